@@ -1,0 +1,81 @@
+/*
+ * Memory-mapping constants of x86-64 Linux: mmap/mprotect protections and
+ * flags, mremap flags, madvise advice, msync and mlockall flags.
+ */
+#ifndef ABI_LINUX_MMAN_H
+#define ABI_LINUX_MMAN_H
+
+#define LINUX_PROT_NONE	     0x0
+#define LINUX_PROT_READ	     0x1
+#define LINUX_PROT_WRITE     0x2
+#define LINUX_PROT_EXEC	     0x4
+#define LINUX_PROT_SEM	     0x8
+#define LINUX_PROT_GROWSDOWN 0x01000000
+#define LINUX_PROT_GROWSUP   0x02000000
+
+#define LINUX_MAP_SHARED	  0x01
+#define LINUX_MAP_PRIVATE	  0x02
+#define LINUX_MAP_SHARED_VALIDATE 0x03
+#define LINUX_MAP_TYPE		  0x0f
+#define LINUX_MAP_FIXED		  0x10
+#define LINUX_MAP_ANONYMOUS	  0x20
+#define LINUX_MAP_32BIT		  0x40 /* x86-64 only */
+#define LINUX_MAP_GROWSDOWN	  0x0100
+#define LINUX_MAP_DENYWRITE	  0x0800 /* ignored */
+#define LINUX_MAP_EXECUTABLE	  0x1000 /* ignored */
+#define LINUX_MAP_LOCKED	  0x2000
+#define LINUX_MAP_NORESERVE	  0x4000
+#define LINUX_MAP_POPULATE	  0x008000
+#define LINUX_MAP_NONBLOCK	  0x010000
+#define LINUX_MAP_STACK		  0x020000
+#define LINUX_MAP_HUGETLB	  0x040000
+#define LINUX_MAP_SYNC		  0x080000
+#define LINUX_MAP_FIXED_NOREPLACE 0x100000
+#define LINUX_MAP_UNINITIALIZED	  0x4000000
+#define LINUX_MAP_HUGE_SHIFT	  26 /* huge page size log2 in bits 26..31 */
+#define LINUX_MAP_HUGE_MASK	  0x3f
+
+#define LINUX_MREMAP_MAYMOVE   1
+#define LINUX_MREMAP_FIXED     2
+#define LINUX_MREMAP_DONTUNMAP 4
+
+#define LINUX_MADV_NORMAL	   0
+#define LINUX_MADV_RANDOM	   1
+#define LINUX_MADV_SEQUENTIAL	   2
+#define LINUX_MADV_WILLNEED	   3
+#define LINUX_MADV_DONTNEED	   4
+#define LINUX_MADV_FREE		   8
+#define LINUX_MADV_REMOVE	   9
+#define LINUX_MADV_DONTFORK	   10
+#define LINUX_MADV_DOFORK	   11
+#define LINUX_MADV_MERGEABLE	   12
+#define LINUX_MADV_UNMERGEABLE	   13
+#define LINUX_MADV_HUGEPAGE	   14
+#define LINUX_MADV_NOHUGEPAGE	   15
+#define LINUX_MADV_DONTDUMP	   16
+#define LINUX_MADV_DODUMP	   17
+#define LINUX_MADV_WIPEONFORK	   18
+#define LINUX_MADV_KEEPONFORK	   19
+#define LINUX_MADV_COLD		   20
+#define LINUX_MADV_PAGEOUT	   21
+#define LINUX_MADV_POPULATE_READ   22
+#define LINUX_MADV_POPULATE_WRITE  23
+#define LINUX_MADV_DONTNEED_LOCKED 24
+#define LINUX_MADV_COLLAPSE	   25
+#define LINUX_MADV_HWPOISON	   100
+#define LINUX_MADV_SOFT_OFFLINE	   101
+
+/* msync(2) */
+#define LINUX_MS_ASYNC	    1
+#define LINUX_MS_INVALIDATE 2
+#define LINUX_MS_SYNC	    4
+
+/* mlockall(2) */
+#define LINUX_MCL_CURRENT 1
+#define LINUX_MCL_FUTURE  2
+#define LINUX_MCL_ONFAULT 4
+
+/* mlock2(2) */
+#define LINUX_MLOCK_ONFAULT 0x01
+
+#endif /* ABI_LINUX_MMAN_H */

@@ -1,0 +1,328 @@
+/* host/host.c: host files, time, randomness and process-level calls for the
+ * kernel. Each wrapper returns -errno on failure and retries EINTR. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/auxv.h>
+#include <sys/ioctl.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+#include <sys/xattr.h>
+#include <linux/magic.h>
+#include <linux/openat2.h>
+
+#include "host/host.h"
+#include "abi/linux/stat.h"
+#include "abi/linux/types.h"
+
+#define RETRY(expr)                                                                            \
+	({                                                                                     \
+		long _r;                                                                       \
+		do                                                                             \
+			_r = (long)(expr);                                                     \
+		while (_r < 0 && errno == EINTR);                                              \
+		_r < 0 ? -errno : _r;                                                          \
+	})
+
+_Static_assert(sizeof(struct stat) == sizeof(struct linux_stat), "host stat is the kernel's");
+
+int host_open_root(const char *path)
+{
+	return RETRY(open(path, O_PATH | O_DIRECTORY | O_CLOEXEC));
+}
+
+int host_openat_in_root(int root_fd, const char *path, int flags, int mode)
+{
+	struct open_how how = {
+		.flags = (uint64_t)(flags | O_CLOEXEC | O_NOCTTY),
+		.mode = (flags & (O_CREAT | __O_TMPFILE)) ? (uint64_t)mode : 0,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+
+	if (flags & O_PATH)
+		how.flags &= O_PATH | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW;
+	while (*path == '/')
+		path++;
+	if (!*path)
+		path = ".";
+	return RETRY(syscall(SYS_openat2, root_fd, path, &how, sizeof(how)));
+}
+
+int host_close(int fd)
+{
+	return close(fd) < 0 && errno != EINTR ? -errno : 0;
+}
+
+long host_read(int fd, void *buf, size_t n)
+{
+	return RETRY(read(fd, buf, n));
+}
+
+long host_write(int fd, const void *buf, size_t n)
+{
+	return RETRY(write(fd, buf, n));
+}
+
+long host_pread(int fd, void *buf, size_t n, int64_t off)
+{
+	return RETRY(pread(fd, buf, n, off));
+}
+
+long host_lseek(int fd, int64_t off, int whence)
+{
+	return RETRY(lseek(fd, off, whence));
+}
+
+int host_fstat(int fd, struct linux_stat *st)
+{
+	return RETRY(fstat(fd, (struct stat *)st));
+}
+
+int host_statx(int fd, unsigned mask, struct linux_statx *stx)
+{
+	return RETRY(syscall(SYS_statx, fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, mask, stx));
+}
+
+long host_getdents64(int fd, void *buf, size_t n)
+{
+	return RETRY(syscall(SYS_getdents64, fd, buf, n));
+}
+
+long host_readlinkat_in_root(int root_fd, const char *path, char *buf, size_t n)
+{
+	int fd = host_openat_in_root(root_fd, path, O_PATH | O_NOFOLLOW, 0);
+	long r;
+
+	if (fd < 0)
+		return fd;
+	r = RETRY(readlinkat(fd, "", buf, n));
+	close(fd);
+	return r;
+}
+
+long host_fgetxattr(int fd, const char *name, void *buf, size_t n)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	return RETRY(lgetxattr(path, name, buf, n));
+}
+
+long host_flistxattr(int fd, char *buf, size_t n)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	return RETRY(llistxattr(path, buf, n));
+}
+
+int host_fd_allowed(int fd, bool *io_ok, bool *writable_dev)
+{
+	struct statfs sfs;
+	struct stat st;
+
+	*io_ok = true;
+	*writable_dev = false;
+	if (fstatfs(fd, &sfs) < 0 || fstat(fd, &st) < 0)
+		return -errno;
+	switch (sfs.f_type) {
+	case PROC_SUPER_MAGIC:
+	case SYSFS_MAGIC:
+	case DEBUGFS_MAGIC:
+	case TRACEFS_MAGIC:
+	case SECURITYFS_MAGIC:
+	case CGROUP_SUPER_MAGIC:
+	case CGROUP2_SUPER_MAGIC:
+	case DEVPTS_SUPER_MAGIC:
+	case BPF_FS_MAGIC:
+		return -ENOENT;
+	}
+	if (S_ISBLK(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISFIFO(st.st_mode)) {
+		*io_ok = false;
+	} else if (S_ISCHR(st.st_mode)) {
+		/* the mem driver: 1,3 null; 1,5 zero; 1,8 random; 1,9 urandom */
+		unsigned mi = minor(st.st_rdev);
+
+		*io_ok = major(st.st_rdev) == 1 && (mi == 3 || mi == 5 || mi == 8 || mi == 9);
+		*writable_dev = *io_ok && (mi == 3 || mi == 5);
+	}
+	return 0;
+}
+
+bool host_fd_readable(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) > 0;
+}
+
+int host_dup_stdio(int fd)
+{
+	return RETRY(fcntl(fd, F_DUPFD_CLOEXEC, 3));
+}
+
+unsigned host_fd_flags(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	return fl < 0 ? 0 : (unsigned)fl & (O_ACCMODE | O_APPEND | O_NONBLOCK);
+}
+
+bool host_fd_is_tty(int fd)
+{
+	return isatty(fd);
+}
+
+int host_ioctl_tty(int fd, unsigned long cmd, void *arg, size_t size)
+{
+	(void)size;
+	return RETRY(ioctl(fd, cmd, arg));
+}
+
+int64_t host_clock_ns(int clock_id)
+{
+	struct timespec ts;
+
+	if (clock_gettime(clock_id, &ts) < 0)
+		return -errno;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int host_clock_res_ns(int clock_id, int64_t *res)
+{
+	struct timespec ts;
+
+	if (clock_getres(clock_id, &ts) < 0)
+		return -errno;
+	*res = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return 0;
+}
+
+int host_getrandom(void *buf, size_t n)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		long r = RETRY(getrandom((char *)buf + done, n - done, 0));
+
+		if (r < 0)
+			return (int)r;
+		done += r;
+	}
+	return 0;
+}
+
+int host_uname(struct linux_utsname *u)
+{
+	struct utsname h;
+
+	_Static_assert(sizeof(h.sysname) == sizeof(u->sysname), "utsname");
+	if (uname(&h) < 0)
+		return -errno;
+	memcpy(u->sysname, h.sysname, sizeof(u->sysname));
+	memcpy(u->nodename, h.nodename, sizeof(u->nodename));
+	memcpy(u->release, h.release, sizeof(u->release));
+	memcpy(u->version, h.version, sizeof(u->version));
+	memcpy(u->machine, h.machine, sizeof(u->machine));
+	memcpy(u->domainname, h.domainname, sizeof(u->domainname));
+	return 0;
+}
+
+unsigned long host_auxv(unsigned long type)
+{
+	return getauxval(type);
+}
+
+/* Pins the kernel (and the stubs it starts, which inherit it) to the CPU it
+ * runs on: a trap that crosses cores costs 34-130 us on these machines. */
+int host_pin_cpu(void)
+{
+	cpu_set_t set;
+	int cpu = sched_getcpu();
+
+	if (cpu < 0)
+		return -errno;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) < 0 ? -errno : cpu;
+}
+
+int host_init(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
+
+int host_ncpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (int)n : 1;
+}
+
+static int log_fd = 2;
+
+void host_log_write(const char *buf, size_t n)
+{
+	host_write_all(log_fd, buf, n);
+}
+
+void host_write_all(int fd, const char *buf, size_t n)
+{
+	while (n > 0) {
+		ssize_t r = write(fd, buf, n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return;
+		buf += r;
+		n -= r;
+	}
+}
+
+int host_log_open_extra(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	return fd < 0 ? -errno : fd;
+}
+
+int host_log_open(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return -errno;
+	log_fd = fd;
+	return 0;
+}
+
+void host_exit(int status)
+{
+	exit(status);
+}
+
+void host_kill_self(int signo)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigaction(signo, &sa, NULL);
+	signal(SIGCHLD, SIG_DFL);
+	raise(signo);
+	exit(128 + signo);
+}

@@ -1,0 +1,572 @@
+/* kernel/exec.c: execve's loader. The new address space is built whole
+ * before the task switches to it, so a failure leaves the caller intact. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/exec.h"
+#include "kernel/elf.h"
+#include "kernel/task.h"
+#include "kernel/log.h"
+#include "mm/mm.h"
+#include "mm/usercopy.h"
+#include "vfs/file.h"
+#include "vfs/namei.h"
+#include "host/host.h"
+#include "stub/stub.h"
+#include "abi/linux/auxv.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/fcntl.h"
+#include "abi/linux/misc.h"
+#include "abi/linux/mman.h"
+#include "abi/linux/stat.h"
+
+#define BINPRM_BUF_SIZE	  256
+#define MAX_ARG_STRLEN	  (32 * PAGE_SIZE)
+#define MAX_SCRIPT_DEPTH  4
+#define ELF_ET_DYN_BASE	  0x555555554000UL
+#define STACK_GUARD_GAP	  (256UL * PAGE_SIZE)
+#define STACK_RND_PAGES	  0x3fffffUL /* 16 GiB, as Linux on x86-64 */
+#define MMAP_RND_BITS	  28
+#define BRK_RND		  0x02000000UL
+#define STACK_TOP_MAX	  STUB_BASE /* the stub sits just above guest stacks */
+
+int strv_push(struct strv *sv, const char *s)
+{
+	return strv_insert(sv, sv->n, s);
+}
+
+int strv_insert(struct strv *sv, int at, const char *s)
+{
+	char **v = realloc(sv->v, (sv->n + 2) * sizeof(char *));
+	char *copy = strdup(s);
+
+	if (v)
+		sv->v = v;
+	if (!v || !copy) {
+		free(copy);
+		return -ENOMEM;
+	}
+	memmove(&v[at + 1], &v[at], (sv->n - at) * sizeof(char *));
+	v[at] = copy;
+	sv->n++;
+	v[sv->n] = NULL;
+	sv->bytes += strlen(s) + 1;
+	return 0;
+}
+
+void strv_free(struct strv *sv)
+{
+	int i;
+
+	for (i = 0; i < sv->n; i++)
+		free(sv->v[i]);
+	free(sv->v);
+	memset(sv, 0, sizeof(*sv));
+}
+
+static uint64_t rnd64(void)
+{
+	uint64_t r = 0;
+
+	host_getrandom(&r, sizeof(r));
+	return r;
+}
+
+/* An opened executable: its file, size and first bytes. */
+struct binfile {
+	struct file *file;
+	uint64_t size;
+	char buf[BINPRM_BUF_SIZE];
+	size_t buflen;
+	struct linux_elf64_ehdr eh;
+	struct linux_elf64_phdr *ph;
+	struct elf_layout lay;
+};
+
+static void binfile_close(struct binfile *b)
+{
+	file_put(b->file);
+	free(b->ph);
+	memset(b, 0, sizeof(*b));
+}
+
+static int binfile_open(struct task *t, const char *path, struct binfile *b)
+{
+	struct linux_stat st;
+	long n;
+	int ret;
+
+	memset(b, 0, sizeof(*b));
+	ret = vfs_openat(t, LINUX_AT_FDCWD, path, LINUX_O_RDONLY, 0, &b->file);
+	if (ret < 0)
+		return ret == -EISDIR ? -EACCES : ret;
+	ret = b->file->ops->stat(b->file, &st);
+	if (ret < 0)
+		goto fail;
+	ret = -EACCES;
+	if (!LINUX_S_ISREG(st.st_mode))
+		goto fail;
+	if (t->proc->cred.euid == 0 ? !(st.st_mode & 0111)
+				     : !(st.st_mode & (st.st_uid == t->proc->cred.euid ? 0100 : 0001)))
+		goto fail;
+	b->size = st.st_size;
+	n = b->file->ops->pread(b->file, b->buf, sizeof(b->buf), 0);
+	if (n < 0) {
+		ret = (int)n;
+		goto fail;
+	}
+	b->buflen = n;
+	return 0;
+fail:
+	binfile_close(b);
+	return ret;
+}
+
+static int binfile_read_elf(struct binfile *b)
+{
+	size_t phsize;
+	int ret;
+
+	if (b->buflen < sizeof(b->eh))
+		return -ENOEXEC;
+	memcpy(&b->eh, b->buf, sizeof(b->eh));
+	ret = elf_check_ehdr(&b->eh, b->size);
+	if (ret < 0)
+		return ret;
+	phsize = (size_t)b->eh.e_phnum * sizeof(*b->ph);
+	b->ph = malloc(phsize);
+	if (!b->ph)
+		return -ENOMEM;
+	if (b->file->ops->pread(b->file, b->ph, phsize, b->eh.e_phoff) != (long)phsize)
+		return -ENOEXEC;
+	return elf_check_phdrs(&b->eh, b->ph, b->size, &b->lay);
+}
+
+static int prot_of(uint32_t pflags)
+{
+	return ((pflags & LINUX_PF_R) ? LINUX_PROT_READ : 0) |
+	       ((pflags & LINUX_PF_W) ? LINUX_PROT_WRITE : 0) |
+	       ((pflags & LINUX_PF_X) ? LINUX_PROT_EXEC : 0);
+}
+
+/* Maps b's PT_LOADs at bias; returns the end of the highest segment. */
+static int map_segments(struct mm *mm, struct binfile *b, uint64_t bias, uint64_t *end)
+{
+	static const char zeros[PAGE_SIZE];
+	int i, ret;
+
+	*end = 0;
+	for (i = 0; i < b->eh.e_phnum; i++) {
+		const struct linux_elf64_phdr *p = &b->ph[i];
+		uint64_t start = (bias + p->p_vaddr) & PAGE_MASK;
+		uint64_t fend = bias + p->p_vaddr + p->p_filesz;
+		uint64_t mend = bias + p->p_vaddr + p->p_memsz;
+		int prot = prot_of(p->p_flags);
+
+		if (p->p_type != LINUX_PT_LOAD)
+			continue;
+		if (p->p_filesz > 0) {
+			ret = mm_map(mm, start, PAGE_ALIGN(fend) - start, prot, 0, b->file,
+				     p->p_offset & PAGE_MASK);
+			if (ret < 0)
+				return ret;
+		}
+		if (p->p_memsz > p->p_filesz) {
+			/* bss: zero the file page's tail, then anonymous pages. */
+			if (p->p_filesz > 0 && (fend & (PAGE_SIZE - 1)) && (prot & LINUX_PROT_WRITE)) {
+				ret = poke_user(mm, fend, zeros, PAGE_ALIGN(fend) - fend);
+				if (ret < 0)
+					return ret;
+			}
+			if (PAGE_ALIGN(mend) > PAGE_ALIGN(fend)) {
+				uint64_t s = p->p_filesz ? PAGE_ALIGN(fend) : start;
+
+				ret = mm_map(mm, s, PAGE_ALIGN(mend) - s, prot, 0, NULL, 0);
+				if (ret < 0)
+					return ret;
+			}
+		}
+		if (prot & LINUX_PROT_EXEC) {
+			if (!mm->start_code || start < mm->start_code)
+				mm->start_code = start;
+			if (fend > mm->end_code)
+				mm->end_code = fend;
+		} else if (fend > mm->end_data) {
+			mm->end_data = fend;
+			if (!mm->start_data)
+				mm->start_data = start;
+		}
+		if (mend > *end)
+			*end = mend;
+	}
+	return 0;
+}
+
+static uint64_t mmap_rnd(struct mm *mm)
+{
+	return mm->randomize ? (rnd64() & ((1UL << MMAP_RND_BITS) - 1)) << 12 : 0;
+}
+
+/* Picks the load bias of an ELF: fixed for ET_EXEC, at ELF_ET_DYN_BASE for a
+ * PIE with an interpreter, top-down in the mmap area otherwise. */
+static long choose_bias(struct mm *mm, struct binfile *b, bool is_main)
+{
+	uint64_t span = b->lay.hi - b->lay.lo;
+	long at;
+
+	if (b->eh.e_type == LINUX_ET_EXEC) {
+		if (b->lay.lo < MMAP_MIN_ADDR || mm_range_used(mm, b->lay.lo, b->lay.hi))
+			return -ENOMEM;
+		return 0;
+	}
+	if (is_main && b->lay.interp >= 0) {
+		at = (long)((ELF_ET_DYN_BASE + mmap_rnd(mm)) & PAGE_MASK);
+		if (!mm_range_used(mm, at, at + span))
+			return at - (long)b->lay.lo;
+	}
+	at = mm_unmapped_area(mm, 0, span);
+	if (at < 0)
+		return at;
+	return at - (long)b->lay.lo;
+}
+
+static void setup_layout(struct mm *mm, const struct linux_rlimit *stack_rlim)
+{
+	uint64_t rlim = stack_rlim->rlim_cur, gap, pad;
+
+	mm->stack_top = STACK_TOP_MAX;
+	if (mm->randomize)
+		mm->stack_top -= (rnd64() & STACK_RND_PAGES) << 12;
+	/* Linux's mmap_base(): below the largest the stack may grow to. */
+	pad = STACK_GUARD_GAP + (mm->randomize ? (STACK_RND_PAGES << 12) : 0);
+	gap = rlim > TASK_SIZE ? TASK_SIZE : rlim;
+	gap += pad;
+	if (gap < (128UL << 20))
+		gap = 128UL << 20;
+	if (gap > TASK_SIZE / 6 * 5)
+		gap = TASK_SIZE / 6 * 5;
+	mm->mmap_base = (STACK_TOP_MAX - gap - mmap_rnd(mm)) & PAGE_MASK;
+}
+
+/* The stack VMA: rlimit-sized (at most 8 MiB here), under stack_top. */
+static int map_stack(struct mm *mm, const struct linux_rlimit *stack_rlim)
+{
+	uint64_t size = stack_rlim->rlim_cur;
+
+	/* Differs from Linux: the stack does not grow on faults; skas maps
+	 * what the rlimit allows (at most 8 MiB) up front, host memory being
+	 * committed only as pages are touched. */
+	if (size > (8UL << 20))
+		size = 8UL << 20;
+	if (size < (128UL << 10))
+		size = 128UL << 10;
+	size = PAGE_ALIGN(size);
+	return mm_map(mm, mm->stack_top - size, size, LINUX_PROT_READ | LINUX_PROT_WRITE,
+		      VMA_STACK, NULL, 0);
+}
+
+struct auxv_builder {
+	uint64_t v[64];
+	int n;
+};
+
+static void aux(struct auxv_builder *a, uint64_t type, uint64_t val)
+{
+	a->v[a->n++] = type;
+	a->v[a->n++] = val;
+}
+
+/* Lays out argv, envp and auxv as Linux's create_elf_tables does and
+ * writes the whole stack image with one copy. */
+static int build_stack(struct task *t, struct mm *mm, struct strv *argv, struct strv *envp,
+		       const char *execfn, struct auxv_builder *a, uint64_t *sp_out)
+{
+	static const char platform_str[] = "x86_64";
+	uint64_t top = mm->stack_top, p, strings_lo, sp, rand_addr, plat_addr, execfn_addr;
+	size_t execfn_len = strlen(execfn) + 1, items, img_size;
+	uint64_t *words, rnd[2];
+	char *img;
+	int i, ret;
+
+	(void)t;
+	/* Strings, from the top down: 8 zero bytes, execfn, envp, argv. */
+	p = top - 8 - execfn_len - envp->bytes - argv->bytes;
+	strings_lo = p;
+	/* Then randomized alignment, the platform string, 16 random bytes. */
+	if (mm->randomize)
+		p -= rnd64() % 8192;
+	p &= ~15UL;
+	p -= sizeof(platform_str);
+	plat_addr = p;
+	p -= 16;
+	rand_addr = p;
+	execfn_addr = top - 8 - execfn_len;
+	aux(a, LINUX_AUXV_PLATFORM, plat_addr);
+	aux(a, LINUX_AUXV_RANDOM, rand_addr);
+	aux(a, LINUX_AUXV_EXECFN, execfn_addr);
+	aux(a, LINUX_AUXV_NULL, 0);
+	items = 1 + (argv->n + 1) + (envp->n + 1) + a->n;
+	sp = (p - items * 8) & ~15UL;
+	img_size = top - sp;
+	if (img_size > (6UL << 20))
+		return -E2BIG;
+	img = calloc(1, img_size);
+	if (!img)
+		return -ENOMEM;
+	/* The pointer block at sp. */
+	words = (uint64_t *)img;
+	*words++ = argv->n;
+	p = strings_lo;
+	for (i = 0; i < argv->n; i++) {
+		size_t l = strlen(argv->v[i]) + 1;
+
+		*words++ = p;
+		memcpy(img + (p - sp), argv->v[i], l);
+		p += l;
+	}
+	*words++ = 0;
+	for (i = 0; i < envp->n; i++) {
+		size_t l = strlen(envp->v[i]) + 1;
+
+		*words++ = p;
+		memcpy(img + (p - sp), envp->v[i], l);
+		p += l;
+	}
+	*words++ = 0;
+	memcpy(words, a->v, a->n * sizeof(uint64_t));
+	memcpy(img + (execfn_addr - sp), execfn, execfn_len);
+	memcpy(img + (plat_addr - sp), platform_str, sizeof(platform_str));
+	host_getrandom(rnd, sizeof(rnd));
+	memcpy(img + (rand_addr - sp), rnd, sizeof(rnd));
+	mm->arg_start = strings_lo;
+	mm->arg_end = mm->env_start = strings_lo + argv->bytes;
+	mm->env_end = mm->env_start + envp->bytes;
+	ret = poke_user(mm, sp, img, img_size);
+	free(img);
+	mm->start_stack = sp;
+	*sp_out = sp;
+	return ret;
+}
+
+/* Replaces argv[0] with the interpreter of a "#!" script. */
+static int parse_shebang(struct binfile *b, const char *path, struct strv *argv)
+{
+	char line[BINPRM_BUF_SIZE + 1], *p, *interp, *arg = NULL, *end;
+	size_t n = b->buflen;
+	int ret;
+
+	memcpy(line, b->buf, n);
+	line[n] = 0;
+	end = memchr(line, '\n', n);
+	if (!end) {
+		/* Linux: a first line longer than the buffer must at least hold
+		 * the whole interpreter name. */
+		end = line + n;
+	}
+	*end = 0;
+	for (p = line + 2; *p == ' ' || *p == '\t'; p++)
+		;
+	if (!*p)
+		return -ENOEXEC;
+	interp = p;
+	while (*p && *p != ' ' && *p != '\t')
+		p++;
+	if (!*p && end == line + n && n == BINPRM_BUF_SIZE)
+		return -ENOEXEC;
+	if (*p) {
+		*p++ = 0;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p) {
+			char *q = p + strlen(p);
+
+			while (q > p && (q[-1] == ' ' || q[-1] == '\t'))
+				*--q = 0;
+			arg = p;
+		}
+	}
+	/* argv: interp [arg] path argv[1..] */
+	if (argv->n > 0) {
+		argv->bytes -= strlen(argv->v[0]) + 1;
+		free(argv->v[0]);
+		memmove(&argv->v[0], &argv->v[1], argv->n * sizeof(char *));
+		argv->n--;
+	}
+	ret = strv_insert(argv, 0, path);
+	if (ret == 0 && arg)
+		ret = strv_insert(argv, 0, arg);
+	if (ret == 0)
+		ret = strv_insert(argv, 0, interp);
+	return ret;
+}
+
+int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *envp,
+	      struct mm **mm_out, struct pf_regs *regs)
+{
+	struct binfile main_bin, interp_bin;
+	struct auxv_builder a = { .n = 0 };
+	char *execfn = strdup(path), *cur = strdup(path), *interp_path = NULL;
+	uint64_t bias = 0, ibias = 0, end, entry, sp;
+	struct mm *mm = NULL;
+	long lb;
+	int ret, depth;
+
+	memset(&interp_bin, 0, sizeof(interp_bin));
+	memset(&main_bin, 0, sizeof(main_bin));
+	if (!execfn || !cur) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (depth = 0;; depth++) {
+		ret = binfile_open(t, cur, &main_bin);
+		if (ret < 0)
+			goto out;
+		if (main_bin.buflen < 2 || main_bin.buf[0] != '#' || main_bin.buf[1] != '!')
+			break;
+		ret = -ELOOP;
+		if (depth >= MAX_SCRIPT_DEPTH)
+			goto out;
+		ret = parse_shebang(&main_bin, cur, argv);
+		if (ret < 0)
+			goto out;
+		free(cur);
+		cur = strdup(argv->v[0]);
+		binfile_close(&main_bin);
+		if (!cur) {
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
+	ret = binfile_read_elf(&main_bin);
+	if (ret < 0)
+		goto out;
+	if (argv->bytes + envp->bytes > (2UL << 20)) {
+		ret = -E2BIG;
+		goto out;
+	}
+	if (main_bin.lay.interp >= 0) {
+		const struct linux_elf64_phdr *ip = &main_bin.ph[main_bin.lay.interp];
+
+		interp_path = calloc(1, ip->p_filesz + 1);
+		ret = -ENOMEM;
+		if (!interp_path)
+			goto out;
+		ret = -ENOEXEC;
+		if (main_bin.file->ops->pread(main_bin.file, interp_path, ip->p_filesz,
+					       ip->p_offset) != (long)ip->p_filesz ||
+		    interp_path[ip->p_filesz - 1] != 0)
+			goto out;
+		ret = binfile_open(t, interp_path, &interp_bin);
+		if (ret < 0)
+			goto out;
+		ret = binfile_read_elf(&interp_bin);
+		if (ret < 0)
+			goto out;
+	}
+
+	ret = mm_create(&mm);
+	if (ret < 0)
+		goto out;
+	mm->randomize = !(t->proc->personality & LINUX_ADDR_NO_RANDOMIZE);
+	setup_layout(mm, &t->proc->rlim[LINUX_RLIMIT_STACK]);
+	ret = map_stack(mm, &t->proc->rlim[LINUX_RLIMIT_STACK]);
+	if (ret < 0)
+		goto out;
+	lb = choose_bias(mm, &main_bin, true);
+	if (lb < 0 && lb > -4096) {
+		ret = (int)lb;
+		goto out;
+	}
+	bias = (uint64_t)lb;
+	ret = map_segments(mm, &main_bin, bias, &end);
+	if (ret < 0)
+		goto out;
+	mm->start_brk = PAGE_ALIGN(end);
+	if (main_bin.eh.e_type == LINUX_ET_DYN && main_bin.lay.interp < 0)
+		mm->start_brk = ELF_ET_DYN_BASE; /* static PIE: brk away from the image */
+	if (mm->randomize)
+		mm->start_brk += (rnd64() % (BRK_RND / PAGE_SIZE)) * PAGE_SIZE;
+	mm->brk = mm->start_brk;
+	entry = bias + main_bin.eh.e_entry;
+	if (main_bin.lay.interp >= 0) {
+		lb = choose_bias(mm, &interp_bin, false);
+		if (lb < 0 && lb > -4096) {
+			ret = (int)lb;
+			goto out;
+		}
+		ibias = (uint64_t)lb;
+		ret = map_segments(mm, &interp_bin, ibias, &end);
+		if (ret < 0)
+			goto out;
+		entry = ibias + interp_bin.eh.e_entry;
+	}
+
+	aux(&a, LINUX_AUXV_HWCAP, host_auxv(LINUX_AUXV_HWCAP));
+	aux(&a, LINUX_AUXV_PAGESZ, PAGE_SIZE);
+	aux(&a, LINUX_AUXV_CLKTCK, 100);
+	aux(&a, LINUX_AUXV_PHDR, main_bin.lay.phdr_vaddr ? bias + main_bin.lay.phdr_vaddr : 0);
+	aux(&a, LINUX_AUXV_PHENT, sizeof(struct linux_elf64_phdr));
+	aux(&a, LINUX_AUXV_PHNUM, main_bin.eh.e_phnum);
+	aux(&a, LINUX_AUXV_BASE, ibias);
+	aux(&a, LINUX_AUXV_FLAGS, 0);
+	aux(&a, LINUX_AUXV_ENTRY, bias + main_bin.eh.e_entry);
+	aux(&a, LINUX_AUXV_UID, t->proc->cred.uid);
+	aux(&a, LINUX_AUXV_EUID, t->proc->cred.euid);
+	aux(&a, LINUX_AUXV_GID, t->proc->cred.gid);
+	aux(&a, LINUX_AUXV_EGID, t->proc->cred.egid);
+	aux(&a, LINUX_AUXV_SECURE, 0);
+	aux(&a, LINUX_AUXV_HWCAP2, host_auxv(LINUX_AUXV_HWCAP2));
+	if (host_auxv(LINUX_AUXV_MINSIGSTKSZ))
+		aux(&a, LINUX_AUXV_MINSIGSTKSZ, host_auxv(LINUX_AUXV_MINSIGSTKSZ));
+	ret = build_stack(t, mm, argv, envp, execfn, &a, &sp);
+	if (ret < 0)
+		goto out;
+	ret = platform->mm_flush(mm->pf);
+	if (ret < 0)
+		goto out;
+	memset(regs, 0, sizeof(*regs));
+	regs->rip = entry;
+	regs->rsp = sp;
+	regs->eflags = 0x202;
+	*mm_out = mm;
+	mm = NULL;
+out:
+	mm_put(mm);
+	binfile_close(&main_bin);
+	binfile_close(&interp_bin);
+	free(interp_path);
+	free(execfn);
+	free(cur);
+	return ret;
+}
+
+int exec_switch(struct task *t, struct mm *mm, const struct pf_regs *regs)
+{
+	struct pf_thread *th;
+	struct pf_regs r;
+	int ret;
+
+	ret = platform->thread_new(mm->pf, t, &th);
+	if (ret < 0)
+		return ret;
+	/* Keep the segment selectors the host gave the new thread. */
+	ret = platform->get_regs(th, &r);
+	if (ret < 0) {
+		platform->thread_put(th);
+		return ret;
+	}
+	r.r15 = r.r14 = r.r13 = r.r12 = r.rbp = r.rbx = r.r11 = r.r10 = r.r9 = r.r8 = 0;
+	r.rax = r.rcx = r.rdx = r.rsi = r.rdi = 0;
+	r.orig_rax = (uint64_t)-1;
+	r.rip = regs->rip;
+	r.rsp = regs->rsp;
+	r.eflags = regs->eflags;
+	r.fs_base = r.gs_base = 0;
+	platform->set_regs(th, &r);
+	if (t->thread)
+		platform->thread_put(t->thread);
+	t->thread = th;
+	mm_put(t->mm);
+	t->mm = mm;
+	return 0;
+}

@@ -1,0 +1,35 @@
+/* kernel/exec.h: building a fresh address space from an executable: the
+ * ELF loader (static, static-PIE, PT_INTERP), "#!" scripts, the initial
+ * stack as Linux lays it out. */
+#ifndef KERNEL_EXEC_H
+#define KERNEL_EXEC_H
+
+#include <stddef.h>
+
+#include "platform/platform.h"
+
+struct task;
+struct mm;
+
+/* A vector of kernel strings (argv or envp); owns the strings. */
+struct strv {
+	char **v;
+	int n;
+	size_t bytes; /* sum of strlen+1 */
+};
+
+int strv_push(struct strv *sv, const char *s);
+int strv_insert(struct strv *sv, int at, const char *s);
+void strv_free(struct strv *sv);
+
+/* Loads path for t: on success *mm_out is a new address space ready to run
+ * with *regs (rip, rsp; other general registers zero). t is not changed.
+ * Errors: ENOENT, EACCES, ENOEXEC, E2BIG, ELOOP, ENOMEM, ... */
+int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *envp,
+	      struct mm **mm_out, struct pf_regs *regs);
+
+/* The switch: t runs the loaded image from now on, in a new host thread
+ * (the seed's PTRACE_SWITCH_MM); its old thread and address space go. */
+int exec_switch(struct task *t, struct mm *mm, const struct pf_regs *regs);
+
+#endif

@@ -1,0 +1,134 @@
+/* kernel/futex.c: futex wait and wake. A waiter sleeps on its kernel stack
+ * keyed by (address space, address).
+ * Differs from Linux (until the processes issue): shared futexes are keyed
+ * like private ones; REQUEUE, CMP_REQUEUE, WAKE_OP and the PI operations
+ * are -ENOSYS, said once in the log. */
+#include "syscalls/dispatch.h"
+#include "kernel/task.h"
+#include "kernel/log.h"
+#include "mm/usercopy.h"
+#include "host/host.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/misc.h"
+#include "abi/linux/types.h"
+
+struct futex_waiter {
+	struct list_head link;
+	struct mm *mm;
+	uaddr_t addr;
+	uint32_t bitset;
+	struct task *task;
+	bool woken, timed_out;
+};
+
+static LIST_HEAD_DECL(waiters);
+
+static void futex_timeout(void *arg)
+{
+	struct futex_waiter *w = arg;
+
+	w->timed_out = true;
+	sched_wake(w->task);
+}
+
+/* deadline_ns: monotonic, or -1 for none. */
+static long futex_wait(struct task *t, uaddr_t addr, uint32_t val, int64_t deadline_ns,
+		       uint32_t bitset)
+{
+	struct futex_waiter w = { .mm = t->mm, .addr = addr, .bitset = bitset, .task = t };
+	struct ktimer tm = { .armed = false };
+	uint32_t cur;
+
+	if (copy_from_user(t->mm, &cur, addr, sizeof(cur)) < 0)
+		return -EFAULT;
+	if (cur != val)
+		return -EAGAIN;
+	if (deadline_ns >= 0 && deadline_ns <= sched_now_ns())
+		return -ETIMEDOUT;
+	list_add_tail(&w.link, &waiters);
+	if (deadline_ns >= 0)
+		ktimer_arm(&tm, deadline_ns, futex_timeout, &w);
+	while (!w.woken && !w.timed_out) {
+		t->state = TASK_SLEEPING;
+		schedule();
+	}
+	ktimer_cancel(&tm);
+	list_del(&w.link);
+	return w.woken ? 0 : -ETIMEDOUT;
+}
+
+static long futex_wake(struct task *t, uaddr_t addr, int n, uint32_t bitset)
+{
+	struct futex_waiter *w;
+	long woken = 0;
+
+	list_for_each_entry(w, &waiters, link) {
+		if (woken >= n)
+			break;
+		if (w->mm != t->mm || w->addr != addr || w->woken || !(w->bitset & bitset))
+			continue;
+		w->woken = true;
+		sched_wake(w->task);
+		woken++;
+	}
+	return woken;
+}
+
+static int get_deadline(struct task *t, uaddr_t uts, bool absolute, bool realtime, int64_t *out)
+{
+	struct linux_timespec ts;
+	int64_t ns;
+
+	*out = -1;
+	if (!uts)
+		return 0;
+	if (copy_from_user(t->mm, &ts, uts, sizeof(ts)) < 0)
+		return -EFAULT;
+	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000)
+		return -EINVAL;
+	ns = ts.tv_sec > 1000000000000LL ? INT64_MAX / 2 : ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	if (!absolute)
+		*out = sched_now_ns() + ns;
+	else if (realtime)
+		*out = sched_now_ns() + (ns - host_clock_ns(LINUX_CLOCK_REALTIME));
+	else
+		*out = ns;
+	return 0;
+}
+
+long sys_futex(struct task *t, const struct sysargs *a)
+{
+	uaddr_t addr = sysarg_uaddr(a, 0), uts = sysarg_uaddr(a, 3);
+	int op = sysarg_int(a, 1), cmd = op & LINUX_FUTEX_CMD_MASK;
+	bool realtime = op & LINUX_FUTEX_CLOCK_REALTIME;
+	uint32_t val = sysarg_uint(a, 2), bitset = sysarg_uint(a, 5);
+	int64_t deadline;
+	int ret;
+
+	if (realtime && cmd != LINUX_FUTEX_WAIT_BITSET && cmd != LINUX_FUTEX_WAIT)
+		return -ENOSYS;
+	if (addr & 3)
+		return -EINVAL;
+	switch (cmd) {
+	case LINUX_FUTEX_WAIT:
+		bitset = LINUX_FUTEX_BITSET_MATCH_ANY;
+		/* fallthrough */
+	case LINUX_FUTEX_WAIT_BITSET:
+		if (!bitset)
+			return -EINVAL;
+		ret = get_deadline(t, uts, cmd == LINUX_FUTEX_WAIT_BITSET, realtime, &deadline);
+		if (ret < 0)
+			return ret;
+		return futex_wait(t, addr, val, deadline, bitset);
+	case LINUX_FUTEX_WAKE:
+		bitset = LINUX_FUTEX_BITSET_MATCH_ANY;
+		/* fallthrough */
+	case LINUX_FUTEX_WAKE_BITSET:
+		if (!bitset)
+			return -EINVAL;
+		return futex_wake(t, addr, (int)val, bitset);
+	default:
+		klog(LOG_INFO, "futex op %d is not implemented: ENOSYS", cmd);
+		return -ENOSYS;
+	}
+}

@@ -1,0 +1,230 @@
+/* kernel/sched.c: the scheduler on the host thread's own stack. It runs
+ * runnable tasks on their kernel stacks; when none is runnable it waits once
+ * for every event source: platform traps, host fds and timers. */
+#include <stdlib.h>
+
+#include "kernel/sched.h"
+#include "kernel/task.h"
+#include "kernel/log.h"
+#include "host/host.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/misc.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#define KSTACK_SIZE (1024 * 1024)
+#else
+#define KSTACK_SIZE (128 * 1024)
+#endif
+
+void kswitch(uint64_t *from_sp, uint64_t *to_sp);
+void kstack_trampoline(void);
+
+struct task *current;
+static struct kstack sched_stack; /* the host thread's own stack */
+static LIST_HEAD_DECL(runqueue);
+static LIST_HEAD_DECL(timers);
+
+int kstack_init(struct kstack *ks, void (*fn)(void *), void *arg)
+{
+	uint64_t *sp;
+
+	ks->size = KSTACK_SIZE;
+	ks->base = aligned_alloc(16, ks->size);
+	if (!ks->base)
+		return -ENOMEM;
+	ks->fake_stack = NULL;
+	sp = (uint64_t *)((char *)ks->base + ks->size);
+	/* kswitch's ret lands in the trampoline with rsp at the 16-aligned top,
+	 * so the entry function starts with the ABI's alignment. */
+	*--sp = (uint64_t)kstack_trampoline;
+	*--sp = 0;			      /* rbp */
+	*--sp = 0;			      /* rbx */
+	*--sp = (uint64_t)arg;		      /* r12 */
+	*--sp = (uint64_t)fn;		      /* r13 */
+	*--sp = 0;			      /* r14 */
+	*--sp = 0;			      /* r15 */
+	ks->sp = (uint64_t)sp;
+	return 0;
+}
+
+void kstack_free(struct kstack *ks)
+{
+	free(ks->base);
+	ks->base = NULL;
+}
+
+static void switch_to(struct kstack *from, struct kstack *to)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	__sanitizer_start_switch_fiber(&from->fake_stack, to->base, to->size);
+	kswitch(&from->sp, &to->sp);
+	__sanitizer_finish_switch_fiber(from->fake_stack, NULL, NULL);
+#else
+	kswitch(&from->sp, &to->sp);
+#endif
+}
+
+void sched_add(struct task *t)
+{
+	t->state = TASK_RUNNABLE;
+	list_add_tail(&t->run_link, &runqueue);
+}
+
+void sched_wake(struct task *t)
+{
+	if (t->state == TASK_SLEEPING || t->state == TASK_USER)
+		sched_add(t);
+}
+
+void schedule(void)
+{
+	struct task *t = current;
+
+	switch_to(&t->kstack, &sched_stack);
+}
+
+int64_t sched_now_ns(void)
+{
+	return host_clock_ns(LINUX_CLOCK_MONOTONIC);
+}
+
+void waitq_init(struct waitq *wq)
+{
+	list_init(&wq->waiters);
+}
+
+void waitq_sleep(struct waitq *wq)
+{
+	struct waiter w = { .task = current };
+
+	list_add_tail(&w.link, &wq->waiters);
+	current->state = TASK_SLEEPING;
+	schedule();
+	list_del(&w.link);
+}
+
+void waitq_wake_all(struct waitq *wq)
+{
+	struct waiter *w;
+
+	list_for_each_entry(w, &wq->waiters, link)
+		sched_wake(w->task);
+}
+
+void ktimer_arm(struct ktimer *tm, int64_t deadline_ns, void (*fn)(void *), void *arg)
+{
+	struct ktimer *pos;
+
+	if (tm->armed)
+		ktimer_cancel(tm);
+	tm->deadline_ns = deadline_ns;
+	tm->fn = fn;
+	tm->arg = arg;
+	tm->armed = true;
+	/* Sorted by deadline; timers are few. */
+	list_for_each_entry(pos, &timers, link) {
+		if (pos->deadline_ns > deadline_ns) {
+			list_add_tail(&tm->link, &pos->link);
+			return;
+		}
+	}
+	list_add_tail(&tm->link, &timers);
+}
+
+void ktimer_cancel(struct ktimer *tm)
+{
+	if (tm->armed) {
+		list_del(&tm->link);
+		tm->armed = false;
+	}
+}
+
+static void wake_task_cb(void *arg)
+{
+	sched_wake(arg);
+}
+
+void sched_sleep_until(int64_t deadline_ns)
+{
+	struct ktimer tm = { .armed = false };
+
+	ktimer_arm(&tm, deadline_ns, wake_task_cb, current);
+	current->state = TASK_SLEEPING;
+	schedule();
+	ktimer_cancel(&tm);
+}
+
+int sched_wait_host_fd(int host_fd, bool write)
+{
+	int ret = host_evloop_add(host_fd, write, current);
+
+	if (ret < 0)
+		return ret;
+	current->state = TASK_SLEEPING;
+	schedule();
+	host_evloop_del(host_fd);
+	return 0;
+}
+
+/* Runs expired timers; returns ns until the next one, or -1. */
+static int64_t run_timers(void)
+{
+	while (!list_empty(&timers)) {
+		struct ktimer *tm = list_first_entry(&timers, struct ktimer, link);
+		int64_t now = sched_now_ns();
+
+		if (tm->deadline_ns > now)
+			return tm->deadline_ns - now;
+		ktimer_cancel(tm);
+		tm->fn(tm->arg);
+	}
+	return -1;
+}
+
+/* The platform hands each trap to its task, which becomes runnable. */
+static void platform_event(void *owner, const struct pf_event *ev)
+{
+	struct task *t = owner;
+
+	t->ev = *ev;
+	sched_wake(t);
+}
+
+static void idle_wait(void)
+{
+	int64_t timeout_ns;
+
+	if (platform->poll(platform_event) > 0)
+		return;
+	timeout_ns = run_timers();
+	if (!list_empty(&runqueue))
+		return;
+	if (timeout_ns < 0 && !host_evloop_busy()) {
+		platform->wait(platform_event);
+		return;
+	}
+	host_evloop_wait(timeout_ns, wake_task_cb);
+	platform->poll(platform_event);
+	run_timers();
+}
+
+void sched_run(void)
+{
+	for (;;) {
+		while (!list_empty(&runqueue)) {
+			struct task *t = list_first_entry(&runqueue, struct task, run_link);
+
+			list_del(&t->run_link);
+			t->state = TASK_RUNNING;
+			current = t;
+			switch_to(&sched_stack, &t->kstack);
+			current = NULL;
+			if (t->state == TASK_DEAD)
+				task_free(t);
+		}
+		if (task_count() == 0)
+			return;
+		idle_wait();
+	}
+}

@@ -1,0 +1,68 @@
+/* kernel/sched.h: kernel stacks, the run queue, wait queues and timers.
+ * One host thread runs all kernel code; a task that must wait sleeps and the
+ * kernel switches stacks (xv6's sleep/wakeup). No locks. */
+#ifndef KERNEL_SCHED_H
+#define KERNEL_SCHED_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lib/list.h"
+
+struct task;
+
+struct kstack {
+	uint64_t sp; /* saved rsp while switched away */
+	void *base;
+	size_t size;
+	void *fake_stack; /* ASan's bookkeeping across switches */
+};
+
+int kstack_init(struct kstack *ks, void (*fn)(void *), void *arg);
+void kstack_free(struct kstack *ks);
+
+/* A wait queue: tasks sleeping until somebody wakes them. */
+struct waitq {
+	struct list_head waiters;
+};
+
+struct waiter {
+	struct list_head link;
+	struct task *task;
+};
+
+void waitq_init(struct waitq *wq);
+/* Sleeps the current task on wq once; the caller re-checks its condition. */
+void waitq_sleep(struct waitq *wq);
+void waitq_wake_all(struct waitq *wq);
+
+/* Timers: fn(arg) runs in the scheduler when the monotonic clock passes
+ * deadline_ns. */
+struct ktimer {
+	struct list_head link;
+	int64_t deadline_ns;
+	void (*fn)(void *arg);
+	void *arg;
+	bool armed;
+};
+
+void ktimer_arm(struct ktimer *tm, int64_t deadline_ns, void (*fn)(void *), void *arg);
+void ktimer_cancel(struct ktimer *tm);
+/* Sleeps the current task until deadline (monotonic ns). */
+void sched_sleep_until(int64_t deadline_ns);
+
+extern struct task *current;
+
+void sched_add(struct task *t);
+void sched_wake(struct task *t);
+/* Leaves the current task's stack for the scheduler; returns when woken. */
+void schedule(void);
+/* Runs tasks until none is left. */
+void sched_run(void);
+int64_t sched_now_ns(void);
+
+/* Host fds a sleeping task waits on. */
+int sched_wait_host_fd(int host_fd, bool write);
+
+#endif

@@ -1,0 +1,213 @@
+/* main.c: the command line and boot: parse, start the platform, start the
+ * first process, run the scheduler until the instance ends, and exit with
+ * the first process's status as a shell reports it. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernel/task.h"
+#include "kernel/log.h"
+#include "kernel/sched.h"
+#include "platform/platform.h"
+#include "syscalls/dispatch.h"
+#include "host/host.h"
+
+#define SKAS_VERSION "0.1.0"
+
+extern char **environ;
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: skas run [options] -- PROGRAM [ARGS...]\n"
+		"       skas --help | --version\n"
+		"\n"
+		"Runs a Linux x86-64 program inside skas, a user-mode kernel whose kernel\n"
+		"lives in a separate address space from the programs it runs.\n"
+		"\n"
+		"options:\n"
+		"  --root=DIR         the host directory that is / inside (default: /),\n"
+		"                     read-only\n"
+		"  --strace[=FILE]    print every guest system call and its result\n"
+		"                     (to stderr, or to FILE)\n"
+		"  --platform=NAME    host support: ptrace (the only one yet)\n"
+		"  --log=FILE         write the kernel log to FILE\n"
+		"  -v, --verbose      kernel log (unimplemented calls, faults) on stderr\n"
+		"  -h, --help         this text\n"
+		"  --version          version and platform\n"
+		"\n"
+		"The exit status is the program's: 128+N if a signal N killed it,\n"
+		"127 if PROGRAM does not exist, 126 if it cannot be executed.\n");
+}
+
+static void misuse(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+static void misuse(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "skas: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see skas --help)\n");
+	exit(2);
+}
+
+enum { OPT_ROOT = 256, OPT_STRACE, OPT_PLATFORM, OPT_LOG, OPT_VERSION };
+
+static const struct option options[] = {
+	{ "root", required_argument, NULL, OPT_ROOT },
+	{ "strace", optional_argument, NULL, OPT_STRACE },
+	{ "platform", required_argument, NULL, OPT_PLATFORM },
+	{ "log", required_argument, NULL, OPT_LOG },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct cmdline {
+	const char *root;
+	const char *strace_file;
+	bool strace;
+	const char *log_file;
+	char **prog_argv;
+};
+
+static void parse(int argc, char **argv, struct cmdline *cl)
+{
+	int c;
+
+	memset(cl, 0, sizeof(*cl));
+	cl->root = "/";
+	if (argc < 2) {
+		usage(stderr);
+		exit(2);
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		usage(stdout);
+		exit(0);
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("skas %s (platform: %s)\n", SKAS_VERSION, platform->name);
+		exit(0);
+	}
+	if (strcmp(argv[1], "run") != 0)
+		misuse("unknown command '%s': the command is 'run'", argv[1]);
+	optind = 2;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+vh", options, NULL)) != -1) {
+		switch (c) {
+		case OPT_ROOT:
+			cl->root = optarg;
+			break;
+		case OPT_STRACE:
+			cl->strace = true;
+			cl->strace_file = optarg;
+			break;
+		case OPT_PLATFORM:
+			if (platform_select(optarg) < 0)
+				misuse("unknown platform '%s': the platforms are: ptrace", optarg);
+			break;
+		case OPT_LOG:
+			cl->log_file = optarg;
+			break;
+		case 'v':
+			klog_level = LOG_INFO;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case OPT_VERSION:
+			printf("skas %s (platform: %s)\n", SKAS_VERSION, platform->name);
+			exit(0);
+		default:
+			misuse("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		misuse("%s", "no program to run: skas run [options] -- PROGRAM [ARGS...]");
+	cl->prog_argv = &argv[optind];
+}
+
+/* The guest starts where the user is, if that is inside its root. */
+static char *start_cwd(const char *root)
+{
+	char *cwd = getcwd(NULL, 0);
+	char *real_root = realpath(root, NULL);
+	size_t n;
+
+	if (cwd && real_root) {
+		n = strlen(real_root);
+		if (strcmp(real_root, "/") == 0) {
+			free(real_root);
+			return cwd;
+		}
+		if (strncmp(cwd, real_root, n) == 0 && (cwd[n] == '/' || cwd[n] == 0)) {
+			char *inside = strdup(cwd[n] ? cwd + n : "/");
+
+			free(cwd);
+			free(real_root);
+			return inside;
+		}
+	}
+	free(cwd);
+	free(real_root);
+	return strdup("/");
+}
+
+static int exit_status(int wait_status)
+{
+	if ((wait_status & 0x7f) == 0)
+		return (wait_status >> 8) & 0xff;
+	return 128 + (wait_status & 0x7f);
+}
+
+int main(int argc, char **argv)
+{
+	struct init_config cfg;
+	struct cmdline cl;
+	char *cwd;
+	int ret;
+
+	parse(argc, argv, &cl);
+	if (cl.log_file && host_log_open(cl.log_file) < 0)
+		misuse("cannot write the log file '%s'", cl.log_file);
+	if (cl.log_file && klog_level < LOG_INFO)
+		klog_level = LOG_INFO;
+	if (cl.strace && strace_open(cl.strace_file) < 0)
+		misuse("cannot write the trace file '%s'", cl.strace_file);
+	if (access(cl.root, X_OK) < 0)
+		misuse("the root '%s' is not a directory skas can enter", cl.root);
+	host_pin_cpu();
+	ret = host_init();
+	if (ret == 0)
+		ret = host_evloop_init();
+	if (ret == 0)
+		ret = platform->init();
+	if (ret < 0) {
+		fprintf(stderr, "skas: cannot start the %s platform: %s\n", platform->name,
+			strerror(-ret));
+		return 1;
+	}
+	cwd = start_cwd(cl.root);
+	cfg.path = cl.prog_argv[0];
+	cfg.argv = cl.prog_argv;
+	cfg.envp = environ;
+	cfg.host_root = cl.root;
+	cfg.cwd = cwd;
+	cfg.uid = 0;
+	cfg.gid = 0;
+	ret = task_start_init(&cfg);
+	free(cwd);
+	if (ret < 0) {
+		fprintf(stderr, "skas: %s: %s\n", cl.prog_argv[0], strerror(-ret));
+		return ret == -ENOENT ? 127 : 126;
+	}
+	sched_run();
+	return exit_status(task_init_status());
+}

@@ -1,0 +1,400 @@
+/* mm/mm.c: VMAs of a guest address space and the changes to them. Each
+ * change updates the VMA list first and queues the matching host operation
+ * for the stub (platform/), which runs it before the guest runs again. */
+#include <stdlib.h>
+
+#include "mm/mm.h"
+#include "platform/platform.h"
+#include "stub/stub.h"
+#include "vfs/file.h"
+#include "kernel/log.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/mman.h"
+
+static struct vma *vma_new(uaddr_t start, uaddr_t end, int prot, unsigned flags,
+			   struct file *file, uint64_t off)
+{
+	struct vma *v = calloc(1, sizeof(*v));
+
+	if (!v)
+		return NULL;
+	v->start = start;
+	v->end = end;
+	v->prot = prot;
+	v->flags = flags;
+	v->file = file;
+	v->off = off;
+	if (file)
+		file_get(file);
+	return v;
+}
+
+static void vma_free(struct mm *mm, struct vma *v)
+{
+	list_del(&v->link);
+	mm->nvmas--;
+	file_put(v->file);
+	free(v);
+}
+
+static void vma_insert(struct mm *mm, struct vma *v)
+{
+	struct vma *pos;
+
+	mm->nvmas++;
+	list_for_each_entry(pos, &mm->vmas, link) {
+		if (pos->start >= v->end) {
+			list_add_tail(&v->link, &pos->link);
+			return;
+		}
+	}
+	list_add_tail(&v->link, &mm->vmas);
+}
+
+int mm_create(struct mm **out)
+{
+	struct mm *mm = calloc(1, sizeof(*mm));
+	struct vma *stub;
+	int ret;
+
+	if (!mm)
+		return -ENOMEM;
+	mm->refcount = 1;
+	list_init(&mm->vmas);
+	ret = platform->mm_new(&mm->pf);
+	if (ret < 0) {
+		free(mm);
+		return ret;
+	}
+	stub = vma_new(STUB_BASE, STUB_END, LINUX_PROT_READ | LINUX_PROT_EXEC, VMA_STUB, NULL, 0);
+	if (!stub) {
+		mm_put(mm);
+		return -ENOMEM;
+	}
+	vma_insert(mm, stub);
+	*out = mm;
+	return 0;
+}
+
+void mm_get(struct mm *mm)
+{
+	mm->refcount++;
+}
+
+void mm_put(struct mm *mm)
+{
+	struct vma *v, *n;
+
+	if (!mm || --mm->refcount > 0)
+		return;
+	list_for_each_entry_safe(v, n, &mm->vmas, link)
+		vma_free(mm, v);
+	platform->mm_put(mm->pf);
+	free(mm);
+}
+
+struct vma *mm_find_vma(struct mm *mm, uaddr_t addr)
+{
+	struct vma *v;
+
+	list_for_each_entry(v, &mm->vmas, link)
+		if (v->end > addr)
+			return v;
+	return NULL;
+}
+
+bool mm_range_used(struct mm *mm, uaddr_t start, uaddr_t end)
+{
+	struct vma *v = mm_find_vma(mm, start);
+
+	return v && v->start < end;
+}
+
+static bool range_ok(uaddr_t addr, size_t len)
+{
+	return addr >= MMAP_MIN_ADDR && len <= TASK_SIZE && addr <= TASK_SIZE - len;
+}
+
+long mm_unmapped_area(struct mm *mm, uaddr_t hint, size_t len)
+{
+	uaddr_t high = mm->mmap_base, gap_end, gap_start;
+	struct vma *v;
+
+	if (len > TASK_SIZE - MMAP_MIN_ADDR)
+		return -ENOMEM;
+	if (hint) {
+		hint = PAGE_ALIGN(hint);
+		if (range_ok(hint, len) && !mm_range_used(mm, hint, hint + len))
+			return (long)hint;
+	}
+	/* Top-down below mmap_base, as Linux's default layout. */
+	gap_end = high;
+	for (v = list_entry(mm->vmas.prev, struct vma, link); &v->link != &mm->vmas;
+	     v = list_entry(v->link.prev, struct vma, link)) {
+		if (v->start >= gap_end)
+			continue;
+		gap_start = v->end;
+		if (gap_start < gap_end && gap_end - gap_start >= len)
+			return (long)(gap_end - len);
+		gap_end = v->start;
+	}
+	if (gap_end >= MMAP_MIN_ADDR + len)
+		return (long)(gap_end - len);
+	/* Then bottom-up above mmap_base. */
+	gap_start = PAGE_ALIGN(high);
+	list_for_each_entry(v, &mm->vmas, link) {
+		if (v->end <= gap_start)
+			continue;
+		if (v->start >= gap_start && v->start - gap_start >= len)
+			return (long)gap_start;
+		gap_start = v->end;
+	}
+	if (gap_start <= TASK_SIZE - len)
+		return (long)gap_start;
+	return -ENOMEM;
+}
+
+/* Splits v at addr (inside it): v keeps [start, addr), a new VMA the rest. */
+static int vma_split(struct mm *mm, struct vma *v, uaddr_t addr)
+{
+	struct vma *tail = vma_new(addr, v->end, v->prot, v->flags, v->file,
+				   v->file ? v->off + (addr - v->start) : 0);
+
+	if (!tail)
+		return -ENOMEM;
+	v->end = addr;
+	list_add(&tail->link, &v->link);
+	mm->nvmas++;
+	return 0;
+}
+
+/* Splits the VMAs straddling start and end, so that each VMA is then wholly
+ * inside or outside [start, end). */
+static int vmas_split_edges(struct mm *mm, uaddr_t start, uaddr_t end)
+{
+	struct vma *v = mm_find_vma(mm, start);
+	int ret;
+
+	if (v && v->start < start) {
+		ret = vma_split(mm, v, start);
+		if (ret < 0)
+			return ret;
+	}
+	v = mm_find_vma(mm, end);
+	if (v && v->start < end && v->end > end)
+		return vma_split(mm, v, end);
+	return 0;
+}
+
+/* Removes [start, end) from the VMA list. */
+static int vmas_remove(struct mm *mm, uaddr_t start, uaddr_t end)
+{
+	struct vma *v, *n;
+	int ret = vmas_split_edges(mm, start, end);
+
+	if (ret < 0)
+		return ret;
+	list_for_each_entry_safe(v, n, &mm->vmas, link) {
+		if (v->start >= end)
+			break;
+		if (v->start >= start)
+			vma_free(mm, v);
+	}
+	return 0;
+}
+
+static bool overlaps_stub(uaddr_t start, uaddr_t end)
+{
+	return start < STUB_END && end > STUB_BASE;
+}
+
+static int host_prot(int prot)
+{
+	return prot & (LINUX_PROT_READ | LINUX_PROT_WRITE | LINUX_PROT_EXEC);
+}
+
+/* Merges v with its neighbours when they continue each other. */
+static void vma_try_merge(struct mm *mm, struct vma *v)
+{
+	struct vma *p = list_entry(v->link.prev, struct vma, link);
+	struct vma *n = list_entry(v->link.next, struct vma, link);
+
+	if (&n->link != &mm->vmas && n->start == v->end && n->prot == v->prot &&
+	    n->flags == v->flags && n->file == v->file &&
+	    (!v->file || n->off == v->off + (v->end - v->start)) && !(v->flags & VMA_STUB)) {
+		v->end = n->end;
+		vma_free(mm, n);
+	}
+	if (&p->link != &mm->vmas && p->end == v->start && p->prot == v->prot &&
+	    p->flags == v->flags && p->file == v->file &&
+	    (!v->file || v->off == p->off + (p->end - p->start)) && !(v->flags & VMA_STUB)) {
+		p->end = v->end;
+		vma_free(mm, v);
+	}
+}
+
+int mm_map(struct mm *mm, uaddr_t addr, size_t len, int prot, unsigned vflags, struct file *file,
+	   uint64_t off)
+{
+	struct vma *v;
+	int host_fd = -1, flags, ret;
+
+	if (!range_ok(addr, len) || overlaps_stub(addr, addr + len))
+		return -ENOMEM;
+	if (file) {
+		host_fd = file->ops->mmap_fd ? file->ops->mmap_fd(file) : -ENODEV;
+		if (host_fd < 0)
+			return host_fd;
+	}
+	ret = vmas_remove(mm, addr, addr + len);
+	if (ret < 0)
+		return ret;
+	v = vma_new(addr, addr + len, prot, vflags | (file ? 0 : VMA_ANON), file, off);
+	if (!v)
+		return -ENOMEM;
+	vma_insert(mm, v);
+	flags = (vflags & VMA_SHARED) ? LINUX_MAP_SHARED : LINUX_MAP_PRIVATE;
+	if (!file)
+		flags |= LINUX_MAP_ANONYMOUS;
+	flags |= LINUX_MAP_NORESERVE;
+	ret = platform->mm_map(mm->pf, addr, len, host_prot(prot), flags, host_fd, off);
+	if (ret < 0)
+		return ret;
+	vma_try_merge(mm, v);
+	return 0;
+}
+
+int mm_unmap(struct mm *mm, uaddr_t addr, size_t len)
+{
+	int ret;
+
+	if (overlaps_stub(addr, addr + len))
+		return -EINVAL;
+	if (!mm_range_used(mm, addr, addr + len))
+		return 0;
+	ret = vmas_remove(mm, addr, addr + len);
+	if (ret < 0)
+		return ret;
+	return platform->mm_unmap(mm->pf, addr, len);
+}
+
+int mm_protect(struct mm *mm, uaddr_t addr, size_t len, int prot)
+{
+	uaddr_t end = addr + len, at = addr;
+	struct vma *v;
+	int ret;
+
+	if (overlaps_stub(addr, end))
+		return -ENOMEM;
+	/* Every page must be mapped, and shared file mappings need a writable file. */
+	for (v = mm_find_vma(mm, addr); at < end; v = list_entry(v->link.next, struct vma, link)) {
+		if (!v || &v->link == &mm->vmas || v->start > at)
+			return -ENOMEM;
+		if ((prot & LINUX_PROT_WRITE) && (v->flags & VMA_SHARED) && v->file &&
+		    !(v->flags & VMA_MAYWRITE))
+			return -EACCES;
+		at = v->end;
+	}
+	ret = vmas_split_edges(mm, addr, end);
+	if (ret < 0)
+		return ret;
+	list_for_each_entry(v, &mm->vmas, link) {
+		if (v->start >= end)
+			break;
+		if (v->start >= addr)
+			v->prot = prot;
+	}
+	ret = platform->mm_protect(mm->pf, addr, len, host_prot(prot));
+	if (ret < 0)
+		return ret;
+	v = mm_find_vma(mm, addr);
+	if (v)
+		vma_try_merge(mm, v);
+	return 0;
+}
+
+size_t mm_accessible(struct mm *mm, uaddr_t addr, size_t len, bool write)
+{
+	uaddr_t at = addr, end;
+	struct vma *v;
+
+	if (addr >= TASK_SIZE)
+		return 0;
+	if (len > TASK_SIZE - addr)
+		len = TASK_SIZE - addr;
+	end = addr + len;
+	for (v = mm_find_vma(mm, addr); v && &v->link != &mm->vmas && at < end;
+	     v = list_entry(v->link.next, struct vma, link)) {
+		if (v->start > at || (v->flags & VMA_STUB))
+			break;
+		if (write ? !(v->prot & LINUX_PROT_WRITE) : v->prot == LINUX_PROT_NONE)
+			break;
+		at = v->end;
+	}
+	return at >= end ? len : at - addr;
+}
+
+/* Moves [addr, addr+old_len), inside one VMA, to new_addr with new_len. */
+static long vma_move(struct mm *mm, struct vma *v, uaddr_t addr, size_t old_len, size_t new_len,
+		     uaddr_t new_addr)
+{
+	struct vma *nv;
+	int ret;
+
+	ret = vmas_remove(mm, new_addr, new_addr + new_len);
+	if (ret < 0)
+		return ret;
+	nv = vma_new(new_addr, new_addr + new_len, v->prot, v->flags, v->file,
+		     v->file ? v->off + (addr - v->start) : 0);
+	if (!nv)
+		return -ENOMEM;
+	ret = vmas_remove(mm, addr, addr + old_len);
+	if (ret < 0) {
+		vma_free(mm, nv);
+		return ret;
+	}
+	vma_insert(mm, nv);
+	ret = platform->mm_move(mm->pf, addr, old_len, new_len, new_addr);
+	if (ret < 0)
+		return ret;
+	return (long)new_addr;
+}
+
+long mm_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len, unsigned flags,
+	      uaddr_t new_addr)
+{
+	struct vma *v = mm_find_vma(mm, addr);
+	int ret;
+
+	if (!v || v->start > addr || (v->flags & VMA_STUB) || old_len > v->end - addr)
+		return -EFAULT;
+	if (flags & LINUX_MREMAP_FIXED) {
+		if (!range_ok(new_addr, new_len) || overlaps_stub(new_addr, new_addr + new_len))
+			return -EINVAL;
+		if (new_addr < addr + old_len && addr < new_addr + new_len)
+			return -EINVAL;
+		return vma_move(mm, v, addr, old_len, new_len, new_addr);
+	}
+	if (new_len <= old_len) {
+		if (new_len < old_len) {
+			ret = mm_unmap(mm, addr + new_len, old_len - new_len);
+			if (ret < 0)
+				return ret;
+		}
+		return (long)addr;
+	}
+	/* Grow in place when the VMA ends there and the space after it is free. */
+	if (addr + old_len == v->end && range_ok(addr, new_len) &&
+	    !overlaps_stub(addr, addr + new_len) &&
+	    !mm_range_used(mm, addr + old_len, addr + new_len)) {
+		ret = mm_map(mm, addr + old_len, new_len - old_len, v->prot, v->flags & ~VMA_ANON,
+			     v->file, v->file ? v->off + (v->end - v->start) : 0);
+		return ret < 0 ? ret : (long)addr;
+	}
+	if (!(flags & LINUX_MREMAP_MAYMOVE))
+		return -ENOMEM;
+	new_addr = mm_unmapped_area(mm, 0, new_len);
+	if ((long)new_addr < 0)
+		return (long)new_addr;
+	return vma_move(mm, v, addr, old_len, new_len, new_addr);
+}

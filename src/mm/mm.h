@@ -1,0 +1,82 @@
+/* mm/mm.h: a guest address space: its VMAs (the truth for placement,
+ * permission checks and /proc/PID/maps) and the stub that holds its pages.
+ * The host keeps the page tables; skas tells the stub what to map. */
+#ifndef MM_MM_H
+#define MM_MM_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lib/list.h"
+
+typedef uint64_t uaddr_t; /* a guest address: never a C pointer */
+
+#define PAGE_SIZE      4096UL
+#define PAGE_MASK      (~(PAGE_SIZE - 1))
+#define PAGE_ALIGN(x)  (((x) + PAGE_SIZE - 1) & PAGE_MASK)
+#define PAGE_ALIGNED(x) (((x) & (PAGE_SIZE - 1)) == 0)
+#define TASK_SIZE      0x7ffffffff000UL
+#define MMAP_MIN_ADDR  4096UL
+
+struct file;
+struct pf_mm;
+
+enum {
+	VMA_SHARED = 1 << 0,
+	VMA_ANON = 1 << 1,
+	VMA_STACK = 1 << 2,
+	VMA_HEAP = 1 << 3,
+	VMA_STUB = 1 << 4, /* the stub's pages: hidden, immovable */
+	VMA_MAYWRITE = 1 << 5, /* a shared file mapping whose file is writable */
+};
+
+struct vma {
+	struct list_head link; /* in mm->vmas, by address */
+	uaddr_t start, end;
+	int prot;	    /* LINUX_PROT_* */
+	unsigned flags;	    /* VMA_* */
+	struct file *file;  /* owns a reference, or NULL */
+	uint64_t off;	    /* file offset of start */
+};
+
+struct mm {
+	int refcount;
+	struct pf_mm *pf;
+	struct list_head vmas;
+	int nvmas;
+	bool randomize;
+	uaddr_t mmap_base;
+	uaddr_t stack_top, start_stack;
+	uaddr_t start_brk, brk;
+	uaddr_t start_code, end_code, start_data, end_data;
+	uaddr_t arg_start, arg_end, env_start, env_end;
+};
+
+/* A fresh address space holding only the stub; *out owns one reference. */
+int mm_create(struct mm **out);
+void mm_get(struct mm *mm);
+void mm_put(struct mm *mm);
+
+struct vma *mm_find_vma(struct mm *mm, uaddr_t addr); /* first with end > addr */
+/* Does any VMA intersect [start, end)? */
+bool mm_range_used(struct mm *mm, uaddr_t start, uaddr_t end);
+/* A free range of len bytes: hint if free and sane, else top-down from
+ * mmap_base; -ENOMEM if none. */
+long mm_unmapped_area(struct mm *mm, uaddr_t hint, size_t len);
+
+/* Maps [addr, addr+len) replacing what is there (MAP_FIXED semantics).
+ * file (may be NULL) gains a reference. vflags: VMA_*; host_flags for the
+ * stub: MAP_SHARED/PRIVATE. Returns 0 or -errno. */
+int mm_map(struct mm *mm, uaddr_t addr, size_t len, int prot, unsigned vflags, struct file *file,
+	   uint64_t off);
+int mm_unmap(struct mm *mm, uaddr_t addr, size_t len);
+int mm_protect(struct mm *mm, uaddr_t addr, size_t len, int prot);
+/* Moves/resizes the VMA at addr (mremap's core). */
+long mm_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len, unsigned flags,
+	      uaddr_t new_addr);
+
+/* How many bytes from addr on are mapped with the access asked for. */
+size_t mm_accessible(struct mm *mm, uaddr_t addr, size_t len, bool write);
+
+#endif

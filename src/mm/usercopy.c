@@ -1,0 +1,69 @@
+/* mm/usercopy.c: copy_{from,to}_user and strncpy_from_user. The VMAs say
+ * whether the guest may touch a range; the platform moves the bytes. Each
+ * platform copy costs ~1.5 us under ptrace, so callers copy whole structs. */
+#include <string.h>
+
+#include "mm/usercopy.h"
+#include "platform/platform.h"
+#include "abi/linux/errno.h"
+
+size_t user_prefix(struct mm *mm, uaddr_t addr, size_t n, bool write)
+{
+	return mm_accessible(mm, addr, n, write);
+}
+
+int copy_from_user(struct mm *mm, void *dst, uaddr_t src, size_t n)
+{
+	if (n == 0)
+		return 0;
+	if (mm_accessible(mm, src, n, false) != n)
+		return -EFAULT;
+	return platform->mm_read(mm->pf, dst, src, n) == (long)n ? 0 : -EFAULT;
+}
+
+int copy_to_user(struct mm *mm, uaddr_t dst, const void *src, size_t n)
+{
+	if (n == 0)
+		return 0;
+	if (mm_accessible(mm, dst, n, true) != n)
+		return -EFAULT;
+	return platform->mm_write(mm->pf, dst, src, n) == (long)n ? 0 : -EFAULT;
+}
+
+long copy_to_user_partial(struct mm *mm, uaddr_t dst, const void *src, size_t n)
+{
+	size_t ok = mm_accessible(mm, dst, n, true);
+	long r;
+
+	if (n == 0)
+		return 0;
+	if (ok == 0)
+		return -EFAULT;
+	r = platform->mm_write(mm->pf, dst, src, ok);
+	return r <= 0 ? -EFAULT : r;
+}
+
+int poke_user(struct mm *mm, uaddr_t dst, const void *src, size_t n)
+{
+	return platform->mm_write(mm->pf, dst, src, n) == (long)n ? 0 : -EFAULT;
+}
+
+long strncpy_from_user(struct mm *mm, char *dst, uaddr_t src, size_t max)
+{
+	size_t done = 0;
+
+	while (done < max) {
+		size_t chunk = PAGE_SIZE - ((src + done) & (PAGE_SIZE - 1));
+		char *nul;
+
+		if (chunk > max - done)
+			chunk = max - done;
+		if (copy_from_user(mm, dst + done, src + done, chunk) < 0)
+			return -EFAULT;
+		nul = memchr(dst + done, 0, chunk);
+		if (nul)
+			return nul - dst;
+		done += chunk;
+	}
+	return -ENAMETOOLONG;
+}

@@ -1,0 +1,94 @@
+/* platform/platform.h: the host-support interface — the stock-kernel
+ * replacement for the 2002 design's /proc/mm and ptrace extensions.
+ * An address space (struct pf_mm) is a stub process; a guest thread
+ * (struct pf_thread) is a host thread in it that runs until it traps.
+ * Nothing outside platform/ knows which backend runs. Plain C types only. */
+#ifndef PLATFORM_PLATFORM_H
+#define PLATFORM_PLATFORM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+struct pf_mm;
+struct pf_thread;
+
+/* General registers, in the order of the x86-64 ptrace user_regs_struct. */
+struct pf_regs {
+	uint64_t r15, r14, r13, r12, rbp, rbx, r11, r10, r9, r8;
+	uint64_t rax, rcx, rdx, rsi, rdi, orig_rax, rip, cs, eflags, rsp, ss;
+	uint64_t fs_base, gs_base, ds, es, fs, gs;
+};
+
+enum pf_event_kind {
+	PF_EV_SYSCALL, /* nr, args, ip, sp */
+	PF_EV_FAULT,   /* a synchronous fault: signo, code, addr, access, ip */
+	PF_EV_SIGNAL,  /* a host signal to the thread that is not a fault */
+	PF_EV_GONE,    /* the host thread died under us (stub killed) */
+};
+
+enum pf_access { PF_ACCESS_UNKNOWN, PF_ACCESS_READ, PF_ACCESS_WRITE, PF_ACCESS_EXEC };
+
+struct pf_event {
+	enum pf_event_kind kind;
+	uint64_t nr;
+	uint64_t args[6];
+	uint64_t ip, sp;
+	int signo, code;
+	uint64_t addr;
+	enum pf_access access;
+};
+
+/* An event for a thread: owner is what was given to thread_new. */
+typedef void (*pf_event_fn)(void *owner, const struct pf_event *ev);
+
+struct platform_ops {
+	const char *name;
+	int (*init)(void);
+	/* Address spaces. mm_new: a fresh empty one (a fork of the zygote);
+	 * mm_copy: a copy-on-write copy of src (a host fork of its stub);
+	 * mm_put: drop it, the stub and its threads die. */
+	int (*mm_new)(struct pf_mm **out);
+	int (*mm_copy)(struct pf_mm *src, struct pf_mm **out);
+	void (*mm_put)(struct pf_mm *mm);
+	/* Queued until mm_flush (or the next run or memory access). host_fd is
+	 * the kernel's fd, or -1 for anonymous memory; flags are host MAP_*. */
+	int (*mm_map)(struct pf_mm *mm, uint64_t addr, uint64_t len, int prot, int flags,
+		      int host_fd, uint64_t off);
+	int (*mm_unmap)(struct pf_mm *mm, uint64_t addr, uint64_t len);
+	int (*mm_protect)(struct pf_mm *mm, uint64_t addr, uint64_t len, int prot);
+	int (*mm_advise)(struct pf_mm *mm, uint64_t addr, uint64_t len, int advice);
+	/* Moves pages: mremap(MAYMOVE|FIXED) in the stub. */
+	int (*mm_move)(struct pf_mm *mm, uint64_t old_addr, uint64_t old_len, uint64_t new_len,
+		       uint64_t new_addr);
+	int (*mm_flush)(struct pf_mm *mm);
+	/* Guest memory, by the host's page protections only: the caller checks
+	 * VMAs first. Return bytes moved (maybe short) or -EFAULT. */
+	long (*mm_read)(struct pf_mm *mm, void *dst, uint64_t src, size_t n);
+	long (*mm_write)(struct pf_mm *mm, uint64_t dst, const void *src, size_t n);
+	/* The host pid of the stub, for tests and the log. */
+	int (*mm_host_pid)(struct pf_mm *mm);
+
+	/* Threads: a new host thread in mm, stopped; it runs from regs once
+	 * resumed. owner comes back with each event. */
+	int (*thread_new)(struct pf_mm *mm, void *owner, struct pf_thread **out);
+	void (*thread_put)(struct pf_thread *th);
+	int (*get_regs)(struct pf_thread *th, struct pf_regs *regs);
+	int (*set_regs)(struct pf_thread *th, const struct pf_regs *regs);
+	/* Sets the result of the system call the thread trapped on. */
+	void (*set_result)(struct pf_thread *th, long ret);
+	/* Back to guest user mode until the next event. */
+	int (*resume)(struct pf_thread *th);
+
+	/* Events: poll delivers every pending event without blocking; wait
+	 * blocks for at least one. Both return how many were delivered. */
+	int (*poll)(pf_event_fn fn);
+	int (*wait)(pf_event_fn fn);
+};
+
+extern const struct platform_ops *platform;
+extern const struct platform_ops platform_ptrace;
+
+int platform_select(const char *name);
+
+#endif

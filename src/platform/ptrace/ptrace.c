@@ -1,0 +1,775 @@
+/* platform/ptrace: the ptrace backend of the host-support interface.
+ * Every address space is a stub process forked from a zygote stub; its main
+ * thread is the control thread, which runs batches of host calls (map, unmap,
+ * protect, clone) for the kernel and never runs guest code. Guest threads are
+ * further host threads in the stub, run with PTRACE_SYSEMU so that none of
+ * their system calls reaches the host. See ../shared/DESIGN.md. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <linux/ptrace.h>
+#include <linux/seccomp.h>
+
+#include "platform/platform.h"
+#include "platform/stub_image.h"
+#include "stub/stub.h"
+
+#define THREAD_CLONE_FLAGS                                                                     \
+	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM)
+#define FORK_CLONE_FLAGS (CLONE_PARENT | SIGCHLD)
+
+struct stub_op {
+	int64_t nr;
+	uint64_t arg[6];
+	uint64_t unused;
+};
+_Static_assert(sizeof(struct stub_op) == STUB_OP_SIZE, "stub op layout");
+
+/* The recvmsg scratch in each stub's data page. */
+struct stub_data {
+	struct msghdr msg;
+	struct iovec iov;
+	char byte;
+	char pad[7];
+	char control[64];
+};
+
+/* Ops reserved at the end of a batch: recvmsg+mmap+close for one fd map. */
+#define MAX_QUEUED_OPS (STUB_MAX_OPS - 4)
+#define MAX_QUEUED_FDS 16
+
+struct pf_mm {
+	int ctl_pid;   /* the stub's main thread: runs batches, never guest code */
+	int nops;
+	int nfds;
+	int fds[MAX_QUEUED_FDS]; /* dup'ed host fds, sent at flush */
+	bool dead;
+	struct stub_op ops[STUB_MAX_OPS];
+};
+
+struct pf_thread {
+	int tid;
+	struct pf_mm *mm;
+	void *owner;
+	bool regs_valid, regs_dirty, has_result;
+	long result;
+	struct pf_regs regs;
+	struct pf_thread *hash_next;
+};
+
+static struct stub_op *shared_ops; /* the ops pages, read-only in every stub */
+static int sock_kernel = -1;	   /* our end of the fd-passing socket */
+static int sock_stub = -1;	   /* the stubs' end, kept to drain it */
+static struct pf_mm *zygote;
+
+#define THREAD_HASH 256
+static struct pf_thread *thread_hash[THREAD_HASH];
+
+static struct pf_thread *thread_lookup(int tid)
+{
+	struct pf_thread *th;
+
+	for (th = thread_hash[tid % THREAD_HASH]; th; th = th->hash_next)
+		if (th->tid == tid)
+			return th;
+	return NULL;
+}
+
+static void thread_hash_add(struct pf_thread *th)
+{
+	th->hash_next = thread_hash[th->tid % THREAD_HASH];
+	thread_hash[th->tid % THREAD_HASH] = th;
+}
+
+static void thread_hash_del(struct pf_thread *th)
+{
+	struct pf_thread **p;
+
+	for (p = &thread_hash[th->tid % THREAD_HASH]; *p; p = &(*p)->hash_next) {
+		if (*p == th) {
+			*p = th->hash_next;
+			return;
+		}
+	}
+}
+
+static int wait_pid(int pid, int *status)
+{
+	int r;
+
+	do
+		r = waitpid(pid, status, __WALL);
+	while (r < 0 && errno == EINTR);
+	return r < 0 ? -errno : r;
+}
+
+static void queue_op(struct pf_mm *mm, long nr, uint64_t a0, uint64_t a1, uint64_t a2,
+		     uint64_t a3, uint64_t a4, uint64_t a5)
+{
+	struct stub_op *op = &mm->ops[mm->nops++];
+
+	op->nr = nr;
+	op->arg[0] = a0;
+	op->arg[1] = a1;
+	op->arg[2] = a2;
+	op->arg[3] = a3;
+	op->arg[4] = a4;
+	op->arg[5] = a5;
+}
+
+static void drain_sock(void)
+{
+	char buf[1], control[CMSG_SPACE(sizeof(int) * 8)];
+	struct iovec iov = { buf, 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct cmsghdr *c;
+
+	for (;;) {
+		msg.msg_control = control;
+		msg.msg_controllen = sizeof(control);
+		if (recvmsg(sock_stub, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC) < 0)
+			return;
+		for (c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+			int *fds = (int *)CMSG_DATA(c);
+			size_t i, n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+
+			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+				for (i = 0; i < n; i++)
+					close(fds[i]);
+		}
+	}
+}
+
+static int send_fd(int fd)
+{
+	char byte = 0, control[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { &byte, 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct cmsghdr *c;
+
+	memset(control, 0, sizeof(control));
+	msg.msg_control = control;
+	msg.msg_controllen = sizeof(control);
+	c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	if (sendmsg(sock_kernel, &msg, 0) < 0)
+		return -errno;
+	return 0;
+}
+
+/* The stub's recvmsg header lives in its own (guest-writable) data page, so
+ * it is written afresh before every batch that receives an fd. */
+static int write_stub_msghdr(struct pf_mm *mm)
+{
+	struct stub_data d;
+	struct iovec local = { &d, sizeof(d) };
+	struct iovec remote = { (void *)STUB_DATA, sizeof(d) };
+
+	memset(&d, 0, sizeof(d));
+	d.msg.msg_iov = (struct iovec *)(STUB_DATA + offsetof(struct stub_data, iov));
+	d.msg.msg_iovlen = 1;
+	d.msg.msg_control = (void *)(STUB_DATA + offsetof(struct stub_data, control));
+	d.msg.msg_controllen = sizeof(d.control);
+	d.iov.iov_base = (void *)(STUB_DATA + offsetof(struct stub_data, byte));
+	d.iov.iov_len = 1;
+	if (process_vm_writev(mm->ctl_pid, &local, 1, &remote, 1, 0) != sizeof(d))
+		return -EFAULT;
+	return 0;
+}
+
+static void close_queued_fds(struct pf_mm *mm)
+{
+	int i;
+
+	for (i = 0; i < mm->nfds; i++)
+		close(mm->fds[i]);
+	mm->nfds = 0;
+}
+
+static void mark_dead(struct pf_mm *mm)
+{
+	mm->dead = true;
+	close_queued_fds(mm);
+	mm->nops = 0;
+}
+
+/*
+ * Runs the queued ops in mm's control thread and waits for its int3.
+ * A fork or clone op reports the new host pid in *new_pid. Returns 0, the
+ * -errno of the first failing op, or -ESRCH if the stub is gone.
+ */
+static int run_batch(struct pf_mm *mm, int *new_pid)
+{
+	struct user_regs_struct regs;
+	int i, status, ret = 0, nops = mm->nops;
+
+	if (mm->dead) {
+		mm->nops = 0;
+		close_queued_fds(mm);
+		return -ESRCH;
+	}
+	if (nops == 0)
+		return 0;
+	memcpy(shared_ops, mm->ops, nops * sizeof(struct stub_op));
+	shared_ops[nops].nr = -1;
+	mm->nops = 0;
+	if (mm->nfds) {
+		ret = write_stub_msghdr(mm);
+		for (i = 0; i < mm->nfds && ret == 0; i++)
+			ret = send_fd(mm->fds[i]);
+		close_queued_fds(mm);
+		if (ret < 0) {
+			drain_sock();
+			return ret;
+		}
+	}
+	if (ptrace(PTRACE_POKEUSER, mm->ctl_pid, offsetof(struct user_regs_struct, rip),
+		   STUB_BATCH) < 0 ||
+	    ptrace(PTRACE_CONT, mm->ctl_pid, 0, 0) < 0)
+		goto lost;
+	for (;;) {
+		if (wait_pid(mm->ctl_pid, &status) < 0 || !WIFSTOPPED(status))
+			goto lost;
+		if (status >> 16 == PTRACE_EVENT_FORK || status >> 16 == PTRACE_EVENT_CLONE) {
+			unsigned long msg = 0;
+
+			ptrace(PTRACE_GETEVENTMSG, mm->ctl_pid, 0, &msg);
+			if (new_pid)
+				*new_pid = (int)msg;
+		} else if (WSTOPSIG(status) == SIGTRAP && status >> 16 == 0) {
+			break;
+		}
+		if (ptrace(PTRACE_CONT, mm->ctl_pid, 0, 0) < 0)
+			goto lost;
+	}
+	if (ptrace(PTRACE_GETREGS, mm->ctl_pid, 0, &regs) < 0)
+		goto lost;
+	i = (int)((regs.rbx - STUB_OPS) / STUB_OP_SIZE);
+	if (i < nops) {
+		drain_sock();
+		ret = (long)regs.rax < 0 ? (int)regs.rax : -EIO;
+	}
+	return ret;
+lost:
+	mark_dead(mm);
+	drain_sock();
+	return -ESRCH;
+}
+
+/* Waits for a new stub thread's first stop and runs it to its int3. */
+static int park_new_thread(int tid)
+{
+	int status;
+
+	if (wait_pid(tid, &status) < 0 || !WIFSTOPPED(status))
+		return -ESRCH;
+	if (ptrace(PTRACE_CONT, tid, 0, 0) < 0)
+		return -ESRCH;
+	for (;;) {
+		if (wait_pid(tid, &status) < 0 || !WIFSTOPPED(status))
+			return -ESRCH;
+		if (WSTOPSIG(status) == SIGTRAP && status >> 16 == 0)
+			return 0;
+		if (ptrace(PTRACE_CONT, tid, 0, 0) < 0)
+			return -ESRCH;
+	}
+}
+
+static int fork_stub(struct pf_mm *src, struct pf_mm **out)
+{
+	struct pf_mm *mm;
+	int pid = -1, ret;
+
+	if (src->nops > MAX_QUEUED_OPS) {
+		ret = run_batch(src, NULL);
+		if (ret < 0)
+			return ret;
+	}
+	queue_op(src, SYS_clone, FORK_CLONE_FLAGS, 0, 0, 0, 0, 0);
+	ret = run_batch(src, &pid);
+	if (ret < 0)
+		return ret;
+	if (pid <= 0)
+		return -EIO;
+	mm = calloc(1, sizeof(*mm));
+	if (!mm) {
+		kill(pid, SIGKILL);
+		return -ENOMEM;
+	}
+	mm->ctl_pid = pid;
+	ret = park_new_thread(pid);
+	if (ret < 0) {
+		kill(pid, SIGKILL);
+		free(mm);
+		return ret;
+	}
+	*out = mm;
+	return 0;
+}
+
+static int ptrace_mm_new(struct pf_mm **out)
+{
+	return fork_stub(zygote, out);
+}
+
+static int ptrace_mm_flush(struct pf_mm *mm)
+{
+	return run_batch(mm, NULL);
+}
+
+static int ptrace_mm_copy(struct pf_mm *src, struct pf_mm **out)
+{
+	return fork_stub(src, out);
+}
+
+static void ptrace_mm_put(struct pf_mm *mm)
+{
+	if (!mm)
+		return;
+	close_queued_fds(mm);
+	kill(mm->ctl_pid, SIGKILL);
+	free(mm);
+}
+
+/* Makes room for n more ops, flushing what is queued if needed. */
+static int reserve_ops(struct pf_mm *mm, int nops, int nfds)
+{
+	if (mm->nops + nops > MAX_QUEUED_OPS || mm->nfds + nfds > MAX_QUEUED_FDS)
+		return run_batch(mm, NULL);
+	return 0;
+}
+
+static int ptrace_mm_map(struct pf_mm *mm, uint64_t addr, uint64_t len, int prot, int flags,
+			 int host_fd, uint64_t off)
+{
+	int ret, fd;
+
+	if (host_fd < 0) {
+		ret = reserve_ops(mm, 1, 0);
+		if (ret < 0)
+			return ret;
+		queue_op(mm, SYS_mmap, addr, len, prot, flags | MAP_FIXED, -1, off);
+		return 0;
+	}
+	ret = reserve_ops(mm, 3, 1);
+	if (ret < 0)
+		return ret;
+	fd = fcntl(host_fd, F_DUPFD_CLOEXEC, 3);
+	if (fd < 0)
+		return -errno;
+	mm->fds[mm->nfds++] = fd;
+	/* Nothing else is open in a stub, so the fd arrives as fd 1. */
+	queue_op(mm, SYS_recvmsg, STUB_SOCK_FD, STUB_DATA, 0, 0, 0, 0);
+	queue_op(mm, SYS_mmap, addr, len, prot, flags | MAP_FIXED, 1, off);
+	queue_op(mm, SYS_close, 1, 0, 0, 0, 0, 0);
+	return 0;
+}
+
+static int ptrace_mm_unmap(struct pf_mm *mm, uint64_t addr, uint64_t len)
+{
+	int ret = reserve_ops(mm, 1, 0);
+
+	if (ret == 0)
+		queue_op(mm, SYS_munmap, addr, len, 0, 0, 0, 0);
+	return ret;
+}
+
+static int ptrace_mm_protect(struct pf_mm *mm, uint64_t addr, uint64_t len, int prot)
+{
+	int ret = reserve_ops(mm, 1, 0);
+
+	if (ret == 0)
+		queue_op(mm, SYS_mprotect, addr, len, prot, 0, 0, 0);
+	return ret;
+}
+
+static int ptrace_mm_advise(struct pf_mm *mm, uint64_t addr, uint64_t len, int advice)
+{
+	int ret = reserve_ops(mm, 1, 0);
+
+	if (ret == 0)
+		queue_op(mm, SYS_madvise, addr, len, advice, 0, 0, 0);
+	return ret;
+}
+
+static int ptrace_mm_move(struct pf_mm *mm, uint64_t old_addr, uint64_t old_len,
+			  uint64_t new_len, uint64_t new_addr)
+{
+	int ret = reserve_ops(mm, 1, 0);
+
+	if (ret == 0)
+		queue_op(mm, SYS_mremap, old_addr, old_len, new_len,
+			 MREMAP_MAYMOVE | MREMAP_FIXED, new_addr, 0);
+	return ret;
+}
+
+static long ptrace_mm_read(struct pf_mm *mm, void *dst, uint64_t src, size_t n)
+{
+	struct iovec local = { dst, n };
+	struct iovec remote = { (void *)src, n };
+	ssize_t r;
+
+	if (mm->nops && run_batch(mm, NULL) == -ESRCH)
+		return -EFAULT;
+	r = process_vm_readv(mm->ctl_pid, &local, 1, &remote, 1, 0);
+	return r < 0 ? -EFAULT : r;
+}
+
+static long ptrace_mm_write(struct pf_mm *mm, uint64_t dst, const void *src, size_t n)
+{
+	struct iovec local = { (void *)src, n };
+	struct iovec remote = { (void *)dst, n };
+	ssize_t r;
+
+	if (mm->nops && run_batch(mm, NULL) == -ESRCH)
+		return -EFAULT;
+	r = process_vm_writev(mm->ctl_pid, &local, 1, &remote, 1, 0);
+	return r < 0 ? -EFAULT : r;
+}
+
+static int ptrace_mm_host_pid(struct pf_mm *mm)
+{
+	return mm->ctl_pid;
+}
+
+static int ptrace_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **out)
+{
+	struct pf_thread *th;
+	int tid = -1, ret;
+
+	ret = reserve_ops(mm, 1, 0);
+	if (ret < 0)
+		return ret;
+	queue_op(mm, SYS_clone, THREAD_CLONE_FLAGS, 0, 0, 0, 0, 0);
+	ret = run_batch(mm, &tid);
+	if (ret < 0)
+		return ret;
+	if (tid <= 0)
+		return -EIO;
+	ret = park_new_thread(tid);
+	if (ret < 0)
+		return ret;
+	th = calloc(1, sizeof(*th));
+	if (!th) {
+		syscall(SYS_tgkill, mm->ctl_pid, tid, SIGKILL);
+		return -ENOMEM;
+	}
+	th->tid = tid;
+	th->mm = mm;
+	th->owner = owner;
+	thread_hash_add(th);
+	*out = th;
+	return 0;
+}
+
+static void ptrace_thread_put(struct pf_thread *th)
+{
+	if (!th)
+		return;
+	thread_hash_del(th);
+	if (!th->mm->dead)
+		syscall(SYS_tgkill, th->mm->ctl_pid, th->tid, SIGKILL);
+	free(th);
+}
+
+static int ptrace_get_regs(struct pf_thread *th, struct pf_regs *regs)
+{
+	_Static_assert(sizeof(struct pf_regs) == sizeof(struct user_regs_struct), "regs");
+	if (!th->regs_valid) {
+		if (ptrace(PTRACE_GETREGS, th->tid, 0, &th->regs) < 0)
+			return -ESRCH;
+		th->regs_valid = true;
+		if (th->has_result) {
+			th->regs.rax = th->result;
+			th->has_result = false;
+			th->regs_dirty = true;
+		}
+	}
+	*regs = th->regs;
+	return 0;
+}
+
+static int ptrace_set_regs(struct pf_thread *th, const struct pf_regs *regs)
+{
+	th->regs = *regs;
+	th->regs_valid = true;
+	th->regs_dirty = true;
+	th->has_result = false;
+	return 0;
+}
+
+static void ptrace_set_result(struct pf_thread *th, long ret)
+{
+	if (th->regs_valid) {
+		th->regs.rax = ret;
+		th->regs_dirty = true;
+	} else {
+		th->result = ret;
+		th->has_result = true;
+	}
+}
+
+static int ptrace_resume(struct pf_thread *th)
+{
+	struct pf_mm *mm = th->mm;
+
+	if (mm->nops && run_batch(mm, NULL) == -ESRCH)
+		return -ESRCH;
+	if (th->regs_dirty) {
+		if (ptrace(PTRACE_SETREGS, th->tid, 0, &th->regs) < 0)
+			return -ESRCH;
+	} else if (th->has_result) {
+		if (ptrace(PTRACE_POKEUSER, th->tid, offsetof(struct user_regs_struct, rax),
+			   th->result) < 0)
+			return -ESRCH;
+	}
+	th->regs_valid = th->regs_dirty = th->has_result = false;
+	if (ptrace(PTRACE_SYSEMU, th->tid, 0, 0) < 0)
+		return -ESRCH;
+	return 0;
+}
+
+static bool is_fault(const siginfo_t *si)
+{
+	switch (si->si_signo) {
+	case SIGSEGV:
+	case SIGBUS:
+	case SIGILL:
+	case SIGFPE:
+	case SIGTRAP:
+		return si->si_code > 0;
+	default:
+		return false;
+	}
+}
+
+static void handle_status(int tid, int status, pf_event_fn fn)
+{
+	struct pf_thread *th = thread_lookup(tid);
+	struct pf_event ev;
+
+	if (!th)
+		return; /* a stub thread we already dropped */
+	memset(&ev, 0, sizeof(ev));
+	if (!WIFSTOPPED(status)) {
+		thread_hash_del(th);
+		th->tid = -1;
+		ev.kind = PF_EV_GONE;
+		fn(th->owner, &ev);
+		return;
+	}
+	if (WSTOPSIG(status) == (SIGTRAP | 0x80)) {
+		struct ptrace_syscall_info info;
+
+		if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, sizeof(info), &info) <= 0 ||
+		    info.op != PTRACE_SYSCALL_INFO_ENTRY) {
+			ptrace(PTRACE_SYSEMU, tid, 0, 0);
+			return;
+		}
+		ev.kind = PF_EV_SYSCALL;
+		ev.nr = info.entry.nr;
+		memcpy(ev.args, info.entry.args, sizeof(ev.args));
+		ev.ip = info.instruction_pointer;
+		ev.sp = info.stack_pointer;
+		fn(th->owner, &ev);
+		return;
+	}
+	if (status >> 16 != 0) {
+		/* A ptrace event stop (group stop, stray event): not the guest's. */
+		ptrace(PTRACE_SYSEMU, tid, 0, 0);
+		return;
+	}
+	{
+		siginfo_t si;
+
+		memset(&si, 0, sizeof(si));
+		ptrace(PTRACE_GETSIGINFO, tid, 0, &si);
+		ev.signo = WSTOPSIG(status);
+		ev.code = si.si_code;
+		ev.kind = is_fault(&si) ? PF_EV_FAULT : PF_EV_SIGNAL;
+		ev.addr = (uint64_t)si.si_addr;
+		ev.access = PF_ACCESS_UNKNOWN;
+		fn(th->owner, &ev);
+	}
+}
+
+static int ptrace_poll(pf_event_fn fn)
+{
+	int status, tid, n = 0;
+
+	while ((tid = waitpid(-1, &status, __WALL | WNOHANG)) > 0) {
+		handle_status(tid, status, fn);
+		n++;
+	}
+	return n;
+}
+
+static int ptrace_wait(pf_event_fn fn)
+{
+	int status, tid;
+
+	tid = wait_pid(-1, &status);
+	if (tid < 0)
+		return tid;
+	handle_status(tid, status, fn);
+	return 1 + ptrace_poll(fn);
+}
+
+/* Starts the zygote: a fork that execs the stub image with the socket at fd 0
+ * and the ops memfd at fd 1, seized before it execs. */
+static int start_zygote(int ops_fd)
+{
+	int sync[2], status, pid, image_fd;
+	long opts = PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL | PTRACE_O_TRACEFORK |
+		    PTRACE_O_TRACECLONE | PTRACE_O_TRACEVFORK | PTRACE_O_TRACEEXEC;
+	struct user_regs_struct regs;
+	char go;
+
+	image_fd = stub_image_fd();
+	if (image_fd < 0)
+		return image_fd;
+	if (pipe2(sync, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		char *argv[] = { "skas-stub", NULL }, *envp[] = { NULL };
+
+		sigset_t none;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		if (read(sync[0], &go, 1) != 1)
+			_exit(127);
+		/* fd 2 (the image) is close-on-exec: the stub keeps fds 0 and 1. */
+		if (dup2(sock_stub, STUB_SOCK_FD) < 0 || dup2(ops_fd, STUB_OPS_FD) < 0 ||
+		    dup3(image_fd, 2, O_CLOEXEC) < 0)
+			_exit(127);
+		syscall(SYS_close_range, 3, ~0U, 0);
+		personality(ADDR_NO_RANDOMIZE);
+		syscall(SYS_execveat, 2, "", argv, envp, AT_EMPTY_PATH);
+		_exit(127);
+	}
+	close(sync[0]);
+	close(image_fd);
+	if (ptrace(PTRACE_SEIZE, pid, 0, opts) < 0) {
+		status = -errno;
+		kill(pid, SIGKILL);
+		close(sync[1]);
+		return status;
+	}
+	go = 1;
+	if (write(sync[1], &go, 1) != 1)
+		return -EIO;
+	close(sync[1]);
+	for (;;) {
+		if (wait_pid(pid, &status) < 0 || !WIFSTOPPED(status))
+			return -ECHILD;
+		if (WSTOPSIG(status) == SIGTRAP && status >> 16 == 0)
+			break;
+		if (ptrace(PTRACE_CONT, pid, 0, 0) < 0)
+			return -ECHILD;
+	}
+	if (ptrace(PTRACE_GETREGS, pid, 0, &regs) < 0 || regs.rax != STUB_OPS) {
+		kill(pid, SIGKILL);
+		return -EIO;
+	}
+	zygote = calloc(1, sizeof(*zygote));
+	if (!zygote)
+		return -ENOMEM;
+	zygote->ctl_pid = pid;
+	return 0;
+}
+
+/* Boxes the zygote (and so every stub): no new privileges, the allowlist. */
+static int box_zygote(void)
+{
+	struct sock_fprog_stub {
+		unsigned short len;
+		uint64_t filter;
+	} *prog;
+	size_t len;
+	int ret;
+
+	prog = (void *)((char *)shared_ops + (STUB_PAYLOAD - STUB_OPS));
+	ret = stub_filter_build((char *)(prog + 1), STUB_PAYLOAD_SIZE - sizeof(*prog), &len);
+	if (ret < 0)
+		return ret;
+	prog->len = len / 8;
+	prog->filter = STUB_PAYLOAD + sizeof(*prog);
+	queue_op(zygote, SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0, 0);
+	queue_op(zygote, SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, STUB_PAYLOAD, 0, 0, 0);
+	return run_batch(zygote, NULL);
+}
+
+static int ptrace_init(void)
+{
+	int sv[2], ops_fd, ret;
+
+	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return -errno;
+	sock_kernel = sv[0];
+	sock_stub = sv[1];
+	ops_fd = memfd_create("skas-ops", MFD_CLOEXEC);
+	if (ops_fd < 0)
+		return -errno;
+	if (ftruncate(ops_fd, STUB_OPS_SIZE) < 0) {
+		close(ops_fd);
+		return -errno;
+	}
+	shared_ops = mmap(NULL, STUB_OPS_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, ops_fd, 0);
+	if (shared_ops == MAP_FAILED) {
+		close(ops_fd);
+		return -errno;
+	}
+	ret = start_zygote(ops_fd);
+	close(ops_fd);
+	if (ret < 0)
+		return ret;
+	return box_zygote();
+}
+
+const struct platform_ops platform_ptrace = {
+	.name = "ptrace",
+	.init = ptrace_init,
+	.mm_new = ptrace_mm_new,
+	.mm_copy = ptrace_mm_copy,
+	.mm_put = ptrace_mm_put,
+	.mm_map = ptrace_mm_map,
+	.mm_unmap = ptrace_mm_unmap,
+	.mm_protect = ptrace_mm_protect,
+	.mm_advise = ptrace_mm_advise,
+	.mm_move = ptrace_mm_move,
+	.mm_flush = ptrace_mm_flush,
+	.mm_read = ptrace_mm_read,
+	.mm_write = ptrace_mm_write,
+	.mm_host_pid = ptrace_mm_host_pid,
+	.thread_new = ptrace_thread_new,
+	.thread_put = ptrace_thread_put,
+	.get_regs = ptrace_get_regs,
+	.set_regs = ptrace_set_regs,
+	.set_result = ptrace_set_result,
+	.resume = ptrace_resume,
+	.poll = ptrace_poll,
+	.wait = ptrace_wait,
+};

@@ -1,0 +1,106 @@
+/* platform/stub_image.c: the stub image (stub/, linked into skas by
+ * stub_blob.S) and the seccomp allowlist a stub runs under. A stub makes
+ * only the host calls listed here, with the arguments checked where they
+ * can be; anything else kills the stub, and so only its guest process. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <seccomp.h>
+
+#include "platform/stub_image.h"
+#include "stub/stub.h"
+
+extern const char stub_blob[], stub_blob_end[];
+
+int stub_image_fd(void)
+{
+	size_t n = stub_blob_end - stub_blob;
+	int fd = memfd_create("skas-stub", MFD_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, stub_blob, n) != (ssize_t)n) {
+		close(fd);
+		return -EIO;
+	}
+	return fd;
+}
+
+#define THREAD_CLONE_FLAGS                                                                     \
+	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM)
+
+static int add_rules(scmp_filter_ctx ctx)
+{
+	int r = 0;
+
+	/* Building guest memory: the kernel's map/unmap/protect ops. */
+	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 0);
+	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(munmap), 0);
+	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mprotect), 0);
+	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(madvise), 0);
+	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mremap), 0);
+	/* Receiving an fd to map, on the kernel's socket only; closing it. */
+	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(recvmsg), 1,
+			      SCMP_A0(SCMP_CMP_EQ, STUB_SOCK_FD));
+	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(close), 1,
+			      SCMP_A0(SCMP_CMP_NE, STUB_SOCK_FD));
+	/* Copying an address space (fork) and adding a guest thread. */
+	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
+			      SCMP_A0(SCMP_CMP_EQ, CLONE_PARENT | SIGCHLD));
+	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
+			      SCMP_A0(SCMP_CMP_EQ, THREAD_CLONE_FLAGS));
+	/* Dying. */
+	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(exit), 0);
+	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(exit_group), 0);
+	return r ? -EINVAL : 0;
+}
+
+int stub_filter_count(void)
+{
+	return 10;
+}
+
+int stub_filter_build(char *buf, size_t size, size_t *len)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
+	int fd = -1, ret;
+	off_t n;
+
+	if (!ctx)
+		return -ENOMEM;
+	ret = add_rules(ctx);
+	if (ret < 0)
+		goto out;
+	fd = memfd_create("skas-bpf", MFD_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	ret = seccomp_export_bpf(ctx, fd);
+	if (ret < 0)
+		goto out;
+	n = lseek(fd, 0, SEEK_CUR);
+	if (n <= 0 || (size_t)n > size) {
+		ret = -E2BIG;
+		goto out;
+	}
+	if (pread(fd, buf, n, 0) != n) {
+		ret = -EIO;
+		goto out;
+	}
+	*len = n;
+	ret = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	seccomp_release(ctx);
+	return ret;
+}

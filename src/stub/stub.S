@@ -1,0 +1,66 @@
+/* stub/stub.S: the code in every stub process. No libc, no stack.
+ * _start maps the shared ops page, unmaps every other host mapping and stops;
+ * stub_batch runs the kernel's host calls from the ops page until one fails
+ * or the list ends, then stops with int3: rax = last result, rbx = that op. */
+#include "stub.h"
+
+	.text
+	.globl	_start
+_start:
+	/* mmap(STUB_OPS, STUB_OPS_SIZE, PROT_READ, MAP_SHARED|MAP_FIXED, 1, 0) */
+	mov	$9, %eax
+	movabs	$STUB_OPS, %rdi
+	mov	$STUB_OPS_SIZE, %esi
+	mov	$1, %edx
+	mov	$0x11, %r10d
+	mov	$STUB_OPS_FD, %r8d
+	xor	%r9d, %r9d
+	syscall
+	mov	%rax, %rbx
+	/* close(STUB_OPS_FD) */
+	mov	$3, %eax
+	mov	$STUB_OPS_FD, %edi
+	syscall
+	/* munmap(0, STUB_BASE): the host stack, vdso and vvar are elsewhere,
+	 * but clear everything outside the stub anyway. */
+	mov	$11, %eax
+	xor	%edi, %edi
+	movabs	$STUB_BASE, %rsi
+	syscall
+	mov	$11, %eax
+	movabs	$STUB_END, %rdi
+	movabs	$(STUB_TASK_TOP - STUB_END), %rsi
+	syscall
+	mov	%rbx, %rax
+	int3
+1:	jmp	1b
+
+	/* The kernel enters here: STUB_BATCH in stub.h. */
+	.org	STUB_BATCH - STUB_CODE
+	.globl	stub_batch
+stub_batch:
+	movabs	$STUB_OPS, %rbx
+2:	mov	(%rbx), %rax
+	cmp	$-1, %rax
+	je	3f
+	mov	8(%rbx), %rdi
+	mov	16(%rbx), %rsi
+	mov	24(%rbx), %rdx
+	mov	32(%rbx), %r10
+	mov	40(%rbx), %r8
+	mov	48(%rbx), %r9
+	syscall
+	cmp	$-4095, %rax
+	jae	3f
+	add	$STUB_OP_SIZE, %rbx
+	jmp	2b
+3:	int3
+	jmp	3b
+
+	.section .bss
+	.balign	4096
+	.globl	stub_data
+stub_data:
+	.space	4096
+
+	.section .note.GNU-stack, "", @progbits

@@ -1,0 +1,71 @@
+/* syscalls/dispatch.c: the system call table. Every x86-64 number is named
+ * (syscall_table.h); a number without a handler is -ENOSYS, reported once
+ * in the kernel log with its name. */
+#include <stddef.h>
+
+#include "syscalls/dispatch.h"
+#include "kernel/task.h"
+#include "kernel/log.h"
+#include "abi/linux/errno.h"
+
+typedef long (*syscall_fn)(struct task *t, const struct sysargs *a);
+
+#define SC(nr, name, nargs, fmt)                                                               \
+	long sys_##name(struct task *t, const struct sysargs *a) __attribute__((weak));
+#include "syscalls/syscall_table.h"
+#undef SC
+
+#define NR_SYSCALLS 512
+
+struct syscall_desc {
+	const char *name;
+	syscall_fn fn;
+};
+
+static const struct syscall_desc table[NR_SYSCALLS] = {
+#define SC(nr, name, nargs, fmt) [nr] = { #name, sys_##name },
+#include "syscalls/syscall_table.h"
+#undef SC
+};
+
+static unsigned char reported[NR_SYSCALLS];
+
+static long nosys(struct task *t, int nr)
+{
+	if (nr >= 0 && nr < NR_SYSCALLS) {
+		if (!reported[nr]) {
+			reported[nr] = 1;
+			klog(LOG_INFO, "%s (%d) is not implemented: ENOSYS (first caller: %s)",
+			     table[nr].name ? table[nr].name : "unknown", nr, t->comm);
+		}
+	}
+	return -ENOSYS;
+}
+
+void syscall_enter(struct task *t)
+{
+	/* Linux looks at the low 32 bits only. */
+	int nr = (int)(uint32_t)t->ev.nr;
+	struct sysargs a;
+	long ret;
+	int i;
+
+	for (i = 0; i < 6; i++)
+		a.a[i] = t->ev.args[i];
+	t->no_result = false;
+	if (strace_on)
+		strace_enter(t, nr, &a);
+	if (nr >= 0 && nr < NR_SYSCALLS && table[nr].fn)
+		ret = table[nr].fn(t, &a);
+	else
+		ret = nosys(t, nr);
+	if (strace_on)
+		strace_exit(t, nr, &a, ret);
+	if (!t->no_result)
+		platform->set_result(t->thread, ret);
+}
+
+const char *syscall_name(int nr)
+{
+	return nr >= 0 && nr < NR_SYSCALLS ? table[nr].name : NULL;
+}

@@ -1,0 +1,696 @@
+/* syscalls/sys_fs.c: file system calls: argument checks and copies only;
+ * the work is in vfs/ and the filesystems' file_ops. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "syscalls/dispatch.h"
+#include "kernel/task.h"
+#include "mm/usercopy.h"
+#include "vfs/file.h"
+#include "vfs/namei.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/fcntl.h"
+#include "abi/linux/ioctl.h"
+#include "abi/linux/stat.h"
+#include "abi/linux/types.h"
+
+#define MAX_RW_COUNT (0x7ffff000UL)
+#define RW_CHUNK     (1UL << 20)
+#define IOV_MAX	     1024
+#define XATTR_NAME_MAX 255
+#define XATTR_SIZE_MAX 65536
+
+/* access_ok: the range lies in the user half at all. */
+static bool access_ok(uaddr_t addr, uint64_t size)
+{
+	return size <= TASK_SIZE && addr <= TASK_SIZE - size;
+}
+
+static int get_path(struct task *t, uaddr_t upath, char **out)
+{
+	char *p = malloc(LINUX_PATH_MAX);
+	long n;
+
+	*out = NULL;
+	if (!p)
+		return -ENOMEM;
+	n = strncpy_from_user(t->mm, p, upath, LINUX_PATH_MAX);
+	if (n < 0) {
+		free(p);
+		return (int)n;
+	}
+	*out = p;
+	return 0;
+}
+
+/* Reads up to count bytes at pos (or the file position if pos < 0) into the
+ * guest: as much as the guest buffer's accessible prefix takes. */
+static long kern_read(struct task *t, struct file *f, uaddr_t buf, uint64_t count, int64_t pos)
+{
+	size_t avail;
+	void *kbuf;
+	long n;
+
+	if (!file_readable(f))
+		return -EBADF;
+	if (!access_ok(buf, count))
+		return -EFAULT;
+	if (count == 0)
+		return 0;
+	if (count > MAX_RW_COUNT)
+		count = MAX_RW_COUNT;
+	avail = user_prefix(t->mm, buf, count, true);
+	if (avail == 0)
+		return -EFAULT;
+	if (avail > RW_CHUNK)
+		avail = RW_CHUNK;
+	kbuf = malloc(avail);
+	if (!kbuf)
+		return -ENOMEM;
+	if (pos >= 0)
+		n = f->ops->pread ? f->ops->pread(f, kbuf, avail, pos) : -ESPIPE;
+	else
+		n = f->ops->read ? f->ops->read(f, kbuf, avail) : -EINVAL;
+	if (n > 0 && copy_to_user(t->mm, buf, kbuf, n) < 0)
+		n = -EFAULT;
+	free(kbuf);
+	return n;
+}
+
+static long kern_write(struct task *t, struct file *f, uaddr_t buf, uint64_t count)
+{
+	size_t avail;
+	void *kbuf;
+	long n;
+
+	if (!file_writable(f))
+		return -EBADF;
+	if (!access_ok(buf, count))
+		return -EFAULT;
+	if (count == 0)
+		return 0;
+	if (count > MAX_RW_COUNT)
+		count = MAX_RW_COUNT;
+	avail = user_prefix(t->mm, buf, count, false);
+	if (avail == 0)
+		return -EFAULT;
+	if (avail > RW_CHUNK)
+		avail = RW_CHUNK;
+	kbuf = malloc(avail);
+	if (!kbuf)
+		return -ENOMEM;
+	if (copy_from_user(t->mm, kbuf, buf, avail) < 0)
+		n = -EFAULT;
+	else
+		n = f->ops->write ? f->ops->write(f, kbuf, avail) : -EINVAL;
+	free(kbuf);
+	return n;
+}
+
+long sys_read(struct task *t, const struct sysargs *a)
+{
+	struct file *f = fdget(t->files, sysarg_int(a, 0));
+	long ret;
+
+	if (!f)
+		return -EBADF;
+	ret = kern_read(t, f, sysarg_uaddr(a, 1), sysarg_size(a, 2), -1);
+	file_put(f);
+	return ret;
+}
+
+long sys_write(struct task *t, const struct sysargs *a)
+{
+	struct file *f = fdget(t->files, sysarg_int(a, 0));
+	long ret;
+
+	if (!f)
+		return -EBADF;
+	ret = kern_write(t, f, sysarg_uaddr(a, 1), sysarg_size(a, 2));
+	file_put(f);
+	return ret;
+}
+
+long sys_pread64(struct task *t, const struct sysargs *a)
+{
+	struct file *f = fdget(t->files, sysarg_int(a, 0));
+	int64_t pos = sysarg_long(a, 3);
+	long ret;
+
+	if (!f)
+		return -EBADF;
+	ret = pos < 0 ? -EINVAL : kern_read(t, f, sysarg_uaddr(a, 1), sysarg_size(a, 2), pos);
+	file_put(f);
+	return ret;
+}
+
+/* Copies in and checks an iovec array: EINVAL for a bad count or a total
+ * that overflows ssize_t. */
+static int get_iovec(struct task *t, uaddr_t uiov, int cnt, struct linux_iovec **out)
+{
+	struct linux_iovec *iov;
+	uint64_t total = 0;
+	int i;
+
+	if (cnt < 0 || cnt > IOV_MAX)
+		return -EINVAL;
+	iov = calloc(cnt ? cnt : 1, sizeof(*iov));
+	if (!iov)
+		return -ENOMEM;
+	if (copy_from_user(t->mm, iov, uiov, cnt * sizeof(*iov)) < 0) {
+		free(iov);
+		return -EFAULT;
+	}
+	for (i = 0; i < cnt; i++) {
+		if (iov[i].iov_len > (uint64_t)INT64_MAX - total) {
+			free(iov);
+			return -EINVAL;
+		}
+		total += iov[i].iov_len;
+	}
+	*out = iov;
+	return 0;
+}
+
+static long do_readv(struct task *t, int fd, uaddr_t uiov, int cnt, bool write)
+{
+	struct file *f = fdget(t->files, fd);
+	struct linux_iovec *iov = NULL;
+	long total = 0, n = 0;
+	int i;
+
+	if (!f)
+		return -EBADF;
+	n = get_iovec(t, uiov, cnt, &iov);
+	if (n < 0)
+		goto out;
+	if (write ? !file_writable(f) : !file_readable(f)) {
+		n = -EBADF;
+		goto out;
+	}
+	/* Segment by segment; a short transfer ends the call. */
+	for (i = 0; i < cnt; i++) {
+		if (iov[i].iov_len == 0)
+			continue;
+		n = write ? kern_write(t, f, iov[i].iov_base, iov[i].iov_len)
+			  : kern_read(t, f, iov[i].iov_base, iov[i].iov_len, -1);
+		if (n < 0)
+			break;
+		total += n;
+		if ((uint64_t)n < iov[i].iov_len)
+			break;
+	}
+	if (total > 0)
+		n = total;
+	else if (n > 0)
+		n = 0;
+out:
+	free(iov);
+	file_put(f);
+	return n;
+}
+
+long sys_readv(struct task *t, const struct sysargs *a)
+{
+	return do_readv(t, sysarg_int(a, 0), sysarg_uaddr(a, 1), sysarg_int(a, 2), false);
+}
+
+long sys_writev(struct task *t, const struct sysargs *a)
+{
+	return do_readv(t, sysarg_int(a, 0), sysarg_uaddr(a, 1), sysarg_int(a, 2), true);
+}
+
+long sys_lseek(struct task *t, const struct sysargs *a)
+{
+	struct file *f = fdget(t->files, sysarg_int(a, 0));
+	int whence = sysarg_int(a, 2);
+	long ret;
+
+	if (!f)
+		return -EBADF;
+	if ((unsigned)whence > LINUX_SEEK_HOLE)
+		ret = -EINVAL;
+	else if (f->flags & LINUX_O_PATH)
+		ret = -EBADF;
+	else
+		ret = f->ops->llseek ? f->ops->llseek(f, sysarg_long(a, 1), whence) : -ESPIPE;
+	file_put(f);
+	return ret;
+}
+
+long sys_getdents64(struct task *t, const struct sysargs *a)
+{
+	struct file *f = fdget(t->files, sysarg_int(a, 0));
+	uaddr_t buf = sysarg_uaddr(a, 1);
+	uint64_t count = sysarg_uint(a, 2);
+	size_t avail;
+	void *kbuf;
+	long n;
+
+	if (!f)
+		return -EBADF;
+	n = -EBADF;
+	if (f->flags & LINUX_O_PATH)
+		goto out;
+	n = -EFAULT;
+	if (!access_ok(buf, count))
+		goto out;
+	n = -ENOTDIR;
+	if (!f->ops->getdents64)
+		goto out;
+	avail = user_prefix(t->mm, buf, count, true);
+	if (avail > RW_CHUNK)
+		avail = RW_CHUNK;
+	n = -ENOMEM;
+	kbuf = malloc(avail ? avail : 1);
+	if (!kbuf)
+		goto out;
+	n = f->ops->getdents64(f, kbuf, avail);
+	if (n > 0 && copy_to_user(t->mm, buf, kbuf, n) < 0)
+		n = -EFAULT;
+	else if (n == -EINVAL && avail < count)
+		n = -EFAULT;
+	free(kbuf);
+out:
+	file_put(f);
+	return n;
+}
+
+static long do_openat(struct task *t, int dirfd, uaddr_t upath, unsigned flags, unsigned mode)
+{
+	struct file *f;
+	char *path;
+	int ret;
+
+	ret = get_path(t, upath, &path);
+	if (ret < 0)
+		return ret;
+	ret = vfs_openat(t, dirfd, path, flags, mode & 07777 & ~t->proc->umask, &f);
+	free(path);
+	if (ret < 0)
+		return ret;
+	ret = fd_install(t->files, f, 0, flags & LINUX_O_CLOEXEC,
+			 (int)t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur);
+	if (ret < 0)
+		file_put(f);
+	return ret;
+}
+
+long sys_open(struct task *t, const struct sysargs *a)
+{
+	return do_openat(t, LINUX_AT_FDCWD, sysarg_uaddr(a, 0), sysarg_uint(a, 1),
+			 sysarg_uint(a, 2));
+}
+
+long sys_openat(struct task *t, const struct sysargs *a)
+{
+	return do_openat(t, sysarg_int(a, 0), sysarg_uaddr(a, 1), sysarg_uint(a, 2),
+			 sysarg_uint(a, 3));
+}
+
+long sys_close(struct task *t, const struct sysargs *a)
+{
+	return fd_close(t->files, sysarg_int(a, 0));
+}
+
+long sys_fstat(struct task *t, const struct sysargs *a)
+{
+	struct file *f = fdget(t->files, sysarg_int(a, 0));
+	struct linux_stat st;
+	int ret;
+
+	if (!f)
+		return -EBADF;
+	ret = f->ops->stat ? f->ops->stat(f, &st) : -EBADF;
+	file_put(f);
+	if (ret < 0)
+		return ret;
+	return copy_to_user(t->mm, sysarg_uaddr(a, 1), &st, sizeof(st));
+}
+
+static long do_fstatat(struct task *t, int dirfd, uaddr_t upath, uaddr_t ubuf, int flags)
+{
+	struct linux_stat st;
+	char *path;
+	int ret;
+
+	if (flags & ~(LINUX_AT_SYMLINK_NOFOLLOW | LINUX_AT_EMPTY_PATH | LINUX_AT_NO_AUTOMOUNT))
+		return -EINVAL;
+	ret = get_path(t, upath, &path);
+	if (ret < 0)
+		return ret;
+	ret = vfs_fstatat(t, dirfd, path, flags, &st);
+	free(path);
+	if (ret < 0)
+		return ret;
+	return copy_to_user(t->mm, ubuf, &st, sizeof(st));
+}
+
+long sys_stat(struct task *t, const struct sysargs *a)
+{
+	return do_fstatat(t, LINUX_AT_FDCWD, sysarg_uaddr(a, 0), sysarg_uaddr(a, 1), 0);
+}
+
+long sys_lstat(struct task *t, const struct sysargs *a)
+{
+	return do_fstatat(t, LINUX_AT_FDCWD, sysarg_uaddr(a, 0), sysarg_uaddr(a, 1),
+			  LINUX_AT_SYMLINK_NOFOLLOW);
+}
+
+long sys_newfstatat(struct task *t, const struct sysargs *a)
+{
+	return do_fstatat(t, sysarg_int(a, 0), sysarg_uaddr(a, 1), sysarg_uaddr(a, 2),
+			  sysarg_int(a, 3));
+}
+
+long sys_statx(struct task *t, const struct sysargs *a)
+{
+	int flags = sysarg_int(a, 2);
+	unsigned mask = sysarg_uint(a, 3);
+	struct linux_statx stx;
+	char *path;
+	int ret;
+
+	if (flags & ~(LINUX_AT_SYMLINK_NOFOLLOW | LINUX_AT_EMPTY_PATH | LINUX_AT_NO_AUTOMOUNT |
+		      LINUX_AT_STATX_SYNC_TYPE))
+		return -EINVAL;
+	if ((flags & LINUX_AT_STATX_SYNC_TYPE) == LINUX_AT_STATX_SYNC_TYPE)
+		return -EINVAL;
+	if (mask & LINUX_STATX_RESERVED)
+		return -EINVAL;
+	ret = get_path(t, sysarg_uaddr(a, 1), &path);
+	if (ret < 0)
+		return ret;
+	memset(&stx, 0, sizeof(stx));
+	ret = vfs_statx(t, sysarg_int(a, 0), path, flags, mask, &stx);
+	free(path);
+	if (ret < 0)
+		return ret;
+	return copy_to_user(t->mm, sysarg_uaddr(a, 4), &stx, sizeof(stx));
+}
+
+static long do_readlinkat(struct task *t, int dirfd, uaddr_t upath, uaddr_t ubuf, int size)
+{
+	char *path, *buf;
+	long n;
+
+	if (size <= 0)
+		return -EINVAL;
+	n = get_path(t, upath, &path);
+	if (n < 0)
+		return n;
+	if (size > LINUX_PATH_MAX)
+		size = LINUX_PATH_MAX;
+	buf = malloc(size);
+	if (!buf) {
+		free(path);
+		return -ENOMEM;
+	}
+	n = vfs_readlinkat(t, dirfd, path, buf, size);
+	if (n > 0 && copy_to_user(t->mm, ubuf, buf, n) < 0)
+		n = -EFAULT;
+	free(buf);
+	free(path);
+	return n;
+}
+
+long sys_readlink(struct task *t, const struct sysargs *a)
+{
+	return do_readlinkat(t, LINUX_AT_FDCWD, sysarg_uaddr(a, 0), sysarg_uaddr(a, 1),
+			     sysarg_int(a, 2));
+}
+
+long sys_readlinkat(struct task *t, const struct sysargs *a)
+{
+	return do_readlinkat(t, sysarg_int(a, 0), sysarg_uaddr(a, 1), sysarg_uaddr(a, 2),
+			     sysarg_int(a, 3));
+}
+
+static long do_faccessat(struct task *t, int dirfd, uaddr_t upath, int mode, int flags)
+{
+	char *path;
+	int ret;
+
+	if (flags & ~(LINUX_AT_EACCESS | LINUX_AT_SYMLINK_NOFOLLOW | LINUX_AT_EMPTY_PATH))
+		return -EINVAL;
+	ret = get_path(t, upath, &path);
+	if (ret < 0)
+		return ret;
+	ret = vfs_faccessat(t, dirfd, path, mode, flags);
+	free(path);
+	return ret;
+}
+
+long sys_access(struct task *t, const struct sysargs *a)
+{
+	return do_faccessat(t, LINUX_AT_FDCWD, sysarg_uaddr(a, 0), sysarg_int(a, 1), 0);
+}
+
+long sys_faccessat(struct task *t, const struct sysargs *a)
+{
+	return do_faccessat(t, sysarg_int(a, 0), sysarg_uaddr(a, 1), sysarg_int(a, 2), 0);
+}
+
+long sys_faccessat2(struct task *t, const struct sysargs *a)
+{
+	return do_faccessat(t, sysarg_int(a, 0), sysarg_uaddr(a, 1), sysarg_int(a, 2),
+			    sysarg_int(a, 3));
+}
+
+long sys_getcwd(struct task *t, const struct sysargs *a)
+{
+	size_t len = strlen(t->fs->cwd) + 1;
+
+	if (sysarg_size(a, 1) < len)
+		return -ERANGE;
+	if (copy_to_user(t->mm, sysarg_uaddr(a, 0), t->fs->cwd, len) < 0)
+		return -EFAULT;
+	return (long)len;
+}
+
+long sys_ioctl(struct task *t, const struct sysargs *a)
+{
+	int fd = sysarg_int(a, 0);
+	unsigned cmd = sysarg_uint(a, 1);
+	struct file *f = fdget(t->files, fd);
+	long ret;
+
+	if (!f)
+		return -EBADF;
+	if (f->flags & LINUX_O_PATH) {
+		file_put(f);
+		return -EBADF;
+	}
+	switch (cmd) {
+	case LINUX_FIOCLEX:
+	case LINUX_FIONCLEX:
+		t->files->cloexec[fd] = cmd == LINUX_FIOCLEX;
+		ret = 0;
+		break;
+	default:
+		ret = f->ops->ioctl ? f->ops->ioctl(f, t, cmd, sysarg_uaddr(a, 2)) : -ENOTTY;
+	}
+	file_put(f);
+	return ret;
+}
+
+static long do_dup(struct task *t, int oldfd, int min, bool cloexec)
+{
+	struct file *f = fdget(t->files, oldfd);
+	long ret;
+
+	if (!f)
+		return -EBADF;
+	if (min < 0 || (uint64_t)min >= t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur) {
+		file_put(f);
+		return -EINVAL;
+	}
+	ret = fd_install(t->files, f, min, cloexec, (int)t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur);
+	if (ret < 0)
+		file_put(f);
+	return ret;
+}
+
+long sys_dup(struct task *t, const struct sysargs *a)
+{
+	return do_dup(t, sysarg_int(a, 0), 0, false);
+}
+
+static long do_dup3(struct task *t, int oldfd, int newfd, unsigned flags)
+{
+	struct file *f;
+
+	if (flags & ~LINUX_O_CLOEXEC)
+		return -EINVAL;
+	if (newfd < 0 || (uint64_t)newfd >= t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur)
+		return -EBADF;
+	f = fdget(t->files, oldfd);
+	if (!f)
+		return -EBADF;
+	return fd_install_at(t->files, newfd, f, flags & LINUX_O_CLOEXEC);
+}
+
+long sys_dup2(struct task *t, const struct sysargs *a)
+{
+	int oldfd = sysarg_int(a, 0), newfd = sysarg_int(a, 1);
+
+	if (oldfd == newfd) {
+		struct file *f = fdget(t->files, oldfd);
+
+		if (!f)
+			return -EBADF;
+		file_put(f);
+		return newfd;
+	}
+	return do_dup3(t, oldfd, newfd, 0);
+}
+
+long sys_dup3(struct task *t, const struct sysargs *a)
+{
+	if (sysarg_int(a, 0) == sysarg_int(a, 1))
+		return -EINVAL;
+	return do_dup3(t, sysarg_int(a, 0), sysarg_int(a, 1), sysarg_uint(a, 2));
+}
+
+/* fcntl: descriptor flags, status flags and dup. Other commands (locks,
+ * leases, owners, seals, pipe sizes) come with their subsystems: EINVAL. */
+long sys_fcntl(struct task *t, const struct sysargs *a)
+{
+	int fd = sysarg_int(a, 0), cmd = sysarg_int(a, 1);
+	uint64_t arg = a->a[2];
+	struct file *f = fdget(t->files, fd);
+	long ret;
+
+	if (!f)
+		return -EBADF;
+	switch (cmd) {
+	case LINUX_F_DUPFD:
+	case LINUX_F_DUPFD_CLOEXEC:
+		ret = do_dup(t, fd, (int)arg, cmd == LINUX_F_DUPFD_CLOEXEC);
+		break;
+	case LINUX_F_GETFD:
+		ret = t->files->cloexec[fd] ? LINUX_FD_CLOEXEC : 0;
+		break;
+	case LINUX_F_SETFD:
+		t->files->cloexec[fd] = arg & LINUX_FD_CLOEXEC;
+		ret = 0;
+		break;
+	case LINUX_F_GETFL:
+		ret = f->flags | LINUX_O_LARGEFILE;
+		break;
+	case LINUX_F_SETFL:
+		if (f->flags & LINUX_O_PATH) {
+			ret = -EBADF;
+			break;
+		}
+		f->flags = (f->flags & ~(LINUX_O_APPEND | LINUX_O_NONBLOCK)) |
+			   (arg & (LINUX_O_APPEND | LINUX_O_NONBLOCK));
+		ret = 0;
+		break;
+	default:
+		ret = -EINVAL;
+	}
+	file_put(f);
+	return ret;
+}
+
+static int get_xattr_name(struct task *t, uaddr_t uname, char *name)
+{
+	long n = strncpy_from_user(t->mm, name, uname, XATTR_NAME_MAX + 1);
+
+	if (n == -ENAMETOOLONG || n == 0)
+		return -ERANGE;
+	return n < 0 ? (int)n : 0;
+}
+
+static long xattr_out(struct task *t, long n, void *kbuf, uaddr_t ubuf, size_t size)
+{
+	if (n > 0 && size > 0 && copy_to_user(t->mm, ubuf, kbuf, n) < 0)
+		n = -EFAULT;
+	free(kbuf);
+	return n;
+}
+
+static long do_getxattr(struct task *t, const struct sysargs *a, int mode)
+{
+	char name[XATTR_NAME_MAX + 1], *path = NULL;
+	size_t size = sysarg_size(a, 3);
+	void *kbuf;
+	long n;
+
+	n = get_xattr_name(t, sysarg_uaddr(a, 1), name);
+	if (n < 0)
+		return n;
+	if (size > XATTR_SIZE_MAX)
+		size = XATTR_SIZE_MAX;
+	kbuf = malloc(size ? size : 1);
+	if (!kbuf)
+		return -ENOMEM;
+	if (mode == 2) {
+		struct file *f = fdget(t->files, sysarg_int(a, 0));
+
+		n = !f ? -EBADF : f->ops->getxattr ? f->ops->getxattr(f, name, kbuf, size) : -ENODATA;
+		file_put(f);
+	} else {
+		n = get_path(t, sysarg_uaddr(a, 0), &path);
+		if (n == 0)
+			n = vfs_getxattr(t, path, mode == 1, name, kbuf, size);
+		free(path);
+	}
+	return xattr_out(t, n, kbuf, sysarg_uaddr(a, 2), size);
+}
+
+long sys_getxattr(struct task *t, const struct sysargs *a)
+{
+	return do_getxattr(t, a, 0);
+}
+
+long sys_lgetxattr(struct task *t, const struct sysargs *a)
+{
+	return do_getxattr(t, a, 1);
+}
+
+long sys_fgetxattr(struct task *t, const struct sysargs *a)
+{
+	return do_getxattr(t, a, 2);
+}
+
+static long do_listxattr(struct task *t, const struct sysargs *a, int mode)
+{
+	size_t size = sysarg_size(a, 2);
+	char *kbuf, *path = NULL;
+	long n;
+
+	if (size > XATTR_SIZE_MAX)
+		size = XATTR_SIZE_MAX;
+	kbuf = malloc(size ? size : 1);
+	if (!kbuf)
+		return -ENOMEM;
+	if (mode == 2) {
+		struct file *f = fdget(t->files, sysarg_int(a, 0));
+
+		n = !f ? -EBADF : f->ops->listxattr ? f->ops->listxattr(f, kbuf, size) : 0;
+		file_put(f);
+	} else {
+		n = get_path(t, sysarg_uaddr(a, 0), &path);
+		if (n == 0)
+			n = vfs_listxattr(t, path, mode == 1, kbuf, size);
+		free(path);
+	}
+	return xattr_out(t, n, kbuf, sysarg_uaddr(a, 1), size);
+}
+
+long sys_listxattr(struct task *t, const struct sysargs *a)
+{
+	return do_listxattr(t, a, 0);
+}
+
+long sys_llistxattr(struct task *t, const struct sysargs *a)
+{
+	return do_listxattr(t, a, 1);
+}
+
+long sys_flistxattr(struct task *t, const struct sysargs *a)
+{
+	return do_listxattr(t, a, 2);
+}

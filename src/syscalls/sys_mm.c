@@ -1,0 +1,257 @@
+/* syscalls/sys_mm.c: mmap, munmap, mprotect, mremap, brk, madvise: Linux's
+ * argument checks, in Linux's order, then mm/. */
+#include "syscalls/dispatch.h"
+#include "kernel/task.h"
+#include "kernel/log.h"
+#include "mm/mm.h"
+#include "vfs/file.h"
+#include "platform/platform.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/fcntl.h"
+#include "abi/linux/mman.h"
+
+#define PROT_KNOWN (LINUX_PROT_READ | LINUX_PROT_WRITE | LINUX_PROT_EXEC | LINUX_PROT_SEM)
+
+/* Flags MAP_SHARED_VALIDATE knows; others are EOPNOTSUPP there. */
+#define MAP_KNOWN                                                                              \
+	(LINUX_MAP_TYPE | LINUX_MAP_FIXED | LINUX_MAP_ANONYMOUS | LINUX_MAP_32BIT |            \
+	 LINUX_MAP_GROWSDOWN | 0x0800 /* DENYWRITE */ | 0x1000 /* EXECUTABLE */ |              \
+	 0x2000 /* LOCKED */ | LINUX_MAP_NORESERVE | LINUX_MAP_POPULATE | 0x10000 /* NONBLOCK */ | \
+	 LINUX_MAP_STACK | LINUX_MAP_HUGETLB | LINUX_MAP_FIXED_NOREPLACE)
+
+long sys_mmap(struct task *t, const struct sysargs *a)
+{
+	uaddr_t addr = sysarg_uaddr(a, 0);
+	uint64_t len = sysarg_size(a, 1), off = a->a[5];
+	int prot = sysarg_int(a, 2), flags = sysarg_int(a, 3), fd = sysarg_int(a, 4);
+	struct mm *mm = t->mm;
+	struct file *f = NULL;
+	unsigned vflags = 0;
+	long ret;
+
+	if (off & (PAGE_SIZE - 1))
+		return -EINVAL;
+	if (!(flags & LINUX_MAP_ANONYMOUS)) {
+		f = fdget(t->files, fd);
+		if (!f || (f->flags & LINUX_O_PATH)) {
+			file_put(f);
+			return -EBADF;
+		}
+	} else if (flags & LINUX_MAP_HUGETLB) {
+		/* Differs from Linux: no huge pages; as on a host without any. */
+		return -ENOMEM;
+	}
+	ret = -EINVAL;
+	if (len == 0)
+		goto out;
+	ret = -ENOMEM;
+	len = PAGE_ALIGN(len);
+	if (len == 0 || len > TASK_SIZE)
+		goto out;
+	ret = -EOVERFLOW;
+	if ((off >> 12) + (len >> 12) < (off >> 12))
+		goto out;
+	if (flags & (LINUX_MAP_FIXED | LINUX_MAP_FIXED_NOREPLACE)) {
+		ret = -ENOMEM;
+		if (addr > TASK_SIZE - len)
+			goto out;
+		ret = -EINVAL;
+		if (addr & (PAGE_SIZE - 1))
+			goto out;
+		ret = -EPERM;
+		if (addr < MMAP_MIN_ADDR)
+			goto out;
+		ret = -EEXIST;
+		if (!(flags & LINUX_MAP_FIXED) && mm_range_used(mm, addr, addr + len))
+			goto out;
+	} else {
+		ret = mm_unmapped_area(mm, addr, len);
+		if (ret < 0)
+			goto out;
+		addr = (uaddr_t)ret;
+	}
+	switch (flags & LINUX_MAP_TYPE) {
+	case LINUX_MAP_SHARED:
+	case LINUX_MAP_SHARED_VALIDATE:
+		ret = -EOPNOTSUPP;
+		if ((flags & LINUX_MAP_TYPE) == LINUX_MAP_SHARED_VALIDATE && (flags & ~MAP_KNOWN))
+			goto out;
+		vflags |= VMA_SHARED;
+		if (f) {
+			ret = -EACCES;
+			if ((prot & LINUX_PROT_WRITE) && !file_writable(f))
+				goto out;
+			if (file_writable(f))
+				vflags |= VMA_MAYWRITE;
+		}
+		/* fallthrough */
+	case LINUX_MAP_PRIVATE:
+		ret = -EACCES;
+		if (f && !file_readable(f))
+			goto out;
+		break;
+	default:
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = -ENODEV;
+	if (f && !f->ops->mmap_fd)
+		goto out;
+	ret = mm_map(mm, addr, len, prot & PROT_KNOWN, vflags, f, off);
+	if (ret == 0)
+		ret = platform->mm_flush(mm->pf);
+	if (ret == 0)
+		ret = (long)addr;
+	else if (ret != -ENODEV && ret != -EACCES)
+		ret = -ENOMEM;
+out:
+	file_put(f);
+	return ret;
+}
+
+long sys_munmap(struct task *t, const struct sysargs *a)
+{
+	uaddr_t addr = sysarg_uaddr(a, 0);
+	uint64_t len = sysarg_size(a, 1);
+
+	if ((addr & (PAGE_SIZE - 1)) || len == 0)
+		return -EINVAL;
+	len = PAGE_ALIGN(len);
+	if (len == 0 || len > TASK_SIZE || addr > TASK_SIZE - len)
+		return -EINVAL;
+	return mm_unmap(t->mm, addr, len);
+}
+
+long sys_mprotect(struct task *t, const struct sysargs *a)
+{
+	uaddr_t addr = sysarg_uaddr(a, 0);
+	uint64_t len = sysarg_size(a, 1);
+	int prot = sysarg_int(a, 2);
+
+	if (addr & (PAGE_SIZE - 1))
+		return -EINVAL;
+	if (prot & ~(PROT_KNOWN | LINUX_PROT_GROWSDOWN | LINUX_PROT_GROWSUP))
+		return -EINVAL;
+	if ((prot & LINUX_PROT_GROWSDOWN) && (prot & LINUX_PROT_GROWSUP))
+		return -EINVAL;
+	if (len == 0)
+		return 0;
+	len = PAGE_ALIGN(len);
+	if (len == 0 || addr + len < addr)
+		return -ENOMEM;
+	return mm_protect(t->mm, addr, len, prot & PROT_KNOWN);
+}
+
+/* Differs from Linux: MREMAP_DONTUNMAP is rejected with EINVAL. */
+long sys_mremap(struct task *t, const struct sysargs *a)
+{
+	uaddr_t addr = sysarg_uaddr(a, 0), new_addr = sysarg_uaddr(a, 4);
+	uint64_t old_len = sysarg_size(a, 1), new_len = sysarg_size(a, 2);
+	unsigned flags = sysarg_uint(a, 3);
+	struct vma *v;
+
+	if (flags & ~(LINUX_MREMAP_MAYMOVE | LINUX_MREMAP_FIXED | LINUX_MREMAP_DONTUNMAP))
+		return -EINVAL;
+	if ((flags & LINUX_MREMAP_FIXED) && !(flags & LINUX_MREMAP_MAYMOVE))
+		return -EINVAL;
+	if (flags & LINUX_MREMAP_DONTUNMAP)
+		return -EINVAL;
+	if (addr & (PAGE_SIZE - 1))
+		return -EINVAL;
+	old_len = PAGE_ALIGN(old_len);
+	new_len = PAGE_ALIGN(new_len);
+	if (new_len == 0)
+		return -EINVAL;
+	if ((flags & LINUX_MREMAP_FIXED) && (new_addr & (PAGE_SIZE - 1)))
+		return -EINVAL;
+	if (old_len == 0) {
+		/* Only a shared mapping can be duplicated this way. */
+		v = mm_find_vma(t->mm, addr);
+		if (!v || v->start > addr || !(v->flags & VMA_SHARED))
+			return -EINVAL;
+		/* Differs from Linux: duplicating a shared mapping is not
+		 * supported yet. */
+		return -EINVAL;
+	}
+	return mm_remap(t->mm, addr, old_len, new_len, flags, new_addr);
+}
+
+long sys_brk(struct task *t, const struct sysargs *a)
+{
+	struct mm *mm = t->mm;
+	uaddr_t want = sysarg_uaddr(a, 0), old_end, new_end;
+	struct vma *next;
+
+	if (want < mm->start_brk)
+		return (long)mm->brk;
+	old_end = PAGE_ALIGN(mm->brk);
+	new_end = PAGE_ALIGN(want);
+	if (new_end < want || new_end > TASK_SIZE)
+		return (long)mm->brk;
+	if (new_end < old_end) {
+		if (mm_unmap(mm, new_end, old_end - new_end) < 0)
+			return (long)mm->brk;
+	} else if (new_end > old_end) {
+		/* Linux keeps a guard page between the heap and what follows. */
+		next = mm_find_vma(mm, old_end);
+		if (next && next->start < new_end + PAGE_SIZE)
+			return (long)mm->brk;
+		if (mm_map(mm, old_end, new_end - old_end, LINUX_PROT_READ | LINUX_PROT_WRITE,
+			   VMA_HEAP, NULL, 0) < 0 ||
+		    platform->mm_flush(mm->pf) < 0)
+			return (long)mm->brk;
+	}
+	mm->brk = want;
+	return (long)want;
+}
+
+long sys_madvise(struct task *t, const struct sysargs *a)
+{
+	uaddr_t addr = sysarg_uaddr(a, 0);
+	uint64_t len = sysarg_size(a, 1);
+	int advice = sysarg_int(a, 2);
+	uaddr_t end;
+
+	switch (advice) {
+	case LINUX_MADV_NORMAL:
+	case LINUX_MADV_RANDOM:
+	case LINUX_MADV_SEQUENTIAL:
+	case LINUX_MADV_WILLNEED:
+	case LINUX_MADV_DONTNEED:
+	case LINUX_MADV_FREE:
+	case LINUX_MADV_DONTFORK:
+	case LINUX_MADV_DOFORK:
+	case LINUX_MADV_MERGEABLE:
+	case LINUX_MADV_UNMERGEABLE:
+	case LINUX_MADV_HUGEPAGE:
+	case LINUX_MADV_NOHUGEPAGE:
+	case LINUX_MADV_DONTDUMP:
+	case LINUX_MADV_DODUMP:
+	case LINUX_MADV_COLD:
+	case LINUX_MADV_PAGEOUT:
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (addr & (PAGE_SIZE - 1))
+		return -EINVAL;
+	len = PAGE_ALIGN(len);
+	end = addr + len;
+	if (end < addr)
+		return -EINVAL;
+	if (end == addr)
+		return 0;
+	if (mm_accessible(t->mm, addr, len, false) != len && !mm_range_used(t->mm, addr, end))
+		return -ENOMEM;
+	/* Only these change what the guest sees; the rest are hints.
+	 * Differs from Linux: DONTFORK/DOFORK are accepted and ignored until
+	 * the processes issue brings fork. */
+	if (advice == LINUX_MADV_DONTNEED || advice == LINUX_MADV_FREE) {
+		int ret = platform->mm_advise(t->mm->pf, addr, len, advice);
+
+		if (ret == 0)
+			ret = platform->mm_flush(t->mm->pf);
+		return ret < 0 ? -ENOMEM : 0;
+	}
+	return 0;
+}

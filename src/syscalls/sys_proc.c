@@ -1,0 +1,397 @@
+/* syscalls/sys_proc.c: identity, limits, exit, execve, arch_prctl and the
+ * thread bookkeeping glibc and musl set up at start. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "syscalls/dispatch.h"
+#include "kernel/task.h"
+#include "kernel/exec.h"
+#include "kernel/log.h"
+#include "mm/usercopy.h"
+#include "vfs/file.h"
+#include "host/host.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/misc.h"
+#include "abi/linux/types.h"
+
+#define MAX_ARG_STRLEN	   (32 * 4096)
+#define MAX_ARG_STRINGS	   0x7fffffff
+#define NR_OPEN		   (1024 * 1024)
+#define GETRANDOM_MAX	   (32 * 1024 * 1024)
+
+long sys_exit(struct task *t, const struct sysargs *a)
+{
+	/* One thread per process until the processes issue. */
+	strace_noreturn(t, 60, a);
+	process_exit(t, (sysarg_int(a, 0) & 0xff) << 8);
+}
+
+long sys_exit_group(struct task *t, const struct sysargs *a)
+{
+	strace_noreturn(t, 231, a);
+	process_exit(t, (sysarg_int(a, 0) & 0xff) << 8);
+}
+
+long sys_getpid(struct task *t, const struct sysargs *a)
+{
+	(void)a;
+	return t->proc->pid;
+}
+
+long sys_gettid(struct task *t, const struct sysargs *a)
+{
+	(void)a;
+	return t->tid;
+}
+
+long sys_getppid(struct task *t, const struct sysargs *a)
+{
+	(void)a;
+	return t->proc->ppid;
+}
+
+long sys_getuid(struct task *t, const struct sysargs *a)
+{
+	(void)a;
+	return t->proc->cred.uid;
+}
+
+long sys_geteuid(struct task *t, const struct sysargs *a)
+{
+	(void)a;
+	return t->proc->cred.euid;
+}
+
+long sys_getgid(struct task *t, const struct sysargs *a)
+{
+	(void)a;
+	return t->proc->cred.gid;
+}
+
+long sys_getegid(struct task *t, const struct sysargs *a)
+{
+	(void)a;
+	return t->proc->cred.egid;
+}
+
+long sys_set_tid_address(struct task *t, const struct sysargs *a)
+{
+	t->clear_child_tid = sysarg_uaddr(a, 0);
+	return t->tid;
+}
+
+long sys_set_robust_list(struct task *t, const struct sysargs *a)
+{
+	if (sysarg_size(a, 1) != sizeof(struct linux_robust_list_head))
+		return -EINVAL;
+	t->robust_list = sysarg_uaddr(a, 0);
+	t->robust_len = sysarg_size(a, 1);
+	return 0;
+}
+
+long sys_get_robust_list(struct task *t, const struct sysargs *a)
+{
+	int pid = sysarg_int(a, 0);
+	uint64_t len = sizeof(struct linux_robust_list_head);
+
+	if (pid != 0 && pid != t->tid)
+		return -ESRCH;
+	if (copy_to_user(t->mm, sysarg_uaddr(a, 2), &len, sizeof(len)) < 0)
+		return -EFAULT;
+	return copy_to_user(t->mm, sysarg_uaddr(a, 1), &t->robust_list, sizeof(uint64_t));
+}
+
+long sys_sched_yield(struct task *t, const struct sysargs *a)
+{
+	(void)t;
+	(void)a;
+	return 0;
+}
+
+long sys_umask(struct task *t, const struct sysargs *a)
+{
+	unsigned old = t->proc->umask;
+
+	t->proc->umask = sysarg_uint(a, 0) & 0777;
+	return old;
+}
+
+long sys_uname(struct task *t, const struct sysargs *a)
+{
+	struct linux_utsname u;
+	int ret = host_uname(&u);
+
+	if (ret < 0)
+		return ret;
+	/* The instance has its own host and domain names. */
+	memset(u.nodename, 0, sizeof(u.nodename));
+	strcpy(u.nodename, "skas");
+	memset(u.domainname, 0, sizeof(u.domainname));
+	strcpy(u.domainname, "(none)");
+	return copy_to_user(t->mm, sysarg_uaddr(a, 0), &u, sizeof(u));
+}
+
+long sys_arch_prctl(struct task *t, const struct sysargs *a)
+{
+	int code = sysarg_int(a, 0);
+	uint64_t addr = a->a[1];
+	struct pf_regs r;
+	int ret = platform->get_regs(t->thread, &r);
+
+	if (ret < 0)
+		return ret;
+	switch (code) {
+	case LINUX_ARCH_SET_FS:
+	case LINUX_ARCH_SET_GS:
+		if (addr >= TASK_SIZE)
+			return -EPERM;
+		if (code == LINUX_ARCH_SET_FS)
+			r.fs_base = addr;
+		else
+			r.gs_base = addr;
+		r.rax = 0;
+		platform->set_regs(t->thread, &r);
+		return 0;
+	case LINUX_ARCH_GET_FS:
+		return copy_to_user(t->mm, addr, &r.fs_base, sizeof(r.fs_base));
+	case LINUX_ARCH_GET_GS:
+		return copy_to_user(t->mm, addr, &r.gs_base, sizeof(r.gs_base));
+	case LINUX_ARCH_GET_CPUID:
+		return 1;
+	case LINUX_ARCH_SET_CPUID:
+		return -ENODEV; /* no CPUID faulting, as on hosts without it */
+	default:
+		return -EINVAL;
+	}
+}
+
+static int check_rlimit(struct task *t, int res, const struct linux_rlimit *n)
+{
+	const struct linux_rlimit *old = &t->proc->rlim[res];
+
+	if (n->rlim_cur > n->rlim_max)
+		return -EINVAL;
+	if (n->rlim_max > old->rlim_max && t->proc->cred.euid != 0)
+		return -EPERM;
+	if (res == LINUX_RLIMIT_NOFILE && n->rlim_max > NR_OPEN)
+		return -EPERM;
+	return 0;
+}
+
+long sys_prlimit64(struct task *t, const struct sysargs *a)
+{
+	int pid = sysarg_int(a, 0), res = sysarg_int(a, 1);
+	uaddr_t unew = sysarg_uaddr(a, 2), uold = sysarg_uaddr(a, 3);
+	struct linux_rlimit n, old;
+	int ret;
+
+	if ((unsigned)res >= NRLIMITS)
+		return -EINVAL;
+	if (pid != 0 && pid != t->proc->pid)
+		return -ESRCH;
+	if (unew) {
+		if (copy_from_user(t->mm, &n, unew, sizeof(n)) < 0)
+			return -EFAULT;
+		ret = check_rlimit(t, res, &n);
+		if (ret < 0)
+			return ret;
+	}
+	old = t->proc->rlim[res];
+	if (uold && copy_to_user(t->mm, uold, &old, sizeof(old)) < 0)
+		return -EFAULT;
+	if (unew)
+		t->proc->rlim[res] = n;
+	return 0;
+}
+
+long sys_getrlimit(struct task *t, const struct sysargs *a)
+{
+	int res = sysarg_int(a, 0);
+
+	if ((unsigned)res >= NRLIMITS)
+		return -EINVAL;
+	return copy_to_user(t->mm, sysarg_uaddr(a, 1), &t->proc->rlim[res],
+			    sizeof(struct linux_rlimit));
+}
+
+long sys_setrlimit(struct task *t, const struct sysargs *a)
+{
+	int res = sysarg_int(a, 0), ret;
+	struct linux_rlimit n;
+
+	if ((unsigned)res >= NRLIMITS)
+		return -EINVAL;
+	if (copy_from_user(t->mm, &n, sysarg_uaddr(a, 1), sizeof(n)) < 0)
+		return -EFAULT;
+	ret = check_rlimit(t, res, &n);
+	if (ret == 0)
+		t->proc->rlim[res] = n;
+	return ret;
+}
+
+long sys_getrandom(struct task *t, const struct sysargs *a)
+{
+	uaddr_t buf = sysarg_uaddr(a, 0);
+	uint64_t len = sysarg_size(a, 1);
+	unsigned flags = sysarg_uint(a, 2);
+	size_t avail;
+	char *k;
+	long ret;
+
+	if (flags & ~(LINUX_GRND_NONBLOCK | LINUX_GRND_RANDOM | LINUX_GRND_INSECURE))
+		return -EINVAL;
+	if ((flags & LINUX_GRND_RANDOM) && (flags & LINUX_GRND_INSECURE))
+		return -EINVAL;
+	if (len > GETRANDOM_MAX)
+		len = GETRANDOM_MAX;
+	if (len == 0)
+		return 0;
+	avail = user_prefix(t->mm, buf, len, true);
+	if (avail == 0)
+		return -EFAULT;
+	k = malloc(avail);
+	if (!k)
+		return -ENOMEM;
+	ret = host_getrandom(k, avail);
+	if (ret == 0)
+		ret = copy_to_user(t->mm, buf, k, avail) < 0 ? -EFAULT : (long)avail;
+	free(k);
+	return ret;
+}
+
+/* Copies a NULL-terminated array of guest strings (argv, envp). */
+static int get_strv(struct task *t, uaddr_t uv, struct strv *sv)
+{
+	char *s = malloc(MAX_ARG_STRLEN);
+	uint64_t p;
+	int i, ret = 0;
+
+	if (!s)
+		return -ENOMEM;
+	for (i = 0; uv; i++) {
+		long n;
+
+		if (copy_from_user(t->mm, &p, uv + 8 * (uint64_t)i, sizeof(p)) < 0) {
+			ret = -EFAULT;
+			break;
+		}
+		if (!p)
+			break;
+		n = strncpy_from_user(t->mm, s, p, MAX_ARG_STRLEN);
+		if (n < 0) {
+			ret = n == -ENAMETOOLONG ? -E2BIG : (int)n;
+			break;
+		}
+		ret = strv_push(sv, s);
+		if (ret < 0)
+			break;
+		if (sv->bytes > (2UL << 20)) {
+			ret = -E2BIG;
+			break;
+		}
+	}
+	free(s);
+	return ret;
+}
+
+long sys_execve(struct task *t, const struct sysargs *a)
+{
+	struct strv argv = { 0 }, envp = { 0 };
+	char path[4096];
+	struct pf_regs regs;
+	struct mm *mm;
+	long ret;
+
+	ret = strncpy_from_user(t->mm, path, sysarg_uaddr(a, 0), sizeof(path));
+	if (ret < 0)
+		return ret;
+	if (ret == 0)
+		return -ENOENT;
+	ret = get_strv(t, sysarg_uaddr(a, 1), &argv);
+	if (ret == 0)
+		ret = get_strv(t, sysarg_uaddr(a, 2), &envp);
+	if (ret == 0)
+		ret = exec_load(t, path, &argv, &envp, &mm, &regs);
+	if (ret == 0) {
+		ret = exec_switch(t, mm, &regs);
+		if (ret < 0) {
+			/* The old thread and address space are still ours. */
+			mm_put(mm);
+		} else {
+			files_close_on_exec(t->files);
+			set_comm(t, path);
+			memset(t->proc->sigactions, 0, sizeof(t->proc->sigactions));
+			memset(&t->altstack, 0, sizeof(t->altstack));
+			t->altstack.ss_flags = LINUX_SS_DISABLE;
+			t->robust_list = 0;
+			t->clear_child_tid = 0;
+			t->no_result = true;
+		}
+	}
+	strv_free(&argv);
+	strv_free(&envp);
+	return ret;
+}
+
+/* prctl: the options below; others are EINVAL, said once in the log. */
+long sys_prctl(struct task *t, const struct sysargs *a)
+{
+	int option = sysarg_int(a, 0);
+	uint64_t arg2 = a->a[1];
+	char name[LINUX_TASK_COMM_LEN];
+	long n;
+
+	switch (option) {
+	case LINUX_PR_SET_NAME:
+		n = strncpy_from_user(t->mm, name, arg2, sizeof(name));
+		if (n == -EFAULT)
+			return -EFAULT;
+		name[sizeof(name) - 1] = 0;
+		memcpy(t->comm, name, sizeof(t->comm));
+		return 0;
+	case LINUX_PR_GET_NAME:
+		return copy_to_user(t->mm, arg2, t->comm, sizeof(t->comm));
+	case LINUX_PR_GET_DUMPABLE:
+		return 1;
+	case LINUX_PR_SET_DUMPABLE:
+		return arg2 <= 1 ? 0 : -EINVAL;
+	case LINUX_PR_SET_NO_NEW_PRIVS:
+		if (arg2 != 1 || a->a[2] || a->a[3] || a->a[4])
+			return -EINVAL;
+		t->proc->no_new_privs = true;
+		return 0;
+	case LINUX_PR_GET_NO_NEW_PRIVS:
+		return t->proc->no_new_privs;
+	default:
+		klog(LOG_INFO, "prctl option %d is not implemented: EINVAL", option);
+		return -EINVAL;
+	}
+}
+
+long sys_personality(struct task *t, const struct sysargs *a)
+{
+	unsigned old = t->proc->personality, p = sysarg_uint(a, 0);
+
+	if (p != 0xffffffff)
+		t->proc->personality = p;
+	return old;
+}
+
+long sys_sched_getaffinity(struct task *t, const struct sysargs *a)
+{
+	uint64_t size = sysarg_size(a, 1);
+	uint64_t mask[16];
+	int ncpu = host_ncpus(), i;
+
+	if (size < sizeof(uint64_t) || (size & 7))
+		return -EINVAL;
+	memset(mask, 0, sizeof(mask));
+	for (i = 0; i < ncpu && i < 1024; i++)
+		mask[i / 64] |= 1UL << (i % 64);
+	if (size * 8 < (uint64_t)ncpu)
+		return -EINVAL;
+	size = 8 * (uint64_t)((ncpu + 63) / 64);
+	if (copy_to_user(t->mm, sysarg_uaddr(a, 2), mask, size) < 0)
+		return -EFAULT;
+	return (long)size;
+}

@@ -1,0 +1,143 @@
+/* vfs/file.c: open file descriptions and fd tables. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "vfs/file.h"
+#include "abi/linux/errno.h"
+
+struct file *file_alloc(const struct file_ops *ops, unsigned flags, int host_fd, char *path)
+{
+	struct file *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return NULL;
+	f->ops = ops;
+	f->refcount = 1;
+	f->flags = flags;
+	f->host_fd = host_fd;
+	f->path = path;
+	return f;
+}
+
+void file_get(struct file *f)
+{
+	f->refcount++;
+}
+
+void file_put(struct file *f)
+{
+	if (!f || --f->refcount > 0)
+		return;
+	if (f->ops->release)
+		f->ops->release(f);
+	free(f->path);
+	free(f);
+}
+
+int files_create(struct files **out)
+{
+	struct files *fs = calloc(1, sizeof(*fs));
+
+	if (!fs)
+		return -ENOMEM;
+	fs->refcount = 1;
+	*out = fs;
+	return 0;
+}
+
+void files_put(struct files *fs)
+{
+	int i;
+
+	if (!fs || --fs->refcount > 0)
+		return;
+	for (i = 0; i < fs->max; i++)
+		file_put(fs->fd[i]);
+	free(fs->fd);
+	free(fs->cloexec);
+	free(fs);
+}
+
+struct file *fdget(struct files *fs, int fd)
+{
+	struct file *f;
+
+	if (fd < 0 || fd >= fs->max || !fs->fd[fd])
+		return NULL;
+	f = fs->fd[fd];
+	file_get(f);
+	return f;
+}
+
+static int grow(struct files *fs, int want)
+{
+	int n = fs->max ? fs->max : 64;
+	struct file **fd;
+	unsigned char *ce;
+
+	while (n <= want)
+		n *= 2;
+	fd = realloc(fs->fd, n * sizeof(*fd));
+	if (!fd)
+		return -ENOMEM;
+	fs->fd = fd;
+	ce = realloc(fs->cloexec, n);
+	if (!ce)
+		return -ENOMEM;
+	fs->cloexec = ce;
+	memset(fs->fd + fs->max, 0, (n - fs->max) * sizeof(*fd));
+	memset(fs->cloexec + fs->max, 0, n - fs->max);
+	fs->max = n;
+	return 0;
+}
+
+int fd_install(struct files *fs, struct file *f, int min, bool cloexec, int limit)
+{
+	int fd;
+
+	for (fd = min; fd < limit; fd++) {
+		if (fd >= fs->max && grow(fs, fd) < 0)
+			return -ENOMEM;
+		if (!fs->fd[fd]) {
+			fs->fd[fd] = f;
+			fs->cloexec[fd] = cloexec;
+			return fd;
+		}
+	}
+	return -EMFILE;
+}
+
+int fd_install_at(struct files *fs, int fd, struct file *f, bool cloexec)
+{
+	struct file *old;
+
+	if (fd >= fs->max && grow(fs, fd) < 0)
+		return -ENOMEM;
+	old = fs->fd[fd];
+	fs->fd[fd] = f;
+	fs->cloexec[fd] = cloexec;
+	file_put(old);
+	return fd;
+}
+
+int fd_close(struct files *fs, int fd)
+{
+	struct file *f;
+
+	if (fd < 0 || fd >= fs->max || !fs->fd[fd])
+		return -EBADF;
+	f = fs->fd[fd];
+	fs->fd[fd] = NULL;
+	fs->cloexec[fd] = 0;
+	file_put(f);
+	return 0;
+}
+
+void files_close_on_exec(struct files *fs)
+{
+	int i;
+
+	for (i = 0; i < fs->max; i++)
+		if (fs->fd[i] && fs->cloexec[i])
+			fd_close(fs, i);
+}

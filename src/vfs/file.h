@@ -1,0 +1,78 @@
+/* vfs/file.h: open file descriptions and per-process fd tables.
+ * A struct file is shared by dup'ed fds and across fork; each filesystem
+ * supplies its file_ops. Until the VFS issue lands, the only filesystem is
+ * the read-only host root (fs/hostfs) plus the host's stdio. */
+#ifndef VFS_FILE_H
+#define VFS_FILE_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct file;
+struct linux_stat;
+struct linux_statx;
+struct task;
+
+struct file_ops {
+	/* Read/write into kernel buffers; may sleep. Return bytes or -errno. */
+	long (*read)(struct file *f, void *buf, size_t n);
+	long (*write)(struct file *f, const void *buf, size_t n);
+	long (*pread)(struct file *f, void *buf, size_t n, int64_t off);
+	int64_t (*llseek)(struct file *f, int64_t off, int whence);
+	long (*getdents64)(struct file *f, void *buf, size_t n);
+	int (*stat)(struct file *f, struct linux_stat *st);
+	int (*statx)(struct file *f, unsigned mask, struct linux_statx *stx);
+	long (*ioctl)(struct file *f, struct task *t, unsigned cmd, uint64_t arg);
+	long (*getxattr)(struct file *f, const char *name, void *buf, size_t n);
+	long (*listxattr)(struct file *f, char *buf, size_t n);
+	/* The host fd whose pages a mapping of this file uses, or -ENODEV. */
+	int (*mmap_fd)(struct file *f);
+	void (*release)(struct file *f);
+};
+
+struct file {
+	const struct file_ops *ops;
+	int refcount;
+	unsigned flags;	 /* LINUX_O_*: access mode, O_APPEND, O_NONBLOCK, O_PATH... */
+	int host_fd;	 /* backing host fd, or -1 */
+	char *path;	 /* guest path it was opened by (absolute), or NULL */
+	void *priv;
+};
+
+/* A new file with one reference; takes over host_fd and path. */
+struct file *file_alloc(const struct file_ops *ops, unsigned flags, int host_fd, char *path);
+void file_get(struct file *f);
+void file_put(struct file *f);
+
+static inline bool file_readable(const struct file *f)
+{
+	return (f->flags & 3) != 1 && !(f->flags & 010000000);
+}
+
+static inline bool file_writable(const struct file *f)
+{
+	return (f->flags & 3) != 0 && !(f->flags & 010000000);
+}
+
+#define NR_OPEN_DEFAULT 1024
+
+struct files {
+	int refcount;
+	int max;	      /* slots allocated */
+	struct file **fd;     /* owns one reference per slot */
+	unsigned char *cloexec;
+};
+
+int files_create(struct files **out);
+void files_put(struct files *fs);
+/* Takes a reference; NULL if fd is not open. */
+struct file *fdget(struct files *fs, int fd);
+/* Installs f (the caller's reference moves to the table) at the lowest free
+ * fd >= min; returns the fd or -EMFILE. */
+int fd_install(struct files *fs, struct file *f, int min, bool cloexec, int limit);
+int fd_install_at(struct files *fs, int fd, struct file *f, bool cloexec);
+int fd_close(struct files *fs, int fd);
+void files_close_on_exec(struct files *fs);
+
+#endif

@@ -1,0 +1,360 @@
+/* mmap/munmap/mprotect/mremap/madvise semantics and errno cases. Never
+ * touches memory that is not mapped (no fault handlers here): unmapped-ness
+ * is probed with mprotect, which fails with ENOMEM on a hole. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+#ifndef MREMAP_FIXED
+#define MREMAP_FIXED 2
+#endif
+#ifndef MREMAP_DONTUNMAP
+#define MREMAP_DONTUNMAP 4
+#endif
+
+#define PG 4096UL
+#define RW (PROT_READ | PROT_WRITE)
+#define PA (MAP_PRIVATE | MAP_ANONYMOUS)
+
+static const char hello[] = "Hello, world!\nThis is the skas test fixture.\n";
+
+static int n;
+
+static void check(int cond, const char *what)
+{
+	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
+}
+
+static const char *ename(int e)
+{
+	switch (e) {
+	case 0: return "0";
+	case EINVAL: return "EINVAL";
+	case ENOMEM: return "ENOMEM";
+	case EBADF: return "EBADF";
+	case EEXIST: return "EEXIST";
+	case EACCES: return "EACCES";
+	case EPERM: return "EPERM";
+	case EFAULT: return "EFAULT";
+	case ENODEV: return "ENODEV";
+	case EOVERFLOW: return "EOVERFLOW";
+	case ENOSYS: return "ENOSYS";
+	default: return "E?";
+	}
+}
+
+/* raw syscalls: libc wrappers add their own checks (glibc and musl differ) */
+static long rmmap(unsigned long a, unsigned long len, long prot, long flags, long fd, long off)
+{
+	return syscall(SYS_mmap, a, len, prot, flags, fd, off);
+}
+
+/* expect a raw call result of -1 with errno `want` */
+static void check_err(long r, int want, const char *what)
+{
+	int e = errno;
+
+	if (r == -1 && e == want)
+		printf("ok %d - %s -> %s\n", ++n, what, ename(want));
+	else
+		printf("not ok %d - %s: ret %s, errno %s (want %s)\n", ++n, what,
+		       r == -1 ? "-1" : "success", ename(r == -1 ? e : 0), ename(want));
+}
+
+static int mapped(void *p, unsigned long len)
+{
+	/* mprotect succeeds iff the whole range is mapped; keep it RW */
+	return mprotect(p, len, RW) == 0;
+}
+
+static int all_is(const unsigned char *p, unsigned long len, unsigned char c)
+{
+	unsigned long i;
+
+	for (i = 0; i < len; i++)
+		if (p[i] != c)
+			return 0;
+	return 1;
+}
+
+int main(void)
+{
+	unsigned char *p, *q, *r;
+	long ret;
+	int fd;
+
+	/* --- basic anonymous mapping --- */
+	p = mmap(NULL, 3 * PG, RW, PA, -1, 0);
+	check(p != MAP_FAILED, "anonymous private mmap of 3 pages");
+	check(((unsigned long)p & (PG - 1)) == 0, "mmap result is page-aligned");
+	check(all_is(p, 3 * PG, 0), "anonymous memory is zero");
+	memset(p, 0x5a, 3 * PG);
+	check(all_is(p, 3 * PG, 0x5a), "anonymous memory is writable");
+	check(munmap(p, 3 * PG) == 0, "munmap returns 0");
+	check(!mapped(p, PG), "unmapped range is gone");
+
+	/* length not a page multiple: the mapping is rounded up */
+	p = mmap(NULL, 100, RW, PA, -1, 0);
+	check(p != MAP_FAILED, "mmap of 100 bytes");
+	p[PG - 1] = 1;
+	check(p[PG - 1] == 1 && mapped(p, PG), "a 100-byte mapping covers a whole page");
+	check(munmap(p, 100) == 0, "munmap of 100 bytes unmaps the page");
+	check(!mapped(p, PG), "page gone");
+
+	/* --- errno cases --- */
+	errno = 0;
+	check_err(rmmap(0, 0, RW, PA, -1, 0), EINVAL, "mmap length 0");
+	errno = 0;
+	check_err(rmmap(0x10000001, PG, RW, PA | MAP_FIXED, -1, 0), EINVAL, "mmap MAP_FIXED unaligned address");
+	errno = 0;
+	check_err(rmmap(0, PG, RW, MAP_ANONYMOUS, -1, 0), EINVAL, "mmap without MAP_PRIVATE or MAP_SHARED");
+	errno = 0;
+	check_err(rmmap(0, PG, RW, MAP_PRIVATE | MAP_SHARED | MAP_ANONYMOUS, -1, 0), EINVAL,
+		  "anonymous mmap with MAP_SHARED_VALIDATE (= MAP_PRIVATE|MAP_SHARED)");
+	errno = 0;
+	check_err(rmmap(0, PG, RW, MAP_PRIVATE, -1, 0), EBADF, "file mmap of fd -1");
+	errno = 0;
+	check_err(rmmap(0, PG, RW, MAP_PRIVATE, 1000, 0), EBADF, "file mmap of fd 1000");
+	errno = 0;
+	check_err(rmmap(0, PG, RW, PA, -1, 100), EINVAL, "mmap with an unaligned offset");
+	errno = 0;
+	check_err(rmmap(0, 1UL << 48, RW, PA, -1, 0), ENOMEM, "mmap of 2^48 bytes");
+	errno = 0;
+	check_err(rmmap(0, -PG, RW, PA, -1, 0), ENOMEM, "mmap of length -4096");
+	errno = 0;
+	check_err(rmmap(0xffff800000000000UL, PG, RW, PA | MAP_FIXED, -1, 0), ENOMEM,
+		  "mmap MAP_FIXED at a kernel address");
+
+	p = mmap(NULL, 2 * PG, RW, PA, -1, 0);
+	errno = 0;
+	check_err(syscall(SYS_munmap, p + 1, PG), EINVAL, "munmap unaligned");
+	errno = 0;
+	check_err(syscall(SYS_munmap, p, 0), EINVAL, "munmap length 0");
+	errno = 0;
+	check_err(syscall(SYS_munmap, 0xffff800000000000UL, PG), EINVAL, "munmap of a kernel address");
+	check(munmap(p, 2 * PG) == 0, "munmap");
+	check(syscall(SYS_munmap, p, 2 * PG) == 0, "munmap of an unmapped range returns 0");
+	errno = 0;
+	check_err(syscall(SYS_mprotect, p, PG, PROT_READ), ENOMEM, "mprotect of an unmapped range");
+
+	p = mmap(NULL, 2 * PG, RW, PA, -1, 0);
+	errno = 0;
+	check_err(syscall(SYS_mprotect, p + 1, PG, PROT_READ), EINVAL, "mprotect unaligned");
+	errno = 0;
+	check_err(syscall(SYS_mprotect, p, PG, 0x100), EINVAL, "mprotect with bad prot bits");
+	check(syscall(SYS_mprotect, p, 0, PROT_READ) == 0, "mprotect length 0 returns 0");
+	/* a range that runs off the end of the mapping into a hole */
+	munmap(p + PG, PG);
+	errno = 0;
+	check_err(syscall(SYS_mprotect, p, 2 * PG, PROT_READ), ENOMEM, "mprotect running into a hole");
+	munmap(p, PG);
+
+	/* MAP_FIXED_NOREPLACE */
+	p = mmap(NULL, 2 * PG, RW, PA, -1, 0);
+	errno = 0;
+	check_err(rmmap((unsigned long)p + PG, PG, RW, PA | MAP_FIXED_NOREPLACE, -1, 0), EEXIST,
+		  "MAP_FIXED_NOREPLACE over an existing mapping");
+	munmap(p + PG, PG);
+	check(rmmap((unsigned long)p + PG, PG, RW, PA | MAP_FIXED_NOREPLACE, -1, 0) == (long)(p + PG),
+	      "MAP_FIXED_NOREPLACE into a free page returns that page");
+	munmap(p, 2 * PG);
+
+	/* the hint is honoured when the range is free */
+	p = mmap(NULL, 4 * PG, RW, PA, -1, 0);
+	munmap(p, 4 * PG);
+	q = mmap(p + PG, 2 * PG, RW, PA, -1, 0);
+	check(q == p + PG, "a free page-aligned hint is honoured");
+	munmap(q, 2 * PG);
+	/* an unaligned hint without MAP_FIXED is not an error */
+	q = mmap(p + 5, PG, RW, PA, -1, 0);
+	check(q != MAP_FAILED && ((unsigned long)q & (PG - 1)) == 0, "an unaligned hint still maps (page-aligned)");
+	munmap(q, PG);
+	/* an occupied hint yields some other address */
+	p = mmap(NULL, PG, RW, PA, -1, 0);
+	q = mmap(p, PG, RW, PA, -1, 0);
+	check(q != MAP_FAILED && q != p, "an occupied hint gives a different address");
+	check(p != MAP_FAILED && mapped(p, PG), "the occupying mapping is untouched");
+	munmap(p, PG);
+	munmap(q, PG);
+
+	/* MAP_FIXED replaces part of a mapping and keeps the rest */
+	p = mmap(NULL, 3 * PG, RW, PA, -1, 0);
+	memset(p, 0x11, 3 * PG);
+	q = mmap(p + PG, PG, RW, PA | MAP_FIXED, -1, 0);
+	check(q == p + PG, "MAP_FIXED over the middle page returns that address");
+	check(all_is(p + PG, PG, 0), "the replaced page is zero");
+	check(all_is(p, PG, 0x11) && all_is(p + 2 * PG, PG, 0x11), "the pages around it keep their contents");
+	munmap(p, 3 * PG);
+
+	/* PROT_NONE then mprotect to RW */
+	p = mmap(NULL, 2 * PG, PROT_NONE, PA, -1, 0);
+	check(p != MAP_FAILED, "PROT_NONE mapping");
+	check(mprotect(p, 2 * PG, RW) == 0, "mprotect PROT_NONE -> RW");
+	p[0] = 3;
+	p[2 * PG - 1] = 4;
+	check(p[0] == 3 && p[2 * PG - 1] == 4, "writable after mprotect");
+	check(mprotect(p, PG, PROT_READ) == 0, "mprotect first page to PROT_READ");
+	check(p[0] == 3, "still readable");
+	check(mprotect(p, PG, RW) == 0, "mprotect back to RW");
+	p[0] = 5;
+	check(p[0] == 5, "writable again");
+	munmap(p, 2 * PG);
+
+	/* a large reservation, touched at both ends */
+	p = mmap(NULL, 256UL << 20, RW, PA | MAP_NORESERVE, -1, 0);
+	check(p != MAP_FAILED, "256 MiB anonymous mapping");
+	if (p != MAP_FAILED) {
+		p[0] = 1;
+		p[(256UL << 20) - 1] = 2;
+		check(p[0] == 1 && p[(256UL << 20) - 1] == 2, "both ends of it are writable");
+		munmap(p, 256UL << 20);
+	}
+
+	/* --- private file mapping --- */
+	fd = open("tests/guest/data/hello.txt", O_RDONLY);
+	check(fd >= 0, "open hello.txt");
+	p = mmap(NULL, PG, PROT_READ, MAP_PRIVATE, fd, 0);
+	check(p != MAP_FAILED, "private read-only file mapping");
+	if (p != MAP_FAILED) {
+		check(memcmp(p, hello, sizeof hello - 1) == 0, "the mapping shows the file's bytes");
+		check(all_is(p + sizeof hello - 1, PG - (sizeof hello - 1), 0), "the page past EOF is zero");
+		munmap(p, PG);
+	}
+	p = mmap(NULL, PG, RW, MAP_PRIVATE, fd, 0);
+	check(p != MAP_FAILED, "private writable file mapping of a read-only fd");
+	if (p != MAP_FAILED) {
+		char buf[64];
+
+		memcpy(p, "JELLO", 5);
+		check(memcmp(p, "JELLO, world!", 13) == 0, "writes to the private mapping are visible in it");
+		memset(buf, 0, sizeof buf);
+		check(pread(fd, buf, 13, 0) == 13 && memcmp(buf, "Hello, world!", 13) == 0,
+		      "the file itself is unchanged");
+		munmap(p, PG);
+	}
+	/* mapping at a nonzero page offset past EOF is allowed (access would
+	 * SIGBUS, so don't touch it) */
+	ret = rmmap(0, PG, PROT_READ, MAP_PRIVATE, fd, PG);
+	check(ret != -1, "mapping a file page past EOF succeeds");
+	if (ret != -1)
+		munmap((void *)ret, PG);
+	errno = 0;
+	check_err(rmmap(0, PG, RW, MAP_SHARED, fd, 0), EACCES, "shared writable mapping of a read-only fd");
+	{
+		int dfd = open("tests/guest/data/dir", O_RDONLY | O_DIRECTORY);
+		errno = 0;
+		check_err(rmmap(0, PG, PROT_READ, MAP_PRIVATE, dfd, 0), ENODEV, "mmap of a directory");
+		close(dfd);
+	}
+	close(fd);
+	/* the mapping outlives the fd */
+	fd = open("tests/guest/data/hello.txt", O_RDONLY);
+	p = mmap(NULL, PG, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	check(p != MAP_FAILED && memcmp(p, hello, 5) == 0, "a file mapping stays valid after close");
+	if (p != MAP_FAILED)
+		munmap(p, PG);
+
+	/* --- mremap --- */
+	/* grow in place: reserve 4 pages, keep 2, grow back to 4 */
+	p = mmap(NULL, 4 * PG, RW, PA, -1, 0);
+	munmap(p + 2 * PG, 2 * PG);
+	memset(p, 0x22, 2 * PG);
+	q = mremap(p, 2 * PG, 4 * PG, 0);
+	check(q == p, "mremap grows in place when the space is free");
+	check(all_is(p, 2 * PG, 0x22), "old contents kept");
+	check(all_is(p + 2 * PG, 2 * PG, 0), "grown part is zero");
+	/* shrink */
+	q = mremap(p, 4 * PG, PG, 0);
+	check(q == p, "mremap shrink returns the same address");
+	check(all_is(p, PG, 0x22), "shrunk mapping keeps its contents");
+	check(!mapped(p + PG, PG) && !mapped(p + 3 * PG, PG), "the tail is unmapped after shrink");
+	munmap(p, PG);
+
+	/* blocked growth: without MAYMOVE -> ENOMEM, with MAYMOVE it moves */
+	p = mmap(NULL, 3 * PG, RW, PA, -1, 0);
+	memset(p, 0x33, PG);
+	memset(p + PG, 0x44, 2 * PG);
+	errno = 0;
+	check_err(syscall(SYS_mremap, p, PG, 2 * PG, 0), ENOMEM, "mremap growing into a mapped page without MAYMOVE");
+	q = mremap(p, PG, 2 * PG, MREMAP_MAYMOVE);
+	check(q != MAP_FAILED && q != p, "MREMAP_MAYMOVE moves the mapping");
+	if (q != MAP_FAILED) {
+		check(all_is(q, PG, 0x33), "moved mapping keeps its contents");
+		check(all_is(q + PG, PG, 0), "its grown part is zero");
+		check(!mapped(p, PG), "the old first page is unmapped");
+		check(mapped(p + PG, 2 * PG) && all_is(p + PG, 2 * PG, 0x44), "the rest of the old mapping is untouched");
+		munmap(q, 2 * PG);
+	}
+	munmap(p, 3 * PG);
+
+	/* MREMAP_FIXED moves to a chosen address */
+	p = mmap(NULL, 2 * PG, RW, PA, -1, 0);
+	r = mmap(NULL, 4 * PG, RW, PA, -1, 0);
+	memset(p, 0x55, 2 * PG);
+	memset(r, 0x66, 4 * PG);
+	q = mremap(p, 2 * PG, 2 * PG, MREMAP_MAYMOVE | MREMAP_FIXED, r + PG);
+	check(q == r + PG, "MREMAP_FIXED returns the requested address");
+	check(all_is(r + PG, 2 * PG, 0x55), "the target holds the moved contents");
+	check(all_is(r, PG, 0x66) && all_is(r + 3 * PG, PG, 0x66), "the target's neighbours are kept");
+	check(!mapped(p, PG) && !mapped(p + PG, PG), "the source is unmapped");
+	munmap(r, 4 * PG);
+
+	/* mremap errors */
+	p = mmap(NULL, 2 * PG, RW, PA, -1, 0);
+	errno = 0;
+	check_err(syscall(SYS_mremap, p, 0, PG, MREMAP_MAYMOVE), EINVAL, "mremap old_size 0 of a private mapping");
+	errno = 0;
+	check_err(syscall(SYS_mremap, p, PG, 2 * PG, 0x80), EINVAL, "mremap with bad flags");
+	errno = 0;
+	check_err(syscall(SYS_mremap, p, PG, 2 * PG, MREMAP_FIXED, p + 8 * PG), EINVAL,
+		  "mremap MREMAP_FIXED without MREMAP_MAYMOVE");
+	errno = 0;
+	check_err(syscall(SYS_mremap, p + 1, PG, 2 * PG, MREMAP_MAYMOVE), EINVAL, "mremap unaligned address");
+	errno = 0;
+	check_err(syscall(SYS_mremap, p, PG, 0, MREMAP_MAYMOVE), EINVAL, "mremap new_size 0");
+	errno = 0;
+	check_err(syscall(SYS_mremap, p, PG, PG, MREMAP_MAYMOVE | MREMAP_FIXED, p), EINVAL,
+		  "mremap MREMAP_FIXED onto itself (overlap)");
+	munmap(p, 2 * PG);
+	errno = 0;
+	check_err(syscall(SYS_mremap, p, PG, 2 * PG, MREMAP_MAYMOVE), EFAULT, "mremap of an unmapped address");
+
+	/* --- madvise --- */
+	p = mmap(NULL, 3 * PG, RW, PA, -1, 0);
+	memset(p, 0x77, 3 * PG);
+	check(madvise(p + PG, PG, MADV_DONTNEED) == 0, "madvise(MADV_DONTNEED)");
+	check(all_is(p + PG, PG, 0), "MADV_DONTNEED zeroes private anonymous pages");
+	check(all_is(p, PG, 0x77) && all_is(p + 2 * PG, PG, 0x77), "neighbouring pages keep their contents");
+	check(madvise(p, 3 * PG, MADV_NORMAL) == 0, "madvise(MADV_NORMAL)");
+	check(madvise(p, 3 * PG, MADV_WILLNEED) == 0, "madvise(MADV_WILLNEED)");
+	errno = 0;
+	check_err(syscall(SYS_madvise, p + 1, PG, MADV_DONTNEED), EINVAL, "madvise unaligned");
+	errno = 0;
+	check_err(syscall(SYS_madvise, p, PG, 12345), EINVAL, "madvise with a bad advice");
+	munmap(p, 3 * PG);
+	errno = 0;
+	check_err(syscall(SYS_madvise, p, PG, MADV_DONTNEED), ENOMEM, "madvise of an unmapped range");
+
+	/* the file mapping after MADV_DONTNEED shows the file again */
+	fd = open("tests/guest/data/hello.txt", O_RDONLY);
+	p = mmap(NULL, PG, RW, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p != MAP_FAILED) {
+		p[0] = 'J';
+		check(madvise(p, PG, MADV_DONTNEED) == 0 && p[0] == 'H',
+		      "MADV_DONTNEED on a private file mapping drops the private copy");
+		munmap(p, PG);
+	} else {
+		check(0, "MADV_DONTNEED on a private file mapping drops the private copy");
+	}
+	return 0;
+}

@@ -1,0 +1,172 @@
+#!/bin/bash
+# End-to-end checks of the skas command line. One TAP line per check, then
+# "N passed, M failed"; exit 1 if anything failed.
+#
+# usage: SKAS=./skas tests/scenario/cli.sh     (run from anywhere)
+set -u
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# default: the repo's ./skas; a relative SKAS is relative to the caller's cwd
+SKAS=${SKAS:-$root/skas}
+case $SKAS in
+    /*) ;;
+    */*) SKAS=$PWD/$SKAS ;;
+esac
+cd "$root" || exit 2
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/skas-cli.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+
+n=0
+passed=0
+failed=0
+have_skas=1
+command -v "$SKAS" >/dev/null 2>&1 || have_skas=0
+
+# sk CMD...: run "$SKAS CMD..." with a timeout; stdout in $tmp/out, stderr in
+# $tmp/err, status in $rc. The subshell swallows bash's own crash reports.
+sk() {
+    ( timeout -k 5 20 "$SKAS" "$@" </dev/null >"$tmp/out" 2>"$tmp/err" ) 2>/dev/null
+    rc=$?
+}
+
+# t NAME FUNC: run one check; FUNC returns 0 for a pass, and what it prints
+# follows the TAP line as comments (on a failure, so do the exit status and
+# the first lines of output). Without a skas binary every check fails.
+t() {
+    local name=$1 res
+    shift
+    n=$((n + 1))
+    if [ "$have_skas" = 0 ]; then
+        failed=$((failed + 1))
+        echo "not ok $n - $name"
+        echo "# skas not found: $SKAS"
+        return
+    fi
+    rc=
+    : >"$tmp/out"; : >"$tmp/err"
+    "$@" >"$tmp/notes" 2>&1
+    res=$?
+    if [ "$res" = 0 ]; then
+        passed=$((passed + 1))
+        echo "ok $n - $name"
+    else
+        failed=$((failed + 1))
+        echo "not ok $n - $name"
+        echo "exit status ${rc:-?}" >>"$tmp/notes"
+        [ -s "$tmp/out" ] && head -n 5 "$tmp/out" | sed 's/^/stdout: /' >>"$tmp/notes"
+        [ -s "$tmp/err" ] && head -n 5 "$tmp/err" | sed 's/^/stderr: /' >>"$tmp/notes"
+    fi
+    sed 's/^/# /' "$tmp/notes"
+}
+
+lines() { if [ -s "$1" ]; then wc -l <"$1"; else echo 0; fi; }
+
+c_true() { sk run -- /bin/true; [ "$rc" = 0 ]; }
+c_false() { sk run -- /bin/false; [ "$rc" = 1 ]; }
+c_env() {
+    sk run -- /usr/bin/env -i A=1 /usr/bin/env
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "A=1" ] && [ "$(lines "$tmp/out")" = 1 ]
+}
+c_echo() {
+    sk run -- /bin/echo hello world
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "hello world" ]
+}
+c_ls() {
+    LC_ALL=C ls -l tests/guest/data/dir >"$tmp/native" 2>&1
+    LC_ALL=C sk run -- /bin/ls -l tests/guest/data/dir
+    if [ "$rc" = 0 ] && cmp -s "$tmp/native" "$tmp/out"; then
+        return 0
+    fi
+    diff -u --label native --label skas "$tmp/native" "$tmp/out"
+    return 1
+}
+c_nonexistent() {
+    sk run -- /nonexistent
+    [ "$rc" = 127 ] && [ "$(lines "$tmp/err")" = 1 ]
+}
+c_directory() {
+    sk run -- tests/guest/data
+    [ "$rc" = 126 ]
+}
+c_truncated() {
+    head -c 100 /bin/true >"$tmp/trunc"
+    chmod +x "$tmp/trunc"
+    sk run -- "$tmp/trunc"
+    [ -s "$tmp/err" ] && echo "skas says: $(head -n 1 "$tmp/err")"
+    [ "$rc" = 126 ]
+}
+static_binary() {
+    # a static ELF to patch: the suite's own if built, else build one
+    if [ -x build/guest/glibc/hello ]; then
+        cp build/guest/glibc/hello "$1"
+    else
+        printf 'int main(void){return 0;}\n' >"$tmp/s.c"
+        gcc -static -O1 -o "$1" "$tmp/s.c"
+    fi
+}
+c_phnum() {
+    static_binary "$tmp/phnum" || return 1
+    # e_phnum is the 16-bit little-endian field at offset 56 of the ELF64 header
+    printf '\377\377' | dd of="$tmp/phnum" bs=1 seek=56 conv=notrunc status=none
+    chmod +x "$tmp/phnum"
+    sk run -- "$tmp/phnum"
+    [ -s "$tmp/err" ] && echo "skas says: $(head -n 1 "$tmp/err")"
+    [ "$rc" = 126 ]
+}
+c_bogus() {
+    sk run --bogus -- /bin/true
+    [ "$rc" = 2 ] && [ "$(lines "$tmp/err")" = 1 ]
+}
+c_help() {
+    sk --help
+    [ "$rc" = 0 ] && [ -s "$tmp/out" -o -s "$tmp/err" ]
+}
+c_version() {
+    sk --version
+    [ "$rc" = 0 ] && [ -s "$tmp/out" -o -s "$tmp/err" ]
+}
+c_strace() {
+    sk run --strace -- /bin/true
+    [ "$rc" = 0 ] && grep -q -e '^execve(' -e 'exit_group(0)' "$tmp/err"
+}
+c_strace_file() {
+    rm -f "$tmp/trace"
+    sk run --strace="$tmp/trace" -- /bin/true
+    [ "$rc" = 0 ] && [ -f "$tmp/trace" ] && grep -q 'exit_group' "$tmp/trace"
+}
+c_crash_then_true() {
+    local bin=build/guest/glibc/nullwrite crash
+    if [ ! -x "$bin" ]; then
+        bin=$tmp/nullwrite
+        printf '#include <stdio.h>\nint main(void){volatile int *volatile p=0;printf("before\\n");fflush(stdout);*p=1;return 0;}\n' >"$tmp/nw.c"
+        gcc -static -O1 -o "$bin" "$tmp/nw.c" || return 1
+    fi
+    sk run -- "$bin"
+    crash=$rc
+    if [ "$crash" != 139 ] || [ "$(cat "$tmp/out")" != before ]; then
+        echo "the NULL write gave exit status $crash"
+        return 1
+    fi
+    sk run -- /bin/true
+    [ "$rc" = 0 ]
+}
+
+t "run -- /bin/true exits 0" c_true
+t "run -- /bin/false exits 1" c_false
+t "run -- env -i A=1 env prints exactly A=1" c_env
+t "run -- echo hello world" c_echo
+t "run -- ls -l tests/guest/data/dir matches native" c_ls
+t "run -- /nonexistent exits 127 with one line on stderr" c_nonexistent
+t "run -- a directory exits 126" c_directory
+t "run -- a truncated ELF exits 126" c_truncated
+t "run -- an ELF with e_phnum 0xffff exits 126" c_phnum
+t "run --bogus exits 2 with one line on stderr" c_bogus
+t "--help exits 0" c_help
+t "--version exits 0" c_version
+t "run --strace traces to stderr" c_strace
+t "run --strace=FILE traces to FILE" c_strace_file
+t "a guest NULL write exits 139, then /bin/true still works" c_crash_then_true
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

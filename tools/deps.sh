@@ -1,0 +1,22 @@
+#!/bin/sh
+# Installs the Debian packages skas builds and tests with, when run as root;
+# otherwise prints the exact apt-get line. Quiet when everything is there.
+need=""
+command -v gcc >/dev/null 2>&1 || need="$need gcc"
+command -v make >/dev/null 2>&1 || need="$need make"
+command -v musl-gcc >/dev/null 2>&1 || need="$need musl-tools"
+[ -f /usr/include/seccomp.h ] || need="$need libseccomp-dev"
+command -v busybox >/dev/null 2>&1 || need="$need busybox"
+command -v clang-format >/dev/null 2>&1 || need="$need clang-format"
+[ -z "$need" ] && exit 0
+if [ "$(id -u)" = 0 ]; then
+	echo "skas: installing:$need"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >/dev/null && apt-get install -y -q $need >/dev/null || {
+		echo "skas: apt-get install failed:$need" >&2
+		exit 1
+	}
+else
+	echo "skas: missing packages; run: sudo apt-get install -y$need" >&2
+	exit 1
+fi
