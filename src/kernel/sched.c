@@ -21,9 +21,26 @@ void kswitch(uint64_t *from_sp, uint64_t *to_sp);
 void kstack_trampoline(void);
 
 struct task *current;
-static struct kstack sched_stack; /* the host thread's own stack */
 static LIST_HEAD_DECL(runqueue);
 static LIST_HEAD_DECL(timers);
+
+static struct kstack sched_stack; /* the host thread's own stack */
+
+/* Where a new kernel stack starts (called by kstack_trampoline). */
+static void kstack_start(void *p)
+{
+	struct kstack *ks = p;
+
+#if defined(__SANITIZE_ADDRESS__)
+	const void *bottom;
+	size_t size;
+
+	__sanitizer_finish_switch_fiber(NULL, &bottom, &size);
+	sched_stack.base = (void *)bottom;
+	sched_stack.size = size;
+#endif
+	ks->fn(ks->arg);
+}
 
 int kstack_init(struct kstack *ks, void (*fn)(void *), void *arg)
 {
@@ -34,14 +51,16 @@ int kstack_init(struct kstack *ks, void (*fn)(void *), void *arg)
 	if (!ks->base)
 		return -ENOMEM;
 	ks->fake_stack = NULL;
+	ks->fn = fn;
+	ks->arg = arg;
 	sp = (uint64_t *)((char *)ks->base + ks->size);
 	/* kswitch's ret lands in the trampoline with rsp at the 16-aligned top,
 	 * so the entry function starts with the ABI's alignment. */
 	*--sp = (uint64_t)kstack_trampoline;
 	*--sp = 0;			      /* rbp */
 	*--sp = 0;			      /* rbx */
-	*--sp = (uint64_t)arg;		      /* r12 */
-	*--sp = (uint64_t)fn;		      /* r13 */
+	*--sp = (uint64_t)ks;		      /* r12 */
+	*--sp = (uint64_t)kstack_start;       /* r13 */
 	*--sp = 0;			      /* r14 */
 	*--sp = 0;			      /* r15 */
 	ks->sp = (uint64_t)sp;

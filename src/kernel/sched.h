@@ -17,6 +17,8 @@ struct kstack {
 	void *base;
 	size_t size;
 	void *fake_stack; /* ASan's bookkeeping across switches */
+	void (*fn)(void *);
+	void *arg;
 };
 
 int kstack_init(struct kstack *ks, void (*fn)(void *), void *arg);

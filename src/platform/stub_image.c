@@ -52,6 +52,8 @@ static int add_rules(scmp_filter_ctx ctx)
 			      SCMP_A0(SCMP_CMP_EQ, STUB_SOCK_FD));
 	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(close), 1,
 			      SCMP_A0(SCMP_CMP_NE, STUB_SOCK_FD));
+	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(close_range), 1,
+			      SCMP_A0(SCMP_CMP_EQ, 1));
 	/* Copying an address space (fork) and adding a guest thread. */
 	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
 			      SCMP_A0(SCMP_CMP_EQ, CLONE_PARENT | SIGCHLD));
@@ -65,7 +67,7 @@ static int add_rules(scmp_filter_ctx ctx)
 
 int stub_filter_count(void)
 {
-	return 10;
+	return 11;
 }
 
 int stub_filter_build(char *buf, size_t size, size_t *len)

@@ -73,6 +73,9 @@ long sys_mmap(struct task *t, const struct sysargs *a)
 	switch (flags & LINUX_MAP_TYPE) {
 	case LINUX_MAP_SHARED:
 	case LINUX_MAP_SHARED_VALIDATE:
+		ret = -EINVAL;
+		if (!f && (flags & LINUX_MAP_TYPE) == LINUX_MAP_SHARED_VALIDATE)
+			goto out;
 		ret = -EOPNOTSUPP;
 		if ((flags & LINUX_MAP_TYPE) == LINUX_MAP_SHARED_VALIDATE && (flags & ~MAP_KNOWN))
 			goto out;

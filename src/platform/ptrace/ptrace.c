@@ -221,6 +221,7 @@ static int run_batch(struct pf_mm *mm, int *new_pid)
 {
 	struct user_regs_struct regs;
 	int i, status, ret = 0, nops = mm->nops;
+	bool had_fds = mm->nfds > 0;
 
 	if (mm->dead) {
 		mm->nops = 0;
@@ -267,6 +268,13 @@ static int run_batch(struct pf_mm *mm, int *new_pid)
 	if (i < nops) {
 		drain_sock();
 		ret = (long)regs.rax < 0 ? (int)regs.rax : -EIO;
+		/* An op failed between receiving an fd and closing it: close
+		 * every fd but the socket, so the next one arrives at 1 again. */
+		if (had_fds) {
+			queue_op(mm, SYS_close_range, 1, ~0U, 0, 0, 0, 0);
+			if (run_batch(mm, NULL) < 0)
+				mark_dead(mm);
+		}
 	}
 	return ret;
 lost:

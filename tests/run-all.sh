@@ -1,0 +1,44 @@
+#!/bin/bash
+# Runs every test against one skas binary: unit tests (given as extra
+# arguments), the differential guest tests and the scenario scripts.
+# Prints each suite's TAP and one final line "N passed, M failed".
+set -u
+SKAS=${1:?usage: tests/run-all.sh SKAS [UNIT_TEST...]}
+shift
+cd "$(dirname "$0")/.."
+passed=0
+failed=0
+suites_failed=""
+
+run_suite() {
+	local name=$1
+	shift
+	local out
+	echo "# === $name"
+	out=$("$@" 2>&1)
+	local rc=$?
+	printf '%s\n' "$out"
+	local line
+	line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
+	if [ -n "$line" ]; then
+		passed=$((passed + $(echo "$line" | cut -d' ' -f1)))
+		failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
+	else
+		failed=$((failed + 1))
+	fi
+	if [ $rc -ne 0 ]; then
+		suites_failed="$suites_failed $name"
+		[ -n "$line" ] && [ "$(echo "$line" | cut -d' ' -f3)" = 0 ] && failed=$((failed + 1))
+	fi
+}
+
+for t in "$@"; do
+	run_suite "unit: $(basename "$t")" "$t"
+done
+run_suite "guest tests" tests/guest/run.sh --skas "$SKAS"
+for s in tests/scenario/*.sh; do
+	run_suite "scenario: $(basename "$s")" env SKAS="$SKAS" bash "$s"
+done
+[ -n "$suites_failed" ] && echo "# failed suites:$suites_failed"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
