@@ -36,6 +36,7 @@ static void usage(FILE *out)
 		"                     (to stderr, or to FILE)\n"
 		"  --platform=NAME    host support: ptrace (the only one yet)\n"
 		"  --log=FILE         write the kernel log to FILE\n"
+		"  --pids-max=N       at most N tasks (default 4096): fork beyond is EAGAIN\n"
 		"  -v, --verbose      kernel log (unimplemented calls, faults) on stderr\n"
 		"  -h, --help         this text\n"
 		"  --version          version and platform\n"
@@ -57,13 +58,14 @@ static void misuse(const char *fmt, ...)
 	exit(2);
 }
 
-enum { OPT_ROOT = 256, OPT_STRACE, OPT_PLATFORM, OPT_LOG, OPT_VERSION };
+enum { OPT_ROOT = 256, OPT_STRACE, OPT_PLATFORM, OPT_LOG, OPT_VERSION, OPT_PIDS_MAX };
 
 static const struct option options[] = {
 	{ "root", required_argument, NULL, OPT_ROOT },
 	{ "strace", optional_argument, NULL, OPT_STRACE },
 	{ "platform", required_argument, NULL, OPT_PLATFORM },
 	{ "log", required_argument, NULL, OPT_LOG },
+	{ "pids-max", required_argument, NULL, OPT_PIDS_MAX },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -75,6 +77,7 @@ struct cmdline {
 	const char *strace_file;
 	bool strace;
 	const char *log_file;
+	int pids_max;
 	char **prog_argv;
 };
 
@@ -116,6 +119,15 @@ static void parse(int argc, char **argv, struct cmdline *cl)
 		case OPT_LOG:
 			cl->log_file = optarg;
 			break;
+		case OPT_PIDS_MAX: {
+			char *end;
+			long n = strtol(optarg, &end, 10);
+
+			if (*end || n < 1 || n > 32000)
+				misuse("--pids-max wants a number from 1 to 32000, not '%s'", optarg);
+			cl->pids_max = (int)n;
+			break;
+		}
 		case 'v':
 			klog_level = LOG_INFO;
 			break;
@@ -202,6 +214,7 @@ int main(int argc, char **argv)
 	cfg.cwd = cwd;
 	cfg.uid = 0;
 	cfg.gid = 0;
+	cfg.pids_max = cl.pids_max;
 	ret = task_start_init(&cfg);
 	free(cwd);
 	if (ret < 0) {

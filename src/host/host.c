@@ -65,6 +65,33 @@ int host_close(int fd)
 	return close(fd) < 0 && errno != EINTR ? -errno : 0;
 }
 
+int host_dup(int fd)
+{
+	return RETRY(fcntl(fd, F_DUPFD_CLOEXEC, 3));
+}
+
+char *host_realpath(const char *path)
+{
+	return realpath(path, NULL);
+}
+
+char *host_fd_path(int fd)
+{
+	char link[64], *buf = malloc(4097);
+	ssize_t n;
+
+	if (!buf)
+		return NULL;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, 4096);
+	if (n <= 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = 0;
+	return buf;
+}
+
 long host_read(int fd, void *buf, size_t n)
 {
 	return RETRY(read(fd, buf, n));

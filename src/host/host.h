@@ -17,6 +17,10 @@ struct linux_utsname;
 int host_open_root(const char *path);
 int host_openat_in_root(int root_fd, const char *path, int flags, int mode);
 int host_close(int fd);
+int host_dup(int fd);
+/* The canonical host path of a path or an fd; malloc'ed, NULL on error. */
+char *host_realpath(const char *path);
+char *host_fd_path(int fd);
 long host_read(int fd, void *buf, size_t n);
 long host_write(int fd, const void *buf, size_t n);
 long host_pread(int fd, void *buf, size_t n, int64_t off);

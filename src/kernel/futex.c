@@ -11,6 +11,7 @@
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
 #include "abi/linux/types.h"
+#include "kernel/futex.h"
 
 struct futex_waiter {
 	struct list_head link;
@@ -48,16 +49,18 @@ static long futex_wait(struct task *t, uaddr_t addr, uint32_t val, int64_t deadl
 	list_add_tail(&w.link, &waiters);
 	if (deadline_ns >= 0)
 		ktimer_arm(&tm, deadline_ns, futex_timeout, &w);
-	while (!w.woken && !w.timed_out) {
+	while (!w.woken && !w.timed_out && !signal_pending(t)) {
 		t->state = TASK_SLEEPING;
 		schedule();
 	}
 	ktimer_cancel(&tm);
 	list_del(&w.link);
-	return w.woken ? 0 : -ETIMEDOUT;
+	if (w.woken)
+		return 0;
+	return w.timed_out ? -ETIMEDOUT : -EINTR;
 }
 
-static long futex_wake(struct task *t, uaddr_t addr, int n, uint32_t bitset)
+static long futex_wake(struct mm *mm, uaddr_t addr, int n, uint32_t bitset)
 {
 	struct futex_waiter *w;
 	long woken = 0;
@@ -65,13 +68,18 @@ static long futex_wake(struct task *t, uaddr_t addr, int n, uint32_t bitset)
 	list_for_each_entry(w, &waiters, link) {
 		if (woken >= n)
 			break;
-		if (w->mm != t->mm || w->addr != addr || w->woken || !(w->bitset & bitset))
+		if (w->mm != mm || w->addr != addr || w->woken || !(w->bitset & bitset))
 			continue;
 		w->woken = true;
 		sched_wake(w->task);
 		woken++;
 	}
 	return woken;
+}
+
+long futex_wake_addr(struct mm *mm, uaddr_t addr, int n)
+{
+	return futex_wake(mm, addr, n, LINUX_FUTEX_BITSET_MATCH_ANY);
 }
 
 static int get_deadline(struct task *t, uaddr_t uts, bool absolute, bool realtime, int64_t *out)
@@ -126,7 +134,7 @@ long sys_futex(struct task *t, const struct sysargs *a)
 	case LINUX_FUTEX_WAKE_BITSET:
 		if (!bitset)
 			return -EINVAL;
-		return futex_wake(t, addr, (int)val, bitset);
+		return futex_wake(t->mm, addr, (int)val, bitset);
 	default:
 		klog(LOG_INFO, "futex op %d is not implemented: ENOSYS", cmd);
 		return -ENOSYS;

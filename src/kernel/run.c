@@ -20,10 +20,14 @@ void task_main(void *arg)
 	struct task *t = arg;
 
 	for (;;) {
+		if (t->killed)
+			task_exit(t, t->proc->exit_code);
 		if (platform->resume(t->thread) < 0)
 			process_exit(t, LINUX_SIGKILL);
 		t->state = TASK_USER;
 		schedule();
+		if (t->killed)
+			task_exit(t, t->proc->exit_code);
 		switch (t->ev.kind) {
 		case PF_EV_SYSCALL:
 			syscall_enter(t);
@@ -32,7 +36,8 @@ void task_main(void *arg)
 			handle_fault(t);
 			break;
 		case PF_EV_SIGNAL:
-			/* A host signal to the stub thread: not the guest's. */
+		case PF_EV_INTERRUPT:
+			/* A host signal to the stub thread, or our own interrupt. */
 			break;
 		case PF_EV_GONE:
 			klog(LOG_WARN, "pid %d (%s): stub lost", t->proc->pid, t->comm);

@@ -1,6 +1,7 @@
-/* kernel/task.c: creating the first process, and ending processes. The
- * instance has its own pid namespace: the first program is pid 1.
- * Differs from Linux (until the processes issue): one process, no fork. */
+/* kernel/task.c: the instance's pid namespace and the first process. The
+ * first program is pid 1: its parent is 0, its death ends the instance, and
+ * signals whose action is the default do not reach it from inside (as for
+ * the init of a Linux pid namespace). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,8 +17,12 @@
 #include "abi/linux/errno.h"
 #include "abi/linux/types.h"
 
+static struct task *tasks[PID_MAX];	   /* by tid */
+static struct process *processes[PID_MAX]; /* by pid, zombies included */
+static int last_pid;
 static int ntasks;
-static int init_status = -1;
+static int pids_max = 4096;
+int init_status = -1;
 
 int task_count(void)
 {
@@ -29,6 +34,87 @@ int task_init_status(void)
 	return init_status;
 }
 
+bool tasks_limit_reached(void)
+{
+	return ntasks >= pids_max;
+}
+
+struct task *task_by_tid(int tid)
+{
+	return tid > 0 && tid < PID_MAX ? tasks[tid] : NULL;
+}
+
+struct process *process_by_pid(int pid)
+{
+	return pid > 0 && pid < PID_MAX ? processes[pid] : NULL;
+}
+
+void for_each_process(void (*fn)(struct process *p, void *arg), void *arg)
+{
+	int i;
+
+	for (i = 1; i < PID_MAX; i++)
+		if (processes[i] && !processes[i]->zombie)
+			fn(processes[i], arg);
+}
+
+static bool pid_in_use(int pid)
+{
+	int i;
+
+	if (tasks[pid] || processes[pid])
+		return true;
+	/* A live process group or session keeps its id. */
+	for (i = 1; i < PID_MAX; i++)
+		if (processes[i] && (processes[i]->pgid == pid || processes[i]->sid == pid))
+			return true;
+	return false;
+}
+
+int pid_alloc(void)
+{
+	int i, pid = last_pid;
+
+	for (i = 1; i < PID_MAX; i++) {
+		pid = pid + 1 >= PID_MAX ? 2 : pid + 1;
+		if (!pid_in_use(pid)) {
+			last_pid = pid;
+			return pid;
+		}
+	}
+	return -EAGAIN;
+}
+
+void pid_free(int pid)
+{
+	if (pid > 0 && pid < PID_MAX)
+		processes[pid] = NULL;
+}
+
+void task_register(struct task *t)
+{
+	tasks[t->tid] = t;
+	if (t->proc->pid == t->tid)
+		processes[t->tid] = t->proc;
+	ntasks++;
+}
+
+/* Called by the scheduler once it has left t's stack for good. */
+void task_free(struct task *t)
+{
+	if (t->thread)
+		platform->thread_put(t->thread);
+	mm_put(t->mm);
+	files_put(t->files);
+	fs_info_put(t->fs);
+	kstack_free(&t->kstack);
+	if (tasks[t->tid] == t)
+		tasks[t->tid] = NULL;
+	free(t->trace_buf);
+	free(t);
+	ntasks--;
+}
+
 static struct process *process_new(int pid)
 {
 	struct process *p = calloc(1, sizeof(*p));
@@ -36,7 +122,12 @@ static struct process *process_new(int pid)
 
 	if (!p)
 		return NULL;
-	p->pid = pid;
+	p->pid = p->pgid = p->sid = pid;
+	list_init(&p->children);
+	list_init(&p->sibling);
+	list_init(&p->threads);
+	waitq_init(&p->wait_chld);
+	p->exit_signal = LINUX_SIGCHLD;
 	p->umask = 022;
 	for (i = 0; i < NRLIMITS; i++)
 		p->rlim[i].rlim_cur = p->rlim[i].rlim_max = LINUX_RLIM_INFINITY;
@@ -44,7 +135,7 @@ static struct process *process_new(int pid)
 	p->rlim[LINUX_RLIMIT_NOFILE].rlim_cur = 1024;
 	p->rlim[LINUX_RLIMIT_NOFILE].rlim_max = 1024 * 1024;
 	p->rlim[LINUX_RLIMIT_CORE].rlim_cur = 0;
-	p->rlim[LINUX_RLIMIT_NPROC].rlim_cur = p->rlim[LINUX_RLIMIT_NPROC].rlim_max = 4096;
+	p->rlim[LINUX_RLIMIT_NPROC].rlim_cur = p->rlim[LINUX_RLIMIT_NPROC].rlim_max = pids_max;
 	p->rlim[LINUX_RLIMIT_SIGPENDING].rlim_cur = p->rlim[LINUX_RLIMIT_SIGPENDING].rlim_max =
 		4096;
 	p->rlim[LINUX_RLIMIT_MEMLOCK].rlim_cur = p->rlim[LINUX_RLIMIT_MEMLOCK].rlim_max =
@@ -55,21 +146,9 @@ static struct process *process_new(int pid)
 	return p;
 }
 
-void task_free(struct task *t)
+struct process *process_alloc(int pid)
 {
-	if (t->thread)
-		platform->thread_put(t->thread);
-	mm_put(t->mm);
-	files_put(t->files);
-	fs_info_put(t->fs);
-	kstack_free(&t->kstack);
-	if (t->proc && --t->proc->nthreads == 0) {
-		free(t->proc->cred.groups);
-		free(t->proc);
-	}
-	free(t->trace_buf);
-	free(t);
-	ntasks--;
+	return process_new(pid);
 }
 
 /* Guest fds 0, 1, 2 are the host's, dup'ed (the kernel keeps its own). */
@@ -103,19 +182,23 @@ int task_start_init(const struct init_config *cfg)
 	struct task *t;
 	int i, ret;
 
+	if (cfg->pids_max > 0)
+		pids_max = cfg->pids_max < PID_MAX - 1 ? cfg->pids_max : PID_MAX - 1;
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
-	ntasks++;
 	t->tid = 1;
+	last_pid = 1;
 	t->state = TASK_SLEEPING;
 	list_init(&t->run_link);
 	t->proc = process_new(1);
 	if (!t->proc) {
-		ret = -ENOMEM;
-		goto fail;
+		free(t);
+		return -ENOMEM;
 	}
+	list_add_tail(&t->thread_link, &t->proc->threads);
 	t->proc->nthreads = 1;
+	task_register(t);
 	t->proc->cred.uid = t->proc->cred.euid = t->proc->cred.suid = t->proc->cred.fsuid =
 		cfg->uid;
 	t->proc->cred.gid = t->proc->cred.egid = t->proc->cred.sgid = t->proc->cred.fsgid =
@@ -154,6 +237,8 @@ int task_start_init(const struct init_config *cfg)
 fail:
 	strv_free(&argv);
 	strv_free(&envp);
+	processes[1] = NULL;
+	free(t->proc);
 	task_free(t);
 	return ret;
 }
@@ -165,21 +250,4 @@ void set_comm(struct task *t, const char *path)
 	base = base ? base + 1 : path;
 	memset(t->comm, 0, sizeof(t->comm));
 	strncpy(t->comm, base, sizeof(t->comm) - 1);
-}
-
-void process_exit(struct task *t, int wait_status)
-{
-	if (t->proc->pid == 1)
-		init_status = wait_status;
-	t->proc->exiting = true;
-	t->proc->exit_code = wait_status;
-	if (t->thread) {
-		platform->thread_put(t->thread);
-		t->thread = NULL;
-	}
-	mm_put(t->mm);
-	t->mm = NULL;
-	t->state = TASK_DEAD;
-	schedule();
-	panic("a dead task ran again");
 }

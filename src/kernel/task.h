@@ -1,6 +1,7 @@
-/* kernel/task.h: a guest task (thread) and the process it belongs to.
- * A task has its own kernel stack and one host thread in its address
- * space's stub; the process holds what its threads share. */
+/* kernel/task.h: guest tasks (threads) and processes (thread groups).
+ * A task has its own kernel stack and one host thread in the stub of its
+ * address space; a process holds what its threads share: identity, family,
+ * credentials, limits, signal dispositions. */
 #ifndef KERNEL_TASK_H
 #define KERNEL_TASK_H
 
@@ -27,25 +28,37 @@ enum task_state {
 
 #define TASK_COMM_LEN 16
 #define NRLIMITS      16
+#define PID_MAX	      32768
 
 struct process {
-	int pid;
-	int ppid;
-	int exit_code;	   /* wait status once exiting */
-	bool exiting;
+	int pid, pgid, sid;
+	struct process *parent;
+	struct list_head children; /* struct process, by sibling */
+	struct list_head sibling;
+	struct list_head threads;  /* struct task, by thread_link */
 	int nthreads;
+	int exit_signal;	   /* sent to the parent at death (SIGCHLD) */
+	bool exiting;		   /* a group exit or fatal signal is under way */
+	bool zombie;		   /* every thread is gone; waits for its parent */
+	bool did_exec;
+	bool subreaper;
+	bool no_new_privs;
+	int exit_code;		   /* wait status */
+	struct waitq wait_chld;	   /* wait4 sleeps here */
 	struct cred cred;
 	struct linux_rlimit rlim[NRLIMITS];
 	unsigned umask;
 	unsigned personality;
-	bool no_new_privs;
-	struct linux_sigaction sigactions[64]; /* bookkeeping; delivery: signals issue */
+	int pdeath_signal;
+	uint64_t pending;	   /* signals sent but not delivered (signals issue) */
+	struct linux_sigaction sigactions[64];
 };
 
 struct task {
 	int tid;
 	enum task_state state;
 	struct process *proc;
+	struct list_head thread_link;
 	struct mm *mm;	      /* owns a reference */
 	struct files *files;  /* owns a reference */
 	struct fs_info *fs;   /* owns a reference */
@@ -54,13 +67,15 @@ struct task {
 	struct list_head run_link;
 	struct pf_event ev;   /* the trap that woke the task */
 	bool no_result;	      /* the handler set all registers itself */
+	bool killed;	      /* must leave at the next check: group exit, kill */
+	struct task *vfork_parent; /* sleeps until this task execs or exits */
+	bool vfork_done;
 	char comm[TASK_COMM_LEN];
 	uint64_t clear_child_tid;
 	uint64_t robust_list, robust_len;
 	uint64_t sigmask;
 	struct linux_stack_t altstack;
-	/* --strace: what the entry of the current call printed */
-	char *trace_buf;
+	char *trace_buf;      /* --strace: the entry of the current call */
 };
 
 struct init_config {
@@ -70,6 +85,7 @@ struct init_config {
 	const char *host_root; /* the host directory that is the guest's / */
 	const char *cwd;       /* the guest's starting directory */
 	uint32_t uid, gid;
+	int pids_max;
 };
 
 /* Starts the first process (pid 1). Returns 0 or -errno (ENOENT, EACCES,
@@ -77,15 +93,37 @@ struct init_config {
 int task_start_init(const struct init_config *cfg);
 void set_comm(struct task *t, const char *path);
 
-/* Ends the whole process of t with a wait status (exit code << 8, or
- * signal number); does not return to the guest. */
-void process_exit(struct task *t, int wait_status) __attribute__((noreturn));
+/* Lookups in the instance's pid namespace; NULL if none. */
+struct task *task_by_tid(int tid);
+struct process *process_by_pid(int pid);
+/* Calls fn for every live process. */
+void for_each_process(void (*fn)(struct process *p, void *arg), void *arg);
+int pid_alloc(void);
+struct process *process_alloc(int pid);
+void pid_free(int pid);
+bool tasks_limit_reached(void);
+void task_register(struct task *t);
 
+/* The current thread leaves (exit). Last thread: the process dies with
+ * wait status code unless a group exit set one. Never returns. */
+void task_exit(struct task *t, int code) __attribute__((noreturn));
+/* The whole process of t ends with a wait status (exit_group, fatal
+ * signal); never returns. */
+void process_exit(struct task *t, int wait_status) __attribute__((noreturn));
+/* Makes every thread of p leave with wait status code (a fatal signal). */
+void process_kill(struct process *p, int wait_status);
+/* Wakes or interrupts t so that it notices t->killed or a signal. */
+void task_kick(struct task *t);
+/* Should a sleeping task give up and return -EINTR? */
+bool signal_pending(struct task *t);
+/* A vfork child execs or exits: its parent goes on. */
+void vfork_release(struct task *t);
 /* Frees a dead task once the scheduler has left its stack. */
 void task_free(struct task *t);
 int task_count(void);
-
 /* The wait status of the first process once everything has ended. */
 int task_init_status(void);
+/* Sends sig to a process as kill(2) does; returns 0 or -errno. */
+int send_signal(struct task *from, struct process *p, int sig);
 
 #endif

@@ -398,3 +398,33 @@ long mm_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len, unsig
 		return (long)new_addr;
 	return vma_move(mm, v, addr, old_len, new_len, new_addr);
 }
+
+int mm_fork(struct mm *src, struct mm **out)
+{
+	struct mm *mm = calloc(1, sizeof(*mm));
+	struct vma *v, *nv;
+	int ret;
+
+	if (!mm)
+		return -ENOMEM;
+	*mm = *src;
+	mm->refcount = 1;
+	mm->nvmas = 0;
+	list_init(&mm->vmas);
+	ret = platform->mm_copy(src->pf, &mm->pf);
+	if (ret < 0) {
+		free(mm);
+		return ret;
+	}
+	list_for_each_entry(v, &src->vmas, link) {
+		nv = vma_new(v->start, v->end, v->prot, v->flags, v->file, v->off);
+		if (!nv) {
+			mm_put(mm);
+			return -ENOMEM;
+		}
+		list_add_tail(&nv->link, &mm->vmas);
+		mm->nvmas++;
+	}
+	*out = mm;
+	return 0;
+}

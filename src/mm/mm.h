@@ -56,6 +56,8 @@ struct mm {
 /* A fresh address space holding only the stub; *out owns one reference. */
 int mm_create(struct mm **out);
 void mm_get(struct mm *mm);
+/* A copy-on-write copy of src (fork): the host forks src's stub. */
+int mm_fork(struct mm *src, struct mm **out);
 void mm_put(struct mm *mm);
 
 struct vma *mm_find_vma(struct mm *mm, uaddr_t addr); /* first with end > addr */

@@ -25,6 +25,7 @@ enum pf_event_kind {
 	PF_EV_FAULT,   /* a synchronous fault: signo, code, addr, access, ip */
 	PF_EV_SIGNAL,  /* a host signal to the thread that is not a fault */
 	PF_EV_GONE,    /* the host thread died under us (stub killed) */
+	PF_EV_INTERRUPT, /* stopped because the kernel asked (interrupt) */
 };
 
 enum pf_access { PF_ACCESS_UNKNOWN, PF_ACCESS_READ, PF_ACCESS_WRITE, PF_ACCESS_EXEC };
@@ -79,6 +80,11 @@ struct platform_ops {
 	void (*set_result)(struct pf_thread *th, long ret);
 	/* Back to guest user mode until the next event. */
 	int (*resume)(struct pf_thread *th);
+	/* Makes a thread running guest code stop soon with PF_EV_INTERRUPT
+	 * (or another event it reaches first). */
+	int (*interrupt)(struct pf_thread *th);
+	/* Copies the FPU/SSE/AVX state of src into dst (fork, clone). */
+	int (*copy_fpu)(struct pf_thread *dst, struct pf_thread *src);
 
 	/* Events: poll delivers every pending event without blocking; wait
 	 * blocks for at least one. Both return how many were delivered. */

@@ -57,6 +57,16 @@ stub_batch:
 3:	int3
 	jmp	3b
 
+	/* A guest thread the kernel retires leaves through here: exit(0)
+	 * ends this host thread only. STUB_EXIT_THREAD in stub.h. */
+	.org	STUB_EXIT_THREAD - STUB_CODE
+	.globl	stub_exit_thread
+stub_exit_thread:
+	mov	$60, %eax
+	xor	%edi, %edi
+	syscall
+	int3
+
 	.section .bss
 	.balign	4096
 	.globl	stub_data

@@ -19,6 +19,8 @@
 
 /* Entry of the batch loop (stub.S puts it here with .org). */
 #define STUB_BATCH     (STUB_CODE + 0x80)
+/* Where a retired guest thread is sent to exit on its own. */
+#define STUB_EXIT_THREAD (STUB_CODE + 0x100)
 
 /* An op is 8 quadwords: nr, six arguments, unused. nr == -1 ends a batch. */
 #define STUB_OP_SIZE   64

@@ -8,6 +8,7 @@
 #include "mm/usercopy.h"
 #include "vfs/file.h"
 #include "vfs/namei.h"
+#include "vfs/pipe.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
 #include "abi/linux/ioctl.h"
@@ -693,4 +694,66 @@ long sys_llistxattr(struct task *t, const struct sysargs *a)
 long sys_flistxattr(struct task *t, const struct sysargs *a)
 {
 	return do_listxattr(t, a, 2);
+}
+
+static long do_pipe2(struct task *t, uaddr_t ufds, unsigned flags)
+{
+	struct file *rd, *wr;
+	int fds[2], limit = (int)t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur;
+	long ret;
+
+	if (flags & ~(LINUX_O_CLOEXEC | LINUX_O_NONBLOCK | LINUX_O_DIRECT))
+		return -EINVAL;
+	if (flags & LINUX_O_DIRECT) {
+		/* Differs from Linux: packet-mode pipes are not implemented. */
+		return -EINVAL;
+	}
+	ret = pipe_create(flags, &rd, &wr);
+	if (ret < 0)
+		return ret;
+	fds[0] = fd_install(t->files, rd, 0, flags & LINUX_O_CLOEXEC, limit);
+	if (fds[0] < 0) {
+		file_put(rd);
+		file_put(wr);
+		return fds[0];
+	}
+	fds[1] = fd_install(t->files, wr, 0, flags & LINUX_O_CLOEXEC, limit);
+	if (fds[1] < 0) {
+		fd_close(t->files, fds[0]);
+		file_put(wr);
+		return fds[1];
+	}
+	if (copy_to_user(t->mm, ufds, fds, sizeof(fds)) < 0) {
+		fd_close(t->files, fds[0]);
+		fd_close(t->files, fds[1]);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+long sys_pipe(struct task *t, const struct sysargs *a)
+{
+	return do_pipe2(t, sysarg_uaddr(a, 0), 0);
+}
+
+long sys_pipe2(struct task *t, const struct sysargs *a)
+{
+	return do_pipe2(t, sysarg_uaddr(a, 0), sysarg_uint(a, 1));
+}
+
+long sys_chdir(struct task *t, const struct sysargs *a)
+{
+	char *path;
+	int ret = get_path(t, sysarg_uaddr(a, 0), &path);
+
+	if (ret < 0)
+		return ret;
+	ret = vfs_chdir(t, LINUX_AT_FDCWD, path);
+	free(path);
+	return ret;
+}
+
+long sys_fchdir(struct task *t, const struct sysargs *a)
+{
+	return vfs_chdir(t, sysarg_int(a, 0), "");
 }

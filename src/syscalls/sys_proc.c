@@ -19,19 +19,6 @@
 #define NR_OPEN		   (1024 * 1024)
 #define GETRANDOM_MAX	   (32 * 1024 * 1024)
 
-long sys_exit(struct task *t, const struct sysargs *a)
-{
-	/* One thread per process until the processes issue. */
-	strace_noreturn(t, 60, a);
-	process_exit(t, (sysarg_int(a, 0) & 0xff) << 8);
-}
-
-long sys_exit_group(struct task *t, const struct sysargs *a)
-{
-	strace_noreturn(t, 231, a);
-	process_exit(t, (sysarg_int(a, 0) & 0xff) << 8);
-}
-
 long sys_getpid(struct task *t, const struct sysargs *a)
 {
 	(void)a;
@@ -47,7 +34,88 @@ long sys_gettid(struct task *t, const struct sysargs *a)
 long sys_getppid(struct task *t, const struct sysargs *a)
 {
 	(void)a;
-	return t->proc->ppid;
+	return t->proc->parent ? t->proc->parent->pid : 0;
+}
+
+long sys_getpgid(struct task *t, const struct sysargs *a)
+{
+	int pid = sysarg_int(a, 0);
+	struct process *p = pid ? process_by_pid(pid) : t->proc;
+
+	if (pid < 0)
+		return -ESRCH;
+	return p && !p->zombie ? p->pgid : -ESRCH;
+}
+
+long sys_getpgrp(struct task *t, const struct sysargs *a)
+{
+	(void)a;
+	return t->proc->pgid;
+}
+
+long sys_getsid(struct task *t, const struct sysargs *a)
+{
+	int pid = sysarg_int(a, 0);
+	struct process *p = pid ? process_by_pid(pid) : t->proc;
+
+	if (pid < 0)
+		return -ESRCH;
+	return p && !p->zombie ? p->sid : -ESRCH;
+}
+
+struct pgrp_ctx {
+	int pgid, sid;
+	bool found;
+};
+
+static void pgrp_cb(struct process *p, void *arg)
+{
+	struct pgrp_ctx *c = arg;
+
+	if (p->pgid == c->pgid && (c->sid < 0 || p->sid == c->sid))
+		c->found = true;
+}
+
+long sys_setpgid(struct task *t, const struct sysargs *a)
+{
+	int pid = sysarg_int(a, 0), pgid = sysarg_int(a, 1);
+	struct process *me = t->proc, *p;
+	struct pgrp_ctx c;
+
+	if (pgid < 0)
+		return -EINVAL;
+	p = pid ? process_by_pid(pid) : me;
+	if (!p || p->zombie || (p != me && p->parent != me))
+		return -ESRCH;
+	if (!pgid)
+		pgid = p->pid;
+	if (p != me && p->did_exec)
+		return -EACCES;
+	if (p->sid == p->pid || p->sid != me->sid)
+		return -EPERM;
+	if (pgid != p->pid) {
+		c.pgid = pgid;
+		c.sid = me->sid;
+		c.found = false;
+		for_each_process(pgrp_cb, &c);
+		if (!c.found)
+			return -EPERM;
+	}
+	p->pgid = pgid;
+	return 0;
+}
+
+long sys_setsid(struct task *t, const struct sysargs *a)
+{
+	struct process *me = t->proc;
+	struct pgrp_ctx c = { .pgid = me->pid, .sid = -1 };
+
+	(void)a;
+	for_each_process(pgrp_cb, &c);
+	if (c.found)
+		return -EPERM;
+	me->pgid = me->sid = me->pid;
+	return me->pid;
 }
 
 long sys_getuid(struct task *t, const struct sysargs *a)
@@ -312,6 +380,13 @@ long sys_execve(struct task *t, const struct sysargs *a)
 		ret = get_strv(t, sysarg_uaddr(a, 2), &envp);
 	if (ret == 0)
 		ret = exec_load(t, path, &argv, &envp, &mm, &regs);
+	if (ret == 0 && t->proc->nthreads > 1) {
+		/* Differs from Linux (for now): execve from a process with
+		 * several threads is refused rather than killing the others. */
+		mm_put(mm);
+		ret = -EAGAIN;
+		klog(LOG_INFO, "execve from a multithreaded process is not implemented yet");
+	}
 	if (ret == 0) {
 		ret = exec_switch(t, mm, &regs);
 		if (ret < 0) {
@@ -326,6 +401,8 @@ long sys_execve(struct task *t, const struct sysargs *a)
 			t->robust_list = 0;
 			t->clear_child_tid = 0;
 			t->no_result = true;
+			t->proc->did_exec = true;
+			vfork_release(t);
 		}
 	}
 	strv_free(&argv);
@@ -362,6 +439,18 @@ long sys_prctl(struct task *t, const struct sysargs *a)
 		return 0;
 	case LINUX_PR_GET_NO_NEW_PRIVS:
 		return t->proc->no_new_privs;
+	case LINUX_PR_SET_CHILD_SUBREAPER:
+		t->proc->subreaper = arg2 != 0;
+		return 0;
+	case LINUX_PR_GET_CHILD_SUBREAPER:
+		return copy_to_user(t->mm, arg2, &(int){ t->proc->subreaper }, sizeof(int));
+	case LINUX_PR_SET_PDEATHSIG:
+		if (arg2 > LINUX_NSIG)
+			return -EINVAL;
+		t->proc->pdeath_signal = (int)arg2;
+		return 0;
+	case LINUX_PR_GET_PDEATHSIG:
+		return copy_to_user(t->mm, arg2, &t->proc->pdeath_signal, sizeof(int));
 	default:
 		klog(LOG_INFO, "prctl option %d is not implemented: EINVAL", option);
 		return -EINVAL;

@@ -58,17 +58,6 @@ void files_put(struct files *fs)
 	free(fs);
 }
 
-struct file *fdget(struct files *fs, int fd)
-{
-	struct file *f;
-
-	if (fd < 0 || fd >= fs->max || !fs->fd[fd])
-		return NULL;
-	f = fs->fd[fd];
-	file_get(f);
-	return f;
-}
-
 static int grow(struct files *fs, int want)
 {
 	int n = fs->max ? fs->max : 64;
@@ -89,6 +78,38 @@ static int grow(struct files *fs, int want)
 	memset(fs->cloexec + fs->max, 0, n - fs->max);
 	fs->max = n;
 	return 0;
+}
+
+int files_dup(struct files *src, struct files **out)
+{
+	struct files *fs;
+	int i, ret = files_create(&fs);
+
+	if (ret < 0)
+		return ret;
+	if (src->max && grow(fs, src->max - 1) < 0) {
+		files_put(fs);
+		return -ENOMEM;
+	}
+	for (i = 0; i < src->max; i++) {
+		fs->fd[i] = src->fd[i];
+		fs->cloexec[i] = src->cloexec[i];
+		if (fs->fd[i])
+			file_get(fs->fd[i]);
+	}
+	*out = fs;
+	return 0;
+}
+
+struct file *fdget(struct files *fs, int fd)
+{
+	struct file *f;
+
+	if (fd < 0 || fd >= fs->max || !fs->fd[fd])
+		return NULL;
+	f = fs->fd[fd];
+	file_get(f);
+	return f;
 }
 
 int fd_install(struct files *fs, struct file *f, int min, bool cloexec, int limit)

@@ -66,6 +66,8 @@ struct files {
 
 int files_create(struct files **out);
 void files_put(struct files *fs);
+/* A copy of the table (fork without CLONE_FILES): shares the files. */
+int files_dup(struct files *src, struct files **out);
 /* Takes a reference; NULL if fd is not open. */
 struct file *fdget(struct files *fs, int fd);
 /* Installs f (the caller's reference moves to the table) at the lowest free

@@ -14,6 +14,8 @@
 #include "abi/linux/stat.h"
 #include "abi/linux/types.h"
 
+static int permission(const struct cred *c, const struct linux_stat *st, int mode);
+
 int fs_info_create(const char *host_root, const char *cwd, struct fs_info **out)
 {
 	struct fs_info *fs = calloc(1, sizeof(*fs));
@@ -23,7 +25,8 @@ int fs_info_create(const char *host_root, const char *cwd, struct fs_info **out)
 	fs->refcount = 1;
 	fs->root_host_fd = host_open_root(host_root);
 	fs->cwd = strdup(cwd);
-	if (fs->root_host_fd < 0 || !fs->cwd) {
+	fs->host_root = host_realpath(host_root);
+	if (fs->root_host_fd < 0 || !fs->cwd || !fs->host_root) {
 		int ret = fs->root_host_fd < 0 ? fs->root_host_fd : -ENOMEM;
 
 		fs_info_put(fs);
@@ -40,7 +43,77 @@ void fs_info_put(struct fs_info *fs)
 	if (fs->root_host_fd >= 0)
 		host_close(fs->root_host_fd);
 	free(fs->cwd);
+	free(fs->host_root);
 	free(fs);
+}
+
+int fs_info_dup(struct fs_info *src, struct fs_info **out)
+{
+	struct fs_info *fs = calloc(1, sizeof(*fs));
+
+	if (!fs)
+		return -ENOMEM;
+	fs->refcount = 1;
+	fs->root_host_fd = host_dup(src->root_host_fd);
+	fs->cwd = strdup(src->cwd);
+	fs->host_root = strdup(src->host_root);
+	if (fs->root_host_fd < 0 || !fs->cwd || !fs->host_root) {
+		fs_info_put(fs);
+		return -ENOMEM;
+	}
+	*out = fs;
+	return 0;
+}
+
+int vfs_chdir(struct task *t, int dirfd, const char *path)
+{
+	struct file *f;
+	char *hp, *cwd;
+	size_t rl;
+	int ret;
+
+	if (!path[0] && dirfd == LINUX_AT_FDCWD)
+		return -ENOENT;
+	if (path[0]) {
+		ret = vfs_openat(t, dirfd, path, LINUX_O_PATH | LINUX_O_DIRECTORY, 0, &f);
+	} else {
+		f = fdget(t->files, dirfd);
+		ret = f ? 0 : -EBADF;
+	}
+	if (ret < 0)
+		return ret;
+	if (f->host_fd < 0 || !f->ops->stat) {
+		file_put(f);
+		return -ENOTDIR;
+	}
+	{
+		struct linux_stat st;
+
+		ret = f->ops->stat(f, &st);
+		if (ret == 0 && !LINUX_S_ISDIR(st.st_mode))
+			ret = -ENOTDIR;
+		if (ret == 0 && permission(&t->proc->cred, &st, LINUX_X_OK) < 0)
+			ret = -EACCES;
+	}
+	hp = ret == 0 ? host_fd_path(f->host_fd) : NULL;
+	file_put(f);
+	if (ret < 0)
+		return ret;
+	if (!hp)
+		return -ENOENT;
+	/* The host path of what we opened beneath the root, made guest. */
+	rl = strcmp(t->fs->host_root, "/") == 0 ? 0 : strlen(t->fs->host_root);
+	if (strncmp(hp, t->fs->host_root, rl) != 0 || (hp[rl] != '/' && hp[rl] != 0)) {
+		free(hp);
+		return -ENOENT;
+	}
+	cwd = strdup(hp[rl] ? hp + rl : "/");
+	free(hp);
+	if (!cwd)
+		return -ENOMEM;
+	free(t->fs->cwd);
+	t->fs->cwd = cwd;
+	return 0;
 }
 
 static char *join(const char *base, const char *path, int *err)

@@ -18,10 +18,14 @@ struct fs_info {
 	int refcount;
 	int root_host_fd; /* the instance's root on the host (O_PATH) */
 	char *cwd;	  /* absolute guest path */
+	char *host_root;  /* the root's canonical host path, for chdir */
 };
 
 int fs_info_create(const char *host_root, const char *cwd, struct fs_info **out);
 void fs_info_put(struct fs_info *fs);
+int fs_info_dup(struct fs_info *src, struct fs_info **out);
+/* chdir: the cwd becomes the directory at path (canonical). */
+int vfs_chdir(struct task *t, int dirfd, const char *path);
 
 /* Makes path absolute: against the cwd (dirfd AT_FDCWD) or the directory
  * open at dirfd. Returns a malloc'ed string or NULL with *err set. */

@@ -25,6 +25,7 @@
 #include <sys/wait.h>
 #include <linux/ptrace.h>
 #include <linux/seccomp.h>
+#include <elf.h>
 
 #include "platform/platform.h"
 #include "platform/stub_image.h"
@@ -68,6 +69,8 @@ struct pf_thread {
 	struct pf_mm *mm;
 	void *owner;
 	bool regs_valid, regs_dirty, has_result;
+	bool running;	 /* resumed, and no event taken since */
+	bool want_stop;	 /* interrupt asked for */
 	long result;
 	struct pf_regs regs;
 	struct pf_thread *hash_next;
@@ -489,14 +492,54 @@ static int ptrace_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **o
 	return 0;
 }
 
+/* A guest thread leaves by running exit(0) in the stub itself: a host
+ * SIGKILL would take the whole stub (and its other threads) with it. */
 static void ptrace_thread_put(struct pf_thread *th)
 {
+	int status;
+
 	if (!th)
 		return;
 	thread_hash_del(th);
-	if (!th->mm->dead)
-		syscall(SYS_tgkill, th->mm->ctl_pid, th->tid, SIGKILL);
+	if (th->tid > 0 && !th->mm->dead) {
+		if (th->running) {
+			ptrace(PTRACE_INTERRUPT, th->tid, 0, 0);
+			do {
+				if (wait_pid(th->tid, &status) < 0)
+					goto out;
+			} while (!WIFSTOPPED(status) && !WIFEXITED(status) && !WIFSIGNALED(status));
+			if (!WIFSTOPPED(status))
+				goto out;
+		}
+		if (ptrace(PTRACE_POKEUSER, th->tid, offsetof(struct user_regs_struct, rip),
+			   STUB_EXIT_THREAD) == 0)
+			ptrace(PTRACE_CONT, th->tid, 0, 0);
+	}
+out:
 	free(th);
+}
+
+static int ptrace_interrupt(struct pf_thread *th)
+{
+	if (!th->running || th->want_stop)
+		return 0;
+	th->want_stop = true;
+	return ptrace(PTRACE_INTERRUPT, th->tid, 0, 0) < 0 ? -ESRCH : 0;
+}
+
+static int ptrace_copy_fpu(struct pf_thread *dst, struct pf_thread *src)
+{
+	static char buf[16384] __attribute__((aligned(64)));
+	struct iovec iov = { buf, sizeof(buf) };
+	struct user_fpregs_struct fp;
+
+	if (ptrace(PTRACE_GETREGSET, src->tid, NT_X86_XSTATE, &iov) == 0 &&
+	    ptrace(PTRACE_SETREGSET, dst->tid, NT_X86_XSTATE, &iov) == 0)
+		return 0;
+	if (ptrace(PTRACE_GETFPREGS, src->tid, 0, &fp) < 0 ||
+	    ptrace(PTRACE_SETFPREGS, dst->tid, 0, &fp) < 0)
+		return -ESRCH;
+	return 0;
 }
 
 static int ptrace_get_regs(struct pf_thread *th, struct pf_regs *regs)
@@ -553,6 +596,7 @@ static int ptrace_resume(struct pf_thread *th)
 	th->regs_valid = th->regs_dirty = th->has_result = false;
 	if (ptrace(PTRACE_SYSEMU, th->tid, 0, 0) < 0)
 		return -ESRCH;
+	th->running = true;
 	return 0;
 }
 
@@ -578,6 +622,7 @@ static void handle_status(int tid, int status, pf_event_fn fn)
 	if (!th)
 		return; /* a stub thread we already dropped */
 	memset(&ev, 0, sizeof(ev));
+	th->running = false;
 	if (!WIFSTOPPED(status)) {
 		thread_hash_del(th);
 		th->tid = -1;
@@ -591,6 +636,7 @@ static void handle_status(int tid, int status, pf_event_fn fn)
 		if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, sizeof(info), &info) <= 0 ||
 		    info.op != PTRACE_SYSCALL_INFO_ENTRY) {
 			ptrace(PTRACE_SYSEMU, tid, 0, 0);
+			th->running = true;
 			return;
 		}
 		ev.kind = PF_EV_SYSCALL;
@@ -601,9 +647,16 @@ static void handle_status(int tid, int status, pf_event_fn fn)
 		fn(th->owner, &ev);
 		return;
 	}
+	if (status >> 16 == PTRACE_EVENT_STOP && th->want_stop) {
+		th->want_stop = false;
+		ev.kind = PF_EV_INTERRUPT;
+		fn(th->owner, &ev);
+		return;
+	}
 	if (status >> 16 != 0) {
 		/* A ptrace event stop (group stop, stray event): not the guest's. */
 		ptrace(PTRACE_SYSEMU, tid, 0, 0);
+		th->running = true;
 		return;
 	}
 	{
@@ -778,6 +831,8 @@ const struct platform_ops platform_ptrace = {
 	.set_regs = ptrace_set_regs,
 	.set_result = ptrace_set_result,
 	.resume = ptrace_resume,
+	.interrupt = ptrace_interrupt,
+	.copy_fpu = ptrace_copy_fpu,
 	.poll = ptrace_poll,
 	.wait = ptrace_wait,
 };

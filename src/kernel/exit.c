@@ -1,0 +1,336 @@
+/* kernel/exit.c: threads and processes ending, zombies, reparenting and
+ * wait4/waitid. When pid 1 ends, every other process of the instance is
+ * killed and the instance is over. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/task.h"
+#include "kernel/log.h"
+#include "kernel/futex.h"
+#include "syscalls/dispatch.h"
+#include "mm/mm.h"
+#include "mm/usercopy.h"
+#include "vfs/file.h"
+#include "vfs/namei.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/misc.h"
+#include "abi/linux/types.h"
+
+extern int init_status;
+
+bool signal_pending(struct task *t)
+{
+	return t->killed;
+}
+
+void task_kick(struct task *t)
+{
+	if (t->state == TASK_USER && t->thread)
+		platform->interrupt(t->thread);
+	else if (t->state == TASK_SLEEPING)
+		sched_wake(t);
+}
+
+void process_kill(struct process *p, int wait_status)
+{
+	struct task *t;
+
+	if (p->exiting || p->zombie)
+		return;
+	p->exiting = true;
+	p->exit_code = wait_status;
+	list_for_each_entry(t, &p->threads, thread_link) {
+		t->killed = true;
+		if (t != current)
+			task_kick(t);
+	}
+}
+
+static void kill_all_cb(struct process *p, void *arg)
+{
+	(void)arg;
+	if (p->pid != 1)
+		process_kill(p, LINUX_SIGKILL);
+}
+
+/* The closest ancestor that is a subreaper, else pid 1. */
+static struct process *find_reaper(struct process *p)
+{
+	struct process *a;
+
+	for (a = p->parent; a; a = a->parent)
+		if (a->subreaper && !a->exiting && !a->zombie)
+			return a;
+	return process_by_pid(1);
+}
+
+static void release_process(struct process *p)
+{
+	list_del(&p->sibling);
+	pid_free(p->pid);
+	free(p->cred.groups);
+	free(p);
+}
+
+/* Tells the parent; a parent that ignores SIGCHLD reaps at once. */
+static void notify_parent(struct process *p)
+{
+	struct process *parent = p->parent;
+	const struct linux_sigaction *sa;
+
+	if (!parent) {
+		release_process(p);
+		return;
+	}
+	sa = &parent->sigactions[LINUX_SIGCHLD - 1];
+	if (p->exit_signal == LINUX_SIGCHLD &&
+	    (sa->handler == LINUX_SIG_IGN || (sa->flags & LINUX_SA_NOCLDWAIT))) {
+		release_process(p);
+		waitq_wake_all(&parent->wait_chld);
+		return;
+	}
+	if (p->exit_signal > 0)
+		parent->pending |= 1ULL << (p->exit_signal - 1);
+	waitq_wake_all(&parent->wait_chld);
+}
+
+/* The last thread of p is gone. */
+static void process_finish(struct process *p)
+{
+	struct process *c, *n, *reaper;
+
+	p->zombie = true;
+	if (p->pid == 1) {
+		init_status = p->exit_code;
+		for_each_process(kill_all_cb, NULL);
+	}
+	reaper = find_reaper(p);
+	list_for_each_entry_safe(c, n, &p->children, sibling) {
+		list_del(&c->sibling);
+		if (!reaper || reaper == p) {
+			c->parent = NULL;
+			if (c->zombie)
+				release_process(c);
+			continue;
+		}
+		c->parent = reaper;
+		list_add_tail(&c->sibling, &reaper->children);
+		if (c->zombie)
+			notify_parent(c);
+		/* Parent death signal */
+		if (c->pdeath_signal && !c->zombie)
+			send_signal(NULL, c, c->pdeath_signal);
+	}
+	notify_parent(p);
+}
+
+static void clear_child_tid(struct task *t)
+{
+	uint32_t zero = 0;
+
+	if (!t->clear_child_tid || !t->mm || t->mm->refcount <= 1)
+		return;
+	if (copy_to_user(t->mm, t->clear_child_tid, &zero, sizeof(zero)) == 0)
+		futex_wake_addr(t->mm, t->clear_child_tid, 1);
+}
+
+void vfork_release(struct task *t)
+{
+	struct task *parent = t->vfork_parent;
+
+	if (!parent)
+		return;
+	t->vfork_parent = NULL;
+	parent->vfork_done = true;
+	sched_wake(parent);
+}
+
+void task_exit(struct task *t, int code)
+{
+	struct process *p = t->proc;
+
+	clear_child_tid(t);
+	vfork_release(t);
+	if (t->thread) {
+		platform->thread_put(t->thread);
+		t->thread = NULL;
+	}
+	list_del(&t->thread_link);
+	p->nthreads--;
+	mm_put(t->mm);
+	t->mm = NULL;
+	files_put(t->files);
+	t->files = NULL;
+	fs_info_put(t->fs);
+	t->fs = NULL;
+	if (p->nthreads == 0) {
+		if (!p->exiting)
+			p->exit_code = code;
+		process_finish(p);
+	}
+	t->state = TASK_DEAD;
+	schedule();
+	panic("a dead task ran again");
+}
+
+void process_exit(struct task *t, int wait_status)
+{
+	process_kill(t->proc, wait_status);
+	task_exit(t, wait_status);
+}
+
+long sys_exit(struct task *t, const struct sysargs *a)
+{
+	strace_noreturn(t, 60, a);
+	task_exit(t, (sysarg_int(a, 0) & 0xff) << 8);
+}
+
+long sys_exit_group(struct task *t, const struct sysargs *a)
+{
+	strace_noreturn(t, 231, a);
+	process_exit(t, (sysarg_int(a, 0) & 0xff) << 8);
+}
+
+/* wait4 and waitid */
+
+struct wait_result {
+	int pid;
+	int status;
+	uint32_t uid;
+};
+
+static bool wait_matches(struct process *c, int which, int id, int options, struct process *me)
+{
+	bool clone_child = c->exit_signal != LINUX_SIGCHLD;
+
+	if (!(options & LINUX_WALL) && clone_child != !!(options & LINUX_WCLONE))
+		return false;
+	switch (which) {
+	case LINUX_P_PID:
+		return c->pid == id;
+	case LINUX_P_PGID:
+		return c->pgid == (id ? id : me->pgid);
+	default:
+		return true;
+	}
+}
+
+static long do_wait(struct task *t, int which, int id, int options, struct wait_result *res)
+{
+	struct process *me = t->proc, *c;
+
+	for (;;) {
+		bool any = false;
+
+		list_for_each_entry(c, &me->children, sibling) {
+			if (!wait_matches(c, which, id, options, me))
+				continue;
+			any = true;
+			if (c->zombie && (options & LINUX_WEXITED)) {
+				res->pid = c->pid;
+				res->status = c->exit_code;
+				res->uid = c->cred.uid;
+				if (!(options & LINUX_WNOWAIT))
+					release_process(c);
+				return res->pid;
+			}
+		}
+		if (!any)
+			return -ECHILD;
+		if (options & LINUX_WNOHANG)
+			return 0;
+		if (signal_pending(t))
+			return -EINTR;
+		waitq_sleep(&me->wait_chld);
+	}
+}
+
+long sys_wait4(struct task *t, const struct sysargs *a)
+{
+	int pid = sysarg_int(a, 0), options = sysarg_int(a, 2), which, id;
+	uaddr_t ustatus = sysarg_uaddr(a, 1), urusage = sysarg_uaddr(a, 3);
+	struct wait_result res = { 0 };
+	long ret;
+
+	if (options & ~(LINUX_WNOHANG | LINUX_WUNTRACED | LINUX_WCONTINUED | LINUX_WNOTHREAD | LINUX_WCLONE | LINUX_WALL))
+		return -EINVAL;
+	if (pid == -1) {
+		which = LINUX_P_ALL;
+		id = 0;
+	} else if (pid < 0) {
+		if (pid == INT32_MIN)
+			return -ESRCH;
+		which = LINUX_P_PGID;
+		id = -pid;
+	} else if (pid == 0) {
+		which = LINUX_P_PGID;
+		id = 0;
+	} else {
+		which = LINUX_P_PID;
+		id = pid;
+	}
+	ret = do_wait(t, which, id, options | LINUX_WEXITED, &res);
+	if (ret <= 0)
+		return ret;
+	if (ustatus && copy_to_user(t->mm, ustatus, &res.status, sizeof(int)) < 0)
+		return -EFAULT;
+	if (urusage) {
+		struct linux_rusage ru;
+
+		/* Differs from Linux: child CPU times are not accounted yet. */
+		memset(&ru, 0, sizeof(ru));
+		if (copy_to_user(t->mm, urusage, &ru, sizeof(ru)) < 0)
+			return -EFAULT;
+	}
+	return ret;
+}
+
+long sys_waitid(struct task *t, const struct sysargs *a)
+{
+	int which = sysarg_int(a, 0), id = sysarg_int(a, 1), options = sysarg_int(a, 3);
+	uaddr_t uinfo = sysarg_uaddr(a, 2);
+	struct wait_result res = { 0 };
+	struct linux_siginfo si;
+	long ret;
+
+	if (options & ~(LINUX_WNOHANG | LINUX_WNOWAIT | LINUX_WEXITED | LINUX_WSTOPPED | LINUX_WCONTINUED | LINUX_WNOTHREAD |
+			LINUX_WCLONE | LINUX_WALL))
+		return -EINVAL;
+	if (!(options & (LINUX_WEXITED | LINUX_WSTOPPED | LINUX_WCONTINUED)))
+		return -EINVAL;
+	switch (which) {
+	case LINUX_P_ALL:
+		id = 0;
+		break;
+	case LINUX_P_PID:
+		if (id <= 0)
+			return -EINVAL;
+		break;
+	case LINUX_P_PGID:
+		if (id < 0)
+			return -EINVAL;
+		break;
+	default:
+		/* Differs from Linux: P_PIDFD comes with pidfds. */
+		return -EINVAL;
+	}
+	ret = do_wait(t, which, id, options, &res);
+	if (ret < 0)
+		return ret;
+	memset(&si, 0, sizeof(si));
+	if (ret > 0) {
+		si.si_signo = LINUX_SIGCHLD;
+		si.fields.sigchld.pid = res.pid;
+		si.fields.sigchld.uid = res.uid;
+		if ((res.status & 0x7f) == 0) {
+			si.si_code = LINUX_CLD_EXITED;
+			si.fields.sigchld.status = (res.status >> 8) & 0xff;
+		} else {
+			si.si_code = (res.status & 0x80) ? LINUX_CLD_DUMPED : LINUX_CLD_KILLED;
+			si.fields.sigchld.status = res.status & 0x7f;
+		}
+	}
+	if (uinfo && copy_to_user(t->mm, uinfo, &si, sizeof(si)) < 0)
+		return -EFAULT;
+	return 0;
+}

@@ -1,0 +1,304 @@
+/* kernel/fork.c: fork, vfork, clone, clone3. A new process gets a copy of
+ * the address space by a host fork of its stub (the /proc/mm "copy"): the
+ * host does copy-on-write. A new thread is one more host thread in the same
+ * stub. vfork suspends the parent until the child execs or exits.
+ * Refused with EINVAL (said in the note and here): namespaces (CLONE_NEW*),
+ * CLONE_PIDFD until pidfds exist, CLONE_INTO_CGROUP, clone3's set_tid. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/task.h"
+#include "kernel/run.h"
+#include "kernel/log.h"
+#include "syscalls/dispatch.h"
+#include "mm/mm.h"
+#include "mm/usercopy.h"
+#include "vfs/file.h"
+#include "vfs/namei.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/misc.h"
+
+#define CSIGNAL 0xff
+#define CLONE_NS_FLAGS                                                                         \
+	(LINUX_CLONE_NEWNS | LINUX_CLONE_NEWCGROUP | LINUX_CLONE_NEWUTS | LINUX_CLONE_NEWIPC |  \
+	 LINUX_CLONE_NEWUSER | LINUX_CLONE_NEWPID | LINUX_CLONE_NEWNET | LINUX_CLONE_NEWTIME)
+
+struct clone_req {
+	uint64_t flags;
+	int exit_signal;
+	uaddr_t stack, parent_tid, child_tid;
+	uint64_t tls;
+};
+
+static struct process *copy_process_struct(struct task *t, int pid, const struct clone_req *r)
+{
+	struct process *me = t->proc, *p = process_alloc(pid);
+
+	if (!p)
+		return NULL;
+	p->pgid = me->pgid;
+	p->sid = me->sid;
+	p->cred = me->cred;
+	p->cred.groups = NULL;
+	if (me->cred.ngroups) {
+		p->cred.groups = malloc(me->cred.ngroups * sizeof(uint32_t));
+		if (!p->cred.groups) {
+			free(p);
+			return NULL;
+		}
+		memcpy(p->cred.groups, me->cred.groups, me->cred.ngroups * sizeof(uint32_t));
+	}
+	memcpy(p->rlim, me->rlim, sizeof(p->rlim));
+	p->umask = me->umask;
+	p->personality = me->personality;
+	p->no_new_privs = me->no_new_privs;
+	memcpy(p->sigactions, me->sigactions, sizeof(p->sigactions));
+	p->exit_signal = r->exit_signal;
+	p->parent = (r->flags & LINUX_CLONE_PARENT) ? me->parent : me;
+	if (p->parent)
+		list_add_tail(&p->sibling, &p->parent->children);
+	return p;
+}
+
+static int check_flags(struct task *t, const struct clone_req *r)
+{
+	uint64_t f = r->flags;
+
+	if (f & CLONE_NS_FLAGS) {
+		klog(LOG_INFO, "clone: namespaces are not supported: EINVAL");
+		return -EINVAL;
+	}
+	if ((f & LINUX_CLONE_THREAD) && !(f & LINUX_CLONE_SIGHAND))
+		return -EINVAL;
+	if ((f & LINUX_CLONE_SIGHAND) && !(f & LINUX_CLONE_VM))
+		return -EINVAL;
+	if ((f & (LINUX_CLONE_PARENT | LINUX_CLONE_THREAD)) && t->proc->pid == 1 &&
+	    !(f & LINUX_CLONE_THREAD))
+		return -EINVAL; /* init cannot have siblings */
+	if (f & (LINUX_CLONE_PIDFD | LINUX_CLONE_INTO_CGROUP)) {
+		klog(LOG_INFO, "clone: CLONE_PIDFD/CLONE_INTO_CGROUP are not supported: EINVAL");
+		return -EINVAL;
+	}
+	if ((f & LINUX_CLONE_THREAD) && r->exit_signal)
+		return -EINVAL;
+	if (r->exit_signal < 0 || r->exit_signal > LINUX_NSIG)
+		return -EINVAL;
+	return 0;
+}
+
+static long do_clone(struct task *t, const struct clone_req *r)
+{
+	uint64_t f = r->flags;
+	struct task *c;
+	struct pf_regs regs;
+	int tid, ret;
+
+	ret = check_flags(t, r);
+	if (ret < 0)
+		return ret;
+	if (tasks_limit_reached())
+		return -EAGAIN;
+	tid = pid_alloc();
+	if (tid < 0)
+		return tid;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->tid = tid;
+	c->state = TASK_SLEEPING;
+	list_init(&c->run_link);
+	if (f & LINUX_CLONE_THREAD) {
+		c->proc = t->proc;
+	} else {
+		c->proc = copy_process_struct(t, tid, r);
+		if (!c->proc) {
+			free(c);
+			return -ENOMEM;
+		}
+	}
+	list_add_tail(&c->thread_link, &c->proc->threads);
+	c->proc->nthreads++;
+	task_register(c);
+	memcpy(c->comm, t->comm, sizeof(c->comm));
+	c->sigmask = t->sigmask;
+	if (!(f & LINUX_CLONE_VM) || (f & LINUX_CLONE_VFORK))
+		c->altstack = t->altstack;
+	else
+		c->altstack.ss_flags = LINUX_SS_DISABLE;
+
+	if (f & LINUX_CLONE_VM) {
+		mm_get(t->mm);
+		c->mm = t->mm;
+	} else {
+		ret = mm_fork(t->mm, &c->mm);
+		if (ret < 0)
+			goto fail;
+	}
+	if (f & LINUX_CLONE_FILES) {
+		t->files->refcount++;
+		c->files = t->files;
+	} else {
+		ret = files_dup(t->files, &c->files);
+		if (ret < 0)
+			goto fail;
+	}
+	if (f & LINUX_CLONE_FS) {
+		t->fs->refcount++;
+		c->fs = t->fs;
+	} else {
+		ret = fs_info_dup(t->fs, &c->fs);
+		if (ret < 0)
+			goto fail;
+	}
+	ret = platform->thread_new(c->mm->pf, c, &c->thread);
+	if (ret < 0)
+		goto fail;
+	ret = platform->get_regs(t->thread, &regs);
+	if (ret < 0)
+		goto fail;
+	regs.rax = 0;
+	if (r->stack)
+		regs.rsp = r->stack;
+	if (f & LINUX_CLONE_SETTLS)
+		regs.fs_base = r->tls;
+	platform->set_regs(c->thread, &regs);
+	ret = platform->copy_fpu(c->thread, t->thread);
+	if (ret < 0)
+		goto fail;
+	if ((f & LINUX_CLONE_PARENT_SETTID) &&
+	    copy_to_user(t->mm, r->parent_tid, &tid, sizeof(tid)) < 0) {
+		ret = -EFAULT;
+		goto fail;
+	}
+	if ((f & LINUX_CLONE_CHILD_SETTID) &&
+	    copy_to_user(c->mm, r->child_tid, &tid, sizeof(tid)) < 0) {
+		ret = -EFAULT;
+		goto fail;
+	}
+	if (f & LINUX_CLONE_CHILD_CLEARTID)
+		c->clear_child_tid = r->child_tid;
+	ret = kstack_init(&c->kstack, task_main, c);
+	if (ret < 0)
+		goto fail;
+	if (f & LINUX_CLONE_VFORK) {
+		c->vfork_parent = t;
+		t->vfork_done = false;
+	}
+	sched_add(c);
+	if (f & LINUX_CLONE_VFORK) {
+		/* Differs from Linux: a vfork parent that is killed still waits
+		 * for the child to exec or exit. */
+		while (!t->vfork_done) {
+			t->state = TASK_SLEEPING;
+			schedule();
+		}
+	}
+	return tid;
+fail:
+	/* The child never ran: undo it as if it had exited at once. */
+	list_del(&c->thread_link);
+	c->proc->nthreads--;
+	if (c->proc != t->proc) {
+		list_del(&c->proc->sibling);
+		pid_free(c->proc->pid);
+		free(c->proc->cred.groups);
+		free(c->proc);
+	}
+	c->proc = NULL;
+	task_free(c);
+	return ret;
+}
+
+long sys_clone(struct task *t, const struct sysargs *a)
+{
+	struct clone_req r = {
+		.flags = a->a[0] & ~(uint64_t)CSIGNAL & 0xffffffffULL,
+		.exit_signal = (int)(a->a[0] & CSIGNAL),
+		.stack = sysarg_uaddr(a, 1),
+		.parent_tid = sysarg_uaddr(a, 2),
+		.child_tid = sysarg_uaddr(a, 3),
+		.tls = a->a[4],
+	};
+
+	return do_clone(t, &r);
+}
+
+long sys_fork(struct task *t, const struct sysargs *a)
+{
+	struct clone_req r = { .exit_signal = LINUX_SIGCHLD };
+
+	(void)a;
+	return do_clone(t, &r);
+}
+
+long sys_vfork(struct task *t, const struct sysargs *a)
+{
+	struct clone_req r = { .flags = LINUX_CLONE_VM | LINUX_CLONE_VFORK,
+			       .exit_signal = LINUX_SIGCHLD };
+
+	(void)a;
+	return do_clone(t, &r);
+}
+
+long sys_clone3(struct task *t, const struct sysargs *a)
+{
+	struct linux_clone_args ca;
+	uint64_t size = sysarg_size(a, 1);
+	struct clone_req r;
+
+	if (size < LINUX_CLONE_ARGS_SIZE_VER0 || size > 4096)
+		return -EINVAL;
+	memset(&ca, 0, sizeof(ca));
+	if (copy_from_user(t->mm, &ca, sysarg_uaddr(a, 0),
+			   size < sizeof(ca) ? size : sizeof(ca)) < 0)
+		return -EFAULT;
+	if (size > sizeof(ca)) {
+		/* Unknown trailing fields must be zero. */
+		char tail[64];
+		uint64_t off;
+
+		for (off = sizeof(ca); off < size; off += sizeof(tail)) {
+			size_t n = size - off < sizeof(tail) ? size - off : sizeof(tail);
+			size_t i;
+
+			if (copy_from_user(t->mm, tail, sysarg_uaddr(a, 0) + off, n) < 0)
+				return -EFAULT;
+			for (i = 0; i < n; i++)
+				if (tail[i])
+					return -E2BIG;
+		}
+	}
+	if (ca.flags & ~(0xffffffffULL | LINUX_CLONE_CLEAR_SIGHAND | LINUX_CLONE_INTO_CGROUP))
+		return -EINVAL;
+	if (ca.flags & CSIGNAL)
+		return -EINVAL;
+	if (ca.exit_signal > LINUX_NSIG)
+		return -EINVAL;
+	if (ca.set_tid || ca.set_tid_size)
+		return -EINVAL;
+	if ((ca.stack == 0) != (ca.stack_size == 0))
+		return -EINVAL;
+	r.flags = ca.flags & ~LINUX_CLONE_CLEAR_SIGHAND;
+	r.exit_signal = (int)ca.exit_signal;
+	r.stack = ca.stack ? ca.stack + ca.stack_size : 0;
+	r.parent_tid = ca.parent_tid;
+	r.child_tid = ca.child_tid;
+	r.tls = ca.tls;
+	if (ca.flags & LINUX_CLONE_CLEAR_SIGHAND) {
+		long ret;
+		int i;
+
+		if (ca.flags & LINUX_CLONE_SIGHAND)
+			return -EINVAL;
+		ret = do_clone(t, &r);
+		if (ret > 0) {
+			struct process *p = process_by_pid((int)ret);
+
+			for (i = 0; p && i < 64; i++)
+				if (p->sigactions[i].handler != LINUX_SIG_IGN)
+					memset(&p->sigactions[i], 0, sizeof(p->sigactions[i]));
+		}
+		return ret;
+	}
+	return do_clone(t, &r);
+}

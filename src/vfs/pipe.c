@@ -1,0 +1,183 @@
+/* vfs/pipe.c: pipes. One ring buffer shared by a read file and a write
+ * file; readers and writers sleep on wait queues. Writes of at most
+ * PIPE_BUF bytes are atomic. Writing with no reader left is EPIPE and
+ * SIGPIPE. Differs from Linux (until the VFS issue): O_DIRECT packet mode
+ * and F_SETPIPE_SZ are not implemented; the capacity is 64 KiB. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "vfs/pipe.h"
+#include "vfs/file.h"
+#include "kernel/task.h"
+#include "mm/usercopy.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/fcntl.h"
+#include "abi/linux/ioctl.h"
+#include "abi/linux/stat.h"
+
+#define PIPE_SIZE 65536
+#define PIPE_BUF  4096
+
+struct pipe {
+	char *buf;
+	size_t head, len; /* data at buf[head .. head+len) modulo PIPE_SIZE */
+	int readers, writers;
+	struct waitq rwait, wwait;
+	uint64_t ino;
+	int64_t ctime_ns;
+};
+
+static uint64_t next_ino = 1;
+
+static long pipe_read(struct file *f, void *buf, size_t n)
+{
+	struct pipe *p = f->priv;
+	size_t done = 0;
+
+	while (p->len == 0) {
+		if (p->writers == 0)
+			return 0;
+		if (f->flags & LINUX_O_NONBLOCK)
+			return -EAGAIN;
+		if (signal_pending(current))
+			return -EINTR;
+		waitq_sleep(&p->rwait);
+	}
+	while (done < n && p->len > 0) {
+		size_t chunk = PIPE_SIZE - p->head;
+
+		if (chunk > p->len)
+			chunk = p->len;
+		if (chunk > n - done)
+			chunk = n - done;
+		memcpy((char *)buf + done, p->buf + p->head, chunk);
+		p->head = (p->head + chunk) % PIPE_SIZE;
+		p->len -= chunk;
+		done += chunk;
+	}
+	waitq_wake_all(&p->wwait);
+	return (long)done;
+}
+
+static long pipe_write(struct file *f, const void *buf, size_t n)
+{
+	struct pipe *p = f->priv;
+	size_t done = 0;
+
+	while (done < n) {
+		size_t room, need = n - done <= PIPE_BUF ? n - done : 1;
+
+		if (p->readers == 0) {
+			send_signal(NULL, current->proc, LINUX_SIGPIPE);
+			return done ? (long)done : -EPIPE;
+		}
+		room = PIPE_SIZE - p->len;
+		if (room < need) {
+			if (f->flags & LINUX_O_NONBLOCK)
+				return done ? (long)done : -EAGAIN;
+			if (signal_pending(current))
+				return done ? (long)done : -EINTR;
+			waitq_sleep(&p->wwait);
+			continue;
+		}
+		while (room > 0 && done < n) {
+			size_t tail = (p->head + p->len) % PIPE_SIZE;
+			size_t chunk = PIPE_SIZE - tail;
+
+			if (chunk > room)
+				chunk = room;
+			if (chunk > n - done)
+				chunk = n - done;
+			memcpy(p->buf + tail, (const char *)buf + done, chunk);
+			p->len += chunk;
+			room -= chunk;
+			done += chunk;
+		}
+		waitq_wake_all(&p->rwait);
+	}
+	return (long)done;
+}
+
+static int pipe_stat(struct file *f, struct linux_stat *st)
+{
+	struct pipe *p = f->priv;
+
+	memset(st, 0, sizeof(*st));
+	st->st_mode = LINUX_S_IFIFO | 0600;
+	st->st_nlink = 1;
+	st->st_ino = p->ino;
+	st->st_blksize = PIPE_BUF;
+	st->st_dev = 0xc;
+	st->st_uid = current ? current->proc->cred.euid : 0;
+	st->st_gid = current ? current->proc->cred.egid : 0;
+	return 0;
+}
+
+static long pipe_ioctl(struct file *f, struct task *t, unsigned cmd, uint64_t arg)
+{
+	struct pipe *p = f->priv;
+	int n = (int)p->len;
+
+	if (cmd != LINUX_FIONREAD)
+		return -ENOTTY;
+	return copy_to_user(t->mm, arg, &n, sizeof(n));
+}
+
+static void pipe_release(struct file *f)
+{
+	struct pipe *p = f->priv;
+
+	if (file_readable(f))
+		p->readers--;
+	else
+		p->writers--;
+	waitq_wake_all(&p->rwait);
+	waitq_wake_all(&p->wwait);
+	if (p->readers == 0 && p->writers == 0) {
+		free(p->buf);
+		free(p);
+	}
+}
+
+static int64_t pipe_llseek(struct file *f, int64_t off, int whence)
+{
+	(void)f;
+	(void)off;
+	(void)whence;
+	return -ESPIPE;
+}
+
+static const struct file_ops pipe_ops = {
+	.read = pipe_read,
+	.write = pipe_write,
+	.llseek = pipe_llseek,
+	.stat = pipe_stat,
+	.ioctl = pipe_ioctl,
+	.release = pipe_release,
+};
+
+int pipe_create(unsigned flags, struct file **rd, struct file **wr)
+{
+	struct pipe *p = calloc(1, sizeof(*p));
+	unsigned fl = flags & LINUX_O_NONBLOCK;
+
+	if (!p)
+		return -ENOMEM;
+	p->buf = malloc(PIPE_SIZE);
+	*rd = file_alloc(&pipe_ops, LINUX_O_RDONLY | fl, -1, NULL);
+	*wr = file_alloc(&pipe_ops, LINUX_O_WRONLY | fl, -1, NULL);
+	if (!p->buf || !*rd || !*wr) {
+		free(p->buf);
+		free(p);
+		free(*rd);
+		free(*wr);
+		return -ENFILE;
+	}
+	waitq_init(&p->rwait);
+	waitq_init(&p->wwait);
+	p->readers = p->writers = 1;
+	p->ino = next_ino++;
+	(*rd)->priv = p;
+	(*wr)->priv = p;
+	return 0;
+}
