@@ -48,7 +48,8 @@ struct platform_ops {
 	int (*init)(void);
 	/* Address spaces. mm_new: a fresh empty one (a fork of the zygote);
 	 * mm_copy: a copy-on-write copy of src (a host fork of its stub);
-	 * mm_put: drop it, the stub and its threads die. */
+	 * mm_put: drop it, the stub and its threads die; every pf_thread of
+	 * mm must have been put before. */
 	int (*mm_new)(struct pf_mm **out);
 	int (*mm_copy)(struct pf_mm *src, struct pf_mm **out);
 	void (*mm_put)(struct pf_mm *mm);

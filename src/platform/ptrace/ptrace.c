@@ -57,6 +57,7 @@ struct stub_data {
 
 struct pf_mm {
 	int ctl_pid;   /* the stub's main thread: runs batches, never guest code */
+	struct pf_mm *hash_next;
 	int nops;
 	int nfds;
 	int fds[MAX_QUEUED_FDS]; /* dup'ed host fds, sent at flush */
@@ -84,11 +85,52 @@ static struct pf_mm *zygote;
 #define THREAD_HASH 256
 static struct pf_thread *thread_hash[THREAD_HASH];
 
+static struct pf_mm *mm_hash[THREAD_HASH];
+
+static struct pf_mm **mm_slot(struct pf_mm *mm)
+{
+	struct pf_mm **p;
+
+	for (p = &mm_hash[(unsigned)mm->ctl_pid % THREAD_HASH]; *p; p = &(*p)->hash_next)
+		if (*p == mm)
+			return p;
+	return NULL;
+}
+
+static void mm_hash_add(struct pf_mm *mm)
+{
+	mm->hash_next = mm_hash[(unsigned)mm->ctl_pid % THREAD_HASH];
+	mm_hash[(unsigned)mm->ctl_pid % THREAD_HASH] = mm;
+}
+
+static void mm_hash_del(struct pf_mm *mm)
+{
+	struct pf_mm **p = mm_slot(mm);
+
+	if (p)
+		*p = mm->hash_next;
+}
+
+/* The stub's main thread was reaped: its pid may be reused from now on. */
+static void mm_reaped(int pid)
+{
+	struct pf_mm *mm;
+
+	for (mm = mm_hash[(unsigned)pid % THREAD_HASH]; mm; mm = mm->hash_next) {
+		if (mm->ctl_pid == pid) {
+			mm_hash_del(mm);
+			mm->dead = true;
+			mm->ctl_pid = -1;
+			return;
+		}
+	}
+}
+
 static struct pf_thread *thread_lookup(int tid)
 {
 	struct pf_thread *th;
 
-	for (th = thread_hash[tid % THREAD_HASH]; th; th = th->hash_next)
+	for (th = thread_hash[(unsigned)tid % THREAD_HASH]; th; th = th->hash_next)
 		if (th->tid == tid)
 			return th;
 	return NULL;
@@ -96,15 +138,17 @@ static struct pf_thread *thread_lookup(int tid)
 
 static void thread_hash_add(struct pf_thread *th)
 {
-	th->hash_next = thread_hash[th->tid % THREAD_HASH];
-	thread_hash[th->tid % THREAD_HASH] = th;
+	th->hash_next = thread_hash[(unsigned)th->tid % THREAD_HASH];
+	thread_hash[(unsigned)th->tid % THREAD_HASH] = th;
 }
 
 static void thread_hash_del(struct pf_thread *th)
 {
 	struct pf_thread **p;
 
-	for (p = &thread_hash[th->tid % THREAD_HASH]; *p; p = &(*p)->hash_next) {
+	if (th->tid <= 0)
+		return;
+	for (p = &thread_hash[(unsigned)th->tid % THREAD_HASH]; *p; p = &(*p)->hash_next) {
 		if (*p == th) {
 			*p = th->hash_next;
 			return;
@@ -327,9 +371,11 @@ static int fork_stub(struct pf_mm *src, struct pf_mm **out)
 		return -ENOMEM;
 	}
 	mm->ctl_pid = pid;
+	mm_hash_add(mm);
 	ret = park_new_thread(pid);
 	if (ret < 0) {
 		kill(pid, SIGKILL);
+		mm_hash_del(mm);
 		free(mm);
 		return ret;
 	}
@@ -357,7 +403,11 @@ static void ptrace_mm_put(struct pf_mm *mm)
 	if (!mm)
 		return;
 	close_queued_fds(mm);
-	kill(mm->ctl_pid, SIGKILL);
+	/* The kernel is the stub's parent: its pid cannot be reused before we
+	 * reap it, and a reaped stub is marked dead. */
+	if (!mm->dead)
+		kill(mm->ctl_pid, SIGKILL);
+	mm_hash_del(mm);
 	free(mm);
 }
 
@@ -619,8 +669,12 @@ static void handle_status(int tid, int status, pf_event_fn fn)
 	struct pf_thread *th = thread_lookup(tid);
 	struct pf_event ev;
 
-	if (!th)
-		return; /* a stub thread we already dropped */
+	if (!th) {
+		/* A stub thread we already dropped, or a stub's main thread. */
+		if (!WIFSTOPPED(status))
+			mm_reaped(tid);
+		return;
+	}
 	memset(&ev, 0, sizeof(ev));
 	th->running = false;
 	if (!WIFSTOPPED(status)) {
