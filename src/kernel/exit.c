@@ -18,11 +18,6 @@
 
 extern int init_status;
 
-bool signal_pending(struct task *t)
-{
-	return t->killed;
-}
-
 void task_kick(struct task *t)
 {
 	if (t->state == TASK_USER && t->thread)
@@ -89,8 +84,22 @@ static void notify_parent(struct process *p)
 		waitq_wake_all(&parent->wait_chld);
 		return;
 	}
-	if (p->exit_signal > 0)
-		parent->pending |= 1ULL << (p->exit_signal - 1);
+	if (p->exit_signal > 0) {
+		struct linux_siginfo si;
+
+		memset(&si, 0, sizeof(si));
+		si.si_signo = p->exit_signal;
+		si.fields.sigchld.pid = p->pid;
+		si.fields.sigchld.uid = p->cred.uid;
+		if ((p->exit_code & 0x7f) == 0) {
+			si.si_code = LINUX_CLD_EXITED;
+			si.fields.sigchld.status = (p->exit_code >> 8) & 0xff;
+		} else {
+			si.si_code = (p->exit_code & 0x80) ? LINUX_CLD_DUMPED : LINUX_CLD_KILLED;
+			si.fields.sigchld.status = p->exit_code & 0x7f;
+		}
+		send_signal_info(parent, NULL, p->exit_signal, &si);
+	}
 	waitq_wake_all(&parent->wait_chld);
 }
 
@@ -240,7 +249,7 @@ static long do_wait(struct task *t, int which, int id, int options, struct wait_
 		if (options & LINUX_WNOHANG)
 			return 0;
 		if (signal_pending(t))
-			return -EINTR;
+			return -ERESTARTSYS;
 		waitq_sleep(&me->wait_chld);
 	}
 }

@@ -57,7 +57,7 @@ static long futex_wait(struct task *t, uaddr_t addr, uint32_t val, int64_t deadl
 	list_del(&w.link);
 	if (w.woken)
 		return 0;
-	return w.timed_out ? -ETIMEDOUT : -EINTR;
+	return w.timed_out ? -ETIMEDOUT : -ERESTARTSYS;
 }
 
 static long futex_wake(struct mm *mm, uaddr_t addr, int n, uint32_t bitset)

@@ -11,8 +11,7 @@ static void handle_fault(struct task *t)
 	klog(LOG_INFO, "pid %d (%s): signal %d (code %d) at %#llx, ip %#llx", t->proc->pid,
 	     t->comm, t->ev.signo, t->ev.code, (unsigned long long)t->ev.addr,
 	     (unsigned long long)t->ev.ip);
-	/* Until the signals issue: the default action, death by the signal. */
-	process_exit(t, t->ev.signo);
+	force_signal(t, t->ev.signo, t->ev.code, t->ev.addr);
 }
 
 void task_main(void *arg)
@@ -20,6 +19,9 @@ void task_main(void *arg)
 	struct task *t = arg;
 
 	for (;;) {
+		if (t->killed)
+			task_exit(t, t->proc->exit_code);
+		handle_signals(t);
 		if (t->killed)
 			task_exit(t, t->proc->exit_code);
 		if (platform->resume(t->thread) < 0)

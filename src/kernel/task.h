@@ -50,7 +50,8 @@ struct process {
 	unsigned umask;
 	unsigned personality;
 	int pdeath_signal;
-	uint64_t pending;	   /* signals sent but not delivered (signals issue) */
+	uint64_t pending;	   /* process-directed signals not yet delivered */
+	struct linux_siginfo siginfo[64];
 	struct linux_sigaction sigactions[64];
 };
 
@@ -74,6 +75,12 @@ struct task {
 	uint64_t clear_child_tid;
 	uint64_t robust_list, robust_len;
 	uint64_t sigmask;
+	uint64_t pending;	 /* thread-directed signals */
+	struct linux_siginfo siginfo[64];
+	uint64_t saved_sigmask;	 /* sigsuspend: the mask to go back to */
+	bool restore_sigmask;
+	uint64_t sigwait_set;	 /* rt_sigtimedwait: these wake it too */
+	long restart_ret;	 /* a syscall's ERESTART* code, until signals are handled */
 	struct linux_stack_t altstack;
 	char *trace_buf;      /* --strace: the entry of the current call */
 };
@@ -125,5 +132,13 @@ int task_count(void);
 int task_init_status(void);
 /* Sends sig to a process as kill(2) does; returns 0 or -errno. */
 int send_signal(struct task *from, struct process *p, int sig);
+/* Sends sig with info to process p (thread NULL) or to one thread. */
+int send_signal_info(struct process *p, struct task *thread, int sig,
+		     const struct linux_siginfo *info);
+/* A synchronous fault: delivered to t even if blocked or ignored. */
+void force_signal(struct task *t, int sig, int code, uint64_t addr);
+/* Before t returns to the guest: restart or fail an interrupted call,
+ * deliver one pending signal (a frame, or its default action). */
+void handle_signals(struct task *t);
 
 #endif

@@ -86,6 +86,11 @@ struct platform_ops {
 	int (*interrupt)(struct pf_thread *th);
 	/* Copies the FPU/SSE/AVX state of src into dst (fork, clone). */
 	int (*copy_fpu)(struct pf_thread *dst, struct pf_thread *src);
+	/* The thread's FPU state in XSAVE layout (FXSAVE's first 512 bytes,
+	 * then the XSAVE header and components): returns its size or -errno.
+	 * fpu_set takes such a buffer back; the host checks it (-EINVAL). */
+	long (*fpu_get)(struct pf_thread *th, void *buf, size_t size);
+	int (*fpu_set)(struct pf_thread *th, const void *buf, size_t size);
 
 	/* Events: poll delivers every pending event without blocking; wait
 	 * blocks for at least one. Both return how many were delivered. */

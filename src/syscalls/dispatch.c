@@ -61,8 +61,14 @@ void syscall_enter(struct task *t)
 		ret = nosys(t, nr);
 	if (strace_on)
 		strace_exit(t, nr, &a, ret);
-	if (!t->no_result)
-		platform->set_result(t->thread, ret);
+	if (t->no_result)
+		return;
+	/* An interrupted call: handle_signals restarts it or makes it EINTR. */
+	if (ret <= -ERESTARTSYS && ret >= -ERESTART_RESTARTBLOCK && ret != -ENOIOCTLCMD) {
+		t->restart_ret = ret;
+		ret = -EINTR;
+	}
+	platform->set_result(t->thread, ret);
 }
 
 const char *syscall_name(int nr)

@@ -108,11 +108,22 @@ static int get_timespec(struct task *t, uaddr_t u, int64_t *ns)
 	return 0;
 }
 
-/* Sleeps the task; the kernel goes on with others meanwhile. */
-static long sleep_ns(int64_t deadline_mono)
+/* Sleeps the task; the kernel goes on with others meanwhile. A signal
+ * ends the sleep with EINTR and the time left in *urem (if given). */
+static long sleep_ns(struct task *t, int64_t deadline_mono, uaddr_t urem)
 {
-	while (sched_now_ns() < deadline_mono)
+	int64_t now;
+
+	while ((now = sched_now_ns()) < deadline_mono) {
+		if (signal_pending(t)) {
+			struct linux_timespec rem = ns_to_ts(deadline_mono - now);
+
+			if (urem && copy_to_user(t->mm, urem, &rem, sizeof(rem)) < 0)
+				return -EFAULT;
+			return -EINTR;
+		}
 		sched_sleep_until(deadline_mono);
+	}
 	return 0;
 }
 
@@ -123,7 +134,7 @@ long sys_nanosleep(struct task *t, const struct sysargs *a)
 
 	if (ret < 0)
 		return ret;
-	return sleep_ns(sched_now_ns() + ns);
+	return sleep_ns(t, sched_now_ns() + ns, sysarg_uaddr(a, 1));
 }
 
 long sys_clock_nanosleep(struct task *t, const struct sysargs *a)
@@ -150,7 +161,7 @@ long sys_clock_nanosleep(struct task *t, const struct sysargs *a)
 		return ret;
 	if (flags & LINUX_TIMER_ABSTIME) {
 		now = host_clock_ns(clk);
-		return sleep_ns(sched_now_ns() + (ns > now ? ns - now : 0));
+		return sleep_ns(t, sched_now_ns() + (ns > now ? ns - now : 0), 0);
 	}
-	return sleep_ns(sched_now_ns() + ns);
+	return sleep_ns(t, sched_now_ns() + ns, sysarg_uaddr(a, 3));
 }

@@ -40,7 +40,7 @@ static long pipe_read(struct file *f, void *buf, size_t n)
 		if (f->flags & LINUX_O_NONBLOCK)
 			return -EAGAIN;
 		if (signal_pending(current))
-			return -EINTR;
+			return -ERESTARTSYS;
 		waitq_sleep(&p->rwait);
 	}
 	while (done < n && p->len > 0) {
@@ -68,7 +68,14 @@ static long pipe_write(struct file *f, const void *buf, size_t n)
 		size_t room, need = n - done <= PIPE_BUF ? n - done : 1;
 
 		if (p->readers == 0) {
-			send_signal(NULL, current->proc, LINUX_SIGPIPE);
+			struct linux_siginfo si;
+
+			memset(&si, 0, sizeof(si));
+			si.si_signo = LINUX_SIGPIPE;
+			si.si_code = LINUX_SI_USER;
+			si.fields.kill.pid = current->proc->pid;
+			si.fields.kill.uid = current->proc->cred.uid;
+			send_signal_info(current->proc, current, LINUX_SIGPIPE, &si);
 			return done ? (long)done : -EPIPE;
 		}
 		room = PIPE_SIZE - p->len;
@@ -76,7 +83,7 @@ static long pipe_write(struct file *f, const void *buf, size_t n)
 			if (f->flags & LINUX_O_NONBLOCK)
 				return done ? (long)done : -EAGAIN;
 			if (signal_pending(current))
-				return done ? (long)done : -EINTR;
+				return done ? (long)done : -ERESTARTSYS;
 			waitq_sleep(&p->wwait);
 			continue;
 		}

@@ -270,4 +270,45 @@ _Static_assert(offsetof(struct linux_siginfo, fields.sigsys.arch) == 28, "linux_
 #define LINUX_SYS_SECCOMP	1
 #define LINUX_SYS_USER_DISPATCH 2
 
+
+/* The x86-64 signal frame (arch/x86/include/uapi/asm/sigcontext.h, ucontext.h). */
+struct linux_sigcontext {
+	uint64_t r8, r9, r10, r11, r12, r13, r14, r15;
+	uint64_t rdi, rsi, rbp, rbx, rdx, rax, rcx, rsp, rip, eflags;
+	uint16_t cs, gs, fs, ss;
+	uint64_t err, trapno, oldmask, cr2;
+	uint64_t fpstate; /* guest address of the FPU/XSAVE state, or 0 */
+	uint64_t reserved1[8];
+};
+_Static_assert(sizeof(struct linux_sigcontext) == 256, "linux_sigcontext size");
+_Static_assert(offsetof(struct linux_sigcontext, eflags) == 136, "linux_sigcontext eflags");
+_Static_assert(offsetof(struct linux_sigcontext, fpstate) == 184, "linux_sigcontext fpstate");
+
+struct linux_ucontext {
+	uint64_t uc_flags;
+	uint64_t uc_link;
+	struct linux_stack_t uc_stack;
+	struct linux_sigcontext uc_mcontext;
+	uint64_t uc_sigmask;
+};
+_Static_assert(sizeof(struct linux_ucontext) == 304, "linux_ucontext size");
+
+#define LINUX_UC_FP_XSTATE	     0x1
+#define LINUX_UC_SIGCONTEXT_SS	     0x2
+#define LINUX_UC_STRICT_RESTORE_SS   0x4
+#define LINUX_FP_XSTATE_MAGIC1	     0x46505853U
+#define LINUX_FP_XSTATE_MAGIC2	     0x46505845U
+#define LINUX_FP_XSTATE_MAGIC2_SIZE  4
+#define LINUX_FXSAVE_SIZE	     512
+#define LINUX_FPX_SW_BYTES_OFFSET    464
+
+struct linux_fpx_sw_bytes {
+	uint32_t magic1;
+	uint32_t extended_size;
+	uint64_t xfeatures;
+	uint32_t xstate_size;
+	uint32_t padding[7];
+};
+_Static_assert(sizeof(struct linux_fpx_sw_bytes) == 48, "linux_fpx_sw_bytes size");
+
 #endif /* ABI_LINUX_SIGNAL_H */

@@ -28,8 +28,11 @@ static long hostfs_read(struct file *f, void *buf, size_t n)
 
 	if (p && p->stream && !(f->flags & LINUX_O_NONBLOCK)) {
 		while (!host_fd_readable(f->host_fd)) {
-			int ret = sched_wait_host_fd(f->host_fd, false);
+			int ret;
 
+			if (signal_pending(current))
+				return -ERESTARTSYS;
+			ret = sched_wait_host_fd(f->host_fd, false);
 			if (ret < 0)
 				return ret;
 		}

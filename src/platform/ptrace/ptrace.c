@@ -577,6 +577,32 @@ static int ptrace_interrupt(struct pf_thread *th)
 	return ptrace(PTRACE_INTERRUPT, th->tid, 0, 0) < 0 ? -ESRCH : 0;
 }
 
+static long ptrace_fpu_get(struct pf_thread *th, void *buf, size_t size)
+{
+	struct iovec iov = { buf, size };
+
+	if (ptrace(PTRACE_GETREGSET, th->tid, NT_X86_XSTATE, &iov) == 0)
+		return (long)iov.iov_len;
+	if (size < sizeof(struct user_fpregs_struct))
+		return -EINVAL;
+	if (ptrace(PTRACE_GETFPREGS, th->tid, 0, buf) < 0)
+		return -ESRCH;
+	return sizeof(struct user_fpregs_struct);
+}
+
+static int ptrace_fpu_set(struct pf_thread *th, const void *buf, size_t size)
+{
+	struct iovec iov = { (void *)buf, size };
+
+	if (size > 512 && ptrace(PTRACE_SETREGSET, th->tid, NT_X86_XSTATE, &iov) == 0)
+		return 0;
+	if (size < sizeof(struct user_fpregs_struct))
+		return -EINVAL;
+	if (ptrace(PTRACE_SETFPREGS, th->tid, 0, (void *)buf) < 0)
+		return -EINVAL;
+	return 0;
+}
+
 static int ptrace_copy_fpu(struct pf_thread *dst, struct pf_thread *src)
 {
 	static char buf[16384] __attribute__((aligned(64)));
@@ -887,6 +913,8 @@ const struct platform_ops platform_ptrace = {
 	.resume = ptrace_resume,
 	.interrupt = ptrace_interrupt,
 	.copy_fpu = ptrace_copy_fpu,
+	.fpu_get = ptrace_fpu_get,
+	.fpu_set = ptrace_fpu_set,
 	.poll = ptrace_poll,
 	.wait = ptrace_wait,
 };
