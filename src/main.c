@@ -22,27 +22,26 @@ extern char **environ;
 
 static void usage(FILE *out)
 {
-	fprintf(out,
-		"usage: skas run [options] -- PROGRAM [ARGS...]\n"
-		"       skas --help | --version\n"
-		"\n"
-		"Runs a Linux x86-64 program inside skas, a user-mode kernel whose kernel\n"
-		"lives in a separate address space from the programs it runs.\n"
-		"\n"
-		"options:\n"
-		"  --root=DIR         the host directory that is / inside (default: /),\n"
-		"                     read-only\n"
-		"  --strace[=FILE]    print every guest system call and its result\n"
-		"                     (to stderr, or to FILE)\n"
-		"  --platform=NAME    host support: ptrace (the only one yet)\n"
-		"  --log=FILE         write the kernel log to FILE\n"
-		"  --pids-max=N       at most N tasks (default 4096): fork beyond is EAGAIN\n"
-		"  -v, --verbose      kernel log (unimplemented calls, faults) on stderr\n"
-		"  -h, --help         this text\n"
-		"  --version          version and platform\n"
-		"\n"
-		"The exit status is the program's: 128+N if a signal N killed it,\n"
-		"127 if PROGRAM does not exist, 126 if it cannot be executed.\n");
+	fprintf(out, "usage: skas run [options] -- PROGRAM [ARGS...]\n"
+		     "       skas --help | --version\n"
+		     "\n"
+		     "Runs a Linux x86-64 program inside skas, a user-mode kernel whose kernel\n"
+		     "lives in a separate address space from the programs it runs.\n"
+		     "\n"
+		     "options:\n"
+		     "  --root=DIR         the host directory that is / inside (default: /),\n"
+		     "                     read-only\n"
+		     "  --strace[=FILE]    print every guest system call and its result\n"
+		     "                     (to stderr, or to FILE)\n"
+		     "  --platform=NAME    host support: ptrace (the only one yet)\n"
+		     "  --log=FILE         write the kernel log to FILE\n"
+		     "  --pids-max=N       at most N tasks (default 4096): fork beyond is EAGAIN\n"
+		     "  -v, --verbose      kernel log (unimplemented calls, faults) on stderr\n"
+		     "  -h, --help         this text\n"
+		     "  --version          version and platform\n"
+		     "\n"
+		     "The exit status is the program's: 128+N if a signal N killed it,\n"
+		     "127 if PROGRAM does not exist, 126 if it cannot be executed.\n");
 }
 
 static void misuse(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
@@ -124,7 +123,8 @@ static void parse(int argc, char **argv, struct cmdline *cl)
 			long n = strtol(optarg, &end, 10);
 
 			if (*end || n < 1 || n > 32000)
-				misuse("--pids-max wants a number from 1 to 32000, not '%s'", optarg);
+				misuse("--pids-max wants a number from 1 to 32000, not '%s'",
+				       optarg);
 			cl->pids_max = (int)n;
 			break;
 		}

@@ -27,13 +27,13 @@
 #include "abi/linux/stat.h"
 #include "abi/linux/types.h"
 
-#define RETRY(expr)                                                                            \
-	({                                                                                     \
-		long _r;                                                                       \
-		do                                                                             \
-			_r = (long)(expr);                                                     \
-		while (_r < 0 && errno == EINTR);                                              \
-		_r < 0 ? -errno : _r;                                                          \
+#define RETRY(expr)                               \
+	({                                        \
+		long _r;                          \
+		do                                \
+			_r = (long)(expr);        \
+		while (_r < 0 && errno == EINTR); \
+		_r < 0 ? -errno : _r;             \
 	})
 
 _Static_assert(sizeof(struct stat) == sizeof(struct linux_stat), "host stat is the kernel's");

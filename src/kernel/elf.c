@@ -19,8 +19,8 @@ int elf_check_ehdr(const struct linux_elf64_ehdr *eh, uint64_t file_size)
 		return -ENOEXEC;
 	if (eh->e_phentsize != sizeof(struct linux_elf64_phdr))
 		return -ENOEXEC;
-	if (eh->e_phnum < 1 || (size_t)eh->e_phnum * sizeof(struct linux_elf64_phdr) >
-				       ELF_MAX_PHDRS_SIZE)
+	if (eh->e_phnum < 1 ||
+	    (size_t)eh->e_phnum * sizeof(struct linux_elf64_phdr) > ELF_MAX_PHDRS_SIZE)
 		return -ENOEXEC;
 	if (eh->e_phoff > file_size ||
 	    file_size - eh->e_phoff < (uint64_t)eh->e_phnum * sizeof(struct linux_elf64_phdr))

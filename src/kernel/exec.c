@@ -20,15 +20,15 @@
 #include "abi/linux/mman.h"
 #include "abi/linux/stat.h"
 
-#define BINPRM_BUF_SIZE	  256
-#define MAX_ARG_STRLEN	  (32 * PAGE_SIZE)
-#define MAX_SCRIPT_DEPTH  4
-#define ELF_ET_DYN_BASE	  0x555555554000UL
-#define STACK_GUARD_GAP	  (256UL * PAGE_SIZE)
-#define STACK_RND_PAGES	  0x3fffffUL /* 16 GiB, as Linux on x86-64 */
-#define MMAP_RND_BITS	  28
-#define BRK_RND		  0x02000000UL
-#define STACK_TOP_MAX	  STUB_BASE /* the stub sits just above guest stacks */
+#define BINPRM_BUF_SIZE	 256
+#define MAX_ARG_STRLEN	 (32 * PAGE_SIZE)
+#define MAX_SCRIPT_DEPTH 4
+#define ELF_ET_DYN_BASE	 0x555555554000UL
+#define STACK_GUARD_GAP	 (256UL * PAGE_SIZE)
+#define STACK_RND_PAGES	 0x3fffffUL /* 16 GiB, as Linux on x86-64 */
+#define MMAP_RND_BITS	 28
+#define BRK_RND		 0x02000000UL
+#define STACK_TOP_MAX	 STUB_BASE /* the stub sits just above guest stacks */
 
 int strv_push(struct strv *sv, const char *s)
 {
@@ -106,8 +106,9 @@ static int binfile_open(struct task *t, const char *path, struct binfile *b)
 	ret = -EACCES;
 	if (!LINUX_S_ISREG(st.st_mode))
 		goto fail;
-	if (t->proc->cred.euid == 0 ? !(st.st_mode & 0111)
-				     : !(st.st_mode & (st.st_uid == t->proc->cred.euid ? 0100 : 0001)))
+	if (t->proc->cred.euid == 0
+		    ? !(st.st_mode & 0111)
+		    : !(st.st_mode & (st.st_uid == t->proc->cred.euid ? 0100 : 0001)))
 		goto fail;
 	b->size = st.st_size;
 	n = b->file->ops->pread(b->file, b->buf, sizeof(b->buf), 0);
@@ -173,7 +174,8 @@ static int map_segments(struct mm *mm, struct binfile *b, uint64_t bias, uint64_
 		}
 		if (p->p_memsz > p->p_filesz) {
 			/* bss: zero the file page's tail, then anonymous pages. */
-			if (p->p_filesz > 0 && (fend & (PAGE_SIZE - 1)) && (prot & LINUX_PROT_WRITE)) {
+			if (p->p_filesz > 0 && (fend & (PAGE_SIZE - 1)) &&
+			    (prot & LINUX_PROT_WRITE)) {
 				ret = poke_user(mm, fend, zeros, PAGE_ALIGN(fend) - fend);
 				if (ret < 0)
 					return ret;
@@ -261,8 +263,8 @@ static int map_stack(struct mm *mm, const struct linux_rlimit *stack_rlim)
 	if (size < (128UL << 10))
 		size = 128UL << 10;
 	size = PAGE_ALIGN(size);
-	return mm_map(mm, mm->stack_top - size, size, LINUX_PROT_READ | LINUX_PROT_WRITE,
-		      VMA_STACK, NULL, 0);
+	return mm_map(mm, mm->stack_top - size, size, LINUX_PROT_READ | LINUX_PROT_WRITE, VMA_STACK,
+		      NULL, 0);
 }
 
 struct auxv_builder {
@@ -453,7 +455,7 @@ int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *
 			goto out;
 		ret = -ENOEXEC;
 		if (main_bin.file->ops->pread(main_bin.file, interp_path, ip->p_filesz,
-					       ip->p_offset) != (long)ip->p_filesz ||
+					      ip->p_offset) != (long)ip->p_filesz ||
 		    interp_path[ip->p_filesz - 1] != 0)
 			goto out;
 		ret = binfile_open(t, interp_path, &interp_bin);

@@ -34,7 +34,8 @@ void process_kill(struct process *p, int wait_status)
 		return;
 	p->exiting = true;
 	p->exit_code = wait_status;
-	list_for_each_entry(t, &p->threads, thread_link) {
+	list_for_each_entry(t, &p->threads, thread_link)
+	{
 		t->killed = true;
 		if (t != current)
 			task_kick(t);
@@ -114,7 +115,8 @@ static void process_finish(struct process *p)
 		for_each_process(kill_all_cb, NULL);
 	}
 	reaper = find_reaper(p);
-	list_for_each_entry_safe(c, n, &p->children, sibling) {
+	list_for_each_entry_safe(c, n, &p->children, sibling)
+	{
 		list_del(&c->sibling);
 		if (!reaper || reaper == p) {
 			c->parent = NULL;
@@ -231,7 +233,8 @@ static long do_wait(struct task *t, int which, int id, int options, struct wait_
 	for (;;) {
 		bool any = false;
 
-		list_for_each_entry(c, &me->children, sibling) {
+		list_for_each_entry(c, &me->children, sibling)
+		{
 			if (!wait_matches(c, which, id, options, me))
 				continue;
 			any = true;
@@ -261,7 +264,8 @@ long sys_wait4(struct task *t, const struct sysargs *a)
 	struct wait_result res = { 0 };
 	long ret;
 
-	if (options & ~(LINUX_WNOHANG | LINUX_WUNTRACED | LINUX_WCONTINUED | LINUX_WNOTHREAD | LINUX_WCLONE | LINUX_WALL))
+	if (options & ~(LINUX_WNOHANG | LINUX_WUNTRACED | LINUX_WCONTINUED | LINUX_WNOTHREAD |
+			LINUX_WCLONE | LINUX_WALL))
 		return -EINVAL;
 	if (pid == -1) {
 		which = LINUX_P_ALL;
@@ -302,8 +306,8 @@ long sys_waitid(struct task *t, const struct sysargs *a)
 	struct linux_siginfo si;
 	long ret;
 
-	if (options & ~(LINUX_WNOHANG | LINUX_WNOWAIT | LINUX_WEXITED | LINUX_WSTOPPED | LINUX_WCONTINUED | LINUX_WNOTHREAD |
-			LINUX_WCLONE | LINUX_WALL))
+	if (options & ~(LINUX_WNOHANG | LINUX_WNOWAIT | LINUX_WEXITED | LINUX_WSTOPPED |
+			LINUX_WCONTINUED | LINUX_WNOTHREAD | LINUX_WCLONE | LINUX_WALL))
 		return -EINVAL;
 	if (!(options & (LINUX_WEXITED | LINUX_WSTOPPED | LINUX_WCONTINUED)))
 		return -EINVAL;

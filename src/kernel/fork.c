@@ -20,7 +20,7 @@
 
 #define CSIGNAL 0xff
 #define CLONE_NS_FLAGS                                                                         \
-	(LINUX_CLONE_NEWNS | LINUX_CLONE_NEWCGROUP | LINUX_CLONE_NEWUTS | LINUX_CLONE_NEWIPC |  \
+	(LINUX_CLONE_NEWNS | LINUX_CLONE_NEWCGROUP | LINUX_CLONE_NEWUTS | LINUX_CLONE_NEWIPC | \
 	 LINUX_CLONE_NEWUSER | LINUX_CLONE_NEWPID | LINUX_CLONE_NEWNET | LINUX_CLONE_NEWTIME)
 
 struct clone_req {
@@ -249,8 +249,8 @@ long sys_clone3(struct task *t, const struct sysargs *a)
 	if (size < LINUX_CLONE_ARGS_SIZE_VER0 || size > 4096)
 		return -EINVAL;
 	memset(&ca, 0, sizeof(ca));
-	if (copy_from_user(t->mm, &ca, sysarg_uaddr(a, 0),
-			   size < sizeof(ca) ? size : sizeof(ca)) < 0)
+	if (copy_from_user(t->mm, &ca, sysarg_uaddr(a, 0), size < sizeof(ca) ? size : sizeof(ca)) <
+	    0)
 		return -EFAULT;
 	if (size > sizeof(ca)) {
 		/* Unknown trailing fields must be zero. */

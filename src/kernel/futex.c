@@ -65,7 +65,8 @@ static long futex_wake(struct mm *mm, uaddr_t addr, int n, uint32_t bitset)
 	struct futex_waiter *w;
 	long woken = 0;
 
-	list_for_each_entry(w, &waiters, link) {
+	list_for_each_entry(w, &waiters, link)
+	{
 		if (woken >= n)
 			break;
 		if (w->mm != mm || w->addr != addr || w->woken || !(w->bitset & bitset))

@@ -8,9 +8,8 @@
 
 static void handle_fault(struct task *t)
 {
-	klog(LOG_INFO, "pid %d (%s): signal %d (code %d) at %#llx, ip %#llx", t->proc->pid,
-	     t->comm, t->ev.signo, t->ev.code, (unsigned long long)t->ev.addr,
-	     (unsigned long long)t->ev.ip);
+	klog(LOG_INFO, "pid %d (%s): signal %d (code %d) at %#llx, ip %#llx", t->proc->pid, t->comm,
+	     t->ev.signo, t->ev.code, (unsigned long long)t->ev.addr, (unsigned long long)t->ev.ip);
 	force_signal(t, t->ev.signo, t->ev.code, t->ev.addr);
 }
 

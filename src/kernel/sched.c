@@ -57,12 +57,12 @@ int kstack_init(struct kstack *ks, void (*fn)(void *), void *arg)
 	/* kswitch's ret lands in the trampoline with rsp at the 16-aligned top,
 	 * so the entry function starts with the ABI's alignment. */
 	*--sp = (uint64_t)kstack_trampoline;
-	*--sp = 0;			      /* rbp */
-	*--sp = 0;			      /* rbx */
-	*--sp = (uint64_t)ks;		      /* r12 */
-	*--sp = (uint64_t)kstack_start;       /* r13 */
-	*--sp = 0;			      /* r14 */
-	*--sp = 0;			      /* r15 */
+	*--sp = 0;			/* rbp */
+	*--sp = 0;			/* rbx */
+	*--sp = (uint64_t)ks;		/* r12 */
+	*--sp = (uint64_t)kstack_start; /* r13 */
+	*--sp = 0;			/* r14 */
+	*--sp = 0;			/* r15 */
 	ks->sp = (uint64_t)sp;
 	return 0;
 }
@@ -127,8 +127,7 @@ void waitq_wake_all(struct waitq *wq)
 {
 	struct waiter *w;
 
-	list_for_each_entry(w, &wq->waiters, link)
-		sched_wake(w->task);
+	list_for_each_entry(w, &wq->waiters, link) sched_wake(w->task);
 }
 
 void ktimer_arm(struct ktimer *tm, int64_t deadline_ns, void (*fn)(void *), void *arg)
@@ -142,7 +141,8 @@ void ktimer_arm(struct ktimer *tm, int64_t deadline_ns, void (*fn)(void *), void
 	tm->arg = arg;
 	tm->armed = true;
 	/* Sorted by deadline; timers are few. */
-	list_for_each_entry(pos, &timers, link) {
+	list_for_each_entry(pos, &timers, link)
+	{
 		if (pos->deadline_ns > deadline_ns) {
 			list_add_tail(&tm->link, &pos->link);
 			return;

@@ -16,7 +16,7 @@
 #include "abi/linux/errno.h"
 #include "abi/linux/signal.h"
 
-#define SIGBIT(sig)	 (1ULL << ((sig) - 1))
+#define SIGBIT(sig)	 (1ULL << ((sig)-1))
 #define UNBLOCKABLE	 (SIGBIT(LINUX_SIGKILL) | SIGBIT(LINUX_SIGSTOP))
 #define FPU_AREA_MAX	 16384
 #define FIX_EFLAGS	 0x50dd5UL /* AC OF DF TF SF ZF AF PF CF RF */
@@ -105,7 +105,8 @@ int send_signal_info(struct process *p, struct task *thread, int sig,
 	}
 	p->pending |= SIGBIT(sig);
 	p->siginfo[sig - 1] = *info;
-	list_for_each_entry(t, &p->threads, thread_link) {
+	list_for_each_entry(t, &p->threads, thread_link)
+	{
 		if (wants(t, sig)) {
 			task_kick(t);
 			break;
@@ -245,8 +246,8 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 			    (xstate ? LINUX_UC_FP_XSTATE : 0);
 	frame.uc.uc_stack.ss_sp = t->altstack.ss_sp;
 	frame.uc.uc_stack.ss_size = t->altstack.ss_size;
-	frame.uc.uc_stack.ss_flags = t->altstack.ss_size ? (on_altstack(t, r.rsp) ? 1 : 0)
-							  : LINUX_SS_DISABLE;
+	frame.uc.uc_stack.ss_flags =
+		t->altstack.ss_size ? (on_altstack(t, r.rsp) ? 1 : 0) : LINUX_SS_DISABLE;
 	frame.uc.uc_sigmask = oldmask;
 	sc->r8 = r.r8, sc->r9 = r.r9, sc->r10 = r.r10, sc->r11 = r.r11;
 	sc->r12 = r.r12, sc->r13 = r.r13, sc->r14 = r.r14, sc->r15 = r.r15;
@@ -357,8 +358,9 @@ void handle_signals(struct task *t)
 			force_signal(t, LINUX_SIGSEGV, LINUX_SI_KERNEL, 0);
 			continue;
 		}
-		t->sigmask = (oldmask | ka.mask | ((ka.flags & LINUX_SA_NODEFER) ? 0 : SIGBIT(sig))) &
-			     ~UNBLOCKABLE;
+		t->sigmask =
+			(oldmask | ka.mask | ((ka.flags & LINUX_SA_NODEFER) ? 0 : SIGBIT(sig))) &
+			~UNBLOCKABLE;
 		return;
 	}
 	finish_restart(t, false, NULL);

@@ -138,8 +138,7 @@ static struct process *process_new(int pid)
 	p->rlim[LINUX_RLIMIT_NPROC].rlim_cur = p->rlim[LINUX_RLIMIT_NPROC].rlim_max = pids_max;
 	p->rlim[LINUX_RLIMIT_SIGPENDING].rlim_cur = p->rlim[LINUX_RLIMIT_SIGPENDING].rlim_max =
 		4096;
-	p->rlim[LINUX_RLIMIT_MEMLOCK].rlim_cur = p->rlim[LINUX_RLIMIT_MEMLOCK].rlim_max =
-		8UL << 20;
+	p->rlim[LINUX_RLIMIT_MEMLOCK].rlim_cur = p->rlim[LINUX_RLIMIT_MEMLOCK].rlim_max = 8UL << 20;
 	p->rlim[LINUX_RLIMIT_MSGQUEUE].rlim_cur = p->rlim[LINUX_RLIMIT_MSGQUEUE].rlim_max = 819200;
 	p->rlim[LINUX_RLIMIT_NICE].rlim_cur = p->rlim[LINUX_RLIMIT_NICE].rlim_max = 0;
 	p->rlim[LINUX_RLIMIT_RTPRIO].rlim_cur = p->rlim[LINUX_RLIMIT_RTPRIO].rlim_max = 0;

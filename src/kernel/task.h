@@ -35,22 +35,22 @@ struct process {
 	struct process *parent;
 	struct list_head children; /* struct process, by sibling */
 	struct list_head sibling;
-	struct list_head threads;  /* struct task, by thread_link */
+	struct list_head threads; /* struct task, by thread_link */
 	int nthreads;
-	int exit_signal;	   /* sent to the parent at death (SIGCHLD) */
-	bool exiting;		   /* a group exit or fatal signal is under way */
-	bool zombie;		   /* every thread is gone; waits for its parent */
+	int exit_signal; /* sent to the parent at death (SIGCHLD) */
+	bool exiting;	 /* a group exit or fatal signal is under way */
+	bool zombie;	 /* every thread is gone; waits for its parent */
 	bool did_exec;
 	bool subreaper;
 	bool no_new_privs;
-	int exit_code;		   /* wait status */
-	struct waitq wait_chld;	   /* wait4 sleeps here */
+	int exit_code;		/* wait status */
+	struct waitq wait_chld; /* wait4 sleeps here */
 	struct cred cred;
 	struct linux_rlimit rlim[NRLIMITS];
 	unsigned umask;
 	unsigned personality;
 	int pdeath_signal;
-	uint64_t pending;	   /* process-directed signals not yet delivered */
+	uint64_t pending; /* process-directed signals not yet delivered */
 	struct linux_siginfo siginfo[64];
 	struct linux_sigaction sigactions[64];
 };
@@ -60,29 +60,29 @@ struct task {
 	enum task_state state;
 	struct process *proc;
 	struct list_head thread_link;
-	struct mm *mm;	      /* owns a reference */
-	struct files *files;  /* owns a reference */
-	struct fs_info *fs;   /* owns a reference */
+	struct mm *mm;	     /* owns a reference */
+	struct files *files; /* owns a reference */
+	struct fs_info *fs;  /* owns a reference */
 	struct pf_thread *thread;
 	struct kstack kstack;
 	struct list_head run_link;
-	struct pf_event ev;   /* the trap that woke the task */
-	bool no_result;	      /* the handler set all registers itself */
-	bool killed;	      /* must leave at the next check: group exit, kill */
+	struct pf_event ev;	   /* the trap that woke the task */
+	bool no_result;		   /* the handler set all registers itself */
+	bool killed;		   /* must leave at the next check: group exit, kill */
 	struct task *vfork_parent; /* sleeps until this task execs or exits */
 	bool vfork_done;
 	char comm[TASK_COMM_LEN];
 	uint64_t clear_child_tid;
 	uint64_t robust_list, robust_len;
 	uint64_t sigmask;
-	uint64_t pending;	 /* thread-directed signals */
+	uint64_t pending; /* thread-directed signals */
 	struct linux_siginfo siginfo[64];
-	uint64_t saved_sigmask;	 /* sigsuspend: the mask to go back to */
+	uint64_t saved_sigmask; /* sigsuspend: the mask to go back to */
 	bool restore_sigmask;
-	uint64_t sigwait_set;	 /* rt_sigtimedwait: these wake it too */
-	long restart_ret;	 /* a syscall's ERESTART* code, until signals are handled */
+	uint64_t sigwait_set; /* rt_sigtimedwait: these wake it too */
+	long restart_ret;     /* a syscall's ERESTART* code, until signals are handled */
 	struct linux_stack_t altstack;
-	char *trace_buf;      /* --strace: the entry of the current call */
+	char *trace_buf; /* --strace: the entry of the current call */
 };
 
 struct init_config {

@@ -12,7 +12,10 @@ struct list_head {
 	struct list_head *next, *prev;
 };
 
-#define LIST_HEAD_INIT(name) { &(name), &(name) }
+#define LIST_HEAD_INIT(name)     \
+	{                        \
+		&(name), &(name) \
+	}
 #define LIST_HEAD_DECL(name) struct list_head name = LIST_HEAD_INIT(name)
 
 static inline void list_init(struct list_head *h)
@@ -55,16 +58,16 @@ static inline void list_del(struct list_head *n)
 	list_init(n);
 }
 
-#define list_entry(ptr, type, member) container_of(ptr, type, member)
+#define list_entry(ptr, type, member)	  container_of(ptr, type, member)
 #define list_first_entry(h, type, member) list_entry((h)->next, type, member)
 
-#define list_for_each_entry(pos, h, member)                                                  \
-	for (pos = list_entry((h)->next, __typeof__(*pos), member); &pos->member != (h);      \
+#define list_for_each_entry(pos, h, member)                                              \
+	for (pos = list_entry((h)->next, __typeof__(*pos), member); &pos->member != (h); \
 	     pos = list_entry(pos->member.next, __typeof__(*pos), member))
 
-#define list_for_each_entry_safe(pos, n, h, member)                                          \
-	for (pos = list_entry((h)->next, __typeof__(*pos), member),                          \
-	    n = list_entry(pos->member.next, __typeof__(*pos), member);                      \
+#define list_for_each_entry_safe(pos, n, h, member)                     \
+	for (pos = list_entry((h)->next, __typeof__(*pos), member),     \
+	    n = list_entry(pos->member.next, __typeof__(*pos), member); \
 	     &pos->member != (h); pos = n, n = list_entry(n->member.next, __typeof__(*n), member))
 
 #endif

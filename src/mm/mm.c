@@ -11,8 +11,8 @@
 #include "abi/linux/errno.h"
 #include "abi/linux/mman.h"
 
-static struct vma *vma_new(uaddr_t start, uaddr_t end, int prot, unsigned flags,
-			   struct file *file, uint64_t off)
+static struct vma *vma_new(uaddr_t start, uaddr_t end, int prot, unsigned flags, struct file *file,
+			   uint64_t off)
 {
 	struct vma *v = calloc(1, sizeof(*v));
 
@@ -42,7 +42,8 @@ static void vma_insert(struct mm *mm, struct vma *v)
 	struct vma *pos;
 
 	mm->nvmas++;
-	list_for_each_entry(pos, &mm->vmas, link) {
+	list_for_each_entry(pos, &mm->vmas, link)
+	{
 		if (pos->start >= v->end) {
 			list_add_tail(&v->link, &pos->link);
 			return;
@@ -87,8 +88,7 @@ void mm_put(struct mm *mm)
 
 	if (!mm || --mm->refcount > 0)
 		return;
-	list_for_each_entry_safe(v, n, &mm->vmas, link)
-		vma_free(mm, v);
+	list_for_each_entry_safe(v, n, &mm->vmas, link) vma_free(mm, v);
 	platform->mm_put(mm->pf);
 	free(mm);
 }
@@ -97,9 +97,7 @@ struct vma *mm_find_vma(struct mm *mm, uaddr_t addr)
 {
 	struct vma *v;
 
-	list_for_each_entry(v, &mm->vmas, link)
-		if (v->end > addr)
-			return v;
+	list_for_each_entry(v, &mm->vmas, link) if (v->end > addr) return v;
 	return NULL;
 }
 
@@ -142,7 +140,8 @@ long mm_unmapped_area(struct mm *mm, uaddr_t hint, size_t len)
 		return (long)(gap_end - len);
 	/* Then bottom-up above mmap_base. */
 	gap_start = PAGE_ALIGN(high);
-	list_for_each_entry(v, &mm->vmas, link) {
+	list_for_each_entry(v, &mm->vmas, link)
+	{
 		if (v->end <= gap_start)
 			continue;
 		if (v->start >= gap_start && v->start - gap_start >= len)
@@ -194,7 +193,8 @@ static int vmas_remove(struct mm *mm, uaddr_t start, uaddr_t end)
 
 	if (ret < 0)
 		return ret;
-	list_for_each_entry_safe(v, n, &mm->vmas, link) {
+	list_for_each_entry_safe(v, n, &mm->vmas, link)
+	{
 		if (v->start >= end)
 			break;
 		if (v->start >= start)
@@ -298,7 +298,8 @@ int mm_protect(struct mm *mm, uaddr_t addr, size_t len, int prot)
 	ret = vmas_split_edges(mm, addr, end);
 	if (ret < 0)
 		return ret;
-	list_for_each_entry(v, &mm->vmas, link) {
+	list_for_each_entry(v, &mm->vmas, link)
+	{
 		if (v->start >= end)
 			break;
 		if (v->start >= addr)
@@ -416,7 +417,8 @@ int mm_fork(struct mm *src, struct mm **out)
 		free(mm);
 		return ret;
 	}
-	list_for_each_entry(v, &src->vmas, link) {
+	list_for_each_entry(v, &src->vmas, link)
+	{
 		nv = vma_new(v->start, v->end, v->prot, v->flags, v->file, v->off);
 		if (!nv) {
 			mm_put(mm);

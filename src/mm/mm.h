@@ -12,12 +12,12 @@
 
 typedef uint64_t uaddr_t; /* a guest address: never a C pointer */
 
-#define PAGE_SIZE      4096UL
-#define PAGE_MASK      (~(PAGE_SIZE - 1))
-#define PAGE_ALIGN(x)  (((x) + PAGE_SIZE - 1) & PAGE_MASK)
+#define PAGE_SIZE	4096UL
+#define PAGE_MASK	(~(PAGE_SIZE - 1))
+#define PAGE_ALIGN(x)	(((x) + PAGE_SIZE - 1) & PAGE_MASK)
 #define PAGE_ALIGNED(x) (((x) & (PAGE_SIZE - 1)) == 0)
-#define TASK_SIZE      0x7ffffffff000UL
-#define MMAP_MIN_ADDR  4096UL
+#define TASK_SIZE	0x7ffffffff000UL
+#define MMAP_MIN_ADDR	4096UL
 
 struct file;
 struct pf_mm;
@@ -27,17 +27,17 @@ enum {
 	VMA_ANON = 1 << 1,
 	VMA_STACK = 1 << 2,
 	VMA_HEAP = 1 << 3,
-	VMA_STUB = 1 << 4, /* the stub's pages: hidden, immovable */
+	VMA_STUB = 1 << 4,     /* the stub's pages: hidden, immovable */
 	VMA_MAYWRITE = 1 << 5, /* a shared file mapping whose file is writable */
 };
 
 struct vma {
 	struct list_head link; /* in mm->vmas, by address */
 	uaddr_t start, end;
-	int prot;	    /* LINUX_PROT_* */
-	unsigned flags;	    /* VMA_* */
-	struct file *file;  /* owns a reference, or NULL */
-	uint64_t off;	    /* file offset of start */
+	int prot;	   /* LINUX_PROT_* */
+	unsigned flags;	   /* VMA_* */
+	struct file *file; /* owns a reference, or NULL */
+	uint64_t off;	   /* file offset of start */
 };
 
 struct mm {

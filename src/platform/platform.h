@@ -21,10 +21,10 @@ struct pf_regs {
 };
 
 enum pf_event_kind {
-	PF_EV_SYSCALL, /* nr, args, ip, sp */
-	PF_EV_FAULT,   /* a synchronous fault: signo, code, addr, access, ip */
-	PF_EV_SIGNAL,  /* a host signal to the thread that is not a fault */
-	PF_EV_GONE,    /* the host thread died under us (stub killed) */
+	PF_EV_SYSCALL,	 /* nr, args, ip, sp */
+	PF_EV_FAULT,	 /* a synchronous fault: signo, code, addr, access, ip */
+	PF_EV_SIGNAL,	 /* a host signal to the thread that is not a fault */
+	PF_EV_GONE,	 /* the host thread died under us (stub killed) */
 	PF_EV_INTERRUPT, /* stopped because the kernel asked (interrupt) */
 };
 

@@ -34,7 +34,7 @@ int stub_image_fd(void)
 	return fd;
 }
 
-#define THREAD_CLONE_FLAGS                                                                     \
+#define THREAD_CLONE_FLAGS \
 	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM)
 
 static int add_rules(scmp_filter_ctx ctx)

@@ -9,29 +9,29 @@
 
 /* The stub's pages: 16 MiB below the top, inside the range a native process
  * uses only for its randomized stack. The guest never sees them. */
-#define STUB_BASE      0x7fffff000000
-#define STUB_CODE      STUB_BASE		   /* r-x: _start and the batch loop */
-#define STUB_DATA      (STUB_BASE + 0x1000) /* rw-: recvmsg scratch, per stub */
-#define STUB_OPS       (STUB_BASE + 0x2000) /* r--: shared with the kernel */
-#define STUB_OPS_SIZE  0x4000
-#define STUB_END       (STUB_OPS + STUB_OPS_SIZE)
-#define STUB_SIZE      (STUB_END - STUB_BASE)
+#define STUB_BASE     0x7fffff000000
+#define STUB_CODE     STUB_BASE		   /* r-x: _start and the batch loop */
+#define STUB_DATA     (STUB_BASE + 0x1000) /* rw-: recvmsg scratch, per stub */
+#define STUB_OPS      (STUB_BASE + 0x2000) /* r--: shared with the kernel */
+#define STUB_OPS_SIZE 0x4000
+#define STUB_END      (STUB_OPS + STUB_OPS_SIZE)
+#define STUB_SIZE     (STUB_END - STUB_BASE)
 
 /* Entry of the batch loop (stub.S puts it here with .org). */
-#define STUB_BATCH     (STUB_CODE + 0x80)
+#define STUB_BATCH (STUB_CODE + 0x80)
 /* Where a retired guest thread is sent to exit on its own. */
 #define STUB_EXIT_THREAD (STUB_CODE + 0x100)
 
 /* An op is 8 quadwords: nr, six arguments, unused. nr == -1 ends a batch. */
-#define STUB_OP_SIZE   64
-#define STUB_MAX_OPS   128
+#define STUB_OP_SIZE 64
+#define STUB_MAX_OPS 128
 /* The rest of the ops area carries data the ops point at (BPF programs). */
-#define STUB_PAYLOAD   (STUB_OPS + STUB_OP_SIZE * STUB_MAX_OPS)
+#define STUB_PAYLOAD	  (STUB_OPS + STUB_OP_SIZE * STUB_MAX_OPS)
 #define STUB_PAYLOAD_SIZE (STUB_OPS_SIZE - STUB_OP_SIZE * STUB_MAX_OPS)
 
 /* Host fds in a stub: 0 is the kernel's socket; fds handed in for one batch
  * arrive at 1, 2, ... and are closed before the batch ends. */
-#define STUB_SOCK_FD   0
-#define STUB_OPS_FD    1 /* only at exec of the zygote, closed by _start */
+#define STUB_SOCK_FD 0
+#define STUB_OPS_FD  1 /* only at exec of the zygote, closed by _start */
 
 #endif

@@ -10,7 +10,7 @@
 
 typedef long (*syscall_fn)(struct task *t, const struct sysargs *a);
 
-#define SC(nr, name, nargs, fmt)                                                               \
+#define SC(nr, name, nargs, fmt) \
 	long sys_##name(struct task *t, const struct sysargs *a) __attribute__((weak));
 #include "syscalls/syscall_table.h"
 #undef SC

@@ -157,11 +157,11 @@ static const struct {
 	unsigned flag;
 	const char *name;
 } oflags[] = {
-	{ LINUX_O_CREAT, "O_CREAT" },	    { LINUX_O_EXCL, "O_EXCL" },
-	{ LINUX_O_NOCTTY, "O_NOCTTY" },	    { LINUX_O_TRUNC, "O_TRUNC" },
-	{ LINUX_O_APPEND, "O_APPEND" },	    { LINUX_O_NONBLOCK, "O_NONBLOCK" },
+	{ LINUX_O_CREAT, "O_CREAT" },	      { LINUX_O_EXCL, "O_EXCL" },
+	{ LINUX_O_NOCTTY, "O_NOCTTY" },	      { LINUX_O_TRUNC, "O_TRUNC" },
+	{ LINUX_O_APPEND, "O_APPEND" },	      { LINUX_O_NONBLOCK, "O_NONBLOCK" },
 	{ LINUX_O_DIRECTORY, "O_DIRECTORY" }, { LINUX_O_NOFOLLOW, "O_NOFOLLOW" },
-	{ LINUX_O_CLOEXEC, "O_CLOEXEC" },   { LINUX_O_PATH, "O_PATH" },
+	{ LINUX_O_CLOEXEC, "O_CLOEXEC" },     { LINUX_O_PATH, "O_PATH" },
 	{ LINUX_O_LARGEFILE, "O_LARGEFILE" },
 };
 

@@ -15,9 +15,9 @@
 #include "abi/linux/stat.h"
 #include "abi/linux/types.h"
 
-#define MAX_RW_COUNT (0x7ffff000UL)
-#define RW_CHUNK     (1UL << 20)
-#define IOV_MAX	     1024
+#define MAX_RW_COUNT   (0x7ffff000UL)
+#define RW_CHUNK       (1UL << 20)
+#define IOV_MAX	       1024
 #define XATTR_NAME_MAX 255
 #define XATTR_SIZE_MAX 65536
 
@@ -506,7 +506,8 @@ static long do_dup(struct task *t, int oldfd, int min, bool cloexec)
 		file_put(f);
 		return -EINVAL;
 	}
-	ret = fd_install(t->files, f, min, cloexec, (int)t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur);
+	ret = fd_install(t->files, f, min, cloexec,
+			 (int)t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur);
 	if (ret < 0)
 		file_put(f);
 	return ret;
@@ -630,7 +631,9 @@ static long do_getxattr(struct task *t, const struct sysargs *a, int mode)
 	if (mode == 2) {
 		struct file *f = fdget(t->files, sysarg_int(a, 0));
 
-		n = !f ? -EBADF : f->ops->getxattr ? f->ops->getxattr(f, name, kbuf, size) : -ENODATA;
+		n = !f		       ? -EBADF
+		    : f->ops->getxattr ? f->ops->getxattr(f, name, kbuf, size)
+				       : -ENODATA;
 		file_put(f);
 	} else {
 		n = get_path(t, sysarg_uaddr(a, 0), &path);

@@ -13,9 +13,9 @@
 #define PROT_KNOWN (LINUX_PROT_READ | LINUX_PROT_WRITE | LINUX_PROT_EXEC | LINUX_PROT_SEM)
 
 /* Flags MAP_SHARED_VALIDATE knows; others are EOPNOTSUPP there. */
-#define MAP_KNOWN                                                                              \
-	(LINUX_MAP_TYPE | LINUX_MAP_FIXED | LINUX_MAP_ANONYMOUS | LINUX_MAP_32BIT |            \
-	 LINUX_MAP_GROWSDOWN | 0x0800 /* DENYWRITE */ | 0x1000 /* EXECUTABLE */ |              \
+#define MAP_KNOWN                                                                                  \
+	(LINUX_MAP_TYPE | LINUX_MAP_FIXED | LINUX_MAP_ANONYMOUS | LINUX_MAP_32BIT |                \
+	 LINUX_MAP_GROWSDOWN | 0x0800 /* DENYWRITE */ | 0x1000 /* EXECUTABLE */ |                  \
 	 0x2000 /* LOCKED */ | LINUX_MAP_NORESERVE | LINUX_MAP_POPULATE | 0x10000 /* NONBLOCK */ | \
 	 LINUX_MAP_STACK | LINUX_MAP_HUGETLB | LINUX_MAP_FIXED_NOREPLACE)
 

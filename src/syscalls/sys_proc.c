@@ -14,10 +14,10 @@
 #include "abi/linux/misc.h"
 #include "abi/linux/types.h"
 
-#define MAX_ARG_STRLEN	   (32 * 4096)
-#define MAX_ARG_STRINGS	   0x7fffffff
-#define NR_OPEN		   (1024 * 1024)
-#define GETRANDOM_MAX	   (32 * 1024 * 1024)
+#define MAX_ARG_STRLEN	(32 * 4096)
+#define MAX_ARG_STRINGS 0x7fffffff
+#define NR_OPEN		(1024 * 1024)
+#define GETRANDOM_MAX	(32 * 1024 * 1024)
 
 long sys_getpid(struct task *t, const struct sysargs *a)
 {

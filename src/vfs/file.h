@@ -34,9 +34,9 @@ struct file_ops {
 struct file {
 	const struct file_ops *ops;
 	int refcount;
-	unsigned flags;	 /* LINUX_O_*: access mode, O_APPEND, O_NONBLOCK, O_PATH... */
-	int host_fd;	 /* backing host fd, or -1 */
-	char *path;	 /* guest path it was opened by (absolute), or NULL */
+	unsigned flags; /* LINUX_O_*: access mode, O_APPEND, O_NONBLOCK, O_PATH... */
+	int host_fd;	/* backing host fd, or -1 */
+	char *path;	/* guest path it was opened by (absolute), or NULL */
 	void *priv;
 };
 
@@ -59,8 +59,8 @@ static inline bool file_writable(const struct file *f)
 
 struct files {
 	int refcount;
-	int max;	      /* slots allocated */
-	struct file **fd;     /* owns one reference per slot */
+	int max;	  /* slots allocated */
+	struct file **fd; /* owns one reference per slot */
 	unsigned char *cloexec;
 };
 

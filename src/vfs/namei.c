@@ -151,8 +151,7 @@ char *vfs_abs_path(struct task *t, int dirfd, const char *path, int *err)
 		*err = -EBADF;
 		return NULL;
 	}
-	if (!f->path || !f->ops->stat || f->ops->stat(f, &st) < 0 ||
-	    !LINUX_S_ISDIR(st.st_mode)) {
+	if (!f->path || !f->ops->stat || f->ops->stat(f, &st) < 0 || !LINUX_S_ISDIR(st.st_mode)) {
 		file_put(f);
 		*err = -ENOTDIR;
 		return NULL;
@@ -287,8 +286,8 @@ int vfs_faccessat(struct task *t, int dirfd, const char *path, int mode, int atf
 
 	if (mode & ~(LINUX_R_OK | LINUX_W_OK | LINUX_X_OK))
 		return -EINVAL;
-	ret = vfs_fstatat(t, dirfd, path, atflags & (LINUX_AT_SYMLINK_NOFOLLOW | LINUX_AT_EMPTY_PATH),
-			  &st);
+	ret = vfs_fstatat(t, dirfd, path,
+			  atflags & (LINUX_AT_SYMLINK_NOFOLLOW | LINUX_AT_EMPTY_PATH), &st);
 	if (ret < 0)
 		return ret;
 	if (mode == LINUX_F_OK)

@@ -797,7 +797,7 @@ static void check_auxv_elf(void)
 	C(ELFMAG2);
 	C(ELFMAG3);
 	check(sizeof(LINUX_ELFMAG) == sizeof(ELFMAG) &&
-		  memcmp(LINUX_ELFMAG, ELFMAG, sizeof(ELFMAG)) == 0,
+		      memcmp(LINUX_ELFMAG, ELFMAG, sizeof(ELFMAG)) == 0,
 	      "LINUX_ELFMAG");
 	C(SELFMAG);
 	C(ELFCLASS32);

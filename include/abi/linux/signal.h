@@ -270,7 +270,6 @@ _Static_assert(offsetof(struct linux_siginfo, fields.sigsys.arch) == 28, "linux_
 #define LINUX_SYS_SECCOMP	1
 #define LINUX_SYS_USER_DISPATCH 2
 
-
 /* The x86-64 signal frame (arch/x86/include/uapi/asm/sigcontext.h, ucontext.h). */
 struct linux_sigcontext {
 	uint64_t r8, r9, r10, r11, r12, r13, r14, r15;
@@ -293,14 +292,14 @@ struct linux_ucontext {
 };
 _Static_assert(sizeof(struct linux_ucontext) == 304, "linux_ucontext size");
 
-#define LINUX_UC_FP_XSTATE	     0x1
-#define LINUX_UC_SIGCONTEXT_SS	     0x2
-#define LINUX_UC_STRICT_RESTORE_SS   0x4
-#define LINUX_FP_XSTATE_MAGIC1	     0x46505853U
-#define LINUX_FP_XSTATE_MAGIC2	     0x46505845U
-#define LINUX_FP_XSTATE_MAGIC2_SIZE  4
-#define LINUX_FXSAVE_SIZE	     512
-#define LINUX_FPX_SW_BYTES_OFFSET    464
+#define LINUX_UC_FP_XSTATE	    0x1
+#define LINUX_UC_SIGCONTEXT_SS	    0x2
+#define LINUX_UC_STRICT_RESTORE_SS  0x4
+#define LINUX_FP_XSTATE_MAGIC1	    0x46505853U
+#define LINUX_FP_XSTATE_MAGIC2	    0x46505845U
+#define LINUX_FP_XSTATE_MAGIC2_SIZE 4
+#define LINUX_FXSAVE_SIZE	    512
+#define LINUX_FPX_SW_BYTES_OFFSET   464
 
 struct linux_fpx_sw_bytes {
 	uint32_t magic1;

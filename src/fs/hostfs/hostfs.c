@@ -140,8 +140,8 @@ static const struct file_ops hostfs_ops = {
 };
 
 /* An O_PATH fd for abs_path, if the guest may see what it names. */
-static int lookup(int root_fd, const char *abs_path, bool nofollow, bool directory,
-		  bool *io_ok, bool *writable_dev)
+static int lookup(int root_fd, const char *abs_path, bool nofollow, bool directory, bool *io_ok,
+		  bool *writable_dev)
 {
 	unsigned flags = LINUX_O_PATH | (nofollow ? LINUX_O_NOFOLLOW : 0) |
 			 (directory ? LINUX_O_DIRECTORY : 0);
@@ -182,8 +182,8 @@ int hostfs_open(int root_fd, char *abs_path, unsigned flags, unsigned mode, stru
 	int pfd, fd, ret;
 
 	(void)mode;
-	pfd = lookup(root_fd, abs_path, flags & LINUX_O_NOFOLLOW, flags & LINUX_O_DIRECTORY,
-		     &io_ok, &wdev);
+	pfd = lookup(root_fd, abs_path, flags & LINUX_O_NOFOLLOW, flags & LINUX_O_DIRECTORY, &io_ok,
+		     &wdev);
 	if (pfd < 0) {
 		if (pfd == -ENOENT && (flags & LINUX_O_CREAT))
 			pfd = -EROFS;
@@ -228,8 +228,9 @@ int hostfs_open(int root_fd, char *abs_path, unsigned flags, unsigned mode, stru
 	}
 make:
 	p = calloc(1, sizeof(*p));
-	f = p ? file_alloc(&hostfs_ops, flags & ~(LINUX_O_CREAT | LINUX_O_EXCL | LINUX_O_TRUNC |
-						    LINUX_O_CLOEXEC | LINUX_O_NOCTTY),
+	f = p ? file_alloc(&hostfs_ops,
+			   flags & ~(LINUX_O_CREAT | LINUX_O_EXCL | LINUX_O_TRUNC |
+				     LINUX_O_CLOEXEC | LINUX_O_NOCTTY),
 			   fd, abs_path)
 	      : NULL;
 	if (!f) {
@@ -287,8 +288,8 @@ long hostfs_readlink(int root_fd, const char *abs_path, char *buf, unsigned long
 	return ret == -ENOENT ? -EINVAL : ret;
 }
 
-long hostfs_getxattr(int root_fd, const char *abs_path, bool nofollow, const char *name,
-		     void *buf, unsigned long n)
+long hostfs_getxattr(int root_fd, const char *abs_path, bool nofollow, const char *name, void *buf,
+		     unsigned long n)
 {
 	int fd = lookup(root_fd, abs_path, nofollow, false, NULL, NULL);
 	long ret;
@@ -300,8 +301,7 @@ long hostfs_getxattr(int root_fd, const char *abs_path, bool nofollow, const cha
 	return ret;
 }
 
-long hostfs_listxattr(int root_fd, const char *abs_path, bool nofollow, char *buf,
-		      unsigned long n)
+long hostfs_listxattr(int root_fd, const char *abs_path, bool nofollow, char *buf, unsigned long n)
 {
 	int fd = lookup(root_fd, abs_path, nofollow, false, NULL, NULL);
 	long ret;

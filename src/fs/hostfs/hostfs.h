@@ -19,10 +19,9 @@ int hostfs_stat(int root_fd, const char *abs_path, bool nofollow, struct linux_s
 int hostfs_statx(int root_fd, const char *abs_path, bool nofollow, unsigned mask,
 		 struct linux_statx *stx);
 long hostfs_readlink(int root_fd, const char *abs_path, char *buf, unsigned long n);
-long hostfs_getxattr(int root_fd, const char *abs_path, bool nofollow, const char *name,
-		     void *buf, unsigned long n);
-long hostfs_listxattr(int root_fd, const char *abs_path, bool nofollow, char *buf,
-		      unsigned long n);
+long hostfs_getxattr(int root_fd, const char *abs_path, bool nofollow, const char *name, void *buf,
+		     unsigned long n);
+long hostfs_listxattr(int root_fd, const char *abs_path, bool nofollow, char *buf, unsigned long n);
 
 /* A guest file for one of the host's stdio fds (dup'ed; the file owns it). */
 int hostfs_stdio(int host_fd, unsigned flags, struct file **out);

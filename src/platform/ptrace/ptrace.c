@@ -31,7 +31,7 @@
 #include "platform/stub_image.h"
 #include "stub/stub.h"
 
-#define THREAD_CLONE_FLAGS                                                                     \
+#define THREAD_CLONE_FLAGS \
 	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM)
 #define FORK_CLONE_FLAGS (CLONE_PARENT | SIGCHLD)
 
@@ -56,7 +56,7 @@ struct stub_data {
 #define MAX_QUEUED_FDS 16
 
 struct pf_mm {
-	int ctl_pid;   /* the stub's main thread: runs batches, never guest code */
+	int ctl_pid; /* the stub's main thread: runs batches, never guest code */
 	struct pf_mm *hash_next;
 	int nops;
 	int nfds;
@@ -70,8 +70,8 @@ struct pf_thread {
 	struct pf_mm *mm;
 	void *owner;
 	bool regs_valid, regs_dirty, has_result;
-	bool running;	 /* resumed, and no event taken since */
-	bool want_stop;	 /* interrupt asked for */
+	bool running;	/* resumed, and no event taken since */
+	bool want_stop; /* interrupt asked for */
 	long result;
 	struct pf_regs regs;
 	struct pf_thread *hash_next;
@@ -166,8 +166,8 @@ static int wait_pid(int pid, int *status)
 	return r < 0 ? -errno : r;
 }
 
-static void queue_op(struct pf_mm *mm, long nr, uint64_t a0, uint64_t a1, uint64_t a2,
-		     uint64_t a3, uint64_t a4, uint64_t a5)
+static void queue_op(struct pf_mm *mm, long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+		     uint64_t a4, uint64_t a5)
 {
 	struct stub_op *op = &mm->ops[mm->nops++];
 
@@ -472,14 +472,14 @@ static int ptrace_mm_advise(struct pf_mm *mm, uint64_t addr, uint64_t len, int a
 	return ret;
 }
 
-static int ptrace_mm_move(struct pf_mm *mm, uint64_t old_addr, uint64_t old_len,
-			  uint64_t new_len, uint64_t new_addr)
+static int ptrace_mm_move(struct pf_mm *mm, uint64_t old_addr, uint64_t old_len, uint64_t new_len,
+			  uint64_t new_addr)
 {
 	int ret = reserve_ops(mm, 1, 0);
 
 	if (ret == 0)
-		queue_op(mm, SYS_mremap, old_addr, old_len, new_len,
-			 MREMAP_MAYMOVE | MREMAP_FIXED, new_addr, 0);
+		queue_op(mm, SYS_mremap, old_addr, old_len, new_len, MREMAP_MAYMOVE | MREMAP_FIXED,
+			 new_addr, 0);
 	return ret;
 }
 
@@ -848,7 +848,7 @@ static int box_zygote(void)
 	struct sock_fprog_stub {
 		unsigned short len;
 		uint64_t filter;
-	} *prog;
+	} * prog;
 	size_t len;
 	int ret;
 
