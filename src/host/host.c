@@ -292,6 +292,13 @@ int host_init(void)
 	return 0;
 }
 
+int host_current_cpu(void)
+{
+	int cpu = sched_getcpu();
+
+	return cpu < 0 ? 0 : cpu;
+}
+
 int host_ncpus(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);

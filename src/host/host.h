@@ -65,6 +65,7 @@ bool host_evloop_busy(void);
 int host_init(void);
 int host_pin_cpu(void);
 int host_ncpus(void);
+int host_current_cpu(void);
 void host_log_write(const char *buf, size_t n);
 int host_log_open(const char *path);
 /* Opens a file for a trace or log: returns the host fd. */

@@ -1,16 +1,40 @@
-/* kernel/cred.h: a process's credentials, in the guest's own model. */
+/* kernel/cred.h: a process's credentials, in the guest's own model: user
+ * and group ids (real, effective, saved, filesystem), supplementary groups,
+ * and capabilities. Root inside is root only inside. */
 #ifndef KERNEL_CRED_H
 #define KERNEL_CRED_H
 
 #include <stdint.h>
+#include <stdbool.h>
 
 #define NGROUPS_MAX_GUEST 65536
+#define CAP_CHOWN	  0
+#define CAP_DAC_OVERRIDE  1
+#define CAP_DAC_READ_SEARCH 2
+#define CAP_FOWNER	  3
+#define CAP_KILL	  5
+#define CAP_SETGID	  6
+#define CAP_SETUID	  7
+#define CAP_SETPCAP	  8
+#define CAP_SYS_RESOURCE  24
+#define CAP_LAST_CAP	  40
+#define CAP_FULL_SET	  ((1ULL << (CAP_LAST_CAP + 1)) - 1)
 
 struct cred {
 	uint32_t uid, euid, suid, fsuid;
 	uint32_t gid, egid, sgid, fsgid;
 	int ngroups;
 	uint32_t *groups;
+	uint64_t cap_effective, cap_permitted, cap_inheritable;
 };
+
+static inline bool capable(const struct cred *c, int cap)
+{
+	return c->cap_effective & (1ULL << cap);
+}
+
+/* Sets every id to uid/gid with the capabilities that go with them. */
+void cred_init(struct cred *c, uint32_t uid, uint32_t gid);
+bool in_group(const struct cred *c, uint32_t gid);
 
 #endif

@@ -76,6 +76,7 @@ static uint64_t rnd64(void)
 struct binfile {
 	struct file *file;
 	uint64_t size;
+	uint32_t mode, uid, gid;
 	char buf[BINPRM_BUF_SIZE];
 	size_t buflen;
 	struct linux_elf64_ehdr eh;
@@ -111,6 +112,9 @@ static int binfile_open(struct task *t, const char *path, struct binfile *b)
 		    : !(st.st_mode & (st.st_uid == t->proc->cred.euid ? 0100 : 0001)))
 		goto fail;
 	b->size = st.st_size;
+	b->mode = st.st_mode;
+	b->uid = st.st_uid;
+	b->gid = st.st_gid;
 	n = b->file->ops->pread(b->file, b->buf, sizeof(b->buf), 0);
 	if (n < 0) {
 		ret = (int)n;
@@ -402,8 +406,28 @@ static int parse_shebang(struct binfile *b, const char *path, struct strv *argv)
 	return ret;
 }
 
+/* The credentials after exec: set-user/group-ID bits, then capabilities
+ * as capabilities(7) computes them for a file without file capabilities. */
+static void exec_cred(const struct task *t, const struct binfile *b, struct cred *nc)
+{
+	*nc = t->proc->cred;
+	if (!t->proc->no_new_privs) {
+		if (b->mode & 04000)
+			nc->euid = b->uid;
+		if ((b->mode & 02010) == 02010)
+			nc->egid = b->gid;
+	}
+	nc->suid = nc->fsuid = nc->euid;
+	nc->sgid = nc->fsgid = nc->egid;
+	if (nc->uid == 0 || nc->euid == 0)
+		nc->cap_permitted = CAP_FULL_SET;
+	else
+		nc->cap_permitted = nc->cap_inheritable & 0;
+	nc->cap_effective = nc->euid == 0 ? nc->cap_permitted : 0;
+}
+
 int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *envp,
-	      struct mm **mm_out, struct pf_regs *regs)
+	      struct mm **mm_out, struct pf_regs *regs, struct cred *newcred)
 {
 	struct binfile main_bin, interp_bin;
 	struct auxv_builder a = { .n = 0 };
@@ -512,11 +536,12 @@ int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *
 	aux(&a, LINUX_AUXV_BASE, ibias);
 	aux(&a, LINUX_AUXV_FLAGS, 0);
 	aux(&a, LINUX_AUXV_ENTRY, bias + main_bin.eh.e_entry);
-	aux(&a, LINUX_AUXV_UID, t->proc->cred.uid);
-	aux(&a, LINUX_AUXV_EUID, t->proc->cred.euid);
-	aux(&a, LINUX_AUXV_GID, t->proc->cred.gid);
-	aux(&a, LINUX_AUXV_EGID, t->proc->cred.egid);
-	aux(&a, LINUX_AUXV_SECURE, 0);
+	exec_cred(t, &main_bin, newcred);
+	aux(&a, LINUX_AUXV_UID, newcred->uid);
+	aux(&a, LINUX_AUXV_EUID, newcred->euid);
+	aux(&a, LINUX_AUXV_GID, newcred->gid);
+	aux(&a, LINUX_AUXV_EGID, newcred->egid);
+	aux(&a, LINUX_AUXV_SECURE, newcred->euid != newcred->uid || newcred->egid != newcred->gid);
 	aux(&a, LINUX_AUXV_HWCAP2, host_auxv(LINUX_AUXV_HWCAP2));
 	if (host_auxv(LINUX_AUXV_MINSIGSTKSZ))
 		aux(&a, LINUX_AUXV_MINSIGSTKSZ, host_auxv(LINUX_AUXV_MINSIGSTKSZ));

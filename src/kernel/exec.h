@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "platform/platform.h"
+#include "kernel/cred.h"
 
 struct task;
 struct mm;
@@ -23,10 +24,11 @@ int strv_insert(struct strv *sv, int at, const char *s);
 void strv_free(struct strv *sv);
 
 /* Loads path for t: on success *mm_out is a new address space ready to run
- * with *regs (rip, rsp; other general registers zero). t is not changed.
+ * with *regs (rip, rsp; other general registers zero), and *newcred the
+ * credentials the process has once it switches. t is not changed.
  * Errors: ENOENT, EACCES, ENOEXEC, E2BIG, ELOOP, ENOMEM, ... */
 int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *envp,
-	      struct mm **mm_out, struct pf_regs *regs);
+	      struct mm **mm_out, struct pf_regs *regs, struct cred *newcred);
 
 /* The switch: t runs the loaded image from now on, in a new host thread
  * (the seed's PTRACE_SWITCH_MM); its old thread and address space go. */

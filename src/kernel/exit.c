@@ -145,6 +145,45 @@ static void clear_child_tid(struct task *t)
 		futex_wake_addr(t->mm, t->clear_child_tid, 1);
 }
 
+/* A dying thread's robust futexes: mark them OWNER_DIED and wake one
+ * waiter each, as the robust futex ABI asks (at most 2048 entries). */
+static void futex_death(struct task *t, uaddr_t uaddr)
+{
+	uint32_t val, nv;
+
+	if ((uaddr & 3) || copy_from_user(t->mm, &val, uaddr, sizeof(val)) < 0)
+		return;
+	if ((val & LINUX_FUTEX_TID_MASK) != (uint32_t)t->tid)
+		return;
+	nv = (val & LINUX_FUTEX_WAITERS) | LINUX_FUTEX_OWNER_DIED;
+	if (copy_to_user(t->mm, uaddr, &nv, sizeof(nv)) < 0)
+		return;
+	if (val & LINUX_FUTEX_WAITERS)
+		futex_wake_addr(t->mm, uaddr, 1);
+}
+
+static void exit_robust_list(struct task *t)
+{
+	struct linux_robust_list_head head;
+	uint64_t entry, next, pending;
+	int limit = 2048;
+
+	if (!t->robust_list || !t->mm ||
+	    copy_from_user(t->mm, &head, t->robust_list, sizeof(head)) < 0)
+		return;
+	pending = head.list_op_pending & ~1ULL;
+	entry = head.list_next & ~1ULL;
+	while (entry != t->robust_list && entry && limit-- > 0) {
+		if (copy_from_user(t->mm, &next, entry, sizeof(next)) < 0)
+			return;
+		if (entry != pending)
+			futex_death(t, entry + head.futex_offset);
+		entry = next & ~1ULL;
+	}
+	if (pending)
+		futex_death(t, pending + head.futex_offset);
+}
+
 void vfork_release(struct task *t)
 {
 	struct task *parent = t->vfork_parent;
@@ -160,6 +199,7 @@ void task_exit(struct task *t, int code)
 {
 	struct process *p = t->proc;
 
+	exit_robust_list(t);
 	clear_child_tid(t);
 	vfork_release(t);
 	if (t->thread) {
@@ -178,6 +218,8 @@ void task_exit(struct task *t, int code)
 		if (!p->exiting)
 			p->exit_code = code;
 		process_finish(p);
+	} else if (p->exec_waiter && p->nthreads == 1) {
+		sched_wake(p->exec_waiter);
 	}
 	t->state = TASK_DEAD;
 	schedule();

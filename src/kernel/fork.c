@@ -51,6 +51,7 @@ static struct process *copy_process_struct(struct task *t, int pid, const struct
 	memcpy(p->rlim, me->rlim, sizeof(p->rlim));
 	p->umask = me->umask;
 	p->personality = me->personality;
+	p->nice = me->nice;
 	p->no_new_privs = me->no_new_privs;
 	memcpy(p->sigactions, me->sigactions, sizeof(p->sigactions));
 	p->exit_signal = r->exit_signal;

@@ -1,8 +1,9 @@
 /* kernel/futex.c: futex wait and wake. A waiter sleeps on its kernel stack
  * keyed by (address space, address).
- * Differs from Linux (until the processes issue): shared futexes are keyed
- * like private ones; REQUEUE, CMP_REQUEUE, WAKE_OP and the PI operations
- * are -ENOSYS, said once in the log. */
+ * Differs from Linux: shared futexes are keyed like private ones (by
+ * address space and address), so a shared futex in memory shared between
+ * processes does not wake across them yet; the PI operations are -ENOSYS,
+ * said in the log. */
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
 #include "kernel/log.h"
@@ -83,6 +84,96 @@ long futex_wake_addr(struct mm *mm, uaddr_t addr, int n)
 	return futex_wake(mm, addr, n, LINUX_FUTEX_BITSET_MATCH_ANY);
 }
 
+/* Moves up to n waiters from addr to addr2 after waking nwake. */
+static long futex_requeue(struct mm *mm, uaddr_t addr, uaddr_t addr2, int nwake, int nreq)
+{
+	struct futex_waiter *w;
+	long done = 0;
+	int moved = 0;
+
+	list_for_each_entry(w, &waiters, link) {
+		if (w->mm != mm || w->addr != addr || w->woken)
+			continue;
+		if (done < nwake) {
+			w->woken = true;
+			sched_wake(w->task);
+			done++;
+		} else if (moved < nreq) {
+			w->addr = addr2;
+			moved++;
+		} else {
+			break;
+		}
+	}
+	return done + moved;
+}
+
+/* FUTEX_WAKE_OP: *addr2 = op(*addr2, oparg); wake on addr; maybe on addr2. */
+static long futex_wake_op(struct task *t, uaddr_t addr, uaddr_t addr2, int nwake, int nwake2,
+			  uint32_t encoded)
+{
+	int op = (encoded >> 28) & 7, cmp = (encoded >> 24) & 15;
+	int32_t oparg = (int32_t)(encoded << 8) >> 20, cmparg = (int32_t)(encoded << 20) >> 20;
+	int32_t old, nv;
+	long ret;
+	bool hit;
+
+	if ((encoded >> 28) & 8) {
+		if (oparg < 0 || oparg > 31)
+			return -EINVAL;
+		oparg = 1 << oparg;
+	}
+	if (copy_from_user(t->mm, &old, addr2, sizeof(old)) < 0)
+		return -EFAULT;
+	switch (op) {
+	case LINUX_FUTEX_OP_SET:
+		nv = oparg;
+		break;
+	case LINUX_FUTEX_OP_ADD:
+		nv = (int32_t)((uint32_t)old + (uint32_t)oparg);
+		break;
+	case LINUX_FUTEX_OP_OR:
+		nv = old | oparg;
+		break;
+	case LINUX_FUTEX_OP_ANDN:
+		nv = old & ~oparg;
+		break;
+	case LINUX_FUTEX_OP_XOR:
+		nv = old ^ oparg;
+		break;
+	default:
+		return -ENOSYS;
+	}
+	switch (cmp) {
+	case 0:
+		hit = old == cmparg;
+		break;
+	case 1:
+		hit = old != cmparg;
+		break;
+	case 2:
+		hit = old < cmparg;
+		break;
+	case 3:
+		hit = old <= cmparg;
+		break;
+	case 4:
+		hit = old > cmparg;
+		break;
+	case 5:
+		hit = old >= cmparg;
+		break;
+	default:
+		return -ENOSYS;
+	}
+	if (copy_to_user(t->mm, addr2, &nv, sizeof(nv)) < 0)
+		return -EFAULT;
+	ret = futex_wake(t->mm, addr, nwake, LINUX_FUTEX_BITSET_MATCH_ANY);
+	if (hit)
+		ret += futex_wake(t->mm, addr2, nwake2, LINUX_FUTEX_BITSET_MATCH_ANY);
+	return ret;
+}
+
 static int get_deadline(struct task *t, uaddr_t uts, bool absolute, bool realtime, int64_t *out)
 {
 	struct linux_timespec ts;
@@ -136,6 +227,29 @@ long sys_futex(struct task *t, const struct sysargs *a)
 		if (!bitset)
 			return -EINVAL;
 		return futex_wake(t->mm, addr, (int)val, bitset);
+	case LINUX_FUTEX_REQUEUE:
+	case LINUX_FUTEX_CMP_REQUEUE: {
+		uaddr_t addr2 = sysarg_uaddr(a, 4);
+		int nreq = (int)uts; /* the timeout argument carries the count */
+		uint32_t cur;
+
+		if ((addr2 & 3) || (int)val < 0 || nreq < 0)
+			return -EINVAL;
+		if (cmd == LINUX_FUTEX_CMP_REQUEUE) {
+			if (copy_from_user(t->mm, &cur, addr, sizeof(cur)) < 0)
+				return -EFAULT;
+			if (cur != sysarg_uint(a, 5))
+				return -EAGAIN;
+		}
+		return futex_requeue(t->mm, addr, addr2, (int)val, nreq);
+	}
+	case LINUX_FUTEX_WAKE_OP: {
+		uaddr_t addr2 = sysarg_uaddr(a, 4);
+
+		if (addr2 & 3)
+			return -EINVAL;
+		return futex_wake_op(t, addr, addr2, (int)val, (int)uts, sysarg_uint(a, 5));
+	}
 	default:
 		klog(LOG_INFO, "futex op %d is not implemented: ENOSYS", cmd);
 		return -ENOSYS;

@@ -91,6 +91,14 @@ void pid_free(int pid)
 		processes[pid] = NULL;
 }
 
+void task_take_tid(struct task *t, int tid)
+{
+	if (tasks[t->tid] == t)
+		tasks[t->tid] = NULL;
+	t->tid = tid;
+	tasks[tid] = t;
+}
+
 void task_register(struct task *t)
 {
 	tasks[t->tid] = t;
@@ -198,10 +206,7 @@ int task_start_init(const struct init_config *cfg)
 	list_add_tail(&t->thread_link, &t->proc->threads);
 	t->proc->nthreads = 1;
 	task_register(t);
-	t->proc->cred.uid = t->proc->cred.euid = t->proc->cred.suid = t->proc->cred.fsuid =
-		cfg->uid;
-	t->proc->cred.gid = t->proc->cred.egid = t->proc->cred.sgid = t->proc->cred.fsgid =
-		cfg->gid;
+	cred_init(&t->proc->cred, cfg->uid, cfg->gid);
 	ret = fs_info_create(cfg->host_root, cfg->cwd, &t->fs);
 	if (ret < 0)
 		goto fail;
@@ -217,7 +222,7 @@ int task_start_init(const struct init_config *cfg)
 	for (i = 0; cfg->envp[i]; i++)
 		if ((ret = strv_push(&envp, cfg->envp[i])) < 0)
 			goto fail;
-	ret = exec_load(t, cfg->path, &argv, &envp, &mm, &regs);
+	ret = exec_load(t, cfg->path, &argv, &envp, &mm, &regs, &t->proc->cred);
 	if (ret < 0)
 		goto fail;
 	ret = exec_switch(t, mm, &regs);

@@ -45,10 +45,12 @@ struct process {
 	bool no_new_privs;
 	int exit_code;		/* wait status */
 	struct waitq wait_chld; /* wait4 sleeps here */
+	struct task *exec_waiter; /* execve waits for the other threads to go */
 	struct cred cred;
 	struct linux_rlimit rlim[NRLIMITS];
 	unsigned umask;
 	unsigned personality;
+	int nice;
 	int pdeath_signal;
 	uint64_t pending; /* process-directed signals not yet delivered */
 	struct linux_siginfo siginfo[64];
@@ -110,6 +112,8 @@ struct process *process_alloc(int pid);
 void pid_free(int pid);
 bool tasks_limit_reached(void);
 void task_register(struct task *t);
+/* execve by a non-leader thread: it becomes the leader, with tid == pid. */
+void task_take_tid(struct task *t, int tid);
 
 /* The current thread leaves (exit). Last thread: the process dies with
  * wait status code unless a group exit set one. Never returns. */

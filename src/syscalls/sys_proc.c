@@ -327,6 +327,29 @@ long sys_getrandom(struct task *t, const struct sysargs *a)
 	return ret;
 }
 
+/* execve in a process with several threads: the others die, and the
+ * execing thread takes the process's pid as its tid. */
+static void de_thread(struct task *t)
+{
+	struct process *p = t->proc;
+	struct task *o;
+
+	list_for_each_entry(o, &p->threads, thread_link) {
+		if (o == t)
+			continue;
+		o->killed = true;
+		task_kick(o);
+	}
+	p->exec_waiter = t;
+	while (p->nthreads > 1) {
+		t->state = TASK_SLEEPING;
+		schedule();
+	}
+	p->exec_waiter = NULL;
+	if (t->tid != p->pid)
+		task_take_tid(t, p->pid);
+}
+
 /* Copies a NULL-terminated array of guest strings (argv, envp). */
 static int get_strv(struct task *t, uaddr_t uv, struct strv *sv)
 {
@@ -367,6 +390,7 @@ long sys_execve(struct task *t, const struct sysargs *a)
 	struct strv argv = { 0 }, envp = { 0 };
 	char path[4096];
 	struct pf_regs regs;
+	struct cred nc;
 	struct mm *mm;
 	long ret;
 
@@ -379,14 +403,9 @@ long sys_execve(struct task *t, const struct sysargs *a)
 	if (ret == 0)
 		ret = get_strv(t, sysarg_uaddr(a, 2), &envp);
 	if (ret == 0)
-		ret = exec_load(t, path, &argv, &envp, &mm, &regs);
-	if (ret == 0 && t->proc->nthreads > 1) {
-		/* Differs from Linux (for now): execve from a process with
-		 * several threads is refused rather than killing the others. */
-		mm_put(mm);
-		ret = -EAGAIN;
-		klog(LOG_INFO, "execve from a multithreaded process is not implemented yet");
-	}
+		ret = exec_load(t, path, &argv, &envp, &mm, &regs, &nc);
+	if (ret == 0 && t->proc->nthreads > 1)
+		de_thread(t);
 	if (ret == 0) {
 		ret = exec_switch(t, mm, &regs);
 		if (ret < 0) {
@@ -402,6 +421,9 @@ long sys_execve(struct task *t, const struct sysargs *a)
 			t->clear_child_tid = 0;
 			t->no_result = true;
 			t->proc->did_exec = true;
+			nc.groups = t->proc->cred.groups;
+			nc.ngroups = t->proc->cred.ngroups;
+			t->proc->cred = nc;
 			vfork_release(t);
 		}
 	}
@@ -483,4 +505,110 @@ long sys_sched_getaffinity(struct task *t, const struct sysargs *a)
 	if (copy_to_user(t->mm, sysarg_uaddr(a, 2), mask, size) < 0)
 		return -EFAULT;
 	return (long)size;
+}
+
+/* Scheduling: every guest thread is SCHED_OTHER with nice 0..19 as set;
+ * affinity masks are kept and reported. Differs from Linux: the host
+ * scheduler decides where guest threads run (skas pins its stubs to the
+ * kernel's CPU); getcpu reports that CPU. */
+long sys_sched_setaffinity(struct task *t, const struct sysargs *a)
+{
+	uint64_t size = sysarg_size(a, 1), mask[16] = { 0 };
+	int pid = sysarg_int(a, 0), ncpu = host_ncpus(), i;
+	bool any = false;
+
+	if (pid < 0)
+		return -ESRCH;
+	if (pid && !task_by_tid(pid))
+		return -ESRCH;
+	if (size > sizeof(mask))
+		size = sizeof(mask);
+	if (copy_from_user(t->mm, mask, sysarg_uaddr(a, 2), size) < 0)
+		return -EFAULT;
+	for (i = 0; i < ncpu && i < 1024; i++)
+		if (mask[i / 64] & (1ULL << (i % 64)))
+			any = true;
+	return any ? 0 : -EINVAL;
+}
+
+long sys_getcpu(struct task *t, const struct sysargs *a)
+{
+	unsigned cpu = (unsigned)host_current_cpu(), node = 0;
+
+	if (sysarg_uaddr(a, 0) && copy_to_user(t->mm, sysarg_uaddr(a, 0), &cpu, sizeof(cpu)) < 0)
+		return -EFAULT;
+	if (sysarg_uaddr(a, 1) && copy_to_user(t->mm, sysarg_uaddr(a, 1), &node, sizeof(node)) < 0)
+		return -EFAULT;
+	return 0;
+}
+
+long sys_sched_getscheduler(struct task *t, const struct sysargs *a)
+{
+	int pid = sysarg_int(a, 0);
+
+	(void)t;
+	if (pid < 0)
+		return -EINVAL;
+	return pid && !task_by_tid(pid) ? -ESRCH : 0; /* SCHED_OTHER */
+}
+
+long sys_sched_getparam(struct task *t, const struct sysargs *a)
+{
+	int pid = sysarg_int(a, 0), prio = 0;
+
+	if (pid < 0)
+		return -EINVAL;
+	if (pid && !task_by_tid(pid))
+		return -ESRCH;
+	return copy_to_user(t->mm, sysarg_uaddr(a, 1), &prio, sizeof(prio));
+}
+
+long sys_sched_get_priority_max(struct task *t, const struct sysargs *a)
+{
+	int policy = sysarg_int(a, 0);
+
+	(void)t;
+	if (policy == 1 || policy == 2)
+		return 99;
+	return policy == 0 || policy == 3 || policy == 5 ? 0 : -EINVAL;
+}
+
+long sys_sched_get_priority_min(struct task *t, const struct sysargs *a)
+{
+	int policy = sysarg_int(a, 0);
+
+	(void)t;
+	if (policy == 1 || policy == 2)
+		return 1;
+	return policy == 0 || policy == 3 || policy == 5 ? 0 : -EINVAL;
+}
+
+long sys_getpriority(struct task *t, const struct sysargs *a)
+{
+	int which = sysarg_int(a, 0), who = sysarg_int(a, 1);
+
+	if (which < 0 || which > 2)
+		return -EINVAL;
+	if (which == 0 && who && !task_by_tid(who))
+		return -ESRCH;
+	/* The kernel's value: 20 - nice. */
+	return 20 - t->proc->nice;
+}
+
+long sys_setpriority(struct task *t, const struct sysargs *a)
+{
+	int which = sysarg_int(a, 0), who = sysarg_int(a, 1), nice = sysarg_int(a, 2);
+
+	if (which < 0 || which > 2)
+		return -EINVAL;
+	if (which == 0 && who && !task_by_tid(who))
+		return -ESRCH;
+	if (nice < -20)
+		nice = -20;
+	if (nice > 19)
+		nice = 19;
+	if (nice < t->proc->nice && !capable(&t->proc->cred, 23 /* CAP_SYS_NICE */))
+		return -EACCES;
+	t->proc->nice = nice;
+	return 0;
 }

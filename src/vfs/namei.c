@@ -264,7 +264,7 @@ static int permission(const struct cred *c, const struct linux_stat *st, int mod
 {
 	unsigned m = st->st_mode, bits;
 
-	if (c->fsuid == 0) {
+	if (capable(c, CAP_DAC_OVERRIDE)) {
 		if ((mode & LINUX_X_OK) && !LINUX_S_ISDIR(m) &&
 		    !(m & (LINUX_S_IXUSR | LINUX_S_IXGRP | LINUX_S_IXOTH)))
 			return -EACCES;
@@ -272,7 +272,7 @@ static int permission(const struct cred *c, const struct linux_stat *st, int mod
 	}
 	if (st->st_uid == c->fsuid)
 		bits = (m >> 6) & 7;
-	else if (st->st_gid == c->fsgid)
+	else if (in_group(c, st->st_gid))
 		bits = (m >> 3) & 7;
 	else
 		bits = m & 7;

@@ -1,0 +1,369 @@
+/* kernel/cred.c: the set*id family, groups and capabilities, with Linux's
+ * rules (credentials(7), capabilities(7): "Effect of user ID changes on
+ * capabilities"). Differs from Linux: no ambient or bounding sets, no
+ * securebits, no file capabilities. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/task.h"
+#include "syscalls/dispatch.h"
+#include "mm/usercopy.h"
+#include "abi/linux/errno.h"
+
+#define NOCHANGE 0xffffffffU
+
+void cred_init(struct cred *c, uint32_t uid, uint32_t gid)
+{
+	c->uid = c->euid = c->suid = c->fsuid = uid;
+	c->gid = c->egid = c->sgid = c->fsgid = gid;
+	c->cap_inheritable = 0;
+	c->cap_permitted = c->cap_effective = uid == 0 ? CAP_FULL_SET : 0;
+}
+
+bool in_group(const struct cred *c, uint32_t gid)
+{
+	int i;
+
+	if (c->fsgid == gid || c->egid == gid)
+		return true;
+	for (i = 0; i < c->ngroups; i++)
+		if (c->groups[i] == gid)
+			return true;
+	return false;
+}
+
+/* Capabilities follow the uids as capabilities(7) says. */
+static void fix_caps(struct cred *c, uint32_t old_uid, uint32_t old_euid, uint32_t old_suid,
+		     uint32_t old_fsuid)
+{
+	if ((old_uid == 0 || old_euid == 0 || old_suid == 0) && c->uid && c->euid && c->suid) {
+		c->cap_permitted = 0;
+		c->cap_effective = 0;
+	}
+	if (old_euid == 0 && c->euid != 0)
+		c->cap_effective = 0;
+	if (old_euid != 0 && c->euid == 0)
+		c->cap_effective = c->cap_permitted;
+	if (old_fsuid == 0 && c->fsuid != 0)
+		c->cap_effective &= ~((1ULL << CAP_CHOWN) | (1ULL << CAP_DAC_OVERRIDE) |
+				      (1ULL << CAP_DAC_READ_SEARCH) | (1ULL << CAP_FOWNER));
+}
+
+static bool is_one_of(uint32_t v, uint32_t a, uint32_t b, uint32_t c)
+{
+	return v == a || v == b || v == c;
+}
+
+/* Sets the ids (NOCHANGE leaves one), without permission checks. */
+static long set_resuid_priv(struct task *t, uint32_t r, uint32_t e, uint32_t s)
+{
+	struct cred *c = &t->proc->cred;
+	uint32_t ou = c->uid, oe = c->euid, os = c->suid, of = c->fsuid;
+
+	if (r != NOCHANGE)
+		c->uid = r;
+	if (e != NOCHANGE)
+		c->euid = e;
+	if (s != NOCHANGE)
+		c->suid = s;
+	c->fsuid = c->euid;
+	fix_caps(c, ou, oe, os, of);
+	return 0;
+}
+
+static long set_resuid(struct task *t, uint32_t r, uint32_t e, uint32_t s)
+{
+	struct cred *c = &t->proc->cred;
+
+	if (!capable(c, CAP_SETUID) &&
+	    ((r != NOCHANGE && !is_one_of(r, c->uid, c->euid, c->suid)) ||
+	     (e != NOCHANGE && !is_one_of(e, c->uid, c->euid, c->suid)) ||
+	     (s != NOCHANGE && !is_one_of(s, c->uid, c->euid, c->suid))))
+		return -EPERM;
+	return set_resuid_priv(t, r, e, s);
+}
+
+static long set_resgid_priv(struct task *t, uint32_t r, uint32_t e, uint32_t s)
+{
+	struct cred *c = &t->proc->cred;
+
+	if (r != NOCHANGE)
+		c->gid = r;
+	if (e != NOCHANGE)
+		c->egid = e;
+	if (s != NOCHANGE)
+		c->sgid = s;
+	c->fsgid = c->egid;
+	return 0;
+}
+
+static long set_resgid(struct task *t, uint32_t r, uint32_t e, uint32_t s)
+{
+	struct cred *c = &t->proc->cred;
+
+	if (!capable(c, CAP_SETGID) &&
+	    ((r != NOCHANGE && !is_one_of(r, c->gid, c->egid, c->sgid)) ||
+	     (e != NOCHANGE && !is_one_of(e, c->gid, c->egid, c->sgid)) ||
+	     (s != NOCHANGE && !is_one_of(s, c->gid, c->egid, c->sgid))))
+		return -EPERM;
+	return set_resgid_priv(t, r, e, s);
+}
+
+long sys_setuid(struct task *t, const struct sysargs *a)
+{
+	struct cred *c = &t->proc->cred;
+	uint32_t uid = sysarg_uint(a, 0);
+
+	if (uid == NOCHANGE)
+		return -EINVAL;
+	if (capable(c, CAP_SETUID))
+		return set_resuid(t, uid, uid, uid);
+	if (uid != c->uid && uid != c->suid)
+		return -EPERM;
+	return set_resuid(t, NOCHANGE, uid, NOCHANGE);
+}
+
+long sys_setgid(struct task *t, const struct sysargs *a)
+{
+	struct cred *c = &t->proc->cred;
+	uint32_t gid = sysarg_uint(a, 0);
+
+	if (gid == NOCHANGE)
+		return -EINVAL;
+	if (capable(c, CAP_SETGID))
+		return set_resgid(t, gid, gid, gid);
+	if (gid != c->gid && gid != c->sgid)
+		return -EPERM;
+	return set_resgid(t, NOCHANGE, gid, NOCHANGE);
+}
+
+long sys_setreuid(struct task *t, const struct sysargs *a)
+{
+	struct cred *c = &t->proc->cred;
+	uint32_t r = sysarg_uint(a, 0), e = sysarg_uint(a, 1), s = NOCHANGE;
+
+	if (!capable(c, CAP_SETUID)) {
+		if (r != NOCHANGE && r != c->uid && r != c->euid)
+			return -EPERM;
+		if (e != NOCHANGE && !is_one_of(e, c->uid, c->euid, c->suid))
+			return -EPERM;
+	}
+	if (r != NOCHANGE || (e != NOCHANGE && e != c->uid))
+		s = e != NOCHANGE ? e : c->euid;
+	return set_resuid_priv(t, r, e, s);
+}
+
+long sys_setregid(struct task *t, const struct sysargs *a)
+{
+	struct cred *c = &t->proc->cred;
+	uint32_t r = sysarg_uint(a, 0), e = sysarg_uint(a, 1), s = NOCHANGE;
+
+	if (!capable(c, CAP_SETGID)) {
+		if (r != NOCHANGE && r != c->gid && r != c->egid)
+			return -EPERM;
+		if (e != NOCHANGE && !is_one_of(e, c->gid, c->egid, c->sgid))
+			return -EPERM;
+	}
+	if (r != NOCHANGE || (e != NOCHANGE && e != c->gid))
+		s = e != NOCHANGE ? e : c->egid;
+	return set_resgid_priv(t, r, e, s);
+}
+
+long sys_setresuid(struct task *t, const struct sysargs *a)
+{
+	return set_resuid(t, sysarg_uint(a, 0), sysarg_uint(a, 1), sysarg_uint(a, 2));
+}
+
+long sys_setresgid(struct task *t, const struct sysargs *a)
+{
+	return set_resgid(t, sysarg_uint(a, 0), sysarg_uint(a, 1), sysarg_uint(a, 2));
+}
+
+static long get_res(struct task *t, const struct sysargs *a, uint32_t r, uint32_t e, uint32_t s)
+{
+	(void)t;
+	if (copy_to_user(t->mm, sysarg_uaddr(a, 0), &r, 4) < 0 ||
+	    copy_to_user(t->mm, sysarg_uaddr(a, 1), &e, 4) < 0 ||
+	    copy_to_user(t->mm, sysarg_uaddr(a, 2), &s, 4) < 0)
+		return -EFAULT;
+	return 0;
+}
+
+long sys_getresuid(struct task *t, const struct sysargs *a)
+{
+	struct cred *c = &t->proc->cred;
+
+	return get_res(t, a, c->uid, c->euid, c->suid);
+}
+
+long sys_getresgid(struct task *t, const struct sysargs *a)
+{
+	struct cred *c = &t->proc->cred;
+
+	return get_res(t, a, c->gid, c->egid, c->sgid);
+}
+
+long sys_setfsuid(struct task *t, const struct sysargs *a)
+{
+	struct cred *c = &t->proc->cred;
+	uint32_t old = c->fsuid, v = sysarg_uint(a, 0);
+
+	if (v != NOCHANGE && (capable(c, CAP_SETUID) || v == c->uid || v == c->euid ||
+			      v == c->suid || v == c->fsuid)) {
+		c->fsuid = v;
+		fix_caps(c, c->uid, c->euid, c->suid, old);
+	}
+	return old;
+}
+
+long sys_setfsgid(struct task *t, const struct sysargs *a)
+{
+	struct cred *c = &t->proc->cred;
+	uint32_t old = c->fsgid, v = sysarg_uint(a, 0);
+
+	if (v != NOCHANGE && (capable(c, CAP_SETGID) || v == c->gid || v == c->egid ||
+			      v == c->sgid || v == c->fsgid))
+		c->fsgid = v;
+	return old;
+}
+
+long sys_getgroups(struct task *t, const struct sysargs *a)
+{
+	struct cred *c = &t->proc->cred;
+	int size = sysarg_int(a, 0);
+
+	if (size < 0)
+		return -EINVAL;
+	if (size == 0)
+		return c->ngroups;
+	if (size < c->ngroups)
+		return -EINVAL;
+	if (copy_to_user(t->mm, sysarg_uaddr(a, 1), c->groups, c->ngroups * sizeof(uint32_t)) < 0)
+		return -EFAULT;
+	return c->ngroups;
+}
+
+static int cmp_gid(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+long sys_setgroups(struct task *t, const struct sysargs *a)
+{
+	struct cred *c = &t->proc->cred;
+	int size = sysarg_int(a, 0);
+	uint32_t *g = NULL;
+
+	if (!capable(c, CAP_SETGID))
+		return -EPERM;
+	if (size < 0 || size > NGROUPS_MAX_GUEST)
+		return -EINVAL;
+	if (size) {
+		g = malloc(size * sizeof(uint32_t));
+		if (!g)
+			return -ENOMEM;
+		if (copy_from_user(t->mm, g, sysarg_uaddr(a, 1), size * sizeof(uint32_t)) < 0) {
+			free(g);
+			return -EFAULT;
+		}
+		qsort(g, size, sizeof(uint32_t), cmp_gid);
+	}
+	free(c->groups);
+	c->groups = g;
+	c->ngroups = size;
+	return 0;
+}
+
+#define LINUX_CAPABILITY_VERSION_1 0x19980330
+#define LINUX_CAPABILITY_VERSION_2 0x20071026
+#define LINUX_CAPABILITY_VERSION_3 0x20080522
+
+struct cap_header {
+	uint32_t version;
+	int32_t pid;
+};
+
+struct cap_data {
+	uint32_t effective, permitted, inheritable;
+};
+
+static int cap_words(struct task *t, uaddr_t uhdr, struct cap_header *h)
+{
+	if (copy_from_user(t->mm, h, uhdr, sizeof(*h)) < 0)
+		return -EFAULT;
+	switch (h->version) {
+	case LINUX_CAPABILITY_VERSION_1:
+		return 1;
+	case LINUX_CAPABILITY_VERSION_2:
+	case LINUX_CAPABILITY_VERSION_3:
+		return 2;
+	default:
+		h->version = LINUX_CAPABILITY_VERSION_3;
+		if (copy_to_user(t->mm, uhdr, h, sizeof(*h)) < 0)
+			return -EFAULT;
+		return -EINVAL;
+	}
+}
+
+long sys_capget(struct task *t, const struct sysargs *a)
+{
+	struct cap_header h;
+	struct cap_data d[2];
+	struct process *p;
+	int n = cap_words(t, sysarg_uaddr(a, 0), &h), i;
+
+	if (n == -EINVAL && !sysarg_uaddr(a, 1))
+		return 0;
+	if (n < 0)
+		return n;
+	if (h.pid < 0)
+		return -EINVAL;
+	p = h.pid ? process_by_pid(h.pid) : t->proc;
+	if (!p) {
+		struct task *th = task_by_tid(h.pid);
+
+		p = th ? th->proc : NULL;
+	}
+	if (!p)
+		return -ESRCH;
+	for (i = 0; i < 2; i++) {
+		d[i].effective = (uint32_t)(p->cred.cap_effective >> (32 * i));
+		d[i].permitted = (uint32_t)(p->cred.cap_permitted >> (32 * i));
+		d[i].inheritable = (uint32_t)(p->cred.cap_inheritable >> (32 * i));
+	}
+	if (!sysarg_uaddr(a, 1))
+		return 0;
+	return copy_to_user(t->mm, sysarg_uaddr(a, 1), d, n * sizeof(d[0]));
+}
+
+long sys_capset(struct task *t, const struct sysargs *a)
+{
+	struct cred *c = &t->proc->cred;
+	struct cap_header h;
+	struct cap_data d[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
+	uint64_t e, p, i;
+	int n = cap_words(t, sysarg_uaddr(a, 0), &h);
+
+	if (n < 0)
+		return n;
+	if (h.pid != 0 && h.pid != t->tid && h.pid != t->proc->pid)
+		return -EPERM;
+	if (copy_from_user(t->mm, d, sysarg_uaddr(a, 1), n * sizeof(d[0])) < 0)
+		return -EFAULT;
+	e = d[0].effective | ((uint64_t)d[1].effective << 32);
+	p = d[0].permitted | ((uint64_t)d[1].permitted << 32);
+	i = d[0].inheritable | ((uint64_t)d[1].inheritable << 32);
+	e &= CAP_FULL_SET;
+	p &= CAP_FULL_SET;
+	i &= CAP_FULL_SET;
+	if ((p & ~c->cap_permitted) || (e & ~p))
+		return -EPERM;
+	if ((i & ~(c->cap_inheritable | c->cap_permitted)) && !capable(c, CAP_SETPCAP))
+		return -EPERM;
+	c->cap_effective = e;
+	c->cap_permitted = p;
+	c->cap_inheritable = i;
+	return 0;
+}
