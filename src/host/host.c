@@ -207,6 +207,15 @@ unsigned host_fd_flags(int fd)
 	return fl < 0 ? 0 : (unsigned)fl & (O_ACCMODE | O_APPEND | O_NONBLOCK);
 }
 
+unsigned host_fd_poll(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN | POLLOUT };
+
+	if (poll(&p, 1, 0) <= 0)
+		return 0;
+	return (unsigned)p.revents & (POLLIN | POLLOUT | POLLHUP | POLLERR | POLLPRI);
+}
+
 bool host_fd_is_tty(int fd)
 {
 	return isatty(fd);

@@ -38,6 +38,9 @@ long host_flistxattr(int fd, char *buf, size_t n);
 int host_fd_allowed(int fd, bool *io_ok, bool *writable_dev);
 /* Would a read on fd block right now? */
 bool host_fd_readable(int fd);
+/* poll(2) of one host fd with no wait: POLLIN/POLLOUT/POLLHUP/POLLERR bits
+ * (the same numbers as the guest's). */
+unsigned host_fd_poll(int fd);
 bool host_fd_is_tty(int fd);
 /* A close-on-exec dup of the host's stdio fd (0, 1 or 2), above 2. */
 int host_dup_stdio(int fd);

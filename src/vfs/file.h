@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 struct file;
+struct poll_table;
 struct linux_stat;
 struct linux_statx;
 struct task;
@@ -26,6 +27,10 @@ struct file_ops {
 	long (*ioctl)(struct file *f, struct task *t, unsigned cmd, uint64_t arg);
 	long (*getxattr)(struct file *f, const char *name, void *buf, size_t n);
 	long (*listxattr)(struct file *f, char *buf, size_t n);
+	/* Readiness: returns LINUX_POLL* bits now; with pt, also registers
+	 * the wait queues (or host fds) whose wakeups may change them. A file
+	 * without poll is always ready for reading and writing. */
+	unsigned (*poll)(struct file *f, struct poll_table *pt);
 	/* The host fd whose pages a mapping of this file uses, or -ENODEV. */
 	int (*mmap_fd)(struct file *f);
 	void (*release)(struct file *f);

@@ -8,6 +8,8 @@
 
 #include "vfs/pipe.h"
 #include "vfs/file.h"
+#include "vfs/poll.h"
+#include "abi/linux/poll.h"
 #include "kernel/task.h"
 #include "mm/usercopy.h"
 #include "abi/linux/errno.h"
@@ -130,6 +132,27 @@ static long pipe_ioctl(struct file *f, struct task *t, unsigned cmd, uint64_t ar
 	return copy_to_user(t->mm, arg, &n, sizeof(n));
 }
 
+static unsigned pipe_poll(struct file *f, struct poll_table *pt)
+{
+	struct pipe *p = f->priv;
+	unsigned mask = 0;
+
+	if (file_readable(f)) {
+		poll_wait(pt, &p->rwait);
+		if (p->len)
+			mask |= LINUX_POLLIN | LINUX_POLLRDNORM;
+		if (!p->writers)
+			mask |= LINUX_POLLHUP;
+	} else {
+		poll_wait(pt, &p->wwait);
+		if (PIPE_SIZE - p->len >= PIPE_BUF)
+			mask |= LINUX_POLLOUT | LINUX_POLLWRNORM;
+		if (!p->readers)
+			mask |= LINUX_POLLERR;
+	}
+	return mask;
+}
+
 static void pipe_release(struct file *f)
 {
 	struct pipe *p = f->priv;
@@ -160,6 +183,7 @@ static const struct file_ops pipe_ops = {
 	.llseek = pipe_llseek,
 	.stat = pipe_stat,
 	.ioctl = pipe_ioctl,
+	.poll = pipe_poll,
 	.release = pipe_release,
 };
 

@@ -8,6 +8,8 @@
 
 #include "fs/hostfs/hostfs.h"
 #include "vfs/file.h"
+#include "vfs/poll.h"
+#include "abi/linux/poll.h"
 #include "host/host.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
@@ -109,6 +111,21 @@ static long hostfs_ioctl(struct file *f, struct task *t, unsigned cmd, uint64_t 
 	return copy_to_user(t->mm, arg, &u, size);
 }
 
+/* Host streams are asked directly; a wait registers the host fd with the
+ * kernel's event loop. Files and directories are always ready. */
+static unsigned hostfs_poll(struct file *f, struct poll_table *pt)
+{
+	struct hostfs_priv *p = f->priv;
+	unsigned mask;
+
+	if (!p || !p->stream)
+		return LINUX_POLLIN | LINUX_POLLOUT | LINUX_POLLRDNORM | LINUX_POLLWRNORM;
+	mask = host_fd_poll(f->host_fd);
+	if (!mask && pt)
+		poll_wait_host_fd(pt, f->host_fd, !file_readable(f));
+	return mask;
+}
+
 static int hostfs_mmap_fd(struct file *f)
 {
 	struct hostfs_priv *p = f->priv;
@@ -135,6 +152,7 @@ static const struct file_ops hostfs_ops = {
 	.ioctl = hostfs_ioctl,
 	.getxattr = hostfs_fgetxattr,
 	.listxattr = hostfs_flistxattr,
+	.poll = hostfs_poll,
 	.mmap_fd = hostfs_mmap_fd,
 	.release = hostfs_release,
 };

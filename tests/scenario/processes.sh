@@ -1,0 +1,72 @@
+#!/bin/bash
+# Real programs inside skas: shells with pipelines, subshells, command
+# substitution and background jobs; xargs -P2; python3 threads and
+# subprocess; make -j2; a fork bomb held by --pids-max. One TAP line each.
+set -u
+SKAS=${SKAS:-./skas}
+n=0
+failed=0
+tmp=$(mktemp -d /tmp/skas-proc.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+check() { # name expected actual
+	n=$((n + 1))
+	if [ "$2" = "$3" ]; then
+		echo "ok $n - $1"
+	else
+		echo "not ok $n - $1"
+		echo "# expected: $(printf '%q' "$2")"
+		echo "# got:      $(printf '%q' "$3")"
+		failed=$((failed + 1))
+	fi
+}
+
+run() { timeout -k 5 60 "$SKAS" run -- "$@" 2>/dev/null; }
+
+out=$(run /bin/busybox sh -c 'for i in 1 2 3; do echo $i | cat; done; sleep 0 & wait; echo done')
+check "busybox sh: pipes in a loop, background job and wait" "1 2 3 done" "$(echo $out)"
+
+out=$(run /bin/sh -c 'for i in 1 2 3; do echo $i | cat; done; sleep 0 & wait; echo done')
+check "dash: the same" "1 2 3 done" "$(echo $out)"
+
+out=$(run /bin/bash -c 'seq 1 1000 | sort -rn | head -3; x=$(echo sub); echo $x; exit 7')
+rc=$?
+check "bash: pipeline, command substitution, exit status" "1000 999 998 sub 7" "$(echo $out) $rc"
+
+out=$(run /bin/bash -c '(echo in; exit 3); echo $?; { sleep 0.1; echo late; } & echo early; wait; echo end')
+check "bash: subshell status, background job" "in 3 early late end" "$(echo $out)"
+
+out=$(run /bin/bash -c 'seq 1 20 | xargs -P2 -n1 echo | sort -n | tr "\n" " "')
+check "xargs -P2" "$(seq 1 20 | tr '\n' ' ')" "$out"
+
+out=$(run /usr/bin/python3 -c '
+import threading, subprocess
+r = []
+lock = threading.Lock()
+def w(i):
+    with lock:
+        r.append(i * i)
+ts = [threading.Thread(target=w, args=(i,)) for i in range(8)]
+[t.start() for t in ts]
+[t.join() for t in ts]
+print(sorted(r))
+print(subprocess.run(["echo", "hi"], capture_output=True).stdout.decode().strip())
+print(subprocess.check_output("echo a | tr a b", shell=True).decode().strip())
+')
+check "python3: threads and subprocess" "[0, 1, 4, 9, 16, 25, 36, 49] hi b" "$(echo $out)"
+
+printf 'all: a b c\n\t@echo all\na:\n\t@echo a\nb:\n\t@echo b\nc:\n\t@echo c\n' >"$tmp/Makefile"
+out=$(run /usr/bin/make -s -j2 -C "$tmp" | sort | tr '\n' ' ')
+check "make -j2" "a all b c " "$out"
+
+start=$(date +%s)
+out=$(timeout -k 5 60 "$SKAS" run --pids-max=64 -- /bin/bash -c \
+	':(){ :|:& };:; sleep 2; echo survived' 2>/dev/null)
+check "a fork bomb meets --pids-max, the instance goes on" "survived" "$out"
+check "the fork bomb run ended within 30 s" "yes" "$([ $(($(date +%s) - start)) -lt 30 ] && echo yes)"
+
+run /bin/bash -c 'true'
+check "after the fork bomb, skas still runs programs" "0" "$?"
+
+echo "$((n - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ]
