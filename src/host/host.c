@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <sys/sysinfo.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <sys/xattr.h>
@@ -273,6 +274,19 @@ int host_uname(struct linux_utsname *u)
 	memcpy(u->version, h.version, sizeof(u->version));
 	memcpy(u->machine, h.machine, sizeof(u->machine));
 	memcpy(u->domainname, h.domainname, sizeof(u->domainname));
+	return 0;
+}
+
+int host_meminfo(uint64_t *total, uint64_t *free, uint64_t *shared, uint64_t *buffers)
+{
+	struct sysinfo si;
+
+	if (sysinfo(&si) < 0)
+		return -errno;
+	*total = (uint64_t)si.totalram * si.mem_unit;
+	*free = (uint64_t)si.freeram * si.mem_unit;
+	*shared = (uint64_t)si.sharedram * si.mem_unit;
+	*buffers = (uint64_t)si.bufferram * si.mem_unit;
 	return 0;
 }
 

@@ -53,6 +53,8 @@ int64_t host_clock_ns(int clock_id);
 int host_clock_res_ns(int clock_id, int64_t *res);
 int host_getrandom(void *buf, size_t n);
 int host_uname(struct linux_utsname *u);
+/* The host's memory figures (bytes), for the guest's sysinfo. */
+int host_meminfo(uint64_t *total, uint64_t *free, uint64_t *shared, uint64_t *buffers);
 unsigned long host_auxv(unsigned long type);
 
 /* The event loop: wait for fds to be ready or a timeout (ns, -1 forever). */

@@ -1,6 +1,8 @@
 /* syscalls/sys_time.c: clocks and sleeping. Differs from Linux (until the
  * time issue): the CPU-time clocks of a process and of its thread read the
  * stub's host process clock; clocks named by pid (negative ids) are EINVAL. */
+#include <string.h>
+
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
 #include "mm/usercopy.h"
@@ -164,4 +166,22 @@ long sys_clock_nanosleep(struct task *t, const struct sysargs *a)
 		return sleep_ns(t, sched_now_ns() + (ns > now ? ns - now : 0), 0);
 	}
 	return sleep_ns(t, sched_now_ns() + ns, sysarg_uaddr(a, 3));
+}
+
+/* sysinfo: the instance's uptime and task count; memory as the host has
+ * it (until --memory limits the guest); no swap; loads 0 (differs from
+ * Linux: no load average is kept yet). */
+long sys_sysinfo(struct task *t, const struct sysargs *a)
+{
+	struct linux_sysinfo si;
+	int ret;
+
+	memset(&si, 0, sizeof(si));
+	si.uptime = host_clock_ns(LINUX_CLOCK_BOOTTIME) / NSEC_PER_SEC;
+	ret = host_meminfo(&si.totalram, &si.freeram, &si.sharedram, &si.bufferram);
+	if (ret < 0)
+		return ret;
+	si.procs = (uint16_t)task_count();
+	si.mem_unit = 1;
+	return copy_to_user(t->mm, sysarg_uaddr(a, 0), &si, sizeof(si));
 }
