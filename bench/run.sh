@@ -28,7 +28,7 @@ case $SKAS in /*) ;; *) SKAS=$(cd "$(dirname "$SKAS")" && pwd)/$(basename "$SKAS
 
 # ---- build ---------------------------------------------------------------
 mkdir -p "$OUT" || exit 2
-for p in getppid open_close stat pread touch startup; do
+for p in getppid open_close stat pread touch startup fork pingpong signal; do
 	src=$ROOT/bench/$p.c
 	bin=$OUT/$p
 	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ "$ROOT/bench/bench.h" -nt "$bin" ]; then
@@ -139,6 +139,30 @@ bench "open+close /etc/passwd"     ""   "$(( N2 * 5 ))" "$N2" "$B/open_close" @N
 bench "stat /etc/passwd"           ""   "$(( N3 * 5 ))" "$N3" "$B/stat" @N 7 /etc/passwd
 bench "pread 4 KiB @0"             ""   "$(( N4 * 5 ))" "$N4" "$B/pread" "$B/pread" @N 7
 bench "first touch, per 4 KiB page" "" "$MIB" "$MIB" "$B/touch" @N 5
+
+# Processes (static binaries only, so the numbers compare like with like).
+FN=$(n 300) PN=$(n 20000) SN=$(n 20000)
+${CC:-gcc} -O2 -static -o "$B/true" -x c - <<<'int main(void){return 0;}' 2>/dev/null
+bench "fork+exit+wait"             ""   "$(( FN * 5 ))" "$FN" "$B/fork" @N 7
+bench "fork+exec(true)+wait"       ""   "$(( FN * 5 ))" "$FN" "$B/fork" @N 7 "$B/true"
+bench "pipe ping-pong (2 procs)"   ""   "$(( PN * 5 ))" "$PN" "$B/pingpong" @N 7
+bench "signal: kill self+handler"  ""   "$(( SN * 5 ))" "$SN" "$B/signal" @N 7
+
+# A busybox sh loop of 1,000 'echo x | cat >/dev/null', start to exit.
+if command -v busybox >/dev/null; then
+	BB=$(command -v busybox)
+	LOOP='i=0; while [ $i -lt 1000 ]; do echo x | cat >/dev/null; i=$((i+1)); done'
+	if measure "$B/startup" 3 "$BB" sh -c "$LOOP"; then
+		nat=$MED
+		if measure "$B/startup" 3 "$SKAS" run -- "$BB" sh -c "$LOOP"; then
+			row "busybox sh: 1000 x echo|cat" "$(fmt "$nat" ms)" "$(fmt "$MED" ms)" \
+				"$(awk -v a="$MED" -v b="$nat" 'BEGIN { printf "%.1fx", a / b }')"
+		else
+			row "busybox sh: 1000 x echo|cat" "$(fmt "$nat" ms)" "n/a" "-"
+			NOTES+=("busybox loop: skas run failed: $WHY")
+		fi
+	fi
+fi
 
 # Startup is timed from outside (fork+exec+wait by build/bench/startup,
 # which itself runs natively, since skas has no fork yet).
