@@ -1,6 +1,7 @@
 /* kernel/exit.c: threads and processes ending, zombies, reparenting and
- * wait4/waitid. When pid 1 ends, every other process of the instance is
- * killed and the instance is over. */
+ * wait4/waitid (exits, and stops and continues for WUNTRACED/WCONTINUED).
+ * When pid 1 ends, every other process of the instance is killed and the
+ * instance is over. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +63,8 @@ static struct process *find_reaper(struct process *p)
 
 static void release_process(struct process *p)
 {
+	itimer_exit(p);
+	signal_flush_process(p);
 	list_del(&p->sibling);
 	pid_free(p->pid);
 	free(p->cred.groups);
@@ -110,6 +113,8 @@ static void process_finish(struct process *p)
 	struct process *c, *n, *reaper;
 
 	p->zombie = true;
+	itimer_exit(p); /* an alarm pending now never fires */
+	signal_flush_process(p);
 	if (p->pid == 1) {
 		init_status = p->exit_code;
 		for_each_process(kill_all_cb, NULL);
@@ -202,6 +207,7 @@ void task_exit(struct task *t, int code)
 	exit_robust_list(t);
 	clear_child_tid(t);
 	vfork_release(t);
+	signal_flush_task(t);
 	if (t->thread) {
 		platform->thread_put(t->thread);
 		t->thread = NULL;
@@ -248,7 +254,9 @@ long sys_exit_group(struct task *t, const struct sysargs *a)
 
 struct wait_result {
 	int pid;
-	int status;
+	int status;    /* wait4's */
+	int code;      /* waitid's si_code: CLD_* */
+	int si_status; /* waitid's si_status */
 	uint32_t uid;
 };
 
@@ -268,6 +276,51 @@ static bool wait_matches(struct process *c, int which, int id, int options, stru
 	}
 }
 
+static void exit_result(struct process *c, struct wait_result *res)
+{
+	res->status = c->exit_code;
+	if ((c->exit_code & 0x7f) == 0) {
+		res->code = LINUX_CLD_EXITED;
+		res->si_status = (c->exit_code >> 8) & 0xff;
+	} else {
+		res->code = (c->exit_code & 0x80) ? LINUX_CLD_DUMPED : LINUX_CLD_KILLED;
+		res->si_status = c->exit_code & 0x7f;
+	}
+}
+
+/* Is there something to report about c? A zombie, a stop or a continue
+ * not yet reported (once each, unless WNOWAIT); fills res. */
+static bool wait_event(struct process *c, int options, struct wait_result *res)
+{
+	bool keep = options & LINUX_WNOWAIT;
+
+	if (c->zombie) {
+		if (!(options & LINUX_WEXITED))
+			return false;
+		exit_result(c, res);
+		if (!keep)
+			release_process(c);
+		return true;
+	}
+	if ((options & LINUX_WSTOPPED) && c->stopped && c->stop_code) {
+		res->status = (c->stop_code << 8) | 0x7f;
+		res->code = LINUX_CLD_STOPPED;
+		res->si_status = c->stop_code;
+		if (!keep)
+			c->stop_code = 0;
+		return true;
+	}
+	if ((options & LINUX_WCONTINUED) && c->continued) {
+		res->status = 0xffff;
+		res->code = LINUX_CLD_CONTINUED;
+		res->si_status = LINUX_SIGCONT;
+		if (!keep)
+			c->continued = false;
+		return true;
+	}
+	return false;
+}
+
 static long do_wait(struct task *t, int which, int id, int options, struct wait_result *res)
 {
 	struct process *me = t->proc, *c;
@@ -280,14 +333,10 @@ static long do_wait(struct task *t, int which, int id, int options, struct wait_
 			if (!wait_matches(c, which, id, options, me))
 				continue;
 			any = true;
-			if (c->zombie && (options & LINUX_WEXITED)) {
-				res->pid = c->pid;
-				res->status = c->exit_code;
-				res->uid = c->cred.uid;
-				if (!(options & LINUX_WNOWAIT))
-					release_process(c);
+			res->pid = c->pid;
+			res->uid = c->cred.uid;
+			if (wait_event(c, options, res))
 				return res->pid;
-			}
 		}
 		if (!any)
 			return -ECHILD;
@@ -377,13 +426,8 @@ long sys_waitid(struct task *t, const struct sysargs *a)
 		si.si_signo = LINUX_SIGCHLD;
 		si.fields.sigchld.pid = res.pid;
 		si.fields.sigchld.uid = res.uid;
-		if ((res.status & 0x7f) == 0) {
-			si.si_code = LINUX_CLD_EXITED;
-			si.fields.sigchld.status = (res.status >> 8) & 0xff;
-		} else {
-			si.si_code = (res.status & 0x80) ? LINUX_CLD_DUMPED : LINUX_CLD_KILLED;
-			si.fields.sigchld.status = res.status & 0x7f;
-		}
+		si.si_code = res.code;
+		si.fields.sigchld.status = res.si_status;
 	}
 	if (uinfo && copy_to_user(t->mm, uinfo, &si, sizeof(si)) < 0)
 		return -EFAULT;

@@ -1,11 +1,15 @@
 /* kernel/signal.c: sending and delivering signals. A signal is pending on
- * a thread or on its process; before a task returns to the guest the lowest
- * pending unblocked signal is taken: its default action (terminate, core,
- * ignore) or an rt_sigframe on the guest stack, laid out as Linux does, with
- * the FPU/XSAVE state. rt_sigreturn checks what the guest hands back.
- * Differs from Linux (until the signals issue is done): real-time signals
- * do not queue (one pending instance per signal number); stop and continue
- * are not implemented (ignored). */
+ * a thread or on its process: a standard signal once, a real-time signal
+ * once per instance sent (FIFO, up to RLIMIT_SIGPENDING per process). Before
+ * a task returns to the guest the lowest pending unblocked signal is taken:
+ * its default action (terminate, core, ignore, stop) or an rt_sigframe on
+ * the guest stack, laid out as Linux does, with the FPU/XSAVE state.
+ * rt_sigreturn checks what the guest hands back. Job control: a stop signal
+ * stops every thread of the process (each sleeps in handle_signals) until a
+ * SIGCONT or SIGKILL; the parent hears of both (SIGCHLD, wait).
+ * Differs from Linux: the parent is told of a stop as soon as one thread
+ * takes the stop signal, not once every thread has stopped; stop signals
+ * to an orphaned process group are not discarded. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,8 +20,16 @@
 #include "abi/linux/errno.h"
 #include "abi/linux/signal.h"
 
-#define SIGBIT(sig)	 (1ULL << ((sig)-1))
-#define UNBLOCKABLE	 (SIGBIT(LINUX_SIGKILL) | SIGBIT(LINUX_SIGSTOP))
+#define SIGBIT(sig) (1ULL << ((sig)-1))
+#define UNBLOCKABLE (SIGBIT(LINUX_SIGKILL) | SIGBIT(LINUX_SIGSTOP))
+#define STOP_MASK                                                                \
+	(SIGBIT(LINUX_SIGSTOP) | SIGBIT(LINUX_SIGTSTP) | SIGBIT(LINUX_SIGTTIN) | \
+	 SIGBIT(LINUX_SIGTTOU))
+/* Faults are taken before other signals, as Linux does. */
+#define SYNCHRONOUS_MASK                                                       \
+	(SIGBIT(LINUX_SIGSEGV) | SIGBIT(LINUX_SIGBUS) | SIGBIT(LINUX_SIGILL) | \
+	 SIGBIT(LINUX_SIGTRAP) | SIGBIT(LINUX_SIGFPE) | SIGBIT(LINUX_SIGSYS))
+#define SIGQUEUE_MAX	 65536 /* queued real-time signals per process, at most */
 #define FPU_AREA_MAX	 16384
 #define FIX_EFLAGS	 0x50dd5UL /* AC OF DF TF SF ZF AF PF CF RF */
 #define USER_RSP_REDZONE 128
@@ -28,6 +40,34 @@ struct rt_sigframe {
 	struct linux_siginfo info;
 };
 
+/* One queued instance of a real-time signal. A queue is a circular list
+ * reached by its last entry (NULL: empty), so adding is O(1) and the
+ * first entry is last->next. */
+struct sigqueue {
+	struct sigqueue *next;
+	int sig;
+	struct linux_siginfo info;
+};
+
+/* The pending signals of a thread or of a process; owner counts the queued
+ * instances against its RLIMIT_SIGPENDING. */
+struct sigpending {
+	struct process *owner;
+	uint64_t *mask;
+	struct linux_siginfo *info; /* standard signals: the one instance */
+	struct sigqueue **last;	    /* real-time signals: every instance, FIFO */
+};
+
+static struct sigpending thread_pending(struct task *t)
+{
+	return (struct sigpending){ t->proc, &t->pending, t->siginfo, &t->rtqueue };
+}
+
+static struct sigpending process_pending(struct process *p)
+{
+	return (struct sigpending){ p, &p->pending, p->siginfo, &p->rtqueue };
+}
+
 static bool sig_default_ignored(int sig)
 {
 	return sig == LINUX_SIGCHLD || sig == LINUX_SIGURG || sig == LINUX_SIGWINCH ||
@@ -36,8 +76,7 @@ static bool sig_default_ignored(int sig)
 
 static bool sig_default_stops(int sig)
 {
-	return sig == LINUX_SIGSTOP || sig == LINUX_SIGTSTP || sig == LINUX_SIGTTIN ||
-	       sig == LINUX_SIGTTOU;
+	return (SIGBIT(sig) & STOP_MASK) != 0;
 }
 
 static bool sig_default_core(int sig)
@@ -59,21 +98,166 @@ static bool sig_default_core(int sig)
 	}
 }
 
-bool signal_pending(struct task *t)
+/* Pending sets */
+
+/* Adds one instance of sig. Past the queue limit a real-time signal is
+ * -EAGAIN when the guest queued it (si_code < 0); from kill(2) or the
+ * kernel it is pending without its siginfo, as in Linux.
+ * Differs from Linux: the limit counts per process, not per user, and is
+ * at most SIGQUEUE_MAX whatever RLIMIT_SIGPENDING says (kernel memory). */
+static int sigpending_add(struct sigpending *sp, int sig, const struct linux_siginfo *info)
 {
-	return t->killed || ((t->pending | t->proc->pending) & ~t->sigmask);
+	uint64_t limit = sp->owner->rlim[LINUX_RLIMIT_SIGPENDING].rlim_cur;
+	struct sigqueue *q = NULL, *last = *sp->last;
+
+	if (sig < LINUX_SIGRTMIN) {
+		if (!(*sp->mask & SIGBIT(sig)))
+			sp->info[sig - 1] = *info;
+		*sp->mask |= SIGBIT(sig);
+		return 0;
+	}
+	if ((uint64_t)sp->owner->nqueued < limit && sp->owner->nqueued < SIGQUEUE_MAX)
+		q = malloc(sizeof(*q));
+	if (!q) {
+		if (info->si_code < 0)
+			return -EAGAIN;
+		*sp->mask |= SIGBIT(sig);
+		return 0;
+	}
+	q->sig = sig;
+	q->info = *info;
+	q->next = last ? last->next : q;
+	if (last)
+		last->next = q;
+	*sp->last = q;
+	sp->owner->nqueued++;
+	*sp->mask |= SIGBIT(sig);
+	return 0;
 }
 
-/* Is the signal thrown away at once (ignored, or ignored by default)? */
-static bool sig_discarded(struct process *p, int sig)
+/* Unlinks q, which follows prev (prev == q: the only entry), and frees it. */
+static void sigqueue_remove(struct sigpending *sp, struct sigqueue *prev, struct sigqueue *q)
+{
+	if (prev == q) {
+		*sp->last = NULL;
+	} else {
+		prev->next = q->next;
+		if (*sp->last == q)
+			*sp->last = prev;
+	}
+	free(q);
+	sp->owner->nqueued--;
+}
+
+/* The entry before the first instance of sig, or NULL if none. */
+static struct sigqueue *sigqueue_find(struct sigpending *sp, int sig)
+{
+	struct sigqueue *last = *sp->last, *prev = last;
+
+	if (!last)
+		return NULL;
+	do {
+		if (prev->next->sig == sig)
+			return prev;
+		prev = prev->next;
+	} while (prev != last);
+	return NULL;
+}
+
+/* Takes the oldest instance of sig, which is pending in sp. */
+static void sigpending_take(struct sigpending *sp, int sig, struct linux_siginfo *info)
+{
+	struct sigqueue *prev;
+
+	if (sig < LINUX_SIGRTMIN) {
+		*sp->mask &= ~SIGBIT(sig);
+		*info = sp->info[sig - 1];
+		return;
+	}
+	prev = sigqueue_find(sp, sig);
+	if (!prev) {
+		/* Sent past the queue limit: the siginfo was lost. */
+		*sp->mask &= ~SIGBIT(sig);
+		memset(info, 0, sizeof(*info));
+		info->si_signo = sig;
+		info->si_code = LINUX_SI_USER;
+		return;
+	}
+	*info = prev->next->info;
+	sigqueue_remove(sp, prev, prev->next);
+	if (!sigqueue_find(sp, sig))
+		*sp->mask &= ~SIGBIT(sig);
+}
+
+/* Throws away every instance of the signals in mask. */
+static void sigpending_discard(struct sigpending *sp, uint64_t mask)
+{
+	struct sigqueue *prev, *q;
+	int sig;
+
+	*sp->mask &= ~mask;
+	for (sig = LINUX_SIGRTMIN; sig <= LINUX_NSIG; sig++) {
+		if (!(mask & SIGBIT(sig)))
+			continue;
+		while ((prev = sigqueue_find(sp, sig))) {
+			q = prev->next;
+			sigqueue_remove(sp, prev, q);
+		}
+	}
+}
+
+void signal_discard(struct process *p, uint64_t mask)
+{
+	struct sigpending sp = process_pending(p);
+	struct task *t;
+
+	sigpending_discard(&sp, mask);
+	list_for_each_entry(t, &p->threads, thread_link)
+	{
+		sp = thread_pending(t);
+		sigpending_discard(&sp, mask);
+	}
+}
+
+void signal_flush_task(struct task *t)
+{
+	struct sigpending sp = thread_pending(t);
+
+	sigpending_discard(&sp, ~0ULL);
+}
+
+void signal_flush_process(struct process *p)
+{
+	struct sigpending sp = process_pending(p);
+
+	sigpending_discard(&sp, ~0ULL);
+}
+
+bool signal_pending(struct task *t)
+{
+	return t->killed || t->proc->stopped || ((t->pending | t->proc->pending) & ~t->sigmask);
+}
+
+/* Is the signal thrown away at once? Ignored, or ignored by default, and
+ * not blocked (a blocked signal stays: its action may change meanwhile).
+ * The instance's init never gets SIGKILL or SIGSTOP, and gets other
+ * signals only when it handles them (one sent to a thread of it is left
+ * to handle_signals, which ignores all but faults). */
+static bool sig_ignored(struct process *p, struct task *thread, int sig)
 {
 	const struct linux_sigaction *sa = &p->sigactions[sig - 1];
+	bool init = p->pid == 1 && !thread;
+	struct task *t = thread;
 
 	if (sig == LINUX_SIGKILL || sig == LINUX_SIGSTOP)
+		return p->pid == 1;
+	if (!t && !list_empty(&p->threads))
+		t = list_first_entry(&p->threads, struct task, thread_link);
+	if (t && (t->sigmask & SIGBIT(sig)))
 		return false;
 	if (sa->handler == LINUX_SIG_IGN)
 		return true;
-	return sa->handler == LINUX_SIG_DFL && (sig_default_ignored(sig) || sig_default_stops(sig));
+	return sa->handler == LINUX_SIG_DFL && (init || sig_default_ignored(sig));
 }
 
 static bool wants(struct task *t, int sig)
@@ -81,30 +265,113 @@ static bool wants(struct task *t, int sig)
 	return !(t->sigmask & SIGBIT(sig)) || (t->sigwait_set & SIGBIT(sig));
 }
 
-int send_signal_info(struct process *p, struct task *thread, int sig,
-		     const struct linux_siginfo *info)
+/* Job control */
+
+/* SIGCHLD with CLD_STOPPED or CLD_CONTINUED to the parent, unless it asked
+ * for none (SA_NOCLDSTOP); its wait wakes up either way. */
+static void notify_parent_cldstop(struct process *p, int why, int status)
+{
+	struct process *parent = p->parent;
+	struct linux_siginfo si;
+
+	if (!parent)
+		return;
+	if (!(parent->sigactions[LINUX_SIGCHLD - 1].flags & LINUX_SA_NOCLDSTOP)) {
+		memset(&si, 0, sizeof(si));
+		si.si_signo = LINUX_SIGCHLD;
+		si.si_code = why;
+		si.fields.sigchld.pid = p->pid;
+		si.fields.sigchld.uid = p->cred.uid;
+		si.fields.sigchld.status = status;
+		send_signal_info(parent, NULL, LINUX_SIGCHLD, &si);
+	}
+	waitq_wake_all(&parent->wait_chld);
+}
+
+/* What a stop or continue signal does as it is sent, whatever its action
+ * or mask: a stop signal cancels a pending SIGCONT; SIGCONT cancels pending
+ * stop signals and continues a stopped process. */
+static void prepare_stop_cont(struct process *p, int sig)
 {
 	struct task *t;
 
+	if (sig_default_stops(sig)) {
+		signal_discard(p, SIGBIT(LINUX_SIGCONT));
+		return;
+	}
+	if (sig != LINUX_SIGCONT)
+		return;
+	signal_discard(p, STOP_MASK);
+	if (!p->stopped)
+		return;
+	p->stopped = false;
+	p->stop_code = 0;
+	p->continued = true;
+	list_for_each_entry(t, &p->threads, thread_link)
+	{
+		if (t->stop_parked)
+			sched_wake(t);
+	}
+	notify_parent_cldstop(p, LINUX_CLD_CONTINUED, LINUX_SIGCONT);
+}
+
+/* t took a stop signal whose action is the default: the process stops. */
+static void group_stop(struct task *t, int sig)
+{
+	struct process *p = t->proc;
+	struct task *o;
+
+	if (p->exiting)
+		return;
+	p->stopped = true;
+	p->stop_code = sig;
+	p->continued = false;
+	list_for_each_entry(o, &p->threads, thread_link)
+	{
+		if (o != t)
+			task_kick(o);
+	}
+	notify_parent_cldstop(p, LINUX_CLD_STOPPED, sig);
+}
+
+/* A stopped task sleeps here until SIGCONT or SIGKILL. */
+static void stop_park(struct task *t)
+{
+	while (t->proc->stopped && !t->killed) {
+		t->stop_parked = true;
+		t->state = TASK_SLEEPING;
+		schedule();
+	}
+	t->stop_parked = false;
+}
+
+/* Sending */
+
+int send_signal_info(struct process *p, struct task *thread, int sig,
+		     const struct linux_siginfo *info)
+{
+	struct sigpending sp;
+	struct task *t;
+	int ret;
+
 	if (p->zombie || p->exiting)
 		return 0;
-	if (p->pid == 1 && p->sigactions[sig - 1].handler == LINUX_SIG_DFL && !thread)
-		return 0; /* the instance's init gets only what it handles */
+	prepare_stop_cont(p, sig);
+	if (sig_ignored(p, thread, sig))
+		return 0;
 	if (sig == LINUX_SIGKILL) {
 		process_kill(p, LINUX_SIGKILL);
 		return 0;
 	}
-	if (sig_discarded(p, sig))
-		return 0;
+	sp = thread ? thread_pending(thread) : process_pending(p);
+	ret = sigpending_add(&sp, sig, info);
+	if (ret < 0)
+		return ret;
 	if (thread) {
-		thread->pending |= SIGBIT(sig);
-		thread->siginfo[sig - 1] = *info;
 		if (wants(thread, sig))
 			task_kick(thread);
 		return 0;
 	}
-	p->pending |= SIGBIT(sig);
-	p->siginfo[sig - 1] = *info;
 	list_for_each_entry(t, &p->threads, thread_link)
 	{
 		if (wants(t, sig)) {
@@ -115,11 +382,13 @@ int send_signal_info(struct process *p, struct task *thread, int sig,
 	return 0;
 }
 
-static bool may_signal(struct task *from, struct process *p)
+bool signal_may_send(struct task *from, struct process *p, int sig)
 {
 	const struct cred *c;
 
 	if (!from)
+		return true;
+	if (sig == LINUX_SIGCONT && p->sid == from->proc->sid)
 		return true;
 	c = &from->proc->cred;
 	return c->euid == 0 || c->euid == p->cred.suid || c->euid == p->cred.uid ||
@@ -143,7 +412,7 @@ int send_signal(struct task *from, struct process *p, int sig)
 
 	if (p->zombie)
 		return 0;
-	if (!may_signal(from, p))
+	if (!signal_may_send(from, p, sig))
 		return -EPERM;
 	if (sig == 0)
 		return 0;
@@ -151,9 +420,22 @@ int send_signal(struct task *from, struct process *p, int sig)
 	return send_signal_info(p, NULL, sig, &si);
 }
 
+int send_signal_tkill(struct task *from, struct task *target, int sig)
+{
+	struct linux_siginfo si;
+
+	if (!signal_may_send(from, target->proc, sig))
+		return -EPERM;
+	if (sig == 0)
+		return 0;
+	user_info(&si, from, sig, LINUX_SI_TKILL);
+	return send_signal_info(target->proc, target, sig, &si);
+}
+
 void force_signal(struct task *t, int sig, int code, uint64_t addr)
 {
 	struct linux_sigaction *sa = &t->proc->sigactions[sig - 1];
+	struct sigpending sp = thread_pending(t);
 	struct linux_siginfo si;
 
 	memset(&si, 0, sizeof(si));
@@ -164,35 +446,56 @@ void force_signal(struct task *t, int sig, int code, uint64_t addr)
 		sa->handler = LINUX_SIG_DFL;
 		t->sigmask &= ~SIGBIT(sig);
 	}
-	t->pending |= SIGBIT(sig);
-	t->siginfo[sig - 1] = si;
+	sigpending_add(&sp, sig, &si);
 }
 
-/* Takes the lowest pending signal t does not block; 0 if none. */
-static int dequeue(struct task *t, uint64_t allowed, struct linux_siginfo *info)
+/* The lowest signal in ready, faults first. */
+static int next_signal(uint64_t ready)
 {
-	uint64_t ready = t->pending & allowed;
+	if (ready & SYNCHRONOUS_MASK)
+		ready &= SYNCHRONOUS_MASK;
+	return __builtin_ctzll(ready) + 1;
+}
+
+int signal_dequeue(struct task *t, uint64_t allowed, struct linux_siginfo *info)
+{
+	struct sigpending sp = thread_pending(t);
 	int sig;
 
-	if (ready) {
-		sig = __builtin_ctzll(ready) + 1;
-		t->pending &= ~SIGBIT(sig);
-		*info = t->siginfo[sig - 1];
-		return sig;
-	}
-	ready = t->proc->pending & allowed;
-	if (!ready)
+	if (!(t->pending & allowed))
+		sp = process_pending(t->proc);
+	if (!(*sp.mask & allowed))
 		return 0;
-	sig = __builtin_ctzll(ready) + 1;
-	t->proc->pending &= ~SIGBIT(sig);
-	*info = t->proc->siginfo[sig - 1];
+	sig = next_signal(*sp.mask & allowed);
+	sigpending_take(&sp, sig, info);
 	return sig;
 }
+
+/* Delivery */
 
 static bool on_altstack(const struct task *t, uint64_t sp)
 {
 	return t->altstack.ss_size && sp > t->altstack.ss_sp &&
 	       sp - t->altstack.ss_sp <= t->altstack.ss_size;
+}
+
+/* The handler starts with the FPU in its initial state, as in Linux: x87
+ * control word 0x37f, MXCSR 0x1f80, registers zero, the XSAVE components
+ * beyond x87/SSE in their init state. fpu holds the saved state, size its
+ * length without the magic2 trailer. */
+static void fpu_reset(struct task *t, char *fpu, long size)
+{
+	uint16_t fcw = 0x37f;
+	uint32_t mxcsr = 0x1f80;
+	uint64_t xfeatures = 3; /* x87 and SSE, as set below */
+
+	memset(fpu, 0, 24);	       /* fcw fsw ftw fop rip rdp */
+	memset(fpu + 32, 0, 416 - 32); /* st0-7, xmm0-15 */
+	memcpy(fpu, &fcw, sizeof(fcw));
+	memcpy(fpu + 24, &mxcsr, sizeof(mxcsr));
+	if (size > LINUX_FXSAVE_SIZE)
+		memcpy(fpu + LINUX_FXSAVE_SIZE, &xfeatures, sizeof(xfeatures));
+	platform->fpu_set(t->thread, fpu, size);
 }
 
 /* Builds the rt_sigframe and points the registers at the handler. */
@@ -204,7 +507,7 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 	struct linux_sigcontext *sc = &frame.uc.uc_mcontext;
 	struct pf_regs r;
 	uint64_t sp, fp_addr;
-	long fpsize;
+	long fpsize, hw_size;
 	bool xstate;
 
 	if (!(sa->flags & LINUX_SA_RESTORER))
@@ -214,6 +517,7 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 	fpsize = platform->fpu_get(t->thread, fpu, FPU_AREA_MAX);
 	if (fpsize < LINUX_FXSAVE_SIZE)
 		return -EFAULT;
+	hw_size = fpsize;
 	xstate = fpsize > LINUX_FXSAVE_SIZE;
 	if (xstate) {
 		struct linux_fpx_sw_bytes sw;
@@ -274,6 +578,7 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 	r.eflags &= ~(0x400UL | 0x100UL | 0x40000UL); /* DF, TF, AC */
 	r.orig_rax = (uint64_t)-1;
 	platform->set_regs(t->thread, &r);
+	fpu_reset(t, fpu, hw_size);
 	if (t->altstack.ss_flags & LINUX_SS_AUTODISARM) {
 		t->altstack.ss_sp = 0;
 		t->altstack.ss_size = 0;
@@ -328,17 +633,26 @@ void handle_signals(struct task *t)
 	int sig;
 
 	for (;;) {
-		sig = dequeue(t, ~t->sigmask, &info);
+		stop_park(t);
+		if (t->killed)
+			return;
+		sig = signal_dequeue(t, ~t->sigmask, &info);
 		if (!sig)
 			break;
 		sa = &t->proc->sigactions[sig - 1];
 		if (sa->handler == LINUX_SIG_IGN)
 			continue;
 		if (sa->handler == LINUX_SIG_DFL) {
-			if (sig_default_ignored(sig) || sig_default_stops(sig))
+			if (sig_default_ignored(sig))
 				continue;
-			if (t->proc->pid == 1 && sig != LINUX_SIGKILL && info.si_code <= 0)
+			/* init dies only of a fault (forced, si_code > 0) */
+			if (t->proc->pid == 1 &&
+			    !((SIGBIT(sig) & SYNCHRONOUS_MASK) && info.si_code > 0))
 				continue;
+			if (sig_default_stops(sig)) {
+				group_stop(t, sig);
+				continue;
+			}
 			/* Differs from Linux: no core file is written; the core
 			 * bit says one would have been (RLIMIT_CORE > 0). */
 			if (sig_default_core(sig) && t->proc->rlim[LINUX_RLIMIT_CORE].rlim_cur > 0)
@@ -361,7 +675,8 @@ void handle_signals(struct task *t)
 		t->sigmask =
 			(oldmask | ka.mask | ((ka.flags & LINUX_SA_NODEFER) ? 0 : SIGBIT(sig))) &
 			~UNBLOCKABLE;
-		return;
+		/* As Linux: every signal the new mask lets through gets its
+		 * frame now, each on top of the last (the last one runs first). */
 	}
 	finish_restart(t, false, NULL);
 	if (t->restore_sigmask) {
@@ -427,170 +742,4 @@ bad:
 	/* A forged or damaged frame: the guest dies of SIGSEGV, never us. */
 	force_signal(t, LINUX_SIGSEGV, LINUX_SI_KERNEL, 0);
 	return 0;
-}
-
-/* kill and friends */
-
-struct kill_ctx {
-	struct task *from;
-	int sig, pgrp, count, err;
-	bool all;
-};
-
-static void kill_cb(struct process *p, void *arg)
-{
-	struct kill_ctx *k = arg;
-	int ret;
-
-	if (k->all ? (p->pid == 1 || p == k->from->proc) : p->pgid != k->pgrp)
-		return;
-	ret = send_signal(k->from, p, k->sig);
-	if (ret == 0)
-		k->count++;
-	else
-		k->err = ret;
-}
-
-long sys_kill(struct task *t, const struct sysargs *a)
-{
-	int pid = sysarg_int(a, 0), sig = sysarg_int(a, 1);
-	struct kill_ctx k = { .from = t, .sig = sig, .err = -ESRCH };
-	struct process *p;
-
-	if (sig < 0 || sig > LINUX_NSIG)
-		return -EINVAL;
-	if (pid > 0) {
-		p = process_by_pid(pid);
-		if (!p) {
-			struct task *th = task_by_tid(pid);
-
-			p = th ? th->proc : NULL;
-		}
-		return p ? send_signal(t, p, sig) : -ESRCH;
-	}
-	if (pid == INT32_MIN)
-		return -ESRCH;
-	if (pid == -1)
-		k.all = true;
-	else
-		k.pgrp = pid == 0 ? t->proc->pgid : -pid;
-	for_each_process(kill_cb, &k);
-	return k.count ? 0 : k.err;
-}
-
-static long do_tkill(struct task *t, int tgid, int tid, int sig)
-{
-	struct linux_siginfo si;
-	struct task *target;
-
-	if (tid <= 0 || sig < 0 || sig > LINUX_NSIG)
-		return -EINVAL;
-	target = task_by_tid(tid);
-	if (!target || (tgid > 0 && target->proc->pid != tgid))
-		return -ESRCH;
-	if (!may_signal(t, target->proc))
-		return -EPERM;
-	if (sig == 0)
-		return 0;
-	user_info(&si, t, sig, LINUX_SI_TKILL);
-	return send_signal_info(target->proc, target, sig, &si);
-}
-
-long sys_tkill(struct task *t, const struct sysargs *a)
-{
-	return do_tkill(t, -1, sysarg_int(a, 0), sysarg_int(a, 1));
-}
-
-long sys_tgkill(struct task *t, const struct sysargs *a)
-{
-	if (sysarg_int(a, 0) <= 0)
-		return -EINVAL;
-	return do_tkill(t, sysarg_int(a, 0), sysarg_int(a, 1), sysarg_int(a, 2));
-}
-
-long sys_rt_sigsuspend(struct task *t, const struct sysargs *a)
-{
-	uint64_t mask;
-
-	if (sysarg_size(a, 1) != sizeof(uint64_t))
-		return -EINVAL;
-	if (copy_from_user(t->mm, &mask, sysarg_uaddr(a, 0), sizeof(mask)) < 0)
-		return -EFAULT;
-	t->saved_sigmask = t->sigmask;
-	t->restore_sigmask = true;
-	t->sigmask = mask & ~UNBLOCKABLE;
-	while (!signal_pending(t)) {
-		t->state = TASK_SLEEPING;
-		schedule();
-	}
-	return -ERESTARTNOHAND;
-}
-
-long sys_pause(struct task *t, const struct sysargs *a)
-{
-	(void)a;
-	while (!signal_pending(t)) {
-		t->state = TASK_SLEEPING;
-		schedule();
-	}
-	return -ERESTARTNOHAND;
-}
-
-long sys_rt_sigpending(struct task *t, const struct sysargs *a)
-{
-	uint64_t set = (t->pending | t->proc->pending) & t->sigmask;
-
-	if (sysarg_size(a, 1) > sizeof(uint64_t))
-		return -EINVAL;
-	return copy_to_user(t->mm, sysarg_uaddr(a, 0), &set, sysarg_size(a, 1));
-}
-
-static void sigwait_timeout(void *arg)
-{
-	struct task *t = arg;
-
-	t->sigwait_set = 0;
-	sched_wake(t);
-}
-
-long sys_rt_sigtimedwait(struct task *t, const struct sysargs *a)
-{
-	uaddr_t uset = sysarg_uaddr(a, 0), uinfo = sysarg_uaddr(a, 1), uts = sysarg_uaddr(a, 2);
-	struct ktimer tm = { .armed = false };
-	struct linux_siginfo info;
-	struct linux_timespec ts;
-	uint64_t set;
-	int sig;
-
-	if (sysarg_size(a, 3) != sizeof(uint64_t))
-		return -EINVAL;
-	if (copy_from_user(t->mm, &set, uset, sizeof(set)) < 0)
-		return -EFAULT;
-	set &= ~UNBLOCKABLE;
-	if (uts) {
-		if (copy_from_user(t->mm, &ts, uts, sizeof(ts)) < 0)
-			return -EFAULT;
-		if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000)
-			return -EINVAL;
-	}
-	sig = dequeue(t, set, &info);
-	if (!sig && !(uts && ts.tv_sec == 0 && ts.tv_nsec == 0)) {
-		t->sigwait_set = set;
-		if (uts)
-			ktimer_arm(&tm, sched_now_ns() + ts.tv_sec * 1000000000LL + ts.tv_nsec,
-				   sigwait_timeout, t);
-		while (t->sigwait_set && !signal_pending(t) &&
-		       !((t->pending | t->proc->pending) & set)) {
-			t->state = TASK_SLEEPING;
-			schedule();
-		}
-		ktimer_cancel(&tm);
-		t->sigwait_set = 0;
-		sig = dequeue(t, set, &info);
-	}
-	if (!sig)
-		return signal_pending(t) ? -EINTR : -EAGAIN;
-	if (uinfo && copy_to_user(t->mm, uinfo, &info, sizeof(info)) < 0)
-		return -EFAULT;
-	return sig;
 }

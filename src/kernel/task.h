@@ -17,6 +17,7 @@
 struct mm;
 struct files;
 struct fs_info;
+struct sigqueue;
 
 enum task_state {
 	TASK_RUNNABLE, /* on the run queue */
@@ -43,8 +44,8 @@ struct process {
 	bool did_exec;
 	bool subreaper;
 	bool no_new_privs;
-	int exit_code;		/* wait status */
-	struct waitq wait_chld; /* wait4 sleeps here */
+	int exit_code;		  /* wait status */
+	struct waitq wait_chld;	  /* wait4 sleeps here */
 	struct task *exec_waiter; /* execve waits for the other threads to go */
 	struct cred cred;
 	struct linux_rlimit rlim[NRLIMITS];
@@ -55,6 +56,21 @@ struct process {
 	uint64_t pending; /* process-directed signals not yet delivered */
 	struct linux_siginfo siginfo[64];
 	struct linux_sigaction sigactions[64];
+	/* signal.c: queued real-time signal instances (process-directed; a
+	 * circular list by its last entry), and how many this process and its
+	 * threads hold (RLIMIT_SIGPENDING). */
+	struct sigqueue *rtqueue;
+	int nqueued;
+	/* Job control (signal.c, exit.c): a group stop is in effect; stop_code
+	 * is the stop signal until wait reports it (Linux's group_exit_code),
+	 * continued until wait reports the SIGCONT (SIGNAL_STOP_CONTINUED). */
+	bool stopped;
+	bool continued;
+	int stop_code;
+	/* itimer.c: ITIMER_REAL and the CPU timers that only keep values. */
+	struct ktimer it_real;
+	int64_t it_real_interval_ns;
+	struct linux_itimerval it_cpu[2]; /* ITIMER_VIRTUAL, ITIMER_PROF */
 };
 
 struct task {
@@ -85,6 +101,10 @@ struct task {
 	long restart_ret;     /* a syscall's ERESTART* code, until signals are handled */
 	struct linux_stack_t altstack;
 	char *trace_buf; /* --strace: the entry of the current call */
+	/* signal.c: queued real-time signals for this thread; stop_parked
+	 * while it sleeps in handle_signals because its process is stopped. */
+	struct sigqueue *rtqueue;
+	bool stop_parked;
 };
 
 struct init_config {
@@ -136,13 +156,29 @@ int task_count(void);
 int task_init_status(void);
 /* Sends sig to a process as kill(2) does; returns 0 or -errno. */
 int send_signal(struct task *from, struct process *p, int sig);
-/* Sends sig with info to process p (thread NULL) or to one thread. */
+/* Sends sig with info to process p (thread NULL) or to one thread;
+ * 0, or -EAGAIN when the guest queues past RLIMIT_SIGPENDING. */
 int send_signal_info(struct process *p, struct task *thread, int sig,
 		     const struct linux_siginfo *info);
 /* A synchronous fault: delivered to t even if blocked or ignored. */
 void force_signal(struct task *t, int sig, int code, uint64_t addr);
-/* Before t returns to the guest: restart or fail an interrupted call,
- * deliver one pending signal (a frame, or its default action). */
+/* Before t returns to the guest: sleep while the process is stopped,
+ * restart or fail an interrupted call, deliver one pending signal (a frame,
+ * or its default action). */
 void handle_signals(struct task *t);
+/* tkill/tgkill: sig (0: only the checks) to one thread; 0 or -errno. */
+int send_signal_tkill(struct task *from, struct task *target, int sig);
+/* May from send sig to p (kill(2)'s permission rule)? */
+bool signal_may_send(struct task *from, struct process *p, int sig);
+/* Takes the lowest pending signal in allowed (thread's first, then the
+ * process's; real-time instances in the order sent); 0 if none. */
+int signal_dequeue(struct task *t, uint64_t allowed, struct linux_siginfo *info);
+/* Throws away pending instances of the signals in mask (process and threads). */
+void signal_discard(struct process *p, uint64_t mask);
+/* Frees the signals still queued on a thread or process that goes away. */
+void signal_flush_task(struct task *t);
+void signal_flush_process(struct process *p);
+/* The process is gone: its interval timers never fire again (itimer.c). */
+void itimer_exit(struct process *p);
 
 #endif

@@ -334,7 +334,8 @@ static void de_thread(struct task *t)
 	struct process *p = t->proc;
 	struct task *o;
 
-	list_for_each_entry(o, &p->threads, thread_link) {
+	list_for_each_entry(o, &p->threads, thread_link)
+	{
 		if (o == t)
 			continue;
 		o->killed = true;
@@ -414,7 +415,11 @@ long sys_execve(struct task *t, const struct sysargs *a)
 		} else {
 			files_close_on_exec(t->files);
 			set_comm(t, path);
-			memset(t->proc->sigactions, 0, sizeof(t->proc->sigactions));
+			/* Handlers go back to the default; ignored stays ignored. */
+			for (int i = 0; i < 64; i++)
+				if (t->proc->sigactions[i].handler != LINUX_SIG_IGN)
+					memset(&t->proc->sigactions[i], 0,
+					       sizeof(t->proc->sigactions[i]));
 			memset(&t->altstack, 0, sizeof(t->altstack));
 			t->altstack.ss_flags = LINUX_SS_DISABLE;
 			t->robust_list = 0;

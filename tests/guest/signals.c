@@ -200,7 +200,7 @@ static void test_basic_handlers(void)
 
 	/* siginfo */
 	set_action(SIGUSR1, h_info, 0);
-	info_calls = 0;
+	info_calls = info_signo = info_code = info_pid = info_uid = info_value = 0;
 	kill(getpid(), SIGUSR1);
 	check(info_calls == 1, "SA_SIGINFO handler runs on kill");
 	check(info_signo == SIGUSR1, "kill: si_signo SIGUSR1");
@@ -209,14 +209,14 @@ static void test_basic_handlers(void)
 	check(info_pid == getpid(), "kill: si_pid is getpid()");
 	check(info_uid == (int)getuid(), "kill: si_uid is getuid()");
 
-	info_calls = 0;
+	info_calls = info_signo = info_code = info_pid = info_uid = info_value = 0;
 	raise(SIGUSR1);
 	check(info_calls == 1, "SA_SIGINFO handler runs on raise");
 	checkf(info_code == SI_TKILL, "raise: si_code SI_TKILL", "si_code=%ld%.0ld",
 	       info_code, 0);
 	check(info_pid == getpid(), "raise: si_pid is getpid()");
 
-	info_calls = 0;
+	info_calls = info_signo = info_code = info_pid = info_uid = info_value = 0;
 	{
 		union sigval v;
 		v.sival_int = 4242;
