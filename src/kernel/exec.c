@@ -101,7 +101,7 @@ static int binfile_open(struct task *t, const char *path, struct binfile *b)
 	ret = vfs_openat(t, LINUX_AT_FDCWD, path, LINUX_O_RDONLY, 0, &b->file);
 	if (ret < 0)
 		return ret == -EISDIR ? -EACCES : ret;
-	ret = b->file->ops->stat(b->file, &st);
+	ret = file_stat(b->file, &st);
 	if (ret < 0)
 		goto fail;
 	ret = -EACCES;

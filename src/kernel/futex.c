@@ -91,7 +91,8 @@ static long futex_requeue(struct mm *mm, uaddr_t addr, uaddr_t addr2, int nwake,
 	long done = 0;
 	int moved = 0;
 
-	list_for_each_entry(w, &waiters, link) {
+	list_for_each_entry(w, &waiters, link)
+	{
 		if (w->mm != mm || w->addr != addr || w->woken)
 			continue;
 		if (done < nwake) {

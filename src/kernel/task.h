@@ -13,6 +13,7 @@
 #include "platform/platform.h"
 #include "abi/linux/types.h"
 #include "abi/linux/signal.h"
+#include "vfs/vfs.h"
 
 struct mm;
 struct files;
@@ -43,8 +44,8 @@ struct process {
 	bool did_exec;
 	bool subreaper;
 	bool no_new_privs;
-	int exit_code;		/* wait status */
-	struct waitq wait_chld; /* wait4 sleeps here */
+	int exit_code;		  /* wait status */
+	struct waitq wait_chld;	  /* wait4 sleeps here */
 	struct task *exec_waiter; /* execve waits for the other threads to go */
 	struct cred cred;
 	struct linux_rlimit rlim[NRLIMITS];
@@ -91,8 +92,8 @@ struct init_config {
 	const char *path;
 	char *const *argv;
 	char *const *envp;
-	const char *host_root; /* the host directory that is the guest's / */
-	const char *cwd;       /* the guest's starting directory */
+	const struct path *root; /* the instance's / */
+	const char *cwd;	 /* the guest's starting directory */
 	uint32_t uid, gid;
 	int pids_max;
 };

@@ -334,7 +334,8 @@ static void de_thread(struct task *t)
 	struct process *p = t->proc;
 	struct task *o;
 
-	list_for_each_entry(o, &p->threads, thread_link) {
+	list_for_each_entry(o, &p->threads, thread_link)
+	{
 		if (o == t)
 			continue;
 		o->killed = true;

@@ -151,8 +151,9 @@ static int get_timeout(struct task *t, uaddr_t uts, int64_t *deadline)
 		return -EINVAL;
 	*deadline = (ts.tv_sec == 0 && ts.tv_nsec == 0)
 			    ? 0
-			    : sched_now_ns() + (ts.tv_sec > 1000000000LL ? 1000000000LL * 1000000000LL
-									 : ts.tv_sec * 1000000000LL) +
+			    : sched_now_ns() +
+				      (ts.tv_sec > 1000000000LL ? 1000000000LL * 1000000000LL
+								: ts.tv_sec * 1000000000LL) +
 				      ts.tv_nsec;
 	return 0;
 }
@@ -177,7 +178,8 @@ static long poll_common(struct task *t, uaddr_t ufds, unsigned n, int64_t deadli
 
 		/* Only revents goes back, as in Linux. */
 		for (i = 0; i < n; i++)
-			if (copy_to_user(t->mm, ufds + i * sizeof(*fds) + 6, &fds[i].revents, 2) < 0)
+			if (copy_to_user(t->mm, ufds + i * sizeof(*fds) + 6, &fds[i].revents, 2) <
+			    0)
 				ret = -EFAULT;
 	}
 	free(fds);
@@ -187,7 +189,7 @@ static long poll_common(struct task *t, uaddr_t ufds, unsigned n, int64_t deadli
 long sys_poll(struct task *t, const struct sysargs *a)
 {
 	int timeout_ms = sysarg_int(a, 2);
-	int64_t deadline = timeout_ms < 0 ? -1
+	int64_t deadline = timeout_ms < 0    ? -1
 			   : timeout_ms == 0 ? 0
 					     : sched_now_ns() + (int64_t)timeout_ms * 1000000;
 	long ret = poll_common(t, sysarg_uaddr(a, 0), sysarg_uint(a, 1), deadline);
@@ -294,12 +296,13 @@ static long do_select(struct task *t, int nfds, uaddr_t uin, uaddr_t uout, uaddr
 			uint64_t bit = 1ULL << (fd % 64);
 			int16_t r = fds[i].revents;
 
-			if ((in[fd / 64] & bit) &&
-			    (r & (LINUX_POLLIN | LINUX_POLLRDNORM | LINUX_POLLHUP | LINUX_POLLERR))) {
+			if ((in[fd / 64] & bit) && (r & (LINUX_POLLIN | LINUX_POLLRDNORM |
+							 LINUX_POLLHUP | LINUX_POLLERR))) {
 				rin[fd / 64] |= bit;
 				ret++;
 			}
-			if ((out[fd / 64] & bit) && (r & (LINUX_POLLOUT | LINUX_POLLWRNORM | LINUX_POLLERR))) {
+			if ((out[fd / 64] & bit) &&
+			    (r & (LINUX_POLLOUT | LINUX_POLLWRNORM | LINUX_POLLERR))) {
 				rout[fd / 64] |= bit;
 				ret++;
 			}
@@ -330,9 +333,10 @@ long sys_select(struct task *t, const struct sysargs *a)
 			return -EFAULT;
 		if (tv.tv_sec < 0 || tv.tv_usec < 0)
 			return -EINVAL;
-		deadline = (tv.tv_sec == 0 && tv.tv_usec == 0)
-				   ? 0
-				   : sched_now_ns() + tv.tv_sec * 1000000000LL + tv.tv_usec * 1000LL;
+		deadline =
+			(tv.tv_sec == 0 && tv.tv_usec == 0)
+				? 0
+				: sched_now_ns() + tv.tv_sec * 1000000000LL + tv.tv_usec * 1000LL;
 	}
 	ret = do_select(t, sysarg_int(a, 0), sysarg_uaddr(a, 1), sysarg_uaddr(a, 2),
 			sysarg_uaddr(a, 3), deadline);
