@@ -513,6 +513,10 @@ int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *
 	if (mm->randomize)
 		mm->start_brk += (rnd64() % (BRK_RND / PAGE_SIZE)) * PAGE_SIZE;
 	mm->brk = mm->start_brk;
+	if (main_bin.file->path.dentry) {
+		mm->exe = main_bin.file->path;
+		path_get(&mm->exe);
+	}
 	entry = bias + main_bin.eh.e_entry;
 	if (main_bin.lay.interp >= 0) {
 		lb = choose_bias(mm, &interp_bin, false);

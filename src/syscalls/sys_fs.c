@@ -813,3 +813,57 @@ long sys_fchdir(struct task *t, const struct sysargs *a)
 		return -EBADF;
 	return vfs_chdir(t, sysarg_int(a, 0), "");
 }
+
+long sys_openat2(struct task *t, const struct sysargs *a)
+{
+	struct linux_open_how how;
+	uint64_t size = sysarg_size(a, 3);
+	struct file *f;
+	char *path;
+	int ret;
+
+	if (size < sizeof(how))
+		return -EINVAL;
+	if (size > 4096)
+		return -E2BIG;
+	if (copy_from_user(t->mm, &how, sysarg_uaddr(a, 2), sizeof(how)) < 0)
+		return -EFAULT;
+	if (size > sizeof(how)) {
+		char tail[64];
+		uint64_t off;
+		size_t i;
+
+		for (off = sizeof(how); off < size; off += sizeof(tail)) {
+			size_t n = size - off < sizeof(tail) ? size - off : sizeof(tail);
+
+			if (copy_from_user(t->mm, tail, sysarg_uaddr(a, 2) + off, n) < 0)
+				return -EFAULT;
+			for (i = 0; i < n; i++)
+				if (tail[i])
+					return -E2BIG;
+		}
+	}
+	if (how.flags >> 32 || (how.flags & ~0x3fffffULL))
+		return -EINVAL;
+	if (how.resolve & ~0x3fULL)
+		return -EINVAL;
+	if (how.mode & ~07777ULL || (how.mode && !(how.flags & (LINUX_O_CREAT | 020000000))))
+		return -EINVAL;
+	if ((how.resolve & LINUX_RESOLVE_BENEATH) && (how.resolve & LINUX_RESOLVE_IN_ROOT))
+		return -EINVAL;
+	if (how.resolve & LINUX_RESOLVE_CACHED)
+		return -EAGAIN; /* as Linux when the lookup is not all in its caches */
+	ret = get_path(t, sysarg_uaddr(a, 1), &path);
+	if (ret < 0)
+		return ret;
+	ret = vfs_openat2(t, sysarg_int(a, 0), path, (unsigned)how.flags,
+			  (unsigned)how.mode & ~t->proc->umask, (unsigned)how.resolve, &f);
+	free(path);
+	if (ret < 0)
+		return ret;
+	ret = fd_install(t->files, f, 0, how.flags & LINUX_O_CLOEXEC,
+			 (int)t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur);
+	if (ret < 0)
+		file_put(f);
+	return ret;
+}

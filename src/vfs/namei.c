@@ -88,16 +88,39 @@ int inode_permission(struct task *t, struct inode *ino, int mask)
 	return -EACCES;
 }
 
-/* Up one level: stays at the process root, crosses mount roots. */
-static void follow_dotdot(struct task *t, struct path *p)
+struct walk {
+	struct task *t;
+	unsigned flags;
+	unsigned resolve;   /* openat2's RESOLVE_* */
+	struct path anchor; /* the dirfd, for RESOLVE_BENEATH and IN_ROOT */
+	int nlinks;
+	bool want_parent;
+	char *last;	    /* want_parent: the final component (malloc'ed) */
+	bool trailing_slash;
+};
+
+static const struct path *walk_root(struct walk *w)
 {
+	return (w->resolve & LINUX_RESOLVE_IN_ROOT) ? &w->anchor : &w->t->fs->root;
+}
+
+/* Up one level: stays at the root, crosses mount roots. */
+static int follow_dotdot(struct walk *w, struct path *p)
+{
+	const struct path *root = walk_root(w);
+
 	for (;;) {
-		if (p->dentry == t->fs->root.dentry && p->mnt == t->fs->root.mnt)
-			return;
+		if (p->dentry == root->dentry && p->mnt == root->mnt)
+			return (w->resolve & LINUX_RESOLVE_BENEATH) ? -EXDEV : 0;
+		if ((w->resolve & LINUX_RESOLVE_BENEATH) && p->dentry == w->anchor.dentry &&
+		    p->mnt == w->anchor.mnt)
+			return -EXDEV;
 		if (p->dentry != p->mnt->root)
 			break;
 		if (!p->mnt->parent)
-			return;
+			return 0;
+		if (w->resolve & LINUX_RESOLVE_NO_XDEV)
+			return -EXDEV;
 		{
 			struct dentry *d = dentry_get(p->mnt->mountpoint);
 
@@ -112,31 +135,38 @@ static void follow_dotdot(struct task *t, struct path *p)
 		dentry_put(p->dentry);
 		p->dentry = d;
 	}
+	return 0;
 }
 
 /* Down into whatever is mounted on p. */
-static void follow_mounts(struct path *p)
+static int follow_mounts(struct walk *w, struct path *p)
 {
 	struct mount *m;
 
 	while ((m = mount_lookup(p->mnt, p->dentry->inode))) {
-		struct dentry *d = dentry_get(m->root);
+		struct dentry *d;
 
+		if (w && (w->resolve & LINUX_RESOLVE_NO_XDEV))
+			return -EXDEV;
+		d = dentry_get(m->root);
 		dentry_put(p->dentry);
 		p->dentry = d;
 		p->mnt = m;
 	}
+	return 0;
 }
 
-static int start_path(struct task *t, int dirfd, const char *name, struct path *p)
+/* Where a walk starts: the root for an absolute name, else the cwd or the
+ * directory at dirfd; for openat2, also the anchor of RESOLVE_BENEATH and
+ * RESOLVE_IN_ROOT. */
+static int start_path(struct walk *w, int dirfd, const char *name, struct path *p)
 {
+	struct task *t = w->t;
 	struct file *f;
 
-	if (name[0] == '/') {
-		*p = t->fs->root;
-	} else if (dirfd == LINUX_AT_FDCWD) {
-		*p = t->fs->cwd;
-	} else {
+	if (dirfd == LINUX_AT_FDCWD) {
+		w->anchor = t->fs->cwd;
+	} else if (name[0] != '/' || w->resolve) {
 		f = fdget(t->files, dirfd);
 		if (!f)
 			return -EBADF;
@@ -144,27 +174,21 @@ static int start_path(struct task *t, int dirfd, const char *name, struct path *
 			file_put(f);
 			return -ENOTDIR;
 		}
-		*p = f->path;
-		path_get(p);
+		w->anchor = f->path;
 		file_put(f);
-		if (!inode_is_dir(p->dentry->inode)) {
-			path_put(p);
+		if (!inode_is_dir(w->anchor.dentry->inode))
 			return -ENOTDIR;
-		}
-		return 0;
+	}
+	if (name[0] == '/') {
+		if (w->resolve & LINUX_RESOLVE_BENEATH)
+			return -EXDEV;
+		*p = *walk_root(w);
+	} else {
+		*p = w->anchor;
 	}
 	path_get(p);
 	return 0;
 }
-
-struct walk {
-	struct task *t;
-	unsigned flags;
-	int nlinks;
-	bool want_parent;
-	char *last; /* want_parent: the final component (malloc'ed) */
-	bool trailing_slash;
-};
 
 static int lookup_child(struct walk *w, struct path *p, const char *comp, struct path *child)
 {
@@ -181,9 +205,10 @@ static int lookup_child(struct walk *w, struct path *p, const char *comp, struct
 	inode_put(ino);
 	if (!child->dentry)
 		return -ENOMEM;
-	(void)w;
-	follow_mounts(child);
-	return 0;
+	ret = follow_mounts(w, child);
+	if (ret < 0)
+		path_put(child);
+	return ret;
 }
 
 /* Follows the symlink at child: p becomes where its target leads. */
@@ -195,12 +220,17 @@ static int follow_link(struct walk *w, struct path *p, struct path *child, char 
 	size_t tl, rl;
 	long n;
 
-	if (++w->nlinks > MAX_SYMLINKS)
+	if (++w->nlinks > MAX_SYMLINKS || (w->resolve & LINUX_RESOLVE_NO_SYMLINKS))
 		return -ELOOP;
 	if (ino->iop->get_link_path) {
 		struct path to;
 		int ret = ino->iop->get_link_path(ino, w->t, &to);
 
+		if (ret == 0 && (w->resolve & (LINUX_RESOLVE_NO_MAGICLINKS | LINUX_RESOLVE_BENEATH |
+					       LINUX_RESOLVE_IN_ROOT))) {
+			path_put(&to);
+			return -ELOOP;
+		}
 		if (ret == 0) {
 			path_put(p);
 			*p = to;
@@ -239,8 +269,10 @@ static int follow_link(struct walk *w, struct path *p, struct path *child, char 
 	*bufp = nbuf;
 	*restp = nbuf;
 	if (nbuf[0] == '/') {
+		if (w->resolve & LINUX_RESOLVE_BENEATH)
+			return -EXDEV;
 		path_put(p);
-		*p = w->t->fs->root;
+		*p = *walk_root(w);
 		path_get(p);
 	}
 	return 0;
@@ -305,7 +337,9 @@ static int walk(struct walk *w, struct path *p, const char *name)
 		if (strcmp(comp, ".") == 0)
 			continue;
 		if (strcmp(comp, "..") == 0) {
-			follow_dotdot(w->t, p);
+			ret = follow_dotdot(w, p);
+			if (ret < 0)
+				break;
 			continue;
 		}
 		ret = lookup_child(w, p, comp, &child);
@@ -337,7 +371,13 @@ static int walk(struct walk *w, struct path *p, const char *name)
 
 int path_lookupat(struct task *t, int dirfd, const char *name, unsigned flags, struct path *out)
 {
-	struct walk w = { .t = t, .flags = flags };
+	return path_lookup_resolve(t, dirfd, name, flags, 0, out);
+}
+
+int path_lookup_resolve(struct task *t, int dirfd, const char *name, unsigned flags,
+			unsigned resolve, struct path *out)
+{
+	struct walk w = { .t = t, .flags = flags, .resolve = resolve };
 	int ret;
 
 	if (!name[0]) {
@@ -363,7 +403,7 @@ int path_lookupat(struct task *t, int dirfd, const char *name, unsigned flags, s
 			return 0;
 		}
 	}
-	ret = start_path(t, dirfd, name, out);
+	ret = start_path(&w, dirfd, name, out);
 	if (ret < 0)
 		return ret;
 	ret = walk(&w, out, name);
@@ -376,16 +416,25 @@ int path_lookupat(struct task *t, int dirfd, const char *name, unsigned flags, s
 	return 0;
 }
 
+static int path_parent_resolve(struct task *t, int dirfd, const char *name, unsigned resolve,
+			       struct path *parent, char **last, bool *trailing_slash);
+
 /* The parent directory of name and its last component. */
 static int path_parentat(struct task *t, int dirfd, const char *name, struct path *parent,
 			 char **last, bool *trailing_slash)
 {
-	struct walk w = { .t = t, .flags = LOOKUP_FOLLOW, .want_parent = true };
+	return path_parent_resolve(t, dirfd, name, 0, parent, last, trailing_slash);
+}
+
+static int path_parent_resolve(struct task *t, int dirfd, const char *name, unsigned resolve,
+			       struct path *parent, char **last, bool *trailing_slash)
+{
+	struct walk w = { .t = t, .flags = LOOKUP_FOLLOW, .want_parent = true, .resolve = resolve };
 	int ret;
 
 	if (!name[0])
 		return -ENOENT;
-	ret = start_path(t, dirfd, name, parent);
+	ret = start_path(&w, dirfd, name, parent);
 	if (ret < 0)
 		return ret;
 	ret = walk(&w, parent, name);
@@ -472,6 +521,7 @@ static int open_inode(struct task *t, struct path *p, unsigned flags, struct fil
 	}
 	if (ret < 0) {
 		f->ops = &path_file_ops;
+		f->priv = NULL;
 		file_put(f);
 		return ret;
 	}
@@ -481,6 +531,12 @@ static int open_inode(struct task *t, struct path *p, unsigned flags, struct fil
 
 int vfs_openat(struct task *t, int dirfd, const char *name, unsigned flags, unsigned mode,
 	       struct file **out)
+{
+	return vfs_openat2(t, dirfd, name, flags, mode, 0, out);
+}
+
+int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, unsigned mode,
+		unsigned resolve, struct file **out)
 {
 	unsigned acc = flags & LINUX_O_ACCMODE;
 	bool want_write = acc != LINUX_O_RDONLY || (flags & LINUX_O_TRUNC);
@@ -498,7 +554,7 @@ int vfs_openat(struct task *t, int dirfd, const char *name, unsigned flags, unsi
 		bool slash;
 		char *last;
 
-		ret = path_parentat(t, dirfd, name, &parent, &last, &slash);
+		ret = path_parent_resolve(t, dirfd, name, resolve, &parent, &last, &slash);
 		if (ret < 0)
 			return ret;
 		if (is_dots(last) || slash) {
@@ -506,7 +562,8 @@ int vfs_openat(struct task *t, int dirfd, const char *name, unsigned flags, unsi
 			path_put(&parent);
 			return -EISDIR;
 		}
-		ret = lookup_child(&(struct walk){ .t = t }, &parent, last, &child);
+		ret = lookup_child(&(struct walk){ .t = t, .resolve = resolve }, &parent, last,
+				   &child);
 		if (ret == 0) {
 			if (flags & LINUX_O_EXCL) {
 				ret = -EEXIST;
@@ -514,8 +571,8 @@ int vfs_openat(struct task *t, int dirfd, const char *name, unsigned flags, unsi
 				path_put(&child);
 				ret = (flags & LINUX_O_NOFOLLOW)
 					      ? -ELOOP
-					      : path_lookupat(t, dirfd, name, LOOKUP_FOLLOW,
-							      &child);
+					      : path_lookup_resolve(t, dirfd, name, LOOKUP_FOLLOW,
+								    resolve, &child);
 				if (ret == -ENOENT)
 					ret = -ENOENT; /* Differs: no creating a dangling target */
 			}
@@ -560,8 +617,8 @@ int vfs_openat(struct task *t, int dirfd, const char *name, unsigned flags, unsi
 		free(last);
 		path_put(&parent);
 	} else {
-		ret = path_lookupat(t, dirfd, name, (flags & LINUX_O_NOFOLLOW) ? 0 : LOOKUP_FOLLOW,
-				    &p);
+		ret = path_lookup_resolve(t, dirfd, name,
+					  (flags & LINUX_O_NOFOLLOW) ? 0 : LOOKUP_FOLLOW, resolve, &p);
 		if (ret < 0)
 			return ret;
 	}

@@ -36,10 +36,15 @@ enum { LOOKUP_FOLLOW = 1, LOOKUP_DIRECTORY = 2, LOOKUP_EMPTY = 4 };
 
 /* The path name (relative to dirfd) leads to: *out gets a reference. */
 int path_lookupat(struct task *t, int dirfd, const char *name, unsigned flags, struct path *out);
+int path_lookup_resolve(struct task *t, int dirfd, const char *name, unsigned flags,
+			unsigned resolve, struct path *out);
 int inode_permission(struct task *t, struct inode *ino, int mask);
 
 int vfs_openat(struct task *t, int dirfd, const char *path, unsigned flags, unsigned mode,
 	       struct file **out);
+/* openat2: resolve holds RESOLVE_* flags. */
+int vfs_openat2(struct task *t, int dirfd, const char *path, unsigned flags, unsigned mode,
+		unsigned resolve, struct file **out);
 int vfs_fstatat(struct task *t, int dirfd, const char *path, int atflags, struct linux_stat *st);
 int vfs_statx(struct task *t, int dirfd, const char *path, int atflags, unsigned mask,
 	      struct linux_statx *stx);

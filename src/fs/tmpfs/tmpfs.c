@@ -9,6 +9,7 @@
 #include "vfs/namei.h"
 #include "vfs/poll.h"
 #include "vfs/readdir.h"
+#include "vfs/pipe.h"
 #include "kernel/cred.h"
 #include "host/host.h"
 #include "abi/linux/errno.h"
@@ -42,6 +43,7 @@ struct tmpfs_node {
 	char *target;
 	struct list_head entries, xattrs;
 	bool opaque;
+	void *fifo; /* a named pipe's pipe */
 };
 
 static const struct inode_ops tmpfs_iops;
@@ -504,7 +506,7 @@ static int tmpfs_open(struct inode *ino, struct file *f)
 		return 0;
 	}
 	if (LINUX_S_ISFIFO(ino->mode))
-		return -ENXIO; /* Differs from Linux: no named pipes yet */
+		return fifo_open(&N(ino)->fifo, f);
 	f->ops = &tmpfs_file_ops;
 	return 0;
 }
@@ -638,6 +640,7 @@ static void tmpfs_release(struct inode *ino)
 		free(x->val);
 		free(x);
 	}
+	fifo_free(n->fifo);
 	free(n->target);
 	free(n);
 }
