@@ -76,9 +76,9 @@ static const struct option options[] = {
 	{ "log", required_argument, NULL, OPT_LOG },
 	{ "pids-max", required_argument, NULL, OPT_PIDS_MAX },
 	{ "rw", no_argument, NULL, OPT_RW },
-	{ "volume", required_argument, NULL, 'V' },
+	{ "volume", required_argument, NULL, 'v' },
 	{ "tmpfs-size", required_argument, NULL, OPT_TMPFS_SIZE },
-	{ "verbose", no_argument, NULL, 'v' },
+	{ "verbose", no_argument, NULL, 'L' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -174,12 +174,12 @@ static void parse(int argc, char **argv, struct cmdline *cl)
 		misuse("unknown command '%s': the command is 'run'", argv[1]);
 	optind = 2;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+vhV:", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+hv:", options, NULL)) != -1) {
 		switch (c) {
 		case OPT_RW:
 			cl->rw = true;
 			break;
-		case 'V':
+		case 'v':
 			add_volume(cl, optarg);
 			break;
 		case OPT_TMPFS_SIZE:
@@ -212,7 +212,7 @@ static void parse(int argc, char **argv, struct cmdline *cl)
 			cl->pids_max = (int)n;
 			break;
 		}
-		case 'v':
+		case 'L':
 			klog_level = LOG_INFO;
 			break;
 		case 'h':

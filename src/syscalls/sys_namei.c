@@ -561,3 +561,55 @@ long sys_fsetxattr(struct task *t, const struct sysargs *a)
 {
 	return do_setxattr(t, a, 2);
 }
+
+static long do_removexattr(struct task *t, const struct sysargs *a, int mode)
+{
+	char name[256], *path = NULL;
+	struct path p;
+	long n;
+
+	n = strncpy_from_user(t->mm, name, sysarg_uaddr(a, 1), sizeof(name));
+	if (n == -ENAMETOOLONG || n == 0)
+		return -ERANGE;
+	if (n < 0)
+		return n;
+	if (mode == 2) {
+		struct file *f = fdget(t->files, sysarg_int(a, 0));
+
+		n = f && f->path.dentry ? 0 : -EBADF;
+		if (n == 0) {
+			p = f->path;
+			path_get(&p);
+		}
+		file_put(f);
+	} else {
+		n = get_name(t, sysarg_uaddr(a, 0), &path);
+		if (n == 0)
+			n = path_lookupat(t, LINUX_AT_FDCWD, path, mode == 1 ? 0 : LOOKUP_FOLLOW, &p);
+		free(path);
+	}
+	if (n == 0) {
+		struct inode *ino = p.dentry->inode;
+
+		n = p.mnt->rdonly ? -EROFS : inode_permission(t, ino, LINUX_W_OK);
+		if (n == 0)
+			n = ino->iop->removexattr ? ino->iop->removexattr(ino, name) : -EOPNOTSUPP;
+		path_put(&p);
+	}
+	return n;
+}
+
+long sys_removexattr(struct task *t, const struct sysargs *a)
+{
+	return do_removexattr(t, a, 0);
+}
+
+long sys_lremovexattr(struct task *t, const struct sysargs *a)
+{
+	return do_removexattr(t, a, 1);
+}
+
+long sys_fremovexattr(struct task *t, const struct sysargs *a)
+{
+	return do_removexattr(t, a, 2);
+}

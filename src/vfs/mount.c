@@ -20,7 +20,10 @@ int (*procfs_mount_hook)(struct super_block **sb, struct inode **root);
 static const struct cred root_cred = { .cap_effective = CAP_FULL_SET,
 				       .cap_permitted = CAP_FULL_SET };
 
-/* The directory at guest path inside root, made (mkdir -p) if needed. */
+/* The directory at guest path inside root, made (mkdir -p) if needed and
+ * allowed (never in a root written through to the host: --rw). */
+static bool may_create = true;
+
 static int mkdir_p(struct path *root, const char *gpath, struct path *out)
 {
 	char *buf = strdup(gpath), *comp, *save = NULL;
@@ -40,7 +43,7 @@ static int mkdir_p(struct path *root, const char *gpath, struct path *out)
 			break;
 		}
 		ret = dir->iop->lookup(dir, comp, &child);
-		if (ret == -ENOENT && dir->iop->mknod)
+		if (ret == -ENOENT && dir->iop->mknod && may_create)
 			ret = dir->iop->mknod(dir, comp, LINUX_S_IFDIR | 0755, 0, &root_cred,
 					      &child);
 		if (ret < 0)
@@ -154,6 +157,7 @@ int vfs_mount_root(const struct root_config *cfg, struct path *root, const char 
 			return ret;
 		}
 	}
+	may_create = !cfg->rw;
 	m = mount_add(NULL, sb, r, cfg->rw ? cfg->host_root : "overlay", false);
 	inode_put(r);
 	if (!m)
@@ -161,6 +165,7 @@ int vfs_mount_root(const struct root_config *cfg, struct path *root, const char 
 	root->mnt = m;
 	root->dentry = dentry_get(m->root);
 
+	/* With --rw, a root without /dev or /proc goes without them. */
 	ret = make_devfs(&sb, &r);
 	if (ret == 0)
 		ret = mount_at(root, "/dev", sb, r, "devtmpfs", false);
@@ -169,10 +174,14 @@ int vfs_mount_root(const struct root_config *cfg, struct path *root, const char 
 		if (ret == 0)
 			ret = mount_at(root, "/dev/shm", sb, r, "tmpfs", false);
 	}
+	if (ret == -ENOENT && cfg->rw)
+		ret = 0;
 	if (ret == 0 && procfs_mount_hook) {
 		ret = procfs_mount_hook(&sb, &r);
 		if (ret == 0)
 			ret = mount_at(root, "/proc", sb, r, "proc", false);
+		if (ret == -ENOENT && cfg->rw)
+			ret = 0;
 	}
 	if (ret < 0) {
 		*why = "cannot mount /dev or /proc";
@@ -182,6 +191,7 @@ int vfs_mount_root(const struct root_config *cfg, struct path *root, const char 
 	for (i = 0; i < cfg->nvolumes; i++) {
 		const struct volume *v = &cfg->volumes[i];
 
+		may_create = true; /* a volume's mount point is made in the guest */
 		ret = hostfs_mount(v->host_dir, v->rdonly, &sb, &r);
 		if (ret == 0)
 			ret = mount_at(root, v->guest_dir, sb, r, v->host_dir, v->rdonly);

@@ -3,6 +3,7 @@
  * path ever reaches the host, so no host symlink or ".." can lead out of a
  * filesystem's root (hostfs opens each component relative to its parent's
  * host fd, never following a host symlink). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -529,6 +530,43 @@ static int open_inode(struct task *t, struct path *p, unsigned flags, struct fil
 	return 0;
 }
 
+static int create_depth;
+
+/* O_CREAT through a dangling symlink creates its target, as Linux does:
+ * the target is opened afresh, relative to the link's directory. */
+static int create_link_target(struct task *t, struct path *dir, struct path *link,
+			      unsigned flags, unsigned mode, struct file **out)
+{
+	struct inode *ino = link->dentry->inode;
+	char target[LINUX_PATH_MAX], *base, *full;
+	long n;
+	int ret;
+
+	if (create_depth >= MAX_SYMLINKS || !ino->iop->readlink)
+		return -ELOOP;
+	n = ino->iop->readlink(ino, target, sizeof(target) - 1);
+	if (n <= 0)
+		return n < 0 ? (int)n : -ENOENT;
+	target[n] = 0;
+	if (target[0] == '/') {
+		full = strdup(target);
+	} else {
+		base = path_name(dir, &t->fs->root);
+		full = base ? malloc(strlen(base) + n + 2) : NULL;
+		if (full)
+			sprintf(full, "%s/%s", strcmp(base, "/") ? base : "", target);
+		free(base);
+	}
+	if (!full)
+		return -ENOMEM;
+	*out = NULL;
+	create_depth++;
+	ret = vfs_openat2(t, LINUX_AT_FDCWD, full, flags, mode, 0, out);
+	create_depth--;
+	free(full);
+	return ret;
+}
+
 int vfs_openat(struct task *t, int dirfd, const char *name, unsigned flags, unsigned mode,
 	       struct file **out)
 {
@@ -568,13 +606,24 @@ int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, uns
 			if (flags & LINUX_O_EXCL) {
 				ret = -EEXIST;
 			} else if (LINUX_S_ISLNK(child.dentry->inode->mode)) {
-				path_put(&child);
 				ret = (flags & LINUX_O_NOFOLLOW)
 					      ? -ELOOP
 					      : path_lookup_resolve(t, dirfd, name, LOOKUP_FOLLOW,
-								    resolve, &child);
-				if (ret == -ENOENT)
-					ret = -ENOENT; /* Differs: no creating a dangling target */
+								    resolve, &p);
+				bool made = false;
+
+				if (ret == -ENOENT && !resolve) {
+					ret = create_link_target(t, &parent, &child, flags, mode, out);
+					made = ret == 0;
+				}
+				path_put(&child);
+				if (made) {
+					free(last);
+					path_put(&parent);
+					return 0;
+				}
+				if (ret == 0)
+					child = p;
 			}
 			if (ret < 0) {
 				if (ret == -EEXIST)
