@@ -15,6 +15,7 @@
 #include "platform/platform.h"
 #include "syscalls/dispatch.h"
 #include "host/host.h"
+#include "vfs/mount.h"
 
 #define SKAS_VERSION "0.1.0"
 
@@ -57,7 +58,16 @@ static void misuse(const char *fmt, ...)
 	exit(2);
 }
 
-enum { OPT_ROOT = 256, OPT_STRACE, OPT_PLATFORM, OPT_LOG, OPT_VERSION, OPT_PIDS_MAX };
+enum {
+	OPT_ROOT = 256,
+	OPT_STRACE,
+	OPT_PLATFORM,
+	OPT_LOG,
+	OPT_VERSION,
+	OPT_PIDS_MAX,
+	OPT_RW,
+	OPT_TMPFS_SIZE,
+};
 
 static const struct option options[] = {
 	{ "root", required_argument, NULL, OPT_ROOT },
@@ -65,7 +75,10 @@ static const struct option options[] = {
 	{ "platform", required_argument, NULL, OPT_PLATFORM },
 	{ "log", required_argument, NULL, OPT_LOG },
 	{ "pids-max", required_argument, NULL, OPT_PIDS_MAX },
-	{ "verbose", no_argument, NULL, 'v' },
+	{ "rw", no_argument, NULL, OPT_RW },
+	{ "volume", required_argument, NULL, 'v' },
+	{ "tmpfs-size", required_argument, NULL, OPT_TMPFS_SIZE },
+	{ "verbose", no_argument, NULL, 'L' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -77,8 +90,67 @@ struct cmdline {
 	bool strace;
 	const char *log_file;
 	int pids_max;
+	bool rw;
+	uint64_t tmpfs_size;
+	struct volume volumes[32];
+	int nvolumes;
 	char **prog_argv;
 };
+
+/* A size with an optional K, M or G suffix; 0 if it is not one. */
+static uint64_t parse_size(const char *s)
+{
+	char *end;
+	unsigned long long n = strtoull(s, &end, 10);
+
+	if (end == s)
+		return 0;
+	switch (*end) {
+	case 'k':
+	case 'K':
+		n <<= 10;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		n <<= 20;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		n <<= 30;
+		end++;
+		break;
+	}
+	return *end ? 0 : n;
+}
+
+/* -v HOST:GUEST[:ro] */
+static void add_volume(struct cmdline *cl, char *arg)
+{
+	char *guest = strchr(arg, ':'), *opt;
+	struct volume *v;
+
+	if (!guest || guest == arg || guest[1] != '/')
+		misuse("-v wants HOST_DIR:/GUEST_DIR[:ro], not '%s'", arg);
+	if (cl->nvolumes == 32)
+		misuse("%s", "at most 32 volumes");
+	*guest++ = 0;
+	opt = strchr(guest, ':');
+	v = &cl->volumes[cl->nvolumes++];
+	v->rdonly = false;
+	if (opt) {
+		*opt++ = 0;
+		if (strcmp(opt, "ro") == 0)
+			v->rdonly = true;
+		else if (strcmp(opt, "rw") != 0)
+			misuse("-v options are ro or rw, not '%s'", opt);
+	}
+	if (access(arg, X_OK) < 0)
+		misuse("the volume '%s' is not a directory skas can enter", arg);
+	v->host_dir = arg;
+	v->guest_dir = guest;
+}
 
 static void parse(int argc, char **argv, struct cmdline *cl)
 {
@@ -102,8 +174,20 @@ static void parse(int argc, char **argv, struct cmdline *cl)
 		misuse("unknown command '%s': the command is 'run'", argv[1]);
 	optind = 2;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+vh", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+hv:", options, NULL)) != -1) {
 		switch (c) {
+		case OPT_RW:
+			cl->rw = true;
+			break;
+		case 'v':
+			add_volume(cl, optarg);
+			break;
+		case OPT_TMPFS_SIZE:
+			cl->tmpfs_size = parse_size(optarg);
+			if (!cl->tmpfs_size)
+				misuse("--tmpfs-size wants a size like 512M or 2G, not '%s'",
+				       optarg);
+			break;
 		case OPT_ROOT:
 			cl->root = optarg;
 			break;
@@ -128,7 +212,7 @@ static void parse(int argc, char **argv, struct cmdline *cl)
 			cl->pids_max = (int)n;
 			break;
 		}
-		case 'v':
+		case 'L':
 			klog_level = LOG_INFO;
 			break;
 		case 'h':
@@ -183,6 +267,7 @@ int main(int argc, char **argv)
 {
 	struct init_config cfg;
 	struct cmdline cl;
+	struct path root;
 	char *cwd;
 	int ret;
 
@@ -206,11 +291,32 @@ int main(int argc, char **argv)
 			strerror(-ret));
 		return 1;
 	}
+	{
+		struct root_config rc = { .host_root = cl.root,
+					  .rw = cl.rw,
+					  .tmpfs_size = cl.tmpfs_size,
+					  .volumes = cl.volumes,
+					  .nvolumes = cl.nvolumes };
+		const char *why = "";
+		uint64_t total, freemem, shared, buffers;
+
+		if (!rc.tmpfs_size) {
+			rc.tmpfs_size = 1ULL << 30;
+			if (host_meminfo(&total, &freemem, &shared, &buffers) == 0)
+				rc.tmpfs_size = total / 2;
+		}
+		ret = vfs_mount_root(&rc, &root, &why);
+		if (ret < 0) {
+			fprintf(stderr, "skas: cannot set up the file systems (%s): %s\n", why,
+				strerror(-ret));
+			return 1;
+		}
+	}
 	cwd = start_cwd(cl.root);
 	cfg.path = cl.prog_argv[0];
 	cfg.argv = cl.prog_argv;
 	cfg.envp = environ;
-	cfg.host_root = cl.root;
+	cfg.root = &root;
 	cfg.cwd = cwd;
 	cfg.uid = 0;
 	cfg.gid = 0;

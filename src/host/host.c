@@ -14,6 +14,7 @@
 #include <sys/auxv.h>
 #include <sys/ioctl.h>
 #include <sys/random.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
@@ -59,6 +60,130 @@ int host_openat_in_root(int root_fd, const char *path, int flags, int mode)
 	if (!*path)
 		path = ".";
 	return RETRY(syscall(SYS_openat2, root_fd, path, &how, sizeof(how)));
+}
+
+int host_lookup_at(int dir_fd, const char *name)
+{
+	return RETRY(openat(dir_fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC));
+}
+
+int host_reopen(int path_fd, unsigned flags)
+{
+	char p[64];
+
+	snprintf(p, sizeof(p), "/proc/self/fd/%d", path_fd);
+	flags &= ~(unsigned)(O_CREAT | O_EXCL | O_TRUNC | O_NOFOLLOW);
+	return RETRY(open(p, (int)flags | O_CLOEXEC | O_NOCTTY));
+}
+
+int host_create_at(int dir_fd, const char *name, unsigned mode)
+{
+	return RETRY(
+		openat(dir_fd, name, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, mode));
+}
+
+int host_mkdir_at(int dir_fd, const char *name, unsigned mode)
+{
+	return RETRY(mkdirat(dir_fd, name, mode));
+}
+
+int host_mknod_at(int dir_fd, const char *name, unsigned mode, uint64_t dev)
+{
+	return RETRY(mknodat(dir_fd, name, mode, dev));
+}
+
+int host_symlink_at(const char *target, int dir_fd, const char *name)
+{
+	return RETRY(symlinkat(target, dir_fd, name));
+}
+
+int host_link_at(int old_fd, int dir_fd, const char *name)
+{
+	char p[64];
+
+	snprintf(p, sizeof(p), "/proc/self/fd/%d", old_fd);
+	return RETRY(linkat(AT_FDCWD, p, dir_fd, name, AT_SYMLINK_FOLLOW));
+}
+
+int host_unlink_at(int dir_fd, const char *name, bool is_dir)
+{
+	return RETRY(unlinkat(dir_fd, name, is_dir ? AT_REMOVEDIR : 0));
+}
+
+int host_rename_at(int odir_fd, const char *oname, int ndir_fd, const char *nname, unsigned flags)
+{
+	return RETRY(syscall(SYS_renameat2, odir_fd, oname, ndir_fd, nname, flags));
+}
+
+int host_chmod_fd(int path_fd, unsigned mode)
+{
+	char p[64];
+
+	snprintf(p, sizeof(p), "/proc/self/fd/%d", path_fd);
+	return RETRY(chmod(p, mode));
+}
+
+int host_chown_fd(int path_fd, uint32_t uid, uint32_t gid)
+{
+	return RETRY(fchownat(path_fd, "", uid, gid, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW));
+}
+
+int host_truncate_fd(int path_fd, uint64_t size)
+{
+	char p[64];
+
+	snprintf(p, sizeof(p), "/proc/self/fd/%d", path_fd);
+	return RETRY(truncate(p, (off_t)size));
+}
+
+int host_utimens_fd(int path_fd, const struct linux_timespec *ts)
+{
+	char p[64];
+
+	snprintf(p, sizeof(p), "/proc/self/fd/%d", path_fd);
+	return RETRY(utimensat(AT_FDCWD, p, (const struct timespec *)ts, 0));
+}
+
+long host_readlink_fd(int path_fd, char *buf, size_t n)
+{
+	return RETRY(readlinkat(path_fd, "", buf, n));
+}
+
+long host_pwrite(int fd, const void *buf, size_t n, int64_t off)
+{
+	return RETRY(pwrite(fd, buf, n, off));
+}
+
+int host_ftruncate(int fd, uint64_t size)
+{
+	return RETRY(ftruncate(fd, (off_t)size));
+}
+
+int host_fstatfs(int fd, struct linux_statfs *st)
+{
+	_Static_assert(sizeof(struct statfs) == sizeof(struct linux_statfs), "statfs");
+	return RETRY(fstatfs(fd, (struct statfs *)st));
+}
+
+int host_memfd(const char *name)
+{
+	return RETRY(memfd_create(name, MFD_CLOEXEC));
+}
+
+long host_fsetxattr(int fd, const char *name, const void *val, size_t n, int flags)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	return RETRY(lsetxattr(path, name, val, n, flags));
+}
+
+long host_fremovexattr(int fd, const char *name)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	return RETRY(lremovexattr(path, name));
 }
 
 int host_close(int fd)

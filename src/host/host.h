@@ -11,6 +11,8 @@
 struct linux_stat;
 struct linux_statx;
 struct linux_utsname;
+struct linux_statfs;
+struct linux_timespec;
 
 /* Files. A "root" fd confines every lookup beneath it (openat2's
  * RESOLVE_IN_ROOT, no magic links); a host fd is closed with host_close. */
@@ -47,6 +49,29 @@ int host_dup_stdio(int fd);
 /* The open flags of a host fd (access mode, O_APPEND, O_NONBLOCK). */
 unsigned host_fd_flags(int fd);
 int host_ioctl_tty(int fd, unsigned long cmd, void *arg, size_t size);
+
+/* hostfs: one component at a time beneath a directory fd, never
+ * following a host symlink. */
+int host_lookup_at(int dir_fd, const char *name); /* O_PATH|O_NOFOLLOW */
+int host_reopen(int path_fd, unsigned flags);	  /* a real fd from O_PATH */
+int host_create_at(int dir_fd, const char *name, unsigned mode);
+int host_mkdir_at(int dir_fd, const char *name, unsigned mode);
+int host_mknod_at(int dir_fd, const char *name, unsigned mode, uint64_t dev);
+int host_symlink_at(const char *target, int dir_fd, const char *name);
+int host_link_at(int old_fd, int dir_fd, const char *name);
+int host_unlink_at(int dir_fd, const char *name, bool is_dir);
+int host_rename_at(int odir_fd, const char *oname, int ndir_fd, const char *nname, unsigned flags);
+int host_chmod_fd(int path_fd, unsigned mode);
+int host_chown_fd(int path_fd, uint32_t uid, uint32_t gid);
+int host_truncate_fd(int path_fd, uint64_t size);
+int host_utimens_fd(int path_fd, const struct linux_timespec *ts);
+long host_readlink_fd(int path_fd, char *buf, size_t n);
+long host_pwrite(int fd, const void *buf, size_t n, int64_t off);
+int host_ftruncate(int fd, uint64_t size);
+int host_fstatfs(int fd, struct linux_statfs *st);
+int host_memfd(const char *name);
+long host_fsetxattr(int fd, const char *name, const void *val, size_t n, int flags);
+long host_fremovexattr(int fd, const char *name);
 
 /* Time and randomness. */
 int64_t host_clock_ns(int clock_id);

@@ -101,7 +101,7 @@ static int binfile_open(struct task *t, const char *path, struct binfile *b)
 	ret = vfs_openat(t, LINUX_AT_FDCWD, path, LINUX_O_RDONLY, 0, &b->file);
 	if (ret < 0)
 		return ret == -EISDIR ? -EACCES : ret;
-	ret = b->file->ops->stat(b->file, &st);
+	ret = file_stat(b->file, &st);
 	if (ret < 0)
 		goto fail;
 	ret = -EACCES;
@@ -513,6 +513,10 @@ int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *
 	if (mm->randomize)
 		mm->start_brk += (rnd64() % (BRK_RND / PAGE_SIZE)) * PAGE_SIZE;
 	mm->brk = mm->start_brk;
+	if (main_bin.file->path.dentry) {
+		mm->exe = main_bin.file->path;
+		path_get(&mm->exe);
+	}
 	entry = bias + main_bin.eh.e_entry;
 	if (main_bin.lay.interp >= 0) {
 		lb = choose_bias(mm, &interp_bin, false);

@@ -207,9 +207,10 @@ int task_start_init(const struct init_config *cfg)
 	t->proc->nthreads = 1;
 	task_register(t);
 	cred_init(&t->proc->cred, cfg->uid, cfg->gid);
-	ret = fs_info_create(cfg->host_root, cfg->cwd, &t->fs);
+	ret = fs_info_create(cfg->root, cfg->root, &t->fs);
 	if (ret < 0)
 		goto fail;
+	vfs_chdir(t, LINUX_AT_FDCWD, cfg->cwd); /* stays at / if it cannot */
 	ret = files_create(&t->files);
 	if (ret < 0)
 		goto fail;

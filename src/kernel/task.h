@@ -13,6 +13,7 @@
 #include "platform/platform.h"
 #include "abi/linux/types.h"
 #include "abi/linux/signal.h"
+#include "vfs/vfs.h"
 
 struct mm;
 struct files;
@@ -111,8 +112,8 @@ struct init_config {
 	const char *path;
 	char *const *argv;
 	char *const *envp;
-	const char *host_root; /* the host directory that is the guest's / */
-	const char *cwd;       /* the guest's starting directory */
+	const struct path *root; /* the instance's / */
+	const char *cwd;	 /* the guest's starting directory */
 	uint32_t uid, gid;
 	int pids_max;
 };

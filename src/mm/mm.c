@@ -410,6 +410,8 @@ int mm_fork(struct mm *src, struct mm **out)
 		return -ENOMEM;
 	*mm = *src;
 	mm->refcount = 1;
+	if (mm->exe.dentry)
+		path_get(&mm->exe);
 	mm->nvmas = 0;
 	list_init(&mm->vmas);
 	ret = platform->mm_copy(src->pf, &mm->pf);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "lib/list.h"
+#include "vfs/vfs.h"
 
 typedef uint64_t uaddr_t; /* a guest address: never a C pointer */
 
@@ -51,6 +52,7 @@ struct mm {
 	uaddr_t start_brk, brk;
 	uaddr_t start_code, end_code, start_data, end_data;
 	uaddr_t arg_start, arg_end, env_start, env_end;
+	struct path exe; /* the executable (/proc/PID/exe), a reference */
 };
 
 /* A fresh address space holding only the stub; *out owns one reference. */

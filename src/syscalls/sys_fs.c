@@ -132,6 +132,49 @@ long sys_write(struct task *t, const struct sysargs *a)
 	return ret;
 }
 
+long sys_pwrite64(struct task *t, const struct sysargs *a)
+{
+	struct file *f = fdget(t->files, sysarg_int(a, 0));
+	uaddr_t buf = sysarg_uaddr(a, 1);
+	uint64_t count = sysarg_size(a, 2);
+	int64_t pos = sysarg_long(a, 3);
+	size_t avail;
+	void *kbuf;
+	long n;
+
+	if (!f)
+		return -EBADF;
+	n = -EBADF;
+	if (!file_writable(f))
+		goto out;
+	n = -EINVAL;
+	if (pos < 0)
+		goto out;
+	n = -ESPIPE;
+	if (!f->ops->pwrite)
+		goto out;
+	n = -EFAULT;
+	if (!access_ok(buf, count))
+		goto out;
+	n = 0;
+	if (count == 0)
+		goto out;
+	avail = user_prefix(t->mm, buf, count > RW_CHUNK ? RW_CHUNK : count, false);
+	n = -EFAULT;
+	if (avail == 0)
+		goto out;
+	n = -ENOMEM;
+	kbuf = malloc(avail);
+	if (!kbuf)
+		goto out;
+	n = copy_from_user(t->mm, kbuf, buf, avail) < 0 ? -EFAULT
+							: f->ops->pwrite(f, kbuf, avail, pos);
+	free(kbuf);
+out:
+	file_put(f);
+	return n;
+}
+
 long sys_pread64(struct task *t, const struct sysargs *a)
 {
 	struct file *f = fdget(t->files, sysarg_int(a, 0));
@@ -322,7 +365,7 @@ long sys_fstat(struct task *t, const struct sysargs *a)
 
 	if (!f)
 		return -EBADF;
-	ret = f->ops->stat ? f->ops->stat(f, &st) : -EBADF;
+	ret = file_stat(f, &st);
 	file_put(f);
 	if (ret < 0)
 		return ret;
@@ -460,13 +503,15 @@ long sys_faccessat2(struct task *t, const struct sysargs *a)
 
 long sys_getcwd(struct task *t, const struct sysargs *a)
 {
-	size_t len = strlen(t->fs->cwd) + 1;
+	char buf[LINUX_PATH_MAX];
+	long len = vfs_getcwd(t, buf,
+			      sysarg_size(a, 1) < sizeof(buf) ? sysarg_size(a, 1) : sizeof(buf));
 
-	if (sysarg_size(a, 1) < len)
-		return -ERANGE;
-	if (copy_to_user(t->mm, sysarg_uaddr(a, 0), t->fs->cwd, len) < 0)
+	if (len < 0)
+		return len;
+	if (copy_to_user(t->mm, sysarg_uaddr(a, 0), buf, len) < 0)
 		return -EFAULT;
-	return (long)len;
+	return len;
 }
 
 long sys_ioctl(struct task *t, const struct sysargs *a)
@@ -631,9 +676,11 @@ static long do_getxattr(struct task *t, const struct sysargs *a, int mode)
 	if (mode == 2) {
 		struct file *f = fdget(t->files, sysarg_int(a, 0));
 
-		n = !f		       ? -EBADF
-		    : f->ops->getxattr ? f->ops->getxattr(f, name, kbuf, size)
-				       : -ENODATA;
+		struct inode *ino = f && f->path.dentry ? f->path.dentry->inode : NULL;
+
+		n = !f				? -EBADF
+		    : ino && ino->iop->getxattr ? ino->iop->getxattr(ino, name, kbuf, size)
+						: -ENODATA;
 		file_put(f);
 	} else {
 		n = get_path(t, sysarg_uaddr(a, 0), &path);
@@ -673,7 +720,11 @@ static long do_listxattr(struct task *t, const struct sysargs *a, int mode)
 	if (mode == 2) {
 		struct file *f = fdget(t->files, sysarg_int(a, 0));
 
-		n = !f ? -EBADF : f->ops->listxattr ? f->ops->listxattr(f, kbuf, size) : 0;
+		struct inode *ino = f && f->path.dentry ? f->path.dentry->inode : NULL;
+
+		n = !f				 ? -EBADF
+		    : ino && ino->iop->listxattr ? ino->iop->listxattr(ino, kbuf, size)
+						 : 0;
 		file_put(f);
 	} else {
 		n = get_path(t, sysarg_uaddr(a, 0), &path);
@@ -758,5 +809,61 @@ long sys_chdir(struct task *t, const struct sysargs *a)
 
 long sys_fchdir(struct task *t, const struct sysargs *a)
 {
+	if (sysarg_int(a, 0) == LINUX_AT_FDCWD)
+		return -EBADF;
 	return vfs_chdir(t, sysarg_int(a, 0), "");
+}
+
+long sys_openat2(struct task *t, const struct sysargs *a)
+{
+	struct linux_open_how how;
+	uint64_t size = sysarg_size(a, 3);
+	struct file *f;
+	char *path;
+	int ret;
+
+	if (size < sizeof(how))
+		return -EINVAL;
+	if (size > 4096)
+		return -E2BIG;
+	if (copy_from_user(t->mm, &how, sysarg_uaddr(a, 2), sizeof(how)) < 0)
+		return -EFAULT;
+	if (size > sizeof(how)) {
+		char tail[64];
+		uint64_t off;
+		size_t i;
+
+		for (off = sizeof(how); off < size; off += sizeof(tail)) {
+			size_t n = size - off < sizeof(tail) ? size - off : sizeof(tail);
+
+			if (copy_from_user(t->mm, tail, sysarg_uaddr(a, 2) + off, n) < 0)
+				return -EFAULT;
+			for (i = 0; i < n; i++)
+				if (tail[i])
+					return -E2BIG;
+		}
+	}
+	if (how.flags >> 32 || (how.flags & ~0x3fffffULL))
+		return -EINVAL;
+	if (how.resolve & ~0x3fULL)
+		return -EINVAL;
+	if (how.mode & ~07777ULL || (how.mode && !(how.flags & (LINUX_O_CREAT | 020000000))))
+		return -EINVAL;
+	if ((how.resolve & LINUX_RESOLVE_BENEATH) && (how.resolve & LINUX_RESOLVE_IN_ROOT))
+		return -EINVAL;
+	if (how.resolve & LINUX_RESOLVE_CACHED)
+		return -EAGAIN; /* as Linux when the lookup is not all in its caches */
+	ret = get_path(t, sysarg_uaddr(a, 1), &path);
+	if (ret < 0)
+		return ret;
+	ret = vfs_openat2(t, sysarg_int(a, 0), path, (unsigned)how.flags,
+			  (unsigned)how.mode & ~t->proc->umask, (unsigned)how.resolve, &f);
+	free(path);
+	if (ret < 0)
+		return ret;
+	ret = fd_install(t->files, f, 0, how.flags & LINUX_O_CLOEXEC,
+			 (int)t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur);
+	if (ret < 0)
+		file_put(f);
+	return ret;
 }

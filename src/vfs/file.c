@@ -4,8 +4,11 @@
 
 #include "vfs/file.h"
 #include "abi/linux/errno.h"
+#include "vfs/readdir.h"
+#include "vfs/namei.h"
 
-struct file *file_alloc(const struct file_ops *ops, unsigned flags, int host_fd, char *path)
+struct file *file_alloc(const struct file_ops *ops, unsigned flags, int host_fd,
+			const struct path *path)
 {
 	struct file *f = calloc(1, sizeof(*f));
 
@@ -15,8 +18,20 @@ struct file *file_alloc(const struct file_ops *ops, unsigned flags, int host_fd,
 	f->refcount = 1;
 	f->flags = flags;
 	f->host_fd = host_fd;
-	f->path = path;
+	if (path && path->dentry) {
+		f->path = *path;
+		path_get(path);
+		f->inode = path->dentry->inode;
+		inode_get(f->inode);
+	}
 	return f;
+}
+
+int file_stat(struct file *f, struct linux_stat *st)
+{
+	if (f->path.dentry)
+		return vfs_getattr(f->path.dentry->inode, st);
+	return f->ops->stat ? f->ops->stat(f, st) : -EBADF;
 }
 
 void file_get(struct file *f)
@@ -30,7 +45,9 @@ void file_put(struct file *f)
 		return;
 	if (f->ops->release)
 		f->ops->release(f);
-	free(f->path);
+	dir_snapshot_free(f);
+	inode_put(f->inode);
+	path_put(&f->path);
 	free(f);
 }
 

@@ -9,7 +9,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "vfs/vfs.h"
+
 struct file;
+struct dir_snapshot;
 struct poll_table;
 struct linux_stat;
 struct linux_statx;
@@ -20,13 +23,12 @@ struct file_ops {
 	long (*read)(struct file *f, void *buf, size_t n);
 	long (*write)(struct file *f, const void *buf, size_t n);
 	long (*pread)(struct file *f, void *buf, size_t n, int64_t off);
+	long (*pwrite)(struct file *f, const void *buf, size_t n, int64_t off);
 	int64_t (*llseek)(struct file *f, int64_t off, int whence);
 	long (*getdents64)(struct file *f, void *buf, size_t n);
 	int (*stat)(struct file *f, struct linux_stat *st);
 	int (*statx)(struct file *f, unsigned mask, struct linux_statx *stx);
 	long (*ioctl)(struct file *f, struct task *t, unsigned cmd, uint64_t arg);
-	long (*getxattr)(struct file *f, const char *name, void *buf, size_t n);
-	long (*listxattr)(struct file *f, char *buf, size_t n);
 	/* Readiness: returns LINUX_POLL* bits now; with pt, also registers
 	 * the wait queues (or host fds) whose wakeups may change them. A file
 	 * without poll is always ready for reading and writing. */
@@ -39,15 +41,22 @@ struct file_ops {
 struct file {
 	const struct file_ops *ops;
 	int refcount;
-	unsigned flags; /* LINUX_O_*: access mode, O_APPEND, O_NONBLOCK, O_PATH... */
-	int host_fd;	/* backing host fd, or -1 */
-	char *path;	/* guest path it was opened by (absolute), or NULL */
+	unsigned flags;		  /* LINUX_O_*: access mode, O_APPEND, O_NONBLOCK, O_PATH... */
+	int host_fd;		  /* backing host fd, or -1 */
+	int64_t pos;		  /* for files whose position is kept here (tmpfs, dirs) */
+	struct path path;	  /* where it was opened (owns a reference), or none */
+	struct inode *inode;	  /* owns a reference, or NULL (pipes, host stdio) */
+	struct dir_snapshot *dir; /* getdents64 of a directory */
 	void *priv;
 };
 
-/* A new file with one reference; takes over host_fd and path. */
-struct file *file_alloc(const struct file_ops *ops, unsigned flags, int host_fd, char *path);
+/* A new file with one reference; takes over host_fd and takes a reference
+ * on path (may be NULL). */
+struct file *file_alloc(const struct file_ops *ops, unsigned flags, int host_fd,
+			const struct path *path);
 void file_get(struct file *f);
+/* fstat: the inode it was opened by, else what the file says. */
+int file_stat(struct file *f, struct linux_stat *st);
 void file_put(struct file *f);
 
 static inline bool file_readable(const struct file *f)

@@ -1,37 +1,35 @@
-/* vfs/namei.c: guest paths to host lookups, for the read-only host root.
- * The path is not normalized here: hostfs resolves "..", "." and symlinks
- * beneath the root on the host, so a stale lexical guess cannot escape. */
+/* vfs/namei.c: the path walk and the calls built on it. Every lookup goes
+ * through the filesystems' inode_ops one component at a time: no string
+ * path ever reaches the host, so no host symlink or ".." can lead out of a
+ * filesystem's root (hostfs opens each component relative to its parent's
+ * host fd, never following a host symlink). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "vfs/namei.h"
 #include "vfs/file.h"
-#include "fs/hostfs/hostfs.h"
-#include "host/host.h"
+#include "vfs/devices.h"
 #include "kernel/task.h"
+#include "kernel/cred.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
 #include "abi/linux/stat.h"
 #include "abi/linux/types.h"
 
-static int permission(const struct cred *c, const struct linux_stat *st, int mode);
+#define MAX_SYMLINKS 40
 
-int fs_info_create(const char *host_root, const char *cwd, struct fs_info **out)
+int fs_info_create(const struct path *root, const struct path *cwd, struct fs_info **out)
 {
 	struct fs_info *fs = calloc(1, sizeof(*fs));
 
 	if (!fs)
 		return -ENOMEM;
 	fs->refcount = 1;
-	fs->root_host_fd = host_open_root(host_root);
-	fs->cwd = strdup(cwd);
-	fs->host_root = host_realpath(host_root);
-	if (fs->root_host_fd < 0 || !fs->cwd || !fs->host_root) {
-		int ret = fs->root_host_fd < 0 ? fs->root_host_fd : -ENOMEM;
-
-		fs_info_put(fs);
-		return ret;
-	}
+	fs->root = *root;
+	path_get(root);
+	fs->cwd = *cwd;
+	path_get(cwd);
 	*out = fs;
 	return 0;
 }
@@ -40,291 +38,1187 @@ void fs_info_put(struct fs_info *fs)
 {
 	if (!fs || --fs->refcount > 0)
 		return;
-	if (fs->root_host_fd >= 0)
-		host_close(fs->root_host_fd);
-	free(fs->cwd);
-	free(fs->host_root);
+	path_put(&fs->root);
+	path_put(&fs->cwd);
 	free(fs);
 }
 
 int fs_info_dup(struct fs_info *src, struct fs_info **out)
 {
-	struct fs_info *fs = calloc(1, sizeof(*fs));
-
-	if (!fs)
-		return -ENOMEM;
-	fs->refcount = 1;
-	fs->root_host_fd = host_dup(src->root_host_fd);
-	fs->cwd = strdup(src->cwd);
-	fs->host_root = strdup(src->host_root);
-	if (fs->root_host_fd < 0 || !fs->cwd || !fs->host_root) {
-		fs_info_put(fs);
-		return -ENOMEM;
-	}
-	*out = fs;
-	return 0;
+	return fs_info_create(&src->root, &src->cwd, out);
 }
 
-int vfs_chdir(struct task *t, int dirfd, const char *path)
+int vfs_getattr(struct inode *ino, struct linux_stat *st)
 {
-	struct file *f;
-	char *hp, *cwd;
-	size_t rl;
+	memset(st, 0, sizeof(*st));
+	if (!ino->iop->getattr)
+		return -EOPNOTSUPP;
+	return ino->iop->getattr(ino, st);
+}
+
+int inode_permission(struct task *t, struct inode *ino, int mask)
+{
+	const struct cred *c = &t->proc->cred;
+	struct linux_stat st;
+	unsigned m, bits;
 	int ret;
 
-	if (!path[0] && dirfd == LINUX_AT_FDCWD)
-		return -ENOENT;
-	if (path[0]) {
-		ret = vfs_openat(t, dirfd, path, LINUX_O_PATH | LINUX_O_DIRECTORY, 0, &f);
-	} else {
-		f = fdget(t->files, dirfd);
-		ret = f ? 0 : -EBADF;
-	}
-	if (ret < 0)
-		return ret;
-	if (f->host_fd < 0 || !f->ops->stat) {
-		file_put(f);
-		return -ENOTDIR;
-	}
-	{
-		struct linux_stat st;
-
-		ret = f->ops->stat(f, &st);
-		if (ret == 0 && !LINUX_S_ISDIR(st.st_mode))
-			ret = -ENOTDIR;
-		if (ret == 0 && permission(&t->proc->cred, &st, LINUX_X_OK) < 0)
-			ret = -EACCES;
-	}
-	hp = ret == 0 ? host_fd_path(f->host_fd) : NULL;
-	file_put(f);
-	if (ret < 0)
-		return ret;
-	if (!hp)
-		return -ENOENT;
-	/* The host path of what we opened beneath the root, made guest. */
-	rl = strcmp(t->fs->host_root, "/") == 0 ? 0 : strlen(t->fs->host_root);
-	if (strncmp(hp, t->fs->host_root, rl) != 0 || (hp[rl] != '/' && hp[rl] != 0)) {
-		free(hp);
-		return -ENOENT;
-	}
-	cwd = strdup(hp[rl] ? hp + rl : "/");
-	free(hp);
-	if (!cwd)
-		return -ENOMEM;
-	free(t->fs->cwd);
-	t->fs->cwd = cwd;
-	return 0;
-}
-
-static char *join(const char *base, const char *path, int *err)
-{
-	size_t bl = strlen(base), pl = strlen(path);
-	char *s;
-
-	if (bl + 1 + pl >= LINUX_PATH_MAX) {
-		*err = -ENAMETOOLONG;
-		return NULL;
-	}
-	s = malloc(bl + pl + 2);
-	if (!s) {
-		*err = -ENOMEM;
-		return NULL;
-	}
-	memcpy(s, base, bl);
-	s[bl] = '/';
-	memcpy(s + bl + 1, path, pl + 1);
-	return s;
-}
-
-char *vfs_abs_path(struct task *t, int dirfd, const char *path, int *err)
-{
-	struct linux_stat st;
-	struct file *f;
-	char *s;
-
-	if (path[0] == '/')
-		return join("", path + 1, err);
-	if (dirfd == LINUX_AT_FDCWD)
-		return join(t->fs->cwd, path, err);
-	f = fdget(t->files, dirfd);
-	if (!f) {
-		*err = -EBADF;
-		return NULL;
-	}
-	if (!f->path || !f->ops->stat || f->ops->stat(f, &st) < 0 || !LINUX_S_ISDIR(st.st_mode)) {
-		file_put(f);
-		*err = -ENOTDIR;
-		return NULL;
-	}
-	s = join(f->path, path, err);
-	file_put(f);
-	return s;
-}
-
-int vfs_openat(struct task *t, int dirfd, const char *path, unsigned flags, unsigned mode,
-	       struct file **out)
-{
-	int err = 0;
-	char *abs;
-
-	if (!path[0])
-		return -ENOENT;
-	abs = vfs_abs_path(t, dirfd, path, &err);
-	if (!abs)
-		return err;
-	return hostfs_open(t->fs->root_host_fd, abs, flags, mode, out);
-}
-
-/* For AT_EMPTY_PATH with "": the file at dirfd itself. */
-static struct file *empty_path_file(struct task *t, int dirfd, int *err)
-{
-	struct file *f;
-
-	if (dirfd == LINUX_AT_FDCWD) {
-		*err = vfs_openat(t, LINUX_AT_FDCWD, ".", LINUX_O_PATH, 0, &f);
-		return *err < 0 ? NULL : f;
-	}
-	f = fdget(t->files, dirfd);
-	if (!f)
-		*err = -EBADF;
-	return f;
-}
-
-int vfs_fstatat(struct task *t, int dirfd, const char *path, int atflags, struct linux_stat *st)
-{
-	int err = 0;
-	char *abs;
-
-	if (!path[0]) {
-		struct file *f;
-
-		if (!(atflags & LINUX_AT_EMPTY_PATH))
-			return -ENOENT;
-		f = empty_path_file(t, dirfd, &err);
-		if (!f)
-			return err;
-		err = f->ops->stat ? f->ops->stat(f, st) : -EBADF;
-		file_put(f);
-		return err;
-	}
-	abs = vfs_abs_path(t, dirfd, path, &err);
-	if (!abs)
-		return err;
-	err = hostfs_stat(t->fs->root_host_fd, abs, atflags & LINUX_AT_SYMLINK_NOFOLLOW, st);
-	free(abs);
-	return err;
-}
-
-int vfs_statx(struct task *t, int dirfd, const char *path, int atflags, unsigned mask,
-	      struct linux_statx *stx)
-{
-	int err = 0;
-	char *abs;
-
-	if (!path[0]) {
-		struct file *f;
-
-		if (!(atflags & LINUX_AT_EMPTY_PATH))
-			return -ENOENT;
-		f = empty_path_file(t, dirfd, &err);
-		if (!f)
-			return err;
-		err = f->ops->statx ? f->ops->statx(f, mask, stx) : -EBADF;
-		file_put(f);
-		return err;
-	}
-	abs = vfs_abs_path(t, dirfd, path, &err);
-	if (!abs)
-		return err;
-	err = hostfs_statx(t->fs->root_host_fd, abs, atflags & LINUX_AT_SYMLINK_NOFOLLOW, mask,
-			   stx);
-	free(abs);
-	return err;
-}
-
-long vfs_readlinkat(struct task *t, int dirfd, const char *path, char *buf, size_t n)
-{
-	int err = 0;
-	char *abs;
-	long ret;
-
-	if (!path[0])
-		return -ENOENT;
-	abs = vfs_abs_path(t, dirfd, path, &err);
-	if (!abs)
-		return err;
-	ret = hostfs_readlink(t->fs->root_host_fd, abs, buf, n);
-	free(abs);
-	return ret;
-}
-
-/* Permission by mode bits with the guest's credentials; root passes reads
- * and writes, and execution when any x bit is set (or a directory). */
-static int permission(const struct cred *c, const struct linux_stat *st, int mode)
-{
-	unsigned m = st->st_mode, bits;
-
-	if (capable(c, CAP_DAC_OVERRIDE)) {
-		if ((mode & LINUX_X_OK) && !LINUX_S_ISDIR(m) &&
-		    !(m & (LINUX_S_IXUSR | LINUX_S_IXGRP | LINUX_S_IXOTH)))
-			return -EACCES;
+	if (!mask)
 		return 0;
-	}
-	if (st->st_uid == c->fsuid)
+	ret = vfs_getattr(ino, &st);
+	if (ret < 0)
+		return ret;
+	m = st.st_mode;
+	if (st.st_uid == c->fsuid)
 		bits = (m >> 6) & 7;
-	else if (in_group(c, st->st_gid))
+	else if (in_group(c, st.st_gid))
 		bits = (m >> 3) & 7;
 	else
 		bits = m & 7;
-	return (bits & mode) == (unsigned)mode ? 0 : -EACCES;
+	if ((bits & mask) == (unsigned)mask)
+		return 0;
+	/* root's overrides: read and write anything, search directories,
+	 * execute what someone may execute. */
+	if (capable(c, CAP_DAC_OVERRIDE)) {
+		if (!(mask & LINUX_X_OK) || LINUX_S_ISDIR(m) || (m & 0111))
+			return 0;
+	}
+	if (capable(c, CAP_DAC_READ_SEARCH) &&
+	    (mask == LINUX_R_OK || (LINUX_S_ISDIR(m) && !(mask & LINUX_W_OK))))
+		return 0;
+	return -EACCES;
 }
 
-int vfs_faccessat(struct task *t, int dirfd, const char *path, int mode, int atflags)
+struct walk {
+	struct task *t;
+	unsigned flags;
+	unsigned resolve;   /* openat2's RESOLVE_* */
+	struct path anchor; /* the dirfd, for RESOLVE_BENEATH and IN_ROOT */
+	int nlinks;
+	bool want_parent;
+	char *last;	    /* want_parent: the final component (malloc'ed) */
+	bool trailing_slash;
+};
+
+static const struct path *walk_root(struct walk *w)
+{
+	return (w->resolve & LINUX_RESOLVE_IN_ROOT) ? &w->anchor : &w->t->fs->root;
+}
+
+/* Up one level: stays at the root, crosses mount roots. */
+static int follow_dotdot(struct walk *w, struct path *p)
+{
+	const struct path *root = walk_root(w);
+
+	for (;;) {
+		if (p->dentry == root->dentry && p->mnt == root->mnt)
+			return (w->resolve & LINUX_RESOLVE_BENEATH) ? -EXDEV : 0;
+		if ((w->resolve & LINUX_RESOLVE_BENEATH) && p->dentry == w->anchor.dentry &&
+		    p->mnt == w->anchor.mnt)
+			return -EXDEV;
+		if (p->dentry != p->mnt->root)
+			break;
+		if (!p->mnt->parent)
+			return 0;
+		if (w->resolve & LINUX_RESOLVE_NO_XDEV)
+			return -EXDEV;
+		{
+			struct dentry *d = dentry_get(p->mnt->mountpoint);
+
+			dentry_put(p->dentry);
+			p->dentry = d;
+			p->mnt = p->mnt->parent;
+		}
+	}
+	if (p->dentry->parent) {
+		struct dentry *d = dentry_get(p->dentry->parent);
+
+		dentry_put(p->dentry);
+		p->dentry = d;
+	}
+	return 0;
+}
+
+/* Down into whatever is mounted on p. */
+static int follow_mounts(struct walk *w, struct path *p)
+{
+	struct mount *m;
+
+	while ((m = mount_lookup(p->mnt, p->dentry->inode))) {
+		struct dentry *d;
+
+		if (w && (w->resolve & LINUX_RESOLVE_NO_XDEV))
+			return -EXDEV;
+		d = dentry_get(m->root);
+		dentry_put(p->dentry);
+		p->dentry = d;
+		p->mnt = m;
+	}
+	return 0;
+}
+
+/* Where a walk starts: the root for an absolute name, else the cwd or the
+ * directory at dirfd; for openat2, also the anchor of RESOLVE_BENEATH and
+ * RESOLVE_IN_ROOT. */
+static int start_path(struct walk *w, int dirfd, const char *name, struct path *p)
+{
+	struct task *t = w->t;
+	struct file *f;
+
+	if (dirfd == LINUX_AT_FDCWD) {
+		w->anchor = t->fs->cwd;
+	} else if (name[0] != '/' || w->resolve) {
+		f = fdget(t->files, dirfd);
+		if (!f)
+			return -EBADF;
+		if (!f->path.dentry) {
+			file_put(f);
+			return -ENOTDIR;
+		}
+		w->anchor = f->path;
+		file_put(f);
+		if (!inode_is_dir(w->anchor.dentry->inode))
+			return -ENOTDIR;
+	}
+	if (name[0] == '/') {
+		if (w->resolve & LINUX_RESOLVE_BENEATH)
+			return -EXDEV;
+		*p = *walk_root(w);
+	} else {
+		*p = w->anchor;
+	}
+	path_get(p);
+	return 0;
+}
+
+static int lookup_child(struct walk *w, struct path *p, const char *comp, struct path *child)
+{
+	struct inode *ino;
+	int ret;
+
+	if (!p->dentry->inode->iop->lookup)
+		return -ENOTDIR;
+	ret = p->dentry->inode->iop->lookup(p->dentry->inode, comp, &ino);
+	if (ret < 0)
+		return ret;
+	child->mnt = p->mnt;
+	child->dentry = dentry_new(comp, p->dentry, ino);
+	inode_put(ino);
+	if (!child->dentry)
+		return -ENOMEM;
+	ret = follow_mounts(w, child);
+	if (ret < 0)
+		path_put(child);
+	return ret;
+}
+
+/* Follows the symlink at child: p becomes where its target leads. */
+static int follow_link(struct walk *w, struct path *p, struct path *child, char **bufp,
+		       char **restp)
+{
+	struct inode *ino = child->dentry->inode;
+	char *target, *nbuf;
+	size_t tl, rl;
+	long n;
+
+	if (++w->nlinks > MAX_SYMLINKS || (w->resolve & LINUX_RESOLVE_NO_SYMLINKS))
+		return -ELOOP;
+	if (ino->iop->get_link_path) {
+		struct path to;
+		int ret = ino->iop->get_link_path(ino, w->t, &to);
+
+		if (ret == 0 && (w->resolve & (LINUX_RESOLVE_NO_MAGICLINKS | LINUX_RESOLVE_BENEATH |
+					       LINUX_RESOLVE_IN_ROOT))) {
+			path_put(&to);
+			return -ELOOP;
+		}
+		if (ret == 0) {
+			path_put(p);
+			*p = to;
+			return 1; /* a magic link: p is the target itself */
+		}
+	}
+	if (!ino->iop->readlink)
+		return -EINVAL;
+	target = malloc(LINUX_PATH_MAX);
+	if (!target)
+		return -ENOMEM;
+	n = ino->iop->readlink(ino, target, LINUX_PATH_MAX - 1);
+	if (n < 0) {
+		free(target);
+		return (int)n;
+	}
+	if (n == 0) {
+		free(target);
+		return -ENOENT;
+	}
+	target[n] = 0;
+	tl = (size_t)n;
+	rl = strlen(*restp);
+	nbuf = malloc(tl + rl + 2);
+	if (!nbuf) {
+		free(target);
+		return -ENOMEM;
+	}
+	memcpy(nbuf, target, tl);
+	nbuf[tl] = '/';
+	memcpy(nbuf + tl + 1, *restp, rl + 1);
+	if (rl == 0)
+		nbuf[tl] = 0;
+	free(target);
+	free(*bufp);
+	*bufp = nbuf;
+	*restp = nbuf;
+	if (nbuf[0] == '/') {
+		if (w->resolve & LINUX_RESOLVE_BENEATH)
+			return -EXDEV;
+		path_put(p);
+		*p = *walk_root(w);
+		path_get(p);
+	}
+	return 0;
+}
+
+/* Walks name from *p (which it consumes and replaces with the result). */
+static int walk(struct walk *w, struct path *p, const char *name)
+{
+	char *buf = strdup(name), *rest, *comp;
+	struct path child;
+	int ret = 0;
+
+	if (!buf) {
+		path_put(p);
+		return -ENOMEM;
+	}
+	rest = buf;
+	for (;;) {
+		size_t len;
+		bool last, slash;
+
+		while (*rest == '/')
+			rest++;
+		if (!*rest) {
+			/* Nothing (left): the path itself; for want_parent, the
+			 * last name is "." */
+			if (w->want_parent && !w->last)
+				w->last = strdup(".");
+			break;
+		}
+		comp = rest;
+		len = strcspn(comp, "/");
+		if (len > LINUX_NAME_MAX) {
+			ret = -ENAMETOOLONG;
+			break;
+		}
+		rest = comp + len;
+		slash = *rest == '/';
+		if (slash)
+			*rest++ = 0;
+		{
+			char *r = rest;
+
+			while (*r == '/')
+				r++;
+			last = !*r;
+		}
+		if (!inode_is_dir(p->dentry->inode)) {
+			ret = -ENOTDIR;
+			break;
+		}
+		ret = inode_permission(w->t, p->dentry->inode, LINUX_X_OK);
+		if (ret < 0)
+			break;
+		if (last && w->want_parent) {
+			w->last = strdup(comp);
+			w->trailing_slash = slash;
+			if (!w->last)
+				ret = -ENOMEM;
+			break;
+		}
+		if (strcmp(comp, ".") == 0)
+			continue;
+		if (strcmp(comp, "..") == 0) {
+			ret = follow_dotdot(w, p);
+			if (ret < 0)
+				break;
+			continue;
+		}
+		ret = lookup_child(w, p, comp, &child);
+		if (ret < 0)
+			break;
+		if (LINUX_S_ISLNK(child.dentry->inode->mode) &&
+		    (!last || slash || (w->flags & LOOKUP_FOLLOW))) {
+			ret = follow_link(w, p, &child, &buf, &rest);
+			path_put(&child);
+			if (ret < 0)
+				break;
+			if (ret == 1 && last)
+				break;
+			ret = 0;
+			continue;
+		}
+		path_put(p);
+		*p = child;
+		if (last && slash && !inode_is_dir(p->dentry->inode)) {
+			ret = -ENOTDIR;
+			break;
+		}
+	}
+	free(buf);
+	if (ret < 0)
+		path_put(p);
+	return ret;
+}
+
+int path_lookupat(struct task *t, int dirfd, const char *name, unsigned flags, struct path *out)
+{
+	return path_lookup_resolve(t, dirfd, name, flags, 0, out);
+}
+
+int path_lookup_resolve(struct task *t, int dirfd, const char *name, unsigned flags,
+			unsigned resolve, struct path *out)
+{
+	struct walk w = { .t = t, .flags = flags, .resolve = resolve };
+	int ret;
+
+	if (!name[0]) {
+		if (!(flags & LOOKUP_EMPTY))
+			return -ENOENT;
+		if (dirfd == LINUX_AT_FDCWD) {
+			*out = t->fs->cwd;
+			path_get(out);
+			return 0;
+		}
+		{
+			struct file *f = fdget(t->files, dirfd);
+
+			if (!f)
+				return -EBADF;
+			if (!f->path.dentry) {
+				file_put(f);
+				return -ENOTDIR; /* a pipe or socket has no path */
+			}
+			*out = f->path;
+			path_get(out);
+			file_put(f);
+			return 0;
+		}
+	}
+	ret = start_path(&w, dirfd, name, out);
+	if (ret < 0)
+		return ret;
+	ret = walk(&w, out, name);
+	if (ret < 0)
+		return ret;
+	if ((flags & LOOKUP_DIRECTORY) && !inode_is_dir(out->dentry->inode)) {
+		path_put(out);
+		return -ENOTDIR;
+	}
+	return 0;
+}
+
+static int path_parent_resolve(struct task *t, int dirfd, const char *name, unsigned resolve,
+			       struct path *parent, char **last, bool *trailing_slash);
+
+/* The parent directory of name and its last component. */
+static int path_parentat(struct task *t, int dirfd, const char *name, struct path *parent,
+			 char **last, bool *trailing_slash)
+{
+	return path_parent_resolve(t, dirfd, name, 0, parent, last, trailing_slash);
+}
+
+static int path_parent_resolve(struct task *t, int dirfd, const char *name, unsigned resolve,
+			       struct path *parent, char **last, bool *trailing_slash)
+{
+	struct walk w = { .t = t, .flags = LOOKUP_FOLLOW, .want_parent = true, .resolve = resolve };
+	int ret;
+
+	if (!name[0])
+		return -ENOENT;
+	ret = start_path(&w, dirfd, name, parent);
+	if (ret < 0)
+		return ret;
+	ret = walk(&w, parent, name);
+	if (ret < 0) {
+		free(w.last);
+		return ret;
+	}
+	if (!w.last) {
+		path_put(parent);
+		return -ENOMEM;
+	}
+	if (!inode_is_dir(parent->dentry->inode)) {
+		free(w.last);
+		path_put(parent);
+		return -ENOTDIR;
+	}
+	*last = w.last;
+	if (trailing_slash)
+		*trailing_slash = w.trailing_slash;
+	return 0;
+}
+
+static bool is_dots(const char *n)
+{
+	return strcmp(n, ".") == 0 || strcmp(n, "..") == 0;
+}
+
+static bool mnt_rdonly(const struct path *p)
+{
+	return p->mnt->rdonly || p->dentry->inode->sb->rdonly;
+}
+
+/* May t create or remove entries in dir? */
+static int may_change_dir(struct task *t, struct path *dir)
+{
+	if (mnt_rdonly(dir))
+		return -EROFS;
+	return inode_permission(t, dir->dentry->inode, LINUX_W_OK | LINUX_X_OK);
+}
+
+/* The sticky bit: only the owner of the file or the directory (or root)
+ * removes or renames in a sticky directory. */
+static int check_sticky(struct task *t, struct inode *dir, struct inode *victim)
+{
+	const struct cred *c = &t->proc->cred;
+	struct linux_stat ds, vs;
+
+	if (vfs_getattr(dir, &ds) < 0 || !(ds.st_mode & 01000))
+		return 0;
+	if (vfs_getattr(victim, &vs) < 0)
+		return 0;
+	if (vs.st_uid == c->fsuid || ds.st_uid == c->fsuid || capable(c, CAP_FOWNER))
+		return 0;
+	return -EPERM;
+}
+
+static int open_inode(struct task *t, struct path *p, unsigned flags, struct file **out)
+{
+	struct inode *ino = p->dentry->inode;
+	struct file *f;
+	int ret;
+
+	(void)t;
+	f = file_alloc(NULL, flags, -1, p);
+	if (!f)
+		return -ENOMEM;
+	if (flags & LINUX_O_PATH) {
+		f->ops = &path_file_ops;
+		*out = f;
+		return 0;
+	}
+	if (LINUX_S_ISCHR(ino->mode) || LINUX_S_ISBLK(ino->mode)) {
+		struct linux_stat st;
+
+		ret = vfs_getattr(ino, &st);
+		if (ret == 0)
+			ret = device_open(ino, st.st_rdev, f);
+	} else if (LINUX_S_ISSOCK(ino->mode)) {
+		ret = -ENXIO;
+	} else if (!ino->iop->open) {
+		ret = -EOPNOTSUPP;
+	} else {
+		ret = ino->iop->open(ino, f);
+	}
+	if (ret < 0) {
+		f->ops = &path_file_ops;
+		f->priv = NULL;
+		file_put(f);
+		return ret;
+	}
+	*out = f;
+	return 0;
+}
+
+static int create_depth;
+
+/* O_CREAT through a dangling symlink creates its target, as Linux does:
+ * the target is opened afresh, relative to the link's directory. */
+static int create_link_target(struct task *t, struct path *dir, struct path *link,
+			      unsigned flags, unsigned mode, struct file **out)
+{
+	struct inode *ino = link->dentry->inode;
+	char target[LINUX_PATH_MAX], *base, *full;
+	long n;
+	int ret;
+
+	if (create_depth >= MAX_SYMLINKS || !ino->iop->readlink)
+		return -ELOOP;
+	n = ino->iop->readlink(ino, target, sizeof(target) - 1);
+	if (n <= 0)
+		return n < 0 ? (int)n : -ENOENT;
+	target[n] = 0;
+	if (target[0] == '/') {
+		full = strdup(target);
+	} else {
+		base = path_name(dir, &t->fs->root);
+		full = base ? malloc(strlen(base) + n + 2) : NULL;
+		if (full)
+			sprintf(full, "%s/%s", strcmp(base, "/") ? base : "", target);
+		free(base);
+	}
+	if (!full)
+		return -ENOMEM;
+	*out = NULL;
+	create_depth++;
+	ret = vfs_openat2(t, LINUX_AT_FDCWD, full, flags, mode, 0, out);
+	create_depth--;
+	free(full);
+	return ret;
+}
+
+int vfs_openat(struct task *t, int dirfd, const char *name, unsigned flags, unsigned mode,
+	       struct file **out)
+{
+	return vfs_openat2(t, dirfd, name, flags, mode, 0, out);
+}
+
+int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, unsigned mode,
+		unsigned resolve, struct file **out)
+{
+	unsigned acc = flags & LINUX_O_ACCMODE;
+	bool want_write = acc != LINUX_O_RDONLY || (flags & LINUX_O_TRUNC);
+	bool created = false;
+	struct path p;
+	struct inode *ino;
+	int ret;
+
+	if (flags & LINUX_O_PATH)
+		flags &= LINUX_O_PATH | LINUX_O_CLOEXEC | LINUX_O_DIRECTORY | LINUX_O_NOFOLLOW;
+	if ((flags & LINUX_O_TMPFILE) == LINUX_O_TMPFILE)
+		return -EOPNOTSUPP; /* Differs from Linux: no O_TMPFILE yet */
+	if (flags & LINUX_O_CREAT) {
+		struct path parent, child;
+		bool slash;
+		char *last;
+
+		ret = path_parent_resolve(t, dirfd, name, resolve, &parent, &last, &slash);
+		if (ret < 0)
+			return ret;
+		if (is_dots(last) || slash) {
+			free(last);
+			path_put(&parent);
+			return -EISDIR;
+		}
+		ret = lookup_child(&(struct walk){ .t = t, .resolve = resolve }, &parent, last,
+				   &child);
+		if (ret == 0) {
+			if (flags & LINUX_O_EXCL) {
+				ret = -EEXIST;
+			} else if (LINUX_S_ISLNK(child.dentry->inode->mode)) {
+				ret = (flags & LINUX_O_NOFOLLOW)
+					      ? -ELOOP
+					      : path_lookup_resolve(t, dirfd, name, LOOKUP_FOLLOW,
+								    resolve, &p);
+				bool made = false;
+
+				if (ret == -ENOENT && !resolve) {
+					ret = create_link_target(t, &parent, &child, flags, mode, out);
+					made = ret == 0;
+				}
+				path_put(&child);
+				if (made) {
+					free(last);
+					path_put(&parent);
+					return 0;
+				}
+				if (ret == 0)
+					child = p;
+			}
+			if (ret < 0) {
+				if (ret == -EEXIST)
+					path_put(&child);
+				free(last);
+				path_put(&parent);
+				return ret;
+			}
+			p = child;
+		} else if (ret == -ENOENT) {
+			struct inode *newi;
+
+			ret = may_change_dir(t, &parent);
+			if (ret == 0 && !parent.dentry->inode->iop->mknod)
+				ret = -EROFS;
+			if (ret == 0)
+				ret = parent.dentry->inode->iop->mknod(
+					parent.dentry->inode, last,
+					LINUX_S_IFREG | (mode & 07777 & ~t->proc->umask), 0,
+					&t->proc->cred, &newi);
+			if (ret < 0) {
+				free(last);
+				path_put(&parent);
+				return ret;
+			}
+			p.mnt = parent.mnt;
+			p.dentry = dentry_new(last, parent.dentry, newi);
+			inode_put(newi);
+			created = true;
+			if (!p.dentry) {
+				free(last);
+				path_put(&parent);
+				return -ENOMEM;
+			}
+		} else {
+			free(last);
+			path_put(&parent);
+			return ret;
+		}
+		free(last);
+		path_put(&parent);
+	} else {
+		ret = path_lookup_resolve(t, dirfd, name,
+					  (flags & LINUX_O_NOFOLLOW) ? 0 : LOOKUP_FOLLOW, resolve, &p);
+		if (ret < 0)
+			return ret;
+	}
+	ino = p.dentry->inode;
+	ret = 0;
+	if (LINUX_S_ISLNK(ino->mode) && !(flags & LINUX_O_PATH))
+		ret = -ELOOP;
+	else if ((flags & LINUX_O_DIRECTORY) && !inode_is_dir(ino))
+		ret = -ENOTDIR;
+	else if (inode_is_dir(ino) && (acc != LINUX_O_RDONLY || (flags & LINUX_O_CREAT)))
+		ret = -EISDIR;
+	else if (!(flags & LINUX_O_PATH) && !created) {
+		int mask = (acc != LINUX_O_WRONLY ? LINUX_R_OK : 0) | (want_write ? LINUX_W_OK : 0);
+
+		if (acc == 3)
+			mask = LINUX_R_OK | LINUX_W_OK;
+		ret = inode_permission(t, ino, mask);
+		if (ret == 0 && want_write && mnt_rdonly(&p) &&
+		    (LINUX_S_ISREG(ino->mode) || inode_is_dir(ino) || LINUX_S_ISLNK(ino->mode)))
+			ret = -EROFS;
+	}
+	if (ret == 0 && (flags & LINUX_O_TRUNC) && LINUX_S_ISREG(ino->mode) && !created &&
+	    !(flags & LINUX_O_PATH)) {
+		struct iattr ia = { .valid = ATTR_SIZE | ATTR_MTIME | ATTR_CTIME, .size = 0 };
+
+		ia.mtime = vfs_now();
+		ret = ino->iop->setattr ? ino->iop->setattr(ino, &ia) : -EROFS;
+	}
+	if (ret == 0)
+		ret = open_inode(t, &p,
+				 flags & ~(LINUX_O_CREAT | LINUX_O_EXCL | LINUX_O_NOCTTY |
+					   LINUX_O_TRUNC | LINUX_O_CLOEXEC),
+				 out);
+	path_put(&p);
+	return ret;
+}
+
+int vfs_fstatat(struct task *t, int dirfd, const char *name, int atflags, struct linux_stat *st)
+{
+	struct path p;
+	int ret;
+
+	if (!name[0] && (atflags & LINUX_AT_EMPTY_PATH) && dirfd != LINUX_AT_FDCWD) {
+		struct file *f = fdget(t->files, dirfd);
+
+		if (!f)
+			return -EBADF;
+		ret = file_stat(f, st);
+		file_put(f);
+		return ret;
+	}
+	ret = path_lookupat(t, dirfd, name,
+			    ((atflags & LINUX_AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW) |
+				    ((atflags & LINUX_AT_EMPTY_PATH) ? LOOKUP_EMPTY : 0),
+			    &p);
+	if (ret < 0)
+		return ret;
+	ret = vfs_getattr(p.dentry->inode, st);
+	path_put(&p);
+	return ret;
+}
+
+void stat_to_statx(const struct linux_stat *st, struct linux_statx *stx)
+{
+	memset(stx, 0, sizeof(*stx));
+	stx->stx_mask = LINUX_STATX_BASIC_STATS;
+	stx->stx_blksize = (uint32_t)st->st_blksize;
+	stx->stx_nlink = (uint32_t)st->st_nlink;
+	stx->stx_uid = st->st_uid;
+	stx->stx_gid = st->st_gid;
+	stx->stx_mode = (uint16_t)st->st_mode;
+	stx->stx_ino = st->st_ino;
+	stx->stx_size = (uint64_t)st->st_size;
+	stx->stx_blocks = (uint64_t)st->st_blocks;
+	stx->stx_atime.tv_sec = st->st_atime_sec;
+	stx->stx_atime.tv_nsec = (uint32_t)st->st_atime_nsec;
+	stx->stx_mtime.tv_sec = st->st_mtime_sec;
+	stx->stx_mtime.tv_nsec = (uint32_t)st->st_mtime_nsec;
+	stx->stx_ctime.tv_sec = st->st_ctime_sec;
+	stx->stx_ctime.tv_nsec = (uint32_t)st->st_ctime_nsec;
+	stx->stx_rdev_major =
+		(uint32_t)(((st->st_rdev >> 32) & 0xfffff000) | ((st->st_rdev >> 8) & 0xfff));
+	stx->stx_rdev_minor = (uint32_t)(((st->st_rdev >> 12) & 0xffffff00) | (st->st_rdev & 0xff));
+	stx->stx_dev_major =
+		(uint32_t)(((st->st_dev >> 32) & 0xfffff000) | ((st->st_dev >> 8) & 0xfff));
+	stx->stx_dev_minor = (uint32_t)(((st->st_dev >> 12) & 0xffffff00) | (st->st_dev & 0xff));
+}
+
+int vfs_statx(struct task *t, int dirfd, const char *name, int atflags, unsigned mask,
+	      struct linux_statx *stx)
 {
 	struct linux_stat st;
+	int ret = vfs_fstatat(t, dirfd, name,
+			      atflags & (LINUX_AT_SYMLINK_NOFOLLOW | LINUX_AT_EMPTY_PATH), &st);
+
+	(void)mask;
+	if (ret < 0)
+		return ret;
+	stat_to_statx(&st, stx);
+	return 0;
+}
+
+long vfs_readlinkat(struct task *t, int dirfd, const char *name, char *buf, size_t n)
+{
+	struct path p;
+	long ret = path_lookupat(t, dirfd, name, LOOKUP_EMPTY, &p);
+
+	if (ret < 0)
+		return ret;
+	if (!LINUX_S_ISLNK(p.dentry->inode->mode))
+		ret = -EINVAL;
+	else if (p.dentry->inode->iop->get_link_path) {
+		struct path to;
+
+		ret = p.dentry->inode->iop->get_link_path(p.dentry->inode, t, &to);
+		if (ret == 0) {
+			char *s = path_name(&to, &t->fs->root);
+
+			ret = s ? (long)strlen(s) : -ENOMEM;
+			if (s && (size_t)ret > n)
+				ret = (long)n;
+			if (s)
+				memcpy(buf, s, ret);
+			free(s);
+			path_put(&to);
+		} else if (p.dentry->inode->iop->readlink) {
+			ret = p.dentry->inode->iop->readlink(p.dentry->inode, buf, n);
+		}
+	} else {
+		ret = p.dentry->inode->iop->readlink
+			      ? p.dentry->inode->iop->readlink(p.dentry->inode, buf, n)
+			      : -EINVAL;
+	}
+	path_put(&p);
+	return ret;
+}
+
+int vfs_faccessat(struct task *t, int dirfd, const char *name, int mode, int atflags)
+{
+	struct path p;
 	int ret;
 
 	if (mode & ~(LINUX_R_OK | LINUX_W_OK | LINUX_X_OK))
 		return -EINVAL;
-	ret = vfs_fstatat(t, dirfd, path,
-			  atflags & (LINUX_AT_SYMLINK_NOFOLLOW | LINUX_AT_EMPTY_PATH), &st);
+	ret = path_lookupat(t, dirfd, name,
+			    ((atflags & LINUX_AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW) |
+				    ((atflags & LINUX_AT_EMPTY_PATH) ? LOOKUP_EMPTY : 0),
+			    &p);
 	if (ret < 0)
 		return ret;
-	if (mode == LINUX_F_OK)
-		return 0;
-	ret = permission(&t->proc->cred, &st, mode);
-	if (ret < 0)
-		return ret;
-	/* Differs from Linux: /dev/null and /dev/zero are writable devices on
-	 * the read-only root; access() still says EROFS for them. */
-	if ((mode & LINUX_W_OK) && !LINUX_S_ISCHR(st.st_mode))
-		return -EROFS;
-	return 0;
-}
-
-long vfs_getxattr(struct task *t, const char *path, bool nofollow, const char *name, void *buf,
-		  size_t n)
-{
-	int err = 0;
-	char *abs = vfs_abs_path(t, LINUX_AT_FDCWD, path, &err);
-	long ret;
-
-	if (!abs)
-		return err;
-	ret = hostfs_getxattr(t->fs->root_host_fd, abs, nofollow, name, buf, n);
-	free(abs);
+	ret = inode_permission(t, p.dentry->inode, mode);
+	if (ret == 0 && (mode & LINUX_W_OK) && mnt_rdonly(&p) &&
+	    (LINUX_S_ISREG(p.dentry->inode->mode) || inode_is_dir(p.dentry->inode)))
+		ret = -EROFS;
+	path_put(&p);
 	return ret;
 }
 
-long vfs_listxattr(struct task *t, const char *path, bool nofollow, char *buf, size_t n)
+long vfs_getxattr(struct task *t, const char *name, bool nofollow, const char *attr, void *buf,
+		  size_t n)
 {
-	int err = 0;
-	char *abs = vfs_abs_path(t, LINUX_AT_FDCWD, path, &err);
-	long ret;
+	struct path p;
+	long ret = path_lookupat(t, LINUX_AT_FDCWD, name, nofollow ? 0 : LOOKUP_FOLLOW, &p);
 
-	if (!abs)
-		return err;
-	ret = hostfs_listxattr(t->fs->root_host_fd, abs, nofollow, buf, n);
-	free(abs);
+	if (ret < 0)
+		return ret;
+	ret = p.dentry->inode->iop->getxattr
+		      ? p.dentry->inode->iop->getxattr(p.dentry->inode, attr, buf, n)
+		      : -ENODATA;
+	path_put(&p);
+	return ret;
+}
+
+long vfs_listxattr(struct task *t, const char *name, bool nofollow, char *buf, size_t n)
+{
+	struct path p;
+	long ret = path_lookupat(t, LINUX_AT_FDCWD, name, nofollow ? 0 : LOOKUP_FOLLOW, &p);
+
+	if (ret < 0)
+		return ret;
+	ret = p.dentry->inode->iop->listxattr
+		      ? p.dentry->inode->iop->listxattr(p.dentry->inode, buf, n)
+		      : 0;
+	path_put(&p);
+	return ret;
+}
+
+int vfs_chdir(struct task *t, int dirfd, const char *name)
+{
+	struct path p;
+	int ret =
+		path_lookupat(t, dirfd, name, LOOKUP_FOLLOW | LOOKUP_DIRECTORY | LOOKUP_EMPTY, &p);
+
+	if (ret < 0)
+		return ret;
+	ret = inode_permission(t, p.dentry->inode, LINUX_X_OK);
+	if (ret < 0) {
+		path_put(&p);
+		return ret;
+	}
+	path_put(&t->fs->cwd);
+	t->fs->cwd = p;
+	return 0;
+}
+
+int vfs_chroot(struct task *t, const char *name)
+{
+	struct path p;
+	int ret;
+
+	if (!capable(&t->proc->cred, 18 /* CAP_SYS_CHROOT */))
+		return -EPERM;
+	ret = path_lookupat(t, LINUX_AT_FDCWD, name, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &p);
+	if (ret < 0)
+		return ret;
+	ret = inode_permission(t, p.dentry->inode, LINUX_X_OK);
+	if (ret < 0) {
+		path_put(&p);
+		return ret;
+	}
+	path_put(&t->fs->root);
+	t->fs->root = p;
+	return 0;
+}
+
+long vfs_getcwd(struct task *t, char *buf, size_t n)
+{
+	char *s = path_name(&t->fs->cwd, &t->fs->root);
+	size_t len;
+
+	if (!s)
+		return -ENAMETOOLONG;
+	len = strlen(s) + 1;
+	if (len > n) {
+		free(s);
+		return -ERANGE;
+	}
+	memcpy(buf, s, len);
+	free(s);
+	return (long)len;
+}
+
+int vfs_mknodat(struct task *t, int dirfd, const char *name, uint32_t mode, uint64_t dev)
+{
+	struct path parent;
+	struct inode *dir;
+	char *last;
+	bool slash;
+	int ret = path_parentat(t, dirfd, name, &parent, &last, &slash);
+
+	if (ret < 0)
+		return ret;
+	dir = parent.dentry->inode;
+	if (is_dots(last)) {
+		ret = -EEXIST;
+	} else if (slash && !LINUX_S_ISDIR(mode)) {
+		ret = -ENOENT;
+	} else {
+		struct inode *old;
+
+		ret = dir->iop->lookup ? dir->iop->lookup(dir, last, &old) : -ENOENT;
+		if (ret == 0) {
+			inode_put(old);
+			ret = -EEXIST;
+		} else if (ret == -ENOENT) {
+			ret = may_change_dir(t, &parent);
+			if (ret == 0)
+				ret = dir->iop->mknod ? dir->iop->mknod(dir, last, mode, dev,
+									&t->proc->cred, NULL)
+						      : -EPERM;
+		}
+	}
+	free(last);
+	path_put(&parent);
+	return ret;
+}
+
+int vfs_unlinkat(struct task *t, int dirfd, const char *name, bool is_rmdir)
+{
+	struct path parent, child;
+	bool slash;
+	char *last;
+	int ret = path_parentat(t, dirfd, name, &parent, &last, &slash);
+
+	if (ret < 0)
+		return ret;
+	if (is_dots(last)) {
+		ret = !is_rmdir ? -EISDIR : strcmp(last, ".") == 0 ? -EINVAL : -ENOTEMPTY;
+		goto out;
+	}
+	ret = lookup_child(&(struct walk){ .t = t }, &parent, last, &child);
+	if (ret < 0)
+		goto out;
+	if (child.mnt != parent.mnt || child.dentry->inode->ino == 0) {
+		ret = -EBUSY; /* a mount point */
+	} else if (is_rmdir && !inode_is_dir(child.dentry->inode)) {
+		ret = -ENOTDIR;
+	} else if (!is_rmdir && inode_is_dir(child.dentry->inode)) {
+		ret = -EISDIR;
+	} else if (!is_rmdir && slash) {
+		ret = -ENOTDIR;
+	} else {
+		ret = may_change_dir(t, &parent);
+		if (ret == 0)
+			ret = check_sticky(t, parent.dentry->inode, child.dentry->inode);
+		if (ret == 0)
+			ret = parent.dentry->inode->iop->unlink
+				      ? parent.dentry->inode->iop->unlink(parent.dentry->inode,
+									  last, is_rmdir)
+				      : -EPERM;
+	}
+	path_put(&child);
+out:
+	free(last);
+	path_put(&parent);
+	return ret;
+}
+
+int vfs_symlinkat(struct task *t, const char *target, int dirfd, const char *name)
+{
+	struct path parent;
+	struct inode *dir, *old;
+	char *last;
+	int ret;
+
+	if (!target[0])
+		return -ENOENT;
+	ret = path_parentat(t, dirfd, name, &parent, &last, NULL);
+	if (ret < 0)
+		return ret;
+	dir = parent.dentry->inode;
+	if (is_dots(last)) {
+		ret = -EEXIST;
+	} else if (dir->iop->lookup && dir->iop->lookup(dir, last, &old) == 0) {
+		inode_put(old);
+		ret = -EEXIST;
+	} else {
+		ret = may_change_dir(t, &parent);
+		if (ret == 0)
+			ret = dir->iop->symlink
+				      ? dir->iop->symlink(dir, last, target, &t->proc->cred)
+				      : -EPERM;
+	}
+	free(last);
+	path_put(&parent);
+	return ret;
+}
+
+int vfs_linkat(struct task *t, int odirfd, const char *oname, int ndirfd, const char *nname,
+	       int flags)
+{
+	struct path old, parent;
+	struct inode *dir, *exist;
+	char *last;
+	int ret;
+
+	ret = path_lookupat(t, odirfd, oname,
+			    ((flags & LINUX_AT_SYMLINK_FOLLOW) ? LOOKUP_FOLLOW : 0) |
+				    ((flags & LINUX_AT_EMPTY_PATH) ? LOOKUP_EMPTY : 0),
+			    &old);
+	if (ret < 0)
+		return ret;
+	if (inode_is_dir(old.dentry->inode)) {
+		path_put(&old);
+		return -EPERM;
+	}
+	ret = path_parentat(t, ndirfd, nname, &parent, &last, NULL);
+	if (ret < 0) {
+		path_put(&old);
+		return ret;
+	}
+	dir = parent.dentry->inode;
+	if (is_dots(last)) {
+		ret = -EEXIST;
+	} else if (dir->iop->lookup && dir->iop->lookup(dir, last, &exist) == 0) {
+		inode_put(exist);
+		ret = -EEXIST;
+	} else if (old.mnt != parent.mnt) {
+		ret = -EXDEV;
+	} else {
+		ret = may_change_dir(t, &parent);
+		if (ret == 0)
+			ret = dir->iop->link ? dir->iop->link(dir, last, old.dentry->inode)
+					     : -EPERM;
+	}
+	free(last);
+	path_put(&parent);
+	path_put(&old);
+	return ret;
+}
+
+/* Is a an ancestor of (or the same as) b? */
+static bool is_ancestor(struct dentry *a, struct dentry *b)
+{
+	for (; b; b = b->parent)
+		if (b->inode == a->inode ||
+		    (b->inode->dev == a->inode->dev && b->inode->ino == a->inode->ino))
+			return true;
+	return false;
+}
+
+int vfs_renameat2(struct task *t, int odirfd, const char *oname, int ndirfd, const char *nname,
+		  unsigned flags)
+{
+	struct path op, np, src, dst = { NULL, NULL };
+	char *olast = NULL, *nlast = NULL;
+	int ret;
+
+	if (flags & ~(1U /* NOREPLACE */ | 2U /* EXCHANGE */ | 4U /* WHITEOUT */))
+		return -EINVAL;
+	if ((flags & 1) && (flags & 2))
+		return -EINVAL;
+	if (flags & 6)
+		return -EINVAL; /* Differs from Linux: RENAME_EXCHANGE/WHITEOUT unsupported */
+	ret = path_parentat(t, odirfd, oname, &op, &olast, NULL);
+	if (ret < 0)
+		return ret;
+	ret = path_parentat(t, ndirfd, nname, &np, &nlast, NULL);
+	if (ret < 0)
+		goto out_op;
+	if (is_dots(olast) || is_dots(nlast)) {
+		ret = -EBUSY;
+		goto out;
+	}
+	if (op.mnt != np.mnt) {
+		ret = -EXDEV;
+		goto out;
+	}
+	ret = lookup_child(&(struct walk){ .t = t }, &op, olast, &src);
+	if (ret < 0)
+		goto out;
+	if (lookup_child(&(struct walk){ .t = t }, &np, nlast, &dst) < 0)
+		dst.dentry = NULL;
+	ret = may_change_dir(t, &op);
+	if (ret == 0)
+		ret = may_change_dir(t, &np);
+	if (ret == 0)
+		ret = check_sticky(t, op.dentry->inode, src.dentry->inode);
+	if (ret == 0 && dst.dentry) {
+		if (flags & 1)
+			ret = -EEXIST;
+		else if (inode_is_dir(src.dentry->inode) && !inode_is_dir(dst.dentry->inode))
+			ret = -ENOTDIR;
+		else if (!inode_is_dir(src.dentry->inode) && inode_is_dir(dst.dentry->inode))
+			ret = -EISDIR;
+		else
+			ret = check_sticky(t, np.dentry->inode, dst.dentry->inode);
+	}
+	if (ret == 0 && inode_is_dir(src.dentry->inode) && is_ancestor(src.dentry, np.dentry))
+		ret = -EINVAL;
+	if (ret == 0 && dst.dentry && src.dentry->inode->dev == dst.dentry->inode->dev &&
+	    src.dentry->inode->ino == dst.dentry->inode->ino)
+		ret = 0; /* the same file: nothing to do */
+	else if (ret == 0)
+		ret = op.dentry->inode->iop->rename
+			      ? op.dentry->inode->iop->rename(op.dentry->inode, olast,
+							      np.dentry->inode, nlast, flags)
+			      : -EPERM;
+	path_put(&src);
+	if (dst.dentry)
+		path_put(&dst);
+out:
+	free(nlast);
+	path_put(&np);
+out_op:
+	free(olast);
+	path_put(&op);
+	return ret;
+}
+
+int vfs_setattr_inode(struct task *t, struct path *p, struct iattr *ia)
+{
+	const struct cred *c = &t->proc->cred;
+	struct inode *ino = p->dentry->inode;
+	struct linux_stat st;
+	int ret;
+
+	if (mnt_rdonly(p) && !LINUX_S_ISCHR(ino->mode))
+		return -EROFS;
+	ret = vfs_getattr(ino, &st);
+	if (ret < 0)
+		return ret;
+	if (ia->valid & ATTR_MODE) {
+		if (st.st_uid != c->fsuid && !capable(c, CAP_FOWNER))
+			return -EPERM;
+		/* Without CAP_FSETID the set-group-ID bit needs the group. */
+		if (!in_group(c, (ia->valid & ATTR_GID) ? ia->gid : st.st_gid) &&
+		    !capable(c, 4 /* CAP_FSETID */))
+			ia->mode &= ~02000;
+	}
+	if (ia->valid & (ATTR_UID | ATTR_GID)) {
+		bool chown_ok = capable(c, CAP_CHOWN);
+
+		if ((ia->valid & ATTR_UID) && ia->uid != st.st_uid && !chown_ok)
+			return -EPERM;
+		if ((ia->valid & ATTR_GID) && ia->gid != st.st_gid && !chown_ok &&
+		    (st.st_uid != c->fsuid || !in_group(c, ia->gid)))
+			return -EPERM;
+		/* chown clears set-user-ID and set-group-ID on non-directories */
+		if (!inode_is_dir(ino) && (st.st_mode & 06000)) {
+			ia->valid |= ATTR_MODE;
+			ia->mode = st.st_mode & 07777 & ~((st.st_mode & 010) ? 06000 : 04000);
+		}
+	}
+	if (ia->valid & ATTR_SIZE) {
+		if (inode_is_dir(ino))
+			return -EISDIR;
+		if (!LINUX_S_ISREG(ino->mode))
+			return -EINVAL;
+	}
+	if (!ino->iop->setattr)
+		return -EPERM;
+	ia->valid |= ATTR_CTIME;
+	return ino->iop->setattr(ino, ia);
+}
+
+int vfs_setattr_at(struct task *t, int dirfd, const char *name, int atflags, struct iattr *ia)
+{
+	struct path p;
+	int ret = path_lookupat(t, dirfd, name,
+				((atflags & LINUX_AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW) |
+					((atflags & LINUX_AT_EMPTY_PATH) ? LOOKUP_EMPTY : 0),
+				&p);
+
+	if (ret < 0)
+		return ret;
+	ret = vfs_setattr_inode(t, &p, ia);
+	path_put(&p);
+	return ret;
+}
+
+int vfs_statfs_at(struct task *t, int dirfd, const char *name, int atflags, struct linux_statfs *st)
+{
+	struct path p;
+	int ret = path_lookupat(
+		t, dirfd, name,
+		LOOKUP_FOLLOW | ((atflags & LINUX_AT_EMPTY_PATH) ? LOOKUP_EMPTY : 0), &p);
+
+	if (ret < 0)
+		return ret;
+	memset(st, 0, sizeof(*st));
+	if (p.dentry->inode->iop->statfs) {
+		ret = p.dentry->inode->iop->statfs(p.dentry->inode, st);
+	} else {
+		st->f_type = (int64_t)p.dentry->inode->sb->magic;
+		st->f_bsize = 4096;
+		st->f_namelen = LINUX_NAME_MAX;
+		st->f_frsize = 4096;
+	}
+	if (mnt_rdonly(&p))
+		st->f_flags |= LINUX_ST_RDONLY;
+	path_put(&p);
 	return ret;
 }

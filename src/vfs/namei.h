@@ -1,46 +1,73 @@
-/* vfs/namei.h: from a guest (dirfd, path) to a file, a stat, a link. Until
- * the VFS issue: every path is made absolute against the cwd or the dirfd's
- * path and handed to hostfs beneath the instance's root. */
+/* vfs/namei.h: from a guest (dirfd, path) to an inode, a file, a change.
+ * The walk goes one component at a time from the root or the cwd, asks each
+ * filesystem for the next name, crosses mounts, follows symlinks itself
+ * (ELOOP after 40) and checks search permission with the guest's
+ * credentials; ".." stops at the process's root. */
 #ifndef VFS_NAMEI_H
 #define VFS_NAMEI_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include "vfs/vfs.h"
 
 struct task;
 struct file;
+struct cred;
 struct linux_stat;
 struct linux_statx;
+struct linux_statfs;
 
 #define LINUX_PATH_MAX 4096
+#define LINUX_NAME_MAX 255
 
 struct fs_info {
 	int refcount;
-	int root_host_fd; /* the instance's root on the host (O_PATH) */
-	char *cwd;	  /* absolute guest path */
-	char *host_root;  /* the root's canonical host path, for chdir */
+	struct path root; /* the process's root (chroot) */
+	struct path cwd;
 };
 
-int fs_info_create(const char *host_root, const char *cwd, struct fs_info **out);
+int fs_info_create(const struct path *root, const struct path *cwd, struct fs_info **out);
 void fs_info_put(struct fs_info *fs);
 int fs_info_dup(struct fs_info *src, struct fs_info **out);
-/* chdir: the cwd becomes the directory at path (canonical). */
-int vfs_chdir(struct task *t, int dirfd, const char *path);
 
-/* Makes path absolute: against the cwd (dirfd AT_FDCWD) or the directory
- * open at dirfd. Returns a malloc'ed string or NULL with *err set. */
-char *vfs_abs_path(struct task *t, int dirfd, const char *path, int *err);
+enum { LOOKUP_FOLLOW = 1, LOOKUP_DIRECTORY = 2, LOOKUP_EMPTY = 4 };
+
+/* The path name (relative to dirfd) leads to: *out gets a reference. */
+int path_lookupat(struct task *t, int dirfd, const char *name, unsigned flags, struct path *out);
+int path_lookup_resolve(struct task *t, int dirfd, const char *name, unsigned flags,
+			unsigned resolve, struct path *out);
+int inode_permission(struct task *t, struct inode *ino, int mask);
 
 int vfs_openat(struct task *t, int dirfd, const char *path, unsigned flags, unsigned mode,
 	       struct file **out);
-/* atflags: AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH. */
+/* openat2: resolve holds RESOLVE_* flags. */
+int vfs_openat2(struct task *t, int dirfd, const char *path, unsigned flags, unsigned mode,
+		unsigned resolve, struct file **out);
 int vfs_fstatat(struct task *t, int dirfd, const char *path, int atflags, struct linux_stat *st);
 int vfs_statx(struct task *t, int dirfd, const char *path, int atflags, unsigned mask,
 	      struct linux_statx *stx);
+int vfs_getattr(struct inode *ino, struct linux_stat *st);
+void stat_to_statx(const struct linux_stat *st, struct linux_statx *stx);
 long vfs_readlinkat(struct task *t, int dirfd, const char *path, char *buf, size_t n);
 int vfs_faccessat(struct task *t, int dirfd, const char *path, int mode, int atflags);
 long vfs_getxattr(struct task *t, const char *path, bool nofollow, const char *name, void *buf,
 		  size_t n);
 long vfs_listxattr(struct task *t, const char *path, bool nofollow, char *buf, size_t n);
+int vfs_chdir(struct task *t, int dirfd, const char *path);
+int vfs_chroot(struct task *t, const char *path);
+long vfs_getcwd(struct task *t, char *buf, size_t n);
+int vfs_mknodat(struct task *t, int dirfd, const char *path, uint32_t mode, uint64_t dev);
+int vfs_unlinkat(struct task *t, int dirfd, const char *path, bool rmdir);
+int vfs_symlinkat(struct task *t, const char *target, int dirfd, const char *path);
+int vfs_linkat(struct task *t, int odirfd, const char *opath, int ndirfd, const char *npath,
+	       int flags);
+int vfs_renameat2(struct task *t, int odirfd, const char *opath, int ndirfd, const char *npath,
+		  unsigned flags);
+int vfs_setattr_at(struct task *t, int dirfd, const char *path, int atflags, struct iattr *ia);
+int vfs_setattr_inode(struct task *t, struct path *p, struct iattr *ia);
+int vfs_statfs_at(struct task *t, int dirfd, const char *path, int atflags,
+		  struct linux_statfs *st);
 
 #endif

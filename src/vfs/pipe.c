@@ -27,6 +27,8 @@ struct pipe {
 	struct waitq rwait, wwait;
 	uint64_t ino;
 	int64_t ctime_ns;
+	bool fifo;	       /* owned by a named pipe's inode */
+	unsigned r_opens, w_opens; /* counts of opens, for fifo_open's waits */
 };
 
 static uint64_t next_ino = 1;
@@ -159,11 +161,15 @@ static void pipe_release(struct file *f)
 
 	if (file_readable(f))
 		p->readers--;
-	else
+	if (file_writable(f))
 		p->writers--;
 	waitq_wake_all(&p->rwait);
 	waitq_wake_all(&p->wwait);
 	if (p->readers == 0 && p->writers == 0) {
+		if (p->fifo) {
+			p->head = p->len = 0; /* a named pipe forgets its data */
+			return;
+		}
 		free(p->buf);
 		free(p);
 	}
@@ -211,4 +217,80 @@ int pipe_create(unsigned flags, struct file **rd, struct file **wr)
 	(*rd)->priv = p;
 	(*wr)->priv = p;
 	return 0;
+}
+
+/* Named pipes: the pipe lives with the inode (*pp, made on first open).
+ * Opening for reading waits for a writer and the other way round, unless
+ * O_NONBLOCK: then a reader goes on at once and a writer without a reader
+ * gets ENXIO. O_RDWR never waits. */
+int fifo_open(void **pp, struct file *f)
+{
+	struct pipe *p = *pp;
+	bool rd = file_readable(f), wr = file_writable(f);
+	unsigned seen;
+
+	if (!p) {
+		p = calloc(1, sizeof(*p));
+		if (!p || !(p->buf = malloc(PIPE_SIZE))) {
+			free(p);
+			return -ENOMEM;
+		}
+		waitq_init(&p->rwait);
+		waitq_init(&p->wwait);
+		p->fifo = true;
+		p->ino = next_ino++;
+		*pp = p;
+	}
+	if (wr && !rd && (f->flags & LINUX_O_NONBLOCK) && p->readers == 0)
+		return -ENXIO;
+	f->ops = &pipe_ops;
+	f->priv = p;
+	if (rd) {
+		p->readers++;
+		p->r_opens++;
+	}
+	if (wr) {
+		p->writers++;
+		p->w_opens++;
+	}
+	waitq_wake_all(&p->rwait);
+	waitq_wake_all(&p->wwait);
+	if (rd && wr)
+		return 0;
+	if (rd && !(f->flags & LINUX_O_NONBLOCK)) {
+		seen = p->w_opens;
+		while (p->writers == 0 && p->w_opens == seen) {
+			if (signal_pending(current)) {
+				p->readers--;
+				f->ops = NULL;
+				return -ERESTARTSYS;
+			}
+			waitq_sleep(&p->rwait);
+		}
+	} else if (wr) {
+		seen = p->r_opens;
+		while (p->readers == 0 && p->r_opens == seen) {
+			if (signal_pending(current)) {
+				p->writers--;
+				f->ops = NULL;
+				return -ERESTARTSYS;
+			}
+			waitq_sleep(&p->wwait);
+		}
+	}
+	return 0;
+}
+
+void fifo_free(void *fifo)
+{
+	struct pipe *p = fifo;
+
+	if (!p)
+		return;
+	if (p->readers || p->writers) {
+		p->fifo = false; /* the last close frees it */
+		return;
+	}
+	free(p->buf);
+	free(p);
 }

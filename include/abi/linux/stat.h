@@ -181,4 +181,24 @@ _Static_assert(offsetof(struct linux_dirent64, d_name) == 19, "linux_dirent64 d_
 /* d_type from an st_mode */
 #define LINUX_IFTODT(mode) (((mode)&LINUX_S_IFMT) >> 12)
 
+/* statfs(2), x86-64 */
+struct linux_statfs {
+	int64_t f_type;
+	int64_t f_bsize;
+	uint64_t f_blocks, f_bfree, f_bavail, f_files, f_ffree;
+	int32_t f_fsid[2];
+	int64_t f_namelen;
+	int64_t f_frsize;
+	int64_t f_flags;
+	int64_t f_spare[4];
+};
+_Static_assert(sizeof(struct linux_statfs) == 120, "linux_statfs size");
+_Static_assert(offsetof(struct linux_statfs, f_namelen) == 64, "linux_statfs f_namelen");
+
+#define LINUX_ST_RDONLY		    0x0001
+#define LINUX_ST_NOSUID		    0x0002
+#define LINUX_TMPFS_MAGIC	    0x01021994
+#define LINUX_PROC_SUPER_MAGIC	    0x9fa0
+#define LINUX_OVERLAYFS_SUPER_MAGIC 0x794c7630
+
 #endif /* ABI_LINUX_STAT_H */

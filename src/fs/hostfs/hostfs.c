@@ -1,28 +1,44 @@
-/* fs/hostfs/hostfs.c: host files seen by the guest. Every lookup opens an
- * O_PATH fd beneath the root first, checks what it found (no procfs/sysfs,
- * no devices but null/zero/random/urandom), then opens the same file for
- * I/O. Until the VFS issue brings an overlay, the root is read-only:
- * writes get EROFS. Streams (pipes, ttys) sleep in the event loop. */
+/* fs/hostfs/hostfs.c: host files seen by the guest. Lookups open an O_PATH
+ * fd relative to the parent's, with O_NOFOLLOW: the VFS follows symlinks
+ * itself, so a host symlink or ".." never leads out. What procfs, sysfs and
+ * the like hold is hidden; host block devices, fifos and sockets cannot be
+ * opened. Streams (pipes, ttys) sleep in the event loop. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "fs/hostfs/hostfs.h"
 #include "vfs/file.h"
+#include "vfs/namei.h"
 #include "vfs/poll.h"
-#include "abi/linux/poll.h"
+#include "vfs/readdir.h"
 #include "host/host.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
+#include "mm/usercopy.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
 #include "abi/linux/ioctl.h"
+#include "abi/linux/poll.h"
 #include "abi/linux/stat.h"
-#include "mm/usercopy.h"
+
+struct hostfs_inode {
+	int fd; /* O_PATH */
+	bool io_ok, writable_dev;
+};
 
 struct hostfs_priv {
 	bool stream; /* a pipe, tty or socket: reads may have to wait */
 	bool tty;
 };
+
+static const struct inode_ops hostfs_iops;
+
+static int hfd(struct inode *ino)
+{
+	return ((struct hostfs_inode *)ino->priv)->fd;
+}
+
+/* File I/O on the reopened host fd. */
 
 static long hostfs_read(struct file *f, void *buf, size_t n)
 {
@@ -52,14 +68,14 @@ static long hostfs_pread(struct file *f, void *buf, size_t n, int64_t off)
 	return host_pread(f->host_fd, buf, n, off);
 }
 
+static long hostfs_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
+{
+	return host_pwrite(f->host_fd, buf, n, off);
+}
+
 static int64_t hostfs_llseek(struct file *f, int64_t off, int whence)
 {
 	return host_lseek(f->host_fd, off, whence);
-}
-
-static long hostfs_getdents64(struct file *f, void *buf, size_t n)
-{
-	return host_getdents64(f->host_fd, buf, n);
 }
 
 static int hostfs_fstat(struct file *f, struct linux_stat *st)
@@ -67,22 +83,6 @@ static int hostfs_fstat(struct file *f, struct linux_stat *st)
 	return host_fstat(f->host_fd, st);
 }
 
-static int hostfs_fstatx(struct file *f, unsigned mask, struct linux_statx *stx)
-{
-	return host_statx(f->host_fd, mask, stx);
-}
-
-static long hostfs_fgetxattr(struct file *f, const char *name, void *buf, size_t n)
-{
-	return host_fgetxattr(f->host_fd, name, buf, n);
-}
-
-static long hostfs_flistxattr(struct file *f, char *buf, size_t n)
-{
-	return host_flistxattr(f->host_fd, buf, n);
-}
-
-/* Terminal ioctls that only read state pass through to a host tty. */
 static long hostfs_ioctl(struct file *f, struct task *t, unsigned cmd, uint64_t arg)
 {
 	struct hostfs_priv *p = f->priv;
@@ -111,8 +111,6 @@ static long hostfs_ioctl(struct file *f, struct task *t, unsigned cmd, uint64_t 
 	return copy_to_user(t->mm, arg, &u, size);
 }
 
-/* Host streams are asked directly; a wait registers the host fd with the
- * kernel's event loop. Files and directories are always ready. */
 static unsigned hostfs_poll(struct file *f, struct poll_table *pt)
 {
 	struct hostfs_priv *p = f->priv;
@@ -137,198 +135,313 @@ static int hostfs_mmap_fd(struct file *f)
 
 static void hostfs_release(struct file *f)
 {
-	host_close(f->host_fd);
+	if (f->host_fd >= 0)
+		host_close(f->host_fd);
 	free(f->priv);
 }
 
-static const struct file_ops hostfs_ops = {
+static const struct file_ops hostfs_file_ops = {
 	.read = hostfs_read,
 	.write = hostfs_write,
 	.pread = hostfs_pread,
+	.pwrite = hostfs_pwrite,
 	.llseek = hostfs_llseek,
-	.getdents64 = hostfs_getdents64,
 	.stat = hostfs_fstat,
-	.statx = hostfs_fstatx,
 	.ioctl = hostfs_ioctl,
-	.getxattr = hostfs_fgetxattr,
-	.listxattr = hostfs_flistxattr,
 	.poll = hostfs_poll,
 	.mmap_fd = hostfs_mmap_fd,
 	.release = hostfs_release,
 };
 
-/* An O_PATH fd for abs_path, if the guest may see what it names. */
-static int lookup(int root_fd, const char *abs_path, bool nofollow, bool directory, bool *io_ok,
-		  bool *writable_dev)
+static int dir_stat(struct file *f, struct linux_stat *st)
 {
-	unsigned flags = LINUX_O_PATH | (nofollow ? LINUX_O_NOFOLLOW : 0) |
-			 (directory ? LINUX_O_DIRECTORY : 0);
-	bool io, wdev;
-	int fd, ret, tries = 0;
+	return vfs_getattr(f->inode, st);
+}
 
-	do
-		fd = host_openat_in_root(root_fd, abs_path, flags, 0);
-	while (fd == -EAGAIN && ++tries < 8);
-	if (fd < 0)
-		return fd;
-	ret = host_fd_allowed(fd, &io, &wdev);
+static const struct file_ops hostfs_dir_ops = {
+	.read = dir_read,
+	.pread = dir_pread,
+	.getdents64 = dir_getdents64,
+	.llseek = dir_llseek,
+	.stat = dir_stat,
+	.release = hostfs_release,
+};
+
+/* Inodes. */
+
+static int make_inode(struct super_block *sb, int fd, struct inode **out)
+{
+	struct hostfs_inode *hi;
+	struct linux_stat st;
+	struct inode *ino;
+	bool io_ok, wdev;
+	int ret;
+
+	ret = host_fd_allowed(fd, &io_ok, &wdev);
+	if (ret == 0)
+		ret = host_fstat(fd, &st);
 	if (ret < 0) {
 		host_close(fd);
 		return ret;
 	}
-	if (io_ok)
-		*io_ok = io;
-	if (writable_dev)
-		*writable_dev = wdev;
-	return fd;
-}
-
-static bool is_stream(const struct linux_stat *st)
-{
-	return LINUX_S_ISFIFO(st->st_mode) || LINUX_S_ISSOCK(st->st_mode) ||
-	       LINUX_S_ISCHR(st->st_mode);
-}
-
-int hostfs_open(int root_fd, char *abs_path, unsigned flags, unsigned mode, struct file **out)
-{
-	unsigned acc = flags & LINUX_O_ACCMODE;
-	bool want_write = acc != LINUX_O_RDONLY || (flags & LINUX_O_TRUNC);
-	struct linux_stat st, st2;
-	struct hostfs_priv *p;
-	struct file *f;
-	bool io_ok = false, wdev = false;
-	int pfd, fd, ret;
-
-	(void)mode;
-	pfd = lookup(root_fd, abs_path, flags & LINUX_O_NOFOLLOW, flags & LINUX_O_DIRECTORY, &io_ok,
-		     &wdev);
-	if (pfd < 0) {
-		if (pfd == -ENOENT && (flags & LINUX_O_CREAT))
-			pfd = -EROFS;
-		goto fail;
-	}
-	if ((flags & LINUX_O_CREAT) && (flags & LINUX_O_EXCL)) {
-		host_close(pfd);
-		pfd = -EEXIST;
-		goto fail;
-	}
-	ret = host_fstat(pfd, &st);
-	if (ret < 0)
-		goto out_close;
-	if (flags & LINUX_O_PATH) {
-		fd = pfd;
-		goto make;
-	}
-	ret = -ELOOP;
-	if (LINUX_S_ISLNK(st.st_mode))
-		goto out_close; /* O_NOFOLLOW on a symlink */
-	ret = -EISDIR;
-	if (LINUX_S_ISDIR(st.st_mode) && (acc != LINUX_O_RDONLY || (flags & LINUX_O_CREAT)))
-		goto out_close;
-	ret = -EACCES;
-	if (!io_ok)
-		goto out_close;
-	ret = -EROFS;
-	if (want_write && !wdev)
-		goto out_close;
-	fd = host_openat_in_root(root_fd, abs_path,
-				 flags & ~(LINUX_O_CREAT | LINUX_O_EXCL | LINUX_O_CLOEXEC), 0);
-	if (fd < 0) {
-		ret = fd;
-		goto out_close;
-	}
-	host_close(pfd);
-	/* The path may have changed under us: insist on the file we checked. */
-	if (host_fstat(fd, &st2) < 0 || st2.st_dev != st.st_dev || st2.st_ino != st.st_ino) {
+	hi = calloc(1, sizeof(*hi));
+	ino = hi ? inode_new(sb, st.st_ino, st.st_mode, &hostfs_iops, hi) : NULL;
+	if (!ino) {
+		free(hi);
 		host_close(fd);
-		ret = -EAGAIN;
-		goto fail_ret;
+		return -ENOMEM;
 	}
-make:
-	p = calloc(1, sizeof(*p));
-	f = p ? file_alloc(&hostfs_ops,
-			   flags & ~(LINUX_O_CREAT | LINUX_O_EXCL | LINUX_O_TRUNC |
-				     LINUX_O_CLOEXEC | LINUX_O_NOCTTY),
-			   fd, abs_path)
-	      : NULL;
-	if (!f) {
-		free(p);
-		host_close(fd);
-		ret = -ENOMEM;
-		goto fail_ret;
-	}
-	p->stream = is_stream(&st) && !(flags & LINUX_O_PATH);
-	f->priv = p;
-	*out = f;
+	hi->fd = fd;
+	hi->io_ok = io_ok;
+	hi->writable_dev = wdev;
+	ino->dev = st.st_dev;
+	*out = ino;
 	return 0;
-out_close:
-	host_close(pfd);
-fail_ret:
-	free(abs_path);
-	return ret;
-fail:
-	free(abs_path);
-	return pfd;
 }
 
-int hostfs_stat(int root_fd, const char *abs_path, bool nofollow, struct linux_stat *st)
+static int hostfs_lookup(struct inode *dir, const char *name, struct inode **out)
 {
-	int fd = lookup(root_fd, abs_path, nofollow, false, NULL, NULL), ret;
+	int fd = host_lookup_at(hfd(dir), name);
+
+	if (fd < 0)
+		return fd == -ELOOP ? -ENOENT : fd;
+	return make_inode(dir->sb, fd, out);
+}
+
+static int hostfs_getattr(struct inode *ino, struct linux_stat *st)
+{
+	return host_fstat(hfd(ino), st);
+}
+
+static long hostfs_readlink(struct inode *ino, char *buf, size_t n)
+{
+	return host_readlink_fd(hfd(ino), buf, n);
+}
+
+static int emit_host_dir(int fd, dir_emit_fn emit, void *ctx)
+{
+	char buf[8192];
+	long n;
+	int ret;
+
+	while ((n = host_getdents64(fd, buf, sizeof(buf))) > 0) {
+		long off = 0;
+
+		while (off < n) {
+			struct linux_dirent64 d;
+
+			memcpy(&d, buf + off, offsetof(struct linux_dirent64, d_name));
+			ret = emit(ctx, buf + off + offsetof(struct linux_dirent64, d_name),
+				   d.d_ino, d.d_type);
+			if (ret)
+				return ret < 0 ? ret : 0;
+			off += d.d_reclen;
+		}
+	}
+	return n < 0 ? (int)n : 0;
+}
+
+static int hostfs_iterate(struct inode *dir, dir_emit_fn emit, void *ctx)
+{
+	int fd = host_reopen(hfd(dir), LINUX_O_RDONLY | LINUX_O_DIRECTORY), ret;
 
 	if (fd < 0)
 		return fd;
-	ret = host_fstat(fd, st);
+	ret = emit_host_dir(fd, emit, ctx);
 	host_close(fd);
 	return ret;
 }
 
-int hostfs_statx(int root_fd, const char *abs_path, bool nofollow, unsigned mask,
-		 struct linux_statx *stx)
+static int hostfs_open(struct inode *ino, struct file *f)
 {
-	int fd = lookup(root_fd, abs_path, nofollow, false, NULL, NULL), ret;
+	struct hostfs_inode *hi = ino->priv;
+	struct hostfs_priv *p;
+	int fd;
 
+	if (!hi->io_ok)
+		return -EACCES;
+	if (LINUX_S_ISDIR(ino->mode)) {
+		f->ops = &hostfs_dir_ops;
+		return 0;
+	}
+	fd = host_reopen(hi->fd, f->flags & ~LINUX_O_DIRECTORY);
 	if (fd < 0)
 		return fd;
-	ret = host_statx(fd, mask, stx);
-	host_close(fd);
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		host_close(fd);
+		return -ENOMEM;
+	}
+	p->stream = !LINUX_S_ISREG(ino->mode);
+	f->host_fd = fd;
+	f->priv = p;
+	f->ops = &hostfs_file_ops;
+	return 0;
+}
+
+static long hostfs_getxattr(struct inode *ino, const char *name, void *buf, size_t n)
+{
+	return host_fgetxattr(hfd(ino), name, buf, n);
+}
+
+static long hostfs_listxattr(struct inode *ino, char *buf, size_t n)
+{
+	return host_flistxattr(hfd(ino), buf, n);
+}
+
+static int hostfs_setxattr(struct inode *ino, const char *name, const void *val, size_t n,
+			   int flags)
+{
+	if (ino->sb->rdonly)
+		return -EROFS;
+	return (int)host_fsetxattr(hfd(ino), name, val, n, flags);
+}
+
+static int hostfs_removexattr(struct inode *ino, const char *name)
+{
+	if (ino->sb->rdonly)
+		return -EROFS;
+	return (int)host_fremovexattr(hfd(ino), name);
+}
+
+static int hostfs_statfs(struct inode *ino, struct linux_statfs *st)
+{
+	return host_fstatfs(hfd(ino), st);
+}
+
+static int hostfs_mknod(struct inode *dir, const char *name, uint32_t mode, uint64_t rdev,
+			const struct cred *c, struct inode **out)
+{
+	int ret;
+
+	(void)c;
+	if (dir->sb->rdonly)
+		return -EROFS;
+	if (LINUX_S_ISREG(mode)) {
+		ret = host_create_at(hfd(dir), name, mode & 07777);
+		if (ret >= 0)
+			host_close(ret);
+	} else if (LINUX_S_ISDIR(mode)) {
+		ret = host_mkdir_at(hfd(dir), name, mode & 07777);
+	} else {
+		ret = host_mknod_at(hfd(dir), name, mode, rdev);
+	}
+	if (ret < 0)
+		return ret;
+	return out ? hostfs_lookup(dir, name, out) : 0;
+}
+
+static int hostfs_symlink(struct inode *dir, const char *name, const char *target,
+			  const struct cred *c)
+{
+	(void)c;
+	if (dir->sb->rdonly)
+		return -EROFS;
+	return host_symlink_at(target, hfd(dir), name);
+}
+
+static int hostfs_link(struct inode *dir, const char *name, struct inode *old)
+{
+	if (dir->sb->rdonly)
+		return -EROFS;
+	if (old->iop != &hostfs_iops)
+		return -EXDEV;
+	return host_link_at(hfd(old), hfd(dir), name);
+}
+
+static int hostfs_unlink(struct inode *dir, const char *name, bool is_dir)
+{
+	if (dir->sb->rdonly)
+		return -EROFS;
+	return host_unlink_at(hfd(dir), name, is_dir);
+}
+
+static int hostfs_rename(struct inode *odir, const char *oname, struct inode *ndir,
+			 const char *nname, unsigned flags)
+{
+	if (odir->sb->rdonly)
+		return -EROFS;
+	if (ndir->iop != &hostfs_iops)
+		return -EXDEV;
+	return host_rename_at(hfd(odir), oname, hfd(ndir), nname, flags);
+}
+
+static int hostfs_setattr(struct inode *ino, const struct iattr *ia)
+{
+	int ret = 0;
+
+	if (ino->sb->rdonly)
+		return -EROFS;
+	if (ia->valid & ATTR_MODE)
+		ret = host_chmod_fd(hfd(ino), ia->mode & 07777);
+	if (ret == 0 && (ia->valid & (ATTR_UID | ATTR_GID)))
+		ret = host_chown_fd(hfd(ino), (ia->valid & ATTR_UID) ? ia->uid : (uint32_t)-1,
+				    (ia->valid & ATTR_GID) ? ia->gid : (uint32_t)-1);
+	if (ret == 0 && (ia->valid & ATTR_SIZE))
+		ret = host_truncate_fd(hfd(ino), ia->size);
+	if (ret == 0 && (ia->valid & (ATTR_ATIME | ATTR_MTIME))) {
+		struct linux_timespec ts[2] = { ia->atime, ia->mtime };
+
+		if (!(ia->valid & ATTR_ATIME))
+			ts[0].tv_nsec = (1L << 30) - 2; /* UTIME_OMIT */
+		if (!(ia->valid & ATTR_MTIME))
+			ts[1].tv_nsec = (1L << 30) - 2;
+		ret = host_utimens_fd(hfd(ino), ts);
+	}
 	return ret;
 }
 
-long hostfs_readlink(int root_fd, const char *abs_path, char *buf, unsigned long n)
+static void hostfs_inode_release(struct inode *ino)
 {
-	int fd = lookup(root_fd, abs_path, true, false, NULL, NULL);
-	long ret;
+	struct hostfs_inode *hi = ino->priv;
 
-	if (fd < 0)
-		return fd;
-	host_close(fd);
-	ret = host_readlinkat_in_root(root_fd, abs_path, buf, n);
-	return ret == -ENOENT ? -EINVAL : ret;
+	host_close(hi->fd);
+	free(hi);
 }
 
-long hostfs_getxattr(int root_fd, const char *abs_path, bool nofollow, const char *name, void *buf,
-		     unsigned long n)
+static const struct inode_ops hostfs_iops = {
+	.lookup = hostfs_lookup,
+	.mknod = hostfs_mknod,
+	.symlink = hostfs_symlink,
+	.link = hostfs_link,
+	.unlink = hostfs_unlink,
+	.rename = hostfs_rename,
+	.readlink = hostfs_readlink,
+	.getattr = hostfs_getattr,
+	.setattr = hostfs_setattr,
+	.iterate = hostfs_iterate,
+	.open = hostfs_open,
+	.getxattr = hostfs_getxattr,
+	.setxattr = hostfs_setxattr,
+	.listxattr = hostfs_listxattr,
+	.removexattr = hostfs_removexattr,
+	.statfs = hostfs_statfs,
+	.release = hostfs_inode_release,
+};
+
+int hostfs_mount(const char *host_dir, bool rdonly, struct super_block **sbp, struct inode **root)
 {
-	int fd = lookup(root_fd, abs_path, nofollow, false, NULL, NULL);
-	long ret;
+	struct super_block *sb = calloc(1, sizeof(*sb));
+	int fd, ret;
 
-	if (fd < 0)
+	if (!sb)
+		return -ENOMEM;
+	sb->fstype = "hostfs";
+	sb->rdonly = rdonly;
+	sb->magic = 0x00c0ffee;
+	fd = host_open_root(host_dir);
+	if (fd < 0) {
+		free(sb);
 		return fd;
-	ret = host_fgetxattr(fd, name, buf, n);
-	host_close(fd);
-	return ret;
-}
-
-long hostfs_listxattr(int root_fd, const char *abs_path, bool nofollow, char *buf, unsigned long n)
-{
-	int fd = lookup(root_fd, abs_path, nofollow, false, NULL, NULL);
-	long ret;
-
-	if (fd < 0)
-		return fd;
-	ret = host_flistxattr(fd, buf, n);
-	host_close(fd);
-	return ret;
+	}
+	ret = make_inode(sb, fd, root);
+	if (ret < 0) {
+		free(sb);
+		return ret;
+	}
+	sb->dev = (*root)->dev;
+	*sbp = sb;
+	return 0;
 }
 
 int hostfs_stdio(int host_fd, unsigned flags, struct file **out)
@@ -343,9 +456,9 @@ int hostfs_stdio(int host_fd, unsigned flags, struct file **out)
 		free(p);
 		return -EBADF;
 	}
-	p->stream = is_stream(&st);
+	p->stream = !LINUX_S_ISREG(st.st_mode) && !LINUX_S_ISDIR(st.st_mode);
 	p->tty = host_fd_is_tty(host_fd);
-	f = file_alloc(&hostfs_ops, flags, host_fd, NULL);
+	f = file_alloc(&hostfs_file_ops, flags, host_fd, NULL);
 	if (!f) {
 		free(p);
 		return -ENOMEM;

@@ -1,0 +1,650 @@
+/* fs/overlay/overlay.c: overlayfs's rules on skas's own filesystems. A name
+ * is looked up in the upper directory first; a whiteout there (a character
+ * device 0/0) hides the lower one; an opaque upper directory hides the
+ * whole lower directory. Writes, metadata changes, links and renames copy
+ * the file (and its parents) up first; removing a lower name leaves a
+ * whiteout; reading a directory merges both. Renaming a directory that has
+ * lower content is EXDEV, as overlayfs without redirect_dir gives. The
+ * lower filesystem never changes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fs/overlay/overlay.h"
+#include "fs/tmpfs/tmpfs.h"
+#include "vfs/file.h"
+#include "vfs/namei.h"
+#include "vfs/devices.h"
+#include "kernel/cred.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/fcntl.h"
+#include "abi/linux/stat.h"
+
+struct ovl_node {
+	struct inode *upper, *lower; /* each owns a reference, or NULL */
+	struct inode *parent;	     /* the overlay parent (a reference), NULL at root */
+	char *name;
+};
+
+static const struct inode_ops ovl_iops;
+
+static struct ovl_node *O(const struct inode *i)
+{
+	return i->priv;
+}
+
+static struct inode *real(const struct inode *i)
+{
+	return O(i)->upper ? O(i)->upper : O(i)->lower;
+}
+
+static bool is_whiteout(struct inode *i)
+{
+	struct linux_stat st;
+
+	if (!LINUX_S_ISCHR(i->mode))
+		return false;
+	return vfs_getattr(i, &st) == 0 && st.st_rdev == 0;
+}
+
+static struct inode *ovl_inode(struct super_block *sb, struct inode *upper, struct inode *lower,
+			       struct inode *parent, const char *name)
+{
+	struct ovl_node *n = calloc(1, sizeof(*n));
+	struct inode *r = upper ? upper : lower, *ino;
+
+	if (!n || !(n->name = strdup(name))) {
+		free(n);
+		return NULL;
+	}
+	ino = inode_new(sb, lower ? lower->ino : upper->ino, r->mode, &ovl_iops, n);
+	if (!ino) {
+		free(n->name);
+		free(n);
+		return NULL;
+	}
+	ino->dev = lower ? lower->dev : sb->dev;
+	n->upper = upper;
+	n->lower = lower;
+	n->parent = parent;
+	if (parent)
+		inode_get(parent);
+	return ino;
+}
+
+static int ovl_lookup(struct inode *dir, const char *name, struct inode **out)
+{
+	struct ovl_node *d = O(dir);
+	struct inode *u = NULL, *l = NULL;
+
+	if (d->upper && d->upper->iop->lookup(d->upper, name, &u) == 0 && is_whiteout(u)) {
+		inode_put(u);
+		return -ENOENT;
+	}
+	if ((!u || (LINUX_S_ISDIR(u->mode) && !tmpfs_is_opaque(u))) && d->lower &&
+	    LINUX_S_ISDIR(d->lower->mode) && d->lower->iop->lookup(d->lower, name, &l) == 0) {
+		if (u && !LINUX_S_ISDIR(l->mode)) {
+			inode_put(l);
+			l = NULL;
+		}
+	}
+	if (!u && !l)
+		return -ENOENT;
+	*out = ovl_inode(dir->sb, u, l, dir, name);
+	if (!*out) {
+		inode_put(u);
+		inode_put(l);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int ovl_getattr(struct inode *ino, struct linux_stat *st)
+{
+	int ret = vfs_getattr(real(ino), st);
+
+	if (ret == 0) {
+		st->st_dev = ino->dev;
+		st->st_ino = ino->ino;
+	}
+	return ret;
+}
+
+static long ovl_readlink(struct inode *ino, char *buf, size_t n)
+{
+	struct inode *r = real(ino);
+
+	return r->iop->readlink ? r->iop->readlink(r, buf, n) : -EINVAL;
+}
+
+/* Copies a lower file's bytes into a new upper file. */
+static int copy_data(struct inode *from, struct inode *to, uint64_t size)
+{
+	struct file *src = file_alloc(NULL, LINUX_O_RDONLY, -1, NULL);
+	struct file *dst = file_alloc(NULL, LINUX_O_WRONLY, -1, NULL);
+	char *buf = malloc(1 << 16);
+	uint64_t off = 0;
+	int ret = -ENOMEM;
+
+	if (!src || !dst || !buf)
+		goto out;
+	src->inode = from;
+	inode_get(from);
+	dst->inode = to;
+	inode_get(to);
+	ret = from->iop->open(from, src);
+	if (ret == 0)
+		ret = to->iop->open(to, dst);
+	while (ret == 0 && off < size) {
+		long n = src->ops->pread(src, buf, 1 << 16, (int64_t)off);
+
+		if (n <= 0) {
+			ret = (int)n;
+			break;
+		}
+		n = dst->ops->pwrite(dst, buf, (size_t)n, (int64_t)off);
+		if (n <= 0) {
+			ret = n < 0 ? (int)n : -EIO;
+			break;
+		}
+		off += (uint64_t)n;
+	}
+out:
+	free(buf);
+	if (src) {
+		if (!src->ops)
+			src->ops = &path_file_ops;
+		file_put(src);
+	}
+	if (dst) {
+		if (!dst->ops)
+			dst->ops = &path_file_ops;
+		file_put(dst);
+	}
+	return ret;
+}
+
+/* Gives ino an upper copy (and its parents first). */
+static int copy_up(struct inode *ino)
+{
+	struct ovl_node *n = O(ino);
+	struct inode *pu, *u = NULL;
+	struct linux_stat st;
+	struct iattr ia;
+	int ret;
+
+	if (n->upper)
+		return 0;
+	if (!n->parent)
+		return -EROFS;
+	ret = copy_up(n->parent);
+	if (ret < 0)
+		return ret;
+	pu = O(n->parent)->upper;
+	ret = vfs_getattr(n->lower, &st);
+	if (ret < 0)
+		return ret;
+	/* A whiteout of this name (left by an earlier unlink) goes first. */
+	if (pu->iop->lookup(pu, n->name, &u) == 0) {
+		bool wo = is_whiteout(u);
+
+		inode_put(u);
+		u = NULL;
+		if (!wo)
+			return -EEXIST;
+		pu->iop->unlink(pu, n->name, false);
+	}
+	if (LINUX_S_ISLNK(st.st_mode)) {
+		char target[4097];
+		long len = n->lower->iop->readlink(n->lower, target, sizeof(target) - 1);
+
+		if (len < 0)
+			return (int)len;
+		target[len] = 0;
+		ret = pu->iop->symlink(pu, n->name, target, NULL);
+		if (ret == 0)
+			ret = pu->iop->lookup(pu, n->name, &u);
+	} else {
+		ret = pu->iop->mknod(pu, n->name, st.st_mode, st.st_rdev, NULL, &u);
+		if (ret == 0 && LINUX_S_ISDIR(st.st_mode))
+			tmpfs_set_opaque(u, false);
+		if (ret == 0 && LINUX_S_ISREG(st.st_mode) && st.st_size > 0)
+			ret = copy_data(n->lower, u, (uint64_t)st.st_size);
+	}
+	if (ret < 0) {
+		inode_put(u);
+		return ret;
+	}
+	memset(&ia, 0, sizeof(ia));
+	ia.valid = ATTR_UID | ATTR_GID | ATTR_ATIME | ATTR_MTIME |
+		   (LINUX_S_ISLNK(st.st_mode) ? 0 : ATTR_MODE);
+	ia.mode = st.st_mode;
+	ia.uid = st.st_uid;
+	ia.gid = st.st_gid;
+	ia.atime.tv_sec = st.st_atime_sec;
+	ia.atime.tv_nsec = st.st_atime_nsec;
+	ia.mtime.tv_sec = st.st_mtime_sec;
+	ia.mtime.tv_nsec = st.st_mtime_nsec;
+	u->iop->setattr(u, &ia);
+	n->upper = u;
+	return 0;
+}
+
+static int ovl_setattr(struct inode *ino, const struct iattr *ia)
+{
+	int ret = copy_up(ino);
+
+	if (ret < 0)
+		return ret;
+	return O(ino)->upper->iop->setattr(O(ino)->upper, ia);
+}
+
+static int ovl_open(struct inode *ino, struct file *f)
+{
+	unsigned acc = f->flags & LINUX_O_ACCMODE;
+	struct inode *r;
+	int ret;
+
+	if ((acc != LINUX_O_RDONLY || (f->flags & LINUX_O_TRUNC)) && !LINUX_S_ISDIR(ino->mode)) {
+		ret = copy_up(ino);
+		if (ret < 0)
+			return ret;
+	}
+	if (LINUX_S_ISDIR(ino->mode))
+		return O(ino)->upper ? O(ino)->upper->iop->open(O(ino)->upper, f)
+				     : O(ino)->lower->iop->open(O(ino)->lower, f);
+	/* The file works on the real inode from now on. */
+	r = real(ino);
+	inode_get(r);
+	inode_put(f->inode);
+	f->inode = r;
+	return r->iop->open(r, f);
+}
+
+/* The merged view of a directory: upper names (less whiteouts), then the
+ * lower names the upper does not have. */
+struct merge {
+	dir_emit_fn emit;
+	void *ctx;
+	char **seen;
+	size_t n, max;
+	struct inode *upper;
+	bool lower_pass;
+};
+
+static bool seen(struct merge *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		if (strcmp(m->seen[i], name) == 0)
+			return true;
+	return false;
+}
+
+static int merge_emit(void *ctx, const char *name, uint64_t ino, unsigned type)
+{
+	struct merge *m = ctx;
+
+	if (m->lower_pass)
+		return seen(m, name) ? 0 : m->emit(m->ctx, name, ino, type);
+	if (m->n == m->max) {
+		size_t max = m->max ? m->max * 2 : 64;
+		char **s = realloc(m->seen, max * sizeof(char *));
+
+		if (!s)
+			return -ENOMEM;
+		m->seen = s;
+		m->max = max;
+	}
+	m->seen[m->n] = strdup(name);
+	if (!m->seen[m->n])
+		return -ENOMEM;
+	m->n++;
+	if (type == LINUX_DT_CHR) {
+		struct inode *u;
+
+		if (m->upper->iop->lookup(m->upper, name, &u) == 0) {
+			bool wo = is_whiteout(u);
+
+			inode_put(u);
+			if (wo)
+				return 0;
+		}
+	}
+	return m->emit(m->ctx, name, ino, type);
+}
+
+static int ovl_iterate(struct inode *dir, dir_emit_fn emit, void *ctx)
+{
+	struct ovl_node *d = O(dir);
+	struct merge m = { .emit = emit, .ctx = ctx, .upper = d->upper };
+	int ret = 0;
+	size_t i;
+
+	if (d->upper)
+		ret = d->upper->iop->iterate(d->upper, merge_emit, &m);
+	if (ret == 0 && d->lower && LINUX_S_ISDIR(d->lower->mode) &&
+	    !(d->upper && tmpfs_is_opaque(d->upper))) {
+		m.lower_pass = true;
+		ret = d->lower->iop->iterate(d->lower, merge_emit, &m);
+	}
+	for (i = 0; i < m.n; i++)
+		free(m.seen[i]);
+	free(m.seen);
+	return ret;
+}
+
+/* Removes a whiteout of name from the upper dir; true if there was one. */
+static bool drop_whiteout(struct inode *pu, const char *name)
+{
+	struct inode *u;
+	bool wo;
+
+	if (pu->iop->lookup(pu, name, &u) < 0)
+		return false;
+	wo = is_whiteout(u);
+	inode_put(u);
+	if (wo)
+		pu->iop->unlink(pu, name, false);
+	return wo;
+}
+
+static bool lower_has(struct inode *dir, const char *name)
+{
+	struct inode *l;
+
+	if (!O(dir)->lower || !LINUX_S_ISDIR(O(dir)->lower->mode) ||
+	    (O(dir)->upper && tmpfs_is_opaque(O(dir)->upper)))
+		return false;
+	if (O(dir)->lower->iop->lookup(O(dir)->lower, name, &l) < 0)
+		return false;
+	inode_put(l);
+	return true;
+}
+
+static int ovl_mknod(struct inode *dir, const char *name, uint32_t mode, uint64_t rdev,
+		     const struct cred *c, struct inode **out)
+{
+	struct inode *pu, *u;
+	bool was_whiteout;
+	int ret = copy_up(dir);
+
+	if (ret < 0)
+		return ret;
+	pu = O(dir)->upper;
+	was_whiteout = drop_whiteout(pu, name);
+	ret = pu->iop->mknod(pu, name, mode, rdev, c, &u);
+	if (ret < 0)
+		return ret;
+	/* A new directory where a lower one was removed must hide it. */
+	if (LINUX_S_ISDIR(mode) && (was_whiteout || lower_has(dir, name)))
+		tmpfs_set_opaque(u, true);
+	if (out) {
+		*out = ovl_inode(dir->sb, u, NULL, dir, name);
+		if (!*out) {
+			inode_put(u);
+			return -ENOMEM;
+		}
+	} else {
+		inode_put(u);
+	}
+	return 0;
+}
+
+static int ovl_symlink(struct inode *dir, const char *name, const char *target,
+		       const struct cred *c)
+{
+	struct inode *pu;
+	int ret = copy_up(dir);
+
+	if (ret < 0)
+		return ret;
+	pu = O(dir)->upper;
+	drop_whiteout(pu, name);
+	return pu->iop->symlink(pu, name, target, c);
+}
+
+static int ovl_link(struct inode *dir, const char *name, struct inode *old)
+{
+	struct inode *pu;
+	int ret;
+
+	if (old->iop != &ovl_iops)
+		return -EXDEV;
+	ret = copy_up(old);
+	if (ret == 0)
+		ret = copy_up(dir);
+	if (ret < 0)
+		return ret;
+	pu = O(dir)->upper;
+	drop_whiteout(pu, name);
+	return pu->iop->link(pu, name, O(old)->upper);
+}
+
+static int count_entry(void *ctx, const char *name, uint64_t ino, unsigned type)
+{
+	(void)ino;
+	(void)type;
+	if (strcmp(name, ".") && strcmp(name, ".."))
+		++*(int *)ctx;
+	return 0;
+}
+
+struct wo_list {
+	char **names;
+	int n;
+};
+
+static int collect_names(void *ctx, const char *name, uint64_t ino, unsigned type)
+{
+	struct wo_list *l = ctx;
+	char **s;
+
+	(void)ino;
+	if (type != LINUX_DT_CHR)
+		return 0;
+	s = realloc(l->names, (l->n + 1) * sizeof(char *));
+	if (!s)
+		return -ENOMEM;
+	l->names = s;
+	l->names[l->n] = strdup(name);
+	if (!l->names[l->n])
+		return -ENOMEM;
+	l->n++;
+	return 0;
+}
+
+static int remove_whiteouts(struct inode *u)
+{
+	struct wo_list l = { NULL, 0 };
+	int i, ret = u->iop->iterate(u, collect_names, &l);
+
+	for (i = 0; i < l.n; i++) {
+		if (ret == 0)
+			drop_whiteout(u, l.names[i]);
+		free(l.names[i]);
+	}
+	free(l.names);
+	return ret;
+}
+
+static int ovl_unlink(struct inode *dir, const char *name, bool is_dir)
+{
+	struct inode *c, *pu;
+	bool lower;
+	int ret = ovl_lookup(dir, name, &c);
+
+	if (ret < 0)
+		return ret;
+	if (is_dir) {
+		int entries = 0;
+
+		ret = ovl_iterate(c, count_entry, &entries);
+		if (ret == 0 && entries)
+			ret = -ENOTEMPTY;
+	}
+	if (ret == 0)
+		ret = copy_up(dir);
+	if (ret < 0) {
+		inode_put(c);
+		return ret;
+	}
+	pu = O(dir)->upper;
+	lower = O(c)->lower != NULL;
+	if (O(c)->upper) {
+		if (is_dir)
+			remove_whiteouts(O(c)->upper);
+		ret = pu->iop->unlink(pu, name, is_dir);
+	}
+	if (ret == 0 && lower)
+		ret = pu->iop->mknod(pu, name, LINUX_S_IFCHR, 0, NULL, NULL);
+	inode_put(c);
+	return ret;
+}
+
+static int ovl_rename(struct inode *odir, const char *oname, struct inode *ndir, const char *nname,
+		      unsigned flags)
+{
+	struct inode *c, *d = NULL;
+	bool lower;
+	int ret;
+
+	if (ndir->iop != &ovl_iops)
+		return -EXDEV;
+	ret = ovl_lookup(odir, oname, &c);
+	if (ret < 0)
+		return ret;
+	lower = O(c)->lower != NULL;
+	if (LINUX_S_ISDIR(c->mode) && lower) {
+		inode_put(c);
+		return -EXDEV;
+	}
+	if (ovl_lookup(ndir, nname, &d) == 0) {
+		if (LINUX_S_ISDIR(d->mode)) {
+			int entries = 0;
+
+			ovl_iterate(d, count_entry, &entries);
+			if (entries)
+				ret = -ENOTEMPTY;
+			else if (O(d)->lower)
+				ret = -EXDEV;
+		}
+	} else {
+		d = NULL;
+	}
+	if (ret == 0)
+		ret = copy_up(c);
+	if (ret == 0)
+		ret = copy_up(ndir);
+	if (ret == 0)
+		ret = copy_up(odir);
+	if (ret == 0) {
+		struct inode *ou = O(odir)->upper, *nu = O(ndir)->upper;
+
+		drop_whiteout(nu, nname);
+		ret = ou->iop->rename(ou, oname, nu, nname, flags);
+		/* A lower file at the target is now hidden by the moved upper
+		 * one; a lower file at the source needs a whiteout. */
+		if (ret == 0 && lower)
+			ret = ou->iop->mknod(ou, oname, LINUX_S_IFCHR, 0, NULL, NULL);
+	}
+	inode_put(c);
+	inode_put(d);
+	return ret;
+}
+
+static long ovl_getxattr(struct inode *ino, const char *name, void *buf, size_t n)
+{
+	struct inode *r = real(ino);
+
+	return r->iop->getxattr ? r->iop->getxattr(r, name, buf, n) : -ENODATA;
+}
+
+static long ovl_listxattr(struct inode *ino, char *buf, size_t n)
+{
+	struct inode *r = real(ino);
+
+	return r->iop->listxattr ? r->iop->listxattr(r, buf, n) : 0;
+}
+
+static int ovl_setxattr(struct inode *ino, const char *name, const void *val, size_t n, int flags)
+{
+	int ret = copy_up(ino);
+
+	if (ret < 0)
+		return ret;
+	return O(ino)->upper->iop->setxattr(O(ino)->upper, name, val, n, flags);
+}
+
+static int ovl_removexattr(struct inode *ino, const char *name)
+{
+	int ret = copy_up(ino);
+
+	if (ret < 0)
+		return ret;
+	return O(ino)->upper->iop->removexattr(O(ino)->upper, name);
+}
+
+static int ovl_statfs(struct inode *ino, struct linux_statfs *st)
+{
+	struct inode *u = O(ino)->upper;
+	int ret;
+
+	while (!u && O(ino)->parent) {
+		ino = O(ino)->parent;
+		u = O(ino)->upper;
+	}
+	ret = u && u->iop->statfs ? u->iop->statfs(u, st) : 0;
+	st->f_type = LINUX_OVERLAYFS_SUPER_MAGIC;
+	return ret;
+}
+
+static void ovl_release(struct inode *ino)
+{
+	struct ovl_node *n = O(ino);
+
+	inode_put(n->upper);
+	inode_put(n->lower);
+	inode_put(n->parent);
+	free(n->name);
+	free(n);
+}
+
+static const struct inode_ops ovl_iops = {
+	.lookup = ovl_lookup,
+	.mknod = ovl_mknod,
+	.symlink = ovl_symlink,
+	.link = ovl_link,
+	.unlink = ovl_unlink,
+	.rename = ovl_rename,
+	.readlink = ovl_readlink,
+	.getattr = ovl_getattr,
+	.setattr = ovl_setattr,
+	.iterate = ovl_iterate,
+	.open = ovl_open,
+	.getxattr = ovl_getxattr,
+	.setxattr = ovl_setxattr,
+	.listxattr = ovl_listxattr,
+	.removexattr = ovl_removexattr,
+	.statfs = ovl_statfs,
+	.release = ovl_release,
+};
+
+int overlay_mount(struct inode *upper, struct inode *lower, struct super_block **sbp,
+		  struct inode **root)
+{
+	struct super_block *sb = calloc(1, sizeof(*sb));
+
+	if (!sb)
+		return -ENOMEM;
+	sb->fstype = "overlay";
+	sb->dev = vfs_anon_dev();
+	sb->magic = LINUX_OVERLAYFS_SUPER_MAGIC;
+	*root = ovl_inode(sb, upper, lower, NULL, "/");
+	if (!*root) {
+		free(sb);
+		return -ENOMEM;
+	}
+	*sbp = sb;
+	return 0;
+}

@@ -1,0 +1,693 @@
+/* fs/tmpfs/tmpfs.c: directories, symlinks, hard links, device nodes,
+ * fifos and sockets in kernel memory; regular file data in a memfd per
+ * file; user.* and trusted.* xattrs; a size limit (ENOSPC). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fs/tmpfs/tmpfs.h"
+#include "vfs/file.h"
+#include "vfs/namei.h"
+#include "vfs/poll.h"
+#include "vfs/readdir.h"
+#include "vfs/pipe.h"
+#include "kernel/cred.h"
+#include "host/host.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/fcntl.h"
+#include "abi/linux/poll.h"
+#include "abi/linux/stat.h"
+
+struct tmpfs_sb {
+	uint64_t next_ino;
+	uint64_t limit, used;
+};
+
+struct tmpfs_dirent {
+	struct list_head link;
+	char *name;
+	struct inode *inode; /* owns a reference */
+};
+
+struct tmpfs_xattr {
+	struct list_head link;
+	char *name;
+	void *val;
+	size_t len;
+};
+
+struct tmpfs_node {
+	uint32_t mode, uid, gid, nlink;
+	uint64_t rdev, size, parent_ino;
+	struct linux_timespec atime, mtime, ctime;
+	int memfd;
+	char *target;
+	struct list_head entries, xattrs;
+	bool opaque;
+	void *fifo; /* a named pipe's pipe */
+};
+
+static const struct inode_ops tmpfs_iops;
+
+static struct tmpfs_node *N(const struct inode *i)
+{
+	return i->priv;
+}
+
+static struct tmpfs_sb *SB(const struct inode *i)
+{
+	return i->sb->priv;
+}
+
+bool is_tmpfs(const struct inode *ino)
+{
+	return ino->iop == &tmpfs_iops;
+}
+
+bool tmpfs_is_opaque(const struct inode *dir)
+{
+	return is_tmpfs(dir) && N(dir)->opaque;
+}
+
+void tmpfs_set_opaque(struct inode *dir, bool opaque)
+{
+	if (is_tmpfs(dir))
+		N(dir)->opaque = opaque;
+}
+
+static struct inode *new_inode(struct super_block *sb, uint32_t mode, const struct cred *c,
+			       uint64_t rdev)
+{
+	struct tmpfs_node *n = calloc(1, sizeof(*n));
+	struct tmpfs_sb *s = sb->priv;
+	struct inode *ino;
+
+	if (!n)
+		return NULL;
+	ino = inode_new(sb, s->next_ino++, mode, &tmpfs_iops, n);
+	if (!ino) {
+		free(n);
+		return NULL;
+	}
+	n->mode = mode;
+	n->uid = c ? c->fsuid : 0;
+	n->gid = c ? c->fsgid : 0;
+	n->nlink = LINUX_S_ISDIR(mode) ? 2 : 1;
+	n->rdev = rdev;
+	n->memfd = -1;
+	n->atime = n->mtime = n->ctime = vfs_now();
+	list_init(&n->entries);
+	list_init(&n->xattrs);
+	return ino;
+}
+
+static struct tmpfs_dirent *find(struct inode *dir, const char *name)
+{
+	struct tmpfs_dirent *e;
+
+	list_for_each_entry(e, &N(dir)->entries, link) if (strcmp(e->name, name) == 0) return e;
+	return NULL;
+}
+
+static void touch_dir(struct inode *dir)
+{
+	N(dir)->mtime = N(dir)->ctime = vfs_now();
+}
+
+static int add_entry(struct inode *dir, const char *name, struct inode *ino)
+{
+	struct tmpfs_dirent *e = calloc(1, sizeof(*e));
+
+	if (!e || !(e->name = strdup(name))) {
+		free(e);
+		return -ENOMEM;
+	}
+	inode_get(ino);
+	e->inode = ino;
+	list_add_tail(&e->link, &N(dir)->entries);
+	if (LINUX_S_ISDIR(ino->mode)) {
+		N(dir)->nlink++;
+		N(ino)->parent_ino = dir->ino;
+	}
+	touch_dir(dir);
+	return 0;
+}
+
+static void del_entry(struct inode *dir, struct tmpfs_dirent *e)
+{
+	list_del(&e->link);
+	if (LINUX_S_ISDIR(e->inode->mode))
+		N(dir)->nlink--;
+	touch_dir(dir);
+	free(e->name);
+	inode_put(e->inode);
+	free(e);
+}
+
+static int tmpfs_lookup(struct inode *dir, const char *name, struct inode **out)
+{
+	struct tmpfs_dirent *e = find(dir, name);
+
+	if (!e)
+		return -ENOENT;
+	inode_get(e->inode);
+	*out = e->inode;
+	return 0;
+}
+
+static int tmpfs_mknod(struct inode *dir, const char *name, uint32_t mode, uint64_t rdev,
+		       const struct cred *c, struct inode **out)
+{
+	struct inode *ino;
+	int ret;
+
+	if (find(dir, name))
+		return -EEXIST;
+	if (!(mode & LINUX_S_IFMT))
+		mode |= LINUX_S_IFREG;
+	ino = new_inode(dir->sb, mode, c, rdev);
+	if (!ino)
+		return -ENOMEM;
+	/* A set-group-ID directory passes its group (and, to
+	 * subdirectories, the bit) on. */
+	if (N(dir)->mode & 02000) {
+		N(ino)->gid = N(dir)->gid;
+		if (LINUX_S_ISDIR(mode))
+			N(ino)->mode |= 02000;
+	}
+	ret = add_entry(dir, name, ino);
+	if (ret == 0 && out) {
+		*out = ino;
+		return 0;
+	}
+	inode_put(ino);
+	return ret;
+}
+
+static int tmpfs_symlink(struct inode *dir, const char *name, const char *target,
+			 const struct cred *c)
+{
+	struct inode *ino;
+	int ret;
+
+	if (find(dir, name))
+		return -EEXIST;
+	ino = new_inode(dir->sb, LINUX_S_IFLNK | 0777, c, 0);
+	if (!ino)
+		return -ENOMEM;
+	N(ino)->target = strdup(target);
+	N(ino)->size = strlen(target);
+	ret = N(ino)->target ? add_entry(dir, name, ino) : -ENOMEM;
+	inode_put(ino);
+	return ret;
+}
+
+static int tmpfs_link(struct inode *dir, const char *name, struct inode *old)
+{
+	int ret;
+
+	if (!is_tmpfs(old) || old->sb != dir->sb)
+		return -EXDEV;
+	if (find(dir, name))
+		return -EEXIST;
+	ret = add_entry(dir, name, old);
+	if (ret == 0) {
+		N(old)->nlink++;
+		N(old)->ctime = vfs_now();
+	}
+	return ret;
+}
+
+static int tmpfs_unlink(struct inode *dir, const char *name, bool is_dir)
+{
+	struct tmpfs_dirent *e = find(dir, name);
+	struct inode *ino;
+
+	if (!e)
+		return -ENOENT;
+	ino = e->inode;
+	if (is_dir != LINUX_S_ISDIR(ino->mode))
+		return is_dir ? -ENOTDIR : -EISDIR;
+	if (is_dir && !list_empty(&N(ino)->entries))
+		return -ENOTEMPTY;
+	N(ino)->nlink -= is_dir ? 2 : 1;
+	N(ino)->ctime = vfs_now();
+	del_entry(dir, e);
+	return 0;
+}
+
+static int tmpfs_rename(struct inode *odir, const char *oname, struct inode *ndir,
+			const char *nname, unsigned flags)
+{
+	struct tmpfs_dirent *e = find(odir, oname), *d;
+	struct inode *ino;
+	int ret;
+
+	if (!e)
+		return -ENOENT;
+	if (!is_tmpfs(ndir) || ndir->sb != odir->sb)
+		return -EXDEV;
+	ino = e->inode;
+	d = find(ndir, nname);
+	if (d) {
+		if (flags & 1)
+			return -EEXIST;
+		if (LINUX_S_ISDIR(d->inode->mode) && !list_empty(&N(d->inode)->entries))
+			return -ENOTEMPTY;
+		N(d->inode)->nlink -= LINUX_S_ISDIR(d->inode->mode) ? 2 : 1;
+		del_entry(ndir, d);
+	}
+	inode_get(ino);
+	del_entry(odir, e);
+	ret = add_entry(ndir, nname, ino);
+	N(ino)->ctime = vfs_now();
+	inode_put(ino);
+	return ret;
+}
+
+static long tmpfs_readlink(struct inode *ino, char *buf, size_t n)
+{
+	size_t len;
+
+	if (!N(ino)->target)
+		return -EINVAL;
+	len = strlen(N(ino)->target);
+	if (len > n)
+		len = n;
+	memcpy(buf, N(ino)->target, len);
+	return (long)len;
+}
+
+static int tmpfs_getattr(struct inode *ino, struct linux_stat *st)
+{
+	struct tmpfs_node *n = N(ino);
+
+	st->st_dev = ino->sb->dev;
+	st->st_ino = ino->ino;
+	st->st_mode = n->mode;
+	st->st_nlink = n->nlink;
+	st->st_uid = n->uid;
+	st->st_gid = n->gid;
+	st->st_rdev = n->rdev;
+	st->st_size = LINUX_S_ISDIR(n->mode) ? 40 + 20 * 0 : (int64_t)n->size;
+	st->st_blksize = 4096;
+	st->st_blocks = (int64_t)((n->size + 4095) / 4096 * 8);
+	st->st_atime_sec = n->atime.tv_sec;
+	st->st_atime_nsec = n->atime.tv_nsec;
+	st->st_mtime_sec = n->mtime.tv_sec;
+	st->st_mtime_nsec = n->mtime.tv_nsec;
+	st->st_ctime_sec = n->ctime.tv_sec;
+	st->st_ctime_nsec = n->ctime.tv_nsec;
+	return 0;
+}
+
+int tmpfs_data_fd(struct inode *ino)
+{
+	struct tmpfs_node *n = N(ino);
+
+	if (n->memfd < 0) {
+		n->memfd = host_memfd("skas-tmpfs");
+		if (n->memfd >= 0 && n->size)
+			host_ftruncate(n->memfd, n->size);
+	}
+	return n->memfd;
+}
+
+static int resize(struct inode *ino, uint64_t size)
+{
+	struct tmpfs_node *n = N(ino);
+	struct tmpfs_sb *s = SB(ino);
+	int fd, ret;
+
+	if (size > n->size && size - n->size > s->limit - s->used)
+		return -ENOSPC;
+	fd = tmpfs_data_fd(ino);
+	if (fd < 0)
+		return fd;
+	ret = host_ftruncate(fd, size);
+	if (ret < 0)
+		return ret;
+	s->used = s->used - n->size + size;
+	n->size = size;
+	return 0;
+}
+
+static int tmpfs_setattr(struct inode *ino, const struct iattr *ia)
+{
+	struct tmpfs_node *n = N(ino);
+	int ret;
+
+	if (ia->valid & ATTR_SIZE) {
+		ret = resize(ino, ia->size);
+		if (ret < 0)
+			return ret;
+		n->mtime = vfs_now();
+	}
+	if (ia->valid & ATTR_MODE)
+		n->mode = (n->mode & LINUX_S_IFMT) | (ia->mode & 07777);
+	if (ia->valid & ATTR_UID)
+		n->uid = ia->uid;
+	if (ia->valid & ATTR_GID)
+		n->gid = ia->gid;
+	if (ia->valid & ATTR_ATIME)
+		n->atime = ia->atime;
+	if (ia->valid & ATTR_MTIME)
+		n->mtime = ia->mtime;
+	n->ctime = vfs_now();
+	return 0;
+}
+
+static int tmpfs_iterate(struct inode *dir, dir_emit_fn emit, void *ctx)
+{
+	struct tmpfs_dirent *e;
+	int ret;
+
+	ret = emit(ctx, ".", dir->ino, LINUX_DT_DIR);
+	if (ret == 0)
+		ret = emit(ctx, "..", N(dir)->parent_ino ? N(dir)->parent_ino : dir->ino,
+			   LINUX_DT_DIR);
+	list_for_each_entry(e, &N(dir)->entries, link)
+	{
+		if (ret)
+			break;
+		ret = emit(ctx, e->name, e->inode->ino, LINUX_IFTODT(e->inode->mode));
+	}
+	return ret < 0 ? ret : 0;
+}
+
+/* Regular files: data in the memfd, position in the struct file. */
+
+static long tf_pread(struct file *f, void *buf, size_t n, int64_t off)
+{
+	struct tmpfs_node *tn = N(f->inode);
+
+	if (off < 0)
+		return -EINVAL;
+	if ((uint64_t)off >= tn->size || tn->memfd < 0)
+		return 0;
+	if (n > tn->size - (uint64_t)off)
+		n = tn->size - (uint64_t)off;
+	return host_pread(tn->memfd, buf, n, off);
+}
+
+static long tf_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
+{
+	struct tmpfs_node *tn = N(f->inode);
+	long ret;
+	int fd;
+
+	if (off < 0)
+		return -EINVAL;
+	if ((uint64_t)off + n > tn->size) {
+		int r = resize(f->inode, (uint64_t)off + n);
+
+		if (r < 0)
+			return r;
+	}
+	fd = tmpfs_data_fd(f->inode);
+	if (fd < 0)
+		return fd;
+	ret = host_pwrite(fd, buf, n, off);
+	if (ret > 0)
+		tn->mtime = tn->ctime = vfs_now();
+	return ret;
+}
+
+static long tf_read(struct file *f, void *buf, size_t n)
+{
+	long ret = tf_pread(f, buf, n, f->pos);
+
+	if (ret > 0)
+		f->pos += ret;
+	return ret;
+}
+
+static long tf_write(struct file *f, const void *buf, size_t n)
+{
+	long ret;
+
+	if (f->flags & LINUX_O_APPEND)
+		f->pos = (int64_t)N(f->inode)->size;
+	ret = tf_pwrite(f, buf, n, f->pos);
+	if (ret > 0)
+		f->pos += ret;
+	return ret;
+}
+
+static int64_t tf_llseek(struct file *f, int64_t off, int whence)
+{
+	int64_t base;
+
+	switch (whence) {
+	case LINUX_SEEK_SET:
+		base = 0;
+		break;
+	case LINUX_SEEK_CUR:
+		base = f->pos;
+		break;
+	case LINUX_SEEK_END:
+		base = (int64_t)N(f->inode)->size;
+		break;
+	case LINUX_SEEK_DATA:
+		if (off < 0 || (uint64_t)off >= N(f->inode)->size)
+			return -ENXIO;
+		return f->pos = off;
+	case LINUX_SEEK_HOLE:
+		if (off < 0 || (uint64_t)off > N(f->inode)->size)
+			return -ENXIO;
+		return f->pos = (int64_t)N(f->inode)->size;
+	default:
+		return -EINVAL;
+	}
+	if (base + off < 0)
+		return -EINVAL;
+	return f->pos = base + off;
+}
+
+static int tf_stat(struct file *f, struct linux_stat *st)
+{
+	return tmpfs_getattr(f->inode, st);
+}
+
+static unsigned tf_poll(struct file *f, struct poll_table *pt)
+{
+	(void)f;
+	(void)pt;
+	return LINUX_POLLIN | LINUX_POLLOUT | LINUX_POLLRDNORM | LINUX_POLLWRNORM;
+}
+
+static int tf_mmap_fd(struct file *f)
+{
+	return tmpfs_data_fd(f->inode);
+}
+
+static const struct file_ops tmpfs_file_ops = {
+	.read = tf_read,
+	.write = tf_write,
+	.pread = tf_pread,
+	.pwrite = tf_pwrite,
+	.llseek = tf_llseek,
+	.stat = tf_stat,
+	.poll = tf_poll,
+	.mmap_fd = tf_mmap_fd,
+};
+
+static const struct file_ops tmpfs_dir_ops = {
+	.read = dir_read,
+	.pread = dir_pread,
+	.getdents64 = dir_getdents64,
+	.llseek = dir_llseek,
+	.stat = tf_stat,
+};
+
+static int tmpfs_open(struct inode *ino, struct file *f)
+{
+	if (LINUX_S_ISDIR(ino->mode)) {
+		f->ops = &tmpfs_dir_ops;
+		return 0;
+	}
+	if (LINUX_S_ISFIFO(ino->mode))
+		return fifo_open(&N(ino)->fifo, f);
+	f->ops = &tmpfs_file_ops;
+	return 0;
+}
+
+static struct tmpfs_xattr *find_xattr(struct inode *ino, const char *name)
+{
+	struct tmpfs_xattr *x;
+
+	list_for_each_entry(x, &N(ino)->xattrs, link) if (strcmp(x->name, name) == 0) return x;
+	return NULL;
+}
+
+static bool xattr_ns_ok(const char *name)
+{
+	return strncmp(name, "user.", 5) == 0 || strncmp(name, "trusted.", 8) == 0 ||
+	       strncmp(name, "security.", 9) == 0;
+}
+
+static long tmpfs_getxattr(struct inode *ino, const char *name, void *buf, size_t n)
+{
+	struct tmpfs_xattr *x = find_xattr(ino, name);
+
+	if (!x)
+		return -ENODATA;
+	if (n == 0)
+		return (long)x->len;
+	if (n < x->len)
+		return -ERANGE;
+	memcpy(buf, x->val, x->len);
+	return (long)x->len;
+}
+
+static int tmpfs_setxattr(struct inode *ino, const char *name, const void *val, size_t n, int flags)
+{
+	struct tmpfs_xattr *x = find_xattr(ino, name);
+	void *copy;
+
+	if (!xattr_ns_ok(name))
+		return -EOPNOTSUPP;
+	if ((flags & 1 /* XATTR_CREATE */) && x)
+		return -EEXIST;
+	if ((flags & 2 /* XATTR_REPLACE */) && !x)
+		return -ENODATA;
+	copy = malloc(n ? n : 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, val, n);
+	if (!x) {
+		x = calloc(1, sizeof(*x));
+		if (!x || !(x->name = strdup(name))) {
+			free(x);
+			free(copy);
+			return -ENOMEM;
+		}
+		list_add_tail(&x->link, &N(ino)->xattrs);
+	} else {
+		free(x->val);
+	}
+	x->val = copy;
+	x->len = n;
+	N(ino)->ctime = vfs_now();
+	return 0;
+}
+
+static long tmpfs_listxattr(struct inode *ino, char *buf, size_t n)
+{
+	struct tmpfs_xattr *x;
+	size_t total = 0;
+
+	list_for_each_entry(x, &N(ino)->xattrs, link)
+	{
+		size_t l = strlen(x->name) + 1;
+
+		if (n) {
+			if (total + l > n)
+				return -ERANGE;
+			memcpy(buf + total, x->name, l);
+		}
+		total += l;
+	}
+	return (long)total;
+}
+
+static int tmpfs_removexattr(struct inode *ino, const char *name)
+{
+	struct tmpfs_xattr *x = find_xattr(ino, name);
+
+	if (!x)
+		return -ENODATA;
+	list_del(&x->link);
+	free(x->name);
+	free(x->val);
+	free(x);
+	return 0;
+}
+
+static int tmpfs_statfs(struct inode *ino, struct linux_statfs *st)
+{
+	struct tmpfs_sb *s = SB(ino);
+
+	st->f_type = LINUX_TMPFS_MAGIC;
+	st->f_bsize = 4096;
+	st->f_frsize = 4096;
+	st->f_blocks = s->limit / 4096;
+	st->f_bfree = st->f_bavail = (s->limit - s->used) / 4096;
+	st->f_files = 1 << 20;
+	st->f_ffree = (1 << 20) - s->next_ino;
+	st->f_namelen = 255;
+	return 0;
+}
+
+static void tmpfs_release(struct inode *ino)
+{
+	struct tmpfs_node *n = N(ino);
+	struct tmpfs_dirent *e, *en;
+	struct tmpfs_xattr *x, *xn;
+
+	if (n->memfd >= 0)
+		host_close(n->memfd);
+	if (ino->sb && ino->sb->priv)
+		SB(ino)->used -= n->size;
+	list_for_each_entry_safe(e, en, &n->entries, link)
+	{
+		free(e->name);
+		inode_put(e->inode);
+		free(e);
+	}
+	list_for_each_entry_safe(x, xn, &n->xattrs, link)
+	{
+		free(x->name);
+		free(x->val);
+		free(x);
+	}
+	fifo_free(n->fifo);
+	free(n->target);
+	free(n);
+}
+
+static const struct inode_ops tmpfs_iops = {
+	.lookup = tmpfs_lookup,
+	.mknod = tmpfs_mknod,
+	.symlink = tmpfs_symlink,
+	.link = tmpfs_link,
+	.unlink = tmpfs_unlink,
+	.rename = tmpfs_rename,
+	.readlink = tmpfs_readlink,
+	.getattr = tmpfs_getattr,
+	.setattr = tmpfs_setattr,
+	.iterate = tmpfs_iterate,
+	.open = tmpfs_open,
+	.getxattr = tmpfs_getxattr,
+	.setxattr = tmpfs_setxattr,
+	.listxattr = tmpfs_listxattr,
+	.removexattr = tmpfs_removexattr,
+	.statfs = tmpfs_statfs,
+	.release = tmpfs_release,
+};
+
+int tmpfs_mount(uint64_t size_limit, uint32_t root_mode, struct super_block **sbp,
+		struct inode **root)
+{
+	struct super_block *sb = calloc(1, sizeof(*sb));
+	struct tmpfs_sb *s = calloc(1, sizeof(*s));
+
+	if (!sb || !s) {
+		free(sb);
+		free(s);
+		return -ENOMEM;
+	}
+	s->next_ino = 1;
+	s->limit = size_limit;
+	sb->fstype = "tmpfs";
+	sb->dev = vfs_anon_dev();
+	sb->magic = LINUX_TMPFS_MAGIC;
+	sb->priv = s;
+	*root = new_inode(sb, LINUX_S_IFDIR | (root_mode & 07777), NULL, 0);
+	if (!*root) {
+		free(sb);
+		free(s);
+		return -ENOMEM;
+	}
+	*sbp = sb;
+	return 0;
+}

@@ -1,0 +1,22 @@
+/* fs/tmpfs/tmpfs.h: a filesystem in memory. File data lives in one memfd
+ * per file, so read/write and mmap see the same pages. */
+#ifndef FS_TMPFS_TMPFS_H
+#define FS_TMPFS_TMPFS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct inode;
+struct super_block;
+
+/* A new tmpfs of at most size_limit bytes of file data; root mode. */
+int tmpfs_mount(uint64_t size_limit, uint32_t root_mode, struct super_block **sb,
+		struct inode **root);
+bool is_tmpfs(const struct inode *ino);
+/* overlay's whiteouts and opaque directories live in the upper tmpfs. */
+bool tmpfs_is_opaque(const struct inode *dir);
+void tmpfs_set_opaque(struct inode *dir, bool opaque);
+/* The host fd of a regular file's data (created if needed), or -errno. */
+int tmpfs_data_fd(struct inode *ino);
+
+#endif

@@ -1,0 +1,143 @@
+/* vfs/vfs.h: the virtual filesystem's objects. An inode is a file of some
+ * filesystem (its inode_ops say how to look up, create, remove, stat...);
+ * a dentry names an inode under its parent (made as paths are walked, kept
+ * while referenced: cwd, roots, open files); a mount attaches a filesystem
+ * root at a dentry of another mount. A path is (mount, dentry). */
+#ifndef VFS_VFS_H
+#define VFS_VFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/list.h"
+#include "abi/linux/stat.h"
+#include "abi/linux/types.h"
+
+struct file;
+struct file_ops;
+struct cred;
+struct task;
+struct inode;
+struct linux_statfs;
+
+struct super_block {
+	const char *fstype; /* "tmpfs", "hostfs", "overlay", "proc", "devtmpfs" */
+	uint64_t dev;	    /* st_dev of its inodes (hostfs: the host's) */
+	bool rdonly;
+	uint64_t magic; /* f_type for statfs */
+	void *priv;
+};
+
+/* Changes setattr makes; valid says which. */
+enum {
+	ATTR_MODE = 1 << 0,
+	ATTR_UID = 1 << 1,
+	ATTR_GID = 1 << 2,
+	ATTR_SIZE = 1 << 3,
+	ATTR_ATIME = 1 << 4,
+	ATTR_MTIME = 1 << 5,
+	ATTR_CTIME = 1 << 6,
+};
+
+struct iattr {
+	unsigned valid;
+	uint32_t mode, uid, gid;
+	uint64_t size;
+	struct linux_timespec atime, mtime;
+};
+
+/* readdir's callback: returns nonzero to stop. */
+typedef int (*dir_emit_fn)(void *ctx, const char *name, uint64_t ino, unsigned dtype);
+
+struct inode_ops {
+	/* The child name of dir: *out holds a reference; -ENOENT if none. */
+	int (*lookup)(struct inode *dir, const char *name, struct inode **out);
+	/* Creates name in dir (regular, directory, fifo, socket, device by
+	 * the S_IF bits of mode); *out (may be NULL) gets a reference. */
+	int (*mknod)(struct inode *dir, const char *name, uint32_t mode, uint64_t rdev,
+		     const struct cred *c, struct inode **out);
+	int (*symlink)(struct inode *dir, const char *name, const char *target,
+		       const struct cred *c);
+	int (*link)(struct inode *dir, const char *name, struct inode *old);
+	/* unlink (is_dir false) or rmdir (is_dir true) of name in dir. */
+	int (*unlink)(struct inode *dir, const char *name, bool is_dir);
+	int (*rename)(struct inode *odir, const char *oname, struct inode *ndir, const char *nname,
+		      unsigned flags);
+	long (*readlink)(struct inode *ino, char *buf, size_t n);
+	int (*getattr)(struct inode *ino, struct linux_stat *st);
+	int (*setattr)(struct inode *ino, const struct iattr *ia);
+	int (*iterate)(struct inode *dir, dir_emit_fn emit, void *ctx);
+	/* Fills f (ops, priv, host_fd) to open the inode with flags. */
+	int (*open)(struct inode *ino, struct file *f);
+	long (*getxattr)(struct inode *ino, const char *name, void *buf, size_t n);
+	int (*setxattr)(struct inode *ino, const char *name, const void *val, size_t n, int flags);
+	long (*listxattr)(struct inode *ino, char *buf, size_t n);
+	int (*removexattr)(struct inode *ino, const char *name);
+	int (*statfs)(struct inode *ino, struct linux_statfs *st);
+	/* procfs's magic links (/proc/PID/fd/N, cwd, exe, root): the path
+	 * they name, without a string. Returns -ENOENT if none. */
+	int (*get_link_path)(struct inode *ino, struct task *t, void *path_out);
+	void (*release)(struct inode *ino);
+};
+
+struct inode {
+	int refcount;
+	struct super_block *sb;
+	uint64_t dev, ino; /* identity (mount points are found by it) */
+	uint32_t mode;	   /* file type bits (permissions: ask getattr) */
+	const struct inode_ops *iop;
+	void *priv;
+};
+
+struct dentry {
+	int refcount;
+	char *name;
+	struct dentry *parent; /* owns a reference; NULL at a filesystem root */
+	struct inode *inode;   /* owns a reference */
+};
+
+struct mount {
+	struct list_head link;
+	struct dentry *root;
+	struct mount *parent;	   /* NULL for the root mount */
+	struct dentry *mountpoint; /* in parent */
+	bool rdonly;
+	char *source;
+	struct super_block *sb;
+};
+
+struct path {
+	struct mount *mnt;
+	struct dentry *dentry;
+};
+
+/* References. */
+struct inode *inode_new(struct super_block *sb, uint64_t ino, uint32_t mode,
+			const struct inode_ops *iop, void *priv);
+void inode_get(struct inode *ino);
+void inode_put(struct inode *ino);
+struct dentry *dentry_new(const char *name, struct dentry *parent, struct inode *inode);
+struct dentry *dentry_get(struct dentry *d);
+void dentry_put(struct dentry *d);
+void path_get(const struct path *p);
+void path_put(struct path *p);
+
+/* Mounts. */
+struct mount *mount_add(struct path *at, struct super_block *sb, struct inode *root,
+			const char *source, bool rdonly);
+struct mount *mount_lookup(struct mount *parent, struct inode *mountpoint);
+extern struct list_head mounts;
+
+/* The full guest path of p as seen from root (malloc'ed). */
+char *path_name(const struct path *p, const struct path *root);
+
+static inline bool inode_is_dir(const struct inode *i)
+{
+	return LINUX_S_ISDIR(i->mode);
+}
+
+uint64_t vfs_anon_dev(void);
+struct linux_timespec vfs_now(void);
+
+#endif

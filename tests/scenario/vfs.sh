@@ -1,0 +1,268 @@
+#!/bin/bash
+# The filesystem's user-level promises: writes inside skas go to a private
+# overlay and never reach the host; --rw --root writes through to the given
+# directory; -v HOST:GUEST[:ro] volumes; no escape from --root through host
+# symlinks or "..". One TAP line per check, then "N passed, M failed"; exit 1
+# if anything failed.
+#
+# usage: SKAS=./skas tests/scenario/vfs.sh     (run from anywhere)
+set -u
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+SKAS=${SKAS:-$root/skas}
+case $SKAS in
+    /*) ;;
+    */*) SKAS=$PWD/$SKAS ;;
+esac
+cd "$root" || exit 2
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/skas-vfs.XXXXXX") || exit 2
+# a name in the host's / that an escape from --root would create
+escape_name=skas-vfs-escape.$$
+trap 'rm -rf "$tmp"; rm -f "/$escape_name"' EXIT
+
+n=0
+passed=0
+failed=0
+have_skas=1
+command -v "$SKAS" >/dev/null 2>&1 || have_skas=0
+
+# sk CMD...: run "$SKAS CMD..." with a timeout; stdout in $tmp/out, stderr in
+# $tmp/err, status in $rc.
+sk() {
+    ( timeout -k 5 30 "$SKAS" "$@" </dev/null >"$tmp/out" 2>"$tmp/err" ) 2>/dev/null
+    rc=$?
+}
+
+# t NAME FUNC: one check (see cli.sh)
+t() {
+    local name=$1 res
+    shift
+    n=$((n + 1))
+    if [ "$have_skas" = 0 ]; then
+        failed=$((failed + 1))
+        echo "not ok $n - $name"
+        echo "# skas not found: $SKAS"
+        return
+    fi
+    rc=
+    : >"$tmp/out"; : >"$tmp/err"
+    "$@" >"$tmp/notes" 2>&1
+    res=$?
+    if [ "$res" = 0 ]; then
+        passed=$((passed + 1))
+        echo "ok $n - $name"
+    else
+        failed=$((failed + 1))
+        echo "not ok $n - $name"
+        echo "exit status ${rc:-?}" >>"$tmp/notes"
+        [ -s "$tmp/out" ] && head -n 5 "$tmp/out" | sed 's/^/stdout: /' >>"$tmp/notes"
+        [ -s "$tmp/err" ] && head -n 5 "$tmp/err" | sed 's/^/stderr: /' >>"$tmp/notes"
+    fi
+    sed 's/^/# /' "$tmp/notes"
+}
+
+# A static helper for --root directories that hold no shell:
+#   h cat FILE | h write FILE TEXT | h ls DIR (sorted, without . and ..)
+cat >"$tmp/h.c" <<'EOF'
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+static int cmp(const void *a, const void *b)
+{ return strcmp(*(char *const *)a, *(char *const *)b); }
+int main(int argc, char **argv)
+{
+	char buf[4096], *names[1024];
+	ssize_t r;
+	int fd, k = 0;
+	DIR *d;
+	struct dirent *e;
+
+	if (argc == 3 && !strcmp(argv[1], "cat")) {
+		if ((fd = open(argv[2], O_RDONLY)) < 0) { perror(argv[2]); return 1; }
+		while ((r = read(fd, buf, sizeof buf)) > 0)
+			if (write(1, buf, r) != r) return 1;
+		return r < 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "write")) {
+		if ((fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0) { perror(argv[2]); return 1; }
+		if (write(fd, argv[3], strlen(argv[3])) < 0 || close(fd) < 0) { perror(argv[2]); return 1; }
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "ls")) {
+		if (!(d = opendir(argv[2]))) { perror(argv[2]); return 1; }
+		while ((e = readdir(d)) && k < 1024)
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				names[k++] = strdup(e->d_name);
+		qsort(names, k, sizeof names[0], cmp);
+		for (int i = 0; i < k; i++) printf("%s\n", names[i]);
+		return 0;
+	}
+	fprintf(stderr, "usage: h cat F | h write F TEXT | h ls D\n");
+	return 2;
+}
+EOF
+gcc -static -O1 -o "$tmp/h" "$tmp/h.c" || { echo "# cannot build the helper"; exit 2; }
+
+sum() { if [ -e "$1" ]; then cksum <"$1"; else echo absent; fi; }
+count() { find "$1" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l; }
+
+# --- the overlay root: writes stay inside ---
+
+c_motd() {
+    local before after
+    before=$(sum /etc/motd)
+    sk run -- /bin/sh -c 'echo hi > /etc/motd; cat /etc/motd'
+    after=$(sum /etc/motd)
+    [ "$before" = "$after" ] || { echo "the host's /etc/motd changed"; return 1; }
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = hi ]
+}
+c_rm_doc() {
+    local before after
+    before=$(count /usr/share/doc)
+    sk run -- /bin/sh -c 'rm -rf /usr/share/doc; ls /usr/share/doc'
+    after=$(count /usr/share/doc)
+    echo "host /usr/share/doc entries: before $before, after $after"
+    [ "$before" -gt 0 ] && [ "$before" = "$after" ] || return 1
+    [ "$rc" != 0 ] && [ ! -s "$tmp/out" ]
+}
+c_tmp_file() {
+    sk run -- /bin/sh -c "echo inside > '$tmp/made_inside' && cat '$tmp/made_inside'"
+    [ -e "$tmp/made_inside" ] && { echo "the file reached the host"; return 1; }
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = inside ]
+}
+c_tmp_file_runs() {
+    # a second instance starts from the host's state again
+    sk run -- /bin/sh -c "echo inside > '$tmp/made_inside'"
+    sk run -- /bin/sh -c "test -e '$tmp/made_inside'"
+    [ "$rc" = 1 ]
+}
+c_ls_dotdot() {
+    LC_ALL=C sk run -- /bin/ls /
+    cp "$tmp/out" "$tmp/ls_root"
+    LC_ALL=C sk run -- /bin/ls /..
+    [ "$rc" = 0 ] && [ -s "$tmp/out" ] && diff -u "$tmp/ls_root" "$tmp/out"
+}
+
+# --- --rw --root DIR ---
+
+mkroot() {
+    rm -rf "$tmp/root"
+    mkdir -p "$tmp/root"
+    cp "$tmp/h" "$tmp/root/h"
+}
+c_rw_root() {
+    mkroot
+    sk run --root "$tmp/root" --rw -- /h write /made "written inside"
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/root/made" 2>/dev/null)" = "written inside" ]
+}
+c_ro_root() {
+    mkroot
+    sk run --root "$tmp/root" -- /h write /made "written inside"
+    [ ! -e "$tmp/root/made" ] || { echo "the write reached the host without --rw"; return 1; }
+    [ "$rc" = 0 ]
+}
+c_escape_cat() {
+    mkroot
+    ln -s / "$tmp/root/escape"
+    [ -e "$tmp/root/etc/hostname" ] && return 1
+    sk run --root "$tmp/root" --rw -- /h cat /escape/etc/hostname
+    [ "$rc" != 0 ] && [ ! -s "$tmp/out" ] && grep -q 'No such file or directory' "$tmp/err"
+}
+c_escape_ls() {
+    mkroot
+    ln -s / "$tmp/root/escape"
+    sk run --root "$tmp/root" --rw -- /h ls /
+    cp "$tmp/out" "$tmp/ls_root"
+    grep -qx escape "$tmp/ls_root" && grep -qx h "$tmp/ls_root" || return 1
+    sk run --root "$tmp/root" --rw -- /h ls /escape
+    [ "$rc" = 0 ] && diff -u "$tmp/ls_root" "$tmp/out"
+}
+c_escape_write() {
+    mkroot
+    ln -s / "$tmp/root/escape"
+    sk run --root "$tmp/root" --rw -- /h write "/escape/$escape_name" x
+    if [ -e "/$escape_name" ]; then
+        echo "ESCAPE: the write landed in the host's /"
+        rm -f "/$escape_name"
+        return 1
+    fi
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/root/$escape_name" 2>/dev/null)" = x ]
+}
+c_root_dotdot() {
+    mkroot
+    mkdir "$tmp/root/sub"
+    sk run --root "$tmp/root" -- /h ls /
+    cp "$tmp/out" "$tmp/ls_root"
+    sk run --root "$tmp/root" -- /h ls /..
+    [ "$rc" = 0 ] && diff -u "$tmp/ls_root" "$tmp/out" || return 1
+    sk run --root "$tmp/root" -- /h ls /sub/../../..
+    [ "$rc" = 0 ] && diff -u "$tmp/ls_root" "$tmp/out"
+}
+c_root_dotdot_cat() {
+    mkroot
+    [ -e "$tmp/root/etc/hostname" ] && return 1
+    sk run --root "$tmp/root" -- /h cat /../../../../etc/hostname
+    [ "$rc" != 0 ] && [ ! -s "$tmp/out" ]
+}
+
+# --- volumes ---
+
+mkdata() {
+    rm -rf "$tmp/data"
+    mkdir -p "$tmp/data"
+    echo one >"$tmp/data/one"
+    echo two >"$tmp/data/two"
+}
+c_vol_read() {
+    mkdata
+    sk run -v "$tmp/data:/data" -- /bin/sh -c 'ls /data; cat /data/one'
+    [ "$rc" = 0 ] && [ "$(tr '\n' ' ' <"$tmp/out")" = "one two one " ]
+}
+c_vol_write() {
+    mkdata
+    sk run -v "$tmp/data:/data" -- /bin/sh -c 'echo new > /data/new'
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/data/new" 2>/dev/null)" = new ]
+}
+c_vol_long() {
+    mkdata
+    sk run --volume "$tmp/data:/data" -- /bin/sh -c 'cat /data/two; echo new > /data/new'
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = two ] && [ "$(cat "$tmp/data/new" 2>/dev/null)" = new ]
+}
+c_vol_ro() {
+    mkdata
+    sk run -v "$tmp/data:/data:ro" -- /bin/sh -c 'cat /data/one; echo new > /data/new'
+    [ -e "$tmp/data/new" ] && { echo "the write reached the host"; return 1; }
+    [ "$rc" != 0 ] && [ "$(cat "$tmp/out")" = one ] && grep -q 'Read-only file system' "$tmp/err"
+}
+c_vol_ro_rm() {
+    mkdata
+    sk run -v "$tmp/data:/data:ro" -- /bin/rm /data/one
+    [ -e "$tmp/data/one" ] || { echo "the host file was removed"; return 1; }
+    [ "$rc" != 0 ] && grep -q 'Read-only file system' "$tmp/err"
+}
+
+t "echo hi > /etc/motd inside: cat prints hi, the host's /etc/motd is unchanged" c_motd
+t "rm -rf /usr/share/doc inside: ls fails inside, the host's is intact" c_rm_doc
+t "a file made in $tmp inside is seen inside, not on the host" c_tmp_file
+t "a second run does not see the first run's file" c_tmp_file_runs
+t "ls /.. lists the same as ls /" c_ls_dotdot
+t "--rw --root DIR: a file written inside appears in DIR" c_rw_root
+t "--root DIR without --rw: the write does not reach DIR" c_ro_root
+t "--root: /escape -> / (host symlink): cat /escape/etc/hostname is ENOENT" c_escape_cat
+t "--root: ls /escape lists the guest root" c_escape_ls
+t "--root --rw: a write through /escape stays in DIR" c_escape_write
+t "--root: ls /.. and ls /sub/../../.. list the same as ls /" c_root_dotdot
+t "--root: cat /../../../../etc/hostname fails" c_root_dotdot_cat
+t "-v HOST:/data shows the host files" c_vol_read
+t "-v HOST:/data: a write appears on the host" c_vol_write
+t "--volume HOST:/data reads and writes" c_vol_long
+t "-v HOST:/data:ro: a write fails with EROFS" c_vol_ro
+t "-v HOST:/data:ro: rm fails with EROFS" c_vol_ro_rm
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
