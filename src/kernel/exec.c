@@ -155,7 +155,8 @@ static int prot_of(uint32_t pflags)
 }
 
 /* Maps b's PT_LOADs at bias; returns the end of the highest segment. */
-static int map_segments(struct mm *mm, struct binfile *b, uint64_t bias, uint64_t *end)
+static int map_segments(struct mm *mm, struct binfile *b, uint64_t bias, uint64_t *end,
+			bool is_main)
 {
 	static const char zeros[PAGE_SIZE];
 	int i, ret;
@@ -192,7 +193,9 @@ static int map_segments(struct mm *mm, struct binfile *b, uint64_t bias, uint64_
 					return ret;
 			}
 		}
-		if (prot & LINUX_PROT_EXEC) {
+		if (!is_main) {
+			/* the interpreter's segments are not the program's */
+		} else if (prot & LINUX_PROT_EXEC) {
 			if (!mm->start_code || start < mm->start_code)
 				mm->start_code = start;
 			if (fend > mm->end_code)
@@ -504,7 +507,7 @@ int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *
 		goto out;
 	}
 	bias = (uint64_t)lb;
-	ret = map_segments(mm, &main_bin, bias, &end);
+	ret = map_segments(mm, &main_bin, bias, &end, true);
 	if (ret < 0)
 		goto out;
 	mm->start_brk = PAGE_ALIGN(end);
@@ -525,7 +528,7 @@ int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *
 			goto out;
 		}
 		ibias = (uint64_t)lb;
-		ret = map_segments(mm, &interp_bin, ibias, &end);
+		ret = map_segments(mm, &interp_bin, ibias, &end, false);
 		if (ret < 0)
 			goto out;
 		entry = ibias + interp_bin.eh.e_entry;

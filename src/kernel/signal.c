@@ -587,13 +587,15 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 }
 
 /* The syscall the task trapped on runs again. */
-static void restart_syscall(struct task *t)
+/* The interrupted call runs again: itself, or restart_syscall(2) for the
+ * calls that keep their state in t->restart (ERESTART_RESTARTBLOCK). */
+static void restart_syscall(struct task *t, bool block)
 {
 	struct pf_regs r;
 
 	if (platform->get_regs(t->thread, &r) < 0)
 		return;
-	r.rax = r.orig_rax;
+	r.rax = block ? 219 /* restart_syscall */ : r.orig_rax;
 	r.rip -= 2;
 	platform->set_regs(t->thread, &r);
 }
@@ -622,7 +624,16 @@ static void finish_restart(struct task *t, bool handler, const struct linux_siga
 	default: /* -ERESTARTNOINTR */
 		break;
 	}
-	restart_syscall(t);
+	restart_syscall(t, ret == -ERESTART_RESTARTBLOCK);
+}
+
+long sys_restart_syscall(struct task *t, const struct sysargs *a)
+{
+	long (*fn)(struct task *) = t->restart_fn;
+
+	(void)a;
+	t->restart_fn = NULL;
+	return fn ? fn(t) : -EINTR;
 }
 
 void handle_signals(struct task *t)

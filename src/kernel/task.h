@@ -14,6 +14,7 @@
 #include "abi/linux/types.h"
 #include "abi/linux/signal.h"
 #include "vfs/vfs.h"
+#include "mm/mm.h"
 
 struct mm;
 struct files;
@@ -100,6 +101,9 @@ struct task {
 	bool restore_sigmask;
 	uint64_t sigwait_set; /* rt_sigtimedwait: these wake it too */
 	long restart_ret;     /* a syscall's ERESTART* code, until signals are handled */
+	long (*restart_fn)(struct task *t); /* restart_syscall(2) continues here */
+	int64_t restart_deadline;	    /* its state: nanosleep's deadline */
+	uaddr_t restart_urem;
 	struct linux_stack_t altstack;
 	char *trace_buf; /* --strace: the entry of the current call */
 	/* signal.c: queued real-time signals for this thread; stop_parked

@@ -89,6 +89,7 @@ void mm_put(struct mm *mm)
 	if (!mm || --mm->refcount > 0)
 		return;
 	list_for_each_entry_safe(v, n, &mm->vmas, link) vma_free(mm, v);
+	path_put(&mm->exe);
 	platform->mm_put(mm->pf);
 	free(mm);
 }

@@ -585,7 +585,8 @@ static long do_removexattr(struct task *t, const struct sysargs *a, int mode)
 	} else {
 		n = get_name(t, sysarg_uaddr(a, 0), &path);
 		if (n == 0)
-			n = path_lookupat(t, LINUX_AT_FDCWD, path, mode == 1 ? 0 : LOOKUP_FOLLOW, &p);
+			n = path_lookupat(t, LINUX_AT_FDCWD, path, mode == 1 ? 0 : LOOKUP_FOLLOW,
+					  &p);
 		free(path);
 	}
 	if (n == 0) {

@@ -110,8 +110,16 @@ static int get_timespec(struct task *t, uaddr_t u, int64_t *ns)
 	return 0;
 }
 
-/* Sleeps the task; the kernel goes on with others meanwhile. A signal
- * ends the sleep with EINTR and the time left in *urem (if given). */
+static long sleep_ns(struct task *t, int64_t deadline_mono, uaddr_t urem);
+
+static long sleep_restart(struct task *t)
+{
+	return sleep_ns(t, t->restart_deadline, t->restart_urem);
+}
+
+/* Sleeps the task; the kernel goes on with others meanwhile. A signal ends
+ * the sleep: EINTR with the time left in *urem if a handler runs, else
+ * restart_syscall(2) sleeps on to the same deadline. */
 static long sleep_ns(struct task *t, int64_t deadline_mono, uaddr_t urem)
 {
 	int64_t now;
@@ -122,7 +130,10 @@ static long sleep_ns(struct task *t, int64_t deadline_mono, uaddr_t urem)
 
 			if (urem && copy_to_user(t->mm, urem, &rem, sizeof(rem)) < 0)
 				return -EFAULT;
-			return -EINTR;
+			t->restart_fn = sleep_restart;
+			t->restart_deadline = deadline_mono;
+			t->restart_urem = urem;
+			return -ERESTART_RESTARTBLOCK;
 		}
 		sched_sleep_until(deadline_mono);
 	}
@@ -163,6 +174,8 @@ long sys_clock_nanosleep(struct task *t, const struct sysargs *a)
 		return ret;
 	if (flags & LINUX_TIMER_ABSTIME) {
 		now = host_clock_ns(clk);
+		/* Differs from Linux: an absolute sleep does not follow later
+		 * changes of CLOCK_REALTIME. */
 		return sleep_ns(t, sched_now_ns() + (ns > now ? ns - now : 0), 0);
 	}
 	return sleep_ns(t, sched_now_ns() + ns, sysarg_uaddr(a, 3));

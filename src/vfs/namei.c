@@ -96,7 +96,7 @@ struct walk {
 	struct path anchor; /* the dirfd, for RESOLVE_BENEATH and IN_ROOT */
 	int nlinks;
 	bool want_parent;
-	char *last;	    /* want_parent: the final component (malloc'ed) */
+	char *last; /* want_parent: the final component (malloc'ed) */
 	bool trailing_slash;
 };
 
@@ -534,8 +534,8 @@ static int create_depth;
 
 /* O_CREAT through a dangling symlink creates its target, as Linux does:
  * the target is opened afresh, relative to the link's directory. */
-static int create_link_target(struct task *t, struct path *dir, struct path *link,
-			      unsigned flags, unsigned mode, struct file **out)
+static int create_link_target(struct task *t, struct path *dir, struct path *link, unsigned flags,
+			      unsigned mode, struct file **out)
 {
 	struct inode *ino = link->dentry->inode;
 	char target[LINUX_PATH_MAX], *base, *full;
@@ -613,7 +613,8 @@ int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, uns
 				bool made = false;
 
 				if (ret == -ENOENT && !resolve) {
-					ret = create_link_target(t, &parent, &child, flags, mode, out);
+					ret = create_link_target(t, &parent, &child, flags, mode,
+								 out);
 					made = ret == 0;
 				}
 				path_put(&child);
@@ -667,7 +668,8 @@ int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, uns
 		path_put(&parent);
 	} else {
 		ret = path_lookup_resolve(t, dirfd, name,
-					  (flags & LINUX_O_NOFOLLOW) ? 0 : LOOKUP_FOLLOW, resolve, &p);
+					  (flags & LINUX_O_NOFOLLOW) ? 0 : LOOKUP_FOLLOW, resolve,
+					  &p);
 		if (ret < 0)
 			return ret;
 	}
@@ -779,6 +781,8 @@ long vfs_readlinkat(struct task *t, int dirfd, const char *name, char *buf, size
 		return ret;
 	if (!LINUX_S_ISLNK(p.dentry->inode->mode))
 		ret = -EINVAL;
+	else if (p.dentry->inode->iop->readlink)
+		ret = p.dentry->inode->iop->readlink(p.dentry->inode, buf, n);
 	else if (p.dentry->inode->iop->get_link_path) {
 		struct path to;
 
@@ -793,13 +797,9 @@ long vfs_readlinkat(struct task *t, int dirfd, const char *name, char *buf, size
 				memcpy(buf, s, ret);
 			free(s);
 			path_put(&to);
-		} else if (p.dentry->inode->iop->readlink) {
-			ret = p.dentry->inode->iop->readlink(p.dentry->inode, buf, n);
 		}
 	} else {
-		ret = p.dentry->inode->iop->readlink
-			      ? p.dentry->inode->iop->readlink(p.dentry->inode, buf, n)
-			      : -EINVAL;
+		ret = -EINVAL;
 	}
 	path_put(&p);
 	return ret;

@@ -27,7 +27,7 @@ struct pipe {
 	struct waitq rwait, wwait;
 	uint64_t ino;
 	int64_t ctime_ns;
-	bool fifo;	       /* owned by a named pipe's inode */
+	bool fifo;		   /* owned by a named pipe's inode */
 	unsigned r_opens, w_opens; /* counts of opens, for fifo_open's waits */
 };
 

@@ -1,0 +1,470 @@
+/* fs/procfs/global.c: /proc's system-wide files: memory (from the host's
+ * figures), CPUs (a plausible description of host_ncpus() virtual CPUs,
+ * never the host's own /proc), uptime and boot time (the instance's, from
+ * the procfs mount), load and task counts (the guest's), version, the
+ * filesystems, and a few /proc/sys values. Formats as Linux's. */
+#include <cpuid.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fs/procfs/internal.h"
+#include "kernel/task.h"
+#include "host/host.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/misc.h"
+#include "abi/linux/stat.h"
+#include "abi/linux/types.h"
+
+#define USER_HZ 100
+
+int procfs_running_tasks(void)
+{
+	int i, n = 0;
+
+	for (i = 1; i < PID_MAX; i++) {
+		struct task *t = task_by_tid(i);
+
+		if (t && t->state != TASK_SLEEPING && t->state != TASK_DEAD)
+			n++;
+	}
+	return n;
+}
+
+/* The highest pid in use: Linux's last_pid, approximately. */
+int procfs_last_pid(void)
+{
+	int i;
+
+	for (i = PID_MAX - 1; i > 0; i--)
+		if (process_by_pid(i) || task_by_tid(i))
+			return i;
+	return 0;
+}
+
+static int64_t uptime_ns(void)
+{
+	int64_t ns = host_clock_ns(LINUX_CLOCK_MONOTONIC) - procfs_boot_mono_ns;
+
+	return ns > 0 ? ns : 0;
+}
+
+static int ncpus(void)
+{
+	int n = host_ncpus();
+
+	return n > 0 ? n : 1;
+}
+
+static void kb(struct sbuf *b, const char *name, uint64_t bytes)
+{
+	sb_printf(b, "%-16s%8llu kB\n", name, (unsigned long long)(bytes >> 10));
+}
+
+/* Differs from Linux: the page cache and the kernel's own memory are not
+ * known (host_meminfo gives total, free, shared and buffers): Cached is 0
+ * and MemAvailable is free + buffers. */
+static int gen_meminfo(const struct pnode *n, struct sbuf *b)
+{
+	uint64_t total, freeb, shared, buffers;
+	int ret = host_meminfo(&total, &freeb, &shared, &buffers);
+
+	(void)n;
+	if (ret < 0)
+		return ret;
+	kb(b, "MemTotal:", total);
+	kb(b, "MemFree:", freeb);
+	kb(b, "MemAvailable:", freeb + buffers);
+	kb(b, "Buffers:", buffers);
+	kb(b, "Cached:", 0);
+	kb(b, "SwapCached:", 0);
+	kb(b, "Active:", 0);
+	kb(b, "Inactive:", 0);
+	kb(b, "Active(anon):", 0);
+	kb(b, "Inactive(anon):", 0);
+	kb(b, "Active(file):", 0);
+	kb(b, "Inactive(file):", 0);
+	kb(b, "Unevictable:", 0);
+	kb(b, "Mlocked:", 0);
+	kb(b, "SwapTotal:", 0);
+	kb(b, "SwapFree:", 0);
+	kb(b, "Zswap:", 0);
+	kb(b, "Zswapped:", 0);
+	kb(b, "Dirty:", 0);
+	kb(b, "Writeback:", 0);
+	kb(b, "AnonPages:", 0);
+	kb(b, "Mapped:", 0);
+	kb(b, "Shmem:", shared);
+	kb(b, "KReclaimable:", 0);
+	kb(b, "Slab:", 0);
+	kb(b, "SReclaimable:", 0);
+	kb(b, "SUnreclaim:", 0);
+	kb(b, "KernelStack:", 0);
+	kb(b, "PageTables:", 0);
+	kb(b, "SecPageTables:", 0);
+	kb(b, "NFS_Unstable:", 0);
+	kb(b, "Bounce:", 0);
+	kb(b, "WritebackTmp:", 0);
+	kb(b, "CommitLimit:", total / 2);
+	kb(b, "Committed_AS:", total - freeb);
+	kb(b, "VmallocTotal:", 34359738367ULL << 10);
+	kb(b, "VmallocUsed:", 0);
+	kb(b, "VmallocChunk:", 0);
+	kb(b, "Percpu:", 0);
+	kb(b, "HardwareCorrupted:", 0);
+	kb(b, "AnonHugePages:", 0);
+	kb(b, "ShmemHugePages:", 0);
+	kb(b, "ShmemPmdMapped:", 0);
+	kb(b, "FileHugePages:", 0);
+	kb(b, "FilePmdMapped:", 0);
+	sb_printf(b, "HugePages_Total:       0\nHugePages_Free:        0\n"
+		     "HugePages_Rsvd:        0\nHugePages_Surp:        0\n");
+	kb(b, "Hugepagesize:", 2048 << 10);
+	kb(b, "Hugetlb:", 0);
+	return 0;
+}
+
+/* /proc/vmstat: the free pages; no paging or swapping is counted. */
+static int gen_vmstat(const struct pnode *n, struct sbuf *b)
+{
+	static const char *const zero[] = {
+		"nr_inactive_anon", "nr_active_anon", "nr_inactive_file", "nr_active_file",
+		"nr_unevictable",   "nr_mlock",	      "nr_anon_pages",	  "nr_mapped",
+		"nr_file_pages",    "nr_dirty",	      "nr_writeback",	  "nr_shmem",
+		"pgpgin",	    "pgpgout",	      "pswpin",		  "pswpout",
+		"pgalloc_normal",   "pgfree",	      "pgfault",	  "pgmajfault",
+		"oom_kill",
+	};
+	uint64_t total, freeb, shared, buffers;
+	int ret = host_meminfo(&total, &freeb, &shared, &buffers);
+	size_t i;
+
+	(void)n;
+	if (ret < 0)
+		return ret;
+	sb_printf(b, "nr_free_pages %llu\n", (unsigned long long)(freeb / 4096));
+	for (i = 0; i < sizeof(zero) / sizeof(zero[0]); i++)
+		sb_printf(b, "%s 0\n", zero[i]);
+	return 0;
+}
+
+/* The CPU's vendor and a few feature flags, from cpuid (the instruction,
+ * not the host's /proc). */
+static void cpu_ident(char vendor[13], unsigned *family, unsigned *model, unsigned *stepping,
+		      struct sbuf *flags)
+{
+	static const struct {
+		int reg; /* 0: leaf 1 edx, 1: leaf 1 ecx, 2: leaf 7 ebx */
+		int bit;
+		const char *name;
+	} fl[] = {
+		{ 0, 0, "fpu" },     { 0, 4, "tsc" },	   { 0, 8, "cx8" },
+		{ 0, 15, "cmov" },   { 0, 19, "clflush" }, { 0, 23, "mmx" },
+		{ 0, 24, "fxsr" },   { 0, 25, "sse" },	   { 0, 26, "sse2" },
+		{ 0, 28, "ht" },     { 1, 0, "pni" },	   { 1, 1, "pclmulqdq" },
+		{ 1, 9, "ssse3" },   { 1, 12, "fma" },	   { 1, 13, "cx16" },
+		{ 1, 19, "sse4_1" }, { 1, 20, "sse4_2" },  { 1, 22, "movbe" },
+		{ 1, 23, "popcnt" }, { 1, 25, "aes" },	   { 1, 26, "xsave" },
+		{ 1, 28, "avx" },    { 1, 29, "f16c" },	   { 1, 30, "rdrand" },
+		{ 2, 3, "bmi1" },    { 2, 5, "avx2" },	   { 2, 8, "bmi2" },
+		{ 2, 9, "erms" },    { 2, 16, "avx512f" }, { 2, 18, "rdseed" },
+		{ 2, 19, "adx" },    { 2, 29, "sha_ni" },
+	};
+	unsigned a = 0, bx = 0, c = 0, d = 0, max, regs[3] = { 0, 0, 0 };
+	size_t i;
+
+	memset(vendor, 0, 13);
+	*family = *model = *stepping = 0;
+	if (!__get_cpuid(0, &max, &bx, &c, &d))
+		return;
+	memcpy(vendor, &bx, 4);
+	memcpy(vendor + 4, &d, 4);
+	memcpy(vendor + 8, &c, 4);
+	if (__get_cpuid(1, &a, &bx, &c, &d)) {
+		*family = (a >> 8) & 0xf;
+		*model = (a >> 4) & 0xf;
+		*stepping = a & 0xf;
+		if (*family == 0xf)
+			*family += (a >> 20) & 0xff;
+		if (*family >= 6)
+			*model |= ((a >> 16) & 0xf) << 4;
+		regs[0] = d;
+		regs[1] = c;
+	}
+	if (max >= 7 && __get_cpuid_count(7, 0, &a, &bx, &c, &d))
+		regs[2] = bx;
+	for (i = 0; i < sizeof(fl) / sizeof(fl[0]); i++)
+		if (regs[fl[i].reg] & (1U << fl[i].bit))
+			sb_printf(flags, "%s%s", flags->len ? " " : "", fl[i].name);
+	sb_printf(flags, "%ssyscall nx lm", flags->len ? " " : "");
+}
+
+static int gen_cpuinfo(const struct pnode *n, struct sbuf *b)
+{
+	struct sbuf flags = { 0 };
+	unsigned family, model, stepping;
+	char vendor[13];
+	int i, cpus = ncpus();
+
+	(void)n;
+	cpu_ident(vendor, &family, &model, &stepping, &flags);
+	for (i = 0; i < cpus; i++) {
+		sb_printf(b, "processor\t: %d\nvendor_id\t: %s\ncpu family\t: %u\nmodel\t\t: %u\n",
+			  i, vendor[0] ? vendor : "unknown", family, model);
+		sb_printf(b, "model name\t: skas virtual CPU\nstepping\t: %u\n", stepping);
+		sb_printf(b, "cpu MHz\t\t: 1000.000\ncache size\t: 0 KB\nphysical id\t: 0\n");
+		sb_printf(b, "siblings\t: %d\ncore id\t\t: %d\ncpu cores\t: %d\n", cpus, i, cpus);
+		sb_printf(b, "apicid\t\t: %d\ninitial apicid\t: %d\n", i, i);
+		sb_printf(b,
+			  "fpu\t\t: yes\nfpu_exception\t: yes\ncpuid level\t: 13\nwp\t\t: yes\n");
+		sb_printf(b, "flags\t\t: %s\nbugs\t\t:\nbogomips\t: 2000.00\n",
+			  flags.buf ? flags.buf : "");
+		sb_printf(b, "clflush size\t: 64\ncache_alignment\t: 64\n"
+			     "address sizes\t: 48 bits physical, 48 bits virtual\n"
+			     "power management:\n\n");
+	}
+	free(flags.buf);
+	return 0;
+}
+
+/* /proc/stat: no CPU time is accounted; every CPU has been idle. */
+static int gen_stat(const struct pnode *n, struct sbuf *b)
+{
+	unsigned long long idle = (unsigned long long)(uptime_ns() / (1000000000 / USER_HZ));
+	int i, cpus = ncpus();
+
+	(void)n;
+	sb_printf(b, "cpu  0 0 0 %llu 0 0 0 0 0 0\n", idle * (unsigned long long)cpus);
+	for (i = 0; i < cpus; i++)
+		sb_printf(b, "cpu%d 0 0 0 %llu 0 0 0 0 0 0\n", i, idle);
+	sb_printf(b,
+		  "intr 0\nctxt 0\nbtime %lld\nprocesses %d\nprocs_running %d\n"
+		  "procs_blocked 0\nsoftirq 0 0 0 0 0 0 0 0 0 0 0\n",
+		  (long long)(procfs_boot_real_ns / 1000000000), procfs_last_pid(),
+		  procfs_running_tasks());
+	return 0;
+}
+
+static int gen_uptime(const struct pnode *n, struct sbuf *b)
+{
+	int64_t up = uptime_ns() / 10000000, idle = up * ncpus(); /* hundredths */
+
+	(void)n;
+	sb_printf(b, "%lld.%02lld %lld.%02lld\n", (long long)(up / 100), (long long)(up % 100),
+		  (long long)(idle / 100), (long long)(idle % 100));
+	return 0;
+}
+
+static int gen_loadavg(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "0.00 0.00 0.00 %d/%d %d\n", procfs_running_tasks(), task_count(),
+		  procfs_last_pid());
+	return 0;
+}
+
+static int gen_version(const struct pnode *n, struct sbuf *b)
+{
+	struct linux_utsname u;
+	int ret = host_uname(&u);
+
+	(void)n;
+	if (ret < 0)
+		return ret;
+	sb_printf(b, "Linux version %s (skas) %s\n", u.release, u.version);
+	return 0;
+}
+
+static int gen_filesystems(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "nodev\tproc\nnodev\ttmpfs\nnodev\tdevtmpfs\nnodev\toverlay\nnodev\tpipefs\n"
+		     "nodev\thostfs\n");
+	return 0;
+}
+
+static int gen_cmdline(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "skas\n");
+	return 0;
+}
+
+static int gen_hostname(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "skas\n");
+	return 0;
+}
+
+static int gen_osrelease(const struct pnode *n, struct sbuf *b)
+{
+	struct linux_utsname u;
+	int ret = host_uname(&u);
+
+	(void)n;
+	if (ret < 0)
+		return ret;
+	sb_printf(b, "%s\n", u.release);
+	return 0;
+}
+
+static int gen_ostype(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "Linux\n");
+	return 0;
+}
+
+static int gen_pid_max(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "%d\n", PID_MAX);
+	return 0;
+}
+
+static int gen_zero(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "0\n");
+	return 0;
+}
+
+static int gen_ngroups_max(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "%d\n", NGROUPS_MAX_GUEST);
+	return 0;
+}
+
+static int gen_cap_last_cap(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "%d\n", CAP_LAST_CAP);
+	return 0;
+}
+
+static int gen_nr_open(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "%d\n", 1024 * 1024);
+	return 0;
+}
+
+static int gen_max_map_count(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "%d\n", 65530);
+	return 0;
+}
+
+static int target_self(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	if (!current)
+		return -ENOENT;
+	sb_printf(b, "%d", current->proc->pid);
+	return 0;
+}
+
+static int target_thread_self(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	if (!current)
+		return -ENOENT;
+	sb_printf(b, "%d/task/%d", current->proc->pid, current->tid);
+	return 0;
+}
+
+static int target_mounts(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "self/mounts");
+	return 0;
+}
+
+#define DIR_R  (LINUX_S_IFDIR | 0555)
+#define FILE_R (LINUX_S_IFREG | 0444)
+#define FILE_W (LINUX_S_IFREG | 0644)
+#define LINK   (LINUX_S_IFLNK | 0777)
+
+/* Ids of the system-wide entries (their inode numbers). */
+enum {
+	G_ROOT = 1,
+	G_SELF,
+	G_THREAD_SELF,
+	G_MEMINFO,
+	G_CPUINFO,
+	G_STAT,
+	G_UPTIME,
+	G_LOADAVG,
+	G_VERSION,
+	G_FILESYSTEMS,
+	G_MOUNTS,
+	G_CMDLINE,
+	G_SYS,
+	G_SYS_KERNEL,
+	G_HOSTNAME,
+	G_OSRELEASE,
+	G_OSTYPE,
+	G_PID_MAX,
+	G_NGROUPS_MAX,
+	G_CAP_LAST_CAP,
+	G_SYS_VM,
+	G_OVERCOMMIT,
+	G_MAX_MAP_COUNT,
+	G_SYS_FS,
+	G_NR_OPEN,
+	G_VMSTAT,
+};
+
+static const struct pentry sys_kernel[] = {
+	{ .name = "cap_last_cap", .id = G_CAP_LAST_CAP, .mode = FILE_R, .gen = gen_cap_last_cap },
+	{ .name = "hostname", .id = G_HOSTNAME, .mode = FILE_W, .gen = gen_hostname },
+	{ .name = "ngroups_max", .id = G_NGROUPS_MAX, .mode = FILE_R, .gen = gen_ngroups_max },
+	{ .name = "osrelease", .id = G_OSRELEASE, .mode = FILE_R, .gen = gen_osrelease },
+	{ .name = "ostype", .id = G_OSTYPE, .mode = FILE_R, .gen = gen_ostype },
+	{ .name = "pid_max", .id = G_PID_MAX, .mode = FILE_W, .gen = gen_pid_max },
+	{ 0 },
+};
+
+static const struct pentry sys_vm[] = {
+	{ .name = "max_map_count",
+	  .id = G_MAX_MAP_COUNT,
+	  .mode = FILE_W,
+	  .gen = gen_max_map_count },
+	{ .name = "overcommit_memory", .id = G_OVERCOMMIT, .mode = FILE_W, .gen = gen_zero },
+	{ 0 },
+};
+
+static const struct pentry sys_fs[] = {
+	{ .name = "nr_open", .id = G_NR_OPEN, .mode = FILE_W, .gen = gen_nr_open },
+	{ 0 },
+};
+
+const struct pentry procfs_sys_children[] = {
+	{ .name = "fs", .id = G_SYS_FS, .mode = DIR_R, .children = sys_fs },
+	{ .name = "kernel", .id = G_SYS_KERNEL, .mode = DIR_R, .children = sys_kernel },
+	{ .name = "vm", .id = G_SYS_VM, .mode = DIR_R, .children = sys_vm },
+	{ 0 },
+};
+
+static const struct pentry root_children[] = {
+	{ .name = "cmdline", .id = G_CMDLINE, .mode = FILE_R, .gen = gen_cmdline },
+	{ .name = "cpuinfo", .id = G_CPUINFO, .mode = FILE_R, .gen = gen_cpuinfo },
+	{ .name = "filesystems", .id = G_FILESYSTEMS, .mode = FILE_R, .gen = gen_filesystems },
+	{ .name = "loadavg", .id = G_LOADAVG, .mode = FILE_R, .gen = gen_loadavg },
+	{ .name = "meminfo", .id = G_MEMINFO, .mode = FILE_R, .gen = gen_meminfo },
+	{ .name = "mounts", .id = G_MOUNTS, .mode = LINK, .target = target_mounts },
+	{ .name = "self", .id = G_SELF, .mode = LINK, .target = target_self },
+	{ .name = "stat", .id = G_STAT, .mode = FILE_R, .gen = gen_stat },
+	{ .name = "sys", .id = G_SYS, .mode = DIR_R, .children = procfs_sys_children },
+	{ .name = "thread-self", .id = G_THREAD_SELF, .mode = LINK, .target = target_thread_self },
+	{ .name = "uptime", .id = G_UPTIME, .mode = FILE_R, .gen = gen_uptime },
+	{ .name = "version", .id = G_VERSION, .mode = FILE_R, .gen = gen_version },
+	{ .name = "vmstat", .id = G_VMSTAT, .mode = FILE_R, .gen = gen_vmstat },
+	{ 0 },
+};
+
+const struct pentry procfs_root_entry = {
+	.name = "/", .id = G_ROOT, .mode = DIR_R, .children = root_children, .dyn = PD_PIDS
+};

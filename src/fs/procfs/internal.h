@@ -1,0 +1,102 @@
+/* fs/procfs/internal.h: what procfs's files share: the text buffer file
+ * contents are printed into, the entries of the tree, and the generators
+ * (global.c: system-wide files; pid.c: /proc/PID/...). */
+#ifndef FS_PROCFS_INTERNAL_H
+#define FS_PROCFS_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vfs/vfs.h"
+
+struct task;
+struct process;
+struct mm;
+
+/* A growing text buffer; a failed allocation sets oom and drops the rest. */
+struct sbuf {
+	char *buf;
+	size_t len, cap;
+	bool oom;
+};
+
+void sb_put(struct sbuf *b, const void *p, size_t n);
+void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A path or source as /proc/mounts writes it: space, tab, newline and
+ * backslash as octal escapes. */
+void sb_escaped(struct sbuf *b, const char *s);
+
+struct pnode;
+
+/* Fills b with a file's content; 0 or -errno (ESRCH: the process is gone). */
+typedef int (*gen_fn)(const struct pnode *n, struct sbuf *b);
+
+/* One name in the tree. Directories have children (a table ending with a
+ * NULL name) and, for the dynamic ones, a kind; files a generator; plain
+ * symlinks a target; magic links a path. */
+struct pentry {
+	const char *name;
+	uint8_t id;    /* the low byte of the inode number: unique per entry */
+	uint32_t mode; /* type and permission bits */
+	gen_fn gen;
+	const struct pentry *children;
+	unsigned dyn; /* PD_*: the directory also lists these */
+	/* Plain symlinks: the target (may depend on the caller). */
+	int (*target)(const struct pnode *n, struct sbuf *b);
+	/* Magic links: the path they stand for, a reference in *out. */
+	int (*link)(const struct pnode *n, struct task *t, struct path *out);
+};
+
+enum {
+	PD_PIDS = 1,  /* /proc: one directory per process */
+	PD_TASKS = 2, /* /proc/PID/task: one per thread */
+	PD_FDS = 3,   /* /proc/PID/fd: one magic link per open fd */
+	PD_FDINFO = 4 /* /proc/PID/fdinfo: one file per open fd */
+};
+
+/* An inode's place: its entry and the process, thread and fd it is about
+ * (0, 0, -1 for system-wide entries; tid 0 under /proc/PID itself). */
+struct pnode {
+	const struct pentry *e;
+	int pid, tid, fd;
+	uint64_t parent_ino; /* for ".." */
+};
+
+/* The tables (pid.c, global.c). */
+extern const struct pentry procfs_root_entry;
+extern const struct pentry procfs_pid_entry;
+extern const struct pentry procfs_tid_entry;
+extern const struct pentry procfs_fd_entry;
+extern const struct pentry procfs_fdinfo_entry;
+extern const struct pentry procfs_pid_children[];
+extern const struct pentry procfs_sys_children[];
+
+/* The process (zombies too) and the thread a node speaks of: for tid 0
+ * the thread group leader (or any thread if it has gone); NULL if none. */
+struct process *procfs_process(const struct pnode *n);
+struct task *procfs_task(const struct pnode *n);
+/* The file at fd of node n's thread: a reference, or NULL. */
+struct file *procfs_fd_file(const struct pnode *n);
+/* May the caller look into process p's private parts (fds, cwd, exe,
+ * environ)? As Linux's ptrace_may_access: same user, or CAP_SYS_PTRACE. */
+bool procfs_may_access(struct task *caller, struct process *p);
+/* The instance's start (monotonic and realtime ns), set at mount. */
+extern int64_t procfs_boot_mono_ns, procfs_boot_real_ns;
+/* The mount procfs is on (for the paths of magic links to fds without a
+ * path), or NULL. */
+struct mount *procfs_mount_of(void);
+/* The name readlink gives for an open file: its path from the caller's
+ * root, or "pipe:[N]", "socket:[N]", "anon_inode:[...]". */
+void procfs_file_name(struct file *f, struct sbuf *b);
+/* A path standing for f, which has none (a pipe, the host's stdio): a
+ * procfs inode whose opening shares f. */
+int procfs_proxy_path(struct file *f, struct path *out);
+
+/* Per-process numbers. */
+void procfs_mm_sizes(struct mm *mm, uint64_t *vsize, uint64_t *rss_anon, uint64_t *rss_file,
+		     uint64_t *data, uint64_t *stack, uint64_t *exe, uint64_t *lib);
+int procfs_running_tasks(void);
+int procfs_last_pid(void);
+
+#endif

@@ -1,0 +1,716 @@
+/* fs/procfs/pid.c: /proc/PID and /proc/PID/task/TID: what a process is
+ * (stat, status, statm), what it runs (cmdline, environ, comm, exe), its
+ * memory (maps), files (fd/, fdinfo/, cwd, root), mounts and limits, in
+ * the formats of Linux's fs/proc/array.c and base.c. Numbers the kernel
+ * does not keep (CPU times, page faults, resident pages) are 0 or an
+ * estimate from the VMAs. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fs/procfs/internal.h"
+#include "kernel/task.h"
+#include "mm/mm.h"
+#include "mm/usercopy.h"
+#include "vfs/file.h"
+#include "vfs/namei.h"
+#include "host/host.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/fcntl.h"
+#include "abi/linux/mman.h"
+#include "abi/linux/signal.h"
+#include "abi/linux/stat.h"
+
+#define PF_RANDOMIZE 0x00400000
+
+static struct process *proc_of(const struct pnode *n)
+{
+	return procfs_process(n);
+}
+
+/* The thread's mm, or NULL for a zombie. */
+static struct mm *mm_of(const struct pnode *n)
+{
+	struct task *t = procfs_task(n);
+
+	return t ? t->mm : NULL;
+}
+
+static const char *comm_of(const struct pnode *n)
+{
+	struct task *t = procfs_task(n);
+
+	return t ? t->comm : "";
+}
+
+static char state_of(const struct pnode *n)
+{
+	struct process *p = proc_of(n);
+	struct task *t = procfs_task(n);
+
+	if (!t)
+		return p && p->zombie ? 'Z' : 'X';
+	switch (t->state) {
+	case TASK_SLEEPING:
+		return 'S';
+	case TASK_DEAD:
+		return 'X';
+	default:
+		return 'R';
+	}
+}
+
+static const char *state_name(char c)
+{
+	switch (c) {
+	case 'R':
+		return "R (running)";
+	case 'S':
+		return "S (sleeping)";
+	case 'Z':
+		return "Z (zombie)";
+	default:
+		return "X (dead)";
+	}
+}
+
+static uint64_t sig_ignored(struct process *p)
+{
+	uint64_t m = 0;
+	int i;
+
+	for (i = 0; i < 64; i++)
+		if (p->sigactions[i].handler == LINUX_SIG_IGN)
+			m |= 1ULL << i;
+	return m;
+}
+
+static uint64_t sig_caught(struct process *p)
+{
+	uint64_t m = 0;
+	int i;
+
+	for (i = 0; i < 64; i++)
+		if (p->sigactions[i].handler != LINUX_SIG_IGN &&
+		    p->sigactions[i].handler != LINUX_SIG_DFL)
+			m |= 1ULL << i;
+	return m;
+}
+
+static bool vma_is_exe(struct mm *mm, struct vma *v)
+{
+	return v->file && mm->exe.dentry && v->file->path.dentry &&
+	       v->file->path.dentry->inode == mm->exe.dentry->inode;
+}
+
+/* Sizes in bytes. Resident memory is not known (the host keeps the pages):
+ * it is estimated as every accessible mapping, the stack counting only
+ * what exec put on it plus 128 KiB. */
+void procfs_mm_sizes(struct mm *mm, uint64_t *vsize, uint64_t *rss_anon, uint64_t *rss_file,
+		     uint64_t *data, uint64_t *stack, uint64_t *exe, uint64_t *lib)
+{
+	struct vma *v;
+
+	*vsize = *rss_anon = *rss_file = *data = *stack = *exe = *lib = 0;
+	if (!mm)
+		return;
+	list_for_each_entry(v, &mm->vmas, link)
+	{
+		uint64_t len = v->end - v->start, res = len;
+
+		if (v->flags & VMA_STUB)
+			continue;
+		*vsize += len;
+		if (v->flags & VMA_STACK) {
+			uint64_t used = mm->stack_top > mm->start_stack
+						? mm->stack_top - mm->start_stack
+						: 0;
+
+			*stack += len;
+			used = PAGE_ALIGN(used) + (128UL << 10);
+			if (used < res)
+				res = used;
+		} else if ((v->prot & LINUX_PROT_WRITE) && !(v->flags & VMA_SHARED)) {
+			*data += len;
+		}
+		if ((v->prot & LINUX_PROT_EXEC) && v->file) {
+			if (vma_is_exe(mm, v))
+				*exe += len;
+			else
+				*lib += len;
+		}
+		if (v->prot == 0)
+			continue;
+		if (v->file)
+			*rss_file += res;
+		else
+			*rss_anon += res;
+	}
+}
+
+/* /proc/PID/stat: 52 fields, as fs/proc/array.c do_task_stat. */
+static int gen_stat(const struct pnode *n, struct sbuf *b)
+{
+	struct process *p = proc_of(n);
+	struct task *t = procfs_task(n);
+	struct mm *mm = mm_of(n);
+	uint64_t vsize, ra, rf, data, stk, exe, lib;
+	bool show = current && procfs_may_access(current, p);
+	uint64_t pending = 0, blocked = 0;
+
+	procfs_mm_sizes(mm, &vsize, &ra, &rf, &data, &stk, &exe, &lib);
+	if (t) {
+		pending = t->pending | p->pending;
+		blocked = t->sigmask;
+	}
+	if (!show || !mm)
+		mm = NULL;
+	sb_printf(b, "%d (%s) %c %d %d %d %d %d %u ", n->tid ? n->tid : p->pid, comm_of(n),
+		  state_of(n), p->parent ? p->parent->pid : 0, p->pgid, p->sid, 0, -1,
+		  (mm_of(n) && mm_of(n)->randomize) ? PF_RANDOMIZE : 0);
+	/* minflt cminflt majflt cmajflt utime stime cutime cstime */
+	sb_printf(b, "0 0 0 0 0 0 0 0 ");
+	sb_printf(b, "%d %d %d 0 %llu %llu %llu %llu ", 20 + p->nice, p->nice, p->nthreads,
+		  0ULL /* starttime */, (unsigned long long)vsize,
+		  (unsigned long long)((ra + rf) / PAGE_SIZE),
+		  (unsigned long long)p->rlim[LINUX_RLIMIT_RSS].rlim_cur);
+	sb_printf(b, "%llu %llu %llu 0 0 ", (unsigned long long)(mm ? mm->start_code : 0),
+		  (unsigned long long)(mm ? mm->end_code : 0),
+		  (unsigned long long)(mm ? mm->start_stack : 0));
+	/* signal blocked sigignore sigcatch wchan nswap cnswap exit_signal
+	 * processor rt_priority policy delayacct_blkio_ticks guest_time
+	 * cguest_time */
+	sb_printf(b, "%llu %llu %llu %llu 0 0 0 %d 0 0 0 0 0 0 ", (unsigned long long)pending,
+		  (unsigned long long)blocked, (unsigned long long)sig_ignored(p),
+		  (unsigned long long)sig_caught(p), p->exit_signal);
+	sb_printf(b, "%llu %llu %llu %llu %llu %llu %llu %d\n",
+		  (unsigned long long)(mm ? mm->start_data : 0),
+		  (unsigned long long)(mm ? mm->end_data : 0),
+		  (unsigned long long)(mm ? mm->start_brk : 0),
+		  (unsigned long long)(mm ? mm->arg_start : 0),
+		  (unsigned long long)(mm ? mm->arg_end : 0),
+		  (unsigned long long)(mm ? mm->env_start : 0),
+		  (unsigned long long)(mm ? mm->env_end : 0), p->zombie ? p->exit_code : 0);
+	return 0;
+}
+
+/* /proc/PID/statm: pages. */
+static int gen_statm(const struct pnode *n, struct sbuf *b)
+{
+	uint64_t vsize, ra, rf, data, stk, exe, lib;
+
+	procfs_mm_sizes(mm_of(n), &vsize, &ra, &rf, &data, &stk, &exe, &lib);
+	sb_printf(b, "%llu %llu %llu %llu 0 %llu 0\n", (unsigned long long)(vsize / PAGE_SIZE),
+		  (unsigned long long)((ra + rf) / PAGE_SIZE), (unsigned long long)(rf / PAGE_SIZE),
+		  (unsigned long long)(exe / PAGE_SIZE),
+		  (unsigned long long)((data + stk) / PAGE_SIZE));
+	return 0;
+}
+
+static void kb_line(struct sbuf *b, const char *name, uint64_t bytes)
+{
+	sb_printf(b, "%s:\t%8llu kB\n", name, (unsigned long long)(bytes >> 10));
+}
+
+/* /proc/PID/status, as fs/proc/array.c proc_pid_status. */
+static int gen_status(const struct pnode *n, struct sbuf *b)
+{
+	struct process *p = proc_of(n);
+	struct task *t = procfs_task(n);
+	struct mm *mm = mm_of(n);
+	const struct cred *c = &p->cred;
+	uint64_t vsize, ra, rf, data, stk, exe, lib;
+	int ncpu = host_ncpus(), i, queued = 0;
+	const char *s;
+
+	sb_printf(b, "Name:\t");
+	for (s = comm_of(n); *s; s++) {
+		if (*s == '\n')
+			sb_printf(b, "\\n");
+		else if (*s == '\\')
+			sb_printf(b, "\\\\");
+		else
+			sb_put(b, s, 1);
+	}
+	sb_printf(b, "\nUmask:\t%04o\nState:\t%s\n", p->umask, state_name(state_of(n)));
+	sb_printf(b, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n", p->pid,
+		  n->tid ? n->tid : p->pid, p->parent ? p->parent->pid : 0);
+	sb_printf(b, "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\n", c->uid, c->euid, c->suid,
+		  c->fsuid, c->gid, c->egid, c->sgid, c->fsgid);
+	sb_printf(b, "FDSize:\t%d\nGroups:\t", t && t->files && t->files->max ? t->files->max : 64);
+	for (i = 0; i < c->ngroups; i++)
+		sb_printf(b, "%s%u", i ? " " : "", c->groups[i]);
+	sb_printf(b, " \nNStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\nKthread:\t0\n", p->pid,
+		  n->tid ? n->tid : p->pid, p->pgid, p->sid);
+	if (mm) {
+		procfs_mm_sizes(mm, &vsize, &ra, &rf, &data, &stk, &exe, &lib);
+		kb_line(b, "VmPeak", vsize);
+		kb_line(b, "VmSize", vsize);
+		kb_line(b, "VmLck", 0);
+		kb_line(b, "VmPin", 0);
+		kb_line(b, "VmHWM", ra + rf);
+		kb_line(b, "VmRSS", ra + rf);
+		kb_line(b, "RssAnon", ra);
+		kb_line(b, "RssFile", rf);
+		kb_line(b, "RssShmem", 0);
+		kb_line(b, "VmData", data);
+		kb_line(b, "VmStk", stk);
+		kb_line(b, "VmExe", exe);
+		kb_line(b, "VmLib", lib);
+		kb_line(b, "VmPTE", 0);
+		kb_line(b, "VmSwap", 0);
+		kb_line(b, "HugetlbPages", 0);
+		sb_printf(b, "CoreDumping:\t0\nTHP_enabled:\t1\n");
+	}
+	for (i = 0; i < 64; i++) {
+		queued += (p->pending >> i) & 1;
+		if (t)
+			queued += (t->pending >> i) & 1;
+	}
+	sb_printf(b, "Threads:\t%d\nSigQ:\t%d/%llu\n", p->nthreads, queued,
+		  (unsigned long long)p->rlim[LINUX_RLIMIT_SIGPENDING].rlim_cur);
+	sb_printf(b, "SigPnd:\t%016llx\nShdPnd:\t%016llx\nSigBlk:\t%016llx\n",
+		  (unsigned long long)(t ? t->pending : 0), (unsigned long long)p->pending,
+		  (unsigned long long)(t ? t->sigmask : 0));
+	sb_printf(b, "SigIgn:\t%016llx\nSigCgt:\t%016llx\n", (unsigned long long)sig_ignored(p),
+		  (unsigned long long)sig_caught(p));
+	sb_printf(b, "CapInh:\t%016llx\nCapPrm:\t%016llx\nCapEff:\t%016llx\n",
+		  (unsigned long long)c->cap_inheritable, (unsigned long long)c->cap_permitted,
+		  (unsigned long long)c->cap_effective);
+	sb_printf(b, "CapBnd:\t%016llx\nCapAmb:\t%016llx\n", (unsigned long long)CAP_FULL_SET,
+		  0ULL);
+	sb_printf(b, "NoNewPrivs:\t%d\nSeccomp:\t0\nSeccomp_filters:\t0\n", p->no_new_privs);
+	sb_printf(b, "Speculation_Store_Bypass:\tthread vulnerable\n");
+	sb_printf(b, "SpeculationIndirectBranch:\tconditional enabled\n");
+	if (ncpu < 1)
+		ncpu = 1;
+	sb_printf(b, "Cpus_allowed:\t");
+	for (i = (ncpu - 1) / 4; i >= 0; i--) {
+		int bits = ncpu - i * 4;
+
+		sb_printf(b, "%x", bits >= 4 ? 0xf : (1 << bits) - 1);
+	}
+	if (ncpu > 1)
+		sb_printf(b, "\nCpus_allowed_list:\t0-%d\n", ncpu - 1);
+	else
+		sb_printf(b, "\nCpus_allowed_list:\t0\n");
+	sb_printf(b, "Mems_allowed:\t00000001\nMems_allowed_list:\t0\n");
+	sb_printf(b, "voluntary_ctxt_switches:\t0\nnonvoluntary_ctxt_switches:\t0\n");
+	return 0;
+}
+
+/* Bytes [start, end) of the guest's memory, as far as they can be read. */
+static void put_user_range(struct sbuf *b, struct mm *mm, uaddr_t start, uaddr_t end)
+{
+	char chunk[4096];
+
+	while (mm && start < end) {
+		size_t n = end - start < sizeof(chunk) ? end - start : sizeof(chunk);
+
+		if (n > PAGE_SIZE - (start & (PAGE_SIZE - 1)))
+			n = PAGE_SIZE - (start & (PAGE_SIZE - 1));
+		if (copy_from_user(mm, chunk, start, n) < 0)
+			break;
+		sb_put(b, chunk, n);
+		start += n;
+	}
+}
+
+static int gen_cmdline(const struct pnode *n, struct sbuf *b)
+{
+	struct mm *mm = mm_of(n);
+
+	if (mm)
+		put_user_range(b, mm, mm->arg_start, mm->arg_end);
+	return 0;
+}
+
+static int gen_environ(const struct pnode *n, struct sbuf *b)
+{
+	struct mm *mm = mm_of(n);
+
+	if (!current || !procfs_may_access(current, proc_of(n)))
+		return -EACCES;
+	if (mm)
+		put_user_range(b, mm, mm->env_start, mm->env_end);
+	return 0;
+}
+
+static int gen_comm(const struct pnode *n, struct sbuf *b)
+{
+	sb_printf(b, "%s\n", comm_of(n));
+	return 0;
+}
+
+static unsigned dev_major(uint64_t dev)
+{
+	return (unsigned)(((dev >> 8) & 0xfff) | ((dev >> 32) & ~0xfffULL));
+}
+
+static unsigned dev_minor(uint64_t dev)
+{
+	return (unsigned)((dev & 0xff) | ((dev >> 12) & ~0xffULL));
+}
+
+/* /proc/PID/maps: "start-end perms offset dev inode", then the name at
+ * column 73 (fs/proc/task_mmu.c). The stub's pages are not shown. */
+static int gen_maps(const struct pnode *n, struct sbuf *b)
+{
+	struct mm *mm = mm_of(n);
+	struct vma *v;
+
+	if (!mm)
+		return 0;
+	if (!current || !procfs_may_access(current, proc_of(n)))
+		return -EACCES;
+	list_for_each_entry(v, &mm->vmas, link)
+	{
+		struct linux_stat st;
+		size_t start = b->len;
+		char *name = NULL;
+		const char *label = NULL;
+
+		if (v->flags & VMA_STUB)
+			continue;
+		memset(&st, 0, sizeof(st));
+		if (v->file) {
+			file_stat(v->file, &st);
+			if (v->file->path.dentry && current->fs)
+				name = path_name(&v->file->path, &current->fs->root);
+		} else if (v->flags & VMA_HEAP) {
+			label = "[heap]";
+		} else if (v->flags & VMA_STACK) {
+			label = "[stack]";
+		} else if (v->flags & VMA_SHARED) {
+			label = "/dev/zero (deleted)";
+		}
+		sb_printf(b, "%08llx-%08llx %c%c%c%c %08llx %02x:%02x %llu ",
+			  (unsigned long long)v->start, (unsigned long long)v->end,
+			  (v->prot & LINUX_PROT_READ) ? 'r' : '-',
+			  (v->prot & LINUX_PROT_WRITE) ? 'w' : '-',
+			  (v->prot & LINUX_PROT_EXEC) ? 'x' : '-',
+			  (v->flags & VMA_SHARED) ? 's' : 'p',
+			  (unsigned long long)(v->file ? v->off : 0),
+			  v->file ? dev_major(st.st_dev) : 0, v->file ? dev_minor(st.st_dev) : 0,
+			  (unsigned long long)(v->file ? st.st_ino : 0));
+		if (name || label) {
+			while (b->len - start < 72 && !b->oom)
+				sb_put(b, " ", 1);
+			sb_printf(b, " %s", name ? name : label);
+		}
+		sb_put(b, "\n", 1);
+		free(name);
+	}
+	return 0;
+}
+
+/* Mounts as the process sees them: those under its root. */
+
+static bool mount_visible(struct mount *m, const struct path *root)
+{
+	struct mount *mnt = m;
+	struct dentry *d = m->root;
+
+	for (;;) {
+		if (d == root->dentry && mnt == root->mnt)
+			return true;
+		if (d == mnt->root) {
+			if (!mnt->parent)
+				return false;
+			d = mnt->mountpoint;
+			mnt = mnt->parent;
+		} else if (d->parent) {
+			d = d->parent;
+		} else {
+			return false;
+		}
+	}
+}
+
+static int mount_id(struct mount *m)
+{
+	struct mount *x;
+	int id = 21;
+
+	list_for_each_entry(x, &mounts, link)
+	{
+		if (x == m)
+			return id;
+		id++;
+	}
+	return 0;
+}
+
+static int mounts_root(const struct pnode *n, struct path *root)
+{
+	struct task *t = procfs_task(n);
+
+	if (!t || !t->fs)
+		return -ESRCH;
+	*root = t->fs->root;
+	return 0;
+}
+
+static int gen_mounts(const struct pnode *n, struct sbuf *b)
+{
+	struct path root;
+	struct mount *m;
+	int ret = mounts_root(n, &root);
+
+	if (ret < 0)
+		return 0;
+	list_for_each_entry(m, &mounts, link)
+	{
+		struct path p = { m, m->root };
+		char *dir;
+
+		if (!mount_visible(m, &root))
+			continue;
+		dir = path_name(&p, &root);
+		if (!dir)
+			continue;
+		sb_escaped(b, m->source);
+		sb_put(b, " ", 1);
+		sb_escaped(b, dir);
+		sb_printf(b, " %s %s,relatime 0 0\n", m->sb->fstype,
+			  (m->rdonly || m->sb->rdonly) ? "ro" : "rw");
+		free(dir);
+	}
+	return 0;
+}
+
+static int gen_mountinfo(const struct pnode *n, struct sbuf *b)
+{
+	struct path root;
+	struct mount *m;
+	int ret = mounts_root(n, &root);
+
+	if (ret < 0)
+		return 0;
+	list_for_each_entry(m, &mounts, link)
+	{
+		struct path p = { m, m->root };
+		bool ro = m->rdonly || m->sb->rdonly;
+		char *dir;
+
+		if (!mount_visible(m, &root))
+			continue;
+		dir = path_name(&p, &root);
+		if (!dir)
+			continue;
+		sb_printf(b, "%d %d %u:%u / ", mount_id(m), m->parent ? mount_id(m->parent) : 1,
+			  dev_major(m->sb->dev), dev_minor(m->sb->dev));
+		sb_escaped(b, dir);
+		sb_printf(b, " %s,relatime - %s ", ro ? "ro" : "rw", m->sb->fstype);
+		sb_escaped(b, m->source);
+		sb_printf(b, " %s\n", m->sb->rdonly ? "ro" : "rw");
+		free(dir);
+	}
+	return 0;
+}
+
+static int gen_limits(const struct pnode *n, struct sbuf *b)
+{
+	static const struct {
+		const char *name, *unit;
+	} names[NRLIMITS] = {
+		{ "Max cpu time", "seconds" },	   { "Max file size", "bytes" },
+		{ "Max data size", "bytes" },	   { "Max stack size", "bytes" },
+		{ "Max core file size", "bytes" }, { "Max resident set", "bytes" },
+		{ "Max processes", "processes" },  { "Max open files", "files" },
+		{ "Max locked memory", "bytes" },  { "Max address space", "bytes" },
+		{ "Max file locks", "locks" },	   { "Max pending signals", "signals" },
+		{ "Max msgqueue size", "bytes" },  { "Max nice priority", NULL },
+		{ "Max realtime priority", NULL }, { "Max realtime timeout", "us" },
+	};
+	struct process *p = proc_of(n);
+	int i;
+
+	sb_printf(b, "%-25s %-20s %-20s %-10s\n", "Limit", "Soft Limit", "Hard Limit", "Units");
+	for (i = 0; i < NRLIMITS; i++) {
+		const struct linux_rlimit *r = &p->rlim[i];
+
+		if (r->rlim_cur == LINUX_RLIM_INFINITY)
+			sb_printf(b, "%-25s %-20s ", names[i].name, "unlimited");
+		else
+			sb_printf(b, "%-25s %-20llu ", names[i].name,
+				  (unsigned long long)r->rlim_cur);
+		if (r->rlim_max == LINUX_RLIM_INFINITY)
+			sb_printf(b, "%-20s ", "unlimited");
+		else
+			sb_printf(b, "%-20llu ", (unsigned long long)r->rlim_max);
+		if (names[i].unit)
+			sb_printf(b, "%-10s\n", names[i].unit);
+		else
+			sb_put(b, "\n", 1);
+	}
+	return 0;
+}
+
+static int gen_cgroup(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "0::/\n");
+	return 0;
+}
+
+static int gen_zero(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "0\n");
+	return 0;
+}
+
+static int gen_wchan(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "0");
+	return 0;
+}
+
+static int gen_fdinfo(const struct pnode *n, struct sbuf *b)
+{
+	struct task *t = procfs_task(n);
+	struct file *f = procfs_fd_file(n);
+	unsigned flags;
+	struct linux_stat st;
+	int64_t pos = 0;
+
+	if (!f)
+		return -ENOENT;
+	if (f->inode && LINUX_S_ISDIR(f->inode->mode))
+		pos = f->pos;
+	else if (f->ops->llseek)
+		pos = f->ops->llseek(f, 0, LINUX_SEEK_CUR);
+	if (pos < 0)
+		pos = 0;
+	flags = f->flags;
+	if (f->path.dentry)
+		flags |= LINUX_O_LARGEFILE;
+	if (t && t->files && t->files->cloexec && n->fd < t->files->max && t->files->cloexec[n->fd])
+		flags |= LINUX_O_CLOEXEC;
+	memset(&st, 0, sizeof(st));
+	file_stat(f, &st);
+	sb_printf(b, "pos:\t%lld\nflags:\t0%o\nmnt_id:\t%d\nino:\t%llu\n", (long long)pos, flags,
+		  f->path.mnt ? mount_id(f->path.mnt) : 0, (unsigned long long)st.st_ino);
+	file_put(f);
+	return 0;
+}
+
+/* Magic links. */
+
+static int link_cwd(const struct pnode *n, struct task *caller, struct path *out)
+{
+	struct task *t = procfs_task(n);
+
+	(void)caller;
+	if (!t || !t->fs)
+		return -ENOENT;
+	*out = t->fs->cwd;
+	path_get(out);
+	return 0;
+}
+
+static int link_root(const struct pnode *n, struct task *caller, struct path *out)
+{
+	struct task *t = procfs_task(n);
+
+	(void)caller;
+	if (!t || !t->fs)
+		return -ENOENT;
+	*out = t->fs->root;
+	path_get(out);
+	return 0;
+}
+
+static int link_exe(const struct pnode *n, struct task *caller, struct path *out)
+{
+	struct mm *mm = mm_of(n);
+
+	(void)caller;
+	if (!mm || !mm->exe.dentry)
+		return -ENOENT;
+	*out = mm->exe;
+	path_get(out);
+	return 0;
+}
+
+/* Filled in by procfs.c's magic link code for fd/N. */
+static int link_fd(const struct pnode *n, struct task *caller, struct path *out)
+{
+	(void)n;
+	(void)caller;
+	(void)out;
+	return -ENOENT;
+}
+
+#define DIR_R  (LINUX_S_IFDIR | 0555)
+#define DIR_X  (LINUX_S_IFDIR | 0500)
+#define FILE_R (LINUX_S_IFREG | 0444)
+#define FILE_W (LINUX_S_IFREG | 0644)
+#define FILE_P (LINUX_S_IFREG | 0400)
+#define LINK   (LINUX_S_IFLNK | 0777)
+
+/* Ids of the entries under /proc/PID (their own number space). */
+enum {
+	I_PIDDIR = 1,
+	I_TIDDIR,
+	I_TASK,
+	I_FD,
+	I_FDINFO,
+	I_FDLINK,
+	I_FDINFOFILE,
+	I_CWD,
+	I_ROOT,
+	I_EXE,
+	I_ENVIRON,
+	I_CMDLINE,
+	I_COMM,
+	I_STAT,
+	I_STATM,
+	I_STATUS,
+	I_MAPS,
+	I_MOUNTS,
+	I_MOUNTINFO,
+	I_LIMITS,
+	I_CGROUP,
+	I_OOM_SCORE,
+	I_OOM_SCORE_ADJ,
+	I_WCHAN,
+};
+
+const struct pentry procfs_pid_children[] = {
+	{ .name = "task", .id = I_TASK, .mode = DIR_R, .dyn = PD_TASKS },
+	{ .name = "fd", .id = I_FD, .mode = DIR_X, .dyn = PD_FDS },
+	{ .name = "fdinfo", .id = I_FDINFO, .mode = DIR_R, .dyn = PD_FDINFO },
+	{ .name = "cwd", .id = I_CWD, .mode = LINK, .link = link_cwd },
+	{ .name = "root", .id = I_ROOT, .mode = LINK, .link = link_root },
+	{ .name = "exe", .id = I_EXE, .mode = LINK, .link = link_exe },
+	{ .name = "environ", .id = I_ENVIRON, .mode = FILE_P, .gen = gen_environ },
+	{ .name = "cmdline", .id = I_CMDLINE, .mode = FILE_R, .gen = gen_cmdline },
+	{ .name = "comm", .id = I_COMM, .mode = FILE_W, .gen = gen_comm },
+	{ .name = "stat", .id = I_STAT, .mode = FILE_R, .gen = gen_stat },
+	{ .name = "statm", .id = I_STATM, .mode = FILE_R, .gen = gen_statm },
+	{ .name = "status", .id = I_STATUS, .mode = FILE_R, .gen = gen_status },
+	{ .name = "maps", .id = I_MAPS, .mode = FILE_R, .gen = gen_maps },
+	{ .name = "mounts", .id = I_MOUNTS, .mode = FILE_R, .gen = gen_mounts },
+	{ .name = "mountinfo", .id = I_MOUNTINFO, .mode = FILE_R, .gen = gen_mountinfo },
+	{ .name = "limits", .id = I_LIMITS, .mode = FILE_R, .gen = gen_limits },
+	{ .name = "cgroup", .id = I_CGROUP, .mode = FILE_R, .gen = gen_cgroup },
+	{ .name = "oom_score", .id = I_OOM_SCORE, .mode = FILE_R, .gen = gen_zero },
+	{ .name = "oom_score_adj", .id = I_OOM_SCORE_ADJ, .mode = FILE_W, .gen = gen_zero },
+	{ .name = "wchan", .id = I_WCHAN, .mode = FILE_R, .gen = gen_wchan },
+	{ 0 },
+};
+
+const struct pentry procfs_pid_entry = {
+	.name = "PID", .id = I_PIDDIR, .mode = DIR_R, .children = procfs_pid_children
+};
+const struct pentry procfs_tid_entry = {
+	.name = "TID", .id = I_TIDDIR, .mode = DIR_R, .children = procfs_pid_children
+};
+const struct pentry procfs_fd_entry = {
+	.name = "N", .id = I_FDLINK, .mode = LINUX_S_IFLNK | 0700, .link = link_fd
+};
+const struct pentry procfs_fdinfo_entry = {
+	.name = "N", .id = I_FDINFOFILE, .mode = FILE_R, .gen = gen_fdinfo
+};
