@@ -83,7 +83,10 @@ static int mount_at(struct path *root, const char *gpath, struct super_block *sb
 	int ret = mkdir_p(root, gpath, &at);
 
 	if (ret < 0) {
+		/* Not mounted: the filesystem goes, its superblock with it. */
 		inode_put(fsroot);
+		if (sb->put_super)
+			sb->put_super(sb);
 		return ret;
 	}
 	ret = mount_add(&at, sb, fsroot, source, rdonly) ? 0 : -ENOMEM;

@@ -27,6 +27,8 @@ struct super_block {
 	bool rdonly;
 	uint64_t magic; /* f_type for statfs */
 	void *priv;
+	/* Frees an unmounted superblock (NULL: static, nothing to free). */
+	void (*put_super)(struct super_block *sb);
 };
 
 /* Changes setattr makes; valid says which. */

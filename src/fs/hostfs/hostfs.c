@@ -419,6 +419,11 @@ static const struct inode_ops hostfs_iops = {
 	.release = hostfs_inode_release,
 };
 
+static void hostfs_put_super(struct super_block *sb)
+{
+	free(sb);
+}
+
 int hostfs_mount(const char *host_dir, bool rdonly, struct super_block **sbp, struct inode **root)
 {
 	struct super_block *sb = calloc(1, sizeof(*sb));
@@ -428,6 +433,7 @@ int hostfs_mount(const char *host_dir, bool rdonly, struct super_block **sbp, st
 		return -ENOMEM;
 	sb->fstype = "hostfs";
 	sb->rdonly = rdonly;
+	sb->put_super = hostfs_put_super;
 	sb->magic = 0x00c0ffee;
 	fd = host_open_root(host_dir);
 	if (fd < 0) {

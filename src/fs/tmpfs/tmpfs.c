@@ -665,6 +665,12 @@ static const struct inode_ops tmpfs_iops = {
 	.release = tmpfs_release,
 };
 
+static void tmpfs_put_super(struct super_block *sb)
+{
+	free(sb->priv);
+	free(sb);
+}
+
 int tmpfs_mount(uint64_t size_limit, uint32_t root_mode, struct super_block **sbp,
 		struct inode **root)
 {
@@ -682,6 +688,7 @@ int tmpfs_mount(uint64_t size_limit, uint32_t root_mode, struct super_block **sb
 	sb->dev = vfs_anon_dev();
 	sb->magic = LINUX_TMPFS_MAGIC;
 	sb->priv = s;
+	sb->put_super = tmpfs_put_super;
 	*root = new_inode(sb, LINUX_S_IFDIR | (root_mode & 07777), NULL, 0);
 	if (!*root) {
 		free(sb);
