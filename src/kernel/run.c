@@ -5,11 +5,39 @@
 #include "kernel/log.h"
 #include "syscalls/dispatch.h"
 #include "abi/linux/signal.h"
+#include "abi/linux/mman.h"
+#include "mm/mm.h"
+
+/* The kind of access that faulted. ptrace gives no x86 error code, so
+ * (differs from Linux's own knowledge) it is inferred: at the ip it was an
+ * instruction fetch; a denied access to a readable page that is not
+ * writable was a write; to a PROT_NONE page, a read. */
+static enum pf_access fault_access(struct task *t)
+{
+	struct vma *v;
+
+	if (t->ev.access != PF_ACCESS_UNKNOWN)
+		return t->ev.access;
+	if (t->ev.addr == t->ev.ip)
+		return PF_ACCESS_EXEC;
+	if (t->ev.signo != LINUX_SIGSEGV || t->ev.code != LINUX_SEGV_ACCERR || !t->mm)
+		return PF_ACCESS_UNKNOWN;
+	v = mm_find_vma(t->mm, t->ev.addr);
+	if (!v || v->start > t->ev.addr)
+		return PF_ACCESS_UNKNOWN;
+	if (v->prot == LINUX_PROT_NONE)
+		return PF_ACCESS_READ;
+	return (v->prot & LINUX_PROT_WRITE) ? PF_ACCESS_UNKNOWN : PF_ACCESS_WRITE;
+}
 
 static void handle_fault(struct task *t)
 {
-	klog(LOG_INFO, "pid %d (%s): signal %d (code %d) at %#llx, ip %#llx", t->proc->pid, t->comm,
-	     t->ev.signo, t->ev.code, (unsigned long long)t->ev.addr, (unsigned long long)t->ev.ip);
+	static const char *const kind[] = { "access", "read", "write", "exec" };
+
+	t->ev.access = fault_access(t);
+	klog(LOG_INFO, "pid %d (%s): signal %d (code %d), %s at %#llx, ip %#llx", t->proc->pid,
+	     t->comm, t->ev.signo, t->ev.code, kind[t->ev.access], (unsigned long long)t->ev.addr,
+	     (unsigned long long)t->ev.ip);
 	force_signal(t, t->ev.signo, t->ev.code, t->ev.addr);
 }
 

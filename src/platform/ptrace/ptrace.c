@@ -748,6 +748,9 @@ static void handle_status(int tid, int status, pf_event_fn fn)
 		ev.code = si.si_code;
 		ev.kind = is_fault(&si) ? PF_EV_FAULT : PF_EV_SIGNAL;
 		ev.addr = (uint64_t)si.si_addr;
+		if (ev.kind == PF_EV_FAULT)
+			ev.ip = (uint64_t)ptrace(PTRACE_PEEKUSER, tid,
+						 offsetof(struct user_regs_struct, rip), 0);
 		ev.access = PF_ACCESS_UNKNOWN;
 		fn(th->owner, &ev);
 	}
