@@ -67,8 +67,20 @@ static void release_process(struct process *p)
 	signal_flush_process(p);
 	list_del(&p->sibling);
 	pid_free(p->pid);
+	p->reaped = true;
+	waitq_wake_all(&p->exit_wait);
+	if (p->pidfd_refs > 0)
+		return; /* the last pidfd frees it */
 	free(p->cred.groups);
 	free(p);
+}
+
+void process_pidfd_put(struct process *p)
+{
+	if (--p->pidfd_refs == 0 && p->reaped) {
+		free(p->cred.groups);
+		free(p);
+	}
 }
 
 /* Tells the parent; a parent that ignores SIGCHLD reaps at once. */
@@ -113,7 +125,8 @@ static void process_finish(struct process *p)
 	struct process *c, *n, *reaper;
 
 	p->zombie = true;
-	itimer_exit(p); /* an alarm pending now never fires */
+	waitq_wake_all(&p->exit_wait); /* pidfds poll readable */
+	itimer_exit(p);		       /* an alarm pending now never fires */
 	signal_flush_process(p);
 	if (p->pid == 1) {
 		init_status = p->exit_code;
@@ -414,8 +427,18 @@ long sys_waitid(struct task *t, const struct sysargs *a)
 		if (id < 0)
 			return -EINVAL;
 		break;
+	case LINUX_P_PIDFD: {
+		struct process *pp = pidfd_process(t, id);
+
+		if (!pp)
+			return -EBADF;
+		if (pp->reaped)
+			return -ECHILD;
+		which = LINUX_P_PID;
+		id = pp->pid;
+		break;
+	}
 	default:
-		/* Differs from Linux: P_PIDFD comes with pidfds. */
 		return -EINVAL;
 	}
 	ret = do_wait(t, which, id, options, &res);

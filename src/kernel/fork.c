@@ -3,7 +3,7 @@
  * host does copy-on-write. A new thread is one more host thread in the same
  * stub. vfork suspends the parent until the child execs or exits.
  * Refused with EINVAL (said in the note and here): namespaces (CLONE_NEW*),
- * CLONE_PIDFD until pidfds exist, CLONE_INTO_CGROUP, clone3's set_tid. */
+ * CLONE_INTO_CGROUP, clone3's set_tid. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +28,8 @@ struct clone_req {
 	int exit_signal;
 	uaddr_t stack, parent_tid, child_tid;
 	uint64_t tls;
+	uaddr_t pidfd; /* where CLONE_PIDFD puts the fd */
+	bool clone3;
 };
 
 static struct process *copy_process_struct(struct task *t, int pid, const struct clone_req *r)
@@ -76,10 +78,13 @@ static int check_flags(struct task *t, const struct clone_req *r)
 	if ((f & (LINUX_CLONE_PARENT | LINUX_CLONE_THREAD)) && t->proc->pid == 1 &&
 	    !(f & LINUX_CLONE_THREAD))
 		return -EINVAL; /* init cannot have siblings */
-	if (f & (LINUX_CLONE_PIDFD | LINUX_CLONE_INTO_CGROUP)) {
-		klog(LOG_INFO, "clone: CLONE_PIDFD/CLONE_INTO_CGROUP are not supported: EINVAL");
+	if (f & LINUX_CLONE_INTO_CGROUP) {
+		klog(LOG_INFO, "clone: CLONE_INTO_CGROUP is not supported: EINVAL");
 		return -EINVAL;
 	}
+	if ((f & LINUX_CLONE_PIDFD) &&
+	    ((f & LINUX_CLONE_THREAD) || (!r->clone3 && (f & LINUX_CLONE_PARENT_SETTID))))
+		return -EINVAL;
 	if ((f & LINUX_CLONE_THREAD) && r->exit_signal)
 		return -EINVAL;
 	if (r->exit_signal < 0 || r->exit_signal > LINUX_NSIG)
@@ -178,6 +183,19 @@ static long do_clone(struct task *t, const struct clone_req *r)
 	}
 	if (f & LINUX_CLONE_CHILD_CLEARTID)
 		c->clear_child_tid = r->child_tid;
+	if (f & LINUX_CLONE_PIDFD) {
+		int pfd = pidfd_create(t, c->proc, 0);
+
+		if (pfd < 0) {
+			ret = pfd;
+			goto fail;
+		}
+		if (copy_to_user(t->mm, r->pidfd, &pfd, sizeof(pfd)) < 0) {
+			fd_close(t->files, pfd);
+			ret = -EFAULT;
+			goto fail;
+		}
+	}
 	ret = kstack_init(&c->kstack, task_main, c);
 	if (ret < 0)
 		goto fail;
@@ -219,6 +237,7 @@ long sys_clone(struct task *t, const struct sysargs *a)
 		.parent_tid = sysarg_uaddr(a, 2),
 		.child_tid = sysarg_uaddr(a, 3),
 		.tls = a->a[4],
+		.pidfd = sysarg_uaddr(a, 2),
 	};
 
 	return do_clone(t, &r);
@@ -245,7 +264,7 @@ long sys_clone3(struct task *t, const struct sysargs *a)
 {
 	struct linux_clone_args ca;
 	uint64_t size = sysarg_size(a, 1);
-	struct clone_req r;
+	struct clone_req r = { 0 };
 
 	if (size < LINUX_CLONE_ARGS_SIZE_VER0 || size > 4096)
 		return -EINVAL;
@@ -285,6 +304,8 @@ long sys_clone3(struct task *t, const struct sysargs *a)
 	r.parent_tid = ca.parent_tid;
 	r.child_tid = ca.child_tid;
 	r.tls = ca.tls;
+	r.pidfd = ca.pidfd;
+	r.clone3 = true;
 	if (ca.flags & LINUX_CLONE_CLEAR_SIGHAND) {
 		long ret;
 		int i;

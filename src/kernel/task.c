@@ -135,6 +135,7 @@ static struct process *process_new(int pid)
 	list_init(&p->sibling);
 	list_init(&p->threads);
 	waitq_init(&p->wait_chld);
+	waitq_init(&p->exit_wait);
 	p->exit_signal = LINUX_SIGCHLD;
 	p->umask = 022;
 	for (i = 0; i < NRLIMITS; i++)

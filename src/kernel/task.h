@@ -46,8 +46,11 @@ struct process {
 	bool did_exec;
 	bool subreaper;
 	bool no_new_privs;
-	int exit_code;		  /* wait status */
-	struct waitq wait_chld;	  /* wait4 sleeps here */
+	int exit_code;		/* wait status */
+	struct waitq wait_chld; /* wait4 sleeps here */
+	struct waitq exit_wait; /* pidfds wait here for the death */
+	int pidfd_refs;
+	bool reaped;
 	struct task *exec_waiter; /* execve waits for the other threads to go */
 	struct cred cred;
 	struct linux_rlimit rlim[NRLIMITS];
@@ -154,6 +157,10 @@ void task_kick(struct task *t);
 bool signal_pending(struct task *t);
 /* A vfork child execs or exits: its parent goes on. */
 void vfork_release(struct task *t);
+/* pidfds (kernel/pidfd.c). */
+struct process *pidfd_process(struct task *t, int fd);
+int pidfd_create(struct task *t, struct process *p, unsigned flags);
+void process_pidfd_put(struct process *p);
 /* Frees a dead task once the scheduler has left its stack. */
 void task_free(struct task *t);
 int task_count(void);

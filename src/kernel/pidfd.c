@@ -1,0 +1,136 @@
+/* kernel/pidfd.c: pidfd_open, pidfd_send_signal and the pidfd file: it
+ * keeps its process (even reaped) and polls readable once it has exited. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/task.h"
+#include "syscalls/dispatch.h"
+#include "vfs/file.h"
+#include "vfs/poll.h"
+#include "mm/usercopy.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/fcntl.h"
+#include "abi/linux/poll.h"
+#include "abi/linux/stat.h"
+
+static unsigned pidfd_poll(struct file *f, struct poll_table *pt)
+{
+	struct process *p = f->priv;
+
+	poll_wait(pt, &p->exit_wait);
+	return (p->zombie || p->reaped) ? LINUX_POLLIN | LINUX_POLLRDNORM : 0;
+}
+
+static int pidfd_stat(struct file *f, struct linux_stat *st)
+{
+	(void)f;
+	memset(st, 0, sizeof(*st));
+	st->st_mode = 0600; /* an anonymous inode, as Linux's pidfs before 6.9 */
+	st->st_nlink = 1;
+	st->st_blksize = 4096;
+	return 0;
+}
+
+static void pidfd_release(struct file *f)
+{
+	process_pidfd_put(f->priv);
+}
+
+static const struct file_ops pidfd_ops = {
+	.poll = pidfd_poll,
+	.stat = pidfd_stat,
+	.release = pidfd_release,
+};
+
+struct process *pidfd_process(struct task *t, int fd)
+{
+	struct file *f = fdget(t->files, fd);
+	struct process *p = NULL;
+
+	if (f && f->ops == &pidfd_ops)
+		p = f->priv;
+	file_put(f);
+	return p;
+}
+
+int pidfd_create(struct task *t, struct process *p, unsigned flags)
+{
+	struct file *f =
+		file_alloc(&pidfd_ops, LINUX_O_RDWR | (flags & LINUX_O_NONBLOCK), -1, NULL);
+	int fd;
+
+	if (!f)
+		return -ENOMEM;
+	f->priv = p;
+	p->pidfd_refs++;
+	fd = fd_install(t->files, f, 0, true, (int)t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur);
+	if (fd < 0)
+		file_put(f);
+	return fd;
+}
+
+long sys_pidfd_open(struct task *t, const struct sysargs *a)
+{
+	int pid = sysarg_int(a, 0);
+	unsigned flags = sysarg_uint(a, 1);
+	struct process *p;
+
+	if (flags & ~LINUX_O_NONBLOCK)
+		return -EINVAL;
+	if (pid <= 0)
+		return -EINVAL;
+	p = process_by_pid(pid);
+	if (!p) {
+		struct task *th = task_by_tid(pid);
+
+		return th ? -EINVAL : -ESRCH; /* a thread that is not a leader */
+	}
+	return pidfd_create(t, p, flags);
+}
+
+long sys_pidfd_send_signal(struct task *t, const struct sysargs *a)
+{
+	int sig = sysarg_int(a, 1);
+	struct process *p;
+
+	unsigned flags = sysarg_uint(a, 3);
+
+	/* PIDFD_SIGNAL_THREAD (1), _THREAD_GROUP (2), _PROCESS_GROUP (4): at
+	 * most one. Differs from Linux: THREAD signals the whole process. */
+	if ((flags & ~7u) || (flags & (flags - 1)))
+		return -EINVAL;
+	if (sig < 0 || sig > LINUX_NSIG)
+		return -EINVAL;
+	{
+		struct file *f = fdget(t->files, sysarg_int(a, 0));
+
+		if (!f)
+			return -EBADF;
+		file_put(f);
+	}
+	p = pidfd_process(t, sysarg_int(a, 0));
+	if (!p)
+		return -EBADF;
+	if (p->reaped || p->zombie)
+		return -ESRCH;
+	if (sysarg_uaddr(a, 2)) {
+		struct linux_siginfo si;
+		int ret = send_signal(t, p, 0); /* the permission check */
+
+		if (ret < 0)
+			return ret;
+		if (copy_from_user(t->mm, &si, sysarg_uaddr(a, 2), sizeof(si)) < 0)
+			return -EFAULT;
+		if (si.si_signo != sig)
+			return -EINVAL;
+		if ((si.si_code >= 0 || si.si_code == LINUX_SI_TKILL) && p != t->proc)
+			return -EPERM;
+		return send_signal_info(p, NULL, sig, &si);
+	}
+	if (flags & 4) {
+		struct sysargs k = { { (uint64_t)(int64_t)-p->pgid, (uint64_t)sig } };
+
+		return sys_kill(t, &k);
+	}
+	return send_signal(t, p, sig);
+}

@@ -1,0 +1,121 @@
+/* pidfd_open, pidfd_send_signal, waitid(P_PIDFD), clone3(CLONE_PIDFD). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef CLONE_PIDFD
+#define CLONE_PIDFD 0x1000
+#endif
+#ifndef P_PIDFD
+#define P_PIDFD 3
+#endif
+
+static int n;
+
+static void check(int ok, const char *what)
+{
+	printf("%s %d - %s\n", ok ? "ok" : "not ok", ++n, what);
+}
+
+static const char *ename(int e)
+{
+	switch (e) {
+	case EINVAL: return "EINVAL";
+	case ESRCH: return "ESRCH";
+	case EBADF: return "EBADF";
+	case ECHILD: return "ECHILD";
+	default: return "other";
+	}
+}
+
+static int readable(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
+}
+
+struct clone_args_v0 {
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+};
+
+int main(void)
+{
+	int pipefd[2], pfd, st;
+	siginfo_t si;
+	long r;
+	pid_t c;
+	char b;
+
+	setvbuf(stdout, NULL, _IONBF, 0);
+	if (pipe(pipefd) < 0)
+		return 1;
+	c = fork();
+	if (c == 0) {
+		close(pipefd[1]);
+		read(pipefd[0], &b, 1);
+		_exit(3);
+	}
+	pfd = syscall(SYS_pidfd_open, c, 0);
+	check(pfd >= 0, "pidfd_open of a child");
+	check(!readable(pfd), "a live child's pidfd is not readable");
+	check((fcntl(pfd, F_GETFD) & FD_CLOEXEC) != 0, "pidfds are close-on-exec");
+	r = syscall(SYS_pidfd_send_signal, pfd, SIGKILL, NULL, 0x100);
+	check(r == -1 && errno == EINVAL, "pidfd_send_signal with flags -> EINVAL");
+	r = syscall(SYS_pidfd_send_signal, pfd, SIGKILL, NULL, 0);
+	check(r == 0, "pidfd_send_signal SIGKILL");
+	{
+		struct pollfd p = { .fd = pfd, .events = POLLIN };
+
+		check(poll(&p, 1, 5000) == 1, "the pidfd polls readable once the child died");
+	}
+	memset(&si, 0, sizeof(si));
+	r = waitid(P_PIDFD, pfd, &si, WEXITED);
+	check(r == 0 && si.si_code == CLD_KILLED && si.si_status == SIGKILL,
+	      "waitid(P_PIDFD) reports CLD_KILLED by SIGKILL");
+	r = syscall(SYS_pidfd_send_signal, pfd, SIGTERM, NULL, 0);
+	printf("# send to a reaped process: %s\n", r == 0 ? "0" : ename(errno));
+	check(r == -1 && errno == ESRCH, "pidfd_send_signal to a reaped process -> ESRCH");
+	r = waitid(P_PIDFD, pfd, &si, WEXITED | WNOHANG);
+	check(r == -1 && errno == ECHILD, "waitid on a reaped pidfd -> ECHILD");
+	close(pfd);
+	close(pipefd[0]);
+	close(pipefd[1]);
+
+	r = syscall(SYS_pidfd_open, 0x3fffffff, 0);
+	check(r == -1 && errno == ESRCH, "pidfd_open of no process -> ESRCH");
+	r = syscall(SYS_pidfd_open, getpid(), 12345);
+	check(r == -1 && errno == EINVAL, "pidfd_open with bad flags -> EINVAL");
+	r = waitid(P_PIDFD, 0, &si, WEXITED);
+	check(r == -1 && (errno == EBADF || errno == EINVAL), "waitid(P_PIDFD) on a non-pidfd fails");
+
+	{
+		struct clone_args_v0 ca;
+		int cpfd = -1;
+
+		memset(&ca, 0, sizeof(ca));
+		ca.flags = CLONE_PIDFD;
+		ca.pidfd = (uintptr_t)&cpfd;
+		ca.exit_signal = SIGCHLD;
+		c = syscall(SYS_clone3, &ca, sizeof(ca));
+		if (c == 0)
+			_exit(7);
+		check(c > 0 && cpfd >= 0, "clone3(CLONE_PIDFD) gives a pidfd");
+		r = waitid(P_PIDFD, cpfd, &si, WEXITED);
+		check(r == 0 && si.si_code == CLD_EXITED && si.si_status == 7,
+		      "waitid on the clone3 pidfd: exit 7");
+		close(cpfd);
+	}
+	r = waitpid(-1, &st, WNOHANG);
+	check(r == -1 && errno == ECHILD, "no children left");
+	return 0;
+}
