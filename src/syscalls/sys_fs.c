@@ -9,6 +9,7 @@
 #include "vfs/file.h"
 #include "vfs/namei.h"
 #include "vfs/pipe.h"
+#include "net/socket.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
 #include "abi/linux/ioctl.h"
@@ -230,6 +231,10 @@ static long do_readv(struct task *t, int fd, uaddr_t uiov, int cnt, bool write)
 		goto out;
 	if (write ? !file_writable(f) : !file_readable(f)) {
 		n = -EBADF;
+		goto out;
+	}
+	if (sock_from_file(f)) { /* one message, not one per segment */
+		n = sock_rw_iov(t, f, iov, cnt, write);
 		goto out;
 	}
 	/* Segment by segment; a short transfer ends the call. */

@@ -33,6 +33,7 @@ enum {
 #include "abi/linux/misc.h"
 #include "abi/linux/mman.h"
 #include "abi/linux/signal.h"
+#include "abi/linux/socket.h"
 #include "abi/linux/stat.h"
 #include "abi/linux/types.h"
 
@@ -58,6 +59,9 @@ enum {
 #include <linux/resource.h>
 #include <linux/sched.h>
 #include <linux/signal.h>
+#include <linux/socket.h>
+#include <linux/un.h>
+#include <asm/socket.h>
 #include <linux/sysinfo.h>
 #include <linux/time.h>
 #include <linux/time_types.h>
@@ -1171,6 +1175,29 @@ static void check_misc(void)
 	C(FUTEX_OP_CMP_GE);
 }
 
+/* The uapi has no msghdr or AF_ and MSG_ constants (glibc's
+ * <sys/socket.h> clashes with it here); guest tests cover those. */
+static void check_socket(void)
+{
+	C(SOL_SOCKET);
+	C(SO_REUSEADDR);
+	C(SO_TYPE);
+	C(SO_ERROR);
+	C(SO_SNDBUF);
+	C(SO_RCVBUF);
+	C(SO_PASSCRED);
+	C(SO_PEERCRED);
+	C(SO_ACCEPTCONN);
+	C(SO_PROTOCOL);
+	C(SO_DOMAIN);
+	C(SO_RCVTIMEO_OLD);
+	C(SO_SNDTIMEO_OLD);
+	EQ(LINUX_UNIX_PATH_MAX, UNIX_PATH_MAX);
+	SIZE(struct linux_sockaddr_un, struct sockaddr_un);
+	FIELD(struct linux_sockaddr_un, sun_path, struct sockaddr_un, sun_path);
+	SIZE(struct linux_sockaddr_storage, struct __kernel_sockaddr_storage);
+}
+
 int main(void)
 {
 	check_errno();
@@ -1182,6 +1209,7 @@ int main(void)
 	check_auxv_elf();
 	check_ioctl();
 	check_misc();
+	check_socket();
 
 	printf("1..%d\n", n_pass + n_fail);
 	printf("%d passed, %d failed\n", n_pass, n_fail);

@@ -1,0 +1,396 @@
+/* net/msg.c: the data and control data of socket calls. Guest iovec
+ * arrays and control buffers are copied once, checked as Linux checks them
+ * (import_iovec, __scm_send), and from then on read only from the copy. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/msg.h"
+#include "kernel/task.h"
+#include "kernel/cred.h"
+#include "mm/usercopy.h"
+#include "vfs/file.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/fcntl.h"
+
+#define MAX_RW_COUNT  0x7ffff000UL
+#define CAP_SYS_ADMIN 21
+#define INVALID_ID    0xffffffffU
+
+static bool access_ok(uaddr_t addr, uint64_t size)
+{
+	return size <= TASK_SIZE && addr <= TASK_SIZE - size;
+}
+
+void iter_init_kernel(struct msg_iter *it, void *buf, size_t n)
+{
+	memset(it, 0, sizeof(*it));
+	it->kbuf = buf;
+	it->count = n;
+}
+
+/* Checks segments already copied in; takes over iov (malloc'ed). */
+static int iter_check(struct task *t, struct linux_iovec *iov, uint64_t nr, struct msg_iter *it)
+{
+	uint64_t total = 0, i;
+
+	for (i = 0; i < nr; i++) {
+		if ((int64_t)iov[i].iov_len < 0) {
+			free(iov);
+			return -EINVAL;
+		}
+		if (!access_ok(iov[i].iov_base, iov[i].iov_len)) {
+			free(iov);
+			return -EFAULT;
+		}
+		if (iov[i].iov_len > MAX_RW_COUNT - total)
+			iov[i].iov_len = MAX_RW_COUNT - total;
+		total += iov[i].iov_len;
+	}
+	it->mm = t->mm;
+	it->iov = iov;
+	it->nr_segs = (int)nr;
+	it->count = total;
+	return 0;
+}
+
+int iter_import(struct task *t, uaddr_t uiov, uint64_t nr, bool readv_rules, struct msg_iter *it)
+{
+	struct linux_iovec *iov;
+
+	memset(it, 0, sizeof(*it));
+	if (nr > LINUX_UIO_MAXIOV)
+		return readv_rules ? -EINVAL : -EMSGSIZE;
+	iov = calloc(nr ? nr : 1, sizeof(*iov));
+	if (!iov)
+		return -ENOMEM;
+	if (copy_from_user(t->mm, iov, uiov, nr * sizeof(*iov)) < 0) {
+		free(iov);
+		return -EFAULT;
+	}
+	return iter_check(t, iov, nr, it);
+}
+
+int iter_from_iovec(struct task *t, const struct linux_iovec *kiov, int nr, struct msg_iter *it)
+{
+	struct linux_iovec *iov = calloc(nr > 0 ? nr : 1, sizeof(*iov));
+
+	memset(it, 0, sizeof(*it));
+	if (!iov)
+		return -ENOMEM;
+	if (nr > 0)
+		memcpy(iov, kiov, nr * sizeof(*iov));
+	return iter_check(t, iov, nr > 0 ? (uint64_t)nr : 0, it);
+}
+
+int iter_import_buf(struct task *t, uaddr_t buf, uint64_t len, struct msg_iter *it)
+{
+	struct linux_iovec *iov;
+
+	memset(it, 0, sizeof(*it));
+	if (len > MAX_RW_COUNT)
+		len = MAX_RW_COUNT;
+	if (!access_ok(buf, len))
+		return -EFAULT;
+	iov = malloc(sizeof(*iov));
+	if (!iov)
+		return -ENOMEM;
+	iov->iov_base = buf;
+	iov->iov_len = len;
+	it->mm = t->mm;
+	it->iov = iov;
+	it->nr_segs = 1;
+	it->count = len;
+	return 0;
+}
+
+void iter_free(struct msg_iter *it)
+{
+	free(it->iov);
+	it->iov = NULL;
+}
+
+/* Moves n bytes between buf and the data; to_iter says which way. */
+static int iter_copy(struct msg_iter *it, void *buf, size_t n, bool to_iter)
+{
+	char *p = buf;
+
+	if (n > it->count)
+		return -EFAULT;
+	it->count -= n;
+	if (!it->mm) {
+		if (to_iter)
+			memcpy(it->kbuf, p, n);
+		else
+			memcpy(p, it->kbuf, n);
+		it->kbuf += n;
+		return 0;
+	}
+	while (n > 0) {
+		struct linux_iovec *v = &it->iov[it->seg];
+		size_t chunk = v->iov_len - it->seg_off;
+		uaddr_t at = v->iov_base + it->seg_off;
+		int ret;
+
+		if (chunk == 0) {
+			it->seg++;
+			it->seg_off = 0;
+			continue;
+		}
+		if (chunk > n)
+			chunk = n;
+		ret = to_iter ? copy_to_user(it->mm, at, p, chunk)
+			      : copy_from_user(it->mm, p, at, chunk);
+		if (ret < 0)
+			return -EFAULT;
+		p += chunk;
+		n -= chunk;
+		it->seg_off += chunk;
+	}
+	return 0;
+}
+
+int iter_copy_from(struct msg_iter *it, void *dst, size_t n)
+{
+	return iter_copy(it, dst, n, false);
+}
+
+int iter_copy_to(struct msg_iter *it, const void *src, size_t n)
+{
+	return iter_copy(it, (void *)src, n, true);
+}
+
+void scm_destroy(struct scm *scm)
+{
+	int i;
+
+	for (i = 0; i < scm->nfds; i++)
+		file_put(scm->fds[i]);
+	free(scm->fds);
+	scm->fds = NULL;
+	scm->nfds = 0;
+}
+
+int scm_dup(const struct scm *scm, struct scm *out)
+{
+	int i;
+
+	*out = *scm;
+	out->fds = NULL;
+	out->nfds = 0;
+	if (!scm->nfds)
+		return 0;
+	out->fds = malloc(scm->nfds * sizeof(*out->fds));
+	if (!out->fds)
+		return -ENOMEM;
+	for (i = 0; i < scm->nfds; i++) {
+		out->fds[i] = scm->fds[i];
+		file_get(out->fds[i]);
+	}
+	out->nfds = scm->nfds;
+	return 0;
+}
+
+/* SCM_RIGHTS: takes a reference on each file (Linux's scm_fp_copy). */
+static int scm_fp_copy(struct task *t, const struct linux_cmsghdr *cm, struct scm *scm)
+{
+	const char *data = (const char *)(cm + 1);
+	int num = (int)((cm->cmsg_len - sizeof(*cm)) / sizeof(int));
+	struct file **fds;
+	int i;
+
+	if (num <= 0)
+		return 0;
+	if (num > LINUX_SCM_MAX_FD || scm->nfds + num > LINUX_SCM_MAX_FD)
+		return -EINVAL;
+	fds = realloc(scm->fds, (scm->nfds + num) * sizeof(*fds));
+	if (!fds)
+		return -ENOMEM;
+	scm->fds = fds;
+	for (i = 0; i < num; i++) {
+		struct file *f;
+		int fd;
+
+		memcpy(&fd, data + i * sizeof(int), sizeof(fd));
+		f = fdget(t->files, fd);
+		if (!f)
+			return -EBADF;
+		scm->fds[scm->nfds++] = f;
+	}
+	return 0;
+}
+
+/* SCM_CREDENTIALS: the sender may claim its own ids (real, effective or
+ * saved) and its own pid; capabilities allow more (scm_check_creds). */
+static int scm_check_creds(struct task *t, const struct linux_cmsghdr *cm, struct scm *scm)
+{
+	const struct cred *c = &t->proc->cred;
+	struct linux_ucred uc;
+	bool pid_ok, uid_ok, gid_ok;
+
+	if (cm->cmsg_len != LINUX_CMSG_LEN(sizeof(uc)))
+		return -EINVAL;
+	memcpy(&uc, cm + 1, sizeof(uc));
+	if (uc.uid == INVALID_ID || uc.gid == INVALID_ID)
+		return -EINVAL;
+	pid_ok = uc.pid == t->proc->pid || capable(c, CAP_SYS_ADMIN);
+	uid_ok = uc.uid == c->uid || uc.uid == c->euid || uc.uid == c->suid ||
+		 capable(c, CAP_SETUID);
+	gid_ok = uc.gid == c->gid || uc.gid == c->egid || uc.gid == c->sgid ||
+		 capable(c, CAP_SETGID);
+	if (!pid_ok || !uid_ok || !gid_ok)
+		return -EPERM;
+	if (uc.pid != t->proc->pid && !process_by_pid(uc.pid))
+		return -ESRCH;
+	scm->has_cred = true;
+	scm->cred = uc;
+	return 0;
+}
+
+int scm_send(struct task *t, const void *ctl, size_t len, struct scm *scm)
+{
+	const char *base = ctl;
+	size_t off = 0;
+	int ret = 0;
+
+	memset(scm, 0, sizeof(*scm));
+	while (len - off >= sizeof(struct linux_cmsghdr)) {
+		struct linux_cmsghdr cm;
+
+		memcpy(&cm, base + off, sizeof(cm));
+		/* CMSG_OK: the header's length covers itself and stays inside */
+		if (cm.cmsg_len < sizeof(cm) || cm.cmsg_len > len - off) {
+			ret = -EINVAL;
+			break;
+		}
+		if (cm.cmsg_level == LINUX_SOL_SOCKET) {
+			/* cm's data follows it in the buffer; pass the header in place */
+			const struct linux_cmsghdr *in = (const void *)(base + off);
+
+			if (cm.cmsg_type == LINUX_SCM_RIGHTS)
+				ret = scm_fp_copy(t, in, scm);
+			else if (cm.cmsg_type == LINUX_SCM_CREDENTIALS)
+				ret = scm_check_creds(t, in, scm);
+			else
+				ret = -EINVAL;
+			if (ret < 0)
+				break;
+		}
+		if (LINUX_CMSG_ALIGN(cm.cmsg_len) > len - off)
+			break;
+		off += LINUX_CMSG_ALIGN(cm.cmsg_len);
+	}
+	if (ret < 0)
+		scm_destroy(scm);
+	return ret;
+}
+
+/* put_cmsg: one control message, cut to what is left (MSG_CTRUNC). */
+static void put_cmsg(struct task *t, int type, const void *data, size_t dlen, uaddr_t *ctl,
+		     uint64_t *left, unsigned *flags)
+{
+	struct {
+		struct linux_cmsghdr h;
+		char data[64];
+	} buf;
+	size_t cmlen = LINUX_CMSG_LEN(dlen);
+
+	if (!*ctl || *left < sizeof(struct linux_cmsghdr)) {
+		*flags |= LINUX_MSG_CTRUNC;
+		return;
+	}
+	if (*left < cmlen) {
+		*flags |= LINUX_MSG_CTRUNC;
+		cmlen = *left;
+	}
+	buf.h.cmsg_len = cmlen;
+	buf.h.cmsg_level = LINUX_SOL_SOCKET;
+	buf.h.cmsg_type = type;
+	memcpy(buf.data, data, dlen);
+	if (copy_to_user(t->mm, *ctl, &buf, cmlen) < 0)
+		return;
+	cmlen = LINUX_CMSG_SPACE(dlen) < *left ? LINUX_CMSG_SPACE(dlen) : *left;
+	*ctl += cmlen;
+	*left -= cmlen;
+}
+
+/* scm_detach_fds: as many new fds as fit, then SCM_RIGHTS. */
+static void detach_fds(struct task *t, struct scm *scm, uaddr_t *ctl, uint64_t *left,
+		       unsigned *flags)
+{
+	int limit = (int)t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur;
+	bool cloexec = *flags & LINUX_MSG_CMSG_CLOEXEC;
+	int fdmax = 0, i, n = 0, *fds;
+	struct linux_cmsghdr h;
+
+	if (*left > sizeof(h))
+		fdmax = (int)((*left - sizeof(h)) / sizeof(int) < (uint64_t)scm->nfds
+				      ? (*left - sizeof(h)) / sizeof(int)
+				      : (uint64_t)scm->nfds);
+	fds = calloc(fdmax ? fdmax : 1, sizeof(int));
+	if (!fds)
+		fdmax = 0;
+	for (i = 0; i < fdmax; i++) {
+		int fd = fd_install(t->files, scm->fds[i], 0, cloexec, limit);
+
+		if (fd < 0)
+			break;
+		scm->fds[i] = NULL; /* the table holds the reference now */
+		fds[n++] = fd;
+	}
+	if (n > 0) {
+		h.cmsg_len = LINUX_CMSG_LEN(n * sizeof(int));
+		h.cmsg_level = LINUX_SOL_SOCKET;
+		h.cmsg_type = LINUX_SCM_RIGHTS;
+		if (copy_to_user(t->mm, *ctl + sizeof(h), fds, n * sizeof(int)) < 0 ||
+		    copy_to_user(t->mm, *ctl, &h, sizeof(h)) < 0) {
+			for (i = 0; i < n; i++)
+				fd_close(t->files, fds[i]);
+			n = 0;
+		} else {
+			uint64_t space = LINUX_CMSG_SPACE(n * sizeof(int));
+
+			space = space < *left ? space : *left;
+			*ctl += space;
+			*left -= space;
+		}
+	}
+	if (n < scm->nfds || (scm->nfds && fdmax <= 0))
+		*flags |= LINUX_MSG_CTRUNC;
+	for (i = 0; i < scm->nfds; i++)
+		if (scm->fds[i])
+			file_put(scm->fds[i]);
+	free(scm->fds);
+	scm->fds = NULL;
+	scm->nfds = 0;
+	free(fds);
+}
+
+int scm_recv(struct task *t, struct scm *scm, bool passcred, uaddr_t ctl, uint64_t *ctllen,
+	     unsigned *msg_flags)
+{
+	uint64_t left = *ctllen;
+	uaddr_t at = ctl;
+
+	if (!ctl) {
+		if (passcred || scm->nfds)
+			*msg_flags |= LINUX_MSG_CTRUNC;
+		scm_destroy(scm);
+		*ctllen = 0;
+		return 0;
+	}
+	if (passcred) {
+		struct linux_ucred uc = scm->cred;
+
+		if (!scm->has_cred) {
+			/* no credentials travelled: Linux reports the overflow ids */
+			uc.pid = 0;
+			uc.uid = 65534;
+			uc.gid = 65534;
+		}
+		put_cmsg(t, LINUX_SCM_CREDENTIALS, &uc, sizeof(uc), &at, &left, msg_flags);
+	}
+	if (scm->nfds)
+		detach_fds(t, scm, &at, &left, msg_flags);
+	*ctllen = at - ctl;
+	return 0;
+}

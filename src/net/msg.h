@@ -1,0 +1,80 @@
+/* net/msg.h: what a sendmsg or recvmsg carries, in kernel terms: the data
+ * (an iterator over guest iovecs or a kernel buffer), an address and the
+ * control data of SOL_SOCKET (SCM_RIGHTS files, SCM_CREDENTIALS). The
+ * guest's msghdr, iovec array and control buffer are copied once and
+ * checked here; the protocols see only these structures. */
+#ifndef NET_MSG_H
+#define NET_MSG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mm/mm.h"
+#include "abi/linux/socket.h"
+#include "abi/linux/types.h"
+
+struct task;
+struct file;
+
+/* The data of one call: guest segments or one kernel buffer. */
+struct msg_iter {
+	struct mm *mm;		 /* guest memory, or NULL: kbuf */
+	struct linux_iovec *iov; /* checked segments (owned by the iterator) */
+	int nr_segs, seg;	 /* the current segment */
+	size_t seg_off;		 /* bytes of it done */
+	char *kbuf;		 /* a kernel buffer: its next byte */
+	size_t count;		 /* bytes left */
+};
+
+/* Control data: files passed (references) and credentials. */
+struct scm {
+	struct file **fds;
+	int nfds;
+	bool has_cred; /* cred is set (explicitly by the sender, or by the protocol) */
+	struct linux_ucred cred;
+};
+
+struct kmsg {
+	struct msg_iter iter;
+	/* sendmsg: the destination (namelen 0: none); recvmsg: the source */
+	struct linux_sockaddr_storage name;
+	int namelen;
+	bool want_name; /* recvmsg: the caller asked for the source */
+	struct scm scm;
+	unsigned flags; /* recvmsg: the msg_flags to report (MSG_TRUNC...) */
+};
+
+void iter_init_kernel(struct msg_iter *it, void *buf, size_t n);
+/* Copies and checks a guest iovec array as Linux's import_iovec: more than
+ * UIO_MAXIOV segments is -EMSGSIZE (or -EINVAL with readv_rules), a
+ * negative length -EINVAL, an inaccessible range -EFAULT; the total is cut
+ * at MAX_RW_COUNT. */
+int iter_import(struct task *t, uaddr_t uiov, uint64_t nr, bool readv_rules, struct msg_iter *it);
+/* The same from an iovec array the caller has copied in (readv). */
+int iter_from_iovec(struct task *t, const struct linux_iovec *iov, int nr, struct msg_iter *it);
+/* One guest buffer, as import_ubuf. */
+int iter_import_buf(struct task *t, uaddr_t buf, uint64_t len, struct msg_iter *it);
+void iter_free(struct msg_iter *it);
+/* Copy n (<= it->count) bytes out of or into the data and advance:
+ * 0 or -EFAULT (then the position is unspecified). */
+int iter_copy_from(struct msg_iter *it, void *dst, size_t n);
+int iter_copy_to(struct msg_iter *it, const void *src, size_t n);
+
+/* Parses a kernel copy of sendmsg's control buffer (Linux's __scm_send):
+ * SCM_RIGHTS takes references on the files, SCM_CREDENTIALS is checked
+ * against t's credentials. On error nothing is held. */
+int scm_send(struct task *t, const void *ctl, size_t len, struct scm *scm);
+/* Drops the files' references. */
+void scm_destroy(struct scm *scm);
+/* Duplicates scm's file references into out (MSG_PEEK). */
+int scm_dup(const struct scm *scm, struct scm *out);
+/* recvmsg's control data: writes SCM_CREDENTIALS (when passcred) and
+ * SCM_RIGHTS (installing the files as new fds of t) into the guest's
+ * buffer at ctl of *ctllen bytes; *ctllen becomes the bytes used and
+ * MSG_CTRUNC is added to *msg_flags when something did not fit. Consumes
+ * scm's references. Returns 0 or -EFAULT. */
+int scm_recv(struct task *t, struct scm *scm, bool passcred, uaddr_t ctl, uint64_t *ctllen,
+	     unsigned *msg_flags);
+
+#endif

@@ -1,0 +1,555 @@
+/* net/socket.c: what every socket shares: its file (read, write, poll,
+ * fstat, ioctl, close), creation by family, the SOL_SOCKET options and
+ * sleeping under SO_RCVTIMEO/SO_SNDTIMEO. AF_UNIX is the only family;
+ * AF_INET, AF_INET6, AF_NETLINK and the rest are EAFNOSUPPORT until the
+ * networking issue (glibc copes: getaddrinfo's netlink probe and nscd
+ * fall back, and socketpair(2) uses AF_UNIX anyway).
+ * Differs from Linux: timeouts are kept in jiffies of HZ=250 (the host's
+ * value when this was written), so SO_RCVTIMEO reads back rounded the
+ * same way; SO_SNDBUF/SO_RCVBUF are capped at Linux's default wmem_max and
+ * rmem_max (212992), whatever the host's sysctls say. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/socket.h"
+#include "kernel/task.h"
+#include "kernel/cred.h"
+#include "mm/usercopy.h"
+#include "vfs/file.h"
+#include "vfs/poll.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/fcntl.h"
+#include "abi/linux/ioctl.h"
+#include "abi/linux/poll.h"
+#include "abi/linux/signal.h"
+#include "abi/linux/stat.h"
+#include "abi/linux/types.h"
+
+#define HZ		  250
+#define NSEC_PER_JIFFY	  (1000000000LL / HZ)
+#define USEC_PER_SEC	  1000000LL
+#define SK_MEM_MAX	  212992 /* net.core.{w,r}mem_{default,max} */
+#define SOCK_MIN_SNDBUF	  4608
+#define SOCK_MIN_RCVBUF	  2304
+#define CAP_NET_ADMIN	  12
+#define CAP_NET_RAW	  13
+#define MAX_SCHEDULE_SECS (INT64_MAX / HZ - 1)
+
+/* Boolean options kept only to be read back. */
+enum {
+	OPT_DEBUG = 1 << 0,
+	OPT_REUSEADDR = 1 << 1,
+	OPT_DONTROUTE = 1 << 2,
+	OPT_BROADCAST = 1 << 3,
+	OPT_KEEPALIVE = 1 << 4,
+	OPT_OOBINLINE = 1 << 5,
+	OPT_LINGER = 1 << 6,
+};
+
+static const struct file_ops socket_file_ops;
+static uint64_t next_ino = 1;
+static uint64_t sockfs_dev;
+
+void sock_init(struct socket *s, int family, int type, const struct proto_ops *ops)
+{
+	s->refcount = 1;
+	s->family = family;
+	s->type = type;
+	s->ops = ops;
+	s->state = SS_CLOSE;
+	s->sndbuf = SK_MEM_MAX;
+	s->rcvbuf = SK_MEM_MAX;
+	s->rcvtimeo = SOCK_TIMEO_FOREVER;
+	s->sndtimeo = SOCK_TIMEO_FOREVER;
+	s->rcvlowat = 1;
+	s->ino = next_ino++;
+	if (current) {
+		s->uid = current->proc->cred.fsuid;
+		s->gid = current->proc->cred.fsgid;
+	}
+	waitq_init(&s->wq);
+}
+
+void sock_get(struct socket *s)
+{
+	s->refcount++;
+}
+
+void sock_put(struct socket *s)
+{
+	if (--s->refcount > 0)
+		return;
+	s->ops->destroy(s);
+}
+
+int sock_create(struct task *t, int family, int type, int protocol, struct socket **out)
+{
+	(void)t;
+	if (family < 0 || family >= LINUX_AF_MAX)
+		return -EAFNOSUPPORT;
+	if (type < 0 || type >= LINUX_SOCK_MAX)
+		return -EINVAL;
+	switch (family) {
+	case LINUX_AF_UNIX:
+		return unix_create(type, protocol, out);
+	default:
+		/* AF_INET, AF_INET6, AF_NETLINK...: the networking issue. */
+		return -EAFNOSUPPORT;
+	}
+}
+
+struct socket *sock_from_file(struct file *f)
+{
+	return f->ops == &socket_file_ops ? f->priv : NULL;
+}
+
+int sock_alloc_file(struct socket *s, unsigned flags, struct file **out)
+{
+	struct file *f =
+		file_alloc(&socket_file_ops, LINUX_O_RDWR | (flags & LINUX_O_NONBLOCK), -1, NULL);
+
+	if (!f)
+		return -ENFILE;
+	f->priv = s;
+	s->file = f;
+	*out = f;
+	return 0;
+}
+
+int sock_error(struct socket *s)
+{
+	int err = s->err;
+
+	s->err = 0;
+	return -err;
+}
+
+int64_t sock_deadline(int64_t timeo, bool nonblock)
+{
+	if (nonblock || timeo == 0)
+		return 0;
+	int64_t now = sched_now_ns();
+
+	if (timeo == SOCK_TIMEO_FOREVER || timeo > (INT64_MAX - now) / NSEC_PER_JIFFY)
+		return -1;
+	return now + timeo * NSEC_PER_JIFFY;
+}
+
+struct sock_sleep {
+	struct task *task;
+};
+
+static void sock_timeout(void *arg)
+{
+	struct sock_sleep *ss = arg;
+
+	sched_wake(ss->task);
+}
+
+int sock_wait(struct waitq *wq, int64_t deadline)
+{
+	struct sock_sleep ss = { current };
+	struct ktimer tm = { .armed = false };
+
+	if (deadline == 0)
+		return -EAGAIN;
+	if (signal_pending(current))
+		return deadline < 0 ? -ERESTARTSYS : -EINTR;
+	if (deadline > 0) {
+		if (sched_now_ns() >= deadline)
+			return -EAGAIN;
+		ktimer_arm(&tm, deadline, sock_timeout, &ss);
+	}
+	waitq_sleep(wq);
+	ktimer_cancel(&tm);
+	return 0;
+}
+
+void sock_sigpipe(void)
+{
+	struct linux_siginfo si;
+
+	memset(&si, 0, sizeof(si));
+	si.si_signo = LINUX_SIGPIPE;
+	si.si_code = LINUX_SI_USER;
+	si.fields.kill.pid = current->proc->pid;
+	si.fields.kill.uid = current->proc->cred.uid;
+	send_signal_info(current->proc, current, LINUX_SIGPIPE, &si);
+}
+
+/* read(2) and write(2): recvmsg and sendmsg without flags or control. */
+static long socket_read(struct file *f, void *buf, size_t n)
+{
+	struct socket *s = f->priv;
+	struct kmsg m;
+	long ret;
+
+	memset(&m, 0, sizeof(m));
+	iter_init_kernel(&m.iter, buf, n);
+	ret = s->ops->recvmsg(current, s, &m,
+			      (f->flags & LINUX_O_NONBLOCK) ? LINUX_MSG_DONTWAIT : 0);
+	scm_destroy(&m.scm);
+	return ret;
+}
+
+static long socket_write(struct file *f, const void *buf, size_t n)
+{
+	struct socket *s = f->priv;
+	struct kmsg m;
+	long ret;
+
+	memset(&m, 0, sizeof(m));
+	iter_init_kernel(&m.iter, (void *)buf, n);
+	ret = s->ops->sendmsg(current, s, &m,
+			      (f->flags & LINUX_O_NONBLOCK) ? LINUX_MSG_DONTWAIT : 0);
+	scm_destroy(&m.scm);
+	return ret;
+}
+
+long sock_rw_iov(struct task *t, struct file *f, const struct linux_iovec *iov, int cnt, bool write)
+{
+	struct socket *s = f->priv;
+	unsigned flags = (f->flags & LINUX_O_NONBLOCK) ? LINUX_MSG_DONTWAIT : 0;
+	struct kmsg m;
+	long ret;
+
+	memset(&m, 0, sizeof(m));
+	ret = iter_from_iovec(t, iov, cnt, &m.iter);
+	if (ret < 0)
+		return ret;
+	if (!write && !m.iter.count) {
+		iter_free(&m.iter);
+		return 0; /* an empty read never waits (sock_read_iter) */
+	}
+	ret = write ? s->ops->sendmsg(t, s, &m, flags) : s->ops->recvmsg(t, s, &m, flags);
+	scm_destroy(&m.scm);
+	iter_free(&m.iter);
+	return ret;
+}
+
+static int64_t socket_llseek(struct file *f, int64_t off, int whence)
+{
+	(void)f;
+	(void)off;
+	(void)whence;
+	return -ESPIPE;
+}
+
+static int socket_stat(struct file *f, struct linux_stat *st)
+{
+	struct socket *s = f->priv;
+
+	if (!sockfs_dev)
+		sockfs_dev = vfs_anon_dev();
+	memset(st, 0, sizeof(*st));
+	st->st_mode = LINUX_S_IFSOCK | 0777;
+	st->st_nlink = 1;
+	st->st_ino = s->ino;
+	st->st_dev = sockfs_dev;
+	st->st_blksize = 4096;
+	st->st_uid = s->uid;
+	st->st_gid = s->gid;
+	return 0;
+}
+
+static long socket_ioctl(struct file *f, struct task *t, unsigned cmd, uint64_t arg)
+{
+	struct socket *s = f->priv;
+	long n;
+	int v;
+
+	switch (cmd) {
+	case LINUX_FIONBIO:
+		if (copy_from_user(t->mm, &v, arg, sizeof(v)) < 0)
+			return -EFAULT;
+		f->flags = v ? f->flags | LINUX_O_NONBLOCK : f->flags & ~LINUX_O_NONBLOCK;
+		return 0;
+	case LINUX_FIOASYNC:
+		/* Differs from Linux: no SIGIO; the flag is accepted. */
+		return copy_from_user(t->mm, &v, arg, sizeof(v)) < 0 ? -EFAULT : 0;
+	case LINUX_SIOCINQ:
+		n = s->ops->inq(s);
+		break;
+	case LINUX_SIOCOUTQ:
+		n = (long)s->wmem;
+		break;
+	default:
+		return -ENOTTY;
+	}
+	if (n < 0)
+		return n;
+	v = (int)n;
+	return copy_to_user(t->mm, arg, &v, sizeof(v)) < 0 ? -EFAULT : 0;
+}
+
+static unsigned socket_poll(struct file *f, struct poll_table *pt)
+{
+	struct socket *s = f->priv;
+
+	return s->ops->poll(s, pt);
+}
+
+static void socket_release(struct file *f)
+{
+	struct socket *s = f->priv;
+
+	s->file = NULL;
+	s->ops->release(s);
+	sock_put(s);
+}
+
+static const struct file_ops socket_file_ops = {
+	.read = socket_read,
+	.write = socket_write,
+	.llseek = socket_llseek,
+	.stat = socket_stat,
+	.ioctl = socket_ioctl,
+	.poll = socket_poll,
+	.release = socket_release,
+};
+
+/* SO_RCVTIMEO and SO_SNDTIMEO: a timeval, rounded up to jiffies. */
+static int set_timeout(int64_t *timeo, const void *val, unsigned len)
+{
+	struct linux_timeval tv;
+
+	if (len < sizeof(tv))
+		return -EINVAL;
+	memcpy(&tv, val, sizeof(tv));
+	if (tv.tv_usec < 0 || tv.tv_usec >= USEC_PER_SEC)
+		return -EDOM;
+	if (tv.tv_sec < 0) {
+		*timeo = 0;
+		return 0;
+	}
+	*timeo = SOCK_TIMEO_FOREVER;
+	if ((tv.tv_sec || tv.tv_usec) && tv.tv_sec < MAX_SCHEDULE_SECS)
+		*timeo =
+			tv.tv_sec * HZ + (tv.tv_usec + USEC_PER_SEC / HZ - 1) / (USEC_PER_SEC / HZ);
+	return 0;
+}
+
+static void get_timeout(int64_t timeo, struct linux_timeval *tv)
+{
+	if (timeo == SOCK_TIMEO_FOREVER) {
+		tv->tv_sec = tv->tv_usec = 0;
+		return;
+	}
+	tv->tv_sec = timeo / HZ;
+	tv->tv_usec = (timeo % HZ) * USEC_PER_SEC / HZ;
+}
+
+static unsigned opt_flag(int name)
+{
+	switch (name) {
+	case LINUX_SO_DEBUG:
+		return OPT_DEBUG;
+	case LINUX_SO_REUSEADDR:
+		return OPT_REUSEADDR;
+	case LINUX_SO_DONTROUTE:
+		return OPT_DONTROUTE;
+	case LINUX_SO_BROADCAST:
+		return OPT_BROADCAST;
+	case LINUX_SO_KEEPALIVE:
+		return OPT_KEEPALIVE;
+	case LINUX_SO_OOBINLINE:
+		return OPT_OOBINLINE;
+	default:
+		return 0;
+	}
+}
+
+/* The buffer sizes: doubled, as Linux does, within its bounds. */
+static int set_buf(struct socket *s, int name, int val)
+{
+	const struct cred *c = &current->proc->cred;
+	bool force = name == LINUX_SO_SNDBUFFORCE || name == LINUX_SO_RCVBUFFORCE;
+	bool snd = name == LINUX_SO_SNDBUF || name == LINUX_SO_SNDBUFFORCE;
+	int64_t v;
+
+	if (force && !capable(c, CAP_NET_ADMIN))
+		return -EPERM;
+	if (force)
+		v = val < 0 ? 0 : val;
+	else
+		v = (uint32_t)val < SK_MEM_MAX ? (uint32_t)val : SK_MEM_MAX;
+	if (v > INT32_MAX / 2)
+		v = INT32_MAX / 2;
+	v *= 2;
+	if (snd) {
+		s->sndbuf = v > SOCK_MIN_SNDBUF ? (int)v : SOCK_MIN_SNDBUF;
+		waitq_wake_all(&s->wq);
+	} else {
+		s->rcvbuf = v > SOCK_MIN_RCVBUF ? (int)v : SOCK_MIN_RCVBUF;
+	}
+	return 0;
+}
+
+int sock_setsockopt(struct socket *s, int level, int name, const void *optval, unsigned len)
+{
+	const struct cred *c = &current->proc->cred;
+	int val;
+
+	if (level != LINUX_SOL_SOCKET)
+		return -EOPNOTSUPP;
+	if (len < sizeof(int))
+		return -EINVAL;
+	memcpy(&val, optval, sizeof(val));
+	switch (name) {
+	case LINUX_SO_DEBUG:
+		if (val && !capable(c, CAP_NET_ADMIN))
+			return -EACCES;
+		/* fallthrough */
+	case LINUX_SO_REUSEADDR:
+	case LINUX_SO_DONTROUTE:
+	case LINUX_SO_BROADCAST:
+	case LINUX_SO_KEEPALIVE:
+	case LINUX_SO_OOBINLINE:
+		s->optflags = val ? s->optflags | opt_flag(name) : s->optflags & ~opt_flag(name);
+		return 0;
+	case LINUX_SO_REUSEPORT:
+		return val ? -EOPNOTSUPP : 0; /* only inet sockets take it */
+	case LINUX_SO_SNDBUF:
+	case LINUX_SO_RCVBUF:
+	case LINUX_SO_SNDBUFFORCE:
+	case LINUX_SO_RCVBUFFORCE:
+		return set_buf(s, name, val);
+	case LINUX_SO_PRIORITY:
+		if ((val < 0 || val > 6) && !capable(c, CAP_NET_ADMIN) && !capable(c, CAP_NET_RAW))
+			return -EPERM;
+		s->priority = val;
+		return 0;
+	case LINUX_SO_LINGER:
+		if (len < sizeof(struct linux_linger))
+			return -EINVAL;
+		{
+			struct linux_linger l;
+
+			memcpy(&l, optval, sizeof(l));
+			if (l.l_onoff)
+				s->linger.l_linger = l.l_linger;
+			s->optflags =
+				l.l_onoff ? s->optflags | OPT_LINGER : s->optflags & ~OPT_LINGER;
+			return 0;
+		}
+	case LINUX_SO_PASSCRED:
+		s->passcred = val != 0;
+		return 0;
+	case LINUX_SO_RCVTIMEO_OLD:
+	case LINUX_SO_RCVTIMEO_NEW:
+		return set_timeout(&s->rcvtimeo, optval, len);
+	case LINUX_SO_SNDTIMEO_OLD:
+	case LINUX_SO_SNDTIMEO_NEW:
+		return set_timeout(&s->sndtimeo, optval, len);
+	case LINUX_SO_RCVLOWAT:
+		if (val < 0)
+			val = INT32_MAX;
+		s->rcvlowat = val ? val : 1;
+		return 0;
+	default:
+		return -ENOPROTOOPT;
+	}
+}
+
+static int get_peername(struct socket *s, void *optval, int *len)
+{
+	struct linux_sockaddr_storage a;
+	int lv = s->ops->getname(s, &a, true);
+
+	if (lv < 0)
+		return -ENOTCONN;
+	if (lv < *len)
+		return -EINVAL;
+	memcpy(optval, &a, *len);
+	return 0;
+}
+
+int sock_getsockopt(struct socket *s, int level, int name, void *optval, int *len)
+{
+	union {
+		int val;
+		struct linux_linger ling;
+		struct linux_timeval tv;
+		struct linux_ucred uc;
+	} v;
+	int lv = sizeof(int);
+
+	if (level != LINUX_SOL_SOCKET)
+		return -EOPNOTSUPP;
+	if (*len < 0)
+		return -EINVAL;
+	memset(&v, 0, sizeof(v));
+	switch (name) {
+	case LINUX_SO_DEBUG:
+	case LINUX_SO_REUSEADDR:
+	case LINUX_SO_DONTROUTE:
+	case LINUX_SO_BROADCAST:
+	case LINUX_SO_KEEPALIVE:
+	case LINUX_SO_OOBINLINE:
+		v.val = !!(s->optflags & opt_flag(name));
+		break;
+	case LINUX_SO_REUSEPORT:
+		v.val = 0;
+		break;
+	case LINUX_SO_TYPE:
+		v.val = s->type;
+		break;
+	case LINUX_SO_PROTOCOL:
+		v.val = s->protocol;
+		break;
+	case LINUX_SO_DOMAIN:
+		v.val = s->family;
+		break;
+	case LINUX_SO_ERROR:
+		v.val = -sock_error(s);
+		break;
+	case LINUX_SO_SNDBUF:
+		v.val = s->sndbuf;
+		break;
+	case LINUX_SO_RCVBUF:
+		v.val = s->rcvbuf;
+		break;
+	case LINUX_SO_PRIORITY:
+		v.val = s->priority;
+		break;
+	case LINUX_SO_LINGER:
+		lv = sizeof(v.ling);
+		v.ling.l_onoff = !!(s->optflags & OPT_LINGER);
+		v.ling.l_linger = s->linger.l_linger;
+		break;
+	case LINUX_SO_PASSCRED:
+		v.val = s->passcred;
+		break;
+	case LINUX_SO_PEERCRED:
+		s->ops->peercred(s, &v.uc);
+		lv = sizeof(v.uc);
+		break;
+	case LINUX_SO_PEERNAME:
+		return get_peername(s, optval, len);
+	case LINUX_SO_RCVTIMEO_OLD:
+	case LINUX_SO_RCVTIMEO_NEW:
+		get_timeout(s->rcvtimeo, &v.tv);
+		lv = sizeof(v.tv);
+		break;
+	case LINUX_SO_SNDTIMEO_OLD:
+	case LINUX_SO_SNDTIMEO_NEW:
+		get_timeout(s->sndtimeo, &v.tv);
+		lv = sizeof(v.tv);
+		break;
+	case LINUX_SO_RCVLOWAT:
+		v.val = s->rcvlowat;
+		break;
+	case LINUX_SO_SNDLOWAT:
+		v.val = 1;
+		break;
+	case LINUX_SO_ACCEPTCONN:
+		v.val = s->state == SS_LISTEN;
+		break;
+	default:
+		return -ENOPROTOOPT;
+	}
+	if (*len > lv)
+		*len = lv;
+	memcpy(optval, &v, *len);
+	return 0;
+}

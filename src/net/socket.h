@@ -1,0 +1,111 @@
+/* net/socket.h: sockets, whatever their family. A socket file's priv is a
+ * struct socket; its family's proto_ops do the work. A socket can outlive
+ * its file (a peer, or a buffer it sent, still refers to it) and can exist
+ * before it has one (a connection not yet accepted). The options every
+ * family shares (SOL_SOCKET) and the sleeping with SO_RCVTIMEO and
+ * SO_SNDTIMEO are here. */
+#ifndef NET_SOCKET_H
+#define NET_SOCKET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel/sched.h"
+#include "net/msg.h"
+#include "abi/linux/socket.h"
+
+struct file;
+struct task;
+struct poll_table;
+struct socket;
+
+enum sock_state { SS_CLOSE, SS_LISTEN, SS_ESTABLISHED };
+
+enum { RCV_SHUTDOWN = 1, SEND_SHUTDOWN = 2, SHUTDOWN_MASK = 3 };
+
+#define SOCK_TIMEO_FOREVER INT64_MAX
+
+struct proto_ops {
+	int (*bind)(struct task *t, struct socket *s, const struct linux_sockaddr_storage *a,
+		    int len);
+	int (*connect)(struct task *t, struct socket *s, const struct linux_sockaddr_storage *a,
+		       int len, bool nonblock);
+	int (*socketpair)(struct task *t, struct socket *a, struct socket *b);
+	int (*listen)(struct task *t, struct socket *s, int backlog);
+	/* *out: the new connection, holding the reference its file takes. */
+	int (*accept)(struct socket *s, bool nonblock, struct socket **out);
+	/* The address (peer: the peer's) into a; returns its length. */
+	int (*getname)(struct socket *s, struct linux_sockaddr_storage *a, bool peer);
+	/* Consume m's data and scm; return bytes sent or -errno. */
+	long (*sendmsg)(struct task *t, struct socket *s, struct kmsg *m, unsigned flags);
+	/* Fill m's data, name and scm; return bytes or -errno. */
+	long (*recvmsg)(struct task *t, struct socket *s, struct kmsg *m, unsigned flags);
+	int (*shutdown)(struct socket *s, int how);
+	unsigned (*poll)(struct socket *s, struct poll_table *pt);
+	/* SIOCINQ: bytes readable, or -errno. */
+	long (*inq)(struct socket *s);
+	int (*peercred)(struct socket *s, struct linux_ucred *uc);
+	/* The file is closed: tear the connection down. */
+	void (*release)(struct socket *s);
+	/* The last reference is gone: free. */
+	void (*destroy)(struct socket *s);
+};
+
+struct socket {
+	int refcount;
+	int family, type, protocol;
+	const struct proto_ops *ops;
+	struct file *file; /* not a reference; NULL before accept and after close */
+	enum sock_state state;
+	unsigned shutdown; /* RCV_SHUTDOWN | SEND_SHUTDOWN */
+	int err;	   /* pending error for SO_ERROR and the next call (positive) */
+	int sndbuf, rcvbuf;
+	int64_t rcvtimeo, sndtimeo; /* in jiffies; SOCK_TIMEO_FOREVER */
+	size_t wmem;		    /* truesize of buffers sent and not yet consumed */
+	int rcvlowat;
+	bool passcred;
+	unsigned optflags; /* SO_DEBUG, SO_REUSEADDR... kept for getsockopt */
+	int priority;
+	struct linux_linger linger;
+	uint64_t ino;
+	uint32_t uid, gid;
+	struct waitq wq; /* readers, writers, accept, poll: woken on every change */
+};
+
+/* Sets up the common part of a new socket (one reference). */
+void sock_init(struct socket *s, int family, int type, const struct proto_ops *ops);
+void sock_get(struct socket *s);
+void sock_put(struct socket *s);
+
+/* socket(2) without the fd: family, type (without flags) and protocol. */
+int sock_create(struct task *t, int family, int type, int protocol, struct socket **out);
+/* A file for s, taking over the caller's reference: flags O_NONBLOCK. */
+int sock_alloc_file(struct socket *s, unsigned flags, struct file **out);
+/* The socket behind a file, or NULL if it is not one. */
+struct socket *sock_from_file(struct file *f);
+
+/* readv/writev on a socket file: one recvmsg or sendmsg (one datagram). */
+long sock_rw_iov(struct task *t, struct file *f, const struct linux_iovec *iov, int cnt,
+		 bool write);
+
+/* sock_error: the pending error, cleared (negative), or 0. */
+int sock_error(struct socket *s);
+/* When a blocking call gives up: 0 (do not wait), -1 (never) or a
+ * monotonic deadline in ns, from a SO_*TIMEO value. */
+int64_t sock_deadline(int64_t timeo, bool nonblock);
+/* Sleeps once on wq: 0 after a wakeup (the caller checks again); -EAGAIN
+ * when it may not wait or the deadline passed; -ERESTARTSYS, or -EINTR
+ * with a timeout, on a signal. */
+int sock_wait(struct waitq *wq, int64_t deadline);
+/* Sends SIGPIPE to the current thread (EPIPE on a socket). */
+void sock_sigpipe(void);
+
+int sock_setsockopt(struct socket *s, int level, int name, const void *val, unsigned len);
+/* *len: the guest's buffer size in, the size to copy out on return. */
+int sock_getsockopt(struct socket *s, int level, int name, void *val, int *len);
+
+/* AF_UNIX (net/unix.c). */
+int unix_create(int type, int protocol, struct socket **out);
+
+#endif

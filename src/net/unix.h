@@ -1,0 +1,100 @@
+/* net/unix.h: AF_UNIX sockets, shared by unix.c (names, connections,
+ * readiness) and unix_msg.c (sending and receiving). A socket's receive
+ * queue holds buffers (struct skb) that its peers sent; a listening
+ * socket's holds the connections not yet accepted. The sender of a buffer
+ * pays for it in its wmem until it is read, so SO_SNDBUF bounds what one
+ * socket has in flight, as in Linux. */
+#ifndef NET_UNIX_H
+#define NET_UNIX_H
+
+#include "net/socket.h"
+#include "vfs/vfs.h"
+#include "lib/list.h"
+
+struct unix_sock;
+
+struct skb {
+	struct list_head link;	  /* in the receiver's queue */
+	struct unix_sock *sender; /* a reference; its wmem holds truesize (NULL: none) */
+	struct unix_sock *embryo; /* a listener's queue: the connection (its own reference) */
+	size_t truesize;
+	size_t len, consumed; /* data[consumed..len) is unread */
+	bool fds_counted;     /* counted in unix_skbs_with_fds */
+	struct scm scm;	      /* SCM_RIGHTS files (references) and the credentials */
+	char data[];
+};
+
+struct unix_sock {
+	struct socket sk;
+	struct unix_sock *peer;	       /* a reference, or NULL */
+	struct list_head queue;	       /* struct skb, by link */
+	int qlen;		       /* buffers (or connections) queued */
+	size_t inq;		       /* stream: bytes unread */
+	int max_backlog;	       /* listen's backlog, or the datagram queue limit */
+	struct waitq peer_wait;	       /* senders and connect() waiting for room in queue */
+	struct linux_sockaddr_un addr; /* the name (addrlen 0: none) */
+	int addrlen;
+	struct path path;	       /* bound in the filesystem (owns a reference), or none */
+	uint64_t bound_dev, bound_ino; /* the socket node it is found by */
+	struct list_head bound_link;   /* in the name table while it can be found */
+	struct linux_ucred peercred;   /* SO_PEERCRED */
+	bool dead;		       /* released: no more traffic */
+	struct list_head all_link;     /* in unix_every_sock */
+	int gc_inflight;	       /* unix_gc: references to our file in queues */
+	bool gc_candidate, gc_alive;
+};
+
+static inline struct unix_sock *unix_sk(struct socket *s)
+{
+	return (struct unix_sock *)s;
+}
+
+static inline void unix_get(struct unix_sock *u)
+{
+	sock_get(&u->sk);
+}
+
+static inline void unix_put(struct unix_sock *u)
+{
+	sock_put(&u->sk);
+}
+
+static inline bool unix_connection_based(const struct unix_sock *u)
+{
+	return u->sk.type == LINUX_SOCK_STREAM || u->sk.type == LINUX_SOCK_SEQPACKET;
+}
+
+static inline bool unix_recvq_full(const struct unix_sock *u)
+{
+	return u->qlen > u->max_backlog;
+}
+
+/* unix.c */
+int unix_autobind(struct unix_sock *u);
+/* The socket a sockaddr_un names, for a socket of type: a reference. */
+int unix_find_other(struct task *t, const struct linux_sockaddr_un *a, int len, int type,
+		    struct unix_sock **out);
+int unix_validate_addr(const struct linux_sockaddr_storage *a, int len);
+/* A datagram socket drops what its old peer sent (connect, peer death). */
+void unix_dgram_disconnected(struct unix_sock *u, struct unix_sock *other);
+void unix_fill_cred(struct linux_ucred *uc);
+
+/* Every AF_UNIX socket, by all_link. */
+extern struct list_head unix_every_sock;
+/* Queued buffers that carry files: unix_gc has work only then. */
+extern int unix_skbs_with_fds;
+/* unix_gc.c: frees cycles of sockets only queues hold (a socket was closed). */
+void unix_gc(void);
+
+/* unix_msg.c */
+void skb_free(struct skb *skb);
+void unix_purge_queue(struct unix_sock *u);
+long unix_stream_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsigned flags);
+long unix_stream_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsigned flags);
+long unix_dgram_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsigned flags);
+long unix_dgram_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsigned flags);
+long unix_seqpacket_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsigned flags);
+long unix_seqpacket_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsigned flags);
+long unix_inq(struct socket *s);
+
+#endif

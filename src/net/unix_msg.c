@@ -1,0 +1,546 @@
+/* net/unix_msg.c: sending and receiving on AF_UNIX sockets. A stream send
+ * is cut into buffers of at most half the send buffer; a datagram or
+ * seqpacket send is one buffer, read whole or cut (MSG_TRUNC). Files
+ * passed with SCM_RIGHTS ride in the first buffer; a stream read stops
+ * after a buffer that carries files, and (with SO_PASSCRED) never glues
+ * buffers of different senders. Buffers are charged to their sender with
+ * Linux's sizes (sk_buff, head and pages), so SO_SNDBUF limits the same
+ * amount of data as on Linux. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/unix.h"
+#include "kernel/task.h"
+#include "abi/linux/errno.h"
+
+#define SKB_STRUCT	  256  /* SKB_TRUESIZE's sk_buff part */
+#define SKB_SHINFO	  320  /* skb_shared_info, aligned */
+#define SKB_PAGE	  4096 /* PAGE_SIZE */
+#define SKB_MAX_HEAD0	  (SKB_PAGE - SKB_SHINFO)
+#define SKB_MAX_ALLOC	  ((SKB_PAGE << 2) - SKB_SHINFO)
+#define UNIX_SKB_FRAGS_SZ 32768
+#define MAX_SKB_FRAGS	  17
+
+static size_t align_up(size_t n, size_t a)
+{
+	return (n + a - 1) & ~(a - 1);
+}
+
+/* What kmalloc hands out for n bytes. */
+static size_t kmalloc_size(size_t n)
+{
+	static const size_t sizes[] = { 8,   16,  32,	64,   96,   128, 192,
+					256, 512, 1024, 2048, 4096, 8192 };
+	size_t i, p;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (n <= sizes[i])
+			return sizes[i];
+	for (p = 16384; p < n; p <<= 1)
+		;
+	return p;
+}
+
+static size_t truesize(size_t head, size_t frags)
+{
+	return SKB_STRUCT + kmalloc_size(align_up(head, 64) + SKB_SHINFO) + frags;
+}
+
+static struct skb *skb_alloc(struct unix_sock *u, size_t len, size_t true_size)
+{
+	struct skb *skb = malloc(sizeof(*skb) + (len ? len : 1));
+
+	if (!skb)
+		return NULL;
+	memset(skb, 0, sizeof(*skb));
+	skb->len = len;
+	skb->truesize = true_size;
+	skb->sender = u;
+	unix_get(u);
+	u->sk.wmem += true_size;
+	return skb;
+}
+
+void skb_free(struct skb *skb)
+{
+	struct unix_sock *from = skb->sender;
+	size_t true_size = skb->truesize;
+
+	if (skb->fds_counted)
+		unix_skbs_with_fds--;
+	scm_destroy(&skb->scm);
+	free(skb);
+	if (from) {
+		from->sk.wmem -= true_size;
+		waitq_wake_all(&from->sk.wq);
+		unix_put(from);
+	}
+}
+
+/* sock_alloc_send_pskb's wait: until u may put more in flight. */
+static int wait_wmem(struct unix_sock *u, int64_t deadline)
+{
+	int ret;
+
+	for (;;) {
+		ret = sock_error(&u->sk);
+		if (ret < 0)
+			return ret;
+		if (u->sk.shutdown & SEND_SHUTDOWN)
+			return -EPIPE;
+		if (u->sk.wmem < (size_t)u->sk.sndbuf)
+			return 0;
+		ret = sock_wait(&u->sk.wq, deadline);
+		if (ret < 0)
+			return ret;
+	}
+}
+
+/* Credentials go with the data when either end asked for them, or the
+ * receiver is not accepted yet (unix_maybe_add_creds). */
+static void maybe_add_creds(struct task *t, struct skb *skb, struct unix_sock *u,
+			    struct unix_sock *other)
+{
+	if (skb->scm.has_cred)
+		return;
+	if (u->sk.passcred || other->sk.passcred || !other->sk.file) {
+		skb->scm.has_cred = true;
+		skb->scm.cred.pid = t->proc->pid;
+		skb->scm.cred.uid = t->proc->cred.uid;
+		skb->scm.cred.gid = t->proc->cred.gid;
+	}
+}
+
+static void queue_skb(struct unix_sock *other, struct skb *skb)
+{
+	list_add_tail(&skb->link, &other->queue);
+	if (skb->scm.nfds) {
+		skb->fds_counted = true;
+		unix_skbs_with_fds++;
+	}
+	other->qlen++;
+	other->inq += skb->len;
+	waitq_wake_all(&other->sk.wq);
+}
+
+static void copy_addr(struct kmsg *m, struct unix_sock *from)
+{
+	if (m->want_name && from && from->addrlen) {
+		memcpy(&m->name, &from->addr, from->addrlen);
+		m->namelen = from->addrlen;
+	}
+}
+
+/* One stream buffer of size bytes: its head and pages. */
+static struct skb *stream_skb(struct unix_sock *u, size_t size)
+{
+	size_t data_len = size > SKB_MAX_HEAD0 ? align_up(size - SKB_MAX_HEAD0, SKB_PAGE) : 0;
+
+	if (data_len > size)
+		data_len = size;
+	return skb_alloc(u, size, truesize(size - data_len, data_len));
+}
+
+long unix_stream_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsigned flags)
+{
+	struct unix_sock *u = unix_sk(s), *other = u->peer;
+	int64_t deadline = sock_deadline(s->sndtimeo, flags & LINUX_MSG_DONTWAIT);
+	size_t len = m->iter.count, sent = 0;
+	bool fds_sent = false;
+	long err = 0;
+
+	if (flags & LINUX_MSG_OOB)
+		return -EOPNOTSUPP; /* Differs from Linux: no out-of-band byte */
+	if (m->namelen)
+		return s->state == SS_ESTABLISHED ? -EISCONN : -EOPNOTSUPP;
+	if (!other)
+		return -ENOTCONN;
+	if (s->shutdown & SEND_SHUTDOWN)
+		goto out_pipe;
+	unix_get(other);
+	while (sent < len) {
+		size_t size = len - sent, max = (size_t)(s->sndbuf >> 1) - 64;
+		struct skb *skb;
+
+		if (size > max)
+			size = max;
+		if (size > SKB_MAX_HEAD0 + UNIX_SKB_FRAGS_SZ)
+			size = SKB_MAX_HEAD0 + UNIX_SKB_FRAGS_SZ;
+		err = wait_wmem(u, deadline);
+		if (err < 0)
+			break;
+		skb = stream_skb(u, size);
+		if (!skb) {
+			err = -ENOMEM;
+			break;
+		}
+		/* Files go with the first buffer only; credentials with each. */
+		skb->scm.has_cred = m->scm.has_cred;
+		skb->scm.cred = m->scm.cred;
+		if (!fds_sent) {
+			skb->scm.fds = m->scm.fds;
+			skb->scm.nfds = m->scm.nfds;
+			m->scm.fds = NULL;
+			m->scm.nfds = 0;
+			fds_sent = true;
+		}
+		maybe_add_creds(t, skb, u, other);
+		if (iter_copy_from(&m->iter, skb->data, size) < 0) {
+			skb_free(skb);
+			err = -EFAULT;
+			break;
+		}
+		if (other->dead || (other->sk.shutdown & RCV_SHUTDOWN)) {
+			skb_free(skb);
+			unix_put(other);
+			goto out_pipe;
+		}
+		queue_skb(other, skb);
+		sent += size;
+	}
+	unix_put(other);
+	return sent ? (long)sent : err;
+out_pipe:
+	if (!sent && !(flags & LINUX_MSG_NOSIGNAL))
+		sock_sigpipe();
+	return sent ? (long)sent : -EPIPE;
+}
+
+static bool same_creds(const struct skb *skb, const struct scm *scm)
+{
+	if (skb->scm.has_cred != scm->has_cred)
+		return false;
+	return !scm->has_cred || memcmp(&skb->scm.cred, &scm->cred, sizeof(scm->cred)) == 0;
+}
+
+/* The next buffer a stream read looks at: the first (reading), or the one
+ * after prev (peeking). NULL if none. */
+static struct skb *next_skb(struct unix_sock *u, struct skb *prev)
+{
+	struct list_head *n = prev ? prev->link.next : u->queue.next;
+
+	return n == &u->queue ? NULL : list_entry(n, struct skb, link);
+}
+
+/* Waits for stream data: 0 to look again, 1 to stop with what was read,
+ * or -errno. */
+static int stream_wait(struct socket *s, int64_t deadline)
+{
+	int ret = sock_error(s);
+
+	if (ret < 0)
+		return ret;
+	if (s->shutdown & RCV_SHUTDOWN)
+		return 1;
+	return sock_wait(&s->wq, deadline);
+}
+
+/* Takes what a consumed buffer carried into scm; true if it carried files. */
+static bool take_fds(struct skb *skb, struct scm *scm, bool peek)
+{
+	if (!skb->scm.nfds)
+		return false;
+	if (peek) {
+		struct scm dup;
+
+		if (scm_dup(&skb->scm, &dup) == 0) {
+			scm->fds = dup.fds;
+			scm->nfds = dup.nfds;
+		}
+		return true;
+	}
+	scm->fds = skb->scm.fds;
+	scm->nfds = skb->scm.nfds;
+	skb->scm.fds = NULL;
+	skb->scm.nfds = 0;
+	if (skb->fds_counted) {
+		skb->fds_counted = false;
+		unix_skbs_with_fds--;
+	}
+	return true;
+}
+
+long unix_stream_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsigned flags)
+{
+	struct unix_sock *u = unix_sk(s);
+	bool peek = flags & LINUX_MSG_PEEK, check_creds = false;
+	int64_t deadline = sock_deadline(s->rcvtimeo, flags & LINUX_MSG_DONTWAIT);
+	size_t size = m->iter.count, copied = 0, target;
+	struct skb *skb, *prev = NULL;
+	struct scm scm;
+	long err = 0;
+
+	(void)t;
+	if (s->state != SS_ESTABLISHED)
+		return -EINVAL;
+	if (flags & LINUX_MSG_OOB)
+		return -EINVAL; /* no out-of-band byte is ever pending */
+	target = (flags & LINUX_MSG_WAITALL)  ? size
+		 : (size_t)s->rcvlowat < size ? (size_t)s->rcvlowat
+					      : size;
+	if (!target)
+		target = 1;
+	memset(&scm, 0, sizeof(scm));
+	for (;;) {
+		size_t chunk;
+
+		skb = next_skb(u, prev);
+		if (!skb) {
+			if (prev || copied >= target)
+				break; /* a peek ends at the queue's end */
+			err = stream_wait(s, deadline);
+			if (err == 0)
+				continue;
+			if (err == -ERESTARTSYS || err == -EINTR) {
+				/* a signal: what was read stays, files do not */
+				scm_destroy(&scm);
+				return copied ? (long)copied : err;
+			}
+			if (err == 1)
+				err = 0; /* end of data */
+			break;
+		}
+		if (check_creds) {
+			if (!same_creds(skb, &scm))
+				break; /* never glue data of different writers */
+		} else if (s->passcred) {
+			scm.has_cred = skb->scm.has_cred;
+			scm.cred = skb->scm.cred;
+			check_creds = true;
+		}
+		copy_addr(m, skb->sender);
+		chunk = skb->len - skb->consumed;
+		if (chunk > size)
+			chunk = size;
+		if (iter_copy_to(&m->iter, skb->data + skb->consumed, chunk) < 0) {
+			if (!copied)
+				err = -EFAULT;
+			break;
+		}
+		copied += chunk;
+		size -= chunk;
+		if (peek) {
+			if (take_fds(skb, &scm, true))
+				break;
+			prev = skb;
+		} else {
+			bool fds;
+
+			skb->consumed += chunk;
+			u->inq -= chunk;
+			fds = take_fds(skb, &scm, false);
+			if (skb->consumed < skb->len)
+				break;
+			list_del(&skb->link);
+			u->qlen--;
+			skb_free(skb);
+			if (fds)
+				break;
+		}
+		if (!size)
+			break;
+	}
+	m->scm = scm;
+	return copied ? (long)copied : err;
+}
+
+long unix_dgram_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsigned flags)
+{
+	struct unix_sock *u = unix_sk(s), *other = NULL;
+	int64_t deadline = sock_deadline(s->sndtimeo, flags & LINUX_MSG_DONTWAIT);
+	size_t len = m->iter.count, head = len, data_len = 0;
+	struct linux_sockaddr_un sun;
+	struct skb *skb;
+	long err;
+
+	if (flags & LINUX_MSG_OOB)
+		return -EOPNOTSUPP;
+	if (m->namelen) {
+		err = unix_validate_addr(&m->name, m->namelen);
+		if (err < 0)
+			return err;
+		memset(&sun, 0, sizeof(sun));
+		memcpy(&sun, &m->name, m->namelen);
+	}
+	if (s->passcred && !u->addrlen && (err = unix_autobind(u)) < 0)
+		return err;
+	if (len > (size_t)s->sndbuf - 32)
+		return -EMSGSIZE;
+	err = wait_wmem(u, deadline);
+	if (err < 0)
+		return err;
+	if (len > SKB_MAX_ALLOC) {
+		data_len = len - SKB_MAX_ALLOC;
+		if (data_len > MAX_SKB_FRAGS * SKB_PAGE)
+			data_len = MAX_SKB_FRAGS * SKB_PAGE;
+		data_len = align_up(data_len, SKB_PAGE);
+		head = len - data_len;
+	}
+	skb = skb_alloc(u, len, truesize(head, data_len));
+	if (!skb)
+		return -ENOMEM;
+	skb->scm = m->scm;
+	memset(&m->scm, 0, sizeof(m->scm));
+	if (iter_copy_from(&m->iter, skb->data, len) < 0) {
+		err = -EFAULT;
+		goto out_free;
+	}
+	if (m->namelen) {
+		err = unix_find_other(t, &sun, m->namelen, s->type, &other);
+		if (err < 0)
+			goto out_free;
+	} else {
+		other = u->peer;
+		if (!other) {
+			err = -ENOTCONN;
+			goto out_free;
+		}
+		unix_get(other);
+	}
+	maybe_add_creds(t, skb, u, other);
+	for (;;) {
+		if (other->peer && other->peer != u) {
+			err = -EPERM;
+			goto out_put;
+		}
+		if (other->dead) {
+			if (s->type == LINUX_SOCK_SEQPACKET) {
+				err = -EPIPE;
+			} else if (u->peer == other) {
+				/* our peer died: the first send says so, then ENOTCONN */
+				u->peer = NULL;
+				s->state = SS_CLOSE;
+				unix_dgram_disconnected(u, other);
+				unix_put(other);
+				err = -ECONNREFUSED;
+			} else {
+				err = m->namelen ? -ECONNREFUSED : -ECONNRESET;
+			}
+			goto out_put;
+		}
+		if (other->sk.shutdown & RCV_SHUTDOWN) {
+			err = -EPIPE;
+			goto out_put;
+		}
+		/* a receiver not connected back to us takes max_dgram_qlen */
+		if (other == u || other->peer == u || !unix_recvq_full(other))
+			break;
+		err = sock_wait(&other->peer_wait, deadline);
+		if (err < 0)
+			goto out_put;
+	}
+	queue_skb(other, skb);
+	unix_put(other);
+	return (long)len;
+out_put:
+	unix_put(other);
+out_free:
+	skb_free(skb);
+	return err;
+}
+
+long unix_dgram_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsigned flags)
+{
+	struct unix_sock *u = unix_sk(s);
+	int64_t deadline = sock_deadline(s->rcvtimeo, flags & LINUX_MSG_DONTWAIT);
+	bool peek = flags & LINUX_MSG_PEEK;
+	size_t size = m->iter.count;
+	struct skb *skb = NULL;
+	long err;
+
+	(void)t;
+	if (flags & LINUX_MSG_OOB)
+		return -EOPNOTSUPP;
+	for (;;) {
+		err = sock_error(s);
+		if (err < 0)
+			break;
+		if (!list_empty(&u->queue)) {
+			skb = list_first_entry(&u->queue, struct skb, link);
+			break;
+		}
+		err = -EAGAIN;
+		if (deadline == 0)
+			break;
+		if (s->shutdown & RCV_SHUTDOWN) {
+			err = 0;
+			break;
+		}
+		if (unix_connection_based(u) && s->state != SS_ESTABLISHED &&
+		    s->state != SS_LISTEN) {
+			err = -ENOTCONN;
+			break;
+		}
+		err = sock_wait(&s->wq, deadline);
+		if (err < 0)
+			break;
+	}
+	if (!skb) {
+		/* EOF on a disconnected nonblocking seqpacket socket */
+		if (s->type == LINUX_SOCK_SEQPACKET && err == -EAGAIN &&
+		    (s->shutdown & RCV_SHUTDOWN))
+			err = 0;
+		return err;
+	}
+	if (!peek) {
+		list_del(&skb->link);
+		u->qlen--;
+		u->inq -= skb->len;
+	}
+	waitq_wake_all(&u->peer_wait);
+	copy_addr(m, skb->sender);
+	if (size > skb->len)
+		size = skb->len;
+	else if (size < skb->len)
+		m->flags |= LINUX_MSG_TRUNC;
+	if (iter_copy_to(&m->iter, skb->data, size) < 0) {
+		err = -EFAULT;
+		goto out;
+	}
+	m->scm.has_cred = skb->scm.has_cred;
+	m->scm.cred = skb->scm.cred;
+	take_fds(skb, &m->scm, peek);
+	err = (flags & LINUX_MSG_TRUNC) ? (long)skb->len : (long)size;
+out:
+	if (!peek)
+		skb_free(skb);
+	return err;
+}
+
+long unix_seqpacket_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsigned flags)
+{
+	int err = sock_error(s);
+
+	if (err < 0)
+		return err;
+	if (s->state != SS_ESTABLISHED)
+		return -ENOTCONN;
+	m->namelen = 0;
+	return unix_dgram_sendmsg(t, s, m, flags);
+}
+
+long unix_seqpacket_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsigned flags)
+{
+	if (s->state != SS_ESTABLISHED)
+		return -ENOTCONN;
+	return unix_dgram_recvmsg(t, s, m, flags);
+}
+
+long unix_inq(struct socket *s)
+{
+	struct unix_sock *u = unix_sk(s);
+	struct skb *skb;
+	long n = 0;
+
+	if (s->state == SS_LISTEN)
+		return -EINVAL;
+	if (s->type == LINUX_SOCK_STREAM)
+		return (long)u->inq;
+	list_for_each_entry(skb, &u->queue, link)
+	{
+		n += (long)(skb->len - skb->consumed);
+		if (s->type == LINUX_SOCK_DGRAM)
+			break;
+	}
+	return n;
+}
