@@ -18,7 +18,7 @@ OBJ      := $(KSRC:%.c=$(BUILD)/rel/%.o) $(KASM:%.S=$(BUILD)/rel/%.o) $(BUILD)/r
 ASAN_OBJ := $(KSRC:%.c=$(BUILD)/asan/%.o) $(KASM:%.S=$(BUILD)/asan/%.o) $(BUILD)/asan/stub_blob.o
 ASAN_FLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: all test asan bench run deps fmt fmt-check lint clean unit guest scenario
+.PHONY: all test asan bench run deps fmt fmt-check lint clean unit guest scenario coverage
 
 all: skas
 
@@ -80,10 +80,32 @@ asan: deps $(BUILD)/asan/skas $(UNIT_TESTS)
 bench: deps skas
 	@bench/run.sh ./skas
 
-# The main job: a shell inside skas on the host's root. Until the tty issue
-# lands, the shell reads the host terminal without job control.
+# The main job: the root's shell inside skas on the host's root, with the
+# host terminal as its console (job control, Ctrl-C, resizes).
 run: deps skas
-	./skas run -- /bin/sh
+	./skas
+
+# Line coverage of the kernel from the test suite (gcov; see docs in README).
+COV_OBJ := $(KSRC:%.c=$(BUILD)/cov/%.o) $(KASM:%.S=$(BUILD)/cov/%.o) $(BUILD)/cov/stub_blob.o
+$(BUILD)/cov/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -O0 --coverage -c -o $@ $<
+$(BUILD)/cov/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) -c -o $@ $<
+$(BUILD)/cov/stub_blob.o: src/platform/stub_blob.S $(STUB)
+	@mkdir -p $(dir $@)
+	$(CC) -c -DSTUB_ELF='"$(STUB)"' -o $@ src/platform/stub_blob.S
+$(BUILD)/cov/skas: $(COV_OBJ)
+	$(CC) --coverage -o $@ $(COV_OBJ) $(LDLIBS)
+
+coverage: deps $(BUILD)/cov/skas
+	@find $(BUILD)/cov -name '*.gcda' -delete
+	-@tests/run-all.sh $(BUILD)/cov/skas >/dev/null 2>&1
+	@cd $(BUILD)/cov && gcov -n $$(find src -name '*.o' | sed 's/\.o$$/.c/') 2>/dev/null | \
+		awk '/^File/ { f = $$2 } /^Lines executed/ { split($$2, a, "%"); split($$0, b, " of "); \
+		     if (f ~ /src\//) { n += b[2]; e += a[1] / 100 * b[2] } } \
+		     END { printf "kernel line coverage: %.1f%% of %d lines\n", 100 * e / n, n }'
 
 fmt:
 	clang-format -i $$(find src tests/unit -name '*.[ch]') include/abi/linux/*.h

@@ -16,20 +16,30 @@
 #include "syscalls/dispatch.h"
 #include "host/host.h"
 #include "vfs/mount.h"
+#include "tty/console.h"
 
 #define SKAS_VERSION "0.1.0"
 
 extern char **environ;
 
+/* With no program: the root's shell. */
+static const char *const shells[] = { "/bin/bash", NULL, "/bin/sh", NULL };
+
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: skas run [options] -- PROGRAM [ARGS...]\n"
+		     "       skas [run [options]]      the root's shell (/bin/bash, else /bin/sh)\n"
 		     "       skas --help | --version\n"
 		     "\n"
 		     "Runs a Linux x86-64 program inside skas, a user-mode kernel whose kernel\n"
 		     "lives in a separate address space from the programs it runs.\n"
 		     "\n"
 		     "options:\n"
+		     "  -t, --tty          the guest's fds 0-2 are /dev/console, a terminal on\n"
+		     "                     the host's stdio (default when stdin is a terminal:\n"
+		     "                     then the fds that are a host terminal are the console)\n"
+		     "  -i, --interactive  no terminal: fds 0-2 are the host's even when stdin\n"
+		     "                     is a terminal (-it: a terminal)\n"
 		     "  --root=DIR         the host directory that is / inside (default: /),\n"
 		     "                     read-only\n"
 		     "  --strace[=FILE]    print every guest system call and its result\n"
@@ -37,6 +47,9 @@ static void usage(FILE *out)
 		     "  --platform=NAME    host support: ptrace (the only one yet)\n"
 		     "  --log=FILE         write the kernel log to FILE\n"
 		     "  --pids-max=N       at most N tasks (default 4096): fork beyond is EAGAIN\n"
+		     "  --host-user=UID[:GID]  started by root: the host user skas runs as\n"
+		     "                     (default 65534, nobody; 0 stays root). It reads any\n"
+		     "                     host file; it writes (--rw, -v) where that user may\n"
 		     "  -v, --verbose      kernel log (unimplemented calls, faults) on stderr\n"
 		     "  -h, --help         this text\n"
 		     "  --version          version and platform\n"
@@ -67,6 +80,7 @@ enum {
 	OPT_PIDS_MAX,
 	OPT_RW,
 	OPT_TMPFS_SIZE,
+	OPT_HOST_USER,
 };
 
 static const struct option options[] = {
@@ -78,7 +92,10 @@ static const struct option options[] = {
 	{ "rw", no_argument, NULL, OPT_RW },
 	{ "volume", required_argument, NULL, 'v' },
 	{ "tmpfs-size", required_argument, NULL, OPT_TMPFS_SIZE },
+	{ "host-user", required_argument, NULL, OPT_HOST_USER },
 	{ "verbose", no_argument, NULL, 'L' },
+	{ "tty", no_argument, NULL, 't' },
+	{ "interactive", no_argument, NULL, 'i' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -94,7 +111,8 @@ struct cmdline {
 	uint64_t tmpfs_size;
 	struct volume volumes[32];
 	int nvolumes;
-	char **prog_argv;
+	bool tty, interactive;
+	char **prog_argv; /* NULL: the root's shell */
 };
 
 /* A size with an optional K, M or G suffix; 0 if it is not one. */
@@ -158,10 +176,8 @@ static void parse(int argc, char **argv, struct cmdline *cl)
 
 	memset(cl, 0, sizeof(*cl));
 	cl->root = "/";
-	if (argc < 2) {
-		usage(stderr);
-		exit(2);
-	}
+	if (argc < 2)
+		return; /* the shell */
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		usage(stdout);
 		exit(0);
@@ -174,13 +190,23 @@ static void parse(int argc, char **argv, struct cmdline *cl)
 		misuse("unknown command '%s': the command is 'run'", argv[1]);
 	optind = 2;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+hv:", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+hv:ti", options, NULL)) != -1) {
 		switch (c) {
+		case 't':
+			cl->tty = true;
+			break;
+		case 'i':
+			cl->interactive = true;
+			break;
 		case OPT_RW:
 			cl->rw = true;
 			break;
 		case 'v':
 			add_volume(cl, optarg);
+			break;
+		case OPT_HOST_USER:
+			if (host_sandbox_set_user(optarg) < 0)
+				misuse("--host-user wants UID[:GID], not '%s'", optarg);
 			break;
 		case OPT_TMPFS_SIZE:
 			cl->tmpfs_size = parse_size(optarg);
@@ -225,9 +251,8 @@ static void parse(int argc, char **argv, struct cmdline *cl)
 			misuse("unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (optind >= argc)
-		misuse("%s", "no program to run: skas run [options] -- PROGRAM [ARGS...]");
-	cl->prog_argv = &argv[optind];
+	if (optind < argc)
+		cl->prog_argv = &argv[optind];
 }
 
 /* The guest starts where the user is, if that is inside its root. */
@@ -254,6 +279,40 @@ static char *start_cwd(const char *root)
 	free(cwd);
 	free(real_root);
 	return strdup("/");
+}
+
+/* A PROGRAM without a slash is looked for in $PATH inside the guest, as
+ * execvp does: the first that is not missing (EACCES if only those). */
+static int start_in_path(struct init_config *cfg, const char *name)
+{
+	const char *path = getenv("PATH");
+	char *dirs, *dir, *save = NULL, *full;
+	int ret = -ENOENT, err = -ENOENT;
+
+	dirs = strdup(path && *path
+			      ? path
+			      : "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+	if (!dirs)
+		return -ENOMEM;
+	for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		full = malloc(strlen(dir) + strlen(name) + 3);
+		if (!full)
+			break;
+		sprintf(full, "%s/%s", *dir ? dir : ".", name);
+		cfg->path = full;
+		ret = task_start_init(cfg);
+		if (ret == 0)
+			break; /* full stays: the kernel keeps cfg->path's name */
+		free(full);
+		if (ret == -EACCES)
+			err = ret;
+		else if (ret != -ENOENT && ret != -ENOTDIR)
+			break;
+		ret = err;
+	}
+	cfg->path = name;
+	free(dirs);
+	return ret;
 }
 
 static int exit_status(int wait_status)
@@ -312,19 +371,38 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	/* A terminal by default when stdin is one that skas has (not in the
+	 * background, as under timeout(1)). */
+	if (cl.tty || (!cl.interactive && host_fd_is_tty(0) && host_term_is_foreground(0))) {
+		ret = console_init(cl.tty);
+		if (ret < 0) {
+			fprintf(stderr, "skas: cannot make the console: %s\n", strerror(-ret));
+			return 1;
+		}
+	}
 	cwd = start_cwd(cl.root);
-	cfg.path = cl.prog_argv[0];
-	cfg.argv = cl.prog_argv;
+	cfg.path = cl.prog_argv ? cl.prog_argv[0] : shells[0];
+	cfg.argv = cl.prog_argv ? cl.prog_argv : (char **)shells;
 	cfg.envp = environ;
 	cfg.root = &root;
 	cfg.cwd = cwd;
 	cfg.uid = 0;
 	cfg.gid = 0;
 	cfg.pids_max = cl.pids_max;
-	ret = task_start_init(&cfg);
+	host_sandbox_enter();
+	if (cl.prog_argv && !strchr(cl.prog_argv[0], '/')) {
+		ret = start_in_path(&cfg, cl.prog_argv[0]);
+	} else {
+		ret = task_start_init(&cfg);
+		if (ret == -ENOENT && !cl.prog_argv) {
+			cfg.path = shells[2];
+			cfg.argv = (char **)&shells[2];
+			ret = task_start_init(&cfg);
+		}
+	}
 	free(cwd);
 	if (ret < 0) {
-		fprintf(stderr, "skas: %s: %s\n", cl.prog_argv[0], strerror(-ret));
+		fprintf(stderr, "skas: %s: %s\n", cfg.path, strerror(-ret));
 		return ret == -ENOENT ? 127 : 126;
 	}
 	sched_run();

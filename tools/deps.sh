@@ -8,6 +8,7 @@ command -v musl-gcc >/dev/null 2>&1 || need="$need musl-tools"
 [ -f /usr/include/seccomp.h ] || need="$need libseccomp-dev"
 command -v busybox >/dev/null 2>&1 || need="$need busybox"
 command -v clang-format >/dev/null 2>&1 || need="$need clang-format"
+command -v tmux >/dev/null 2>&1 || need="$need tmux"
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" = 0 ]; then
 	echo "skas: installing:$need"

@@ -1,5 +1,7 @@
 /* host/evloop.c: the kernel's wait for host fds and timeouts, used by the
- * idle loop when something besides the platform's traps can wake a task. */
+ * idle loop when something besides the platform's traps can wake a task.
+ * A task's wait is one-shot (host_evloop_add/del); a watch calls its
+ * function every time its fd is ready until paused or removed. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
@@ -12,6 +14,80 @@
 static int epfd = -1;
 static int sigchld_fd = -1; /* stub events wake the epoll wait too */
 static int nwatched;
+
+/* Persistent watches (host_evloop_watch): the kernel's own readers of
+ * host fds (the console), not tasks. */
+#define MAX_WATCHES 8
+struct watch {
+	int fd; /* -1: free */
+	bool write, paused;
+	void (*fn)(void *arg);
+	void *arg;
+};
+static struct watch watches[MAX_WATCHES] = { [0 ... MAX_WATCHES - 1] = { .fd = -1 } };
+
+static struct watch *watch_of(const void *cookie)
+{
+	const struct watch *w = cookie;
+
+	return w >= watches && w < watches + MAX_WATCHES ? (struct watch *)w : NULL;
+}
+
+static struct watch *watch_find(int fd)
+{
+	int i;
+
+	for (i = 0; i < MAX_WATCHES; i++)
+		if (watches[i].fd == fd)
+			return &watches[i];
+	return NULL;
+}
+
+int host_evloop_watch(int fd, bool write, void (*fn)(void *arg), void *arg)
+{
+	struct watch *w = watch_find(-1);
+	struct epoll_event ev = { .events = write ? EPOLLOUT : EPOLLIN };
+
+	if (!w)
+		return -ENOSPC;
+	ev.data.ptr = w;
+	if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) < 0)
+		return -errno;
+	*w = (struct watch){ .fd = fd, .write = write, .fn = fn, .arg = arg };
+	nwatched++;
+	return 0;
+}
+
+int host_evloop_watch_pause(int fd, bool paused)
+{
+	struct watch *w = watch_find(fd);
+	struct epoll_event ev = { .events = 0 };
+
+	if (!w || fd < 0)
+		return -ENOENT;
+	if (w->paused == paused)
+		return 0;
+	ev.events = paused ? 0 : (w->write ? EPOLLOUT : EPOLLIN);
+	ev.data.ptr = w;
+	if (epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &ev) < 0)
+		return -errno;
+	w->paused = paused;
+	nwatched += paused ? -1 : 1;
+	return 0;
+}
+
+int host_evloop_unwatch(int fd)
+{
+	struct watch *w = watch_find(fd);
+
+	if (!w || fd < 0)
+		return -ENOENT;
+	epoll_ctl(epfd, EPOLL_CTL_DEL, fd, NULL);
+	if (!w->paused)
+		nwatched--;
+	w->fd = -1;
+	return 0;
+}
 
 int host_evloop_init(void)
 {
@@ -76,6 +152,13 @@ int host_evloop_wait(int64_t timeout_ns, void (*fn)(void *cookie))
 
 			while (read(sigchld_fd, si, sizeof(si)) > 0)
 				;
+			continue;
+		}
+		if (watch_of(evs[i].data.ptr)) {
+			struct watch *w = watch_of(evs[i].data.ptr);
+
+			if (w->fd >= 0 && !w->paused)
+				w->fn(w->arg);
 			continue;
 		}
 		fn(evs[i].data.ptr);

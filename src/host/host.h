@@ -13,6 +13,8 @@ struct linux_statx;
 struct linux_utsname;
 struct linux_statfs;
 struct linux_timespec;
+struct linux_termios2;
+struct linux_winsize;
 
 /* Files. A "root" fd confines every lookup beneath it (openat2's
  * RESOLVE_IN_ROOT, no magic links); a host fd is closed with host_close. */
@@ -90,6 +92,28 @@ int host_evloop_del(int fd);
 int host_evloop_wait(int64_t timeout_ns, void (*fn)(void *cookie));
 /* Does the event loop have anything to wait for besides the platform? */
 bool host_evloop_busy(void);
+/* A persistent watch: fn(arg) runs in the idle loop each time fd is ready
+ * for reading (or writing), until paused or removed. */
+int host_evloop_watch(int fd, bool write, void (*fn)(void *arg), void *arg);
+int host_evloop_watch_pause(int fd, bool paused);
+int host_evloop_unwatch(int fd);
+
+/* The host terminal (term.c). host_term_make_raw saves fd's settings and
+ * makes it raw (no echo, signals, or input and output processing); they
+ * come back with host_term_restore, at exit, on a fatal signal to skas,
+ * and while skas is stopped. */
+int host_term_make_raw(int fd);
+void host_term_restore(void);
+/* Waits up to timeout_ms for fd to take a write: 1, 0 on timeout, -errno. */
+int host_fd_wait_writable(int fd, int timeout_ms);
+/* Is skas in the foreground process group of the terminal fd? */
+bool host_term_is_foreground(int fd);
+/* fd's settings (without the speed fields) and window size in the guest
+ * ABI's types. */
+int host_term_get(int fd, struct linux_termios2 *tio);
+int host_term_winsize(int fd, struct linux_winsize *ws);
+/* fn(arg) runs in the event loop after each SIGWINCH to skas. */
+int host_term_on_winch(void (*fn)(void *arg), void *arg);
 
 /* Process-level. host_init: ignore SIGPIPE (a guest gets EPIPE). */
 int host_init(void);
@@ -103,5 +127,21 @@ int host_log_open_extra(const char *path);
 void host_write_all(int fd, const char *buf, size_t n);
 void host_exit(int status) __attribute__((noreturn));
 void host_kill_self(int signo) __attribute__((noreturn));
+
+/* The sandbox (host/sandbox.c). host_sandbox_set_user: --host-user=UID[:GID],
+ * the host user the kernel and its stubs become when started by root
+ * (default 65534, "nobody"; 0 keeps root with only its file capabilities);
+ * -EINVAL if spec is not one. host_sandbox_child: in a forked stub-to-be,
+ * before exec: that user, rlimits, fresh namespaces and an empty root where
+ * the host allows (logs one line for what it does not). host_sandbox_enter:
+ * once, after start-up and before the first guest process: that user, no
+ * capabilities, no_new_privs and the kernel's seccomp allowlist; a host call
+ * off the list then kills the kernel with a log line naming it. Exits with
+ * a message if it cannot: a kernel that cannot box itself runs no guest.
+ * host_sandbox_count: how many host calls the allowlist names. */
+int host_sandbox_set_user(const char *spec);
+int host_sandbox_child(void);
+void host_sandbox_enter(void);
+int host_sandbox_count(void);
 
 #endif

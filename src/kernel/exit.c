@@ -13,6 +13,7 @@
 #include "mm/usercopy.h"
 #include "vfs/file.h"
 #include "vfs/namei.h"
+#include "tty/tty.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
 #include "abi/linux/types.h"
@@ -124,6 +125,8 @@ static void process_finish(struct process *p)
 {
 	struct process *c, *n, *reaper;
 
+	if (p->sid == p->pid)
+		tty_session_leader_exit(p); /* its terminal's foreground: SIGHUP */
 	p->zombie = true;
 	waitq_wake_all(&p->exit_wait); /* pidfds poll readable */
 	itimer_exit(p);		       /* an alarm pending now never fires */

@@ -206,6 +206,10 @@ static void platform_event(void *owner, const struct pf_event *ev)
 {
 	struct task *t = owner;
 
+	/* A stub lost under a task that waits in the kernel (a read of the
+	 * console, a wait4): the wait must end, or nothing ever wakes it. */
+	if (ev->kind == PF_EV_GONE && t->state == TASK_SLEEPING)
+		process_kill(t->proc, LINUX_SIGKILL);
 	t->ev = *ev;
 	sched_wake(t);
 }

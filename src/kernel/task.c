@@ -13,6 +13,7 @@
 #include "vfs/file.h"
 #include "vfs/namei.h"
 #include "fs/hostfs/hostfs.h"
+#include "tty/console.h"
 #include "host/host.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/types.h"
@@ -159,15 +160,27 @@ struct process *process_alloc(int pid)
 	return process_new(pid);
 }
 
-/* Guest fds 0, 1, 2 are the host's, dup'ed (the kernel keeps its own). */
-static int install_stdio(struct files *files)
+/* Guest fds 0, 1, 2 are the host's, dup'ed (the kernel keeps its own),
+ * or the console (tty/console.c), which becomes the controlling terminal
+ * of t's session. */
+static int install_stdio(struct task *t)
 {
+	struct files *files = t->files;
 	int fd, ret;
 
 	for (fd = 0; fd < 3; fd++) {
 		struct file *f;
-		int hfd = host_dup_stdio(fd);
+		int hfd;
 
+		if (console_is_stdio(fd)) {
+			ret = console_stdio_file(t, &f);
+			if (ret == 0)
+				ret = fd_install_at(files, fd, f, false);
+			if (ret < 0)
+				return ret;
+			continue;
+		}
+		hfd = host_dup_stdio(fd);
 		if (hfd < 0)
 			continue; /* closed on the host: closed in the guest */
 		ret = hostfs_stdio(hfd, host_fd_flags(hfd), &f);
@@ -215,7 +228,7 @@ int task_start_init(const struct init_config *cfg)
 	ret = files_create(&t->files);
 	if (ret < 0)
 		goto fail;
-	ret = install_stdio(t->files);
+	ret = install_stdio(t);
 	if (ret < 0)
 		goto fail;
 	for (i = 0; cfg->argv[i]; i++)

@@ -353,7 +353,11 @@ long sys_rt_sigtimedwait(struct task *t, const struct sysargs *a)
 	if (!sig && !(uts && ts.tv_sec == 0 && ts.tv_nsec == 0)) {
 		t->sigwait_set = set;
 		if (uts)
-			ktimer_arm(&tm, sched_now_ns() + ts.tv_sec * 1000000000LL + ts.tv_nsec,
+			ktimer_arm(&tm,
+				   sched_now_ns() +
+					   (ts.tv_sec > 1000000000LL ? 1000000000LL : ts.tv_sec) *
+						   1000000000LL +
+					   ts.tv_nsec,
 				   sigwait_timeout, t);
 		while (t->sigwait_set && !signal_pending(t) &&
 		       !((t->pending | t->proc->pending) & set)) {

@@ -1,5 +1,6 @@
-/* vfs/devices.c: the memory devices (null, zero, full, random, urandom)
- * and O_PATH files. Terminals come with the console issue. */
+/* vfs/devices.c: the memory devices (null, zero, full, random, urandom),
+ * the terminals (tty/: /dev/tty, /dev/console, /dev/ptmx, /dev/pts/N) and
+ * O_PATH files. */
 #include <string.h>
 
 #include "vfs/devices.h"
@@ -7,6 +8,10 @@
 #include "vfs/namei.h"
 #include "vfs/poll.h"
 #include "host/host.h"
+#include "kernel/task.h"
+#include "tty/console.h"
+#include "tty/pty.h"
+#include "tty/tty.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/poll.h"
 
@@ -105,25 +110,56 @@ static const struct file_ops random_ops = {
 	.poll = dev_poll,
 };
 
+/* /dev/tty: the opener's controlling terminal. */
+static int ctty_open(struct file *f)
+{
+	struct tty *tty = current ? tty_ctty(current->proc) : NULL;
+
+	if (!tty)
+		return -ENXIO;
+	return tty_open_file(tty, f, true);
+}
+
+static int tty_device_open(uint64_t rdev, struct file *f)
+{
+	unsigned major = MAJOR(rdev), minor = MINOR(rdev);
+
+	if (major == 5) {
+		switch (minor) {
+		case 0:
+			return ctty_open(f);
+		case 1:
+			return console_open(f);
+		case 2:
+			return ptmx_open(f);
+		}
+		return -ENXIO;
+	}
+	if (major >= PTY_SLAVE_MAJOR && major < PTY_SLAVE_MAJOR + PTY_SLAVE_MAJORS)
+		return pts_open((major - PTY_SLAVE_MAJOR) * 256 + minor, f);
+	return -ENXIO;
+}
+
 int device_open(struct inode *ino, uint64_t rdev, struct file *f)
 {
-	(void)ino;
-	if (MAJOR(rdev) == 1 && LINUX_S_ISCHR(ino->mode)) {
-		switch (MINOR(rdev)) {
-		case 3:
-			f->ops = &null_ops;
-			return 0;
-		case 5:
-			f->ops = &zero_ops;
-			return 0;
-		case 7:
-			f->ops = &full_ops;
-			return 0;
-		case 8:
-		case 9:
-			f->ops = &random_ops;
-			return 0;
-		}
+	if (!LINUX_S_ISCHR(ino->mode))
+		return -ENXIO;
+	if (MAJOR(rdev) != 1)
+		return tty_device_open(rdev, f);
+	switch (MINOR(rdev)) {
+	case 3:
+		f->ops = &null_ops;
+		return 0;
+	case 5:
+		f->ops = &zero_ops;
+		return 0;
+	case 7:
+		f->ops = &full_ops;
+		return 0;
+	case 8:
+	case 9:
+		f->ops = &random_ops;
+		return 0;
 	}
 	return -ENXIO;
 }

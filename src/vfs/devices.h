@@ -1,5 +1,6 @@
 /* vfs/devices.h: character devices by number, wherever their node lives
- * (devfs, tmpfs, a host directory): null, zero, full, random, urandom. */
+ * (devfs, tmpfs, a host directory): null, zero, full, random, urandom, and
+ * the terminals: tty (5,0), console (5,1), ptmx (5,2), pts (136+). */
 #ifndef VFS_DEVICES_H
 #define VFS_DEVICES_H
 

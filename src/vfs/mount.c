@@ -1,7 +1,8 @@
 /* vfs/mount.c: the mount table at boot. The default root is the host's /
  * read-only under an overlay with a tmpfs upper: every program on the host
  * runs inside with no set-up, and nothing on the host changes. Then devfs
- * on /dev, a tmpfs on /dev/shm, procfs on /proc, and the -v volumes. */
+ * on /dev, a tmpfs on /dev/shm, devpts on /dev/pts, procfs on /proc, and
+ * the -v volumes. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 #include "fs/hostfs/hostfs.h"
 #include "fs/tmpfs/tmpfs.h"
 #include "fs/overlay/overlay.h"
+#include "tty/pty.h"
 #include "kernel/cred.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/stat.h"
@@ -115,6 +117,8 @@ static int make_devfs(struct super_block **sb, struct inode **root)
 	ret = ret ?: add_node(r, "random", LINUX_S_IFCHR | 0666, MKDEV(1, 8));
 	ret = ret ?: add_node(r, "urandom", LINUX_S_IFCHR | 0666, MKDEV(1, 9));
 	ret = ret ?: add_node(r, "tty", LINUX_S_IFCHR | 0666, MKDEV(5, 0));
+	ret = ret ?: add_node(r, "console", LINUX_S_IFCHR | 0600, MKDEV(5, 1));
+	ret = ret ?: add_node(r, "ptmx", LINUX_S_IFCHR | 0666, MKDEV(5, 2));
 	ret = ret ?: add_node(r, "shm", LINUX_S_IFDIR | 01777, 0);
 	ret = ret ?: add_node(r, "pts", LINUX_S_IFDIR | 0755, 0);
 	ret = ret ?: r->iop->symlink(r, "fd", "/proc/self/fd", &root_cred);
@@ -176,6 +180,11 @@ int vfs_mount_root(const struct root_config *cfg, struct path *root, const char 
 		ret = tmpfs_mount(cfg->tmpfs_size, 01777, &sb, &r);
 		if (ret == 0)
 			ret = mount_at(root, "/dev/shm", sb, r, "tmpfs", false);
+	}
+	if (ret == 0) {
+		ret = devpts_mount(&sb, &r);
+		if (ret == 0)
+			ret = mount_at(root, "/dev/pts", sb, r, "devpts", false);
 	}
 	if (ret == -ENOENT && cfg->rw)
 		ret = 0;

@@ -526,6 +526,7 @@ static int open_inode(struct task *t, struct path *p, unsigned flags, struct fil
 		file_put(f);
 		return ret;
 	}
+	f->flags &= ~LINUX_O_NOCTTY; /* a terminal's open has seen it */
 	*out = f;
 	return 0;
 }
@@ -699,10 +700,10 @@ int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, uns
 		ret = ino->iop->setattr ? ino->iop->setattr(ino, &ia) : -EROFS;
 	}
 	if (ret == 0)
-		ret = open_inode(t, &p,
-				 flags & ~(LINUX_O_CREAT | LINUX_O_EXCL | LINUX_O_NOCTTY |
-					   LINUX_O_TRUNC | LINUX_O_CLOEXEC),
-				 out);
+		ret = open_inode(
+			t, &p,
+			flags & ~(LINUX_O_CREAT | LINUX_O_EXCL | LINUX_O_TRUNC | LINUX_O_CLOEXEC),
+			out);
 	path_put(&p);
 	return ret;
 }

@@ -349,6 +349,11 @@ long sys_select(struct task *t, const struct sysargs *a)
 			return -EFAULT;
 		if (tv.tv_sec < 0 || tv.tv_usec < 0)
 			return -EINVAL;
+		/* A billion seconds is forever: no overflow. */
+		if (tv.tv_sec > 1000000000LL)
+			tv.tv_sec = 1000000000LL;
+		if (tv.tv_usec > 1000000000LL * 1000000LL)
+			tv.tv_usec = 1000000000LL * 1000000LL;
 		deadline =
 			(tv.tv_sec == 0 && tv.tv_usec == 0)
 				? 0

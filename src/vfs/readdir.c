@@ -111,10 +111,12 @@ long dir_getdents64(struct file *f, void *buf, size_t n)
 
 int64_t dir_llseek(struct file *f, int64_t off, int whence)
 {
-	if (whence == LINUX_SEEK_CUR)
-		off += f->pos;
-	else if (whence != LINUX_SEEK_SET)
+	if (whence == LINUX_SEEK_CUR) {
+		if (__builtin_add_overflow(off, f->pos, &off))
+			return -EINVAL;
+	} else if (whence != LINUX_SEEK_SET) {
 		return -EINVAL;
+	}
 	if (off < 0)
 		return -EINVAL;
 	if (off == 0)

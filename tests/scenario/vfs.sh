@@ -150,10 +150,17 @@ c_ls_dotdot() {
 
 # --- --rw --root DIR ---
 
+# Started by root, skas writes to the host as its --host-user (nobody by
+# default): the directories it writes to are that user's.
+host_user_owns() {
+    [ "$(id -u)" = 0 ] && chown -R 65534:65534 "$@"
+    return 0
+}
 mkroot() {
     rm -rf "$tmp/root"
     mkdir -p "$tmp/root"
     cp "$tmp/h" "$tmp/root/h"
+    host_user_owns "$tmp/root"
 }
 c_rw_root() {
     mkroot
@@ -217,6 +224,7 @@ mkdata() {
     mkdir -p "$tmp/data"
     echo one >"$tmp/data/one"
     echo two >"$tmp/data/two"
+    host_user_owns "$tmp/data"
 }
 c_vol_read() {
     mkdata

@@ -582,10 +582,12 @@ static long gen_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
 
 static int64_t gen_llseek(struct file *f, int64_t off, int whence)
 {
-	if (whence == LINUX_SEEK_CUR)
-		off += f->pos;
-	else if (whence != LINUX_SEEK_SET)
+	if (whence == LINUX_SEEK_CUR) {
+		if (__builtin_add_overflow(off, f->pos, &off))
+			return -EINVAL;
+	} else if (whence != LINUX_SEEK_SET) {
 		return -EINVAL;
+	}
 	if (off < 0)
 		return -EINVAL;
 	return f->pos = off;

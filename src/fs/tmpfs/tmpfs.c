@@ -458,9 +458,9 @@ static int64_t tf_llseek(struct file *f, int64_t off, int whence)
 	default:
 		return -EINVAL;
 	}
-	if (base + off < 0)
-		return -EINVAL;
-	return f->pos = base + off;
+	if (__builtin_add_overflow(base, off, &off) || off < 0)
+		return -EINVAL; /* past 2^63 - 1 wraps negative on Linux too */
+	return f->pos = off;
 }
 
 static int tf_stat(struct file *f, struct linux_stat *st)

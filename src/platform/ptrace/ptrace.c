@@ -18,6 +18,7 @@
 #include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -27,6 +28,7 @@
 #include <linux/seccomp.h>
 #include <elf.h>
 
+#include "host/host.h"
 #include "platform/platform.h"
 #include "platform/stub_image.h"
 #include "stub/stub.h"
@@ -805,11 +807,17 @@ static int start_zygote(int ops_fd)
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		if (read(sync[0], &go, 1) != 1)
 			_exit(127);
+		/* The host user, namespaces, an empty root (host/sandbox.c). */
+		if (host_sandbox_child() < 0)
+			_exit(127);
 		/* fd 2 (the image) is close-on-exec: the stub keeps fds 0 and 1. */
 		if (dup2(sock_stub, STUB_SOCK_FD) < 0 || dup2(ops_fd, STUB_OPS_FD) < 0 ||
 		    dup3(image_fd, 2, O_CLOEXEC) < 0)
 			_exit(127);
 		syscall(SYS_close_range, 3, ~0U, 0);
+		/* From now on a stub holds at most fd 0 and the one fd handed in. */
+		if (setrlimit(RLIMIT_NOFILE, &(struct rlimit){ 2, 2 }) < 0)
+			_exit(127);
 		personality(ADDR_NO_RANDOMIZE);
 		syscall(SYS_execveat, 2, "", argv, envp, AT_EMPTY_PATH);
 		_exit(127);
@@ -831,7 +839,9 @@ static int start_zygote(int ops_fd)
 			return -ECHILD;
 		if (WSTOPSIG(status) == SIGTRAP && status >> 16 == 0)
 			break;
-		if (ptrace(PTRACE_CONT, pid, 0, 0) < 0)
+		/* A signal (a crash before exec) is delivered, not swallowed:
+		 * swallowing a fault would rerun it forever. */
+		if (ptrace(PTRACE_CONT, pid, 0, status >> 16 ? 0 : WSTOPSIG(status)) < 0)
 			return -ECHILD;
 	}
 	if (ptrace(PTRACE_GETREGS, pid, 0, &regs) < 0 || regs.rax != STUB_OPS) {

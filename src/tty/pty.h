@@ -1,0 +1,37 @@
+/* tty/pty.h: pseudo-terminals. Opening /dev/ptmx makes a master and a
+ * slave; the slave is /dev/pts/N in devpts until the master's last close. */
+#ifndef TTY_PTY_H
+#define TTY_PTY_H
+
+#include <stdint.h>
+
+#include "vfs/vfs.h"
+
+struct file;
+struct super_block;
+struct inode;
+
+#define PTY_MAX		   4096
+#define PTY_MASTER_MAJOR   128 /* .. 135 */
+#define PTY_SLAVE_MAJOR	   136 /* .. 143 */
+#define PTY_SLAVE_MAJORS   8
+#define DEVPTS_SUPER_MAGIC 0x1cd1
+
+/* The pty numbered index, while its master is open. */
+struct pty {
+	int index;
+	struct tty *master, *slave; /* the pty holds a reference on each */
+	uint32_t uid, gid, mode;    /* of /dev/pts/N */
+	struct linux_timespec ctime;
+};
+
+/* open of /dev/ptmx: a new pair; f becomes the master. */
+int ptmx_open(struct file *f);
+/* open of char 136+,N: the slave of pty N. */
+int pts_open(unsigned index, struct file *f);
+struct pty *pty_lookup(unsigned index);
+
+/* devpts.c: the filesystem on /dev/pts (one instance, however mounted). */
+int devpts_mount(struct super_block **sb, struct inode **root);
+
+#endif

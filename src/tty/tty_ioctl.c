@@ -1,0 +1,364 @@
+/* tty/tty_ioctl.c: the terminal ioctls. On a pty master, the settings,
+ * window size and job-control calls act on its slave, as on Linux. The
+ * driver's own calls (TIOCGPTN...) come first.
+ * Differs from Linux: TIOCSTI needs CAP_SYS_ADMIN, whatever the terminal
+ * (as Linux with dev.tty.legacy_tiocsti=0, but EPERM rather than EIO). */
+#include <string.h>
+
+#include "tty/tty.h"
+#include "vfs/file.h"
+#include "kernel/task.h"
+#include "mm/usercopy.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/fcntl.h"
+#include "abi/linux/signal.h"
+
+#define IBSHIFT 16
+
+static const unsigned baud_table[] = {
+	0,	 50,	  75,	   110,	    134,     150,     200,     300,
+	600,	 1200,	  1800,	   2400,    4800,    9600,    19200,   38400,
+	57600,	 115200,  230400,  460800,  500000,  576000,  921600,  1000000,
+	1152000, 1500000, 2000000, 2500000, 3000000, 3500000, 4000000,
+};
+
+static unsigned cbaud_speed(unsigned cbaud, unsigned other)
+{
+	if (cbaud == LINUX_BOTHER)
+		return other;
+	if (cbaud & LINUX_CBAUDEX)
+		cbaud = (cbaud & ~LINUX_CBAUDEX) + 15;
+	return cbaud < sizeof(baud_table) / sizeof(baud_table[0]) ? baud_table[cbaud] : 0;
+}
+
+void tty_termios_speeds(struct linux_termios2 *tio)
+{
+	unsigned in = (tio->c_cflag >> IBSHIFT) & LINUX_CBAUD;
+
+	tio->c_ospeed = cbaud_speed(tio->c_cflag & LINUX_CBAUD, tio->c_ospeed);
+	tio->c_ispeed = in == LINUX_B0 ? tio->c_ospeed : cbaud_speed(in, tio->c_ispeed);
+}
+
+static int get_int(struct task *t, uint64_t arg, int *v)
+{
+	return copy_from_user(t->mm, v, arg, sizeof(*v));
+}
+
+static int put_int(struct task *t, uint64_t arg, int v)
+{
+	return copy_to_user(t->mm, arg, &v, sizeof(v));
+}
+
+static void flush_input(struct tty *tty)
+{
+	n_tty_flush_input(tty);
+	tty->ld.in_len = 0;
+	if (tty->driver->input_room)
+		tty->driver->input_room(tty);
+}
+
+/* TCSETS*: tty is the slave for a pty master's file. */
+static long set_termios(struct tty *tty, struct task *t, uint64_t arg, bool v2, bool flush)
+{
+	struct linux_termios2 tio = tty->termios, old = tty->termios;
+	int ret = tty_check_change(tty, LINUX_SIGTTOU);
+
+	if (ret < 0)
+		return ret;
+	if (copy_from_user(t->mm, &tio, arg, v2 ? sizeof(tio) : sizeof(struct linux_termios)) < 0)
+		return -EFAULT;
+	tty_termios_speeds(&tio);
+	if (flush)
+		flush_input(tty);
+	if (tty->driver->is_pty) {
+		tio.c_cflag &= ~(LINUX_CSIZE | LINUX_PARENB);
+		tio.c_cflag |= LINUX_CS8 | LINUX_CREAD;
+	} else {
+		/* No hardware: the line settings stay as they were. */
+		const unsigned keep = LINUX_HUPCL | LINUX_CREAD | LINUX_CLOCAL;
+
+		tio.c_cflag = (tio.c_cflag & keep) | (old.c_cflag & ~keep);
+		tio.c_ispeed = old.c_ispeed;
+		tio.c_ospeed = old.c_ospeed;
+	}
+	tty->termios = tio;
+	if (tty->link && tty->link->packet) {
+		bool oflow = (old.c_iflag & LINUX_IXON) && old.c_cc[LINUX_VSTOP] == 023 &&
+			     old.c_cc[LINUX_VSTART] == 021;
+		bool nflow = (tio.c_iflag & LINUX_IXON) && tio.c_cc[LINUX_VSTOP] == 023 &&
+			     tio.c_cc[LINUX_VSTART] == 021;
+
+		if (oflow != nflow) {
+			tty->link->pkt_status &= ~(LINUX_TIOCPKT_DOSTOP | LINUX_TIOCPKT_NOSTOP);
+			tty->link->pkt_status |=
+				nflow ? LINUX_TIOCPKT_DOSTOP : LINUX_TIOCPKT_NOSTOP;
+			waitq_wake_all(&tty->link->read_wait);
+		}
+	}
+	n_tty_set_termios(tty, &old);
+	return 0;
+}
+
+static long tiocsctty(struct tty *tty, struct file *f, struct process *p, uint64_t arg)
+{
+	bool admin = capable(&p->cred, CAP_SYS_ADMIN);
+
+	if (p->sid == p->pid && tty->session == p->sid)
+		return 0;
+	if (p->sid != p->pid || tty_ctty(p))
+		return -EPERM;
+	if (tty->session && !(arg == 1 && admin))
+		return -EPERM;
+	if (!file_readable(f) && !admin)
+		return -EPERM;
+	tty_set_ctty(tty, p);
+	return 0;
+}
+
+struct pgrp_find {
+	int nr, sid;
+	bool found_pgrp, found_pid;
+	int pid_sid;
+};
+
+static void pgrp_find_cb(struct process *p, void *arg)
+{
+	struct pgrp_find *c = arg;
+
+	if (p->pgid == c->nr && !c->found_pgrp) {
+		c->found_pgrp = true;
+		c->sid = p->sid;
+	}
+	if (p->pid == c->nr) {
+		c->found_pid = true;
+		c->pid_sid = p->sid;
+	}
+}
+
+static long tiocspgrp(struct tty *real, struct task *t, uint64_t arg)
+{
+	struct process *p = t->proc;
+	struct pgrp_find c = { 0 };
+	int ret = tty_check_change(real, LINUX_SIGTTOU), nr;
+
+	if (ret == -EIO)
+		return -ENOTTY;
+	if (ret < 0)
+		return ret;
+	if (get_int(t, arg, &nr) < 0)
+		return -EFAULT;
+	if (nr < 0)
+		return -EINVAL;
+	if (!real->session || real->session != p->sid)
+		return -ENOTTY;
+	c.nr = nr;
+	for_each_process(pgrp_find_cb, &c);
+	if (!c.found_pgrp && !c.found_pid)
+		return -ESRCH;
+	if ((c.found_pgrp ? c.sid : c.pid_sid) != p->sid)
+		return -EPERM;
+	real->pgrp = nr;
+	return 0;
+}
+
+static long tcflsh(struct tty *tty, int arg)
+{
+	int ret = tty_check_change(tty, LINUX_SIGTTOU);
+
+	if (ret < 0)
+		return ret;
+	switch (arg) {
+	case LINUX_TCIFLUSH:
+		flush_input(tty);
+		return 0;
+	case LINUX_TCIOFLUSH:
+		flush_input(tty);
+		/* fall through */
+	case LINUX_TCOFLUSH:
+		if (tty->link && tty->driver->is_pty)
+			tty->link->ld.in_len = 0;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+static long tcxonc(struct tty *tty, int arg)
+{
+	int ret = tty_check_change(tty, LINUX_SIGTTOU);
+
+	if (ret < 0)
+		return ret;
+	switch (arg) {
+	case LINUX_TCOOFF:
+		if (!tty->tco_stopped) {
+			tty_stop(tty);
+			tty->tco_stopped = true;
+		}
+		return 0;
+	case LINUX_TCOON:
+		if (tty->tco_stopped) {
+			tty->tco_stopped = false;
+			tty_start(tty);
+		}
+		return 0;
+	case LINUX_TCIOFF:
+		if (tty->termios.c_cc[LINUX_VSTOP])
+			tty_send_char(tty, tty->termios.c_cc[LINUX_VSTOP]);
+		return 0;
+	case LINUX_TCION:
+		if (tty->termios.c_cc[LINUX_VSTART])
+			tty_send_char(tty, tty->termios.c_cc[LINUX_VSTART]);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+static long tiocsti(struct tty *tty, struct task *t, uint64_t arg)
+{
+	unsigned char c;
+
+	if (!capable(&t->proc->cred, CAP_SYS_ADMIN))
+		return -EPERM;
+	if (copy_from_user(t->mm, &c, arg, 1) < 0)
+		return -EFAULT;
+	tty_receive(tty, &c, 1);
+	return 0;
+}
+
+/* Settings and window size: on real (the slave of a pty master). */
+static long mode_ioctl(struct tty *real, struct task *t, unsigned cmd, uint64_t arg)
+{
+	struct linux_winsize ws;
+
+	switch (cmd) {
+	case LINUX_TCGETS:
+		return copy_to_user(t->mm, arg, &real->termios, sizeof(struct linux_termios));
+	case LINUX_TCGETS2:
+		return copy_to_user(t->mm, arg, &real->termios, sizeof(struct linux_termios2));
+	case LINUX_TCSETS:
+	case LINUX_TCSETSW:
+		return set_termios(real, t, arg, false, false);
+	case LINUX_TCSETSF:
+		return set_termios(real, t, arg, false, true);
+	case LINUX_TCSETS2:
+	case LINUX_TCSETSW2:
+		return set_termios(real, t, arg, true, false);
+	case LINUX_TCSETSF2:
+		return set_termios(real, t, arg, true, true);
+	case LINUX_TIOCGWINSZ:
+		return copy_to_user(t->mm, arg, &real->winsize, sizeof(real->winsize));
+	case LINUX_TIOCSWINSZ:
+		if (copy_from_user(t->mm, &ws, arg, sizeof(ws)) < 0)
+			return -EFAULT;
+		tty_set_winsize(real, &ws);
+		return 0;
+	default:
+		return -ENOIOCTLCMD;
+	}
+}
+
+/* Controlling terminal and foreground group. */
+static long job_ioctl(struct tty *tty, struct tty *real, struct file *f, struct task *t,
+		      unsigned cmd, uint64_t arg)
+{
+	struct process *p = t->proc;
+	bool is_ctty = real->session && real->session == p->sid;
+
+	switch (cmd) {
+	case LINUX_TIOCSCTTY:
+		return tiocsctty(real, f, p, arg);
+	case LINUX_TIOCNOTTY:
+		if (tty != real || !is_ctty)
+			return -ENOTTY;
+		if (p->sid == p->pid)
+			tty_session_leader_exit(p);
+		return 0;
+	case LINUX_TIOCGPGRP:
+		if (tty == real && !is_ctty)
+			return -ENOTTY;
+		return put_int(t, arg, real->pgrp);
+	case LINUX_TIOCSPGRP:
+		return tiocspgrp(real, t, arg);
+	case LINUX_TIOCGSID:
+		if ((tty == real && !is_ctty) || !real->session)
+			return -ENOTTY;
+		return put_int(t, arg, real->session);
+	default:
+		return -ENOIOCTLCMD;
+	}
+}
+
+/* new_encode_dev */
+static unsigned encode_dev(uint64_t dev)
+{
+	unsigned major = (unsigned)((dev >> 8) & 0xfff) | (unsigned)((dev >> 32) & ~0xfffU);
+	unsigned minor = (unsigned)(dev & 0xff) | (unsigned)((dev >> 12) & ~0xffU);
+
+	return (minor & 0xff) | (major << 8) | ((minor & ~0xffU) << 12);
+}
+
+long tty_ioctl(struct tty *tty, struct file *f, struct task *t, unsigned cmd, uint64_t arg)
+{
+	struct tty *real = tty->driver->is_pty_master ? tty->link : tty;
+	long ret;
+	int v;
+
+	if (tty->driver->ioctl) {
+		ret = tty->driver->ioctl(tty, f, t, cmd, arg);
+		if (ret != -ENOIOCTLCMD)
+			return ret;
+	}
+	if (!real)
+		return -EIO;
+	ret = mode_ioctl(real, t, cmd, arg);
+	if (ret == -ENOIOCTLCMD)
+		ret = job_ioctl(tty, real, f, t, cmd, arg);
+	if (ret != -ENOIOCTLCMD)
+		return ret;
+	switch (cmd) {
+	case LINUX_TIOCSTI:
+		return tiocsti(tty, t, arg);
+	case LINUX_FIONREAD:
+		return put_int(t, arg, n_tty_inq(tty));
+	case LINUX_TIOCOUTQ:
+		return put_int(t, arg, 0);
+	case LINUX_TCFLSH:
+		return tcflsh(tty, (int)arg);
+	case LINUX_TCXONC:
+		return tcxonc(tty, (int)arg);
+	case LINUX_TCSBRK:
+	case LINUX_TCSBRKP:
+		return tty_check_change(tty, LINUX_SIGTTOU);
+	case LINUX_TIOCEXCL:
+	case LINUX_TIOCNXCL:
+		tty->exclusive = cmd == LINUX_TIOCEXCL;
+		return 0;
+	case LINUX_TIOCGEXCL:
+		return put_int(t, arg, tty->exclusive);
+	case LINUX_TIOCGETD:
+		return put_int(t, arg, 0);
+	case LINUX_TIOCSETD:
+		if (get_int(t, arg, &v) < 0)
+			return -EFAULT;
+		return v == 0 ? 0 : -EINVAL;
+	case LINUX_TIOCGDEV:
+		return put_int(t, arg, (int)encode_dev(real->rdev));
+	case LINUX_TIOCVHANGUP:
+		if (!capable(&t->proc->cred, CAP_SYS_ADMIN))
+			return -EPERM;
+		tty_hangup(tty);
+		return 0;
+	case LINUX_FIONBIO:
+		if (get_int(t, arg, &v) < 0)
+			return -EFAULT;
+		if (v)
+			f->flags |= LINUX_O_NONBLOCK;
+		else
+			f->flags &= ~LINUX_O_NONBLOCK;
+		return 0;
+	default:
+		return -ENOTTY;
+	}
+}
