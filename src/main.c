@@ -27,35 +27,42 @@ static const char *const shells[] = { "/bin/bash", NULL, "/bin/sh", NULL };
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: skas run [options] -- PROGRAM [ARGS...]\n"
-		     "       skas [run [options]]      the root's shell (/bin/bash, else /bin/sh)\n"
-		     "       skas --help | --version\n"
-		     "\n"
-		     "Runs a Linux x86-64 program inside skas, a user-mode kernel whose kernel\n"
-		     "lives in a separate address space from the programs it runs.\n"
-		     "\n"
-		     "options:\n"
-		     "  -t, --tty          the guest's fds 0-2 are /dev/console, a terminal on\n"
-		     "                     the host's stdio (default when stdin is a terminal:\n"
-		     "                     then the fds that are a host terminal are the console)\n"
-		     "  -i, --interactive  no terminal: fds 0-2 are the host's even when stdin\n"
-		     "                     is a terminal (-it: a terminal)\n"
-		     "  --root=DIR         the host directory that is / inside (default: /),\n"
-		     "                     read-only\n"
-		     "  --strace[=FILE]    print every guest system call and its result\n"
-		     "                     (to stderr, or to FILE)\n"
-		     "  --platform=NAME    host support: ptrace (the only one yet)\n"
-		     "  --log=FILE         write the kernel log to FILE\n"
-		     "  --pids-max=N       at most N tasks (default 4096): fork beyond is EAGAIN\n"
-		     "  --host-user=UID[:GID]  started by root: the host user skas runs as\n"
-		     "                     (default 65534, nobody; 0 stays root). It reads any\n"
-		     "                     host file; it writes (--rw, -v) where that user may\n"
-		     "  -v, --verbose      kernel log (unimplemented calls, faults) on stderr\n"
-		     "  -h, --help         this text\n"
-		     "  --version          version and platform\n"
-		     "\n"
-		     "The exit status is the program's: 128+N if a signal N killed it,\n"
-		     "127 if PROGRAM does not exist, 126 if it cannot be executed.\n");
+	fprintf(out,
+		"usage: skas run [options] -- PROGRAM [ARGS...]\n"
+		"       skas [run [options]]      the root's shell (/bin/bash, else /bin/sh)\n"
+		"       skas --help | --version\n"
+		"\n"
+		"Runs a Linux x86-64 program inside skas, a user-mode kernel whose kernel\n"
+		"lives in a separate address space from the programs it runs.\n"
+		"\n"
+		"options:\n"
+		"  -t, --tty          the guest's fds 0-2 are /dev/console, a terminal on\n"
+		"                     the host's stdio (default when stdin is a terminal:\n"
+		"                     then the fds that are a host terminal are the console)\n"
+		"  -i, --interactive  no terminal: fds 0-2 are the host's even when stdin\n"
+		"                     is a terminal (-it: a terminal)\n"
+		"  --root=DIR         the host directory that is / inside (default: /); the\n"
+		"                     guest writes to a tmpfs over it, the host never changes\n"
+		"  --rw               writes go through to the root directory instead\n"
+		"  -v, --volume=HOST:GUEST[:ro]\n"
+		"                     mount a host directory inside (read-write unless :ro)\n"
+		"  --tmpfs-size=SIZE  the most the guest may write to / and tmpfs (default:\n"
+		"                     half the host's memory)\n"
+		"  --user=UID[:GID]   the first program's credentials (default 0:0, root)\n"
+		"  --strace[=FILE]    print every guest system call and its result\n"
+		"                     (to stderr, or to FILE)\n"
+		"  --platform=NAME    host support: ptrace (the only one yet)\n"
+		"  --log=FILE         write the kernel log to FILE\n"
+		"  --pids-max=N       at most N tasks (default 4096): fork beyond is EAGAIN\n"
+		"  --host-user=UID[:GID]  started by root: the host user skas runs as\n"
+		"                     (default 65534, nobody; 0 stays root). It reads any\n"
+		"                     host file; it writes (--rw, -v) where that user may\n"
+		"  --verbose          kernel log (unimplemented calls, faults) on stderr\n"
+		"  -h, --help         this text\n"
+		"  --version          version and platform\n"
+		"\n"
+		"The exit status is the program's: 128+N if a signal N killed it,\n"
+		"127 if PROGRAM does not exist, 126 if it cannot be executed.\n");
 }
 
 static void misuse(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
@@ -80,6 +87,7 @@ enum {
 	OPT_PIDS_MAX,
 	OPT_RW,
 	OPT_TMPFS_SIZE,
+	OPT_USER,
 	OPT_HOST_USER,
 };
 
@@ -92,6 +100,7 @@ static const struct option options[] = {
 	{ "rw", no_argument, NULL, OPT_RW },
 	{ "volume", required_argument, NULL, 'v' },
 	{ "tmpfs-size", required_argument, NULL, OPT_TMPFS_SIZE },
+	{ "user", required_argument, NULL, OPT_USER },
 	{ "host-user", required_argument, NULL, OPT_HOST_USER },
 	{ "verbose", no_argument, NULL, 'L' },
 	{ "tty", no_argument, NULL, 't' },
@@ -102,6 +111,7 @@ static const struct option options[] = {
 };
 
 struct cmdline {
+	uint32_t uid, gid; /* the guest's first credentials (--user; root) */
 	const char *root;
 	const char *strace_file;
 	bool strace;
@@ -208,6 +218,25 @@ static void parse(int argc, char **argv, struct cmdline *cl)
 			if (host_sandbox_set_user(optarg) < 0)
 				misuse("--host-user wants UID[:GID], not '%s'", optarg);
 			break;
+		case OPT_USER: {
+			char *end;
+			unsigned long u = strtoul(optarg, &end, 10), g;
+
+			if (end == optarg || (*end && *end != ':') || u > 0xfffffffeUL)
+				misuse("--user wants UID[:GID] as numbers, not '%s'", optarg);
+			g = u;
+			if (*end == ':') {
+				char *gs = end + 1;
+
+				g = strtoul(gs, &end, 10);
+				if (end == gs || *end || g > 0xfffffffeUL)
+					misuse("--user wants UID[:GID] as numbers, not '%s'",
+					       optarg);
+			}
+			cl->uid = (uint32_t)u;
+			cl->gid = (uint32_t)g;
+			break;
+		}
 		case OPT_TMPFS_SIZE:
 			cl->tmpfs_size = parse_size(optarg);
 			if (!cl->tmpfs_size)
@@ -386,8 +415,8 @@ int main(int argc, char **argv)
 	cfg.envp = environ;
 	cfg.root = &root;
 	cfg.cwd = cwd;
-	cfg.uid = 0;
-	cfg.gid = 0;
+	cfg.uid = cl.uid;
+	cfg.gid = cl.gid;
 	cfg.pids_max = cl.pids_max;
 	host_sandbox_enter();
 	if (cl.prog_argv && !strchr(cl.prog_argv[0], '/')) {

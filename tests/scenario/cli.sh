@@ -118,6 +118,16 @@ c_bogus() {
     sk run --bogus -- /bin/true
     [ "$rc" = 2 ] && [ "$(lines "$tmp/err")" = 1 ]
 }
+c_user() {
+    sk run --user 1000:100 -- /usr/bin/id -u
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = 1000 ] || return 1
+    sk run --user 1000:100 -- /usr/bin/id -g
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = 100 ]
+}
+c_user_bad() {
+    sk run --user=nobody -- /bin/true
+    [ "$rc" = 2 ] && [ "$(lines "$tmp/err")" = 1 ]
+}
 c_help() {
     sk --help
     [ "$rc" = 0 ] && [ -s "$tmp/out" -o -s "$tmp/err" ]
@@ -162,6 +172,8 @@ t "run -- a directory exits 126" c_directory
 t "run -- a truncated ELF exits 126" c_truncated
 t "run -- an ELF with e_phnum 0xffff exits 126" c_phnum
 t "run --bogus exits 2 with one line on stderr" c_bogus
+t "run --user 1000:100 starts the program with those ids" c_user
+t "run --user with a name exits 2 with one line" c_user_bad
 t "--help exits 0" c_help
 t "--version exits 0" c_version
 t "run --strace traces to stderr" c_strace
