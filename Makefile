@@ -89,7 +89,7 @@ run: deps skas
 COV_OBJ := $(KSRC:%.c=$(BUILD)/cov/%.o) $(KASM:%.S=$(BUILD)/cov/%.o) $(BUILD)/cov/stub_blob.o
 $(BUILD)/cov/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -O0 --coverage -c -o $@ $<
+	$(CC) $(CFLAGS_BASE) -O0 --coverage -DSKAS_COVERAGE -c -o $@ $<
 $(BUILD)/cov/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) -c -o $@ $<
@@ -103,8 +103,9 @@ coverage: deps $(BUILD)/cov/skas
 	@find $(BUILD)/cov -name '*.gcda' -delete
 	-@tests/run-all.sh $(BUILD)/cov/skas >/dev/null 2>&1
 	@cd $(BUILD)/cov && gcov -n $$(find src -name '*.o' | sed 's/\.o$$/.c/') 2>/dev/null | \
-		awk '/^File/ { f = $$2 } /^Lines executed/ { split($$2, a, "%"); split($$0, b, " of "); \
-		     if (f ~ /src\//) { n += b[2]; e += a[1] / 100 * b[2] } } \
+		awk '/^File/ { f = $$2 } \
+		     /^Lines executed/ { l = $$0; sub(/.*executed:/, "", l); p = l; sub(/%.*/, "", p); \
+			t = l; sub(/.* of /, "", t); if (f ~ /src\//) { n += t; e += p / 100 * t } } \
 		     END { printf "kernel line coverage: %.1f%% of %d lines\n", 100 * e / n, n }'
 
 fmt:
