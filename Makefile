@@ -109,10 +109,10 @@ coverage: deps $(BUILD)/cov/skas
 		     END { printf "kernel line coverage: %.1f%% of %d lines\n", 100 * e / n, n }'
 
 fmt:
-	clang-format -i $$(find src tests/unit -name '*.[ch]') include/abi/linux/*.h
+	clang-format -i $$(find src tests/unit tests/guest bench -name '*.[ch]') include/abi/linux/*.h
 
 fmt-check:
-	@clang-format --dry-run --Werror $$(find src tests/unit -name '*.[ch]') include/abi/linux/*.h
+	@clang-format --dry-run --Werror $$(find src tests/unit tests/guest bench -name '*.[ch]') include/abi/linux/*.h
 
 clean:
 	rm -rf $(BUILD) skas

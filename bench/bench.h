@@ -60,22 +60,22 @@ static inline void bench_report(const char *name, double *per_op, int r, long n)
 /* BENCH_LOOP(name, n, r, body): run `body` n times in r timed rounds (after
  * one untimed warm-up round of n/r/10+1 iterations) and report. `body` is a
  * statement; it is inlined, so the loop itself adds ~1 ns per op. */
-#define BENCH_LOOP(name, n, r, body)                                                   \
-	do {                                                                           \
-		long per_round_ = (n) / (r);                                           \
-		double res_[BENCH_MAX_ROUNDS];                                         \
-		for (long i_ = 0; i_ < per_round_ / 10 + 1; i_++) {                    \
-			body;                                                          \
-		}                                                                      \
-		for (int k_ = 0; k_ < (r); k_++) {                                     \
-			long long t0_ = bench_now_ns();                                \
-			for (long i_ = 0; i_ < per_round_; i_++) {                     \
-				body;                                                  \
-			}                                                              \
-			long long t1_ = bench_now_ns();                                \
-			res_[k_] = (double)(t1_ - t0_) / (double)per_round_;           \
-		}                                                                      \
-		bench_report((name), res_, (r), per_round_ * (r));                     \
+#define BENCH_LOOP(name, n, r, body)                                         \
+	do {                                                                 \
+		long per_round_ = (n) / (r);                                 \
+		double res_[BENCH_MAX_ROUNDS];                               \
+		for (long i_ = 0; i_ < per_round_ / 10 + 1; i_++) {          \
+			body;                                                \
+		}                                                            \
+		for (int k_ = 0; k_ < (r); k_++) {                           \
+			long long t0_ = bench_now_ns();                      \
+			for (long i_ = 0; i_ < per_round_; i_++) {           \
+				body;                                        \
+			}                                                    \
+			long long t1_ = bench_now_ns();                      \
+			res_[k_] = (double)(t1_ - t0_) / (double)per_round_; \
+		}                                                            \
+		bench_report((name), res_, (r), per_round_ *(r));            \
 	} while (0)
 
 #endif

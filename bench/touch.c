@@ -22,7 +22,8 @@ int main(int argc, char **argv)
 	double res[BENCH_MAX_ROUNDS];
 	for (int k = -1; k < r; k++) { /* k == -1: warm-up (host-side first use) */
 		long long t0 = bench_now_ns();
-		volatile char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		volatile char *p =
+			mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED) {
 			perror("mmap");
 			return 1;

@@ -102,11 +102,14 @@ int main(void)
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 	check(m == (void *)(top + 16 * PG), "mmap a page 16 pages above the break");
 	if (m != MAP_FAILED) {
-		check(sbrk_raw(top + 32 * PG) == cur, "brk across an existing mapping fails (returns the old break)");
+		check(sbrk_raw(top + 32 * PG) == cur,
+		      "brk across an existing mapping fails (returns the old break)");
 		/* Linux keeps a one-page gap between the break and the next
 		 * mapping: growing right up to the mapping fails too. */
-		check(sbrk_raw(top + 16 * PG) == cur, "brk up to the mapping's start fails (guard page)");
-		check(sbrk_raw(top + 15 * PG) == top + 15 * PG, "brk to one page below the mapping works");
+		check(sbrk_raw(top + 16 * PG) == cur,
+		      "brk up to the mapping's start fails (guard page)");
+		check(sbrk_raw(top + 15 * PG) == top + 15 * PG,
+		      "brk to one page below the mapping works");
 		check(sbrk_raw(top + 15 * PG + 1) == top + 15 * PG, "brk one byte further fails");
 		check(sbrk_raw(cur) == cur, "brk back down works");
 		munmap(m, PG);

@@ -11,7 +11,7 @@
 
 #ifndef GRND_NONBLOCK
 #define GRND_NONBLOCK 1
-#define GRND_RANDOM 2
+#define GRND_RANDOM   2
 #endif
 
 static int n;
@@ -24,11 +24,16 @@ static void check(int cond, const char *what)
 static const char *ename(int e)
 {
 	switch (e) {
-	case 0: return "0";
-	case EINVAL: return "EINVAL";
-	case EFAULT: return "EFAULT";
-	case ENOSYS: return "ENOSYS";
-	default: return "E?";
+	case 0:
+		return "0";
+	case EINVAL:
+		return "EINVAL";
+	case EFAULT:
+		return "EFAULT";
+	case ENOSYS:
+		return "ENOSYS";
+	default:
+		return "E?";
 	}
 }
 
@@ -39,8 +44,8 @@ static void check_err(long r, int want, const char *what)
 	if (r == -1 && e == want)
 		printf("ok %d - %s -> %s\n", ++n, what, ename(want));
 	else
-		printf("not ok %d - %s: ret %ld, errno %s (want %s)\n", ++n, what,
-		       r, ename(r == -1 ? e : 0), ename(want));
+		printf("not ok %d - %s: ret %ld, errno %s (want %s)\n", ++n, what, r,
+		       ename(r == -1 ? e : 0), ename(want));
 }
 
 static int valid(const struct timespec *t)
@@ -83,15 +88,19 @@ int main(void)
 	}
 	check(ok, "CLOCK_MONOTONIC is non-decreasing over 1000 reads");
 
-	check(clock_gettime(CLOCK_REALTIME, &rt) == 0 && valid(&rt), "clock_gettime(CLOCK_REALTIME)");
+	check(clock_gettime(CLOCK_REALTIME, &rt) == 0 && valid(&rt),
+	      "clock_gettime(CLOCK_REALTIME)");
 	now = time(NULL);
-	check(now - rt.tv_sec >= 0 && now - rt.tv_sec <= 2, "CLOCK_REALTIME is within 2 s of time(NULL)");
+	check(now - rt.tv_sec >= 0 && now - rt.tv_sec <= 2,
+	      "CLOCK_REALTIME is within 2 s of time(NULL)");
 	check(rt.tv_sec > 1600000000L, "CLOCK_REALTIME is after 2020");
 	check(gettimeofday(&tv, NULL) == 0, "gettimeofday");
 	check(tv.tv_usec >= 0 && tv.tv_usec < 1000000, "gettimeofday: tv_usec in range");
-	check(tv.tv_sec - rt.tv_sec >= 0 && tv.tv_sec - rt.tv_sec <= 2, "gettimeofday is within 2 s of CLOCK_REALTIME");
+	check(tv.tv_sec - rt.tv_sec >= 0 && tv.tv_sec - rt.tv_sec <= 2,
+	      "gettimeofday is within 2 s of CLOCK_REALTIME");
 	r = syscall(SYS_gettimeofday, &tv, NULL);
-	check(r == 0 && tv.tv_sec - rt.tv_sec >= 0 && tv.tv_sec - rt.tv_sec <= 2, "raw gettimeofday");
+	check(r == 0 && tv.tv_sec - rt.tv_sec >= 0 && tv.tv_sec - rt.tv_sec <= 2,
+	      "raw gettimeofday");
 	check(syscall(SYS_gettimeofday, NULL, NULL) == 0, "raw gettimeofday(NULL, NULL) returns 0");
 
 	clock_ok(CLOCK_REALTIME, "CLOCK_REALTIME");
@@ -114,10 +123,12 @@ int main(void)
 	memset(r1, 0, sizeof r1);
 	memset(r2, 0, sizeof r2);
 	check(syscall(SYS_getrandom, r1, 16, 0) == 16, "getrandom 16 bytes returns 16");
-	check(syscall(SYS_getrandom, r2, 16, GRND_NONBLOCK) == 16, "getrandom GRND_NONBLOCK returns 16");
+	check(syscall(SYS_getrandom, r2, 16, GRND_NONBLOCK) == 16,
+	      "getrandom GRND_NONBLOCK returns 16");
 	check(memcmp(r1, r2, 16) != 0, "two getrandom results differ");
 	check(syscall(SYS_getrandom, r2, 0, 0) == 0, "getrandom of 0 bytes returns 0");
-	check(syscall(SYS_getrandom, r2, 16, GRND_RANDOM) == 16, "getrandom GRND_RANDOM returns 16");
+	check(syscall(SYS_getrandom, r2, 16, GRND_RANDOM) == 16,
+	      "getrandom GRND_RANDOM returns 16");
 	errno = 0;
 	check_err(syscall(SYS_getrandom, r1, 16, 0x100), EINVAL, "getrandom with bad flags");
 	{

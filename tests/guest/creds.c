@@ -63,7 +63,8 @@ static void as_root(void)
 		int k = getgroups(8, g);
 
 		check(k == 2 && g[0] == 5 && g[1] == 7, "getgroups returns them");
-		check(getgroups(1, g) == -1 && errno == EINVAL, "getgroups with a small buffer -> EINVAL");
+		check(getgroups(1, g) == -1 && errno == EINVAL,
+		      "getgroups with a small buffer -> EINVAL");
 	}
 }
 

@@ -18,25 +18,35 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 
-#define PG 4096UL
+#define PG	    4096UL
 #define ARCH_GET_FS 0x1003
-#define D "tests/guest/data/"
+#define D	    "tests/guest/data/"
 
 static int n;
 
 static const char *ename(int e)
 {
 	switch (e) {
-	case EFAULT: return "EFAULT";
-	case EINVAL: return "EINVAL";
-	case ENOENT: return "ENOENT";
-	case EBADF: return "EBADF";
-	case ENOTDIR: return "ENOTDIR";
-	case ERANGE: return "ERANGE";
-	case ENAMETOOLONG: return "ENAMETOOLONG";
-	case ENOSYS: return "ENOSYS";
-	case EPERM: return "EPERM";
-	default: return "E?";
+	case EFAULT:
+		return "EFAULT";
+	case EINVAL:
+		return "EINVAL";
+	case ENOENT:
+		return "ENOENT";
+	case EBADF:
+		return "EBADF";
+	case ENOTDIR:
+		return "ENOTDIR";
+	case ERANGE:
+		return "ERANGE";
+	case ENAMETOOLONG:
+		return "ENAMETOOLONG";
+	case ENOSYS:
+		return "ENOSYS";
+	case EPERM:
+		return "EPERM";
+	default:
+		return "E?";
 	}
 }
 
@@ -101,11 +111,12 @@ int main(void)
 		void *p = (void *)bads[i].p;
 		const char *nm = bads[i].name;
 
-#define T(call, want, fmt) do { \
+#define T(call, want, fmt)                            \
+	do {                                          \
 		snprintf(what, sizeof what, fmt, nm); \
-		errno = 0; \
-		r = (call); \
-		expect(r, want, what); \
+		errno = 0;                            \
+		r = (call);                           \
+		expect(r, want, what);                \
 	} while (0)
 
 		lseek(fd, 0, SEEK_SET);
@@ -124,9 +135,11 @@ int main(void)
 		T(syscall(SYS_open, p, O_RDONLY), "EFAULT", "open(%s)");
 		T(syscall(SYS_openat, AT_FDCWD, p, O_RDONLY), "EFAULT", "openat(AT_FDCWD, %s)");
 		T(syscall(SYS_newfstatat, AT_FDCWD, p, buf, 0), "EFAULT", "newfstatat path %s");
-		T(syscall(SYS_newfstatat, AT_FDCWD, D "hello.txt", p, 0), "EFAULT", "newfstatat statbuf %s");
+		T(syscall(SYS_newfstatat, AT_FDCWD, D "hello.txt", p, 0), "EFAULT",
+		  "newfstatat statbuf %s");
 		T(syscall(SYS_fstat, fd, p), "EFAULT", "fstat into %s");
-		T(syscall(SYS_statx, AT_FDCWD, D "hello.txt", 0, 0x7ff, p), "EFAULT", "statx into %s");
+		T(syscall(SYS_statx, AT_FDCWD, D "hello.txt", 0, 0x7ff, p), "EFAULT",
+		  "statx into %s");
 		T(syscall(SYS_statx, AT_FDCWD, p, 0, 0x7ff, buf), "EFAULT", "statx path %s");
 		T(syscall(SYS_access, p, F_OK), "EFAULT", "access(%s)");
 		T(syscall(SYS_faccessat, AT_FDCWD, p, F_OK), "EFAULT", "faccessat(%s)");
@@ -136,7 +149,8 @@ int main(void)
 		T(syscall(SYS_getdents64, dfd, p, 4096), "EFAULT", "getdents64 into %s");
 		T(syscall(SYS_uname, p), "EFAULT", "uname(%s)");
 		T(syscall(SYS_getcwd, p, 4096), "EFAULT", "getcwd into %s");
-		T(syscall(SYS_clock_gettime, CLOCK_MONOTONIC, p), "EFAULT", "clock_gettime into %s");
+		T(syscall(SYS_clock_gettime, CLOCK_MONOTONIC, p), "EFAULT",
+		  "clock_gettime into %s");
 		T(syscall(SYS_getrandom, p, 16, 0), "EFAULT", "getrandom into %s");
 		T(syscall(SYS_arch_prctl, ARCH_GET_FS, p), "EFAULT", "arch_prctl(ARCH_GET_FS, %s)");
 		if (p)
@@ -156,13 +170,15 @@ int main(void)
 	errno = 0;
 	r = syscall(SYS_read, fd, edge - 10, 100);
 	expect(r, "10", "read of 100 bytes into a buffer 10 bytes before an unmapped page");
-	check(memcmp(edge - 10, "Hello, wor", 10) == 0, "the 10 mapped bytes hold the file's first 10 bytes");
+	check(memcmp(edge - 10, "Hello, wor", 10) == 0,
+	      "the 10 mapped bytes hold the file's first 10 bytes");
 	expect(lseek(fd, 0, SEEK_CUR), "10", "the file offset moved by what was copied");
 	errno = 0;
 	expect(syscall(SYS_read, fd, edge, 100), "EFAULT", "read into the unmapped page itself");
 	memset(edge - 10, '.', 10);
 	errno = 0;
-	expect(syscall(SYS_pread64, fd, edge - 10, 100, 7), "10", "pread of 100 bytes 10 bytes before the edge");
+	expect(syscall(SYS_pread64, fd, edge - 10, 100, 7), "10",
+	       "pread of 100 bytes 10 bytes before the edge");
 	check(memcmp(edge - 10, "world!\nThi", 10) == 0, "pread copied the file's bytes 7..16");
 
 	/* readv: a good iovec then one that runs off the edge */
@@ -173,8 +189,10 @@ int main(void)
 	iov[1].iov_base = edge - 3;
 	iov[1].iov_len = 100;
 	errno = 0;
-	expect(syscall(SYS_readv, fd, iov, 2), "8", "readv with the second iovec running off the edge");
-	check(memcmp(buf, "Hello", 5) == 0 && memcmp(edge - 3, ", w", 3) == 0, "readv copied 5 + 3 bytes");
+	expect(syscall(SYS_readv, fd, iov, 2), "8",
+	       "readv with the second iovec running off the edge");
+	check(memcmp(buf, "Hello", 5) == 0 && memcmp(edge - 3, ", w", 3) == 0,
+	      "readv copied 5 + 3 bytes");
 	/* the iovec array itself running off the edge */
 	{
 		struct iovec *piov = (struct iovec *)(edge - sizeof(struct iovec));
@@ -182,7 +200,8 @@ int main(void)
 		piov[0].iov_len = 5;
 		lseek(fd, 0, SEEK_SET);
 		errno = 0;
-		expect(syscall(SYS_readv, fd, piov, 2), "EFAULT", "readv whose iovec array runs off the edge");
+		expect(syscall(SYS_readv, fd, piov, 2), "EFAULT",
+		       "readv whose iovec array runs off the edge");
 		check(lseek(fd, 0, SEEK_CUR) == 0, "nothing was read");
 	}
 
@@ -211,8 +230,8 @@ int main(void)
 		expect(syscall(SYS_open, edge - (sizeof path - 1), O_RDONLY), "EFAULT",
 		       "open of a path that runs into the unmapped page");
 		errno = 0;
-		expect(syscall(SYS_newfstatat, AT_FDCWD, edge - (sizeof path - 1), buf, 0), "EFAULT",
-		       "newfstatat of a path that runs into the unmapped page");
+		expect(syscall(SYS_newfstatat, AT_FDCWD, edge - (sizeof path - 1), buf, 0),
+		       "EFAULT", "newfstatat of a path that runs into the unmapped page");
 		errno = 0;
 		expect(syscall(SYS_access, edge - (sizeof path - 1), F_OK), "EFAULT",
 		       "access of a path that runs into the unmapped page");
@@ -220,7 +239,8 @@ int main(void)
 
 	/* structures that straddle the edge */
 	errno = 0;
-	expect(syscall(SYS_fstat, fd, edge - 64), "EFAULT", "fstat into a struct stat straddling the edge");
+	expect(syscall(SYS_fstat, fd, edge - 64), "EFAULT",
+	       "fstat into a struct stat straddling the edge");
 	errno = 0;
 	expect(syscall(SYS_statx, AT_FDCWD, D "hello.txt", 0, 0x7ff, edge - 64), "EFAULT",
 	       "statx into a struct straddling the edge");
@@ -230,19 +250,23 @@ int main(void)
 	expect(syscall(SYS_clock_gettime, CLOCK_MONOTONIC, edge - 8), "EFAULT",
 	       "clock_gettime into a timespec straddling the edge");
 	errno = 0;
-	expect(syscall(SYS_gettimeofday, edge - 8, NULL), "EFAULT", "gettimeofday into a timeval straddling the edge");
+	expect(syscall(SYS_gettimeofday, edge - 8, NULL), "EFAULT",
+	       "gettimeofday into a timeval straddling the edge");
 	errno = 0;
 	expect(syscall(SYS_getcwd, edge - 1, 4096), "EFAULT", "getcwd into 1 byte before the edge");
 	errno = 0;
-	expect(syscall(SYS_readlink, D "link", edge - 4, 100), "EFAULT", "readlink into 4 bytes before the edge");
+	expect(syscall(SYS_readlink, D "link", edge - 4, 100), "EFAULT",
+	       "readlink into 4 bytes before the edge");
 	lseek(dfd, 0, SEEK_SET);
 	errno = 0;
 	expect(syscall(SYS_getdents64, dfd, edge - 20, 4096), "EFAULT",
 	       "getdents64 into 20 bytes before the edge (no entry fits)");
 	errno = 0;
-	expect(syscall(SYS_getrandom, edge - 10, 100, 0), "10", "getrandom of 100 bytes 10 bytes before the edge");
+	expect(syscall(SYS_getrandom, edge - 10, 100, 0), "10",
+	       "getrandom of 100 bytes 10 bytes before the edge");
 	errno = 0;
-	expect(syscall(SYS_arch_prctl, ARCH_GET_FS, edge - 4), "EFAULT", "arch_prctl(ARCH_GET_FS) straddling the edge");
+	expect(syscall(SYS_arch_prctl, ARCH_GET_FS, edge - 4), "EFAULT",
+	       "arch_prctl(ARCH_GET_FS) straddling the edge");
 
 	/* --- protection: the kernel honours PROT_READ and PROT_NONE --- */
 	ro = mmap(NULL, PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -256,12 +280,14 @@ int main(void)
 	errno = 0;
 	expect(syscall(SYS_uname, ro), "EFAULT", "uname into a PROT_READ page");
 	errno = 0;
-	expect(syscall(SYS_clock_gettime, CLOCK_MONOTONIC, ro), "EFAULT", "clock_gettime into a PROT_READ page");
+	expect(syscall(SYS_clock_gettime, CLOCK_MONOTONIC, ro), "EFAULT",
+	       "clock_gettime into a PROT_READ page");
 	fflush(stdout);
 	errno = 0;
 	expect(syscall(SYS_write, 1, ro, 9), "9", "write from a PROT_READ page works");
 	errno = 0;
-	expect(syscall(SYS_open, ro + 1, O_RDONLY), "ENOENT", "open of a path in a PROT_READ page works (ENOENT)");
+	expect(syscall(SYS_open, ro + 1, O_RDONLY), "ENOENT",
+	       "open of a path in a PROT_READ page works (ENOENT)");
 	lseek(fd, 0, SEEK_SET);
 	errno = 0;
 	expect(syscall(SYS_read, fd, none, 10), "EFAULT", "read into a PROT_NONE page");

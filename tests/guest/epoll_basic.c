@@ -39,16 +39,26 @@ static void check(int cond, const char *what)
 static const char *ename(int e)
 {
 	switch (e) {
-	case 0: return "0";
-	case EINVAL: return "EINVAL";
-	case EEXIST: return "EEXIST";
-	case ENOENT: return "ENOENT";
-	case EBADF: return "EBADF";
-	case EPERM: return "EPERM";
-	case ELOOP: return "ELOOP";
-	case EINTR: return "EINTR";
-	case EFAULT: return "EFAULT";
-	default: return "E?";
+	case 0:
+		return "0";
+	case EINVAL:
+		return "EINVAL";
+	case EEXIST:
+		return "EEXIST";
+	case ENOENT:
+		return "ENOENT";
+	case EBADF:
+		return "EBADF";
+	case EPERM:
+		return "EPERM";
+	case ELOOP:
+		return "ELOOP";
+	case EINTR:
+		return "EINTR";
+	case EFAULT:
+		return "EFAULT";
+	default:
+		return "E?";
 	}
 }
 
@@ -179,7 +189,8 @@ static void test_errors(const char *self)
 	check_err(mod(ep, efd, EPOLLIN, 0), EINVAL, "mod of an EPOLLEXCLUSIVE item");
 	check_err(epoll_wait(ep, ev, 0, 0), EINVAL, "maxevents 0");
 	check_err(syscall(SYS_epoll_wait, ep, ev, -1, 0), EINVAL, "maxevents -1");
-	check_err(syscall(SYS_epoll_wait, ep, ev, 0x7fffffff / 12 + 1, 0), EINVAL, "maxevents INT_MAX/12+1");
+	check_err(syscall(SYS_epoll_wait, ep, ev, 0x7fffffff / 12 + 1, 0), EINVAL,
+		  "maxevents INT_MAX/12+1");
 	check_err(epoll_wait(p[0], ev, 2, 0), EINVAL, "epoll_wait on a pipe");
 	check_err(epoll_wait(999, ev, 2, 0), EBADF, "epoll_wait on a bad fd");
 	check(epoll_ctl(ep, EPOLL_CTL_DEL, p[0], NULL) == 0, "del with a NULL event");

@@ -28,12 +28,18 @@ static void check(int cond, const char *what)
 static const char *ename(int e)
 {
 	switch (e) {
-	case 0: return "0";
-	case EINVAL: return "EINVAL";
-	case EAGAIN: return "EAGAIN";
-	case EBADF: return "EBADF";
-	case EINTR: return "EINTR";
-	default: return "E?";
+	case 0:
+		return "0";
+	case EINVAL:
+		return "EINVAL";
+	case EAGAIN:
+		return "EAGAIN";
+	case EBADF:
+		return "EBADF";
+	case EINTR:
+		return "EINTR";
+	default:
+		return "E?";
 	}
 }
 
@@ -107,7 +113,8 @@ static void test_counter(void)
 	{
 		char big[16];
 
-		check(wr(fd, 9) == 8 && read(fd, big, sizeof(big)) == 8, "read of 16 bytes gives 8");
+		check(wr(fd, 9) == 8 && read(fd, big, sizeof(big)) == 8,
+		      "read of 16 bytes gives 8");
 	}
 	close(fd);
 

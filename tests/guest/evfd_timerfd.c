@@ -32,13 +32,20 @@ static void check(int cond, const char *what)
 static const char *ename(int e)
 {
 	switch (e) {
-	case 0: return "0";
-	case EINVAL: return "EINVAL";
-	case EAGAIN: return "EAGAIN";
-	case EBADF: return "EBADF";
-	case EFAULT: return "EFAULT";
-	case EPERM: return "EPERM";
-	default: return "E?";
+	case 0:
+		return "0";
+	case EINVAL:
+		return "EINVAL";
+	case EAGAIN:
+		return "EAGAIN";
+	case EBADF:
+		return "EBADF";
+	case EFAULT:
+		return "EFAULT";
+	case EPERM:
+		return "EPERM";
+	default:
+		return "E?";
 	}
 }
 
@@ -195,8 +202,7 @@ static void test_settime_old_and_disarm(void)
 	check(ns_of(old.it_value) > 900 * MS && ns_of(old.it_value) <= 1000 * MS,
 	      "old it_value: about 1 s left");
 	check(ns_of(old.it_interval) == 500 * MS, "old it_interval: 500 ms");
-	check(timerfd_gettime(fd, &old) == 0 && ns_of(old.it_value) == 0,
-	      "gettime: disarmed");
+	check(timerfd_gettime(fd, &old) == 0 && ns_of(old.it_value) == 0, "gettime: disarmed");
 
 	arm(fd, 0, 10 * MS, 0);
 	memset(&its, 0, sizeof(its));
@@ -273,8 +279,7 @@ static void test_stat(void)
 	check(fstat(fd, &st) == 0 && fstat(efd, &est) == 0, "fstat");
 	check((st.st_mode & S_IFMT) == 0 && (st.st_mode & 07777) == 0600,
 	      "anonymous inode: mode 0600, no type");
-	check(st.st_ino == est.st_ino && st.st_dev == est.st_dev,
-	      "the same inode as an eventfd's");
+	check(st.st_ino == est.st_ino && st.st_dev == est.st_dev, "the same inode as an eventfd's");
 	check(lseek(fd, 0, SEEK_SET) == 0, "lseek is a no-op giving 0");
 	close(fd);
 	close(efd);

@@ -23,7 +23,11 @@
 #define D "tests/guest/data/"
 
 /* own copy of the kernel's struct statx (musl 1.2.3 has none) */
-struct xstatx_ts { int64_t tv_sec; uint32_t tv_nsec; int32_t pad; };
+struct xstatx_ts {
+	int64_t tv_sec;
+	uint32_t tv_nsec;
+	int32_t pad;
+};
 struct xstatx {
 	uint32_t mask, blksize;
 	uint64_t attributes;
@@ -34,11 +38,11 @@ struct xstatx {
 	uint32_t rdev_major, rdev_minor, dev_major, dev_minor;
 	uint64_t spare[14];
 };
-#define XSTATX_TYPE 0x1U
-#define XSTATX_MODE 0x2U
-#define XSTATX_NLINK 0x4U
-#define XSTATX_INO 0x100U
-#define XSTATX_SIZE 0x200U
+#define XSTATX_TYPE	0x1U
+#define XSTATX_MODE	0x2U
+#define XSTATX_NLINK	0x4U
+#define XSTATX_INO	0x100U
+#define XSTATX_SIZE	0x200U
 #define XSTATX_RESERVED 0x80000000U
 
 static const char hello[] = "Hello, world!\nThis is the skas test fixture.\n";
@@ -54,20 +58,34 @@ static void check(int cond, const char *what)
 static const char *ename(int e)
 {
 	switch (e) {
-	case 0: return "0";
-	case EINVAL: return "EINVAL";
-	case ENOENT: return "ENOENT";
-	case ENOTDIR: return "ENOTDIR";
-	case EISDIR: return "EISDIR";
-	case EBADF: return "EBADF";
-	case EACCES: return "EACCES";
-	case ERANGE: return "ERANGE";
-	case ELOOP: return "ELOOP";
-	case EFAULT: return "EFAULT";
-	case ENAMETOOLONG: return "ENAMETOOLONG";
-	case ESPIPE: return "ESPIPE";
-	case ENOSYS: return "ENOSYS";
-	default: return "E?";
+	case 0:
+		return "0";
+	case EINVAL:
+		return "EINVAL";
+	case ENOENT:
+		return "ENOENT";
+	case ENOTDIR:
+		return "ENOTDIR";
+	case EISDIR:
+		return "EISDIR";
+	case EBADF:
+		return "EBADF";
+	case EACCES:
+		return "EACCES";
+	case ERANGE:
+		return "ERANGE";
+	case ELOOP:
+		return "ELOOP";
+	case EFAULT:
+		return "EFAULT";
+	case ENAMETOOLONG:
+		return "ENAMETOOLONG";
+	case ESPIPE:
+		return "ESPIPE";
+	case ENOSYS:
+		return "ENOSYS";
+	default:
+		return "E?";
 	}
 }
 
@@ -78,8 +96,8 @@ static void check_err(long r, int want, const char *what)
 	if (r == -1 && e == want)
 		printf("ok %d - %s -> %s\n", ++n, what, ename(want));
 	else
-		printf("not ok %d - %s: ret %ld, errno %s (want %s)\n", ++n, what,
-		       r, ename(r == -1 ? e : 0), ename(want));
+		printf("not ok %d - %s: ret %ld, errno %s (want %s)\n", ++n, what, r,
+		       ename(r == -1 ? e : 0), ename(want));
 }
 
 static long xstatx(int dfd, const char *path, int flags, unsigned mask, struct xstatx *st)
@@ -141,9 +159,12 @@ int main(void)
 	memset(a, 0, sizeof a);
 	memset(b, 0, sizeof b);
 	memset(c, 0, sizeof c);
-	iov[0].iov_base = a; iov[0].iov_len = 5;
-	iov[1].iov_base = b; iov[1].iov_len = 0;
-	iov[2].iov_base = c; iov[2].iov_len = sizeof c;
+	iov[0].iov_base = a;
+	iov[0].iov_len = 5;
+	iov[1].iov_base = b;
+	iov[1].iov_len = 0;
+	iov[2].iov_base = c;
+	iov[2].iov_len = sizeof c;
 	r = readv(fd, iov, 3);
 	check(r == HLEN, "readv returns the whole file");
 	check(memcmp(a, "Hello", 5) == 0 && memcmp(c, hello + 5, HLEN - 5) == 0,
@@ -160,7 +181,9 @@ int main(void)
 		char num[16];
 		int len = snprintf(num, sizeof num, "%d", ++n);
 		struct iovec w[4] = {
-			{ "ok ", 3 }, { num, (size_t)len }, { "", 0 },
+			{ "ok ", 3 },
+			{ num, (size_t)len },
+			{ "", 0 },
 			{ " - writev to stdout\n", 20 },
 		};
 		r = writev(1, w, 4);
@@ -174,8 +197,9 @@ int main(void)
 	printf("ok %d - fstat: size %ld\n", ++n, (long)st.st_size);
 	check(st.st_nlink > 0, "fstat: nlink > 0");
 	check(st.st_blksize > 0, "fstat: blksize > 0");
-	check(stat(D "hello.txt", &st2) == 0 && st2.st_ino == st.st_ino && st2.st_dev == st.st_dev &&
-	      st2.st_size == HLEN, "stat agrees with fstat");
+	check(stat(D "hello.txt", &st2) == 0 && st2.st_ino == st.st_ino &&
+		      st2.st_dev == st.st_dev && st2.st_size == HLEN,
+	      "stat agrees with fstat");
 	check(stat(D "dir", &st2) == 0 && S_ISDIR(st2.st_mode), "stat of a directory: S_ISDIR");
 	check(stat(D "link", &st2) == 0 && S_ISREG(st2.st_mode) && st2.st_ino == st.st_ino,
 	      "stat follows the symlink");
@@ -205,7 +229,8 @@ int main(void)
 	/* --- statx --- */
 	r = xstatx(AT_FDCWD, D "hello.txt", 0, XSTATX_SIZE | XSTATX_TYPE, &sx);
 	check(r == 0, "statx");
-	check((sx.mask & (XSTATX_SIZE | XSTATX_TYPE)) == (XSTATX_SIZE | XSTATX_TYPE), "statx: mask has SIZE|TYPE");
+	check((sx.mask & (XSTATX_SIZE | XSTATX_TYPE)) == (XSTATX_SIZE | XSTATX_TYPE),
+	      "statx: mask has SIZE|TYPE");
 	check(S_ISREG(sx.mode) && sx.size == (uint64_t)HLEN, "statx: regular, right size");
 	r = xstatx(AT_FDCWD, D "link", AT_SYMLINK_NOFOLLOW, XSTATX_SIZE | XSTATX_TYPE, &sx);
 	check(r == 0 && S_ISLNK(sx.mode) && sx.size == 9, "statx AT_SYMLINK_NOFOLLOW on the link");
@@ -217,11 +242,14 @@ int main(void)
 	r = xstatx(AT_FDCWD, D "dir", 0, XSTATX_TYPE, &sx);
 	check(r == 0 && S_ISDIR(sx.mode), "statx of a directory");
 	errno = 0;
-	check_err(xstatx(AT_FDCWD, D "missing", 0, XSTATX_TYPE, &sx), ENOENT, "statx of a missing file");
+	check_err(xstatx(AT_FDCWD, D "missing", 0, XSTATX_TYPE, &sx), ENOENT,
+		  "statx of a missing file");
 	errno = 0;
-	check_err(xstatx(AT_FDCWD, D "hello.txt", 0, XSTATX_RESERVED, &sx), EINVAL, "statx with STATX__RESERVED");
+	check_err(xstatx(AT_FDCWD, D "hello.txt", 0, XSTATX_RESERVED, &sx), EINVAL,
+		  "statx with STATX__RESERVED");
 	errno = 0;
-	check_err(xstatx(AT_FDCWD, D "hello.txt", 0x1, XSTATX_TYPE, &sx), EINVAL, "statx with bad flags");
+	check_err(xstatx(AT_FDCWD, D "hello.txt", 0x1, XSTATX_TYPE, &sx), EINVAL,
+		  "statx with bad flags");
 	close(fd);
 
 	/* --- readlink --- */
@@ -251,13 +279,15 @@ int main(void)
 	check_err(syscall(SYS_access, D "hello.txt", 8), EINVAL, "access with a bad mode");
 	check(faccessat(AT_FDCWD, D "link", R_OK, 0) == 0, "faccessat through the link");
 	errno = 0;
-	check_err(syscall(SYS_faccessat, AT_FDCWD, D "missing", F_OK), ENOENT, "faccessat of a missing file");
+	check_err(syscall(SYS_faccessat, AT_FDCWD, D "missing", F_OK), ENOENT,
+		  "faccessat of a missing file");
 	r = syscall(SYS_faccessat2, AT_FDCWD, D "link", F_OK, AT_SYMLINK_NOFOLLOW);
 	check(r == 0, "faccessat2 AT_SYMLINK_NOFOLLOW");
 	r = syscall(SYS_faccessat2, AT_FDCWD, D "hello.txt", R_OK, AT_EACCESS);
 	check(r == 0, "faccessat2 AT_EACCESS");
 	errno = 0;
-	check_err(syscall(SYS_faccessat2, AT_FDCWD, D "hello.txt", F_OK, 0x1), EINVAL, "faccessat2 with bad flags");
+	check_err(syscall(SYS_faccessat2, AT_FDCWD, D "hello.txt", F_OK, 0x1), EINVAL,
+		  "faccessat2 with bad flags");
 
 	/* --- open errors --- */
 	errno = 0;
@@ -274,7 +304,8 @@ int main(void)
 	check_err(open(D "dir", O_WRONLY), EISDIR, "open a directory for writing");
 	fd = open(D "link", O_RDONLY);
 	memset(buf, 0, sizeof buf);
-	check(fd >= 0 && read(fd, buf, 5) == 5 && memcmp(buf, "Hello", 5) == 0, "open follows the symlink");
+	check(fd >= 0 && read(fd, buf, 5) == 5 && memcmp(buf, "Hello", 5) == 0,
+	      "open follows the symlink");
 	close(fd);
 
 	/* --- fd numbers are reused lowest-first --- */
@@ -305,7 +336,8 @@ int main(void)
 	fd = openat(dfd, "../hello.txt", O_RDONLY);
 	check(fd >= 0, "openat with ..");
 	close(fd);
-	check(fstatat(dfd, "sub", &st2, 0) == 0 && S_ISDIR(st2.st_mode), "fstatat relative to a directory fd");
+	check(fstatat(dfd, "sub", &st2, 0) == 0 && S_ISDIR(st2.st_mode),
+	      "fstatat relative to a directory fd");
 	check(faccessat(dfd, "b.txt", R_OK, 0) == 0, "faccessat relative to a directory fd");
 	errno = 0;
 	check_err(openat(dfd, "missing", O_RDONLY), ENOENT, "openat of a missing file");

@@ -78,10 +78,9 @@ static void test_exit_code(int code)
 	r = xwaitpid(pid, &status, 0);
 	snprintf(what, sizeof what, "_exit(%d): waitpid returns the child", code);
 	checkf(r == pid && pid > 0, what, "r=%ld errno=%ld", r == pid, errno);
-	snprintf(what, sizeof what, "_exit(%d): WIFEXITED, WEXITSTATUS %d", code,
-		 code & 0xff);
-	checkf(WIFEXITED(status) && WEXITSTATUS(status) == (code & 0xff), what,
-	       "status=%#lx%.0ld", status, 0);
+	snprintf(what, sizeof what, "_exit(%d): WIFEXITED, WEXITSTATUS %d", code, code & 0xff);
+	checkf(WIFEXITED(status) && WEXITSTATUS(status) == (code & 0xff), what, "status=%#lx%.0ld",
+	       status, 0);
 }
 
 enum { BY_KILL, BY_ABORT, BY_NULL, BY_PARENT };
@@ -122,8 +121,8 @@ static void test_death(int how, int sig, const char *what)
 	snprintf(buf, sizeof buf, "%s: waitpid returns the child", what);
 	check(r == pid, buf);
 	snprintf(buf, sizeof buf, "%s: WIFSIGNALED, WTERMSIG %d", what, sig);
-	checkf(WIFSIGNALED(status) && WTERMSIG(status) == sig && !WIFEXITED(status),
-	       buf, "status=%#lx%.0ld", status, 0);
+	checkf(WIFSIGNALED(status) && WTERMSIG(status) == sig && !WIFEXITED(status), buf,
+	       "status=%#lx%.0ld", status, 0);
 }
 
 static void test_echild(void)
@@ -166,8 +165,8 @@ static void test_fork_basics(void)
 	r = xwaitpid(pid, &status, 0);
 	check(r == pid, "waitpid returns the child");
 	checkf(WIFEXITED(status) && WEXITSTATUS(status) == 12,
-	       "child: new pid, getppid == parent, memory copied then written",
-	       "status=%#lx%.0ld", status, 0);
+	       "child: new pid, getppid == parent, memory copied then written", "status=%#lx%.0ld",
+	       status, 0);
 	check(x == 1, "the child's write is not seen by the parent (copy-on-write)");
 }
 
@@ -226,13 +225,12 @@ static void test_wnohang(void)
 	}
 	errno = 0;
 	r = waitpid(getpid(), &status, WNOHANG);
-	check(r == -1 && errno == ECHILD,
-	      "waitpid for a non-child while a child runs: ECHILD");
+	check(r == -1 && errno == ECHILD, "waitpid for a non-child while a child runs: ECHILD");
 	close(p[1]);
 	r = xwaitpid(-1, &status, 0);
 	check(r == pid, "after closing the pipe, waitpid(-1) returns the child");
-	checkf(WIFEXITED(status) && WEXITSTATUS(status) == 9,
-	       "the child saw EOF and exited 9", "status=%#lx%.0ld", status, 0);
+	checkf(WIFEXITED(status) && WEXITSTATUS(status) == 9, "the child saw EOF and exited 9",
+	       "status=%#lx%.0ld", status, 0);
 	errno = 0;
 	r = waitpid(pid, &status, 0);
 	check(r == -1 && errno == ECHILD, "waiting for it again: ECHILD");
@@ -255,8 +253,7 @@ static void test_waitid(void)
 	check(si.si_signo == SIGCHLD, "waitid: si_signo SIGCHLD");
 	checkf(si.si_code == CLD_EXITED, "waitid: si_code CLD_EXITED", "si_code=%ld%.0ld",
 	       si.si_code, 0);
-	checkf(si.si_status == 7, "waitid: si_status 7", "si_status=%ld%.0ld", si.si_status,
-	       0);
+	checkf(si.si_status == 7, "waitid: si_status 7", "si_status=%ld%.0ld", si.si_status, 0);
 	check(si.si_uid == getuid(), "waitid: si_uid is our uid");
 
 	fflush(stdout);
@@ -269,8 +266,8 @@ static void test_waitid(void)
 	k = waitid(P_ALL, 0, &si, WEXITED);
 	check(k == 0 && si.si_pid == pid, "waitid(P_ALL) returns the killed child");
 	checkf(si.si_code == CLD_KILLED && si.si_status == SIGKILL,
-	       "waitid: CLD_KILLED, si_status SIGKILL", "si_code=%ld si_status=%ld",
-	       si.si_code, si.si_status);
+	       "waitid: CLD_KILLED, si_status SIGKILL", "si_code=%ld si_status=%ld", si.si_code,
+	       si.si_status);
 
 	/* WNOWAIT leaves the zombie waitable. */
 	fflush(stdout);
@@ -530,8 +527,8 @@ static void test_vfork(void)
 	}
 	r = xwaitpid(pid, &status, 0);
 	checkf(r == pid && WIFEXITED(status) && WEXITSTATUS(status) == 40,
-	       "vfork + execve of a missing file: ENOENT in the child",
-	       "status=%#lx%.0ld", status, 0);
+	       "vfork + execve of a missing file: ENOENT in the child", "status=%#lx%.0ld", status,
+	       0);
 }
 
 static void test_posix_spawn(void)

@@ -14,7 +14,7 @@
 #include <sys/syscall.h>
 
 #define DIRPATH "tests/guest/data/dir"
-#define MAXE 32
+#define MAXE	32
 
 struct xdirent64 {
 	uint64_t d_ino;
@@ -40,13 +40,20 @@ static void check(int cond, const char *what)
 static const char *ename(int e)
 {
 	switch (e) {
-	case 0: return "0";
-	case EINVAL: return "EINVAL";
-	case ENOTDIR: return "ENOTDIR";
-	case EBADF: return "EBADF";
-	case ENOENT: return "ENOENT";
-	case EFAULT: return "EFAULT";
-	default: return "E?";
+	case 0:
+		return "0";
+	case EINVAL:
+		return "EINVAL";
+	case ENOTDIR:
+		return "ENOTDIR";
+	case EBADF:
+		return "EBADF";
+	case ENOENT:
+		return "ENOENT";
+	case EFAULT:
+		return "EFAULT";
+	default:
+		return "E?";
 	}
 }
 
@@ -57,18 +64,23 @@ static void check_err(long r, int want, const char *what)
 	if (r == -1 && e == want)
 		printf("ok %d - %s -> %s\n", ++n, what, ename(want));
 	else
-		printf("not ok %d - %s: ret %ld, errno %s (want %s)\n", ++n, what,
-		       r, ename(r == -1 ? e : 0), ename(want));
+		printf("not ok %d - %s: ret %ld, errno %s (want %s)\n", ++n, what, r,
+		       ename(r == -1 ? e : 0), ename(want));
 }
 
 static const char *tname(int t)
 {
 	switch (t) {
-	case DT_REG: return "DT_REG";
-	case DT_DIR: return "DT_DIR";
-	case DT_LNK: return "DT_LNK";
-	case DT_UNKNOWN: return "DT_UNKNOWN";
-	default: return "DT_other";
+	case DT_REG:
+		return "DT_REG";
+	case DT_DIR:
+		return "DT_DIR";
+	case DT_LNK:
+		return "DT_LNK";
+	case DT_UNKNOWN:
+		return "DT_UNKNOWN";
+	default:
+		return "DT_other";
 	}
 }
 
@@ -97,7 +109,8 @@ static int read_all(int fd, size_t size, struct ent *e, int *calls, int *bad)
 			struct xdirent64 *d = (struct xdirent64 *)(buf + off);
 
 			if (d->d_reclen == 0 || d->d_reclen % 8 || off + d->d_reclen > r ||
-			    strlen(d->d_name) + 1 + offsetof(struct xdirent64, d_name) > d->d_reclen) {
+			    strlen(d->d_name) + 1 + offsetof(struct xdirent64, d_name) >
+				    d->d_reclen) {
 				*bad = 1;
 				return cnt;
 			}
@@ -177,7 +190,8 @@ int main(void)
 	/* not a directory */
 	fd = open("tests/guest/data/hello.txt", O_RDONLY);
 	errno = 0;
-	check_err(syscall(SYS_getdents64, fd, buf, sizeof buf), ENOTDIR, "getdents64 on a regular file");
+	check_err(syscall(SYS_getdents64, fd, buf, sizeof buf), ENOTDIR,
+		  "getdents64 on a regular file");
 	close(fd);
 	errno = 0;
 	check_err(syscall(SYS_getdents64, fd, buf, sizeof buf), EBADF, "getdents64 on a closed fd");

@@ -36,18 +36,30 @@ static void check(int cond, const char *what)
 static const char *ename(int e)
 {
 	switch (e) {
-	case 0: return "0";
-	case EINVAL: return "EINVAL";
-	case ENOMEM: return "ENOMEM";
-	case EBADF: return "EBADF";
-	case EEXIST: return "EEXIST";
-	case EACCES: return "EACCES";
-	case EPERM: return "EPERM";
-	case EFAULT: return "EFAULT";
-	case ENODEV: return "ENODEV";
-	case EOVERFLOW: return "EOVERFLOW";
-	case ENOSYS: return "ENOSYS";
-	default: return "E?";
+	case 0:
+		return "0";
+	case EINVAL:
+		return "EINVAL";
+	case ENOMEM:
+		return "ENOMEM";
+	case EBADF:
+		return "EBADF";
+	case EEXIST:
+		return "EEXIST";
+	case EACCES:
+		return "EACCES";
+	case EPERM:
+		return "EPERM";
+	case EFAULT:
+		return "EFAULT";
+	case ENODEV:
+		return "ENODEV";
+	case EOVERFLOW:
+		return "EOVERFLOW";
+	case ENOSYS:
+		return "ENOSYS";
+	default:
+		return "E?";
 	}
 }
 
@@ -113,9 +125,11 @@ int main(void)
 	errno = 0;
 	check_err(rmmap(0, 0, RW, PA, -1, 0), EINVAL, "mmap length 0");
 	errno = 0;
-	check_err(rmmap(0x10000001, PG, RW, PA | MAP_FIXED, -1, 0), EINVAL, "mmap MAP_FIXED unaligned address");
+	check_err(rmmap(0x10000001, PG, RW, PA | MAP_FIXED, -1, 0), EINVAL,
+		  "mmap MAP_FIXED unaligned address");
 	errno = 0;
-	check_err(rmmap(0, PG, RW, MAP_ANONYMOUS, -1, 0), EINVAL, "mmap without MAP_PRIVATE or MAP_SHARED");
+	check_err(rmmap(0, PG, RW, MAP_ANONYMOUS, -1, 0), EINVAL,
+		  "mmap without MAP_PRIVATE or MAP_SHARED");
 	errno = 0;
 	check_err(rmmap(0, PG, RW, MAP_PRIVATE | MAP_SHARED | MAP_ANONYMOUS, -1, 0), EINVAL,
 		  "anonymous mmap with MAP_SHARED_VALIDATE (= MAP_PRIVATE|MAP_SHARED)");
@@ -139,7 +153,8 @@ int main(void)
 	errno = 0;
 	check_err(syscall(SYS_munmap, p, 0), EINVAL, "munmap length 0");
 	errno = 0;
-	check_err(syscall(SYS_munmap, 0xffff800000000000UL, PG), EINVAL, "munmap of a kernel address");
+	check_err(syscall(SYS_munmap, 0xffff800000000000UL, PG), EINVAL,
+		  "munmap of a kernel address");
 	check(munmap(p, 2 * PG) == 0, "munmap");
 	check(syscall(SYS_munmap, p, 2 * PG) == 0, "munmap of an unmapped range returns 0");
 	errno = 0;
@@ -154,7 +169,8 @@ int main(void)
 	/* a range that runs off the end of the mapping into a hole */
 	munmap(p + PG, PG);
 	errno = 0;
-	check_err(syscall(SYS_mprotect, p, 2 * PG, PROT_READ), ENOMEM, "mprotect running into a hole");
+	check_err(syscall(SYS_mprotect, p, 2 * PG, PROT_READ), ENOMEM,
+		  "mprotect running into a hole");
 	munmap(p, PG);
 
 	/* MAP_FIXED_NOREPLACE */
@@ -163,7 +179,8 @@ int main(void)
 	check_err(rmmap((unsigned long)p + PG, PG, RW, PA | MAP_FIXED_NOREPLACE, -1, 0), EEXIST,
 		  "MAP_FIXED_NOREPLACE over an existing mapping");
 	munmap(p + PG, PG);
-	check(rmmap((unsigned long)p + PG, PG, RW, PA | MAP_FIXED_NOREPLACE, -1, 0) == (long)(p + PG),
+	check(rmmap((unsigned long)p + PG, PG, RW, PA | MAP_FIXED_NOREPLACE, -1, 0) ==
+		      (long)(p + PG),
 	      "MAP_FIXED_NOREPLACE into a free page returns that page");
 	munmap(p, 2 * PG);
 
@@ -175,7 +192,8 @@ int main(void)
 	munmap(q, 2 * PG);
 	/* an unaligned hint without MAP_FIXED is not an error */
 	q = mmap(p + 5, PG, RW, PA, -1, 0);
-	check(q != MAP_FAILED && ((unsigned long)q & (PG - 1)) == 0, "an unaligned hint still maps (page-aligned)");
+	check(q != MAP_FAILED && ((unsigned long)q & (PG - 1)) == 0,
+	      "an unaligned hint still maps (page-aligned)");
 	munmap(q, PG);
 	/* an occupied hint yields some other address */
 	p = mmap(NULL, PG, RW, PA, -1, 0);
@@ -191,7 +209,8 @@ int main(void)
 	q = mmap(p + PG, PG, RW, PA | MAP_FIXED, -1, 0);
 	check(q == p + PG, "MAP_FIXED over the middle page returns that address");
 	check(all_is(p + PG, PG, 0), "the replaced page is zero");
-	check(all_is(p, PG, 0x11) && all_is(p + 2 * PG, PG, 0x11), "the pages around it keep their contents");
+	check(all_is(p, PG, 0x11) && all_is(p + 2 * PG, PG, 0x11),
+	      "the pages around it keep their contents");
 	munmap(p, 3 * PG);
 
 	/* PROT_NONE then mprotect to RW */
@@ -224,8 +243,10 @@ int main(void)
 	p = mmap(NULL, PG, PROT_READ, MAP_PRIVATE, fd, 0);
 	check(p != MAP_FAILED, "private read-only file mapping");
 	if (p != MAP_FAILED) {
-		check(memcmp(p, hello, sizeof hello - 1) == 0, "the mapping shows the file's bytes");
-		check(all_is(p + sizeof hello - 1, PG - (sizeof hello - 1), 0), "the page past EOF is zero");
+		check(memcmp(p, hello, sizeof hello - 1) == 0,
+		      "the mapping shows the file's bytes");
+		check(all_is(p + sizeof hello - 1, PG - (sizeof hello - 1), 0),
+		      "the page past EOF is zero");
 		munmap(p, PG);
 	}
 	p = mmap(NULL, PG, RW, MAP_PRIVATE, fd, 0);
@@ -234,7 +255,8 @@ int main(void)
 		char buf[64];
 
 		memcpy(p, "JELLO", 5);
-		check(memcmp(p, "JELLO, world!", 13) == 0, "writes to the private mapping are visible in it");
+		check(memcmp(p, "JELLO, world!", 13) == 0,
+		      "writes to the private mapping are visible in it");
 		memset(buf, 0, sizeof buf);
 		check(pread(fd, buf, 13, 0) == 13 && memcmp(buf, "Hello, world!", 13) == 0,
 		      "the file itself is unchanged");
@@ -247,11 +269,13 @@ int main(void)
 	if (ret != -1)
 		munmap((void *)ret, PG);
 	errno = 0;
-	check_err(rmmap(0, PG, RW, MAP_SHARED, fd, 0), EACCES, "shared writable mapping of a read-only fd");
+	check_err(rmmap(0, PG, RW, MAP_SHARED, fd, 0), EACCES,
+		  "shared writable mapping of a read-only fd");
 	{
 		int dfd = open("tests/guest/data/dir", O_RDONLY | O_DIRECTORY);
 		errno = 0;
-		check_err(rmmap(0, PG, PROT_READ, MAP_PRIVATE, dfd, 0), ENODEV, "mmap of a directory");
+		check_err(rmmap(0, PG, PROT_READ, MAP_PRIVATE, dfd, 0), ENODEV,
+			  "mmap of a directory");
 		close(dfd);
 	}
 	close(fd);
@@ -259,7 +283,8 @@ int main(void)
 	fd = open("tests/guest/data/hello.txt", O_RDONLY);
 	p = mmap(NULL, PG, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
-	check(p != MAP_FAILED && memcmp(p, hello, 5) == 0, "a file mapping stays valid after close");
+	check(p != MAP_FAILED && memcmp(p, hello, 5) == 0,
+	      "a file mapping stays valid after close");
 	if (p != MAP_FAILED)
 		munmap(p, PG);
 
@@ -284,14 +309,16 @@ int main(void)
 	memset(p, 0x33, PG);
 	memset(p + PG, 0x44, 2 * PG);
 	errno = 0;
-	check_err(syscall(SYS_mremap, p, PG, 2 * PG, 0), ENOMEM, "mremap growing into a mapped page without MAYMOVE");
+	check_err(syscall(SYS_mremap, p, PG, 2 * PG, 0), ENOMEM,
+		  "mremap growing into a mapped page without MAYMOVE");
 	q = mremap(p, PG, 2 * PG, MREMAP_MAYMOVE);
 	check(q != MAP_FAILED && q != p, "MREMAP_MAYMOVE moves the mapping");
 	if (q != MAP_FAILED) {
 		check(all_is(q, PG, 0x33), "moved mapping keeps its contents");
 		check(all_is(q + PG, PG, 0), "its grown part is zero");
 		check(!mapped(p, PG), "the old first page is unmapped");
-		check(mapped(p + PG, 2 * PG) && all_is(p + PG, 2 * PG, 0x44), "the rest of the old mapping is untouched");
+		check(mapped(p + PG, 2 * PG) && all_is(p + PG, 2 * PG, 0x44),
+		      "the rest of the old mapping is untouched");
 		munmap(q, 2 * PG);
 	}
 	munmap(p, 3 * PG);
@@ -304,21 +331,24 @@ int main(void)
 	q = mremap(p, 2 * PG, 2 * PG, MREMAP_MAYMOVE | MREMAP_FIXED, r + PG);
 	check(q == r + PG, "MREMAP_FIXED returns the requested address");
 	check(all_is(r + PG, 2 * PG, 0x55), "the target holds the moved contents");
-	check(all_is(r, PG, 0x66) && all_is(r + 3 * PG, PG, 0x66), "the target's neighbours are kept");
+	check(all_is(r, PG, 0x66) && all_is(r + 3 * PG, PG, 0x66),
+	      "the target's neighbours are kept");
 	check(!mapped(p, PG) && !mapped(p + PG, PG), "the source is unmapped");
 	munmap(r, 4 * PG);
 
 	/* mremap errors */
 	p = mmap(NULL, 2 * PG, RW, PA, -1, 0);
 	errno = 0;
-	check_err(syscall(SYS_mremap, p, 0, PG, MREMAP_MAYMOVE), EINVAL, "mremap old_size 0 of a private mapping");
+	check_err(syscall(SYS_mremap, p, 0, PG, MREMAP_MAYMOVE), EINVAL,
+		  "mremap old_size 0 of a private mapping");
 	errno = 0;
 	check_err(syscall(SYS_mremap, p, PG, 2 * PG, 0x80), EINVAL, "mremap with bad flags");
 	errno = 0;
 	check_err(syscall(SYS_mremap, p, PG, 2 * PG, MREMAP_FIXED, p + 8 * PG), EINVAL,
 		  "mremap MREMAP_FIXED without MREMAP_MAYMOVE");
 	errno = 0;
-	check_err(syscall(SYS_mremap, p + 1, PG, 2 * PG, MREMAP_MAYMOVE), EINVAL, "mremap unaligned address");
+	check_err(syscall(SYS_mremap, p + 1, PG, 2 * PG, MREMAP_MAYMOVE), EINVAL,
+		  "mremap unaligned address");
 	errno = 0;
 	check_err(syscall(SYS_mremap, p, PG, 0, MREMAP_MAYMOVE), EINVAL, "mremap new_size 0");
 	errno = 0;
@@ -326,14 +356,16 @@ int main(void)
 		  "mremap MREMAP_FIXED onto itself (overlap)");
 	munmap(p, 2 * PG);
 	errno = 0;
-	check_err(syscall(SYS_mremap, p, PG, 2 * PG, MREMAP_MAYMOVE), EFAULT, "mremap of an unmapped address");
+	check_err(syscall(SYS_mremap, p, PG, 2 * PG, MREMAP_MAYMOVE), EFAULT,
+		  "mremap of an unmapped address");
 
 	/* --- madvise --- */
 	p = mmap(NULL, 3 * PG, RW, PA, -1, 0);
 	memset(p, 0x77, 3 * PG);
 	check(madvise(p + PG, PG, MADV_DONTNEED) == 0, "madvise(MADV_DONTNEED)");
 	check(all_is(p + PG, PG, 0), "MADV_DONTNEED zeroes private anonymous pages");
-	check(all_is(p, PG, 0x77) && all_is(p + 2 * PG, PG, 0x77), "neighbouring pages keep their contents");
+	check(all_is(p, PG, 0x77) && all_is(p + 2 * PG, PG, 0x77),
+	      "neighbouring pages keep their contents");
 	check(madvise(p, 3 * PG, MADV_NORMAL) == 0, "madvise(MADV_NORMAL)");
 	check(madvise(p, 3 * PG, MADV_WILLNEED) == 0, "madvise(MADV_WILLNEED)");
 	errno = 0;
@@ -342,7 +374,8 @@ int main(void)
 	check_err(syscall(SYS_madvise, p, PG, 12345), EINVAL, "madvise with a bad advice");
 	munmap(p, 3 * PG);
 	errno = 0;
-	check_err(syscall(SYS_madvise, p, PG, MADV_DONTNEED), ENOMEM, "madvise of an unmapped range");
+	check_err(syscall(SYS_madvise, p, PG, MADV_DONTNEED), ENOMEM,
+		  "madvise of an unmapped range");
 
 	/* the file mapping after MADV_DONTNEED shows the file again */
 	fd = open("tests/guest/data/hello.txt", O_RDONLY);

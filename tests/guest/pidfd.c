@@ -29,11 +29,16 @@ static void check(int ok, const char *what)
 static const char *ename(int e)
 {
 	switch (e) {
-	case EINVAL: return "EINVAL";
-	case ESRCH: return "ESRCH";
-	case EBADF: return "EBADF";
-	case ECHILD: return "ECHILD";
-	default: return "other";
+	case EINVAL:
+		return "EINVAL";
+	case ESRCH:
+		return "ESRCH";
+	case EBADF:
+		return "EBADF";
+	case ECHILD:
+		return "ECHILD";
+	default:
+		return "other";
 	}
 }
 
@@ -96,7 +101,8 @@ int main(void)
 	r = syscall(SYS_pidfd_open, getpid(), 12345);
 	check(r == -1 && errno == EINVAL, "pidfd_open with bad flags -> EINVAL");
 	r = waitid(P_PIDFD, 0, &si, WEXITED);
-	check(r == -1 && (errno == EBADF || errno == EINVAL), "waitid(P_PIDFD) on a non-pidfd fails");
+	check(r == -1 && (errno == EBADF || errno == EINVAL),
+	      "waitid(P_PIDFD) on a non-pidfd fails");
 
 	{
 		struct clone_args_v0 ca;

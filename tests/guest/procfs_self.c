@@ -197,8 +197,7 @@ int main(int argc, char **argv)
 	check(s && strstr(s, "\nMemAvailable:") != NULL, "meminfo has MemAvailable");
 	free(s);
 	s = slurp("/proc/uptime", NULL);
-	check(s && sscanf(s, "%lf %lf", &a, &b) == 2 && a >= 0 && b >= 0,
-	      "uptime is two numbers");
+	check(s && sscanf(s, "%lf %lf", &a, &b) == 2 && a >= 0 && b >= 0, "uptime is two numbers");
 	free(s);
 	s = slurp("/proc/mounts", NULL);
 	check(s && has_line_with(s, "proc /proc proc "), "mounts has proc on /proc");

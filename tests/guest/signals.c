@@ -174,8 +174,7 @@ static void test_basic_handlers(void)
 	check(cnt_usr1 == 1 && cnt_usr2 == 0, "the SIGUSR1 handler ran once");
 	check(kill(getpid(), SIGUSR2) == 0, "kill(getpid(), SIGUSR2) returns 0");
 	check(cnt_usr1 == 1 && cnt_usr2 == 1, "the SIGUSR2 handler ran once");
-	check(syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), SIGUSR1) == 0 &&
-		      cnt_usr1 == 2,
+	check(syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), SIGUSR1) == 0 && cnt_usr1 == 2,
 	      "tgkill(self, SIGUSR1) runs the handler");
 	check(kill(getpid(), 0) == 0 && cnt_usr1 == 2 && cnt_usr2 == 1,
 	      "kill(getpid(), 0) succeeds and delivers nothing");
@@ -204,16 +203,14 @@ static void test_basic_handlers(void)
 	kill(getpid(), SIGUSR1);
 	check(info_calls == 1, "SA_SIGINFO handler runs on kill");
 	check(info_signo == SIGUSR1, "kill: si_signo SIGUSR1");
-	checkf(info_code == SI_USER, "kill: si_code SI_USER", "si_code=%ld%.0ld", info_code,
-	       0);
+	checkf(info_code == SI_USER, "kill: si_code SI_USER", "si_code=%ld%.0ld", info_code, 0);
 	check(info_pid == getpid(), "kill: si_pid is getpid()");
 	check(info_uid == (int)getuid(), "kill: si_uid is getuid()");
 
 	info_calls = info_signo = info_code = info_pid = info_uid = info_value = 0;
 	raise(SIGUSR1);
 	check(info_calls == 1, "SA_SIGINFO handler runs on raise");
-	checkf(info_code == SI_TKILL, "raise: si_code SI_TKILL", "si_code=%ld%.0ld",
-	       info_code, 0);
+	checkf(info_code == SI_TKILL, "raise: si_code SI_TKILL", "si_code=%ld%.0ld", info_code, 0);
 	check(info_pid == getpid(), "raise: si_pid is getpid()");
 
 	info_calls = info_signo = info_code = info_pid = info_uid = info_value = 0;
@@ -223,8 +220,8 @@ static void test_basic_handlers(void)
 		check(sigqueue(getpid(), SIGUSR1, v) == 0, "sigqueue returns 0");
 	}
 	check(info_calls == 1, "SA_SIGINFO handler runs on sigqueue");
-	checkf(info_code == SI_QUEUE, "sigqueue: si_code SI_QUEUE", "si_code=%ld%.0ld",
-	       info_code, 0);
+	checkf(info_code == SI_QUEUE, "sigqueue: si_code SI_QUEUE", "si_code=%ld%.0ld", info_code,
+	       0);
 	check(info_value == 4242, "sigqueue: si_value is passed");
 	check(info_pid == getpid(), "sigqueue: si_pid is getpid()");
 	set_handler(SIGUSR1, h_count, 0);
@@ -343,8 +340,8 @@ static void test_order(void)
 	sigprocmask(SIG_UNBLOCK, &s, NULL);
 	check(norder == 3, "unblocking them runs three handlers");
 	snprintf(buf, sizeof buf,
-		 "handlers that block everything run lowest signal first: %d,%d,%d",
-		 order[0], order[1], order[2]);
+		 "handlers that block everything run lowest signal first: %d,%d,%d", order[0],
+		 order[1], order[2]);
 	check(order[0] == SIGUSR1 && order[1] == SIGUSR2 && order[2] == SIGTERM, buf);
 	set_handler(SIGUSR1, h_count, 0);
 	set_handler(SIGUSR2, h_count, 0);
@@ -446,8 +443,8 @@ static void test_segv(void)
 		check(0, "reading an unmapped page faults");
 	}
 	check(f_calls == 1 && f_sig == SIGSEGV, "reading an unmapped page: SIGSEGV caught");
-	checkf(f_code == SEGV_MAPERR, "unmapped page: si_code SEGV_MAPERR",
-	       "si_code=%ld%.0ld", f_code, 0);
+	checkf(f_code == SEGV_MAPERR, "unmapped page: si_code SEGV_MAPERR", "si_code=%ld%.0ld",
+	       f_code, 0);
 	check(f_addr == p + 100, "unmapped page: si_addr is the faulting address");
 	check(!is_blocked(SIGSEGV), "siglongjmp out of the handler restored the mask");
 
@@ -459,8 +456,8 @@ static void test_segv(void)
 		check(0, "writing a PROT_READ page faults");
 	}
 	check(f_calls == 1 && f_sig == SIGSEGV, "writing a PROT_READ page: SIGSEGV caught");
-	checkf(f_code == SEGV_ACCERR, "PROT_READ page: si_code SEGV_ACCERR",
-	       "si_code=%ld%.0ld", f_code, 0);
+	checkf(f_code == SEGV_ACCERR, "PROT_READ page: si_code SEGV_ACCERR", "si_code=%ld%.0ld",
+	       f_code, 0);
 	check(f_addr == p + 123, "PROT_READ page: si_addr is the faulting address");
 	check(*vp == 0, "the page still reads 0");
 	munmap(p, pg);
@@ -473,8 +470,7 @@ static void test_segv(void)
 			x = *vp;
 			ok = 0;
 		}
-		if (f_calls != 1 || f_addr != (void *)(uintptr_t)(16 + i) ||
-		    f_code != SEGV_MAPERR)
+		if (f_calls != 1 || f_addr != (void *)(uintptr_t)(16 + i) || f_code != SEGV_MAPERR)
 			ok = 0;
 	}
 	snprintf(buf, sizeof buf, "five NULL-page reads in a row: each caught, si_addr right");
@@ -532,8 +528,7 @@ static void test_sigbus(const char *self)
 		check(0, "reading a mapping past the end of its file faults");
 	}
 	check(f_calls == 1 && f_sig == SIGBUS, "reading past the end of a mapped file: SIGBUS");
-	checkf(f_code == BUS_ADRERR, "SIGBUS: si_code BUS_ADRERR", "si_code=%ld%.0ld",
-	       f_code, 0);
+	checkf(f_code == BUS_ADRERR, "SIGBUS: si_code BUS_ADRERR", "si_code=%ld%.0ld", f_code, 0);
 	check(f_addr == p + len + 8, "SIGBUS: si_addr is the faulting address");
 	munmap(p, len + pg);
 	set_handler(SIGBUS, SIG_DFL, 0);
@@ -551,8 +546,7 @@ static void test_sigfpe(void)
 	}
 	(void)c;
 	check(f_calls == 1 && f_sig == SIGFPE, "integer division by zero: SIGFPE");
-	checkf(f_code == FPE_INTDIV, "SIGFPE: si_code FPE_INTDIV", "si_code=%ld%.0ld", f_code,
-	       0);
+	checkf(f_code == FPE_INTDIV, "SIGFPE: si_code FPE_INTDIV", "si_code=%ld%.0ld", f_code, 0);
 	set_handler(SIGFPE, SIG_DFL, 0);
 }
 
@@ -619,8 +613,7 @@ static void test_ill_trap(void)
 		__builtin_trap();
 	}
 	check(f_calls == 1 && f_sig == SIGILL, "__builtin_trap (ud2): SIGILL caught");
-	checkf(f_code == ILL_ILLOPN, "SIGILL: si_code ILL_ILLOPN", "si_code=%ld%.0ld", f_code,
-	       0);
+	checkf(f_code == ILL_ILLOPN, "SIGILL: si_code ILL_ILLOPN", "si_code=%ld%.0ld", f_code, 0);
 
 	set_action(SIGILL, h_ill_skip, 0);
 	ill_calls = 0;
@@ -631,8 +624,7 @@ static void test_ill_trap(void)
 		check(0, "a handler moving RIP past the ud2 resumes after it");
 	}
 	check(ill_calls == 1, "the SIGILL handler ran once");
-	checkf(ill_code == ILL_ILLOPN, "ud2: si_code ILL_ILLOPN", "si_code=%ld%.0ld", ill_code,
-	       0);
+	checkf(ill_code == ILL_ILLOPN, "ud2: si_code ILL_ILLOPN", "si_code=%ld%.0ld", ill_code, 0);
 	check(ill_addr == (void *)ud2_insn, "ud2: si_addr is the instruction's address");
 	check(ill_rip_ok, "ud2: the ucontext's RIP is the instruction's address");
 	set_handler(SIGILL, SIG_DFL, 0);
@@ -641,8 +633,8 @@ static void test_ill_trap(void)
 	trap_calls = 0;
 	l = do_int3(7);
 	check(trap_calls == 1, "int3: the SIGTRAP handler ran once");
-	checkf(trap_code == SI_KERNEL, "int3: si_code SI_KERNEL", "si_code=%#lx%.0ld",
-	       trap_code, 0);
+	checkf(trap_code == SI_KERNEL, "int3: si_code SI_KERNEL", "si_code=%#lx%.0ld", trap_code,
+	       0);
 	check(trap_rip_ok, "int3: the ucontext's RIP is just after the int3");
 	check(l == 7, "returning from the handler continues after the int3");
 	l = do_int3(1234);
@@ -659,7 +651,7 @@ static volatile int clobber_calls;
 static void h_clobber(int sig)
 {
 	unsigned mx = 0x7f80 | 0x6000; /* all masked, round toward zero */
-	unsigned short cw = 0x0c7f;     /* x87: round toward zero */
+	unsigned short cw = 0x0c7f;    /* x87: round toward zero */
 	unsigned m;
 	unsigned short c;
 	volatile double d = 3.0;
@@ -703,10 +695,9 @@ static void h_clobber(int sig)
 		     "fldcw %1\n\t"
 		     :
 		     : "m"(mx), "m"(cw)
-		     : "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12", "r13", "r14",
-		       "r15", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
-		       "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15",
-		       "memory");
+		     : "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+		       "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
+		       "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "memory");
 }
 
 struct regblk {
@@ -776,10 +767,10 @@ __attribute__((noinline)) static void regs_across_signal(struct regblk *b, long 
 		     "mov %%rax, 648(%%rbx)\n\t"
 		     :
 		     : "b"(b), "D"(pid), [nr] "i"(SYS_kill), [sig] "i"(SIGUSR1)
-		     : "rax", "rcx", "rdx", "rsi", "r8", "r9", "r10", "r11", "r12", "r13",
-		       "r14", "r15", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
-		       "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",
-		       "xmm15", "memory");
+		     : "rax", "rcx", "rdx", "rsi", "r8", "r9", "r10", "r11", "r12", "r13", "r14",
+		       "r15", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+		       "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15",
+		       "memory");
 }
 
 __attribute__((noinline)) static double compute(int raise_at)
@@ -832,14 +823,14 @@ static void test_fpu(void)
 	check(gok, "rdx, r8-r10, r12-r15 are intact after the handler");
 	check(b.gout[8] == (uint64_t)getpid() && b.gout[9] == 0,
 	      "rdi (an argument) and rax (kill's result 0) are intact");
-	checkf((mx_after & 0xffbf) == mx_main, "MXCSR is restored after the handler",
-	       "%#lx%.0ld", mx_after, 0);
+	checkf((mx_after & 0xffbf) == mx_main, "MXCSR is restored after the handler", "%#lx%.0ld",
+	       mx_after, 0);
 	checkf(cw_after == cw_main, "the x87 control word is restored after the handler",
 	       "%#lx%.0ld", cw_after, 0);
 	checkf((h_mxcsr & 0xffbf) == 0x1f80, "the handler starts with the default MXCSR",
 	       "%#lx%.0ld", h_mxcsr, 0);
-	checkf(h_fcw == 0x37f, "the handler starts with the default x87 control word",
-	       "%#lx%.0ld", h_fcw, 0);
+	checkf(h_fcw == 0x37f, "the handler starts with the default x87 control word", "%#lx%.0ld",
+	       h_fcw, 0);
 
 	clobber_calls = 0;
 	ref = compute(-1);
@@ -963,8 +954,8 @@ static void test_overflow(void)
 	}
 	status = reap(pid);
 	checkf(WIFEXITED(status) && WEXITSTATUS(status) == 32,
-	       "stack overflow: SIGSEGV caught on the alternate stack",
-	       "status=%#lx%.0ld", status, 0);
+	       "stack overflow: SIGSEGV caught on the alternate stack", "status=%#lx%.0ld", status,
+	       0);
 }
 
 /* ---- sigtimedwait, sigsuspend, pause ---- */
@@ -991,8 +982,8 @@ static void test_sigtimedwait(void)
 	r = syscall(SYS_rt_sigtimedwait, &s, &si, &zero, 8);
 	check(r == SIGUSR1, "rt_sigtimedwait with SIGUSR1 pending returns it at once");
 	checkf(si.si_signo == SIGUSR1 && si.si_code == SI_TKILL && si.si_pid == getpid(),
-	       "rt_sigtimedwait fills in the siginfo (SI_TKILL, our pid)",
-	       "si_code=%ld%.0ld", si.si_code, 0);
+	       "rt_sigtimedwait fills in the siginfo (SI_TKILL, our pid)", "si_code=%ld%.0ld",
+	       si.si_code, 0);
 	raise(SIGUSR1);
 	memset(&si, 0, sizeof si);
 	r = sigtimedwait(&s, &si, &zero);
@@ -1035,8 +1026,7 @@ static void test_sigtimedwait(void)
 	memset(&si, 0, sizeof si);
 	r = sigtimedwait(&s, &si, &five);
 	check(r == SIGUSR2, "sigtimedwait gets a SIGUSR2 sent later by a child");
-	check(si.si_pid == pid && si.si_code == SI_USER,
-	      "its siginfo names the child, SI_USER");
+	check(si.si_pid == pid && si.si_code == SI_USER, "its siginfo names the child, SI_USER");
 	reap(pid);
 	check(cnt_usr1 == 0 && cnt_usr2 == 0, "no handler ran during all that");
 	mask_op(SIG_UNBLOCK, SIGUSR1);
@@ -1120,8 +1110,8 @@ static void test_sigchld(void)
 		    chld_status != 60 + i)
 			ok_info = 0;
 	}
-	checkf(chld_calls == 3, "SIGCHLD handler ran once per exited child",
-	       "calls=%ld%.0ld", chld_calls, 0);
+	checkf(chld_calls == 3, "SIGCHLD handler ran once per exited child", "calls=%ld%.0ld",
+	       chld_calls, 0);
 	check(ok_info, "SIGCHLD siginfo: CLD_EXITED, the child's pid and status");
 
 	pid = xfork();

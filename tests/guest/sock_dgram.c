@@ -35,22 +35,38 @@ static void check(int cond, const char *what)
 static const char *ename(int e)
 {
 	switch (e) {
-	case 0: return "0";
-	case EINVAL: return "EINVAL";
-	case EAGAIN: return "EAGAIN";
-	case EPIPE: return "EPIPE";
-	case ENOTCONN: return "ENOTCONN";
-	case ECONNREFUSED: return "ECONNREFUSED";
-	case ECONNRESET: return "ECONNRESET";
-	case EADDRINUSE: return "EADDRINUSE";
-	case ENOENT: return "ENOENT";
-	case EPROTOTYPE: return "EPROTOTYPE";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case EISCONN: return "EISCONN";
-	case EPERM: return "EPERM";
-	case EMSGSIZE: return "EMSGSIZE";
-	case EFAULT: return "EFAULT";
-	default: return "E?";
+	case 0:
+		return "0";
+	case EINVAL:
+		return "EINVAL";
+	case EAGAIN:
+		return "EAGAIN";
+	case EPIPE:
+		return "EPIPE";
+	case ENOTCONN:
+		return "ENOTCONN";
+	case ECONNREFUSED:
+		return "ECONNREFUSED";
+	case ECONNRESET:
+		return "ECONNRESET";
+	case EADDRINUSE:
+		return "EADDRINUSE";
+	case ENOENT:
+		return "ENOENT";
+	case EPROTOTYPE:
+		return "EPROTOTYPE";
+	case EOPNOTSUPP:
+		return "EOPNOTSUPP";
+	case EISCONN:
+		return "EISCONN";
+	case EPERM:
+		return "EPERM";
+	case EMSGSIZE:
+		return "EMSGSIZE";
+	case EFAULT:
+		return "EFAULT";
+	default:
+		return "E?";
 	}
 }
 
@@ -127,7 +143,8 @@ static void test_boundaries(int type, const char *name)
 	snprintf(what, sizeof(what), "%s: MSG_PEEK the second", name);
 	check(recv(sv[1], buf, sizeof(buf), MSG_PEEK) == 5, what);
 	snprintf(what, sizeof(what), "%s: the second, cut: MSG_TRUNC in msg_flags", name);
-	check(recv_flags(sv[1], buf, 2, 0, &fl) == 2 && fl == MSG_TRUNC && memcmp(buf, "de", 2) == 0,
+	check(recv_flags(sv[1], buf, 2, 0, &fl) == 2 && fl == MSG_TRUNC &&
+		      memcmp(buf, "de", 2) == 0,
 	      what);
 	snprintf(what, sizeof(what), "%s: the rest of it is gone; a zero-length message", name);
 	check(recv_flags(sv[1], buf, sizeof(buf), 0, &fl) == 0 && fl == 0, what);
@@ -164,7 +181,8 @@ static void test_seqpacket(void)
 	s = socket(AF_UNIX, SOCK_SEQPACKET, 0);
 	check_err(send(s, "x", 1, 0), ENOTCONN, "seqpacket: send unconnected");
 	check_err(recv(s, buf, 1, 0), ENOTCONN, "seqpacket: recv unconnected");
-	check(revents(s, POLLIN | POLLOUT) == (POLLOUT | POLLHUP), "seqpacket unconnected: POLLHUP");
+	check(revents(s, POLLIN | POLLOUT) == (POLLOUT | POLLHUP),
+	      "seqpacket unconnected: POLLHUP");
 	check(connect(s, (struct sockaddr *)&a, alen) == 0, "seqpacket: connect");
 	c = accept(l, NULL, NULL);
 	check(c >= 0, "seqpacket: accept");
@@ -238,7 +256,8 @@ static void test_paths(void)
 	      "and a may send to b again");
 
 	clen = path_addr(&c, "missing");
-	check_err(sendto(s, "x", 1, 0, (struct sockaddr *)&c, clen), ENOENT, "sendto a missing path");
+	check_err(sendto(s, "x", 1, 0, (struct sockaddr *)&c, clen), ENOENT,
+		  "sendto a missing path");
 	st = bound(SOCK_STREAM, &c, clen);
 	check_err(sendto(s, "x", 1, 0, (struct sockaddr *)&c, clen), EPROTOTYPE,
 		  "sendto a stream socket's path");

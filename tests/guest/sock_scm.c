@@ -33,14 +33,22 @@ static void check(int cond, const char *what)
 static const char *ename(int e)
 {
 	switch (e) {
-	case 0: return "0";
-	case EINVAL: return "EINVAL";
-	case EBADF: return "EBADF";
-	case EPIPE: return "EPIPE";
-	case EFAULT: return "EFAULT";
-	case EPERM: return "EPERM";
-	case ENOBUFS: return "ENOBUFS";
-	default: return "E?";
+	case 0:
+		return "0";
+	case EINVAL:
+		return "EINVAL";
+	case EBADF:
+		return "EBADF";
+	case EPIPE:
+		return "EPIPE";
+	case EFAULT:
+		return "EFAULT";
+	case EPERM:
+		return "EPERM";
+	case ENOBUFS:
+		return "ENOBUFS";
+	default:
+		return "E?";
 	}
 }
 
@@ -112,7 +120,8 @@ static long recv_fds(int s, char *buf, size_t len, size_t ctl, int flags, int *f
 			int k = (int)((cm->cmsg_len - CMSG_LEN(0)) / sizeof(int)), i;
 
 			for (i = 0; i < k && *nfds < max; i++)
-				memcpy(&fds[(*nfds)++], CMSG_DATA(cm) + i * sizeof(int), sizeof(int));
+				memcpy(&fds[(*nfds)++], CMSG_DATA(cm) + i * sizeof(int),
+				       sizeof(int));
 		}
 	}
 	return r;
@@ -211,7 +220,8 @@ static void test_many_and_flags(void)
 	      "a buffer with room for the header only: MSG_CTRUNC");
 	close(p[0]);
 	signal(SIGPIPE, SIG_IGN);
-	check_err(write(p[1], "x", 1), EPIPE, "the dropped fds were closed: the pipe has no reader");
+	check_err(write(p[1], "x", 1), EPIPE,
+		  "the dropped fds were closed: the pipe has no reader");
 	close(p[1]);
 	close(q[0]);
 	close(q[1]);

@@ -40,29 +40,52 @@ static void check(int cond, const char *what)
 static const char *ename(int e)
 {
 	switch (e) {
-	case 0: return "0";
-	case EINVAL: return "EINVAL";
-	case EAGAIN: return "EAGAIN";
-	case EPIPE: return "EPIPE";
-	case ENOTCONN: return "ENOTCONN";
-	case ECONNREFUSED: return "ECONNREFUSED";
-	case ECONNRESET: return "ECONNRESET";
-	case EADDRINUSE: return "EADDRINUSE";
-	case ENOENT: return "ENOENT";
-	case EPROTOTYPE: return "EPROTOTYPE";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case EISCONN: return "EISCONN";
-	case ENOTSOCK: return "ENOTSOCK";
-	case EBADF: return "EBADF";
-	case EFAULT: return "EFAULT";
-	case EPROTONOSUPPORT: return "EPROTONOSUPPORT";
-	case ESOCKTNOSUPPORT: return "ESOCKTNOSUPPORT";
-	case EAFNOSUPPORT: return "EAFNOSUPPORT";
-	case ENOPROTOOPT: return "ENOPROTOOPT";
-	case EDOM: return "EDOM";
-	case EMSGSIZE: return "EMSGSIZE";
-	case ESPIPE: return "ESPIPE";
-	default: return "E?";
+	case 0:
+		return "0";
+	case EINVAL:
+		return "EINVAL";
+	case EAGAIN:
+		return "EAGAIN";
+	case EPIPE:
+		return "EPIPE";
+	case ENOTCONN:
+		return "ENOTCONN";
+	case ECONNREFUSED:
+		return "ECONNREFUSED";
+	case ECONNRESET:
+		return "ECONNRESET";
+	case EADDRINUSE:
+		return "EADDRINUSE";
+	case ENOENT:
+		return "ENOENT";
+	case EPROTOTYPE:
+		return "EPROTOTYPE";
+	case EOPNOTSUPP:
+		return "EOPNOTSUPP";
+	case EISCONN:
+		return "EISCONN";
+	case ENOTSOCK:
+		return "ENOTSOCK";
+	case EBADF:
+		return "EBADF";
+	case EFAULT:
+		return "EFAULT";
+	case EPROTONOSUPPORT:
+		return "EPROTONOSUPPORT";
+	case ESOCKTNOSUPPORT:
+		return "ESOCKTNOSUPPORT";
+	case EAFNOSUPPORT:
+		return "EAFNOSUPPORT";
+	case ENOPROTOOPT:
+		return "ENOPROTOOPT";
+	case EDOM:
+		return "EDOM";
+	case EMSGSIZE:
+		return "EMSGSIZE";
+	case ESPIPE:
+		return "ESPIPE";
+	default:
+		return "E?";
 	}
 }
 
@@ -298,8 +321,7 @@ static void test_path(void)
 	check(stat(a.sun_path, &st) == 0 && S_ISSOCK(st.st_mode), "the path is a socket node");
 	s = socket(AF_UNIX, SOCK_STREAM, 0);
 	check_err(bind(s, (struct sockaddr *)&a, alen), EADDRINUSE, "bind to it again");
-	check_err(connect(s, (struct sockaddr *)&a, alen), ECONNREFUSED,
-		  "connect before listen");
+	check_err(connect(s, (struct sockaddr *)&a, alen), ECONNREFUSED, "connect before listen");
 	check_err(accept(l, NULL, NULL), EINVAL, "accept before listen");
 	check(listen(l, 5) == 0, "listen");
 	len = sizeof(got);
@@ -447,7 +469,8 @@ static void test_backlog(void)
 	check(c >= 0, "accept makes room");
 	check(connect(s2, (struct sockaddr *)&a, alen) == 0, "then it connects");
 	close(l);
-	check(revents(s2, POLLIN | POLLOUT | POLLRDHUP) == (POLLIN | POLLOUT | POLLHUP | POLLERR | POLLRDHUP),
+	check(revents(s2, POLLIN | POLLOUT | POLLRDHUP) ==
+		      (POLLIN | POLLOUT | POLLHUP | POLLERR | POLLRDHUP),
 	      "closing the listener resets the queued connection");
 	check_err(read(s2, &c, 1), ECONNRESET, "its client reads ECONNRESET");
 	check_err(connect(s3, (struct sockaddr *)&a, alen), ECONNREFUSED,
@@ -589,9 +612,9 @@ static void test_options(void)
 	check(getint(s, SO_KEEPALIVE) == 0, "SO_KEEPALIVE 0");
 	check_err(setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &v, 2), EINVAL, "optlen 2");
 	check_err(setsockopt(s, SOL_SOCKET, SO_TYPE, &v, sizeof(v)), ENOPROTOOPT, "set SO_TYPE");
-	check_err(setsockopt(s, SOL_SOCKET, SO_REUSEADDR, NULL, sizeof(v)), EFAULT,
-		  "NULL optval");
-	check_err(setsockopt(s, 6 /* IPPROTO_TCP */, 1, &v, sizeof(v)), EOPNOTSUPP, "level 6 (TCP)");
+	check_err(setsockopt(s, SOL_SOCKET, SO_REUSEADDR, NULL, sizeof(v)), EFAULT, "NULL optval");
+	check_err(setsockopt(s, 6 /* IPPROTO_TCP */, 1, &v, sizeof(v)), EOPNOTSUPP,
+		  "level 6 (TCP)");
 	len = sizeof(v);
 	check_err(getsockopt(s, SOL_SOCKET, 9999, &v, &len), ENOPROTOOPT, "unknown option");
 	len = 2;
@@ -653,8 +676,8 @@ static void test_errors(void)
 	check_err(accept(s, NULL, NULL), EOPNOTSUPP, "accept on a datagram socket");
 	close(s);
 	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
-	check_err(sendto(sv[0], "x", 1, 0, (struct sockaddr *)&a, sizeof(sa_family_t) + 2),
-		  EISCONN, "sendto with an address on a connected stream");
+	check_err(sendto(sv[0], "x", 1, 0, (struct sockaddr *)&a, sizeof(sa_family_t) + 2), EISCONN,
+		  "sendto with an address on a connected stream");
 	check_err(syscall(SYS_sendto, sv[0], 8L, 1L, 0L, 0L, 0L), EFAULT, "send from a bad buffer");
 	close(sv[0]);
 	close(sv[1]);

@@ -172,8 +172,8 @@ static void test_timeouts(void)
 		ts.tv_nsec -= 1000000000;
 	}
 	r = pthread_cond_timedwait(&c, &m, &ts);
-	checkf(r == ETIMEDOUT, "pthread_cond_timedwait (20 ms) times out: ETIMEDOUT",
-	       "r=%ld%.0ld", r, 0);
+	checkf(r == ETIMEDOUT, "pthread_cond_timedwait (20 ms) times out: ETIMEDOUT", "r=%ld%.0ld",
+	       r, 0);
 	pthread_mutex_unlock(&m);
 
 	r = syscall(SYS_futex, &word, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
@@ -681,8 +681,8 @@ static void test_exit_fork_exec(void)
 	}
 	status = reap(pid);
 	checkf(WIFEXITED(status) && WEXITSTATUS(status) == 5,
-	       "_exit(5) in one thread ends the whole process, status 5",
-	       "status=%#lx%.0ld", status, 0);
+	       "_exit(5) in one thread ends the whole process, status 5", "status=%#lx%.0ld",
+	       status, 0);
 
 	/* The main thread's pthread_exit is tried in a freshly executed copy
 	 * of this program: musl 1.2.3 cannot do it in a forked child (fork
@@ -696,8 +696,8 @@ static void test_exit_fork_exec(void)
 	pid = spawn_self("main-exits-last");
 	status = reap(pid);
 	checkf(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	       "the last thread's pthread_exit ends the process with status 0",
-	       "status=%#lx%.0ld", status, 0);
+	       "the last thread's pthread_exit ends the process with status 0", "status=%#lx%.0ld",
+	       status, 0);
 
 	ret = NULL;
 	pthread_create(&t, NULL, fork_thread, NULL);

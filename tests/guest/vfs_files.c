@@ -39,31 +39,56 @@ static void check(int cond, const char *what)
 static const char *ename(int e)
 {
 	switch (e) {
-	case 0: return "0";
-	case EPERM: return "EPERM";
-	case ENOENT: return "ENOENT";
-	case EIO: return "EIO";
-	case EBADF: return "EBADF";
-	case EACCES: return "EACCES";
-	case EFAULT: return "EFAULT";
-	case EBUSY: return "EBUSY";
-	case EEXIST: return "EEXIST";
-	case EXDEV: return "EXDEV";
-	case ENOTDIR: return "ENOTDIR";
-	case EISDIR: return "EISDIR";
-	case EINVAL: return "EINVAL";
-	case ENOSPC: return "ENOSPC";
-	case ESPIPE: return "ESPIPE";
-	case EROFS: return "EROFS";
-	case ENAMETOOLONG: return "ENAMETOOLONG";
-	case ENOSYS: return "ENOSYS";
-	case ENOTEMPTY: return "ENOTEMPTY";
-	case ELOOP: return "ELOOP";
-	case ENODATA: return "ENODATA";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case ERANGE: return "ERANGE";
-	case ENXIO: return "ENXIO";
-	default: return "E?";
+	case 0:
+		return "0";
+	case EPERM:
+		return "EPERM";
+	case ENOENT:
+		return "ENOENT";
+	case EIO:
+		return "EIO";
+	case EBADF:
+		return "EBADF";
+	case EACCES:
+		return "EACCES";
+	case EFAULT:
+		return "EFAULT";
+	case EBUSY:
+		return "EBUSY";
+	case EEXIST:
+		return "EEXIST";
+	case EXDEV:
+		return "EXDEV";
+	case ENOTDIR:
+		return "ENOTDIR";
+	case EISDIR:
+		return "EISDIR";
+	case EINVAL:
+		return "EINVAL";
+	case ENOSPC:
+		return "ENOSPC";
+	case ESPIPE:
+		return "ESPIPE";
+	case EROFS:
+		return "EROFS";
+	case ENAMETOOLONG:
+		return "ENAMETOOLONG";
+	case ENOSYS:
+		return "ENOSYS";
+	case ENOTEMPTY:
+		return "ENOTEMPTY";
+	case ELOOP:
+		return "ELOOP";
+	case ENODATA:
+		return "ENODATA";
+	case EOPNOTSUPP:
+		return "EOPNOTSUPP";
+	case ERANGE:
+		return "ERANGE";
+	case ENXIO:
+		return "ENXIO";
+	default:
+		return "E?";
 	}
 }
 
@@ -74,8 +99,8 @@ static void check_err(long r, int want, const char *what)
 	if (r == -1 && e == want)
 		printf("ok %d - %s -> %s\n", ++n, what, ename(want));
 	else
-		printf("not ok %d - %s: ret %ld, errno %s (want %s)\n", ++n, what,
-		       r, ename(r == -1 ? e : 0), ename(want));
+		printf("not ok %d - %s: ret %ld, errno %s (want %s)\n", ++n, what, r,
+		       ename(r == -1 ? e : 0), ename(want));
 }
 
 /* the call's result as the test prints it: "0" or the errno name */
@@ -279,7 +304,8 @@ int main(void)
 	check(lseek(fd, 0, SEEK_CUR) == 0, "pwrite does not move the offset");
 	memset(buf, 0, sizeof buf);
 	check(pread(fd, buf, 4, 1) == 4 && strcmp(buf, "bXYe") == 0, "pread sees the pwrite");
-	check(pwrite(fd, "Z", 1, 10) == 1 && fsize(P("f")) == 11, "pwrite past EOF extends the file");
+	check(pwrite(fd, "Z", 1, 10) == 1 && fsize(P("f")) == 11,
+	      "pwrite past EOF extends the file");
 	errno = 0;
 	check_err(pwrite(fd, "Z", 1, -1), EINVAL, "pwrite at a negative offset");
 
@@ -295,7 +321,8 @@ int main(void)
 			zeros = buf[i] == 0;
 		check(zeros, "the grown part reads as 89 zeros");
 	}
-	check(ftruncate(fd, 3) == 0 && fstat(fd, &st) == 0 && st.st_size == 3, "ftruncate shrinks to 3");
+	check(ftruncate(fd, 3) == 0 && fstat(fd, &st) == 0 && st.st_size == 3,
+	      "ftruncate shrinks to 3");
 	check(strcmp(read_file(P("f")), "abX") == 0, "the shrunk file is abX");
 	errno = 0;
 	check_err(ftruncate(fd, -1), EINVAL, "ftruncate to -1");
@@ -328,17 +355,21 @@ int main(void)
 	check(chmod(P("f"), 0644) == 0, "chmod back to 0644");
 
 	/* --- utimensat --- */
-	ts[0].tv_sec = 1000000000; ts[0].tv_nsec = 123456789;
-	ts[1].tv_sec = 1234567890; ts[1].tv_nsec = 987654321;
+	ts[0].tv_sec = 1000000000;
+	ts[0].tv_nsec = 123456789;
+	ts[1].tv_sec = 1234567890;
+	ts[1].tv_nsec = 987654321;
 	check(utimensat(AT_FDCWD, P("f"), ts, 0) == 0, "utimensat with explicit times");
 	check(stat(P("f"), &st) == 0 && st.st_mtim.tv_sec == ts[1].tv_sec &&
-	      st.st_mtim.tv_nsec == ts[1].tv_nsec, "stat: mtime equals the one set");
+		      st.st_mtim.tv_nsec == ts[1].tv_nsec,
+	      "stat: mtime equals the one set");
 	check(st.st_atim.tv_sec == ts[0].tv_sec && st.st_atim.tv_nsec == ts[0].tv_nsec,
 	      "stat: atime equals the one set");
 	ts[0].tv_nsec = UTIME_OMIT;
-	ts[1].tv_sec = 2000000000; ts[1].tv_nsec = 0;
+	ts[1].tv_sec = 2000000000;
+	ts[1].tv_nsec = 0;
 	check(utimensat(AT_FDCWD, P("f"), ts, 0) == 0 && stat(P("f"), &st) == 0 &&
-	      st.st_mtim.tv_sec == 2000000000 && st.st_atim.tv_sec == 1000000000,
+		      st.st_mtim.tv_sec == 2000000000 && st.st_atim.tv_sec == 1000000000,
 	      "UTIME_OMIT leaves atime alone");
 	ts[0].tv_nsec = 1000000000;
 	errno = 0;
@@ -470,7 +501,8 @@ int main(void)
 	check(stat(P("rd"), &st) == -1 && errno == ENOENT, "rd is gone");
 	check(mkdir(P("rd2/sub"), 0755) == 0, "mkdir rd2/sub");
 	errno = 0;
-	check_err(rename(P("rd2"), P("rd2/sub/in")), EINVAL, "rename a directory into its own subdirectory");
+	check_err(rename(P("rd2"), P("rd2/sub/in")), EINVAL,
+		  "rename a directory into its own subdirectory");
 	errno = 0;
 	r = rename(P("rd2"), P("d"));
 	printf("%s %d - rename onto a non-empty directory -> %s\n",
@@ -494,14 +526,16 @@ int main(void)
 	      "renameat2 RENAME_NOREPLACE to a new name");
 	check(rename(P("sl"), P("sl2")) == 0 && lstat(P("sl2"), &st) == 0 && S_ISLNK(st.st_mode),
 	      "rename moves the symlink itself");
-	check(unlink(P("sl2")) == 0 && stat(P("target"), &st) == 0, "unlink of a symlink keeps the target");
+	check(unlink(P("sl2")) == 0 && stat(P("target"), &st) == 0,
+	      "unlink of a symlink keeps the target");
 
 	/* --- getdents64 --- */
 	{
 		const char *want = ". .. d dangling dl empty f loop1 loop2 n2 nowhere r2 target";
 		const char *got = list_dir(dir);
 
-		check(strcmp(got, want) == 0, "getdents64 lists . .. d dangling dl empty f loop1 loop2 n2 nowhere r2 target");
+		check(strcmp(got, want) == 0, "getdents64 lists . .. d dangling dl empty f loop1 "
+					      "loop2 n2 nowhere r2 target");
 		if (strcmp(got, want) != 0)
 			printf("# got: %s\n", got);
 		got = list_dir(P("empty"));
@@ -550,16 +584,19 @@ int main(void)
 			r += k;
 		close(fd);
 	}
-	check(r == 2 && strcmp(buf, "hi") == 0, "the parent reads hi from the child through the fifo");
+	check(r == 2 && strcmp(buf, "hi") == 0,
+	      "the parent reads hi from the child through the fifo");
 	check(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
-	      WEXITSTATUS(status) == 0, "the child exited 0");
+		      WEXITSTATUS(status) == 0,
+	      "the child exited 0");
 	errno = 0;
 	check_err(mkfifo("fifo", 0644), EEXIST, "mkfifo over an existing name");
 	check(mknod("nodfifo", S_IFIFO | 0600, 0) == 0, "mknod S_IFIFO");
 	check(stat("nodfifo", &st) == 0 && S_ISFIFO(st.st_mode) && (st.st_mode & 0777) == 0600,
 	      "stat nodfifo: S_ISFIFO, 0600");
 	check(mknod("nodreg", S_IFREG | 0644, 0) == 0 && stat("nodreg", &st) == 0 &&
-	      S_ISREG(st.st_mode) && st.st_size == 0, "mknod S_IFREG makes an empty file");
+		      S_ISREG(st.st_mode) && st.st_size == 0,
+	      "mknod S_IFREG makes an empty file");
 	fd = open("nodfifo", O_RDONLY | O_NONBLOCK);
 	check(fd >= 0, "open a fifo O_RDONLY|O_NONBLOCK without a writer");
 	fd2 = open("nodfifo", O_WRONLY | O_NONBLOCK);
@@ -567,7 +604,8 @@ int main(void)
 	close(fd2);
 	close(fd);
 	errno = 0;
-	check_err(open("nodfifo", O_WRONLY | O_NONBLOCK), ENXIO, "O_WRONLY|O_NONBLOCK without a reader");
+	check_err(open("nodfifo", O_WRONLY | O_NONBLOCK), ENXIO,
+		  "O_WRONLY|O_NONBLOCK without a reader");
 
 	/* --- *at calls --- */
 	dfd = open(P("d"), O_RDONLY | O_DIRECTORY);
@@ -584,24 +622,29 @@ int main(void)
 	check(faccessat(dfd, "at_file", F_OK, 0) == 0, "faccessat F_OK");
 	check(faccessat(dfd, "at_file", R_OK | W_OK, 0) == 0, "faccessat R_OK|W_OK");
 	errno = 0;
-	check_err(faccessat(dfd, "at_file", X_OK, 0), EACCES, "faccessat X_OK on a 0644 file (root)");
+	check_err(faccessat(dfd, "at_file", X_OK, 0), EACCES,
+		  "faccessat X_OK on a 0644 file (root)");
 	check(fchmodat(dfd, "at_file", 0700, 0) == 0 && faccessat(dfd, "at_file", X_OK, 0) == 0,
 	      "fchmodat 0700, then X_OK is allowed");
 	errno = 0;
 	check_err(faccessat(dfd, "missing", F_OK, 0), ENOENT, "faccessat of a missing name");
 	check(mkdirat(dfd, "at_dir", 0755) == 0, "mkdirat");
 	check(renameat(dfd, "at_file", dfd, "at_dir/moved") == 0, "renameat into at_dir");
-	check(linkat(dfd, "at_dir/moved", dfd, "hard", 0) == 0 && fstatat(dfd, "hard", &st, 0) == 0 &&
-	      st.st_nlink == 2, "linkat: nlink 2");
+	check(linkat(dfd, "at_dir/moved", dfd, "hard", 0) == 0 &&
+		      fstatat(dfd, "hard", &st, 0) == 0 && st.st_nlink == 2,
+	      "linkat: nlink 2");
 	check(unlinkat(dfd, "hard", 0) == 0, "unlinkat a file");
 	errno = 0;
-	check_err(unlinkat(dfd, "at_dir", 0), EISDIR, "unlinkat of a directory without AT_REMOVEDIR");
+	check_err(unlinkat(dfd, "at_dir", 0), EISDIR,
+		  "unlinkat of a directory without AT_REMOVEDIR");
 	errno = 0;
-	check_err(unlinkat(dfd, "at_dir", AT_REMOVEDIR), ENOTEMPTY, "unlinkat AT_REMOVEDIR of a non-empty one");
+	check_err(unlinkat(dfd, "at_dir", AT_REMOVEDIR), ENOTEMPTY,
+		  "unlinkat AT_REMOVEDIR of a non-empty one");
 	check(unlinkat(dfd, "at_dir/moved", 0) == 0 && unlinkat(dfd, "at_dir", AT_REMOVEDIR) == 0,
 	      "unlinkat its file, then AT_REMOVEDIR");
 	errno = 0;
-	check_err(unlinkat(dfd, "at_link", AT_REMOVEDIR), ENOTDIR, "unlinkat AT_REMOVEDIR of a symlink");
+	check_err(unlinkat(dfd, "at_link", AT_REMOVEDIR), ENOTDIR,
+		  "unlinkat AT_REMOVEDIR of a symlink");
 	check(unlinkat(dfd, "at_link", 0) == 0, "unlinkat the symlink");
 	close(dfd);
 
@@ -635,17 +678,21 @@ int main(void)
 	errno = 0;
 	check_err(getxattr("f", "user.test", buf, 1), ERANGE, "getxattr into a small buffer");
 	errno = 0;
-	check_err(getxattr("f", "user.none", buf, sizeof buf), ENODATA, "getxattr of a missing name");
+	check_err(getxattr("f", "user.none", buf, sizeof buf), ENODATA,
+		  "getxattr of a missing name");
 	errno = 0;
-	check_err(setxattr("f", "user.test", "v2", 2, XATTR_CREATE), EEXIST, "setxattr XATTR_CREATE on an existing one");
+	check_err(setxattr("f", "user.test", "v2", 2, XATTR_CREATE), EEXIST,
+		  "setxattr XATTR_CREATE on an existing one");
 	errno = 0;
-	check_err(setxattr("f", "user.other", "v2", 2, XATTR_REPLACE), ENODATA, "setxattr XATTR_REPLACE on a missing one");
+	check_err(setxattr("f", "user.other", "v2", 2, XATTR_REPLACE), ENODATA,
+		  "setxattr XATTR_REPLACE on a missing one");
 	memset(buf, 0, sizeof buf);
 	r = listxattr("f", buf, sizeof buf);
 	check(r > 0 && memmem(buf, r, "user.test", 10) != NULL, "listxattr has user.test");
 	check(removexattr("f", "user.test") == 0, "removexattr");
 	errno = 0;
-	check_err(getxattr("f", "user.test", buf, sizeof buf), ENODATA, "getxattr after removexattr");
+	check_err(getxattr("f", "user.test", buf, sizeof buf), ENODATA,
+		  "getxattr after removexattr");
 
 	/* --- cleanup --- */
 	check(chdir("/") == 0, "chdir /");

@@ -23,11 +23,11 @@ struct xopen_how {
 	uint64_t resolve;
 };
 
-#define XRESOLVE_NO_XDEV 0x01
+#define XRESOLVE_NO_XDEV       0x01
 #define XRESOLVE_NO_MAGICLINKS 0x02
-#define XRESOLVE_NO_SYMLINKS 0x04
-#define XRESOLVE_BENEATH 0x08
-#define XRESOLVE_IN_ROOT 0x10
+#define XRESOLVE_NO_SYMLINKS   0x04
+#define XRESOLVE_BENEATH       0x08
+#define XRESOLVE_IN_ROOT       0x10
 
 static int n;
 static char dir[64];
@@ -40,23 +40,40 @@ static void check(int cond, const char *what)
 static const char *ename(int e)
 {
 	switch (e) {
-	case 0: return "0";
-	case EPERM: return "EPERM";
-	case ENOENT: return "ENOENT";
-	case EBADF: return "EBADF";
-	case EACCES: return "EACCES";
-	case EFAULT: return "EFAULT";
-	case EEXIST: return "EEXIST";
-	case EXDEV: return "EXDEV";
-	case ENOTDIR: return "ENOTDIR";
-	case EISDIR: return "EISDIR";
-	case EINVAL: return "EINVAL";
-	case E2BIG: return "E2BIG";
-	case EAGAIN: return "EAGAIN";
-	case ENAMETOOLONG: return "ENAMETOOLONG";
-	case ENOSYS: return "ENOSYS";
-	case ELOOP: return "ELOOP";
-	default: return "E?";
+	case 0:
+		return "0";
+	case EPERM:
+		return "EPERM";
+	case ENOENT:
+		return "ENOENT";
+	case EBADF:
+		return "EBADF";
+	case EACCES:
+		return "EACCES";
+	case EFAULT:
+		return "EFAULT";
+	case EEXIST:
+		return "EEXIST";
+	case EXDEV:
+		return "EXDEV";
+	case ENOTDIR:
+		return "ENOTDIR";
+	case EISDIR:
+		return "EISDIR";
+	case EINVAL:
+		return "EINVAL";
+	case E2BIG:
+		return "E2BIG";
+	case EAGAIN:
+		return "EAGAIN";
+	case ENAMETOOLONG:
+		return "ENAMETOOLONG";
+	case ENOSYS:
+		return "ENOSYS";
+	case ELOOP:
+		return "ELOOP";
+	default:
+		return "E?";
 	}
 }
 
@@ -67,8 +84,8 @@ static void check_err(long r, int want, const char *what)
 	if (r == -1 && e == want)
 		printf("ok %d - %s -> %s\n", ++n, what, ename(want));
 	else
-		printf("not ok %d - %s: ret %ld, errno %s (want %s)\n", ++n, what,
-		       r, ename(r == -1 ? e : 0), ename(want));
+		printf("not ok %d - %s: ret %ld, errno %s (want %s)\n", ++n, what, r,
+		       ename(r == -1 ? e : 0), ename(want));
 	if (r >= 0)
 		close((int)r);
 }
@@ -148,12 +165,14 @@ int main(void)
 	/* --- RESOLVE_BENEATH --- */
 	check(strcmp(slurp(openat2(dfd, "sub/file", O_RDONLY, 0, XRESOLVE_BENEATH)), "inside") == 0,
 	      "RESOLVE_BENEATH: sub/file");
-	check(strcmp(slurp(openat2(dfd, "sub/../sub/file", O_RDONLY, 0, XRESOLVE_BENEATH)), "inside") == 0,
+	check(strcmp(slurp(openat2(dfd, "sub/../sub/file", O_RDONLY, 0, XRESOLVE_BENEATH)),
+		     "inside") == 0,
 	      "RESOLVE_BENEATH: sub/../sub/file stays beneath");
 	check(strcmp(slurp(openat2(dfd, "rel", O_RDONLY, 0, XRESOLVE_BENEATH)), "inside") == 0,
 	      "RESOLVE_BENEATH: a relative symlink inside");
 	errno = 0;
-	check_err(openat2(dfd, "../x", O_RDONLY, 0, XRESOLVE_BENEATH), EXDEV, "RESOLVE_BENEATH: ../x");
+	check_err(openat2(dfd, "../x", O_RDONLY, 0, XRESOLVE_BENEATH), EXDEV,
+		  "RESOLVE_BENEATH: ../x");
 	errno = 0;
 	check_err(openat2(dfd, "sub/../../x", O_RDONLY, 0, XRESOLVE_BENEATH), EXDEV,
 		  "RESOLVE_BENEATH: sub/../../x");
@@ -176,12 +195,15 @@ int main(void)
 	/* --- RESOLVE_IN_ROOT --- */
 	check(strcmp(slurp(openat2(dfd, "abs", O_RDONLY, 0, XRESOLVE_IN_ROOT)), "inside") == 0,
 	      "RESOLVE_IN_ROOT: abs -> /sub/file resolves inside the directory");
-	check(strcmp(slurp(openat2(dfd, "/sub/file", O_RDONLY, 0, XRESOLVE_IN_ROOT)), "inside") == 0,
+	check(strcmp(slurp(openat2(dfd, "/sub/file", O_RDONLY, 0, XRESOLVE_IN_ROOT)), "inside") ==
+		      0,
 	      "RESOLVE_IN_ROOT: /sub/file is the directory's sub/file");
 	check(strcmp(slurp(openat2(dfd, "../../../sub/file", O_RDONLY, 0, XRESOLVE_IN_ROOT)),
-		     "inside") == 0, "RESOLVE_IN_ROOT: .. stops at the directory");
+		     "inside") == 0,
+	      "RESOLVE_IN_ROOT: .. stops at the directory");
 	check(strcmp(slurp(openat2(dfd, "sub/up/sub/file", O_RDONLY, 0, XRESOLVE_IN_ROOT)),
-		     "inside") == 0, "RESOLVE_IN_ROOT: a symlink to ../.. stops at the directory");
+		     "inside") == 0,
+	      "RESOLVE_IN_ROOT: a symlink to ../.. stops at the directory");
 	errno = 0;
 	check_err(openat2(dfd, "/etc/passwd", O_RDONLY, 0, XRESOLVE_IN_ROOT), ENOENT,
 		  "RESOLVE_IN_ROOT: /etc/passwd is not there");
@@ -190,7 +212,8 @@ int main(void)
 		  "RESOLVE_IN_ROOT|RESOLVE_BENEATH");
 
 	/* --- RESOLVE_NO_SYMLINKS --- */
-	check(strcmp(slurp(openat2(dfd, "sub/file", O_RDONLY, 0, XRESOLVE_NO_SYMLINKS)), "inside") == 0,
+	check(strcmp(slurp(openat2(dfd, "sub/file", O_RDONLY, 0, XRESOLVE_NO_SYMLINKS)),
+		     "inside") == 0,
 	      "RESOLVE_NO_SYMLINKS: a path without symlinks");
 	errno = 0;
 	check_err(openat2(dfd, "rel", O_RDONLY, 0, XRESOLVE_NO_SYMLINKS), ELOOP,
@@ -202,7 +225,8 @@ int main(void)
 	check(r >= 0, "RESOLVE_NO_SYMLINKS: O_PATH|O_NOFOLLOW of the symlink itself");
 	if (r >= 0)
 		close((int)r);
-	check(strcmp(slurp(openat2(dfd, "rel", O_RDONLY, 0, XRESOLVE_NO_MAGICLINKS)), "inside") == 0,
+	check(strcmp(slurp(openat2(dfd, "rel", O_RDONLY, 0, XRESOLVE_NO_MAGICLINKS)), "inside") ==
+		      0,
 	      "RESOLVE_NO_MAGICLINKS follows an ordinary symlink");
 
 	/* --- RESOLVE_NO_XDEV --- */
@@ -220,7 +244,8 @@ int main(void)
 
 	/* --- the struct --- */
 	errno = 0;
-	check_err(openat2(dfd, "sub/file", O_RDONLY, 0, 1ULL << 10), EINVAL, "unknown resolve bits");
+	check_err(openat2(dfd, "sub/file", O_RDONLY, 0, 1ULL << 10), EINVAL,
+		  "unknown resolve bits");
 	errno = 0;
 	check_err(openat2(dfd, "sub/file", O_RDONLY, 0, 1ULL << 63), EINVAL, "resolve bit 63");
 	errno = 0;
@@ -228,7 +253,8 @@ int main(void)
 	errno = 0;
 	check_err(openat2(dfd, "sub/file", O_RDONLY, 0644, 0), EINVAL, "mode without O_CREAT");
 	errno = 0;
-	check_err(openat2(dfd, "new", O_WRONLY | O_CREAT, 010000, 0), EINVAL, "mode with bits above 07777");
+	check_err(openat2(dfd, "new", O_WRONLY | O_CREAT, 010000, 0), EINVAL,
+		  "mode with bits above 07777");
 	memset(&how, 0, sizeof how);
 	errno = 0;
 	check_err(syscall(SYS_openat2, dfd, "sub/file", &how, 16), EINVAL, "size 16");
