@@ -37,6 +37,10 @@ static inline int64_t sysarg_long(const struct sysargs *a, int i)
 	return (int64_t)a->a[i];
 }
 
+/* Copies a guest path (at most PATH_MAX with its NUL) into a malloc'ed
+ * string: 0, -EFAULT or -ENAMETOOLONG. */
+int get_user_path(struct task *t, uaddr_t upath, char **out);
+
 /* Handles t->ev (a system call) and sets the result in the guest. */
 void syscall_enter(struct task *t);
 

@@ -28,7 +28,7 @@ static bool access_ok(uaddr_t addr, uint64_t size)
 	return size <= TASK_SIZE && addr <= TASK_SIZE - size;
 }
 
-static int get_path(struct task *t, uaddr_t upath, char **out)
+int get_user_path(struct task *t, uaddr_t upath, char **out)
 {
 	char *p = malloc(LINUX_PATH_MAX);
 	long n;
@@ -331,7 +331,7 @@ static long do_openat(struct task *t, int dirfd, uaddr_t upath, unsigned flags, 
 	char *path;
 	int ret;
 
-	ret = get_path(t, upath, &path);
+	ret = get_user_path(t, upath, &path);
 	if (ret < 0)
 		return ret;
 	ret = vfs_openat(t, dirfd, path, flags, mode & 07777 & ~t->proc->umask, &f);
@@ -385,7 +385,7 @@ static long do_fstatat(struct task *t, int dirfd, uaddr_t upath, uaddr_t ubuf, i
 
 	if (flags & ~(LINUX_AT_SYMLINK_NOFOLLOW | LINUX_AT_EMPTY_PATH | LINUX_AT_NO_AUTOMOUNT))
 		return -EINVAL;
-	ret = get_path(t, upath, &path);
+	ret = get_user_path(t, upath, &path);
 	if (ret < 0)
 		return ret;
 	ret = vfs_fstatat(t, dirfd, path, flags, &st);
@@ -427,7 +427,7 @@ long sys_statx(struct task *t, const struct sysargs *a)
 		return -EINVAL;
 	if (mask & LINUX_STATX_RESERVED)
 		return -EINVAL;
-	ret = get_path(t, sysarg_uaddr(a, 1), &path);
+	ret = get_user_path(t, sysarg_uaddr(a, 1), &path);
 	if (ret < 0)
 		return ret;
 	memset(&stx, 0, sizeof(stx));
@@ -445,7 +445,7 @@ static long do_readlinkat(struct task *t, int dirfd, uaddr_t upath, uaddr_t ubuf
 
 	if (size <= 0)
 		return -EINVAL;
-	n = get_path(t, upath, &path);
+	n = get_user_path(t, upath, &path);
 	if (n < 0)
 		return n;
 	if (size > LINUX_PATH_MAX)
@@ -482,7 +482,7 @@ static long do_faccessat(struct task *t, int dirfd, uaddr_t upath, int mode, int
 
 	if (flags & ~(LINUX_AT_EACCESS | LINUX_AT_SYMLINK_NOFOLLOW | LINUX_AT_EMPTY_PATH))
 		return -EINVAL;
-	ret = get_path(t, upath, &path);
+	ret = get_user_path(t, upath, &path);
 	if (ret < 0)
 		return ret;
 	ret = vfs_faccessat(t, dirfd, path, mode, flags);
@@ -688,7 +688,7 @@ static long do_getxattr(struct task *t, const struct sysargs *a, int mode)
 						: -ENODATA;
 		file_put(f);
 	} else {
-		n = get_path(t, sysarg_uaddr(a, 0), &path);
+		n = get_user_path(t, sysarg_uaddr(a, 0), &path);
 		if (n == 0)
 			n = vfs_getxattr(t, path, mode == 1, name, kbuf, size);
 		free(path);
@@ -732,7 +732,7 @@ static long do_listxattr(struct task *t, const struct sysargs *a, int mode)
 						 : 0;
 		file_put(f);
 	} else {
-		n = get_path(t, sysarg_uaddr(a, 0), &path);
+		n = get_user_path(t, sysarg_uaddr(a, 0), &path);
 		if (n == 0)
 			n = vfs_listxattr(t, path, mode == 1, kbuf, size);
 		free(path);
@@ -803,7 +803,7 @@ long sys_pipe2(struct task *t, const struct sysargs *a)
 long sys_chdir(struct task *t, const struct sysargs *a)
 {
 	char *path;
-	int ret = get_path(t, sysarg_uaddr(a, 0), &path);
+	int ret = get_user_path(t, sysarg_uaddr(a, 0), &path);
 
 	if (ret < 0)
 		return ret;
@@ -858,7 +858,7 @@ long sys_openat2(struct task *t, const struct sysargs *a)
 		return -EINVAL;
 	if (how.resolve & LINUX_RESOLVE_CACHED)
 		return -EAGAIN; /* as Linux when the lookup is not all in its caches */
-	ret = get_path(t, sysarg_uaddr(a, 1), &path);
+	ret = get_user_path(t, sysarg_uaddr(a, 1), &path);
 	if (ret < 0)
 		return ret;
 	ret = vfs_openat2(t, sysarg_int(a, 0), path, (unsigned)how.flags,

@@ -17,27 +17,10 @@
 #define UTIME_NOW  ((1L << 30) - 1)
 #define UTIME_OMIT ((1L << 30) - 2)
 
-static int get_name(struct task *t, uaddr_t u, char **out)
-{
-	char *p = malloc(LINUX_PATH_MAX);
-	long n;
-
-	*out = NULL;
-	if (!p)
-		return -ENOMEM;
-	n = strncpy_from_user(t->mm, p, u, LINUX_PATH_MAX);
-	if (n < 0) {
-		free(p);
-		return (int)n;
-	}
-	*out = p;
-	return 0;
-}
-
 static long do_mknodat(struct task *t, int dirfd, uaddr_t upath, uint32_t mode, uint64_t dev)
 {
 	char *path;
-	int ret = get_name(t, upath, &path);
+	int ret = get_user_path(t, upath, &path);
 
 	if (ret < 0)
 		return ret;
@@ -100,7 +83,7 @@ long sys_mkdir(struct task *t, const struct sysargs *a)
 static long do_unlinkat(struct task *t, int dirfd, uaddr_t upath, bool rmdir)
 {
 	char *path;
-	int ret = get_name(t, upath, &path);
+	int ret = get_user_path(t, upath, &path);
 
 	if (ret < 0)
 		return ret;
@@ -131,11 +114,11 @@ long sys_unlinkat(struct task *t, const struct sysargs *a)
 static long do_rename(struct task *t, int od, uaddr_t uo, int nd, uaddr_t un, unsigned flags)
 {
 	char *o, *n;
-	int ret = get_name(t, uo, &o);
+	int ret = get_user_path(t, uo, &o);
 
 	if (ret < 0)
 		return ret;
-	ret = get_name(t, un, &n);
+	ret = get_user_path(t, un, &n);
 	if (ret == 0)
 		ret = vfs_renameat2(t, od, o, nd, n, flags);
 	free(o);
@@ -168,10 +151,10 @@ static long do_link(struct task *t, int od, uaddr_t uo, int nd, uaddr_t un, int 
 
 	if (flags & ~(LINUX_AT_SYMLINK_FOLLOW | LINUX_AT_EMPTY_PATH))
 		return -EINVAL;
-	ret = get_name(t, uo, &o);
+	ret = get_user_path(t, uo, &o);
 	if (ret < 0)
 		return ret;
-	ret = get_name(t, un, &n);
+	ret = get_user_path(t, un, &n);
 	if (ret == 0)
 		ret = vfs_linkat(t, od, o, nd, n, flags);
 	free(o);
@@ -194,11 +177,11 @@ long sys_linkat(struct task *t, const struct sysargs *a)
 static long do_symlink(struct task *t, uaddr_t utarget, int dirfd, uaddr_t upath)
 {
 	char *target, *path;
-	int ret = get_name(t, utarget, &target);
+	int ret = get_user_path(t, utarget, &target);
 
 	if (ret < 0)
 		return ret;
-	ret = get_name(t, upath, &path);
+	ret = get_user_path(t, upath, &path);
 	if (ret == 0)
 		ret = vfs_symlinkat(t, target, dirfd, path);
 	free(target);
@@ -220,7 +203,7 @@ long sys_symlinkat(struct task *t, const struct sysargs *a)
 static long setattr_path(struct task *t, int dirfd, uaddr_t upath, int atflags, struct iattr *ia)
 {
 	char *path;
-	int ret = get_name(t, upath, &path);
+	int ret = get_user_path(t, upath, &path);
 
 	if (ret < 0)
 		return ret;
@@ -325,7 +308,7 @@ long sys_truncate(struct task *t, const struct sysargs *a)
 	if ((int64_t)a->a[1] < 0)
 		return -EINVAL;
 	ia.mtime = vfs_now();
-	ret = get_name(t, sysarg_uaddr(a, 0), &path);
+	ret = get_user_path(t, sysarg_uaddr(a, 0), &path);
 	if (ret < 0)
 		return ret;
 	ret = path_lookupat(t, LINUX_AT_FDCWD, path, LOOKUP_FOLLOW, &p);
@@ -421,7 +404,7 @@ long sys_statfs(struct task *t, const struct sysargs *a)
 {
 	struct linux_statfs st;
 	char *path;
-	int ret = get_name(t, sysarg_uaddr(a, 0), &path);
+	int ret = get_user_path(t, sysarg_uaddr(a, 0), &path);
 
 	if (ret < 0)
 		return ret;
@@ -447,7 +430,7 @@ long sys_fstatfs(struct task *t, const struct sysargs *a)
 long sys_chroot(struct task *t, const struct sysargs *a)
 {
 	char *path;
-	int ret = get_name(t, sysarg_uaddr(a, 0), &path);
+	int ret = get_user_path(t, sysarg_uaddr(a, 0), &path);
 
 	if (ret < 0)
 		return ret;
@@ -525,7 +508,7 @@ static long do_setxattr(struct task *t, const struct sysargs *a, int mode)
 		}
 		file_put(f);
 	} else {
-		n = get_name(t, sysarg_uaddr(a, 0), &path);
+		n = get_user_path(t, sysarg_uaddr(a, 0), &path);
 		if (n == 0)
 			n = path_lookupat(t, LINUX_AT_FDCWD, path, mode == 1 ? 0 : LOOKUP_FOLLOW,
 					  &p);
@@ -583,7 +566,7 @@ static long do_removexattr(struct task *t, const struct sysargs *a, int mode)
 		}
 		file_put(f);
 	} else {
-		n = get_name(t, sysarg_uaddr(a, 0), &path);
+		n = get_user_path(t, sysarg_uaddr(a, 0), &path);
 		if (n == 0)
 			n = path_lookupat(t, LINUX_AT_FDCWD, path, mode == 1 ? 0 : LOOKUP_FOLLOW,
 					  &p);
