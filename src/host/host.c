@@ -434,9 +434,43 @@ int host_pin_cpu(void)
 	return sched_setaffinity(0, sizeof(set), &set) < 0 ? -errno : cpu;
 }
 
+/* Host signals for the guest: skas passes these on instead of dying of
+ * them (a signal skas was started with ignored stays ignored, as a shell
+ * leaves SIGINT ignored for a background job). The handler only records
+ * the signal; having no SA_RESTART it also ends the idle loop's blocking
+ * wait (waitpid or epoll_wait) with EINTR, and the idle loop hands what was
+ * recorded to the guest. One that lands between the idle loop's look and
+ * its wait is seen at the next event or timer. */
+static const int forwarded_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2 };
+static uint64_t host_sig_pending;
+
+static void forward_handler(int sig)
+{
+	__atomic_fetch_or(&host_sig_pending, 1ULL << (sig - 1), __ATOMIC_RELAXED);
+}
+
+uint64_t host_signals_take(void)
+{
+	if (!__atomic_load_n(&host_sig_pending, __ATOMIC_RELAXED))
+		return 0;
+	return __atomic_exchange_n(&host_sig_pending, 0, __ATOMIC_RELAXED);
+}
+
 int host_init(void)
 {
+	struct sigaction sa, old;
+	size_t i;
+
 	signal(SIGPIPE, SIG_IGN);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = forward_handler;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(forwarded_signals) / sizeof(forwarded_signals[0]); i++) {
+		if (sigaction(forwarded_signals[i], NULL, &old) < 0 || old.sa_handler == SIG_IGN)
+			continue;
+		if (sigaction(forwarded_signals[i], &sa, NULL) < 0)
+			return -errno;
+	}
 	return 0;
 }
 

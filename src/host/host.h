@@ -115,8 +115,13 @@ int host_term_winsize(int fd, struct linux_winsize *ws);
 /* fn(arg) runs in the event loop after each SIGWINCH to skas. */
 int host_term_on_winch(void (*fn)(void *arg), void *arg);
 
-/* Process-level. host_init: ignore SIGPIPE (a guest gets EPIPE). */
+/* Process-level. host_init: ignore SIGPIPE (a guest gets EPIPE); record
+ * SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1 and SIGUSR2 to skas for the
+ * guest instead of dying of them. host_signals_take: the recorded ones
+ * (bit sig - 1), cleared; a blocking platform or event-loop wait returns
+ * early when one arrives. */
 int host_init(void);
+uint64_t host_signals_take(void);
 int host_pin_cpu(void);
 int host_ncpus(void);
 int host_current_cpu(void);

@@ -24,9 +24,10 @@ static struct termios saved, raw;
 static volatile sig_atomic_t is_raw;
 static struct sigaction old_actions[_NSIG];
 
+/* SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1 and SIGUSR2 are not here: skas
+ * passes them to the guest (host_init) and exits the normal way. */
 static const int fatal_signals[] = {
-	SIGHUP,	 SIGINT,  SIGQUIT, SIGILL,  SIGTRAP, SIGABRT, SIGBUS,  SIGFPE,
-	SIGSEGV, SIGUSR1, SIGUSR2, SIGALRM, SIGTERM, SIGXCPU, SIGXFSZ, SIGSYS,
+	SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV, SIGALRM, SIGXCPU, SIGXFSZ, SIGSYS,
 };
 
 static void set_attr(const struct termios *t)

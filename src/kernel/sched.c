@@ -214,10 +214,26 @@ static void platform_event(void *owner, const struct pf_event *ev)
 	sched_wake(t);
 }
 
+/* Host signals to skas since the last look go to the guest. */
+static bool host_signals(void)
+{
+	uint64_t sigs = host_signals_take();
+
+	while (sigs) {
+		int sig = __builtin_ctzll(sigs) + 1;
+
+		sigs &= sigs - 1;
+		signal_from_host(sig);
+	}
+	return !list_empty(&runqueue);
+}
+
 static void idle_wait(void)
 {
 	int64_t timeout_ns;
 
+	if (host_signals())
+		return;
 	if (platform->poll(platform_event) > 0)
 		return;
 	timeout_ns = run_timers();

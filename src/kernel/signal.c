@@ -432,6 +432,38 @@ int send_signal_tkill(struct task *from, struct task *target, int sig)
 	return send_signal_info(target->proc, target, sig, &si);
 }
 
+/* A signal to skas from the host (SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1,
+ * SIGUSR2) goes to the instance's init as if sent from outside its pid
+ * namespace: si_pid 0, delivered when init handles or blocks it, dropped
+ * when it ignores it. Left at the default action it ends the instance as
+ * if init had died of it (so `timeout -s INT` on skas gives 130), where
+ * Linux would leave a namespace's init alone: a user who signals skas
+ * wants it to stop unless the guest said otherwise, as with a container
+ * runtime's --init. SIGTERM, the host's "please stop", also ends it when
+ * init ignores it (an interactive shell does); one init handles is the
+ * guest's to act on. */
+void signal_from_host(int sig)
+{
+	struct process *p = process_by_pid(1);
+	const struct linux_sigaction *sa;
+	struct linux_siginfo si;
+	struct task *t;
+
+	if (!p || p->zombie || p->exiting || sig < 1 || sig > LINUX_NSIG)
+		return;
+	sa = &p->sigactions[sig - 1];
+	t = list_empty(&p->threads) ? NULL
+				    : list_first_entry(&p->threads, struct task, thread_link);
+	if ((sa->handler == LINUX_SIG_DFL && !(t && (t->sigmask & SIGBIT(sig)))) ||
+	    (sig == LINUX_SIGTERM && sa->handler == LINUX_SIG_IGN)) {
+		klog(LOG_INFO, "host signal %d ends the instance", sig);
+		process_kill(p, sig);
+		return;
+	}
+	user_info(&si, NULL, sig, LINUX_SI_USER);
+	send_signal_info(p, NULL, sig, &si);
+}
+
 void force_signal(struct task *t, int sig, int code, uint64_t addr)
 {
 	struct linux_sigaction *sa = &t->proc->sigactions[sig - 1];

@@ -182,6 +182,8 @@ void handle_signals(struct task *t);
 int send_signal_tkill(struct task *from, struct task *target, int sig);
 /* May from send sig to p (kill(2)'s permission rule)? */
 bool signal_may_send(struct task *from, struct process *p, int sig);
+/* A host signal to skas, for the instance (see signal.c). */
+void signal_from_host(int sig);
 /* Takes the lowest pending signal in allowed (thread's first, then the
  * process's; real-time instances in the order sent); 0 if none. */
 int signal_dequeue(struct task *t, uint64_t allowed, struct linux_siginfo *info);

@@ -34,10 +34,22 @@ int main(void)
 			;
 	}
 	pause_ms(20);
-	kill(c, SIGKILL);
-	waitpid(c, &st, 0);
-	printf("%s 1 - a spinning child dies of SIGKILL\n",
-	       WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL ? "ok" : "not ok");
+	{
+		struct timespec t0, t1;
+		long ms;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		kill(c, SIGKILL);
+		waitpid(c, &st, 0);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+		printf("%s 1 - a spinning child dies of SIGKILL\n",
+		       WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL ? "ok" : "not ok");
+		/* A bound on promptness, not a benchmark: the kernel interrupts
+		 * the running thread instead of waiting for it to trap. */
+		printf("%s 2 - and is reaped within 100 ms of the kill\n",
+		       ms < 100 ? "ok" : "not ok");
+	}
 
 	{
 		int ready[2];
@@ -62,7 +74,7 @@ int main(void)
 	pause_ms(20);
 	kill(c, SIGTERM);
 	waitpid(c, &st, 0);
-	printf("%s 2 - a handler runs in a spinning child and it exits 5\n",
+	printf("%s 3 - a handler runs in a spinning child and it exits 5\n",
 	       WIFEXITED(st) && WEXITSTATUS(st) == 5 ? "ok" : "not ok");
 	return 0;
 }

@@ -162,7 +162,62 @@ c_crash_then_true() {
     [ "$rc" = 0 ]
 }
 
+# Host signals to skas go to the guest (src/kernel/signal.c signal_from_host).
+# hsig SIG PROG...: skas in the background gets SIG after the guest printed
+# "ready"; stdout in $tmp/out, status in $rc.
+hsig() {
+    local sig=$1 pid i wd
+    shift
+    # A background job of a script starts with SIGINT and SIGQUIT ignored
+    # (and skas keeps what it was started with ignored): reset them.
+    env --default-signal "$SKAS" run -- "$@" </dev/null >"$tmp/out" 2>"$tmp/err" &
+    pid=$!
+    for i in $(seq 100); do
+        grep -q ready "$tmp/out" 2>/dev/null && break
+        sleep 0.05
+    done
+    kill -"$sig" "$pid"
+    ( trap - EXIT; sleep 10; kill -9 "$pid" 2>/dev/null ) &
+    wd=$!
+    wait "$pid"
+    rc=$?
+    kill "$wd" 2>/dev/null
+}
+c_hsig_int_default() {
+    hsig INT /bin/sh -c 'echo ready; exec sleep 10'
+    [ "$rc" = 130 ]
+}
+c_hsig_term_default() {
+    hsig TERM /bin/sh -c 'echo ready; exec sleep 10'
+    [ "$rc" = 143 ]
+}
+c_hsig_int_trap() {
+    hsig INT /bin/bash -c 'trap "echo got INT; exit 7" INT; echo ready; sleep 5 & wait'
+    [ "$rc" = 7 ] && grep -qx 'got INT' "$tmp/out"
+}
+c_hsig_hup_ignored() {
+    hsig HUP /bin/sh -c 'trap "" HUP; echo ready; sleep 0.3; echo survived'
+    [ "$rc" = 0 ] && grep -qx survived "$tmp/out"
+}
+c_hsig_term_ignored() {
+    # SIGTERM ends the instance even when init ignores it (an interactive
+    # shell does): the host's "please stop".
+    hsig TERM /bin/sh -c 'trap "" TERM; echo ready; sleep 5; echo survived'
+    [ "$rc" = 143 ] && ! grep -q survived "$tmp/out"
+}
+c_hsig_usr1_child() {
+    # Only init gets it: a child with a handler is not signalled.
+    hsig USR1 /bin/bash -c 'trap "echo init got USR1" USR1; echo ready; sleep 0.5; echo done'
+    [ "$rc" = 0 ] && grep -qx 'init got USR1' "$tmp/out" && grep -qx done "$tmp/out"
+}
+
 t "run -- /bin/true exits 0" c_true
+t "host SIGINT to skas: a guest at the default action ends, skas exits 130" c_hsig_int_default
+t "host SIGTERM to skas: skas exits 143" c_hsig_term_default
+t "host SIGINT to skas runs the guest's INT trap" c_hsig_int_trap
+t "host SIGHUP to skas is dropped when the guest ignores it" c_hsig_hup_ignored
+t "host SIGTERM ends the instance even when the guest ignores it" c_hsig_term_ignored
+t "host SIGUSR1 reaches the guest's handler" c_hsig_usr1_child
 t "run -- /bin/false exits 1" c_false
 t "run -- env -i A=1 env prints exactly A=1" c_env
 t "run -- echo hello world" c_echo

@@ -773,9 +773,11 @@ static int ptrace_wait(pf_event_fn fn)
 {
 	int status, tid;
 
-	tid = wait_pid(-1, &status);
+	/* Not wait_pid: a host signal to skas (EINTR) ends the wait, so the
+	 * idle loop can pass it on. */
+	tid = waitpid(-1, &status, __WALL);
 	if (tid < 0)
-		return tid;
+		return errno == EINTR ? 0 : -errno;
 	handle_status(tid, status, fn);
 	return 1 + ptrace_poll(fn);
 }
