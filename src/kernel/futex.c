@@ -1,9 +1,10 @@
 /* kernel/futex.c: futex wait and wake. A waiter sleeps on its kernel stack
- * keyed by (address space, address).
- * Differs from Linux: shared futexes are keyed like private ones (by
- * address space and address), so a shared futex in memory shared between
- * processes does not wake across them yet; the PI operations are -ENOSYS,
- * said in the log. */
+ * under a key, as Linux keys futexes: a private futex (FUTEX_PRIVATE_FLAG,
+ * or any futex in private memory) by (address space, address); a shared
+ * one in a MAP_SHARED file mapping by (device, inode, file offset), and in
+ * a shared anonymous mapping by (the mapping's identity, offset), which
+ * fork keeps, so waiters in different processes meet.
+ * The PI operations are -ENOSYS, said in the log. */
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
 #include "kernel/log.h"
@@ -13,17 +14,61 @@
 #include "abi/linux/misc.h"
 #include "abi/linux/types.h"
 #include "kernel/futex.h"
+#include "vfs/file.h"
+#include "vfs/vfs.h"
+
+struct futex_key {
+	const struct mm *mm; /* private; NULL for shared */
+	uint64_t dev, ino;   /* shared: the file, or ANON_DEV and the mapping */
+	uint64_t off;	     /* private: the address; shared: the offset */
+};
+
+#define ANON_DEV UINT64_MAX	  /* shared anonymous memory */
+#define FILE_DEV (UINT64_MAX - 1) /* a shared mapping of a file with no inode */
 
 struct futex_waiter {
 	struct list_head link;
-	struct mm *mm;
-	uaddr_t addr;
+	struct futex_key key;
 	uint32_t bitset;
 	struct task *task;
 	bool woken, timed_out;
 };
 
 static LIST_HEAD_DECL(waiters);
+
+static bool key_eq(const struct futex_key *a, const struct futex_key *b)
+{
+	return a->mm == b->mm && a->dev == b->dev && a->ino == b->ino && a->off == b->off;
+}
+
+/* The key of the futex at addr: -EFAULT where nothing is mapped (a shared
+ * futex needs its mapping, as on Linux; a private one does not). */
+static int get_key(struct mm *mm, uaddr_t addr, bool private, struct futex_key *key)
+{
+	struct vma *v;
+
+	*key = (struct futex_key){ .mm = mm, .off = addr };
+	if (private)
+		return 0;
+	v = mm_find_vma(mm, addr);
+	if (!v || v->start > addr)
+		return -EFAULT;
+	if (!(v->flags & VMA_SHARED))
+		return 0;
+	key->mm = NULL;
+	key->off = v->off + (addr - v->start);
+	if (v->anon_id) {
+		key->dev = ANON_DEV;
+		key->ino = v->anon_id;
+	} else if (v->file && v->file->inode) {
+		key->dev = v->file->inode->dev;
+		key->ino = v->file->inode->ino;
+	} else {
+		key->dev = FILE_DEV;
+		key->ino = (uint64_t)(uintptr_t)v->file;
+	}
+	return 0;
+}
 
 static void futex_timeout(void *arg)
 {
@@ -34,13 +79,15 @@ static void futex_timeout(void *arg)
 }
 
 /* deadline_ns: monotonic, or -1 for none. */
-static long futex_wait(struct task *t, uaddr_t addr, uint32_t val, int64_t deadline_ns,
-		       uint32_t bitset)
+static long futex_wait(struct task *t, uaddr_t addr, bool private, uint32_t val,
+		       int64_t deadline_ns, uint32_t bitset)
 {
-	struct futex_waiter w = { .mm = t->mm, .addr = addr, .bitset = bitset, .task = t };
+	struct futex_waiter w = { .bitset = bitset, .task = t };
 	struct ktimer tm = { .armed = false };
 	uint32_t cur;
 
+	if (get_key(t->mm, addr, private, &w.key) < 0)
+		return -EFAULT;
 	if (copy_from_user(t->mm, &cur, addr, sizeof(cur)) < 0)
 		return -EFAULT;
 	if (cur != val)
@@ -61,16 +108,19 @@ static long futex_wait(struct task *t, uaddr_t addr, uint32_t val, int64_t deadl
 	return w.timed_out ? -ETIMEDOUT : -ERESTARTSYS;
 }
 
-static long futex_wake(struct mm *mm, uaddr_t addr, int n, uint32_t bitset)
+static long futex_wake(struct mm *mm, uaddr_t addr, bool private, int n, uint32_t bitset)
 {
 	struct futex_waiter *w;
+	struct futex_key key;
 	long woken = 0;
 
+	if (get_key(mm, addr, private, &key) < 0)
+		return -EFAULT;
 	list_for_each_entry(w, &waiters, link)
 	{
 		if (woken >= n)
 			break;
-		if (w->mm != mm || w->addr != addr || w->woken || !(w->bitset & bitset))
+		if (!key_eq(&w->key, &key) || w->woken || !(w->bitset & bitset))
 			continue;
 		w->woken = true;
 		sched_wake(w->task);
@@ -81,26 +131,30 @@ static long futex_wake(struct mm *mm, uaddr_t addr, int n, uint32_t bitset)
 
 long futex_wake_addr(struct mm *mm, uaddr_t addr, int n)
 {
-	return futex_wake(mm, addr, n, LINUX_FUTEX_BITSET_MATCH_ANY);
+	return futex_wake(mm, addr, false, n, LINUX_FUTEX_BITSET_MATCH_ANY);
 }
 
 /* Moves up to n waiters from addr to addr2 after waking nwake. */
-static long futex_requeue(struct mm *mm, uaddr_t addr, uaddr_t addr2, int nwake, int nreq)
+static long futex_requeue(struct mm *mm, uaddr_t addr, uaddr_t addr2, bool private, int nwake,
+			  int nreq)
 {
 	struct futex_waiter *w;
+	struct futex_key key, key2;
 	long done = 0;
 	int moved = 0;
 
+	if (get_key(mm, addr, private, &key) < 0 || get_key(mm, addr2, private, &key2) < 0)
+		return -EFAULT;
 	list_for_each_entry(w, &waiters, link)
 	{
-		if (w->mm != mm || w->addr != addr || w->woken)
+		if (!key_eq(&w->key, &key) || w->woken)
 			continue;
 		if (done < nwake) {
 			w->woken = true;
 			sched_wake(w->task);
 			done++;
 		} else if (moved < nreq) {
-			w->addr = addr2;
+			w->key = key2;
 			moved++;
 		} else {
 			break;
@@ -110,8 +164,8 @@ static long futex_requeue(struct mm *mm, uaddr_t addr, uaddr_t addr2, int nwake,
 }
 
 /* FUTEX_WAKE_OP: *addr2 = op(*addr2, oparg); wake on addr; maybe on addr2. */
-static long futex_wake_op(struct task *t, uaddr_t addr, uaddr_t addr2, int nwake, int nwake2,
-			  uint32_t encoded)
+static long futex_wake_op(struct task *t, uaddr_t addr, uaddr_t addr2, bool private, int nwake,
+			  int nwake2, uint32_t encoded)
 {
 	int op = (encoded >> 28) & 7, cmp = (encoded >> 24) & 15;
 	int32_t oparg = (int32_t)(encoded << 8) >> 20, cmparg = (int32_t)(encoded << 20) >> 20;
@@ -169,9 +223,12 @@ static long futex_wake_op(struct task *t, uaddr_t addr, uaddr_t addr2, int nwake
 	}
 	if (copy_to_user(t->mm, addr2, &nv, sizeof(nv)) < 0)
 		return -EFAULT;
-	ret = futex_wake(t->mm, addr, nwake, LINUX_FUTEX_BITSET_MATCH_ANY);
-	if (hit)
-		ret += futex_wake(t->mm, addr2, nwake2, LINUX_FUTEX_BITSET_MATCH_ANY);
+	ret = futex_wake(t->mm, addr, private, nwake, LINUX_FUTEX_BITSET_MATCH_ANY);
+	if (ret >= 0 && hit) {
+		long ret2 = futex_wake(t->mm, addr2, private, nwake2, LINUX_FUTEX_BITSET_MATCH_ANY);
+
+		ret = ret2 < 0 ? ret2 : ret + ret2;
+	}
 	return ret;
 }
 
@@ -202,6 +259,7 @@ long sys_futex(struct task *t, const struct sysargs *a)
 	uaddr_t addr = sysarg_uaddr(a, 0), uts = sysarg_uaddr(a, 3);
 	int op = sysarg_int(a, 1), cmd = op & LINUX_FUTEX_CMD_MASK;
 	bool realtime = op & LINUX_FUTEX_CLOCK_REALTIME;
+	bool private = op & LINUX_FUTEX_PRIVATE_FLAG;
 	uint32_t val = sysarg_uint(a, 2), bitset = sysarg_uint(a, 5);
 	int64_t deadline;
 	int ret;
@@ -220,14 +278,14 @@ long sys_futex(struct task *t, const struct sysargs *a)
 		ret = get_deadline(t, uts, cmd == LINUX_FUTEX_WAIT_BITSET, realtime, &deadline);
 		if (ret < 0)
 			return ret;
-		return futex_wait(t, addr, val, deadline, bitset);
+		return futex_wait(t, addr, private, val, deadline, bitset);
 	case LINUX_FUTEX_WAKE:
 		bitset = LINUX_FUTEX_BITSET_MATCH_ANY;
 		/* fallthrough */
 	case LINUX_FUTEX_WAKE_BITSET:
 		if (!bitset)
 			return -EINVAL;
-		return futex_wake(t->mm, addr, (int)val, bitset);
+		return futex_wake(t->mm, addr, private, (int)val, bitset);
 	case LINUX_FUTEX_REQUEUE:
 	case LINUX_FUTEX_CMP_REQUEUE: {
 		uaddr_t addr2 = sysarg_uaddr(a, 4);
@@ -242,14 +300,15 @@ long sys_futex(struct task *t, const struct sysargs *a)
 			if (cur != sysarg_uint(a, 5))
 				return -EAGAIN;
 		}
-		return futex_requeue(t->mm, addr, addr2, (int)val, nreq);
+		return futex_requeue(t->mm, addr, addr2, private, (int)val, nreq);
 	}
 	case LINUX_FUTEX_WAKE_OP: {
 		uaddr_t addr2 = sysarg_uaddr(a, 4);
 
 		if (addr2 & 3)
 			return -EINVAL;
-		return futex_wake_op(t, addr, addr2, (int)val, (int)uts, sysarg_uint(a, 5));
+		return futex_wake_op(t, addr, addr2, private, (int)val, (int)uts,
+				     sysarg_uint(a, 5));
 	}
 	default:
 		klog(LOG_INFO, "futex op %d is not implemented: ENOSYS", cmd);

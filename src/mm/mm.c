@@ -11,6 +11,8 @@
 #include "abi/linux/errno.h"
 #include "abi/linux/mman.h"
 
+static uint64_t next_anon_id; /* shared anonymous mappings made so far */
+
 static struct vma *vma_new(uaddr_t start, uaddr_t end, int prot, unsigned flags, struct file *file,
 			   uint64_t off)
 {
@@ -158,10 +160,11 @@ long mm_unmapped_area(struct mm *mm, uaddr_t hint, size_t len)
 static int vma_split(struct mm *mm, struct vma *v, uaddr_t addr)
 {
 	struct vma *tail = vma_new(addr, v->end, v->prot, v->flags, v->file,
-				   v->file ? v->off + (addr - v->start) : 0);
+				   v->file || v->anon_id ? v->off + (addr - v->start) : 0);
 
 	if (!tail)
 		return -ENOMEM;
+	tail->anon_id = v->anon_id;
 	v->end = addr;
 	list_add(&tail->link, &v->link);
 	mm->nvmas++;
@@ -221,14 +224,16 @@ static void vma_try_merge(struct mm *mm, struct vma *v)
 	struct vma *n = list_entry(v->link.next, struct vma, link);
 
 	if (&n->link != &mm->vmas && n->start == v->end && n->prot == v->prot &&
-	    n->flags == v->flags && n->file == v->file &&
-	    (!v->file || n->off == v->off + (v->end - v->start)) && !(v->flags & VMA_STUB)) {
+	    n->flags == v->flags && n->file == v->file && n->anon_id == v->anon_id &&
+	    (!(v->file || v->anon_id) || n->off == v->off + (v->end - v->start)) &&
+	    !(v->flags & VMA_STUB)) {
 		v->end = n->end;
 		vma_free(mm, n);
 	}
 	if (&p->link != &mm->vmas && p->end == v->start && p->prot == v->prot &&
-	    p->flags == v->flags && p->file == v->file &&
-	    (!v->file || v->off == p->off + (p->end - p->start)) && !(v->flags & VMA_STUB)) {
+	    p->flags == v->flags && p->file == v->file && p->anon_id == v->anon_id &&
+	    (!(v->file || v->anon_id) || v->off == p->off + (p->end - p->start)) &&
+	    !(v->flags & VMA_STUB)) {
 		p->end = v->end;
 		vma_free(mm, v);
 	}
@@ -250,9 +255,11 @@ int mm_map(struct mm *mm, uaddr_t addr, size_t len, int prot, unsigned vflags, s
 	ret = vmas_remove(mm, addr, addr + len);
 	if (ret < 0)
 		return ret;
-	v = vma_new(addr, addr + len, prot, vflags | (file ? 0 : VMA_ANON), file, off);
+	v = vma_new(addr, addr + len, prot, vflags | (file ? 0 : VMA_ANON), file, file ? off : 0);
 	if (!v)
 		return -ENOMEM;
+	if (!file && (vflags & VMA_SHARED))
+		v->anon_id = ++next_anon_id;
 	vma_insert(mm, v);
 	flags = (vflags & VMA_SHARED) ? LINUX_MAP_SHARED : LINUX_MAP_PRIVATE;
 	if (!file)
@@ -347,9 +354,10 @@ static long vma_move(struct mm *mm, struct vma *v, uaddr_t addr, size_t old_len,
 	if (ret < 0)
 		return ret;
 	nv = vma_new(new_addr, new_addr + new_len, v->prot, v->flags, v->file,
-		     v->file ? v->off + (addr - v->start) : 0);
+		     v->file || v->anon_id ? v->off + (addr - v->start) : 0);
 	if (!nv)
 		return -ENOMEM;
+	nv->anon_id = v->anon_id;
 	ret = vmas_remove(mm, addr, addr + old_len);
 	if (ret < 0) {
 		vma_free(mm, nv);
@@ -427,6 +435,7 @@ int mm_fork(struct mm *src, struct mm **out)
 			mm_put(mm);
 			return -ENOMEM;
 		}
+		nv->anon_id = v->anon_id;
 		list_add_tail(&nv->link, &mm->vmas);
 		mm->nvmas++;
 	}

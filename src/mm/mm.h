@@ -38,7 +38,9 @@ struct vma {
 	int prot;	   /* LINUX_PROT_* */
 	unsigned flags;	   /* VMA_* */
 	struct file *file; /* owns a reference, or NULL */
-	uint64_t off;	   /* file offset of start */
+	uint64_t off;	   /* file offset of start (shared anonymous: from its first page) */
+	uint64_t anon_id;  /* a shared anonymous mapping's identity, kept by fork and
+			    * splits (futex keys); 0 for others */
 };
 
 struct mm {

@@ -1,0 +1,208 @@
+/* Shared futexes meet across processes: in MAP_SHARED anonymous memory
+ * kept over fork, in a shared file mapping opened separately by each, and
+ * under a process-shared pthread mutex and condition variable; a private
+ * futex operation does not reach another process. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* <linux/futex.h> is not on musl's include path */
+#define FUTEX_WAIT	   0
+#define FUTEX_WAKE	   1
+#define FUTEX_WAKE_PRIVATE (FUTEX_WAKE | 128)
+
+static int n;
+
+static void check(int ok, const char *what)
+{
+	printf("%s %d - %s\n", ok ? "ok" : "not ok", ++n, what);
+}
+
+static long futex(uint32_t *addr, int op, uint32_t val, const struct timespec *ts)
+{
+	return syscall(SYS_futex, addr, op, val, ts, NULL, 0);
+}
+
+static void pause_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Wakes one waiter on addr with op, retrying until one was there (the child
+ * may not be asleep yet): the number woken, 0 after about 2 s. */
+static long wake_one(uint32_t *addr, int op)
+{
+	long r = 0;
+	int i;
+
+	for (i = 0; i < 400 && r == 0; i++) {
+		r = futex(addr, op, 1, NULL);
+		if (r == 0)
+			pause_ms(5);
+	}
+	return r;
+}
+
+/* A child waits on *f (shared) until woken; exits 0 if the wait returned 0. */
+static pid_t waiter(uint32_t *f)
+{
+	pid_t c = fork();
+
+	if (c == 0) {
+		struct timespec ts = { 5, 0 };
+
+		_exit(futex(f, FUTEX_WAIT, 0, &ts) == 0 ? 0 : 1);
+	}
+	return c;
+}
+
+static int exited0(pid_t c)
+{
+	int st;
+
+	return waitpid(c, &st, 0) == c && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+int main(void)
+{
+	uint32_t *anon =
+		mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	char path[] = "/tmp/skas-futex-XXXXXX";
+	pid_t c;
+	int fd;
+
+	setvbuf(stdout, NULL, _IONBF, 0);
+	alarm(20);
+	if (anon == MAP_FAILED)
+		return 1;
+
+	/* 1: shared anonymous memory across fork */
+	c = waiter(&anon[1]);
+	check(wake_one(&anon[1], FUTEX_WAKE) == 1,
+	      "FUTEX_WAKE in MAP_SHARED|MAP_ANONYMOUS wakes a child");
+	check(exited0(c), "the child's FUTEX_WAIT returned 0");
+
+	/* 2: the private flag stays in its own address space */
+	c = fork();
+	if (c == 0) {
+		struct timespec ts = { 0, 300000000 };
+		long r = futex(&anon[2], FUTEX_WAIT, 0, &ts);
+
+		_exit(r < 0 && errno == ETIMEDOUT ? 0 : 1);
+	}
+	pause_ms(50);
+	check(futex(&anon[2], FUTEX_WAKE_PRIVATE, 1, NULL) == 0,
+	      "FUTEX_WAKE_PRIVATE does not reach another process's waiter");
+	check(exited0(c), "which times out");
+
+	/* 3: a shared file mapping, each process mapping the file itself */
+	fd = mkstemp(path);
+	if (fd < 0 || ftruncate(fd, 8192) < 0)
+		return 1;
+	c = fork();
+	if (c == 0) {
+		int cfd = open(path, O_RDWR);
+		uint32_t *m =
+			cfd < 0 ? MAP_FAILED
+				: mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, cfd, 0);
+		struct timespec ts = { 5, 0 };
+
+		if (m == MAP_FAILED)
+			_exit(2);
+		/* the futex at file offset 4100 */
+		_exit(futex((uint32_t *)((char *)m + 4100), FUTEX_WAIT, 0, &ts) == 0 ? 0 : 1);
+	}
+	{
+		/* mapped from page 1 of the file: a different address, the
+		 * same file offset */
+		char *m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 4096);
+
+		check(m != MAP_FAILED && wake_one((uint32_t *)(m + 4), FUTEX_WAKE) == 1,
+		      "a shared file futex is keyed by file offset, not address");
+		check(exited0(c), "the other process's wait returned 0");
+		munmap(m, 4096);
+	}
+	close(fd);
+	unlink(path);
+
+	/* 4: split mappings keep their identity: wake through the second page
+	 * of a two-page shared mapping after the first page is unmapped */
+	{
+		char *two =
+			mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+		c = waiter((uint32_t *)(two + 4096));
+		check(munmap(two, 4096) == 0 && wake_one((uint32_t *)(two + 4096), FUTEX_WAKE) == 1,
+		      "after munmap of the first page the second still wakes the child");
+		check(exited0(c), "the child's wait returned 0");
+	}
+
+	/* 5: process-shared pthread mutex and condition variable */
+	{
+		struct shared {
+			pthread_mutex_t mu;
+			pthread_cond_t cv;
+			int stage, count;
+		} *sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			     -1, 0);
+		pthread_mutexattr_t ma;
+		pthread_condattr_t ca;
+		int i, ok = 1;
+
+		pthread_mutexattr_init(&ma);
+		pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
+		pthread_condattr_init(&ca);
+		pthread_condattr_setpshared(&ca, PTHREAD_PROCESS_SHARED);
+		pthread_mutex_init(&sh->mu, &ma);
+		pthread_cond_init(&sh->cv, &ca);
+		c = fork();
+		if (c == 0) {
+			for (i = 0; i < 200; i++) {
+				pthread_mutex_lock(&sh->mu);
+				while (sh->stage % 2 == 0)
+					pthread_cond_wait(&sh->cv, &sh->mu);
+				sh->count++;
+				sh->stage++;
+				pthread_cond_signal(&sh->cv);
+				pthread_mutex_unlock(&sh->mu);
+			}
+			_exit(0);
+		}
+		for (i = 0; i < 200; i++) {
+			pthread_mutex_lock(&sh->mu);
+			while (sh->stage % 2 == 1)
+				pthread_cond_wait(&sh->cv, &sh->mu);
+			sh->count++;
+			sh->stage++;
+			pthread_cond_signal(&sh->cv);
+			pthread_mutex_unlock(&sh->mu);
+		}
+		ok = exited0(c);
+		check(ok && sh->count == 400 && sh->stage == 400,
+		      "two processes alternate 400 times under a process-shared mutex and condvar");
+	}
+
+	/* 6: a shared futex on an unmapped address is EFAULT */
+	{
+		char *gone = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		munmap(gone, 4096);
+		errno = 0;
+		check(futex((uint32_t *)gone, FUTEX_WAKE, 1, NULL) == -1 && errno == EFAULT,
+		      "FUTEX_WAKE on an unmapped address: EFAULT");
+		check(futex((uint32_t *)gone, FUTEX_WAKE_PRIVATE, 1, NULL) == 0,
+		      "FUTEX_WAKE_PRIVATE there: 0");
+	}
+	return 0;
+}
