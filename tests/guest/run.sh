@@ -1,7 +1,8 @@
 #!/bin/bash
 # Differential guest tests: build every tests/guest/*.c statically (glibc and,
 # if musl-gcc exists, musl), run each natively and under `$SKAS run --`, and
-# compare stdout and exit status byte for byte.
+# compare stdout and exit status byte for byte. The native run must itself
+# pass (its expected exit status, no "not ok" line).
 #
 # usage: tests/guest/run.sh [--skas PATH] [--only NAME] [--libc glibc|musl|both]
 #                           [--native-only]
@@ -162,7 +163,14 @@ for src in "${srcs[@]}"; do
 
         skas_rc=$(run_one "$tmp/skas.out" "$tmp/skas.err" "$SKAS" run -- "$bin" "${args[@]}")
 
-        if [ "$nrc" = "$skas_rc" ] && cmp -s "$tmp/native.out" "$tmp/skas.out"; then
+        # A test that fails natively (a hang ended by its alarm, a "not ok")
+        # proves nothing even when skas fails the same way.
+        if [ "$nrc" != "$expect" ] || grep -q '^not ok' "$tmp/native.out"; then
+            echo "not ok $n - $label: the test itself fails natively"
+            echo "# native exit status $nrc, expected $expect"
+            grep '^not ok' "$tmp/native.out" | sed 's/^/# /'
+            failed=$((failed + 1))
+        elif [ "$nrc" = "$skas_rc" ] && cmp -s "$tmp/native.out" "$tmp/skas.out"; then
             echo "ok $n - $label"
             passed=$((passed + 1))
         else

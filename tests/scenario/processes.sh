@@ -59,6 +59,18 @@ printf 'all: a b c\n\t@echo all\na:\n\t@echo a\nb:\n\t@echo b\nc:\n\t@echo c\n' 
 out=$(run /usr/bin/make -s -j2 -C "$tmp" | sort | tr '\n' ' ')
 check "make -j2" "a all b c " "$out"
 
+# Job control with set -m (the issue's signals part): a stopped job shows
+# as Stopped, continues, dies of SIGTERM.
+out=$(run /bin/bash -c 'set -m; sleep 5 & kill -STOP %1; sleep 0.2; jobs -l | grep -c Stopped
+kill -CONT %1; sleep 0.1; jobs | grep -c Running; kill %1; wait; echo end' 2>&1 | grep -v Terminated)
+check "bash set -m: a job stops, continues and is killed" "1 1 end" "$(echo $out)"
+
+out=$(run /bin/bash -c 'timeout 1 sleep 5; echo $?')
+check "timeout 1 sleep 5 inside the guest" "124" "$out"
+
+out=$(run /bin/bash -c 'trap "echo got TERM" TERM; kill -TERM $$; sleep 5 & kill -STOP $!; kill -CONT $!; kill $!; wait $!; echo $?')
+check "bash: TERM trap, then STOP/CONT/TERM of a background sleep" "got TERM 143" "$(echo $out)"
+
 start=$(date +%s)
 out=$(timeout -k 5 60 "$SKAS" run --pids-max=64 -- /bin/bash -c \
 	':(){ :|:& };:; sleep 2; echo survived' 2>/dev/null)
