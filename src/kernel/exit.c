@@ -120,10 +120,41 @@ static void notify_parent(struct process *p)
 	waitq_wake_all(&parent->wait_chld);
 }
 
+static void pgrp_signal_cb(struct process *p, void *arg)
+{
+	const int *pgid = arg;
+
+	if (p->pgid == *pgid && !p->exiting) {
+		send_signal(NULL, p, LINUX_SIGHUP);
+		send_signal(NULL, p, LINUX_SIGCONT);
+	}
+}
+
+/* POSIX: a process group that becomes orphaned with a stopped member gets
+ * SIGHUP then SIGCONT (nobody in its session could continue it any more).
+ * As Linux's kill_orphaned_pgrp: p's exit may orphan its own group (p's
+ * parent is in another group of the session: p is left out of the count),
+ * or a child's group (p was the child's link outside it: counted after the
+ * child has its new parent). */
+static void orphaned_pgrp_check(struct process *p, struct process *member)
+{
+	struct process *parent = member == p ? p->parent : p;
+	bool stopped;
+	int pgid = member->pgid;
+
+	if (!parent || parent->pgid == pgid || parent->sid != member->sid)
+		return;
+	if (!pgrp_is_orphaned(pgid, member == p ? p : NULL, &stopped) || !stopped)
+		return;
+	for_each_process(pgrp_signal_cb, &pgid);
+}
+
 /* The last thread of p is gone. */
 static void process_finish(struct process *p)
 {
 	struct process *c, *n, *reaper;
+
+	orphaned_pgrp_check(p, p);
 
 	if (p->sid == p->pid)
 		tty_session_leader_exit(p); /* its terminal's foreground: SIGHUP */
@@ -149,6 +180,8 @@ static void process_finish(struct process *p)
 		list_add_tail(&c->sibling, &reaper->children);
 		if (c->zombie)
 			notify_parent(c);
+		else
+			orphaned_pgrp_check(p, c);
 		/* Parent death signal */
 		if (c->pdeath_signal && !c->zombie)
 			send_signal(NULL, c, c->pdeath_signal);
@@ -240,8 +273,10 @@ void task_exit(struct task *t, int code)
 		if (!p->exiting)
 			p->exit_code = code;
 		process_finish(p);
-	} else if (p->exec_waiter && p->nthreads == 1) {
-		sched_wake(p->exec_waiter);
+	} else {
+		if (p->exec_waiter && p->nthreads == 1)
+			sched_wake(p->exec_waiter);
+		signal_stop_check(p); /* it may have been the last running */
 	}
 	t->state = TASK_DEAD;
 	schedule();

@@ -95,8 +95,9 @@ long sys_pidfd_send_signal(struct task *t, const struct sysargs *a)
 
 	unsigned flags = sysarg_uint(a, 3);
 
-	/* PIDFD_SIGNAL_THREAD (1), _THREAD_GROUP (2), _PROCESS_GROUP (4): at
-	 * most one. Differs from Linux: THREAD signals the whole process. */
+	/* PIDFD_SIGNAL_THREAD (1): the thread the pidfd names (the leader:
+	 * pidfds of other threads, PIDFD_THREAD, are not made here);
+	 * _THREAD_GROUP (2), _PROCESS_GROUP (4): at most one. */
 	if ((flags & ~7u) || (flags & (flags - 1)))
 		return -EINVAL;
 	if (sig < 0 || sig > LINUX_NSIG)
@@ -126,6 +127,23 @@ long sys_pidfd_send_signal(struct task *t, const struct sysargs *a)
 		if ((si.si_code >= 0 || si.si_code == LINUX_SI_TKILL) && p != t->proc)
 			return -EPERM;
 		return send_signal_info(p, NULL, sig, &si);
+	}
+	if (flags & 1) {
+		struct task *leader = task_by_tid(p->pid);
+		struct linux_siginfo si;
+
+		if (!leader || leader->proc != p)
+			return -ESRCH;
+		if (!signal_may_send(t, p, sig))
+			return -EPERM;
+		if (sig == 0)
+			return 0;
+		memset(&si, 0, sizeof(si));
+		si.si_signo = sig;
+		si.si_code = LINUX_SI_USER;
+		si.fields.kill.pid = t->proc->pid;
+		si.fields.kill.uid = t->proc->cred.uid;
+		return send_signal_info(p, leader, sig, &si);
 	}
 	if (flags & 4) {
 		struct sysargs k = { { (uint64_t)(int64_t)-p->pgid, (uint64_t)sig } };

@@ -7,9 +7,11 @@
  * rt_sigreturn checks what the guest hands back. Job control: a stop signal
  * stops every thread of the process (each sleeps in handle_signals) until a
  * SIGCONT or SIGKILL; the parent hears of both (SIGCHLD, wait).
- * Differs from Linux: the parent is told of a stop as soon as one thread
- * takes the stop signal, not once every thread has stopped; stop signals
- * to an orphaned process group are not discarded. */
+ * The parent is told of a stop once every thread has stopped; SIGTSTP,
+ * SIGTTIN and SIGTTOU at their default action are discarded in an
+ * orphaned process group (SIGSTOP is not). The instance's init has no
+ * parent inside, so its own group is orphaned, as a container's is: a
+ * shell's jobs in groups of their own are not. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -306,6 +308,7 @@ static void prepare_stop_cont(struct process *p, int sig)
 		return;
 	p->stopped = false;
 	p->stop_code = 0;
+	p->stop_sig = 0;
 	p->continued = true;
 	list_for_each_entry(t, &p->threads, thread_link)
 	{
@@ -324,14 +327,32 @@ static void group_stop(struct task *t, int sig)
 	if (p->exiting)
 		return;
 	p->stopped = true;
-	p->stop_code = sig;
+	p->stop_sig = sig;
 	p->continued = false;
 	list_for_each_entry(o, &p->threads, thread_link)
 	{
 		if (o != t)
 			task_kick(o);
 	}
-	notify_parent_cldstop(p, LINUX_CLD_STOPPED, sig);
+}
+
+/* A group stop is complete when every thread of the process that is not
+ * dying sleeps in stop_park: then wait can report it and the parent hears
+ * (as Linux's do_signal_stop, once). Called as threads park and exit. */
+void signal_stop_check(struct process *p)
+{
+	struct task *o;
+
+	if (!p->stopped || !p->stop_sig || p->exiting)
+		return;
+	list_for_each_entry(o, &p->threads, thread_link)
+	{
+		if (!o->stop_parked && !o->killed && o->state != TASK_DEAD)
+			return;
+	}
+	p->stop_code = p->stop_sig;
+	p->stop_sig = 0;
+	notify_parent_cldstop(p, LINUX_CLD_STOPPED, p->stop_code);
 }
 
 /* A stopped task sleeps here until SIGCONT or SIGKILL. */
@@ -339,6 +360,7 @@ static void stop_park(struct task *t)
 {
 	while (t->proc->stopped && !t->killed) {
 		t->stop_parked = true;
+		signal_stop_check(t->proc);
 		t->state = TASK_SLEEPING;
 		schedule();
 	}
@@ -693,6 +715,11 @@ void handle_signals(struct task *t)
 			    !((SIGBIT(sig) & SYNCHRONOUS_MASK) && info.si_code > 0))
 				continue;
 			if (sig_default_stops(sig)) {
+				/* POSIX: job-control stops are discarded in an
+				 * orphaned group (nobody could continue it). */
+				if (sig != LINUX_SIGSTOP &&
+				    pgrp_is_orphaned(t->proc->pgid, NULL, NULL))
+					continue;
 				group_stop(t, sig);
 				continue;
 			}

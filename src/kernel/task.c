@@ -59,6 +59,37 @@ void for_each_process(void (*fn)(struct process *p, void *arg), void *arg)
 			fn(processes[i], arg);
 }
 
+struct pgrp_scan {
+	int pgid;
+	const struct process *ignore;
+	bool orphaned, stopped;
+};
+
+static void pgrp_scan_cb(struct process *p, void *arg)
+{
+	struct pgrp_scan *c = arg;
+	struct process *parent = p->parent;
+
+	if (p->pgid != c->pgid || p->exiting || p == c->ignore)
+		return;
+	if (p->stopped)
+		c->stopped = true;
+	if (parent && parent != c->ignore && parent->pgid != c->pgid && parent->sid == p->sid)
+		c->orphaned = false;
+}
+
+/* Orphaned (POSIX): no member, leaving out ignore, has a parent in another
+ * group of the same session. *stopped: has it a stopped member. */
+bool pgrp_is_orphaned(int pgid, const struct process *ignore, bool *stopped)
+{
+	struct pgrp_scan c = { pgid, ignore, true, false };
+
+	for_each_process(pgrp_scan_cb, &c);
+	if (stopped)
+		*stopped = c.stopped;
+	return c.orphaned;
+}
+
 static bool pid_in_use(int pid)
 {
 	int i;

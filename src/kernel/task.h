@@ -72,6 +72,7 @@ struct process {
 	bool stopped;
 	bool continued;
 	int stop_code;
+	int stop_sig; /* the signal of a group stop not yet complete */
 	/* itimer.c: ITIMER_REAL and the CPU timers that only keep values. */
 	struct ktimer it_real;
 	int64_t it_real_interval_ns;
@@ -135,6 +136,10 @@ struct task *task_by_tid(int tid);
 struct process *process_by_pid(int pid);
 /* Calls fn for every live process. */
 void for_each_process(void (*fn)(struct process *p, void *arg), void *arg);
+/* Is process group pgid orphaned (no member, ignore left out, has a parent
+ * in another group of its session)? *stopped (may be NULL): has it a
+ * stopped member. */
+bool pgrp_is_orphaned(int pgid, const struct process *ignore, bool *stopped);
 int pid_alloc(void);
 struct process *process_alloc(int pid);
 void pid_free(int pid);
@@ -182,6 +187,8 @@ void handle_signals(struct task *t);
 int send_signal_tkill(struct task *from, struct task *target, int sig);
 /* May from send sig to p (kill(2)'s permission rule)? */
 bool signal_may_send(struct task *from, struct process *p, int sig);
+/* A group stop of p completes once all its threads have stopped. */
+void signal_stop_check(struct process *p);
 /* A host signal to skas, for the instance (see signal.c). */
 void signal_from_host(int sig);
 /* Takes the lowest pending signal in allowed (thread's first, then the

@@ -153,31 +153,6 @@ static void signal_process(struct process *p, int sig)
 	send_signal_info(p, NULL, sig, &si);
 }
 
-struct orphan_ctx {
-	int pgrp;
-	bool orphaned;
-};
-
-static void orphan_cb(struct process *p, void *arg)
-{
-	struct orphan_ctx *c = arg;
-	struct process *parent = p->parent;
-
-	if (p->pgid != c->pgrp || p->exiting || !parent)
-		return;
-	if (parent->pgid != c->pgrp && parent->sid == p->sid)
-		c->orphaned = false;
-}
-
-/* No member has a parent in another group of the same session. */
-static bool pgrp_orphaned(int pgrp)
-{
-	struct orphan_ctx c = { pgrp, true };
-
-	for_each_process(orphan_cb, &c);
-	return c.orphaned;
-}
-
 static bool sig_ignored_by(struct task *t, int sig)
 {
 	return (t->sigmask & (1ULL << (sig - 1))) ||
@@ -198,7 +173,7 @@ int tty_check_change(struct tty *tty, int sig)
 		return 0;
 	if (sig_ignored_by(t, sig))
 		return sig == LINUX_SIGTTIN ? -EIO : 0;
-	if (pgrp_orphaned(p->pgid))
+	if (pgrp_is_orphaned(p->pgid, NULL, NULL))
 		return -EIO;
 	tty_signal_pgrp(p->pgid, sig);
 	return -ERESTARTSYS;

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -52,6 +53,16 @@ static int readable(int fd)
 struct clone_args_v0 {
 	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
 };
+
+/* Is SIGUSR1 pending as this thread sees it (its own and the process's)? */
+static void *pending_in_thread(void *arg)
+{
+	sigset_t pend;
+
+	(void)arg;
+	sigpending(&pend);
+	return (void *)(intptr_t)sigismember(&pend, SIGUSR1);
+}
 
 int main(void)
 {
@@ -120,6 +131,33 @@ int main(void)
 		check(r == 0 && si.si_code == CLD_EXITED && si.si_status == 7,
 		      "waitid on the clone3 pidfd: exit 7");
 		close(cpfd);
+	}
+	/* PIDFD_SIGNAL_THREAD (Linux 6.9): pending on the leader only, where
+	 * a process-directed one is seen by every thread */
+	{
+		sigset_t set, pend;
+		pthread_t th;
+		int self = syscall(SYS_pidfd_open, getpid(), 0), other;
+
+		sigemptyset(&set);
+		sigaddset(&set, SIGUSR1);
+		sigprocmask(SIG_BLOCK, &set, NULL);
+		r = syscall(SYS_pidfd_send_signal, self, SIGUSR1, NULL, 1);
+		check(r == 0, "pidfd_send_signal(PIDFD_SIGNAL_THREAD) to itself");
+		sigpending(&pend);
+		check(sigismember(&pend, SIGUSR1), "pending on the leader");
+		pthread_create(&th, NULL, pending_in_thread, NULL);
+		pthread_join(th, (void **)&other);
+		check(other == 0, "not seen by another thread");
+		sigwaitinfo(&set, &si);
+		r = syscall(SYS_pidfd_send_signal, self, SIGUSR1, NULL, 2);
+		pthread_create(&th, NULL, pending_in_thread, NULL);
+		pthread_join(th, (void **)&other);
+		check(r == 0 && other == 1, "PIDFD_SIGNAL_THREAD_GROUP: seen by another thread");
+		sigwaitinfo(&set, &si);
+		r = syscall(SYS_pidfd_send_signal, self, SIGUSR1, NULL, 3);
+		check(r == -1 && errno == EINVAL, "two scope flags: EINVAL");
+		close(self);
 	}
 	r = waitpid(-1, &st, WNOHANG);
 	check(r == -1 && errno == ECHILD, "no children left");
