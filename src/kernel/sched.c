@@ -228,14 +228,28 @@ static bool host_signals(void)
 	return !list_empty(&runqueue);
 }
 
+static int64_t last_look_ns; /* the idle loop's last look at timers and host fds */
+
 static void idle_wait(void)
 {
 	int64_t timeout_ns;
 
 	if (host_signals())
 		return;
-	if (platform->poll(platform_event) > 0)
+	if (platform->poll(platform_event) > 0) {
+		/* Busy with traps: still look at timers and host fds (the
+		 * console's ^C) every millisecond, without waiting. */
+		int64_t now = sched_now_ns();
+
+		if (now - last_look_ns < 1000000)
+			return;
+		last_look_ns = now;
+		run_timers();
+		if (host_evloop_busy())
+			host_evloop_wait(0, wake_task_cb);
 		return;
+	}
+	last_look_ns = sched_now_ns();
 	timeout_ns = run_timers();
 	if (!list_empty(&runqueue))
 		return;

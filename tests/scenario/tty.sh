@@ -168,6 +168,11 @@ c_ctrl_c() {
     line "sleep 100" && sleep 0.5 && keys C-c && wait_last '^GUEST> ?$' &&
         line 'echo rc=$?' && wait_for '^rc=130$'
 }
+c_ctrl_c_load() {
+    # Two guest processes trapping all the time: ^C still arrives.
+    line "yes >/dev/null & yes >/dev/null & sleep 100" && sleep 0.5 && keys C-c &&
+        wait_last '^GUEST> ?$' && line 'echo rc=$?; kill %1 %2' && wait_for '^rc=130$'
+}
 c_ctrl_z() {
     line "sleep 100" && sleep 0.5 && keys C-z && wait_for 'Stopped +sleep 100' &&
         line "bg" && line "jobs" && wait_for 'Running +sleep 100 &' &&
@@ -245,6 +250,7 @@ if [ "$have_tmux" = 1 ] && command -v "$SKAS" >/dev/null 2>&1; then
     t "tty is /dev/console" c_tty
     t "stty -a shows icanon and echo" c_stty
     t "Ctrl-C ends sleep 100 (status 130)" c_ctrl_c
+    t "Ctrl-C ends sleep 100 while two yes loops keep the kernel busy" c_ctrl_c_load
     t "Ctrl-Z stops sleep 100; bg, jobs, fg" c_ctrl_z
     t "a resize: SIGWINCH and the new size" c_resize
     if [ -x /usr/bin/vi ]; then
