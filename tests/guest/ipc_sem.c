@@ -426,7 +426,7 @@ static void test_ctl(void)
 	      "IPC_STAT shows 0604");
 	pid = fork();
 	if (pid == 0) {
-		if (setuid(1001) < 0)
+		if (setgid(1001) < 0 || setuid(1001) < 0)
 			_exit(10);
 		if (semctl(id, 0, GETVAL) != 0)
 			_exit(1); /* others may read */
