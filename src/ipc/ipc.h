@@ -69,6 +69,10 @@ int ipc_perm_set(struct kern_ipc_perm *p, const struct linux_ipc64_perm *in);
 int64_t ipc_now(void); /* CLOCK_REALTIME seconds */
 int ipc_pid(struct task *t);
 
+/* Is f a POSIX message queue descriptor (mqueue.c)? */
+struct file;
+bool mq_is_queue(struct file *f);
+
 /* Hooks: a process is gone (its semaphore adjustments are undone). */
 void sem_exit(int pid);
 

@@ -36,6 +36,8 @@ struct file_ops {
 	/* The host fd whose pages a mapping of this file uses, or -ENODEV. */
 	int (*mmap_fd)(struct file *f);
 	void (*release)(struct file *f);
+	/* Each close of an fd of it, by current (Linux's f_op->flush). */
+	void (*flush)(struct file *f);
 };
 
 struct file {
