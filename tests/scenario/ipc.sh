@@ -24,6 +24,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/skas-ipc.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 
 cat >"$tmp/counter.c" <<'C'
+#define _GNU_SOURCE
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
