@@ -143,15 +143,16 @@ static key_t unique_key(int i)
 static void test_get(void)
 {
 	key_t key = unique_key(1);
-	int id;
+	int id, id2;
 
 	check_err(msgget(key, 0600), ENOENT, "msgget of a missing key");
 	id = msgget(key, IPC_CREAT | IPC_EXCL | 0600);
 	check(id >= 0, "msgget IPC_CREAT|IPC_EXCL");
 	check_err(msgget(key, IPC_CREAT | IPC_EXCL | 0600), EEXIST, "again: EEXIST");
 	check(msgget(key, 0) == id, "msgget finds it");
-	check(msgget(IPC_PRIVATE, 0600) != id, "IPC_PRIVATE makes another");
-	msgctl(msgget(IPC_PRIVATE, 0600), IPC_RMID, NULL);
+	id2 = msgget(IPC_PRIVATE, 0600);
+	check(id2 >= 0 && id2 != id, "IPC_PRIVATE makes another");
+	msgctl(id2, IPC_RMID, NULL);
 	check(msgctl(id, IPC_RMID, NULL) == 0, "IPC_RMID");
 	check_err(msgget(key, 0), ENOENT, "the key is gone");
 }
