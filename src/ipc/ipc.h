@@ -69,6 +69,13 @@ int ipc_perm_set(struct kern_ipc_perm *p, const struct linux_ipc64_perm *in);
 int64_t ipc_now(void); /* CLOCK_REALTIME seconds */
 int ipc_pid(struct task *t);
 
+/* /proc/sysvipc/{shm,sem,msg}: the header and one line per object, in
+ * Linux's format, each handed to emit. */
+typedef void (*ipc_emit_fn)(void *arg, const char *line);
+void shm_proc_show(ipc_emit_fn emit, void *arg);
+void sem_proc_show(ipc_emit_fn emit, void *arg);
+void msg_proc_show(ipc_emit_fn emit, void *arg);
+
 /* Is f a POSIX message queue descriptor (mqueue.c)? */
 struct file;
 bool mq_is_queue(struct file *f);

@@ -5,6 +5,7 @@
  * Waits are interruptible (restarted only for a signal without handler, as
  * Linux's ERESTARTNOHAND) and removal wakes them with EIDRM. */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -467,5 +468,29 @@ long sys_msgctl(struct task *t, const struct sysargs *a)
 		return msgctl_down(t, msqid, cmd, NULL);
 	default:
 		return -EINVAL;
+	}
+}
+
+void msg_proc_show(ipc_emit_fn emit, void *arg)
+{
+	char line[192];
+
+	emit(arg,
+	     "       key      msqid perms      cbytes       qnum lspid lrpid   uid   gid  cuid  "
+	     "cgid      stime      rtime      ctime\n");
+	for (int i = 0; i <= msg_ids.max_idx; i++) {
+		struct kern_ipc_perm *p = ipc_at(&msg_ids, i);
+		struct msg_queue *q;
+
+		if (!p)
+			continue;
+		q = msq_of(p);
+		snprintf(line, sizeof(line),
+			 "%10d %10d  %4o  %10llu %10llu %5d %5d %5u %5u %5u %5u %10lld %10lld "
+			 "%10lld\n",
+			 p->key, p->id, p->mode, (unsigned long long)q->cbytes,
+			 (unsigned long long)q->qnum, q->lspid, q->lrpid, p->uid, p->gid, p->cuid,
+			 p->cgid, (long long)q->stime, (long long)q->rtime, (long long)q->ctime);
+		emit(arg, line);
 	}
 }

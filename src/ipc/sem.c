@@ -7,6 +7,7 @@
  * Differs from Linux: one FIFO per set instead of per-semaphore queues, so
  * the wakeup order of waiters on different semaphores may differ; a thread
  * created without CLONE_SYSVSEM shares its process's adjustments. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -600,5 +601,23 @@ void sem_exit(int pid)
 		}
 		undo_free(u);
 		update_queue(sma);
+	}
+}
+
+void sem_proc_show(ipc_emit_fn emit, void *arg)
+{
+	char line[160];
+
+	emit(arg, "       key      semid perms      nsems   uid   gid  cuid  cgid      otime      "
+		  "ctime\n");
+	for (int i = 0; i <= sem_ids.max_idx; i++) {
+		struct kern_ipc_perm *p = ipc_at(&sem_ids, i);
+
+		if (!p)
+			continue;
+		snprintf(line, sizeof(line), "%10d %10d  %4o %10d %5u %5u %5u %5u %10lld %10lld\n",
+			 p->key, p->id, p->mode, sma_of(p)->nsems, p->uid, p->gid, p->cuid, p->cgid,
+			 (long long)sma_of(p)->otime, (long long)sma_of(p)->ctime);
+		emit(arg, line);
 	}
 }

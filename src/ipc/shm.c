@@ -438,3 +438,30 @@ long sys_shmctl(struct task *t, const struct sysargs *a)
 		return -EINVAL;
 	}
 }
+
+void shm_proc_show(ipc_emit_fn emit, void *arg)
+{
+	char line[256];
+
+	emit(arg,
+	     "       key      shmid perms                  size  cpid  lpid nattch   uid   gid  "
+	     "cuid  cgid      atime      dtime      ctime                   rss                  "
+	     "swap\n");
+	for (int i = 0; i <= shm_ids.max_idx; i++) {
+		struct kern_ipc_perm *p = ipc_at(&shm_ids, i);
+		struct shm_seg *s;
+
+		if (!p)
+			continue;
+		s = seg_of(p);
+		snprintf(
+			line, sizeof(line),
+			"%10d %10d  %4o %21llu %5d %5d  %5llu %5u %5u %5u %5u %10lld %10lld %10lld "
+			"%21llu %21llu\n",
+			p->key, p->id, p->mode, (unsigned long long)s->size, s->cpid, s->lpid,
+			(unsigned long long)seg_nattch(s), p->uid, p->gid, p->cuid, p->cgid,
+			(long long)s->atime, (long long)s->dtime, (long long)s->ctime,
+			(unsigned long long)PAGE_ALIGN(s->size), 0ULL);
+		emit(arg, line);
+	}
+}

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SysV IPC with real processes inside skas: a counter in a shared memory
 # segment incremented by 4 unrelated processes (each attaches by key) under
-# a semaphore, ending at the exact total; a process blocked in semtimedop
-# for a second costs the host no CPU. One TAP line each.
+# a semaphore, ending at the exact total; ipcmk/ipcs/ipcrm and
+# /proc/sysvipc; a process blocked in semtimedop for a second costs the
+# host no CPU. One TAP line each.
 set -u
 SKAS=${SKAS:-./skas}
 n=0
@@ -104,6 +105,18 @@ out=$(timeout -k 5 120 "$SKAS" run -- /bin/sh -c "
 " 2>&1)
 check "4 processes x 2500 increments under a semaphore: the counter, the semaphore back at 1" \
 	"10000 1" "$out"
+
+# util-linux's tools on the instance's own IPC namespace (ids start at 0).
+if command -v ipcmk >/dev/null && command -v ipcs >/dev/null; then
+	out=$(timeout -k 5 60 "$SKAS" run -- /bin/sh -c '
+		ipcmk -M 8192 -p 0640; ipcmk -S 2; ipcmk -Q
+		ipcs -m | awk "\$2 == 0 { print \$4, \$5 }"
+		awk "NR > 1 { print \$2, \$3, \$4 }" /proc/sysvipc/sem
+		ipcrm -m 0 -s 0 -q 0 && wc -l < /proc/sysvipc/msg' 2>&1)
+	check "ipcmk, ipcs, /proc/sysvipc, ipcrm" \
+		"Shared memory id: 0 Semaphore id: 0 Message queue id: 0 640 8192 0 644 2 1" \
+		"$(echo $out)"
+fi
 
 # CPU time of skas and its stubs while the guest sleeps 1 s in semtimedop.
 TIMEFORMAT='%3U %3S'
