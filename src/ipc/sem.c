@@ -261,10 +261,11 @@ static long do_semtimedop(struct task *t, int semid, uaddr_t usops, unsigned nso
 	bool alter = false;
 	long ret;
 
-	if (nsops < 1 || semid < 0)
-		return -EINVAL;
+	/* Linux 6's order: the count, the copy, then the id and timeout. */
 	if (nsops > LINUX_SEMOPM)
 		return -E2BIG;
+	if (nsops < 1)
+		return -EINVAL;
 	sops = malloc(nsops * sizeof(*sops));
 	if (!sops)
 		return -ENOMEM;
@@ -272,6 +273,8 @@ static long do_semtimedop(struct task *t, int semid, uaddr_t usops, unsigned nso
 	if (copy_from_user(t->mm, sops, usops, nsops * sizeof(*sops)) < 0)
 		goto out;
 	ret = -EINVAL;
+	if (semid < 0)
+		goto out;
 	if (ts) {
 		if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= 1000000000L)
 			goto out;

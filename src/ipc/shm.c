@@ -176,10 +176,12 @@ static long do_shmat(struct task *t, int shmid, uaddr_t addr, int flg)
 	int prot, acc, ret;
 	uint64_t len;
 	unsigned vflags = VMA_SHARED;
+	bool fixed = false;
 
 	if (shmid < 0)
 		return -EINVAL;
 	if (addr) {
+		fixed = true;
 		if (addr & (LINUX_SHMLBA - 1)) {
 			if (!(flg & LINUX_SHM_RND))
 				return -EINVAL;
@@ -210,7 +212,9 @@ static long do_shmat(struct task *t, int shmid, uaddr_t addr, int flg)
 		return ret;
 	s = seg_of(p);
 	len = PAGE_ALIGN(s->size);
-	if (addr) {
+	if (fixed) {
+		/* Differs from Linux: like skas's mmap, never below
+		 * MMAP_MIN_ADDR, even for root with CAP_SYS_RAWIO. */
 		if (addr < MMAP_MIN_ADDR)
 			return -EPERM;
 		if (len > TASK_SIZE || addr > TASK_SIZE - len)
