@@ -1,11 +1,12 @@
 /* ipc/shm.c: System V shared memory. A segment's pages are one memfd,
  * mapped MAP_SHARED by mm/ like a tmpfs file. Each shmat makes a struct
- * file for the attachment whose only references are the VMAs that map it,
- * so fork, exec, exit, munmap and mprotect keep shm_nattch right for free:
- * nattch is the sum of those references, one per VMA, as in Linux. A
- * removed segment (SHM_DEST, key IPC_PRIVATE) lives until the last one goes.
+ * file for the attachment; mm/ tells it of every VMA that maps it (mmap,
+ * fork, a split by mprotect or munmap) and of every one that goes (munmap,
+ * shmdt, exec, exit), as Linux's shm_open/shm_close, which keep
+ * shm_nattch, shm_lpid, shm_atime and shm_dtime. A removed segment
+ * (SHM_DEST, key IPC_PRIVATE) lives until its last VMA goes.
  * Differs from Linux: SHM_HUGETLB is ENOMEM (no huge pages, as on a host
- * without a pool); shm_rss and shm_swp report every page resident. */
+ * without a pool); shm_rss counts every page resident and shm_swp none. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,13 +30,9 @@ struct shm_seg {
 	int memfd; /* the pages, PAGE_ALIGN(size) long */
 	int64_t atime, dtime, ctime;
 	int cpid, lpid;
-	struct list_head attaches; /* struct shm_attach */
-};
-
-struct shm_attach {
-	struct list_head link;
-	struct shm_seg *seg;
-	struct file *file; /* its references are the VMAs mapping it */
+	uint64_t nattch; /* VMAs mapping it */
+	int nfiles;	 /* attachment files still alive */
+	bool removed;	 /* out of the table: freed with its last file */
 };
 
 static struct ipc_ids shm_ids = { .max_idx = -1, .mni = LINUX_SHMMNI };
@@ -48,56 +45,70 @@ static struct shm_seg *seg_of(struct kern_ipc_perm *p)
 	return (struct shm_seg *)p;
 }
 
-static uint64_t seg_nattch(const struct shm_seg *s)
+static void seg_maybe_free(struct shm_seg *s)
 {
-	const struct shm_attach *a;
-	uint64_t n = 0;
-
-	list_for_each_entry(a, &s->attaches, link) n += (uint64_t)a->file->refcount;
-	return n;
-}
-
-static void seg_destroy(struct shm_seg *s)
-{
-	ipc_remove(&shm_ids, &s->perm);
-	shm_tot -= PAGE_ALIGN(s->size) / PAGE_SIZE;
+	if (!s->removed || s->nfiles > 0)
+		return;
 	host_close(s->memfd);
 	free(s);
 }
 
-/* The last VMA of an attachment is gone (munmap, shmdt, exec, exit). */
-static void shm_file_release(struct file *f)
+/* Out of the table now; the memory goes with the last attachment file. */
+static void seg_destroy(struct shm_seg *s)
 {
-	struct shm_attach *a = f->priv;
-	struct shm_seg *s = a->seg;
+	ipc_remove(&shm_ids, &s->perm);
+	shm_tot -= PAGE_ALIGN(s->size) / PAGE_SIZE;
+	s->removed = true;
+	seg_maybe_free(s);
+}
 
-	list_del(&a->link);
-	free(a);
+static void shm_vma_open(struct file *f)
+{
+	struct shm_seg *s = f->priv;
+
+	s->nattch++;
+	s->atime = ipc_now();
+	s->lpid = ipc_pid(current);
+}
+
+static void shm_vma_close(struct file *f)
+{
+	struct shm_seg *s = f->priv;
+
+	s->nattch--;
 	s->dtime = ipc_now();
 	s->lpid = ipc_pid(current);
-	if ((s->perm.mode & LINUX_SHM_DEST) && list_empty(&s->attaches))
+	if (s->nattch == 0 && (s->perm.mode & LINUX_SHM_DEST) && !s->removed)
 		seg_destroy(s);
+}
+
+static void shm_file_release(struct file *f)
+{
+	struct shm_seg *s = f->priv;
+
+	s->nfiles--;
+	seg_maybe_free(s);
 }
 
 static int shm_file_mmap_fd(struct file *f)
 {
-	struct shm_attach *a = f->priv;
+	struct shm_seg *s = f->priv;
 
-	return a->seg->memfd;
+	return s->removed ? -EIDRM : s->memfd;
 }
 
 static int shm_file_stat(struct file *f, struct linux_stat *st)
 {
-	struct shm_attach *a = f->priv;
+	struct shm_seg *s = f->priv;
 
 	memset(st, 0, sizeof(*st));
-	st->st_mode = LINUX_S_IFREG | (a->seg->perm.mode & 0777);
+	st->st_mode = LINUX_S_IFREG | (s->perm.mode & 0777);
 	st->st_nlink = 1;
-	st->st_ino = (uint64_t)a->seg->perm.id;
-	st->st_size = (int64_t)a->seg->size;
+	st->st_ino = (uint64_t)s->perm.id;
+	st->st_size = (int64_t)s->size;
 	st->st_blksize = PAGE_SIZE;
-	st->st_uid = a->seg->perm.uid;
-	st->st_gid = a->seg->perm.gid;
+	st->st_uid = s->perm.uid;
+	st->st_gid = s->perm.gid;
 	return 0;
 }
 
@@ -105,6 +116,8 @@ static const struct file_ops shm_file_ops = {
 	.stat = shm_file_stat,
 	.mmap_fd = shm_file_mmap_fd,
 	.release = shm_file_release,
+	.vma_open = shm_vma_open,
+	.vma_close = shm_vma_close,
 };
 
 /* shmget */
@@ -124,7 +137,6 @@ static int shm_create(struct task *t, int32_t key, int flg, void *arg)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	list_init(&s->attaches);
 	s->memfd = host_memfd("skas-sysv-shm");
 	if (s->memfd < 0) {
 		ret = -ENOMEM;
@@ -171,7 +183,6 @@ static long do_shmat(struct task *t, int shmid, uaddr_t addr, int flg)
 	struct mm *mm = t->mm;
 	struct kern_ipc_perm *p;
 	struct shm_seg *s;
-	struct shm_attach *at;
 	struct file *f;
 	int prot, acc, ret;
 	uint64_t len;
@@ -228,27 +239,16 @@ static long do_shmat(struct task *t, int shmid, uaddr_t addr, int flg)
 			return r;
 		addr = (uaddr_t)r;
 	}
-	at = calloc(1, sizeof(*at));
-	if (!at)
-		return -ENOMEM;
 	f = file_alloc(&shm_file_ops, (flg & LINUX_SHM_RDONLY) ? LINUX_O_RDONLY : LINUX_O_RDWR, -1,
 		       NULL);
-	if (!f) {
-		free(at);
+	if (!f)
 		return -ENOMEM;
-	}
-	at->seg = s;
-	at->file = f;
-	f->priv = at;
-	list_add_tail(&at->link, &s->attaches);
+	f->priv = s;
+	s->nfiles++;
 	ret = mm_map(mm, addr, len, prot, vflags, f, 0);
 	if (ret == 0)
 		ret = platform->mm_flush(mm->pf);
-	if (ret == 0) {
-		s->atime = ipc_now();
-		s->lpid = ipc_pid(t);
-	}
-	file_put(f); /* the VMA holds it now, or nobody: then s may be gone */
+	file_put(f); /* the VMA holds it now, or nobody */
 	if (ret < 0)
 		return ret == -EACCES ? ret : -ENOMEM;
 	return (long)addr;
@@ -282,7 +282,7 @@ long sys_shmdt(struct task *t, const struct sysargs *a)
 		return -EINVAL;
 	f = v->file;
 	file_get(f);
-	end = addr + PAGE_ALIGN(((struct shm_attach *)f->priv)->seg->size);
+	end = addr + PAGE_ALIGN(((struct shm_seg *)f->priv)->size);
 	/* Linux unmaps the VMAs of this attachment that lie in the segment's
 	 * size from addr, each at its own offset. */
 	while (v && v->end <= end) {
@@ -311,7 +311,7 @@ static void seg_to_user(struct shm_seg *s, struct linux_shmid64_ds *ds)
 	ds->shm_ctime = s->ctime;
 	ds->shm_cpid = s->cpid;
 	ds->shm_lpid = s->lpid;
-	ds->shm_nattch = seg_nattch(s);
+	ds->shm_nattch = s->nattch;
 }
 
 static long shm_info(struct task *t, int cmd, uaddr_t buf)
@@ -387,7 +387,7 @@ static long shm_set_rmid(struct task *t, int shmid, int cmd, uaddr_t buf)
 			s->ctime = ipc_now();
 		return ret;
 	}
-	if (seg_nattch(s) == 0) {
+	if (s->nattch == 0) {
 		seg_destroy(s);
 		return 0;
 	}
@@ -463,7 +463,7 @@ void shm_proc_show(ipc_emit_fn emit, void *arg)
 			"%10d %10d  %4o %21llu %5d %5d  %5llu %5u %5u %5u %5u %10lld %10lld %10lld "
 			"%21llu %21llu\n",
 			p->key, p->id, p->mode, (unsigned long long)s->size, s->cpid, s->lpid,
-			(unsigned long long)seg_nattch(s), p->uid, p->gid, p->cuid, p->cgid,
+			(unsigned long long)s->nattch, p->uid, p->gid, p->cuid, p->cgid,
 			(long long)s->atime, (long long)s->dtime, (long long)s->ctime,
 			(unsigned long long)PAGE_ALIGN(s->size), 0ULL);
 		emit(arg, line);

@@ -38,6 +38,10 @@ struct file_ops {
 	void (*release)(struct file *f);
 	/* Each close of an fd of it, by current (Linux's f_op->flush). */
 	void (*flush)(struct file *f);
+	/* A VMA mapping the file appears (mmap, fork, a split) or goes, as
+	 * Linux's vm_ops open/close; such VMAs are never merged. */
+	void (*vma_open)(struct file *f);
+	void (*vma_close)(struct file *f);
 };
 
 struct file {

@@ -176,6 +176,8 @@ static void test_attach(void)
 	q = shmat(id, NULL, 0);
 	check(mprotect(q + 4096, 4096, PROT_READ) == 0 && nattch(id) == 4,
 	      "mprotect splits the attachment: shm_nattch counts 3 pieces");
+	check(mprotect(q + 4096, 4096, PROT_READ | PROT_WRITE) == 0 && nattch(id) == 4,
+	      "mprotect back does not merge them");
 	check(munmap(q + 4096, 4096) == 0 && nattch(id) == 3, "munmap of the middle piece");
 	check(shmdt(q) == 0 && nattch(id) == 1, "shmdt drops the pieces left");
 	check(shmdt(p) == 0 && nattch(id) == 0, "shmdt of the first: shm_nattch 0");
@@ -194,15 +196,26 @@ static void test_fork_exec(const char *self)
 	p[0] = 1;
 	pid = fork();
 	if (pid == 0) {
+		struct shmid_ds d;
+
 		if (nattch(id) != 2)
 			_exit(1);
-		p[0] = 42; /* the parent sees it: the pages are shared */
+		if (shmctl(id, IPC_STAT, &d) < 0 || d.shm_lpid != getppid())
+			_exit(2); /* fork's copy counts as the parent's attach */
+		p[0] = 42;	  /* the parent sees it: the pages are shared */
 		_exit(0);
 	}
 	st = child_exit(pid);
-	check(st == 0, "a forked child inherits the attachment (shm_nattch 2)");
+	check(st == 0,
+	      "a forked child inherits the attachment (shm_nattch 2, shm_lpid the parent)");
 	check(p[0] == 42, "the child's write is seen by the parent");
 	check(nattch(id) == 1, "the child's exit detaches it");
+	{
+		struct shmid_ds d;
+
+		check(shmctl(id, IPC_STAT, &d) == 0 && d.shm_lpid == pid,
+		      "shm_lpid is the child that exited");
+	}
 
 	snprintf(arg, sizeof(arg), "%d", id);
 	pid = fork();
