@@ -1,29 +1,64 @@
 /* kernel/futex.c: futex wait and wake. A waiter sleeps on its kernel stack
- * keyed by (address space, address).
- * Differs from Linux: shared futexes are keyed like private ones (by
- * address space and address), so a shared futex in memory shared between
- * processes does not wake across them yet; the PI operations are -ENOSYS,
+ * keyed by (address space, address), or, for a shared futex in a shared
+ * file mapping (SysV shm, tmpfs files such as /dev/shm), by (the host fd
+ * of the pages, offset), so that it wakes across processes.
+ * Differs from Linux: a shared futex in shared anonymous memory is keyed
+ * like a private one and does not wake across processes yet; the PI
+ * operations are -ENOSYS,
  * said in the log. */
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
 #include "kernel/log.h"
 #include "mm/usercopy.h"
+#include "vfs/file.h"
 #include "host/host.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
 #include "abi/linux/types.h"
 #include "kernel/futex.h"
 
+/* mm and addr, or (obj >= 0) the host fd of a shared mapping's pages and
+ * the offset in them. */
+struct futex_key {
+	struct mm *mm;
+	uint64_t addr;
+	int obj;
+};
+
 struct futex_waiter {
 	struct list_head link;
-	struct mm *mm;
-	uaddr_t addr;
+	struct futex_key key;
 	uint32_t bitset;
 	struct task *task;
 	bool woken, timed_out;
 };
 
 static LIST_HEAD_DECL(waiters);
+
+static struct futex_key futex_key(struct mm *mm, uaddr_t addr, bool shared)
+{
+	struct futex_key k = { .mm = mm, .addr = addr, .obj = -1 };
+	struct vma *v;
+	int fd;
+
+	if (!shared)
+		return k;
+	v = mm_find_vma(mm, addr);
+	if (!v || v->start > addr || !(v->flags & VMA_SHARED) || !v->file || !v->file->ops->mmap_fd)
+		return k;
+	fd = v->file->ops->mmap_fd(v->file);
+	if (fd < 0)
+		return k;
+	k.mm = NULL;
+	k.obj = fd;
+	k.addr = v->off + (addr - v->start);
+	return k;
+}
+
+static bool key_eq(const struct futex_key *a, const struct futex_key *b)
+{
+	return a->mm == b->mm && a->addr == b->addr && a->obj == b->obj;
+}
 
 static void futex_timeout(void *arg)
 {
@@ -34,10 +69,12 @@ static void futex_timeout(void *arg)
 }
 
 /* deadline_ns: monotonic, or -1 for none. */
-static long futex_wait(struct task *t, uaddr_t addr, uint32_t val, int64_t deadline_ns,
+static long futex_wait(struct task *t, uaddr_t addr, bool shared, uint32_t val, int64_t deadline_ns,
 		       uint32_t bitset)
 {
-	struct futex_waiter w = { .mm = t->mm, .addr = addr, .bitset = bitset, .task = t };
+	struct futex_waiter w = { .key = futex_key(t->mm, addr, shared),
+				  .bitset = bitset,
+				  .task = t };
 	struct ktimer tm = { .armed = false };
 	uint32_t cur;
 
@@ -61,7 +98,7 @@ static long futex_wait(struct task *t, uaddr_t addr, uint32_t val, int64_t deadl
 	return w.timed_out ? -ETIMEDOUT : -ERESTARTSYS;
 }
 
-static long futex_wake(struct mm *mm, uaddr_t addr, int n, uint32_t bitset)
+static long futex_wake(struct futex_key k, int n, uint32_t bitset)
 {
 	struct futex_waiter *w;
 	long woken = 0;
@@ -70,7 +107,7 @@ static long futex_wake(struct mm *mm, uaddr_t addr, int n, uint32_t bitset)
 	{
 		if (woken >= n)
 			break;
-		if (w->mm != mm || w->addr != addr || w->woken || !(w->bitset & bitset))
+		if (!key_eq(&w->key, &k) || w->woken || !(w->bitset & bitset))
 			continue;
 		w->woken = true;
 		sched_wake(w->task);
@@ -81,11 +118,11 @@ static long futex_wake(struct mm *mm, uaddr_t addr, int n, uint32_t bitset)
 
 long futex_wake_addr(struct mm *mm, uaddr_t addr, int n)
 {
-	return futex_wake(mm, addr, n, LINUX_FUTEX_BITSET_MATCH_ANY);
+	return futex_wake(futex_key(mm, addr, true), n, LINUX_FUTEX_BITSET_MATCH_ANY);
 }
 
 /* Moves up to n waiters from addr to addr2 after waking nwake. */
-static long futex_requeue(struct mm *mm, uaddr_t addr, uaddr_t addr2, int nwake, int nreq)
+static long futex_requeue(struct futex_key k, struct futex_key k2, int nwake, int nreq)
 {
 	struct futex_waiter *w;
 	long done = 0;
@@ -93,14 +130,14 @@ static long futex_requeue(struct mm *mm, uaddr_t addr, uaddr_t addr2, int nwake,
 
 	list_for_each_entry(w, &waiters, link)
 	{
-		if (w->mm != mm || w->addr != addr || w->woken)
+		if (!key_eq(&w->key, &k) || w->woken)
 			continue;
 		if (done < nwake) {
 			w->woken = true;
 			sched_wake(w->task);
 			done++;
 		} else if (moved < nreq) {
-			w->addr = addr2;
+			w->key = k2;
 			moved++;
 		} else {
 			break;
@@ -110,8 +147,8 @@ static long futex_requeue(struct mm *mm, uaddr_t addr, uaddr_t addr2, int nwake,
 }
 
 /* FUTEX_WAKE_OP: *addr2 = op(*addr2, oparg); wake on addr; maybe on addr2. */
-static long futex_wake_op(struct task *t, uaddr_t addr, uaddr_t addr2, int nwake, int nwake2,
-			  uint32_t encoded)
+static long futex_wake_op(struct task *t, uaddr_t addr, uaddr_t addr2, bool shared, int nwake,
+			  int nwake2, uint32_t encoded)
 {
 	int op = (encoded >> 28) & 7, cmp = (encoded >> 24) & 15;
 	int32_t oparg = (int32_t)(encoded << 8) >> 20, cmparg = (int32_t)(encoded << 20) >> 20;
@@ -169,9 +206,10 @@ static long futex_wake_op(struct task *t, uaddr_t addr, uaddr_t addr2, int nwake
 	}
 	if (copy_to_user(t->mm, addr2, &nv, sizeof(nv)) < 0)
 		return -EFAULT;
-	ret = futex_wake(t->mm, addr, nwake, LINUX_FUTEX_BITSET_MATCH_ANY);
+	ret = futex_wake(futex_key(t->mm, addr, shared), nwake, LINUX_FUTEX_BITSET_MATCH_ANY);
 	if (hit)
-		ret += futex_wake(t->mm, addr2, nwake2, LINUX_FUTEX_BITSET_MATCH_ANY);
+		ret += futex_wake(futex_key(t->mm, addr2, shared), nwake2,
+				  LINUX_FUTEX_BITSET_MATCH_ANY);
 	return ret;
 }
 
@@ -202,6 +240,7 @@ long sys_futex(struct task *t, const struct sysargs *a)
 	uaddr_t addr = sysarg_uaddr(a, 0), uts = sysarg_uaddr(a, 3);
 	int op = sysarg_int(a, 1), cmd = op & LINUX_FUTEX_CMD_MASK;
 	bool realtime = op & LINUX_FUTEX_CLOCK_REALTIME;
+	bool shared = !(op & LINUX_FUTEX_PRIVATE_FLAG);
 	uint32_t val = sysarg_uint(a, 2), bitset = sysarg_uint(a, 5);
 	int64_t deadline;
 	int ret;
@@ -220,14 +259,14 @@ long sys_futex(struct task *t, const struct sysargs *a)
 		ret = get_deadline(t, uts, cmd == LINUX_FUTEX_WAIT_BITSET, realtime, &deadline);
 		if (ret < 0)
 			return ret;
-		return futex_wait(t, addr, val, deadline, bitset);
+		return futex_wait(t, addr, shared, val, deadline, bitset);
 	case LINUX_FUTEX_WAKE:
 		bitset = LINUX_FUTEX_BITSET_MATCH_ANY;
 		/* fallthrough */
 	case LINUX_FUTEX_WAKE_BITSET:
 		if (!bitset)
 			return -EINVAL;
-		return futex_wake(t->mm, addr, (int)val, bitset);
+		return futex_wake(futex_key(t->mm, addr, shared), (int)val, bitset);
 	case LINUX_FUTEX_REQUEUE:
 	case LINUX_FUTEX_CMP_REQUEUE: {
 		uaddr_t addr2 = sysarg_uaddr(a, 4);
@@ -242,14 +281,15 @@ long sys_futex(struct task *t, const struct sysargs *a)
 			if (cur != sysarg_uint(a, 5))
 				return -EAGAIN;
 		}
-		return futex_requeue(t->mm, addr, addr2, (int)val, nreq);
+		return futex_requeue(futex_key(t->mm, addr, shared),
+				     futex_key(t->mm, addr2, shared), (int)val, nreq);
 	}
 	case LINUX_FUTEX_WAKE_OP: {
 		uaddr_t addr2 = sysarg_uaddr(a, 4);
 
 		if (addr2 & 3)
 			return -EINVAL;
-		return futex_wake_op(t, addr, addr2, (int)val, (int)uts, sysarg_uint(a, 5));
+		return futex_wake_op(t, addr, addr2, shared, (int)val, (int)uts, sysarg_uint(a, 5));
 	}
 	default:
 		klog(LOG_INFO, "futex op %d is not implemented: ENOSYS", cmd);

@@ -3,9 +3,12 @@
  * (IPC_STAT/SET/RMID, IPC_INFO, SHM_INFO, SHM_STAT, SHM_LOCK), shm_nattch
  * across fork, exec and exit, pages shared with other processes, removal
  * while attached, and permissions for a non-root user. Every segment made
- * here is removed before the end. Children report through their status. */
+ * here is removed before the end. Children report through their status.
+ * Ends with a process-shared semaphore in a segment (futexes across
+ * processes). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +19,7 @@
 #include <sys/mman.h>
 #include <sys/shm.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #ifndef SHM_STAT_ANY
 #define SHM_STAT_ANY 15
@@ -338,6 +342,25 @@ static void test_ctl(void)
 	check_err(shmctl(id, IPC_STAT, &ds), EINVAL, "gone");
 }
 
+/* A process-shared semaphore in a segment: its futex wakes across processes. */
+static void test_futex(void)
+{
+	int id = shmget(IPC_PRIVATE, 4096, 0600);
+	sem_t *s = shmat(id, NULL, 0);
+	struct timespec ts = { 0, 100 * 1000000L };
+	pid_t pid;
+
+	shmctl(id, IPC_RMID, NULL);
+	check(sem_init(s, 1, 0) == 0, "sem_init of a process-shared semaphore in the segment");
+	pid = fork();
+	if (pid == 0)
+		_exit(sem_wait(s) == 0 ? 0 : 1);
+	nanosleep(&ts, NULL);
+	check(sem_post(s) == 0, "sem_post");
+	check(child_exit(pid) == 0, "wakes the child in sem_wait");
+	shmdt(s);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "nattch") == 0)
@@ -348,5 +371,6 @@ int main(int argc, char **argv)
 	test_fork_exec(argv[0]);
 	test_rmid_attached();
 	test_ctl();
+	test_futex();
 	return 0;
 }
