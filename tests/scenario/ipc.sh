@@ -2,8 +2,9 @@
 # SysV IPC with real processes inside skas: a counter in a shared memory
 # segment incremented by 4 unrelated processes (each attaches by key) under
 # a semaphore, ending at the exact total; ipcmk/ipcs/ipcrm and
-# /proc/sysvipc; a process blocked in semtimedop for a second costs the
-# host no CPU. One TAP line each.
+# /proc/sysvipc; python3's multiprocessing Lock across processes; a process
+# blocked in semtimedop for a second costs the host no CPU. One TAP line
+# each.
 set -u
 SKAS=${SKAS:-./skas}
 n=0
@@ -117,6 +118,26 @@ if command -v ipcmk >/dev/null && command -v ipcs >/dev/null; then
 		"Shared memory id: 0 Semaphore id: 0 Message queue id: 0 640 8192 0 644 2 1" \
 		"$(echo $out)"
 fi
+
+# python3's multiprocessing: a Lock (a POSIX semaphore in /dev/shm, whose
+# futex must wake across processes) guarding a shared Value.
+out=$(timeout -k 5 120 "$SKAS" run -- /usr/bin/python3 -c '
+import multiprocessing as mp
+def work(v, lock, n):
+    for _ in range(n):
+        with lock:
+            x = v.value
+            v.value = x + 1
+if __name__ == "__main__":
+    mp.set_start_method("fork")
+    v = mp.Value("i", 0, lock=False)
+    lock = mp.Lock()
+    ps = [mp.Process(target=work, args=(v, lock, 500)) for _ in range(4)]
+    for p in ps: p.start()
+    for p in ps: p.join()
+    print(v.value, [p.exitcode for p in ps])
+' 2>&1)
+check "python3 multiprocessing: 4 processes x 500 under a Lock" "2000 [0, 0, 0, 0]" "$out"
 
 # CPU time of skas and its stubs while the guest sleeps 1 s in semtimedop.
 TIMEFORMAT='%3U %3S'
