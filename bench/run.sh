@@ -28,7 +28,8 @@ case $SKAS in /*) ;; *) SKAS=$(cd "$(dirname "$SKAS")" && pwd)/$(basename "$SKAS
 
 # ---- build ---------------------------------------------------------------
 mkdir -p "$OUT" || exit 2
-for p in getppid open_close stat pread touch startup fork pingpong signal; do
+for p in getppid open_close stat pread touch startup fork pingpong signal sockpingpong evfdwake \
+	epoll1k; do
 	src=$ROOT/bench/$p.c
 	bin=$OUT/$p
 	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ "$ROOT/bench/bench.h" -nt "$bin" ]; then
@@ -147,6 +148,10 @@ bench "fork+exit+wait"             ""   "$(( FN * 5 ))" "$FN" "$B/fork" @N 7
 bench "fork+exec(true)+wait"       ""   "$(( FN * 5 ))" "$FN" "$B/fork" @N 7 "$B/true"
 bench "pipe ping-pong (2 procs)"   ""   "$(( PN * 5 ))" "$PN" "$B/pingpong" @N 7
 bench "signal: kill self+handler"  ""   "$(( SN * 5 ))" "$SN" "$B/signal" @N 7
+bench "unix socket ping-pong"      ""   "$(( PN * 5 ))" "$PN" "$B/sockpingpong" @N 7
+bench "eventfd wakeup round trip"  ""   "$(( PN * 5 ))" "$PN" "$B/evfdwake" @N 7
+EN=$(n 20000)
+bench "epoll_wait 1000 idle+1 ready" "" "$(( EN * 5 ))" "$EN" "$B/epoll1k" @N 7
 
 # A busybox sh loop of 1,000 'echo x | cat >/dev/null', start to exit.
 if command -v busybox >/dev/null; then

@@ -14,6 +14,7 @@
 #include "vfs/file.h"
 #include "vfs/namei.h"
 #include "tty/tty.h"
+#include "ipc/ipc.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
 #include "abi/linux/types.h"
@@ -270,6 +271,7 @@ void task_exit(struct task *t, int code)
 	fs_info_put(t->fs);
 	t->fs = NULL;
 	if (p->nthreads == 0) {
+		sem_exit(p->pid); /* SEM_UNDO, before the parent hears of it */
 		if (!p->exiting)
 			p->exit_code = code;
 		process_finish(p);

@@ -24,7 +24,7 @@ struct futex_key {
 };
 
 #define ANON_DEV UINT64_MAX	  /* shared anonymous memory */
-#define FILE_DEV (UINT64_MAX - 1) /* a shared mapping of a file with no inode */
+#define FILE_DEV (UINT64_MAX - 1) /* a file with no inode: its pages' host fd */
 
 struct futex_waiter {
 	struct list_head link;
@@ -64,8 +64,12 @@ static int get_key(struct mm *mm, uaddr_t addr, bool private, struct futex_key *
 		key->dev = v->file->inode->dev;
 		key->ino = v->file->inode->ino;
 	} else {
+		/* No inode (a SysV shm segment): the host fd of its pages
+		 * names them, whichever file maps them. */
+		int fd = v->file && v->file->ops->mmap_fd ? v->file->ops->mmap_fd(v->file) : -1;
+
 		key->dev = FILE_DEV;
-		key->ino = (uint64_t)(uintptr_t)v->file;
+		key->ino = fd >= 0 ? (uint64_t)fd : (uint64_t)(uintptr_t)v->file;
 	}
 	return 0;
 }

@@ -26,8 +26,11 @@ static struct vma *vma_new(uaddr_t start, uaddr_t end, int prot, unsigned flags,
 	v->flags = flags;
 	v->file = file;
 	v->off = off;
-	if (file)
+	if (file) {
 		file_get(file);
+		if (file->ops->vma_open)
+			file->ops->vma_open(file);
+	}
 	return v;
 }
 
@@ -35,6 +38,8 @@ static void vma_free(struct mm *mm, struct vma *v)
 {
 	list_del(&v->link);
 	mm->nvmas--;
+	if (v->file && v->file->ops->vma_close)
+		v->file->ops->vma_close(v->file);
 	file_put(v->file);
 	free(v);
 }
@@ -217,12 +222,15 @@ static int host_prot(int prot)
 	return prot & (LINUX_PROT_READ | LINUX_PROT_WRITE | LINUX_PROT_EXEC);
 }
 
-/* Merges v with its neighbours when they continue each other. */
+/* Merges v with its neighbours when they continue each other (never
+ * VMAs whose file counts them, as Linux never merges those). */
 static void vma_try_merge(struct mm *mm, struct vma *v)
 {
 	struct vma *p = list_entry(v->link.prev, struct vma, link);
 	struct vma *n = list_entry(v->link.next, struct vma, link);
 
+	if (v->file && v->file->ops->vma_close)
+		return;
 	if (&n->link != &mm->vmas && n->start == v->end && n->prot == v->prot &&
 	    n->flags == v->flags && n->file == v->file && n->anon_id == v->anon_id &&
 	    (!(v->file || v->anon_id) || n->off == v->off + (v->end - v->start)) &&

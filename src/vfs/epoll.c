@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "vfs/eventfd.h"
+#include "ipc/ipc.h"
 #include "vfs/file.h"
 #include "vfs/poll.h"
 #include "kernel/task.h"
@@ -408,6 +409,8 @@ static int ep_check_target(struct file *tf)
 
 	if (!tf->ops->poll)
 		return -EPERM;
+	if (mq_is_queue(tf))
+		return 0; /* a regular file with a real poll, as in Linux */
 	if (!tf->ops->stat || tf->ops->stat(tf, &st) < 0)
 		return 0;
 	switch (st.st_mode & LINUX_S_IFMT) {

@@ -62,6 +62,14 @@ int files_create(struct files **out)
 	return 0;
 }
 
+/* An fd's reference goes: the file hears of the close first (flush). */
+static void fd_put(struct file *f)
+{
+	if (f && f->ops->flush)
+		f->ops->flush(f);
+	file_put(f);
+}
+
 void files_put(struct files *fs)
 {
 	int i;
@@ -69,7 +77,7 @@ void files_put(struct files *fs)
 	if (!fs || --fs->refcount > 0)
 		return;
 	for (i = 0; i < fs->max; i++)
-		file_put(fs->fd[i]);
+		fd_put(fs->fd[i]);
 	free(fs->fd);
 	free(fs->cloexec);
 	free(fs);
@@ -154,7 +162,7 @@ int fd_install_at(struct files *fs, int fd, struct file *f, bool cloexec)
 	old = fs->fd[fd];
 	fs->fd[fd] = f;
 	fs->cloexec[fd] = cloexec;
-	file_put(old);
+	fd_put(old);
 	return fd;
 }
 
@@ -167,7 +175,7 @@ int fd_close(struct files *fs, int fd)
 	f = fs->fd[fd];
 	fs->fd[fd] = NULL;
 	fs->cloexec[fd] = 0;
-	file_put(f);
+	fd_put(f);
 	return 0;
 }
 

@@ -36,6 +36,12 @@ struct file_ops {
 	/* The host fd whose pages a mapping of this file uses, or -ENODEV. */
 	int (*mmap_fd)(struct file *f);
 	void (*release)(struct file *f);
+	/* Each close of an fd of it, by current (Linux's f_op->flush). */
+	void (*flush)(struct file *f);
+	/* A VMA mapping the file appears (mmap, fork, a split) or goes, as
+	 * Linux's vm_ops open/close; such VMAs are never merged. */
+	void (*vma_open)(struct file *f);
+	void (*vma_close)(struct file *f);
 };
 
 struct file {

@@ -10,6 +10,7 @@
 #include "fs/procfs/internal.h"
 #include "kernel/task.h"
 #include "host/host.h"
+#include "ipc/ipc.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
 #include "abi/linux/stat.h"
@@ -415,6 +416,37 @@ enum {
 	G_SYS_FS,
 	G_NR_OPEN,
 	G_VMSTAT,
+	G_SYSVIPC,
+	G_SYSVIPC_SHM,
+	G_SYSVIPC_SEM,
+	G_SYSVIPC_MSG,
+};
+
+static void sb_emit(void *arg, const char *line)
+{
+	sb_put(arg, line, strlen(line));
+}
+
+static int gen_sysvipc(const struct pnode *n, struct sbuf *b)
+{
+	switch (n->e->id) {
+	case G_SYSVIPC_SHM:
+		shm_proc_show(sb_emit, b);
+		break;
+	case G_SYSVIPC_SEM:
+		sem_proc_show(sb_emit, b);
+		break;
+	default:
+		msg_proc_show(sb_emit, b);
+	}
+	return 0;
+}
+
+static const struct pentry sysvipc[] = {
+	{ .name = "msg", .id = G_SYSVIPC_MSG, .mode = FILE_R, .gen = gen_sysvipc },
+	{ .name = "sem", .id = G_SYSVIPC_SEM, .mode = FILE_R, .gen = gen_sysvipc },
+	{ .name = "shm", .id = G_SYSVIPC_SHM, .mode = FILE_R, .gen = gen_sysvipc },
+	{ 0 },
 };
 
 static const struct pentry sys_kernel[] = {
@@ -458,6 +490,7 @@ static const struct pentry root_children[] = {
 	{ .name = "self", .id = G_SELF, .mode = LINK, .target = target_self },
 	{ .name = "stat", .id = G_STAT, .mode = FILE_R, .gen = gen_stat },
 	{ .name = "sys", .id = G_SYS, .mode = DIR_R, .children = procfs_sys_children },
+	{ .name = "sysvipc", .id = G_SYSVIPC, .mode = DIR_R, .children = sysvipc },
 	{ .name = "thread-self", .id = G_THREAD_SELF, .mode = LINK, .target = target_thread_self },
 	{ .name = "uptime", .id = G_UPTIME, .mode = FILE_R, .gen = gen_uptime },
 	{ .name = "version", .id = G_VERSION, .mode = FILE_R, .gen = gen_version },

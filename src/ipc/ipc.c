@@ -1,0 +1,180 @@
+/* ipc/ipc.c: id tables, key lookup and permission checks shared by the
+ * three System V IPC kinds. */
+#include <stdlib.h>
+
+#include "ipc/ipc.h"
+#include "kernel/task.h"
+#include "host/host.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/misc.h"
+
+static int ids_grow(struct ipc_ids *ids)
+{
+	int nsize = ids->size ? ids->size * 2 : 16;
+	struct kern_ipc_perm **n;
+
+	if (nsize > IPC_MNI)
+		nsize = IPC_MNI;
+	if (nsize <= ids->size)
+		return -ENOSPC;
+	n = realloc(ids->entry, (size_t)nsize * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	for (int i = ids->size; i < nsize; i++)
+		n[i] = NULL;
+	ids->entry = n;
+	ids->size = nsize;
+	return 0;
+}
+
+int ipc_add(struct ipc_ids *ids, struct kern_ipc_perm *p, struct task *t, int32_t key, int flg)
+{
+	const struct cred *c = &t->proc->cred;
+	int idx, ret;
+
+	if (ids->in_use >= ids->mni)
+		return -ENOSPC;
+	for (idx = 0; idx < ids->size && ids->entry[idx]; idx++)
+		;
+	if (idx == ids->size) {
+		ret = ids_grow(ids);
+		if (ret < 0)
+			return ret;
+	}
+	p->key = key;
+	p->uid = p->cuid = c->euid;
+	p->gid = p->cgid = c->egid;
+	p->mode = (unsigned)flg & 0777;
+	p->deleted = false;
+	p->seq = ids->seq++;
+	if (ids->seq >= (unsigned)(INT32_MAX >> IPC_SEQ_SHIFT))
+		ids->seq = 0;
+	p->id = (int)(p->seq << IPC_SEQ_SHIFT) + idx;
+	ids->entry[idx] = p;
+	ids->in_use++;
+	if (idx > ids->max_idx)
+		ids->max_idx = idx;
+	return p->id;
+}
+
+void ipc_remove(struct ipc_ids *ids, struct kern_ipc_perm *p)
+{
+	int idx = p->id & (IPC_MNI - 1);
+
+	if (idx < ids->size && ids->entry[idx] == p) {
+		ids->entry[idx] = NULL;
+		ids->in_use--;
+		while (ids->max_idx >= 0 && !ids->entry[ids->max_idx])
+			ids->max_idx--;
+	}
+	p->deleted = true;
+}
+
+struct kern_ipc_perm *ipc_at(struct ipc_ids *ids, int idx)
+{
+	if (idx < 0 || idx >= ids->size)
+		return NULL;
+	return ids->entry[idx];
+}
+
+struct kern_ipc_perm *ipc_lookup(struct ipc_ids *ids, int id)
+{
+	struct kern_ipc_perm *p;
+
+	if (id < 0)
+		return NULL;
+	p = ipc_at(ids, id & (IPC_MNI - 1));
+	if (!p || p->id != id)
+		return NULL;
+	return p;
+}
+
+static struct kern_ipc_perm *ipc_find_key(struct ipc_ids *ids, int32_t key)
+{
+	for (int i = 0; i <= ids->max_idx; i++)
+		if (ids->entry[i] && ids->entry[i]->key == key)
+			return ids->entry[i];
+	return NULL;
+}
+
+int ipc_get(struct task *t, struct ipc_ids *ids, int32_t key, int flg, const struct ipc_ops *ops,
+	    void *arg)
+{
+	struct kern_ipc_perm *p;
+	int ret;
+
+	if (key == LINUX_IPC_PRIVATE)
+		return ops->create(t, key, flg, arg);
+	p = ipc_find_key(ids, key);
+	if (!p) {
+		if (!(flg & LINUX_IPC_CREAT))
+			return -ENOENT;
+		return ops->create(t, key, flg, arg);
+	}
+	if ((flg & LINUX_IPC_CREAT) && (flg & LINUX_IPC_EXCL))
+		return -EEXIST;
+	if (ops->more_checks) {
+		ret = ops->more_checks(p, arg);
+		if (ret < 0)
+			return ret;
+	}
+	ret = ipc_perms(t, p, flg);
+	return ret < 0 ? ret : p->id;
+}
+
+int ipc_perms(struct task *t, const struct kern_ipc_perm *p, int flg)
+{
+	const struct cred *c = &t->proc->cred;
+	unsigned requested = ((unsigned)flg >> 6 | (unsigned)flg >> 3 | (unsigned)flg) & 7;
+	unsigned granted = p->mode;
+
+	if (c->euid == p->cuid || c->euid == p->uid)
+		granted >>= 6;
+	else if (in_group(c, p->cgid) || in_group(c, p->gid))
+		granted >>= 3;
+	if ((requested & ~granted & 7) && !capable(c, CAP_IPC_OWNER))
+		return -EACCES;
+	return 0;
+}
+
+int ipc_owner_check(struct task *t, const struct kern_ipc_perm *p)
+{
+	const struct cred *c = &t->proc->cred;
+
+	if (c->euid == p->cuid || c->euid == p->uid || capable(c, CAP_SYS_ADMIN))
+		return 0;
+	return -EPERM;
+}
+
+void ipc_perm_to_user(const struct kern_ipc_perm *p, struct linux_ipc64_perm *out)
+{
+	out->key = p->key;
+	out->uid = p->uid;
+	out->gid = p->gid;
+	out->cuid = p->cuid;
+	out->cgid = p->cgid;
+	out->mode = p->mode;
+	out->seq = (uint16_t)p->seq;
+	out->pad2 = 0;
+	out->unused1 = out->unused2 = 0;
+}
+
+int ipc_perm_set(struct kern_ipc_perm *p, const struct linux_ipc64_perm *in)
+{
+	if (in->uid == UINT32_MAX || in->gid == UINT32_MAX)
+		return -EINVAL;
+	p->uid = in->uid;
+	p->gid = in->gid;
+	p->mode = (p->mode & ~0777u) | (in->mode & 0777);
+	return 0;
+}
+
+int64_t ipc_now(void)
+{
+	return host_clock_ns(LINUX_CLOCK_REALTIME) / 1000000000LL;
+}
+
+int ipc_pid(struct task *t)
+{
+	return t ? t->proc->pid : 0;
+}

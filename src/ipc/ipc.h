@@ -1,0 +1,86 @@
+/* ipc/ipc.h: what System V shared memory, semaphores and message queues
+ * share: the ipc_perm of every object, the id tables of the instance's one
+ * IPC namespace (ids are seq * 32768 + index, as in Linux), the permission
+ * rules by the caller's credentials, and the hooks fork/exit call. */
+#ifndef IPC_IPC_H
+#define IPC_IPC_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+#include "abi/linux/ipc.h"
+
+struct task;
+struct cred;
+
+#define IPC_SEQ_SHIFT 15 /* Linux's IPCMNI_SHIFT */
+#define IPC_MNI	      (1 << IPC_SEQ_SHIFT)
+#define CAP_IPC_LOCK  14
+#define CAP_IPC_OWNER 15
+#define CAP_SYS_ADMIN 21
+
+struct kern_ipc_perm {
+	int id;
+	int32_t key;
+	uint32_t uid, gid, cuid, cgid;
+	unsigned mode; /* low 9 bits: permissions; shm adds SHM_DEST, SHM_LOCKED */
+	unsigned seq;
+	bool deleted; /* removed: waiters see EIDRM */
+};
+
+/* One table per kind: entry[index] or NULL. */
+struct ipc_ids {
+	struct kern_ipc_perm **entry;
+	int size;    /* slots allocated */
+	int in_use;  /* objects in the table */
+	int max_idx; /* highest index in use, -1 if none */
+	unsigned seq;
+	int mni; /* the most objects (SHMMNI, SEMMNI, MSGMNI) */
+};
+
+/* Linux's ipcget: key lookup, IPC_CREAT/IPC_EXCL, the checks of an
+ * existing object (more_checks, then permissions by the low 9 bits of flg)
+ * or a new one (create). Returns the id or -errno. */
+struct ipc_ops {
+	int (*create)(struct task *t, int32_t key, int flg, void *arg); /* the id or -errno */
+	int (*more_checks)(struct kern_ipc_perm *p, void *arg);
+};
+int ipc_get(struct task *t, struct ipc_ids *ids, int32_t key, int flg, const struct ipc_ops *ops,
+	    void *arg);
+
+/* Puts p (filled in by the caller except id/seq) into the table with the
+ * caller's credentials as owner and creator; the id or -ENOSPC. */
+int ipc_add(struct ipc_ids *ids, struct kern_ipc_perm *p, struct task *t, int32_t key, int flg);
+/* Takes p out of the table and marks it deleted. */
+void ipc_remove(struct ipc_ids *ids, struct kern_ipc_perm *p);
+/* The object with this id, or NULL (-EINVAL for the caller). */
+struct kern_ipc_perm *ipc_lookup(struct ipc_ids *ids, int id);
+/* The object at this index (the *_STAT commands), or NULL. */
+struct kern_ipc_perm *ipc_at(struct ipc_ids *ids, int idx);
+
+/* Linux's ipcperms: flg's rwx bits against the mode for the owner, group
+ * or others; CAP_IPC_OWNER passes. 0 or -EACCES. */
+int ipc_perms(struct task *t, const struct kern_ipc_perm *p, int flg);
+/* IPC_SET and IPC_RMID: the owner, the creator or CAP_SYS_ADMIN; 0 or -EPERM. */
+int ipc_owner_check(struct task *t, const struct kern_ipc_perm *p);
+void ipc_perm_to_user(const struct kern_ipc_perm *p, struct linux_ipc64_perm *out);
+/* IPC_SET's uid, gid and permission bits; -EINVAL for an invalid id. */
+int ipc_perm_set(struct kern_ipc_perm *p, const struct linux_ipc64_perm *in);
+int64_t ipc_now(void); /* CLOCK_REALTIME seconds */
+int ipc_pid(struct task *t);
+
+/* /proc/sysvipc/{shm,sem,msg}: the header and one line per object, in
+ * Linux's format, each handed to emit. */
+typedef void (*ipc_emit_fn)(void *arg, const char *line);
+void shm_proc_show(ipc_emit_fn emit, void *arg);
+void sem_proc_show(ipc_emit_fn emit, void *arg);
+void msg_proc_show(ipc_emit_fn emit, void *arg);
+
+/* Is f a POSIX message queue descriptor (mqueue.c)? */
+struct file;
+bool mq_is_queue(struct file *f);
+
+/* Hooks: a process is gone (its semaphore adjustments are undone). */
+void sem_exit(int pid);
+
+#endif
