@@ -639,6 +639,10 @@ long sys_fcntl(struct task *t, const struct sysargs *a)
 			   (arg & (LINUX_O_APPEND | LINUX_O_NONBLOCK));
 		ret = 0;
 		break;
+	case LINUX_F_GETPIPE_SZ:
+	case LINUX_F_SETPIPE_SZ:
+		ret = pipe_fcntl_size(f, cmd == LINUX_F_SETPIPE_SZ, arg);
+		break;
 	default:
 		ret = -EINVAL;
 	}
@@ -763,10 +767,6 @@ static long do_pipe2(struct task *t, uaddr_t ufds, unsigned flags)
 
 	if (flags & ~(LINUX_O_CLOEXEC | LINUX_O_NONBLOCK | LINUX_O_DIRECT))
 		return -EINVAL;
-	if (flags & LINUX_O_DIRECT) {
-		/* Differs from Linux: packet-mode pipes are not implemented. */
-		return -EINVAL;
-	}
 	ret = pipe_create(flags, &rd, &wr);
 	if (ret < 0)
 		return ret;

@@ -10,6 +10,7 @@
 #include "fs/procfs/internal.h"
 #include "kernel/task.h"
 #include "host/host.h"
+#include "vfs/pipe.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
 #include "abi/linux/stat.h"
@@ -357,6 +358,13 @@ static int gen_max_map_count(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
+static int gen_pipe_max_size(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "%u\n", pipe_max_size);
+	return 0;
+}
+
 static int target_self(const struct pnode *n, struct sbuf *b)
 {
 	(void)n;
@@ -415,6 +423,7 @@ enum {
 	G_SYS_FS,
 	G_NR_OPEN,
 	G_VMSTAT,
+	G_PIPE_MAX_SIZE,
 };
 
 static const struct pentry sys_kernel[] = {
@@ -438,6 +447,10 @@ static const struct pentry sys_vm[] = {
 
 static const struct pentry sys_fs[] = {
 	{ .name = "nr_open", .id = G_NR_OPEN, .mode = FILE_W, .gen = gen_nr_open },
+	{ .name = "pipe-max-size",
+	  .id = G_PIPE_MAX_SIZE,
+	  .mode = FILE_W,
+	  .gen = gen_pipe_max_size },
 	{ 0 },
 };
 
