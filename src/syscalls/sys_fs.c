@@ -9,6 +9,7 @@
 #include "vfs/file.h"
 #include "vfs/namei.h"
 #include "vfs/pipe.h"
+#include "vfs/locks.h"
 #include "net/socket.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
@@ -604,7 +605,33 @@ long sys_dup3(struct task *t, const struct sysargs *a)
 	return do_dup3(t, sysarg_int(a, 0), sysarg_int(a, 1), sysarg_uint(a, 2));
 }
 
-/* fcntl: descriptor flags, status flags and dup. Other commands (locks,
+static long do_fcntl_lock(struct task *t, struct file *f, int cmd, uaddr_t ufl)
+{
+	struct linux_flock fl;
+	long ret;
+
+	if (copy_from_user(t->mm, &fl, ufl, sizeof(fl)) < 0)
+		return -EFAULT;
+	ret = locks_fcntl(t, f, cmd, &fl);
+	if (ret == 0 && (cmd == LINUX_F_GETLK || cmd == LINUX_F_OFD_GETLK))
+		ret = copy_to_user(t->mm, ufl, &fl, sizeof(fl));
+	return ret;
+}
+
+/* flock(2): per open file description. */
+long sys_flock(struct task *t, const struct sysargs *a)
+{
+	struct file *f = fdget(t->files, sysarg_int(a, 0));
+	long ret;
+
+	if (!f)
+		return -EBADF;
+	ret = (f->flags & LINUX_O_PATH) ? -EBADF : locks_flock(f, sysarg_int(a, 1));
+	file_put(f);
+	return ret;
+}
+
+/* fcntl: descriptor flags, status flags, dup, locks and pipe sizes. Other commands (
  * leases, owners, seals, pipe sizes) come with their subsystems: EINVAL. */
 long sys_fcntl(struct task *t, const struct sysargs *a)
 {
@@ -615,6 +642,11 @@ long sys_fcntl(struct task *t, const struct sysargs *a)
 
 	if (!f)
 		return -EBADF;
+	if ((f->flags & LINUX_O_PATH) && cmd != LINUX_F_DUPFD && cmd != LINUX_F_DUPFD_CLOEXEC &&
+	    cmd != LINUX_F_GETFD && cmd != LINUX_F_SETFD && cmd != LINUX_F_GETFL) {
+		file_put(f);
+		return -EBADF;
+	}
 	switch (cmd) {
 	case LINUX_F_DUPFD:
 	case LINUX_F_DUPFD_CLOEXEC:
@@ -638,6 +670,14 @@ long sys_fcntl(struct task *t, const struct sysargs *a)
 		f->flags = (f->flags & ~(LINUX_O_APPEND | LINUX_O_NONBLOCK)) |
 			   (arg & (LINUX_O_APPEND | LINUX_O_NONBLOCK));
 		ret = 0;
+		break;
+	case LINUX_F_GETLK:
+	case LINUX_F_SETLK:
+	case LINUX_F_SETLKW:
+	case LINUX_F_OFD_GETLK:
+	case LINUX_F_OFD_SETLK:
+	case LINUX_F_OFD_SETLKW:
+		ret = do_fcntl_lock(t, f, cmd, arg);
 		break;
 	case LINUX_F_GETPIPE_SZ:
 	case LINUX_F_SETPIPE_SZ:

@@ -6,6 +6,7 @@
 #include "abi/linux/errno.h"
 #include "vfs/readdir.h"
 #include "vfs/namei.h"
+#include "vfs/locks.h"
 
 struct file *file_alloc(const struct file_ops *ops, unsigned flags, int host_fd,
 			const struct path *path)
@@ -43,6 +44,7 @@ void file_put(struct file *f)
 {
 	if (!f || --f->refcount > 0)
 		return;
+	locks_remove_file(f);
 	if (f->ops->release)
 		f->ops->release(f);
 	dir_snapshot_free(f);
@@ -62,6 +64,15 @@ int files_create(struct files **out)
 	return 0;
 }
 
+/* An fd of fs that held f is closed: fs's POSIX locks on the file go
+ * (whichever fd they were taken through), then the reference. */
+static void close_file(struct files *fs, struct file *f)
+{
+	if (f)
+		locks_remove_posix(f, fs);
+	file_put(f);
+}
+
 void files_put(struct files *fs)
 {
 	int i;
@@ -69,7 +80,7 @@ void files_put(struct files *fs)
 	if (!fs || --fs->refcount > 0)
 		return;
 	for (i = 0; i < fs->max; i++)
-		file_put(fs->fd[i]);
+		close_file(fs, fs->fd[i]);
 	free(fs->fd);
 	free(fs->cloexec);
 	free(fs);
@@ -154,7 +165,7 @@ int fd_install_at(struct files *fs, int fd, struct file *f, bool cloexec)
 	old = fs->fd[fd];
 	fs->fd[fd] = f;
 	fs->cloexec[fd] = cloexec;
-	file_put(old);
+	close_file(fs, old);
 	return fd;
 }
 
@@ -167,7 +178,7 @@ int fd_close(struct files *fs, int fd)
 	f = fs->fd[fd];
 	fs->fd[fd] = NULL;
 	fs->cloexec[fd] = 0;
-	file_put(f);
+	close_file(fs, f);
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include "kernel/task.h"
 #include "host/host.h"
 #include "vfs/pipe.h"
+#include "vfs/locks.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
 #include "abi/linux/stat.h"
@@ -365,6 +366,18 @@ static int gen_pipe_max_size(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
+static void locks_line(void *ctx, const char *line)
+{
+	sb_printf(ctx, "%s", line);
+}
+
+static int gen_locks(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	locks_proc_show(locks_line, b);
+	return 0;
+}
+
 static int target_self(const struct pnode *n, struct sbuf *b)
 {
 	(void)n;
@@ -424,6 +437,7 @@ enum {
 	G_NR_OPEN,
 	G_VMSTAT,
 	G_PIPE_MAX_SIZE,
+	G_LOCKS,
 };
 
 static const struct pentry sys_kernel[] = {
@@ -466,6 +480,7 @@ static const struct pentry root_children[] = {
 	{ .name = "cpuinfo", .id = G_CPUINFO, .mode = FILE_R, .gen = gen_cpuinfo },
 	{ .name = "filesystems", .id = G_FILESYSTEMS, .mode = FILE_R, .gen = gen_filesystems },
 	{ .name = "loadavg", .id = G_LOADAVG, .mode = FILE_R, .gen = gen_loadavg },
+	{ .name = "locks", .id = G_LOCKS, .mode = FILE_R, .gen = gen_locks },
 	{ .name = "meminfo", .id = G_MEMINFO, .mode = FILE_R, .gen = gen_meminfo },
 	{ .name = "mounts", .id = G_MOUNTS, .mode = LINK, .target = target_mounts },
 	{ .name = "self", .id = G_SELF, .mode = LINK, .target = target_self },
