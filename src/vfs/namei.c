@@ -1070,19 +1070,22 @@ static bool is_ancestor(struct dentry *a, struct dentry *b)
 	return false;
 }
 
+/* rename/renameat/renameat2. flags: RENAME_NOREPLACE (1), RENAME_EXCHANGE
+ * (2: both must exist, any types), RENAME_WHITEOUT (4: the filesystem
+ * leaves a whiteout at the old name; as Linux since 5.8, no CAP_MKNOD is
+ * needed). The filesystem's rename does the work. */
 int vfs_renameat2(struct task *t, int odirfd, const char *oname, int ndirfd, const char *nname,
 		  unsigned flags)
 {
 	struct path op, np, src, dst = { NULL, NULL };
 	char *olast = NULL, *nlast = NULL;
+	bool exch = flags & 2;
 	int ret;
 
 	if (flags & ~(1U /* NOREPLACE */ | 2U /* EXCHANGE */ | 4U /* WHITEOUT */))
 		return -EINVAL;
-	if ((flags & 1) && (flags & 2))
+	if (exch && (flags & 5))
 		return -EINVAL;
-	if (flags & 6)
-		return -EINVAL; /* Differs from Linux: RENAME_EXCHANGE/WHITEOUT unsupported */
 	ret = path_parentat(t, odirfd, oname, &op, &olast, NULL);
 	if (ret < 0)
 		return ret;
@@ -1100,9 +1103,25 @@ int vfs_renameat2(struct task *t, int odirfd, const char *oname, int ndirfd, con
 	ret = lookup_child(&(struct walk){ .t = t }, &op, olast, &src);
 	if (ret < 0)
 		goto out;
-	if (lookup_child(&(struct walk){ .t = t }, &np, nlast, &dst) < 0)
+	ret = lookup_child(&(struct walk){ .t = t }, &np, nlast, &dst);
+	if (ret < 0) {
 		dst.dentry = NULL;
-	ret = may_change_dir(t, &op);
+		if (exch || ret != -ENOENT)
+			goto out_src;
+	}
+	ret = 0;
+	/* source should not be an ancestor of the target, nor the target of
+	 * the source */
+	if (inode_is_dir(src.dentry->inode) && is_ancestor(src.dentry, np.dentry))
+		ret = -EINVAL;
+	else if (dst.dentry && inode_is_dir(dst.dentry->inode) &&
+		 is_ancestor(dst.dentry, op.dentry))
+		ret = exch ? -EINVAL : -ENOTEMPTY;
+	if (ret == 0 && dst.dentry && src.dentry->inode->dev == dst.dentry->inode->dev &&
+	    src.dentry->inode->ino == dst.dentry->inode->ino)
+		goto out_dst; /* the same file: nothing to do */
+	if (ret == 0)
+		ret = may_change_dir(t, &op);
 	if (ret == 0)
 		ret = may_change_dir(t, &np);
 	if (ret == 0)
@@ -1110,26 +1129,25 @@ int vfs_renameat2(struct task *t, int odirfd, const char *oname, int ndirfd, con
 	if (ret == 0 && dst.dentry) {
 		if (flags & 1)
 			ret = -EEXIST;
-		else if (inode_is_dir(src.dentry->inode) && !inode_is_dir(dst.dentry->inode))
+		else if (!exch && inode_is_dir(src.dentry->inode) &&
+			 !inode_is_dir(dst.dentry->inode))
 			ret = -ENOTDIR;
-		else if (!inode_is_dir(src.dentry->inode) && inode_is_dir(dst.dentry->inode))
+		else if (!exch && !inode_is_dir(src.dentry->inode) &&
+			 inode_is_dir(dst.dentry->inode))
 			ret = -EISDIR;
 		else
 			ret = check_sticky(t, np.dentry->inode, dst.dentry->inode);
 	}
-	if (ret == 0 && inode_is_dir(src.dentry->inode) && is_ancestor(src.dentry, np.dentry))
-		ret = -EINVAL;
-	if (ret == 0 && dst.dentry && src.dentry->inode->dev == dst.dentry->inode->dev &&
-	    src.dentry->inode->ino == dst.dentry->inode->ino)
-		ret = 0; /* the same file: nothing to do */
-	else if (ret == 0)
+	if (ret == 0)
 		ret = op.dentry->inode->iop->rename
 			      ? op.dentry->inode->iop->rename(op.dentry->inode, olast,
 							      np.dentry->inode, nlast, flags)
 			      : -EPERM;
-	path_put(&src);
+out_dst:
 	if (dst.dentry)
 		path_put(&dst);
+out_src:
+	path_put(&src);
 out:
 	free(nlast);
 	path_put(&np);

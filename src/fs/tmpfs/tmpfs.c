@@ -11,6 +11,7 @@
 #include "vfs/readdir.h"
 #include "vfs/pipe.h"
 #include "kernel/cred.h"
+#include "kernel/task.h"
 #include "host/host.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
@@ -235,6 +236,32 @@ static int tmpfs_unlink(struct inode *dir, const char *name, bool is_dir)
 	return 0;
 }
 
+/* RENAME_EXCHANGE: the two entries swap inodes. */
+static int exchange(struct inode *odir, struct tmpfs_dirent *e, struct inode *ndir,
+		    struct tmpfs_dirent *d)
+{
+	struct inode *a = e->inode, *b = d->inode;
+	bool adir = LINUX_S_ISDIR(a->mode), bdir = LINUX_S_ISDIR(b->mode);
+
+	e->inode = b;
+	d->inode = a;
+	if (odir != ndir && adir != bdir) {
+		/* a directory changes parents: the ".." links follow */
+		N(odir)->nlink += adir ? -1 : 1;
+		N(ndir)->nlink += adir ? 1 : -1;
+	}
+	if (adir)
+		N(a)->parent_ino = ndir->ino;
+	if (bdir)
+		N(b)->parent_ino = odir->ino;
+	N(a)->ctime = N(b)->ctime = vfs_now();
+	touch_dir(odir);
+	touch_dir(ndir);
+	return 0;
+}
+
+/* flags: RENAME_NOREPLACE (1), RENAME_EXCHANGE (2), RENAME_WHITEOUT (4:
+ * a 0/0 character device owned by the caller is left at the old name). */
 static int tmpfs_rename(struct inode *odir, const char *oname, struct inode *ndir,
 			const char *nname, unsigned flags)
 {
@@ -248,6 +275,8 @@ static int tmpfs_rename(struct inode *odir, const char *oname, struct inode *ndi
 		return -EXDEV;
 	ino = e->inode;
 	d = find(ndir, nname);
+	if (flags & 2)
+		return d ? exchange(odir, e, ndir, d) : -ENOENT;
 	if (d) {
 		if (flags & 1)
 			return -EEXIST;
@@ -261,6 +290,9 @@ static int tmpfs_rename(struct inode *odir, const char *oname, struct inode *ndi
 	ret = add_entry(ndir, nname, ino);
 	N(ino)->ctime = vfs_now();
 	inode_put(ino);
+	if (ret == 0 && (flags & 4))
+		ret = tmpfs_mknod(odir, oname, LINUX_S_IFCHR, 0,
+				  current ? &current->proc->cred : NULL, NULL);
 	return ret;
 }
 
