@@ -568,6 +568,46 @@ static int create_link_target(struct task *t, struct path *dir, struct path *lin
 	return ret;
 }
 
+/* O_TMPFILE: an unnamed regular file in the directory name, open for
+ * writing. Without O_EXCL, linkat can give it a name later. The file's path
+ * is a dentry "#INO" under the directory that no lookup finds. */
+static int open_tmpfile(struct task *t, int dirfd, const char *name, unsigned flags, unsigned mode,
+			unsigned resolve, struct file **out)
+{
+	unsigned acc = flags & LINUX_O_ACCMODE;
+	struct path dir, p;
+	struct inode *ino, *dino;
+	char tag[32];
+	int ret;
+
+	if ((flags & (LINUX_O_TMPFILE | LINUX_O_CREAT)) != LINUX_O_TMPFILE || acc == LINUX_O_RDONLY)
+		return -EINVAL;
+	ret = path_lookup_resolve(t, dirfd, name, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, resolve, &dir);
+	if (ret < 0)
+		return ret;
+	dino = dir.dentry->inode;
+	ret = mnt_rdonly(&dir) ? -EROFS : inode_permission(t, dino, LINUX_W_OK | LINUX_X_OK);
+	if (ret == 0 && !dino->iop->tmpfile)
+		ret = -EOPNOTSUPP;
+	if (ret == 0)
+		ret = dino->iop->tmpfile(dino, mode & 07777 & ~t->proc->umask, &t->proc->cred,
+					 !(flags & LINUX_O_EXCL), &ino);
+	if (ret < 0) {
+		path_put(&dir);
+		return ret;
+	}
+	snprintf(tag, sizeof(tag), "#%llu", (unsigned long long)ino->ino);
+	p.mnt = dir.mnt;
+	p.dentry = dentry_new(tag, dir.dentry, ino);
+	inode_put(ino);
+	path_put(&dir);
+	if (!p.dentry)
+		return -ENOMEM;
+	ret = open_inode(t, &p, flags & ~(LINUX_O_EXCL | LINUX_O_CLOEXEC), out);
+	path_put(&p);
+	return ret;
+}
+
 int vfs_openat(struct task *t, int dirfd, const char *name, unsigned flags, unsigned mode,
 	       struct file **out)
 {
@@ -586,8 +626,8 @@ int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, uns
 
 	if (flags & LINUX_O_PATH)
 		flags &= LINUX_O_PATH | LINUX_O_CLOEXEC | LINUX_O_DIRECTORY | LINUX_O_NOFOLLOW;
-	if ((flags & LINUX_O_TMPFILE) == LINUX_O_TMPFILE)
-		return -EOPNOTSUPP; /* Differs from Linux: no O_TMPFILE yet */
+	if (flags & 020000000 /* __O_TMPFILE */)
+		return open_tmpfile(t, dirfd, name, flags, mode, resolve, out);
 	if (flags & LINUX_O_CREAT) {
 		struct path parent, child;
 		bool slash;

@@ -404,6 +404,29 @@ static int ovl_symlink(struct inode *dir, const char *name, const char *target,
 	return pu->iop->symlink(pu, name, target, c);
 }
 
+/* O_TMPFILE: an unnamed file in the upper directory. */
+static int ovl_tmpfile(struct inode *dir, uint32_t mode, const struct cred *c, bool linkable,
+		       struct inode **out)
+{
+	struct inode *pu, *u;
+	int ret = copy_up(dir);
+
+	if (ret < 0)
+		return ret;
+	pu = O(dir)->upper;
+	if (!pu->iop->tmpfile)
+		return -EOPNOTSUPP;
+	ret = pu->iop->tmpfile(pu, mode, c, linkable, &u);
+	if (ret < 0)
+		return ret;
+	*out = ovl_inode(dir->sb, u, NULL, dir, "");
+	if (!*out) {
+		inode_put(u);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static int ovl_link(struct inode *dir, const char *name, struct inode *old)
 {
 	struct inode *pu;
@@ -665,6 +688,7 @@ static const struct inode_ops ovl_iops = {
 	.lookup = ovl_lookup,
 	.mknod = ovl_mknod,
 	.symlink = ovl_symlink,
+	.tmpfile = ovl_tmpfile,
 	.link = ovl_link,
 	.unlink = ovl_unlink,
 	.rename = ovl_rename,

@@ -44,7 +44,8 @@ struct tmpfs_node {
 	char *target;
 	struct list_head entries, xattrs;
 	bool opaque;
-	void *fifo; /* a named pipe's pipe */
+	bool linkable; /* an O_TMPFILE file that linkat may still name */
+	void *fifo;    /* a named pipe's pipe */
 };
 
 static const struct inode_ops tmpfs_iops;
@@ -202,6 +203,21 @@ static int tmpfs_symlink(struct inode *dir, const char *name, const char *target
 	return ret;
 }
 
+static int tmpfs_tmpfile(struct inode *dir, uint32_t mode, const struct cred *c, bool linkable,
+			 struct inode **out)
+{
+	struct inode *ino = new_inode(dir->sb, LINUX_S_IFREG | (mode & 07777), c, 0);
+
+	if (!ino)
+		return -ENOMEM;
+	if (N(dir)->mode & 02000)
+		N(ino)->gid = N(dir)->gid;
+	N(ino)->nlink = 0;
+	N(ino)->linkable = linkable;
+	*out = ino;
+	return 0;
+}
+
 static int tmpfs_link(struct inode *dir, const char *name, struct inode *old)
 {
 	int ret;
@@ -210,8 +226,11 @@ static int tmpfs_link(struct inode *dir, const char *name, struct inode *old)
 		return -EXDEV;
 	if (find(dir, name))
 		return -EEXIST;
+	if (N(old)->nlink == 0 && !N(old)->linkable)
+		return -ENOENT;
 	ret = add_entry(dir, name, old);
 	if (ret == 0) {
+		N(old)->linkable = false;
 		N(old)->nlink++;
 		N(old)->ctime = vfs_now();
 	}
@@ -681,6 +700,7 @@ static const struct inode_ops tmpfs_iops = {
 	.lookup = tmpfs_lookup,
 	.mknod = tmpfs_mknod,
 	.symlink = tmpfs_symlink,
+	.tmpfile = tmpfs_tmpfile,
 	.link = tmpfs_link,
 	.unlink = tmpfs_unlink,
 	.rename = tmpfs_rename,
