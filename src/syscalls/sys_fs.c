@@ -10,6 +10,7 @@
 #include "vfs/namei.h"
 #include "vfs/pipe.h"
 #include "vfs/locks.h"
+#include "vfs/fsnotify.h"
 #include "net/socket.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
@@ -77,6 +78,8 @@ static long kern_read(struct task *t, struct file *f, uaddr_t buf, uint64_t coun
 	if (n > 0 && copy_to_user(t->mm, buf, kbuf, n) < 0)
 		n = -EFAULT;
 	free(kbuf);
+	if (n > 0)
+		fsnotify_file(f, IN_ACCESS);
 	return n;
 }
 
@@ -107,6 +110,8 @@ static long kern_write(struct task *t, struct file *f, uaddr_t buf, uint64_t cou
 	else
 		n = f->ops->write ? f->ops->write(f, kbuf, avail) : -EINVAL;
 	free(kbuf);
+	if (n > 0)
+		fsnotify_file(f, IN_MODIFY);
 	return n;
 }
 
@@ -172,6 +177,8 @@ long sys_pwrite64(struct task *t, const struct sysargs *a)
 	n = copy_from_user(t->mm, kbuf, buf, avail) < 0 ? -EFAULT
 							: f->ops->pwrite(f, kbuf, avail, pos);
 	free(kbuf);
+	if (n > 0)
+		fsnotify_file(f, IN_MODIFY);
 out:
 	file_put(f);
 	return n;
@@ -316,6 +323,8 @@ long sys_getdents64(struct task *t, const struct sysargs *a)
 	if (!kbuf)
 		goto out;
 	n = f->ops->getdents64(f, kbuf, avail);
+	if (n >= 0)
+		fsnotify_file(f, IN_ACCESS);
 	if (n > 0 && copy_to_user(t->mm, buf, kbuf, n) < 0)
 		n = -EFAULT;
 	else if (n == -EINVAL && avail < count)

@@ -7,6 +7,7 @@
 #include "vfs/readdir.h"
 #include "vfs/namei.h"
 #include "vfs/locks.h"
+#include "vfs/fsnotify.h"
 
 struct file *file_alloc(const struct file_ops *ops, unsigned flags, int host_fd,
 			const struct path *path)
@@ -44,6 +45,7 @@ void file_put(struct file *f)
 {
 	if (!f || --f->refcount > 0)
 		return;
+	fsnotify_close(f);
 	locks_remove_file(f);
 	if (f->ops->release)
 		f->ops->release(f);
@@ -79,8 +81,12 @@ void files_put(struct files *fs)
 
 	if (!fs || --fs->refcount > 0)
 		return;
-	for (i = 0; i < fs->max; i++)
-		close_file(fs, fs->fd[i]);
+	for (i = 0; i < fs->max; i++) {
+		struct file *f = fs->fd[i];
+
+		fs->fd[i] = NULL; /* nobody may find it while it closes */
+		close_file(fs, f);
+	}
 	free(fs->fd);
 	free(fs->cloexec);
 	free(fs);

@@ -47,6 +47,7 @@ struct file {
 	struct path path;	  /* where it was opened (owns a reference), or none */
 	struct inode *inode;	  /* owns a reference, or NULL (pipes, host stdio) */
 	struct dir_snapshot *dir; /* getdents64 of a directory */
+	bool notify_close;	  /* IN_OPEN was reported: IN_CLOSE_* will be */
 	void *priv;
 };
 

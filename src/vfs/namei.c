@@ -10,6 +10,7 @@
 #include "vfs/namei.h"
 #include "vfs/file.h"
 #include "vfs/devices.h"
+#include "vfs/fsnotify.h"
 #include "kernel/task.h"
 #include "kernel/cred.h"
 #include "abi/linux/errno.h"
@@ -604,6 +605,8 @@ static int open_tmpfile(struct task *t, int dirfd, const char *name, unsigned fl
 	if (!p.dentry)
 		return -ENOMEM;
 	ret = open_inode(t, &p, flags & ~(LINUX_O_EXCL | LINUX_O_CLOEXEC), out);
+	if (ret == 0)
+		fsnotify_open(*out);
 	path_put(&p);
 	return ret;
 }
@@ -619,7 +622,7 @@ int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, uns
 {
 	unsigned acc = flags & LINUX_O_ACCMODE;
 	bool want_write = acc != LINUX_O_RDONLY || (flags & LINUX_O_TRUNC);
-	bool created = false;
+	bool created = false, truncated = false;
 	struct path p;
 	struct inode *ino;
 	int ret;
@@ -695,6 +698,7 @@ int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, uns
 			p.dentry = dentry_new(last, parent.dentry, newi);
 			inode_put(newi);
 			created = true;
+			fsnotify_create(parent.dentry->inode, last, false);
 			if (!p.dentry) {
 				free(last);
 				path_put(&parent);
@@ -738,12 +742,18 @@ int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, uns
 
 		ia.mtime = vfs_now();
 		ret = ino->iop->setattr ? ino->iop->setattr(ino, &ia) : -EROFS;
+		truncated = ret == 0;
 	}
 	if (ret == 0)
 		ret = open_inode(
 			t, &p,
 			flags & ~(LINUX_O_CREAT | LINUX_O_EXCL | LINUX_O_TRUNC | LINUX_O_CLOEXEC),
 			out);
+	if (ret == 0 && !(flags & LINUX_O_PATH)) {
+		fsnotify_open(*out);
+		if (truncated)
+			fsnotify_dentry(p.dentry, IN_MODIFY);
+	}
 	path_put(&p);
 	return ret;
 }
@@ -979,6 +989,8 @@ int vfs_mknodat(struct task *t, int dirfd, const char *name, uint32_t mode, uint
 				ret = dir->iop->mknod ? dir->iop->mknod(dir, last, mode, dev,
 									&t->proc->cred, NULL)
 						      : -EPERM;
+			if (ret == 0)
+				fsnotify_create(dir, last, LINUX_S_ISDIR(mode));
 		}
 	}
 	free(last);
@@ -1011,14 +1023,21 @@ int vfs_unlinkat(struct task *t, int dirfd, const char *name, bool is_rmdir)
 	} else if (!is_rmdir && slash) {
 		ret = -ENOTDIR;
 	} else {
+		struct linux_stat st = { .st_nlink = 1 };
+
 		ret = may_change_dir(t, &parent);
 		if (ret == 0)
 			ret = check_sticky(t, parent.dentry->inode, child.dentry->inode);
+		if (ret == 0)
+			vfs_getattr(child.dentry->inode, &st);
 		if (ret == 0)
 			ret = parent.dentry->inode->iop->unlink
 				      ? parent.dentry->inode->iop->unlink(parent.dentry->inode,
 									  last, is_rmdir)
 				      : -EPERM;
+		if (ret == 0)
+			fsnotify_unlink(parent.dentry->inode, last, child.dentry->inode,
+					(unsigned)st.st_nlink);
 	}
 	path_put(&child);
 out:
@@ -1051,6 +1070,8 @@ int vfs_symlinkat(struct task *t, const char *target, int dirfd, const char *nam
 			ret = dir->iop->symlink
 				      ? dir->iop->symlink(dir, last, target, &t->proc->cred)
 				      : -EPERM;
+		if (ret == 0)
+			fsnotify_create(dir, last, false);
 	}
 	free(last);
 	path_put(&parent);
@@ -1093,6 +1114,8 @@ int vfs_linkat(struct task *t, int odirfd, const char *oname, int ndirfd, const 
 		if (ret == 0)
 			ret = dir->iop->link ? dir->iop->link(dir, last, old.dentry->inode)
 					     : -EPERM;
+		if (ret == 0)
+			fsnotify_link(dir, last, old.dentry->inode);
 	}
 	free(last);
 	path_put(&parent);
@@ -1120,6 +1143,7 @@ int vfs_renameat2(struct task *t, int odirfd, const char *oname, int ndirfd, con
 	struct path op, np, src, dst = { NULL, NULL };
 	char *olast = NULL, *nlast = NULL;
 	bool exch = flags & 2;
+	struct linux_stat dst_st = { .st_nlink = 1 };
 	int ret;
 
 	if (flags & ~(1U /* NOREPLACE */ | 2U /* EXCHANGE */ | 4U /* WHITEOUT */))
@@ -1178,11 +1202,17 @@ int vfs_renameat2(struct task *t, int odirfd, const char *oname, int ndirfd, con
 		else
 			ret = check_sticky(t, np.dentry->inode, dst.dentry->inode);
 	}
+	if (ret == 0 && dst.dentry)
+		vfs_getattr(dst.dentry->inode, &dst_st);
 	if (ret == 0)
 		ret = op.dentry->inode->iop->rename
 			      ? op.dentry->inode->iop->rename(op.dentry->inode, olast,
 							      np.dentry->inode, nlast, flags)
 			      : -EPERM;
+	if (ret == 0)
+		fsnotify_rename(op.dentry->inode, olast, np.dentry->inode, nlast, src.dentry->inode,
+				dst.dentry ? dst.dentry->inode : NULL, (unsigned)dst_st.st_nlink,
+				exch);
 out_dst:
 	if (dst.dentry)
 		path_put(&dst);
@@ -1202,6 +1232,7 @@ int vfs_setattr_inode(struct task *t, struct path *p, struct iattr *ia)
 	const struct cred *c = &t->proc->cred;
 	struct inode *ino = p->dentry->inode;
 	struct linux_stat st;
+	unsigned valid;
 	int ret;
 
 	if (mnt_rdonly(p) && !LINUX_S_ISCHR(ino->mode))
@@ -1239,8 +1270,12 @@ int vfs_setattr_inode(struct task *t, struct path *p, struct iattr *ia)
 	}
 	if (!ino->iop->setattr)
 		return -EPERM;
+	valid = ia->valid;
 	ia->valid |= ATTR_CTIME;
-	return ino->iop->setattr(ino, ia);
+	ret = ino->iop->setattr(ino, ia);
+	if (ret == 0)
+		fsnotify_change(p->dentry, valid);
+	return ret;
 }
 
 int vfs_setattr_at(struct task *t, int dirfd, const char *name, int atflags, struct iattr *ia)

@@ -12,6 +12,7 @@
 #include "host/host.h"
 #include "vfs/pipe.h"
 #include "vfs/locks.h"
+#include "vfs/inotify.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
 #include "abi/linux/stat.h"
@@ -366,6 +367,13 @@ static int gen_pipe_max_size(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
+static int gen_inotify_max_queued(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "%d\n", INOTIFY_MAX_QUEUED_EVENTS);
+	return 0;
+}
+
 static void locks_line(void *ctx, const char *line)
 {
 	sb_printf(ctx, "%s", line);
@@ -438,6 +446,8 @@ enum {
 	G_VMSTAT,
 	G_PIPE_MAX_SIZE,
 	G_LOCKS,
+	G_SYS_FS_INOTIFY,
+	G_INOTIFY_MAX_QUEUED,
 };
 
 static const struct pentry sys_kernel[] = {
@@ -459,7 +469,16 @@ static const struct pentry sys_vm[] = {
 	{ 0 },
 };
 
+static const struct pentry sys_fs_inotify[] = {
+	{ .name = "max_queued_events",
+	  .id = G_INOTIFY_MAX_QUEUED,
+	  .mode = FILE_W,
+	  .gen = gen_inotify_max_queued },
+	{ 0 },
+};
+
 static const struct pentry sys_fs[] = {
+	{ .name = "inotify", .id = G_SYS_FS_INOTIFY, .mode = DIR_R, .children = sys_fs_inotify },
 	{ .name = "nr_open", .id = G_NR_OPEN, .mode = FILE_W, .gen = gen_nr_open },
 	{ .name = "pipe-max-size",
 	  .id = G_PIPE_MAX_SIZE,
