@@ -676,9 +676,14 @@ long sys_fcntl(struct task *t, const struct sysargs *a)
 			ret = -EBADF;
 			break;
 		}
-		f->flags = (f->flags & ~(LINUX_O_APPEND | LINUX_O_NONBLOCK)) |
-			   (arg & (LINUX_O_APPEND | LINUX_O_NONBLOCK));
-		ret = 0;
+		{
+			/* A pipe's O_DIRECT is its packet mode, as Linux lets it change. */
+			unsigned mask = LINUX_O_APPEND | LINUX_O_NONBLOCK |
+					(file_is_pipe(f) ? LINUX_O_DIRECT : 0);
+
+			f->flags = (f->flags & ~mask) | (arg & mask);
+			ret = 0;
+		}
 		break;
 	case LINUX_F_GETLK:
 	case LINUX_F_SETLK:

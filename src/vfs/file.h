@@ -36,6 +36,8 @@ struct file_ops {
 	/* The host fd whose pages a mapping of this file uses, or -ENODEV. */
 	int (*mmap_fd)(struct file *f);
 	void (*release)(struct file *f);
+	/* An anonymous-inode file's name in /proc/PID/fd ("anon_inode:NAME"). */
+	const char *anon_name;
 };
 
 struct file {

@@ -271,6 +271,7 @@ static const struct file_ops inotify_ops = {
 	.ioctl = inotify_ioctl,
 	.poll = inotify_poll,
 	.release = inotify_release,
+	.anon_name = "inotify",
 };
 
 static long do_inotify_init(struct task *t, int flags)

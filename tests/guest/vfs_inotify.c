@@ -126,6 +126,16 @@ static void errors(void)
 	check(fcntl(in, F_GETFD) == FD_CLOEXEC, "close-on-exec");
 	check((fcntl(in, F_GETFL) & (O_NONBLOCK | O_ACCMODE)) == O_NONBLOCK, "O_RDONLY|O_NONBLOCK");
 	check_err(read(in, &c, 1), EAGAIN, "empty, non-blocking");
+	{
+		char link[64], target[64];
+		ssize_t r;
+
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", in);
+		r = readlink(link, target, sizeof(target) - 1);
+		target[r > 0 ? r : 0] = 0;
+		check(strcmp(target, "anon_inode:inotify") == 0,
+		      "/proc/self/fd: anon_inode:inotify");
+	}
 	check_err(inotify_init1(O_APPEND), EINVAL, "inotify_init1 with a bad flag");
 	check_err(inotify_add_watch(-1, ".", IN_ALL_EVENTS), EBADF, "add_watch: bad fd");
 	check_err(inotify_add_watch(fd, ".", IN_ALL_EVENTS), EINVAL, "add_watch: not inotify");

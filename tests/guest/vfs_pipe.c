@@ -188,6 +188,21 @@ static void packets(void)
 	close(p[0]);
 	close(p[1]);
 	check_err(pipe2(p, O_SYNC), EINVAL, "pipe2 with a bad flag");
+	if (pipe2(p, O_NONBLOCK) < 0)
+		return;
+	check(fcntl(p[1], F_SETFL, O_NONBLOCK | O_DIRECT) == 0 && (fcntl(p[1], F_GETFL) & O_DIRECT),
+	      "F_SETFL turns packet mode on");
+	write(p[1], "ab", 2);
+	write(p[1], "cd", 2);
+	check_val(read(p[0], buf, sizeof(buf)), 2, "packets");
+	check(fcntl(p[1], F_SETFL, O_NONBLOCK) == 0 && !(fcntl(p[1], F_GETFL) & O_DIRECT),
+	      "and off");
+	write(p[1], "ef", 2);
+	write(p[1], "gh", 2);
+	check_val(read(p[0], buf, sizeof(buf)), 2, "the queued packet is still one");
+	check_val(read(p[0], buf, sizeof(buf)), 4, "new writes merge");
+	close(p[0]);
+	close(p[1]);
 }
 
 /* The test runs without CAP_SYS_RESOURCE (the host's root here lacks it
