@@ -658,7 +658,7 @@ static int tmpfs_statfs(struct inode *ino, struct linux_statfs *st)
 {
 	struct tmpfs_sb *s = SB(ino);
 
-	st->f_type = LINUX_TMPFS_MAGIC;
+	st->f_type = (int64_t)ino->sb->magic; /* tmpfs's, or what a user of it set */
 	st->f_bsize = 4096;
 	st->f_frsize = 4096;
 	st->f_blocks = s->limit / 4096;
@@ -716,6 +716,25 @@ static const struct inode_ops tmpfs_iops = {
 	.statfs = tmpfs_statfs,
 	.release = tmpfs_release,
 };
+
+int tmpfs_add_file(struct inode *dir, const char *name, uint32_t mode, const void *data, size_t len)
+{
+	struct inode *ino;
+	int fd, ret = tmpfs_mknod(dir, name, LINUX_S_IFREG | (mode & 07777), 0, NULL, &ino);
+
+	if (ret < 0)
+		return ret;
+	if (len) {
+		ret = resize(ino, len);
+		fd = ret < 0 ? ret : tmpfs_data_fd(ino);
+		if (fd < 0)
+			ret = fd;
+		else if (host_pwrite(fd, data, len, 0) != (long)len)
+			ret = -EIO;
+	}
+	inode_put(ino);
+	return ret;
+}
 
 static void tmpfs_put_super(struct super_block *sb)
 {
