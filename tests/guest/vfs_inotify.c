@@ -304,7 +304,8 @@ static void reading(void)
 	struct pollfd pfd = { .events = POLLIN };
 	struct epoll_event ev = { .events = EPOLLIN }, out;
 	struct sigaction sa;
-	struct itimerval it = { { 0, 0 }, { 0, 100000 } };
+	struct itimerval it = { { 0, 100000 },
+				{ 0, 100000 } }; /* repeats: a late call is still hit */
 	pid_t pid;
 
 	pfd.fd = in;
@@ -346,6 +347,8 @@ static void reading(void)
 	sigaction(SIGALRM, &sa, NULL);
 	setitimer(ITIMER_REAL, &it, NULL);
 	check_err(read(in, buf, sizeof(buf)), EINTR, "a blocking read interrupted by a signal");
+	memset(&it, 0, sizeof(it));
+	setitimer(ITIMER_REAL, &it, NULL);
 	close(fd);
 	close(epfd);
 	unlink("a-long-name-of-twenty");

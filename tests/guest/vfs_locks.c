@@ -65,6 +65,29 @@ static void sleep_ms(long ms)
 		;
 }
 
+/* Waits (up to 3 s) until process pid sleeps: blocked in the lock call it
+ * makes next, whatever the load on the machine. */
+static void wait_blocked(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	int i, fd;
+	ssize_t r;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	for (i = 0; i < 300; i++) {
+		fd = open(path, O_RDONLY);
+		r = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		buf[r > 0 ? r : 0] = 0;
+		p = strrchr(buf, ')');
+		if (p && p[1] == ' ' && p[2] == 'S')
+			break;
+		sleep_ms(10);
+	}
+	sleep_ms(20);
+}
+
 static int lk(int fd, int cmd, int type, int whence, long start, long len)
 {
 	struct flock fl = { .l_type = type, .l_whence = whence, .l_start = start, .l_len = len };
@@ -250,16 +273,12 @@ static void close_any(void)
 static void child_wait(int parent)
 {
 	int fd = open(path, O_RDWR);
-	struct timespec t0, t1;
-	long ms;
+	char c = 0;
 
 	(void)parent;
 	C(fd >= 0);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	C(lk(fd, F_SETLKW, F_WRLCK, SEEK_SET, 0, 1) == 0);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
-	C(ms >= 50);
+	C(pread(fd, &c, 1, 0) == 1 && c == 'U'); /* written just before the unlock */
 }
 
 static void on_alarm(int sig)
@@ -271,7 +290,8 @@ static void child_eintr(int parent)
 {
 	int fd = open(path, O_RDWR);
 	struct sigaction sa;
-	struct itimerval it = { { 0, 0 }, { 0, 100000 } };
+	struct itimerval it = { { 0, 100000 },
+				{ 0, 100000 } }; /* repeats: a late call is still hit */
 
 	(void)parent;
 	memset(&sa, 0, sizeof(sa));
@@ -287,12 +307,14 @@ static void waiting(void)
 	pid_t pid;
 
 	check(lk(fd, F_SETLK, F_WRLCK, SEEK_SET, 0, 0) == 0, "lock all");
+	pwrite(fd, "x", 1, 0);
 	pid = fork();
 	if (pid == 0) {
 		child_wait(0);
 		_exit(0);
 	}
-	sleep_ms(150);
+	wait_blocked(pid);
+	pwrite(fd, "U", 1, 0);
 	lk(fd, F_SETLK, F_UNLCK, SEEK_SET, 0, 0);
 	waitpid(pid, &st, 0);
 	report(WIFEXITED(st) ? WEXITSTATUS(st) : 99, "F_SETLKW waits for the unlock");
@@ -320,7 +342,7 @@ static void deadlock(void)
 		_exit(0);
 	}
 	read(sync[0], &c, 1);
-	sleep_ms(100);
+	wait_blocked(pid);
 	check_err(lk(fd, F_SETLKW, F_WRLCK, SEEK_SET, 1, 1), EDEADLK,
 		  "waiting for the child that waits for us");
 	lk(fd, F_SETLK, F_UNLCK, SEEK_SET, 0, 1);
@@ -404,7 +426,7 @@ static void flocks(void)
 		child_flock_wait(0);
 		_exit(0);
 	}
-	sleep_ms(100);
+	wait_blocked(pid);
 	close(a);
 	close(d);
 	waitpid(pid, &st, 0);
