@@ -4,9 +4,11 @@
  * next one does not fit. An event identical to the last queued one is
  * dropped (coalescing, as Linux); past max_queued_events one IN_Q_OVERFLOW
  * is queued and the rest is lost. Watches are per file identity (dev, ino)
- * in a small hash. Differs from Linux: the per-user limits on instances
- * and watches are not enforced (max_user_watches, max_user_instances);
- * changes made on the host behind skas's back are never seen. */
+ * in a small hash. Each guest user (the effective uid that made the
+ * instance) may have max_user_instances instances (EMFILE beyond) and
+ * max_user_watches watches (ENOSPC beyond). Differs from Linux: changes
+ * made on the host behind skas's back are never seen; max_user_watches is
+ * a fixed number (Linux derives it from the memory size). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,8 +42,16 @@ struct inotify_kevent {
 	char name[];
 };
 
+/* What one guest user has. */
+struct inotify_user {
+	struct list_head link;
+	uint32_t uid;
+	int instances, watches;
+};
+
 struct inotify_inst {
-	struct list_head watches; /* struct inotify_watch.ilink */
+	struct inotify_user *user; /* charged for the instance and its watches */
+	struct list_head watches;  /* struct inotify_watch.ilink */
 	struct list_head events;
 	int nevents;
 	size_t bytes; /* of the queued events as read returns them */
@@ -60,6 +70,28 @@ struct inotify_watch {
 };
 
 int inotify_nwatches;
+static LIST_HEAD_DECL(users);
+
+static struct inotify_user *user_get(uint32_t uid)
+{
+	struct inotify_user *u;
+
+	list_for_each_entry(u, &users, link) if (u->uid == uid) return u;
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		return NULL;
+	u->uid = uid;
+	list_add_tail(&u->link, &users);
+	return u;
+}
+
+static void user_put(struct inotify_user *u)
+{
+	if (u->instances || u->watches)
+		return;
+	list_del(&u->link);
+	free(u);
+}
 static struct list_head buckets[NBUCKETS];
 static bool buckets_ready;
 
@@ -135,6 +167,7 @@ static void watch_remove(struct inotify_watch *w)
 	list_del(&w->ilink);
 	list_del(&w->hlink);
 	inotify_nwatches--;
+	w->in->user->watches--;
 	free(w);
 }
 
@@ -258,9 +291,12 @@ static void inotify_release(struct file *f)
 	{
 		list_del(&w->hlink);
 		inotify_nwatches--;
+		in->user->watches--;
 		free(w);
 	}
 	list_for_each_entry_safe(e, en, &in->events, link) free(e);
+	in->user->instances--;
+	user_put(in->user);
 	free(in);
 }
 
@@ -285,11 +321,23 @@ static long do_inotify_init(struct task *t, int flags)
 	in = calloc(1, sizeof(*in));
 	if (!in)
 		return -ENOMEM;
+	in->user = user_get(t->proc->cred.euid);
+	if (!in->user) {
+		free(in);
+		return -ENOMEM;
+	}
+	if (in->user->instances >= INOTIFY_MAX_USER_INSTANCES) {
+		user_put(in->user);
+		free(in);
+		return -EMFILE;
+	}
 	f = file_alloc(&inotify_ops, LINUX_O_RDONLY | (flags & LINUX_O_NONBLOCK), -1, NULL);
 	if (!f) {
+		user_put(in->user);
 		free(in);
 		return -ENFILE;
 	}
+	in->user->instances++;
 	list_init(&in->watches);
 	list_init(&in->events);
 	waitq_init(&in->wait);
@@ -340,9 +388,12 @@ static int add_watch(struct inotify_inst *in, uint64_t dev, uint64_t ino, uint32
 		w->mask = (mask & USER_MASK) | ((mask & IN_MASK_ADD) ? w->mask : 0);
 		return w->wd;
 	}
+	if (in->user->watches >= INOTIFY_MAX_USER_WATCHES)
+		return -ENOSPC;
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
+	in->user->watches++;
 	w->in = in;
 	w->wd = in->last_wd = in->last_wd == INT32_MAX ? 1 : in->last_wd + 1;
 	w->dev = dev;

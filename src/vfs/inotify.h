@@ -32,8 +32,10 @@
 #define IN_ISDIR	 0x40000000
 #define IN_ONESHOT	 0x80000000
 
-/* /proc/sys/fs/inotify/max_queued_events */
-#define INOTIFY_MAX_QUEUED_EVENTS 16384
+/* /proc/sys/fs/inotify/: per instance, per user, per user */
+#define INOTIFY_MAX_QUEUED_EVENTS  16384
+#define INOTIFY_MAX_USER_INSTANCES 128
+#define INOTIFY_MAX_USER_WATCHES   65536
 
 /* How many watches exist at all (0: every hook returns at once). */
 extern int inotify_nwatches;

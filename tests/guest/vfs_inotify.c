@@ -399,6 +399,41 @@ static void overflow(void)
 	close(in);
 }
 
+/* A user may have 128 instances (max_user_instances): EMFILE beyond. A
+ * fresh uid, so that the host's own instances (natively) do not count. */
+static void limits(void)
+{
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int i, fd = -1, last = -1;
+		char buf[32] = "";
+		FILE *f = fopen("/proc/sys/fs/inotify/max_user_instances", "r");
+
+		if (!f || !fgets(buf, sizeof(buf), f) || strcmp(buf, "128\n"))
+			_exit(1);
+		fclose(f);
+		if (setgid(54321) < 0 || setuid(54321) < 0)
+			_exit(2);
+		for (i = 0; i < 200; i++) {
+			fd = inotify_init1(IN_CLOEXEC);
+			if (fd < 0)
+				break;
+			last = fd;
+		}
+		if (i != 128 || errno != EMFILE)
+			_exit(3);
+		close(last);
+		if (inotify_init() < 0)
+			_exit(4);
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "128 instances per user, EMFILE beyond, one more after a close");
+}
+
 int main(void)
 {
 	char dir[64] = "/tmp/skas-inotify.XXXXXX";
@@ -411,6 +446,7 @@ int main(void)
 	flags();
 	reading();
 	overflow();
+	limits();
 	chdir("/");
 	check(rmdir(dir) == 0, "all cleaned up");
 	return 0;

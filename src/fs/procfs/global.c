@@ -374,6 +374,20 @@ static int gen_inotify_max_queued(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
+static int gen_inotify_max_instances(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "%d\n", INOTIFY_MAX_USER_INSTANCES);
+	return 0;
+}
+
+static int gen_inotify_max_watches(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "%d\n", INOTIFY_MAX_USER_WATCHES);
+	return 0;
+}
+
 static void locks_line(void *ctx, const char *line)
 {
 	sb_printf(ctx, "%s", line);
@@ -448,6 +462,8 @@ enum {
 	G_LOCKS,
 	G_SYS_FS_INOTIFY,
 	G_INOTIFY_MAX_QUEUED,
+	G_INOTIFY_MAX_INSTANCES,
+	G_INOTIFY_MAX_WATCHES,
 };
 
 static const struct pentry sys_kernel[] = {
@@ -474,6 +490,14 @@ static const struct pentry sys_fs_inotify[] = {
 	  .id = G_INOTIFY_MAX_QUEUED,
 	  .mode = FILE_W,
 	  .gen = gen_inotify_max_queued },
+	{ .name = "max_user_instances",
+	  .id = G_INOTIFY_MAX_INSTANCES,
+	  .mode = FILE_W,
+	  .gen = gen_inotify_max_instances },
+	{ .name = "max_user_watches",
+	  .id = G_INOTIFY_MAX_WATCHES,
+	  .mode = FILE_W,
+	  .gen = gen_inotify_max_watches },
 	{ 0 },
 };
 
