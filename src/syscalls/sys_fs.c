@@ -9,6 +9,8 @@
 #include "vfs/file.h"
 #include "vfs/namei.h"
 #include "vfs/pipe.h"
+#include "vfs/locks.h"
+#include "vfs/fsnotify.h"
 #include "net/socket.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
@@ -76,6 +78,8 @@ static long kern_read(struct task *t, struct file *f, uaddr_t buf, uint64_t coun
 	if (n > 0 && copy_to_user(t->mm, buf, kbuf, n) < 0)
 		n = -EFAULT;
 	free(kbuf);
+	if (n > 0)
+		fsnotify_file(f, IN_ACCESS);
 	return n;
 }
 
@@ -106,6 +110,8 @@ static long kern_write(struct task *t, struct file *f, uaddr_t buf, uint64_t cou
 	else
 		n = f->ops->write ? f->ops->write(f, kbuf, avail) : -EINVAL;
 	free(kbuf);
+	if (n > 0)
+		fsnotify_file(f, IN_MODIFY);
 	return n;
 }
 
@@ -171,6 +177,8 @@ long sys_pwrite64(struct task *t, const struct sysargs *a)
 	n = copy_from_user(t->mm, kbuf, buf, avail) < 0 ? -EFAULT
 							: f->ops->pwrite(f, kbuf, avail, pos);
 	free(kbuf);
+	if (n > 0)
+		fsnotify_file(f, IN_MODIFY);
 out:
 	file_put(f);
 	return n;
@@ -315,6 +323,8 @@ long sys_getdents64(struct task *t, const struct sysargs *a)
 	if (!kbuf)
 		goto out;
 	n = f->ops->getdents64(f, kbuf, avail);
+	if (n >= 0)
+		fsnotify_file(f, IN_ACCESS);
 	if (n > 0 && copy_to_user(t->mm, buf, kbuf, n) < 0)
 		n = -EFAULT;
 	else if (n == -EINVAL && avail < count)
@@ -604,7 +614,33 @@ long sys_dup3(struct task *t, const struct sysargs *a)
 	return do_dup3(t, sysarg_int(a, 0), sysarg_int(a, 1), sysarg_uint(a, 2));
 }
 
-/* fcntl: descriptor flags, status flags and dup. Other commands (locks,
+static long do_fcntl_lock(struct task *t, struct file *f, int cmd, uaddr_t ufl)
+{
+	struct linux_flock fl;
+	long ret;
+
+	if (copy_from_user(t->mm, &fl, ufl, sizeof(fl)) < 0)
+		return -EFAULT;
+	ret = locks_fcntl(t, f, cmd, &fl);
+	if (ret == 0 && (cmd == LINUX_F_GETLK || cmd == LINUX_F_OFD_GETLK))
+		ret = copy_to_user(t->mm, ufl, &fl, sizeof(fl));
+	return ret;
+}
+
+/* flock(2): per open file description. */
+long sys_flock(struct task *t, const struct sysargs *a)
+{
+	struct file *f = fdget(t->files, sysarg_int(a, 0));
+	long ret;
+
+	if (!f)
+		return -EBADF;
+	ret = (f->flags & LINUX_O_PATH) ? -EBADF : locks_flock(f, sysarg_int(a, 1));
+	file_put(f);
+	return ret;
+}
+
+/* fcntl: descriptor flags, status flags, dup, locks and pipe sizes. Other commands (
  * leases, owners, seals, pipe sizes) come with their subsystems: EINVAL. */
 long sys_fcntl(struct task *t, const struct sysargs *a)
 {
@@ -615,6 +651,11 @@ long sys_fcntl(struct task *t, const struct sysargs *a)
 
 	if (!f)
 		return -EBADF;
+	if ((f->flags & LINUX_O_PATH) && cmd != LINUX_F_DUPFD && cmd != LINUX_F_DUPFD_CLOEXEC &&
+	    cmd != LINUX_F_GETFD && cmd != LINUX_F_SETFD && cmd != LINUX_F_GETFL) {
+		file_put(f);
+		return -EBADF;
+	}
 	switch (cmd) {
 	case LINUX_F_DUPFD:
 	case LINUX_F_DUPFD_CLOEXEC:
@@ -635,9 +676,26 @@ long sys_fcntl(struct task *t, const struct sysargs *a)
 			ret = -EBADF;
 			break;
 		}
-		f->flags = (f->flags & ~(LINUX_O_APPEND | LINUX_O_NONBLOCK)) |
-			   (arg & (LINUX_O_APPEND | LINUX_O_NONBLOCK));
-		ret = 0;
+		{
+			/* A pipe's O_DIRECT is its packet mode, as Linux lets it change. */
+			unsigned mask = LINUX_O_APPEND | LINUX_O_NONBLOCK |
+					(file_is_pipe(f) ? LINUX_O_DIRECT : 0);
+
+			f->flags = (f->flags & ~mask) | (arg & mask);
+			ret = 0;
+		}
+		break;
+	case LINUX_F_GETLK:
+	case LINUX_F_SETLK:
+	case LINUX_F_SETLKW:
+	case LINUX_F_OFD_GETLK:
+	case LINUX_F_OFD_SETLK:
+	case LINUX_F_OFD_SETLKW:
+		ret = do_fcntl_lock(t, f, cmd, arg);
+		break;
+	case LINUX_F_GETPIPE_SZ:
+	case LINUX_F_SETPIPE_SZ:
+		ret = pipe_fcntl_size(f, cmd == LINUX_F_SETPIPE_SZ, arg);
 		break;
 	default:
 		ret = -EINVAL;
@@ -763,10 +821,6 @@ static long do_pipe2(struct task *t, uaddr_t ufds, unsigned flags)
 
 	if (flags & ~(LINUX_O_CLOEXEC | LINUX_O_NONBLOCK | LINUX_O_DIRECT))
 		return -EINVAL;
-	if (flags & LINUX_O_DIRECT) {
-		/* Differs from Linux: packet-mode pipes are not implemented. */
-		return -EINVAL;
-	}
 	ret = pipe_create(flags, &rd, &wr);
 	if (ret < 0)
 		return ret;

@@ -9,6 +9,7 @@
 #include "mm/usercopy.h"
 #include "vfs/file.h"
 #include "vfs/namei.h"
+#include "vfs/fsnotify.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
 #include "abi/linux/stat.h"
@@ -524,6 +525,8 @@ static long do_setxattr(struct task *t, const struct sysargs *a, int mode)
 		if (n == 0)
 			n = ino->iop->setxattr ? ino->iop->setxattr(ino, name, val, size, flags)
 					       : -EOPNOTSUPP;
+		if (n == 0)
+			fsnotify_dentry(p.dentry, IN_ATTRIB);
 		path_put(&p);
 	}
 	free(val);
@@ -578,6 +581,8 @@ static long do_removexattr(struct task *t, const struct sysargs *a, int mode)
 		n = p.mnt->rdonly ? -EROFS : inode_permission(t, ino, LINUX_W_OK);
 		if (n == 0)
 			n = ino->iop->removexattr ? ino->iop->removexattr(ino, name) : -EOPNOTSUPP;
+		if (n == 0)
+			fsnotify_dentry(p.dentry, IN_ATTRIB);
 		path_put(&p);
 	}
 	return n;

@@ -6,6 +6,8 @@
 #include "abi/linux/errno.h"
 #include "vfs/readdir.h"
 #include "vfs/namei.h"
+#include "vfs/locks.h"
+#include "vfs/fsnotify.h"
 
 struct file *file_alloc(const struct file_ops *ops, unsigned flags, int host_fd,
 			const struct path *path)
@@ -43,6 +45,8 @@ void file_put(struct file *f)
 {
 	if (!f || --f->refcount > 0)
 		return;
+	fsnotify_close(f);
+	locks_remove_file(f);
 	if (f->ops->release)
 		f->ops->release(f);
 	dir_snapshot_free(f);
@@ -62,11 +66,15 @@ int files_create(struct files **out)
 	return 0;
 }
 
-/* An fd's reference goes: the file hears of the close first (flush). */
-static void fd_put(struct file *f)
+/* An fd of fs that held f is closed: the file hears of it (flush), fs's
+ * POSIX locks on the file go (whichever fd they were taken through), then
+ * the reference. */
+static void close_file(struct files *fs, struct file *f)
 {
 	if (f && f->ops->flush)
 		f->ops->flush(f);
+	if (f)
+		locks_remove_posix(f, fs);
 	file_put(f);
 }
 
@@ -76,8 +84,12 @@ void files_put(struct files *fs)
 
 	if (!fs || --fs->refcount > 0)
 		return;
-	for (i = 0; i < fs->max; i++)
-		fd_put(fs->fd[i]);
+	for (i = 0; i < fs->max; i++) {
+		struct file *f = fs->fd[i];
+
+		fs->fd[i] = NULL; /* nobody may find it while it closes */
+		close_file(fs, f);
+	}
 	free(fs->fd);
 	free(fs->cloexec);
 	free(fs);
@@ -162,7 +174,7 @@ int fd_install_at(struct files *fs, int fd, struct file *f, bool cloexec)
 	old = fs->fd[fd];
 	fs->fd[fd] = f;
 	fs->cloexec[fd] = cloexec;
-	fd_put(old);
+	close_file(fs, old);
 	return fd;
 }
 
@@ -175,7 +187,7 @@ int fd_close(struct files *fs, int fd)
 	f = fs->fd[fd];
 	fs->fd[fd] = NULL;
 	fs->cloexec[fd] = 0;
-	fd_put(f);
+	close_file(fs, f);
 	return 0;
 }
 

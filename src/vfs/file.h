@@ -42,6 +42,8 @@ struct file_ops {
 	 * Linux's vm_ops open/close; such VMAs are never merged. */
 	void (*vma_open)(struct file *f);
 	void (*vma_close)(struct file *f);
+	/* An anonymous-inode file's name in /proc/PID/fd ("anon_inode:NAME"). */
+	const char *anon_name;
 };
 
 struct file {
@@ -53,6 +55,7 @@ struct file {
 	struct path path;	  /* where it was opened (owns a reference), or none */
 	struct inode *inode;	  /* owns a reference, or NULL (pipes, host stdio) */
 	struct dir_snapshot *dir; /* getdents64 of a directory */
+	bool notify_close;	  /* IN_OPEN was reported: IN_CLOSE_* will be */
 	void *priv;
 };
 

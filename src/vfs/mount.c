@@ -1,8 +1,8 @@
 /* vfs/mount.c: the mount table at boot. The default root is the host's /
  * read-only under an overlay with a tmpfs upper: every program on the host
  * runs inside with no set-up, and nothing on the host changes. Then devfs
- * on /dev, a tmpfs on /dev/shm, devpts on /dev/pts, procfs on /proc, and
- * the -v volumes. */
+ * on /dev, a tmpfs on /dev/shm, devpts on /dev/pts, procfs on /proc, a
+ * read-only sysfs on /sys, and the -v volumes. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +11,7 @@
 #include "vfs/devices.h"
 #include "fs/hostfs/hostfs.h"
 #include "fs/tmpfs/tmpfs.h"
+#include "fs/sysfs/sysfs.h"
 #include "fs/overlay/overlay.h"
 #include "tty/pty.h"
 #include "kernel/cred.h"
@@ -195,8 +196,15 @@ int vfs_mount_root(const struct root_config *cfg, struct path *root, const char 
 		if (ret == -ENOENT && cfg->rw)
 			ret = 0;
 	}
+	if (ret == 0) {
+		ret = sysfs_mount(&sb, &r);
+		if (ret == 0)
+			ret = mount_at(root, "/sys", sb, r, "sysfs", true);
+		if (ret == -ENOENT && cfg->rw)
+			ret = 0;
+	}
 	if (ret < 0) {
-		*why = "cannot mount /dev or /proc";
+		*why = "cannot mount /dev, /proc or /sys";
 		path_put(root);
 		return ret;
 	}

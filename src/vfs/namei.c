@@ -10,6 +10,7 @@
 #include "vfs/namei.h"
 #include "vfs/file.h"
 #include "vfs/devices.h"
+#include "vfs/fsnotify.h"
 #include "kernel/task.h"
 #include "kernel/cred.h"
 #include "abi/linux/errno.h"
@@ -568,6 +569,48 @@ static int create_link_target(struct task *t, struct path *dir, struct path *lin
 	return ret;
 }
 
+/* O_TMPFILE: an unnamed regular file in the directory name, open for
+ * writing. Without O_EXCL, linkat can give it a name later. The file's path
+ * is a dentry "#INO" under the directory that no lookup finds. */
+static int open_tmpfile(struct task *t, int dirfd, const char *name, unsigned flags, unsigned mode,
+			unsigned resolve, struct file **out)
+{
+	unsigned acc = flags & LINUX_O_ACCMODE;
+	struct path dir, p;
+	struct inode *ino, *dino;
+	char tag[32];
+	int ret;
+
+	if ((flags & (LINUX_O_TMPFILE | LINUX_O_CREAT)) != LINUX_O_TMPFILE || acc == LINUX_O_RDONLY)
+		return -EINVAL;
+	ret = path_lookup_resolve(t, dirfd, name, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, resolve, &dir);
+	if (ret < 0)
+		return ret;
+	dino = dir.dentry->inode;
+	ret = mnt_rdonly(&dir) ? -EROFS : inode_permission(t, dino, LINUX_W_OK | LINUX_X_OK);
+	if (ret == 0 && !dino->iop->tmpfile)
+		ret = -EOPNOTSUPP;
+	if (ret == 0)
+		ret = dino->iop->tmpfile(dino, mode & 07777 & ~t->proc->umask, &t->proc->cred,
+					 !(flags & LINUX_O_EXCL), &ino);
+	if (ret < 0) {
+		path_put(&dir);
+		return ret;
+	}
+	snprintf(tag, sizeof(tag), "#%llu", (unsigned long long)ino->ino);
+	p.mnt = dir.mnt;
+	p.dentry = dentry_new(tag, dir.dentry, ino);
+	inode_put(ino);
+	path_put(&dir);
+	if (!p.dentry)
+		return -ENOMEM;
+	ret = open_inode(t, &p, flags & ~(LINUX_O_EXCL | LINUX_O_CLOEXEC), out);
+	if (ret == 0)
+		fsnotify_open(*out);
+	path_put(&p);
+	return ret;
+}
+
 int vfs_openat(struct task *t, int dirfd, const char *name, unsigned flags, unsigned mode,
 	       struct file **out)
 {
@@ -579,15 +622,15 @@ int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, uns
 {
 	unsigned acc = flags & LINUX_O_ACCMODE;
 	bool want_write = acc != LINUX_O_RDONLY || (flags & LINUX_O_TRUNC);
-	bool created = false;
+	bool created = false, truncated = false;
 	struct path p;
 	struct inode *ino;
 	int ret;
 
 	if (flags & LINUX_O_PATH)
 		flags &= LINUX_O_PATH | LINUX_O_CLOEXEC | LINUX_O_DIRECTORY | LINUX_O_NOFOLLOW;
-	if ((flags & LINUX_O_TMPFILE) == LINUX_O_TMPFILE)
-		return -EOPNOTSUPP; /* Differs from Linux: no O_TMPFILE yet */
+	if (flags & 020000000 /* __O_TMPFILE */)
+		return open_tmpfile(t, dirfd, name, flags, mode, resolve, out);
 	if (flags & LINUX_O_CREAT) {
 		struct path parent, child;
 		bool slash;
@@ -655,6 +698,7 @@ int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, uns
 			p.dentry = dentry_new(last, parent.dentry, newi);
 			inode_put(newi);
 			created = true;
+			fsnotify_create(parent.dentry->inode, last, false);
 			if (!p.dentry) {
 				free(last);
 				path_put(&parent);
@@ -698,12 +742,18 @@ int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, uns
 
 		ia.mtime = vfs_now();
 		ret = ino->iop->setattr ? ino->iop->setattr(ino, &ia) : -EROFS;
+		truncated = ret == 0;
 	}
 	if (ret == 0)
 		ret = open_inode(
 			t, &p,
 			flags & ~(LINUX_O_CREAT | LINUX_O_EXCL | LINUX_O_TRUNC | LINUX_O_CLOEXEC),
 			out);
+	if (ret == 0 && !(flags & LINUX_O_PATH)) {
+		fsnotify_open(*out);
+		if (truncated)
+			fsnotify_dentry(p.dentry, IN_MODIFY);
+	}
 	path_put(&p);
 	return ret;
 }
@@ -939,6 +989,8 @@ int vfs_mknodat(struct task *t, int dirfd, const char *name, uint32_t mode, uint
 				ret = dir->iop->mknod ? dir->iop->mknod(dir, last, mode, dev,
 									&t->proc->cred, NULL)
 						      : -EPERM;
+			if (ret == 0)
+				fsnotify_create(dir, last, LINUX_S_ISDIR(mode));
 		}
 	}
 	free(last);
@@ -971,14 +1023,21 @@ int vfs_unlinkat(struct task *t, int dirfd, const char *name, bool is_rmdir)
 	} else if (!is_rmdir && slash) {
 		ret = -ENOTDIR;
 	} else {
+		struct linux_stat st = { .st_nlink = 1 };
+
 		ret = may_change_dir(t, &parent);
 		if (ret == 0)
 			ret = check_sticky(t, parent.dentry->inode, child.dentry->inode);
+		if (ret == 0)
+			vfs_getattr(child.dentry->inode, &st);
 		if (ret == 0)
 			ret = parent.dentry->inode->iop->unlink
 				      ? parent.dentry->inode->iop->unlink(parent.dentry->inode,
 									  last, is_rmdir)
 				      : -EPERM;
+		if (ret == 0)
+			fsnotify_unlink(parent.dentry->inode, last, child.dentry->inode,
+					(unsigned)st.st_nlink);
 	}
 	path_put(&child);
 out:
@@ -1011,6 +1070,8 @@ int vfs_symlinkat(struct task *t, const char *target, int dirfd, const char *nam
 			ret = dir->iop->symlink
 				      ? dir->iop->symlink(dir, last, target, &t->proc->cred)
 				      : -EPERM;
+		if (ret == 0)
+			fsnotify_create(dir, last, false);
 	}
 	free(last);
 	path_put(&parent);
@@ -1053,6 +1114,8 @@ int vfs_linkat(struct task *t, int odirfd, const char *oname, int ndirfd, const 
 		if (ret == 0)
 			ret = dir->iop->link ? dir->iop->link(dir, last, old.dentry->inode)
 					     : -EPERM;
+		if (ret == 0)
+			fsnotify_link(dir, last, old.dentry->inode);
 	}
 	free(last);
 	path_put(&parent);
@@ -1070,19 +1133,23 @@ static bool is_ancestor(struct dentry *a, struct dentry *b)
 	return false;
 }
 
+/* rename/renameat/renameat2. flags: RENAME_NOREPLACE (1), RENAME_EXCHANGE
+ * (2: both must exist, any types), RENAME_WHITEOUT (4: the filesystem
+ * leaves a whiteout at the old name; as Linux since 5.8, no CAP_MKNOD is
+ * needed). The filesystem's rename does the work. */
 int vfs_renameat2(struct task *t, int odirfd, const char *oname, int ndirfd, const char *nname,
 		  unsigned flags)
 {
 	struct path op, np, src, dst = { NULL, NULL };
 	char *olast = NULL, *nlast = NULL;
+	bool exch = flags & 2;
+	struct linux_stat dst_st = { .st_nlink = 1 };
 	int ret;
 
 	if (flags & ~(1U /* NOREPLACE */ | 2U /* EXCHANGE */ | 4U /* WHITEOUT */))
 		return -EINVAL;
-	if ((flags & 1) && (flags & 2))
+	if (exch && (flags & 5))
 		return -EINVAL;
-	if (flags & 6)
-		return -EINVAL; /* Differs from Linux: RENAME_EXCHANGE/WHITEOUT unsupported */
 	ret = path_parentat(t, odirfd, oname, &op, &olast, NULL);
 	if (ret < 0)
 		return ret;
@@ -1100,9 +1167,25 @@ int vfs_renameat2(struct task *t, int odirfd, const char *oname, int ndirfd, con
 	ret = lookup_child(&(struct walk){ .t = t }, &op, olast, &src);
 	if (ret < 0)
 		goto out;
-	if (lookup_child(&(struct walk){ .t = t }, &np, nlast, &dst) < 0)
+	ret = lookup_child(&(struct walk){ .t = t }, &np, nlast, &dst);
+	if (ret < 0) {
 		dst.dentry = NULL;
-	ret = may_change_dir(t, &op);
+		if (exch || ret != -ENOENT)
+			goto out_src;
+	}
+	ret = 0;
+	/* source should not be an ancestor of the target, nor the target of
+	 * the source */
+	if (inode_is_dir(src.dentry->inode) && is_ancestor(src.dentry, np.dentry))
+		ret = -EINVAL;
+	else if (dst.dentry && inode_is_dir(dst.dentry->inode) &&
+		 is_ancestor(dst.dentry, op.dentry))
+		ret = exch ? -EINVAL : -ENOTEMPTY;
+	if (ret == 0 && dst.dentry && src.dentry->inode->dev == dst.dentry->inode->dev &&
+	    src.dentry->inode->ino == dst.dentry->inode->ino)
+		goto out_dst; /* the same file: nothing to do */
+	if (ret == 0)
+		ret = may_change_dir(t, &op);
 	if (ret == 0)
 		ret = may_change_dir(t, &np);
 	if (ret == 0)
@@ -1110,26 +1193,31 @@ int vfs_renameat2(struct task *t, int odirfd, const char *oname, int ndirfd, con
 	if (ret == 0 && dst.dentry) {
 		if (flags & 1)
 			ret = -EEXIST;
-		else if (inode_is_dir(src.dentry->inode) && !inode_is_dir(dst.dentry->inode))
+		else if (!exch && inode_is_dir(src.dentry->inode) &&
+			 !inode_is_dir(dst.dentry->inode))
 			ret = -ENOTDIR;
-		else if (!inode_is_dir(src.dentry->inode) && inode_is_dir(dst.dentry->inode))
+		else if (!exch && !inode_is_dir(src.dentry->inode) &&
+			 inode_is_dir(dst.dentry->inode))
 			ret = -EISDIR;
 		else
 			ret = check_sticky(t, np.dentry->inode, dst.dentry->inode);
 	}
-	if (ret == 0 && inode_is_dir(src.dentry->inode) && is_ancestor(src.dentry, np.dentry))
-		ret = -EINVAL;
-	if (ret == 0 && dst.dentry && src.dentry->inode->dev == dst.dentry->inode->dev &&
-	    src.dentry->inode->ino == dst.dentry->inode->ino)
-		ret = 0; /* the same file: nothing to do */
-	else if (ret == 0)
+	if (ret == 0 && dst.dentry)
+		vfs_getattr(dst.dentry->inode, &dst_st);
+	if (ret == 0)
 		ret = op.dentry->inode->iop->rename
 			      ? op.dentry->inode->iop->rename(op.dentry->inode, olast,
 							      np.dentry->inode, nlast, flags)
 			      : -EPERM;
-	path_put(&src);
+	if (ret == 0)
+		fsnotify_rename(op.dentry->inode, olast, np.dentry->inode, nlast, src.dentry->inode,
+				dst.dentry ? dst.dentry->inode : NULL, (unsigned)dst_st.st_nlink,
+				exch);
+out_dst:
 	if (dst.dentry)
 		path_put(&dst);
+out_src:
+	path_put(&src);
 out:
 	free(nlast);
 	path_put(&np);
@@ -1144,6 +1232,7 @@ int vfs_setattr_inode(struct task *t, struct path *p, struct iattr *ia)
 	const struct cred *c = &t->proc->cred;
 	struct inode *ino = p->dentry->inode;
 	struct linux_stat st;
+	unsigned valid;
 	int ret;
 
 	if (mnt_rdonly(p) && !LINUX_S_ISCHR(ino->mode))
@@ -1181,8 +1270,12 @@ int vfs_setattr_inode(struct task *t, struct path *p, struct iattr *ia)
 	}
 	if (!ino->iop->setattr)
 		return -EPERM;
+	valid = ia->valid;
 	ia->valid |= ATTR_CTIME;
-	return ino->iop->setattr(ino, ia);
+	ret = ino->iop->setattr(ino, ia);
+	if (ret == 0)
+		fsnotify_change(p->dentry, valid);
+	return ret;
 }
 
 int vfs_setattr_at(struct task *t, int dirfd, const char *name, int atflags, struct iattr *ia)

@@ -1,8 +1,12 @@
-/* vfs/pipe.c: pipes. One ring buffer shared by a read file and a write
- * file; readers and writers sleep on wait queues. Writes of at most
- * PIPE_BUF bytes are atomic. Writing with no reader left is EPIPE and
- * SIGPIPE. Differs from Linux (until the VFS issue): O_DIRECT packet mode
- * and F_SETPIPE_SZ are not implemented; the capacity is 64 KiB. */
+/* vfs/pipe.c: pipes, as Linux keeps them: a ring of page-sized buffers
+ * (16 by default, F_SETPIPE_SZ changes it) shared by a read file and a
+ * write file; readers and writers sleep on wait queues. A write merges into
+ * the last buffer only when it fits there whole, so writes of at most
+ * PIPE_BUF bytes are atomic and the capacity in bytes depends on the write
+ * sizes exactly as on Linux. Packet mode (O_DIRECT, a per-buffer flag set by
+ * the writer): every buffer is one packet, a read returns at most one and
+ * discards what did not fit. Writing with no reader left is EPIPE and
+ * SIGPIPE. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,100 +15,170 @@
 #include "vfs/poll.h"
 #include "abi/linux/poll.h"
 #include "kernel/task.h"
+#include "kernel/cred.h"
 #include "mm/usercopy.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
 #include "abi/linux/ioctl.h"
 #include "abi/linux/stat.h"
 
-#define PIPE_SIZE 65536
-#define PIPE_BUF  4096
+#ifndef PAGE_SIZE
+#define PAGE_SIZE 4096
+#endif
+#define PIPE_BUF      4096
+#define PIPE_DEF_BUFS 16
+
+struct pipe_buf {
+	char *page; /* PAGE_SIZE bytes, or NULL when the slot is free */
+	unsigned off, len;
+	bool merge;  /* later writes may append (not a packet) */
+	bool packet; /* written in packet mode */
+};
 
 struct pipe {
-	char *buf;
-	size_t head, len; /* data at buf[head .. head+len) modulo PIPE_SIZE */
+	struct pipe_buf *bufs;
+	unsigned nslots;     /* ring size; a power of two */
+	unsigned head, tail; /* free-running: slot = x & (nslots - 1) */
 	int readers, writers;
 	struct waitq rwait, wwait;
 	uint64_t ino;
-	int64_t ctime_ns;
 	bool fifo;		   /* owned by a named pipe's inode */
 	unsigned r_opens, w_opens; /* counts of opens, for fifo_open's waits */
 };
 
+unsigned pipe_max_size = 1048576; /* /proc/sys/fs/pipe-max-size */
+
 static uint64_t next_ino = 1;
+
+static unsigned occupancy(const struct pipe *p)
+{
+	return p->head - p->tail;
+}
+
+static struct pipe_buf *slot(struct pipe *p, unsigned i)
+{
+	return &p->bufs[i & (p->nslots - 1)];
+}
+
+static size_t pipe_bytes(struct pipe *p)
+{
+	size_t n = 0;
+	unsigned i;
+
+	for (i = p->tail; i != p->head; i++)
+		n += slot(p, i)->len;
+	return n;
+}
+
+static void drop_buf(struct pipe *p)
+{
+	struct pipe_buf *b = slot(p, p->tail);
+
+	free(b->page);
+	memset(b, 0, sizeof(*b));
+	p->tail++;
+}
 
 static long pipe_read(struct file *f, void *buf, size_t n)
 {
 	struct pipe *p = f->priv;
 	size_t done = 0;
 
-	while (p->len == 0) {
-		if (p->writers == 0)
-			return 0;
+	for (;;) {
+		if (p->head != p->tail) {
+			struct pipe_buf *b = slot(p, p->tail);
+			size_t chunk = b->len < n - done ? b->len : n - done;
+			bool packet = b->packet;
+
+			memcpy((char *)buf + done, b->page + b->off, chunk);
+			done += chunk;
+			b->off += chunk;
+			b->len -= chunk;
+			if (packet)
+				b->len = 0; /* the rest of the packet is discarded */
+			if (b->len == 0)
+				drop_buf(p);
+			waitq_wake_all(&p->wwait);
+			if (done == n || packet)
+				break;
+			if (p->head != p->tail)
+				continue;
+		}
+		if (p->writers == 0 || done)
+			break;
 		if (f->flags & LINUX_O_NONBLOCK)
 			return -EAGAIN;
 		if (signal_pending(current))
 			return -ERESTARTSYS;
 		waitq_sleep(&p->rwait);
 	}
-	while (done < n && p->len > 0) {
-		size_t chunk = PIPE_SIZE - p->head;
-
-		if (chunk > p->len)
-			chunk = p->len;
-		if (chunk > n - done)
-			chunk = n - done;
-		memcpy((char *)buf + done, p->buf + p->head, chunk);
-		p->head = (p->head + chunk) % PIPE_SIZE;
-		p->len -= chunk;
-		done += chunk;
-	}
-	waitq_wake_all(&p->wwait);
 	return (long)done;
+}
+
+static void raise_sigpipe(void)
+{
+	struct linux_siginfo si;
+
+	memset(&si, 0, sizeof(si));
+	si.si_signo = LINUX_SIGPIPE;
+	si.si_code = LINUX_SI_USER;
+	si.fields.kill.pid = current->proc->pid;
+	si.fields.kill.uid = current->proc->cred.uid;
+	send_signal_info(current->proc, current, LINUX_SIGPIPE, &si);
 }
 
 static long pipe_write(struct file *f, const void *buf, size_t n)
 {
 	struct pipe *p = f->priv;
-	size_t done = 0;
+	bool packet = f->flags & LINUX_O_DIRECT;
+	size_t done = 0, chars = n & (PAGE_SIZE - 1);
 
-	while (done < n) {
-		size_t room, need = n - done <= PIPE_BUF ? n - done : 1;
+	if (p->readers == 0) {
+		raise_sigpipe();
+		return -EPIPE;
+	}
+	/* The tail of the write joins the last buffer if it fits there whole. */
+	if (p->head != p->tail && chars) {
+		struct pipe_buf *b = slot(p, p->head - 1);
 
+		if (b->merge && b->off + b->len + chars <= PAGE_SIZE) {
+			memcpy(b->page + b->off + b->len, buf, chars);
+			b->len += chars;
+			done = chars;
+			waitq_wake_all(&p->rwait);
+			if (done == n)
+				return (long)done;
+		}
+	}
+	for (;;) {
 		if (p->readers == 0) {
-			struct linux_siginfo si;
-
-			memset(&si, 0, sizeof(si));
-			si.si_signo = LINUX_SIGPIPE;
-			si.si_code = LINUX_SI_USER;
-			si.fields.kill.pid = current->proc->pid;
-			si.fields.kill.uid = current->proc->cred.uid;
-			send_signal_info(current->proc, current, LINUX_SIGPIPE, &si);
+			raise_sigpipe();
 			return done ? (long)done : -EPIPE;
 		}
-		room = PIPE_SIZE - p->len;
-		if (room < need) {
-			if (f->flags & LINUX_O_NONBLOCK)
-				return done ? (long)done : -EAGAIN;
-			if (signal_pending(current))
-				return done ? (long)done : -ERESTARTSYS;
-			waitq_sleep(&p->wwait);
+		if (occupancy(p) < p->nslots) {
+			struct pipe_buf *b = slot(p, p->head);
+			size_t chunk = n - done < PAGE_SIZE ? n - done : PAGE_SIZE;
+
+			b->page = malloc(PAGE_SIZE);
+			if (!b->page)
+				return done ? (long)done : -ENOMEM;
+			memcpy(b->page, (const char *)buf + done, chunk);
+			b->off = 0;
+			b->len = (unsigned)chunk;
+			b->packet = packet;
+			b->merge = !packet;
+			p->head++;
+			done += chunk;
+			waitq_wake_all(&p->rwait);
+			if (done == n)
+				break;
 			continue;
 		}
-		while (room > 0 && done < n) {
-			size_t tail = (p->head + p->len) % PIPE_SIZE;
-			size_t chunk = PIPE_SIZE - tail;
-
-			if (chunk > room)
-				chunk = room;
-			if (chunk > n - done)
-				chunk = n - done;
-			memcpy(p->buf + tail, (const char *)buf + done, chunk);
-			p->len += chunk;
-			room -= chunk;
-			done += chunk;
-		}
-		waitq_wake_all(&p->rwait);
+		if (f->flags & LINUX_O_NONBLOCK)
+			return done ? (long)done : -EAGAIN;
+		if (signal_pending(current))
+			return done ? (long)done : -ERESTARTSYS;
+		waitq_sleep(&p->wwait);
 	}
 	return (long)done;
 }
@@ -126,8 +200,7 @@ static int pipe_stat(struct file *f, struct linux_stat *st)
 
 static long pipe_ioctl(struct file *f, struct task *t, unsigned cmd, uint64_t arg)
 {
-	struct pipe *p = f->priv;
-	int n = (int)p->len;
+	int n = (int)pipe_bytes(f->priv);
 
 	if (cmd != LINUX_FIONREAD)
 		return -ENOTTY;
@@ -141,18 +214,32 @@ static unsigned pipe_poll(struct file *f, struct poll_table *pt)
 
 	if (file_readable(f)) {
 		poll_wait(pt, &p->rwait);
-		if (p->len)
+		if (p->head != p->tail)
 			mask |= LINUX_POLLIN | LINUX_POLLRDNORM;
 		if (!p->writers)
 			mask |= LINUX_POLLHUP;
-	} else {
+	}
+	if (file_writable(f)) {
 		poll_wait(pt, &p->wwait);
-		if (PIPE_SIZE - p->len >= PIPE_BUF)
+		if (occupancy(p) < p->nslots)
 			mask |= LINUX_POLLOUT | LINUX_POLLWRNORM;
 		if (!p->readers)
 			mask |= LINUX_POLLERR;
 	}
 	return mask;
+}
+
+static void pipe_empty(struct pipe *p)
+{
+	while (p->head != p->tail)
+		drop_buf(p);
+}
+
+static void pipe_free(struct pipe *p)
+{
+	pipe_empty(p);
+	free(p->bufs);
+	free(p);
 }
 
 static void pipe_release(struct file *f)
@@ -167,11 +254,10 @@ static void pipe_release(struct file *f)
 	waitq_wake_all(&p->wwait);
 	if (p->readers == 0 && p->writers == 0) {
 		if (p->fifo) {
-			p->head = p->len = 0; /* a named pipe forgets its data */
+			pipe_empty(p); /* a named pipe forgets its data */
 			return;
 		}
-		free(p->buf);
-		free(p);
+		pipe_free(p);
 	}
 }
 
@@ -193,30 +279,90 @@ static const struct file_ops pipe_ops = {
 	.release = pipe_release,
 };
 
-int pipe_create(unsigned flags, struct file **rd, struct file **wr)
+static struct pipe *pipe_new(void)
 {
 	struct pipe *p = calloc(1, sizeof(*p));
-	unsigned fl = flags & LINUX_O_NONBLOCK;
 
 	if (!p)
-		return -ENOMEM;
-	p->buf = malloc(PIPE_SIZE);
-	*rd = file_alloc(&pipe_ops, LINUX_O_RDONLY | fl, -1, NULL);
-	*wr = file_alloc(&pipe_ops, LINUX_O_WRONLY | fl, -1, NULL);
-	if (!p->buf || !*rd || !*wr) {
-		free(p->buf);
+		return NULL;
+	p->nslots = PIPE_DEF_BUFS;
+	p->bufs = calloc(p->nslots, sizeof(*p->bufs));
+	if (!p->bufs) {
 		free(p);
+		return NULL;
+	}
+	waitq_init(&p->rwait);
+	waitq_init(&p->wwait);
+	p->ino = next_ino++;
+	return p;
+}
+
+int pipe_create(unsigned flags, struct file **rd, struct file **wr)
+{
+	struct pipe *p = pipe_new();
+	unsigned fl = flags & (LINUX_O_NONBLOCK | LINUX_O_DIRECT);
+
+	/* As Linux: only the write end carries O_DIRECT. */
+	*rd = file_alloc(&pipe_ops, LINUX_O_RDONLY | (fl & LINUX_O_NONBLOCK), -1, NULL);
+	*wr = file_alloc(&pipe_ops, LINUX_O_WRONLY | fl, -1, NULL);
+	if (!p || !*rd || !*wr) {
+		if (p)
+			pipe_free(p);
 		free(*rd);
 		free(*wr);
 		return -ENFILE;
 	}
-	waitq_init(&p->rwait);
-	waitq_init(&p->wwait);
 	p->readers = p->writers = 1;
-	p->ino = next_ino++;
 	(*rd)->priv = p;
 	(*wr)->priv = p;
 	return 0;
+}
+
+static struct pipe *file_pipe(struct file *f)
+{
+	return f->ops == &pipe_ops ? f->priv : NULL;
+}
+
+bool file_is_pipe(struct file *f)
+{
+	return file_pipe(f) != NULL;
+}
+
+long pipe_fcntl_size(struct file *f, bool set, unsigned long arg)
+{
+	struct pipe *p = file_pipe(f);
+	unsigned size, nslots, i, n;
+	struct pipe_buf *bufs;
+
+	if (!p)
+		return -EBADF;
+	if (!set)
+		return (long)p->nslots * PAGE_SIZE;
+	/* As Linux's round_pipe_size: a power of two of pages, at least one. */
+	arg = (unsigned)arg;
+	if (arg > (1UL << 31))
+		return -EINVAL;
+	for (size = PAGE_SIZE; size < arg; size <<= 1)
+		;
+	nslots = size / PAGE_SIZE;
+	if (nslots > p->nslots && size > pipe_max_size &&
+	    !capable(&current->proc->cred, CAP_SYS_RESOURCE))
+		return -EPERM;
+	n = occupancy(p);
+	if (nslots < n)
+		return -EBUSY;
+	bufs = calloc(nslots, sizeof(*bufs));
+	if (!bufs)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		bufs[i] = *slot(p, p->tail + i);
+	free(p->bufs);
+	p->bufs = bufs;
+	p->nslots = nslots;
+	p->tail = 0;
+	p->head = n;
+	waitq_wake_all(&p->wwait);
+	return (long)size;
 }
 
 /* Named pipes: the pipe lives with the inode (*pp, made on first open).
@@ -230,15 +376,10 @@ int fifo_open(void **pp, struct file *f)
 	unsigned seen;
 
 	if (!p) {
-		p = calloc(1, sizeof(*p));
-		if (!p || !(p->buf = malloc(PIPE_SIZE))) {
-			free(p);
+		p = pipe_new();
+		if (!p)
 			return -ENOMEM;
-		}
-		waitq_init(&p->rwait);
-		waitq_init(&p->wwait);
 		p->fifo = true;
-		p->ino = next_ino++;
 		*pp = p;
 	}
 	if (wr && !rd && (f->flags & LINUX_O_NONBLOCK) && p->readers == 0)
@@ -291,6 +432,5 @@ void fifo_free(void *fifo)
 		p->fifo = false; /* the last close frees it */
 		return;
 	}
-	free(p->buf);
-	free(p);
+	pipe_free(p);
 }

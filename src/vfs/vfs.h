@@ -61,6 +61,12 @@ struct inode_ops {
 		     const struct cred *c, struct inode **out);
 	int (*symlink)(struct inode *dir, const char *name, const char *target,
 		       const struct cred *c);
+	/* O_TMPFILE: a regular file with no name (nlink 0) on dir's
+	 * filesystem; linkable says whether linkat may give it one. */
+	int (*tmpfile)(struct inode *dir, uint32_t mode, const struct cred *c, bool linkable,
+		       struct inode **out);
+	/* -ENOENT for a file with no links left unless it is a linkable
+	 * O_TMPFILE. */
 	int (*link)(struct inode *dir, const char *name, struct inode *old);
 	/* unlink (is_dir false) or rmdir (is_dir true) of name in dir. */
 	int (*unlink)(struct inode *dir, const char *name, bool is_dir);

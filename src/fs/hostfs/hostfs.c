@@ -8,6 +8,7 @@
 
 #include "fs/hostfs/hostfs.h"
 #include "vfs/file.h"
+#include "vfs/devices.h"
 #include "vfs/namei.h"
 #include "vfs/poll.h"
 #include "vfs/readdir.h"
@@ -169,7 +170,28 @@ static const struct file_ops hostfs_dir_ops = {
 
 /* Inodes. */
 
-static int make_inode(struct super_block *sb, int fd, struct inode **out)
+/* What host_fd_allowed says of a file on an allowed filesystem, from its
+ * stat alone: block devices, sockets and fifos are not opened; of the
+ * character devices only the mem driver's null, zero, random, urandom. */
+static void io_rules(const struct linux_stat *st, bool *io_ok, bool *wdev)
+{
+	unsigned mi = MINOR(st->st_rdev);
+
+	*io_ok = true;
+	*wdev = false;
+	if (LINUX_S_ISBLK(st->st_mode) || LINUX_S_ISSOCK(st->st_mode) ||
+	    LINUX_S_ISFIFO(st->st_mode)) {
+		*io_ok = false;
+	} else if (LINUX_S_ISCHR(st->st_mode)) {
+		*io_ok = MAJOR(st->st_rdev) == 1 && (mi == 3 || mi == 5 || mi == 8 || mi == 9);
+		*wdev = *io_ok && (mi == 3 || mi == 5);
+	}
+}
+
+/* An inode for the O_PATH host fd (taken over). dir_dev is the parent's
+ * st_dev: a file on the same host filesystem as its allowed parent needs
+ * no filesystem check, which saves two host calls per path component. */
+static int make_inode(struct super_block *sb, int fd, const uint64_t *dir_dev, struct inode **out)
 {
 	struct hostfs_inode *hi;
 	struct linux_stat st;
@@ -177,9 +199,11 @@ static int make_inode(struct super_block *sb, int fd, struct inode **out)
 	bool io_ok, wdev;
 	int ret;
 
-	ret = host_fd_allowed(fd, &io_ok, &wdev);
-	if (ret == 0)
-		ret = host_fstat(fd, &st);
+	ret = host_fstat(fd, &st);
+	if (ret == 0 && dir_dev && st.st_dev == *dir_dev)
+		io_rules(&st, &io_ok, &wdev);
+	else if (ret == 0)
+		ret = host_fd_allowed(fd, &io_ok, &wdev);
 	if (ret < 0) {
 		host_close(fd);
 		return ret;
@@ -205,7 +229,7 @@ static int hostfs_lookup(struct inode *dir, const char *name, struct inode **out
 
 	if (fd < 0)
 		return fd == -ELOOP ? -ENOENT : fd;
-	return make_inode(dir->sb, fd, out);
+	return make_inode(dir->sb, fd, &dir->dev, out);
 }
 
 static int hostfs_getattr(struct inode *ino, struct linux_stat *st)
@@ -440,7 +464,7 @@ int hostfs_mount(const char *host_dir, bool rdonly, struct super_block **sbp, st
 		free(sb);
 		return fd;
 	}
-	ret = make_inode(sb, fd, root);
+	ret = make_inode(sb, fd, NULL, root);
 	if (ret < 0) {
 		free(sb);
 		return ret;

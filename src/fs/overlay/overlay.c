@@ -404,6 +404,29 @@ static int ovl_symlink(struct inode *dir, const char *name, const char *target,
 	return pu->iop->symlink(pu, name, target, c);
 }
 
+/* O_TMPFILE: an unnamed file in the upper directory. */
+static int ovl_tmpfile(struct inode *dir, uint32_t mode, const struct cred *c, bool linkable,
+		       struct inode **out)
+{
+	struct inode *pu, *u;
+	int ret = copy_up(dir);
+
+	if (ret < 0)
+		return ret;
+	pu = O(dir)->upper;
+	if (!pu->iop->tmpfile)
+		return -EOPNOTSUPP;
+	ret = pu->iop->tmpfile(pu, mode, c, linkable, &u);
+	if (ret < 0)
+		return ret;
+	*out = ovl_inode(dir->sb, u, NULL, dir, "");
+	if (!*out) {
+		inode_put(u);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static int ovl_link(struct inode *dir, const char *name, struct inode *old)
 {
 	struct inode *pu;
@@ -502,6 +525,43 @@ static int ovl_unlink(struct inode *dir, const char *name, bool is_dir)
 	return ret;
 }
 
+/* RENAME_EXCHANGE: both names are copied up and their upper entries swap.
+ * A directory with lower content cannot move (EXDEV, as overlayfs without
+ * redirect_dir); a directory that lands on a name the lower layer has
+ * becomes opaque. */
+static int ovl_exchange(struct inode *odir, const char *oname, struct inode *ndir,
+			const char *nname, struct inode *c, struct inode *d)
+{
+	struct inode *ou, *nu, *u;
+	int ret = 0;
+
+	if ((LINUX_S_ISDIR(c->mode) && O(c)->lower) || (LINUX_S_ISDIR(d->mode) && O(d)->lower))
+		return -EXDEV;
+	ret = copy_up(c);
+	if (ret == 0)
+		ret = copy_up(d);
+	if (ret < 0)
+		return ret;
+	ou = O(odir)->upper;
+	nu = O(ndir)->upper;
+	ret = ou->iop->rename(ou, oname, nu, nname, 2);
+	if (ret < 0)
+		return ret;
+	if (LINUX_S_ISDIR(c->mode) && lower_has(ndir, nname) &&
+	    nu->iop->lookup(nu, nname, &u) == 0) {
+		tmpfs_set_opaque(u, true);
+		inode_put(u);
+	}
+	if (LINUX_S_ISDIR(d->mode) && lower_has(odir, oname) &&
+	    ou->iop->lookup(ou, oname, &u) == 0) {
+		tmpfs_set_opaque(u, true);
+		inode_put(u);
+	}
+	return 0;
+}
+
+/* flags: RENAME_NOREPLACE, RENAME_EXCHANGE; RENAME_WHITEOUT is EINVAL, as
+ * overlayfs gives. */
 static int ovl_rename(struct inode *odir, const char *oname, struct inode *ndir, const char *nname,
 		      unsigned flags)
 {
@@ -511,9 +571,23 @@ static int ovl_rename(struct inode *odir, const char *oname, struct inode *ndir,
 
 	if (ndir->iop != &ovl_iops)
 		return -EXDEV;
+	if (flags & 4)
+		return -EINVAL;
 	ret = ovl_lookup(odir, oname, &c);
 	if (ret < 0)
 		return ret;
+	if (flags & 2) {
+		ret = ovl_lookup(ndir, nname, &d);
+		if (ret == 0)
+			ret = copy_up(odir);
+		if (ret == 0)
+			ret = copy_up(ndir);
+		if (ret == 0)
+			ret = ovl_exchange(odir, oname, ndir, nname, c, d);
+		inode_put(c);
+		inode_put(d);
+		return ret;
+	}
 	lower = O(c)->lower != NULL;
 	if (LINUX_S_ISDIR(c->mode) && lower) {
 		inode_put(c);
@@ -614,6 +688,7 @@ static const struct inode_ops ovl_iops = {
 	.lookup = ovl_lookup,
 	.mknod = ovl_mknod,
 	.symlink = ovl_symlink,
+	.tmpfile = ovl_tmpfile,
 	.link = ovl_link,
 	.unlink = ovl_unlink,
 	.rename = ovl_rename,

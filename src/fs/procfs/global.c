@@ -11,6 +11,9 @@
 #include "kernel/task.h"
 #include "host/host.h"
 #include "ipc/ipc.h"
+#include "vfs/pipe.h"
+#include "vfs/locks.h"
+#include "vfs/inotify.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
 #include "abi/linux/stat.h"
@@ -358,6 +361,46 @@ static int gen_max_map_count(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
+static int gen_pipe_max_size(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "%u\n", pipe_max_size);
+	return 0;
+}
+
+static int gen_inotify_max_queued(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "%d\n", INOTIFY_MAX_QUEUED_EVENTS);
+	return 0;
+}
+
+static int gen_inotify_max_instances(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "%d\n", INOTIFY_MAX_USER_INSTANCES);
+	return 0;
+}
+
+static int gen_inotify_max_watches(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "%d\n", INOTIFY_MAX_USER_WATCHES);
+	return 0;
+}
+
+static void locks_line(void *ctx, const char *line)
+{
+	sb_printf(ctx, "%s", line);
+}
+
+static int gen_locks(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	locks_proc_show(locks_line, b);
+	return 0;
+}
+
 static int target_self(const struct pnode *n, struct sbuf *b)
 {
 	(void)n;
@@ -420,6 +463,12 @@ enum {
 	G_SYSVIPC_SHM,
 	G_SYSVIPC_SEM,
 	G_SYSVIPC_MSG,
+	G_PIPE_MAX_SIZE,
+	G_LOCKS,
+	G_SYS_FS_INOTIFY,
+	G_INOTIFY_MAX_QUEUED,
+	G_INOTIFY_MAX_INSTANCES,
+	G_INOTIFY_MAX_WATCHES,
 };
 
 static void sb_emit(void *arg, const char *line)
@@ -468,8 +517,29 @@ static const struct pentry sys_vm[] = {
 	{ 0 },
 };
 
+static const struct pentry sys_fs_inotify[] = {
+	{ .name = "max_queued_events",
+	  .id = G_INOTIFY_MAX_QUEUED,
+	  .mode = FILE_W,
+	  .gen = gen_inotify_max_queued },
+	{ .name = "max_user_instances",
+	  .id = G_INOTIFY_MAX_INSTANCES,
+	  .mode = FILE_W,
+	  .gen = gen_inotify_max_instances },
+	{ .name = "max_user_watches",
+	  .id = G_INOTIFY_MAX_WATCHES,
+	  .mode = FILE_W,
+	  .gen = gen_inotify_max_watches },
+	{ 0 },
+};
+
 static const struct pentry sys_fs[] = {
+	{ .name = "inotify", .id = G_SYS_FS_INOTIFY, .mode = DIR_R, .children = sys_fs_inotify },
 	{ .name = "nr_open", .id = G_NR_OPEN, .mode = FILE_W, .gen = gen_nr_open },
+	{ .name = "pipe-max-size",
+	  .id = G_PIPE_MAX_SIZE,
+	  .mode = FILE_W,
+	  .gen = gen_pipe_max_size },
 	{ 0 },
 };
 
@@ -485,6 +555,7 @@ static const struct pentry root_children[] = {
 	{ .name = "cpuinfo", .id = G_CPUINFO, .mode = FILE_R, .gen = gen_cpuinfo },
 	{ .name = "filesystems", .id = G_FILESYSTEMS, .mode = FILE_R, .gen = gen_filesystems },
 	{ .name = "loadavg", .id = G_LOADAVG, .mode = FILE_R, .gen = gen_loadavg },
+	{ .name = "locks", .id = G_LOCKS, .mode = FILE_R, .gen = gen_locks },
 	{ .name = "meminfo", .id = G_MEMINFO, .mode = FILE_R, .gen = gen_meminfo },
 	{ .name = "mounts", .id = G_MOUNTS, .mode = LINK, .target = target_mounts },
 	{ .name = "self", .id = G_SELF, .mode = LINK, .target = target_self },

@@ -9,6 +9,7 @@
 
 #include "fs/procfs/internal.h"
 #include "kernel/task.h"
+#include "tty/tty.h"
 #include "mm/mm.h"
 #include "mm/usercopy.h"
 #include "vfs/file.h"
@@ -165,8 +166,8 @@ static int gen_stat(const struct pnode *n, struct sbuf *b)
 	if (!show || !mm)
 		mm = NULL;
 	sb_printf(b, "%d (%s) %c %d %d %d %d %d %u ", n->tid ? n->tid : p->pid, comm_of(n),
-		  state_of(n), p->parent ? p->parent->pid : 0, p->pgid, p->sid, 0, -1,
-		  (mm_of(n) && mm_of(n)->randomize) ? PF_RANDOMIZE : 0);
+		  state_of(n), p->parent ? p->parent->pid : 0, p->pgid, p->sid, tty_proc_nr(p),
+		  tty_proc_tpgid(p), (mm_of(n) && mm_of(n)->randomize) ? PF_RANDOMIZE : 0);
 	/* minflt cminflt majflt cmajflt utime stime cutime cstime */
 	sb_printf(b, "0 0 0 0 0 0 0 0 ");
 	sb_printf(b, "%d %d %d 0 %llu %llu %llu %llu ", 20 + p->nice, p->nice, p->nthreads,

@@ -728,7 +728,7 @@ void procfs_file_name(struct file *f, struct sbuf *b)
 			return;
 		}
 	}
-	sb_printf(b, "anon_inode:[unknown]");
+	sb_printf(b, "anon_inode:%s", f->ops->anon_name ? f->ops->anon_name : "[unknown]");
 }
 
 static int magic_get_link_path(struct inode *ino, struct task *t, void *out)

@@ -11,6 +11,7 @@
 #include "vfs/readdir.h"
 #include "vfs/pipe.h"
 #include "kernel/cred.h"
+#include "kernel/task.h"
 #include "host/host.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
@@ -43,7 +44,8 @@ struct tmpfs_node {
 	char *target;
 	struct list_head entries, xattrs;
 	bool opaque;
-	void *fifo; /* a named pipe's pipe */
+	bool linkable; /* an O_TMPFILE file that linkat may still name */
+	void *fifo;    /* a named pipe's pipe */
 };
 
 static const struct inode_ops tmpfs_iops;
@@ -201,6 +203,21 @@ static int tmpfs_symlink(struct inode *dir, const char *name, const char *target
 	return ret;
 }
 
+static int tmpfs_tmpfile(struct inode *dir, uint32_t mode, const struct cred *c, bool linkable,
+			 struct inode **out)
+{
+	struct inode *ino = new_inode(dir->sb, LINUX_S_IFREG | (mode & 07777), c, 0);
+
+	if (!ino)
+		return -ENOMEM;
+	if (N(dir)->mode & 02000)
+		N(ino)->gid = N(dir)->gid;
+	N(ino)->nlink = 0;
+	N(ino)->linkable = linkable;
+	*out = ino;
+	return 0;
+}
+
 static int tmpfs_link(struct inode *dir, const char *name, struct inode *old)
 {
 	int ret;
@@ -209,8 +226,11 @@ static int tmpfs_link(struct inode *dir, const char *name, struct inode *old)
 		return -EXDEV;
 	if (find(dir, name))
 		return -EEXIST;
+	if (N(old)->nlink == 0 && !N(old)->linkable)
+		return -ENOENT;
 	ret = add_entry(dir, name, old);
 	if (ret == 0) {
+		N(old)->linkable = false;
 		N(old)->nlink++;
 		N(old)->ctime = vfs_now();
 	}
@@ -235,6 +255,32 @@ static int tmpfs_unlink(struct inode *dir, const char *name, bool is_dir)
 	return 0;
 }
 
+/* RENAME_EXCHANGE: the two entries swap inodes. */
+static int exchange(struct inode *odir, struct tmpfs_dirent *e, struct inode *ndir,
+		    struct tmpfs_dirent *d)
+{
+	struct inode *a = e->inode, *b = d->inode;
+	bool adir = LINUX_S_ISDIR(a->mode), bdir = LINUX_S_ISDIR(b->mode);
+
+	e->inode = b;
+	d->inode = a;
+	if (odir != ndir && adir != bdir) {
+		/* a directory changes parents: the ".." links follow */
+		N(odir)->nlink += adir ? -1 : 1;
+		N(ndir)->nlink += adir ? 1 : -1;
+	}
+	if (adir)
+		N(a)->parent_ino = ndir->ino;
+	if (bdir)
+		N(b)->parent_ino = odir->ino;
+	N(a)->ctime = N(b)->ctime = vfs_now();
+	touch_dir(odir);
+	touch_dir(ndir);
+	return 0;
+}
+
+/* flags: RENAME_NOREPLACE (1), RENAME_EXCHANGE (2), RENAME_WHITEOUT (4:
+ * a 0/0 character device owned by the caller is left at the old name). */
 static int tmpfs_rename(struct inode *odir, const char *oname, struct inode *ndir,
 			const char *nname, unsigned flags)
 {
@@ -248,6 +294,8 @@ static int tmpfs_rename(struct inode *odir, const char *oname, struct inode *ndi
 		return -EXDEV;
 	ino = e->inode;
 	d = find(ndir, nname);
+	if (flags & 2)
+		return d ? exchange(odir, e, ndir, d) : -ENOENT;
 	if (d) {
 		if (flags & 1)
 			return -EEXIST;
@@ -261,6 +309,9 @@ static int tmpfs_rename(struct inode *odir, const char *oname, struct inode *ndi
 	ret = add_entry(ndir, nname, ino);
 	N(ino)->ctime = vfs_now();
 	inode_put(ino);
+	if (ret == 0 && (flags & 4))
+		ret = tmpfs_mknod(odir, oname, LINUX_S_IFCHR, 0,
+				  current ? &current->proc->cred : NULL, NULL);
 	return ret;
 }
 
@@ -607,7 +658,7 @@ static int tmpfs_statfs(struct inode *ino, struct linux_statfs *st)
 {
 	struct tmpfs_sb *s = SB(ino);
 
-	st->f_type = LINUX_TMPFS_MAGIC;
+	st->f_type = (int64_t)ino->sb->magic; /* tmpfs's, or what a user of it set */
 	st->f_bsize = 4096;
 	st->f_frsize = 4096;
 	st->f_blocks = s->limit / 4096;
@@ -649,6 +700,7 @@ static const struct inode_ops tmpfs_iops = {
 	.lookup = tmpfs_lookup,
 	.mknod = tmpfs_mknod,
 	.symlink = tmpfs_symlink,
+	.tmpfile = tmpfs_tmpfile,
 	.link = tmpfs_link,
 	.unlink = tmpfs_unlink,
 	.rename = tmpfs_rename,
@@ -664,6 +716,25 @@ static const struct inode_ops tmpfs_iops = {
 	.statfs = tmpfs_statfs,
 	.release = tmpfs_release,
 };
+
+int tmpfs_add_file(struct inode *dir, const char *name, uint32_t mode, const void *data, size_t len)
+{
+	struct inode *ino;
+	int fd, ret = tmpfs_mknod(dir, name, LINUX_S_IFREG | (mode & 07777), 0, NULL, &ino);
+
+	if (ret < 0)
+		return ret;
+	if (len) {
+		ret = resize(ino, len);
+		fd = ret < 0 ? ret : tmpfs_data_fd(ino);
+		if (fd < 0)
+			ret = fd;
+		else if (host_pwrite(fd, data, len, 0) != (long)len)
+			ret = -EIO;
+	}
+	inode_put(ino);
+	return ret;
+}
 
 static void tmpfs_put_super(struct super_block *sb)
 {

@@ -4,6 +4,7 @@
 #define FS_TMPFS_TMPFS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct inode;
@@ -16,6 +17,10 @@ bool is_tmpfs(const struct inode *ino);
 /* overlay's whiteouts and opaque directories live in the upper tmpfs. */
 bool tmpfs_is_opaque(const struct inode *dir);
 void tmpfs_set_opaque(struct inode *dir, bool opaque);
+/* A regular file name in dir (owned by root) holding len bytes of data:
+ * for filesystems built on tmpfs at mount time (sysfs). */
+int tmpfs_add_file(struct inode *dir, const char *name, uint32_t mode, const void *data,
+		   size_t len);
 /* The host fd of a regular file's data (created if needed), or -errno. */
 int tmpfs_data_fd(struct inode *ino);
 

@@ -1,0 +1,474 @@
+/* vfs/locks.c: advisory locks (fcntl F_SETLK family, OFD locks, flock).
+ * Locks live in the kernel, per file identity (dev, ino), so every open of
+ * a file sees them whatever filesystem inode object it came through. POSIX
+ * and OFD locks are byte ranges that share one space (they conflict with
+ * each other); flock locks are a separate space, as on Linux's local
+ * filesystems. Setting a range first cuts the owner's own locks out of it,
+ * then inserts the new lock and merges it with adjacent ones of the same
+ * type, which gives Linux's merging and splitting. Waiters sleep on the
+ * file's wait queue and retry after every change; a POSIX waiter whose
+ * chain of blockers leads back to itself gets EDEADLK. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vfs/locks.h"
+#include "vfs/file.h"
+#include "kernel/task.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/fcntl.h"
+
+#define OFFSET_MAX	      INT64_MAX
+#define MAX_DEADLK_ITERATIONS 10
+
+enum { LK_POSIX, LK_OFD, LK_FLOCK };
+
+struct file_lock {
+	struct list_head link; /* in lock_file.locks, oldest first */
+	int kind;	       /* LK_* */
+	int type;	       /* LINUX_F_RDLCK or LINUX_F_WRLCK */
+	int64_t start, end;    /* inclusive; end OFFSET_MAX: to EOF and beyond */
+	const void *owner;     /* struct files * (POSIX) or struct file * */
+	int pid;	       /* the locker, for F_GETLK and /proc/locks */
+	uint64_t id;	       /* creation order, for /proc/locks */
+};
+
+/* The locks of one file. Freed when it has neither locks nor waiters. */
+struct lock_file {
+	struct list_head link;
+	uint64_t dev, ino;
+	struct list_head locks;
+	struct waitq wait;
+	int waiters;
+};
+
+/* A sleeping POSIX request, for deadlock detection. */
+struct lock_waiter {
+	struct list_head link;
+	const void *owner, *blocker;
+};
+
+static LIST_HEAD_DECL(lock_files);
+static LIST_HEAD_DECL(lock_waiters);
+static uint64_t next_id = 1;
+
+/* The identity of the file f is open on: the inode of its path; files
+ * without one (pipes, sockets) are their own identity. */
+static void file_key(struct file *f, uint64_t *dev, uint64_t *ino)
+{
+	if (f->path.dentry) {
+		*dev = f->path.dentry->inode->dev;
+		*ino = f->path.dentry->inode->ino;
+	} else {
+		*dev = UINT64_MAX;
+		*ino = (uint64_t)(uintptr_t)(f->priv ? f->priv : (void *)f);
+	}
+}
+
+static struct lock_file *lf_find(struct file *f, bool create)
+{
+	struct lock_file *lf;
+	uint64_t dev, ino;
+
+	file_key(f, &dev, &ino);
+	list_for_each_entry(lf, &lock_files, link) if (lf->dev == dev && lf->ino == ino) return lf;
+	if (!create)
+		return NULL;
+	lf = calloc(1, sizeof(*lf));
+	if (!lf)
+		return NULL;
+	lf->dev = dev;
+	lf->ino = ino;
+	list_init(&lf->locks);
+	waitq_init(&lf->wait);
+	list_add_tail(&lf->link, &lock_files);
+	return lf;
+}
+
+static void lf_put(struct lock_file *lf)
+{
+	if (lf->waiters || !list_empty(&lf->locks))
+		return;
+	list_del(&lf->link);
+	free(lf);
+}
+
+static bool is_range_lock(const struct file_lock *l)
+{
+	return l->kind != LK_FLOCK;
+}
+
+static bool overlaps(const struct file_lock *l, int64_t start, int64_t end)
+{
+	return l->start <= end && start <= l->end;
+}
+
+/* The first lock of another owner that conflicts with the request. */
+static struct file_lock *find_conflict(struct lock_file *lf, bool range, const void *owner,
+				       int type, int64_t start, int64_t end)
+{
+	struct file_lock *l;
+
+	list_for_each_entry(l, &lf->locks, link)
+	{
+		if (is_range_lock(l) != range || l->owner == owner)
+			continue;
+		if (range && !overlaps(l, start, end))
+			continue;
+		if (l->type == LINUX_F_WRLCK || type == LINUX_F_WRLCK)
+			return l;
+	}
+	return NULL;
+}
+
+/* Would owner waiting for a lock held by blocker close a cycle? */
+static bool deadlock(const void *owner, const void *blocker)
+{
+	int i;
+
+	for (i = 0; i < MAX_DEADLK_ITERATIONS; i++) {
+		struct lock_waiter *w, *found = NULL;
+
+		list_for_each_entry(w, &lock_waiters, link) if (w->owner == blocker) found = w;
+		if (!found)
+			return false;
+		blocker = found->blocker;
+		if (blocker == owner)
+			return true;
+	}
+	return false;
+}
+
+static void lock_free(struct file_lock *l)
+{
+	list_del(&l->link);
+	free(l);
+}
+
+/* Sets [start, end] of owner's range locks to type (F_UNLCK: removes).
+ * Never fails once the two spare locks are there. */
+static void apply_range(struct lock_file *lf, int kind, const void *owner, int pid, int type,
+			int64_t start, int64_t end, struct file_lock *spare[2])
+{
+	struct file_lock *l, *next, *nl;
+
+	/* Cut the range out of the owner's locks. */
+	list_for_each_entry_safe(l, next, &lf->locks, link)
+	{
+		if (!is_range_lock(l) || l->owner != owner || !overlaps(l, start, end))
+			continue;
+		if (l->start < start && l->end > end) {
+			nl = spare[0];
+			spare[0] = NULL;
+			*nl = *l;
+			nl->start = end + 1;
+			l->end = start - 1;
+			list_add_tail(&nl->link, &lf->locks);
+		} else if (l->start < start) {
+			l->end = start - 1;
+		} else if (l->end > end) {
+			l->start = end + 1;
+		} else {
+			lock_free(l);
+		}
+	}
+	if (type == LINUX_F_UNLCK)
+		return;
+	/* Merge with the owner's adjacent locks of the same type. */
+	list_for_each_entry_safe(l, next, &lf->locks, link)
+	{
+		if (!is_range_lock(l) || l->owner != owner || l->type != type)
+			continue;
+		if (l->end == start - 1 || (end != OFFSET_MAX && l->start == end + 1)) {
+			if (l->start < start)
+				start = l->start;
+			if (l->end > end)
+				end = l->end;
+			lock_free(l);
+		}
+	}
+	nl = spare[1];
+	spare[1] = NULL;
+	nl->kind = kind;
+	nl->type = type;
+	nl->start = start;
+	nl->end = end;
+	nl->owner = owner;
+	nl->pid = pid;
+	nl->id = next_id++;
+	list_add_tail(&nl->link, &lf->locks);
+}
+
+/* Sleeps once on lf for a lock held by blocker; -ERESTARTSYS on a signal. */
+static int lock_wait(struct lock_file *lf, const void *owner, const void *blocker)
+{
+	struct lock_waiter w = { .owner = owner, .blocker = blocker };
+
+	if (signal_pending(current))
+		return -ERESTARTSYS;
+	list_add_tail(&w.link, &lock_waiters);
+	lf->waiters++;
+	waitq_sleep(&lf->wait);
+	lf->waiters--;
+	list_del(&w.link);
+	return 0;
+}
+
+static int set_range(struct file *f, int kind, const void *owner, int pid, int type, int64_t start,
+		     int64_t end, bool wait)
+{
+	struct file_lock *spare[2] = { calloc(1, sizeof(**spare)), calloc(1, sizeof(**spare)) };
+	struct lock_file *lf = lf_find(f, type != LINUX_F_UNLCK);
+	int ret = 0;
+
+	if (!lf) {
+		ret = type == LINUX_F_UNLCK ? 0 : -ENOLCK;
+		goto out;
+	}
+	if (!spare[0] || !spare[1]) {
+		ret = -ENOLCK;
+		goto out_lf;
+	}
+	for (;;) {
+		struct file_lock *c = type == LINUX_F_UNLCK
+					      ? NULL
+					      : find_conflict(lf, true, owner, type, start, end);
+
+		if (!c)
+			break;
+		ret = -EAGAIN;
+		if (!wait)
+			goto out_lf;
+		ret = -EDEADLK;
+		if (kind == LK_POSIX && c->kind == LK_POSIX && deadlock(owner, c->owner))
+			goto out_lf;
+		ret = lock_wait(lf, owner, c->kind == LK_POSIX ? c->owner : NULL);
+		if (ret < 0)
+			goto out_lf;
+	}
+	apply_range(lf, kind, owner, pid, type, start, end, spare);
+	waitq_wake_all(&lf->wait);
+out_lf:
+	lf_put(lf);
+out:
+	free(spare[0]);
+	free(spare[1]);
+	return ret;
+}
+
+/* struct flock to an inclusive range, as Linux's flock64_to_posix_lock. */
+static int flock_range(struct file *f, const struct linux_flock *fl, int64_t *startp, int64_t *endp)
+{
+	int64_t base, start;
+
+	switch (fl->l_whence) {
+	case LINUX_SEEK_SET:
+		base = 0;
+		break;
+	case LINUX_SEEK_CUR:
+		base = f->ops->llseek ? f->ops->llseek(f, 0, LINUX_SEEK_CUR) : 0;
+		if (base < 0)
+			base = 0;
+		break;
+	case LINUX_SEEK_END: {
+		struct linux_stat st;
+
+		base = file_stat(f, &st) == 0 ? st.st_size : 0;
+		break;
+	}
+	default:
+		return -EINVAL;
+	}
+	if (fl->l_start > OFFSET_MAX - base)
+		return -EOVERFLOW;
+	start = base + fl->l_start;
+	if (start < 0)
+		return -EINVAL;
+	if (fl->l_len > 0) {
+		if (fl->l_len - 1 > OFFSET_MAX - start)
+			return -EOVERFLOW;
+		*startp = start;
+		*endp = start + fl->l_len - 1;
+	} else if (fl->l_len < 0) {
+		if (start + fl->l_len < 0)
+			return -EINVAL;
+		*startp = start + fl->l_len;
+		*endp = start - 1;
+	} else {
+		*startp = start;
+		*endp = OFFSET_MAX;
+	}
+	if (fl->l_type != LINUX_F_RDLCK && fl->l_type != LINUX_F_WRLCK &&
+	    fl->l_type != LINUX_F_UNLCK)
+		return -EINVAL;
+	return 0;
+}
+
+static int get_lock(struct file *f, int kind, const void *owner, struct linux_flock *fl)
+{
+	struct lock_file *lf;
+	struct file_lock *c;
+	int64_t start, end;
+	int ret;
+
+	if (fl->l_type != LINUX_F_RDLCK && fl->l_type != LINUX_F_WRLCK)
+		return -EINVAL;
+	ret = flock_range(f, fl, &start, &end);
+	if (ret < 0)
+		return ret;
+	if (kind == LK_OFD && fl->l_pid != 0)
+		return -EINVAL;
+	lf = lf_find(f, false);
+	c = lf ? find_conflict(lf, true, owner, fl->l_type, start, end) : NULL;
+	if (!c) {
+		fl->l_type = LINUX_F_UNLCK;
+		return 0;
+	}
+	fl->l_type = (int16_t)c->type;
+	fl->l_whence = LINUX_SEEK_SET;
+	fl->l_start = c->start;
+	fl->l_len = c->end == OFFSET_MAX ? 0 : c->end - c->start + 1;
+	fl->l_pid = c->kind == LK_OFD ? -1 : c->pid;
+	return 0;
+}
+
+int locks_fcntl(struct task *t, struct file *f, int cmd, struct linux_flock *fl)
+{
+	bool ofd =
+		cmd == LINUX_F_OFD_GETLK || cmd == LINUX_F_OFD_SETLK || cmd == LINUX_F_OFD_SETLKW;
+	int kind = ofd ? LK_OFD : LK_POSIX;
+	const void *owner = ofd ? (const void *)f : (const void *)t->files;
+	int64_t start, end;
+	int ret;
+
+	if (cmd == LINUX_F_GETLK || cmd == LINUX_F_OFD_GETLK)
+		return get_lock(f, kind, owner, fl);
+	ret = flock_range(f, fl, &start, &end);
+	if (ret < 0)
+		return ret;
+	if ((fl->l_type == LINUX_F_RDLCK && !file_readable(f)) ||
+	    (fl->l_type == LINUX_F_WRLCK && !file_writable(f)))
+		return -EBADF;
+	if (ofd && fl->l_pid != 0)
+		return -EINVAL;
+	return set_range(f, kind, owner, t->proc->pid, fl->l_type, start, end,
+			 cmd == LINUX_F_SETLKW || cmd == LINUX_F_OFD_SETLKW);
+}
+
+int locks_flock(struct file *f, int op)
+{
+	int type, ret = 0;
+	struct lock_file *lf;
+	struct file_lock *l, *mine = NULL;
+
+	switch (op & ~LINUX_LOCK_NB) {
+	case LINUX_LOCK_SH:
+		type = LINUX_F_RDLCK;
+		break;
+	case LINUX_LOCK_EX:
+		type = LINUX_F_WRLCK;
+		break;
+	case LINUX_LOCK_UN:
+		type = LINUX_F_UNLCK;
+		break;
+	default:
+		return -EINVAL;
+	}
+	lf = lf_find(f, type != LINUX_F_UNLCK);
+	if (!lf)
+		return type == LINUX_F_UNLCK ? 0 : -ENOLCK;
+	list_for_each_entry(l, &lf->locks, link) if (l->kind == LK_FLOCK && l->owner == f) mine = l;
+	if (mine && mine->type == type)
+		goto out;
+	/* A conversion drops the old lock first, as Linux: not atomic. */
+	if (mine) {
+		lock_free(mine);
+		waitq_wake_all(&lf->wait);
+	}
+	if (type == LINUX_F_UNLCK)
+		goto out;
+	while (find_conflict(lf, false, f, type, 0, 0)) {
+		ret = -EWOULDBLOCK;
+		if (op & LINUX_LOCK_NB)
+			goto out;
+		ret = lock_wait(lf, f, NULL);
+		if (ret < 0)
+			goto out;
+	}
+	l = calloc(1, sizeof(*l));
+	if (!l) {
+		ret = -ENOLCK;
+		goto out;
+	}
+	l->kind = LK_FLOCK;
+	l->type = type;
+	l->end = OFFSET_MAX;
+	l->owner = f;
+	l->pid = current ? current->proc->pid : 0;
+	l->id = next_id++;
+	list_add_tail(&l->link, &lf->locks);
+out:
+	lf_put(lf);
+	return ret;
+}
+
+static void remove_owned(struct file *f, const void *owner, bool range_posix)
+{
+	struct lock_file *lf;
+	struct file_lock *l, *next;
+	bool changed = false;
+
+	if (list_empty(&lock_files))
+		return;
+	lf = lf_find(f, false);
+	if (!lf)
+		return;
+	list_for_each_entry_safe(l, next, &lf->locks, link)
+	{
+		if (l->owner != owner || (l->kind == LK_POSIX) != range_posix)
+			continue;
+		lock_free(l);
+		changed = true;
+	}
+	if (changed)
+		waitq_wake_all(&lf->wait);
+	lf_put(lf);
+}
+
+void locks_remove_posix(struct file *f, struct files *fs)
+{
+	remove_owned(f, fs, true);
+}
+
+void locks_remove_file(struct file *f)
+{
+	remove_owned(f, f, false);
+}
+
+void locks_proc_show(void (*emit)(void *ctx, const char *line), void *ctx)
+{
+	struct lock_file *lf;
+	struct file_lock *l;
+	char line[160], end[24];
+	int n = 0;
+
+	list_for_each_entry(lf, &lock_files, link) list_for_each_entry(l, &lf->locks, link)
+	{
+		unsigned major =
+			(unsigned)(((lf->dev >> 8) & 0xfff) | ((lf->dev >> 32) & ~0xfffULL));
+		unsigned minor = (unsigned)((lf->dev & 0xff) | ((lf->dev >> 12) & ~0xffULL));
+
+		if (l->end == OFFSET_MAX)
+			snprintf(end, sizeof(end), "EOF");
+		else
+			snprintf(end, sizeof(end), "%lld", (long long)l->end);
+		snprintf(line, sizeof(line), "%d: %s ADVISORY  %s %d %02x:%02x:%llu %lld %s\n", ++n,
+			 l->kind == LK_POSIX ? "POSIX "
+			 : l->kind == LK_OFD ? "OFDLCK"
+					     : "FLOCK ",
+			 l->type == LINUX_F_WRLCK ? "WRITE" : "READ ",
+			 l->kind == LK_OFD ? -1 : l->pid, major, minor, (unsigned long long)lf->ino,
+			 (long long)l->start, end);
+		emit(ctx, line);
+	}
+}
