@@ -367,6 +367,7 @@ int send_signal_info(struct process *p, struct task *thread, int sig,
 	ret = sigpending_add(&sp, sig, info);
 	if (ret < 0)
 		return ret;
+	waitq_wake_all(&p->signalfd_wq);
 	if (thread) {
 		if (wants(thread, sig))
 			task_kick(thread);
@@ -447,6 +448,7 @@ void force_signal(struct task *t, int sig, int code, uint64_t addr)
 		t->sigmask &= ~SIGBIT(sig);
 	}
 	sigpending_add(&sp, sig, &si);
+	waitq_wake_all(&t->proc->signalfd_wq);
 }
 
 /* The lowest signal in ready, faults first. */

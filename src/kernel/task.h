@@ -46,9 +46,10 @@ struct process {
 	bool did_exec;
 	bool subreaper;
 	bool no_new_privs;
-	int exit_code;		/* wait status */
-	struct waitq wait_chld; /* wait4 sleeps here */
-	struct waitq exit_wait; /* pidfds wait here for the death */
+	int exit_code;		  /* wait status */
+	struct waitq wait_chld;	  /* wait4 sleeps here */
+	struct waitq exit_wait;	  /* pidfds wait here for the death */
+	struct waitq signalfd_wq; /* signalfd readers: woken as signals queue */
 	int pidfd_refs;
 	bool reaped;
 	struct task *exec_waiter; /* execve waits for the other threads to go */
