@@ -8,6 +8,7 @@
 #include "kernel/task.h"
 #include "kernel/log.h"
 #include "kernel/futex.h"
+#include "kernel/ptimer.h"
 #include "syscalls/dispatch.h"
 #include "mm/mm.h"
 #include "mm/usercopy.h"
@@ -65,6 +66,7 @@ static struct process *find_reaper(struct process *p)
 static void release_process(struct process *p)
 {
 	itimer_exit(p);
+	ptimer_exit(p);
 	signal_flush_process(p);
 	list_del(&p->sibling);
 	pid_free(p->pid);
@@ -130,6 +132,7 @@ static void process_finish(struct process *p)
 	p->zombie = true;
 	waitq_wake_all(&p->exit_wait); /* pidfds poll readable */
 	itimer_exit(p);		       /* an alarm pending now never fires */
+	ptimer_exit(p);
 	signal_flush_process(p);
 	if (p->pid == 1) {
 		init_status = p->exit_code;

@@ -15,6 +15,7 @@
 
 #include "kernel/task.h"
 #include "kernel/log.h"
+#include "kernel/ptimer.h"
 #include "syscalls/dispatch.h"
 #include "mm/usercopy.h"
 #include "abi/linux/errno.h"
@@ -470,7 +471,31 @@ int signal_dequeue(struct task *t, uint64_t allowed, struct linux_siginfo *info)
 		return 0;
 	sig = next_signal(*sp.mask & allowed);
 	sigpending_take(&sp, sig, info);
+	if (info->si_code == LINUX_SI_TIMER)
+		ptimer_dequeued(t->proc, info);
 	return sig;
+}
+
+bool signal_timer_queued(struct process *p, struct task *thread, int sig, int id)
+{
+	struct sigpending sp = thread ? thread_pending(thread) : process_pending(p);
+	struct sigqueue *last = *sp.last, *q;
+
+	if (!(*sp.mask & SIGBIT(sig)))
+		return false;
+	if (sig < LINUX_SIGRTMIN)
+		return sp.info[sig - 1].si_code == LINUX_SI_TIMER &&
+		       sp.info[sig - 1].fields.timer.tid == id;
+	if (!last)
+		return false;
+	q = last;
+	do {
+		q = q->next;
+		if (q->sig == sig && q->info.si_code == LINUX_SI_TIMER &&
+		    q->info.fields.timer.tid == id)
+			return true;
+	} while (q != last);
+	return false;
 }
 
 /* Delivery */

@@ -77,6 +77,11 @@ struct process {
 	struct ktimer it_real;
 	int64_t it_real_interval_ns;
 	struct linux_itimerval it_cpu[2]; /* ITIMER_VIRTUAL, ITIMER_PROF */
+	/* ptimer.c: POSIX timers (struct ptimer by link), their count and
+	 * the next id to try. */
+	struct list_head ptimers;
+	int nptimers;
+	int next_timer_id;
 };
 
 struct task {
@@ -186,6 +191,9 @@ bool signal_may_send(struct task *from, struct process *p, int sig);
 /* Takes the lowest pending signal in allowed (thread's first, then the
  * process's; real-time instances in the order sent); 0 if none. */
 int signal_dequeue(struct task *t, uint64_t allowed, struct linux_siginfo *info);
+/* Is a signal of POSIX timer id (SI_TIMER) still queued on thread, or
+ * on p if thread is NULL? */
+bool signal_timer_queued(struct process *p, struct task *thread, int sig, int id);
 /* Throws away pending instances of the signals in mask (process and threads). */
 void signal_discard(struct process *p, uint64_t mask);
 /* Frees the signals still queued on a thread or process that goes away. */

@@ -343,4 +343,22 @@ _Static_assert(offsetof(struct linux_signalfd_siginfo, ssi_ptr) == 48, "ssi_ptr"
 _Static_assert(offsetof(struct linux_signalfd_siginfo, ssi_addr_lsb) == 80, "ssi_addr_lsb");
 _Static_assert(offsetof(struct linux_signalfd_siginfo, ssi_call_addr) == 88, "ssi_call_addr");
 
+/* sigevent for timer_create(2) and mq_notify(2): 64 bytes. */
+#define LINUX_SIGEV_SIGNAL    0
+#define LINUX_SIGEV_NONE      1
+#define LINUX_SIGEV_THREAD    2
+#define LINUX_SIGEV_THREAD_ID 4
+
+struct linux_sigevent {
+	union linux_sigval sigev_value;
+	int32_t sigev_signo;
+	int32_t sigev_notify;
+	union {
+		int32_t pad[12];
+		int32_t tid; /* SIGEV_THREAD_ID */
+	} un;
+};
+_Static_assert(sizeof(struct linux_sigevent) == 64, "linux_sigevent size");
+_Static_assert(offsetof(struct linux_sigevent, un.tid) == 16, "linux_sigevent tid");
+
 #endif /* ABI_LINUX_SIGNAL_H */
