@@ -597,6 +597,8 @@ int exec_switch(struct task *t, struct mm *mm, const struct pf_regs *regs)
 	r.eflags = regs->eflags;
 	r.fs_base = r.gs_base = 0;
 	platform->set_regs(th, &r);
+	cputime_thread_retire(t);
+	cputime_mm_retire(t->proc, t->mm);
 	if (t->thread)
 		platform->thread_put(t->thread);
 	t->thread = th;

@@ -105,11 +105,15 @@ static void notify_parent(struct process *p)
 	}
 	if (p->exit_signal > 0) {
 		struct linux_siginfo si;
+		struct cpu_usage u;
 
 		memset(&si, 0, sizeof(si));
 		si.si_signo = p->exit_signal;
 		si.fields.sigchld.pid = p->pid;
 		si.fields.sigchld.uid = p->cred.uid;
+		cputime_process(p, &u); /* in clock ticks (USER_HZ 100) */
+		si.fields.sigchld.utime = u.utime / 10000000;
+		si.fields.sigchld.stime = u.stime / 10000000;
 		if ((p->exit_code & 0x7f) == 0) {
 			si.si_code = LINUX_CLD_EXITED;
 			si.fields.sigchld.status = (p->exit_code >> 8) & 0xff;
@@ -227,6 +231,9 @@ void task_exit(struct task *t, int code)
 	clear_child_tid(t);
 	vfork_release(t);
 	signal_flush_task(t);
+	cputime_task_exit(t);
+	if (p->nthreads == 1)
+		cputime_mm_retire(p, t->mm);
 	if (t->thread) {
 		platform->thread_put(t->thread);
 		t->thread = NULL;
@@ -277,6 +284,7 @@ struct wait_result {
 	int code;      /* waitid's si_code: CLD_* */
 	int si_status; /* waitid's si_status */
 	uint32_t uid;
+	struct cpu_usage ru; /* the child's times (and its children's) */
 };
 
 static bool wait_matches(struct process *c, int which, int id, int options, struct process *me)
@@ -317,6 +325,8 @@ static bool wait_event(struct process *c, int options, struct wait_result *res)
 		if (!(options & LINUX_WEXITED))
 			return false;
 		exit_result(c, res);
+		/* Reaped: the parent's children times grow, as Linux. */
+		cputime_reap(keep ? NULL : c->parent, c, &res->ru);
 		if (!keep)
 			release_process(c);
 		return true;
@@ -327,6 +337,7 @@ static bool wait_event(struct process *c, int options, struct wait_result *res)
 		res->si_status = c->stop_code;
 		if (!keep)
 			c->stop_code = 0;
+		cputime_reap(NULL, c, &res->ru);
 		return true;
 	}
 	if ((options & LINUX_WCONTINUED) && c->continued) {
@@ -335,6 +346,7 @@ static bool wait_event(struct process *c, int options, struct wait_result *res)
 		res->si_status = LINUX_SIGCONT;
 		if (!keep)
 			c->continued = false;
+		cputime_reap(NULL, c, &res->ru);
 		return true;
 	}
 	return false;
@@ -400,8 +412,7 @@ long sys_wait4(struct task *t, const struct sysargs *a)
 	if (urusage) {
 		struct linux_rusage ru;
 
-		/* Differs from Linux: child CPU times are not accounted yet. */
-		memset(&ru, 0, sizeof(ru));
+		cputime_to_rusage(&res.ru, &ru);
 		if (copy_to_user(t->mm, urusage, &ru, sizeof(ru)) < 0)
 			return -EFAULT;
 	}
@@ -460,5 +471,14 @@ long sys_waitid(struct task *t, const struct sysargs *a)
 	}
 	if (uinfo && copy_to_user(t->mm, uinfo, &si, sizeof(si)) < 0)
 		return -EFAULT;
+	if (sysarg_uaddr(a, 4)) {
+		struct linux_rusage ru;
+
+		memset(&ru, 0, sizeof(ru));
+		if (ret > 0)
+			cputime_to_rusage(&res.ru, &ru);
+		if (copy_to_user(t->mm, sysarg_uaddr(a, 4), &ru, sizeof(ru)) < 0)
+			return -EFAULT;
+	}
 	return 0;
 }

@@ -10,6 +10,7 @@
 
 #include "kernel/sched.h"
 #include "kernel/cred.h"
+#include "kernel/cputime.h"
 #include "platform/platform.h"
 #include "abi/linux/types.h"
 #include "abi/linux/signal.h"
@@ -82,6 +83,12 @@ struct process {
 	struct list_head ptimers;
 	int nptimers;
 	int next_timer_id;
+	/* cputime.c: the times of threads gone, of reaped children, the
+	 * last split reported, the peak resident size of mms gone (kB). */
+	struct host_cputime cpu_dead;
+	struct cpu_usage cpu_children;
+	struct cpu_prev cpu_prev;
+	int64_t maxrss_kb;
 };
 
 struct task {
@@ -119,6 +126,10 @@ struct task {
 	 * while it sleeps in handle_signals because its process is stopped. */
 	struct sigqueue *rtqueue;
 	bool stop_parked;
+	/* cputime.c: the times of its earlier host threads (before exec),
+	 * the last split reported for RUSAGE_THREAD. */
+	struct host_cputime cpu_gone;
+	struct cpu_prev cpu_prev;
 };
 
 struct init_config {

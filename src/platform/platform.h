@@ -75,6 +75,9 @@ struct platform_ops {
 	 * resumed. owner comes back with each event. */
 	int (*thread_new)(struct pf_mm *mm, void *owner, struct pf_thread **out);
 	void (*thread_put)(struct pf_thread *th);
+	/* The host tid of the thread, for CPU accounting (may be NULL: a
+	 * backend without one reports no CPU time). */
+	int (*thread_host_tid)(struct pf_thread *th);
 	int (*get_regs)(struct pf_thread *th, struct pf_regs *regs);
 	int (*set_regs)(struct pf_thread *th, const struct pf_regs *regs);
 	/* Sets the result of the system call the thread trapped on. */

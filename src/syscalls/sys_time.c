@@ -1,12 +1,18 @@
-/* syscalls/sys_time.c: clocks and sleeping. Differs from Linux (until the
- * time issue): the CPU-time clocks of a process and of its thread read the
- * stub's host process clock; clocks named by pid (negative ids) are EINVAL. */
+/* syscalls/sys_time.c: clocks, sleeping and CPU accounting (getrusage,
+ * times). The CPU-time clocks (CLOCK_PROCESS_CPUTIME_ID,
+ * CLOCK_THREAD_CPUTIME_ID and the clocks named by pid or tid that
+ * clock_getcpuclockid and pthread_getcpuclockid make) read kernel/cputime.c.
+ * Differs from Linux: times() returns CLOCK_BOOTTIME in ticks (Linux: its
+ * jiffies counter, which starts 5 minutes below 2^32); adjtimex and
+ * clock_adjtime only read (any setting is EPERM: the guest may not set the
+ * host's clock). */
 #include <string.h>
 
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
 #include "mm/usercopy.h"
 #include "host/host.h"
+#include "kernel/cputime.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
 #include "abi/linux/types.h"
@@ -24,13 +30,82 @@ static int clock_host_id(struct task *t, int clk)
 	case LINUX_CLOCK_BOOTTIME:
 	case LINUX_CLOCK_TAI:
 		return clk;
-	case LINUX_CLOCK_PROCESS_CPUTIME_ID:
-	case LINUX_CLOCK_THREAD_CPUTIME_ID:
-		/* A process CPU clock of the stub: (~pid << 3) | CPUCLOCK_SCHED. */
-		return (int)((~(unsigned)platform->mm_host_pid(t->mm->pf) << 3) | 2);
 	default:
+		(void)t;
 		return -EINVAL;
 	}
+}
+
+/* CPU-time clocks. A negative id encodes a pid or tid (~id >> 3 style,
+ * 0: the caller), a per-thread bit and which time: PROF (user+system),
+ * VIRT (user) or SCHED (run time), as Linux's CPUCLOCK_* macros. */
+#define CPUCLOCK_PERTHREAD 4
+#define CPUCLOCK_PROF	   0
+#define CPUCLOCK_VIRT	   1
+#define CPUCLOCK_SCHED	   2
+
+struct cpuclock {
+	struct task *thread;	 /* a thread clock, or */
+	struct process *process; /* a process clock */
+	int which;
+};
+
+static bool is_cpu_clock(int clk)
+{
+	return clk < 0 || clk == LINUX_CLOCK_PROCESS_CPUTIME_ID ||
+	       clk == LINUX_CLOCK_THREAD_CPUTIME_ID;
+}
+
+/* Linux's lookup_task(): a thread of the caller's process, or a process
+ * by its pid (or by the caller's own tid); -EINVAL if none. */
+static int cpu_clock_lookup(struct task *t, int clk, struct cpuclock *c)
+{
+	int pid;
+
+	memset(c, 0, sizeof(*c));
+	if (clk == LINUX_CLOCK_PROCESS_CPUTIME_ID) {
+		c->process = t->proc;
+		c->which = CPUCLOCK_SCHED;
+		return 0;
+	}
+	if (clk == LINUX_CLOCK_THREAD_CPUTIME_ID) {
+		c->thread = t;
+		c->which = CPUCLOCK_SCHED;
+		return 0;
+	}
+	c->which = clk & 3;
+	if (c->which == 3)
+		return -EINVAL;
+	pid = ~(clk >> 3);
+	if (clk & CPUCLOCK_PERTHREAD) {
+		struct task *o = pid ? task_by_tid(pid) : t;
+
+		if (!o || o->proc != t->proc || o->state == TASK_DEAD)
+			return -EINVAL;
+		c->thread = o;
+		return 0;
+	}
+	if (pid == 0 || pid == t->tid) {
+		c->process = t->proc;
+		return 0;
+	}
+	c->process = process_by_pid(pid);
+	if (!c->process || c->process->zombie)
+		return -EINVAL;
+	return 0;
+}
+
+static int64_t cpu_clock_read(const struct cpuclock *c)
+{
+	struct cpu_usage u;
+
+	if (c->which == CPUCLOCK_SCHED)
+		return c->thread ? cputime_task_ns(c->thread) : cputime_process_ns(c->process);
+	if (c->thread)
+		cputime_task(c->thread, &u);
+	else
+		cputime_process(c->process, &u);
+	return c->which == CPUCLOCK_VIRT ? u.utime : u.utime + u.stime;
 }
 
 static struct linux_timespec ns_to_ts(int64_t ns)
@@ -42,10 +117,20 @@ static struct linux_timespec ns_to_ts(int64_t ns)
 
 long sys_clock_gettime(struct task *t, const struct sysargs *a)
 {
-	int id = clock_host_id(t, sysarg_int(a, 0));
+	int clk = sysarg_int(a, 0), id;
 	struct linux_timespec ts;
+	struct cpuclock c;
 	int64_t ns;
 
+	if (is_cpu_clock(clk)) {
+		int ret = cpu_clock_lookup(t, clk, &c);
+
+		if (ret < 0)
+			return ret;
+		ts = ns_to_ts(cpu_clock_read(&c));
+		return copy_to_user(t->mm, sysarg_uaddr(a, 1), &ts, sizeof(ts));
+	}
+	id = clock_host_id(t, clk);
 	if (id == -EINVAL)
 		return -EINVAL;
 	ns = host_clock_ns(id);
@@ -57,14 +142,28 @@ long sys_clock_gettime(struct task *t, const struct sysargs *a)
 
 long sys_clock_getres(struct task *t, const struct sysargs *a)
 {
-	int id = clock_host_id(t, sysarg_int(a, 0));
+	int clk = sysarg_int(a, 0), id;
 	struct linux_timespec ts;
+	struct cpuclock c;
 	int64_t res;
 	int ret;
 
-	if (id == -EINVAL)
-		return -EINVAL;
-	ret = host_clock_res_ns(id, &res);
+	if (is_cpu_clock(clk)) {
+		ret = cpu_clock_lookup(t, clk, &c);
+		if (ret < 0)
+			return ret;
+		/* As Linux: 1 ns for run time, a tick for the others (the
+		 * host's own PROF clock says how long one is). */
+		res = 1;
+		if (c.which != CPUCLOCK_SCHED && host_clock_res_ns(-8 /* own PROF */, &res) < 0)
+			res = 10000000;
+		(void)id;
+	} else {
+		id = clock_host_id(t, clk);
+		if (id == -EINVAL)
+			return -EINVAL;
+		ret = host_clock_res_ns(id, &res);
+	}
 	if (ret < 0)
 		return ret;
 	if (!sysarg_uaddr(a, 1))
@@ -197,4 +296,49 @@ long sys_sysinfo(struct task *t, const struct sysargs *a)
 	si.procs = (uint16_t)task_count();
 	si.mem_unit = 1;
 	return copy_to_user(t->mm, sysarg_uaddr(a, 0), &si, sizeof(si));
+}
+
+/* getrusage(2) */
+long sys_getrusage(struct task *t, const struct sysargs *a)
+{
+	struct linux_rusage ru;
+	struct cpu_usage u;
+
+	switch (sysarg_int(a, 0)) {
+	case LINUX_RUSAGE_SELF:
+		cputime_process(t->proc, &u);
+		break;
+	case LINUX_RUSAGE_CHILDREN:
+		cputime_children(t->proc, &u);
+		break;
+	case LINUX_RUSAGE_THREAD:
+		cputime_task(t, &u);
+		break;
+	default:
+		return -EINVAL;
+	}
+	cputime_to_rusage(&u, &ru);
+	return copy_to_user(t->mm, sysarg_uaddr(a, 1), &ru, sizeof(ru));
+}
+
+#define TICK_NS (NSEC_PER_SEC / 100) /* USER_HZ */
+
+/* times(2): the process's and its reaped children's times in ticks. */
+long sys_times(struct task *t, const struct sysargs *a)
+{
+	uaddr_t ubuf = sysarg_uaddr(a, 0);
+	struct cpu_usage u, c;
+	struct linux_tms tms;
+
+	if (ubuf) {
+		cputime_process(t->proc, &u);
+		cputime_children(t->proc, &c);
+		tms.tms_utime = u.utime / TICK_NS;
+		tms.tms_stime = u.stime / TICK_NS;
+		tms.tms_cutime = c.utime / TICK_NS;
+		tms.tms_cstime = c.stime / TICK_NS;
+		if (copy_to_user(t->mm, ubuf, &tms, sizeof(tms)) < 0)
+			return -EFAULT;
+	}
+	return host_clock_ns(LINUX_CLOCK_BOOTTIME) / TICK_NS;
 }

@@ -1,9 +1,9 @@
 /* fs/procfs/pid.c: /proc/PID and /proc/PID/task/TID: what a process is
  * (stat, status, statm), what it runs (cmdline, environ, comm, exe), its
  * memory (maps), files (fd/, fdinfo/, cwd, root), mounts and limits, in
- * the formats of Linux's fs/proc/array.c and base.c. Numbers the kernel
- * does not keep (CPU times, page faults, resident pages) are 0 or an
- * estimate from the VMAs. */
+ * the formats of Linux's fs/proc/array.c and base.c. CPU times and page
+ * faults come from kernel/cputime.c; numbers the kernel does not keep
+ * (resident pages) are an estimate from the VMAs. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -156,6 +156,7 @@ static int gen_stat(const struct pnode *n, struct sbuf *b)
 	uint64_t vsize, ra, rf, data, stk, exe, lib;
 	bool show = current && procfs_may_access(current, p);
 	uint64_t pending = 0, blocked = 0;
+	struct cpu_usage u, c;
 
 	procfs_mm_sizes(mm, &vsize, &ra, &rf, &data, &stk, &exe, &lib);
 	if (t) {
@@ -167,8 +168,17 @@ static int gen_stat(const struct pnode *n, struct sbuf *b)
 	sb_printf(b, "%d (%s) %c %d %d %d %d %d %u ", n->tid ? n->tid : p->pid, comm_of(n),
 		  state_of(n), p->parent ? p->parent->pid : 0, p->pgid, p->sid, 0, -1,
 		  (mm_of(n) && mm_of(n)->randomize) ? PF_RANDOMIZE : 0);
-	/* minflt cminflt majflt cmajflt utime stime cutime cstime */
-	sb_printf(b, "0 0 0 0 0 0 0 0 ");
+	/* minflt cminflt majflt cmajflt utime stime cutime cstime (ticks) */
+	if (n->tid && t)
+		cputime_task(t, &u);
+	else
+		cputime_process(p, &u);
+	cputime_children(p, &c);
+	sb_printf(b, "%llu %llu %llu %llu %lld %lld %lld %lld ", (unsigned long long)u.minflt,
+		  (unsigned long long)c.minflt, (unsigned long long)u.majflt,
+		  (unsigned long long)c.majflt, (long long)(u.utime / 10000000),
+		  (long long)(u.stime / 10000000), (long long)(c.utime / 10000000),
+		  (long long)(c.stime / 10000000));
 	sb_printf(b, "%d %d %d 0 %llu %llu %llu %llu ", 20 + p->nice, p->nice, p->nthreads,
 		  0ULL /* starttime */, (unsigned long long)vsize,
 		  (unsigned long long)((ra + rf) / PAGE_SIZE),

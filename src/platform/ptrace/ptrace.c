@@ -514,6 +514,11 @@ static int ptrace_mm_host_pid(struct pf_mm *mm)
 	return mm->ctl_pid;
 }
 
+static int ptrace_thread_host_tid(struct pf_thread *th)
+{
+	return th->tid;
+}
+
 static int ptrace_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **out)
 {
 	struct pf_thread *th;
@@ -920,6 +925,7 @@ const struct platform_ops platform_ptrace = {
 	.mm_host_pid = ptrace_mm_host_pid,
 	.thread_new = ptrace_thread_new,
 	.thread_put = ptrace_thread_put,
+	.thread_host_tid = ptrace_thread_host_tid,
 	.get_regs = ptrace_get_regs,
 	.set_regs = ptrace_set_regs,
 	.set_result = ptrace_set_result,
