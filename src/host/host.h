@@ -93,6 +93,10 @@ struct host_cputime {
 };
 int host_thread_cputime(int pid, int tid, struct host_cputime *out);
 long host_proc_maxrss_kb(int pid);
+/* adjtimex of the host clock with modes 0 or ADJ_OFFSET_SS_READ only
+ * (timex.c): the clock state, -EPERM for any other modes. */
+struct linux_timex;
+int host_adjtime_read(unsigned modes, struct linux_timex *out);
 
 /* The event loop: wait for fds to be ready or a timeout (ns, -1 forever). */
 int host_evloop_init(void);

@@ -342,3 +342,52 @@ long sys_times(struct task *t, const struct sysargs *a)
 	}
 	return host_clock_ns(LINUX_CLOCK_BOOTTIME) / TICK_NS;
 }
+
+/* adjtimex and clock_adjtime on CLOCK_REALTIME: read-only. Linux's checks
+ * first (ADJ_ADJTIME needs ADJ_OFFSET_SINGLESHOT), then any mode that
+ * would set something is EPERM: the guest may not change the host's
+ * clock (differs from Linux for a guest with CAP_SYS_TIME). */
+static long do_adjtime(struct task *t, uaddr_t ubuf)
+{
+	struct linux_timex tx;
+	int ret;
+
+	if (copy_from_user(t->mm, &tx, ubuf, sizeof(tx)) < 0)
+		return -EFAULT;
+	if (tx.modes & LINUX_ADJ_ADJTIME) {
+		if (!(tx.modes & LINUX_ADJ_OFFSET_SINGLESHOT))
+			return -EINVAL;
+		/* adjtime(2)'s mode: only the offset counts */
+		if (!(tx.modes & LINUX_ADJ_OFFSET_READONLY))
+			return -EPERM;
+		tx.modes = LINUX_ADJ_OFFSET_SS_READ;
+	} else if (tx.modes != 0) {
+		return -EPERM;
+	}
+	ret = host_adjtime_read(tx.modes, &tx);
+	if (ret < 0)
+		return ret;
+	if (copy_to_user(t->mm, ubuf, &tx, sizeof(tx)) < 0)
+		return -EFAULT;
+	return ret;
+}
+
+long sys_adjtimex(struct task *t, const struct sysargs *a)
+{
+	return do_adjtime(t, sysarg_uaddr(a, 0));
+}
+
+long sys_clock_adjtime(struct task *t, const struct sysargs *a)
+{
+	int clk = sysarg_int(a, 0);
+
+	if (clk == LINUX_CLOCK_REALTIME)
+		return do_adjtime(t, sysarg_uaddr(a, 1));
+	/* As Linux's clockid_to_kclock: the other clocks, CPU-time clocks
+	 * included (whatever pid they name), cannot be adjusted; there are no
+	 * dynamic (fd) clocks. */
+	if ((clk < 0 && (clk & 7) != 3) ||
+	    (clk >= 0 && clk <= LINUX_CLOCK_TAI && clk != LINUX_CLOCK_SGI_CYCLE))
+		return -EOPNOTSUPP;
+	return -EINVAL;
+}
