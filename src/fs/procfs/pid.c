@@ -390,6 +390,12 @@ static int gen_maps(const struct pnode *n, struct sbuf *b)
 			label = "[heap]";
 		} else if (v->flags & VMA_STACK) {
 			label = "[stack]";
+		} else if (v->flags & VMA_VDSO) {
+			label = "[vdso]";
+		} else if (v->flags & VMA_VVAR) {
+			label = "[vvar]";
+		} else if (v->flags & VMA_VVAR_VCLOCK) {
+			label = "[vvar_vclock]";
 		} else if (v->flags & VMA_SHARED) {
 			label = "/dev/zero (deleted)";
 		}
