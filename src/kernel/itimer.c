@@ -3,8 +3,9 @@
  * in Linux it survives exec, is not inherited by fork and dies with the
  * process (itimer_exit).
  * Differs from Linux: ITIMER_VIRTUAL and ITIMER_PROF keep the values set and
- * report them back unchanged, but never fire: there is no CPU time
- * accounting yet (nor the tick Linux adds to their value). */
+ * report them back unchanged, but never fire: CPU time is read from the
+ * host on demand (kernel/cputime.c), there is no tick to count it down on
+ * (nor the tick Linux adds to their value). */
 #include <string.h>
 
 #include "kernel/task.h"
