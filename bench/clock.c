@@ -10,6 +10,7 @@ int main(int argc, char **argv)
 	int r;
 	bench_args(argc, argv, 1, 10000000, &n, &r);
 	volatile long sink = 0;
-	BENCH_LOOP("clock_gettime", n, r, (clock_gettime(CLOCK_MONOTONIC, &ts), sink += ts.tv_nsec));
+	BENCH_LOOP("clock_gettime", n, r,
+		   (clock_gettime(CLOCK_MONOTONIC, &ts), sink += ts.tv_nsec));
 	return sink < 0;
 }
