@@ -6,7 +6,9 @@
  * of its threads; while that signal is still queued further expiries are
  * only counted, and the count becomes the signal's si_overrun when it is
  * taken (and timer_getoverrun's value), as in Linux. SIGEV_NONE timers
- * never fire: timer_gettime computes what is left.
+ * never fire: timer_gettime computes what is left. A signal still queued
+ * when its timer is set again or deleted is dropped when it would be taken
+ * (it stays in sigpending until then), as in Linux 6.13 and later.
  * Differs from Linux: absolute CLOCK_REALTIME/TAI deadlines are turned into
  * monotonic ones when set (a later change of the host's clock does not move
  * them); the CPU-time clocks (CLOCK_PROCESS_CPUTIME_ID,
@@ -48,6 +50,7 @@ struct ptimer {
 	int64_t interval_ns; /* 0: one-shot */
 	uint64_t overrun;    /* expirations while its signal was queued */
 	int overrun_last;    /* the last delivered signal's si_overrun */
+	int gen;	     /* > 0; one more at each timer_settime */
 	struct ktimer tm;
 };
 
@@ -138,8 +141,12 @@ static void ptimer_fire(void *arg)
 		if (!thread || thread->proc != p || thread->state == TASK_DEAD)
 			return; /* the thread is gone: nobody to tell */
 	}
-	if (signal_timer_queued(p, thread, pt->signo, pt->id)) {
+	switch (signal_timer_queued(p, thread, pt->signo, pt->id, pt->gen)) {
+	case 1:
 		pt->overrun += n;
+		return;
+	case 2:
+		pt->overrun += n - 1;
 		return;
 	}
 	pt->overrun += n - 1; /* periods the scheduler passed over */
@@ -148,23 +155,25 @@ static void ptimer_fire(void *arg)
 	si.si_code = LINUX_SI_TIMER;
 	si.fields.timer.tid = pt->id;
 	si.fields.timer.sigval = pt->value;
-	si.fields.timer.sys_private = 1; /* queued by a timer, not forged */
+	si.fields.timer.sys_private = pt->gen; /* queued by this setting of the timer */
 	send_signal_info(p, thread, pt->signo, &si);
 }
 
-void ptimer_dequeued(struct process *p, struct linux_siginfo *info)
+bool ptimer_dequeued(struct process *p, struct linux_siginfo *info)
 {
+	int gen = info->fields.timer.sys_private;
 	struct ptimer *pt;
 
-	if (info->fields.timer.sys_private) {
-		pt = ptimer_find(p, info->fields.timer.tid);
-		if (pt) {
-			pt->overrun_last = pt->overrun > INT32_MAX ? INT32_MAX : (int)pt->overrun;
-			pt->overrun = 0;
-			info->fields.timer.overrun = pt->overrun_last;
-		}
-	}
 	info->fields.timer.sys_private = 0;
+	if (!gen)
+		return true; /* sent by rt_sigqueueinfo, not by a timer */
+	pt = ptimer_find(p, info->fields.timer.tid);
+	if (!pt || pt->gen != gen)
+		return false;
+	pt->overrun_last = pt->overrun > INT32_MAX ? INT32_MAX : (int)pt->overrun;
+	pt->overrun = 0;
+	info->fields.timer.overrun = pt->overrun_last;
+	return true;
 }
 
 static void ptimer_free(struct ptimer *pt)
@@ -269,6 +278,7 @@ long sys_timer_create(struct task *t, const struct sysargs *a)
 		return -ENOMEM;
 	pt->proc = p;
 	pt->id = id;
+	pt->gen = 1;
 	pt->clockid = clockid;
 	if (uev) {
 		pt->notify = ev.sigev_notify == LINUX_SIGEV_THREAD ? LINUX_SIGEV_SIGNAL
@@ -344,6 +354,8 @@ long sys_timer_settime(struct task *t, const struct sysargs *a)
 	ktimer_cancel(&pt->tm);
 	pt->armed = false;
 	pt->overrun = 0;
+	pt->overrun_last = 0;
+	pt->gen = pt->gen == INT32_MAX ? 1 : pt->gen + 1; /* queued signals are stale */
 	pt->interval_ns = 0;
 	value = ts_to_ns(&nv.it_value);
 	if (value) {

@@ -2,6 +2,8 @@
 #ifndef KERNEL_PTIMER_H
 #define KERNEL_PTIMER_H
 
+#include <stdbool.h>
+
 struct process;
 struct linux_siginfo;
 
@@ -9,7 +11,8 @@ struct linux_siginfo;
 void ptimer_exit(struct process *p);
 /* A signal with si_code SI_TIMER is being taken from p's queues: fills in
  * its si_overrun from the timer, as Linux's dequeue does, and clears the
- * kernel-private field. */
-void ptimer_dequeued(struct process *p, struct linux_siginfo *info);
+ * kernel-private field. false: the signal is stale (its timer was set
+ * again or deleted since) and must be dropped. */
+bool ptimer_dequeued(struct process *p, struct linux_siginfo *info);
 
 #endif

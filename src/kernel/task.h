@@ -202,9 +202,10 @@ bool signal_may_send(struct task *from, struct process *p, int sig);
 /* Takes the lowest pending signal in allowed (thread's first, then the
  * process's; real-time instances in the order sent); 0 if none. */
 int signal_dequeue(struct task *t, uint64_t allowed, struct linux_siginfo *info);
-/* Is a signal of POSIX timer id (SI_TIMER) still queued on thread, or
- * on p if thread is NULL? */
-bool signal_timer_queued(struct process *p, struct task *thread, int sig, int id);
+/* Is a signal of POSIX timer id (SI_TIMER) still queued on thread, or on
+ * p if thread is NULL? 0: no; 1: yes, of generation gen; 2: one of an
+ * older generation was, and now stands for gen. */
+int signal_timer_queued(struct process *p, struct task *thread, int sig, int id, int gen);
 /* Throws away pending instances of the signals in mask (process and threads). */
 void signal_discard(struct process *p, uint64_t mask);
 /* Frees the signals still queued on a thread or process that goes away. */

@@ -272,6 +272,43 @@ static void test_periodic(void)
 	k_delete(id);
 }
 
+/* A signal still queued when its timer is set again or deleted is
+ * dropped when taken (Linux 6.13+), though sigpending still shows it. */
+static void test_stale(void)
+{
+	struct sigevent ev;
+	struct itimerspec v = its(10, 0), z = its(0, 0);
+	struct timespec zero = { 0, 0 };
+	siginfo_t si;
+	sigset_t m, p;
+	int id;
+
+	block(SIGUSR1);
+	sigemptyset(&m);
+	sigaddset(&m, SIGUSR1);
+	memset(&ev, 0, sizeof(ev));
+	ev.sigev_notify = SIGEV_SIGNAL;
+	ev.sigev_signo = SIGUSR1;
+	k_create(CLOCK_MONOTONIC, &ev, &id);
+	k_settime(id, 0, &v, NULL);
+	sleep_ms(40);
+	sigpending(&p);
+	check(sigismember(&p, SIGUSR1), "expired: SIGUSR1 pending");
+	k_settime(id, 0, &z, NULL);
+	check(sigtimedwait(&m, &si, &zero) == -1 && errno == EAGAIN,
+	      "disarmed: the queued signal is dropped when taken");
+	k_settime(id, 0, &v, NULL);
+	sleep_ms(40);
+	k_settime(id, 0, &v, NULL);
+	check(wait_sig(SIGUSR1, &si) == SIGUSR1 && si.si_timerid == id,
+	      "set again: the stale signal goes, the new expiry's comes");
+	k_settime(id, 0, &v, NULL);
+	sleep_ms(40);
+	k_delete(id);
+	check(sigtimedwait(&m, &si, &zero) == -1 && errno == EAGAIN,
+	      "deleted: its queued signal is dropped");
+}
+
 static void test_none(void)
 {
 	struct sigevent ev;
@@ -440,6 +477,7 @@ int main(int argc, char **argv)
 	test_oneshot();
 	test_realtime_abs();
 	test_periodic();
+	test_stale();
 	test_none();
 	test_default();
 	test_thread_id();
