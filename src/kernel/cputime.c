@@ -172,8 +172,8 @@ void cputime_mm_retire(struct process *p, struct mm *mm)
 
 void cputime_reap(struct process *parent, struct process *child, struct cpu_usage *u)
 {
-	struct cpu_usage self, *c = &parent->cpu_children;
 	const struct cpu_usage *cc = &child->cpu_children;
+	struct cpu_usage self, *c;
 
 	cputime_process(child, &self);
 	if (u) {
@@ -187,6 +187,7 @@ void cputime_reap(struct process *parent, struct process *child, struct cpu_usag
 	}
 	if (!parent)
 		return;
+	c = &parent->cpu_children;
 	c->utime += self.utime + cc->utime;
 	c->stime += self.stime + cc->stime;
 	c->minflt += self.minflt + cc->minflt;
