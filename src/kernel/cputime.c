@@ -14,6 +14,8 @@
 
 #include "kernel/cputime.h"
 #include "kernel/task.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/misc.h"
 #include "abi/linux/types.h"
 
 #define NSEC_PER_USEC 1000LL
@@ -210,4 +212,73 @@ void cputime_to_rusage(const struct cpu_usage *u, void *out)
 	ru->ru_maxrss = u->maxrss_kb;
 	ru->ru_minflt = (int64_t)u->minflt;
 	ru->ru_majflt = (int64_t)u->majflt;
+}
+
+bool cpuclock_is(int clk)
+{
+	return clk < 0 || clk == LINUX_CLOCK_PROCESS_CPUTIME_ID ||
+	       clk == LINUX_CLOCK_THREAD_CPUTIME_ID;
+}
+
+int cpuclock_lookup(struct task *t, int clk, struct cpuclock *c)
+{
+	struct process *p;
+	int pid;
+
+	memset(c, 0, sizeof(*c));
+	if (clk == LINUX_CLOCK_PROCESS_CPUTIME_ID || clk == LINUX_CLOCK_THREAD_CPUTIME_ID) {
+		c->thread = clk == LINUX_CLOCK_THREAD_CPUTIME_ID;
+		c->id = c->thread ? t->tid : t->proc->pid;
+		c->which = CPUCLOCK_SCHED;
+		return 0;
+	}
+	c->which = clk & 3;
+	if (c->which == 3)
+		return -EINVAL;
+	pid = ~(clk >> 3);
+	if (clk & CPUCLOCK_PERTHREAD) {
+		struct task *o = pid ? task_by_tid(pid) : t;
+
+		if (!o || o->proc != t->proc || o->state == TASK_DEAD)
+			return -EINVAL;
+		c->thread = true;
+		c->id = o->tid;
+		return 0;
+	}
+	if (pid == 0 || pid == t->tid) {
+		c->id = t->proc->pid;
+		return 0;
+	}
+	p = process_by_pid(pid);
+	if (!p || p->zombie)
+		return -EINVAL;
+	c->id = pid;
+	return 0;
+}
+
+int cpuclock_read(const struct cpuclock *c, int64_t *ns)
+{
+	struct task *t = NULL;
+	struct process *p = NULL;
+	struct cpu_usage u;
+
+	if (c->thread) {
+		t = task_by_tid(c->id);
+		if (!t || t->state == TASK_DEAD)
+			return -EINVAL;
+	} else {
+		p = process_by_pid(c->id);
+		if (!p)
+			return -EINVAL;
+	}
+	if (c->which == CPUCLOCK_SCHED) {
+		*ns = t ? cputime_task_ns(t) : cputime_process_ns(p);
+		return 0;
+	}
+	if (t)
+		cputime_task(t, &u);
+	else
+		cputime_process(p, &u);
+	*ns = c->which == CPUCLOCK_VIRT ? u.utime : u.utime + u.stime;
+	return 0;
 }

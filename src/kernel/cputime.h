@@ -3,6 +3,7 @@
 #ifndef KERNEL_CPUTIME_H
 #define KERNEL_CPUTIME_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "host/host.h"
@@ -23,6 +24,28 @@ struct cpu_usage {
 	uint64_t minflt, majflt;
 	int64_t maxrss_kb;
 };
+
+/* A CPU-time clock: a clock id that is CLOCK_PROCESS_CPUTIME_ID,
+ * CLOCK_THREAD_CPUTIME_ID, or negative: a pid or tid (~id >> 3, 0: the
+ * caller), a per-thread bit (4) and which time (the low 2 bits): PROF
+ * (user+system), VIRT (user) or SCHED (run time), as Linux's CPUCLOCK_*. */
+#define CPUCLOCK_PERTHREAD 4
+#define CPUCLOCK_PROF	   0
+#define CPUCLOCK_VIRT	   1
+#define CPUCLOCK_SCHED	   2
+
+struct cpuclock {
+	bool thread; /* id is a tid of the caller's process, else a pid */
+	int id;
+	int which; /* CPUCLOCK_PROF, _VIRT or _SCHED */
+};
+
+bool cpuclock_is(int clk);
+/* Linux's lookup_task(): a thread of the caller's process, or a process
+ * by its pid (or by the caller's own tid); -EINVAL if none. */
+int cpuclock_lookup(struct task *t, int clk, struct cpuclock *c);
+/* The clock's value in ns; -EINVAL once its thread or process is gone. */
+int cpuclock_read(const struct cpuclock *c, int64_t *ns);
 
 /* Run time in ns of a thread, or of all threads of a process (the dead
  * ones included): the CPU-time clocks. */

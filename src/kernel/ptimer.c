@@ -9,11 +9,15 @@
  * never fire: timer_gettime computes what is left. A signal still queued
  * when its timer is set again or deleted is dropped when it would be taken
  * (it stays in sigpending until then), as in Linux 6.13 and later.
+ * Timers on CPU-time clocks (CLOCK_PROCESS_CPUTIME_ID,
+ * CLOCK_THREAD_CPUTIME_ID, those of clock_getcpuclockid and
+ * pthread_getcpuclockid) are checked by sampling their clock every
+ * CPUTIMER_POLL_NS of wall time while one is armed (Linux checks them at
+ * each tick of the CPU they run on).
  * Differs from Linux: absolute CLOCK_REALTIME/TAI deadlines are turned into
  * monotonic ones when set (a later change of the host's clock does not move
- * them); the CPU-time clocks (CLOCK_PROCESS_CPUTIME_ID,
- * CLOCK_THREAD_CPUTIME_ID and the per-pid ones) are EINVAL: skas samples
- * CPU time from the host on demand and has no tick to fire them on; the
+ * them); a CPU timer fires up to CPUTIMER_POLL_NS late, and one whose
+ * thread or process is gone is disarmed; the
  * alarm clocks behave as their plain clocks; a timer's signal that is a
  * standard signal already pending from another sender merges with it (its
  * timer fields are lost); at most TIMERS_MAX timers per process. */
@@ -51,6 +55,8 @@ struct ptimer {
 	uint64_t overrun;    /* expirations while its signal was queued */
 	int overrun_last;    /* the last delivered signal's si_overrun */
 	int gen;	     /* > 0; one more at each timer_settime */
+	bool cpu;	     /* on a CPU-time clock: expires_ns is in its time */
+	struct cpuclock clk;
 	struct ktimer tm;
 };
 
@@ -117,25 +123,33 @@ static void ptimer_fire(void *arg);
 
 static void ptimer_arm(struct ptimer *pt)
 {
-	if (pt->armed && pt->notify != LINUX_SIGEV_NONE)
+	if (!pt->armed || pt->notify == LINUX_SIGEV_NONE)
+		return;
+	if (pt->cpu)
+		cputimer_poll_start(pt->proc);
+	else
 		ktimer_arm(&pt->tm, pt->expires_ns, ptimer_fire, pt);
 }
 
-/* The kernel timer ran out (in the scheduler): queue the signal, or count
- * an overrun if the last one is still queued. */
-static void ptimer_fire(void *arg)
+/* The time now on the timer's clock: monotonic, or its CPU clock (-1 if
+ * that thread or process is gone). */
+static int64_t ptimer_now(struct ptimer *pt)
 {
-	struct ptimer *pt = arg;
+	int64_t now;
+
+	if (!pt->cpu)
+		return sched_now_ns();
+	return cpuclock_read(&pt->clk, &now) < 0 ? -1 : now;
+}
+
+/* n expirations are due: queue the signal, or count overruns if the last
+ * one is still queued. */
+static void ptimer_expired(struct ptimer *pt, uint64_t n)
+{
 	struct process *p = pt->proc;
 	struct task *thread = NULL;
 	struct linux_siginfo si;
-	uint64_t n = ptimer_forward(pt, sched_now_ns());
 
-	if (n == 0) {
-		ptimer_arm(pt);
-		return;
-	}
-	ptimer_arm(pt);
 	if (pt->notify == LINUX_SIGEV_THREAD_ID) {
 		thread = task_by_tid(pt->tid);
 		if (!thread || thread->proc != p || thread->state == TASK_DEAD)
@@ -157,6 +171,52 @@ static void ptimer_fire(void *arg)
 	si.fields.timer.sigval = pt->value;
 	si.fields.timer.sys_private = pt->gen; /* queued by this setting of the timer */
 	send_signal_info(p, thread, pt->signo, &si);
+}
+
+/* The kernel timer ran out (in the scheduler). */
+static void ptimer_fire(void *arg)
+{
+	struct ptimer *pt = arg;
+	uint64_t n = ptimer_forward(pt, sched_now_ns());
+
+	ptimer_arm(pt);
+	if (n)
+		ptimer_expired(pt, n);
+}
+
+/* Every CPUTIMER_POLL_NS while a CPU timer is armed (in the scheduler):
+ * samples their clocks and fires those that are due. */
+static void cputimer_poll(void *arg)
+{
+	struct process *p = arg;
+	struct ptimer *pt, *next;
+	bool again = false;
+	int64_t now;
+	uint64_t n;
+
+	list_for_each_entry_safe(pt, next, &p->ptimers, link)
+	{
+		if (!pt->cpu || !pt->armed || pt->notify == LINUX_SIGEV_NONE)
+			continue;
+		now = ptimer_now(pt);
+		if (now < 0) {
+			pt->armed = false; /* its thread or process is gone */
+			continue;
+		}
+		n = ptimer_forward(pt, now);
+		if (n)
+			ptimer_expired(pt, n);
+		again |= pt->armed;
+	}
+	again |= itimer_cpu_check(p);
+	if (again && !p->zombie)
+		ktimer_arm(&p->cpu_poll, sched_now_ns() + CPUTIMER_POLL_NS, cputimer_poll, p);
+}
+
+void cputimer_poll_start(struct process *p)
+{
+	if (!p->cpu_poll.armed && !p->zombie)
+		ktimer_arm(&p->cpu_poll, sched_now_ns() + CPUTIMER_POLL_NS, cputimer_poll, p);
 }
 
 bool ptimer_dequeued(struct process *p, struct linux_siginfo *info)
@@ -188,6 +248,8 @@ void ptimer_exit(struct process *p)
 {
 	while (!list_empty(&p->ptimers))
 		ptimer_free(list_first_entry(&p->ptimers, struct ptimer, link));
+	if (p->zombie)
+		ktimer_cancel(&p->cpu_poll); /* at exec the CPU itimers go on */
 }
 
 /* Linux's good_sigevent(): 0 or -EINVAL. */
@@ -215,6 +277,12 @@ static int check_sigevent(struct task *t, const struct linux_sigevent *ev)
 
 static int timer_clock_ok(struct task *t, int clockid)
 {
+	struct cpuclock c;
+
+	if (clockid < 0 && (clockid & 7) == 3)
+		return -EOPNOTSUPP; /* a dynamic (fd) clock: they have no timers */
+	if (cpuclock_is(clockid))
+		return cpuclock_lookup(t, clockid, &c);
 	switch (clockid) {
 	case LINUX_CLOCK_REALTIME:
 	case LINUX_CLOCK_MONOTONIC:
@@ -229,7 +297,6 @@ static int timer_clock_ok(struct task *t, int clockid)
 	case LINUX_CLOCK_MONOTONIC_COARSE:
 		return -EOPNOTSUPP; /* clocks without timers, as Linux */
 	default:
-		/* Also the CPU-time clocks: see the head of this file. */
 		return -EINVAL;
 	}
 }
@@ -280,6 +347,10 @@ long sys_timer_create(struct task *t, const struct sysargs *a)
 	pt->id = id;
 	pt->gen = 1;
 	pt->clockid = clockid;
+	if (cpuclock_is(clockid)) {
+		pt->cpu = true;
+		cpuclock_lookup(t, clockid, &pt->clk);
+	}
 	if (uev) {
 		pt->notify = ev.sigev_notify == LINUX_SIGEV_THREAD ? LINUX_SIGEV_SIGNAL
 								   : ev.sigev_notify;
@@ -308,14 +379,16 @@ long sys_timer_create(struct task *t, const struct sysargs *a)
  * periodic timer is always in the future; an expired one-shot gives 0. */
 static void ptimer_get(struct ptimer *pt, struct linux_itimerspec *cur)
 {
-	int64_t now = sched_now_ns(), left = 0;
+	int64_t now = ptimer_now(pt), left = 0;
 
-	if (pt->notify == LINUX_SIGEV_NONE)
+	if (now < 0)
+		pt->armed = false;
+	else if (pt->notify == LINUX_SIGEV_NONE)
 		ptimer_forward(pt, now);
 	if (pt->armed) {
 		left = pt->expires_ns - now;
 		if (left <= 0)
-			left = 1;
+			left = 1; /* due: the signal is on its way */
 	}
 	cur->it_value = ns_to_ts(left);
 	cur->it_interval = ns_to_ts(pt->interval_ns);
@@ -358,10 +431,14 @@ long sys_timer_settime(struct task *t, const struct sysargs *a)
 	pt->gen = pt->gen == INT32_MAX ? 1 : pt->gen + 1; /* queued signals are stale */
 	pt->interval_ns = 0;
 	value = ts_to_ns(&nv.it_value);
-	if (value) {
-		now = sched_now_ns();
+	now = ptimer_now(pt);
+	if (value && now >= 0) {
 		pt->interval_ns = ts_to_ns(&nv.it_interval);
-		if (flags & LINUX_TIMER_ABSTIME) {
+		if (pt->cpu) {
+			/* CPU time: absolute values are on that clock itself */
+			pt->expires_ns =
+				(flags & LINUX_TIMER_ABSTIME) ? value : add_sat(now, value);
+		} else if (flags & LINUX_TIMER_ABSTIME) {
 			int64_t clk = host_clock_ns(base_clock(pt->clockid));
 
 			pt->expires_ns = value > clk ? add_sat(now, value - clk) : now;

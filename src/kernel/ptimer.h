@@ -15,4 +15,11 @@ void ptimer_exit(struct process *p);
  * again or deleted since) and must be dropped. */
 bool ptimer_dequeued(struct process *p, struct linux_siginfo *info);
 
+/* CPU-time timers (POSIX timers on CPU clocks, ITIMER_VIRTUAL/PROF) are
+ * checked every CPUTIMER_POLL_NS of wall time while one is armed. */
+#define CPUTIMER_POLL_NS 10000000LL
+void cputimer_poll_start(struct process *p);
+/* itimer.c: fires the CPU itimers that are due; true if one is armed. */
+bool itimer_cpu_check(struct process *p);
+
 #endif

@@ -74,10 +74,13 @@ struct process {
 	bool stopped;
 	bool continued;
 	int stop_code;
-	/* itimer.c: ITIMER_REAL and the CPU timers that only keep values. */
+	/* itimer.c: ITIMER_REAL; ITIMER_VIRTUAL and ITIMER_PROF as expiry
+	 * and interval on the process's user (and system) time, 0: off. */
 	struct ktimer it_real;
 	int64_t it_real_interval_ns;
-	struct linux_itimerval it_cpu[2]; /* ITIMER_VIRTUAL, ITIMER_PROF */
+	int64_t it_cpu_expires[2], it_cpu_interval[2];
+	/* ptimer.c: samples the CPU clocks while a timer runs on one. */
+	struct ktimer cpu_poll;
 	/* ptimer.c: POSIX timers (struct ptimer by link), their count and
 	 * the next id to try. */
 	struct list_head ptimers;

@@ -36,78 +36,6 @@ static int clock_host_id(struct task *t, int clk)
 	}
 }
 
-/* CPU-time clocks. A negative id encodes a pid or tid (~id >> 3 style,
- * 0: the caller), a per-thread bit and which time: PROF (user+system),
- * VIRT (user) or SCHED (run time), as Linux's CPUCLOCK_* macros. */
-#define CPUCLOCK_PERTHREAD 4
-#define CPUCLOCK_PROF	   0
-#define CPUCLOCK_VIRT	   1
-#define CPUCLOCK_SCHED	   2
-
-struct cpuclock {
-	struct task *thread;	 /* a thread clock, or */
-	struct process *process; /* a process clock */
-	int which;
-};
-
-static bool is_cpu_clock(int clk)
-{
-	return clk < 0 || clk == LINUX_CLOCK_PROCESS_CPUTIME_ID ||
-	       clk == LINUX_CLOCK_THREAD_CPUTIME_ID;
-}
-
-/* Linux's lookup_task(): a thread of the caller's process, or a process
- * by its pid (or by the caller's own tid); -EINVAL if none. */
-static int cpu_clock_lookup(struct task *t, int clk, struct cpuclock *c)
-{
-	int pid;
-
-	memset(c, 0, sizeof(*c));
-	if (clk == LINUX_CLOCK_PROCESS_CPUTIME_ID) {
-		c->process = t->proc;
-		c->which = CPUCLOCK_SCHED;
-		return 0;
-	}
-	if (clk == LINUX_CLOCK_THREAD_CPUTIME_ID) {
-		c->thread = t;
-		c->which = CPUCLOCK_SCHED;
-		return 0;
-	}
-	c->which = clk & 3;
-	if (c->which == 3)
-		return -EINVAL;
-	pid = ~(clk >> 3);
-	if (clk & CPUCLOCK_PERTHREAD) {
-		struct task *o = pid ? task_by_tid(pid) : t;
-
-		if (!o || o->proc != t->proc || o->state == TASK_DEAD)
-			return -EINVAL;
-		c->thread = o;
-		return 0;
-	}
-	if (pid == 0 || pid == t->tid) {
-		c->process = t->proc;
-		return 0;
-	}
-	c->process = process_by_pid(pid);
-	if (!c->process || c->process->zombie)
-		return -EINVAL;
-	return 0;
-}
-
-static int64_t cpu_clock_read(const struct cpuclock *c)
-{
-	struct cpu_usage u;
-
-	if (c->which == CPUCLOCK_SCHED)
-		return c->thread ? cputime_task_ns(c->thread) : cputime_process_ns(c->process);
-	if (c->thread)
-		cputime_task(c->thread, &u);
-	else
-		cputime_process(c->process, &u);
-	return c->which == CPUCLOCK_VIRT ? u.utime : u.utime + u.stime;
-}
-
 static struct linux_timespec ns_to_ts(int64_t ns)
 {
 	struct linux_timespec ts = { ns / NSEC_PER_SEC, ns % NSEC_PER_SEC };
@@ -122,12 +50,14 @@ long sys_clock_gettime(struct task *t, const struct sysargs *a)
 	struct cpuclock c;
 	int64_t ns;
 
-	if (is_cpu_clock(clk)) {
-		int ret = cpu_clock_lookup(t, clk, &c);
+	if (cpuclock_is(clk)) {
+		int ret = cpuclock_lookup(t, clk, &c);
 
+		if (ret == 0)
+			ret = cpuclock_read(&c, &ns);
 		if (ret < 0)
 			return ret;
-		ts = ns_to_ts(cpu_clock_read(&c));
+		ts = ns_to_ts(ns);
 		return copy_to_user(t->mm, sysarg_uaddr(a, 1), &ts, sizeof(ts));
 	}
 	id = clock_host_id(t, clk);
@@ -148,8 +78,8 @@ long sys_clock_getres(struct task *t, const struct sysargs *a)
 	int64_t res;
 	int ret;
 
-	if (is_cpu_clock(clk)) {
-		ret = cpu_clock_lookup(t, clk, &c);
+	if (cpuclock_is(clk)) {
+		ret = cpuclock_lookup(t, clk, &c);
 		if (ret < 0)
 			return ret;
 		/* As Linux: 1 ns for run time, a tick for the others (the

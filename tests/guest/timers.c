@@ -4,8 +4,9 @@
  * timer_settime, disarming, TIMER_ABSTIME (future and past), a periodic
  * timer whose blocked signal collects overruns (si_overrun and
  * timer_getoverrun agree), SIGEV_NONE, the default sigevent (SIGALRM with
- * the id), SIGEV_THREAD_ID to one thread, libc's SIGEV_THREAD, and timers
- * not inherited by fork and gone after exec. */
+ * the id), SIGEV_THREAD_ID to one thread, libc's SIGEV_THREAD, timers on
+ * CPU-time clocks and the CPU itimers (ITIMER_PROF, ITIMER_VIRTUAL), and
+ * timers not inherited by fork and gone after exec. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -17,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 
 static int n;
@@ -429,6 +431,113 @@ static void test_sigev_thread(void)
 	close(pipefd[1]);
 }
 
+static int64_t cpu_now(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return ts_ns(&ts);
+}
+
+/* Burns CPU until cond() or ms of process CPU time (10 s wall at most). */
+static void spin_until(int (*cond)(void), long ms)
+{
+	int64_t start = cpu_now(CLOCK_PROCESS_CPUTIME_ID), wall = cpu_now(CLOCK_MONOTONIC);
+	volatile uint64_t x = 0;
+
+	while (!(cond && cond()) && cpu_now(CLOCK_PROCESS_CPUTIME_ID) - start < ms * 1000000LL &&
+	       cpu_now(CLOCK_MONOTONIC) - wall < 10000000000LL)
+		for (int i = 0; i < 300000; i++)
+			x += (uint64_t)i;
+}
+
+static int usr1_pending(void)
+{
+	sigset_t p;
+
+	sigpending(&p);
+	return sigismember(&p, SIGUSR1);
+}
+
+static volatile int nprof, nvtalrm;
+
+static void on_itimer(int sig)
+{
+	if (sig == SIGPROF)
+		nprof++;
+	else
+		nvtalrm++;
+}
+
+static void test_cpu(void)
+{
+	struct sigevent ev;
+	struct itimerspec v = its(30, 0), cur;
+	struct itimerval iv = { { 0, 20000 }, { 0, 20000 } }, got;
+	struct sigaction sa;
+	siginfo_t si;
+	clockid_t c;
+	int64_t start;
+	int id, id2;
+
+	block(SIGUSR1);
+	memset(&ev, 0, sizeof(ev));
+	ev.sigev_notify = SIGEV_SIGNAL;
+	ev.sigev_signo = SIGUSR1;
+	check(k_create(CLOCK_PROCESS_CPUTIME_ID, &ev, &id) == 0,
+	      "timer_create(CLOCK_PROCESS_CPUTIME_ID)");
+	check(k_create(CLOCK_THREAD_CPUTIME_ID, &ev, &id2) == 0 && k_delete(id2) == 0,
+	      "timer_create(CLOCK_THREAD_CPUTIME_ID)");
+	check(pthread_getcpuclockid(pthread_self(), &c) == 0 && k_create(c, &ev, &id2) == 0 &&
+		      k_delete(id2) == 0,
+	      "timer_create on pthread_getcpuclockid's clock");
+	check_err(k_create((clockid_t)((~999999u << 3) | 2), &ev, &id2), EINVAL,
+		  "timer_create on the CPU clock of no process");
+	check_err(k_create((clockid_t)((~0u << 3) | 7), &ev, &id2), EINVAL,
+		  "timer_create on thread CPU clock kind 3");
+	check_err(k_create((clockid_t)((~0u << 3) | 3), &ev, &id2), EOPNOTSUPP,
+		  "timer_create on a dynamic (fd) clock");
+	start = cpu_now(CLOCK_PROCESS_CPUTIME_ID);
+	k_settime(id, 0, &v, NULL);
+	check(k_gettime(id, &cur) == 0 && ts_ns(&cur.it_value) > 20000000 &&
+		      ts_ns(&cur.it_value) <= 30000000,
+	      "armed for 30 ms of CPU: 20..30 ms left");
+	spin_until(usr1_pending, 2000);
+	check(usr1_pending(), "it fires while the process spins");
+	check(cpu_now(CLOCK_PROCESS_CPUTIME_ID) - start >= 30000000, "after 30 ms of CPU time");
+	check(wait_sig(SIGUSR1, &si) == SIGUSR1 && si.si_code == SI_TIMER && si.si_timerid == id,
+	      "SI_TIMER from the CPU timer");
+	check(k_gettime(id, &cur) == 0 && ts_ns(&cur.it_value) == 0, "one-shot: 0 left");
+	v = its(0, 0);
+	v.it_value.tv_sec = 1000;
+	check(k_settime(id, TIMER_ABSTIME, &v, NULL) == 0 && k_gettime(id, &cur) == 0 &&
+		      cur.it_value.tv_sec >= 998,
+	      "TIMER_ABSTIME on a CPU clock: 1000 s of CPU is far away");
+	k_delete(id);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_itimer;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGPROF, &sa, NULL);
+	sigaction(SIGVTALRM, &sa, NULL);
+	check(setitimer(ITIMER_PROF, &iv, NULL) == 0 && setitimer(ITIMER_VIRTUAL, &iv, NULL) == 0,
+	      "setitimer ITIMER_PROF and ITIMER_VIRTUAL, 20 ms");
+	check(getitimer(ITIMER_PROF, &got) == 0 && got.it_interval.tv_usec == 20000 &&
+		      got.it_value.tv_sec == 0 && got.it_value.tv_usec > 0 &&
+		      got.it_value.tv_usec <= 30000,
+	      "getitimer(ITIMER_PROF): interval 20 ms, value left");
+	spin_until(NULL, 200);
+	check(nprof >= 3, "SIGPROF came at least 3 times in 200 ms of CPU");
+	check(nvtalrm >= 3, "SIGVTALRM came at least 3 times");
+	memset(&iv, 0, sizeof(iv));
+	setitimer(ITIMER_PROF, &iv, NULL);
+	setitimer(ITIMER_VIRTUAL, &iv, &got);
+	check(got.it_interval.tv_usec == 20000, "disarm: old interval back");
+	check(getitimer(ITIMER_VIRTUAL, &got) == 0 && got.it_value.tv_usec == 0 &&
+		      got.it_value.tv_sec == 0,
+	      "disarmed");
+}
+
 static void test_fork_exec(const char *self)
 {
 	struct sigevent ev;
@@ -482,6 +591,7 @@ int main(int argc, char **argv)
 	test_default();
 	test_thread_id();
 	test_sigev_thread();
+	test_cpu();
 	test_fork_exec("/proc/self/exe");
 	return 0;
 }
