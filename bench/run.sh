@@ -28,8 +28,8 @@ case $SKAS in /*) ;; *) SKAS=$(cd "$(dirname "$SKAS")" && pwd)/$(basename "$SKAS
 
 # ---- build ---------------------------------------------------------------
 mkdir -p "$OUT" || exit 2
-for p in getppid open_close stat pread touch startup fork pingpong signal sockpingpong evfdwake \
-	epoll1k; do
+for p in getppid clock open_close stat pread touch startup fork pingpong signal sockpingpong \
+	evfdwake epoll1k; do
 	src=$ROOT/bench/$p.c
 	bin=$OUT/$p
 	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ "$ROOT/bench/bench.h" -nt "$bin" ]; then
@@ -136,6 +136,7 @@ MIB=$(n 256) STARTS=$(n 50)
 # The pread file must exist on the host and in the guest (its root is the
 # host's /, read-only) and be >= 4 KiB: the pread binary itself will do.
 bench "getppid (syscall)"          ""   "$(( N1 * 5 ))" "$N1" "$B/getppid" @N 7
+bench "clock_gettime (vDSO)"       ""   "$(n 5000000)" "$(n 5000000)" "$B/clock" @N 7
 bench "open+close /etc/passwd"     ""   "$(( N2 * 5 ))" "$N2" "$B/open_close" @N 7 /etc/passwd
 bench "stat /etc/passwd"           ""   "$(( N3 * 5 ))" "$N3" "$B/stat" @N 7 /etc/passwd
 bench "pread 4 KiB @0"             ""   "$(( N4 * 5 ))" "$N4" "$B/pread" "$B/pread" @N 7

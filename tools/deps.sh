@@ -11,6 +11,7 @@ command -v clang-format >/dev/null 2>&1 || need="$need clang-format"
 command -v tmux >/dev/null 2>&1 || need="$need tmux"
 [ -x /usr/bin/python3 ] || need="$need python3"
 command -v gdb >/dev/null 2>&1 || need="$need gdb"
+command -v script >/dev/null 2>&1 || need="$need bsdutils" # script(1): tests/scenario/tty.sh
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" = 0 ]; then
 	echo "skas: installing:$need"

@@ -83,6 +83,20 @@ int host_uname(struct linux_utsname *u);
 /* The host's memory figures (bytes), for the guest's sysinfo. */
 int host_meminfo(uint64_t *total, uint64_t *free, uint64_t *shared, uint64_t *buffers);
 unsigned long host_auxv(unsigned long type);
+/* CPU accounting of a host thread (cputime.c): run time in ns, the
+ * user/system split and page faults as the host counted them (ticks of
+ * 1/100 s); a stub's peak resident set in kB. */
+struct host_cputime {
+	int64_t rt_ns;
+	uint64_t uticks, sticks;
+	uint64_t minflt, majflt;
+};
+int host_thread_cputime(int pid, int tid, struct host_cputime *out);
+long host_proc_maxrss_kb(int pid);
+/* adjtimex of the host clock with modes 0 or ADJ_OFFSET_SS_READ only
+ * (timex.c): the clock state, -EPERM for any other modes. */
+struct linux_timex;
+int host_adjtime_read(unsigned modes, struct linux_timex *out);
 
 /* The event loop: wait for fds to be ready or a timeout (ns, -1 forever). */
 int host_evloop_init(void);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/capability.h>
 #include <linux/mount.h>
@@ -331,18 +332,20 @@ static int allow_process(scmp_filter_ctx ctx)
 {
 	int r = 0;
 
-	r |= ALLOW(epoll_wait);	       /* host_evloop_wait: the idle kernel */
-	r |= ALLOW(epoll_ctl);	       /* host_evloop_add/del */
-	r |= ALLOW(poll);	       /* host_fd_readable, host_fd_poll (no wait) */
-	r |= ALLOW(rt_sigaction);      /* host_kill_self, abort */
-	r |= ALLOW(rt_sigprocmask);    /* raise, abort */
-	r |= ALLOW(rt_sigreturn);      /* the end of a host signal handler */
-	r |= ALLOW(restart_syscall);   /* a poll resumed after SIGSTOP/SIGCONT */
-	r |= ALLOW(getpid);	       /* raise */
-	r |= ALLOW(gettid);	       /* raise */
-	r |= ALLOW(clock_gettime);     /* host_clock_ns, when the vDSO cannot */
-	r |= ALLOW(clock_getres);      /* host_clock_res_ns, likewise */
-	r |= ALLOW(getrandom);	       /* host_getrandom: the guest's AT_RANDOM, getrandom */
+	r |= ALLOW(epoll_wait);	     /* host_evloop_wait: the idle kernel */
+	r |= ALLOW(epoll_ctl);	     /* host_evloop_add/del */
+	r |= ALLOW(poll);	     /* host_fd_readable, host_fd_poll (no wait) */
+	r |= ALLOW(rt_sigaction);    /* host_kill_self, abort */
+	r |= ALLOW(rt_sigprocmask);  /* raise, abort */
+	r |= ALLOW(rt_sigreturn);    /* the end of a host signal handler */
+	r |= ALLOW(restart_syscall); /* a poll resumed after SIGSTOP/SIGCONT */
+	r |= ALLOW(getpid);	     /* raise */
+	r |= ALLOW(gettid);	     /* raise */
+	r |= ALLOW(clock_gettime);   /* host_clock_ns, when the vDSO cannot */
+	r |= ALLOW(clock_getres);    /* host_clock_res_ns, likewise */
+	r |= ALLOW(getrandom);	     /* host_getrandom: the guest's AT_RANDOM, getrandom */
+	/* host_adjtime_read: reads only (and the kernel has no CAP_SYS_TIME) */
+	r |= ALLOW_IF(clock_adjtime, SCMP_A0(SCMP_CMP_EQ, CLOCK_REALTIME));
 	r |= ALLOW(uname);	       /* host_uname */
 	r |= ALLOW(sysinfo);	       /* host_meminfo */
 	r |= ALLOW(getcpu);	       /* host_current_cpu, when neither rseq nor the vDSO can */

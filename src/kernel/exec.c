@@ -435,7 +435,7 @@ int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *
 	struct binfile main_bin, interp_bin;
 	struct auxv_builder a = { .n = 0 };
 	char *execfn = strdup(path), *cur = strdup(path), *interp_path = NULL;
-	uint64_t bias = 0, ibias = 0, end, entry, sp;
+	uint64_t bias = 0, ibias = 0, end, entry, sp, vdso = 0;
 	struct mm *mm = NULL;
 	long lb;
 	int ret, depth;
@@ -498,6 +498,11 @@ int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *
 		goto out;
 	mm->randomize = !(t->proc->personality & LINUX_ADDR_NO_RANDOMIZE);
 	setup_layout(mm, &t->proc->rlim[LINUX_RLIMIT_STACK]);
+	/* The vDSO first: it leaves its place in the fresh stub before
+	 * anything could be mapped over it. */
+	ret = mm_map_vdso(mm, &vdso);
+	if (ret < 0)
+		goto out;
 	ret = map_stack(mm, &t->proc->rlim[LINUX_RLIMIT_STACK]);
 	if (ret < 0)
 		goto out;
@@ -534,6 +539,8 @@ int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *
 		entry = ibias + interp_bin.eh.e_entry;
 	}
 
+	if (vdso)
+		aux(&a, LINUX_AUXV_SYSINFO_EHDR, vdso);
 	aux(&a, LINUX_AUXV_HWCAP, host_auxv(LINUX_AUXV_HWCAP));
 	aux(&a, LINUX_AUXV_PAGESZ, PAGE_SIZE);
 	aux(&a, LINUX_AUXV_CLKTCK, 100);
@@ -597,6 +604,8 @@ int exec_switch(struct task *t, struct mm *mm, const struct pf_regs *regs)
 	r.eflags = regs->eflags;
 	r.fs_base = r.gs_base = 0;
 	platform->set_regs(th, &r);
+	cputime_thread_retire(t);
+	cputime_mm_retire(t->proc, t->mm);
 	if (t->thread)
 		platform->thread_put(t->thread);
 	t->thread = th;

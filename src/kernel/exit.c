@@ -8,6 +8,7 @@
 #include "kernel/task.h"
 #include "kernel/log.h"
 #include "kernel/futex.h"
+#include "kernel/ptimer.h"
 #include "syscalls/dispatch.h"
 #include "mm/mm.h"
 #include "mm/usercopy.h"
@@ -66,6 +67,7 @@ static struct process *find_reaper(struct process *p)
 static void release_process(struct process *p)
 {
 	itimer_exit(p);
+	ptimer_exit(p);
 	signal_flush_process(p);
 	list_del(&p->sibling);
 	pid_free(p->pid);
@@ -104,11 +106,15 @@ static void notify_parent(struct process *p)
 	}
 	if (p->exit_signal > 0) {
 		struct linux_siginfo si;
+		struct cpu_usage u;
 
 		memset(&si, 0, sizeof(si));
 		si.si_signo = p->exit_signal;
 		si.fields.sigchld.pid = p->pid;
 		si.fields.sigchld.uid = p->cred.uid;
+		cputime_process(p, &u); /* in clock ticks (USER_HZ 100) */
+		si.fields.sigchld.utime = u.utime / 10000000;
+		si.fields.sigchld.stime = u.stime / 10000000;
 		if ((p->exit_code & 0x7f) == 0) {
 			si.si_code = LINUX_CLD_EXITED;
 			si.fields.sigchld.status = (p->exit_code >> 8) & 0xff;
@@ -162,6 +168,7 @@ static void process_finish(struct process *p)
 	p->zombie = true;
 	waitq_wake_all(&p->exit_wait); /* pidfds poll readable */
 	itimer_exit(p);		       /* an alarm pending now never fires */
+	ptimer_exit(p);
 	signal_flush_process(p);
 	if (p->pid == 1) {
 		init_status = p->exit_code;
@@ -258,6 +265,9 @@ void task_exit(struct task *t, int code)
 	clear_child_tid(t);
 	vfork_release(t);
 	signal_flush_task(t);
+	cputime_task_exit(t);
+	if (p->nthreads == 1)
+		cputime_mm_retire(p, t->mm);
 	if (t->thread) {
 		platform->thread_put(t->thread);
 		t->thread = NULL;
@@ -311,6 +321,7 @@ struct wait_result {
 	int code;      /* waitid's si_code: CLD_* */
 	int si_status; /* waitid's si_status */
 	uint32_t uid;
+	struct cpu_usage ru; /* the child's times (and its children's) */
 };
 
 static bool wait_matches(struct process *c, int which, int id, int options, struct process *me)
@@ -351,6 +362,8 @@ static bool wait_event(struct process *c, int options, struct wait_result *res)
 		if (!(options & LINUX_WEXITED))
 			return false;
 		exit_result(c, res);
+		/* Reaped: the parent's children times grow, as Linux. */
+		cputime_reap(keep ? NULL : c->parent, c, &res->ru);
 		if (!keep)
 			release_process(c);
 		return true;
@@ -361,6 +374,7 @@ static bool wait_event(struct process *c, int options, struct wait_result *res)
 		res->si_status = c->stop_code;
 		if (!keep)
 			c->stop_code = 0;
+		cputime_reap(NULL, c, &res->ru);
 		return true;
 	}
 	if ((options & LINUX_WCONTINUED) && c->continued) {
@@ -369,6 +383,7 @@ static bool wait_event(struct process *c, int options, struct wait_result *res)
 		res->si_status = LINUX_SIGCONT;
 		if (!keep)
 			c->continued = false;
+		cputime_reap(NULL, c, &res->ru);
 		return true;
 	}
 	return false;
@@ -434,8 +449,7 @@ long sys_wait4(struct task *t, const struct sysargs *a)
 	if (urusage) {
 		struct linux_rusage ru;
 
-		/* Differs from Linux: child CPU times are not accounted yet. */
-		memset(&ru, 0, sizeof(ru));
+		cputime_to_rusage(&res.ru, &ru);
 		if (copy_to_user(t->mm, urusage, &ru, sizeof(ru)) < 0)
 			return -EFAULT;
 	}
@@ -494,5 +508,14 @@ long sys_waitid(struct task *t, const struct sysargs *a)
 	}
 	if (uinfo && copy_to_user(t->mm, uinfo, &si, sizeof(si)) < 0)
 		return -EFAULT;
+	if (sysarg_uaddr(a, 4)) {
+		struct linux_rusage ru;
+
+		memset(&ru, 0, sizeof(ru));
+		if (ret > 0)
+			cputime_to_rusage(&res.ru, &ru);
+		if (copy_to_user(t->mm, sysarg_uaddr(a, 4), &ru, sizeof(ru)) < 0)
+			return -EFAULT;
+	}
 	return 0;
 }

@@ -2,12 +2,15 @@
  * kernel timer per process that sends SIGALRM and reloads its interval; as
  * in Linux it survives exec, is not inherited by fork and dies with the
  * process (itimer_exit).
- * Differs from Linux: ITIMER_VIRTUAL and ITIMER_PROF keep the values set and
- * report them back unchanged, but never fire: there is no CPU time
- * accounting yet (nor the tick Linux adds to their value). */
+ * ITIMER_VIRTUAL (user time, SIGVTALRM) and ITIMER_PROF (user and system
+ * time, SIGPROF) count the process's CPU time (kernel/cputime.c), checked
+ * every CPUTIMER_POLL_NS of wall time while one is armed (ptimer.c).
+ * Differs from Linux: they fire up to CPUTIMER_POLL_NS late, and Linux
+ * adds one tick to a value set. */
 #include <string.h>
 
 #include "kernel/task.h"
+#include "kernel/ptimer.h"
 #include "syscalls/dispatch.h"
 #include "mm/usercopy.h"
 #include "abi/linux/errno.h"
@@ -92,6 +95,73 @@ void itimer_exit(struct process *p)
 {
 	ktimer_cancel(&p->it_real);
 	p->it_real_interval_ns = 0;
+	p->it_cpu_expires[0] = p->it_cpu_expires[1] = 0;
+	ktimer_cancel(&p->cpu_poll);
+}
+
+/* The process's CPU time for ITIMER_VIRTUAL or ITIMER_PROF (which - 1). */
+static int64_t it_cpu_now(struct process *p, int i)
+{
+	struct cpuclock c = { false, p->pid, i == 0 ? CPUCLOCK_VIRT : CPUCLOCK_PROF };
+	int64_t now = 0;
+
+	cpuclock_read(&c, &now);
+	return now;
+}
+
+static void it_cpu_get(struct process *p, int i, struct linux_itimerval *v)
+{
+	int64_t left = 0;
+
+	if (p->it_cpu_expires[i]) {
+		left = p->it_cpu_expires[i] - it_cpu_now(p, i);
+		if (left < NSEC_PER_USEC)
+			left = NSEC_PER_USEC; /* due: the signal is on its way */
+	}
+	v->it_value = ns_to_tv(left);
+	v->it_interval = ns_to_tv(p->it_cpu_interval[i]);
+}
+
+static void it_cpu_set(struct process *p, int i, int64_t value_ns, int64_t interval_ns)
+{
+	p->it_cpu_expires[i] = 0;
+	p->it_cpu_interval[i] = 0;
+	if (value_ns == 0)
+		return;
+	p->it_cpu_expires[i] = it_cpu_now(p, i) + value_ns;
+	p->it_cpu_interval[i] = interval_ns;
+	cputimer_poll_start(p);
+}
+
+bool itimer_cpu_check(struct process *p)
+{
+	static const int signo[2] = { LINUX_SIGVTALRM, LINUX_SIGPROF };
+	struct linux_siginfo si;
+	bool armed = false;
+	int64_t now;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (!p->it_cpu_expires[i])
+			continue;
+		now = it_cpu_now(p, i);
+		if (now >= p->it_cpu_expires[i]) {
+			if (p->it_cpu_interval[i]) {
+				int64_t iv = p->it_cpu_interval[i];
+
+				p->it_cpu_expires[i] +=
+					((now - p->it_cpu_expires[i]) / iv + 1) * iv;
+			} else {
+				p->it_cpu_expires[i] = 0;
+			}
+			memset(&si, 0, sizeof(si));
+			si.si_signo = signo[i];
+			si.si_code = LINUX_SI_KERNEL;
+			send_signal_info(p, NULL, signo[i], &si);
+		}
+		armed |= p->it_cpu_expires[i] != 0;
+	}
+	return armed;
 }
 
 long sys_getitimer(struct task *t, const struct sysargs *a)
@@ -105,7 +175,7 @@ long sys_getitimer(struct task *t, const struct sysargs *a)
 		break;
 	case LINUX_ITIMER_VIRTUAL:
 	case LINUX_ITIMER_PROF:
-		v = t->proc->it_cpu[which - 1];
+		it_cpu_get(t->proc, which - 1, &v);
 		break;
 	default:
 		return -EINVAL;
@@ -136,8 +206,8 @@ long sys_setitimer(struct task *t, const struct sysargs *a)
 		break;
 	case LINUX_ITIMER_VIRTUAL:
 	case LINUX_ITIMER_PROF:
-		old = p->it_cpu[which - 1];
-		p->it_cpu[which - 1] = v;
+		it_cpu_get(p, which - 1, &old);
+		it_cpu_set(p, which - 1, tv_to_ns(&v.it_value), tv_to_ns(&v.it_interval));
 		break;
 	default:
 		return -EINVAL;

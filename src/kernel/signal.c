@@ -17,6 +17,7 @@
 
 #include "kernel/task.h"
 #include "kernel/log.h"
+#include "kernel/ptimer.h"
 #include "syscalls/dispatch.h"
 #include "mm/usercopy.h"
 #include "abi/linux/errno.h"
@@ -389,6 +390,7 @@ int send_signal_info(struct process *p, struct task *thread, int sig,
 	ret = sigpending_add(&sp, sig, info);
 	if (ret < 0)
 		return ret;
+	waitq_wake_all(&p->signalfd_wq);
 	if (thread) {
 		if (wants(thread, sig))
 			task_kick(thread);
@@ -501,6 +503,7 @@ void force_signal(struct task *t, int sig, int code, uint64_t addr)
 		t->sigmask &= ~SIGBIT(sig);
 	}
 	sigpending_add(&sp, sig, &si);
+	waitq_wake_all(&t->proc->signalfd_wq);
 }
 
 /* The lowest signal in ready, faults first. */
@@ -513,16 +516,52 @@ static int next_signal(uint64_t ready)
 
 int signal_dequeue(struct task *t, uint64_t allowed, struct linux_siginfo *info)
 {
-	struct sigpending sp = thread_pending(t);
+	struct sigpending sp;
 	int sig;
 
-	if (!(t->pending & allowed))
-		sp = process_pending(t->proc);
-	if (!(*sp.mask & allowed))
+	for (;;) {
+		sp = thread_pending(t);
+		if (!(t->pending & allowed))
+			sp = process_pending(t->proc);
+		if (!(*sp.mask & allowed))
+			return 0;
+		sig = next_signal(*sp.mask & allowed);
+		sigpending_take(&sp, sig, info);
+		/* A POSIX timer's signal from before its timer was set again or
+		 * deleted is dropped here, as Linux 6.13+ does. */
+		if (info->si_code != LINUX_SI_TIMER || ptimer_dequeued(t->proc, info))
+			return sig;
+	}
+}
+
+int signal_timer_queued(struct process *p, struct task *thread, int sig, int id, int gen)
+{
+	struct sigpending sp = thread ? thread_pending(thread) : process_pending(p);
+	struct sigqueue *last = *sp.last, *q;
+	struct linux_siginfo *info = NULL;
+
+	if (!(*sp.mask & SIGBIT(sig)))
 		return 0;
-	sig = next_signal(*sp.mask & allowed);
-	sigpending_take(&sp, sig, info);
-	return sig;
+	if (sig < LINUX_SIGRTMIN) {
+		info = &sp.info[sig - 1];
+	} else if (last) {
+		q = last;
+		do {
+			q = q->next;
+			if (q->sig == sig && q->info.si_code == LINUX_SI_TIMER &&
+			    q->info.fields.timer.tid == id && q->info.fields.timer.sys_private) {
+				info = &q->info;
+				break;
+			}
+		} while (q != last);
+	}
+	if (!info || info->si_code != LINUX_SI_TIMER || info->fields.timer.tid != id ||
+	    !info->fields.timer.sys_private)
+		return 0;
+	if (info->fields.timer.sys_private == gen)
+		return 1;
+	info->fields.timer.sys_private = gen; /* a stale one stands for this expiry */
+	return 2;
 }
 
 /* Delivery */

@@ -168,6 +168,8 @@ static struct process *process_new(int pid)
 	list_init(&p->threads);
 	waitq_init(&p->wait_chld);
 	waitq_init(&p->exit_wait);
+	waitq_init(&p->signalfd_wq);
+	list_init(&p->ptimers);
 	p->exit_signal = LINUX_SIGCHLD;
 	p->umask = 022;
 	for (i = 0; i < NRLIMITS; i++)

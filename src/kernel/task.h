@@ -10,6 +10,7 @@
 
 #include "kernel/sched.h"
 #include "kernel/cred.h"
+#include "kernel/cputime.h"
 #include "platform/platform.h"
 #include "abi/linux/types.h"
 #include "abi/linux/signal.h"
@@ -46,9 +47,10 @@ struct process {
 	bool did_exec;
 	bool subreaper;
 	bool no_new_privs;
-	int exit_code;		/* wait status */
-	struct waitq wait_chld; /* wait4 sleeps here */
-	struct waitq exit_wait; /* pidfds wait here for the death */
+	int exit_code;		  /* wait status */
+	struct waitq wait_chld;	  /* wait4 sleeps here */
+	struct waitq exit_wait;	  /* pidfds wait here for the death */
+	struct waitq signalfd_wq; /* signalfd readers: woken as signals queue */
 	int pidfd_refs;
 	bool reaped;
 	struct task *exec_waiter; /* execve waits for the other threads to go */
@@ -73,10 +75,24 @@ struct process {
 	bool continued;
 	int stop_code;
 	int stop_sig; /* the signal of a group stop not yet complete */
-	/* itimer.c: ITIMER_REAL and the CPU timers that only keep values. */
+	/* itimer.c: ITIMER_REAL; ITIMER_VIRTUAL and ITIMER_PROF as expiry
+	 * and interval on the process's user (and system) time, 0: off. */
 	struct ktimer it_real;
 	int64_t it_real_interval_ns;
-	struct linux_itimerval it_cpu[2]; /* ITIMER_VIRTUAL, ITIMER_PROF */
+	int64_t it_cpu_expires[2], it_cpu_interval[2];
+	/* ptimer.c: samples the CPU clocks while a timer runs on one. */
+	struct ktimer cpu_poll;
+	/* ptimer.c: POSIX timers (struct ptimer by link), their count and
+	 * the next id to try. */
+	struct list_head ptimers;
+	int nptimers;
+	int next_timer_id;
+	/* cputime.c: the times of threads gone, of reaped children, the
+	 * last split reported, the peak resident size of mms gone (kB). */
+	struct host_cputime cpu_dead;
+	struct cpu_usage cpu_children;
+	struct cpu_prev cpu_prev;
+	int64_t maxrss_kb;
 };
 
 struct task {
@@ -114,6 +130,10 @@ struct task {
 	 * while it sleeps in handle_signals because its process is stopped. */
 	struct sigqueue *rtqueue;
 	bool stop_parked;
+	/* cputime.c: the times of its earlier host threads (before exec),
+	 * the last split reported for RUSAGE_THREAD. */
+	struct host_cputime cpu_gone;
+	struct cpu_prev cpu_prev;
 };
 
 struct init_config {
@@ -194,6 +214,10 @@ void signal_from_host(int sig);
 /* Takes the lowest pending signal in allowed (thread's first, then the
  * process's; real-time instances in the order sent); 0 if none. */
 int signal_dequeue(struct task *t, uint64_t allowed, struct linux_siginfo *info);
+/* Is a signal of POSIX timer id (SI_TIMER) still queued on thread, or on
+ * p if thread is NULL? 0: no; 1: yes, of generation gen; 2: one of an
+ * older generation was, and now stands for gen. */
+int signal_timer_queued(struct process *p, struct task *thread, int sig, int id, int gen);
 /* Throws away pending instances of the signals in mask (process and threads). */
 void signal_discard(struct process *p, uint64_t mask);
 /* Frees the signals still queued on a thread or process that goes away. */

@@ -309,6 +309,10 @@ int mm_protect(struct mm *mm, uaddr_t addr, size_t len, int prot)
 		if ((prot & LINUX_PROT_WRITE) && (v->flags & VMA_SHARED) && v->file &&
 		    !(v->flags & VMA_MAYWRITE))
 			return -EACCES;
+		/* The vDSO's data pages are read-only for good, as in Linux. */
+		if ((prot & (LINUX_PROT_WRITE | LINUX_PROT_EXEC)) &&
+		    (v->flags & (VMA_VVAR | VMA_VVAR_VCLOCK)))
+			return -EACCES;
 		at = v->end;
 	}
 	ret = vmas_split_edges(mm, addr, end);
@@ -448,5 +452,48 @@ int mm_fork(struct mm *src, struct mm **out)
 		mm->nvmas++;
 	}
 	*out = mm;
+	return 0;
+}
+
+int mm_map_vdso(struct mm *mm, uaddr_t *ehdr)
+{
+	static const unsigned kinds[] = { [PF_VDSO_VVAR] = VMA_VVAR,
+					  [PF_VDSO_VVAR_VCLOCK] = VMA_VVAR_VCLOCK,
+					  [PF_VDSO_CODE] = VMA_VDSO };
+	const struct pf_vdso *vd = platform->vdso ? platform->vdso() : NULL;
+	struct vma *v;
+	long addr;
+	int i, ret = 0;
+
+	*ehdr = 0;
+	if (!vd)
+		return 0;
+	addr = mm_unmapped_area(mm, 0, vd->size);
+	if (addr < 0)
+		goto fail;
+	/* Part by part (mremap moves one host mapping at a time), in the
+	 * order that never lands a part on one not yet moved. */
+	for (i = 0; i < vd->nparts && (uint64_t)addr != vd->base; i++) {
+		int k = (uint64_t)addr < vd->base ? i : vd->nparts - 1 - i;
+
+		ret = platform->mm_move(mm->pf, vd->base + vd->part[k].off, vd->part[k].len,
+					vd->part[k].len, (uint64_t)addr + vd->part[k].off);
+		if (ret < 0)
+			goto fail;
+	}
+	for (i = 0; i < vd->nparts; i++) {
+		v = vma_new((uint64_t)addr + vd->part[i].off,
+			    (uint64_t)addr + vd->part[i].off + vd->part[i].len, vd->part[i].prot,
+			    kinds[vd->part[i].kind], NULL, 0);
+		if (!v)
+			return -ENOMEM;
+		vma_insert(mm, v);
+	}
+	*ehdr = (uint64_t)addr + vd->ehdr_off;
+	return 0;
+fail:
+	/* No vDSO then: none of it may stay behind unseen. */
+	platform->mm_unmap(mm->pf, vd->base, vd->size);
+	klog(LOG_INFO, "vdso: cannot place it (%ld): none for this program", addr < 0 ? addr : ret);
 	return 0;
 }

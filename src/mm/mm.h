@@ -28,8 +28,11 @@ enum {
 	VMA_ANON = 1 << 1,
 	VMA_STACK = 1 << 2,
 	VMA_HEAP = 1 << 3,
-	VMA_STUB = 1 << 4,     /* the stub's pages: hidden, immovable */
-	VMA_MAYWRITE = 1 << 5, /* a shared file mapping whose file is writable */
+	VMA_STUB = 1 << 4,	  /* the stub's pages: hidden, immovable */
+	VMA_MAYWRITE = 1 << 5,	  /* a shared file mapping whose file is writable */
+	VMA_VDSO = 1 << 6,	  /* the host's vDSO code: [vdso] */
+	VMA_VVAR = 1 << 7,	  /* its data pages: [vvar], never writable */
+	VMA_VVAR_VCLOCK = 1 << 8, /* [vvar_vclock], likewise */
 };
 
 struct vma {
@@ -81,6 +84,11 @@ int mm_protect(struct mm *mm, uaddr_t addr, size_t len, int prot);
 /* Moves/resizes the VMA at addr (mremap's core). */
 long mm_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len, unsigned flags,
 	      uaddr_t new_addr);
+
+/* Places the host's vDSO that a fresh address space holds (platform's
+ * vdso) at a free range, as Linux's exec does, with its VMAs; *ehdr: the
+ * address for AT_SYSINFO_EHDR, 0 if there is none. */
+int mm_map_vdso(struct mm *mm, uaddr_t *ehdr);
 
 /* How many bytes from addr on are mapped with the access asked for. */
 size_t mm_accessible(struct mm *mm, uaddr_t addr, size_t len, bool write);

@@ -43,6 +43,21 @@ struct pf_event {
 /* An event for a thread: owner is what was given to thread_new. */
 typedef void (*pf_event_fn)(void *owner, const struct pf_event *ev);
 
+/* The host's vDSO, kept in every fresh address space at base: its data
+ * pages ([vvar], [vvar_vclock]) and code ([vdso], an ELF image at
+ * base + ehdr_off), contiguous, in address order. */
+enum pf_vdso_kind { PF_VDSO_VVAR, PF_VDSO_VVAR_VCLOCK, PF_VDSO_CODE };
+
+struct pf_vdso {
+	uint64_t base, size, ehdr_off;
+	int nparts;
+	struct {
+		uint64_t off, len;
+		int prot; /* PROT_* */
+		enum pf_vdso_kind kind;
+	} part[4];
+};
+
 struct platform_ops {
 	const char *name;
 	int (*init)(void);
@@ -75,6 +90,9 @@ struct platform_ops {
 	 * resumed. owner comes back with each event. */
 	int (*thread_new)(struct pf_mm *mm, void *owner, struct pf_thread **out);
 	void (*thread_put)(struct pf_thread *th);
+	/* The host tid of the thread, for CPU accounting (may be NULL: a
+	 * backend without one reports no CPU time). */
+	int (*thread_host_tid)(struct pf_thread *th);
 	int (*get_regs)(struct pf_thread *th, struct pf_regs *regs);
 	int (*set_regs)(struct pf_thread *th, const struct pf_regs *regs);
 	/* Sets the result of the system call the thread trapped on. */
@@ -91,6 +109,11 @@ struct platform_ops {
 	 * fpu_set takes such a buffer back; the host checks it (-EINVAL). */
 	long (*fpu_get)(struct pf_thread *th, void *buf, size_t size);
 	int (*fpu_set)(struct pf_thread *th, const void *buf, size_t size);
+
+	/* The vDSO of fresh address spaces, or NULL if they have none (the
+	 * op itself may be NULL). The kernel moves its parts together with
+	 * mm_move (their distances must stay: the code finds its data by them). */
+	const struct pf_vdso *(*vdso)(void);
 
 	/* Events: poll delivers every pending event without blocking; wait
 	 * blocks for at least one. Both return how many were delivered. */

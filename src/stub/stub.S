@@ -1,5 +1,6 @@
 /* stub/stub.S: the code in every stub process. No libc, no stack.
- * _start maps the shared ops page, unmaps every other host mapping and stops;
+ * _start maps the shared ops page, unmaps every other host mapping (but the
+ * vDSO range the kernel names in r12/r13) and stops;
  * stub_batch runs the kernel's host calls from the ops page until one fails
  * or the list ends, then stops with int3: rax = last result, rbx = that op. */
 #include "stub.h"
@@ -21,11 +22,19 @@ _start:
 	mov	$3, %eax
 	mov	$STUB_OPS_FD, %edi
 	syscall
-	/* munmap(0, STUB_BASE): the host stack, vdso and vvar are elsewhere,
-	 * but clear everything outside the stub anyway. */
+	/* munmap(0, r12) and munmap(r13, STUB_BASE - r13): everything below
+	 * the stub but [r12, r13), the host's vDSO and its data pages, which
+	 * the kernel keeps for the guests (it sets r12 and r13 at the exec
+	 * stop; exec zeroes them: munmap(0, 0) fails and the second unmaps
+	 * all). */
 	mov	$11, %eax
 	xor	%edi, %edi
+	mov	%r12, %rsi
+	syscall
+	mov	$11, %eax
+	mov	%r13, %rdi
 	movabs	$STUB_BASE, %rsi
+	sub	%r13, %rsi
 	syscall
 	mov	$11, %eax
 	movabs	$STUB_END, %rdi

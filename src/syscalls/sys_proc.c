@@ -5,6 +5,7 @@
 
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
+#include "kernel/ptimer.h"
 #include "kernel/exec.h"
 #include "kernel/log.h"
 #include "mm/usercopy.h"
@@ -414,6 +415,7 @@ long sys_execve(struct task *t, const struct sysargs *a)
 			mm_put(mm);
 		} else {
 			files_close_on_exec(t->files);
+			ptimer_exit(t->proc); /* POSIX timers end at exec, as Linux */
 			set_comm(t, path);
 			/* Handlers go back to the default; ignored stays ignored. */
 			for (int i = 0; i < 64; i++)

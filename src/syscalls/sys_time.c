@@ -1,12 +1,18 @@
-/* syscalls/sys_time.c: clocks and sleeping. Differs from Linux (until the
- * time issue): the CPU-time clocks of a process and of its thread read the
- * stub's host process clock; clocks named by pid (negative ids) are EINVAL. */
+/* syscalls/sys_time.c: clocks, sleeping and CPU accounting (getrusage,
+ * times). The CPU-time clocks (CLOCK_PROCESS_CPUTIME_ID,
+ * CLOCK_THREAD_CPUTIME_ID and the clocks named by pid or tid that
+ * clock_getcpuclockid and pthread_getcpuclockid make) read kernel/cputime.c.
+ * Differs from Linux: times() returns CLOCK_BOOTTIME in ticks (Linux: its
+ * jiffies counter, which starts 5 minutes below 2^32); adjtimex and
+ * clock_adjtime only read (any setting is EPERM: the guest may not set the
+ * host's clock). */
 #include <string.h>
 
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
 #include "mm/usercopy.h"
 #include "host/host.h"
+#include "kernel/cputime.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
 #include "abi/linux/types.h"
@@ -24,11 +30,8 @@ static int clock_host_id(struct task *t, int clk)
 	case LINUX_CLOCK_BOOTTIME:
 	case LINUX_CLOCK_TAI:
 		return clk;
-	case LINUX_CLOCK_PROCESS_CPUTIME_ID:
-	case LINUX_CLOCK_THREAD_CPUTIME_ID:
-		/* A process CPU clock of the stub: (~pid << 3) | CPUCLOCK_SCHED. */
-		return (int)((~(unsigned)platform->mm_host_pid(t->mm->pf) << 3) | 2);
 	default:
+		(void)t;
 		return -EINVAL;
 	}
 }
@@ -42,10 +45,22 @@ static struct linux_timespec ns_to_ts(int64_t ns)
 
 long sys_clock_gettime(struct task *t, const struct sysargs *a)
 {
-	int id = clock_host_id(t, sysarg_int(a, 0));
+	int clk = sysarg_int(a, 0), id;
 	struct linux_timespec ts;
+	struct cpuclock c;
 	int64_t ns;
 
+	if (cpuclock_is(clk)) {
+		int ret = cpuclock_lookup(t, clk, &c);
+
+		if (ret == 0)
+			ret = cpuclock_read(&c, &ns);
+		if (ret < 0)
+			return ret;
+		ts = ns_to_ts(ns);
+		return copy_to_user(t->mm, sysarg_uaddr(a, 1), &ts, sizeof(ts));
+	}
+	id = clock_host_id(t, clk);
 	if (id == -EINVAL)
 		return -EINVAL;
 	ns = host_clock_ns(id);
@@ -57,14 +72,28 @@ long sys_clock_gettime(struct task *t, const struct sysargs *a)
 
 long sys_clock_getres(struct task *t, const struct sysargs *a)
 {
-	int id = clock_host_id(t, sysarg_int(a, 0));
+	int clk = sysarg_int(a, 0), id;
 	struct linux_timespec ts;
+	struct cpuclock c;
 	int64_t res;
 	int ret;
 
-	if (id == -EINVAL)
-		return -EINVAL;
-	ret = host_clock_res_ns(id, &res);
+	if (cpuclock_is(clk)) {
+		ret = cpuclock_lookup(t, clk, &c);
+		if (ret < 0)
+			return ret;
+		/* As Linux: 1 ns for run time, a tick for the others (the
+		 * host's own PROF clock says how long one is). */
+		res = 1;
+		if (c.which != CPUCLOCK_SCHED && host_clock_res_ns(-8 /* own PROF */, &res) < 0)
+			res = 10000000;
+		(void)id;
+	} else {
+		id = clock_host_id(t, clk);
+		if (id == -EINVAL)
+			return -EINVAL;
+		ret = host_clock_res_ns(id, &res);
+	}
 	if (ret < 0)
 		return ret;
 	if (!sysarg_uaddr(a, 1))
@@ -197,4 +226,98 @@ long sys_sysinfo(struct task *t, const struct sysargs *a)
 	si.procs = (uint16_t)task_count();
 	si.mem_unit = 1;
 	return copy_to_user(t->mm, sysarg_uaddr(a, 0), &si, sizeof(si));
+}
+
+/* getrusage(2) */
+long sys_getrusage(struct task *t, const struct sysargs *a)
+{
+	struct linux_rusage ru;
+	struct cpu_usage u;
+
+	switch (sysarg_int(a, 0)) {
+	case LINUX_RUSAGE_SELF:
+		cputime_process(t->proc, &u);
+		break;
+	case LINUX_RUSAGE_CHILDREN:
+		cputime_children(t->proc, &u);
+		break;
+	case LINUX_RUSAGE_THREAD:
+		cputime_task(t, &u);
+		break;
+	default:
+		return -EINVAL;
+	}
+	cputime_to_rusage(&u, &ru);
+	return copy_to_user(t->mm, sysarg_uaddr(a, 1), &ru, sizeof(ru));
+}
+
+#define TICK_NS (NSEC_PER_SEC / 100) /* USER_HZ */
+
+/* times(2): the process's and its reaped children's times in ticks. */
+long sys_times(struct task *t, const struct sysargs *a)
+{
+	uaddr_t ubuf = sysarg_uaddr(a, 0);
+	struct cpu_usage u, c;
+	struct linux_tms tms;
+
+	if (ubuf) {
+		cputime_process(t->proc, &u);
+		cputime_children(t->proc, &c);
+		tms.tms_utime = u.utime / TICK_NS;
+		tms.tms_stime = u.stime / TICK_NS;
+		tms.tms_cutime = c.utime / TICK_NS;
+		tms.tms_cstime = c.stime / TICK_NS;
+		if (copy_to_user(t->mm, ubuf, &tms, sizeof(tms)) < 0)
+			return -EFAULT;
+	}
+	return host_clock_ns(LINUX_CLOCK_BOOTTIME) / TICK_NS;
+}
+
+/* adjtimex and clock_adjtime on CLOCK_REALTIME: read-only. Linux's checks
+ * first (ADJ_ADJTIME needs ADJ_OFFSET_SINGLESHOT), then any mode that
+ * would set something is EPERM: the guest may not change the host's
+ * clock (differs from Linux for a guest with CAP_SYS_TIME). */
+static long do_adjtime(struct task *t, uaddr_t ubuf)
+{
+	struct linux_timex tx;
+	int ret;
+
+	if (copy_from_user(t->mm, &tx, ubuf, sizeof(tx)) < 0)
+		return -EFAULT;
+	if (tx.modes & LINUX_ADJ_ADJTIME) {
+		if (!(tx.modes & LINUX_ADJ_OFFSET_SINGLESHOT))
+			return -EINVAL;
+		/* adjtime(2)'s mode: only the offset counts */
+		if (!(tx.modes & LINUX_ADJ_OFFSET_READONLY))
+			return -EPERM;
+		tx.modes = LINUX_ADJ_OFFSET_SS_READ;
+	} else if (tx.modes != 0) {
+		return -EPERM;
+	}
+	ret = host_adjtime_read(tx.modes, &tx);
+	if (ret < 0)
+		return ret;
+	if (copy_to_user(t->mm, ubuf, &tx, sizeof(tx)) < 0)
+		return -EFAULT;
+	return ret;
+}
+
+long sys_adjtimex(struct task *t, const struct sysargs *a)
+{
+	return do_adjtime(t, sysarg_uaddr(a, 0));
+}
+
+long sys_clock_adjtime(struct task *t, const struct sysargs *a)
+{
+	int clk = sysarg_int(a, 0);
+
+	if (clk == LINUX_CLOCK_REALTIME)
+		return do_adjtime(t, sysarg_uaddr(a, 1));
+	/* As Linux's clockid_to_kclock: the other clocks, CPU-time clocks
+	 * included (whatever pid they name), cannot be adjusted; there are no
+	 * dynamic (fd) clocks. */
+	if ((clk < 0 && (clk & 7) != 3) ||
+	    (clk >= 0 && clk <= LINUX_CLOCK_TAI && clk != LINUX_CLOCK_SGI_CYCLE))
+		return -EOPNOTSUPP;
+	return -EINVAL;
 }

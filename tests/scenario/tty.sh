@@ -242,6 +242,14 @@ c_no_tty() {
     out=$(timeout 20 "$SKAS" run -- /bin/sh -c 'tty; ls /dev/pts' </dev/null)
     [ "$out" = "$(printf 'not a tty\nptmx')" ] || { echo "got: $out"; return 1; }
 }
+# util-linux script(1): a pty pair, signalfd for SIGCHLD and SIGWINCH.
+c_script() {
+    local out
+    out=$(timeout 20 "$SKAS" run -- script -qc 'echo hi' /dev/null </dev/null | od -c | tr -s ' ')
+    [ "$out" = "$(printf 'hi\r\n' | od -c | tr -s ' ')" ] || { echo "got: $out"; return 1; }
+    timeout 20 "$SKAS" run -- script -qec 'exit 3' /dev/null </dev/null >/dev/null
+    [ $? = 3 ] || { echo "script -e: status not 3"; return 1; }
+}
 
 if [ "$have_tmux" = 1 ] && command -v "$SKAS" >/dev/null 2>&1; then
     t "skas with no arguments: the root's shell prompts in a tmux pane" c_start
@@ -269,6 +277,9 @@ t "skas run -- cat < 100 MB file: the same bytes" c_big_file
 t "run -t with pipes: the guest has a terminal" c_dash_t_pipe
 t "run -t: the end of piped input ends the shell" c_dash_t_eof
 t "no terminal: the guest's stdio is the host's" c_no_tty
+if command -v script >/dev/null 2>&1; then
+    t "script -qc 'echo hi' /dev/null (util-linux, signalfd)" c_script
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

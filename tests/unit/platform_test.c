@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/user.h>
@@ -49,9 +50,11 @@ struct range {
 	uint64_t lo, hi;
 };
 
-/* The ranges of pid's maps outside the stub's pages and [vsyscall]. */
+/* The ranges of pid's maps outside the stub's pages, the host vDSO the
+ * platform keeps (platform->vdso) and [vsyscall]. */
 static int foreign_maps(int pid, struct range *r, int max)
 {
+	const struct pf_vdso *vd = platform->vdso ? platform->vdso() : NULL;
 	char path[64], line[512];
 	unsigned long long lo, hi;
 	int n = 0;
@@ -65,6 +68,8 @@ static int foreign_maps(int pid, struct range *r, int max)
 		if (sscanf(line, "%llx-%llx", &lo, &hi) != 2)
 			continue;
 		if ((lo >= STUB_BASE && hi <= STUB_END) || strstr(line, "[vsyscall]"))
+			continue;
+		if (vd && lo >= vd->base && hi <= vd->base + vd->size)
 			continue;
 		printf("# pid %d maps outside the stub: %s", pid, line);
 		if (n < max)
@@ -96,7 +101,15 @@ static void test_maps(struct pf_mm *mm)
 	struct range r[4];
 
 	n = foreign_maps(pid, r, 4);
-	ok(n == 0, "a new stub maps only [STUB_BASE, STUB_END) and [vsyscall] (%d more)", n);
+	ok(n == 0, "a new stub maps only [STUB_BASE, STUB_END), the vDSO and [vsyscall] (%d more)",
+	   n);
+	if (getauxval(AT_SYSINFO_EHDR)) {
+		const struct pf_vdso *vd = platform->vdso ? platform->vdso() : NULL;
+
+		ok(vd && vd->size && vd->nparts >= 2 &&
+			   reads(mm, vd->base + vd->ehdr_off, "\177ELF", 4),
+		   "the host has a vDSO: the stub keeps it, an ELF image at base+ehdr_off");
+	}
 	ok(map_anon(mm, ANON_ADDR, PROT_READ | PROT_WRITE) == 0, "map an anonymous page");
 	n = foreign_maps(pid, r, 4);
 	ok(n == 1 && r[0].lo == ANON_ADDR && r[0].hi == ANON_ADDR + 4096,

@@ -310,4 +310,55 @@ struct linux_fpx_sw_bytes {
 };
 _Static_assert(sizeof(struct linux_fpx_sw_bytes) == 48, "linux_fpx_sw_bytes size");
 
+/* signalfd(2): one record per signal read, 128 bytes (linux/signalfd.h). */
+#define LINUX_SFD_CLOEXEC  02000000
+#define LINUX_SFD_NONBLOCK 00004000
+
+struct linux_signalfd_siginfo {
+	uint32_t ssi_signo;
+	int32_t ssi_errno;
+	int32_t ssi_code;
+	uint32_t ssi_pid;
+	uint32_t ssi_uid;
+	int32_t ssi_fd;
+	uint32_t ssi_tid;
+	uint32_t ssi_band;
+	uint32_t ssi_overrun;
+	uint32_t ssi_trapno;
+	int32_t ssi_status;
+	int32_t ssi_int;
+	uint64_t ssi_ptr;
+	uint64_t ssi_utime;
+	uint64_t ssi_stime;
+	uint64_t ssi_addr;
+	uint16_t ssi_addr_lsb;
+	uint16_t pad2;
+	int32_t ssi_syscall;
+	uint64_t ssi_call_addr;
+	uint32_t ssi_arch;
+	uint8_t pad[28];
+};
+_Static_assert(sizeof(struct linux_signalfd_siginfo) == 128, "linux_signalfd_siginfo size");
+_Static_assert(offsetof(struct linux_signalfd_siginfo, ssi_ptr) == 48, "ssi_ptr");
+_Static_assert(offsetof(struct linux_signalfd_siginfo, ssi_addr_lsb) == 80, "ssi_addr_lsb");
+_Static_assert(offsetof(struct linux_signalfd_siginfo, ssi_call_addr) == 88, "ssi_call_addr");
+
+/* sigevent for timer_create(2) and mq_notify(2): 64 bytes. */
+#define LINUX_SIGEV_SIGNAL    0
+#define LINUX_SIGEV_NONE      1
+#define LINUX_SIGEV_THREAD    2
+#define LINUX_SIGEV_THREAD_ID 4
+
+struct linux_sigevent {
+	union linux_sigval sigev_value;
+	int32_t sigev_signo;
+	int32_t sigev_notify;
+	union {
+		int32_t pad[12];
+		int32_t tid; /* SIGEV_THREAD_ID */
+	} un;
+};
+_Static_assert(sizeof(struct linux_sigevent) == 64, "linux_sigevent size");
+_Static_assert(offsetof(struct linux_sigevent, un.tid) == 16, "linux_sigevent tid");
+
 #endif /* ABI_LINUX_SIGNAL_H */

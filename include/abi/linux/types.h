@@ -172,4 +172,31 @@ _Static_assert(offsetof(struct linux_tms, tms_cstime) == 24, "linux_tms tms_csti
 #define LINUX_AT_STATX_DONT_SYNC    0x4000
 #define LINUX_AT_RECURSIVE	    0x8000
 
+/* adjtimex(2), clock_adjtime(2): struct __kernel_timex, 208 bytes */
+struct linux_timex {
+	uint32_t modes;
+	uint32_t pad0;
+	int64_t offset, freq, maxerror, esterror;
+	int32_t status;
+	uint32_t pad1;
+	int64_t constant, precision, tolerance;
+	struct linux_timeval time;
+	int64_t tick, ppsfreq, jitter;
+	int32_t shift;
+	uint32_t pad2;
+	int64_t stabil, jitcnt, calcnt, errcnt, stbcnt;
+	int32_t tai;
+	int32_t reserved[11];
+};
+_Static_assert(sizeof(struct linux_timex) == 208, "linux_timex size");
+_Static_assert(offsetof(struct linux_timex, status) == 40, "linux_timex status");
+_Static_assert(offsetof(struct linux_timex, time) == 72, "linux_timex time");
+_Static_assert(offsetof(struct linux_timex, shift) == 112, "linux_timex shift");
+_Static_assert(offsetof(struct linux_timex, tai) == 160, "linux_timex tai");
+
+#define LINUX_ADJ_OFFSET_SINGLESHOT 0x0001
+#define LINUX_ADJ_OFFSET_READONLY   0x2000
+#define LINUX_ADJ_ADJTIME	    0x8000
+#define LINUX_ADJ_OFFSET_SS_READ    0xa001
+
 #endif /* ABI_LINUX_TYPES_H */

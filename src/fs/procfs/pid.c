@@ -1,9 +1,9 @@
 /* fs/procfs/pid.c: /proc/PID and /proc/PID/task/TID: what a process is
  * (stat, status, statm), what it runs (cmdline, environ, comm, exe), its
  * memory (maps), files (fd/, fdinfo/, cwd, root), mounts and limits, in
- * the formats of Linux's fs/proc/array.c and base.c. Numbers the kernel
- * does not keep (CPU times, page faults, resident pages) are 0 or an
- * estimate from the VMAs. */
+ * the formats of Linux's fs/proc/array.c and base.c. CPU times and page
+ * faults come from kernel/cputime.c; numbers the kernel does not keep
+ * (resident pages) are an estimate from the VMAs. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,6 +157,7 @@ static int gen_stat(const struct pnode *n, struct sbuf *b)
 	uint64_t vsize, ra, rf, data, stk, exe, lib;
 	bool show = current && procfs_may_access(current, p);
 	uint64_t pending = 0, blocked = 0;
+	struct cpu_usage u, c;
 
 	procfs_mm_sizes(mm, &vsize, &ra, &rf, &data, &stk, &exe, &lib);
 	if (t) {
@@ -167,9 +168,19 @@ static int gen_stat(const struct pnode *n, struct sbuf *b)
 		mm = NULL;
 	sb_printf(b, "%d (%s) %c %d %d %d %d %d %u ", n->tid ? n->tid : p->pid, comm_of(n),
 		  state_of(n), p->parent ? p->parent->pid : 0, p->pgid, p->sid, tty_proc_nr(p),
-		  tty_proc_tpgid(p), (mm_of(n) && mm_of(n)->randomize) ? PF_RANDOMIZE : 0);
-	/* minflt cminflt majflt cmajflt utime stime cutime cstime */
-	sb_printf(b, "0 0 0 0 0 0 0 0 ");
+		  tty_proc_tpgid(p),
+		  (mm_of(n) && mm_of(n)->randomize) ? PF_RANDOMIZE : 0);
+	/* minflt cminflt majflt cmajflt utime stime cutime cstime (ticks) */
+	if (n->tid && t)
+		cputime_task(t, &u);
+	else
+		cputime_process(p, &u);
+	cputime_children(p, &c);
+	sb_printf(b, "%llu %llu %llu %llu %lld %lld %lld %lld ", (unsigned long long)u.minflt,
+		  (unsigned long long)c.minflt, (unsigned long long)u.majflt,
+		  (unsigned long long)c.majflt, (long long)(u.utime / 10000000),
+		  (long long)(u.stime / 10000000), (long long)(c.utime / 10000000),
+		  (long long)(c.stime / 10000000));
 	sb_printf(b, "%d %d %d 0 %llu %llu %llu %llu ", 20 + p->nice, p->nice, p->nthreads,
 		  0ULL /* starttime */, (unsigned long long)vsize,
 		  (unsigned long long)((ra + rf) / PAGE_SIZE),
@@ -381,6 +392,12 @@ static int gen_maps(const struct pnode *n, struct sbuf *b)
 			label = "[heap]";
 		} else if (v->flags & VMA_STACK) {
 			label = "[stack]";
+		} else if (v->flags & VMA_VDSO) {
+			label = "[vdso]";
+		} else if (v->flags & VMA_VVAR) {
+			label = "[vvar]";
+		} else if (v->flags & VMA_VVAR_VCLOCK) {
+			label = "[vvar_vclock]";
 		} else if (v->flags & VMA_SHARED) {
 			label = "/dev/zero (deleted)";
 		}

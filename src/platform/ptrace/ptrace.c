@@ -514,6 +514,11 @@ static int ptrace_mm_host_pid(struct pf_mm *mm)
 	return mm->ctl_pid;
 }
 
+static int ptrace_thread_host_tid(struct pf_thread *th)
+{
+	return th->tid;
+}
+
 static int ptrace_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **out)
 {
 	struct pf_thread *th;
@@ -782,6 +787,77 @@ static int ptrace_wait(pf_event_fn fn)
 	return 1 + ptrace_poll(fn);
 }
 
+/* The host's vDSO in the zygote, as found at its exec stop. */
+static struct pf_vdso zygote_vdso;
+
+static const struct pf_vdso *ptrace_vdso(void)
+{
+	return zygote_vdso.size ? &zygote_vdso : NULL;
+}
+
+/* At the zygote's exec stop: finds [vvar], [vvar_vclock] and [vdso] in its
+ * maps and, if they are contiguous, tells _start to keep them (r12, r13).
+ * Without them the guests simply get no vDSO. */
+static void keep_vdso(int pid)
+{
+	static const struct {
+		const char *name;
+		enum pf_vdso_kind kind;
+	} names[] = { { "[vvar]", PF_VDSO_VVAR },
+		      { "[vvar_vclock]", PF_VDSO_VVAR_VCLOCK },
+		      { "[vdso]", PF_VDSO_CODE } };
+	struct pf_vdso v = { 0 };
+	struct user_regs_struct regs;
+	char path[64], line[256];
+	unsigned long lo, hi, end = 0;
+	bool code = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char perms[8], *name = strchr(line, '[');
+		size_t i;
+
+		if (!name || sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) != 3)
+			continue;
+		name[strcspn(name, "\n")] = 0;
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strcmp(name, names[i].name) == 0)
+				break;
+		if (i == sizeof(names) / sizeof(names[0]))
+			continue;
+		if (v.nparts == 4 || (v.nparts && lo != end))
+			goto out; /* not one contiguous range: no vDSO */
+		if (!v.nparts)
+			v.base = lo;
+		v.part[v.nparts].off = lo - v.base;
+		v.part[v.nparts].len = hi - lo;
+		v.part[v.nparts].prot = (perms[0] == 'r' ? PROT_READ : 0) |
+					(perms[1] == 'w' ? PROT_WRITE : 0) |
+					(perms[2] == 'x' ? PROT_EXEC : 0);
+		v.part[v.nparts].kind = names[i].kind;
+		if (names[i].kind == PF_VDSO_CODE) {
+			v.ehdr_off = lo - v.base;
+			code = true;
+		}
+		v.nparts++;
+		end = hi;
+	}
+	if (!code || end > STUB_BASE || ptrace(PTRACE_GETREGS, pid, 0, &regs) < 0)
+		goto out;
+	regs.r12 = v.base;
+	regs.r13 = end;
+	if (ptrace(PTRACE_SETREGS, pid, 0, &regs) < 0)
+		goto out;
+	v.size = end - v.base;
+	zygote_vdso = v;
+out:
+	fclose(f);
+}
+
 /* Starts the zygote: a fork that execs the stub image with the socket at fd 0
  * and the ops memfd at fd 1, seized before it execs. */
 static int start_zygote(int ops_fd)
@@ -841,6 +917,8 @@ static int start_zygote(int ops_fd)
 			return -ECHILD;
 		if (WSTOPSIG(status) == SIGTRAP && status >> 16 == 0)
 			break;
+		if (status >> 16 == PTRACE_EVENT_EXEC)
+			keep_vdso(pid);
 		/* A signal (a crash before exec) is delivered, not swallowed:
 		 * swallowing a fault would rerun it forever. */
 		if (ptrace(PTRACE_CONT, pid, 0, status >> 16 ? 0 : WSTOPSIG(status)) < 0)
@@ -922,6 +1000,7 @@ const struct platform_ops platform_ptrace = {
 	.mm_host_pid = ptrace_mm_host_pid,
 	.thread_new = ptrace_thread_new,
 	.thread_put = ptrace_thread_put,
+	.thread_host_tid = ptrace_thread_host_tid,
 	.get_regs = ptrace_get_regs,
 	.set_regs = ptrace_set_regs,
 	.set_result = ptrace_set_result,
@@ -930,6 +1009,7 @@ const struct platform_ops platform_ptrace = {
 	.copy_fpu = ptrace_copy_fpu,
 	.fpu_get = ptrace_fpu_get,
 	.fpu_set = ptrace_fpu_set,
+	.vdso = ptrace_vdso,
 	.poll = ptrace_poll,
 	.wait = ptrace_wait,
 };

@@ -1,0 +1,284 @@
+/* kernel/cputime.c: CPU accounting. Each guest thread is a host thread in a
+ * stub; the host counts its run time (precise) and splits it into user and
+ * system time by ticks. A task keeps the times of the host threads it had
+ * before (exec gives it a new one); a process keeps those of its threads
+ * that are gone; a parent adds a child's times (and its children's) when
+ * it reaps it with wait, as Linux does. Reports scale the precise run time
+ * by the tick split and never go backwards (Linux's cputime_adjust).
+ * Differs from Linux: time skas spends handling a guest's system calls is
+ * not counted (it is the kernel's own host process); system time is what
+ * the host spent on the stub thread (its traps); ru_nvcsw, ru_nivcsw,
+ * ru_inblock, ru_oublock are 0; ru_maxrss is the peak resident size of the
+ * stub process, which holds the guest's memory. */
+#include <string.h>
+
+#include "kernel/cputime.h"
+#include "kernel/task.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/misc.h"
+#include "abi/linux/types.h"
+
+#define NSEC_PER_USEC 1000LL
+#define NSEC_PER_SEC  1000000000LL
+
+static void raw_add(struct host_cputime *acc, const struct host_cputime *v)
+{
+	acc->rt_ns += v->rt_ns;
+	acc->uticks += v->uticks;
+	acc->sticks += v->sticks;
+	acc->minflt += v->minflt;
+	acc->majflt += v->majflt;
+}
+
+/* The host's figures for t's current host thread (zeros if none). */
+static void sample_thread(struct task *t, struct host_cputime *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!t->thread || !t->mm || !platform->thread_host_tid)
+		return;
+	host_thread_cputime(platform->mm_host_pid(t->mm->pf), platform->thread_host_tid(t->thread),
+			    out);
+}
+
+/* t's times: its earlier host threads' and its current one's. */
+static void sample_task(struct task *t, struct host_cputime *acc)
+{
+	struct host_cputime v;
+
+	sample_thread(t, &v);
+	raw_add(acc, &t->cpu_gone);
+	raw_add(acc, &v);
+}
+
+static void sample_process(struct process *p, struct host_cputime *acc)
+{
+	struct task *t;
+
+	*acc = p->cpu_dead;
+	list_for_each_entry(t, &p->threads, thread_link) sample_task(t, acc);
+}
+
+/* Linux's cputime_adjust(): the run time split as the ticks are. */
+static void adjust(struct cpu_prev *prev, const struct host_cputime *raw, struct cpu_usage *u)
+{
+	int64_t rt = raw->rt_ns, stime, utime;
+
+	if (prev->utime + prev->stime < rt) {
+		if (raw->sticks == 0)
+			stime = 0;
+		else if (raw->uticks == 0)
+			stime = rt;
+		else
+			stime = (int64_t)((unsigned __int128)raw->sticks * (uint64_t)rt /
+					  (raw->uticks + raw->sticks));
+		if (stime < prev->stime)
+			stime = prev->stime;
+		utime = rt - stime;
+		if (utime < prev->utime) {
+			utime = prev->utime;
+			stime = rt - utime;
+		}
+		prev->utime = utime;
+		prev->stime = stime;
+	}
+	u->utime = prev->utime;
+	u->stime = prev->stime;
+	u->minflt = raw->minflt;
+	u->majflt = raw->majflt;
+}
+
+int64_t cputime_task_ns(struct task *t)
+{
+	struct host_cputime v;
+
+	memset(&v, 0, sizeof(v));
+	sample_task(t, &v);
+	return v.rt_ns;
+}
+
+int64_t cputime_process_ns(struct process *p)
+{
+	struct host_cputime v;
+
+	sample_process(p, &v);
+	return v.rt_ns;
+}
+
+static int64_t maxrss_now(struct process *p)
+{
+	int64_t rss = p->maxrss_kb;
+	struct task *t;
+
+	list_for_each_entry(t, &p->threads, thread_link)
+	{
+		if (t->mm) {
+			long kb = host_proc_maxrss_kb(platform->mm_host_pid(t->mm->pf));
+
+			if (kb > rss)
+				rss = kb;
+			break; /* threads share the address space */
+		}
+	}
+	return rss;
+}
+
+void cputime_task(struct task *t, struct cpu_usage *u)
+{
+	struct host_cputime v;
+
+	memset(&v, 0, sizeof(v));
+	sample_task(t, &v);
+	adjust(&t->cpu_prev, &v, u);
+	u->maxrss_kb = maxrss_now(t->proc);
+}
+
+void cputime_process(struct process *p, struct cpu_usage *u)
+{
+	struct host_cputime v;
+
+	sample_process(p, &v);
+	adjust(&p->cpu_prev, &v, u);
+	u->maxrss_kb = maxrss_now(p);
+}
+
+void cputime_children(struct process *p, struct cpu_usage *u)
+{
+	*u = p->cpu_children;
+}
+
+void cputime_thread_retire(struct task *t)
+{
+	struct host_cputime v;
+
+	sample_thread(t, &v);
+	raw_add(&t->cpu_gone, &v);
+}
+
+void cputime_task_exit(struct task *t)
+{
+	cputime_thread_retire(t);
+	raw_add(&t->proc->cpu_dead, &t->cpu_gone);
+	memset(&t->cpu_gone, 0, sizeof(t->cpu_gone));
+}
+
+void cputime_mm_retire(struct process *p, struct mm *mm)
+{
+	long kb;
+
+	if (!mm || !mm->pf)
+		return;
+	kb = host_proc_maxrss_kb(platform->mm_host_pid(mm->pf));
+	if (kb > p->maxrss_kb)
+		p->maxrss_kb = kb;
+}
+
+void cputime_reap(struct process *parent, struct process *child, struct cpu_usage *u)
+{
+	const struct cpu_usage *cc = &child->cpu_children;
+	struct cpu_usage self, *c;
+
+	cputime_process(child, &self);
+	if (u) {
+		*u = self;
+		u->utime += cc->utime;
+		u->stime += cc->stime;
+		u->minflt += cc->minflt;
+		u->majflt += cc->majflt;
+		if (cc->maxrss_kb > u->maxrss_kb)
+			u->maxrss_kb = cc->maxrss_kb;
+	}
+	if (!parent)
+		return;
+	c = &parent->cpu_children;
+	c->utime += self.utime + cc->utime;
+	c->stime += self.stime + cc->stime;
+	c->minflt += self.minflt + cc->minflt;
+	c->majflt += self.majflt + cc->majflt;
+	if (self.maxrss_kb > c->maxrss_kb)
+		c->maxrss_kb = self.maxrss_kb;
+	if (cc->maxrss_kb > c->maxrss_kb)
+		c->maxrss_kb = cc->maxrss_kb;
+}
+
+void cputime_to_rusage(const struct cpu_usage *u, void *out)
+{
+	struct linux_rusage *ru = out;
+
+	memset(ru, 0, sizeof(*ru));
+	ru->ru_utime.tv_sec = u->utime / NSEC_PER_SEC;
+	ru->ru_utime.tv_usec = (u->utime % NSEC_PER_SEC) / NSEC_PER_USEC;
+	ru->ru_stime.tv_sec = u->stime / NSEC_PER_SEC;
+	ru->ru_stime.tv_usec = (u->stime % NSEC_PER_SEC) / NSEC_PER_USEC;
+	ru->ru_maxrss = u->maxrss_kb;
+	ru->ru_minflt = (int64_t)u->minflt;
+	ru->ru_majflt = (int64_t)u->majflt;
+}
+
+bool cpuclock_is(int clk)
+{
+	return clk < 0 || clk == LINUX_CLOCK_PROCESS_CPUTIME_ID ||
+	       clk == LINUX_CLOCK_THREAD_CPUTIME_ID;
+}
+
+int cpuclock_lookup(struct task *t, int clk, struct cpuclock *c)
+{
+	struct process *p;
+	int pid;
+
+	memset(c, 0, sizeof(*c));
+	if (clk == LINUX_CLOCK_PROCESS_CPUTIME_ID || clk == LINUX_CLOCK_THREAD_CPUTIME_ID) {
+		c->thread = clk == LINUX_CLOCK_THREAD_CPUTIME_ID;
+		c->id = c->thread ? t->tid : t->proc->pid;
+		c->which = CPUCLOCK_SCHED;
+		return 0;
+	}
+	c->which = clk & 3;
+	if (c->which == 3)
+		return -EINVAL;
+	pid = ~(clk >> 3);
+	if (clk & CPUCLOCK_PERTHREAD) {
+		struct task *o = pid ? task_by_tid(pid) : t;
+
+		if (!o || o->proc != t->proc || o->state == TASK_DEAD)
+			return -EINVAL;
+		c->thread = true;
+		c->id = o->tid;
+		return 0;
+	}
+	if (pid == 0 || pid == t->tid) {
+		c->id = t->proc->pid;
+		return 0;
+	}
+	p = process_by_pid(pid);
+	if (!p || p->zombie)
+		return -EINVAL;
+	c->id = pid;
+	return 0;
+}
+
+int cpuclock_read(const struct cpuclock *c, int64_t *ns)
+{
+	struct task *t = NULL;
+	struct process *p = NULL;
+	struct cpu_usage u;
+
+	if (c->thread) {
+		t = task_by_tid(c->id);
+		if (!t || t->state == TASK_DEAD)
+			return -EINVAL;
+	} else {
+		p = process_by_pid(c->id);
+		if (!p)
+			return -EINVAL;
+	}
+	if (c->which == CPUCLOCK_SCHED) {
+		*ns = t ? cputime_task_ns(t) : cputime_process_ns(p);
+		return 0;
+	}
+	if (t)
+		cputime_task(t, &u);
+	else
+		cputime_process(p, &u);
+	*ns = c->which == CPUCLOCK_VIRT ? u.utime : u.utime + u.stime;
+	return 0;
+}

@@ -1,0 +1,71 @@
+/* kernel/cputime.h: CPU accounting of guest threads and processes, from
+ * the host's accounting of the host threads that run them. */
+#ifndef KERNEL_CPUTIME_H
+#define KERNEL_CPUTIME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "host/host.h"
+
+struct task;
+struct process;
+struct mm;
+
+/* The last user/system split reported (Linux's prev_cputime): reports
+ * never go backwards. */
+struct cpu_prev {
+	int64_t utime, stime;
+};
+
+/* What getrusage, times and wait4 report (times in ns). */
+struct cpu_usage {
+	int64_t utime, stime;
+	uint64_t minflt, majflt;
+	int64_t maxrss_kb;
+};
+
+/* A CPU-time clock: a clock id that is CLOCK_PROCESS_CPUTIME_ID,
+ * CLOCK_THREAD_CPUTIME_ID, or negative: a pid or tid (~id >> 3, 0: the
+ * caller), a per-thread bit (4) and which time (the low 2 bits): PROF
+ * (user+system), VIRT (user) or SCHED (run time), as Linux's CPUCLOCK_*. */
+#define CPUCLOCK_PERTHREAD 4
+#define CPUCLOCK_PROF	   0
+#define CPUCLOCK_VIRT	   1
+#define CPUCLOCK_SCHED	   2
+
+struct cpuclock {
+	bool thread; /* id is a tid of the caller's process, else a pid */
+	int id;
+	int which; /* CPUCLOCK_PROF, _VIRT or _SCHED */
+};
+
+bool cpuclock_is(int clk);
+/* Linux's lookup_task(): a thread of the caller's process, or a process
+ * by its pid (or by the caller's own tid); -EINVAL if none. */
+int cpuclock_lookup(struct task *t, int clk, struct cpuclock *c);
+/* The clock's value in ns; -EINVAL once its thread or process is gone. */
+int cpuclock_read(const struct cpuclock *c, int64_t *ns);
+
+/* Run time in ns of a thread, or of all threads of a process (the dead
+ * ones included): the CPU-time clocks. */
+int64_t cputime_task_ns(struct task *t);
+int64_t cputime_process_ns(struct process *p);
+/* RUSAGE_THREAD, RUSAGE_SELF, RUSAGE_CHILDREN. */
+void cputime_task(struct task *t, struct cpu_usage *u);
+void cputime_process(struct process *p, struct cpu_usage *u);
+void cputime_children(struct process *p, struct cpu_usage *u);
+/* t's host thread is about to go (exec gives it a new one): keep its
+ * times with the task. */
+void cputime_thread_retire(struct task *t);
+/* t leaves: its times move to its process. */
+void cputime_task_exit(struct task *t);
+/* An address space of p is about to go: keep its peak resident size. */
+void cputime_mm_retire(struct process *p, struct mm *mm);
+/* parent reaps the zombie child: the child's times and its children's
+ * are added to parent's children (u: what the reap reports, may be NULL). */
+void cputime_reap(struct process *parent, struct process *child, struct cpu_usage *u);
+/* A cpu_usage as getrusage's struct (struct linux_rusage *). */
+void cputime_to_rusage(const struct cpu_usage *u, void *ru);
+
+#endif
