@@ -434,6 +434,17 @@ int host_pin_cpu(void)
 	return sched_setaffinity(0, sizeof(set), &set) < 0 ? -errno : cpu;
 }
 
+int host_set_cpus(int first, int n)
+{
+	cpu_set_t set;
+	int i, ncpus = host_ncpus();
+
+	CPU_ZERO(&set);
+	for (i = 0; i < n && i < ncpus; i++)
+		CPU_SET((first + i) % ncpus, &set);
+	return sched_setaffinity(0, sizeof(set), &set) < 0 ? -errno : 0;
+}
+
 int host_init(void)
 {
 	signal(SIGPIPE, SIG_IGN);

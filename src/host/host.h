@@ -118,6 +118,9 @@ int host_term_on_winch(void (*fn)(void *arg), void *arg);
 /* Process-level. host_init: ignore SIGPIPE (a guest gets EPIPE). */
 int host_init(void);
 int host_pin_cpu(void);
+/* Lets the kernel (and the stubs it starts next) run on n CPUs from first
+ * on (wrapping), for --cpus. */
+int host_set_cpus(int first, int n);
 int host_ncpus(void);
 int host_current_cpu(void);
 void host_log_write(const char *buf, size_t n);
@@ -143,5 +146,7 @@ int host_sandbox_set_user(const char *spec);
 int host_sandbox_child(void);
 void host_sandbox_enter(void);
 int host_sandbox_count(void);
+/* The RLIMIT_DATA of every stub started from now on (a --memory backstop). */
+void host_sandbox_set_stub_data(uint64_t bytes);
 
 #endif

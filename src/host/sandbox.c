@@ -164,6 +164,15 @@ static int empty_root(void)
 
 /* No core file of guest memory, no file writes, no locked memory, no
  * message queues. (RLIMIT_NOFILE comes once the stub's fds are in place.) */
+/* A backstop under --memory: a stub's private writable memory, as the host
+ * counts it. The kernel's own count (mm/commit.c) is what the guest meets. */
+static rlim_t stub_data_max = RLIM_INFINITY;
+
+void host_sandbox_set_stub_data(uint64_t bytes)
+{
+	stub_data_max = bytes;
+}
+
 static int stub_rlimits(void)
 {
 	static const struct {
@@ -183,6 +192,9 @@ static int stub_rlimits(void)
 		if (setrlimit(lim[i].res, &rl) < 0)
 			return -errno;
 	}
+	if (stub_data_max != RLIM_INFINITY &&
+	    setrlimit(RLIMIT_DATA, &(struct rlimit){ stub_data_max, stub_data_max }) < 0)
+		return -errno;
 	return 0;
 }
 

@@ -3,6 +3,7 @@
 #include "kernel/run.h"
 #include "kernel/task.h"
 #include "kernel/log.h"
+#include "kernel/cpus.h"
 #include "syscalls/dispatch.h"
 #include "abi/linux/signal.h"
 #include "abi/linux/mman.h"
@@ -44,6 +45,7 @@ static void handle_fault(struct task *t)
 void task_main(void *arg)
 {
 	struct task *t = arg;
+	struct cpu_slot slot;
 
 	for (;;) {
 		if (t->killed)
@@ -51,10 +53,15 @@ void task_main(void *arg)
 		handle_signals(t);
 		if (t->killed)
 			task_exit(t, t->proc->exit_code);
-		if (platform->resume(t->thread) < 0)
+		if (cpu_get(&slot) < 0)
+			continue; /* woken by a signal or a kill while waiting (--cpus) */
+		if (platform->resume(t->thread) < 0) {
+			cpu_put(&slot);
 			process_exit(t, LINUX_SIGKILL);
+		}
 		t->state = TASK_USER;
 		schedule();
+		cpu_put(&slot);
 		if (t->killed)
 			task_exit(t, t->proc->exit_code);
 		switch (t->ev.kind) {

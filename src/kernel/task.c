@@ -219,6 +219,9 @@ int task_start_init(const struct init_config *cfg)
 	}
 	list_add_tail(&t->thread_link, &t->proc->threads);
 	t->proc->nthreads = 1;
+	if (cfg->nofile > 0)
+		t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur =
+			t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_max = (uint64_t)cfg->nofile;
 	task_register(t);
 	cred_init(&t->proc->cred, cfg->uid, cfg->gid);
 	ret = fs_info_create(cfg->root, cfg->root, &t->fs);

@@ -123,6 +123,7 @@ struct init_config {
 	const char *cwd;	 /* the guest's starting directory */
 	uint32_t uid, gid;
 	int pids_max;
+	int nofile; /* RLIMIT_NOFILE, soft and hard (--nofile); 0: the default */
 };
 
 /* Starts the first process (pid 1). Returns 0 or -errno (ENOENT, EACCES,

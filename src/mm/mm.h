@@ -22,6 +22,7 @@ typedef uint64_t uaddr_t; /* a guest address: never a C pointer */
 
 struct file;
 struct pf_mm;
+struct anon_shared;
 
 enum {
 	VMA_SHARED = 1 << 0,
@@ -39,6 +40,9 @@ struct vma {
 	unsigned flags;	   /* VMA_* */
 	struct file *file; /* owns a reference, or NULL */
 	uint64_t off;	   /* file offset of start */
+	/* Shared anonymous memory: the object it belongs to, counted once
+	 * against --memory while any VMA holds it (owns a reference). */
+	struct anon_shared *shared;
 };
 
 struct mm {
@@ -53,12 +57,16 @@ struct mm {
 	uaddr_t start_code, end_code, start_data, end_data;
 	uaddr_t arg_start, arg_end, env_start, env_end;
 	struct path exe; /* the executable (/proc/PID/exe), a reference */
+	/* Private writable bytes, counted against --memory (mm/commit.h);
+	 * recounted after every change to the VMAs. */
+	uint64_t committed;
 };
 
 /* A fresh address space holding only the stub; *out owns one reference. */
 int mm_create(struct mm **out);
 void mm_get(struct mm *mm);
-/* A copy-on-write copy of src (fork): the host forks src's stub. */
+/* A copy-on-write copy of src (fork): the host forks src's stub; -ENOMEM
+ * if its committed memory does not fit under --memory. */
 int mm_fork(struct mm *src, struct mm **out);
 void mm_put(struct mm *mm);
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/cpus.h"
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
 #include "kernel/exec.h"
@@ -497,7 +498,7 @@ long sys_sched_getaffinity(struct task *t, const struct sysargs *a)
 {
 	uint64_t size = sysarg_size(a, 1);
 	uint64_t mask[16];
-	int ncpu = host_ncpus(), i;
+	int ncpu = cpus_count(), i;
 
 	if (size < sizeof(uint64_t) || (size & 7))
 		return -EINVAL;
@@ -519,7 +520,7 @@ long sys_sched_getaffinity(struct task *t, const struct sysargs *a)
 long sys_sched_setaffinity(struct task *t, const struct sysargs *a)
 {
 	uint64_t size = sysarg_size(a, 1), mask[16] = { 0 };
-	int pid = sysarg_int(a, 0), ncpu = host_ncpus(), i;
+	int pid = sysarg_int(a, 0), ncpu = cpus_count(), i;
 	bool any = false;
 
 	if (pid < 0)
@@ -538,7 +539,7 @@ long sys_sched_setaffinity(struct task *t, const struct sysargs *a)
 
 long sys_getcpu(struct task *t, const struct sysargs *a)
 {
-	unsigned cpu = (unsigned)host_current_cpu(), node = 0;
+	unsigned cpu = (unsigned)cpus_current(), node = 0;
 
 	if (sysarg_uaddr(a, 0) && copy_to_user(t->mm, sysarg_uaddr(a, 0), &cpu, sizeof(cpu)) < 0)
 		return -EFAULT;

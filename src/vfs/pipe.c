@@ -204,11 +204,13 @@ int pipe_create(unsigned flags, struct file **rd, struct file **wr)
 	*rd = file_alloc(&pipe_ops, LINUX_O_RDONLY | fl, -1, NULL);
 	*wr = file_alloc(&pipe_ops, LINUX_O_WRONLY | fl, -1, NULL);
 	if (!p->buf || !*rd || !*wr) {
+		int err = p->buf ? file_alloc_error() : -ENOMEM;
+
 		free(p->buf);
 		free(p);
-		free(*rd);
-		free(*wr);
-		return -ENFILE;
+		file_discard(*rd);
+		file_discard(*wr);
+		return err;
 	}
 	waitq_init(&p->rwait);
 	waitq_init(&p->wwait);
