@@ -146,6 +146,13 @@ int host_sandbox_set_user(const char *spec);
 int host_sandbox_child(void);
 void host_sandbox_enter(void);
 int host_sandbox_count(void);
+/* Is the kernel running under valgrind? (Then it is not boxed, and a
+ * forked stub-to-be cannot lower its fd limit before exec.) */
+bool host_under_valgrind(void);
+/* Under valgrind, tells it about a kernel stack (so that switching stacks
+ * is not taken for a huge frame); otherwise nothing. */
+unsigned host_stack_register(void *base, size_t size);
+void host_stack_deregister(unsigned id);
 /* The RLIMIT_DATA of every stub started from now on (a --memory backstop). */
 void host_sandbox_set_stub_data(uint64_t bytes);
 
