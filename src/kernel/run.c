@@ -35,6 +35,10 @@ static void handle_fault(struct task *t)
 {
 	static const char *const kind[] = { "access", "read", "write", "exec" };
 
+	/* Just below the stack: it grows, and the access runs again. */
+	if (t->ev.signo == LINUX_SIGSEGV && t->ev.code == LINUX_SEGV_MAPERR && t->mm &&
+	    mm_grow_stack(t->mm, t->ev.addr) == 0)
+		return;
 	t->ev.access = fault_access(t);
 	klog(LOG_INFO, "pid %d (%s): signal %d (code %d), %s at %#llx, ip %#llx", t->proc->pid,
 	     t->comm, t->ev.signo, t->ev.code, kind[t->ev.access], (unsigned long long)t->ev.addr,

@@ -139,6 +139,8 @@ void for_each_process(void (*fn)(struct process *p, void *arg), void *arg);
 int pid_alloc(void);
 struct process *process_alloc(int pid);
 void pid_free(int pid);
+/* Moves p to another process group and session (setpgid, setsid). */
+void process_set_pgrp(struct process *p, int pgid, int sid);
 bool tasks_limit_reached(void);
 void task_register(struct task *t);
 /* execve by a non-leader thread: it becomes the leader, with tid == pid. */

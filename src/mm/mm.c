@@ -442,6 +442,30 @@ static int do_protect(struct mm *mm, uaddr_t addr, size_t len, int prot)
 	return 0;
 }
 
+#define STACK_GUARD_GAP (256 * PAGE_SIZE) /* Linux's stack_guard_gap */
+#define STACK_CHUNK	(64UL << 10)	  /* grown at least this much: fewer traps */
+
+int mm_grow_stack(struct mm *mm, uaddr_t addr)
+{
+	struct vma *v = mm_find_vma(mm, addr), *prev;
+	uaddr_t floor, start, lowest;
+
+	if (!v || !(v->flags & VMA_STACK) || v->start <= addr || addr >= TASK_SIZE)
+		return -EFAULT;
+	floor = mm->stack_top > mm->stack_max + MMAP_MIN_ADDR ? mm->stack_top - mm->stack_max
+							      : MMAP_MIN_ADDR;
+	prev = list_entry(v->link.prev, struct vma, link);
+	if (&prev->link != &mm->vmas && prev->end + STACK_GUARD_GAP > floor)
+		floor = prev->end + STACK_GUARD_GAP;
+	start = addr & PAGE_MASK;
+	if (start < floor)
+		return -EFAULT;
+	lowest = v->start > floor + STACK_CHUNK ? v->start - STACK_CHUNK : floor;
+	if (start > lowest)
+		start = lowest;
+	return mm_map(mm, start, v->start - start, v->prot, v->flags & ~VMA_ANON, NULL, 0);
+}
+
 size_t mm_accessible(struct mm *mm, uaddr_t addr, size_t len, bool write)
 {
 	uaddr_t at = addr, end;

@@ -53,6 +53,7 @@ struct mm {
 	bool randomize;
 	uaddr_t mmap_base;
 	uaddr_t stack_top, start_stack;
+	uint64_t stack_max; /* the most the stack VMA may grow to (RLIMIT_STACK at exec) */
 	uaddr_t start_brk, brk;
 	uaddr_t start_code, end_code, start_data, end_data;
 	uaddr_t arg_start, arg_end, env_start, env_end;
@@ -87,6 +88,12 @@ int mm_protect(struct mm *mm, uaddr_t addr, size_t len, int prot);
 /* Moves/resizes the VMA at addr (mremap's core). */
 long mm_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len, unsigned flags,
 	      uaddr_t new_addr);
+
+/* A fault (or a kernel access) at addr just below the stack VMA: grows
+ * the stack down over it, as Linux does, within stack_max and a guard gap
+ * above the VMA below. 0 if it grew; -EFAULT if addr is no stack address;
+ * -ENOMEM over --memory. */
+int mm_grow_stack(struct mm *mm, uaddr_t addr);
 
 /* How many bytes from addr on are mapped with the access asked for. */
 size_t mm_accessible(struct mm *mm, uaddr_t addr, size_t len, bool write);

@@ -102,7 +102,7 @@ long sys_setpgid(struct task *t, const struct sysargs *a)
 		if (!c.found)
 			return -EPERM;
 	}
-	p->pgid = pgid;
+	process_set_pgrp(p, pgid, p->sid);
 	return 0;
 }
 
@@ -115,7 +115,7 @@ long sys_setsid(struct task *t, const struct sysargs *a)
 	for_each_process(pgrp_cb, &c);
 	if (c.found)
 		return -EPERM;
-	me->pgid = me->sid = me->pid;
+	process_set_pgrp(me, me->pid, me->pid);
 	return me->pid;
 }
 

@@ -101,8 +101,8 @@ int main(int argc, char **argv)
 			mib++;
 		printf("brk: %s after %s MiB\n", ename(errno), mib < 64 ? "<64" : ">=64");
 	} else if (strcmp(mode, "fork") == 0) {
-		/* 16 MiB each, touched, with an 8 MiB stack: the second child
-		 * does not fit in 64 MiB. */
+		/* 16 MiB each, touched: the parent and two children fit in
+		 * 64 MiB, a third child does not. */
 		char *p = mmap(NULL, 16 * MiB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 			       -1, 0);
 		pid_t pid[8];
@@ -120,6 +120,30 @@ int main(int argc, char **argv)
 		printf("fork: %s after %d children\n", ename(errno), i);
 		while (i-- > 0)
 			kill(pid[i], SIGKILL);
+	} else if (strcmp(mode, "shm") == 0) {
+		/* Shared memory counts once, however many processes map it. */
+		char *p = mmap(NULL, 40 * MiB, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			       -1, 0), *q;
+		int st, ok = 0;
+
+		if (p == MAP_FAILED)
+			return 1;
+		for (i = 0; i < 3; i++) {
+			if (fork() == 0) {
+				memset(p + i * MiB, i + 1, MiB);
+				_exit(0);
+			}
+		}
+		for (i = 0; i < 3; i++)
+			if (wait(&st) > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+				ok++;
+		printf("shm: 3 children wrote the shared 40 MiB: %s\n",
+		       ok == 3 && p[2 * MiB] == 3 ? "yes" : "no");
+		q = mmap(NULL, 40 * MiB, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		printf("shm: another 40 MiB: %s\n", q == MAP_FAILED ? ename(errno) : "mapped");
+		munmap(p, 40 * MiB);
+		q = mmap(NULL, 40 * MiB, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		printf("shm: after munmap: %s\n", q == MAP_FAILED ? ename(errno) : "mapped");
 	} else if (strcmp(mode, "fds") == 0) {
 		/* dup makes descriptors without files: RLIMIT_NOFILE stops it. */
 		fd = open("/dev/null", O_RDONLY);
@@ -224,13 +248,23 @@ read-only mmap still works: yes
 mprotect to writable: ENOMEM 0" "$out $rc"
 check "  a second instance ran meanwhile" "second" "$second"
 
+out=$(timeout -k 5 30 "$SKAS" run --memory=64M -- /bin/sh -c \
+    'for i in $(seq 40); do sleep 1 & done; wait; echo waited' 2>&1)
+check "--memory=64M still runs 40 small processes at once (stacks grow as used)" "waited" "$out"
+
 bomb --memory=64M -- "$b" brk
 check "memory bomb (brk): ENOMEM before 64 MiB" "brk: ENOMEM after <64 MiB 0" "$out $rc"
 
 bomb --memory=64M -- "$b" fork
-check "memory bomb (fork of a 24 MiB process): ENOMEM at the second child" \
-    "fork: ENOMEM after 1 children" "$(echo "$out" | head -1)"
+check "memory bomb (fork of a 16 MiB process): ENOMEM at the third child" \
+    "fork: ENOMEM after 2 children" "$(echo "$out" | head -1)"
 check "  a second instance ran meanwhile" "second" "$second"
+
+bomb --memory=64M -- "$b" shm
+check "shared memory counts once across fork; past --memory ENOMEM; munmap gives it back" \
+    "shm: 3 children wrote the shared 40 MiB: yes
+shm: another 40 MiB: ENOMEM
+shm: after munmap: mapped 0" "$out $rc"
 
 bomb --memory=64M --tmpfs-size=1G -- "$b" tmpfs
 check "tmpfs data past --memory: the OOM killer ends the writer (SIGKILL)" "137" "$rc"
