@@ -18,7 +18,7 @@ OBJ      := $(KSRC:%.c=$(BUILD)/rel/%.o) $(KASM:%.S=$(BUILD)/rel/%.o) $(BUILD)/r
 ASAN_OBJ := $(KSRC:%.c=$(BUILD)/asan/%.o) $(KASM:%.S=$(BUILD)/asan/%.o) $(BUILD)/asan/stub_blob.o
 ASAN_FLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: all test asan bench run deps fmt fmt-check lint clean unit guest scenario coverage
+.PHONY: all test asan bench run deps fmt fmt-check lint clean unit guest scenario coverage fuzz fuzz-build
 
 all: skas
 
@@ -108,11 +108,37 @@ coverage: deps $(BUILD)/cov/skas
 			t = l; sub(/.* of /, "", t); if (f ~ /src\//) { n += t; e += p / 100 * t } } \
 		     END { printf "kernel line coverage: %.1f%% of %d lines\n", 100 * e / n, n }'
 
+# make fuzz (not in make test): libFuzzer harnesses over the kernel's own
+# ELF checks and path walk (clang, ASan+UBSan), then trinity inside skas.
+# FUZZ_TIME=seconds per fuzzer (default 60), TRINITY_N=calls (10000).
+FUZZ_CC    := clang
+# clang warns where gcc does not: libseccomp's SCMP_A* macros leave fields
+# out, and clang ignores /* fallthrough */ comments (gcc checks both).
+FUZZ_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-Wno-missing-field-initializers -Wno-implicit-fallthrough
+FUZZ_OBJ   := $(filter-out $(BUILD)/fuzz/src/main.o,$(KSRC:%.c=$(BUILD)/fuzz/%.o)) \
+	$(BUILD)/fuzz/src/kernel/switch.o $(BUILD)/rel/stub_blob.o
+$(BUILD)/fuzz/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CFLAGS_BASE) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+$(BUILD)/fuzz/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -c -o $@ $<
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
+	$(FUZZ_CC) $(CFLAGS_BASE) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
+
+fuzz-build: skas $(BUILD)/asan/skas $(BUILD)/fuzz/fuzz_elf $(BUILD)/fuzz/fuzz_namei
+
+fuzz:
+	@tools/deps.sh fuzz
+	@$(MAKE) --no-print-directory fuzz-build
+	@tests/fuzz/run.sh $(BUILD)/asan/skas
+
 fmt:
-	clang-format -i $$(find src tests/unit tests/guest bench -name '*.[ch]') include/abi/linux/*.h
+	clang-format -i $$(find src tests/unit tests/guest tests/fuzz bench -name '*.[ch]') include/abi/linux/*.h
 
 fmt-check:
-	@clang-format --dry-run --Werror $$(find src tests/unit tests/guest bench -name '*.[ch]') include/abi/linux/*.h
+	@clang-format --dry-run --Werror $$(find src tests/unit tests/guest tests/fuzz bench -name '*.[ch]') include/abi/linux/*.h
 
 clean:
 	rm -rf $(BUILD) skas

@@ -17,6 +17,9 @@
 #include "host/host.h"
 #include "vfs/mount.h"
 #include "tty/console.h"
+#include "kernel/cpus.h"
+#include "mm/commit.h"
+#include "vfs/file.h"
 
 #define SKAS_VERSION "0.1.0"
 
@@ -54,6 +57,14 @@ static void usage(FILE *out)
 		"  --platform=NAME    host support: ptrace (the only one yet)\n"
 		"  --log=FILE         write the kernel log to FILE\n"
 		"  --pids-max=N       at most N tasks (default 4096): fork beyond is EAGAIN\n"
+		"  --memory=SIZE      the guest's memory (K, M, G; default: half the host's):\n"
+		"                     committed memory (private writable mappings, shared\n"
+		"                     memory, tmpfs data) beyond it is ENOMEM, or the OOM\n"
+		"                     killer ends the largest process\n"
+		"  --nofile=N         RLIMIT_NOFILE of the first program (soft and hard) and\n"
+		"                     the most files open in the whole instance (ENFILE)\n"
+		"  --cpus=N           at most N guest threads run at once, on N host CPUs\n"
+		"                     (default: all share the kernel's CPU, unthrottled)\n"
 		"  --host-user=UID[:GID]  started by root: the host user skas runs as\n"
 		"                     (default 65534, nobody; 0 stays root). It reads any\n"
 		"                     host file; it writes (--rw, -v) where that user may\n"
@@ -89,6 +100,9 @@ enum {
 	OPT_TMPFS_SIZE,
 	OPT_USER,
 	OPT_HOST_USER,
+	OPT_MEMORY,
+	OPT_NOFILE,
+	OPT_CPUS,
 };
 
 static const struct option options[] = {
@@ -102,6 +116,9 @@ static const struct option options[] = {
 	{ "tmpfs-size", required_argument, NULL, OPT_TMPFS_SIZE },
 	{ "user", required_argument, NULL, OPT_USER },
 	{ "host-user", required_argument, NULL, OPT_HOST_USER },
+	{ "memory", required_argument, NULL, OPT_MEMORY },
+	{ "nofile", required_argument, NULL, OPT_NOFILE },
+	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "verbose", no_argument, NULL, 'L' },
 	{ "tty", no_argument, NULL, 't' },
 	{ "interactive", no_argument, NULL, 'i' },
@@ -119,6 +136,9 @@ struct cmdline {
 	int pids_max;
 	bool rw;
 	uint64_t tmpfs_size;
+	uint64_t memory; /* 0: half the host's */
+	int nofile;	 /* 0: the default rlimit, no cap but the default */
+	int cpus;	 /* 0: everything on the kernel's CPU, no gate */
 	struct volume volumes[32];
 	int nvolumes;
 	bool tty, interactive;
@@ -151,6 +171,17 @@ static uint64_t parse_size(const char *s)
 		break;
 	}
 	return *end ? 0 : n;
+}
+
+/* A decimal number in [lo, hi]; -1 if it is not one. */
+static int parse_count(const char *s, int lo, int hi)
+{
+	char *end;
+	long n = strtol(s, &end, 10);
+
+	if (end == s || *end || n < lo || n > hi)
+		return -1;
+	return (int)n;
 }
 
 /* -v HOST:GUEST[:ro] */
@@ -242,6 +273,26 @@ static void parse(int argc, char **argv, struct cmdline *cl)
 			if (!cl->tmpfs_size)
 				misuse("--tmpfs-size wants a size like 512M or 2G, not '%s'",
 				       optarg);
+			break;
+		case OPT_MEMORY:
+			cl->memory = parse_size(optarg);
+			if (cl->memory < (4ULL << 20))
+				misuse("--memory wants a size of at least 4M like 512M or 2G, not "
+				       "'%s'",
+				       optarg);
+			break;
+		case OPT_NOFILE:
+			cl->nofile = parse_count(optarg, 3, 1 << 20);
+			if (cl->nofile < 0)
+				misuse("--nofile wants a number from 3 to 1048576, not '%s'",
+				       optarg);
+			break;
+		case OPT_CPUS:
+			cl->cpus = parse_count(optarg, 1, host_ncpus());
+			if (cl->cpus < 0)
+				misuse("--cpus wants a number from 1 to %d (the host's CPUs), not "
+				       "'%s'",
+				       host_ncpus(), optarg);
 			break;
 		case OPT_ROOT:
 			cl->root = optarg;
@@ -344,6 +395,21 @@ static int start_in_path(struct init_config *cfg, const char *name)
 	return ret;
 }
 
+/* --memory, or half the host's memory; the stubs get a host-side
+ * RLIMIT_DATA above it, in case the kernel's count were wrong. */
+static void setup_memory(const struct cmdline *cl)
+{
+	uint64_t total = 0, freemem, shared, buffers, limit = cl->memory;
+
+	if (!limit) {
+		limit = 1ULL << 30;
+		if (host_meminfo(&total, &freemem, &shared, &buffers) == 0)
+			limit = total / 2;
+	}
+	mem_set_limit(limit);
+	host_sandbox_set_stub_data(limit + limit / 4 + (64ULL << 20));
+}
+
 static int exit_status(int wait_status)
 {
 	if ((wait_status & 0x7f) == 0)
@@ -368,12 +434,22 @@ int main(int argc, char **argv)
 		misuse("cannot write the trace file '%s'", cl.strace_file);
 	if (access(cl.root, X_OK) < 0)
 		misuse("the root '%s' is not a directory skas can enter", cl.root);
-	host_pin_cpu();
+	ret = host_pin_cpu();
+	/* The stubs inherit the CPUs of the zygote, which platform->init
+	 * starts: --cpus widens the set for it, then the kernel keeps one. */
+	if (cl.cpus)
+		host_set_cpus(ret < 0 ? 0 : ret, cl.cpus);
+	setup_memory(&cl);
+	if (cl.nofile)
+		files_set_max(cl.nofile);
+	cpus_set(cl.cpus);
 	ret = host_init();
 	if (ret == 0)
 		ret = host_evloop_init();
 	if (ret == 0)
 		ret = platform->init();
+	if (cl.cpus)
+		host_pin_cpu();
 	if (ret < 0) {
 		fprintf(stderr, "skas: cannot start the %s platform: %s\n", platform->name,
 			strerror(-ret));
@@ -418,6 +494,7 @@ int main(int argc, char **argv)
 	cfg.uid = cl.uid;
 	cfg.gid = cl.gid;
 	cfg.pids_max = cl.pids_max;
+	cfg.nofile = cl.nofile;
 	host_sandbox_enter();
 	if (cl.prog_argv && !strchr(cl.prog_argv[0], '/')) {
 		ret = start_in_path(&cfg, cl.prog_argv[0]);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs the Debian packages skas builds and tests with, when run as root;
 # otherwise prints the exact apt-get line. Quiet when everything is there.
+# With "fuzz": also what `make fuzz` needs (clang, trinity).
 need=""
 command -v gcc >/dev/null 2>&1 || need="$need gcc"
 command -v make >/dev/null 2>&1 || need="$need make"
@@ -12,6 +13,13 @@ command -v tmux >/dev/null 2>&1 || need="$need tmux"
 [ -x /usr/bin/python3 ] || need="$need python3"
 command -v gdb >/dev/null 2>&1 || need="$need gdb"
 command -v script >/dev/null 2>&1 || need="$need bsdutils" # script(1): tests/scenario/tty.sh
+command -v valgrind >/dev/null 2>&1 || need="$need valgrind"
+# `tools/deps.sh fuzz` (make fuzz): clang for libFuzzer, trinity if Debian has it.
+if [ "${1:-}" = fuzz ]; then
+	command -v clang >/dev/null 2>&1 || need="$need clang"
+	command -v trinity >/dev/null 2>&1 || [ ! -x /usr/bin/apt-cache ] ||
+		! apt-cache show trinity >/dev/null 2>&1 || need="$need trinity"
+fi
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" = 0 ]; then
 	echo "skas: installing:$need"

@@ -456,6 +456,17 @@ uint64_t host_signals_take(void)
 	return __atomic_exchange_n(&host_sig_pending, 0, __ATOMIC_RELAXED);
 }
 
+int host_set_cpus(int first, int n)
+{
+	cpu_set_t set;
+	int i, ncpus = host_ncpus();
+
+	CPU_ZERO(&set);
+	for (i = 0; i < n && i < ncpus; i++)
+		CPU_SET((first + i) % ncpus, &set);
+	return sched_setaffinity(0, sizeof(set), &set) < 0 ? -errno : 0;
+}
+
 int host_init(void)
 {
 	struct sigaction sa, old;

@@ -137,6 +137,9 @@ int host_term_on_winch(void (*fn)(void *arg), void *arg);
 int host_init(void);
 uint64_t host_signals_take(void);
 int host_pin_cpu(void);
+/* Lets the kernel (and the stubs it starts next) run on n CPUs from first
+ * on (wrapping), for --cpus. */
+int host_set_cpus(int first, int n);
 int host_ncpus(void);
 int host_current_cpu(void);
 void host_log_write(const char *buf, size_t n);
@@ -162,5 +165,14 @@ int host_sandbox_set_user(const char *spec);
 int host_sandbox_child(void);
 void host_sandbox_enter(void);
 int host_sandbox_count(void);
+/* Is the kernel running under valgrind? (Then it is not boxed, and a
+ * forked stub-to-be cannot lower its fd limit before exec.) */
+bool host_under_valgrind(void);
+/* Under valgrind, tells it about a kernel stack (so that switching stacks
+ * is not taken for a huge frame); otherwise nothing. */
+unsigned host_stack_register(void *base, size_t size);
+void host_stack_deregister(unsigned id);
+/* The RLIMIT_DATA of every stub started from now on (a --memory backstop). */
+void host_sandbox_set_stub_data(uint64_t bytes);
 
 #endif

@@ -257,19 +257,20 @@ static void setup_layout(struct mm *mm, const struct linux_rlimit *stack_rlim)
 	mm->mmap_base = (STACK_TOP_MAX - gap - mmap_rnd(mm)) & PAGE_MASK;
 }
 
-/* The stack VMA: rlimit-sized (at most 8 MiB here), under stack_top. */
-static int map_stack(struct mm *mm, const struct linux_rlimit *stack_rlim)
+/* The stack VMA, as Linux's setup_arg_pages makes it: the argument pages
+ * and 128 KiB more under stack_top; it grows on faults below it up to the
+ * rlimit (mm_grow_stack), and is counted against --memory as it grows. */
+static int map_stack(struct mm *mm, const struct linux_rlimit *stack_rlim, size_t args)
 {
-	uint64_t size = stack_rlim->rlim_cur;
+	uint64_t size = PAGE_ALIGN(args) + (128UL << 10), max = stack_rlim->rlim_cur;
 
-	/* Differs from Linux: the stack does not grow on faults; skas maps
-	 * what the rlimit allows (at most 8 MiB) up front, host memory being
-	 * committed only as pages are touched. */
-	if (size > (8UL << 20))
-		size = 8UL << 20;
-	if (size < (128UL << 10))
-		size = 128UL << 10;
-	size = PAGE_ALIGN(size);
+	if (max < (128UL << 10))
+		max = 128UL << 10;
+	if (max > TASK_SIZE / 6 * 5)
+		max = TASK_SIZE / 6 * 5;
+	mm->stack_max = PAGE_ALIGN(max);
+	if (size > mm->stack_max)
+		size = mm->stack_max;
 	return mm_map(mm, mm->stack_top - size, size, LINUX_PROT_READ | LINUX_PROT_WRITE, VMA_STACK,
 		      NULL, 0);
 }
@@ -503,7 +504,10 @@ int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *
 	ret = mm_map_vdso(mm, &vdso);
 	if (ret < 0)
 		goto out;
-	ret = map_stack(mm, &t->proc->rlim[LINUX_RLIMIT_STACK]);
+	/* The strings, the pointers to them and the auxv (64 words), padded. */
+	ret = map_stack(mm, &t->proc->rlim[LINUX_RLIMIT_STACK],
+			argv->bytes + envp->bytes + ((size_t)argv->n + envp->n + 2 + 64) * 8 +
+				PAGE_SIZE);
 	if (ret < 0)
 		goto out;
 	lb = choose_bias(mm, &main_bin, true);

@@ -8,7 +8,7 @@
 
 int klog_level = LOG_WARN;
 
-static void vlog(const char *fmt, va_list ap)
+static __attribute__((format(printf, 1, 0))) void vlog(const char *fmt, va_list ap)
 {
 	char buf[512];
 	int n = snprintf(buf, sizeof(buf), "skas: ");

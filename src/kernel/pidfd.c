@@ -60,7 +60,7 @@ int pidfd_create(struct task *t, struct process *p, unsigned flags)
 	int fd;
 
 	if (!f)
-		return -ENOMEM;
+		return file_alloc_error();
 	f->priv = p;
 	p->pidfd_refs++;
 	fd = fd_install(t->files, f, 0, true, (int)t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur);

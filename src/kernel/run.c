@@ -3,6 +3,7 @@
 #include "kernel/run.h"
 #include "kernel/task.h"
 #include "kernel/log.h"
+#include "kernel/cpus.h"
 #include "syscalls/dispatch.h"
 #include "abi/linux/signal.h"
 #include "abi/linux/mman.h"
@@ -34,6 +35,10 @@ static void handle_fault(struct task *t)
 {
 	static const char *const kind[] = { "access", "read", "write", "exec" };
 
+	/* Just below the stack: it grows, and the access runs again. */
+	if (t->ev.signo == LINUX_SIGSEGV && t->ev.code == LINUX_SEGV_MAPERR && t->mm &&
+	    mm_grow_stack(t->mm, t->ev.addr) == 0)
+		return;
 	t->ev.access = fault_access(t);
 	klog(LOG_INFO, "pid %d (%s): signal %d (code %d), %s at %#llx, ip %#llx", t->proc->pid,
 	     t->comm, t->ev.signo, t->ev.code, kind[t->ev.access], (unsigned long long)t->ev.addr,
@@ -44,6 +49,7 @@ static void handle_fault(struct task *t)
 void task_main(void *arg)
 {
 	struct task *t = arg;
+	struct cpu_slot slot;
 
 	for (;;) {
 		if (t->killed)
@@ -51,10 +57,15 @@ void task_main(void *arg)
 		handle_signals(t);
 		if (t->killed)
 			task_exit(t, t->proc->exit_code);
-		if (platform->resume(t->thread) < 0)
+		if (cpu_get(&slot) < 0)
+			continue; /* woken by a signal or a kill while waiting (--cpus) */
+		if (platform->resume(t->thread) < 0) {
+			cpu_put(&slot);
 			process_exit(t, LINUX_SIGKILL);
+		}
 		t->state = TASK_USER;
 		schedule();
+		cpu_put(&slot);
 		if (t->killed)
 			task_exit(t, t->proc->exit_code);
 		switch (t->ev.kind) {

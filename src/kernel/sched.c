@@ -51,6 +51,7 @@ int kstack_init(struct kstack *ks, void (*fn)(void *), void *arg)
 	if (!ks->base)
 		return -ENOMEM;
 	ks->fake_stack = NULL;
+	ks->vg_id = host_stack_register(ks->base, ks->size);
 	ks->fn = fn;
 	ks->arg = arg;
 	sp = (uint64_t *)((char *)ks->base + ks->size);
@@ -69,6 +70,7 @@ int kstack_init(struct kstack *ks, void (*fn)(void *), void *arg)
 
 void kstack_free(struct kstack *ks)
 {
+	host_stack_deregister(ks->vg_id);
 	free(ks->base);
 	ks->base = NULL;
 }

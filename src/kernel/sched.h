@@ -17,6 +17,7 @@ struct kstack {
 	void *base;
 	size_t size;
 	void *fake_stack; /* ASan's bookkeeping across switches */
+	unsigned vg_id;	  /* valgrind's id for the stack (host_stack_register) */
 	void (*fn)(void *);
 	void *arg;
 };

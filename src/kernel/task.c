@@ -23,6 +23,31 @@ static struct process *processes[PID_MAX]; /* by pid, zombies included */
 static int last_pid;
 static int ntasks;
 static int pids_max = 4096;
+/* How many registered processes (zombies included) have each id as their
+ * process group and as their session: such an id is not handed out again.
+ * Kept as processes come and go and change groups (pid_alloc was a scan of
+ * every process per candidate). */
+static uint32_t pgrp_refs[PID_MAX];
+
+static void pgrp_ref(struct process *p, int delta)
+{
+	if (p->pgid > 0 && p->pgid < PID_MAX)
+		pgrp_refs[p->pgid] += delta;
+	if (p->sid > 0 && p->sid < PID_MAX)
+		pgrp_refs[p->sid] += delta;
+}
+
+void process_set_pgrp(struct process *p, int pgid, int sid)
+{
+	bool registered = process_by_pid(p->pid) == p;
+
+	if (registered)
+		pgrp_ref(p, -1);
+	p->pgid = pgid;
+	p->sid = sid;
+	if (registered)
+		pgrp_ref(p, 1);
+}
 int init_status = -1;
 
 int task_count(void)
@@ -92,15 +117,8 @@ bool pgrp_is_orphaned(int pgid, const struct process *ignore, bool *stopped)
 
 static bool pid_in_use(int pid)
 {
-	int i;
-
-	if (tasks[pid] || processes[pid])
-		return true;
 	/* A live process group or session keeps its id. */
-	for (i = 1; i < PID_MAX; i++)
-		if (processes[i] && (processes[i]->pgid == pid || processes[i]->sid == pid))
-			return true;
-	return false;
+	return tasks[pid] || processes[pid] || pgrp_refs[pid];
 }
 
 int pid_alloc(void)
@@ -119,8 +137,10 @@ int pid_alloc(void)
 
 void pid_free(int pid)
 {
-	if (pid > 0 && pid < PID_MAX)
+	if (pid > 0 && pid < PID_MAX && processes[pid]) {
+		pgrp_ref(processes[pid], -1);
 		processes[pid] = NULL;
+	}
 }
 
 void task_take_tid(struct task *t, int tid)
@@ -134,8 +154,10 @@ void task_take_tid(struct task *t, int tid)
 void task_register(struct task *t)
 {
 	tasks[t->tid] = t;
-	if (t->proc->pid == t->tid)
+	if (t->proc->pid == t->tid && processes[t->tid] != t->proc) {
 		processes[t->tid] = t->proc;
+		pgrp_ref(t->proc, 1);
+	}
 	ntasks++;
 }
 
@@ -252,6 +274,9 @@ int task_start_init(const struct init_config *cfg)
 	}
 	list_add_tail(&t->thread_link, &t->proc->threads);
 	t->proc->nthreads = 1;
+	if (cfg->nofile > 0)
+		t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur =
+			t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_max = (uint64_t)cfg->nofile;
 	task_register(t);
 	cred_init(&t->proc->cred, cfg->uid, cfg->gid);
 	ret = fs_info_create(cfg->root, cfg->root, &t->fs);
@@ -289,7 +314,7 @@ int task_start_init(const struct init_config *cfg)
 fail:
 	strv_free(&argv);
 	strv_free(&envp);
-	processes[1] = NULL;
+	pid_free(1);
 	free(t->proc);
 	task_free(t);
 	return ret;

@@ -144,6 +144,7 @@ struct init_config {
 	const char *cwd;	 /* the guest's starting directory */
 	uint32_t uid, gid;
 	int pids_max;
+	int nofile; /* RLIMIT_NOFILE, soft and hard (--nofile); 0: the default */
 };
 
 /* Starts the first process (pid 1). Returns 0 or -errno (ENOENT, EACCES,
@@ -163,6 +164,8 @@ bool pgrp_is_orphaned(int pgid, const struct process *ignore, bool *stopped);
 int pid_alloc(void);
 struct process *process_alloc(int pid);
 void pid_free(int pid);
+/* Moves p to another process group and session (setpgid, setsid). */
+void process_set_pgrp(struct process *p, int pgid, int sid);
 bool tasks_limit_reached(void);
 void task_register(struct task *t);
 /* execve by a non-leader thread: it becomes the leader, with tid == pid. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "mm/mm.h"
+#include "mm/commit.h"
 #include "platform/platform.h"
 #include "stub/stub.h"
 #include "vfs/file.h"
@@ -12,6 +13,76 @@
 #include "abi/linux/mman.h"
 
 static uint64_t next_anon_id; /* shared anonymous mappings made so far */
+
+/* A shared anonymous object: its size is counted once (mm/commit.h). */
+struct anon_shared {
+	int refcount;
+	uint64_t bytes;
+};
+
+static struct anon_shared *anon_shared_new(uint64_t bytes)
+{
+	struct anon_shared *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return NULL;
+	a->refcount = 1;
+	a->bytes = bytes;
+	mem_account((int64_t)bytes);
+	return a;
+}
+
+static void anon_shared_put(struct anon_shared *a)
+{
+	if (!a || --a->refcount > 0)
+		return;
+	mem_account(-(int64_t)a->bytes);
+	free(a);
+}
+
+/* Bytes of v that are committed memory: private and writable. */
+static uint64_t vma_committed(const struct vma *v)
+{
+	if (v->flags & (VMA_SHARED | VMA_STUB) || !(v->prot & LINUX_PROT_WRITE))
+		return 0;
+	return v->end - v->start;
+}
+
+/* Committed bytes of the VMAs in [start, end). */
+static uint64_t range_committed(struct mm *mm, uaddr_t start, uaddr_t end)
+{
+	uint64_t sum = 0;
+	struct vma *v;
+
+	list_for_each_entry(v, &mm->vmas, link)
+	{
+		if (v->start >= end)
+			break;
+		if (v->end <= start || !vma_committed(v))
+			continue;
+		sum += (v->end < end ? v->end : end) - (v->start > start ? v->start : start);
+	}
+	return sum;
+}
+
+/* Can [start, end) become committed (want bytes) in mm? */
+static bool commit_fits(struct mm *mm, uaddr_t start, uaddr_t end, uint64_t want)
+{
+	uint64_t have = range_committed(mm, start, end);
+
+	return want <= have || mem_fits(want - have);
+}
+
+/* Brings mm->committed and the instance's count in line with the VMAs. */
+static void mm_recount(struct mm *mm)
+{
+	uint64_t sum = 0;
+	struct vma *v;
+
+	list_for_each_entry(v, &mm->vmas, link) sum += vma_committed(v);
+	mem_account((int64_t)sum - (int64_t)mm->committed);
+	mm->committed = sum;
+}
 
 static struct vma *vma_new(uaddr_t start, uaddr_t end, int prot, unsigned flags, struct file *file,
 			   uint64_t off)
@@ -41,7 +112,16 @@ static void vma_free(struct mm *mm, struct vma *v)
 	if (v->file && v->file->ops->vma_close)
 		v->file->ops->vma_close(v->file);
 	file_put(v->file);
+	anon_shared_put(v->shared);
 	free(v);
+}
+
+/* tail continues v's shared anonymous object, if any. */
+static void vma_share(struct vma *tail, const struct vma *v)
+{
+	tail->shared = v->shared;
+	if (v->shared)
+		v->shared->refcount++;
 }
 
 static void vma_insert(struct mm *mm, struct vma *v)
@@ -96,6 +176,7 @@ void mm_put(struct mm *mm)
 	if (!mm || --mm->refcount > 0)
 		return;
 	list_for_each_entry_safe(v, n, &mm->vmas, link) vma_free(mm, v);
+	mem_account(-(int64_t)mm->committed);
 	path_put(&mm->exe);
 	platform->mm_put(mm->pf);
 	free(mm);
@@ -170,6 +251,7 @@ static int vma_split(struct mm *mm, struct vma *v, uaddr_t addr)
 	if (!tail)
 		return -ENOMEM;
 	tail->anon_id = v->anon_id;
+	vma_share(tail, v);
 	v->end = addr;
 	list_add(&tail->link, &v->link);
 	mm->nvmas++;
@@ -232,14 +314,14 @@ static void vma_try_merge(struct mm *mm, struct vma *v)
 	if (v->file && v->file->ops->vma_close)
 		return;
 	if (&n->link != &mm->vmas && n->start == v->end && n->prot == v->prot &&
-	    n->flags == v->flags && n->file == v->file && n->anon_id == v->anon_id &&
+	    n->flags == v->flags && n->file == v->file && n->anon_id == v->anon_id && n->shared == v->shared &&
 	    (!(v->file || v->anon_id) || n->off == v->off + (v->end - v->start)) &&
 	    !(v->flags & VMA_STUB)) {
 		v->end = n->end;
 		vma_free(mm, n);
 	}
 	if (&p->link != &mm->vmas && p->end == v->start && p->prot == v->prot &&
-	    p->flags == v->flags && p->file == v->file && p->anon_id == v->anon_id &&
+	    p->flags == v->flags && p->file == v->file && p->anon_id == v->anon_id && p->shared == v->shared &&
 	    (!(v->file || v->anon_id) || v->off == p->off + (p->end - p->start)) &&
 	    !(v->flags & VMA_STUB)) {
 		p->end = v->end;
@@ -247,9 +329,10 @@ static void vma_try_merge(struct mm *mm, struct vma *v)
 	}
 }
 
-int mm_map(struct mm *mm, uaddr_t addr, size_t len, int prot, unsigned vflags, struct file *file,
-	   uint64_t off)
+static int do_map(struct mm *mm, uaddr_t addr, size_t len, int prot, unsigned vflags,
+		  struct file *file, uint64_t off)
 {
+	struct anon_shared *shared = NULL;
 	struct vma *v;
 	int host_fd = -1, flags, ret;
 
@@ -260,12 +343,29 @@ int mm_map(struct mm *mm, uaddr_t addr, size_t len, int prot, unsigned vflags, s
 		if (host_fd < 0)
 			return host_fd;
 	}
-	ret = vmas_remove(mm, addr, addr + len);
-	if (ret < 0)
-		return ret;
-	v = vma_new(addr, addr + len, prot, vflags | (file ? 0 : VMA_ANON), file, file ? off : 0);
-	if (!v)
+	/* Over --memory: ENOMEM before anything changes. */
+	if (!commit_fits(mm, addr, addr + len,
+			 ((vflags & VMA_SHARED)	      ? 0
+			  : (prot & LINUX_PROT_WRITE) ? len
+						      : 0) +
+				 ((vflags & VMA_SHARED) && !file ? len : 0)))
 		return -ENOMEM;
+	if ((vflags & VMA_SHARED) && !file) {
+		shared = anon_shared_new(len);
+		if (!shared)
+			return -ENOMEM;
+	}
+	ret = vmas_remove(mm, addr, addr + len);
+	if (ret < 0) {
+		anon_shared_put(shared);
+		return ret;
+	}
+	v = vma_new(addr, addr + len, prot, vflags | (file ? 0 : VMA_ANON), file, file ? off : 0);
+	if (!v) {
+		anon_shared_put(shared);
+		return -ENOMEM;
+	}
+	v->shared = shared;
 	if (!file && (vflags & VMA_SHARED))
 		v->anon_id = ++next_anon_id;
 	vma_insert(mm, v);
@@ -280,6 +380,15 @@ int mm_map(struct mm *mm, uaddr_t addr, size_t len, int prot, unsigned vflags, s
 	return 0;
 }
 
+int mm_map(struct mm *mm, uaddr_t addr, size_t len, int prot, unsigned vflags, struct file *file,
+	   uint64_t off)
+{
+	int ret = do_map(mm, addr, len, prot, vflags, file, off);
+
+	mm_recount(mm);
+	return ret;
+}
+
 int mm_unmap(struct mm *mm, uaddr_t addr, size_t len)
 {
 	int ret;
@@ -289,13 +398,25 @@ int mm_unmap(struct mm *mm, uaddr_t addr, size_t len)
 	if (!mm_range_used(mm, addr, addr + len))
 		return 0;
 	ret = vmas_remove(mm, addr, addr + len);
+	mm_recount(mm);
 	if (ret < 0)
 		return ret;
 	return platform->mm_unmap(mm->pf, addr, len);
 }
 
+static int do_protect(struct mm *mm, uaddr_t addr, size_t len, int prot);
+
 int mm_protect(struct mm *mm, uaddr_t addr, size_t len, int prot)
 {
+	int ret = do_protect(mm, addr, len, prot);
+
+	mm_recount(mm);
+	return ret;
+}
+
+static int do_protect(struct mm *mm, uaddr_t addr, size_t len, int prot)
+{
+	uint64_t want = 0;
 	uaddr_t end = addr + len, at = addr;
 	struct vma *v;
 	int ret;
@@ -313,8 +434,14 @@ int mm_protect(struct mm *mm, uaddr_t addr, size_t len, int prot)
 		if ((prot & (LINUX_PROT_WRITE | LINUX_PROT_EXEC)) &&
 		    (v->flags & (VMA_VVAR | VMA_VVAR_VCLOCK)))
 			return -EACCES;
+		if ((prot & LINUX_PROT_WRITE) && !(v->flags & VMA_SHARED))
+			want += (v->end < end ? v->end : end) - (v->start > at ? v->start : at);
 		at = v->end;
 	}
+	/* Differs from Linux: a private mapping made read-only stops counting
+	 * (Linux keeps VM_ACCOUNT once set). */
+	if (!commit_fits(mm, addr, end, want))
+		return -ENOMEM;
 	ret = vmas_split_edges(mm, addr, end);
 	if (ret < 0)
 		return ret;
@@ -332,6 +459,30 @@ int mm_protect(struct mm *mm, uaddr_t addr, size_t len, int prot)
 	if (v)
 		vma_try_merge(mm, v);
 	return 0;
+}
+
+#define STACK_GUARD_GAP (256 * PAGE_SIZE) /* Linux's stack_guard_gap */
+#define STACK_CHUNK	(64UL << 10)	  /* grown at least this much: fewer traps */
+
+int mm_grow_stack(struct mm *mm, uaddr_t addr)
+{
+	struct vma *v = mm_find_vma(mm, addr), *prev;
+	uaddr_t floor, start, lowest;
+
+	if (!v || !(v->flags & VMA_STACK) || v->start <= addr || addr >= TASK_SIZE)
+		return -EFAULT;
+	floor = mm->stack_top > mm->stack_max + MMAP_MIN_ADDR ? mm->stack_top - mm->stack_max
+							      : MMAP_MIN_ADDR;
+	prev = list_entry(v->link.prev, struct vma, link);
+	if (&prev->link != &mm->vmas && prev->end + STACK_GUARD_GAP > floor)
+		floor = prev->end + STACK_GUARD_GAP;
+	start = addr & PAGE_MASK;
+	if (start < floor)
+		return -EFAULT;
+	lowest = v->start > floor + STACK_CHUNK ? v->start - STACK_CHUNK : floor;
+	if (start > lowest)
+		start = lowest;
+	return mm_map(mm, start, v->start - start, v->prot, v->flags & ~VMA_ANON, NULL, 0);
 }
 
 size_t mm_accessible(struct mm *mm, uaddr_t addr, size_t len, bool write)
@@ -370,6 +521,7 @@ static long vma_move(struct mm *mm, struct vma *v, uaddr_t addr, size_t old_len,
 	if (!nv)
 		return -ENOMEM;
 	nv->anon_id = v->anon_id;
+	vma_share(nv, v);
 	ret = vmas_remove(mm, addr, addr + old_len);
 	if (ret < 0) {
 		vma_free(mm, nv);
@@ -382,14 +534,30 @@ static long vma_move(struct mm *mm, struct vma *v, uaddr_t addr, size_t old_len,
 	return (long)new_addr;
 }
 
+static long do_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len, unsigned flags,
+		     uaddr_t new_addr);
+
 long mm_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len, unsigned flags,
 	      uaddr_t new_addr)
+{
+	long ret = do_remap(mm, addr, old_len, new_len, flags, new_addr);
+
+	mm_recount(mm);
+	return ret;
+}
+
+static long do_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len, unsigned flags,
+		     uaddr_t new_addr)
 {
 	struct vma *v = mm_find_vma(mm, addr);
 	int ret;
 
 	if (!v || v->start > addr || (v->flags & VMA_STUB) || old_len > v->end - addr)
 		return -EFAULT;
+	/* Growing committed memory (checked as if nothing at a fixed target
+	 * were committed before). */
+	if (vma_committed(v) && new_len > old_len && !mem_fits(new_len - old_len))
+		return -ENOMEM;
 	if (flags & LINUX_MREMAP_FIXED) {
 		if (!range_ok(new_addr, new_len) || overlaps_stub(new_addr, new_addr + new_len))
 			return -EINVAL;
@@ -429,14 +597,20 @@ int mm_fork(struct mm *src, struct mm **out)
 
 	if (!mm)
 		return -ENOMEM;
+	if (!mem_fits(src->committed)) {
+		free(mm);
+		return -ENOMEM;
+	}
 	*mm = *src;
 	mm->refcount = 1;
+	mm->committed = 0;
 	if (mm->exe.dentry)
 		path_get(&mm->exe);
 	mm->nvmas = 0;
 	list_init(&mm->vmas);
 	ret = platform->mm_copy(src->pf, &mm->pf);
 	if (ret < 0) {
+		path_put(&mm->exe);
 		free(mm);
 		return ret;
 	}
@@ -444,13 +618,16 @@ int mm_fork(struct mm *src, struct mm **out)
 	{
 		nv = vma_new(v->start, v->end, v->prot, v->flags, v->file, v->off);
 		if (!nv) {
+			mm_recount(mm);
 			mm_put(mm);
 			return -ENOMEM;
 		}
 		nv->anon_id = v->anon_id;
+		vma_share(nv, v);
 		list_add_tail(&nv->link, &mm->vmas);
 		mm->nvmas++;
 	}
+	mm_recount(mm);
 	*out = mm;
 	return 0;
 }

@@ -22,6 +22,7 @@ typedef uint64_t uaddr_t; /* a guest address: never a C pointer */
 
 struct file;
 struct pf_mm;
+struct anon_shared;
 
 enum {
 	VMA_SHARED = 1 << 0,
@@ -44,6 +45,9 @@ struct vma {
 	uint64_t off;	   /* file offset of start (shared anonymous: from its first page) */
 	uint64_t anon_id;  /* a shared anonymous mapping's identity, kept by fork and
 			    * splits (futex keys); 0 for others */
+	/* Shared anonymous memory: the object it belongs to, counted once
+	 * against --memory while any VMA holds it (owns a reference). */
+	struct anon_shared *shared;
 };
 
 struct mm {
@@ -54,16 +58,21 @@ struct mm {
 	bool randomize;
 	uaddr_t mmap_base;
 	uaddr_t stack_top, start_stack;
+	uint64_t stack_max; /* the most the stack VMA may grow to (RLIMIT_STACK at exec) */
 	uaddr_t start_brk, brk;
 	uaddr_t start_code, end_code, start_data, end_data;
 	uaddr_t arg_start, arg_end, env_start, env_end;
 	struct path exe; /* the executable (/proc/PID/exe), a reference */
+	/* Private writable bytes, counted against --memory (mm/commit.h);
+	 * recounted after every change to the VMAs. */
+	uint64_t committed;
 };
 
 /* A fresh address space holding only the stub; *out owns one reference. */
 int mm_create(struct mm **out);
 void mm_get(struct mm *mm);
-/* A copy-on-write copy of src (fork): the host forks src's stub. */
+/* A copy-on-write copy of src (fork): the host forks src's stub; -ENOMEM
+ * if its committed memory does not fit under --memory. */
 int mm_fork(struct mm *src, struct mm **out);
 void mm_put(struct mm *mm);
 
@@ -89,6 +98,11 @@ long mm_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len, unsig
  * vdso) at a free range, as Linux's exec does, with its VMAs; *ehdr: the
  * address for AT_SYSINFO_EHDR, 0 if there is none. */
 int mm_map_vdso(struct mm *mm, uaddr_t *ehdr);
+/* A fault (or a kernel access) at addr just below the stack VMA: grows
+ * the stack down over it, as Linux does, within stack_max and a guard gap
+ * above the VMA below. 0 if it grew; -EFAULT if addr is no stack address;
+ * -ENOMEM over --memory. */
+int mm_grow_stack(struct mm *mm, uaddr_t addr);
 
 /* How many bytes from addr on are mapped with the access asked for. */
 size_t mm_accessible(struct mm *mm, uaddr_t addr, size_t len, bool write);

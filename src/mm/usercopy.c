@@ -12,11 +12,25 @@ size_t user_prefix(struct mm *mm, uaddr_t addr, size_t n, bool write)
 	return mm_accessible(mm, addr, n, write);
 }
 
+/* Is [addr, addr+n) accessible, once the stack has grown over it if it
+ * is just below? (A signal frame is written there as the guest's own
+ * pushes would fault there.) */
+static bool accessible(struct mm *mm, uaddr_t addr, size_t n, bool write)
+{
+	size_t ok = mm_accessible(mm, addr, n, write);
+
+	if (ok == n)
+		return true;
+	if (mm_grow_stack(mm, addr + ok) < 0)
+		return false;
+	return mm_accessible(mm, addr, n, write) == n;
+}
+
 int copy_from_user(struct mm *mm, void *dst, uaddr_t src, size_t n)
 {
 	if (n == 0)
 		return 0;
-	if (mm_accessible(mm, src, n, false) != n)
+	if (!accessible(mm, src, n, false))
 		return -EFAULT;
 	return platform->mm_read(mm->pf, dst, src, n) == (long)n ? 0 : -EFAULT;
 }
@@ -25,7 +39,7 @@ int copy_to_user(struct mm *mm, uaddr_t dst, const void *src, size_t n)
 {
 	if (n == 0)
 		return 0;
-	if (mm_accessible(mm, dst, n, true) != n)
+	if (!accessible(mm, dst, n, true))
 		return -EFAULT;
 	return platform->mm_write(mm->pf, dst, src, n) == (long)n ? 0 : -EFAULT;
 }

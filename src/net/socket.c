@@ -109,7 +109,7 @@ int sock_alloc_file(struct socket *s, unsigned flags, struct file **out)
 		file_alloc(&socket_file_ops, LINUX_O_RDWR | (flags & LINUX_O_NONBLOCK), -1, NULL);
 
 	if (!f)
-		return -ENFILE;
+		return file_alloc_error();
 	f->priv = s;
 	s->file = f;
 	*out = f;

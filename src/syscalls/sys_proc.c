@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/cpus.h"
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
 #include "kernel/ptimer.h"
@@ -102,7 +103,7 @@ long sys_setpgid(struct task *t, const struct sysargs *a)
 		if (!c.found)
 			return -EPERM;
 	}
-	p->pgid = pgid;
+	process_set_pgrp(p, pgid, p->sid);
 	return 0;
 }
 
@@ -115,7 +116,7 @@ long sys_setsid(struct task *t, const struct sysargs *a)
 	for_each_process(pgrp_cb, &c);
 	if (c.found)
 		return -EPERM;
-	me->pgid = me->sid = me->pid;
+	process_set_pgrp(me, me->pid, me->pid);
 	return me->pid;
 }
 
@@ -499,7 +500,7 @@ long sys_sched_getaffinity(struct task *t, const struct sysargs *a)
 {
 	uint64_t size = sysarg_size(a, 1);
 	uint64_t mask[16];
-	int ncpu = host_ncpus(), i;
+	int ncpu = cpus_count(), i;
 
 	if (size < sizeof(uint64_t) || (size & 7))
 		return -EINVAL;
@@ -521,7 +522,7 @@ long sys_sched_getaffinity(struct task *t, const struct sysargs *a)
 long sys_sched_setaffinity(struct task *t, const struct sysargs *a)
 {
 	uint64_t size = sysarg_size(a, 1), mask[16] = { 0 };
-	int pid = sysarg_int(a, 0), ncpu = host_ncpus(), i;
+	int pid = sysarg_int(a, 0), ncpu = cpus_count(), i;
 	bool any = false;
 
 	if (pid < 0)
@@ -540,7 +541,7 @@ long sys_sched_setaffinity(struct task *t, const struct sysargs *a)
 
 long sys_getcpu(struct task *t, const struct sysargs *a)
 {
-	unsigned cpu = (unsigned)host_current_cpu(), node = 0;
+	unsigned cpu = (unsigned)cpus_current(), node = 0;
 
 	if (sysarg_uaddr(a, 0) && copy_to_user(t->mm, sysarg_uaddr(a, 0), &cpu, sizeof(cpu)) < 0)
 		return -EFAULT;

@@ -8,6 +8,7 @@
  * host's clock). */
 #include <string.h>
 
+#include "mm/commit.h"
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
 #include "mm/usercopy.h"
@@ -210,8 +211,8 @@ long sys_clock_nanosleep(struct task *t, const struct sysargs *a)
 	return sleep_ns(t, sched_now_ns() + ns, sysarg_uaddr(a, 3));
 }
 
-/* sysinfo: the instance's uptime and task count; memory as the host has
- * it (until --memory limits the guest); no swap; loads 0 (differs from
+/* sysinfo: the instance's uptime and task count; memory as /proc/meminfo
+ * shows it (the --memory limit); no swap; loads 0 (differs from
  * Linux: no load average is kept yet). */
 long sys_sysinfo(struct task *t, const struct sysargs *a)
 {
@@ -220,7 +221,7 @@ long sys_sysinfo(struct task *t, const struct sysargs *a)
 
 	memset(&si, 0, sizeof(si));
 	si.uptime = host_clock_ns(LINUX_CLOCK_BOOTTIME) / NSEC_PER_SEC;
-	ret = host_meminfo(&si.totalram, &si.freeram, &si.sharedram, &si.bufferram);
+	ret = mem_meminfo(&si.totalram, &si.freeram, &si.sharedram, &si.bufferram);
 	if (ret < 0)
 		return ret;
 	si.procs = (uint16_t)task_count();

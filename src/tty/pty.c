@@ -81,7 +81,7 @@ static long ptm_open_peer(struct tty *tty, struct task *t, unsigned flags)
 	if (p.dentry)
 		path_put(&p);
 	if (!f)
-		return -ENOMEM;
+		return file_alloc_error();
 	ret = tty_open_file(tty->link, f, false);
 	if (ret < 0) {
 		f->ops = &path_file_ops;

@@ -377,7 +377,7 @@ static long do_epoll_create(struct task *t, int flags)
 	f = file_alloc(&epoll_ops, LINUX_O_RDWR, -1, NULL);
 	if (!f) {
 		free(ep);
-		return -ENFILE;
+		return file_alloc_error();
 	}
 	list_init(&ep->items);
 	waitq_init(&ep->wq);

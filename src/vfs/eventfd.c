@@ -136,7 +136,7 @@ static long do_eventfd2(struct task *t, unsigned count, int flags)
 	f = file_alloc(&eventfd_ops, LINUX_O_RDWR | (flags & LINUX_EFD_NONBLOCK), -1, NULL);
 	if (!f) {
 		free(ev);
-		return -ENFILE;
+		return file_alloc_error();
 	}
 	ev->count = count;
 	ev->semaphore = flags & LINUX_EFD_SEMAPHORE;

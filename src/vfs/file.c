@@ -9,13 +9,36 @@
 #include "vfs/locks.h"
 #include "vfs/fsnotify.h"
 
+/* Open file descriptions in the whole instance, and the cap (--nofile;
+ * Linux's fs.file-max). Differs from Linux: root does not bypass it. */
+static long files_nr, files_max = 1L << 20;
+
+void files_set_max(long n)
+{
+	files_max = n;
+}
+
+long files_nr_open(void)
+{
+	return files_nr;
+}
+
+int file_alloc_error(void)
+{
+	return files_nr >= files_max ? -ENFILE : -ENOMEM;
+}
+
 struct file *file_alloc(const struct file_ops *ops, unsigned flags, int host_fd,
 			const struct path *path)
 {
-	struct file *f = calloc(1, sizeof(*f));
+	struct file *f;
 
+	if (files_nr >= files_max)
+		return NULL;
+	f = calloc(1, sizeof(*f));
 	if (!f)
 		return NULL;
+	files_nr++;
 	f->ops = ops;
 	f->refcount = 1;
 	f->flags = flags;
@@ -52,6 +75,15 @@ void file_put(struct file *f)
 	dir_snapshot_free(f);
 	inode_put(f->inode);
 	path_put(&f->path);
+	files_nr--;
+	free(f);
+}
+
+void file_discard(struct file *f)
+{
+	if (!f)
+		return;
+	files_nr--;
 	free(f);
 }
 

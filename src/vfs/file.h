@@ -63,6 +63,13 @@ struct file {
  * on path (may be NULL). */
 struct file *file_alloc(const struct file_ops *ops, unsigned flags, int host_fd,
 			const struct path *path);
+/* Why file_alloc failed: -ENFILE at the instance's cap, else -ENOMEM. */
+int file_alloc_error(void);
+/* Frees a file from file_alloc that was never used (no ops run yet). */
+void file_discard(struct file *f);
+/* The instance-wide cap of open files (--nofile), and how many are open. */
+void files_set_max(long n);
+long files_nr_open(void);
 void file_get(struct file *f);
 /* fstat: the inode it was opened by, else what the file says. */
 int file_stat(struct file *f, struct linux_stat *st);

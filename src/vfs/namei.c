@@ -502,7 +502,7 @@ static int open_inode(struct task *t, struct path *p, unsigned flags, struct fil
 	(void)t;
 	f = file_alloc(NULL, flags, -1, p);
 	if (!f)
-		return -ENOMEM;
+		return file_alloc_error();
 	if (flags & LINUX_O_PATH) {
 		f->ops = &path_file_ops;
 		*out = f;

@@ -306,11 +306,13 @@ int pipe_create(unsigned flags, struct file **rd, struct file **wr)
 	*rd = file_alloc(&pipe_ops, LINUX_O_RDONLY | (fl & LINUX_O_NONBLOCK), -1, NULL);
 	*wr = file_alloc(&pipe_ops, LINUX_O_WRONLY | fl, -1, NULL);
 	if (!p || !*rd || !*wr) {
+		int err = p ? file_alloc_error() : -ENOMEM;
+
 		if (p)
 			pipe_free(p);
-		free(*rd);
-		free(*wr);
-		return -ENFILE;
+		file_discard(*rd);
+		file_discard(*wr);
+		return err;
 	}
 	p->readers = p->writers = 1;
 	(*rd)->priv = p;

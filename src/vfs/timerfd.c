@@ -228,7 +228,7 @@ long sys_timerfd_create(struct task *t, const struct sysargs *a)
 	f = file_alloc(&timerfd_ops, LINUX_O_RDWR | (flags & LINUX_TFD_NONBLOCK), -1, NULL);
 	if (!f) {
 		free(tfd);
-		return -ENFILE;
+		return file_alloc_error();
 	}
 	tfd->clockid = clockid;
 	waitq_init(&tfd->wq);

@@ -491,7 +491,7 @@ int hostfs_stdio(int host_fd, unsigned flags, struct file **out)
 	f = file_alloc(&hostfs_file_ops, flags, host_fd, NULL);
 	if (!f) {
 		free(p);
-		return -ENOMEM;
+		return file_alloc_error();
 	}
 	f->priv = p;
 	*out = f;

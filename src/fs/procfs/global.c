@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/cpus.h"
+#include "mm/commit.h"
 #include "fs/procfs/internal.h"
 #include "kernel/task.h"
 #include "host/host.h"
@@ -54,7 +56,7 @@ static int64_t uptime_ns(void)
 
 static int ncpus(void)
 {
-	int n = host_ncpus();
+	int n = cpus_count();
 
 	return n > 0 ? n : 1;
 }
@@ -64,13 +66,15 @@ static void kb(struct sbuf *b, const char *name, uint64_t bytes)
 	sb_printf(b, "%-16s%8llu kB\n", name, (unsigned long long)(bytes >> 10));
 }
 
-/* Differs from Linux: the page cache and the kernel's own memory are not
- * known (host_meminfo gives total, free, shared and buffers): Cached is 0
- * and MemAvailable is free + buffers. */
+/* MemTotal is the instance's memory (--memory, or the host's if less),
+ * MemFree what is left of it; CommitLimit the same limit, Committed_AS what
+ * counts against it (mm/commit.h). Differs from Linux: the page cache and
+ * the kernel's own memory are not known: Cached is 0 and MemAvailable is
+ * MemFree. */
 static int gen_meminfo(const struct pnode *n, struct sbuf *b)
 {
 	uint64_t total, freeb, shared, buffers;
-	int ret = host_meminfo(&total, &freeb, &shared, &buffers);
+	int ret = mem_meminfo(&total, &freeb, &shared, &buffers);
 
 	(void)n;
 	if (ret < 0)
@@ -108,8 +112,8 @@ static int gen_meminfo(const struct pnode *n, struct sbuf *b)
 	kb(b, "NFS_Unstable:", 0);
 	kb(b, "Bounce:", 0);
 	kb(b, "WritebackTmp:", 0);
-	kb(b, "CommitLimit:", total / 2);
-	kb(b, "Committed_AS:", total - freeb);
+	kb(b, "CommitLimit:", total);
+	kb(b, "Committed_AS:", mem_committed());
 	kb(b, "VmallocTotal:", 34359738367ULL << 10);
 	kb(b, "VmallocUsed:", 0);
 	kb(b, "VmallocChunk:", 0);
@@ -139,7 +143,7 @@ static int gen_vmstat(const struct pnode *n, struct sbuf *b)
 		"oom_kill",
 	};
 	uint64_t total, freeb, shared, buffers;
-	int ret = host_meminfo(&total, &freeb, &shared, &buffers);
+	int ret = mem_meminfo(&total, &freeb, &shared, &buffers);
 	size_t i;
 
 	(void)n;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/cpus.h"
 #include "fs/procfs/internal.h"
 #include "kernel/task.h"
 #include "tty/tty.h"
@@ -231,7 +232,7 @@ static int gen_status(const struct pnode *n, struct sbuf *b)
 	struct mm *mm = mm_of(n);
 	const struct cred *c = &p->cred;
 	uint64_t vsize, ra, rf, data, stk, exe, lib;
-	int ncpu = host_ncpus(), i, queued = 0;
+	int ncpu = cpus_count(), i, queued = 0;
 	const char *s;
 
 	sb_printf(b, "Name:\t");

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mm/commit.h"
 #include "fs/tmpfs/tmpfs.h"
 #include "vfs/file.h"
 #include "vfs/namei.h"
@@ -378,6 +379,7 @@ static int resize(struct inode *ino, uint64_t size)
 	if (ret < 0)
 		return ret;
 	s->used = s->used - n->size + size;
+	mem_account_data((int64_t)size - (int64_t)n->size);
 	n->size = size;
 	return 0;
 }
@@ -677,8 +679,12 @@ static void tmpfs_release(struct inode *ino)
 
 	if (n->memfd >= 0)
 		host_close(n->memfd);
-	if (ino->sb && ino->sb->priv)
+	/* Only regular files count (a symlink's size is its target's length:
+	 * subtracting it let a guest pass --tmpfs-size by deleting symlinks). */
+	if (ino->sb && ino->sb->priv && LINUX_S_ISREG(n->mode)) {
 		SB(ino)->used -= n->size;
+		mem_account_data(-(int64_t)n->size);
+	}
 	list_for_each_entry_safe(e, en, &n->entries, link)
 	{
 		free(e->name);

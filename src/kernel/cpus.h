@@ -1,0 +1,34 @@
+/* kernel/cpus.h: --cpus N: how many guest threads may run guest code at
+ * once, and how many CPUs the guest sees (sched_getaffinity, getcpu,
+ * /proc/cpuinfo). */
+#ifndef KERNEL_CPUS_H
+#define KERNEL_CPUS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/list.h"
+
+struct task;
+
+/* Held by a task while its thread runs guest code (on its kernel stack). */
+struct cpu_slot {
+	struct list_head link; /* in the waiters, then the holders */
+	struct task *task;
+	bool granted;
+	int64_t since_ns;
+};
+
+/* n == 0: no gate, and the guest sees the host's CPUs. */
+void cpus_set(int n);
+/* CPUs the guest sees. */
+int cpus_count(void);
+/* The guest's number for the host CPU a thread last ran on. */
+int cpus_current(void);
+/* Waits for a slot: 0 with it, -EINTR if woken for something else (a
+ * signal, a kill: the caller looks and tries again). */
+int cpu_get(struct cpu_slot *s);
+/* Gives the slot back (if held) to the first waiter. */
+void cpu_put(struct cpu_slot *s);
+
+#endif

@@ -1,0 +1,74 @@
+/* mm/commit.c: the instance's memory limit (--memory) and what counts
+ * against it. mm.c counts each address space's committed memory after every
+ * change to its VMAs; tmpfs counts file data. Over the limit, mmap, brk,
+ * mremap, mprotect and fork get ENOMEM; data that is already there (tmpfs
+ * writes) wakes the OOM killer (kernel/oom.c) instead. */
+#include "mm/commit.h"
+#include "kernel/oom.h"
+#include "host/host.h"
+#include "kernel/log.h"
+
+static uint64_t limit = UINT64_MAX;
+static uint64_t committed; /* private writable + shared anonymous */
+static uint64_t data;	   /* tmpfs file data */
+
+void mem_set_limit(uint64_t bytes)
+{
+	limit = bytes;
+}
+
+uint64_t mem_limit(void)
+{
+	return limit;
+}
+
+uint64_t mem_used(void)
+{
+	return committed + data;
+}
+
+uint64_t mem_committed(void)
+{
+	return committed;
+}
+
+bool mem_fits(uint64_t bytes)
+{
+	uint64_t used = mem_used();
+
+	return used <= limit && bytes <= limit - used;
+}
+
+void mem_account(int64_t delta)
+{
+	if (delta < 0 && (uint64_t)-delta > committed)
+		panic("memory accounting: %llu committed, %lld released",
+		      (unsigned long long)committed, (long long)delta);
+	committed += (uint64_t)delta;
+}
+
+void mem_account_data(int64_t delta)
+{
+	if (delta < 0 && (uint64_t)-delta > data)
+		panic("memory accounting: %llu of file data, %lld released",
+		      (unsigned long long)data, (long long)delta);
+	data += (uint64_t)delta;
+	if (delta > 0 && mem_used() > limit)
+		oom_kill("tmpfs data");
+}
+
+int mem_meminfo(uint64_t *total, uint64_t *free, uint64_t *shared, uint64_t *buffers)
+{
+	uint64_t used = mem_used(), left = used < limit ? limit - used : 0;
+	int ret = host_meminfo(total, free, shared, buffers);
+
+	if (ret < 0)
+		return ret;
+	if (limit < *total)
+		*total = limit;
+	if (left < *free)
+		*free = left;
+	*shared = data;
+	*buffers = 0;
+	return 0;
+}

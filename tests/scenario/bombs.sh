@@ -1,0 +1,333 @@
+#!/bin/bash
+# Bombs held by their limits (issue 9): a memory bomb (malloc, mmap, brk,
+# fork) meets --memory with ENOMEM; tmpfs data past --memory wakes the OOM
+# killer (SIGKILL and a log line); an fd bomb meets --nofile (EMFILE, and
+# ENFILE across processes); a disk-fill bomb meets --tmpfs-size (ENOSPC);
+# --cpus N gates guest threads and the CPUs the stubs run on. While each
+# bomb runs, a second skas instance runs a command correctly. One TAP line
+# per check, then "N passed, M failed".
+#
+# usage: SKAS=./skas tests/scenario/bombs.sh     (run from anywhere)
+set -u
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+SKAS=${SKAS:-$root/skas}
+case $SKAS in
+    /*) ;;
+    */*) SKAS=$PWD/$SKAS ;;
+esac
+cd "$root" || exit 2
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/skas-bomb.XXXXXX") || exit 2
+chmod 755 "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+
+n=0
+failed=0
+check() { # NAME EXPECTED ACTUAL
+    n=$((n + 1))
+    if [ "$2" = "$3" ]; then
+        echo "ok $n - $1"
+    else
+        failed=$((failed + 1))
+        echo "not ok $n - $1"
+        echo "# expected: $(printf '%q' "$2")"
+        echo "# got:      $(printf '%q' "$3")"
+    fi
+}
+
+cat >"$tmp/bomb.c" <<'EOF'
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#define MiB (1UL << 20)
+
+static const char *ename(int e)
+{
+	return e == ENOMEM ? "ENOMEM" : e == EMFILE ? "EMFILE" : e == ENFILE ? "ENFILE"
+	       : e == ENOSPC ? "ENOSPC" : e == EAGAIN ? "EAGAIN" : strerror(e);
+}
+
+static volatile int stop;
+static long spins[2];
+
+static void *spin(void *arg)
+{
+	long *n = arg;
+
+	while (!stop)
+		(*n)++;
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+	unsigned long mib = 0;
+	int fd, i;
+
+	if (strcmp(mode, "malloc") == 0) {
+		char *p;
+
+		while ((p = malloc(MiB))) {
+			memset(p, 1, MiB);
+			mib++;
+		}
+		printf("malloc: NULL after %s MiB\n", mib < 64 ? "<64" : ">=64");
+	} else if (strcmp(mode, "mmap") == 0) {
+		void *p;
+
+		while ((p = mmap(NULL, 16 * MiB, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)) != MAP_FAILED)
+			mib += 16;
+		printf("mmap NORESERVE: %s after %s MiB\n", ename(errno), mib < 64 ? "<64" : ">=64");
+		p = mmap(NULL, 16 * MiB, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		printf("read-only mmap still works: %s\n", p != MAP_FAILED ? "yes" : ename(errno));
+		printf("mprotect to writable: %s\n",
+		       mprotect(p, 16 * MiB, PROT_READ | PROT_WRITE) ? ename(errno) : "ok");
+	} else if (strcmp(mode, "brk") == 0) {
+		while (sbrk(MiB) != (void *)-1)
+			mib++;
+		printf("brk: %s after %s MiB\n", ename(errno), mib < 64 ? "<64" : ">=64");
+	} else if (strcmp(mode, "fork") == 0) {
+		/* 16 MiB each, touched: the parent and two children fit in
+		 * 64 MiB, a third child does not. */
+		char *p = mmap(NULL, 16 * MiB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			       -1, 0);
+		pid_t pid[8];
+
+		memset(p, 1, 16 * MiB);
+		for (i = 0; i < 8; i++) {
+			pid[i] = fork();
+			if (pid[i] == 0) {
+				pause();
+				_exit(0);
+			}
+			if (pid[i] < 0)
+				break;
+		}
+		printf("fork: %s after %d children\n", ename(errno), i);
+		while (i-- > 0)
+			kill(pid[i], SIGKILL);
+	} else if (strcmp(mode, "shm") == 0) {
+		/* Shared memory counts once, however many processes map it. */
+		char *p = mmap(NULL, 40 * MiB, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			       -1, 0), *q;
+		int st, ok = 0;
+
+		if (p == MAP_FAILED)
+			return 1;
+		for (i = 0; i < 3; i++) {
+			if (fork() == 0) {
+				memset(p + i * MiB, i + 1, MiB);
+				_exit(0);
+			}
+		}
+		for (i = 0; i < 3; i++)
+			if (wait(&st) > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+				ok++;
+		printf("shm: 3 children wrote the shared 40 MiB: %s\n",
+		       ok == 3 && p[2 * MiB] == 3 ? "yes" : "no");
+		q = mmap(NULL, 40 * MiB, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		printf("shm: another 40 MiB: %s\n", q == MAP_FAILED ? ename(errno) : "mapped");
+		munmap(p, 40 * MiB);
+		q = mmap(NULL, 40 * MiB, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		printf("shm: after munmap: %s\n", q == MAP_FAILED ? ename(errno) : "mapped");
+	} else if (strcmp(mode, "fds") == 0) {
+		/* dup makes descriptors without files: RLIMIT_NOFILE stops it. */
+		fd = open("/dev/null", O_RDONLY);
+		while ((fd = dup(fd)) >= 0)
+			i = fd;
+		printf("fds: dup: %s, last fd %d\n", ename(errno), i);
+
+	} else if (strcmp(mode, "nfile") == 0) {
+		/* Two processes share the instance's cap: the child holds files. */
+		int p[2];
+		char c;
+
+		if (pipe(p) < 0)
+			return 1;
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			int k = 0;
+
+			while (k < 40 && open("/dev/null", O_RDONLY) >= 0)
+				k++;
+			write(p[1], "x", 1);
+			pause();
+			_exit(0);
+		}
+		read(p[0], &c, 1);
+		while ((fd = open("/dev/null", O_RDONLY)) >= 0)
+			;
+		printf("nfile: %s\n", ename(errno));
+		kill(pid, SIGKILL);
+	} else if (strcmp(mode, "disk") == 0) {
+		static char buf[1 << 20];
+		ssize_t w;
+
+		fd = open("/tmp/fill", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		while ((w = write(fd, buf, sizeof(buf))) > 0)
+			mib++;
+		printf("disk: %s after %s MiB\n", ename(errno), mib <= 32 ? "<=32" : ">32");
+		close(fd);
+		unlink("/tmp/fill");
+		fd = open("/tmp/after", O_WRONLY | O_CREAT, 0644);
+		printf("after unlink: %s\n", write(fd, buf, 4096) == 4096 ? "writes again" : "no");
+	} else if (strcmp(mode, "tmpfs") == 0) {
+		static char buf[1 << 20];
+
+		fd = open("/tmp/fill", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		while (write(fd, buf, sizeof(buf)) > 0)
+			mib++;
+		printf("tmpfs: %s after %lu MiB\n", ename(errno), mib);
+	} else if (strcmp(mode, "threads") == 0) {
+		pthread_t t[2];
+		struct timespec ts = { 0, 300 * 1000 * 1000 };
+
+		for (i = 0; i < 2; i++)
+			pthread_create(&t[i], NULL, spin, &spins[i]);
+		nanosleep(&ts, NULL);
+		stop = 1;
+		for (i = 0; i < 2; i++)
+			pthread_join(t[i], NULL);
+		printf("threads: both ran: %s\n", spins[0] > 0 && spins[1] > 0 ? "yes" : "no");
+	} else if (strcmp(mode, "cpus") == 0) {
+		cpu_set_t set;
+
+		sched_getaffinity(0, sizeof(set), &set);
+		printf("cpus: %d %ld\n", CPU_COUNT(&set), sysconf(_SC_NPROCESSORS_ONLN) > 0 ? 1L : 0L);
+	}
+	return 0;
+}
+EOF
+if ! gcc -O1 -static -pthread -o "$tmp/bomb" "$tmp/bomb.c" 2>"$tmp/cc.err"; then
+    echo "not ok 1 - the bomb helper builds"
+    sed 's/^/# /' "$tmp/cc.err"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+
+# BOMB-ARGS... : runs skas with them in the background, starts a second
+# instance meanwhile, then waits; sets out, rc, second, took.
+bomb() {
+    local start=$SECONDS pid
+    timeout -k 5 60 "$SKAS" run --log="$tmp/log" "$@" >"$tmp/out" 2>&1 &
+    pid=$!
+    sleep 0.3
+    second=$(timeout -k 5 30 "$SKAS" run -- /bin/echo second 2>&1)
+    wait "$pid"
+    rc=$?
+    out=$(cat "$tmp/out")
+    took=$((SECONDS - start))
+}
+fast() { [ "$took" -lt 30 ] && echo yes || echo "no: $took s"; }
+
+b=$tmp/bomb
+bomb --memory=64M -- "$b" malloc
+check "memory bomb (malloc, --memory=64M): NULL before 64 MiB" "malloc: NULL after <64 MiB 0" "$out $rc"
+check "  a second instance ran meanwhile" "second" "$second"
+check "  the bomb ended quickly" "yes" "$(fast)"
+
+bomb --memory=64M -- "$b" mmap
+check "memory bomb (mmap MAP_NORESERVE): ENOMEM; read-only maps go on, mprotect to writable is ENOMEM" \
+    "mmap NORESERVE: ENOMEM after <64 MiB
+read-only mmap still works: yes
+mprotect to writable: ENOMEM 0" "$out $rc"
+check "  a second instance ran meanwhile" "second" "$second"
+
+out=$(timeout -k 5 30 "$SKAS" run --memory=64M -- /bin/sh -c \
+    'for i in $(seq 40); do sleep 1 & done; wait; echo waited' 2>&1)
+check "--memory=64M still runs 40 small processes at once (stacks grow as used)" "waited" "$out"
+
+bomb --memory=64M -- "$b" brk
+check "memory bomb (brk): ENOMEM before 64 MiB" "brk: ENOMEM after <64 MiB 0" "$out $rc"
+
+bomb --memory=64M -- "$b" fork
+check "memory bomb (fork of a 16 MiB process): ENOMEM at the third child" \
+    "fork: ENOMEM after 2 children" "$(echo "$out" | head -1)"
+check "  a second instance ran meanwhile" "second" "$second"
+
+bomb --memory=64M -- "$b" shm
+check "shared memory counts once across fork; past --memory ENOMEM; munmap gives it back" \
+    "shm: 3 children wrote the shared 40 MiB: yes
+shm: another 40 MiB: ENOMEM
+shm: after munmap: mapped 0" "$out $rc"
+
+bomb --memory=64M --tmpfs-size=1G -- "$b" tmpfs
+check "tmpfs data past --memory: the OOM killer ends the writer (SIGKILL)" "137" "$rc"
+check "  with a kernel log line" "1" "$(grep -c 'Out of memory (tmpfs data): killed process 1 (bomb)' "$tmp/log")"
+check "  a second instance ran meanwhile" "second" "$second"
+
+out=$(timeout -k 5 30 "$SKAS" run --memory=64M -- /bin/sh -c 'grep -E "^(MemTotal|CommitLimit):" /proc/meminfo' 2>&1)
+check "/proc/meminfo shows --memory as MemTotal and CommitLimit" \
+    "MemTotal:          65536 kB
+CommitLimit:       65536 kB" "$out"
+
+bomb --nofile=64 -- "$b" fds
+check "fd bomb (--nofile=64): dup to EMFILE at fd 63" "fds: dup: EMFILE, last fd 63 0" "$out $rc"
+check "  a second instance ran meanwhile" "second" "$second"
+
+bomb --nofile=64 -- /bin/sh -c 'ulimit -Sn; ulimit -Hn'
+check "--nofile sets the soft and hard RLIMIT_NOFILE" "64 64" "$(echo $out)"
+
+bomb --nofile=64 -- /bin/sh -c "ulimit -n 1000 && $b nfile"
+check "fd bomb across processes, rlimit raised: ENFILE at the instance's cap" "nfile: ENFILE" "$out"
+
+bomb --tmpfs-size=32M -- "$b" disk
+check "disk-fill bomb (--tmpfs-size=32M): ENOSPC, and space comes back on unlink" \
+    "disk: ENOSPC after <=32 MiB
+after unlink: writes again 0" "$out $rc"
+check "  a second instance ran meanwhile" "second" "$second"
+
+start=$SECONDS
+out=$(timeout -k 5 60 "$SKAS" run --pids-max=64 -- /bin/bash -c \
+    ':(){ :|:& };:; sleep 2; echo survived' 2>/dev/null &
+    sleep 1; timeout -k 5 30 "$SKAS" run -- /bin/echo second 2>&1; wait)
+check "fork bomb (--pids-max=64) and a second instance meanwhile" "second survived" "$(echo $out)"
+
+bomb --cpus=1 -- "$b" threads
+check "--cpus=1: two spinning threads both run (time slices)" "threads: both ran: yes 0" "$out $rc"
+bomb --cpus=1 -- "$b" cpus
+check "--cpus=1: sched_getaffinity shows one CPU" "cpus: 1 1" "$out"
+out=$(timeout -k 5 30 "$SKAS" run --cpus=1 -- /usr/bin/nproc 2>&1)
+check "--cpus=1: nproc says 1" "1" "$out"
+ncpu=$(nproc)
+out=$(timeout -k 5 30 "$SKAS" run --cpus="$ncpu" -- /bin/sh -c "$b cpus; nproc" 2>&1)
+check "--cpus=$ncpu (all): the guest sees $ncpu" "cpus: $ncpu 1
+$ncpu" "$out"
+
+# The stubs' host CPUs: Cpus_allowed_list of the stub running a sleep.
+"$SKAS" run --cpus=1 --memory=64M -- /bin/sleep 3 &
+kpid=$!
+for _ in $(seq 50); do
+    [ "$(pgrep -P "$kpid" | wc -l)" -ge 2 ] && break
+    sleep 0.1
+done
+allowed=$(for s in $(pgrep -P "$kpid"); do grep Cpus_allowed_list "/proc/$s/status" | cut -f2; done | sort -u)
+data=$(for s in $(pgrep -P "$kpid"); do grep 'Max data size' "/proc/$s/limits" | awk '{print $4}'; done | sort -u)
+kill "$kpid" 2>/dev/null
+wait "$kpid" 2>/dev/null
+check "--cpus=1: the stubs may run on one host CPU" "1" "$(echo "$allowed" | grep -c '^[0-9]*$')"
+check "--memory=64M: the stubs' host RLIMIT_DATA backstop is 144 MiB" "$((144 << 20))" "$data"
+
+out=$(timeout -k 5 30 "$SKAS" run --memory=12 -- /bin/true 2>&1; echo $?)
+check "--memory misuse: one sentence, status 2" "skas: --memory wants a size of at least 4M like 512M or 2G, not '12' (see skas --help)
+2" "$out"
+out=$(timeout -k 5 30 "$SKAS" run --cpus=0 -- /bin/true 2>&1 | wc -l; exit "${PIPESTATUS[0]}")
+check "--cpus=0 is misuse" "1" "$out"
+
+echo "$((n - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ]
