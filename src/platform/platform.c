@@ -12,5 +12,9 @@ int platform_select(const char *name)
 		platform = &platform_ptrace;
 		return 0;
 	}
+	if (strcmp(name, "seccomp") == 0) {
+		platform = &platform_seccomp;
+		return 0;
+	}
 	return -1;
 }

@@ -100,6 +100,7 @@ struct platform_ops {
 
 extern const struct platform_ops *platform;
 extern const struct platform_ops platform_ptrace;
+extern const struct platform_ops platform_seccomp;
 
 int platform_select(const char *name);
 
