@@ -45,6 +45,8 @@ typedef void (*pf_event_fn)(void *owner, const struct pf_event *ev);
 
 struct platform_ops {
 	const char *name;
+	/* 0 if the host supports the backend (NULL: always). */
+	int (*probe)(void);
 	int (*init)(void);
 	/* Address spaces. mm_new: a fresh empty one (a fork of the zygote);
 	 * mm_copy: a copy-on-write copy of src (a host fork of its stub);
@@ -103,5 +105,8 @@ extern const struct platform_ops platform_ptrace;
 extern const struct platform_ops platform_seccomp;
 
 int platform_select(const char *name);
+/* Settles the default (falls back to ptrace where seccomp cannot run) and
+ * returns the name of the backend that runs. */
+const char *platform_resolve(void);
 
 #endif

@@ -517,7 +517,7 @@ static void sc_ready(void *arg)
 
 /* The host must have what the backend uses: USER_NOTIF (5.0) and
  * pidfd_getfd (5.6). */
-static int probe(void)
+static int sc_probe(void)
 {
 	unsigned int action = SECCOMP_RET_USER_NOTIF;
 	int pidfd, fd;
@@ -541,7 +541,7 @@ static int sc_init(void)
 	sigset_t set;
 	int ret;
 
-	ret = probe();
+	ret = sc_probe();
 	if (ret < 0)
 		return ret;
 	ret = ptrace_stubs_init(true);
@@ -563,6 +563,7 @@ static int sc_init(void)
 
 const struct platform_ops platform_seccomp = {
 	.name = "seccomp",
+	.probe = sc_probe,
 	.init = sc_init,
 	.mm_new = ptrace_mm_new,
 	.mm_copy = ptrace_mm_copy,
