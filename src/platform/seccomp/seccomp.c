@@ -470,10 +470,14 @@ static int take_notification(struct pf_thread *th, pf_event_fn fn)
 
 static int sc_poll(pf_event_fn fn)
 {
+	static unsigned evloop_sigchlds;
 	struct epoll_event evs[32];
 	int i, k, tid, status, n = 0;
+	bool sigchld = false;
 
-	/* SIGCHLD first, then reap: a stop after the reaping wakes us again. */
+	/* SIGCHLD first, then reap: a stop after the reaping raises it
+	 * again. Without one (here or in the event loop) there is nothing to
+	 * reap, and the common call saves a wait4. */
 	k = epoll_wait(sc_epfd, evs, 32, 0);
 	for (i = 0; i < k; i++) {
 		if (evs[i].data.ptr == NULL) {
@@ -481,9 +485,14 @@ static int sc_poll(pf_event_fn fn)
 
 			while (read(sc_sigfd, si, sizeof(si)) > 0)
 				;
+			sigchld = true;
 		}
 	}
-	while ((tid = waitpid(-1, &status, __WALL | WNOHANG)) > 0) {
+	if (host_evloop_sigchld_count() != evloop_sigchlds) {
+		evloop_sigchlds = host_evloop_sigchld_count();
+		sigchld = true;
+	}
+	while (sigchld && (tid = waitpid(-1, &status, __WALL | WNOHANG)) > 0) {
 		handle_status(tid, status, fn);
 		n++;
 	}
