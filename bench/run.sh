@@ -3,8 +3,9 @@
 #
 # Builds the benchmark programs into build/bench/ (static, -O2; only those
 # whose sources are newer than the binary), runs each workload natively and
-# under "$SKAS run --", and prints one table of medians:
-#     workload | native | skas (ptrace) | ratio (skas/native)
+# under "$SKAS run --platform=P --" for each platform P, and prints one
+# table of medians:
+#     workload | native | ptrace | ratio | seccomp | ratio   (ratio: skas/native)
 # This is a report, not a test: a workload that fails under skas prints
 # "n/a" with a one-line reason and the run goes on. The exit status is 0
 # unless the suite itself cannot run (no skas, build failure).
@@ -12,6 +13,8 @@
 # Sized for well under a minute on a 2-CPU VM. Environment knobs:
 #   BENCH_SCALE=F    multiply every operation count by F (default 1)
 #   BENCH_TIMEOUT=S  per-run time limit in seconds (default 60)
+#   BENCH_PLATFORMS="ptrace seccomp"  the platforms to run (default both,
+#                    seccomp only where the host supports it)
 set -u
 
 SKAS=${1:-./skas}
@@ -19,6 +22,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=$ROOT/build/bench
 SCALE=${BENCH_SCALE:-1}
 TMO=${BENCH_TIMEOUT:-60}
+PLATFORMS=${BENCH_PLATFORMS:-ptrace seccomp}
 
 if [ ! -x "$SKAS" ]; then
 	echo "bench: '$SKAS' is not an executable skas (run 'make skas')" >&2
@@ -40,6 +44,16 @@ for p in getppid clock open_close stat pread touch startup fork pingpong signal 
 		}
 	fi
 done
+
+pfs=()
+for pf in $PLATFORMS; do
+	if "$SKAS" run --platform="$pf" -- /bin/true >/dev/null 2>&1; then
+		pfs+=("$pf")
+	else
+		echo "bench: platform $pf does not run on this host: left out" >&2
+	fi
+done
+[ ${#pfs[@]} -gt 0 ] || { echo "bench: no platform runs" >&2; exit 2; }
 
 # ---- helpers ---------------------------------------------------------------
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/skas-bench.XXXXXX") || exit 2
@@ -95,13 +109,18 @@ MU=µ
 
 ROWS=()
 NOTES=()
-row() { ROWS+=("$1"$'\t'"$2"$'\t'"$3"$'\t'"$4"); }
+# row NAME NATIVE then a (value, ratio) pair per platform, tab-separated.
+row() {
+	local IFS=$'\t'
+	ROWS+=("$*")
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf (b > 0 ? "%.1fx" : "-"), a / b }'; }
 
 # bench NAME UNIT NATIVE-N SKAS-N PROGRAM ARGS... ; "@N" in ARGS is the count.
 bench() {
-	local name=$1 unit=$2 nn=$3 sn=$4 nat sk ratio
+	local name=$1 unit=$2 nn=$3 sn=$4 nat pf
 	shift 4
-	local -a nargs=() sargs=()
+	local -a nargs=() sargs=() cells=()
 	local a
 	for a in "$@"; do
 		nargs+=("${a/@N/$nn}")
@@ -110,21 +129,45 @@ bench() {
 	if measure "${nargs[@]}"; then
 		nat=$MED
 	else
-		row "$name" "n/a" "" ""
+		row "$name" "n/a"
 		NOTES+=("$name: native run failed: $WHY")
 		return
 	fi
-	SKAS_LOG=$TMP/klog
-	rm -f "$SKAS_LOG"
-	if measure "$SKAS" run --log="$SKAS_LOG" -- "${sargs[@]}"; then
-		sk=$MED
-		ratio=$(awk -v a="$sk" -v b="$nat" 'BEGIN { printf (b > 0 ? "%.1fx" : "-"), a / b }')
-		row "$name" "$(fmt "$nat" "$unit")" "$(fmt "$sk" "$unit")" "$ratio"
-	else
-		row "$name" "$(fmt "$nat" "$unit")" "n/a" "-"
-		NOTES+=("$name: skas run failed: $WHY")
+	for pf in "${pfs[@]}"; do
+		SKAS_LOG=$TMP/klog
+		rm -f "$SKAS_LOG"
+		if measure "$SKAS" run --platform="$pf" --log="$SKAS_LOG" -- "${sargs[@]}"; then
+			cells+=("$(fmt "$MED" "$unit")" "$(ratio "$MED" "$nat")")
+		else
+			cells+=("n/a" "-")
+			NOTES+=("$name ($pf): skas run failed: $WHY")
+		fi
+		SKAS_LOG=
+	done
+	row "$name" "$(fmt "$nat" "$unit")" "${cells[@]}"
+}
+
+# timed NAME NATIVE-CMD... : a whole command timed from outside by
+# build/bench/startup (ms); the skas runs prefix it with skas run.
+timed() {
+	local name=$1 count=$2 nat pf
+	shift 2
+	local -a cells=()
+	if ! measure "$B/startup" "$count" "$@"; then
+		row "$name" "n/a"
+		NOTES+=("$name: native run failed: $WHY")
+		return
 	fi
-	SKAS_LOG=
+	nat=$MED
+	for pf in "${pfs[@]}"; do
+		if measure "$B/startup" "$count" "$SKAS" run --platform="$pf" -- "$@"; then
+			cells+=("$(fmt "$MED" ms)" "$(ratio "$MED" "$nat")")
+		else
+			cells+=("n/a" "-")
+			NOTES+=("$name ($pf): skas run failed: $WHY")
+		fi
+	done
+	row "$name" "$(fmt "$nat" ms)" "${cells[@]}"
 }
 
 # ---- workloads -------------------------------------------------------------
@@ -158,33 +201,11 @@ bench "epoll_wait 1000 idle+1 ready" "" "$(( EN * 5 ))" "$EN" "$B/epoll1k" @N 7
 if command -v busybox >/dev/null; then
 	BB=$(command -v busybox)
 	LOOP='i=0; while [ $i -lt 1000 ]; do echo x | cat >/dev/null; i=$((i+1)); done'
-	if measure "$B/startup" 3 "$BB" sh -c "$LOOP"; then
-		nat=$MED
-		if measure "$B/startup" 3 "$SKAS" run -- "$BB" sh -c "$LOOP"; then
-			row "busybox sh: 1000 x echo|cat" "$(fmt "$nat" ms)" "$(fmt "$MED" ms)" \
-				"$(awk -v a="$MED" -v b="$nat" 'BEGIN { printf "%.1fx", a / b }')"
-		else
-			row "busybox sh: 1000 x echo|cat" "$(fmt "$nat" ms)" "n/a" "-"
-			NOTES+=("busybox loop: skas run failed: $WHY")
-		fi
-	fi
+	timed "busybox sh: 1000 x echo|cat" 3 "$BB" sh -c "$LOOP"
 fi
 
-# Startup is timed from outside (fork+exec+wait by build/bench/startup,
-# which itself runs natively, since skas has no fork yet).
-if measure "$B/startup" "$STARTS" /bin/true; then
-	nat=$MED
-	if measure "$B/startup" "$STARTS" "$SKAS" run -- /bin/true; then
-		row "startup /bin/true" "$(fmt "$nat" ms)" "$(fmt "$MED" ms)" \
-			"$(awk -v a="$MED" -v b="$nat" 'BEGIN { printf "%.1fx", a / b }')"
-	else
-		row "startup /bin/true" "$(fmt "$nat" ms)" "n/a" "-"
-		NOTES+=("startup: skas run failed: $WHY")
-	fi
-else
-	row "startup /bin/true" "n/a" "" ""
-	NOTES+=("startup: native run failed: $WHY")
-fi
+# Startup is timed from outside (fork+exec+wait by build/bench/startup).
+timed "startup /bin/true" "$STARTS" /bin/true
 
 # ---- report ----------------------------------------------------------------
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
@@ -192,14 +213,23 @@ echo "skas bench: $(date '+%Y-%m-%d %H:%M:%S %Z') on $(uname -n): nproc=$(nproc)
 	"Linux $(uname -r) $(uname -m)${cpu:+, $cpu}"
 echo "skas: $("$SKAS" --version 2>/dev/null | head -1)   (median per op of 7 rounds; startup: median of $STARTS runs)"
 echo
-W1=28 W2=11 W3=14
-line() { pad "$1" $W1; printf ' | '; pad "$2" $W2; printf ' | '; pad "$3" $W3; printf ' | %s\n' "$4"; }
-line "workload" "native" "skas (ptrace)" "ratio"
-printf '%s-|-%s-|-%s-|-%s\n' "$(printf '%*s' $W1 '' | tr ' ' -)" "$(printf '%*s' $W2 '' | tr ' ' -)" \
-	"$(printf '%*s' $W3 '' | tr ' ' -)" "------"
+W1=28 W2=11 W3=11 W4=6
+dashes() { printf '%*s' "$1" '' | tr ' ' -; }
+hdr=$(pad "workload" $W1; printf ' | '; pad "native" $W2)
+sep=$(dashes $W1; printf -- '-|-'; dashes $W2)
+for pf in "${pfs[@]}"; do
+	hdr+=$(printf ' | '; pad "$pf" $W3; printf ' | '; pad "ratio" $W4)
+	sep+=$(printf -- '-|-'; dashes $W3; printf -- '-|-'; dashes $W4)
+done
+echo "$hdr"
+echo "$sep"
 for r in "${ROWS[@]}"; do
-	IFS=$'\t' read -r c1 c2 c3 c4 <<<"$r"
-	line "$c1" "$c2" "$c3" "$c4"
+	IFS=$'\t' read -r -a c <<<"$r"
+	l=$(pad "${c[0]}" $W1; printf ' | '; pad "${c[1]}" $W2)
+	for ((i = 0; i < ${#pfs[@]}; i++)); do
+		l+=$(printf ' | '; pad "${c[2 + 2 * i]:-}" $W3; printf ' | '; pad "${c[3 + 2 * i]:-}" $W4)
+	done
+	echo "$l"
 done
 if [ ${#NOTES[@]} -gt 0 ]; then
 	echo

@@ -54,7 +54,8 @@ static void usage(FILE *out)
 		"  --user=UID[:GID]   the first program's credentials (default 0:0, root)\n"
 		"  --strace[=FILE]    print every guest system call and its result\n"
 		"                     (to stderr, or to FILE)\n"
-		"  --platform=NAME    host support: ptrace (the only one yet)\n"
+		"  --platform=NAME    host support: seccomp (the default where the host\n"
+		"                     has it) or ptrace\n"
 		"  --log=FILE         write the kernel log to FILE\n"
 		"  --pids-max=N       at most N tasks (default 4096): fork beyond is EAGAIN\n"
 		"  --memory=SIZE      the guest's memory (K, M, G; default: half the host's):\n"
@@ -224,7 +225,7 @@ static void parse(int argc, char **argv, struct cmdline *cl)
 		exit(0);
 	}
 	if (strcmp(argv[1], "--version") == 0) {
-		printf("skas %s (platform: %s)\n", SKAS_VERSION, platform->name);
+		printf("skas %s (platform: %s)\n", SKAS_VERSION, platform_resolve());
 		exit(0);
 	}
 	if (strcmp(argv[1], "run") != 0)
@@ -303,7 +304,8 @@ static void parse(int argc, char **argv, struct cmdline *cl)
 			break;
 		case OPT_PLATFORM:
 			if (platform_select(optarg) < 0)
-				misuse("unknown platform '%s': the platforms are: ptrace", optarg);
+				misuse("unknown platform '%s': the platforms are: seccomp, ptrace",
+				       optarg);
 			break;
 		case OPT_LOG:
 			cl->log_file = optarg;
@@ -325,7 +327,7 @@ static void parse(int argc, char **argv, struct cmdline *cl)
 			usage(stdout);
 			exit(0);
 		case OPT_VERSION:
-			printf("skas %s (platform: %s)\n", SKAS_VERSION, platform->name);
+			printf("skas %s (platform: %s)\n", SKAS_VERSION, platform_resolve());
 			exit(0);
 		default:
 			misuse("unknown option '%s'", argv[optind - 1]);
@@ -446,8 +448,10 @@ int main(int argc, char **argv)
 	ret = host_init();
 	if (ret == 0)
 		ret = host_evloop_init();
-	if (ret == 0)
+	if (ret == 0) {
+		platform_resolve();
 		ret = platform->init();
+	}
 	if (cl.cpus)
 		host_pin_cpu();
 	if (ret < 0) {
@@ -455,6 +459,7 @@ int main(int argc, char **argv)
 			strerror(-ret));
 		return 1;
 	}
+	klog(LOG_INFO, "platform: %s", platform->name);
 	{
 		struct root_config rc = { .host_root = cl.root,
 					  .rw = cl.rw,

@@ -35,7 +35,13 @@ run_suite() {
 for t in "$@"; do
 	run_suite "unit: $(basename "$t")" "$t"
 done
-run_suite "guest tests" tests/guest/run.sh --skas "$SKAS"
+# The guest suite on each platform (seccomp only where the host has it).
+run_suite "guest tests (ptrace)" tests/guest/run.sh --skas "$SKAS" --platform ptrace
+if "$SKAS" run --platform=seccomp -- /bin/true >/dev/null 2>&1; then
+	run_suite "guest tests (seccomp)" tests/guest/run.sh --skas "$SKAS" --platform seccomp
+else
+	echo "# === guest tests (seccomp): the host lacks USER_NOTIF or pidfd_getfd, skipped"
+fi
 for s in tests/scenario/*.sh; do
 	run_suite "scenario: $(basename "$s")" env SKAS="$SKAS" bash "$s"
 done

@@ -14,6 +14,7 @@
 static int epfd = -1;
 static int sigchld_fd = -1; /* stub events wake the epoll wait too */
 static int nwatched;
+static unsigned sigchld_reads; /* SIGCHLDs taken here (host_evloop_sigchld_count) */
 
 /* Persistent watches (host_evloop_watch): the kernel's own readers of
  * host fds (the console), not tasks. */
@@ -129,6 +130,11 @@ int host_evloop_del(int fd)
 	return 0;
 }
 
+unsigned host_evloop_sigchld_count(void)
+{
+	return sigchld_reads;
+}
+
 bool host_evloop_busy(void)
 {
 	return nwatched > 0;
@@ -152,6 +158,7 @@ int host_evloop_wait(int64_t timeout_ns, void (*fn)(void *cookie))
 
 			while (read(sigchld_fd, si, sizeof(si)) > 0)
 				;
+			sigchld_reads++;
 			continue;
 		}
 		if (watch_of(evs[i].data.ptr)) {

@@ -106,6 +106,9 @@ int host_evloop_del(int fd);
 int host_evloop_wait(int64_t timeout_ns, void (*fn)(void *cookie));
 /* Does the event loop have anything to wait for besides the platform? */
 bool host_evloop_busy(void);
+/* Changes whenever host_evloop_wait consumed a SIGCHLD: a platform that
+ * watches SIGCHLD itself knows it must reap. */
+unsigned host_evloop_sigchld_count(void);
 /* A persistent watch: fn(arg) runs in the idle loop each time fd is ready
  * for reading (or writing), until paused or removed. */
 int host_evloop_watch(int fd, bool write, void (*fn)(void *arg), void *arg);

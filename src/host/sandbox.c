@@ -21,6 +21,7 @@
 #include <linux/capability.h>
 #include <linux/mount.h>
 #include <sys/ioctl.h>
+#include <linux/seccomp.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
@@ -339,6 +340,12 @@ static int allow_platform(scmp_filter_ctx ctx)
 	r |= ALLOW_IF(kill, SCMP_A1(SCMP_CMP_EQ, SIGKILL));    /* a stub's end */
 	r |= ALLOW_IF(tgkill, SCMP_A2(SCMP_CMP_EQ, SIGKILL));  /* a stub thread's */
 	r |= ALLOW_IF(tgkill, SCMP_A0(SCMP_CMP_EQ, getpid())); /* raise: abort, host_kill_self */
+	/* platform/seccomp: a new guest thread's listener, taken from its stub;
+	 * its notifications received and answered. */
+	r |= ALLOW_IF(pidfd_open, SCMP_A1(SCMP_CMP_EQ, 0));
+	r |= ALLOW_IF(pidfd_getfd, SCMP_A2(SCMP_CMP_EQ, 0));
+	r |= ALLOW_IF(ioctl, SCMP_A1_32(SCMP_CMP_EQ, (uint32_t)SECCOMP_IOCTL_NOTIF_RECV));
+	r |= ALLOW_IF(ioctl, SCMP_A1_32(SCMP_CMP_EQ, (uint32_t)SECCOMP_IOCTL_NOTIF_SEND));
 	return r;
 }
 

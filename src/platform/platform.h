@@ -60,6 +60,8 @@ struct pf_vdso {
 
 struct platform_ops {
 	const char *name;
+	/* 0 if the host supports the backend (NULL: always). */
+	int (*probe)(void);
 	int (*init)(void);
 	/* Address spaces. mm_new: a fresh empty one (a fork of the zygote);
 	 * mm_copy: a copy-on-write copy of src (a host fork of its stub);
@@ -123,7 +125,11 @@ struct platform_ops {
 
 extern const struct platform_ops *platform;
 extern const struct platform_ops platform_ptrace;
+extern const struct platform_ops platform_seccomp;
 
 int platform_select(const char *name);
+/* Settles the default (falls back to ptrace where seccomp cannot run) and
+ * returns the name of the backend that runs. */
+const char *platform_resolve(void);
 
 #endif

@@ -13,7 +13,9 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <stdbool.h>
 #include <seccomp.h>
+#include <linux/seccomp.h>
 
 #include "platform/stub_image.h"
 #include "stub/stub.h"
@@ -37,7 +39,7 @@ int stub_image_fd(void)
 #define THREAD_CLONE_FLAGS \
 	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM)
 
-static int add_rules(scmp_filter_ctx ctx)
+static int add_rules(scmp_filter_ctx ctx, bool seccomp)
 {
 	int r = 0;
 
@@ -59,6 +61,11 @@ static int add_rules(scmp_filter_ctx ctx)
 			      SCMP_A0(SCMP_CMP_EQ, CLONE_PARENT | SIGCHLD));
 	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
 			      SCMP_A0(SCMP_CMP_EQ, THREAD_CLONE_FLAGS));
+	/* seccomp backend: a new guest thread installs its own filter. */
+	if (seccomp)
+		r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(seccomp), 2,
+				      SCMP_A0(SCMP_CMP_EQ, SECCOMP_SET_MODE_FILTER),
+				      SCMP_A1(SCMP_CMP_EQ, SECCOMP_FILTER_FLAG_NEW_LISTENER));
 	/* Dying. */
 	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(exit), 0);
 	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(exit_group), 0);
@@ -70,7 +77,7 @@ int stub_filter_count(void)
 	return 11;
 }
 
-int stub_filter_build(char *buf, size_t size, size_t *len)
+int stub_filter_build(char *buf, size_t size, bool seccomp, size_t *len)
 {
 	scmp_filter_ctx ctx;
 	int fd = -1, ret;
@@ -81,10 +88,14 @@ int stub_filter_build(char *buf, size_t size, size_t *len)
 	 * under valgrind. */
 	if (seccomp_api_get() < 3)
 		seccomp_api_set(3);
-	ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
+	/* Under the seccomp backend a guest thread's own filter decides
+	 * (USER_NOTIF or TRACE for everything): a KILL default here would
+	 * override it. The control thread's calls off the list then stop it
+	 * with PTRACE_EVENT_SECCOMP, and the kernel kills the stub. */
+	ctx = seccomp_init(seccomp ? SCMP_ACT_TRACE(0) : SCMP_ACT_KILL_PROCESS);
 	if (!ctx)
 		return -ENOMEM;
-	ret = add_rules(ctx);
+	ret = add_rules(ctx, seccomp);
 	if (ret < 0)
 		goto out;
 	fd = memfd_create("skas-bpf", MFD_CLOEXEC);

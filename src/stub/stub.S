@@ -76,6 +76,19 @@ stub_exit_thread:
 	syscall
 	int3
 
+	/* seccomp backend: a new guest thread boxes itself (stub.h
+	 * STUB_GUEST_INIT); from here on every call it makes traps. */
+	.org	STUB_GUEST_INIT - STUB_CODE
+	.globl	stub_guest_init
+stub_guest_init:
+	mov	$317, %eax
+	mov	$1, %edi
+	mov	$8, %esi
+	movabs	$STUB_GUEST_PROG, %rdx
+	syscall
+	int3
+4:	jmp	4b
+
 	.section .bss
 	.balign	4096
 	.globl	stub_data

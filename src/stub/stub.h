@@ -22,12 +22,21 @@
 /* Where a retired guest thread is sent to exit on its own. */
 #define STUB_EXIT_THREAD (STUB_CODE + 0x100)
 
+/* seccomp backend: a new guest thread installs its own filter here
+ * (seccomp(SET_MODE_FILTER, NEW_LISTENER, STUB_GUEST_PROG)) and stops with
+ * int3, rax = the listener fd or -errno. */
+#define STUB_GUEST_INIT (STUB_CODE + 0x180)
+
 /* An op is 8 quadwords: nr, six arguments, unused. nr == -1 ends a batch. */
 #define STUB_OP_SIZE 64
 #define STUB_MAX_OPS 128
 /* The rest of the ops area carries data the ops point at (BPF programs). */
 #define STUB_PAYLOAD	  (STUB_OPS + STUB_OP_SIZE * STUB_MAX_OPS)
 #define STUB_PAYLOAD_SIZE (STUB_OPS_SIZE - STUB_OP_SIZE * STUB_MAX_OPS)
+/* Its second half: the guest threads' filter (struct sock_fprog, then the
+ * program), written once at boot. */
+#define STUB_GUEST_PROG	     (STUB_PAYLOAD + 0x1000)
+#define STUB_GUEST_PROG_SIZE (STUB_PAYLOAD + STUB_PAYLOAD_SIZE - STUB_GUEST_PROG)
 
 /* Host fds in a stub: 0 is the kernel's socket; fds handed in for one batch
  * arrive at 1, 2, ... and are closed before the batch ends. */

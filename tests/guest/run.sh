@@ -5,7 +5,10 @@
 # pass (its expected exit status, no "not ok" line).
 #
 # usage: tests/guest/run.sh [--skas PATH] [--only NAME] [--libc glibc|musl|both]
-#                           [--native-only]
+#                           [--platform ptrace|seccomp] [--native-only]
+#
+# --platform (default: $SKAS_PLATFORM, else skas's own default) is passed to
+# `skas run` as --platform=NAME.
 #
 # --native-only (for checking the tests themselves): build and run natively
 # only; a test passes when its exit status is the expected one (0, or the
@@ -24,9 +27,10 @@ only=
 libc=both
 native_only=0
 skas_given=0
+platform=${SKAS_PLATFORM:-}
 
 usage() {
-    echo "usage: $0 [--skas PATH] [--only NAME] [--libc glibc|musl|both] [--native-only]" >&2
+    echo "usage: $0 [--skas PATH] [--only NAME] [--libc glibc|musl|both] [--platform NAME] [--native-only]" >&2
     exit 2
 }
 
@@ -38,6 +42,8 @@ while [ $# -gt 0 ]; do
         --only=*) only=${1#--only=}; shift ;;
         --libc) [ $# -ge 2 ] || usage; libc=$2; shift 2 ;;
         --libc=*) libc=${1#--libc=}; shift ;;
+        --platform) [ $# -ge 2 ] || usage; platform=$2; shift 2 ;;
+        --platform=*) platform=${1#--platform=}; shift ;;
         --native-only) native_only=1; shift ;;
         -h|--help) usage ;;
         *) echo "$0: unknown option: $1" >&2; usage ;;
@@ -59,6 +65,12 @@ else
 fi
 
 cd "$root" || exit 2
+
+skas_opts=()
+if [ -n "$platform" ]; then
+    skas_opts+=("--platform=$platform")
+    echo "# platform: $platform"
+fi
 
 skas_ok=1
 if [ "$native_only" = 0 ] && ! command -v "$SKAS" >/dev/null 2>&1; then
@@ -161,7 +173,7 @@ for src in "${srcs[@]}"; do
             continue
         fi
 
-        skas_rc=$(run_one "$tmp/skas.out" "$tmp/skas.err" "$SKAS" run -- "$bin" "${args[@]}")
+        skas_rc=$(run_one "$tmp/skas.out" "$tmp/skas.err" "$SKAS" run "${skas_opts[@]}" -- "$bin" "${args[@]}")
 
         # A test that fails natively (a hang ended by its alarm, a "not ok")
         # proves nothing even when skas fails the same way.

@@ -97,6 +97,21 @@ int main(int argc, char **argv)
 		printf("returned\n");
 		return 0;
 	}
+	if (argc == 2 && strcmp(argv[1], "stubexit") == 0) {
+		/* The stub's exit(0) of a retired thread (STUB_EXIT_THREAD):
+		 * the guest's own exit(0) if it traps, a stub thread gone
+		 * behind the kernel's back (SIGKILL) if it reached the host. */
+		((void (*)(void))0x7fffff000100UL)();
+		printf("returned\n");
+		return 0;
+	}
+	if (argc == 2 && strcmp(argv[1], "stubinit") == 0) {
+		/* The seccomp backend's filter install (STUB_GUEST_INIT): a
+		 * guest seccomp() call, then the int3 (SIGTRAP). */
+		((void (*)(void))0x7fffff000180UL)();
+		printf("returned\n");
+		return 0;
+	}
 	return 2;
 }
 EOF
@@ -208,9 +223,21 @@ ok "a guest root cannot ptrace a stub of another instance (host pid $stub)" \
 ok "the stub is still traced by its own kernel only" \
     "$([ "$(field "$stub" TracerPid)" = "$kpid" ]; echo $?)" "TracerPid: $(field "$stub" TracerPid)"
 stop_guest
-out=$("$SKAS" run -- /bin/sh -c "'$tmp/h' stubjump; echo status \$?" 2>&1 | tail -n 1)
-ok "a guest that runs the stub's code gets a signal, not a host call" \
-    "$(echo "$out" | grep -Eq '^status 1(3[0-9]|[2-4][0-9])$'; echo $?)" "$out"
+for pf in ptrace seccomp; do
+    if ! "$SKAS" run --platform=$pf -- /bin/true >/dev/null 2>&1; then
+        echo "# platform $pf: not available on this host"
+        continue
+    fi
+    out=$("$SKAS" run --platform=$pf -- /bin/sh -c "'$tmp/h' stubjump; echo status \$?" 2>&1 | tail -n 1)
+    ok "$pf: a guest that runs the stub's batch loop gets a signal, not a host call" \
+        "$(echo "$out" | grep -Eq '^status 1(3[0-9]|[2-4][0-9])$'; echo $?)" "$out"
+    out=$("$SKAS" run --platform=$pf -- /bin/sh -c "'$tmp/h' stubexit; echo status \$?" 2>&1 | tail -n 1)
+    ok "$pf: a guest that runs the stub's thread exit makes its own exit(0), not the host's" \
+        "$([ "$out" = "status 0" ]; echo $?)" "$out"
+    out=$("$SKAS" run --platform=$pf -- /bin/sh -c "'$tmp/h' stubinit; echo status \$?" 2>&1 | tail -n 1)
+    ok "$pf: a guest that runs the stub's filter install gets SIGTRAP, not a host call" \
+        "$([ "$out" = "status 133" ]; echo $?)" "$out"
+done
 out=$("$SKAS" run -- /bin/echo still alive 2>&1)
 ok "skas still runs programs" "$([ "$out" = "still alive" ]; echo $?)" "$out"
 

@@ -396,6 +396,7 @@ int main(void)
 	int ret;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	platform_select("ptrace");
 	ret = platform->init();
 	ok(ret == 0, "%s: init: %d", platform->name, ret);
 	if (ret == 0)

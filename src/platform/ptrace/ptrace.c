@@ -32,52 +32,7 @@
 #include "platform/platform.h"
 #include "platform/stub_image.h"
 #include "stub/stub.h"
-
-#define THREAD_CLONE_FLAGS \
-	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM)
-#define FORK_CLONE_FLAGS (CLONE_PARENT | SIGCHLD)
-
-struct stub_op {
-	int64_t nr;
-	uint64_t arg[6];
-	uint64_t unused;
-};
-_Static_assert(sizeof(struct stub_op) == STUB_OP_SIZE, "stub op layout");
-
-/* The recvmsg scratch in each stub's data page. */
-struct stub_data {
-	struct msghdr msg;
-	struct iovec iov;
-	char byte;
-	char pad[7];
-	char control[64];
-};
-
-/* Ops reserved at the end of a batch: recvmsg+mmap+close for one fd map. */
-#define MAX_QUEUED_OPS (STUB_MAX_OPS - 4)
-#define MAX_QUEUED_FDS 16
-
-struct pf_mm {
-	int ctl_pid; /* the stub's main thread: runs batches, never guest code */
-	struct pf_mm *hash_next;
-	int nops;
-	int nfds;
-	int fds[MAX_QUEUED_FDS]; /* dup'ed host fds, sent at flush */
-	bool dead;
-	struct stub_op ops[STUB_MAX_OPS];
-};
-
-struct pf_thread {
-	int tid;
-	struct pf_mm *mm;
-	void *owner;
-	bool regs_valid, regs_dirty, has_result;
-	bool running;	/* resumed, and no event taken since */
-	bool want_stop; /* interrupt asked for */
-	long result;
-	struct pf_regs regs;
-	struct pf_thread *hash_next;
-};
+#include "platform/ptrace/ptrace.h"
 
 static struct stub_op *shared_ops; /* the ops pages, read-only in every stub */
 static int sock_kernel = -1;	   /* our end of the fd-passing socket */
@@ -114,7 +69,7 @@ static void mm_hash_del(struct pf_mm *mm)
 }
 
 /* The stub's main thread was reaped: its pid may be reused from now on. */
-static void mm_reaped(int pid)
+void ptrace_mm_reaped(int pid)
 {
 	struct pf_mm *mm;
 
@@ -128,7 +83,7 @@ static void mm_reaped(int pid)
 	}
 }
 
-static struct pf_thread *thread_lookup(int tid)
+struct pf_thread *ptrace_thread_lookup(int tid)
 {
 	struct pf_thread *th;
 
@@ -138,13 +93,13 @@ static struct pf_thread *thread_lookup(int tid)
 	return NULL;
 }
 
-static void thread_hash_add(struct pf_thread *th)
+void ptrace_thread_hash_add(struct pf_thread *th)
 {
 	th->hash_next = thread_hash[(unsigned)th->tid % THREAD_HASH];
 	thread_hash[(unsigned)th->tid % THREAD_HASH] = th;
 }
 
-static void thread_hash_del(struct pf_thread *th)
+void ptrace_thread_hash_del(struct pf_thread *th)
 {
 	struct pf_thread **p;
 
@@ -158,7 +113,7 @@ static void thread_hash_del(struct pf_thread *th)
 	}
 }
 
-static int wait_pid(int pid, int *status)
+int ptrace_wait_pid(int pid, int *status)
 {
 	int r;
 
@@ -168,7 +123,7 @@ static int wait_pid(int pid, int *status)
 	return r < 0 ? -errno : r;
 }
 
-static void queue_op(struct pf_mm *mm, long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+void ptrace_queue_op(struct pf_mm *mm, long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
 		     uint64_t a4, uint64_t a5)
 {
 	struct stub_op *op = &mm->ops[mm->nops++];
@@ -266,7 +221,7 @@ static void mark_dead(struct pf_mm *mm)
  * A fork or clone op reports the new host pid in *new_pid. Returns 0, the
  * -errno of the first failing op, or -ESRCH if the stub is gone.
  */
-static int run_batch(struct pf_mm *mm, int *new_pid)
+int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 {
 	struct user_regs_struct regs;
 	int i, status, ret = 0, nops = mm->nops;
@@ -297,7 +252,11 @@ static int run_batch(struct pf_mm *mm, int *new_pid)
 	    ptrace(PTRACE_CONT, mm->ctl_pid, 0, 0) < 0)
 		goto lost;
 	for (;;) {
-		if (wait_pid(mm->ctl_pid, &status) < 0 || !WIFSTOPPED(status))
+		if (ptrace_wait_pid(mm->ctl_pid, &status) < 0 || !WIFSTOPPED(status))
+			goto lost;
+		/* A call off the stub's allowlist (its filter's default is
+		 * RET_TRACE under the seccomp backend): never let it through. */
+		if (status >> 16 == PTRACE_EVENT_SECCOMP)
 			goto lost;
 		if (status >> 16 == PTRACE_EVENT_FORK || status >> 16 == PTRACE_EVENT_CLONE) {
 			unsigned long msg = 0;
@@ -320,8 +279,8 @@ static int run_batch(struct pf_mm *mm, int *new_pid)
 		/* An op failed between receiving an fd and closing it: close
 		 * every fd but the socket, so the next one arrives at 1 again. */
 		if (had_fds) {
-			queue_op(mm, SYS_close_range, 1, ~0U, 0, 0, 0, 0);
-			if (run_batch(mm, NULL) < 0)
+			ptrace_queue_op(mm, SYS_close_range, 1, ~0U, 0, 0, 0, 0);
+			if (ptrace_run_batch(mm, NULL) < 0)
 				mark_dead(mm);
 		}
 	}
@@ -333,16 +292,16 @@ lost:
 }
 
 /* Waits for a new stub thread's first stop and runs it to its int3. */
-static int park_new_thread(int tid)
+int ptrace_park_thread(int tid)
 {
 	int status;
 
-	if (wait_pid(tid, &status) < 0 || !WIFSTOPPED(status))
+	if (ptrace_wait_pid(tid, &status) < 0 || !WIFSTOPPED(status))
 		return -ESRCH;
 	if (ptrace(PTRACE_CONT, tid, 0, 0) < 0)
 		return -ESRCH;
 	for (;;) {
-		if (wait_pid(tid, &status) < 0 || !WIFSTOPPED(status))
+		if (ptrace_wait_pid(tid, &status) < 0 || !WIFSTOPPED(status))
 			return -ESRCH;
 		if (WSTOPSIG(status) == SIGTRAP && status >> 16 == 0)
 			return 0;
@@ -357,12 +316,12 @@ static int fork_stub(struct pf_mm *src, struct pf_mm **out)
 	int pid = -1, ret;
 
 	if (src->nops > MAX_QUEUED_OPS) {
-		ret = run_batch(src, NULL);
+		ret = ptrace_run_batch(src, NULL);
 		if (ret < 0)
 			return ret;
 	}
-	queue_op(src, SYS_clone, FORK_CLONE_FLAGS, 0, 0, 0, 0, 0);
-	ret = run_batch(src, &pid);
+	ptrace_queue_op(src, SYS_clone, FORK_CLONE_FLAGS, 0, 0, 0, 0, 0);
+	ret = ptrace_run_batch(src, &pid);
 	if (ret < 0)
 		return ret;
 	if (pid <= 0)
@@ -374,7 +333,7 @@ static int fork_stub(struct pf_mm *src, struct pf_mm **out)
 	}
 	mm->ctl_pid = pid;
 	mm_hash_add(mm);
-	ret = park_new_thread(pid);
+	ret = ptrace_park_thread(pid);
 	if (ret < 0) {
 		kill(pid, SIGKILL);
 		mm_hash_del(mm);
@@ -385,22 +344,22 @@ static int fork_stub(struct pf_mm *src, struct pf_mm **out)
 	return 0;
 }
 
-static int ptrace_mm_new(struct pf_mm **out)
+int ptrace_mm_new(struct pf_mm **out)
 {
 	return fork_stub(zygote, out);
 }
 
-static int ptrace_mm_flush(struct pf_mm *mm)
+int ptrace_mm_flush(struct pf_mm *mm)
 {
-	return run_batch(mm, NULL);
+	return ptrace_run_batch(mm, NULL);
 }
 
-static int ptrace_mm_copy(struct pf_mm *src, struct pf_mm **out)
+int ptrace_mm_copy(struct pf_mm *src, struct pf_mm **out)
 {
 	return fork_stub(src, out);
 }
 
-static void ptrace_mm_put(struct pf_mm *mm)
+void ptrace_mm_put(struct pf_mm *mm)
 {
 	if (!mm)
 		return;
@@ -414,26 +373,26 @@ static void ptrace_mm_put(struct pf_mm *mm)
 }
 
 /* Makes room for n more ops, flushing what is queued if needed. */
-static int reserve_ops(struct pf_mm *mm, int nops, int nfds)
+int ptrace_reserve_ops(struct pf_mm *mm, int nops, int nfds)
 {
 	if (mm->nops + nops > MAX_QUEUED_OPS || mm->nfds + nfds > MAX_QUEUED_FDS)
-		return run_batch(mm, NULL);
+		return ptrace_run_batch(mm, NULL);
 	return 0;
 }
 
-static int ptrace_mm_map(struct pf_mm *mm, uint64_t addr, uint64_t len, int prot, int flags,
-			 int host_fd, uint64_t off)
+int ptrace_mm_map(struct pf_mm *mm, uint64_t addr, uint64_t len, int prot, int flags, int host_fd,
+		  uint64_t off)
 {
 	int ret, fd;
 
 	if (host_fd < 0) {
-		ret = reserve_ops(mm, 1, 0);
+		ret = ptrace_reserve_ops(mm, 1, 0);
 		if (ret < 0)
 			return ret;
-		queue_op(mm, SYS_mmap, addr, len, prot, flags | MAP_FIXED, -1, off);
+		ptrace_queue_op(mm, SYS_mmap, addr, len, prot, flags | MAP_FIXED, -1, off);
 		return 0;
 	}
-	ret = reserve_ops(mm, 3, 1);
+	ret = ptrace_reserve_ops(mm, 3, 1);
 	if (ret < 0)
 		return ret;
 	fd = fcntl(host_fd, F_DUPFD_CLOEXEC, 3);
@@ -441,99 +400,99 @@ static int ptrace_mm_map(struct pf_mm *mm, uint64_t addr, uint64_t len, int prot
 		return -errno;
 	mm->fds[mm->nfds++] = fd;
 	/* Nothing else is open in a stub, so the fd arrives as fd 1. */
-	queue_op(mm, SYS_recvmsg, STUB_SOCK_FD, STUB_DATA, 0, 0, 0, 0);
-	queue_op(mm, SYS_mmap, addr, len, prot, flags | MAP_FIXED, 1, off);
-	queue_op(mm, SYS_close, 1, 0, 0, 0, 0, 0);
+	ptrace_queue_op(mm, SYS_recvmsg, STUB_SOCK_FD, STUB_DATA, 0, 0, 0, 0);
+	ptrace_queue_op(mm, SYS_mmap, addr, len, prot, flags | MAP_FIXED, 1, off);
+	ptrace_queue_op(mm, SYS_close, 1, 0, 0, 0, 0, 0);
 	return 0;
 }
 
-static int ptrace_mm_unmap(struct pf_mm *mm, uint64_t addr, uint64_t len)
+int ptrace_mm_unmap(struct pf_mm *mm, uint64_t addr, uint64_t len)
 {
-	int ret = reserve_ops(mm, 1, 0);
+	int ret = ptrace_reserve_ops(mm, 1, 0);
 
 	if (ret == 0)
-		queue_op(mm, SYS_munmap, addr, len, 0, 0, 0, 0);
+		ptrace_queue_op(mm, SYS_munmap, addr, len, 0, 0, 0, 0);
 	return ret;
 }
 
-static int ptrace_mm_protect(struct pf_mm *mm, uint64_t addr, uint64_t len, int prot)
+int ptrace_mm_protect(struct pf_mm *mm, uint64_t addr, uint64_t len, int prot)
 {
-	int ret = reserve_ops(mm, 1, 0);
+	int ret = ptrace_reserve_ops(mm, 1, 0);
 
 	if (ret == 0)
-		queue_op(mm, SYS_mprotect, addr, len, prot, 0, 0, 0);
+		ptrace_queue_op(mm, SYS_mprotect, addr, len, prot, 0, 0, 0);
 	return ret;
 }
 
-static int ptrace_mm_advise(struct pf_mm *mm, uint64_t addr, uint64_t len, int advice)
+int ptrace_mm_advise(struct pf_mm *mm, uint64_t addr, uint64_t len, int advice)
 {
-	int ret = reserve_ops(mm, 1, 0);
+	int ret = ptrace_reserve_ops(mm, 1, 0);
 
 	if (ret == 0)
-		queue_op(mm, SYS_madvise, addr, len, advice, 0, 0, 0);
+		ptrace_queue_op(mm, SYS_madvise, addr, len, advice, 0, 0, 0);
 	return ret;
 }
 
-static int ptrace_mm_move(struct pf_mm *mm, uint64_t old_addr, uint64_t old_len, uint64_t new_len,
-			  uint64_t new_addr)
+int ptrace_mm_move(struct pf_mm *mm, uint64_t old_addr, uint64_t old_len, uint64_t new_len,
+		   uint64_t new_addr)
 {
-	int ret = reserve_ops(mm, 1, 0);
+	int ret = ptrace_reserve_ops(mm, 1, 0);
 
 	if (ret == 0)
-		queue_op(mm, SYS_mremap, old_addr, old_len, new_len, MREMAP_MAYMOVE | MREMAP_FIXED,
-			 new_addr, 0);
+		ptrace_queue_op(mm, SYS_mremap, old_addr, old_len, new_len,
+				MREMAP_MAYMOVE | MREMAP_FIXED, new_addr, 0);
 	return ret;
 }
 
-static long ptrace_mm_read(struct pf_mm *mm, void *dst, uint64_t src, size_t n)
+long ptrace_mm_read(struct pf_mm *mm, void *dst, uint64_t src, size_t n)
 {
 	struct iovec local = { dst, n };
 	struct iovec remote = { (void *)src, n };
 	ssize_t r;
 
-	if (mm->nops && run_batch(mm, NULL) == -ESRCH)
+	if (mm->nops && ptrace_run_batch(mm, NULL) == -ESRCH)
 		return -EFAULT;
 	r = process_vm_readv(mm->ctl_pid, &local, 1, &remote, 1, 0);
 	return r < 0 ? -EFAULT : r;
 }
 
-static long ptrace_mm_write(struct pf_mm *mm, uint64_t dst, const void *src, size_t n)
+long ptrace_mm_write(struct pf_mm *mm, uint64_t dst, const void *src, size_t n)
 {
 	struct iovec local = { (void *)src, n };
 	struct iovec remote = { (void *)dst, n };
 	ssize_t r;
 
-	if (mm->nops && run_batch(mm, NULL) == -ESRCH)
+	if (mm->nops && ptrace_run_batch(mm, NULL) == -ESRCH)
 		return -EFAULT;
 	r = process_vm_writev(mm->ctl_pid, &local, 1, &remote, 1, 0);
 	return r < 0 ? -EFAULT : r;
 }
 
-static int ptrace_mm_host_pid(struct pf_mm *mm)
+int ptrace_mm_host_pid(struct pf_mm *mm)
 {
 	return mm->ctl_pid;
 }
 
-static int ptrace_thread_host_tid(struct pf_thread *th)
+int ptrace_thread_host_tid(struct pf_thread *th)
 {
 	return th->tid;
 }
 
-static int ptrace_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **out)
+int ptrace_thread_create(struct pf_mm *mm, void *owner, struct pf_thread **out)
 {
 	struct pf_thread *th;
 	int tid = -1, ret;
 
-	ret = reserve_ops(mm, 1, 0);
+	ret = ptrace_reserve_ops(mm, 1, 0);
 	if (ret < 0)
 		return ret;
-	queue_op(mm, SYS_clone, THREAD_CLONE_FLAGS, 0, 0, 0, 0, 0);
-	ret = run_batch(mm, &tid);
+	ptrace_queue_op(mm, SYS_clone, THREAD_CLONE_FLAGS, 0, 0, 0, 0, 0);
+	ret = ptrace_run_batch(mm, &tid);
 	if (ret < 0)
 		return ret;
 	if (tid <= 0)
 		return -EIO;
-	ret = park_new_thread(tid);
+	ret = ptrace_park_thread(tid);
 	if (ret < 0)
 		return ret;
 	th = calloc(1, sizeof(*th));
@@ -544,7 +503,7 @@ static int ptrace_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **o
 	th->tid = tid;
 	th->mm = mm;
 	th->owner = owner;
-	thread_hash_add(th);
+	ptrace_thread_hash_add(th);
 	*out = th;
 	return 0;
 }
@@ -557,12 +516,12 @@ static void ptrace_thread_put(struct pf_thread *th)
 
 	if (!th)
 		return;
-	thread_hash_del(th);
+	ptrace_thread_hash_del(th);
 	if (th->tid > 0 && !th->mm->dead) {
 		if (th->running) {
 			ptrace(PTRACE_INTERRUPT, th->tid, 0, 0);
 			do {
-				if (wait_pid(th->tid, &status) < 0)
+				if (ptrace_wait_pid(th->tid, &status) < 0)
 					goto out;
 			} while (!WIFSTOPPED(status) && !WIFEXITED(status) && !WIFSIGNALED(status));
 			if (!WIFSTOPPED(status))
@@ -584,7 +543,7 @@ static int ptrace_interrupt(struct pf_thread *th)
 	return ptrace(PTRACE_INTERRUPT, th->tid, 0, 0) < 0 ? -ESRCH : 0;
 }
 
-static long ptrace_fpu_get(struct pf_thread *th, void *buf, size_t size)
+long ptrace_fpu_get(struct pf_thread *th, void *buf, size_t size)
 {
 	struct iovec iov = { buf, size };
 
@@ -597,7 +556,7 @@ static long ptrace_fpu_get(struct pf_thread *th, void *buf, size_t size)
 	return sizeof(struct user_fpregs_struct);
 }
 
-static int ptrace_fpu_set(struct pf_thread *th, const void *buf, size_t size)
+int ptrace_fpu_set(struct pf_thread *th, const void *buf, size_t size)
 {
 	struct iovec iov = { (void *)buf, size };
 
@@ -610,7 +569,7 @@ static int ptrace_fpu_set(struct pf_thread *th, const void *buf, size_t size)
 	return 0;
 }
 
-static int ptrace_copy_fpu(struct pf_thread *dst, struct pf_thread *src)
+int ptrace_copy_fpu(struct pf_thread *dst, struct pf_thread *src)
 {
 	static char buf[16384] __attribute__((aligned(64)));
 	struct iovec iov = { buf, sizeof(buf) };
@@ -666,7 +625,7 @@ static int ptrace_resume(struct pf_thread *th)
 {
 	struct pf_mm *mm = th->mm;
 
-	if (mm->nops && run_batch(mm, NULL) == -ESRCH)
+	if (mm->nops && ptrace_run_batch(mm, NULL) == -ESRCH)
 		return -ESRCH;
 	if (th->regs_dirty) {
 		if (ptrace(PTRACE_SETREGS, th->tid, 0, &th->regs) < 0)
@@ -683,7 +642,7 @@ static int ptrace_resume(struct pf_thread *th)
 	return 0;
 }
 
-static bool is_fault(const siginfo_t *si)
+bool ptrace_is_fault(const siginfo_t *si)
 {
 	switch (si->si_signo) {
 	case SIGSEGV:
@@ -697,21 +656,37 @@ static bool is_fault(const siginfo_t *si)
 	}
 }
 
+void ptrace_signal_event(struct pf_thread *th, int status, struct pf_event *ev)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	ptrace(PTRACE_GETSIGINFO, th->tid, 0, &si);
+	ev->signo = WSTOPSIG(status);
+	ev->code = si.si_code;
+	ev->kind = ptrace_is_fault(&si) ? PF_EV_FAULT : PF_EV_SIGNAL;
+	ev->addr = (uint64_t)si.si_addr;
+	if (ev->kind == PF_EV_FAULT)
+		ev->ip = (uint64_t)ptrace(PTRACE_PEEKUSER, th->tid,
+					  offsetof(struct user_regs_struct, rip), 0);
+	ev->access = PF_ACCESS_UNKNOWN;
+}
+
 static void handle_status(int tid, int status, pf_event_fn fn)
 {
-	struct pf_thread *th = thread_lookup(tid);
+	struct pf_thread *th = ptrace_thread_lookup(tid);
 	struct pf_event ev;
 
 	if (!th) {
 		/* A stub thread we already dropped, or a stub's main thread. */
 		if (!WIFSTOPPED(status))
-			mm_reaped(tid);
+			ptrace_mm_reaped(tid);
 		return;
 	}
 	memset(&ev, 0, sizeof(ev));
 	th->running = false;
 	if (!WIFSTOPPED(status)) {
-		thread_hash_del(th);
+		ptrace_thread_hash_del(th);
 		th->tid = -1;
 		ev.kind = PF_EV_GONE;
 		fn(th->owner, &ev);
@@ -747,21 +722,8 @@ static void handle_status(int tid, int status, pf_event_fn fn)
 		th->running = true;
 		return;
 	}
-	{
-		siginfo_t si;
-
-		memset(&si, 0, sizeof(si));
-		ptrace(PTRACE_GETSIGINFO, tid, 0, &si);
-		ev.signo = WSTOPSIG(status);
-		ev.code = si.si_code;
-		ev.kind = is_fault(&si) ? PF_EV_FAULT : PF_EV_SIGNAL;
-		ev.addr = (uint64_t)si.si_addr;
-		if (ev.kind == PF_EV_FAULT)
-			ev.ip = (uint64_t)ptrace(PTRACE_PEEKUSER, tid,
-						 offsetof(struct user_regs_struct, rip), 0);
-		ev.access = PF_ACCESS_UNKNOWN;
-		fn(th->owner, &ev);
-	}
+	ptrace_signal_event(th, status, &ev);
+	fn(th->owner, &ev);
 }
 
 static int ptrace_poll(pf_event_fn fn)
@@ -865,7 +827,8 @@ static int start_zygote(int ops_fd)
 {
 	int sync[2], status, pid, image_fd;
 	long opts = PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL | PTRACE_O_TRACEFORK |
-		    PTRACE_O_TRACECLONE | PTRACE_O_TRACEVFORK | PTRACE_O_TRACEEXEC;
+		    PTRACE_O_TRACECLONE | PTRACE_O_TRACEVFORK | PTRACE_O_TRACEEXEC |
+		    PTRACE_O_TRACESECCOMP;
 	struct user_regs_struct regs;
 	char go;
 
@@ -917,7 +880,7 @@ static int start_zygote(int ops_fd)
 		return -EIO;
 	close(sync[1]);
 	for (;;) {
-		if (wait_pid(pid, &status) < 0 || !WIFSTOPPED(status))
+		if (ptrace_wait_pid(pid, &status) < 0 || !WIFSTOPPED(status))
 			return -ECHILD;
 		if (WSTOPSIG(status) == SIGTRAP && status >> 16 == 0)
 			break;
@@ -940,7 +903,7 @@ static int start_zygote(int ops_fd)
 }
 
 /* Boxes the zygote (and so every stub): no new privileges, the allowlist. */
-static int box_zygote(void)
+static int box_zygote(bool seccomp)
 {
 	struct sock_fprog_stub {
 		unsigned short len;
@@ -950,17 +913,23 @@ static int box_zygote(void)
 	int ret;
 
 	prog = (void *)((char *)shared_ops + (STUB_PAYLOAD - STUB_OPS));
-	ret = stub_filter_build((char *)(prog + 1), STUB_PAYLOAD_SIZE - sizeof(*prog), &len);
+	ret = stub_filter_build((char *)(prog + 1), STUB_GUEST_PROG - STUB_PAYLOAD - sizeof(*prog),
+				seccomp, &len);
 	if (ret < 0)
 		return ret;
 	prog->len = len / 8;
 	prog->filter = STUB_PAYLOAD + sizeof(*prog);
-	queue_op(zygote, SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0, 0);
-	queue_op(zygote, SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, STUB_PAYLOAD, 0, 0, 0);
-	return run_batch(zygote, NULL);
+	ptrace_queue_op(zygote, SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0, 0);
+	ptrace_queue_op(zygote, SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, STUB_PAYLOAD, 0, 0, 0);
+	return ptrace_run_batch(zygote, NULL);
 }
 
-static int ptrace_init(void)
+void *ptrace_stub_payload(void)
+{
+	return (char *)shared_ops + (STUB_PAYLOAD - STUB_OPS);
+}
+
+int ptrace_stubs_init(bool seccomp)
 {
 	int sv[2], ops_fd, ret;
 
@@ -984,7 +953,12 @@ static int ptrace_init(void)
 	close(ops_fd);
 	if (ret < 0)
 		return ret;
-	return box_zygote();
+	return box_zygote(seccomp);
+}
+
+static int ptrace_init(void)
+{
+	return ptrace_stubs_init(false);
 }
 
 const struct platform_ops platform_ptrace = {
@@ -1002,7 +976,7 @@ const struct platform_ops platform_ptrace = {
 	.mm_read = ptrace_mm_read,
 	.mm_write = ptrace_mm_write,
 	.mm_host_pid = ptrace_mm_host_pid,
-	.thread_new = ptrace_thread_new,
+	.thread_new = ptrace_thread_create,
 	.thread_put = ptrace_thread_put,
 	.thread_host_tid = ptrace_thread_host_tid,
 	.get_regs = ptrace_get_regs,

@@ -1,0 +1,118 @@
+/* platform/ptrace/ptrace.h: the stub processes and the ptrace control of
+ * their threads, shared by the ptrace and seccomp backends (platform/ only).
+ * An address space is a stub forked from the zygote; the kernel runs host
+ * calls in its control thread in batches; guest threads are further host
+ * threads of the stub, traced by the kernel. */
+#ifndef PLATFORM_PTRACE_PTRACE_H
+#define PLATFORM_PTRACE_PTRACE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include "platform/platform.h"
+#include "stub/stub.h"
+
+#define THREAD_CLONE_FLAGS \
+	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM)
+#define FORK_CLONE_FLAGS (CLONE_PARENT | SIGCHLD)
+
+struct stub_op {
+	int64_t nr;
+	uint64_t arg[6];
+	uint64_t unused;
+};
+_Static_assert(sizeof(struct stub_op) == STUB_OP_SIZE, "stub op layout");
+
+/* The recvmsg scratch in each stub's data page. */
+struct stub_data {
+	struct msghdr msg;
+	struct iovec iov;
+	char byte;
+	char pad[7];
+	char control[64];
+};
+
+/* Ops reserved at the end of a batch: recvmsg+mmap+close for one fd map. */
+#define MAX_QUEUED_OPS (STUB_MAX_OPS - 4)
+#define MAX_QUEUED_FDS 16
+
+struct pf_mm {
+	int ctl_pid; /* the stub's main thread: runs batches, never guest code */
+	struct pf_mm *hash_next;
+	int nops;
+	int nfds;
+	int fds[MAX_QUEUED_FDS]; /* dup'ed host fds, sent at flush */
+	bool dead;
+	struct stub_op ops[STUB_MAX_OPS];
+};
+
+/* The seccomp backend's view of a guest thread (platform/seccomp). */
+enum sc_state {
+	SC_STOPPED,  /* in a ptrace stop: registers at hand */
+	SC_RUNNING,  /* resumed: guest code or a system call on its way to us */
+	SC_NOTIFIED, /* blocked in a system call we took from its listener */
+};
+
+struct pf_thread {
+	int tid;
+	struct pf_mm *mm;
+	void *owner;
+	bool regs_valid, regs_dirty, has_result;
+	bool running;	/* resumed, and no event taken since */
+	bool want_stop; /* interrupt asked for */
+	long result;
+	struct pf_regs regs;
+	struct pf_thread *hash_next;
+	/* seccomp backend only */
+	enum sc_state state;
+	bool at_syscall;   /* stopped at a system call's entry: skip it on resume */
+	int listener;	   /* the kernel's fd of the thread's USER_NOTIF listener */
+	uint64_t notif_id; /* SC_NOTIFIED: the notification to answer */
+};
+
+/* Starts the zygote and boxes it. seccomp: the allowlist's default is
+ * SECCOMP_RET_TRACE (so that a guest thread's own filter decides) and it
+ * allows the one seccomp() call that installs a guest thread's filter. */
+int ptrace_stubs_init(bool seccomp);
+/* The kernel's writable view of the payload area (STUB_PAYLOAD). */
+void *ptrace_stub_payload(void);
+
+void ptrace_queue_op(struct pf_mm *mm, long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+		     uint64_t a4, uint64_t a5);
+int ptrace_reserve_ops(struct pf_mm *mm, int nops, int nfds);
+int ptrace_run_batch(struct pf_mm *mm, int *new_pid);
+int ptrace_park_thread(int tid);
+int ptrace_wait_pid(int pid, int *status);
+/* A new host thread in mm, stopped at the stub's int3, in the thread hash. */
+int ptrace_thread_host_tid(struct pf_thread *th);
+int ptrace_thread_create(struct pf_mm *mm, void *owner, struct pf_thread **out);
+struct pf_thread *ptrace_thread_lookup(int tid);
+void ptrace_thread_hash_add(struct pf_thread *th);
+void ptrace_thread_hash_del(struct pf_thread *th);
+void ptrace_mm_reaped(int pid);
+bool ptrace_is_fault(const siginfo_t *si);
+/* Fills ev for a signal-delivery stop of th (a fault or another signal). */
+void ptrace_signal_event(struct pf_thread *th, int status, struct pf_event *ev);
+
+int ptrace_mm_new(struct pf_mm **out);
+int ptrace_mm_copy(struct pf_mm *src, struct pf_mm **out);
+void ptrace_mm_put(struct pf_mm *mm);
+int ptrace_mm_map(struct pf_mm *mm, uint64_t addr, uint64_t len, int prot, int flags, int host_fd,
+		  uint64_t off);
+int ptrace_mm_unmap(struct pf_mm *mm, uint64_t addr, uint64_t len);
+int ptrace_mm_protect(struct pf_mm *mm, uint64_t addr, uint64_t len, int prot);
+int ptrace_mm_advise(struct pf_mm *mm, uint64_t addr, uint64_t len, int advice);
+int ptrace_mm_move(struct pf_mm *mm, uint64_t old_addr, uint64_t old_len, uint64_t new_len,
+		   uint64_t new_addr);
+int ptrace_mm_flush(struct pf_mm *mm);
+long ptrace_mm_read(struct pf_mm *mm, void *dst, uint64_t src, size_t n);
+long ptrace_mm_write(struct pf_mm *mm, uint64_t dst, const void *src, size_t n);
+int ptrace_mm_host_pid(struct pf_mm *mm);
+long ptrace_fpu_get(struct pf_thread *th, void *buf, size_t size);
+int ptrace_fpu_set(struct pf_thread *th, const void *buf, size_t size);
+int ptrace_copy_fpu(struct pf_thread *dst, struct pf_thread *src);
+
+#endif

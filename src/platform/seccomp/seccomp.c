@@ -1,0 +1,604 @@
+/* platform/seccomp: the seccomp backend. Address spaces, batches and
+ * thread creation are the ptrace backend's (ptrace/ptrace.h); what differs
+ * is how a guest thread traps. Each guest thread installs its own filter
+ * (STUB_GUEST_INIT) before any guest code runs: every system call becomes a
+ * SECCOMP_RET_USER_NOTIF notification on the thread's listener, which the
+ * kernel takes with pidfd_getfd and answers with NOTIF_SEND, so the common
+ * call costs no ptrace stop and no register transfer. Calls that need the
+ * registers (below) return SECCOMP_RET_TRACE instead and stop in ptrace as
+ * under PTRACE_SYSEMU; a notified call whose registers the kernel wants
+ * after all (a signal to deliver, a restart) is interrupted into a ptrace
+ * stop. Threads run with PTRACE_CONT: faults and interrupts are ptrace
+ * stops as before. No guest thread makes a host call: the stub's allowlist
+ * defaults to RET_TRACE, so the guest filter's USER_NOTIF/TRACE wins. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/ptrace.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/ptrace.h>
+#include <linux/seccomp.h>
+
+#include "host/host.h"
+#include "platform/platform.h"
+#include "platform/ptrace/ptrace.h"
+#include "stub/stub.h"
+
+#define ERESTARTSYS 512
+
+static int sc_epfd = -1;  /* every guest thread's listener, and sc_sigfd */
+static int sc_sigfd = -1; /* SIGCHLD: a ptrace stop or an exit to reap */
+
+/* The calls that stop in ptrace (RET_TRACE): the kernel reads or writes
+ * their registers (or, for exit, lets the retired thread's exit through). */
+static const unsigned short trace_nrs[] = {
+	SYS_rt_sigreturn, SYS_clone,  SYS_fork,	      SYS_vfork, SYS_execve,
+	SYS_execveat,	  SYS_clone3, SYS_arch_prctl, SYS_exit,	 SYS_sigaltstack,
+};
+#define NTRACE (sizeof(trace_nrs) / sizeof(trace_nrs[0]))
+
+/* The guest threads' filter, written into the stubs' read-only payload:
+ * another architecture's calls (int 0x80) and trace_nrs stop in ptrace,
+ * everything else is a notification. */
+static int write_guest_filter(void)
+{
+	struct sock_filter prog[NTRACE + 6];
+	struct {
+		unsigned short len;
+		uint64_t filter;
+	} *fprog = (void *)((char *)ptrace_stub_payload() + (STUB_GUEST_PROG - STUB_PAYLOAD));
+	size_t i, n = 0;
+	const size_t ret_trace = NTRACE + 4;
+
+	_Static_assert(sizeof(prog) + 16 <= STUB_GUEST_PROG_SIZE, "guest filter size");
+	prog[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+						 offsetof(struct seccomp_data, arch));
+	prog[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0,
+					       ret_trace - n - 1);
+	n++;
+	prog[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+						 offsetof(struct seccomp_data, nr));
+	for (i = 0; i < NTRACE; i++, n++)
+		prog[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, trace_nrs[i],
+						       ret_trace - n - 1, 0);
+	prog[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF);
+	prog[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
+	if (n != ret_trace + 1)
+		return -EINVAL;
+	memcpy(fprog + 1, prog, n * sizeof(prog[0]));
+	fprog->len = (unsigned short)n;
+	fprog->filter = STUB_GUEST_PROG + sizeof(*fprog);
+	return 0;
+}
+
+/* Waits for th's next ptrace stop; any stop will do. Returns the status or
+ * -ESRCH if the thread died (it is then gone from the hash). */
+static int wait_stop(struct pf_thread *th)
+{
+	int status;
+
+	if (ptrace_wait_pid(th->tid, &status) < 0 || !WIFSTOPPED(status)) {
+		ptrace_thread_hash_del(th);
+		th->tid = -1;
+		return -ESRCH;
+	}
+	return status;
+}
+
+/* A thread we took a notification from is in a ptrace stop now (its call
+ * was interrupted): it looks as it would at a SYSEMU stop, the call's
+ * result or -ENOSYS in rax; on resume the call is skipped. */
+static int notified_to_stopped(struct pf_thread *th)
+{
+	if (ptrace(PTRACE_GETREGS, th->tid, 0, &th->regs) < 0)
+		return -ESRCH;
+	th->regs.rax = th->has_result ? (uint64_t)th->result : (uint64_t)-ENOSYS;
+	th->has_result = false;
+	th->regs_valid = th->regs_dirty = true;
+	th->at_syscall = true;
+	th->state = SC_STOPPED;
+	th->running = false;
+	th->want_stop = false;
+	return 0;
+}
+
+/* Brings a notified thread into a ptrace stop (PTRACE_INTERRUPT ends its
+ * wait for our answer). */
+static int stop_notified(struct pf_thread *th)
+{
+	int status;
+
+	if (th->tid <= 0)
+		return -ESRCH;
+	ptrace(PTRACE_INTERRUPT, th->tid, 0, 0);
+	status = wait_stop(th);
+	if (status < 0)
+		return status;
+	return notified_to_stopped(th);
+}
+
+static int sc_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **out);
+static void sc_thread_put(struct pf_thread *th);
+
+/* Runs STUB_GUEST_INIT in a new thread: returns the stub's listener fd. */
+static int box_thread(struct pf_thread *th)
+{
+	int status;
+	long fd;
+
+	if (ptrace(PTRACE_POKEUSER, th->tid, offsetof(struct user_regs_struct, rip),
+		   STUB_GUEST_INIT) < 0 ||
+	    ptrace(PTRACE_CONT, th->tid, 0, 0) < 0)
+		return -ESRCH;
+	for (;;) {
+		status = wait_stop(th);
+		if (status < 0)
+			return status;
+		if (WSTOPSIG(status) == SIGTRAP && status >> 16 == 0)
+			break;
+		if (ptrace(PTRACE_CONT, th->tid, 0, 0) < 0)
+			return -ESRCH;
+	}
+	errno = 0;
+	fd = ptrace(PTRACE_PEEKUSER, th->tid, offsetof(struct user_regs_struct, rax), 0);
+	if (errno)
+		return -ESRCH;
+	return fd < 0 ? (int)fd : (fd > 1 ? -EIO : (int)fd);
+}
+
+static int sc_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **out)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	struct pf_thread *th;
+	int ret, fd, pidfd;
+
+	ret = ptrace_thread_create(mm, owner, &th);
+	if (ret < 0)
+		return ret;
+	th->listener = -1;
+	th->state = SC_STOPPED;
+	fd = box_thread(th);
+	if (fd < 0) {
+		ret = fd;
+		goto fail;
+	}
+	pidfd = (int)syscall(SYS_pidfd_open, mm->ctl_pid, 0);
+	if (pidfd >= 0) {
+		th->listener = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+		ret = th->listener < 0 ? -errno : 0;
+		close(pidfd);
+	} else {
+		ret = -errno;
+	}
+	/* The stub keeps no fd but its socket. */
+	ptrace_queue_op(mm, SYS_close, fd, 0, 0, 0, 0, 0);
+	if (ptrace_run_batch(mm, NULL) < 0 && ret == 0)
+		ret = -ESRCH;
+	if (ret < 0)
+		goto fail;
+	ev.data.ptr = th;
+	if (epoll_ctl(sc_epfd, EPOLL_CTL_ADD, th->listener, &ev) < 0) {
+		ret = -errno;
+		goto fail;
+	}
+	*out = th;
+	return 0;
+fail:
+	sc_thread_put(th);
+	return ret;
+}
+
+/* A retired thread leaves by running exit(0) at STUB_EXIT_THREAD, the one
+ * host call a guest thread is let make (a host SIGKILL would take the whole
+ * stub); its listener is closed only once it can no longer run guest code. */
+static void sc_thread_put(struct pf_thread *th)
+{
+	int status;
+
+	if (!th)
+		return;
+	ptrace_thread_hash_del(th);
+	if (th->tid <= 0 || th->mm->dead)
+		goto out;
+	if (th->state == SC_RUNNING || th->state == SC_NOTIFIED) {
+		ptrace(PTRACE_INTERRUPT, th->tid, 0, 0);
+		if (wait_stop(th) < 0)
+			goto out;
+	}
+	if (ptrace(PTRACE_POKEUSER, th->tid, offsetof(struct user_regs_struct, orig_rax), -1) < 0 ||
+	    ptrace(PTRACE_POKEUSER, th->tid, offsetof(struct user_regs_struct, rip),
+		   STUB_EXIT_THREAD) < 0 ||
+	    ptrace(PTRACE_CONT, th->tid, 0, 0) < 0)
+		goto out;
+	for (;;) {
+		status = wait_stop(th);
+		if (status < 0)
+			goto out;
+		if (status >> 16 == PTRACE_EVENT_SECCOMP) {
+			long nr = ptrace(PTRACE_PEEKUSER, th->tid,
+					 offsetof(struct user_regs_struct, orig_rax), 0);
+
+			if (nr != SYS_exit) {
+				/* Not our exit: the stub is not what we think. */
+				kill(th->mm->ctl_pid, SIGKILL);
+				goto out;
+			}
+			ptrace(PTRACE_CONT, th->tid, 0, 0);
+			break;
+		}
+		if (ptrace(PTRACE_CONT, th->tid, 0, 0) < 0)
+			goto out;
+	}
+out:
+	if (th->listener >= 0) {
+		epoll_ctl(sc_epfd, EPOLL_CTL_DEL, th->listener, NULL);
+		close(th->listener);
+	}
+	free(th);
+}
+
+static int sc_get_regs(struct pf_thread *th, struct pf_regs *regs)
+{
+	if (th->state == SC_NOTIFIED) {
+		int ret = stop_notified(th);
+
+		if (ret < 0)
+			return ret;
+	}
+	if (th->state != SC_STOPPED)
+		return -ESRCH;
+	if (!th->regs_valid) {
+		if (ptrace(PTRACE_GETREGS, th->tid, 0, &th->regs) < 0)
+			return -ESRCH;
+		th->regs_valid = true;
+		if (th->has_result) {
+			th->regs.rax = th->result;
+			th->has_result = false;
+			th->regs_dirty = true;
+		}
+	}
+	*regs = th->regs;
+	return 0;
+}
+
+static int sc_set_regs(struct pf_thread *th, const struct pf_regs *regs)
+{
+	if (th->state == SC_NOTIFIED && stop_notified(th) < 0)
+		return -ESRCH;
+	th->regs = *regs;
+	th->regs_valid = true;
+	th->regs_dirty = true;
+	th->has_result = false;
+	return 0;
+}
+
+static void sc_set_result(struct pf_thread *th, long ret)
+{
+	if (th->regs_valid) {
+		th->regs.rax = ret;
+		th->regs_dirty = true;
+	} else {
+		th->result = ret;
+		th->has_result = true;
+	}
+}
+
+/* Answers the notification; false if the thread's wait was interrupted
+ * under us (it then heads for a ptrace stop). */
+static int answer(struct pf_thread *th)
+{
+	struct seccomp_notif_resp resp;
+
+	memset(&resp, 0, sizeof(resp));
+	resp.id = th->notif_id;
+	resp.val = th->has_result ? th->result : -ENOSYS;
+	if (ioctl(th->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp) == 0) {
+		th->has_result = false;
+		th->state = SC_RUNNING;
+		th->running = true;
+		return 0;
+	}
+	if (errno != ENOENT)
+		return -ESRCH;
+	if (wait_stop(th) < 0)
+		return -ESRCH;
+	return notified_to_stopped(th) < 0 ? -ESRCH : 1;
+}
+
+static int sc_resume(struct pf_thread *th)
+{
+	int ret;
+
+	if (th->tid <= 0)
+		return -ESRCH;
+	if (th->mm->nops && ptrace_run_batch(th->mm, NULL) == -ESRCH)
+		return -ESRCH;
+	if (th->state == SC_NOTIFIED) {
+		ret = answer(th);
+		if (ret <= 0)
+			return ret;
+	}
+	if (th->state != SC_STOPPED)
+		return -ESRCH;
+	/* At a call's entry (a trace stop, or an interrupted notification),
+	 * orig_rax = -1 skips the call: it never reaches the host. */
+	if (th->regs_dirty) {
+		if (th->at_syscall)
+			th->regs.orig_rax = (uint64_t)-1;
+		if (ptrace(PTRACE_SETREGS, th->tid, 0, &th->regs) < 0)
+			return -ESRCH;
+	} else {
+		if (th->at_syscall && ptrace(PTRACE_POKEUSER, th->tid,
+					     offsetof(struct user_regs_struct, orig_rax), -1) < 0)
+			return -ESRCH;
+		if (th->has_result &&
+		    ptrace(PTRACE_POKEUSER, th->tid, offsetof(struct user_regs_struct, rax),
+			   th->result) < 0)
+			return -ESRCH;
+	}
+	th->regs_valid = th->regs_dirty = th->has_result = th->at_syscall = false;
+	if (ptrace(PTRACE_CONT, th->tid, 0, 0) < 0)
+		return -ESRCH;
+	th->state = SC_RUNNING;
+	th->running = true;
+	return 0;
+}
+
+static int sc_interrupt(struct pf_thread *th)
+{
+	if (th->state != SC_RUNNING || th->want_stop)
+		return 0;
+	th->want_stop = true;
+	return ptrace(PTRACE_INTERRUPT, th->tid, 0, 0) < 0 ? -ESRCH : 0;
+}
+
+/* An interrupt stop of a thread whose call was cut short before we took
+ * it: make it look interrupted just before the syscall instruction. */
+static void unwind_cancelled_call(struct pf_thread *th)
+{
+	if (ptrace(PTRACE_GETREGS, th->tid, 0, &th->regs) < 0)
+		return;
+	th->regs_valid = true;
+	if ((int64_t)th->regs.orig_rax >= 0 && th->regs.rax == (uint64_t)-ERESTARTSYS) {
+		th->regs.rax = th->regs.orig_rax;
+		th->regs.orig_rax = (uint64_t)-1;
+		th->regs.rip -= 2;
+		th->regs_dirty = true;
+	}
+}
+
+static void handle_status(int tid, int status, pf_event_fn fn)
+{
+	struct pf_thread *th = ptrace_thread_lookup(tid);
+	struct pf_event ev;
+
+	if (!th) {
+		if (!WIFSTOPPED(status))
+			ptrace_mm_reaped(tid);
+		return;
+	}
+	memset(&ev, 0, sizeof(ev));
+	if (!WIFSTOPPED(status)) {
+		ptrace_thread_hash_del(th);
+		th->tid = -1;
+		th->running = false;
+		ev.kind = PF_EV_GONE;
+		fn(th->owner, &ev);
+		return;
+	}
+	if (th->state == SC_NOTIFIED) {
+		/* Our interrupt cut its wait for the answer short: the kernel
+		 * is still handling the call. */
+		notified_to_stopped(th);
+		return;
+	}
+	th->state = SC_STOPPED;
+	th->running = false;
+	if (status >> 16 == PTRACE_EVENT_SECCOMP) {
+		struct ptrace_syscall_info info;
+
+		th->at_syscall = true;
+		if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, sizeof(info), &info) <= 0 ||
+		    info.op != PTRACE_SYSCALL_INFO_SECCOMP) {
+			/* Skipped with -ENOSYS rather than let through. */
+			sc_set_result(th, -ENOSYS);
+			if (sc_resume(th) < 0)
+				kill(th->mm->ctl_pid, SIGKILL);
+			return;
+		}
+		ev.kind = PF_EV_SYSCALL;
+		ev.nr = info.seccomp.nr;
+		memcpy(ev.args, info.seccomp.args, sizeof(ev.args));
+		ev.ip = info.instruction_pointer;
+		ev.sp = info.stack_pointer;
+		fn(th->owner, &ev);
+		return;
+	}
+	if (status >> 16 == PTRACE_EVENT_STOP && th->want_stop) {
+		th->want_stop = false;
+		unwind_cancelled_call(th);
+		ev.kind = PF_EV_INTERRUPT;
+		fn(th->owner, &ev);
+		return;
+	}
+	if (status >> 16 != 0) {
+		/* A stray interrupt or group stop: not the guest's. */
+		if (ptrace(PTRACE_CONT, tid, 0, 0) == 0) {
+			th->state = SC_RUNNING;
+			th->running = true;
+		}
+		return;
+	}
+	ptrace_signal_event(th, status, &ev);
+	fn(th->owner, &ev);
+}
+
+/* Takes th's pending notification, if it still is. */
+static int take_notification(struct pf_thread *th, pf_event_fn fn)
+{
+	struct seccomp_notif req;
+	struct pf_event ev;
+
+	if (th->state != SC_RUNNING)
+		return 0;
+	memset(&req, 0, sizeof(req));
+	if (ioctl(th->listener, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0)
+		return 0; /* ENOENT: interrupted meanwhile */
+	th->state = SC_NOTIFIED;
+	th->running = false;
+	th->notif_id = req.id;
+	th->regs_valid = th->regs_dirty = th->has_result = th->at_syscall = false;
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = PF_EV_SYSCALL;
+	ev.nr = req.data.nr;
+	memcpy(ev.args, req.data.args, sizeof(ev.args));
+	ev.ip = req.data.instruction_pointer;
+	fn(th->owner, &ev);
+	return 1;
+}
+
+static int sc_poll(pf_event_fn fn)
+{
+	static unsigned evloop_sigchlds;
+	struct epoll_event evs[32];
+	int i, k, tid, status, n = 0;
+	bool sigchld = false;
+
+	/* SIGCHLD first, then reap: a stop after the reaping raises it
+	 * again. Without one (here or in the event loop) there is nothing to
+	 * reap, and the common call saves a wait4. */
+	k = epoll_wait(sc_epfd, evs, 32, 0);
+	for (i = 0; i < k; i++) {
+		if (evs[i].data.ptr == NULL) {
+			struct signalfd_siginfo si[8];
+
+			while (read(sc_sigfd, si, sizeof(si)) > 0)
+				;
+			sigchld = true;
+		}
+	}
+	if (host_evloop_sigchld_count() != evloop_sigchlds) {
+		evloop_sigchlds = host_evloop_sigchld_count();
+		sigchld = true;
+	}
+	while (sigchld && (tid = waitpid(-1, &status, __WALL | WNOHANG)) > 0) {
+		handle_status(tid, status, fn);
+		n++;
+	}
+	for (i = 0; i < k; i++) {
+		struct pf_thread *th = evs[i].data.ptr;
+
+		if (th && (evs[i].events & EPOLLIN) && ptrace_thread_lookup(th->tid) == th)
+			n += take_notification(th, fn);
+	}
+	return n;
+}
+
+static int sc_wait(pf_event_fn fn)
+{
+	struct epoll_event ev;
+	int n;
+
+	for (;;) {
+		n = sc_poll(fn);
+		if (n > 0)
+			return n;
+		/* A host signal to skas (EINTR) ends the wait: the idle loop
+		 * passes it on. */
+		if (epoll_wait(sc_epfd, &ev, 1, -1) < 0)
+			return errno == EINTR ? 0 : -errno;
+	}
+}
+
+static void sc_ready(void *arg)
+{
+	(void)arg; /* the idle loop polls the platform after every wait */
+}
+
+/* The host must have what the backend uses: USER_NOTIF (5.0) and
+ * pidfd_getfd (5.6). */
+static int sc_probe(void)
+{
+	unsigned int action = SECCOMP_RET_USER_NOTIF;
+	int pidfd, fd;
+
+	if (syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) < 0)
+		return -ENOSYS;
+	pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	if (pidfd < 0)
+		return -ENOSYS;
+	fd = (int)syscall(SYS_pidfd_getfd, pidfd, pidfd, 0);
+	close(pidfd);
+	if (fd < 0)
+		return -ENOSYS;
+	close(fd);
+	return 0;
+}
+
+static int sc_init(void)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = NULL };
+	sigset_t set;
+	int ret;
+
+	ret = sc_probe();
+	if (ret < 0)
+		return ret;
+	ret = ptrace_stubs_init(true);
+	if (ret < 0)
+		return ret;
+	ret = write_guest_filter();
+	if (ret < 0)
+		return ret;
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sc_sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	sc_epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (sc_sigfd < 0 || sc_epfd < 0)
+		return -errno;
+	if (epoll_ctl(sc_epfd, EPOLL_CTL_ADD, sc_sigfd, &ev) < 0)
+		return -errno;
+	return host_evloop_watch(sc_epfd, false, sc_ready, NULL);
+}
+
+const struct platform_ops platform_seccomp = {
+	.name = "seccomp",
+	.probe = sc_probe,
+	.init = sc_init,
+	.mm_new = ptrace_mm_new,
+	.mm_copy = ptrace_mm_copy,
+	.mm_put = ptrace_mm_put,
+	.mm_map = ptrace_mm_map,
+	.mm_unmap = ptrace_mm_unmap,
+	.mm_protect = ptrace_mm_protect,
+	.mm_advise = ptrace_mm_advise,
+	.mm_move = ptrace_mm_move,
+	.mm_flush = ptrace_mm_flush,
+	.mm_read = ptrace_mm_read,
+	.mm_write = ptrace_mm_write,
+	.mm_host_pid = ptrace_mm_host_pid,
+	.thread_new = sc_thread_new,
+	.thread_put = sc_thread_put,
+	.thread_host_tid = ptrace_thread_host_tid,
+	.get_regs = sc_get_regs,
+	.set_regs = sc_set_regs,
+	.set_result = sc_set_result,
+	.resume = sc_resume,
+	.interrupt = sc_interrupt,
+	.copy_fpu = ptrace_copy_fpu,
+	.fpu_get = ptrace_fpu_get,
+	.fpu_set = ptrace_fpu_set,
+	.poll = sc_poll,
+	.wait = sc_wait,
+};
