@@ -314,14 +314,16 @@ static void vma_try_merge(struct mm *mm, struct vma *v)
 	if (v->file && v->file->ops->vma_close)
 		return;
 	if (&n->link != &mm->vmas && n->start == v->end && n->prot == v->prot &&
-	    n->flags == v->flags && n->file == v->file && n->anon_id == v->anon_id && n->shared == v->shared &&
+	    n->flags == v->flags && n->file == v->file && n->anon_id == v->anon_id &&
+	    n->shared == v->shared &&
 	    (!(v->file || v->anon_id) || n->off == v->off + (v->end - v->start)) &&
 	    !(v->flags & VMA_STUB)) {
 		v->end = n->end;
 		vma_free(mm, n);
 	}
 	if (&p->link != &mm->vmas && p->end == v->start && p->prot == v->prot &&
-	    p->flags == v->flags && p->file == v->file && p->anon_id == v->anon_id && p->shared == v->shared &&
+	    p->flags == v->flags && p->file == v->file && p->anon_id == v->anon_id &&
+	    p->shared == v->shared &&
 	    (!(v->file || v->anon_id) || v->off == p->off + (p->end - p->start)) &&
 	    !(v->flags & VMA_STUB)) {
 		p->end = v->end;

@@ -169,8 +169,7 @@ static int gen_stat(const struct pnode *n, struct sbuf *b)
 		mm = NULL;
 	sb_printf(b, "%d (%s) %c %d %d %d %d %d %u ", n->tid ? n->tid : p->pid, comm_of(n),
 		  state_of(n), p->parent ? p->parent->pid : 0, p->pgid, p->sid, tty_proc_nr(p),
-		  tty_proc_tpgid(p),
-		  (mm_of(n) && mm_of(n)->randomize) ? PF_RANDOMIZE : 0);
+		  tty_proc_tpgid(p), (mm_of(n) && mm_of(n)->randomize) ? PF_RANDOMIZE : 0);
 	/* minflt cminflt majflt cmajflt utime stime cutime cstime (ticks) */
 	if (n->tid && t)
 		cputime_task(t, &u);

@@ -753,7 +753,7 @@ static int ptrace_wait(pf_event_fn fn)
 /* The host's vDSO in the zygote, as found at its exec stop. */
 static struct pf_vdso zygote_vdso;
 
-static const struct pf_vdso *ptrace_vdso(void)
+const struct pf_vdso *ptrace_vdso(void)
 {
 	return zygote_vdso.size ? &zygote_vdso : NULL;
 }

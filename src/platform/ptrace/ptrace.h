@@ -87,6 +87,7 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid);
 int ptrace_park_thread(int tid);
 int ptrace_wait_pid(int pid, int *status);
 /* A new host thread in mm, stopped at the stub's int3, in the thread hash. */
+const struct pf_vdso *ptrace_vdso(void);
 int ptrace_thread_host_tid(struct pf_thread *th);
 int ptrace_thread_create(struct pf_mm *mm, void *owner, struct pf_thread **out);
 struct pf_thread *ptrace_thread_lookup(int tid);

@@ -588,6 +588,7 @@ const struct platform_ops platform_seccomp = {
 	.mm_read = ptrace_mm_read,
 	.mm_write = ptrace_mm_write,
 	.mm_host_pid = ptrace_mm_host_pid,
+	.vdso = ptrace_vdso,
 	.thread_new = sc_thread_new,
 	.thread_put = sc_thread_put,
 	.thread_host_tid = ptrace_thread_host_tid,
