@@ -11,6 +11,7 @@
 #include "vfs/file.h"
 #include "vfs/devices.h"
 #include "vfs/fsnotify.h"
+#include "vfs/dcache.h"
 #include "kernel/task.h"
 #include "kernel/cred.h"
 #include "abi/linux/errno.h"
@@ -65,6 +66,11 @@ int inode_permission(struct task *t, struct inode *ino, int mask)
 	int ret;
 
 	if (!mask)
+		return 0;
+	/* Searching a directory as root: no need to ask the filesystem
+	 * (the type bits are the inode's own). */
+	if (mask == LINUX_X_OK && LINUX_S_ISDIR(ino->mode) &&
+	    (capable(c, CAP_DAC_READ_SEARCH) || capable(c, CAP_DAC_OVERRIDE)))
 		return 0;
 	ret = vfs_getattr(ino, &st);
 	if (ret < 0)
@@ -195,18 +201,28 @@ static int start_path(struct walk *w, int dirfd, const char *name, struct path *
 static int lookup_child(struct walk *w, struct path *p, const char *comp, struct path *child)
 {
 	struct inode *ino;
+	struct dentry *d;
 	int ret;
 
 	if (!p->dentry->inode->iop->lookup)
 		return -ENOTDIR;
-	ret = p->dentry->inode->iop->lookup(p->dentry->inode, comp, &ino);
-	if (ret < 0)
+	ret = dcache_lookup(p->dentry, comp, &d);
+	if (ret == -EAGAIN) {
+		ret = p->dentry->inode->iop->lookup(p->dentry->inode, comp, &ino);
+		if (ret == -ENOENT)
+			dcache_add(p->dentry, comp, NULL);
+		if (ret < 0)
+			return ret;
+		d = dentry_new(comp, p->dentry, ino);
+		inode_put(ino);
+		if (!d)
+			return -ENOMEM;
+		dcache_add(p->dentry, comp, d);
+	} else if (ret < 0) {
 		return ret;
+	}
 	child->mnt = p->mnt;
-	child->dentry = dentry_new(comp, p->dentry, ino);
-	inode_put(ino);
-	if (!child->dentry)
-		return -ENOMEM;
+	child->dentry = d;
 	ret = follow_mounts(w, child);
 	if (ret < 0)
 		path_put(child);
@@ -698,6 +714,7 @@ int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, uns
 			p.dentry = dentry_new(last, parent.dentry, newi);
 			inode_put(newi);
 			created = true;
+			dcache_invalidate();
 			fsnotify_create(parent.dentry->inode, last, false);
 			if (!p.dentry) {
 				free(last);
@@ -989,8 +1006,10 @@ int vfs_mknodat(struct task *t, int dirfd, const char *name, uint32_t mode, uint
 				ret = dir->iop->mknod ? dir->iop->mknod(dir, last, mode, dev,
 									&t->proc->cred, NULL)
 						      : -EPERM;
-			if (ret == 0)
+			if (ret == 0) {
+				dcache_invalidate();
 				fsnotify_create(dir, last, LINUX_S_ISDIR(mode));
+			}
 		}
 	}
 	free(last);
@@ -1036,6 +1055,8 @@ int vfs_unlinkat(struct task *t, int dirfd, const char *name, bool is_rmdir)
 									  last, is_rmdir)
 				      : -EPERM;
 		if (ret == 0)
+			dcache_invalidate();
+		if (ret == 0)
 			fsnotify_unlink(parent.dentry->inode, last, child.dentry->inode,
 					(unsigned)st.st_nlink);
 	}
@@ -1070,8 +1091,10 @@ int vfs_symlinkat(struct task *t, const char *target, int dirfd, const char *nam
 			ret = dir->iop->symlink
 				      ? dir->iop->symlink(dir, last, target, &t->proc->cred)
 				      : -EPERM;
-		if (ret == 0)
+		if (ret == 0) {
+			dcache_invalidate();
 			fsnotify_create(dir, last, false);
+		}
 	}
 	free(last);
 	path_put(&parent);
@@ -1114,8 +1137,10 @@ int vfs_linkat(struct task *t, int odirfd, const char *oname, int ndirfd, const 
 		if (ret == 0)
 			ret = dir->iop->link ? dir->iop->link(dir, last, old.dentry->inode)
 					     : -EPERM;
-		if (ret == 0)
+		if (ret == 0) {
+			dcache_invalidate();
 			fsnotify_link(dir, last, old.dentry->inode);
+		}
 	}
 	free(last);
 	path_put(&parent);
@@ -1209,6 +1234,8 @@ int vfs_renameat2(struct task *t, int odirfd, const char *oname, int ndirfd, con
 			      ? op.dentry->inode->iop->rename(op.dentry->inode, olast,
 							      np.dentry->inode, nlast, flags)
 			      : -EPERM;
+	if (ret == 0)
+		dcache_invalidate();
 	if (ret == 0)
 		fsnotify_rename(op.dentry->inode, olast, np.dentry->inode, nlast, src.dentry->inode,
 				dst.dentry ? dst.dentry->inode : NULL, (unsigned)dst_st.st_nlink,

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "vfs/vfs.h"
+#include "vfs/dcache.h"
 #include "host/host.h"
 #include "abi/linux/misc.h"
 
@@ -110,6 +111,7 @@ struct mount *mount_add(struct path *at, struct super_block *sb, struct inode *r
 		m->mountpoint = dentry_get(at->dentry);
 	}
 	list_add_tail(&m->link, &mounts);
+	dcache_invalidate();
 	return m;
 }
 

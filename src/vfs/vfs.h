@@ -25,7 +25,8 @@ struct super_block {
 	const char *fstype; /* "tmpfs", "hostfs", "overlay", "proc", "devtmpfs" */
 	uint64_t dev;	    /* st_dev of its inodes (hostfs: the host's) */
 	bool rdonly;
-	uint64_t magic; /* f_type for statfs */
+	bool cache_lookups; /* names change only through the VFS (vfs/dcache.c) */
+	uint64_t magic;	    /* f_type for statfs */
 	void *priv;
 	/* Frees an unmounted superblock (NULL: static, nothing to free). */
 	void (*put_super)(struct super_block *sb);

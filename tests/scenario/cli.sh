@@ -166,7 +166,7 @@ c_crash_then_true() {
 # hsig SIG PROG...: skas in the background gets SIG after the guest printed
 # "ready"; stdout in $tmp/out, status in $rc.
 hsig() {
-    local sig=$1 pid i wd
+    local sig=$1 pid i
     shift
     # A background job of a script starts with SIGINT and SIGQUIT ignored
     # (and skas keeps what it was started with ignored): reset them.
@@ -177,11 +177,15 @@ hsig() {
         sleep 0.05
     done
     kill -"$sig" "$pid"
-    ( trap - EXIT; sleep 10; kill -9 "$pid" 2>/dev/null ) &
-    wd=$!
+    # at most 10 s, then SIGKILL (no watchdog subshell: it would share
+    # the script's traps and pid races)
+    for i in $(seq 200); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.05
+    done
+    kill -9 "$pid" 2>/dev/null
     wait "$pid"
     rc=$?
-    kill "$wd" 2>/dev/null
 }
 c_hsig_int_default() {
     hsig INT /bin/sh -c 'echo ready; exec sleep 10'

@@ -713,6 +713,7 @@ int overlay_mount(struct inode *upper, struct inode *lower, struct super_block *
 	if (!sb)
 		return -ENOMEM;
 	sb->fstype = "overlay";
+	sb->cache_lookups = true;
 	sb->dev = vfs_anon_dev();
 	sb->magic = LINUX_OVERLAYFS_SUPER_MAGIC;
 	*root = ovl_inode(sb, upper, lower, NULL, "/");

@@ -762,6 +762,7 @@ int tmpfs_mount(uint64_t size_limit, uint32_t root_mode, struct super_block **sb
 	s->next_ino = 1;
 	s->limit = size_limit;
 	sb->fstype = "tmpfs";
+	sb->cache_lookups = true;
 	sb->dev = vfs_anon_dev();
 	sb->magic = LINUX_TMPFS_MAGIC;
 	sb->priv = s;

@@ -1,0 +1,128 @@
+/* vfs/dcache.c: the path walk's cache of lookups. Without it every
+ * component of every path asks its filesystem again (hostfs: an openat and
+ * an fstat on the host per component, then a close).
+ *
+ * An entry maps (parent dentry, name) to the child dentry found, or to
+ * "absent". Entries are valid while nothing in any cached filesystem has
+ * been created, removed or renamed since (one generation count, bumped by
+ * the VFS at each such change: coarse, but it cannot miss one), and for at
+ * most DCACHE_TTL_NS, so that changes made on the host behind skas's back
+ * (hostfs) are seen within that time, as NFS's attribute timeout does.
+ * Only filesystems whose names change only through the VFS ask for it
+ * (super_block.cache_lookups: tmpfs, hostfs, the overlay): procfs and
+ * devpts names come and go with processes and terminals. Entries hold
+ * references on both dentries (a positive hostfs entry keeps its host
+ * O_PATH fd open), so their number is bounded; the least recently used
+ * goes first. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "vfs/dcache.h"
+#include "kernel/sched.h"
+#include "lib/list.h"
+#include "abi/linux/errno.h"
+
+#define DCACHE_BITS   10
+#define DCACHE_MAX    1024
+#define DCACHE_TTL_NS (1000 * 1000000LL)
+
+struct dcache_entry {
+	struct list_head hlink; /* in its bucket */
+	struct list_head lru;	/* least recently used first */
+	struct dentry *parent;	/* a reference */
+	struct dentry *child;	/* a reference; NULL: the name is absent */
+	uint64_t gen;
+	int64_t born_ns;
+	char name[];
+};
+
+static struct list_head buckets[1 << DCACHE_BITS];
+static bool buckets_ready;
+static LIST_HEAD_DECL(lru);
+static int nentries;
+static uint64_t generation = 1;
+
+void dcache_invalidate(void)
+{
+	generation++;
+}
+
+static struct list_head *bucket(const struct dentry *parent, const char *name)
+{
+	uint64_t h = (uint64_t)(uintptr_t)parent * 0x9E3779B97F4A7C15ULL;
+	const unsigned char *s;
+
+	if (!buckets_ready) {
+		int i;
+
+		for (i = 0; i < (1 << DCACHE_BITS); i++)
+			list_init(&buckets[i]);
+		buckets_ready = true;
+	}
+	for (s = (const unsigned char *)name; *s; s++)
+		h = (h ^ *s) * 0x100000001B3ULL;
+	return &buckets[h >> (64 - DCACHE_BITS)];
+}
+
+static void entry_free(struct dcache_entry *e)
+{
+	list_del(&e->hlink);
+	list_del(&e->lru);
+	dentry_put(e->parent);
+	dentry_put(e->child);
+	free(e);
+	nentries--;
+}
+
+static bool cacheable(const struct dentry *parent)
+{
+	return parent->inode && parent->inode->sb && parent->inode->sb->cache_lookups;
+}
+
+int dcache_lookup(struct dentry *parent, const char *name, struct dentry **child)
+{
+	struct list_head *b;
+	struct dcache_entry *e, *n;
+
+	if (!cacheable(parent))
+		return -EAGAIN;
+	b = bucket(parent, name);
+	list_for_each_entry_safe(e, n, b, hlink)
+	{
+		if (e->parent != parent || strcmp(e->name, name))
+			continue;
+		if (e->gen != generation || sched_now_ns() - e->born_ns > DCACHE_TTL_NS) {
+			entry_free(e);
+			return -EAGAIN;
+		}
+		list_del(&e->lru);
+		list_add_tail(&e->lru, &lru);
+		if (!e->child)
+			return -ENOENT;
+		*child = dentry_get(e->child);
+		return 0;
+	}
+	return -EAGAIN;
+}
+
+void dcache_add(struct dentry *parent, const char *name, struct dentry *child)
+{
+	size_t len = strlen(name);
+	struct dcache_entry *e;
+
+	if (!cacheable(parent))
+		return;
+	if (nentries >= DCACHE_MAX)
+		entry_free(list_first_entry(&lru, struct dcache_entry, lru));
+	e = malloc(sizeof(*e) + len + 1);
+	if (!e)
+		return;
+	memcpy(e->name, name, len + 1);
+	e->parent = dentry_get(parent);
+	e->child = child ? dentry_get(child) : NULL;
+	e->gen = generation;
+	e->born_ns = sched_now_ns();
+	list_add(&e->hlink, bucket(parent, name));
+	list_add_tail(&e->lru, &lru);
+	nentries++;
+}
