@@ -67,6 +67,11 @@ int host_lookup_at(int dir_fd, const char *name)
 	return RETRY(openat(dir_fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC));
 }
 
+int host_stat_at(int dir_fd, const char *name, struct linux_stat *st)
+{
+	return RETRY(fstatat(dir_fd, name, (struct stat *)st, AT_SYMLINK_NOFOLLOW));
+}
+
 int host_reopen(int path_fd, unsigned flags)
 {
 	char p[64];

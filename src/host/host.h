@@ -55,7 +55,9 @@ int host_ioctl_tty(int fd, unsigned long cmd, void *arg, size_t size);
 /* hostfs: one component at a time beneath a directory fd, never
  * following a host symlink. */
 int host_lookup_at(int dir_fd, const char *name); /* O_PATH|O_NOFOLLOW */
-int host_reopen(int path_fd, unsigned flags);	  /* a real fd from O_PATH */
+/* fstatat of one name in dir_fd, not following a symlink. */
+int host_stat_at(int dir_fd, const char *name, struct linux_stat *st);
+int host_reopen(int path_fd, unsigned flags); /* a real fd from O_PATH */
 int host_create_at(int dir_fd, const char *name, unsigned mode);
 int host_mkdir_at(int dir_fd, const char *name, unsigned mode);
 int host_mknod_at(int dir_fd, const char *name, unsigned mode, uint64_t dev);
