@@ -87,6 +87,12 @@ int host_create_at(int dir_fd, const char *name, unsigned mode)
 		openat(dir_fd, name, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, mode));
 }
 
+int host_tmpfile_at(int dir_fd, unsigned mode, bool excl)
+{
+	return RETRY(
+		openat(dir_fd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC | (excl ? O_EXCL : 0), mode));
+}
+
 int host_mkdir_at(int dir_fd, const char *name, unsigned mode)
 {
 	return RETRY(mkdirat(dir_fd, name, mode));

@@ -270,6 +270,21 @@ c_host_change() {
     [ "$(cat "$tmp/out")" = "$(printf 'one\none\nONE\ngo\none\nready\nthree\ntwo')" ]
 }
 
+# O_TMPFILE on a host volume is the host's own: linkat names it there.
+c_vol_tmpfile() {
+    mkdata
+    sk run -v "$tmp/data:/data" -- python3 -c '
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+fd = os.open("/data", os.O_TMPFILE | os.O_RDWR, 0o640)
+os.write(fd, b"unnamed\n")
+print(sorted(os.listdir("/data")), os.fstat(fd).st_nlink)
+r = libc.linkat(fd, b"", -100, b"/data/named", 0x1000)
+print(r, sorted(os.listdir("/data")), os.fstat(fd).st_nlink)'
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/data/named" 2>&1)" = unnamed ] &&
+        [ "$(cat "$tmp/out")" = "$(printf "['one', 'two'] 0\n0 ['named', 'one', 'two'] 1")" ]
+}
+
 t "echo hi > /etc/motd inside: cat prints hi, the host's /etc/motd is unchanged" c_motd
 t "rm -rf /usr/share/doc inside: ls fails inside, the host's is intact" c_rm_doc
 t "a file made in $tmp inside is seen inside, not on the host" c_tmp_file
@@ -288,6 +303,7 @@ t "--volume HOST:/data reads and writes" c_vol_long
 t "-v HOST:/data:ro: a write fails with EROFS" c_vol_ro
 t "-v HOST:/data:ro: rm fails with EROFS" c_vol_ro_rm
 t "-v HOST:/data: a file the host replaces and a file it adds are seen" c_host_change
+t "-v HOST:/data: O_TMPFILE there, linkat AT_EMPTY_PATH names it on the host" c_vol_tmpfile
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -407,7 +407,7 @@ static int hostfs_open(struct inode *ino, struct file *f)
 		f->ops = &hostfs_dir_ops;
 		return 0;
 	}
-	fd = host_reopen(hi->fd, f->flags & ~LINUX_O_DIRECTORY);
+	fd = host_reopen(hi->fd, f->flags & ~LINUX_O_TMPFILE); /* O_DIRECTORY too */
 	if (fd < 0)
 		return fd;
 	p = calloc(1, sizeof(*p));
@@ -472,6 +472,22 @@ static int hostfs_mknod(struct inode *dir, const char *name, uint32_t mode, uint
 	if (ret < 0)
 		return ret;
 	return out ? hostfs_lookup(dir, name, out) : 0;
+}
+
+/* O_TMPFILE: the host's own unnamed file (its fd, read-write, stands for
+ * the inode); the host says EOPNOTSUPP if its filesystem cannot. */
+static int hostfs_tmpfile(struct inode *dir, uint32_t mode, const struct cred *c, bool linkable,
+			  struct inode **out)
+{
+	int fd;
+
+	(void)c;
+	if (dir->sb->rdonly)
+		return -EROFS;
+	fd = host_tmpfile_at(hfd(dir), mode & 07777, !linkable);
+	if (fd < 0)
+		return fd;
+	return make_inode(dir->sb, fd, &dir->dev, out);
 }
 
 static int hostfs_symlink(struct inode *dir, const char *name, const char *target,
@@ -549,6 +565,7 @@ static const struct inode_ops hostfs_iops = {
 	.lookup = hostfs_lookup,
 	.mknod = hostfs_mknod,
 	.symlink = hostfs_symlink,
+	.tmpfile = hostfs_tmpfile,
 	.link = hostfs_link,
 	.unlink = hostfs_unlink,
 	.rename = hostfs_rename,
