@@ -273,7 +273,7 @@ c_host_change() {
 # O_TMPFILE on a host volume is the host's own: linkat names it there.
 c_vol_tmpfile() {
     mkdata
-    sk run -v "$tmp/data:/data" -- python3 -c '
+    sk run -v "$tmp/data:/data" -- "$(command -v python3)" -c '
 import ctypes, os
 libc = ctypes.CDLL(None, use_errno=True)
 fd = os.open("/data", os.O_TMPFILE | os.O_RDWR, 0o640)
