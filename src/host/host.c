@@ -67,6 +67,11 @@ int host_lookup_at(int dir_fd, const char *name)
 	return RETRY(openat(dir_fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC));
 }
 
+int host_stat_at(int dir_fd, const char *name, struct linux_stat *st)
+{
+	return RETRY(fstatat(dir_fd, name, (struct stat *)st, AT_SYMLINK_NOFOLLOW));
+}
+
 int host_reopen(int path_fd, unsigned flags)
 {
 	char p[64];
@@ -80,6 +85,12 @@ int host_create_at(int dir_fd, const char *name, unsigned mode)
 {
 	return RETRY(
 		openat(dir_fd, name, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, mode));
+}
+
+int host_tmpfile_at(int dir_fd, unsigned mode, bool excl)
+{
+	return RETRY(
+		openat(dir_fd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC | (excl ? O_EXCL : 0), mode));
 }
 
 int host_mkdir_at(int dir_fd, const char *name, unsigned mode)

@@ -55,8 +55,12 @@ int host_ioctl_tty(int fd, unsigned long cmd, void *arg, size_t size);
 /* hostfs: one component at a time beneath a directory fd, never
  * following a host symlink. */
 int host_lookup_at(int dir_fd, const char *name); /* O_PATH|O_NOFOLLOW */
-int host_reopen(int path_fd, unsigned flags);	  /* a real fd from O_PATH */
+/* fstatat of one name in dir_fd, not following a symlink. */
+int host_stat_at(int dir_fd, const char *name, struct linux_stat *st);
+int host_reopen(int path_fd, unsigned flags); /* a real fd from O_PATH */
 int host_create_at(int dir_fd, const char *name, unsigned mode);
+/* An unnamed file in dir_fd (O_TMPFILE, O_RDWR; excl: never linkable). */
+int host_tmpfile_at(int dir_fd, unsigned mode, bool excl);
 int host_mkdir_at(int dir_fd, const char *name, unsigned mode);
 int host_mknod_at(int dir_fd, const char *name, unsigned mode, uint64_t dev);
 int host_symlink_at(const char *target, int dir_fd, const char *name);

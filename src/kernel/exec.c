@@ -11,6 +11,7 @@
 #include "mm/usercopy.h"
 #include "vfs/file.h"
 #include "vfs/namei.h"
+#include "vfs/fsnotify.h"
 #include "host/host.h"
 #include "stub/stub.h"
 #include "abi/linux/auxv.h"
@@ -121,6 +122,8 @@ static int binfile_open(struct task *t, const char *path, struct binfile *b)
 		goto fail;
 	}
 	b->buflen = n;
+	if (n > 0)
+		fsnotify_file(b->file, IN_ACCESS); /* as Linux's kernel_read */
 	return 0;
 fail:
 	binfile_close(b);

@@ -4,11 +4,12 @@
  * watches end) and then the directory's IN_DELETE; a rename is
  * IN_MOVED_FROM and IN_MOVED_TO with one cookie, IN_ATTRIB for a replaced
  * target, IN_MOVE_SELF, then the target's IN_DELETE_SELF. A file removed
- * while open (an fd, a mapping, a cwd) gets its IN_DELETE_SELF at the last
- * close, as Linux: whether it is still open is found by looking through
- * every process, only when a watched file loses its last name. Differs
- * from Linux: IN_UNMOUNT never comes (no umount yet); a file held only by
- * a message in flight or a cwd counts as closed when its last fd closes. */
+ * while still held (an fd, a mapping, a cwd) gets its IN_DELETE_SELF when
+ * the last fd or mapping of it goes, as Linux: who holds it is found by
+ * looking through every process, only when a watched file loses its last
+ * name. Differs from Linux: IN_UNMOUNT never comes (no umount yet); leaving
+ * a removed cwd does not deliver the wait, nor does a file kept only by an
+ * SCM_RIGHTS message in flight delay it. */
 #include "vfs/fsnotify.h"
 #include "vfs/file.h"
 #include "vfs/namei.h"

@@ -434,10 +434,37 @@ static void limits(void)
 	      "128 instances per user, EMFILE beyond, one more after a close");
 }
 
-int main(void)
+/* exec of a watched program: IN_OPEN, IN_ACCESS (the kernel reads its
+ * headers), IN_CLOSE_NOWRITE when the process is gone. */
+static void exec_events(void)
+{
+	char self[4096];
+	ssize_t r = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int in = inotify_init1(IN_NONBLOCK), st;
+	pid_t pid;
+
+	if (r <= 0) {
+		check(0, "readlink /proc/self/exe");
+		return;
+	}
+	self[r] = 0;
+	inotify_add_watch(in, self, IN_ALL_EVENTS);
+	pid = fork();
+	if (pid == 0) {
+		execl(self, "vfs_inotify", "--exit", (char *)NULL);
+		_exit(1);
+	}
+	waitpid(pid, &st, 0);
+	expect(in, "1:20 1:1 1:10", "exec: open, access, close");
+	close(in);
+}
+
+int main(int argc, char **argv)
 {
 	char dir[64] = "/tmp/skas-inotify.XXXXXX";
 
+	if (argc > 1 && strcmp(argv[1], "--exit") == 0)
+		return 0;
 	setvbuf(stdout, NULL, _IONBF, 0);
 	if (!mkdtemp(dir) || chdir(dir) < 0)
 		return 1;
@@ -447,6 +474,7 @@ int main(void)
 	reading();
 	overflow();
 	limits();
+	exec_events();
 	chdir("/");
 	check(rmdir(dir) == 0, "all cleaned up");
 	return 0;

@@ -253,6 +253,37 @@ c_vol_ro_rm() {
     [ -e "$tmp/data/one" ] || { echo "the host file was removed"; return 1; }
     [ "$rc" != 0 ] && grep -q 'Read-only file system' "$tmp/err"
 }
+# The lookup cache never hides a change the host makes: a file replaced by
+# another (a new inode under the same name) and a new file are seen.
+c_host_change() {
+    local i
+    mkdata
+    ( timeout -k 5 30 "$SKAS" run -v "$tmp/data:/data" -- /bin/sh -c \
+        'cat /data/one; cat /data/one; : >/data/ready
+         while [ ! -e /data/go ]; do sleep 0.05; done; cat /data/one; ls /data' \
+        </dev/null >"$tmp/out" 2>"$tmp/err" ) 2>/dev/null &
+    for i in $(seq 200); do [ -e "$tmp/data/ready" ] && break; sleep 0.05; done
+    echo ONE >"$tmp/data/one.new" && mv "$tmp/data/one.new" "$tmp/data/one"
+    echo three >"$tmp/data/three"
+    touch "$tmp/data/go"
+    wait
+    [ "$(cat "$tmp/out")" = "$(printf 'one\none\nONE\ngo\none\nready\nthree\ntwo')" ]
+}
+
+# O_TMPFILE on a host volume is the host's own: linkat names it there.
+c_vol_tmpfile() {
+    mkdata
+    sk run -v "$tmp/data:/data" -- "$(command -v python3)" -c '
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+fd = os.open("/data", os.O_TMPFILE | os.O_RDWR, 0o640)
+os.write(fd, b"unnamed\n")
+print(sorted(os.listdir("/data")), os.fstat(fd).st_nlink)
+r = libc.linkat(fd, b"", -100, b"/data/named", 0x1000)
+print(r, sorted(os.listdir("/data")), os.fstat(fd).st_nlink)'
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/data/named" 2>&1)" = unnamed ] &&
+        [ "$(cat "$tmp/out")" = "$(printf "['one', 'two'] 0\n0 ['named', 'one', 'two'] 1")" ]
+}
 
 t "echo hi > /etc/motd inside: cat prints hi, the host's /etc/motd is unchanged" c_motd
 t "rm -rf /usr/share/doc inside: ls fails inside, the host's is intact" c_rm_doc
@@ -271,6 +302,8 @@ t "-v HOST:/data: a write appears on the host" c_vol_write
 t "--volume HOST:/data reads and writes" c_vol_long
 t "-v HOST:/data:ro: a write fails with EROFS" c_vol_ro
 t "-v HOST:/data:ro: rm fails with EROFS" c_vol_ro_rm
+t "-v HOST:/data: a file the host replaces and a file it adds are seen" c_host_change
+t "-v HOST:/data: O_TMPFILE there, linkat AT_EMPTY_PATH names it on the host" c_vol_tmpfile
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

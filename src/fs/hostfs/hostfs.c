@@ -25,6 +25,8 @@
 struct hostfs_inode {
 	int fd; /* O_PATH */
 	bool io_ok, writable_dev;
+	struct linux_stat st; /* as the lookup of walk st_gen saw it */
+	uint64_t st_gen;
 };
 
 struct hostfs_priv {
@@ -218,22 +220,139 @@ static int make_inode(struct super_block *sb, int fd, const uint64_t *dir_dev, s
 	hi->fd = fd;
 	hi->io_ok = io_ok;
 	hi->writable_dev = wdev;
+	hi->st = st;
+	hi->st_gen = vfs_walk_gen;
 	ino->dev = st.st_dev;
 	*out = ino;
 	return 0;
 }
 
-static int hostfs_lookup(struct inode *dir, const char *name, struct inode **out)
-{
-	int fd = host_lookup_at(hfd(dir), name);
+/* A cache of recent lookups: (superblock, directory, name) to the inode,
+ * so that a walk costs one host call per component (an fstatat that checks
+ * the name still leads to the same host file) instead of three (open,
+ * fstat, close). A changed or removed host file fails the check and is
+ * looked up again: the guest still sees the host as it is now. At most
+ * HCACHE_MAX inodes (each an O_PATH host fd) are kept, least recently used
+ * first out. */
+#define HCACHE_MAX     128
+#define HCACHE_BUCKETS 64
 
-	if (fd < 0)
-		return fd == -ELOOP ? -ENOENT : fd;
-	return make_inode(dir->sb, fd, &dir->dev, out);
+struct hcache_ent {
+	struct list_head lru, hlink;
+	struct super_block *sb;
+	uint64_t dir_dev, dir_ino;
+	char *name;
+	struct inode *ino; /* owns a reference */
+};
+
+static struct list_head hc_buckets[HCACHE_BUCKETS];
+static LIST_HEAD_DECL(hc_lru);
+static int hc_count;
+
+static struct list_head *hc_bucket(const struct inode *dir, const char *name)
+{
+	uint64_t h = dir->ino * 31 + dir->dev;
+	int i;
+
+	if (!hc_buckets[0].next)
+		for (i = 0; i < HCACHE_BUCKETS; i++)
+			list_init(&hc_buckets[i]);
+	while (*name)
+		h = h * 131 + (unsigned char)*name++;
+	return &hc_buckets[h % HCACHE_BUCKETS];
 }
 
+static struct hcache_ent *hc_find(struct inode *dir, const char *name)
+{
+	struct hcache_ent *e;
+
+	list_for_each_entry(e, hc_bucket(dir, name),
+			    hlink) if (e->sb == dir->sb && e->dir_dev == dir->dev &&
+				       e->dir_ino == dir->ino &&
+				       strcmp(e->name, name) == 0) return e;
+	return NULL;
+}
+
+static void hc_drop(struct hcache_ent *e)
+{
+	list_del(&e->lru);
+	list_del(&e->hlink);
+	inode_put(e->ino);
+	free(e->name);
+	free(e);
+	hc_count--;
+}
+
+static void hc_add(struct inode *dir, const char *name, struct inode *ino)
+{
+	struct hcache_ent *e = calloc(1, sizeof(*e));
+
+	if (!e || !(e->name = strdup(name))) {
+		free(e);
+		return; /* not cached: only slower */
+	}
+	if (hc_count >= HCACHE_MAX)
+		hc_drop(list_entry(hc_lru.prev, struct hcache_ent, lru));
+	e->sb = dir->sb;
+	e->dir_dev = dir->dev;
+	e->dir_ino = dir->ino;
+	e->ino = ino;
+	inode_get(ino);
+	list_add(&e->lru, &hc_lru);
+	list_add(&e->hlink, hc_bucket(dir, name));
+	hc_count++;
+}
+
+/* name of dir changes through us: its cached inode goes. */
+static void hc_forget(struct inode *dir, const char *name)
+{
+	struct hcache_ent *e = hc_find(dir, name);
+
+	if (e)
+		hc_drop(e);
+}
+
+static int hostfs_lookup(struct inode *dir, const char *name, struct inode **out)
+{
+	struct hcache_ent *e = hc_find(dir, name);
+	struct linux_stat st;
+	int fd, ret;
+
+	if (e) {
+		if (host_stat_at(hfd(dir), name, &st) == 0 && st.st_dev == e->ino->dev &&
+		    st.st_ino == e->ino->ino &&
+		    (st.st_mode & LINUX_S_IFMT) == (e->ino->mode & LINUX_S_IFMT)) {
+			struct hostfs_inode *hi = e->ino->priv;
+
+			list_del(&e->lru);
+			list_add(&e->lru, &hc_lru);
+			hi->st = st;
+			hi->st_gen = vfs_walk_gen;
+			inode_get(e->ino);
+			*out = e->ino;
+			return 0;
+		}
+		hc_drop(e);
+	}
+	fd = host_lookup_at(hfd(dir), name);
+	if (fd < 0)
+		return fd == -ELOOP ? -ENOENT : fd;
+	ret = make_inode(dir->sb, fd, &dir->dev, out);
+	if (ret == 0)
+		hc_add(dir, name, *out);
+	return ret;
+}
+
+/* Within the walk that looked the inode up, what the lookup saw (the walk
+ * checks each directory's permissions right after finding it). */
 static int hostfs_getattr(struct inode *ino, struct linux_stat *st)
 {
+	struct hostfs_inode *hi = ino->priv;
+
+	if (vfs_walk_gen && hi->st_gen == vfs_walk_gen) {
+		*st = hi->st;
+		return 0;
+	}
 	return host_fstat(hfd(ino), st);
 }
 
@@ -288,7 +407,7 @@ static int hostfs_open(struct inode *ino, struct file *f)
 		f->ops = &hostfs_dir_ops;
 		return 0;
 	}
-	fd = host_reopen(hi->fd, f->flags & ~LINUX_O_DIRECTORY);
+	fd = host_reopen(hi->fd, f->flags & ~LINUX_O_TMPFILE); /* O_DIRECTORY too */
 	if (fd < 0)
 		return fd;
 	p = calloc(1, sizeof(*p));
@@ -355,6 +474,22 @@ static int hostfs_mknod(struct inode *dir, const char *name, uint32_t mode, uint
 	return out ? hostfs_lookup(dir, name, out) : 0;
 }
 
+/* O_TMPFILE: the host's own unnamed file (its fd, read-write, stands for
+ * the inode); the host says EOPNOTSUPP if its filesystem cannot. */
+static int hostfs_tmpfile(struct inode *dir, uint32_t mode, const struct cred *c, bool linkable,
+			  struct inode **out)
+{
+	int fd;
+
+	(void)c;
+	if (dir->sb->rdonly)
+		return -EROFS;
+	fd = host_tmpfile_at(hfd(dir), mode & 07777, !linkable);
+	if (fd < 0)
+		return fd;
+	return make_inode(dir->sb, fd, &dir->dev, out);
+}
+
 static int hostfs_symlink(struct inode *dir, const char *name, const char *target,
 			  const struct cred *c)
 {
@@ -377,6 +512,7 @@ static int hostfs_unlink(struct inode *dir, const char *name, bool is_dir)
 {
 	if (dir->sb->rdonly)
 		return -EROFS;
+	hc_forget(dir, name);
 	return host_unlink_at(hfd(dir), name, is_dir);
 }
 
@@ -387,6 +523,8 @@ static int hostfs_rename(struct inode *odir, const char *oname, struct inode *nd
 		return -EROFS;
 	if (ndir->iop != &hostfs_iops)
 		return -EXDEV;
+	hc_forget(odir, oname);
+	hc_forget(ndir, nname);
 	return host_rename_at(hfd(odir), oname, hfd(ndir), nname, flags);
 }
 
@@ -427,6 +565,7 @@ static const struct inode_ops hostfs_iops = {
 	.lookup = hostfs_lookup,
 	.mknod = hostfs_mknod,
 	.symlink = hostfs_symlink,
+	.tmpfile = hostfs_tmpfile,
 	.link = hostfs_link,
 	.unlink = hostfs_unlink,
 	.rename = hostfs_rename,
@@ -445,6 +584,9 @@ static const struct inode_ops hostfs_iops = {
 
 static void hostfs_put_super(struct super_block *sb)
 {
+	struct hcache_ent *e, *n;
+
+	list_for_each_entry_safe(e, n, &hc_lru, lru) if (e->sb == sb) hc_drop(e);
 	free(sb);
 }
 
