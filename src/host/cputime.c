@@ -81,6 +81,22 @@ int host_thread_cputime(int pid, int tid, struct host_cputime *out)
 	return 0;
 }
 
+int64_t host_thread_runtime_ns(int pid, int tid)
+{
+	struct host_cputime c;
+	char path[64], buf[128];
+	int64_t ns = 0;
+
+	if (pid <= 0 || tid <= 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", pid, tid);
+	if (read_small(path, buf, sizeof(buf)) > 0)
+		ns = (int64_t)strtoull(buf, NULL, 10);
+	if (ns == 0 && host_thread_cputime(pid, tid, &c) == 0)
+		ns = c.rt_ns;
+	return ns;
+}
+
 long host_proc_maxrss_kb(int pid)
 {
 	char path[48], buf[4096], *p;

@@ -96,6 +96,8 @@ struct host_cputime {
 	uint64_t minflt, majflt;
 };
 int host_thread_cputime(int pid, int tid, struct host_cputime *out);
+/* Only the run time (one file read instead of two); 0 if unknown. */
+int64_t host_thread_runtime_ns(int pid, int tid);
 long host_proc_maxrss_kb(int pid);
 /* adjtimex of the host clock with modes 0 or ADJ_OFFSET_SS_READ only
  * (timex.c): the clock state, -EPERM for any other modes. */

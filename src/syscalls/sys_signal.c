@@ -229,8 +229,12 @@ long sys_tgkill(struct task *t, const struct sysargs *a)
 /* rt_sigqueueinfo and rt_tgsigqueueinfo take the guest's siginfo, but not
  * even root may pose as the kernel or as kill()/tkill() (si_code >= 0 or
  * SI_TKILL) towards another task than itself. */
-static bool forged_info(struct task *t, const struct linux_siginfo *si, int target)
+static bool forged_info(struct task *t, struct linux_siginfo *si, int target)
 {
+	/* A guest's SI_TIMER is not a POSIX timer's (kernel/ptimer.c tells
+	 * them by this field). */
+	if (si->si_code == LINUX_SI_TIMER)
+		si->fields.timer.sys_private = 0;
 	return (si->si_code >= 0 || si->si_code == LINUX_SI_TKILL) && target != t->tid;
 }
 

@@ -244,10 +244,11 @@ c_no_tty() {
 }
 # util-linux script(1): a pty pair, signalfd for SIGCHLD and SIGWINCH.
 c_script() {
-    local out
-    out=$(timeout 20 "$SKAS" run -- script -qc 'echo hi' /dev/null </dev/null | od -c | tr -s ' ')
+    local out script
+    script=$(command -v script) || return 1
+    out=$(timeout 20 "$SKAS" run -- "$script" -qc 'echo hi' /dev/null </dev/null | od -c | tr -s ' ')
     [ "$out" = "$(printf 'hi\r\n' | od -c | tr -s ' ')" ] || { echo "got: $out"; return 1; }
-    timeout 20 "$SKAS" run -- script -qec 'exit 3' /dev/null </dev/null >/dev/null
+    timeout 20 "$SKAS" run -- "$script" -qec 'exit 3' /dev/null </dev/null >/dev/null
     [ $? = 3 ] || { echo "script -e: status not 3"; return 1; }
 }
 
