@@ -36,9 +36,6 @@ int stub_image_fd(void)
 	return fd;
 }
 
-#define THREAD_CLONE_FLAGS \
-	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM)
-
 static int add_rules(scmp_filter_ctx ctx, bool seccomp)
 {
 	int r = 0;
@@ -58,7 +55,7 @@ static int add_rules(scmp_filter_ctx ctx, bool seccomp)
 			      SCMP_A0(SCMP_CMP_EQ, 1));
 	/* Copying an address space (fork) and adding a guest thread. */
 	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
-			      SCMP_A0(SCMP_CMP_EQ, CLONE_PARENT | SIGCHLD));
+			      SCMP_A0(SCMP_CMP_EQ, FORK_CLONE_FLAGS));
 	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
 			      SCMP_A0(SCMP_CMP_EQ, THREAD_CLONE_FLAGS));
 	/* seccomp backend: a new guest thread installs its own filter. */

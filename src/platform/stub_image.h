@@ -6,6 +6,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The clone flags of a stub's two clones (the only ones its allowlist
+ * lets through): copying an address space, adding a guest thread.
+ * CLONE_PTRACE: the new stub or thread is seized like its creator (it
+ * first stops with PTRACE_EVENT_STOP), without the fork or clone event
+ * stop in the creator that PTRACE_O_TRACEFORK/TRACECLONE would cost; the
+ * batch's last result (rax at its int3) is the new host pid. Needs
+ * <sched.h> and <signal.h>. */
+#define FORK_CLONE_FLAGS (CLONE_PARENT | CLONE_PTRACE | SIGCHLD)
+#define THREAD_CLONE_FLAGS                                                                  \
+	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM | \
+	 CLONE_PTRACE)
+
 /* A close-on-exec memfd holding the stub ELF image, or -errno. */
 int stub_image_fd(void);
 

@@ -2,7 +2,9 @@
  * _start maps the shared ops page, unmaps every other host mapping (but the
  * vDSO range the kernel names in r12/r13) and stops;
  * stub_batch runs the kernel's host calls from the ops page until one fails
- * or the list ends, then stops with int3: rax = last result, rbx = that op. */
+ * or the list ends, then stops with int3: rbx = the op it stopped at (the
+ * end marker if none failed), r15 = the last result (rax too on a
+ * failure). */
 #include "stub.h"
 
 	.text
@@ -59,6 +61,7 @@ stub_batch:
 	mov	40(%rbx), %r8
 	mov	48(%rbx), %r9
 	syscall
+	mov	%rax, %r15
 	cmp	$-4095, %rax
 	jae	3f
 	add	$STUB_OP_SIZE, %rbx

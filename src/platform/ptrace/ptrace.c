@@ -258,21 +258,16 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 		 * RET_TRACE under the seccomp backend): never let it through. */
 		if (status >> 16 == PTRACE_EVENT_SECCOMP)
 			goto lost;
-		if (status >> 16 == PTRACE_EVENT_FORK || status >> 16 == PTRACE_EVENT_CLONE) {
-			unsigned long msg = 0;
-
-			ptrace(PTRACE_GETEVENTMSG, mm->ctl_pid, 0, &msg);
-			if (new_pid)
-				*new_pid = (int)msg;
-		} else if (WSTOPSIG(status) == SIGTRAP && status >> 16 == 0) {
+		if (WSTOPSIG(status) == SIGTRAP && status >> 16 == 0)
 			break;
-		}
 		if (ptrace(PTRACE_CONT, mm->ctl_pid, 0, 0) < 0)
 			goto lost;
 	}
 	if (ptrace(PTRACE_GETREGS, mm->ctl_pid, 0, &regs) < 0)
 		goto lost;
 	i = (int)((regs.rbx - STUB_OPS) / STUB_OP_SIZE);
+	if (i >= nops && new_pid)
+		*new_pid = (int)regs.r15; /* the last op was the clone */
 	if (i < nops) {
 		drain_sock();
 		ret = (long)regs.rax < 0 ? (int)regs.rax : -EIO;
@@ -291,23 +286,16 @@ lost:
 	return -ESRCH;
 }
 
-/* Waits for a new stub thread's first stop and runs it to its int3. */
+/* Waits for a new stub thread's first stop (PTRACE_EVENT_STOP, in the
+ * stub code right after its clone): it stays there until the kernel points
+ * it somewhere (a batch, the guest's registers) and resumes it. */
 int ptrace_park_thread(int tid)
 {
 	int status;
 
 	if (ptrace_wait_pid(tid, &status) < 0 || !WIFSTOPPED(status))
 		return -ESRCH;
-	if (ptrace(PTRACE_CONT, tid, 0, 0) < 0)
-		return -ESRCH;
-	for (;;) {
-		if (ptrace_wait_pid(tid, &status) < 0 || !WIFSTOPPED(status))
-			return -ESRCH;
-		if (WSTOPSIG(status) == SIGTRAP && status >> 16 == 0)
-			return 0;
-		if (ptrace(PTRACE_CONT, tid, 0, 0) < 0)
-			return -ESRCH;
-	}
+	return 0;
 }
 
 static int fork_stub(struct pf_mm *src, struct pf_mm **out)
@@ -826,8 +814,9 @@ out:
 static int start_zygote(int ops_fd)
 {
 	int sync[2], status, pid, image_fd;
-	long opts = PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL | PTRACE_O_TRACEFORK |
-		    PTRACE_O_TRACECLONE | PTRACE_O_TRACEVFORK | PTRACE_O_TRACEEXEC |
+	/* No TRACEFORK/TRACECLONE: stubs and threads are made with
+	 * CLONE_PTRACE (ptrace.h). */
+	long opts = PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL | PTRACE_O_TRACEEXEC |
 		    PTRACE_O_TRACESECCOMP;
 	struct user_regs_struct regs;
 	char go;

@@ -14,10 +14,7 @@
 
 #include "platform/platform.h"
 #include "stub/stub.h"
-
-#define THREAD_CLONE_FLAGS \
-	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM)
-#define FORK_CLONE_FLAGS (CLONE_PARENT | SIGCHLD)
+#include "platform/stub_image.h"
 
 struct stub_op {
 	int64_t nr;
