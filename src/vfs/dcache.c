@@ -6,14 +6,16 @@
  * "absent". Entries are valid while nothing in any cached filesystem has
  * been created, removed or renamed since (one generation count, bumped by
  * the VFS at each such change: coarse, but it cannot miss one), and for at
- * most DCACHE_TTL_NS, so that changes made on the host behind skas's back
- * (hostfs) are seen within that time, as NFS's attribute timeout does.
- * Only filesystems whose names change only through the VFS ask for it
- * (super_block.cache_lookups: tmpfs, hostfs, the overlay): procfs and
- * devpts names come and go with processes and terminals. Entries hold
- * references on both dentries (a positive hostfs entry keeps its host
- * O_PATH fd open), so their number is bounded; the least recently used
- * goes first. */
+ * most DCACHE_TTL_NS. Filesystems ask for it (super_block.cache_lookups):
+ * tmpfs, whose names change only through the VFS, and the overlay, whose
+ * host lower layer may change behind skas's back: such a change is seen
+ * within DCACHE_TTL_NS, as NFS's attribute timeout does. hostfs mounts (-v
+ * volumes, --rw roots) are not cached here: hostfs keeps its own cache,
+ * checked against the host at every use, so a host change is seen at
+ * once. procfs and devpts names come and go with processes and terminals.
+ * Entries hold references on both dentries (an overlay entry keeps its
+ * lower layer's host O_PATH fd open), so their number is bounded; the
+ * least recently used goes first. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -598,7 +598,6 @@ int hostfs_mount(const char *host_dir, bool rdonly, struct super_block **sbp, st
 	if (!sb)
 		return -ENOMEM;
 	sb->fstype = "hostfs";
-	sb->cache_lookups = true;
 	sb->rdonly = rdonly;
 	sb->put_super = hostfs_put_super;
 	sb->magic = 0x00c0ffee;
