@@ -383,9 +383,9 @@ static int start_in_path(struct init_config *cfg, const char *name)
 		sprintf(full, "%s/%s", *dir ? dir : ".", name);
 		cfg->path = full;
 		ret = task_start_init(cfg);
+		free(full); /* the kernel copied what it keeps */
 		if (ret == 0)
-			break; /* full stays: the kernel keeps cfg->path's name */
-		free(full);
+			break;
 		if (ret == -EACCES)
 			err = ret;
 		else if (ret != -ENOENT && ret != -ENOTDIR)
