@@ -1,3 +1,4 @@
+/* skas-test: timeout: 120 */
 /* A small syscall fuzzer (issue 9, "hostile guests"): a seeded xorshift
  * picks COUNT calls (default 20000) from a list and gives them hostile
  * arguments: NULL, (void *)1, kernel and non-canonical addresses, buffers

@@ -16,7 +16,8 @@
 # printed no "not ok" line.
 #
 # A `/* skas-test: args: ... */` comment in a test's first lines gives its
-# arguments (shell quoting rules).
+# arguments (shell quoting rules); `/* skas-test: timeout: S */` its time
+# limit per run in seconds (default 20).
 set -u
 
 orig_pwd=$PWD
@@ -110,7 +111,7 @@ directive() {
 run_one() {
     local out=$1 err=$2
     shift 2
-    ( timeout -k 5 20 "$@" </dev/null >"$out" 2>"$err" ) 2>/dev/null
+    ( timeout -k 5 "$limit" "$@" </dev/null >"$out" 2>"$err" ) 2>/dev/null
     echo $?
 }
 
@@ -130,6 +131,8 @@ for src in "${srcs[@]}"; do
     argstr=$(directive "$src" args)
     expect=$(directive "$src" exit)
     [ -n "$expect" ] || expect=0
+    limit=$(directive "$src" timeout)
+    [ -n "$limit" ] || limit=20
     args=()
     if [ -n "$argstr" ]; then
         eval "args=($argstr)"
