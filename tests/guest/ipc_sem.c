@@ -298,6 +298,15 @@ static void test_wakeups(void)
 	check(child_exit(a) == 0 && semctl(id, 0, GETVAL) == 0 && semctl(id, 1, GETVAL) == 0,
 	      "both at once");
 
+	/* A waiter killed with SIGKILL leaves the queue. */
+	a = fork();
+	if (a == 0)
+		_exit(op(id, 0, -1, 0) == 0 ? 0 : 1);
+	check(wait_count(id, 0, GETNCNT, 1), "a waiter blocked");
+	kill(a, SIGKILL);
+	check(child_exit(a) == 128 + SIGKILL && semctl(id, 0, GETNCNT) == 0,
+	      "SIGKILL ends it and it leaves the queue (GETNCNT 0)");
+
 	/* Removal wakes waiters with EIDRM. */
 	a = fork();
 	if (a == 0)
