@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
+#include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -319,6 +320,18 @@ static void test_fds(void)
 	mq_send(q, "hello", 5, 0);
 	check(revents(q) == (POLLIN | POLLOUT), "one message: readable and writable");
 	check(epoll_wait(ep, &out, 1, 0) == 1 && out.events == EPOLLIN, "epoll: readable");
+	{
+		fd_set rd, wr;
+		struct timeval tv = { 0, 0 };
+
+		FD_ZERO(&rd);
+		FD_ZERO(&wr);
+		FD_SET(q, &rd);
+		FD_SET(q, &wr);
+		check(select(q + 1, &rd, &wr, NULL, &tv) == 2 && FD_ISSET(q, &rd) &&
+			      FD_ISSET(q, &wr),
+		      "select: readable and writable");
+	}
 	mq_send(q, "x", 1, 0);
 	check(revents(q) == POLLIN, "full: readable only");
 	mq_receive(q, buf, 32, NULL);
