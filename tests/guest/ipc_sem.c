@@ -251,6 +251,9 @@ static void test_timeouts(void)
 	ts.tv_sec = 0;
 	check(semtimedop(id, &b, 1, &ts) == 0 && semctl(id, 0, GETVAL) == 1,
 	      "a timeout does not matter when it need not wait");
+	ts.tv_sec = 1000000000000LL;
+	check(semtimedop(id, &b, 1, &ts) == 0 && semctl(id, 0, GETVAL) == 2,
+	      "a timeout of 1e12 seconds is valid");
 	semctl(id, 0, IPC_RMID);
 }
 

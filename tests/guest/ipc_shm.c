@@ -19,7 +19,10 @@
 #include <sys/mman.h>
 #include <sys/shm.h>
 #include <sys/wait.h>
+#include <sys/syscall.h>
 #include <time.h>
+
+#define FUTEX_WAIT_OP 0 /* FUTEX_WAIT: musl has no linux/futex.h */
 
 #ifndef SHM_STAT_ANY
 #define SHM_STAT_ANY 15
@@ -358,6 +361,14 @@ static void test_futex(void)
 	nanosleep(&ts, NULL);
 	check(sem_post(s) == 0, "sem_post");
 	check(child_exit(pid) == 0, "wakes the child in sem_wait");
+	{
+		struct timespec far = { 1000000000000LL, 0 };
+		int *word = (int *)s + 200;
+
+		check(syscall(SYS_futex, word, FUTEX_WAIT_OP, 1, &far, NULL, 0) == -1 &&
+			      errno == EAGAIN,
+		      "FUTEX_WAIT on a changed word with a 1e12 s timeout: EAGAIN");
+	}
 	shmdt(s);
 }
 
