@@ -56,7 +56,7 @@ struct sem_queue {
 	bool timed_out;
 };
 
-static struct ipc_ids sem_ids = { .max_idx = -1, .mni = LINUX_SEMMNI };
+static struct ipc_ids sem_ids = { .max_idx = -1, .last_idx = -1, .mni = LINUX_SEMMNI };
 static long used_sems;
 static LIST_HEAD_DECL(undo_list);
 
