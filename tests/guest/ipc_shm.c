@@ -343,6 +343,26 @@ static void test_ctl(void)
 	st = child_exit(pid);
 	check(st == 0, "the owner removes it");
 	check_err(shmctl(id, IPC_STAT, &ds), EINVAL, "gone");
+
+	/* Mode 0000: root passes by CAP_IPC_OWNER, its owner uid 1001 does not. */
+	id = shmget(IPC_PRIVATE, 4096, 0);
+	shmctl(id, IPC_STAT, &ds);
+	ds.shm_perm.uid = 1001;
+	shmctl(id, IPC_SET, &ds);
+	{
+		void *p = shmat(id, NULL, 0);
+
+		check(p != (void *)-1 && shmdt(p) == 0, "root attaches a mode 0000 segment");
+	}
+	pid = fork();
+	if (pid == 0) {
+		if (setgid(1001) < 0 || setuid(1001) < 0)
+			_exit(10);
+		if (shmat(id, NULL, SHM_RDONLY) != (void *)-1 || errno != EACCES)
+			_exit(1);
+		_exit(shmctl(id, IPC_RMID, NULL) == 0 ? 0 : 2); /* but may remove it */
+	}
+	check(child_exit(pid) == 0, "its owner cannot attach it (EACCES) but removes it");
 }
 
 /* A process-shared semaphore in a segment: its futex wakes across processes. */
