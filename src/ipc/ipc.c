@@ -8,15 +8,18 @@
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
 
-static int ids_grow(struct ipc_ids *ids)
+/* Makes entry[idx] exist. */
+static int ids_grow(struct ipc_ids *ids, int idx)
 {
-	int nsize = ids->size ? ids->size * 2 : 16;
+	int nsize = ids->size ? ids->size : 16;
 	struct kern_ipc_perm **n;
 
+	while (nsize <= idx)
+		nsize *= 2;
 	if (nsize > IPC_MNI)
 		nsize = IPC_MNI;
 	if (nsize <= ids->size)
-		return -ENOSPC;
+		return 0;
 	n = realloc(ids->entry, (size_t)nsize * sizeof(*n));
 	if (!n)
 		return -ENOMEM;
@@ -27,6 +30,19 @@ static int ids_grow(struct ipc_ids *ids)
 	return 0;
 }
 
+/* Linux 6's idr_alloc_cyclic: the first free index after the last one
+ * given, wrapping to 0, when the sequence number moves on. */
+static int ids_next_free(struct ipc_ids *ids)
+{
+	for (int k = 0; k < IPC_MNI; k++) {
+		int idx = (ids->last_idx + 1 + k) % IPC_MNI;
+
+		if (idx >= ids->size || !ids->entry[idx])
+			return idx;
+	}
+	return -ENOSPC;
+}
+
 int ipc_add(struct ipc_ids *ids, struct kern_ipc_perm *p, struct task *t, int32_t key, int flg)
 {
 	const struct cred *c = &t->proc->cred;
@@ -34,21 +50,21 @@ int ipc_add(struct ipc_ids *ids, struct kern_ipc_perm *p, struct task *t, int32_
 
 	if (ids->in_use >= ids->mni)
 		return -ENOSPC;
-	for (idx = 0; idx < ids->size && ids->entry[idx]; idx++)
-		;
-	if (idx == ids->size) {
-		ret = ids_grow(ids);
-		if (ret < 0)
-			return ret;
-	}
+	idx = ids_next_free(ids);
+	if (idx < 0)
+		return idx;
+	ret = ids_grow(ids, idx);
+	if (ret < 0)
+		return ret;
 	p->key = key;
 	p->uid = p->cuid = c->euid;
 	p->gid = p->cgid = c->egid;
 	p->mode = (unsigned)flg & 0777;
 	p->deleted = false;
-	p->seq = ids->seq++;
-	if (ids->seq >= (unsigned)(INT32_MAX >> IPC_SEQ_SHIFT))
+	if (idx <= ids->last_idx && ++ids->seq >= (unsigned)(INT32_MAX >> IPC_SEQ_SHIFT))
 		ids->seq = 0;
+	ids->last_idx = idx;
+	p->seq = ids->seq;
 	p->id = (int)(p->seq << IPC_SEQ_SHIFT) + idx;
 	ids->entry[idx] = p;
 	ids->in_use++;

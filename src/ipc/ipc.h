@@ -28,12 +28,14 @@ struct kern_ipc_perm {
 	bool deleted; /* removed: waiters see EIDRM */
 };
 
-/* One table per kind: entry[index] or NULL. */
+/* One table per kind: entry[index] or NULL. Start with max_idx and
+ * last_idx at -1. */
 struct ipc_ids {
 	struct kern_ipc_perm **entry;
-	int size;    /* slots allocated */
-	int in_use;  /* objects in the table */
-	int max_idx; /* highest index in use, -1 if none */
+	int size;     /* slots allocated */
+	int in_use;   /* objects in the table */
+	int max_idx;  /* highest index in use, -1 if none */
+	int last_idx; /* the index given last, -1 at first */
 	unsigned seq;
 	int mni; /* the most objects (SHMMNI, SEMMNI, MSGMNI) */
 };

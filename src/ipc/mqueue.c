@@ -477,7 +477,7 @@ static int get_deadline(struct task *t, uaddr_t uts, int64_t *deadline)
 		return -EFAULT;
 	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000L)
 		return -EINVAL;
-	ns = ts.tv_sec > 1000000000000LL ? INT64_MAX / 4 : ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	ns = ts.tv_sec > 4000000000LL ? INT64_MAX / 4 : ts.tv_sec * 1000000000LL + ts.tv_nsec;
 	*deadline = sched_now_ns() + (ns - host_clock_ns(LINUX_CLOCK_REALTIME));
 	return 0;
 }

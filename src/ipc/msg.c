@@ -45,7 +45,7 @@ struct msg_receiver {
 	int status;	     /* 1 while waiting; 0 (msg set), -E2BIG, -EIDRM, -EAGAIN (retry) */
 };
 
-static struct ipc_ids msg_ids = { .max_idx = -1, .mni = LINUX_MSGMNI };
+static struct ipc_ids msg_ids = { .max_idx = -1, .last_idx = -1, .mni = LINUX_MSGMNI };
 static uint64_t msg_hdrs, msg_bytes; /* every queued message */
 
 static struct msg_queue *msq_of(struct kern_ipc_perm *p)

@@ -56,7 +56,7 @@ struct sem_queue {
 	bool timed_out;
 };
 
-static struct ipc_ids sem_ids = { .max_idx = -1, .mni = LINUX_SEMMNI };
+static struct ipc_ids sem_ids = { .max_idx = -1, .last_idx = -1, .mni = LINUX_SEMMNI };
 static long used_sems;
 static LIST_HEAD_DECL(undo_list);
 
@@ -278,7 +278,7 @@ static long do_semtimedop(struct task *t, int semid, uaddr_t usops, unsigned nso
 	if (ts) {
 		if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= 1000000000L)
 			goto out;
-		deadline = sched_now_ns() + (ts->tv_sec > 1000000000000LL
+		deadline = sched_now_ns() + (ts->tv_sec > 4000000000LL
 						     ? INT64_MAX / 4
 						     : ts->tv_sec * 1000000000LL + ts->tv_nsec);
 	}

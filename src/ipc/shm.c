@@ -35,7 +35,7 @@ struct shm_seg {
 	bool removed;	 /* out of the table: freed with its last file */
 };
 
-static struct ipc_ids shm_ids = { .max_idx = -1, .mni = LINUX_SHMMNI };
+static struct ipc_ids shm_ids = { .max_idx = -1, .last_idx = -1, .mni = LINUX_SHMMNI };
 static uint64_t shm_tot; /* pages of every segment */
 
 static const struct file_ops shm_file_ops;

@@ -249,7 +249,7 @@ static int get_deadline(struct task *t, uaddr_t uts, bool absolute, bool realtim
 	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000)
 		return -EINVAL;
 	/* Past ~126 years, "forever" (the product would overflow: trinity). */
-	ns = ts.tv_sec > 4000000000LL ? INT64_MAX / 2 : ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	ns = ts.tv_sec > 4000000000LL ? INT64_MAX / 4 : ts.tv_sec * 1000000000LL + ts.tv_nsec;
 	if (!absolute)
 		*out = sched_now_ns() + ns;
 	else if (realtime)

@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -318,6 +320,18 @@ static void test_fds(void)
 	mq_send(q, "hello", 5, 0);
 	check(revents(q) == (POLLIN | POLLOUT), "one message: readable and writable");
 	check(epoll_wait(ep, &out, 1, 0) == 1 && out.events == EPOLLIN, "epoll: readable");
+	{
+		fd_set rd, wr;
+		struct timeval tv = { 0, 0 };
+
+		FD_ZERO(&rd);
+		FD_ZERO(&wr);
+		FD_SET(q, &rd);
+		FD_SET(q, &wr);
+		check(select(q + 1, &rd, &wr, NULL, &tv) == 2 && FD_ISSET(q, &rd) &&
+			      FD_ISSET(q, &wr),
+		      "select: readable and writable");
+	}
 	mq_send(q, "x", 1, 0);
 	check(revents(q) == POLLIN, "full: readable only");
 	mq_receive(q, buf, 32, NULL);
@@ -527,10 +541,29 @@ static void test_unlink_perms(void)
 		attr.mq_msgsize = 8193;
 		if (mq_open(qname(7), O_RDWR | O_CREAT, 0600, &attr) != -1 || errno != EINVAL)
 			_exit(4);
+		{
+			/* RLIMIT_MSGQUEUE: a default queue counts 10 x 8192 bytes
+			 * and its bookkeeping; 90000 bytes hold one. */
+			struct rlimit rl = { 90000, 90000 };
+			mqd_t a, b, c;
+
+			setrlimit(RLIMIT_MSGQUEUE, &rl);
+			a = mq_open(qname(7), O_RDWR | O_CREAT, 0600, NULL);
+			b = mq_open(qname(0), O_RDWR | O_CREAT, 0600, NULL);
+			if (a < 0 || b != -1 || errno != EMFILE)
+				_exit(6);
+			attr.mq_maxmsg = 1;
+			attr.mq_msgsize = 16;
+			c = mq_open(qname(0), O_RDWR | O_CREAT, 0600, &attr);
+			if (c < 0)
+				_exit(7); /* a small one still fits */
+			mq_unlink(qname(7));
+			mq_unlink(qname(0));
+		}
 		_exit(0);
 	}
-	check(child_exit(pid) == 0,
-	      "uid 1001: EACCES to open a 0600 queue, EPERM to unlink it, EINVAL past the limits");
+	check(child_exit(pid) == 0, "uid 1001: EACCES to open a 0600 queue, EPERM to unlink it, "
+				    "EINVAL past the limits, EMFILE past RLIMIT_MSGQUEUE");
 	mq_close(q);
 	check(mq_unlink(qname(6)) == 0, "the owner unlinks it");
 }

@@ -318,6 +318,25 @@ static void test_waiters(void)
 	check(qnum(id) == 1, "and the message is queued");
 	rcv(id, &m, 100, 0, 0);
 
+	{
+		struct msqid_ds ds;
+
+		msgctl(id, IPC_STAT, &ds);
+		ds.msg_perm.mode = 0666;
+		msgctl(id, IPC_SET, &ds);
+		a = fork();
+		if (a == 0) {
+			if (setgid(1001) < 0 || setuid(1001) < 0)
+				_exit(10);
+			_exit(rcv(id, &m, 100, 0, 0) < 0 && errno == EACCES ? 0 : 1);
+		}
+		settle();
+		ds.msg_perm.mode = 0600;
+		msgctl(id, IPC_SET, &ds);
+		check(child_exit(a) == 0,
+		      "IPC_SET makes a waiting receiver check again: uid 1001 gets EACCES");
+	}
+
 	a = fork();
 	if (a == 0)
 		_exit(rcv(id, &m, 100, 0, 0) < 0 && errno == EIDRM ? 0 : 1);

@@ -6,6 +6,7 @@
  * made here is removed. Children report through their exit status. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -250,6 +251,9 @@ static void test_timeouts(void)
 	ts.tv_sec = 0;
 	check(semtimedop(id, &b, 1, &ts) == 0 && semctl(id, 0, GETVAL) == 1,
 	      "a timeout does not matter when it need not wait");
+	ts.tv_sec = 1000000000000LL;
+	check(semtimedop(id, &b, 1, &ts) == 0 && semctl(id, 0, GETVAL) == 2,
+	      "a timeout of 1e12 seconds is valid");
 	semctl(id, 0, IPC_RMID);
 }
 
@@ -297,6 +301,15 @@ static void test_wakeups(void)
 	op(id, 1, 1, 0);
 	check(child_exit(a) == 0 && semctl(id, 0, GETVAL) == 0 && semctl(id, 1, GETVAL) == 0,
 	      "both at once");
+
+	/* A waiter killed with SIGKILL leaves the queue. */
+	a = fork();
+	if (a == 0)
+		_exit(op(id, 0, -1, 0) == 0 ? 0 : 1);
+	check(wait_count(id, 0, GETNCNT, 1), "a waiter blocked");
+	kill(a, SIGKILL);
+	check(child_exit(a) == 128 + SIGKILL && semctl(id, 0, GETNCNT) == 0,
+	      "SIGKILL ends it and it leaves the queue (GETNCNT 0)");
 
 	/* Removal wakes waiters with EIDRM. */
 	a = fork();
@@ -400,6 +413,39 @@ static void test_undo(void)
 	semctl(id, 0, IPC_RMID);
 }
 
+static int undo_id;
+
+static void *undo_thread(void *arg)
+{
+	(void)arg;
+	op(undo_id, 0, 4, SEM_UNDO);
+	return NULL;
+}
+
+/* Adjustments belong to the process: a thread's end undoes nothing, the
+ * process's exit undoes what all its threads did. */
+static void test_undo_threads(void)
+{
+	pid_t pid;
+
+	undo_id = semget(IPC_PRIVATE, 1, 0600);
+	pid = fork();
+	if (pid == 0) {
+		pthread_t th;
+
+		if (pthread_create(&th, NULL, undo_thread, NULL) != 0)
+			_exit(1);
+		pthread_join(th, NULL);
+		if (semctl(undo_id, 0, GETVAL) != 4)
+			_exit(2); /* the thread's end undid nothing */
+		op(undo_id, 0, 1, SEM_UNDO);
+		_exit(0);
+	}
+	check(child_exit(pid) == 0, "a thread's SEM_UNDO stays after the thread ends");
+	check(semctl(undo_id, 0, GETVAL) == 0, "the process's exit undoes both threads' changes");
+	semctl(undo_id, 0, IPC_RMID);
+}
+
 static void test_ctl(void)
 {
 	int id = semget(IPC_PRIVATE, 1, 0640), r, st;
@@ -456,6 +502,7 @@ int main(void)
 	test_wakeups();
 	test_signal();
 	test_undo();
+	test_undo_threads();
 	test_ctl();
 	return 0;
 }

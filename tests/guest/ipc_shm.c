@@ -19,7 +19,10 @@
 #include <sys/mman.h>
 #include <sys/shm.h>
 #include <sys/wait.h>
+#include <sys/syscall.h>
 #include <time.h>
+
+#define FUTEX_WAIT_OP 0 /* FUTEX_WAIT: musl has no linux/futex.h */
 
 #ifndef SHM_STAT_ANY
 #define SHM_STAT_ANY 15
@@ -340,6 +343,26 @@ static void test_ctl(void)
 	st = child_exit(pid);
 	check(st == 0, "the owner removes it");
 	check_err(shmctl(id, IPC_STAT, &ds), EINVAL, "gone");
+
+	/* Mode 0000: root passes by CAP_IPC_OWNER, its owner uid 1001 does not. */
+	id = shmget(IPC_PRIVATE, 4096, 0);
+	shmctl(id, IPC_STAT, &ds);
+	ds.shm_perm.uid = 1001;
+	shmctl(id, IPC_SET, &ds);
+	{
+		void *p = shmat(id, NULL, 0);
+
+		check(p != (void *)-1 && shmdt(p) == 0, "root attaches a mode 0000 segment");
+	}
+	pid = fork();
+	if (pid == 0) {
+		if (setgid(1001) < 0 || setuid(1001) < 0)
+			_exit(10);
+		if (shmat(id, NULL, SHM_RDONLY) != (void *)-1 || errno != EACCES)
+			_exit(1);
+		_exit(shmctl(id, IPC_RMID, NULL) == 0 ? 0 : 2); /* but may remove it */
+	}
+	check(child_exit(pid) == 0, "its owner cannot attach it (EACCES) but removes it");
 }
 
 /* A process-shared semaphore in a segment: its futex wakes across processes. */
@@ -358,6 +381,14 @@ static void test_futex(void)
 	nanosleep(&ts, NULL);
 	check(sem_post(s) == 0, "sem_post");
 	check(child_exit(pid) == 0, "wakes the child in sem_wait");
+	{
+		struct timespec far = { 1000000000000LL, 0 };
+		int *word = (int *)s + 200;
+
+		check(syscall(SYS_futex, word, FUTEX_WAIT_OP, 1, &far, NULL, 0) == -1 &&
+			      errno == EAGAIN,
+		      "FUTEX_WAIT on a changed word with a 1e12 s timeout: EAGAIN");
+	}
 	shmdt(s);
 }
 

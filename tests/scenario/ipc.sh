@@ -114,6 +114,10 @@ if command -v ipcmk >/dev/null && command -v ipcs >/dev/null; then
 		ipcs -m | awk "\$2 == 0 { print \$4, \$5 }"
 		awk "NR > 1 { print \$2, \$3, \$4 }" /proc/sysvipc/sem
 		ipcrm -m 0 -s 0 -q 0 && wc -l < /proc/sysvipc/msg' 2>&1)
+	out2=$(timeout -k 5 60 "$SKAS" run -- /bin/sh -c '
+		ipcmk -M 100; ipcmk -M 100; ipcrm -m 0; ipcmk -M 100; ipcrm -m 1 -m 2' 2>&1)
+	check "ids are given as Linux 6 does (the next index, not the lowest free)" \
+		"Shared memory id: 0 Shared memory id: 1 Shared memory id: 2" "$(echo $out2)"
 	check "ipcmk, ipcs, /proc/sysvipc, ipcrm" \
 		"Shared memory id: 0 Semaphore id: 0 Message queue id: 0 640 8192 0 644 2 1" \
 		"$(echo $out)"

@@ -30,6 +30,7 @@ enum {
 #include "abi/linux/elf.h"
 #include "abi/linux/fcntl.h"
 #include "abi/linux/ioctl.h"
+#include "abi/linux/ipc.h"
 #include "abi/linux/misc.h"
 #include "abi/linux/mman.h"
 #include "abi/linux/signal.h"
@@ -52,12 +53,16 @@ enum {
 #include <linux/fs.h>
 #include <linux/futex.h>
 #include <linux/mman.h>
+#include <linux/mqueue.h>
+#include <linux/msg.h>
 #include <linux/openat2.h>
 #include <linux/personality.h>
 #include <linux/prctl.h>
 #include <linux/random.h>
 #include <linux/resource.h>
 #include <linux/sched.h>
+#include <linux/sem.h>
+#include <linux/shm.h>
 #include <linux/signal.h>
 #include <linux/socket.h>
 #include <linux/un.h>
@@ -69,6 +74,7 @@ enum {
 #include <linux/uio.h>
 #include <linux/utsname.h>
 #include <linux/wait.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -1198,6 +1204,136 @@ static void check_socket(void)
 	SIZE(struct linux_sockaddr_storage, struct __kernel_sockaddr_storage);
 }
 
+static void check_ipc(void)
+{
+	C(IPC_PRIVATE);
+	C(IPC_CREAT);
+	C(IPC_EXCL);
+	C(IPC_NOWAIT);
+	C(IPC_RMID);
+	C(IPC_SET);
+	C(IPC_STAT);
+	C(IPC_INFO);
+	SIZE(struct linux_ipc64_perm, struct ipc64_perm);
+	SFIELD(struct linux_ipc64_perm, key, struct ipc64_perm, key);
+	SFIELD(struct linux_ipc64_perm, uid, struct ipc64_perm, uid);
+	SFIELD(struct linux_ipc64_perm, gid, struct ipc64_perm, gid);
+	SFIELD(struct linux_ipc64_perm, cuid, struct ipc64_perm, cuid);
+	SFIELD(struct linux_ipc64_perm, cgid, struct ipc64_perm, cgid);
+	SFIELD(struct linux_ipc64_perm, mode, struct ipc64_perm, mode);
+	SFIELD(struct linux_ipc64_perm, seq, struct ipc64_perm, seq);
+
+	C(SHM_RDONLY);
+	C(SHM_RND);
+	C(SHM_REMAP);
+	C(SHM_EXEC);
+	C(SHM_HUGETLB);
+	C(SHM_NORESERVE);
+	C(SHM_LOCK);
+	C(SHM_UNLOCK);
+	C(SHM_STAT);
+	C(SHM_INFO);
+	C(SHM_STAT_ANY);
+	C(SHMMIN);
+	C(SHMMNI);
+	C(SHMMAX);
+	C(SHMALL);
+	SIZE(struct linux_shmid64_ds, struct shmid64_ds);
+	FIELD(struct linux_shmid64_ds, shm_perm, struct shmid64_ds, shm_perm);
+	SFIELD(struct linux_shmid64_ds, shm_segsz, struct shmid64_ds, shm_segsz);
+	SFIELD(struct linux_shmid64_ds, shm_atime, struct shmid64_ds, shm_atime);
+	SFIELD(struct linux_shmid64_ds, shm_dtime, struct shmid64_ds, shm_dtime);
+	SFIELD(struct linux_shmid64_ds, shm_ctime, struct shmid64_ds, shm_ctime);
+	SFIELD(struct linux_shmid64_ds, shm_cpid, struct shmid64_ds, shm_cpid);
+	SFIELD(struct linux_shmid64_ds, shm_lpid, struct shmid64_ds, shm_lpid);
+	SFIELD(struct linux_shmid64_ds, shm_nattch, struct shmid64_ds, shm_nattch);
+	SIZE(struct linux_shminfo64, struct shminfo64);
+	SFIELD(struct linux_shminfo64, shmmax, struct shminfo64, shmmax);
+	SFIELD(struct linux_shminfo64, shmall, struct shminfo64, shmall);
+	SIZE(struct linux_shm_info, struct shm_info);
+	SFIELD(struct linux_shm_info, used_ids, struct shm_info, used_ids);
+	SFIELD(struct linux_shm_info, shm_tot, struct shm_info, shm_tot);
+	SFIELD(struct linux_shm_info, swap_successes, struct shm_info, swap_successes);
+
+	C(SEM_UNDO);
+	C(GETPID);
+	C(GETVAL);
+	C(GETALL);
+	C(GETNCNT);
+	C(GETZCNT);
+	C(SETVAL);
+	C(SETALL);
+	C(SEM_STAT);
+	C(SEM_INFO);
+	C(SEM_STAT_ANY);
+	C(SEMMNI);
+	C(SEMMSL);
+	C(SEMMNS);
+	C(SEMOPM);
+	C(SEMVMX);
+	C(SEMAEM);
+	C(SEMUME);
+	C(SEMMNU);
+	C(SEMMAP);
+	C(SEMUSZ);
+	SIZE(struct linux_sembuf, struct sembuf);
+	SFIELD(struct linux_sembuf, sem_num, struct sembuf, sem_num);
+	SFIELD(struct linux_sembuf, sem_op, struct sembuf, sem_op);
+	SFIELD(struct linux_sembuf, sem_flg, struct sembuf, sem_flg);
+	SIZE(struct linux_semid64_ds, struct semid64_ds);
+	SFIELD(struct linux_semid64_ds, sem_otime, struct semid64_ds, sem_otime);
+	SFIELD(struct linux_semid64_ds, sem_ctime, struct semid64_ds, sem_ctime);
+	SFIELD(struct linux_semid64_ds, sem_nsems, struct semid64_ds, sem_nsems);
+	SIZE(struct linux_seminfo, struct seminfo);
+	SFIELD(struct linux_seminfo, semmap, struct seminfo, semmap);
+	SFIELD(struct linux_seminfo, semaem, struct seminfo, semaem);
+
+	C(MSG_NOERROR);
+	C(MSG_EXCEPT);
+	C(MSG_COPY);
+	C(MSG_STAT);
+	C(MSG_INFO);
+	C(MSG_STAT_ANY);
+	C(MSGMNI);
+	C(MSGMAX);
+	C(MSGMNB);
+	C(MSGSSZ);
+	C(MSGPOOL);
+	C(MSGTQL);
+	C(MSGMAP);
+	C(MSGSEG);
+	SIZE(struct linux_msqid64_ds, struct msqid64_ds);
+	SFIELD(struct linux_msqid64_ds, msg_stime, struct msqid64_ds, msg_stime);
+	SFIELD(struct linux_msqid64_ds, msg_rtime, struct msqid64_ds, msg_rtime);
+	SFIELD(struct linux_msqid64_ds, msg_ctime, struct msqid64_ds, msg_ctime);
+	SFIELD(struct linux_msqid64_ds, msg_cbytes, struct msqid64_ds, msg_cbytes);
+	SFIELD(struct linux_msqid64_ds, msg_qnum, struct msqid64_ds, msg_qnum);
+	SFIELD(struct linux_msqid64_ds, msg_qbytes, struct msqid64_ds, msg_qbytes);
+	SFIELD(struct linux_msqid64_ds, msg_lspid, struct msqid64_ds, msg_lspid);
+	SFIELD(struct linux_msqid64_ds, msg_lrpid, struct msqid64_ds, msg_lrpid);
+	SIZE(struct linux_msginfo, struct msginfo);
+	SFIELD(struct linux_msginfo, msgpool, struct msginfo, msgpool);
+	SFIELD(struct linux_msginfo, msgtql, struct msginfo, msgtql);
+	SFIELD(struct linux_msginfo, msgseg, struct msginfo, msgseg);
+
+	C(MQ_PRIO_MAX);
+	C(NOTIFY_COOKIE_LEN);
+	SIZE(struct linux_mq_attr, struct mq_attr);
+	SFIELD(struct linux_mq_attr, mq_flags, struct mq_attr, mq_flags);
+	SFIELD(struct linux_mq_attr, mq_maxmsg, struct mq_attr, mq_maxmsg);
+	SFIELD(struct linux_mq_attr, mq_msgsize, struct mq_attr, mq_msgsize);
+	SFIELD(struct linux_mq_attr, mq_curmsgs, struct mq_attr, mq_curmsgs);
+	C(SIGEV_SIGNAL);
+	C(SIGEV_NONE);
+	C(SIGEV_THREAD);
+	C(SIGEV_THREAD_ID);
+	SIZE(struct linux_mq_sigevent, struct sigevent);
+	FIELD(struct linux_mq_sigevent, sigev_value, struct sigevent, sigev_value);
+	SFIELD(struct linux_mq_sigevent, sigev_signo, struct sigevent, sigev_signo);
+	SFIELD(struct linux_mq_sigevent, sigev_notify, struct sigevent, sigev_notify);
+	FIELD(struct linux_mq_sigevent, un.tid, struct sigevent, _sigev_un._tid);
+}
+
 int main(void)
 {
 	check_errno();
@@ -1210,6 +1346,7 @@ int main(void)
 	check_ioctl();
 	check_misc();
 	check_socket();
+	check_ipc();
 
 	printf("1..%d\n", n_pass + n_fail);
 	printf("%d passed, %d failed\n", n_pass, n_fail);
