@@ -73,7 +73,7 @@ UNIT_TESTS := $(BUILD)/unit/abi_check $(BUILD)/unit/platform_test $(BUILD)/unit/
 test: deps skas $(UNIT_TESTS)
 	@tests/run-all.sh ./skas $(UNIT_TESTS)
 
-asan: deps $(BUILD)/asan/skas $(UNIT_TESTS)
+asan: deps skas $(BUILD)/asan/skas $(UNIT_TESTS)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		tests/run-all.sh $(BUILD)/asan/skas
 
