@@ -127,6 +127,8 @@ $(BUILD)/fuzz/%.o: %.S
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
 	$(FUZZ_CC) $(CFLAGS_BASE) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
 
+.SECONDARY: $(FUZZ_OBJ) # kept between runs (make would delete them as intermediates)
+
 fuzz-build: skas $(BUILD)/asan/skas $(BUILD)/fuzz/fuzz_elf $(BUILD)/fuzz/fuzz_namei
 
 fuzz:
