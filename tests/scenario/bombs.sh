@@ -49,6 +49,7 @@ cat >"$tmp/bomb.c" <<'EOF'
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #define MiB (1UL << 20)
@@ -151,6 +152,21 @@ int main(int argc, char **argv)
 			i = fd;
 		printf("fds: dup: %s, last fd %d\n", ename(errno), i);
 
+	} else if (strcmp(mode, "hostfds") == 0) {
+		/* Host files, the rlimit raised as far as it goes: the instance's
+		 * default cap stops the bomb before the kernel runs out of host
+		 * fds, and everything works again once they are closed. */
+		struct rlimit rl = { 1 << 20, 1 << 20 };
+		int last = -1;
+
+		setrlimit(RLIMIT_NOFILE, &rl);
+		while ((fd = open("/etc/hostname", O_RDONLY)) >= 0)
+			last = fd;
+		printf("hostfds: %s\n", ename(errno));
+		while (last > 2)
+			close(last--);
+		fd = open("/etc/hostname", O_RDONLY);
+		printf("hostfds: after closing: %s\n", fd >= 0 ? "opens again" : ename(errno));
 	} else if (strcmp(mode, "nfile") == 0) {
 		/* Two processes share the instance's cap: the child holds files. */
 		int p[2];
@@ -285,6 +301,12 @@ check "--nofile sets the soft and hard RLIMIT_NOFILE" "64 64" "$(echo $out)"
 
 bomb --nofile=64 -- /bin/sh -c "ulimit -n 1000 && $b nfile"
 check "fd bomb across processes, rlimit raised: ENFILE at the instance's cap" "nfile: ENFILE" "$out"
+
+bomb -- "$b" hostfds
+check "fd bomb of host files, rlimit raised: ENFILE at the default cap, then it works again" \
+    "hostfds: ENFILE
+hostfds: after closing: opens again 0" "$out $rc"
+check "  a second instance ran meanwhile" "second" "$second"
 
 bomb --tmpfs-size=32M -- "$b" disk
 check "disk-fill bomb (--tmpfs-size=32M): ENOSPC, and space comes back on unlink" \
