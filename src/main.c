@@ -20,6 +20,7 @@
 #include "kernel/cpus.h"
 #include "mm/commit.h"
 #include "vfs/file.h"
+#include "fs/tmpfs/tmpfs.h"
 
 #define SKAS_VERSION "0.1.0"
 
@@ -442,12 +443,14 @@ int main(int argc, char **argv)
 		host_set_cpus(ret < 0 ? 0 : ret, cl.cpus);
 	setup_memory(&cl);
 	/* An open file can hold a few host fds (hostfs keeps one per inode on
-	 * the way): by default the instance stops at a quarter of the
-	 * kernel's, with ENFILE, before the kernel runs out. */
+	 * the way), a tmpfs file with data one: by default the instance stops
+	 * at a quarter of the kernel's for each (ENFILE, ENOSPC), before the
+	 * kernel runs out. */
 	{
 		long host_fds = host_raise_nofile() / 4;
 
 		files_set_max(cl.nofile ? cl.nofile : host_fds < 64 ? 64 : host_fds);
+		tmpfs_set_max_files(host_fds < 64 ? 64 : host_fds);
 	}
 	cpus_set(cl.cpus);
 	ret = host_init();

@@ -167,6 +167,24 @@ int main(int argc, char **argv)
 			close(last--);
 		fd = open("/etc/hostname", O_RDONLY);
 		printf("hostfds: after closing: %s\n", fd >= 0 ? "opens again" : ename(errno));
+	} else if (strcmp(mode, "inodes") == 0) {
+		/* Small tmpfs files, each with a byte of data. */
+		char path[64];
+
+		for (i = 0; i < 100000; i++) {
+			snprintf(path, sizeof(path), "/tmp/f%d", i);
+			fd = open(path, O_CREAT | O_WRONLY, 0644);
+			if (fd < 0)
+				break;
+			if (write(fd, "x", 1) != 1) {
+				close(fd);
+				break;
+			}
+			close(fd);
+		}
+		printf("inodes: %s after %s files\n", ename(errno), i <= 1024 ? "<=1024" : ">1024");
+		fd = open("/etc/hostname", O_RDONLY);
+		printf("inodes: a host file then: %s\n", fd >= 0 ? "opens" : ename(errno));
 	} else if (strcmp(mode, "nfile") == 0) {
 		/* Two processes share the instance's cap: the child holds files. */
 		int p[2];
@@ -307,6 +325,12 @@ check "fd bomb of host files, rlimit raised: ENFILE at the default cap, then it 
     "hostfds: ENFILE
 hostfds: after closing: opens again 0" "$out $rc"
 check "  a second instance ran meanwhile" "second" "$second"
+
+# The kernel's host fd limit sets the default caps: 4096 here, 1024 each.
+out=$(ulimit -n 4096 && timeout -k 5 60 "$SKAS" run -- "$b" inodes 2>&1)
+check "tmpfs file bomb (1-byte files): ENOSPC at the cap, host files still open" \
+    "inodes: ENOSPC after <=1024 files
+inodes: a host file then: opens" "$out"
 
 bomb --tmpfs-size=32M -- "$b" disk
 check "disk-fill bomb (--tmpfs-size=32M): ENOSPC, and space comes back on unlink" \

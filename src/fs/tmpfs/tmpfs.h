@@ -18,5 +18,7 @@ bool tmpfs_is_opaque(const struct inode *dir);
 void tmpfs_set_opaque(struct inode *dir, bool opaque);
 /* The host fd of a regular file's data (created if needed), or -errno. */
 int tmpfs_data_fd(struct inode *ino);
+/* The most tmpfs files with data in the instance (each holds a host fd). */
+void tmpfs_set_max_files(long n);
 
 #endif
