@@ -167,6 +167,19 @@ int main(int argc, char **argv)
 			close(last--);
 		fd = open("/etc/hostname", O_RDONLY);
 		printf("hostfds: after closing: %s\n", fd >= 0 ? "opens again" : ename(errno));
+	} else if (strcmp(mode, "vmas") == 0) {
+		/* One-page mappings inside a PROT_NONE region: each makes two
+		 * VMAs, so vm.max_map_count (65530) stops it at 32760, as on
+		 * Linux. */
+		char *base = mmap(NULL, 80000 * 2 * 4096UL, PROT_NONE,
+				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+		for (i = 0; i < 80000; i++)
+			if (mmap(base + i * 2 * 4096UL, 4096, PROT_READ,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+				break;
+		printf("vmas: %s after %s maps\n", ename(errno),
+		       i > 30000 && i < 35000 ? "30000-35000" : "another number of");
 	} else if (strcmp(mode, "inodes") == 0) {
 		/* Small tmpfs files, each with a byte of data. */
 		char path[64];
@@ -325,6 +338,11 @@ check "fd bomb of host files, rlimit raised: ENFILE at the default cap, then it 
     "hostfds: ENFILE
 hostfds: after closing: opens again 0" "$out $rc"
 check "  a second instance ran meanwhile" "second" "$second"
+
+start=$SECONDS
+out=$(timeout -k 5 120 "$SKAS" run -- "$b" vmas 2>&1)
+check "VMA bomb: ENOMEM at vm.max_map_count (65530 VMAs)" "vmas: ENOMEM after 30000-35000 maps" "$out"
+check "  within 60 s" "yes" "$([ $((SECONDS - start)) -lt 60 ] && echo yes || echo "no: $((SECONDS - start)) s")"
 
 # The kernel's host fd limit sets the default caps: 4096 here, 1024 each.
 out=$(ulimit -n 4096 && timeout -k 5 60 "$SKAS" run -- "$b" inodes 2>&1)
