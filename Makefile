@@ -73,7 +73,7 @@ UNIT_TESTS := $(BUILD)/unit/abi_check $(BUILD)/unit/platform_test $(BUILD)/unit/
 test: deps skas $(UNIT_TESTS)
 	@tests/run-all.sh ./skas $(UNIT_TESTS)
 
-asan: deps $(BUILD)/asan/skas $(UNIT_TESTS)
+asan: deps skas $(BUILD)/asan/skas $(UNIT_TESTS)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		tests/run-all.sh $(BUILD)/asan/skas
 
@@ -126,6 +126,8 @@ $(BUILD)/fuzz/%.o: %.S
 	$(FUZZ_CC) -c -o $@ $<
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
 	$(FUZZ_CC) $(CFLAGS_BASE) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
+
+.SECONDARY: $(FUZZ_OBJ) # kept between runs (make would delete them as intermediates)
 
 fuzz-build: skas $(BUILD)/asan/skas $(BUILD)/fuzz/fuzz_elf $(BUILD)/fuzz/fuzz_namei
 

@@ -20,6 +20,7 @@
 #include "kernel/cpus.h"
 #include "mm/commit.h"
 #include "vfs/file.h"
+#include "fs/tmpfs/tmpfs.h"
 
 #define SKAS_VERSION "0.1.0"
 
@@ -63,7 +64,8 @@ static void usage(FILE *out)
 		"                     memory, tmpfs data) beyond it is ENOMEM, or the OOM\n"
 		"                     killer ends the largest process\n"
 		"  --nofile=N         RLIMIT_NOFILE of the first program (soft and hard) and\n"
-		"                     the most files open in the whole instance (ENFILE)\n"
+		"                     the most files open in the whole instance (ENFILE;\n"
+		"                     default: a quarter of the kernel's host fd limit)\n"
 		"  --cpus=N           at most N guest threads run at once, on N host CPUs\n"
 		"                     (default: all share the kernel's CPU, unthrottled)\n"
 		"  --host-user=UID[:GID]  started by root: the host user skas runs as\n"
@@ -442,8 +444,16 @@ int main(int argc, char **argv)
 	if (cl.cpus)
 		host_set_cpus(ret < 0 ? 0 : ret, cl.cpus);
 	setup_memory(&cl);
-	if (cl.nofile)
-		files_set_max(cl.nofile);
+	/* An open file can hold a few host fds (hostfs keeps one per inode on
+	 * the way), a tmpfs file with data one: by default the instance stops
+	 * at a quarter of the kernel's for each (ENFILE, ENOSPC), before the
+	 * kernel runs out. */
+	{
+		long host_fds = host_raise_nofile() / 4;
+
+		files_set_max(cl.nofile ? cl.nofile : host_fds < 64 ? 64 : host_fds);
+		tmpfs_set_max_files(host_fds < 64 ? 64 : host_fds);
+	}
 	cpus_set(cl.cpus);
 	ret = host_init();
 	if (ret == 0)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/auxv.h>
 #include <sys/ioctl.h>
 #include <sys/random.h>
@@ -465,6 +466,22 @@ uint64_t host_signals_take(void)
 	if (!__atomic_load_n(&host_sig_pending, __ATOMIC_RELAXED))
 		return 0;
 	return __atomic_exchange_n(&host_sig_pending, 0, __ATOMIC_RELAXED);
+}
+
+long host_raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return 1024;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rlim_t cur = rl.rlim_cur;
+
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+			rl.rlim_cur = cur;
+	}
+	return rl.rlim_cur > (1 << 30) ? 1 << 30 : (long)rl.rlim_cur;
 }
 
 int host_set_cpus(int first, int n)

@@ -149,6 +149,9 @@ int host_pin_cpu(void);
 /* Lets the kernel (and the stubs it starts next) run on n CPUs from first
  * on (wrapping), for --cpus. */
 int host_set_cpus(int first, int n);
+/* Raises the kernel's own RLIMIT_NOFILE to its hard limit (hostfs files,
+ * tmpfs memfds and the stubs' fds are host fds); returns the limit. */
+long host_raise_nofile(void);
 int host_ncpus(void);
 int host_current_cpu(void);
 void host_log_write(const char *buf, size_t n);

@@ -242,9 +242,25 @@ long mm_unmapped_area(struct mm *mm, uaddr_t hint, size_t len)
 	return -ENOMEM;
 }
 
+/* Linux's vm.max_map_count (/proc/sys/vm/max_map_count, 65530): more
+ * VMAs would be kernel memory and list walks a guest could grow at will. */
+static int max_map_count = 65530;
+
+int mm_max_map_count(void)
+{
+	return max_map_count;
+}
+
+void mm_set_max_map_count(int n)
+{
+	max_map_count = n;
+}
+
 /* Splits v at addr (inside it): v keeps [start, addr), a new VMA the rest. */
 static int vma_split(struct mm *mm, struct vma *v, uaddr_t addr)
 {
+	if (mm->nvmas >= max_map_count)
+		return -ENOMEM;
 	struct vma *tail = vma_new(addr, v->end, v->prot, v->flags, v->file,
 				   v->file || v->anon_id ? v->off + (addr - v->start) : 0);
 
@@ -345,6 +361,8 @@ static int do_map(struct mm *mm, uaddr_t addr, size_t len, int prot, unsigned vf
 		if (host_fd < 0)
 			return host_fd;
 	}
+	if (mm->nvmas >= max_map_count)
+		return -ENOMEM;
 	/* Over --memory: ENOMEM before anything changes. */
 	if (!commit_fits(mm, addr, addr + len,
 			 ((vflags & VMA_SHARED)	      ? 0

@@ -104,6 +104,10 @@ int mm_map_vdso(struct mm *mm, uaddr_t *ehdr);
  * -ENOMEM over --memory. */
 int mm_grow_stack(struct mm *mm, uaddr_t addr);
 
+/* vm.max_map_count: more VMAs in one address space are ENOMEM. */
+int mm_max_map_count(void);
+void mm_set_max_map_count(int n);
+
 /* How many bytes from addr on are mapped with the access asked for. */
 size_t mm_accessible(struct mm *mm, uaddr_t addr, size_t len, bool write);
 

@@ -516,9 +516,10 @@ long sys_sched_getaffinity(struct task *t, const struct sysargs *a)
 }
 
 /* Scheduling: every guest thread is SCHED_OTHER with nice 0..19 as set;
- * affinity masks are kept and reported. Differs from Linux: the host
- * scheduler decides where guest threads run (skas pins its stubs to the
- * kernel's CPU); getcpu reports that CPU. */
+ * the guest sees cpus_count() CPUs (--cpus N, else the host's). Differs
+ * from Linux: a mask is checked but not applied: the host scheduler decides
+ * where guest threads run (the stubs run on the kernel's CPU, or on N CPUs
+ * with --cpus); getcpu reports that CPU's number modulo the guest's CPUs. */
 long sys_sched_setaffinity(struct task *t, const struct sysargs *a)
 {
 	uint64_t size = sysarg_size(a, 1), mask[16] = { 0 };

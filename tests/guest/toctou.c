@@ -275,14 +275,11 @@ static void *flip_prot(void *arg)
 	return NULL;
 }
 
+/* The page is made (main) before the flipper starts. */
 static int test_prot(void)
 {
 	int i, fd, bad = 0;
 
-	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (page == MAP_FAILED)
-		return -1;
-	strcpy(page, "/dev/null");
 	for (i = 0; i < ROUNDS; i++) {
 		fd = open(page, O_RDONLY);
 		if (fd >= 0)
@@ -319,6 +316,10 @@ int main(void)
 	race(flip_msg, test_msg, "sendmsg: what arrives is what one version of the msghdr says");
 	race(flip_sigaction, test_sigaction,
 	     "rt_sigaction: a racing mask never installs SIGKILL or SIGSTOP");
+	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (page == MAP_FAILED)
+		return 1;
+	strcpy(page, "/dev/null");
 	race(flip_prot, test_prot, "open: a path on a page losing its protection: ok or EFAULT");
 	check(1, "the kernel survived");
 	return 0;

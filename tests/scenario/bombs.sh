@@ -49,6 +49,7 @@ cat >"$tmp/bomb.c" <<'EOF'
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #define MiB (1UL << 20)
@@ -151,6 +152,52 @@ int main(int argc, char **argv)
 			i = fd;
 		printf("fds: dup: %s, last fd %d\n", ename(errno), i);
 
+	} else if (strcmp(mode, "hostfds") == 0) {
+		/* Host files, the rlimit raised as far as it goes: the instance's
+		 * default cap stops the bomb before the kernel runs out of host
+		 * fds, and everything works again once they are closed. */
+		struct rlimit rl = { 1 << 20, 1 << 20 };
+		int last = -1;
+
+		setrlimit(RLIMIT_NOFILE, &rl);
+		while ((fd = open("/etc/hostname", O_RDONLY)) >= 0)
+			last = fd;
+		printf("hostfds: %s\n", ename(errno));
+		while (last > 2)
+			close(last--);
+		fd = open("/etc/hostname", O_RDONLY);
+		printf("hostfds: after closing: %s\n", fd >= 0 ? "opens again" : ename(errno));
+	} else if (strcmp(mode, "vmas") == 0) {
+		/* One-page mappings inside a PROT_NONE region: each makes two
+		 * VMAs, so vm.max_map_count (set to 2000) stops it near 1000. */
+		char *base = mmap(NULL, 80000 * 2 * 4096UL, PROT_NONE,
+				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+		for (i = 0; i < 80000; i++)
+			if (mmap(base + i * 2 * 4096UL, 4096, PROT_READ,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+				break;
+		printf("vmas: %s after %s maps\n", ename(errno),
+		       i > 950 && i < 1000 ? "950-1000" : "another number of");
+		munmap(base, 80000 * 2 * 4096UL);
+	} else if (strcmp(mode, "inodes") == 0) {
+		/* Small tmpfs files, each with a byte of data. */
+		char path[64];
+
+		for (i = 0; i < 100000; i++) {
+			snprintf(path, sizeof(path), "/tmp/f%d", i);
+			fd = open(path, O_CREAT | O_WRONLY, 0644);
+			if (fd < 0)
+				break;
+			if (write(fd, "x", 1) != 1) {
+				close(fd);
+				break;
+			}
+			close(fd);
+		}
+		printf("inodes: %s after %s files\n", ename(errno), i <= 1024 ? "<=1024" : ">1024");
+		fd = open("/etc/hostname", O_RDONLY);
+		printf("inodes: a host file then: %s\n", fd >= 0 ? "opens" : ename(errno));
 	} else if (strcmp(mode, "nfile") == 0) {
 		/* Two processes share the instance's cap: the child holds files. */
 		int p[2];
@@ -285,6 +332,25 @@ check "--nofile sets the soft and hard RLIMIT_NOFILE" "64 64" "$(echo $out)"
 
 bomb --nofile=64 -- /bin/sh -c "ulimit -n 1000 && $b nfile"
 check "fd bomb across processes, rlimit raised: ENFILE at the instance's cap" "nfile: ENFILE" "$out"
+
+bomb -- "$b" hostfds
+check "fd bomb of host files, rlimit raised: ENFILE at the default cap, then it works again" \
+    "hostfds: ENFILE
+hostfds: after closing: opens again 0" "$out $rc"
+check "  a second instance ran meanwhile" "second" "$second"
+
+out=$(timeout -k 5 60 "$SKAS" run -- /bin/sh -c \
+    "cat /proc/sys/vm/max_map_count; echo 2000 >/proc/sys/vm/max_map_count &&
+     cat /proc/sys/vm/max_map_count && $b vmas" 2>&1)
+check "VMA bomb: ENOMEM at vm.max_map_count (65530, lowered to 2000 by root)" "65530
+2000
+vmas: ENOMEM after 950-1000 maps" "$out"
+
+# The kernel's host fd limit sets the default caps: 4096 here, 1024 each.
+out=$(ulimit -n 4096 && timeout -k 5 60 "$SKAS" run -- "$b" inodes 2>&1)
+check "tmpfs file bomb (1-byte files): ENOSPC at the cap, host files still open" \
+    "inodes: ENOSPC after <=1024 files
+inodes: a host file then: opens" "$out"
 
 bomb --tmpfs-size=32M -- "$b" disk
 check "disk-fill bomb (--tmpfs-size=32M): ENOSPC, and space comes back on unlink" \

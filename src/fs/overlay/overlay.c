@@ -75,20 +75,23 @@ static int ovl_lookup(struct inode *dir, const char *name, struct inode **out)
 {
 	struct ovl_node *d = O(dir);
 	struct inode *u = NULL, *l = NULL;
+	int lret = -ENOENT;
 
 	if (d->upper && d->upper->iop->lookup(d->upper, name, &u) == 0 && is_whiteout(u)) {
 		inode_put(u);
 		return -ENOENT;
 	}
 	if ((!u || (LINUX_S_ISDIR(u->mode) && !tmpfs_is_opaque(u))) && d->lower &&
-	    LINUX_S_ISDIR(d->lower->mode) && d->lower->iop->lookup(d->lower, name, &l) == 0) {
+	    LINUX_S_ISDIR(d->lower->mode) &&
+	    (lret = d->lower->iop->lookup(d->lower, name, &l)) == 0) {
 		if (u && !LINUX_S_ISDIR(l->mode)) {
 			inode_put(l);
 			l = NULL;
 		}
 	}
+	/* The kernel out of host fds is not "no such file". */
 	if (!u && !l)
-		return -ENOENT;
+		return lret == -EMFILE || lret == -ENFILE ? -ENFILE : -ENOENT;
 	*out = ovl_inode(dir->sb, u, l, dir, name);
 	if (!*out) {
 		inode_put(u);

@@ -361,7 +361,7 @@ static int gen_nr_open(const struct pnode *n, struct sbuf *b)
 static int gen_max_map_count(const struct pnode *n, struct sbuf *b)
 {
 	(void)n;
-	sb_printf(b, "%d\n", 65530);
+	sb_printf(b, "%d\n", mm_max_map_count());
 	return 0;
 }
 
@@ -403,6 +403,30 @@ static int gen_locks(const struct pnode *n, struct sbuf *b)
 	(void)n;
 	locks_proc_show(locks_line, b);
 	return 0;
+}
+
+/* vm.max_map_count: a decimal from 0 to INT_MAX, as Linux's
+ * proc_dointvec_minmax takes it (the file is root's: mode 0644). */
+static long put_max_map_count(const struct pnode *n, const char *buf, size_t len)
+{
+	char s[32];
+	long v = 0;
+	size_t i;
+
+	(void)n;
+	if (len == 0 || len >= sizeof(s))
+		return -EINVAL;
+	memcpy(s, buf, len);
+	s[len] = 0;
+	for (i = 0; s[i] >= '0' && s[i] <= '9'; i++) {
+		v = v * 10 + (s[i] - '0');
+		if (v > 0x7fffffff)
+			return -EINVAL;
+	}
+	if (i == 0 || (s[i] && !(s[i] == '\n' && s[i + 1] == 0)))
+		return -EINVAL;
+	mm_set_max_map_count((int)v);
+	return (long)len;
 }
 
 static int target_self(const struct pnode *n, struct sbuf *b)
@@ -516,7 +540,8 @@ static const struct pentry sys_vm[] = {
 	{ .name = "max_map_count",
 	  .id = G_MAX_MAP_COUNT,
 	  .mode = FILE_W,
-	  .gen = gen_max_map_count },
+	  .gen = gen_max_map_count,
+	  .put = put_max_map_count },
 	{ .name = "overcommit_memory", .id = G_OVERCOMMIT, .mode = FILE_W, .gen = gen_zero },
 	{ 0 },
 };

@@ -46,6 +46,8 @@ struct pentry {
 	int (*target)(const struct pnode *n, struct sbuf *b);
 	/* Magic links: the path they stand for, a reference in *out. */
 	int (*link)(const struct pnode *n, struct task *t, struct path *out);
+	/* Writable sysctl files: a write sets the value; bytes or -errno. */
+	long (*put)(const struct pnode *n, const char *buf, size_t len);
 };
 
 enum {

@@ -569,8 +569,8 @@ static long gen_write(struct file *f, const void *buf, size_t n)
 {
 	const struct pnode *pn = f->inode->priv;
 
-	(void)buf;
-	(void)n;
+	if (pn->e->put)
+		return pn->e->put(pn, buf, n);
 	return pn->pid ? -EINVAL : -EIO;
 }
 
@@ -621,7 +621,7 @@ static int file_open(struct inode *ino, struct file *f)
 
 	if (!node_alive(n))
 		return -ENOENT;
-	if ((f->flags & LINUX_O_ACCMODE) != LINUX_O_RDONLY && is_sysctl(n->e))
+	if ((f->flags & LINUX_O_ACCMODE) != LINUX_O_RDONLY && is_sysctl(n->e) && !n->e->put)
 		return (n->e->mode & 0200) ? -EPERM : -EACCES;
 	g = calloc(1, sizeof(*g));
 	if (!g)

@@ -352,12 +352,29 @@ static int tmpfs_getattr(struct inode *ino, struct linux_stat *st)
 	return 0;
 }
 
+/* Files with data hold a host memfd each: at most this many in the
+ * instance, so that the kernel keeps host fds for everything else.
+ * Differs from Linux: tmpfs's inode limit (ENOSPC) counts only files with
+ * data, and is met at their first write. */
+static long memfds, memfds_max = 1L << 20;
+
+void tmpfs_set_max_files(long n)
+{
+	memfds_max = n;
+}
+
 int tmpfs_data_fd(struct inode *ino)
 {
 	struct tmpfs_node *n = N(ino);
 
 	if (n->memfd < 0) {
+		if (memfds >= memfds_max)
+			return -ENOSPC;
 		n->memfd = host_memfd("skas-tmpfs");
+		if (n->memfd == -EMFILE || n->memfd == -ENFILE)
+			return -ENOSPC;
+		if (n->memfd >= 0)
+			memfds++;
 		if (n->memfd >= 0 && n->size)
 			host_ftruncate(n->memfd, n->size);
 	}
@@ -677,8 +694,10 @@ static void tmpfs_release(struct inode *ino)
 	struct tmpfs_dirent *e, *en;
 	struct tmpfs_xattr *x, *xn;
 
-	if (n->memfd >= 0)
+	if (n->memfd >= 0) {
 		host_close(n->memfd);
+		memfds--;
+	}
 	/* Only regular files count (a symlink's size is its target's length:
 	 * subtracting it let a guest pass --tmpfs-size by deleting symlinks). */
 	if (ino->sb && ino->sb->priv && LINUX_S_ISREG(n->mode)) {

@@ -23,5 +23,7 @@ int tmpfs_add_file(struct inode *dir, const char *name, uint32_t mode, const voi
 		   size_t len);
 /* The host fd of a regular file's data (created if needed), or -errno. */
 int tmpfs_data_fd(struct inode *ino);
+/* The most tmpfs files with data in the instance (each holds a host fd). */
+void tmpfs_set_max_files(long n);
 
 #endif
