@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ipc/ipc.h"
+#include "mm/commit.h"
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
 #include "mm/mm.h"
@@ -49,6 +50,7 @@ static void seg_maybe_free(struct shm_seg *s)
 {
 	if (!s->removed || s->nfiles > 0)
 		return;
+	mem_account(-(int64_t)PAGE_ALIGN(s->size)); /* --memory: counted once */
 	host_close(s->memfd);
 	free(s);
 }
@@ -134,6 +136,10 @@ static int shm_create(struct task *t, int32_t key, int flg, void *arg)
 		return -ENOSPC;
 	if (flg & LINUX_SHM_HUGETLB)
 		return -ENOMEM;
+	/* Its pages count against --memory once, until it is freed (as
+	 * Linux's strict overcommit accounts a segment at shmget). */
+	if (!mem_fits(npages * PAGE_SIZE))
+		return -ENOMEM;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
@@ -154,6 +160,7 @@ static int shm_create(struct task *t, int32_t key, int flg, void *arg)
 	if (ret < 0)
 		goto out_close;
 	shm_tot += npages;
+	mem_account((int64_t)(npages * PAGE_SIZE));
 	return ret;
 out_close:
 	host_close(s->memfd);

@@ -3,10 +3,9 @@
  * an fstat on the host per component, then a close).
  *
  * An entry maps (parent dentry, name) to the child dentry found, or to
- * "absent". Entries are valid while nothing in any cached filesystem has
- * been created, removed or renamed since (one generation count, bumped by
- * the VFS at each such change: coarse, but it cannot miss one), and for at
- * most DCACHE_TTL_NS. Filesystems ask for it (super_block.cache_lookups):
+ * "absent". The VFS empties the cache whenever a name is created, removed
+ * or renamed in any filesystem (coarse, but it cannot miss one), and an
+ * entry lives at most DCACHE_TTL_NS. Filesystems ask for it (super_block.cache_lookups):
  * tmpfs, whose names change only through the VFS, and the overlay, whose
  * host lower layer may change behind skas's back: such a change is seen
  * within DCACHE_TTL_NS, as NFS's attribute timeout does. hostfs mounts (-v
@@ -44,9 +43,16 @@ static LIST_HEAD_DECL(lru);
 static int nentries;
 static uint64_t generation = 1;
 
+static void entry_free(struct dcache_entry *e);
+
+/* Everything goes at once, not lazily: an entry holds its child's inode,
+ * and an unlinked file's data must go with its last name (tmpfs space
+ * comes back at unlink, as on Linux). */
 void dcache_invalidate(void)
 {
 	generation++;
+	while (!list_empty(&lru))
+		entry_free(list_first_entry(&lru, struct dcache_entry, lru));
 }
 
 static struct list_head *bucket(const struct dentry *parent, const char *name)
@@ -114,8 +120,14 @@ void dcache_add(struct dentry *parent, const char *name, struct dentry *child)
 
 	if (!cacheable(parent))
 		return;
-	if (nentries >= DCACHE_MAX)
-		entry_free(list_first_entry(&lru, struct dcache_entry, lru));
+	/* The oldest go when full or past their time. */
+	while (!list_empty(&lru)) {
+		struct dcache_entry *old = list_first_entry(&lru, struct dcache_entry, lru);
+
+		if (nentries < DCACHE_MAX && sched_now_ns() - old->born_ns <= DCACHE_TTL_NS)
+			break;
+		entry_free(old);
+	}
 	e = malloc(sizeof(*e) + len + 1);
 	if (!e)
 		return;

@@ -50,6 +50,7 @@ cat >"$tmp/bomb.c" <<'EOF'
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/shm.h>
 #include <sys/wait.h>
 
 #define MiB (1UL << 20)
@@ -145,6 +146,20 @@ int main(int argc, char **argv)
 		munmap(p, 40 * MiB);
 		q = mmap(NULL, 40 * MiB, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 		printf("shm: after munmap: %s\n", q == MAP_FAILED ? ename(errno) : "mapped");
+	} else if (strcmp(mode, "sysvshm") == 0) {
+		int ids[64], k, id;
+
+		for (i = 0; i < 64; i++) {
+			ids[i] = shmget(IPC_PRIVATE, 16 * MiB, IPC_CREAT | 0600);
+			if (ids[i] < 0)
+				break;
+		}
+		printf("sysvshm: %s after %ld segments of 16 MiB\n", ename(errno), (long)i);
+		for (k = 0; k < i; k++)
+			shmctl(ids[k], IPC_RMID, NULL);
+		id = shmget(IPC_PRIVATE, 16 * MiB, IPC_CREAT | 0600);
+		printf("sysvshm: after IPC_RMID: %s\n", id >= 0 ? "made" : ename(errno));
+		shmctl(id, IPC_RMID, NULL);
 	} else if (strcmp(mode, "fds") == 0) {
 		/* dup makes descriptors without files: RLIMIT_NOFILE stops it. */
 		fd = open("/dev/null", O_RDONLY);
@@ -312,6 +327,11 @@ check "shared memory counts once across fork; past --memory ENOMEM; munmap gives
     "shm: 3 children wrote the shared 40 MiB: yes
 shm: another 40 MiB: ENOMEM
 shm: after munmap: mapped 0" "$out $rc"
+
+bomb --memory=64M -- "$b" sysvshm
+check "SysV shm segments count against --memory: ENOMEM, back after IPC_RMID" \
+    "sysvshm: ENOMEM after 3 segments of 16 MiB
+sysvshm: after IPC_RMID: made 0" "$out $rc"
 
 bomb --memory=64M --tmpfs-size=1G -- "$b" tmpfs
 check "tmpfs data past --memory: the OOM killer ends the writer (SIGKILL)" "137" "$rc"
