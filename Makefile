@@ -18,7 +18,7 @@ OBJ      := $(KSRC:%.c=$(BUILD)/rel/%.o) $(KASM:%.S=$(BUILD)/rel/%.o) $(BUILD)/r
 ASAN_OBJ := $(KSRC:%.c=$(BUILD)/asan/%.o) $(KASM:%.S=$(BUILD)/asan/%.o) $(BUILD)/asan/stub_blob.o
 ASAN_FLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: all test asan bench run deps fmt fmt-check lint clean unit guest scenario coverage fuzz fuzz-build
+.PHONY: bench-peers all test asan bench run deps fmt fmt-check lint clean unit guest scenario coverage fuzz fuzz-build
 
 all: skas
 
@@ -79,6 +79,11 @@ asan: deps skas $(BUILD)/asan/skas $(UNIT_TESTS)
 
 bench: deps skas
 	@bench/run.sh ./skas
+
+# The same table with peers' columns (PRoot; installed when root).
+bench-peers: deps skas
+	@command -v proot >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -q proot >/dev/null; } || true
+	@BENCH_PEERS=proot bench/run.sh ./skas
 
 # The main job: the root's shell inside skas on the host's root, with the
 # host terminal as its console (job control, Ctrl-C, resizes).

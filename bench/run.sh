@@ -15,6 +15,9 @@
 #   BENCH_TIMEOUT=S  per-run time limit in seconds (default 60)
 #   BENCH_PLATFORMS="ptrace seccomp"  the platforms to run (default both,
 #                    seccomp only where the host supports it)
+#   BENCH_PEERS="proot"  peers to run the same workloads under, as more
+#                    columns (`make bench-peers`; a peer that is not
+#                    installed is left out with a line saying so)
 set -u
 
 SKAS=${1:-./skas}
@@ -23,6 +26,7 @@ OUT=$ROOT/build/bench
 SCALE=${BENCH_SCALE:-1}
 TMO=${BENCH_TIMEOUT:-60}
 PLATFORMS=${BENCH_PLATFORMS:-ptrace seccomp}
+PEERS=${BENCH_PEERS:-}
 
 if [ ! -x "$SKAS" ]; then
 	echo "bench: '$SKAS' is not an executable skas (run 'make skas')" >&2
@@ -54,8 +58,34 @@ for pf in $PLATFORMS; do
 	fi
 done
 [ ${#pfs[@]} -gt 0 ] || { echo "bench: no platform runs" >&2; exit 2; }
+# Peers are columns too, named "peer:NAME". PRoot runs a program with the
+# host's root as its own (ptrace, system calls rewritten). User-Mode Linux
+# and gVisor (runsc) need a root file system image and a container runtime
+# set-up that this suite does not make: they are named and left out.
+for peer in $PEERS; do
+	case $peer in
+	proot)
+		if command -v proot >/dev/null && proot /bin/true >/dev/null 2>&1; then
+			pfs+=("peer:proot")
+		else
+			echo "bench: peer proot is not installed (apt-get install proot): left out" >&2
+		fi
+		;;
+	*) echo "bench: peer $peer: not supported by this suite (only proot): left out" >&2 ;;
+	esac
+done
 
 # ---- helpers ---------------------------------------------------------------
+# PFX: the command prefix that runs a program under column pf.
+prefix() {
+	case $1 in
+	peer:proot) PFX=(proot) ;;
+	*) PFX=("$SKAS" run --platform="$1" ${SKAS_LOG:+--log="$SKAS_LOG"}) ;;
+	esac
+}
+# A column's header: the platform, or the peer's name.
+colname() { echo "${1#peer:}"; }
+
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/skas-bench.XXXXXX") || exit 2
 trap 'rm -rf "$TMP"' EXIT
 
@@ -136,7 +166,8 @@ bench() {
 	for pf in "${pfs[@]}"; do
 		SKAS_LOG=$TMP/klog
 		rm -f "$SKAS_LOG"
-		if measure "$SKAS" run --platform="$pf" --log="$SKAS_LOG" -- "${sargs[@]}"; then
+		prefix "$pf"
+		if measure "${PFX[@]}" "${sargs[@]}"; then
 			cells+=("$(fmt "$MED" "$unit")" "$(ratio "$MED" "$nat")")
 		else
 			cells+=("n/a" "-")
@@ -160,7 +191,8 @@ timed() {
 	fi
 	nat=$MED
 	for pf in "${pfs[@]}"; do
-		if measure "$B/startup" "$count" "$SKAS" run --platform="$pf" -- "$@"; then
+		prefix "$pf"
+		if measure "$B/startup" "$count" "${PFX[@]}" "$@"; then
 			cells+=("$(fmt "$MED" ms)" "$(ratio "$MED" "$nat")")
 		else
 			cells+=("n/a" "-")
@@ -204,6 +236,27 @@ if command -v busybox >/dev/null; then
 	timed "busybox sh: 1000 x echo|cat" 3 "$BB" sh -c "$LOOP"
 fi
 
+# Pipe throughput: 256 MiB through a pipe between two processes.
+timed "pipe: 256 MiB head|cat" 3 /bin/sh -c 'head -c 268435456 /dev/zero | cat >/dev/null'
+
+# A compiler: gcc -O2 of a mid-size C file (skas's own path walk, ~1,300
+# lines with its headers), and make -j2 of a small project of 8 files.
+if command -v gcc >/dev/null && command -v make >/dev/null; then
+	GCC=$(command -v gcc)
+	timed "gcc -O2 -c vfs/namei.c" 3 "$GCC" -O2 -I"$ROOT/include" -I"$ROOT/src" -c \
+		"$ROOT/src/vfs/namei.c" -o "$TMP/namei.o"
+	mkdir -p "$TMP/proj"
+	for i in 1 2 3 4 5 6 7 8; do
+		printf '#include <stdio.h>\n#include <string.h>\nint f%d(const char *s) { char b[64]; snprintf(b, sizeof(b), "%%s%d", s); return (int)strlen(b); }\n' \
+			"$i" "$i" >"$TMP/proj/f$i.c"
+	done
+	printf 'int f1(const char *);\nint main(void) { return f1("x") == 2 ? 0 : 1; }\n' >"$TMP/proj/main.c"
+	printf 'OBJ = main.o f1.o f2.o f3.o f4.o f5.o f6.o f7.o f8.o\nprog: $(OBJ)\n\t$(CC) -o $@ $(OBJ)\n%%.o: %%.c\n\t$(CC) -O2 -c $< -o $@\nclean:\n\trm -f prog $(OBJ)\n' \
+		>"$TMP/proj/Makefile"
+	timed "make -j2: 9 files and a link" 3 /bin/sh -c \
+		"make -s -C '$TMP/proj' clean && make -s -j2 -C '$TMP/proj' prog"
+fi
+
 # Startup is timed from outside (fork+exec+wait by build/bench/startup).
 timed "startup /bin/true" "$STARTS" /bin/true
 
@@ -218,7 +271,7 @@ dashes() { printf '%*s' "$1" '' | tr ' ' -; }
 hdr=$(pad "workload" $W1; printf ' | '; pad "native" $W2)
 sep=$(dashes $W1; printf -- '-|-'; dashes $W2)
 for pf in "${pfs[@]}"; do
-	hdr+=$(printf ' | '; pad "$pf" $W3; printf ' | '; pad "ratio" $W4)
+	hdr+=$(printf ' | '; pad "$(colname "$pf")" $W3; printf ' | '; pad "ratio" $W4)
 	sep+=$(printf -- '-|-'; dashes $W3; printf -- '-|-'; dashes $W4)
 done
 echo "$hdr"
