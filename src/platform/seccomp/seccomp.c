@@ -41,10 +41,13 @@ static int sc_epfd = -1;  /* every guest thread's listener, and sc_sigfd */
 static int sc_sigfd = -1; /* SIGCHLD: a ptrace stop or an exit to reap */
 
 /* The calls that stop in ptrace (RET_TRACE): the kernel reads or writes
- * their registers (or, for exit, lets the retired thread's exit through). */
+ * their registers (or, for exit, lets the retired thread's exit through);
+ * a signal to oneself (raise) is delivered right after its call, so it
+ * saves the interrupt a notified call would need. */
 static const unsigned short trace_nrs[] = {
 	SYS_rt_sigreturn, SYS_clone,  SYS_fork,	      SYS_vfork, SYS_execve,
 	SYS_execveat,	  SYS_clone3, SYS_arch_prctl, SYS_exit,	 SYS_sigaltstack,
+	SYS_kill,	  SYS_tgkill, SYS_tkill,
 };
 #define NTRACE (sizeof(trace_nrs) / sizeof(trace_nrs[0]))
 
@@ -481,10 +484,11 @@ static int sc_poll(pf_event_fn fn)
 	k = epoll_wait(sc_epfd, evs, 32, 0);
 	for (i = 0; i < k; i++) {
 		if (evs[i].data.ptr == NULL) {
-			struct signalfd_siginfo si[8];
+			struct signalfd_siginfo si;
 
-			while (read(sc_sigfd, si, sizeof(si)) > 0)
-				;
+			/* One read: SIGCHLD is pending once at most. */
+			if (read(sc_sigfd, &si, sizeof(si)) < 0 && errno != EAGAIN)
+				return -errno;
 			sigchld = true;
 		}
 	}
