@@ -389,6 +389,8 @@ static void handle_status(int tid, int status, pf_event_fn fn)
 	if (!th) {
 		if (!WIFSTOPPED(status))
 			ptrace_mm_reaped(tid);
+		else if (status >> 16 == PTRACE_EVENT_SECCOMP)
+			kill(tid, SIGKILL); /* a control thread's call off its allowlist */
 		return;
 	}
 	memset(&ev, 0, sizeof(ev));
