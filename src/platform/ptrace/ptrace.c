@@ -3,7 +3,9 @@
  * thread is the control thread, which runs batches of host calls (map, unmap,
  * protect, clone) for the kernel and never runs guest code. Guest threads are
  * further host threads in the stub, run with PTRACE_SYSEMU so that none of
- * their system calls reaches the host. See ../shared/DESIGN.md. */
+ * their system calls reaches the host. The stubs, batches, threads' creation
+ * and FPU state serve the seccomp backend too (ptrace.h). See
+ * ../shared/DESIGN.md. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>

@@ -131,7 +131,6 @@ static int stop_notified(struct pf_thread *th)
 	return notified_to_stopped(th);
 }
 
-static int sc_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **out);
 static void sc_thread_put(struct pf_thread *th);
 
 /* Runs STUB_GUEST_INIT in a new thread: returns the stub's listener fd. */
@@ -273,6 +272,29 @@ static int sc_get_regs(struct pf_thread *th, struct pf_regs *regs)
 	}
 	*regs = th->regs;
 	return 0;
+}
+
+/* The FPU state is the ptrace backend's, from a ptrace stop. */
+static long sc_fpu_get(struct pf_thread *th, void *buf, size_t size)
+{
+	if (th->state == SC_NOTIFIED && stop_notified(th) < 0)
+		return -ESRCH;
+	return ptrace_fpu_get(th, buf, size);
+}
+
+static int sc_fpu_set(struct pf_thread *th, const void *buf, size_t size)
+{
+	if (th->state == SC_NOTIFIED && stop_notified(th) < 0)
+		return -ESRCH;
+	return ptrace_fpu_set(th, buf, size);
+}
+
+static int sc_copy_fpu(struct pf_thread *dst, struct pf_thread *src)
+{
+	if ((src->state == SC_NOTIFIED && stop_notified(src) < 0) ||
+	    (dst->state == SC_NOTIFIED && stop_notified(dst) < 0))
+		return -ESRCH;
+	return ptrace_copy_fpu(dst, src);
 }
 
 static int sc_set_regs(struct pf_thread *th, const struct pf_regs *regs)
@@ -599,9 +621,9 @@ const struct platform_ops platform_seccomp = {
 	.set_result = sc_set_result,
 	.resume = sc_resume,
 	.interrupt = sc_interrupt,
-	.copy_fpu = ptrace_copy_fpu,
-	.fpu_get = ptrace_fpu_get,
-	.fpu_set = ptrace_fpu_set,
+	.copy_fpu = sc_copy_fpu,
+	.fpu_get = sc_fpu_get,
+	.fpu_set = sc_fpu_set,
 	.poll = sc_poll,
 	.wait = sc_wait,
 };
