@@ -257,9 +257,12 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 		if (ptrace_wait_pid(mm->ctl_pid, &status) < 0 || !WIFSTOPPED(status))
 			goto lost;
 		/* A call off the stub's allowlist (its filter's default is
-		 * RET_TRACE under the seccomp backend): never let it through. */
-		if (status >> 16 == PTRACE_EVENT_SECCOMP)
+		 * RET_TRACE under the seccomp backend): never let it through;
+		 * the stub dies (it is not reaped yet, so the pid is its). */
+		if (status >> 16 == PTRACE_EVENT_SECCOMP) {
+			kill(mm->ctl_pid, SIGKILL);
 			goto lost;
+		}
 		if (status >> 16 == PTRACE_EVENT_FORK || status >> 16 == PTRACE_EVENT_CLONE) {
 			unsigned long msg = 0;
 
