@@ -183,10 +183,9 @@ static int sc_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **out)
 	} else {
 		ret = -errno;
 	}
-	/* The stub keeps no fd but its socket. */
+	/* The stub keeps no fd but its socket: the close runs with the next
+	 * batch, before this thread (or any other) runs guest code again. */
 	ptrace_queue_op(mm, SYS_close, fd, 0, 0, 0, 0, 0);
-	if (ptrace_run_batch(mm, NULL) < 0 && ret == 0)
-		ret = -ESRCH;
 	if (ret < 0)
 		goto fail;
 	ev.data.ptr = th;
