@@ -37,7 +37,7 @@ case $SKAS in /*) ;; *) SKAS=$(cd "$(dirname "$SKAS")" && pwd)/$(basename "$SKAS
 # ---- build ---------------------------------------------------------------
 mkdir -p "$OUT" || exit 2
 for p in getppid clock open_close stat pread touch startup fork pingpong signal sockpingpong \
-	evfdwake epoll1k; do
+	evfdwake epoll1k handoff; do
 	src=$ROOT/bench/$p.c
 	bin=$OUT/$p
 	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ "$ROOT/bench/bench.h" -nt "$bin" ]; then
@@ -284,6 +284,10 @@ for r in "${ROWS[@]}"; do
 	done
 	echo "$l"
 done
+# The trap mechanisms themselves, between two processes on one CPU.
+echo
+echo "trap mechanisms (build/bench/handoff: one getppid round trip, one CPU):"
+"$B/handoff" "$(n 50000)" 7 | sed 's/^/  /'
 if [ ${#NOTES[@]} -gt 0 ]; then
 	echo
 	for nt in "${NOTES[@]}"; do echo "  n/a: $nt"; done

@@ -3,7 +3,9 @@
  * thread is the control thread, which runs batches of host calls (map, unmap,
  * protect, clone) for the kernel and never runs guest code. Guest threads are
  * further host threads in the stub, run with PTRACE_SYSEMU so that none of
- * their system calls reaches the host. See ../shared/DESIGN.md. */
+ * their system calls reaches the host. The stubs, batches, threads' creation
+ * and FPU state serve the seccomp backend too (ptrace.h). See
+ * ../shared/DESIGN.md. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
@@ -255,9 +257,12 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 		if (ptrace_wait_pid(mm->ctl_pid, &status) < 0 || !WIFSTOPPED(status))
 			goto lost;
 		/* A call off the stub's allowlist (its filter's default is
-		 * RET_TRACE under the seccomp backend): never let it through. */
-		if (status >> 16 == PTRACE_EVENT_SECCOMP)
+		 * RET_TRACE under the seccomp backend): never let it through;
+		 * the stub dies (it is not reaped yet, so the pid is its). */
+		if (status >> 16 == PTRACE_EVENT_SECCOMP) {
+			kill(mm->ctl_pid, SIGKILL);
 			goto lost;
+		}
 		if (WSTOPSIG(status) == SIGTRAP && status >> 16 == 0)
 			break;
 		if (ptrace(PTRACE_CONT, mm->ctl_pid, 0, 0) < 0)

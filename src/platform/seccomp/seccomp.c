@@ -41,10 +41,13 @@ static int sc_epfd = -1;  /* every guest thread's listener, and sc_sigfd */
 static int sc_sigfd = -1; /* SIGCHLD: a ptrace stop or an exit to reap */
 
 /* The calls that stop in ptrace (RET_TRACE): the kernel reads or writes
- * their registers (or, for exit, lets the retired thread's exit through). */
+ * their registers (or, for exit, lets the retired thread's exit through);
+ * a signal to oneself (raise) is delivered right after its call, so it
+ * saves the interrupt a notified call would need. */
 static const unsigned short trace_nrs[] = {
 	SYS_rt_sigreturn, SYS_clone,  SYS_fork,	      SYS_vfork, SYS_execve,
 	SYS_execveat,	  SYS_clone3, SYS_arch_prctl, SYS_exit,	 SYS_sigaltstack,
+	SYS_kill,	  SYS_tgkill, SYS_tkill,
 };
 #define NTRACE (sizeof(trace_nrs) / sizeof(trace_nrs[0]))
 
@@ -128,7 +131,6 @@ static int stop_notified(struct pf_thread *th)
 	return notified_to_stopped(th);
 }
 
-static int sc_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **out);
 static void sc_thread_put(struct pf_thread *th);
 
 /* Runs STUB_GUEST_INIT in a new thread: returns the stub's listener fd. */
@@ -181,10 +183,9 @@ static int sc_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **out)
 	} else {
 		ret = -errno;
 	}
-	/* The stub keeps no fd but its socket. */
+	/* The stub keeps no fd but its socket: the close runs with the next
+	 * batch, before this thread (or any other) runs guest code again. */
 	ptrace_queue_op(mm, SYS_close, fd, 0, 0, 0, 0, 0);
-	if (ptrace_run_batch(mm, NULL) < 0 && ret == 0)
-		ret = -ESRCH;
 	if (ret < 0)
 		goto fail;
 	ev.data.ptr = th;
@@ -270,6 +271,29 @@ static int sc_get_regs(struct pf_thread *th, struct pf_regs *regs)
 	}
 	*regs = th->regs;
 	return 0;
+}
+
+/* The FPU state is the ptrace backend's, from a ptrace stop. */
+static long sc_fpu_get(struct pf_thread *th, void *buf, size_t size)
+{
+	if (th->state == SC_NOTIFIED && stop_notified(th) < 0)
+		return -ESRCH;
+	return ptrace_fpu_get(th, buf, size);
+}
+
+static int sc_fpu_set(struct pf_thread *th, const void *buf, size_t size)
+{
+	if (th->state == SC_NOTIFIED && stop_notified(th) < 0)
+		return -ESRCH;
+	return ptrace_fpu_set(th, buf, size);
+}
+
+static int sc_copy_fpu(struct pf_thread *dst, struct pf_thread *src)
+{
+	if ((src->state == SC_NOTIFIED && stop_notified(src) < 0) ||
+	    (dst->state == SC_NOTIFIED && stop_notified(dst) < 0))
+		return -ESRCH;
+	return ptrace_copy_fpu(dst, src);
 }
 
 static int sc_set_regs(struct pf_thread *th, const struct pf_regs *regs)
@@ -386,6 +410,8 @@ static void handle_status(int tid, int status, pf_event_fn fn)
 	if (!th) {
 		if (!WIFSTOPPED(status))
 			ptrace_mm_reaped(tid);
+		else if (status >> 16 == PTRACE_EVENT_SECCOMP)
+			kill(tid, SIGKILL); /* a control thread's call off its allowlist */
 		return;
 	}
 	memset(&ev, 0, sizeof(ev));
@@ -481,10 +507,11 @@ static int sc_poll(pf_event_fn fn)
 	k = epoll_wait(sc_epfd, evs, 32, 0);
 	for (i = 0; i < k; i++) {
 		if (evs[i].data.ptr == NULL) {
-			struct signalfd_siginfo si[8];
+			struct signalfd_siginfo si;
 
-			while (read(sc_sigfd, si, sizeof(si)) > 0)
-				;
+			/* One read: SIGCHLD is pending once at most. */
+			if (read(sc_sigfd, &si, sizeof(si)) < 0 && errno != EAGAIN)
+				return -errno;
 			sigchld = true;
 		}
 	}
@@ -597,9 +624,9 @@ const struct platform_ops platform_seccomp = {
 	.set_result = sc_set_result,
 	.resume = sc_resume,
 	.interrupt = sc_interrupt,
-	.copy_fpu = ptrace_copy_fpu,
-	.fpu_get = ptrace_fpu_get,
-	.fpu_set = ptrace_fpu_set,
+	.copy_fpu = sc_copy_fpu,
+	.fpu_get = sc_fpu_get,
+	.fpu_set = sc_fpu_set,
 	.poll = sc_poll,
 	.wait = sc_wait,
 };
