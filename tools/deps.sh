@@ -13,6 +13,8 @@ command -v tmux >/dev/null 2>&1 || need="$need tmux"
 [ -x /usr/bin/python3 ] || need="$need python3"
 command -v gdb >/dev/null 2>&1 || need="$need gdb"
 command -v script >/dev/null 2>&1 || need="$need bsdutils" # script(1): tests/scenario/tty.sh
+command -v expect >/dev/null 2>&1 || need="$need expect" # tests/scenario/tty.sh
+command -v screen >/dev/null 2>&1 || need="$need screen" # tests/scenario/tty.sh
 command -v valgrind >/dev/null 2>&1 || need="$need valgrind"
 # `tools/deps.sh fuzz` (make fuzz): clang for libFuzzer, trinity if Debian has it.
 if [ "${1:-}" = fuzz ]; then

@@ -252,6 +252,22 @@ c_script() {
     [ $? = 3 ] || { echo "script -e: status not 3"; return 1; }
 }
 
+# expect(1) drives a shell through a pty it makes inside.
+c_expect() {
+    local out
+    out=$(timeout 30 "$SKAS" run -- "$(command -v expect)" -c \
+        'spawn /bin/sh -c {read x; echo got:$x}; send "hello\r"; expect "got:hello"; puts "\nDONE"' \
+        </dev/null 2>&1 | tr -d '\r' | tail -1)
+    [ "$out" = DONE ] || { echo "got: $out"; return 1; }
+}
+# screen(1) runs a command in a detached session on a pty of its own.
+c_screen() {
+    local out
+    out=$(timeout 30 "$SKAS" run -- /bin/sh -c \
+        'screen -D -m -S t sh -c "echo from-screen > /tmp/sc.txt"; cat /tmp/sc.txt' </dev/null 2>&1)
+    [ "$out" = from-screen ] || { echo "got: $out"; return 1; }
+}
+
 if [ "$have_tmux" = 1 ] && command -v "$SKAS" >/dev/null 2>&1; then
     t "skas with no arguments: the root's shell prompts in a tmux pane" c_start
     t "the host terminal is raw while skas runs" c_raw_host
@@ -280,6 +296,12 @@ t "run -t: the end of piped input ends the shell" c_dash_t_eof
 t "no terminal: the guest's stdio is the host's" c_no_tty
 if command -v script >/dev/null 2>&1; then
     t "script -qc 'echo hi' /dev/null (util-linux, signalfd)" c_script
+fi
+if command -v expect >/dev/null 2>&1; then
+    t "expect spawns a shell on a pty, sends a line, sees the answer" c_expect
+fi
+if command -v screen >/dev/null 2>&1; then
+    t "screen runs a command in a detached session" c_screen
 fi
 
 echo "$passed passed, $failed failed"
