@@ -56,7 +56,9 @@ cat >"$tmp/h.c" <<'EOF'
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/ptrace.h>
+#include <sys/wait.h>
 
 static const char *ename(int e)
 {
@@ -110,6 +112,25 @@ int main(int argc, char **argv)
 		 * guest seccomp() call, then the int3 (SIGTRAP). */
 		((void (*)(void))0x7fffff000180UL)();
 		printf("returned\n");
+		return 0;
+	}
+	if (argc == 2 && strcmp(argv[1], "opspeek") == 0) {
+		/* A child maps memory at a telling address; then the parent
+		 * reads the stub's ops page (STUB_OPS, read-only in its own
+		 * address space) for it: it must hold only its own batches. */
+		const unsigned long mark = 0x5a5a0000UL;
+		const unsigned long *ops = (const unsigned long *)0x7fffff002000UL;
+		int st, i, seen = 0;
+
+		if (fork() == 0) {
+			mmap((void *)mark, 4096, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+			_exit(0);
+		}
+		wait(&st);
+		for (i = 0; i < 0x4000 / 8; i++)
+			seen |= ops[i] == mark;
+		printf("%s\n", seen ? "seen" : "not seen");
 		return 0;
 	}
 	return 2;
@@ -237,6 +258,9 @@ for pf in ptrace seccomp; do
     out=$("$SKAS" run --platform=$pf -- /bin/sh -c "'$tmp/h' stubinit; echo status \$?" 2>&1 | tail -n 1)
     ok "$pf: a guest that runs the stub's filter install gets SIGTRAP, not a host call" \
         "$([ "$out" = "status 133" ]; echo $?)" "$out"
+    out=$("$SKAS" run --platform=$pf -- "$tmp/h" opspeek 2>&1 | tail -n 1)
+    ok "$pf: a guest's stub ops page shows none of another process's batches" \
+        "$([ "$out" = "not seen" ]; echo $?)" "$out"
 done
 out=$("$SKAS" run -- /bin/echo still alive 2>&1)
 ok "skas still runs programs" "$([ "$out" = "still alive" ]; echo $?)" "$out"

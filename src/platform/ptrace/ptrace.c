@@ -36,7 +36,7 @@
 #include "stub/stub.h"
 #include "platform/ptrace/ptrace.h"
 
-static struct stub_op *shared_ops; /* the ops pages, read-only in every stub */
+static struct stub_op *shared_ops; /* the zygote's ops page (and the payload template) */
 static int sock_kernel = -1;	   /* our end of the fd-passing socket */
 static int sock_stub = -1;	   /* the stubs' end, kept to drain it */
 static struct pf_mm *zygote;
@@ -236,8 +236,12 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 	}
 	if (nops == 0)
 		return 0;
-	memcpy(shared_ops, mm->ops, nops * sizeof(struct stub_op));
-	shared_ops[nops].nr = -1;
+	memcpy(mm->page, mm->ops, nops * sizeof(struct stub_op));
+	mm->page[nops].nr = -1;
+	if (mm->boot_page) {
+		memcpy(mm->boot_page, mm->page, (nops + 1) * sizeof(struct stub_op));
+		mm->boot_page = NULL;
+	}
 	mm->nops = 0;
 	if (mm->nfds) {
 		ret = write_stub_msghdr(mm);
@@ -303,36 +307,77 @@ int ptrace_park_thread(int tid)
 	return 0;
 }
 
+/* A new ops page: its memfd (in *fd) and the kernel's mapping, with the
+ * payload (filter programs) of the zygote's. */
+static struct stub_op *new_ops_page(int *fd)
+{
+	struct stub_op *page;
+
+	*fd = memfd_create("skas-ops", MFD_CLOEXEC);
+	if (*fd < 0)
+		return NULL;
+	if (ftruncate(*fd, STUB_OPS_SIZE) < 0 ||
+	    (page = mmap(NULL, STUB_OPS_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0)) ==
+		    MAP_FAILED) {
+		close(*fd);
+		return NULL;
+	}
+	memcpy((char *)page + (STUB_PAYLOAD - STUB_OPS),
+	       (char *)shared_ops + (STUB_PAYLOAD - STUB_OPS),
+	       STUB_OPS_SIZE - (STUB_PAYLOAD - STUB_OPS));
+	return page;
+}
+
 static int fork_stub(struct pf_mm *src, struct pf_mm **out)
 {
+	struct stub_op *page;
 	struct pf_mm *mm;
-	int pid = -1, ret;
+	int pid = -1, ret, fd;
 
 	if (src->nops > MAX_QUEUED_OPS) {
 		ret = ptrace_run_batch(src, NULL);
 		if (ret < 0)
 			return ret;
 	}
+	page = new_ops_page(&fd);
+	if (!page)
+		return -ENOMEM;
 	ptrace_queue_op(src, SYS_clone, FORK_CLONE_FLAGS, 0, 0, 0, 0, 0);
 	ret = ptrace_run_batch(src, &pid);
-	if (ret < 0)
-		return ret;
-	if (pid <= 0)
-		return -EIO;
-	mm = calloc(1, sizeof(*mm));
+	if (ret == 0 && pid <= 0)
+		ret = -EIO;
+	mm = ret == 0 ? calloc(1, sizeof(*mm)) : NULL;
 	if (!mm) {
-		kill(pid, SIGKILL);
-		return -ENOMEM;
+		if (ret == 0)
+			kill(pid, SIGKILL);
+		munmap(page, STUB_OPS_SIZE);
+		close(fd);
+		return ret < 0 ? ret : -ENOMEM;
 	}
 	mm->ctl_pid = pid;
+	mm->page = page;
 	mm_hash_add(mm);
 	ret = ptrace_park_thread(pid);
 	if (ret < 0) {
 		kill(pid, SIGKILL);
 		mm_hash_del(mm);
+		munmap(page, STUB_OPS_SIZE);
+		close(fd);
 		free(mm);
 		return ret;
 	}
+	/* Its first batch maps its own page over its parent's: the ops up to
+	 * that mmap are read from the parent's page, the rest from its own
+	 * (both get the whole list). That batch runs before the parent can
+	 * go: a fork adds the child's thread at once, an exec maps the new
+	 * program (the zygote never goes). The fd arrives as fd 1 (nothing
+	 * else is open in a stub). */
+	mm->boot_page = src->page;
+	mm->fds[mm->nfds++] = fd;
+	ptrace_queue_op(mm, SYS_recvmsg, STUB_SOCK_FD, STUB_DATA, 0, 0, 0, 0);
+	ptrace_queue_op(mm, SYS_mmap, STUB_OPS, STUB_OPS_SIZE, PROT_READ, MAP_SHARED | MAP_FIXED, 1,
+			0);
+	ptrace_queue_op(mm, SYS_close, 1, 0, 0, 0, 0, 0);
 	*out = mm;
 	return 0;
 }
@@ -362,6 +407,8 @@ void ptrace_mm_put(struct pf_mm *mm)
 	if (!mm->dead)
 		kill(mm->ctl_pid, SIGKILL);
 	mm_hash_del(mm);
+	if (mm->page && mm->page != shared_ops)
+		munmap(mm->page, STUB_OPS_SIZE);
 	free(mm);
 }
 
@@ -893,6 +940,7 @@ static int start_zygote(int ops_fd)
 	if (!zygote)
 		return -ENOMEM;
 	zygote->ctl_pid = pid;
+	zygote->page = shared_ops;
 	return 0;
 }
 

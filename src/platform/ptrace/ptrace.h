@@ -43,6 +43,11 @@ struct pf_mm {
 	int nfds;
 	int fds[MAX_QUEUED_FDS]; /* dup'ed host fds, sent at flush */
 	bool dead;
+	/* The stub's own ops page (STUB_OPS_SIZE, the kernel's mapping of its
+	 * memfd): no stub sees another's batches. A stub fresh from a fork
+	 * still has its parent's page until its first batch maps its own:
+	 * that batch is written to both (boot_page, then NULL). */
+	struct stub_op *page, *boot_page;
 	struct stub_op ops[STUB_MAX_OPS];
 };
 
