@@ -46,7 +46,13 @@ $(BUILD)/asan/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(ASAN_FLAGS) -c -o $@ $<
 
-$(BUILD)/rel/%.o $(BUILD)/asan/%.o: %.S
+# Two rules, not one with two targets: GNU make takes a pattern rule's
+# targets as made together, and `make asan` alone would then miss one.
+$(BUILD)/rel/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) -c -o $@ $<
+
+$(BUILD)/asan/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) -c -o $@ $<
 
