@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/ktime.h"
 #include "kernel/ptimer.h"
 #include "kernel/task.h"
 #include "syscalls/dispatch.h"
@@ -34,8 +35,6 @@
 #include "abi/linux/signal.h"
 #include "abi/linux/types.h"
 
-#define NSEC_PER_SEC   1000000000LL
-#define KTIME_MAX      INT64_MAX
 #define TIMERS_MAX     32768 /* per process: kernel memory */
 #define CAP_WAKE_ALARM 35
 #define TIMER_ID_MAX   INT32_MAX
@@ -59,32 +58,6 @@ struct ptimer {
 	struct cpuclock clk;
 	struct ktimer tm;
 };
-
-static int64_t add_sat(int64_t a, int64_t b)
-{
-	if (b > 0 && a > KTIME_MAX - b)
-		return KTIME_MAX;
-	return a + b;
-}
-
-static int64_t ts_to_ns(const struct linux_timespec *ts)
-{
-	if (ts->tv_sec >= KTIME_MAX / NSEC_PER_SEC)
-		return KTIME_MAX;
-	return ts->tv_sec * NSEC_PER_SEC + ts->tv_nsec;
-}
-
-static struct linux_timespec ns_to_ts(int64_t ns)
-{
-	struct linux_timespec ts = { ns / NSEC_PER_SEC, ns % NSEC_PER_SEC };
-
-	return ts;
-}
-
-static bool ts_valid(const struct linux_timespec *ts)
-{
-	return ts->tv_sec >= 0 && ts->tv_nsec >= 0 && ts->tv_nsec < NSEC_PER_SEC;
-}
 
 static struct ptimer *ptimer_find(struct process *p, int id)
 {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/ktime.h"
 #include "vfs/eventfd.h"
 #include "vfs/file.h"
 #include "vfs/poll.h"
@@ -23,8 +24,6 @@
 #include "abi/linux/poll.h"
 #include "abi/linux/types.h"
 
-#define NSEC_PER_SEC   1000000000LL
-#define KTIME_MAX      INT64_MAX
 #define CAP_WAKE_ALARM 35
 
 struct timerfd {
@@ -38,32 +37,6 @@ struct timerfd {
 };
 
 static const struct file_ops timerfd_ops;
-
-static int64_t add_sat(int64_t a, int64_t b)
-{
-	if (b > 0 && a > KTIME_MAX - b)
-		return KTIME_MAX;
-	return a + b;
-}
-
-static int64_t ts_to_ns(const struct linux_timespec *ts)
-{
-	if (ts->tv_sec >= KTIME_MAX / NSEC_PER_SEC)
-		return KTIME_MAX;
-	return ts->tv_sec * NSEC_PER_SEC + ts->tv_nsec;
-}
-
-static struct linux_timespec ns_to_ts(int64_t ns)
-{
-	struct linux_timespec ts = { ns / NSEC_PER_SEC, ns % NSEC_PER_SEC };
-
-	return ts;
-}
-
-static bool ts_valid(const struct linux_timespec *ts)
-{
-	return ts->tv_sec >= 0 && ts->tv_nsec >= 0 && ts->tv_nsec < NSEC_PER_SEC;
-}
 
 /* The host clock an absolute deadline of this timer is read on. */
 static int base_clock(int clockid)
