@@ -641,7 +641,7 @@ static int ptrace_get_regs(struct pf_thread *th, struct pf_regs *regs)
 	return 0;
 }
 
-static int ptrace_set_regs(struct pf_thread *th, const struct pf_regs *regs)
+int ptrace_set_regs(struct pf_thread *th, const struct pf_regs *regs)
 {
 	th->regs = *regs;
 	th->regs_valid = true;
@@ -650,7 +650,7 @@ static int ptrace_set_regs(struct pf_thread *th, const struct pf_regs *regs)
 	return 0;
 }
 
-static void ptrace_set_result(struct pf_thread *th, long ret)
+void ptrace_set_result(struct pf_thread *th, long ret)
 {
 	if (th->regs_valid) {
 		th->regs.rax = ret;

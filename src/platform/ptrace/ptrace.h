@@ -90,6 +90,9 @@ int ptrace_park_thread(int tid);
 int ptrace_wait_pid(int pid, int *status);
 /* A new host thread in mm, stopped at the stub's int3, in the thread hash. */
 const struct pf_vdso *ptrace_vdso(void);
+/* The register cache both backends keep for a stopped thread. */
+int ptrace_set_regs(struct pf_thread *th, const struct pf_regs *regs);
+void ptrace_set_result(struct pf_thread *th, long ret);
 int ptrace_thread_host_tid(struct pf_thread *th);
 int ptrace_thread_create(struct pf_mm *mm, void *owner, struct pf_thread **out);
 struct pf_thread *ptrace_thread_lookup(int tid);

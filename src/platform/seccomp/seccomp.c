@@ -300,22 +300,7 @@ static int sc_set_regs(struct pf_thread *th, const struct pf_regs *regs)
 {
 	if (th->state == SC_NOTIFIED && stop_notified(th) < 0)
 		return -ESRCH;
-	th->regs = *regs;
-	th->regs_valid = true;
-	th->regs_dirty = true;
-	th->has_result = false;
-	return 0;
-}
-
-static void sc_set_result(struct pf_thread *th, long ret)
-{
-	if (th->regs_valid) {
-		th->regs.rax = ret;
-		th->regs_dirty = true;
-	} else {
-		th->result = ret;
-		th->has_result = true;
-	}
+	return ptrace_set_regs(th, regs);
 }
 
 /* Answers the notification; false if the thread's wait was interrupted
@@ -438,7 +423,7 @@ static void handle_status(int tid, int status, pf_event_fn fn)
 		if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, sizeof(info), &info) <= 0 ||
 		    info.op != PTRACE_SYSCALL_INFO_SECCOMP) {
 			/* Skipped with -ENOSYS rather than let through. */
-			sc_set_result(th, -ENOSYS);
+			ptrace_set_result(th, -ENOSYS);
 			if (sc_resume(th) < 0)
 				kill(th->mm->ctl_pid, SIGKILL);
 			return;
@@ -621,7 +606,7 @@ const struct platform_ops platform_seccomp = {
 	.thread_host_tid = ptrace_thread_host_tid,
 	.get_regs = sc_get_regs,
 	.set_regs = sc_set_regs,
-	.set_result = sc_set_result,
+	.set_result = ptrace_set_result,
 	.resume = sc_resume,
 	.interrupt = sc_interrupt,
 	.copy_fpu = sc_copy_fpu,
