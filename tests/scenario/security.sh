@@ -50,13 +50,16 @@ fi
 
 # A static helper for guests: h cat FILE | h ptrace HOST_PID | h stubjump
 cat >"$tmp/h.c" <<'EOF'
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 
@@ -112,6 +115,103 @@ int main(int argc, char **argv)
 		 * guest seccomp() call, then the int3 (SIGTRAP). */
 		((void (*)(void))0x7fffff000180UL)();
 		printf("returned\n");
+		return 0;
+	}
+	if (argc == 2 && strcmp(argv[1], "escapes") == 0) {
+		/* Under --root: every route out of the root reads the root's
+		 * own etc/hostname (or fails); each line is "route: what". */
+		static const char *const names[] = { "o_path_dotdot", "fchdir_dotdot",
+						     "empty_path", "proc_fd_other",
+						     "link_out", "mount" };
+		char got[6][256];
+		int i, fd, d, p[2];
+
+		for (i = 0; i < 6; i++)
+			strcpy(got[i], "error");
+		/* O_PATH of /, then .. from it, many times */
+		d = open("/", O_PATH);
+		for (i = 0; i < 40 && d >= 0; i++) {
+			int up = openat(d, "..", O_PATH);
+
+			close(d);
+			d = up;
+		}
+		fd = d >= 0 ? openat(d, "etc/hostname", O_RDONLY) : -1;
+		if (fd >= 0 && (n = read(fd, got[0], 255)) >= 0)
+			got[0][n] = 0, close(fd);
+		/* fchdir to an O_PATH fd, then chdir .. */
+		if (d >= 0 && fchdir(d) == 0) {
+			for (i = 0; i < 40; i++)
+				if (chdir("..") < 0)
+					break;
+			fd = open("etc/hostname", O_RDONLY);
+			if (fd >= 0 && (n = read(fd, got[1], 255)) >= 0)
+				got[1][n] = 0, close(fd);
+		}
+		/* AT_EMPTY_PATH on an O_PATH fd of the file, through
+		 * /proc/self/fd (a magic link: the very file, nothing more) */
+		fd = open("/etc/hostname", O_PATH);
+		if (fd >= 0) {
+			char path[64];
+			int f2;
+
+			snprintf(path, sizeof(path), "/proc/self/fd/%d/../../..", fd);
+			f2 = open(path, O_RDONLY);
+			if (f2 >= 0) {
+				strcpy(got[2], "escaped");
+				close(f2);
+			} else {
+				snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+				f2 = open(path, O_RDONLY);
+				if (f2 >= 0 && (n = read(f2, got[2], 255)) >= 0)
+					got[2][n] = 0, close(f2);
+			}
+		}
+		/* another process's fd through /proc/PID/fd */
+		if (pipe(p) == 0) {
+			pid_t c = fork();
+
+			if (c == 0) {
+				int cf = open("/", O_PATH | O_DIRECTORY);
+				char b = 0;
+
+				(void)cf;
+				if (write(p[1], &b, 1) != 1)
+					_exit(1);
+				sleep(5);
+				_exit(0);
+			}
+			if (read(p[0], &n, 1) == 1) {
+				char path[64];
+				int st;
+
+				snprintf(path, sizeof(path), "/proc/%d/fd/3/../../../etc/hostname", c);
+				fd = open(path, O_RDONLY);
+				if (fd < 0) {
+					snprintf(path, sizeof(path), "/proc/%d/root/../../etc/hostname", c);
+					fd = open(path, O_RDONLY);
+				}
+				if (fd >= 0 && (n = read(fd, got[3], 255)) >= 0)
+					got[3][n] = 0, close(fd);
+				kill(c, SIGKILL);
+				waitpid(c, &st, 0);
+			}
+		}
+		/* a hard link to the root's file, then through its parent */
+		if (link("/etc/hostname", "/tmp/hl") == 0) {
+			fd = open("/tmp/../../../tmp/hl", O_RDONLY);
+			if (fd >= 0 && (n = read(fd, got[4], 255)) >= 0)
+				got[4][n] = 0, close(fd);
+		} else {
+			snprintf(got[4], sizeof(got[4]), "link: %s\n", strerror(errno));
+		}
+		/* mounting anything: refused */
+		if (mount("none", "/tmp", "tmpfs", 0, NULL) == 0)
+			strcpy(got[5], "mounted\n");
+		else
+			snprintf(got[5], sizeof(got[5]), "mount refused\n");
+		for (i = 0; i < 6; i++)
+			printf("%s: %s", names[i], got[i]);
 		return 0;
 	}
 	if (argc == 2 && strcmp(argv[1], "opspeek") == 0) {
@@ -235,6 +335,19 @@ for f in /etc/hostname /proc/self/root/etc/hostname /../../etc/hostname /proc/1/
     ok "--root: a guest cannot read the host's $f" \
         "$([ "$out" != "$(cat /etc/hostname)" ] && [ "${out#*: }" != "$out" ]; echo $?)" "$out"
 done
+
+mkdir -p "$tmp/root/etc" "$tmp/root/tmp" "$tmp/root/proc"
+echo guest-hostname >"$tmp/root/etc/hostname"
+out=$("$SKAS" run --root "$tmp/root" -- /h escapes 2>&1)
+ok "--root: O_PATH and .., fchdir and .., magic links, another process's fd, a hard link, mount: none leads out" \
+    "$([ "$out" = "o_path_dotdot: guest-hostname
+fchdir_dotdot: guest-hostname
+empty_path: guest-hostname
+proc_fd_other: guest-hostname
+link_out: guest-hostname
+mount: mount refused" ]; echo $?)" "$(echo "$out" | tr '\n' ';')"
+ok "--root: the host's files are as they were" \
+    "$([ "$(cat "$tmp/root/etc/hostname")" = guest-hostname ] && [ ! -e "$tmp/root/tmp/hl" ]; echo $?)"
 
 start_guest /bin/sleep 30
 stub=$(pgrep -P "$kpid" | tail -n 1)
