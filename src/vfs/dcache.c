@@ -32,7 +32,6 @@ struct dcache_entry {
 	struct list_head lru;	/* least recently used first */
 	struct dentry *parent;	/* a reference */
 	struct dentry *child;	/* a reference; NULL: the name is absent */
-	uint64_t gen;
 	int64_t born_ns;
 	char name[];
 };
@@ -41,7 +40,6 @@ static struct list_head buckets[1 << DCACHE_BITS];
 static bool buckets_ready;
 static LIST_HEAD_DECL(lru);
 static int nentries;
-static uint64_t generation = 1;
 
 static void entry_free(struct dcache_entry *e);
 
@@ -50,7 +48,6 @@ static void entry_free(struct dcache_entry *e);
  * comes back at unlink, as on Linux). */
 void dcache_invalidate(void)
 {
-	generation++;
 	while (!list_empty(&lru))
 		entry_free(list_first_entry(&lru, struct dcache_entry, lru));
 }
@@ -99,7 +96,7 @@ int dcache_lookup(struct dentry *parent, const char *name, struct dentry **child
 	{
 		if (e->parent != parent || strcmp(e->name, name))
 			continue;
-		if (e->gen != generation || sched_now_ns() - e->born_ns > DCACHE_TTL_NS) {
+		if (sched_now_ns() - e->born_ns > DCACHE_TTL_NS) {
 			entry_free(e);
 			return -EAGAIN;
 		}
@@ -134,7 +131,6 @@ void dcache_add(struct dentry *parent, const char *name, struct dentry *child)
 	memcpy(e->name, name, len + 1);
 	e->parent = dentry_get(parent);
 	e->child = child ? dentry_get(child) : NULL;
-	e->gen = generation;
 	e->born_ns = sched_now_ns();
 	list_add(&e->hlink, bucket(parent, name));
 	list_add_tail(&e->lru, &lru);
