@@ -113,6 +113,9 @@ $(BUILD)/cov/stub_blob.o: src/platform/stub_blob.S $(STUB)
 	$(CC) -c -DSTUB_ELF='"$(STUB)"' -o $@ src/platform/stub_blob.S
 $(BUILD)/cov/skas: $(COV_OBJ)
 	$(CC) --coverage -o $@ $(COV_OBJ) $(LDLIBS)
+# (its objects depend on the headers too: a stale one once mixed up the
+# platform ops table)
+-include $(COV_OBJ:.o=.d)
 
 coverage: deps $(BUILD)/cov/skas
 	@find $(BUILD)/cov -name '*.gcda' -delete

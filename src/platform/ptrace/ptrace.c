@@ -787,7 +787,9 @@ static int ptrace_wait(pf_event_fn fn)
 	if (tid < 0)
 		return errno == EINTR ? 0 : -errno;
 	handle_status(tid, status, fn);
-	return 1 + ptrace_poll(fn);
+	/* Others pending are taken by the idle loop's next poll, which it
+	 * makes before it would wait again: no second waitpid here. */
+	return 1;
 }
 
 /* The host's vDSO in the zygote, as found at its exec stop. */
