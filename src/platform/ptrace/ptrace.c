@@ -307,12 +307,24 @@ int ptrace_park_thread(int tid)
 	return 0;
 }
 
-/* A new ops page: its memfd (in *fd) and the kernel's mapping, with the
- * payload (filter programs) of the zygote's. */
+/* Ops pages of stubs gone, kept for the next (making one is a memfd, a
+ * truncate and a mapping: a fifth of a fork's cost), their ops cleared. */
+#define OPS_POOL 16
+static struct stub_op *pool_page[OPS_POOL];
+static int pool_fd[OPS_POOL], npool;
+
+/* An ops page and its memfd (*fd, the kernel's), with the payload (filter
+ * programs) of the zygote's. */
 static struct stub_op *new_ops_page(int *fd)
 {
 	struct stub_op *page;
 
+	if (npool > 0) {
+		npool--;
+		*fd = pool_fd[npool];
+		memset(pool_page[npool], 0, STUB_PAYLOAD - STUB_OPS);
+		return pool_page[npool];
+	}
 	*fd = memfd_create("skas-ops", MFD_CLOEXEC);
 	if (*fd < 0)
 		return NULL;
@@ -326,6 +338,17 @@ static struct stub_op *new_ops_page(int *fd)
 	       (char *)shared_ops + (STUB_PAYLOAD - STUB_OPS),
 	       STUB_OPS_SIZE - (STUB_PAYLOAD - STUB_OPS));
 	return page;
+}
+
+static void put_ops_page(struct stub_op *page, int fd)
+{
+	if (npool < OPS_POOL) {
+		pool_page[npool] = page;
+		pool_fd[npool++] = fd;
+		return;
+	}
+	munmap(page, STUB_OPS_SIZE);
+	close(fd);
 }
 
 static int fork_stub(struct pf_mm *src, struct pf_mm **out)
@@ -350,19 +373,18 @@ static int fork_stub(struct pf_mm *src, struct pf_mm **out)
 	if (!mm) {
 		if (ret == 0)
 			kill(pid, SIGKILL);
-		munmap(page, STUB_OPS_SIZE);
-		close(fd);
+		put_ops_page(page, fd);
 		return ret < 0 ? ret : -ENOMEM;
 	}
 	mm->ctl_pid = pid;
 	mm->page = page;
+	mm->page_fd = fd;
 	mm_hash_add(mm);
 	ret = ptrace_park_thread(pid);
 	if (ret < 0) {
 		kill(pid, SIGKILL);
 		mm_hash_del(mm);
-		munmap(page, STUB_OPS_SIZE);
-		close(fd);
+		put_ops_page(page, fd);
 		free(mm);
 		return ret;
 	}
@@ -373,6 +395,11 @@ static int fork_stub(struct pf_mm *src, struct pf_mm **out)
 	 * program (the zygote never goes). The fd arrives as fd 1 (nothing
 	 * else is open in a stub). */
 	mm->boot_page = src->page;
+	fd = fcntl(mm->page_fd, F_DUPFD_CLOEXEC, 3); /* the queued copy is closed when sent */
+	if (fd < 0) {
+		ptrace_mm_put(mm);
+		return -errno;
+	}
 	mm->fds[mm->nfds++] = fd;
 	ptrace_queue_op(mm, SYS_recvmsg, STUB_SOCK_FD, STUB_DATA, 0, 0, 0, 0);
 	ptrace_queue_op(mm, SYS_mmap, STUB_OPS, STUB_OPS_SIZE, PROT_READ, MAP_SHARED | MAP_FIXED, 1,
@@ -408,7 +435,7 @@ void ptrace_mm_put(struct pf_mm *mm)
 		kill(mm->ctl_pid, SIGKILL);
 	mm_hash_del(mm);
 	if (mm->page && mm->page != shared_ops)
-		munmap(mm->page, STUB_OPS_SIZE);
+		put_ops_page(mm->page, mm->page_fd);
 	free(mm);
 }
 

@@ -48,6 +48,7 @@ struct pf_mm {
 	 * still has its parent's page until its first batch maps its own:
 	 * that batch is written to both (boot_page, then NULL). */
 	struct stub_op *page, *boot_page;
+	int page_fd; /* page's memfd, kept to hand the page on (pool) */
 	struct stub_op ops[STUB_MAX_OPS];
 };
 
