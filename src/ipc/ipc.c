@@ -93,6 +93,17 @@ struct kern_ipc_perm *ipc_at(struct ipc_ids *ids, int idx)
 	return ids->entry[idx];
 }
 
+struct kern_ipc_perm *ipc_stat_lookup(struct ipc_ids *ids, struct task *t, int id, bool by_id,
+				      bool any, int *err)
+{
+	struct kern_ipc_perm *p = by_id ? ipc_lookup(ids, id) : ipc_at(ids, id);
+
+	*err = p ? 0 : -EINVAL;
+	if (p && !any)
+		*err = ipc_perms(t, p, 0444);
+	return *err < 0 ? NULL : p;
+}
+
 struct kern_ipc_perm *ipc_lookup(struct ipc_ids *ids, int id)
 {
 	struct kern_ipc_perm *p;

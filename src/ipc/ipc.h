@@ -60,6 +60,12 @@ struct kern_ipc_perm *ipc_lookup(struct ipc_ids *ids, int id);
 /* The object at this index (the *_STAT commands), or NULL. */
 struct kern_ipc_perm *ipc_at(struct ipc_ids *ids, int idx);
 
+/* The *_STAT family's object: IPC_STAT looks id up, the other two take it
+ * as an index; read permission unless any (*_STAT_ANY). The object, or NULL
+ * with *err set (-EINVAL, -EACCES). */
+struct kern_ipc_perm *ipc_stat_lookup(struct ipc_ids *ids, struct task *t, int id, bool by_id,
+				      bool any, int *err);
+
 /* Linux's ipcperms: flg's rwx bits against the mode for the owner, group
  * or others; CAP_IPC_OWNER passes. 0 or -EACCES. */
 int ipc_perms(struct task *t, const struct kern_ipc_perm *p, int flg);

@@ -392,14 +392,10 @@ static long msgctl_stat(struct task *t, int msqid, int cmd, uaddr_t buf)
 	struct msg_queue *q;
 	int ret;
 
-	p = cmd == LINUX_IPC_STAT ? ipc_lookup(&msg_ids, msqid) : ipc_at(&msg_ids, msqid);
+	p = ipc_stat_lookup(&msg_ids, t, msqid, cmd == LINUX_IPC_STAT, cmd == LINUX_MSG_STAT_ANY,
+			    &ret);
 	if (!p)
-		return -EINVAL;
-	if (cmd != LINUX_MSG_STAT_ANY) {
-		ret = ipc_perms(t, p, 0444);
-		if (ret < 0)
-			return ret;
-	}
+		return ret;
 	q = msq_of(p);
 	memset(&ds, 0, sizeof(ds));
 	ipc_perm_to_user(p, &ds.msg_perm);

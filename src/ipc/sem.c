@@ -424,14 +424,10 @@ static long semctl_stat(struct task *t, int semid, int cmd, uaddr_t buf)
 	struct sem_array *sma;
 	int ret;
 
-	p = cmd == LINUX_IPC_STAT ? ipc_lookup(&sem_ids, semid) : ipc_at(&sem_ids, semid);
+	p = ipc_stat_lookup(&sem_ids, t, semid, cmd == LINUX_IPC_STAT, cmd == LINUX_SEM_STAT_ANY,
+			    &ret);
 	if (!p)
-		return -EINVAL;
-	if (cmd != LINUX_SEM_STAT_ANY) {
-		ret = ipc_perms(t, p, 0444);
-		if (ret < 0)
-			return ret;
-	}
+		return ret;
 	sma = sma_of(p);
 	memset(&ds, 0, sizeof(ds));
 	ipc_perm_to_user(p, &ds.sem_perm);

@@ -355,17 +355,10 @@ static long shm_stat(struct task *t, int shmid, int cmd, uaddr_t buf)
 	struct kern_ipc_perm *p;
 	int ret;
 
-	if (cmd == LINUX_IPC_STAT)
-		p = ipc_lookup(&shm_ids, shmid);
-	else
-		p = ipc_at(&shm_ids, shmid);
+	p = ipc_stat_lookup(&shm_ids, t, shmid, cmd == LINUX_IPC_STAT, cmd == LINUX_SHM_STAT_ANY,
+			    &ret);
 	if (!p)
-		return -EINVAL;
-	if (cmd != LINUX_SHM_STAT_ANY) {
-		ret = ipc_perms(t, p, 0444);
-		if (ret < 0)
-			return ret;
-	}
+		return ret;
 	seg_to_user(seg_of(p), &ds);
 	if (copy_to_user(t->mm, buf, &ds, sizeof(ds)) < 0)
 		return -EFAULT;
