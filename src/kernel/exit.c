@@ -73,6 +73,9 @@ static void release_process(struct process *p)
 	pid_free(p->pid);
 	p->reaped = true;
 	waitq_wake_all(&p->exit_wait);
+	/* Signalfd items of epolls outside hang on it (Linux's
+	 * signalfd_cleanup). */
+	waitq_release(&p->signalfd_wq);
 	if (p->pidfd_refs > 0)
 		return; /* the last pidfd frees it */
 	free(p->cred.groups);

@@ -117,7 +117,7 @@ void waitq_init(struct waitq *wq)
 
 void waitq_sleep(struct waitq *wq)
 {
-	struct waiter w = { .task = current };
+	struct waiter w = { .task = current, .func = NULL };
 
 	list_add_tail(&w.link, &wq->waiters);
 	current->state = TASK_SLEEPING;
@@ -125,11 +125,35 @@ void waitq_sleep(struct waitq *wq)
 	list_del(&w.link);
 }
 
+void waitq_wake(struct waitq *wq, unsigned key)
+{
+	struct waiter *w, *tmp;
+
+	list_for_each_entry_safe(w, tmp, &wq->waiters, link)
+	{
+		if (w->func)
+			w->func(w, key);
+		else
+			sched_wake(w->task);
+	}
+}
+
 void waitq_wake_all(struct waitq *wq)
 {
-	struct waiter *w;
+	waitq_wake(wq, 0);
+}
 
-	list_for_each_entry(w, &wq->waiters, link) sched_wake(w->task);
+void waitq_release(struct waitq *wq)
+{
+	while (!list_empty(&wq->waiters)) {
+		struct waiter *w = list_first_entry(&wq->waiters, struct waiter, link);
+
+		if (w->func)
+			w->func(w, WAKE_FREE);
+		else
+			sched_wake(w->task);
+		list_del(&w->link);
+	}
 }
 
 void ktimer_arm(struct ktimer *tm, int64_t deadline_ns, void (*fn)(void *), void *arg)

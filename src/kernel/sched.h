@@ -25,20 +25,34 @@ struct kstack {
 int kstack_init(struct kstack *ks, void (*fn)(void *), void *arg);
 void kstack_free(struct kstack *ks);
 
-/* A wait queue: tasks sleeping until somebody wakes them. */
+/* A wait queue: tasks sleeping until somebody wakes them, and callbacks
+ * (epoll items) run at each wakeup. A wakeup carries a key: the LINUX_POLL*
+ * bits it concerns (POLLIN: data came; POLLOUT: room came), or 0 for any
+ * change, as Linux's wake_up_poll and wake_up. */
 struct waitq {
 	struct list_head waiters;
 };
 
 struct waiter {
 	struct list_head link;
-	struct task *task;
+	struct task *task; /* woken, if func is NULL */
+	/* Else called at each wakeup with its key; runs inside the waker, so
+	 * it never sleeps. With WAKE_FREE the queue is about to be freed and
+	 * func must leave it (list_del). */
+	void (*func)(struct waiter *w, unsigned key);
 };
+
+#define WAKE_FREE 0x4000 /* Linux's POLLFREE */
 
 void waitq_init(struct waitq *wq);
 /* Sleeps the current task on wq once; the caller re-checks its condition. */
 void waitq_sleep(struct waitq *wq);
+/* Wakes every task and runs every callback; key 0: any change. */
+void waitq_wake(struct waitq *wq, unsigned key);
 void waitq_wake_all(struct waitq *wq);
+/* The queue is being freed: wakes its tasks and empties it; callbacks get
+ * WAKE_FREE. */
+void waitq_release(struct waitq *wq);
 
 /* Timers: fn(arg) runs in the scheduler when the monotonic clock passes
  * deadline_ns. */

@@ -85,24 +85,14 @@ int unix_create(int type, int protocol, struct socket **out)
 	return 0;
 }
 
-/* Leaves every waiter: nothing may stay queued on a socket being freed. */
-static void wq_orphan(struct waitq *wq)
-{
-	while (!list_empty(&wq->waiters)) {
-		struct waiter *w = list_first_entry(&wq->waiters, struct waiter, link);
-
-		sched_wake(w->task);
-		list_del(&w->link);
-	}
-}
-
 static void unix_destroy(struct socket *s)
 {
 	struct unix_sock *u = unix_sk(s);
 
 	unix_purge_queue(u);
-	wq_orphan(&s->wq);
-	wq_orphan(&u->peer_wait);
+	/* Nothing may stay queued on a socket being freed. */
+	waitq_release(&s->wq);
+	waitq_release(&u->peer_wait);
 	list_del(&u->all_link);
 	free(u);
 }
@@ -420,7 +410,8 @@ static int unix_stream_connect(struct task *t, struct socket *s,
 	skb->embryo = newu; /* takes newu's own reference */
 	list_add_tail(&skb->link, &other->queue);
 	other->qlen++;
-	waitq_wake_all(&other->sk.wq);
+	waitq_wake(&other->sk.wq,
+		   LINUX_POLLIN | LINUX_POLLPRI | LINUX_POLLRDNORM | LINUX_POLLRDBAND);
 	unix_put(other);
 	return 0;
 }

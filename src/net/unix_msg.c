@@ -12,6 +12,7 @@
 #include "net/unix.h"
 #include "kernel/task.h"
 #include "abi/linux/errno.h"
+#include "abi/linux/poll.h"
 
 #define SKB_STRUCT	  256  /* SKB_TRUESIZE's sk_buff part */
 #define SKB_SHINFO	  320  /* skb_shared_info, aligned */
@@ -72,7 +73,8 @@ void skb_free(struct skb *skb)
 	free(skb);
 	if (from) {
 		from->sk.wmem -= true_size;
-		waitq_wake_all(&from->sk.wq);
+		/* The sender's write space (Linux's unix_write_space). */
+		waitq_wake(&from->sk.wq, LINUX_POLLOUT | LINUX_POLLWRNORM | LINUX_POLLWRBAND);
 		unix_put(from);
 	}
 }
@@ -120,7 +122,9 @@ static void queue_skb(struct unix_sock *other, struct skb *skb)
 	}
 	other->qlen++;
 	other->inq += skb->len;
-	waitq_wake_all(&other->sk.wq);
+	/* Data for the reader (Linux's sock_def_readable). */
+	waitq_wake(&other->sk.wq,
+		   LINUX_POLLIN | LINUX_POLLPRI | LINUX_POLLRDNORM | LINUX_POLLRDBAND);
 }
 
 static void copy_addr(struct kmsg *m, struct unix_sock *from)
@@ -487,7 +491,7 @@ long unix_dgram_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 		u->qlen--;
 		u->inq -= skb->len;
 	}
-	waitq_wake_all(&u->peer_wait);
+	waitq_wake(&u->peer_wait, LINUX_POLLOUT | LINUX_POLLWRNORM | LINUX_POLLWRBAND);
 	copy_addr(m, skb->sender);
 	if (size > skb->len)
 		size = skb->len;

@@ -61,7 +61,7 @@ static void out_ready(void *arg)
 	(void)arg;
 	host_evloop_watch_pause(con.out_fd, true);
 	con.out_waiting = false;
-	waitq_wake_all(&con.tty->write_wait);
+	waitq_wake(&con.tty->write_wait, LINUX_POLLOUT);
 }
 
 static size_t con_write_room(struct tty *tty)

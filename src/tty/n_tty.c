@@ -422,7 +422,7 @@ void n_tty_process(struct tty *tty)
 	flush_echoes(tty);
 	ld->processing = false;
 	if (took) {
-		waitq_wake_all(&tty->read_wait);
+		waitq_wake(&tty->read_wait, LINUX_POLLIN | LINUX_POLLRDNORM);
 		if (was_full && tty->driver->input_room)
 			tty->driver->input_room(tty);
 	}
@@ -501,7 +501,7 @@ void tty_start(struct tty *tty)
 			(tty->link->pkt_status & ~LINUX_TIOCPKT_STOP) | LINUX_TIOCPKT_START;
 		waitq_wake_all(&tty->link->read_wait);
 	}
-	waitq_wake_all(&tty->write_wait);
+	waitq_wake(&tty->write_wait, LINUX_POLLOUT); /* Linux's tty_wakeup */
 }
 
 void tty_send_char(struct tty *tty, unsigned char c)

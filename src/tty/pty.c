@@ -18,6 +18,7 @@
 #include "mm/usercopy.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
+#include "abi/linux/poll.h"
 #include "abi/linux/signal.h"
 #include "abi/linux/types.h"
 
@@ -47,7 +48,7 @@ static size_t ptm_write_room(struct tty *tty)
 static void pty_input_room(struct tty *tty)
 {
 	if (tty->link)
-		waitq_wake_all(&tty->link->write_wait);
+		waitq_wake(&tty->link->write_wait, LINUX_POLLOUT);
 }
 
 static long pts_write(struct tty *tty, const void *buf, size_t n)

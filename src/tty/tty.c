@@ -66,6 +66,8 @@ void tty_put(struct tty *tty)
 	list_del(&tty->node);
 	if (tty->driver->destroy)
 		tty->driver->destroy(tty);
+	waitq_release(&tty->read_wait);
+	waitq_release(&tty->write_wait);
 	free(tty);
 }
 

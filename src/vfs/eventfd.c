@@ -65,7 +65,7 @@ static long eventfd_read(struct file *f, void *buf, size_t n)
 	}
 	val = ev->semaphore ? 1 : ev->count;
 	ev->count -= val;
-	waitq_wake_all(&ev->wq);
+	waitq_wake(&ev->wq, LINUX_POLLOUT); /* as Linux: room for writers */
 	memcpy(buf, &val, sizeof(val));
 	return sizeof(val);
 }
@@ -88,8 +88,7 @@ static long eventfd_write(struct file *f, const void *buf, size_t n)
 		waitq_sleep(&ev->wq);
 	}
 	ev->count += val;
-	if (val)
-		waitq_wake_all(&ev->wq);
+	waitq_wake(&ev->wq, LINUX_POLLIN); /* as Linux, even for 0 */
 	return sizeof(val);
 }
 

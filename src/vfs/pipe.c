@@ -96,9 +96,15 @@ static long pipe_read(struct file *f, void *buf, size_t n)
 			b->len -= chunk;
 			if (packet)
 				b->len = 0; /* the rest of the packet is discarded */
-			if (b->len == 0)
+			/* Writers hear of room only when a full pipe gets a
+			 * free slot, as Linux (was_full). */
+			if (b->len == 0) {
+				bool was_full = occupancy(p) >= p->nslots;
+
 				drop_buf(p);
-			waitq_wake_all(&p->wwait);
+				if (was_full)
+					waitq_wake(&p->wwait, LINUX_POLLOUT | LINUX_POLLWRNORM);
+			}
 			if (done == n || packet)
 				break;
 			if (p->head != p->tail)
@@ -145,7 +151,7 @@ static long pipe_write(struct file *f, const void *buf, size_t n)
 			memcpy(b->page + b->off + b->len, buf, chars);
 			b->len += chars;
 			done = chars;
-			waitq_wake_all(&p->rwait);
+			waitq_wake(&p->rwait, LINUX_POLLIN | LINUX_POLLRDNORM);
 			if (done == n)
 				return (long)done;
 		}
@@ -169,7 +175,7 @@ static long pipe_write(struct file *f, const void *buf, size_t n)
 			b->merge = !packet;
 			p->head++;
 			done += chunk;
-			waitq_wake_all(&p->rwait);
+			waitq_wake(&p->rwait, LINUX_POLLIN | LINUX_POLLRDNORM);
 			if (done == n)
 				break;
 			continue;
@@ -250,8 +256,12 @@ static void pipe_release(struct file *f)
 		p->readers--;
 	if (file_writable(f))
 		p->writers--;
-	waitq_wake_all(&p->rwait);
-	waitq_wake_all(&p->wwait);
+	/* The last reader or writer but not both: the other side sees HUP or
+	 * ERR (a wakeup for any change, as Linux). */
+	if (!p->readers != !p->writers) {
+		waitq_wake_all(&p->rwait);
+		waitq_wake_all(&p->wwait);
+	}
 	if (p->readers == 0 && p->writers == 0) {
 		if (p->fifo) {
 			pipe_empty(p); /* a named pipe forgets its data */

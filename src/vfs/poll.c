@@ -36,18 +36,27 @@ void poll_wait(struct poll_table *pt, struct waitq *wq)
 {
 	struct poll_entry *e;
 
+	if (pt && pt->qproc) {
+		pt->qproc(pt, wq);
+		return;
+	}
 	if (!pt || !(e = new_entry(pt)))
 		return;
 	e->host_fd = -1;
 	e->w.task = pt->task;
+	e->w.func = NULL;
 	list_add_tail(&e->w.link, &wq->waiters);
 }
 
-void poll_wait_host_fd(struct poll_table *pt, int host_fd, bool write)
+void poll_wait_host_fd(struct poll_table *pt, int host_fd, bool write, bool ready)
 {
 	struct poll_entry *e;
 
-	if (!pt || !(e = new_entry(pt)))
+	if (pt && pt->qproc_host) {
+		pt->qproc_host(pt, host_fd, write);
+		return;
+	}
+	if (!pt || ready || !(e = new_entry(pt)))
 		return;
 	e->host_fd = -1;
 	list_init(&e->w.link);
@@ -55,7 +64,7 @@ void poll_wait_host_fd(struct poll_table *pt, int host_fd, bool write)
 		e->host_fd = host_fd;
 }
 
-static void poll_table_free(struct poll_table *pt)
+void poll_table_free(struct poll_table *pt)
 {
 	int i;
 

@@ -74,6 +74,11 @@ static bool timerfd_update(struct timerfd *tfd)
 		tfd->armed = false;
 		ktimer_cancel(&tfd->tm);
 	}
+	/* Whoever notices an expiry first (the ktimer, a read, a poll) wakes
+	 * the queue, but only for the first since the last read: Linux's
+	 * hrtimer fires once and is re-armed by the read. */
+	if (!tfd->ticks)
+		waitq_wake(&tfd->wq, LINUX_POLLIN);
 	tfd->ticks += n;
 	return true;
 }
@@ -83,8 +88,7 @@ static void timerfd_fire(void *arg)
 {
 	struct timerfd *tfd = arg;
 
-	if (timerfd_update(tfd))
-		waitq_wake_all(&tfd->wq);
+	timerfd_update(tfd);
 }
 
 static void timerfd_get(struct timerfd *tfd, struct linux_itimerspec *cur)
@@ -120,9 +124,7 @@ static void timerfd_set(struct timerfd *tfd, int flags, const struct linux_itime
 		tfd->expires_ns = add_sat(now, value);
 	}
 	tfd->armed = true;
-	if (timerfd_update(tfd))
-		waitq_wake_all(&tfd->wq);
-	else
+	if (!timerfd_update(tfd))
 		ktimer_arm(&tfd->tm, tfd->expires_ns, timerfd_fire, tfd);
 }
 

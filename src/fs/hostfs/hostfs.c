@@ -122,8 +122,7 @@ static unsigned hostfs_poll(struct file *f, struct poll_table *pt)
 	if (!p || !p->stream)
 		return LINUX_POLLIN | LINUX_POLLOUT | LINUX_POLLRDNORM | LINUX_POLLWRNORM;
 	mask = host_fd_poll(f->host_fd);
-	if (!mask && pt)
-		poll_wait_host_fd(pt, f->host_fd, !file_readable(f));
+	poll_wait_host_fd(pt, f->host_fd, !file_readable(f), mask != 0);
 	return mask;
 }
 
