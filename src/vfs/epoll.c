@@ -1,27 +1,29 @@
-/* vfs/epoll.c: epoll_create, epoll_ctl, epoll_wait and friends. An epoll
- * file keeps one item per (file, fd) registered; each item owns a reference
- * to its file. epoll_wait asks every item's file for its readiness, as
- * poll(2) does (vfs/poll.c), and if none is ready sleeps on all their wait
- * queues at once. An epoll inside another is polled through to its items.
+/* vfs/epoll.c: epoll_create, epoll_ctl, epoll_wait and friends, as Linux's
+ * eventpoll. An epoll file keeps one item per (file, fd) registered. At
+ * EPOLL_CTL_ADD the item polls its file once with a callback table: each
+ * wait queue the file's poll op names gets a callback entry (ep_entry) that
+ * stays there until the item goes. A wakeup whose key meets the item's
+ * events puts the item on the epoll's ready list; epoll_wait looks only at
+ * that list, polls each item there again and reports what is ready. Level-
+ * triggered items go back on the list after a report, EPOLLET ones wait for
+ * the next wakeup, EPOLLONESHOT ones for EPOLL_CTL_MOD. An item holds no
+ * reference to its file: the file's final release removes it from every
+ * epoll (epoll_file_release, Linux's eventpoll_release).
  *
- * Differs from Linux (no wakeup callbacks on wait queues yet):
- * - EPOLLET reports an item when one of its ready bits was not ready the
- *   last time this epoll looked (at ADD/MOD nothing counts as seen), and
- *   again if it is still ready ET_RECHECK_NS after the last report, so that
- *   a refill that epoll never saw empty cannot hang the program. Linux
- *   instead reports again on every wakeup of the file's wait queue.
- * - An item whose file is closed everywhere (only epoll items still hold
- *   it) is dropped at the next epoll_wait or poll of that epoll, not at
- *   the close; until then the file stays open (a pipe's other end sees no
- *   EOF or EPIPE yet).
+ * Differs from Linux:
+ * - Files whose readiness is a host fd's (hostfs streams: the host's
+ *   stdio pipes) get no wakeups: their items are polled at each look, and
+ *   under EPOLLET reported when a ready bit was not ready at the last look,
+ *   or still ready ET_RECHECK_NS after the last report.
  * - Regular files, directories, block devices and the mem devices (null,
  *   zero, full, urandom...) are refused with EPERM by their stat, as Linux
  *   refuses files without a poll op. EPOLLEXCLUSIVE and EPOLLWAKEUP are
- *   accepted and change nothing. */
+ *   accepted and change nothing: every epoll on a queue gets the wakeup. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "vfs/epoll.h"
 #include "vfs/eventfd.h"
 #include "ipc/ipc.h"
 #include "vfs/file.h"
@@ -52,39 +54,44 @@
 #define RANDOM_MINOR   8 /* /dev/random polls; its siblings do not */
 
 struct eventpoll {
-	struct list_head items; /* struct epitem, by link; reported ones go to the tail */
+	struct list_head items;	  /* every struct epitem, by link */
+	struct list_head rdllist; /* items a wakeup made ready, by rdllink */
+	struct list_head polled;  /* host-fd items and nested epolls, by plink */
 	int nitems;
-	struct waitq wq;   /* epoll_wait sleepers and pollers: woken by epoll_ctl */
+	struct waitq wq;   /* epoll_wait sleepers, pollers, outer epolls' entries */
 	struct file *file; /* the epoll's own file (not a reference) */
 };
 
+/* One wait queue an item listens on (Linux's eppoll_entry). */
+struct ep_entry {
+	struct waiter w;  /* in wq->waiters, func ep_poll_callback */
+	struct waitq *wq; /* NULL once the queue went (WAKE_FREE) */
+	struct epitem *epi;
+	struct ep_entry *next;
+};
+
 struct epitem {
-	struct list_head link;	/* in ep->items */
-	struct list_head hlink; /* in file_hash, by file */
+	struct list_head link;	  /* in ep->items */
+	struct list_head hlink;	  /* in file_hash, by file */
+	struct list_head rdllink; /* in ep->rdllist or a send's list; self-linked if none */
+	struct list_head plink;	  /* in ep->polled, or self-linked */
 	struct eventpoll *ep;
-	struct file *file; /* owns a reference */
+	struct file *file; /* no reference: its release removes the item */
 	int fd;
 	uint32_t events; /* as asked, plus ERR and HUP; ONESHOT clears the poll bits */
 	uint64_t data;
-	unsigned et_seen;   /* EPOLLET: the ready bits when this epoll last looked */
-	int64_t et_recheck; /* EPOLLET: report again if still ready then (ns) */
+	struct ep_entry *entries; /* owned */
+	int host_fd;		  /* the host fd the file's readiness is, or -1 */
+	bool host_write;
+	unsigned host_ready; /* its ready bits at the last look */
+	unsigned et_seen;    /* host-fd EPOLLET: ready bits reported */
+	int64_t et_recheck;  /* host-fd EPOLLET: report again if still ready then */
 };
 
-/* Every item of every epoll, by file: how many items hold a file, and
- * which epolls contain an epoll (for the loop check). */
+/* Every item of every epoll, by file: the items a file's release removes,
+ * and which epolls contain an epoll (for the loop check). */
 static struct list_head file_hash[1 << FILE_HASH_BITS];
 static bool file_hash_ready;
-
-/* One pass over an epoll's items. */
-struct ep_scan {
-	struct poll_table *pt; /* NULL: look only, do not register to sleep */
-	struct file **pins;    /* files polled with pt, kept open until it is freed */
-	int npins, maxpins;
-	bool no_pins;	 /* called as a poll op: the caller holds nothing */
-	bool incomplete; /* a file could not be registered: poll again soon */
-	int64_t now;
-	int64_t recheck; /* earliest et_recheck of a suppressed item, or 0 */
-};
 
 static const struct file_ops epoll_ops;
 
@@ -99,171 +106,238 @@ static bool is_epoll(const struct file *f)
 	return f->ops == &epoll_ops;
 }
 
-/* How many epoll items hold f. */
-static int epoll_refs(struct file *f)
-{
-	struct epitem *epi;
-	int n = 0;
-
-	list_for_each_entry(epi, file_bucket(f), hlink)
-	{
-		if (epi->file == f)
-			n++;
-	}
-	return n;
-}
-
 static void ep_remove(struct epitem *epi)
 {
+	struct ep_entry *e, *next;
+
+	for (e = epi->entries; e; e = next) {
+		next = e->next;
+		if (e->wq)
+			list_del(&e->w.link);
+		free(e);
+	}
 	list_del(&epi->link);
 	list_del(&epi->hlink);
+	list_del(&epi->rdllink);
+	list_del(&epi->plink);
 	epi->ep->nitems--;
-	file_put(epi->file);
 	free(epi);
 }
 
-/* Drops epi if nothing but epoll items holds its file any more. */
-static bool ep_collect(struct epitem *epi)
+void epoll_file_release(struct file *f)
 {
-	if (epi->file->refcount > epoll_refs(epi->file))
-		return false;
-	ep_remove(epi);
-	return true;
-}
+	struct epitem *epi, *tmp;
 
-static bool ep_pin(struct ep_scan *sc, struct file *f)
-{
-	if (sc->npins == sc->maxpins) {
-		int max = sc->maxpins ? sc->maxpins * 2 : 16;
-		struct file **p = realloc(sc->pins, max * sizeof(*p));
-
-		if (!p)
-			return false;
-		sc->pins = p;
-		sc->maxpins = max;
+	if (!file_hash_ready)
+		return;
+	list_for_each_entry_safe(epi, tmp, file_bucket(f), hlink)
+	{
+		if (epi->file == f)
+			ep_remove(epi);
 	}
-	file_get(f);
-	sc->pins[sc->npins++] = f;
-	return true;
 }
 
-/* Leaves every wait queue of pt, then lets the pinned files go. */
-static void ep_unregister(struct poll_table *pt, struct ep_scan *sc)
+/* The item is ready (or may be): onto the ready list, and whoever waits
+ * on the epoll hears of it (an outer epoll as a POLLIN wakeup). */
+static void ep_set_ready(struct epitem *epi)
 {
-	int i;
-
-	for (i = 0; i < pt->n; i++) {
-		if (pt->e[i].host_fd >= 0)
-			host_evloop_del(pt->e[i].host_fd);
-		else
-			list_del(&pt->e[i].w.link);
-	}
-	free(pt->e);
-	pt->e = NULL;
-	pt->n = pt->max = 0;
-	for (i = 0; i < sc->npins; i++)
-		file_put(sc->pins[i]);
-	sc->npins = 0;
+	if (list_empty(&epi->rdllink))
+		list_add_tail(&epi->rdllink, &epi->ep->rdllist);
+	waitq_wake(&epi->ep->wq, LINUX_POLLIN | LINUX_POLLRDNORM);
 }
 
-static bool ep_ready(struct eventpoll *ep, struct ep_scan *sc, int depth);
+/* A wakeup of a queue the item listens on (Linux's ep_poll_callback). */
+static void ep_poll_callback(struct waiter *w, unsigned key)
+{
+	struct ep_entry *e = container_of(w, struct ep_entry, w);
+	struct epitem *epi = e->epi;
 
-/* The item's ready bits among those it asks for. */
-static unsigned ep_item_poll(struct epitem *epi, struct ep_scan *sc, int depth)
+	if (key & WAKE_FREE) {
+		list_del(&w->link);
+		e->wq = NULL;
+	}
+	if (!(epi->events & ~EP_PRIVATE_BITS))
+		return; /* a ONESHOT that fired: nothing until EPOLL_CTL_MOD */
+	if (key && !(key & epi->events))
+		return; /* not about what the item asks for */
+	ep_set_ready(epi);
+}
+
+/* The registration poll at ADD: a callback entry per wait queue. */
+struct ep_pqueue {
+	struct poll_table pt;
+	struct epitem *epi;
+	bool failed;
+};
+
+static void ep_ptable_queue_proc(struct poll_table *pt, struct waitq *wq)
+{
+	struct ep_pqueue *q = container_of(pt, struct ep_pqueue, pt);
+	struct ep_entry *e = calloc(1, sizeof(*e));
+
+	if (!e) {
+		q->failed = true;
+		return;
+	}
+	e->w.func = ep_poll_callback;
+	e->wq = wq;
+	e->epi = q->epi;
+	e->next = q->epi->entries;
+	q->epi->entries = e;
+	list_add_tail(&e->w.link, &wq->waiters);
+}
+
+static void ep_ptable_queue_host(struct poll_table *pt, int host_fd, bool write)
+{
+	struct ep_pqueue *q = container_of(pt, struct ep_pqueue, pt);
+
+	q->epi->host_fd = host_fd;
+	q->epi->host_write = write;
+}
+
+static bool ep_poll_ready(struct eventpoll *ep, int depth);
+
+/* The item's ready bits among those it asks for; with pt, registers. */
+static unsigned ep_item_poll(struct epitem *epi, struct poll_table *pt, int depth)
 {
 	struct file *f = epi->file;
-	struct poll_table *pt = sc->pt;
 	unsigned mask;
 
-	if (pt && !sc->no_pins && !ep_pin(sc, f)) {
-		sc->pt = NULL;
-		sc->incomplete = true;
-	}
-	if (is_epoll(f))
-		mask = ep_ready(f->priv, sc, depth + 1) ? LINUX_POLLIN | LINUX_POLLRDNORM : 0;
-	else if (f->ops->poll)
-		mask = f->ops->poll(f, sc->pt);
-	else
+	if (is_epoll(f)) {
+		poll_wait(pt, &((struct eventpoll *)f->priv)->wq);
+		mask = ep_poll_ready(f->priv, depth + 1) ? LINUX_POLLIN | LINUX_POLLRDNORM : 0;
+	} else if (f->ops->poll) {
+		mask = f->ops->poll(f, pt);
+	} else {
 		mask = LINUX_POLLIN | LINUX_POLLOUT | LINUX_POLLRDNORM | LINUX_POLLWRNORM;
-	sc->pt = pt;
+	}
 	return mask & epi->events;
 }
 
-/* EPOLLET: were these ready bits reported already? Notes when to look
- * again. */
-static bool et_suppressed(struct epitem *epi, unsigned ready, struct ep_scan *sc)
+/* Looks at the items no wakeup speaks for: nested epolls first (their
+ * findings wake ep's queue, so ep's entries for them fire), then host-fd
+ * items. Returns the earliest EPOLLET recheck due, or 0. */
+static int64_t ep_scan_polled(struct eventpoll *ep, int depth)
 {
-	if (!(epi->events & LINUX_EPOLLET) || (ready & ~epi->et_seen) || sc->now >= epi->et_recheck)
-		return false;
-	if (!sc->recheck || epi->et_recheck < sc->recheck)
-		sc->recheck = epi->et_recheck;
-	return true;
-}
+	struct epitem *epi;
+	int64_t now = 0, recheck = 0;
 
-/* Would epoll_wait on ep report something now? Consumes nothing. */
-static bool ep_ready(struct eventpoll *ep, struct ep_scan *sc, int depth)
-{
-	struct epitem *epi, *tmp;
-
-	poll_wait(sc->pt, &ep->wq);
 	if (depth > EP_MAX_NESTS)
-		return false;
-	list_for_each_entry_safe(epi, tmp, &ep->items, link)
+		return 0;
+	list_for_each_entry(epi, &ep->polled, plink)
 	{
 		unsigned ready;
 
-		if (ep_collect(epi))
+		if (is_epoll(epi->file)) {
+			int64_t r = ep_scan_polled(epi->file->priv, depth + 1);
+
+			if (r && (!recheck || r < recheck))
+				recheck = r;
 			continue;
-		ready = ep_item_poll(epi, sc, depth);
-		if (!ready)
-			epi->et_seen = 0;
-		else if (!et_suppressed(epi, ready, sc))
-			return true;
-	}
-	return false;
-}
-
-/* Reports up to max ready items into out; ONESHOT items are disabled and
- * EPOLLET ones marked as seen. Reported items move to the tail, so that a
- * small max goes round all of them, as in Linux. */
-static int ep_send(struct eventpoll *ep, struct ep_scan *sc, struct linux_epoll_event *out, int max)
-{
-	LIST_HEAD_DECL(done);
-	struct epitem *epi, *tmp;
-	int n = 0;
-
-	poll_wait(sc->pt, &ep->wq);
-	list_for_each_entry_safe(epi, tmp, &ep->items, link)
-	{
-		unsigned ready;
-
-		if (ep_collect(epi))
-			continue;
-		ready = ep_item_poll(epi, sc, 0);
+		}
+		ready = epi->host_ready = ep_item_poll(epi, NULL, depth);
 		if (!ready) {
 			epi->et_seen = 0;
 			continue;
 		}
-		if (et_suppressed(epi, ready, sc))
+		if (!list_empty(&epi->rdllink) || !(epi->events & ~EP_PRIVATE_BITS))
 			continue;
-		epi->et_seen = ready;
-		epi->et_recheck = sc->now + ET_RECHECK_NS;
-		if (epi->events & LINUX_EPOLLONESHOT)
-			epi->events &= EP_PRIVATE_BITS;
+		if ((epi->events & LINUX_EPOLLET) && !(ready & ~epi->et_seen)) {
+			now = now ? now : sched_now_ns();
+			if (now < epi->et_recheck) {
+				if (!recheck || epi->et_recheck < recheck)
+					recheck = epi->et_recheck;
+				continue;
+			}
+		}
+		ep_set_ready(epi);
+	}
+	return recheck;
+}
+
+/* Would epoll_wait on ep report something now? Drops the ready list's
+ * items that are not ready after all, as Linux's ep_read_events_proc. */
+static bool ep_poll_ready(struct eventpoll *ep, int depth)
+{
+	struct epitem *epi, *tmp;
+
+	if (depth > EP_MAX_NESTS)
+		return false;
+	ep_scan_polled(ep, depth);
+	list_for_each_entry_safe(epi, tmp, &ep->rdllist, rdllink)
+	{
+		if (ep_item_poll(epi, NULL, depth))
+			return true;
+		list_del(&epi->rdllink);
+	}
+	return false;
+}
+
+/* Reports up to max ready items into out (Linux's ep_send_events): each
+ * item of the ready list is polled again; a level-triggered one that is
+ * ready goes back to the tail, after those left for next time. */
+static int ep_send(struct eventpoll *ep, struct linux_epoll_event *out, int max)
+{
+	LIST_HEAD_DECL(txlist);
+	struct epitem *epi;
+	int n = 0;
+
+	if (list_empty(&ep->rdllist))
+		return 0;
+	/* Wakeups during the pass find the items on txlist still linked, and
+	 * put others on the (now empty) ready list. */
+	txlist.next = ep->rdllist.next;
+	txlist.prev = ep->rdllist.prev;
+	txlist.next->prev = &txlist;
+	txlist.prev->next = &txlist;
+	list_init(&ep->rdllist);
+	while (n < max && !list_empty(&txlist)) {
+		unsigned ready;
+
+		epi = list_first_entry(&txlist, struct epitem, rdllink);
+		/* Polled while still linked: a wakeup the poll itself makes
+		 * (a timerfd noticing its expiry) is in what it reports. */
+		ready = ep_item_poll(epi, NULL, 0);
+		list_del(&epi->rdllink);
+		if (!ready)
+			continue;
 		out[n].events = ready;
 		out[n].data = epi->data;
-		list_del(&epi->link);
-		list_add_tail(&epi->link, &done);
-		sc->pt = NULL; /* no sleep now */
-		if (++n == max)
-			break;
+		n++;
+		if (epi->host_fd >= 0) {
+			epi->et_seen = ready;
+			epi->et_recheck = sched_now_ns() + ET_RECHECK_NS;
+		}
+		if (epi->events & LINUX_EPOLLONESHOT)
+			epi->events &= EP_PRIVATE_BITS;
+		else if (!(epi->events & LINUX_EPOLLET) && list_empty(&epi->rdllink))
+			list_add_tail(&epi->rdllink, &ep->rdllist);
 	}
-	while (!list_empty(&done)) {
-		epi = list_first_entry(&done, struct epitem, link);
-		list_del(&epi->link);
-		list_add_tail(&epi->link, &ep->items);
+	/* What is left goes first next time. */
+	while (!list_empty(&txlist)) {
+		epi = list_entry(txlist.prev, struct epitem, rdllink);
+		list_del(&epi->rdllink);
+		list_add(&epi->rdllink, &ep->rdllist);
 	}
 	return n;
+}
+
+/* Before sleeping: ep's queue, and the host fds of its (and its nested
+ * epolls') host-fd items that were not ready at the last look. */
+static void ep_register_sleep(struct eventpoll *ep, struct poll_table *pt, int depth)
+{
+	struct epitem *epi;
+
+	poll_wait(pt, &ep->wq);
+	if (depth > EP_MAX_NESTS)
+		return;
+	list_for_each_entry(epi, &ep->polled, plink)
+	{
+		if (is_epoll(epi->file))
+			ep_register_sleep(epi->file->priv, pt, depth + 1);
+		else if (!epi->host_ready && (epi->events & ~EP_PRIVATE_BITS))
+			poll_wait_host_fd(pt, epi->host_fd, epi->host_write, false);
+	}
 }
 
 struct ep_sleep {
@@ -293,18 +367,12 @@ static long ep_wait(struct task *t, struct eventpoll *ep, struct linux_epoll_eve
 	struct ep_sleep s = { .expired = false, .task = t };
 	struct ktimer tm = { .armed = false }, recheck = { .armed = false };
 	struct poll_table pt;
-	struct ep_scan sc;
 	long n;
 
-	memset(&sc, 0, sizeof(sc));
 	for (;;) {
-		memset(&pt, 0, sizeof(pt));
-		pt.task = t;
-		sc.pt = deadline == 0 || s.expired ? NULL : &pt;
-		sc.incomplete = false;
-		sc.now = sched_now_ns();
-		sc.recheck = 0;
-		n = ep_send(ep, &sc, out, max);
+		int64_t due = list_empty(&ep->polled) ? 0 : ep_scan_polled(ep, 0);
+
+		n = ep_send(ep, out, max);
 		if (n || deadline == 0 || s.expired)
 			break;
 		if (signal_pending(t)) {
@@ -313,33 +381,37 @@ static long ep_wait(struct task *t, struct eventpoll *ep, struct linux_epoll_eve
 		}
 		if (deadline > 0 && !tm.armed)
 			ktimer_arm(&tm, deadline, ep_timeout, &s);
-		if (sc.incomplete)
-			ktimer_arm(&recheck, sc.now + ET_RECHECK_NS / 10, ep_recheck, t);
-		else if (sc.recheck)
-			ktimer_arm(&recheck, sc.recheck, ep_recheck, t);
+		memset(&pt, 0, sizeof(pt));
+		pt.task = t;
+		ep_register_sleep(ep, &pt, 0);
+		if (pt.failed)
+			ktimer_arm(&recheck, sched_now_ns() + ET_RECHECK_NS / 10, ep_recheck, t);
+		else if (due)
+			ktimer_arm(&recheck, due, ep_recheck, t);
 		t->state = TASK_SLEEPING;
 		schedule();
 		ktimer_cancel(&recheck);
-		ep_unregister(&pt, &sc);
+		poll_table_free(&pt);
 	}
-	ep_unregister(&pt, &sc);
 	ktimer_cancel(&tm);
 	ktimer_cancel(&recheck);
-	free(sc.pins);
 	return n;
 }
 
-/* poll of an epoll fd (poll, select, or an epoll that is not ours): POLLIN
- * when epoll_wait would report something. */
+/* poll of an epoll fd (poll, select, or an outer epoll): POLLIN when
+ * epoll_wait would report something. An outer epoll's registration
+ * (pt->qproc) hangs its entry on ep's queue only; a task's poll table also
+ * takes the host fds of ep's host-fd items. */
 static unsigned epoll_poll(struct file *f, struct poll_table *pt)
 {
-	struct ep_scan sc;
+	struct eventpoll *ep = f->priv;
+	bool ready = ep_poll_ready(ep, 0);
 
-	memset(&sc, 0, sizeof(sc));
-	sc.pt = pt;
-	sc.no_pins = true;
-	sc.now = sched_now_ns();
-	return ep_ready(f->priv, &sc, 0) ? LINUX_POLLIN | LINUX_POLLRDNORM : 0;
+	if (pt && pt->qproc)
+		poll_wait(pt, &ep->wq);
+	else if (pt && !ready)
+		ep_register_sleep(ep, pt, 0);
+	return ready ? LINUX_POLLIN | LINUX_POLLRDNORM : 0;
 }
 
 static void epoll_release(struct file *f)
@@ -380,6 +452,8 @@ static long do_epoll_create(struct task *t, int flags)
 		return file_alloc_error();
 	}
 	list_init(&ep->items);
+	list_init(&ep->rdllist);
+	list_init(&ep->polled);
 	waitq_init(&ep->wq);
 	ep->file = f;
 	f->priv = ep;
@@ -485,34 +559,60 @@ static struct epitem *ep_find(struct eventpoll *ep, struct file *f, int fd)
 	return NULL;
 }
 
+/* A new item: registered on its file's queues by one poll, and on the
+ * ready list at once if the file is ready (Linux's ep_insert). */
 static int ep_insert(struct eventpoll *ep, struct file *tf, int fd,
 		     const struct linux_epoll_event *ev)
 {
 	struct epitem *epi = calloc(1, sizeof(*epi));
+	struct ep_pqueue q;
+	unsigned ready;
 
 	if (!epi)
 		return -ENOMEM;
 	epi->ep = ep;
 	epi->file = tf;
-	file_get(tf);
 	epi->fd = fd;
 	epi->events = ev->events | LINUX_EPOLLERR | LINUX_EPOLLHUP;
 	epi->data = ev->data;
+	epi->host_fd = -1;
+	list_init(&epi->rdllink);
+	list_init(&epi->plink);
 	list_add_tail(&epi->link, &ep->items);
 	list_add_tail(&epi->hlink, file_bucket(tf));
 	ep->nitems++;
-	waitq_wake_all(&ep->wq);
+	memset(&q, 0, sizeof(q));
+	q.pt.qproc = ep_ptable_queue_proc;
+	q.pt.qproc_host = ep_ptable_queue_host;
+	q.epi = epi;
+	ready = ep_item_poll(epi, &q.pt, 0);
+	if (q.failed) {
+		ep_remove(epi);
+		return -ENOMEM;
+	}
+	if (epi->host_fd >= 0 || is_epoll(tf))
+		list_add_tail(&epi->plink, &ep->polled);
+	epi->host_ready = ready;
+	if (ready)
+		ep_set_ready(epi);
 	return 0;
 }
 
+/* New events and data; a ready item is reported again, even under
+ * EPOLLET (the usual re-arm), as Linux's ep_modify. */
 static int ep_modify(struct epitem *epi, const struct linux_epoll_event *ev)
 {
+	unsigned ready;
+
 	if (epi->events & LINUX_EPOLLEXCLUSIVE)
 		return -EINVAL;
 	epi->events = ev->events | LINUX_EPOLLERR | LINUX_EPOLLHUP;
 	epi->data = ev->data;
 	epi->et_seen = 0;
-	waitq_wake_all(&epi->ep->wq);
+	ready = ep_item_poll(epi, NULL, 0);
+	epi->host_ready = ready;
+	if (ready)
+		ep_set_ready(epi);
 	return 0;
 }
 

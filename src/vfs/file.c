@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "vfs/file.h"
+#include "vfs/epoll.h"
 #include "abi/linux/errno.h"
 #include "vfs/readdir.h"
 #include "vfs/namei.h"
@@ -68,6 +69,7 @@ void file_put(struct file *f)
 {
 	if (!f || --f->refcount > 0)
 		return;
+	epoll_file_release(f); /* items hold no reference: they go now */
 	fsnotify_close(f);
 	locks_remove_file(f);
 	if (f->ops->release)
