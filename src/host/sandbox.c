@@ -28,6 +28,7 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <seccomp.h>
+#include <linux/futex.h>
 
 #include "host/host.h"
 #include "kernel/log.h"
@@ -334,12 +335,13 @@ static int allow_platform(scmp_filter_ctx ctx)
 
 	for (i = 0; i < sizeof(requests) / sizeof(requests[0]); i++)
 		r |= ALLOW_IF(ptrace, SCMP_A0(SCMP_CMP_EQ, requests[i]));
-	r |= ALLOW(wait4);				       /* waitpid: stub events */
-	r |= ALLOW(process_vm_readv);			       /* copy_from_user */
-	r |= ALLOW(process_vm_writev);			       /* copy_to_user, the stub's msghdr */
-	r |= ALLOW_IF(kill, SCMP_A1(SCMP_CMP_EQ, SIGKILL));    /* a stub's end */
-	r |= ALLOW_IF(tgkill, SCMP_A2(SCMP_CMP_EQ, SIGKILL));  /* a stub thread's */
-	r |= ALLOW_IF(tgkill, SCMP_A0(SCMP_CMP_EQ, getpid())); /* raise: abort, host_kill_self */
+	r |= ALLOW(wait4);				    /* waitpid: stub events */
+	r |= ALLOW(process_vm_readv);			    /* copy_from_user */
+	r |= ALLOW(process_vm_writev);			    /* copy_to_user, the stub's msghdr */
+	r |= ALLOW_IF(kill, SCMP_A1(SCMP_CMP_EQ, SIGKILL)); /* a stub's end */
+	r |= ALLOW_IF(futex, SCMP_A1(SCMP_CMP_EQ, FUTEX_WAKE)); /* a stub's doorbell */
+	r |= ALLOW_IF(tgkill, SCMP_A2(SCMP_CMP_EQ, SIGKILL));	/* a stub thread's */
+	r |= ALLOW_IF(tgkill, SCMP_A0(SCMP_CMP_EQ, getpid()));	/* raise: abort, host_kill_self */
 	/* platform/seccomp: a new guest thread's listener, taken from its stub;
 	 * its notifications received and answered. */
 	r |= ALLOW_IF(pidfd_open, SCMP_A1(SCMP_CMP_EQ, 0));

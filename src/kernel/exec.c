@@ -613,8 +613,10 @@ int exec_switch(struct task *t, struct mm *mm, const struct pf_regs *regs)
 	platform->set_regs(th, &r);
 	cputime_thread_retire(t);
 	cputime_mm_retire(t->proc, t->mm);
-	if (t->thread)
+	if (t->thread) {
+		mm_last_thread(t->mm);
 		platform->thread_put(t->thread);
+	}
 	t->thread = th;
 	mm_put(t->mm);
 	t->mm = mm;

@@ -272,6 +272,7 @@ void task_exit(struct task *t, int code)
 	if (p->nthreads == 1)
 		cputime_mm_retire(p, t->mm);
 	if (t->thread) {
+		mm_last_thread(t->mm);
 		platform->thread_put(t->thread);
 		t->thread = NULL;
 	}

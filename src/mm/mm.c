@@ -169,6 +169,12 @@ void mm_get(struct mm *mm)
 	mm->refcount++;
 }
 
+void mm_last_thread(struct mm *mm)
+{
+	if (mm->refcount == 1 && platform->mm_doom)
+		platform->mm_doom(mm->pf);
+}
+
 void mm_put(struct mm *mm)
 {
 	struct vma *v, *n;

@@ -75,6 +75,9 @@ void mm_get(struct mm *mm);
  * if its committed memory does not fit under --memory. */
 int mm_fork(struct mm *src, struct mm **out);
 void mm_put(struct mm *mm);
+/* The calling thread, about to be put, is mm's last user: the stub need not
+ * retire it first (platform mm_doom). */
+void mm_last_thread(struct mm *mm);
 
 struct vma *mm_find_vma(struct mm *mm, uaddr_t addr); /* first with end > addr */
 /* Does any VMA intersect [start, end)? */

@@ -92,6 +92,9 @@ struct platform_ops {
 	 * resumed. owner comes back with each event. */
 	int (*thread_new)(struct pf_mm *mm, void *owner, struct pf_thread **out);
 	void (*thread_put)(struct pf_thread *th);
+	/* mm goes with the thread put next (its last): that thread need not
+	 * leave on its own first, mm_put ends them together. */
+	void (*mm_doom)(struct pf_mm *mm);
 	/* The host tid of the thread, for CPU accounting (may be NULL: a
 	 * backend without one reports no CPU time). */
 	int (*thread_host_tid)(struct pf_thread *th);

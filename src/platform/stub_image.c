@@ -53,6 +53,11 @@ static int add_rules(scmp_filter_ctx ctx, bool seccomp)
 			      SCMP_A0(SCMP_CMP_NE, STUB_SOCK_FD));
 	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(close_range), 1,
 			      SCMP_A0(SCMP_CMP_EQ, 1));
+	/* The doorbell loop: waiting for the bell, reporting a batch's end. */
+	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(futex), 2,
+			      SCMP_A0(SCMP_CMP_EQ, STUB_BELL_WORD), SCMP_A1(SCMP_CMP_EQ, 0));
+	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(write), 2,
+			      SCMP_A0(SCMP_CMP_EQ, STUB_SOCK_FD), SCMP_A1(SCMP_CMP_EQ, STUB_OPS));
 	/* Copying an address space (fork) and adding a guest thread. */
 	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
 			      SCMP_A0(SCMP_CMP_EQ, FORK_CLONE_FLAGS));
@@ -71,7 +76,7 @@ static int add_rules(scmp_filter_ctx ctx, bool seccomp)
 
 int stub_filter_count(void)
 {
-	return 11;
+	return 13;
 }
 
 int stub_filter_build(char *buf, size_t size, bool seccomp, size_t *len)

@@ -4,7 +4,7 @@
  * stub_batch runs the kernel's host calls from the ops page until one fails
  * or the list ends, then stops with int3: rbx = the op it stopped at (the
  * end marker if none failed), r15 = the last result (rax too on a
- * failure). */
+ * failure); stub_bell runs batches without a ptrace stop (stub.h). */
 #include "stub.h"
 
 	.text
@@ -91,6 +91,51 @@ stub_guest_init:
 	syscall
 	int3
 4:	jmp	4b
+
+	/* The doorbell loop (stub.h STUB_BELL): r14 is the last bell value
+	 * run; the report is the length of a datagram sent from the
+	 * read-only ops page. */
+	.org	STUB_BELL - STUB_CODE
+	.globl	stub_bell
+stub_bell:
+	xor	%r14d, %r14d
+5:	movabs	$STUB_BELL_WORD, %rdi
+	mov	(%rdi), %eax
+	cmp	%eax, %r14d
+	jne	6f
+	/* futex(STUB_BELL_WORD, FUTEX_WAIT, r14d, NULL) */
+	mov	$202, %eax
+	xor	%esi, %esi
+	mov	%r14d, %edx
+	xor	%r10d, %r10d
+	syscall
+	jmp	5b
+6:	mov	%eax, %r14d
+	movabs	$STUB_OPS, %rbx
+7:	mov	(%rbx), %rax
+	cmp	$-1, %rax
+	je	8f
+	mov	8(%rbx), %rdi
+	mov	16(%rbx), %rsi
+	mov	24(%rbx), %rdx
+	mov	32(%rbx), %r10
+	mov	40(%rbx), %r8
+	mov	48(%rbx), %r9
+	syscall
+	cmp	$-4095, %rax
+	jae	9f
+	add	$STUB_OP_SIZE, %rbx
+	jmp	7b
+8:	mov	$1, %edx
+	jmp	10f
+9:	mov	$1, %edx
+	sub	%rax, %rdx
+	/* write(STUB_SOCK_FD, STUB_OPS, rdx) */
+10:	mov	$1, %eax
+	mov	$STUB_SOCK_FD, %edi
+	movabs	$STUB_OPS, %rsi
+	syscall
+	jmp	5b
 
 	.section .bss
 	.balign	4096

@@ -22,6 +22,14 @@
 /* Where a retired guest thread is sent to exit on its own. */
 #define STUB_EXIT_THREAD (STUB_CODE + 0x100)
 
+/* The doorbell loop (the control thread's resting place between batches):
+ * it waits on STUB_BELL_WORD (FUTEX_WAIT) until the word differs from the
+ * last value it ran, runs the ops from STUB_OPS, and reports the end with
+ * write(STUB_SOCK_FD, STUB_OPS, len): len 1 if every op succeeded, else
+ * 1 + the failing op's errno. The length is the whole report: nothing a
+ * guest thread could write is read back. */
+#define STUB_BELL (STUB_CODE + 0x200)
+
 /* seccomp backend: a new guest thread installs its own filter here
  * (seccomp(SET_MODE_FILTER, NEW_LISTENER, STUB_GUEST_PROG)) and stops with
  * int3, rax = the listener fd or -errno. */
@@ -33,6 +41,9 @@
 /* The rest of the ops area carries data the ops point at (BPF programs). */
 #define STUB_PAYLOAD	  (STUB_OPS + STUB_OP_SIZE * STUB_MAX_OPS)
 #define STUB_PAYLOAD_SIZE (STUB_OPS_SIZE - STUB_OP_SIZE * STUB_MAX_OPS)
+/* Its last word before the second half: the doorbell (a 32-bit counter
+ * only the kernel writes). */
+#define STUB_BELL_WORD (STUB_PAYLOAD + 0x1000 - 8)
 /* Its second half: the guest threads' filter (struct sock_fprog, then the
  * program), written once at boot. */
 #define STUB_GUEST_PROG	     (STUB_PAYLOAD + 0x1000)

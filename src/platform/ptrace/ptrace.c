@@ -26,6 +26,7 @@
 #include <sys/uio.h>
 #include <sys/user.h>
 #include <sys/wait.h>
+#include <linux/futex.h>
 #include <linux/ptrace.h>
 #include <linux/seccomp.h>
 #include <elf.h>
@@ -83,6 +84,24 @@ void ptrace_mm_reaped(int pid)
 			return;
 		}
 	}
+}
+
+static struct pf_mm *mm_lookup(int pid)
+{
+	struct pf_mm *mm;
+
+	for (mm = mm_hash[(unsigned)pid % THREAD_HASH]; mm; mm = mm->hash_next)
+		if (mm->ctl_pid == pid)
+			return mm;
+	return NULL;
+}
+
+void ptrace_stray_stop(int pid, int status)
+{
+	struct pf_mm *mm = mm_lookup(pid);
+
+	if (mm && mm->bell && WIFSTOPPED(status) && status >> 16 != PTRACE_EVENT_SECCOMP)
+		ptrace(PTRACE_CONT, pid, 0, 0);
 }
 
 struct pf_thread *ptrace_thread_lookup(int tid)
@@ -218,6 +237,116 @@ static void mark_dead(struct pf_mm *mm)
 	mm->nops = 0;
 }
 
+/* Reports of doorbell batches that no one waits for any more (their stub
+ * died after sending): dropped, so that none is taken for another's. */
+static ssize_t recv_report(int flags)
+{
+	char byte;
+	struct iovec iov = { &byte, 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	return recvmsg(sock_kernel, &msg, flags | MSG_TRUNC);
+}
+
+static void drain_reports(void)
+{
+	while (recv_report(MSG_DONTWAIT) >= 0)
+		;
+}
+
+/* Brings a control thread out of its doorbell loop into a ptrace stop,
+ * its futex wait (if it was in one) not to be restarted. */
+static int bell_to_stop(struct pf_mm *mm)
+{
+	int status;
+
+	if (ptrace(PTRACE_INTERRUPT, mm->ctl_pid, 0, 0) < 0)
+		return -ESRCH;
+	for (;;) {
+		if (ptrace_wait_pid(mm->ctl_pid, &status) < 0 || !WIFSTOPPED(status))
+			return -ESRCH;
+		if (status >> 16 == PTRACE_EVENT_STOP)
+			break;
+		if (status >> 16 == PTRACE_EVENT_SECCOMP) {
+			kill(mm->ctl_pid, SIGKILL);
+			return -ESRCH;
+		}
+		if (ptrace(PTRACE_CONT, mm->ctl_pid, 0, 0) < 0) /* a stray signal: dropped */
+			return -ESRCH;
+	}
+	mm->bell = false;
+	if (ptrace(PTRACE_POKEUSER, mm->ctl_pid, offsetof(struct user_regs_struct, orig_rax), -1) <
+	    0)
+		return -ESRCH;
+	return 0;
+}
+
+/* Whether a control thread we wait for is gone. It may also sit in a
+ * ptrace stop whose report the event loop took and dropped: let go on. */
+static bool ctl_gone(struct pf_mm *mm)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", mm->ctl_pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ')
+		return true;
+	if (p[2] == 'Z' || p[2] == 'X' || p[2] == 'x')
+		return true;
+	if (p[2] == 't')
+		ptrace(PTRACE_CONT, mm->ctl_pid, 0, 0);
+	return false;
+}
+
+/*
+ * Runs the queued ops through the doorbell: no ptrace stop, two host
+ * context switches. The stub's report is a datagram's length (stub.h);
+ * sock_kernel's receive timeout lets us look whether the stub died.
+ */
+static int run_bell(struct pf_mm *mm)
+{
+	uint32_t *bell = (uint32_t *)((char *)mm->page + (STUB_BELL_WORD - STUB_OPS));
+	uint32_t seq = *bell + 1;
+	ssize_t n;
+
+	if (seq == 0)
+		seq = 1; /* the loop starts with 0 as the value last run */
+	__atomic_store_n(bell, seq, __ATOMIC_RELEASE);
+	if (!mm->bell) {
+		if (ptrace(PTRACE_POKEUSER, mm->ctl_pid, offsetof(struct user_regs_struct, rip),
+			   STUB_BELL) < 0 ||
+		    ptrace(PTRACE_CONT, mm->ctl_pid, 0, 0) < 0)
+			return -ESRCH;
+		mm->bell = true;
+	} else {
+		syscall(SYS_futex, bell, FUTEX_WAKE, 1, NULL, NULL, 0);
+	}
+	for (;;) {
+		n = recv_report(0);
+		if (n > 0)
+			break;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN && !ctl_gone(mm))
+			continue;
+		drain_reports();
+		return -ESRCH;
+	}
+	if (n == 1)
+		return 0;
+	return n <= 4096 ? -(int)(n - 1) : -EIO;
+}
+
 /*
  * Runs the queued ops in mm's control thread and waits for its int3.
  * A fork or clone op reports the new host pid in *new_pid. Returns 0, the
@@ -227,7 +356,7 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 {
 	struct user_regs_struct regs;
 	int i, status, ret = 0, nops = mm->nops;
-	bool had_fds = mm->nfds > 0;
+	bool had_fds = mm->nfds > 0, use_bell;
 
 	if (mm->dead) {
 		mm->nops = 0;
@@ -236,6 +365,12 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 	}
 	if (nops == 0)
 		return 0;
+	/* A clone's new pid comes from the control thread's registers, and a
+	 * stub's first batch maps its own page: those run from a ptrace stop.
+	 * Any other batch rings the doorbell. */
+	use_bell = !new_pid && !mm->boot_page && mm->ops[nops - 1].nr != SYS_clone;
+	if (!use_bell && mm->bell && bell_to_stop(mm) < 0)
+		goto lost;
 	memcpy(mm->page, mm->ops, nops * sizeof(struct stub_op));
 	mm->page[nops].nr = -1;
 	if (mm->boot_page) {
@@ -252,6 +387,20 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 			drain_sock();
 			return ret;
 		}
+	}
+	if (use_bell) {
+		ret = run_bell(mm);
+		if (ret == -ESRCH)
+			goto lost;
+		if (ret < 0) {
+			drain_sock();
+			if (had_fds) {
+				ptrace_queue_op(mm, SYS_close_range, 1, ~0U, 0, 0, 0, 0);
+				if (ptrace_run_batch(mm, NULL) < 0)
+					mark_dead(mm);
+			}
+		}
+		return ret;
 	}
 	if (ptrace(PTRACE_POKEUSER, mm->ctl_pid, offsetof(struct user_regs_struct, rip),
 		   STUB_BATCH) < 0 ||
@@ -535,6 +684,11 @@ long ptrace_mm_write(struct pf_mm *mm, uint64_t dst, const void *src, size_t n)
 	return r < 0 ? -EFAULT : r;
 }
 
+void ptrace_mm_doom(struct pf_mm *mm)
+{
+	mm->doomed = true;
+}
+
 int ptrace_mm_host_pid(struct pf_mm *mm)
 {
 	return mm->ctl_pid;
@@ -584,7 +738,7 @@ static void ptrace_thread_put(struct pf_thread *th)
 	if (!th)
 		return;
 	ptrace_thread_hash_del(th);
-	if (th->tid > 0 && !th->mm->dead) {
+	if (th->tid > 0 && !th->mm->dead && !th->mm->doomed) {
 		if (th->running) {
 			ptrace(PTRACE_INTERRUPT, th->tid, 0, 0);
 			do {
@@ -748,6 +902,8 @@ static void handle_status(int tid, int status, pf_event_fn fn)
 		/* A stub thread we already dropped, or a stub's main thread. */
 		if (!WIFSTOPPED(status))
 			ptrace_mm_reaped(tid);
+		else
+			ptrace_stray_stop(tid, status);
 		return;
 	}
 	memset(&ev, 0, sizeof(ev));
@@ -984,7 +1140,7 @@ static int box_zygote(bool seccomp)
 	int ret;
 
 	prog = (void *)((char *)shared_ops + (STUB_PAYLOAD - STUB_OPS));
-	ret = stub_filter_build((char *)(prog + 1), STUB_GUEST_PROG - STUB_PAYLOAD - sizeof(*prog),
+	ret = stub_filter_build((char *)(prog + 1), STUB_BELL_WORD - STUB_PAYLOAD - sizeof(*prog),
 				seccomp, &len);
 	if (ret < 0)
 		return ret;
@@ -1004,10 +1160,16 @@ int ptrace_stubs_init(bool seccomp)
 {
 	int sv[2], ops_fd, ret;
 
+	struct timeval tmo = { .tv_usec = 50000 };
+
 	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv) < 0)
 		return -errno;
 	sock_kernel = sv[0];
 	sock_stub = sv[1];
+	/* Waiting for a doorbell batch's report, look every 50 ms whether the
+	 * stub is still there. */
+	if (setsockopt(sock_kernel, SOL_SOCKET, SO_RCVTIMEO, &tmo, sizeof(tmo)) < 0)
+		return -errno;
 	ops_fd = memfd_create("skas-ops", MFD_CLOEXEC);
 	if (ops_fd < 0)
 		return -errno;
@@ -1047,6 +1209,7 @@ const struct platform_ops platform_ptrace = {
 	.mm_read = ptrace_mm_read,
 	.mm_write = ptrace_mm_write,
 	.mm_host_pid = ptrace_mm_host_pid,
+	.mm_doom = ptrace_mm_doom,
 	.thread_new = ptrace_thread_create,
 	.thread_put = ptrace_thread_put,
 	.thread_host_tid = ptrace_thread_host_tid,

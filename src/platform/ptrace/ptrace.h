@@ -49,6 +49,10 @@ struct pf_mm {
 	 * that batch is written to both (boot_page, then NULL). */
 	struct stub_op *page, *boot_page;
 	int page_fd; /* page's memfd, kept to hand the page on (pool) */
+	/* The control thread waits in the doorbell loop (stub.h STUB_BELL),
+	 * running from ptrace's view; else it is in a ptrace stop. */
+	bool bell;
+	bool doomed; /* mm_doom: threads put from now on are not retired */
 	struct stub_op ops[STUB_MAX_OPS];
 };
 
@@ -100,6 +104,9 @@ struct pf_thread *ptrace_thread_lookup(int tid);
 void ptrace_thread_hash_add(struct pf_thread *th);
 void ptrace_thread_hash_del(struct pf_thread *th);
 void ptrace_mm_reaped(int pid);
+/* A stop of a thread that is no guest thread: a control thread stopped in
+ * its doorbell loop (a stray signal) is let go on. */
+void ptrace_stray_stop(int pid, int status);
 bool ptrace_is_fault(const siginfo_t *si);
 /* Fills ev for a signal-delivery stop of th (a fault or another signal). */
 void ptrace_signal_event(struct pf_thread *th, int status, struct pf_event *ev);
@@ -118,6 +125,7 @@ int ptrace_mm_flush(struct pf_mm *mm);
 long ptrace_mm_read(struct pf_mm *mm, void *dst, uint64_t src, size_t n);
 long ptrace_mm_write(struct pf_mm *mm, uint64_t dst, const void *src, size_t n);
 int ptrace_mm_host_pid(struct pf_mm *mm);
+void ptrace_mm_doom(struct pf_mm *mm);
 long ptrace_fpu_get(struct pf_thread *th, void *buf, size_t size);
 int ptrace_fpu_set(struct pf_thread *th, const void *buf, size_t size);
 int ptrace_copy_fpu(struct pf_thread *dst, struct pf_thread *src);

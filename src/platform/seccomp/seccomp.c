@@ -210,7 +210,7 @@ static void sc_thread_put(struct pf_thread *th)
 	if (!th)
 		return;
 	ptrace_thread_hash_del(th);
-	if (th->tid <= 0 || th->mm->dead)
+	if (th->tid <= 0 || th->mm->dead || th->mm->doomed)
 		goto out;
 	if (th->state == SC_RUNNING || th->state == SC_NOTIFIED) {
 		ptrace(PTRACE_INTERRUPT, th->tid, 0, 0);
@@ -397,6 +397,8 @@ static void handle_status(int tid, int status, pf_event_fn fn)
 			ptrace_mm_reaped(tid);
 		else if (status >> 16 == PTRACE_EVENT_SECCOMP)
 			kill(tid, SIGKILL); /* a control thread's call off its allowlist */
+		else
+			ptrace_stray_stop(tid, status);
 		return;
 	}
 	memset(&ev, 0, sizeof(ev));
@@ -600,6 +602,7 @@ const struct platform_ops platform_seccomp = {
 	.mm_read = ptrace_mm_read,
 	.mm_write = ptrace_mm_write,
 	.mm_host_pid = ptrace_mm_host_pid,
+	.mm_doom = ptrace_mm_doom,
 	.vdso = ptrace_vdso,
 	.thread_new = sc_thread_new,
 	.thread_put = sc_thread_put,
