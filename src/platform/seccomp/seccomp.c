@@ -210,6 +210,10 @@ static void sc_thread_put(struct pf_thread *th)
 	if (!th)
 		return;
 	ptrace_thread_hash_del(th);
+	/* A doomed stub dies first: closing the listener of a thread blocked
+	 * in a notification would let it run on (every call -ENOSYS). */
+	if (th->mm->doomed && !th->mm->dead)
+		kill(th->mm->ctl_pid, SIGKILL);
 	if (th->tid <= 0 || th->mm->dead || th->mm->doomed)
 		goto out;
 	if (th->state == SC_RUNNING || th->state == SC_NOTIFIED) {
