@@ -18,7 +18,21 @@
 #   BENCH_PEERS="proot"  peers to run the same workloads under, as more
 #                    columns (`make bench-peers`; a peer that is not
 #                    installed is left out with a line saying so)
+# Nothing else of the caller's environment reaches the workloads (below).
 set -u
+
+# Every workload, native and under skas, runs in one small fixed
+# environment: the caller's locale would otherwise decide how much work a
+# program does (under LANG=C.UTF-8 coreutils loads a dozen locale files at
+# each start) and the size of its environment what each exec copies. The
+# busybox loop runs under LANG=C.UTF-8 too, as a row of its own.
+if [ -z "${SKAS_BENCH_ENV:-}" ]; then
+	exec env -i SKAS_BENCH_ENV=1 PATH=/usr/local/bin:/usr/bin:/bin HOME=/tmp \
+		${TMPDIR:+TMPDIR="$TMPDIR"} ${BENCH_SCALE:+BENCH_SCALE="$BENCH_SCALE"} \
+		${BENCH_TIMEOUT:+BENCH_TIMEOUT="$BENCH_TIMEOUT"} \
+		${BENCH_PLATFORMS:+BENCH_PLATFORMS="$BENCH_PLATFORMS"} \
+		${BENCH_PEERS:+BENCH_PEERS="$BENCH_PEERS"} ${CC:+CC="$CC"} bash "$0" "$@"
+fi
 
 SKAS=${1:-./skas}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -234,6 +248,7 @@ if command -v busybox >/dev/null; then
 	BB=$(command -v busybox)
 	LOOP='i=0; while [ $i -lt 1000 ]; do echo x | cat >/dev/null; i=$((i+1)); done'
 	timed "busybox sh: 1000 x echo|cat" 3 "$BB" sh -c "$LOOP"
+	timed "  the same, LANG=C.UTF-8" 3 env LANG=C.UTF-8 "$BB" sh -c "$LOOP"
 fi
 
 # Pipe throughput: 256 MiB through a pipe between two processes.
