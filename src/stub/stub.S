@@ -46,28 +46,13 @@ _start:
 	int3
 1:	jmp	1b
 
-	/* The kernel enters here: STUB_BATCH in stub.h. */
+	/* The kernel enters here: STUB_BATCH in stub.h. ebp = 0: the ops
+	 * end with int3. */
 	.org	STUB_BATCH - STUB_CODE
 	.globl	stub_batch
 stub_batch:
-	movabs	$STUB_OPS, %rbx
-2:	mov	(%rbx), %rax
-	cmp	$-1, %rax
-	je	3f
-	mov	8(%rbx), %rdi
-	mov	16(%rbx), %rsi
-	mov	24(%rbx), %rdx
-	mov	32(%rbx), %r10
-	mov	40(%rbx), %r8
-	mov	48(%rbx), %r9
-	syscall
-	mov	%rax, %r15
-	cmp	$-4095, %rax
-	jae	3f
-	add	$STUB_OP_SIZE, %rbx
-	jmp	2b
-3:	int3
-	jmp	3b
+	xor	%ebp, %ebp
+	jmp	run_ops
 
 	/* A guest thread the kernel retires leaves through here: exit(0)
 	 * ends this host thread only. STUB_EXIT_THREAD in stub.h. */
@@ -93,12 +78,13 @@ stub_guest_init:
 4:	jmp	4b
 
 	/* The doorbell loop (stub.h STUB_BELL): r14 is the last bell value
-	 * run; the report is the length of a datagram sent from the
-	 * read-only ops page. */
+	 * run; ebp = 1: the ops end with the report, the length of a
+	 * datagram sent from the read-only ops page. */
 	.org	STUB_BELL - STUB_CODE
 	.globl	stub_bell
 stub_bell:
 	xor	%r14d, %r14d
+	mov	$1, %ebp
 5:	movabs	$STUB_BELL_WORD, %rdi
 	mov	(%rdi), %eax
 	cmp	%eax, %r14d
@@ -111,10 +97,14 @@ stub_bell:
 	syscall
 	jmp	5b
 6:	mov	%eax, %r14d
+
+	/* The ops from STUB_OPS until the end marker or a failure: rbx = the
+	 * op it stopped at, r15 = the last result (rax too on a failure). */
+run_ops:
 	movabs	$STUB_OPS, %rbx
-7:	mov	(%rbx), %rax
+2:	mov	(%rbx), %rax
 	cmp	$-1, %rax
-	je	8f
+	je	3f
 	mov	8(%rbx), %rdi
 	mov	16(%rbx), %rsi
 	mov	24(%rbx), %rdx
@@ -122,16 +112,21 @@ stub_bell:
 	mov	40(%rbx), %r8
 	mov	48(%rbx), %r9
 	syscall
+	mov	%rax, %r15
 	cmp	$-4095, %rax
-	jae	9f
+	jae	3f
 	add	$STUB_OP_SIZE, %rbx
-	jmp	7b
-8:	mov	$1, %edx
-	jmp	10f
-9:	mov	$1, %edx
+	jmp	2b
+3:	test	%ebp, %ebp
+	jnz	4f
+	int3
+	jmp	3b
+	/* write(STUB_SOCK_FD, STUB_OPS, 1 or 1 + errno) */
+4:	mov	$1, %edx
+	cmpq	$-1, (%rbx)
+	je	7f
 	sub	%rax, %rdx
-	/* write(STUB_SOCK_FD, STUB_OPS, rdx) */
-10:	mov	$1, %eax
+7:	mov	$1, %eax
 	mov	$STUB_SOCK_FD, %edi
 	movabs	$STUB_OPS, %rsi
 	syscall
