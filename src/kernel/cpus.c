@@ -24,6 +24,11 @@ void cpus_set(int n)
 	ncpus = n;
 }
 
+bool cpus_shared(void)
+{
+	return ncpus <= 1;
+}
+
 int cpus_count(void)
 {
 	return ncpus ? ncpus : host_ncpus();

@@ -21,6 +21,8 @@ struct cpu_slot {
 
 /* n == 0: no gate, and the guest sees the host's CPUs. */
 void cpus_set(int n);
+/* Whether guest threads share one host CPU (no --cpus, or --cpus=1). */
+bool cpus_shared(void);
 /* CPUs the guest sees. */
 int cpus_count(void);
 /* The guest's number for the host CPU a thread last ran on. */

@@ -6,6 +6,7 @@
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "kernel/log.h"
+#include "kernel/cpus.h"
 #include "host/host.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
@@ -98,10 +99,53 @@ void sched_wake(struct task *t)
 		sched_add(t);
 }
 
+/* Sync wakeups waiting for their waker (runnable, on this list instead of
+ * the run queue). */
+static LIST_HEAD_DECL(deferred);
+#define DEFER_NS 1000000
+
+void sched_wake_sync(struct task *t)
+{
+	if (t->state != TASK_SLEEPING || !current || current == t || !cpus_shared()) {
+		sched_wake(t);
+		return;
+	}
+	t->state = TASK_RUNNABLE;
+	t->defer_waker = current;
+	t->defer_until_ns = sched_now_ns() + DEFER_NS;
+	list_add_tail(&t->run_link, &deferred);
+}
+
+/* Puts the wakeups of waker (NULL: none) and those past their time on the
+ * run queue; returns ns until the next one is due, or -1. */
+static int64_t release_deferred(const struct task *waker)
+{
+	struct task *t, *n;
+	int64_t now, next = -1;
+
+	if (list_empty(&deferred))
+		return -1;
+	now = sched_now_ns();
+	list_for_each_entry_safe(t, n, &deferred, run_link)
+	{
+		if (t->defer_waker == waker || t->defer_until_ns <= now) {
+			t->defer_waker = NULL;
+			list_del(&t->run_link);
+			list_add_tail(&t->run_link, &runqueue);
+		} else if (next < 0 || t->defer_until_ns - now < next) {
+			next = t->defer_until_ns - now;
+		}
+	}
+	return next;
+}
+
 void schedule(void)
 {
 	struct task *t = current;
 
+	/* Blocking or dying (not back to guest code): its wakeups go. */
+	if (t->state != TASK_USER && t->state != TASK_RUNNABLE)
+		release_deferred(t);
 	switch_to(&t->kstack, &sched_stack);
 }
 
@@ -135,6 +179,19 @@ void waitq_wake(struct waitq *wq, unsigned key)
 			w->func(w, key);
 		else
 			sched_wake(w->task);
+	}
+}
+
+void waitq_wake_sync(struct waitq *wq, unsigned key)
+{
+	struct waiter *w, *tmp;
+
+	list_for_each_entry_safe(w, tmp, &wq->waiters, link)
+	{
+		if (w->func)
+			w->func(w, key);
+		else
+			sched_wake_sync(w->task);
 	}
 }
 
@@ -258,7 +315,7 @@ static int64_t last_look_ns; /* the idle loop's last look at timers and host fds
 
 static void idle_wait(void)
 {
-	int64_t timeout_ns;
+	int64_t timeout_ns, due_ns;
 
 	if (host_signals())
 		return;
@@ -271,14 +328,18 @@ static void idle_wait(void)
 			return;
 		last_look_ns = now;
 		run_timers();
+		release_deferred(NULL);
 		if (host_evloop_busy())
 			host_evloop_wait(0, wake_task_cb);
 		return;
 	}
 	last_look_ns = sched_now_ns();
 	timeout_ns = run_timers();
+	due_ns = release_deferred(NULL);
 	if (!list_empty(&runqueue))
 		return;
+	if (due_ns >= 0 && (timeout_ns < 0 || due_ns < timeout_ns))
+		timeout_ns = due_ns;
 	if (timeout_ns < 0 && !host_evloop_busy()) {
 		platform->wait(platform_event);
 		return;

@@ -50,6 +50,9 @@ void waitq_sleep(struct waitq *wq);
 /* Wakes every task and runs every callback; key 0: any change. */
 void waitq_wake(struct waitq *wq, unsigned key);
 void waitq_wake_all(struct waitq *wq);
+/* The same for a waker that goes on (a pipe's or socket's writer, its
+ * reader): the tasks it wakes run once it blocks (sched_wake_sync). */
+void waitq_wake_sync(struct waitq *wq, unsigned key);
 /* The queue is being freed: wakes its tasks and empties it; callbacks get
  * WAKE_FREE. */
 void waitq_release(struct waitq *wq);
@@ -73,6 +76,12 @@ extern struct task *current;
 
 void sched_add(struct task *t);
 void sched_wake(struct task *t);
+/* A wakeup by the current task, which goes on running: t runs when the
+ * waker blocks or exits, or after a millisecond at most, as a task woken
+ * with Linux's WF_SYNC on the waker's CPU does not preempt it. Where guest
+ * threads share one host CPU (no --cpus, or 1), a reader then finds a
+ * pipe's worth of data at once instead of each write's. */
+void sched_wake_sync(struct task *t);
 /* Leaves the current task's stack for the scheduler; returns when woken. */
 void schedule(void);
 /* Runs tasks until none is left. */

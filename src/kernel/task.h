@@ -106,6 +106,9 @@ struct task {
 	struct pf_thread *thread;
 	struct kstack kstack;
 	struct list_head run_link;
+	/* A sync wakeup waiting for its waker to block (kernel/sched.c). */
+	struct task *defer_waker;
+	int64_t defer_until_ns;
 	struct pf_event ev;	   /* the trap that woke the task */
 	bool no_result;		   /* the handler set all registers itself */
 	bool killed;		   /* must leave at the next check: group exit, kill */

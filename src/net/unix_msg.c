@@ -74,7 +74,7 @@ void skb_free(struct skb *skb)
 	if (from) {
 		from->sk.wmem -= true_size;
 		/* The sender's write space (Linux's unix_write_space). */
-		waitq_wake(&from->sk.wq, LINUX_POLLOUT | LINUX_POLLWRNORM | LINUX_POLLWRBAND);
+		waitq_wake_sync(&from->sk.wq, LINUX_POLLOUT | LINUX_POLLWRNORM | LINUX_POLLWRBAND);
 		unix_put(from);
 	}
 }
@@ -123,8 +123,8 @@ static void queue_skb(struct unix_sock *other, struct skb *skb)
 	other->qlen++;
 	other->inq += skb->len;
 	/* Data for the reader (Linux's sock_def_readable). */
-	waitq_wake(&other->sk.wq,
-		   LINUX_POLLIN | LINUX_POLLPRI | LINUX_POLLRDNORM | LINUX_POLLRDBAND);
+	waitq_wake_sync(&other->sk.wq,
+			LINUX_POLLIN | LINUX_POLLPRI | LINUX_POLLRDNORM | LINUX_POLLRDBAND);
 }
 
 static void copy_addr(struct kmsg *m, struct unix_sock *from)
@@ -491,7 +491,7 @@ long unix_dgram_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 		u->qlen--;
 		u->inq -= skb->len;
 	}
-	waitq_wake(&u->peer_wait, LINUX_POLLOUT | LINUX_POLLWRNORM | LINUX_POLLWRBAND);
+	waitq_wake_sync(&u->peer_wait, LINUX_POLLOUT | LINUX_POLLWRNORM | LINUX_POLLWRBAND);
 	copy_addr(m, skb->sender);
 	if (size > skb->len)
 		size = skb->len;

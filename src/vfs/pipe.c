@@ -103,7 +103,8 @@ static long pipe_read(struct file *f, void *buf, size_t n)
 
 				drop_buf(p);
 				if (was_full)
-					waitq_wake(&p->wwait, LINUX_POLLOUT | LINUX_POLLWRNORM);
+					waitq_wake_sync(&p->wwait,
+							LINUX_POLLOUT | LINUX_POLLWRNORM);
 			}
 			if (done == n || packet)
 				break;
@@ -151,7 +152,7 @@ static long pipe_write(struct file *f, const void *buf, size_t n)
 			memcpy(b->page + b->off + b->len, buf, chars);
 			b->len += chars;
 			done = chars;
-			waitq_wake(&p->rwait, LINUX_POLLIN | LINUX_POLLRDNORM);
+			waitq_wake_sync(&p->rwait, LINUX_POLLIN | LINUX_POLLRDNORM);
 			if (done == n)
 				return (long)done;
 		}
@@ -175,7 +176,7 @@ static long pipe_write(struct file *f, const void *buf, size_t n)
 			b->merge = !packet;
 			p->head++;
 			done += chunk;
-			waitq_wake(&p->rwait, LINUX_POLLIN | LINUX_POLLRDNORM);
+			waitq_wake_sync(&p->rwait, LINUX_POLLIN | LINUX_POLLRDNORM);
 			if (done == n)
 				break;
 			continue;
