@@ -81,6 +81,10 @@ struct platform_ops {
 	int (*mm_move)(struct pf_mm *mm, uint64_t old_addr, uint64_t old_len, uint64_t new_len,
 		       uint64_t new_addr);
 	int (*mm_flush)(struct pf_mm *mm);
+	/* Empties mm for an exec by its one thread, which it keeps: every
+	 * host mapping below the stub goes but [keep, keep + keep_len) (the
+	 * vDSO; keep_len 0: none). Queued like mm_unmap. */
+	int (*mm_recycle)(struct pf_mm *mm, uint64_t keep, uint64_t keep_len);
 	/* Guest memory, by the host's page protections only: the caller checks
 	 * VMAs first. Return bytes moved (maybe short) or -EFAULT. */
 	long (*mm_read)(struct pf_mm *mm, void *dst, uint64_t src, size_t n);

@@ -403,6 +403,28 @@ static void test_forbidden(struct pf_mm *mm, struct pf_thread *th, struct pf_mm 
 	platform->thread_put(th);
 }
 
+/* An exec's recycle: every mapping but the vDSO's goes, and the stub goes
+ * on taking batches. */
+static void test_recycle(struct pf_mm *mm)
+{
+	const struct pf_vdso *vd = platform->vdso ? platform->vdso() : NULL;
+	int pid = platform->mm_host_pid(mm), n, ret;
+	struct range r[4];
+
+	ret = map_anon(mm, ANON_ADDR + 8 * 4096, PROT_READ | PROT_WRITE);
+	ok(ret == 0 && foreign_maps(pid, r, 4) > 0, "recycle: the stub maps guest pages (%d)", ret);
+	ret = platform->mm_recycle(mm, vd ? vd->base : 0, vd ? vd->size : 0);
+	if (ret == 0)
+		ret = platform->mm_flush(mm);
+	n = foreign_maps(pid, r, 4);
+	ok(ret == 0 && n == 0, "recycle: nothing left but the stub and the vDSO (%d, %d more)", ret,
+	   n);
+	if (vd)
+		ok(reads(mm, vd->base + vd->ehdr_off, "\177ELF", 4), "recycle: the vDSO stays");
+	ok(map_anon(mm, ANON_ADDR, PROT_READ | PROT_WRITE) == 0 && foreign_maps(pid, r, 4) == 1,
+	   "recycle: the stub maps again");
+}
+
 static void test_put(struct pf_mm *mm, const char *what)
 {
 	int pid = platform->mm_host_pid(mm);
@@ -446,8 +468,10 @@ int main(void)
 		test_forbidden(mm, th, copy);
 	}
 	platform->mm_put(mm);
-	if (copy)
+	if (copy) {
+		test_recycle(copy);
 		test_put(copy, "copy");
+	}
 	ret = platform->mm_new(&fresh);
 	ok(ret == 0, "mm_new after all that: %d", ret);
 	if (ret == 0)

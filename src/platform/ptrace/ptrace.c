@@ -631,6 +631,24 @@ int ptrace_mm_unmap(struct pf_mm *mm, uint64_t addr, uint64_t len)
 	return ret;
 }
 
+int ptrace_mm_recycle(struct pf_mm *mm, uint64_t keep, uint64_t keep_len)
+{
+	int ret = ptrace_reserve_ops(mm, 2, 0);
+
+	if (ret < 0)
+		return ret;
+	if (keep_len == 0 || keep + keep_len > STUB_BASE || keep % 4096 || keep_len % 4096) {
+		ptrace_queue_op(mm, SYS_munmap, 0, STUB_BASE, 0, 0, 0, 0);
+		return 0;
+	}
+	if (keep > 0)
+		ptrace_queue_op(mm, SYS_munmap, 0, keep, 0, 0, 0, 0);
+	if (keep + keep_len < STUB_BASE)
+		ptrace_queue_op(mm, SYS_munmap, keep + keep_len, STUB_BASE - keep - keep_len, 0, 0,
+				0, 0);
+	return 0;
+}
+
 int ptrace_mm_protect(struct pf_mm *mm, uint64_t addr, uint64_t len, int prot)
 {
 	int ret = ptrace_reserve_ops(mm, 1, 0);
@@ -1202,6 +1220,7 @@ const struct platform_ops platform_ptrace = {
 	.mm_put = ptrace_mm_put,
 	.mm_map = ptrace_mm_map,
 	.mm_unmap = ptrace_mm_unmap,
+	.mm_recycle = ptrace_mm_recycle,
 	.mm_protect = ptrace_mm_protect,
 	.mm_advise = ptrace_mm_advise,
 	.mm_move = ptrace_mm_move,

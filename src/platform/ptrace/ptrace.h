@@ -117,6 +117,7 @@ void ptrace_mm_put(struct pf_mm *mm);
 int ptrace_mm_map(struct pf_mm *mm, uint64_t addr, uint64_t len, int prot, int flags, int host_fd,
 		  uint64_t off);
 int ptrace_mm_unmap(struct pf_mm *mm, uint64_t addr, uint64_t len);
+int ptrace_mm_recycle(struct pf_mm *mm, uint64_t keep, uint64_t keep_len);
 int ptrace_mm_protect(struct pf_mm *mm, uint64_t addr, uint64_t len, int prot);
 int ptrace_mm_advise(struct pf_mm *mm, uint64_t addr, uint64_t len, int advice);
 int ptrace_mm_move(struct pf_mm *mm, uint64_t old_addr, uint64_t old_len, uint64_t new_len,

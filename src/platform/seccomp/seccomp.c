@@ -599,6 +599,7 @@ const struct platform_ops platform_seccomp = {
 	.mm_put = ptrace_mm_put,
 	.mm_map = ptrace_mm_map,
 	.mm_unmap = ptrace_mm_unmap,
+	.mm_recycle = ptrace_mm_recycle,
 	.mm_protect = ptrace_mm_protect,
 	.mm_advise = ptrace_mm_advise,
 	.mm_move = ptrace_mm_move,
