@@ -125,22 +125,39 @@ void waitq_sleep(struct waitq *wq)
 	list_del(&w.link);
 }
 
-void waitq_wake(struct waitq *wq, unsigned key)
+/* Linux's __wake_up_common: nr_exclusive exclusive waiters that woke
+ * something end it (0: none does). */
+static void wake_common(struct waitq *wq, unsigned key, int nr_exclusive)
 {
 	struct waiter *w, *tmp;
+	bool exclusive_done = false;
 
 	list_for_each_entry_safe(w, tmp, &wq->waiters, link)
 	{
-		if (w->func)
-			w->func(w, key);
-		else
+		bool exclusive = w->exclusive;
+		int woke;
+
+		if (exclusive && exclusive_done)
+			continue;
+		if (w->func) {
+			woke = w->func(w, key);
+		} else {
+			woke = w->task->state == TASK_SLEEPING;
 			sched_wake(w->task);
+		}
+		if (woke && exclusive && nr_exclusive && !--nr_exclusive)
+			exclusive_done = true;
 	}
+}
+
+void waitq_wake(struct waitq *wq, unsigned key)
+{
+	wake_common(wq, key, 1);
 }
 
 void waitq_wake_all(struct waitq *wq)
 {
-	waitq_wake(wq, 0);
+	wake_common(wq, 0, 0);
 }
 
 void waitq_release(struct waitq *wq)
@@ -198,18 +215,6 @@ void sched_sleep_until(int64_t deadline_ns)
 	current->state = TASK_SLEEPING;
 	schedule();
 	ktimer_cancel(&tm);
-}
-
-int sched_wait_host_fd(int host_fd, bool write)
-{
-	int ret = host_evloop_add(host_fd, write, current);
-
-	if (ret < 0)
-		return ret;
-	current->state = TASK_SLEEPING;
-	schedule();
-	host_evloop_del(host_fd);
-	return 0;
 }
 
 /* Runs expired timers; returns ns until the next one, or -1. */
@@ -272,7 +277,7 @@ static void idle_wait(void)
 		last_look_ns = now;
 		run_timers();
 		if (host_evloop_busy())
-			host_evloop_wait(0, wake_task_cb);
+			host_evloop_wait(0);
 		return;
 	}
 	last_look_ns = sched_now_ns();
@@ -283,7 +288,7 @@ static void idle_wait(void)
 		platform->wait(platform_event);
 		return;
 	}
-	host_evloop_wait(timeout_ns, wake_task_cb);
+	host_evloop_wait(timeout_ns);
 	platform->poll(platform_event);
 	run_timers();
 }
