@@ -1,10 +1,12 @@
 /* host/evloop.c: the kernel's wait for host fds and timeouts, used by the
  * idle loop when something besides the platform's traps can wake a task.
- * A task's wait is one-shot (host_evloop_add/del); a watch calls its
- * function every time its fd is ready until paused or removed. */
+ * A watch calls its function every time its fd is ready until paused or
+ * removed; an edge watch (a host-fd file's wait queue) at each readiness
+ * event only, so a ready fd nobody reads costs nothing. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
@@ -108,26 +110,63 @@ int host_evloop_init(void)
 	return 0;
 }
 
-int host_evloop_add(int fd, bool write, void *cookie)
-{
-	struct epoll_event ev = { .events = (write ? EPOLLOUT : EPOLLIN) | EPOLLONESHOT,
-				  .data.ptr = cookie };
+/* An edge watch's epoll data is its address with the low bit set: watches
+ * and the SIGCHLD fd are never odd. */
+#define EDGE_TAG 1UL
 
-	if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
-		if (errno != EEXIST || epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &ev) < 0)
-			return -errno;
-		return 0;
-	}
+static struct host_edge_watch *edge_of(const struct epoll_event *ev)
+{
+	return ev->data.u64 & EDGE_TAG
+		       ? (struct host_edge_watch *)(uintptr_t)(ev->data.u64 & ~EDGE_TAG)
+		       : NULL;
+}
+
+int host_evloop_edge_add(struct host_edge_watch *w, int fd, bool write)
+{
+	struct epoll_event ev = { .events = (write ? EPOLLOUT : EPOLLIN) | EPOLLET,
+				  .data.u64 = (uintptr_t)w | EDGE_TAG };
+
+	if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) < 0)
+		return -errno;
+	w->fd = fd;
 	nwatched++;
 	return 0;
 }
 
-int host_evloop_del(int fd)
+void host_evloop_edge_del(struct host_edge_watch *w)
 {
-	if (epoll_ctl(epfd, EPOLL_CTL_DEL, fd, NULL) < 0)
-		return -errno;
+	if (w->fd < 0)
+		return;
+	epoll_ctl(epfd, EPOLL_CTL_DEL, w->fd, NULL);
+	w->fd = -1;
 	nwatched--;
-	return 0;
+}
+
+static void edge_run(const struct epoll_event *ev)
+{
+	struct host_edge_watch *w = edge_of(ev);
+
+	if (w->fd >= 0)
+		w->fn(w->arg, ev->events & (EPOLLIN | EPOLLPRI | EPOLLOUT | EPOLLERR | EPOLLHUP));
+}
+
+void host_evloop_edge_flush(void)
+{
+	struct epoll_event evs[64];
+	int i, n, nedge;
+
+	/* The level-triggered fds (SIGCHLD, watches) stay ready for the idle
+	 * loop; they are fewer than a batch, so a full batch with edge events
+	 * in it means there may be more. */
+	do {
+		n = epoll_wait(epfd, evs, 64, 0);
+		for (i = nedge = 0; i < n; i++) {
+			if (edge_of(&evs[i])) {
+				edge_run(&evs[i]);
+				nedge++;
+			}
+		}
+	} while (n == 64 && nedge);
 }
 
 unsigned host_evloop_sigchld_count(void)
@@ -140,7 +179,7 @@ bool host_evloop_busy(void)
 	return nwatched > 0;
 }
 
-int host_evloop_wait(int64_t timeout_ns, void (*fn)(void *cookie))
+int host_evloop_wait(int64_t timeout_ns)
 {
 	struct epoll_event evs[16];
 	int i, n, ms;
@@ -153,6 +192,10 @@ int host_evloop_wait(int64_t timeout_ns, void (*fn)(void *cookie))
 	if (n < 0)
 		return errno == EINTR ? 0 : -errno;
 	for (i = 0; i < n; i++) {
+		if (edge_of(&evs[i])) {
+			edge_run(&evs[i]);
+			continue;
+		}
 		if (evs[i].data.ptr == &sigchld_fd) {
 			struct signalfd_siginfo si[8];
 
@@ -166,9 +209,7 @@ int host_evloop_wait(int64_t timeout_ns, void (*fn)(void *cookie))
 
 			if (w->fd >= 0 && !w->paused)
 				w->fn(w->arg);
-			continue;
 		}
-		fn(evs[i].data.ptr);
 	}
 	return n;
 }

@@ -106,10 +106,8 @@ int host_adjtime_read(unsigned modes, struct linux_timex *out);
 
 /* The event loop: wait for fds to be ready or a timeout (ns, -1 forever). */
 int host_evloop_init(void);
-int host_evloop_add(int fd, bool write, void *cookie);
-int host_evloop_del(int fd);
-/* Waits; calls fn(cookie) for each ready fd; returns how many. */
-int host_evloop_wait(int64_t timeout_ns, void (*fn)(void *cookie));
+/* Waits; runs the watches of the fds that are ready; returns how many. */
+int host_evloop_wait(int64_t timeout_ns);
 /* Does the event loop have anything to wait for besides the platform? */
 bool host_evloop_busy(void);
 /* Changes whenever host_evloop_wait consumed a SIGCHLD: a platform that
@@ -120,6 +118,22 @@ unsigned host_evloop_sigchld_count(void);
 int host_evloop_watch(int fd, bool write, void (*fn)(void *arg), void *arg);
 int host_evloop_watch_pause(int fd, bool paused);
 int host_evloop_unwatch(int fd);
+/* An edge-triggered watch (the host's EPOLLET): fn(arg, events) runs in the
+ * idle loop at each readiness event of fd for reading (or writing), with
+ * the poll bits it reports (the guest's LINUX_POLL* values): each write
+ * into a host pipe is one event, a ready fd that nobody writes to gives
+ * none. Registering a ready fd gives one event at once. w is the caller's,
+ * and stays in use until host_evloop_edge_del. */
+struct host_edge_watch {
+	int fd; /* -1 when not registered */
+	void (*fn)(void *arg, unsigned events);
+	void *arg;
+};
+int host_evloop_edge_add(struct host_edge_watch *w, int fd, bool write);
+void host_evloop_edge_del(struct host_edge_watch *w);
+/* Runs the edge watches' pending events now, so that a listener attached
+ * next hears only of later ones. */
+void host_evloop_edge_flush(void);
 
 /* The host terminal (term.c). host_term_make_raw saves fd's settings and
  * makes it raw (no echo, signals, or input and output processing); they

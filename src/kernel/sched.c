@@ -169,35 +169,47 @@ void waitq_sleep(struct waitq *wq)
 	list_del(&w.link);
 }
 
-void waitq_wake(struct waitq *wq, unsigned key)
+/* Linux's __wake_up_common: nr_exclusive exclusive waiters that woke
+ * something end it (0: none does); sync: sched_wake_sync for tasks. */
+static void wake_common(struct waitq *wq, unsigned key, int nr_exclusive, bool sync)
 {
 	struct waiter *w, *tmp;
+	bool exclusive_done = false;
 
 	list_for_each_entry_safe(w, tmp, &wq->waiters, link)
 	{
-		if (w->func)
-			w->func(w, key);
-		else
-			sched_wake(w->task);
+		bool exclusive = w->exclusive;
+		int woke;
+
+		if (exclusive && exclusive_done)
+			continue;
+		if (w->func) {
+			woke = w->func(w, key);
+		} else {
+			woke = w->task->state == TASK_SLEEPING;
+			if (sync)
+				sched_wake_sync(w->task);
+			else
+				sched_wake(w->task);
+		}
+		if (woke && exclusive && nr_exclusive && !--nr_exclusive)
+			exclusive_done = true;
 	}
+}
+
+void waitq_wake(struct waitq *wq, unsigned key)
+{
+	wake_common(wq, key, 1, false);
 }
 
 void waitq_wake_sync(struct waitq *wq, unsigned key)
 {
-	struct waiter *w, *tmp;
-
-	list_for_each_entry_safe(w, tmp, &wq->waiters, link)
-	{
-		if (w->func)
-			w->func(w, key);
-		else
-			sched_wake_sync(w->task);
-	}
+	wake_common(wq, key, 1, true);
 }
 
 void waitq_wake_all(struct waitq *wq)
 {
-	waitq_wake(wq, 0);
+	wake_common(wq, 0, 0, false);
 }
 
 void waitq_release(struct waitq *wq)
@@ -255,18 +267,6 @@ void sched_sleep_until(int64_t deadline_ns)
 	current->state = TASK_SLEEPING;
 	schedule();
 	ktimer_cancel(&tm);
-}
-
-int sched_wait_host_fd(int host_fd, bool write)
-{
-	int ret = host_evloop_add(host_fd, write, current);
-
-	if (ret < 0)
-		return ret;
-	current->state = TASK_SLEEPING;
-	schedule();
-	host_evloop_del(host_fd);
-	return 0;
 }
 
 /* Runs expired timers; returns ns until the next one, or -1. */
@@ -330,7 +330,7 @@ static void idle_wait(void)
 		run_timers();
 		release_deferred(NULL);
 		if (host_evloop_busy())
-			host_evloop_wait(0, wake_task_cb);
+			host_evloop_wait(0);
 		return;
 	}
 	last_look_ns = sched_now_ns();
@@ -344,7 +344,7 @@ static void idle_wait(void)
 		platform->wait(platform_event);
 		return;
 	}
-	host_evloop_wait(timeout_ns, wake_task_cb);
+	host_evloop_wait(timeout_ns);
 	platform->poll(platform_event);
 	run_timers();
 }

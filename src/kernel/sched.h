@@ -28,7 +28,10 @@ void kstack_free(struct kstack *ks);
 /* A wait queue: tasks sleeping until somebody wakes them, and callbacks
  * (epoll items) run at each wakeup. A wakeup carries a key: the LINUX_POLL*
  * bits it concerns (POLLIN: data came; POLLOUT: room came), or 0 for any
- * change, as Linux's wake_up_poll and wake_up. */
+ * change, as Linux's wake_up_poll and wake_up. As Linux's __wake_up_common,
+ * a wakeup reaches every non-exclusive waiter and the exclusive ones in
+ * queue order until one of them says it woke something (waitq_wake_all:
+ * all of them). */
 struct waitq {
 	struct list_head waiters;
 };
@@ -37,9 +40,11 @@ struct waiter {
 	struct list_head link;
 	struct task *task; /* woken, if func is NULL */
 	/* Else called at each wakeup with its key; runs inside the waker, so
-	 * it never sleeps. With WAKE_FREE the queue is about to be freed and
-	 * func must leave it (list_del). */
-	void (*func)(struct waiter *w, unsigned key);
+	 * it never sleeps; returns nonzero if it woke something. With
+	 * WAKE_FREE the queue is about to be freed and func must leave it
+	 * (list_del). */
+	int (*func)(struct waiter *w, unsigned key);
+	bool exclusive; /* counts against the wakeup's one (EPOLLEXCLUSIVE) */
 };
 
 #define WAKE_FREE 0x4000 /* Linux's POLLFREE */
@@ -47,8 +52,10 @@ struct waiter {
 void waitq_init(struct waitq *wq);
 /* Sleeps the current task on wq once; the caller re-checks its condition. */
 void waitq_sleep(struct waitq *wq);
-/* Wakes every task and runs every callback; key 0: any change. */
+/* Wakes the queue for key (0: any change): every non-exclusive waiter, and
+ * exclusive ones until one wakes something. */
 void waitq_wake(struct waitq *wq, unsigned key);
+/* Wakes every waiter, exclusive or not. */
 void waitq_wake_all(struct waitq *wq);
 /* The same for a waker that goes on (a pipe's or socket's writer, its
  * reader): the tasks it wakes run once it blocks (sched_wake_sync). */
@@ -87,8 +94,5 @@ void schedule(void);
 /* Runs tasks until none is left. */
 void sched_run(void);
 int64_t sched_now_ns(void);
-
-/* Host fds a sleeping task waits on. */
-int sched_wait_host_fd(int host_fd, bool write);
 
 #endif

@@ -10,15 +10,19 @@
  * reference to its file: the file's final release removes it from every
  * epoll (epoll_file_release, Linux's eventpoll_release).
  *
- * Differs from Linux:
- * - Files whose readiness is a host fd's (hostfs streams: the host's
- *   stdio pipes) get no wakeups: their items are polled at each look, and
- *   under EPOLLET reported when a ready bit was not ready at the last look,
- *   or still ready ET_RECHECK_NS after the last report.
- * - Regular files, directories, block devices and the mem devices (null,
- *   zero, full, urandom...) are refused with EPERM by their stat, as Linux
- *   refuses files without a poll op. EPOLLEXCLUSIVE and EPOLLWAKEUP are
- *   accepted and change nothing: every epoll on a queue gets the wakeup. */
+ * epoll_wait sleepers wait exclusively on ep->wq, so a wakeup wakes one
+ * of them; poll, select and outer epolls wait on ep->poll_wq. An
+ * EPOLLEXCLUSIVE item's entries are exclusive waiters of the file's
+ * queues: a wakeup stops at the first such item whose epoll has an
+ * epoll_wait sleeper it woke (ep_poll_callback's return), so of several
+ * epolls waiting on one file with EPOLLEXCLUSIVE one wakes. Host-fd files
+ * (hostfs streams: the host's stdio pipes) are no exception: the event
+ * loop's edge watches wake their queues at each host event.
+ *
+ * Differs from Linux: regular files, directories, block devices and the
+ * mem devices (null, zero, full, urandom...) are refused with EPERM by
+ * their stat, as Linux refuses files without a poll op. EPOLLWAKEUP is
+ * accepted and changes nothing. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +51,6 @@
 #define EP_EXCLUSIVE_OK                                                                         \
 	(LINUX_EPOLLIN | LINUX_EPOLLOUT | LINUX_EPOLLERR | LINUX_EPOLLHUP | LINUX_EPOLLWAKEUP | \
 	 LINUX_EPOLLET | LINUX_EPOLLEXCLUSIVE)
-#define ET_RECHECK_NS  (50 * 1000000LL)
 #define NSEC_PER_SEC   1000000000LL
 #define FILE_HASH_BITS 10
 #define MEM_MAJOR      1
@@ -56,10 +59,10 @@
 struct eventpoll {
 	struct list_head items;	  /* every struct epitem, by link */
 	struct list_head rdllist; /* items a wakeup made ready, by rdllink */
-	struct list_head polled;  /* host-fd items and nested epolls, by plink */
 	int nitems;
-	struct waitq wq;   /* epoll_wait sleepers, pollers, outer epolls' entries */
-	struct file *file; /* the epoll's own file (not a reference) */
+	struct waitq wq;      /* epoll_wait sleepers (exclusive, leave when woken) */
+	struct waitq poll_wq; /* pollers and outer epolls' entries */
+	struct file *file;    /* the epoll's own file (not a reference) */
 };
 
 /* One wait queue an item listens on (Linux's eppoll_entry). */
@@ -74,18 +77,12 @@ struct epitem {
 	struct list_head link;	  /* in ep->items */
 	struct list_head hlink;	  /* in file_hash, by file */
 	struct list_head rdllink; /* in ep->rdllist or a send's list; self-linked if none */
-	struct list_head plink;	  /* in ep->polled, or self-linked */
 	struct eventpoll *ep;
 	struct file *file; /* no reference: its release removes the item */
 	int fd;
 	uint32_t events; /* as asked, plus ERR and HUP; ONESHOT clears the poll bits */
 	uint64_t data;
 	struct ep_entry *entries; /* owned */
-	int host_fd;		  /* the host fd the file's readiness is, or -1 */
-	bool host_write;
-	unsigned host_ready; /* its ready bits at the last look */
-	unsigned et_seen;    /* host-fd EPOLLET: ready bits reported */
-	int64_t et_recheck;  /* host-fd EPOLLET: report again if still ready then */
 };
 
 /* Every item of every epoll, by file: the items a file's release removes,
@@ -119,7 +116,6 @@ static void ep_remove(struct epitem *epi)
 	list_del(&epi->link);
 	list_del(&epi->hlink);
 	list_del(&epi->rdllink);
-	list_del(&epi->plink);
 	epi->ep->nitems--;
 	free(epi);
 }
@@ -138,29 +134,46 @@ void epoll_file_release(struct file *f)
 }
 
 /* The item is ready (or may be): onto the ready list, and whoever waits
- * on the epoll hears of it (an outer epoll as a POLLIN wakeup). */
-static void ep_set_ready(struct epitem *epi)
+ * on the epoll hears of it: one epoll_wait sleeper, and every poller (an
+ * outer epoll as a POLLIN wakeup). Returns whether an epoll_wait sleeper
+ * was there to wake. */
+static bool ep_set_ready(struct epitem *epi)
 {
+	struct eventpoll *ep = epi->ep;
+	bool sleeper = !list_empty(&ep->wq.waiters);
+
 	if (list_empty(&epi->rdllink))
-		list_add_tail(&epi->rdllink, &epi->ep->rdllist);
-	waitq_wake(&epi->ep->wq, LINUX_POLLIN | LINUX_POLLRDNORM);
+		list_add_tail(&epi->rdllink, &ep->rdllist);
+	if (sleeper)
+		waitq_wake(&ep->wq, 0);
+	waitq_wake(&ep->poll_wq, LINUX_POLLIN | LINUX_POLLRDNORM);
+	return sleeper;
 }
 
-/* A wakeup of a queue the item listens on (Linux's ep_poll_callback). */
-static void ep_poll_callback(struct waiter *w, unsigned key)
+/* A wakeup of a queue the item listens on (Linux's ep_poll_callback).
+ * Returns 1 if the wakeup is spent on this item: always, unless the item
+ * is EPOLLEXCLUSIVE; then only if its epoll had a sleeper and the key is
+ * about what the item asks for (POLLIN or POLLOUT, not both, or any). */
+static int ep_poll_callback(struct waiter *w, unsigned key)
 {
 	struct ep_entry *e = container_of(w, struct ep_entry, w);
 	struct epitem *epi = e->epi;
+	unsigned inout = key & (LINUX_POLLIN | LINUX_POLLOUT);
+	bool exclusive = epi->events & LINUX_EPOLLEXCLUSIVE, woke;
 
 	if (key & WAKE_FREE) {
 		list_del(&w->link);
 		e->wq = NULL;
 	}
 	if (!(epi->events & ~EP_PRIVATE_BITS))
-		return; /* a ONESHOT that fired: nothing until EPOLL_CTL_MOD */
+		return !exclusive; /* a ONESHOT that fired: nothing until EPOLL_CTL_MOD */
 	if (key && !(key & epi->events))
-		return; /* not about what the item asks for */
-	ep_set_ready(epi);
+		return !exclusive; /* not about what the item asks for */
+	woke = ep_set_ready(epi);
+	if (!exclusive || (key & WAKE_FREE))
+		return 1;
+	return woke &&
+	       (inout == 0 || (inout != (LINUX_POLLIN | LINUX_POLLOUT) && (epi->events & inout)));
 }
 
 /* The registration poll at ADD: a callback entry per wait queue. */
@@ -180,19 +193,12 @@ static void ep_ptable_queue_proc(struct poll_table *pt, struct waitq *wq)
 		return;
 	}
 	e->w.func = ep_poll_callback;
+	e->w.exclusive = q->epi->events & LINUX_EPOLLEXCLUSIVE;
 	e->wq = wq;
 	e->epi = q->epi;
 	e->next = q->epi->entries;
 	q->epi->entries = e;
 	list_add_tail(&e->w.link, &wq->waiters);
-}
-
-static void ep_ptable_queue_host(struct poll_table *pt, int host_fd, bool write)
-{
-	struct ep_pqueue *q = container_of(pt, struct ep_pqueue, pt);
-
-	q->epi->host_fd = host_fd;
-	q->epi->host_write = write;
 }
 
 static bool ep_poll_ready(struct eventpoll *ep, int depth);
@@ -204,7 +210,7 @@ static unsigned ep_item_poll(struct epitem *epi, struct poll_table *pt, int dept
 	unsigned mask;
 
 	if (is_epoll(f)) {
-		poll_wait(pt, &((struct eventpoll *)f->priv)->wq);
+		poll_wait(pt, &((struct eventpoll *)f->priv)->poll_wq);
 		mask = ep_poll_ready(f->priv, depth + 1) ? LINUX_POLLIN | LINUX_POLLRDNORM : 0;
 	} else if (f->ops->poll) {
 		mask = f->ops->poll(f, pt);
@@ -212,47 +218,6 @@ static unsigned ep_item_poll(struct epitem *epi, struct poll_table *pt, int dept
 		mask = LINUX_POLLIN | LINUX_POLLOUT | LINUX_POLLRDNORM | LINUX_POLLWRNORM;
 	}
 	return mask & epi->events;
-}
-
-/* Looks at the items no wakeup speaks for: nested epolls first (their
- * findings wake ep's queue, so ep's entries for them fire), then host-fd
- * items. Returns the earliest EPOLLET recheck due, or 0. */
-static int64_t ep_scan_polled(struct eventpoll *ep, int depth)
-{
-	struct epitem *epi;
-	int64_t now = 0, recheck = 0;
-
-	if (depth > EP_MAX_NESTS)
-		return 0;
-	list_for_each_entry(epi, &ep->polled, plink)
-	{
-		unsigned ready;
-
-		if (is_epoll(epi->file)) {
-			int64_t r = ep_scan_polled(epi->file->priv, depth + 1);
-
-			if (r && (!recheck || r < recheck))
-				recheck = r;
-			continue;
-		}
-		ready = epi->host_ready = ep_item_poll(epi, NULL, depth);
-		if (!ready) {
-			epi->et_seen = 0;
-			continue;
-		}
-		if (!list_empty(&epi->rdllink) || !(epi->events & ~EP_PRIVATE_BITS))
-			continue;
-		if ((epi->events & LINUX_EPOLLET) && !(ready & ~epi->et_seen)) {
-			now = now ? now : sched_now_ns();
-			if (now < epi->et_recheck) {
-				if (!recheck || epi->et_recheck < recheck)
-					recheck = epi->et_recheck;
-				continue;
-			}
-		}
-		ep_set_ready(epi);
-	}
-	return recheck;
 }
 
 /* Would epoll_wait on ep report something now? Drops the ready list's
@@ -263,7 +228,6 @@ static bool ep_poll_ready(struct eventpoll *ep, int depth)
 
 	if (depth > EP_MAX_NESTS)
 		return false;
-	ep_scan_polled(ep, depth);
 	list_for_each_entry_safe(epi, tmp, &ep->rdllist, rdllink)
 	{
 		if (ep_item_poll(epi, NULL, depth))
@@ -304,10 +268,6 @@ static int ep_send(struct eventpoll *ep, struct linux_epoll_event *out, int max)
 		out[n].events = ready;
 		out[n].data = epi->data;
 		n++;
-		if (epi->host_fd >= 0) {
-			epi->et_seen = ready;
-			epi->et_recheck = sched_now_ns() + ET_RECHECK_NS;
-		}
 		if (epi->events & LINUX_EPOLLONESHOT)
 			epi->events &= EP_PRIVATE_BITS;
 		else if (!(epi->events & LINUX_EPOLLET) && list_empty(&epi->rdllink))
@@ -319,25 +279,10 @@ static int ep_send(struct eventpoll *ep, struct linux_epoll_event *out, int max)
 		list_del(&epi->rdllink);
 		list_add(&epi->rdllink, &ep->rdllist);
 	}
+	/* Another sleeper gets what is still ready (Linux's ep_done_scan). */
+	if (!list_empty(&ep->rdllist) && !list_empty(&ep->wq.waiters))
+		waitq_wake(&ep->wq, 0);
 	return n;
-}
-
-/* Before sleeping: ep's queue, and the host fds of its (and its nested
- * epolls') host-fd items that were not ready at the last look. */
-static void ep_register_sleep(struct eventpoll *ep, struct poll_table *pt, int depth)
-{
-	struct epitem *epi;
-
-	poll_wait(pt, &ep->wq);
-	if (depth > EP_MAX_NESTS)
-		return;
-	list_for_each_entry(epi, &ep->polled, plink)
-	{
-		if (is_epoll(epi->file))
-			ep_register_sleep(epi->file->priv, pt, depth + 1);
-		else if (!epi->host_ready && (epi->events & ~EP_PRIVATE_BITS))
-			poll_wait_host_fd(pt, epi->host_fd, epi->host_write, false);
-	}
 }
 
 struct ep_sleep {
@@ -353,9 +298,16 @@ static void ep_timeout(void *arg)
 	sched_wake(s->task);
 }
 
-static void ep_recheck(void *arg)
+/* An epoll_wait sleeper's wakeup: it leaves ep->wq, so the next wakeup
+ * goes to another (Linux's ep_autoremove_wake_function). */
+static int ep_autoremove_wake(struct waiter *w, unsigned key)
 {
-	sched_wake(arg);
+	bool sleeping = w->task->state == TASK_SLEEPING;
+
+	(void)key;
+	list_del(&w->link);
+	sched_wake(w->task);
+	return sleeping;
 }
 
 /* Reports ready items into out (room for max), sleeping until there are
@@ -365,13 +317,11 @@ static long ep_wait(struct task *t, struct eventpoll *ep, struct linux_epoll_eve
 		    int64_t deadline)
 {
 	struct ep_sleep s = { .expired = false, .task = t };
-	struct ktimer tm = { .armed = false }, recheck = { .armed = false };
-	struct poll_table pt;
+	struct ktimer tm = { .armed = false };
+	struct waiter w = { .task = t, .func = ep_autoremove_wake, .exclusive = true };
 	long n;
 
 	for (;;) {
-		int64_t due = list_empty(&ep->polled) ? 0 : ep_scan_polled(ep, 0);
-
 		n = ep_send(ep, out, max);
 		if (n || deadline == 0 || s.expired)
 			break;
@@ -381,37 +331,23 @@ static long ep_wait(struct task *t, struct eventpoll *ep, struct linux_epoll_eve
 		}
 		if (deadline > 0 && !tm.armed)
 			ktimer_arm(&tm, deadline, ep_timeout, &s);
-		memset(&pt, 0, sizeof(pt));
-		pt.task = t;
-		ep_register_sleep(ep, &pt, 0);
-		if (pt.failed)
-			ktimer_arm(&recheck, sched_now_ns() + ET_RECHECK_NS / 10, ep_recheck, t);
-		else if (due)
-			ktimer_arm(&recheck, due, ep_recheck, t);
+		list_add_tail(&w.link, &ep->wq.waiters);
 		t->state = TASK_SLEEPING;
 		schedule();
-		ktimer_cancel(&recheck);
-		poll_table_free(&pt);
+		list_del(&w.link);
 	}
 	ktimer_cancel(&tm);
-	ktimer_cancel(&recheck);
 	return n;
 }
 
 /* poll of an epoll fd (poll, select, or an outer epoll): POLLIN when
- * epoll_wait would report something. An outer epoll's registration
- * (pt->qproc) hangs its entry on ep's queue only; a task's poll table also
- * takes the host fds of ep's host-fd items. */
+ * epoll_wait would report something. */
 static unsigned epoll_poll(struct file *f, struct poll_table *pt)
 {
 	struct eventpoll *ep = f->priv;
-	bool ready = ep_poll_ready(ep, 0);
 
-	if (pt && pt->qproc)
-		poll_wait(pt, &ep->wq);
-	else if (pt && !ready)
-		ep_register_sleep(ep, pt, 0);
-	return ready ? LINUX_POLLIN | LINUX_POLLRDNORM : 0;
+	poll_wait(pt, &ep->poll_wq);
+	return ep_poll_ready(ep, 0) ? LINUX_POLLIN | LINUX_POLLRDNORM : 0;
 }
 
 static void epoll_release(struct file *f)
@@ -453,8 +389,8 @@ static long do_epoll_create(struct task *t, int flags)
 	}
 	list_init(&ep->items);
 	list_init(&ep->rdllist);
-	list_init(&ep->polled);
 	waitq_init(&ep->wq);
+	waitq_init(&ep->poll_wq);
 	ep->file = f;
 	f->priv = ep;
 	fd = fd_install(t->files, f, 0, flags & LINUX_EPOLL_CLOEXEC,
@@ -575,24 +511,18 @@ static int ep_insert(struct eventpoll *ep, struct file *tf, int fd,
 	epi->fd = fd;
 	epi->events = ev->events | LINUX_EPOLLERR | LINUX_EPOLLHUP;
 	epi->data = ev->data;
-	epi->host_fd = -1;
 	list_init(&epi->rdllink);
-	list_init(&epi->plink);
 	list_add_tail(&epi->link, &ep->items);
 	list_add_tail(&epi->hlink, file_bucket(tf));
 	ep->nitems++;
 	memset(&q, 0, sizeof(q));
 	q.pt.qproc = ep_ptable_queue_proc;
-	q.pt.qproc_host = ep_ptable_queue_host;
 	q.epi = epi;
 	ready = ep_item_poll(epi, &q.pt, 0);
-	if (q.failed) {
+	if (q.failed || q.pt.failed) {
 		ep_remove(epi);
 		return -ENOMEM;
 	}
-	if (epi->host_fd >= 0 || is_epoll(tf))
-		list_add_tail(&epi->plink, &ep->polled);
-	epi->host_ready = ready;
 	if (ready)
 		ep_set_ready(epi);
 	return 0;
@@ -608,9 +538,7 @@ static int ep_modify(struct epitem *epi, const struct linux_epoll_event *ev)
 		return -EINVAL;
 	epi->events = ev->events | LINUX_EPOLLERR | LINUX_EPOLLHUP;
 	epi->data = ev->data;
-	epi->et_seen = 0;
 	ready = ep_item_poll(epi, NULL, 0);
-	epi->host_ready = ready;
 	if (ready)
 		ep_set_ready(epi);
 	return 0;

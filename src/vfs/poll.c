@@ -1,6 +1,6 @@
 /* vfs/poll.c: poll, ppoll, select, pselect6. Each pass asks every file for
  * its readiness; if none is ready the task sleeps on all their wait queues
- * (and host fds) at once, until a wakeup, a signal or the timeout. */
+ * at once, until a wakeup, a signal or the timeout. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,7 +9,6 @@
 #include "kernel/task.h"
 #include "syscalls/dispatch.h"
 #include "mm/usercopy.h"
-#include "host/host.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/poll.h"
 #include "abi/linux/types.h"
@@ -42,38 +41,18 @@ void poll_wait(struct poll_table *pt, struct waitq *wq)
 	}
 	if (!pt || !(e = new_entry(pt)))
 		return;
-	e->host_fd = -1;
 	e->w.task = pt->task;
 	e->w.func = NULL;
+	e->w.exclusive = false;
 	list_add_tail(&e->w.link, &wq->waiters);
-}
-
-void poll_wait_host_fd(struct poll_table *pt, int host_fd, bool write, bool ready)
-{
-	struct poll_entry *e;
-
-	if (pt && pt->qproc_host) {
-		pt->qproc_host(pt, host_fd, write);
-		return;
-	}
-	if (!pt || ready || !(e = new_entry(pt)))
-		return;
-	e->host_fd = -1;
-	list_init(&e->w.link);
-	if (host_evloop_add(host_fd, write, pt->task) == 0)
-		e->host_fd = host_fd;
 }
 
 void poll_table_free(struct poll_table *pt)
 {
 	int i;
 
-	for (i = 0; i < pt->n; i++) {
-		if (pt->e[i].host_fd >= 0)
-			host_evloop_del(pt->e[i].host_fd);
-		else
-			list_del(&pt->e[i].w.link);
-	}
+	for (i = 0; i < pt->n; i++)
+		list_del(&pt->e[i].w.link);
 	free(pt->e);
 	memset(pt, 0, sizeof(*pt));
 }

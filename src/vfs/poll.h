@@ -10,8 +10,7 @@
 #include "kernel/sched.h"
 
 struct poll_entry {
-	struct waiter w; /* on a wait queue, or */
-	int host_fd;	 /* a host fd in the event loop (-1 if not) */
+	struct waiter w; /* on a wait queue */
 };
 
 struct poll_table {
@@ -19,17 +18,13 @@ struct poll_table {
 	struct poll_entry *e;
 	int n, max;
 	bool failed;
-	/* If set, poll_wait and poll_wait_host_fd call these instead of
-	 * queueing task (epoll's item registration). */
+	/* If set, poll_wait calls it instead of queueing task (epoll's item
+	 * registration). */
 	void (*qproc)(struct poll_table *pt, struct waitq *wq);
-	void (*qproc_host)(struct poll_table *pt, int host_fd, bool write);
 };
 
 void poll_wait(struct poll_table *pt, struct waitq *wq);
-/* A host fd whose readiness is the file's; ready: it is ready now, so a
- * task need not wait for it (an epoll item notes it all the same). */
-void poll_wait_host_fd(struct poll_table *pt, int host_fd, bool write, bool ready);
-/* Leaves every wait queue and host fd of pt. */
+/* Leaves every wait queue of pt. */
 void poll_table_free(struct poll_table *pt);
 
 #endif

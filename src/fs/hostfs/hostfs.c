@@ -2,7 +2,10 @@
  * fd relative to the parent's, with O_NOFOLLOW: the VFS follows symlinks
  * itself, so a host symlink or ".." never leads out. What procfs, sysfs and
  * the like hold is hidden; host block devices, fifos and sockets cannot be
- * opened. Streams (pipes, ttys) sleep in the event loop. */
+ * opened. A stream (a pipe, tty or socket: the host's stdio) has a wait
+ * queue that edge watches of its host fd wake at each readiness event (each
+ * write into a host pipe), as a pipe's queue: epoll items, poll and
+ * blocking reads wait on it. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +35,71 @@ struct hostfs_inode {
 struct hostfs_priv {
 	bool stream; /* a pipe, tty or socket: reads may have to wait */
 	bool tty;
+	/* A stream's readiness (hostfs_watch, at the first wait): 0 not yet
+	 * watched, 1 watched, -errno the host cannot (always ready). */
+	int watch;
+	struct waitq wq;	       /* woken with the host's POLL* bits */
+	struct host_edge_watch rd, wr; /* reading and writing */
+	int wr_fd;		       /* host fd of wr when both: a dup, or -1 */
 };
+
+static struct hostfs_priv *priv_alloc(bool stream)
+{
+	struct hostfs_priv *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->stream = stream;
+	waitq_init(&p->wq);
+	p->rd.fd = p->wr.fd = p->wr_fd = -1;
+	return p;
+}
+
+static void hostfs_ready(void *arg, unsigned events)
+{
+	struct hostfs_priv *p = arg;
+
+	if (events & LINUX_POLLIN)
+		events |= LINUX_POLLRDNORM;
+	if (events & LINUX_POLLOUT)
+		events |= LINUX_POLLWRNORM;
+	waitq_wake(&p->wq, events);
+}
+
+static void hostfs_unwatch(struct hostfs_priv *p)
+{
+	host_evloop_edge_del(&p->rd);
+	host_evloop_edge_del(&p->wr);
+	if (p->wr_fd >= 0)
+		host_close(p->wr_fd);
+	p->wr_fd = -1;
+}
+
+/* From now on, p->wq hears of every readiness event of the stream's host
+ * fd: one edge watch per direction the file is open for, so a wakeup's key
+ * says which (a second host fd for writing, as the host keys its watches
+ * by fd). Returns 0, or -errno if the host cannot watch the fd (a file
+ * without a poll op there: always ready). */
+static int hostfs_watch(struct file *f, struct hostfs_priv *p)
+{
+	int ret = 0, wfd = f->host_fd;
+
+	if (p->watch)
+		return p->watch < 0 ? p->watch : 0;
+	p->rd.fn = p->wr.fn = hostfs_ready;
+	p->rd.arg = p->wr.arg = p;
+	if (file_readable(f))
+		ret = host_evloop_edge_add(&p->rd, f->host_fd, false);
+	if (ret == 0 && file_writable(f)) {
+		if (file_readable(f))
+			wfd = p->wr_fd = host_dup(f->host_fd);
+		ret = wfd < 0 ? wfd : host_evloop_edge_add(&p->wr, wfd, true);
+	}
+	if (ret < 0)
+		hostfs_unwatch(p);
+	p->watch = ret < 0 ? ret : 1;
+	return ret;
+}
 
 static const struct inode_ops hostfs_iops;
 
@@ -53,9 +120,12 @@ static long hostfs_read(struct file *f, void *buf, size_t n)
 
 			if (signal_pending(current))
 				return -ERESTARTSYS;
-			ret = sched_wait_host_fd(f->host_fd, false);
+			/* Data since the look wakes wq: the watch's first
+			 * event if it starts now, a later one else. */
+			ret = hostfs_watch(f, p);
 			if (ret < 0)
 				return ret;
+			waitq_sleep(&p->wq);
 		}
 	}
 	return host_read(f->host_fd, buf, n);
@@ -121,8 +191,23 @@ static unsigned hostfs_poll(struct file *f, struct poll_table *pt)
 
 	if (!p || !p->stream)
 		return LINUX_POLLIN | LINUX_POLLOUT | LINUX_POLLRDNORM | LINUX_POLLWRNORM;
+	if (pt) {
+		int ret = hostfs_watch(f, p);
+
+		if (ret == 0) {
+			/* A new epoll item hears of data from now on only. */
+			if (pt->qproc)
+				host_evloop_edge_flush();
+			poll_wait(pt, &p->wq);
+		} else if (ret != -EPERM) {
+			pt->failed = true;
+		}
+	}
 	mask = host_fd_poll(f->host_fd);
-	poll_wait_host_fd(pt, f->host_fd, !file_readable(f), mask != 0);
+	if (mask & LINUX_POLLIN)
+		mask |= LINUX_POLLRDNORM;
+	if (mask & LINUX_POLLOUT)
+		mask |= LINUX_POLLWRNORM;
 	return mask;
 }
 
@@ -137,9 +222,15 @@ static int hostfs_mmap_fd(struct file *f)
 
 static void hostfs_release(struct file *f)
 {
+	struct hostfs_priv *p = f->priv;
+
+	if (p) {
+		hostfs_unwatch(p);
+		waitq_release(&p->wq);
+	}
 	if (f->host_fd >= 0)
 		host_close(f->host_fd);
-	free(f->priv);
+	free(p);
 }
 
 static const struct file_ops hostfs_file_ops = {
@@ -160,13 +251,19 @@ static int dir_stat(struct file *f, struct linux_stat *st)
 	return vfs_getattr(f->inode, st);
 }
 
+static void hostfs_dir_release(struct file *f)
+{
+	if (f->host_fd >= 0)
+		host_close(f->host_fd);
+}
+
 static const struct file_ops hostfs_dir_ops = {
 	.read = dir_read,
 	.pread = dir_pread,
 	.getdents64 = dir_getdents64,
 	.llseek = dir_llseek,
 	.stat = dir_stat,
-	.release = hostfs_release,
+	.release = hostfs_dir_release,
 };
 
 /* Inodes. */
@@ -409,12 +506,11 @@ static int hostfs_open(struct inode *ino, struct file *f)
 	fd = host_reopen(hi->fd, f->flags & ~LINUX_O_TMPFILE); /* O_DIRECTORY too */
 	if (fd < 0)
 		return fd;
-	p = calloc(1, sizeof(*p));
+	p = priv_alloc(!LINUX_S_ISREG(ino->mode));
 	if (!p) {
 		host_close(fd);
 		return -ENOMEM;
 	}
-	p->stream = !LINUX_S_ISREG(ino->mode);
 	f->host_fd = fd;
 	f->priv = p;
 	f->ops = &hostfs_file_ops;
@@ -617,17 +713,15 @@ int hostfs_mount(const char *host_dir, bool rdonly, struct super_block **sbp, st
 
 int hostfs_stdio(int host_fd, unsigned flags, struct file **out)
 {
-	struct hostfs_priv *p = calloc(1, sizeof(*p));
+	struct hostfs_priv *p;
 	struct linux_stat st;
 	struct file *f;
 
+	if (host_fstat(host_fd, &st) < 0)
+		return -EBADF;
+	p = priv_alloc(!LINUX_S_ISREG(st.st_mode) && !LINUX_S_ISDIR(st.st_mode));
 	if (!p)
 		return -ENOMEM;
-	if (host_fstat(host_fd, &st) < 0) {
-		free(p);
-		return -EBADF;
-	}
-	p->stream = !LINUX_S_ISREG(st.st_mode) && !LINUX_S_ISDIR(st.st_mode);
 	p->tty = host_fd_is_tty(host_fd);
 	f = file_alloc(&hostfs_file_ops, flags, host_fd, NULL);
 	if (!f) {
