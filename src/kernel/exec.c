@@ -161,7 +161,6 @@ static int prot_of(uint32_t pflags)
 static int map_segments(struct mm *mm, struct binfile *b, uint64_t bias, uint64_t *end,
 			bool is_main)
 {
-	static const char zeros[PAGE_SIZE];
 	int i, ret;
 
 	*end = 0;
@@ -181,13 +180,8 @@ static int map_segments(struct mm *mm, struct binfile *b, uint64_t bias, uint64_
 				return ret;
 		}
 		if (p->p_memsz > p->p_filesz) {
-			/* bss: zero the file page's tail, then anonymous pages. */
-			if (p->p_filesz > 0 && (fend & (PAGE_SIZE - 1)) &&
-			    (prot & LINUX_PROT_WRITE)) {
-				ret = poke_user(mm, fend, zeros, PAGE_ALIGN(fend) - fend);
-				if (ret < 0)
-					return ret;
-			}
+			/* bss: anonymous pages (the file page's tail is zeroed
+			 * by zero_bss once everything is mapped). */
 			if (PAGE_ALIGN(mend) > PAGE_ALIGN(fend)) {
 				uint64_t s = p->p_filesz ? PAGE_ALIGN(fend) : start;
 
@@ -210,6 +204,41 @@ static int map_segments(struct mm *mm, struct binfile *b, uint64_t bias, uint64_
 		}
 		if (mend > *end)
 			*end = mend;
+	}
+	return 0;
+}
+
+/* Zeroes the tail of the last file page of each writable PT_LOAD with a
+ * bss, as Linux's padzero, after map_segments has mapped everything: the
+ * writes then need no batch of their own. A page that a later PT_LOAD maps
+ * again is left alone (Linux zeroes it first and the later mapping
+ * replaces it). */
+static int zero_bss(struct mm *mm, struct binfile *b, uint64_t bias)
+{
+	static const char zeros[PAGE_SIZE];
+	int i, j, ret;
+
+	for (i = 0; i < b->eh.e_phnum; i++) {
+		const struct linux_elf64_phdr *p = &b->ph[i];
+		uint64_t fend = bias + p->p_vaddr + p->p_filesz, page = fend & PAGE_MASK;
+		bool again = false;
+
+		if (p->p_type != LINUX_PT_LOAD || p->p_memsz <= p->p_filesz || p->p_filesz == 0 ||
+		    !(fend & (PAGE_SIZE - 1)) || !(prot_of(p->p_flags) & LINUX_PROT_WRITE))
+			continue;
+		for (j = i + 1; j < b->eh.e_phnum && !again; j++) {
+			const struct linux_elf64_phdr *q = &b->ph[j];
+			uint64_t qs = (bias + q->p_vaddr) & PAGE_MASK;
+			uint64_t qe = PAGE_ALIGN(bias + q->p_vaddr + q->p_memsz);
+
+			again = q->p_type == LINUX_PT_LOAD && q->p_memsz > 0 && page >= qs &&
+				page < qe;
+		}
+		if (again)
+			continue;
+		ret = poke_user(mm, fend, zeros, PAGE_ALIGN(fend) - fend);
+		if (ret < 0)
+			return ret;
 	}
 	return 0;
 }
@@ -434,8 +463,10 @@ static void exec_cred(const struct task *t, const struct binfile *b, struct cred
 }
 
 int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *envp,
-	      struct mm **mm_out, struct pf_regs *regs, struct cred *newcred)
+	      struct mm **mm_out, struct pf_thread **th_out, struct pf_regs *regs,
+	      struct cred *newcred)
 {
+	struct pf_thread *th = NULL;
 	struct binfile main_bin, interp_bin;
 	struct auxv_builder a = { .n = 0 };
 	char *execfn = strdup(path), *cur = strdup(path), *interp_path = NULL;
@@ -566,6 +597,17 @@ int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *
 	aux(&a, LINUX_AUXV_HWCAP2, host_auxv(LINUX_AUXV_HWCAP2));
 	if (host_auxv(LINUX_AUXV_MINSIGSTKSZ))
 		aux(&a, LINUX_AUXV_MINSIGSTKSZ, host_auxv(LINUX_AUXV_MINSIGSTKSZ));
+	/* Everything is mapped but nothing written yet: the thread's creation
+	 * runs the whole queue of mappings in the same stub batch, and the
+	 * writes below (bss tails, the stack image) need no batch. */
+	ret = platform->thread_new(mm->pf, t, &th);
+	if (ret < 0)
+		goto out;
+	ret = zero_bss(mm, &main_bin, bias);
+	if (ret == 0 && main_bin.lay.interp >= 0)
+		ret = zero_bss(mm, &interp_bin, ibias);
+	if (ret < 0)
+		goto out;
 	ret = build_stack(t, mm, argv, envp, execfn, &a, &sp);
 	if (ret < 0)
 		goto out;
@@ -577,8 +619,12 @@ int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *
 	regs->rsp = sp;
 	regs->eflags = 0x202;
 	*mm_out = mm;
+	*th_out = th;
 	mm = NULL;
+	th = NULL;
 out:
+	if (th)
+		platform->thread_put(th);
 	mm_put(mm);
 	binfile_close(&main_bin);
 	binfile_close(&interp_bin);
@@ -588,15 +634,11 @@ out:
 	return ret;
 }
 
-int exec_switch(struct task *t, struct mm *mm, const struct pf_regs *regs)
+int exec_switch(struct task *t, struct mm *mm, struct pf_thread *th, const struct pf_regs *regs)
 {
-	struct pf_thread *th;
 	struct pf_regs r;
 	int ret;
 
-	ret = platform->thread_new(mm->pf, t, &th);
-	if (ret < 0)
-		return ret;
 	/* Keep the segment selectors the host gave the new thread. */
 	ret = platform->get_regs(th, &r);
 	if (ret < 0) {

@@ -254,6 +254,7 @@ int task_start_init(const struct init_config *cfg)
 {
 	struct strv argv = { 0 }, envp = { 0 };
 	struct pf_regs regs;
+	struct pf_thread *th;
 	struct mm *mm = NULL;
 	struct task *t;
 	int i, ret;
@@ -295,10 +296,10 @@ int task_start_init(const struct init_config *cfg)
 	for (i = 0; cfg->envp[i]; i++)
 		if ((ret = strv_push(&envp, cfg->envp[i])) < 0)
 			goto fail;
-	ret = exec_load(t, cfg->path, &argv, &envp, &mm, &regs, &t->proc->cred);
+	ret = exec_load(t, cfg->path, &argv, &envp, &mm, &th, &regs, &t->proc->cred);
 	if (ret < 0)
 		goto fail;
-	ret = exec_switch(t, mm, &regs);
+	ret = exec_switch(t, mm, th, &regs);
 	if (ret < 0) {
 		mm_put(mm);
 		goto fail;

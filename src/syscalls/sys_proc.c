@@ -393,6 +393,7 @@ long sys_execve(struct task *t, const struct sysargs *a)
 	struct strv argv = { 0 }, envp = { 0 };
 	char path[4096];
 	struct pf_regs regs;
+	struct pf_thread *th;
 	struct cred nc;
 	struct mm *mm;
 	long ret;
@@ -406,11 +407,11 @@ long sys_execve(struct task *t, const struct sysargs *a)
 	if (ret == 0)
 		ret = get_strv(t, sysarg_uaddr(a, 2), &envp);
 	if (ret == 0)
-		ret = exec_load(t, path, &argv, &envp, &mm, &regs, &nc);
+		ret = exec_load(t, path, &argv, &envp, &mm, &th, &regs, &nc);
 	if (ret == 0 && t->proc->nthreads > 1)
 		de_thread(t);
 	if (ret == 0) {
-		ret = exec_switch(t, mm, &regs);
+		ret = exec_switch(t, mm, th, &regs);
 		if (ret < 0) {
 			/* The old thread and address space are still ours. */
 			mm_put(mm);
