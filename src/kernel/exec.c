@@ -65,11 +65,31 @@ void strv_free(struct strv *sv)
 	memset(sv, 0, sizeof(*sv));
 }
 
+/* Random bytes for exec's layout and AT_RANDOM, from a pool refilled by
+ * one host getrandom every few execs (an exec takes ~7 draws); bytes are
+ * used once. */
+static void exec_random(void *buf, size_t n)
+{
+	static unsigned char pool[512];
+	static size_t left;
+
+	if (n > left) {
+		if (host_getrandom(pool, sizeof(pool)) < 0) {
+			host_getrandom(buf, n);
+			return;
+		}
+		left = sizeof(pool);
+	}
+	left -= n;
+	memcpy(buf, pool + left, n);
+	memset(pool + left, 0, n);
+}
+
 static uint64_t rnd64(void)
 {
 	uint64_t r = 0;
 
-	host_getrandom(&r, sizeof(r));
+	exec_random(&r, sizeof(r));
 	return r;
 }
 
@@ -378,7 +398,7 @@ static int build_stack(struct task *t, struct mm *mm, struct strv *argv, struct 
 	memcpy(words, a->v, a->n * sizeof(uint64_t));
 	memcpy(img + (execfn_addr - sp), execfn, execfn_len);
 	memcpy(img + (plat_addr - sp), platform_str, sizeof(platform_str));
-	host_getrandom(rnd, sizeof(rnd));
+	exec_random(rnd, sizeof(rnd));
 	memcpy(img + (rand_addr - sp), rnd, sizeof(rnd));
 	mm->arg_start = strings_lo;
 	mm->arg_end = mm->env_start = strings_lo + argv->bytes;
