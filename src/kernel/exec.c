@@ -22,6 +22,7 @@
 #include "abi/linux/stat.h"
 
 #define BINPRM_BUF_SIZE	 256
+#define BINFILE_HEAD	 1024
 #define MAX_ARG_STRLEN	 (32 * PAGE_SIZE)
 #define MAX_SCRIPT_DEPTH 4
 #define ELF_ET_DYN_BASE	 0x555555554000UL
@@ -98,7 +99,10 @@ struct binfile {
 	struct file *file;
 	uint64_t size;
 	uint32_t mode, uid, gid;
-	char buf[BINPRM_BUF_SIZE];
+	/* The file's first bytes: a "#!" line is looked for in the first
+	 * BINPRM_BUF_SIZE, as Linux; more are read so that the program
+	 * headers usually come with the same host read. */
+	char buf[BINFILE_HEAD];
 	size_t buflen;
 	struct linux_elf64_ehdr eh;
 	struct linux_elf64_phdr *ph;
@@ -165,7 +169,9 @@ static int binfile_read_elf(struct binfile *b)
 	b->ph = malloc(phsize);
 	if (!b->ph)
 		return -ENOMEM;
-	if (b->file->ops->pread(b->file, b->ph, phsize, b->eh.e_phoff) != (long)phsize)
+	if (b->eh.e_phoff <= b->buflen && phsize <= b->buflen - b->eh.e_phoff)
+		memcpy(b->ph, b->buf + b->eh.e_phoff, phsize);
+	else if (b->file->ops->pread(b->file, b->ph, phsize, b->eh.e_phoff) != (long)phsize)
 		return -ENOEXEC;
 	return elf_check_phdrs(&b->eh, b->ph, b->size, &b->lay);
 }
@@ -414,7 +420,7 @@ static int build_stack(struct task *t, struct mm *mm, struct strv *argv, struct 
 static int parse_shebang(struct binfile *b, const char *path, struct strv *argv)
 {
 	char line[BINPRM_BUF_SIZE + 1], *p, *interp, *arg = NULL, *end;
-	size_t n = b->buflen;
+	size_t n = b->buflen < BINPRM_BUF_SIZE ? b->buflen : BINPRM_BUF_SIZE;
 	int ret;
 
 	memcpy(line, b->buf, n);
