@@ -423,14 +423,25 @@ static int parse_shebang(struct binfile *b, const char *path, struct strv *argv)
 	size_t n = b->buflen < BINPRM_BUF_SIZE ? b->buflen : BINPRM_BUF_SIZE;
 	int ret;
 
+	memset(line, 0, sizeof(line));
 	memcpy(line, b->buf, n);
-	line[n] = 0;
-	end = memchr(line, '\n', n);
+	end = memchr(line, '\n', BINPRM_BUF_SIZE);
 	if (!end) {
-		/* Linux: a first line longer than the buffer must at least hold
-		 * the whole interpreter name. */
-		end = line + n;
+		/* As Linux: without a newline the line is the first 255 bytes
+		 * (zeros past the file's end), and a space, tab or NUL must
+		 * follow the interpreter's name there (else it may be cut). */
+		end = line + BINPRM_BUF_SIZE - 1;
+		for (p = line + 2; p <= end && (*p == ' ' || *p == '\t'); p++)
+			;
+		while (p <= end && *p && *p != ' ' && *p != '\t')
+			p++;
+		if (p > end)
+			return -ENOEXEC;
 	}
+	/* Trailing blanks go; not across a NUL: a file without a newline
+	 * keeps them, and "#!interp " then passes an empty argument (Linux). */
+	while (end > line + 2 && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
 	*end = 0;
 	for (p = line + 2; *p == ' ' || *p == '\t'; p++)
 		;
@@ -439,19 +450,11 @@ static int parse_shebang(struct binfile *b, const char *path, struct strv *argv)
 	interp = p;
 	while (*p && *p != ' ' && *p != '\t')
 		p++;
-	if (!*p && end == line + n && n == BINPRM_BUF_SIZE)
-		return -ENOEXEC;
 	if (*p) {
 		*p++ = 0;
 		while (*p == ' ' || *p == '\t')
 			p++;
-		if (*p) {
-			char *q = p + strlen(p);
-
-			while (q > p && (q[-1] == ' ' || q[-1] == '\t'))
-				*--q = 0;
-			arg = p;
-		}
+		arg = p;
 	}
 	/* argv: interp [arg] path argv[1..] */
 	if (argv->n > 0) {

@@ -4,7 +4,9 @@
  * bad array, a bad string pointer, a string running into a PROT_NONE page
  * and an array whose NULL would be there. The program re-executes itself
  * (via /proc/self/exe's target) as the child, which checks what it got
- * against a hash the parent passes in argv[2]. */
+ * against a hash the parent passes in argv[2]. Also "#!" scripts: the
+ * interpreter gets its optional argument, the script's path and the
+ * arguments; a first line longer than the 256-byte buffer is cut there. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdint.h>
@@ -13,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #define MAX_ARG_STRLEN (32 * 4096)
@@ -182,10 +185,92 @@ static void test_faults(void)
 	munmap(m, 2 * 4096);
 }
 
+/* Runs a script with these contents (len bytes) and argument "a1": the
+ * child (self, its interpreter) checks it got argc and, if want_arg, that
+ * argument; or execve fails with want_errno. */
+static void shebang(const char *dir, const char *content, size_t len, int argc,
+		    const char *want_arg, int want_errno, const char *what)
+{
+	char path[256], *env[5], *argv[3];
+	int st, got;
+	FILE *f;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/script", dir);
+	f = fopen(path, "w");
+	fwrite(content, 1, len, f);
+	fclose(f);
+	chmod(path, 0755);
+	if (asprintf(&env[0], "SBARGC=%d", argc) < 0 || asprintf(&env[1], "SCRIPT=%s", path) < 0 ||
+	    asprintf(&env[2], "SBARG=%s", want_arg ? want_arg : "") < 0)
+		return;
+	env[3] = want_arg ? NULL : "SBNOARG=1";
+	env[4] = NULL;
+	argv[0] = path;
+	argv[1] = "a1";
+	argv[2] = NULL;
+	pid = fork();
+	if (pid == 0) {
+		execve(path, argv, env);
+		_exit(100 + errno);
+	}
+	waitpid(pid, &st, 0);
+	got = WIFEXITED(st) ? WEXITSTATUS(st) : 200;
+	if (got == (want_errno ? 100 + want_errno : 0))
+		printf("ok %d - %s\n", ++n, what);
+	else
+		printf("not ok %d - %s: status %d\n", ++n, what, got);
+	unlink(path);
+	free(env[0]);
+	free(env[1]);
+	free(env[2]);
+}
+
+static void test_shebang(const char *dir)
+{
+	char buf[8192], arg[300];
+	size_t l = strlen(self), cut = l < 200 ? 255 - 3 - l : 0;
+
+	snprintf(buf, sizeof(buf), "#!%s shebang\nexit 3\n", self);
+	shebang(dir, buf, strlen(buf), 4, "shebang", 0, "#!interp arg: interp, arg, path, args");
+	snprintf(buf, sizeof(buf), "#!%s  x \t\nrest", self);
+	shebang(dir, buf, strlen(buf), 4, "x", 0, "blanks around the argument go");
+	snprintf(buf, sizeof(buf), "#!%s   \n", self);
+	shebang(dir, buf, strlen(buf), 3, NULL, 0, "#!interp and blanks: no argument");
+	snprintf(buf, sizeof(buf), "#!%s arg  ", self);
+	shebang(dir, buf, strlen(buf), 4, "arg  ", 0, "no newline: trailing blanks stay");
+	snprintf(buf, sizeof(buf), "#!%s   ", self);
+	shebang(dir, buf, strlen(buf), 4, "", 0, "no newline, blanks only: an empty argument");
+	snprintf(buf, sizeof(buf), "#!%s shebang", self);
+	memset(buf + strlen(buf), 'y', 400);
+	buf[3 + l + 7 + 400] = 0;
+	memcpy(arg, buf + 3 + l, cut);
+	arg[cut] = 0;
+	if (cut) /* (the program's path is short enough for this one) */
+		shebang(dir, buf, strlen(buf), 4, arg, 0,
+			"a first line past 255 bytes is cut there");
+	memcpy(buf, "#!", 2);
+	memset(buf + 2, '/', 400);
+	shebang(dir, buf, 402, 0, NULL, ENOEXEC,
+		"an interpreter name cut by the buffer -> ENOEXEC");
+	memset(buf + 2, ' ', 400);
+	shebang(dir, buf, 402, 0, NULL, ENOEXEC, "#! and 400 blanks -> ENOEXEC");
+	shebang(dir, "#!  \t\necho\n", 9, 0, NULL, ENOEXEC,
+		"#! and blanks, then a newline -> ENOEXEC");
+}
+
 int main(int argc, char **argv, char **envp)
 {
 	ssize_t len;
 
+	if (getenv("SBARGC")) {
+		const char *sc = getenv("SCRIPT"), *sa = getenv("SBARG");
+
+		if (argc != atoi(getenv("SBARGC")) || !sc || strcmp(argv[argc - 2], sc) != 0 ||
+		    strcmp(argv[argc - 1], "a1") != 0)
+			return 1;
+		return getenv("SBNOARG") || (sa && strcmp(argv[1], sa) == 0) ? 0 : 2;
+	}
 	if (argc >= 3 && strcmp(argv[1], "child") == 0) {
 		char want[32];
 
@@ -202,6 +287,16 @@ int main(int argc, char **argv, char **envp)
 	test_page_crossing();
 	test_lengths();
 	test_faults();
+	{
+		char dir[] = "/tmp/skasexec.XXXXXX";
+
+		if (mkdtemp(dir)) {
+			test_shebang(dir);
+			rmdir(dir);
+		} else {
+			printf("not ok %d - mkdtemp\n", ++n);
+		}
+	}
 	printf("1..%d\n", n);
 	return 0;
 }
