@@ -4,7 +4,8 @@
  * peak resident size (/proc/PID/status). The kernel cannot read another
  * process's thread CPU clock with clock_gettime (Linux allows that only
  * within a thread group), so it reads these files: a few microseconds,
- * only when a guest asks. */
+ * only when a guest asks and when a thread or address space goes (three
+ * files then: open, one read, close each). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -15,7 +16,10 @@
 
 #include "host/host.h"
 
-/* Reads a small /proc file into buf (NUL-terminated): length or -errno. */
+/* Reads a small /proc file into buf (NUL-terminated): length or -errno.
+ * A /proc file that fits in buf comes whole in the first read (seq_file
+ * fills what it can), so a short read is the end: no read to see EOF
+ * (open, read, close: three host calls per file). */
 static long read_small(const char *path, char *buf, size_t size)
 {
 	long n, done = 0;
@@ -27,12 +31,16 @@ static long read_small(const char *path, char *buf, size_t size)
 	if (fd < 0)
 		return -errno;
 	while ((size_t)done < size - 1) {
-		n = read(fd, buf + done, size - 1 - (size_t)done);
+		size_t want = size - 1 - (size_t)done;
+
+		n = read(fd, buf + done, want);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break;
 		done += n;
+		if ((size_t)n < want)
+			break;
 	}
 	close(fd);
 	buf[done] = 0;

@@ -22,6 +22,7 @@
 #include "abi/linux/stat.h"
 
 #define BINPRM_BUF_SIZE	 256
+#define BINFILE_HEAD	 1024
 #define MAX_ARG_STRLEN	 (32 * PAGE_SIZE)
 #define MAX_SCRIPT_DEPTH 4
 #define ELF_ET_DYN_BASE	 0x555555554000UL
@@ -65,11 +66,31 @@ void strv_free(struct strv *sv)
 	memset(sv, 0, sizeof(*sv));
 }
 
+/* Random bytes for exec's layout and AT_RANDOM, from a pool refilled by
+ * one host getrandom every few execs (an exec takes ~7 draws); bytes are
+ * used once. */
+static void exec_random(void *buf, size_t n)
+{
+	static unsigned char pool[512];
+	static size_t left;
+
+	if (n > left) {
+		if (host_getrandom(pool, sizeof(pool)) < 0) {
+			host_getrandom(buf, n);
+			return;
+		}
+		left = sizeof(pool);
+	}
+	left -= n;
+	memcpy(buf, pool + left, n);
+	memset(pool + left, 0, n);
+}
+
 static uint64_t rnd64(void)
 {
 	uint64_t r = 0;
 
-	host_getrandom(&r, sizeof(r));
+	exec_random(&r, sizeof(r));
 	return r;
 }
 
@@ -78,7 +99,10 @@ struct binfile {
 	struct file *file;
 	uint64_t size;
 	uint32_t mode, uid, gid;
-	char buf[BINPRM_BUF_SIZE];
+	/* The file's first bytes: a "#!" line is looked for in the first
+	 * BINPRM_BUF_SIZE, as Linux; more are read so that the program
+	 * headers usually come with the same host read. */
+	char buf[BINFILE_HEAD];
 	size_t buflen;
 	struct linux_elf64_ehdr eh;
 	struct linux_elf64_phdr *ph;
@@ -145,7 +169,9 @@ static int binfile_read_elf(struct binfile *b)
 	b->ph = malloc(phsize);
 	if (!b->ph)
 		return -ENOMEM;
-	if (b->file->ops->pread(b->file, b->ph, phsize, b->eh.e_phoff) != (long)phsize)
+	if (b->eh.e_phoff <= b->buflen && phsize <= b->buflen - b->eh.e_phoff)
+		memcpy(b->ph, b->buf + b->eh.e_phoff, phsize);
+	else if (b->file->ops->pread(b->file, b->ph, phsize, b->eh.e_phoff) != (long)phsize)
 		return -ENOEXEC;
 	return elf_check_phdrs(&b->eh, b->ph, b->size, &b->lay);
 }
@@ -161,7 +187,6 @@ static int prot_of(uint32_t pflags)
 static int map_segments(struct mm *mm, struct binfile *b, uint64_t bias, uint64_t *end,
 			bool is_main)
 {
-	static const char zeros[PAGE_SIZE];
 	int i, ret;
 
 	*end = 0;
@@ -181,13 +206,8 @@ static int map_segments(struct mm *mm, struct binfile *b, uint64_t bias, uint64_
 				return ret;
 		}
 		if (p->p_memsz > p->p_filesz) {
-			/* bss: zero the file page's tail, then anonymous pages. */
-			if (p->p_filesz > 0 && (fend & (PAGE_SIZE - 1)) &&
-			    (prot & LINUX_PROT_WRITE)) {
-				ret = poke_user(mm, fend, zeros, PAGE_ALIGN(fend) - fend);
-				if (ret < 0)
-					return ret;
-			}
+			/* bss: anonymous pages (the file page's tail is zeroed
+			 * by zero_bss once everything is mapped). */
 			if (PAGE_ALIGN(mend) > PAGE_ALIGN(fend)) {
 				uint64_t s = p->p_filesz ? PAGE_ALIGN(fend) : start;
 
@@ -210,6 +230,41 @@ static int map_segments(struct mm *mm, struct binfile *b, uint64_t bias, uint64_
 		}
 		if (mend > *end)
 			*end = mend;
+	}
+	return 0;
+}
+
+/* Zeroes the tail of the last file page of each writable PT_LOAD with a
+ * bss, as Linux's padzero, after map_segments has mapped everything: the
+ * writes then need no batch of their own. A page that a later PT_LOAD maps
+ * again is left alone (Linux zeroes it first and the later mapping
+ * replaces it). */
+static int zero_bss(struct mm *mm, struct binfile *b, uint64_t bias)
+{
+	static const char zeros[PAGE_SIZE];
+	int i, j, ret;
+
+	for (i = 0; i < b->eh.e_phnum; i++) {
+		const struct linux_elf64_phdr *p = &b->ph[i];
+		uint64_t fend = bias + p->p_vaddr + p->p_filesz, page = fend & PAGE_MASK;
+		bool again = false;
+
+		if (p->p_type != LINUX_PT_LOAD || p->p_memsz <= p->p_filesz || p->p_filesz == 0 ||
+		    !(fend & (PAGE_SIZE - 1)) || !(prot_of(p->p_flags) & LINUX_PROT_WRITE))
+			continue;
+		for (j = i + 1; j < b->eh.e_phnum && !again; j++) {
+			const struct linux_elf64_phdr *q = &b->ph[j];
+			uint64_t qs = (bias + q->p_vaddr) & PAGE_MASK;
+			uint64_t qe = PAGE_ALIGN(bias + q->p_vaddr + q->p_memsz);
+
+			again = q->p_type == LINUX_PT_LOAD && q->p_memsz > 0 && page >= qs &&
+				page < qe;
+		}
+		if (again)
+			continue;
+		ret = poke_user(mm, fend, zeros, PAGE_ALIGN(fend) - fend);
+		if (ret < 0)
+			return ret;
 	}
 	return 0;
 }
@@ -349,7 +404,7 @@ static int build_stack(struct task *t, struct mm *mm, struct strv *argv, struct 
 	memcpy(words, a->v, a->n * sizeof(uint64_t));
 	memcpy(img + (execfn_addr - sp), execfn, execfn_len);
 	memcpy(img + (plat_addr - sp), platform_str, sizeof(platform_str));
-	host_getrandom(rnd, sizeof(rnd));
+	exec_random(rnd, sizeof(rnd));
 	memcpy(img + (rand_addr - sp), rnd, sizeof(rnd));
 	mm->arg_start = strings_lo;
 	mm->arg_end = mm->env_start = strings_lo + argv->bytes;
@@ -365,17 +420,28 @@ static int build_stack(struct task *t, struct mm *mm, struct strv *argv, struct 
 static int parse_shebang(struct binfile *b, const char *path, struct strv *argv)
 {
 	char line[BINPRM_BUF_SIZE + 1], *p, *interp, *arg = NULL, *end;
-	size_t n = b->buflen;
+	size_t n = b->buflen < BINPRM_BUF_SIZE ? b->buflen : BINPRM_BUF_SIZE;
 	int ret;
 
+	memset(line, 0, sizeof(line));
 	memcpy(line, b->buf, n);
-	line[n] = 0;
-	end = memchr(line, '\n', n);
+	end = memchr(line, '\n', BINPRM_BUF_SIZE);
 	if (!end) {
-		/* Linux: a first line longer than the buffer must at least hold
-		 * the whole interpreter name. */
-		end = line + n;
+		/* As Linux: without a newline the line is the first 255 bytes
+		 * (zeros past the file's end), and a space, tab or NUL must
+		 * follow the interpreter's name there (else it may be cut). */
+		end = line + BINPRM_BUF_SIZE - 1;
+		for (p = line + 2; p <= end && (*p == ' ' || *p == '\t'); p++)
+			;
+		while (p <= end && *p && *p != ' ' && *p != '\t')
+			p++;
+		if (p > end)
+			return -ENOEXEC;
 	}
+	/* Trailing blanks go; not across a NUL: a file without a newline
+	 * keeps them, and "#!interp " then passes an empty argument (Linux). */
+	while (end > line + 2 && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
 	*end = 0;
 	for (p = line + 2; *p == ' ' || *p == '\t'; p++)
 		;
@@ -384,19 +450,11 @@ static int parse_shebang(struct binfile *b, const char *path, struct strv *argv)
 	interp = p;
 	while (*p && *p != ' ' && *p != '\t')
 		p++;
-	if (!*p && end == line + n && n == BINPRM_BUF_SIZE)
-		return -ENOEXEC;
 	if (*p) {
 		*p++ = 0;
 		while (*p == ' ' || *p == '\t')
 			p++;
-		if (*p) {
-			char *q = p + strlen(p);
-
-			while (q > p && (q[-1] == ' ' || q[-1] == '\t'))
-				*--q = 0;
-			arg = p;
-		}
+		arg = p;
 	}
 	/* argv: interp [arg] path argv[1..] */
 	if (argv->n > 0) {
@@ -434,8 +492,10 @@ static void exec_cred(const struct task *t, const struct binfile *b, struct cred
 }
 
 int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *envp,
-	      struct mm **mm_out, struct pf_regs *regs, struct cred *newcred)
+	      struct mm **mm_out, struct pf_thread **th_out, struct pf_regs *regs,
+	      struct cred *newcred)
 {
+	struct pf_thread *th = NULL;
 	struct binfile main_bin, interp_bin;
 	struct auxv_builder a = { .n = 0 };
 	char *execfn = strdup(path), *cur = strdup(path), *interp_path = NULL;
@@ -566,6 +626,17 @@ int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *
 	aux(&a, LINUX_AUXV_HWCAP2, host_auxv(LINUX_AUXV_HWCAP2));
 	if (host_auxv(LINUX_AUXV_MINSIGSTKSZ))
 		aux(&a, LINUX_AUXV_MINSIGSTKSZ, host_auxv(LINUX_AUXV_MINSIGSTKSZ));
+	/* Everything is mapped but nothing written yet: the thread's creation
+	 * runs the whole queue of mappings in the same stub batch, and the
+	 * writes below (bss tails, the stack image) need no batch. */
+	ret = platform->thread_new(mm->pf, t, &th);
+	if (ret < 0)
+		goto out;
+	ret = zero_bss(mm, &main_bin, bias);
+	if (ret == 0 && main_bin.lay.interp >= 0)
+		ret = zero_bss(mm, &interp_bin, ibias);
+	if (ret < 0)
+		goto out;
 	ret = build_stack(t, mm, argv, envp, execfn, &a, &sp);
 	if (ret < 0)
 		goto out;
@@ -577,8 +648,12 @@ int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *
 	regs->rsp = sp;
 	regs->eflags = 0x202;
 	*mm_out = mm;
+	*th_out = th;
 	mm = NULL;
+	th = NULL;
 out:
+	if (th)
+		platform->thread_put(th);
 	mm_put(mm);
 	binfile_close(&main_bin);
 	binfile_close(&interp_bin);
@@ -588,15 +663,11 @@ out:
 	return ret;
 }
 
-int exec_switch(struct task *t, struct mm *mm, const struct pf_regs *regs)
+int exec_switch(struct task *t, struct mm *mm, struct pf_thread *th, const struct pf_regs *regs)
 {
-	struct pf_thread *th;
 	struct pf_regs r;
 	int ret;
 
-	ret = platform->thread_new(mm->pf, t, &th);
-	if (ret < 0)
-		return ret;
 	/* Keep the segment selectors the host gave the new thread. */
 	ret = platform->get_regs(th, &r);
 	if (ret < 0) {

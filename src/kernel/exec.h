@@ -24,14 +24,17 @@ int strv_insert(struct strv *sv, int at, const char *s);
 void strv_free(struct strv *sv);
 
 /* Loads path for t: on success *mm_out is a new address space ready to run
- * with *regs (rip, rsp; other general registers zero), and *newcred the
- * credentials the process has once it switches. t is not changed.
- * Errors: ENOENT, EACCES, ENOEXEC, E2BIG, ELOOP, ENOMEM, ... */
+ * with *regs (rip, rsp; other general registers zero) in the new stopped
+ * host thread *th_out, and *newcred the credentials the process has once
+ * it switches. t is not changed. Errors: ENOENT, EACCES, ENOEXEC, E2BIG,
+ * ELOOP, ENOMEM, ... */
 int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *envp,
-	      struct mm **mm_out, struct pf_regs *regs, struct cred *newcred);
+	      struct mm **mm_out, struct pf_thread **th_out, struct pf_regs *regs,
+	      struct cred *newcred);
 
-/* The switch: t runs the loaded image from now on, in a new host thread
- * (the seed's PTRACE_SWITCH_MM); its old thread and address space go. */
-int exec_switch(struct task *t, struct mm *mm, const struct pf_regs *regs);
+/* The switch: t runs the loaded image from now on, in its new host thread
+ * th (the seed's PTRACE_SWITCH_MM); its old thread and address space go.
+ * Takes over th (put on failure); the caller keeps mm on failure. */
+int exec_switch(struct task *t, struct mm *mm, struct pf_thread *th, const struct pf_regs *regs);
 
 #endif

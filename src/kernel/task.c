@@ -20,6 +20,10 @@
 
 static struct task *tasks[PID_MAX];	   /* by tid */
 static struct process *processes[PID_MAX]; /* by pid, zombies included */
+/* The same processes by all_link, in ascending pid order: what walks every
+ * process (signals to a group, orphaned-group checks, /proc) goes through
+ * the few processes there are, not the PID_MAX slots. */
+static LIST_HEAD_DECL(all_processes);
 static int last_pid;
 static int ntasks;
 static int pids_max = 4096;
@@ -77,11 +81,31 @@ struct process *process_by_pid(int pid)
 
 void for_each_process(void (*fn)(struct process *p, void *arg), void *arg)
 {
-	int i;
+	struct process *p, *n;
 
-	for (i = 1; i < PID_MAX; i++)
-		if (processes[i] && !processes[i]->zombie)
-			fn(processes[i], arg);
+	list_for_each_entry_safe(p, n, &all_processes, all_link)
+	{
+		if (!p->zombie)
+			fn(p, arg);
+	}
+}
+
+struct process *process_next(struct process *p)
+{
+	struct list_head *next = p ? p->all_link.next : all_processes.next;
+
+	return next == &all_processes ? NULL : list_entry(next, struct process, all_link);
+}
+
+/* Into all_processes by pid: new pids are mostly the highest, so the walk
+ * from the tail is short. */
+static void all_processes_add(struct process *p)
+{
+	struct list_head *pos = all_processes.prev;
+
+	while (pos != &all_processes && list_entry(pos, struct process, all_link)->pid > p->pid)
+		pos = pos->prev;
+	list_add(&p->all_link, pos);
 }
 
 struct pgrp_scan {
@@ -139,6 +163,7 @@ void pid_free(int pid)
 {
 	if (pid > 0 && pid < PID_MAX && processes[pid]) {
 		pgrp_ref(processes[pid], -1);
+		list_del(&processes[pid]->all_link);
 		processes[pid] = NULL;
 	}
 }
@@ -156,6 +181,7 @@ void task_register(struct task *t)
 	tasks[t->tid] = t;
 	if (t->proc->pid == t->tid && processes[t->tid] != t->proc) {
 		processes[t->tid] = t->proc;
+		all_processes_add(t->proc);
 		pgrp_ref(t->proc, 1);
 	}
 	ntasks++;
@@ -188,6 +214,7 @@ static struct process *process_new(int pid)
 	list_init(&p->children);
 	list_init(&p->sibling);
 	list_init(&p->threads);
+	list_init(&p->all_link);
 	waitq_init(&p->wait_chld);
 	waitq_init(&p->exit_wait);
 	waitq_init(&p->signalfd_wq);
@@ -254,6 +281,7 @@ int task_start_init(const struct init_config *cfg)
 {
 	struct strv argv = { 0 }, envp = { 0 };
 	struct pf_regs regs;
+	struct pf_thread *th;
 	struct mm *mm = NULL;
 	struct task *t;
 	int i, ret;
@@ -295,10 +323,10 @@ int task_start_init(const struct init_config *cfg)
 	for (i = 0; cfg->envp[i]; i++)
 		if ((ret = strv_push(&envp, cfg->envp[i])) < 0)
 			goto fail;
-	ret = exec_load(t, cfg->path, &argv, &envp, &mm, &regs, &t->proc->cred);
+	ret = exec_load(t, cfg->path, &argv, &envp, &mm, &th, &regs, &t->proc->cred);
 	if (ret < 0)
 		goto fail;
-	ret = exec_switch(t, mm, &regs);
+	ret = exec_switch(t, mm, th, &regs);
 	if (ret < 0) {
 		mm_put(mm);
 		goto fail;

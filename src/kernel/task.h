@@ -39,7 +39,8 @@ struct process {
 	struct process *parent;
 	struct list_head children; /* struct process, by sibling */
 	struct list_head sibling;
-	struct list_head threads; /* struct task, by thread_link */
+	struct list_head threads;  /* struct task, by thread_link */
+	struct list_head all_link; /* task.c's list of registered processes, by pid */
 	int nthreads;
 	int exit_signal; /* sent to the parent at death (SIGCHLD) */
 	bool exiting;	 /* a group exit or fatal signal is under way */
@@ -158,8 +159,12 @@ void set_comm(struct task *t, const char *path);
 /* Lookups in the instance's pid namespace; NULL if none. */
 struct task *task_by_tid(int tid);
 struct process *process_by_pid(int pid);
-/* Calls fn for every live process. */
+/* Calls fn for every live process (zombies left out), by ascending pid;
+ * fn may release the process it is given, not others. */
 void for_each_process(void (*fn)(struct process *p, void *arg), void *arg);
+/* The registered process after p (NULL: the first), zombies included, by
+ * ascending pid; NULL after the last. */
+struct process *process_next(struct process *p);
 /* Is process group pgid orphaned (no member, ignore left out, has a parent
  * in another group of its session)? *stopped (may be NULL): has it a
  * stopped member. */

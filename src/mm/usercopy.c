@@ -81,3 +81,94 @@ long strncpy_from_user(struct mm *mm, char *dst, uaddr_t src, size_t max)
 	}
 	return -ENAMETOOLONG;
 }
+
+void user_reader_init(struct user_reader *r, struct mm *mm)
+{
+	r->mm = mm;
+	r->base = 0;
+	r->len = 0;
+}
+
+/* Makes the window hold addr (from addr's page on): 0 or -EFAULT. */
+static int reader_fill(struct user_reader *r, uaddr_t addr)
+{
+	uaddr_t base = addr & PAGE_MASK;
+	size_t ok = mm_accessible(r->mm, base, USER_READER_SIZE, false);
+	long n;
+
+	if (ok <= addr - base) {
+		/* Not readable, or just below the stack: grow it or fail. */
+		if (!accessible(r->mm, addr, 1, false))
+			return -EFAULT;
+		ok = mm_accessible(r->mm, base, USER_READER_SIZE, false);
+		if (ok <= addr - base)
+			return -EFAULT;
+	}
+	n = platform->mm_read(r->mm->pf, r->buf, base, ok);
+	r->len = 0;
+	if (n <= (long)(addr - base))
+		return -EFAULT;
+	r->base = base;
+	r->len = (size_t)n;
+	return 0;
+}
+
+/* The bytes of the window from addr on (filling it if needed): how many,
+ * or -EFAULT. */
+static long reader_at(struct user_reader *r, uaddr_t addr, const char **p)
+{
+	if (addr < r->base || addr - r->base >= r->len) {
+		int ret = reader_fill(r, addr);
+
+		if (ret < 0)
+			return ret;
+	}
+	*p = r->buf + (addr - r->base);
+	return (long)(r->len - (addr - r->base));
+}
+
+int user_reader_copy(struct user_reader *r, void *dst, uaddr_t src, size_t n)
+{
+	size_t done = 0;
+
+	if (src + n < src)
+		return -EFAULT;
+	while (done < n) {
+		const char *p;
+		long avail = reader_at(r, src + done, &p);
+
+		if (avail < 0)
+			return -EFAULT;
+		if ((size_t)avail > n - done)
+			avail = (long)(n - done);
+		memcpy((char *)dst + done, p, (size_t)avail);
+		done += (size_t)avail;
+	}
+	return 0;
+}
+
+long user_reader_strncpy(struct user_reader *r, char *dst, uaddr_t src, size_t max)
+{
+	size_t done = 0;
+
+	while (done < max) {
+		const char *p, *nul;
+		long avail;
+
+		if (src + done < src)
+			return -EFAULT;
+		avail = reader_at(r, src + done, &p);
+		if (avail < 0)
+			return -EFAULT;
+		if ((size_t)avail > max - done)
+			avail = (long)(max - done);
+		nul = memchr(p, 0, (size_t)avail);
+		if (nul) {
+			memcpy(dst + done, p, (size_t)(nul - p) + 1);
+			return (long)(done + (size_t)(nul - p));
+		}
+		memcpy(dst + done, p, (size_t)avail);
+		done += (size_t)avail;
+	}
+	return -ENAMETOOLONG;
+}

@@ -21,4 +21,23 @@ size_t user_prefix(struct mm *mm, uaddr_t addr, size_t n, bool write);
 /* Like copy_to_user, ignoring page protections (exec building a stack). */
 int poke_user(struct mm *mm, uaddr_t dst, const void *src, size_t n);
 
+/* A read-ahead window over guest memory, for many small reads close
+ * together (execve's argv and envp: a pointer and a string each): one
+ * platform read per window of up to USER_READER_SIZE readable bytes instead
+ * of one per pointer and per string. The bytes are those of the moment the
+ * window was read (a guest that changes them meanwhile races, as on Linux). */
+#define USER_READER_SIZE (16 * 1024)
+
+struct user_reader {
+	struct mm *mm;
+	uaddr_t base; /* the window: [base, base + len) */
+	size_t len;
+	char buf[USER_READER_SIZE];
+};
+
+void user_reader_init(struct user_reader *r, struct mm *mm);
+/* As copy_from_user and strncpy_from_user, through the window. */
+int user_reader_copy(struct user_reader *r, void *dst, uaddr_t src, size_t n);
+long user_reader_strncpy(struct user_reader *r, char *dst, uaddr_t src, size_t max);
+
 #endif

@@ -295,6 +295,30 @@ long sys_lseek(struct task *t, const struct sysargs *a)
 	return ret;
 }
 
+/* fadvise64(2): advice only; nothing here keeps a page cache of its own
+ * (host-backed files have the host's), so a valid call does nothing. The
+ * checks are Linux's generic_fadvise: EBADF (O_PATH too), ESPIPE for a
+ * pipe or FIFO (not a socket), EINVAL for len < 0 or an unknown advice.
+ * A negative offset is accepted, as Linux does. */
+long sys_fadvise64(struct task *t, const struct sysargs *a)
+{
+	struct file *f = fdget(t->files, sysarg_int(a, 0));
+	int64_t len = sysarg_long(a, 2);
+	int advice = sysarg_int(a, 3);
+	long ret = 0;
+
+	if (!f)
+		return -EBADF;
+	if (f->flags & LINUX_O_PATH)
+		ret = -EBADF;
+	else if (file_is_pipe(f))
+		ret = -ESPIPE;
+	else if (len < 0 || advice < LINUX_POSIX_FADV_NORMAL || advice > LINUX_POSIX_FADV_NOREUSE)
+		ret = -EINVAL;
+	file_put(f);
+	return ret;
+}
+
 long sys_getdents64(struct task *t, const struct sysargs *a)
 {
 	struct file *f = fdget(t->files, sysarg_int(a, 0));

@@ -353,8 +353,11 @@ static void de_thread(struct task *t)
 		task_take_tid(t, p->pid);
 }
 
-/* Copies a NULL-terminated array of guest strings (argv, envp). */
-static int get_strv(struct task *t, uaddr_t uv, struct strv *sv)
+/* Copies a NULL-terminated array of guest strings (argv, envp) through
+ * two read-ahead windows, one over the array and one over the strings
+ * (they lie in different places, the strings close together): a few host
+ * reads instead of two per string. */
+static int get_strv(struct user_reader *r, uaddr_t uv, struct strv *sv)
 {
 	char *s = malloc(MAX_ARG_STRLEN);
 	uint64_t p;
@@ -365,13 +368,13 @@ static int get_strv(struct task *t, uaddr_t uv, struct strv *sv)
 	for (i = 0; uv; i++) {
 		long n;
 
-		if (copy_from_user(t->mm, &p, uv + 8 * (uint64_t)i, sizeof(p)) < 0) {
+		if (user_reader_copy(&r[0], &p, uv + 8 * (uint64_t)i, sizeof(p)) < 0) {
 			ret = -EFAULT;
 			break;
 		}
 		if (!p)
 			break;
-		n = strncpy_from_user(t->mm, s, p, MAX_ARG_STRLEN);
+		n = user_reader_strncpy(&r[1], s, p, MAX_ARG_STRLEN);
 		if (n < 0) {
 			ret = n == -ENAMETOOLONG ? -E2BIG : (int)n;
 			break;
@@ -393,6 +396,8 @@ long sys_execve(struct task *t, const struct sysargs *a)
 	struct strv argv = { 0 }, envp = { 0 };
 	char path[4096];
 	struct pf_regs regs;
+	struct pf_thread *th;
+	struct user_reader *rd;
 	struct cred nc;
 	struct mm *mm;
 	long ret;
@@ -402,15 +407,21 @@ long sys_execve(struct task *t, const struct sysargs *a)
 		return ret;
 	if (ret == 0)
 		return -ENOENT;
-	ret = get_strv(t, sysarg_uaddr(a, 1), &argv);
+	rd = malloc(2 * sizeof(*rd));
+	if (!rd)
+		return -ENOMEM;
+	user_reader_init(&rd[0], t->mm);
+	user_reader_init(&rd[1], t->mm);
+	ret = get_strv(rd, sysarg_uaddr(a, 1), &argv);
 	if (ret == 0)
-		ret = get_strv(t, sysarg_uaddr(a, 2), &envp);
+		ret = get_strv(rd, sysarg_uaddr(a, 2), &envp);
+	free(rd);
 	if (ret == 0)
-		ret = exec_load(t, path, &argv, &envp, &mm, &regs, &nc);
+		ret = exec_load(t, path, &argv, &envp, &mm, &th, &regs, &nc);
 	if (ret == 0 && t->proc->nthreads > 1)
 		de_thread(t);
 	if (ret == 0) {
-		ret = exec_switch(t, mm, &regs);
+		ret = exec_switch(t, mm, th, &regs);
 		if (ret < 0) {
 			/* The old thread and address space are still ours. */
 			mm_put(mm);

@@ -144,12 +144,12 @@ static void kill_one(struct kill_ctx *k, struct process *p)
 static long kill_all(struct task *t, int sig)
 {
 	struct kill_ctx k = { .from = t, .sig = sig };
-	struct process *p;
-	int pid, ret = 0;
+	struct process *p, *next;
+	int ret = 0;
 
-	for (pid = 2; pid < PID_MAX; pid++) {
-		p = process_by_pid(pid);
-		if (!p || p == t->proc)
+	for (p = process_next(NULL); p; p = next) {
+		next = process_next(p);
+		if (p->pid < 2 || p == t->proc)
 			continue;
 		kill_one(&k, p);
 		if (k.err != -EPERM)
@@ -161,12 +161,11 @@ static long kill_all(struct task *t, int sig)
 static long kill_pgrp(struct task *t, int pgrp, int sig)
 {
 	struct kill_ctx k = { .from = t, .sig = sig, .err = -ESRCH };
-	struct process *p;
-	int pid;
+	struct process *p, *next;
 
-	for (pid = 1; pid < PID_MAX; pid++) {
-		p = process_by_pid(pid);
-		if (p && p->pgid == pgrp)
+	for (p = process_next(NULL); p; p = next) {
+		next = process_next(p);
+		if (p->pgid == pgrp)
 			kill_one(&k, p);
 	}
 	return k.success ? 0 : k.err;

@@ -49,6 +49,7 @@ enum {
 #include <dirent.h>
 #include <elf.h>
 #include <linux/auxvec.h>
+#include <linux/fadvise.h>
 #include <linux/fcntl.h>
 #include <linux/fs.h>
 #include <linux/futex.h>
@@ -487,6 +488,12 @@ static void check_fcntl(void)
 	C(SEEK_END);
 	C(SEEK_DATA);
 	C(SEEK_HOLE);
+	C(POSIX_FADV_NORMAL);
+	C(POSIX_FADV_RANDOM);
+	C(POSIX_FADV_SEQUENTIAL);
+	C(POSIX_FADV_WILLNEED);
+	C(POSIX_FADV_DONTNEED);
+	C(POSIX_FADV_NOREUSE);
 	C(F_OK);
 	C(X_OK);
 	C(W_OK);

@@ -139,6 +139,14 @@ _Static_assert(offsetof(struct linux_open_how, resolve) == 16, "linux_open_how r
 #define LINUX_SEEK_DATA 3
 #define LINUX_SEEK_HOLE 4
 
+/* posix_fadvise(2) advice (x86-64: DONTNEED 4, NOREUSE 5) */
+#define LINUX_POSIX_FADV_NORMAL	    0
+#define LINUX_POSIX_FADV_RANDOM	    1
+#define LINUX_POSIX_FADV_SEQUENTIAL 2
+#define LINUX_POSIX_FADV_WILLNEED   3
+#define LINUX_POSIX_FADV_DONTNEED   4
+#define LINUX_POSIX_FADV_NOREUSE    5
+
 /* access(2)/faccessat(2) mode */
 #define LINUX_F_OK 0
 #define LINUX_X_OK 1

@@ -25,26 +25,37 @@
 
 int procfs_running_tasks(void)
 {
-	int i, n = 0;
+	struct process *p;
+	struct task *t;
+	int n = 0;
 
-	for (i = 1; i < PID_MAX; i++) {
-		struct task *t = task_by_tid(i);
-
-		if (t && t->state != TASK_SLEEPING && t->state != TASK_DEAD)
-			n++;
+	for (p = process_next(NULL); p; p = process_next(p)) {
+		list_for_each_entry(t, &p->threads, thread_link)
+		{
+			if (t->state != TASK_SLEEPING && t->state != TASK_DEAD)
+				n++;
+		}
 	}
 	return n;
 }
 
-/* The highest pid in use: Linux's last_pid, approximately. */
+/* The highest pid or tid in use: Linux's last_pid, approximately. */
 int procfs_last_pid(void)
 {
-	int i;
+	struct process *p;
+	struct task *t;
+	int last = 0;
 
-	for (i = PID_MAX - 1; i > 0; i--)
-		if (process_by_pid(i) || task_by_tid(i))
-			return i;
-	return 0;
+	for (p = process_next(NULL); p; p = process_next(p)) {
+		if (p->pid > last)
+			last = p->pid;
+		list_for_each_entry(t, &p->threads, thread_link)
+		{
+			if (t->tid > last)
+				last = t->tid;
+		}
+	}
+	return last;
 }
 
 static int64_t uptime_ns(void)

@@ -320,16 +320,18 @@ static int dir_iterate(struct inode *dir, dir_emit_fn emit, void *ctx)
 	if (ret)
 		return ret < 0 ? ret : 0;
 	switch (d->e->dyn) {
-	case PD_PIDS:
+	case PD_PIDS: {
+		struct process *p;
+
+		/* Ascending pids, as Linux lists them. */
 		n.e = &procfs_pid_entry;
-		for (i = 1; ret == 0 && i < PID_MAX; i++) {
-			if (!process_by_pid(i))
-				continue;
-			n.pid = i;
-			snprintf(name, sizeof(name), "%d", i);
+		for (p = process_next(NULL); ret == 0 && p; p = process_next(p)) {
+			n.pid = p->pid;
+			snprintf(name, sizeof(name), "%d", p->pid);
 			ret = emit(ctx, name, ino_of(&n), LINUX_DT_DIR);
 		}
 		break;
+	}
 	case PD_TASKS: {
 		struct process *p = procfs_process(d);
 		struct task *t;
