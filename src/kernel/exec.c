@@ -499,8 +499,9 @@ int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *
 	struct binfile main_bin, interp_bin;
 	struct auxv_builder a = { .n = 0 };
 	char *execfn = strdup(path), *cur = strdup(path), *interp_path = NULL;
-	uint64_t bias = 0, ibias = 0, end, entry, sp, vdso = 0;
+	uint64_t bias = 0, ibias = 0, end, entry, sp, vdso = 0, vdso_from = 0;
 	struct mm *mm = NULL;
+	bool recycled = false, exec_failed = false;
 	long lb;
 	int ret, depth;
 
@@ -557,14 +558,24 @@ int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *
 			goto out;
 	}
 
-	ret = mm_create(&mm);
-	if (ret < 0)
-		goto out;
+	/* A single-threaded process that is its address space's only user
+	 * keeps its stub and host thread (emptied): no new stub and thread to
+	 * make and box. This is the point of no return then, as Linux's
+	 * begin_new_exec: a failure below kills the process. Else a fresh
+	 * stub is built while the old image lives on. */
+	if (t->thread && t->mm && t->proc->nthreads == 1 &&
+	    mm_create_recycled(t->mm, &mm, &vdso_from) == 0) {
+		recycled = true;
+	} else {
+		ret = mm_create(&mm);
+		if (ret < 0)
+			goto out;
+	}
 	mm->randomize = !(t->proc->personality & LINUX_ADDR_NO_RANDOMIZE);
 	setup_layout(mm, &t->proc->rlim[LINUX_RLIMIT_STACK]);
 	/* The vDSO first: it leaves its place in the fresh stub before
 	 * anything could be mapped over it. */
-	ret = mm_map_vdso(mm, &vdso);
+	ret = mm_map_vdso(mm, &vdso, vdso_from);
 	if (ret < 0)
 		goto out;
 	/* The strings, the pointers to them and the auxv (64 words), padded. */
@@ -629,7 +640,10 @@ int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *
 	/* Everything is mapped but nothing written yet: the thread's creation
 	 * runs the whole queue of mappings in the same stub batch, and the
 	 * writes below (bss tails, the stack image) need no batch. */
-	ret = platform->thread_new(mm->pf, t, &th);
+	if (recycled)
+		ret = platform->mm_flush(mm->pf);
+	else
+		ret = platform->thread_new(mm->pf, t, &th);
 	if (ret < 0)
 		goto out;
 	ret = zero_bss(mm, &main_bin, bias);
@@ -648,18 +662,31 @@ int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *
 	regs->rsp = sp;
 	regs->eflags = 0x202;
 	*mm_out = mm;
-	*th_out = th;
+	*th_out = recycled ? t->thread : th;
 	mm = NULL;
 	th = NULL;
 out:
 	if (th)
 		platform->thread_put(th);
+	if (mm && recycled) {
+		/* Past the point of no return: the process goes, in its new
+		 * (unfinished) address space, which holds its thread. */
+		mm_put(t->mm);
+		t->mm = mm;
+		mm = NULL;
+		exec_failed = true;
+	}
 	mm_put(mm);
 	binfile_close(&main_bin);
 	binfile_close(&interp_bin);
 	free(interp_path);
 	free(execfn);
 	free(cur);
+	if (exec_failed) {
+		klog(LOG_INFO, "pid %d: exec of %s failed past the point of no return (%d)",
+		     t->proc->pid, path, ret);
+		process_exit(t, LINUX_SIGSEGV);
+	}
 	return ret;
 }
 
@@ -670,6 +697,11 @@ int exec_switch(struct task *t, struct mm *mm, struct pf_thread *th, const struc
 
 	/* Keep the segment selectors the host gave the new thread. */
 	ret = platform->get_regs(th, &r);
+	if (ret < 0 && th == t->thread) {
+		mm_put(t->mm);
+		t->mm = mm;
+		process_exit(t, LINUX_SIGKILL); /* its stub is gone */
+	}
 	if (ret < 0) {
 		platform->thread_put(th);
 		return ret;
@@ -682,6 +714,14 @@ int exec_switch(struct task *t, struct mm *mm, struct pf_thread *th, const struc
 	r.eflags = regs->eflags;
 	r.fs_base = r.gs_base = 0;
 	platform->set_regs(th, &r);
+	if (th == t->thread) {
+		/* The same host thread (mm_create_recycled): its counts go on,
+		 * as the stub's peak size does; its FPU starts afresh. */
+		fpu_init_state(t);
+		mm_put(t->mm);
+		t->mm = mm;
+		return 0;
+	}
 	cputime_thread_retire(t);
 	cputime_mm_retire(t->proc, t->mm);
 	if (t->thread) {

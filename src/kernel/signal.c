@@ -591,6 +591,17 @@ static void fpu_reset(struct task *t, char *fpu, long size)
 	platform->fpu_set(t->thread, fpu, size);
 }
 
+int fpu_init_state(struct task *t)
+{
+	static char fpu[FPU_AREA_MAX] __attribute__((aligned(64)));
+	long size = platform->fpu_get(t->thread, fpu, sizeof(fpu));
+
+	if (size < LINUX_FXSAVE_SIZE)
+		return -ESRCH;
+	fpu_reset(t, fpu, size);
+	return 0;
+}
+
 /* Builds the rt_sigframe and points the registers at the handler. */
 static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info,
 		       const struct linux_sigaction *sa, uint64_t oldmask)

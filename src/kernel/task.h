@@ -210,6 +210,9 @@ int send_signal_info(struct process *p, struct task *thread, int sig,
 		     const struct linux_siginfo *info);
 /* A synchronous fault: delivered to t even if blocked or ignored. */
 void force_signal(struct task *t, int sig, int code, uint64_t addr);
+/* t's FPU, SSE and AVX state back to their initial values (a handler's
+ * start, an exec that keeps the thread). */
+int fpu_init_state(struct task *t);
 /* Before t returns to the guest: sleep while the process is stopped,
  * restart or fail an interrupted call, deliver one pending signal (a frame,
  * or its default action). */

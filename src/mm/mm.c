@@ -139,28 +139,84 @@ static void vma_insert(struct mm *mm, struct vma *v)
 	list_add_tail(&v->link, &mm->vmas);
 }
 
-int mm_create(struct mm **out)
+/* A new mm on pf (taken over), with the stub's VMA. */
+static int mm_alloc(struct pf_mm *pf, struct mm **out)
 {
 	struct mm *mm = calloc(1, sizeof(*mm));
 	struct vma *stub;
-	int ret;
 
 	if (!mm)
 		return -ENOMEM;
 	mm->refcount = 1;
 	list_init(&mm->vmas);
-	ret = platform->mm_new(&mm->pf);
-	if (ret < 0) {
-		free(mm);
-		return ret;
-	}
+	mm->pf = pf;
 	stub = vma_new(STUB_BASE, STUB_END, LINUX_PROT_READ | LINUX_PROT_EXEC, VMA_STUB, NULL, 0);
 	if (!stub) {
-		mm_put(mm);
+		free(mm);
 		return -ENOMEM;
 	}
 	vma_insert(mm, stub);
 	*out = mm;
+	return 0;
+}
+
+int mm_create(struct mm **out)
+{
+	struct pf_mm *pf;
+	int ret = platform->mm_new(&pf);
+
+	if (ret < 0)
+		return ret;
+	ret = mm_alloc(pf, out);
+	if (ret < 0)
+		platform->mm_put(pf);
+	return ret;
+}
+
+/* Where mm's vDSO is, if it is whole as an exec placed it (the guest may
+ * have unmapped or moved parts of it): 0 and *base, else -ENOENT. */
+static int vdso_whole(struct mm *mm, const struct pf_vdso *vd, uaddr_t *base)
+{
+	struct vma *v;
+	uaddr_t b = 0;
+	int i;
+
+	list_for_each_entry(v, &mm->vmas, link)
+	{
+		if (v->flags & VMA_VDSO) {
+			b = v->start - vd->ehdr_off;
+			break;
+		}
+	}
+	if (!b)
+		return -ENOENT;
+	for (i = 0; i < vd->nparts; i++) {
+		v = mm_find_vma(mm, b + vd->part[i].off);
+		if (!v || v->start != b + vd->part[i].off ||
+		    v->end != b + vd->part[i].off + vd->part[i].len ||
+		    !(v->flags & (VMA_VVAR | VMA_VVAR_VCLOCK | VMA_VDSO)))
+			return -ENOENT;
+	}
+	*base = b;
+	return 0;
+}
+
+int mm_create_recycled(struct mm *old, struct mm **out, uaddr_t *vdso_from)
+{
+	const struct pf_vdso *vd = platform->vdso ? platform->vdso() : NULL;
+	uaddr_t base = 0;
+	int ret;
+
+	if (old->refcount != 1 || !old->pf || !platform->mm_recycle ||
+	    (vd && vdso_whole(old, vd, &base) < 0))
+		return -EAGAIN;
+	ret = platform->mm_recycle(old->pf, base, vd ? vd->size : 0);
+	if (ret == 0)
+		ret = mm_alloc(old->pf, out);
+	if (ret < 0)
+		return ret;
+	old->pf = NULL; /* mm_put(old) leaves the stub alone */
+	*vdso_from = base;
 	return 0;
 }
 
@@ -658,7 +714,7 @@ int mm_fork(struct mm *src, struct mm **out)
 	return 0;
 }
 
-int mm_map_vdso(struct mm *mm, uaddr_t *ehdr)
+int mm_map_vdso(struct mm *mm, uaddr_t *ehdr, uaddr_t from)
 {
 	static const unsigned kinds[] = { [PF_VDSO_VVAR] = VMA_VVAR,
 					  [PF_VDSO_VVAR_VCLOCK] = VMA_VVAR_VCLOCK,
@@ -671,15 +727,17 @@ int mm_map_vdso(struct mm *mm, uaddr_t *ehdr)
 	*ehdr = 0;
 	if (!vd)
 		return 0;
+	if (!from)
+		from = vd->base;
 	addr = mm_unmapped_area(mm, 0, vd->size);
 	if (addr < 0)
 		goto fail;
 	/* Part by part (mremap moves one host mapping at a time), in the
 	 * order that never lands a part on one not yet moved. */
-	for (i = 0; i < vd->nparts && (uint64_t)addr != vd->base; i++) {
-		int k = (uint64_t)addr < vd->base ? i : vd->nparts - 1 - i;
+	for (i = 0; i < vd->nparts && (uint64_t)addr != from; i++) {
+		int k = (uint64_t)addr < from ? i : vd->nparts - 1 - i;
 
-		ret = platform->mm_move(mm->pf, vd->base + vd->part[k].off, vd->part[k].len,
+		ret = platform->mm_move(mm->pf, from + vd->part[k].off, vd->part[k].len,
 					vd->part[k].len, (uint64_t)addr + vd->part[k].off);
 		if (ret < 0)
 			goto fail;
@@ -696,7 +754,7 @@ int mm_map_vdso(struct mm *mm, uaddr_t *ehdr)
 	return 0;
 fail:
 	/* No vDSO then: none of it may stay behind unseen. */
-	platform->mm_unmap(mm->pf, vd->base, vd->size);
+	platform->mm_unmap(mm->pf, from, vd->size);
 	klog(LOG_INFO, "vdso: cannot place it (%ld): none for this program", addr < 0 ? addr : ret);
 	return 0;
 }

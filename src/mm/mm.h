@@ -98,9 +98,16 @@ long mm_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len, unsig
 	      uaddr_t new_addr);
 
 /* Places the host's vDSO that a fresh address space holds (platform's
- * vdso) at a free range, as Linux's exec does, with its VMAs; *ehdr: the
- * address for AT_SYSINFO_EHDR, 0 if there is none. */
-int mm_map_vdso(struct mm *mm, uaddr_t *ehdr);
+ * vdso; a recycled one's at from, else 0) at a free range, as Linux's exec
+ * does, with its VMAs; *ehdr: the address for AT_SYSINFO_EHDR, 0 if there
+ * is none. */
+int mm_map_vdso(struct mm *mm, uaddr_t *ehdr, uaddr_t from);
+/* An exec's new mm on the stub of old, its only user (refcount 1, one
+ * thread): the stub is emptied but for its vDSO (*vdso_from, for
+ * mm_map_vdso; 0 if the host has none) and keeps its thread; old is left
+ * without a stub. -EAGAIN if old cannot give its stub (shared, or its
+ * vDSO no longer whole): the caller makes a new one. */
+int mm_create_recycled(struct mm *old, struct mm **out, uaddr_t *vdso_from);
 /* A fault (or a kernel access) at addr just below the stack VMA: grows
  * the stack down over it, as Linux does, within stack_max and a guard gap
  * above the VMA below. 0 if it grew; -EFAULT if addr is no stack address;

@@ -1,0 +1,145 @@
+/* What an exec leaves of the old program: nothing. The program re-execs
+ * itself (/proc/self/exe) through stages: a page it mapped at a fixed
+ * address is gone, the FPU/SSE control state is back to its initial
+ * values (MXCSR 0x1f80, x87 control word 0x37f), the vDSO works after a
+ * chain of execs and after the old program unmapped its own, and
+ * /proc/self/maps names no leftover of the old image. skas keeps a
+ * single-threaded process's stub and host thread across an exec
+ * (mm_create_recycled): these are what that must wipe. */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MARK_ADDR ((void *)0x5a5a0000000UL)
+
+static int n;
+
+static void check(int ok, const char *what)
+{
+	printf("%s %d - %s\n", ok ? "ok" : "not ok", ++n, what);
+	fflush(stdout);
+}
+
+/* The checks go on counting from where the last image stopped. */
+static void reexec(const char *stage)
+{
+	char count[16];
+	char *argv[] = { "exec_fresh", (char *)stage, count, NULL };
+
+	snprintf(count, sizeof(count), "%d", n);
+	execv("/proc/self/exe", argv);
+	perror("execv");
+	exit(1);
+}
+
+static uint32_t get_mxcsr(void)
+{
+	uint32_t v;
+
+	__asm__ volatile("stmxcsr %0" : "=m"(v));
+	return v;
+}
+
+static uint16_t get_fcw(void)
+{
+	uint16_t v;
+
+	__asm__ volatile("fnstcw %0" : "=m"(v));
+	return v;
+}
+
+/* [vdso] is whole and clock_gettime agrees with the syscall. */
+static int vdso_ok(void)
+{
+	struct timespec a, b;
+
+	if (!getauxval(AT_SYSINFO_EHDR))
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	b = a;
+	return clock_gettime(CLOCK_MONOTONIC, &b) == 0 &&
+	       (b.tv_sec > a.tv_sec || (b.tv_sec == a.tv_sec && b.tv_nsec >= a.tv_nsec));
+}
+
+/* Lines of /proc/self/maps naming [vdso] (the old one must not stay). */
+static int count_maps(const char *name)
+{
+	char line[512];
+	int c = 0;
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, name))
+			c++;
+	fclose(f);
+	return c;
+}
+
+static void unmap_vdso(void)
+{
+	char line[512];
+	unsigned long lo, hi;
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if ((strstr(line, "[vdso]") || strstr(line, "[vvar")) &&
+		    sscanf(line, "%lx-%lx", &lo, &hi) == 2)
+			munmap((void *)lo, hi - lo);
+	if (f)
+		fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+	const char *stage = argc > 1 ? argv[1] : "start";
+	void *p;
+
+	if (argc > 2)
+		n = atoi(argv[2]);
+	if (strcmp(stage, "start") == 0) {
+		p = mmap(MARK_ADDR, 4096, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+		if (p != MARK_ADDR)
+			return 1;
+		memcpy(p, "old image", 10);
+		/* Round toward zero, all exceptions unmasked but the precision
+		 * one; x87 at single precision. */
+		uint32_t mx = 0x6000 | 0x1000;
+		uint16_t cw = 0x007f;
+
+		__asm__ volatile("ldmxcsr %0" ::"m"(mx));
+		__asm__ volatile("fldcw %0" ::"m"(cw));
+		reexec("second");
+	}
+	if (strcmp(stage, "second") == 0) {
+		p = mmap(MARK_ADDR, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | 0x100000, -1, 0);
+		check(p == MARK_ADDR, "a page the old image mapped is gone (MAP_FIXED_NOREPLACE)");
+		check(p == MARK_ADDR && memcmp(p, "old image", 10) != 0,
+		      "and it reads as fresh zeroes");
+		check(get_mxcsr() == 0x1f80, "MXCSR back to 0x1f80");
+		check(get_fcw() == 0x37f, "x87 control word back to 0x37f");
+		check(vdso_ok() && count_maps("[vdso]") == 1, "one working vDSO after an exec");
+		check(count_maps("[heap]") <= 1, "one heap at most");
+		reexec("third");
+	}
+	if (strcmp(stage, "third") == 0) {
+		check(vdso_ok() && count_maps("[vdso]") == 1, "one working vDSO after two execs");
+		unmap_vdso();
+		check(count_maps("[vdso]") == 0, "the program unmapped its vDSO");
+		reexec("fourth");
+	}
+	if (strcmp(stage, "fourth") == 0) {
+		check(vdso_ok() && count_maps("[vdso]") == 1,
+		      "a working vDSO again after an exec from a program without one");
+		return 0;
+	}
+	return 1;
+}
