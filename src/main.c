@@ -20,6 +20,7 @@
 #include "kernel/cpus.h"
 #include "mm/commit.h"
 #include "vfs/file.h"
+#include "fs/hostfs/hostfs.h"
 #include "fs/tmpfs/tmpfs.h"
 
 #define SKAS_VERSION "0.1.0"
@@ -427,7 +428,7 @@ int main(int argc, char **argv)
 	struct cmdline cl;
 	struct path root;
 	char *cwd;
-	int ret;
+	int i, ret;
 
 	parse(argc, argv, &cl);
 	if (cl.log_file && host_log_open(cl.log_file) < 0)
@@ -500,6 +501,9 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	for (i = 0; i < 3; i++)
+		if (!console_is_stdio(i))
+			hostfs_stdio_prepare(i);
 	cwd = start_cwd(cl.root);
 	cfg.path = cl.prog_argv ? cl.prog_argv[0] : shells[0];
 	cfg.argv = cl.prog_argv ? cl.prog_argv : (char **)shells;

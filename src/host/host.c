@@ -15,6 +15,8 @@
 #include <sys/auxv.h>
 #include <sys/ioctl.h>
 #include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -238,6 +240,36 @@ long host_read(int fd, void *buf, size_t n)
 long host_write(int fd, const void *buf, size_t n)
 {
 	return RETRY(write(fd, buf, n));
+}
+
+long host_recv_nowait(int fd, void *buf, size_t n)
+{
+	struct iovec iov = { .iov_base = buf, .iov_len = n };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	return RETRY(recvmsg(fd, &m, MSG_DONTWAIT));
+}
+
+long host_send_nowait(int fd, const void *buf, size_t n)
+{
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = n };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	return RETRY(sendmsg(fd, &m, MSG_DONTWAIT | MSG_NOSIGNAL));
+}
+
+long host_read_nowait(int fd, void *buf, size_t n)
+{
+	struct iovec iov = { .iov_base = buf, .iov_len = n };
+
+	return RETRY(preadv2(fd, &iov, 1, -1, RWF_NOWAIT));
+}
+
+long host_write_nowait(int fd, const void *buf, size_t n)
+{
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = n };
+
+	return RETRY(pwritev2(fd, &iov, 1, -1, RWF_NOWAIT));
 }
 
 long host_pread(int fd, void *buf, size_t n, int64_t off)

@@ -27,6 +27,15 @@ char *host_realpath(const char *path);
 char *host_fd_path(int fd);
 long host_read(int fd, void *buf, size_t n);
 long host_write(int fd, const void *buf, size_t n);
+/* A socket's read and write that never block (recvmsg and sendmsg with
+ * MSG_DONTWAIT; EPIPE without the host's SIGPIPE): -EAGAIN instead. */
+long host_recv_nowait(int fd, void *buf, size_t n);
+long host_send_nowait(int fd, const void *buf, size_t n);
+/* read(2) and write(2) that never block (preadv2 and pwritev2 at the file
+ * position with RWF_NOWAIT: pipes and FIFOs, not ttys): -EAGAIN instead,
+ * -EOPNOTSUPP if the file cannot. */
+long host_read_nowait(int fd, void *buf, size_t n);
+long host_write_nowait(int fd, const void *buf, size_t n);
 long host_pread(int fd, void *buf, size_t n, int64_t off);
 long host_lseek(int fd, int64_t off, int whence);
 int host_fstat(int fd, struct linux_stat *st);

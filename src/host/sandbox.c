@@ -283,6 +283,8 @@ static int allow_files(scmp_filter_ctx ctx)
 	r |= ALLOW(write);	  /* host_write, the log, stdout/stderr */
 	r |= ALLOW(pread64);	  /* host_pread: file reads, ELF loading */
 	r |= ALLOW(pwrite64);	  /* host_pwrite: hostfs and tmpfs writes */
+	r |= ALLOW(preadv2);	  /* host_read_nowait: a host stdio pipe shared */
+	r |= ALLOW(pwritev2);	  /* host_write_nowait: the same */
 	r |= ALLOW(lseek);	  /* host_lseek */
 	r |= ALLOW(fstat);	  /* host_fstat with a glibc older than 2.33 */
 	r |= ALLOW(newfstatat);	  /* host_fstat: glibc's fstat is fstatat(AT_EMPTY_PATH) */

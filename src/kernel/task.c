@@ -242,8 +242,8 @@ struct process *process_alloc(int pid)
 	return process_new(pid);
 }
 
-/* Guest fds 0, 1, 2 are the host's, dup'ed (the kernel keeps its own),
- * or the console (tty/console.c), which becomes the controlling terminal
+/* Guest fds 0, 1, 2 are the host's (hostfs_stdio: the kernel keeps its
+ * own), or the console (tty/console.c), which becomes the controlling terminal
  * of t's session. */
 static int install_stdio(struct task *t)
 {
@@ -252,7 +252,6 @@ static int install_stdio(struct task *t)
 
 	for (fd = 0; fd < 3; fd++) {
 		struct file *f;
-		int hfd;
 
 		if (console_is_stdio(fd)) {
 			ret = console_stdio_file(t, &f);
@@ -262,14 +261,11 @@ static int install_stdio(struct task *t)
 				return ret;
 			continue;
 		}
-		hfd = host_dup_stdio(fd);
-		if (hfd < 0)
+		ret = hostfs_stdio(fd, &f);
+		if (ret == -EBADF)
 			continue; /* closed on the host: closed in the guest */
-		ret = hostfs_stdio(hfd, host_fd_flags(hfd), &f);
-		if (ret < 0) {
-			host_close(hfd);
+		if (ret < 0)
 			return ret;
-		}
 		ret = fd_install_at(files, fd, f, false);
 		if (ret < 0)
 			return ret;

@@ -165,18 +165,6 @@ int sock_wait(struct waitq *wq, int64_t deadline)
 	return 0;
 }
 
-void sock_sigpipe(void)
-{
-	struct linux_siginfo si;
-
-	memset(&si, 0, sizeof(si));
-	si.si_signo = LINUX_SIGPIPE;
-	si.si_code = LINUX_SI_USER;
-	si.fields.kill.pid = current->proc->pid;
-	si.fields.kill.uid = current->proc->cred.uid;
-	send_signal_info(current->proc, current, LINUX_SIGPIPE, &si);
-}
-
 /* read(2) and write(2): recvmsg and sendmsg without flags or control. */
 static long socket_read(struct file *f, void *buf, size_t n)
 {

@@ -98,8 +98,6 @@ int64_t sock_deadline(int64_t timeo, bool nonblock);
  * when it may not wait or the deadline passed; -ERESTARTSYS, or -EINTR
  * with a timeout, on a signal. */
 int sock_wait(struct waitq *wq, int64_t deadline);
-/* Sends SIGPIPE to the current thread (EPIPE on a socket). */
-void sock_sigpipe(void);
 
 int sock_setsockopt(struct socket *s, int level, int name, const void *val, unsigned len);
 /* *len: the guest's buffer size in, the size to copy out on return. */

@@ -206,7 +206,7 @@ long unix_stream_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 	return sent ? (long)sent : err;
 out_pipe:
 	if (!sent && !(flags & LINUX_MSG_NOSIGNAL))
-		sock_sigpipe();
+		send_sigpipe();
 	return sent ? (long)sent : -EPIPE;
 }
 

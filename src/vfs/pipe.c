@@ -122,18 +122,6 @@ static long pipe_read(struct file *f, void *buf, size_t n)
 	return (long)done;
 }
 
-static void raise_sigpipe(void)
-{
-	struct linux_siginfo si;
-
-	memset(&si, 0, sizeof(si));
-	si.si_signo = LINUX_SIGPIPE;
-	si.si_code = LINUX_SI_USER;
-	si.fields.kill.pid = current->proc->pid;
-	si.fields.kill.uid = current->proc->cred.uid;
-	send_signal_info(current->proc, current, LINUX_SIGPIPE, &si);
-}
-
 static long pipe_write(struct file *f, const void *buf, size_t n)
 {
 	struct pipe *p = f->priv;
@@ -141,7 +129,7 @@ static long pipe_write(struct file *f, const void *buf, size_t n)
 	size_t done = 0, chars = n & (PAGE_SIZE - 1);
 
 	if (p->readers == 0) {
-		raise_sigpipe();
+		send_sigpipe();
 		return -EPIPE;
 	}
 	/* The tail of the write joins the last buffer if it fits there whole. */
@@ -159,7 +147,7 @@ static long pipe_write(struct file *f, const void *buf, size_t n)
 	}
 	for (;;) {
 		if (p->readers == 0) {
-			raise_sigpipe();
+			send_sigpipe();
 			return done ? (long)done : -EPIPE;
 		}
 		if (occupancy(p) < p->nslots) {

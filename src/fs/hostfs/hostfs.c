@@ -2,27 +2,20 @@
  * fd relative to the parent's, with O_NOFOLLOW: the VFS follows symlinks
  * itself, so a host symlink or ".." never leads out. What procfs, sysfs and
  * the like hold is hidden; host block devices, fifos and sockets cannot be
- * opened. A stream (a pipe, tty or socket: the host's stdio) has a wait
- * queue that edge watches of its host fd wake at each readiness event (each
- * write into a host pipe), as a pipe's queue: epoll items, poll and
- * blocking reads wait on it. */
+ * opened (so no open waits for a FIFO's other side). Open files, and the
+ * host's stdio as guest files, are in file.c. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "fs/hostfs/hostfs.h"
+#include "fs/hostfs/file.h"
 #include "vfs/file.h"
 #include "vfs/devices.h"
 #include "vfs/namei.h"
-#include "vfs/poll.h"
 #include "vfs/readdir.h"
 #include "host/host.h"
-#include "kernel/sched.h"
-#include "kernel/task.h"
-#include "mm/usercopy.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
-#include "abi/linux/ioctl.h"
-#include "abi/linux/poll.h"
 #include "abi/linux/stat.h"
 
 struct hostfs_inode {
@@ -32,219 +25,12 @@ struct hostfs_inode {
 	uint64_t st_gen;
 };
 
-struct hostfs_priv {
-	bool stream; /* a pipe, tty or socket: reads may have to wait */
-	bool tty;
-	/* A stream's readiness (hostfs_watch, at the first wait): 0 not yet
-	 * watched, 1 watched, -errno the host cannot (always ready). */
-	int watch;
-	struct waitq wq;	       /* woken with the host's POLL* bits */
-	struct host_edge_watch rd, wr; /* reading and writing */
-	int wr_fd;		       /* host fd of wr when both: a dup, or -1 */
-};
-
-static struct hostfs_priv *priv_alloc(bool stream)
-{
-	struct hostfs_priv *p = calloc(1, sizeof(*p));
-
-	if (!p)
-		return NULL;
-	p->stream = stream;
-	waitq_init(&p->wq);
-	p->rd.fd = p->wr.fd = p->wr_fd = -1;
-	return p;
-}
-
-static void hostfs_ready(void *arg, unsigned events)
-{
-	struct hostfs_priv *p = arg;
-
-	if (events & LINUX_POLLIN)
-		events |= LINUX_POLLRDNORM;
-	if (events & LINUX_POLLOUT)
-		events |= LINUX_POLLWRNORM;
-	waitq_wake(&p->wq, events);
-}
-
-static void hostfs_unwatch(struct hostfs_priv *p)
-{
-	host_evloop_edge_del(&p->rd);
-	host_evloop_edge_del(&p->wr);
-	if (p->wr_fd >= 0)
-		host_close(p->wr_fd);
-	p->wr_fd = -1;
-}
-
-/* From now on, p->wq hears of every readiness event of the stream's host
- * fd: one edge watch per direction the file is open for, so a wakeup's key
- * says which (a second host fd for writing, as the host keys its watches
- * by fd). Returns 0, or -errno if the host cannot watch the fd (a file
- * without a poll op there: always ready). */
-static int hostfs_watch(struct file *f, struct hostfs_priv *p)
-{
-	int ret = 0, wfd = f->host_fd;
-
-	if (p->watch)
-		return p->watch < 0 ? p->watch : 0;
-	p->rd.fn = p->wr.fn = hostfs_ready;
-	p->rd.arg = p->wr.arg = p;
-	if (file_readable(f))
-		ret = host_evloop_edge_add(&p->rd, f->host_fd, false);
-	if (ret == 0 && file_writable(f)) {
-		if (file_readable(f))
-			wfd = p->wr_fd = host_dup(f->host_fd);
-		ret = wfd < 0 ? wfd : host_evloop_edge_add(&p->wr, wfd, true);
-	}
-	if (ret < 0)
-		hostfs_unwatch(p);
-	p->watch = ret < 0 ? ret : 1;
-	return ret;
-}
-
 static const struct inode_ops hostfs_iops;
 
 static int hfd(struct inode *ino)
 {
 	return ((struct hostfs_inode *)ino->priv)->fd;
 }
-
-/* File I/O on the reopened host fd. */
-
-static long hostfs_read(struct file *f, void *buf, size_t n)
-{
-	struct hostfs_priv *p = f->priv;
-
-	if (p && p->stream && !(f->flags & LINUX_O_NONBLOCK)) {
-		while (!host_fd_readable(f->host_fd)) {
-			int ret;
-
-			if (signal_pending(current))
-				return -ERESTARTSYS;
-			/* Data since the look wakes wq: the watch's first
-			 * event if it starts now, a later one else. */
-			ret = hostfs_watch(f, p);
-			if (ret < 0)
-				return ret;
-			waitq_sleep(&p->wq);
-		}
-	}
-	return host_read(f->host_fd, buf, n);
-}
-
-static long hostfs_write(struct file *f, const void *buf, size_t n)
-{
-	return host_write(f->host_fd, buf, n);
-}
-
-static long hostfs_pread(struct file *f, void *buf, size_t n, int64_t off)
-{
-	return host_pread(f->host_fd, buf, n, off);
-}
-
-static long hostfs_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
-{
-	return host_pwrite(f->host_fd, buf, n, off);
-}
-
-static int64_t hostfs_llseek(struct file *f, int64_t off, int whence)
-{
-	return host_lseek(f->host_fd, off, whence);
-}
-
-static int hostfs_fstat(struct file *f, struct linux_stat *st)
-{
-	return host_fstat(f->host_fd, st);
-}
-
-static long hostfs_ioctl(struct file *f, struct task *t, unsigned cmd, uint64_t arg)
-{
-	struct hostfs_priv *p = f->priv;
-	union {
-		struct linux_termios tio;
-		struct linux_winsize ws;
-	} u;
-	size_t size;
-	int ret;
-
-	if (!p || !p->tty)
-		return -ENOTTY;
-	switch (cmd) {
-	case LINUX_TCGETS:
-		size = sizeof(u.tio);
-		break;
-	case LINUX_TIOCGWINSZ:
-		size = sizeof(u.ws);
-		break;
-	default:
-		return -ENOTTY;
-	}
-	ret = host_ioctl_tty(f->host_fd, cmd, &u, size);
-	if (ret < 0)
-		return ret;
-	return copy_to_user(t->mm, arg, &u, size);
-}
-
-static unsigned hostfs_poll(struct file *f, struct poll_table *pt)
-{
-	struct hostfs_priv *p = f->priv;
-	unsigned mask;
-
-	if (!p || !p->stream)
-		return LINUX_POLLIN | LINUX_POLLOUT | LINUX_POLLRDNORM | LINUX_POLLWRNORM;
-	if (pt) {
-		int ret = hostfs_watch(f, p);
-
-		if (ret == 0) {
-			/* A new epoll item hears of data from now on only. */
-			if (pt->qproc)
-				host_evloop_edge_flush();
-			poll_wait(pt, &p->wq);
-		} else if (ret != -EPERM) {
-			pt->failed = true;
-		}
-	}
-	mask = host_fd_poll(f->host_fd);
-	if (mask & LINUX_POLLIN)
-		mask |= LINUX_POLLRDNORM;
-	if (mask & LINUX_POLLOUT)
-		mask |= LINUX_POLLWRNORM;
-	return mask;
-}
-
-static int hostfs_mmap_fd(struct file *f)
-{
-	struct hostfs_priv *p = f->priv;
-
-	if (p && p->stream)
-		return -ENODEV;
-	return f->host_fd;
-}
-
-static void hostfs_release(struct file *f)
-{
-	struct hostfs_priv *p = f->priv;
-
-	if (p) {
-		hostfs_unwatch(p);
-		waitq_release(&p->wq);
-	}
-	if (f->host_fd >= 0)
-		host_close(f->host_fd);
-	free(p);
-}
-
-static const struct file_ops hostfs_file_ops = {
-	.read = hostfs_read,
-	.write = hostfs_write,
-	.pread = hostfs_pread,
-	.pwrite = hostfs_pwrite,
-	.llseek = hostfs_llseek,
-	.stat = hostfs_fstat,
-	.ioctl = hostfs_ioctl,
-	.poll = hostfs_poll,
-	.mmap_fd = hostfs_mmap_fd,
-	.release = hostfs_release,
-};
 
 static int dir_stat(struct file *f, struct linux_stat *st)
 {
@@ -494,8 +280,7 @@ static int hostfs_iterate(struct inode *dir, dir_emit_fn emit, void *ctx)
 static int hostfs_open(struct inode *ino, struct file *f)
 {
 	struct hostfs_inode *hi = ino->priv;
-	struct hostfs_priv *p;
-	int fd;
+	int fd, ret;
 
 	if (!hi->io_ok)
 		return -EACCES;
@@ -503,18 +288,16 @@ static int hostfs_open(struct inode *ino, struct file *f)
 		f->ops = &hostfs_dir_ops;
 		return 0;
 	}
-	fd = host_reopen(hi->fd, f->flags & ~LINUX_O_TMPFILE); /* O_DIRECTORY too */
+	/* O_DIRECTORY too; a device (null, zero, random, urandom) is a stream
+	 * with a description of our own. */
+	fd = host_reopen(hi->fd, (f->flags & ~LINUX_O_TMPFILE) |
+					 (LINUX_S_ISREG(ino->mode) ? 0 : LINUX_O_NONBLOCK));
 	if (fd < 0)
 		return fd;
-	p = priv_alloc(!LINUX_S_ISREG(ino->mode));
-	if (!p) {
+	ret = hostfs_file_init(f, fd, !LINUX_S_ISREG(ino->mode));
+	if (ret < 0)
 		host_close(fd);
-		return -ENOMEM;
-	}
-	f->host_fd = fd;
-	f->priv = p;
-	f->ops = &hostfs_file_ops;
-	return 0;
+	return ret;
 }
 
 static long hostfs_getxattr(struct inode *ino, const char *name, void *buf, size_t n)
@@ -708,27 +491,5 @@ int hostfs_mount(const char *host_dir, bool rdonly, struct super_block **sbp, st
 	}
 	sb->dev = (*root)->dev;
 	*sbp = sb;
-	return 0;
-}
-
-int hostfs_stdio(int host_fd, unsigned flags, struct file **out)
-{
-	struct hostfs_priv *p;
-	struct linux_stat st;
-	struct file *f;
-
-	if (host_fstat(host_fd, &st) < 0)
-		return -EBADF;
-	p = priv_alloc(!LINUX_S_ISREG(st.st_mode) && !LINUX_S_ISDIR(st.st_mode));
-	if (!p)
-		return -ENOMEM;
-	p->tty = host_fd_is_tty(host_fd);
-	f = file_alloc(&hostfs_file_ops, flags, host_fd, NULL);
-	if (!f) {
-		free(p);
-		return file_alloc_error();
-	}
-	f->priv = p;
-	*out = f;
 	return 0;
 }

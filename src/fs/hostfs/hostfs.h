@@ -14,7 +14,12 @@ struct super_block;
 /* Mounts host_dir: *root gets a reference to its root inode. */
 int hostfs_mount(const char *host_dir, bool rdonly, struct super_block **sb, struct inode **root);
 
-/* A guest file for one of the host's stdio fds (dup'ed; the file owns it). */
-int hostfs_stdio(int host_fd, unsigned flags, struct file **out);
+/* Before the sandbox (a reopen needs the host user that started skas):
+ * host stdio fd fd (0-2), if a pipe, FIFO, tty or mem device, gets a
+ * description of our own with O_NONBLOCK for hostfs_stdio. */
+void hostfs_stdio_prepare(int fd);
+/* A guest file for the host's stdio fd fd (0-2), with a host fd of its
+ * own; -EBADF if fd is closed on the host. */
+int hostfs_stdio(int fd, struct file **out);
 
 #endif
