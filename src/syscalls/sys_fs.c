@@ -83,21 +83,13 @@ static long kern_read(struct task *t, struct file *f, uaddr_t buf, uint64_t coun
 	return n;
 }
 
-static long kern_write(struct task *t, struct file *f, uaddr_t buf, uint64_t count)
+/* One piece of a write, at most RW_CHUNK bytes through a kernel buffer. */
+static long write_chunk(struct task *t, struct file *f, uaddr_t buf, uint64_t count)
 {
-	size_t avail;
+	size_t avail = user_prefix(t->mm, buf, count, false);
 	void *kbuf;
 	long n;
 
-	if (!file_writable(f))
-		return -EBADF;
-	if (!access_ok(buf, count))
-		return -EFAULT;
-	if (count == 0)
-		return 0;
-	if (count > MAX_RW_COUNT)
-		count = MAX_RW_COUNT;
-	avail = user_prefix(t->mm, buf, count, false);
 	if (avail == 0)
 		return -EFAULT;
 	if (avail > RW_CHUNK)
@@ -110,9 +102,38 @@ static long kern_write(struct task *t, struct file *f, uaddr_t buf, uint64_t cou
 	else
 		n = f->ops->write ? f->ops->write(f, kbuf, avail) : -EINVAL;
 	free(kbuf);
-	if (n > 0)
-		fsnotify_file(f, IN_MODIFY);
 	return n;
+}
+
+/* A write in RW_CHUNK pieces: the next piece goes only if the last one was
+ * written whole (a blocking pipe write of 2 MiB returns only when all of it
+ * is in, as Linux's); an error after some bytes went returns their count. */
+static long kern_write(struct task *t, struct file *f, uaddr_t buf, uint64_t count)
+{
+	uint64_t done = 0;
+	long n;
+
+	if (!file_writable(f))
+		return -EBADF;
+	if (!access_ok(buf, count))
+		return -EFAULT;
+	if (count == 0)
+		return 0;
+	if (count > MAX_RW_COUNT)
+		count = MAX_RW_COUNT;
+	for (;;) {
+		uint64_t want = count - done < RW_CHUNK ? count - done : RW_CHUNK;
+
+		n = write_chunk(t, f, buf + done, want);
+		if (n <= 0)
+			break;
+		done += (uint64_t)n;
+		if (done == count || (uint64_t)n < want)
+			break;
+	}
+	if (done > 0)
+		fsnotify_file(f, IN_MODIFY);
+	return done > 0 ? (long)done : n;
 }
 
 long sys_read(struct task *t, const struct sysargs *a)
