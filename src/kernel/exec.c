@@ -685,7 +685,7 @@ out:
 	if (exec_failed) {
 		klog(LOG_INFO, "pid %d: exec of %s failed past the point of no return (%d)",
 		     t->proc->pid, path, ret);
-		process_exit(t, LINUX_SIGSEGV);
+		return EXEC_FATAL;
 	}
 	return ret;
 }
@@ -700,7 +700,7 @@ int exec_switch(struct task *t, struct mm *mm, struct pf_thread *th, const struc
 	if (ret < 0 && th == t->thread) {
 		mm_put(t->mm);
 		t->mm = mm;
-		process_exit(t, LINUX_SIGKILL); /* its stub is gone */
+		return EXEC_FATAL; /* its stub is gone */
 	}
 	if (ret < 0) {
 		platform->thread_put(th);
@@ -713,6 +713,11 @@ int exec_switch(struct task *t, struct mm *mm, struct pf_thread *th, const struc
 	r.rsp = regs->rsp;
 	r.eflags = regs->eflags;
 	r.fs_base = r.gs_base = 0;
+	/* 64-bit user code and stack, as Linux's start_thread (a recycled
+	 * thread may have left 64-bit mode). */
+	r.cs = 0x33;
+	r.ss = 0x2b;
+	r.ds = r.es = r.fs = r.gs = 0;
 	platform->set_regs(th, &r);
 	if (th == t->thread) {
 		/* The same host thread (mm_create_recycled): its counts go on,

@@ -23,18 +23,25 @@ int strv_push(struct strv *sv, const char *s);
 int strv_insert(struct strv *sv, int at, const char *s);
 void strv_free(struct strv *sv);
 
+/* exec_load/exec_switch: failed past the point of no return (the old
+ * image is gone): the caller frees what it holds and ends the process with
+ * SIGSEGV, as Linux's exec. */
+#define EXEC_FATAL 1
+
 /* Loads path for t: on success *mm_out is a new address space ready to run
- * with *regs (rip, rsp; other general registers zero) in the new stopped
- * host thread *th_out, and *newcred the credentials the process has once
- * it switches. t is not changed. Errors: ENOENT, EACCES, ENOEXEC, E2BIG,
- * ELOOP, ENOMEM, ... */
+ * with *regs (rip, rsp; other general registers zero) in the stopped host
+ * thread *th_out (a new one, or t's own if t's stub was recycled), and
+ * *newcred the credentials the process has once it switches. t is not
+ * changed but when t's stub is recycled (mm_create_recycled). Errors:
+ * ENOENT, EACCES, ENOEXEC, E2BIG, ELOOP, ENOMEM, ..., or EXEC_FATAL. */
 int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *envp,
 	      struct mm **mm_out, struct pf_thread **th_out, struct pf_regs *regs,
 	      struct cred *newcred);
 
 /* The switch: t runs the loaded image from now on, in its new host thread
  * th (the seed's PTRACE_SWITCH_MM); its old thread and address space go.
- * Takes over th (put on failure); the caller keeps mm on failure. */
+ * Takes over th (put on failure); the caller keeps mm on failure but
+ * EXEC_FATAL. */
 int exec_switch(struct task *t, struct mm *mm, struct pf_thread *th, const struct pf_regs *regs);
 
 #endif

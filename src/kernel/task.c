@@ -320,6 +320,8 @@ int task_start_init(const struct init_config *cfg)
 		if ((ret = strv_push(&envp, cfg->envp[i])) < 0)
 			goto fail;
 	ret = exec_load(t, cfg->path, &argv, &envp, &mm, &th, &regs, &t->proc->cred);
+	if (ret == EXEC_FATAL) /* not for a first program: it has no stub to recycle */
+		ret = -ENOEXEC;
 	if (ret < 0)
 		goto fail;
 	ret = exec_switch(t, mm, th, &regs);

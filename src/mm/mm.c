@@ -207,14 +207,18 @@ int mm_create_recycled(struct mm *old, struct mm **out, uaddr_t *vdso_from)
 	uaddr_t base = 0;
 	int ret;
 
-	if (old->refcount != 1 || !old->pf || !platform->mm_recycle ||
+	if (old->refcount != 1 || !old->pf || !platform->mm_recycle || old->vdso_dirty ||
 	    (vd && vdso_whole(old, vd, &base) < 0))
 		return -EAGAIN;
-	ret = platform->mm_recycle(old->pf, base, vd ? vd->size : 0);
-	if (ret == 0)
-		ret = mm_alloc(old->pf, out);
+	ret = mm_alloc(old->pf, out);
 	if (ret < 0)
 		return ret;
+	ret = platform->mm_recycle(old->pf, base, vd ? vd->size : 0);
+	if (ret < 0) {
+		(*out)->pf = NULL;
+		mm_put(*out);
+		return ret;
+	}
 	old->pf = NULL; /* mm_put(old) leaves the stub alone */
 	*vdso_from = base;
 	return 0;
@@ -498,6 +502,7 @@ int mm_protect(struct mm *mm, uaddr_t addr, size_t len, int prot)
 
 static int do_protect(struct mm *mm, uaddr_t addr, size_t len, int prot)
 {
+	bool vdso = false;
 	uint64_t want = 0;
 	uaddr_t end = addr + len, at = addr;
 	struct vma *v;
@@ -518,12 +523,24 @@ static int do_protect(struct mm *mm, uaddr_t addr, size_t len, int prot)
 			return -EACCES;
 		if ((prot & LINUX_PROT_WRITE) && !(v->flags & VMA_SHARED))
 			want += (v->end < end ? v->end : end) - (v->start > at ? v->start : at);
+		if (v->flags & (VMA_VDSO | VMA_VVAR | VMA_VVAR_VCLOCK))
+			vdso = true;
 		at = v->end;
 	}
 	/* Differs from Linux: a private mapping made read-only stops counting
 	 * (Linux keeps VM_ACCOUNT once set). */
 	if (!commit_fits(mm, addr, end, want))
 		return -ENOMEM;
+	/* The vDSO is the host's special mapping: the host says whether it
+	 * may change (a sealed one may not), at once. */
+	if (vdso) {
+		ret = platform->mm_protect(mm->pf, addr, len, host_prot(prot));
+		if (ret == 0)
+			ret = platform->mm_flush(mm->pf);
+		if (ret < 0)
+			return ret;
+		mm->vdso_dirty = true;
+	}
 	ret = vmas_split_edges(mm, addr, end);
 	if (ret < 0)
 		return ret;
@@ -534,7 +551,7 @@ static int do_protect(struct mm *mm, uaddr_t addr, size_t len, int prot)
 		if (v->start >= addr)
 			v->prot = prot;
 	}
-	ret = platform->mm_protect(mm->pf, addr, len, host_prot(prot));
+	ret = vdso ? 0 : platform->mm_protect(mm->pf, addr, len, host_prot(prot));
 	if (ret < 0)
 		return ret;
 	v = mm_find_vma(mm, addr);

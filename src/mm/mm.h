@@ -56,6 +56,9 @@ struct mm {
 	struct list_head vmas;
 	int nvmas;
 	bool randomize;
+	/* A vDSO part was ever mprotected (it may hold writes now): an exec
+	 * does not recycle this stub (mm_create_recycled). Kept by fork. */
+	bool vdso_dirty;
 	uaddr_t mmap_base;
 	uaddr_t stack_top, start_stack;
 	uint64_t stack_max; /* the most the stack VMA may grow to (RLIMIT_STACK at exec) */

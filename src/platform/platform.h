@@ -33,6 +33,7 @@ enum pf_access { PF_ACCESS_UNKNOWN, PF_ACCESS_READ, PF_ACCESS_WRITE, PF_ACCESS_E
 struct pf_event {
 	enum pf_event_kind kind;
 	uint64_t nr;
+	bool compat; /* PF_EV_SYSCALL: not the x86-64 ABI (int 0x80, i386 numbers) */
 	uint64_t args[6];
 	uint64_t ip, sp;
 	int signo, code;
@@ -82,8 +83,9 @@ struct platform_ops {
 		       uint64_t new_addr);
 	int (*mm_flush)(struct pf_mm *mm);
 	/* Empties mm for an exec by its one thread, which it keeps: every
-	 * host mapping below the stub goes but [keep, keep + keep_len) (the
-	 * vDSO; keep_len 0: none). Queued like mm_unmap. */
+	 * host mapping but the stub's and [keep, keep + keep_len) (the vDSO;
+	 * keep_len 0: none) goes, and the stub's scratch page is cleared.
+	 * Queued like mm_unmap. */
 	int (*mm_recycle)(struct pf_mm *mm, uint64_t keep, uint64_t keep_len);
 	/* Guest memory, by the host's page protections only: the caller checks
 	 * VMAs first. Return bytes moved (maybe short) or -EFAULT. */

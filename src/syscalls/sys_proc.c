@@ -401,6 +401,7 @@ long sys_execve(struct task *t, const struct sysargs *a)
 	struct cred nc;
 	struct mm *mm;
 	long ret;
+	bool loaded;
 
 	ret = strncpy_from_user(t->mm, path, sysarg_uaddr(a, 0), sizeof(path));
 	if (ret < 0)
@@ -420,8 +421,15 @@ long sys_execve(struct task *t, const struct sysargs *a)
 		ret = exec_load(t, path, &argv, &envp, &mm, &th, &regs, &nc);
 	if (ret == 0 && t->proc->nthreads > 1)
 		de_thread(t);
-	if (ret == 0) {
+	loaded = ret == 0;
+	if (loaded)
 		ret = exec_switch(t, mm, th, &regs);
+	if (ret == EXEC_FATAL) {
+		strv_free(&argv);
+		strv_free(&envp);
+		process_exit(t, LINUX_SIGSEGV);
+	}
+	if (loaded) {
 		if (ret < 0) {
 			/* The old thread and address space are still ours. */
 			mm_put(mm);

@@ -1,9 +1,10 @@
 /* What an exec leaves of the old program: nothing. The program re-execs
  * itself (/proc/self/exe) through stages: a page it mapped at a fixed
  * address is gone, the FPU/SSE control state is back to its initial
- * values (MXCSR 0x1f80, x87 control word 0x37f), the vDSO works after a
- * chain of execs and after the old program unmapped its own, and
- * /proc/self/maps names no leftover of the old image. skas keeps a
+ * values (MXCSR 0x1f80, x87 control word 0x37f), a vDSO the old program
+ * patched is not the new one's, memory at the top of the range is gone,
+ * the vDSO works after a chain of execs and after the old program
+ * unmapped its own, and /proc/self/maps names no second [vdso]. skas keeps a
  * single-threaded process's stub and host thread across an exec
  * (mm_create_recycled): these are what that must wipe. */
 #define _GNU_SOURCE
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #define MARK_ADDR ((void *)0x5a5a0000000UL)
+#define TOP_ADDR  ((void *)0x7fffff800000UL)
 
 static int n;
 
@@ -100,6 +102,7 @@ static void unmap_vdso(void)
 int main(int argc, char **argv)
 {
 	const char *stage = argc > 1 ? argv[1] : "start";
+	int top_mapped;
 	void *p;
 
 	if (argc > 2)
@@ -117,9 +120,34 @@ int main(int argc, char **argv)
 
 		__asm__ volatile("ldmxcsr %0" ::"m"(mx));
 		__asm__ volatile("fldcw %0" ::"m"(cw));
-		reexec("second");
+		/* A byte of the vDSO's ELF padding patched through a writable
+		 * mapping of it; memory at the very top of the range (where
+		 * skas's stub lives below), if it is free here. */
+		char *vdso = (char *)getauxval(AT_SYSINFO_EHDR);
+
+		if (vdso && mprotect(vdso, 4096, PROT_READ | PROT_WRITE | PROT_EXEC) == 0) {
+			vdso[10] = 0x5a;
+			mprotect(vdso, 4096, PROT_READ | PROT_EXEC);
+		}
+		p = mmap(TOP_ADDR, 4096, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | 0x100000, -1, 0);
+		top_mapped = p == TOP_ADDR;
+		if (top_mapped)
+			memcpy(p, "old image", 10);
+		reexec(top_mapped ? "second-top" : "second");
 	}
-	if (strcmp(stage, "second") == 0) {
+	if (strncmp(stage, "second", 6) == 0) {
+		char *vdso = (char *)getauxval(AT_SYSINFO_EHDR);
+
+		check(!vdso || vdso[10] == 0, "the vDSO is the pristine one, not the patched one");
+		if (strcmp(stage, "second-top") == 0) {
+			p = mmap(TOP_ADDR, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | 0x100000,
+				 -1, 0);
+			check(p == TOP_ADDR, "memory the old image had at the top is gone");
+		} else {
+			check(1,
+			      "memory the old image had at the top is gone (none was free there)");
+		}
 		p = mmap(MARK_ADDR, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | 0x100000, -1, 0);
 		check(p == MARK_ADDR, "a page the old image mapped is gone (MAP_FIXED_NOREPLACE)");
 		check(p == MARK_ADDR && memcmp(p, "old image", 10) != 0,

@@ -8,6 +8,7 @@
  * ../shared/DESIGN.md. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@
 #include <sys/uio.h>
 #include <sys/user.h>
 #include <sys/wait.h>
+#include <linux/audit.h>
 #include <linux/futex.h>
 #include <linux/ptrace.h>
 #include <linux/seccomp.h>
@@ -281,31 +283,67 @@ static int bell_to_stop(struct pf_mm *mm)
 	return 0;
 }
 
-/* Whether a control thread we wait for is gone. It may also sit in a
- * ptrace stop whose report the event loop took and dropped: let go on. */
-static bool ctl_gone(struct pf_mm *mm)
+/* A control thread's state letter from /proc (0 if it cannot be read for
+ * want of resources: no verdict). */
+static char ctl_state(int pid)
 {
 	char path[64], buf[256], *p;
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", mm->ctl_pid);
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return true;
+		return errno == ENOENT || errno == ESRCH ? 'X' : 0;
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
-		return true;
+		return n == 0 || errno == ESRCH ? 'X' : 0;
 	buf[n] = 0;
 	p = strrchr(buf, ')');
-	if (!p || p[1] != ' ')
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/* Whether a control thread we wait for is gone. It may also sit in a
+ * ptrace stop: one not yet reported is looked at (a call off its allowlist
+ * kills the stub, as everywhere), one the event loop took and dropped (a
+ * stray signal) is let go on. */
+static bool ctl_gone(struct pf_mm *mm)
+{
+	int status;
+	char s = ctl_state(mm->ctl_pid);
+
+	if (s == 'Z' || s == 'X' || s == 'x')
 		return true;
-	if (p[2] == 'Z' || p[2] == 'X' || p[2] == 'x')
-		return true;
-	if (p[2] == 't')
-		ptrace(PTRACE_CONT, mm->ctl_pid, 0, 0);
+	if (s != 't')
+		return false;
+	if (waitpid(mm->ctl_pid, &status, __WALL | WNOHANG) == mm->ctl_pid) {
+		if (!WIFSTOPPED(status))
+			return true;
+		if (status >> 16 == PTRACE_EVENT_SECCOMP) {
+			kill(mm->ctl_pid, SIGKILL);
+			return true;
+		}
+	}
+	ptrace(PTRACE_CONT, mm->ctl_pid, 0, 0);
 	return false;
+}
+
+/* A stub whose batch we gave up on: killed, and its report (if it sent one
+ * before it died) dropped, so that none is taken for another's. */
+static void bell_lost(struct pf_mm *mm)
+{
+	int i;
+
+	kill(mm->ctl_pid, SIGKILL);
+	for (i = 0; i < 100; i++) {
+		char s = ctl_state(mm->ctl_pid);
+
+		if (s == 'Z' || s == 'X' || s == 'x')
+			break;
+		usleep(1000);
+	}
+	drain_reports();
 }
 
 /*
@@ -329,7 +367,9 @@ static int run_bell(struct pf_mm *mm)
 			return -ESRCH;
 		mm->bell = true;
 	} else {
-		syscall(SYS_futex, bell, FUTEX_WAKE, 1, NULL, NULL, 0);
+		/* All waiters: a stub killed while waiting on a pooled page's
+		 * word may still be one. */
+		syscall(SYS_futex, bell, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 	}
 	for (;;) {
 		n = recv_report(0);
@@ -337,9 +377,11 @@ static int run_bell(struct pf_mm *mm)
 			break;
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 && errno == EAGAIN && !ctl_gone(mm))
+		if (n < 0 && errno == EAGAIN && !ctl_gone(mm)) {
+			syscall(SYS_futex, bell, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 			continue;
-		drain_reports();
+		}
+		bell_lost(mm);
 		return -ESRCH;
 	}
 	if (n == 1)
@@ -368,7 +410,7 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 	/* A clone's new pid comes from the control thread's registers, and a
 	 * stub's first batch maps its own page: those run from a ptrace stop.
 	 * Any other batch rings the doorbell. */
-	use_bell = !new_pid && !mm->boot_page && mm->ops[nops - 1].nr != SYS_clone;
+	use_bell = mm != zygote && !new_pid && !mm->boot_page && mm->ops[nops - 1].nr != SYS_clone;
 	if (!use_bell && mm->bell && bell_to_stop(mm) < 0)
 		goto lost;
 	memcpy(mm->page, mm->ops, nops * sizeof(struct stub_op));
@@ -633,10 +675,18 @@ int ptrace_mm_unmap(struct pf_mm *mm, uint64_t addr, uint64_t len)
 
 int ptrace_mm_recycle(struct pf_mm *mm, uint64_t keep, uint64_t keep_len)
 {
-	int ret = ptrace_reserve_ops(mm, 2, 0);
+	int ret = ptrace_reserve_ops(mm, 3, 0);
 
 	if (ret < 0)
 		return ret;
+	/* The stub's own guest-writable scratch page is cleared now (before
+	 * any batch writes its recvmsg header there); guests may map above
+	 * the stub too. */
+	static const char zero[4096];
+
+	if (ptrace_mm_write(mm, STUB_DATA, zero, sizeof(zero)) != sizeof(zero))
+		return -ESRCH;
+	ptrace_queue_op(mm, SYS_munmap, STUB_END, STUB_TASK_TOP - STUB_END, 0, 0, 0, 0);
 	if (keep_len == 0 || keep + keep_len > STUB_BASE || keep % 4096 || keep_len % 4096) {
 		ptrace_queue_op(mm, SYS_munmap, 0, STUB_BASE, 0, 0, 0, 0);
 		return 0;
@@ -945,6 +995,7 @@ static void handle_status(int tid, int status, pf_event_fn fn)
 		}
 		ev.kind = PF_EV_SYSCALL;
 		ev.nr = info.entry.nr;
+		ev.compat = info.arch != AUDIT_ARCH_X86_64;
 		memcpy(ev.args, info.entry.args, sizeof(ev.args));
 		ev.ip = info.instruction_pointer;
 		ev.sp = info.stack_pointer;
