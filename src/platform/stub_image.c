@@ -97,6 +97,13 @@ int stub_filter_build(char *buf, size_t size, bool seccomp, size_t *len)
 	ctx = seccomp_init(seccomp ? SCMP_ACT_TRACE(0) : SCMP_ACT_KILL_PROCESS);
 	if (!ctx)
 		return -ENOMEM;
+	/* Another architecture's call (int 0x80) likewise: a guest thread's
+	 * filter makes it a ptrace stop and the kernel answers ENOSYS; the
+	 * default KILL would take the whole stub. */
+	if (seccomp && seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_TRACE(0)) < 0) {
+		seccomp_release(ctx);
+		return -EINVAL;
+	}
 	ret = add_rules(ctx, seccomp);
 	if (ret < 0)
 		goto out;

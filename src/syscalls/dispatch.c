@@ -53,6 +53,21 @@ void syscall_enter(struct task *t)
 	for (i = 0; i < 6; i++)
 		a.a[i] = t->ev.args[i];
 	t->no_result = false;
+	if (t->ev.compat) {
+		/* int 0x80 and the i386 numbers: skas has no 32-bit ABI, as a
+		 * Linux without IA32_EMULATION. */
+		static bool said;
+
+		if (!said) {
+			said = true;
+			klog(LOG_INFO,
+			     "32-bit system calls (int 0x80) are not implemented: ENOSYS "
+			     "(first caller: %s)",
+			     t->comm);
+		}
+		platform->set_result(t->thread, -ENOSYS);
+		return;
+	}
 	if (strace_on)
 		strace_enter(t, nr, &a);
 	if (nr >= 0 && nr < NR_SYSCALLS && table[nr].fn)

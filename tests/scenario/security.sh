@@ -131,6 +131,32 @@ int main(int argc, char **argv)
 		       WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL ? "killed" : "other");
 		return 0;
 	}
+	if (argc >= 2 && strcmp(argv[1], "stubdata") == 0) {
+		/* The stub's scratch page is mapped (hidden) in every guest
+		 * process: what a guest leaves there must not reach the
+		 * program it execs (skas keeps the stub across the exec). */
+		volatile char *p = (volatile char *)0x7fffff001800UL;
+
+		if (argc == 2) {
+			char *av[] = { argv[0], "stubdata", "check", NULL };
+
+			memcpy((char *)p, "SECRET", 7);
+			execv("/proc/self/exe", av);
+			return 1;
+		}
+		printf("stubdata %s\n", memcmp((char *)p, "SECRET", 6) ? "clean" : "leaked");
+		return 0;
+	}
+	if (argc == 2 && strcmp(argv[1], "int80") == 0) {
+		/* An i386 call (int 0x80, eax 20: getpid there, rt_sigreturn's
+		 * neighbour nowhere) is not an x86-64 one: ENOSYS, and the
+		 * process goes on. */
+		long r = 20;
+
+		__asm__ volatile("int $0x80" : "+a"(r) : : "memory");
+		printf("int80 %ld\n", r);
+		return 0;
+	}
 	if (argc == 2 && strcmp(argv[1], "stubexit") == 0) {
 		/* The stub's exit(0) of a retired thread (STUB_EXIT_THREAD):
 		 * the guest's own exit(0) if it traps, a stub thread gone
@@ -394,6 +420,12 @@ for pf in ptrace seccomp; do
     out=$("$SKAS" run --platform=$pf -- /bin/sh -c "'$tmp/h' stubjump; echo status \$?" 2>&1 | tail -n 1)
     ok "$pf: a guest that runs the stub's batch loop gets a signal, not a host call" \
         "$(echo "$out" | grep -Eq '^status 1(3[0-9]|[2-4][0-9])$'; echo $?)" "$out"
+    out=$("$SKAS" run --platform=$pf -- /bin/sh -c "'$tmp/h' stubdata" 2>&1 | tail -n 1)
+    ok "$pf: what a guest writes in its stub's scratch page does not survive its exec" \
+        "$([ "$out" = "stubdata clean" ]; echo $?)" "$out"
+    out=$("$SKAS" run --platform=$pf -- "$tmp/h" int80 2>&1 | tail -n 1)
+    ok "$pf: an int 0x80 call gets ENOSYS (no 32-bit ABI), not an x86-64 call or a dead stub" \
+        "$([ "$out" = "int80 -38" ]; echo $?)" "$out"
     out=$("$SKAS" run --platform=$pf -- "$tmp/h" stubbell 2>&1 | tail -n 1)
     ok "$pf: a guest that runs the stub's doorbell loop sends the kernel no batch report" \
         "$([ "$out" = "child killed, maps ok" ]; echo $?)" "$out"

@@ -436,6 +436,7 @@ static void handle_status(int tid, int status, pf_event_fn fn)
 		}
 		ev.kind = PF_EV_SYSCALL;
 		ev.nr = info.seccomp.nr;
+		ev.compat = info.arch != AUDIT_ARCH_X86_64;
 		memcpy(ev.args, info.seccomp.args, sizeof(ev.args));
 		ev.ip = info.instruction_pointer;
 		ev.sp = info.stack_pointer;
@@ -479,6 +480,7 @@ static int take_notification(struct pf_thread *th, pf_event_fn fn)
 	memset(&ev, 0, sizeof(ev));
 	ev.kind = PF_EV_SYSCALL;
 	ev.nr = req.data.nr;
+	ev.compat = req.data.arch != AUDIT_ARCH_X86_64;
 	memcpy(ev.args, req.data.args, sizeof(ev.args));
 	ev.ip = req.data.instruction_pointer;
 	fn(th->owner, &ev);
