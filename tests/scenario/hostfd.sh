@@ -6,26 +6,10 @@
 # as natively. A helper reads stdin fed through a host pipe with delays;
 # its output must be the native run's. One TAP line per check.
 set -u
-SKAS=${SKAS:-./skas}
-case $SKAS in /*) ;; */*) SKAS=$PWD/$SKAS ;; esac
+. "$(dirname "$0")/common.bash"
 cd "$(dirname "$0")/../.." || exit 2
-n=0
-failed=0
 
-check() { # name expected actual
-	n=$((n + 1))
-	if [ "$2" = "$3" ]; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1"
-		echo "# expected: $(printf '%q' "$2")"
-		echo "# got:      $(printf '%q' "$3")"
-		failed=$((failed + 1))
-	fi
-}
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/skas-hostfd.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
+scratch hostfd
 cat >"$tmp/h.c" <<'EOF'
 #define _GNU_SOURCE
 #include <poll.h>
@@ -127,5 +111,4 @@ for m in et read; do
 		yes "$([ "$cpu_ms" -lt 250 ] && echo yes || echo no)"
 done
 
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

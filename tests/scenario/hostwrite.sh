@@ -8,26 +8,10 @@
 # the count written so far, EINTR or a restart. A helper's report on
 # stderr (and the host reader's count) must be the native run's.
 set -u
-SKAS=${SKAS:-./skas}
-case $SKAS in /*) ;; */*) SKAS=$PWD/$SKAS ;; esac
+. "$(dirname "$0")/common.bash"
 cd "$(dirname "$0")/../.." || exit 2
-n=0
-failed=0
 
-check() { # name expected actual
-	n=$((n + 1))
-	if [ "$2" = "$3" ]; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1"
-		echo "# expected: $(printf '%q' "$2")"
-		echo "# got:      $(printf '%q' "$3")"
-		failed=$((failed + 1))
-	fi
-}
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/skas-hostwrite.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
+scratch hostwrite
 cat >"$tmp/w.c" <<'EOF'
 #define _GNU_SOURCE
 #include <errno.h>
@@ -305,5 +289,4 @@ cpu_ms=$(echo "$t" | awk '{ printf "%d", ($1 + $2) * 1000 }')
 check "a guest blocked writing to a host pipe costs no host CPU (under 250 ms; was ${cpu_ms} ms)" \
 	yes "$([ "$cpu_ms" -lt 250 ] && echo yes || echo no)"
 
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

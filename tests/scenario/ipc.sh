@@ -6,24 +6,9 @@
 # blocked in semtimedop for a second costs the host no CPU. One TAP line
 # each.
 set -u
-SKAS=${SKAS:-./skas}
-n=0
-failed=0
+. "$(dirname "$0")/common.bash"
 
-check() { # name expected actual
-	n=$((n + 1))
-	if [ "$2" = "$3" ]; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1"
-		echo "# expected: $(printf '%q' "$2")"
-		echo "# got:      $(printf '%q' "$3")"
-		failed=$((failed + 1))
-	fi
-}
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/skas-ipc.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
+scratch ipc
 
 cat >"$tmp/counter.c" <<'C'
 #define _GNU_SOURCE
@@ -150,5 +135,4 @@ cpu_ms=$(echo "$t" | awk '{ printf "%d", ($1 + $2) * 1000 }')
 check "a blocked semtimedop costs no host CPU (under 250 ms of CPU for 1 s; was ${cpu_ms} ms)" \
 	yes "$([ "$cpu_ms" -lt 250 ] && echo yes || echo no)"
 
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

@@ -3,23 +3,8 @@
 # substitution and background jobs; xargs -P2; python3 threads and
 # subprocess; make -j2; a fork bomb held by --pids-max. One TAP line each.
 set -u
-SKAS=${SKAS:-./skas}
-n=0
-failed=0
-tmp=$(mktemp -d /tmp/skas-proc.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-
-check() { # name expected actual
-	n=$((n + 1))
-	if [ "$2" = "$3" ]; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1"
-		echo "# expected: $(printf '%q' "$2")"
-		echo "# got:      $(printf '%q' "$3")"
-		failed=$((failed + 1))
-	fi
-}
+. "$(dirname "$0")/common.bash"
+scratch proc
 
 run() { timeout -k 5 60 "$SKAS" run -- "$@" 2>/dev/null; }
 
@@ -80,5 +65,4 @@ check "the fork bomb run ended within 30 s" "yes" "$([ $(($(date +%s) - start)) 
 run /bin/bash -c 'true'
 check "after the fork bomb, skas still runs programs" "0" "$?"
 
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

@@ -4,21 +4,7 @@
 # self-pipe), and an fd passed with SCM_RIGHTS between two unrelated
 # python3 processes over a socket bound to a path. One TAP line each.
 set -u
-SKAS=${SKAS:-./skas}
-n=0
-failed=0
-
-check() { # name expected actual
-	n=$((n + 1))
-	if [ "$2" = "$3" ]; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1"
-		echo "# expected: $(printf '%q' "$2")"
-		echo "# got:      $(printf '%q' "$3")"
-		failed=$((failed + 1))
-	fi
-}
+. "$(dirname "$0")/common.bash"
 
 run() { timeout -k 5 60 "$SKAS" run -- "$@" 2>&1; }
 
@@ -106,5 +92,4 @@ rm -rf $d
 ')
 check "SCM_RIGHTS between unrelated processes" "fd: secret in a file" "$out"
 
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary
