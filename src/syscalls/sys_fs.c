@@ -47,22 +47,31 @@ int get_user_path(struct task *t, uaddr_t upath, char **out)
 	return 0;
 }
 
+/* read/write's checks: the file's mode, the buffer in the user half; 1 to
+ * go on with *count at most MAX_RW_COUNT, 0 for a count of 0, or -errno. */
+static long rw_check(struct file *f, uaddr_t buf, uint64_t *count, bool read)
+{
+	if (!(read ? file_readable(f) : file_writable(f)))
+		return -EBADF;
+	if (!access_ok(buf, *count))
+		return -EFAULT;
+	if (*count == 0)
+		return 0;
+	if (*count > MAX_RW_COUNT)
+		*count = MAX_RW_COUNT;
+	return 1;
+}
+
 /* Reads up to count bytes at pos (or the file position if pos < 0) into the
  * guest: as much as the guest buffer's accessible prefix takes. */
 static long kern_read(struct task *t, struct file *f, uaddr_t buf, uint64_t count, int64_t pos)
 {
 	size_t avail;
 	void *kbuf;
-	long n;
+	long n = rw_check(f, buf, &count, true);
 
-	if (!file_readable(f))
-		return -EBADF;
-	if (!access_ok(buf, count))
-		return -EFAULT;
-	if (count == 0)
-		return 0;
-	if (count > MAX_RW_COUNT)
-		count = MAX_RW_COUNT;
+	if (n <= 0)
+		return n;
 	avail = user_prefix(t->mm, buf, count, true);
 	if (avail == 0)
 		return -EFAULT;
@@ -111,16 +120,10 @@ static long write_chunk(struct task *t, struct file *f, uaddr_t buf, uint64_t co
 static long kern_write(struct task *t, struct file *f, uaddr_t buf, uint64_t count)
 {
 	uint64_t done = 0;
-	long n;
+	long n = rw_check(f, buf, &count, false);
 
-	if (!file_writable(f))
-		return -EBADF;
-	if (!access_ok(buf, count))
-		return -EFAULT;
-	if (count == 0)
-		return 0;
-	if (count > MAX_RW_COUNT)
-		count = MAX_RW_COUNT;
+	if (n <= 0)
+		return n;
 	for (;;) {
 		uint64_t want = count - done < RW_CHUNK ? count - done : RW_CHUNK;
 
