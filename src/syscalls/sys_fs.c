@@ -62,6 +62,21 @@ static long rw_check(struct file *f, uaddr_t buf, uint64_t *count, bool read)
 	return 1;
 }
 
+/* A kernel buffer for the accessible prefix of the guest's [buf, buf +
+ * count), at most RW_CHUNK: its length, or -EFAULT (nothing accessible) or
+ * -ENOMEM. to_user: the guest buffer is to be written. */
+static long bounce_buffer(struct task *t, uaddr_t buf, uint64_t count, bool to_user, void **kbuf)
+{
+	size_t avail = user_prefix(t->mm, buf, count, to_user);
+
+	if (avail == 0)
+		return -EFAULT;
+	if (avail > RW_CHUNK)
+		avail = RW_CHUNK;
+	*kbuf = malloc(avail);
+	return *kbuf ? (long)avail : -ENOMEM;
+}
+
 /* Reads up to count bytes at pos (or the file position if pos < 0) into the
  * guest: as much as the guest buffer's accessible prefix takes. */
 static long kern_read(struct task *t, struct file *f, uaddr_t buf, uint64_t count, int64_t pos)
@@ -72,14 +87,10 @@ static long kern_read(struct task *t, struct file *f, uaddr_t buf, uint64_t coun
 
 	if (n <= 0)
 		return n;
-	avail = user_prefix(t->mm, buf, count, true);
-	if (avail == 0)
-		return -EFAULT;
-	if (avail > RW_CHUNK)
-		avail = RW_CHUNK;
-	kbuf = malloc(avail);
-	if (!kbuf)
-		return -ENOMEM;
+	n = bounce_buffer(t, buf, count, true, &kbuf);
+	if (n < 0)
+		return n;
+	avail = (size_t)n;
 	if (pos >= 0)
 		n = f->ops->pread ? f->ops->pread(f, kbuf, avail, pos) : -ESPIPE;
 	else
@@ -95,17 +106,13 @@ static long kern_read(struct task *t, struct file *f, uaddr_t buf, uint64_t coun
 /* One piece of a write, at most RW_CHUNK bytes through a kernel buffer. */
 static long write_chunk(struct task *t, struct file *f, uaddr_t buf, uint64_t count)
 {
-	size_t avail = user_prefix(t->mm, buf, count, false);
 	void *kbuf;
-	long n;
+	long n = bounce_buffer(t, buf, count, false, &kbuf);
+	size_t avail;
 
-	if (avail == 0)
-		return -EFAULT;
-	if (avail > RW_CHUNK)
-		avail = RW_CHUNK;
-	kbuf = malloc(avail);
-	if (!kbuf)
-		return -ENOMEM;
+	if (n < 0)
+		return n;
+	avail = (size_t)n;
 	if (copy_from_user(t->mm, kbuf, buf, avail) < 0)
 		n = -EFAULT;
 	else
