@@ -25,7 +25,4 @@ int stub_image_fd(void);
  * seccomp: for the seccomp backend (see stub_image.c). */
 int stub_filter_build(char *buf, size_t size, bool seccomp, size_t *len);
 
-/* How many host system calls the stub allowlist names. */
-int stub_filter_count(void);
-
 #endif
