@@ -103,8 +103,9 @@ static long kern_read(struct task *t, struct file *f, uaddr_t buf, uint64_t coun
 	return n;
 }
 
-/* One piece of a write, at most RW_CHUNK bytes through a kernel buffer. */
-static long write_chunk(struct task *t, struct file *f, uaddr_t buf, uint64_t count)
+/* One piece of a write, at most RW_CHUNK bytes through a kernel buffer, at
+ * pos (or the file position if pos < 0). */
+static long write_chunk(struct task *t, struct file *f, uaddr_t buf, uint64_t count, int64_t pos)
 {
 	void *kbuf;
 	long n = bounce_buffer(t, buf, count, false, &kbuf);
@@ -115,16 +116,19 @@ static long write_chunk(struct task *t, struct file *f, uaddr_t buf, uint64_t co
 	avail = (size_t)n;
 	if (copy_from_user(t->mm, kbuf, buf, avail) < 0)
 		n = -EFAULT;
+	else if (pos >= 0)
+		n = f->ops->pwrite ? f->ops->pwrite(f, kbuf, avail, pos) : -ESPIPE;
 	else
 		n = f->ops->write ? f->ops->write(f, kbuf, avail) : -EINVAL;
 	free(kbuf);
 	return n;
 }
 
-/* A write in RW_CHUNK pieces: the next piece goes only if the last one was
- * written whole (a blocking pipe write of 2 MiB returns only when all of it
- * is in, as Linux's); an error after some bytes went returns their count. */
-static long kern_write(struct task *t, struct file *f, uaddr_t buf, uint64_t count)
+/* A write in RW_CHUNK pieces (at pos, or the file position if pos < 0): the
+ * next piece goes only if the last one was written whole (a blocking pipe
+ * write of 2 MiB returns only when all of it is in, as Linux's); an error
+ * after some bytes went returns their count. */
+static long kern_write(struct task *t, struct file *f, uaddr_t buf, uint64_t count, int64_t pos)
 {
 	uint64_t done = 0;
 	long n = rw_check(f, buf, &count, false);
@@ -134,7 +138,7 @@ static long kern_write(struct task *t, struct file *f, uaddr_t buf, uint64_t cou
 	for (;;) {
 		uint64_t want = count - done < RW_CHUNK ? count - done : RW_CHUNK;
 
-		n = write_chunk(t, f, buf + done, want);
+		n = write_chunk(t, f, buf + done, want, pos < 0 ? -1 : pos + (int64_t)done);
 		if (n <= 0)
 			break;
 		done += (uint64_t)n;
@@ -165,7 +169,7 @@ long sys_write(struct task *t, const struct sysargs *a)
 
 	if (!f)
 		return -EBADF;
-	ret = kern_write(t, f, sysarg_uaddr(a, 1), sysarg_size(a, 2));
+	ret = kern_write(t, f, sysarg_uaddr(a, 1), sysarg_size(a, 2), -1);
 	file_put(f);
 	return ret;
 }
@@ -173,44 +177,19 @@ long sys_write(struct task *t, const struct sysargs *a)
 long sys_pwrite64(struct task *t, const struct sysargs *a)
 {
 	struct file *f = fdget(t->files, sysarg_int(a, 0));
-	uaddr_t buf = sysarg_uaddr(a, 1);
-	uint64_t count = sysarg_size(a, 2);
 	int64_t pos = sysarg_long(a, 3);
-	size_t avail;
-	void *kbuf;
 	long n;
 
 	if (!f)
 		return -EBADF;
 	n = -EBADF;
-	if (!file_writable(f))
-		goto out;
-	n = -EINVAL;
-	if (pos < 0)
-		goto out;
-	n = -ESPIPE;
-	if (!f->ops->pwrite)
-		goto out;
-	n = -EFAULT;
-	if (!access_ok(buf, count))
-		goto out;
-	n = 0;
-	if (count == 0)
-		goto out;
-	avail = user_prefix(t->mm, buf, count > RW_CHUNK ? RW_CHUNK : count, false);
-	n = -EFAULT;
-	if (avail == 0)
-		goto out;
-	n = -ENOMEM;
-	kbuf = malloc(avail);
-	if (!kbuf)
-		goto out;
-	n = copy_from_user(t->mm, kbuf, buf, avail) < 0 ? -EFAULT
-							: f->ops->pwrite(f, kbuf, avail, pos);
-	free(kbuf);
-	if (n > 0)
-		fsnotify_file(f, IN_MODIFY);
-out:
+	if (file_writable(f)) {
+		n = -EINVAL;
+		if (pos >= 0)
+			n = f->ops->pwrite
+				    ? kern_write(t, f, sysarg_uaddr(a, 1), sysarg_size(a, 2), pos)
+				    : -ESPIPE;
+	}
 	file_put(f);
 	return n;
 }
@@ -280,7 +259,7 @@ static long do_readv(struct task *t, int fd, uaddr_t uiov, int cnt, bool write)
 	for (i = 0; i < cnt; i++) {
 		if (iov[i].iov_len == 0)
 			continue;
-		n = write ? kern_write(t, f, iov[i].iov_base, iov[i].iov_len)
+		n = write ? kern_write(t, f, iov[i].iov_base, iov[i].iov_len, -1)
 			  : kern_read(t, f, iov[i].iov_base, iov[i].iov_len, -1);
 		if (n < 0)
 			break;

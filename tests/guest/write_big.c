@@ -1,8 +1,9 @@
 /* A write larger than skas's 1 MiB copy buffer goes whole, as in Linux:
  * a blocking pipe write of 3 MiB returns only when a reader took it all,
- * and a regular file gets all 3 MiB in one call; a non-blocking pipe
+ * and a regular file gets all 3 MiB in one write or pwrite; a non-blocking pipe
  * write stops short with the count written. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +55,10 @@ int main(void)
 	fd = mkstemp(path);
 	check(fd >= 0 && write(fd, b, BIG) == BIG && fstat(fd, &sb) == 0 && sb.st_size == BIG,
 	      "a 3 MiB write to a file writes 3 MiB");
+	check(fd >= 0 && pwrite(fd, b, BIG, 4096) == BIG && fstat(fd, &sb) == 0 &&
+		      sb.st_size == BIG + 4096 && lseek(fd, 0, SEEK_CUR) == BIG,
+	      "a 3 MiB pwrite writes 3 MiB at its offset, the file position unmoved");
+	check(pwrite(fd, b, 1, -1) == -1 && errno == EINVAL, "pwrite at a negative offset: EINVAL");
 	if (fd >= 0) {
 		close(fd);
 		unlink(path);
@@ -61,6 +66,7 @@ int main(void)
 
 	if (pipe(p) < 0)
 		return 1;
+	check(pwrite(p[1], b, 1, 0) == -1 && errno == ESPIPE, "pwrite to a pipe: ESPIPE");
 	fcntl(p[1], F_SETFL, O_NONBLOCK);
 	w = write(p[1], b, BIG);
 	check(w > 0 && w < BIG && w % 4096 == 0, "a non-blocking 3 MiB pipe write stops short");
