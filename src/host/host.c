@@ -75,13 +75,32 @@ int host_stat_at(int dir_fd, const char *name, struct linux_stat *st)
 	return RETRY(fstatat(dir_fd, name, (struct stat *)st, AT_SYMLINK_NOFOLLOW));
 }
 
+/* The kernel's /proc/self/fd, opened once: a call on fd N through it
+ * looks up one name ("N") instead of four components (a reopen: 3.5 µs
+ * instead of 4.7 here). Opened at first use, by the kernel process (the
+ * zygote execs its stub before it uses any of this). dir_fd and name for
+ * fd; the full path if the directory cannot be opened. */
+static int fd_at(int fd, char *name, size_t n)
+{
+	static int dir = -2;
+
+	if (dir == -2)
+		dir = open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0) {
+		snprintf(name, n, "/proc/self/fd/%d", fd);
+		return AT_FDCWD;
+	}
+	snprintf(name, n, "%d", fd);
+	return dir;
+}
+
 int host_reopen(int path_fd, unsigned flags)
 {
 	char p[64];
+	int dir = fd_at(path_fd, p, sizeof(p));
 
-	snprintf(p, sizeof(p), "/proc/self/fd/%d", path_fd);
 	flags &= ~(unsigned)(O_CREAT | O_EXCL | O_TRUNC | O_NOFOLLOW);
-	return RETRY(open(p, (int)flags | O_CLOEXEC | O_NOCTTY));
+	return RETRY(openat(dir, p, (int)flags | O_CLOEXEC | O_NOCTTY));
 }
 
 int host_create_at(int dir_fd, const char *name, unsigned mode)
@@ -114,9 +133,9 @@ int host_symlink_at(const char *target, int dir_fd, const char *name)
 int host_link_at(int old_fd, int dir_fd, const char *name)
 {
 	char p[64];
+	int dir = fd_at(old_fd, p, sizeof(p));
 
-	snprintf(p, sizeof(p), "/proc/self/fd/%d", old_fd);
-	return RETRY(linkat(AT_FDCWD, p, dir_fd, name, AT_SYMLINK_FOLLOW));
+	return RETRY(linkat(dir, p, dir_fd, name, AT_SYMLINK_FOLLOW));
 }
 
 int host_unlink_at(int dir_fd, const char *name, bool is_dir)
@@ -132,9 +151,9 @@ int host_rename_at(int odir_fd, const char *oname, int ndir_fd, const char *nnam
 int host_chmod_fd(int path_fd, unsigned mode)
 {
 	char p[64];
+	int dir = fd_at(path_fd, p, sizeof(p));
 
-	snprintf(p, sizeof(p), "/proc/self/fd/%d", path_fd);
-	return RETRY(chmod(p, mode));
+	return RETRY(fchmodat(dir, p, mode, 0));
 }
 
 int host_chown_fd(int path_fd, uint32_t uid, uint32_t gid)
@@ -153,9 +172,9 @@ int host_truncate_fd(int path_fd, uint64_t size)
 int host_utimens_fd(int path_fd, const struct linux_timespec *ts)
 {
 	char p[64];
+	int dir = fd_at(path_fd, p, sizeof(p));
 
-	snprintf(p, sizeof(p), "/proc/self/fd/%d", path_fd);
-	return RETRY(utimensat(AT_FDCWD, p, (const struct timespec *)ts, 0));
+	return RETRY(utimensat(dir, p, (const struct timespec *)ts, 0));
 }
 
 long host_readlink_fd(int path_fd, char *buf, size_t n)
