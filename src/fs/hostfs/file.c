@@ -48,6 +48,10 @@ enum stream_io {
 struct hostfs_priv {
 	enum stream_io io;
 	bool tty;
+	/* The host description is the inode's, shared with other files
+	 * (hostfs_file_init_shared): f->pos is the position, the host's
+	 * offset is nobody's, and release leaves the fd open. */
+	bool shared;
 	/* A stream's readiness (hostfs_watch, at the first wait): 0 not yet
 	 * watched, 1 watched, -errno the host cannot (always ready). */
 	int watch;
@@ -195,6 +199,12 @@ static long hostfs_read(struct file *f, void *buf, size_t n)
 	struct hostfs_priv *p = f->priv;
 	long ret;
 
+	if (p->shared) {
+		ret = host_pread(f->host_fd, buf, n, f->pos);
+		if (ret > 0)
+			f->pos += ret;
+		return ret;
+	}
 	if (!is_stream(p))
 		return host_read(f->host_fd, buf, n);
 	for (;;) {
@@ -248,7 +258,24 @@ static long hostfs_pwrite(struct file *f, const void *buf, size_t n, int64_t off
 
 static int64_t hostfs_llseek(struct file *f, int64_t off, int whence)
 {
-	return host_lseek(f->host_fd, off, whence);
+	struct hostfs_priv *p = f->priv;
+	int64_t ret;
+
+	if (!p->shared)
+		return host_lseek(f->host_fd, off, whence);
+	/* The host checks the result against its file size limits, on the
+	 * shared description's offset, which no read uses. */
+	if (whence == LINUX_SEEK_CUR) {
+		if (off == 0)
+			return f->pos;
+		if (__builtin_add_overflow(off, f->pos, &off))
+			return -EINVAL;
+		whence = LINUX_SEEK_SET;
+	}
+	ret = host_lseek(f->host_fd, off, whence);
+	if (ret >= 0)
+		f->pos = ret;
+	return ret;
 }
 
 static int hostfs_fstat(struct file *f, struct linux_stat *st)
@@ -328,7 +355,7 @@ static void hostfs_release(struct file *f)
 		hostfs_unwatch(p);
 		waitq_release(&p->wq);
 	}
-	if (f->host_fd >= 0)
+	if (f->host_fd >= 0 && !(p && p->shared))
 		host_close(f->host_fd);
 	free(p);
 }
@@ -356,6 +383,15 @@ int hostfs_file_init(struct file *f, int host_fd, bool stream)
 	f->priv = p;
 	f->ops = &hostfs_file_ops;
 	return 0;
+}
+
+int hostfs_file_init_shared(struct file *f, int host_fd)
+{
+	int ret = hostfs_file_init(f, host_fd, false);
+
+	if (ret == 0)
+		((struct hostfs_priv *)f->priv)->shared = true;
+	return ret;
 }
 
 /* The host's stdio fds (0-2) that are pipes, FIFOs, ttys or mem devices
