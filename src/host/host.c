@@ -396,6 +396,16 @@ unsigned host_fd_flags(int fd)
 	return fl < 0 ? 0 : (unsigned)fl & (O_ACCMODE | O_APPEND | O_NONBLOCK);
 }
 
+int host_fd_set_append(int fd, bool on)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0)
+		return -errno;
+	fl = on ? fl | O_APPEND : fl & ~O_APPEND;
+	return fcntl(fd, F_SETFL, fl) < 0 ? -errno : 0;
+}
+
 unsigned host_fd_poll(int fd)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN | POLLOUT };

@@ -59,6 +59,8 @@ bool host_fd_is_tty(int fd);
 int host_dup_stdio(int fd);
 /* The open flags of a host fd (access mode, O_APPEND, O_NONBLOCK). */
 unsigned host_fd_flags(int fd);
+/* Sets or clears O_APPEND of a host fd's description. */
+int host_fd_set_append(int fd, bool on);
 int host_ioctl_tty(int fd, unsigned long cmd, void *arg, size_t size);
 
 /* hostfs: one component at a time beneath a directory fd, never

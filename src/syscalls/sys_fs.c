@@ -714,9 +714,11 @@ long sys_fcntl(struct task *t, const struct sysargs *a)
 			/* A pipe's O_DIRECT is its packet mode, as Linux lets it change. */
 			unsigned mask = LINUX_O_APPEND | LINUX_O_NONBLOCK |
 					(file_is_pipe(f) ? LINUX_O_DIRECT : 0);
+			unsigned nfl = (f->flags & ~mask) | ((unsigned)arg & mask);
 
-			f->flags = (f->flags & ~mask) | (arg & mask);
-			ret = 0;
+			ret = f->ops->setfl && nfl != f->flags ? f->ops->setfl(f, nfl) : 0;
+			if (ret == 0)
+				f->flags = nfl;
 		}
 		break;
 	case LINUX_F_GETLK:

@@ -36,6 +36,10 @@ struct file_ops {
 	/* The host fd whose pages a mapping of this file uses, or -ENODEV. */
 	int (*mmap_fd)(struct file *f);
 	void (*release)(struct file *f);
+	/* F_SETFL is about to change O_APPEND or O_NONBLOCK to flags (the
+	 * file's new flags): a file whose host description acts on them
+	 * follows, or fails the fcntl with -errno. */
+	int (*setfl)(struct file *f, unsigned flags);
 	/* Each close of an fd of it, by current (Linux's f_op->flush). */
 	void (*flush)(struct file *f);
 	/* A VMA mapping the file appears (mmap, fork, a split) or goes, as

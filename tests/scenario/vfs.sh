@@ -285,6 +285,22 @@ print(r, sorted(os.listdir("/data")), os.fstat(fd).st_nlink)'
         [ "$(cat "$tmp/out")" = "$(printf "['one', 'two'] 0\n0 ['named', 'one', 'two'] 1")" ]
 }
 
+# F_SETFL's O_APPEND reaches a host file's description: the write after
+# it lands at the end, the one after clearing it at the position.
+c_vol_setfl_append() {
+    mkdata
+    sk run -v "$tmp/data:/data" -- "$(command -v python3)" -c '
+import fcntl, os
+fd = os.open("/data/f", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+os.write(fd, b"aaaa"); os.lseek(fd, 0, 0)
+fcntl.fcntl(fd, fcntl.F_SETFL, os.O_APPEND)
+os.write(fd, b"b")
+fcntl.fcntl(fd, fcntl.F_SETFL, 0); os.lseek(fd, 0, 0)
+os.write(fd, b"c")
+print(fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_APPEND)'
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/data/f")" = caaab ] && [ "$(cat "$tmp/out")" = 0 ]
+}
+
 t "echo hi > /etc/motd inside: cat prints hi, the host's /etc/motd is unchanged" c_motd
 t "rm -rf /usr/share/doc inside: ls fails inside, the host's is intact" c_rm_doc
 t "a file made in $tmp inside is seen inside, not on the host" c_tmp_file
@@ -303,6 +319,7 @@ t "--volume HOST:/data reads and writes" c_vol_long
 t "-v HOST:/data:ro: a write fails with EROFS" c_vol_ro
 t "-v HOST:/data:ro: rm fails with EROFS" c_vol_ro_rm
 t "-v HOST:/data: a file the host replaces and a file it adds are seen" c_host_change
+t "-v HOST:/data: F_SETFL O_APPEND moves the next write to the end" c_vol_setfl_append
 t "-v HOST:/data: O_TMPFILE there, linkat AT_EMPTY_PATH names it on the host" c_vol_tmpfile
 
 echo "$passed passed, $failed failed"

@@ -360,6 +360,20 @@ static void hostfs_release(struct file *f)
 	free(p);
 }
 
+/* A regular file's writes go through its host description, whose
+ * O_APPEND decides where they land (a shared read-only one never
+ * writes). Streams keep their O_NONBLOCK: the kernel decides waits. */
+static int hostfs_setfl(struct file *f, unsigned flags)
+{
+	struct hostfs_priv *p = f->priv;
+
+	if (is_stream(p) || p->shared || f->host_fd < 0)
+		return 0;
+	if (!(flags & LINUX_O_APPEND) == !(f->flags & LINUX_O_APPEND))
+		return 0;
+	return host_fd_set_append(f->host_fd, flags & LINUX_O_APPEND);
+}
+
 static const struct file_ops hostfs_file_ops = {
 	.read = hostfs_read,
 	.write = hostfs_write,
@@ -371,6 +385,7 @@ static const struct file_ops hostfs_file_ops = {
 	.poll = hostfs_poll,
 	.mmap_fd = hostfs_mmap_fd,
 	.release = hostfs_release,
+	.setfl = hostfs_setfl,
 };
 
 int hostfs_file_init(struct file *f, int host_fd, bool stream)
