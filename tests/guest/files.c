@@ -225,6 +225,33 @@ int main(void)
 	longname[sizeof longname - 1] = 0;
 	errno = 0;
 	check_err(stat(longname, &st2), ENAMETOOLONG, "stat of a 299-byte name");
+	{
+		/* Paths longer than the kernel's first read of a string: 600
+		 * and 4000 bytes of "./" before hello.txt; 4096 bytes with the
+		 * NUL is one too many. */
+		static char lp[4200];
+		size_t k, pre = strlen(D);
+		int lens[] = { 600, 4000 };
+
+		for (k = 0; k < 2; k++) {
+			char what[64];
+			int i;
+
+			memcpy(lp, D, pre);
+			for (i = 0; i < lens[k]; i += 2)
+				memcpy(lp + pre + i, "./", 2);
+			strcpy(lp + pre + lens[k], "hello.txt");
+			snprintf(what, sizeof(what), "stat of a %zu-byte path", strlen(lp));
+			check(stat(lp, &st2) == 0 && st2.st_ino == st.st_ino, what);
+		}
+		memset(lp, '/', 4095);
+		lp[4095] = 0;
+		check(stat(lp, &st2) == 0, "stat of 4095 slashes");
+		lp[4095] = '/';
+		lp[4096] = 0;
+		errno = 0;
+		check_err(stat(lp, &st2), ENAMETOOLONG, "stat of 4096 slashes");
+	}
 
 	/* --- statx --- */
 	r = xstatx(AT_FDCWD, D "hello.txt", 0, XSTATX_SIZE | XSTATX_TYPE, &sx);
