@@ -493,6 +493,9 @@ unsigned long host_auxv(unsigned long type)
 	return getauxval(type);
 }
 
+static int kernel_cpu = -1;
+static cpu_set_t spill_set; /* the CPUs skas was given, less the kernel's */
+
 /* Pins the kernel (and the stubs it starts, which inherit it) to the CPU it
  * runs on: a trap that crosses cores costs 34-130 us on these machines. */
 int host_pin_cpu(void)
@@ -502,9 +505,32 @@ int host_pin_cpu(void)
 
 	if (cpu < 0)
 		return -errno;
+	if (kernel_cpu < 0) {
+		if (sched_getaffinity(0, sizeof(spill_set), &spill_set) < 0)
+			CPU_ZERO(&spill_set);
+		CPU_CLR(cpu, &spill_set);
+	}
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set) < 0 ? -errno : cpu;
+	if (sched_setaffinity(0, sizeof(set), &set) < 0)
+		return -errno;
+	kernel_cpu = cpu;
+	return cpu;
+}
+
+int host_thread_spill(int tid, bool out)
+{
+	cpu_set_t set;
+
+	if (kernel_cpu < 0 || CPU_COUNT(&spill_set) == 0)
+		return -ENOSYS;
+	if (out) {
+		set = spill_set;
+	} else {
+		CPU_ZERO(&set);
+		CPU_SET(kernel_cpu, &set);
+	}
+	return sched_setaffinity(tid, sizeof(set), &set) < 0 ? -errno : 0;
 }
 
 /* Host signals for the guest: skas passes these on instead of dying of

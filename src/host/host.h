@@ -174,6 +174,10 @@ int host_pin_cpu(void);
 /* Lets the kernel (and the stubs it starts next) run on n CPUs from first
  * on (wrapping), for --cpus. */
 int host_set_cpus(int first, int n);
+/* Moves a guest thread (host tid) off the kernel's CPU, onto the host's
+ * others (out), or back onto the kernel's; -ENOSYS if the kernel is not
+ * pinned to one CPU of several. */
+int host_thread_spill(int tid, bool out);
 /* Raises the kernel's own RLIMIT_NOFILE to its hard limit (hostfs files,
  * tmpfs memfds and the stubs' fds are host fds); returns the limit. */
 long host_raise_nofile(void);

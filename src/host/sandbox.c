@@ -376,6 +376,7 @@ static int allow_process(scmp_filter_ctx ctx)
 	r |= ALLOW(sysinfo);	       /* host_meminfo */
 	r |= ALLOW(getcpu);	       /* host_current_cpu, when neither rseq nor the vDSO can */
 	r |= ALLOW(sched_getaffinity); /* host_ncpus: glibc's sysconf may count by affinity */
+	r |= ALLOW(sched_setaffinity); /* host_thread_spill: a guest thread's CPUs */
 	r |= ALLOW(exit_group);	       /* the end */
 	return r;
 }

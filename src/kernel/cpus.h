@@ -11,12 +11,17 @@
 
 struct task;
 
-/* Held by a task while its thread runs guest code (on its kernel stack). */
+/* Held by a task while its thread runs guest code (on its kernel stack,
+ * for the task's life: zeroed once). */
 struct cpu_slot {
-	struct list_head link; /* in the waiters, then the holders */
+	struct list_head link; /* in the waiters, then the holders; or local */
 	struct task *task;
 	bool granted;
 	int64_t since_ns;
+	/* Without --cpus: whether the thread runs off the kernel's CPU
+	 * (spilled), and how many short runs it made there in a row. */
+	bool local, spilled, told;
+	int short_runs;
 };
 
 /* n == 0: no gate, and the guest sees the host's CPUs. */

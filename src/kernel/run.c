@@ -49,7 +49,7 @@ static void handle_fault(struct task *t)
 void task_main(void *arg)
 {
 	struct task *t = arg;
-	struct cpu_slot slot;
+	struct cpu_slot slot = { 0 };
 
 	for (;;) {
 		if (t->killed)

@@ -44,6 +44,58 @@ printf 'all: a b c\n\t@echo all\na:\n\t@echo a\nb:\n\t@echo b\nc:\n\t@echo c\n' 
 out=$(run /usr/bin/make -s -j2 -C "$tmp" | sort | tr '\n' ' ')
 check "make -j2" "a all b c " "$out"
 
+# Two guest processes that only compute: one is moved off the kernel's CPU
+# (kernel/cpus.c) when the host has another, both still compute right and
+# die of the signal sent to them there.
+cat >"$tmp/spin.c" <<'EOF'
+#include <signal.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+static unsigned long spin(unsigned long n)
+{
+	volatile unsigned long x = 0;
+	for (unsigned long k = 0; k < n; k++)
+		x += k;
+	return x;
+}
+int main(void)
+{
+	pid_t p[2];
+	int i, st, sum = 0;
+
+	for (i = 0; i < 2; i++)
+		if ((p[i] = fork()) == 0)
+			_exit(spin(300000000UL) == 300000000UL * 299999999UL / 2 ? 7 : 1);
+	for (i = 0; i < 2; i++)
+		if (waitpid(p[i], &st, 0) == p[i] && WIFEXITED(st))
+			sum += WEXITSTATUS(st);
+	for (i = 0; i < 2; i++)
+		if ((p[i] = fork()) == 0)
+			for (;;)
+				spin(1000);
+	nanosleep(&(struct timespec){ 0, 300000000 }, NULL);
+	for (i = 0; i < 2; i++)
+		kill(p[i], SIGTERM);
+	for (i = 0; i < 2; i++)
+		if (waitpid(p[i], &st, 0) == p[i] && WIFSIGNALED(st))
+			sum += WTERMSIG(st);
+	printf("%d\n", sum);
+	return 0;
+}
+EOF
+if gcc -O1 -static -o "$tmp/spin" "$tmp/spin.c" 2>/dev/null; then
+	for pf in seccomp ptrace; do
+		out=$(timeout -k 5 60 "$SKAS" run --platform=$pf --log="$tmp/spin.log" -- "$tmp/spin" 2>/dev/null)
+		check "$pf: two computing processes: right sums, killed by SIGTERM" "44" "$out"
+		if [ "$(nproc)" -ge 2 ]; then
+			check "$pf: one of them ran off the kernel's CPU" "yes" \
+				"$(grep -q 'guest code runs on the other CPUs' "$tmp/spin.log" && echo yes)"
+		fi
+	done
+fi
+
 # Job control with set -m (the issue's signals part): a stopped job shows
 # as Stopped, continues, dies of SIGTERM.
 out=$(run /bin/bash -c 'set -m; sleep 5 & kill -STOP %1; sleep 0.2; jobs -l | grep -c Stopped
