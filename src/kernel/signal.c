@@ -614,15 +614,25 @@ int fpu_init_state(struct task *t)
 	return 0;
 }
 
+/* The size of the last signal frame written with its FPU state (from the
+ * frame's start to the FPU area's end): sigreturn reads that much at once,
+ * one host copy instead of three, and falls back to reading piece by
+ * piece when the frame is not laid out that way. */
+static size_t last_frame_span;
+
 /* Builds the rt_sigframe and points the registers at the handler. */
 static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info,
 		       const struct linux_sigaction *sa, uint64_t oldmask)
 {
 	static char fpu[FPU_AREA_MAX + LINUX_FP_XSTATE_MAGIC2_SIZE] __attribute__((aligned(64)));
+	/* The frame, the alignment gap below the FPU area and the area: one
+	 * copy to the guest (the gap is dead stack, below the red zone). */
+	static char out[sizeof(struct rt_sigframe) + 64 + 16 + sizeof(fpu)];
 	struct rt_sigframe frame;
 	struct linux_sigcontext *sc = &frame.uc.uc_mcontext;
 	struct pf_regs r;
 	uint64_t sp, fp_addr;
+	size_t span;
 	long fpsize, hw_size;
 	bool xstate;
 
@@ -681,9 +691,13 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 		sc->trapno = 14;
 	}
 	sc->fpstate = fp_addr;
-	if (copy_to_user(t->mm, fp_addr, fpu, fpsize) < 0 ||
-	    copy_to_user(t->mm, sp, &frame, sizeof(frame)) < 0)
+	span = (size_t)(fp_addr - sp) + (size_t)fpsize;
+	memcpy(out, &frame, sizeof(frame));
+	memset(out + sizeof(frame), 0, (size_t)(fp_addr - sp) - sizeof(frame));
+	memcpy(out + (fp_addr - sp), fpu, (size_t)fpsize);
+	if (copy_to_user(t->mm, sp, out, span) < 0)
 		return -EFAULT;
+	last_frame_span = span;
 
 	r.rip = sa->handler;
 	r.rsp = sp;
@@ -817,20 +831,42 @@ void handle_signals(struct task *t)
 	}
 }
 
+/* n bytes of the FPU area at addr: from what sigreturn read at once (got
+ * bytes of the frame at frame, in buf) when they lie within it, else from
+ * the guest. */
+static int fpstate_read(struct task *t, void *dst, uint64_t addr, size_t n, const char *buf,
+			uint64_t frame, size_t got)
+{
+	if (addr >= frame && addr - frame <= got && got - (addr - frame) >= n) {
+		memcpy(dst, buf + (addr - frame), n);
+		return 0;
+	}
+	return copy_from_user(t->mm, dst, addr, n) < 0 ? -EFAULT : 0;
+}
+
 long sys_rt_sigreturn(struct task *t, const struct sysargs *a)
 {
 	static char fpu[FPU_AREA_MAX + LINUX_FP_XSTATE_MAGIC2_SIZE] __attribute__((aligned(64)));
+	static char in[sizeof(struct rt_sigframe) + 64 + 16 + sizeof(fpu)];
 	struct linux_ucontext uc;
 	struct linux_sigcontext *sc = &uc.uc_mcontext;
 	struct pf_regs r;
 	uint64_t frame;
+	size_t got = 0;
 
 	(void)a;
 	t->no_result = true;
 	if (platform->get_regs(t->thread, &r) < 0)
 		return 0;
 	frame = r.rsp - 8;
-	if (copy_from_user(t->mm, &uc, frame + offsetof(struct rt_sigframe, uc), sizeof(uc)) < 0)
+	/* As the last frame was laid out, all at once; else piece by piece. */
+	if (last_frame_span > sizeof(struct rt_sigframe) && last_frame_span <= sizeof(in) &&
+	    copy_from_user(t->mm, in, frame, last_frame_span) == 0)
+		got = last_frame_span;
+	if (got)
+		memcpy(&uc, in + offsetof(struct rt_sigframe, uc), sizeof(uc));
+	else if (copy_from_user(t->mm, &uc, frame + offsetof(struct rt_sigframe, uc), sizeof(uc)) <
+		 0)
 		goto bad;
 	t->sigmask = uc.uc_sigmask & ~UNBLOCKABLE;
 	if (sc->rip >= TASK_SIZE)
@@ -847,13 +883,13 @@ long sys_rt_sigreturn(struct task *t, const struct sysargs *a)
 		size_t size = LINUX_FXSAVE_SIZE;
 		uint32_t magic2;
 
-		if (copy_from_user(t->mm, fpu, sc->fpstate, LINUX_FXSAVE_SIZE) < 0)
+		if (fpstate_read(t, fpu, sc->fpstate, LINUX_FXSAVE_SIZE, in, frame, got) < 0)
 			goto bad;
 		memcpy(&sw, fpu + LINUX_FPX_SW_BYTES_OFFSET, sizeof(sw));
 		if ((uc.uc_flags & LINUX_UC_FP_XSTATE) && sw.magic1 == LINUX_FP_XSTATE_MAGIC1 &&
 		    sw.xstate_size > LINUX_FXSAVE_SIZE && sw.xstate_size <= FPU_AREA_MAX &&
 		    sw.extended_size == sw.xstate_size + LINUX_FP_XSTATE_MAGIC2_SIZE &&
-		    copy_from_user(t->mm, fpu, sc->fpstate, sw.extended_size) == 0) {
+		    fpstate_read(t, fpu, sc->fpstate, sw.extended_size, in, frame, got) == 0) {
 			memcpy(&magic2, fpu + sw.xstate_size, sizeof(magic2));
 			if (magic2 == LINUX_FP_XSTATE_MAGIC2)
 				size = sw.xstate_size;

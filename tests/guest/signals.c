@@ -840,6 +840,55 @@ static void test_fpu(void)
 	set_handler(SIGUSR1, h_count, 0);
 }
 
+/* A handler that edits the FPU state in its frame: MXCSR in place, or in a
+ * copy of the whole area that the frame is pointed at; sigreturn installs
+ * the edited state either way. */
+static unsigned char fp_copy[16384] __attribute__((aligned(64)));
+static volatile int fp_mode;
+
+static void h_fpedit(int sig, siginfo_t *si, void *ctx)
+{
+	ucontext_t *uc = ctx;
+	unsigned char *fp = (unsigned char *)uc->uc_mcontext.fpregs;
+	unsigned mx = 0x1f80 | 0x6000; /* round toward zero */
+	uint32_t magic1, ext = 512;
+
+	(void)sig;
+	(void)si;
+	if (fp_mode == 2) {
+		memcpy(&magic1, fp + 464, 4);
+		if (magic1 == 0x46505853U) /* FP_XSTATE_MAGIC1: extended_size follows */
+			memcpy(&ext, fp + 468, 4);
+		if (ext > sizeof(fp_copy))
+			ext = 512;
+		memcpy(fp_copy, fp, ext);
+		fp = fp_copy;
+		uc->uc_mcontext.fpregs = (void *)fp_copy;
+	}
+	memcpy(fp + 24, &mx, sizeof(mx));
+}
+
+static void test_fpu_frame(void)
+{
+	unsigned save, after;
+	int mode;
+
+	set_action(SIGUSR2, h_fpedit, 0);
+	for (mode = 1; mode <= 2; mode++) {
+		fp_mode = mode;
+		asm volatile("stmxcsr %0" : "=m"(save));
+		syscall(SYS_kill, getpid(), SIGUSR2);
+		asm volatile("stmxcsr %0" : "=m"(after));
+		asm volatile("ldmxcsr %0" : : "m"(save));
+		checkf((after & 0x6000) == 0x6000,
+		       mode == 1 ? "MXCSR edited in the frame is installed by sigreturn"
+				 : "MXCSR edited in a copy of the FPU area the frame points at is "
+				   "installed",
+		       "%#lx%.0ld", after, 0);
+	}
+	set_handler(SIGUSR2, SIG_DFL, 0);
+}
+
 /* ---- sigaltstack ---- */
 
 #define ALTSZ (64 * 1024)
@@ -1384,6 +1433,7 @@ int main(int argc, char **argv)
 	test_sigfpe();
 	test_ill_trap();
 	test_fpu();
+	test_fpu_frame();
 	test_altstack();
 	test_overflow();
 	test_sigtimedwait();
