@@ -588,6 +588,7 @@ int host_init(void)
 	size_t i;
 
 	signal(SIGPIPE, SIG_IGN);
+	host_cputime_init();
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = forward_handler;
 	sigemptyset(&sa.sa_mask);

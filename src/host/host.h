@@ -106,8 +106,14 @@ struct host_cputime {
 	uint64_t uticks, sticks;
 	uint64_t minflt, majflt;
 };
-int host_thread_cputime(int pid, int tid, struct host_cputime *out);
-/* Only the run time (one file read instead of two); 0 if unknown. */
+/* Opens /proc for the reads below (host_init, before the sandbox). */
+void host_cputime_init(void);
+/* The host thread tid of stub pid; last: the thread is about to go (its
+ * kept fds go too); maxrss_kb (may be NULL): the stub's peak resident set
+ * as well (-errno if unknown), in the same few host calls. */
+int host_thread_cputime(int pid, int tid, bool last, struct host_cputime *out, long *maxrss_kb);
+/* Only the run time (one file read instead of two, usually one pread);
+ * 0 if unknown. */
 int64_t host_thread_runtime_ns(int pid, int tid);
 long host_proc_maxrss_kb(int pid);
 /* adjtimex of the host clock with modes 0 or ADJ_OFFSET_SS_READ only

@@ -319,6 +319,8 @@ static int allow_files(scmp_filter_ctx ctx)
 	r |= ALLOW_IF(ioctl, SCMP_A1_32(SCMP_CMP_EQ, TCSETSW));
 	r |= ALLOW_IF(ioctl, SCMP_A1_32(SCMP_CMP_EQ, TCSETSF));
 	r |= ALLOW_IF(ioctl, SCMP_A1_32(SCMP_CMP_EQ, TIOCGWINSZ));
+	/* host/cputime.c: the /proc files of a sample, closed together */
+	r |= ALLOW_IF(close_range, SCMP_A2(SCMP_CMP_EQ, 0));
 	return r;
 }
 

@@ -30,32 +30,46 @@ static void raw_add(struct host_cputime *acc, const struct host_cputime *v)
 	acc->majflt += v->majflt;
 }
 
-/* The host's figures for t's current host thread (zeros if none). */
-static void sample_thread(struct task *t, struct host_cputime *out)
+static bool can_sample(struct task *t)
 {
-	memset(out, 0, sizeof(*out));
-	if (!t->thread || !t->mm || !platform->thread_host_tid)
-		return;
-	host_thread_cputime(platform->mm_host_pid(t->mm->pf), platform->thread_host_tid(t->thread),
-			    out);
+	return t->thread && t->mm && platform->thread_host_tid;
 }
 
-/* t's times: its earlier host threads' and its current one's. */
-static void sample_task(struct task *t, struct host_cputime *acc)
+/* The host's figures for t's current host thread (zeros if none); last:
+ * that host thread is about to go; maxrss_kb (may be NULL): its stub's
+ * peak resident size too, read in the same host calls (-1 if unknown). */
+static void sample_thread(struct task *t, bool last, struct host_cputime *out, long *maxrss_kb)
+{
+	memset(out, 0, sizeof(*out));
+	if (maxrss_kb)
+		*maxrss_kb = -1;
+	if (!can_sample(t))
+		return;
+	host_thread_cputime(platform->mm_host_pid(t->mm->pf), platform->thread_host_tid(t->thread),
+			    last, out, maxrss_kb);
+}
+
+/* t's times: its earlier host threads' and its current one's (and its
+ * stub's peak resident size, as sample_thread). */
+static void sample_task(struct task *t, struct host_cputime *acc, long *maxrss_kb)
 {
 	struct host_cputime v;
 
-	sample_thread(t, &v);
+	sample_thread(t, false, &v, maxrss_kb);
 	raw_add(acc, &t->cpu_gone);
 	raw_add(acc, &v);
 }
 
-static void sample_process(struct process *p, struct host_cputime *acc)
+/* The stub's peak size comes with the first thread's sample that can
+ * read it: the threads share the address space. */
+static void sample_process(struct process *p, struct host_cputime *acc, long *maxrss_kb)
 {
 	struct task *t;
 
 	*acc = p->cpu_dead;
-	list_for_each_entry(t, &p->threads, thread_link) sample_task(t, acc);
+	*maxrss_kb = -1;
+	list_for_each_entry(t, &p->threads, thread_link)
+		sample_task(t, acc, *maxrss_kb < 0 ? maxrss_kb : NULL);
 }
 
 /* Linux's cputime_adjust(): the run time split as the ticks are. */
@@ -93,7 +107,7 @@ int64_t cputime_task_ns(struct task *t)
 {
 	int64_t ns = t->cpu_gone.rt_ns;
 
-	if (t->thread && t->mm && platform->thread_host_tid)
+	if (can_sample(t))
 		ns += host_thread_runtime_ns(platform->mm_host_pid(t->mm->pf),
 					     platform->thread_host_tid(t->thread));
 	return ns;
@@ -108,41 +122,44 @@ int64_t cputime_process_ns(struct process *p)
 	return ns;
 }
 
-static int64_t maxrss_now(struct process *p)
+/* p's peak resident size: of its address spaces gone, and kb of its
+ * current one (read with a sample; < 0: read here, if it has one). */
+static int64_t maxrss_now(struct process *p, long kb)
 {
 	int64_t rss = p->maxrss_kb;
 	struct task *t;
 
-	list_for_each_entry(t, &p->threads, thread_link)
-	{
-		if (t->mm) {
-			long kb = host_proc_maxrss_kb(platform->mm_host_pid(t->mm->pf));
-
-			if (kb > rss)
-				rss = kb;
-			break; /* threads share the address space */
+	if (kb < 0) {
+		list_for_each_entry(t, &p->threads, thread_link)
+		{
+			if (t->mm) {
+				kb = host_proc_maxrss_kb(platform->mm_host_pid(t->mm->pf));
+				break; /* threads share the address space */
+			}
 		}
 	}
-	return rss;
+	return kb > rss ? kb : rss;
 }
 
 void cputime_task(struct task *t, struct cpu_usage *u)
 {
 	struct host_cputime v;
+	long kb;
 
 	memset(&v, 0, sizeof(v));
-	sample_task(t, &v);
+	sample_task(t, &v, &kb);
 	adjust(&t->cpu_prev, &v, u);
-	u->maxrss_kb = maxrss_now(t->proc);
+	u->maxrss_kb = maxrss_now(t->proc, kb);
 }
 
 void cputime_process(struct process *p, struct cpu_usage *u)
 {
 	struct host_cputime v;
+	long kb;
 
-	sample_process(p, &v);
+	sample_process(p, &v, &kb);
 	adjust(&p->cpu_prev, &v, u);
-	u->maxrss_kb = maxrss_now(p);
+	u->maxrss_kb = maxrss_now(p, kb);
 }
 
 void cputime_children(struct process *p, struct cpu_usage *u)
@@ -150,22 +167,7 @@ void cputime_children(struct process *p, struct cpu_usage *u)
 	*u = p->cpu_children;
 }
 
-void cputime_thread_retire(struct task *t)
-{
-	struct host_cputime v;
-
-	sample_thread(t, &v);
-	raw_add(&t->cpu_gone, &v);
-}
-
-void cputime_task_exit(struct task *t)
-{
-	cputime_thread_retire(t);
-	raw_add(&t->proc->cpu_dead, &t->cpu_gone);
-	memset(&t->cpu_gone, 0, sizeof(t->cpu_gone));
-}
-
-void cputime_mm_retire(struct process *p, struct mm *mm)
+static void mm_retire(struct process *p, struct mm *mm)
 {
 	long kb;
 
@@ -174,6 +176,28 @@ void cputime_mm_retire(struct process *p, struct mm *mm)
 	kb = host_proc_maxrss_kb(platform->mm_host_pid(mm->pf));
 	if (kb > p->maxrss_kb)
 		p->maxrss_kb = kb;
+}
+
+void cputime_thread_retire(struct task *t, bool with_mm)
+{
+	struct host_cputime v;
+	long kb;
+
+	if (with_mm && !can_sample(t)) {
+		mm_retire(t->proc, t->mm);
+		with_mm = false;
+	}
+	sample_thread(t, true, &v, with_mm ? &kb : NULL);
+	raw_add(&t->cpu_gone, &v);
+	if (with_mm && kb > t->proc->maxrss_kb)
+		t->proc->maxrss_kb = kb;
+}
+
+void cputime_task_exit(struct task *t, bool with_mm)
+{
+	cputime_thread_retire(t, with_mm);
+	raw_add(&t->proc->cpu_dead, &t->cpu_gone);
+	memset(&t->cpu_gone, 0, sizeof(t->cpu_gone));
 }
 
 void cputime_reap(struct process *parent, struct process *child, struct cpu_usage *u)

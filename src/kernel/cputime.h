@@ -56,12 +56,13 @@ void cputime_task(struct task *t, struct cpu_usage *u);
 void cputime_process(struct process *p, struct cpu_usage *u);
 void cputime_children(struct process *p, struct cpu_usage *u);
 /* t's host thread is about to go (exec gives it a new one): keep its
- * times with the task. */
-void cputime_thread_retire(struct task *t);
-/* t leaves: its times move to its process. */
-void cputime_task_exit(struct task *t);
-/* An address space of p is about to go: keep its peak resident size. */
-void cputime_mm_retire(struct process *p, struct mm *mm);
+ * times with the task; with_mm: its address space goes too (or t leaves
+ * it), its peak resident size stays with the process (as Linux keeps the
+ * old mm's at exec and exit). One sample of both: the fewest host calls. */
+void cputime_thread_retire(struct task *t, bool with_mm);
+/* t leaves (with_mm: the last of its process): its times move to its
+ * process. */
+void cputime_task_exit(struct task *t, bool with_mm);
 /* parent reaps the zombie child: the child's times and its children's
  * are added to parent's children (u: what the reap reports, may be NULL). */
 void cputime_reap(struct process *parent, struct process *child, struct cpu_usage *u);

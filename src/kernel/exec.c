@@ -727,8 +727,7 @@ int exec_switch(struct task *t, struct mm *mm, struct pf_thread *th, const struc
 		t->mm = mm;
 		return 0;
 	}
-	cputime_thread_retire(t);
-	cputime_mm_retire(t->proc, t->mm);
+	cputime_thread_retire(t, true);
 	if (t->thread) {
 		mm_last_thread(t->mm);
 		platform->thread_put(t->thread);

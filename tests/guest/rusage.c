@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/times.h>
@@ -219,6 +220,49 @@ static void test_proc_stat(void)
 	check(v[6] > 0, "minflt > 0");
 }
 
+/* Touches len bytes of fresh memory, a byte a page. */
+static void touch(size_t len)
+{
+	char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t i;
+
+	if (m == MAP_FAILED)
+		return;
+	for (i = 0; i < len; i += 4096)
+		((volatile char *)m)[i] = 1;
+	munmap(m, len);
+}
+
+/* Each report is of now, not of the first (skas keeps the host's files it
+ * reads them from open): the peak size and faults grow between two
+ * getrusage, and a child's figures at its end are those after its last
+ * getrusage. */
+static void test_fresh(void)
+{
+	struct rusage r0, r1, rc;
+	int st;
+	pid_t pid;
+
+	getrusage(RUSAGE_SELF, &r0);
+	touch(32 << 20);
+	getrusage(RUSAGE_SELF, &r1);
+	check(r1.ru_maxrss >= r0.ru_maxrss + 30000, "ru_maxrss: 30 MB more after touching 32 MB");
+	check(r1.ru_minflt > r0.ru_minflt, "ru_minflt: more after touching 32 MB");
+	pid = fork();
+	if (pid == 0) {
+		getrusage(RUSAGE_SELF, &r0);
+		spin_cpu(20);
+		touch(64 << 20);
+		_exit(0);
+	}
+	check(wait4(pid, &st, 0, &rc) == pid, "wait4 of a child that grew after its getrusage");
+	check(rc.ru_maxrss >= 60000, "its ru_maxrss: at least 60 MB");
+	check(rc.ru_minflt > 0, "its ru_minflt > 0");
+	check(tv_ns(&rc.ru_utime) + tv_ns(&rc.ru_stime) >= 19000000, "its time: at least 19 ms");
+	check(getrusage(RUSAGE_CHILDREN, &rc) == 0 && rc.ru_maxrss >= 60000,
+	      "RUSAGE_CHILDREN's ru_maxrss: at least 60 MB");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && strcmp(argv[1], "--after-exec") == 0)
@@ -229,6 +273,7 @@ int main(int argc, char **argv)
 	test_thread();
 	test_children();
 	test_proc_stat();
+	test_fresh();
 	{
 		int st;
 		pid_t pid = fork();
