@@ -91,7 +91,8 @@ static int spill(struct cpu_slot *s, bool out)
 	int tid = s->task->thread ? platform->thread_host_tid(s->task->thread) : -1;
 	int ret = tid > 0 ? host_thread_spill(tid, out) : -ESRCH;
 
-	if (ret == -ENOSYS)
+	/* One CPU, or the host refuses (EPERM, EINVAL): no more tries. */
+	if (ret < 0 && ret != -ESRCH)
 		spill_off = true;
 	if (ret == 0)
 		s->spilled = out;
