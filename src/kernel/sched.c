@@ -313,25 +313,69 @@ static bool host_signals(void)
 
 static int64_t last_look_ns; /* the idle loop's last look at timers and host fds */
 
+/* Whether the idle loop looks for traps before it waits: worth it while
+ * the look finds some (seccomp's synchronous wakeups: the answered thread
+ * has trapped again before the kernel idles). Where it finds none (ptrace:
+ * kernel and stubs share one CPU, the thread just resumed has not run yet)
+ * it is a host call per trap for nothing: from the third miss in a row the
+ * loop skips looks, 1, 2, 4 ... up to 32 passes between two. */
+static unsigned poll_misses;	  /* looks in a row that found nothing (up to 8) */
+static unsigned poll_skip_passes; /* passes to go before the next look */
+
+static bool poll_first(void)
+{
+	if (poll_skip_passes == 0)
+		return true;
+	poll_skip_passes--;
+	return false;
+}
+
+static void poll_first_found(int n)
+{
+	if (n > 0) {
+		poll_misses = 0;
+		return;
+	}
+	if (poll_misses < 8)
+		poll_misses++;
+	if (poll_misses >= 3)
+		poll_skip_passes = 1u << (poll_misses - 3);
+}
+
 static void idle_wait(void)
 {
 	int64_t timeout_ns, due_ns;
 
 	if (host_signals())
 		return;
-	if (platform->poll(platform_event) > 0) {
-		/* Busy with traps: still look at timers and host fds (the
-		 * console's ^C) every millisecond, without waiting. */
-		int64_t now = sched_now_ns();
-
-		if (now - last_look_ns < 1000000)
-			return;
-		last_look_ns = now;
-		run_timers();
-		release_deferred(NULL);
-		if (host_evloop_busy())
-			host_evloop_wait(0);
+	/* Nothing but traps to wait for (no timer, no deferred wakeup, no
+	 * host fd): the platform's wait, which returns at once if a trap is
+	 * pending; a look first would save nothing. */
+	if (list_empty(&timers) && list_empty(&deferred) && !host_evloop_busy()) {
+		platform->wait(platform_event);
 		return;
+	}
+	if (poll_first()) {
+		int n = platform->poll(platform_event);
+
+		poll_first_found(n);
+		if (n > 0) {
+			/* Busy with traps: still look at timers and host fds
+			 * (the console's ^C) every millisecond, without
+			 * waiting. */
+			int64_t now = sched_now_ns();
+
+			if (now - last_look_ns < 1000000)
+				return;
+			last_look_ns = now;
+			run_timers();
+			release_deferred(NULL);
+			/* A SIGCHLD this takes is reaped here: the next
+			 * pass may wait without a look first. */
+			if (host_evloop_busy() && host_evloop_wait(0) > 0)
+				platform->poll(platform_event);
+			return;
+		}
 	}
 	last_look_ns = sched_now_ns();
 	timeout_ns = run_timers();
