@@ -289,20 +289,28 @@ static int hostfs_iterate(struct inode *dir, dir_emit_fn emit, void *ctx)
 #define SHARED_MAX 256
 static int nshared;
 
-static int shared_fd(struct inode *ino, unsigned flags)
+/* The inode's shared fd for an open with flags: 1 with it in *fd, 0 if
+ * the open gets a description of its own, or -errno. A failure is never
+ * kept: the next open asks the host again. */
+static int shared_fd(struct inode *ino, unsigned flags, int *fd)
 {
 	struct hostfs_inode *hi = ino->priv;
+	int nfd;
 
 	if (!LINUX_S_ISREG(ino->mode) || (flags & LINUX_O_ACCMODE) != LINUX_O_RDONLY ||
 	    (flags & (LINUX_O_DIRECT | LINUX_O_NOATIME)))
-		return -1;
-	if (hi->rd_fd < 0 && nshared < SHARED_MAX) {
-		hi->rd_fd = host_reopen(hi->fd, LINUX_O_RDONLY);
-		if (hi->rd_fd < 0)
-			return hi->rd_fd;
+		return 0;
+	if (hi->rd_fd < 0) {
+		if (nshared >= SHARED_MAX)
+			return 0;
+		nfd = host_reopen(hi->fd, LINUX_O_RDONLY);
+		if (nfd < 0)
+			return nfd;
+		hi->rd_fd = nfd;
 		nshared++;
 	}
-	return hi->rd_fd;
+	*fd = hi->rd_fd;
+	return 1;
 }
 
 static int hostfs_open(struct inode *ino, struct file *f)
@@ -316,10 +324,10 @@ static int hostfs_open(struct inode *ino, struct file *f)
 		f->ops = &hostfs_dir_ops;
 		return 0;
 	}
-	fd = shared_fd(ino, f->flags);
-	if (fd < -1)
-		return fd;
-	if (fd >= 0)
+	ret = shared_fd(ino, f->flags, &fd);
+	if (ret < 0)
+		return ret;
+	if (ret > 0)
 		return hostfs_file_init_shared(f, fd);
 	/* O_DIRECTORY too; a device (null, zero, random, urandom) is a stream
 	 * with a description of our own. */
