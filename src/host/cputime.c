@@ -141,7 +141,7 @@ static int open_file(int pid, int tid, enum proc_file f)
  * process, not its number: once that is gone, it reads ESRCH. */
 #define KEPT_MAX 32
 static struct {
-	int pid, tid, fd; /* fd 0: a free slot */
+	int pid, tid, fd; /* fd 0: a free slot (fd 0 itself is never kept) */
 	enum proc_file file;
 	unsigned long used;
 } kept[KEPT_MAX];
@@ -175,6 +175,10 @@ static void kept_put(int pid, int tid, enum proc_file f, int fd)
 {
 	int i, victim = 0;
 
+	if (fd == 0) { /* skas started with stdin closed */
+		close(fd);
+		return;
+	}
 	for (i = 0; i < KEPT_MAX; i++) {
 		if (kept[i].fd <= 0) {
 			victim = i;
