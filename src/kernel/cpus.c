@@ -86,16 +86,24 @@ static void slice_end(void *arg)
 	ktimer_arm(&slice, now + CPU_SLICE_NS / 2, slice_end, NULL);
 }
 
+bool cpus_spilled(const struct task *t)
+{
+	return t->cpu_slot && t->cpu_slot->spilled && t->cpu_slot->spilled_thread == t->thread;
+}
+
 static int spill(struct cpu_slot *s, bool out)
 {
-	int tid = s->task->thread ? platform->thread_host_tid(s->task->thread) : -1;
+	struct pf_thread *th = s->task->thread;
+	int tid = th && platform->thread_host_tid ? platform->thread_host_tid(th) : -1;
 	int ret = tid > 0 ? host_thread_spill(tid, out) : -ESRCH;
 
 	/* One CPU, or the host refuses (EPERM, EINVAL): no more tries. */
 	if (ret < 0 && ret != -ESRCH)
 		spill_off = true;
-	if (ret == 0)
+	if (ret == 0) {
 		s->spilled = out;
+		s->spilled_thread = out ? th : NULL;
+	}
 	if (ret == 0 && out && !s->told) {
 		s->told = true;
 		klog(LOG_INFO, "pid %d (%s): guest code runs on the other CPUs too", s->task->tid,
@@ -131,6 +139,10 @@ static void spill_check(void *arg)
 static void local_get(struct cpu_slot *s)
 {
 	s->since_ns = sched_now_ns();
+	/* An exec that made a new host thread (a fresh stub) starts it on
+	 * the kernel's CPU. */
+	if (s->spilled && s->spilled_thread != s->task->thread)
+		s->spilled = false;
 	if (s->spilled)
 		return;
 	s->local = true;

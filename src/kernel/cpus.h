@@ -10,6 +10,7 @@
 #include "lib/list.h"
 
 struct task;
+struct pf_thread;
 
 /* Held by a task while its thread runs guest code (on its kernel stack,
  * for the task's life: zeroed once). */
@@ -19,8 +20,10 @@ struct cpu_slot {
 	bool granted;
 	int64_t since_ns;
 	/* Without --cpus: whether the thread runs off the kernel's CPU
-	 * (spilled), and how many short runs it made there in a row. */
+	 * (spilled: which host thread, as exec may bring a new one on the
+	 * kernel's CPU), and how many short runs it made there in a row. */
 	bool local, spilled, told;
+	struct pf_thread *spilled_thread;
 	int short_runs;
 };
 
@@ -28,6 +31,8 @@ struct cpu_slot {
 void cpus_set(int n);
 /* Whether guest threads share one host CPU (no --cpus, or --cpus=1). */
 bool cpus_shared(void);
+/* Whether t's thread runs guest code off the kernel's CPU now. */
+bool cpus_spilled(const struct task *t);
 /* CPUs the guest sees. */
 int cpus_count(void);
 /* The guest's number for the host CPU a thread last ran on. */

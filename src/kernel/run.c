@@ -51,6 +51,7 @@ void task_main(void *arg)
 	struct task *t = arg;
 	struct cpu_slot slot = { 0 };
 
+	t->cpu_slot = &slot;
 	for (;;) {
 		if (t->killed)
 			task_exit(t, t->proc->exit_code);

@@ -106,7 +106,8 @@ static LIST_HEAD_DECL(deferred);
 
 void sched_wake_sync(struct task *t)
 {
-	if (t->state != TASK_SLEEPING || !current || current == t || !cpus_shared()) {
+	if (t->state != TASK_SLEEPING || !current || current == t || !cpus_shared() ||
+	    cpus_spilled(current)) {
 		sched_wake(t);
 		return;
 	}

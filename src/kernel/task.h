@@ -109,6 +109,7 @@ struct task {
 	struct list_head run_link;
 	/* A sync wakeup waiting for its waker to block (kernel/sched.c). */
 	struct task *defer_waker;
+	struct cpu_slot *cpu_slot; /* its task_main's (kernel/cpus.c), or NULL */
 	int64_t defer_until_ns;
 	struct pf_event ev;	   /* the trap that woke the task */
 	bool no_result;		   /* the handler set all registers itself */
