@@ -301,6 +301,15 @@ print(fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_APPEND)'
     [ "$rc" = 0 ] && [ "$(cat "$tmp/data/f")" = caaab ] && [ "$(cat "$tmp/out")" = 0 ]
 }
 
+# stdout a host regular file opened read-write at 0: >>/dev/stdout inside
+# appends, as natively (the reopened description's O_APPEND reaches the
+# host's).
+c_stdout_append() {
+    printf xxxxxx >"$tmp/stdout"
+    timeout -k 5 30 "$SKAS" run -- /bin/sh -c 'printf b >>/dev/stdout' 1<>"$tmp/stdout" 2>/dev/null
+    [ "$(cat "$tmp/stdout")" = xxxxxxb ]
+}
+
 t "echo hi > /etc/motd inside: cat prints hi, the host's /etc/motd is unchanged" c_motd
 t "rm -rf /usr/share/doc inside: ls fails inside, the host's is intact" c_rm_doc
 t "a file made in $tmp inside is seen inside, not on the host" c_tmp_file
@@ -320,6 +329,7 @@ t "-v HOST:/data:ro: a write fails with EROFS" c_vol_ro
 t "-v HOST:/data:ro: rm fails with EROFS" c_vol_ro_rm
 t "-v HOST:/data: a file the host replaces and a file it adds are seen" c_host_change
 t "-v HOST:/data: F_SETFL O_APPEND moves the next write to the end" c_vol_setfl_append
+t "stdout a host file opened at 0: >>/dev/stdout appends" c_stdout_append
 t "-v HOST:/data: O_TMPFILE there, linkat AT_EMPTY_PATH names it on the host" c_vol_tmpfile
 
 echo "$passed passed, $failed failed"

@@ -882,6 +882,27 @@ static void px_release(struct file *f)
 	file_put(orig_of(f));
 }
 
+/* O_APPEND reaches the original's description, which the proxy shares
+ * (differs from Linux, where the new open is a description of its own:
+ * here the original's writes append from then on too). */
+static int orig_append(struct file *o, unsigned flags)
+{
+	unsigned ofl = (o->flags & ~LINUX_O_APPEND) | (flags & LINUX_O_APPEND);
+	int ret;
+
+	if (ofl == o->flags)
+		return 0;
+	ret = o->ops->setfl ? o->ops->setfl(o, ofl) : 0;
+	if (ret == 0)
+		o->flags = ofl;
+	return ret;
+}
+
+static int px_setfl(struct file *f, unsigned flags)
+{
+	return orig_append(orig_of(f), flags);
+}
+
 static const struct file_ops proxy_fops = {
 	.read = px_read,
 	.write = px_write,
@@ -893,6 +914,7 @@ static const struct file_ops proxy_fops = {
 	.poll = px_poll,
 	.mmap_fd = px_mmap_fd,
 	.release = px_release,
+	.setfl = px_setfl,
 };
 
 static int proxy_getattr(struct inode *ino, struct linux_stat *st)
@@ -904,6 +926,10 @@ static int proxy_open(struct inode *ino, struct file *f)
 {
 	struct file *o = ino->priv;
 
+	int ret = (f->flags & LINUX_O_APPEND) ? orig_append(o, f->flags) : 0;
+
+	if (ret < 0)
+		return ret;
 	file_get(o);
 	f->ops = &proxy_fops;
 	f->priv = o;
