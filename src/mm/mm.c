@@ -107,6 +107,8 @@ static struct vma *vma_new(uaddr_t start, uaddr_t end, int prot, unsigned flags,
 
 static void vma_free(struct mm *mm, struct vma *v)
 {
+	if (mm->vma_cache == v)
+		mm->vma_cache = NULL;
 	list_del(&v->link);
 	mm->nvmas--;
 	if (v->file && v->file->ops->vma_close)
@@ -248,11 +250,22 @@ void mm_put(struct mm *mm)
 	free(mm);
 }
 
+/* The first VMA that ends above addr. VMAs are sorted and disjoint, so a
+ * VMA that holds addr is that one. */
 struct vma *mm_find_vma(struct mm *mm, uaddr_t addr)
 {
-	struct vma *v;
+	struct vma *v = mm->vma_cache;
 
-	list_for_each_entry(v, &mm->vmas, link) if (v->end > addr) return v;
+	if (v && v->start <= addr && addr < v->end)
+		return v;
+	list_for_each_entry(v, &mm->vmas, link)
+	{
+		if (v->end > addr) {
+			if (v->start <= addr)
+				mm->vma_cache = v;
+			return v;
+		}
+	}
 	return NULL;
 }
 
@@ -706,6 +719,7 @@ int mm_fork(struct mm *src, struct mm **out)
 	if (mm->exe.dentry)
 		path_get(&mm->exe);
 	mm->nvmas = 0;
+	mm->vma_cache = NULL;
 	list_init(&mm->vmas);
 	ret = platform->mm_copy(src->pf, &mm->pf);
 	if (ret < 0) {

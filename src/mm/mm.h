@@ -55,6 +55,9 @@ struct mm {
 	struct pf_mm *pf;
 	struct list_head vmas;
 	int nvmas;
+	/* The VMA mm_find_vma found last (a system call's copies look up the
+	 * same few), or NULL; cleared when that VMA is freed. */
+	struct vma *vma_cache;
 	bool randomize;
 	/* A vDSO part was ever mprotected (it may hold writes now): an exec
 	 * does not recycle this stub (mm_create_recycled). Kept by fork. */
