@@ -320,6 +320,22 @@ int64_t host_thread_runtime_ns(int pid, int tid)
 	return ns;
 }
 
+int host_thread_cpu(int pid, int tid)
+{
+	char buf[1024], *p;
+	int field;
+
+	if (pid <= 0 || tid <= 0 || read_kept(pid, tid, PROC_STAT, buf, sizeof(buf)) <= 0)
+		return -ESRCH;
+	/* After "pid (comm) ": state (field 3) ... processor (field 39). */
+	p = strrchr(buf, ')');
+	if (!p)
+		return -EIO;
+	for (field = 2; field < 39 && p; field++)
+		p = strchr(p + 1, ' ');
+	return p ? (int)strtol(p + 1, NULL, 10) : -EIO;
+}
+
 long host_proc_maxrss_kb(int pid)
 {
 	char path[48], buf[4096];

@@ -116,6 +116,8 @@ int host_thread_cputime(int pid, int tid, bool last, struct host_cputime *out, l
  * 0 if unknown. */
 int64_t host_thread_runtime_ns(int pid, int tid);
 long host_proc_maxrss_kb(int pid);
+/* The host CPU a stub thread last ran on (/proc stat's processor). */
+int host_thread_cpu(int pid, int tid);
 /* adjtimex of the host clock with modes 0 or ADJ_OFFSET_SS_READ only
  * (timex.c): the clock state, -EPERM for any other modes. */
 struct linux_timex;

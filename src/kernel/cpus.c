@@ -50,9 +50,17 @@ int cpus_count(void)
 	return ncpus ? ncpus : host_ncpus();
 }
 
-int cpus_current(void)
+int cpus_current(const struct task *t)
 {
-	return host_current_cpu() % cpus_count();
+	int cpu = -1;
+
+	/* Off the kernel's CPU: the host says where it last ran. */
+	if (t && t->mm && cpus_spilled(t))
+		cpu = host_thread_cpu(platform->mm_host_pid(t->mm->pf),
+				      platform->thread_host_tid(t->thread));
+	if (cpu < 0)
+		cpu = host_current_cpu();
+	return cpu % cpus_count();
 }
 
 static void grant(struct cpu_slot *s)

@@ -35,8 +35,8 @@ bool cpus_shared(void);
 bool cpus_spilled(const struct task *t);
 /* CPUs the guest sees. */
 int cpus_count(void);
-/* The guest's number for the host CPU a thread last ran on. */
-int cpus_current(void);
+/* The guest's number for the host CPU t's thread last ran on. */
+int cpus_current(const struct task *t);
 /* Waits for a slot: 0 with it, -EINTR if woken for something else (a
  * signal, a kill: the caller looks and tries again). */
 int cpu_get(struct cpu_slot *s);

@@ -561,7 +561,7 @@ long sys_sched_setaffinity(struct task *t, const struct sysargs *a)
 
 long sys_getcpu(struct task *t, const struct sysargs *a)
 {
-	unsigned cpu = (unsigned)cpus_current(), node = 0;
+	unsigned cpu = (unsigned)cpus_current(t), node = 0;
 
 	if (sysarg_uaddr(a, 0) && copy_to_user(t->mm, sysarg_uaddr(a, 0), &cpu, sizeof(cpu)) < 0)
 		return -EFAULT;

@@ -45,10 +45,14 @@ out=$(run /usr/bin/make -s -j2 -C "$tmp" | sort | tr '\n' ' ')
 check "make -j2" "a all b c " "$out"
 
 # Two guest processes that only compute: one is moved off the kernel's CPU
-# (kernel/cpus.c) when the host has another, both still compute right and
-# die of the signal sent to them there.
+# (kernel/cpus.c) when the host has another, both still compute right,
+# getcpu(2) agrees with the vDSO's sched_getcpu there, and both die of the
+# signal sent to them there.
 cat >"$tmp/spin.c" <<'EOF'
+#define _GNU_SOURCE
+#include <sched.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
@@ -66,8 +70,19 @@ int main(void)
 	int i, st, sum = 0;
 
 	for (i = 0; i < 2; i++)
-		if ((p[i] = fork()) == 0)
-			_exit(spin(300000000UL) == 300000000UL * 299999999UL / 2 ? 7 : 1);
+		if ((p[i] = fork()) == 0) {
+			unsigned a, c;
+			int b;
+
+			if (spin(300000000UL) != 300000000UL * 299999999UL / 2)
+				_exit(1);
+			/* Right after the run (a second try would see a thread
+			 * brought back by its short runs). */
+			syscall(SYS_getcpu, &a, NULL, NULL);
+			b = sched_getcpu();
+			syscall(SYS_getcpu, &c, NULL, NULL);
+			_exit(a == c && (int)a == b ? 7 : 2);
+		}
 	for (i = 0; i < 2; i++)
 		if (waitpid(p[i], &st, 0) == p[i] && WIFEXITED(st))
 			sum += WEXITSTATUS(st);
@@ -88,7 +103,7 @@ EOF
 if gcc -O1 -static -o "$tmp/spin" "$tmp/spin.c" 2>/dev/null; then
 	for pf in seccomp ptrace; do
 		out=$(timeout -k 5 60 "$SKAS" run --platform=$pf --log="$tmp/spin.log" -- "$tmp/spin" 2>/dev/null)
-		check "$pf: two computing processes: right sums, killed by SIGTERM" "44" "$out"
+		check "$pf: two computing processes: right sums, getcpu, killed by SIGTERM" "44" "$out"
 		if [ "$(nproc)" -ge 2 ]; then
 			check "$pf: one of them ran off the kernel's CPU" "yes" \
 				"$(grep -q 'guest code runs on the other CPUs' "$tmp/spin.log" && echo yes)"
