@@ -5,6 +5,9 @@
  *   ptrace-sysemu   PTRACE_SYSEMU stop, the tracer answers with POKEUSER rax
  *   notif           seccomp USER_NOTIF, the supervisor answers with NOTIF_SEND
  *   notif-sync      the same with SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (6.6)
+ *   notif-epoll     notif as skas's trap path has it: the supervisor waits
+ *                   in epoll_wait before each RECV, and a second filter of
+ *                   the stub allowlist's length runs under the notifying one
  * usage: handoff [N [R]]   (N round trips per option, default 100000; R rounds) */
 #define _GNU_SOURCE
 #include "bench.h"
@@ -14,6 +17,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stddef.h>
+#include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -116,10 +120,31 @@ static struct sock_filter notif_filter[] = {
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 };
 
-static void bench_notif(const char *name, int sync_wake)
+/* A filter of ~40 instructions that allows everything: numbers compared
+ * one after another, as libseccomp lays out the stub's allowlist. */
+static struct sock_filter long_filter[2 + 2 * 20];
+
+static int long_filter_len(void)
+{
+	int n = 0, i;
+
+	long_filter[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+							offsetof(struct seccomp_data, nr));
+	for (i = 0; i < 20; i++) {
+		long_filter[n++] =
+			(struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 1000 + i, 0, 1);
+		long_filter[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	}
+	long_filter[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	return n;
+}
+
+enum { NOTIF_SYNC = 1, NOTIF_EPOLL = 2 };
+
+static void bench_notif(const char *name, int how)
 {
 	struct sock_fprog prog = { sizeof(notif_filter) / sizeof(notif_filter[0]), notif_filter };
-	int sv[2], status, listener = -1;
+	int sv[2], status, listener = -1, ep = -1;
 	pid_t pid;
 
 	if (pipe(sv) < 0)
@@ -129,6 +154,11 @@ static void bench_notif(const char *name, int sync_wake)
 		int fd;
 
 		prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+		if (how & NOTIF_EPOLL) {
+			struct sock_fprog lp = { (unsigned short)long_filter_len(), long_filter };
+
+			syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &lp);
+		}
 		fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER,
 			     &prog);
 		if (write(sv[1], &fd, sizeof(fd)) != sizeof(fd))
@@ -150,16 +180,29 @@ static void bench_notif(const char *name, int sync_wake)
 		kill(pid, SIGKILL);
 		goto out;
 	}
-	if (sync_wake && ioctl(listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS,
-			       SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) < 0) {
+	if ((how & NOTIF_SYNC) && ioctl(listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS,
+					SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) < 0) {
 		printf("%s unavailable: %s\n", name, strerror(errno));
 		kill(pid, SIGKILL);
 		goto out;
 	}
+	if (how & NOTIF_EPOLL) {
+		struct epoll_event ev = { .events = EPOLLIN };
+
+		ep = epoll_create1(EPOLL_CLOEXEC);
+		if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, listener, &ev) < 0) {
+			printf("%s unavailable: %s\n", name, strerror(errno));
+			kill(pid, SIGKILL);
+			goto out;
+		}
+	}
 	for (;;) {
 		struct seccomp_notif req;
 		struct seccomp_notif_resp resp;
+		struct epoll_event ev;
 
+		if (ep >= 0 && epoll_wait(ep, &ev, 1, -1) < 0)
+			break;
 		memset(&req, 0, sizeof(req));
 		if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0)
 			break;
@@ -171,6 +214,8 @@ static void bench_notif(const char *name, int sync_wake)
 	collect(name);
 out:
 	close(sv[0]);
+	if (ep >= 0)
+		close(ep);
 	if (listener >= 0)
 		close(listener);
 	waitpid(pid, &status, 0);
@@ -189,6 +234,7 @@ int main(int argc, char **argv)
 	BENCH_LOOP("native", n_total, rounds, sink += syscall(SYS_getppid));
 	bench_sysemu();
 	bench_notif("notif", 0);
-	bench_notif("notif-sync", 1);
+	bench_notif("notif-sync", NOTIF_SYNC);
+	bench_notif("notif-epoll", NOTIF_EPOLL);
 	return sink < 0;
 }
