@@ -302,12 +302,22 @@ print(fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_APPEND)'
 }
 
 # stdout a host regular file opened read-write at 0: >>/dev/stdout inside
-# appends, as natively (the reopened description's O_APPEND reaches the
-# host's).
+# appends, as natively, and the description the host's shell shares keeps
+# its offset and flags (its Z lands at 0); F_SETFL O_APPEND on a reopened
+# /dev/stdout appends too.
 c_stdout_append() {
     printf xxxxxx >"$tmp/stdout"
-    timeout -k 5 30 "$SKAS" run -- /bin/sh -c 'printf b >>/dev/stdout' 1<>"$tmp/stdout" 2>/dev/null
-    [ "$(cat "$tmp/stdout")" = xxxxxxb ]
+    ( timeout -k 5 30 "$SKAS" run -- /bin/sh -c 'printf b >>/dev/stdout' 2>/dev/null
+      printf Z ) 1<>"$tmp/stdout"
+    [ "$(cat "$tmp/stdout")" = Zxxxxxb ] || return 1
+    printf xxxxxx >"$tmp/stdout"
+    ( timeout -k 5 30 "$SKAS" run -- "$(command -v python3)" -c '
+import fcntl, os
+fd = os.open("/dev/stdout", os.O_WRONLY)
+fcntl.fcntl(fd, fcntl.F_SETFL, os.O_APPEND)
+os.write(fd, b"c")' 2>/dev/null
+      printf Z ) 1<>"$tmp/stdout"
+    [ "$(cat "$tmp/stdout")" = Zxxxxxc ]
 }
 
 t "echo hi > /etc/motd inside: cat prints hi, the host's /etc/motd is unchanged" c_motd
@@ -329,7 +339,7 @@ t "-v HOST:/data:ro: a write fails with EROFS" c_vol_ro
 t "-v HOST:/data:ro: rm fails with EROFS" c_vol_ro_rm
 t "-v HOST:/data: a file the host replaces and a file it adds are seen" c_host_change
 t "-v HOST:/data: F_SETFL O_APPEND moves the next write to the end" c_vol_setfl_append
-t "stdout a host file opened at 0: >>/dev/stdout appends" c_stdout_append
+t "stdout a host file opened at 0: >>/dev/stdout appends, the host's description untouched" c_stdout_append
 t "-v HOST:/data: O_TMPFILE there, linkat AT_EMPTY_PATH names it on the host" c_vol_tmpfile
 
 echo "$passed passed, $failed failed"

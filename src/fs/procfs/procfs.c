@@ -821,10 +821,19 @@ static long px_read(struct file *f, void *buf, size_t n)
 	return o->ops->read ? o->ops->read(o, buf, n) : -EINVAL;
 }
 
+/* The proxy's own O_APPEND (at open, or by F_SETFL): a write to a regular
+ * file lands at its end, through pwrite, so that neither the original's
+ * offset nor its host description (maybe shared with the user's shell)
+ * changes. Differs from Linux: the proxy's position does not move to the
+ * end, and another writer between the size and the write can interleave. */
 static long px_write(struct file *f, const void *buf, size_t n)
 {
 	struct file *o = orig_of(f);
+	struct linux_stat st;
 
+	if ((f->flags & LINUX_O_APPEND) && !(o->flags & LINUX_O_APPEND) && o->ops->pwrite &&
+	    file_stat(o, &st) == 0 && LINUX_S_ISREG(st.st_mode))
+		return o->ops->pwrite(o, buf, n, (int64_t)st.st_size);
 	return o->ops->write ? o->ops->write(o, buf, n) : -EINVAL;
 }
 
@@ -882,27 +891,6 @@ static void px_release(struct file *f)
 	file_put(orig_of(f));
 }
 
-/* O_APPEND reaches the original's description, which the proxy shares
- * (differs from Linux, where the new open is a description of its own:
- * here the original's writes append from then on too). */
-static int orig_append(struct file *o, unsigned flags)
-{
-	unsigned ofl = (o->flags & ~LINUX_O_APPEND) | (flags & LINUX_O_APPEND);
-	int ret;
-
-	if (ofl == o->flags)
-		return 0;
-	ret = o->ops->setfl ? o->ops->setfl(o, ofl) : 0;
-	if (ret == 0)
-		o->flags = ofl;
-	return ret;
-}
-
-static int px_setfl(struct file *f, unsigned flags)
-{
-	return orig_append(orig_of(f), flags);
-}
-
 static const struct file_ops proxy_fops = {
 	.read = px_read,
 	.write = px_write,
@@ -914,7 +902,6 @@ static const struct file_ops proxy_fops = {
 	.poll = px_poll,
 	.mmap_fd = px_mmap_fd,
 	.release = px_release,
-	.setfl = px_setfl,
 };
 
 static int proxy_getattr(struct inode *ino, struct linux_stat *st)
@@ -926,10 +913,6 @@ static int proxy_open(struct inode *ino, struct file *f)
 {
 	struct file *o = ino->priv;
 
-	int ret = (f->flags & LINUX_O_APPEND) ? orig_append(o, f->flags) : 0;
-
-	if (ret < 0)
-		return ret;
 	file_get(o);
 	f->ops = &proxy_fops;
 	f->priv = o;
