@@ -625,6 +625,13 @@ static long vma_move(struct mm *mm, struct vma *v, uaddr_t addr, size_t old_len,
 	struct vma *nv;
 	int ret;
 
+	/* The old range's edges first (the ranges never overlap): a split
+	 * refused at the map-count limit is ENOMEM before anything changed,
+	 * and removing the old range below splits nothing, so cannot fail. */
+	ret = vmas_split_edges(mm, addr, addr + old_len);
+	if (ret < 0)
+		return ret;
+	v = mm_find_vma(mm, addr); /* now starts at addr */
 	ret = vmas_remove(mm, new_addr, new_addr + new_len);
 	if (ret < 0)
 		return ret;
@@ -634,11 +641,7 @@ static long vma_move(struct mm *mm, struct vma *v, uaddr_t addr, size_t old_len,
 		return -ENOMEM;
 	nv->anon_id = v->anon_id;
 	vma_share(nv, v);
-	ret = vmas_remove(mm, addr, addr + old_len);
-	if (ret < 0) {
-		vma_free(mm, nv);
-		return ret;
-	}
+	vmas_remove(mm, addr, addr + old_len);
 	vma_insert(mm, nv);
 	ret = platform->mm_move(mm->pf, addr, old_len, new_len, new_addr);
 	if (ret < 0)

@@ -79,7 +79,26 @@ int main(int argc, char **argv)
 	unsigned long mib = 0;
 	int fd, i;
 
-	if (strcmp(mode, "malloc") == 0) {
+	if (strcmp(mode, "mapcount") == 0) {
+		/* Only inside skas: the guest's own max_map_count. Maps at the
+		 * limit, then an mremap that must split a VMA to move part of
+		 * it: ENOMEM, and the kernel goes on. */
+		char *p, *q;
+		int n = 0;
+
+		fd = open("/proc/sys/vm/max_map_count", O_WRONLY);
+		if (fd < 0 || write(fd, "200\n", 4) != 4)
+			return 1;
+		close(fd);
+		p = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		while (mmap(NULL, 4096, (n & 1) ? PROT_READ : PROT_NONE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) != MAP_FAILED)
+			n++;
+		q = mremap(p + 4096, 4096, 8192, MREMAP_MAYMOVE);
+		printf("mapcount: mremap %s\n", q == MAP_FAILED ? ename(errno) : "moved");
+		p[0] = 1;
+		printf("mapcount: still runs\n");
+	} else if (strcmp(mode, "malloc") == 0) {
 		char *p;
 
 		while ((p = malloc(MiB))) {
@@ -346,6 +365,11 @@ CommitLimit:       65536 kB" "$out"
 bomb --nofile=64 -- "$b" fds
 check "fd bomb (--nofile=64): dup to EMFILE at fd 63" "fds: dup: EMFILE, last fd 63 0" "$out $rc"
 check "  a second instance ran meanwhile" "second" "$second"
+
+bomb -- "$b" mapcount
+check "mremap that must split a VMA at max_map_count: ENOMEM, the kernel goes on" \
+    "mapcount: mremap ENOMEM
+mapcount: still runs 0" "$out $rc"
 
 bomb --nofile=64 -- /bin/sh -c 'ulimit -Sn; ulimit -Hn'
 check "--nofile sets the soft and hard RLIMIT_NOFILE" "64 64" "$(echo $out)"
