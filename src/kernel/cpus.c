@@ -96,7 +96,7 @@ static void slice_end(void *arg)
 
 bool cpus_spilled(const struct task *t)
 {
-	return t->cpu_slot && t->cpu_slot->spilled && t->cpu_slot->spilled_thread == t->thread;
+	return t->thread && t->cpu_slot && t->cpu_slot->spilled == t->thread;
 }
 
 static int spill(struct cpu_slot *s, bool out)
@@ -108,10 +108,8 @@ static int spill(struct cpu_slot *s, bool out)
 	/* One CPU, or the host refuses (EPERM, EINVAL): no more tries. */
 	if (ret < 0 && ret != -ESRCH)
 		spill_off = true;
-	if (ret == 0) {
-		s->spilled = out;
-		s->spilled_thread = out ? th : NULL;
-	}
+	if (ret == 0)
+		s->spilled = out ? th : NULL;
 	if (ret == 0 && out && !s->told) {
 		s->told = true;
 		klog(LOG_INFO, "pid %d (%s): guest code runs on the other CPUs too", s->task->tid,
@@ -148,9 +146,9 @@ static void local_get(struct cpu_slot *s)
 {
 	s->since_ns = sched_now_ns();
 	/* An exec that made a new host thread (a fresh stub) starts it on
-	 * the kernel's CPU. */
-	if (s->spilled && s->spilled_thread != s->task->thread)
-		s->spilled = false;
+	 * the kernel's CPU: the old one's pointer goes. */
+	if (s->spilled != s->task->thread)
+		s->spilled = NULL;
 	if (s->spilled)
 		return;
 	s->local = true;
@@ -170,7 +168,7 @@ static void local_put(struct cpu_slot *s)
 			ktimer_cancel(&spill_timer);
 		return;
 	}
-	if (!s->spilled)
+	if (!cpus_spilled(s->task))
 		return;
 	if (sched_now_ns() - s->since_ns < UNSPILL_NS)
 		s->short_runs++;

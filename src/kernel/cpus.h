@@ -19,11 +19,11 @@ struct cpu_slot {
 	struct task *task;
 	bool granted;
 	int64_t since_ns;
-	/* Without --cpus: whether the thread runs off the kernel's CPU
-	 * (spilled: which host thread, as exec may bring a new one on the
-	 * kernel's CPU), and how many short runs it made there in a row. */
-	bool local, spilled, told;
-	struct pf_thread *spilled_thread;
+	/* Without --cpus: the host thread moved off the kernel's CPU, or
+	 * NULL (an exec may bring a new one, which starts on the kernel's
+	 * CPU), and how many short runs it made there in a row. */
+	bool local, told;
+	struct pf_thread *spilled;
 	int short_runs;
 };
 
