@@ -831,11 +831,11 @@ void handle_signals(struct task *t)
 	}
 }
 
-/* n bytes of the FPU area at addr: from what sigreturn read at once (got
- * bytes of the frame at frame, in buf) when they lie within it, else from
- * the guest. */
-static int fpstate_read(struct task *t, void *dst, uint64_t addr, size_t n, const char *buf,
-			uint64_t frame, size_t got)
+/* n bytes of the guest's frame or FPU area at addr: from what sigreturn
+ * read at once (got bytes of the frame at frame, in buf) when they lie
+ * within it, else from the guest. */
+static int frame_read(struct task *t, void *dst, uint64_t addr, size_t n, const char *buf,
+		      uint64_t frame, size_t got)
 {
 	if (addr >= frame && addr - frame <= got && got - (addr - frame) >= n) {
 		memcpy(dst, buf + (addr - frame), n);
@@ -863,10 +863,8 @@ long sys_rt_sigreturn(struct task *t, const struct sysargs *a)
 	if (last_frame_span > sizeof(struct rt_sigframe) && last_frame_span <= sizeof(in) &&
 	    copy_from_user(t->mm, in, frame, last_frame_span) == 0)
 		got = last_frame_span;
-	if (got)
-		memcpy(&uc, in + offsetof(struct rt_sigframe, uc), sizeof(uc));
-	else if (copy_from_user(t->mm, &uc, frame + offsetof(struct rt_sigframe, uc), sizeof(uc)) <
-		 0)
+	if (frame_read(t, &uc, frame + offsetof(struct rt_sigframe, uc), sizeof(uc), in, frame,
+		       got) < 0)
 		goto bad;
 	t->sigmask = uc.uc_sigmask & ~UNBLOCKABLE;
 	if (sc->rip >= TASK_SIZE)
@@ -883,13 +881,13 @@ long sys_rt_sigreturn(struct task *t, const struct sysargs *a)
 		size_t size = LINUX_FXSAVE_SIZE;
 		uint32_t magic2;
 
-		if (fpstate_read(t, fpu, sc->fpstate, LINUX_FXSAVE_SIZE, in, frame, got) < 0)
+		if (frame_read(t, fpu, sc->fpstate, LINUX_FXSAVE_SIZE, in, frame, got) < 0)
 			goto bad;
 		memcpy(&sw, fpu + LINUX_FPX_SW_BYTES_OFFSET, sizeof(sw));
 		if ((uc.uc_flags & LINUX_UC_FP_XSTATE) && sw.magic1 == LINUX_FP_XSTATE_MAGIC1 &&
 		    sw.xstate_size > LINUX_FXSAVE_SIZE && sw.xstate_size <= FPU_AREA_MAX &&
 		    sw.extended_size == sw.xstate_size + LINUX_FP_XSTATE_MAGIC2_SIZE &&
-		    fpstate_read(t, fpu, sc->fpstate, sw.extended_size, in, frame, got) == 0) {
+		    frame_read(t, fpu, sc->fpstate, sw.extended_size, in, frame, got) == 0) {
 			memcpy(&magic2, fpu + sw.xstate_size, sizeof(magic2));
 			if (magic2 == LINUX_FP_XSTATE_MAGIC2)
 				size = sw.xstate_size;
