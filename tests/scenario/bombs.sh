@@ -12,29 +12,11 @@ set -u
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 SKAS=${SKAS:-$root/skas}
-case $SKAS in
-    /*) ;;
-    */*) SKAS=$PWD/$SKAS ;;
-esac
+. "$root/tests/scenario/common.bash"
 cd "$root" || exit 2
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/skas-bomb.XXXXXX") || exit 2
+scratch bomb
 chmod 755 "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-
-n=0
-failed=0
-check() { # NAME EXPECTED ACTUAL
-    n=$((n + 1))
-    if [ "$2" = "$3" ]; then
-        echo "ok $n - $1"
-    else
-        failed=$((failed + 1))
-        echo "not ok $n - $1"
-        echo "# expected: $(printf '%q' "$2")"
-        echo "# got:      $(printf '%q' "$3")"
-    fi
-}
 
 cat >"$tmp/bomb.c" <<'EOF'
 #define _GNU_SOURCE
@@ -439,5 +421,4 @@ check "--memory misuse: one sentence, status 2" "skas: --memory wants a size of 
 out=$(timeout -k 5 30 "$SKAS" run --cpus=0 -- /bin/true 2>&1 | wc -l; exit "${PIPESTATUS[0]}")
 check "--cpus=0 is misuse" "1" "$out"
 
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary
