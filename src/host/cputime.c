@@ -21,15 +21,16 @@
  *   /proc/PID/stat) keep their fds, the last KEPT_MAX used: a read is then
  *   one pread, as /proc makes a file afresh for a read at offset 0
  *   (seq_file); a thread's end takes its kept fds instead of opening.
- * Not taken: the rusage of the host's wait4 of a stub (ru_maxrss for free)
- * comes when the event loop reaps the stub, which may be after the guest's
- * parent reaped the guest (or the kernel would wait for the stub's
- * teardown), and counts the control thread and, under vfork, other
- * guests' threads, in microseconds already split; io_uring would batch it
- * all in one call, but /proc reads cannot run without blocking (each goes
- * to an io-wq worker: context switches) and its operations escape the
- * seccomp allowlist; taskstats (one netlink round trip) takes
- * CAP_NET_ADMIN; no /proc file has both the run time and the split. */
+ * The end of a process whose stub never had another guest thread reads
+ * none of these: the kernel waits for the stub's teardown and takes the
+ * rusage of the wait4 that reaps it (platform mm_reap), which counts the
+ * control thread too; a stub that had other threads (a vfork child's, a
+ * thread's already counted) is read here as before. Not taken: io_uring
+ * would batch the reads in one call, but /proc reads cannot run without
+ * blocking (each goes to an io-wq worker: context switches) and its
+ * operations escape the seccomp allowlist; taskstats (one netlink round
+ * trip) takes CAP_NET_ADMIN; no /proc file has both the run time and the
+ * split. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -273,6 +274,15 @@ static void read_last(int pid, int tid, bool status, char bufs[PROC_FILES][4096]
 	for (f = 0; f < PROC_FILES; f++)
 		if (fd[f] >= 0)
 			n[f] = read_small(fd[f], bufs[f], sizeof(bufs[f]));
+	close_fds(fd, PROC_FILES);
+}
+
+void host_cputime_forget(int pid, int tid)
+{
+	int fd[PROC_FILES], f;
+
+	for (f = 0; f < PROC_FILES; f++)
+		fd[f] = kept_take(pid, tid, f);
 	close_fds(fd, PROC_FILES);
 }
 

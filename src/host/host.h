@@ -112,6 +112,9 @@ void host_cputime_init(void);
  * kept fds go too); maxrss_kb (may be NULL): the stub's peak resident set
  * as well (-errno if unknown), in the same few host calls. */
 int host_thread_cputime(int pid, int tid, bool last, struct host_cputime *out, long *maxrss_kb);
+/* Closes what the reads above keep for thread tid of stub pid, which goes
+ * without a last read (its count comes from the stub's reaping). */
+void host_cputime_forget(int pid, int tid);
 /* Only the run time (one file read instead of two, usually one pread);
  * 0 if unknown. */
 int64_t host_thread_runtime_ns(int pid, int tid);

@@ -7,7 +7,9 @@
  * by the tick split and never go backwards (Linux's cputime_adjust).
  * Differs from Linux: time skas spends handling a guest's system calls is
  * not counted (it is the kernel's own host process); system time is what
- * the host spent on the stub thread (its traps); ru_nvcsw, ru_nivcsw,
+ * the host spent on the stub thread (its traps) and, for a process whose
+ * stub ends with it (cputime_task_exit_reap), on the stub's control
+ * thread too (its mappings, its teardown); ru_nvcsw, ru_nivcsw,
  * ru_inblock, ru_oublock are 0; ru_maxrss is the peak resident size of the
  * stub process, which holds the guest's memory. */
 #include <string.h>
@@ -191,6 +193,29 @@ void cputime_thread_retire(struct task *t, bool with_mm)
 	raw_add(&t->cpu_gone, &v);
 	if (with_mm && kb > t->proc->maxrss_kb)
 		t->proc->maxrss_kb = kb;
+}
+
+bool cputime_task_exit_reap(struct task *t)
+{
+	struct host_cputime v;
+	long kb;
+	int pid, tid;
+
+	if (!can_sample(t) || !platform->mm_reap || t->mm->refcount != 1)
+		return false;
+	pid = platform->mm_host_pid(t->mm->pf);
+	tid = platform->thread_host_tid(t->thread);
+	mm_last_thread(t->mm);
+	if (platform->mm_reap(t->mm->pf, t->thread, &v, &kb) < 0)
+		return false;
+	t->thread = NULL;
+	host_cputime_forget(pid, tid);
+	raw_add(&t->cpu_gone, &v);
+	if (kb > t->proc->maxrss_kb)
+		t->proc->maxrss_kb = kb;
+	raw_add(&t->proc->cpu_dead, &t->cpu_gone);
+	memset(&t->cpu_gone, 0, sizeof(t->cpu_gone));
+	return true;
 }
 
 void cputime_task_exit(struct task *t, bool with_mm)

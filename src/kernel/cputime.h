@@ -63,6 +63,12 @@ void cputime_thread_retire(struct task *t, bool with_mm);
 /* t leaves (with_mm: the last of its process): its times move to its
  * process. */
 void cputime_task_exit(struct task *t, bool with_mm);
+/* t, the last of its process, leaves with its address space, whose stub
+ * ends with it: when the stub never had another guest thread, it is ended
+ * and reaped now (platform mm_reap: t->thread is put, NULL) and its whole
+ * count moves to the process, instead of a cputime_task_exit's reads:
+ * true. false: nothing done. */
+bool cputime_task_exit_reap(struct task *t);
 /* parent reaps the zombie child: the child's times and its children's
  * are added to parent's children (u: what the reap reports, may be NULL). */
 void cputime_reap(struct process *parent, struct process *child, struct cpu_usage *u);

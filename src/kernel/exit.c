@@ -268,7 +268,8 @@ void task_exit(struct task *t, int code)
 	clear_child_tid(t);
 	vfork_release(t);
 	signal_flush_task(t);
-	cputime_task_exit(t, p->nthreads == 1);
+	if (p->nthreads > 1 || !cputime_task_exit_reap(t))
+		cputime_task_exit(t, p->nthreads == 1);
 	if (t->thread) {
 		mm_last_thread(t->mm);
 		platform->thread_put(t->thread);

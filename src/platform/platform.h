@@ -59,6 +59,8 @@ struct pf_vdso {
 	} part[4];
 };
 
+struct host_cputime;
+
 struct platform_ops {
 	const char *name;
 	/* 0 if the host supports the backend (NULL: always). */
@@ -101,6 +103,15 @@ struct platform_ops {
 	/* mm goes with the thread put next (its last): that thread need not
 	 * leave on its own first, mm_put ends them together. */
 	void (*mm_doom)(struct pf_mm *mm);
+	/* Ends doomed mm together with th, its last thread, when th is the
+	 * only guest thread its stub ever had: puts th, kills the stub and
+	 * waits for the host to reap it. *out and *maxrss_kb are then the
+	 * host's count of everything the stub ran (th, and the control
+	 * thread's work for it), from that reaping: 0. -EBUSY, nothing done,
+	 * if the stub had other guest threads (theirs were counted at their
+	 * end) or is gone. May be NULL. */
+	int (*mm_reap)(struct pf_mm *mm, struct pf_thread *th, struct host_cputime *out,
+		       long *maxrss_kb);
 	/* The host tid of the thread, for CPU accounting (may be NULL: a
 	 * backend without one reports no CPU time). */
 	int (*thread_host_tid)(struct pf_thread *th);

@@ -5,8 +5,9 @@
 # finds nothing; with host fds to watch as well (here the host's stdin
 # pipe, once a read waited on it) one epoll_wait, one read of SIGCHLD and
 # two wait4 (the second finds no more). A guest makes N getppid calls; the
-# limits allow for start and exit. One TAP line per check, then
-# "N passed, M failed".
+# limits allow for start and exit. A process's end opens no /proc file on
+# either platform: its count comes with the wait4 that reaps its stub. One
+# TAP line per check, then "N passed, M failed".
 set -u
 . "$(dirname "$0")/common.bash"
 cd "$(dirname "$0")/../.." || exit 2
@@ -16,10 +17,11 @@ cat >"$tmp/g.c" <<'EOF'
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* g N [pipe]: N getppid calls; with pipe, first a read of stdin that
- * waits for the host writer. */
+ * waits for the host writer. g N fork: N children that exit at once. */
 int main(int argc, char **argv)
 {
 	long i, n = atol(argv[1]);
@@ -27,6 +29,18 @@ int main(int argc, char **argv)
 
 	if (argc > 2 && !strcmp(argv[2], "pipe") && read(0, &c, 1) != 1)
 		return 1;
+	if (argc > 2 && !strcmp(argv[2], "fork")) {
+		for (i = 0; i < n; i++) {
+			pid_t pid = fork();
+			int st;
+
+			if (pid == 0)
+				_exit(0);
+			if (pid < 0 || waitpid(pid, &st, 0) != pid || st != 0)
+				return 1;
+		}
+		return 0;
+	}
 	for (i = 0; i < n; i++)
 		syscall(SYS_getppid);
 	return 0;
@@ -72,4 +86,15 @@ check "a host fd watched: one read of SIGCHLD per guest call" ok \
 	"$(within "$(count "$tmp/pipe" read)" $((N + N / 4)))"
 check "a host fd watched: one epoll_wait per guest call" ok \
 	"$(within "$(count "$tmp/pipe" epoll_wait)" $((N + N / 4)))"
+
+# A child's end: no /proc file opened for its CPU time (three per child
+# before), on either platform; 200 children, a few opens allowed for the
+# start.
+for pf in ptrace seccomp; do
+	"$SKAS" run --platform=$pf -- /bin/true >/dev/null 2>&1 || continue
+	perf stat -x, -o "$tmp/fork-$pf" -e syscalls:sys_enter_openat \
+		"$SKAS" run --platform=$pf -- "$tmp/g" 200 fork </dev/null
+	check "$pf: 200 children's ends open no /proc file" ok \
+		"$(within "$(count "$tmp/fork-$pf" openat)" 40)"
+done
 summary

@@ -52,7 +52,8 @@ struct pf_mm {
 	/* The control thread waits in the doorbell loop (stub.h STUB_BELL),
 	 * running from ptrace's view; else it is in a ptrace stop. */
 	bool bell;
-	bool doomed; /* mm_doom: threads put from now on are not retired */
+	bool doomed;	  /* mm_doom: threads put from now on are not retired */
+	int threads_made; /* guest threads the stub has had (mm_reap) */
 	struct stub_op ops[STUB_MAX_OPS];
 };
 
@@ -127,6 +128,8 @@ long ptrace_mm_read(struct pf_mm *mm, void *dst, uint64_t src, size_t n);
 long ptrace_mm_write(struct pf_mm *mm, uint64_t dst, const void *src, size_t n);
 int ptrace_mm_host_pid(struct pf_mm *mm);
 void ptrace_mm_doom(struct pf_mm *mm);
+int ptrace_mm_reap(struct pf_mm *mm, struct pf_thread *th, struct host_cputime *out,
+		   long *maxrss_kb);
 long ptrace_fpu_get(struct pf_thread *th, void *buf, size_t size);
 int ptrace_fpu_set(struct pf_thread *th, const void *buf, size_t size);
 int ptrace_copy_fpu(struct pf_thread *dst, struct pf_thread *src);

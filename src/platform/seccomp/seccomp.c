@@ -610,6 +610,7 @@ const struct platform_ops platform_seccomp = {
 	.mm_write = ptrace_mm_write,
 	.mm_host_pid = ptrace_mm_host_pid,
 	.mm_doom = ptrace_mm_doom,
+	.mm_reap = ptrace_mm_reap,
 	.vdso = ptrace_vdso,
 	.thread_new = sc_thread_new,
 	.thread_put = sc_thread_put,
