@@ -270,6 +270,23 @@ c_host_change() {
     [ "$(cat "$tmp/out")" = "$(printf 'one\none\nONE\ngo\none\nready\nthree\ntwo')" ]
 }
 
+# A host symlink's target is kept once read: one the host replaces (a new
+# inode at the name) is read afresh, and the path leads to its new target.
+c_host_symlink() {
+    local i
+    mkdata
+    ln -s one "$tmp/data/lnk"
+    ( timeout -k 5 30 "$SKAS" run -v "$tmp/data:/data" -- /bin/sh -c \
+        'readlink /data/lnk; readlink /data/lnk; cat /data/lnk; : >/data/ready
+         while [ ! -e /data/go ]; do sleep 0.05; done; readlink /data/lnk; cat /data/lnk' \
+        </dev/null >"$tmp/out" 2>"$tmp/err" ) 2>/dev/null &
+    for i in $(seq 200); do [ -e "$tmp/data/ready" ] && break; sleep 0.05; done
+    ln -sfn two "$tmp/data/lnk"
+    touch "$tmp/data/go"
+    wait
+    [ "$(cat "$tmp/out")" = "$(printf 'one\none\none\ntwo\ntwo')" ]
+}
+
 # O_TMPFILE on a host volume is the host's own: linkat names it there.
 c_vol_tmpfile() {
     mkdata
@@ -338,6 +355,7 @@ t "--volume HOST:/data reads and writes" c_vol_long
 t "-v HOST:/data:ro: a write fails with EROFS" c_vol_ro
 t "-v HOST:/data:ro: rm fails with EROFS" c_vol_ro_rm
 t "-v HOST:/data: a file the host replaces and a file it adds are seen" c_host_change
+t "-v HOST:/data: a host symlink the host replaces is read afresh" c_host_symlink
 t "-v HOST:/data: F_SETFL O_APPEND moves the next write to the end" c_vol_setfl_append
 t "stdout a host file opened at 0: >>/dev/stdout appends, the host's description untouched" c_stdout_append
 t "-v HOST:/data: O_TMPFILE there, linkat AT_EMPTY_PATH names it on the host" c_vol_tmpfile

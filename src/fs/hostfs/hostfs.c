@@ -24,6 +24,10 @@ struct hostfs_inode {
 	bool io_ok, writable_dev;
 	struct linux_stat st; /* as the lookup of walk st_gen saw it */
 	uint64_t st_gen;
+	/* A symlink's target, once read: fd names that host symlink, whose
+	 * target cannot change (a new one at the name is a new inode). */
+	char *link;
+	size_t link_len;
 };
 
 static const struct inode_ops hostfs_iops;
@@ -242,7 +246,27 @@ static int hostfs_getattr(struct inode *ino, struct linux_stat *st)
 
 static long hostfs_readlink(struct inode *ino, char *buf, size_t n)
 {
-	return host_readlink_fd(hfd(ino), buf, n);
+	struct hostfs_inode *hi = ino->priv;
+	char target[LINUX_PATH_MAX];
+	long r;
+
+	if (!hi->link) {
+		r = host_readlink_fd(hi->fd, target, sizeof(target));
+		if (r < 0 || (size_t)r >= sizeof(target))
+			return r < 0 ? r : host_readlink_fd(hi->fd, buf, n);
+		hi->link = malloc((size_t)r ? (size_t)r : 1);
+		if (!hi->link) {
+			if ((size_t)r > n)
+				r = (long)n;
+			memcpy(buf, target, (size_t)r);
+			return r;
+		}
+		memcpy(hi->link, target, (size_t)r);
+		hi->link_len = (size_t)r;
+	}
+	r = (long)(hi->link_len < n ? hi->link_len : n);
+	memcpy(buf, hi->link, (size_t)r);
+	return r;
 }
 
 static int emit_host_dir(int fd, dir_emit_fn emit, void *ctx)
@@ -481,6 +505,7 @@ static void hostfs_inode_release(struct inode *ino)
 		nshared--;
 	}
 	host_close(hi->fd);
+	free(hi->link);
 	free(hi);
 }
 
