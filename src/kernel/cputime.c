@@ -195,13 +195,19 @@ void cputime_thread_retire(struct task *t, bool with_mm)
 		t->proc->maxrss_kb = kb;
 }
 
+/* The kernel waits for the stub's teardown, which frees its memory: only
+ * for a small one (about a millisecond's work at most), so that guests on
+ * other CPUs (a spilled thread, --cpus) are not held up long. */
+#define REAP_MAX_COMMITTED (16ULL << 20)
+
 bool cputime_task_exit_reap(struct task *t)
 {
 	struct host_cputime v;
 	long kb;
 	int pid, tid;
 
-	if (!can_sample(t) || !platform->mm_reap || t->mm->refcount != 1)
+	if (!can_sample(t) || !platform->mm_reap || t->mm->refcount != 1 ||
+	    t->mm->committed > REAP_MAX_COMMITTED)
 		return false;
 	pid = platform->mm_host_pid(t->mm->pf);
 	tid = platform->thread_host_tid(t->thread);

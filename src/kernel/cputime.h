@@ -64,7 +64,8 @@ void cputime_thread_retire(struct task *t, bool with_mm);
  * process. */
 void cputime_task_exit(struct task *t, bool with_mm);
 /* t, the last of its process, leaves with its address space, whose stub
- * ends with it: when the stub never had another guest thread, it is ended
+ * ends with it: when the stub never had another guest thread and holds
+ * little private memory (at most 16 MiB committed), it is ended
  * and reaped now (platform mm_reap: t->thread is put, NULL) and its whole
  * count moves to the process, instead of a cputime_task_exit's reads:
  * true. false: nothing done. */

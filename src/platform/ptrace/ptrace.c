@@ -799,7 +799,9 @@ int ptrace_mm_reap(struct pf_mm *mm, struct pf_thread *th, struct host_cputime *
 	 * gone, and those are ours to reap (traced). */
 	reap_task(tid, NULL);
 	ret = reap_task(pid, &ru);
-	ptrace_mm_reaped(pid);
+	mm_hash_del(mm);
+	mm->dead = true;
+	mm->ctl_pid = -1;
 	if (ret < 0)
 		return 0; /* no one else reaps it: cannot happen; nothing counted */
 	out->rt_ns = ((int64_t)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL +
@@ -836,6 +838,7 @@ int ptrace_thread_create(struct pf_mm *mm, void *owner, struct pf_thread **out)
 		return ret;
 	if (tid <= 0)
 		return -EIO;
+	mm->threads_made++; /* every host thread the stub had, even one that failed */
 	ret = ptrace_park_thread(tid);
 	if (ret < 0)
 		return ret;
@@ -847,7 +850,6 @@ int ptrace_thread_create(struct pf_mm *mm, void *owner, struct pf_thread **out)
 	th->tid = tid;
 	th->mm = mm;
 	th->owner = owner;
-	mm->threads_made++;
 	ptrace_thread_hash_add(th);
 	*out = th;
 	return 0;
