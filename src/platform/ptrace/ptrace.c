@@ -158,6 +158,7 @@ void ptrace_queue_op(struct pf_mm *mm, long nr, uint64_t a0, uint64_t a1, uint64
 	op->arg[3] = a3;
 	op->arg[4] = a4;
 	op->arg[5] = a5;
+	op->child_ip = 0;
 }
 
 static void drain_sock(void)
@@ -256,33 +257,6 @@ static void drain_reports(void)
 		;
 }
 
-/* Brings a control thread out of its doorbell loop into a ptrace stop,
- * its futex wait (if it was in one) not to be restarted. */
-static int bell_to_stop(struct pf_mm *mm)
-{
-	int status;
-
-	if (ptrace(PTRACE_INTERRUPT, mm->ctl_pid, 0, 0) < 0)
-		return -ESRCH;
-	for (;;) {
-		if (ptrace_wait_pid(mm->ctl_pid, &status) < 0 || !WIFSTOPPED(status))
-			return -ESRCH;
-		if (status >> 16 == PTRACE_EVENT_STOP)
-			break;
-		if (status >> 16 == PTRACE_EVENT_SECCOMP) {
-			kill(mm->ctl_pid, SIGKILL);
-			return -ESRCH;
-		}
-		if (ptrace(PTRACE_CONT, mm->ctl_pid, 0, 0) < 0) /* a stray signal: dropped */
-			return -ESRCH;
-	}
-	mm->bell = false;
-	if (ptrace(PTRACE_POKEUSER, mm->ctl_pid, offsetof(struct user_regs_struct, orig_rax), -1) <
-	    0)
-		return -ESRCH;
-	return 0;
-}
-
 /* A control thread's state letter from /proc (0 if it cannot be read for
  * want of resources: no verdict). */
 static char ctl_state(int pid)
@@ -346,6 +320,31 @@ static void bell_lost(struct pf_mm *mm)
 	drain_reports();
 }
 
+/* Rings mm's doorbell for the ops on its page: a control thread stopped
+ * at a batch's int3 is continued into the loop (no register to set), one
+ * waiting in it is woken. report: the batch ends with the report, else
+ * with an int3 (stub.h STUB_BELL_REPORT). */
+static int ring_bell(struct pf_mm *mm, bool report)
+{
+	uint32_t *bell = (uint32_t *)((char *)mm->page + (STUB_BELL_WORD - STUB_OPS));
+	uint32_t seq = *bell + 1;
+
+	if (seq == 0)
+		seq = 1; /* the loop starts with 0 as the value last run */
+	bell[1] = report;
+	__atomic_store_n(bell, seq, __ATOMIC_RELEASE);
+	if (!mm->bell) {
+		if (ptrace(PTRACE_CONT, mm->ctl_pid, 0, 0) < 0)
+			return -ESRCH;
+	} else {
+		/* All waiters: a stub killed while waiting on a pooled page's
+		 * word may still be one. */
+		syscall(SYS_futex, bell, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+	}
+	mm->bell = report;
+	return 0;
+}
+
 /*
  * Runs the queued ops through the doorbell: no ptrace stop, two host
  * context switches. The stub's report is a datagram's length (stub.h);
@@ -354,23 +353,10 @@ static void bell_lost(struct pf_mm *mm)
 static int run_bell(struct pf_mm *mm)
 {
 	uint32_t *bell = (uint32_t *)((char *)mm->page + (STUB_BELL_WORD - STUB_OPS));
-	uint32_t seq = *bell + 1;
 	ssize_t n;
 
-	if (seq == 0)
-		seq = 1; /* the loop starts with 0 as the value last run */
-	__atomic_store_n(bell, seq, __ATOMIC_RELEASE);
-	if (!mm->bell) {
-		if (ptrace(PTRACE_POKEUSER, mm->ctl_pid, offsetof(struct user_regs_struct, rip),
-			   STUB_BELL) < 0 ||
-		    ptrace(PTRACE_CONT, mm->ctl_pid, 0, 0) < 0)
-			return -ESRCH;
-		mm->bell = true;
-	} else {
-		/* All waiters: a stub killed while waiting on a pooled page's
-		 * word may still be one. */
-		syscall(SYS_futex, bell, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
-	}
+	if (ring_bell(mm, true) < 0)
+		return -ESRCH;
 	for (;;) {
 		n = recv_report(0);
 		if (n > 0)
@@ -398,7 +384,7 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 {
 	struct user_regs_struct regs;
 	int i, status, ret = 0, nops = mm->nops;
-	bool had_fds = mm->nfds > 0, use_bell;
+	bool had_fds = mm->nfds > 0, use_bell, first = mm->boot_page != NULL;
 
 	if (mm->dead) {
 		mm->nops = 0;
@@ -408,11 +394,9 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 	if (nops == 0)
 		return 0;
 	/* A clone's new pid comes from the control thread's registers, and a
-	 * stub's first batch maps its own page: those run from a ptrace stop.
-	 * Any other batch rings the doorbell. */
-	use_bell = mm != zygote && !new_pid && !mm->boot_page && mm->ops[nops - 1].nr != SYS_clone;
-	if (!use_bell && mm->bell && bell_to_stop(mm) < 0)
-		goto lost;
+	 * stub's first batch maps its own page: those end in a ptrace stop.
+	 * Any other batch ends with the doorbell's report. */
+	use_bell = mm != zygote && !new_pid && !first && mm->ops[nops - 1].nr != SYS_clone;
 	memcpy(mm->page, mm->ops, nops * sizeof(struct stub_op));
 	mm->page[nops].nr = -1;
 	if (mm->boot_page) {
@@ -444,10 +428,16 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 		}
 		return ret;
 	}
-	if (ptrace(PTRACE_POKEUSER, mm->ctl_pid, offsetof(struct user_regs_struct, rip),
-		   STUB_BATCH) < 0 ||
-	    ptrace(PTRACE_CONT, mm->ctl_pid, 0, 0) < 0)
+	/* The zygote and a stub before its first batch are not at a batch's
+	 * int3 (nor in the doorbell loop): they are pointed at the batch. */
+	if (mm == zygote || first) {
+		if (ptrace(PTRACE_POKEUSER, mm->ctl_pid, offsetof(struct user_regs_struct, rip),
+			   STUB_BATCH) < 0 ||
+		    ptrace(PTRACE_CONT, mm->ctl_pid, 0, 0) < 0)
+			goto lost;
+	} else if (ring_bell(mm, false) < 0) {
 		goto lost;
+	}
 	for (;;) {
 		if (ptrace_wait_pid(mm->ctl_pid, &status) < 0 || !WIFSTOPPED(status))
 			goto lost;
@@ -622,7 +612,7 @@ void ptrace_mm_put(struct pf_mm *mm)
 	close_queued_fds(mm);
 	/* The kernel is the stub's parent: its pid cannot be reused before we
 	 * reap it, and a reaped stub is marked dead. */
-	if (!mm->dead)
+	if (!mm->dead && !mm->killed)
 		kill(mm->ctl_pid, SIGKILL);
 	mm_hash_del(mm);
 	if (mm->page && mm->page != shared_ops)
@@ -767,7 +757,7 @@ int ptrace_thread_host_tid(struct pf_thread *th)
 	return th->tid;
 }
 
-int ptrace_thread_create(struct pf_mm *mm, void *owner, struct pf_thread **out)
+int ptrace_thread_create(struct pf_mm *mm, void *owner, uint64_t entry, struct pf_thread **out)
 {
 	struct pf_thread *th;
 	int tid = -1, ret;
@@ -776,6 +766,7 @@ int ptrace_thread_create(struct pf_mm *mm, void *owner, struct pf_thread **out)
 	if (ret < 0)
 		return ret;
 	ptrace_queue_op(mm, SYS_clone, THREAD_CLONE_FLAGS, 0, 0, 0, 0, 0);
+	mm->ops[mm->nops - 1].child_ip = entry;
 	ret = ptrace_run_batch(mm, &tid);
 	if (ret < 0)
 		return ret;
@@ -795,6 +786,11 @@ int ptrace_thread_create(struct pf_mm *mm, void *owner, struct pf_thread **out)
 	ptrace_thread_hash_add(th);
 	*out = th;
 	return 0;
+}
+
+static int ptrace_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **out)
+{
+	return ptrace_thread_create(mm, owner, 0, out);
 }
 
 /* A guest thread leaves by running exit(0) in the stub itself: a host
@@ -1280,7 +1276,7 @@ const struct platform_ops platform_ptrace = {
 	.mm_write = ptrace_mm_write,
 	.mm_host_pid = ptrace_mm_host_pid,
 	.mm_doom = ptrace_mm_doom,
-	.thread_new = ptrace_thread_create,
+	.thread_new = ptrace_thread_new,
 	.thread_put = ptrace_thread_put,
 	.thread_host_tid = ptrace_thread_host_tid,
 	.get_regs = ptrace_get_regs,

@@ -19,7 +19,7 @@
 struct stub_op {
 	int64_t nr;
 	uint64_t arg[6];
-	uint64_t unused;
+	uint64_t child_ip; /* a clone's new thread starts here (stub.h); 0: none */
 };
 _Static_assert(sizeof(struct stub_op) == STUB_OP_SIZE, "stub op layout");
 
@@ -50,9 +50,12 @@ struct pf_mm {
 	struct stub_op *page, *boot_page;
 	int page_fd; /* page's memfd, kept to hand the page on (pool) */
 	/* The control thread waits in the doorbell loop (stub.h STUB_BELL),
-	 * running from ptrace's view; else it is in a ptrace stop. */
+	 * running from ptrace's view; else it is in a ptrace stop: at a
+	 * batch's int3 (continued, it enters the loop), or, before its first
+	 * batch, where the stub was born (the zygote: _start's int3). */
 	bool bell;
 	bool doomed; /* mm_doom: threads put from now on are not retired */
+	bool killed; /* SIGKILL sent (a doomed stub whose last thread went) */
 	struct stub_op ops[STUB_MAX_OPS];
 };
 
@@ -93,13 +96,16 @@ int ptrace_reserve_ops(struct pf_mm *mm, int nops, int nfds);
 int ptrace_run_batch(struct pf_mm *mm, int *new_pid);
 int ptrace_park_thread(int tid);
 int ptrace_wait_pid(int pid, int *status);
-/* A new host thread in mm, stopped at the stub's int3, in the thread hash. */
+
 const struct pf_vdso *ptrace_vdso(void);
 /* The register cache both backends keep for a stopped thread. */
 int ptrace_set_regs(struct pf_thread *th, const struct pf_regs *regs);
 void ptrace_set_result(struct pf_thread *th, long ret);
 int ptrace_thread_host_tid(struct pf_thread *th);
-int ptrace_thread_create(struct pf_mm *mm, void *owner, struct pf_thread **out);
+/* A new host thread in mm, in the thread hash, stopped at its first stop
+ * (PTRACE_EVENT_STOP); continued, it runs from entry (a stub address; 0:
+ * the stub's batch loop, so it must be given registers first). */
+int ptrace_thread_create(struct pf_mm *mm, void *owner, uint64_t entry, struct pf_thread **out);
 struct pf_thread *ptrace_thread_lookup(int tid);
 void ptrace_thread_hash_add(struct pf_thread *th);
 void ptrace_thread_hash_del(struct pf_thread *th);
