@@ -146,7 +146,7 @@ int ptrace_wait_pid(int pid, int *status)
 	return r < 0 ? -errno : r;
 }
 
-void ptrace_queue_op(struct pf_mm *mm, long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+static void queue_op(struct pf_mm *mm, long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
 		     uint64_t a4, uint64_t a5)
 {
 	struct stub_op *op = &mm->ops[mm->nops++];
@@ -159,6 +159,22 @@ void ptrace_queue_op(struct pf_mm *mm, long nr, uint64_t a0, uint64_t a1, uint64
 	op->arg[4] = a4;
 	op->arg[5] = a5;
 	op->child_ip = 0;
+}
+
+/* Ends the sharing of the stub's fd 1 by consecutive maps (mm_map). */
+static void close_fd1(struct pf_mm *mm)
+{
+	if (mm->fd1_of) {
+		queue_op(mm, SYS_close, 1, 0, 0, 0, 0, 0);
+		mm->fd1_of = 0;
+	}
+}
+
+void ptrace_queue_op(struct pf_mm *mm, long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+		     uint64_t a4, uint64_t a5)
+{
+	close_fd1(mm);
+	queue_op(mm, nr, a0, a1, a2, a3, a4, a5);
 }
 
 static void drain_sock(void)
@@ -231,6 +247,7 @@ static void close_queued_fds(struct pf_mm *mm)
 	for (i = 0; i < mm->nfds; i++)
 		close(mm->fds[i]);
 	mm->nfds = 0;
+	mm->fd1_of = 0;
 }
 
 static void mark_dead(struct pf_mm *mm)
@@ -383,9 +400,11 @@ static int run_bell(struct pf_mm *mm)
 int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 {
 	struct user_regs_struct regs;
-	int i, status, ret = 0, nops = mm->nops;
+	int i, status, ret = 0, nops;
 	bool had_fds = mm->nfds > 0, use_bell, first = mm->boot_page != NULL;
 
+	close_fd1(mm);
+	nops = mm->nops;
 	if (mm->dead) {
 		mm->nops = 0;
 		close_queued_fds(mm);
@@ -643,14 +662,23 @@ int ptrace_mm_map(struct pf_mm *mm, uint64_t addr, uint64_t len, int prot, int f
 	ret = ptrace_reserve_ops(mm, 3, 1);
 	if (ret < 0)
 		return ret;
+	/* Consecutive maps of one host fd (an ELF's segments) share one copy
+	 * in the stub, kept at fd 1 until another op or the batch's end. The
+	 * number is still that file's: the last map's VMA holds the file, and
+	 * removing it queues another op. */
+	if (mm->fd1_of == host_fd + 1) {
+		queue_op(mm, SYS_mmap, addr, len, prot, flags | MAP_FIXED, 1, off);
+		return 0;
+	}
 	fd = fcntl(host_fd, F_DUPFD_CLOEXEC, 3);
 	if (fd < 0)
 		return -errno;
+	close_fd1(mm);
 	mm->fds[mm->nfds++] = fd;
 	/* Nothing else is open in a stub, so the fd arrives as fd 1. */
-	ptrace_queue_op(mm, SYS_recvmsg, STUB_SOCK_FD, STUB_DATA, 0, 0, 0, 0);
-	ptrace_queue_op(mm, SYS_mmap, addr, len, prot, flags | MAP_FIXED, 1, off);
-	ptrace_queue_op(mm, SYS_close, 1, 0, 0, 0, 0, 0);
+	queue_op(mm, SYS_recvmsg, STUB_SOCK_FD, STUB_DATA, 0, 0, 0, 0);
+	queue_op(mm, SYS_mmap, addr, len, prot, flags | MAP_FIXED, 1, off);
+	mm->fd1_of = host_fd + 1;
 	return 0;
 }
 

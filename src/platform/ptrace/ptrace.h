@@ -42,6 +42,9 @@ struct pf_mm {
 	int nops;
 	int nfds;
 	int fds[MAX_QUEUED_FDS]; /* dup'ed host fds, sent at flush */
+	/* The queued ops leave the last fd received at the stub's fd 1 open
+	 * for more maps of it: the kernel's host fd + 1 it copies (0: none). */
+	int fd1_of;
 	bool dead;
 	/* The stub's own ops page (STUB_OPS_SIZE, the kernel's mapping of its
 	 * memfd): no stub sees another's batches. A stub fresh from a fork
