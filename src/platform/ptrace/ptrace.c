@@ -400,7 +400,7 @@ static int run_bell(struct pf_mm *mm)
 int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 {
 	struct user_regs_struct regs;
-	int i, status, ret = 0, nops;
+	int i, status, ret = 0, nops, base = 0;
 	bool had_fds = mm->nfds > 0, use_bell, first = mm->boot_page != NULL;
 
 	close_fd1(mm);
@@ -416,10 +416,15 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 	 * stub's first batch maps its own page: those end in a ptrace stop.
 	 * Any other batch ends with the doorbell's report. */
 	use_bell = mm != zygote && !new_pid && !first && mm->ops[nops - 1].nr != SYS_clone;
-	memcpy(mm->page, mm->ops, nops * sizeof(struct stub_op));
-	mm->page[nops].nr = -1;
+	/* A new stub's first batch goes where its fork's left off: it runs
+	 * on from there, needing no register set. */
+	if (first && mm->boot_next + nops < STUB_MAX_OPS)
+		base = mm->boot_next;
+	memcpy(mm->page + base, mm->ops, nops * sizeof(struct stub_op));
+	mm->page[base + nops].nr = -1;
+	mm->batch_end = base + nops;
 	if (mm->boot_page) {
-		memcpy(mm->boot_page, mm->page, (nops + 1) * sizeof(struct stub_op));
+		memcpy(mm->boot_page + base, mm->page + base, (nops + 1) * sizeof(struct stub_op));
 		mm->boot_page = NULL;
 	}
 	mm->nops = 0;
@@ -447,12 +452,16 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 		}
 		return ret;
 	}
-	/* The zygote and a stub before its first batch are not at a batch's
-	 * int3 (nor in the doorbell loop): they are pointed at the batch. */
+	/* A new stub is continued from its first stop (PTRACE_EVENT_STOP);
+	 * it runs on in its fork's batch, unless its first did not fit after
+	 * that: then, as the zygote (at no batch's int3, nor in the doorbell
+	 * loop), it is pointed at the batch. */
+	if ((mm == zygote || (first && !base)) &&
+	    ptrace(PTRACE_POKEUSER, mm->ctl_pid, offsetof(struct user_regs_struct, rip),
+		   STUB_BATCH) < 0)
+		goto lost;
 	if (mm == zygote || first) {
-		if (ptrace(PTRACE_POKEUSER, mm->ctl_pid, offsetof(struct user_regs_struct, rip),
-			   STUB_BATCH) < 0 ||
-		    ptrace(PTRACE_CONT, mm->ctl_pid, 0, 0) < 0)
+		if (ptrace(PTRACE_CONT, mm->ctl_pid, 0, 0) < 0)
 			goto lost;
 	} else if (ring_bell(mm, false) < 0) {
 		goto lost;
@@ -474,7 +483,7 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 	}
 	if (ptrace(PTRACE_GETREGS, mm->ctl_pid, 0, &regs) < 0)
 		goto lost;
-	i = (int)((regs.rbx - STUB_OPS) / STUB_OP_SIZE);
+	i = (int)((regs.rbx - STUB_OPS) / STUB_OP_SIZE) - base;
 	if (i >= nops && new_pid)
 		*new_pid = (int)regs.r15; /* the last op was the clone */
 	if (i < nops) {
@@ -595,6 +604,7 @@ static int fork_stub(struct pf_mm *src, struct pf_mm **out)
 	 * program (the zygote never goes). The fd arrives as fd 1 (nothing
 	 * else is open in a stub). */
 	mm->boot_page = src->page;
+	mm->boot_next = src->batch_end;		     /* the op after the fork's clone */
 	fd = fcntl(mm->page_fd, F_DUPFD_CLOEXEC, 3); /* the queued copy is closed when sent */
 	if (fd < 0) {
 		ptrace_mm_put(mm);

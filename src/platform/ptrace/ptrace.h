@@ -51,6 +51,11 @@ struct pf_mm {
 	 * still has its parent's page until its first batch maps its own:
 	 * that batch is written to both (boot_page, then NULL). */
 	struct stub_op *page, *boot_page;
+	/* Where the batch last run ended on page (its end marker's index):
+	 * a stub forked there runs on from it, so its first batch is put at
+	 * boot_next, its fork's batch_end (if it fits; else at 0, and the
+	 * stub is pointed at it). */
+	int batch_end, boot_next;
 	int page_fd; /* page's memfd, kept to hand the page on (pool) */
 	/* The control thread waits in the doorbell loop (stub.h STUB_BELL),
 	 * running from ptrace's view; else it is in a ptrace stop: at a
@@ -107,7 +112,7 @@ void ptrace_set_result(struct pf_thread *th, long ret);
 int ptrace_thread_host_tid(struct pf_thread *th);
 /* A new host thread in mm, in the thread hash, stopped at its first stop
  * (PTRACE_EVENT_STOP); continued, it runs from entry (a stub address; 0:
- * the stub's batch loop, so it must be given registers first). */
+ * on in the batch, so it must be given registers first). */
 int ptrace_thread_create(struct pf_mm *mm, void *owner, uint64_t entry, struct pf_thread **out);
 struct pf_thread *ptrace_thread_lookup(int tid);
 void ptrace_thread_hash_add(struct pf_thread *th);
