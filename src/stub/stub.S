@@ -130,9 +130,13 @@ run_ops:
 	jmp	2b
 3:	test	%ebp, %ebp
 	jnz	4f
+	/* Continued from the int3 it waits for the next bell: the value the
+	 * word has now counts as run (the kernel rings only once it sees the
+	 * stop), so being continued without a ring runs nothing again. */
+	movabs	$STUB_BELL_WORD, %rdi
+	mov	(%rdi), %r14d
 	int3
-	/* Continued from the int3: wait for the next bell. */
-	jmp	stub_bell
+	jmp	5b
 	/* write(STUB_SOCK_FD, STUB_OPS, 1 or 1 + errno) */
 4:	mov	$1, %edx
 	cmpq	$-1, (%rbx)

@@ -104,7 +104,6 @@ int ptrace_reserve_ops(struct pf_mm *mm, int nops, int nfds);
 int ptrace_run_batch(struct pf_mm *mm, int *new_pid);
 int ptrace_park_thread(int tid);
 int ptrace_wait_pid(int pid, int *status);
-
 const struct pf_vdso *ptrace_vdso(void);
 /* The register cache both backends keep for a stopped thread. */
 int ptrace_set_regs(struct pf_thread *th, const struct pf_regs *regs);
