@@ -489,6 +489,15 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 	if (i < nops) {
 		drain_sock();
 		ret = (long)regs.rax < 0 ? (int)regs.rax : -EIO;
+		/* A new stub whose first batch failed may still read its
+		 * parent's page (its own not mapped): no bell of its own would
+		 * reach it. It is of no further use. */
+		if (first) {
+			kill(mm->ctl_pid, SIGKILL);
+			mm->killed = true;
+			mark_dead(mm);
+			return ret;
+		}
 		/* An op failed between receiving an fd and closing it: close
 		 * every fd but the socket, so the next one arrives at 1 again. */
 		if (had_fds) {

@@ -63,7 +63,8 @@ struct pf_mm {
 	 * batch, where the stub was born (the zygote: _start's int3). */
 	bool bell;
 	bool doomed; /* mm_doom: threads put from now on are not retired */
-	bool killed; /* SIGKILL sent (a doomed stub whose last thread went) */
+	bool killed; /* SIGKILL sent: a doomed stub whose last thread went, or a new
+		      * stub whose first batch failed */
 	struct stub_op ops[STUB_MAX_OPS];
 };
 
