@@ -4,7 +4,10 @@
  * stub_batch runs the kernel's host calls from the ops page until one fails
  * or the list ends, then stops with int3: rbx = the op it stopped at (the
  * end marker if none failed), r15 = the last result (rax too on a
- * failure); stub_bell runs batches without a ptrace stop (stub.h). */
+ * failure); continued from there, it enters the doorbell loop. stub_bell
+ * runs batches without a ptrace stop, or ends one with the same int3 if
+ * the kernel asks (stub.h). A clone op with a child entry sends the new
+ * thread there. */
 #include "stub.h"
 
 	.text
@@ -78,13 +81,13 @@ stub_guest_init:
 4:	jmp	4b
 
 	/* The doorbell loop (stub.h STUB_BELL): r14 is the last bell value
-	 * run; ebp = 1: the ops end with the report, the length of a
-	 * datagram sent from the read-only ops page. */
+	 * run; ebp = STUB_BELL_REPORT of the batch: 1, the ops end with the
+	 * report, the length of a datagram sent from the read-only ops page;
+	 * 0, with int3 as stub_batch's. */
 	.org	STUB_BELL - STUB_CODE
 	.globl	stub_bell
 stub_bell:
 	xor	%r14d, %r14d
-	mov	$1, %ebp
 5:	movabs	$STUB_BELL_WORD, %rdi
 	mov	(%rdi), %eax
 	cmp	%eax, %r14d
@@ -97,6 +100,7 @@ stub_bell:
 	syscall
 	jmp	5b
 6:	mov	%eax, %r14d
+	mov	STUB_BELL_REPORT - STUB_BELL_WORD(%rdi), %ebp
 
 	/* The ops from STUB_OPS until the end marker or a failure: rbx = the
 	 * op it stopped at, r15 = the last result (rax too on a failure). */
@@ -112,15 +116,27 @@ run_ops:
 	mov	40(%rbx), %r8
 	mov	48(%rbx), %r9
 	syscall
-	mov	%rax, %r15
+	/* The new thread of a clone op with a child entry goes there. */
+	test	%rax, %rax
+	jnz	8f
+	mov	56(%rbx), %rcx
+	test	%rcx, %rcx
+	jz	8f
+	jmp	*%rcx
+8:	mov	%rax, %r15
 	cmp	$-4095, %rax
 	jae	3f
 	add	$STUB_OP_SIZE, %rbx
 	jmp	2b
 3:	test	%ebp, %ebp
 	jnz	4f
+	/* Continued from the int3 it waits for the next bell: the value the
+	 * word has now counts as run (the kernel rings only once it sees the
+	 * stop), so being continued without a ring runs nothing again. */
+	movabs	$STUB_BELL_WORD, %rdi
+	mov	(%rdi), %r14d
 	int3
-	jmp	3b
+	jmp	5b
 	/* write(STUB_SOCK_FD, STUB_OPS, 1 or 1 + errno) */
 4:	mov	$1, %edx
 	cmpq	$-1, (%rbx)

@@ -27,7 +27,10 @@
  * last value it ran, runs the ops from STUB_OPS, and reports the end with
  * write(STUB_SOCK_FD, STUB_OPS, len): len 1 if every op succeeded, else
  * 1 + the failing op's errno. The length is the whole report: nothing a
- * guest thread could write is read back. */
+ * guest thread could write is read back. If STUB_BELL_REPORT is 0 the
+ * batch ends with stub_batch's int3 instead (a clone's new pid is read
+ * from the registers); a control thread continued from that int3 (or from
+ * stub_batch's) goes back to this loop. */
 #define STUB_BELL (STUB_CODE + 0x200)
 
 /* seccomp backend: a new guest thread installs its own filter here
@@ -35,7 +38,9 @@
  * int3, rax = the listener fd or -errno. */
 #define STUB_GUEST_INIT (STUB_CODE + 0x180)
 
-/* An op is 8 quadwords: nr, six arguments, unused. nr == -1 ends a batch. */
+/* An op is 8 quadwords: nr, six arguments, the child entry: if nonzero, a
+ * clone's new thread (where the call returns 0) jumps there instead of
+ * running the rest of the batch. nr == -1 ends a batch. */
 #define STUB_OP_SIZE 64
 #define STUB_MAX_OPS 128
 /* The rest of the ops area carries data the ops point at (BPF programs). */
@@ -44,6 +49,9 @@
 /* Its last word before the second half: the doorbell (a 32-bit counter
  * only the kernel writes). */
 #define STUB_BELL_WORD (STUB_PAYLOAD + 0x1000 - 8)
+/* The word after it: 1 if the batch rung ends with the report, 0 if with
+ * an int3 (written before the bell). */
+#define STUB_BELL_REPORT (STUB_BELL_WORD + 4)
 /* Its second half: the guest threads' filter (struct sock_fprog, then the
  * program), written once at boot. */
 #define STUB_GUEST_PROG	     (STUB_PAYLOAD + 0x1000)

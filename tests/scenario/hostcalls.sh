@@ -5,23 +5,48 @@
 # finds nothing; with host fds to watch as well (here the host's stdin
 # pipe, once a read waited on it) one epoll_wait, one read of SIGCHLD and
 # two wait4 (the second finds no more). A guest makes N getppid calls; the
-# limits allow for start and exit. A process's end opens no /proc file on
-# either platform: its count comes with the wait4 that reaps its stub. One
-# TAP line per check, then "N passed, M failed".
+# limits allow for start and exit. Then the platform's share of a fork
+# (+ exit + wait) and of a fork + exec of a dynamic program, under both
+# platforms: ptrace requests, kills and fds sent to stubs per process, and
+# no /proc file opened at a process's end (its count comes with the wait4
+# that reaps its stub). One TAP line per check, then "N passed, M failed".
 set -u
 . "$(dirname "$0")/common.bash"
 cd "$(dirname "$0")/../.." || exit 2
 
 scratch hostcalls
+cat >"$tmp/f.c" <<'EOF'
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* f N [PATH]: N times fork, and _exit or exec PATH, and wait. */
+int main(int argc, char **argv)
+{
+	long i, n = atol(argv[1]);
+	int st;
+
+	for (i = 0; i < n; i++) {
+		pid_t p = fork();
+
+		if (p == 0) {
+			if (argc > 2)
+				execl(argv[2], argv[2], (char *)NULL);
+			_exit(0);
+		}
+		waitpid(p, &st, 0);
+	}
+	return 0;
+}
+EOF
 cat >"$tmp/g.c" <<'EOF'
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 /* g N [pipe]: N getppid calls; with pipe, first a read of stdin that
- * waits for the host writer. g N fork: N children that exit at once. */
+ * waits for the host writer. */
 int main(int argc, char **argv)
 {
 	long i, n = atol(argv[1]);
@@ -29,18 +54,6 @@ int main(int argc, char **argv)
 
 	if (argc > 2 && !strcmp(argv[2], "pipe") && read(0, &c, 1) != 1)
 		return 1;
-	if (argc > 2 && !strcmp(argv[2], "fork")) {
-		for (i = 0; i < n; i++) {
-			pid_t pid = fork();
-			int st;
-
-			if (pid == 0)
-				_exit(0);
-			if (pid < 0 || waitpid(pid, &st, 0) != pid || st != 0)
-				return 1;
-		}
-		return 0;
-	}
 	for (i = 0; i < n; i++)
 		syscall(SYS_getppid);
 	return 0;
@@ -60,7 +73,8 @@ within() {
 	if [ "$1" -le "$2" ]; then echo ok; else echo "$1 > $2"; fi
 }
 
-if ! gcc -static -O2 -o "$tmp/g" "$tmp/g.c" 2>"$tmp/cc.err"; then
+if ! gcc -static -O2 -o "$tmp/g" "$tmp/g.c" 2>"$tmp/cc.err" ||
+	! gcc -static -O2 -o "$tmp/f" "$tmp/f.c" 2>"$tmp/cc.err"; then
 	echo "not ok 1 - build the guest"
 	sed 's/^/# /' "$tmp/cc.err"
 	exit 1
@@ -87,14 +101,34 @@ check "a host fd watched: one read of SIGCHLD per guest call" ok \
 check "a host fd watched: one epoll_wait per guest call" ok \
 	"$(within "$(count "$tmp/pipe" epoll_wait)" $((N + N / 4)))"
 
-# A child's end: no /proc file opened for its CPU time (three per child
-# before), on either platform; 200 children, a few opens allowed for the
-# start.
-for pf in ptrace seccomp; do
-	"$SKAS" run --platform=$pf -- /bin/true >/dev/null 2>&1 || continue
-	perf stat -x, -o "$tmp/fork-$pf" -e syscalls:sys_enter_openat \
-		"$SKAS" run --platform=$pf -- "$tmp/g" 200 fork </dev/null
-	check "$pf: 200 children's ends open no /proc file" ok \
-		"$(within "$(count "$tmp/fork-$pf" openat)" 40)"
+# Forks: the parent's stub forks in a batch rung through its doorbell and
+# ended with an int3 (no PTRACE_INTERRUPT, no register set to enter it),
+# the new stub runs its first batch on from the fork's clone, a new guest
+# thread starts into its set-up (seccomp), and a stub is killed once.
+# Execs: an ELF's segments share one fd sent to the stub (sendmsg), not
+# one each. Per process, with one to spare: ptrace requests per
+# fork+exit+wait 15 (seccomp) and 19 (ptrace), were 20 and 22 (rounded
+# up); kills 1, were 2 (seccomp); fds sent per fork+exec of /bin/true 8
+# (the new stub's ops page, /bin/true, ld.so, ld.so.cache, and 4 for libc,
+# which glibc's ld.so maps with one mmap per segment), were 14.
+F=100
+FEV=syscalls:sys_enter_ptrace,syscalls:sys_enter_kill,syscalls:sys_enter_sendmsg,syscalls:sys_enter_openat
+# per FILE NAME: the count over the no-fork run's, per fork (rounded up).
+per() {
+	echo $((($(count "$1" "$2") - $(count "$tmp/f0" "$2") + F - 1) / F))
+}
+for pf in seccomp ptrace; do
+	perf stat -x, -o "$tmp/f0" -e "$FEV" "$SKAS" run --platform=$pf -- "$tmp/f" 0 </dev/null
+	perf stat -x, -o "$tmp/fk" -e "$FEV" "$SKAS" run --platform=$pf -- "$tmp/f" $F </dev/null
+	perf stat -x, -o "$tmp/fx" -e "$FEV" "$SKAS" run --platform=$pf -- "$tmp/f" $F /bin/true \
+		</dev/null
+	lim=$([ $pf = seccomp ] && echo 16 || echo 20)
+	check "$pf: ptrace requests per fork+exit+wait" ok "$(within "$(per "$tmp/fk" ptrace)" $lim)"
+	check "$pf: one kill per fork+exit+wait" ok "$(within "$(per "$tmp/fk" kill)" 1)"
+	check "$pf: one fd per file or mmap sent per fork+exec" ok \
+		"$(within "$(per "$tmp/fx" sendmsg)" 9)"
+	# A child's end: no /proc file opened for its CPU time (three per
+	# child before).
+	check "$pf: a child's end opens no /proc file" ok "$(within "$(per "$tmp/fk" openat)" 0)"
 done
 summary

@@ -146,7 +146,7 @@ int ptrace_wait_pid(int pid, int *status)
 	return r < 0 ? -errno : r;
 }
 
-void ptrace_queue_op(struct pf_mm *mm, long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+static void queue_op(struct pf_mm *mm, long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
 		     uint64_t a4, uint64_t a5)
 {
 	struct stub_op *op = &mm->ops[mm->nops++];
@@ -158,6 +158,23 @@ void ptrace_queue_op(struct pf_mm *mm, long nr, uint64_t a0, uint64_t a1, uint64
 	op->arg[3] = a3;
 	op->arg[4] = a4;
 	op->arg[5] = a5;
+	op->child_ip = 0;
+}
+
+/* Ends the sharing of the stub's fd 1 by consecutive maps (mm_map). */
+static void close_fd1(struct pf_mm *mm)
+{
+	if (mm->fd1_of) {
+		queue_op(mm, SYS_close, 1, 0, 0, 0, 0, 0);
+		mm->fd1_of = 0;
+	}
+}
+
+void ptrace_queue_op(struct pf_mm *mm, long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+		     uint64_t a4, uint64_t a5)
+{
+	close_fd1(mm);
+	queue_op(mm, nr, a0, a1, a2, a3, a4, a5);
 }
 
 static void drain_sock(void)
@@ -230,6 +247,7 @@ static void close_queued_fds(struct pf_mm *mm)
 	for (i = 0; i < mm->nfds; i++)
 		close(mm->fds[i]);
 	mm->nfds = 0;
+	mm->fd1_of = 0;
 }
 
 static void mark_dead(struct pf_mm *mm)
@@ -254,33 +272,6 @@ static void drain_reports(void)
 {
 	while (recv_report(MSG_DONTWAIT) >= 0)
 		;
-}
-
-/* Brings a control thread out of its doorbell loop into a ptrace stop,
- * its futex wait (if it was in one) not to be restarted. */
-static int bell_to_stop(struct pf_mm *mm)
-{
-	int status;
-
-	if (ptrace(PTRACE_INTERRUPT, mm->ctl_pid, 0, 0) < 0)
-		return -ESRCH;
-	for (;;) {
-		if (ptrace_wait_pid(mm->ctl_pid, &status) < 0 || !WIFSTOPPED(status))
-			return -ESRCH;
-		if (status >> 16 == PTRACE_EVENT_STOP)
-			break;
-		if (status >> 16 == PTRACE_EVENT_SECCOMP) {
-			kill(mm->ctl_pid, SIGKILL);
-			return -ESRCH;
-		}
-		if (ptrace(PTRACE_CONT, mm->ctl_pid, 0, 0) < 0) /* a stray signal: dropped */
-			return -ESRCH;
-	}
-	mm->bell = false;
-	if (ptrace(PTRACE_POKEUSER, mm->ctl_pid, offsetof(struct user_regs_struct, orig_rax), -1) <
-	    0)
-		return -ESRCH;
-	return 0;
 }
 
 /* A control thread's state letter from /proc (0 if it cannot be read for
@@ -346,6 +337,31 @@ static void bell_lost(struct pf_mm *mm)
 	drain_reports();
 }
 
+/* Rings mm's doorbell for the ops on its page: a control thread stopped
+ * at a batch's int3 is continued into the loop (no register to set), one
+ * waiting in it is woken. report: the batch ends with the report, else
+ * with an int3 (stub.h STUB_BELL_REPORT). */
+static int ring_bell(struct pf_mm *mm, bool report)
+{
+	uint32_t *bell = (uint32_t *)((char *)mm->page + (STUB_BELL_WORD - STUB_OPS));
+	uint32_t seq = *bell + 1;
+
+	if (seq == 0)
+		seq = 1; /* the loop starts with 0 as the value last run */
+	bell[1] = report;
+	__atomic_store_n(bell, seq, __ATOMIC_RELEASE);
+	if (!mm->bell) {
+		if (ptrace(PTRACE_CONT, mm->ctl_pid, 0, 0) < 0)
+			return -ESRCH;
+	} else {
+		/* All waiters: a stub killed while waiting on a pooled page's
+		 * word may still be one. */
+		syscall(SYS_futex, bell, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+	}
+	mm->bell = report;
+	return 0;
+}
+
 /*
  * Runs the queued ops through the doorbell: no ptrace stop, two host
  * context switches. The stub's report is a datagram's length (stub.h);
@@ -354,23 +370,10 @@ static void bell_lost(struct pf_mm *mm)
 static int run_bell(struct pf_mm *mm)
 {
 	uint32_t *bell = (uint32_t *)((char *)mm->page + (STUB_BELL_WORD - STUB_OPS));
-	uint32_t seq = *bell + 1;
 	ssize_t n;
 
-	if (seq == 0)
-		seq = 1; /* the loop starts with 0 as the value last run */
-	__atomic_store_n(bell, seq, __ATOMIC_RELEASE);
-	if (!mm->bell) {
-		if (ptrace(PTRACE_POKEUSER, mm->ctl_pid, offsetof(struct user_regs_struct, rip),
-			   STUB_BELL) < 0 ||
-		    ptrace(PTRACE_CONT, mm->ctl_pid, 0, 0) < 0)
-			return -ESRCH;
-		mm->bell = true;
-	} else {
-		/* All waiters: a stub killed while waiting on a pooled page's
-		 * word may still be one. */
-		syscall(SYS_futex, bell, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
-	}
+	if (ring_bell(mm, true) < 0)
+		return -ESRCH;
 	for (;;) {
 		n = recv_report(0);
 		if (n > 0)
@@ -397,9 +400,11 @@ static int run_bell(struct pf_mm *mm)
 int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 {
 	struct user_regs_struct regs;
-	int i, status, ret = 0, nops = mm->nops;
-	bool had_fds = mm->nfds > 0, use_bell;
+	int i, status, ret = 0, nops, base = 0;
+	bool had_fds = mm->nfds > 0, use_bell, first = mm->boot_page != NULL;
 
+	close_fd1(mm);
+	nops = mm->nops;
 	if (mm->dead) {
 		mm->nops = 0;
 		close_queued_fds(mm);
@@ -408,15 +413,18 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 	if (nops == 0)
 		return 0;
 	/* A clone's new pid comes from the control thread's registers, and a
-	 * stub's first batch maps its own page: those run from a ptrace stop.
-	 * Any other batch rings the doorbell. */
-	use_bell = mm != zygote && !new_pid && !mm->boot_page && mm->ops[nops - 1].nr != SYS_clone;
-	if (!use_bell && mm->bell && bell_to_stop(mm) < 0)
-		goto lost;
-	memcpy(mm->page, mm->ops, nops * sizeof(struct stub_op));
-	mm->page[nops].nr = -1;
+	 * stub's first batch maps its own page: those end in a ptrace stop.
+	 * Any other batch ends with the doorbell's report. */
+	use_bell = mm != zygote && !new_pid && !first && mm->ops[nops - 1].nr != SYS_clone;
+	/* A new stub's first batch goes where its fork's left off: it runs
+	 * on from there, needing no register set. */
+	if (first && mm->boot_next + nops < STUB_MAX_OPS)
+		base = mm->boot_next;
+	memcpy(mm->page + base, mm->ops, nops * sizeof(struct stub_op));
+	mm->page[base + nops].nr = -1;
+	mm->batch_end = base + nops;
 	if (mm->boot_page) {
-		memcpy(mm->boot_page, mm->page, (nops + 1) * sizeof(struct stub_op));
+		memcpy(mm->boot_page + base, mm->page + base, (nops + 1) * sizeof(struct stub_op));
 		mm->boot_page = NULL;
 	}
 	mm->nops = 0;
@@ -444,10 +452,20 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 		}
 		return ret;
 	}
-	if (ptrace(PTRACE_POKEUSER, mm->ctl_pid, offsetof(struct user_regs_struct, rip),
-		   STUB_BATCH) < 0 ||
-	    ptrace(PTRACE_CONT, mm->ctl_pid, 0, 0) < 0)
+	/* A new stub is continued from its first stop (PTRACE_EVENT_STOP);
+	 * it runs on in its fork's batch, unless its first did not fit after
+	 * that: then, as the zygote (at no batch's int3, nor in the doorbell
+	 * loop), it is pointed at the batch. */
+	if ((mm == zygote || (first && !base)) &&
+	    ptrace(PTRACE_POKEUSER, mm->ctl_pid, offsetof(struct user_regs_struct, rip),
+		   STUB_BATCH) < 0)
 		goto lost;
+	if (mm == zygote || first) {
+		if (ptrace(PTRACE_CONT, mm->ctl_pid, 0, 0) < 0)
+			goto lost;
+	} else if (ring_bell(mm, false) < 0) {
+		goto lost;
+	}
 	for (;;) {
 		if (ptrace_wait_pid(mm->ctl_pid, &status) < 0 || !WIFSTOPPED(status))
 			goto lost;
@@ -465,12 +483,21 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 	}
 	if (ptrace(PTRACE_GETREGS, mm->ctl_pid, 0, &regs) < 0)
 		goto lost;
-	i = (int)((regs.rbx - STUB_OPS) / STUB_OP_SIZE);
+	i = (int)((regs.rbx - STUB_OPS) / STUB_OP_SIZE) - base;
 	if (i >= nops && new_pid)
 		*new_pid = (int)regs.r15; /* the last op was the clone */
 	if (i < nops) {
 		drain_sock();
 		ret = (long)regs.rax < 0 ? (int)regs.rax : -EIO;
+		/* A new stub whose first batch failed may still read its
+		 * parent's page (its own not mapped): no bell of its own would
+		 * reach it. It is of no further use. */
+		if (first) {
+			kill(mm->ctl_pid, SIGKILL);
+			mm->killed = true;
+			mark_dead(mm);
+			return ret;
+		}
 		/* An op failed between receiving an fd and closing it: close
 		 * every fd but the socket, so the next one arrives at 1 again. */
 		if (had_fds) {
@@ -586,6 +613,7 @@ static int fork_stub(struct pf_mm *src, struct pf_mm **out)
 	 * program (the zygote never goes). The fd arrives as fd 1 (nothing
 	 * else is open in a stub). */
 	mm->boot_page = src->page;
+	mm->boot_next = src->batch_end;		     /* the op after the fork's clone */
 	fd = fcntl(mm->page_fd, F_DUPFD_CLOEXEC, 3); /* the queued copy is closed when sent */
 	if (fd < 0) {
 		ptrace_mm_put(mm);
@@ -622,7 +650,7 @@ void ptrace_mm_put(struct pf_mm *mm)
 	close_queued_fds(mm);
 	/* The kernel is the stub's parent: its pid cannot be reused before we
 	 * reap it, and a reaped stub is marked dead. */
-	if (!mm->dead)
+	if (!mm->dead && !mm->killed)
 		kill(mm->ctl_pid, SIGKILL);
 	mm_hash_del(mm);
 	if (mm->page && mm->page != shared_ops)
@@ -653,14 +681,23 @@ int ptrace_mm_map(struct pf_mm *mm, uint64_t addr, uint64_t len, int prot, int f
 	ret = ptrace_reserve_ops(mm, 3, 1);
 	if (ret < 0)
 		return ret;
+	/* Consecutive maps of one host fd (an ELF's segments) share one copy
+	 * in the stub, kept at fd 1 until another op or the batch's end. The
+	 * number is still that file's: the last map's VMA holds the file, and
+	 * removing it queues another op. */
+	if (mm->fd1_of == host_fd + 1) {
+		queue_op(mm, SYS_mmap, addr, len, prot, flags | MAP_FIXED, 1, off);
+		return 0;
+	}
 	fd = fcntl(host_fd, F_DUPFD_CLOEXEC, 3);
 	if (fd < 0)
 		return -errno;
+	close_fd1(mm);
 	mm->fds[mm->nfds++] = fd;
 	/* Nothing else is open in a stub, so the fd arrives as fd 1. */
-	ptrace_queue_op(mm, SYS_recvmsg, STUB_SOCK_FD, STUB_DATA, 0, 0, 0, 0);
-	ptrace_queue_op(mm, SYS_mmap, addr, len, prot, flags | MAP_FIXED, 1, off);
-	ptrace_queue_op(mm, SYS_close, 1, 0, 0, 0, 0, 0);
+	queue_op(mm, SYS_recvmsg, STUB_SOCK_FD, STUB_DATA, 0, 0, 0, 0);
+	queue_op(mm, SYS_mmap, addr, len, prot, flags | MAP_FIXED, 1, off);
+	mm->fd1_of = host_fd + 1;
 	return 0;
 }
 
@@ -794,7 +831,9 @@ int ptrace_mm_reap(struct pf_mm *mm, struct pf_thread *th, struct host_cputime *
 	memset(out, 0, sizeof(*out));
 	*maxrss_kb = -1;
 	platform->thread_put(th);
-	kill(pid, SIGKILL);
+	if (!mm->killed)
+		kill(pid, SIGKILL);
+	mm->killed = true;
 	/* A thread group's leader is reported once its other threads are
 	 * gone, and those are ours to reap (traced). */
 	reap_task(tid, NULL);
@@ -824,7 +863,7 @@ int ptrace_thread_host_tid(struct pf_thread *th)
 	return th->tid;
 }
 
-int ptrace_thread_create(struct pf_mm *mm, void *owner, struct pf_thread **out)
+int ptrace_thread_create(struct pf_mm *mm, void *owner, uint64_t entry, struct pf_thread **out)
 {
 	struct pf_thread *th;
 	int tid = -1, ret;
@@ -833,6 +872,7 @@ int ptrace_thread_create(struct pf_mm *mm, void *owner, struct pf_thread **out)
 	if (ret < 0)
 		return ret;
 	ptrace_queue_op(mm, SYS_clone, THREAD_CLONE_FLAGS, 0, 0, 0, 0, 0);
+	mm->ops[mm->nops - 1].child_ip = entry;
 	ret = ptrace_run_batch(mm, &tid);
 	if (ret < 0)
 		return ret;
@@ -853,6 +893,11 @@ int ptrace_thread_create(struct pf_mm *mm, void *owner, struct pf_thread **out)
 	ptrace_thread_hash_add(th);
 	*out = th;
 	return 0;
+}
+
+static int ptrace_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **out)
+{
+	return ptrace_thread_create(mm, owner, 0, out);
 }
 
 /* A guest thread leaves by running exit(0) in the stub itself: a host
@@ -1339,7 +1384,7 @@ const struct platform_ops platform_ptrace = {
 	.mm_host_pid = ptrace_mm_host_pid,
 	.mm_doom = ptrace_mm_doom,
 	.mm_reap = ptrace_mm_reap,
-	.thread_new = ptrace_thread_create,
+	.thread_new = ptrace_thread_new,
 	.thread_put = ptrace_thread_put,
 	.thread_host_tid = ptrace_thread_host_tid,
 	.get_regs = ptrace_get_regs,

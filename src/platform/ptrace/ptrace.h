@@ -19,7 +19,7 @@
 struct stub_op {
 	int64_t nr;
 	uint64_t arg[6];
-	uint64_t unused;
+	uint64_t child_ip; /* a clone's new thread starts here (stub.h); 0: none */
 };
 _Static_assert(sizeof(struct stub_op) == STUB_OP_SIZE, "stub op layout");
 
@@ -42,17 +42,29 @@ struct pf_mm {
 	int nops;
 	int nfds;
 	int fds[MAX_QUEUED_FDS]; /* dup'ed host fds, sent at flush */
+	/* The queued ops leave the last fd received at the stub's fd 1 open
+	 * for more maps of it: the kernel's host fd + 1 it copies (0: none). */
+	int fd1_of;
 	bool dead;
 	/* The stub's own ops page (STUB_OPS_SIZE, the kernel's mapping of its
 	 * memfd): no stub sees another's batches. A stub fresh from a fork
 	 * still has its parent's page until its first batch maps its own:
 	 * that batch is written to both (boot_page, then NULL). */
 	struct stub_op *page, *boot_page;
+	/* Where the batch last run ended on page (its end marker's index):
+	 * a stub forked there runs on from it, so its first batch is put at
+	 * boot_next, its fork's batch_end (if it fits; else at 0, and the
+	 * stub is pointed at it). */
+	int batch_end, boot_next;
 	int page_fd; /* page's memfd, kept to hand the page on (pool) */
 	/* The control thread waits in the doorbell loop (stub.h STUB_BELL),
-	 * running from ptrace's view; else it is in a ptrace stop. */
+	 * running from ptrace's view; else it is in a ptrace stop: at a
+	 * batch's int3 (continued, it enters the loop), or, before its first
+	 * batch, where the stub was born (the zygote: _start's int3). */
 	bool bell;
 	bool doomed;	  /* mm_doom: threads put from now on are not retired */
+	bool killed;	  /* SIGKILL sent: a doomed stub whose last thread went, or a new
+		      * stub whose first batch failed */
 	int threads_made; /* guest threads the stub has had (mm_reap) */
 	struct stub_op ops[STUB_MAX_OPS];
 };
@@ -94,13 +106,15 @@ int ptrace_reserve_ops(struct pf_mm *mm, int nops, int nfds);
 int ptrace_run_batch(struct pf_mm *mm, int *new_pid);
 int ptrace_park_thread(int tid);
 int ptrace_wait_pid(int pid, int *status);
-/* A new host thread in mm, stopped at the stub's int3, in the thread hash. */
 const struct pf_vdso *ptrace_vdso(void);
 /* The register cache both backends keep for a stopped thread. */
 int ptrace_set_regs(struct pf_thread *th, const struct pf_regs *regs);
 void ptrace_set_result(struct pf_thread *th, long ret);
 int ptrace_thread_host_tid(struct pf_thread *th);
-int ptrace_thread_create(struct pf_mm *mm, void *owner, struct pf_thread **out);
+/* A new host thread in mm, in the thread hash, stopped at its first stop
+ * (PTRACE_EVENT_STOP); continued, it runs from entry (a stub address; 0:
+ * on in the batch, so it must be given registers first). */
+int ptrace_thread_create(struct pf_mm *mm, void *owner, uint64_t entry, struct pf_thread **out);
 struct pf_thread *ptrace_thread_lookup(int tid);
 void ptrace_thread_hash_add(struct pf_thread *th);
 void ptrace_thread_hash_del(struct pf_thread *th);

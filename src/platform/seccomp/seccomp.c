@@ -133,15 +133,14 @@ static int stop_notified(struct pf_thread *th)
 
 static void sc_thread_put(struct pf_thread *th);
 
-/* Runs STUB_GUEST_INIT in a new thread: returns the stub's listener fd. */
+/* Runs STUB_GUEST_INIT in a new thread (its entry): returns the stub's
+ * listener fd. */
 static int box_thread(struct pf_thread *th)
 {
 	int status;
 	long fd;
 
-	if (ptrace(PTRACE_POKEUSER, th->tid, offsetof(struct user_regs_struct, rip),
-		   STUB_GUEST_INIT) < 0 ||
-	    ptrace(PTRACE_CONT, th->tid, 0, 0) < 0)
+	if (ptrace(PTRACE_CONT, th->tid, 0, 0) < 0)
 		return -ESRCH;
 	for (;;) {
 		status = wait_stop(th);
@@ -165,7 +164,7 @@ static int sc_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **out)
 	struct pf_thread *th;
 	int ret, fd, pidfd;
 
-	ret = ptrace_thread_create(mm, owner, &th);
+	ret = ptrace_thread_create(mm, owner, STUB_GUEST_INIT, &th);
 	if (ret < 0)
 		return ret;
 	th->listener = -1;
@@ -212,8 +211,10 @@ static void sc_thread_put(struct pf_thread *th)
 	ptrace_thread_hash_del(th);
 	/* A doomed stub dies first: closing the listener of a thread blocked
 	 * in a notification would let it run on (every call -ENOSYS). */
-	if (th->mm->doomed && !th->mm->dead)
+	if (th->mm->doomed && !th->mm->dead && !th->mm->killed) {
 		kill(th->mm->ctl_pid, SIGKILL);
+		th->mm->killed = true;
+	}
 	if (th->tid <= 0 || th->mm->dead || th->mm->doomed)
 		goto out;
 	if (th->state == SC_RUNNING || th->state == SC_NOTIFIED) {
