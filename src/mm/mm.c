@@ -118,6 +118,16 @@ static void vma_free(struct mm *mm, struct vma *v)
 	free(v);
 }
 
+/* A VMA from vma_new that never went on the list. */
+static void vma_discard(struct vma *v)
+{
+	if (v->file && v->file->ops->vma_close)
+		v->file->ops->vma_close(v->file);
+	file_put(v->file);
+	anon_shared_put(v->shared);
+	free(v);
+}
+
 /* tail continues v's shared anonymous object, if any. */
 static void vma_share(struct vma *tail, const struct vma *v)
 {
@@ -454,17 +464,19 @@ static int do_map(struct mm *mm, uaddr_t addr, size_t len, int prot, unsigned vf
 		if (!shared)
 			return -ENOMEM;
 	}
-	ret = vmas_remove(mm, addr, addr + len);
-	if (ret < 0) {
-		anon_shared_put(shared);
-		return ret;
-	}
+	/* The new VMA before the old ones go: a failure leaves the range as
+	 * it was, in the kernel and on the host alike. */
 	v = vma_new(addr, addr + len, prot, vflags | (file ? 0 : VMA_ANON), file, file ? off : 0);
 	if (!v) {
 		anon_shared_put(shared);
 		return -ENOMEM;
 	}
 	v->shared = shared;
+	ret = vmas_remove(mm, addr, addr + len);
+	if (ret < 0) {
+		vma_discard(v);
+		return ret;
+	}
 	if (!file && (vflags & VMA_SHARED))
 		v->anon_id = ++next_anon_id;
 	vma_insert(mm, v);
@@ -632,13 +644,17 @@ static long vma_move(struct mm *mm, struct vma *v, uaddr_t addr, size_t old_len,
 	if (ret < 0)
 		return ret;
 	v = mm_find_vma(mm, addr); /* now starts at addr */
-	ret = vmas_remove(mm, new_addr, new_addr + new_len);
-	if (ret < 0)
-		return ret;
+	/* The new VMA before the target range is cleared: a failure leaves
+	 * it as it was, in the kernel and on the host alike. */
 	nv = vma_new(new_addr, new_addr + new_len, v->prot, v->flags, v->file,
 		     v->file || v->anon_id ? v->off + (addr - v->start) : 0);
 	if (!nv)
 		return -ENOMEM;
+	ret = vmas_remove(mm, new_addr, new_addr + new_len);
+	if (ret < 0) {
+		vma_discard(nv);
+		return ret;
+	}
 	nv->anon_id = v->anon_id;
 	vma_share(nv, v);
 	vmas_remove(mm, addr, addr + old_len);

@@ -78,6 +78,11 @@ int main(int argc, char **argv)
 			n++;
 		q = mremap(p + 4096, 4096, 8192, MREMAP_MAYMOVE);
 		printf("mapcount: mremap %s\n", q == MAP_FAILED ? ename(errno) : "moved");
+		/* A fixed map into the middle needs two splits: ENOMEM, and
+		 * the page there is still the old, writable one. */
+		q = mmap(p + 4096, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+		printf("mapcount: fixed mmap %s\n", q == MAP_FAILED ? ename(errno) : "mapped");
+		p[4096] = 1;
 		p[0] = 1;
 		printf("mapcount: still runs\n");
 	} else if (strcmp(mode, "malloc") == 0) {
@@ -349,8 +354,9 @@ check "fd bomb (--nofile=64): dup to EMFILE at fd 63" "fds: dup: EMFILE, last fd
 check "  a second instance ran meanwhile" "second" "$second"
 
 bomb -- "$b" mapcount
-check "mremap that must split a VMA at max_map_count: ENOMEM, the kernel goes on" \
+check "mremap and a fixed mmap that must split VMAs at max_map_count: ENOMEM, the old page stays, the kernel goes on" \
     "mapcount: mremap ENOMEM
+mapcount: fixed mmap ENOMEM
 mapcount: still runs 0" "$out $rc"
 
 bomb --nofile=64 -- /bin/sh -c 'ulimit -Sn; ulimit -Hn'

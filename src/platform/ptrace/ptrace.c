@@ -435,6 +435,13 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 		close_queued_fds(mm);
 		if (ret < 0) {
 			drain_sock();
+			/* As a failed first batch below: a new stub would run
+			 * on into its parent's page and wait for these fds. */
+			if (first) {
+				kill(mm->ctl_pid, SIGKILL);
+				mm->killed = true;
+				mark_dead(mm);
+			}
 			return ret;
 		}
 	}
