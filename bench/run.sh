@@ -35,12 +35,12 @@
 # for each run (~150 ms, 1-2 s), so for them build/bench/startup itself
 # runs inside the peer (`peer startup R CMD...`) and the figure leaves the
 # boot out. The row "startup /bin/true" is timed from outside for every
-# column: it is the start cost itself, boot included. runsc and uml take
-# 2-20 times skas's time per system call, fork or page fault, so their
-# operation counts, the size of the busybox loop and of the pipe transfer
-# (the time then multiplied back) and the number of starts in the startup
-# row are divided by a per-peer figure (DIV below: runsc 5, uml 20) to stay
-# within BENCH_TIMEOUT; the figures mean the same. UML runs on one CPU.
+# column: it is the start cost itself, boot included. The peers take 2-20
+# times skas's time per system call, fork or page fault, so their operation
+# counts, the size of the busybox loop and of the pipe transfer (the time
+# then multiplied back) and the number of starts in the startup row are
+# divided by a per-peer figure (DIV below: proot 10, runsc 5, uml 20) to
+# stay within BENCH_TIMEOUT; the figures mean the same. UML runs on one CPU.
 set -u
 
 # Every workload, native and under skas, runs in one small fixed
@@ -105,7 +105,7 @@ done
 prefix() {
 	INSIDE=0 DIV=1
 	case $1 in
-	peer:proot) PFX=(proot) ;;
+	peer:proot) PFX=(proot) DIV=10 ;;
 	peer:runsc) PFX=("$ROOT/bench/peer-runsc.sh") INSIDE=1 DIV=5 ;;
 	peer:uml) PFX=("$ROOT/bench/peer-uml.sh" -w "$TMP") INSIDE=1 DIV=20 ;;
 	*) PFX=("$SKAS" run --platform="$1" ${SKAS_LOG:+--log="$SKAS_LOG"}) ;;
@@ -400,8 +400,12 @@ if [ ${#peers[@]} -gt 0 ]; then
 	echo "  outside the figure); whole commands are timed from outside under proot, as under skas,"
 	echo "  and from inside under runsc and uml (build/bench/startup runs in the sandbox or the UML"
 	echo "  guest: their boot is left out); 'startup /bin/true' is timed from outside in every column."
-	echo "  runsc: gVisor on its ptrace platform (runsc do: host / read-only + tmpfs overlay);"
-	echo "  uml: User-Mode Linux on the host's / by hostfs, read-only, one CPU, mem=512M."
+	case " ${peers[*]} " in *" runsc/ptrace "*)
+		echo "  runsc: gVisor on its ptrace platform (runsc do: host / read-only + tmpfs overlay)." ;;
+	esac
+	case " ${peers[*]} " in *" uml "*)
+		echo "  uml: User-Mode Linux on the host's / by hostfs, read-only, one CPU, mem=512M." ;;
+	esac
 	divs=()
 	for pf in "${pfs[@]}"; do
 		prefix "$pf"
