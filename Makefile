@@ -90,10 +90,13 @@ asan: deps skas $(BUILD)/asan/skas $(UNIT_TESTS)
 bench: deps skas
 	@bench/run.sh ./skas
 
-# The same table with peers' columns (PRoot; installed when root).
+# The same table with peers' columns: PRoot, gVisor (runsc, ptrace
+# platform) and User-Mode Linux (bench/run.sh says how they are measured);
+# installed when root.
 bench-peers: deps skas
-	@command -v proot >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -q proot >/dev/null; } || true
-	@BENCH_PEERS=proot bench/run.sh ./skas
+	@{ command -v proot && command -v runsc && command -v linux; } >/dev/null || \
+		{ [ "$$(id -u)" = 0 ] && apt-get install -y -q proot runsc user-mode-linux >/dev/null; } || true
+	@BENCH_PEERS="proot runsc uml" bench/run.sh ./skas
 
 # The main job: the root's shell inside skas on the host's root, with the
 # host terminal as its console (job control, Ctrl-C, resizes).

@@ -15,10 +15,32 @@
 #   BENCH_TIMEOUT=S  per-run time limit in seconds (default 60)
 #   BENCH_PLATFORMS="ptrace seccomp"  the platforms to run (default both,
 #                    seccomp only where the host supports it)
-#   BENCH_PEERS="proot"  peers to run the same workloads under, as more
-#                    columns (`make bench-peers`; a peer that is not
-#                    installed is left out with a line saying so)
+#   BENCH_PEERS="proot runsc uml"  peers to run the same workloads under,
+#                    as more columns (`make bench-peers`; a peer that is not
+#                    installed or fails its probe is left out with a line
+#                    saying why):
+#       proot  PRoot (ptrace; the host's root as its own), `proot CMD`
+#       runsc  gVisor, Debian's runsc on its ptrace platform, in a sandbox
+#              on the host's root (bench/peer-runsc.sh); column runsc/ptrace
+#       uml    User-Mode Linux, Debian's /usr/bin/linux booted on the host's
+#              root through hostfs, read-only (bench/peer-uml.sh)
 # Nothing else of the caller's environment reaches the workloads (below).
+#
+# How the peers are measured. The programs that time themselves (the rows
+# in ns/µs per operation) just run under each peer: a peer's start is
+# outside their figure. The rows timed as a whole command (busybox loop,
+# pipe throughput, gcc, make) are timed from outside by build/bench/startup
+# natively, under skas and under proot (whose start, like skas's, is a few
+# ms and part of what they cost); runsc and uml boot a sandbox or a kernel
+# for each run (~150 ms, 1-2 s), so for them build/bench/startup itself
+# runs inside the peer (`peer startup R CMD...`) and the figure leaves the
+# boot out. The row "startup /bin/true" is timed from outside for every
+# column: it is the start cost itself, boot included. The peers take 2-20
+# times skas's time per system call, fork or page fault, so their operation
+# counts, the size of the busybox loop and of the pipe transfer (the time
+# then multiplied back) and the number of starts in the startup row are
+# divided by a per-peer figure (DIV below: proot 10, runsc 5, uml 20) to
+# stay within BENCH_TIMEOUT; the figures mean the same. UML runs on one CPU.
 set -u
 
 # Every workload, native and under skas, runs in one small fixed
@@ -63,6 +85,9 @@ for p in getppid clock open_close stat pread touch startup fork pingpong signal 
 	fi
 done
 
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/skas-bench.XXXXXX") || exit 2
+trap 'rm -rf "$TMP"' EXIT
+
 pfs=()
 for pf in $PLATFORMS; do
 	if "$SKAS" run --platform="$pf" -- /bin/true >/dev/null 2>&1; then
@@ -72,36 +97,58 @@ for pf in $PLATFORMS; do
 	fi
 done
 [ ${#pfs[@]} -gt 0 ] || { echo "bench: no platform runs" >&2; exit 2; }
-# Peers are columns too, named "peer:NAME". PRoot runs a program with the
-# host's root as its own (ptrace, system calls rewritten). User-Mode Linux
-# and gVisor (runsc) need a root file system image and a container runtime
-# set-up that this suite does not make: they are named and left out.
-for peer in $PEERS; do
-	case $peer in
-	proot)
-		if command -v proot >/dev/null && proot /bin/true >/dev/null 2>&1; then
-			pfs+=("peer:proot")
-		else
-			echo "bench: peer proot is not installed (apt-get install proot): left out" >&2
-		fi
-		;;
-	*) echo "bench: peer $peer: not supported by this suite (only proot): left out" >&2 ;;
-	esac
-done
 
 # ---- helpers ---------------------------------------------------------------
-# PFX: the command prefix that runs a program under column pf.
+# PFX: the command prefix that runs a program under column pf. INSIDE=1 for
+# a peer that boots on each run: its timed rows run build/bench/startup
+# inside it. DIV: what the column's operation counts are divided by.
 prefix() {
+	INSIDE=0 DIV=1
 	case $1 in
-	peer:proot) PFX=(proot) ;;
+	peer:proot) PFX=(proot) DIV=10 ;;
+	peer:runsc) PFX=("$ROOT/bench/peer-runsc.sh") INSIDE=1 DIV=5 ;;
+	peer:uml) PFX=("$ROOT/bench/peer-uml.sh" -w "$TMP") INSIDE=1 DIV=20 ;;
 	*) PFX=("$SKAS" run --platform="$1" ${SKAS_LOG:+--log="$SKAS_LOG"}) ;;
 	esac
 }
 # A column's header: the platform, or the peer's name.
-colname() { echo "${1#peer:}"; }
+colname() {
+	case $1 in
+	peer:runsc) echo "runsc/ptrace" ;;
+	*) echo "${1#peer:}" ;;
+	esac
+}
+# What failed, for the notes: "skas" on a platform, or the peer.
+runner() {
+	case $1 in
+	peer:*) echo "${1#peer:}" ;;
+	*) echo "skas" ;;
+	esac
+}
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/skas-bench.XXXXXX") || exit 2
-trap 'rm -rf "$TMP"' EXIT
+# Peers are columns too, named "peer:NAME", each probed with /bin/true.
+for peer in $PEERS; do
+	case $peer in
+	proot) need=proot pkg=proot ;;
+	runsc) need=runsc pkg=runsc ;;
+	uml) need=linux pkg=user-mode-linux ;;
+	*)
+		echo "bench: peer $peer: not one this suite knows (proot runsc uml): left out" >&2
+		continue
+		;;
+	esac
+	if ! command -v "$need" >/dev/null; then
+		echo "bench: peer $peer is not installed (apt-get install $pkg): left out" >&2
+		continue
+	fi
+	prefix "peer:$peer"
+	if timeout "$TMO" "${PFX[@]}" /bin/true >/dev/null 2>"$TMP/err"; then
+		pfs+=("peer:$peer")
+	else
+		echo "bench: peer $peer does not run /bin/true here (exit status $?:" \
+			"$(grep -v '^$' "$TMP/err" | tail -1)): left out" >&2
+	fi
+done
 
 n() { awk -v n="$1" -v s="$SCALE" 'BEGIN { v = int(n * s); if (v < 7) v = 7; print v }'; }
 
@@ -160,7 +207,8 @@ row() {
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf (b > 0 ? "%.1fx" : "-"), a / b }'; }
 
-# bench NAME UNIT NATIVE-N SKAS-N PROGRAM ARGS... ; "@N" in ARGS is the count.
+# bench NAME UNIT NATIVE-N SKAS-N PROGRAM ARGS... ; "@N" in ARGS is the count
+# (SKAS-N under skas, SKAS-N / DIV under a peer).
 bench() {
 	local name=$1 unit=$2 nn=$3 sn=$4 nat pf
 	shift 4
@@ -168,7 +216,6 @@ bench() {
 	local a
 	for a in "$@"; do
 		nargs+=("${a/@N/$nn}")
-		sargs+=("${a/@N/$sn}")
 	done
 	if measure "${nargs[@]}"; then
 		nat=$MED
@@ -181,24 +228,45 @@ bench() {
 		SKAS_LOG=$TMP/klog
 		rm -f "$SKAS_LOG"
 		prefix "$pf"
+		sargs=()
+		for a in "$@"; do
+			sargs+=("${a/@N/$(( sn / DIV ))}")
+		done
 		if measure "${PFX[@]}" "${sargs[@]}"; then
 			cells+=("$(fmt "$MED" "$unit")" "$(ratio "$MED" "$nat")")
 		else
 			cells+=("n/a" "-")
-			NOTES+=("$name ($pf): skas run failed: $WHY")
+			NOTES+=("$name ($(colname "$pf")): $(runner "$pf") run failed: $WHY")
 		fi
 		SKAS_LOG=
 	done
 	row "$name" "$(fmt "$nat" "$unit")" "${cells[@]}"
 }
 
-# timed NAME NATIVE-CMD... : a whole command timed from outside by
-# build/bench/startup (ms); the skas runs prefix it with skas run.
+# timed [-o] [-k K] NAME COUNT CMD... : a whole command run COUNT times,
+# timed by build/bench/startup (ms). Under skas and proot startup times
+# "PFX CMD" from outside; under a peer that boots on each run (INSIDE) it
+# runs inside the peer, "PFX startup COUNT CMD", so that the boot is left
+# out. -o: from outside for every column (the startup row; COUNT / DIV runs
+# under a peer, at least 7). -k K: the command's size, "@K" in its
+# arguments (loop iterations, bytes), is K / DIV under a peer and its time
+# is multiplied by DIV: the figure is still the time for K.
 timed() {
-	local name=$1 count=$2 nat pf
+	local outside=0 k=
+	while :; do
+		case $1 in
+		-o) outside=1 && shift ;;
+		-k) k=$2 && shift 2 ;;
+		*) break ;;
+		esac
+	done
+	local name=$1 count=$2 nat pf pk a
 	shift 2
-	local -a cells=()
-	if ! measure "$B/startup" "$count" "$@"; then
+	local -a cells=() cargs=() run=()
+	for a in "$@"; do
+		cargs+=("${a//@K/$k}")
+	done
+	if ! measure "$B/startup" "$count" "${cargs[@]}"; then
 		row "$name" "n/a"
 		NOTES+=("$name: native run failed: $WHY")
 		return
@@ -206,11 +274,24 @@ timed() {
 	nat=$MED
 	for pf in "${pfs[@]}"; do
 		prefix "$pf"
-		if measure "$B/startup" "$count" "${PFX[@]}" "$@"; then
+		pk=${k:+$(( k / DIV ))}
+		cargs=()
+		for a in "$@"; do
+			cargs+=("${a//@K/$pk}")
+		done
+		if [ $outside = 1 ]; then
+			run=("$B/startup" "$(( count / DIV > 7 ? count / DIV : 7 ))" "${PFX[@]}" "${cargs[@]}")
+		elif [ "$INSIDE" = 1 ]; then
+			run=("${PFX[@]}" "$B/startup" "$count" "${cargs[@]}")
+		else
+			run=("$B/startup" "$count" "${PFX[@]}" "${cargs[@]}")
+		fi
+		if measure "${run[@]}"; then
+			[ -n "$k" ] && MED=$(awk -v m="$MED" -v d="$DIV" 'BEGIN { print m * d }')
 			cells+=("$(fmt "$MED" ms)" "$(ratio "$MED" "$nat")")
 		else
 			cells+=("n/a" "-")
-			NOTES+=("$name ($pf): skas run failed: $WHY")
+			NOTES+=("$name ($(colname "$pf")): $(runner "$pf") run failed: $WHY")
 		fi
 	done
 	row "$name" "$(fmt "$nat" ms)" "${cells[@]}"
@@ -246,13 +327,13 @@ bench "epoll_wait 1000 idle+1 ready" "" "$(( EN * 5 ))" "$EN" "$B/epoll1k" @N 7
 # A busybox sh loop of 1,000 'echo x | cat >/dev/null', start to exit.
 if command -v busybox >/dev/null; then
 	BB=$(command -v busybox)
-	LOOP='i=0; while [ $i -lt 1000 ]; do echo x | cat >/dev/null; i=$((i+1)); done'
-	timed "busybox sh: 1000 x echo|cat" 3 "$BB" sh -c "$LOOP"
-	timed "  the same, LANG=C.UTF-8" 3 env LANG=C.UTF-8 "$BB" sh -c "$LOOP"
+	LOOP='i=0; while [ $i -lt @K ]; do echo x | cat >/dev/null; i=$((i+1)); done'
+	timed -k 1000 "busybox sh: 1000 x echo|cat" 3 "$BB" sh -c "$LOOP"
+	timed -k 1000 "  the same, LANG=C.UTF-8" 3 env LANG=C.UTF-8 "$BB" sh -c "$LOOP"
 fi
 
 # Pipe throughput: 256 MiB through a pipe between two processes.
-timed "pipe: 256 MiB head|cat" 3 /bin/sh -c 'head -c 268435456 /dev/zero | cat >/dev/null'
+timed -k 268435456 "pipe: 256 MiB head|cat" 3 /bin/sh -c 'head -c @K /dev/zero | cat >/dev/null'
 
 # A compiler: gcc -O2 of a mid-size C file (skas's own path walk, ~1,300
 # lines with its headers), and make -j2 of a small project of 8 files.
@@ -279,7 +360,7 @@ if command -v gcc >/dev/null && command -v make >/dev/null; then
 fi
 
 # Startup is timed from outside (fork+exec+wait by build/bench/startup).
-timed "startup /bin/true" "$STARTS" /bin/true
+timed -o "startup /bin/true" "$STARTS" /bin/true
 
 # ---- report ----------------------------------------------------------------
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
@@ -287,7 +368,7 @@ echo "skas bench: $(date '+%Y-%m-%d %H:%M:%S %Z') on $(uname -n): nproc=$(nproc)
 	"Linux $(uname -r) $(uname -m)${cpu:+, $cpu}"
 echo "skas: $("$SKAS" --version 2>/dev/null | head -1)   (median per op of 7 rounds; startup: median of $STARTS runs)"
 echo
-W1=28 W2=11 W3=11 W4=6
+W1=28 W2=11 W3=12 W4=6
 dashes() { printf '%*s' "$1" '' | tr ' ' -; }
 hdr=$(pad "workload" $W1; printf ' | '; pad "native" $W2)
 sep=$(dashes $W1; printf -- '-|-'; dashes $W2)
@@ -309,6 +390,31 @@ done
 echo
 echo "trap mechanisms (build/bench/handoff: one getppid round trip, one CPU):"
 "$B/handoff" "$(n 50000)" 7 | sed 's/^/  /'
+peers=()
+for pf in "${pfs[@]}"; do
+	case $pf in peer:*) peers+=("$(colname "$pf")") ;; esac
+done
+if [ ${#peers[@]} -gt 0 ]; then
+	echo
+	echo "peers (${peers[*]}): rows per operation run the program under the peer (its start is"
+	echo "  outside the figure); whole commands are timed from outside under proot, as under skas,"
+	echo "  and from inside under runsc and uml (build/bench/startup runs in the sandbox or the UML"
+	echo "  guest: their boot is left out); 'startup /bin/true' is timed from outside in every column."
+	case " ${peers[*]} " in *" runsc/ptrace "*)
+		echo "  runsc: gVisor on its ptrace platform (runsc do: host / read-only + tmpfs overlay)." ;;
+	esac
+	case " ${peers[*]} " in *" uml "*)
+		echo "  uml: User-Mode Linux on the host's / by hostfs, read-only, one CPU, mem=512M." ;;
+	esac
+	divs=()
+	for pf in "${pfs[@]}"; do
+		prefix "$pf"
+		[ "$DIV" -gt 1 ] && divs+=("$(colname "$pf") $DIV")
+	done
+	if [ ${#divs[@]} -gt 0 ]; then
+		(IFS=,; echo "  Counts (and loop, transfer and start counts) divided, to fit BENCH_TIMEOUT, by:${divs[*]/#/ }.")
+	fi
+fi
 if [ ${#NOTES[@]} -gt 0 ]; then
 	echo
 	for nt in "${NOTES[@]}"; do echo "  n/a: $nt"; done
