@@ -401,7 +401,7 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 {
 	struct user_regs_struct regs;
 	int i, status, ret = 0, nops, base = 0;
-	bool had_fds = mm->nfds > 0, use_bell, first = mm->boot_page != NULL;
+	bool had_fds = mm->nfds > 0, use_bell, first = mm->boot_page != NULL, reaped = false;
 
 	close_fd1(mm);
 	nops = mm->nops;
@@ -474,8 +474,10 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 		goto lost;
 	}
 	for (;;) {
-		if (ptrace_wait_pid(mm->ctl_pid, &status) < 0 || !WIFSTOPPED(status))
+		if (ptrace_wait_pid(mm->ctl_pid, &status) < 0 || !WIFSTOPPED(status)) {
+			reaped = true;
 			goto lost;
+		}
 		/* A call off the stub's allowlist (its filter's default is
 		 * RET_TRACE under the seccomp backend): never let it through;
 		 * the stub dies (it is not reaped yet, so the pid is its). */
@@ -515,6 +517,16 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 	}
 	return ret;
 lost:
+	/* A stub reaped here: its pid may be reused, so it leaves the hash
+	 * (dead, it is signalled no more). One that is not (a request refused: it is not where we thought)
+	 * may still run, and its ops page goes back to the pool: it must not
+	 * live on to run another stub's ops. */
+	if (reaped) {
+		mm_hash_del(mm);
+	} else if (!mm->killed) {
+		kill(mm->ctl_pid, SIGKILL);
+		mm->killed = true;
+	}
 	mark_dead(mm);
 	drain_sock();
 	return -ESRCH;
