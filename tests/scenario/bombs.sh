@@ -65,7 +65,7 @@ int main(int argc, char **argv)
 		/* Only inside skas: the guest's own max_map_count. Maps at the
 		 * limit, then an mremap that must split a VMA to move part of
 		 * it: ENOMEM, and the kernel goes on. */
-		char *p, *q;
+		char *p, *q, *last = NULL;
 		int n = 0;
 
 		fd = open("/proc/sys/vm/max_map_count", O_WRONLY);
@@ -73,14 +73,22 @@ int main(int argc, char **argv)
 			return 1;
 		close(fd);
 		p = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		while (mmap(NULL, 4096, (n & 1) ? PROT_READ : PROT_NONE,
-			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) != MAP_FAILED)
+		while ((q = mmap(NULL, 4096, (n & 1) ? PROT_READ : PROT_NONE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)) != MAP_FAILED) {
+			last = q;
 			n++;
+		}
 		q = mremap(p + 4096, 4096, 8192, MREMAP_MAYMOVE);
 		printf("mapcount: mremap %s\n", q == MAP_FAILED ? ename(errno) : "moved");
-		/* A fixed map into the middle needs two splits: ENOMEM, and
-		 * the page there is still the old, writable one. */
+		/* A fixed map into the middle needs two splits, and one VMA
+		 * fewer leaves room for one: ENOMEM, and the page there is
+		 * still the old, writable one. */
+		if (!last || munmap(last, 4096))
+			return 1;
+		p[4096] = 7;
 		q = mmap(p + 4096, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+		if (p[4096] != 7)
+			return 1;
 		printf("mapcount: fixed mmap %s\n", q == MAP_FAILED ? ename(errno) : "mapped");
 		p[4096] = 1;
 		p[0] = 1;

@@ -299,6 +299,16 @@ static char ctl_state(int pid)
  * ptrace stop: one not yet reported is looked at (a call off its allowlist
  * kills the stub, as everywhere), one the event loop took and dropped (a
  * stray signal) is let go on. */
+/* The stub was reaped by a wait of ours (not the event loop's): its pid
+ * may be reused from now on, so nothing may name it any more. */
+static void stub_reaped(struct pf_mm *mm)
+{
+	mm_hash_del(mm);
+	mm->ctl_pid = -1;
+	mm->killed = true;
+	mm->dead = true;
+}
+
 static bool ctl_gone(struct pf_mm *mm)
 {
 	int status;
@@ -309,10 +319,13 @@ static bool ctl_gone(struct pf_mm *mm)
 	if (s != 't')
 		return false;
 	if (waitpid(mm->ctl_pid, &status, __WALL | WNOHANG) == mm->ctl_pid) {
-		if (!WIFSTOPPED(status))
+		if (!WIFSTOPPED(status)) {
+			stub_reaped(mm); /* by that wait */
 			return true;
+		}
 		if (status >> 16 == PTRACE_EVENT_SECCOMP) {
 			kill(mm->ctl_pid, SIGKILL);
+			mm->killed = true;
 			return true;
 		}
 	}
@@ -326,7 +339,13 @@ static void bell_lost(struct pf_mm *mm)
 {
 	int i;
 
-	kill(mm->ctl_pid, SIGKILL);
+	if (mm->ctl_pid <= 0) { /* reaped (ctl_gone) */
+		drain_reports();
+		return;
+	}
+	if (!mm->killed)
+		kill(mm->ctl_pid, SIGKILL);
+	mm->killed = true;
 	for (i = 0; i < 100; i++) {
 		char s = ctl_state(mm->ctl_pid);
 
@@ -517,13 +536,13 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 	}
 	return ret;
 lost:
-	/* A stub reaped here: its pid may be reused, so it leaves the hash
-	 * (dead, it is signalled no more). One that is not (a request refused: it is not where we thought)
+	/* A stub reaped here: its pid may be reused, so nothing names it
+	 * any more (stub_reaped). One that is not (a request refused: it is not where we thought)
 	 * may still run, and its ops page goes back to the pool: it must not
 	 * live on to run another stub's ops. */
 	if (reaped) {
-		mm_hash_del(mm);
-	} else if (!mm->killed) {
+		stub_reaped(mm);
+	} else if (!mm->killed && mm->ctl_pid > 0) {
 		kill(mm->ctl_pid, SIGKILL);
 		mm->killed = true;
 	}
@@ -618,8 +637,7 @@ static int fork_stub(struct pf_mm *src, struct pf_mm **out)
 	mm->page_fd = fd;
 	mm_hash_add(mm);
 	ret = ptrace_park_thread(pid);
-	if (ret < 0) {
-		kill(pid, SIGKILL);
+	if (ret < 0) { /* gone, and reaped by that wait: no kill */
 		mm_hash_del(mm);
 		put_ops_page(page, fd);
 		free(mm);
@@ -857,9 +875,7 @@ int ptrace_mm_reap(struct pf_mm *mm, struct pf_thread *th, struct host_cputime *
 	 * gone, and those are ours to reap (traced). */
 	reap_task(tid, NULL);
 	ret = reap_task(pid, &ru);
-	mm_hash_del(mm);
-	mm->dead = true;
-	mm->ctl_pid = -1;
+	stub_reaped(mm);
 	if (ret < 0)
 		return 0; /* no one else reaps it: cannot happen; nothing counted */
 	out->rt_ns = ((int64_t)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL +

@@ -431,8 +431,10 @@ static void handle_status(int tid, int status, pf_event_fn fn)
 		    info.op != PTRACE_SYSCALL_INFO_SECCOMP) {
 			/* Skipped with -ENOSYS rather than let through. */
 			ptrace_set_result(th, -ENOSYS);
-			if (sc_resume(th) < 0 && th->mm->ctl_pid > 0)
-				kill(th->mm->ctl_pid, SIGKILL); /* -1 once reaped: never kill(-1) */
+			if (sc_resume(th) < 0 && !th->mm->dead && !th->mm->killed) {
+				kill(th->mm->ctl_pid, SIGKILL);
+				th->mm->killed = true;
+			}
 			return;
 		}
 		ev.kind = PF_EV_SYSCALL;
