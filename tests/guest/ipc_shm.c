@@ -267,7 +267,14 @@ static void test_rmid_attached(void)
 	q = shmat(id, NULL, 0);
 	check(q != (void *)-1 && q[0] == 5, "Linux still lets us attach it by id");
 	check(shmdt(q) == 0 && shmctl(id, IPC_STAT, &ds) == 0, "one detach: still there");
-	check(p[0] == 5 && shmdt(p) == 0, "the pages are intact until the last detach");
+	check(p[0] == 5, "the pages are intact until the last detach");
+	/* SHM_REMAP of the same segment over its last attachment: the new
+	 * attachment is made before the old one goes, so it stays. */
+	q = shmat(id, p, SHM_REMAP);
+	check(q == p && q[0] == 5, "SHM_REMAP over its last attachment: the same pages");
+	check(shmctl(id, IPC_STAT, &ds) == 0 && ds.shm_nattch == 1,
+	      "the segment lives on, shm_nattch 1");
+	check(shmdt(p) == 0, "detach");
 	check_err(shmctl(id, IPC_STAT, &ds), EINVAL, "after the last detach it is gone");
 }
 
