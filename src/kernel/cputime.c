@@ -180,19 +180,33 @@ static void mm_retire(struct process *p, struct mm *mm)
 		p->maxrss_kb = kb;
 }
 
+/* The last figures of t's host thread, and its stub's peak size (kb < 0:
+ * none), kept with t. */
+static void thread_gone(struct task *t, const struct host_cputime *v, long kb)
+{
+	raw_add(&t->cpu_gone, v);
+	if (kb > t->proc->maxrss_kb)
+		t->proc->maxrss_kb = kb;
+}
+
+/* t ends: its times move to its process. */
+static void task_gone(struct task *t)
+{
+	raw_add(&t->proc->cpu_dead, &t->cpu_gone);
+	memset(&t->cpu_gone, 0, sizeof(t->cpu_gone));
+}
+
 void cputime_thread_retire(struct task *t, bool with_mm)
 {
 	struct host_cputime v;
-	long kb;
+	long kb = -1;
 
 	if (with_mm && !can_sample(t)) {
 		mm_retire(t->proc, t->mm);
 		with_mm = false;
 	}
 	sample_thread(t, true, &v, with_mm ? &kb : NULL);
-	raw_add(&t->cpu_gone, &v);
-	if (with_mm && kb > t->proc->maxrss_kb)
-		t->proc->maxrss_kb = kb;
+	thread_gone(t, &v, with_mm ? kb : -1);
 }
 
 /* The kernel waits for the stub's teardown, which frees its memory: only
@@ -216,19 +230,15 @@ bool cputime_task_exit_reap(struct task *t)
 		return false;
 	t->thread = NULL;
 	host_cputime_forget(pid, tid);
-	raw_add(&t->cpu_gone, &v);
-	if (kb > t->proc->maxrss_kb)
-		t->proc->maxrss_kb = kb;
-	raw_add(&t->proc->cpu_dead, &t->cpu_gone);
-	memset(&t->cpu_gone, 0, sizeof(t->cpu_gone));
+	thread_gone(t, &v, kb);
+	task_gone(t);
 	return true;
 }
 
 void cputime_task_exit(struct task *t, bool with_mm)
 {
 	cputime_thread_retire(t, with_mm);
-	raw_add(&t->proc->cpu_dead, &t->cpu_gone);
-	memset(&t->cpu_gone, 0, sizeof(t->cpu_gone));
+	task_gone(t);
 }
 
 void cputime_reap(struct process *parent, struct process *child, struct cpu_usage *u)

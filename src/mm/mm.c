@@ -105,20 +105,7 @@ static struct vma *vma_new(uaddr_t start, uaddr_t end, int prot, unsigned flags,
 	return v;
 }
 
-static void vma_free(struct mm *mm, struct vma *v)
-{
-	if (mm->vma_cache == v)
-		mm->vma_cache = NULL;
-	list_del(&v->link);
-	mm->nvmas--;
-	if (v->file && v->file->ops->vma_close)
-		v->file->ops->vma_close(v->file);
-	file_put(v->file);
-	anon_shared_put(v->shared);
-	free(v);
-}
-
-/* A VMA from vma_new that never went on the list. */
+/* A VMA from vma_new that never went on the list (or has left it). */
 static void vma_discard(struct vma *v)
 {
 	if (v->file && v->file->ops->vma_close)
@@ -126,6 +113,15 @@ static void vma_discard(struct vma *v)
 	file_put(v->file);
 	anon_shared_put(v->shared);
 	free(v);
+}
+
+static void vma_free(struct mm *mm, struct vma *v)
+{
+	if (mm->vma_cache == v)
+		mm->vma_cache = NULL;
+	list_del(&v->link);
+	mm->nvmas--;
+	vma_discard(v);
 }
 
 /* tail continues v's shared anonymous object, if any. */

@@ -118,6 +118,7 @@ per() {
 	echo $((($(count "$1" "$2") - $(count "$tmp/f0" "$2") + F - 1) / F))
 }
 for pf in seccomp ptrace; do
+	"$SKAS" run --platform=$pf -- /bin/true >/dev/null 2>&1 || continue # no seccomp here
 	perf stat -x, -o "$tmp/f0" -e "$FEV" "$SKAS" run --platform=$pf -- "$tmp/f" 0 </dev/null
 	perf stat -x, -o "$tmp/fk" -e "$FEV" "$SKAS" run --platform=$pf -- "$tmp/f" $F </dev/null
 	perf stat -x, -o "$tmp/fx" -e "$FEV" "$SKAS" run --platform=$pf -- "$tmp/f" $F /bin/true \

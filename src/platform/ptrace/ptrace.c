@@ -274,6 +274,24 @@ static void drain_reports(void)
 		;
 }
 
+/* The stub was reaped by a wait of ours (not the event loop's): its pid
+ * may be reused from now on, so nothing may name it any more. */
+static void stub_reaped(struct pf_mm *mm)
+{
+	mm_hash_del(mm);
+	mm->ctl_pid = -1;
+	mm->killed = true;
+	mm->dead = true;
+}
+
+void ptrace_stub_kill(struct pf_mm *mm)
+{
+	if (mm->ctl_pid > 0 && !mm->killed) {
+		kill(mm->ctl_pid, SIGKILL);
+		mm->killed = true;
+	}
+}
+
 /* A control thread's state letter from /proc (0 if it cannot be read for
  * want of resources: no verdict). */
 static char ctl_state(int pid)
@@ -299,16 +317,6 @@ static char ctl_state(int pid)
  * ptrace stop: one not yet reported is looked at (a call off its allowlist
  * kills the stub, as everywhere), one the event loop took and dropped (a
  * stray signal) is let go on. */
-/* The stub was reaped by a wait of ours (not the event loop's): its pid
- * may be reused from now on, so nothing may name it any more. */
-static void stub_reaped(struct pf_mm *mm)
-{
-	mm_hash_del(mm);
-	mm->ctl_pid = -1;
-	mm->killed = true;
-	mm->dead = true;
-}
-
 static bool ctl_gone(struct pf_mm *mm)
 {
 	int status;
@@ -324,8 +332,7 @@ static bool ctl_gone(struct pf_mm *mm)
 			return true;
 		}
 		if (status >> 16 == PTRACE_EVENT_SECCOMP) {
-			kill(mm->ctl_pid, SIGKILL);
-			mm->killed = true;
+			ptrace_stub_kill(mm);
 			return true;
 		}
 	}
@@ -343,9 +350,7 @@ static void bell_lost(struct pf_mm *mm)
 		drain_reports();
 		return;
 	}
-	if (!mm->killed)
-		kill(mm->ctl_pid, SIGKILL);
-	mm->killed = true;
+	ptrace_stub_kill(mm);
 	for (i = 0; i < 100; i++) {
 		char s = ctl_state(mm->ctl_pid);
 
@@ -457,8 +462,7 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 			/* As a failed first batch below: a new stub would run
 			 * on into its parent's page and wait for these fds. */
 			if (first) {
-				kill(mm->ctl_pid, SIGKILL);
-				mm->killed = true;
+				ptrace_stub_kill(mm);
 				mark_dead(mm);
 			}
 			return ret;
@@ -500,10 +504,8 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 		/* A call off the stub's allowlist (its filter's default is
 		 * RET_TRACE under the seccomp backend): never let it through;
 		 * the stub dies (it is not reaped yet, so the pid is its). */
-		if (status >> 16 == PTRACE_EVENT_SECCOMP) {
-			kill(mm->ctl_pid, SIGKILL);
+		if (status >> 16 == PTRACE_EVENT_SECCOMP)
 			goto lost;
-		}
 		if (WSTOPSIG(status) == SIGTRAP && status >> 16 == 0)
 			break;
 		if (ptrace(PTRACE_CONT, mm->ctl_pid, 0, 0) < 0)
@@ -521,8 +523,7 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 		 * parent's page (its own not mapped): no bell of its own would
 		 * reach it. It is of no further use. */
 		if (first) {
-			kill(mm->ctl_pid, SIGKILL);
-			mm->killed = true;
+			ptrace_stub_kill(mm);
 			mark_dead(mm);
 			return ret;
 		}
@@ -537,15 +538,14 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 	return ret;
 lost:
 	/* A stub reaped here: its pid may be reused, so nothing names it
-	 * any more (stub_reaped). One that is not (a request refused: it is not where we thought)
-	 * may still run, and its ops page goes back to the pool: it must not
-	 * live on to run another stub's ops. */
-	if (reaped) {
+	 * any more. One that is not (a call off its allowlist, a request
+	 * refused: it is not where we thought) may still run, and its ops
+	 * page goes back to the pool: it must not live on to run another
+	 * stub's ops. */
+	if (reaped)
 		stub_reaped(mm);
-	} else if (!mm->killed && mm->ctl_pid > 0) {
-		kill(mm->ctl_pid, SIGKILL);
-		mm->killed = true;
-	}
+	else
+		ptrace_stub_kill(mm);
 	mark_dead(mm);
 	drain_sock();
 	return -ESRCH;
@@ -686,9 +686,8 @@ void ptrace_mm_put(struct pf_mm *mm)
 		return;
 	close_queued_fds(mm);
 	/* The kernel is the stub's parent: its pid cannot be reused before we
-	 * reap it, and a reaped stub is marked dead. */
-	if (!mm->dead && !mm->killed)
-		kill(mm->ctl_pid, SIGKILL);
+	 * reap it, and a reaped stub's ctl_pid is -1. */
+	ptrace_stub_kill(mm);
 	mm_hash_del(mm);
 	if (mm->page && mm->page != shared_ops)
 		put_ops_page(mm->page, mm->page_fd);
@@ -868,9 +867,7 @@ int ptrace_mm_reap(struct pf_mm *mm, struct pf_thread *th, struct host_cputime *
 	memset(out, 0, sizeof(*out));
 	*maxrss_kb = -1;
 	platform->thread_put(th);
-	if (!mm->killed)
-		kill(pid, SIGKILL);
-	mm->killed = true;
+	ptrace_stub_kill(mm);
 	/* A thread group's leader is reported once its other threads are
 	 * gone, and those are ours to reap (traced). */
 	reap_task(tid, NULL);

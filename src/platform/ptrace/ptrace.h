@@ -119,6 +119,9 @@ struct pf_thread *ptrace_thread_lookup(int tid);
 void ptrace_thread_hash_add(struct pf_thread *th);
 void ptrace_thread_hash_del(struct pf_thread *th);
 void ptrace_mm_reaped(int pid);
+/* SIGKILL to mm's stub, once, and never once a wait has reaped it (its
+ * ctl_pid is -1 then: no kill(-1)). */
+void ptrace_stub_kill(struct pf_mm *mm);
 /* A stop of a thread that is no guest thread: a control thread stopped in
  * its doorbell loop (a stray signal) is let go on. */
 void ptrace_stray_stop(int pid, int status);

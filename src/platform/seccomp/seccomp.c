@@ -211,10 +211,8 @@ static void sc_thread_put(struct pf_thread *th)
 	ptrace_thread_hash_del(th);
 	/* A doomed stub dies first: closing the listener of a thread blocked
 	 * in a notification would let it run on (every call -ENOSYS). */
-	if (th->mm->doomed && !th->mm->dead && !th->mm->killed) {
-		kill(th->mm->ctl_pid, SIGKILL);
-		th->mm->killed = true;
-	}
+	if (th->mm->doomed)
+		ptrace_stub_kill(th->mm);
 	if (th->tid <= 0 || th->mm->dead || th->mm->doomed)
 		goto out;
 	if (th->state == SC_RUNNING || th->state == SC_NOTIFIED) {
@@ -237,7 +235,7 @@ static void sc_thread_put(struct pf_thread *th)
 
 			if (nr != SYS_exit) {
 				/* Not our exit: the stub is not what we think. */
-				kill(th->mm->ctl_pid, SIGKILL);
+				ptrace_stub_kill(th->mm);
 				goto out;
 			}
 			ptrace(PTRACE_CONT, th->tid, 0, 0);
@@ -431,10 +429,8 @@ static void handle_status(int tid, int status, pf_event_fn fn)
 		    info.op != PTRACE_SYSCALL_INFO_SECCOMP) {
 			/* Skipped with -ENOSYS rather than let through. */
 			ptrace_set_result(th, -ENOSYS);
-			if (sc_resume(th) < 0 && !th->mm->dead && !th->mm->killed) {
-				kill(th->mm->ctl_pid, SIGKILL);
-				th->mm->killed = true;
-			}
+			if (sc_resume(th) < 0)
+				ptrace_stub_kill(th->mm);
 			return;
 		}
 		ev.kind = PF_EV_SYSCALL;
