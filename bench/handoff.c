@@ -8,14 +8,23 @@
  *   notif-epoll     notif as skas's trap path has it: the supervisor waits
  *                   in epoll_wait before each RECV, and a second filter of
  *                   the stub allowlist's length runs under the notifying one
+ *   sigsys          SECCOMP_RET_TRAP: the SIGSYS handler answers in the same
+ *                   process (the floor of any design with a handler)
+ *   sigsys-futex    the handler hands the call to the supervisor through a
+ *                   shared page and a futex, both on one CPU
+ *   sigsys-spin     the same, the supervisor on the other CPU, both sides
+ *                   spinning on the shared page (no host call per trap; two
+ *                   CPUs busy all the time); left out on one CPU
  * usage: handoff [N [R]]   (N round trips per option, default 100000; R rounds) */
 #define _GNU_SOURCE
 #include "bench.h"
 #include <errno.h>
 #include <linux/filter.h>
+#include <linux/futex.h>
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
@@ -221,6 +230,129 @@ out:
 	waitpid(pid, &status, 0);
 }
 
+/* The shared page of the sigsys modes: seq counts calls, ack answers. */
+struct handoff_page {
+	_Atomic unsigned seq, ack;
+	long nr, val;
+};
+static struct handoff_page *hp;
+static int spin_mode; /* sigsys-spin: both sides spin instead of futex waits */
+
+static long sys_futex(_Atomic unsigned *uaddr, int op, unsigned val)
+{
+	return syscall(SYS_futex, uaddr, op, val, NULL, NULL, 0);
+}
+
+/* trap getppid, allow the rest */
+static struct sock_filter trap_filter[] = {
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getppid, 0, 1),
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+};
+
+static void sigsys_self(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)si;
+	((ucontext_t *)uc)->uc_mcontext.gregs[REG_RAX] = 1;
+}
+
+static void sigsys_handoff(int sig, siginfo_t *si, void *uc)
+{
+	unsigned seq = atomic_load(&hp->seq) + 1;
+
+	(void)sig;
+	hp->nr = si->si_syscall;
+	atomic_store(&hp->seq, seq);
+	if (spin_mode) {
+		while (atomic_load(&hp->ack) != seq)
+			__builtin_ia32_pause();
+	} else {
+		sys_futex(&hp->seq, FUTEX_WAKE, 1);
+		while (atomic_load(&hp->ack) != seq)
+			sys_futex(&hp->ack, FUTEX_WAIT, seq - 1);
+	}
+	((ucontext_t *)uc)->uc_mcontext.gregs[REG_RAX] = hp->val;
+}
+
+/* how: 0 sigsys, 1 sigsys-futex, 2 sigsys-spin */
+static void bench_sigsys(const char *name, int how)
+{
+	struct sock_fprog prog = { sizeof(trap_filter) / sizeof(trap_filter[0]), trap_filter };
+	struct sigaction sa;
+	int status;
+	pid_t pid;
+
+	memset(hp, 0, sizeof(*hp));
+	spin_mode = how == 2;
+	if (spin_mode) {
+		cpu_set_t set;
+
+		/* The supervisor's CPU: 1 (the child stays on 0). */
+		CPU_ZERO(&set);
+		CPU_SET(1, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) < 0) {
+			printf("%s unavailable: no CPU 1\n", name);
+			return;
+		}
+		pin();
+	}
+	pid = fork();
+	if (pid == 0) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = how ? sigsys_handoff : sigsys_self;
+		sa.sa_flags = SA_SIGINFO;
+		sigaction(SIGSYS, &sa, NULL);
+		prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+		if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
+			_exit(1);
+		child_loop();
+	}
+	if (how) {
+		cpu_set_t set;
+		unsigned seen = 0;
+
+		if (spin_mode) {
+			CPU_ZERO(&set);
+			CPU_SET(1, &set);
+			sched_setaffinity(0, sizeof(set), &set);
+		}
+		/* The child's end: waitpid WNOHANG between waits (a futex wait
+		 * is cut short every 10 ms to look). */
+		for (;;) {
+			unsigned seq = atomic_load(&hp->seq);
+
+			if (seq == seen) {
+				if (spin_mode) {
+					for (int i = 0; i < 100000 && atomic_load(&hp->seq) == seen;
+					     i++)
+						__builtin_ia32_pause();
+				} else {
+					struct timespec ts = { 0, 10000000 };
+
+					syscall(SYS_futex, &hp->seq, FUTEX_WAIT, seen, &ts, NULL,
+						0);
+				}
+				if (atomic_load(&hp->seq) == seen &&
+				    waitpid(pid, &status, WNOHANG) == pid)
+					break;
+				continue;
+			}
+			hp->val = hp->nr == SYS_getppid ? 1 : -ENOSYS;
+			seen = seq;
+			atomic_store(&hp->ack, seq);
+			if (!spin_mode)
+				sys_futex(&hp->ack, FUTEX_WAKE, 1);
+		}
+		pin();
+		collect(name);
+		return;
+	}
+	waitpid(pid, &status, 0);
+	collect(name);
+}
+
 int main(int argc, char **argv)
 {
 	volatile long sink = 0;
@@ -236,5 +368,11 @@ int main(int argc, char **argv)
 	bench_notif("notif", 0);
 	bench_notif("notif-sync", NOTIF_SYNC);
 	bench_notif("notif-epoll", NOTIF_EPOLL);
+	hp = mmap(NULL, sizeof(*hp), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (hp == MAP_FAILED)
+		return 1;
+	bench_sigsys("sigsys", 0);
+	bench_sigsys("sigsys-futex", 1);
+	bench_sigsys("sigsys-spin", 2);
 	return sink < 0;
 }
