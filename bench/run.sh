@@ -13,6 +13,12 @@
 # Sized for well under a minute on a 2-CPU VM. Environment knobs:
 #   BENCH_SCALE=F    multiply every operation count by F (default 1)
 #   BENCH_TIMEOUT=S  per-run time limit in seconds (default 60)
+#   BENCH_REPS=K     runs per cell (default 3): a row runs native, then each
+#                    column, K times over in turn, each run with 1/K of the
+#                    count; a cell is the median of its K figures. A VM's
+#                    speed drifts 10-30% within minutes, and taking turns
+#                    puts a row's columns in the same minutes, so the ratios
+#                    hold better than the figures themselves.
 #   BENCH_PLATFORMS="ptrace seccomp"  the platforms to run (default both,
 #                    seccomp only where the host supports it)
 #   BENCH_PEERS="proot runsc uml"  peers to run the same workloads under,
@@ -51,7 +57,7 @@ set -u
 if [ -z "${SKAS_BENCH_ENV:-}" ]; then
 	exec env -i SKAS_BENCH_ENV=1 PATH=/usr/local/bin:/usr/bin:/bin HOME=/tmp \
 		${TMPDIR:+TMPDIR="$TMPDIR"} ${BENCH_SCALE:+BENCH_SCALE="$BENCH_SCALE"} \
-		${BENCH_TIMEOUT:+BENCH_TIMEOUT="$BENCH_TIMEOUT"} \
+		${BENCH_TIMEOUT:+BENCH_TIMEOUT="$BENCH_TIMEOUT"} ${BENCH_REPS:+BENCH_REPS="$BENCH_REPS"} \
 		${BENCH_PLATFORMS:+BENCH_PLATFORMS="$BENCH_PLATFORMS"} \
 		${BENCH_PEERS:+BENCH_PEERS="$BENCH_PEERS"} ${CC:+CC="$CC"} bash "$0" "$@"
 fi
@@ -61,9 +67,17 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=$ROOT/build/bench
 SCALE=${BENCH_SCALE:-1}
 TMO=${BENCH_TIMEOUT:-60}
+REPS=${BENCH_REPS:-3}
 PLATFORMS=${BENCH_PLATFORMS:-ptrace seccomp}
 PEERS=${BENCH_PEERS:-}
 
+case $REPS in
+[1-9] | [1-9][0-9]) ;;
+*)
+	echo "bench: BENCH_REPS must be a number from 1 to 99, not '$REPS'" >&2
+	exit 2
+	;;
+esac
 if [ ! -x "$SKAS" ]; then
 	echo "bench: '$SKAS' is not an executable skas (run 'make skas')" >&2
 	exit 2
@@ -151,6 +165,13 @@ for peer in $PEERS; do
 done
 
 n() { awk -v n="$1" -v s="$SCALE" 'BEGIN { v = int(n * s); if (v < 7) v = 7; print v }'; }
+# A count for one of REPS runs (at least 7: the programs time 7 rounds).
+per_rep() { echo $(( $1 / REPS > 7 ? $1 / REPS : 7 )); }
+# The median of the numbers in $1 (blank-separated).
+median() {
+	tr ' ' '\n' <<<"$1" | grep . | sort -g |
+		awk '{ a[NR] = $1 } END { print NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
 
 # Runs "$@", with stdout to $TMP/out and stderr to $TMP/err; on success sets
 # MED to the median_ns of the result line; on failure sets WHY and returns 1.
@@ -208,43 +229,57 @@ row() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf (b > 0 ? "%.1fx" : "-"), a / b }'; }
 
 # bench NAME UNIT NATIVE-N SKAS-N PROGRAM ARGS... ; "@N" in ARGS is the count
-# (SKAS-N under skas, SKAS-N / DIV under a peer).
+# (SKAS-N under skas, SKAS-N / DIV under a peer), divided among REPS runs.
+# A column whose run fails once is not run again in that row.
 bench() {
-	local name=$1 unit=$2 nn=$3 sn=$4 nat pf
+	local name=$1 unit=$2 nn=$3 sn=$4 nat= pf rep a
 	shift 4
 	local -a nargs=() sargs=() cells=()
-	local a
+	local -A vals=() why=()
 	for a in "$@"; do
-		nargs+=("${a/@N/$nn}")
+		nargs+=("${a/@N/$(per_rep "$nn")}")
 	done
-	if measure "${nargs[@]}"; then
-		nat=$MED
-	else
-		row "$name" "n/a"
-		NOTES+=("$name: native run failed: $WHY")
-		return
-	fi
-	for pf in "${pfs[@]}"; do
-		SKAS_LOG=$TMP/klog
-		rm -f "$SKAS_LOG"
-		prefix "$pf"
-		sargs=()
-		for a in "$@"; do
-			sargs+=("${a/@N/$(( sn / DIV ))}")
-		done
-		if measure "${PFX[@]}" "${sargs[@]}"; then
-			cells+=("$(fmt "$MED" "$unit")" "$(ratio "$MED" "$nat")")
-		else
-			cells+=("n/a" "-")
-			NOTES+=("$name ($(colname "$pf")): $(runner "$pf") run failed: $WHY")
+	for ((rep = 0; rep < REPS; rep++)); do
+		if ! measure "${nargs[@]}"; then
+			row "$name" "n/a"
+			NOTES+=("$name: native run failed: $WHY")
+			return
 		fi
-		SKAS_LOG=
+		nat+=" $MED"
+		for pf in "${pfs[@]}"; do
+			[ -n "${why[$pf]:-}" ] && continue
+			SKAS_LOG=$TMP/klog
+			rm -f "$SKAS_LOG"
+			prefix "$pf"
+			sargs=()
+			for a in "$@"; do
+				sargs+=("${a/@N/$(per_rep $((sn / DIV)))}")
+			done
+			if measure "${PFX[@]}" "${sargs[@]}"; then
+				vals[$pf]+=" $MED"
+			else
+				why[$pf]=$WHY
+			fi
+			SKAS_LOG=
+		done
+	done
+	nat=$(median "$nat")
+	for pf in "${pfs[@]}"; do
+		if [ -n "${why[$pf]:-}" ]; then
+			cells+=("n/a" "-")
+			NOTES+=("$name ($(colname "$pf")): $(runner "$pf") run failed: ${why[$pf]}")
+		else
+			local med
+			med=$(median "${vals[$pf]}")
+			cells+=("$(fmt "$med" "$unit")" "$(ratio "$med" "$nat")")
+		fi
 	done
 	row "$name" "$(fmt "$nat" "$unit")" "${cells[@]}"
 }
 
-# timed [-o] [-k K] NAME COUNT CMD... : a whole command run COUNT times,
-# timed by build/bench/startup (ms). Under skas and proot startup times
+# timed [-o] [-k K] NAME COUNT CMD... : a whole command run COUNT times in
+# all (COUNT / REPS in each of the REPS turns, at least once), timed by
+# build/bench/startup (ms). Under skas and proot startup times
 # "PFX CMD" from outside; under a peer that boots on each run (INSIDE) it
 # runs inside the peer, "PFX startup COUNT CMD", so that the boot is left
 # out. -o: from outside for every column (the startup row; COUNT / DIV runs
@@ -260,38 +295,55 @@ timed() {
 		*) break ;;
 		esac
 	done
-	local name=$1 count=$2 nat pf pk a
+	local name=$1 count=$2 nat= pf pk a rep each
 	shift 2
 	local -a cells=() cargs=() run=()
-	for a in "$@"; do
-		cargs+=("${a//@K/$k}")
-	done
-	if ! measure "$B/startup" "$count" "${cargs[@]}"; then
-		row "$name" "n/a"
-		NOTES+=("$name: native run failed: $WHY")
-		return
-	fi
-	nat=$MED
-	for pf in "${pfs[@]}"; do
-		prefix "$pf"
-		pk=${k:+$(( k / DIV ))}
+	local -A vals=() why=()
+	# COUNT runs in all, split among the REPS turns.
+	each=$(( count / REPS > 1 ? count / REPS : 1 ))
+	for ((rep = 0; rep < REPS; rep++)); do
 		cargs=()
 		for a in "$@"; do
-			cargs+=("${a//@K/$pk}")
+			cargs+=("${a//@K/$k}")
 		done
-		if [ $outside = 1 ]; then
-			run=("$B/startup" "$(( count / DIV > 7 ? count / DIV : 7 ))" "${PFX[@]}" "${cargs[@]}")
-		elif [ "$INSIDE" = 1 ]; then
-			run=("${PFX[@]}" "$B/startup" "$count" "${cargs[@]}")
-		else
-			run=("$B/startup" "$count" "${PFX[@]}" "${cargs[@]}")
+		if ! measure "$B/startup" "$each" "${cargs[@]}"; then
+			row "$name" "n/a"
+			NOTES+=("$name: native run failed: $WHY")
+			return
 		fi
-		if measure "${run[@]}"; then
-			[ -n "$k" ] && MED=$(awk -v m="$MED" -v d="$DIV" 'BEGIN { print m * d }')
-			cells+=("$(fmt "$MED" ms)" "$(ratio "$MED" "$nat")")
-		else
+		nat+=" $MED"
+		for pf in "${pfs[@]}"; do
+			[ -n "${why[$pf]:-}" ] && continue
+			prefix "$pf"
+			pk=${k:+$(( k / DIV ))}
+			cargs=()
+			for a in "$@"; do
+				cargs+=("${a//@K/$pk}")
+			done
+			if [ $outside = 1 ]; then
+				run=("$B/startup" "$(( each / DIV > 7 ? each / DIV : 7 ))" "${PFX[@]}" "${cargs[@]}")
+			elif [ "$INSIDE" = 1 ]; then
+				run=("${PFX[@]}" "$B/startup" "$each" "${cargs[@]}")
+			else
+				run=("$B/startup" "$each" "${PFX[@]}" "${cargs[@]}")
+			fi
+			if measure "${run[@]}"; then
+				[ -n "$k" ] && MED=$(awk -v m="$MED" -v d="$DIV" 'BEGIN { print m * d }')
+				vals[$pf]+=" $MED"
+			else
+				why[$pf]=$WHY
+			fi
+		done
+	done
+	nat=$(median "$nat")
+	for pf in "${pfs[@]}"; do
+		if [ -n "${why[$pf]:-}" ]; then
 			cells+=("n/a" "-")
-			NOTES+=("$name ($(colname "$pf")): $(runner "$pf") run failed: $WHY")
+			NOTES+=("$name ($(colname "$pf")): $(runner "$pf") run failed: ${why[$pf]}")
+		else
+			local med
+			med=$(median "${vals[$pf]}")
+			cells+=("$(fmt "$med" ms)" "$(ratio "$med" "$nat")")
 		fi
 	done
 	row "$name" "$(fmt "$nat" ms)" "${cells[@]}"
@@ -366,7 +418,9 @@ timed -o "startup /bin/true" "$STARTS" /bin/true
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
 echo "skas bench: $(date '+%Y-%m-%d %H:%M:%S %Z') on $(uname -n): nproc=$(nproc)," \
 	"Linux $(uname -r) $(uname -m)${cpu:+, $cpu}"
-echo "skas: $("$SKAS" --version 2>/dev/null | head -1)   (median per op of 7 rounds; startup: median of $STARTS runs)"
+echo "skas: $("$SKAS" --version 2>/dev/null | head -1)"
+echo "(each cell: the median of $REPS runs, native and every column taking turns; a program's run"
+echo " reports the median per op of its 7 rounds, a whole command's the median of its runs)"
 echo
 W1=28 W2=11 W3=12 W4=6
 dashes() { printf '%*s' "$1" '' | tr ' ' -; }
@@ -388,7 +442,8 @@ for r in "${ROWS[@]}"; do
 done
 # The trap mechanisms themselves, between two processes on one CPU.
 echo
-echo "trap mechanisms (build/bench/handoff: one getppid round trip, one CPU):"
+echo "trap mechanisms (build/bench/handoff: one getppid round trip; both processes on one CPU,"
+echo "  but for sigsys-spin, whose supervisor spins on the other):"
 "$B/handoff" "$(n 50000)" 7 | sed 's/^/  /'
 peers=()
 for pf in "${pfs[@]}"; do
