@@ -8,6 +8,9 @@
  *   notif-epoll     notif as skas's trap path has it: the supervisor waits
  *                   in epoll_wait before each RECV, and a second filter of
  *                   the stub allowlist's length runs under the notifying one
+ *   notif-spin      notif-epoll's supervisor on the other CPU, spinning on
+ *                   epoll_wait(0) instead of sleeping in it: the trapping
+ *                   thread still sleeps until the answer wakes it
  *   sigsys          SECCOMP_RET_TRAP: the SIGSYS handler answers in the same
  *                   process (the floor of any design with a handler)
  *   sigsys-futex    the handler hands the call to the supervisor through a
@@ -148,7 +151,7 @@ static int long_filter_len(void)
 	return n;
 }
 
-enum { NOTIF_SYNC = 1, NOTIF_EPOLL = 2 };
+enum { NOTIF_SYNC = 1, NOTIF_EPOLL = 2, NOTIF_SPIN = 4 };
 
 static void bench_notif(const char *name, int how)
 {
@@ -195,7 +198,14 @@ static void bench_notif(const char *name, int how)
 		kill(pid, SIGKILL);
 		goto out;
 	}
-	if (how & NOTIF_EPOLL) {
+	if (how & NOTIF_SPIN) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(1, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+	}
+	if (how & (NOTIF_EPOLL | NOTIF_SPIN)) {
 		struct epoll_event ev = { .events = EPOLLIN };
 
 		ep = epoll_create1(EPOLL_CLOEXEC);
@@ -210,7 +220,14 @@ static void bench_notif(const char *name, int how)
 		struct seccomp_notif_resp resp;
 		struct epoll_event ev;
 
-		if (ep >= 0 && epoll_wait(ep, &ev, 1, -1) < 0)
+		if (how & NOTIF_SPIN) {
+			int k;
+
+			while ((k = epoll_wait(ep, &ev, 1, 0)) == 0)
+				;
+			if (k < 0)
+				break;
+		} else if (ep >= 0 && epoll_wait(ep, &ev, 1, -1) < 0)
 			break;
 		memset(&req, 0, sizeof(req));
 		if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0)
@@ -220,6 +237,8 @@ static void bench_notif(const char *name, int how)
 		resp.val = 1;
 		ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
 	}
+	if (how & NOTIF_SPIN)
+		pin();
 	collect(name);
 out:
 	close(sv[0]);
@@ -368,6 +387,7 @@ int main(int argc, char **argv)
 	bench_notif("notif", 0);
 	bench_notif("notif-sync", NOTIF_SYNC);
 	bench_notif("notif-epoll", NOTIF_EPOLL);
+	bench_notif("notif-spin", NOTIF_SPIN);
 	hp = mmap(NULL, sizeof(*hp), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (hp == MAP_FAILED)
 		return 1;
