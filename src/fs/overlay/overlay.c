@@ -516,7 +516,9 @@ static int ovl_unlink(struct inode *dir, const char *name, bool is_dir)
 		return ret;
 	}
 	pu = O(dir)->upper;
-	lower = O(c)->lower != NULL;
+	/* Not O(c)->lower: a copied-up file is looked up as upper only, and
+	 * its lower one must stay hidden. */
+	lower = lower_has(dir, name);
 	if (O(c)->upper) {
 		if (is_dir)
 			remove_whiteouts(O(c)->upper);
@@ -568,7 +570,7 @@ static int ovl_exchange(struct inode *odir, const char *oname, struct inode *ndi
 static int ovl_rename(struct inode *odir, const char *oname, struct inode *ndir, const char *nname,
 		      unsigned flags)
 {
-	struct inode *c, *d = NULL;
+	struct inode *c, *d = NULL, *u;
 	bool lower;
 	int ret;
 
@@ -591,11 +593,11 @@ static int ovl_rename(struct inode *odir, const char *oname, struct inode *ndir,
 		inode_put(d);
 		return ret;
 	}
-	lower = O(c)->lower != NULL;
-	if (LINUX_S_ISDIR(c->mode) && lower) {
+	if (LINUX_S_ISDIR(c->mode) && O(c)->lower) {
 		inode_put(c);
 		return -EXDEV;
 	}
+	lower = lower_has(odir, oname);
 	if (ovl_lookup(ndir, nname, &d) == 0) {
 		if (LINUX_S_ISDIR(d->mode)) {
 			int entries = 0;
@@ -618,10 +620,19 @@ static int ovl_rename(struct inode *odir, const char *oname, struct inode *ndir,
 	if (ret == 0) {
 		struct inode *ou = O(odir)->upper, *nu = O(ndir)->upper;
 
-		drop_whiteout(nu, nname);
+		bool hide = LINUX_S_ISDIR(c->mode) &&
+			    (drop_whiteout(nu, nname) || lower_has(ndir, nname));
+
+		if (!LINUX_S_ISDIR(c->mode))
+			drop_whiteout(nu, nname);
 		ret = ou->iop->rename(ou, oname, nu, nname, flags);
 		/* A lower file at the target is now hidden by the moved upper
-		 * one; a lower file at the source needs a whiteout. */
+		 * one, a lower directory there by making the moved one opaque;
+		 * a lower file at the source needs a whiteout. */
+		if (ret == 0 && hide && nu->iop->lookup(nu, nname, &u) == 0) {
+			tmpfs_set_opaque(u, true);
+			inode_put(u);
+		}
 		if (ret == 0 && lower)
 			ret = ou->iop->mknod(ou, oname, LINUX_S_IFCHR, 0, NULL, NULL);
 	}
