@@ -208,6 +208,32 @@ int main(int argc, char **argv)
 	R("mkdir nd", mkdir("nd", 0755));
 	R("rename nd e", rename("nd", "e"));
 	ls("e");
+	/* the cwd, and files open since before a copy-up through a later
+	 * lookup of their name (a mkdir empties the name cache) */
+	R("chdir s", chdir("s"));
+	R("mkdir ../m1", mkdir("../m1", 0755));
+	R("creat ../s/a", fd = open("../s/a", O_CREAT | O_WRONLY, 0644));
+	close(fd);
+	R("mkdir ../m2", mkdir("../m2", 0755));
+	R("creat b (in the cwd)", fd = open("b", O_CREAT | O_WRONLY, 0644));
+	close(fd);
+	ls(".");
+	R("chdir ..", chdir(".."));
+	fd = open("h", O_RDONLY);
+	R("mkdir m3", mkdir("m3", 0755));
+	R("rename h h2", rename("h", "h2"));
+	R("fchmod (h, renamed h2) 0600", fchmod(fd, 0600));
+	R("lstat h", lstat("h", &st));
+	R("stat h2", stat("h2", &st));
+	printf("h2 mode %o\n", st.st_mode & 0777);
+	close(fd);
+	fd = open("i", O_RDONLY);
+	R("unlink i", unlink("i"));
+	R("fchmod (i, unlinked) 0600", fchmod(fd, 0600));
+	R("fstat", fstat(fd, &st));
+	printf("i mode %o\n", st.st_mode & 0777);
+	R("lstat i", lstat("i", &st));
+	close(fd);
 	return 0;
 }
 EOF
@@ -215,8 +241,9 @@ gcc -static -O1 -o "$tmp/ov" "$tmp/ov.c" || { echo "# cannot build the overlay p
 
 mkovtree() {
     rm -rf "$1"
-    mkdir -p "$1/d" "$1/e"
+    mkdir -p "$1/d" "$1/e" "$1/s"
     echo f >"$1/f"; echo g >"$1/g"; echo x >"$1/e/x"; ln -s f "$1/sl"
+    echo h >"$1/h"; echo i >"$1/i"; echo z >"$1/s/z"
 }
 c_overlay_native() {
     mkovtree "$tmp/ovnative"
@@ -423,7 +450,7 @@ t "rm -rf /usr/share/doc inside: ls fails inside, the host's is intact" c_rm_doc
 t "a file made in $tmp inside is seen inside, not on the host" c_tmp_file
 t "a second run does not see the first run's file" c_tmp_file_runs
 t "ls /.. lists the same as ls /" c_ls_dotdot
-t "--root overlay: unlink/rename of copied-up files, a directory moved over a removed one, as natively" c_overlay_native
+t "--root overlay: unlink/rename of copied-up files, a directory moved over a removed one, a copy-up seen by the cwd and open files, as natively" c_overlay_native
 t "--rw --root DIR: a file written inside appears in DIR" c_rw_root
 t "--root DIR without --rw: the write does not reach DIR" c_ro_root
 t "--root: /escape -> / (host symlink): cat /escape/etc/hostname is ENOENT" c_escape_cat
