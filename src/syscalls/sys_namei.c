@@ -220,7 +220,9 @@ static long setattr_fd(struct task *t, int fd, struct iattr *ia, bool need_write
 
 	if (!f)
 		return -EBADF;
-	if (!f->path.dentry)
+	if (f->flags & LINUX_O_PATH)
+		ret = -EBADF; /* an O_PATH file changes nothing */
+	else if (!f->path.dentry)
 		ret = -EINVAL;
 	else if (need_write && (!file_writable(f)))
 		ret = -EINVAL;
@@ -375,8 +377,13 @@ long sys_utimensat(struct task *t, const struct sysargs *a)
 		return ret;
 	if (!ia.valid)
 		return 0;
-	if (!sysarg_uaddr(a, 1))
-		return setattr_fd(t, dirfd, &ia, false);
+	if (!sysarg_uaddr(a, 1)) {
+		/* Linux's do_utimes: no name is the file at dirfd, which
+		 * takes no flags; with AT_FDCWD it is a bad name. */
+		if (dirfd == LINUX_AT_FDCWD)
+			return -EFAULT;
+		return flags ? -EINVAL : setattr_fd(t, dirfd, &ia, false);
+	}
 	return setattr_path(t, dirfd, sysarg_uaddr(a, 1), flags, &ia);
 }
 
@@ -441,15 +448,17 @@ long sys_chroot(struct task *t, const struct sysargs *a)
 }
 
 /* Data lives in host memory or host files: nothing to flush to a disk of
- * our own. The fd must still be valid. */
+ * our own. The fd must still be valid, and not O_PATH. */
 static long check_fd(struct task *t, int fd)
 {
 	struct file *f = fdget(t->files, fd);
+	long ret;
 
 	if (!f)
 		return -EBADF;
+	ret = (f->flags & LINUX_O_PATH) ? -EBADF : 0;
 	file_put(f);
-	return 0;
+	return ret;
 }
 
 long sys_fsync(struct task *t, const struct sysargs *a)
@@ -502,7 +511,7 @@ static long do_setxattr(struct task *t, const struct sysargs *a, int mode)
 	if (mode == 2) {
 		struct file *f = fdget(t->files, sysarg_int(a, 0));
 
-		n = f && f->path.dentry ? 0 : -EBADF;
+		n = f && f->path.dentry && !(f->flags & LINUX_O_PATH) ? 0 : -EBADF;
 		if (n == 0) {
 			p = f->path;
 			path_get(&p);
@@ -562,7 +571,7 @@ static long do_removexattr(struct task *t, const struct sysargs *a, int mode)
 	if (mode == 2) {
 		struct file *f = fdget(t->files, sysarg_int(a, 0));
 
-		n = f && f->path.dentry ? 0 : -EBADF;
+		n = f && f->path.dentry && !(f->flags & LINUX_O_PATH) ? 0 : -EBADF;
 		if (n == 0) {
 			p = f->path;
 			path_get(&p);

@@ -525,6 +525,26 @@ static int check_sticky(struct task *t, struct inode *dir, struct inode *victim)
 	return -EPERM;
 }
 
+/* May a new entry last be made in dir? Linux's filename_create: an
+ * existing name is EEXIST; a missing one named with a trailing slash is
+ * ENOENT unless a directory is being made. */
+static int may_create_name(struct inode *dir, const char *last, bool slash, bool is_dir)
+{
+	struct inode *old;
+	int ret;
+
+	if (is_dots(last))
+		return -EEXIST;
+	ret = dir->iop->lookup ? dir->iop->lookup(dir, last, &old) : -ENOENT;
+	if (ret == 0) {
+		inode_put(old);
+		return -EEXIST;
+	}
+	if (ret != -ENOENT)
+		return ret;
+	return slash && !is_dir ? -ENOENT : 0;
+}
+
 static int open_inode(struct task *t, struct path *p, unsigned flags, struct file **out)
 {
 	struct inode *ino = p->dentry->inode;
@@ -1005,28 +1025,15 @@ int vfs_mknodat(struct task *t, int dirfd, const char *name, uint32_t mode, uint
 	if (ret < 0)
 		return ret;
 	dir = parent.dentry->inode;
-	if (is_dots(last)) {
-		ret = -EEXIST;
-	} else if (slash && !LINUX_S_ISDIR(mode)) {
-		ret = -ENOENT;
-	} else {
-		struct inode *old;
-
-		ret = dir->iop->lookup ? dir->iop->lookup(dir, last, &old) : -ENOENT;
-		if (ret == 0) {
-			inode_put(old);
-			ret = -EEXIST;
-		} else if (ret == -ENOENT) {
-			ret = may_change_dir(t, &parent);
-			if (ret == 0)
-				ret = dir->iop->mknod ? dir->iop->mknod(dir, last, mode, dev,
-									&t->proc->cred, NULL)
-						      : -EPERM;
-			if (ret == 0) {
-				dcache_invalidate();
-				fsnotify_create(dir, last, LINUX_S_ISDIR(mode));
-			}
-		}
+	ret = may_create_name(dir, last, slash, LINUX_S_ISDIR(mode));
+	if (ret == 0)
+		ret = may_change_dir(t, &parent);
+	if (ret == 0)
+		ret = dir->iop->mknod ? dir->iop->mknod(dir, last, mode, dev, &t->proc->cred, NULL)
+				      : -EPERM;
+	if (ret == 0) {
+		dcache_invalidate();
+		fsnotify_create(dir, last, LINUX_S_ISDIR(mode));
 	}
 	free(last);
 	path_put(&parent);
@@ -1042,6 +1049,10 @@ int vfs_unlinkat(struct task *t, int dirfd, const char *name, bool is_rmdir)
 
 	if (ret < 0)
 		return ret;
+	if (is_rmdir && !name[strspn(name, "/")]) {
+		ret = -EBUSY; /* the root */
+		goto out;
+	}
 	if (is_dots(last)) {
 		ret = !is_rmdir ? -EISDIR : strcmp(last, ".") == 0 ? -EINVAL : -ENOTEMPTY;
 		goto out;
@@ -1086,43 +1097,42 @@ out:
 int vfs_symlinkat(struct task *t, const char *target, int dirfd, const char *name)
 {
 	struct path parent;
-	struct inode *dir, *old;
+	struct inode *dir;
 	char *last;
+	bool slash;
 	int ret;
 
 	if (!target[0])
 		return -ENOENT;
-	ret = path_parentat(t, dirfd, name, &parent, &last, NULL);
+	ret = path_parentat(t, dirfd, name, &parent, &last, &slash);
 	if (ret < 0)
 		return ret;
 	dir = parent.dentry->inode;
-	if (is_dots(last)) {
-		ret = -EEXIST;
-	} else if (dir->iop->lookup && dir->iop->lookup(dir, last, &old) == 0) {
-		inode_put(old);
-		ret = -EEXIST;
-	} else {
+	ret = may_create_name(dir, last, slash, false);
+	if (ret == 0)
 		ret = may_change_dir(t, &parent);
-		if (ret == 0)
-			ret = dir->iop->symlink
-				      ? dir->iop->symlink(dir, last, target, &t->proc->cred)
-				      : -EPERM;
-		if (ret == 0) {
-			dcache_invalidate();
-			fsnotify_create(dir, last, false);
-		}
+	if (ret == 0)
+		ret = dir->iop->symlink ? dir->iop->symlink(dir, last, target, &t->proc->cred)
+					: -EPERM;
+	if (ret == 0) {
+		dcache_invalidate();
+		fsnotify_create(dir, last, false);
 	}
 	free(last);
 	path_put(&parent);
 	return ret;
 }
 
+/* link/linkat. Linux's order: the old name, then the new one (EEXIST, or
+ * ENOENT for a trailing slash), EXDEV, permission, and only then EPERM for
+ * a directory. */
 int vfs_linkat(struct task *t, int odirfd, const char *oname, int ndirfd, const char *nname,
 	       int flags)
 {
 	struct path old, parent;
-	struct inode *dir, *exist;
+	struct inode *dir;
 	char *last;
+	bool slash;
 	int ret;
 
 	ret = path_lookupat(t, odirfd, oname,
@@ -1131,32 +1141,24 @@ int vfs_linkat(struct task *t, int odirfd, const char *oname, int ndirfd, const 
 			    &old);
 	if (ret < 0)
 		return ret;
-	if (inode_is_dir(old.dentry->inode)) {
-		path_put(&old);
-		return -EPERM;
-	}
-	ret = path_parentat(t, ndirfd, nname, &parent, &last, NULL);
+	ret = path_parentat(t, ndirfd, nname, &parent, &last, &slash);
 	if (ret < 0) {
 		path_put(&old);
 		return ret;
 	}
 	dir = parent.dentry->inode;
-	if (is_dots(last)) {
-		ret = -EEXIST;
-	} else if (dir->iop->lookup && dir->iop->lookup(dir, last, &exist) == 0) {
-		inode_put(exist);
-		ret = -EEXIST;
-	} else if (old.mnt != parent.mnt) {
+	ret = may_create_name(dir, last, slash, false);
+	if (ret == 0 && old.mnt != parent.mnt)
 		ret = -EXDEV;
-	} else {
+	if (ret == 0)
 		ret = may_change_dir(t, &parent);
-		if (ret == 0)
-			ret = dir->iop->link ? dir->iop->link(dir, last, old.dentry->inode)
-					     : -EPERM;
-		if (ret == 0) {
-			dcache_invalidate();
-			fsnotify_link(dir, last, old.dentry->inode);
-		}
+	if (ret == 0 && inode_is_dir(old.dentry->inode))
+		ret = -EPERM;
+	if (ret == 0)
+		ret = dir->iop->link ? dir->iop->link(dir, last, old.dentry->inode) : -EPERM;
+	if (ret == 0) {
+		dcache_invalidate();
+		fsnotify_link(dir, last, old.dentry->inode);
 	}
 	free(last);
 	path_put(&parent);
@@ -1183,7 +1185,7 @@ int vfs_renameat2(struct task *t, int odirfd, const char *oname, int ndirfd, con
 {
 	struct path op, np, src, dst = { NULL, NULL };
 	char *olast = NULL, *nlast = NULL;
-	bool exch = flags & 2;
+	bool exch = flags & 2, oslash, nslash;
 	struct linux_stat dst_st = { .st_nlink = 1 };
 	int ret;
 
@@ -1191,10 +1193,10 @@ int vfs_renameat2(struct task *t, int odirfd, const char *oname, int ndirfd, con
 		return -EINVAL;
 	if (exch && (flags & 5))
 		return -EINVAL;
-	ret = path_parentat(t, odirfd, oname, &op, &olast, NULL);
+	ret = path_parentat(t, odirfd, oname, &op, &olast, &oslash);
 	if (ret < 0)
 		return ret;
-	ret = path_parentat(t, ndirfd, nname, &np, &nlast, NULL);
+	ret = path_parentat(t, ndirfd, nname, &np, &nlast, &nslash);
 	if (ret < 0)
 		goto out_op;
 	if (is_dots(olast) || is_dots(nlast)) {
@@ -1215,9 +1217,17 @@ int vfs_renameat2(struct task *t, int odirfd, const char *oname, int ndirfd, con
 			goto out_src;
 	}
 	ret = 0;
+	/* A trailing slash names a directory: on a non-directory source (or,
+	 * but for an exchange, its target) it is ENOTDIR. */
+	if (dst.dentry && (flags & 1))
+		ret = -EEXIST;
+	else if (exch && nslash && !inode_is_dir(dst.dentry->inode))
+		ret = -ENOTDIR;
+	else if (!inode_is_dir(src.dentry->inode) && (oslash || (!exch && nslash)))
+		ret = -ENOTDIR;
 	/* source should not be an ancestor of the target, nor the target of
 	 * the source */
-	if (inode_is_dir(src.dentry->inode) && is_ancestor(src.dentry, np.dentry))
+	else if (inode_is_dir(src.dentry->inode) && is_ancestor(src.dentry, np.dentry))
 		ret = -EINVAL;
 	else if (dst.dentry && inode_is_dir(dst.dentry->inode) &&
 		 is_ancestor(dst.dentry, op.dentry))

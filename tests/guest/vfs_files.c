@@ -374,6 +374,27 @@ int main(void)
 	ts[0].tv_nsec = 1000000000;
 	errno = 0;
 	check_err(utimensat(AT_FDCWD, P("f"), ts, 0), EINVAL, "utimensat with tv_nsec 1e9");
+	check_err(syscall(SYS_utimensat, AT_FDCWD, NULL, NULL, 0), EFAULT,
+		  "utimensat(AT_FDCWD, NULL)");
+	fd = open(P("f"), O_RDONLY);
+	check_err(syscall(SYS_utimensat, fd, NULL, NULL, AT_SYMLINK_NOFOLLOW), EINVAL,
+		  "utimensat(fd, NULL, AT_SYMLINK_NOFOLLOW)");
+	close(fd);
+
+	/* --- an O_PATH fd changes nothing --- */
+	fd = open(P("f"), O_PATH);
+	check(fstat(fd, &st) == 0 && (st.st_mode & 07777) == 0644, "fstat of an O_PATH fd");
+	check_err(syscall(SYS_fchmod, fd, 0600), EBADF, "fchmod of an O_PATH fd");
+	check_err(syscall(SYS_fchown, fd, 1, 1), EBADF, "fchown of an O_PATH fd");
+	check_err(syscall(SYS_ftruncate, fd, 1), EBADF, "ftruncate of an O_PATH fd");
+	check_err(futimens(fd, NULL), EBADF, "futimens of an O_PATH fd");
+	check_err(fsync(fd), EBADF, "fsync of an O_PATH fd");
+	check_err(syscall(SYS_fsetxattr, fd, "user.x", "1", 1, 0), EBADF,
+		  "fsetxattr of an O_PATH fd");
+	check(stat(P("f"), &st) == 0 && (st.st_mode & 07777) == 0644 && st.st_uid != 1 &&
+		      st.st_mtim.tv_sec == 2000000000,
+	      "the file is unchanged");
+	close(fd);
 
 	/* --- hard links --- */
 	check(write_file(P("a"), "content A") == 0, "create a");

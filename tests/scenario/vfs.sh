@@ -148,6 +148,114 @@ c_ls_dotdot() {
     [ "$rc" = 0 ] && [ -s "$tmp/out" ] && diff -u "$tmp/ls_root" "$tmp/out"
 }
 
+# --- the overlay's rules against Linux's: one program, run natively on a
+# copy of a tree and inside on the same tree as --root's lower layer ---
+cat >"$tmp/ov.c" <<'EOF'
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+static void R(const char *what, long r)
+{ printf("%s: %ld %s\n", what, r < 0 ? -1L : r, r < 0 ? strerror(errno) : ""); }
+static int cmp(const void *a, const void *b)
+{ return strcmp(*(char *const *)a, *(char *const *)b); }
+static void ls(const char *d)
+{
+	DIR *D = opendir(d);
+	struct dirent *e;
+	char *names[64];
+	int k = 0, i;
+
+	printf("ls %s:", d);
+	while (D && (e = readdir(D)) && k < 64)
+		if (e->d_name[0] != '.')
+			names[k++] = strdup(e->d_name);
+	qsort(names, k, sizeof(names[0]), cmp);
+	for (i = 0; i < k; i++)
+		printf(" %s", names[i]);
+	printf("%s\n", D ? "" : " (none)");
+	if (D)
+		closedir(D);
+}
+int main(int argc, char **argv)
+{
+	struct stat st;
+	int fd;
+
+	if (argc != 2 || chdir(argv[1]) < 0)
+		return 2;
+	/* a lower file changed (copied up), then removed or renamed away */
+	fd = open("f", O_WRONLY | O_APPEND);
+	R("append f", write(fd, "more\n", 5));
+	close(fd);
+	R("unlink f", unlink("f"));
+	R("lstat f", lstat("f", &st));
+	R("lchown sl", lchown("sl", 7, 7));
+	R("rename sl sl2", rename("sl", "sl2"));
+	R("lstat sl", lstat("sl", &st));
+	R("chmod g", chmod("g", 0600));
+	R("rename g d/g", rename("g", "d/g"));
+	R("lstat g", lstat("g", &st));
+	ls(".");
+	/* an empty directory moved over a removed lower one stays empty */
+	R("unlink e/x", unlink("e/x"));
+	R("rmdir e", rmdir("e"));
+	R("mkdir nd", mkdir("nd", 0755));
+	R("rename nd e", rename("nd", "e"));
+	ls("e");
+	/* the cwd, and files open since before a copy-up through a later
+	 * lookup of their name (a mkdir empties the name cache) */
+	R("chdir s", chdir("s"));
+	R("mkdir ../m1", mkdir("../m1", 0755));
+	R("creat ../s/a", fd = open("../s/a", O_CREAT | O_WRONLY, 0644));
+	close(fd);
+	R("mkdir ../m2", mkdir("../m2", 0755));
+	R("creat b (in the cwd)", fd = open("b", O_CREAT | O_WRONLY, 0644));
+	close(fd);
+	ls(".");
+	R("chdir ..", chdir(".."));
+	fd = open("h", O_RDONLY);
+	R("mkdir m3", mkdir("m3", 0755));
+	R("rename h h2", rename("h", "h2"));
+	R("fchmod (h, renamed h2) 0600", fchmod(fd, 0600));
+	R("lstat h", lstat("h", &st));
+	R("stat h2", stat("h2", &st));
+	printf("h2 mode %o\n", st.st_mode & 0777);
+	close(fd);
+	fd = open("i", O_RDONLY);
+	R("unlink i", unlink("i"));
+	R("fchmod (i, unlinked) 0600", fchmod(fd, 0600));
+	R("fstat", fstat(fd, &st));
+	printf("i mode %o\n", st.st_mode & 0777);
+	R("lstat i", lstat("i", &st));
+	close(fd);
+	return 0;
+}
+EOF
+gcc -static -O1 -o "$tmp/ov" "$tmp/ov.c" || { echo "# cannot build the overlay program"; exit 2; }
+
+mkovtree() {
+    rm -rf "$1"
+    mkdir -p "$1/d" "$1/e" "$1/s"
+    echo f >"$1/f"; echo g >"$1/g"; echo x >"$1/e/x"; ln -s f "$1/sl"
+    echo h >"$1/h"; echo i >"$1/i"; echo z >"$1/s/z"
+}
+c_overlay_native() {
+    mkovtree "$tmp/ovnative"
+    "$tmp/ov" "$tmp/ovnative" >"$tmp/ov_native" 2>&1
+    rm -rf "$tmp/ovroot"
+    mkdir -p "$tmp/ovroot"
+    cp "$tmp/ov" "$tmp/ovroot/ov"
+    mkovtree "$tmp/ovroot/t"
+    sk run --root "$tmp/ovroot" -- /ov /t
+    [ "$rc" = 0 ] && diff -u "$tmp/ov_native" "$tmp/out"
+}
+
 # --- --rw --root DIR ---
 
 # Started by root, skas writes to the host as its --host-user (nobody by
@@ -342,6 +450,7 @@ t "rm -rf /usr/share/doc inside: ls fails inside, the host's is intact" c_rm_doc
 t "a file made in $tmp inside is seen inside, not on the host" c_tmp_file
 t "a second run does not see the first run's file" c_tmp_file_runs
 t "ls /.. lists the same as ls /" c_ls_dotdot
+t "--root overlay: unlink/rename of copied-up files, a directory moved over a removed one, a copy-up seen by the cwd and open files, as natively" c_overlay_native
 t "--rw --root DIR: a file written inside appears in DIR" c_rw_root
 t "--root DIR without --rw: the write does not reach DIR" c_ro_root
 t "--root: /escape -> / (host symlink): cat /escape/etc/hostname is ENOENT" c_escape_cat

@@ -23,7 +23,16 @@ struct ovl_node {
 	struct inode *upper, *lower; /* each owns a reference, or NULL */
 	struct inode *parent;	     /* the overlay parent (a reference), NULL at root */
 	char *name;
+	struct list_head lower_only; /* on lower_only_nodes while lower && !upper */
 };
+
+/* Every overlay inode that has a lower inode and no upper one. Lookups of
+ * one name made at different times (an open file, the cwd, a lookup after
+ * the name cache was emptied) give different overlay inodes: when one is
+ * copied up, the others of the same lower file at the same name take the
+ * copy too, or they would go on reading the lower file and copy it up
+ * again over the first copy. */
+static LIST_HEAD_DECL(lower_only_nodes);
 
 static const struct inode_ops ovl_iops;
 
@@ -68,7 +77,33 @@ static struct inode *ovl_inode(struct super_block *sb, struct inode *upper, stru
 	n->parent = parent;
 	if (parent)
 		inode_get(parent);
+	list_init(&n->lower_only);
+	if (lower && !upper)
+		list_add(&n->lower_only, &lower_only_nodes);
 	return ino;
+}
+
+static bool same_inode(const struct inode *a, const struct inode *b)
+{
+	return a == b || (a && b && a->dev == b->dev && a->ino == b->ino);
+}
+
+/* n was just copied up: the other overlay inodes of its lower file at the
+ * same name in the same directory share the copy. */
+static void share_copy_up(struct ovl_node *n)
+{
+	struct ovl_node *m, *tmp;
+
+	list_del(&n->lower_only);
+	list_for_each_entry_safe(m, tmp, &lower_only_nodes, lower_only)
+	{
+		if (!same_inode(m->lower, n->lower) || strcmp(m->name, n->name) != 0 ||
+		    !m->parent || !same_inode(O(m->parent)->lower, O(n->parent)->lower))
+			continue;
+		inode_get(n->upper);
+		m->upper = n->upper;
+		list_del(&m->lower_only);
+	}
 }
 
 static int ovl_lookup(struct inode *dir, const char *name, struct inode **out)
@@ -186,17 +221,19 @@ static int copy_up(struct inode *ino)
 	ret = vfs_getattr(n->lower, &st);
 	if (ret < 0)
 		return ret;
-	/* A whiteout of this name (left by an earlier unlink) goes first. */
+	/* The name taken in the upper layer (a whiteout, or a new file) means
+	 * this inode's name was removed since its lookup (an open file, the
+	 * cwd): a regular file is copied up unnamed, as an unlinked file;
+	 * anything else is gone. */
 	if (pu->iop->lookup(pu, n->name, &u) == 0) {
-		bool wo = is_whiteout(u);
-
 		inode_put(u);
 		u = NULL;
-		if (!wo)
-			return -EEXIST;
-		pu->iop->unlink(pu, n->name, false);
-	}
-	if (LINUX_S_ISLNK(st.st_mode)) {
+		if (!LINUX_S_ISREG(st.st_mode) || !pu->iop->tmpfile)
+			return -ENOENT;
+		ret = pu->iop->tmpfile(pu, st.st_mode, NULL, false, &u);
+		if (ret == 0 && st.st_size > 0)
+			ret = copy_data(n->lower, u, (uint64_t)st.st_size);
+	} else if (LINUX_S_ISLNK(st.st_mode)) {
 		char target[4097];
 		long len = n->lower->iop->readlink(n->lower, target, sizeof(target) - 1);
 
@@ -229,6 +266,7 @@ static int copy_up(struct inode *ino)
 	ia.mtime.tv_nsec = st.st_mtime_nsec;
 	u->iop->setattr(u, &ia);
 	n->upper = u;
+	share_copy_up(n);
 	return 0;
 }
 
@@ -516,7 +554,9 @@ static int ovl_unlink(struct inode *dir, const char *name, bool is_dir)
 		return ret;
 	}
 	pu = O(dir)->upper;
-	lower = O(c)->lower != NULL;
+	/* Not O(c)->lower: a copied-up file is looked up as upper only, and
+	 * its lower one must stay hidden. */
+	lower = lower_has(dir, name);
 	if (O(c)->upper) {
 		if (is_dir)
 			remove_whiteouts(O(c)->upper);
@@ -568,7 +608,7 @@ static int ovl_exchange(struct inode *odir, const char *oname, struct inode *ndi
 static int ovl_rename(struct inode *odir, const char *oname, struct inode *ndir, const char *nname,
 		      unsigned flags)
 {
-	struct inode *c, *d = NULL;
+	struct inode *c, *d = NULL, *u;
 	bool lower;
 	int ret;
 
@@ -591,11 +631,11 @@ static int ovl_rename(struct inode *odir, const char *oname, struct inode *ndir,
 		inode_put(d);
 		return ret;
 	}
-	lower = O(c)->lower != NULL;
-	if (LINUX_S_ISDIR(c->mode) && lower) {
+	if (LINUX_S_ISDIR(c->mode) && O(c)->lower) {
 		inode_put(c);
 		return -EXDEV;
 	}
+	lower = lower_has(odir, oname);
 	if (ovl_lookup(ndir, nname, &d) == 0) {
 		if (LINUX_S_ISDIR(d->mode)) {
 			int entries = 0;
@@ -618,10 +658,19 @@ static int ovl_rename(struct inode *odir, const char *oname, struct inode *ndir,
 	if (ret == 0) {
 		struct inode *ou = O(odir)->upper, *nu = O(ndir)->upper;
 
-		drop_whiteout(nu, nname);
+		bool hide = LINUX_S_ISDIR(c->mode) &&
+			    (drop_whiteout(nu, nname) || lower_has(ndir, nname));
+
+		if (!LINUX_S_ISDIR(c->mode))
+			drop_whiteout(nu, nname);
 		ret = ou->iop->rename(ou, oname, nu, nname, flags);
 		/* A lower file at the target is now hidden by the moved upper
-		 * one; a lower file at the source needs a whiteout. */
+		 * one, a lower directory there by making the moved one opaque;
+		 * a lower file at the source needs a whiteout. */
+		if (ret == 0 && hide && nu->iop->lookup(nu, nname, &u) == 0) {
+			tmpfs_set_opaque(u, true);
+			inode_put(u);
+		}
 		if (ret == 0 && lower)
 			ret = ou->iop->mknod(ou, oname, LINUX_S_IFCHR, 0, NULL, NULL);
 	}
@@ -680,6 +729,7 @@ static void ovl_release(struct inode *ino)
 {
 	struct ovl_node *n = O(ino);
 
+	list_del(&n->lower_only);
 	inode_put(n->upper);
 	inode_put(n->lower);
 	inode_put(n->parent);
