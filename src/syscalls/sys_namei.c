@@ -342,12 +342,16 @@ static int times_attr(struct task *t, uaddr_t uts, struct iattr *ia)
 
 	ia->valid = 0;
 	if (!uts) {
-		ia->valid = ATTR_ATIME | ATTR_MTIME;
+		ia->valid = ATTR_ATIME | ATTR_MTIME | ATTR_TOUCH;
 		ia->atime = ia->mtime = vfs_now();
 		return 0;
 	}
 	if (copy_from_user(t->mm, ts, uts, sizeof(ts)) < 0)
 		return -EFAULT;
+	if (ts[0].tv_nsec == UTIME_OMIT && ts[1].tv_nsec == UTIME_OMIT)
+		return 0; /* nothing to do: not even the name is looked at */
+	ia->valid = ts[0].tv_nsec == UTIME_NOW && ts[1].tv_nsec == UTIME_NOW ? ATTR_TOUCH
+									     : ATTR_TIMES_SET;
 	for (i = 0; i < 2; i++) {
 		struct linux_timespec *dst = i ? &ia->mtime : &ia->atime;
 
@@ -375,7 +379,7 @@ long sys_utimensat(struct task *t, const struct sysargs *a)
 	ret = times_attr(t, sysarg_uaddr(a, 2), &ia);
 	if (ret < 0)
 		return ret;
-	if (!ia.valid)
+	if (!(ia.valid & (ATTR_ATIME | ATTR_MTIME)))
 		return 0;
 	if (!sysarg_uaddr(a, 1)) {
 		/* Linux's do_utimes: no name is the file at dirfd, which
@@ -387,22 +391,67 @@ long sys_utimensat(struct task *t, const struct sysargs *a)
 	return setattr_path(t, dirfd, sysarg_uaddr(a, 1), flags, &ia);
 }
 
-long sys_utimes(struct task *t, const struct sysargs *a)
+/* utimes and futimesat: struct timeval[2], NULL for now. */
+static int timevals_attr(struct task *t, uaddr_t utv, struct iattr *ia)
 {
 	struct linux_timeval tv[2];
+
+	ia->valid = ATTR_ATIME | ATTR_MTIME;
+	if (!utv) {
+		ia->valid |= ATTR_TOUCH;
+		ia->atime = ia->mtime = vfs_now();
+		return 0;
+	}
+	if (copy_from_user(t->mm, tv, utv, sizeof(tv)) < 0)
+		return -EFAULT;
+	if (tv[0].tv_usec < 0 || tv[0].tv_usec >= 1000000 || tv[1].tv_usec < 0 ||
+	    tv[1].tv_usec >= 1000000)
+		return -EINVAL;
+	ia->valid |= ATTR_TIMES_SET;
+	ia->atime.tv_sec = tv[0].tv_sec;
+	ia->atime.tv_nsec = tv[0].tv_usec * 1000;
+	ia->mtime.tv_sec = tv[1].tv_sec;
+	ia->mtime.tv_nsec = tv[1].tv_usec * 1000;
+	return 0;
+}
+
+long sys_utimes(struct task *t, const struct sysargs *a)
+{
+	struct iattr ia;
+	int ret = timevals_attr(t, sysarg_uaddr(a, 1), &ia);
+
+	return ret < 0 ? ret : setattr_path(t, LINUX_AT_FDCWD, sysarg_uaddr(a, 0), 0, &ia);
+}
+
+/* futimesat(dirfd, path, tv): no name is the file at dirfd, as for
+ * utimensat. */
+long sys_futimesat(struct task *t, const struct sysargs *a)
+{
+	int dirfd = sysarg_int(a, 0);
+	struct iattr ia;
+	int ret = timevals_attr(t, sysarg_uaddr(a, 2), &ia);
+
+	if (ret < 0)
+		return ret;
+	if (!sysarg_uaddr(a, 1))
+		return dirfd == LINUX_AT_FDCWD ? -EFAULT : setattr_fd(t, dirfd, &ia, false);
+	return setattr_path(t, dirfd, sysarg_uaddr(a, 1), 0, &ia);
+}
+
+/* utime(path, struct utimbuf { actime, modtime }): whole seconds. */
+long sys_utime(struct task *t, const struct sysargs *a)
+{
+	int64_t ub[2];
 	struct iattr ia = { .valid = ATTR_ATIME | ATTR_MTIME };
 
 	if (sysarg_uaddr(a, 1)) {
-		if (copy_from_user(t->mm, tv, sysarg_uaddr(a, 1), sizeof(tv)) < 0)
+		if (copy_from_user(t->mm, ub, sysarg_uaddr(a, 1), sizeof(ub)) < 0)
 			return -EFAULT;
-		if (tv[0].tv_usec < 0 || tv[0].tv_usec >= 1000000 || tv[1].tv_usec < 0 ||
-		    tv[1].tv_usec >= 1000000)
-			return -EINVAL;
-		ia.atime.tv_sec = tv[0].tv_sec;
-		ia.atime.tv_nsec = tv[0].tv_usec * 1000;
-		ia.mtime.tv_sec = tv[1].tv_sec;
-		ia.mtime.tv_nsec = tv[1].tv_usec * 1000;
+		ia.valid |= ATTR_TIMES_SET;
+		ia.atime.tv_sec = ub[0];
+		ia.mtime.tv_sec = ub[1];
 	} else {
+		ia.valid |= ATTR_TOUCH;
 		ia.atime = ia.mtime = vfs_now();
 	}
 	return setattr_path(t, LINUX_AT_FDCWD, sysarg_uaddr(a, 0), 0, &ia);

@@ -1301,6 +1301,15 @@ int vfs_setattr_inode(struct task *t, struct path *p, struct iattr *ia)
 		    !capable(c, 4 /* CAP_FSETID */))
 			ia->mode &= ~02000;
 	}
+	/* Linux's notify_change and setattr_prepare: times set to now need
+	 * the owner or write access, other times the owner. */
+	if ((ia->valid & ATTR_TIMES_SET) && st.st_uid != c->fsuid && !capable(c, CAP_FOWNER))
+		return -EPERM;
+	if ((ia->valid & ATTR_TOUCH) && st.st_uid != c->fsuid && !capable(c, CAP_FOWNER)) {
+		ret = inode_permission(t, ino, LINUX_W_OK);
+		if (ret < 0)
+			return ret;
+	}
 	if (ia->valid & (ATTR_UID | ATTR_GID)) {
 		bool chown_ok = capable(c, CAP_CHOWN);
 

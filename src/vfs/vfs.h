@@ -41,6 +41,10 @@ enum {
 	ATTR_ATIME = 1 << 4,
 	ATTR_MTIME = 1 << 5,
 	ATTR_CTIME = 1 << 6,
+	/* How the times were given, for the permission check: both to the
+	 * current time (NULL times, or both UTIME_NOW), or explicitly. */
+	ATTR_TOUCH = 1 << 7,
+	ATTR_TIMES_SET = 1 << 8,
 };
 
 struct iattr {

@@ -381,6 +381,80 @@ int main(void)
 		  "utimensat(fd, NULL, AT_SYMLINK_NOFOLLOW)");
 	close(fd);
 
+	/* --- setting times as a non-owner (uid 1000): times set to now need
+	 * write access (EACCES), other times the owner (EPERM) --- */
+	check(write_file(P("t644"), "x") == 0 && chmod(P("t644"), 0644) == 0, "make t644");
+	check(write_file(P("t666"), "x") == 0 && chmod(P("t666"), 0666) == 0, "make t666");
+	check(chmod(dir, 0755) == 0, "the directory searchable by others");
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		struct timespec now2[2] = { { 0, UTIME_NOW }, { 0, UTIME_NOW } };
+		struct timespec now_omit[2] = { { 0, UTIME_NOW }, { 0, UTIME_OMIT } };
+		struct timespec omit2[2] = { { 0, UTIME_OMIT }, { 0, UTIME_OMIT } };
+		struct timespec set[2] = { { 5, 0 }, { 6, 0 } };
+		struct timeval tv[2] = { { 7, 0 }, { 8, 0 } };
+		long ub[2] = { 9, 10 };
+		int n0 = n;
+
+		if (setresuid(1000, 1000, 1000) < 0)
+			_exit(255);
+		errno = 0;
+		check_err(utimensat(AT_FDCWD, P("t644"), NULL, 0), EACCES,
+			  "utimensat(NULL), no write access");
+		check(utimensat(AT_FDCWD, P("t666"), NULL, 0) == 0,
+		      "utimensat(NULL), write access");
+		check_err(utimensat(AT_FDCWD, P("t644"), now2, 0), EACCES,
+			  "utimensat(NOW, NOW), no write access");
+		check(utimensat(AT_FDCWD, P("t666"), now2, 0) == 0,
+		      "utimensat(NOW, NOW), write access");
+		check_err(utimensat(AT_FDCWD, P("t666"), now_omit, 0), EPERM,
+			  "utimensat(NOW, OMIT), not the owner");
+		check_err(utimensat(AT_FDCWD, P("t666"), set, 0), EPERM,
+			  "utimensat(explicit times), not the owner");
+		check(utimensat(AT_FDCWD, P("t644"), omit2, 0) == 0,
+		      "utimensat(OMIT, OMIT) checks nothing");
+		check_err(syscall(SYS_utimes, P("t644"), NULL), EACCES,
+			  "utimes(NULL), no write access");
+		check(syscall(SYS_utimes, P("t666"), NULL) == 0, "utimes(NULL), write access");
+		check_err(syscall(SYS_utimes, P("t666"), tv), EPERM,
+			  "utimes(times), not the owner");
+		check_err(syscall(SYS_utime, P("t644"), NULL), EACCES,
+			  "utime(NULL), no write access");
+		check(syscall(SYS_utime, P("t666"), NULL) == 0, "utime(NULL), write access");
+		check_err(syscall(SYS_utime, P("t666"), ub), EPERM, "utime(times), not the owner");
+		check(syscall(SYS_futimesat, AT_FDCWD, P("t666"), NULL) == 0,
+		      "futimesat(NULL), write access");
+		check_err(syscall(SYS_futimesat, AT_FDCWD, P("t666"), tv), EPERM,
+			  "futimesat(times), not the owner");
+		fflush(stdout);
+		_exit(n - n0);
+	}
+	check(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+		      WEXITSTATUS(status) == 15,
+	      "the uid-1000 child made its 15 checks");
+	n += 15;
+	check(chmod(dir, 0700) == 0, "the directory private again");
+	{
+		struct timeval tv[2] = { { 7, 500000 }, { 8, 250000 } };
+		long ub[2] = { 9, 10 };
+
+		check(syscall(SYS_utimes, P("t644"), tv) == 0 && stat(P("t644"), &st) == 0 &&
+			      st.st_atim.tv_sec == 7 && st.st_atim.tv_nsec == 500000000 &&
+			      st.st_mtim.tv_sec == 8 && st.st_mtim.tv_nsec == 250000000,
+		      "utimes sets both times, to the microsecond");
+		check(syscall(SYS_utime, P("t644"), ub) == 0 && stat(P("t644"), &st) == 0 &&
+			      st.st_atim.tv_sec == 9 && st.st_mtim.tv_sec == 10 &&
+			      st.st_mtim.tv_nsec == 0,
+		      "utime sets both times, whole seconds");
+		fd = open(P("t644"), O_RDONLY);
+		check(syscall(SYS_futimesat, fd, NULL, tv) == 0 && fstat(fd, &st) == 0 &&
+			      st.st_mtim.tv_sec == 8,
+		      "futimesat(fd, NULL) sets the times of the file at fd");
+		close(fd);
+		check(unlink(P("t644")) == 0 && unlink(P("t666")) == 0, "remove t644 and t666");
+	}
+
 	/* --- an O_PATH fd changes nothing --- */
 	fd = open(P("f"), O_PATH);
 	check(fstat(fd, &st) == 0 && (st.st_mode & 07777) == 0644, "fstat of an O_PATH fd");
