@@ -192,6 +192,11 @@ int host_ftruncate(int fd, uint64_t size)
 	return RETRY(ftruncate(fd, (off_t)size));
 }
 
+int host_fallocate(int fd, int mode, int64_t off, int64_t len)
+{
+	return RETRY(fallocate(fd, mode, (off_t)off, (off_t)len));
+}
+
 int host_fstatfs(int fd, struct linux_statfs *st)
 {
 	_Static_assert(sizeof(struct statfs) == sizeof(struct linux_statfs), "statfs");

@@ -85,6 +85,7 @@ int host_utimens_fd(int path_fd, const struct linux_timespec *ts);
 long host_readlink_fd(int path_fd, char *buf, size_t n);
 long host_pwrite(int fd, const void *buf, size_t n, int64_t off);
 int host_ftruncate(int fd, uint64_t size);
+int host_fallocate(int fd, int mode, int64_t off, int64_t len);
 int host_fstatfs(int fd, struct linux_statfs *st);
 int host_memfd(const char *name);
 long host_fsetxattr(int fd, const char *name, const void *val, size_t n, int flags);

@@ -303,6 +303,7 @@ static int allow_files(scmp_filter_ctx ctx)
 	r |= ALLOW(fchownat);	  /* host_chown_fd */
 	r |= ALLOW(truncate);	  /* host_truncate_fd */
 	r |= ALLOW(ftruncate);	  /* host_ftruncate: tmpfs memfds */
+	r |= ALLOW(fallocate);	  /* host_fallocate: tmpfs memfds, hostfs files */
 	r |= ALLOW(utimensat);	  /* host_utimens_fd */
 	r |= ALLOW(lgetxattr);	  /* host_fgetxattr through /proc/self/fd/N */
 	r |= ALLOW(llistxattr);	  /* host_flistxattr */

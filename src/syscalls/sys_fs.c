@@ -329,6 +329,74 @@ long sys_fadvise64(struct task *t, const struct sysargs *a)
 	return ret;
 }
 
+/* Linux's vfs_fallocate (6.11 on): the checks every filesystem shares, in
+ * its order, then the file's own (tmpfs and hostfs files have one). One
+ * mode at most, with KEEP_SIZE where the mode takes it. */
+long sys_fallocate(struct task *t, const struct sysargs *a)
+{
+	int mode = sysarg_int(a, 1);
+	int64_t off = sysarg_long(a, 2), len = sysarg_long(a, 3);
+	const int modes = LINUX_FALLOC_FL_PUNCH_HOLE | LINUX_FALLOC_FL_COLLAPSE_RANGE |
+			  LINUX_FALLOC_FL_ZERO_RANGE | LINUX_FALLOC_FL_INSERT_RANGE |
+			  LINUX_FALLOC_FL_UNSHARE_RANGE | LINUX_FALLOC_FL_WRITE_ZEROES;
+	bool keep = mode & LINUX_FALLOC_FL_KEEP_SIZE;
+	struct file *f = fdget(t->files, sysarg_int(a, 0));
+	unsigned ftype;
+	long ret;
+
+	if (!f)
+		return -EBADF;
+	if (f->flags & LINUX_O_PATH) {
+		ret = -EBADF;
+		goto out;
+	}
+	ret = -EINVAL;
+	if (off < 0 || len <= 0)
+		goto out;
+	ret = -EOPNOTSUPP;
+	if (mode & ~(modes | LINUX_FALLOC_FL_KEEP_SIZE))
+		goto out;
+	switch (mode & modes) {
+	case 0:
+	case LINUX_FALLOC_FL_UNSHARE_RANGE:
+	case LINUX_FALLOC_FL_ZERO_RANGE:
+		break;
+	case LINUX_FALLOC_FL_PUNCH_HOLE:
+		if (!keep)
+			goto out;
+		break;
+	case LINUX_FALLOC_FL_COLLAPSE_RANGE:
+	case LINUX_FALLOC_FL_INSERT_RANGE:
+	case LINUX_FALLOC_FL_WRITE_ZEROES:
+		if (keep)
+			goto out;
+		break;
+	default:
+		goto out;
+	}
+	ret = -EBADF;
+	if (!file_writable(f))
+		goto out;
+	ftype = f->inode ? f->inode->mode & LINUX_S_IFMT : 0;
+	if (file_is_pipe(f) || ftype == LINUX_S_IFIFO)
+		ret = -ESPIPE;
+	else if (ftype == LINUX_S_IFDIR)
+		ret = -EISDIR;
+	else if (ftype != LINUX_S_IFREG)
+		ret = -ENODEV;
+	else if (off > INT64_MAX - len)
+		ret = -EFBIG;
+	else if (!f->ops->fallocate)
+		ret = -EOPNOTSUPP;
+	else
+		ret = f->ops->fallocate(f, mode, off, len);
+	if (ret == 0)
+		fsnotify_file(f, IN_MODIFY);
+out:
+	file_put(f);
+	return ret;
+}
+
 long sys_getdents64(struct task *t, const struct sysargs *a)
 {
 	struct file *f = fdget(t->files, sysarg_int(a, 0));

@@ -46,6 +46,9 @@ struct file_ops {
 	 * Linux's vm_ops open/close; such VMAs are never merged. */
 	void (*vma_open)(struct file *f);
 	void (*vma_close)(struct file *f);
+	/* fallocate(2) of a regular file open for writing; the VFS checked
+	 * the arguments every filesystem shares (sys_fallocate). */
+	long (*fallocate)(struct file *f, int mode, int64_t off, int64_t len);
 	/* An anonymous-inode file's name in /proc/PID/fd ("anon_inode:NAME"). */
 	const char *anon_name;
 };

@@ -140,6 +140,16 @@ _Static_assert(offsetof(struct linux_open_how, resolve) == 16, "linux_open_how r
 #define LINUX_SEEK_HOLE 4
 
 /* posix_fadvise(2) advice (x86-64: DONTNEED 4, NOREUSE 5) */
+/* fallocate modes */
+#define LINUX_FALLOC_FL_KEEP_SIZE      0x01
+#define LINUX_FALLOC_FL_PUNCH_HOLE     0x02
+#define LINUX_FALLOC_FL_NO_HIDE_STALE  0x04
+#define LINUX_FALLOC_FL_COLLAPSE_RANGE 0x08
+#define LINUX_FALLOC_FL_ZERO_RANGE     0x10
+#define LINUX_FALLOC_FL_INSERT_RANGE   0x20
+#define LINUX_FALLOC_FL_UNSHARE_RANGE  0x40
+#define LINUX_FALLOC_FL_WRITE_ZEROES   0x80
+
 #define LINUX_POSIX_FADV_NORMAL	    0
 #define LINUX_POSIX_FADV_RANDOM	    1
 #define LINUX_POSIX_FADV_SEQUENTIAL 2

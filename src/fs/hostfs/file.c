@@ -374,6 +374,17 @@ static int hostfs_setfl(struct file *f, unsigned flags)
 	return host_fd_set_append(f->host_fd, flags & LINUX_O_APPEND);
 }
 
+/* A host file open for writing (--rw, -v): the host decides the modes
+ * its filesystem has. */
+static long hostfs_fallocate(struct file *f, int mode, int64_t off, int64_t len)
+{
+	struct hostfs_priv *p = f->priv;
+
+	if (is_stream(p) || p->shared || f->host_fd < 0)
+		return -ENODEV;
+	return host_fallocate(f->host_fd, mode, off, len);
+}
+
 static const struct file_ops hostfs_file_ops = {
 	.read = hostfs_read,
 	.write = hostfs_write,
@@ -386,6 +397,7 @@ static const struct file_ops hostfs_file_ops = {
 	.mmap_fd = hostfs_mmap_fd,
 	.release = hostfs_release,
 	.setfl = hostfs_setfl,
+	.fallocate = hostfs_fallocate,
 };
 
 int hostfs_file_init(struct file *f, int host_fd, bool stream)

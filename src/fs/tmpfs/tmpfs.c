@@ -482,6 +482,37 @@ static long tf_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
 	return ret;
 }
 
+/* shmem's modes: allocate (the size grows unless KEEP_SIZE) and
+ * PUNCH_HOLE|KEEP_SIZE; others are EOPNOTSUPP, as on Linux's tmpfs. The
+ * space is counted by size (resize), so the host's pages are allocated
+ * only below the size: KEEP_SIZE beyond it reserves nothing more. */
+static long tf_fallocate(struct file *f, int mode, int64_t off, int64_t len)
+{
+	struct tmpfs_node *tn = N(f->inode);
+	uint64_t end = (uint64_t)off + (uint64_t)len;
+	int fd, ret = 0;
+
+	if (mode & ~(LINUX_FALLOC_FL_KEEP_SIZE | LINUX_FALLOC_FL_PUNCH_HOLE))
+		return -EOPNOTSUPP;
+	if (!(mode & LINUX_FALLOC_FL_KEEP_SIZE) && end > tn->size) {
+		ret = resize(f->inode, end);
+		if (ret < 0)
+			return ret;
+	}
+	fd = tmpfs_data_fd(f->inode);
+	if (fd < 0)
+		return fd;
+	if ((uint64_t)off < tn->size)
+		ret = host_fallocate(fd, mode, off,
+				     (int64_t)((end < tn->size ? end : tn->size) - (uint64_t)off));
+	if (ret == 0) {
+		tn->ctime = vfs_now();
+		if (mode & LINUX_FALLOC_FL_PUNCH_HOLE)
+			tn->mtime = tn->ctime;
+	}
+	return ret;
+}
+
 static long tf_read(struct file *f, void *buf, size_t n)
 {
 	long ret = tf_pread(f, buf, n, f->pos);
@@ -559,6 +590,7 @@ static const struct file_ops tmpfs_file_ops = {
 	.stat = tf_stat,
 	.poll = tf_poll,
 	.mmap_fd = tf_mmap_fd,
+	.fallocate = tf_fallocate,
 };
 
 static const struct file_ops tmpfs_dir_ops = {
