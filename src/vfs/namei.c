@@ -714,6 +714,7 @@ int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, uns
 					made = ret == 0;
 				}
 				path_put(&child);
+				child.dentry = NULL; /* put: not again below */
 				if (made) {
 					free(last);
 					path_put(&parent);
@@ -723,7 +724,9 @@ int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, uns
 					child = p;
 			}
 			if (ret < 0) {
-				if (ret == -EEXIST)
+				/* O_EXCL's EEXIST, or the link's target made
+				 * meanwhile on the host (EEXIST again) */
+				if (child.dentry)
 					path_put(&child);
 				free(last);
 				path_put(&parent);
