@@ -9,6 +9,7 @@
 #include "kernel/ptimer.h"
 #include "kernel/exec.h"
 #include "kernel/log.h"
+#include "kernel/uts.h"
 #include "mm/usercopy.h"
 #include "vfs/file.h"
 #include "host/host.h"
@@ -193,12 +194,37 @@ long sys_uname(struct task *t, const struct sysargs *a)
 
 	if (ret < 0)
 		return ret;
-	/* The instance has its own host and domain names. */
 	memset(u.nodename, 0, sizeof(u.nodename));
-	strcpy(u.nodename, "skas");
+	strcpy(u.nodename, uts_name(false));
 	memset(u.domainname, 0, sizeof(u.domainname));
-	strcpy(u.domainname, "(none)");
+	strcpy(u.domainname, uts_name(true));
 	return copy_to_user(t->mm, sysarg_uaddr(a, 0), &u, sizeof(u));
+}
+
+/* Linux's order: EPERM without CAP_SYS_ADMIN, EINVAL for a length out of
+ * 0..64, EFAULT. */
+static long set_uts(struct task *t, const struct sysargs *a, bool domain)
+{
+	char name[LINUX_UTS_LEN];
+	int len = sysarg_int(a, 1);
+
+	if (!capable(&t->proc->cred, CAP_SYS_ADMIN))
+		return -EPERM;
+	if (len < 0 || len > LINUX_UTS_LEN)
+		return -EINVAL;
+	if (copy_from_user(t->mm, name, sysarg_uaddr(a, 0), (size_t)len) < 0)
+		return -EFAULT;
+	return uts_set_name(domain, name, (size_t)len);
+}
+
+long sys_sethostname(struct task *t, const struct sysargs *a)
+{
+	return set_uts(t, a, false);
+}
+
+long sys_setdomainname(struct task *t, const struct sysargs *a)
+{
+	return set_uts(t, a, true);
 }
 
 long sys_arch_prctl(struct task *t, const struct sysargs *a)

@@ -11,6 +11,7 @@
 #include "mm/commit.h"
 #include "fs/procfs/internal.h"
 #include "kernel/task.h"
+#include "kernel/uts.h"
 #include "host/host.h"
 #include "ipc/ipc.h"
 #include "vfs/pipe.h"
@@ -308,11 +309,26 @@ static int gen_cmdline(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
+/* hostname and domainname (kernel/uts.c) */
+static bool is_domainname(const struct pnode *n)
+{
+	return strcmp(n->e->name, "domainname") == 0;
+}
+
 static int gen_hostname(const struct pnode *n, struct sbuf *b)
 {
-	(void)n;
-	sb_printf(b, "skas\n");
+	sb_printf(b, "%s\n", uts_name(is_domainname(n)));
 	return 0;
+}
+
+/* Linux's proc_dostring: the first line, at most 64 bytes kept. */
+static long put_hostname(const struct pnode *n, const char *buf, size_t len)
+{
+	const char *nl = memchr(buf, '\n', len);
+	size_t keep = nl ? (size_t)(nl - buf) : len;
+
+	uts_set_name(is_domainname(n), buf, keep > LINUX_UTS_LEN ? LINUX_UTS_LEN : keep);
+	return (long)len;
 }
 
 static int gen_osrelease(const struct pnode *n, struct sbuf *b)
@@ -487,6 +503,7 @@ enum {
 	G_SYS,
 	G_SYS_KERNEL,
 	G_HOSTNAME,
+	G_DOMAINNAME,
 	G_OSRELEASE,
 	G_OSTYPE,
 	G_PID_MAX,
@@ -539,7 +556,16 @@ static const struct pentry sysvipc[] = {
 
 static const struct pentry sys_kernel[] = {
 	{ .name = "cap_last_cap", .id = G_CAP_LAST_CAP, .mode = FILE_R, .gen = gen_cap_last_cap },
-	{ .name = "hostname", .id = G_HOSTNAME, .mode = FILE_W, .gen = gen_hostname },
+	{ .name = "domainname",
+	  .id = G_DOMAINNAME,
+	  .mode = FILE_W,
+	  .gen = gen_hostname,
+	  .put = put_hostname },
+	{ .name = "hostname",
+	  .id = G_HOSTNAME,
+	  .mode = FILE_W,
+	  .gen = gen_hostname,
+	  .put = put_hostname },
 	{ .name = "ngroups_max", .id = G_NGROUPS_MAX, .mode = FILE_R, .gen = gen_ngroups_max },
 	{ .name = "osrelease", .id = G_OSRELEASE, .mode = FILE_R, .gen = gen_osrelease },
 	{ .name = "ostype", .id = G_OSTYPE, .mode = FILE_R, .gen = gen_ostype },
