@@ -235,7 +235,19 @@ static int get_iovec(struct task *t, uaddr_t uiov, int cnt, struct linux_iovec *
 	return 0;
 }
 
-static long do_readv(struct task *t, int fd, uaddr_t uiov, int cnt, bool write)
+/* preadv2/pwritev2's RWF_ flags: HIPRI (polling, best effort), DSYNC and
+ * SYNC (data is in the host's page cache or tmpfs memory at each write)
+ * change nothing here; NOWAIT, APPEND, NOAPPEND and later ones are
+ * EOPNOTSUPP, as for a file that does not support them. */
+#define RWF_ACCEPTED 0x7 /* RWF_HIPRI | RWF_DSYNC | RWF_SYNC */
+
+/* readv/writev, and at pos (>= 0) preadv/pwritev: a file without pread
+ * (a pipe, a socket) is ESPIPE there, before its access mode is looked
+ * at, as Linux's FMODE_PREAD check comes first. The RWF_ flags are
+ * looked at last, and not at all for a transfer of 0 bytes (Linux's
+ * order). */
+static long do_readv(struct task *t, int fd, uaddr_t uiov, int cnt, bool write, int64_t pos,
+		     unsigned rwf)
 {
 	struct file *f = fdget(t->files, fd);
 	struct linux_iovec *iov = NULL;
@@ -244,11 +256,25 @@ static long do_readv(struct task *t, int fd, uaddr_t uiov, int cnt, bool write)
 
 	if (!f)
 		return -EBADF;
+	if (pos >= 0 && (f->flags & LINUX_O_PATH)) {
+		n = -EBADF;
+		goto out;
+	}
+	if (pos >= 0 && (write ? !f->ops->pwrite : !f->ops->pread)) {
+		n = -ESPIPE;
+		goto out;
+	}
+	if (write ? !file_writable(f) : !file_readable(f)) {
+		n = -EBADF;
+		goto out;
+	}
 	n = get_iovec(t, uiov, cnt, &iov);
 	if (n < 0)
 		goto out;
-	if (write ? !file_writable(f) : !file_readable(f)) {
-		n = -EBADF;
+	if (rwf & ~RWF_ACCEPTED) {
+		for (i = 0; i < cnt && !iov[i].iov_len; i++)
+			;
+		n = i < cnt ? -EOPNOTSUPP : 0;
 		goto out;
 	}
 	if (sock_from_file(f)) { /* one message, not one per segment */
@@ -259,8 +285,10 @@ static long do_readv(struct task *t, int fd, uaddr_t uiov, int cnt, bool write)
 	for (i = 0; i < cnt; i++) {
 		if (iov[i].iov_len == 0)
 			continue;
-		n = write ? kern_write(t, f, iov[i].iov_base, iov[i].iov_len, -1)
-			  : kern_read(t, f, iov[i].iov_base, iov[i].iov_len, -1);
+		n = write ? kern_write(t, f, iov[i].iov_base, iov[i].iov_len,
+				       pos < 0 ? -1 : pos + total)
+			  : kern_read(t, f, iov[i].iov_base, iov[i].iov_len,
+				      pos < 0 ? -1 : pos + total);
 		if (n < 0)
 			break;
 		total += n;
@@ -279,12 +307,55 @@ out:
 
 long sys_readv(struct task *t, const struct sysargs *a)
 {
-	return do_readv(t, sysarg_int(a, 0), sysarg_uaddr(a, 1), sysarg_int(a, 2), false);
+	return do_readv(t, sysarg_int(a, 0), sysarg_uaddr(a, 1), sysarg_int(a, 2), false, -1, 0);
 }
 
 long sys_writev(struct task *t, const struct sysargs *a)
 {
-	return do_readv(t, sysarg_int(a, 0), sysarg_uaddr(a, 1), sysarg_int(a, 2), true);
+	return do_readv(t, sysarg_int(a, 0), sysarg_uaddr(a, 1), sysarg_int(a, 2), true, -1, 0);
+}
+
+/* preadv and pwritev: on x86-64 the position is the fourth argument (the
+ * fifth, its high half, is shifted out); a negative one is EINVAL before
+ * the fd is looked at. */
+static long do_preadv(struct task *t, const struct sysargs *a, bool write)
+{
+	int64_t pos = sysarg_long(a, 3);
+
+	if (pos < 0)
+		return -EINVAL;
+	return do_readv(t, sysarg_int(a, 0), sysarg_uaddr(a, 1), sysarg_int(a, 2), write, pos, 0);
+}
+
+long sys_preadv(struct task *t, const struct sysargs *a)
+{
+	return do_preadv(t, a, false);
+}
+
+long sys_pwritev(struct task *t, const struct sysargs *a)
+{
+	return do_preadv(t, a, true);
+}
+
+/* preadv2 and pwritev2: a position of -1 is the file's own. */
+static long do_preadv2(struct task *t, const struct sysargs *a, bool write)
+{
+	int64_t pos = sysarg_long(a, 3);
+
+	if (pos < -1)
+		return -EINVAL;
+	return do_readv(t, sysarg_int(a, 0), sysarg_uaddr(a, 1), sysarg_int(a, 2), write, pos,
+			sysarg_uint(a, 5));
+}
+
+long sys_preadv2(struct task *t, const struct sysargs *a)
+{
+	return do_preadv2(t, a, false);
+}
+
+long sys_pwritev2(struct task *t, const struct sysargs *a)
+{
+	return do_preadv2(t, a, true);
 }
 
 long sys_lseek(struct task *t, const struct sysargs *a)
@@ -397,7 +468,26 @@ out:
 	return ret;
 }
 
-long sys_getdents64(struct task *t, const struct sysargs *a)
+/* getdents's struct linux_dirent has the same record lengths as
+ * linux_dirent64 (d_type moves from before the name to the record's last
+ * byte), so a getdents64 buffer is rewritten in place. */
+static void dirents_to_old(char *buf, long n)
+{
+	long off = 0;
+
+	while (off < n) {
+		struct linux_dirent64 *d = (struct linux_dirent64 *)(buf + off);
+		uint16_t reclen = d->d_reclen;
+		uint8_t type = d->d_type;
+
+		/* the name, one byte down over d_type, then the type last */
+		memmove(buf + off + 18, d->d_name, strnlen(d->d_name, reclen - 19) + 1);
+		buf[off + reclen - 1] = (char)type;
+		off += reclen;
+	}
+}
+
+static long do_getdents(struct task *t, const struct sysargs *a, bool old)
 {
 	struct file *f = fdget(t->files, sysarg_int(a, 0));
 	uaddr_t buf = sysarg_uaddr(a, 1);
@@ -427,6 +517,8 @@ long sys_getdents64(struct task *t, const struct sysargs *a)
 	n = f->ops->getdents64(f, kbuf, avail);
 	if (n >= 0)
 		fsnotify_file(f, IN_ACCESS);
+	if (n > 0 && old)
+		dirents_to_old(kbuf, n);
 	if (n > 0 && copy_to_user(t->mm, buf, kbuf, n) < 0)
 		n = -EFAULT;
 	else if (n == -EINVAL && avail < count)
@@ -435,6 +527,16 @@ long sys_getdents64(struct task *t, const struct sysargs *a)
 out:
 	file_put(f);
 	return n;
+}
+
+long sys_getdents64(struct task *t, const struct sysargs *a)
+{
+	return do_getdents(t, a, false);
+}
+
+long sys_getdents(struct task *t, const struct sysargs *a)
+{
+	return do_getdents(t, a, true);
 }
 
 static long do_openat(struct task *t, int dirfd, uaddr_t upath, unsigned flags, unsigned mode)
@@ -469,9 +571,90 @@ long sys_openat(struct task *t, const struct sysargs *a)
 			 sysarg_uint(a, 3));
 }
 
+long sys_creat(struct task *t, const struct sysargs *a)
+{
+	return do_openat(t, LINUX_AT_FDCWD, sysarg_uaddr(a, 0),
+			 LINUX_O_CREAT | LINUX_O_WRONLY | LINUX_O_TRUNC, sysarg_uint(a, 1));
+}
+
 long sys_close(struct task *t, const struct sysargs *a)
 {
 	return fd_close(t->files, sysarg_int(a, 0));
+}
+
+/* close_range(first, last, flags): CLOSE_RANGE_UNSHARE first gives the
+ * task a table of its own (unshare(CLONE_FILES)); CLOSE_RANGE_CLOEXEC
+ * marks the fds close-on-exec instead of closing them. */
+long sys_close_range(struct task *t, const struct sysargs *a)
+{
+	unsigned first = sysarg_uint(a, 0), last = sysarg_uint(a, 1), flags = sysarg_uint(a, 2);
+	uint64_t fd;
+
+	if (flags & ~(LINUX_CLOSE_RANGE_UNSHARE | LINUX_CLOSE_RANGE_CLOEXEC) || first > last)
+		return -EINVAL;
+	if ((flags & LINUX_CLOSE_RANGE_UNSHARE) && t->files->refcount > 1) {
+		struct files *own;
+		int ret = files_dup(t->files, &own);
+
+		if (ret < 0)
+			return ret;
+		files_put(t->files);
+		t->files = own;
+	}
+	for (fd = first; fd <= last && fd < (uint64_t)t->files->max; fd++) {
+		if (!t->files->fd[fd])
+			continue;
+		if (flags & LINUX_CLOSE_RANGE_CLOEXEC)
+			t->files->cloexec[fd] = 1;
+		else
+			fd_close(t->files, (int)fd);
+	}
+	return 0;
+}
+
+/* readahead: Linux's checks (EBADF unless open for reading, EINVAL unless
+ * a regular file); the host's page cache reads ahead by itself. */
+long sys_readahead(struct task *t, const struct sysargs *a)
+{
+	struct file *f = fdget(t->files, sysarg_int(a, 0));
+	long ret = 0;
+
+	if (!f)
+		return -EBADF;
+	if ((f->flags & LINUX_O_PATH) || !file_readable(f))
+		ret = -EBADF;
+	else if (!f->inode || !LINUX_S_ISREG(f->inode->mode))
+		ret = -EINVAL;
+	file_put(f);
+	return ret;
+}
+
+/* sync_file_range: Linux's checks in its order. Data reaches the host's
+ * page cache at each write (tmpfs data is memory), so nothing is left to
+ * start or wait for. */
+long sys_sync_file_range(struct task *t, const struct sysargs *a)
+{
+	struct file *f = fdget(t->files, sysarg_int(a, 0));
+	int64_t off = sysarg_long(a, 1), nbytes = sysarg_long(a, 2);
+	unsigned flags = sysarg_uint(a, 3), ftype;
+	long ret = -EINVAL;
+
+	if (!f)
+		return -EBADF;
+	if (f->flags & LINUX_O_PATH) {
+		ret = -EBADF;
+		goto out;
+	}
+	if ((flags & ~7u) || off < 0 || nbytes < 0 || off > INT64_MAX - nbytes)
+		goto out;
+	ftype = f->inode ? f->inode->mode & LINUX_S_IFMT : 0;
+	ret = (ftype == LINUX_S_IFREG || ftype == LINUX_S_IFDIR || ftype == LINUX_S_IFLNK ||
+	       ftype == LINUX_S_IFBLK)
+		      ? 0
+		      : -ESPIPE;
+out:
+	file_put(f);
+	return ret;
 }
 
 long sys_fstat(struct task *t, const struct sysargs *a)

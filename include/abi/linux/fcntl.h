@@ -140,6 +140,10 @@ _Static_assert(offsetof(struct linux_open_how, resolve) == 16, "linux_open_how r
 #define LINUX_SEEK_HOLE 4
 
 /* posix_fadvise(2) advice (x86-64: DONTNEED 4, NOREUSE 5) */
+/* close_range flags */
+#define LINUX_CLOSE_RANGE_UNSHARE 0x2
+#define LINUX_CLOSE_RANGE_CLOEXEC 0x4
+
 /* fallocate modes */
 #define LINUX_FALLOC_FL_KEEP_SIZE      0x01
 #define LINUX_FALLOC_FL_PUNCH_HOLE     0x02
