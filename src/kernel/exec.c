@@ -1,5 +1,6 @@
 /* kernel/exec.c: execve's loader. The new address space is built whole
  * before the task switches to it, so a failure leaves the caller intact. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,14 +117,14 @@ static void binfile_close(struct binfile *b)
 	memset(b, 0, sizeof(*b));
 }
 
-static int binfile_open(struct task *t, const char *path, struct binfile *b)
+static int binfile_open(struct task *t, int dirfd, const char *path, int atflags, struct binfile *b)
 {
 	struct linux_stat st;
 	long n;
 	int ret;
 
 	memset(b, 0, sizeof(*b));
-	ret = vfs_openat(t, LINUX_AT_FDCWD, path, LINUX_O_RDONLY, 0, &b->file);
+	ret = vfs_open_exec(t, dirfd, path, atflags, &b->file);
 	if (ret < 0)
 		return ret == -EISDIR ? -EACCES : ret;
 	ret = file_stat(b->file, &st);
@@ -491,14 +492,35 @@ static void exec_cred(const struct task *t, const struct binfile *b, struct cred
 	nc->cap_effective = nc->euid == 0 ? nc->cap_permitted : 0;
 }
 
-int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *envp,
-	      struct mm **mm_out, struct pf_thread **th_out, struct pf_regs *regs,
-	      struct cred *newcred)
+/* The name the program gets (AT_EXECFN, a script's argument), as Linux's
+ * bprm->filename: a name relative to an fd is "/dev/fd/N[/name]". */
+static char *exec_name(int dirfd, const char *path)
+{
+	size_t n = strlen(path) + 32;
+	char *s;
+
+	if (dirfd == LINUX_AT_FDCWD || path[0] == '/')
+		return strdup(path);
+	s = malloc(n);
+	if (s)
+		snprintf(s, n, path[0] ? "/dev/fd/%d/%s" : "/dev/fd/%d", dirfd, path);
+	return s;
+}
+
+int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct strv *argv,
+	      struct strv *envp, struct mm **mm_out, struct pf_thread **th_out,
+	      struct pf_regs *regs, struct cred *newcred)
 {
 	struct pf_thread *th = NULL;
 	struct binfile main_bin, interp_bin;
 	struct auxv_builder a = { .n = 0 };
-	char *execfn = strdup(path), *cur = strdup(path), *interp_path = NULL;
+	char *execfn = exec_name(dirfd, path), *cur = strdup(execfn ? execfn : ""),
+	     *interp_path = NULL;
+	/* The name is gone after exec when its fd is close-on-exec: a
+	 * script's interpreter could not open it (ENOENT, as Linux's
+	 * BINPRM_FLAGS_PATH_INACCESSIBLE). */
+	bool inaccessible =
+		dirfd != LINUX_AT_FDCWD && path[0] != '/' && fd_is_cloexec(t->files, dirfd);
 	uint64_t bias = 0, ibias = 0, end, entry, sp, vdso = 0, vdso_from = 0;
 	struct mm *mm = NULL;
 	bool recycled = false, exec_failed = false;
@@ -512,11 +534,15 @@ int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *
 		goto out;
 	}
 	for (depth = 0;; depth++) {
-		ret = binfile_open(t, cur, &main_bin);
+		ret = depth ? binfile_open(t, LINUX_AT_FDCWD, cur, 0, &main_bin)
+			    : binfile_open(t, dirfd, path, atflags, &main_bin);
 		if (ret < 0)
 			goto out;
 		if (main_bin.buflen < 2 || main_bin.buf[0] != '#' || main_bin.buf[1] != '!')
 			break;
+		ret = -ENOENT;
+		if (depth == 0 && inaccessible)
+			goto out;
 		ret = -ELOOP;
 		if (depth >= MAX_SCRIPT_DEPTH)
 			goto out;
@@ -550,7 +576,7 @@ int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *
 					      ip->p_offset) != (long)ip->p_filesz ||
 		    interp_path[ip->p_filesz - 1] != 0)
 			goto out;
-		ret = binfile_open(t, interp_path, &interp_bin);
+		ret = binfile_open(t, LINUX_AT_FDCWD, interp_path, 0, &interp_bin);
 		if (ret < 0)
 			goto out;
 		ret = binfile_read_elf(&interp_bin);

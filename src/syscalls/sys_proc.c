@@ -417,7 +417,10 @@ static int get_strv(struct user_reader *r, uaddr_t uv, struct strv *sv)
 	return ret;
 }
 
-long sys_execve(struct task *t, const struct sysargs *a)
+/* execve, and execveat(dirfd, path, argv, envp, flags) with flags
+ * AT_EMPTY_PATH (fexecve) and AT_SYMLINK_NOFOLLOW. */
+static long do_execveat(struct task *t, int dirfd, uaddr_t upath, uaddr_t uargv, uaddr_t uenvp,
+			int atflags)
 {
 	struct strv argv = { 0 }, envp = { 0 };
 	char path[4096];
@@ -429,22 +432,24 @@ long sys_execve(struct task *t, const struct sysargs *a)
 	long ret;
 	bool loaded;
 
-	ret = strncpy_from_user(t->mm, path, sysarg_uaddr(a, 0), sizeof(path));
+	if (atflags & ~(LINUX_AT_EMPTY_PATH | LINUX_AT_SYMLINK_NOFOLLOW))
+		return -EINVAL;
+	ret = strncpy_from_user(t->mm, path, upath, sizeof(path));
 	if (ret < 0)
 		return ret;
-	if (ret == 0)
+	if (ret == 0 && !(atflags & LINUX_AT_EMPTY_PATH))
 		return -ENOENT;
 	rd = malloc(2 * sizeof(*rd));
 	if (!rd)
 		return -ENOMEM;
 	user_reader_init(&rd[0], t->mm);
 	user_reader_init(&rd[1], t->mm);
-	ret = get_strv(rd, sysarg_uaddr(a, 1), &argv);
+	ret = get_strv(rd, uargv, &argv);
 	if (ret == 0)
-		ret = get_strv(rd, sysarg_uaddr(a, 2), &envp);
+		ret = get_strv(rd, uenvp, &envp);
 	free(rd);
 	if (ret == 0)
-		ret = exec_load(t, path, &argv, &envp, &mm, &th, &regs, &nc);
+		ret = exec_load(t, dirfd, path, atflags, &argv, &envp, &mm, &th, &regs, &nc);
 	if (ret == 0 && t->proc->nthreads > 1)
 		de_thread(t);
 	loaded = ret == 0;
@@ -460,9 +465,15 @@ long sys_execve(struct task *t, const struct sysargs *a)
 			/* The old thread and address space are still ours. */
 			mm_put(mm);
 		} else {
+			/* fexecve: the file's own name (Linux 6.14 on), read
+			 * before its fd may close */
+			struct file *f = path[0] ? NULL : fdget(t->files, dirfd);
+
+			set_comm(t, f && f->path.dentry ? f->path.dentry->name : path);
+			if (f)
+				file_put(f);
 			files_close_on_exec(t->files);
 			ptimer_exit(t->proc); /* POSIX timers end at exec, as Linux */
-			set_comm(t, path);
 			/* Handlers go back to the default; ignored stays ignored. */
 			for (int i = 0; i < 64; i++)
 				if (t->proc->sigactions[i].handler != LINUX_SIG_IGN)
@@ -483,6 +494,18 @@ long sys_execve(struct task *t, const struct sysargs *a)
 	strv_free(&argv);
 	strv_free(&envp);
 	return ret;
+}
+
+long sys_execve(struct task *t, const struct sysargs *a)
+{
+	return do_execveat(t, LINUX_AT_FDCWD, sysarg_uaddr(a, 0), sysarg_uaddr(a, 1),
+			   sysarg_uaddr(a, 2), 0);
+}
+
+long sys_execveat(struct task *t, const struct sysargs *a)
+{
+	return do_execveat(t, sysarg_int(a, 0), sysarg_uaddr(a, 1), sysarg_uaddr(a, 2),
+			   sysarg_uaddr(a, 3), sysarg_int(a, 4));
 }
 
 /* prctl: the options below; others are EINVAL, said once in the log. */

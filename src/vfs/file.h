@@ -112,6 +112,11 @@ struct file *fdget(struct files *fs, int fd);
 int fd_install(struct files *fs, struct file *f, int min, bool cloexec, int limit);
 int fd_install_at(struct files *fs, int fd, struct file *f, bool cloexec);
 int fd_close(struct files *fs, int fd);
+/* Whether fd is open and close-on-exec. */
+static inline bool fd_is_cloexec(const struct files *fs, int fd)
+{
+	return fd >= 0 && fd < fs->max && fs->fd[fd] && fs->cloexec[fd];
+}
 void files_close_on_exec(struct files *fs);
 
 #endif

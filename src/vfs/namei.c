@@ -814,6 +814,36 @@ int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, uns
 	return ret;
 }
 
+/* execve's open (Linux's do_open_execat): name relative to dirfd, or
+ * with AT_EMPTY_PATH and "" the file at dirfd itself; a symbolic link
+ * under AT_SYMLINK_NOFOLLOW is ELOOP. Search-execute permission is what is
+ * checked, not read: an execute-only binary runs. */
+int vfs_open_exec(struct task *t, int dirfd, const char *name, int atflags, struct file **out)
+{
+	struct path p;
+	struct inode *ino;
+	int ret = path_lookupat(t, dirfd, name,
+				((atflags & LINUX_AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW) |
+					((atflags & LINUX_AT_EMPTY_PATH) ? LOOKUP_EMPTY : 0),
+				&p);
+
+	if (ret < 0)
+		return ret;
+	ino = p.dentry->inode;
+	if (LINUX_S_ISLNK(ino->mode))
+		ret = -ELOOP;
+	else if (inode_is_dir(ino))
+		ret = -EISDIR;
+	else
+		ret = inode_permission(t, ino, LINUX_X_OK);
+	if (ret == 0)
+		ret = open_inode(t, &p, LINUX_O_RDONLY, out);
+	if (ret == 0)
+		fsnotify_open(*out);
+	path_put(&p);
+	return ret;
+}
+
 int vfs_fstatat(struct task *t, int dirfd, const char *name, int atflags, struct linux_stat *st)
 {
 	struct path p;

@@ -43,6 +43,7 @@ int inode_permission(struct task *t, struct inode *ino, int mask);
 int vfs_openat(struct task *t, int dirfd, const char *path, unsigned flags, unsigned mode,
 	       struct file **out);
 /* openat2: resolve holds RESOLVE_* flags. */
+int vfs_open_exec(struct task *t, int dirfd, const char *name, int atflags, struct file **out);
 int vfs_openat2(struct task *t, int dirfd, const char *path, unsigned flags, unsigned mode,
 		unsigned resolve, struct file **out);
 int vfs_fstatat(struct task *t, int dirfd, const char *path, int atflags, struct linux_stat *st);
