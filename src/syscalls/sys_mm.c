@@ -208,6 +208,47 @@ long sys_brk(struct task *t, const struct sysargs *a)
 	return (long)want;
 }
 
+/* msync: Linux's checks and its walk (mm/msync.c): a gap in the range is
+ * ENOMEM after the mapped parts are done, at once for a plain MS_ASYNC.
+ * A shared file mapping is the host's mapping of the file itself, so its
+ * writes are in the file (the host's page cache) already; MS_SYNC then
+ * does what fsync does here, no more. MS_INVALIDATE of a locked mapping
+ * (EBUSY) cannot happen: skas has no mlock. */
+long sys_msync(struct task *t, const struct sysargs *a)
+{
+	uaddr_t start = sysarg_uaddr(a, 0), end;
+	uint64_t len = sysarg_size(a, 1);
+	int flags = sysarg_int(a, 2), unmapped = 0;
+	struct vma *v;
+
+	if ((flags & ~(LINUX_MS_ASYNC | LINUX_MS_INVALIDATE | LINUX_MS_SYNC)) ||
+	    (start & (PAGE_SIZE - 1)) || ((flags & LINUX_MS_ASYNC) && (flags & LINUX_MS_SYNC)))
+		return -EINVAL;
+	len = PAGE_ALIGN(len);
+	end = start + len;
+	if (end < start)
+		return -ENOMEM;
+	if (end == start)
+		return 0;
+	for (v = mm_find_vma(t->mm, start);; v = mm_find_vma(t->mm, start)) {
+		while (v && (v->flags & VMA_STUB)) /* not the guest's */
+			v = mm_find_vma(t->mm, v->end);
+		if (!v)
+			return -ENOMEM;
+		if (start < v->start) {
+			if (flags == LINUX_MS_ASYNC)
+				return -ENOMEM;
+			start = v->start;
+			if (start >= end)
+				return -ENOMEM;
+			unmapped = -ENOMEM;
+		}
+		start = v->end;
+		if (start >= end)
+			return unmapped;
+	}
+}
+
 long sys_madvise(struct task *t, const struct sysargs *a)
 {
 	uaddr_t addr = sysarg_uaddr(a, 0);
