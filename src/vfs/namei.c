@@ -814,6 +814,13 @@ int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, uns
 	return ret;
 }
 
+/* The lookup flags of an *at call's AT_SYMLINK_NOFOLLOW and AT_EMPTY_PATH. */
+static unsigned at_lookup_flags(int atflags)
+{
+	return ((atflags & LINUX_AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW) |
+	       ((atflags & LINUX_AT_EMPTY_PATH) ? LOOKUP_EMPTY : 0);
+}
+
 /* execve's open (Linux's do_open_execat): name relative to dirfd, or
  * with AT_EMPTY_PATH and "" the file at dirfd itself; a symbolic link
  * under AT_SYMLINK_NOFOLLOW is ELOOP. Search-execute permission is what is
@@ -822,10 +829,7 @@ int vfs_open_exec(struct task *t, int dirfd, const char *name, int atflags, stru
 {
 	struct path p;
 	struct inode *ino;
-	int ret = path_lookupat(t, dirfd, name,
-				((atflags & LINUX_AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW) |
-					((atflags & LINUX_AT_EMPTY_PATH) ? LOOKUP_EMPTY : 0),
-				&p);
+	int ret = path_lookupat(t, dirfd, name, at_lookup_flags(atflags), &p);
 
 	if (ret < 0)
 		return ret;
@@ -858,10 +862,7 @@ int vfs_fstatat(struct task *t, int dirfd, const char *name, int atflags, struct
 		file_put(f);
 		return ret;
 	}
-	ret = path_lookupat(t, dirfd, name,
-			    ((atflags & LINUX_AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW) |
-				    ((atflags & LINUX_AT_EMPTY_PATH) ? LOOKUP_EMPTY : 0),
-			    &p);
+	ret = path_lookupat(t, dirfd, name, at_lookup_flags(atflags), &p);
 	if (ret < 0)
 		return ret;
 	ret = vfs_getattr(p.dentry->inode, st);
@@ -949,10 +950,7 @@ int vfs_faccessat(struct task *t, int dirfd, const char *name, int mode, int atf
 
 	if (mode & ~(LINUX_R_OK | LINUX_W_OK | LINUX_X_OK))
 		return -EINVAL;
-	ret = path_lookupat(t, dirfd, name,
-			    ((atflags & LINUX_AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW) |
-				    ((atflags & LINUX_AT_EMPTY_PATH) ? LOOKUP_EMPTY : 0),
-			    &p);
+	ret = path_lookupat(t, dirfd, name, at_lookup_flags(atflags), &p);
 	if (ret < 0)
 		return ret;
 	ret = inode_permission(t, p.dentry->inode, mode);
@@ -1376,10 +1374,7 @@ int vfs_setattr_inode(struct task *t, struct path *p, struct iattr *ia)
 int vfs_setattr_at(struct task *t, int dirfd, const char *name, int atflags, struct iattr *ia)
 {
 	struct path p;
-	int ret = path_lookupat(t, dirfd, name,
-				((atflags & LINUX_AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW) |
-					((atflags & LINUX_AT_EMPTY_PATH) ? LOOKUP_EMPTY : 0),
-				&p);
+	int ret = path_lookupat(t, dirfd, name, at_lookup_flags(atflags), &p);
 
 	if (ret < 0)
 		return ret;
