@@ -228,19 +228,20 @@ row() {
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf (b > 0 ? "%.1fx" : "-"), a / b }'; }
 
-# bench NAME UNIT NATIVE-N SKAS-N PROGRAM ARGS... ; "@N" in ARGS is the count
-# (SKAS-N under skas, SKAS-N / DIV under a peer), divided among REPS runs.
-# A column whose run fails once is not run again in that row.
-bench() {
-	local name=$1 unit=$2 nn=$3 sn=$4 nat= pf rep a
-	shift 4
-	local -a nargs=() sargs=() cells=()
+# take_turns NAME UNIT: REPS turns in which the native run, then each
+# column's, is measured; then the row: each cell the median of its
+# figures. The caller's functions native_cmd and column_cmd PF set RUN to
+# the command (column_cmd may set MUL, a factor for the figure); a column
+# whose run fails once is not run again in that row, and a native run that
+# fails makes the row n/a.
+take_turns() {
+	local name=$1 unit=$2 nat= pf rep med
+	local -a cells=()
 	local -A vals=() why=()
-	for a in "$@"; do
-		nargs+=("${a/@N/$(per_rep "$nn")}")
-	done
 	for ((rep = 0; rep < REPS; rep++)); do
-		if ! measure "${nargs[@]}"; then
+		SKAS_LOG=
+		native_cmd "${ARGS[@]}"
+		if ! measure "${RUN[@]}"; then
 			row "$name" "n/a"
 			NOTES+=("$name: native run failed: $WHY")
 			return
@@ -250,31 +251,52 @@ bench() {
 			[ -n "${why[$pf]:-}" ] && continue
 			SKAS_LOG=$TMP/klog
 			rm -f "$SKAS_LOG"
-			prefix "$pf"
-			sargs=()
-			for a in "$@"; do
-				sargs+=("${a/@N/$(per_rep $((sn / DIV)))}")
-			done
-			if measure "${PFX[@]}" "${sargs[@]}"; then
-				vals[$pf]+=" $MED"
+			MUL=1
+			column_cmd "$pf" "${ARGS[@]}"
+			if measure "${RUN[@]}"; then
+				vals[$pf]+=" $(awk -v m="$MED" -v d="$MUL" 'BEGIN { print m * d }')"
 			else
 				why[$pf]=$WHY
 			fi
-			SKAS_LOG=
 		done
 	done
+	SKAS_LOG=
 	nat=$(median "$nat")
 	for pf in "${pfs[@]}"; do
 		if [ -n "${why[$pf]:-}" ]; then
 			cells+=("n/a" "-")
 			NOTES+=("$name ($(colname "$pf")): $(runner "$pf") run failed: ${why[$pf]}")
 		else
-			local med
 			med=$(median "${vals[$pf]}")
 			cells+=("$(fmt "$med" "$unit")" "$(ratio "$med" "$nat")")
 		fi
 	done
 	row "$name" "$(fmt "$nat" "$unit")" "${cells[@]}"
+}
+
+# bench NAME UNIT NATIVE-N SKAS-N PROGRAM ARGS... ; "@N" in ARGS is the count
+# (SKAS-N under skas, SKAS-N / DIV under a peer), divided among REPS runs.
+bench() {
+	local name=$1 unit=$2 nn=$3 sn=$4
+	shift 4
+	native_cmd() {
+		local a
+		RUN=()
+		for a in "$@"; do
+			RUN+=("${a/@N/$(per_rep "$nn")}")
+		done
+	}
+	column_cmd() {
+		local a pf=$1
+		shift
+		prefix "$pf"
+		RUN=("${PFX[@]}")
+		for a in "$@"; do
+			RUN+=("${a/@N/$(per_rep $((sn / DIV)))}")
+		done
+	}
+	ARGS=("$@")
+	take_turns "$name" "$unit"
 }
 
 # timed [-o] [-k K] NAME COUNT CMD... : a whole command run COUNT times in
@@ -295,58 +317,36 @@ timed() {
 		*) break ;;
 		esac
 	done
-	local name=$1 count=$2 nat= pf pk a rep each
+	local name=$1 count=$2
 	shift 2
-	local -a cells=() cargs=() run=()
-	local -A vals=() why=()
-	# COUNT runs in all, split among the REPS turns.
-	each=$(( count / REPS > 1 ? count / REPS : 1 ))
-	for ((rep = 0; rep < REPS; rep++)); do
-		cargs=()
+	local each=$(( count / REPS > 1 ? count / REPS : 1 ))
+	native_cmd() {
+		local a
+		RUN=("$B/startup" "$each")
 		for a in "$@"; do
-			cargs+=("${a//@K/$k}")
+			RUN+=("${a//@K/$k}")
 		done
-		if ! measure "$B/startup" "$each" "${cargs[@]}"; then
-			row "$name" "n/a"
-			NOTES+=("$name: native run failed: $WHY")
-			return
-		fi
-		nat+=" $MED"
-		for pf in "${pfs[@]}"; do
-			[ -n "${why[$pf]:-}" ] && continue
-			prefix "$pf"
-			pk=${k:+$(( k / DIV ))}
-			cargs=()
-			for a in "$@"; do
-				cargs+=("${a//@K/$pk}")
-			done
-			if [ $outside = 1 ]; then
-				run=("$B/startup" "$(( each / DIV > 7 ? each / DIV : 7 ))" "${PFX[@]}" "${cargs[@]}")
-			elif [ "$INSIDE" = 1 ]; then
-				run=("${PFX[@]}" "$B/startup" "$each" "${cargs[@]}")
-			else
-				run=("$B/startup" "$each" "${PFX[@]}" "${cargs[@]}")
-			fi
-			if measure "${run[@]}"; then
-				[ -n "$k" ] && MED=$(awk -v m="$MED" -v d="$DIV" 'BEGIN { print m * d }')
-				vals[$pf]+=" $MED"
-			else
-				why[$pf]=$WHY
-			fi
+	}
+	column_cmd() {
+		local a pf=$1 pk
+		local -a cargs=()
+		shift
+		prefix "$pf"
+		pk=${k:+$(( k / DIV ))}
+		for a in "$@"; do
+			cargs+=("${a//@K/$pk}")
 		done
-	done
-	nat=$(median "$nat")
-	for pf in "${pfs[@]}"; do
-		if [ -n "${why[$pf]:-}" ]; then
-			cells+=("n/a" "-")
-			NOTES+=("$name ($(colname "$pf")): $(runner "$pf") run failed: ${why[$pf]}")
+		if [ $outside = 1 ]; then
+			RUN=("$B/startup" "$(( each / DIV > 7 ? each / DIV : 7 ))" "${PFX[@]}" "${cargs[@]}")
+		elif [ "$INSIDE" = 1 ]; then
+			RUN=("${PFX[@]}" "$B/startup" "$each" "${cargs[@]}")
 		else
-			local med
-			med=$(median "${vals[$pf]}")
-			cells+=("$(fmt "$med" ms)" "$(ratio "$med" "$nat")")
+			RUN=("$B/startup" "$each" "${PFX[@]}" "${cargs[@]}")
 		fi
-	done
-	row "$name" "$(fmt "$nat" ms)" "${cells[@]}"
+		[ -n "$k" ] && MUL=$DIV
+	}
+	ARGS=("$@")
+	take_turns "$name" ms
 }
 
 # ---- workloads -------------------------------------------------------------
