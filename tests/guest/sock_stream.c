@@ -405,6 +405,37 @@ static void test_path(void)
 	close(s);
 }
 
+/* A relative sun_path of all 108 bytes, no NUL: Linux keeps it with a
+ * NUL added, so the address is 111 bytes, longer than a sockaddr_un. */
+static void test_path108(void)
+{
+	struct sockaddr_un a;
+	char got[128], name[109];
+	socklen_t len = sizeof(got);
+	int l, s;
+
+	memset(name, 'p', 108);
+	name[108] = 0;
+	memset(&a, 0, sizeof(a));
+	a.sun_family = AF_UNIX;
+	memcpy(a.sun_path, name, 108);
+	if (chdir(dir) != 0)
+		return;
+	l = socket(AF_UNIX, SOCK_STREAM, 0);
+	check(bind(l, (struct sockaddr *)&a, sizeof(a)) == 0, "bind to a 108-byte path");
+	memset(got, 0x55, sizeof(got));
+	check(getsockname(l, (struct sockaddr *)got, &len) == 0 && len == 111 &&
+		      memcmp(got + 2, name, 108) == 0 && got[110] == 0 && got[111] == 0x55,
+	      "getsockname: 111 bytes, the path and a NUL");
+	listen(l, 1);
+	s = socket(AF_UNIX, SOCK_STREAM, 0);
+	check(connect(s, (struct sockaddr *)&a, sizeof(a)) == 0, "connect to it");
+	close(s);
+	close(l);
+	check(unlink(name) == 0, "unlink it");
+	check(chdir("/") == 0, "back to /");
+}
+
 static void test_abstract(void)
 {
 	struct sockaddr_un a, got;
@@ -749,6 +780,7 @@ int main(void)
 	test_peek_dontwait();
 	test_waitall();
 	test_path();
+	test_path108();
 	test_abstract();
 	test_backlog();
 	test_blocking();
