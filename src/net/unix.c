@@ -433,6 +433,9 @@ static int unix_accept(struct socket *s, bool nonblock, struct socket **out)
 			return ret;
 		if (!list_empty(&u->queue))
 			break;
+		/* shut down: EINVAL, but only for a caller that would wait */
+		if (deadline == 0)
+			return -EAGAIN;
 		if (s->shutdown & RCV_SHUTDOWN)
 			return -EINVAL;
 		ret = sock_wait(&s->wq, deadline);

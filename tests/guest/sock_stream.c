@@ -512,6 +512,26 @@ static void test_backlog(void)
 	close(s3);
 }
 
+/* A listener shut down for reading refuses connects; accept on it says
+ * EINVAL if it would wait, EAGAIN if it may not. */
+static void test_listener_shutdown(void)
+{
+	struct sockaddr_un a;
+	socklen_t alen = abstract_addr(&a, "shut");
+	int l = listener(&a, alen, 1), s = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	check(shutdown(l, SHUT_RD) == 0, "shut the listener down");
+	check_err(connect(s, (struct sockaddr *)&a, alen), ECONNREFUSED,
+		  "connect to a shut down listener");
+	check_err(accept(l, NULL, NULL), EINVAL, "blocking accept after SHUT_RD: EINVAL");
+	check_err(accept4(l, NULL, NULL, SOCK_NONBLOCK), EINVAL,
+		  "SOCK_NONBLOCK is for the new socket: still EINVAL");
+	fcntl(l, F_SETFL, O_NONBLOCK);
+	check_err(accept(l, NULL, NULL), EAGAIN, "a nonblocking listener: EAGAIN");
+	close(s);
+	close(l);
+}
+
 static void test_blocking(void)
 {
 	struct sockaddr_un a;
@@ -783,6 +803,7 @@ int main(void)
 	test_path108();
 	test_abstract();
 	test_backlog();
+	test_listener_shutdown();
 	test_blocking();
 	test_peercred();
 	test_options();
