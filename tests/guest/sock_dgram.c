@@ -396,6 +396,27 @@ static void test_mmsg(void)
 	check_err(recvmmsg(sv[1], m, 4, MSG_DONTWAIT, NULL), EAGAIN, "recvmmsg on empty");
 	close(sv[0]);
 	close(sv[1]);
+
+	/* recvmmsg's vlen is not cut at UIO_MAXIOV: 1500 one-byte reads of
+	 * a stream */
+	{
+		static struct mmsghdr mm[1500];
+		static struct iovec one[1500];
+		static char data[2000];
+
+		socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
+		for (i = 0; i < 1500; i++) {
+			one[i].iov_base = data + i;
+			one[i].iov_len = 1;
+			mm[i].msg_hdr.msg_iov = &one[i];
+			mm[i].msg_hdr.msg_iovlen = 1;
+		}
+		write(sv[0], data, sizeof(data));
+		check(recvmmsg(sv[1], mm, 1500, MSG_DONTWAIT, NULL) == 1500,
+		      "recvmmsg: vlen 1500 reads 1500");
+		close(sv[0]);
+		close(sv[1]);
+	}
 }
 
 static void test_blocking(void)
