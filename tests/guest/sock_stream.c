@@ -637,6 +637,22 @@ static void test_options(void)
 	struct timespec t0, t1;
 	long ms;
 
+	{
+		struct linger lg = { 1, 7 };
+
+		len = sizeof(lg);
+		check(setsockopt(s, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg)) == 0 &&
+			      getsockopt(s, SOL_SOCKET, SO_LINGER, &lg, &len) == 0 &&
+			      lg.l_onoff == 1 && lg.l_linger == 7,
+		      "SO_LINGER 7 s");
+		lg.l_linger = -5;
+		check(setsockopt(s, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg)) == 0 &&
+			      getsockopt(s, SOL_SOCKET, SO_LINGER, &lg, &len) == 0 &&
+			      lg.l_onoff == 1 && lg.l_linger != -5 && lg.l_linger != 0,
+		      "SO_LINGER -5: forever, read back as LONG_MAX/HZ cut to an int");
+		lg.l_onoff = 0;
+		setsockopt(s, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+	}
 	check(getint(s, SO_TYPE) == SOCK_STREAM, "SO_TYPE");
 	check(getint(s, SO_DOMAIN) == AF_UNIX, "SO_DOMAIN");
 	check(getint(s, SO_PROTOCOL) == 0, "SO_PROTOCOL");
