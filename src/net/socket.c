@@ -414,8 +414,11 @@ int sock_setsockopt(struct socket *s, int level, int name, const void *optval, u
 			struct linux_linger l;
 
 			memcpy(&l, optval, sizeof(l));
+			/* a negative time is Linux's MAX_SCHEDULE_TIMEOUT, read
+			 * back in seconds cut to an int */
 			if (l.l_onoff)
-				s->linger.l_linger = l.l_linger;
+				s->linger.l_linger =
+					l.l_linger < 0 ? (int)(INT64_MAX / HZ) : l.l_linger;
 			s->optflags =
 				l.l_onoff ? s->optflags | OPT_LINGER : s->optflags & ~OPT_LINGER;
 			return 0;

@@ -227,7 +227,7 @@ int unix_find_other(struct task *t, const struct linux_sockaddr_un *sun, int len
 	return 0;
 }
 
-static void set_name(struct unix_sock *u, const struct linux_sockaddr_un *sun, int len)
+static void set_name(struct unix_sock *u, const void *sun, int len)
 {
 	memset(&u->addr, 0, sizeof(u->addr));
 	memcpy(&u->addr, sun, len);
@@ -270,7 +270,7 @@ static int bind_bsd(struct task *t, struct unix_sock *u, const struct linux_sock
 {
 	uint32_t mode = LINUX_S_IFSOCK | (0777 & ~t->proc->umask);
 	char name[LINUX_UNIX_PATH_MAX + 1];
-	struct linux_sockaddr_un named;
+	struct linux_sockaddr_storage named;
 	struct path p;
 	int ret;
 
@@ -289,8 +289,8 @@ static int bind_bsd(struct task *t, struct unix_sock *u, const struct linux_sock
 	u->bound_dev = p.dentry->inode->dev;
 	u->bound_ino = p.dentry->inode->ino;
 	memset(&named, 0, sizeof(named));
-	named.sun_family = LINUX_AF_UNIX;
-	memcpy(named.sun_path, name, len - SUN_PATH_OFF);
+	named.ss_family = LINUX_AF_UNIX;
+	memcpy(named.data, name, len - SUN_PATH_OFF);
 	set_name(u, &named, len);
 	return 0;
 }
@@ -433,6 +433,9 @@ static int unix_accept(struct socket *s, bool nonblock, struct socket **out)
 			return ret;
 		if (!list_empty(&u->queue))
 			break;
+		/* shut down: EINVAL, but only for a caller that would wait */
+		if (deadline == 0)
+			return -EAGAIN;
 		if (s->shutdown & RCV_SHUTDOWN)
 			return -EINVAL;
 		ret = sock_wait(&s->wq, deadline);

@@ -26,13 +26,15 @@ struct skb {
 
 struct unix_sock {
 	struct socket sk;
-	struct unix_sock *peer;	       /* a reference, or NULL */
-	struct list_head queue;	       /* struct skb, by link */
-	int qlen;		       /* buffers (or connections) queued */
-	size_t inq;		       /* stream: bytes unread */
-	int max_backlog;	       /* listen's backlog, or the datagram queue limit */
-	struct waitq peer_wait;	       /* senders and connect() waiting for room in queue */
-	struct linux_sockaddr_un addr; /* the name (addrlen 0: none) */
+	struct unix_sock *peer; /* a reference, or NULL */
+	struct list_head queue; /* struct skb, by link */
+	int qlen;		/* buffers (or connections) queued */
+	size_t inq;		/* stream: bytes unread */
+	int max_backlog;	/* listen's backlog, or the datagram queue limit */
+	struct waitq peer_wait; /* senders and connect() waiting for room in queue */
+	/* the name (addrlen 0: none); a sun_path of 108 bytes without a NUL
+	 * is kept with one, so addrlen can be 111, past a sockaddr_un */
+	struct linux_sockaddr_storage addr;
 	int addrlen;
 	struct path path;	       /* bound in the filesystem (owns a reference), or none */
 	uint64_t bound_dev, bound_ino; /* the socket node it is found by */

@@ -150,6 +150,23 @@ static long kern_write(struct task *t, struct file *f, uaddr_t buf, uint64_t cou
 	return done > 0 ? (long)done : n;
 }
 
+/* read/write on a socket: one recvmsg or sendmsg on the guest buffer
+ * itself, as Linux's sock_read_iter/sock_write_iter: a write of 0 bytes
+ * is an empty datagram, and a buffer that faults part way is EFAULT, not
+ * a message cut at the fault (nor one cut in RW_CHUNK pieces). */
+static long sock_read_write(struct task *t, struct file *f, uaddr_t buf, uint64_t count, bool write)
+{
+	struct linux_iovec iov = { .iov_base = buf, .iov_len = count };
+
+	if (!(write ? file_writable(f) : file_readable(f)))
+		return -EBADF;
+	if (!access_ok(buf, count))
+		return -EFAULT;
+	if (count > MAX_RW_COUNT)
+		iov.iov_len = MAX_RW_COUNT;
+	return sock_rw_iov(t, f, &iov, 1, write);
+}
+
 long sys_read(struct task *t, const struct sysargs *a)
 {
 	struct file *f = fdget(t->files, sysarg_int(a, 0));
@@ -157,7 +174,10 @@ long sys_read(struct task *t, const struct sysargs *a)
 
 	if (!f)
 		return -EBADF;
-	ret = kern_read(t, f, sysarg_uaddr(a, 1), sysarg_size(a, 2), -1);
+	if (sock_from_file(f))
+		ret = sock_read_write(t, f, sysarg_uaddr(a, 1), sysarg_size(a, 2), false);
+	else
+		ret = kern_read(t, f, sysarg_uaddr(a, 1), sysarg_size(a, 2), -1);
 	file_put(f);
 	return ret;
 }
@@ -169,7 +189,10 @@ long sys_write(struct task *t, const struct sysargs *a)
 
 	if (!f)
 		return -EBADF;
-	ret = kern_write(t, f, sysarg_uaddr(a, 1), sysarg_size(a, 2), -1);
+	if (sock_from_file(f))
+		ret = sock_read_write(t, f, sysarg_uaddr(a, 1), sysarg_size(a, 2), true);
+	else
+		ret = kern_write(t, f, sysarg_uaddr(a, 1), sysarg_size(a, 2), -1);
 	file_put(f);
 	return ret;
 }

@@ -585,15 +585,14 @@ static int get_deadline(struct task *t, uaddr_t uts, struct linux_timespec *ts, 
 	return 0;
 }
 
-/* recvmmsg: as Linux, the timeout is looked at only after each datagram. */
+/* recvmmsg: as Linux, the timeout is looked at only after each datagram,
+ * and vlen is not cut at UIO_MAXIOV (sendmmsg's is). */
 static long do_recvmmsg(struct task *t, struct file *f, struct socket *s, uaddr_t entry,
 			unsigned vlen, unsigned flags, struct linux_timespec *ts, int64_t end)
 {
 	unsigned n = 0;
 	long ret;
 
-	if (vlen > LINUX_UIO_MAXIOV)
-		vlen = LINUX_UIO_MAXIOV;
 	if (!(flags & LINUX_MSG_ERRQUEUE) && (ret = sock_error(s)) < 0)
 		return ret;
 	ret = 0;

@@ -9,6 +9,7 @@
 #include "vfs/namei.h"
 #include "vfs/locks.h"
 #include "vfs/fsnotify.h"
+#include "net/unix.h"
 
 /* Open file descriptions in the whole instance, and the cap (--nofile;
  * Linux's fs.file-max). Differs from Linux: root does not bypass it. */
@@ -34,6 +35,11 @@ struct file *file_alloc(const struct file_ops *ops, unsigned flags, int host_fd,
 {
 	struct file *f;
 
+	/* Sockets that only each other's queues hold are garbage, but their
+	 * files count: collect them before saying ENFILE. Differs from Linux,
+	 * which has no cap here and collects once 16000 sockets are in flight. */
+	if (files_nr >= files_max)
+		unix_gc();
 	if (files_nr >= files_max)
 		return NULL;
 	f = calloc(1, sizeof(*f));

@@ -1,8 +1,9 @@
 /* AF_UNIX datagram and seqpacket sockets: message boundaries, MSG_TRUNC
  * (the flag out and the flag in), MSG_PEEK, zero-length messages,
- * sendto/recvfrom with paths and abstract names, connect and send, the
- * errors (ENOTCONN, EPERM, ECONNREFUSED, ENOENT, EPROTOTYPE, EMSGSIZE,
- * EPIPE, EAGAIN on a full receiver), a peer's death, shutdown, writev as
+ * sendto/recvfrom with paths and abstract names, connect and send,
+ * read(2)/write(2) as one message (0 bytes, EFAULT), the errors
+ * (ENOTCONN, EPERM, ECONNREFUSED, ENOENT, EPROTOTYPE, EMSGSIZE, EPIPE,
+ * EAGAIN on a full receiver), a peer's death, shutdown, writev as
  * one message, sendmmsg/recvmmsg, poll, and seqpacket's connection
  * (listen/accept, EOF). Children never print. */
 #define _GNU_SOURCE
@@ -17,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -156,7 +158,22 @@ static void test_boundaries(int type, const char *name)
 
 		check(writev(sv[0], iov, 2) == 6 && recv(sv[1], buf, sizeof(buf), 0) == 6, what);
 	}
-	snprintf(what, sizeof(what), "%s: nothing left", name);
+	snprintf(what, sizeof(what), "%s: write(2) of 0 bytes is an empty message", name);
+	check(write(sv[0], buf, 0) == 0 && recv(sv[1], buf, sizeof(buf), MSG_DONTWAIT) == 0, what);
+	{
+		/* a buffer whose second half is not mapped */
+		char *m = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+			       0);
+
+		munmap(m + 4096, 4096);
+		snprintf(what, sizeof(what), "%s: write(2) from a buffer that faults", name);
+		check_err(write(sv[0], m + 4090, 12), EFAULT, what);
+		snprintf(what, sizeof(what), "%s: read(2) into a buffer that faults", name);
+		send(sv[0], "0123456789ab", 12, 0);
+		check_err(read(sv[1], m + 4090, 12), EFAULT, what);
+		munmap(m, 4096);
+	}
+	snprintf(what, sizeof(what), "%s: nothing left (neither message)", name);
 	check_err(recv(sv[1], buf, sizeof(buf), MSG_DONTWAIT), EAGAIN, what);
 	close(sv[0]);
 	close(sv[1]);
@@ -379,6 +396,27 @@ static void test_mmsg(void)
 	check_err(recvmmsg(sv[1], m, 4, MSG_DONTWAIT, NULL), EAGAIN, "recvmmsg on empty");
 	close(sv[0]);
 	close(sv[1]);
+
+	/* recvmmsg's vlen is not cut at UIO_MAXIOV: 1500 one-byte reads of
+	 * a stream */
+	{
+		static struct mmsghdr mm[1500];
+		static struct iovec one[1500];
+		static char data[2000];
+
+		socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
+		for (i = 0; i < 1500; i++) {
+			one[i].iov_base = data + i;
+			one[i].iov_len = 1;
+			mm[i].msg_hdr.msg_iov = &one[i];
+			mm[i].msg_hdr.msg_iovlen = 1;
+		}
+		write(sv[0], data, sizeof(data));
+		check(recvmmsg(sv[1], mm, 1500, MSG_DONTWAIT, NULL) == 1500,
+		      "recvmmsg: vlen 1500 reads 1500");
+		close(sv[0]);
+		close(sv[1]);
+	}
 }
 
 static void test_blocking(void)

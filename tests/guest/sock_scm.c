@@ -5,7 +5,8 @@
  * a stream read stopping after the fds' data; SCM_CREDENTIALS with
  * SO_PASSCRED (implicit and explicit, EINVAL on a bad one), the errors
  * of malformed control data, and the collection of a socket cycle that
- * only its own queue holds. Children never print. */
+ * only its own queue holds, and of many cycles that no close ever
+ * releases. Children never print. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -443,6 +444,27 @@ static void test_gc(void)
 	close(p[1]);
 }
 
+/* Many cycles of two datagram sockets, each in the other's queue, closed
+ * with no other socket ever released: Linux collects them as the count in
+ * flight grows, so socketpair never runs out of files. */
+static void test_gc_many(void)
+{
+	int sv[2], i, fails = 0;
+
+	for (i = 0; i < 20000 && !fails; i++) {
+		if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) < 0) {
+			fails++;
+			break;
+		}
+		if (send_fds(sv[0], "c", 1, &sv[0], 1) != 1 ||
+		    send_fds(sv[1], "c", 1, &sv[1], 1) != 1)
+			fails++;
+		close(sv[0]);
+		close(sv[1]);
+	}
+	check(!fails, "20000 garbage cycles: no ENFILE, no failed send");
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -452,5 +474,6 @@ int main(void)
 	test_bad_control();
 	test_credentials();
 	test_gc();
+	test_gc_many();
 	return 0;
 }

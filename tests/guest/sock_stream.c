@@ -405,6 +405,37 @@ static void test_path(void)
 	close(s);
 }
 
+/* A relative sun_path of all 108 bytes, no NUL: Linux keeps it with a
+ * NUL added, so the address is 111 bytes, longer than a sockaddr_un. */
+static void test_path108(void)
+{
+	struct sockaddr_un a;
+	char got[128], name[109];
+	socklen_t len = sizeof(got);
+	int l, s;
+
+	memset(name, 'p', 108);
+	name[108] = 0;
+	memset(&a, 0, sizeof(a));
+	a.sun_family = AF_UNIX;
+	memcpy(a.sun_path, name, 108);
+	if (chdir(dir) != 0)
+		return;
+	l = socket(AF_UNIX, SOCK_STREAM, 0);
+	check(bind(l, (struct sockaddr *)&a, sizeof(a)) == 0, "bind to a 108-byte path");
+	memset(got, 0x55, sizeof(got));
+	check(getsockname(l, (struct sockaddr *)got, &len) == 0 && len == 111 &&
+		      memcmp(got + 2, name, 108) == 0 && got[110] == 0 && got[111] == 0x55,
+	      "getsockname: 111 bytes, the path and a NUL");
+	listen(l, 1);
+	s = socket(AF_UNIX, SOCK_STREAM, 0);
+	check(connect(s, (struct sockaddr *)&a, sizeof(a)) == 0, "connect to it");
+	close(s);
+	close(l);
+	check(unlink(name) == 0, "unlink it");
+	check(chdir("/") == 0, "back to /");
+}
+
 static void test_abstract(void)
 {
 	struct sockaddr_un a, got;
@@ -479,6 +510,26 @@ static void test_backlog(void)
 	close(s1);
 	close(s2);
 	close(s3);
+}
+
+/* A listener shut down for reading refuses connects; accept on it says
+ * EINVAL if it would wait, EAGAIN if it may not. */
+static void test_listener_shutdown(void)
+{
+	struct sockaddr_un a;
+	socklen_t alen = abstract_addr(&a, "shut");
+	int l = listener(&a, alen, 1), s = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	check(shutdown(l, SHUT_RD) == 0, "shut the listener down");
+	check_err(connect(s, (struct sockaddr *)&a, alen), ECONNREFUSED,
+		  "connect to a shut down listener");
+	check_err(accept(l, NULL, NULL), EINVAL, "blocking accept after SHUT_RD: EINVAL");
+	check_err(accept4(l, NULL, NULL, SOCK_NONBLOCK), EINVAL,
+		  "SOCK_NONBLOCK is for the new socket: still EINVAL");
+	fcntl(l, F_SETFL, O_NONBLOCK);
+	check_err(accept(l, NULL, NULL), EAGAIN, "a nonblocking listener: EAGAIN");
+	close(s);
+	close(l);
 }
 
 static void test_blocking(void)
@@ -586,6 +637,22 @@ static void test_options(void)
 	struct timespec t0, t1;
 	long ms;
 
+	{
+		struct linger lg = { 1, 7 };
+
+		len = sizeof(lg);
+		check(setsockopt(s, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg)) == 0 &&
+			      getsockopt(s, SOL_SOCKET, SO_LINGER, &lg, &len) == 0 &&
+			      lg.l_onoff == 1 && lg.l_linger == 7,
+		      "SO_LINGER 7 s");
+		lg.l_linger = -5;
+		check(setsockopt(s, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg)) == 0 &&
+			      getsockopt(s, SOL_SOCKET, SO_LINGER, &lg, &len) == 0 &&
+			      lg.l_onoff == 1 && lg.l_linger != -5 && lg.l_linger != 0,
+		      "SO_LINGER -5: forever, read back as LONG_MAX/HZ cut to an int");
+		lg.l_onoff = 0;
+		setsockopt(s, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+	}
 	check(getint(s, SO_TYPE) == SOCK_STREAM, "SO_TYPE");
 	check(getint(s, SO_DOMAIN) == AF_UNIX, "SO_DOMAIN");
 	check(getint(s, SO_PROTOCOL) == 0, "SO_PROTOCOL");
@@ -749,8 +816,10 @@ int main(void)
 	test_peek_dontwait();
 	test_waitall();
 	test_path();
+	test_path108();
 	test_abstract();
 	test_backlog();
+	test_listener_shutdown();
 	test_blocking();
 	test_peercred();
 	test_options();
