@@ -13,7 +13,9 @@
  * - copy_file_range across filesystems: copies on 5.3 to 5.11, EXDEV from
  *   5.12 (and 5.19 on for filesystems of different types): not checked.
  * - splice to or from files without splice ops (eventfd...): EINVAL from
- *   5.10, not checked. */
+ *   5.10, not checked.
+ * Blocked calls that a signal interrupts are EINTR (a handler without
+ * SA_RESTART) on every version. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +28,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/uio.h>
 
 #ifndef SYS_copy_file_range
@@ -74,6 +77,8 @@ static const char *ename(int e)
 		return "EXDEV";
 	case EOVERFLOW:
 		return "EOVERFLOW";
+	case EINTR:
+		return "EINTR";
 	case ENOSYS:
 		return "ENOSYS";
 	default:
@@ -557,6 +562,52 @@ static void t_vmsplice(void)
 	free(pages);
 }
 
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* A blocked call that a signal interrupts (handler without SA_RESTART):
+ * EINTR, nothing moved. */
+static void t_eintr(void)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct itimerval it = { .it_value = { 0, 50000 } };
+	int p[2], q[2], src = open(srcp, O_RDONLY);
+	int64_t off = 0;
+	struct iovec iov = { pattern, 100 };
+
+	sigaction(SIGALRM, &sa, NULL);
+	if (pipe(p) || pipe(q))
+		exit(1);
+	setitimer(ITIMER_REAL, &it, NULL);
+	expect(splice_(p[0], NULL, q[1], NULL, 10, 0), -EINTR,
+	       "splice from an empty pipe, signalled");
+	setitimer(ITIMER_REAL, &it, NULL);
+	expect(tee_(p[0], q[1], 10, 0), -EINTR, "tee from an empty pipe, signalled");
+	setitimer(ITIMER_REAL, &it, NULL);
+	expect(vmsplice_(p[0], &iov, 1, 0), -EINTR, "vmsplice from an empty pipe, signalled");
+	expect(fcntl(q[1], F_SETPIPE_SZ, 4096), 4096, "a pipe of one page");
+	expect(splice_(src, &off, q[1], NULL, 4096, 0), 4096, "splice a page into it");
+	setitimer(ITIMER_REAL, &it, NULL);
+	expect(sendfile_(q[1], src, &off, 10), -EINTR, "sendfile into the full pipe, signalled");
+	check(off == 4096, "the offset stays");
+	setitimer(ITIMER_REAL, &it, NULL);
+	expect(splice_(src, &off, q[1], NULL, 10, 0), -EINTR,
+	       "splice into the full pipe, signalled");
+	setitimer(ITIMER_REAL, &it, NULL);
+	expect(vmsplice_(q[1], &iov, 1, 0), -EINTR, "vmsplice into the full pipe, signalled");
+	setitimer(ITIMER_REAL, &it, NULL);
+	expect(splice_(p[0], NULL, q[1], NULL, 10, 0), -EINTR,
+	       "splice from an empty pipe to a full one, signalled");
+	check(holds(q[0], 0, 4096), "the full pipe holds its page");
+	close(p[0]);
+	close(p[1]);
+	close(q[0]);
+	close(q[1]);
+	close(src);
+}
+
 int main(void)
 {
 	size_t i;
@@ -581,6 +632,7 @@ int main(void)
 	t_splice();
 	t_tee();
 	t_vmsplice();
+	t_eintr();
 
 	check(unlink(srcp) == 0 && unlink(bigp) == 0 && unlink(dstp) == 0 && unlink(appp) == 0 &&
 		      rmdir(dir) == 0,
