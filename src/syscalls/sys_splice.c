@@ -17,6 +17,19 @@
 #include "abi/linux/stat.h"
 #include "abi/linux/types.h"
 
+/* An fd's file for these calls: an O_PATH fd is not one (Linux's fdget
+ * refuses it), so EBADF comes before any check of the file. */
+static struct file *fdget_rw(struct task *t, int fd)
+{
+	struct file *f = fdget(t->files, fd);
+
+	if (f && (f->flags & LINUX_O_PATH)) {
+		file_put(f);
+		return NULL;
+	}
+	return f;
+}
+
 /* Linux's rw_verify_area: a count that is negative as ssize_t, a negative
  * offset or one that wraps with the count is EINVAL. */
 static int rw_verify(const int64_t *pos, uint64_t count)
@@ -78,7 +91,7 @@ static void notify(struct file *in, struct file *out, long ret)
  * position. */
 static long do_sendfile(struct task *t, int out_fd, int in_fd, int64_t *ppos, uint64_t count)
 {
-	struct file *in = fdget(t->files, in_fd), *out = NULL;
+	struct file *in = fdget_rw(t, in_fd), *out = NULL;
 	struct pipe *opipe;
 	int64_t pos = 0;
 	long ret = -EBADF;
@@ -101,7 +114,7 @@ static long do_sendfile(struct task *t, int out_fd, int in_fd, int64_t *ppos, ui
 	if (count > SPLICE_MAX_COUNT)
 		count = SPLICE_MAX_COUNT;
 	ret = -EBADF;
-	out = fdget(t->files, out_fd);
+	out = fdget_rw(t, out_fd);
 	if (!out || !file_writable(out))
 		goto out;
 	opipe = pipe_of(out);
@@ -190,13 +203,13 @@ long sys_copy_file_range(struct task *t, const struct sysargs *a)
 	uaddr_t uoff_in = sysarg_uaddr(a, 1), uoff_out = sysarg_uaddr(a, 3);
 	uint64_t len = sysarg_size(a, 4);
 	unsigned flags = sysarg_uint(a, 5);
-	struct file *in = fdget(t->files, sysarg_int(a, 0)), *out;
+	struct file *in = fdget_rw(t, sysarg_int(a, 0)), *out;
 	int64_t pos_in, pos_out, opos;
 	long ret = -EBADF;
 
 	if (!in)
 		return -EBADF;
-	out = fdget(t->files, sysarg_int(a, 2));
+	out = fdget_rw(t, sysarg_int(a, 2));
 	if (!out)
 		goto out_in;
 	ret = -EFAULT;
@@ -330,10 +343,10 @@ long sys_splice(struct task *t, const struct sysargs *a)
 		return 0;
 	if (flags & ~LINUX_SPLICE_F_ALL)
 		return -EINVAL;
-	in = fdget(t->files, sysarg_int(a, 0));
+	in = fdget_rw(t, sysarg_int(a, 0));
 	if (!in)
 		return -EBADF;
-	out = fdget(t->files, sysarg_int(a, 2));
+	out = fdget_rw(t, sysarg_int(a, 2));
 	if (!out)
 		goto out_in;
 	ret = -ESPIPE;
@@ -370,10 +383,10 @@ long sys_tee(struct task *t, const struct sysargs *a)
 		return -EINVAL;
 	if (len == 0)
 		return 0;
-	in = fdget(t->files, sysarg_int(a, 0));
+	in = fdget_rw(t, sysarg_int(a, 0));
 	if (!in)
 		return -EBADF;
-	out = fdget(t->files, sysarg_int(a, 1));
+	out = fdget_rw(t, sysarg_int(a, 1));
 	if (!out)
 		goto out_in;
 	ipipe = pipe_of(in);
@@ -444,7 +457,7 @@ long sys_vmsplice(struct task *t, const struct sysargs *a)
 
 	if (flags & ~LINUX_SPLICE_F_ALL)
 		return -EINVAL;
-	f = fdget(t->files, sysarg_int(a, 0));
+	f = fdget_rw(t, sysarg_int(a, 0));
 	if (!f)
 		return -EBADF;
 	ret = -EBADF;

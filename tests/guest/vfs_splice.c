@@ -341,6 +341,14 @@ static void t_copy_file_range(void)
 	oi = 0;
 	expect(cfr(src, &oi, src, NULL, 10, 0), -EBADF, "copy_file_range: out read-only");
 	expect(cfr(src, &oi, app, NULL, 10, 0), -EBADF, "copy_file_range: out O_APPEND");
+	{
+		int opath = open(dir, O_PATH);
+
+		expect(cfr(opath, NULL, dst, NULL, 10, 0), -EBADF,
+		       "copy_file_range: in an O_PATH fd");
+		expect(splice_(opath, NULL, p[1], NULL, 10, 0), -EBADF, "splice: in an O_PATH fd");
+		close(opath);
+	}
 	expect(cfr(src, BADPTR, dst, NULL, 10, 0), -EFAULT,
 	       "copy_file_range: in offset pointer bad");
 	expect(cfr(src, NULL, dst, BADPTR, 10, 0), -EFAULT,
