@@ -449,7 +449,7 @@ long sys_vmsplice(struct task *t, const struct sysargs *a)
 {
 	uint64_t cnt = sysarg_size(a, 2);
 	unsigned flags = sysarg_uint(a, 3);
-	struct linux_iovec *iov;
+	struct linux_iovec *iov = NULL;
 	struct file *f;
 	struct pipe *p;
 	bool to_pipe;
@@ -477,8 +477,8 @@ long sys_vmsplice(struct task *t, const struct sysargs *a)
 		ret = vmsplice_pipe(t, p, iov, (int)cnt, to_pipe, flags & LINUX_SPLICE_F_NONBLOCK);
 	if (ret > 0)
 		fsnotify_file(f, to_pipe ? IN_MODIFY : IN_ACCESS);
-	free(iov);
 out:
+	free(iov);
 	file_put(f);
 	return ret;
 }
