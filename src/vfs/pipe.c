@@ -44,6 +44,11 @@ struct pipe {
 	uint64_t ino;
 	bool fifo;		   /* owned by a named pipe's inode */
 	unsigned r_opens, w_opens; /* counts of opens, for fifo_open's waits */
+	/* The task splicing between this pipe and a file that may sleep
+	 * (Linux's pipe_lock held over splice_read or splice_write): others'
+	 * reads and writes wait on lockq until it is done. */
+	struct task *owner;
+	struct waitq lockq;
 };
 
 unsigned pipe_max_size = 1048576; /* /proc/sys/fs/pipe-max-size */
@@ -79,12 +84,21 @@ static void drop_buf(struct pipe *p)
 	p->tail++;
 }
 
+/* Waits (not interruptibly, as Linux's mutex) while another task has the
+ * pipe locked for a splice. */
+static void wait_unlocked(struct pipe *p)
+{
+	while (p->owner && p->owner != current)
+		waitq_sleep(&p->lockq);
+}
+
 static long pipe_read(struct file *f, void *buf, size_t n)
 {
 	struct pipe *p = f->priv;
 	size_t done = 0;
 
 	for (;;) {
+		wait_unlocked(p);
 		if (p->head != p->tail) {
 			struct pipe_buf *b = slot(p, p->tail);
 			size_t chunk = b->len < n - done ? b->len : n - done;
@@ -128,6 +142,7 @@ static long pipe_write(struct file *f, const void *buf, size_t n)
 	bool packet = f->flags & LINUX_O_DIRECT;
 	size_t done = 0, chars = n & (PAGE_SIZE - 1);
 
+	wait_unlocked(p);
 	if (p->readers == 0) {
 		send_sigpipe();
 		return -EPIPE;
@@ -146,6 +161,7 @@ static long pipe_write(struct file *f, const void *buf, size_t n)
 		}
 	}
 	for (;;) {
+		wait_unlocked(p);
 		if (p->readers == 0) {
 			send_sigpipe();
 			return done ? (long)done : -EPIPE;
@@ -292,6 +308,7 @@ static struct pipe *pipe_new(void)
 	}
 	waitq_init(&p->rwait);
 	waitq_init(&p->wwait);
+	waitq_init(&p->lockq);
 	p->ino = next_ino++;
 	return p;
 }
@@ -339,6 +356,7 @@ long pipe_fcntl_size(struct file *f, bool set, unsigned long arg)
 		return -EBADF;
 	if (!set)
 		return (long)p->nslots * PAGE_SIZE;
+	wait_unlocked(p); /* a splice counts on the slots it saw free */
 	/* As Linux's round_pipe_size: a power of two of pages, at least one. */
 	arg = (unsigned)arg;
 	if (arg > (1UL << 31))
@@ -434,4 +452,209 @@ void fifo_free(void *fifo)
 		return;
 	}
 	pipe_free(p);
+}
+
+/* Splicing (vfs/splice.c): Linux's fs/splice.c moves pipe buffers; here
+ * the data is copied, a page at most per buffer, into buffers laid out as
+ * Linux's would be, so that how much fits in a pipe is the same. */
+
+struct pipe *pipe_of(struct file *f)
+{
+	return file_pipe(f);
+}
+
+void pipe_lock(struct pipe *p)
+{
+	wait_unlocked(p);
+	p->owner = current;
+}
+
+void pipe_unlock(struct pipe *p)
+{
+	p->owner = NULL;
+	waitq_wake_all(&p->lockq);
+}
+
+/* Linux's ipipe_prep and splice_from_pipe_next. */
+int pipe_wait_data(struct pipe *p, bool nonblock)
+{
+	for (;;) {
+		wait_unlocked(p);
+		if (p->head != p->tail)
+			return 1;
+		if (p->writers == 0)
+			return 0;
+		if (nonblock)
+			return -EAGAIN;
+		if (signal_pending(current))
+			return -ERESTARTSYS;
+		waitq_sleep(&p->rwait);
+	}
+}
+
+/* Linux's opipe_prep and wait_for_space. */
+long pipe_wait_space(struct pipe *p, bool nonblock)
+{
+	for (;;) {
+		wait_unlocked(p);
+		if (p->readers == 0) {
+			send_sigpipe();
+			return -EPIPE;
+		}
+		if (occupancy(p) < p->nslots)
+			return p->nslots - occupancy(p);
+		if (nonblock)
+			return -EAGAIN;
+		if (signal_pending(current))
+			return -ERESTARTSYS;
+		waitq_sleep(&p->wwait);
+	}
+}
+
+size_t pipe_len(struct pipe *p)
+{
+	return pipe_bytes(p);
+}
+
+unsigned pipe_free_slots(struct pipe *p)
+{
+	return p->nslots - occupancy(p);
+}
+
+size_t pipe_peek(struct pipe *p, void *buf, size_t n)
+{
+	size_t done = 0;
+	unsigned i;
+
+	for (i = p->tail; i != p->head && done < n; i++) {
+		struct pipe_buf *b = slot(p, i);
+		size_t chunk = b->len < n - done ? b->len : n - done;
+
+		memcpy((char *)buf + done, b->page + b->off, chunk);
+		done += chunk;
+	}
+	return done;
+}
+
+void pipe_consume(struct pipe *p, size_t n)
+{
+	bool was_full = occupancy(p) >= p->nslots;
+
+	while (n && p->head != p->tail) {
+		struct pipe_buf *b = slot(p, p->tail);
+		size_t chunk = b->len < n ? b->len : n;
+
+		b->off += chunk;
+		b->len -= chunk;
+		n -= chunk;
+		if (b->len == 0)
+			drop_buf(p);
+	}
+	if (was_full && occupancy(p) < p->nslots)
+		waitq_wake_sync(&p->wwait, LINUX_POLLOUT | LINUX_POLLWRNORM);
+}
+
+/* A new buffer holding n <= PAGE_SIZE bytes at the head: false if out of
+ * memory. The caller made sure of a free slot. */
+static bool push_buf(struct pipe *p, const void *buf, size_t n, bool merge, bool packet)
+{
+	struct pipe_buf *b = slot(p, p->head);
+
+	b->page = malloc(PAGE_SIZE);
+	if (!b->page)
+		return false;
+	memcpy(b->page, buf, n);
+	b->off = 0;
+	b->len = (unsigned)n;
+	b->merge = merge;
+	b->packet = packet;
+	p->head++;
+	return true;
+}
+
+size_t pipe_push(struct pipe *p, const void *buf, size_t n, uint64_t align)
+{
+	size_t done = 0;
+
+	while (done < n && occupancy(p) < p->nslots) {
+		size_t room = PAGE_SIZE - (size_t)((align + done) & (PAGE_SIZE - 1));
+		size_t chunk = n - done < room ? n - done : room;
+
+		if (!push_buf(p, (const char *)buf + done, chunk, false, false))
+			break;
+		done += chunk;
+	}
+	if (done)
+		waitq_wake_sync(&p->rwait, LINUX_POLLIN | LINUX_POLLRDNORM);
+	return done;
+}
+
+/* Linux's splice_pipe_to_pipe (keep false) and link_pipe (tee, keep
+ * true), after ipipe_prep and opipe_prep: whole buffers while len takes
+ * them (moved), then a part of one (copied). */
+long pipe_to_pipe(struct pipe *in, struct pipe *out, size_t len, bool nonblock, bool keep)
+{
+	long ret;
+	size_t done = 0;
+	unsigned i;
+
+retry:
+	ret = pipe_wait_data(in, nonblock);
+	if (ret <= 0)
+		return ret;
+	ret = pipe_wait_space(out, nonblock);
+	if (ret < 0)
+		return ret;
+	if ((in->owner && in->owner != current) || (out->owner && out->owner != current))
+		goto retry; /* locked while we slept for room */
+	i = in->tail;
+	while (len) {
+		struct pipe_buf *ib;
+		size_t n;
+
+		if (out->readers == 0) {
+			send_sigpipe();
+			if (!done)
+				return -EPIPE;
+			break;
+		}
+		if (i == in->head || occupancy(out) >= out->nslots) {
+			if (done || keep)
+				break;
+			if (i == in->head && in->writers == 0)
+				break;
+			if (nonblock)
+				return -EAGAIN;
+			goto retry;
+		}
+		ib = slot(in, i);
+		n = ib->len < len ? ib->len : len;
+		if (!keep && n == ib->len) {
+			*slot(out, out->head) = *ib;
+			memset(ib, 0, sizeof(*ib));
+			in->tail++;
+			out->head++;
+			i = in->tail;
+		} else {
+			if (!push_buf(out, ib->page + ib->off, n, false, ib->packet)) {
+				if (!done)
+					return -ENOMEM;
+				break;
+			}
+			if (keep) {
+				i++;
+			} else {
+				ib->off += n;
+				ib->len -= n;
+			}
+		}
+		done += n;
+		len -= n;
+	}
+	if (done) {
+		if (!keep)
+			waitq_wake_sync(&in->wwait, LINUX_POLLOUT | LINUX_POLLWRNORM);
+		waitq_wake_sync(&out->rwait, LINUX_POLLIN | LINUX_POLLRDNORM);
+	}
+	return (long)done;
 }

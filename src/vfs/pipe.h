@@ -3,6 +3,8 @@
 #define VFS_PIPE_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 struct file;
 
@@ -18,6 +20,36 @@ bool file_is_pipe(struct file *f);
 /* F_GETPIPE_SZ (set false) and F_SETPIPE_SZ: the size in bytes or -errno
  * (EBADF: not a pipe). */
 long pipe_fcntl_size(struct file *f, bool set, unsigned long arg);
+
+/* For splice (vfs/splice.c). */
+struct pipe;
+/* The pipe of a pipe or FIFO file, else NULL. */
+struct pipe *pipe_of(struct file *f);
+/* Held by current while it moves data between the pipe and a file whose
+ * read or write may sleep: others' reads and writes of the pipe wait. */
+void pipe_lock(struct pipe *p);
+void pipe_unlock(struct pipe *p);
+/* Until the pipe holds data: 1, or 0 if empty with no writer, -EAGAIN
+ * (nonblock), -ERESTARTSYS. */
+int pipe_wait_data(struct pipe *p, bool nonblock);
+/* Until the pipe has a free buffer slot: their number, or -EPIPE (with
+ * SIGPIPE: no reader), -EAGAIN (nonblock), -ERESTARTSYS. */
+long pipe_wait_space(struct pipe *p, bool nonblock);
+unsigned pipe_free_slots(struct pipe *p);
+/* The bytes it holds. */
+size_t pipe_len(struct pipe *p);
+/* Copies up to n bytes from the front without consuming them. */
+size_t pipe_peek(struct pipe *p, void *buf, size_t n);
+/* Drops n bytes from the front. */
+void pipe_consume(struct pipe *p, size_t n);
+/* Appends what fits of buf in the free slots, never merged into a buffer
+ * before it: a buffer per page of a source at offset align (a file page,
+ * a user page), as Linux's splice_read and vmsplice fill pipes. Returns the
+ * bytes taken. */
+size_t pipe_push(struct pipe *p, const void *buf, size_t n, uint64_t align);
+/* splice(2) between two pipes (keep false) and tee(2) (keep true): the
+ * bytes moved (copied), 0 at EOF, or -errno. */
+long pipe_to_pipe(struct pipe *in, struct pipe *out, size_t len, bool nonblock, bool keep);
 
 /* /proc/sys/fs/pipe-max-size: the most a guest without CAP_SYS_RESOURCE
  * may set. */

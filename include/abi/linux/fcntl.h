@@ -139,6 +139,13 @@ _Static_assert(offsetof(struct linux_open_how, resolve) == 16, "linux_open_how r
 #define LINUX_SEEK_DATA 3
 #define LINUX_SEEK_HOLE 4
 
+/* splice(2), tee(2), vmsplice(2) flags */
+#define LINUX_SPLICE_F_MOVE	0x01
+#define LINUX_SPLICE_F_NONBLOCK 0x02
+#define LINUX_SPLICE_F_MORE	0x04
+#define LINUX_SPLICE_F_GIFT	0x08
+#define LINUX_SPLICE_F_ALL	0x0f
+
 /* posix_fadvise(2) advice (x86-64: DONTNEED 4, NOREUSE 5) */
 /* close_range flags */
 #define LINUX_CLOSE_RANGE_UNSHARE 0x2
