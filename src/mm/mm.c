@@ -605,6 +605,19 @@ int mm_grow_stack(struct mm *mm, uaddr_t addr)
 	return mm_map(mm, start, v->start - start, v->prot, v->flags & ~VMA_ANON, NULL, 0);
 }
 
+bool mm_maps_writable(struct mm *mm, const struct inode *ino)
+{
+	struct vma *v;
+
+	list_for_each_entry(v, &mm->vmas, link)
+	{
+		if (v->file && v->file->inode == ino &&
+		    (v->flags & (VMA_SHARED | VMA_MAYWRITE)) == (VMA_SHARED | VMA_MAYWRITE))
+			return true;
+	}
+	return false;
+}
+
 size_t mm_accessible(struct mm *mm, uaddr_t addr, size_t len, bool write)
 {
 	uaddr_t at = addr, end;

@@ -124,6 +124,10 @@ int mm_grow_stack(struct mm *mm, uaddr_t addr);
 int mm_max_map_count(void);
 void mm_set_max_map_count(int n);
 
+/* Does a shared mapping of ino that may be made writable (VMA_MAYWRITE)
+ * exist in mm? (F_SEAL_WRITE's EBUSY: Linux's i_mmap_writable.) */
+bool mm_maps_writable(struct mm *mm, const struct inode *ino);
+
 /* How many bytes from addr on are mapped with the access asked for. */
 size_t mm_accessible(struct mm *mm, uaddr_t addr, size_t len, bool write);
 

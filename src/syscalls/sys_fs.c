@@ -5,6 +5,7 @@
 
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
+#include "mm/memfd.h"
 #include "mm/usercopy.h"
 #include "vfs/file.h"
 #include "vfs/namei.h"
@@ -948,8 +949,8 @@ long sys_flock(struct task *t, const struct sysargs *a)
 	return ret;
 }
 
-/* fcntl: descriptor flags, status flags, dup, locks and pipe sizes. Other commands (
- * leases, owners, seals, pipe sizes) come with their subsystems: EINVAL. */
+/* fcntl: descriptor flags, status flags, dup, locks, pipe sizes and seals. Other
+ * commands (leases, owners) come with their subsystems: EINVAL. */
 long sys_fcntl(struct task *t, const struct sysargs *a)
 {
 	int fd = sysarg_int(a, 0), cmd = sysarg_int(a, 1);
@@ -1006,6 +1007,10 @@ long sys_fcntl(struct task *t, const struct sysargs *a)
 	case LINUX_F_GETPIPE_SZ:
 	case LINUX_F_SETPIPE_SZ:
 		ret = pipe_fcntl_size(f, cmd == LINUX_F_SETPIPE_SZ, arg);
+		break;
+	case LINUX_F_ADD_SEALS:
+	case LINUX_F_GET_SEALS:
+		ret = memfd_fcntl(f, cmd, (unsigned)arg);
 		break;
 	default:
 		ret = -EINVAL;

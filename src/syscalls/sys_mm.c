@@ -3,6 +3,7 @@
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
 #include "kernel/log.h"
+#include "mm/memfd.h"
 #include "mm/mm.h"
 #include "vfs/file.h"
 #include "platform/platform.h"
@@ -100,6 +101,11 @@ long sys_mmap(struct task *t, const struct sysargs *a)
 	ret = -ENODEV;
 	if (f && !f->ops->mmap_fd)
 		goto out;
+	if (f && (vflags & VMA_SHARED)) {
+		ret = memfd_check_seals_mmap(f, prot, &vflags);
+		if (ret < 0)
+			goto out;
+	}
 	ret = mm_map(mm, addr, len, prot & PROT_KNOWN, vflags, f, off);
 	if (ret == 0)
 		ret = platform->mm_flush(mm->pf);

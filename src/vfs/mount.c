@@ -20,6 +20,8 @@
 
 int (*procfs_mount_hook)(struct super_block **sb, struct inode **root);
 
+struct mount *shm_mnt;
+
 static const struct cred root_cred = { .cap_effective = CAP_FULL_SET,
 				       .cap_permitted = CAP_FULL_SET };
 
@@ -134,6 +136,23 @@ static int make_devfs(struct super_block **sb, struct inode **root)
 	return 0;
 }
 
+static int make_shm_mnt(uint64_t size)
+{
+	struct super_block *sb;
+	struct inode *r;
+	int ret = tmpfs_mount(size, 01777, &sb, &r);
+
+	if (ret < 0)
+		return ret;
+	shm_mnt = mount_internal(sb, r, "tmpfs");
+	inode_put(r);
+	if (!shm_mnt) {
+		sb->put_super(sb);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 int vfs_mount_root(const struct root_config *cfg, struct path *root, const char **why)
 {
 	struct super_block *sb, *lsb, *usb;
@@ -162,6 +181,14 @@ int vfs_mount_root(const struct root_config *cfg, struct path *root, const char 
 		ret = overlay_mount(upper, lower, &sb, &r);
 		if (ret < 0) {
 			*why = "cannot make the root overlay";
+			return ret;
+		}
+	}
+	if (!shm_mnt) {
+		ret = make_shm_mnt(cfg->tmpfs_size);
+		if (ret < 0) {
+			inode_put(r);
+			*why = "cannot make the internal tmpfs";
 			return ret;
 		}
 	}

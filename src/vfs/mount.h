@@ -21,10 +21,15 @@ struct root_config {
 	int nvolumes;
 };
 
-/* Mounts /, /dev, /dev/shm, /proc (where procfs exists) and the volumes.
+/* Mounts /, /dev, /dev/shm, /proc (where procfs exists) and the volumes,
+ * and makes shm_mnt.
  * *root gets a reference to the root. Returns 0 or -errno with a message
  * in *why. */
 int vfs_mount_root(const struct root_config *cfg, struct path *root, const char **why);
+
+/* The kernel's own tmpfs, mounted nowhere (Linux's shm_mnt), of the root
+ * tmpfs's size: memfd_create's files. NULL before vfs_mount_root. */
+extern struct mount *shm_mnt;
 
 /* procfs registers itself here (fs/procfs). */
 extern int (*procfs_mount_hook)(struct super_block **sb, struct inode **root);

@@ -90,8 +90,7 @@ void path_put(struct path *p)
 	p->mnt = NULL;
 }
 
-struct mount *mount_add(struct path *at, struct super_block *sb, struct inode *root,
-			const char *source, bool rdonly)
+static struct mount *mount_new(struct super_block *sb, struct inode *root, const char *source)
 {
 	struct mount *m = calloc(1, sizeof(*m));
 
@@ -100,11 +99,29 @@ struct mount *mount_add(struct path *at, struct super_block *sb, struct inode *r
 	m->root = dentry_new("/", NULL, root);
 	m->source = strdup(source ? source : "none");
 	if (!m->root || !m->source) {
+		if (m->root)
+			dentry_put(m->root);
 		free(m->source);
 		free(m);
 		return NULL;
 	}
 	m->sb = sb;
+	list_init(&m->link);
+	return m;
+}
+
+struct mount *mount_internal(struct super_block *sb, struct inode *root, const char *source)
+{
+	return mount_new(sb, root, source);
+}
+
+struct mount *mount_add(struct path *at, struct super_block *sb, struct inode *root,
+			const char *source, bool rdonly)
+{
+	struct mount *m = mount_new(sb, root, source);
+
+	if (!m)
+		return NULL;
 	m->rdonly = rdonly;
 	if (at) {
 		m->parent = at->mnt;

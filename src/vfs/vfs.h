@@ -139,6 +139,10 @@ void path_put(struct path *p);
 /* Mounts. */
 struct mount *mount_add(struct path *at, struct super_block *sb, struct inode *root,
 			const char *source, bool rdonly);
+/* A mount attached nowhere and not in the mount table (Linux's
+ * kern_mount): no path walk reaches it, /proc/PID/mounts leaves it out, and
+ * path_name gives its files' names from its root. */
+struct mount *mount_internal(struct super_block *sb, struct inode *root, const char *source);
 struct mount *mount_lookup(struct mount *parent, struct inode *mountpoint);
 extern struct list_head mounts;
 

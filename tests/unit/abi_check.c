@@ -52,6 +52,7 @@ enum {
 #include <linux/fadvise.h>
 #include <linux/fcntl.h>
 #include <linux/fs.h>
+#include <linux/memfd.h>
 #include <linux/futex.h>
 #include <linux/mman.h>
 #include <linux/mqueue.h>
@@ -451,6 +452,9 @@ static void check_fcntl(void)
 	C(F_SEAL_GROW);
 	C(F_SEAL_WRITE);
 	C(F_SEAL_FUTURE_WRITE);
+#ifdef F_SEAL_EXEC
+	C(F_SEAL_EXEC);
+#endif
 	C(F_RDLCK);
 	C(F_WRLCK);
 	C(F_UNLCK);
@@ -530,6 +534,15 @@ static void check_mman(void)
 	C(MAP_UNINITIALIZED);
 	C(MAP_HUGE_SHIFT);
 	C(MAP_HUGE_MASK);
+	C(MFD_CLOEXEC);
+	C(MFD_ALLOW_SEALING);
+	C(MFD_HUGETLB);
+#ifdef MFD_EXEC
+	C(MFD_NOEXEC_SEAL);
+	C(MFD_EXEC);
+#endif
+	C(MFD_HUGE_SHIFT);
+	C(MFD_HUGE_MASK);
 	C(MREMAP_MAYMOVE);
 	C(MREMAP_FIXED);
 	C(MREMAP_DONTUNMAP);

@@ -75,6 +75,7 @@
 #define LINUX_F_SEAL_GROW	  0x0004
 #define LINUX_F_SEAL_WRITE	  0x0008
 #define LINUX_F_SEAL_FUTURE_WRITE 0x0010
+#define LINUX_F_SEAL_EXEC	  0x0020 /* Linux 6.3 */
 
 /* struct flock l_type */
 #define LINUX_F_RDLCK 0

@@ -35,6 +35,15 @@
 #define LINUX_MAP_HUGE_SHIFT	  26 /* huge page size log2 in bits 26..31 */
 #define LINUX_MAP_HUGE_MASK	  0x3f
 
+/* memfd_create flags */
+#define LINUX_MFD_CLOEXEC	0x0001
+#define LINUX_MFD_ALLOW_SEALING 0x0002
+#define LINUX_MFD_HUGETLB	0x0004
+#define LINUX_MFD_NOEXEC_SEAL	0x0008 /* Linux 6.3 */
+#define LINUX_MFD_EXEC		0x0010 /* Linux 6.3 */
+#define LINUX_MFD_HUGE_SHIFT	26
+#define LINUX_MFD_HUGE_MASK	0x3f
+
 #define LINUX_MREMAP_MAYMOVE   1
 #define LINUX_MREMAP_FIXED     2
 #define LINUX_MREMAP_DONTUNMAP 4

@@ -1,6 +1,7 @@
 /* fs/tmpfs/tmpfs.c: directories, symlinks, hard links, device nodes,
  * fifos and sockets in kernel memory; regular file data in a memfd per
- * file; user.* and trusted.* xattrs; a size limit (ENOSPC). */
+ * file; user.* and trusted.* xattrs; a size limit (ENOSPC); file seals
+ * (F_SEAL_*, set by mm/memfd.c) checked where data or size change. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,7 +47,10 @@ struct tmpfs_node {
 	struct list_head entries, xattrs;
 	bool opaque;
 	bool linkable; /* an O_TMPFILE file that linkat may still name */
-	void *fifo;    /* a named pipe's pipe */
+	/* F_SEAL_*: F_SEAL_SEAL from birth (nothing more can be added) but
+	 * for memfd_create's files (mm/memfd.c), as Linux's shmem. */
+	unsigned seals;
+	void *fifo; /* a named pipe's pipe */
 };
 
 static const struct inode_ops tmpfs_iops;
@@ -97,6 +101,7 @@ static struct inode *new_inode(struct super_block *sb, uint32_t mode, const stru
 	n->nlink = LINUX_S_ISDIR(mode) ? 2 : 1;
 	n->rdev = rdev;
 	n->memfd = -1;
+	n->seals = LINUX_F_SEAL_SEAL;
 	n->atime = n->mtime = n->ctime = vfs_now();
 	list_init(&n->entries);
 	list_init(&n->xattrs);
@@ -406,6 +411,12 @@ static int tmpfs_setattr(struct inode *ino, const struct iattr *ia)
 	struct tmpfs_node *n = N(ino);
 	int ret;
 
+	if ((ia->valid & ATTR_MODE) && (n->seals & LINUX_F_SEAL_EXEC) &&
+	    ((n->mode ^ ia->mode) & 0111))
+		return -EPERM;
+	if ((ia->valid & ATTR_SIZE) && ((ia->size < n->size && (n->seals & LINUX_F_SEAL_SHRINK)) ||
+					(ia->size > n->size && (n->seals & LINUX_F_SEAL_GROW))))
+		return -EPERM;
 	if (ia->valid & ATTR_SIZE) {
 		ret = resize(ino, ia->size);
 		if (ret < 0)
@@ -459,6 +470,27 @@ static long tf_pread(struct file *f, void *buf, size_t n, int64_t off)
 	return host_pread(tn->memfd, buf, n, off);
 }
 
+#define SEALS_WRITE (LINUX_F_SEAL_WRITE | LINUX_F_SEAL_FUTURE_WRITE)
+
+/* shmem_write_begin's seal checks, page by page as Linux writes: a write
+ * under F_SEAL_GROW stops at the page that would grow the file, EPERM if
+ * that is the first. */
+static long sealed_write(const struct tmpfs_node *tn, int64_t off, size_t *n)
+{
+	uint64_t stop = tn->size & ~4095ULL;
+
+	if (*n == 0)
+		return 0;
+	if (tn->seals & SEALS_WRITE)
+		return -EPERM;
+	if (!(tn->seals & LINUX_F_SEAL_GROW) || (uint64_t)off + *n <= tn->size)
+		return 0;
+	if (stop <= (uint64_t)off)
+		return -EPERM;
+	*n = stop - (uint64_t)off;
+	return 0;
+}
+
 static long tf_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
 {
 	struct tmpfs_node *tn = N(f->inode);
@@ -467,6 +499,11 @@ static long tf_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
 
 	if (off < 0)
 		return -EINVAL;
+	if (tn->seals & (SEALS_WRITE | LINUX_F_SEAL_GROW)) {
+		ret = sealed_write(tn, off, &n);
+		if (ret < 0)
+			return ret;
+	}
 	if ((uint64_t)off + n > tn->size) {
 		int r = resize(f->inode, (uint64_t)off + n);
 
@@ -494,6 +531,12 @@ static long tf_fallocate(struct file *f, int mode, int64_t off, int64_t len)
 
 	if (mode & ~(LINUX_FALLOC_FL_KEEP_SIZE | LINUX_FALLOC_FL_PUNCH_HOLE))
 		return -EOPNOTSUPP;
+	/* shmem's seals: a hole changes the data, an allocation past the
+	 * size grows the file (even with KEEP_SIZE). */
+	if ((mode & LINUX_FALLOC_FL_PUNCH_HOLE)
+		    ? (tn->seals & SEALS_WRITE)
+		    : ((tn->seals & LINUX_F_SEAL_GROW) && end > tn->size))
+		return -EPERM;
 	if (!(mode & LINUX_FALLOC_FL_KEEP_SIZE) && end > tn->size) {
 		ret = resize(f->inode, end);
 		if (ret < 0)
@@ -592,6 +635,14 @@ static const struct file_ops tmpfs_file_ops = {
 	.mmap_fd = tf_mmap_fd,
 	.fallocate = tf_fallocate,
 };
+
+unsigned *tmpfs_file_seals(struct file *f)
+{
+	if (f->ops != &tmpfs_file_ops || !f->path.dentry || f->path.dentry->inode != f->inode ||
+	    f->inode->sb->magic != LINUX_TMPFS_MAGIC)
+		return NULL;
+	return &N(f->inode)->seals;
+}
 
 static const struct file_ops tmpfs_dir_ops = {
 	.read = dir_read,

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct file;
 struct inode;
 struct super_block;
 
@@ -23,6 +24,11 @@ int tmpfs_add_file(struct inode *dir, const char *name, uint32_t mode, const voi
 		   size_t len);
 /* The host fd of a regular file's data (created if needed), or -errno. */
 int tmpfs_data_fd(struct inode *ino);
+/* The seals of f (F_SEAL_*, changed by mm/memfd.c; the write paths here
+ * enforce them), or NULL if f is not a regular file opened on a tmpfs of
+ * its own (a file of the root overlay's upper, of sysfs): EINVAL for
+ * F_GET_SEALS, as on Linux's non-shmem files. */
+unsigned *tmpfs_file_seals(struct file *f);
 /* The most tmpfs files with data in the instance (each holds a host fd). */
 void tmpfs_set_max_files(long n);
 
