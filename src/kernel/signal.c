@@ -578,10 +578,31 @@ int signal_timer_queued(struct process *p, struct task *thread, int sig, int id,
 
 /* Delivery */
 
-static bool on_altstack(const struct task *t, uint64_t sp)
+/* As Linux: never on an SS_AUTODISARM stack (it was disarmed when the
+ * handler started on it). */
+bool signal_on_altstack(const struct task *t, uint64_t sp)
 {
-	return t->altstack.ss_size && sp > t->altstack.ss_sp &&
-	       sp - t->altstack.ss_sp <= t->altstack.ss_size;
+	if (t->altstack.ss_flags & (int32_t)LINUX_SS_AUTODISARM)
+		return false;
+	return sp > t->altstack.ss_sp && sp - t->altstack.ss_sp <= t->altstack.ss_size;
+}
+
+int signal_altstack_set(struct task *t, const struct linux_stack_t *ss, uint64_t sp)
+{
+	unsigned mode = (unsigned)ss->ss_flags & ~LINUX_SS_AUTODISARM;
+
+	if (signal_on_altstack(t, sp))
+		return -EPERM;
+	if (mode != LINUX_SS_DISABLE && mode != LINUX_SS_ONSTACK && mode != 0)
+		return -EINVAL;
+	if (mode != LINUX_SS_DISABLE && ss->ss_size < LINUX_MINSIGSTKSZ)
+		return -ENOMEM;
+	t->altstack = *ss;
+	if (mode == LINUX_SS_DISABLE) {
+		t->altstack.ss_sp = 0;
+		t->altstack.ss_size = 0;
+	}
+	return 0;
 }
 
 /* The handler starts with the FPU in its initial state, as in Linux: x87
@@ -661,7 +682,7 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 	}
 
 	sp = r.rsp;
-	if ((sa->flags & LINUX_SA_ONSTACK) && t->altstack.ss_size && !on_altstack(t, sp))
+	if ((sa->flags & LINUX_SA_ONSTACK) && t->altstack.ss_size && !signal_on_altstack(t, sp))
 		sp = t->altstack.ss_sp + t->altstack.ss_size;
 	else
 		sp -= USER_RSP_REDZONE;
@@ -676,8 +697,7 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 			    (xstate ? LINUX_UC_FP_XSTATE : 0);
 	frame.uc.uc_stack.ss_sp = t->altstack.ss_sp;
 	frame.uc.uc_stack.ss_size = t->altstack.ss_size;
-	frame.uc.uc_stack.ss_flags =
-		t->altstack.ss_size ? (on_altstack(t, r.rsp) ? 1 : 0) : LINUX_SS_DISABLE;
+	frame.uc.uc_stack.ss_flags = t->altstack.ss_flags; /* as set, as Linux */
 	frame.uc.uc_sigmask = oldmask;
 	sc->r8 = r.r8, sc->r9 = r.r9, sc->r10 = r.r10, sc->r11 = r.r11;
 	sc->r12 = r.r12, sc->r13 = r.r13, sc->r14 = r.r14, sc->r15 = r.r15;
@@ -712,6 +732,7 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 	if (t->altstack.ss_flags & LINUX_SS_AUTODISARM) {
 		t->altstack.ss_sp = 0;
 		t->altstack.ss_size = 0;
+		t->altstack.ss_flags = LINUX_SS_DISABLE;
 	}
 	return 0;
 }
@@ -896,13 +917,9 @@ long sys_rt_sigreturn(struct task *t, const struct sysargs *a)
 			goto bad;
 	}
 	platform->set_regs(t->thread, &r);
-	/* The alternate stack as it was (errors ignored, as in Linux). */
-	if (!on_altstack(t, r.rsp) && (uc.uc_stack.ss_flags & LINUX_SS_DISABLE) == 0 &&
-	    uc.uc_stack.ss_size >= LINUX_MINSIGSTKSZ) {
-		t->altstack.ss_sp = uc.uc_stack.ss_sp;
-		t->altstack.ss_size = uc.uc_stack.ss_size;
-		t->altstack.ss_flags = uc.uc_stack.ss_flags & (int32_t)LINUX_SS_AUTODISARM;
-	}
+	/* The alternate stack as it was, as sigaltstack(2) would set it at
+	 * the restored rsp (errors ignored, as in Linux). */
+	(void)signal_altstack_set(t, &uc.uc_stack, r.rsp);
 	return 0;
 bad:
 	/* A forged or damaged frame: the guest dies of SIGSEGV, never us. */

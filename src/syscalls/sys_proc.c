@@ -442,8 +442,9 @@ long sys_execve(struct task *t, const struct sysargs *a)
 				if (t->proc->sigactions[i].handler != LINUX_SIG_IGN)
 					memset(&t->proc->sigactions[i], 0,
 					       sizeof(t->proc->sigactions[i]));
-			memset(&t->altstack, 0, sizeof(t->altstack));
-			t->altstack.ss_flags = LINUX_SS_DISABLE;
+			/* As Linux: no stack; the flags stay as they were. */
+			t->altstack.ss_sp = 0;
+			t->altstack.ss_size = 0;
 			t->robust_list = 0;
 			t->clear_child_tid = 0;
 			t->no_result = true;

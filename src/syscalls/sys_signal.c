@@ -74,15 +74,6 @@ long sys_rt_sigprocmask(struct task *t, const struct sysargs *a)
 	return 0;
 }
 
-/* Is sp on t's alternate stack? Never with SS_AUTODISARM (as Linux: the
- * stack was disarmed when the handler started on it). */
-static bool on_sig_stack(const struct task *t, uint64_t sp)
-{
-	if (t->altstack.ss_flags & (int32_t)LINUX_SS_AUTODISARM)
-		return false;
-	return sp > t->altstack.ss_sp && sp - t->altstack.ss_sp <= t->altstack.ss_size;
-}
-
 long sys_sigaltstack(struct task *t, const struct sysargs *a)
 {
 	uaddr_t uss = sysarg_uaddr(a, 0), uold = sysarg_uaddr(a, 1);
@@ -92,30 +83,21 @@ long sys_sigaltstack(struct task *t, const struct sysargs *a)
 
 	if (platform->get_regs(t->thread, &r) < 0)
 		return -ESRCH;
-	on_stack = on_sig_stack(t, r.rsp);
+	on_stack = signal_on_altstack(t, r.rsp);
+	old.pad = 0;
 	old.ss_flags &= (int32_t)LINUX_SS_AUTODISARM;
 	if (old.ss_size == 0)
 		old.ss_flags |= LINUX_SS_DISABLE;
 	else if (on_stack)
 		old.ss_flags |= LINUX_SS_ONSTACK;
 	if (uss) {
-		unsigned mode;
+		int ret;
 
 		if (copy_from_user(t->mm, &ss, uss, sizeof(ss)) < 0)
 			return -EFAULT;
-		if (on_stack)
-			return -EPERM;
-		mode = (unsigned)ss.ss_flags & ~LINUX_SS_AUTODISARM;
-		if (mode != LINUX_SS_DISABLE && mode != LINUX_SS_ONSTACK && mode != 0)
-			return -EINVAL;
-		if (mode == LINUX_SS_DISABLE) {
-			ss.ss_size = 0;
-			ss.ss_sp = 0;
-		} else if (ss.ss_size < LINUX_MINSIGSTKSZ) {
-			return -ENOMEM;
-		}
-		ss.ss_flags &= ~LINUX_SS_ONSTACK;
-		t->altstack = ss;
+		ret = signal_altstack_set(t, &ss, r.rsp);
+		if (ret < 0)
+			return ret;
 	}
 	if (uold && copy_to_user(t->mm, uold, &old, sizeof(old)) < 0)
 		return -EFAULT;

@@ -891,6 +891,9 @@ static void test_fpu_frame(void)
 
 /* ---- sigaltstack ---- */
 
+#ifndef SS_AUTODISARM
+#define SS_AUTODISARM (1U << 31)
+#endif
 #define ALTSZ (64 * 1024)
 static char altbuf[ALTSZ] __attribute__((aligned(16)));
 static volatile int alt_on, alt_flags, alt_calls;
@@ -906,6 +909,15 @@ static void h_alt(int sig)
 	memset(&cur, 0, sizeof cur);
 	sigaltstack(NULL, &cur);
 	alt_flags = cur.ss_flags;
+}
+
+static volatile int alt_uc_flags;
+
+static void h_alt_uc(int sig, siginfo_t *si, void *uc)
+{
+	(void)si;
+	alt_uc_flags = ((ucontext_t *)uc)->uc_stack.ss_flags;
+	h_alt(sig);
 }
 
 static void test_altstack(void)
@@ -947,6 +959,34 @@ static void test_altstack(void)
 	alt_calls = 0;
 	raise(SIGUSR1);
 	check(alt_calls == 1 && !alt_on, "SA_ONSTACK without an alternate stack: normal stack");
+
+	/* SS_AUTODISARM: the handler starts with the stack disarmed
+	 * (SS_DISABLE, no SS_AUTODISARM) and its return re-arms it with the
+	 * flags as set; the frame's uc_stack holds those flags. */
+	ss.ss_size = ALTSZ;
+	ss.ss_flags = (int)SS_AUTODISARM;
+	check(sigaltstack(&ss, NULL) == 0, "SS_AUTODISARM succeeds");
+	set_action(SIGUSR1, h_alt_uc, SA_ONSTACK);
+	alt_calls = 0;
+	raise(SIGUSR1);
+	check(alt_calls == 1 && alt_on && alt_flags == SS_DISABLE,
+	      "SS_AUTODISARM: on the stack, which reads as SS_DISABLE inside");
+	check(alt_uc_flags == (int)SS_AUTODISARM, "the frame's uc_stack has SS_AUTODISARM");
+	memset(&old, 0, sizeof old);
+	sigaltstack(NULL, &old);
+	check(old.ss_flags == (int)SS_AUTODISARM && old.ss_size == ALTSZ,
+	      "after the handler: re-armed, still SS_AUTODISARM");
+	alt_calls = 0;
+	raise(SIGUSR1);
+	check(alt_calls == 1 && alt_on && alt_flags == SS_DISABLE &&
+		      alt_uc_flags == (int)SS_AUTODISARM,
+	      "a second signal: the same");
+	ss.ss_flags = SS_ONSTACK; /* musl's sigaltstack refuses it */
+	syscall(SYS_sigaltstack, &ss, NULL);
+	raise(SIGUSR1);
+	check(alt_uc_flags == SS_ONSTACK, "set with SS_ONSTACK: uc_stack shows SS_ONSTACK");
+	ss.ss_flags = SS_DISABLE;
+	sigaltstack(&ss, NULL);
 	set_handler(SIGUSR1, h_count, 0);
 }
 
