@@ -446,6 +446,8 @@ int send_signal(struct task *from, struct process *p, int sig)
 {
 	struct linux_siginfo si;
 
+	if (sig < 0 || sig > LINUX_NSIG)
+		return -EINVAL;
 	if (p->zombie)
 		return 0;
 	if (!signal_may_send(from, p, sig))
@@ -460,6 +462,8 @@ int send_signal_tkill(struct task *from, struct task *target, int sig)
 {
 	struct linux_siginfo si;
 
+	if (sig < 0 || sig > LINUX_NSIG)
+		return -EINVAL;
 	if (!signal_may_send(from, target->proc, sig))
 		return -EPERM;
 	if (sig == 0)

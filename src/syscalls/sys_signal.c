@@ -17,7 +17,7 @@ long sys_rt_sigaction(struct task *t, const struct sysargs *a)
 {
 	int sig = sysarg_int(a, 0);
 	uaddr_t uact = sysarg_uaddr(a, 1), uold = sysarg_uaddr(a, 2);
-	struct linux_sigaction act, *cur;
+	struct linux_sigaction act, old, *cur;
 
 	if (sysarg_size(a, 3) != sizeof(uint64_t))
 		return -EINVAL;
@@ -26,9 +26,8 @@ long sys_rt_sigaction(struct task *t, const struct sysargs *a)
 	if (uact && (sig == LINUX_SIGKILL || sig == LINUX_SIGSTOP))
 		return -EINVAL;
 	cur = &t->proc->sigactions[sig - 1];
+	old = *cur;
 	if (uact && copy_from_user(t->mm, &act, uact, sizeof(act)) < 0)
-		return -EFAULT;
-	if (uold && copy_to_user(t->mm, uold, cur, sizeof(*cur)) < 0)
 		return -EFAULT;
 	if (uact) {
 		act.mask &= ~UNBLOCKABLE;
@@ -38,6 +37,9 @@ long sys_rt_sigaction(struct task *t, const struct sysargs *a)
 		    (act.handler == LINUX_SIG_DFL && DEFAULT_IGNORED(sig)))
 			signal_discard(t->proc, 1ULL << (sig - 1));
 	}
+	/* As Linux: a fault here leaves the new action in place. */
+	if (uold && copy_to_user(t->mm, uold, &old, sizeof(old)) < 0)
+		return -EFAULT;
 	return 0;
 }
 
@@ -67,10 +69,9 @@ long sys_rt_sigprocmask(struct task *t, const struct sysargs *a)
 		}
 		t->sigmask &= ~UNBLOCKABLE;
 	}
-	if (uold && copy_to_user(t->mm, uold, &old, sizeof(old)) < 0) {
-		t->sigmask = old;
+	/* As Linux: a fault here leaves the new mask in place. */
+	if (uold && copy_to_user(t->mm, uold, &old, sizeof(old)) < 0)
 		return -EFAULT;
-	}
 	return 0;
 }
 
@@ -170,8 +171,6 @@ long sys_kill(struct task *t, const struct sysargs *a)
 	int pid = sysarg_int(a, 0), sig = sysarg_int(a, 1);
 	struct process *p;
 
-	if (sig < 0 || sig > LINUX_NSIG)
-		return -EINVAL;
 	if (pid > 0) {
 		p = find_process(pid);
 		return p ? send_signal(t, p, sig) : -ESRCH;
@@ -187,7 +186,7 @@ static long do_tkill(struct task *t, int tgid, int tid, int sig)
 {
 	struct task *target;
 
-	if (tid <= 0 || sig < 0 || sig > LINUX_NSIG)
+	if (tid <= 0)
 		return -EINVAL;
 	target = task_by_tid(tid);
 	if (!target || (tgid > 0 && target->proc->pid != tgid))

@@ -1446,6 +1446,52 @@ static void test_defaults(void)
 	      "a blocked SIGTERM kills once unblocked");
 }
 
+/* The order of a call's checks and effects, as Linux: rt_sigaction and
+ * rt_sigprocmask make the change before a fault writing the old value
+ * (EFAULT); kill and tkill look for the target before checking the
+ * signal number (ESRCH, then EINVAL). */
+static void test_errno_order(void)
+{
+	struct sigaction sa, cur;
+	sigset_t set, got;
+	pid_t c = xfork();
+
+	if (c == 0)
+		_exit(0);
+	reap(c); /* c is a pid that names nobody now */
+	set_handler(SIGUSR2, SIG_IGN, 0);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = h_count;
+	errno = 0;
+	check(syscall(SYS_rt_sigaction, SIGUSR2, &sa, (void *)1, 8) == -1 && errno == EFAULT,
+	      "rt_sigaction with a bad oldact: EFAULT");
+	sigaction(SIGUSR2, NULL, &cur);
+	check(cur.sa_handler == h_count, "... and the new action is in place");
+	set_handler(SIGUSR2, h_count, 0);
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR2);
+	errno = 0;
+	check(syscall(SYS_rt_sigprocmask, SIG_BLOCK, &set, (void *)1, 8) == -1 && errno == EFAULT,
+	      "rt_sigprocmask with a bad oldset: EFAULT");
+	sigprocmask(SIG_SETMASK, NULL, &got);
+	check(sigismember(&got, SIGUSR2), "... and the new mask is in place");
+	mask_op(SIG_UNBLOCK, SIGUSR2);
+
+	errno = 0;
+	check(kill(c, 100) == -1 && errno == ESRCH, "kill(no such pid, bad signal): ESRCH");
+	errno = 0;
+	check(kill(-c, 100) == -1 && errno == ESRCH, "kill(no such group, bad signal): ESRCH");
+	errno = 0;
+	check(kill(getpid(), 100) == -1 && errno == EINVAL, "kill(self, bad signal): EINVAL");
+	errno = 0;
+	check(syscall(SYS_tkill, c, 100) == -1 && errno == ESRCH,
+	      "tkill(no such tid, bad signal): ESRCH");
+	errno = 0;
+	check(syscall(SYS_tgkill, getpid(), getpid(), -1) == -1 && errno == EINVAL,
+	      "tgkill(self, bad signal): EINVAL");
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa;
@@ -1482,5 +1528,6 @@ int main(int argc, char **argv)
 	test_sigpipe();
 	test_eintr();
 	test_defaults();
+	test_errno_order();
 	return 0;
 }
