@@ -105,8 +105,8 @@ long sys_mmap(struct task *t, const struct sysargs *a)
 		ret = platform->mm_flush(mm->pf);
 	if (ret == 0)
 		ret = (long)addr;
-	else if (ret != -ENODEV && ret != -EACCES)
-		ret = -ENOMEM;
+	else if (ret != -ENODEV && ret != -EACCES && ret != -EINVAL)
+		ret = -ENOMEM; /* EINVAL: over part of the vDSO, as Linux */
 out:
 	file_put(f);
 	return ret;
@@ -254,6 +254,9 @@ long sys_madvise(struct task *t, const struct sysargs *a)
 
 		if (ret == 0)
 			ret = platform->mm_flush(t->mm->pf);
+		/* EINVAL: the host refused a special mapping ([vvar]), as Linux. */
+		if (ret == -EINVAL)
+			return -EINVAL;
 		return ret < 0 ? -ENOMEM : 0;
 	}
 	return 0;
