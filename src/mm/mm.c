@@ -643,6 +643,37 @@ size_t mm_accessible(struct mm *mm, uaddr_t addr, size_t len, bool write)
 	return at >= end ? len : at - addr;
 }
 
+int mm_advise(struct mm *mm, uaddr_t addr, size_t len, int advice, bool host)
+{
+	uaddr_t end = addr + len, at = addr;
+	bool hole = false, queued = false;
+	struct vma *v;
+	int ret;
+
+	for (v = mm_find_vma(mm, addr); v && &v->link != &mm->vmas && v->start < end;
+	     v = list_entry(v->link.next, struct vma, link)) {
+		uaddr_t s = v->start > at ? v->start : at, e = v->end < end ? v->end : end;
+
+		if (v->start > at || (v->flags & VMA_STUB))
+			hole = true;
+		at = v->end;
+		if (!host || (v->flags & VMA_STUB))
+			continue;
+		ret = platform->mm_advise(mm->pf, s, e - s, advice);
+		if (ret < 0)
+			return ret;
+		queued = true;
+	}
+	if (at < end)
+		hole = true;
+	if (queued) {
+		ret = platform->mm_flush(mm->pf);
+		if (ret < 0)
+			return ret;
+	}
+	return hole ? -ENOMEM : 0;
+}
+
 /* Moves [addr, addr+old_len), inside one VMA, to new_addr with new_len. */
 static long vma_move(struct mm *mm, struct vma *v, uaddr_t addr, size_t old_len, size_t new_len,
 		     uaddr_t new_addr)

@@ -126,5 +126,9 @@ void mm_set_max_map_count(int n);
 
 /* How many bytes from addr on are mapped with the access asked for. */
 size_t mm_accessible(struct mm *mm, uaddr_t addr, size_t len, bool write);
+/* madvise(2) over the VMAs in [addr, addr+len), on the host if host (never
+ * on the stub's pages): 0; -ENOMEM when part of the range is not mapped
+ * (the rest advised, as Linux); or the host's error. */
+int mm_advise(struct mm *mm, uaddr_t addr, size_t len, int advice, bool host);
 
 #endif

@@ -211,17 +211,29 @@ long sys_brk(struct task *t, const struct sysargs *a)
 long sys_madvise(struct task *t, const struct sysargs *a)
 {
 	uaddr_t addr = sysarg_uaddr(a, 0);
-	uint64_t len = sysarg_size(a, 1);
+	uint64_t len_in = sysarg_size(a, 1), len;
 	int advice = sysarg_int(a, 2);
+	bool host = false;
 	uaddr_t end;
 
 	switch (advice) {
+	/* These change what the guest sees, or what a fork gives the child
+	 * (the host's fork of the stub makes the copy): the host does them. */
+	case LINUX_MADV_DONTNEED:
+	case LINUX_MADV_DONTNEED_LOCKED:
+	case LINUX_MADV_FREE:
+	case LINUX_MADV_WIPEONFORK:
+	case LINUX_MADV_KEEPONFORK:
+	case LINUX_MADV_POPULATE_READ:
+	case LINUX_MADV_POPULATE_WRITE:
+		host = true;
+		break;
+	/* Hints. Differs from Linux: DONTFORK/DOFORK are accepted and
+	 * ignored until the processes issue brings fork. */
 	case LINUX_MADV_NORMAL:
 	case LINUX_MADV_RANDOM:
 	case LINUX_MADV_SEQUENTIAL:
 	case LINUX_MADV_WILLNEED:
-	case LINUX_MADV_DONTNEED:
-	case LINUX_MADV_FREE:
 	case LINUX_MADV_DONTFORK:
 	case LINUX_MADV_DOFORK:
 	case LINUX_MADV_MERGEABLE:
@@ -238,26 +250,13 @@ long sys_madvise(struct task *t, const struct sysargs *a)
 	}
 	if (addr & (PAGE_SIZE - 1))
 		return -EINVAL;
-	len = PAGE_ALIGN(len);
+	len = PAGE_ALIGN(len_in);
+	if (len_in && !len) /* rounded up from near -1 */
+		return -EINVAL;
 	end = addr + len;
 	if (end < addr)
 		return -EINVAL;
 	if (end == addr)
 		return 0;
-	if (mm_accessible(t->mm, addr, len, false) != len && !mm_range_used(t->mm, addr, end))
-		return -ENOMEM;
-	/* Only these change what the guest sees; the rest are hints.
-	 * Differs from Linux: DONTFORK/DOFORK are accepted and ignored until
-	 * the processes issue brings fork. */
-	if (advice == LINUX_MADV_DONTNEED || advice == LINUX_MADV_FREE) {
-		int ret = platform->mm_advise(t->mm->pf, addr, len, advice);
-
-		if (ret == 0)
-			ret = platform->mm_flush(t->mm->pf);
-		/* EINVAL: the host refused a special mapping ([vvar]), as Linux. */
-		if (ret == -EINVAL)
-			return -EINVAL;
-		return ret < 0 ? -ENOMEM : 0;
-	}
-	return 0;
+	return mm_advise(t->mm, addr, len, advice, host);
 }

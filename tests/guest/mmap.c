@@ -9,12 +9,21 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
 #ifndef MREMAP_FIXED
 #define MREMAP_FIXED 2
+#endif
+#ifndef MADV_WIPEONFORK
+#define MADV_WIPEONFORK 18
+#define MADV_KEEPONFORK 19
+#endif
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ  22
+#define MADV_POPULATE_WRITE 23
 #endif
 #ifndef MREMAP_DONTUNMAP
 #define MREMAP_DONTUNMAP 4
@@ -389,5 +398,55 @@ int main(void)
 	} else {
 		check(0, "MADV_DONTNEED on a private file mapping drops the private copy");
 	}
+
+	/* A hole in the range: ENOMEM, the mapped part advised all the same
+	 * (Linux); a length rounding up to 0 is EINVAL. */
+	p = mmap(NULL, 3 * PG, RW, PA, -1, 0);
+	memset(p, 0x55, 3 * PG);
+	munmap(p + PG, PG);
+	check_err(syscall(SYS_madvise, p, 3 * PG, MADV_DONTNEED), ENOMEM,
+		  "MADV_DONTNEED over a hole");
+	check(all_is(p, PG, 0) && all_is(p + 2 * PG, PG, 0),
+	      "... and the pages around it are zeroed all the same");
+	check_err(syscall(SYS_madvise, p, 3 * PG, MADV_WILLNEED), ENOMEM,
+		  "MADV_WILLNEED over a hole");
+	check_err(syscall(SYS_madvise, p, -1UL, MADV_NORMAL), EINVAL,
+		  "madvise length rounding up to 0");
+	munmap(p, 3 * PG);
+
+	/* MADV_WIPEONFORK: the child sees zeros, the parent its data;
+	 * MADV_KEEPONFORK undoes it; a file mapping refuses it. */
+	p = mmap(NULL, 2 * PG, RW, PA, -1, 0);
+	memset(p, 0x66, 2 * PG);
+	check(madvise(p, PG, MADV_WIPEONFORK) == 0, "madvise(MADV_WIPEONFORK)");
+	check(madvise(p + PG, PG, MADV_WIPEONFORK) == 0 &&
+		      madvise(p + PG, PG, MADV_KEEPONFORK) == 0,
+	      "madvise(MADV_KEEPONFORK)");
+	fflush(stdout);
+	{
+		int st;
+		pid_t c = fork();
+
+		if (c == 0)
+			_exit(all_is(p, PG, 0) && all_is(p + PG, PG, 0x66) ? 0 : 1);
+		check(c > 0 && waitpid(c, &st, 0) == c && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		      "the child's copy is wiped, the KEEPONFORK page kept");
+	}
+	check(all_is(p, 2 * PG, 0x66), "the parent's is not");
+	munmap(p, 2 * PG);
+	fd = open("tests/guest/data/hello.txt", O_RDONLY);
+	p = mmap(NULL, PG, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	check_err(syscall(SYS_madvise, p, PG, MADV_WIPEONFORK), EINVAL,
+		  "MADV_WIPEONFORK on a file mapping");
+	munmap(p, PG);
+
+	/* MADV_POPULATE_READ/WRITE prefault; the data stays. */
+	p = mmap(NULL, 2 * PG, RW, PA, -1, 0);
+	p[0] = 9;
+	check(madvise(p, 2 * PG, MADV_POPULATE_READ) == 0 &&
+		      madvise(p, 2 * PG, MADV_POPULATE_WRITE) == 0 && p[0] == 9 && p[PG] == 0,
+	      "MADV_POPULATE_READ and _WRITE");
+	munmap(p, 2 * PG);
 	return 0;
 }
