@@ -643,6 +643,25 @@ size_t mm_accessible(struct mm *mm, uaddr_t addr, size_t len, bool write)
 	return at >= end ? len : at - addr;
 }
 
+long mm_mincore(struct mm *mm, uaddr_t addr, size_t pages, unsigned char *vec)
+{
+	struct vma *v = mm_find_vma(mm, addr);
+	size_t done = 0;
+
+	while (done < pages) {
+		uaddr_t at = addr + done * PAGE_SIZE;
+
+		if (!v || &v->link == &mm->vmas || v->start > at || (v->flags & VMA_STUB))
+			break;
+		/* Differs from Linux: every mapped page reads as resident (the
+		 * host's residency is not asked). */
+		for (; done < pages && addr + done * PAGE_SIZE < v->end; done++)
+			vec[done] = 1;
+		v = list_entry(v->link.next, struct vma, link);
+	}
+	return (long)done;
+}
+
 int mm_advise(struct mm *mm, uaddr_t addr, size_t len, int advice, bool host)
 {
 	uaddr_t end = addr + len, at = addr;

@@ -130,5 +130,8 @@ size_t mm_accessible(struct mm *mm, uaddr_t addr, size_t len, bool write);
  * on the stub's pages): 0; -ENOMEM when part of the range is not mapped
  * (the rest advised, as Linux); or the host's error. */
 int mm_advise(struct mm *mm, uaddr_t addr, size_t len, int advice, bool host);
+/* mincore(2) for pages pages from addr: fills vec up to the first page not
+ * mapped and returns how many it filled. */
+long mm_mincore(struct mm *mm, uaddr_t addr, size_t pages, unsigned char *vec);
 
 #endif

@@ -4,6 +4,7 @@
 #include "kernel/task.h"
 #include "kernel/log.h"
 #include "mm/mm.h"
+#include "mm/usercopy.h"
 #include "vfs/file.h"
 #include "platform/platform.h"
 #include "abi/linux/errno.h"
@@ -259,4 +260,55 @@ long sys_madvise(struct task *t, const struct sysargs *a)
 	if (end == addr)
 		return 0;
 	return mm_advise(t->mm, addr, len, advice, host);
+}
+
+/* msync(2): the guest's shared file mappings are the host's, so their
+ * pages are already the file's; as fsync here, nothing is left to write.
+ * What remains is Linux's checks: ENOMEM for a hole. */
+long sys_msync(struct task *t, const struct sysargs *a)
+{
+	uaddr_t addr = sysarg_uaddr(a, 0);
+	uint64_t len = sysarg_size(a, 1);
+	int flags = sysarg_int(a, 2);
+
+	if (flags & ~(LINUX_MS_ASYNC | LINUX_MS_INVALIDATE | LINUX_MS_SYNC))
+		return -EINVAL;
+	if (addr & (PAGE_SIZE - 1))
+		return -EINVAL;
+	if ((flags & LINUX_MS_ASYNC) && (flags & LINUX_MS_SYNC))
+		return -EINVAL;
+	len = PAGE_ALIGN(len); /* as Linux: near -1 rounds to 0, which is 0 */
+	if (addr + len < addr)
+		return -ENOMEM;
+	if (len == 0)
+		return 0;
+	return mm_advise(t->mm, addr, len, 0, false);
+}
+
+/* mincore(2), one page of the vector at a time as Linux. */
+long sys_mincore(struct task *t, const struct sysargs *a)
+{
+	static unsigned char vec[PAGE_SIZE];
+	uaddr_t addr = sysarg_uaddr(a, 0), uvec = sysarg_uaddr(a, 2);
+	uint64_t len = sysarg_size(a, 1), pages;
+
+	if (addr & (PAGE_SIZE - 1))
+		return -EINVAL;
+	if (len > TASK_SIZE || addr > TASK_SIZE - len)
+		return -ENOMEM;
+	pages = (len >> 12) + ((len & (PAGE_SIZE - 1)) != 0);
+	if (pages > TASK_SIZE || uvec > TASK_SIZE - pages)
+		return -EFAULT;
+	while (pages) {
+		long got = mm_mincore(t->mm, addr, pages < PAGE_SIZE ? pages : PAGE_SIZE, vec);
+
+		if (got <= 0)
+			return -ENOMEM;
+		if (copy_to_user(t->mm, uvec, vec, (size_t)got) < 0)
+			return -EFAULT;
+		pages -= (uint64_t)got;
+		uvec += (uint64_t)got;
+		addr += (uint64_t)got * PAGE_SIZE;
+	}
+	return 0;
 }

@@ -448,5 +448,39 @@ int main(void)
 		      madvise(p, 2 * PG, MADV_POPULATE_WRITE) == 0 && p[0] == 9 && p[PG] == 0,
 	      "MADV_POPULATE_READ and _WRITE");
 	munmap(p, 2 * PG);
+
+	/* msync: flag checks, ENOMEM for a hole (MS_SYNC stops there, the
+	 * others go on), a length rounding to 0 is 0; on a shared file
+	 * mapping the data is the file's. */
+	p = mmap(NULL, 3 * PG, RW, PA, -1, 0);
+	check(msync(p, 3 * PG, MS_SYNC) == 0 && msync(p, 3 * PG, MS_ASYNC) == 0 &&
+		      msync(p, 3 * PG, MS_INVALIDATE) == 0 && msync(p, 3 * PG, 0) == 0,
+	      "msync of a mapped range");
+	check_err(syscall(SYS_msync, p + 1, PG, MS_SYNC), EINVAL, "msync unaligned");
+	check_err(syscall(SYS_msync, p, PG, MS_SYNC | MS_ASYNC), EINVAL, "msync MS_SYNC|MS_ASYNC");
+	check_err(syscall(SYS_msync, p, PG, 0x100), EINVAL, "msync with a bad flag");
+	check(syscall(SYS_msync, p, -1UL, MS_SYNC) == 0, "msync length rounding to 0: 0");
+	munmap(p + PG, PG);
+	check_err(syscall(SYS_msync, p, 3 * PG, MS_SYNC), ENOMEM, "msync(MS_SYNC) over a hole");
+	check_err(syscall(SYS_msync, p, 3 * PG, MS_ASYNC), ENOMEM, "msync(MS_ASYNC) over a hole");
+
+	/* mincore: a byte per page up to a hole (ENOMEM), EINVAL unaligned,
+	 * ENOMEM past the user range, EFAULT for a bad vector. */
+	{
+		unsigned char vec[4] = { 7, 7, 7, 7 };
+
+		check_err(syscall(SYS_mincore, p, 3 * PG, vec), ENOMEM, "mincore over a hole");
+		check(vec[0] <= 1 && vec[1] == 7, "... the vector filled up to it");
+		memset(vec, 7, sizeof(vec));
+		check(mincore(p + 2 * PG, PG - 1, vec) == 0 && vec[0] <= 1 && vec[1] == 7,
+		      "mincore of a page (length rounded up)");
+		check_err(syscall(SYS_mincore, p + 1, PG, vec), EINVAL, "mincore unaligned");
+		check_err(syscall(SYS_mincore, p, PG, (void *)1), EFAULT,
+			  "mincore with a bad vector");
+		check_err(syscall(SYS_mincore, 0x7ffffffff000UL, 2 * PG, vec), ENOMEM,
+			  "mincore past the user range");
+		check(mincore(p, 0, vec) == 0, "mincore of nothing");
+	}
+	munmap(p, 3 * PG);
 	return 0;
 }
