@@ -34,6 +34,9 @@ enum {
 	VMA_VDSO = 1 << 6,	  /* the host's vDSO code: [vdso] */
 	VMA_VVAR = 1 << 7,	  /* its data pages: [vvar], never writable */
 	VMA_VVAR_VCLOCK = 1 << 8, /* [vvar_vclock], likewise */
+	/* Mapped MAP_GROWSDOWN: mprotect(PROT_GROWSDOWN) takes it as a stack.
+	 * Differs from Linux: only the main stack grows on a fault. */
+	VMA_GROWSDOWN = 1 << 9,
 };
 
 struct vma {

@@ -13,12 +13,14 @@
 
 #define PROT_KNOWN (LINUX_PROT_READ | LINUX_PROT_WRITE | LINUX_PROT_EXEC | LINUX_PROT_SEM)
 
-/* Flags MAP_SHARED_VALIDATE knows; others are EOPNOTSUPP there. */
-#define MAP_KNOWN                                                                                  \
-	(LINUX_MAP_TYPE | LINUX_MAP_FIXED | LINUX_MAP_ANONYMOUS | LINUX_MAP_32BIT |                \
-	 LINUX_MAP_GROWSDOWN | 0x0800 /* DENYWRITE */ | 0x1000 /* EXECUTABLE */ |                  \
-	 0x2000 /* LOCKED */ | LINUX_MAP_NORESERVE | LINUX_MAP_POPULATE | 0x10000 /* NONBLOCK */ | \
-	 LINUX_MAP_STACK | LINUX_MAP_HUGETLB | LINUX_MAP_FIXED_NOREPLACE)
+/* Flags MAP_SHARED_VALIDATE knows (Linux's LEGACY_MAP_MASK: not
+ * MAP_FIXED_NOREPLACE, which is EOPNOTSUPP there); others are EOPNOTSUPP. */
+#define MAP_KNOWN                                                                            \
+	(LINUX_MAP_TYPE | LINUX_MAP_FIXED | LINUX_MAP_ANONYMOUS | LINUX_MAP_32BIT |          \
+	 0x80 /* ABOVE4G */ | LINUX_MAP_GROWSDOWN | 0x0800 /* DENYWRITE */ |                 \
+	 0x1000 /* EXECUTABLE */ | 0x2000 /* LOCKED */ | LINUX_MAP_NORESERVE |               \
+	 LINUX_MAP_POPULATE | 0x10000 /* NONBLOCK */ | LINUX_MAP_STACK | LINUX_MAP_HUGETLB | \
+	 0x4000000 /* UNINITIALIZED */ | 0x54000000 /* HUGE_2MB */ | 0x78000000 /* HUGE_1GB */)
 
 long sys_mmap(struct task *t, const struct sysargs *a)
 {
@@ -71,6 +73,10 @@ long sys_mmap(struct task *t, const struct sysargs *a)
 			goto out;
 		addr = (uaddr_t)ret;
 	}
+	/* As Linux (file_mmap_ok): the file's last byte must fit an loff_t. */
+	ret = -EOVERFLOW;
+	if (f && (len > INT64_MAX || off > (uint64_t)INT64_MAX - len))
+		goto out;
 	switch (flags & LINUX_MAP_TYPE) {
 	case LINUX_MAP_SHARED:
 	case LINUX_MAP_SHARED_VALIDATE:
@@ -101,6 +107,11 @@ long sys_mmap(struct task *t, const struct sysargs *a)
 	ret = -ENODEV;
 	if (f && !f->ops->mmap_fd)
 		goto out;
+	ret = -EINVAL; /* a file mapping never grows down */
+	if (f && (flags & LINUX_MAP_GROWSDOWN))
+		goto out;
+	if (flags & LINUX_MAP_GROWSDOWN)
+		vflags |= VMA_GROWSDOWN;
 	ret = mm_map(mm, addr, len, prot & PROT_KNOWN, vflags, f, off);
 	if (ret == 0)
 		ret = platform->mm_flush(mm->pf);
@@ -143,6 +154,21 @@ long sys_mprotect(struct task *t, const struct sysargs *a)
 	len = PAGE_ALIGN(len);
 	if (len == 0 || addr + len < addr)
 		return -ENOMEM;
+	if (prot & (LINUX_PROT_GROWSDOWN | LINUX_PROT_GROWSUP)) {
+		struct vma *v = mm_find_vma(t->mm, addr);
+
+		/* As Linux: GROWSUP needs a VMA that grows up (none on
+		 * x86-64); GROWSDOWN one that grows down (the stack), and
+		 * then reaches down to its start. */
+		if (!v || v->start >= addr + len)
+			return -ENOMEM;
+		if (prot & LINUX_PROT_GROWSUP)
+			return v->start > addr ? -ENOMEM : -EINVAL;
+		if (!(v->flags & (VMA_STACK | VMA_GROWSDOWN)))
+			return -EINVAL;
+		len += addr - v->start;
+		addr = v->start;
+	}
 	return mm_protect(t->mm, addr, len, prot & PROT_KNOWN);
 }
 

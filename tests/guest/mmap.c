@@ -67,6 +67,8 @@ static const char *ename(int e)
 		return "EOVERFLOW";
 	case ENOSYS:
 		return "ENOSYS";
+	case EOPNOTSUPP:
+		return "EOPNOTSUPP";
 	default:
 		return "E?";
 	}
@@ -482,5 +484,30 @@ int main(void)
 		check(mincore(p, 0, vec) == 0, "mincore of nothing");
 	}
 	munmap(p, 3 * PG);
+
+	/* Flag checks of mmap and mprotect, as Linux. */
+	fd = open("tests/guest/data/hello.txt", O_RDONLY);
+	check_err(rmmap(0, PG, PROT_READ, MAP_SHARED, fd, 0x7ffffffffffff000L), EOVERFLOW,
+		  "mmap of a file past the largest offset: EOVERFLOW");
+	check_err(rmmap(0x300000000UL, PG, PROT_READ, MAP_SHARED_VALIDATE | MAP_FIXED_NOREPLACE, fd,
+			0),
+		  EOPNOTSUPP, "MAP_SHARED_VALIDATE does not take MAP_FIXED_NOREPLACE");
+	p = mmap(NULL, PG, PROT_READ, MAP_SHARED_VALIDATE | 0x54000000 /* MAP_HUGE_2MB */, fd, 0);
+	check(p != MAP_FAILED, "MAP_SHARED_VALIDATE takes the MAP_HUGE_* bits (ignored)");
+	if (p != MAP_FAILED)
+		munmap(p, PG);
+	check_err(rmmap(0, PG, PROT_READ, MAP_PRIVATE | MAP_GROWSDOWN, fd, 0), EINVAL,
+		  "a file mapping with MAP_GROWSDOWN: EINVAL");
+	close(fd);
+	p = mmap(NULL, 4 * PG, RW, PA, -1, 0);
+	check_err(syscall(SYS_mprotect, p + PG, PG, PROT_READ | PROT_GROWSDOWN), EINVAL,
+		  "mprotect(PROT_GROWSDOWN) of a mapping that does not grow down");
+	check_err(syscall(SYS_mprotect, p + PG, PG, PROT_READ | PROT_GROWSUP), EINVAL,
+		  "mprotect(PROT_GROWSUP): EINVAL (nothing grows up)");
+	munmap(p, 4 * PG);
+	p = mmap(NULL, 4 * PG, RW, PA | MAP_GROWSDOWN, -1, 0);
+	check(mprotect(p + 2 * PG, PG, PROT_READ | PROT_GROWSDOWN) == 0,
+	      "mprotect(PROT_GROWSDOWN) of a MAP_GROWSDOWN mapping");
+	munmap(p, 4 * PG);
 	return 0;
 }
