@@ -46,7 +46,7 @@ long sys_getpgid(struct task *t, const struct sysargs *a)
 
 	if (pid < 0)
 		return -ESRCH;
-	return p && !p->zombie ? p->pgid : -ESRCH;
+	return p ? p->pgid : -ESRCH; /* a zombie too, as Linux until it is reaped */
 }
 
 long sys_getpgrp(struct task *t, const struct sysargs *a)
@@ -62,7 +62,7 @@ long sys_getsid(struct task *t, const struct sysargs *a)
 
 	if (pid < 0)
 		return -ESRCH;
-	return p && !p->zombie ? p->sid : -ESRCH;
+	return p ? p->sid : -ESRCH; /* a zombie too */
 }
 
 struct pgrp_ctx {
@@ -84,16 +84,25 @@ long sys_setpgid(struct task *t, const struct sysargs *a)
 	struct process *me = t->proc, *p;
 	struct pgrp_ctx c;
 
+	/* Linux's checks, in its order; a zombie child counts until reaped. */
+	if (!pid)
+		pid = me->pid;
+	if (!pgid)
+		pgid = pid;
 	if (pgid < 0)
 		return -EINVAL;
-	p = pid ? process_by_pid(pid) : me;
-	if (!p || p->zombie || (p != me && p->parent != me))
+	p = process_by_pid(pid);
+	if (!p)
+		return task_by_tid(pid) ? -EINVAL : -ESRCH; /* a thread, not a process */
+	if (p->parent == me) {
+		if (p->sid != me->sid)
+			return -EPERM;
+		if (p->did_exec)
+			return -EACCES;
+	} else if (p != me) {
 		return -ESRCH;
-	if (!pgid)
-		pgid = p->pid;
-	if (p != me && p->did_exec)
-		return -EACCES;
-	if (p->sid == p->pid || p->sid != me->sid)
+	}
+	if (p->sid == p->pid)
 		return -EPERM;
 	if (pgid != p->pid) {
 		c.pgid = pgid;
