@@ -825,8 +825,10 @@ void handle_signals(struct task *t)
 				continue;
 			}
 			/* Differs from Linux: no core file is written; the core
-			 * bit says one would have been (RLIMIT_CORE > 0). */
-			if (sig_default_core(sig) && t->proc->rlim[LINUX_RLIMIT_CORE].rlim_cur > 0)
+			 * bit says one would have been (RLIMIT_CORE > 0, and
+			 * dumpable). */
+			if (sig_default_core(sig) &&
+			    t->proc->rlim[LINUX_RLIMIT_CORE].rlim_cur > 0 && !t->proc->undumpable)
 				process_exit(t, sig | 0x80);
 			process_exit(t, sig);
 		}

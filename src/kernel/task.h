@@ -48,6 +48,10 @@ struct process {
 	bool did_exec;
 	bool subreaper;
 	bool no_new_privs;
+	/* prctl(PR_SET_DUMPABLE, 0), or an exec that changed credentials:
+	 * no core (no core bit in the wait status). Differs from Linux: a
+	 * setuid() does not clear dumpability. */
+	bool undumpable;
 	int exit_code;		  /* wait status */
 	struct waitq wait_chld;	  /* wait4 sleeps here */
 	struct waitq exit_wait;	  /* pidfds wait here for the death */

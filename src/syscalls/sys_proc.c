@@ -461,6 +461,8 @@ long sys_execve(struct task *t, const struct sysargs *a)
 			nc.groups = t->proc->cred.groups;
 			nc.ngroups = t->proc->cred.ngroups;
 			t->proc->cred = nc;
+			/* As Linux: dumpable again, unless set-id. */
+			t->proc->undumpable = nc.euid != nc.uid || nc.egid != nc.gid;
 			vfork_release(t);
 		}
 	}
@@ -488,15 +490,20 @@ long sys_prctl(struct task *t, const struct sysargs *a)
 	case LINUX_PR_GET_NAME:
 		return copy_to_user(t->mm, arg2, t->comm, sizeof(t->comm));
 	case LINUX_PR_GET_DUMPABLE:
-		return 1;
+		return !t->proc->undumpable;
 	case LINUX_PR_SET_DUMPABLE:
-		return arg2 <= 1 ? 0 : -EINVAL;
+		if (arg2 > 1)
+			return -EINVAL;
+		t->proc->undumpable = arg2 == 0;
+		return 0;
 	case LINUX_PR_SET_NO_NEW_PRIVS:
 		if (arg2 != 1 || a->a[2] || a->a[3] || a->a[4])
 			return -EINVAL;
 		t->proc->no_new_privs = true;
 		return 0;
 	case LINUX_PR_GET_NO_NEW_PRIVS:
+		if (arg2 || a->a[2] || a->a[3] || a->a[4])
+			return -EINVAL;
 		return t->proc->no_new_privs;
 	case LINUX_PR_SET_CHILD_SUBREAPER:
 		t->proc->subreaper = arg2 != 0;

@@ -336,7 +336,8 @@ static void test_pgrp_wait(void)
 
 /* A zombie is still in its process group: getpgid, getsid and setpgid
  * see it until it is reaped. setpgid of a child in another session is
- * EPERM even after an exec. */
+ * EPERM even after an exec. PR_SET_DUMPABLE 0 reads back 0, is
+ * inherited, and means no core (no WCOREDUMP) whatever RLIMIT_CORE. */
 static void test_zombie_pgrp_dumpable(void)
 {
 	siginfo_t si;
@@ -376,6 +377,35 @@ static void test_zombie_pgrp_dumpable(void)
 	      "setpgid of a child in another session that exec'd: EPERM");
 	kill(pid, SIGKILL);
 	xwaitpid(pid, &status, 0);
+
+	check(prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) == 1, "PR_GET_DUMPABLE: 1");
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		struct rlimit rl = { 1 << 20, 1 << 20 };
+		pid_t g;
+
+		if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 ||
+		    prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) != 0)
+			_exit(1);
+		setrlimit(RLIMIT_CORE, &rl);
+		g = fork();
+		if (g == 0) {
+			if (prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) != 0)
+				_exit(2);
+			abort();
+		}
+		if (xwaitpid(g, &status, 0) != g)
+			_exit(3);
+		if (WIFEXITED(status))
+			_exit(10 + WEXITSTATUS(status));
+		_exit(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT && !WCOREDUMP(status) ? 0
+											       : 4);
+	}
+	xwaitpid(pid, &status, 0);
+	checkf(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "PR_SET_DUMPABLE 0: reads back, inherited, no core bit", "status %#lx %ld", status,
+	       0);
 }
 
 static void test_many_children(void)
