@@ -491,6 +491,27 @@ static void exec_cred(const struct task *t, const struct binfile *b, struct cred
 	nc->cap_effective = nc->euid == 0 ? nc->cap_permitted : 0;
 }
 
+/* Linux's bprm_stack_limits: the strings (and the file name) and their
+ * pointers take at most a quarter of RLIMIT_STACK, capped at
+ * EXEC_ARGS_MAX, but always ARG_MAX (128 KiB) for the strings; else
+ * E2BIG, before the point of no return (the new stack must hold them). */
+static int args_fit(struct task *t, const char *filename, const struct strv *argv,
+		    const struct strv *envp)
+{
+	uint64_t limit = t->proc->rlim[LINUX_RLIMIT_STACK].rlim_cur / 4, ptrs;
+
+	if (limit > EXEC_ARGS_MAX)
+		limit = EXEC_ARGS_MAX;
+	if (limit < 32 * PAGE_SIZE)
+		limit = 32 * PAGE_SIZE;
+	ptrs = ((uint64_t)(argv->n ? argv->n : 1) + (uint64_t)envp->n) * sizeof(uint64_t);
+	if (limit <= ptrs)
+		return -E2BIG;
+	if (argv->bytes + envp->bytes + strlen(filename) + 1 > limit - ptrs)
+		return -E2BIG;
+	return 0;
+}
+
 int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *envp,
 	      struct mm **mm_out, struct pf_thread **th_out, struct pf_regs *regs,
 	      struct cred *newcred)
@@ -531,13 +552,12 @@ int exec_load(struct task *t, const char *path, struct strv *argv, struct strv *
 			goto out;
 		}
 	}
+	ret = args_fit(t, execfn, argv, envp);
+	if (ret < 0)
+		goto out;
 	ret = binfile_read_elf(&main_bin);
 	if (ret < 0)
 		goto out;
-	if (argv->bytes + envp->bytes > (2UL << 20)) {
-		ret = -E2BIG;
-		goto out;
-	}
 	if (main_bin.lay.interp >= 0) {
 		const struct linux_elf64_phdr *ip = &main_bin.ph[main_bin.lay.interp];
 

@@ -391,7 +391,9 @@ static int get_strv(struct user_reader *r, uaddr_t uv, struct strv *sv)
 		ret = strv_push(sv, s);
 		if (ret < 0)
 			break;
-		if (sv->bytes > (2UL << 20)) {
+		/* Past any exec's limit (exec_load checks the real one):
+		 * stop reading before a guest makes us hold more. */
+		if (sv->bytes + (uint64_t)sv->n * sizeof(uint64_t) > EXEC_ARGS_MAX) {
 			ret = -E2BIG;
 			break;
 		}
