@@ -39,11 +39,18 @@ int strv_push(struct strv *sv, const char *s)
 
 int strv_insert(struct strv *sv, int at, const char *s)
 {
-	char **v = realloc(sv->v, (sv->n + 2) * sizeof(char *));
-	char *copy = strdup(s);
+	char **v = sv->v, *copy = strdup(s);
 
-	if (v)
-		sv->v = v;
+	/* Doubling: an exec may bring hundreds of thousands of strings. */
+	if (copy && sv->n + 2 > sv->cap) {
+		int cap = sv->cap ? 2 * sv->cap : 16;
+
+		v = realloc(sv->v, (size_t)cap * sizeof(char *));
+		if (v) {
+			sv->v = v;
+			sv->cap = cap;
+		}
+	}
 	if (!v || !copy) {
 		free(copy);
 		return -ENOMEM;

@@ -19,7 +19,7 @@ struct mm;
 
 struct strv {
 	char **v;
-	int n;
+	int n, cap;   /* cap: room in v, its NULL included */
 	size_t bytes; /* sum of strlen+1 */
 };
 
