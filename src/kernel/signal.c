@@ -858,6 +858,9 @@ void handle_signals(struct task *t)
 	}
 }
 
+#define USER_CS 0x33 /* Linux's __USER_CS */
+#define USER_DS 0x2b /* __USER_DS */
+
 /* n bytes of the guest's frame or FPU area at addr: from what sigreturn
  * read at once (got bytes of the frame at frame, in buf) when they lie
  * within it, else from the guest. */
@@ -895,6 +898,13 @@ long sys_rt_sigreturn(struct task *t, const struct sysargs *a)
 		goto bad;
 	t->sigmask = uc.uc_sigmask & ~UNBLOCKABLE;
 	if (sc->rip >= TASK_SIZE)
+		goto bad;
+	/* Linux returns to the frame's cs and ss (RPL 3 forced), and the
+	 * IRET faults on a bad one: only the 64-bit user code segment runs
+	 * here (differs from Linux: no 32-bit one), and the user data segment
+	 * is the only valid ss (without UC_STRICT_RESTORE_SS Linux puts it). */
+	if ((sc->cs | 3) != USER_CS ||
+	    ((uc.uc_flags & LINUX_UC_STRICT_RESTORE_SS) && (sc->ss | 3) != USER_DS))
 		goto bad;
 	r.r8 = sc->r8, r.r9 = sc->r9, r.r10 = sc->r10, r.r11 = sc->r11;
 	r.r12 = sc->r12, r.r13 = sc->r13, r.r14 = sc->r14, r.r15 = sc->r15;
