@@ -40,11 +40,18 @@ int strv_push(struct strv *sv, const char *s)
 
 int strv_insert(struct strv *sv, int at, const char *s)
 {
-	char **v = realloc(sv->v, (sv->n + 2) * sizeof(char *));
-	char *copy = strdup(s);
+	char **v = sv->v, *copy = strdup(s);
 
-	if (v)
-		sv->v = v;
+	/* Doubling: an exec may bring hundreds of thousands of strings. */
+	if (copy && sv->n + 2 > sv->cap) {
+		int cap = sv->cap ? 2 * sv->cap : 16;
+
+		v = realloc(sv->v, (size_t)cap * sizeof(char *));
+		if (v) {
+			sv->v = v;
+			sv->cap = cap;
+		}
+	}
 	if (!v || !copy) {
 		free(copy);
 		return -ENOMEM;
@@ -492,6 +499,27 @@ static void exec_cred(const struct task *t, const struct binfile *b, struct cred
 	nc->cap_effective = nc->euid == 0 ? nc->cap_permitted : 0;
 }
 
+/* Linux's bprm_stack_limits: the strings (and the file name) and their
+ * pointers take at most a quarter of RLIMIT_STACK, capped at
+ * EXEC_ARGS_MAX, but always ARG_MAX (128 KiB) for the strings; else
+ * E2BIG, before the point of no return (the new stack must hold them). */
+static int args_fit(struct task *t, const char *filename, const struct strv *argv,
+		    const struct strv *envp)
+{
+	uint64_t limit = t->proc->rlim[LINUX_RLIMIT_STACK].rlim_cur / 4, ptrs;
+
+	if (limit > EXEC_ARGS_MAX)
+		limit = EXEC_ARGS_MAX;
+	if (limit < 32 * PAGE_SIZE)
+		limit = 32 * PAGE_SIZE;
+	ptrs = ((uint64_t)(argv->n ? argv->n : 1) + (uint64_t)envp->n) * sizeof(uint64_t);
+	if (limit <= ptrs)
+		return -E2BIG;
+	if (argv->bytes + envp->bytes + strlen(filename) + 1 > limit - ptrs)
+		return -E2BIG;
+	return 0;
+}
+
 /* The name the program gets (AT_EXECFN, a script's argument), as Linux's
  * bprm->filename: a name relative to an fd is "/dev/fd/N[/name]". */
 static char *exec_name(int dirfd, const char *path)
@@ -557,13 +585,12 @@ int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct s
 			goto out;
 		}
 	}
+	ret = args_fit(t, execfn, argv, envp);
+	if (ret < 0)
+		goto out;
 	ret = binfile_read_elf(&main_bin);
 	if (ret < 0)
 		goto out;
-	if (argv->bytes + envp->bytes > (2UL << 20)) {
-		ret = -E2BIG;
-		goto out;
-	}
 	if (main_bin.lay.interp >= 0) {
 		const struct linux_elf64_phdr *ip = &main_bin.ph[main_bin.lay.interp];
 

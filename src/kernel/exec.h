@@ -13,9 +13,13 @@ struct task;
 struct mm;
 
 /* A vector of kernel strings (argv or envp); owns the strings. */
+/* The most argument and environment bytes an exec takes (strings with
+ * their NULs and the pointers to them): Linux's 3/4 of _STK_LIM. */
+#define EXEC_ARGS_MAX (6UL << 20)
+
 struct strv {
 	char **v;
-	int n;
+	int n, cap;   /* cap: room in v, its NULL included */
 	size_t bytes; /* sum of strlen+1 */
 };
 

@@ -485,8 +485,11 @@ long sys_waitid(struct task *t, const struct sysargs *a)
 			return -EINVAL;
 		break;
 	case LINUX_P_PIDFD: {
-		struct process *pp = pidfd_process(t, id);
+		struct process *pp;
 
+		if (id < 0)
+			return -EINVAL;
+		pp = pidfd_process(t, id);
 		if (!pp)
 			return -EBADF;
 		if (pp->reaped)

@@ -120,15 +120,15 @@ static long futex_wake(struct mm *mm, uaddr_t addr, bool private, int n, uint32_
 
 	if (get_key(mm, addr, private, &key) < 0)
 		return -EFAULT;
+	/* As Linux, one waiter wakes even when n is 0 or negative. */
 	list_for_each_entry(w, &waiters, link)
 	{
-		if (woken >= n)
-			break;
 		if (!key_eq(&w->key, &key) || w->woken || !(w->bitset & bitset))
 			continue;
 		w->woken = true;
 		sched_wake(w->task);
-		woken++;
+		if (++woken >= n)
+			break;
 	}
 	return woken;
 }
@@ -177,11 +177,8 @@ static long futex_wake_op(struct task *t, uaddr_t addr, uaddr_t addr2, bool priv
 	long ret;
 	bool hit;
 
-	if ((encoded >> 28) & 8) {
-		if (oparg < 0 || oparg > 31)
-			return -EINVAL;
-		oparg = 1 << oparg;
-	}
+	if ((encoded >> 28) & 8)
+		oparg = 1 << (oparg & 31); /* as Linux, which only logs a bad shift */
 	if (copy_from_user(t->mm, &old, addr2, sizeof(old)) < 0)
 		return -EFAULT;
 	switch (op) {
@@ -203,6 +200,10 @@ static long futex_wake_op(struct task *t, uaddr_t addr, uaddr_t addr2, bool priv
 	default:
 		return -ENOSYS;
 	}
+	/* As Linux: the operation is done before the comparison is looked at
+	 * (a bad one is ENOSYS with *addr2 changed). */
+	if (copy_to_user(t->mm, addr2, &nv, sizeof(nv)) < 0)
+		return -EFAULT;
 	switch (cmp) {
 	case 0:
 		hit = old == cmparg;
@@ -225,8 +226,6 @@ static long futex_wake_op(struct task *t, uaddr_t addr, uaddr_t addr2, bool priv
 	default:
 		return -ENOSYS;
 	}
-	if (copy_to_user(t->mm, addr2, &nv, sizeof(nv)) < 0)
-		return -EFAULT;
 	ret = futex_wake(t->mm, addr, private, nwake, LINUX_FUTEX_BITSET_MATCH_ANY);
 	if (ret >= 0 && hit) {
 		long ret2 = futex_wake(t->mm, addr2, private, nwake2, LINUX_FUTEX_BITSET_MATCH_ANY);
@@ -269,7 +268,8 @@ long sys_futex(struct task *t, const struct sysargs *a)
 	int64_t deadline;
 	int ret;
 
-	if (realtime && cmd != LINUX_FUTEX_WAIT_BITSET && cmd != LINUX_FUTEX_WAIT)
+	/* As Linux: FUTEX_CLOCK_REALTIME only for the absolute waits. */
+	if (realtime && cmd != LINUX_FUTEX_WAIT_BITSET)
 		return -ENOSYS;
 	if (addr & 3)
 		return -EINVAL;

@@ -446,6 +446,8 @@ int send_signal(struct task *from, struct process *p, int sig)
 {
 	struct linux_siginfo si;
 
+	if (sig < 0 || sig > LINUX_NSIG)
+		return -EINVAL;
 	if (p->zombie)
 		return 0;
 	if (!signal_may_send(from, p, sig))
@@ -460,6 +462,8 @@ int send_signal_tkill(struct task *from, struct task *target, int sig)
 {
 	struct linux_siginfo si;
 
+	if (sig < 0 || sig > LINUX_NSIG)
+		return -EINVAL;
 	if (!signal_may_send(from, target->proc, sig))
 		return -EPERM;
 	if (sig == 0)
@@ -578,10 +582,31 @@ int signal_timer_queued(struct process *p, struct task *thread, int sig, int id,
 
 /* Delivery */
 
-static bool on_altstack(const struct task *t, uint64_t sp)
+/* As Linux: never on an SS_AUTODISARM stack (it was disarmed when the
+ * handler started on it). */
+bool signal_on_altstack(const struct task *t, uint64_t sp)
 {
-	return t->altstack.ss_size && sp > t->altstack.ss_sp &&
-	       sp - t->altstack.ss_sp <= t->altstack.ss_size;
+	if (t->altstack.ss_flags & (int32_t)LINUX_SS_AUTODISARM)
+		return false;
+	return sp > t->altstack.ss_sp && sp - t->altstack.ss_sp <= t->altstack.ss_size;
+}
+
+int signal_altstack_set(struct task *t, const struct linux_stack_t *ss, uint64_t sp)
+{
+	unsigned mode = (unsigned)ss->ss_flags & ~LINUX_SS_AUTODISARM;
+
+	if (signal_on_altstack(t, sp))
+		return -EPERM;
+	if (mode != LINUX_SS_DISABLE && mode != LINUX_SS_ONSTACK && mode != 0)
+		return -EINVAL;
+	if (mode != LINUX_SS_DISABLE && ss->ss_size < LINUX_MINSIGSTKSZ)
+		return -ENOMEM;
+	t->altstack = *ss;
+	if (mode == LINUX_SS_DISABLE) {
+		t->altstack.ss_sp = 0;
+		t->altstack.ss_size = 0;
+	}
+	return 0;
 }
 
 /* The handler starts with the FPU in its initial state, as in Linux: x87
@@ -661,7 +686,7 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 	}
 
 	sp = r.rsp;
-	if ((sa->flags & LINUX_SA_ONSTACK) && t->altstack.ss_size && !on_altstack(t, sp))
+	if ((sa->flags & LINUX_SA_ONSTACK) && t->altstack.ss_size && !signal_on_altstack(t, sp))
 		sp = t->altstack.ss_sp + t->altstack.ss_size;
 	else
 		sp -= USER_RSP_REDZONE;
@@ -676,8 +701,7 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 			    (xstate ? LINUX_UC_FP_XSTATE : 0);
 	frame.uc.uc_stack.ss_sp = t->altstack.ss_sp;
 	frame.uc.uc_stack.ss_size = t->altstack.ss_size;
-	frame.uc.uc_stack.ss_flags =
-		t->altstack.ss_size ? (on_altstack(t, r.rsp) ? 1 : 0) : LINUX_SS_DISABLE;
+	frame.uc.uc_stack.ss_flags = t->altstack.ss_flags; /* as set, as Linux */
 	frame.uc.uc_sigmask = oldmask;
 	sc->r8 = r.r8, sc->r9 = r.r9, sc->r10 = r.r10, sc->r11 = r.r11;
 	sc->r12 = r.r12, sc->r13 = r.r13, sc->r14 = r.r14, sc->r15 = r.r15;
@@ -712,6 +736,7 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 	if (t->altstack.ss_flags & LINUX_SS_AUTODISARM) {
 		t->altstack.ss_sp = 0;
 		t->altstack.ss_size = 0;
+		t->altstack.ss_flags = LINUX_SS_DISABLE;
 	}
 	return 0;
 }
@@ -800,8 +825,10 @@ void handle_signals(struct task *t)
 				continue;
 			}
 			/* Differs from Linux: no core file is written; the core
-			 * bit says one would have been (RLIMIT_CORE > 0). */
-			if (sig_default_core(sig) && t->proc->rlim[LINUX_RLIMIT_CORE].rlim_cur > 0)
+			 * bit says one would have been (RLIMIT_CORE > 0, and
+			 * dumpable). */
+			if (sig_default_core(sig) &&
+			    t->proc->rlim[LINUX_RLIMIT_CORE].rlim_cur > 0 && !t->proc->undumpable)
 				process_exit(t, sig | 0x80);
 			process_exit(t, sig);
 		}
@@ -830,6 +857,9 @@ void handle_signals(struct task *t)
 		t->sigmask = t->saved_sigmask;
 	}
 }
+
+#define USER_CS 0x33 /* Linux's __USER_CS */
+#define USER_DS 0x2b /* __USER_DS */
 
 /* n bytes of the guest's frame or FPU area at addr: from what sigreturn
  * read at once (got bytes of the frame at frame, in buf) when they lie
@@ -869,6 +899,13 @@ long sys_rt_sigreturn(struct task *t, const struct sysargs *a)
 	t->sigmask = uc.uc_sigmask & ~UNBLOCKABLE;
 	if (sc->rip >= TASK_SIZE)
 		goto bad;
+	/* Linux returns to the frame's cs and ss (RPL 3 forced), and the
+	 * IRET faults on a bad one: only the 64-bit user code segment runs
+	 * here (differs from Linux: no 32-bit one), and the user data segment
+	 * is the only valid ss (without UC_STRICT_RESTORE_SS Linux puts it). */
+	if ((sc->cs | 3) != USER_CS ||
+	    ((uc.uc_flags & LINUX_UC_STRICT_RESTORE_SS) && (sc->ss | 3) != USER_DS))
+		goto bad;
 	r.r8 = sc->r8, r.r9 = sc->r9, r.r10 = sc->r10, r.r11 = sc->r11;
 	r.r12 = sc->r12, r.r13 = sc->r13, r.r14 = sc->r14, r.r15 = sc->r15;
 	r.rdi = sc->rdi, r.rsi = sc->rsi, r.rbp = sc->rbp, r.rbx = sc->rbx;
@@ -896,13 +933,9 @@ long sys_rt_sigreturn(struct task *t, const struct sysargs *a)
 			goto bad;
 	}
 	platform->set_regs(t->thread, &r);
-	/* The alternate stack as it was (errors ignored, as in Linux). */
-	if (!on_altstack(t, r.rsp) && (uc.uc_stack.ss_flags & LINUX_SS_DISABLE) == 0 &&
-	    uc.uc_stack.ss_size >= LINUX_MINSIGSTKSZ) {
-		t->altstack.ss_sp = uc.uc_stack.ss_sp;
-		t->altstack.ss_size = uc.uc_stack.ss_size;
-		t->altstack.ss_flags = uc.uc_stack.ss_flags & (int32_t)LINUX_SS_AUTODISARM;
-	}
+	/* The alternate stack as it was, as sigaltstack(2) would set it at
+	 * the restored rsp (errors ignored, as in Linux). */
+	(void)signal_altstack_set(t, &uc.uc_stack, r.rsp);
 	return 0;
 bad:
 	/* A forged or damaged frame: the guest dies of SIGSEGV, never us. */

@@ -48,6 +48,10 @@ struct process {
 	bool did_exec;
 	bool subreaper;
 	bool no_new_privs;
+	/* prctl(PR_SET_DUMPABLE, 0), or an exec that changed credentials:
+	 * no core (no core bit in the wait status). Differs from Linux: a
+	 * setuid() does not clear dumpability. */
+	bool undumpable;
 	int exit_code;		  /* wait status */
 	struct waitq wait_chld;	  /* wait4 sleeps here */
 	struct waitq exit_wait;	  /* pidfds wait here for the death */
@@ -217,6 +221,12 @@ void force_signal(struct task *t, int sig, int code, uint64_t addr);
 /* t's FPU, SSE and AVX state back to their initial values (a handler's
  * start, an exec that keeps the thread). */
 int fpu_init_state(struct task *t);
+/* Is sp on t's alternate signal stack (never while it is SS_AUTODISARM)? */
+bool signal_on_altstack(const struct task *t, uint64_t sp);
+/* sigaltstack(2)'s change of t's alternate stack, the stack pointer being
+ * sp: 0, -EPERM (sp on it), -EINVAL (bad flags) or -ENOMEM (too small).
+ * The flags are kept as given, as Linux does (a signal frame shows them). */
+int signal_altstack_set(struct task *t, const struct linux_stack_t *ss, uint64_t sp);
 /* Before t returns to the guest: sleep while the process is stopped,
  * restart or fail an interrupted call, deliver one pending signal (a frame,
  * or its default action). */

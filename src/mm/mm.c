@@ -344,6 +344,12 @@ void mm_set_max_map_count(int n)
 /* Splits v at addr (inside it): v keeps [start, addr), a new VMA the rest. */
 static int vma_split(struct mm *mm, struct vma *v, uaddr_t addr)
 {
+	/* The vDSO's parts are the host's special mappings, which never
+	 * split (Linux's special_mapping_split): a partial munmap, mprotect,
+	 * mremap or MAP_FIXED over one is EINVAL, in the kernel as on the
+	 * host, and both keep the whole mapping. */
+	if (v->flags & (VMA_VDSO | VMA_VVAR | VMA_VVAR_VCLOCK))
+		return -EINVAL;
 	if (mm->nvmas >= max_map_count)
 		return -ENOMEM;
 	struct vma *tail = vma_new(addr, v->end, v->prot, v->flags, v->file,
@@ -562,9 +568,20 @@ static int do_protect(struct mm *mm, uaddr_t addr, size_t len, int prot)
 			return ret;
 		mm->vdso_dirty = true;
 	}
-	ret = vmas_split_edges(mm, addr, end);
-	if (ret < 0)
-		return ret;
+	/* As Linux, a VMA that keeps its protection is not split (the vDSO's
+	 * parts cannot be). */
+	v = mm_find_vma(mm, addr);
+	if (v && v->start < addr && v->prot != prot) {
+		ret = vma_split(mm, v, addr);
+		if (ret < 0)
+			return ret;
+	}
+	v = mm_find_vma(mm, end);
+	if (v && v->start < end && v->end > end && v->prot != prot) {
+		ret = vma_split(mm, v, end);
+		if (ret < 0)
+			return ret;
+	}
 	list_for_each_entry(v, &mm->vmas, link)
 	{
 		if (v->start >= end)
@@ -639,6 +656,56 @@ size_t mm_accessible(struct mm *mm, uaddr_t addr, size_t len, bool write)
 	return at >= end ? len : at - addr;
 }
 
+long mm_mincore(struct mm *mm, uaddr_t addr, size_t pages, unsigned char *vec)
+{
+	struct vma *v = mm_find_vma(mm, addr);
+	size_t done = 0;
+
+	while (done < pages) {
+		uaddr_t at = addr + done * PAGE_SIZE;
+
+		if (!v || &v->link == &mm->vmas || v->start > at || (v->flags & VMA_STUB))
+			break;
+		/* Differs from Linux: every mapped page reads as resident (the
+		 * host's residency is not asked). */
+		for (; done < pages && addr + done * PAGE_SIZE < v->end; done++)
+			vec[done] = 1;
+		v = list_entry(v->link.next, struct vma, link);
+	}
+	return (long)done;
+}
+
+int mm_advise(struct mm *mm, uaddr_t addr, size_t len, int advice, bool host)
+{
+	uaddr_t end = addr + len, at = addr;
+	bool hole = false, queued = false;
+	struct vma *v;
+	int ret;
+
+	for (v = mm_find_vma(mm, addr); v && &v->link != &mm->vmas && v->start < end;
+	     v = list_entry(v->link.next, struct vma, link)) {
+		uaddr_t s = v->start > at ? v->start : at, e = v->end < end ? v->end : end;
+
+		if (v->start > at || (v->flags & VMA_STUB))
+			hole = true;
+		at = v->end;
+		if (!host || (v->flags & VMA_STUB))
+			continue;
+		ret = platform->mm_advise(mm->pf, s, e - s, advice);
+		if (ret < 0)
+			return ret;
+		queued = true;
+	}
+	if (at < end)
+		hole = true;
+	if (queued) {
+		ret = platform->mm_flush(mm->pf);
+		if (ret < 0)
+			return ret;
+	}
+	return hole ? -ENOMEM : 0;
+}
+
 /* Moves [addr, addr+old_len), inside one VMA, to new_addr with new_len. */
 static long vma_move(struct mm *mm, struct vma *v, uaddr_t addr, size_t old_len, size_t new_len,
 		     uaddr_t new_addr)
@@ -693,6 +760,9 @@ static long do_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len
 	int ret;
 
 	if (!v || v->start > addr || (v->flags & VMA_STUB) || old_len > v->end - addr)
+		return -EFAULT;
+	/* The vDSO's parts never grow (Linux: VM_DONTEXPAND). */
+	if (new_len > old_len && (v->flags & (VMA_VDSO | VMA_VVAR | VMA_VVAR_VCLOCK)))
 		return -EFAULT;
 	/* Growing committed memory (checked as if nothing at a fixed target
 	 * were committed before). */

@@ -34,6 +34,9 @@ enum {
 	VMA_VDSO = 1 << 6,	  /* the host's vDSO code: [vdso] */
 	VMA_VVAR = 1 << 7,	  /* its data pages: [vvar], never writable */
 	VMA_VVAR_VCLOCK = 1 << 8, /* [vvar_vclock], likewise */
+	/* Mapped MAP_GROWSDOWN: mprotect(PROT_GROWSDOWN) takes it as a stack.
+	 * Differs from Linux: only the main stack grows on a fault. */
+	VMA_GROWSDOWN = 1 << 9,
 };
 
 struct vma {
@@ -130,5 +133,12 @@ bool mm_maps_writable(struct mm *mm, const struct inode *ino);
 
 /* How many bytes from addr on are mapped with the access asked for. */
 size_t mm_accessible(struct mm *mm, uaddr_t addr, size_t len, bool write);
+/* madvise(2) over the VMAs in [addr, addr+len), on the host if host (never
+ * on the stub's pages): 0; -ENOMEM when part of the range is not mapped
+ * (the rest advised, as Linux); or the host's error. */
+int mm_advise(struct mm *mm, uaddr_t addr, size_t len, int advice, bool host);
+/* mincore(2) for pages pages from addr: fills vec up to the first page not
+ * mapped and returns how many it filled. */
+long mm_mincore(struct mm *mm, uaddr_t addr, size_t pages, unsigned char *vec);
 
 #endif

@@ -5,6 +5,7 @@
 #include "kernel/log.h"
 #include "mm/memfd.h"
 #include "mm/mm.h"
+#include "mm/usercopy.h"
 #include "vfs/file.h"
 #include "platform/platform.h"
 #include "abi/linux/errno.h"
@@ -13,12 +14,14 @@
 
 #define PROT_KNOWN (LINUX_PROT_READ | LINUX_PROT_WRITE | LINUX_PROT_EXEC | LINUX_PROT_SEM)
 
-/* Flags MAP_SHARED_VALIDATE knows; others are EOPNOTSUPP there. */
-#define MAP_KNOWN                                                                                  \
-	(LINUX_MAP_TYPE | LINUX_MAP_FIXED | LINUX_MAP_ANONYMOUS | LINUX_MAP_32BIT |                \
-	 LINUX_MAP_GROWSDOWN | 0x0800 /* DENYWRITE */ | 0x1000 /* EXECUTABLE */ |                  \
-	 0x2000 /* LOCKED */ | LINUX_MAP_NORESERVE | LINUX_MAP_POPULATE | 0x10000 /* NONBLOCK */ | \
-	 LINUX_MAP_STACK | LINUX_MAP_HUGETLB | LINUX_MAP_FIXED_NOREPLACE)
+/* Flags MAP_SHARED_VALIDATE knows (Linux's LEGACY_MAP_MASK: not
+ * MAP_FIXED_NOREPLACE, which is EOPNOTSUPP there); others are EOPNOTSUPP. */
+#define MAP_KNOWN                                                                            \
+	(LINUX_MAP_TYPE | LINUX_MAP_FIXED | LINUX_MAP_ANONYMOUS | LINUX_MAP_32BIT |          \
+	 0x80 /* ABOVE4G */ | LINUX_MAP_GROWSDOWN | 0x0800 /* DENYWRITE */ |                 \
+	 0x1000 /* EXECUTABLE */ | 0x2000 /* LOCKED */ | LINUX_MAP_NORESERVE |               \
+	 LINUX_MAP_POPULATE | 0x10000 /* NONBLOCK */ | LINUX_MAP_STACK | LINUX_MAP_HUGETLB | \
+	 0x4000000 /* UNINITIALIZED */ | 0x54000000 /* HUGE_2MB */ | 0x78000000 /* HUGE_1GB */)
 
 long sys_mmap(struct task *t, const struct sysargs *a)
 {
@@ -71,6 +74,10 @@ long sys_mmap(struct task *t, const struct sysargs *a)
 			goto out;
 		addr = (uaddr_t)ret;
 	}
+	/* As Linux (file_mmap_ok): the file's last byte must fit an loff_t. */
+	ret = -EOVERFLOW;
+	if (f && (len > INT64_MAX || off > (uint64_t)INT64_MAX - len))
+		goto out;
 	switch (flags & LINUX_MAP_TYPE) {
 	case LINUX_MAP_SHARED:
 	case LINUX_MAP_SHARED_VALIDATE:
@@ -106,13 +113,18 @@ long sys_mmap(struct task *t, const struct sysargs *a)
 		if (ret < 0)
 			goto out;
 	}
+	ret = -EINVAL; /* a file mapping never grows down */
+	if (f && (flags & LINUX_MAP_GROWSDOWN))
+		goto out;
+	if (flags & LINUX_MAP_GROWSDOWN)
+		vflags |= VMA_GROWSDOWN;
 	ret = mm_map(mm, addr, len, prot & PROT_KNOWN, vflags, f, off);
 	if (ret == 0)
 		ret = platform->mm_flush(mm->pf);
 	if (ret == 0)
 		ret = (long)addr;
-	else if (ret != -ENODEV && ret != -EACCES)
-		ret = -ENOMEM;
+	else if (ret != -ENODEV && ret != -EACCES && ret != -EINVAL)
+		ret = -ENOMEM; /* EINVAL: over part of the vDSO, as Linux */
 out:
 	file_put(f);
 	return ret;
@@ -148,6 +160,21 @@ long sys_mprotect(struct task *t, const struct sysargs *a)
 	len = PAGE_ALIGN(len);
 	if (len == 0 || addr + len < addr)
 		return -ENOMEM;
+	if (prot & (LINUX_PROT_GROWSDOWN | LINUX_PROT_GROWSUP)) {
+		struct vma *v = mm_find_vma(t->mm, addr);
+
+		/* As Linux: GROWSUP needs a VMA that grows up (none on
+		 * x86-64); GROWSDOWN one that grows down (the stack), and
+		 * then reaches down to its start. */
+		if (!v || v->start >= addr + len)
+			return -ENOMEM;
+		if (prot & LINUX_PROT_GROWSUP)
+			return v->start > addr ? -ENOMEM : -EINVAL;
+		if (!(v->flags & (VMA_STACK | VMA_GROWSDOWN)))
+			return -EINVAL;
+		len += addr - v->start;
+		addr = v->start;
+	}
 	return mm_protect(t->mm, addr, len, prot & PROT_KNOWN);
 }
 
@@ -258,17 +285,29 @@ long sys_msync(struct task *t, const struct sysargs *a)
 long sys_madvise(struct task *t, const struct sysargs *a)
 {
 	uaddr_t addr = sysarg_uaddr(a, 0);
-	uint64_t len = sysarg_size(a, 1);
+	uint64_t len_in = sysarg_size(a, 1), len;
 	int advice = sysarg_int(a, 2);
+	bool host = false;
 	uaddr_t end;
 
 	switch (advice) {
+	/* These change what the guest sees, or what a fork gives the child
+	 * (the host's fork of the stub makes the copy): the host does them. */
+	case LINUX_MADV_DONTNEED:
+	case LINUX_MADV_DONTNEED_LOCKED:
+	case LINUX_MADV_FREE:
+	case LINUX_MADV_WIPEONFORK:
+	case LINUX_MADV_KEEPONFORK:
+	case LINUX_MADV_POPULATE_READ:
+	case LINUX_MADV_POPULATE_WRITE:
+		host = true;
+		break;
+	/* Hints. Differs from Linux: DONTFORK/DOFORK are accepted and
+	 * ignored until the processes issue brings fork. */
 	case LINUX_MADV_NORMAL:
 	case LINUX_MADV_RANDOM:
 	case LINUX_MADV_SEQUENTIAL:
 	case LINUX_MADV_WILLNEED:
-	case LINUX_MADV_DONTNEED:
-	case LINUX_MADV_FREE:
 	case LINUX_MADV_DONTFORK:
 	case LINUX_MADV_DOFORK:
 	case LINUX_MADV_MERGEABLE:
@@ -285,23 +324,41 @@ long sys_madvise(struct task *t, const struct sysargs *a)
 	}
 	if (addr & (PAGE_SIZE - 1))
 		return -EINVAL;
-	len = PAGE_ALIGN(len);
+	len = PAGE_ALIGN(len_in);
+	if (len_in && !len) /* rounded up from near -1 */
+		return -EINVAL;
 	end = addr + len;
 	if (end < addr)
 		return -EINVAL;
 	if (end == addr)
 		return 0;
-	if (mm_accessible(t->mm, addr, len, false) != len && !mm_range_used(t->mm, addr, end))
-		return -ENOMEM;
-	/* Only these change what the guest sees; the rest are hints.
-	 * Differs from Linux: DONTFORK/DOFORK are accepted and ignored until
-	 * the processes issue brings fork. */
-	if (advice == LINUX_MADV_DONTNEED || advice == LINUX_MADV_FREE) {
-		int ret = platform->mm_advise(t->mm->pf, addr, len, advice);
+	return mm_advise(t->mm, addr, len, advice, host);
+}
 
-		if (ret == 0)
-			ret = platform->mm_flush(t->mm->pf);
-		return ret < 0 ? -ENOMEM : 0;
+/* mincore(2), one page of the vector at a time as Linux. */
+long sys_mincore(struct task *t, const struct sysargs *a)
+{
+	static unsigned char vec[PAGE_SIZE];
+	uaddr_t addr = sysarg_uaddr(a, 0), uvec = sysarg_uaddr(a, 2);
+	uint64_t len = sysarg_size(a, 1), pages;
+
+	if (addr & (PAGE_SIZE - 1))
+		return -EINVAL;
+	if (len > TASK_SIZE || addr > TASK_SIZE - len)
+		return -ENOMEM;
+	pages = (len >> 12) + ((len & (PAGE_SIZE - 1)) != 0);
+	if (pages > TASK_SIZE || uvec > TASK_SIZE - pages)
+		return -EFAULT;
+	while (pages) {
+		long got = mm_mincore(t->mm, addr, pages < PAGE_SIZE ? pages : PAGE_SIZE, vec);
+
+		if (got <= 0)
+			return -ENOMEM;
+		if (copy_to_user(t->mm, uvec, vec, (size_t)got) < 0)
+			return -EFAULT;
+		pages -= (uint64_t)got;
+		uvec += (uint64_t)got;
+		addr += (uint64_t)got * PAGE_SIZE;
 	}
 	return 0;
 }

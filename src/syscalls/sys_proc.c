@@ -47,7 +47,7 @@ long sys_getpgid(struct task *t, const struct sysargs *a)
 
 	if (pid < 0)
 		return -ESRCH;
-	return p && !p->zombie ? p->pgid : -ESRCH;
+	return p ? p->pgid : -ESRCH; /* a zombie too, as Linux until it is reaped */
 }
 
 long sys_getpgrp(struct task *t, const struct sysargs *a)
@@ -63,7 +63,7 @@ long sys_getsid(struct task *t, const struct sysargs *a)
 
 	if (pid < 0)
 		return -ESRCH;
-	return p && !p->zombie ? p->sid : -ESRCH;
+	return p ? p->sid : -ESRCH; /* a zombie too */
 }
 
 struct pgrp_ctx {
@@ -85,16 +85,25 @@ long sys_setpgid(struct task *t, const struct sysargs *a)
 	struct process *me = t->proc, *p;
 	struct pgrp_ctx c;
 
+	/* Linux's checks, in its order; a zombie child counts until reaped. */
+	if (!pid)
+		pid = me->pid;
+	if (!pgid)
+		pgid = pid;
 	if (pgid < 0)
 		return -EINVAL;
-	p = pid ? process_by_pid(pid) : me;
-	if (!p || p->zombie || (p != me && p->parent != me))
+	p = process_by_pid(pid);
+	if (!p)
+		return task_by_tid(pid) ? -EINVAL : -ESRCH; /* a thread, not a process */
+	if (p->parent == me) {
+		if (p->sid != me->sid)
+			return -EPERM;
+		if (p->did_exec)
+			return -EACCES;
+	} else if (p != me) {
 		return -ESRCH;
-	if (!pgid)
-		pgid = p->pid;
-	if (p != me && p->did_exec)
-		return -EACCES;
-	if (p->sid == p->pid || p->sid != me->sid)
+	}
+	if (p->sid == p->pid)
 		return -EPERM;
 	if (pgid != p->pid) {
 		c.pgid = pgid;
@@ -408,7 +417,9 @@ static int get_strv(struct user_reader *r, uaddr_t uv, struct strv *sv)
 		ret = strv_push(sv, s);
 		if (ret < 0)
 			break;
-		if (sv->bytes > (2UL << 20)) {
+		/* Past any exec's limit (exec_load checks the real one):
+		 * stop reading before a guest makes us hold more. */
+		if (sv->bytes + (uint64_t)sv->n * sizeof(uint64_t) > EXEC_ARGS_MAX) {
 			ret = -E2BIG;
 			break;
 		}
@@ -479,8 +490,9 @@ static long do_execveat(struct task *t, int dirfd, uaddr_t upath, uaddr_t uargv,
 				if (t->proc->sigactions[i].handler != LINUX_SIG_IGN)
 					memset(&t->proc->sigactions[i], 0,
 					       sizeof(t->proc->sigactions[i]));
-			memset(&t->altstack, 0, sizeof(t->altstack));
-			t->altstack.ss_flags = LINUX_SS_DISABLE;
+			/* As Linux: no stack; the flags stay as they were. */
+			t->altstack.ss_sp = 0;
+			t->altstack.ss_size = 0;
 			t->robust_list = 0;
 			t->clear_child_tid = 0;
 			t->no_result = true;
@@ -488,6 +500,8 @@ static long do_execveat(struct task *t, int dirfd, uaddr_t upath, uaddr_t uargv,
 			nc.groups = t->proc->cred.groups;
 			nc.ngroups = t->proc->cred.ngroups;
 			t->proc->cred = nc;
+			/* As Linux: dumpable again, unless set-id. */
+			t->proc->undumpable = nc.euid != nc.uid || nc.egid != nc.gid;
 			vfork_release(t);
 		}
 	}
@@ -527,15 +541,20 @@ long sys_prctl(struct task *t, const struct sysargs *a)
 	case LINUX_PR_GET_NAME:
 		return copy_to_user(t->mm, arg2, t->comm, sizeof(t->comm));
 	case LINUX_PR_GET_DUMPABLE:
-		return 1;
+		return !t->proc->undumpable;
 	case LINUX_PR_SET_DUMPABLE:
-		return arg2 <= 1 ? 0 : -EINVAL;
+		if (arg2 > 1)
+			return -EINVAL;
+		t->proc->undumpable = arg2 == 0;
+		return 0;
 	case LINUX_PR_SET_NO_NEW_PRIVS:
 		if (arg2 != 1 || a->a[2] || a->a[3] || a->a[4])
 			return -EINVAL;
 		t->proc->no_new_privs = true;
 		return 0;
 	case LINUX_PR_GET_NO_NEW_PRIVS:
+		if (arg2 || a->a[2] || a->a[3] || a->a[4])
+			return -EINVAL;
 		return t->proc->no_new_privs;
 	case LINUX_PR_SET_CHILD_SUBREAPER:
 		t->proc->subreaper = arg2 != 0;

@@ -17,7 +17,7 @@ long sys_rt_sigaction(struct task *t, const struct sysargs *a)
 {
 	int sig = sysarg_int(a, 0);
 	uaddr_t uact = sysarg_uaddr(a, 1), uold = sysarg_uaddr(a, 2);
-	struct linux_sigaction act, *cur;
+	struct linux_sigaction act, old, *cur;
 
 	if (sysarg_size(a, 3) != sizeof(uint64_t))
 		return -EINVAL;
@@ -26,9 +26,8 @@ long sys_rt_sigaction(struct task *t, const struct sysargs *a)
 	if (uact && (sig == LINUX_SIGKILL || sig == LINUX_SIGSTOP))
 		return -EINVAL;
 	cur = &t->proc->sigactions[sig - 1];
+	old = *cur;
 	if (uact && copy_from_user(t->mm, &act, uact, sizeof(act)) < 0)
-		return -EFAULT;
-	if (uold && copy_to_user(t->mm, uold, cur, sizeof(*cur)) < 0)
 		return -EFAULT;
 	if (uact) {
 		act.mask &= ~UNBLOCKABLE;
@@ -38,6 +37,9 @@ long sys_rt_sigaction(struct task *t, const struct sysargs *a)
 		    (act.handler == LINUX_SIG_DFL && DEFAULT_IGNORED(sig)))
 			signal_discard(t->proc, 1ULL << (sig - 1));
 	}
+	/* As Linux: a fault here leaves the new action in place. */
+	if (uold && copy_to_user(t->mm, uold, &old, sizeof(old)) < 0)
+		return -EFAULT;
 	return 0;
 }
 
@@ -67,20 +69,10 @@ long sys_rt_sigprocmask(struct task *t, const struct sysargs *a)
 		}
 		t->sigmask &= ~UNBLOCKABLE;
 	}
-	if (uold && copy_to_user(t->mm, uold, &old, sizeof(old)) < 0) {
-		t->sigmask = old;
+	/* As Linux: a fault here leaves the new mask in place. */
+	if (uold && copy_to_user(t->mm, uold, &old, sizeof(old)) < 0)
 		return -EFAULT;
-	}
 	return 0;
-}
-
-/* Is sp on t's alternate stack? Never with SS_AUTODISARM (as Linux: the
- * stack was disarmed when the handler started on it). */
-static bool on_sig_stack(const struct task *t, uint64_t sp)
-{
-	if (t->altstack.ss_flags & (int32_t)LINUX_SS_AUTODISARM)
-		return false;
-	return sp > t->altstack.ss_sp && sp - t->altstack.ss_sp <= t->altstack.ss_size;
 }
 
 long sys_sigaltstack(struct task *t, const struct sysargs *a)
@@ -92,30 +84,21 @@ long sys_sigaltstack(struct task *t, const struct sysargs *a)
 
 	if (platform->get_regs(t->thread, &r) < 0)
 		return -ESRCH;
-	on_stack = on_sig_stack(t, r.rsp);
+	on_stack = signal_on_altstack(t, r.rsp);
+	old.pad = 0;
 	old.ss_flags &= (int32_t)LINUX_SS_AUTODISARM;
 	if (old.ss_size == 0)
 		old.ss_flags |= LINUX_SS_DISABLE;
 	else if (on_stack)
 		old.ss_flags |= LINUX_SS_ONSTACK;
 	if (uss) {
-		unsigned mode;
+		int ret;
 
 		if (copy_from_user(t->mm, &ss, uss, sizeof(ss)) < 0)
 			return -EFAULT;
-		if (on_stack)
-			return -EPERM;
-		mode = (unsigned)ss.ss_flags & ~LINUX_SS_AUTODISARM;
-		if (mode != LINUX_SS_DISABLE && mode != LINUX_SS_ONSTACK && mode != 0)
-			return -EINVAL;
-		if (mode == LINUX_SS_DISABLE) {
-			ss.ss_size = 0;
-			ss.ss_sp = 0;
-		} else if (ss.ss_size < LINUX_MINSIGSTKSZ) {
-			return -ENOMEM;
-		}
-		ss.ss_flags &= ~LINUX_SS_ONSTACK;
-		t->altstack = ss;
+		ret = signal_altstack_set(t, &ss, r.rsp);
+		if (ret < 0)
+			return ret;
 	}
 	if (uold && copy_to_user(t->mm, uold, &old, sizeof(old)) < 0)
 		return -EFAULT;
@@ -188,8 +171,6 @@ long sys_kill(struct task *t, const struct sysargs *a)
 	int pid = sysarg_int(a, 0), sig = sysarg_int(a, 1);
 	struct process *p;
 
-	if (sig < 0 || sig > LINUX_NSIG)
-		return -EINVAL;
 	if (pid > 0) {
 		p = find_process(pid);
 		return p ? send_signal(t, p, sig) : -ESRCH;
@@ -205,7 +186,7 @@ static long do_tkill(struct task *t, int tgid, int tid, int sig)
 {
 	struct task *target;
 
-	if (tid <= 0 || sig < 0 || sig > LINUX_NSIG)
+	if (tid <= 0)
 		return -EINVAL;
 	target = task_by_tid(tid);
 	if (!target || (tgid > 0 && target->proc->pid != tgid))

@@ -196,6 +196,10 @@ long sys_clock_nanosleep(struct task *t, const struct sysargs *a)
 		return -EINVAL;
 	case LINUX_CLOCK_PROCESS_CPUTIME_ID:
 		return -ENOTSUP;
+	case LINUX_CLOCK_MONOTONIC_RAW:
+	case LINUX_CLOCK_REALTIME_COARSE:
+	case LINUX_CLOCK_MONOTONIC_COARSE:
+		return -EOPNOTSUPP; /* clocks one cannot sleep on, as Linux */
 	default:
 		return -EINVAL;
 	}

@@ -138,5 +138,18 @@ int main(void)
 		check(syscall(SYS_getrandom, big, sizeof big, 0) == (long)sizeof big,
 		      "getrandom of 64 KiB returns 64 KiB");
 	}
+	{
+		struct timespec zero = { 0, 0 };
+
+		check(clock_nanosleep(CLOCK_MONOTONIC_RAW, 0, &zero, NULL) == EOPNOTSUPP &&
+			      clock_nanosleep(CLOCK_MONOTONIC_COARSE, 0, &zero, NULL) ==
+				      EOPNOTSUPP &&
+			      clock_nanosleep(CLOCK_REALTIME_COARSE, 0, &zero, NULL) == EOPNOTSUPP,
+		      "clock_nanosleep on a clock without sleeps: EOPNOTSUPP");
+		check(clock_nanosleep(CLOCK_THREAD_CPUTIME_ID, 0, &zero, NULL) == EINVAL,
+		      "clock_nanosleep on the caller's thread CPU clock: EINVAL");
+		check(clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &zero, NULL) == 0,
+		      "clock_nanosleep to an absolute time in the past: 0");
+	}
 	return 0;
 }

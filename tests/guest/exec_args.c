@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -159,6 +160,42 @@ static void test_lengths(void)
 	free(big);
 }
 
+/* Linux's limit on the whole: a quarter of RLIMIT_STACK (at most 6 MiB,
+ * at least 128 KiB of strings), the pointers counted: E2BIG, and the
+ * caller lives on. */
+static void test_limits(void)
+{
+	static char s[3000];
+	char **v = calloc(1200001, sizeof(char *)), *envp[1] = { NULL };
+	int i, st;
+	pid_t pid;
+
+	/* Should the exec succeed, the child fails its hash check at once. */
+	memset(s, 'b', sizeof(s) - 1);
+	v[0] = self;
+	v[1] = "child";
+	v[2] = "0";
+	for (i = 3; i < 1200000; i++)
+		v[i] = "";
+	want_errno(v, envp, E2BIG, "1.2 million empty arguments (their pointers)");
+	for (i = 3; i < 153; i++)
+		v[i] = s;
+	v[153] = NULL;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		struct rlimit rl = { 1 << 20, RLIM_INFINITY };
+
+		setrlimit(RLIMIT_STACK, &rl);
+		execve(self, v, envp);
+		_exit(errno);
+	}
+	waitpid(pid, &st, 0);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == E2BIG,
+	      "450 KB of arguments under a 1 MB RLIMIT_STACK -> E2BIG");
+	free(v);
+}
+
 static void test_faults(void)
 {
 	char *m = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -286,6 +323,7 @@ int main(int argc, char **argv, char **envp)
 	test_many();
 	test_page_crossing();
 	test_lengths();
+	test_limits();
 	test_faults();
 	{
 		char dir[] = "/tmp/skasexec.XXXXXX";

@@ -4,6 +4,7 @@
  * they report through their exit status or a pipe. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -333,6 +334,80 @@ static void test_pgrp_wait(void)
 	      "waitpid(-pgid) returns it, status 21");
 }
 
+/* A zombie is still in its process group: getpgid, getsid and setpgid
+ * see it until it is reaped. setpgid of a child in another session is
+ * EPERM even after an exec. PR_SET_DUMPABLE 0 reads back 0, is
+ * inherited, and means no core (no WCOREDUMP) whatever RLIMIT_CORE. */
+static void test_zombie_pgrp_dumpable(void)
+{
+	siginfo_t si;
+	int p[2], status = -1;
+	char c;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	waitid(P_PID, pid, &si, WEXITED | WNOWAIT); /* a zombie now */
+	check(getpgid(pid) == getpgid(0) && getsid(pid) == getsid(0),
+	      "getpgid and getsid of a zombie child");
+	check(setpgid(pid, pid) == 0 && getpgid(pid) == pid, "setpgid of a zombie child");
+	xwaitpid(pid, &status, 0);
+	errno = 0;
+	check(getpgid(pid) == -1 && errno == ESRCH, "reaped: ESRCH");
+
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		check(0, "pipe2");
+		return;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		setsid();
+		execl("/bin/sleep", "sleep", "5", (char *)NULL);
+		_exit(1);
+	}
+	close(p[1]);
+	while (read(p[0], &c, 1) < 0 && errno == EINTR)
+		; /* EOF: the child has exec'd */
+	close(p[0]);
+	errno = 0;
+	check(setpgid(pid, pid) == -1 && errno == EPERM,
+	      "setpgid of a child in another session that exec'd: EPERM");
+	kill(pid, SIGKILL);
+	xwaitpid(pid, &status, 0);
+
+	check(prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) == 1, "PR_GET_DUMPABLE: 1");
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		struct rlimit rl = { 1 << 20, 1 << 20 };
+		pid_t g;
+
+		if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 ||
+		    prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) != 0)
+			_exit(1);
+		setrlimit(RLIMIT_CORE, &rl);
+		g = fork();
+		if (g == 0) {
+			if (prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) != 0)
+				_exit(2);
+			abort();
+		}
+		if (xwaitpid(g, &status, 0) != g)
+			_exit(3);
+		if (WIFEXITED(status))
+			_exit(10 + WEXITSTATUS(status));
+		_exit(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT && !WCOREDUMP(status) ? 0
+											       : 4);
+	}
+	xwaitpid(pid, &status, 0);
+	checkf(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "PR_SET_DUMPABLE 0: reads back, inherited, no core bit", "status %#lx %ld", status,
+	       0);
+}
+
 static void test_many_children(void)
 {
 	pid_t pids[20];
@@ -659,6 +734,7 @@ int main(void)
 	test_wnohang();
 	test_waitid();
 	test_pgrp_wait();
+	test_zombie_pgrp_dumpable();
 	test_many_children();
 	test_pipes();
 	test_vfork();

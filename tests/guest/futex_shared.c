@@ -16,9 +16,15 @@
 #include <unistd.h>
 
 /* <linux/futex.h> is not on musl's include path */
-#define FUTEX_WAIT	   0
-#define FUTEX_WAKE	   1
-#define FUTEX_WAKE_PRIVATE (FUTEX_WAKE | 128)
+#define FUTEX_WAIT	     0
+#define FUTEX_WAKE	     1
+#define FUTEX_WAKE_PRIVATE   (FUTEX_WAKE | 128)
+#define FUTEX_WAKE_OP	     5
+#define FUTEX_CLOCK_REALTIME 256
+/* FUTEX_OP(FUTEX_OP_ADD | FUTEX_OP_OPARG_SHIFT, 40, FUTEX_OP_CMP_EQ, 0) and
+ * FUTEX_OP(FUTEX_OP_ADD, 1, 9, 0) */
+#define FUTEX_OP_ADD_SHIFT_40  ((1u | 8u) << 28 | 40u << 12)
+#define FUTEX_OP_ADD_1_BAD_CMP (1u << 28 | 9u << 24 | 1u << 12)
 
 static int n;
 
@@ -203,6 +209,45 @@ int main(void)
 		      "FUTEX_WAKE on an unmapped address: EFAULT");
 		check(futex((uint32_t *)gone, FUTEX_WAKE_PRIVATE, 1, NULL) == 0,
 		      "FUTEX_WAKE_PRIVATE there: 0");
+	}
+
+	/* 7: FUTEX_WAKE of 0 (or a negative count) still wakes one waiter,
+	 * as Linux; FUTEX_WAKE_OP masks a shift past 31 and does the
+	 * operation before a bad comparison's ENOSYS; FUTEX_CLOCK_REALTIME
+	 * with FUTEX_WAIT is ENOSYS. */
+	{
+		struct timespec ten_ms = { 0, 10000000 };
+		pid_t c1 = waiter(&anon[3]), c2 = waiter(&anon[3]);
+		long r = 0;
+		int i;
+
+		for (i = 0; i < 400 && r == 0; i++) {
+			r = futex(&anon[3], FUTEX_WAKE, 0, NULL);
+			if (r == 0)
+				pause_ms(5);
+		}
+		check(r == 1, "FUTEX_WAKE of 0 wakes one waiter");
+		r = 0;
+		for (i = 0; i < 400 && r == 0; i++) {
+			r = futex(&anon[3], FUTEX_WAKE, (uint32_t)-1, NULL);
+			if (r == 0)
+				pause_ms(5);
+		}
+		check(r == 1, "FUTEX_WAKE of -1 wakes one waiter");
+		check(exited0(c1) && exited0(c2), "both waits returned 0");
+
+		anon[4] = 5;
+		r = syscall(SYS_futex, &anon[3], FUTEX_WAKE_OP, 1, (void *)1, &anon[4],
+			    FUTEX_OP_ADD_SHIFT_40);
+		check(r == 0 && anon[4] == 5 + 256, "FUTEX_WAKE_OP: a shift of 40 is one of 8");
+		errno = 0;
+		r = syscall(SYS_futex, &anon[3], FUTEX_WAKE_OP, 1, (void *)1, &anon[4],
+			    FUTEX_OP_ADD_1_BAD_CMP);
+		check(r == -1 && errno == ENOSYS && anon[4] == 5 + 256 + 1,
+		      "FUTEX_WAKE_OP with a bad comparison: ENOSYS, the add done");
+		errno = 0;
+		r = futex(&anon[3], FUTEX_WAIT | FUTEX_CLOCK_REALTIME, 0, &ten_ms);
+		check(r == -1 && errno == ENOSYS, "FUTEX_WAIT|FUTEX_CLOCK_REALTIME: ENOSYS");
 	}
 	return 0;
 }

@@ -9,12 +9,21 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
 #ifndef MREMAP_FIXED
 #define MREMAP_FIXED 2
+#endif
+#ifndef MADV_WIPEONFORK
+#define MADV_WIPEONFORK 18
+#define MADV_KEEPONFORK 19
+#endif
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ  22
+#define MADV_POPULATE_WRITE 23
 #endif
 #ifndef MREMAP_DONTUNMAP
 #define MREMAP_DONTUNMAP 4
@@ -58,6 +67,8 @@ static const char *ename(int e)
 		return "EOVERFLOW";
 	case ENOSYS:
 		return "ENOSYS";
+	case EOPNOTSUPP:
+		return "EOPNOTSUPP";
 	default:
 		return "E?";
 	}
@@ -389,5 +400,114 @@ int main(void)
 	} else {
 		check(0, "MADV_DONTNEED on a private file mapping drops the private copy");
 	}
+
+	/* A hole in the range: ENOMEM, the mapped part advised all the same
+	 * (Linux); a length rounding up to 0 is EINVAL. */
+	p = mmap(NULL, 3 * PG, RW, PA, -1, 0);
+	memset(p, 0x55, 3 * PG);
+	munmap(p + PG, PG);
+	check_err(syscall(SYS_madvise, p, 3 * PG, MADV_DONTNEED), ENOMEM,
+		  "MADV_DONTNEED over a hole");
+	check(all_is(p, PG, 0) && all_is(p + 2 * PG, PG, 0),
+	      "... and the pages around it are zeroed all the same");
+	check_err(syscall(SYS_madvise, p, 3 * PG, MADV_WILLNEED), ENOMEM,
+		  "MADV_WILLNEED over a hole");
+	check_err(syscall(SYS_madvise, p, -1UL, MADV_NORMAL), EINVAL,
+		  "madvise length rounding up to 0");
+	munmap(p, 3 * PG);
+
+	/* MADV_WIPEONFORK: the child sees zeros, the parent its data;
+	 * MADV_KEEPONFORK undoes it; a file mapping refuses it. */
+	p = mmap(NULL, 2 * PG, RW, PA, -1, 0);
+	memset(p, 0x66, 2 * PG);
+	check(madvise(p, PG, MADV_WIPEONFORK) == 0, "madvise(MADV_WIPEONFORK)");
+	check(madvise(p + PG, PG, MADV_WIPEONFORK) == 0 &&
+		      madvise(p + PG, PG, MADV_KEEPONFORK) == 0,
+	      "madvise(MADV_KEEPONFORK)");
+	fflush(stdout);
+	{
+		int st;
+		pid_t c = fork();
+
+		if (c == 0)
+			_exit(all_is(p, PG, 0) && all_is(p + PG, PG, 0x66) ? 0 : 1);
+		check(c > 0 && waitpid(c, &st, 0) == c && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		      "the child's copy is wiped, the KEEPONFORK page kept");
+	}
+	check(all_is(p, 2 * PG, 0x66), "the parent's is not");
+	munmap(p, 2 * PG);
+	fd = open("tests/guest/data/hello.txt", O_RDONLY);
+	p = mmap(NULL, PG, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	check_err(syscall(SYS_madvise, p, PG, MADV_WIPEONFORK), EINVAL,
+		  "MADV_WIPEONFORK on a file mapping");
+	munmap(p, PG);
+
+	/* MADV_POPULATE_READ/WRITE prefault; the data stays. */
+	p = mmap(NULL, 2 * PG, RW, PA, -1, 0);
+	p[0] = 9;
+	check(madvise(p, 2 * PG, MADV_POPULATE_READ) == 0 &&
+		      madvise(p, 2 * PG, MADV_POPULATE_WRITE) == 0 && p[0] == 9 && p[PG] == 0,
+	      "MADV_POPULATE_READ and _WRITE");
+	munmap(p, 2 * PG);
+
+	/* msync: flag checks, ENOMEM for a hole (MS_SYNC stops there, the
+	 * others go on), a length rounding to 0 is 0; on a shared file
+	 * mapping the data is the file's. */
+	p = mmap(NULL, 3 * PG, RW, PA, -1, 0);
+	check(msync(p, 3 * PG, MS_SYNC) == 0 && msync(p, 3 * PG, MS_ASYNC) == 0 &&
+		      msync(p, 3 * PG, MS_INVALIDATE) == 0 && msync(p, 3 * PG, 0) == 0,
+	      "msync of a mapped range");
+	check_err(syscall(SYS_msync, p + 1, PG, MS_SYNC), EINVAL, "msync unaligned");
+	check_err(syscall(SYS_msync, p, PG, MS_SYNC | MS_ASYNC), EINVAL, "msync MS_SYNC|MS_ASYNC");
+	check_err(syscall(SYS_msync, p, PG, 0x100), EINVAL, "msync with a bad flag");
+	check(syscall(SYS_msync, p, -1UL, MS_SYNC) == 0, "msync length rounding to 0: 0");
+	munmap(p + PG, PG);
+	check_err(syscall(SYS_msync, p, 3 * PG, MS_SYNC), ENOMEM, "msync(MS_SYNC) over a hole");
+	check_err(syscall(SYS_msync, p, 3 * PG, MS_ASYNC), ENOMEM, "msync(MS_ASYNC) over a hole");
+
+	/* mincore: a byte per page up to a hole (ENOMEM), EINVAL unaligned,
+	 * ENOMEM past the user range, EFAULT for a bad vector. */
+	{
+		unsigned char vec[4] = { 7, 7, 7, 7 };
+
+		check_err(syscall(SYS_mincore, p, 3 * PG, vec), ENOMEM, "mincore over a hole");
+		check(vec[0] <= 1 && vec[1] == 7, "... the vector filled up to it");
+		memset(vec, 7, sizeof(vec));
+		check(mincore(p + 2 * PG, PG - 1, vec) == 0 && vec[0] <= 1 && vec[1] == 7,
+		      "mincore of a page (length rounded up)");
+		check_err(syscall(SYS_mincore, p + 1, PG, vec), EINVAL, "mincore unaligned");
+		check_err(syscall(SYS_mincore, p, PG, (void *)1), EFAULT,
+			  "mincore with a bad vector");
+		check_err(syscall(SYS_mincore, 0x7ffffffff000UL, 2 * PG, vec), ENOMEM,
+			  "mincore past the user range");
+		check(mincore(p, 0, vec) == 0, "mincore of nothing");
+	}
+	munmap(p, 3 * PG);
+
+	/* Flag checks of mmap and mprotect, as Linux. */
+	fd = open("tests/guest/data/hello.txt", O_RDONLY);
+	check_err(rmmap(0, PG, PROT_READ, MAP_SHARED, fd, 0x7ffffffffffff000L), EOVERFLOW,
+		  "mmap of a file past the largest offset: EOVERFLOW");
+	check_err(rmmap(0x300000000UL, PG, PROT_READ, MAP_SHARED_VALIDATE | MAP_FIXED_NOREPLACE, fd,
+			0),
+		  EOPNOTSUPP, "MAP_SHARED_VALIDATE does not take MAP_FIXED_NOREPLACE");
+	p = mmap(NULL, PG, PROT_READ, MAP_SHARED_VALIDATE | 0x54000000 /* MAP_HUGE_2MB */, fd, 0);
+	check(p != MAP_FAILED, "MAP_SHARED_VALIDATE takes the MAP_HUGE_* bits (ignored)");
+	if (p != MAP_FAILED)
+		munmap(p, PG);
+	check_err(rmmap(0, PG, PROT_READ, MAP_PRIVATE | MAP_GROWSDOWN, fd, 0), EINVAL,
+		  "a file mapping with MAP_GROWSDOWN: EINVAL");
+	close(fd);
+	p = mmap(NULL, 4 * PG, RW, PA, -1, 0);
+	check_err(syscall(SYS_mprotect, p + PG, PG, PROT_READ | PROT_GROWSDOWN), EINVAL,
+		  "mprotect(PROT_GROWSDOWN) of a mapping that does not grow down");
+	check_err(syscall(SYS_mprotect, p + PG, PG, PROT_READ | PROT_GROWSUP), EINVAL,
+		  "mprotect(PROT_GROWSUP): EINVAL (nothing grows up)");
+	munmap(p, 4 * PG);
+	p = mmap(NULL, 4 * PG, RW, PA | MAP_GROWSDOWN, -1, 0);
+	check(mprotect(p + 2 * PG, PG, PROT_READ | PROT_GROWSDOWN) == 0,
+	      "mprotect(PROT_GROWSDOWN) of a MAP_GROWSDOWN mapping");
+	munmap(p, 4 * PG);
 	return 0;
 }

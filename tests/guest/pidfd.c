@@ -115,6 +115,8 @@ int main(void)
 	r = waitid(P_PIDFD, 0, &si, WEXITED);
 	check(r == -1 && (errno == EBADF || errno == EINVAL),
 	      "waitid(P_PIDFD) on a non-pidfd fails");
+	r = waitid(P_PIDFD, -1, &si, WEXITED);
+	check(r == -1 && errno == EINVAL, "waitid(P_PIDFD, -1) -> EINVAL");
 
 	{
 		struct clone_args_v0 ca;

@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 static int n;
@@ -69,6 +70,45 @@ static void on_usr1(int sig)
 	(void)sig;
 }
 
+/* A handler that spoils its frame's segments: the return faults. */
+static volatile int seg_mode;
+
+static void bad_segments(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t *uc = ucv;
+	uint16_t *seg = (uint16_t *)&uc->uc_mcontext.gregs[REG_CSGSFS]; /* cs gs fs ss */
+
+	(void)sig;
+	(void)si;
+	if (seg_mode == 0)
+		seg[0] = 0xffff; /* cs */
+	else if (seg_mode == 1)
+		seg[3] = 0xffff; /* ss, with UC_STRICT_RESTORE_SS set */
+	else
+		seg[1] = seg[2] = 0xffff; /* fs, gs: not restored */
+}
+
+static int sigreturn_with_segments(int mode)
+{
+	struct sigaction sa;
+	pid_t c;
+	int st;
+
+	c = fork();
+	if (c == 0) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = bad_segments;
+		sa.sa_flags = SA_SIGINFO;
+		seg_mode = mode;
+		sigaction(SIGUSR2, &sa, NULL);
+		raise(SIGUSR2);
+		_exit(7);
+	}
+	if (waitpid(c, &st, 0) != c)
+		return -1;
+	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
+}
+
 int main(void)
 {
 	struct sigaction sa;
@@ -102,6 +142,10 @@ int main(void)
 		_exit(0);
 	}
 	check(died_of(c, SIGSEGV), "rt_sigreturn on a 0xff frame: the process dies of SIGSEGV");
+
+	check(sigreturn_with_segments(0) == 128 + SIGSEGV, "rt_sigreturn with a bad cs: SIGSEGV");
+	check(sigreturn_with_segments(1) == 128 + SIGSEGV, "rt_sigreturn with a bad ss: SIGSEGV");
+	check(sigreturn_with_segments(2) == 7, "fs and gs in the frame are not restored");
 
 	/* 4: signals racing with exit, 50 times */
 	ok = 1;

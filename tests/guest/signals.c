@@ -891,6 +891,9 @@ static void test_fpu_frame(void)
 
 /* ---- sigaltstack ---- */
 
+#ifndef SS_AUTODISARM
+#define SS_AUTODISARM (1U << 31)
+#endif
 #define ALTSZ (64 * 1024)
 static char altbuf[ALTSZ] __attribute__((aligned(16)));
 static volatile int alt_on, alt_flags, alt_calls;
@@ -906,6 +909,15 @@ static void h_alt(int sig)
 	memset(&cur, 0, sizeof cur);
 	sigaltstack(NULL, &cur);
 	alt_flags = cur.ss_flags;
+}
+
+static volatile int alt_uc_flags;
+
+static void h_alt_uc(int sig, siginfo_t *si, void *uc)
+{
+	(void)si;
+	alt_uc_flags = ((ucontext_t *)uc)->uc_stack.ss_flags;
+	h_alt(sig);
 }
 
 static void test_altstack(void)
@@ -947,6 +959,34 @@ static void test_altstack(void)
 	alt_calls = 0;
 	raise(SIGUSR1);
 	check(alt_calls == 1 && !alt_on, "SA_ONSTACK without an alternate stack: normal stack");
+
+	/* SS_AUTODISARM: the handler starts with the stack disarmed
+	 * (SS_DISABLE, no SS_AUTODISARM) and its return re-arms it with the
+	 * flags as set; the frame's uc_stack holds those flags. */
+	ss.ss_size = ALTSZ;
+	ss.ss_flags = (int)SS_AUTODISARM;
+	check(sigaltstack(&ss, NULL) == 0, "SS_AUTODISARM succeeds");
+	set_action(SIGUSR1, h_alt_uc, SA_ONSTACK);
+	alt_calls = 0;
+	raise(SIGUSR1);
+	check(alt_calls == 1 && alt_on && alt_flags == SS_DISABLE,
+	      "SS_AUTODISARM: on the stack, which reads as SS_DISABLE inside");
+	check(alt_uc_flags == (int)SS_AUTODISARM, "the frame's uc_stack has SS_AUTODISARM");
+	memset(&old, 0, sizeof old);
+	sigaltstack(NULL, &old);
+	check(old.ss_flags == (int)SS_AUTODISARM && old.ss_size == ALTSZ,
+	      "after the handler: re-armed, still SS_AUTODISARM");
+	alt_calls = 0;
+	raise(SIGUSR1);
+	check(alt_calls == 1 && alt_on && alt_flags == SS_DISABLE &&
+		      alt_uc_flags == (int)SS_AUTODISARM,
+	      "a second signal: the same");
+	ss.ss_flags = SS_ONSTACK; /* musl's sigaltstack refuses it */
+	syscall(SYS_sigaltstack, &ss, NULL);
+	raise(SIGUSR1);
+	check(alt_uc_flags == SS_ONSTACK, "set with SS_ONSTACK: uc_stack shows SS_ONSTACK");
+	ss.ss_flags = SS_DISABLE;
+	sigaltstack(&ss, NULL);
 	set_handler(SIGUSR1, h_count, 0);
 }
 
@@ -1406,6 +1446,52 @@ static void test_defaults(void)
 	      "a blocked SIGTERM kills once unblocked");
 }
 
+/* The order of a call's checks and effects, as Linux: rt_sigaction and
+ * rt_sigprocmask make the change before a fault writing the old value
+ * (EFAULT); kill and tkill look for the target before checking the
+ * signal number (ESRCH, then EINVAL). */
+static void test_errno_order(void)
+{
+	struct sigaction sa, cur;
+	sigset_t set, got;
+	pid_t c = xfork();
+
+	if (c == 0)
+		_exit(0);
+	reap(c); /* c is a pid that names nobody now */
+	set_handler(SIGUSR2, SIG_IGN, 0);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = h_count;
+	errno = 0;
+	check(syscall(SYS_rt_sigaction, SIGUSR2, &sa, (void *)1, 8) == -1 && errno == EFAULT,
+	      "rt_sigaction with a bad oldact: EFAULT");
+	sigaction(SIGUSR2, NULL, &cur);
+	check(cur.sa_handler == h_count, "... and the new action is in place");
+	set_handler(SIGUSR2, h_count, 0);
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR2);
+	errno = 0;
+	check(syscall(SYS_rt_sigprocmask, SIG_BLOCK, &set, (void *)1, 8) == -1 && errno == EFAULT,
+	      "rt_sigprocmask with a bad oldset: EFAULT");
+	sigprocmask(SIG_SETMASK, NULL, &got);
+	check(sigismember(&got, SIGUSR2), "... and the new mask is in place");
+	mask_op(SIG_UNBLOCK, SIGUSR2);
+
+	errno = 0;
+	check(kill(c, 100) == -1 && errno == ESRCH, "kill(no such pid, bad signal): ESRCH");
+	errno = 0;
+	check(kill(-c, 100) == -1 && errno == ESRCH, "kill(no such group, bad signal): ESRCH");
+	errno = 0;
+	check(kill(getpid(), 100) == -1 && errno == EINVAL, "kill(self, bad signal): EINVAL");
+	errno = 0;
+	check(syscall(SYS_tkill, c, 100) == -1 && errno == ESRCH,
+	      "tkill(no such tid, bad signal): ESRCH");
+	errno = 0;
+	check(syscall(SYS_tgkill, getpid(), getpid(), -1) == -1 && errno == EINVAL,
+	      "tgkill(self, bad signal): EINVAL");
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa;
@@ -1442,5 +1528,6 @@ int main(int argc, char **argv)
 	test_sigpipe();
 	test_eintr();
 	test_defaults();
+	test_errno_order();
 	return 0;
 }

@@ -151,6 +151,47 @@ int main(int argc, char **argv)
 	check(mprotect((void *)vvar.lo, vvar.hi - vvar.lo, PROT_READ | PROT_WRITE) == -1 &&
 		      errno == EACCES,
 	      "[vvar] cannot be made writable: EACCES");
+	/* Special mappings never split (nor grow): part of one is EINVAL,
+	 * the mapping stays whole, and the address space stays usable. */
+	errno = 0;
+	check(munmap((void *)vvar.lo, 4096) == -1 && errno == EINVAL,
+	      "munmap of part of [vvar]: EINVAL");
+	errno = 0;
+	check(munmap((void *)vdso.lo, 4096) == -1 && errno == EINVAL,
+	      "munmap of part of [vdso]: EINVAL");
+	errno = 0;
+	check(mmap((void *)vvar.lo, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
+		   0) == MAP_FAILED &&
+		      errno == EINVAL,
+	      "MAP_FIXED over part of [vvar]: EINVAL");
+	errno = 0;
+	check(mremap((void *)vvar.lo, 4096, 4096, MREMAP_MAYMOVE | MREMAP_FIXED,
+		     (void *)0x200000000) == MAP_FAILED &&
+		      errno == EINVAL,
+	      "mremap of part of [vvar]: EINVAL");
+	errno = 0;
+	check(mremap((void *)vdso.lo, vdso.hi - vdso.lo, vdso.hi - vdso.lo + 4096,
+		     MREMAP_MAYMOVE) == MAP_FAILED &&
+		      errno == EFAULT,
+	      "mremap growing [vdso]: EFAULT");
+	errno = 0;
+	check(madvise((void *)vvar.lo, vvar.hi - vvar.lo, MADV_DONTNEED) == -1 && errno == EINVAL,
+	      "MADV_DONTNEED on [vvar]: EINVAL");
+	check(mprotect((void *)vvar.lo, 4096, PROT_READ) == 0,
+	      "mprotect of part of [vvar] to what it is: 0");
+	{
+		struct range v2, d2;
+		void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+			       0);
+
+		check(find_map("[vvar]", &v2) && v2.lo == vvar.lo && v2.hi == vvar.hi &&
+			      find_map("[vdso]", &d2) && d2.lo == vdso.lo && d2.hi == vdso.hi,
+		      "[vvar] and [vdso] are whole");
+		check(p != MAP_FAILED, "mmap still works");
+		if (p != MAP_FAILED)
+			munmap(p, 4096);
+	}
+	check(ordered(CLOCK_MONOTONIC), "and so does the vDSO");
 	check(child_status(works) == 0, "a forked child's vDSO works");
 	check(child_status(overwrite) == 128 + SIGTRAP, "a child that fills its vDSO with int3 "
 							"dies of SIGTRAP");
