@@ -2,7 +2,7 @@
  * power of two of pages, one page at least, EBUSY below the content, EPERM
  * above /proc/sys/fs/pipe-max-size without CAP_SYS_RESOURCE, EBADF on a
  * non-pipe), the capacity in buffers as Linux counts it, and pipe2(O_DIRECT)
- * packets. Children report through their exit status. */
+ * packets, FIONBIO. Children report through their exit status. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +35,8 @@ static const char *ename(int e)
 		return "EBUSY";
 	case EPERM:
 		return "EPERM";
+	case EFAULT:
+		return "EFAULT";
 	default:
 		return "E?";
 	}
@@ -205,6 +207,25 @@ static void packets(void)
 	close(p[1]);
 }
 
+/* FIONBIO is for every file (Linux's do_vfs_ioctl), not only sockets and
+ * terminals: it sets and clears O_NONBLOCK. */
+static void fionbio(void)
+{
+	int p[2], on = 1, off = 0;
+	char c;
+
+	if (pipe(p) < 0)
+		return;
+	check_val(ioctl(p[0], FIONBIO, &on), 0, "FIONBIO 1 on a pipe");
+	check_val(fcntl(p[0], F_GETFL) & O_NONBLOCK, O_NONBLOCK, "it sets O_NONBLOCK");
+	check_err(read(p[0], &c, 1), EAGAIN, "an empty pipe's read then");
+	check_val(ioctl(p[0], FIONBIO, &off), 0, "FIONBIO 0");
+	check_val(fcntl(p[0], F_GETFL) & O_NONBLOCK, 0, "it clears O_NONBLOCK");
+	check_err(ioctl(p[1], FIONBIO, NULL), EFAULT, "FIONBIO with a bad pointer");
+	close(p[0]);
+	close(p[1]);
+}
+
 /* The test runs without CAP_SYS_RESOURCE (the host's root here lacks it
  * too), so pipe-max-size applies. */
 static void drop_sys_resource(void)
@@ -232,5 +253,6 @@ int main(void)
 	sizes();
 	unprivileged();
 	packets();
+	fionbio();
 	return 0;
 }
