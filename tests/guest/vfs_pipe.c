@@ -2,7 +2,7 @@
  * power of two of pages, one page at least, EBUSY below the content, EPERM
  * above /proc/sys/fs/pipe-max-size without CAP_SYS_RESOURCE, EBADF on a
  * non-pipe), the capacity in buffers as Linux counts it, and pipe2(O_DIRECT)
- * packets, FIONBIO. Children report through their exit status. */
+ * packets, FIONBIO, a FIFO's POLLHUP and size across opens. Children report through their exit status. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -226,6 +227,39 @@ static void fionbio(void)
 	close(p[1]);
 }
 
+/* A FIFO opened for reading with O_NONBLOCK and no writer does not poll
+ * POLLHUP until a writer has come and gone (Linux's f_pipe); when its last
+ * file closes it forgets its size, as Linux frees the pipe. */
+static void fifos(void)
+{
+	char dir[] = "/tmp/skaspipe.XXXXXX", path[64];
+	struct pollfd pf;
+	int r, w;
+
+	if (!mkdtemp(dir))
+		return;
+	snprintf(path, sizeof(path), "%s/f", dir);
+	if (mkfifo(path, 0600) < 0) {
+		rmdir(dir);
+		return;
+	}
+	r = open(path, O_RDONLY | O_NONBLOCK);
+	pf = (struct pollfd){ r, POLLIN, 0 };
+	check_val(poll(&pf, 1, 0), 0, "a FIFO reader before any writer: no POLLHUP");
+	w = open(path, O_WRONLY | O_NONBLOCK);
+	check_val(fcntl(w, F_SETPIPE_SZ, 8192), 8192, "F_SETPIPE_SZ on a FIFO");
+	close(w);
+	check_val(poll(&pf, 1, 0) == 1 ? pf.revents : 0, POLLHUP, "after its writer went: POLLHUP");
+	close(r);
+	r = open(path, O_RDONLY | O_NONBLOCK);
+	check_val(fcntl(r, F_GETPIPE_SZ), 65536, "reopened after the last close: the default size");
+	pf.fd = r;
+	check_val(poll(&pf, 1, 0), 0, "and no POLLHUP again");
+	close(r);
+	unlink(path);
+	rmdir(dir);
+}
+
 /* The test runs without CAP_SYS_RESOURCE (the host's root here lacks it
  * too), so pipe-max-size applies. */
 static void drop_sys_resource(void)
@@ -254,5 +288,6 @@ int main(void)
 	unprivileged();
 	packets();
 	fionbio();
+	fifos();
 	return 0;
 }
