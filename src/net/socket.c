@@ -247,11 +247,6 @@ static long socket_ioctl(struct file *f, struct task *t, unsigned cmd, uint64_t 
 	int v;
 
 	switch (cmd) {
-	case LINUX_FIONBIO:
-		if (copy_from_user(t->mm, &v, arg, sizeof(v)) < 0)
-			return -EFAULT;
-		f->flags = v ? f->flags | LINUX_O_NONBLOCK : f->flags & ~LINUX_O_NONBLOCK;
-		return 0;
 	case LINUX_FIOASYNC:
 		/* Differs from Linux: no SIGIO; the flag is accepted. */
 		return copy_from_user(t->mm, &v, arg, sizeof(v)) < 0 ? -EFAULT : 0;

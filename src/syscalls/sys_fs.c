@@ -838,6 +838,23 @@ long sys_getcwd(struct task *t, const struct sysargs *a)
 	return len;
 }
 
+/* FIONBIO, for every file as in Linux's do_vfs_ioctl: O_NONBLOCK on or
+ * off (through setfl, for a host fd's own flag). */
+static long ioctl_fionbio(struct task *t, struct file *f, uaddr_t arg)
+{
+	unsigned nfl;
+	long ret;
+	int on;
+
+	if (copy_from_user(t->mm, &on, arg, sizeof(on)) < 0)
+		return -EFAULT;
+	nfl = on ? f->flags | LINUX_O_NONBLOCK : f->flags & ~LINUX_O_NONBLOCK;
+	ret = f->ops->setfl && nfl != f->flags ? f->ops->setfl(f, nfl) : 0;
+	if (ret == 0)
+		f->flags = nfl;
+	return ret;
+}
+
 long sys_ioctl(struct task *t, const struct sysargs *a)
 {
 	int fd = sysarg_int(a, 0);
@@ -856,6 +873,9 @@ long sys_ioctl(struct task *t, const struct sysargs *a)
 	case LINUX_FIONCLEX:
 		t->files->cloexec[fd] = cmd == LINUX_FIOCLEX;
 		ret = 0;
+		break;
+	case LINUX_FIONBIO:
+		ret = ioctl_fionbio(t, f, sysarg_uaddr(a, 2));
 		break;
 	default:
 		ret = f->ops->ioctl ? f->ops->ioctl(f, t, cmd, sysarg_uaddr(a, 2)) : -ENOTTY;

@@ -350,14 +350,6 @@ long tty_ioctl(struct tty *tty, struct file *f, struct task *t, unsigned cmd, ui
 			return -EPERM;
 		tty_hangup(tty);
 		return 0;
-	case LINUX_FIONBIO:
-		if (get_int(t, arg, &v) < 0)
-			return -EFAULT;
-		if (v)
-			f->flags |= LINUX_O_NONBLOCK;
-		else
-			f->flags &= ~LINUX_O_NONBLOCK;
-		return 0;
 	default:
 		return -ENOTTY;
 	}

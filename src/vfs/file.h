@@ -63,6 +63,7 @@ struct file {
 	struct inode *inode;	  /* owns a reference, or NULL (pipes, host stdio) */
 	struct dir_snapshot *dir; /* getdents64 of a directory */
 	bool notify_close;	  /* IN_OPEN was reported: IN_CLOSE_* will be */
+	unsigned pipe_seen;	  /* FIFO reader: no POLLHUP while writer opens are this - 1 */
 	void *priv;
 };
 

@@ -227,7 +227,9 @@ static unsigned pipe_poll(struct file *f, struct poll_table *pt)
 		poll_wait(pt, &p->rwait);
 		if (p->head != p->tail)
 			mask |= LINUX_POLLIN | LINUX_POLLRDNORM;
-		if (!p->writers)
+		/* A FIFO opened nonblocking without a writer hangs up only
+		 * once a writer has come (Linux's f_pipe). */
+		if (!p->writers && f->pipe_seen != p->w_opens + 1)
 			mask |= LINUX_POLLHUP;
 	}
 	if (file_writable(f)) {
@@ -253,6 +255,18 @@ static void pipe_free(struct pipe *p)
 	free(p);
 }
 
+static void fifo_reset_size(struct pipe *p)
+{
+	struct pipe_buf *bufs;
+
+	if (p->nslots == PIPE_DEF_BUFS || !(bufs = calloc(PIPE_DEF_BUFS, sizeof(*bufs))))
+		return;
+	free(p->bufs);
+	p->bufs = bufs;
+	p->nslots = PIPE_DEF_BUFS;
+	p->head = p->tail = 0;
+}
+
 static void pipe_release(struct file *f)
 {
 	struct pipe *p = f->priv;
@@ -269,7 +283,10 @@ static void pipe_release(struct file *f)
 	}
 	if (p->readers == 0 && p->writers == 0) {
 		if (p->fifo) {
-			pipe_empty(p); /* a named pipe forgets its data */
+			/* A named pipe forgets its data and size: Linux frees
+			 * it and the next open makes a new one. */
+			pipe_empty(p);
+			fifo_reset_size(p);
 			return;
 		}
 		pipe_free(p);
@@ -417,6 +434,8 @@ int fifo_open(void **pp, struct file *f)
 	waitq_wake_all(&p->wwait);
 	if (rd && wr)
 		return 0;
+	if (rd && p->writers == 0 && (f->flags & LINUX_O_NONBLOCK))
+		f->pipe_seen = p->w_opens + 1;
 	if (rd && !(f->flags & LINUX_O_NONBLOCK)) {
 		seen = p->w_opens;
 		while (p->writers == 0 && p->w_opens == seen) {

@@ -1,6 +1,7 @@
 /* vfs/poll.c: poll, ppoll, select, pselect6. Each pass asks every file for
  * its readiness; if none is ready the task sleeps on all their wait queues
- * at once, until a wakeup, a signal or the timeout. */
+ * at once, until a wakeup, a signal or the timeout. select, pselect6 and
+ * ppoll write the time left back to the guest's timeout, as Linux. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,24 +143,67 @@ static long do_poll(struct task *t, struct linux_pollfd *fds, unsigned n, int64_
 	}
 }
 
-static int get_timeout(struct task *t, uaddr_t uts, int64_t *deadline)
-{
+/* A wait's timeout as the guest gave it (select's normalized) and when the
+ * wait began, for the time left that select, pselect6 and ppoll write back. */
+struct poll_timeout {
 	struct linux_timespec ts;
+	int64_t start_ns;
+};
 
+/* The deadline of a valid timeout: 0 for a zero one; a billion seconds is
+ * forever (no overflow). */
+static int64_t timeout_deadline(struct poll_timeout *to)
+{
+	to->start_ns = sched_now_ns();
+	if (to->ts.tv_sec == 0 && to->ts.tv_nsec == 0)
+		return 0;
+	return to->start_ns +
+	       (to->ts.tv_sec > 1000000000LL ? 1000000000LL * 1000000000LL
+					     : to->ts.tv_sec * 1000000000LL) +
+	       to->ts.tv_nsec;
+}
+
+static int get_timeout(struct task *t, uaddr_t uts, struct poll_timeout *to, int64_t *deadline)
+{
 	*deadline = -1;
 	if (!uts)
 		return 0;
-	if (copy_from_user(t->mm, &ts, uts, sizeof(ts)) < 0)
+	if (copy_from_user(t->mm, &to->ts, uts, sizeof(to->ts)) < 0)
 		return -EFAULT;
-	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000)
+	if (to->ts.tv_sec < 0 || to->ts.tv_nsec < 0 || to->ts.tv_nsec >= 1000000000)
 		return -EINVAL;
-	*deadline = (ts.tv_sec == 0 && ts.tv_nsec == 0)
-			    ? 0
-			    : sched_now_ns() +
-				      (ts.tv_sec > 1000000000LL ? 1000000000LL * 1000000000LL
-								: ts.tv_sec * 1000000000LL) +
-				      ts.tv_nsec;
+	*deadline = timeout_deadline(to);
 	return 0;
+}
+
+/* Linux's poll_select_finish: the time left goes back to the guest's
+ * timeout (not for a zero one); if that faults, a restart would wait all
+ * over again, so the call is interrupted instead. */
+static long put_time_left(struct task *t, uaddr_t uts, const struct poll_timeout *to, bool timeval,
+			  long ret)
+{
+	int64_t elapsed = sched_now_ns() - to->start_ns;
+	struct linux_timespec left;
+	int err;
+
+	if (!uts || (to->ts.tv_sec == 0 && to->ts.tv_nsec == 0))
+		return ret;
+	left.tv_sec = to->ts.tv_sec - elapsed / 1000000000LL;
+	left.tv_nsec = to->ts.tv_nsec - elapsed % 1000000000LL;
+	if (left.tv_nsec < 0) {
+		left.tv_nsec += 1000000000LL;
+		left.tv_sec--;
+	}
+	if (left.tv_sec < 0)
+		left.tv_sec = left.tv_nsec = 0;
+	if (timeval) {
+		struct linux_timeval tv = { left.tv_sec, left.tv_nsec / 1000 };
+
+		err = copy_to_user(t->mm, uts, &tv, sizeof(tv));
+	} else {
+		err = copy_to_user(t->mm, uts, &left, sizeof(left));
+	}
+	return err < 0 && ret == -ERESTARTNOHAND ? -EINTR : ret;
 }
 
 static long poll_common(struct task *t, uaddr_t ufds, unsigned n, int64_t deadline)
@@ -230,8 +274,9 @@ static void end_wait_mask(struct task *t, long ret)
 
 long sys_ppoll(struct task *t, const struct sysargs *a)
 {
+	struct poll_timeout to;
 	int64_t deadline;
-	long ret = get_timeout(t, sysarg_uaddr(a, 2), &deadline);
+	long ret = get_timeout(t, sysarg_uaddr(a, 2), &to, &deadline);
 
 	if (ret < 0)
 		return ret;
@@ -240,7 +285,7 @@ long sys_ppoll(struct task *t, const struct sysargs *a)
 		return ret;
 	ret = poll_common(t, sysarg_uaddr(a, 0), sysarg_uint(a, 1), deadline);
 	end_wait_mask(t, ret);
-	return ret;
+	return put_time_left(t, sysarg_uaddr(a, 2), &to, false, ret);
 }
 
 /* select: fd_sets in, converted to a poll of the same fds, and back. */
@@ -327,6 +372,7 @@ static long do_select(struct task *t, int nfds, uaddr_t uin, uaddr_t uout, uaddr
 long sys_select(struct task *t, const struct sysargs *a)
 {
 	uaddr_t utv = sysarg_uaddr(a, 4);
+	struct poll_timeout to;
 	int64_t deadline = -1;
 	long ret;
 
@@ -335,21 +381,17 @@ long sys_select(struct task *t, const struct sysargs *a)
 
 		if (copy_from_user(t->mm, &tv, utv, sizeof(tv)) < 0)
 			return -EFAULT;
-		if (tv.tv_sec < 0 || tv.tv_usec < 0)
+		/* As Linux: microseconds past a second are seconds, and a sum
+		 * that overflows is negative. */
+		if (tv.tv_sec < 0 || tv.tv_usec < 0 || tv.tv_sec > INT64_MAX - tv.tv_usec / 1000000)
 			return -EINVAL;
-		/* A billion seconds is forever: no overflow. */
-		if (tv.tv_sec > 1000000000LL)
-			tv.tv_sec = 1000000000LL;
-		if (tv.tv_usec > 1000000000LL * 1000000LL)
-			tv.tv_usec = 1000000000LL * 1000000LL;
-		deadline =
-			(tv.tv_sec == 0 && tv.tv_usec == 0)
-				? 0
-				: sched_now_ns() + tv.tv_sec * 1000000000LL + tv.tv_usec * 1000LL;
+		to.ts.tv_sec = tv.tv_sec + tv.tv_usec / 1000000;
+		to.ts.tv_nsec = tv.tv_usec % 1000000 * 1000;
+		deadline = timeout_deadline(&to);
 	}
 	ret = do_select(t, sysarg_int(a, 0), sysarg_uaddr(a, 1), sysarg_uaddr(a, 2),
 			sysarg_uaddr(a, 3), deadline);
-	return ret == -ERESTARTNOHAND ? -ERESTARTNOHAND : ret;
+	return put_time_left(t, utv, &to, true, ret);
 }
 
 long sys_pselect6(struct task *t, const struct sysargs *a)
@@ -358,8 +400,9 @@ long sys_pselect6(struct task *t, const struct sysargs *a)
 		uint64_t ss;
 		uint64_t ss_len;
 	} sig = { 0, 0 };
+	struct poll_timeout to;
 	int64_t deadline;
-	long ret = get_timeout(t, sysarg_uaddr(a, 4), &deadline);
+	long ret = get_timeout(t, sysarg_uaddr(a, 4), &to, &deadline);
 
 	if (ret < 0)
 		return ret;
@@ -371,5 +414,5 @@ long sys_pselect6(struct task *t, const struct sysargs *a)
 	ret = do_select(t, sysarg_int(a, 0), sysarg_uaddr(a, 1), sysarg_uaddr(a, 2),
 			sysarg_uaddr(a, 3), deadline);
 	end_wait_mask(t, ret);
-	return ret;
+	return put_time_left(t, sysarg_uaddr(a, 4), &to, false, ret);
 }

@@ -119,7 +119,9 @@ static void timerfd_set(struct timerfd *tfd, int flags, const struct linux_itime
 	if (flags & LINUX_TFD_TIMER_ABSTIME) {
 		int64_t clk = host_clock_ns(base_clock(tfd->clockid));
 
-		tfd->expires_ns = value > clk ? add_sat(now, value - clk) : now;
+		/* A deadline in the past stays there: a periodic timer counts
+		 * the intervals since, as Linux's hrtimer_forward. */
+		tfd->expires_ns = add_sat(now, value - clk);
 	} else {
 		tfd->expires_ns = add_sat(now, value);
 	}

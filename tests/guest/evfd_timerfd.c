@@ -1,5 +1,6 @@
 /* timerfd_create, timerfd_settime, timerfd_gettime: the clocks, one-shot
- * and periodic timers, TFD_TIMER_ABSTIME on each clock, the old value,
+ * and periodic timers, TFD_TIMER_ABSTIME on each clock (a periodic one
+ * set in the past counts the intervals since), the old value,
  * disarming, blocking and nonblocking reads, poll, flags and errors.
  * Times are checked against bounds and never printed. */
 #define _GNU_SOURCE
@@ -224,6 +225,7 @@ static void test_abstime(clockid_t c, const char *name)
 	char what[96];
 	int64_t t0 = now_ns(CLOCK_MONOTONIC);
 	struct itimerspec cur;
+	uint64_t v;
 
 	snprintf(what, sizeof(what), "%s: TFD_TIMER_ABSTIME 30 ms ahead", name);
 	check(arm(fd, TFD_TIMER_ABSTIME, now_ns(c) + 30 * MS, 0) == 0, what);
@@ -237,6 +239,10 @@ static void test_abstime(clockid_t c, const char *name)
 	check(arm(fd, TFD_TIMER_ABSTIME, now_ns(c) - 1000 * MS, 0) == 0 &&
 		      revents(fd, 1000) == POLLIN && rd(fd) == 1,
 	      what);
+	snprintf(what, sizeof(what), "%s: a periodic deadline 1 s past counts the intervals since",
+		 name);
+	v = arm(fd, TFD_TIMER_ABSTIME, now_ns(c) - 1000 * MS, 100 * MS) == 0 ? rd(fd) : 0;
+	check(v >= 10 && v <= 12, what);
 	snprintf(what, sizeof(what), "%s: relative 10 ms", name);
 	check(arm(fd, 0, 10 * MS, 0) == 0 && rd(fd) == 1, what);
 	close(fd);

@@ -2,7 +2,7 @@
  * power of two of pages, one page at least, EBUSY below the content, EPERM
  * above /proc/sys/fs/pipe-max-size without CAP_SYS_RESOURCE, EBADF on a
  * non-pipe), the capacity in buffers as Linux counts it, and pipe2(O_DIRECT)
- * packets. Children report through their exit status. */
+ * packets, FIONBIO, a FIFO's POLLHUP and size across opens. Children report through their exit status. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -35,6 +36,8 @@ static const char *ename(int e)
 		return "EBUSY";
 	case EPERM:
 		return "EPERM";
+	case EFAULT:
+		return "EFAULT";
 	default:
 		return "E?";
 	}
@@ -205,6 +208,58 @@ static void packets(void)
 	close(p[1]);
 }
 
+/* FIONBIO is for every file (Linux's do_vfs_ioctl), not only sockets and
+ * terminals: it sets and clears O_NONBLOCK. */
+static void fionbio(void)
+{
+	int p[2], on = 1, off = 0;
+	char c;
+
+	if (pipe(p) < 0)
+		return;
+	check_val(ioctl(p[0], FIONBIO, &on), 0, "FIONBIO 1 on a pipe");
+	check_val(fcntl(p[0], F_GETFL) & O_NONBLOCK, O_NONBLOCK, "it sets O_NONBLOCK");
+	check_err(read(p[0], &c, 1), EAGAIN, "an empty pipe's read then");
+	check_val(ioctl(p[0], FIONBIO, &off), 0, "FIONBIO 0");
+	check_val(fcntl(p[0], F_GETFL) & O_NONBLOCK, 0, "it clears O_NONBLOCK");
+	check_err(ioctl(p[1], FIONBIO, NULL), EFAULT, "FIONBIO with a bad pointer");
+	close(p[0]);
+	close(p[1]);
+}
+
+/* A FIFO opened for reading with O_NONBLOCK and no writer does not poll
+ * POLLHUP until a writer has come and gone (Linux's f_pipe); when its last
+ * file closes it forgets its size, as Linux frees the pipe. */
+static void fifos(void)
+{
+	char dir[] = "/tmp/skaspipe.XXXXXX", path[64];
+	struct pollfd pf;
+	int r, w;
+
+	if (!mkdtemp(dir))
+		return;
+	snprintf(path, sizeof(path), "%s/f", dir);
+	if (mkfifo(path, 0600) < 0) {
+		rmdir(dir);
+		return;
+	}
+	r = open(path, O_RDONLY | O_NONBLOCK);
+	pf = (struct pollfd){ r, POLLIN, 0 };
+	check_val(poll(&pf, 1, 0), 0, "a FIFO reader before any writer: no POLLHUP");
+	w = open(path, O_WRONLY | O_NONBLOCK);
+	check_val(fcntl(w, F_SETPIPE_SZ, 8192), 8192, "F_SETPIPE_SZ on a FIFO");
+	close(w);
+	check_val(poll(&pf, 1, 0) == 1 ? pf.revents : 0, POLLHUP, "after its writer went: POLLHUP");
+	close(r);
+	r = open(path, O_RDONLY | O_NONBLOCK);
+	check_val(fcntl(r, F_GETPIPE_SZ), 65536, "reopened after the last close: the default size");
+	pf.fd = r;
+	check_val(poll(&pf, 1, 0), 0, "and no POLLHUP again");
+	close(r);
+	unlink(path);
+	rmdir(dir);
+}
+
 /* The test runs without CAP_SYS_RESOURCE (the host's root here lacks it
  * too), so pipe-max-size applies. */
 static void drop_sys_resource(void)
@@ -232,5 +287,7 @@ int main(void)
 	sizes();
 	unprivileged();
 	packets();
+	fionbio();
+	fifos();
 	return 0;
 }
