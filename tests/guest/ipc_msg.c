@@ -399,6 +399,8 @@ static void test_info(void)
 	check(msgctl(id & 0x7fff, MSG_STAT, &ds) == id && ds.msg_qnum == 1,
 	      "MSG_STAT by index gives the id");
 	check(msgctl(id & 0x7fff, MSG_STAT_ANY, &ds) == id, "MSG_STAT_ANY too");
+	check(msgctl((id & 0x7fff) + 3 * 32768, MSG_STAT, &ds) == id,
+	      "MSG_STAT takes the index modulo 32768");
 	check_err(msgctl(id, 99, &ds), EINVAL, "an unknown command");
 	check_err(msgctl(id, IPC_STAT, (void *)8), EFAULT, "IPC_STAT to a bad pointer");
 	check_err(msgctl(id, IPC_SET, (void *)8), EFAULT, "IPC_SET from a bad pointer");
