@@ -269,6 +269,19 @@ static long do_msgrcv(struct task *t, int msqid, uaddr_t msgp, int64_t bufsz, in
 	} else {
 		mode = (flg & LINUX_MSG_EXCEPT) ? SEARCH_NOTEQUAL : SEARCH_EQUAL;
 	}
+	if (flg & LINUX_MSG_COPY) {
+		/* Linux's prepare_copy loads the buffer first: EFAULT before
+		 * the id is looked at. */
+		size_t len = bufsz < LINUX_MSGMAX ? (size_t)bufsz : LINUX_MSGMAX;
+		char *tmp = malloc(len ? len : 1);
+
+		if (!tmp)
+			return -ENOMEM;
+		ret = copy_from_user(t->mm, tmp, msgp, len) < 0 ? -EFAULT : 0;
+		free(tmp);
+		if (ret < 0)
+			return ret;
+	}
 	p = ipc_lookup(&msg_ids, msqid);
 	if (!p)
 		return -EINVAL;

@@ -190,6 +190,8 @@ static void test_send_receive(void)
 		      "MSG_COPY 1 peeks at the second message");
 		check_err(rcv(id, &m, 100, 9, MSG_COPY | IPC_NOWAIT), ENOMSG,
 			  "MSG_COPY past the end");
+		check_err(msgrcv(id + 7 * 32768, (void *)8, 100, 0, MSG_COPY | IPC_NOWAIT), EFAULT,
+			  "MSG_COPY reads the buffer before it looks the id up");
 	}
 	check_err(rcv(id, &m, 100, 0, MSG_COPY), EINVAL, "MSG_COPY without IPC_NOWAIT");
 	check(qnum(id) == 5, "MSG_COPY took nothing");
