@@ -595,6 +595,11 @@ static int gen_fdinfo(const struct pnode *n, struct sbuf *b)
 
 	if (!f)
 		return -ENOENT;
+	/* Linux's proc_fdinfo_access_allowed: ptrace read access. */
+	if (!current || !procfs_may_access(current, proc_of(n))) {
+		file_put(f);
+		return -EACCES;
+	}
 	if (f->inode && LINUX_S_ISDIR(f->inode->mode))
 		pos = f->pos;
 	else if (f->ops->llseek)

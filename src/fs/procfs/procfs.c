@@ -482,8 +482,13 @@ static const struct file_ops dir_fops = {
 
 static int dir_open(struct inode *ino, struct file *f)
 {
-	if (!node_alive(ino->priv))
+	const struct pnode *n = ino->priv;
+
+	if (!node_alive(n))
 		return -ENOENT;
+	/* Linux's proc_open_fdinfo: ptrace read access. */
+	if (n->e->dyn == PD_FDINFO && (!current || !procfs_may_access(current, procfs_process(n))))
+		return -EACCES;
 	f->ops = &dir_fops;
 	return 0;
 }
