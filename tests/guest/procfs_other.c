@@ -1,6 +1,6 @@
 /* /proc/PID of other processes: what a uid-1000 process may see of a root
  * process (fd/, fdinfo/, environ, maps, cwd need ptrace access: EACCES;
- * stat, status, cmdline do not). */
+ * stat, status, cmdline do not), and of a zombie (mounts: EINVAL). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -69,7 +69,7 @@ static void as_user(int root_pid)
 
 int main(void)
 {
-	pid_t root_child, user;
+	pid_t root_child, zombie, user;
 	int st;
 
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -88,5 +88,16 @@ int main(void)
 	kill(root_child, SIGKILL);
 	waitpid(root_child, &st, 0);
 
+	zombie = fork();
+	if (zombie == 0)
+		_exit(3);
+	/* a zombie once waitid with WNOWAIT says it exited */
+	waitid(P_PID, zombie, NULL, WEXITED | WNOWAIT);
+	check(rd(pp(zombie, "stat")) == 0, "a zombie's stat");
+	check(rd(pp(zombie, "mounts")) == -EINVAL, "a zombie's mounts: EINVAL");
+	check(rd(pp(zombie, "mountinfo")) == -EINVAL, "a zombie's mountinfo: EINVAL");
+	check(rd(pp(zombie, "maps")) == -1000, "a zombie's maps: empty");
+	waitpid(zombie, &st, 0);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 3, "the zombie is reaped");
 	return 0;
 }

@@ -475,7 +475,7 @@ static int gen_mounts(const struct pnode *n, struct sbuf *b)
 	int ret = mounts_root(n, &root);
 
 	if (ret < 0)
-		return 0;
+		return -EINVAL; /* no namespaces left: Linux's mounts_open_common */
 	list_for_each_entry(m, &mounts, link)
 	{
 		struct path p = { m, m->root };
@@ -503,7 +503,7 @@ static int gen_mountinfo(const struct pnode *n, struct sbuf *b)
 	int ret = mounts_root(n, &root);
 
 	if (ret < 0)
-		return 0;
+		return -EINVAL; /* no namespaces left: Linux's mounts_open_common */
 	list_for_each_entry(m, &mounts, link)
 	{
 		struct path p = { m, m->root };
