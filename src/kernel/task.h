@@ -48,6 +48,11 @@ struct process {
 	bool did_exec;
 	bool subreaper;
 	bool no_new_privs;
+	/* Linux's dumpable is not SUID_DUMP_USER: set when euid, egid, fsuid
+	 * or fsgid changes, by PR_SET_DUMPABLE 0, and at an exec with euid !=
+	 * uid or egid != gid (cleared at other execs). /proc/PID is then
+	 * root's and only CAP_SYS_PTRACE has ptrace access. */
+	bool nondumpable;
 	int exit_code;		  /* wait status */
 	struct waitq wait_chld;	  /* wait4 sleeps here */
 	struct waitq exit_wait;	  /* pidfds wait here for the death */

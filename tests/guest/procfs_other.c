@@ -1,6 +1,8 @@
 /* /proc/PID of other processes: what a uid-1000 process may see of a root
  * process (fd/, fdinfo/, environ, maps, cwd need ptrace access: EACCES;
- * stat, status, cmdline do not), and of a zombie (mounts: EINVAL). */
+ * stat, status, cmdline do not), of a root process that became uid 1000
+ * (no longer dumpable: still EACCES, until PR_SET_DUMPABLE 1), and of a
+ * zombie (mounts: EINVAL). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -8,6 +10,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 
 static int n;
@@ -85,6 +88,50 @@ int main(void)
 	}
 	waitpid(user, &st, 0);
 	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the uid-1000 child exits");
+	kill(root_child, SIGKILL);
+	waitpid(root_child, &st, 0);
+
+	/* A root process that drops to uid 1000 is not dumpable any more. */
+	int ready[2], go[2];
+	char c = 0;
+
+	if (pipe(ready) < 0 || pipe(go) < 0)
+		return 1;
+	root_child = fork();
+	if (root_child == 0) {
+		if (setresgid(1000, 1000, 1000) < 0 || setresuid(1000, 1000, 1000) < 0)
+			_exit(1);
+		c = prctl(PR_GET_DUMPABLE) != 1;
+		write(ready[1], &c, 1);
+		read(go[0], &c, 1);
+		prctl(PR_SET_DUMPABLE, 1);
+		write(ready[1], &c, 1);
+		pause();
+		_exit(0);
+	}
+	read(ready[0], &c, 1);
+	check(c == 1, "setresuid from root: PR_GET_DUMPABLE is no longer 1");
+	user = fork();
+	if (user == 0) {
+		if (setresgid(1000, 1000, 1000) < 0 || setresuid(1000, 1000, 1000) < 0)
+			_exit(1);
+		check(rd(pp(root_child, "environ")) == -EACCES,
+		      "uid 1000 and a non-dumpable uid-1000 process: environ EACCES");
+		check(od(pp(root_child, "fd")) == -EACCES, "fd/ EACCES (root's directory)");
+		_exit(0);
+	}
+	waitpid(user, &st, 0);
+	write(go[1], &c, 1);
+	read(ready[0], &c, 1);
+	user = fork();
+	if (user == 0) {
+		if (setresgid(1000, 1000, 1000) < 0 || setresuid(1000, 1000, 1000) < 0)
+			_exit(1);
+		check(rd(pp(root_child, "environ")) == 0, "after PR_SET_DUMPABLE 1: environ");
+		check(od(pp(root_child, "fd")) == 0, "and fd/");
+		_exit(0);
+	}
+	waitpid(user, &st, 0);
 	kill(root_child, SIGKILL);
 	waitpid(root_child, &st, 0);
 
