@@ -96,7 +96,8 @@ struct kern_ipc_perm *ipc_at(struct ipc_ids *ids, int idx)
 struct kern_ipc_perm *ipc_stat_lookup(struct ipc_ids *ids, struct task *t, int id, bool by_id,
 				      bool any, int *err)
 {
-	struct kern_ipc_perm *p = by_id ? ipc_lookup(ids, id) : ipc_at(ids, id);
+	/* An index is taken modulo IPC_MNI, as Linux's ipc_obtain_object_idr. */
+	struct kern_ipc_perm *p = by_id ? ipc_lookup(ids, id) : ipc_at(ids, id & (IPC_MNI - 1));
 
 	*err = p ? 0 : -EINVAL;
 	if (p && !any)

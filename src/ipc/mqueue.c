@@ -320,25 +320,66 @@ static void mq_flush(struct file *f)
 		q->notify_pid = 0;
 }
 
-static long mq_read(struct file *f, void *buf, size_t n)
+#define FILENT_SIZE 80 /* Linux's i_size of a queue */
+
+static long mq_pread(struct file *f, void *buf, size_t n, int64_t off)
 {
 	struct mqueue *q = f->priv;
 	char line[128];
 	int len;
 	size_t avail;
 
+	if (off < 0)
+		return -EINVAL;
 	len = snprintf(line, sizeof(line), "QSIZE:%-10llu NOTIFY:%-5d SIGNO:%-5d NOTIFY_PID:%-6d\n",
 		       (unsigned long long)q->qsize, q->notify_pid ? q->notify_how : 0,
 		       q->notify_pid && q->notify_how == LINUX_SIGEV_SIGNAL ? q->notify_signo : 0,
 		       q->notify_pid);
-	if (f->pos >= len)
+	if (off >= len)
 		return 0;
-	avail = (size_t)(len - f->pos);
+	avail = (size_t)(len - off);
 	if (n > avail)
 		n = avail;
-	memcpy(buf, line + f->pos, n);
-	f->pos += (int64_t)n;
+	memcpy(buf, line + off, n);
 	return (long)n;
+}
+
+static long mq_read(struct file *f, void *buf, size_t n)
+{
+	long ret = mq_pread(f, buf, n, f->pos);
+
+	if (ret > 0)
+		f->pos += ret;
+	return ret;
+}
+
+/* Linux's default_llseek over an i_size of FILENT_SIZE. */
+static int64_t mq_llseek(struct file *f, int64_t off, int whence)
+{
+	switch (whence) {
+	case LINUX_SEEK_SET:
+		break;
+	case LINUX_SEEK_CUR:
+		off += f->pos;
+		break;
+	case LINUX_SEEK_END:
+		off += FILENT_SIZE;
+		break;
+	case LINUX_SEEK_DATA:
+		if (off >= FILENT_SIZE)
+			return -ENXIO;
+		break;
+	case LINUX_SEEK_HOLE:
+		if (off >= FILENT_SIZE)
+			return -ENXIO;
+		off = FILENT_SIZE;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (off < 0)
+		return -EINVAL;
+	return f->pos = off;
 }
 
 static unsigned mq_poll(struct file *f, struct poll_table *pt)
@@ -363,13 +404,15 @@ static int mq_stat(struct file *f, struct linux_stat *st)
 	st->st_nlink = q->linked ? 1 : 0;
 	st->st_uid = q->uid;
 	st->st_gid = q->gid;
-	st->st_size = 80; /* Linux's FILENT_SIZE */
+	st->st_size = FILENT_SIZE;
 	st->st_blksize = 4096;
 	return 0;
 }
 
 static const struct file_ops mq_file_ops = {
 	.read = mq_read,
+	.pread = mq_pread,
+	.llseek = mq_llseek,
 	.poll = mq_poll,
 	.stat = mq_stat,
 	.release = mq_release,

@@ -269,6 +269,19 @@ static long do_msgrcv(struct task *t, int msqid, uaddr_t msgp, int64_t bufsz, in
 	} else {
 		mode = (flg & LINUX_MSG_EXCEPT) ? SEARCH_NOTEQUAL : SEARCH_EQUAL;
 	}
+	if (flg & LINUX_MSG_COPY) {
+		/* Linux's prepare_copy loads the buffer first: EFAULT before
+		 * the id is looked at. */
+		size_t len = bufsz < LINUX_MSGMAX ? (size_t)bufsz : LINUX_MSGMAX;
+		char *tmp = malloc(len ? len : 1);
+
+		if (!tmp)
+			return -ENOMEM;
+		ret = copy_from_user(t->mm, tmp, msgp, len) < 0 ? -EFAULT : 0;
+		free(tmp);
+		if (ret < 0)
+			return ret;
+	}
 	p = ipc_lookup(&msg_ids, msqid);
 	if (!p)
 		return -EINVAL;
@@ -416,7 +429,7 @@ static long msgctl_down(struct task *t, int msqid, int cmd, const struct linux_m
 {
 	struct kern_ipc_perm *p = ipc_lookup(&msg_ids, msqid);
 	struct msg_queue *q;
-	int ret;
+	int ret, qbytes;
 
 	if (!p)
 		return -EINVAL;
@@ -428,12 +441,15 @@ static long msgctl_down(struct task *t, int msqid, int cmd, const struct linux_m
 		freeque(q);
 		return 0;
 	}
-	if (ds->msg_qbytes > LINUX_MSGMNB && !capable(&t->proc->cred, CAP_SYS_RESOURCE))
+	/* Linux's msgctl_down takes msg_qbytes as an int, compares it with
+	 * the unsigned msgmnb and stores it sign-extended. */
+	qbytes = (int)ds->msg_qbytes;
+	if ((unsigned)qbytes > LINUX_MSGMNB && !capable(&t->proc->cred, CAP_SYS_RESOURCE))
 		return -EPERM;
 	ret = ipc_perm_set(p, &ds->msg_perm);
 	if (ret < 0)
 		return ret;
-	q->qbytes = ds->msg_qbytes;
+	q->qbytes = (uint64_t)(int64_t)qbytes;
 	q->ctime = ipc_now();
 	expunge_all(q, -EAGAIN); /* receivers check their permission again */
 	waitq_wake_all(&q->senders);

@@ -68,6 +68,8 @@ static long set_resuid_priv(struct task *t, uint32_t r, uint32_t e, uint32_t s)
 		c->suid = s;
 	c->fsuid = c->euid;
 	fix_caps(c, ou, oe, os, of);
+	if (c->euid != oe || c->fsuid != of)
+		t->proc->nondumpable = true; /* Linux's commit_creds */
 	return 0;
 }
 
@@ -86,6 +88,7 @@ static long set_resuid(struct task *t, uint32_t r, uint32_t e, uint32_t s)
 static long set_resgid_priv(struct task *t, uint32_t r, uint32_t e, uint32_t s)
 {
 	struct cred *c = &t->proc->cred;
+	uint32_t oe = c->egid, of = c->fsgid;
 
 	if (r != NOCHANGE)
 		c->gid = r;
@@ -94,6 +97,8 @@ static long set_resgid_priv(struct task *t, uint32_t r, uint32_t e, uint32_t s)
 	if (s != NOCHANGE)
 		c->sgid = s;
 	c->fsgid = c->egid;
+	if (c->egid != oe || c->fsgid != of)
+		t->proc->nondumpable = true; /* Linux's commit_creds */
 	return 0;
 }
 
@@ -212,6 +217,8 @@ long sys_setfsuid(struct task *t, const struct sysargs *a)
 			      v == c->suid || v == c->fsuid)) {
 		c->fsuid = v;
 		fix_caps(c, c->uid, c->euid, c->suid, old);
+		if (v != old)
+			t->proc->nondumpable = true;
 	}
 	return old;
 }
@@ -222,8 +229,11 @@ long sys_setfsgid(struct task *t, const struct sysargs *a)
 	uint32_t old = c->fsgid, v = sysarg_uint(a, 0);
 
 	if (v != NOCHANGE && (capable(c, CAP_SETGID) || v == c->gid || v == c->egid ||
-			      v == c->sgid || v == c->fsgid))
+			      v == c->sgid || v == c->fsgid)) {
 		c->fsgid = v;
+		if (v != old)
+			t->proc->nondumpable = true;
+	}
 	return old;
 }
 

@@ -55,7 +55,7 @@ static struct process *copy_process_struct(struct task *t, int pid, const struct
 	p->personality = me->personality;
 	p->nice = me->nice;
 	p->no_new_privs = me->no_new_privs;
-	p->undumpable = me->undumpable;
+	p->nondumpable = me->nondumpable;
 	memcpy(p->sigactions, me->sigactions, sizeof(p->sigactions));
 	p->exit_signal = r->exit_signal;
 	p->parent = (r->flags & LINUX_CLONE_PARENT) ? me->parent : me;

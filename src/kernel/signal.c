@@ -828,7 +828,7 @@ void handle_signals(struct task *t)
 			 * bit says one would have been (RLIMIT_CORE > 0, and
 			 * dumpable). */
 			if (sig_default_core(sig) &&
-			    t->proc->rlim[LINUX_RLIMIT_CORE].rlim_cur > 0 && !t->proc->undumpable)
+			    t->proc->rlim[LINUX_RLIMIT_CORE].rlim_cur > 0 && !t->proc->nondumpable)
 				process_exit(t, sig | 0x80);
 			process_exit(t, sig);
 		}

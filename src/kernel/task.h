@@ -48,10 +48,12 @@ struct process {
 	bool did_exec;
 	bool subreaper;
 	bool no_new_privs;
-	/* prctl(PR_SET_DUMPABLE, 0), or an exec that changed credentials:
-	 * no core (no core bit in the wait status). Differs from Linux: a
-	 * setuid() does not clear dumpability. */
-	bool undumpable;
+	/* Linux's dumpable is not SUID_DUMP_USER: set when euid, egid, fsuid
+	 * or fsgid changes, by PR_SET_DUMPABLE 0, and at an exec with euid !=
+	 * uid or egid != gid (cleared at other execs). /proc/PID is then
+	 * root's and only CAP_SYS_PTRACE has ptrace access, and a core
+	 * signal leaves no core bit in the wait status. */
+	bool nondumpable;
 	int exit_code;		  /* wait status */
 	struct waitq wait_chld;	  /* wait4 sleeps here */
 	struct waitq exit_wait;	  /* pidfds wait here for the death */

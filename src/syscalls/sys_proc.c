@@ -500,8 +500,7 @@ static long do_execveat(struct task *t, int dirfd, uaddr_t upath, uaddr_t uargv,
 			nc.groups = t->proc->cred.groups;
 			nc.ngroups = t->proc->cred.ngroups;
 			t->proc->cred = nc;
-			/* As Linux: dumpable again, unless set-id. */
-			t->proc->undumpable = nc.euid != nc.uid || nc.egid != nc.gid;
+			t->proc->nondumpable = nc.euid != nc.uid || nc.egid != nc.gid;
 			vfork_release(t);
 		}
 	}
@@ -541,11 +540,11 @@ long sys_prctl(struct task *t, const struct sysargs *a)
 	case LINUX_PR_GET_NAME:
 		return copy_to_user(t->mm, arg2, t->comm, sizeof(t->comm));
 	case LINUX_PR_GET_DUMPABLE:
-		return !t->proc->undumpable;
+		return !t->proc->nondumpable;
 	case LINUX_PR_SET_DUMPABLE:
 		if (arg2 > 1)
 			return -EINVAL;
-		t->proc->undumpable = arg2 == 0;
+		t->proc->nondumpable = arg2 == 0;
 		return 0;
 	case LINUX_PR_SET_NO_NEW_PRIVS:
 		if (arg2 != 1 || a->a[2] || a->a[3] || a->a[4])

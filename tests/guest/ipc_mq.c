@@ -356,6 +356,10 @@ static void test_fds(void)
 	check(read(q, buf, sizeof(buf) - 1) == (long)strlen(want) && strcmp(buf, want) == 0,
 	      "read gives the status line (QSIZE 3)");
 	check(read(q, buf, sizeof(buf)) == 0, "then end of file");
+	check(pread(q, buf, 5, 1) == 5 && memcmp(buf, "SIZE:", 5) == 0, "pread at offset 1");
+	check(lseek(q, 0, SEEK_END) == 80 && lseek(q, 1, SEEK_SET) == 1 && read(q, buf, 5) == 5 &&
+		      memcmp(buf, "SIZE:", 5) == 0,
+	      "lseek: the size is 80, and a read goes on from the offset");
 	mq_close(q);
 	mq_unlink(qname(3));
 }

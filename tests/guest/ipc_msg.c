@@ -190,6 +190,8 @@ static void test_send_receive(void)
 		      "MSG_COPY 1 peeks at the second message");
 		check_err(rcv(id, &m, 100, 9, MSG_COPY | IPC_NOWAIT), ENOMSG,
 			  "MSG_COPY past the end");
+		check_err(msgrcv(id + 7 * 32768, (void *)8, 100, 0, MSG_COPY | IPC_NOWAIT), EFAULT,
+			  "MSG_COPY reads the buffer before it looks the id up");
 	}
 	check_err(rcv(id, &m, 100, 0, MSG_COPY), EINVAL, "MSG_COPY without IPC_NOWAIT");
 	check(qnum(id) == 5, "MSG_COPY took nothing");
@@ -282,10 +284,17 @@ static void test_full(void)
 		d.msg_qbytes = 100;
 		if (msgctl(id, IPC_SET, &d) != 0)
 			_exit(3);
+		/* Linux hands msg_qbytes on as an int: the high half goes. */
+		d.msg_qbytes = 0x100000064UL;
+		if (msgctl(id, IPC_SET, &d) != 0)
+			_exit(5);
+		if (msgctl(id, IPC_STAT, &d) != 0 || d.msg_qbytes != 100)
+			_exit(6);
 		_exit(msgctl(id, IPC_RMID, NULL) == 0 ? 0 : 4);
 	}
 	st = child_exit(pid);
-	check(st == 0, "the new owner: no raise past MSGMNB (EPERM), lowers it, removes it");
+	check(st == 0,
+	      "the new owner: no raise past MSGMNB (EPERM), lowers it (32 bits), removes it");
 	check_err(msgctl(id, IPC_STAT, &ds), EINVAL, "gone");
 }
 
@@ -399,6 +408,8 @@ static void test_info(void)
 	check(msgctl(id & 0x7fff, MSG_STAT, &ds) == id && ds.msg_qnum == 1,
 	      "MSG_STAT by index gives the id");
 	check(msgctl(id & 0x7fff, MSG_STAT_ANY, &ds) == id, "MSG_STAT_ANY too");
+	check(msgctl((id & 0x7fff) + 3 * 32768, MSG_STAT, &ds) == id,
+	      "MSG_STAT takes the index modulo 32768");
 	check_err(msgctl(id, 99, &ds), EINVAL, "an unknown command");
 	check_err(msgctl(id, IPC_STAT, (void *)8), EFAULT, "IPC_STAT to a bad pointer");
 	check_err(msgctl(id, IPC_SET, (void *)8), EFAULT, "IPC_SET from a bad pointer");

@@ -463,6 +463,8 @@ static void test_ctl(void)
 	u.buf = &ds;
 	check(semctl(id & 0x7fff, 0, SEM_STAT, u) == id, "SEM_STAT by index gives the id");
 	check(semctl(id & 0x7fff, 0, SEM_STAT_ANY, u) == id, "SEM_STAT_ANY too");
+	check(semctl((id & 0x7fff) + 32768, 0, SEM_STAT, u) == id,
+	      "SEM_STAT takes the index modulo 32768");
 	check(semctl(id, 0, IPC_STAT, u) == 0 && (ds.sem_perm.mode & 0777) == 0640 &&
 		      ds.sem_perm.cuid == getuid(),
 	      "IPC_STAT: mode 0640, cuid");

@@ -295,6 +295,8 @@ static void test_ctl(void)
 	check(r == id && ds.shm_segsz == 8192, "SHM_STAT by index gives the id");
 	r = shmctl(id & 0x7fff, SHM_STAT_ANY, &ds);
 	check(r == id, "SHM_STAT_ANY by index gives the id");
+	r = shmctl((id & 0x7fff) + 5 * 32768, SHM_STAT, &ds);
+	check(r == id, "SHM_STAT takes the index modulo 32768");
 	check_err(shmctl(id, 1234, &ds), EINVAL, "an unknown command");
 	check_err(shmctl(id, -1, &ds), EINVAL, "a negative command");
 	check_err(shmctl(id, IPC_STAT, (struct shmid_ds *)8), EFAULT, "IPC_STAT to a bad pointer");

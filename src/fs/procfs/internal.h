@@ -81,7 +81,8 @@ struct task *procfs_task(const struct pnode *n);
 /* The file at fd of node n's thread: a reference, or NULL. */
 struct file *procfs_fd_file(const struct pnode *n);
 /* May the caller look into process p's private parts (fds, cwd, exe,
- * environ)? As Linux's ptrace_may_access: same user, or CAP_SYS_PTRACE. */
+ * environ)? As Linux's ptrace_may_access: same user and dumpable, or
+ * CAP_SYS_PTRACE. */
 bool procfs_may_access(struct task *caller, struct process *p);
 /* The instance's start (monotonic and realtime ns), set at mount. */
 extern int64_t procfs_boot_mono_ns, procfs_boot_real_ns;

@@ -475,7 +475,7 @@ static int gen_mounts(const struct pnode *n, struct sbuf *b)
 	int ret = mounts_root(n, &root);
 
 	if (ret < 0)
-		return 0;
+		return -EINVAL; /* no namespaces left: Linux's mounts_open_common */
 	list_for_each_entry(m, &mounts, link)
 	{
 		struct path p = { m, m->root };
@@ -503,7 +503,7 @@ static int gen_mountinfo(const struct pnode *n, struct sbuf *b)
 	int ret = mounts_root(n, &root);
 
 	if (ret < 0)
-		return 0;
+		return -EINVAL; /* no namespaces left: Linux's mounts_open_common */
 	list_for_each_entry(m, &mounts, link)
 	{
 		struct path p = { m, m->root };
@@ -595,6 +595,11 @@ static int gen_fdinfo(const struct pnode *n, struct sbuf *b)
 
 	if (!f)
 		return -ENOENT;
+	/* Linux's proc_fdinfo_access_allowed: ptrace read access. */
+	if (!current || !procfs_may_access(current, proc_of(n))) {
+		file_put(f);
+		return -EACCES;
+	}
 	if (f->inode && LINUX_S_ISDIR(f->inode->mode))
 		pos = f->pos;
 	else if (f->ops->llseek)

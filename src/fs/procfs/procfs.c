@@ -143,6 +143,8 @@ bool procfs_may_access(struct task *caller, struct process *p)
 
 	if (caller->proc == p || capable(c, CAP_SYS_PTRACE))
 		return true;
+	if (p->nondumpable)
+		return false;
 	return c->euid == p->cred.uid && c->euid == p->cred.euid && c->euid == p->cred.suid &&
 	       c->egid == p->cred.gid && c->egid == p->cred.egid && c->egid == p->cred.sgid;
 }
@@ -394,8 +396,9 @@ static int node_getattr(struct inode *ino, struct linux_stat *st)
 	st->st_ino = ino->ino;
 	st->st_mode = mode;
 	st->st_nlink = LINUX_S_ISDIR(mode) ? 2 : 1;
-	st->st_uid = p ? p->cred.euid : 0;
-	st->st_gid = p ? p->cred.egid : 0;
+	/* Linux's task_dump_owner: root's when not dumpable. */
+	st->st_uid = p && !p->nondumpable ? p->cred.euid : 0;
+	st->st_gid = p && !p->nondumpable ? p->cred.egid : 0;
 	st->st_blksize = 1024;
 	st->st_atime_sec = st->st_mtime_sec = st->st_ctime_sec =
 		(uint64_t)(procfs_boot_real_ns / 1000000000);
@@ -482,8 +485,13 @@ static const struct file_ops dir_fops = {
 
 static int dir_open(struct inode *ino, struct file *f)
 {
-	if (!node_alive(ino->priv))
+	const struct pnode *n = ino->priv;
+
+	if (!node_alive(n))
 		return -ENOENT;
+	/* Linux's proc_open_fdinfo: ptrace read access. */
+	if (n->e->dyn == PD_FDINFO && (!current || !procfs_may_access(current, procfs_process(n))))
+		return -EACCES;
 	f->ops = &dir_fops;
 	return 0;
 }

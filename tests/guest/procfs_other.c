@@ -1,0 +1,150 @@
+/* /proc/PID of other processes: what a uid-1000 process may see of a root
+ * process (fd/, fdinfo/, environ, maps, cwd need ptrace access: EACCES;
+ * stat, status, cmdline do not), of a root process that became uid 1000
+ * (no longer dumpable: still EACCES, until PR_SET_DUMPABLE 1), and of a
+ * zombie (mounts: EINVAL). */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+static int n;
+
+static void check(int cond, const char *what)
+{
+	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
+}
+
+static const char *pp(int pid, const char *f)
+{
+	static char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid, f);
+	return path;
+}
+
+/* open and read: 0 if it gives bytes, else -errno (-1000: empty). */
+static int rd(const char *path)
+{
+	char buf[512];
+	int fd = open(path, O_RDONLY), e;
+	ssize_t r;
+
+	if (fd < 0)
+		return -errno;
+	r = read(fd, buf, sizeof(buf));
+	e = errno;
+	close(fd);
+	return r > 0 ? 0 : r == 0 ? -1000 : -e;
+}
+
+static int od(const char *path)
+{
+	DIR *d = opendir(path);
+
+	if (!d)
+		return -errno;
+	closedir(d);
+	return 0;
+}
+
+static void as_user(int root_pid)
+{
+	if (setresgid(1000, 1000, 1000) < 0 || setresuid(1000, 1000, 1000) < 0) {
+		check(0, "setresuid");
+		return;
+	}
+	check(rd(pp(root_pid, "stat")) == 0, "uid 1000 reads a root process's stat");
+	check(rd(pp(root_pid, "cmdline")) == 0, "and cmdline");
+	check(rd(pp(root_pid, "environ")) == -EACCES, "not environ (EACCES)");
+	check(rd(pp(root_pid, "maps")) == -EACCES, "not maps (EACCES)");
+	check(od(pp(root_pid, "fd")) == -EACCES, "not fd/ (EACCES)");
+	check(od(pp(root_pid, "fdinfo")) == -EACCES, "not fdinfo/ (EACCES)");
+	check(rd(pp(root_pid, "fdinfo/0")) == -EACCES, "not fdinfo/0 (EACCES)");
+	check(rd(pp(getpid(), "fdinfo/0")) == 0, "its own fdinfo/0");
+	check(od(pp(getpid(), "fdinfo")) == 0, "its own fdinfo/");
+}
+
+int main(void)
+{
+	pid_t root_child, zombie, user;
+	int st;
+
+	setvbuf(stdout, NULL, _IONBF, 0);
+	root_child = fork();
+	if (root_child == 0) {
+		pause();
+		_exit(0);
+	}
+	user = fork();
+	if (user == 0) {
+		as_user(root_child);
+		_exit(0);
+	}
+	waitpid(user, &st, 0);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the uid-1000 child exits");
+	kill(root_child, SIGKILL);
+	waitpid(root_child, &st, 0);
+
+	/* A root process that drops to uid 1000 is not dumpable any more. */
+	int ready[2], go[2];
+	char c = 0;
+
+	if (pipe(ready) < 0 || pipe(go) < 0)
+		return 1;
+	root_child = fork();
+	if (root_child == 0) {
+		if (setresgid(1000, 1000, 1000) < 0 || setresuid(1000, 1000, 1000) < 0)
+			_exit(1);
+		c = prctl(PR_GET_DUMPABLE) != 1;
+		write(ready[1], &c, 1);
+		read(go[0], &c, 1);
+		prctl(PR_SET_DUMPABLE, 1);
+		write(ready[1], &c, 1);
+		pause();
+		_exit(0);
+	}
+	read(ready[0], &c, 1);
+	check(c == 1, "setresuid from root: PR_GET_DUMPABLE is no longer 1");
+	user = fork();
+	if (user == 0) {
+		if (setresgid(1000, 1000, 1000) < 0 || setresuid(1000, 1000, 1000) < 0)
+			_exit(1);
+		check(rd(pp(root_child, "environ")) == -EACCES,
+		      "uid 1000 and a non-dumpable uid-1000 process: environ EACCES");
+		check(od(pp(root_child, "fd")) == -EACCES, "fd/ EACCES (root's directory)");
+		_exit(0);
+	}
+	waitpid(user, &st, 0);
+	write(go[1], &c, 1);
+	read(ready[0], &c, 1);
+	user = fork();
+	if (user == 0) {
+		if (setresgid(1000, 1000, 1000) < 0 || setresuid(1000, 1000, 1000) < 0)
+			_exit(1);
+		check(rd(pp(root_child, "environ")) == 0, "after PR_SET_DUMPABLE 1: environ");
+		check(od(pp(root_child, "fd")) == 0, "and fd/");
+		_exit(0);
+	}
+	waitpid(user, &st, 0);
+	kill(root_child, SIGKILL);
+	waitpid(root_child, &st, 0);
+
+	zombie = fork();
+	if (zombie == 0)
+		_exit(3);
+	/* a zombie once waitid with WNOWAIT says it exited */
+	waitid(P_PID, zombie, NULL, WEXITED | WNOWAIT);
+	check(rd(pp(zombie, "stat")) == 0, "a zombie's stat");
+	check(rd(pp(zombie, "mounts")) == -EINVAL, "a zombie's mounts: EINVAL");
+	check(rd(pp(zombie, "mountinfo")) == -EINVAL, "a zombie's mountinfo: EINVAL");
+	check(rd(pp(zombie, "maps")) == -1000, "a zombie's maps: empty");
+	waitpid(zombie, &st, 0);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 3, "the zombie is reaped");
+	return 0;
+}
