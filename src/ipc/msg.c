@@ -318,6 +318,14 @@ static long do_msgrcv(struct task *t, int msqid, uaddr_t msgp, int64_t bufsz, in
 		}
 		if (ret != -EAGAIN)
 			return ret;
+		/* Woken to look again (IPC_SET): the queue may have been
+		 * removed, and freed, before this task ran (an IPC_RMID that
+		 * was on the run queue first); look it up by its id anew, as
+		 * Linux checks ipc_valid_object. */
+		p = ipc_lookup(&msg_ids, msqid);
+		if (!p)
+			return -EIDRM;
+		q = msq_of(p);
 	}
 	n = m->size < (uint64_t)bufsz ? m->size : (size_t)bufsz;
 	ret = (copy_to_user(t->mm, msgp, &m->mtype, sizeof(m->mtype)) < 0 ||
