@@ -531,7 +531,9 @@ static long do_getdents(struct task *t, const struct sysargs *a, bool old)
 	n = -ENOTDIR;
 	if (!f->ops->getdents64)
 		goto out;
-	avail = user_prefix(t->mm, buf, count, true);
+	/* Linux's getdents_callback keeps the count in an int: above
+	 * INT_MAX it is negative and no entry fits (EINVAL, 0 at the end). */
+	avail = count > INT32_MAX ? 0 : user_prefix(t->mm, buf, count, true);
 	if (avail > RW_CHUNK)
 		avail = RW_CHUNK;
 	n = -ENOMEM;
@@ -545,7 +547,7 @@ static long do_getdents(struct task *t, const struct sysargs *a, bool old)
 		dirents_to_old(kbuf, n);
 	if (n > 0 && copy_to_user(t->mm, buf, kbuf, n) < 0)
 		n = -EFAULT;
-	else if (n == -EINVAL && avail < count)
+	else if (n == -EINVAL && avail < count && count <= INT32_MAX)
 		n = -EFAULT;
 	free(kbuf);
 out:

@@ -260,6 +260,13 @@ static void calls_getdents(void)
 	}
 	check(k == 0, "getdents to the end");
 	check(found == 1 && dots == 2, "c as DT_REG, . and .. as DT_DIR in the last byte");
+	/* A count above INT_MAX is a negative int to Linux: no entry fits. */
+	check(syscall(SYS_getdents, fd, buf, 0x80000000UL) == 0,
+	      "getdents of 2^31 bytes at the end: 0");
+	lseek(fd, 0, SEEK_SET);
+	check_err(syscall(SYS_getdents, fd, buf, 0x80000000UL), EINVAL, "getdents of 2^31 bytes");
+	check_err(syscall(SYS_getdents64, fd, buf, 0xffffffffUL), EINVAL,
+		  "getdents64 of 2^32-1 bytes");
 	close(fd);
 	fd = open(P("c"), O_RDONLY);
 	check_err(syscall(SYS_getdents, fd, buf, sizeof(buf)), ENOTDIR, "getdents of a file");
