@@ -295,6 +295,18 @@ static long do_readv(struct task *t, int fd, uaddr_t uiov, int cnt, bool write, 
 	n = get_iovec(t, uiov, cnt, &iov);
 	if (n < 0)
 		goto out;
+	if (pos >= 0) { /* Linux's rw_verify_area on the whole (cut) count */
+		uint64_t count = 0;
+
+		for (i = 0; i < cnt; i++)
+			count += iov[i].iov_len;
+		if (count > MAX_RW_COUNT)
+			count = MAX_RW_COUNT;
+		if (count && (int64_t)((uint64_t)pos + count) < 0) {
+			n = -EINVAL;
+			goto out;
+		}
+	}
 	if (rwf & ~RWF_ACCEPTED) {
 		for (i = 0; i < cnt && !iov[i].iov_len; i++)
 			;

@@ -145,6 +145,9 @@ static void calls_creat_preadv(void)
 	check(pread(fd, big, 16, 0) == 11 && !memcmp(big, "abcdefghXYZ", 11),
 	      "the file grew to 11: abcdefghXYZ");
 	check(lseek(fd, 0, SEEK_CUR) == 1, "pwritev leaves the position");
+	/* rw_verify_area on the whole count: the last segment's end wraps */
+	check_err(pwritev(fd, iov, 2, INT64_MAX - 2), EINVAL, "pwritev ending past INT64_MAX");
+	check_err(preadv(fd, iov, 2, INT64_MAX - 2), EINVAL, "preadv ending past INT64_MAX");
 	iov[0].iov_base = a;
 	iov[0].iov_len = 3;
 	check(preadv2_(fd, iov, 1, -1, 0) == 3 && !memcmp(a, "bcd", 3) &&
