@@ -133,7 +133,7 @@ static int binfile_open(struct task *t, int dirfd, const char *path, int atflags
 	memset(b, 0, sizeof(*b));
 	ret = vfs_open_exec(t, dirfd, path, atflags, &b->file);
 	if (ret < 0)
-		return ret == -EISDIR ? -EACCES : ret;
+		return ret;
 	ret = file_stat(b->file, &st);
 	if (ret < 0)
 		goto fail;

@@ -295,6 +295,18 @@ static long do_readv(struct task *t, int fd, uaddr_t uiov, int cnt, bool write, 
 	n = get_iovec(t, uiov, cnt, &iov);
 	if (n < 0)
 		goto out;
+	if (pos >= 0) { /* Linux's rw_verify_area on the whole (cut) count */
+		uint64_t count = 0;
+
+		for (i = 0; i < cnt; i++)
+			count += iov[i].iov_len;
+		if (count > MAX_RW_COUNT)
+			count = MAX_RW_COUNT;
+		if (count && (int64_t)((uint64_t)pos + count) < 0) {
+			n = -EINVAL;
+			goto out;
+		}
+	}
 	if (rwf & ~RWF_ACCEPTED) {
 		for (i = 0; i < cnt && !iov[i].iov_len; i++)
 			;
@@ -531,7 +543,9 @@ static long do_getdents(struct task *t, const struct sysargs *a, bool old)
 	n = -ENOTDIR;
 	if (!f->ops->getdents64)
 		goto out;
-	avail = user_prefix(t->mm, buf, count, true);
+	/* Linux's getdents_callback keeps the count in an int: above
+	 * INT_MAX it is negative and no entry fits (EINVAL, 0 at the end). */
+	avail = count > INT32_MAX ? 0 : user_prefix(t->mm, buf, count, true);
 	if (avail > RW_CHUNK)
 		avail = RW_CHUNK;
 	n = -ENOMEM;
@@ -545,7 +559,7 @@ static long do_getdents(struct task *t, const struct sysargs *a, bool old)
 		dirents_to_old(kbuf, n);
 	if (n > 0 && copy_to_user(t->mm, buf, kbuf, n) < 0)
 		n = -EFAULT;
-	else if (n == -EINVAL && avail < count)
+	else if (n == -EINVAL && avail < count && count <= INT32_MAX)
 		n = -EFAULT;
 	free(kbuf);
 out:

@@ -834,10 +834,13 @@ int vfs_open_exec(struct task *t, int dirfd, const char *name, int atflags, stru
 	if (ret < 0)
 		return ret;
 	ino = p.dentry->inode;
+	/* Linux's may_open for MAY_EXEC: anything but a regular file is
+	 * EACCES before it is opened (a FIFO's open would wait for a
+	 * writer, a socket's is ENXIO). */
 	if (LINUX_S_ISLNK(ino->mode))
 		ret = -ELOOP;
-	else if (inode_is_dir(ino))
-		ret = -EISDIR;
+	else if (!LINUX_S_ISREG(ino->mode))
+		ret = -EACCES;
 	else
 		ret = inode_permission(t, ino, LINUX_X_OK);
 	if (ret == 0)

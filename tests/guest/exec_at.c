@@ -128,6 +128,25 @@ int main(int argc, char **argv)
 	      "AT_SYMLINK_NOFOLLOW on the symlink: ELOOP");
 	check(run(dfd, "missing", 0, "x") == ENOENT, "a missing name: ENOENT");
 
+	{
+		char node[sizeof(dir) + 8];
+
+		/* Not a regular file, whatever its x bits: EACCES before any open
+		 * (a FIFO's would wait for a writer; alarm ends a child that does). */
+		snprintf(node, sizeof(node), "%s/fifo", dir);
+		check(mkfifo(node, 0777) == 0 && chmod(node, 0777) == 0, "a FIFO of mode 0777");
+		alarm(5);
+		check(run(dfd, "fifo", 0, "x") == EACCES,
+		      "execveat of the FIFO: EACCES, not blocked");
+		alarm(0);
+		unlink(node);
+		snprintf(node, sizeof(node), "%s/sock", dir);
+		check(mknod(node, S_IFSOCK | 0777, 0) == 0 && chmod(node, 0777) == 0,
+		      "a socket node of mode 0777");
+		check(run(dfd, "sock", 0, "x") == EACCES, "execveat of the socket node: EACCES");
+		unlink(node);
+	}
+
 	/* a script by fd */
 	snprintf(script, sizeof(script), "%s/script", dir);
 	sfd = open(script, O_WRONLY | O_CREAT | O_TRUNC, 0755);

@@ -145,6 +145,9 @@ static void calls_creat_preadv(void)
 	check(pread(fd, big, 16, 0) == 11 && !memcmp(big, "abcdefghXYZ", 11),
 	      "the file grew to 11: abcdefghXYZ");
 	check(lseek(fd, 0, SEEK_CUR) == 1, "pwritev leaves the position");
+	/* rw_verify_area on the whole count: the last segment's end wraps */
+	check_err(pwritev(fd, iov, 2, INT64_MAX - 2), EINVAL, "pwritev ending past INT64_MAX");
+	check_err(preadv(fd, iov, 2, INT64_MAX - 2), EINVAL, "preadv ending past INT64_MAX");
 	iov[0].iov_base = a;
 	iov[0].iov_len = 3;
 	check(preadv2_(fd, iov, 1, -1, 0) == 3 && !memcmp(a, "bcd", 3) &&
@@ -260,6 +263,13 @@ static void calls_getdents(void)
 	}
 	check(k == 0, "getdents to the end");
 	check(found == 1 && dots == 2, "c as DT_REG, . and .. as DT_DIR in the last byte");
+	/* A count above INT_MAX is a negative int to Linux: no entry fits. */
+	check(syscall(SYS_getdents, fd, buf, 0x80000000UL) == 0,
+	      "getdents of 2^31 bytes at the end: 0");
+	lseek(fd, 0, SEEK_SET);
+	check_err(syscall(SYS_getdents, fd, buf, 0x80000000UL), EINVAL, "getdents of 2^31 bytes");
+	check_err(syscall(SYS_getdents64, fd, buf, 0xffffffffUL), EINVAL,
+		  "getdents64 of 2^32-1 bytes");
 	close(fd);
 	fd = open(P("c"), O_RDONLY);
 	check_err(syscall(SYS_getdents, fd, buf, sizeof(buf)), ENOTDIR, "getdents of a file");

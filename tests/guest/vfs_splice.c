@@ -349,6 +349,13 @@ static void t_copy_file_range(void)
 		expect(splice_(opath, NULL, p[1], NULL, 10, 0), -EBADF, "splice: in an O_PATH fd");
 		close(opath);
 	}
+	oi = 0;
+	oo = INT64_MAX;
+	expect(cfr(src, &oi, dst, &oo, 10, 0), -EFBIG,
+	       "copy_file_range: out offset at the largest file size: EFBIG");
+	oi = SMALL;
+	expect(cfr(src, &oi, dst, &oo, 10, 0), -EFBIG,
+	       "copy_file_range: the same with nothing to copy: EFBIG");
 	expect(cfr(src, BADPTR, dst, NULL, 10, 0), -EFAULT,
 	       "copy_file_range: in offset pointer bad");
 	expect(cfr(src, NULL, dst, BADPTR, 10, 0), -EFAULT,
