@@ -42,7 +42,7 @@
 #define LINUX_MFD_NOEXEC_SEAL	0x0008 /* Linux 6.3 */
 #define LINUX_MFD_EXEC		0x0010 /* Linux 6.3 */
 #define LINUX_MFD_HUGE_SHIFT	26
-#define LINUX_MFD_HUGE_MASK	0x3f
+#define LINUX_MFD_HUGE_MASK	0x3fU
 
 #define LINUX_MREMAP_MAYMOVE   1
 #define LINUX_MREMAP_FIXED     2
