@@ -171,6 +171,7 @@ static void calls_creat_preadv(void)
 	check_err(syscall(SYS_preadv, fd, iov, -1, 0L, 0L), EINVAL, "preadv with -1 iovecs");
 	check_err(syscall(SYS_preadv, fd, 8L, 1, 0L, 0L), EFAULT, "preadv with a bad iovec array");
 	check_err(preadv(-1, iov, 1, 0), EBADF, "preadv of fd -1");
+	check_err(syscall(SYS_readv, fd, iov, 1025), EINVAL, "readv of 1025 segments");
 	check_err(preadv(-1, iov, 1, -1), EINVAL, "preadv of fd -1 at -1: EINVAL first");
 	ro = open(P("c"), O_RDONLY);
 	check_err(pwritev(ro, iov, 1, 0), EBADF, "pwritev to a read-only fd");
