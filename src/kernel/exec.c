@@ -134,15 +134,9 @@ static int binfile_open(struct task *t, int dirfd, const char *path, int atflags
 	ret = vfs_open_exec(t, dirfd, path, atflags, &b->file);
 	if (ret < 0)
 		return ret;
+	/* vfs_open_exec checked the type and the search permission */
 	ret = file_stat(b->file, &st);
 	if (ret < 0)
-		goto fail;
-	ret = -EACCES;
-	if (!LINUX_S_ISREG(st.st_mode))
-		goto fail;
-	if (t->proc->cred.euid == 0
-		    ? !(st.st_mode & 0111)
-		    : !(st.st_mode & (st.st_uid == t->proc->cred.euid ? 0100 : 0001)))
 		goto fail;
 	b->size = st.st_size;
 	b->mode = st.st_mode;

@@ -241,8 +241,7 @@ long sys_brk(struct task *t, const struct sysargs *a)
 	return (long)want;
 }
 
-/* msync: Linux's checks and its walk (mm/msync.c): a gap in the range is
- * ENOMEM after the mapped parts are done, at once for a plain MS_ASYNC.
+/* msync: Linux's checks (mm/msync.c); a gap in the range is ENOMEM.
  * A shared file mapping is the host's mapping of the file itself, so its
  * writes are in the file (the host's page cache) already; MS_SYNC then
  * does what fsync does here, no more. MS_INVALIDATE of a locked mapping
@@ -251,8 +250,7 @@ long sys_msync(struct task *t, const struct sysargs *a)
 {
 	uaddr_t start = sysarg_uaddr(a, 0), end;
 	uint64_t len = sysarg_size(a, 1);
-	int flags = sysarg_int(a, 2), unmapped = 0;
-	struct vma *v;
+	int flags = sysarg_int(a, 2);
 
 	if ((flags & ~(LINUX_MS_ASYNC | LINUX_MS_INVALIDATE | LINUX_MS_SYNC)) ||
 	    (start & (PAGE_SIZE - 1)) || ((flags & LINUX_MS_ASYNC) && (flags & LINUX_MS_SYNC)))
@@ -263,23 +261,8 @@ long sys_msync(struct task *t, const struct sysargs *a)
 		return -ENOMEM;
 	if (end == start)
 		return 0;
-	for (v = mm_find_vma(t->mm, start);; v = mm_find_vma(t->mm, start)) {
-		while (v && (v->flags & VMA_STUB)) /* not the guest's */
-			v = mm_find_vma(t->mm, v->end);
-		if (!v)
-			return -ENOMEM;
-		if (start < v->start) {
-			if (flags == LINUX_MS_ASYNC)
-				return -ENOMEM;
-			start = v->start;
-			if (start >= end)
-				return -ENOMEM;
-			unmapped = -ENOMEM;
-		}
-		start = v->end;
-		if (start >= end)
-			return unmapped;
-	}
+	/* Nothing to do per mapping: the walk is madvise's, for its holes. */
+	return mm_advise(t->mm, start, len, 0, false);
 }
 
 long sys_madvise(struct task *t, const struct sysargs *a)

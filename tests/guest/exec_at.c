@@ -176,6 +176,19 @@ int main(int argc, char **argv)
 	}
 	wait(&r);
 	check(WIFEXITED(r) && WEXITSTATUS(r) == 0, "uid 1000 runs the execute-only binary");
+	check(chown(path, 0, 1000) == 0 && chmod(path, 0010) == 0,
+	      "group 1000 alone may execute it (0010)");
+	fflush(stdout);
+	if (fork() == 0) {
+		char *av[] = { "exec_at", "child", "group-exec", NULL };
+
+		if (setresgid(1000, 1000, 1000) < 0 || setresuid(1000, 1000, 1000) < 0)
+			_exit(99);
+		execv(path, av);
+		_exit(100 + errno);
+	}
+	wait(&r);
+	check(WIFEXITED(r) && WEXITSTATUS(r) == 0, "uid 1000 in group 1000 runs it");
 	check(chmod(path, 0644) == 0, "a copy without x (0644)");
 	fflush(stdout);
 	if (fork() == 0) {
