@@ -1005,7 +1005,7 @@ long sys_fcntl(struct task *t, const struct sysargs *a)
 		ret = do_dup(t, fd, (int)arg, cmd == LINUX_F_DUPFD_CLOEXEC);
 		break;
 	case LINUX_F_GETFD:
-		ret = t->files->cloexec[fd] ? LINUX_FD_CLOEXEC : 0;
+		ret = fd_is_cloexec(t->files, fd) ? LINUX_FD_CLOEXEC : 0;
 		break;
 	case LINUX_F_SETFD:
 		t->files->cloexec[fd] = arg & LINUX_FD_CLOEXEC;

@@ -1320,6 +1320,7 @@ int vfs_setattr_inode(struct task *t, struct path *p, struct iattr *ia)
 	struct inode *ino = p->dentry->inode;
 	struct linux_stat st;
 	unsigned valid;
+	bool owner;
 	int ret;
 
 	if (mnt_rdonly(p) && !LINUX_S_ISCHR(ino->mode))
@@ -1327,8 +1328,9 @@ int vfs_setattr_inode(struct task *t, struct path *p, struct iattr *ia)
 	ret = vfs_getattr(ino, &st);
 	if (ret < 0)
 		return ret;
+	owner = st.st_uid == c->fsuid || capable(c, CAP_FOWNER); /* inode_owner_or_capable */
 	if (ia->valid & ATTR_MODE) {
-		if (st.st_uid != c->fsuid && !capable(c, CAP_FOWNER))
+		if (!owner)
 			return -EPERM;
 		/* Without CAP_FSETID the set-group-ID bit needs the group. */
 		if (!in_group(c, (ia->valid & ATTR_GID) ? ia->gid : st.st_gid) &&
@@ -1337,9 +1339,9 @@ int vfs_setattr_inode(struct task *t, struct path *p, struct iattr *ia)
 	}
 	/* Linux's notify_change and setattr_prepare: times set to now need
 	 * the owner or write access, other times the owner. */
-	if ((ia->valid & ATTR_TIMES_SET) && st.st_uid != c->fsuid && !capable(c, CAP_FOWNER))
+	if ((ia->valid & ATTR_TIMES_SET) && !owner)
 		return -EPERM;
-	if ((ia->valid & ATTR_TOUCH) && st.st_uid != c->fsuid && !capable(c, CAP_FOWNER)) {
+	if ((ia->valid & ATTR_TOUCH) && !owner) {
 		ret = inode_permission(t, ino, LINUX_W_OK);
 		if (ret < 0)
 			return ret;

@@ -609,7 +609,7 @@ static int gen_fdinfo(const struct pnode *n, struct sbuf *b)
 	flags = f->flags;
 	if (f->path.dentry)
 		flags |= LINUX_O_LARGEFILE;
-	if (t && t->files && t->files->cloexec && n->fd < t->files->max && t->files->cloexec[n->fd])
+	if (t && t->files && fd_is_cloexec(t->files, n->fd))
 		flags |= LINUX_O_CLOEXEC;
 	memset(&st, 0, sizeof(st));
 	file_stat(f, &st);
