@@ -254,7 +254,8 @@ take_turns() {
 			MUL=1
 			column_cmd "$pf" "${ARGS[@]}"
 			if measure "${RUN[@]}"; then
-				vals[$pf]+=" $(awk -v m="$MED" -v d="$MUL" 'BEGIN { print m * d }')"
+				[ "$MUL" = 1 ] || MED=$(awk -v m="$MED" -v d="$MUL" 'BEGIN { print m * d }')
+				vals[$pf]+=" $MED"
 			else
 				why[$pf]=$WHY
 			fi
@@ -280,19 +281,21 @@ bench() {
 	local name=$1 unit=$2 nn=$3 sn=$4
 	shift 4
 	native_cmd() {
-		local a
+		local a c
+		c=$(per_rep "$nn")
 		RUN=()
 		for a in "$@"; do
-			RUN+=("${a/@N/$(per_rep "$nn")}")
+			RUN+=("${a/@N/$c}")
 		done
 	}
 	column_cmd() {
-		local a pf=$1
+		local a c pf=$1
 		shift
 		prefix "$pf"
+		c=$(per_rep $((sn / DIV)))
 		RUN=("${PFX[@]}")
 		for a in "$@"; do
-			RUN+=("${a/@N/$(per_rep $((sn / DIV)))}")
+			RUN+=("${a/@N/$c}")
 		done
 	}
 	ARGS=("$@")
