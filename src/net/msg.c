@@ -12,9 +12,7 @@
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
 
-#define MAX_RW_COUNT  0x7ffff000UL
-#define CAP_SYS_ADMIN 21
-#define INVALID_ID    0xffffffffU
+#define INVALID_ID 0xffffffffU
 
 static bool access_ok(uaddr_t addr, uint64_t size)
 {

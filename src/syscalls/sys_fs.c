@@ -19,9 +19,7 @@
 #include "abi/linux/stat.h"
 #include "abi/linux/types.h"
 
-#define MAX_RW_COUNT   (0x7ffff000UL)
 #define RW_CHUNK       (1UL << 20)
-#define IOV_MAX	       1024
 #define XATTR_NAME_MAX 255
 #define XATTR_SIZE_MAX 65536
 
@@ -239,7 +237,7 @@ static int get_iovec(struct task *t, uaddr_t uiov, int cnt, struct linux_iovec *
 	uint64_t total = 0;
 	int i;
 
-	if (cnt < 0 || cnt > IOV_MAX)
+	if (cnt < 0 || cnt > LINUX_UIO_MAXIOV)
 		return -EINVAL;
 	iov = calloc(cnt ? cnt : 1, sizeof(*iov));
 	if (!iov)
@@ -447,16 +445,12 @@ long sys_fallocate(struct task *t, const struct sysargs *a)
 			  LINUX_FALLOC_FL_ZERO_RANGE | LINUX_FALLOC_FL_INSERT_RANGE |
 			  LINUX_FALLOC_FL_UNSHARE_RANGE | LINUX_FALLOC_FL_WRITE_ZEROES;
 	bool keep = mode & LINUX_FALLOC_FL_KEEP_SIZE;
-	struct file *f = fdget(t->files, sysarg_int(a, 0));
+	struct file *f = fdget_nopath(t->files, sysarg_int(a, 0));
 	unsigned ftype;
 	long ret;
 
 	if (!f)
 		return -EBADF;
-	if (f->flags & LINUX_O_PATH) {
-		ret = -EBADF;
-		goto out;
-	}
 	ret = -EINVAL;
 	if (off < 0 || len <= 0)
 		goto out;
@@ -525,7 +519,7 @@ static void dirents_to_old(char *buf, long n)
 
 static long do_getdents(struct task *t, const struct sysargs *a, bool old)
 {
-	struct file *f = fdget(t->files, sysarg_int(a, 0));
+	struct file *f = fdget_nopath(t->files, sysarg_int(a, 0));
 	uaddr_t buf = sysarg_uaddr(a, 1);
 	uint64_t count = sysarg_uint(a, 2);
 	size_t avail;
@@ -534,9 +528,6 @@ static long do_getdents(struct task *t, const struct sysargs *a, bool old)
 
 	if (!f)
 		return -EBADF;
-	n = -EBADF;
-	if (f->flags & LINUX_O_PATH)
-		goto out;
 	/* No check of the whole buffer: Linux's filldir checks each entry
 	 * as it writes it (a bad buffer is EFAULT below, for the first entry
 	 * that does not fit in its accessible part). */
@@ -654,12 +645,12 @@ long sys_close_range(struct task *t, const struct sysargs *a)
  * a regular file); the host's page cache reads ahead by itself. */
 long sys_readahead(struct task *t, const struct sysargs *a)
 {
-	struct file *f = fdget(t->files, sysarg_int(a, 0));
+	struct file *f = fdget_nopath(t->files, sysarg_int(a, 0));
 	long ret = 0;
 
 	if (!f)
 		return -EBADF;
-	if ((f->flags & LINUX_O_PATH) || !file_readable(f))
+	if (!file_readable(f))
 		ret = -EBADF;
 	else if (!f->inode || !LINUX_S_ISREG(f->inode->mode))
 		ret = -EINVAL;
@@ -672,17 +663,13 @@ long sys_readahead(struct task *t, const struct sysargs *a)
  * start or wait for. */
 long sys_sync_file_range(struct task *t, const struct sysargs *a)
 {
-	struct file *f = fdget(t->files, sysarg_int(a, 0));
+	struct file *f = fdget_nopath(t->files, sysarg_int(a, 0));
 	int64_t off = sysarg_long(a, 1), nbytes = sysarg_long(a, 2);
 	unsigned flags = sysarg_uint(a, 3), ftype;
 	long ret = -EINVAL;
 
 	if (!f)
 		return -EBADF;
-	if (f->flags & LINUX_O_PATH) {
-		ret = -EBADF;
-		goto out;
-	}
 	if ((flags & ~7u) || off < 0 || nbytes < 0 || off > INT64_MAX - nbytes)
 		goto out;
 	ftype = f->inode ? f->inode->mode & LINUX_S_IFMT : 0;

@@ -17,19 +17,6 @@
 #include "abi/linux/stat.h"
 #include "abi/linux/types.h"
 
-/* An fd's file for these calls: an O_PATH fd is not one (Linux's fdget
- * refuses it), so EBADF comes before any check of the file. */
-static struct file *fdget_rw(struct task *t, int fd)
-{
-	struct file *f = fdget(t->files, fd);
-
-	if (f && (f->flags & LINUX_O_PATH)) {
-		file_put(f);
-		return NULL;
-	}
-	return f;
-}
-
 /* Linux's rw_verify_area: a count that is negative as ssize_t, a negative
  * offset or one that wraps with the count is EINVAL. */
 static int rw_verify(const int64_t *pos, uint64_t count)
@@ -91,7 +78,7 @@ static void notify(struct file *in, struct file *out, long ret)
  * position. */
 static long do_sendfile(struct task *t, int out_fd, int in_fd, int64_t *ppos, uint64_t count)
 {
-	struct file *in = fdget_rw(t, in_fd), *out = NULL;
+	struct file *in = fdget_nopath(t->files, in_fd), *out = NULL;
 	struct pipe *opipe;
 	int64_t pos = 0;
 	long ret = -EBADF;
@@ -111,10 +98,10 @@ static long do_sendfile(struct task *t, int out_fd, int in_fd, int64_t *ppos, ui
 	ret = rw_verify(&pos, count);
 	if (ret < 0)
 		goto out;
-	if (count > SPLICE_MAX_COUNT)
-		count = SPLICE_MAX_COUNT;
+	if (count > MAX_RW_COUNT)
+		count = MAX_RW_COUNT;
 	ret = -EBADF;
-	out = fdget_rw(t, out_fd);
+	out = fdget_nopath(t->files, out_fd);
 	if (!out || !file_writable(out))
 		goto out;
 	opipe = pipe_of(out);
@@ -210,13 +197,13 @@ long sys_copy_file_range(struct task *t, const struct sysargs *a)
 	uaddr_t uoff_in = sysarg_uaddr(a, 1), uoff_out = sysarg_uaddr(a, 3);
 	uint64_t len = sysarg_size(a, 4);
 	unsigned flags = sysarg_uint(a, 5);
-	struct file *in = fdget_rw(t, sysarg_int(a, 0)), *out;
+	struct file *in = fdget_nopath(t->files, sysarg_int(a, 0)), *out;
 	int64_t pos_in, pos_out, opos;
 	long ret = -EBADF;
 
 	if (!in)
 		return -EBADF;
-	out = fdget_rw(t, sysarg_int(a, 2));
+	out = fdget_nopath(t->files, sysarg_int(a, 2));
 	if (!out)
 		goto out_in;
 	ret = -EFAULT;
@@ -243,8 +230,7 @@ long sys_copy_file_range(struct task *t, const struct sysargs *a)
 		goto out;
 	}
 	opos = pos_out;
-	ret = splice_direct(in, &pos_in, out, &opos,
-			    len < SPLICE_MAX_COUNT ? len : SPLICE_MAX_COUNT);
+	ret = splice_direct(in, &pos_in, out, &opos, len < MAX_RW_COUNT ? len : MAX_RW_COUNT);
 	notify(in, out, ret);
 	if (ret > 0) {
 		pos_out = opos;
@@ -301,8 +287,8 @@ static long do_splice(struct file *in, int64_t *off_in, struct file *out, int64_
 			nonblock = true;
 		if (out->ops->anon_name || !out->ops->write || LINUX_S_ISDIR(file_type(out)))
 			return -EINVAL;
-		if (len > SPLICE_MAX_COUNT)
-			len = SPLICE_MAX_COUNT;
+		if (len > MAX_RW_COUNT)
+			len = MAX_RW_COUNT;
 		ret = splice_pipe_to_file(ipipe, out, positional ? &offset : NULL, len, nonblock);
 		if (off_out)
 			*off_out = offset;
@@ -323,8 +309,8 @@ static long do_splice(struct file *in, int64_t *off_in, struct file *out, int64_
 			return ret;
 		if (out->flags & LINUX_O_NONBLOCK)
 			nonblock = true;
-		if (len > SPLICE_MAX_COUNT)
-			len = SPLICE_MAX_COUNT;
+		if (len > MAX_RW_COUNT)
+			len = MAX_RW_COUNT;
 		ret = splice_file_to_pipe(in, positional ? &offset : NULL, opipe, len, nonblock);
 		if (off_in)
 			*off_in = offset;
@@ -350,10 +336,10 @@ long sys_splice(struct task *t, const struct sysargs *a)
 		return 0;
 	if (flags & ~LINUX_SPLICE_F_ALL)
 		return -EINVAL;
-	in = fdget_rw(t, sysarg_int(a, 0));
+	in = fdget_nopath(t->files, sysarg_int(a, 0));
 	if (!in)
 		return -EBADF;
-	out = fdget_rw(t, sysarg_int(a, 2));
+	out = fdget_nopath(t->files, sysarg_int(a, 2));
 	if (!out)
 		goto out_in;
 	ret = -ESPIPE;
@@ -390,10 +376,10 @@ long sys_tee(struct task *t, const struct sysargs *a)
 		return -EINVAL;
 	if (len == 0)
 		return 0;
-	in = fdget_rw(t, sysarg_int(a, 0));
+	in = fdget_nopath(t->files, sysarg_int(a, 0));
 	if (!in)
 		return -EBADF;
-	out = fdget_rw(t, sysarg_int(a, 1));
+	out = fdget_nopath(t->files, sysarg_int(a, 1));
 	if (!out)
 		goto out_in;
 	ipipe = pipe_of(in);
@@ -444,8 +430,8 @@ static long import_iovec(struct task *t, uaddr_t uiov, uint64_t cnt, struct linu
 			free(iov);
 			return -EFAULT;
 		}
-		if (len > SPLICE_MAX_COUNT - total)
-			iov[i].iov_len = len = SPLICE_MAX_COUNT - total;
+		if (len > MAX_RW_COUNT - total)
+			iov[i].iov_len = len = MAX_RW_COUNT - total;
 		total += len;
 	}
 	*out = iov;
@@ -464,7 +450,7 @@ long sys_vmsplice(struct task *t, const struct sysargs *a)
 
 	if (flags & ~LINUX_SPLICE_F_ALL)
 		return -EINVAL;
-	f = fdget_rw(t, sysarg_int(a, 0));
+	f = fdget_nopath(t->files, sysarg_int(a, 0));
 	if (!f)
 		return -EBADF;
 	ret = -EBADF;

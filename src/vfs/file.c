@@ -189,6 +189,17 @@ struct file *fdget(struct files *fs, int fd)
 	return f;
 }
 
+struct file *fdget_nopath(struct files *fs, int fd)
+{
+	struct file *f = fdget(fs, fd);
+
+	if (f && (f->flags & LINUX_O_PATH)) {
+		file_put(f);
+		return NULL;
+	}
+	return f;
+}
+
 int fd_install(struct files *fs, struct file *f, int min, bool cloexec, int limit)
 {
 	int fd;

@@ -107,7 +107,13 @@ void files_put(struct files *fs);
 /* A copy of the table (fork without CLONE_FILES): shares the files. */
 int files_dup(struct files *src, struct files **out);
 /* Takes a reference; NULL if fd is not open. */
+/* The most one read, write or transfer moves (Linux's MAX_RW_COUNT). */
+#define MAX_RW_COUNT 0x7ffff000UL
+
 struct file *fdget(struct files *fs, int fd);
+/* The same, but an O_PATH file is none (NULL: EBADF), as Linux's fdget;
+ * fdget above is Linux's fdget_raw. */
+struct file *fdget_nopath(struct files *fs, int fd);
 /* Installs f (the caller's reference moves to the table) at the lowest free
  * fd >= min; returns the fd or -EMFILE. */
 int fd_install(struct files *fs, struct file *f, int min, bool cloexec, int limit);

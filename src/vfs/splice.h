@@ -15,9 +15,6 @@ struct pipe;
 struct task;
 struct linux_iovec;
 
-/* The most one call moves, as Linux's MAX_RW_COUNT. */
-#define SPLICE_MAX_COUNT 0x7ffff000UL
-
 /* A file's type bits (LINUX_S_IF*), or 0 if it cannot say. */
 uint32_t file_type(struct file *f);
 /* Linux's do_splice_direct: from in, a regular file read at *ipos, to out
@@ -31,7 +28,7 @@ long splice_file_to_pipe(struct file *in, int64_t *ipos, struct pipe *p, size_t 
 long splice_pipe_to_file(struct pipe *p, struct file *out, int64_t *opos, size_t len,
 			 bool nonblock);
 /* vmsplice(2) of a pipe's write end (to_pipe) or read end: the iovecs
- * were checked (in the user half, total at most SPLICE_MAX_COUNT). */
+ * were checked (in the user half, total at most MAX_RW_COUNT). */
 long vmsplice_pipe(struct task *t, struct pipe *p, const struct linux_iovec *iov, int cnt,
 		   bool to_pipe, bool nonblock);
 
