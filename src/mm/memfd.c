@@ -26,7 +26,6 @@
 #define SEALS_ALL                                                                           \
 	(LINUX_F_SEAL_SEAL | LINUX_F_SEAL_SHRINK | LINUX_F_SEAL_GROW | LINUX_F_SEAL_WRITE | \
 	 LINUX_F_SEAL_FUTURE_WRITE | LINUX_F_SEAL_EXEC)
-#define SEALS_WRITE (LINUX_F_SEAL_WRITE | LINUX_F_SEAL_FUTURE_WRITE)
 
 /* A new memfd file named name, open for reading and writing: mode 0777
  * (0666 with MFD_NOEXEC_SEAL), owned by t's fsuid and fsgid, no umask. */

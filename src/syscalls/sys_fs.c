@@ -841,19 +841,24 @@ long sys_getcwd(struct task *t, const struct sysargs *a)
 
 /* FIONBIO, for every file as in Linux's do_vfs_ioctl: O_NONBLOCK on or
  * off (through setfl, for a host fd's own flag). */
+/* F_SETFL's and FIONBIO's change of a file's flags to nfl: a file whose
+ * host description acts on them follows first (setfl). */
+static long file_set_flags(struct file *f, unsigned nfl)
+{
+	long ret = f->ops->setfl && nfl != f->flags ? f->ops->setfl(f, nfl) : 0;
+
+	if (ret == 0)
+		f->flags = nfl;
+	return ret;
+}
+
 static long ioctl_fionbio(struct task *t, struct file *f, uaddr_t arg)
 {
-	unsigned nfl;
-	long ret;
 	int on;
 
 	if (copy_from_user(t->mm, &on, arg, sizeof(on)) < 0)
 		return -EFAULT;
-	nfl = on ? f->flags | LINUX_O_NONBLOCK : f->flags & ~LINUX_O_NONBLOCK;
-	ret = f->ops->setfl && nfl != f->flags ? f->ops->setfl(f, nfl) : 0;
-	if (ret == 0)
-		f->flags = nfl;
-	return ret;
+	return file_set_flags(f, on ? f->flags | LINUX_O_NONBLOCK : f->flags & ~LINUX_O_NONBLOCK);
 }
 
 long sys_ioctl(struct task *t, const struct sysargs *a)
@@ -1010,11 +1015,8 @@ long sys_fcntl(struct task *t, const struct sysargs *a)
 			/* A pipe's O_DIRECT is its packet mode, as Linux lets it change. */
 			unsigned mask = LINUX_O_APPEND | LINUX_O_NONBLOCK |
 					(file_is_pipe(f) ? LINUX_O_DIRECT : 0);
-			unsigned nfl = (f->flags & ~mask) | ((unsigned)arg & mask);
 
-			ret = f->ops->setfl && nfl != f->flags ? f->ops->setfl(f, nfl) : 0;
-			if (ret == 0)
-				f->flags = nfl;
+			ret = file_set_flags(f, (f->flags & ~mask) | ((unsigned)arg & mask));
 		}
 		break;
 	case LINUX_F_GETLK:

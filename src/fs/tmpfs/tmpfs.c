@@ -470,8 +470,6 @@ static long tf_pread(struct file *f, void *buf, size_t n, int64_t off)
 	return host_pread(tn->memfd, buf, n, off);
 }
 
-#define SEALS_WRITE (LINUX_F_SEAL_WRITE | LINUX_F_SEAL_FUTURE_WRITE)
-
 /* shmem_write_begin's seal checks, page by page as Linux writes: a write
  * under F_SEAL_GROW stops at the page that would grow the file, EPERM if
  * that is the first. */

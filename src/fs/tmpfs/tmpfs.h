@@ -29,6 +29,8 @@ int tmpfs_data_fd(struct inode *ino);
  * its own (a file of the root overlay's upper, of sysfs): EINVAL for
  * F_GET_SEALS, as on Linux's non-shmem files. */
 unsigned *tmpfs_file_seals(struct file *f);
+/* The seals that stop writes (and new writable shared mappings). */
+#define SEALS_WRITE (LINUX_F_SEAL_WRITE | LINUX_F_SEAL_FUTURE_WRITE)
 /* The most tmpfs files with data in the instance (each holds a host fd). */
 void tmpfs_set_max_files(long n);
 
