@@ -140,6 +140,10 @@ static int binfile_open(struct task *t, int dirfd, const char *path, int atflags
 		goto fail;
 	b->size = st.st_size;
 	b->mode = st.st_mode;
+	/* A nosuid mount's set-user/group-ID bits do nothing (Linux's
+	 * bprm_fill_uid). */
+	if (b->file->path.mnt && (b->file->path.mnt->flags & MNT_NOSUID))
+		b->mode &= ~06000;
 	b->uid = st.st_uid;
 	b->gid = st.st_gid;
 	n = b->file->ops->pread(b->file, b->buf, sizeof(b->buf), 0);

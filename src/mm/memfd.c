@@ -46,11 +46,13 @@ static int memfd_file(struct task *t, const char *name, unsigned flags, struct f
 	if (ret < 0)
 		return ret;
 	snprintf(tag, sizeof(tag), "memfd:%s (deleted)", name);
-	p.mnt = shm_mnt;
+	p.mnt = mnt_get(shm_mnt);
 	p.dentry = dentry_new(tag, shm_mnt->root, ino);
 	inode_put(ino);
-	if (!p.dentry)
+	if (!p.dentry) {
+		mnt_put(p.mnt);
 		return -ENOMEM;
+	}
 	f = file_alloc(NULL, LINUX_O_RDWR | LINUX_O_LARGEFILE, -1, &p);
 	path_put(&p);
 	if (!f)

@@ -100,6 +100,10 @@ long sys_mmap(struct task *t, const struct sysargs *a)
 		ret = -EACCES;
 		if (f && !file_readable(f))
 			goto out;
+		ret = -EPERM; /* a file of a noexec mount (Linux's path_noexec) */
+		if (f && (prot & LINUX_PROT_EXEC) && f->path.mnt &&
+		    (f->path.mnt->flags & MNT_NOEXEC))
+			goto out;
 		break;
 	default:
 		ret = -EINVAL;

@@ -576,7 +576,7 @@ static long do_setxattr(struct task *t, const struct sysargs *a, int mode)
 	if (n == 0) {
 		struct inode *ino = p.dentry->inode;
 
-		if (p.mnt->rdonly)
+		if (path_rdonly(&p))
 			n = -EROFS;
 		else
 			n = inode_permission(t, ino, LINUX_W_OK);
@@ -636,7 +636,7 @@ static long do_removexattr(struct task *t, const struct sysargs *a, int mode)
 	if (n == 0) {
 		struct inode *ino = p.dentry->inode;
 
-		n = p.mnt->rdonly ? -EROFS : inode_permission(t, ino, LINUX_W_OK);
+		n = path_rdonly(&p) ? -EROFS : inode_permission(t, ino, LINUX_W_OK);
 		if (n == 0)
 			n = ino->iop->removexattr ? ino->iop->removexattr(ino, name) : -EOPNOTSUPP;
 		if (n == 0)

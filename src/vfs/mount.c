@@ -21,6 +21,7 @@
 int (*procfs_mount_hook)(struct super_block **sb, struct inode **root);
 
 struct mount *shm_mnt;
+uint64_t tmpfs_default_size;
 
 static const struct cred root_cred = { .cap_effective = CAP_FULL_SET,
 				       .cap_permitted = CAP_FULL_SET };
@@ -67,9 +68,9 @@ static int mkdir_p(struct path *root, const char *gpath, struct path *out)
 		dentry_put(p.dentry);
 		p.dentry = d;
 		while ((m = mount_lookup(p.mnt, p.dentry->inode))) {
-			dentry_put(p.dentry);
+			path_put(&p);
 			p.dentry = dentry_get(m->root);
-			p.mnt = m;
+			p.mnt = mnt_get(m);
 		}
 	}
 	free(buf);
@@ -85,6 +86,7 @@ static int mount_at(struct path *root, const char *gpath, struct super_block *sb
 		    struct inode *fsroot, const char *source, bool rdonly)
 {
 	struct path at;
+	struct mount *m;
 	int ret = mkdir_p(root, gpath, &at);
 
 	if (ret < 0) {
@@ -94,7 +96,12 @@ static int mount_at(struct path *root, const char *gpath, struct super_block *sb
 			sb->put_super(sb);
 		return ret;
 	}
-	ret = mount_add(&at, sb, fsroot, source, rdonly) ? 0 : -ENOMEM;
+	m = mount_add(&at, sb, fsroot, source, rdonly);
+	/* Read-only by the host's choice (sysfs, -v ...:ro): a remount
+	 * inside does not make it writable (Linux's MNT_LOCK_READONLY). */
+	if (m && rdonly)
+		m->flags |= MNT_LOCK_READONLY;
+	ret = m ? 0 : -ENOMEM;
 	inode_put(fsroot);
 	path_put(&at);
 	return ret;
@@ -193,11 +200,12 @@ int vfs_mount_root(const struct root_config *cfg, struct path *root, const char 
 		}
 	}
 	may_create = !cfg->rw;
+	tmpfs_default_size = cfg->tmpfs_size;
 	m = mount_add(NULL, sb, r, cfg->rw ? cfg->host_root : "overlay", false);
 	inode_put(r);
 	if (!m)
 		return -ENOMEM;
-	root->mnt = m;
+	root->mnt = mnt_get(m);
 	root->dentry = dentry_get(m->root);
 
 	/* With --rw, a root without /dev or /proc goes without them. */

@@ -31,6 +31,9 @@ int vfs_mount_root(const struct root_config *cfg, struct path *root, const char 
  * tmpfs's size: memfd_create's files. NULL before vfs_mount_root. */
 extern struct mount *shm_mnt;
 
+/* The root tmpfs's size: a tmpfs mounted without size= gets it. */
+extern uint64_t tmpfs_default_size;
+
 /* procfs registers itself here (fs/procfs). */
 extern int (*procfs_mount_hook)(struct super_block **sb, struct inode **root);
 

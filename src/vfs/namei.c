@@ -131,10 +131,11 @@ static int follow_dotdot(struct walk *w, struct path *p)
 			return -EXDEV;
 		{
 			struct dentry *d = dentry_get(p->mnt->mountpoint);
+			struct mount *up = mnt_get(p->mnt->parent);
 
-			dentry_put(p->dentry);
+			path_put(p);
 			p->dentry = d;
-			p->mnt = p->mnt->parent;
+			p->mnt = up;
 		}
 	}
 	if (p->dentry->parent) {
@@ -157,7 +158,8 @@ static int follow_mounts(struct walk *w, struct path *p)
 		if (w && (w->resolve & LINUX_RESOLVE_NO_XDEV))
 			return -EXDEV;
 		d = dentry_get(m->root);
-		dentry_put(p->dentry);
+		mnt_get(m);
+		path_put(p);
 		p->dentry = d;
 		p->mnt = m;
 	}
@@ -221,7 +223,7 @@ static int lookup_child(struct walk *w, struct path *p, const char *comp, struct
 	} else if (ret < 0) {
 		return ret;
 	}
-	child->mnt = p->mnt;
+	child->mnt = mnt_get(p->mnt);
 	child->dentry = d;
 	ret = follow_mounts(w, child);
 	if (ret < 0)
@@ -496,15 +498,10 @@ static bool is_dots(const char *n)
 	return strcmp(n, ".") == 0 || strcmp(n, "..") == 0;
 }
 
-static bool mnt_rdonly(const struct path *p)
-{
-	return p->mnt->rdonly || p->dentry->inode->sb->rdonly;
-}
-
 /* May t create or remove entries in dir? */
 static int may_change_dir(struct task *t, struct path *dir)
 {
-	if (mnt_rdonly(dir))
+	if (path_rdonly(dir))
 		return -EROFS;
 	return inode_permission(t, dir->dentry->inode, LINUX_W_OK | LINUX_X_OK);
 }
@@ -560,7 +557,10 @@ static int open_inode(struct task *t, struct path *p, unsigned flags, struct fil
 		*out = f;
 		return 0;
 	}
-	if (LINUX_S_ISCHR(ino->mode) || LINUX_S_ISBLK(ino->mode)) {
+	if ((LINUX_S_ISCHR(ino->mode) || LINUX_S_ISBLK(ino->mode)) && p->mnt &&
+	    (p->mnt->flags & MNT_NODEV)) {
+		ret = -EACCES; /* Linux's may_open on a nodev mount */
+	} else if (LINUX_S_ISCHR(ino->mode) || LINUX_S_ISBLK(ino->mode)) {
 		struct linux_stat st;
 
 		ret = vfs_getattr(ino, &st);
@@ -639,7 +639,7 @@ static int open_tmpfile(struct task *t, int dirfd, const char *name, unsigned fl
 	if (ret < 0)
 		return ret;
 	dino = dir.dentry->inode;
-	ret = mnt_rdonly(&dir) ? -EROFS : inode_permission(t, dino, LINUX_W_OK | LINUX_X_OK);
+	ret = path_rdonly(&dir) ? -EROFS : inode_permission(t, dino, LINUX_W_OK | LINUX_X_OK);
 	if (ret == 0 && !dino->iop->tmpfile)
 		ret = -EOPNOTSUPP;
 	if (ret == 0)
@@ -650,12 +650,14 @@ static int open_tmpfile(struct task *t, int dirfd, const char *name, unsigned fl
 		return ret;
 	}
 	snprintf(tag, sizeof(tag), "#%llu", (unsigned long long)ino->ino);
-	p.mnt = dir.mnt;
+	p.mnt = mnt_get(dir.mnt);
 	p.dentry = dentry_new(tag, dir.dentry, ino);
 	inode_put(ino);
 	path_put(&dir);
-	if (!p.dentry)
+	if (!p.dentry) {
+		mnt_put(p.mnt);
 		return -ENOMEM;
+	}
 	ret = open_inode(t, &p, flags & ~(LINUX_O_EXCL | LINUX_O_CLOEXEC), out);
 	if (ret == 0)
 		fsnotify_open(*out);
@@ -749,13 +751,14 @@ int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, uns
 				path_put(&parent);
 				return ret;
 			}
-			p.mnt = parent.mnt;
+			p.mnt = mnt_get(parent.mnt);
 			p.dentry = dentry_new(last, parent.dentry, newi);
 			inode_put(newi);
 			created = true;
 			dcache_invalidate();
 			fsnotify_create(parent.dentry->inode, last, false);
 			if (!p.dentry) {
+				mnt_put(p.mnt);
 				free(last);
 				path_put(&parent);
 				return -ENOMEM;
@@ -788,7 +791,7 @@ int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, uns
 		if (acc == 3)
 			mask = LINUX_R_OK | LINUX_W_OK;
 		ret = inode_permission(t, ino, mask);
-		if (ret == 0 && want_write && mnt_rdonly(&p) &&
+		if (ret == 0 && want_write && path_rdonly(&p) &&
 		    (LINUX_S_ISREG(ino->mode) || inode_is_dir(ino) || LINUX_S_ISLNK(ino->mode)))
 			ret = -EROFS;
 	}
@@ -839,7 +842,7 @@ int vfs_open_exec(struct task *t, int dirfd, const char *name, int atflags, stru
 	 * writer, a socket's is ENXIO). */
 	if (LINUX_S_ISLNK(ino->mode))
 		ret = -ELOOP;
-	else if (!LINUX_S_ISREG(ino->mode))
+	else if (!LINUX_S_ISREG(ino->mode) || (p.mnt->flags & MNT_NOEXEC))
 		ret = -EACCES;
 	else
 		ret = inode_permission(t, ino, LINUX_X_OK);
@@ -957,7 +960,7 @@ int vfs_faccessat(struct task *t, int dirfd, const char *name, int mode, int atf
 	if (ret < 0)
 		return ret;
 	ret = inode_permission(t, p.dentry->inode, mode);
-	if (ret == 0 && (mode & LINUX_W_OK) && mnt_rdonly(&p) &&
+	if (ret == 0 && (mode & LINUX_W_OK) && path_rdonly(&p) &&
 	    (LINUX_S_ISREG(p.dentry->inode->mode) || inode_is_dir(p.dentry->inode)))
 		ret = -EROFS;
 	path_put(&p);
@@ -1323,7 +1326,7 @@ int vfs_setattr_inode(struct task *t, struct path *p, struct iattr *ia)
 	bool owner;
 	int ret;
 
-	if (mnt_rdonly(p) && !LINUX_S_ISCHR(ino->mode))
+	if (path_rdonly(p) && !LINUX_S_ISCHR(ino->mode))
 		return -EROFS;
 	ret = vfs_getattr(ino, &st);
 	if (ret < 0)
@@ -1406,7 +1409,7 @@ int vfs_statfs_at(struct task *t, int dirfd, const char *name, int atflags, stru
 		st->f_namelen = LINUX_NAME_MAX;
 		st->f_frsize = 4096;
 	}
-	if (mnt_rdonly(&p))
+	if (path_rdonly(&p))
 		st->f_flags |= LINUX_ST_RDONLY;
 	path_put(&p);
 	return ret;

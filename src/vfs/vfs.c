@@ -9,6 +9,8 @@
 
 LIST_HEAD_DECL(mounts);
 
+static int next_mount_id = 21; /* as the first of a Linux boot */
+
 struct inode *inode_new(struct super_block *sb, uint64_t ino, uint32_t mode,
 			const struct inode_ops *iop, void *priv)
 {
@@ -80,14 +82,68 @@ void dentry_put(struct dentry *d)
 void path_get(const struct path *p)
 {
 	dentry_get(p->dentry);
+	mnt_get(p->mnt);
 }
 
 void path_put(struct path *p)
 {
 	if (p->dentry)
 		dentry_put(p->dentry);
+	mnt_put(p->mnt);
 	p->dentry = NULL;
 	p->mnt = NULL;
+}
+
+struct mount *mnt_get(struct mount *m)
+{
+	if (m)
+		m->count++;
+	return m;
+}
+
+static void mount_free(struct mount *m)
+{
+	struct super_block *sb = m->sb;
+
+	/* The cache's dentries hold inodes of sb: they go first. */
+	dcache_invalidate();
+	dentry_put(m->root);
+	free(m->source);
+	free(m);
+	if (--sb->nmounts == 0 && sb->put_super)
+		sb->put_super(sb);
+}
+
+void mnt_put(struct mount *m)
+{
+	if (!m)
+		return;
+	m->flags &= ~MNT_EXPIRE_MARK; /* used since */
+	if (--m->count == 0 && (m->flags & MNT_DETACHED))
+		mount_free(m);
+}
+
+void mount_detach(struct mount *m)
+{
+	struct mount *c;
+
+again: /* a child's detach takes its own children out too */
+	list_for_each_entry(c, &mounts, link)
+	{
+		if (c->parent == m) {
+			mount_detach(c);
+			goto again;
+		}
+	}
+	list_del(&m->link);
+	list_init(&m->link);
+	if (m->mountpoint)
+		dentry_put(m->mountpoint);
+	m->mountpoint = NULL;
+	m->parent = NULL;
+	m->flags |= MNT_DETACHED;
+	dcache_invalidate();
+	mnt_put(m); /* the mount table's reference */
 }
 
 static struct mount *mount_new(struct super_block *sb, struct inode *root, const char *source)
@@ -106,6 +162,8 @@ static struct mount *mount_new(struct super_block *sb, struct inode *root, const
 		return NULL;
 	}
 	m->sb = sb;
+	m->count = 1;
+	sb->nmounts++;
 	list_init(&m->link);
 	return m;
 }
@@ -113,6 +171,31 @@ static struct mount *mount_new(struct super_block *sb, struct inode *root, const
 struct mount *mount_internal(struct super_block *sb, struct inode *root, const char *source)
 {
 	return mount_new(sb, root, source);
+}
+
+struct mount *mount_clone(const struct mount *old, struct dentry *root, struct path *at)
+{
+	struct mount *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->source = strdup(old->source);
+	if (!m->source) {
+		free(m);
+		return NULL;
+	}
+	m->root = dentry_get(root);
+	m->sb = old->sb;
+	m->sb->nmounts++;
+	m->count = 1;
+	m->rdonly = old->rdonly;
+	m->flags = old->flags & ~MNT_DETACHED;
+	m->id = next_mount_id++;
+	m->parent = at->mnt;
+	m->mountpoint = dentry_get(at->dentry);
+	list_add_tail(&m->link, &mounts);
+	dcache_invalidate();
+	return m;
 }
 
 struct mount *mount_add(struct path *at, struct super_block *sb, struct inode *root,
@@ -123,6 +206,8 @@ struct mount *mount_add(struct path *at, struct super_block *sb, struct inode *r
 	if (!m)
 		return NULL;
 	m->rdonly = rdonly;
+	m->flags = MNT_RELATIME;
+	m->id = next_mount_id++;
 	if (at) {
 		m->parent = at->mnt;
 		m->mountpoint = dentry_get(at->dentry);

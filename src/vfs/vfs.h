@@ -27,6 +27,10 @@ struct super_block {
 	bool rdonly;
 	bool cache_lookups; /* names change only through the VFS (vfs/dcache.c) */
 	uint64_t magic;	    /* f_type for statfs */
+	int nmounts;	    /* mounts of it (vfs.c): the last to go puts it */
+	/* Its own options for /proc/PID/mounts, each after a comma
+	 * (",size=1024k,mode=750"), or "". */
+	char opts[96];
 	void *priv;
 	/* Frees an unmounted superblock (NULL: static, nothing to free). */
 	void (*put_super)(struct super_block *sb);
@@ -110,12 +114,31 @@ struct dentry {
 	struct inode *inode;   /* owns a reference */
 };
 
+/* A mount's own flags (Linux's MNT_*; rdonly is apart). */
+enum {
+	MNT_NOSUID = 0x01,
+	MNT_NODEV = 0x02,
+	MNT_NOEXEC = 0x04,
+	MNT_NOATIME = 0x08,
+	MNT_NODIRATIME = 0x10,
+	MNT_RELATIME = 0x20,
+	MNT_UNBINDABLE = 0x40,	  /* mount(2)'s MS_UNBINDABLE: no bind of it */
+	MNT_LOCK_READONLY = 0x80, /* read-only by the host's choice: stays so */
+	MNT_DETACHED = 0x100,	  /* unmounted; freed with its last reference */
+	MNT_EXPIRE_MARK = 0x200,  /* umount2's MNT_EXPIRE: unused since marked */
+};
+
 struct mount {
-	struct list_head link;
-	struct dentry *root;
-	struct mount *parent;	   /* NULL for the root mount */
+	struct list_head link;	   /* in mounts while attached */
+	struct dentry *root;	   /* the filesystem's root, or a bind's directory */
+	struct mount *parent;	   /* NULL for the root mount and detached mounts */
 	struct dentry *mountpoint; /* in parent */
 	bool rdonly;
+	unsigned flags; /* MNT_* */
+	/* Paths that hold it (path_get) and 1 for the mount table or the
+	 * kernel pointer that made it. */
+	int count;
+	int id; /* mountinfo's */
 	char *source;
 	struct super_block *sb;
 };
@@ -133,8 +156,11 @@ void inode_put(struct inode *ino);
 struct dentry *dentry_new(const char *name, struct dentry *parent, struct inode *inode);
 struct dentry *dentry_get(struct dentry *d);
 void dentry_put(struct dentry *d);
+/* A path holds its dentry and its mount. */
 void path_get(const struct path *p);
 void path_put(struct path *p);
+struct mount *mnt_get(struct mount *m);
+void mnt_put(struct mount *m);
 
 /* Mounts. */
 struct mount *mount_add(struct path *at, struct super_block *sb, struct inode *root,
@@ -144,7 +170,20 @@ struct mount *mount_add(struct path *at, struct super_block *sb, struct inode *r
  * path_name gives its files' names from its root. */
 struct mount *mount_internal(struct super_block *sb, struct inode *root, const char *source);
 struct mount *mount_lookup(struct mount *parent, struct inode *mountpoint);
+/* A bind mount: old's filesystem and flags, root (a directory or file of
+ * old) for its root, attached at at. */
+struct mount *mount_clone(const struct mount *old, struct dentry *root, struct path *at);
+/* Takes m (and everything mounted below it) out of the mount table; each
+ * is freed, and its filesystem put with its last mount, when the last path
+ * that holds it goes. */
+void mount_detach(struct mount *m);
 extern struct list_head mounts;
+
+/* Are writes through p refused (EROFS)? */
+static inline bool path_rdonly(const struct path *p)
+{
+	return p->mnt->rdonly || p->dentry->inode->sb->rdonly;
+}
 
 /* The full guest path of p as seen from root (malloc'ed). */
 char *path_name(const struct path *p, const struct path *root);

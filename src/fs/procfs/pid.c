@@ -444,18 +444,38 @@ static bool mount_visible(struct mount *m, const struct path *root)
 	}
 }
 
-static int mount_id(struct mount *m)
+/* The mount's flags as Linux's show_mnt_opts writes them. */
+static void mnt_opts(struct sbuf *b, const struct mount *m)
 {
-	struct mount *x;
-	int id = 21;
+	static const struct {
+		unsigned flag;
+		const char *name;
+	} opts[] = { { MNT_NOSUID, ",nosuid" },		{ MNT_NODEV, ",nodev" },
+		     { MNT_NOEXEC, ",noexec" },		{ MNT_NOATIME, ",noatime" },
+		     { MNT_NODIRATIME, ",nodiratime" }, { MNT_RELATIME, ",relatime" } };
+	size_t i;
 
-	list_for_each_entry(x, &mounts, link)
-	{
-		if (x == m)
-			return id;
-		id++;
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		if (m->flags & opts[i].flag)
+			sb_printf(b, "%s", opts[i].name);
+}
+
+/* mountinfo's root: the mount's root inside its filesystem ("/" but for
+ * a bind mount of a directory below the filesystem's root). */
+static void mnt_root_name(struct sbuf *b, const struct mount *m)
+{
+	const struct dentry *d;
+	const char *names[64];
+	int n = 0;
+
+	for (d = m->root; d && d->parent && n < 64; d = d->parent)
+		names[n++] = d->name;
+	if (!n)
+		sb_put(b, "/", 1);
+	while (n > 0) {
+		sb_put(b, "/", 1);
+		sb_escaped(b, names[--n]);
 	}
-	return 0;
 }
 
 static int mounts_root(const struct pnode *n, struct path *root)
@@ -489,8 +509,9 @@ static int gen_mounts(const struct pnode *n, struct sbuf *b)
 		sb_escaped(b, m->source);
 		sb_put(b, " ", 1);
 		sb_escaped(b, dir);
-		sb_printf(b, " %s %s,relatime 0 0\n", m->sb->fstype,
-			  (m->rdonly || m->sb->rdonly) ? "ro" : "rw");
+		sb_printf(b, " %s %s", m->sb->fstype, (m->rdonly || m->sb->rdonly) ? "ro" : "rw");
+		mnt_opts(b, m);
+		sb_printf(b, "%s 0 0\n", m->sb->opts);
 		free(dir);
 	}
 	return 0;
@@ -507,7 +528,6 @@ static int gen_mountinfo(const struct pnode *n, struct sbuf *b)
 	list_for_each_entry(m, &mounts, link)
 	{
 		struct path p = { m, m->root };
-		bool ro = m->rdonly || m->sb->rdonly;
 		char *dir;
 
 		if (!mount_visible(m, &root))
@@ -515,12 +535,16 @@ static int gen_mountinfo(const struct pnode *n, struct sbuf *b)
 		dir = path_name(&p, &root);
 		if (!dir)
 			continue;
-		sb_printf(b, "%d %d %u:%u / ", mount_id(m), m->parent ? mount_id(m->parent) : 1,
+		sb_printf(b, "%d %d %u:%u ", m->id, m->parent ? m->parent->id : 1,
 			  dev_major(m->sb->dev), dev_minor(m->sb->dev));
+		mnt_root_name(b, m);
+		sb_put(b, " ", 1);
 		sb_escaped(b, dir);
-		sb_printf(b, " %s,relatime - %s ", ro ? "ro" : "rw", m->sb->fstype);
+		sb_printf(b, " %s", m->rdonly ? "ro" : "rw");
+		mnt_opts(b, m);
+		sb_printf(b, " - %s ", m->sb->fstype);
 		sb_escaped(b, m->source);
-		sb_printf(b, " %s\n", m->sb->rdonly ? "ro" : "rw");
+		sb_printf(b, " %s%s\n", m->sb->rdonly ? "ro" : "rw", m->sb->opts);
 		free(dir);
 	}
 	return 0;
@@ -614,7 +638,7 @@ static int gen_fdinfo(const struct pnode *n, struct sbuf *b)
 	memset(&st, 0, sizeof(st));
 	file_stat(f, &st);
 	sb_printf(b, "pos:\t%lld\nflags:\t0%o\nmnt_id:\t%d\nino:\t%llu\n", (long long)pos, flags,
-		  f->path.mnt ? mount_id(f->path.mnt) : 0, (unsigned long long)st.st_ino);
+		  f->path.mnt ? f->path.mnt->id : 0, (unsigned long long)st.st_ino);
 	file_put(f);
 	return 0;
 }

@@ -974,7 +974,7 @@ int procfs_proxy_path(struct file *f, struct path *out)
 	free(name.buf);
 	if (!d)
 		return -ENOMEM;
-	out->mnt = m;
+	out->mnt = mnt_get(m);
 	out->dentry = d;
 	return 0;
 }

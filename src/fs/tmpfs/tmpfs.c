@@ -23,6 +23,10 @@
 struct tmpfs_sb {
 	uint64_t next_ino;
 	uint64_t limit, used;
+	/* Live inodes; put_super on a tmpfs whose inodes some reference
+	 * still holds leaves the freeing to the last one's release. */
+	uint64_t ninodes;
+	bool dead;
 };
 
 struct tmpfs_dirent {
@@ -95,6 +99,7 @@ static struct inode *new_inode(struct super_block *sb, uint32_t mode, const stru
 		free(n);
 		return NULL;
 	}
+	s->ninodes++;
 	n->mode = mode;
 	n->uid = c ? c->fsuid : 0;
 	n->gid = c ? c->fsgid : 0;
@@ -800,6 +805,10 @@ static void tmpfs_release(struct inode *ino)
 	fifo_free(n->fifo);
 	free(n->target);
 	free(n);
+	if (ino->sb && ino->sb->priv && --SB(ino)->ninodes == 0 && SB(ino)->dead) {
+		free(ino->sb->priv);
+		free(ino->sb);
+	}
 }
 
 static const struct inode_ops tmpfs_iops = {
@@ -844,8 +853,26 @@ int tmpfs_add_file(struct inode *dir, const char *name, uint32_t mode, const voi
 
 static void tmpfs_put_super(struct super_block *sb)
 {
-	free(sb->priv);
+	struct tmpfs_sb *s = sb->priv;
+
+	if (s->ninodes) {
+		s->dead = true;
+		return;
+	}
+	free(s);
 	free(sb);
+}
+
+int tmpfs_set_limit(struct super_block *sb, uint64_t size_limit)
+{
+	struct tmpfs_sb *s = sb->priv;
+
+	if (sb->put_super != tmpfs_put_super)
+		return -EINVAL;
+	if (size_limit < s->used)
+		return -EINVAL; /* as Linux: too small a size for current use */
+	s->limit = size_limit;
+	return 0;
 }
 
 int tmpfs_mount(uint64_t size_limit, uint32_t root_mode, struct super_block **sbp,

@@ -14,6 +14,8 @@ struct super_block;
 /* A new tmpfs of at most size_limit bytes of file data; root mode. */
 int tmpfs_mount(uint64_t size_limit, uint32_t root_mode, struct super_block **sb,
 		struct inode **root);
+/* remount's size=: EINVAL below the data held, or if sb is no tmpfs. */
+int tmpfs_set_limit(struct super_block *sb, uint64_t size_limit);
 bool is_tmpfs(const struct inode *ino);
 /* overlay's whiteouts and opaque directories live in the upper tmpfs. */
 bool tmpfs_is_opaque(const struct inode *dir);

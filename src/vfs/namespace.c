@@ -1,0 +1,548 @@
+/* vfs/namespace.c: mount(2) and umount2(2) inside the instance, as Linux's
+ * fs/namespace.c does them: new mounts of tmpfs, proc and sysfs; bind
+ * mounts (MS_BIND, MS_REC); remounts of a filesystem or of one mount
+ * (MS_REMOUNT, MS_BIND|MS_REMOUNT); moves (MS_MOVE); unmounts (busy
+ * unless MNT_DETACH). A guest names only guest paths: hostfs is not
+ * mountable from inside, so no mount reaches a host file outside the root.
+ *
+ * skas has one mount namespace and no mount propagation: every mount is
+ * private, as Linux's after `mount --make-rprivate /`. So MS_PRIVATE and
+ * MS_SLAVE (a slave of nothing is private) change nothing, honestly;
+ * MS_UNBINDABLE is kept and enforced. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vfs/namespace.h"
+#include "vfs/mount.h"
+#include "vfs/namei.h"
+#include "fs/tmpfs/tmpfs.h"
+#include "fs/sysfs/sysfs.h"
+#include "mm/commit.h"
+#include "kernel/task.h"
+#include "kernel/cred.h"
+#include "abi/linux/errno.h"
+
+#define MNT_ATIME_MASK (MNT_NOATIME | MNT_NODIRATIME | MNT_RELATIME)
+#define MS_PROPAGATION (LINUX_MS_SHARED | LINUX_MS_SLAVE | LINUX_MS_PRIVATE | LINUX_MS_UNBINDABLE)
+
+static bool at_mount_root(const struct path *p)
+{
+	return p->dentry == p->mnt->root;
+}
+
+static bool attached(const struct mount *m)
+{
+	return !(m->flags & MNT_DETACHED);
+}
+
+/* The per-mount flags mount(2)'s flags ask for (Linux's path_mount); a
+ * remount (old) keeps its atime flags unless it names one. */
+static unsigned mnt_flags_of(uint64_t flags, const struct mount *old)
+{
+	unsigned f = (flags & LINUX_MS_NOATIME) ? 0 : MNT_RELATIME;
+
+	if (flags & LINUX_MS_NOSUID)
+		f |= MNT_NOSUID;
+	if (flags & LINUX_MS_NODEV)
+		f |= MNT_NODEV;
+	if (flags & LINUX_MS_NOEXEC)
+		f |= MNT_NOEXEC;
+	if (flags & LINUX_MS_NOATIME)
+		f |= MNT_NOATIME;
+	if (flags & LINUX_MS_NODIRATIME)
+		f |= MNT_NODIRATIME;
+	if (flags & LINUX_MS_STRICTATIME)
+		f &= ~(MNT_RELATIME | MNT_NOATIME);
+	if (old && !(flags & (LINUX_MS_NOATIME | LINUX_MS_NODIRATIME | LINUX_MS_RELATIME |
+			      LINUX_MS_STRICTATIME)))
+		f = (f & ~MNT_ATIME_MASK) | (old->flags & MNT_ATIME_MASK);
+	return f;
+}
+
+/* A filesystem's options (mount(2)'s data): the generic ones and
+ * tmpfs's. */
+struct fs_opts {
+	bool rdonly_set, rdonly;
+	bool size_set, nr_inodes_set, mode_set;
+	uint64_t size, nr_inodes;
+	uint32_t mode, uid, gid;
+};
+
+/* Linux's memparse: a number (base 0) with an optional k, m, g, t suffix. */
+static int parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	uint64_t v;
+
+	if (!*s)
+		return -EINVAL;
+	v = strtoull(s, &end, 0);
+	switch (*end) {
+	case 'k':
+	case 'K':
+		v <<= 10, end++;
+		break;
+	case 'm':
+	case 'M':
+		v <<= 20, end++;
+		break;
+	case 'g':
+	case 'G':
+		v <<= 30, end++;
+		break;
+	case 't':
+	case 'T':
+		v <<= 40, end++;
+		break;
+	}
+	if (*end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int parse_u32(const char *s, int base, uint32_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!*s)
+		return -EINVAL;
+	v = strtoull(s, &end, base);
+	if (*end || v > 0xffffffffULL)
+		return -EINVAL;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* One option; tmpfs says whether tmpfs's own are known. */
+static int parse_opt(char *key, bool tmpfs, struct fs_opts *o)
+{
+	static const char *const ignored[] = { "sync",	     "async", "dirsync", "lazytime",
+					       "nolazytime", "mand",  "nomand",	 "posixacl",
+					       "noposixacl", "silent" };
+	char *val = strchr(key, '=');
+	size_t i;
+
+	if (val)
+		*val++ = 0;
+	if (!val && (strcmp(key, "ro") == 0 || strcmp(key, "rw") == 0)) {
+		o->rdonly_set = true;
+		o->rdonly = key[1] == 'o';
+		return 0;
+	}
+	for (i = 0; !val && i < sizeof(ignored) / sizeof(ignored[0]); i++)
+		if (strcmp(key, ignored[i]) == 0)
+			return 0;
+	if (!tmpfs || !val)
+		return -EINVAL;
+	if (strcmp(key, "size") == 0) {
+		size_t len = strlen(val);
+		uint64_t pct, total, unused;
+
+		o->size_set = true;
+		if (len == 0 || val[len - 1] != '%')
+			return parse_size(val, &o->size);
+		/* N% of the instance's memory, in whole pages */
+		val[len - 1] = 0;
+		if (parse_size(val, &pct) < 0 || pct > 100000 ||
+		    mem_meminfo(&total, &unused, &unused, &unused) < 0)
+			return -EINVAL;
+		o->size = (total >> 12) * pct / 100 << 12;
+		return 0;
+	}
+	if (strcmp(key, "nr_blocks") == 0) {
+		o->size_set = true;
+		if (parse_size(val, &o->size) < 0 || o->size > (UINT64_MAX >> 12))
+			return -EINVAL;
+		o->size <<= 12;
+		return 0;
+	}
+	if (strcmp(key, "nr_inodes") == 0) {
+		o->nr_inodes_set = true;
+		return parse_size(val, &o->nr_inodes);
+	}
+	if (strcmp(key, "mode") == 0) {
+		o->mode_set = true;
+		return parse_u32(val, 8, &o->mode);
+	}
+	if (strcmp(key, "uid") == 0)
+		return parse_u32(val, 10, &o->uid);
+	if (strcmp(key, "gid") == 0)
+		return parse_u32(val, 10, &o->gid);
+	return -EINVAL;
+}
+
+static int parse_opts(const char *data, bool tmpfs, struct fs_opts *o)
+{
+	char *buf, *key, *save = NULL;
+	int ret = 0;
+
+	if (!data)
+		return 0;
+	buf = strdup(data);
+	if (!buf)
+		return -ENOMEM;
+	for (key = strtok_r(buf, ",", &save); key && ret == 0; key = strtok_r(NULL, ",", &save))
+		ret = parse_opt(key, tmpfs, o);
+	free(buf);
+	return ret;
+}
+
+/* tmpfs's options as /proc/PID/mounts shows them (Linux's
+ * shmem_show_options: what differs from the defaults). */
+static void tmpfs_show(struct super_block *sb, const struct fs_opts *o)
+{
+	int n = 0;
+
+	sb->opts[0] = 0;
+	if (o->size_set)
+		n += snprintf(sb->opts + n, sizeof(sb->opts) - n, ",size=%lluk",
+			      (unsigned long long)((o->size + 4095) / 4096 * 4));
+	if (o->nr_inodes_set && n < (int)sizeof(sb->opts))
+		n += snprintf(sb->opts + n, sizeof(sb->opts) - n, ",nr_inodes=%llu",
+			      (unsigned long long)o->nr_inodes);
+	if ((o->mode & 07777) != 01777 && n < (int)sizeof(sb->opts))
+		n += snprintf(sb->opts + n, sizeof(sb->opts) - n, ",mode=%03o", o->mode & 07777);
+	if (o->uid && n < (int)sizeof(sb->opts))
+		n += snprintf(sb->opts + n, sizeof(sb->opts) - n, ",uid=%u", o->uid);
+	if (o->gid && n < (int)sizeof(sb->opts))
+		snprintf(sb->opts + n, sizeof(sb->opts) - n, ",gid=%u", o->gid);
+}
+
+/* A new tmpfs. Differs from Linux: nr_inodes is shown but not enforced;
+ * huge=, mpol=, noswap, quota are EINVAL. */
+static int new_tmpfs(const char *data, struct fs_opts *o, struct super_block **sb,
+		     struct inode **root)
+{
+	uint64_t limit;
+	int ret;
+
+	o->mode = 01777;
+	ret = parse_opts(data, true, o);
+	if (ret < 0)
+		return ret;
+	limit = !o->size_set ? tmpfs_default_size : o->size ? o->size : UINT64_MAX;
+	ret = tmpfs_mount(limit, o->mode, sb, root);
+	if (ret < 0)
+		return ret;
+	if (o->uid || o->gid) {
+		struct iattr ia = { .valid = ATTR_UID | ATTR_GID, .uid = o->uid, .gid = o->gid };
+
+		ret = (*root)->iop->setattr(*root, &ia);
+		if (ret < 0) {
+			inode_put(*root);
+			(*sb)->put_super(*sb);
+			return ret;
+		}
+	}
+	tmpfs_show(*sb, o);
+	return 0;
+}
+
+/* Linux's do_new_mount and do_add_mount: a new filesystem of type at. */
+static int new_mount(struct path *at, const char *source, const char *type, uint64_t flags,
+		     const char *data)
+{
+	struct fs_opts o = { 0 };
+	struct super_block *sb;
+	struct inode *root;
+	struct mount *m;
+	int ret;
+
+	if (!type)
+		return -EINVAL;
+	if (strcmp(type, "tmpfs") == 0) {
+		ret = new_tmpfs(data, &o, &sb, &root);
+	} else if (strcmp(type, "proc") == 0 && procfs_mount_hook) {
+		ret = parse_opts(data, false, &o);
+		if (ret == 0)
+			ret = procfs_mount_hook(&sb, &root);
+	} else if (strcmp(type, "sysfs") == 0) {
+		ret = parse_opts(data, false, &o);
+		if (ret == 0)
+			ret = sysfs_mount(&sb, &root);
+	} else {
+		return -ENODEV; /* hostfs among them: no host path from inside */
+	}
+	if (ret < 0)
+		return ret;
+	/* The same filesystem on the same mount point: sysfs (one per
+	 * network namespace on Linux) on itself. proc is a new one at each
+	 * mount on Linux: skas's one super block stacks on itself. */
+	if (at_mount_root(at) && strcmp(type, "sysfs") == 0 &&
+	    strcmp(at->mnt->sb->fstype, type) == 0)
+		ret = -EBUSY;
+	else if (!inode_is_dir(at->dentry->inode))
+		ret = -ENOTDIR;
+	else if (!attached(at->mnt))
+		ret = -EINVAL;
+	if (ret == 0 && sb->nmounts == 0 && ((flags & LINUX_MS_RDONLY) || o.rdonly))
+		sb->rdonly = true;
+	m = ret == 0 ? mount_add(at, sb, root, source, flags & LINUX_MS_RDONLY) : NULL;
+	inode_put(root);
+	if (!m) {
+		if (sb->nmounts == 0 && sb->put_super)
+			sb->put_super(sb);
+		return ret < 0 ? ret : -ENOMEM;
+	}
+	m->flags = mnt_flags_of(flags, NULL);
+	return 0;
+}
+
+/* Is d (a dentry of old) at or below root? */
+static bool dentry_under(struct dentry *d, struct dentry *root)
+{
+	for (; d; d = d->parent)
+		if (d == root ||
+		    (d->inode->dev == root->inode->dev && d->inode->ino == root->inode->ino))
+			return true;
+	return false;
+}
+
+/* MS_REC: old's mounts below root, again below n (a bind of old at root);
+ * mounts made by this call (id from first_new) are not copied again. */
+static int clone_below(struct mount *old, struct dentry *root, struct mount *n, int first_new)
+{
+	struct mount *c, *cc;
+	int ret;
+
+	list_for_each_entry(c, &mounts, link)
+	{
+		struct path at;
+
+		if (c->parent != old || c->id >= first_new || (c->flags & MNT_UNBINDABLE) ||
+		    !dentry_under(c->mountpoint, root))
+			continue;
+		at.mnt = n;
+		at.dentry = c->mountpoint;
+		cc = mount_clone(c, c->root, &at);
+		if (!cc)
+			return -ENOMEM;
+		ret = clone_below(c, c->root, cc, first_new);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* Linux's do_loopback. The bind keeps the source mount's flags (a
+ * read-only bind is a bind, then a MS_BIND|MS_REMOUNT|MS_RDONLY). */
+static int bind_mount(struct task *t, struct path *at, const char *source, bool rec)
+{
+	struct path old;
+	struct mount *n;
+	int ret;
+
+	if (!source || !*source)
+		return -EINVAL;
+	ret = path_lookupat(t, LINUX_AT_FDCWD, source, LOOKUP_FOLLOW, &old);
+	if (ret < 0)
+		return ret;
+	if ((old.mnt->flags & MNT_UNBINDABLE) || !attached(old.mnt) || !attached(at->mnt))
+		ret = -EINVAL;
+	else if (inode_is_dir(at->dentry->inode) != inode_is_dir(old.dentry->inode))
+		ret = -ENOTDIR;
+	if (ret == 0) {
+		n = mount_clone(old.mnt, old.dentry, at);
+		ret = !n ? -ENOMEM : rec ? clone_below(old.mnt, old.dentry, n, n->id) : 0;
+		if (ret < 0 && n)
+			mount_detach(n);
+	}
+	path_put(&old);
+	return ret;
+}
+
+/* MS_REMOUNT: of one mount (bind) or of its filesystem too. */
+static int remount(struct path *at, uint64_t flags, const char *data)
+{
+	struct mount *m = at->mnt;
+	struct super_block *sb = m->sb;
+	bool bind = flags & LINUX_MS_BIND, ro = flags & LINUX_MS_RDONLY;
+	struct fs_opts o = { 0 };
+	int ret;
+
+	if (!attached(m) || !at_mount_root(at))
+		return -EINVAL;
+	if ((m->flags & MNT_LOCK_READONLY) && !ro)
+		return -EPERM;
+	if (!bind) {
+		bool tmpfs = strcmp(sb->fstype, "tmpfs") == 0;
+
+		ret = parse_opts(data, tmpfs, &o);
+		if (ret == 0 && o.size_set)
+			ret = tmpfs_set_limit(sb, o.size ? o.size : UINT64_MAX);
+		if (ret < 0)
+			return ret;
+		if (o.size_set) {
+			char buf[2 * sizeof(sb->opts)], *p = strstr(sb->opts, ",size=");
+
+			/* the new size first, the other options as they were */
+			snprintf(buf, sizeof(buf), ",size=%lluk%s",
+				 (unsigned long long)((o.size + 4095) / 4096 * 4),
+				 p ? strchr(p + 1, ',') ?: "" : sb->opts);
+			snprintf(sb->opts, sizeof(sb->opts), "%.*s", (int)sizeof(sb->opts) - 1,
+				 buf);
+		}
+		/* Differs from Linux: files open for writing do not make a
+		 * read-only remount EBUSY. */
+		sb->rdonly = ro;
+	}
+	m->rdonly = ro;
+	m->flags = mnt_flags_of(flags, m) | (m->flags & (MNT_UNBINDABLE | MNT_LOCK_READONLY));
+	return 0;
+}
+
+/* MS_SHARED, MS_SLAVE, MS_PRIVATE, MS_UNBINDABLE (with MS_REC: the mounts
+ * below too). Differs from Linux: MS_SHARED is EINVAL, since skas
+ * propagates no mount event (to accept it would be to lie). */
+static int change_type(struct path *at, uint64_t flags)
+{
+	uint64_t type = flags & ~(uint64_t)(LINUX_MS_REC | LINUX_MS_SILENT);
+	struct mount *m;
+
+	if (!at_mount_root(at))
+		return -EINVAL;
+	if (type == 0 || (type & (type - 1)) || !(type & MS_PROPAGATION))
+		return -EINVAL;
+	if (type == LINUX_MS_SHARED)
+		return -EINVAL;
+	list_for_each_entry(m, &mounts, link)
+	{
+		struct mount *up = m;
+
+		while (up && up != at->mnt && (flags & LINUX_MS_REC))
+			up = up->parent;
+		if (up != at->mnt)
+			continue;
+		if (type == LINUX_MS_UNBINDABLE)
+			m->flags |= MNT_UNBINDABLE;
+		else
+			m->flags &= ~MNT_UNBINDABLE;
+	}
+	return 0;
+}
+
+/* MS_MOVE: the mount at source goes to at (Linux's do_move_mount). */
+static int move_mount(struct task *t, struct path *at, const char *source)
+{
+	struct path old;
+	struct mount *m, *p;
+	int ret;
+
+	if (!source || !*source)
+		return -EINVAL;
+	ret = path_lookupat(t, LINUX_AT_FDCWD, source, LOOKUP_FOLLOW, &old);
+	if (ret < 0)
+		return ret;
+	m = old.mnt;
+	if (!attached(m) || !attached(at->mnt) || !at_mount_root(&old))
+		ret = -EINVAL;
+	else if (inode_is_dir(at->dentry->inode) != inode_is_dir(old.dentry->inode))
+		ret = -ENOTDIR;
+	else if (!m->parent)
+		ret = -EINVAL;
+	for (p = at->mnt; ret == 0 && p; p = p->parent)
+		if (p == m)
+			ret = -ELOOP;
+	if (ret == 0) {
+		dentry_put(m->mountpoint);
+		m->mountpoint = dentry_get(at->dentry);
+		m->parent = at->mnt;
+		/* last in the table: on top of what is mounted at at */
+		list_del(&m->link);
+		list_add_tail(&m->link, &mounts);
+	}
+	path_put(&old);
+	return ret;
+}
+
+int vfs_mount(struct task *t, const char *source, const char *target, const char *type,
+	      uint64_t flags, const char *data)
+{
+	struct path at;
+	int ret;
+
+	if ((flags & LINUX_MS_MGC_MSK) == LINUX_MS_MGC_VAL)
+		flags &= ~LINUX_MS_MGC_MSK;
+	ret = path_lookupat(t, LINUX_AT_FDCWD, target, LOOKUP_FOLLOW, &at);
+	if (ret < 0)
+		return ret;
+	if (flags & LINUX_MS_NOUSER)
+		ret = -EINVAL;
+	else if (!capable(&t->proc->cred, CAP_SYS_ADMIN))
+		ret = -EPERM;
+	else if ((flags & (LINUX_MS_REMOUNT | LINUX_MS_BIND)) == (LINUX_MS_REMOUNT | LINUX_MS_BIND))
+		ret = remount(&at, flags, NULL);
+	else if (flags & LINUX_MS_REMOUNT)
+		ret = remount(&at, flags, data);
+	else if (flags & LINUX_MS_BIND)
+		ret = bind_mount(t, &at, source, flags & LINUX_MS_REC);
+	else if (flags & MS_PROPAGATION)
+		ret = change_type(&at, flags);
+	else if (flags & LINUX_MS_MOVE)
+		ret = move_mount(t, &at, source);
+	else
+		ret = new_mount(&at, source, type, flags, data);
+	path_put(&at);
+	return ret;
+}
+
+/* Linux's do_umount. Busy: a mount below it, or a path that holds it
+ * besides the mount table and this call's own (an open file, a cwd). */
+static int umount_one(struct task *t, struct mount *m, int flags)
+{
+	struct mount *c;
+	bool busy = m->count > 2;
+
+	list_for_each_entry(c, &mounts, link) if (c->parent == m) busy = true;
+	if (flags & LINUX_MNT_EXPIRE) {
+		if (m == t->fs->root.mnt || (flags & (LINUX_MNT_FORCE | LINUX_MNT_DETACH)))
+			return -EINVAL;
+		if (m->count != 2)
+			return -EBUSY;
+		if (!(m->flags & MNT_EXPIRE_MARK)) {
+			m->flags |= MNT_EXPIRE_MARK;
+			return -EAGAIN;
+		}
+	}
+	/* Differs from Linux: the caller's own root is busy (Linux remounts
+	 * it read-only), and the mount table's root stays. */
+	if (m == t->fs->root.mnt && !(flags & LINUX_MNT_DETACH))
+		return -EBUSY;
+	if (!m->parent)
+		return -EINVAL;
+	if (busy && !(flags & LINUX_MNT_DETACH))
+		return -EBUSY;
+	mount_detach(m);
+	return 0;
+}
+
+int vfs_umount(struct task *t, const char *target, int flags)
+{
+	struct path p;
+	int ret;
+
+	if (flags &
+	    ~(LINUX_MNT_FORCE | LINUX_MNT_DETACH | LINUX_MNT_EXPIRE | LINUX_UMOUNT_NOFOLLOW))
+		return -EINVAL;
+	ret = path_lookupat(t, LINUX_AT_FDCWD, target,
+			    (flags & LINUX_UMOUNT_NOFOLLOW) ? 0 : LOOKUP_FOLLOW, &p);
+	if (ret < 0)
+		return ret;
+	if (!capable(&t->proc->cred, CAP_SYS_ADMIN))
+		ret = -EPERM;
+	else if (!at_mount_root(&p) || !attached(p.mnt))
+		ret = -EINVAL;
+	else
+		ret = umount_one(t, p.mnt, flags);
+	if (ret == -EAGAIN) {
+		/* As Linux's path_umount: a put that keeps the expiry mark. */
+		dentry_put(p.dentry);
+		p.mnt->count--;
+		return ret;
+	}
+	path_put(&p);
+	return ret;
+}

@@ -1,0 +1,51 @@
+/* vfs/namespace.h: mount(2) and umount2(2) inside the instance: new
+ * mounts of tmpfs, proc and sysfs, bind mounts, remounts, moves and
+ * unmounts of the one mount table (skas has one mount namespace). */
+#ifndef VFS_NAMESPACE_H
+#define VFS_NAMESPACE_H
+
+#include <stdint.h>
+
+struct task;
+
+/* mount(2)'s flags. */
+#define LINUX_MS_RDONLY	     0x1
+#define LINUX_MS_NOSUID	     0x2
+#define LINUX_MS_NODEV	     0x4
+#define LINUX_MS_NOEXEC	     0x8
+#define LINUX_MS_SYNCHRONOUS 0x10
+#define LINUX_MS_REMOUNT     0x20
+#define LINUX_MS_MANDLOCK    0x40
+#define LINUX_MS_DIRSYNC     0x80
+#define LINUX_MS_NOSYMFOLLOW 0x100
+#define LINUX_MS_NOATIME     0x400
+#define LINUX_MS_NODIRATIME  0x800
+#define LINUX_MS_BIND	     0x1000
+#define LINUX_MS_MOVE	     0x2000
+#define LINUX_MS_REC	     0x4000
+#define LINUX_MS_SILENT	     0x8000
+#define LINUX_MS_POSIXACL    (1 << 16)
+#define LINUX_MS_UNBINDABLE  (1 << 17)
+#define LINUX_MS_PRIVATE     (1 << 18)
+#define LINUX_MS_SLAVE	     (1 << 19)
+#define LINUX_MS_SHARED	     (1 << 20)
+#define LINUX_MS_RELATIME    (1 << 21)
+#define LINUX_MS_I_VERSION   (1 << 23)
+#define LINUX_MS_STRICTATIME (1 << 24)
+#define LINUX_MS_LAZYTIME    (1 << 25)
+#define LINUX_MS_NOUSER	     (1UL << 31)
+#define LINUX_MS_MGC_VAL     0xC0ED0000UL
+#define LINUX_MS_MGC_MSK     0xffff0000UL
+
+/* umount2(2)'s flags. */
+#define LINUX_MNT_FORCE	      1
+#define LINUX_MNT_DETACH      2
+#define LINUX_MNT_EXPIRE      4
+#define LINUX_UMOUNT_NOFOLLOW 8
+
+/* source, type and data may be NULL; data is at most a page, NUL-ended. */
+int vfs_mount(struct task *t, const char *source, const char *target, const char *type,
+	      uint64_t flags, const char *data);
+int vfs_umount(struct task *t, const char *target, int flags);
+
+#endif
