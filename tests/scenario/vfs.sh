@@ -469,5 +469,40 @@ t "-v HOST:/data: F_SETFL O_APPEND moves the next write to the end" c_vol_setfl_
 t "stdout a host file opened at 0: >>/dev/stdout appends, the host's description untouched" c_stdout_append
 t "-v HOST:/data: O_TMPFILE there, linkat AT_EMPTY_PATH names it on the host" c_vol_tmpfile
 
+# --- mount(8) inside ---
+
+c_mount_tmpfs() {
+    sk run -- /bin/sh -c 'mkdir -p /tmp/m && mount -t tmpfs -o size=1m,mode=700 none /tmp/m &&
+        echo x >/tmp/m/f && grep " /tmp/m " /proc/mounts && findmnt -n -o FSTYPE,OPTIONS /tmp/m &&
+        mount --bind /tmp/m /mnt && mount -o remount,bind,ro /mnt && ! touch /mnt/g 2>/dev/null &&
+        cat /mnt/f && umount /mnt && umount /tmp/m && ! test -e /tmp/m/f && echo done'
+    [ "$(cat "$tmp/out")" = "none /tmp/m tmpfs rw,relatime,size=1024k,mode=700 0 0
+tmpfs  rw,relatime,size=1024k,mode=700
+x
+done" ]
+}
+
+c_mount_busybox() {
+    command -v busybox >/dev/null || return 0
+    sk run -- busybox sh -c 'mkdir -p /tmp/b && busybox mount -t tmpfs -o ro none /tmp/b &&
+        busybox mount | grep " /tmp/b " && busybox umount /tmp/b && busybox mount -t proc proc /tmp/b &&
+        test -e /tmp/b/self/status && busybox umount /tmp/b && echo done'
+    [ "$(cat "$tmp/out")" = "none on /tmp/b type tmpfs (ro,relatime)
+done" ]
+}
+
+c_mount_vol_ro() {
+    mkdir -p "$tmp/rov" && echo keep >"$tmp/rov/f"
+    sk run -v "$tmp/rov:/data:ro" -- /bin/sh -c 'mount -o remount,rw /data 2>/dev/null && echo rw;
+        mkdir -p /tmp/v && mount --bind /data /tmp/v && mount -o remount,bind,rw /tmp/v 2>/dev/null && echo bindrw;
+        echo bad 2>/dev/null >/tmp/v/f; echo bad 2>/dev/null >/data/f; mount -t hostfs / /mnt 2>/dev/null && echo hostfs;
+        grep " /tmp/v " /proc/mounts | cut -d" " -f4 | cut -d, -f1'
+    [ "$(cat "$tmp/out")" = ro ] && [ "$(cat "$tmp/rov/f")" = keep ]
+}
+
+t "mount -t tmpfs -o size=1m,mode=700, a read-only bind of it, umount: as /proc/mounts and findmnt show" c_mount_tmpfs
+t "busybox mount -t tmpfs -o ro and -t proc, busybox umount" c_mount_busybox
+t "-v HOST:/data:ro: no remount or bind remount makes it writable; hostfs is not mountable inside" c_mount_vol_ro
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
