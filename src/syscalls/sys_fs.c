@@ -8,6 +8,7 @@
 #include "mm/memfd.h"
 #include "mm/usercopy.h"
 #include "vfs/file.h"
+#include "vfs/iov.h"
 #include "vfs/namei.h"
 #include "vfs/pipe.h"
 #include "vfs/locks.h"
@@ -22,12 +23,6 @@
 #define RW_CHUNK       (1UL << 20)
 #define XATTR_NAME_MAX 255
 #define XATTR_SIZE_MAX 65536
-
-/* access_ok: the range lies in the user half at all. */
-static bool access_ok(uaddr_t addr, uint64_t size)
-{
-	return size <= TASK_SIZE && addr <= TASK_SIZE - size;
-}
 
 int get_user_path(struct task *t, uaddr_t upath, char **out)
 {
@@ -229,34 +224,6 @@ long sys_pread64(struct task *t, const struct sysargs *a)
 	return ret;
 }
 
-/* Copies in and checks an iovec array: EINVAL for a bad count or a total
- * that overflows ssize_t. */
-static int get_iovec(struct task *t, uaddr_t uiov, int cnt, struct linux_iovec **out)
-{
-	struct linux_iovec *iov;
-	uint64_t total = 0;
-	int i;
-
-	if (cnt < 0 || cnt > LINUX_UIO_MAXIOV)
-		return -EINVAL;
-	iov = calloc(cnt ? cnt : 1, sizeof(*iov));
-	if (!iov)
-		return -ENOMEM;
-	if (copy_from_user(t->mm, iov, uiov, cnt * sizeof(*iov)) < 0) {
-		free(iov);
-		return -EFAULT;
-	}
-	for (i = 0; i < cnt; i++) {
-		if (iov[i].iov_len > (uint64_t)INT64_MAX - total) {
-			free(iov);
-			return -EINVAL;
-		}
-		total += iov[i].iov_len;
-	}
-	*out = iov;
-	return 0;
-}
-
 /* preadv2/pwritev2's RWF_ flags: HIPRI (polling, best effort), DSYNC and
  * SYNC (data is in the host's page cache or tmpfs memory at each write)
  * change nothing here; NOWAIT, APPEND, NOAPPEND and later ones are
@@ -290,20 +257,13 @@ static long do_readv(struct task *t, int fd, uaddr_t uiov, int cnt, bool write, 
 		n = -EBADF;
 		goto out;
 	}
-	n = get_iovec(t, uiov, cnt, &iov);
+	n = iovec_import(t, uiov, (uint32_t)cnt, &iov);
 	if (n < 0)
 		goto out;
-	if (pos >= 0) { /* Linux's rw_verify_area on the whole (cut) count */
-		uint64_t count = 0;
-
-		for (i = 0; i < cnt; i++)
-			count += iov[i].iov_len;
-		if (count > MAX_RW_COUNT)
-			count = MAX_RW_COUNT;
-		if (count && (int64_t)((uint64_t)pos + count) < 0) {
-			n = -EINVAL;
-			goto out;
-		}
+	/* Linux's rw_verify_area on the whole (cut) count */
+	if (pos >= 0 && n && (int64_t)((uint64_t)pos + (uint64_t)n) < 0) {
+		n = -EINVAL;
+		goto out;
 	}
 	if (rwf & ~RWF_ACCEPTED) {
 		for (i = 0; i < cnt && !iov[i].iov_len; i++)
