@@ -497,6 +497,8 @@ static long tf_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
 
 	if (off < 0)
 		return -EINVAL;
+	if (n == 0)
+		return 0; /* generic_write_checks: no seal check, no growth */
 	if (tn->seals & (SEALS_WRITE | LINUX_F_SEAL_GROW)) {
 		ret = sealed_write(tn, off, &n);
 		if (ret < 0)
@@ -567,6 +569,8 @@ static long tf_write(struct file *f, const void *buf, size_t n)
 {
 	long ret;
 
+	if (n == 0)
+		return 0; /* the position stays, even with O_APPEND */
 	if (f->flags & LINUX_O_APPEND)
 		f->pos = (int64_t)N(f->inode)->size;
 	ret = tf_pwrite(f, buf, n, f->pos);
