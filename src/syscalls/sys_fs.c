@@ -144,6 +144,8 @@ static long kern_write(struct task *t, struct file *f, uaddr_t buf, uint64_t cou
 	uint64_t done = 0;
 	long n = rw_check(f, buf, &count, false, pos);
 
+	if (n == 0)
+		n = file_write_checks(f, pos, &count);
 	if (n < 0)
 		return n;
 	if (count == 0)
@@ -291,6 +293,14 @@ static long do_readv(struct task *t, int fd, uaddr_t uiov, int cnt, bool write, 
 		n = i < cnt ? -EOPNOTSUPP : 0;
 		goto out;
 	}
+	if (write) { /* RLIMIT_FSIZE on the whole, as Linux's write_iter */
+		uint64_t count = (uint64_t)n;
+
+		n = file_write_checks(f, pos, &count);
+		if (n < 0)
+			goto out;
+		iovec_truncate(iov, cnt, count);
+	}
 	if (sock_from_file(f)) { /* one message, not one per segment */
 		n = sock_rw_iov(t, f, iov, cnt, write);
 		goto out;
@@ -417,6 +427,22 @@ long sys_fadvise64(struct task *t, const struct sysargs *a)
 /* Linux's vfs_fallocate (6.11 on): the checks every filesystem shares, in
  * its order, then the file's own (tmpfs and hostfs files have one). One
  * mode at most, with KEEP_SIZE where the mode takes it. */
+/* An allocation that grows the file checks RLIMIT_FSIZE (ext4's and
+ * shmem's inode_newsize_ok): not one with KEEP_SIZE (tmpfs checks those
+ * itself, as shmem does), nor holes, collapses and inserts. */
+static int fallocate_newsize_ok(struct file *f, int mode, int64_t end)
+{
+	const int keeps = LINUX_FALLOC_FL_KEEP_SIZE | LINUX_FALLOC_FL_PUNCH_HOLE |
+			  LINUX_FALLOC_FL_COLLAPSE_RANGE | LINUX_FALLOC_FL_INSERT_RANGE;
+	struct linux_stat st;
+	int ret;
+
+	if (mode & keeps)
+		return 0;
+	ret = file_stat(f, &st);
+	return ret < 0 ? ret : file_newsize_ok(st.st_size, (uint64_t)end);
+}
+
 long sys_fallocate(struct task *t, const struct sysargs *a)
 {
 	int mode = sysarg_int(a, 1);
@@ -470,6 +496,8 @@ long sys_fallocate(struct task *t, const struct sysargs *a)
 	else if (!f->ops->fallocate)
 		ret = -EOPNOTSUPP;
 	else
+		ret = fallocate_newsize_ok(f, mode, off + len);
+	if (ret == 0)
 		ret = f->ops->fallocate(f, mode, off, len);
 	if (ret == 0)
 		fsnotify_file(f, IN_MODIFY);

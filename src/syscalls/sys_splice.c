@@ -173,13 +173,12 @@ static long copy_checks(struct file *in, int64_t pos_in, struct file *out, int64
 		count = 0;
 	else if (count > (uint64_t)st.st_size - (uint64_t)pos_in)
 		count = (uint64_t)st.st_size - (uint64_t)pos_in;
-	/* Linux's generic_write_check_limits, for the largest file size
-	 * (MAX_LFS_FILESIZE; skas has no RLIMIT_FSIZE): EFBIG at it, even
-	 * with nothing to copy, else the count cut below it. */
-	if (pos_out == INT64_MAX)
-		return -EFBIG;
-	if (pos_out >= 0 && count > (uint64_t)(INT64_MAX - pos_out))
-		count = (uint64_t)(INT64_MAX - pos_out);
+	/* Linux's generic_write_check_limits, even with nothing to copy */
+	if (pos_out >= 0) {
+		ret = file_write_limits(pos_out, &count);
+		if (ret < 0)
+			return ret;
+	}
 	if (in->inode && in->inode == out->inode && pos_out + (int64_t)count > pos_in &&
 	    pos_out < pos_in + (int64_t)count)
 		return -EINVAL;

@@ -537,6 +537,13 @@ static long tf_fallocate(struct file *f, int mode, int64_t off, int64_t len)
 		    ? (tn->seals & SEALS_WRITE)
 		    : ((tn->seals & LINUX_F_SEAL_GROW) && end > tn->size))
 		return -EPERM;
+	/* shmem checks RLIMIT_FSIZE even with KEEP_SIZE (the VFS did
+	 * without) */
+	if (!(mode & LINUX_FALLOC_FL_PUNCH_HOLE) && (mode & LINUX_FALLOC_FL_KEEP_SIZE)) {
+		ret = file_newsize_ok((int64_t)tn->size, end);
+		if (ret < 0)
+			return ret;
+	}
 	if (!(mode & LINUX_FALLOC_FL_KEEP_SIZE) && end > tn->size) {
 		ret = resize(f->inode, end);
 		if (ret < 0)
