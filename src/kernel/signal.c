@@ -406,16 +406,21 @@ int send_signal_info(struct process *p, struct task *thread, int sig,
 	return 0;
 }
 
-void send_sigpipe(void)
+void send_sig_self(int sig)
 {
 	struct linux_siginfo si;
 
 	memset(&si, 0, sizeof(si));
-	si.si_signo = LINUX_SIGPIPE;
+	si.si_signo = sig;
 	si.si_code = LINUX_SI_USER;
 	si.fields.kill.pid = current->proc->pid;
 	si.fields.kill.uid = current->proc->cred.uid;
-	send_signal_info(current->proc, current, LINUX_SIGPIPE, &si);
+	send_signal_info(current->proc, current, sig, &si);
+}
+
+void send_sigpipe(void)
+{
+	send_sig_self(LINUX_SIGPIPE);
 }
 
 bool signal_may_send(struct task *from, struct process *p, int sig)

@@ -215,8 +215,11 @@ int send_signal(struct task *from, struct process *p, int sig);
  * 0, or -EAGAIN when the guest queues past RLIMIT_SIGPENDING. */
 int send_signal_info(struct process *p, struct task *thread, int sig,
 		     const struct linux_siginfo *info);
-/* SIGPIPE to the current thread, as from kill by itself: a write to a pipe
- * or socket that no one reads any more (EPIPE). */
+/* sig to the current thread, as from kill by itself (Linux's send_sig(sig,
+ * current, 0)): SIGXFSZ past RLIMIT_FSIZE. */
+void send_sig_self(int sig);
+/* SIGPIPE so: a write to a pipe or socket that no one reads any more
+ * (EPIPE). */
 void send_sigpipe(void);
 /* A synchronous fault: delivered to t even if blocked or ignored. */
 void force_signal(struct task *t, int sig, int code, uint64_t addr);

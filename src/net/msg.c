@@ -9,15 +9,11 @@
 #include "kernel/cred.h"
 #include "mm/usercopy.h"
 #include "vfs/file.h"
+#include "vfs/iov.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
 
 #define INVALID_ID 0xffffffffU
-
-static bool access_ok(uaddr_t addr, uint64_t size)
-{
-	return size <= TASK_SIZE && addr <= TASK_SIZE - size;
-}
 
 void iter_init_kernel(struct msg_iter *it, void *buf, size_t n)
 {
@@ -26,58 +22,44 @@ void iter_init_kernel(struct msg_iter *it, void *buf, size_t n)
 	it->count = n;
 }
 
-/* Checks segments already copied in; takes over iov (malloc'ed). */
-static int iter_check(struct task *t, struct linux_iovec *iov, uint64_t nr, struct msg_iter *it)
+/* Takes over iov (checked and cut by iovec_import). */
+static void iter_init_user(struct task *t, struct linux_iovec *iov, int nr, uint64_t total,
+			   struct msg_iter *it)
 {
-	uint64_t total = 0, i;
-
-	for (i = 0; i < nr; i++) {
-		if ((int64_t)iov[i].iov_len < 0) {
-			free(iov);
-			return -EINVAL;
-		}
-		if (!access_ok(iov[i].iov_base, iov[i].iov_len)) {
-			free(iov);
-			return -EFAULT;
-		}
-		if (iov[i].iov_len > MAX_RW_COUNT - total)
-			iov[i].iov_len = MAX_RW_COUNT - total;
-		total += iov[i].iov_len;
-	}
 	it->mm = t->mm;
 	it->iov = iov;
-	it->nr_segs = (int)nr;
+	it->nr_segs = nr;
 	it->count = total;
-	return 0;
 }
 
-int iter_import(struct task *t, uaddr_t uiov, uint64_t nr, bool readv_rules, struct msg_iter *it)
+int iter_import(struct task *t, uaddr_t uiov, uint64_t nr, struct msg_iter *it)
 {
 	struct linux_iovec *iov;
+	long total;
 
 	memset(it, 0, sizeof(*it));
-	if (nr > LINUX_UIO_MAXIOV)
-		return readv_rules ? -EINVAL : -EMSGSIZE;
-	iov = calloc(nr ? nr : 1, sizeof(*iov));
-	if (!iov)
-		return -ENOMEM;
-	if (copy_from_user(t->mm, iov, uiov, nr * sizeof(*iov)) < 0) {
-		free(iov);
-		return -EFAULT;
-	}
-	return iter_check(t, iov, nr, it);
+	if (nr > LINUX_UIO_MAXIOV) /* __copy_msghdr's own check, before import_iovec's */
+		return -EMSGSIZE;
+	total = iovec_import(t, uiov, (uint32_t)nr, &iov);
+	if (total < 0)
+		return (int)total;
+	iter_init_user(t, iov, (int)nr, (uint64_t)total, it);
+	return 0;
 }
 
 int iter_from_iovec(struct task *t, const struct linux_iovec *kiov, int nr, struct msg_iter *it)
 {
-	struct linux_iovec *iov = calloc(nr > 0 ? nr : 1, sizeof(*iov));
+	struct linux_iovec *iov = NULL;
 
 	memset(it, 0, sizeof(*it));
-	if (!iov)
-		return -ENOMEM;
-	if (nr > 0)
+	if (nr > 0) {
+		iov = malloc(nr * sizeof(*iov));
+		if (!iov)
+			return -ENOMEM;
 		memcpy(iov, kiov, nr * sizeof(*iov));
-	return iter_check(t, iov, nr > 0 ? (uint64_t)nr : 0, it);
+	}
+	iter_init_user(t, iov, nr > 0 ? nr : 0, iovec_total(kiov, nr), it);
+	return 0;
 }
 
 int iter_import_buf(struct task *t, uaddr_t buf, uint64_t len, struct msg_iter *it)

@@ -46,12 +46,10 @@ struct kmsg {
 };
 
 void iter_init_kernel(struct msg_iter *it, void *buf, size_t n);
-/* Copies and checks a guest iovec array as Linux's import_iovec: more than
- * UIO_MAXIOV segments is -EMSGSIZE (or -EINVAL with readv_rules), a
- * negative length -EINVAL, an inaccessible range -EFAULT; the total is cut
- * at MAX_RW_COUNT. */
-int iter_import(struct task *t, uaddr_t uiov, uint64_t nr, bool readv_rules, struct msg_iter *it);
-/* The same from an iovec array the caller has copied in (readv). */
+/* A msghdr's iovec array: more than UIO_MAXIOV segments is -EMSGSIZE
+ * (__copy_msghdr), the rest is iovec_import's (vfs/iov.h). */
+int iter_import(struct task *t, uaddr_t uiov, uint64_t nr, struct msg_iter *it);
+/* The same from an iovec array iovec_import gave (readv on a socket). */
 int iter_from_iovec(struct task *t, const struct linux_iovec *iov, int nr, struct msg_iter *it);
 /* One guest buffer, as import_ubuf. */
 int iter_import_buf(struct task *t, uaddr_t buf, uint64_t len, struct msg_iter *it);

@@ -8,6 +8,7 @@
 #include "mm/memfd.h"
 #include "mm/usercopy.h"
 #include "vfs/file.h"
+#include "vfs/iov.h"
 #include "vfs/namei.h"
 #include "vfs/pipe.h"
 #include "vfs/locks.h"
@@ -22,12 +23,6 @@
 #define RW_CHUNK       (1UL << 20)
 #define XATTR_NAME_MAX 255
 #define XATTR_SIZE_MAX 65536
-
-/* access_ok: the range lies in the user half at all. */
-static bool access_ok(uaddr_t addr, uint64_t size)
-{
-	return size <= TASK_SIZE && addr <= TASK_SIZE - size;
-}
 
 int get_user_path(struct task *t, uaddr_t upath, char **out)
 {
@@ -46,19 +41,38 @@ int get_user_path(struct task *t, uaddr_t upath, char **out)
 	return 0;
 }
 
-/* read/write's checks: the file's mode, the buffer in the user half; 1 to
- * go on with *count at most MAX_RW_COUNT, 0 for a count of 0, or -errno. */
-static long rw_check(struct file *f, uaddr_t buf, uint64_t *count, bool read)
+/* read/write's checks in Linux's order (vfs_read, vfs_write): the file's
+ * mode (EBADF), a method for the way asked (EINVAL; pread and pwrite
+ * check theirs first, ESPIPE), the buffer in the user half (EFAULT); then
+ * *count is cut at MAX_RW_COUNT. A count of 0 is no shortcut: it goes on
+ * to the file, which may refuse it (eventfd, timerfd and signalfd want at
+ * least a record: EINVAL), as in Linux. */
+static int rw_check(struct file *f, uaddr_t buf, uint64_t *count, bool read, int64_t pos)
 {
+	bool has_op = pos >= 0 ? (read ? !!f->ops->pread : !!f->ops->pwrite)
+			       : (read ? !!f->ops->read : !!f->ops->write);
+
 	if (!(read ? file_readable(f) : file_writable(f)))
 		return -EBADF;
+	if (!has_op)
+		return pos >= 0 ? -ESPIPE : -EINVAL;
 	if (!access_ok(buf, *count))
 		return -EFAULT;
-	if (*count == 0)
-		return 0;
 	if (*count > MAX_RW_COUNT)
 		*count = MAX_RW_COUNT;
-	return 1;
+	return 0;
+}
+
+/* The file's own read or write (at pos, or its position if pos < 0) of n
+ * kernel bytes; rw_check saw the method. */
+static long file_read_op(struct file *f, void *kbuf, size_t n, int64_t pos)
+{
+	return pos >= 0 ? f->ops->pread(f, kbuf, n, pos) : f->ops->read(f, kbuf, n);
+}
+
+static long file_write_op(struct file *f, const void *kbuf, size_t n, int64_t pos)
+{
+	return pos >= 0 ? f->ops->pwrite(f, kbuf, n, pos) : f->ops->write(f, kbuf, n);
 }
 
 /* A kernel buffer for the accessible prefix of the guest's [buf, buf +
@@ -81,19 +95,19 @@ static long bounce_buffer(struct task *t, uaddr_t buf, uint64_t count, bool to_u
 static long kern_read(struct task *t, struct file *f, uaddr_t buf, uint64_t count, int64_t pos)
 {
 	size_t avail;
+	char none;
 	void *kbuf;
-	long n = rw_check(f, buf, &count, true);
+	long n = rw_check(f, buf, &count, true, pos);
 
-	if (n <= 0)
+	if (n < 0)
 		return n;
+	if (count == 0)
+		return file_read_op(f, &none, 0, pos);
 	n = bounce_buffer(t, buf, count, true, &kbuf);
 	if (n < 0)
 		return n;
 	avail = (size_t)n;
-	if (pos >= 0)
-		n = f->ops->pread ? f->ops->pread(f, kbuf, avail, pos) : -ESPIPE;
-	else
-		n = f->ops->read ? f->ops->read(f, kbuf, avail) : -EINVAL;
+	n = file_read_op(f, kbuf, avail, pos);
 	if (n > 0 && copy_to_user(t->mm, buf, kbuf, n) < 0)
 		n = -EFAULT;
 	free(kbuf);
@@ -115,10 +129,8 @@ static long write_chunk(struct task *t, struct file *f, uaddr_t buf, uint64_t co
 	avail = (size_t)n;
 	if (copy_from_user(t->mm, kbuf, buf, avail) < 0)
 		n = -EFAULT;
-	else if (pos >= 0)
-		n = f->ops->pwrite ? f->ops->pwrite(f, kbuf, avail, pos) : -ESPIPE;
 	else
-		n = f->ops->write ? f->ops->write(f, kbuf, avail) : -EINVAL;
+		n = file_write_op(f, kbuf, avail, pos);
 	free(kbuf);
 	return n;
 }
@@ -130,10 +142,14 @@ static long write_chunk(struct task *t, struct file *f, uaddr_t buf, uint64_t co
 static long kern_write(struct task *t, struct file *f, uaddr_t buf, uint64_t count, int64_t pos)
 {
 	uint64_t done = 0;
-	long n = rw_check(f, buf, &count, false);
+	long n = rw_check(f, buf, &count, false, pos);
 
-	if (n <= 0)
+	if (n == 0)
+		n = file_write_checks(f, pos, &count);
+	if (n < 0)
 		return n;
+	if (count == 0)
+		return file_write_op(f, "", 0, pos);
 	for (;;) {
 		uint64_t want = count - done < RW_CHUNK ? count - done : RW_CHUNK;
 
@@ -196,65 +212,38 @@ long sys_write(struct task *t, const struct sysargs *a)
 	return ret;
 }
 
-long sys_pwrite64(struct task *t, const struct sysargs *a)
+/* pread64 and pwrite64 (Linux's ksys_pread64): a negative offset is
+ * EINVAL before the fd is looked at, and a file without an offset (a pipe,
+ * a socket, an eventfd) is ESPIPE before its access mode. */
+static long do_pread(struct task *t, const struct sysargs *a, bool write)
 {
-	struct file *f = fdget(t->files, sysarg_int(a, 0));
 	int64_t pos = sysarg_long(a, 3);
-	long n;
-
-	if (!f)
-		return -EBADF;
-	n = -EBADF;
-	if (file_writable(f)) {
-		n = -EINVAL;
-		if (pos >= 0)
-			n = f->ops->pwrite
-				    ? kern_write(t, f, sysarg_uaddr(a, 1), sysarg_size(a, 2), pos)
-				    : -ESPIPE;
-	}
-	file_put(f);
-	return n;
-}
-
-long sys_pread64(struct task *t, const struct sysargs *a)
-{
-	struct file *f = fdget(t->files, sysarg_int(a, 0));
-	int64_t pos = sysarg_long(a, 3);
+	uaddr_t buf = sysarg_uaddr(a, 1);
+	uint64_t count = sysarg_size(a, 2);
+	struct file *f;
 	long ret;
 
+	if (pos < 0)
+		return -EINVAL;
+	f = fdget_nopath(t->files, sysarg_int(a, 0));
 	if (!f)
 		return -EBADF;
-	ret = pos < 0 ? -EINVAL : kern_read(t, f, sysarg_uaddr(a, 1), sysarg_size(a, 2), pos);
+	if (write ? !f->ops->pwrite : !f->ops->pread)
+		ret = -ESPIPE;
+	else
+		ret = write ? kern_write(t, f, buf, count, pos) : kern_read(t, f, buf, count, pos);
 	file_put(f);
 	return ret;
 }
 
-/* Copies in and checks an iovec array: EINVAL for a bad count or a total
- * that overflows ssize_t. */
-static int get_iovec(struct task *t, uaddr_t uiov, int cnt, struct linux_iovec **out)
+long sys_pwrite64(struct task *t, const struct sysargs *a)
 {
-	struct linux_iovec *iov;
-	uint64_t total = 0;
-	int i;
+	return do_pread(t, a, true);
+}
 
-	if (cnt < 0 || cnt > LINUX_UIO_MAXIOV)
-		return -EINVAL;
-	iov = calloc(cnt ? cnt : 1, sizeof(*iov));
-	if (!iov)
-		return -ENOMEM;
-	if (copy_from_user(t->mm, iov, uiov, cnt * sizeof(*iov)) < 0) {
-		free(iov);
-		return -EFAULT;
-	}
-	for (i = 0; i < cnt; i++) {
-		if (iov[i].iov_len > (uint64_t)INT64_MAX - total) {
-			free(iov);
-			return -EINVAL;
-		}
-		total += iov[i].iov_len;
-	}
-	*out = iov;
-	return 0;
+long sys_pread64(struct task *t, const struct sysargs *a)
+{
+	return do_pread(t, a, false);
 }
 
 /* preadv2/pwritev2's RWF_ flags: HIPRI (polling, best effort), DSYNC and
@@ -290,26 +279,27 @@ static long do_readv(struct task *t, int fd, uaddr_t uiov, int cnt, bool write, 
 		n = -EBADF;
 		goto out;
 	}
-	n = get_iovec(t, uiov, cnt, &iov);
+	n = iovec_import(t, uiov, (uint32_t)cnt, &iov);
 	if (n < 0)
 		goto out;
-	if (pos >= 0) { /* Linux's rw_verify_area on the whole (cut) count */
-		uint64_t count = 0;
-
-		for (i = 0; i < cnt; i++)
-			count += iov[i].iov_len;
-		if (count > MAX_RW_COUNT)
-			count = MAX_RW_COUNT;
-		if (count && (int64_t)((uint64_t)pos + count) < 0) {
-			n = -EINVAL;
-			goto out;
-		}
+	/* Linux's rw_verify_area on the whole (cut) count */
+	if (pos >= 0 && n && (int64_t)((uint64_t)pos + (uint64_t)n) < 0) {
+		n = -EINVAL;
+		goto out;
 	}
 	if (rwf & ~RWF_ACCEPTED) {
 		for (i = 0; i < cnt && !iov[i].iov_len; i++)
 			;
 		n = i < cnt ? -EOPNOTSUPP : 0;
 		goto out;
+	}
+	if (write) { /* RLIMIT_FSIZE on the whole, as Linux's write_iter */
+		uint64_t count = (uint64_t)n;
+
+		n = file_write_checks(f, pos, &count);
+		if (n < 0)
+			goto out;
+		iovec_truncate(iov, cnt, count);
 	}
 	if (sock_from_file(f)) { /* one message, not one per segment */
 		n = sock_rw_iov(t, f, iov, cnt, write);
@@ -437,6 +427,22 @@ long sys_fadvise64(struct task *t, const struct sysargs *a)
 /* Linux's vfs_fallocate (6.11 on): the checks every filesystem shares, in
  * its order, then the file's own (tmpfs and hostfs files have one). One
  * mode at most, with KEEP_SIZE where the mode takes it. */
+/* An allocation that grows the file checks RLIMIT_FSIZE (ext4's and
+ * shmem's inode_newsize_ok): not one with KEEP_SIZE (tmpfs checks those
+ * itself, as shmem does), nor holes, collapses and inserts. */
+static int fallocate_newsize_ok(struct file *f, int mode, int64_t end)
+{
+	const int keeps = LINUX_FALLOC_FL_KEEP_SIZE | LINUX_FALLOC_FL_PUNCH_HOLE |
+			  LINUX_FALLOC_FL_COLLAPSE_RANGE | LINUX_FALLOC_FL_INSERT_RANGE;
+	struct linux_stat st;
+	int ret;
+
+	if (mode & keeps)
+		return 0;
+	ret = file_stat(f, &st);
+	return ret < 0 ? ret : file_newsize_ok(st.st_size, (uint64_t)end);
+}
+
 long sys_fallocate(struct task *t, const struct sysargs *a)
 {
 	int mode = sysarg_int(a, 1);
@@ -490,6 +496,8 @@ long sys_fallocate(struct task *t, const struct sysargs *a)
 	else if (!f->ops->fallocate)
 		ret = -EOPNOTSUPP;
 	else
+		ret = fallocate_newsize_ok(f, mode, off + len);
+	if (ret == 0)
 		ret = f->ops->fallocate(f, mode, off, len);
 	if (ret == 0)
 		fsnotify_file(f, IN_MODIFY);

@@ -422,7 +422,7 @@ static int get_msghdr(struct task *t, uaddr_t umsg, struct linux_msghdr *mh, str
 		return -EFAULT;
 	if (!copy_name)
 		m->namelen = 0;
-	return iter_import(t, mh->msg_iov, mh->msg_iovlen, false, &m->iter);
+	return iter_import(t, mh->msg_iov, mh->msg_iovlen, &m->iter);
 }
 
 /* One sendmsg: *left says whether data stayed unsent (sendmmsg stops). */

@@ -10,6 +10,7 @@
 #include "vfs/file.h"
 #include "vfs/fsnotify.h"
 #include "vfs/inotify.h"
+#include "vfs/iov.h"
 #include "vfs/pipe.h"
 #include "vfs/splice.h"
 #include "abi/linux/errno.h"
@@ -172,13 +173,12 @@ static long copy_checks(struct file *in, int64_t pos_in, struct file *out, int64
 		count = 0;
 	else if (count > (uint64_t)st.st_size - (uint64_t)pos_in)
 		count = (uint64_t)st.st_size - (uint64_t)pos_in;
-	/* Linux's generic_write_check_limits, for the largest file size
-	 * (MAX_LFS_FILESIZE; skas has no RLIMIT_FSIZE): EFBIG at it, even
-	 * with nothing to copy, else the count cut below it. */
-	if (pos_out == INT64_MAX)
-		return -EFBIG;
-	if (pos_out >= 0 && count > (uint64_t)(INT64_MAX - pos_out))
-		count = (uint64_t)(INT64_MAX - pos_out);
+	/* Linux's generic_write_check_limits, even with nothing to copy */
+	if (pos_out >= 0) {
+		ret = file_write_limits(pos_out, &count);
+		if (ret < 0)
+			return ret;
+	}
 	if (in->inode && in->inode == out->inode && pos_out + (int64_t)count > pos_in &&
 	    pos_out < pos_in + (int64_t)count)
 		return -EINVAL;
@@ -399,48 +399,10 @@ out_in:
 	return ret;
 }
 
-/* Linux's import_iovec: EINVAL for more than UIO_MAXIOV segments or a
- * length negative as ssize_t, EFAULT for an array or a segment outside the
- * user half; the total is cut at MAX_RW_COUNT. */
-static long import_iovec(struct task *t, uaddr_t uiov, uint64_t cnt, struct linux_iovec **out)
-{
-	struct linux_iovec *iov;
-	uint64_t total = 0, i;
-
-	*out = NULL;
-	if (cnt > LINUX_UIO_MAXIOV)
-		return -EINVAL;
-	iov = calloc(cnt ? cnt : 1, sizeof(*iov));
-	if (!iov)
-		return -ENOMEM;
-	if (copy_from_user(t->mm, iov, uiov, cnt * sizeof(*iov)) < 0) {
-		free(iov);
-		return -EFAULT;
-	}
-	for (i = 0; i < cnt; i++) {
-		if ((int64_t)iov[i].iov_len < 0) {
-			free(iov);
-			return -EINVAL;
-		}
-	}
-	for (i = 0; i < cnt; i++) {
-		uint64_t len = iov[i].iov_len;
-
-		if (len > TASK_SIZE || iov[i].iov_base > TASK_SIZE - len) {
-			free(iov);
-			return -EFAULT;
-		}
-		if (len > MAX_RW_COUNT - total)
-			iov[i].iov_len = len = MAX_RW_COUNT - total;
-		total += len;
-	}
-	*out = iov;
-	return (long)total;
-}
-
 long sys_vmsplice(struct task *t, const struct sysargs *a)
 {
-	uint64_t cnt = sysarg_size(a, 2);
+	/* import_iovec takes the count's low 32 bits */
+	uint32_t cnt = (uint32_t)sysarg_size(a, 2);
 	unsigned flags = sysarg_uint(a, 3);
 	struct linux_iovec *iov = NULL;
 	struct file *f;
@@ -460,7 +422,7 @@ long sys_vmsplice(struct task *t, const struct sysargs *a)
 		to_pipe = false;
 	else
 		goto out;
-	ret = import_iovec(t, sysarg_uaddr(a, 1), cnt, &iov);
+	ret = iovec_import(t, sysarg_uaddr(a, 1), cnt, &iov);
 	if (ret <= 0)
 		goto out;
 	p = pipe_of(f);

@@ -10,6 +10,11 @@
 #include "vfs/locks.h"
 #include "vfs/fsnotify.h"
 #include "net/unix.h"
+#include "kernel/sched.h"
+#include "kernel/task.h"
+#include "abi/linux/signal.h"
+#include "abi/linux/stat.h"
+#include "abi/linux/types.h"
 
 /* Open file descriptions in the whole instance, and the cap (--nofile;
  * Linux's fs.file-max). Differs from Linux: root does not bypass it. */
@@ -249,4 +254,55 @@ void files_close_on_exec(struct files *fs)
 	for (i = 0; i < fs->max; i++)
 		if (fs->fd[i] && fs->cloexec[i])
 			fd_close(fs, i);
+}
+
+static uint64_t fsize_limit(void)
+{
+	return current->proc->rlim[LINUX_RLIMIT_FSIZE].rlim_cur;
+}
+
+int file_write_limits(int64_t pos, uint64_t *count)
+{
+	uint64_t limit = fsize_limit();
+
+	if (limit != LINUX_RLIM_INFINITY) {
+		if ((uint64_t)pos >= limit) {
+			send_sig_self(LINUX_SIGXFSZ);
+			return -EFBIG;
+		}
+		if (*count > limit - (uint64_t)pos)
+			*count = limit - (uint64_t)pos;
+	}
+	if (pos == INT64_MAX)
+		return -EFBIG;
+	if (*count > (uint64_t)(INT64_MAX - pos))
+		*count = (uint64_t)(INT64_MAX - pos);
+	return 0;
+}
+
+int file_write_checks(struct file *f, int64_t pos, uint64_t *count)
+{
+	struct linux_stat st;
+
+	if (*count == 0 || fsize_limit() == LINUX_RLIM_INFINITY)
+		return 0; /* MAX_LFS_FILESIZE: the offsets' checks keep below it */
+	if (file_stat(f, &st) < 0 || !LINUX_S_ISREG(st.st_mode))
+		return 0;
+	if (f->flags & LINUX_O_APPEND)
+		pos = st.st_size;
+	else if (pos < 0)
+		pos = f->ops->llseek ? f->ops->llseek(f, 0, LINUX_SEEK_CUR) : f->pos;
+	if (pos < 0)
+		return 0;
+	return file_write_limits(pos, count);
+}
+
+int file_newsize_ok(int64_t old_size, uint64_t new_size)
+{
+	uint64_t limit = fsize_limit();
+
+	if (new_size <= (uint64_t)old_size || limit == LINUX_RLIM_INFINITY || new_size <= limit)
+		return 0;
+	send_sig_self(LINUX_SIGXFSZ);
+	return -EFBIG;
 }

@@ -110,6 +110,24 @@ int files_dup(struct files *src, struct files **out);
 /* The most one read, write or transfer moves (Linux's MAX_RW_COUNT). */
 #define MAX_RW_COUNT 0x7ffff000UL
 
+/* RLIMIT_FSIZE and the largest file (Linux's MAX_LFS_FILESIZE): a write
+ * of a regular file at pos may go up to the limit. Past it (pos at or
+ * beyond), the current thread gets SIGXFSZ and the write -EFBIG; below,
+ * *count is cut to end at it (a short write). Linux's
+ * generic_write_check_limits; 0 or -EFBIG. */
+int file_write_limits(int64_t pos, uint64_t *count);
+/* The same for a write of *count bytes at pos, or at the file's position
+ * if pos < 0 (its end with O_APPEND): nothing for a count of 0 or a file
+ * that is not regular (Linux's generic_write_checks). Every write of file
+ * data goes through it once: write, pwrite and the vectored forms
+ * (syscalls/sys_fs.c), sendfile, splice and copy_file_range
+ * (vfs/splice.c). */
+int file_write_checks(struct file *f, int64_t pos, uint64_t *count);
+/* A regular file of size old_size to grow to new_size (truncate,
+ * fallocate): past RLIMIT_FSIZE SIGXFSZ and -EFBIG (Linux's
+ * inode_newsize_ok); shrinking is always fine. */
+int file_newsize_ok(int64_t old_size, uint64_t new_size);
+
 struct file *fdget(struct files *fs, int fd);
 /* The same, but an O_PATH file is none (NULL: EBADF), as Linux's fdget;
  * fdget above is Linux's fdget_raw. */

@@ -1368,6 +1368,9 @@ int vfs_setattr_inode(struct task *t, struct path *p, struct iattr *ia)
 			return -EISDIR;
 		if (!LINUX_S_ISREG(ino->mode))
 			return -EINVAL;
+		ret = file_newsize_ok(st.st_size, ia->size); /* setattr_prepare */
+		if (ret < 0)
+			return ret;
 	}
 	if (!ino->iop->setattr)
 		return -EPERM;

@@ -97,6 +97,8 @@ static long pipe_read(struct file *f, void *buf, size_t n)
 	struct pipe *p = f->priv;
 	size_t done = 0;
 
+	if (n == 0)
+		return 0; /* Linux's pipe_read: before any wait */
 	for (;;) {
 		wait_unlocked(p);
 		if (p->head != p->tail) {
@@ -142,6 +144,8 @@ static long pipe_write(struct file *f, const void *buf, size_t n)
 	bool packet = f->flags & LINUX_O_DIRECT;
 	size_t done = 0, chars = n & (PAGE_SIZE - 1);
 
+	if (n == 0)
+		return 0; /* Linux's pipe_write: no SIGPIPE, no wait */
 	wait_unlocked(p);
 	if (p->readers == 0) {
 		send_sigpipe();

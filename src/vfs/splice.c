@@ -52,16 +52,32 @@ static long file_in(struct file *f, int64_t *pos, void *buf, size_t n)
 	return r;
 }
 
+/* Linux's iter_file_splice_write: a short write is followed by another
+ * of the rest (after a write cut at RLIMIT_FSIZE, that one is EFBIG and
+ * SIGXFSZ, as on Linux); the bytes written, or the first error. */
 static long file_out(struct file *f, int64_t *pos, const void *buf, size_t n)
 {
-	long r;
+	size_t done = 0;
+	long r = 0;
 
-	if (!pos)
-		return f->ops->write ? f->ops->write(f, buf, n) : -EINVAL;
-	r = f->ops->pwrite ? f->ops->pwrite(f, buf, n, *pos) : -EINVAL;
-	if (r > 0)
-		*pos += r;
-	return r;
+	while (done < n) {
+		uint64_t want = n - done;
+		const char *at = (const char *)buf + done;
+
+		r = file_write_checks(f, pos ? *pos : -1, &want);
+		if (r < 0)
+			break;
+		if (!pos)
+			r = f->ops->write ? f->ops->write(f, at, want) : -EINVAL;
+		else
+			r = f->ops->pwrite ? f->ops->pwrite(f, at, want, *pos) : -EINVAL;
+		if (r <= 0)
+			break;
+		if (pos)
+			*pos += r;
+		done += (size_t)r;
+	}
+	return done ? (long)done : r;
 }
 
 /* Linux's splice_direct_to_actor: a read, then a write of all of it; a

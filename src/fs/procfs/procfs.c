@@ -549,6 +549,8 @@ static long gen_pread(struct file *f, void *buf, size_t n, int64_t off)
 
 	if (off < 0)
 		return -EINVAL;
+	if (n == 0)
+		return 0; /* seq_read_iter: nothing generated */
 	if (off == 0 && !g->fresh) {
 		int ret = generate(f);
 

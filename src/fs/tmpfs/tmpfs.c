@@ -502,6 +502,8 @@ static long tf_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
 
 	if (off < 0)
 		return -EINVAL;
+	if (n == 0)
+		return 0; /* generic_write_checks: no seal check, no growth */
 	if (tn->seals & (SEALS_WRITE | LINUX_F_SEAL_GROW)) {
 		ret = sealed_write(tn, off, &n);
 		if (ret < 0)
@@ -540,6 +542,13 @@ static long tf_fallocate(struct file *f, int mode, int64_t off, int64_t len)
 		    ? (tn->seals & SEALS_WRITE)
 		    : ((tn->seals & LINUX_F_SEAL_GROW) && end > tn->size))
 		return -EPERM;
+	/* shmem checks RLIMIT_FSIZE even with KEEP_SIZE (the VFS did
+	 * without) */
+	if (!(mode & LINUX_FALLOC_FL_PUNCH_HOLE) && (mode & LINUX_FALLOC_FL_KEEP_SIZE)) {
+		ret = file_newsize_ok((int64_t)tn->size, end);
+		if (ret < 0)
+			return ret;
+	}
 	if (!(mode & LINUX_FALLOC_FL_KEEP_SIZE) && end > tn->size) {
 		ret = resize(f->inode, end);
 		if (ret < 0)
@@ -572,6 +581,8 @@ static long tf_write(struct file *f, const void *buf, size_t n)
 {
 	long ret;
 
+	if (n == 0)
+		return 0; /* the position stays, even with O_APPEND */
 	if (f->flags & LINUX_O_APPEND)
 		f->pos = (int64_t)N(f->inode)->size;
 	ret = tf_pwrite(f, buf, n, f->pos);
