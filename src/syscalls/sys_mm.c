@@ -1,5 +1,5 @@
-/* syscalls/sys_mm.c: mmap, munmap, mprotect, mremap, brk, madvise: Linux's
- * argument checks, in Linux's order, then mm/. */
+/* syscalls/sys_mm.c: mmap, munmap, mprotect, mremap, brk, madvise, mlock:
+ * Linux's argument checks, in Linux's order, then mm/. */
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
 #include "kernel/log.h"
@@ -11,6 +11,24 @@
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
 #include "abi/linux/mman.h"
+
+/* Linux's can_do_mlock: a memory lock limit, or CAP_IPC_LOCK. */
+static bool can_do_mlock(struct task *t)
+{
+	return t->proc->rlim[LINUX_RLIMIT_MEMLOCK].rlim_cur != 0 ||
+	       capable(&t->proc->cred, CAP_IPC_LOCK);
+}
+
+/* Linux's mlock_future_ok: may bytes more be locked (lock: VMA_LOCKED set
+ * on the mapping to be)? */
+static bool lock_future_ok(struct task *t, unsigned lock, uint64_t bytes)
+{
+	uint64_t pages = (bytes >> 12) + (mm_locked_bytes(t->mm) >> 12);
+
+	if (!(lock & VMA_LOCKED) || capable(&t->proc->cred, CAP_IPC_LOCK))
+		return true;
+	return pages <= t->proc->rlim[LINUX_RLIMIT_MEMLOCK].rlim_cur >> 12;
+}
 
 #define PROT_KNOWN (LINUX_PROT_READ | LINUX_PROT_WRITE | LINUX_PROT_EXEC | LINUX_PROT_SEM)
 
@@ -77,6 +95,16 @@ long sys_mmap(struct task *t, const struct sysargs *a)
 	/* As Linux (file_mmap_ok): the file's last byte must fit an loff_t. */
 	ret = -EOVERFLOW;
 	if (f && (len > INT64_MAX || off > (uint64_t)INT64_MAX - len))
+		goto out;
+	vflags |= mm->def_lock;
+	if (flags & LINUX_MAP_LOCKED) {
+		ret = -EPERM;
+		if (!can_do_mlock(t))
+			goto out;
+		vflags |= VMA_LOCKED;
+	}
+	ret = -EAGAIN;
+	if (!lock_future_ok(t, vflags, len))
 		goto out;
 	switch (flags & LINUX_MAP_TYPE) {
 	case LINUX_MAP_SHARED:
@@ -200,6 +228,11 @@ long sys_mremap(struct task *t, const struct sysargs *a)
 		return -EINVAL;
 	if ((flags & LINUX_MREMAP_FIXED) && (new_addr & (PAGE_SIZE - 1)))
 		return -EINVAL;
+	/* Growing a locked mapping: Linux's vma_to_resize. */
+	v = mm_find_vma(t->mm, addr);
+	if (v && v->start <= addr && old_len && old_len <= v->end - addr && new_len > old_len &&
+	    !lock_future_ok(t, v->flags, new_len - old_len))
+		return -EAGAIN;
 	if (old_len == 0) {
 		/* Only a shared mapping can be duplicated this way. */
 		v = mm_find_vma(t->mm, addr);
@@ -228,12 +261,14 @@ long sys_brk(struct task *t, const struct sysargs *a)
 		if (mm_unmap(mm, new_end, old_end - new_end) < 0)
 			return (long)mm->brk;
 	} else if (new_end > old_end) {
+		if (!lock_future_ok(t, mm->def_lock, new_end - old_end))
+			return (long)mm->brk;
 		/* Linux keeps a guard page between the heap and what follows. */
 		next = mm_find_vma(mm, old_end);
 		if (next && next->start < new_end + PAGE_SIZE)
 			return (long)mm->brk;
 		if (mm_map(mm, old_end, new_end - old_end, LINUX_PROT_READ | LINUX_PROT_WRITE,
-			   VMA_HEAP, NULL, 0) < 0 ||
+			   VMA_HEAP | mm->def_lock, NULL, 0) < 0 ||
 		    platform->mm_flush(mm->pf) < 0)
 			return (long)mm->brk;
 	}
@@ -244,8 +279,8 @@ long sys_brk(struct task *t, const struct sysargs *a)
 /* msync: Linux's checks (mm/msync.c); a gap in the range is ENOMEM.
  * A shared file mapping is the host's mapping of the file itself, so its
  * writes are in the file (the host's page cache) already; MS_SYNC then
- * does what fsync does here, no more. MS_INVALIDATE of a locked mapping
- * (EBUSY) cannot happen: skas has no mlock. */
+ * does what fsync does here, no more. Differs from Linux: MS_INVALIDATE of
+ * a locked mapping is not EBUSY. */
 long sys_msync(struct task *t, const struct sysargs *a)
 {
 	uaddr_t start = sysarg_uaddr(a, 0), end;
@@ -343,5 +378,80 @@ long sys_mincore(struct task *t, const struct sysargs *a)
 		uvec += (uint64_t)got;
 		addr += (uint64_t)got * PAGE_SIZE;
 	}
+	return 0;
+}
+
+/* mlock and mlock2: Linux's do_mlock. The limit is checked on the pages
+ * locked already plus the range, less what of the range is locked already. */
+static long do_mlock(struct task *t, uaddr_t start, uint64_t len, unsigned lock)
+{
+	uint64_t limit = t->proc->rlim[LINUX_RLIMIT_MEMLOCK].rlim_cur >> 12, locked;
+	bool cap = capable(&t->proc->cred, CAP_IPC_LOCK);
+
+	if (!can_do_mlock(t))
+		return -EPERM;
+	len = PAGE_ALIGN(len + (start & (PAGE_SIZE - 1)));
+	start &= PAGE_MASK;
+	locked = (len >> 12) + (mm_locked_bytes(t->mm) >> 12);
+	if (locked > limit && !cap)
+		locked -= mm_locked_in(t->mm, start, len) >> 12;
+	if (locked > limit && !cap)
+		return -ENOMEM;
+	return mm_lock_range(t->mm, start, start + len, lock);
+}
+
+long sys_mlock(struct task *t, const struct sysargs *a)
+{
+	return do_mlock(t, sysarg_uaddr(a, 0), sysarg_size(a, 1), VMA_LOCKED);
+}
+
+long sys_mlock2(struct task *t, const struct sysargs *a)
+{
+	int flags = sysarg_int(a, 2);
+
+	if (flags & ~LINUX_MLOCK_ONFAULT)
+		return -EINVAL;
+	return do_mlock(t, sysarg_uaddr(a, 0), sysarg_size(a, 1),
+			VMA_LOCKED | (flags & LINUX_MLOCK_ONFAULT ? VMA_LOCKONFAULT : 0));
+}
+
+long sys_munlock(struct task *t, const struct sysargs *a)
+{
+	uaddr_t start = sysarg_uaddr(a, 0);
+	uint64_t len = PAGE_ALIGN(sysarg_size(a, 1) + (start & (PAGE_SIZE - 1)));
+
+	start &= PAGE_MASK;
+	return mm_lock_range(t->mm, start, start + len, 0);
+}
+
+/* mlockall: MCL_CURRENT checks the whole address space (Linux's total_vm)
+ * against the limit; MCL_FUTURE alone checks nothing until mmap and brk. */
+long sys_mlockall(struct task *t, const struct sysargs *a)
+{
+	int flags = sysarg_int(a, 0);
+	unsigned lock = VMA_LOCKED;
+
+	if (!flags || (flags & ~(LINUX_MCL_CURRENT | LINUX_MCL_FUTURE | LINUX_MCL_ONFAULT)) ||
+	    flags == LINUX_MCL_ONFAULT)
+		return -EINVAL;
+	if (!can_do_mlock(t))
+		return -EPERM;
+	if ((flags & LINUX_MCL_CURRENT) && !capable(&t->proc->cred, CAP_IPC_LOCK) &&
+	    mm_total_bytes(t->mm) >> 12 > t->proc->rlim[LINUX_RLIMIT_MEMLOCK].rlim_cur >> 12)
+		return -ENOMEM;
+	if (flags & LINUX_MCL_ONFAULT)
+		lock |= VMA_LOCKONFAULT;
+	if (!(flags & LINUX_MCL_CURRENT)) {
+		t->mm->def_lock = lock; /* the mappings there are keep theirs */
+		return 0;
+	}
+	mm_lock_all(t->mm, lock, flags & LINUX_MCL_FUTURE ? lock : 0);
+	return 0;
+}
+
+long sys_munlockall(struct task *t, const struct sysargs *a)
+{
+	(void)a;
+	mm_lock_all(t->mm, 0, 0);
 	return 0;
 }

@@ -257,7 +257,7 @@ static int gen_status(const struct pnode *n, struct sbuf *b)
 		procfs_mm_sizes(mm, &vsize, &ra, &rf, &data, &stk, &exe, &lib);
 		kb_line(b, "VmPeak", vsize);
 		kb_line(b, "VmSize", vsize);
-		kb_line(b, "VmLck", 0);
+		kb_line(b, "VmLck", mm_locked_bytes(mm));
 		kb_line(b, "VmPin", 0);
 		kb_line(b, "VmHWM", ra + rf);
 		kb_line(b, "VmRSS", ra + rf);
