@@ -83,6 +83,10 @@ struct mm {
 	/* mlockall(MCL_FUTURE): the VMA_LOCK_MASK bits new mappings and the
 	 * heap take (Linux's def_flags); not kept by fork or exec. */
 	unsigned def_lock;
+	/* membarrier registrations (MEMBARRIER_CMD_REGISTER_* bits, Linux's
+	 * membarrier_state): kept by fork, not by exec. */
+	unsigned membarrier_registered;
+	unsigned membarrier_ready; /* those the commands may use */
 };
 
 /* A fresh address space holding only the stub; *out owns one reference. */

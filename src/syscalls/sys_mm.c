@@ -1,8 +1,9 @@
-/* syscalls/sys_mm.c: mmap, munmap, mprotect, mremap, brk, madvise, mlock:
- * Linux's argument checks, in Linux's order, then mm/. */
+/* syscalls/sys_mm.c: mmap, munmap, mprotect, mremap, brk, madvise, mlock,
+ * membarrier: Linux's argument checks, in Linux's order, then mm/. */
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
 #include "kernel/log.h"
+#include "host/host.h"
 #include "mm/memfd.h"
 #include "mm/mm.h"
 #include "mm/usercopy.h"
@@ -454,4 +455,98 @@ long sys_munlockall(struct task *t, const struct sysargs *a)
 	(void)a;
 	mm_lock_all(t->mm, 0, 0);
 	return 0;
+}
+
+/* membarrier: Linux's commands as a Linux built without rseq (QUERY leaves
+ * the RSEQ ones out, they are EINVAL), and as the host's Linux otherwise:
+ * a command the host's QUERY lacks (GLOBAL under nohz_full,
+ * GET_REGISTRATIONS before 6.3) is EINVAL here too, and with no membarrier
+ * on the host the call is ENOSYS, as on a Linux without CONFIG_MEMBARRIER.
+ *
+ * The barrier: a guest thread is a host thread of its mm's stub, which the
+ * kernel process cannot reach with the host's PRIVATE_EXPEDITED (that
+ * covers the caller's own host mm) nor GLOBAL_EXPEDITED (only processes
+ * registered from inside, and the stubs do not register). So every barrier
+ * is the host's MEMBARRIER_CMD_GLOBAL: each host CPU passes a full barrier
+ * (a context switch or an interrupt, both core serializing on x86-64, so it
+ * also gives SYNC_CORE's guarantee) before it returns. Differs from Linux:
+ * the expedited commands take as long as GLOBAL (an RCU grace period)
+ * instead of a round of IPIs. A thread in the kernel (trapped) passed one
+ * already; an mm with one user needs none (Linux's mm_users == 1 too). */
+#define MEMBARRIER_RSEQ                                \
+	(LINUX_MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ | \
+	 LINUX_MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_RSEQ)
+
+static int membarrier_cmds(void)
+{
+	static int cmds = -1;
+
+	if (cmds == -1) {
+		cmds = host_membarrier(LINUX_MEMBARRIER_CMD_QUERY);
+		if (cmds >= 0)
+			cmds &= ~MEMBARRIER_RSEQ;
+	}
+	return cmds;
+}
+
+static long membarrier_sync(void)
+{
+	return host_membarrier(LINUX_MEMBARRIER_CMD_GLOBAL);
+}
+
+/* The PRIVATE_EXPEDITED commands: registered (ready) first. */
+static long membarrier_private(struct mm *mm, unsigned reg)
+{
+	if (!(mm->membarrier_ready & reg))
+		return -EPERM;
+	return mm->refcount > 1 ? membarrier_sync() : 0;
+}
+
+/* Linux's membarrier_register_*: the SYNC_CORE registration marks the
+ * plain one as registered (GET_REGISTRATIONS shows both) without making
+ * PRIVATE_EXPEDITED usable. */
+static long membarrier_register(struct mm *mm, unsigned reg)
+{
+	mm->membarrier_registered |= reg;
+	if (reg == LINUX_MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE)
+		mm->membarrier_registered |= LINUX_MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED;
+	mm->membarrier_ready |= reg;
+	return 0;
+}
+
+long sys_membarrier(struct task *t, const struct sysargs *a)
+{
+	int cmd = sysarg_int(a, 0), cmds = membarrier_cmds();
+	unsigned flags = sysarg_uint(a, 1);
+
+	if (cmds < 0)
+		return -ENOSYS;
+	if (cmd == LINUX_MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ) {
+		if (flags && flags != LINUX_MEMBARRIER_CMD_FLAG_CPU)
+			return -EINVAL;
+	} else if (flags) {
+		return -EINVAL;
+	}
+	if (cmd == LINUX_MEMBARRIER_CMD_QUERY)
+		return cmds;
+	if (cmd < 0 || (cmd & (cmd - 1)) || !(cmd & cmds))
+		return -EINVAL;
+	switch (cmd) {
+	case LINUX_MEMBARRIER_CMD_GLOBAL:
+	case LINUX_MEMBARRIER_CMD_GLOBAL_EXPEDITED:
+		return membarrier_sync();
+	case LINUX_MEMBARRIER_CMD_PRIVATE_EXPEDITED:
+		return membarrier_private(t->mm, LINUX_MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED);
+	case LINUX_MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE:
+		return membarrier_private(
+			t->mm, LINUX_MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE);
+	case LINUX_MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED:
+	case LINUX_MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED:
+	case LINUX_MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE:
+		return membarrier_register(t->mm, (unsigned)cmd);
+	case LINUX_MEMBARRIER_CMD_GET_REGISTRATIONS:
+		return t->mm->membarrier_registered;
+	default:
+		return -EINVAL;
+	}
 }
