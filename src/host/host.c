@@ -464,6 +464,11 @@ int host_getrandom(void *buf, size_t n)
 	return 0;
 }
 
+int host_membarrier(int cmd)
+{
+	return (int)RETRY(syscall(SYS_membarrier, cmd, 0, 0));
+}
+
 int host_uname(struct linux_utsname *u)
 {
 	struct utsname h;

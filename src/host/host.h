@@ -96,6 +96,10 @@ int64_t host_clock_ns(int clock_id);
 int host_clock_res_ns(int clock_id, int64_t *res);
 int host_getrandom(void *buf, size_t n);
 int host_uname(struct linux_utsname *u);
+/* The host's membarrier(2) with no flags: MEMBARRIER_CMD_QUERY's mask, or
+ * 0 for MEMBARRIER_CMD_GLOBAL (a full barrier on every host CPU); -errno
+ * (-ENOSYS: the host has none). The sandbox allows only those two. */
+int host_membarrier(int cmd);
 /* The host's memory figures (bytes), for the guest's sysinfo. */
 int host_meminfo(uint64_t *total, uint64_t *free, uint64_t *shared, uint64_t *buffers);
 unsigned long host_auxv(unsigned long type);

@@ -373,6 +373,9 @@ static int allow_process(scmp_filter_ctx ctx)
 	r |= ALLOW(clock_gettime);   /* host_clock_ns, when the vDSO cannot */
 	r |= ALLOW(clock_getres);    /* host_clock_res_ns, likewise */
 	r |= ALLOW(getrandom);	     /* host_getrandom: the guest's AT_RANDOM, getrandom */
+	/* host_membarrier: MEMBARRIER_CMD_QUERY and MEMBARRIER_CMD_GLOBAL */
+	r |= ALLOW_IF(membarrier, SCMP_A0_32(SCMP_CMP_EQ, 0), SCMP_A1_32(SCMP_CMP_EQ, 0));
+	r |= ALLOW_IF(membarrier, SCMP_A0_32(SCMP_CMP_EQ, 1), SCMP_A1_32(SCMP_CMP_EQ, 0));
 	/* host_adjtime_read: reads only (and the kernel has no CAP_SYS_TIME) */
 	r |= ALLOW_IF(clock_adjtime, SCMP_A0(SCMP_CMP_EQ, CLOCK_REALTIME));
 	r |= ALLOW(uname);	       /* host_uname */

@@ -252,7 +252,9 @@ static long do_shmat(struct task *t, int shmid, uaddr_t addr, int flg)
 		return -ENOMEM;
 	f->priv = s;
 	s->nfiles++;
-	ret = mm_map(mm, addr, len, prot, vflags, f, 0);
+	/* Differs from Linux: mlockall(MCL_FUTURE) locks the segment, but
+	 * RLIMIT_MEMLOCK is not checked here (do_mmap's EAGAIN). */
+	ret = mm_map(mm, addr, len, prot, vflags | mm->def_lock, f, 0);
 	if (ret == 0)
 		ret = platform->mm_flush(mm->pf);
 	file_put(f); /* the VMA holds it now, or nobody */

@@ -16,7 +16,9 @@
 #define CAP_SETGID	    6
 #define CAP_SETUID	    7
 #define CAP_SETPCAP	    8
+#define CAP_IPC_LOCK	    14
 #define CAP_SYS_ADMIN	    21
+#define CAP_SYS_NICE	    23
 #define CAP_SYS_RESOURCE    24
 #define CAP_LAST_CAP	    40
 #define CAP_FULL_SET	    ((1ULL << (CAP_LAST_CAP + 1)) - 1)

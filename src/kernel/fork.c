@@ -53,7 +53,6 @@ static struct process *copy_process_struct(struct task *t, int pid, const struct
 	memcpy(p->rlim, me->rlim, sizeof(p->rlim));
 	p->umask = me->umask;
 	p->personality = me->personality;
-	p->nice = me->nice;
 	p->no_new_privs = me->no_new_privs;
 	p->nondumpable = me->nondumpable;
 	memcpy(p->sigactions, me->sigactions, sizeof(p->sigactions));
@@ -127,6 +126,7 @@ static long do_clone(struct task *t, const struct clone_req *r)
 	c->proc->nthreads++;
 	task_register(c);
 	memcpy(c->comm, t->comm, sizeof(c->comm));
+	sched_fork_params(c, t);
 	c->sigmask = t->sigmask;
 	if (!(f & LINUX_CLONE_VM) || (f & LINUX_CLONE_VFORK))
 		c->altstack = t->altstack;

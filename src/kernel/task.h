@@ -65,7 +65,6 @@ struct process {
 	struct linux_rlimit rlim[NRLIMITS];
 	unsigned umask;
 	unsigned personality;
-	int nice;
 	int pdeath_signal;
 	uint64_t pending; /* process-directed signals not yet delivered */
 	struct linux_siginfo siginfo[64];
@@ -145,6 +144,15 @@ struct task {
 	 * the last split reported for RUSAGE_THREAD. */
 	struct host_cputime cpu_gone;
 	struct cpu_prev cpu_prev;
+	/* syscalls/sys_sched.c: Linux's per-thread scheduling parameters, kept
+	 * and checked as Linux does but not applied: the host schedules the
+	 * stub threads as it sees fit. A fair policy's own slice (sched_attr's
+	 * sched_runtime), 0 for the default. Inherited by clone. */
+	int sched_policy;
+	unsigned sched_rt_priority;
+	int nice;
+	bool sched_reset_on_fork;
+	uint64_t sched_slice_ns;
 };
 
 struct init_config {
@@ -256,6 +264,17 @@ void signal_discard(struct process *p, uint64_t mask);
 /* Frees the signals still queued on a thread or process that goes away. */
 void signal_flush_task(struct task *t);
 void signal_flush_process(struct process *p);
+/* Scheduling policies (Linux's SCHED_*). */
+#define SCHED_POLICY_OTHER    0
+#define SCHED_POLICY_FIFO     1
+#define SCHED_POLICY_RR	      2
+#define SCHED_POLICY_BATCH    3
+#define SCHED_POLICY_IDLE     5
+#define SCHED_POLICY_DEADLINE 6
+/* kernel/prio.c: clone's copy of the scheduling parameters (with
+ * SCHED_RESET_ON_FORK's reset); the priority /proc/PID/stat shows. */
+void sched_fork_params(struct task *c, const struct task *parent);
+int task_prio(const struct task *t);
 /* The process is gone: its interval timers never fire again (itimer.c). */
 void itimer_exit(struct process *p);
 

@@ -5,6 +5,7 @@
 
 #include "mm/mm.h"
 #include "mm/commit.h"
+#include "mm/internal.h"
 #include "platform/platform.h"
 #include "stub/stub.h"
 #include "vfs/file.h"
@@ -342,7 +343,7 @@ void mm_set_max_map_count(int n)
 }
 
 /* Splits v at addr (inside it): v keeps [start, addr), a new VMA the rest. */
-static int vma_split(struct mm *mm, struct vma *v, uaddr_t addr)
+int vma_split(struct mm *mm, struct vma *v, uaddr_t addr)
 {
 	/* The vDSO's parts are the host's special mappings, which never
 	 * split (Linux's special_mapping_split): a partial munmap, mprotect,
@@ -413,7 +414,7 @@ static int host_prot(int prot)
 
 /* Merges v with its neighbours when they continue each other (never
  * VMAs whose file counts them, as Linux never merges those). */
-static void vma_try_merge(struct mm *mm, struct vma *v)
+void vma_try_merge(struct mm *mm, struct vma *v)
 {
 	struct vma *p = list_entry(v->link.prev, struct vma, link);
 	struct vma *n = list_entry(v->link.next, struct vma, link);
@@ -818,6 +819,7 @@ int mm_fork(struct mm *src, struct mm **out)
 		path_get(&mm->exe);
 	mm->nvmas = 0;
 	mm->vma_cache = NULL;
+	mm->def_lock = 0; /* as Linux: a child inherits no memory locks */
 	list_init(&mm->vmas);
 	ret = platform->mm_copy(src->pf, &mm->pf);
 	if (ret < 0) {
@@ -827,7 +829,7 @@ int mm_fork(struct mm *src, struct mm **out)
 	}
 	list_for_each_entry(v, &src->vmas, link)
 	{
-		nv = vma_new(v->start, v->end, v->prot, v->flags, v->file, v->off);
+		nv = vma_new(v->start, v->end, v->prot, v->flags & ~VMA_LOCK_MASK, v->file, v->off);
 		if (!nv) {
 			mm_recount(mm);
 			mm_put(mm);

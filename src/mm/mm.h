@@ -37,7 +37,12 @@ enum {
 	/* Mapped MAP_GROWSDOWN: mprotect(PROT_GROWSDOWN) takes it as a stack.
 	 * Differs from Linux: only the main stack grows on a fault. */
 	VMA_GROWSDOWN = 1 << 9,
+	/* mlock (mm/mlock.c): Linux's VM_LOCKED and VM_LOCKONFAULT. */
+	VMA_LOCKED = 1 << 10,
+	VMA_LOCKONFAULT = 1 << 11,
 };
+
+#define VMA_LOCK_MASK (VMA_LOCKED | VMA_LOCKONFAULT)
 
 struct vma {
 	struct list_head link; /* in mm->vmas, by address */
@@ -75,6 +80,13 @@ struct mm {
 	/* Private writable bytes, counted against --memory (mm/commit.h);
 	 * recounted after every change to the VMAs. */
 	uint64_t committed;
+	/* mlockall(MCL_FUTURE): the VMA_LOCK_MASK bits new mappings and the
+	 * heap take (Linux's def_flags); not kept by fork or exec. */
+	unsigned def_lock;
+	/* membarrier registrations (MEMBARRIER_CMD_REGISTER_* bits, Linux's
+	 * membarrier_state): kept by fork, not by exec. */
+	unsigned membarrier_registered;
+	unsigned membarrier_ready; /* those the commands may use */
 };
 
 /* A fresh address space holding only the stub; *out owns one reference. */
@@ -122,6 +134,24 @@ int mm_create_recycled(struct mm *old, struct mm **out, uaddr_t *vdso_from);
  * above the VMA below. 0 if it grew; -EFAULT if addr is no stack address;
  * -ENOMEM over --memory. */
 int mm_grow_stack(struct mm *mm, uaddr_t addr);
+
+/* mlock (mm/mlock.c). Differs from Linux: the host pages are not pinned
+ * (an unprivileged host process cannot) nor faulted in; the VMAs keep the
+ * flags and the counts that the guest sees (VmLck, RLIMIT_MEMLOCK). */
+/* Bytes of locked VMAs (Linux's locked_vm); all VMAs the guest sees
+ * (total_vm). */
+uint64_t mm_locked_bytes(struct mm *mm);
+uint64_t mm_total_bytes(struct mm *mm);
+/* Locked bytes in [start, start+len) (len may reach past the end). */
+uint64_t mm_locked_in(struct mm *mm, uaddr_t start, uint64_t len);
+/* Linux's apply_vma_lock_flags: lock (0 or VMA_LOCK_MASK bits) on every
+ * VMA of [start, end), page aligned: 0, -EINVAL if end < start, -ENOMEM at
+ * the first page not mapped (the VMAs before it done), or -ENOMEM when a
+ * split is over vm.max_map_count. The vDSO's parts are never locked. */
+int mm_lock_range(struct mm *mm, uaddr_t start, uaddr_t end, unsigned lock);
+/* mlockall's and munlockall's apply_mlockall_flags: def_lock becomes
+ * future, and every VMA takes current (failures to split are ignored). */
+void mm_lock_all(struct mm *mm, unsigned current, unsigned future);
 
 /* vm.max_map_count: more VMAs in one address space are ENOMEM. */
 int mm_max_map_count(void);

@@ -1,8 +1,9 @@
-/* syscalls/sys_mm.c: mmap, munmap, mprotect, mremap, brk, madvise: Linux's
- * argument checks, in Linux's order, then mm/. */
+/* syscalls/sys_mm.c: mmap, munmap, mprotect, mremap, brk, madvise, mlock,
+ * membarrier: Linux's argument checks, in Linux's order, then mm/. */
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
 #include "kernel/log.h"
+#include "host/host.h"
 #include "mm/memfd.h"
 #include "mm/mm.h"
 #include "mm/usercopy.h"
@@ -11,6 +12,24 @@
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
 #include "abi/linux/mman.h"
+
+/* Linux's can_do_mlock: a memory lock limit, or CAP_IPC_LOCK. */
+static bool can_do_mlock(struct task *t)
+{
+	return t->proc->rlim[LINUX_RLIMIT_MEMLOCK].rlim_cur != 0 ||
+	       capable(&t->proc->cred, CAP_IPC_LOCK);
+}
+
+/* Linux's mlock_future_ok: may bytes more be locked (lock: VMA_LOCKED set
+ * on the mapping to be)? */
+static bool lock_future_ok(struct task *t, unsigned lock, uint64_t bytes)
+{
+	uint64_t pages = (bytes >> 12) + (mm_locked_bytes(t->mm) >> 12);
+
+	if (!(lock & VMA_LOCKED) || capable(&t->proc->cred, CAP_IPC_LOCK))
+		return true;
+	return pages <= t->proc->rlim[LINUX_RLIMIT_MEMLOCK].rlim_cur >> 12;
+}
 
 #define PROT_KNOWN (LINUX_PROT_READ | LINUX_PROT_WRITE | LINUX_PROT_EXEC | LINUX_PROT_SEM)
 
@@ -77,6 +96,16 @@ long sys_mmap(struct task *t, const struct sysargs *a)
 	/* As Linux (file_mmap_ok): the file's last byte must fit an loff_t. */
 	ret = -EOVERFLOW;
 	if (f && (len > INT64_MAX || off > (uint64_t)INT64_MAX - len))
+		goto out;
+	vflags |= mm->def_lock;
+	if (flags & LINUX_MAP_LOCKED) {
+		ret = -EPERM;
+		if (!can_do_mlock(t))
+			goto out;
+		vflags |= VMA_LOCKED;
+	}
+	ret = -EAGAIN;
+	if (!lock_future_ok(t, vflags, len))
 		goto out;
 	switch (flags & LINUX_MAP_TYPE) {
 	case LINUX_MAP_SHARED:
@@ -204,6 +233,11 @@ long sys_mremap(struct task *t, const struct sysargs *a)
 		return -EINVAL;
 	if ((flags & LINUX_MREMAP_FIXED) && (new_addr & (PAGE_SIZE - 1)))
 		return -EINVAL;
+	/* Growing a locked mapping: Linux's vma_to_resize. */
+	v = mm_find_vma(t->mm, addr);
+	if (v && v->start <= addr && old_len && old_len <= v->end - addr && new_len > old_len &&
+	    !lock_future_ok(t, v->flags, new_len - old_len))
+		return -EAGAIN;
 	if (old_len == 0) {
 		/* Only a shared mapping can be duplicated this way. */
 		v = mm_find_vma(t->mm, addr);
@@ -232,12 +266,14 @@ long sys_brk(struct task *t, const struct sysargs *a)
 		if (mm_unmap(mm, new_end, old_end - new_end) < 0)
 			return (long)mm->brk;
 	} else if (new_end > old_end) {
+		if (!lock_future_ok(t, mm->def_lock, new_end - old_end))
+			return (long)mm->brk;
 		/* Linux keeps a guard page between the heap and what follows. */
 		next = mm_find_vma(mm, old_end);
 		if (next && next->start < new_end + PAGE_SIZE)
 			return (long)mm->brk;
 		if (mm_map(mm, old_end, new_end - old_end, LINUX_PROT_READ | LINUX_PROT_WRITE,
-			   VMA_HEAP, NULL, 0) < 0 ||
+			   VMA_HEAP | mm->def_lock, NULL, 0) < 0 ||
 		    platform->mm_flush(mm->pf) < 0)
 			return (long)mm->brk;
 	}
@@ -248,8 +284,8 @@ long sys_brk(struct task *t, const struct sysargs *a)
 /* msync: Linux's checks (mm/msync.c); a gap in the range is ENOMEM.
  * A shared file mapping is the host's mapping of the file itself, so its
  * writes are in the file (the host's page cache) already; MS_SYNC then
- * does what fsync does here, no more. MS_INVALIDATE of a locked mapping
- * (EBUSY) cannot happen: skas has no mlock. */
+ * does what fsync does here, no more. Differs from Linux: MS_INVALIDATE of
+ * a locked mapping is not EBUSY. */
 long sys_msync(struct task *t, const struct sysargs *a)
 {
 	uaddr_t start = sysarg_uaddr(a, 0), end;
@@ -348,4 +384,173 @@ long sys_mincore(struct task *t, const struct sysargs *a)
 		addr += (uint64_t)got * PAGE_SIZE;
 	}
 	return 0;
+}
+
+/* mlock and mlock2: Linux's do_mlock. The limit is checked on the pages
+ * locked already plus the range, less what of the range is locked already. */
+static long do_mlock(struct task *t, uaddr_t start, uint64_t len, unsigned lock)
+{
+	uint64_t limit = t->proc->rlim[LINUX_RLIMIT_MEMLOCK].rlim_cur >> 12, locked;
+	bool cap = capable(&t->proc->cred, CAP_IPC_LOCK);
+
+	if (!can_do_mlock(t))
+		return -EPERM;
+	len = PAGE_ALIGN(len + (start & (PAGE_SIZE - 1)));
+	start &= PAGE_MASK;
+	locked = (len >> 12) + (mm_locked_bytes(t->mm) >> 12);
+	if (locked > limit && !cap)
+		locked -= mm_locked_in(t->mm, start, len) >> 12;
+	if (locked > limit && !cap)
+		return -ENOMEM;
+	return mm_lock_range(t->mm, start, start + len, lock);
+}
+
+long sys_mlock(struct task *t, const struct sysargs *a)
+{
+	return do_mlock(t, sysarg_uaddr(a, 0), sysarg_size(a, 1), VMA_LOCKED);
+}
+
+long sys_mlock2(struct task *t, const struct sysargs *a)
+{
+	int flags = sysarg_int(a, 2);
+
+	if (flags & ~LINUX_MLOCK_ONFAULT)
+		return -EINVAL;
+	return do_mlock(t, sysarg_uaddr(a, 0), sysarg_size(a, 1),
+			VMA_LOCKED | (flags & LINUX_MLOCK_ONFAULT ? VMA_LOCKONFAULT : 0));
+}
+
+long sys_munlock(struct task *t, const struct sysargs *a)
+{
+	uaddr_t start = sysarg_uaddr(a, 0);
+	uint64_t len = PAGE_ALIGN(sysarg_size(a, 1) + (start & (PAGE_SIZE - 1)));
+
+	start &= PAGE_MASK;
+	return mm_lock_range(t->mm, start, start + len, 0);
+}
+
+/* mlockall: MCL_CURRENT checks the whole address space (Linux's total_vm)
+ * against the limit; MCL_FUTURE alone checks nothing until mmap and brk. */
+long sys_mlockall(struct task *t, const struct sysargs *a)
+{
+	int flags = sysarg_int(a, 0);
+	unsigned lock = VMA_LOCKED;
+
+	if (!flags || (flags & ~(LINUX_MCL_CURRENT | LINUX_MCL_FUTURE | LINUX_MCL_ONFAULT)) ||
+	    flags == LINUX_MCL_ONFAULT)
+		return -EINVAL;
+	if (!can_do_mlock(t))
+		return -EPERM;
+	if ((flags & LINUX_MCL_CURRENT) && !capable(&t->proc->cred, CAP_IPC_LOCK) &&
+	    mm_total_bytes(t->mm) >> 12 > t->proc->rlim[LINUX_RLIMIT_MEMLOCK].rlim_cur >> 12)
+		return -ENOMEM;
+	if (flags & LINUX_MCL_ONFAULT)
+		lock |= VMA_LOCKONFAULT;
+	if (!(flags & LINUX_MCL_CURRENT)) {
+		t->mm->def_lock = lock; /* the mappings there are keep theirs */
+		return 0;
+	}
+	mm_lock_all(t->mm, lock, flags & LINUX_MCL_FUTURE ? lock : 0);
+	return 0;
+}
+
+long sys_munlockall(struct task *t, const struct sysargs *a)
+{
+	(void)a;
+	mm_lock_all(t->mm, 0, 0);
+	return 0;
+}
+
+/* membarrier: Linux's commands as a Linux built without rseq (QUERY leaves
+ * the RSEQ ones out, they are EINVAL), and as the host's Linux otherwise:
+ * a command the host's QUERY lacks (GLOBAL under nohz_full,
+ * GET_REGISTRATIONS before 6.3) is EINVAL here too, and with no membarrier
+ * on the host the call is ENOSYS, as on a Linux without CONFIG_MEMBARRIER.
+ *
+ * The barrier: a guest thread is a host thread of its mm's stub, which the
+ * kernel process cannot reach with the host's PRIVATE_EXPEDITED (that
+ * covers the caller's own host mm) nor GLOBAL_EXPEDITED (only processes
+ * registered from inside, and the stubs do not register). So every barrier
+ * is the host's MEMBARRIER_CMD_GLOBAL: each host CPU passes a full barrier
+ * (a context switch or an interrupt, both core serializing on x86-64, so it
+ * also gives SYNC_CORE's guarantee) before it returns. Differs from Linux:
+ * the expedited commands take as long as GLOBAL (an RCU grace period)
+ * instead of a round of IPIs. A thread in the kernel (trapped) passed one
+ * already; an mm with one user needs none (Linux's mm_users == 1 too). */
+#define MEMBARRIER_RSEQ                                \
+	(LINUX_MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ | \
+	 LINUX_MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_RSEQ)
+
+static int membarrier_cmds(void)
+{
+	static int cmds = -1;
+
+	if (cmds == -1) {
+		cmds = host_membarrier(LINUX_MEMBARRIER_CMD_QUERY);
+		if (cmds >= 0)
+			cmds &= ~MEMBARRIER_RSEQ;
+	}
+	return cmds;
+}
+
+static long membarrier_sync(void)
+{
+	return host_membarrier(LINUX_MEMBARRIER_CMD_GLOBAL);
+}
+
+/* The PRIVATE_EXPEDITED commands: registered (ready) first. */
+static long membarrier_private(struct mm *mm, unsigned reg)
+{
+	if (!(mm->membarrier_ready & reg))
+		return -EPERM;
+	return mm->refcount > 1 ? membarrier_sync() : 0;
+}
+
+/* Linux's membarrier_register_*: the SYNC_CORE registration marks the
+ * plain one as registered (GET_REGISTRATIONS shows both) without making
+ * PRIVATE_EXPEDITED usable. */
+static long membarrier_register(struct mm *mm, unsigned reg)
+{
+	mm->membarrier_registered |= reg;
+	if (reg == LINUX_MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE)
+		mm->membarrier_registered |= LINUX_MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED;
+	mm->membarrier_ready |= reg;
+	return 0;
+}
+
+long sys_membarrier(struct task *t, const struct sysargs *a)
+{
+	int cmd = sysarg_int(a, 0), cmds = membarrier_cmds();
+	unsigned flags = sysarg_uint(a, 1);
+
+	if (cmds < 0)
+		return -ENOSYS;
+	if (cmd == LINUX_MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ) {
+		if (flags && flags != LINUX_MEMBARRIER_CMD_FLAG_CPU)
+			return -EINVAL;
+	} else if (flags) {
+		return -EINVAL;
+	}
+	if (cmd == LINUX_MEMBARRIER_CMD_QUERY)
+		return cmds;
+	if (cmd < 0 || (cmd & (cmd - 1)) || !(cmd & cmds))
+		return -EINVAL;
+	switch (cmd) {
+	case LINUX_MEMBARRIER_CMD_GLOBAL:
+	case LINUX_MEMBARRIER_CMD_GLOBAL_EXPEDITED:
+		return membarrier_sync();
+	case LINUX_MEMBARRIER_CMD_PRIVATE_EXPEDITED:
+		return membarrier_private(t->mm, LINUX_MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED);
+	case LINUX_MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE:
+		return membarrier_private(
+			t->mm, LINUX_MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE);
+	case LINUX_MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED:
+	case LINUX_MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED:
+	case LINUX_MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE:
+		return membarrier_register(t->mm, (unsigned)cmd);
+	case LINUX_MEMBARRIER_CMD_GET_REGISTRATIONS:
+		return t->mm->membarrier_registered;
+	default:
+		return -EINVAL;
+	}
 }

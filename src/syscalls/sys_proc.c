@@ -601,8 +601,7 @@ long sys_sched_getaffinity(struct task *t, const struct sysargs *a)
 	return (long)size;
 }
 
-/* Scheduling: every guest thread is SCHED_OTHER with nice 0..19 as set;
- * the guest sees cpus_count() CPUs (--cpus N, else the host's). Differs
+/* Affinity (policies and priorities: sys_sched.c): the guest sees cpus_count() CPUs (--cpus N, else the host's). Differs
  * from Linux: a mask is checked but not applied: the host scheduler decides
  * where guest threads run (the stubs run on the kernel's CPU, or on N CPUs
  * with --cpus); getcpu reports that CPU's number modulo the guest's CPUs. */
@@ -634,76 +633,5 @@ long sys_getcpu(struct task *t, const struct sysargs *a)
 		return -EFAULT;
 	if (sysarg_uaddr(a, 1) && copy_to_user(t->mm, sysarg_uaddr(a, 1), &node, sizeof(node)) < 0)
 		return -EFAULT;
-	return 0;
-}
-
-long sys_sched_getscheduler(struct task *t, const struct sysargs *a)
-{
-	int pid = sysarg_int(a, 0);
-
-	(void)t;
-	if (pid < 0)
-		return -EINVAL;
-	return pid && !task_by_tid(pid) ? -ESRCH : 0; /* SCHED_OTHER */
-}
-
-long sys_sched_getparam(struct task *t, const struct sysargs *a)
-{
-	int pid = sysarg_int(a, 0), prio = 0;
-
-	if (pid < 0)
-		return -EINVAL;
-	if (pid && !task_by_tid(pid))
-		return -ESRCH;
-	return copy_to_user(t->mm, sysarg_uaddr(a, 1), &prio, sizeof(prio));
-}
-
-long sys_sched_get_priority_max(struct task *t, const struct sysargs *a)
-{
-	int policy = sysarg_int(a, 0);
-
-	(void)t;
-	if (policy == 1 || policy == 2)
-		return 99;
-	return policy == 0 || policy == 3 || policy == 5 ? 0 : -EINVAL;
-}
-
-long sys_sched_get_priority_min(struct task *t, const struct sysargs *a)
-{
-	int policy = sysarg_int(a, 0);
-
-	(void)t;
-	if (policy == 1 || policy == 2)
-		return 1;
-	return policy == 0 || policy == 3 || policy == 5 ? 0 : -EINVAL;
-}
-
-long sys_getpriority(struct task *t, const struct sysargs *a)
-{
-	int which = sysarg_int(a, 0), who = sysarg_int(a, 1);
-
-	if (which < 0 || which > 2)
-		return -EINVAL;
-	if (which == 0 && who && !task_by_tid(who))
-		return -ESRCH;
-	/* The kernel's value: 20 - nice. */
-	return 20 - t->proc->nice;
-}
-
-long sys_setpriority(struct task *t, const struct sysargs *a)
-{
-	int which = sysarg_int(a, 0), who = sysarg_int(a, 1), nice = sysarg_int(a, 2);
-
-	if (which < 0 || which > 2)
-		return -EINVAL;
-	if (which == 0 && who && !task_by_tid(who))
-		return -ESRCH;
-	if (nice < -20)
-		nice = -20;
-	if (nice > 19)
-		nice = 19;
-	if (nice < t->proc->nice && !capable(&t->proc->cred, 23 /* CAP_SYS_NICE */))
-		return -EACCES;
-	t->proc->nice = nice;
 	return 0;
 }

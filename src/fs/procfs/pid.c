@@ -181,8 +181,8 @@ static int gen_stat(const struct pnode *n, struct sbuf *b)
 		  (unsigned long long)c.majflt, (long long)(u.utime / 10000000),
 		  (long long)(u.stime / 10000000), (long long)(c.utime / 10000000),
 		  (long long)(c.stime / 10000000));
-	sb_printf(b, "%d %d %d 0 %llu %llu %llu %llu ", 20 + p->nice, p->nice, p->nthreads,
-		  0ULL /* starttime */, (unsigned long long)vsize,
+	sb_printf(b, "%d %d %d 0 %llu %llu %llu %llu ", t ? task_prio(t) : 20, t ? t->nice : 0,
+		  p->nthreads, 0ULL /* starttime */, (unsigned long long)vsize,
 		  (unsigned long long)((ra + rf) / PAGE_SIZE),
 		  (unsigned long long)p->rlim[LINUX_RLIMIT_RSS].rlim_cur);
 	sb_printf(b, "%llu %llu %llu 0 0 ", (unsigned long long)(mm ? mm->start_code : 0),
@@ -191,9 +191,10 @@ static int gen_stat(const struct pnode *n, struct sbuf *b)
 	/* signal blocked sigignore sigcatch wchan nswap cnswap exit_signal
 	 * processor rt_priority policy delayacct_blkio_ticks guest_time
 	 * cguest_time */
-	sb_printf(b, "%llu %llu %llu %llu 0 0 0 %d 0 0 0 0 0 0 ", (unsigned long long)pending,
+	sb_printf(b, "%llu %llu %llu %llu 0 0 0 %d 0 %u %d 0 0 0 ", (unsigned long long)pending,
 		  (unsigned long long)blocked, (unsigned long long)sig_ignored(p),
-		  (unsigned long long)sig_caught(p), p->exit_signal);
+		  (unsigned long long)sig_caught(p), p->exit_signal, t ? t->sched_rt_priority : 0,
+		  t ? t->sched_policy : 0);
 	sb_printf(b, "%llu %llu %llu %llu %llu %llu %llu %d\n",
 		  (unsigned long long)(mm ? mm->start_data : 0),
 		  (unsigned long long)(mm ? mm->end_data : 0),
@@ -257,7 +258,7 @@ static int gen_status(const struct pnode *n, struct sbuf *b)
 		procfs_mm_sizes(mm, &vsize, &ra, &rf, &data, &stk, &exe, &lib);
 		kb_line(b, "VmPeak", vsize);
 		kb_line(b, "VmSize", vsize);
-		kb_line(b, "VmLck", 0);
+		kb_line(b, "VmLck", mm_locked_bytes(mm));
 		kb_line(b, "VmPin", 0);
 		kb_line(b, "VmHWM", ra + rf);
 		kb_line(b, "VmRSS", ra + rf);

@@ -1,0 +1,40 @@
+/* kernel/prio.c: a task's scheduling parameters (policy, real-time
+ * priority, nice; syscalls/sys_sched.c sets them) across clone, and as
+ * /proc/PID/stat shows them. Bookkeeping only: the host schedules. */
+#include "kernel/task.h"
+
+void sched_fork_params(struct task *c, const struct task *parent)
+{
+	c->sched_policy = parent->sched_policy;
+	c->sched_rt_priority = parent->sched_rt_priority;
+	c->nice = parent->nice;
+	c->sched_slice_ns = parent->sched_slice_ns;
+	c->sched_reset_on_fork = false;
+	if (!parent->sched_reset_on_fork)
+		return;
+	/* Linux's sched_fork: a real-time or deadline parent's child is
+	 * SCHED_OTHER at nice 0; any other keeps its policy, a negative nice
+	 * becomes 0; the flag has done its work. */
+	if (parent->sched_policy == SCHED_POLICY_FIFO || parent->sched_policy == SCHED_POLICY_RR ||
+	    parent->sched_policy == SCHED_POLICY_DEADLINE) {
+		c->sched_policy = SCHED_POLICY_OTHER;
+		c->sched_rt_priority = 0;
+		c->nice = 0;
+	} else if (c->nice < 0) {
+		c->nice = 0;
+	}
+	c->sched_slice_ns = 0;
+}
+
+int task_prio(const struct task *t)
+{
+	switch (t->sched_policy) {
+	case SCHED_POLICY_FIFO:
+	case SCHED_POLICY_RR:
+		return -1 - (int)t->sched_rt_priority;
+	case SCHED_POLICY_DEADLINE:
+		return -101;
+	default:
+		return 20 + t->nice;
+	}
+}

@@ -1,0 +1,15 @@
+/* mm/internal.h: VMA list operations that mm.c shares with the other files
+ * of mm/ (mlock.c); nothing outside mm/ includes this. */
+#ifndef MM_INTERNAL_H
+#define MM_INTERNAL_H
+
+#include "mm/mm.h"
+
+/* Splits v at addr (inside it): v keeps [start, addr), a new VMA the rest.
+ * -EINVAL for the vDSO's parts, -ENOMEM over vm.max_map_count. */
+int vma_split(struct mm *mm, struct vma *v, uaddr_t addr);
+/* Merges v with its neighbours when they continue each other; v may be
+ * freed. */
+void vma_try_merge(struct mm *mm, struct vma *v);
+
+#endif
