@@ -57,7 +57,8 @@ static void usage(FILE *out)
 		"  --strace[=FILE]    print every guest system call and its result\n"
 		"                     (to stderr, or to FILE)\n"
 		"  --platform=NAME    host support: seccomp (the default where the host\n"
-		"                     has it) or ptrace\n"
+		"                     has it), ptrace, or sigsys (faster system calls,\n"
+		"                     slower process creation; needs FSGSBASE)\n"
 		"  --log=FILE         write the kernel log to FILE\n"
 		"  --pids-max=N       at most N tasks (default 4096): fork beyond is EAGAIN\n"
 		"  --memory=SIZE      the guest's memory (K, M, G; default: half the host's):\n"
@@ -307,7 +308,7 @@ static void parse(int argc, char **argv, struct cmdline *cl)
 			break;
 		case OPT_PLATFORM:
 			if (platform_select(optarg) < 0)
-				misuse("unknown platform '%s': the platforms are: seccomp, ptrace",
+				misuse("unknown platform '%s': the platforms are: seccomp, ptrace, sigsys",
 				       optarg);
 			break;
 		case OPT_LOG:
@@ -461,9 +462,13 @@ int main(int argc, char **argv)
 		ret = host_evloop_init();
 	if (ret == 0) {
 		platform_resolve();
+		/* A platform whose guest threads run apart from the kernel
+		 * gives its stubs every CPU. */
+		if (!cl.cpus && platform->threads_apart)
+			host_unpin_cpu();
 		ret = platform->init();
 	}
-	if (cl.cpus)
+	if (cl.cpus || platform->threads_apart)
 		host_pin_cpu();
 	if (ret < 0) {
 		fprintf(stderr, "skas: cannot start the %s platform: %s\n", platform->name,

@@ -511,7 +511,7 @@ static cpu_set_t spill_set; /* the CPUs skas was given, less the kernel's */
 int host_pin_cpu(void)
 {
 	cpu_set_t set;
-	int cpu = sched_getcpu();
+	int cpu = kernel_cpu >= 0 ? kernel_cpu : sched_getcpu();
 
 	if (cpu < 0)
 		return -errno;
@@ -526,6 +526,16 @@ int host_pin_cpu(void)
 		return -errno;
 	kernel_cpu = cpu;
 	return cpu;
+}
+
+int host_unpin_cpu(void)
+{
+	cpu_set_t set = spill_set;
+
+	if (kernel_cpu < 0)
+		return -ENOSYS;
+	CPU_SET(kernel_cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) < 0 ? -errno : 0;
 }
 
 int host_thread_spill(int tid, bool out)

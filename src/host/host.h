@@ -190,6 +190,9 @@ int host_pin_cpu(void);
 /* Lets the kernel (and the stubs it starts next) run on n CPUs from first
  * on (wrapping), for --cpus. */
 int host_set_cpus(int first, int n);
+/* Lets the kernel (and the stubs it starts next) run on every CPU skas was
+ * given, until host_pin_cpu pins it to its CPU again. */
+int host_unpin_cpu(void);
 /* Moves a guest thread (host tid) off the kernel's CPU, onto the host's
  * others (out), or back onto the kernel's; -ENOSYS if the kernel is not
  * pinned to one CPU of several. */

@@ -347,6 +347,10 @@ static int allow_platform(scmp_filter_ctx ctx)
 	r |= ALLOW_IF(futex, SCMP_A1(SCMP_CMP_EQ, FUTEX_WAKE)); /* a stub's doorbell */
 	r |= ALLOW_IF(tgkill, SCMP_A2(SCMP_CMP_EQ, SIGKILL));	/* a stub thread's */
 	r |= ALLOW_IF(tgkill, SCMP_A0(SCMP_CMP_EQ, getpid()));	/* raise: abort, host_kill_self */
+	/* platform/sigsys: the interrupt of a guest thread; a wait for a
+	 * thread's first trap lets it run. */
+	r |= ALLOW_IF(tgkill, SCMP_A2(SCMP_CMP_EQ, SIGUSR2));
+	r |= ALLOW(sched_yield);
 	/* platform/seccomp: a new guest thread's listener, taken from its stub;
 	 * its notifications received and answered. */
 	r |= ALLOW_IF(pidfd_open, SCMP_A1(SCMP_CMP_EQ, 0));

@@ -145,6 +145,8 @@ static void spill_check(void *arg)
 static void local_get(struct cpu_slot *s)
 {
 	s->since_ns = sched_now_ns();
+	if (platform->threads_apart)
+		return; /* never on the kernel's CPU alone */
 	/* An exec that made a new host thread (a fresh stub) starts it on
 	 * the kernel's CPU: the old one's pointer goes. */
 	if (s->spilled != s->task->thread)

@@ -356,7 +356,7 @@ static void idle_wait(void)
 		platform->wait(platform_event);
 		return;
 	}
-	if (poll_first()) {
+	if (platform->spin || poll_first()) {
 		int n = platform->poll(platform_event);
 
 		poll_first_found(n);
@@ -389,6 +389,8 @@ static void idle_wait(void)
 		platform->wait(platform_event);
 		return;
 	}
+	if (timeout_ns != 0 && platform->spin && platform->spin(platform_event, &timeout_ns) > 0)
+		return;
 	host_evloop_wait(timeout_ns);
 	platform->poll(platform_event);
 	run_timers();

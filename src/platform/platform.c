@@ -15,6 +15,8 @@ int platform_select(const char *name)
 		platform = &platform_ptrace;
 	} else if (strcmp(name, "seccomp") == 0) {
 		platform = &platform_seccomp;
+	} else if (strcmp(name, "sigsys") == 0) {
+		platform = &platform_sigsys;
 	} else {
 		return -1;
 	}

@@ -141,11 +141,21 @@ struct platform_ops {
 	 * blocks for at least one. Both return how many were delivered. */
 	int (*poll)(pf_event_fn fn);
 	int (*wait)(pf_event_fn fn);
+	/* May be NULL. Before the idle loop blocks in the event loop: looks
+	 * for traps for a while (a poll is cheap) and returns how many it
+	 * delivered; with none, a trap from now on wakes the event loop, and
+	 * the platform may shorten *timeout_ns (-1: none) for a look of its
+	 * own (the idle loop polls it after the wait). */
+	int (*spin)(pf_event_fn fn, int64_t *timeout_ns);
+	/* Guest threads run on the CPUs the kernel does not use (a trap is
+	 * a handoff between CPUs), not on the kernel's (kernel/cpus.c). */
+	bool threads_apart;
 };
 
 extern const struct platform_ops *platform;
 extern const struct platform_ops platform_ptrace;
 extern const struct platform_ops platform_seccomp;
+extern const struct platform_ops platform_sigsys;
 
 int platform_select(const char *name);
 /* Settles the default (falls back to ptrace where seccomp cannot run) and

@@ -36,7 +36,7 @@ int stub_image_fd(void)
 	return fd;
 }
 
-static int add_rules(scmp_filter_ctx ctx, bool seccomp)
+static int add_rules(scmp_filter_ctx ctx, enum stub_mode mode)
 {
 	int r = 0;
 
@@ -51,8 +51,8 @@ static int add_rules(scmp_filter_ctx ctx, bool seccomp)
 			      SCMP_A0(SCMP_CMP_EQ, STUB_SOCK_FD));
 	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(close), 1,
 			      SCMP_A0(SCMP_CMP_NE, STUB_SOCK_FD));
-	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(close_range), 1,
-			      SCMP_A0(SCMP_CMP_EQ, 1));
+	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(close_range), 2,
+			      SCMP_A0(SCMP_CMP_EQ, 1), SCMP_A1(SCMP_CMP_EQ, 1));
 	/* The doorbell loop: waiting for the bell, reporting a batch's end. */
 	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(futex), 2,
 			      SCMP_A0(SCMP_CMP_EQ, STUB_BELL_WORD), SCMP_A1(SCMP_CMP_EQ, 0));
@@ -64,17 +64,40 @@ static int add_rules(scmp_filter_ctx ctx, bool seccomp)
 	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
 			      SCMP_A0(SCMP_CMP_EQ, THREAD_CLONE_FLAGS));
 	/* seccomp backend: a new guest thread installs its own filter. */
-	if (seccomp)
+	if (mode == STUB_MODE_NOTIF)
 		r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(seccomp), 2,
 				      SCMP_A0(SCMP_CMP_EQ, SECCOMP_SET_MODE_FILTER),
 				      SCMP_A1(SCMP_CMP_EQ, SECCOMP_FILTER_FLAG_NEW_LISTENER));
+	/* sigsys backend: a new guest thread takes its slot as signal stack,
+	 * unblocks signals and installs its filter (STUB_SIGSYS_INIT); its
+	 * handler waits on the slot, wakes the kernel and returns. The
+	 * thread's own filter lets these through from the stub's code only. */
+	if (mode == STUB_MODE_SIGSYS) {
+		r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
+				      SCMP_A0(SCMP_CMP_EQ, SIGSYS_THREAD_CLONE_FLAGS));
+		r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(seccomp), 2,
+				      SCMP_A0(SCMP_CMP_EQ, SECCOMP_SET_MODE_FILTER),
+				      SCMP_A1(SCMP_CMP_EQ, 0));
+		r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(sigaltstack), 0);
+		r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(rt_sigprocmask), 0);
+		r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(sched_setaffinity), 1,
+				      SCMP_A0(SCMP_CMP_EQ, 0));
+		r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(rt_sigreturn), 0);
+		r |= seccomp_rule_add(
+			ctx, SCMP_ACT_ALLOW, SCMP_SYS(futex), 2,
+			SCMP_A0(SCMP_CMP_MASKED_EQ, ~(uint64_t)(0x400000 - 1), STUB_SLOTS),
+			SCMP_A1(SCMP_CMP_EQ, 0));
+		r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(write), 2,
+				      SCMP_A0(SCMP_CMP_EQ, STUB_WAKE_FD),
+				      SCMP_A1(SCMP_CMP_EQ, STUB_G_ONE));
+	}
 	/* Dying. */
 	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(exit), 0);
 	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(exit_group), 0);
 	return r ? -EINVAL : 0;
 }
 
-int stub_filter_build(char *buf, size_t size, bool seccomp, size_t *len)
+int stub_filter_build(char *buf, size_t size, enum stub_mode mode, size_t *len)
 {
 	scmp_filter_ctx ctx;
 	int fd = -1, ret;
@@ -85,21 +108,22 @@ int stub_filter_build(char *buf, size_t size, bool seccomp, size_t *len)
 	 * under valgrind. */
 	if (seccomp_api_get() < 3)
 		seccomp_api_set(3);
-	/* Under the seccomp backend a guest thread's own filter decides
-	 * (USER_NOTIF or TRACE for everything): a KILL default here would
-	 * override it. The control thread's calls off the list then stop it
+	/* Under the seccomp and sigsys backends a guest thread's own filter
+	 * decides (USER_NOTIF, TRAP or TRACE for everything): a KILL default
+	 * here would override it. The control thread's calls off the list then stop it
 	 * with PTRACE_EVENT_SECCOMP, and the kernel kills the stub. */
-	ctx = seccomp_init(seccomp ? SCMP_ACT_TRACE(0) : SCMP_ACT_KILL_PROCESS);
+	ctx = seccomp_init(mode != STUB_MODE_PTRACE ? SCMP_ACT_TRACE(0) : SCMP_ACT_KILL_PROCESS);
 	if (!ctx)
 		return -ENOMEM;
 	/* Another architecture's call (int 0x80) likewise: a guest thread's
 	 * filter makes it a ptrace stop and the kernel answers ENOSYS; the
 	 * default KILL would take the whole stub. */
-	if (seccomp && seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_TRACE(0)) < 0) {
+	if (mode != STUB_MODE_PTRACE &&
+	    seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_TRACE(0)) < 0) {
 		seccomp_release(ctx);
 		return -EINVAL;
 	}
-	ret = add_rules(ctx, seccomp);
+	ret = add_rules(ctx, mode);
 	if (ret < 0)
 		goto out;
 	fd = memfd_create("skas-bpf", MFD_CLOEXEC);

@@ -18,11 +18,21 @@
 	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM | \
 	 CLONE_PTRACE)
 
+/* sigsys backend: a guest thread is made by the control thread, not traced
+ * (the handler takes its signals), with its slot's tid word set and, when
+ * it is gone, cleared (stub.h STUB_SLOT_TID). */
+#define SIGSYS_THREAD_CLONE_FLAGS                                                           \
+	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM | \
+	 CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)
+
+/* Which backend the stubs serve: their allowlists differ. */
+enum stub_mode { STUB_MODE_PTRACE, STUB_MODE_NOTIF, STUB_MODE_SIGSYS };
+
 /* A close-on-exec memfd holding the stub ELF image, or -errno. */
 int stub_image_fd(void);
 
-/* Writes the stub's seccomp filter (classic BPF) into buf; *len in bytes.
- * seccomp: for the seccomp backend (see stub_image.c). */
-int stub_filter_build(char *buf, size_t size, bool seccomp, size_t *len);
+/* Writes the stub's seccomp filter (classic BPF) into buf; *len in bytes
+ * (see stub_image.c). */
+int stub_filter_build(char *buf, size_t size, enum stub_mode mode, size_t *len);
 
 #endif

@@ -42,8 +42,8 @@ _start:
 	sub	%r13, %rsi
 	syscall
 	mov	$11, %eax
-	movabs	$STUB_END, %rdi
-	movabs	$(STUB_TASK_TOP - STUB_END), %rsi
+	movabs	$STUB_OPS_END, %rdi
+	movabs	$(STUB_TASK_TOP - STUB_OPS_END), %rsi
 	syscall
 	mov	%rbx, %rax
 	int3
@@ -64,8 +64,7 @@ stub_batch:
 stub_exit_thread:
 	mov	$60, %eax
 	xor	%edi, %edi
-	syscall
-	int3
+	jmp	sys_exit
 
 	/* seccomp backend: a new guest thread boxes itself (stub.h
 	 * STUB_GUEST_INIT); from here on every call it makes traps. */
@@ -147,6 +146,155 @@ run_ops:
 	movabs	$STUB_OPS, %rsi
 	syscall
 	jmp	5b
+
+	/* sigsys backend: a new guest thread (stub.h STUB_SIGSYS_INIT); r10
+	 * is its slot + STUB_SLOT_TID. Any failure ends in hlt: the stub
+	 * dies (SIGSEGV). */
+	.org	STUB_SIGSYS_INIT - STUB_CODE
+	.globl	stub_sigsys_init
+stub_sigsys_init:
+	mov	%r10, %rbx
+	and	$~(STUB_SLOT_SIZE - 1), %rbx
+	/* sigaltstack(&{ slot + STUB_SLOT_STACK, 0, the rest }, NULL) */
+	lea	STUB_SLOT_STACK(%rbx), %rax
+	mov	%rax, STUB_SLOT_SS(%rbx)
+	movq	$0, STUB_SLOT_SS + 8(%rbx)
+	movq	$(STUB_SLOT_SIZE - STUB_SLOT_STACK), STUB_SLOT_SS + 16(%rbx)
+	mov	$131, %eax
+	lea	STUB_SLOT_SS(%rbx), %rdi
+	xor	%esi, %esi
+	syscall
+	test	%rax, %rax
+	jnz	1f
+	/* rt_sigprocmask(SIG_SETMASK, &0, NULL, 8) */
+	movq	$0, STUB_SLOT_ZERO(%rbx)
+	mov	$14, %eax
+	mov	$2, %edi
+	lea	STUB_SLOT_ZERO(%rbx), %rsi
+	xor	%edx, %edx
+	mov	$8, %r10d
+	syscall
+	test	%rax, %rax
+	jnz	1f
+	/* sched_setaffinity(0, STUB_G_CPUS_SIZE, STUB_G_CPUS) */
+	mov	$203, %eax
+	xor	%edi, %edi
+	mov	$STUB_G_CPUS_SIZE, %esi
+	movabs	$STUB_G_CPUS, %rdx
+	syscall
+	test	%rax, %rax
+	jnz	1f
+	/* seccomp(SECCOMP_SET_MODE_FILTER, 0, STUB_GUEST_PROG) */
+	mov	$317, %eax
+	mov	$1, %edi
+	xor	%esi, %esi
+	movabs	$STUB_GUEST_PROG, %rdx
+	syscall
+	test	%rax, %rax
+	jnz	1f
+	/* The first trap: the kernel answers it with the thread's start. */
+	mov	$39, %eax
+	syscall
+1:	hlt
+
+	/* The handler of SIGSYS, the faults and the interrupt: rdi = signo,
+	 * rsi = the siginfo, rdx = the ucontext, rsp on the slot's stack
+	 * (stub.h). Every register is the guest's again after the return. */
+	.org	STUB_SIGSYS_HANDLER - STUB_CODE
+	.globl	stub_sigsys_handler
+stub_sigsys_handler:
+	mov	%rsp, %rbx
+	and	$~(STUB_SLOT_SIZE - 1), %rbx
+	movabs	$STUB_SLOTS, %rax
+	mov	%rbx, %rcx
+	sub	%rax, %rcx
+	cmp	$STUB_SLOTS_SIZE, %rcx
+	jae	9f /* not on a slot: a forged signal stack */
+	mov	%edi, STUB_SLOT_SIGNO(%rbx)
+	mov	%rsi, STUB_SLOT_INFO(%rbx)
+	mov	%rdx, STUB_SLOT_UC(%rbx)
+	rdfsbase %rax
+	mov	%rax, STUB_SLOT_FSBASE(%rbx)
+	rdgsbase %rax
+	mov	%rax, STUB_SLOT_GSBASE(%rbx)
+	/* Posted; xchg is a full barrier: the kernel's sleep flag is read
+	 * after the post is visible (the kernel sets it, then looks). */
+	mov	$STUB_SLOT_POSTED, %eax
+	xchg	%eax, STUB_SLOT_STATE(%rbx)
+	movabs	$STUB_G_SLEEP, %rax
+	cmpl	$0, (%rax)
+	je	wake_done
+	mov	$1, %eax
+	mov	$STUB_WAKE_FD, %edi
+	movabs	$STUB_G_ONE, %rsi
+	mov	$8, %edx
+	jmp	sys_wake
+wake_done:
+	/* Spin STUB_G_SPIN TSC ticks for the answer, then sleep. */
+	rdtsc
+	shl	$32, %rdx
+	or	%rax, %rdx
+	mov	%rdx, %r12
+	movabs	$STUB_G_SPIN, %rax
+	mov	(%rax), %r13
+2:	cmpl	$STUB_SLOT_ANSWER, STUB_SLOT_STATE(%rbx)
+	je	5f
+	pause
+	rdtsc
+	shl	$32, %rdx
+	or	%rax, %rdx
+	sub	%r12, %rdx
+	cmp	%r13, %rdx
+	jb	2b
+	mov	$STUB_SLOT_POSTED, %eax
+	mov	$STUB_SLOT_SLEEP, %ecx
+	lock cmpxchg %ecx, STUB_SLOT_STATE(%rbx)
+	jne	wait_done
+3:	/* futex(&state, FUTEX_WAIT, SLEEP, NULL): not private, the kernel
+	 * wakes it through its own mapping */
+	mov	$202, %eax
+	lea	STUB_SLOT_STATE(%rbx), %rdi
+	xor	%esi, %esi
+	mov	$STUB_SLOT_SLEEP, %edx
+	xor	%r10d, %r10d
+	jmp	sys_wait
+wait_done:
+	cmpl	$STUB_SLOT_ANSWER, STUB_SLOT_STATE(%rbx)
+	jne	3b
+5:	mov	STUB_SLOT_SET(%rbx), %ecx
+	test	$1, %ecx
+	jz	6f
+	mov	STUB_SLOT_SETFS(%rbx), %rax
+	wrfsbase %rax
+6:	test	$2, %ecx
+	jz	7f
+	mov	STUB_SLOT_SETGS(%rbx), %rax
+	wrgsbase %rax
+7:	movl	$0, STUB_SLOT_SET(%rbx)
+	movl	$STUB_SLOT_RUN, STUB_SLOT_STATE(%rbx)
+	/* rt_sigreturn with rsp just past the frame's return address */
+	add	$8, %rsp
+	mov	$15, %eax
+	jmp	sys_return
+9:	hlt
+
+	/* The system calls a guest thread may make, each from here only. */
+	.org	STUB_SYS_WAKE - STUB_CODE
+sys_wake:
+	syscall
+	jmp	wake_done
+	.org	STUB_SYS_WAIT - STUB_CODE
+sys_wait:
+	syscall
+	jmp	wait_done
+	.org	STUB_SYS_RETURN - STUB_CODE
+sys_return:
+	syscall
+	hlt
+	.org	STUB_SYS_EXIT - STUB_CODE
+sys_exit:
+	syscall
+	hlt
 
 	.section .bss
 	.balign	4096

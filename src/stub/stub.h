@@ -14,8 +14,16 @@
 #define STUB_DATA     (STUB_BASE + 0x1000) /* rw-: recvmsg scratch, per stub */
 #define STUB_OPS      (STUB_BASE + 0x2000) /* r--: shared with the kernel */
 #define STUB_OPS_SIZE 0x4000
-#define STUB_END      (STUB_OPS + STUB_OPS_SIZE)
-#define STUB_SIZE     (STUB_END - STUB_BASE)
+#define STUB_OPS_END  (STUB_OPS + STUB_OPS_SIZE)
+/* sigsys backend: one page shared read-only by every stub (STUB_G_*). */
+#define STUB_GLOBAL (STUB_OPS_END)
+/* sigsys backend: a slot per guest thread (STUB_SLOT_*), rw-, shared with
+ * the kernel (the same memfd as the ops page, after it). */
+#define STUB_SLOTS	(STUB_BASE + 0x400000)
+#define STUB_SLOT_SIZE	0x2000
+#define STUB_MAX_SLOTS	511
+#define STUB_SLOTS_SIZE (STUB_SLOT_SIZE * STUB_MAX_SLOTS)
+#define STUB_END	(STUB_SLOTS + STUB_SLOTS_SIZE)
 
 /* Entry of the batch loop (stub.S puts it here with .org). */
 #define STUB_BATCH (STUB_CODE + 0x80)
@@ -37,6 +45,60 @@
  * (seccomp(SET_MODE_FILTER, NEW_LISTENER, STUB_GUEST_PROG)) and stops with
  * int3, rax = the listener fd or -errno. */
 #define STUB_GUEST_INIT (STUB_CODE + 0x180)
+
+/* sigsys backend (platform/sigsys). A guest thread runs under a filter
+ * that turns every system call into SIGSYS, save the few below that only
+ * the stub's code at their fixed addresses may make. Its handler (for
+ * SIGSYS, the faults and the kernel's interrupt signal) runs on the
+ * thread's slot, an alternate signal stack whose first bytes are the
+ * mailbox: it posts the signal's frame there, spins, then sleeps on the
+ * state word until the kernel has answered (the kernel edits the frame in
+ * place), and returns with rt_sigreturn. A new thread starts at
+ * STUB_SIGSYS_INIT with r10 = its slot + STUB_SLOT_TID (the clone's
+ * child_tid): it takes its slot as signal stack, boxes itself and traps. */
+#define STUB_SIGSYS_INIT    (STUB_CODE + 0x300)
+#define STUB_SIGSYS_HANDLER (STUB_CODE + 0x400)
+/* The stub's own system calls, one syscall instruction each (the filter
+ * allows a call only from its own: the address after the instruction). */
+#define STUB_SYS_WAKE	(STUB_CODE + 0x600) /* write(STUB_WAKE_FD, STUB_G_ONE, 8) */
+#define STUB_SYS_WAIT	(STUB_CODE + 0x608) /* futex(slot, FUTEX_WAIT, SLEEP, 0) */
+#define STUB_SYS_RETURN (STUB_CODE + 0x610) /* rt_sigreturn */
+#define STUB_SYS_EXIT	(STUB_CODE + 0x618) /* exit(0): a retired thread */
+#define STUB_WAKE_FD	2		    /* the kernel's eventfd */
+/* The interrupt: the kernel's tgkill to a thread running guest code. */
+#define STUB_SIG_INTERRUPT 12 /* SIGUSR2 */
+
+/* The mailbox at the start of each slot. */
+#define STUB_SLOT_STATE	 0x00  /* u32 STUB_SLOT_RUN ... (the futex word) */
+#define STUB_SLOT_SIGNO	 0x04  /* u32: the signal the handler took */
+#define STUB_SLOT_INFO	 0x08  /* u64: its siginfo (in the slot) */
+#define STUB_SLOT_UC	 0x10  /* u64: its ucontext (in the slot) */
+#define STUB_SLOT_FSBASE 0x18  /* u64: fs base at the trap */
+#define STUB_SLOT_GSBASE 0x20  /* u64: gs base at the trap */
+#define STUB_SLOT_SETFS	 0x28  /* u64: fs base to set (STUB_SLOT_SET bit 0) */
+#define STUB_SLOT_SETGS	 0x30  /* u64: gs base to set (bit 1) */
+#define STUB_SLOT_SET	 0x38  /* u32: what the kernel changed */
+#define STUB_SLOT_TID	 0x3c  /* u32: the host tid; 0 once the thread is gone */
+#define STUB_SLOT_SS	 0x40  /* stack_t: the init's sigaltstack argument */
+#define STUB_SLOT_ZERO	 0x58  /* u64 0: the init's signal mask */
+#define STUB_SLOT_STACK	 0x100 /* the signal stack: from here to the slot's end */
+#define STUB_SLOT_RUN	 0     /* guest code runs */
+#define STUB_SLOT_POSTED 1     /* trapped: the kernel may take it; the handler spins */
+#define STUB_SLOT_SLEEP	 2     /* as POSTED, the handler sleeps: wake the word */
+#define STUB_SLOT_ANSWER 3     /* the kernel is done with the frame */
+
+/* The global page. */
+#define STUB_G_SLEEP (STUB_GLOBAL + 0)	/* u32: the kernel sleeps: a trap wakes it */
+#define STUB_G_SPIN  (STUB_GLOBAL + 8)	/* u64: TSC ticks a handler spins before it sleeps */
+#define STUB_G_ONE   (STUB_GLOBAL + 16) /* u64 1: what a wake writes */
+/* The CPUs a guest thread may run on (a cpu_set_t of STUB_G_CPUS_SIZE
+ * bytes): every CPU skas was given. Its stub's control thread stays on the
+ * kernel's, where a batch costs no wakeup across CPUs. */
+#define STUB_G_CPUS	 (STUB_GLOBAL + 64)
+#define STUB_G_CPUS_SIZE 128
+
+/* A sigaction (the kernel's layout) for the handler, in the payload. */
+#define STUB_SIGACTION (STUB_PAYLOAD + 0xf00)
 
 /* An op is 8 quadwords: nr, six arguments, the child entry: if nonzero, a
  * clone's new thread (where the call returns 0) jumps there instead of
@@ -61,5 +123,6 @@
  * arrive at 1, 2, ... and are closed before the batch ends. */
 #define STUB_SOCK_FD 0
 #define STUB_OPS_FD  1 /* only at exec of the zygote, closed by _start */
+/* sigsys backend: fd 2 is the kernel's eventfd (STUB_WAKE_FD), for good. */
 
 #endif

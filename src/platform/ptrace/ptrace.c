@@ -43,6 +43,10 @@ static struct stub_op *shared_ops; /* the zygote's ops page (and the payload tem
 static int sock_kernel = -1;	   /* our end of the fd-passing socket */
 static int sock_stub = -1;	   /* the stubs' end, kept to drain it */
 static struct pf_mm *zygote;
+static enum stub_mode stub_mode;
+/* The size of a stub's ops memfd: its ops page, and under the sigsys
+ * backend its slots after it. */
+static size_t ops_file_size = STUB_OPS_SIZE;
 
 #define THREAD_HASH 256
 static struct pf_thread *thread_hash[THREAD_HASH];
@@ -88,7 +92,7 @@ void ptrace_mm_reaped(int pid)
 	}
 }
 
-static struct pf_mm *mm_lookup(int pid)
+struct pf_mm *ptrace_mm_lookup(int pid)
 {
 	struct pf_mm *mm;
 
@@ -100,7 +104,7 @@ static struct pf_mm *mm_lookup(int pid)
 
 void ptrace_stray_stop(int pid, int status)
 {
-	struct pf_mm *mm = mm_lookup(pid);
+	struct pf_mm *mm = ptrace_mm_lookup(pid);
 
 	if (mm && mm->bell && WIFSTOPPED(status) && status >> 16 != PTRACE_EVENT_SECCOMP)
 		ptrace(PTRACE_CONT, pid, 0, 0);
@@ -317,7 +321,7 @@ static char ctl_state(int pid)
  * ptrace stop: one not yet reported is looked at (a call off its allowlist
  * kills the stub, as everywhere), one the event loop took and dropped (a
  * stray signal) is let go on. */
-static bool ctl_gone(struct pf_mm *mm)
+bool ptrace_stub_gone(struct pf_mm *mm)
 {
 	int status;
 	char s = ctl_state(mm->ctl_pid);
@@ -340,13 +344,20 @@ static bool ctl_gone(struct pf_mm *mm)
 	return false;
 }
 
+bool ptrace_stub_exited(struct pf_mm *mm)
+{
+	char s = mm->ctl_pid > 0 ? ctl_state(mm->ctl_pid) : 'X';
+
+	return s == 'Z' || s == 'X' || s == 'x';
+}
+
 /* A stub whose batch we gave up on: killed, and its report (if it sent one
  * before it died) dropped, so that none is taken for another's. */
 static void bell_lost(struct pf_mm *mm)
 {
 	int i;
 
-	if (mm->ctl_pid <= 0) { /* reaped (ctl_gone) */
+	if (mm->ctl_pid <= 0) { /* reaped (ptrace_stub_gone) */
 		drain_reports();
 		return;
 	}
@@ -404,7 +415,7 @@ static int run_bell(struct pf_mm *mm)
 			break;
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 && errno == EAGAIN && !ctl_gone(mm)) {
+		if (n < 0 && errno == EAGAIN && !ptrace_stub_gone(mm)) {
 			syscall(SYS_futex, bell, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 			continue;
 		}
@@ -475,7 +486,7 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 		if (ret < 0) {
 			drain_sock();
 			if (had_fds) {
-				ptrace_queue_op(mm, SYS_close_range, 1, ~0U, 0, 0, 0, 0);
+				ptrace_queue_op(mm, SYS_close_range, 1, 1, 0, 0, 0, 0);
 				if (ptrace_run_batch(mm, NULL) < 0)
 					mark_dead(mm);
 			}
@@ -530,7 +541,7 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 		/* An op failed between receiving an fd and closing it: close
 		 * every fd but the socket, so the next one arrives at 1 again. */
 		if (had_fds) {
-			ptrace_queue_op(mm, SYS_close_range, 1, ~0U, 0, 0, 0, 0);
+			ptrace_queue_op(mm, SYS_close_range, 1, 1, 0, 0, 0, 0);
 			if (ptrace_run_batch(mm, NULL) < 0)
 				mark_dead(mm);
 		}
@@ -584,8 +595,8 @@ static struct stub_op *new_ops_page(int *fd)
 	*fd = memfd_create("skas-ops", MFD_CLOEXEC);
 	if (*fd < 0)
 		return NULL;
-	if (ftruncate(*fd, STUB_OPS_SIZE) < 0 ||
-	    (page = mmap(NULL, STUB_OPS_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0)) ==
+	if (ftruncate(*fd, (off_t)ops_file_size) < 0 ||
+	    (page = mmap(NULL, ops_file_size, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0)) ==
 		    MAP_FAILED) {
 		close(*fd);
 		return NULL;
@@ -596,14 +607,21 @@ static struct stub_op *new_ops_page(int *fd)
 	return page;
 }
 
-static void put_ops_page(struct stub_op *page, int fd)
+/* slots_hwm: the slots (sigsys) a stub used: their mailboxes are cleared
+ * for the next. */
+static void put_ops_page(struct stub_op *page, int fd, int slots_hwm)
 {
+	int i;
+
 	if (npool < OPS_POOL) {
+		for (i = 0; i < slots_hwm; i++)
+			memset((char *)page + STUB_OPS_SIZE + (size_t)i * STUB_SLOT_SIZE, 0,
+			       STUB_SLOT_STACK);
 		pool_page[npool] = page;
 		pool_fd[npool++] = fd;
 		return;
 	}
-	munmap(page, STUB_OPS_SIZE);
+	munmap(page, ops_file_size);
 	close(fd);
 }
 
@@ -629,7 +647,7 @@ static int fork_stub(struct pf_mm *src, struct pf_mm **out)
 	if (!mm) {
 		if (ret == 0)
 			kill(pid, SIGKILL);
-		put_ops_page(page, fd);
+		put_ops_page(page, fd, 0);
 		return ret < 0 ? ret : -ENOMEM;
 	}
 	mm->ctl_pid = pid;
@@ -639,7 +657,7 @@ static int fork_stub(struct pf_mm *src, struct pf_mm **out)
 	ret = ptrace_park_thread(pid);
 	if (ret < 0) { /* gone, and reaped by that wait: no kill */
 		mm_hash_del(mm);
-		put_ops_page(page, fd);
+		put_ops_page(page, fd, 0);
 		free(mm);
 		return ret;
 	}
@@ -660,6 +678,10 @@ static int fork_stub(struct pf_mm *src, struct pf_mm **out)
 	ptrace_queue_op(mm, SYS_recvmsg, STUB_SOCK_FD, STUB_DATA, 0, 0, 0, 0);
 	ptrace_queue_op(mm, SYS_mmap, STUB_OPS, STUB_OPS_SIZE, PROT_READ, MAP_SHARED | MAP_FIXED, 1,
 			0);
+	/* sigsys: its own slots too (a fork's are its parent's till now) */
+	if (stub_mode == STUB_MODE_SIGSYS)
+		ptrace_queue_op(mm, SYS_mmap, STUB_SLOTS, STUB_SLOTS_SIZE, PROT_READ | PROT_WRITE,
+				MAP_SHARED | MAP_FIXED, 1, STUB_OPS_SIZE);
 	ptrace_queue_op(mm, SYS_close, 1, 0, 0, 0, 0, 0);
 	*out = mm;
 	return 0;
@@ -690,7 +712,7 @@ void ptrace_mm_put(struct pf_mm *mm)
 	ptrace_stub_kill(mm);
 	mm_hash_del(mm);
 	if (mm->page && mm->page != shared_ops)
-		put_ops_page(mm->page, mm->page_fd);
+		put_ops_page(mm->page, mm->page_fd, mm->slots_hwm);
 	free(mm);
 }
 
@@ -1252,7 +1274,7 @@ out:
 
 /* Starts the zygote: a fork that execs the stub image with the socket at fd 0
  * and the ops memfd at fd 1, seized before it execs. */
-static int start_zygote(int ops_fd)
+static int start_zygote(int ops_fd, int wake_fd)
 {
 	int sync[2], status, pid, image_fd;
 	/* No TRACEFORK/TRACECLONE: stubs and threads are made with
@@ -1282,19 +1304,25 @@ static int start_zygote(int ops_fd)
 		/* The host user, namespaces, an empty root (host/sandbox.c). */
 		if (host_sandbox_child() < 0)
 			_exit(127);
-		/* fd 2 (the image) is close-on-exec: the stub keeps fds 0 and 1. */
-		if (dup2(sock_stub, STUB_SOCK_FD) < 0 || dup2(ops_fd, STUB_OPS_FD) < 0 ||
-		    dup3(image_fd, 2, O_CLOEXEC) < 0)
+		/* fd 3 (the image) is close-on-exec: the stub keeps fds 0
+		 * and 1, and under the sigsys backend the eventfd at 2. */
+		if ((wake_fd >= 0 && dup2(wake_fd, STUB_WAKE_FD) < 0) ||
+		    dup2(sock_stub, STUB_SOCK_FD) < 0 || dup2(ops_fd, STUB_OPS_FD) < 0 ||
+		    dup3(image_fd, 3, O_CLOEXEC) < 0)
 			_exit(127);
-		syscall(SYS_close_range, 3, ~0U, 0);
-		/* From now on a stub holds at most fd 0 and the one fd handed in. */
-		if (setrlimit(RLIMIT_NOFILE, &(struct rlimit){ 2, 2 }) < 0 &&
+		if (wake_fd < 0)
+			close(2);
+		syscall(SYS_close_range, 4, ~0U, 0);
+		/* From now on a stub holds at most fd 0 (and 2) and the one
+		 * fd handed in. */
+		if (setrlimit(RLIMIT_NOFILE,
+			      &(struct rlimit){ 2 + (wake_fd >= 0), 2 + (wake_fd >= 0) }) < 0 &&
 		    !host_under_valgrind()) /* valgrind keeps fds of its own */
 			_exit(127);
 		personality(ADDR_NO_RANDOMIZE);
-		syscall(SYS_execveat, 2, "", argv, envp, AT_EMPTY_PATH);
+		syscall(SYS_execveat, 3, "", argv, envp, AT_EMPTY_PATH);
 		if (host_under_valgrind()) /* valgrind 3.19 refuses the empty path */
-			execve("/proc/self/fd/2", argv, envp);
+			execve("/proc/self/fd/3", argv, envp);
 		_exit(127);
 	}
 	close(sync[0]);
@@ -1334,7 +1362,36 @@ static int start_zygote(int ops_fd)
 }
 
 /* Boxes the zygote (and so every stub): no new privileges, the allowlist. */
-static int box_zygote(bool seccomp)
+#ifndef SA_RESTORER
+#define SA_RESTORER 0x04000000 /* the kernel's: glibc does not export it */
+#endif
+
+/* sigsys: the handler for the guest threads' signals, and the page every
+ * stub shares, before the allowlist. */
+static int sigsys_zygote(int global_fd)
+{
+	static const int sigs[] = { SIGSYS,  SIGSEGV,		SIGBUS, SIGFPE, SIGILL,
+				    SIGTRAP, STUB_SIG_INTERRUPT };
+	struct {
+		uint64_t handler, flags, restorer, mask;
+	} act = { STUB_SIGSYS_HANDLER, SA_SIGINFO | SA_ONSTACK | SA_RESTORER, STUB_SYS_RETURN,
+		  ~0ULL };
+	size_t i;
+	int ret;
+
+	memcpy((char *)shared_ops + (STUB_SIGACTION - STUB_OPS), &act, sizeof(act));
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		ptrace_queue_op(zygote, SYS_rt_sigaction, sigs[i], STUB_SIGACTION, 0, 8, 0, 0);
+	ret = ptrace_run_batch(zygote, NULL);
+	if (ret < 0)
+		return ret;
+	ret = ptrace_mm_map(zygote, STUB_GLOBAL, 4096, PROT_READ, MAP_SHARED, global_fd, 0);
+	if (ret < 0)
+		return ret;
+	return ptrace_run_batch(zygote, NULL);
+}
+
+static int box_zygote(enum stub_mode mode)
 {
 	struct sock_fprog_stub {
 		unsigned short len;
@@ -1344,8 +1401,8 @@ static int box_zygote(bool seccomp)
 	int ret;
 
 	prog = (void *)((char *)shared_ops + (STUB_PAYLOAD - STUB_OPS));
-	ret = stub_filter_build((char *)(prog + 1), STUB_BELL_WORD - STUB_PAYLOAD - sizeof(*prog),
-				seccomp, &len);
+	ret = stub_filter_build((char *)(prog + 1), STUB_SIGACTION - STUB_PAYLOAD - sizeof(*prog),
+				mode, &len);
 	if (ret < 0)
 		return ret;
 	prog->len = len / 8;
@@ -1360,7 +1417,7 @@ void *ptrace_stub_payload(void)
 	return (char *)shared_ops + (STUB_PAYLOAD - STUB_OPS);
 }
 
-int ptrace_stubs_init(bool seccomp)
+int ptrace_stubs_init(enum stub_mode mode, int wake_fd, int global_fd)
 {
 	int sv[2], ops_fd, ret;
 
@@ -1386,16 +1443,24 @@ int ptrace_stubs_init(bool seccomp)
 		close(ops_fd);
 		return -errno;
 	}
-	ret = start_zygote(ops_fd);
+	stub_mode = mode;
+	if (mode == STUB_MODE_SIGSYS)
+		ops_file_size = STUB_OPS_SIZE + STUB_SLOTS_SIZE;
+	ret = start_zygote(ops_fd, mode == STUB_MODE_SIGSYS ? wake_fd : -1);
 	close(ops_fd);
 	if (ret < 0)
 		return ret;
-	return box_zygote(seccomp);
+	if (mode == STUB_MODE_SIGSYS) {
+		ret = sigsys_zygote(global_fd);
+		if (ret < 0)
+			return ret;
+	}
+	return box_zygote(mode);
 }
 
 static int ptrace_init(void)
 {
-	return ptrace_stubs_init(false);
+	return ptrace_stubs_init(STUB_MODE_PTRACE, -1, -1);
 }
 
 const struct platform_ops platform_ptrace = {

@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 
+#include "lib/list.h"
 #include "platform/platform.h"
 #include "stub/stub.h"
 #include "platform/stub_image.h"
@@ -66,6 +67,11 @@ struct pf_mm {
 	bool killed;	  /* SIGKILL sent: a doomed stub whose last thread went, or a new
 		      * stub whose first batch failed */
 	int threads_made; /* guest threads the stub has had (mm_reap) */
+	/* sigsys backend: the slots in use (the kernel's view of the slot
+	 * area follows the ops page in page's mapping), and how many from the
+	 * first were ever used (cleared before the page is pooled). */
+	uint64_t slot_used[(STUB_MAX_SLOTS + 63) / 64];
+	int slots_hwm;
 	struct stub_op ops[STUB_MAX_OPS];
 };
 
@@ -91,12 +97,22 @@ struct pf_thread {
 	bool at_syscall;   /* stopped at a system call's entry: skip it on resume */
 	int listener;	   /* the kernel's fd of the thread's USER_NOTIF listener */
 	uint64_t notif_id; /* SC_NOTIFIED: the notification to answer */
+	/* sigsys backend only (platform/sigsys) */
+	int slot;		   /* its slot in the stub */
+	char *box;		   /* the kernel's view of the slot */
+	struct list_head run_link; /* on the running list while running */
+	struct list_head all_link; /* on the list of every thread */
+	char *frame_uc;		   /* the kernel's view of the trap's ucontext */
+	uint64_t trap_fs, trap_gs; /* fs and gs base at the trap */
+	int64_t stop_asked_ns;	   /* when the interrupt was sent */
 };
 
-/* Starts the zygote and boxes it. seccomp: the allowlist's default is
- * SECCOMP_RET_TRACE (so that a guest thread's own filter decides) and it
- * allows the one seccomp() call that installs a guest thread's filter. */
-int ptrace_stubs_init(bool seccomp);
+/* Starts the zygote and boxes it under the allowlist of mode (under the
+ * seccomp and sigsys backends its default is SECCOMP_RET_TRACE, so that a
+ * guest thread's own filter decides). sigsys: wake_fd is the kernel's
+ * eventfd, global_fd the memfd of the page every stub shares
+ * (STUB_GLOBAL), and every stub's ops memfd carries its slots. */
+int ptrace_stubs_init(enum stub_mode mode, int wake_fd, int global_fd);
 /* The kernel's writable view of the payload area (STUB_PAYLOAD). */
 void *ptrace_stub_payload(void);
 
@@ -119,6 +135,13 @@ struct pf_thread *ptrace_thread_lookup(int tid);
 void ptrace_thread_hash_add(struct pf_thread *th);
 void ptrace_thread_hash_del(struct pf_thread *th);
 void ptrace_mm_reaped(int pid);
+/* The stub whose control thread is pid, or NULL. */
+struct pf_mm *ptrace_mm_lookup(int pid);
+/* Whether mm's control thread is gone (reads /proc: a slow path); one in
+ * a ptrace stop that is no call off its allowlist is continued. */
+bool ptrace_stub_gone(struct pf_mm *mm);
+/* Whether mm's control thread has exited, without touching it. */
+bool ptrace_stub_exited(struct pf_mm *mm);
 /* SIGKILL to mm's stub, once, and never once a wait has reaped it (its
  * ctl_pid is -1 then: no kill(-1)). */
 void ptrace_stub_kill(struct pf_mm *mm);

@@ -574,7 +574,7 @@ static int sc_init(void)
 	ret = sc_probe();
 	if (ret < 0)
 		return ret;
-	ret = ptrace_stubs_init(true);
+	ret = ptrace_stubs_init(STUB_MODE_NOTIF, -1, -1);
 	if (ret < 0)
 		return ret;
 	ret = write_guest_filter();
