@@ -73,12 +73,15 @@ $(BUILD)/unit/platform_test: tests/unit/platform_test.c $(UNIT_OBJ)
 $(BUILD)/unit/platform_test_seccomp: tests/unit/platform_test.c $(UNIT_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(CFLAGS) -DPLATFORM_NAME='"seccomp"' -o $@ $< $(UNIT_OBJ) $(LDLIBS)
+$(BUILD)/unit/platform_test_sigsys: tests/unit/platform_test.c $(UNIT_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(CFLAGS) -DPLATFORM_NAME='"sigsys"' -o $@ $< $(UNIT_OBJ) $(LDLIBS)
 $(BUILD)/unit/elf_test: tests/unit/elf_test.c $(UNIT_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(CFLAGS) -o $@ $< $(UNIT_OBJ) $(LDLIBS)
 
 UNIT_TESTS := $(BUILD)/unit/abi_check $(BUILD)/unit/platform_test \
-	$(BUILD)/unit/platform_test_seccomp $(BUILD)/unit/elf_test
+	$(BUILD)/unit/platform_test_seccomp $(BUILD)/unit/platform_test_sigsys $(BUILD)/unit/elf_test
 
 test: deps skas $(UNIT_TESTS)
 	@tests/run-all.sh ./skas $(UNIT_TESTS)

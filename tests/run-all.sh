@@ -35,12 +35,18 @@ run_suite() {
 for t in "$@"; do
 	run_suite "unit: $(basename "$t")" "$t"
 done
-# The guest suite on each platform (seccomp only where the host has it).
+# The guest suite on each platform (seccomp and sigsys only where the host
+# has what they need).
 run_suite "guest tests (ptrace)" tests/guest/run.sh --skas "$SKAS" --platform ptrace
 if "$SKAS" run --platform=seccomp -- /bin/true >/dev/null 2>&1; then
 	run_suite "guest tests (seccomp)" tests/guest/run.sh --skas "$SKAS" --platform seccomp
 else
 	echo "# === guest tests (seccomp): the host lacks USER_NOTIF or pidfd_getfd, skipped"
+fi
+if "$SKAS" run --platform=sigsys -- /bin/true >/dev/null 2>&1; then
+	run_suite "guest tests (sigsys)" tests/guest/run.sh --skas "$SKAS" --platform sigsys
+else
+	echo "# === guest tests (sigsys): the host lacks FSGSBASE or SECCOMP_RET_TRAP, skipped"
 fi
 for s in tests/scenario/*.sh; do
 	run_suite "scenario: $(basename "$s")" env SKAS="$SKAS" bash "$s"

@@ -165,6 +165,84 @@ int main(int argc, char **argv)
 		printf("returned\n");
 		return 0;
 	}
+	if (argc == 2 && strcmp(argv[1], "stubreport") == 0) {
+		/* The sigsys handler's wake (STUB_SYS_WAKE) in a child, with the
+		 * arguments of a control thread's batch report (a write of
+		 * STUB_OPS to the stub's fd 0): it must not reach the kernel's
+		 * report socket, where it would pass for another stub's report;
+		 * the parent's own map batches keep their reports. */
+		pid_t c = fork();
+		int st, i;
+
+		if (c == 0) {
+			register long rax __asm__("rax") = 1;
+			register long rdi __asm__("rdi") = 0;
+			register long rsi __asm__("rsi") = 0x7fffff002000L;
+			register long rdx __asm__("rdx") = 1;
+
+			for (i = 0; i < 3; i++) {
+				pid_t g = fork();
+
+				if (g == 0) {
+					__asm__ volatile("xor %%ebx, %%ebx; jmp *%4"
+							 :
+							 : "r"(rax), "r"(rdi), "r"(rsi), "r"(rdx),
+							   "r"(0x7fffff000600UL)
+							 : "rbx", "memory");
+					_exit(3);
+				}
+				waitpid(g, &st, 0);
+			}
+			_exit(WIFSIGNALED(st) ? 100 + WTERMSIG(st) : WEXITSTATUS(st));
+		}
+		waitpid(c, &st, 0);
+		for (i = 0; i < 2000; i++) {
+			char *p = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+			if (p == MAP_FAILED)
+				return 1;
+			p[0] = p[4096] = (char)i;
+			if (munmap(p, 8192) < 0)
+				return 1;
+		}
+		printf("child %d, maps ok\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+		return 0;
+	}
+	if (argc == 2 && strcmp(argv[1], "sigmask") == 0) {
+		/* A forged signal frame through the stub's rt_sigreturn
+		 * (STUB_SYS_RETURN) that blocks every signal, then a spin:
+		 * SIGKILL from its parent still ends it. */
+		pid_t c = fork();
+		int st;
+
+		if (c == 0) {
+			static unsigned long stack[4096];
+			static unsigned long frame[64] __attribute__((aligned(16)));
+
+			memset(frame, 0, sizeof(frame));
+			/* pretcode, then the ucontext: uc_flags, uc_link,
+			 * uc_stack (3), the sigcontext (r8... from 6, 32
+			 * words), uc_sigmask */
+			frame[6 + 15] = (unsigned long)(stack + 4000); /* rsp */
+			frame[6 + 16] = (unsigned long)&&spin;	       /* rip */
+			frame[6 + 17] = 0x202;			       /* eflags */
+			frame[6 + 18] = 0x33 | (0x2bUL << 48);	       /* cs, ss */
+			frame[6 + 32] = ~0UL;			       /* uc_sigmask */
+			__asm__ volatile("mov %0, %%rsp; mov $15, %%eax; jmp *%1"
+					 :
+					 : "r"(frame + 1), "r"(0x7fffff000610UL)
+					 : "memory");
+spin:
+			for (;;)
+				;
+		}
+		usleep(300000);
+		kill(c, SIGKILL);
+		waitpid(c, &st, 0);
+		printf("child %s\n", WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL ? "killed" : "other");
+		return 0;
+	}
 	if (argc == 2 && strcmp(argv[1], "stubinit") == 0) {
 		/* The seccomp backend's filter install (STUB_GUEST_INIT): a
 		 * guest seccomp() call, then the int3 (SIGTRAP). */
@@ -419,7 +497,7 @@ ok "a guest root cannot ptrace a stub of another instance (host pid $stub)" \
 ok "the stub is still traced by its own kernel only" \
     "$([ "$(field "$stub" TracerPid)" = "$kpid" ]; echo $?)" "TracerPid: $(field "$stub" TracerPid)"
 stop_guest
-for pf in ptrace seccomp; do
+for pf in ptrace seccomp sigsys; do
     if ! "$SKAS" run --platform=$pf -- /bin/true >/dev/null 2>&1; then
         echo "# platform $pf: not available on this host"
         continue
@@ -437,8 +515,22 @@ for pf in ptrace seccomp; do
     ok "$pf: a guest that runs the stub's doorbell loop sends the kernel no batch report" \
         "$([ "$out" = "child killed, maps ok" ]; echo $?)" "$out"
     out=$("$SKAS" run --platform=$pf -- /bin/sh -c "'$tmp/h' stubexit; echo status \$?" 2>&1 | tail -n 1)
-    ok "$pf: a guest that runs the stub's thread exit makes its own exit(0), not the host's" \
-        "$([ "$out" = "status 0" ]; echo $?)" "$out"
+    if [ $pf = sigsys ]; then
+        # The handler's exit(0) is the one call a guest thread can make
+        # that ends something: its own host thread, which the kernel then
+        # finds gone (the process dies of SIGKILL).
+        ok "$pf: a guest that runs the stub's thread exit ends its own thread only" \
+            "$([ "$out" = "status 137" ]; echo $?)" "$out"
+    else
+        ok "$pf: a guest that runs the stub's thread exit makes its own exit(0), not the host's" \
+            "$([ "$out" = "status 0" ]; echo $?)" "$out"
+    fi
+    out=$("$SKAS" run --platform=$pf -- "$tmp/h" stubreport 2>&1 | tail -n 1)
+    ok "$pf: a guest that runs the handler's wake with a report's arguments sends no report" \
+        "$([ "$out" = "child 111, maps ok" ]; echo $?)" "$out"
+    out=$(timeout 20 "$SKAS" run --platform=$pf -- "$tmp/h" sigmask 2>&1 | tail -n 1)
+    ok "$pf: a guest that blocks every host signal with a forged sigreturn still dies of SIGKILL" \
+        "$([ "$out" = "child killed" ]; echo $?)" "$out"
     out=$("$SKAS" run --platform=$pf -- /bin/sh -c "'$tmp/h' stubinit; echo status \$?" 2>&1 | tail -n 1)
     ok "$pf: a guest that runs the stub's filter install gets SIGTRAP, not a host call" \
         "$([ "$out" = "status 133" ]; echo $?)" "$out"
