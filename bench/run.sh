@@ -19,8 +19,8 @@
 #                    speed drifts 10-30% within minutes, and taking turns
 #                    puts a row's columns in the same minutes, so the ratios
 #                    hold better than the figures themselves.
-#   BENCH_PLATFORMS="ptrace seccomp"  the platforms to run (default both,
-#                    seccomp only where the host supports it)
+#   BENCH_PLATFORMS="ptrace seccomp sigsys"  the platforms to run (default all,
+#                    each only where the host supports it)
 #   BENCH_PEERS="proot runsc uml"  peers to run the same workloads under,
 #                    as more columns (`make bench-peers`; a peer that is not
 #                    installed or fails its probe is left out with a line
@@ -68,7 +68,7 @@ OUT=$ROOT/build/bench
 SCALE=${BENCH_SCALE:-1}
 TMO=${BENCH_TIMEOUT:-60}
 REPS=${BENCH_REPS:-3}
-PLATFORMS=${BENCH_PLATFORMS:-ptrace seccomp}
+PLATFORMS=${BENCH_PLATFORMS:-ptrace seccomp sigsys}
 PEERS=${BENCH_PEERS:-}
 
 case $REPS in
