@@ -308,7 +308,8 @@ static void parse(int argc, char **argv, struct cmdline *cl)
 			break;
 		case OPT_PLATFORM:
 			if (platform_select(optarg) < 0)
-				misuse("unknown platform '%s': the platforms are: seccomp, ptrace, sigsys",
+				misuse("unknown platform '%s': the platforms are: seccomp, ptrace, "
+				       "sigsys",
 				       optarg);
 			break;
 		case OPT_LOG:

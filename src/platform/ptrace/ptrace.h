@@ -170,6 +170,16 @@ int ptrace_mm_host_pid(struct pf_mm *mm);
 void ptrace_mm_doom(struct pf_mm *mm);
 int ptrace_mm_reap(struct pf_mm *mm, struct pf_thread *th, struct host_cputime *out,
 		   long *maxrss_kb);
+/* The platform_ops entries every backend takes from the stubs: address
+ * spaces, the vDSO, host tids. */
+#define PTRACE_STUB_OPS                                                                            \
+	.mm_new = ptrace_mm_new, .mm_copy = ptrace_mm_copy, .mm_put = ptrace_mm_put,               \
+	.mm_map = ptrace_mm_map, .mm_unmap = ptrace_mm_unmap, .mm_recycle = ptrace_mm_recycle,     \
+	.mm_protect = ptrace_mm_protect, .mm_advise = ptrace_mm_advise, .mm_move = ptrace_mm_move, \
+	.mm_flush = ptrace_mm_flush, .mm_read = ptrace_mm_read, .mm_write = ptrace_mm_write,       \
+	.mm_host_pid = ptrace_mm_host_pid, .mm_doom = ptrace_mm_doom, .mm_reap = ptrace_mm_reap,   \
+	.vdso = ptrace_vdso, .thread_host_tid = ptrace_thread_host_tid
+
 long ptrace_fpu_get(struct pf_thread *th, void *buf, size_t size);
 int ptrace_fpu_set(struct pf_thread *th, const void *buf, size_t size);
 int ptrace_copy_fpu(struct pf_thread *dst, struct pf_thread *src);
