@@ -21,7 +21,9 @@
 #include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/epoll.h>
 #include <sys/resource.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -560,6 +562,36 @@ lost:
 	mark_dead(mm);
 	drain_sock();
 	return -ESRCH;
+}
+
+int ptrace_event_fds(int *epfd, int *sigfd)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = NULL };
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	*sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	*epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (*sigfd < 0 || *epfd < 0)
+		return -errno;
+	return epoll_ctl(*epfd, EPOLL_CTL_ADD, *sigfd, &ev) < 0 ? -errno : 0;
+}
+
+bool ptrace_sigchld(int sigfd, bool read_fd)
+{
+	static unsigned evloop_sigchlds;
+	struct signalfd_siginfo si;
+	bool got = false;
+
+	/* One read: SIGCHLD is pending once at most. */
+	if (read_fd && read(sigfd, &si, sizeof(si)) > 0)
+		got = true;
+	if (host_evloop_sigchld_count() != evloop_sigchlds) {
+		evloop_sigchlds = host_evloop_sigchld_count();
+		got = true;
+	}
+	return got;
 }
 
 /* Waits for a new stub thread's first stop (PTRACE_EVENT_STOP, in the

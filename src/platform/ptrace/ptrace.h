@@ -135,6 +135,13 @@ struct pf_thread *ptrace_thread_lookup(int tid);
 void ptrace_thread_hash_add(struct pf_thread *th);
 void ptrace_thread_hash_del(struct pf_thread *th);
 void ptrace_mm_reaped(int pid);
+/* The SIGCHLD signalfd and an epoll set holding it (data.ptr NULL), which
+ * the seccomp and sigsys backends wait on and the event loop watches. */
+int ptrace_event_fds(int *epfd, int *sigfd);
+/* Whether a SIGCHLD came since the last look: read from sigfd (if
+ * read_fd: the caller knows it is ready, or looks anyway), or taken by the
+ * event loop meanwhile. Without one there is nothing to reap. */
+bool ptrace_sigchld(int sigfd, bool read_fd);
 /* The stub whose control thread is pid, or NULL. */
 struct pf_mm *ptrace_mm_lookup(int pid);
 /* Whether mm's control thread is gone (reads /proc: a slow path); one in

@@ -21,7 +21,6 @@
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/ptrace.h>
-#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/user.h>
 #include <sys/wait.h>
@@ -488,7 +487,6 @@ static int take_notification(struct pf_thread *th, pf_event_fn fn)
 
 static int sc_poll(pf_event_fn fn)
 {
-	static unsigned evloop_sigchlds;
 	struct epoll_event evs[32];
 	int i, k, tid, status, n = 0;
 	bool sigchld = false;
@@ -497,20 +495,10 @@ static int sc_poll(pf_event_fn fn)
 	 * again. Without one (here or in the event loop) there is nothing to
 	 * reap, and the common call saves a wait4. */
 	k = epoll_wait(sc_epfd, evs, 32, 0);
-	for (i = 0; i < k; i++) {
-		if (evs[i].data.ptr == NULL) {
-			struct signalfd_siginfo si;
-
-			/* One read: SIGCHLD is pending once at most. */
-			if (read(sc_sigfd, &si, sizeof(si)) < 0 && errno != EAGAIN)
-				return -errno;
+	for (i = 0; i < k; i++)
+		if (evs[i].data.ptr == NULL)
 			sigchld = true;
-		}
-	}
-	if (host_evloop_sigchld_count() != evloop_sigchlds) {
-		evloop_sigchlds = host_evloop_sigchld_count();
-		sigchld = true;
-	}
+	sigchld = ptrace_sigchld(sc_sigfd, sigchld) || sigchld;
 	while (sigchld && (tid = waitpid(-1, &status, __WALL | WNOHANG)) > 0) {
 		handle_status(tid, status, fn);
 		n++;
@@ -567,8 +555,6 @@ static int sc_probe(void)
 
 static int sc_init(void)
 {
-	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = NULL };
-	sigset_t set;
 	int ret;
 
 	ret = sc_probe();
@@ -580,14 +566,9 @@ static int sc_init(void)
 	ret = write_guest_filter();
 	if (ret < 0)
 		return ret;
-	sigemptyset(&set);
-	sigaddset(&set, SIGCHLD);
-	sc_sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
-	sc_epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (sc_sigfd < 0 || sc_epfd < 0)
-		return -errno;
-	if (epoll_ctl(sc_epfd, EPOLL_CTL_ADD, sc_sigfd, &ev) < 0)
-		return -errno;
+	ret = ptrace_event_fds(&sc_epfd, &sc_sigfd);
+	if (ret < 0)
+		return ret;
 	return host_evloop_watch(sc_epfd, false, sc_ready, NULL);
 }
 

@@ -40,7 +40,6 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
-#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/audit.h>
@@ -76,6 +75,8 @@
 
 static int sg_epfd = -1;	   /* the eventfd and sg_sigfd */
 static int sg_sigfd = -1;	   /* SIGCHLD: a control thread's stop or exit */
+static bool sigchld_ready;	   /* sg_wait's epoll saw sg_sigfd ready */
+static int64_t last_sigfd_ns;	   /* the last read of sg_sigfd */
 static int sg_evfd = -1;	   /* a stub's handler wakes the sleeping kernel */
 static volatile uint32_t *g_sleep; /* the kernel's view of STUB_G_SLEEP */
 static bool armed;		   /* g_sleep is set */
@@ -86,6 +87,12 @@ static LIST_HEAD_DECL(threads); /* every thread */
 static uint32_t *state_word(struct pf_thread *th)
 {
 	return (uint32_t *)(th->box + STUB_SLOT_STATE);
+}
+
+/* The kernel's view of mm's slot i: its slots follow the ops page. */
+static char *slot_box(struct pf_mm *mm, int i)
+{
+	return (char *)mm->page + STUB_OPS_SIZE + (size_t)i * STUB_SLOT_SIZE;
 }
 
 static uint64_t slot_addr(int slot)
@@ -244,7 +251,16 @@ static void regs_to_frame(struct pf_thread *th)
 	memcpy(th->box + STUB_SLOT_SET, &set, 4);
 }
 
-/* Hands the frame back: the handler returns to it. */
+/* The kernel is done with th's frame: the handler, spinning or asleep,
+ * returns to it. */
+static void hand_back(struct pf_thread *th)
+{
+	if (__atomic_exchange_n(state_word(th), STUB_SLOT_ANSWER, __ATOMIC_SEQ_CST) ==
+	    STUB_SLOT_SLEEP)
+		syscall(SYS_futex, state_word(th), FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
+/* Hands the frame back with the registers the kernel set. */
 static void answer(struct pf_thread *th)
 {
 	if (th->regs_dirty)
@@ -254,9 +270,7 @@ static void answer(struct pf_thread *th)
 	th->regs_valid = th->regs_dirty = false;
 	th->running = true;
 	list_add_tail(&th->run_link, &running);
-	if (__atomic_exchange_n(state_word(th), STUB_SLOT_ANSWER, __ATOMIC_SEQ_CST) ==
-	    STUB_SLOT_SLEEP)
-		syscall(SYS_futex, state_word(th), FUTEX_WAKE, 1, NULL, NULL, 0);
+	hand_back(th);
 }
 
 static bool sig_is_fault(int signo, int code)
@@ -434,15 +448,16 @@ static int stub_died(struct pf_mm *mm, pf_event_fn fn)
 
 static int reap(pf_event_fn fn)
 {
-	static unsigned evloop_sigchlds;
-	struct signalfd_siginfo si;
+	int64_t now = now_ns();
 	int pid, status, n = 0;
-	bool sigchld = read(sg_sigfd, &si, sizeof(si)) > 0;
+	bool sigchld;
 
-	if (host_evloop_sigchld_count() != evloop_sigchlds) {
-		evloop_sigchlds = host_evloop_sigchld_count();
-		sigchld = true;
-	}
+	/* The signalfd is read after the epoll wait said so, or once a
+	 * millisecond: not on every pass of the idle loop (a host call). */
+	sigchld = ptrace_sigchld(sg_sigfd, sigchld_ready || now - last_sigfd_ns > 1000000);
+	if (sigchld_ready || now - last_sigfd_ns > 1000000)
+		last_sigfd_ns = now;
+	sigchld_ready = false;
 	while (sigchld && (pid = waitpid(-1, &status, __WALL | WNOHANG)) > 0) {
 		struct pf_mm *mm = ptrace_mm_lookup(pid);
 
@@ -525,9 +540,11 @@ static int sg_wait(pf_event_fn fn)
 			return n;
 		/* A host signal to skas (EINTR) ends the wait: the idle loop
 		 * passes it on. */
-		if (epoll_wait(sg_epfd, &ev, 1, timeout_ns < 0 ? -1 : (int)(timeout_ns / 1000000)) <
-		    0)
+		n = epoll_wait(sg_epfd, &ev, 1, timeout_ns < 0 ? -1 : (int)(timeout_ns / 1000000));
+		if (n < 0)
 			return errno == EINTR ? 0 : -errno;
+		if (n > 0 && ev.data.ptr == NULL)
+			sigchld_ready = true;
 	}
 }
 
@@ -548,10 +565,7 @@ static int alloc_slot(struct pf_mm *mm)
 			continue;
 		/* A retired thread's slot is free once the host has cleared
 		 * its tid word (it exited). */
-		memcpy(&tid,
-		       (char *)mm->page + STUB_OPS_SIZE + (size_t)i * STUB_SLOT_SIZE +
-			       STUB_SLOT_TID,
-		       4);
+		memcpy(&tid, slot_box(mm, i) + STUB_SLOT_TID, 4);
 		if (tid != 0 && i < mm->slots_hwm)
 			continue;
 		mm->slot_used[i / 64] |= 1ULL << (i % 64);
@@ -567,25 +581,35 @@ static void free_slot(struct pf_mm *mm, int slot)
 	mm->slot_used[slot / 64] &= ~(1ULL << (slot % 64));
 }
 
-/* Waits for a new thread's first trap (STUB_SIGSYS_INIT's). */
-static int first_trap(struct pf_thread *th)
+/* Waits up to timeout_ns for th to trap; false if it does not, if its stub
+ * has gone, or (born: it has run, so its tid word is set) if it has left. */
+static bool wait_trap(struct pf_thread *th, int64_t timeout_ns, bool born)
 {
-	struct pf_event ev;
-	int64_t start = now_ns(), t;
+	int64_t start = now_ns();
 	int i;
 
 	for (i = 0;; i++) {
 		if (posted(th))
-			break;
+			return true;
+		if (born && exited(th))
+			return false;
 		if (i < 100) {
 			__builtin_ia32_pause();
 			continue;
 		}
-		t = now_ns();
-		if (t - start > 2000000000LL || ((i & 63) == 0 && ptrace_stub_exited(th->mm)))
-			return -EAGAIN;
+		if (now_ns() - start > timeout_ns || ((i & 63) == 0 && ptrace_stub_exited(th->mm)))
+			return false;
 		sched_yield();
 	}
+}
+
+/* Waits for a new thread's first trap (STUB_SIGSYS_INIT's). */
+static int first_trap(struct pf_thread *th)
+{
+	struct pf_event ev;
+
+	if (!wait_trap(th, 2000000000LL, false))
+		return -EAGAIN;
 	list_add_tail(&th->run_link, &running); /* take() takes it off */
 	th->running = true;
 	if (take(th, &ev) <= 0 || ev.kind != PF_EV_SYSCALL)
@@ -617,7 +641,7 @@ static int sg_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **out)
 	th->mm = mm;
 	th->owner = owner;
 	th->slot = slot;
-	th->box = (char *)mm->page + STUB_OPS_SIZE + (size_t)slot * STUB_SLOT_SIZE;
+	th->box = slot_box(mm, slot);
 	th->tid = -1;
 	memset(th->box, 0, STUB_SLOT_STACK);
 	base = slot_addr(slot);
@@ -646,27 +670,6 @@ static int sg_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **out)
 	return 0;
 }
 
-/* Waits for a running thread to trap (after an interrupt). */
-static bool await_trap(struct pf_thread *th)
-{
-	int64_t start = now_ns();
-	int i;
-
-	for (i = 0;; i++) {
-		if (posted(th))
-			return true;
-		if (exited(th))
-			return false;
-		if (i < 100) {
-			__builtin_ia32_pause();
-			continue;
-		}
-		if (now_ns() - start > 200000000LL || ((i & 63) == 0 && ptrace_stub_exited(th->mm)))
-			return false;
-		sched_yield();
-	}
-}
-
 /* A retired thread leaves by exit(0) at STUB_EXIT_THREAD with every
  * signal blocked (a late interrupt must not bring it back to the
  * handler); the host then clears its slot's tid word. */
@@ -689,7 +692,7 @@ static void sg_thread_put(struct pf_thread *th)
 				th->stop_asked_ns = now_ns();
 				syscall(SYS_tgkill, mm->ctl_pid, th->tid, STUB_SIG_INTERRUPT);
 			}
-			if (!await_trap(th)) {
+			if (!wait_trap(th, 200000000LL, true)) {
 				ptrace_stub_kill(mm);
 				goto out;
 			}
@@ -716,9 +719,7 @@ static void sg_thread_put(struct pf_thread *th)
 		uc->uc_mcontext.rip = STUB_EXIT_THREAD;
 		th->regs_dirty = false;
 		memset(th->box + STUB_SLOT_SET, 0, 4);
-		if (__atomic_exchange_n(state_word(th), STUB_SLOT_ANSWER, __ATOMIC_SEQ_CST) ==
-		    STUB_SLOT_SLEEP)
-			syscall(SYS_futex, state_word(th), FUTEX_WAKE, 1, NULL, NULL, 0);
+		hand_back(th);
 	}
 out:
 	free_slot(mm, th->slot);
@@ -890,10 +891,9 @@ static int sg_probe(void)
 
 static int sg_init(void)
 {
-	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = NULL };
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &sg_evfd };
 	uint64_t spin_ticks, one = 1;
 	char *global;
-	sigset_t set;
 	int ret, gfd;
 
 	ret = sg_probe();
@@ -931,15 +931,9 @@ static int sg_init(void)
 	ret = write_guest_filter();
 	if (ret < 0)
 		return ret;
-	sigemptyset(&set);
-	sigaddset(&set, SIGCHLD);
-	sg_sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
-	sg_epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (sg_sigfd < 0 || sg_epfd < 0)
-		return -errno;
-	if (epoll_ctl(sg_epfd, EPOLL_CTL_ADD, sg_sigfd, &ev) < 0)
-		return -errno;
-	ev.data.ptr = &sg_evfd;
+	ret = ptrace_event_fds(&sg_epfd, &sg_sigfd);
+	if (ret < 0)
+		return ret;
 	if (epoll_ctl(sg_epfd, EPOLL_CTL_ADD, sg_evfd, &ev) < 0)
 		return -errno;
 	return host_evloop_watch(sg_epfd, false, sg_ready, NULL);
