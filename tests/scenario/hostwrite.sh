@@ -163,6 +163,8 @@ int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "block";
 
+	fprintf(stderr, "start\n"); /* the host side's clock starts here */
+
 	memset(buf, 'x', sizeof(buf));
 	if (!strcmp(mode, "block"))
 		return block();
@@ -179,11 +181,29 @@ int main(int argc, char **argv)
 EOF
 gcc -static -O1 -Wall -Werror -o "$tmp/w" "$tmp/w.c" || { echo "# cannot build the helper"; exit 2; }
 
-# both MODE READER: the helper's stderr and its stdout pipe's READER's
-# output (a shell command), natively and under skas.
+# The host side's sleeps count from the helper's (or shell's) first line
+# on stderr, "start", written to $tmp/err: not from the command's start, so
+# that a slow start of skas (a cold cache on a loaded machine) does not
+# move a drain or a signal before the writes it is meant to follow.
+started() {
+	local i
+	for i in $(seq 400); do [ -s "$tmp/err" ] && return; sleep 0.05; done
+}
+
+# pair MODE READER CMD...: the helper's stderr, then its stdout pipe's
+# READER's output (a shell command).
+pair() {
+	local mode=$1 reader=$2 out
+	shift 2
+	: >"$tmp/err"
+	out=$("$@" "$tmp/w" "$mode" 2>"$tmp/err" | (started; eval "$reader"))
+	cat "$tmp/err"
+	printf '%s\n' "$out"
+}
+# both MODE READER: pair, natively and under skas.
 both() {
-	native=$({ timeout -k 5 20 "$tmp/w" "$1" | (eval "$2"); } 2>&1)
-	skas=$({ timeout -k 5 30 "$SKAS" run -- "$tmp/w" "$1" | (eval "$2"); } 2>&1)
+	native=$(pair "$1" "$2" timeout -k 5 20 2>&1)
+	skas=$(pair "$1" "$2" timeout -k 5 30 "$SKAS" run -- 2>&1)
 }
 
 both block 'sleep 2; wc -c'
@@ -195,7 +215,10 @@ check "O_NONBLOCK writes to a full host pipe: short count, EAGAIN; poll and EPOL
 
 # The host's SIGTERM to skas (natively to the helper) while the write waits.
 term() { # CMD...
-	{ "$@" "$tmp/w" term & pid=$!; sleep 0.5; kill -TERM $pid; wait $pid; } | (sleep 1.5; wc -c)
+	: >"$tmp/err"
+	{ "$@" "$tmp/w" term 2>"$tmp/err" & pid=$!; started; sleep 0.5; kill -TERM $pid; wait $pid; } |
+		(started; sleep 2; wc -c)
+	cat "$tmp/err"
 }
 native=$(term 2>&1)
 skas=$(term timeout -k 5 30 "$SKAS" run -- 2>&1)
@@ -204,9 +227,10 @@ check "host SIGTERM interrupts a guest's write to a full host pipe" "$native" "$
 # A shell: yes fills its stdout pipe (not read for 3 s) while the shell
 # sleeps, kills it and exits; 1.5 s on, everything has ended.
 shell() { # CMD...
-	rm -f "$tmp/err"
-	{ "$@" sh -c 'yes & sleep 0.3; kill $!; wait $!; echo "yes ended: $?" >&2' 2>"$tmp/err"
-	  echo "exit $?" >>"$tmp/err"; } | (sleep 3; head -c 1 >/dev/null) &
+	: >"$tmp/err"
+	{ "$@" sh -c 'echo start >&2; yes & sleep 0.3; kill $!; wait $!; echo "yes ended: $?" >&2' 2>"$tmp/err"
+	  echo "exit $?" >>"$tmp/err"; } | (started; sleep 3; head -c 1 >/dev/null) &
+	started
 	sleep 1.5
 	grep -v '^Terminated$' "$tmp/err" # dash's job notice: not always under skas either way
 	wait
@@ -217,7 +241,9 @@ check "sh, sleep and kill run on while yes waits on a full host pipe" "$native" 
 
 # The guest's O_NONBLOCK on its stdin reaches no further than the guest.
 rnb() { # CMD...
-	{ sleep 0.5; printf ab; sleep 0.5; } | "$@" "$tmp/w" rnb 2>&1
+	: >"$tmp/err"
+	{ started; sleep 0.5; printf ab; sleep 0.5; } | "$@" "$tmp/w" rnb 2>"$tmp/err"
+	cat "$tmp/err"
 }
 check "O_NONBLOCK read of an empty host pipe: EAGAIN, then poll" "$(rnb)" \
 	"$(rnb timeout -k 5 30 "$SKAS" run --)"
@@ -229,6 +255,7 @@ import socket, subprocess, sys, time
 a, b = socket.socketpair()
 p = subprocess.Popen(sys.argv[1:], stdout=a, stderr=subprocess.PIPE)
 a.close()
+first = p.stderr.readline()  # "start": the clock starts there
 time.sleep(2)
 b.settimeout(5)
 n = 0
@@ -237,7 +264,7 @@ while True:
     if not d:
         break
     n += len(d)
-sys.stdout.write(p.communicate()[1].decode())
+sys.stdout.write((first + p.communicate()[1]).decode())
 print("read", n)
 EOF
 	for m in block alarm; do
@@ -251,9 +278,9 @@ fi
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	chmod 755 "$tmp"
 	for m in block alarm; do
-		native=$({ timeout -k 5 20 "$tmp/w" $m | (sleep 2; wc -c); } 2>&1)
-		skas=$({ timeout -k 5 30 setpriv --reuid 65534 --regid 65534 --clear-groups \
-			"$SKAS" run -- "$tmp/w" $m | (sleep 2; wc -c); } 2>&1)
+		native=$(pair $m 'sleep 2; wc -c' timeout -k 5 20 2>&1)
+		skas=$(pair $m 'sleep 2; wc -c' timeout -k 5 30 setpriv --reuid 65534 --regid 65534 \
+			--clear-groups "$SKAS" run -- 2>&1)
 		check "a host pipe skas cannot reopen as stdout: w $m" "$native" "$skas"
 	done
 fi
@@ -267,6 +294,7 @@ import os, pty, subprocess, sys, time, tty
 m, s = pty.openpty()
 tty.setraw(s)
 p = subprocess.Popen(sys.argv[1:], stdout=m, stderr=subprocess.PIPE)
+p.stderr.readline()  # "start": the clock starts there
 time.sleep(2)
 os.set_blocking(s, False)
 t = time.time()
