@@ -15,9 +15,11 @@ run_suite() {
 	shift
 	local out
 	echo "# === $name"
+	local t0=$SECONDS
 	out=$("$@" 2>&1)
 	local rc=$?
 	printf '%s\n' "$out"
+	echo "# $name: $((SECONDS - t0)) s"
 	local line
 	line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
 	if [ -n "$line" ]; then
