@@ -743,8 +743,18 @@ void ptrace_mm_put(struct pf_mm *mm)
 	 * reap it, and a reaped stub's ctl_pid is -1. */
 	ptrace_stub_kill(mm);
 	mm_hash_del(mm);
-	if (mm->page && mm->page != shared_ops)
-		put_ops_page(mm->page, mm->page_fd, mm->slots_hwm);
+	/* Only a reaped stub's page goes back to the pool: the threads of
+	 * one killed a moment ago may still wait on its words (a wake of
+	 * one would wake them first) and clear their tid words as they exit
+	 * (the next stub's slots). */
+	if (mm->page && mm->page != shared_ops) {
+		if (mm->ctl_pid <= 0) {
+			put_ops_page(mm->page, mm->page_fd, mm->slots_hwm);
+		} else {
+			munmap(mm->page, ops_file_size);
+			close(mm->page_fd);
+		}
+	}
 	free(mm);
 }
 

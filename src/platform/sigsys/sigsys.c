@@ -29,6 +29,7 @@
  * stub). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stddef.h>
@@ -255,9 +256,12 @@ static void regs_to_frame(struct pf_thread *th)
  * returns to it. */
 static void hand_back(struct pf_thread *th)
 {
+	/* All waiters: the slots are in a pooled ops page, and a thread of a
+	 * stub killed a moment ago may still wait on this word, ahead of the
+	 * thread the answer is for. */
 	if (__atomic_exchange_n(state_word(th), STUB_SLOT_ANSWER, __ATOMIC_SEQ_CST) ==
 	    STUB_SLOT_SLEEP)
-		syscall(SYS_futex, state_word(th), FUTEX_WAKE, 1, NULL, NULL, 0);
+		syscall(SYS_futex, state_word(th), FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
 /* Hands the frame back with the registers the kernel set. */
