@@ -6,6 +6,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
+#include <string.h>
+#include <ucontext.h>
 #include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
@@ -16,7 +18,9 @@
 static int epfd = -1;
 static int sigchld_fd = -1; /* stub events wake the epoll wait too */
 static int nwatched;
-static unsigned sigchld_reads; /* SIGCHLDs taken here (host_evloop_sigchld_count) */
+/* SIGCHLDs taken here or by sigchld_handler (host_evloop_sigchld_count) */
+static volatile unsigned sigchld_reads;
+static long platform_mark; /* the epoll data of the platform's own fd */
 
 /* Persistent watches (host_evloop_watch): the kernel's own readers of
  * host fds (the console), not tasks. */
@@ -59,6 +63,13 @@ int host_evloop_watch(int fd, bool write, void (*fn)(void *arg), void *arg)
 	*w = (struct watch){ .fd = fd, .write = write, .fn = fn, .arg = arg };
 	nwatched++;
 	return 0;
+}
+
+int host_evloop_watch_platform(int fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &platform_mark };
+
+	return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) < 0 ? -errno : 0;
 }
 
 int host_evloop_watch_pause(int fd, bool paused)
@@ -188,6 +199,10 @@ int host_evloop_wait(int64_t timeout_ns)
 		ms = -1;
 	else
 		ms = (int)((timeout_ns + 999999) / 1000000);
+	/* A SIGCHLD the handler took meanwhile is in the count only: the
+	 * idle loop must look at the platform before it waits. */
+	if (host_sigchld_block())
+		ms = 0;
 	n = epoll_wait(epfd, evs, 16, ms);
 	if (n < 0)
 		return errno == EINTR ? 0 : -errno;
@@ -217,4 +232,87 @@ int host_evloop_wait(int64_t timeout_ns)
 		}
 	}
 	return n;
+}
+
+/* SIGCHLD to a handler instead of the signalfd (host_sigchld_unblock), so
+ * that it ends a wait no epoll covers: host_ioctl_unless_sigchld. The
+ * ioctl's code is below, bounded by three labels: a SIGCHLD that comes
+ * after the caller's look at the count but before the syscall instruction
+ * has run (or while it waits: SA_RESTART backs rip up to the instruction)
+ * sends it to the end instead, with -EINTR; one that comes after the call
+ * returned leaves it alone. */
+__asm__(".pushsection .text\n"
+	".type host_ioctl_seen, @function\n"
+	"host_ioctl_seen:\n"	 /* (fd, req, arg, &count, seen) */
+	"	mov $16, %eax\n" /* SYS_ioctl */
+	"host_ioctl_seen_check:\n"
+	"	cmp (%rcx), %r8d\n"
+	"	jne host_ioctl_seen_cancel\n"
+	"host_ioctl_seen_call:\n"
+	"	syscall\n"
+	"	ret\n"
+	"host_ioctl_seen_cancel:\n"
+	"	mov $-4, %rax\n" /* -EINTR */
+	"	ret\n"
+	".size host_ioctl_seen, .-host_ioctl_seen\n"
+	".popsection\n");
+long host_ioctl_seen(int fd, unsigned long req, void *arg, volatile unsigned *count, unsigned seen);
+extern const char host_ioctl_seen_check[], host_ioctl_seen_call[], host_ioctl_seen_cancel[];
+
+static bool sigchld_handled; /* unblocked, to sigchld_handler */
+
+static void sigchld_handler(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t *uc = ucv;
+	uintptr_t ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+
+	(void)sig;
+	(void)si;
+	sigchld_reads = sigchld_reads + 1;
+	if (ip >= (uintptr_t)host_ioctl_seen_check && ip <= (uintptr_t)host_ioctl_seen_call)
+		uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(uintptr_t)host_ioctl_seen_cancel;
+}
+
+int host_sigchld_unblock(void)
+{
+	static bool installed;
+	sigset_t set;
+
+	if (sigchld_handled)
+		return 0;
+	if (!installed) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = sigchld_handler;
+		sa.sa_flags = SA_SIGINFO | SA_RESTART;
+		sigemptyset(&sa.sa_mask);
+		if (sigaction(SIGCHLD, &sa, NULL) < 0)
+			return -errno;
+		installed = true;
+	}
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	if (sigprocmask(SIG_UNBLOCK, &set, NULL) < 0)
+		return -errno;
+	sigchld_handled = true;
+	return 0;
+}
+
+bool host_sigchld_block(void)
+{
+	sigset_t set;
+
+	if (!sigchld_handled)
+		return false;
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	sigchld_handled = false;
+	return true;
+}
+
+long host_ioctl_unless_sigchld(int fd, unsigned long req, void *arg, unsigned seen)
+{
+	return host_ioctl_seen(fd, req, arg, &sigchld_reads, seen);
 }

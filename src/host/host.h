@@ -144,6 +144,19 @@ unsigned host_evloop_sigchld_count(void);
  * for reading (or writing), until paused or removed. */
 int host_evloop_watch(int fd, bool write, void (*fn)(void *arg), void *arg);
 int host_evloop_watch_pause(int fd, bool paused);
+/* The platform's own fd (its traps): it ends host_evloop_wait, which runs
+ * nothing for it (the idle loop polls the platform after every wait), and
+ * it does not count in host_evloop_busy. */
+int host_evloop_watch_platform(int fd);
+/* SIGCHLD, blocked and read through signalfds, goes to a handler that
+ * counts it (host_evloop_sigchld_count) while unblocked: a platform whose
+ * wait no epoll covers unblocks it, and host_ioctl_unless_sigchld's wait
+ * ends with -EINTR at a SIGCHLD whose count comes after seen. Every epoll
+ * wait blocks it first (host_sigchld_block: true if it was unblocked, a
+ * SIGCHLD may be in the count only). */
+int host_sigchld_unblock(void);
+bool host_sigchld_block(void);
+long host_ioctl_unless_sigchld(int fd, unsigned long req, void *arg, unsigned seen);
 int host_evloop_unwatch(int fd);
 /* An edge-triggered watch (the host's EPOLLET): fn(arg, events) runs in the
  * idle loop at each readiness event of fd for reading (or writing), with

@@ -39,6 +39,21 @@
 static int sc_epfd = -1;  /* every guest thread's listener, and sc_sigfd */
 static int sc_sigfd = -1; /* SIGCHLD: a ptrace stop or an exit to reap */
 
+/* The threads in SC_RUNNING, and the last one resumed: while it is the
+ * only one, the next trap can only be its notification or a SIGCHLD, and
+ * the wait needs no epoll (sc_wait). The count may be too high (a thread
+ * that died running counts until put), never too low. */
+static int sc_nrunning;
+static struct pf_thread *sc_last;
+
+static void set_state(struct pf_thread *th, enum sc_state state)
+{
+	sc_nrunning += (state == SC_RUNNING) - (th->state == SC_RUNNING);
+	th->state = state;
+	if (state == SC_RUNNING)
+		sc_last = th;
+}
+
 /* The calls that stop in ptrace (RET_TRACE): the kernel reads or writes
  * their registers (or, for exit, lets the retired thread's exit through);
  * a signal to oneself (raise) is delivered right after its call, so it
@@ -109,7 +124,7 @@ static int notified_to_stopped(struct pf_thread *th)
 	th->has_result = false;
 	th->regs_valid = th->regs_dirty = true;
 	th->at_syscall = true;
-	th->state = SC_STOPPED;
+	set_state(th, SC_STOPPED);
 	th->running = false;
 	th->want_stop = false;
 	return 0;
@@ -167,7 +182,7 @@ static int sc_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **out)
 	if (ret < 0)
 		return ret;
 	th->listener = -1;
-	th->state = SC_STOPPED;
+	set_state(th, SC_STOPPED);
 	fd = box_thread(th);
 	if (fd < 0) {
 		ret = fd;
@@ -244,6 +259,9 @@ static void sc_thread_put(struct pf_thread *th)
 			goto out;
 	}
 out:
+	set_state(th, SC_STOPPED);
+	if (sc_last == th)
+		sc_last = NULL;
 	if (th->listener >= 0) {
 		epoll_ctl(sc_epfd, EPOLL_CTL_DEL, th->listener, NULL);
 		close(th->listener);
@@ -316,7 +334,7 @@ static int answer(struct pf_thread *th)
 	resp.val = th->has_result ? th->result : -ENOSYS;
 	if (ioctl(th->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp) == 0) {
 		th->has_result = false;
-		th->state = SC_RUNNING;
+		set_state(th, SC_RUNNING);
 		th->running = true;
 		return 0;
 	}
@@ -361,7 +379,7 @@ static int sc_resume(struct pf_thread *th)
 	th->regs_valid = th->regs_dirty = th->has_result = th->at_syscall = false;
 	if (ptrace(PTRACE_CONT, th->tid, 0, 0) < 0)
 		return -ESRCH;
-	th->state = SC_RUNNING;
+	set_state(th, SC_RUNNING);
 	th->running = true;
 	return 0;
 }
@@ -418,7 +436,7 @@ static void handle_status(int tid, int status, pf_event_fn fn)
 		notified_to_stopped(th);
 		return;
 	}
-	th->state = SC_STOPPED;
+	set_state(th, SC_STOPPED);
 	th->running = false;
 	if (status >> 16 == PTRACE_EVENT_SECCOMP) {
 		struct ptrace_syscall_info info;
@@ -451,7 +469,7 @@ static void handle_status(int tid, int status, pf_event_fn fn)
 	if (status >> 16 != 0) {
 		/* A stray interrupt or group stop: not the guest's. */
 		if (ptrace(PTRACE_CONT, tid, 0, 0) == 0) {
-			th->state = SC_RUNNING;
+			set_state(th, SC_RUNNING);
 			th->running = true;
 		}
 		return;
@@ -460,49 +478,64 @@ static void handle_status(int tid, int status, pf_event_fn fn)
 	fn(th->owner, &ev);
 }
 
+/* th's notification req, received: the event. */
+static void notified(struct pf_thread *th, const struct seccomp_notif *req, pf_event_fn fn)
+{
+	struct pf_event ev;
+
+	set_state(th, SC_NOTIFIED);
+	th->running = false;
+	th->notif_id = req->id;
+	th->regs_valid = th->regs_dirty = th->has_result = th->at_syscall = false;
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = PF_EV_SYSCALL;
+	ev.nr = req->data.nr;
+	ev.compat = req->data.arch != AUDIT_ARCH_X86_64;
+	memcpy(ev.args, req->data.args, sizeof(ev.args));
+	ev.ip = req->data.instruction_pointer;
+	fn(th->owner, &ev);
+}
+
 /* Takes th's pending notification, if it still is. */
 static int take_notification(struct pf_thread *th, pf_event_fn fn)
 {
 	struct seccomp_notif req;
-	struct pf_event ev;
 
 	if (th->state != SC_RUNNING)
 		return 0;
 	memset(&req, 0, sizeof(req));
 	if (ioctl(th->listener, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0)
 		return 0; /* ENOENT: interrupted meanwhile */
-	th->state = SC_NOTIFIED;
-	th->running = false;
-	th->notif_id = req.id;
-	th->regs_valid = th->regs_dirty = th->has_result = th->at_syscall = false;
-	memset(&ev, 0, sizeof(ev));
-	ev.kind = PF_EV_SYSCALL;
-	ev.nr = req.data.nr;
-	ev.compat = req.data.arch != AUDIT_ARCH_X86_64;
-	memcpy(ev.args, req.data.args, sizeof(ev.args));
-	ev.ip = req.data.instruction_pointer;
-	fn(th->owner, &ev);
+	notified(th, &req, fn);
 	return 1;
 }
 
-static int sc_poll(pf_event_fn fn)
+/* Reaps what a SIGCHLD announced: every stop and exit since. */
+static int reap(pf_event_fn fn)
 {
-	struct epoll_event evs[32];
-	int i, k, tid, status, n = 0;
-	bool sigchld = false;
+	int tid, status, n = 0;
 
-	/* SIGCHLD first, then reap: a stop after the reaping raises it
-	 * again. Without one (here or in the event loop) there is nothing to
-	 * reap, and the common call saves a wait4. */
-	k = epoll_wait(sc_epfd, evs, 32, 0);
-	for (i = 0; i < k; i++)
-		if (evs[i].data.ptr == NULL)
-			sigchld = true;
-	sigchld = ptrace_sigchld(sc_sigfd, sigchld) || sigchld;
-	while (sigchld && (tid = waitpid(-1, &status, __WALL | WNOHANG)) > 0) {
+	while ((tid = waitpid(-1, &status, __WALL | WNOHANG)) > 0) {
 		handle_status(tid, status, fn);
 		n++;
 	}
+	return n;
+}
+
+/* What an epoll wait on sc_epfd returned: SIGCHLD first, then reap (a stop
+ * after the reaping raises it again); then the notifications. Without a
+ * SIGCHLD (here or in the event loop) there is nothing to reap, and the
+ * common call saves a wait4. */
+static int sc_events(const struct epoll_event *evs, int k, pf_event_fn fn)
+{
+	int i, n = 0;
+	bool sigchld = false;
+
+	for (i = 0; i < k; i++)
+		if (evs[i].data.ptr == NULL)
+			sigchld = true;
+	if (ptrace_sigchld(sc_sigfd, sigchld) || sigchld)
+		n += reap(fn);
 	for (i = 0; i < k; i++) {
 		struct pf_thread *th = evs[i].data.ptr;
 
@@ -512,25 +545,72 @@ static int sc_poll(pf_event_fn fn)
 	return n;
 }
 
-static int sc_wait(pf_event_fn fn)
+static int sc_poll(pf_event_fn fn)
 {
-	struct epoll_event ev;
-	int n;
+	struct epoll_event evs[32];
+	int k = epoll_wait(sc_epfd, evs, 32, 0);
 
-	for (;;) {
-		n = sc_poll(fn);
-		if (n > 0)
-			return n;
-		/* A host signal to skas (EINTR) ends the wait: the idle loop
-		 * passes it on. */
-		if (epoll_wait(sc_epfd, &ev, 1, -1) < 0)
-			return errno == EINTR ? 0 : -errno;
-	}
+	return sc_events(evs, k < 0 ? 0 : k, fn);
 }
 
-static void sc_ready(void *arg)
+/* The wait when one thread runs: its notification or a SIGCHLD (its
+ * ptrace stop or exit, or another stub's end) is all that can come, and
+ * the wait is NOTIF_RECV itself, SIGCHLD unblocked to end it, one host
+ * call per trap fewer than an epoll wait and the RECV after it. Returns
+ * 1 with the event taken, 0 if the idle loop should look again (a SIGCHLD
+ * counted, a host signal), -1 if the epoll wait should run. */
+static int wait_one(struct pf_thread *th, pf_event_fn fn)
 {
-	(void)arg; /* the idle loop polls the platform after every wait */
+	struct seccomp_notif req;
+	unsigned seen;
+	long r;
+
+	if (host_sigchld_unblock() < 0)
+		return -1;
+	seen = host_evloop_sigchld_count();
+	if (ptrace_sigchld(sc_sigfd, false))
+		return reap(fn) > 0 ? 1 : 0;
+	memset(&req, 0, sizeof(req));
+	r = host_ioctl_unless_sigchld(th->listener, SECCOMP_IOCTL_NOTIF_RECV, &req, seen);
+	if (r == 0) {
+		notified(th, &req, fn);
+		return 1;
+	}
+	return r == -EINTR ? 0 : -1;
+}
+
+static int sc_wait(pf_event_fn fn)
+{
+	struct epoll_event evs[32];
+	struct pf_thread *th = sc_last;
+	int k, n;
+
+	if (sc_nrunning == 1 && th && th->state == SC_RUNNING && th->tid > 0) {
+		n = wait_one(th, fn);
+		if (n >= 0)
+			return n;
+	}
+	/* SIGCHLD back to the signalfd, in the epoll set. */
+	host_sigchld_block();
+	for (;;) {
+		/* A SIGCHLD the event loop or the handler took shows only in
+		 * its count; the wait returns at once if a listener or
+		 * sc_sigfd is ready, and its events are the look: no
+		 * epoll_wait(0) before or after. */
+		if (ptrace_sigchld(sc_sigfd, false)) {
+			n = reap(fn);
+			if (n > 0)
+				return n;
+		}
+		/* A host signal to skas (EINTR) ends the wait: the idle loop
+		 * passes it on. */
+		k = epoll_wait(sc_epfd, evs, 32, -1);
+		if (k < 0)
+			return errno == EINTR ? 0 : -errno;
+		n = sc_events(evs, k, fn);
+		if (n > 0)
+			return n;
+	}
 }
 
 /* The host must have what the backend uses: USER_NOTIF (5.0) and
@@ -569,7 +649,7 @@ static int sc_init(void)
 	ret = ptrace_event_fds(&sc_epfd, &sc_sigfd);
 	if (ret < 0)
 		return ret;
-	return host_evloop_watch(sc_epfd, false, sc_ready, NULL);
+	return host_evloop_watch_platform(sc_epfd);
 }
 
 const struct platform_ops platform_seccomp = {
