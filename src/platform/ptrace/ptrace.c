@@ -791,9 +791,13 @@ int ptrace_mm_recycle(struct pf_mm *mm, uint64_t keep, uint64_t keep_len)
 
 	if (ret < 0)
 		return ret;
-	/* The stub's guest-writable scratch page holds nothing the stub
-	 * reads before writing it (its recvmsg header, written afresh by the
-	 * stub before each recvmsg). Guests may map above the stub too. */
+	/* The stub's own guest-writable scratch page is cleared now: what
+	 * the old image wrote there does not survive its exec (security.sh).
+	 * Guests may map above the stub too. */
+	static const char zero[4096];
+
+	if (ptrace_mm_write(mm, STUB_DATA, zero, sizeof(zero)) != sizeof(zero))
+		return -ESRCH;
 	ptrace_queue_op(mm, SYS_munmap, STUB_END, STUB_TASK_TOP - STUB_END, 0, 0, 0, 0);
 	if (keep_len == 0 || keep + keep_len > STUB_BASE || keep % 4096 || keep_len % 4096) {
 		ptrace_queue_op(mm, SYS_munmap, 0, STUB_BASE, 0, 0, 0, 0);
