@@ -3,6 +3,7 @@
  * the first process's status as a shell reports it. */
 #include <errno.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -432,6 +433,13 @@ int main(int argc, char **argv)
 	char *cwd;
 	int i, ret;
 
+	/* The kernel's heap holds its working set for good: no trim after
+	 * each exit and no regrowth at each exec (two brk calls per exec,
+	 * more per shell loop), and the exec's buffers (~160 KiB) stay on
+	 * the heap rather than in an mmap of their own each time. */
+	mallopt(M_MMAP_THRESHOLD, 4 << 20);
+	mallopt(M_TRIM_THRESHOLD, 32 << 20);
+	mallopt(M_TOP_PAD, 1 << 20);
 	parse(argc, argv, &cl);
 	if (cl.log_file && host_log_open(cl.log_file) < 0)
 		misuse("cannot write the log file '%s'", cl.log_file);

@@ -746,19 +746,10 @@ int exec_switch(struct task *t, struct mm *mm, struct pf_thread *th, const struc
 	struct pf_regs r;
 	int ret;
 
-	/* Keep the segment selectors the host gave the new thread. */
-	ret = platform->get_regs(th, &r);
-	if (ret < 0 && th == t->thread) {
-		mm_put(t->mm);
-		t->mm = mm;
-		return EXEC_FATAL; /* its stub is gone */
-	}
-	if (ret < 0) {
-		platform->thread_put(th);
-		return ret;
-	}
-	r.r15 = r.r14 = r.r13 = r.r12 = r.rbp = r.rbx = r.r11 = r.r10 = r.r9 = r.r8 = 0;
-	r.rax = r.rcx = r.rdx = r.rsi = r.rdi = 0;
+	/* Every register is set here: none is read from the thread first
+	 * (a host call under ptrace and seccomp, where setting them costs
+	 * none until the resume). */
+	memset(&r, 0, sizeof(r));
 	r.orig_rax = (uint64_t)-1;
 	r.rip = regs->rip;
 	r.rsp = regs->rsp;
@@ -768,8 +759,16 @@ int exec_switch(struct task *t, struct mm *mm, struct pf_thread *th, const struc
 	 * thread may have left 64-bit mode). */
 	r.cs = 0x33;
 	r.ss = 0x2b;
-	r.ds = r.es = r.fs = r.gs = 0;
-	platform->set_regs(th, &r);
+	ret = platform->set_regs(th, &r);
+	if (ret < 0 && th == t->thread) {
+		mm_put(t->mm);
+		t->mm = mm;
+		return EXEC_FATAL; /* its stub is gone */
+	}
+	if (ret < 0) {
+		platform->thread_put(th);
+		return ret;
+	}
 	if (th == t->thread) {
 		/* The same host thread (mm_create_recycled): its counts go on,
 		 * as the stub's peak size does; its FPU starts afresh. */

@@ -227,13 +227,27 @@ static void futex_death(struct task *t, uaddr_t uaddr)
 		futex_wake_addr(t->mm, uaddr, 1);
 }
 
+/* Whether a write to t's memory could still be seen once t is gone:
+ * another user of its mm (a thread, a vfork child, CLONE_VM), or a shared
+ * mapping (a robust futex there is other processes' too). Else its
+ * robust list is not read at all (a host call at each exit). */
+static bool mm_outlives(struct task *t)
+{
+	struct vma *v;
+
+	if (t->mm->refcount > 1)
+		return true;
+	list_for_each_entry(v, &t->mm->vmas, link) if (v->flags & VMA_SHARED) return true;
+	return false;
+}
+
 static void exit_robust_list(struct task *t)
 {
 	struct linux_robust_list_head head;
 	uint64_t entry, next, pending;
 	int limit = 2048;
 
-	if (!t->robust_list || !t->mm ||
+	if (!t->robust_list || !t->mm || !mm_outlives(t) ||
 	    copy_from_user(t->mm, &head, t->robust_list, sizeof(head)) < 0)
 		return;
 	pending = head.list_op_pending & ~1ULL;

@@ -633,15 +633,26 @@ static void fpu_reset(struct task *t, char *fpu, long size)
 	platform->fpu_set(t->thread, fpu, size);
 }
 
+/* The initial state is the same for every thread: it is made once from
+ * the first thread's (the layout and size are the host's), and from then
+ * on set without reading the thread's own first (one host call less per
+ * exec). fpu_reset leaves no component but x87 and SSE in the image's
+ * XSAVE header, so nothing of that first thread's state carries over. */
 int fpu_init_state(struct task *t)
 {
 	static char fpu[FPU_AREA_MAX] __attribute__((aligned(64)));
-	long size = platform->fpu_get(t->thread, fpu, sizeof(fpu));
+	static long size;
 
-	if (size < LINUX_FXSAVE_SIZE)
-		return -ESRCH;
-	fpu_reset(t, fpu, size);
-	return 0;
+	if (size == 0) {
+		long n = platform->fpu_get(t->thread, fpu, sizeof(fpu));
+
+		if (n < LINUX_FXSAVE_SIZE)
+			return -ESRCH;
+		fpu_reset(t, fpu, n);
+		size = n;
+		return 0;
+	}
+	return platform->fpu_set(t->thread, fpu, size) < 0 ? -ESRCH : 0;
 }
 
 /* The size of the last signal frame written with its FPU state (from the

@@ -114,6 +114,9 @@ run_ops:
 	mov	32(%rbx), %r10
 	mov	40(%rbx), %r8
 	mov	48(%rbx), %r9
+	cmp	$47, %rax
+	je	fill_msghdr
+run_call:
 	syscall
 	/* The new thread of a clone op with a child entry goes there. */
 	test	%rax, %rax
@@ -295,6 +298,23 @@ sys_return:
 sys_exit:
 	syscall
 	hlt
+
+	/* A recvmsg op: its header at rsi (stub.h STUB_MSG_*), written
+	 * afresh (a guest thread may have changed it), then the call. */
+fill_msghdr:
+	movq	$0, (%rsi)
+	movq	$0, 8(%rsi)
+	lea	STUB_MSG_IOV(%rsi), %rcx
+	mov	%rcx, 16(%rsi)
+	movq	$1, 24(%rsi)
+	lea	STUB_MSG_CONTROL(%rsi), %rcx
+	mov	%rcx, 32(%rsi)
+	movq	$STUB_MSG_CONTROL_LEN, 40(%rsi)
+	movq	$0, 48(%rsi)
+	lea	STUB_MSG_BYTE(%rsi), %rcx
+	mov	%rcx, STUB_MSG_IOV(%rsi)
+	movq	$1, STUB_MSG_IOV + 8(%rsi)
+	jmp	run_call
 
 	.section .bss
 	.balign	4096

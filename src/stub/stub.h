@@ -119,6 +119,16 @@
 #define STUB_GUEST_PROG	     (STUB_PAYLOAD + 0x1000)
 #define STUB_GUEST_PROG_SIZE (STUB_PAYLOAD + STUB_PAYLOAD_SIZE - STUB_GUEST_PROG)
 
+/* The recvmsg header of an fd-receiving op (struct stub_data in
+ * platform/ptrace/ptrace.h, at the op's second argument, STUB_DATA): the
+ * stub writes it afresh before each such op, in its own guest-writable
+ * page, so the kernel need not. msghdr (56 bytes), then its one iovec,
+ * the byte it receives, and the control buffer. */
+#define STUB_MSG_IOV	     56
+#define STUB_MSG_BYTE	     72
+#define STUB_MSG_CONTROL     80
+#define STUB_MSG_CONTROL_LEN 64
+
 /* Host fds in a stub: 0 is the kernel's socket; fds handed in for one batch
  * arrive at 1, 2, ... and are closed before the batch ends. */
 #define STUB_SOCK_FD 0

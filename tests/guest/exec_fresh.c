@@ -1,7 +1,8 @@
 /* What an exec leaves of the old program: nothing. The program re-execs
  * itself (/proc/self/exe) through stages: a page it mapped at a fixed
  * address is gone, the FPU/SSE control state is back to its initial
- * values (MXCSR 0x1f80, x87 control word 0x37f), a vDSO the old program
+ * values (MXCSR 0x1f80, x87 control word 0x37f; at the first exec and at
+ * one after it), a vDSO the old program
  * patched is not the new one's, memory at the top of the range is gone,
  * the vDSO works after a chain of execs and after the old program
  * unmapped its own, and /proc/self/maps names no second [vdso]. skas keeps a
@@ -54,6 +55,17 @@ static uint16_t get_fcw(void)
 
 	__asm__ volatile("fnstcw %0" : "=m"(v));
 	return v;
+}
+
+/* Round toward zero, all exceptions unmasked but the precision one; x87
+ * at single precision. */
+static void set_fpu_modes(void)
+{
+	uint32_t mx = 0x6000 | 0x1000;
+	uint16_t cw = 0x007f;
+
+	__asm__ volatile("ldmxcsr %0" ::"m"(mx));
+	__asm__ volatile("fldcw %0" ::"m"(cw));
 }
 
 /* [vdso] is whole and clock_gettime agrees with the syscall. */
@@ -113,13 +125,7 @@ int main(int argc, char **argv)
 		if (p != MARK_ADDR)
 			return 1;
 		memcpy(p, "old image", 10);
-		/* Round toward zero, all exceptions unmasked but the precision
-		 * one; x87 at single precision. */
-		uint32_t mx = 0x6000 | 0x1000;
-		uint16_t cw = 0x007f;
-
-		__asm__ volatile("ldmxcsr %0" ::"m"(mx));
-		__asm__ volatile("fldcw %0" ::"m"(cw));
+		set_fpu_modes();
 		/* A byte of the vDSO's ELF padding patched through a writable
 		 * mapping of it; memory at the very top of the range (where
 		 * skas's stub lives below), if it is free here. */
@@ -155,10 +161,15 @@ int main(int argc, char **argv)
 		check(get_mxcsr() == 0x1f80, "MXCSR back to 0x1f80");
 		check(get_fcw() == 0x37f, "x87 control word back to 0x37f");
 		check(vdso_ok() && count_maps("[vdso]") == 1, "one working vDSO after an exec");
+		/* Again, for an exec that is not the first: the FPU's initial
+		 * state is not the previous exec's alone. */
+		set_fpu_modes();
 		reexec("third");
 	}
 	if (strcmp(stage, "third") == 0) {
 		check(vdso_ok() && count_maps("[vdso]") == 1, "one working vDSO after two execs");
+		check(get_mxcsr() == 0x1f80, "MXCSR back to 0x1f80 at a second exec");
+		check(get_fcw() == 0x37f, "x87 control word back to 0x37f at a second exec");
 		unmap_vdso();
 		check(count_maps("[vdso]") == 0, "the program unmapped its vDSO");
 		reexec("fourth");

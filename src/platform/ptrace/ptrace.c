@@ -226,33 +226,22 @@ static int send_fd(int fd)
 	return 0;
 }
 
-/* The stub's recvmsg header lives in its own (guest-writable) data page, so
- * it is written afresh before every batch that receives an fd. */
-static int write_stub_msghdr(struct pf_mm *mm)
-{
-	struct stub_data d;
-	struct iovec local = { &d, sizeof(d) };
-	struct iovec remote = { (void *)STUB_DATA, sizeof(d) };
-
-	memset(&d, 0, sizeof(d));
-	d.msg.msg_iov = (struct iovec *)(STUB_DATA + offsetof(struct stub_data, iov));
-	d.msg.msg_iovlen = 1;
-	d.msg.msg_control = (void *)(STUB_DATA + offsetof(struct stub_data, control));
-	d.msg.msg_controllen = sizeof(d.control);
-	d.iov.iov_base = (void *)(STUB_DATA + offsetof(struct stub_data, byte));
-	d.iov.iov_len = 1;
-	if (process_vm_writev(mm->ctl_pid, &local, 1, &remote, 1, 0) != sizeof(d))
-		return -EFAULT;
-	return 0;
-}
+/* The stub writes its recvmsg header itself (stub.h STUB_MSG_*). */
+_Static_assert(offsetof(struct stub_data, iov) == STUB_MSG_IOV, "stub msghdr");
+_Static_assert(offsetof(struct stub_data, byte) == STUB_MSG_BYTE, "stub msghdr");
+_Static_assert(offsetof(struct stub_data, control) == STUB_MSG_CONTROL, "stub msghdr");
+_Static_assert(sizeof(((struct stub_data *)0)->control) == STUB_MSG_CONTROL_LEN, "stub msghdr");
+_Static_assert(sizeof(struct msghdr) == STUB_MSG_IOV, "stub msghdr");
 
 static void close_queued_fds(struct pf_mm *mm)
 {
 	int i;
 
 	for (i = 0; i < mm->nfds; i++)
-		close(mm->fds[i]);
+		if (!(mm->fds_borrowed & 1u << i))
+			close(mm->fds[i]);
 	mm->nfds = 0;
+	mm->fds_borrowed = 0;
 	mm->fd1_of = 0;
 }
 
@@ -466,7 +455,6 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 	}
 	mm->nops = 0;
 	if (mm->nfds) {
-		ret = write_stub_msghdr(mm);
 		for (i = 0; i < mm->nfds && ret == 0; i++)
 			ret = send_fd(mm->fds[i]);
 		close_queued_fds(mm);
@@ -700,13 +688,10 @@ static int fork_stub(struct pf_mm *src, struct pf_mm **out)
 	 * program (the zygote never goes). The fd arrives as fd 1 (nothing
 	 * else is open in a stub). */
 	mm->boot_page = src->page;
-	mm->boot_next = src->batch_end;		     /* the op after the fork's clone */
-	fd = fcntl(mm->page_fd, F_DUPFD_CLOEXEC, 3); /* the queued copy is closed when sent */
-	if (fd < 0) {
-		ptrace_mm_put(mm);
-		return -errno;
-	}
-	mm->fds[mm->nfds++] = fd;
+	mm->boot_next = src->batch_end; /* the op after the fork's clone */
+	/* The page's own fd, sent as it is (no copy to close after). */
+	mm->fds_borrowed |= 1u << mm->nfds;
+	mm->fds[mm->nfds++] = mm->page_fd;
 	ptrace_queue_op(mm, SYS_recvmsg, STUB_SOCK_FD, STUB_DATA, 0, 0, 0, 0);
 	ptrace_queue_op(mm, SYS_mmap, STUB_OPS, STUB_OPS_SIZE, PROT_READ, MAP_SHARED | MAP_FIXED, 1,
 			0);
@@ -816,9 +801,9 @@ int ptrace_mm_recycle(struct pf_mm *mm, uint64_t keep, uint64_t keep_len)
 
 	if (ret < 0)
 		return ret;
-	/* The stub's own guest-writable scratch page is cleared now (before
-	 * any batch writes its recvmsg header there); guests may map above
-	 * the stub too. */
+	/* The stub's own guest-writable scratch page is cleared now: what
+	 * the old image wrote there does not survive its exec (security.sh).
+	 * Guests may map above the stub too. */
 	static const char zero[4096];
 
 	if (ptrace_mm_write(mm, STUB_DATA, zero, sizeof(zero)) != sizeof(zero))

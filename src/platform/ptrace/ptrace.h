@@ -43,6 +43,7 @@ struct pf_mm {
 	int nops;
 	int nfds;
 	int fds[MAX_QUEUED_FDS]; /* dup'ed host fds, sent at flush */
+	unsigned fds_borrowed;	 /* bit i: fds[i] is not ours to close (page_fd) */
 	/* The queued ops leave the last fd received at the stub's fd 1 open
 	 * for more maps of it: the kernel's host fd + 1 it copies (0: none). */
 	int fd1_of;
