@@ -10,6 +10,13 @@ passed=0
 failed=0
 suites_failed=""
 
+# The guest suites' native runs, made by the first platform's suite and
+# taken by the others (tests/guest/run.sh): the same binaries, the same
+# host, so the same stdout and status.
+SKAS_NATIVE_CACHE=$(mktemp -d "${TMPDIR:-/tmp}/skas-native.XXXXXX") || exit 2
+export SKAS_NATIVE_CACHE
+trap 'rm -rf "$SKAS_NATIVE_CACHE"' EXIT
+
 run_suite() {
 	local name=$1
 	shift
