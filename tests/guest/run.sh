@@ -17,7 +17,7 @@
 # never overlap, as they share the host's names and per-user counts.
 #
 # $SKAS_NATIVE_CACHE (tests/run-all.sh sets it for its suites): a directory
-# where each native run's stdout and exit status are kept, keyed by the
+# where each native pass's stdout and exit status are kept, keyed by the
 # binary, and taken from by the next suite instead of running it again.
 #
 # --native-only (for checking the tests themselves): build and run natively
@@ -205,7 +205,11 @@ native() {
             cp "$cache/$key.rc" "$tmp/$i.native.rc"
         else
             run_one "$tmp/$i.native.out" "$tmp/$i.native.err" "$bin" "$@" >"$tmp/$i.native.rc"
-            if [ -n "$cache" ]; then
+            # Only a native pass is kept: a native failure (the test's own
+            # flake, say) is the next suite's to see afresh, as without a
+            # cache.
+            if [ -n "$cache" ] && [ "$(cat "$tmp/$i.native.rc")" = "$expect" ] &&
+                ! grep -q '^not ok' "$tmp/$i.native.out"; then
                 cp "$tmp/$i.native.out" "$cache/$key.out"
                 echo "$sig" >"$cache/$key.sig"
                 cp "$tmp/$i.native.rc" "$cache/$key.rc"
