@@ -98,11 +98,12 @@ for s in tests/scenario/*.sh; do
 done
 
 # suite I: run suite I, its output to I.out, then "STATUS SECONDS" to I.rc
-# (last: its presence says it is done).
+# (last, and renamed into place: its presence says it is done).
 suite() {
 	local i=$1 t0=$SECONDS
 	eval "${cmds[$i]}" >"$dir/$i.out" 2>&1 </dev/null
-	echo "$? $((SECONDS - t0))" >"$dir/$i.rc"
+	echo "$? $((SECONDS - t0))" >"$dir/$i.rc.new"
+	mv "$dir/$i.rc.new" "$dir/$i.rc"
 }
 
 # lane NAME: run the lane's suites one after the other.

@@ -166,7 +166,12 @@ done
 count=${#item_src[@]}
 
 # Each job writes its TAP lines to $tmp/I.tap, then "pass" or "fail" to
-# $tmp/I.status (written last: its presence says the job is done).
+# $tmp/I.status (last, and renamed into place: its presence says the job
+# is done).
+finish() {
+    echo "$2" >"$tmp/$1.status.new" && mv "$tmp/$1.status.new" "$tmp/$1.status"
+}
+
 #
 # build I: build item I's binary unless it is up to date. The compiler
 # writes a private name that is renamed into place, so that two suites
@@ -183,7 +188,7 @@ build() {
             rm -f "$bin.$$.$i"
             echo "not ok $((i + 1)) - $lc/$name: build failed" >"$tmp/$i.tap"
             indent "$tmp/$i.cc" >>"$tmp/$i.tap"
-            echo fail >"$tmp/$i.status"
+            finish "$i" fail
         fi
     fi
 }
@@ -239,7 +244,7 @@ job() {
     if [ "$native_only" = 0 ] && [ "$skas_ok" = 0 ]; then
         echo "not ok $n - $label"
         echo "# skas not found: $SKAS"
-        echo fail >"$tmp/$i.status"
+        finish "$i" fail
         return
     fi
 
@@ -249,12 +254,12 @@ job() {
     if [ "$native_only" = 1 ]; then
         if [ "$nrc" = "$expect" ] && ! grep -q '^not ok' "$tmp/$i.native.out"; then
             echo "ok $n - $label"
-            echo pass >"$tmp/$i.status"
+            finish "$i" pass
         else
             echo "not ok $n - $label"
             echo "# native exit status $nrc, expected $expect"
             grep '^not ok' "$tmp/$i.native.out" | sed 's/^/# /'
-            echo fail >"$tmp/$i.status"
+            finish "$i" fail
         fi
         return
     fi
@@ -267,10 +272,10 @@ job() {
         echo "not ok $n - $label: the test itself fails natively"
         echo "# native exit status $nrc, expected $expect"
         grep '^not ok' "$tmp/$i.native.out" | sed 's/^/# /'
-        echo fail >"$tmp/$i.status"
+        finish "$i" fail
     elif [ "$nrc" = "$skas_rc" ] && cmp -s "$tmp/$i.native.out" "$tmp/$i.skas.out"; then
         echo "ok $n - $label"
-        echo pass >"$tmp/$i.status"
+        finish "$i" pass
     else
         echo "not ok $n - $label"
         diff -u --label native --label skas "$tmp/$i.native.out" "$tmp/$i.skas.out" | sed 's/^/# /'
@@ -279,7 +284,7 @@ job() {
             echo "# skas stderr (last 10 lines):"
             tail -n 10 "$tmp/$i.skas.err" | sed 's/^/#   /'
         fi
-        echo fail >"$tmp/$i.status"
+        finish "$i" fail
     fi
 }
 
