@@ -5,10 +5,21 @@
 # pass (its expected exit status, no "not ok" line).
 #
 # usage: tests/guest/run.sh [--skas PATH] [--only NAME] [--libc glibc|musl|both]
-#                           [--platform ptrace|seccomp] [--native-only]
+#                           [--platform ptrace|seccomp|sigsys] [--native-only]
+#                           [-j N]
 #
 # --platform (default: $SKAS_PLATFORM, else skas's own default) is passed to
 # `skas run` as --platform=NAME.
+#
+# -j N (default: $SKAS_TEST_JOBS, else the number of CPUs; twice that,
+# beside the scenario lane of run-all.sh, made glibc/timers' native
+# si_overrun count fail twice in 6 runs on 2 CPUs): N tests at once. Every binary is built first; the TAP lines come
+# in test order all the same. The native runs of one test (glibc and musl)
+# never overlap, as they share the host's names and per-user counts.
+#
+# $SKAS_NATIVE_CACHE (tests/run-all.sh sets it for its suites): a directory
+# where each native pass's stdout and exit status are kept, keyed by the
+# binary, and taken from by the next suite instead of running it again.
 #
 # --native-only (for checking the tests themselves): build and run natively
 # only; a test passes when its exit status is the expected one (0, or the
@@ -29,9 +40,11 @@ libc=both
 native_only=0
 skas_given=0
 platform=${SKAS_PLATFORM:-}
+njobs=${SKAS_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+cache=${SKAS_NATIVE_CACHE:-}
 
 usage() {
-    echo "usage: $0 [--skas PATH] [--only NAME] [--libc glibc|musl|both] [--platform NAME] [--native-only]" >&2
+    echo "usage: $0 [--skas PATH] [--only NAME] [--libc glibc|musl|both] [--platform NAME] [--native-only] [-j N]" >&2
     exit 2
 }
 
@@ -46,12 +59,16 @@ while [ $# -gt 0 ]; do
         --platform) [ $# -ge 2 ] || usage; platform=$2; shift 2 ;;
         --platform=*) platform=${1#--platform=}; shift ;;
         --native-only) native_only=1; shift ;;
+        -j|--jobs) [ $# -ge 2 ] || usage; njobs=$2; shift 2 ;;
+        -j*) njobs=${1#-j}; shift ;;
+        --jobs=*) njobs=${1#--jobs=}; shift ;;
         -h|--help) usage ;;
         *) echo "$0: unknown option: $1" >&2; usage ;;
     esac
 done
 
 case $libc in glibc|musl|both) ;; *) usage ;; esac
+case $njobs in ''|*[!0-9]*|0) usage ;; esac
 
 # The default is the repo's ./skas; a --skas path relative to the caller's
 # directory keeps its meaning after we cd to the repo root (a bare name is
@@ -92,11 +109,22 @@ if [ "$libc" = musl ] || [ "$libc" = both ]; then
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/skas-guest.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
+# On any exit (Ctrl-C too) the running tests go with the directory.
+cleanup() {
+    local p
+    for p in $(jobs -p); do kill "$p" 2>/dev/null; done
+    wait 2>/dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
-n=0
-passed=0
-failed=0
+if [ -n "$cache" ] && ! mkdir -p "$cache" 2>/dev/null; then
+    cache=
+fi
+has_flock=0
+command -v flock >/dev/null 2>&1 && has_flock=1
 
 # indent FILE: print it as TAP comment lines
 indent() { sed 's/^/# /' "$1"; }
@@ -107,11 +135,12 @@ directive() {
 }
 
 # run_one OUT ERR CMD...: run CMD with the suite's conventions; prints status.
-# The subshell swallows bash's own "Segmentation fault" report.
+# The subshell swallows bash's own "Segmentation fault" report; fd 9 (a
+# lock) is not the test's.
 run_one() {
     local out=$1 err=$2
     shift 2
-    ( timeout -k 5 "$limit" "$@" </dev/null >"$out" 2>"$err" ) 2>/dev/null
+    ( timeout -k 5 "$limit" "$@" </dev/null >"$out" 2>"$err" 9>&- ) 2>/dev/null
     echo $?
 }
 
@@ -126,80 +155,186 @@ if [ -n "$only" ]; then
     fi
 fi
 
+# The tests in TAP order: item i is ${item_src[i]} built with ${item_lc[i]}.
+item_src=()
+item_lc=()
 for src in "${srcs[@]}"; do
+    for lc in "${libcs[@]}"; do
+        item_src+=("$src")
+        item_lc+=("$lc")
+    done
+done
+count=${#item_src[@]}
+
+# Each job writes its TAP lines to $tmp/I.tap, then "pass" or "fail" to
+# $tmp/I.status (last, and renamed into place: its presence says the job
+# is done).
+finish() {
+    echo "$2" >"$tmp/$1.status.new" && mv "$tmp/$1.status.new" "$tmp/$1.status"
+}
+
+#
+# build I: build item I's binary unless it is up to date. The compiler
+# writes a private name that is renamed into place, so that two suites
+# building at once never run a half-written binary.
+build() {
+    local i=$1 src=${item_src[$1]} lc=${item_lc[$1]} name cc bin
     name=$(basename "$src" .c)
+    if [ "$lc" = glibc ]; then cc=gcc; else cc=musl-gcc; fi
+    bin=build/guest/$lc/$name
+    mkdir -p "build/guest/$lc"
+    if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+        if ! $cc -static -O1 -Wall -Werror -o "$bin.$$.$i" "$src" >"$tmp/$i.cc" 2>&1 ||
+            ! mv -f "$bin.$$.$i" "$bin"; then
+            rm -f "$bin.$$.$i"
+            echo "not ok $((i + 1)) - $lc/$name: build failed" >"$tmp/$i.tap"
+            indent "$tmp/$i.cc" >>"$tmp/$i.tap"
+            finish "$i" fail
+        fi
+    fi
+}
+
+# native I: item I's native run into $tmp/I.native.{out,rc}, or the cached
+# one. Holds the test's lock (fd 9) meanwhile: one native run of a test
+# at a time, across suites too.
+native() {
+    local i=$1 key=$2 bin=$3
+    shift 3
+    local lock=$tmp/$name.lock sig
+    [ -n "$cache" ] && lock=$cache/$name.lock
+    {
+        [ "$has_flock" = 1 ] && flock 9
+        sig="$(stat -c '%s %Y' "$bin") $limit $argstr"
+        if [ -n "$cache" ] && [ -f "$cache/$key.rc" ] &&
+            [ "$(cat "$cache/$key.sig" 2>/dev/null)" = "$sig" ]; then
+            cp "$cache/$key.out" "$tmp/$i.native.out"
+            cp "$cache/$key.rc" "$tmp/$i.native.rc"
+        else
+            run_one "$tmp/$i.native.out" "$tmp/$i.native.err" "$bin" "$@" >"$tmp/$i.native.rc"
+            # Only a native pass is kept: a native failure (the test's own
+            # flake, say) is the next suite's to see afresh, as without a
+            # cache.
+            if [ -n "$cache" ] && [ "$(cat "$tmp/$i.native.rc")" = "$expect" ] &&
+                ! grep -q '^not ok' "$tmp/$i.native.out"; then
+                cp "$tmp/$i.native.out" "$cache/$key.out"
+                echo "$sig" >"$cache/$key.sig"
+                cp "$tmp/$i.native.rc" "$cache/$key.rc"
+            fi
+        fi
+    } 9>"$lock"
+}
+
+# job I: run item I (already built) and judge it.
+job() {
+    local i=$1 src=${item_src[$1]} lc=${item_lc[$1]}
+    local n=$((i + 1)) name label bin argstr expect limit nrc skas_rc
+    local args=()
+    name=$(basename "$src" .c)
+    label="$lc/$name"
+    bin=build/guest/$lc/$name
     argstr=$(directive "$src" args)
     expect=$(directive "$src" exit)
     [ -n "$expect" ] || expect=0
     limit=$(directive "$src" timeout)
     [ -n "$limit" ] || limit=20
-    args=()
     if [ -n "$argstr" ]; then
         eval "args=($argstr)"
     fi
+    exec >"$tmp/$i.tap"
 
-    for lc in "${libcs[@]}"; do
-        n=$((n + 1))
-        label="$lc/$name"
-        if [ "$lc" = glibc ]; then cc=gcc; else cc=musl-gcc; fi
-        bin=build/guest/$lc/$name
-        mkdir -p "build/guest/$lc"
-        if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
-            rm -f "$bin"
-            if ! $cc -static -O1 -Wall -Werror -o "$bin" "$src" >"$tmp/cc" 2>&1; then
-                echo "not ok $n - $label: build failed"
-                indent "$tmp/cc"
-                failed=$((failed + 1))
-                continue
-            fi
-        fi
+    if [ "$native_only" = 0 ] && [ "$skas_ok" = 0 ]; then
+        echo "not ok $n - $label"
+        echo "# skas not found: $SKAS"
+        finish "$i" fail
+        return
+    fi
 
-        nrc=$(run_one "$tmp/native.out" "$tmp/native.err" "$bin" "${args[@]}")
+    native "$i" "$lc.$name" "$bin" "${args[@]}"
+    nrc=$(cat "$tmp/$i.native.rc")
 
-        if [ "$native_only" = 1 ]; then
-            if [ "$nrc" = "$expect" ] && ! grep -q '^not ok' "$tmp/native.out"; then
-                echo "ok $n - $label"
-                passed=$((passed + 1))
-            else
-                echo "not ok $n - $label"
-                echo "# native exit status $nrc, expected $expect"
-                grep '^not ok' "$tmp/native.out" | sed 's/^/# /'
-                failed=$((failed + 1))
-            fi
-            continue
-        fi
-
-        if [ "$skas_ok" = 0 ]; then
-            echo "not ok $n - $label"
-            echo "# skas not found: $SKAS"
-            failed=$((failed + 1))
-            continue
-        fi
-
-        skas_rc=$(run_one "$tmp/skas.out" "$tmp/skas.err" "$SKAS" run "${skas_opts[@]}" -- "$bin" "${args[@]}")
-
-        # A test that fails natively (a hang ended by its alarm, a "not ok")
-        # proves nothing even when skas fails the same way.
-        if [ "$nrc" != "$expect" ] || grep -q '^not ok' "$tmp/native.out"; then
-            echo "not ok $n - $label: the test itself fails natively"
-            echo "# native exit status $nrc, expected $expect"
-            grep '^not ok' "$tmp/native.out" | sed 's/^/# /'
-            failed=$((failed + 1))
-        elif [ "$nrc" = "$skas_rc" ] && cmp -s "$tmp/native.out" "$tmp/skas.out"; then
+    if [ "$native_only" = 1 ]; then
+        if [ "$nrc" = "$expect" ] && ! grep -q '^not ok' "$tmp/$i.native.out"; then
             echo "ok $n - $label"
-            passed=$((passed + 1))
+            finish "$i" pass
         else
             echo "not ok $n - $label"
-            diff -u --label native --label skas "$tmp/native.out" "$tmp/skas.out" | sed 's/^/# /'
-            echo "# exit status: native $nrc, skas $skas_rc"
-            if [ -s "$tmp/skas.err" ]; then
-                echo "# skas stderr (last 10 lines):"
-                tail -n 10 "$tmp/skas.err" | sed 's/^/#   /'
-            fi
+            echo "# native exit status $nrc, expected $expect"
+            grep '^not ok' "$tmp/$i.native.out" | sed 's/^/# /'
+            finish "$i" fail
+        fi
+        return
+    fi
+
+    skas_rc=$(run_one "$tmp/$i.skas.out" "$tmp/$i.skas.err" "$SKAS" run "${skas_opts[@]}" -- "$bin" "${args[@]}")
+
+    # A test that fails natively (a hang ended by its alarm, a "not ok")
+    # proves nothing even when skas fails the same way.
+    if [ "$nrc" != "$expect" ] || grep -q '^not ok' "$tmp/$i.native.out"; then
+        echo "not ok $n - $label: the test itself fails natively"
+        echo "# native exit status $nrc, expected $expect"
+        grep '^not ok' "$tmp/$i.native.out" | sed 's/^/# /'
+        finish "$i" fail
+    elif [ "$nrc" = "$skas_rc" ] && cmp -s "$tmp/$i.native.out" "$tmp/$i.skas.out"; then
+        echo "ok $n - $label"
+        finish "$i" pass
+    else
+        echo "not ok $n - $label"
+        diff -u --label native --label skas "$tmp/$i.native.out" "$tmp/$i.skas.out" | sed 's/^/# /'
+        echo "# exit status: native $nrc, skas $skas_rc"
+        if [ -s "$tmp/$i.skas.err" ]; then
+            echo "# skas stderr (last 10 lines):"
+            tail -n 10 "$tmp/$i.skas.err" | sed 's/^/#   /'
+        fi
+        finish "$i" fail
+    fi
+}
+
+passed=0
+failed=0
+next=0
+
+# flush: print the finished items that come next in TAP order.
+flush() {
+    while [ "$next" -lt "$count" ] && [ -f "$tmp/$next.status" ]; do
+        cat "$tmp/$next.tap"
+        if [ "$(cat "$tmp/$next.status")" = pass ]; then
+            passed=$((passed + 1))
+        else
             failed=$((failed + 1))
         fi
+        next=$((next + 1))
     done
+}
+
+# start CMD...: run CMD in the background, at most $njobs at once (one
+# must end before the next starts).
+running=0
+start() {
+    if [ "$running" -ge "$njobs" ]; then
+        wait -n
+        running=$((running - 1))
+    fi
+    "$@" &
+    running=$((running + 1))
+}
+
+for ((i = 0; i < count; i++)); do
+    start build "$i"
 done
+wait
+running=0
+for ((i = 0; i < count; i++)); do
+    [ -f "$tmp/$i.status" ] && continue # its build failed
+    start job "$i"
+    flush
+done
+while [ "$running" -gt 0 ]; do
+    wait -n
+    running=$((running - 1))
+    flush
+done
+wait
+flush
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
