@@ -46,9 +46,13 @@ int main(void)
 		printf("%s 1 - a spinning child dies of SIGKILL\n",
 		       WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL ? "ok" : "not ok");
 		/* A bound on promptness, not a benchmark: the kernel interrupts
-		 * the running thread instead of waiting for it to trap. */
-		printf("%s 2 - and is reaped within 100 ms of the kill\n",
-		       ms < 100 ? "ok" : "not ok");
+		 * the running thread instead of waiting for it to trap, which
+		 * a spin never does (the alarm would end the test at 10 s). 1 s,
+		 * not 100 ms: under skas on a loaded machine (two busy loops
+		 * on two CPUs, or other jobs) 100 ms was overrun 2 runs in 10,
+		 * once 256 ms. */
+		printf("%s 2 - and is reaped within 1 s of the kill\n",
+		       ms < 1000 ? "ok" : "not ok");
 	}
 
 	{

@@ -296,13 +296,39 @@ if ! gcc -O1 -static -pthread -o "$tmp/bomb" "$tmp/bomb.c" 2>"$tmp/cc.err"; then
     exit 1
 fi
 
+# guest_runs PID N: waits (at most 20 s) until N stubs (skas's zygote, then
+# one per guest process) run under PID, or PID has ended. The host side's
+# clock starts there, not at the command's start: skas may be slow to start
+# (a cold cache on a loaded machine).
+guest_runs() {
+    local i
+    for i in $(seq 400); do
+        ps -e -o pid=,ppid=,stat=,comm= | awk -v top="$1" -v want="$2" '
+            { par[$1] = $2; st[$1] = $3; comm[$1] = $4 }
+            END {
+                if (!(top in st) || st[top] ~ /^Z/)
+                    exit 0
+                for (p in par)
+                    if (comm[p] == "memfd:skas-stub")
+                        for (q = par[p]; q > 1; q = par[q])
+                            if (q == top) {
+                                n++
+                                break
+                            }
+                exit n < want
+            }' && return
+        sleep 0.05
+    done
+}
+
 # BOMB-ARGS... : runs skas with them in the background, starts a second
-# instance meanwhile, then waits; sets out, rc, second, took.
+# instance once the bomb's guest runs, then waits; sets out, rc, second,
+# took.
 bomb() {
     local start=$SECONDS pid
     timeout -k 5 60 "$SKAS" run --log="$tmp/log" "$@" >"$tmp/out" 2>&1 &
     pid=$!
-    sleep 0.3
+    guest_runs "$pid" 2
     second=$(timeout -k 5 30 "$SKAS" run -- /bin/echo second 2>&1)
     wait "$pid"
     rc=$?
@@ -399,9 +425,11 @@ after unlink: writes again 0" "$out $rc"
 check "  a second instance ran meanwhile" "second" "$second"
 
 start=$SECONDS
+# The second instance starts once the bomb is near its cap (60 stubs), or
+# over.
 out=$(timeout -k 5 60 "$SKAS" run --pids-max=64 -- /bin/bash -c \
     ':(){ :|:& };:; sleep 2; echo survived' 2>/dev/null &
-    sleep 1; timeout -k 5 30 "$SKAS" run -- /bin/echo second 2>&1; wait)
+    guest_runs $! 60; timeout -k 5 30 "$SKAS" run -- /bin/echo second 2>&1; wait)
 check "fork bomb (--pids-max=64) and a second instance meanwhile" "second survived" "$(echo $out)"
 
 bomb --cpus=1 -- "$b" threads
@@ -418,10 +446,7 @@ $ncpu" "$out"
 # The stubs' host CPUs: Cpus_allowed_list of the stub running a sleep.
 "$SKAS" run --cpus=1 --memory=64M -- /bin/sleep 3 &
 kpid=$!
-for _ in $(seq 50); do
-    [ "$(pgrep -P "$kpid" | wc -l)" -ge 2 ] && break
-    sleep 0.1
-done
+guest_runs "$kpid" 2
 allowed=$(for s in $(pgrep -P "$kpid"); do grep Cpus_allowed_list "/proc/$s/status" | cut -f2; done | sort -u)
 data=$(for s in $(pgrep -P "$kpid"); do grep 'Max data size' "/proc/$s/limits" | awk '{print $4}'; done | sort -u)
 kill "$kpid" 2>/dev/null

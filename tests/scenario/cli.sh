@@ -163,20 +163,23 @@ c_crash_then_true() {
 }
 
 # Host signals to skas go to the guest (src/kernel/signal.c signal_from_host).
-# hsig SIG PROG...: skas in the background gets SIG after the guest printed
-# "ready"; stdout in $tmp/out, status in $rc.
+# hsig SIGS PROG...: skas in the background gets each of SIGS (a list), in
+# order, after the guest printed "ready" (at most 20 s: skas may be slow to
+# start on a loaded machine); stdout in $tmp/out, status in $rc.
 hsig() {
-    local sig=$1 pid i
+    local sigs=$1 sig pid i
     shift
     # A background job of a script starts with SIGINT and SIGQUIT ignored
     # (and skas keeps what it was started with ignored): reset them.
     env --default-signal "$SKAS" run -- "$@" </dev/null >"$tmp/out" 2>"$tmp/err" &
     pid=$!
-    for i in $(seq 100); do
+    for i in $(seq 400); do
         grep -q ready "$tmp/out" 2>/dev/null && break
         sleep 0.05
     done
-    kill -"$sig" "$pid"
+    for sig in $sigs; do
+        kill -"$sig" "$pid"
+    done
     # at most 10 s, then SIGKILL (no watchdog subshell: it would share
     # the script's traps and pid races)
     for i in $(seq 200); do
@@ -200,8 +203,11 @@ c_hsig_int_trap() {
     [ "$rc" = 7 ] && grep -qx 'got INT' "$tmp/out"
 }
 c_hsig_hup_ignored() {
-    hsig HUP /bin/sh -c 'trap "" HUP; echo ready; sleep 0.3; echo survived'
-    [ "$rc" = 0 ] && grep -qx survived "$tmp/out"
+    # The guest waits for the USR1 sent after the HUP, not for a time the
+    # host's kill might come after on a loaded machine.
+    hsig "HUP USR1" /bin/sh -c 'trap "" HUP; trap "echo got USR1" USR1; echo ready
+        sleep 10 & wait; echo survived'
+    [ "$rc" = 0 ] && grep -qx 'got USR1' "$tmp/out" && grep -qx survived "$tmp/out"
 }
 c_hsig_term_ignored() {
     # SIGTERM ends the instance even when init ignores it (an interactive
@@ -211,7 +217,9 @@ c_hsig_term_ignored() {
 }
 c_hsig_usr1_child() {
     # Only init gets it: a child with a handler is not signalled.
-    hsig USR1 /bin/bash -c 'trap "echo init got USR1" USR1; echo ready; sleep 0.5; echo done'
+    # The guest waits for it (its wait returns to run the trap), not 0.5 s
+    # the host's kill might come after on a loaded machine.
+    hsig USR1 /bin/bash -c 'trap "echo init got USR1" USR1; echo ready; sleep 10 & wait; echo done'
     [ "$rc" = 0 ] && grep -qx 'init got USR1' "$tmp/out" && grep -qx done "$tmp/out"
 }
 

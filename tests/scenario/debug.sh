@@ -38,7 +38,7 @@ if command -v valgrind >/dev/null 2>&1; then
 	timeout -k 5 300 valgrind -q --error-exitcode=99 --leak-check=full \
 		--errors-for-leak-kinds=definite "$VG_SKAS" run -- /bin/sh -c \
 		'echo hi | cat; ls / | wc -l >/dev/null; echo data >/tmp/x; cat /tmp/x
-		 (sleep 0.1; kill -TERM $$) & trap "echo trapped" TERM; wait
+		 trap "echo trapped" TERM; (sleep 0.1; kill -TERM $$) & wait
 		 python3 -c "import os; print(os.getpid() > 1)"' >"$out" 2>&1 </dev/null
 	rc=$?
 	n=$((n + 1))

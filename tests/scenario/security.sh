@@ -384,11 +384,12 @@ if ! gcc -static -O1 -o "$tmp/h" "$tmp/h.c" 2>"$tmp/cc"; then
 fi
 
 # start_guest CMD...: a guest in the background, its kernel's pid in $kpid;
-# waits until the guest runs (two stubs: the zygote and the guest's).
+# waits until the guest runs (two stubs: the zygote and the guest's), at
+# most 20 s: skas may be slow to start on a loaded machine.
 start_guest() {
     "$SKAS" run -- "$@" </dev/null >/dev/null 2>&1 &
     kpid=$!
-    for _ in $(seq 100); do
+    for _ in $(seq 400); do
         [ "$(pgrep -P "$kpid" | wc -l)" -ge 2 ] && return 0
         sleep 0.05
     done
@@ -406,7 +407,7 @@ field() { # PID FIELD: a line of /proc/PID/status, the value only
 # --- the kernel and its stubs, from the host ---
 
 start_guest /bin/sh -c 'sleep 30 & sleep 30'
-for _ in $(seq 100); do
+for _ in $(seq 400); do
     [ "$(pgrep -P "$kpid" | wc -l)" -ge 3 ] && break
     sleep 0.05
 done
@@ -445,11 +446,15 @@ for p in $stubs; do
     threads="$threads $(ls "/proc/$p/task" 2>/dev/null | tr '\n' ' ')"
 done
 stop_guest
-sleep 1
-left=
-for p in $threads; do
-    state=$(field "$p" State)
-    [ -n "$state" ] && [ "${state#Z}" = "$state" ] && left="$left $p($state)"
+# at most 10 s for the host to end them
+for _ in $(seq 200); do
+    left=
+    for p in $threads; do
+        state=$(field "$p" State)
+        [ -n "$state" ] && [ "${state#Z}" = "$state" ] && left="$left $p($state)"
+    done
+    [ -z "$left" ] && break
+    sleep 0.05
 done
 ok "kill -9 of the kernel leaves none of its stubs (host threads:$threads)" \
     "$([ -z "$left" ] && [ -n "$stubs" ]; echo $?)" "still there:$left"

@@ -102,6 +102,26 @@ wait_file() {
 pane_pid() { tm display -p -t m '#{pane_pid}'; }
 skas_pid() { pgrep -P "$(pane_pid)" -x skas | head -n 1; }
 
+# stubs: skas's live stubs (its zygote, then one per guest process).
+stubs() { ps --ppid "$(skas_pid)" -o stat= 2>/dev/null | grep -vc '^Z'; }
+# wait_stubs TEST N: [ "$(stubs)" TEST N ], at most WAIT s.
+wait_stubs() {
+    local i
+    for ((i = 0; i < WAIT * 10; i++)); do
+        [ "$(stubs)" "$1" "$2" ] && return 0
+        sleep 0.1
+    done
+    echo "waited $WAIT s for $1 $2 stubs: $(stubs)"
+    return 1
+}
+# fg_line LINE K: LINE typed once no guest process runs but the shell;
+# returns once the guest forked K processes for it. A host-side delay before
+# a key counts from there, not from the typing: on a loaded machine the
+# guest may take long to fork, and a ^C that comes first is lost.
+fg_line() {
+    wait_stubs -le "$idle" && line "$1" && wait_stubs -ge $((idle + $2))
+}
+
 wait_no_skas() {
     local i
     for ((i = 0; i < WAIT * 10; i++)); do
@@ -142,7 +162,8 @@ start_skas() {
     wait_last '[#$] ?$' $((2 * WAIT)) || return 1
     last_line | grep -q '^HOST\$' && { echo "no guest prompt"; return 1; }
     line "PS1='GUEST> '"
-    wait_last '^GUEST> ?$'
+    wait_last '^GUEST> ?$' || return 1
+    idle=$(stubs) # the zygote and the shell
 }
 
 c_start() {
@@ -165,18 +186,20 @@ c_stty() {
         wait_for '^icanon echo END$'
 }
 c_ctrl_c() {
-    line "sleep 100" && sleep 0.5 && keys C-c && wait_last '^GUEST> ?$' &&
+    fg_line "sleep 100" 1 && sleep 0.5 && keys C-c && wait_last '^GUEST> ?$' &&
         line 'echo rc=$?' && wait_for '^rc=130$'
 }
 c_ctrl_c_load() {
     # Two guest processes trapping all the time: ^C still arrives.
-    line "yes >/dev/null & yes >/dev/null & sleep 100" && sleep 0.5 && keys C-c &&
+    fg_line "yes >/dev/null & yes >/dev/null & sleep 100" 3 && sleep 0.5 && keys C-c &&
         wait_last '^GUEST> ?$' && line 'echo rc=$?; kill %1 %2' && wait_for '^rc=130$'
 }
 c_ctrl_z() {
-    line "sleep 100" && sleep 0.5 && keys C-z && wait_for 'Stopped +sleep 100' &&
+    # After fg, the shell's "sleep 100" (the job it continues) starts the
+    # delay before ^C.
+    fg_line "sleep 100" 1 && sleep 0.5 && keys C-z && wait_for 'Stopped +sleep 100' &&
         line "bg" && line "jobs" && wait_for 'Running +sleep 100 &' &&
-        line "fg" && sleep 0.5 && keys C-c && wait_last '^GUEST> ?$' &&
+        line "fg" && wait_last '^sleep 100$' && sleep 0.5 && keys C-c && wait_last '^GUEST> ?$' &&
         line 'echo rc2=$?' && wait_for '^rc2=130$'
 }
 c_resize() {
@@ -186,7 +209,9 @@ c_resize() {
 }
 c_vi() {
     local f=/tmp/skas-tty-vi.$$
-    line "vi $f" && wait_for "$f" && keys i "hello vi" Escape && keys ":wq" Enter &&
+    # vi's empty lines (~), not the typed line with $f: the keys go to vi
+    # once it has the terminal.
+    line "vi $f" && wait_for '^~ *$' && keys i "hello vi" Escape && keys ":wq" Enter &&
         wait_last '^GUEST> ?$' && line "cat $f" && wait_for '^hello vi$' &&
         { [ ! -e "$f" ] || { echo "the host's /tmp changed"; return 1; }; }
 }
