@@ -552,12 +552,6 @@ static int sg_wait(pf_event_fn fn)
 	}
 }
 
-static void sg_ready(void *arg)
-{
-	(void)arg;
-	disarm(); /* the idle loop polls the platform after every wait */
-}
-
 static int alloc_slot(struct pf_mm *mm)
 {
 	int i;
@@ -940,7 +934,7 @@ static int sg_init(void)
 		return ret;
 	if (epoll_ctl(sg_epfd, EPOLL_CTL_ADD, sg_evfd, &ev) < 0)
 		return -errno;
-	return host_evloop_watch(sg_epfd, false, sg_ready, NULL);
+	return host_evloop_watch_platform(sg_epfd);
 }
 
 const struct platform_ops platform_sigsys = {
