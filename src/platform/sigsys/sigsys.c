@@ -60,13 +60,19 @@
 #endif
 
 /* How long the idle kernel looks at the mailboxes of running threads
- * before it sleeps: adaptive, between the two (a spin that found a trap
- * doubles the next, one that did not halves it: threads that compute
+ * before it sleeps: adaptive, between MIN and MAX (a spin that found a
+ * trap doubles the next, one that did not halves it: threads that compute
  * for long cost the kernel's CPU little), and how long a handler looks at
- * its own before it sleeps. */
-#define KERNEL_SPIN_MIN_NS 4000
-#define KERNEL_SPIN_MAX_NS 64000
-#define HANDLER_SPIN_NS	   20000
+ * its own before it sleeps. While fewer guest threads run than skas has
+ * CPUs, one is spare for the kernel and its spin may grow to SPARE: a
+ * thread that calls every few hundred microseconds (a compiler) then finds
+ * the kernel awake on the other CPU, instead of waking it across CPUs
+ * (30-100 us on a VM) for every call. */
+#define KERNEL_SPIN_MIN_NS   4000
+#define KERNEL_SPIN_MAX_NS   64000
+#define KERNEL_SPIN_SPARE_NS 1000000
+#define SPIN_YIELD_NS	     20000
+#define HANDLER_SPIN_NS	     20000
 /* How often the sleeping kernel looks whether a running thread has left
  * (exited() has no wakeup of its own). */
 #define WATCHDOG_MS 100
@@ -82,6 +88,7 @@ static int sg_evfd = -1;	   /* a stub's handler wakes the sleeping kernel */
 static volatile uint32_t *g_sleep; /* the kernel's view of STUB_G_SLEEP */
 static bool armed;		   /* g_sleep is set */
 static int64_t spin_ns = KERNEL_SPIN_MAX_NS;
+static int host_cpus = 1;	/* the CPUs guest threads may run on */
 static LIST_HEAD_DECL(running); /* threads running guest code */
 static LIST_HEAD_DECL(threads); /* every thread */
 
@@ -501,22 +508,41 @@ static int sg_poll(pf_event_fn fn)
  * next trap wakes the event loop (the eventfd is in it). */
 static int sg_spin(pf_event_fn fn, int64_t *timeout_ns)
 {
-	int64_t end;
-	int n, i;
+	struct pf_thread *th;
+	int64_t end, cap = KERNEL_SPIN_SPARE_NS;
+	int n = 0, i;
 
+	list_for_each_entry(th, &running, run_link)
+	{
+		if (++n >= host_cpus) {
+			cap = KERNEL_SPIN_MAX_NS; /* no CPU spare */
+			break;
+		}
+	}
+	if (spin_ns > cap)
+		spin_ns = cap;
 	if (!list_empty(&running)) {
-		end = now_ns() + spin_ns;
+		int64_t now = now_ns(), next_yield = now + SPIN_YIELD_NS;
+
+		end = now + (*timeout_ns >= 0 && *timeout_ns < spin_ns ? *timeout_ns : spin_ns);
 		do {
 			for (i = 0; i < 32; i++) {
 				n = scan(fn);
 				if (n > 0) {
-					if (spin_ns < KERNEL_SPIN_MAX_NS)
+					if (spin_ns < cap)
 						spin_ns *= 2;
 					return n;
 				}
 				__builtin_ia32_pause();
 			}
-		} while (now_ns() < end);
+			now = now_ns();
+			/* A long spin gives way to a guest thread the host
+			 * placed on the kernel's CPU. */
+			if (spin_ns > KERNEL_SPIN_MAX_NS && now >= next_yield) {
+				sched_yield();
+				next_yield = now + SPIN_YIELD_NS;
+			}
+		} while (now < end);
 		if (spin_ns > KERNEL_SPIN_MIN_NS)
 			spin_ns /= 2;
 	}
@@ -550,6 +576,21 @@ static int sg_wait(pf_event_fn fn)
 		if (n > 0 && ev.data.ptr == NULL)
 			sigchld_ready = true;
 	}
+}
+
+/* ns in TSC ticks, the handler's clock: measured over 200 us (an error
+ * of a few percent); one tick per ns if the measure fails. */
+static uint64_t tsc_ticks(int64_t ns)
+{
+	int64_t t0 = now_ns(), t1;
+	uint64_t c0 = __builtin_ia32_rdtsc(), c1;
+
+	while ((t1 = now_ns()) - t0 < 200000)
+		__builtin_ia32_pause();
+	c1 = __builtin_ia32_rdtsc();
+	if (c1 <= c0 || (c1 - c0) / (uint64_t)(t1 - t0) > 100)
+		return (uint64_t)ns;
+	return (uint64_t)((double)ns * (double)(c1 - c0) / (double)(t1 - t0));
 }
 
 static int alloc_slot(struct pf_mm *mm)
@@ -914,12 +955,11 @@ static int sg_init(void)
 		_Static_assert(sizeof(cpus) <= STUB_G_CPUS_SIZE, "cpu set size");
 		if (sched_getaffinity(0, sizeof(cpus), &cpus) < 0)
 			return -errno;
+		host_cpus = CPU_COUNT(&cpus);
 		memcpy(global + (STUB_G_CPUS - STUB_GLOBAL), &cpus, sizeof(cpus));
 		host_pin_cpu();
 	}
-	/* TSC ticks: about 1 GHz or more on any host that has FSGSBASE;
-	 * taking 1 tick per ns spins no longer than HANDLER_SPIN_NS. */
-	spin_ticks = HANDLER_SPIN_NS;
+	spin_ticks = tsc_ticks(HANDLER_SPIN_NS);
 	memcpy(global + (STUB_G_SPIN - STUB_GLOBAL), &spin_ticks, 8);
 	memcpy(global + (STUB_G_ONE - STUB_GLOBAL), &one, 8);
 	ret = ptrace_stubs_init(STUB_MODE_SIGSYS, sg_evfd, gfd);
