@@ -77,11 +77,14 @@ int main(void)
 			if (spin(300000000UL) != 300000000UL * 299999999UL / 2)
 				_exit(1);
 			/* Right after the run (a second try would see a thread
-			 * brought back by its short runs). */
+			 * brought back by its short runs). The host may move the
+			 * thread at one of the traps (natively too, between two
+			 * calls): the vDSO's answer must agree with the call just
+			 * before or just after it. */
 			syscall(SYS_getcpu, &a, NULL, NULL);
 			b = sched_getcpu();
 			syscall(SYS_getcpu, &c, NULL, NULL);
-			_exit(a == c && (int)a == b ? 7 : 2);
+			_exit((int)a == b || (int)c == b ? 7 : 2);
 		}
 	for (i = 0; i < 2; i++)
 		if (waitpid(p[i], &st, 0) == p[i] && WIFEXITED(st))
