@@ -105,12 +105,15 @@ check "no host fds: no epoll_wait" ok "$(within "$(count "$tmp/plain" epoll_wait
 	perf stat -x, -o "$tmp/pipe" -e "$EV" "$SKAS" run --platform=ptrace -- "$tmp/g" $N pipe \
 		2>"$tmp/err"
 grep -vx start "$tmp/err" | sed 's/^/# /'
+# Half a call per guest call to spare: a loaded machine adds passes of the
+# idle loop (11601 wait4 seen against 2.25 N = 11250, with the scenarios
+# beside the guest suites), and one call more per guest call is still over.
 check "a host fd watched: two wait4 per guest call" ok \
-	"$(within "$(count "$tmp/pipe" wait4)" $((2 * N + N / 4)))"
+	"$(within "$(count "$tmp/pipe" wait4)" $((2 * N + N / 2)))"
 check "a host fd watched: one read of SIGCHLD per guest call" ok \
-	"$(within "$(count "$tmp/pipe" read)" $((N + N / 4)))"
+	"$(within "$(count "$tmp/pipe" read)" $((N + N / 2)))"
 check "a host fd watched: one epoll_wait per guest call" ok \
-	"$(within "$(count "$tmp/pipe" epoll_wait)" $((N + N / 4)))"
+	"$(within "$(count "$tmp/pipe" epoll_wait)" $((N + N / 2)))"
 
 # Forks: the parent's stub forks in a batch rung through its doorbell and
 # ended with an int3 (no PTRACE_INTERRUPT, no register set to enter it),
