@@ -203,6 +203,8 @@ int host_evloop_wait(int64_t timeout_ns)
 	 * idle loop must look at the platform before it waits. */
 	if (host_sigchld_block())
 		ms = 0;
+	if (host_signals_pending())
+		ms = 0;
 	n = epoll_wait(epfd, evs, 16, ms);
 	if (n < 0)
 		return errno == EINTR ? 0 : -errno;

@@ -568,6 +568,11 @@ static void forward_handler(int sig)
 	__atomic_fetch_or(&host_sig_pending, 1ULL << (sig - 1), __ATOMIC_RELAXED);
 }
 
+bool host_signals_pending(void)
+{
+	return __atomic_load_n(&host_sig_pending, __ATOMIC_RELAXED) != 0;
+}
+
 uint64_t host_signals_take(void)
 {
 	if (!__atomic_load_n(&host_sig_pending, __ATOMIC_RELAXED))

@@ -199,6 +199,10 @@ int host_term_on_winch(void (*fn)(void *arg), void *arg);
  * early when one arrives. */
 int host_init(void);
 uint64_t host_signals_take(void);
+/* Whether one is recorded and not yet taken: a wait about to block looks
+ * (one that came since the idle loop's look would otherwise wait for the
+ * next event; what is left is the few instructions up to the call). */
+bool host_signals_pending(void);
 int host_pin_cpu(void);
 /* Lets the kernel (and the stubs it starts next) run on n CPUs from first
  * on (wrapping), for --cpus. */

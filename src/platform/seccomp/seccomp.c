@@ -571,6 +571,8 @@ static int wait_one(struct pf_thread *th, pf_event_fn fn)
 	if (ptrace_sigchld(sc_sigfd, false))
 		return reap(fn) > 0 ? 1 : 0;
 	memset(&req, 0, sizeof(req));
+	if (host_signals_pending())
+		return 0;
 	r = host_ioctl_unless_sigchld(th->listener, SECCOMP_IOCTL_NOTIF_RECV, &req, seen);
 	if (r == 0) {
 		notified(th, &req, fn);
@@ -604,6 +606,8 @@ static int sc_wait(pf_event_fn fn)
 		}
 		/* A host signal to skas (EINTR) ends the wait: the idle loop
 		 * passes it on. */
+		if (host_signals_pending())
+			return 0;
 		k = epoll_wait(sc_epfd, evs, 32, -1);
 		if (k < 0)
 			return errno == EINTR ? 0 : -errno;

@@ -570,6 +570,8 @@ static int sg_wait(pf_event_fn fn)
 			return n;
 		/* A host signal to skas (EINTR) ends the wait: the idle loop
 		 * passes it on. */
+		if (host_signals_pending())
+			return 0;
 		n = epoll_wait(sg_epfd, &ev, 1, timeout_ns < 0 ? -1 : (int)(timeout_ns / 1000000));
 		if (n < 0)
 			return errno == EINTR ? 0 : -errno;
