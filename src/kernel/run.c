@@ -82,6 +82,10 @@ void task_main(void *arg)
 			break;
 		case PF_EV_GONE:
 			klog(LOG_WARN, "pid %d (%s): stub lost", t->proc->pid, t->comm);
+			/* Put, not just dropped: the platform's hold on it (a
+			 * seccomp listener in the epoll set, which reports
+			 * EPOLLHUP for ever once the thread is reaped) goes too. */
+			platform->thread_put(t->thread);
 			t->thread = NULL;
 			process_exit(t, LINUX_SIGKILL);
 		}

@@ -546,6 +546,31 @@ done
 out=$("$SKAS" run -- /bin/echo still alive 2>&1)
 ok "skas still runs programs" "$([ "$out" = "still alive" ]; echo $?)" "$out"
 
+# A guest's stub killed from the host (kill -9, the OOM killer): the
+# process dies of SIGKILL, and the idle kernel does not spin on what is
+# left of its thread (a seccomp listener left in the epoll set reported
+# EPOLLHUP for ever: 100% of a CPU).
+for pf in ptrace seccomp sigsys; do
+    "$SKAS" run --platform=$pf -- /bin/true >/dev/null 2>&1 || continue
+    : >"$tmp/lost.err"
+    "$SKAS" run --platform=$pf -- /bin/sh -c \
+        'sh -c "while :; do :; done" & p=$!; echo started >&2; wait $p; echo "status $?"; sleep 3' \
+        >"$tmp/lost.out" 2>"$tmp/lost.err" &
+    kpid=$!
+    for _ in $(seq 400); do grep -q started "$tmp/lost.err" && break; sleep 0.05; done
+    sleep 0.5
+    victim=$(ps -o pid=,pcpu= --ppid "$kpid" | sort -k2 -rn | head -n 1 | awk '{ print $1 }')
+    kill -9 "$victim" 2>/dev/null
+    for _ in $(seq 200); do grep -q status "$tmp/lost.out" && break; sleep 0.05; done
+    t0=$(awk '{ print $14 + $15 }' "/proc/$kpid/stat" 2>/dev/null)
+    sleep 1
+    t1=$(awk '{ print $14 + $15 }' "/proc/$kpid/stat" 2>/dev/null)
+    ok "$pf: a stub killed from the host: SIGKILL for its process, an idle kernel after (${t0:-?} -> ${t1:-?} ticks in 1 s)" \
+        "$(grep -qx 'status 137' "$tmp/lost.out" && [ -n "$t0" ] && [ -n "$t1" ] && [ $((t1 - t0)) -lt 30 ]; echo $?)" \
+        "$(cat "$tmp/lost.out")"
+    wait "$kpid" 2>/dev/null
+done
+
 count=$("$SKAS" run --verbose -- /bin/true 2>&1 | sed -n 's/.*sandbox: \([0-9]*\) host calls.*/\1/p')
 echo "# the kernel's allowlist: ${count:-?} host calls"
 
