@@ -328,11 +328,16 @@ static int sc_set_regs(struct pf_thread *th, const struct pf_regs *regs)
 static int answer(struct pf_thread *th)
 {
 	struct seccomp_notif_resp resp;
+	int r;
 
 	memset(&resp, 0, sizeof(resp));
 	resp.id = th->notif_id;
 	resp.val = th->has_result ? th->result : -ENOSYS;
-	if (ioctl(th->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp) == 0) {
+	/* EINTR: a SIGCHLD (unblocked to wait_one's handler) while the
+	 * listener's lock was contended; the answer has not been given. */
+	while ((r = ioctl(th->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp)) < 0 && errno == EINTR)
+		;
+	if (r == 0) {
 		th->has_result = false;
 		set_state(th, SC_RUNNING);
 		th->running = true;
