@@ -17,6 +17,8 @@ command -v expect >/dev/null 2>&1 || need="$need expect" # tests/scenario/tty.sh
 command -v screen >/dev/null 2>&1 || need="$need screen" # tests/scenario/tty.sh
 command -v valgrind >/dev/null 2>&1 || need="$need valgrind"
 command -v perf >/dev/null 2>&1 || need="$need linux-perf" # tests/scenario/hostcalls.sh
+command -v pgrep >/dev/null 2>&1 || need="$need procps" # pgrep, ps: tests/scenario/*.sh
+command -v flock >/dev/null 2>&1 || need="$need util-linux" # flock: tests/guest/run.sh -j
 # `tools/deps.sh fuzz` (make fuzz): clang for libFuzzer, trinity if Debian has it.
 if [ "${1:-}" = fuzz ]; then
 	command -v clang >/dev/null 2>&1 || need="$need clang"
