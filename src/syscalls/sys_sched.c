@@ -361,24 +361,24 @@ long sys_sched_getattr(struct task *t, const struct sysargs *a)
 	return 0;
 }
 
+/* A policy's priority bound: rt for the real-time ones, 0 for the rest. */
+static long priority_bound(int policy, long rt)
+{
+	if (rt_policy(policy))
+		return rt;
+	return valid_policy(policy) ? 0 : -EINVAL;
+}
+
 long sys_sched_get_priority_max(struct task *t, const struct sysargs *a)
 {
-	int policy = sysarg_int(a, 0);
-
 	(void)t;
-	if (rt_policy(policy))
-		return 99;
-	return valid_policy(policy) ? 0 : -EINVAL;
+	return priority_bound(sysarg_int(a, 0), 99);
 }
 
 long sys_sched_get_priority_min(struct task *t, const struct sysargs *a)
 {
-	int policy = sysarg_int(a, 0);
-
 	(void)t;
-	if (rt_policy(policy))
-		return 1;
-	return valid_policy(policy) ? 0 : -EINVAL;
+	return priority_bound(sysarg_int(a, 0), 1);
 }
 
 /* SCHED_RR: 100 ms; SCHED_FIFO and SCHED_DEADLINE: 0; the fair policies:

@@ -68,6 +68,24 @@ static const char *ename(int e)
 	return e == ENOSYS ? "ENOSYS" : e == EPERM ? "EPERM" : e == ESRCH ? "ESRCH" : "other";
 }
 
+/* 2000 map batches of the process's own (mmap, touch, munmap): 0, or -1
+ * if one failed. */
+static int map_batches(void)
+{
+	int i;
+
+	for (i = 0; i < 2000; i++) {
+		char *p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			return -1;
+		p[0] = p[4096] = (char)i;
+		if (munmap(p, 8192) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char buf[4096];
@@ -108,23 +126,15 @@ int main(int argc, char **argv)
 		 * guest call, so it spins on EFAULTs and reports nothing; the
 		 * parent's own map batches keep their reports. */
 		pid_t c = fork();
-		int st, i;
+		int st;
 
 		if (c == 0) {
 			((void (*)(void))0x7fffff000200UL)();
 			_exit(3);
 		}
 		usleep(200000);
-		for (i = 0; i < 2000; i++) {
-			char *p = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
-				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-			if (p == MAP_FAILED)
-				return 1;
-			p[0] = p[4096] = (char)i;
-			if (munmap(p, 8192) < 0)
-				return 1;
-		}
+		if (map_batches() < 0)
+			return 1;
 		kill(c, SIGKILL);
 		waitpid(c, &st, 0);
 		printf("child %s, maps ok\n",
@@ -196,16 +206,8 @@ int main(int argc, char **argv)
 			_exit(WIFSIGNALED(st) ? 100 + WTERMSIG(st) : WEXITSTATUS(st));
 		}
 		waitpid(c, &st, 0);
-		for (i = 0; i < 2000; i++) {
-			char *p = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
-				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-			if (p == MAP_FAILED)
-				return 1;
-			p[0] = p[4096] = (char)i;
-			if (munmap(p, 8192) < 0)
-				return 1;
-		}
+		if (map_batches() < 0)
+			return 1;
 		printf("child %d, maps ok\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 		return 0;
 	}
