@@ -4,8 +4,8 @@
  * clock_getcpuclockid and pthread_getcpuclockid make) read kernel/cputime.c.
  * Differs from Linux: times() returns CLOCK_BOOTTIME in ticks (Linux: its
  * jiffies counter, which starts 5 minutes below 2^32); adjtimex and
- * clock_adjtime only read (any setting is EPERM: the guest may not set the
- * host's clock). */
+ * clock_adjtime only read, and settimeofday and clock_settime set nothing
+ * (any setting is EPERM: the guest may not set the host's clock). */
 #include <string.h>
 
 #include "mm/commit.h"
@@ -325,4 +325,57 @@ long sys_clock_adjtime(struct task *t, const struct sysargs *a)
 	    (clk >= 0 && clk <= LINUX_CLOCK_TAI && clk != LINUX_CLOCK_SGI_CYCLE))
 		return -EOPNOTSUPP;
 	return -EINVAL;
+}
+
+/* settimeofday and clock_settime: Linux's checks in Linux's order, then
+ * EPERM where Linux would set the clock: the guest may not set the host's
+ * clock, and skas keeps none of its own (the vDSO reads the host's), so
+ * root inside is as root in a container without CAP_SYS_TIME. A valid
+ * time is what Linux accepts (timespec64_valid_settod): not negative, and
+ * 30 years short of where ktime_t overflows. */
+#define SETTOD_SEC_MAX (9223372036LL - 30LL * 365 * 24 * 3600)
+
+static bool settod_valid(int64_t sec, int64_t nsec)
+{
+	return sec >= 0 && sec < SETTOD_SEC_MAX && nsec >= 0 && nsec < NSEC_PER_SEC;
+}
+
+long sys_settimeofday(struct task *t, const struct sysargs *a)
+{
+	uaddr_t utv = sysarg_uaddr(a, 0), utz = sysarg_uaddr(a, 1);
+	struct linux_timeval tv;
+	int32_t tz[2];
+
+	if (utv) {
+		if (copy_from_user(t->mm, &tv, utv, sizeof(tv)) < 0)
+			return -EFAULT;
+		if (tv.tv_usec >= 1000000 || tv.tv_usec < 0)
+			return -EINVAL;
+	}
+	if (utz && copy_from_user(t->mm, tz, utz, sizeof(tz)) < 0)
+		return -EFAULT;
+	if (utv && !settod_valid(tv.tv_sec, 0))
+		return -EINVAL;
+	return -EPERM;
+}
+
+long sys_clock_settime(struct task *t, const struct sysargs *a)
+{
+	int clk = sysarg_int(a, 0);
+	struct linux_timespec ts;
+	struct cpuclock c;
+
+	/* Of the numbered clocks only CLOCK_REALTIME can be set; a CPU-time
+	 * clock named by pid or tid, or a dynamic (fd) clock, can be tried */
+	if (clk >= 0 && clk != LINUX_CLOCK_REALTIME)
+		return -EINVAL;
+	if (copy_from_user(t->mm, &ts, sysarg_uaddr(a, 1), sizeof(ts)) < 0)
+		return -EFAULT;
+	if (clk == LINUX_CLOCK_REALTIME)
+		return settod_valid(ts.tv_sec, ts.tv_nsec) ? -EPERM : -EINVAL;
+	if ((clk & 7) == 3)
+		return -EINVAL; /* an fd clock: skas has none */
+	/* A CPU-time clock is never set: EPERM once it names a live thread
+	 * or process */
+	return cpuclock_lookup(t, clk, &c) < 0 ? -EINVAL : -EPERM;
 }

@@ -126,6 +126,16 @@ check "timeout 1 sleep 5 inside the guest" "124" "$out"
 out=$(run /bin/bash -c 'trap "echo got TERM" TERM; kill -TERM $$; sleep 5 & kill -STOP $!; kill -CONT $!; kill $!; wait $!; echo $?')
 check "bash: TERM trap, then STOP/CONT/TERM of a background sleep" "got TERM 143" "$(echo $out)"
 
+# Root inside holds CAP_SYS_TIME, yet cannot set the clock (the host's):
+# date -s is EPERM, as in a container without the capability, and the
+# host's clock has not moved.
+before=$(date +%s)
+out=$(run /bin/bash -c 'date -s "2001-01-01 00:00:00" >/dev/null 2>&1; echo $?; date +%Y' 2>&1)
+check "date -s as root inside: refused, the clock is the host's" "1 $(date +%Y)" "$(echo $out)"
+check "the host's clock did not move" "yes" "$([ $(($(date +%s) - before)) -ge 0 ] && [ $(($(date +%s) - before)) -lt 60 ] && echo yes)"
+out=$(run /bin/bash -c 'date -s "2001-01-01 00:00:00" 2>&1 >/dev/null')
+check "date -s says why" "date: cannot set date: Operation not permitted" "$out"
+
 start=$(date +%s)
 out=$(timeout -k 5 60 "$SKAS" run --pids-max=64 -- /bin/bash -c \
 	':(){ :|:& };:; sleep 2; echo survived' 2>/dev/null)
