@@ -15,6 +15,8 @@
 #include "mm/usercopy.h"
 #include "vfs/file.h"
 #include "vfs/namei.h"
+#include "ipc/ipc.h"
+#include "kernel/cred.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
 
@@ -324,4 +326,88 @@ long sys_clone3(struct task *t, const struct sysargs *a)
 		return ret;
 	}
 	return do_clone(t, &r);
+}
+
+/* unshare: Linux's checks and order (ksys_unshare). What a task can stop
+ * sharing is its fd table (CLONE_FILES), its root and working directory
+ * (CLONE_FS, also implied by CLONE_NEWNS) and its SEM_UNDO adjustments
+ * (CLONE_SYSVSEM, also implied by CLONE_NEWIPC: they are applied, as at
+ * exit). CLONE_THREAD, CLONE_SIGHAND and CLONE_VM succeed only when there
+ * is nothing to unshare, as in Linux. Partial: there are no namespaces,
+ * so a CLONE_NEW* flag is EINVAL as from a Linux built without them (EPERM
+ * first without CAP_SYS_ADMIN, but CLONE_NEWUSER, which needs none); and
+ * SEM_UNDO adjustments are kept per process, so CLONE_SYSVSEM in a
+ * process of several threads is EINVAL. */
+#define UNSHARE_FLAGS                                                                 \
+	(LINUX_CLONE_THREAD | LINUX_CLONE_FS | LINUX_CLONE_SIGHAND | LINUX_CLONE_VM | \
+	 LINUX_CLONE_FILES | LINUX_CLONE_SYSVSEM | CLONE_NS_FLAGS)
+
+long sys_unshare(struct task *t, const struct sysargs *a)
+{
+	uint64_t f = a->a[0];
+	struct fs_info *fs = NULL;
+	struct files *files = NULL;
+	bool alone = t->proc->nthreads == 1;
+	int ret;
+
+	if (f & LINUX_CLONE_NEWUSER)
+		f |= LINUX_CLONE_THREAD | LINUX_CLONE_FS;
+	if (f & LINUX_CLONE_VM)
+		f |= LINUX_CLONE_SIGHAND;
+	if (f & LINUX_CLONE_SIGHAND)
+		f |= LINUX_CLONE_THREAD;
+	if (f & LINUX_CLONE_NEWNS)
+		f |= LINUX_CLONE_FS;
+	if (f & LINUX_CLONE_NEWIPC)
+		f |= LINUX_CLONE_SYSVSEM;
+	if (f & ~(uint64_t)UNSHARE_FLAGS)
+		return -EINVAL;
+	if ((f & LINUX_CLONE_THREAD) && !alone)
+		return -EINVAL;
+	if ((f & LINUX_CLONE_VM) && t->mm->refcount > 1)
+		return -EINVAL; /* another process shares the address space */
+	if ((f & LINUX_CLONE_SYSVSEM) && !alone)
+		return -EINVAL;
+	if (f & LINUX_CLONE_NEWUSER)
+		return -EINVAL;
+	if ((f & CLONE_NS_FLAGS) && !capable(&t->proc->cred, CAP_SYS_ADMIN))
+		return -EPERM;
+	if (f & CLONE_NS_FLAGS)
+		return -EINVAL;
+	if ((f & LINUX_CLONE_FS) && t->fs->refcount > 1) {
+		ret = fs_info_dup(t->fs, &fs);
+		if (ret < 0)
+			return ret;
+	}
+	if ((f & LINUX_CLONE_FILES) && t->files->refcount > 1) {
+		ret = files_dup(t->files, &files);
+		if (ret < 0) {
+			if (fs)
+				fs_info_put(fs);
+			return ret;
+		}
+	}
+	if (fs) {
+		fs_info_put(t->fs);
+		t->fs = fs;
+	}
+	if (files) {
+		files_put(t->files);
+		t->files = files;
+	}
+	if (f & LINUX_CLONE_SYSVSEM)
+		sem_exit(t->proc->pid);
+	return 0;
+}
+
+/* setns: there are no namespace files, and a pidfd names namespaces skas
+ * does not have: EBADF for no fd (an O_PATH one included), else EINVAL. */
+long sys_setns(struct task *t, const struct sysargs *a)
+{
+	struct file *f = fdget_nopath(t->files, sysarg_int(a, 0));
+
+	if (!f)
+		return -EBADF;
+	file_put(f);
+	return -EINVAL;
 }
