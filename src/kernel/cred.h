@@ -18,6 +18,7 @@
 #define CAP_SETPCAP	    8
 #define CAP_IPC_LOCK	    14
 #define CAP_SYS_ADMIN	    21
+#define CAP_SYS_BOOT	    22
 #define CAP_SYS_NICE	    23
 #define CAP_SYS_RESOURCE    24
 #define CAP_LAST_CAP	    40

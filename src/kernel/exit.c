@@ -1,7 +1,7 @@
 /* kernel/exit.c: threads and processes ending, zombies, reparenting and
  * wait4/waitid (exits, and stops and continues for WUNTRACED/WCONTINUED).
  * When pid 1 ends, every other process of the instance is killed and the
- * instance is over. */
+ * instance is over; reboot ends it so. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -328,6 +328,44 @@ long sys_exit_group(struct task *t, const struct sysargs *a)
 {
 	strace_noreturn(t, 231, a);
 	process_exit(t, (sysarg_int(a, 0) & 0xff) << 8);
+}
+
+/* reboot: as in a PID namespace, which the instance is (its init is pid
+ * 1): RESTART and RESTART2 end the instance as if SIGHUP had killed init,
+ * HALT and POWER_OFF as if SIGINT had (skas exits 129 or 130: what a
+ * container's runtime sees), and the calling thread exits; the other
+ * commands are EINVAL, as Linux gives them in a child namespace. */
+#define REBOOT_MAGIC1	     0xfee1dead
+#define REBOOT_CMD_RESTART   0x01234567
+#define REBOOT_CMD_RESTART2  0xa1b2c3d4
+#define REBOOT_CMD_HALT	     0xcdef0123
+#define REBOOT_CMD_POWER_OFF 0x4321fedc
+
+long sys_reboot(struct task *t, const struct sysargs *a)
+{
+	uint32_t magic1 = sysarg_uint(a, 0), magic2 = sysarg_uint(a, 1), cmd = sysarg_uint(a, 2);
+	struct process *init;
+	int sig;
+
+	if (!capable(&t->proc->cred, CAP_SYS_BOOT))
+		return -EPERM;
+	/* the second magic: Linus's and his daughters' birthdays */
+	if (magic1 != REBOOT_MAGIC1 || (magic2 != 0x28121969 && magic2 != 0x05121996 &&
+					magic2 != 0x16041998 && magic2 != 0x20112000))
+		return -EINVAL;
+	if (cmd == REBOOT_CMD_RESTART || cmd == REBOOT_CMD_RESTART2)
+		sig = LINUX_SIGHUP;
+	else if (cmd == REBOOT_CMD_HALT || cmd == REBOOT_CMD_POWER_OFF)
+		sig = LINUX_SIGINT;
+	else
+		return -EINVAL;
+	klog(LOG_INFO, "reboot by pid %d: the instance ends (init killed by signal %d)",
+	     t->proc->pid, sig);
+	init = process_by_pid(1);
+	if (init)
+		process_kill(init, sig);
+	strace_noreturn(t, 169, a);
+	task_exit(t, 0);
 }
 
 /* wait4 and waitid */

@@ -145,6 +145,21 @@ if command -v unshare >/dev/null; then
 		"$(echo $out)"
 fi
 
+# reboot ends the instance as it ends a PID namespace: init killed by
+# SIGHUP (restart) or SIGINT (halt, power off), the other processes with
+# it; a user without CAP_SYS_BOOT gets EPERM and goes on.
+if command -v busybox >/dev/null; then
+	start=$(date +%s)
+	run busybox sh -c 'sleep 20 & sleep 20 & busybox reboot -f; echo not reached'
+	check "busybox reboot -f as root: skas exits as if SIGHUP killed init" "129" "$?"
+	check "the instance ended at once (the sleeps with it)" "yes" \
+		"$([ $(($(date +%s) - start)) -lt 10 ] && echo yes)"
+	run busybox sh -c '(sleep 0.2; busybox poweroff -f) & sleep 20'
+	check "busybox poweroff -f from a child of init: SIGINT" "130" "$?"
+	out=$(timeout -k 5 60 "$SKAS" run --user=1000 -- busybox sh -c 'busybox reboot -f 2>/dev/null; echo $?')
+	check "reboot as a user: refused, the shell goes on" "1" "$out"
+fi
+
 start=$(date +%s)
 out=$(timeout -k 5 60 "$SKAS" run --pids-max=64 -- /bin/bash -c \
 	':(){ :|:& };:; sleep 2; echo survived' 2>/dev/null)
