@@ -246,6 +246,18 @@ long sys_fchmodat(struct task *t, const struct sysargs *a)
 	return setattr_path(t, sysarg_int(a, 0), sysarg_uaddr(a, 1), 0, &ia);
 }
 
+/* fchmodat2 (Linux 6.6): fchmodat with AT_SYMLINK_NOFOLLOW (a symlink's
+ * own mode cannot change: EOPNOTSUPP) and AT_EMPTY_PATH. */
+long sys_fchmodat2(struct task *t, const struct sysargs *a)
+{
+	struct iattr ia = { .valid = ATTR_MODE, .mode = sysarg_uint(a, 2) & 07777 };
+	int flags = sysarg_int(a, 3);
+
+	if (flags & ~(LINUX_AT_SYMLINK_NOFOLLOW | LINUX_AT_EMPTY_PATH))
+		return -EINVAL;
+	return setattr_path(t, sysarg_int(a, 0), sysarg_uaddr(a, 1), flags, &ia);
+}
+
 long sys_fchmod(struct task *t, const struct sysargs *a)
 {
 	struct iattr ia = { .valid = ATTR_MODE, .mode = sysarg_uint(a, 1) & 07777 };

@@ -1328,6 +1328,10 @@ int vfs_setattr_inode(struct task *t, struct path *p, struct iattr *ia)
 
 	if (path_rdonly(p) && !LINUX_S_ISCHR(ino->mode))
 		return -EROFS;
+	/* A symlink's mode does not change (Linux 6.6's notify_change, before
+	 * any permission check); fchmodat2 with AT_SYMLINK_NOFOLLOW asks it */
+	if ((ia->valid & ATTR_MODE) && LINUX_S_ISLNK(ino->mode))
+		return -EOPNOTSUPP;
 	ret = vfs_getattr(ino, &st);
 	if (ret < 0)
 		return ret;
