@@ -153,6 +153,12 @@ struct task {
 	int nice;
 	bool sched_reset_on_fork;
 	uint64_t sched_slice_ns;
+	/* ioprio_set's value (class << 13 | hints << 3 | level), 0 if never
+	 * set (class NONE: the I/O priority follows nice). Kept, not applied:
+	 * the host does the I/O. Inherited by clone when its class is not
+	 * NONE, as Linux copies a set io_context (CLONE_IO's sharing is a
+	 * copy here). */
+	uint16_t ioprio;
 };
 
 struct init_config {

@@ -404,14 +404,16 @@ long sys_sched_rr_get_interval(struct task *t, const struct sysargs *a)
 	return copy_to_user(t->mm, sysarg_uaddr(a, 1), &ts, sizeof(ts)) < 0 ? -EFAULT : 0;
 }
 
-/* getpriority and setpriority: over one thread, a process group's threads
- * or a user's (real uid). */
+/* getpriority and setpriority, ioprio_get and ioprio_set: over one
+ * thread, a process group's threads or a user's (real uid). */
 struct prio_walk {
 	struct task *caller;
 	int which, who;
 	int nice; /* setpriority's value */
 	long ret; /* -ESRCH until a thread matches */
 	bool set;
+	bool io;	 /* ioprio_get/ioprio_set */
+	uint16_t ioprio; /* ioprio_set's value */
 };
 
 /* Linux's set_one_prio. */
@@ -432,9 +434,54 @@ static void set_one(struct prio_walk *w, struct task *p)
 	p->nice = w->nice;
 }
 
+#define IOPRIO_CLASS(v) (((v) >> 13) & 7)
+enum { IOPRIO_CLASS_NONE, IOPRIO_CLASS_RT, IOPRIO_CLASS_BE, IOPRIO_CLASS_IDLE };
+
+/* The I/O priority p's I/O gets (Linux's __get_task_ioprio): a set one,
+ * else the class of its policy at the level of its nice. */
+static int ioprio_effective(const struct task *p)
+{
+	int class = IOPRIO_CLASS_BE;
+
+	if (IOPRIO_CLASS(p->ioprio) != IOPRIO_CLASS_NONE)
+		return p->ioprio;
+	if (p->sched_policy == SCHED_POLICY_IDLE)
+		class = IOPRIO_CLASS_IDLE;
+	else if (rt_policy(p->sched_policy))
+		class = IOPRIO_CLASS_RT;
+	return class << 13 | (p->nice + 20) / 5;
+}
+
+/* Linux's set_task_ioprio and ioprio_get's walk: a set stops at the first
+ * thread it may not change; a get of one thread is its raw value, of
+ * several the best (lowest) effective one. */
+static void ioprio_one(struct prio_walk *w, struct task *p)
+{
+	const struct cred *c = &w->caller->proc->cred;
+	long v;
+
+	if (w->set) {
+		if (w->ret < 0 && w->ret != -ESRCH)
+			return;
+		if (p->proc->cred.uid != c->euid && p->proc->cred.uid != c->uid &&
+		    !capable(c, CAP_SYS_NICE)) {
+			w->ret = -EPERM;
+			return;
+		}
+		p->ioprio = w->ioprio;
+		w->ret = 0;
+		return;
+	}
+	v = w->which == PRIO_PROCESS ? p->ioprio : ioprio_effective(p);
+	if (w->ret == -ESRCH || v < w->ret)
+		w->ret = v;
+}
+
 static void prio_one(struct prio_walk *w, struct task *p)
 {
-	if (w->set)
+	if (w->io)
+		ioprio_one(w, p);
+	else if (w->set)
 		set_one(w, p);
 	else if (20 - p->nice > w->ret)
 		w->ret = 20 - p->nice;
@@ -462,6 +509,58 @@ static long prio_walk(struct prio_walk *w)
 		list_for_each_entry(p, &proc->threads, thread_link) prio_one(w, p);
 	}
 	return w->ret;
+}
+
+/* ioprio_set's value (Linux's ioprio_check_cap): classes RT (which needs
+ * CAP_SYS_NICE or CAP_SYS_ADMIN), BE and IDLE at any level and hints;
+ * NONE only at level 0; the other classes are EINVAL. */
+static int ioprio_check(const struct task *t, int v)
+{
+	const struct cred *c = &t->proc->cred;
+
+	switch (IOPRIO_CLASS(v)) {
+	case IOPRIO_CLASS_RT:
+		if (!capable(c, CAP_SYS_NICE) && !capable(c, CAP_SYS_ADMIN))
+			return -EPERM;
+		return 0;
+	case IOPRIO_CLASS_BE:
+	case IOPRIO_CLASS_IDLE:
+		return 0;
+	case IOPRIO_CLASS_NONE:
+		return (v & 7) ? -EINVAL : 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+long sys_ioprio_set(struct task *t, const struct sysargs *a)
+{
+	struct prio_walk w = { .caller = t,
+			       .which = sysarg_int(a, 0),
+			       .who = sysarg_int(a, 1),
+			       .ioprio = (uint16_t)sysarg_int(a, 2),
+			       .set = true,
+			       .io = true };
+	int ret = ioprio_check(t, sysarg_int(a, 2));
+
+	if (ret < 0)
+		return ret;
+	w.which--; /* IOPRIO_WHO_PROCESS is 1, PRIO_PROCESS 0 */
+	if (w.which < PRIO_PROCESS || w.which > PRIO_USER)
+		return -EINVAL;
+	return prio_walk(&w);
+}
+
+long sys_ioprio_get(struct task *t, const struct sysargs *a)
+{
+	struct prio_walk w = {
+		.caller = t, .which = sysarg_int(a, 0), .who = sysarg_int(a, 1), .io = true
+	};
+
+	w.which--; /* IOPRIO_WHO_PROCESS is 1, PRIO_PROCESS 0 */
+	if (w.which < PRIO_PROCESS || w.which > PRIO_USER)
+		return -EINVAL;
+	return prio_walk(&w);
 }
 
 long sys_getpriority(struct task *t, const struct sysargs *a)
