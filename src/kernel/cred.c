@@ -1,7 +1,8 @@
 /* kernel/cred.c: the set*id family, groups and capabilities, with Linux's
  * rules (credentials(7), capabilities(7): "Effect of user ID changes on
- * capabilities"). Differs from Linux: no ambient or bounding sets, no
- * securebits, no file capabilities. */
+ * capabilities"). Differs from Linux: no ambient set, a bounding set that
+ * is always full, of the securebits only keep-caps (prctl PR_SET_KEEPCAPS),
+ * no file capabilities. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,7 +37,8 @@ bool in_group(const struct cred *c, uint32_t gid)
 static void fix_caps(struct cred *c, uint32_t old_uid, uint32_t old_euid, uint32_t old_suid,
 		     uint32_t old_fsuid)
 {
-	if ((old_uid == 0 || old_euid == 0 || old_suid == 0) && c->uid && c->euid && c->suid) {
+	if ((old_uid == 0 || old_euid == 0 || old_suid == 0) && c->uid && c->euid && c->suid &&
+	    !c->keepcaps) {
 		c->cap_permitted = 0;
 		c->cap_effective = 0;
 	}

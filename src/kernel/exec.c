@@ -490,6 +490,7 @@ static void exec_cred(const struct task *t, const struct binfile *b, struct cred
 	}
 	nc->suid = nc->fsuid = nc->euid;
 	nc->sgid = nc->fsgid = nc->egid;
+	nc->keepcaps = false;
 	if (nc->uid == 0 || nc->euid == 0)
 		nc->cap_permitted = CAP_FULL_SET;
 	else

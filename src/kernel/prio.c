@@ -10,6 +10,7 @@ void sched_fork_params(struct task *c, const struct task *parent)
 	c->nice = parent->nice;
 	c->sched_slice_ns = parent->sched_slice_ns;
 	c->ioprio = (parent->ioprio >> 13) != 0 ? parent->ioprio : 0;
+	c->timer_slack_ns = c->default_timer_slack_ns = parent->timer_slack_ns;
 	c->sched_reset_on_fork = false;
 	if (!parent->sched_reset_on_fork)
 		return;

@@ -290,6 +290,7 @@ int task_start_init(const struct init_config *cfg)
 	t->tid = 1;
 	last_pid = 1;
 	t->state = TASK_SLEEPING;
+	t->timer_slack_ns = t->default_timer_slack_ns = 50000; /* Linux's init_task */
 	list_init(&t->run_link);
 	t->proc = process_new(1);
 	if (!t->proc) {

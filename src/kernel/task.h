@@ -159,6 +159,10 @@ struct task {
 	 * NONE, as Linux copies a set io_context (CLONE_IO's sharing is a
 	 * copy here). */
 	uint16_t ioprio;
+	/* prctl PR_SET_TIMERSLACK: this thread's slack, and the one 0 sets
+	 * back (its parent's at clone). Kept, not applied: the host's timers
+	 * fire the guest's. */
+	uint64_t timer_slack_ns, default_timer_slack_ns;
 };
 
 struct init_config {

@@ -567,6 +567,29 @@ long sys_prctl(struct task *t, const struct sysargs *a)
 		return 0;
 	case LINUX_PR_GET_PDEATHSIG:
 		return copy_to_user(t->mm, arg2, &t->proc->pdeath_signal, sizeof(int));
+	case LINUX_PR_GET_KEEPCAPS:
+		return t->proc->cred.keepcaps;
+	case LINUX_PR_SET_KEEPCAPS:
+		if (arg2 > 1)
+			return -EINVAL;
+		t->proc->cred.keepcaps = arg2 == 1;
+		return 0;
+	case LINUX_PR_CAPBSET_READ:
+		/* the bounding set is full: nothing drops from it */
+		return arg2 <= CAP_LAST_CAP ? 1 : -EINVAL;
+	case LINUX_PR_GET_SECCOMP:
+		return 0; /* no guest is in a seccomp mode: seccomp is ENOSYS */
+	case LINUX_PR_GET_TIMERSLACK:
+		return (long)t->timer_slack_ns;
+	case LINUX_PR_SET_TIMERSLACK:
+		/* Linux 6.x: a real-time or deadline thread's slack stays 0 */
+		if (t->sched_policy == SCHED_POLICY_FIFO || t->sched_policy == SCHED_POLICY_RR ||
+		    t->sched_policy == SCHED_POLICY_DEADLINE)
+			return 0;
+		t->timer_slack_ns = arg2 ? arg2 : t->default_timer_slack_ns;
+		return 0;
+	case LINUX_PR_GET_TID_ADDRESS:
+		return copy_to_user(t->mm, arg2, &t->clear_child_tid, sizeof(uint64_t));
 	default:
 		klog(LOG_INFO, "prctl option %d is not implemented: EINVAL", option);
 		return -EINVAL;

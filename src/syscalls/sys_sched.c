@@ -183,6 +183,12 @@ static long sched_set(struct task *t, struct task *p, const struct linux_sched_a
 	if (policy == SCHED_POLICY_DEADLINE)
 		return -EBUSY;
 	p->sched_policy = policy;
+	/* Linux 6.x: a real-time thread has no timer slack; back to another
+	 * policy, it gets its default again */
+	if (rt_policy(policy))
+		p->timer_slack_ns = 0;
+	else if (p->timer_slack_ns == 0)
+		p->timer_slack_ns = p->default_timer_slack_ns;
 	if (fair_policy(policy)) {
 		p->nice = a->sched_nice;
 		p->sched_slice_ns = a->sched_runtime;

@@ -1,0 +1,161 @@
+/* prctl: PR_CAPBSET_READ (every capability up to CAP_LAST_CAP is in the
+ * bounding set, none beyond), PR_GET_SECCOMP (0), PR_GET/SET_KEEPCAPS (a
+ * setuid from root to a user keeps the permitted set; exec and bad values),
+ * PR_GET/SET_TIMERSLACK (per thread, 0 sets the default back, inherited
+ * by fork, 0 under SCHED_FIFO), PR_GET_TID_ADDRESS. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+/* linux/capability.h's, which musl's headers lack */
+#define CAP_VERSION_3 0x20080522
+#define CAP_LAST      40
+struct cap_header {
+	unsigned version;
+	int pid;
+};
+struct cap_data {
+	unsigned effective, permitted, inheritable;
+};
+
+static int n;
+
+static void check(int cond, const char *what)
+{
+	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
+}
+
+static void check_err(long r, int want, const char *name, const char *what)
+{
+	int e = errno;
+
+	if (r == -1 && e == want)
+		printf("ok %d - %s -> %s\n", ++n, what, name);
+	else
+		printf("not ok %d - %s: got %ld (errno %d), want %s\n", ++n, what, r,
+		       r == -1 ? e : 0, name);
+}
+
+static int caps(struct cap_data d[2])
+{
+	struct cap_header h = { CAP_VERSION_3, 0 };
+
+	return (int)syscall(SYS_capget, &h, d);
+}
+
+/* In a child: keep-caps as asked, then every uid to 65534; exit 0 if the
+ * permitted set is then nonempty, 1 if empty, 2 on error. */
+static int setuid_child(int keep)
+{
+	struct cap_data d[2];
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		if (prctl(PR_SET_KEEPCAPS, keep, 0, 0, 0) != 0 ||
+		    setresuid(65534, 65534, 65534) != 0 || caps(d) != 0)
+			_exit(2);
+		if (prctl(PR_GET_KEEPCAPS, 0, 0, 0, 0) != keep)
+			_exit(3);
+		_exit(d[0].permitted || d[1].permitted ? (d[0].effective ? 4 : 0) : 1);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+int main(void)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+	struct cap_data d[2];
+	uint64_t addr = 1;
+	long slack, child_slack;
+	int i, all = 1, st;
+	pid_t pid;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	/* root's permitted set is the bounding set (no file capabilities):
+	 * the host's may lack some, skas's lacks none */
+	check(caps(d) == 0, "capget");
+	for (i = 0; i <= CAP_LAST; i++) {
+		long r = prctl(PR_CAPBSET_READ, i, 0, 0, 0);
+
+		all &= getuid() == 0 ? r == ((d[i / 32].permitted >> (i % 32)) & 1)
+				     : (r == 0 || r == 1);
+	}
+	check(all, "PR_CAPBSET_READ 0..40: as root, the permitted set");
+	check_err(prctl(PR_CAPBSET_READ, CAP_LAST + 1, 0, 0, 0), EINVAL, "EINVAL", "capability 41");
+	check_err(prctl(PR_CAPBSET_READ, -1L, 0, 0, 0), EINVAL, "EINVAL", "capability -1");
+	check(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0, "PR_GET_SECCOMP: 0");
+
+	check(prctl(PR_GET_KEEPCAPS, 0, 0, 0, 0) == 0, "PR_GET_KEEPCAPS: 0");
+	check_err(prctl(PR_SET_KEEPCAPS, 2, 0, 0, 0), EINVAL, "EINVAL", "PR_SET_KEEPCAPS 2");
+	check(prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) == 0 && prctl(PR_GET_KEEPCAPS, 0, 0, 0, 0) == 1,
+	      "PR_SET_KEEPCAPS 1");
+	check(prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) == 0 && prctl(PR_GET_KEEPCAPS, 0, 0, 0, 0) == 0,
+	      "PR_SET_KEEPCAPS 0");
+	if (getuid() == 0) {
+		check(setuid_child(0) == 1, "root to a user: the permitted set is gone");
+		check(setuid_child(1) == 0, "with keep-caps: kept, the effective set empty");
+	} else {
+		check(1, "(not root: no setuid checks)");
+		check(1, "(not root: no setuid checks)");
+	}
+	pid = fork();
+	if (pid == 0) {
+		char *argv[] = { "/bin/sh", "-c", "exit 0", NULL };
+
+		prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	check(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "a child with keep-caps runs /bin/sh");
+
+	slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+	check(slack > 0, "PR_GET_TIMERSLACK: some slack");
+	check(prctl(PR_SET_TIMERSLACK, 123456, 0, 0, 0) == 0 &&
+		      prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0) == 123456,
+	      "PR_SET_TIMERSLACK 123456");
+	pid = fork();
+	if (pid == 0) {
+		long s = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+
+		prctl(PR_SET_TIMERSLACK, 0, 0, 0, 0); /* back to its default: ours */
+		_exit(s == 123456 && prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0) == 123456 ? 0 : 1);
+	}
+	check(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "a child inherits it, as its default too");
+	check(prctl(PR_SET_TIMERSLACK, 0, 0, 0, 0) == 0 &&
+		      prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0) == slack,
+	      "PR_SET_TIMERSLACK 0: our default again");
+	if (sched_setscheduler(0, SCHED_FIFO, &sp) == 0) {
+		child_slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+		check(child_slack == 0, "SCHED_FIFO: no slack");
+		check(prctl(PR_SET_TIMERSLACK, 5000, 0, 0, 0) == 0 &&
+			      prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0) == 0,
+		      "SCHED_FIFO: setting is ignored");
+		sp.sched_priority = 0;
+		check(sched_setscheduler(0, SCHED_OTHER, &sp) == 0 &&
+			      prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0) == slack,
+		      "SCHED_OTHER again: the default");
+	} else {
+		check(1, "(no SCHED_FIFO here)");
+		check(1, "(no SCHED_FIFO here)");
+		check(1, "(no SCHED_FIFO here)");
+	}
+
+	check(prctl(PR_GET_TID_ADDRESS, &addr, 0, 0, 0) == 0 && addr != 1,
+	      "PR_GET_TID_ADDRESS: libc's clear_child_tid");
+	check_err(prctl(PR_GET_TID_ADDRESS, (void *)8, 0, 0, 0), EFAULT, "EFAULT",
+		  "PR_GET_TID_ADDRESS to a bad pointer");
+	return 0;
+}
