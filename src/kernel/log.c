@@ -1,14 +1,70 @@
-/* kernel/log.c: the kernel log, one line per message, prefixed "skas: ". */
+/* kernel/log.c: the kernel log, one line per message, prefixed "skas: ",
+ * on the host's stderr or --log file; and the message buffer that the
+ * guest reads with syslog(2) (dmesg): every message up to LOG_INFO as
+ * Linux's "<level>[seconds.micros] text" lines, timed from skas's start,
+ * the oldest lines dropped when it is full. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernel/log.h"
+#include "kernel/sched.h"
 #include "host/host.h"
+#include "abi/linux/misc.h"
 
 int klog_level = LOG_WARN;
 
-static __attribute__((format(printf, 1, 0))) void vlog(const char *fmt, va_list ap)
+static char ring[KLOG_BUF_SIZE];
+static uint64_t ring_head;  /* bytes ever written */
+static uint64_t ring_tail;  /* the oldest byte kept, a line's start */
+static uint64_t ring_clear; /* SYSLOG_ACTION_CLEAR's mark */
+static uint64_t ring_read;  /* SYSLOG_ACTION_READ's position */
+static struct waitq ring_wait = { LIST_HEAD_INIT(ring_wait.waiters) };
+static int64_t boot_ns = -1;
+
+static char ring_at(uint64_t pos)
+{
+	return ring[pos % KLOG_BUF_SIZE];
+}
+
+/* Appends one line (n < KLOG_BUF_SIZE, ending in a newline). */
+static void ring_put(const char *line, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		ring[(ring_head + i) % KLOG_BUF_SIZE] = line[i];
+	ring_head += n;
+	while (ring_head - ring_tail > KLOG_BUF_SIZE) {
+		while (ring_at(ring_tail++) != '\n')
+			;
+	}
+	waitq_wake_all(&ring_wait);
+}
+
+static void record(int level, const char *text, size_t n)
+{
+	char line[600];
+	int64_t ns;
+	int len;
+
+	if (boot_ns < 0)
+		boot_ns = host_clock_ns(LINUX_CLOCK_MONOTONIC);
+	ns = host_clock_ns(LINUX_CLOCK_MONOTONIC) - boot_ns;
+	if (ns < 0)
+		ns = 0;
+	len = snprintf(line, sizeof(line), "<%d>[%5lld.%06lld] %.*s\n", level == LOG_WARN ? 4 : 6,
+		       (long long)(ns / 1000000000), (long long)(ns % 1000000000 / 1000), (int)n,
+		       text);
+	if (len > (int)sizeof(line) - 1) {
+		len = sizeof(line) - 1;
+		line[len - 1] = '\n';
+	}
+	ring_put(line, (size_t)len);
+}
+
+static __attribute__((format(printf, 2, 0))) void vlog(int level, const char *fmt, va_list ap)
 {
 	char buf[512];
 	int n = snprintf(buf, sizeof(buf), "skas: ");
@@ -16,18 +72,22 @@ static __attribute__((format(printf, 1, 0))) void vlog(const char *fmt, va_list 
 	n += vsnprintf(buf + n, sizeof(buf) - n - 1, fmt, ap);
 	if (n > (int)sizeof(buf) - 2)
 		n = sizeof(buf) - 2;
-	buf[n++] = '\n';
-	host_log_write(buf, n);
+	if (level <= LOG_INFO)
+		record(level, buf + 6, (size_t)n - 6);
+	if (level <= klog_level) {
+		buf[n++] = '\n';
+		host_log_write(buf, n);
+	}
 }
 
 void klog(int level, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (level > klog_level)
+	if (level > klog_level && level > LOG_INFO)
 		return;
 	va_start(ap, fmt);
-	vlog(fmt, ap);
+	vlog(level, fmt, ap);
 	va_end(ap);
 }
 
@@ -36,7 +96,70 @@ void panic(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vlog(fmt, ap);
+	vlog(LOG_WARN, fmt, ap);
 	va_end(ap);
 	abort();
+}
+
+void klog_boot(void)
+{
+	if (boot_ns < 0)
+		boot_ns = host_clock_ns(LINUX_CLOCK_MONOTONIC);
+}
+
+/* Copies whole lines from [from, ring_head), the newest that fit in len
+ * (as Linux's syslog_print_all); returns the bytes. */
+size_t klog_copy_newest(char *out, size_t len, uint64_t from)
+{
+	uint64_t start = from, p;
+	size_t n = 0;
+
+	while (ring_head - start > len) {
+		while (ring_at(start++) != '\n')
+			;
+	}
+	for (p = start; p < ring_head; p++)
+		out[n++] = ring_at(p);
+	return n;
+}
+
+uint64_t klog_pos(enum klog_mark m)
+{
+	uint64_t at = m == KLOG_MARK_CLEAR ? ring_clear : m == KLOG_MARK_READ ? ring_read : 0;
+
+	if (m == KLOG_MARK_HEAD)
+		return ring_head;
+	return at > ring_tail ? at : ring_tail;
+}
+
+void klog_set_mark(enum klog_mark m, uint64_t pos)
+{
+	if (m == KLOG_MARK_CLEAR)
+		ring_clear = pos;
+	else if (m == KLOG_MARK_READ)
+		ring_read = pos;
+}
+
+/* Copies from the READ mark on, at most len bytes (whole lines when the
+ * first fits; else part of it, the rest left for the next read), and
+ * moves the mark. */
+size_t klog_read_unread(char *out, size_t len)
+{
+	uint64_t p = klog_pos(KLOG_MARK_READ);
+	size_t n = 0, last_line_end = 0;
+
+	while (p + n < ring_head && n < len) {
+		out[n] = ring_at(p + n);
+		if (out[n++] == '\n')
+			last_line_end = n;
+	}
+	if (last_line_end)
+		n = last_line_end;
+	ring_read = p + n;
+	return n;
+}
+
+struct waitq *klog_waitq(void)
+{
+	return &ring_wait;
 }

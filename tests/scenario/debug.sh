@@ -55,5 +55,28 @@ else
 	echo "not ok $n - valgrind is not installed (tools/deps.sh installs it)"
 	failed=$((failed + 1))
 fi
+# dmesg inside reads the kernel's own log (syslog(2)): the platform, a
+# call skas lacks, a fault, as a Linux's dmesg shows its kernel's; a user
+# is refused, as with dmesg_restrict.
+timeout -k 5 60 "$SKAS" run -- /bin/sh -c \
+	'python3 -c "import ctypes; ctypes.string_at(0)"; dmesg' >"$out" 2>/dev/null
+n=$((n + 1))
+if grep -q '^\[ *[0-9]*\.[0-9]*\] platform: ' "$out" &&
+	grep -q 'rseq (334) is not implemented: ENOSYS' "$out" &&
+	grep -q '(python3): signal 11 (code 1), access at 0, ip ' "$out"; then
+	echo "ok $n - dmesg inside: the kernel's log, its platform, a call it lacks, a fault"
+else
+	echo "not ok $n - dmesg inside: the kernel's log, its platform, a call it lacks, a fault"
+	sed 's/^/# /' "$out" | head -20
+	failed=$((failed + 1))
+fi
+n=$((n + 1))
+got=$(timeout -k 5 60 "$SKAS" run --user=1000 -- /bin/sh -c 'dmesg 2>&1' 2>/dev/null)
+if [ "$got" = "dmesg: read kernel buffer failed: Operation not permitted" ]; then
+	echo "ok $n - dmesg as a user: EPERM"
+else
+	echo "not ok $n - dmesg as a user: EPERM (got: $got)"
+	failed=$((failed + 1))
+fi
 echo "$((n - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]
