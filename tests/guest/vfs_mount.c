@@ -332,7 +332,7 @@ int main(void)
 
 	setvbuf(stdout, NULL, _IONBF, 0);
 	/* natively: a private namespace, so nothing reaches the host's;
-	 * under skas: ENOSYS, and one namespace */
+	 * under skas: EINVAL (no namespaces to make), and one namespace */
 	if (unshare(CLONE_NEWNS) == 0)
 		mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL);
 	snprintf(top, sizeof(top), "/tmp/vfs_mount.XXXXXX");
