@@ -299,23 +299,7 @@ static int follow_link(struct walk *w, struct path *p, struct path *child, char 
 }
 
 /* Walks name from *p (which it consumes and replaces with the result). */
-uint64_t vfs_walk_gen;
-static uint64_t walks;
-
-static int walk_names(struct walk *w, struct path *p, const char *name);
-
 static int walk(struct walk *w, struct path *p, const char *name)
-{
-	uint64_t outer = vfs_walk_gen;
-	int ret;
-
-	vfs_walk_gen = ++walks;
-	ret = walk_names(w, p, name);
-	vfs_walk_gen = outer;
-	return ret;
-}
-
-static int walk_names(struct walk *w, struct path *p, const char *name)
 {
 	char *buf = strdup(name), *rest, *comp;
 	struct path child;
