@@ -739,7 +739,7 @@ int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, uns
 			p.dentry = dentry_new(last, parent.dentry, newi);
 			inode_put(newi);
 			created = true;
-			dcache_invalidate();
+			dcache_invalidate_absent();
 			fsnotify_create(parent.dentry->inode, last, false);
 			if (!p.dentry) {
 				mnt_put(p.mnt);
@@ -1053,7 +1053,7 @@ int vfs_mknodat(struct task *t, int dirfd, const char *name, uint32_t mode, uint
 		ret = dir->iop->mknod ? dir->iop->mknod(dir, last, mode, dev, &t->proc->cred, NULL)
 				      : -EPERM;
 	if (ret == 0) {
-		dcache_invalidate();
+		dcache_invalidate_absent();
 		fsnotify_create(dir, last, LINUX_S_ISDIR(mode));
 	}
 	free(last);
@@ -1136,7 +1136,7 @@ int vfs_symlinkat(struct task *t, const char *target, int dirfd, const char *nam
 		ret = dir->iop->symlink ? dir->iop->symlink(dir, last, target, &t->proc->cred)
 					: -EPERM;
 	if (ret == 0) {
-		dcache_invalidate();
+		dcache_invalidate_absent();
 		fsnotify_create(dir, last, false);
 	}
 	free(last);
@@ -1178,7 +1178,7 @@ int vfs_linkat(struct task *t, int odirfd, const char *oname, int ndirfd, const 
 	if (ret == 0)
 		ret = dir->iop->link ? dir->iop->link(dir, last, old.dentry->inode) : -EPERM;
 	if (ret == 0) {
-		dcache_invalidate();
+		dcache_invalidate_absent();
 		fsnotify_link(dir, last, old.dentry->inode);
 	}
 	free(last);
