@@ -143,10 +143,13 @@ static int make_inode(struct super_block *sb, int fd, const uint64_t *dir_dev, s
  * the name still leads to the same host file; none if that was seen in the
  * same epoch) instead of three (open, fstat, close). A changed or removed
  * host file fails the check and is looked up again: the guest still sees
- * the host as it is now. At most HCACHE_MAX inodes (each an O_PATH host
- * fd) are kept, least recently used first out. */
-#define HCACHE_MAX     128
-#define HCACHE_BUCKETS 64
+ * the host as it is now. At most hc_max inodes (each an O_PATH host fd)
+ * are kept, least recently used first out: enough that what the dcache
+ * above lets go after its second (a compiler's headers and libraries)
+ * comes back at one fstatat, not an openat, an fstat and a close. */
+#define HCACHE_MAX     1024
+#define HCACHE_BUCKETS 256
+static int hc_max = 128;
 
 struct hcache_ent {
 	struct list_head lru, hlink;
@@ -203,7 +206,7 @@ static void hc_add(struct inode *dir, const char *name, struct inode *ino)
 		free(e);
 		return; /* not cached: only slower */
 	}
-	if (hc_count >= HCACHE_MAX)
+	if (hc_count >= hc_max)
 		hc_drop(list_entry(hc_lru.prev, struct hcache_ent, lru));
 	e->sb = dir->sb;
 	e->dir_dev = dir->dev;
@@ -575,6 +578,11 @@ static const struct inode_ops hostfs_iops = {
 	.statfs = hostfs_statfs,
 	.release = hostfs_inode_release,
 };
+
+void hostfs_set_cache_max(long host_fds)
+{
+	hc_max = host_fds < 128 ? 128 : host_fds > HCACHE_MAX ? HCACHE_MAX : (int)host_fds;
+}
 
 static void hostfs_put_super(struct super_block *sb)
 {
