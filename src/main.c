@@ -459,12 +459,13 @@ int main(int argc, char **argv)
 	/* An open file can hold a few host fds (hostfs keeps one per inode on
 	 * the way), a tmpfs file with data one: by default the instance stops
 	 * at a quarter of the kernel's for each (ENFILE, ENOSPC), before the
-	 * kernel runs out. */
+	 * kernel runs out. hostfs's cache of lookups keeps up to an eighth. */
 	{
 		long host_fds = host_raise_nofile() / 4;
 
 		files_set_max(cl.nofile ? cl.nofile : host_fds < 64 ? 64 : host_fds);
 		tmpfs_set_max_files(host_fds < 64 ? 64 : host_fds);
+		hostfs_set_cache_max(host_fds / 2);
 	}
 	cpus_set(cl.cpus);
 	ret = host_init();

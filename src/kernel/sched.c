@@ -26,6 +26,7 @@ static LIST_HEAD_DECL(runqueue);
 static LIST_HEAD_DECL(timers);
 
 static struct kstack sched_stack; /* the host thread's own stack */
+uint64_t sched_stretch;
 
 /* Where a new kernel stack starts (called by kstack_trampoline). */
 static void kstack_start(void *p)
@@ -78,6 +79,7 @@ void kstack_free(struct kstack *ks)
 
 static void switch_to(struct kstack *from, struct kstack *to)
 {
+	sched_stretch++;
 #if defined(__SANITIZE_ADDRESS__)
 	__sanitizer_start_switch_fiber(&from->fake_stack, to->base, to->size);
 	kswitch(&from->sp, &to->sp);

@@ -23,6 +23,11 @@ struct kstack {
 };
 
 int kstack_init(struct kstack *ks, void (*fn)(void *), void *arg);
+
+/* Changes at every kernel stack switch. Kernel code that reads the same
+ * value twice ran with nothing in between: no other task, no guest code of
+ * its own (a handler that sleeps, or returns to the guest, switches). */
+extern uint64_t sched_stretch;
 void kstack_free(struct kstack *ks);
 
 /* A wait queue: tasks sleeping until somebody wakes them, and callbacks

@@ -3,9 +3,10 @@
  * an fstat on the host per component, then a close).
  *
  * An entry maps (parent dentry, name) to the child dentry found, or to
- * "absent". The VFS empties the cache whenever a name is created, removed
- * or renamed in any filesystem (coarse, but it cannot miss one), and an
- * entry lives at most DCACHE_TTL_NS. Filesystems ask for it (super_block.cache_lookups):
+ * "absent". The VFS empties the cache whenever a name is removed or
+ * renamed in any filesystem, and drops every "absent" whenever one is
+ * created (coarse, but it cannot miss one: a new name was absent before,
+ * and no other name changes), and an entry lives at most DCACHE_TTL_NS. Filesystems ask for it (super_block.cache_lookups):
  * tmpfs, whose names change only through the VFS, and the overlay, whose
  * host lower layer may change behind skas's back: such a change is seen
  * within DCACHE_TTL_NS, as NFS's attribute timeout does. hostfs mounts (-v
@@ -50,6 +51,17 @@ void dcache_invalidate(void)
 {
 	while (!list_empty(&lru))
 		entry_free(list_first_entry(&lru, struct dcache_entry, lru));
+}
+
+void dcache_invalidate_absent(void)
+{
+	struct dcache_entry *e, *n;
+
+	list_for_each_entry_safe(e, n, &lru, lru)
+	{
+		if (!e->child)
+			entry_free(e);
+	}
 }
 
 static struct list_head *bucket(const struct dentry *parent, const char *name)

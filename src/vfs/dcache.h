@@ -14,5 +14,7 @@ void dcache_add(struct dentry *parent, const char *name, struct dentry *child);
 /* A name was created, removed or renamed somewhere, or a mount changed:
  * nothing cached before counts any more. */
 void dcache_invalidate(void);
+/* A name was created: what was cached as absent counts no more. */
+void dcache_invalidate_absent(void);
 
 #endif

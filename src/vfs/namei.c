@@ -299,23 +299,7 @@ static int follow_link(struct walk *w, struct path *p, struct path *child, char 
 }
 
 /* Walks name from *p (which it consumes and replaces with the result). */
-uint64_t vfs_walk_gen;
-static uint64_t walks;
-
-static int walk_names(struct walk *w, struct path *p, const char *name);
-
 static int walk(struct walk *w, struct path *p, const char *name)
-{
-	uint64_t outer = vfs_walk_gen;
-	int ret;
-
-	vfs_walk_gen = ++walks;
-	ret = walk_names(w, p, name);
-	vfs_walk_gen = outer;
-	return ret;
-}
-
-static int walk_names(struct walk *w, struct path *p, const char *name)
 {
 	char *buf = strdup(name), *rest, *comp;
 	struct path child;
@@ -755,7 +739,7 @@ int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, uns
 			p.dentry = dentry_new(last, parent.dentry, newi);
 			inode_put(newi);
 			created = true;
-			dcache_invalidate();
+			dcache_invalidate_absent();
 			fsnotify_create(parent.dentry->inode, last, false);
 			if (!p.dentry) {
 				mnt_put(p.mnt);
@@ -1069,7 +1053,7 @@ int vfs_mknodat(struct task *t, int dirfd, const char *name, uint32_t mode, uint
 		ret = dir->iop->mknod ? dir->iop->mknod(dir, last, mode, dev, &t->proc->cred, NULL)
 				      : -EPERM;
 	if (ret == 0) {
-		dcache_invalidate();
+		dcache_invalidate_absent();
 		fsnotify_create(dir, last, LINUX_S_ISDIR(mode));
 	}
 	free(last);
@@ -1152,7 +1136,7 @@ int vfs_symlinkat(struct task *t, const char *target, int dirfd, const char *nam
 		ret = dir->iop->symlink ? dir->iop->symlink(dir, last, target, &t->proc->cred)
 					: -EPERM;
 	if (ret == 0) {
-		dcache_invalidate();
+		dcache_invalidate_absent();
 		fsnotify_create(dir, last, false);
 	}
 	free(last);
@@ -1194,7 +1178,7 @@ int vfs_linkat(struct task *t, int odirfd, const char *oname, int ndirfd, const 
 	if (ret == 0)
 		ret = dir->iop->link ? dir->iop->link(dir, last, old.dentry->inode) : -EPERM;
 	if (ret == 0) {
-		dcache_invalidate();
+		dcache_invalidate_absent();
 		fsnotify_link(dir, last, old.dentry->inode);
 	}
 	free(last);

@@ -193,10 +193,6 @@ static inline bool inode_is_dir(const struct inode *i)
 	return LINUX_S_ISDIR(i->mode);
 }
 
-/* Nonzero while a path walk runs: that walk's number. A filesystem may
- * answer getattr from what its lookup saw during the same walk. */
-extern uint64_t vfs_walk_gen;
-
 uint64_t vfs_anon_dev(void);
 struct linux_timespec vfs_now(void);
 

@@ -9,7 +9,9 @@
 # (+ exit + wait) and of a fork + exec of a dynamic program, under both
 # platforms: ptrace requests, kills and fds sent to stubs per process, and
 # no /proc file opened at a process's end (its count comes with the wait4
-# that reaps its stub). One TAP line per check, then "N passed, M failed".
+# that reaps its stub). Then the host's fstat calls per first open of a
+# host file and per fork + exec of a dynamic program on the default root.
+# One TAP line per check, then "N passed, M failed".
 set -u
 . "$(dirname "$0")/common.bash"
 cd "$(dirname "$0")/../.." || exit 2
@@ -146,4 +148,74 @@ for pf in seccomp ptrace; do
 	# child before).
 	check "$pf: a child's end opens no /proc file" ok "$(within "$(per "$tmp/fk" openat)" 0)"
 done
+
+# Path calls on the default root (the host's / under the overlay): the
+# attributes hostfs fetched for a lookup serve the rest of the call (the
+# open's permission check, execve's stat of the file it opened), so a
+# first open of a host file costs an openat, an fstat and a reopen, and
+# execve one fstat per file (were 2 and 2). o DIR opens every regular file
+# of DIR once (none seen before: each lookup goes to the host); counted
+# against a run that only lists DIR.
+cat >"$tmp/o.c" <<'EOF'
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+/* o DIR [list]: opens (and closes) each regular file of DIR, or only lists
+ * them; prints how many. */
+int main(int argc, char **argv)
+{
+	DIR *d = opendir(argv[1]);
+	struct dirent *e;
+	int n = 0, dfd;
+
+	if (!d)
+		return 1;
+	dfd = dirfd(d);
+	while ((e = readdir(d))) {
+		if (e->d_type != DT_REG)
+			continue;
+		if (argc < 3) {
+			int fd = openat(dfd, e->d_name, O_RDONLY | O_NOFOLLOW);
+
+			if (fd < 0)
+				continue;
+			close(fd);
+		}
+		n++;
+	}
+	printf("%d\n", n);
+	return 0;
+}
+EOF
+PEV=syscalls:sys_enter_newfstatat,syscalls:sys_enter_openat,syscalls:sys_enter_close
+D=/usr/lib/x86_64-linux-gnu
+if gcc -static -O2 -o "$tmp/o" "$tmp/o.c" 2>"$tmp/cc.err" && [ -d $D ]; then
+	perf stat -x, -o "$tmp/p0" -e "$PEV" "$SKAS" run -- "$tmp/o" $D list >"$tmp/n0" </dev/null
+	perf stat -x, -o "$tmp/p1" -e "$PEV" "$SKAS" run -- "$tmp/o" $D >"$tmp/n1" </dev/null
+	nf=$(cat "$tmp/n1")
+	# pcall NAME: NAME's calls per file opened, in hundredths.
+	pcall() {
+		echo $(((($(count "$tmp/p1" "$1") - $(count "$tmp/p0" "$1")) * 100 + nf - 1) / nf))
+	}
+	if [ "${nf:-0}" -ge 50 ]; then
+		check "first opens of $nf host files: one fstat each" ok \
+			"$(within "$(pcall newfstatat)" 105)"
+		check "first opens of $nf host files: two openat each" ok \
+			"$(within "$(pcall openat)" 205)"
+	else
+		echo "ok $((n += 1)) # skip $D has ${nf:-no} regular files"
+	fi
+	perf stat -x, -o "$tmp/x0" -e "$PEV" "$SKAS" run -- "$tmp/f" 0 </dev/null
+	perf stat -x, -o "$tmp/x1" -e "$PEV" "$SKAS" run -- "$tmp/f" $F /bin/true </dev/null
+	# fork+exec of the dynamic /bin/true: an fstat each for /bin/true and
+	# ld.so (execve), ld.so.cache and libc (their opens) and ld.so's own
+	# two fstat calls, and the first lookups' share: 7 (was 9).
+	x=$((($(count "$tmp/x1" newfstatat) - $(count "$tmp/x0" newfstatat) + F - 1) / F))
+	check "fstat per fork+exec of a dynamic program" ok "$(within "$x" 7)"
+else
+	echo "not ok $((n += 1)) - build the path guest"
+	failed=$((failed + 1))
+fi
 summary

@@ -199,6 +199,7 @@ static long hostfs_read(struct file *f, void *buf, size_t n)
 	struct hostfs_priv *p = f->priv;
 	long ret;
 
+	hostfs_touched();
 	if (p->shared) {
 		ret = host_pread(f->host_fd, buf, n, f->pos);
 		if (ret > 0)
@@ -226,6 +227,7 @@ static long hostfs_write(struct file *f, const void *buf, size_t n)
 	size_t done = 0;
 	long k;
 
+	hostfs_touched();
 	if (!is_stream(p))
 		return host_write(f->host_fd, buf, n);
 	while (done < n) {
@@ -248,11 +250,13 @@ static long hostfs_write(struct file *f, const void *buf, size_t n)
 
 static long hostfs_pread(struct file *f, void *buf, size_t n, int64_t off)
 {
+	hostfs_touched();
 	return host_pread(f->host_fd, buf, n, off);
 }
 
 static long hostfs_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
 {
+	hostfs_touched();
 	return host_pwrite(f->host_fd, buf, n, off);
 }
 
@@ -382,6 +386,7 @@ static long hostfs_fallocate(struct file *f, int mode, int64_t off, int64_t len)
 
 	if (is_stream(p) || p->shared || f->host_fd < 0)
 		return -ENODEV;
+	hostfs_touched();
 	return host_fallocate(f->host_fd, mode, off, len);
 }
 

@@ -14,6 +14,7 @@
 #include "vfs/namei.h"
 #include "vfs/readdir.h"
 #include "host/host.h"
+#include "kernel/sched.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
 #include "abi/linux/stat.h"
@@ -22,8 +23,8 @@ struct hostfs_inode {
 	int fd;	   /* O_PATH */
 	int rd_fd; /* O_RDONLY, shared by its read-only files (hostfs_open), or -1 */
 	bool io_ok, writable_dev;
-	struct linux_stat st; /* as the lookup of walk st_gen saw it */
-	uint64_t st_gen;
+	struct linux_stat st; /* as the host said at epoch st_epoch */
+	uint64_t st_epoch;
 	/* A symlink's target, once read: fd names that host symlink, whose
 	 * target cannot change (a new one at the name is a new inode). */
 	char *link;
@@ -56,6 +57,28 @@ static const struct file_ops hostfs_dir_ops = {
 	.stat = dir_stat,
 	.release = hostfs_dir_release,
 };
+
+/* What the host said of a file (its attributes, that a name leads to it)
+ * holds for the rest of the stretch of kernel work that asked
+ * (sched_stretch), until skas itself does something to a host file
+ * (hostfs_touched): nothing else ran in between, so the guest cannot tell
+ * it from a fresh answer (a host change made meanwhile is one made just
+ * after). The epoch numbers those spans; 0 is none. */
+static uint64_t epoch = 1, epoch_stretch;
+
+static uint64_t attr_epoch(void)
+{
+	if (epoch_stretch != sched_stretch) {
+		epoch_stretch = sched_stretch;
+		epoch++;
+	}
+	return epoch;
+}
+
+void hostfs_touched(void)
+{
+	epoch++;
+}
 
 /* Inodes. */
 
@@ -109,7 +132,7 @@ static int make_inode(struct super_block *sb, int fd, const uint64_t *dir_dev, s
 	hi->io_ok = io_ok;
 	hi->writable_dev = wdev;
 	hi->st = st;
-	hi->st_gen = vfs_walk_gen;
+	hi->st_epoch = attr_epoch();
 	ino->dev = st.st_dev;
 	*out = ino;
 	return 0;
@@ -117,13 +140,16 @@ static int make_inode(struct super_block *sb, int fd, const uint64_t *dir_dev, s
 
 /* A cache of recent lookups: (superblock, directory, name) to the inode,
  * so that a walk costs one host call per component (an fstatat that checks
- * the name still leads to the same host file) instead of three (open,
- * fstat, close). A changed or removed host file fails the check and is
- * looked up again: the guest still sees the host as it is now. At most
- * HCACHE_MAX inodes (each an O_PATH host fd) are kept, least recently used
- * first out. */
-#define HCACHE_MAX     128
-#define HCACHE_BUCKETS 64
+ * the name still leads to the same host file; none if that was seen in the
+ * same epoch) instead of three (open, fstat, close). A changed or removed
+ * host file fails the check and is looked up again: the guest still sees
+ * the host as it is now. At most hc_max inodes (each an O_PATH host fd)
+ * are kept, least recently used first out: enough that what the dcache
+ * above lets go after its second (a compiler's headers and libraries)
+ * comes back at one fstatat, not an openat, an fstat and a close. */
+#define HCACHE_MAX     1024
+#define HCACHE_BUCKETS 256
+static int hc_max = 128;
 
 struct hcache_ent {
 	struct list_head lru, hlink;
@@ -131,6 +157,7 @@ struct hcache_ent {
 	uint64_t dir_dev, dir_ino;
 	char *name;
 	struct inode *ino; /* owns a reference */
+	uint64_t epoch;	   /* when name was last seen to lead to ino */
 };
 
 static struct list_head hc_buckets[HCACHE_BUCKETS];
@@ -179,12 +206,13 @@ static void hc_add(struct inode *dir, const char *name, struct inode *ino)
 		free(e);
 		return; /* not cached: only slower */
 	}
-	if (hc_count >= HCACHE_MAX)
+	if (hc_count >= hc_max)
 		hc_drop(list_entry(hc_lru.prev, struct hcache_ent, lru));
 	e->sb = dir->sb;
 	e->dir_dev = dir->dev;
 	e->dir_ino = dir->ino;
 	e->ino = ino;
+	e->epoch = attr_epoch();
 	inode_get(ino);
 	list_add(&e->lru, &hc_lru);
 	list_add(&e->hlink, hc_bucket(dir, name));
@@ -207,15 +235,18 @@ static int hostfs_lookup(struct inode *dir, const char *name, struct inode **out
 	int fd, ret;
 
 	if (e) {
-		if (host_stat_at(hfd(dir), name, &st) == 0 && st.st_dev == e->ino->dev &&
-		    st.st_ino == e->ino->ino &&
-		    (st.st_mode & LINUX_S_IFMT) == (e->ino->mode & LINUX_S_IFMT)) {
-			struct hostfs_inode *hi = e->ino->priv;
+		struct hostfs_inode *hi = e->ino->priv;
 
+		if (e->epoch == attr_epoch() ||
+		    (host_stat_at(hfd(dir), name, &st) == 0 && st.st_dev == e->ino->dev &&
+		     st.st_ino == e->ino->ino &&
+		     (st.st_mode & LINUX_S_IFMT) == (e->ino->mode & LINUX_S_IFMT))) {
 			list_del(&e->lru);
 			list_add(&e->lru, &hc_lru);
-			hi->st = st;
-			hi->st_gen = vfs_walk_gen;
+			if (e->epoch != attr_epoch()) {
+				hi->st = st;
+				hi->st_epoch = e->epoch = attr_epoch();
+			}
 			inode_get(e->ino);
 			*out = e->ino;
 			return 0;
@@ -231,17 +262,24 @@ static int hostfs_lookup(struct inode *dir, const char *name, struct inode **out
 	return ret;
 }
 
-/* Within the walk that looked the inode up, what the lookup saw (the walk
- * checks each directory's permissions right after finding it). */
+/* What the host said in this epoch, if it said it: a walk checks each
+ * directory's permissions right after its lookup, and the call then looks
+ * at the file it found (stat, open's permission check, execve's). */
 static int hostfs_getattr(struct inode *ino, struct linux_stat *st)
 {
 	struct hostfs_inode *hi = ino->priv;
+	int ret;
 
-	if (vfs_walk_gen && hi->st_gen == vfs_walk_gen) {
+	if (hi->st_epoch == attr_epoch()) {
 		*st = hi->st;
 		return 0;
 	}
-	return host_fstat(hfd(ino), st);
+	ret = host_fstat(hfd(ino), st);
+	if (ret == 0) {
+		hi->st = *st;
+		hi->st_epoch = attr_epoch();
+	}
+	return ret;
 }
 
 static long hostfs_readlink(struct inode *ino, char *buf, size_t n)
@@ -251,6 +289,7 @@ static long hostfs_readlink(struct inode *ino, char *buf, size_t n)
 	long r;
 
 	if (!hi->link) {
+		hostfs_touched(); /* the link's atime */
 		r = host_readlink_fd(hi->fd, target, sizeof(target));
 		if (r < 0 || (size_t)r >= sizeof(target))
 			return r < 0 ? r : host_readlink_fd(hi->fd, buf, n);
@@ -298,6 +337,7 @@ static int hostfs_iterate(struct inode *dir, dir_emit_fn emit, void *ctx)
 
 	if (fd < 0)
 		return fd;
+	hostfs_touched(); /* the directory's atime */
 	ret = emit_host_dir(fd, emit, ctx);
 	host_close(fd);
 	return ret;
@@ -380,6 +420,7 @@ static int hostfs_setxattr(struct inode *ino, const char *name, const void *val,
 {
 	if (ino->sb->rdonly)
 		return -EROFS;
+	hostfs_touched();
 	return (int)host_fsetxattr(hfd(ino), name, val, n, flags);
 }
 
@@ -387,6 +428,7 @@ static int hostfs_removexattr(struct inode *ino, const char *name)
 {
 	if (ino->sb->rdonly)
 		return -EROFS;
+	hostfs_touched();
 	return (int)host_fremovexattr(hfd(ino), name);
 }
 
@@ -403,6 +445,7 @@ static int hostfs_mknod(struct inode *dir, const char *name, uint32_t mode, uint
 	(void)c;
 	if (dir->sb->rdonly)
 		return -EROFS;
+	hostfs_touched();
 	if (LINUX_S_ISREG(mode)) {
 		ret = host_create_at(hfd(dir), name, mode & 07777);
 		if (ret >= 0)
@@ -427,6 +470,7 @@ static int hostfs_tmpfile(struct inode *dir, uint32_t mode, const struct cred *c
 	(void)c;
 	if (dir->sb->rdonly)
 		return -EROFS;
+	hostfs_touched();
 	fd = host_tmpfile_at(hfd(dir), mode & 07777, !linkable);
 	if (fd < 0)
 		return fd;
@@ -439,6 +483,7 @@ static int hostfs_symlink(struct inode *dir, const char *name, const char *targe
 	(void)c;
 	if (dir->sb->rdonly)
 		return -EROFS;
+	hostfs_touched();
 	return host_symlink_at(target, hfd(dir), name);
 }
 
@@ -446,6 +491,7 @@ static int hostfs_link(struct inode *dir, const char *name, struct inode *old)
 {
 	if (dir->sb->rdonly)
 		return -EROFS;
+	hostfs_touched();
 	if (old->iop != &hostfs_iops)
 		return -EXDEV;
 	return host_link_at(hfd(old), hfd(dir), name);
@@ -455,6 +501,7 @@ static int hostfs_unlink(struct inode *dir, const char *name, bool is_dir)
 {
 	if (dir->sb->rdonly)
 		return -EROFS;
+	hostfs_touched();
 	hc_forget(dir, name);
 	return host_unlink_at(hfd(dir), name, is_dir);
 }
@@ -464,6 +511,7 @@ static int hostfs_rename(struct inode *odir, const char *oname, struct inode *nd
 {
 	if (odir->sb->rdonly)
 		return -EROFS;
+	hostfs_touched();
 	if (ndir->iop != &hostfs_iops)
 		return -EXDEV;
 	hc_forget(odir, oname);
@@ -477,6 +525,7 @@ static int hostfs_setattr(struct inode *ino, const struct iattr *ia)
 
 	if (ino->sb->rdonly)
 		return -EROFS;
+	hostfs_touched();
 	if (ia->valid & ATTR_MODE)
 		ret = host_chmod_fd(hfd(ino), ia->mode & 07777);
 	if (ret == 0 && (ia->valid & (ATTR_UID | ATTR_GID)))
@@ -529,6 +578,11 @@ static const struct inode_ops hostfs_iops = {
 	.statfs = hostfs_statfs,
 	.release = hostfs_inode_release,
 };
+
+void hostfs_set_cache_max(long host_fds)
+{
+	hc_max = host_fds < 128 ? 128 : host_fds > HCACHE_MAX ? HCACHE_MAX : (int)host_fds;
+}
 
 static void hostfs_put_super(struct super_block *sb)
 {

@@ -21,5 +21,11 @@ void hostfs_stdio_prepare(int fd);
 /* A guest file for the host's stdio fd fd (0-2), with a host fd of its
  * own; -EBADF if fd is closed on the host. */
 int hostfs_stdio(int fd, struct file **out);
+/* The kernel may keep about host_fds host fds for hostfs's cache of
+ * lookups (128 to 1024; 128 until this is called). */
+void hostfs_set_cache_max(long host_fds);
+/* skas is about to read, write or change a host file: what hostfs has
+ * heard of any host file's attributes must be asked again. */
+void hostfs_touched(void);
 
 #endif
