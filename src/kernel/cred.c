@@ -1,8 +1,8 @@
 /* kernel/cred.c: the set*id family, groups and capabilities, with Linux's
  * rules (credentials(7), capabilities(7): "Effect of user ID changes on
- * capabilities"). Differs from Linux: no ambient set, a bounding set that
- * is always full, of the securebits only keep-caps (prctl PR_SET_KEEPCAPS),
- * no file capabilities. */
+ * capabilities"). Differs from Linux: a bounding set that is always full,
+ * of the securebits only keep-caps (prctl PR_SET_KEEPCAPS and
+ * PR_SET_SECUREBITS), no file capabilities. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,10 +37,12 @@ bool in_group(const struct cred *c, uint32_t gid)
 static void fix_caps(struct cred *c, uint32_t old_uid, uint32_t old_euid, uint32_t old_suid,
 		     uint32_t old_fsuid)
 {
-	if ((old_uid == 0 || old_euid == 0 || old_suid == 0) && c->uid && c->euid && c->suid &&
-	    !c->keepcaps) {
-		c->cap_permitted = 0;
-		c->cap_effective = 0;
+	if ((old_uid == 0 || old_euid == 0 || old_suid == 0) && c->uid && c->euid && c->suid) {
+		if (!c->keepcaps) {
+			c->cap_permitted = 0;
+			c->cap_effective = 0;
+		}
+		c->cap_ambient = 0; /* keep-caps or not */
 	}
 	if (old_euid == 0 && c->euid != 0)
 		c->cap_effective = 0;
@@ -377,5 +379,6 @@ long sys_capset(struct task *t, const struct sysargs *a)
 	c->cap_effective = e;
 	c->cap_permitted = p;
 	c->cap_inheritable = i;
+	c->cap_ambient &= p & i;
 	return 0;
 }

@@ -30,6 +30,9 @@ struct cred {
 	int ngroups;
 	uint32_t *groups;
 	uint64_t cap_effective, cap_permitted, cap_inheritable;
+	/* prctl PR_CAP_AMBIENT: kept by exec of an unprivileged program;
+	 * always within permitted and inheritable */
+	uint64_t cap_ambient;
 	/* prctl PR_SET_KEEPCAPS (securebits' SECURE_KEEP_CAPS): a change of
 	 * every uid from root keeps the permitted set; exec clears it */
 	bool keepcaps;

@@ -491,11 +491,16 @@ static void exec_cred(const struct task *t, const struct binfile *b, struct cred
 	nc->suid = nc->fsuid = nc->euid;
 	nc->sgid = nc->fsgid = nc->egid;
 	nc->keepcaps = false;
+	/* a set-user/group-ID exec loses the ambient set; it joins the
+	 * permitted set, and is the effective one of a program that is not
+	 * root's */
+	if (nc->euid != nc->uid || nc->egid != nc->gid)
+		nc->cap_ambient = 0;
 	if (nc->uid == 0 || nc->euid == 0)
 		nc->cap_permitted = CAP_FULL_SET;
 	else
-		nc->cap_permitted = nc->cap_inheritable & 0;
-	nc->cap_effective = nc->euid == 0 ? nc->cap_permitted : 0;
+		nc->cap_permitted = nc->cap_ambient;
+	nc->cap_effective = nc->euid == 0 ? nc->cap_permitted : nc->cap_ambient;
 }
 
 /* Linux's bprm_stack_limits: the strings (and the file name) and their

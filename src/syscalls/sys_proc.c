@@ -521,6 +521,60 @@ long sys_execveat(struct task *t, const struct sysargs *a)
 			   sysarg_uaddr(a, 3), sysarg_int(a, 4));
 }
 
+/* The securebits Linux has (6.14's EXEC_RESTRICT_FILE and
+ * EXEC_DENY_INTERACTIVE included), and their locks; of them skas keeps
+ * keep-caps (PR_SET_SECUREBITS with another bit is EINVAL, said in the
+ * log). */
+#define SECURE_ALL_BITS	     0x555
+#define SECURE_ALL_LOCKS     0xaaa
+#define SECURE_KEEP_CAPS_BIT 0x10
+
+static long set_securebits(struct task *t, uint64_t bits)
+{
+	struct cred *c = &t->proc->cred;
+
+	if (!capable(c, CAP_SETPCAP) || (bits & ~(uint64_t)(SECURE_ALL_BITS | SECURE_ALL_LOCKS)))
+		return -EPERM;
+	if (bits & ~(uint64_t)SECURE_KEEP_CAPS_BIT) {
+		klog(LOG_INFO,
+		     "prctl PR_SET_SECUREBITS %#llx: only keep-caps is implemented: EINVAL",
+		     (unsigned long long)bits);
+		return -EINVAL;
+	}
+	c->keepcaps = bits != 0;
+	return 0;
+}
+
+/* PR_CAP_AMBIENT (Linux's cap_task_prctl): IS_SET, RAISE (a capability
+ * both permitted and inheritable), LOWER, CLEAR_ALL. */
+static long cap_ambient(struct task *t, uint64_t op, uint64_t cap, uint64_t rest)
+{
+	struct cred *c = &t->proc->cred;
+
+	if (op == 4 /* CLEAR_ALL */) {
+		if (cap | rest)
+			return -EINVAL;
+		c->cap_ambient = 0;
+		return 0;
+	}
+	if (cap > CAP_LAST_CAP || rest)
+		return -EINVAL;
+	switch (op) {
+	case 1: /* IS_SET */
+		return (c->cap_ambient >> cap) & 1;
+	case 2: /* RAISE */
+		if (!((c->cap_permitted & c->cap_inheritable) >> cap & 1))
+			return -EPERM;
+		c->cap_ambient |= 1ULL << cap;
+		return 0;
+	case 3: /* LOWER */
+		c->cap_ambient &= ~(1ULL << cap);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
 /* prctl: the options below; others are EINVAL, said once in the log. */
 long sys_prctl(struct task *t, const struct sysargs *a)
 {
@@ -574,6 +628,12 @@ long sys_prctl(struct task *t, const struct sysargs *a)
 			return -EINVAL;
 		t->proc->cred.keepcaps = arg2 == 1;
 		return 0;
+	case LINUX_PR_GET_SECUREBITS:
+		return t->proc->cred.keepcaps ? SECURE_KEEP_CAPS_BIT : 0;
+	case LINUX_PR_SET_SECUREBITS:
+		return set_securebits(t, arg2);
+	case LINUX_PR_CAP_AMBIENT:
+		return cap_ambient(t, arg2, a->a[2], a->a[3] | a->a[4]);
 	case LINUX_PR_CAPBSET_READ:
 		/* the bounding set is full: nothing drops from it */
 		return arg2 <= CAP_LAST_CAP ? 1 : -EINVAL;

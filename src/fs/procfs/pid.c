@@ -290,7 +290,7 @@ static int gen_status(const struct pnode *n, struct sbuf *b)
 		  (unsigned long long)c->cap_inheritable, (unsigned long long)c->cap_permitted,
 		  (unsigned long long)c->cap_effective);
 	sb_printf(b, "CapBnd:\t%016llx\nCapAmb:\t%016llx\n", (unsigned long long)CAP_FULL_SET,
-		  0ULL);
+		  (unsigned long long)c->cap_ambient);
 	sb_printf(b, "NoNewPrivs:\t%d\nSeccomp:\t0\nSeccomp_filters:\t0\n", p->no_new_privs);
 	sb_printf(b, "Speculation_Store_Bypass:\tthread vulnerable\n");
 	sb_printf(b, "SpeculationIndirectBranch:\tconditional enabled\n");
