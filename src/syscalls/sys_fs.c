@@ -24,20 +24,22 @@
 #define XATTR_NAME_MAX 255
 #define XATTR_SIZE_MAX 65536
 
+/* Copied on the kernel stack first, so the string kept is only as long as
+ * the path: a PATH_MAX allocation is one malloc can seldom hand out from
+ * its small-size caches (malloc_consolidate and a bin search each time). */
 int get_user_path(struct task *t, uaddr_t upath, char **out)
 {
-	char *p = malloc(LINUX_PATH_MAX);
+	char buf[LINUX_PATH_MAX];
 	long n;
 
 	*out = NULL;
-	if (!p)
-		return -ENOMEM;
-	n = strncpy_from_user(t->mm, p, upath, LINUX_PATH_MAX);
-	if (n < 0) {
-		free(p);
+	n = strncpy_from_user(t->mm, buf, upath, LINUX_PATH_MAX);
+	if (n < 0)
 		return (int)n;
-	}
-	*out = p;
+	*out = malloc((size_t)n + 1);
+	if (!*out)
+		return -ENOMEM;
+	memcpy(*out, buf, (size_t)n + 1);
 	return 0;
 }
 
