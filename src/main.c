@@ -440,6 +440,7 @@ int main(int argc, char **argv)
 	mallopt(M_MMAP_THRESHOLD, 4 << 20);
 	mallopt(M_TRIM_THRESHOLD, 32 << 20);
 	mallopt(M_TOP_PAD, 1 << 20);
+	host_rseq_unregister(); /* one thread, which never uses it (host.c) */
 	parse(argc, argv, &cl);
 	if (cl.log_file && host_log_open(cl.log_file) < 0)
 		misuse("cannot write the log file '%s'", cl.log_file);

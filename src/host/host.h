@@ -219,6 +219,10 @@ int host_thread_spill(int tid, bool out);
 long host_raise_nofile(void);
 int host_ncpus(void);
 int host_current_cpu(void);
+/* Takes back glibc's rseq registration of the kernel's thread (see
+ * host.c); 0 or -errno (nothing registered, or a glibc that did it its own
+ * way: the registration stays, which only costs time). */
+int host_rseq_unregister(void);
 void host_log_write(const char *buf, size_t n);
 int host_log_open(const char *path);
 /* Opens a file for a trace or log: returns the host fd. */
