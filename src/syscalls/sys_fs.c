@@ -770,7 +770,7 @@ long sys_statx(struct task *t, const struct sysargs *a)
 
 static long do_readlinkat(struct task *t, int dirfd, uaddr_t upath, uaddr_t ubuf, int size)
 {
-	char *path, *buf;
+	char *path, buf[LINUX_PATH_MAX]; /* on the stack: see get_user_path */
 	long n;
 
 	if (size <= 0)
@@ -780,15 +780,9 @@ static long do_readlinkat(struct task *t, int dirfd, uaddr_t upath, uaddr_t ubuf
 		return n;
 	if (size > LINUX_PATH_MAX)
 		size = LINUX_PATH_MAX;
-	buf = malloc(size);
-	if (!buf) {
-		free(path);
-		return -ENOMEM;
-	}
 	n = vfs_readlinkat(t, dirfd, path, buf, size);
 	if (n > 0 && copy_to_user(t->mm, ubuf, buf, n) < 0)
 		n = -EFAULT;
-	free(buf);
 	free(path);
 	return n;
 }
