@@ -529,7 +529,7 @@ int main(int argc, char **argv)
 	cfg.gid = cl.gid;
 	cfg.pids_max = cl.pids_max;
 	cfg.nofile = cl.nofile;
-	host_sandbox_enter();
+	host_sandbox_enter(syscall_name); /* the host's calls are x86-64's too */
 	if (cl.prog_argv && !strchr(cl.prog_argv[0], '/')) {
 		ret = start_in_path(&cfg, cl.prog_argv[0]);
 	} else {
