@@ -441,6 +441,7 @@ int main(int argc, char **argv)
 	mallopt(M_TRIM_THRESHOLD, 32 << 20);
 	mallopt(M_TOP_PAD, 1 << 20);
 	klog_boot();
+	host_rseq_unregister(); /* one thread, which never uses it (host.c) */
 	parse(argc, argv, &cl);
 	if (cl.log_file && host_log_open(cl.log_file) < 0)
 		misuse("cannot write the log file '%s'", cl.log_file);
@@ -530,7 +531,7 @@ int main(int argc, char **argv)
 	cfg.gid = cl.gid;
 	cfg.pids_max = cl.pids_max;
 	cfg.nofile = cl.nofile;
-	host_sandbox_enter();
+	host_sandbox_enter(syscall_name); /* the host's calls are x86-64's too */
 	if (cl.prog_argv && !strchr(cl.prog_argv[0], '/')) {
 		ret = start_in_path(&cfg, cl.prog_argv[0]);
 	} else {

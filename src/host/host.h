@@ -219,6 +219,10 @@ int host_thread_spill(int tid, bool out);
 long host_raise_nofile(void);
 int host_ncpus(void);
 int host_current_cpu(void);
+/* Takes back glibc's rseq registration of the kernel's thread (see
+ * host.c); 0 or -errno (nothing registered, or a glibc that did it its own
+ * way: the registration stays, which only costs time). */
+int host_rseq_unregister(void);
 void host_log_write(const char *buf, size_t n);
 int host_log_open(const char *path);
 /* Opens a file for a trace or log: returns the host fd. */
@@ -235,12 +239,13 @@ void host_kill_self(int signo) __attribute__((noreturn));
  * the host allows (logs one line for what it does not). host_sandbox_enter:
  * once, after start-up and before the first guest process: that user, no
  * capabilities, no_new_privs and the kernel's seccomp allowlist; a host call
- * off the list then kills the kernel with a log line naming it. Exits with
+ * off the list then kills the kernel with a log line naming it (name(nr),
+ * called from a signal handler: NULL if unknown). Exits with
  * a message if it cannot: a kernel that cannot box itself runs no guest.
  * host_sandbox_count: how many host calls the allowlist names. */
 int host_sandbox_set_user(const char *spec);
 int host_sandbox_child(void);
-void host_sandbox_enter(void);
+void host_sandbox_enter(const char *(*name)(int nr));
 int host_sandbox_count(void);
 /* Is the kernel running under valgrind? (Then it is not boxed, and a
  * forked stub-to-be cannot lower its fd limit before exec.) */

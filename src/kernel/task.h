@@ -33,6 +33,9 @@ enum task_state {
 #define TASK_COMM_LEN 16
 #define NRLIMITS      16
 #define PID_MAX	      32768
+/* Signals 1 to 31 keep one siginfo each while pending; real-time ones
+ * queue every instance (signal.c). */
+#define NSIG_STANDARD (LINUX_SIGRTMIN - 1)
 
 struct process {
 	int pid, pgid, sid;
@@ -67,7 +70,7 @@ struct process {
 	unsigned personality;
 	int pdeath_signal;
 	uint64_t pending; /* process-directed signals not yet delivered */
-	struct linux_siginfo siginfo[64];
+	struct linux_siginfo siginfo[NSIG_STANDARD]; /* of pending standard signal sig at sig - 1 */
 	struct linux_sigaction sigactions[64];
 	/* signal.c: queued real-time signal instances (process-directed; a
 	 * circular list by its last entry), and how many this process and its
@@ -125,9 +128,9 @@ struct task {
 	uint64_t clear_child_tid;
 	uint64_t robust_list, robust_len;
 	uint64_t sigmask;
-	uint64_t pending; /* thread-directed signals */
-	struct linux_siginfo siginfo[64];
-	uint64_t saved_sigmask; /* sigsuspend: the mask to go back to */
+	uint64_t pending;			     /* thread-directed signals */
+	struct linux_siginfo siginfo[NSIG_STANDARD]; /* as the process's */
+	uint64_t saved_sigmask;			     /* sigsuspend: the mask to go back to */
 	bool restore_sigmask;
 	uint64_t sigwait_set; /* rt_sigtimedwait: these wake it too */
 	long restart_ret;     /* a syscall's ERESTART* code, until signals are handled */

@@ -24,20 +24,22 @@
 #define XATTR_NAME_MAX 255
 #define XATTR_SIZE_MAX 65536
 
+/* Copied on the kernel stack first, so the string kept is only as long as
+ * the path: a PATH_MAX allocation is one malloc can seldom hand out from
+ * its small-size caches (malloc_consolidate and a bin search each time). */
 int get_user_path(struct task *t, uaddr_t upath, char **out)
 {
-	char *p = malloc(LINUX_PATH_MAX);
+	char buf[LINUX_PATH_MAX];
 	long n;
 
 	*out = NULL;
-	if (!p)
-		return -ENOMEM;
-	n = strncpy_from_user(t->mm, p, upath, LINUX_PATH_MAX);
-	if (n < 0) {
-		free(p);
+	n = strncpy_from_user(t->mm, buf, upath, LINUX_PATH_MAX);
+	if (n < 0)
 		return (int)n;
-	}
-	*out = p;
+	*out = malloc((size_t)n + 1);
+	if (!*out)
+		return -ENOMEM;
+	memcpy(*out, buf, (size_t)n + 1);
 	return 0;
 }
 
@@ -768,7 +770,7 @@ long sys_statx(struct task *t, const struct sysargs *a)
 
 static long do_readlinkat(struct task *t, int dirfd, uaddr_t upath, uaddr_t ubuf, int size)
 {
-	char *path, *buf;
+	char *path, buf[LINUX_PATH_MAX]; /* on the stack: see get_user_path */
 	long n;
 
 	if (size <= 0)
@@ -778,15 +780,9 @@ static long do_readlinkat(struct task *t, int dirfd, uaddr_t upath, uaddr_t ubuf
 		return n;
 	if (size > LINUX_PATH_MAX)
 		size = LINUX_PATH_MAX;
-	buf = malloc(size);
-	if (!buf) {
-		free(path);
-		return -ENOMEM;
-	}
 	n = vfs_readlinkat(t, dirfd, path, buf, size);
 	if (n > 0 && copy_to_user(t->mm, ubuf, buf, n) < 0)
 		n = -EFAULT;
-	free(buf);
 	free(path);
 	return n;
 }

@@ -236,7 +236,7 @@ static int follow_link(struct walk *w, struct path *p, struct path *child, char 
 		       char **restp)
 {
 	struct inode *ino = child->dentry->inode;
-	char *target, *nbuf;
+	char target[LINUX_PATH_MAX], *nbuf; /* on the stack: see get_user_path */
 	size_t tl, rl;
 	long n;
 
@@ -259,32 +259,22 @@ static int follow_link(struct walk *w, struct path *p, struct path *child, char 
 	}
 	if (!ino->iop->readlink)
 		return -EINVAL;
-	target = malloc(LINUX_PATH_MAX);
-	if (!target)
-		return -ENOMEM;
 	n = ino->iop->readlink(ino, target, LINUX_PATH_MAX - 1);
-	if (n < 0) {
-		free(target);
+	if (n < 0)
 		return (int)n;
-	}
-	if (n == 0) {
-		free(target);
+	if (n == 0)
 		return -ENOENT;
-	}
 	target[n] = 0;
 	tl = (size_t)n;
 	rl = strlen(*restp);
 	nbuf = malloc(tl + rl + 2);
-	if (!nbuf) {
-		free(target);
+	if (!nbuf)
 		return -ENOMEM;
-	}
 	memcpy(nbuf, target, tl);
 	nbuf[tl] = '/';
 	memcpy(nbuf + tl + 1, *restp, rl + 1);
 	if (rl == 0)
 		nbuf[tl] = 0;
-	free(target);
 	free(*bufp);
 	*bufp = nbuf;
 	*restp = nbuf;

@@ -645,6 +645,17 @@ static void put_ops_page(struct stub_op *page, int fd, int slots_hwm)
 	close(fd);
 }
 
+/* A zeroed pf_mm but for its op queue (8 KiB), which is written before it
+ * is read: queue_op fills ops[nops++]. */
+static struct pf_mm *mm_struct_alloc(void)
+{
+	struct pf_mm *mm = malloc(sizeof(*mm));
+
+	if (mm)
+		memset(mm, 0, offsetof(struct pf_mm, ops));
+	return mm;
+}
+
 static int fork_stub(struct pf_mm *src, struct pf_mm **out)
 {
 	struct stub_op *page;
@@ -663,7 +674,7 @@ static int fork_stub(struct pf_mm *src, struct pf_mm **out)
 	ret = ptrace_run_batch(src, &pid);
 	if (ret == 0 && pid <= 0)
 		ret = -EIO;
-	mm = ret == 0 ? calloc(1, sizeof(*mm)) : NULL;
+	mm = ret == 0 ? mm_struct_alloc() : NULL;
 	if (!mm) {
 		if (ret == 0)
 			kill(pid, SIGKILL);

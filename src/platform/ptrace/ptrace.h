@@ -73,7 +73,7 @@ struct pf_mm {
 	 * first were ever used (cleared before the page is pooled). */
 	uint64_t slot_used[(STUB_MAX_SLOTS + 63) / 64];
 	int slots_hwm;
-	struct stub_op ops[STUB_MAX_OPS];
+	struct stub_op ops[STUB_MAX_OPS]; /* last: not cleared at allocation (fork_stub) */
 };
 
 /* The seccomp backend's view of a guest thread (platform/seccomp). */
