@@ -20,6 +20,10 @@ static int sigchld_fd = -1; /* stub events wake the epoll wait too */
 static int nwatched;
 /* SIGCHLDs taken here or by sigchld_handler (host_evloop_sigchld_count) */
 static volatile unsigned sigchld_reads;
+/* Bumped by every signal handler of skas's (SIGCHLD while unblocked, the
+ * forwarded signals): a wait through host_*_unless ends if it changed
+ * since the caller's look (host_wake_seen). */
+static volatile unsigned wake_count;
 static long platform_mark; /* the epoll data of the platform's own fd */
 
 /* Persistent watches (host_evloop_watch): the kernel's own readers of
@@ -185,6 +189,11 @@ unsigned host_evloop_sigchld_count(void)
 	return sigchld_reads;
 }
 
+unsigned host_wake_seen(void)
+{
+	return wake_count;
+}
+
 bool host_evloop_busy(void)
 {
 	return nwatched > 0;
@@ -193,6 +202,7 @@ bool host_evloop_busy(void)
 int host_evloop_wait(int64_t timeout_ns)
 {
 	struct epoll_event evs[16];
+	unsigned seen = wake_count;
 	int i, n, ms;
 
 	if (timeout_ns < 0)
@@ -205,9 +215,9 @@ int host_evloop_wait(int64_t timeout_ns)
 		ms = 0;
 	if (host_signals_pending())
 		ms = 0;
-	n = epoll_wait(epfd, evs, 16, ms);
+	n = (int)host_epoll_wait_unless(epfd, evs, 16, ms, seen);
 	if (n < 0)
-		return errno == EINTR ? 0 : -errno;
+		return n == -EINTR ? 0 : n;
 	for (i = 0; i < n; i++) {
 		if (edge_of(&evs[i])) {
 			edge_run(&evs[i]);
@@ -236,43 +246,89 @@ int host_evloop_wait(int64_t timeout_ns)
 	return n;
 }
 
-/* SIGCHLD to a handler instead of the signalfd (host_sigchld_unblock), so
- * that it ends a wait no epoll covers: host_ioctl_unless_sigchld. The
- * ioctl's code is below, bounded by three labels: a SIGCHLD that comes
- * after the caller's look at the count but before the syscall instruction
- * has run (or while it waits: SA_RESTART backs rip up to the instruction)
- * sends it to the end instead, with -EINTR; one that comes after the call
- * returned leaves it alone. */
+/* The kernel's blocking waits, each bounded by labels: a signal of
+ * skas's own (a SIGCHLD while unblocked, a forwarded one) that comes after
+ * the caller's look at wake_count but before the syscall instruction has
+ * run (or while it waits: SA_RESTART backs rip up to the instruction)
+ * sends it to the cancel label instead, with -EINTR; one that comes after
+ * the call returned leaves it alone. So a signal is never left waiting
+ * for the next event (host_wake_window). Each returns -errno. */
 __asm__(".pushsection .text\n"
 	".type host_ioctl_seen, @function\n"
 	"host_ioctl_seen:\n"	 /* (fd, req, arg, &count, seen) */
 	"	mov $16, %eax\n" /* SYS_ioctl */
 	"host_ioctl_seen_check:\n"
 	"	cmp (%rcx), %r8d\n"
-	"	jne host_ioctl_seen_cancel\n"
+	"	jne host_seen_cancel\n"
 	"host_ioctl_seen_call:\n"
 	"	syscall\n"
 	"	ret\n"
-	"host_ioctl_seen_cancel:\n"
+	".size host_ioctl_seen, .-host_ioctl_seen\n"
+	".type host_wait4_seen, @function\n"
+	"host_wait4_seen:\n"	 /* (pid, status, options, &count, seen) */
+	"	mov $61, %eax\n" /* SYS_wait4, no rusage */
+	"	xor %r10d, %r10d\n"
+	"host_wait4_seen_check:\n"
+	"	cmp (%rcx), %r8d\n"
+	"	jne host_seen_cancel\n"
+	"host_wait4_seen_call:\n"
+	"	syscall\n"
+	"	ret\n"
+	".size host_wait4_seen, .-host_wait4_seen\n"
+	".type host_epoll_wait_seen, @function\n"
+	"host_epoll_wait_seen:\n" /* (epfd, events, max, ms, &count, seen) */
+	"	mov $232, %eax\n" /* SYS_epoll_wait */
+	"	mov %rcx, %r10\n"
+	"host_epoll_wait_seen_check:\n"
+	"	cmp (%r8), %r9d\n"
+	"	jne host_seen_cancel\n"
+	"host_epoll_wait_seen_call:\n"
+	"	syscall\n"
+	"	ret\n"
+	".size host_epoll_wait_seen, .-host_epoll_wait_seen\n"
+	"host_seen_cancel:\n"
 	"	mov $-4, %rax\n" /* -EINTR */
 	"	ret\n"
-	".size host_ioctl_seen, .-host_ioctl_seen\n"
 	".popsection\n");
 long host_ioctl_seen(int fd, unsigned long req, void *arg, volatile unsigned *count, unsigned seen);
-extern const char host_ioctl_seen_check[], host_ioctl_seen_call[], host_ioctl_seen_cancel[];
+long host_wait4_seen(int pid, int *status, int options, volatile unsigned *count, unsigned seen);
+long host_epoll_wait_seen(int fd, struct epoll_event *evs, int max, int ms,
+			  volatile unsigned *count, unsigned seen);
+extern const char host_ioctl_seen_check[], host_ioctl_seen_call[], host_wait4_seen_check[],
+	host_wait4_seen_call[], host_epoll_wait_seen_check[], host_epoll_wait_seen_call[],
+	host_seen_cancel[];
+
+void host_wake_window(void *ucv)
+{
+	ucontext_t *uc = ucv;
+	uintptr_t ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+
+	wake_count = wake_count + 1;
+	if ((ip >= (uintptr_t)host_ioctl_seen_check && ip <= (uintptr_t)host_ioctl_seen_call) ||
+	    (ip >= (uintptr_t)host_wait4_seen_check && ip <= (uintptr_t)host_wait4_seen_call) ||
+	    (ip >= (uintptr_t)host_epoll_wait_seen_check &&
+	     ip <= (uintptr_t)host_epoll_wait_seen_call))
+		uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(uintptr_t)host_seen_cancel;
+}
+
+long host_epoll_wait_unless(int fd, struct epoll_event *evs, int max, int ms, unsigned seen)
+{
+	return host_epoll_wait_seen(fd, evs, max, ms, &wake_count, seen);
+}
+
+long host_wait4_unless(int pid, int *status, int options, unsigned seen)
+{
+	return host_wait4_seen(pid, status, options, &wake_count, seen);
+}
 
 static bool sigchld_handled; /* unblocked, to sigchld_handler */
 
 static void sigchld_handler(int sig, siginfo_t *si, void *ucv)
 {
-	ucontext_t *uc = ucv;
-	uintptr_t ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
-
 	(void)sig;
 	(void)si;
 	sigchld_reads = sigchld_reads + 1;
-	if (ip >= (uintptr_t)host_ioctl_seen_check && ip <= (uintptr_t)host_ioctl_seen_call)
-		uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(uintptr_t)host_ioctl_seen_cancel;
+	host_wake_window(ucv);
 }
 
 int host_sigchld_unblock(void)
@@ -314,7 +370,7 @@ bool host_sigchld_block(void)
 	return true;
 }
 
-long host_ioctl_unless_sigchld(int fd, unsigned long req, void *arg, unsigned seen)
+long host_ioctl_unless(int fd, unsigned long req, void *arg, unsigned seen)
 {
-	return host_ioctl_seen(fd, req, arg, &sigchld_reads, seen);
+	return host_ioctl_seen(fd, req, arg, &wake_count, seen);
 }

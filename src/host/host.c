@@ -560,13 +560,15 @@ int host_thread_spill(int tid, bool out)
  * the signal; having no SA_RESTART it also ends the idle loop's blocking
  * wait (waitpid or epoll_wait) with EINTR, and the idle loop hands what was
  * recorded to the guest. One that lands between the idle loop's look and
- * its wait is seen at the next event or timer. */
+ * its wait ends the wait before it begins (host_wake_window). */
 static const int forwarded_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2 };
 static uint64_t host_sig_pending;
 
-static void forward_handler(int sig)
+static void forward_handler(int sig, siginfo_t *si, void *uc)
 {
+	(void)si;
 	__atomic_fetch_or(&host_sig_pending, 1ULL << (sig - 1), __ATOMIC_RELAXED);
+	host_wake_window(uc);
 }
 
 bool host_signals_pending(void)
@@ -616,7 +618,8 @@ int host_init(void)
 	signal(SIGPIPE, SIG_IGN);
 	host_cputime_init();
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = forward_handler;
+	sa.sa_sigaction = forward_handler;
+	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < sizeof(forwarded_signals) / sizeof(forwarded_signals[0]); i++) {
 		if (sigaction(forwarded_signals[i], NULL, &old) < 0 || old.sa_handler == SIG_IGN)

@@ -150,13 +150,25 @@ int host_evloop_watch_pause(int fd, bool paused);
 int host_evloop_watch_platform(int fd);
 /* SIGCHLD, blocked and read through signalfds, goes to a handler that
  * counts it (host_evloop_sigchld_count) while unblocked: a platform whose
- * wait no epoll covers unblocks it, and host_ioctl_unless_sigchld's wait
- * ends with -EINTR at a SIGCHLD whose count comes after seen. Every epoll
+ * wait no epoll covers unblocks it, and host_ioctl_unless's wait ends with
+ * -EINTR at a SIGCHLD that comes after seen. Every epoll
  * wait blocks it first (host_sigchld_block: true if it was unblocked, a
  * SIGCHLD may be in the count only). */
 int host_sigchld_unblock(void);
 bool host_sigchld_block(void);
-long host_ioctl_unless_sigchld(int fd, unsigned long req, void *arg, unsigned seen);
+/* The kernel's blocking waits, with -errno: each ends with -EINTR, never
+ * blocking, if a signal of skas's (SIGCHLD while unblocked, a forwarded
+ * one: host_init) came since host_wake_seen said seen; so a caller that
+ * takes seen, then looks at what the signals record, then waits, loses
+ * none to the instructions in between. */
+unsigned host_wake_seen(void);
+long host_ioctl_unless(int fd, unsigned long req, void *arg, unsigned seen);
+long host_wait4_unless(int pid, int *status, int options, unsigned seen);
+struct epoll_event;
+long host_epoll_wait_unless(int fd, struct epoll_event *evs, int max, int ms, unsigned seen);
+/* For skas's signal handlers: counts the signal, and ends a wait above
+ * that has not begun. */
+void host_wake_window(void *ucontext);
 int host_evloop_unwatch(int fd);
 /* An edge-triggered watch (the host's EPOLLET): fn(arg, events) runs in the
  * idle loop at each readiness event of fd for reading (or writing), with
@@ -199,9 +211,8 @@ int host_term_on_winch(void (*fn)(void *arg), void *arg);
  * early when one arrives. */
 int host_init(void);
 uint64_t host_signals_take(void);
-/* Whether one is recorded and not yet taken: a wait about to block looks
- * (one that came since the idle loop's look would otherwise wait for the
- * next event; what is left is the few instructions up to the call). */
+/* Whether one is recorded and not yet taken: a wait about to block looks,
+ * after host_wake_seen (one that comes after the look ends the wait). */
 bool host_signals_pending(void);
 int host_pin_cpu(void);
 /* Lets the kernel (and the stubs it starts next) run on n CPUs from first

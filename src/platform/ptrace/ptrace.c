@@ -1226,13 +1226,16 @@ static int ptrace_poll(pf_event_fn fn)
 
 static int ptrace_wait(pf_event_fn fn)
 {
+	unsigned seen = host_wake_seen();
 	int status, tid;
 
-	/* Not wait_pid: a host signal to skas (EINTR) ends the wait, so the
-	 * idle loop can pass it on. */
-	tid = waitpid(-1, &status, __WALL);
+	/* Not wait_pid: a host signal to skas (EINTR, or one since the idle
+	 * loop's look) ends the wait, so the idle loop can pass it on. */
+	if (host_signals_pending())
+		return 0;
+	tid = (int)host_wait4_unless(-1, &status, __WALL, seen);
 	if (tid < 0)
-		return errno == EINTR ? 0 : -errno;
+		return tid == -EINTR ? 0 : tid;
 	handle_status(tid, status, fn);
 	/* Others pending are taken by the idle loop's next poll, which it
 	 * makes before it would wait again: no second waitpid here. */

@@ -572,13 +572,13 @@ static int wait_one(struct pf_thread *th, pf_event_fn fn)
 
 	if (host_sigchld_unblock() < 0)
 		return -1;
-	seen = host_evloop_sigchld_count();
+	seen = host_wake_seen();
 	if (ptrace_sigchld(sc_sigfd, false))
 		return reap(fn) > 0 ? 1 : 0;
 	memset(&req, 0, sizeof(req));
 	if (host_signals_pending())
 		return 0;
-	r = host_ioctl_unless_sigchld(th->listener, SECCOMP_IOCTL_NOTIF_RECV, &req, seen);
+	r = host_ioctl_unless(th->listener, SECCOMP_IOCTL_NOTIF_RECV, &req, seen);
 	if (r == 0) {
 		notified(th, &req, fn);
 		return 1;
@@ -600,6 +600,8 @@ static int sc_wait(pf_event_fn fn)
 	/* SIGCHLD back to the signalfd, in the epoll set. */
 	host_sigchld_block();
 	for (;;) {
+		unsigned seen = host_wake_seen();
+
 		/* A SIGCHLD the event loop or the handler took shows only in
 		 * its count; the wait returns at once if a listener or
 		 * sc_sigfd is ready, and its events are the look: no
@@ -613,9 +615,9 @@ static int sc_wait(pf_event_fn fn)
 		 * passes it on. */
 		if (host_signals_pending())
 			return 0;
-		k = epoll_wait(sc_epfd, evs, 32, -1);
+		k = (int)host_epoll_wait_unless(sc_epfd, evs, 32, -1, seen);
 		if (k < 0)
-			return errno == EINTR ? 0 : -errno;
+			return k == -EINTR ? 0 : k;
 		n = sc_events(evs, k, fn);
 		if (n > 0)
 			return n;

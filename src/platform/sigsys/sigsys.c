@@ -558,9 +558,11 @@ static int sg_wait(pf_event_fn fn)
 {
 	struct epoll_event ev;
 	int64_t timeout_ns;
+	unsigned seen;
 	int n;
 
 	for (;;) {
+		seen = host_wake_seen();
 		timeout_ns = -1;
 		n = sg_poll(fn);
 		if (n > 0)
@@ -572,9 +574,10 @@ static int sg_wait(pf_event_fn fn)
 		 * passes it on. */
 		if (host_signals_pending())
 			return 0;
-		n = epoll_wait(sg_epfd, &ev, 1, timeout_ns < 0 ? -1 : (int)(timeout_ns / 1000000));
+		n = (int)host_epoll_wait_unless(
+			sg_epfd, &ev, 1, timeout_ns < 0 ? -1 : (int)(timeout_ns / 1000000), seen);
 		if (n < 0)
-			return errno == EINTR ? 0 : -errno;
+			return n == -EINTR ? 0 : n;
 		if (n > 0 && ev.data.ptr == NULL)
 			sigchld_ready = true;
 	}
