@@ -25,6 +25,9 @@ static volatile unsigned sigchld_reads;
  * since the caller's look (host_wake_seen). */
 static volatile unsigned wake_count;
 static long platform_mark; /* the epoll data of the platform's own fd */
+/* SIGCHLD blocked again outside host_evloop_wait (a platform's wait
+ * for one stub) after a time unblocked, since host_evloop_wait's last wait */
+static bool sigchld_count_only;
 
 /* Persistent watches (host_evloop_watch): the kernel's own readers of
  * host fds (the console), not tasks. */
@@ -210,9 +213,12 @@ int host_evloop_wait(int64_t timeout_ns)
 	else
 		ms = (int)((timeout_ns + 999999) / 1000000);
 	/* A SIGCHLD the handler took meanwhile is in the count only: the
-	 * idle loop must look at the platform before it waits. */
-	if (host_sigchld_block())
+	 * idle loop must look at the platform before it waits. So since
+	 * SIGCHLD was last blocked elsewhere (a platform's wait for one
+	 * stub): the platform may not have looked at the count since. */
+	if (host_sigchld_block() || sigchld_count_only)
 		ms = 0;
+	sigchld_count_only = false;
 	if (host_signals_pending())
 		ms = 0;
 	n = (int)host_epoll_wait_unless(epfd, evs, 16, ms, seen);
@@ -367,6 +373,7 @@ bool host_sigchld_block(void)
 	sigaddset(&set, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	sigchld_handled = false;
+	sigchld_count_only = true;
 	return true;
 }
 

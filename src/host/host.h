@@ -153,7 +153,9 @@ int host_evloop_watch_platform(int fd);
  * wait no epoll covers unblocks it, and host_ioctl_unless's wait ends with
  * -EINTR at a SIGCHLD that comes after seen. Every epoll
  * wait blocks it first (host_sigchld_block: true if it was unblocked, a
- * SIGCHLD may be in the count only). */
+ * SIGCHLD may be in the count only), and so does a platform's wait for one
+ * stub; host_evloop_wait then waits no time, the idle loop looks at the
+ * platform first. */
 int host_sigchld_unblock(void);
 bool host_sigchld_block(void);
 /* The kernel's blocking waits, with -errno: each ends with -EINTR, never

@@ -65,6 +65,7 @@ void task_main(void *arg)
 			process_exit(t, LINUX_SIGKILL);
 		}
 		t->state = TASK_USER;
+		t->user_runs++;
 		schedule();
 		cpu_put(&slot);
 		if (t->killed)

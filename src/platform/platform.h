@@ -141,6 +141,8 @@ struct platform_ops {
 	 * blocks for at least one. Both return how many were delivered. */
 	int (*poll)(pf_event_fn fn);
 	int (*wait)(pf_event_fn fn);
+	/* May be NULL: wait, returning 0 after timeout_ns (0: a poll). */
+	int (*wait_for)(pf_event_fn fn, int64_t timeout_ns);
 	/* May be NULL. Before the idle loop blocks in the event loop: looks
 	 * for traps for a while (a poll is cheap) and returns how many it
 	 * delivered; with none, a trap from now on wakes the event loop, and
@@ -150,6 +152,11 @@ struct platform_ops {
 	/* Guest threads run on the CPUs the kernel does not use (a trap is
 	 * a handoff between CPUs), not on the kernel's (kernel/cpus.c). */
 	bool threads_apart;
+	/* A thread resumed runs only once the kernel waits: the host does not
+	 * let it preempt the kernel (seccomp's stubs are SCHED_BATCH). The idle
+	 * loop looks for no trap before it waits, and lets a sync wakeup go
+	 * then rather than wait for its waker to block (kernel/sched.c). */
+	bool lazy_resume;
 };
 
 extern const struct platform_ops *platform;

@@ -142,10 +142,15 @@ void ptrace_thread_hash_del(struct pf_thread *th)
 	}
 }
 
+/* A wait for one pid blocks SIGCHLD first: left unblocked by seccomp's
+ * lone-thread wait, each stop would run the handler (a signal delivery and
+ * an rt_sigreturn: 7.6 per fork + exit + wait, now 2); the next such wait
+ * unblocks it again. */
 int ptrace_wait_pid(int pid, int *status)
 {
 	int r;
 
+	host_sigchld_block();
 	do
 		r = waitpid(pid, status, __WALL);
 	while (r < 0 && errno == EINTR);
@@ -896,6 +901,7 @@ static int reap_task(int pid, struct rusage *ru)
 {
 	int status, r;
 
+	host_sigchld_block(); /* as ptrace_wait_pid */
 	for (;;) {
 		r = wait4(pid, &status, __WALL, ru);
 		if (r < 0 && errno == EINTR)
@@ -1340,6 +1346,16 @@ static int start_zygote(int ops_fd, int wake_fd)
 
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
+		/* seccomp: every stub and thread inherits SCHED_BATCH, so one
+		 * the kernel answers does not preempt it (lazy_resume): the
+		 * kernel finishes its work (another answer, a wakeup) before
+		 * the guest runs. Not under sigsys, whose handlers spin for
+		 * their answer, nor ptrace, where a stopped thread resumed at
+		 * once makes its next stop before the kernel waits (a pipe
+		 * stream, head -c 64M /dev/zero | cat: 54k -> 68k host context
+		 * switches with it). */
+		if (stub_mode == STUB_MODE_NOTIF)
+			sched_setscheduler(0, SCHED_BATCH, &(struct sched_param){ 0 });
 		if (read(sync[0], &go, 1) != 1)
 			_exit(127);
 		/* The host user, namespaces, an empty root (host/sandbox.c). */

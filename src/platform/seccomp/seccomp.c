@@ -586,13 +586,14 @@ static int wait_one(struct pf_thread *th, pf_event_fn fn)
 	return r == -EINTR ? 0 : -1;
 }
 
-static int sc_wait(pf_event_fn fn)
+/* timeout_ns: -1 for none (then the lone thread's wait may be its RECV). */
+static int sc_wait_for(pf_event_fn fn, int64_t timeout_ns)
 {
 	struct epoll_event evs[32];
 	struct pf_thread *th = sc_last;
-	int k, n;
+	int k, n, ms = timeout_ns < 0 ? -1 : (int)((timeout_ns + 999999) / 1000000);
 
-	if (sc_nrunning == 1 && th && th->state == SC_RUNNING && th->tid > 0) {
+	if (timeout_ns < 0 && sc_nrunning == 1 && th && th->state == SC_RUNNING && th->tid > 0) {
 		n = wait_one(th, fn);
 		if (n >= 0)
 			return n;
@@ -615,13 +616,18 @@ static int sc_wait(pf_event_fn fn)
 		 * passes it on. */
 		if (host_signals_pending())
 			return 0;
-		k = (int)host_epoll_wait_unless(sc_epfd, evs, 32, -1, seen);
+		k = (int)host_epoll_wait_unless(sc_epfd, evs, 32, ms, seen);
 		if (k < 0)
 			return k == -EINTR ? 0 : k;
 		n = sc_events(evs, k, fn);
-		if (n > 0)
+		if (n > 0 || k == 0)
 			return n;
 	}
+}
+
+static int sc_wait(pf_event_fn fn)
+{
+	return sc_wait_for(fn, -1);
 }
 
 /* The host must have what the backend uses: USER_NOTIF (5.0) and
@@ -680,4 +686,6 @@ const struct platform_ops platform_seccomp = {
 	.fpu_set = sc_fpu_set,
 	.poll = sc_poll,
 	.wait = sc_wait,
+	.wait_for = sc_wait_for,
+	.lazy_resume = true,
 };
