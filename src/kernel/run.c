@@ -65,7 +65,6 @@ void task_main(void *arg)
 			process_exit(t, LINUX_SIGKILL);
 		}
 		t->state = TASK_USER;
-		t->user_runs++;
 		schedule();
 		cpu_put(&slot);
 		if (t->killed)

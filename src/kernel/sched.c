@@ -115,14 +115,13 @@ void sched_wake_sync(struct task *t)
 	}
 	t->state = TASK_RUNNABLE;
 	t->defer_waker = current;
-	t->defer_runs = current->user_runs;
 	t->defer_until_ns = sched_now_ns() + DEFER_NS;
 	list_add_tail(&t->run_link, &deferred);
 }
 
 /* Puts the wakeups of waker (NULL: none) and those past their time on the
  * run queue; returns ns until the next one is due, or -1. */
-static int64_t release_deferred(struct task *waker)
+static int64_t release_deferred(const struct task *waker)
 {
 	struct task *t, *n;
 	int64_t now, next = -1;
@@ -133,8 +132,6 @@ static int64_t release_deferred(struct task *waker)
 	list_for_each_entry_safe(t, n, &deferred, run_link)
 	{
 		if (t->defer_waker == waker || t->defer_until_ns <= now) {
-			if (waker && t->defer_waker == waker)
-				waker->sync_runs_on = waker->user_runs - t->defer_runs > 1;
 			t->defer_waker = NULL;
 			list_del(&t->run_link);
 			list_add_tail(&t->run_link, &runqueue);
@@ -150,51 +147,9 @@ void schedule(void)
 	struct task *t = current;
 
 	/* Blocking or dying (not back to guest code): its wakeups go. */
-	if (t->state != TASK_USER && t->state != TASK_RUNNABLE) {
-		if (t->sync_probe) {
-			t->sync_runs_on = t->user_runs - t->sync_probe_runs > 1;
-			t->sync_probe = false;
-		}
+	if (t->state != TASK_USER && t->state != TASK_RUNNABLE)
 		release_deferred(t);
-	}
 	switch_to(&t->kstack, &sched_stack);
-}
-
-/* Whether waker, back in guest code, is expected to run on rather than
- * block at its next call (a probe that saw it return twice says so). */
-static bool waker_runs_on(struct task *waker)
-{
-	if (waker->sync_probe && waker->user_runs - waker->sync_probe_runs > 1) {
-		waker->sync_runs_on = true;
-		waker->sync_probe = false;
-	}
-	return waker->sync_runs_on;
-}
-
-/* A platform whose resumed threads run only once the kernel waits
- * (lazy_resume): a sync wakeup waiting for a waker that will block at
- * its next call goes to the run queue now, so that both run before the
- * kernel looks again (pipe ping-pong: 3 host context switches per
- * message, not 4). One whose waker runs on (a writer filling a pipe)
- * waits as before: the reader takes more at once. Returns true if the
- * run queue has a task. */
-static bool release_idle_deferred(void)
-{
-	struct task *t, *n;
-
-	list_for_each_entry_safe(t, n, &deferred, run_link)
-	{
-		struct task *waker = t->defer_waker;
-
-		if (waker->state != TASK_USER || waker_runs_on(waker))
-			continue;
-		waker->sync_probe = true;
-		waker->sync_probe_runs = t->defer_runs;
-		t->defer_waker = NULL;
-		list_del(&t->run_link);
-		list_add_tail(&t->run_link, &runqueue);
-	}
-	return !list_empty(&runqueue);
 }
 
 int64_t sched_now_ns(void)
@@ -396,8 +351,6 @@ static void idle_wait(void)
 
 	if (host_signals())
 		return;
-	if (platform->lazy_resume && release_idle_deferred())
-		return;
 	/* Nothing but traps to wait for (no timer, no deferred wakeup, no
 	 * host fd): the platform's wait, which returns at once if a trap is
 	 * pending; a look first would save nothing. */
@@ -405,8 +358,7 @@ static void idle_wait(void)
 		platform->wait(platform_event);
 		return;
 	}
-	/* Lazy: nothing has run since the last look. */
-	if (platform->spin || (!platform->lazy_resume && poll_first())) {
+	if (platform->spin || poll_first()) {
 		int n = platform->poll(platform_event);
 
 		poll_first_found(n);

@@ -119,15 +119,6 @@ struct task {
 	struct task *defer_waker;
 	struct cpu_slot *cpu_slot; /* its task_main's (kernel/cpus.c), or NULL */
 	int64_t defer_until_ns;
-	unsigned defer_runs; /* its waker's user_runs at the wakeup */
-	/* As a waker (kernel/sched.c): returns to guest code, and whether its
-	 * last sync wakeup saw it return more than once before it blocked (a
-	 * writer streaming into a pipe) rather than block at its next call
-	 * (ping-pong); a probe checks that after a wakeup let go at idle. */
-	unsigned user_runs;
-	unsigned sync_probe_runs;
-	bool sync_runs_on;
-	bool sync_probe;
 	struct pf_event ev;	   /* the trap that woke the task */
 	bool no_result;		   /* the handler set all registers itself */
 	bool killed;		   /* must leave at the next check: group exit, kill */

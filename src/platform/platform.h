@@ -152,11 +152,6 @@ struct platform_ops {
 	/* Guest threads run on the CPUs the kernel does not use (a trap is
 	 * a handoff between CPUs), not on the kernel's (kernel/cpus.c). */
 	bool threads_apart;
-	/* A thread resumed runs only once the kernel waits: the host does not
-	 * let it preempt the kernel (seccomp's stubs are SCHED_BATCH). The idle
-	 * loop looks for no trap before it waits, and lets a sync wakeup go
-	 * then rather than wait for its waker to block (kernel/sched.c). */
-	bool lazy_resume;
 };
 
 extern const struct platform_ops *platform;

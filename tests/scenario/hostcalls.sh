@@ -9,8 +9,7 @@
 # (+ exit + wait) and of a fork + exec of a dynamic program, under both
 # platforms: ptrace requests, kills and fds sent to stubs per process, and
 # no /proc file opened at a process's end (its count comes with the wait4
-# that reaps its stub); under seccomp, SIGCHLD handler runs per fork, and
-# host context switches per pipe round trip between two processes. Then
+# that reaps its stub); under seccomp, SIGCHLD handler runs per fork. Then
 # the host's fstat calls per first open of a host file and per fork + exec
 # of a dynamic program on the default root. One TAP line per check, then
 # "N passed, M failed".
@@ -40,37 +39,6 @@ int main(int argc, char **argv)
 		}
 		waitpid(p, &st, 0);
 	}
-	return 0;
-}
-EOF
-cat >"$tmp/p.c" <<'EOF'
-#include <stdlib.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-/* p N: N round trips of a byte over two pipes between two processes. */
-int main(int argc, char **argv)
-{
-	long i, n = atol(argv[1]);
-	int a[2], b[2], st;
-	char c = 'x';
-
-	if (pipe(a) < 0 || pipe(b) < 0)
-		return 1;
-	if (fork() == 0) {
-		close(a[1]);
-		close(b[0]);
-		while (read(a[0], &c, 1) == 1 && write(b[1], &c, 1) == 1)
-			;
-		_exit(0);
-	}
-	close(a[0]);
-	close(b[1]);
-	for (i = 0; i < n; i++)
-		if (write(a[1], &c, 1) != 1 || read(b[0], &c, 1) != 1)
-			return 1;
-	close(a[1]);
-	wait(&st);
 	return 0;
 }
 EOF
@@ -112,8 +80,7 @@ within() {
 }
 
 if ! gcc -static -O2 -o "$tmp/g" "$tmp/g.c" 2>"$tmp/cc.err" ||
-	! gcc -static -O2 -o "$tmp/f" "$tmp/f.c" 2>"$tmp/cc.err" ||
-	! gcc -static -O2 -o "$tmp/p" "$tmp/p.c" 2>"$tmp/cc.err"; then
+	! gcc -static -O2 -o "$tmp/f" "$tmp/f.c" 2>"$tmp/cc.err"; then
 	echo "not ok 1 - build the guest"
 	sed 's/^/# /' "$tmp/cc.err"
 	exit 1
@@ -259,17 +226,4 @@ else
 	failed=$((failed + 1))
 fi
 
-# Pipe ping-pong under seccomp: the answered thread does not preempt the
-# kernel (SCHED_BATCH stubs), so the kernel answers both the writer and
-# the reader it woke before it waits: 3 host context switches per message,
-# 6 per round trip (8.8 before). Counted over the stubs and the kernel;
-# one and a half to spare for a loaded machine's preemptions.
-R=5000
-if "$SKAS" run --platform=seccomp -- /bin/true >/dev/null 2>&1; then
-	perf stat -x, -o "$tmp/pp" -e context-switches "$SKAS" run --platform=seccomp -- \
-		"$tmp/p" $R </dev/null
-	cs=$(awk -F, '$3 == "context-switches" { print $1 }' "$tmp/pp")
-	check "seccomp: host context switches per pipe round trip" ok \
-		"$(within $((${cs:-999999} * 2 / R)) 15)"
-fi
 summary

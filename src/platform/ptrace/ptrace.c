@@ -1346,16 +1346,6 @@ static int start_zygote(int ops_fd, int wake_fd)
 
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
-		/* seccomp: every stub and thread inherits SCHED_BATCH, so one
-		 * the kernel answers does not preempt it (lazy_resume): the
-		 * kernel finishes its work (another answer, a wakeup) before
-		 * the guest runs. Not under sigsys, whose handlers spin for
-		 * their answer, nor ptrace, where a stopped thread resumed at
-		 * once makes its next stop before the kernel waits (a pipe
-		 * stream, head -c 64M /dev/zero | cat: 54k -> 68k host context
-		 * switches with it). */
-		if (stub_mode == STUB_MODE_NOTIF)
-			sched_setscheduler(0, SCHED_BATCH, &(struct sched_param){ 0 });
 		if (read(sync[0], &go, 1) != 1)
 			_exit(127);
 		/* The host user, namespaces, an empty root (host/sandbox.c). */

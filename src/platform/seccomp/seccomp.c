@@ -687,5 +687,4 @@ const struct platform_ops platform_seccomp = {
 	.poll = sc_poll,
 	.wait = sc_wait,
 	.wait_for = sc_wait_for,
-	.lazy_resume = true,
 };
