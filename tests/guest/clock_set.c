@@ -13,16 +13,7 @@
 #include <sys/syscall.h>
 #include <sys/time.h>
 
-/* linux/capability.h's, which musl's headers lack */
-#define CAP_VERSION_3 0x20080522
-#define CAP_SYS_TIME  25
-struct cap_header {
-	unsigned version;
-	int pid;
-};
-struct cap_data {
-	unsigned effective, permitted, inheritable;
-};
+#include "caps.h"
 
 static int n;
 
@@ -50,28 +41,6 @@ static long settime(clockid_t clk, const struct timespec *ts)
 static long settod(const struct timeval *tv, const void *tz)
 {
 	return syscall(SYS_settimeofday, tv, tz);
-}
-
-/* Is CAP_SYS_TIME in the effective set? */
-static int have_sys_time(void)
-{
-	struct cap_header h = { CAP_VERSION_3, 0 };
-	struct cap_data d[2];
-
-	if (syscall(SYS_capget, &h, d) < 0)
-		return -1;
-	return (d[CAP_SYS_TIME / 32].effective >> (CAP_SYS_TIME % 32)) & 1;
-}
-
-static int drop_sys_time(void)
-{
-	struct cap_header h = { CAP_VERSION_3, 0 };
-	struct cap_data d[2];
-
-	if (syscall(SYS_capget, &h, d) < 0)
-		return -1;
-	d[CAP_SYS_TIME / 32].effective &= ~(1u << (CAP_SYS_TIME % 32));
-	return (int)syscall(SYS_capset, &h, d);
 }
 
 int main(void)
@@ -142,8 +111,8 @@ int main(void)
 	check_err(settod(NULL, bad), EFAULT, "EFAULT", "settimeofday(NULL, bad tz)");
 
 	/* Without CAP_SYS_TIME: EPERM, whatever is asked */
-	check(drop_sys_time() == 0, "capset drops CAP_SYS_TIME from the effective set");
-	if (have_sys_time() != 0) {
+	check(caps_drop(CAP_SYS_TIME) == 0, "capset drops CAP_SYS_TIME from the effective set");
+	if (caps_has(CAP_SYS_TIME) != 0) {
 		check(0, "CAP_SYS_TIME is gone (not trying to set the clock)");
 		return 1;
 	}

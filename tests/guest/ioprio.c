@@ -14,17 +14,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-/* linux/capability.h's, which musl's headers lack */
-#define CAP_VERSION_3 0x20080522
-#define CAP_SYS_ADMIN 21
-#define CAP_SYS_NICE  23
-struct cap_header {
-	unsigned version;
-	int pid;
-};
-struct cap_data {
-	unsigned effective, permitted, inheritable;
-};
+#include "caps.h"
 
 #define WHO_PROCESS	  1
 #define WHO_PGRP	  2
@@ -99,17 +89,6 @@ static void *thread_fn(void *arg)
 	pthread_barrier_wait(&bar);
 	thread_got = ioget(WHO_PROCESS, 0);
 	return NULL;
-}
-
-static int drop_nice_caps(void)
-{
-	struct cap_header h = { CAP_VERSION_3, 0 };
-	struct cap_data d[2];
-
-	if (syscall(SYS_capget, &h, d) < 0)
-		return -1;
-	d[0].effective &= ~(1u << CAP_SYS_NICE | 1u << CAP_SYS_ADMIN);
-	return (int)syscall(SYS_capset, &h, d);
 }
 
 static int run(void)
@@ -206,7 +185,8 @@ static int run(void)
 	}
 	check(read(q[0], &c, 1) == 1, "a child of another user");
 	check(ioset(WHO_PROCESS, other, VAL(BE, 4)) == 0, "as root, its priority");
-	check(drop_nice_caps() == 0, "capset drops CAP_SYS_NICE and CAP_SYS_ADMIN");
+	check(caps_drop(CAP_SYS_NICE) == 0 && caps_drop(CAP_SYS_ADMIN) == 0,
+	      "capset drops CAP_SYS_NICE and CAP_SYS_ADMIN");
 	check_err(ioset(WHO_PROCESS, other, VAL(BE, 4)), EPERM, "EPERM", "another user's process");
 	check_err(ioset(WHO_PROCESS, 0, VAL(RT, 0)), EPERM, "EPERM", "RT");
 	check(ioset(WHO_PROCESS, 0, VAL(BE, 0)) == 0, "BE is still fine");

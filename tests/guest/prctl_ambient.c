@@ -13,17 +13,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-/* linux/capability.h's, which musl's headers lack */
-#define CAP_VERSION_3	     0x20080522
-#define CAP_NET_BIND_SERVICE 10
-#define CAP_SETPCAP	     8
-struct cap_header {
-	unsigned version;
-	int pid;
-};
-struct cap_data {
-	unsigned effective, permitted, inheritable;
-};
+#include "caps.h"
 #define AMB_IS_SET    1
 #define AMB_RAISE     2
 #define AMB_LOWER     3
@@ -53,24 +43,6 @@ static long amb(long op, long cap)
 	return prctl(PR_CAP_AMBIENT, op, cap, 0, 0);
 }
 
-/* Sets (on) or clears capability cap in the inheritable (or effective)
- * set. */
-static int cap_change(int cap, int on, int effective)
-{
-	struct cap_header h = { CAP_VERSION_3, 0 };
-	struct cap_data d[2];
-	unsigned *w;
-
-	if (syscall(SYS_capget, &h, d) < 0)
-		return -1;
-	w = effective ? &d[cap / 32].effective : &d[cap / 32].inheritable;
-	if (on)
-		*w |= 1u << (cap % 32);
-	else
-		*w &= ~(1u << (cap % 32));
-	return (int)syscall(SYS_capset, &h, d);
-}
-
 int main(void)
 {
 	int p[2], st, k;
@@ -84,7 +56,7 @@ int main(void)
 	}
 	check(amb(AMB_IS_SET, NBS) == 0, "IS_SET: not yet");
 	check_err(amb(AMB_RAISE, NBS), EPERM, "EPERM", "RAISE without the inheritable bit");
-	check(cap_change(NBS, 1, 0) == 0, "capset: inheritable CAP_NET_BIND_SERVICE");
+	check(caps_change(NBS, 1, 0) == 0, "capset: inheritable CAP_NET_BIND_SERVICE");
 	check(amb(AMB_RAISE, NBS) == 0 && amb(AMB_IS_SET, NBS) == 1, "RAISE, IS_SET");
 	check(amb(AMB_IS_SET, NBS + 1) == 0, "IS_SET of another: 0");
 	check_err(amb(AMB_IS_SET, 41), EINVAL, "EINVAL", "IS_SET of capability 41");
@@ -95,9 +67,9 @@ int main(void)
 	check(amb(AMB_LOWER, NBS) == 0 && amb(AMB_IS_SET, NBS) == 0, "LOWER");
 	check(amb(AMB_RAISE, NBS) == 0 && amb(AMB_CLEAR_ALL, 0) == 0 && amb(AMB_IS_SET, NBS) == 0,
 	      "CLEAR_ALL");
-	check(amb(AMB_RAISE, NBS) == 0 && cap_change(NBS, 0, 0) == 0 && amb(AMB_IS_SET, NBS) == 0,
+	check(amb(AMB_RAISE, NBS) == 0 && caps_change(NBS, 0, 0) == 0 && amb(AMB_IS_SET, NBS) == 0,
 	      "dropping the inheritable bit drops the ambient one");
-	check(cap_change(NBS, 1, 0) == 0 && amb(AMB_RAISE, NBS) == 0, "raised again");
+	check(caps_change(NBS, 1, 0) == 0 && amb(AMB_RAISE, NBS) == 0, "raised again");
 
 	/* a setuid from root clears it; with keep-caps the permitted set
 	 * stays, so it can be raised again, and an exec as the user gets
@@ -146,7 +118,7 @@ int main(void)
 	check(prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) == 0 && prctl(PR_GET_SECUREBITS, 0, 0, 0, 0) == 0,
 	      "PR_SET_KEEPCAPS 0 clears the bit");
 	check_err(prctl(PR_SET_SECUREBITS, 0x10000, 0, 0, 0), EPERM, "EPERM", "a bit Linux lacks");
-	check(cap_change(CAP_SETPCAP, 0, 1) == 0, "capset: CAP_SETPCAP not effective");
+	check(caps_change(CAP_SETPCAP, 0, 1) == 0, "capset: CAP_SETPCAP not effective");
 	check_err(prctl(PR_SET_SECUREBITS, 0x10, 0, 0, 0), EPERM, "EPERM",
 		  "PR_SET_SECUREBITS without CAP_SETPCAP");
 	return 0;

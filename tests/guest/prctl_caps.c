@@ -1,5 +1,5 @@
-/* prctl: PR_CAPBSET_READ (every capability up to CAP_LAST_CAP is in the
- * bounding set, none beyond), PR_GET_SECCOMP (0), PR_GET/SET_KEEPCAPS (a
+/* prctl: PR_CAPBSET_READ (as root, the bounding set is the permitted set;
+ * nothing beyond CAP_LAST_CAP), PR_GET_SECCOMP (0), PR_GET/SET_KEEPCAPS (a
  * setuid from root to a user keeps the permitted set; exec and bad values),
  * PR_GET/SET_TIMERSLACK (per thread, 0 sets the default back, inherited
  * by fork, 0 under SCHED_FIFO), PR_GET_TID_ADDRESS. */
@@ -14,16 +14,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-/* linux/capability.h's, which musl's headers lack */
-#define CAP_VERSION_3 0x20080522
-#define CAP_LAST      40
-struct cap_header {
-	unsigned version;
-	int pid;
-};
-struct cap_data {
-	unsigned effective, permitted, inheritable;
-};
+#include "caps.h"
 
 static int n;
 
@@ -43,13 +34,6 @@ static void check_err(long r, int want, const char *name, const char *what)
 		       r == -1 ? e : 0, name);
 }
 
-static int caps(struct cap_data d[2])
-{
-	struct cap_header h = { CAP_VERSION_3, 0 };
-
-	return (int)syscall(SYS_capget, &h, d);
-}
-
 /* In a child: keep-caps as asked, then every uid to 65534; exit 0 if the
  * permitted set is then nonempty, 1 if empty, 2 on error. */
 static int setuid_child(int keep)
@@ -60,7 +44,7 @@ static int setuid_child(int keep)
 
 	if (pid == 0) {
 		if (prctl(PR_SET_KEEPCAPS, keep, 0, 0, 0) != 0 ||
-		    setresuid(65534, 65534, 65534) != 0 || caps(d) != 0)
+		    setresuid(65534, 65534, 65534) != 0 || caps_get(d) != 0)
 			_exit(2);
 		if (prctl(PR_GET_KEEPCAPS, 0, 0, 0, 0) != keep)
 			_exit(3);
@@ -84,7 +68,7 @@ int main(void)
 
 	/* root's permitted set is the bounding set (no file capabilities):
 	 * the host's may lack some, skas's lacks none */
-	check(caps(d) == 0, "capget");
+	check(caps_get(d) == 0, "capget");
 	for (i = 0; i <= CAP_LAST; i++) {
 		long r = prctl(PR_CAPBSET_READ, i, 0, 0, 0);
 

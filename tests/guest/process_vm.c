@@ -17,16 +17,7 @@
 #include <sys/uio.h>
 #include <sys/wait.h>
 
-/* linux/capability.h's, which musl's headers lack */
-#define CAP_VERSION_3  0x20080522
-#define CAP_SYS_PTRACE 19
-struct cap_header {
-	unsigned version;
-	int pid;
-};
-struct cap_data {
-	unsigned effective, permitted, inheritable;
-};
+#include "caps.h"
 
 static int n;
 
@@ -55,17 +46,6 @@ static long rd(pid_t pid, struct iovec *l, unsigned long ln, struct iovec *r, un
 static long wr(pid_t pid, struct iovec *l, unsigned long ln, struct iovec *r, unsigned long rn)
 {
 	return syscall(SYS_process_vm_writev, pid, l, ln, r, rn, 0UL);
-}
-
-static int drop_ptrace(void)
-{
-	struct cap_header h = { CAP_VERSION_3, 0 };
-	struct cap_data d[2];
-
-	if (syscall(SYS_capget, &h, d) < 0)
-		return -1;
-	d[0].effective &= ~(1u << CAP_SYS_PTRACE);
-	return (int)syscall(SYS_capset, &h, d);
 }
 
 /* The child's memory: the same addresses in both (fork). */
@@ -201,7 +181,7 @@ int main(void)
 		}
 		check(read(sync[0], &x, 1) == 1, "a child of user 65534");
 		check(rd(pid, l, 1, r, 1, 0) == 4, "as root: its memory");
-		check(drop_ptrace() == 0, "capset drops CAP_SYS_PTRACE");
+		check(caps_drop(CAP_SYS_PTRACE) == 0, "capset drops CAP_SYS_PTRACE");
 		check_err(rd(pid, l, 1, r, 1, 0), EPERM, "EPERM", "without it: EPERM");
 		check_err(wr(pid, l, 1, r, 1), EPERM, "EPERM", "writev too");
 		close(go[1]);

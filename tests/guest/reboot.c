@@ -9,16 +9,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 
-/* linux/capability.h's, which musl's headers lack */
-#define CAP_VERSION_3 0x20080522
-#define CAP_SYS_BOOT  22
-struct cap_header {
-	unsigned version;
-	int pid;
-};
-struct cap_data {
-	unsigned effective, permitted, inheritable;
-};
+#include "caps.h"
 
 #define MAGIC1 0xfee1deadu
 #define MAGIC2 0x28121969u
@@ -41,17 +32,6 @@ static void check_err(long r, int want, const char *name, const char *what)
 		       r == -1 ? e : 0, name);
 }
 
-static int drop_sys_boot(void)
-{
-	struct cap_header h = { CAP_VERSION_3, 0 };
-	struct cap_data d[2];
-
-	if (syscall(SYS_capget, &h, d) < 0)
-		return -1;
-	d[0].effective &= ~(1u << CAP_SYS_BOOT);
-	return (int)syscall(SYS_capset, &h, d);
-}
-
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -63,7 +43,7 @@ int main(void)
 		  "a command that is none");
 	check_err(syscall(SYS_reboot, MAGIC1, 0x05121996u, 0x12345678u, NULL), EINVAL, "EINVAL",
 		  "magic 2A, a command that is none");
-	check(drop_sys_boot() == 0, "capset drops CAP_SYS_BOOT");
+	check(caps_drop(CAP_SYS_BOOT) == 0, "capset drops CAP_SYS_BOOT");
 	check_err(syscall(SYS_reboot, 0, 0, 0, NULL), EPERM, "EPERM", "without CAP_SYS_BOOT");
 	check_err(syscall(SYS_reboot, MAGIC1, MAGIC2, 0xdeadbeefu, NULL), EPERM, "EPERM",
 		  "without CAP_SYS_BOOT, a command that is none");

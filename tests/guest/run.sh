@@ -183,7 +183,8 @@ build() {
     if [ "$lc" = glibc ]; then cc=gcc; else cc=musl-gcc; fi
     bin=build/guest/$lc/$name
     mkdir -p "build/guest/$lc"
-    if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+    if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] ||
+        [ -n "$(find tests/guest -name '*.h' -newer "$bin")" ]; then
         if ! $cc -static -O1 -Wall -Werror -o "$bin.$$.$i" "$src" >"$tmp/$i.cc" 2>&1 ||
             ! mv -f "$bin.$$.$i" "$bin"; then
             rm -f "$bin.$$.$i"

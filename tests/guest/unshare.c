@@ -22,16 +22,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-/* linux/capability.h's, which musl's headers lack */
-#define CAP_VERSION_3 0x20080522
-#define CAP_SYS_ADMIN 21
-struct cap_header {
-	unsigned version;
-	int pid;
-};
-struct cap_data {
-	unsigned effective, permitted, inheritable;
-};
+#include "caps.h"
 
 static int n;
 
@@ -108,17 +99,6 @@ static void *idle_thread(void *arg)
 	pthread_barrier_wait(&bar);
 	pthread_barrier_wait(&bar);
 	return NULL;
-}
-
-static int drop_sys_admin(void)
-{
-	struct cap_header h = { CAP_VERSION_3, 0 };
-	struct cap_data d[2];
-
-	if (syscall(SYS_capget, &h, d) < 0)
-		return -1;
-	d[CAP_SYS_ADMIN / 32].effective &= ~(1u << (CAP_SYS_ADMIN % 32));
-	return (int)syscall(SYS_capset, &h, d);
 }
 
 int main(void)
@@ -204,7 +184,7 @@ int main(void)
 
 	/* namespaces without CAP_SYS_ADMIN (the user namespace needs none,
 	 * and is left alone) */
-	check(drop_sys_admin() == 0, "capset drops CAP_SYS_ADMIN");
+	check(caps_drop(CAP_SYS_ADMIN) == 0, "capset drops CAP_SYS_ADMIN");
 	check_err(do_unshare(CLONE_NEWNS), EPERM, "EPERM", "CLONE_NEWNS");
 	check_err(do_unshare(CLONE_NEWUTS), EPERM, "EPERM", "CLONE_NEWUTS");
 	check_err(do_unshare(CLONE_NEWIPC), EPERM, "EPERM", "CLONE_NEWIPC");
