@@ -558,41 +558,40 @@ static int open_inode(struct task *t, struct path *p, unsigned flags, struct fil
 	return 0;
 }
 
-static int create_depth;
-
 /* O_CREAT through a dangling symlink creates its target, as Linux does:
- * the target is opened afresh, relative to the link's directory. */
-static int create_link_target(struct task *t, struct path *dir, struct path *link, unsigned flags,
-			      unsigned mode, struct file **out)
+ * the target is opened afresh, relative to the link's directory. Its
+ * path (*full, malloc'ed) for vfs_openat2's next round: a loop, not a
+ * recursion, so a chain of links costs no kernel stack. */
+#define OPEN_REDIRECT 1
+
+static int link_target_path(struct task *t, struct path *dir, struct path *link, char **full)
 {
 	struct inode *ino = link->dentry->inode;
-	char target[LINUX_PATH_MAX], *base, *full;
+	char *target, *base;
 	long n;
-	int ret;
 
-	if (create_depth >= MAX_SYMLINKS || !ino->iop->readlink)
+	if (!ino->iop->readlink)
 		return -ELOOP;
-	n = ino->iop->readlink(ino, target, sizeof(target) - 1);
-	if (n <= 0)
+	target = malloc(LINUX_PATH_MAX);
+	if (!target)
+		return -ENOMEM;
+	n = ino->iop->readlink(ino, target, LINUX_PATH_MAX - 1);
+	if (n <= 0) {
+		free(target);
 		return n < 0 ? (int)n : -ENOENT;
+	}
 	target[n] = 0;
 	if (target[0] == '/') {
-		full = strdup(target);
-	} else {
-		base = path_name(dir, &t->fs->root);
-		full = base ? malloc(strlen(base) + n + 2) : NULL;
-		if (full)
-			sprintf(full, "%s/%s", strcmp(base, "/") ? base : "", target);
-		free(base);
+		*full = target;
+		return 0;
 	}
-	if (!full)
-		return -ENOMEM;
-	*out = NULL;
-	create_depth++;
-	ret = vfs_openat2(t, LINUX_AT_FDCWD, full, flags, mode, 0, out);
-	create_depth--;
-	free(full);
-	return ret;
+	base = path_name(dir, &t->fs->root);
+	*full = base ? malloc(strlen(base) + n + 2) : NULL;
+	if (*full)
+		sprintf(*full, "%s/%s", strcmp(base, "/") ? base : "", target);
+	free(base);
+	free(target);
+	return *full ? 0 : -ENOMEM;
 }
 
 /* O_TMPFILE: an unnamed regular file in the directory name, open for
@@ -645,8 +644,10 @@ int vfs_openat(struct task *t, int dirfd, const char *name, unsigned flags, unsi
 	return vfs_openat2(t, dirfd, name, flags, mode, 0, out);
 }
 
-int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, unsigned mode,
-		unsigned resolve, struct file **out)
+/* One round of vfs_openat2: OPEN_REDIRECT with *redirect set where O_CREAT
+ * met a dangling symlink. */
+static int openat2_once(struct task *t, int dirfd, const char *name, unsigned flags, unsigned mode,
+			unsigned resolve, struct file **out, char **redirect)
 {
 	unsigned acc = flags & LINUX_O_ACCMODE;
 	bool want_write = acc != LINUX_O_RDONLY || (flags & LINUX_O_TRUNC);
@@ -685,8 +686,7 @@ int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, uns
 				bool made = false;
 
 				if (ret == -ENOENT && !resolve) {
-					ret = create_link_target(t, &parent, &child, flags, mode,
-								 out);
+					ret = link_target_path(t, &parent, &child, redirect);
 					made = ret == 0;
 				}
 				path_put(&child);
@@ -694,7 +694,7 @@ int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, uns
 				if (made) {
 					free(last);
 					path_put(&parent);
-					return 0;
+					return OPEN_REDIRECT;
 				}
 				if (ret == 0)
 					child = p;
@@ -789,6 +789,28 @@ int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, uns
 	}
 	path_put(&p);
 	return ret;
+}
+
+int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, unsigned mode,
+		unsigned resolve, struct file **out)
+{
+	char *path = NULL, *next = NULL;
+	int depth = 0, ret;
+
+	for (;;) {
+		ret = openat2_once(t, dirfd, path ? path : name, flags, mode, resolve, out, &next);
+		free(path);
+		if (ret != OPEN_REDIRECT)
+			return ret;
+		/* Linux's limit on the links followed in one open */
+		if (++depth > MAX_SYMLINKS) {
+			free(next);
+			return -ELOOP;
+		}
+		path = next;
+		next = NULL;
+		dirfd = LINUX_AT_FDCWD;
+	}
 }
 
 /* The lookup flags of an *at call's AT_SYMLINK_NOFOLLOW and AT_EMPTY_PATH. */
