@@ -504,5 +504,31 @@ t "mount -t tmpfs -o size=1m,mode=700, a read-only bind of it, umount: as /proc/
 t "busybox mount -t tmpfs -o ro and -t proc, busybox umount" c_mount_busybox
 t "-v HOST:/data:ro: no remount or bind remount makes it writable; hostfs is not mountable inside" c_mount_vol_ro
 
+# Kernel stack depth: a write 60 directories down a host tree copies every
+# parent up into the overlay (a loop, not one kernel frame per level); an
+# O_CREAT through a chain of 40 dangling symlinks makes the last one's
+# target, 41 is ELOOP (Linux's limit on links per open). Both crashed the
+# kernel at about 30 levels when they recursed.
+c_deep_copy_up() {
+    local d=$tmp/deep i
+    for i in $(seq 1 60); do d=$d/d$i; done
+    mkdir -p "$d"
+    sk run -- /bin/sh -c "echo deep >$d/f && cat $d/f"
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = deep ] && [ ! -e "$d/f" ]
+}
+
+c_link_chain() {
+    sk run -- /bin/sh -c 'cd /tmp && mkdir c && cd c && i=0; while [ $i -lt 41 ]; do
+        ln -s l$((i + 1)) l$i; ln -s m$((i + 1)) m$i; i=$((i + 1)); done
+        rm l39 && ln -s target l39 && echo ok >l0 && cat target
+        echo no 2>&1 >m0 | grep -c "Too many levels"; test -e m41 || echo none'
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "ok
+1
+none" ]
+}
+
+t "a write 60 directories down the host's tree: copied up, the host untouched" c_deep_copy_up
+t "O_CREAT through 40 dangling symlinks makes the target; through 41, ELOOP" c_link_chain
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

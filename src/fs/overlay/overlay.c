@@ -201,8 +201,8 @@ out:
 	return ret;
 }
 
-/* Gives ino an upper copy (and its parents first). */
-static int copy_up(struct inode *ino)
+/* Gives ino, whose parent has one, an upper copy. */
+static int copy_up_one(struct inode *ino)
 {
 	struct ovl_node *n = O(ino);
 	struct inode *pu, *u = NULL;
@@ -210,13 +210,6 @@ static int copy_up(struct inode *ino)
 	struct iattr ia;
 	int ret;
 
-	if (n->upper)
-		return 0;
-	if (!n->parent)
-		return -EROFS;
-	ret = copy_up(n->parent);
-	if (ret < 0)
-		return ret;
 	pu = O(n->parent)->upper;
 	ret = vfs_getattr(n->lower, &st);
 	if (ret < 0)
@@ -268,6 +261,27 @@ static int copy_up(struct inode *ino)
 	n->upper = u;
 	share_copy_up(n);
 	return 0;
+}
+
+/* Gives ino an upper copy, its parents first: from the one nearest the
+ * root that has none, down. A loop, not a recursion, so a deep host tree
+ * costs no kernel stack. */
+static int copy_up(struct inode *ino)
+{
+	for (;;) {
+		struct inode *top = ino;
+		int ret;
+
+		if (O(ino)->upper)
+			return 0;
+		while (O(top)->parent && !O(O(top)->parent)->upper)
+			top = O(top)->parent;
+		if (!O(top)->parent)
+			return -EROFS;
+		ret = copy_up_one(top);
+		if (ret < 0)
+			return ret;
+	}
 }
 
 static int ovl_setattr(struct inode *ino, const struct iattr *ia)
