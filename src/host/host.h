@@ -267,6 +267,11 @@ bool host_under_valgrind(void);
  * is not taken for a huge frame); otherwise nothing. */
 unsigned host_stack_register(void *base, size_t size);
 void host_stack_deregister(unsigned id);
+/* A kernel stack of size bytes (a multiple of the page size) with an
+ * inaccessible page below it: an overflow faults there at once rather
+ * than write over the heap. NULL if the host has no memory. */
+void *host_stack_alloc(size_t size);
+void host_stack_free(void *base, size_t size);
 /* The RLIMIT_DATA of every stub started from now on (a --memory backstop). */
 void host_sandbox_set_stub_data(uint64_t bytes);
 

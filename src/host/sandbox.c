@@ -540,6 +540,26 @@ void host_stack_deregister(unsigned id)
 #endif
 }
 
+#define GUARD_SIZE 4096
+
+void *host_stack_alloc(size_t size)
+{
+	char *p = mmap(NULL, size + GUARD_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	if (mprotect(p + GUARD_SIZE, size, PROT_READ | PROT_WRITE) < 0) {
+		munmap(p, size + GUARD_SIZE);
+		return NULL;
+	}
+	return p + GUARD_SIZE;
+}
+
+void host_stack_free(void *base, size_t size)
+{
+	munmap((char *)base - GUARD_SIZE, size + GUARD_SIZE);
+}
+
 void host_sandbox_enter(const char *(*name)(int nr))
 {
 	int ret;

@@ -12,6 +12,7 @@
 #include "abi/linux/misc.h"
 
 #if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #define KSTACK_SIZE (1024 * 1024)
 #else
@@ -44,14 +45,24 @@ static void kstack_start(void *p)
 	ks->fn(ks->arg);
 }
 
+/* Freed kernel stacks, kept for the next task: a new one costs three host
+ * calls (host_stack_alloc's map and guard, and the unmap at its end). */
+#define KSTACK_POOL 64
+static void *kstack_pool[KSTACK_POOL];
+static int kstack_pooled;
+
 int kstack_init(struct kstack *ks, void (*fn)(void *), void *arg)
 {
 	uint64_t *sp;
 
 	ks->size = KSTACK_SIZE;
-	ks->base = aligned_alloc(16, ks->size);
+	ks->base = kstack_pooled ? kstack_pool[--kstack_pooled] : host_stack_alloc(ks->size);
 	if (!ks->base)
 		return -ENOMEM;
+#if defined(__SANITIZE_ADDRESS__)
+	/* A task that died left its frames' redzones poisoned */
+	ASAN_UNPOISON_MEMORY_REGION(ks->base, ks->size);
+#endif
 	ks->fake_stack = NULL;
 	ks->vg_id = host_stack_register(ks->base, ks->size);
 	ks->fn = fn;
@@ -73,7 +84,12 @@ int kstack_init(struct kstack *ks, void (*fn)(void *), void *arg)
 void kstack_free(struct kstack *ks)
 {
 	host_stack_deregister(ks->vg_id);
-	free(ks->base);
+	if (!ks->base)
+		return; /* never made (a task that failed to start) */
+	if (kstack_pooled < KSTACK_POOL)
+		kstack_pool[kstack_pooled++] = ks->base;
+	else
+		host_stack_free(ks->base, ks->size);
 	ks->base = NULL;
 }
 
