@@ -22,25 +22,28 @@ static uint64_t ring_clear; /* SYSLOG_ACTION_CLEAR's mark */
 static uint64_t ring_read;  /* SYSLOG_ACTION_READ's position */
 static struct waitq ring_wait = { LIST_HEAD_INIT(ring_wait.waiters) };
 static int64_t boot_ns = -1;
+static bool panicking; /* no wakeup from a kernel in a broken state */
 
 static char ring_at(uint64_t pos)
 {
 	return ring[pos % KLOG_BUF_SIZE];
 }
 
-/* Appends one line (n < KLOG_BUF_SIZE, ending in a newline). */
+/* Appends one line (n < KLOG_BUF_SIZE, ending in a newline), dropping
+ * the oldest whole lines first to make room. */
 static void ring_put(const char *line, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		ring[(ring_head + i) % KLOG_BUF_SIZE] = line[i];
-	ring_head += n;
-	while (ring_head - ring_tail > KLOG_BUF_SIZE) {
+	while (ring_head + n - ring_tail > KLOG_BUF_SIZE) {
 		while (ring_at(ring_tail++) != '\n')
 			;
 	}
-	waitq_wake_all(&ring_wait);
+	for (i = 0; i < n; i++)
+		ring[(ring_head + i) % KLOG_BUF_SIZE] = line[i];
+	ring_head += n;
+	if (!panicking)
+		waitq_wake_all(&ring_wait);
 }
 
 static void record(int level, const char *text, size_t n)
@@ -95,6 +98,7 @@ void panic(const char *fmt, ...)
 {
 	va_list ap;
 
+	panicking = true;
 	va_start(ap, fmt);
 	vlog(LOG_WARN, fmt, ap);
 	va_end(ap);
