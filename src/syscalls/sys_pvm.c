@@ -46,16 +46,17 @@ static long get_iovs(struct task *t, uaddr_t u, uint64_t n, struct pvm_iov **out
 	return 0;
 }
 
-/* Linux's __ptrace_may_access in PTRACE_MODE_ATTACH_REALCREDS: the same
- * process, or the caller's real uid and gid are all of the target's ids,
+/* Linux's mm_access with PTRACE_MODE_ATTACH_REALCREDS: the caller's own
+ * memory, the same process, or the caller's real uid and gid are all of the target's ids,
  * or CAP_SYS_PTRACE; a target that is not dumpable needs the capability
  * too. */
-static bool may_attach(struct task *t, struct process *p)
+static bool may_attach(struct task *t, struct task *target)
 {
+	const struct process *p = target->proc;
 	const struct cred *c = &t->proc->cred, *pc = &p->cred;
 	bool cap = capable(c, CAP_SYS_PTRACE);
 
-	if (t->proc == p)
+	if (t->proc == p || t->mm == target->mm) /* mm_access: one's own memory */
 		return true;
 	if (!cap && !(c->uid == pc->uid && c->uid == pc->euid && c->uid == pc->suid &&
 		      c->gid == pc->gid && c->gid == pc->egid && c->gid == pc->sgid))
@@ -106,12 +107,12 @@ static long pvm(struct task *t, const struct sysargs *a, bool write)
 			ret = -EINVAL;
 			goto out;
 		}
-		if (lv[i].len > MAX_RW_COUNT - total)
-			lv[i].len = MAX_RW_COUNT - total;
 		if (lv[i].base > TASK_SIZE || lv[i].len > TASK_SIZE - lv[i].base) {
-			ret = -EFAULT; /* access_ok */
+			ret = -EFAULT; /* access_ok, on the length as given */
 			goto out;
 		}
+		if (lv[i].len > MAX_RW_COUNT - total)
+			lv[i].len = MAX_RW_COUNT - total;
 		total += lv[i].len;
 	}
 	ret = 0;
@@ -120,6 +121,12 @@ static long pvm(struct task *t, const struct sysargs *a, bool write)
 	ret = get_iovs(t, sysarg_uaddr(a, 3), rn, &rv);
 	if (ret < 0)
 		goto out;
+	for (i = 0; i < rn; i++) {
+		if ((int64_t)rv[i].len < 0) {
+			ret = -EINVAL;
+			goto out;
+		}
+	}
 	for (i = 0; i < rn && rv[i].len == 0; i++)
 		;
 	if (i == rn)
@@ -129,7 +136,7 @@ static long pvm(struct task *t, const struct sysargs *a, bool write)
 		ret = -ESRCH;
 		goto out;
 	}
-	if (!may_attach(t, target->proc)) {
+	if (!may_attach(t, target)) {
 		ret = -EPERM;
 		goto out;
 	}

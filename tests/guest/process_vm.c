@@ -142,6 +142,14 @@ int main(void)
 	      "a local total of 0: 0, before the remote array and the pid");
 	l[0] = (struct iovec){ a, 4 };
 	check_err(rd(pid, l, 1, r, 1025, 0), EINVAL, "EINVAL", "1025 remote vectors");
+	r[1] = (struct iovec){ text, (size_t)-1 };
+	check_err(rd(pid, l, 1, &r[1], 1, 0), EINVAL, "EINVAL", "a negative remote length");
+	{
+		struct iovec l2[2] = { { a, 0x7ffff000 }, { (void *)0x7fffffffe000, 0x100000 } };
+
+		check_err(rd(pid, l2, 2, r, 1, 0), EFAULT, "EFAULT",
+			  "a local vector past user space after 2 GiB: checked before the cap");
+	}
 	check_err(rd(pid, l, 1, (struct iovec *)8, 1, 0), EFAULT, "EFAULT", "bad remote array");
 	r[1] = (struct iovec){ text, 0 };
 	check(rd(999999, l, 1, &r[1], 1, 0) == 0, "a remote total of 0: 0, before the pid");
