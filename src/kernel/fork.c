@@ -337,7 +337,9 @@ long sys_clone3(struct task *t, const struct sysargs *a)
  * so a CLONE_NEW* flag is EINVAL as from a Linux built without them (EPERM
  * first without CAP_SYS_ADMIN, but CLONE_NEWUSER, which needs none); and
  * SEM_UNDO adjustments are kept per process, so CLONE_SYSVSEM in a
- * process of several threads is EINVAL. */
+ * process of several threads is EINVAL; and signal handlers are per
+ * process, so CLONE_SIGHAND in a CLONE_VM|CLONE_SIGHAND child that is not
+ * a thread succeeds (Linux: EINVAL, the handlers being shared). */
 #define UNSHARE_FLAGS                                                                 \
 	(LINUX_CLONE_THREAD | LINUX_CLONE_FS | LINUX_CLONE_SIGHAND | LINUX_CLONE_VM | \
 	 LINUX_CLONE_FILES | LINUX_CLONE_SYSVSEM | CLONE_NS_FLAGS)
@@ -366,14 +368,14 @@ long sys_unshare(struct task *t, const struct sysargs *a)
 		return -EINVAL;
 	if ((f & LINUX_CLONE_VM) && t->mm->refcount > 1)
 		return -EINVAL; /* another process shares the address space */
-	if ((f & LINUX_CLONE_SYSVSEM) && !alone)
-		return -EINVAL;
 	if (f & LINUX_CLONE_NEWUSER)
 		return -EINVAL;
 	if ((f & CLONE_NS_FLAGS) && !capable(&t->proc->cred, CAP_SYS_ADMIN))
 		return -EPERM;
 	if (f & CLONE_NS_FLAGS)
 		return -EINVAL;
+	if ((f & LINUX_CLONE_SYSVSEM) && !alone)
+		return -EINVAL; /* adjustments per process: see above */
 	if ((f & LINUX_CLONE_FS) && t->fs->refcount > 1) {
 		ret = fs_info_dup(t->fs, &fs);
 		if (ret < 0)

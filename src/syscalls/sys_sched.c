@@ -551,9 +551,9 @@ long sys_ioprio_set(struct task *t, const struct sysargs *a)
 
 	if (ret < 0)
 		return ret;
-	w.which--; /* IOPRIO_WHO_PROCESS is 1, PRIO_PROCESS 0 */
-	if (w.which < PRIO_PROCESS || w.which > PRIO_USER)
+	if (w.which < 1 || w.which > 3)
 		return -EINVAL;
+	w.which--; /* IOPRIO_WHO_PROCESS is 1, PRIO_PROCESS 0 */
 	return prio_walk(&w);
 }
 
@@ -563,9 +563,9 @@ long sys_ioprio_get(struct task *t, const struct sysargs *a)
 		.caller = t, .which = sysarg_int(a, 0), .who = sysarg_int(a, 1), .io = true
 	};
 
-	w.which--; /* IOPRIO_WHO_PROCESS is 1, PRIO_PROCESS 0 */
-	if (w.which < PRIO_PROCESS || w.which > PRIO_USER)
+	if (w.which < 1 || w.which > 3)
 		return -EINVAL;
+	w.which--; /* IOPRIO_WHO_PROCESS is 1, PRIO_PROCESS 0 */
 	return prio_walk(&w);
 }
 

@@ -7,6 +7,7 @@
  * natively it spans the host's processes. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -124,6 +125,8 @@ static int run(void)
 	check_err(ioset(4, 0, VAL(BE, 0)), EINVAL, "EINVAL", "set, which 4");
 	check_err(ioget(0, 0), EINVAL, "EINVAL", "get, which 0");
 	check_err(ioget(4, 0), EINVAL, "EINVAL", "get, which 4");
+	check_err(ioget(INT_MIN, 0), EINVAL, "EINVAL", "get, which INT_MIN");
+	check_err(ioset(INT_MIN, 0, VAL(BE, 0)), EINVAL, "EINVAL", "set, which INT_MIN");
 	check_err(ioset(WHO_PROCESS, 999999, VAL(BE, 0)), ESRCH, "ESRCH", "set, no such pid");
 	check_err(ioget(WHO_PROCESS, 999999), ESRCH, "ESRCH", "get, no such pid");
 	check_err(ioget(WHO_PGRP, 999999), ESRCH, "ESRCH", "get, no such process group");

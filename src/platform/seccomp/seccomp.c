@@ -620,7 +620,10 @@ static int sc_wait_for(pf_event_fn fn, int64_t timeout_ns)
 		if (k < 0)
 			return k == -EINTR ? 0 : k;
 		n = sc_events(evs, k, fn);
-		if (n > 0 || k == 0)
+		/* With a timeout, events that delivered nothing end the wait
+		 * too: the idle loop counts the time left afresh (a timer is
+		 * never put off by readiness that brings no trap). */
+		if (n > 0 || k == 0 || timeout_ns >= 0)
 			return n;
 	}
 }
