@@ -280,6 +280,8 @@ static int new_mount(struct path *at, const char *source, const char *type, uint
 		ret = -EINVAL;
 	if (ret == 0 && sb->nmounts == 0 && ((flags & LINUX_MS_RDONLY) || o.rdonly))
 		sb->rdonly = true;
+	if (ret == 0)
+		ret = mount_room();
 	m = ret == 0 ? mount_add(at, sb, root, source, flags & LINUX_MS_RDONLY) : NULL;
 	inode_put(root);
 	if (!m) {
@@ -302,29 +304,57 @@ static bool dentry_under(struct dentry *d, struct dentry *root)
 }
 
 /* MS_REC: old's mounts below root, again below n (a bind of old at root);
- * mounts made by this call (id from first_new) are not copied again. */
+ * mounts made by this call (id from first_new) are not copied again. A
+ * loop over a list of what is left to copy, not a recursion: a guest may
+ * nest mounts thousands deep. */
+struct clone_job {
+	struct mount *old, *n;
+	struct dentry *root;
+};
+
 static int clone_below(struct mount *old, struct dentry *root, struct mount *n, int first_new)
 {
+	struct clone_job *jobs = malloc(sizeof(*jobs)), *grown, job;
+	size_t njobs = 1, cap = 1;
 	struct mount *c, *cc;
-	int ret;
+	int ret = 0;
 
-	list_for_each_entry(c, &mounts, link)
-	{
-		struct path at;
+	if (!jobs)
+		return -ENOMEM;
+	jobs[0] = (struct clone_job){ old, n, root };
+	while (njobs && ret == 0) {
+		job = jobs[--njobs];
+		list_for_each_entry(c, &mounts, link)
+		{
+			struct path at;
 
-		if (c->parent != old || c->id >= first_new || (c->flags & MNT_UNBINDABLE) ||
-		    !dentry_under(c->mountpoint, root))
-			continue;
-		at.mnt = n;
-		at.dentry = c->mountpoint;
-		cc = mount_clone(c, c->root, &at);
-		if (!cc)
-			return -ENOMEM;
-		ret = clone_below(c, c->root, cc, first_new);
-		if (ret < 0)
-			return ret;
+			if (c->parent != job.old || c->id >= first_new ||
+			    (c->flags & MNT_UNBINDABLE) || !dentry_under(c->mountpoint, job.root))
+				continue;
+			ret = mount_room();
+			if (ret < 0)
+				break;
+			at.mnt = job.n;
+			at.dentry = c->mountpoint;
+			cc = mount_clone(c, c->root, &at);
+			if (!cc) {
+				ret = -ENOMEM;
+				break;
+			}
+			if (njobs == cap) {
+				grown = realloc(jobs, 2 * cap * sizeof(*jobs));
+				if (!grown) {
+					ret = -ENOMEM;
+					break;
+				}
+				jobs = grown;
+				cap *= 2;
+			}
+			jobs[njobs++] = (struct clone_job){ c, cc, c->root };
+		}
 	}
-	return 0;
+	free(jobs);
+	return ret;
 }
 
 /* Linux's do_loopback. The bind keeps the source mount's flags (a
@@ -344,6 +374,8 @@ static int bind_mount(struct task *t, struct path *at, const char *source, bool 
 		ret = -EINVAL;
 	else if (inode_is_dir(at->dentry->inode) != inode_is_dir(old.dentry->inode))
 		ret = -ENOTDIR;
+	if (ret == 0)
+		ret = mount_room();
 	if (ret == 0) {
 		n = mount_clone(old.mnt, old.dentry, at);
 		ret = !n ? -ENOMEM : rec ? clone_below(old.mnt, old.dentry, n, n->id) : 0;

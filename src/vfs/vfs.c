@@ -5,6 +5,7 @@
 #include "vfs/vfs.h"
 #include "vfs/dcache.h"
 #include "host/host.h"
+#include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
 
 LIST_HEAD_DECL(mounts);
@@ -123,27 +124,88 @@ void mnt_put(struct mount *m)
 		mount_free(m);
 }
 
-void mount_detach(struct mount *m)
-{
-	struct mount *c;
+#define MOUNT_MAX 100000
+static int nattached; /* mounts in the table */
 
-again: /* a child's detach takes its own children out too */
-	list_for_each_entry(c, &mounts, link)
-	{
-		if (c->parent == m) {
-			mount_detach(c);
-			goto again;
-		}
-	}
+int mount_room(void)
+{
+	return nattached < MOUNT_MAX ? 0 : -ENOSPC;
+}
+
+/* Out of the table, one mount. */
+static void detach_one(struct mount *m)
+{
 	list_del(&m->link);
 	list_init(&m->link);
+	nattached--;
 	if (m->mountpoint)
 		dentry_put(m->mountpoint);
 	m->mountpoint = NULL;
 	m->parent = NULL;
 	m->flags |= MNT_DETACHED;
-	dcache_invalidate();
 	mnt_put(m); /* the mount table's reference */
+}
+
+/* c's depth below the mount whose ->below is 0, or -1 if not below it:
+ * one walk up to a mount already known, then the answer set along the
+ * way (every mount is walked over once). */
+static void depth_below(struct mount *c)
+{
+	struct mount *p = c;
+	int k = 0, d;
+
+	while (p && p->below == -2) {
+		p = p->parent;
+		k++;
+	}
+	d = p ? p->below : -1;
+	for (p = c; k > 0; k--, p = p->parent)
+		p->below = d < 0 ? -1 : d + k;
+}
+
+static int deeper_first(const void *x, const void *y)
+{
+	const struct mount *a = *(struct mount *const *)x, *b = *(struct mount *const *)y;
+
+	return (b->below > a->below) - (b->below < a->below);
+}
+
+/* m and every mount below it, the deepest first: a loop over the table,
+ * not a recursion (a guest may nest mounts thousands deep). */
+void mount_detach(struct mount *m)
+{
+	struct mount *c, **sub;
+	size_t n = 0, i;
+
+	list_for_each_entry(c, &mounts, link) c->below = -2;
+	m->below = 0;
+	list_for_each_entry(c, &mounts, link)
+	{
+		depth_below(c);
+		n += c->below > 0;
+	}
+	sub = n ? malloc(n * sizeof(*sub)) : NULL;
+	if (sub) {
+		i = 0;
+		list_for_each_entry(c, &mounts, link) if (c->below > 0) sub[i++] = c;
+		qsort(sub, n, sizeof(*sub), deeper_first);
+		for (i = 0; i < n; i++)
+			detach_one(sub[i]);
+		free(sub);
+	} else {
+		/* no memory for the list: the deepest, one scan each */
+		while (n--) {
+			struct mount *deepest = NULL;
+
+			list_for_each_entry(c, &mounts,
+					    link) if (c->below > 0 &&
+						      (!deepest || c->below > deepest->below))
+				deepest = c;
+			detach_one(deepest);
+		}
+	}
+	detach_one(m);
+	dcache_invalidate();
 }
 
 static struct mount *mount_new(struct super_block *sb, struct inode *root, const char *source)
@@ -194,6 +256,7 @@ struct mount *mount_clone(const struct mount *old, struct dentry *root, struct p
 	m->parent = at->mnt;
 	m->mountpoint = dentry_get(at->dentry);
 	list_add_tail(&m->link, &mounts);
+	nattached++;
 	dcache_invalidate();
 	return m;
 }
@@ -213,6 +276,7 @@ struct mount *mount_add(struct path *at, struct super_block *sb, struct inode *r
 		m->mountpoint = dentry_get(at->dentry);
 	}
 	list_add_tail(&m->link, &mounts);
+	nattached++;
 	dcache_invalidate();
 	return m;
 }

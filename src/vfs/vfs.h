@@ -141,6 +141,7 @@ struct mount {
 	int id; /* mountinfo's */
 	char *source;
 	struct super_block *sb;
+	int below; /* mount_detach's scratch: depth below the mount it detaches */
 };
 
 struct path {
@@ -177,6 +178,9 @@ struct mount *mount_clone(const struct mount *old, struct dentry *root, struct p
  * is freed, and its filesystem put with its last mount, when the last path
  * that holds it goes. */
 void mount_detach(struct mount *m);
+/* Room for one more mount in the table: 0, or -ENOSPC past Linux's
+ * default fs.mount-max (100000). */
+int mount_room(void);
 extern struct list_head mounts;
 
 /* Are writes through p refused (EROFS)? */

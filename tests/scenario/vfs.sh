@@ -527,7 +527,41 @@ c_link_chain() {
 none" ]
 }
 
+# Mounts nested 3000 deep (each a tmpfs on a directory of the one before),
+# a recursive bind of the whole tree, then a lazy unmount of both: the
+# kernel walks and detaches them in loops (a recursion crashed it at about
+# 5000).
+cat >"$tmp/nest.c" <<'EOF'
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+int main(int argc, char **argv)
+{
+	int n = atoi(argv[1]), i;
+
+	if (mkdir("/tmp/nm", 0755) || mkdir("/tmp/nb", 0755) || chdir("/tmp/nm"))
+		return 1;
+	for (i = 0; i < n; i++)
+		if (mkdir("d", 0755) || mount("none", "d", "tmpfs", 0, NULL) || chdir("d"))
+			break;
+	if (chdir("/") || mount("/tmp/nm", "/tmp/nb", NULL, MS_BIND | MS_REC, NULL))
+		return 2;
+	printf("%d %d %d\n", i, umount2("/tmp/nb", MNT_DETACH), umount2("/tmp/nm/d", MNT_DETACH));
+	return 0;
+}
+EOF
+c_nested_mounts() {
+    gcc -static -O1 -o "$tmp/nest" "$tmp/nest.c" || return 1
+    sk run -v "$tmp:/t:ro" -- /t/nest 3000
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "3000 0 0" ]
+}
+
 t "a write 60 directories down the host's tree: copied up, the host untouched" c_deep_copy_up
+t "mounts nested 3000 deep, a recursive bind of them, lazy unmounts" c_nested_mounts
 t "O_CREAT through 40 dangling symlinks makes the target; through 41, ELOOP" c_link_chain
 
 echo "$passed passed, $failed failed"
