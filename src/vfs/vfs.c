@@ -34,13 +34,30 @@ void inode_get(struct inode *ino)
 	ino->refcount++;
 }
 
+/* The last reference: the inode is released, and what its release puts
+ * (a directory's entries) is released after it, in a loop rather than one
+ * kernel frame per level of a tree a guest may make thousands deep. Done
+ * before the outermost inode_put returns. */
+static struct inode *to_release;
+static bool releasing;
+
 void inode_put(struct inode *ino)
 {
 	if (!ino || --ino->refcount > 0)
 		return;
-	if (ino->iop && ino->iop->release)
-		ino->iop->release(ino);
-	free(ino);
+	ino->release_next = to_release;
+	to_release = ino;
+	if (releasing)
+		return;
+	releasing = true;
+	while (to_release) {
+		ino = to_release;
+		to_release = ino->release_next;
+		if (ino->iop && ino->iop->release)
+			ino->iop->release(ino);
+		free(ino);
+	}
+	releasing = false;
 }
 
 struct dentry *dentry_new(const char *name, struct dentry *parent, struct inode *inode)

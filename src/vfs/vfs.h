@@ -105,6 +105,7 @@ struct inode {
 	uint32_t mode;	   /* file type bits (permissions: ask getattr) */
 	const struct inode_ops *iop;
 	void *priv;
+	struct inode *release_next; /* inode_put's list of inodes to release */
 };
 
 struct dentry {

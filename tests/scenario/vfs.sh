@@ -560,8 +560,38 @@ c_nested_mounts() {
     [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "3000 0 0" ]
 }
 
+# A tmpfs holding directories 20000 deep (made by mkdir and chdir, so no
+# path is long), unmounted: its inodes are released in a loop, not one
+# kernel frame per level (the recursion crashed skas at about 5000).
+cat >"$tmp/deeptmp.c" <<'EOF'
+#include <stdio.h>
+#include <unistd.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+int main(void)
+{
+	int i;
+
+	if (mkdir("/tmp/dd", 0755) || mount("none", "/tmp/dd", "tmpfs", 0, NULL) || chdir("/tmp/dd"))
+		return 1;
+	for (i = 0; i < 20000; i++)
+		if (mkdir("d", 0755) || chdir("d"))
+			break;
+	if (chdir("/"))
+		return 2;
+	printf("%d %d\n", i, umount2("/tmp/dd", MNT_DETACH));
+	return 0;
+}
+EOF
+c_deep_tmpfs() {
+    gcc -static -O1 -o "$tmp/deeptmp" "$tmp/deeptmp.c" || return 1
+    sk run -v "$tmp:/t:ro" -- /t/deeptmp
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "20000 0" ]
+}
+
 t "a write 60 directories down the host's tree: copied up, the host untouched" c_deep_copy_up
 t "mounts nested 3000 deep, a recursive bind of them, lazy unmounts" c_nested_mounts
+t "a tmpfs with directories 20000 deep, unmounted" c_deep_tmpfs
 t "O_CREAT through 40 dangling symlinks makes the target; through 41, ELOOP" c_link_chain
 
 echo "$passed passed, $failed failed"
