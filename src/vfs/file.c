@@ -76,20 +76,38 @@ void file_get(struct file *f)
 	f->refcount++;
 }
 
+/* The last reference: the file is released, and the files its release
+ * puts (those in flight in a socket's queue, which may hold more) are
+ * released after it, in a loop rather than one kernel frame per socket
+ * of a chain a guest may make thousands long. Done before the outermost
+ * file_put returns. */
+static struct file *to_release;
+static bool releasing;
+
 void file_put(struct file *f)
 {
 	if (!f || --f->refcount > 0)
 		return;
-	epoll_file_release(f); /* items hold no reference: they go now */
-	fsnotify_close(f);
-	locks_remove_file(f);
-	if (f->ops->release)
-		f->ops->release(f);
-	dir_snapshot_free(f);
-	inode_put(f->inode);
-	path_put(&f->path);
-	files_nr--;
-	free(f);
+	f->release_next = to_release;
+	to_release = f;
+	if (releasing)
+		return;
+	releasing = true;
+	while (to_release) {
+		f = to_release;
+		to_release = f->release_next;
+		epoll_file_release(f); /* items hold no reference: they go now */
+		fsnotify_close(f);
+		locks_remove_file(f);
+		if (f->ops->release)
+			f->ops->release(f);
+		dir_snapshot_free(f);
+		inode_put(f->inode);
+		path_put(&f->path);
+		files_nr--;
+		free(f);
+	}
+	releasing = false;
 }
 
 void file_discard(struct file *f)

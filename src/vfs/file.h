@@ -65,6 +65,7 @@ struct file {
 	bool notify_close;	  /* IN_OPEN was reported: IN_CLOSE_* will be */
 	unsigned pipe_seen;	  /* FIFO reader: no POLLHUP while writer opens are this - 1 */
 	void *priv;
+	struct file *release_next; /* file_put's list of files to release */
 };
 
 /* A new file with one reference; takes over host_fd and takes a reference
