@@ -33,6 +33,17 @@ bool in_group(const struct cred *c, uint32_t gid)
 	return false;
 }
 
+bool cred_ptrace_may_access(const struct cred *c, const struct process *p, bool real_ids)
+{
+	const struct cred *pc = &p->cred;
+	uint32_t uid = real_ids ? c->uid : c->euid, gid = real_ids ? c->gid : c->egid;
+
+	if (capable(c, CAP_SYS_PTRACE))
+		return true;
+	return !p->nondumpable && uid == pc->uid && uid == pc->euid && uid == pc->suid &&
+	       gid == pc->gid && gid == pc->egid && gid == pc->sgid;
+}
+
 /* Capabilities follow the uids as capabilities(7) says. */
 static void fix_caps(struct cred *c, uint32_t old_uid, uint32_t old_euid, uint32_t old_suid,
 		     uint32_t old_fsuid)

@@ -17,10 +17,12 @@
 #define CAP_SETUID	    7
 #define CAP_SETPCAP	    8
 #define CAP_IPC_LOCK	    14
+#define CAP_SYS_PTRACE	    19
 #define CAP_SYS_ADMIN	    21
 #define CAP_SYS_BOOT	    22
 #define CAP_SYS_NICE	    23
 #define CAP_SYS_RESOURCE    24
+#define CAP_SYSLOG	    34
 #define CAP_LAST_CAP	    40
 #define CAP_FULL_SET	    ((1ULL << (CAP_LAST_CAP + 1)) - 1)
 
@@ -46,5 +48,11 @@ static inline bool capable(const struct cred *c, int cap)
 /* Sets every id to uid/gid with the capabilities that go with them. */
 void cred_init(struct cred *c, uint32_t uid, uint32_t gid);
 bool in_group(const struct cred *c, uint32_t gid);
+struct process;
+/* Linux's __ptrace_may_access for another process p: the caller's uid and
+ * gid (its real ones with real_ids, else its effective ones) are all of
+ * p's, or it has CAP_SYS_PTRACE; a p that is not dumpable needs the
+ * capability either way. */
+bool cred_ptrace_may_access(const struct cred *c, const struct process *p, bool real_ids);
 
 #endif

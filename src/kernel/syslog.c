@@ -11,11 +11,10 @@
 #include "kernel/task.h"
 #include "kernel/cred.h"
 #include "mm/mm.h"
+#include "vfs/iov.h"
 #include "mm/usercopy.h"
 #include "syscalls/dispatch.h"
 #include "abi/linux/errno.h"
-
-#define CAP_SYSLOG 34
 
 enum {
 	SYSLOG_CLOSE,
@@ -33,16 +32,14 @@ enum {
 
 /* What READ and READ_ALL check before they copy: no buffer or a negative
  * length is EINVAL, a length of 0 reads nothing, a buffer that is not
- * all in user space is EFAULT (Linux's access_ok). */
+ * all in user space is EFAULT. */
 static long check_buf(uaddr_t buf, int len)
 {
 	if (!buf || len < 0)
 		return -EINVAL;
 	if (len == 0)
 		return 0;
-	if (buf + (uint64_t)len > TASK_SIZE || buf + (uint64_t)len < buf)
-		return -EFAULT;
-	return 1;
+	return access_ok(buf, (uint64_t)len) ? 1 : -EFAULT;
 }
 
 static long copy_out(struct task *t, uaddr_t buf, const char *text, size_t n)

@@ -1,10 +1,11 @@
 /* syscalls/sys_pvm.c: process_vm_readv and process_vm_writev, Linux's
  * checks in Linux's order (mm/process_vm_access.c): flags, the local
- * iovecs (EINVAL past IOV_MAX or for a negative length, EFAULT for one not
- * in user space; a total of 0 is done), the remote ones, the process
- * (ESRCH, none or gone), the right to its memory (ptrace's ATTACH with
- * real credentials: EPERM), then the bytes in order until either side
- * faults. What moved is the result; EFAULT only if nothing did. */
+ * iovecs (iovec_import: as readv's), a zero total is done, the remote
+ * ones (EINVAL past IOV_MAX or for a negative length, EFAULT for an
+ * unreadable array), the process (ESRCH, none or gone), the right to its
+ * memory (ptrace's ATTACH with real credentials: EPERM), then the bytes in
+ * order until either side faults. What moved is the result; EFAULT only
+ * if nothing did. */
 #include <stdlib.h>
 
 #include "syscalls/dispatch.h"
@@ -13,22 +14,18 @@
 #include "mm/mm.h"
 #include "mm/usercopy.h"
 #include "platform/platform.h"
-#include "vfs/file.h"
+#include "vfs/iov.h"
 #include "abi/linux/errno.h"
 
-#define PVM_IOV_MAX    1024
-#define CAP_SYS_PTRACE 19
-#define PVM_CHUNK      65536
+#define PVM_IOV_MAX 1024
+#define PVM_CHUNK   65536
 
-struct pvm_iov {
-	uint64_t base, len;
-};
-
-/* Reads n iovecs from the guest into a new array (*out, freed by the
- * caller). */
-static long get_iovs(struct task *t, uaddr_t u, uint64_t n, struct pvm_iov **out)
+/* The remote iovecs (Linux's iovec_from_user: no range check, no cap):
+ * *out malloc'ed, the caller's to free. */
+static long remote_iovs(struct task *t, uaddr_t u, uint64_t n, struct linux_iovec **out)
 {
-	struct pvm_iov *v;
+	struct linux_iovec *v;
+	uint64_t i;
 
 	*out = NULL;
 	if (n > PVM_IOV_MAX)
@@ -42,40 +39,21 @@ static long get_iovs(struct task *t, uaddr_t u, uint64_t n, struct pvm_iov **out
 		free(v);
 		return -EFAULT;
 	}
+	for (i = 0; i < n; i++) {
+		if ((int64_t)v[i].iov_len < 0) {
+			free(v);
+			return -EINVAL;
+		}
+	}
 	*out = v;
 	return 0;
 }
 
-/* Linux's mm_access with PTRACE_MODE_ATTACH_REALCREDS: the caller's own
- * memory, the same process, or the caller's real uid and gid are all of the target's ids,
- * or CAP_SYS_PTRACE; a target that is not dumpable needs the capability
- * too. */
-static bool may_attach(struct task *t, struct task *target)
-{
-	const struct process *p = target->proc;
-	const struct cred *c = &t->proc->cred, *pc = &p->cred;
-	bool cap = capable(c, CAP_SYS_PTRACE);
-
-	if (t->proc == p || t->mm == target->mm) /* mm_access: one's own memory */
-		return true;
-	if (!cap && !(c->uid == pc->uid && c->uid == pc->euid && c->uid == pc->suid &&
-		      c->gid == pc->gid && c->gid == pc->egid && c->gid == pc->sgid))
-		return false;
-	return !p->nondumpable || cap;
-}
-
-/* The part of [addr, addr + n) of mm that can be read (or written) from
- * its start: 0 where the first byte cannot. */
-static size_t reachable(struct mm *mm, uaddr_t addr, size_t n, bool write)
-{
-	if (addr >= TASK_SIZE || n > TASK_SIZE - addr)
-		n = addr >= TASK_SIZE ? 0 : TASK_SIZE - addr;
-	return n ? user_prefix(mm, addr, n, write) : 0;
-}
-
+/* Moves up to n bytes from src in one address space to dst in another,
+ * as far as both VMAs allow from their start; returns what moved. */
 static long move(struct mm *from, uaddr_t src, struct mm *to, uaddr_t dst, size_t n, char *buf)
 {
-	size_t a = reachable(from, src, n, false), b = reachable(to, dst, n, true), k;
+	size_t a = user_prefix(from, src, n, false), b = user_prefix(to, dst, n, true), k;
 	long r;
 
 	k = a < b ? a : b;
@@ -90,8 +68,8 @@ static long move(struct mm *from, uaddr_t src, struct mm *to, uaddr_t dst, size_
 
 static long pvm(struct task *t, const struct sysargs *a, bool write)
 {
-	struct pvm_iov *lv = NULL, *rv = NULL;
-	uint64_t ln = a->a[2], rn = a->a[4], total = 0, done = 0, i, li = 0, loff = 0;
+	struct linux_iovec *lv = NULL, *rv = NULL;
+	uint64_t ln = (uint32_t)a->a[2], rn = a->a[4], done = 0, i, li = 0, loff = 0;
 	struct task *target;
 	struct mm *rmm;
 	char *buf = NULL;
@@ -99,35 +77,13 @@ static long pvm(struct task *t, const struct sysargs *a, bool write)
 
 	if (a->a[5] != 0)
 		return -EINVAL;
-	ret = get_iovs(t, sysarg_uaddr(a, 1), ln, &lv);
-	if (ret < 0)
-		return ret;
-	for (i = 0; i < ln; i++) {
-		if ((int64_t)lv[i].len < 0) {
-			ret = -EINVAL;
-			goto out;
-		}
-		if (lv[i].base > TASK_SIZE || lv[i].len > TASK_SIZE - lv[i].base) {
-			ret = -EFAULT; /* access_ok, on the length as given */
-			goto out;
-		}
-		if (lv[i].len > MAX_RW_COUNT - total)
-			lv[i].len = MAX_RW_COUNT - total;
-		total += lv[i].len;
-	}
-	ret = 0;
-	if (total == 0)
-		goto out;
-	ret = get_iovs(t, sysarg_uaddr(a, 3), rn, &rv);
+	ret = iovec_import(t, sysarg_uaddr(a, 1), (uint32_t)ln, &lv);
+	if (ret <= 0)
+		return ret; /* an error, or nothing to move: 0 */
+	ret = remote_iovs(t, sysarg_uaddr(a, 3), rn, &rv);
 	if (ret < 0)
 		goto out;
-	for (i = 0; i < rn; i++) {
-		if ((int64_t)rv[i].len < 0) {
-			ret = -EINVAL;
-			goto out;
-		}
-	}
-	for (i = 0; i < rn && rv[i].len == 0; i++)
+	for (i = 0; i < rn && rv[i].iov_len == 0; i++)
 		;
 	if (i == rn)
 		goto out; /* nothing to move: 0, whatever the pid */
@@ -136,7 +92,9 @@ static long pvm(struct task *t, const struct sysargs *a, bool write)
 		ret = -ESRCH;
 		goto out;
 	}
-	if (!may_attach(t, target)) {
+	/* mm_access: one's own memory (a CLONE_VM child's too), else ptrace */
+	if (t->proc != target->proc && t->mm != target->mm &&
+	    !cred_ptrace_may_access(&t->proc->cred, target->proc, true)) {
 		ret = -EPERM;
 		goto out;
 	}
@@ -149,9 +107,9 @@ static long pvm(struct task *t, const struct sysargs *a, bool write)
 	for (i = 0; i < rn && li < ln; i++) {
 		uint64_t roff = 0;
 
-		while (roff < rv[i].len && li < ln) {
-			uint64_t n = rv[i].len - roff, lleft = lv[li].len - loff;
-			uaddr_t raddr = rv[i].base + roff, laddr = lv[li].base + loff;
+		while (roff < rv[i].iov_len && li < ln) {
+			uint64_t n = rv[i].iov_len - roff, lleft = lv[li].iov_len - loff;
+			uaddr_t raddr = rv[i].iov_base + roff, laddr = lv[li].iov_base + loff;
 			long k;
 
 			if (lleft == 0) {
@@ -166,16 +124,15 @@ static long pvm(struct task *t, const struct sysargs *a, bool write)
 			k = write ? move(t->mm, laddr, rmm, raddr, n, buf)
 				  : move(rmm, raddr, t->mm, laddr, n, buf);
 			done += (uint64_t)k;
-			if ((uint64_t)k < n)
-				goto faulted;
+			if ((uint64_t)k < n) {
+				ret = done ? (long)done : -EFAULT;
+				goto out;
+			}
 			roff += n;
 			loff += n;
 		}
 	}
 	ret = (long)done;
-	goto out;
-faulted:
-	ret = done ? (long)done : -EFAULT;
 out:
 	free(buf);
 	free(lv);

@@ -27,8 +27,6 @@
 #include "abi/linux/poll.h"
 #include "abi/linux/stat.h"
 
-#define CAP_SYS_PTRACE 19
-
 static struct super_block proc_sb;
 static bool proc_sb_ready;
 int64_t procfs_boot_mono_ns, procfs_boot_real_ns;
@@ -139,14 +137,7 @@ struct file *procfs_fd_file(const struct pnode *n)
 
 bool procfs_may_access(struct task *caller, struct process *p)
 {
-	const struct cred *c = &caller->proc->cred;
-
-	if (caller->proc == p || capable(c, CAP_SYS_PTRACE))
-		return true;
-	if (p->nondumpable)
-		return false;
-	return c->euid == p->cred.uid && c->euid == p->cred.euid && c->euid == p->cred.suid &&
-	       c->egid == p->cred.gid && c->egid == p->cred.egid && c->egid == p->cred.sgid;
+	return caller->proc == p || cred_ptrace_may_access(&caller->proc->cred, p, false);
 }
 
 struct mount *procfs_mount_of(void)
