@@ -18,8 +18,8 @@ int klog_level = LOG_WARN;
 static char ring[KLOG_BUF_SIZE];
 static uint64_t ring_head;  /* bytes ever written */
 static uint64_t ring_tail;  /* the oldest byte kept, a line's start */
-static uint64_t ring_clear; /* SYSLOG_ACTION_CLEAR's mark */
-static uint64_t ring_read;  /* SYSLOG_ACTION_READ's position */
+static uint64_t ring_clear; /* klog_clear's mark */
+static uint64_t ring_read;  /* klog_read_unread's position */
 static struct waitq ring_wait = { LIST_HEAD_INIT(ring_wait.waiters) };
 static int64_t boot_ns = -1;
 static bool panicking; /* no wakeup from a kernel in a broken state */
@@ -111,11 +111,15 @@ void klog_boot(void)
 		boot_ns = host_clock_ns(LINUX_CLOCK_MONOTONIC);
 }
 
-/* Copies whole lines from [from, ring_head), the newest that fit in len
- * (as Linux's syslog_print_all); returns the bytes. */
-size_t klog_copy_newest(char *out, size_t len, uint64_t from)
+/* A mark, or the oldest byte kept if the buffer has moved past it. */
+static uint64_t kept(uint64_t mark)
 {
-	uint64_t start = from, p;
+	return mark > ring_tail ? mark : ring_tail;
+}
+
+size_t klog_read_all(char *out, size_t len, bool clear)
+{
+	uint64_t start = kept(ring_clear), p;
 	size_t n = 0;
 
 	while (ring_head - start > len) {
@@ -124,32 +128,24 @@ size_t klog_copy_newest(char *out, size_t len, uint64_t from)
 	}
 	for (p = start; p < ring_head; p++)
 		out[n++] = ring_at(p);
+	if (clear)
+		ring_clear = ring_head;
 	return n;
 }
 
-uint64_t klog_pos(enum klog_mark m)
+void klog_clear(void)
 {
-	uint64_t at = m == KLOG_MARK_CLEAR ? ring_clear : m == KLOG_MARK_READ ? ring_read : 0;
-
-	if (m == KLOG_MARK_HEAD)
-		return ring_head;
-	return at > ring_tail ? at : ring_tail;
+	ring_clear = ring_head;
 }
 
-void klog_set_mark(enum klog_mark m, uint64_t pos)
+uint64_t klog_unread(void)
 {
-	if (m == KLOG_MARK_CLEAR)
-		ring_clear = pos;
-	else if (m == KLOG_MARK_READ)
-		ring_read = pos;
+	return ring_head - kept(ring_read);
 }
 
-/* Copies from the READ mark on, at most len bytes (whole lines when the
- * first fits; else part of it, the rest left for the next read), and
- * moves the mark. */
 size_t klog_read_unread(char *out, size_t len)
 {
-	uint64_t p = klog_pos(KLOG_MARK_READ);
+	uint64_t p = kept(ring_read);
 	size_t n = 0, last_line_end = 0;
 
 	while (p + n < ring_head && n < len) {

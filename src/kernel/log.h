@@ -4,6 +4,7 @@
 #ifndef KERNEL_LOG_H
 #define KERNEL_LOG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,20 +18,17 @@ void panic(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn))
 /* The message buffer's time 0: skas's start. */
 void klog_boot(void);
 
-/* The message buffer: positions count bytes ever written; the buffer
- * keeps the last KLOG_BUF_SIZE of them, in whole lines. */
+/* The message buffer (syslog(2)): the last KLOG_BUF_SIZE bytes of
+ * messages, in whole lines. klog_read_all: the newest whole lines since
+ * the last klog_clear that fit in len bytes (clear: then clears);
+ * klog_read_unread: from where it last stopped (destructive), at most len
+ * bytes, whole lines when the first fits; klog_unread: how many bytes
+ * that would give. */
 #define KLOG_BUF_SIZE 65536
-enum klog_mark {
-	KLOG_MARK_HEAD,	 /* the end */
-	KLOG_MARK_CLEAR, /* SYSLOG_ACTION_CLEAR's mark (or the oldest kept) */
-	KLOG_MARK_READ,	 /* SYSLOG_ACTION_READ's position (or the oldest kept) */
-};
-uint64_t klog_pos(enum klog_mark m);
-void klog_set_mark(enum klog_mark m, uint64_t pos);
-/* The newest whole lines after from that fit in len bytes. */
-size_t klog_copy_newest(char *out, size_t len, uint64_t from);
-/* From the READ mark on (destructive), at most len bytes. */
+size_t klog_read_all(char *out, size_t len, bool clear);
+void klog_clear(void);
 size_t klog_read_unread(char *out, size_t len);
+uint64_t klog_unread(void);
 /* Woken at each message. */
 struct waitq *klog_waitq(void);
 

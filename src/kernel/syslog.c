@@ -52,7 +52,6 @@ long sys_syslog(struct task *t, const struct sysargs *a)
 	int type = sysarg_int(a, 0), len = sysarg_int(a, 2);
 	uaddr_t buf = sysarg_uaddr(a, 1);
 	const struct cred *c = &t->proc->cred;
-	uint64_t from;
 	char *text;
 	long ret;
 	size_t n;
@@ -67,7 +66,7 @@ long sys_syslog(struct task *t, const struct sysargs *a)
 		ret = check_buf(buf, len);
 		if (ret <= 0)
 			return ret;
-		while (klog_pos(KLOG_MARK_READ) == klog_pos(KLOG_MARK_HEAD)) {
+		while (klog_unread() == 0) {
 			if (signal_pending(t))
 				return -ERESTARTSYS;
 			waitq_sleep(klog_waitq());
@@ -88,15 +87,12 @@ long sys_syslog(struct task *t, const struct sysargs *a)
 		text = malloc(KLOG_BUF_SIZE);
 		if (!text)
 			return -ENOMEM;
-		from = klog_pos(KLOG_MARK_CLEAR);
-		n = klog_copy_newest(text, (size_t)len, from);
+		n = klog_read_all(text, (size_t)len, type == SYSLOG_READ_CLEAR);
 		ret = copy_out(t, buf, text, n);
 		free(text);
-		if (type == SYSLOG_READ_CLEAR)
-			klog_set_mark(KLOG_MARK_CLEAR, klog_pos(KLOG_MARK_HEAD));
 		return ret;
 	case SYSLOG_CLEAR:
-		klog_set_mark(KLOG_MARK_CLEAR, klog_pos(KLOG_MARK_HEAD));
+		klog_clear();
 		return 0;
 	case SYSLOG_CONSOLE_OFF:
 	case SYSLOG_CONSOLE_ON:
@@ -104,7 +100,7 @@ long sys_syslog(struct task *t, const struct sysargs *a)
 	case SYSLOG_CONSOLE_LEVEL:
 		return len < 1 || len > 8 ? -EINVAL : -EPERM;
 	case SYSLOG_SIZE_UNREAD:
-		return (long)(klog_pos(KLOG_MARK_HEAD) - klog_pos(KLOG_MARK_READ));
+		return (long)klog_unread();
 	case SYSLOG_SIZE_BUFFER:
 		return KLOG_BUF_SIZE;
 	default:
