@@ -304,17 +304,26 @@ extern const char host_ioctl_seen_check[], host_ioctl_seen_call[], host_wait4_se
 	host_wait4_seen_call[], host_epoll_wait_seen_check[], host_epoll_wait_seen_call[],
 	host_seen_cancel[];
 
+/* Each stub's window: from its look at the count to its syscall
+ * instruction, both included. */
+static const struct {
+	const char *check, *call;
+} windows[] = {
+	{ host_ioctl_seen_check, host_ioctl_seen_call },
+	{ host_wait4_seen_check, host_wait4_seen_call },
+	{ host_epoll_wait_seen_check, host_epoll_wait_seen_call },
+};
+
 void host_wake_window(void *ucv)
 {
 	ucontext_t *uc = ucv;
 	uintptr_t ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	size_t i;
 
 	wake_count = wake_count + 1;
-	if ((ip >= (uintptr_t)host_ioctl_seen_check && ip <= (uintptr_t)host_ioctl_seen_call) ||
-	    (ip >= (uintptr_t)host_wait4_seen_check && ip <= (uintptr_t)host_wait4_seen_call) ||
-	    (ip >= (uintptr_t)host_epoll_wait_seen_check &&
-	     ip <= (uintptr_t)host_epoll_wait_seen_call))
-		uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(uintptr_t)host_seen_cancel;
+	for (i = 0; i < sizeof(windows) / sizeof(windows[0]); i++)
+		if (ip >= (uintptr_t)windows[i].check && ip <= (uintptr_t)windows[i].call)
+			uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(uintptr_t)host_seen_cancel;
 }
 
 long host_epoll_wait_unless(int fd, struct epoll_event *evs, int max, int ms, unsigned seen)
