@@ -78,8 +78,10 @@ static long pvm(struct task *t, const struct sysargs *a, bool write)
 	if (a->a[5] != 0)
 		return -EINVAL;
 	ret = iovec_import(t, sysarg_uaddr(a, 1), (uint32_t)ln, &lv);
-	if (ret <= 0)
-		return ret; /* an error, or nothing to move: 0 */
+	if (ret <= 0) {
+		free(lv); /* an error (NULL), or nothing to move: 0 */
+		return ret;
+	}
 	ret = remote_iovs(t, sysarg_uaddr(a, 3), rn, &rv);
 	if (ret < 0)
 		goto out;
