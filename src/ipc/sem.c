@@ -290,6 +290,9 @@ static long do_semtimedop(struct task *t, int semid, uaddr_t usops, unsigned nso
 		if (sops[i].sem_op)
 			alter = true;
 	}
+	/* Linux makes the undo list before it looks the set up. */
+	if (q.undo)
+		t->proc->sem_undo_list = true;
 	p = ipc_lookup(&sem_ids, semid);
 	if (!p)
 		goto out;

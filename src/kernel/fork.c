@@ -128,7 +128,10 @@ static long do_clone(struct task *t, const struct clone_req *r)
 	c->proc->nthreads++;
 	task_register(c);
 	memcpy(c->comm, t->comm, sizeof(c->comm));
-	sched_fork_params(c, t);
+	sched_fork_params(c, t, f & LINUX_CLONE_IO);
+	/* Linux's copy_semundo makes the list that CLONE_SYSVSEM shares. */
+	if (f & LINUX_CLONE_SYSVSEM)
+		t->proc->sem_undo_list = c->proc->sem_undo_list = true;
 	c->sigmask = t->sigmask;
 	if (!(f & LINUX_CLONE_VM) || (f & LINUX_CLONE_VFORK))
 		c->altstack = t->altstack;
@@ -397,8 +400,10 @@ long sys_unshare(struct task *t, const struct sysargs *a)
 		files_put(t->files);
 		t->files = files;
 	}
-	if (f & LINUX_CLONE_SYSVSEM)
+	if (f & LINUX_CLONE_SYSVSEM) {
 		sem_exit(t->proc->pid);
+		t->proc->sem_undo_list = false;
+	}
 	return 0;
 }
 

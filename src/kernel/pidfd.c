@@ -1,9 +1,10 @@
-/* kernel/pidfd.c: pidfd_open, pidfd_send_signal and the pidfd file: it
+/* kernel/pidfd.c: pidfd_open, pidfd_send_signal, pidfd_getfd and the pidfd file: it
  * keeps its process (even reaped) and polls readable once it has exited. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernel/task.h"
+#include "kernel/cred.h"
 #include "syscalls/dispatch.h"
 #include "vfs/file.h"
 #include "vfs/poll.h"
@@ -151,4 +152,40 @@ long sys_pidfd_send_signal(struct task *t, const struct sysargs *a)
 		return sys_kill(t, &k);
 	}
 	return send_signal(t, p, sig);
+}
+
+/* pidfd_getfd: a duplicate of the process's fd (its leader's table), with
+ * close-on-exec, for a caller with ptrace's ATTACH right over it (real
+ * credentials). A process that has exited has no table left: ESRCH. */
+long sys_pidfd_getfd(struct task *t, const struct sysargs *a)
+{
+	int targetfd = sysarg_int(a, 1);
+	struct process *p;
+	struct task *leader;
+	struct file *f;
+	int fd;
+
+	if (sysarg_uint(a, 2))
+		return -EINVAL;
+	f = fdget(t->files, sysarg_int(a, 0));
+	if (!f)
+		return -EBADF;
+	file_put(f);
+	p = pidfd_process(t, sysarg_int(a, 0));
+	if (!p)
+		return -EBADF;
+	if (p->reaped || p->zombie)
+		return -ESRCH;
+	leader = task_by_tid(p->pid);
+	if (!leader || leader->proc != p)
+		return -ESRCH;
+	if (p != t->proc && !cred_ptrace_may_access(&t->proc->cred, p, true))
+		return -EPERM;
+	f = leader->files ? fdget(leader->files, targetfd) : NULL;
+	if (!f)
+		return leader->files ? -EBADF : -ESRCH;
+	fd = fd_install(t->files, f, 0, true, (int)t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur);
+	if (fd < 0)
+		file_put(f);
+	return fd;
 }

@@ -3,13 +3,24 @@
  * /proc/PID/stat shows them. Bookkeeping only: the host schedules. */
 #include "kernel/task.h"
 
-void sched_fork_params(struct task *c, const struct task *parent)
+uint64_t ioc_new_id(void)
+{
+	static uint64_t last;
+
+	return ++last;
+}
+
+void sched_fork_params(struct task *c, const struct task *parent, bool clone_io)
 {
 	c->sched_policy = parent->sched_policy;
 	c->sched_rt_priority = parent->sched_rt_priority;
 	c->nice = parent->nice;
 	c->sched_slice_ns = parent->sched_slice_ns;
 	c->ioprio = (parent->ioprio >> 13) != 0 ? parent->ioprio : 0;
+	if (clone_io)
+		c->ioc_id = parent->ioc_id;
+	else
+		c->ioc_id = parent->ioc_id && c->ioprio ? ioc_new_id() : 0;
 	c->timer_slack_ns = c->default_timer_slack_ns = parent->timer_slack_ns;
 	c->sched_reset_on_fork = false;
 	if (!parent->sched_reset_on_fork)

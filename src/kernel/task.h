@@ -62,6 +62,9 @@ struct process {
 	struct waitq exit_wait;	  /* pidfds wait here for the death */
 	struct waitq signalfd_wq; /* signalfd readers: woken as signals queue */
 	int pidfd_refs;
+	/* A SEM_UNDO semop made Linux's undo list (kcmp's KCMP_SYSVSEM
+	 * compares it); unshare(CLONE_SYSVSEM) drops it. */
+	bool sem_undo_list;
 	bool reaped;
 	struct task *exec_waiter; /* execve waits for the other threads to go */
 	struct cred cred;
@@ -162,6 +165,10 @@ struct task {
 	 * NONE, as Linux copies a set io_context (CLONE_IO's sharing is a
 	 * copy here). */
 	uint16_t ioprio;
+	/* The io_context kcmp's KCMP_IO compares (an id, 0 for none): Linux
+	 * makes one at the first ioprio_set, shares it with a CLONE_IO child
+	 * and gives any other child its own when the class is not NONE. */
+	uint64_t ioc_id;
 	/* prctl PR_SET_TIMERSLACK: this thread's slack, and the one 0 sets
 	 * back (its parent's at clone). Kept, not applied: the host's timers
 	 * fire the guest's. */
@@ -286,7 +293,9 @@ void signal_flush_process(struct process *p);
 #define SCHED_POLICY_DEADLINE 6
 /* kernel/prio.c: clone's copy of the scheduling parameters (with
  * SCHED_RESET_ON_FORK's reset); the priority /proc/PID/stat shows. */
-void sched_fork_params(struct task *c, const struct task *parent);
+void sched_fork_params(struct task *c, const struct task *parent, bool clone_io);
+/* A new io_context id (kcmp's KCMP_IO). */
+uint64_t ioc_new_id(void);
 int task_prio(const struct task *t);
 /* The process is gone: its interval timers never fire again (itimer.c). */
 void itimer_exit(struct process *p);

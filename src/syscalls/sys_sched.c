@@ -475,6 +475,8 @@ static void ioprio_one(struct prio_walk *w, struct task *p)
 			return;
 		}
 		p->ioprio = w->ioprio;
+		if (!p->ioc_id)
+			p->ioc_id = ioc_new_id();
 		w->ret = 0;
 		return;
 	}

@@ -716,3 +716,24 @@ long sys_epoll_pwait2(struct task *t, const struct sysargs *a)
 	}
 	return epoll_pwait_common(t, a, deadline);
 }
+
+struct file *epoll_item_file(struct file *f, int tfd, uint64_t toff, int *err)
+{
+	struct eventpoll *ep;
+	struct epitem *epi;
+
+	if (!is_epoll(f)) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	ep = f->priv;
+	list_for_each_entry(epi, &ep->items, link)
+	{
+		if (epi->fd != tfd)
+			continue;
+		if (toff-- == 0)
+			return epi->file;
+	}
+	*err = -ENOENT;
+	return NULL;
+}
