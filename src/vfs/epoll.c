@@ -63,6 +63,11 @@ struct eventpoll {
 	struct waitq wq;      /* epoll_wait sleepers (exclusive, leave when woken) */
 	struct waitq poll_wq; /* pollers and outer epolls' entries */
 	struct file *file;    /* the epoll's own file (not a reference) */
+	/* The loop check's memo: this epoll's depth, valid while gen is the
+	 * check's (each epoll is walked once per check, not once per path:
+	 * a wide lattice of epolls costs its edges, not its paths). */
+	uint64_t gen;
+	int gen_depth;
 };
 
 /* One wait queue an item listens on (Linux's eppoll_entry). */
@@ -437,49 +442,59 @@ static int ep_check_target(struct file *tf)
 	}
 }
 
-/* How deep ep sits inside other epolls. */
-static int ep_depth_up(struct eventpoll *ep, int depth)
+static uint64_t loop_gen; /* the current walk's, for eventpoll.gen */
+
+/* How deep ep sits inside other epolls: 0 if in none. */
+static int ep_depth_up(struct eventpoll *ep)
 {
 	struct epitem *epi;
-	int max = depth;
+	int max = 0;
 
-	if (depth > EP_MAX_NESTS)
-		return depth;
+	if (ep->gen == loop_gen)
+		return ep->gen_depth;
+	/* Until done, a walk that came back here would be too deep. */
+	ep->gen = loop_gen;
+	ep->gen_depth = EP_MAX_NESTS + 1;
 	list_for_each_entry(epi, file_bucket(ep->file), hlink)
 	{
 		if (epi->file == ep->file) {
-			int d = ep_depth_up(epi->ep, depth + 1);
+			int d = ep_depth_up(epi->ep) + 1;
 
 			if (d > max)
 				max = d;
+			if (max > EP_MAX_NESTS)
+				break;
 		}
 	}
+	ep->gen_depth = max;
 	return max;
 }
 
-/* How many levels of epolls `to` holds (0: none), or -1 if ep is among
- * them. */
-static int ep_depth_down(struct eventpoll *to, struct eventpoll *ep, int depth)
+/* How many levels of epolls `to` holds (0: none); more than EP_MAX_NESTS
+ * if ep is among them. It stops early once too deep. */
+static int ep_depth_down(struct eventpoll *to, struct eventpoll *ep)
 {
 	struct epitem *epi;
-	int max = depth;
+	int max = 0;
 
-	if (depth > EP_MAX_NESTS)
-		return depth;
+	if (to->gen == loop_gen)
+		return to->gen_depth;
+	to->gen = loop_gen;
+	to->gen_depth = EP_MAX_NESTS + 1;
 	list_for_each_entry(epi, &to->items, link)
 	{
 		int d;
 
 		if (!is_epoll(epi->file))
 			continue;
-		if (epi->file->priv == ep)
-			return -1;
-		d = ep_depth_down(epi->file->priv, ep, depth + 1);
-		if (d < 0)
-			return -1;
+		d = epi->file->priv == ep ? EP_MAX_NESTS + 1
+					  : ep_depth_down(epi->file->priv, ep) + 1;
 		if (d > max)
 			max = d;
+		if (max > EP_MAX_NESTS)
+			break;
 	}
+	to->gen_depth = max;
 	return max;
 }
 
@@ -556,9 +571,13 @@ static int ep_ctl(struct eventpoll *ep, int op, struct file *tf, int fd,
 			return -EINVAL;
 	}
 	if (op == LINUX_EPOLL_CTL_ADD && is_epoll(tf)) {
-		int down = ep_depth_down(tf->priv, ep, 0);
+		int down, up;
 
-		if (down < 0 || down + 1 + ep_depth_up(ep, 0) > EP_MAX_NESTS)
+		loop_gen++;
+		down = ep_depth_down(tf->priv, ep);
+		loop_gen++;
+		up = ep_depth_up(ep);
+		if (down > EP_MAX_NESTS || down + 1 + up > EP_MAX_NESTS)
 			return -ELOOP;
 	}
 	epi = ep_find(ep, tf, fd);
