@@ -3,7 +3,10 @@
  * of epolls that wait on one file with EPOLLEXCLUSIVE, a write wakes the
  * first one (in ADD order) whose epoll_wait sleeps, not all; one without a
  * sleeper passes the wakeup on; items without the flag all wake. Each
- * thread waits on its own epoll; every write comes after a settle time. */
+ * thread waits on its own epoll. Every write comes once each thread sleeps
+ * (its /proc/self/task/TID/stat says S), and the check comes once the
+ * threads a write should wake have run, then a settle time for any others
+ * (load can only hide a wrong wakeup, never make one). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +19,7 @@
 #include <unistd.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/syscall.h>
 
 #define NT     4
 #define SETTLE 200 /* ms for threads to block, or woken ones to run */
@@ -97,6 +101,7 @@ static void errno_rules(void)
 
 /* Thread i waits once on ep[i]; got[i] says what woke it. */
 static int ep[NT], got[NT];
+static volatile int tid[NT];
 static int done;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 
@@ -105,7 +110,8 @@ static void *waiter(void *arg)
 	int i = (int)(intptr_t)arg, j, r;
 	struct epoll_event evs[4];
 
-	r = epoll_wait(ep[i], evs, 4, 5000);
+	tid[i] = (int)syscall(SYS_gettid);
+	r = epoll_wait(ep[i], evs, 4, 20000);
 	pthread_mutex_lock(&mu);
 	got[i] = r < 0 ? -1 : 0;
 	for (j = 0; j < r; j++)
@@ -123,6 +129,65 @@ static int ndone(void)
 	d = done;
 	pthread_mutex_unlock(&mu);
 	return d;
+}
+
+/* Is thread i asleep (in its epoll_wait, its only blocking call)? */
+static int asleep(int i)
+{
+	char path[64], buf[256], *p;
+	int fd, len;
+
+	if (!tid[i])
+		return 0;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid[i]);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	len = (int)read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return 0;
+	buf[len] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] == 'S';
+}
+
+/* Waits (up to 20 s) until every thread not yet done sleeps. */
+static void all_asleep(void)
+{
+	int i, tries;
+
+	for (tries = 0; tries < 20000; tries++) {
+		int ok = 1;
+
+		pthread_mutex_lock(&mu);
+		for (i = 0; i < NT; i++)
+			if (!got[i] && !asleep(i))
+				ok = 0;
+		pthread_mutex_unlock(&mu);
+		if (ok)
+			return;
+		msleep(1);
+	}
+}
+
+/* Waits (up to 20 s) until at least k threads are done, then SETTLE. */
+static void until_done(int k)
+{
+	int tries;
+
+	for (tries = 0; tries < 20000 && ndone() < k; tries++)
+		msleep(1);
+	msleep(SETTLE);
+}
+
+static int ones(const char *s)
+{
+	int k = 0;
+
+	for (; *s; s++)
+		k += *s == '1';
+	return k;
 }
 
 static void kick(int fd)
@@ -168,16 +233,17 @@ static void scenario(const char *name, unsigned excl, const char *want1, const c
 	}
 	for (i = 0; i < NT; i++)
 		pthread_create(&th[i], NULL, waiter, (void *)(intptr_t)i);
-	msleep(SETTLE);
+	all_asleep();
 	kick(efd);
-	msleep(SETTLE);
+	until_done(ones(want1));
 	pthread_mutex_lock(&mu);
 	for (i = 0; i < NT; i++)
 		got1[i] = '0' + got[i];
 	pthread_mutex_unlock(&mu);
 	got1[NT] = 0;
+	all_asleep();
 	kick(efd);
-	msleep(SETTLE);
+	until_done(ones(want2));
 	pthread_mutex_lock(&mu);
 	for (i = 0; i < NT; i++)
 		got2[i] = '0' + got[i];
