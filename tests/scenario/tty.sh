@@ -21,7 +21,9 @@ cd "$root" || exit 2
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/skas-tty.XXXXXX") || exit 2
 sock=skas-tty-$$
-WAIT=${TTY_TEST_WAIT:-5} # seconds for anything to show up in the pane
+WAIT=${TTY_TEST_WAIT:-20} # seconds for anything to show up in the pane (a bound, not a delay:
+# each wait ends as soon as its line shows; 5 s was too short for vi to exit
+# and the prompt to come back on a machine loaded by other test suites)
 cleanup() {
     tmux -L "$sock" kill-server >/dev/null 2>&1
     rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"
