@@ -302,7 +302,7 @@ static bool bind_conflict(const struct inet_sock *in, const struct inet_sock *ot
 		return o->state == SS_LISTEN;
 	if (sock_reuseaddr(s) && sock_reuseaddr(o))
 		return in->proto == LINUX_IPPROTO_TCP && o->state == SS_LISTEN;
-	return false;
+	return true;
 }
 
 static bool port_in_use(const struct inet_sock *in, uint16_t port, bool listening)
