@@ -114,8 +114,7 @@ static void test_tcp(void)
 
 	c = socket(AF_INET6, SOCK_STREAM, 0);
 	struct sockaddr_in6 doc = sin6("2001:db8::1", 0);
-	check_err(bind(c, (struct sockaddr *)&doc, sizeof(doc)), EADDRNOTAVAIL,
-		  "bind 2001:db8::1");
+	check_err(bind(c, (struct sockaddr *)&doc, sizeof(doc)), EADDRNOTAVAIL, "bind 2001:db8::1");
 	check_err(bind(c, (struct sockaddr *)&doc, 23), EINVAL, "short sockaddr_in6");
 	struct sockaddr_in wrong = sin4("127.0.0.1", 0);
 	check_err(bind(c, (struct sockaddr *)&wrong, sizeof(doc)), EAFNOSUPPORT,

@@ -149,8 +149,8 @@ static void test_echo(void)
 
 		for (;;) {
 			socklen_t fl = sizeof(from);
-			ssize_t r = recvfrom(srv, buf, sizeof(buf), 0, (struct sockaddr *)&from,
-					     &fl);
+			ssize_t r =
+				recvfrom(srv, buf, sizeof(buf), 0, (struct sockaddr *)&from, &fl);
 
 			if (r < 0)
 				_exit(1);
