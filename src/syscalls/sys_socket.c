@@ -308,7 +308,9 @@ long sys_setsockopt(struct task *t, const struct sysargs *a)
 		return ret;
 	ret = 0;
 	memset(val, 0, sizeof(val));
-	if (optlen < 0)
+	if (level != LINUX_SOL_SOCKET && !s->ops->setsockopt)
+		ret = -EOPNOTSUPP; /* before any copy, as Linux */
+	else if (optlen < 0)
 		ret = -EINVAL;
 	else if (level == LINUX_SOL_SOCKET && optlen >= (int)sizeof(int) &&
 		 copy_from_user(t->mm, val, sysarg_uaddr(a, 3),
@@ -316,15 +318,13 @@ long sys_setsockopt(struct task *t, const struct sysargs *a)
 					? (size_t)optlen
 					: sizeof(struct linux_timeval)) < 0)
 		ret = -EFAULT;
-	else if (level != LINUX_SOL_SOCKET && optlen > 0 &&
-		 copy_from_user(t->mm, val, sysarg_uaddr(a, 3),
-				optlen < (int)OPT_MAX ? (size_t)optlen : OPT_MAX) < 0)
-		ret = -EFAULT;
+	else if (level != LINUX_SOL_SOCKET && optlen >= (int)sizeof(int) &&
+		 copy_from_user(t->mm, val, sysarg_uaddr(a, 3), sizeof(int)) < 0)
+		ret = -EFAULT; /* the protocols' options are all ints */
 	if (ret == 0 && level == LINUX_SOL_SOCKET)
 		ret = sock_setsockopt(s, level, name, val, (unsigned)optlen);
 	else if (ret == 0)
-		ret = s->ops->setsockopt ? s->ops->setsockopt(s, level, name, val, (unsigned)optlen)
-					 : -EOPNOTSUPP;
+		ret = s->ops->setsockopt(s, level, name, val, (unsigned)optlen);
 	file_put(f);
 	return ret;
 }
