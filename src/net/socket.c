@@ -82,6 +82,11 @@ bool sock_reuseport(const struct socket *s)
 	return s->optflags & OPT_REUSEPORT;
 }
 
+bool sock_linger_zero(const struct socket *s)
+{
+	return (s->optflags & OPT_LINGER) && s->linger.l_linger == 0;
+}
+
 void sock_get(struct socket *s)
 {
 	s->refcount++;

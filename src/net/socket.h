@@ -112,5 +112,7 @@ int unix_create(int type, int protocol, struct socket **out);
 /* SO_REUSEADDR and SO_REUSEPORT, for the inet port table. */
 bool sock_reuseaddr(const struct socket *s);
 bool sock_reuseport(const struct socket *s);
+/* SO_LINGER on with a time of 0: TCP's close is a reset. */
+bool sock_linger_zero(const struct socket *s);
 
 #endif

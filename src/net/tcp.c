@@ -6,7 +6,8 @@
  * AF_UNIX stream code (net/unix*.c); what differs is here: the errors of
  * unconnected sockets, that a close with nothing unread is a FIN (the
  * peer reads EOF and may still be written to... until it learns, here at
- * once: EPIPE) and one with data unread a reset (ECONNRESET).
+ * once: EPIPE) and one with data unread, or with SO_LINGER of 0, a reset
+ * (ECONNRESET).
  * Differs from Linux: when the listener's queue is full a blocking
  * connect waits for room (Linux retries its SYN, which comes to the
  * same) and a nonblocking one is queued beyond the backlog; out-of-band
@@ -189,7 +190,8 @@ static void tcp_release(struct socket *s)
 {
 	struct inet_sock *in = inet_sk(s);
 	struct unix_sock *pair = in->u.peer;
-	bool unread = !list_empty(&in->u.queue) && s->state != SS_LISTEN;
+	/* data unread, or SO_LINGER of 0: a reset, else a FIN */
+	bool reset = (!list_empty(&in->u.queue) || sock_linger_zero(s)) && s->state != SS_LISTEN;
 	unsigned old = 0;
 
 	if (pair) {
@@ -199,9 +201,12 @@ static void tcp_release(struct socket *s)
 	inet_unhash(in);
 	unix_release_sock(&in->u, false);
 	if (pair) {
-		/* A FIN: the peer reads what is left, then EOF (no POLLHUP). */
-		if (!unread && !pair->dead)
+		/* A FIN: the peer reads what is left, then EOF (no POLLHUP);
+		 * a reset: what is left, then ECONNRESET. */
+		if (!pair->dead && !reset)
 			pair->sk.shutdown = old | RCV_SHUTDOWN;
+		else if (!pair->dead)
+			pair->sk.err = ECONNRESET;
 		unix_put(pair);
 	}
 }

@@ -152,23 +152,13 @@ static long udp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 		return err;
 	if (len > (inet_is_v4(dst) ? UDP_MAX_V4 : UDP_MAX_V6))
 		return -EMSGSIZE;
-	if (s->shutdown & SEND_SHUTDOWN) {
-		if (!(flags & LINUX_MSG_NOSIGNAL))
-			send_sigpipe();
-		return -EPIPE;
-	}
+	if (s->shutdown & SEND_SHUTDOWN)
+		return -EPIPE; /* sock_alloc_send_pskb's, without SIGPIPE */
 	err = inet_autobind(in);
 	if (err < 0)
 		return err;
-	to = udp_lookup(dst, port, src, in->sport);
-	if (!to) {
-		/* port unreachable: only a connected socket hears of it */
-		if (in->connected && !m->namelen) {
-			s->err = ECONNREFUSED;
-			waitq_wake_all(&s->wq);
-		}
-		return (long)len;
-	}
+	/* The data is copied first: the receiver is looked up after the
+	 * last point where the guest's memory is read. */
 	size = sizeof(hdr) + len;
 	skb = malloc(sizeof(*skb) + size);
 	if (!skb)
@@ -183,6 +173,16 @@ static long udp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	if (iter_copy_from(&m->iter, skb->data + sizeof(hdr), len) < 0) {
 		skb_free(skb);
 		return -EFAULT;
+	}
+	to = udp_lookup(dst, port, src, in->sport);
+	if (!to) {
+		/* port unreachable: only a connected socket hears of it */
+		if (in->connected && !m->namelen) {
+			s->err = ECONNREFUSED;
+			waitq_wake_all(&s->wq);
+		}
+		skb_free(skb);
+		return (long)len;
 	}
 	if ((to->u.sk.shutdown & RCV_SHUTDOWN) ||
 	    to->rmem + skb->truesize > (size_t)to->u.sk.rcvbuf) {

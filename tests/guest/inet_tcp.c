@@ -219,6 +219,18 @@ static void test_connect(void)
 	close(a);
 	check_err(read(c, buf, sizeof(buf)), ECONNRESET, "close with data unread: ECONNRESET");
 	close(c);
+
+	/* so is a close with SO_LINGER of 0; data sent before it is read first */
+	c = connect_to("127.0.0.1", port);
+	a = accept(l, NULL, NULL);
+	struct linger lg = { 1, 0 };
+	check(setsockopt(a, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg)) == 0, "SO_LINGER 0");
+	write(a, "last", 4);
+	usleep(1000);
+	close(a);
+	check(read(c, buf, sizeof(buf)) == 4, "the data before the reset");
+	check_err(read(c, buf, sizeof(buf)), ECONNRESET, "then ECONNRESET");
+	close(c);
 	close(l);
 
 	/* nobody listens on a port bound without listen */

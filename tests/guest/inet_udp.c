@@ -135,6 +135,19 @@ static void test_connected(void)
 	close(a);
 	close(b);
 	close(c);
+
+	/* after SHUT_WR a send is EPIPE, without SIGPIPE */
+	pid_t pid = fork();
+	if (pid == 0) {
+		int u = bound("127.0.0.1");
+
+		signal(SIGPIPE, SIG_DFL);
+		to = sin4("127.0.0.1", port_of(u));
+		connect(u, (struct sockaddr *)&to, sizeof(to));
+		shutdown(u, SHUT_WR);
+		_exit(send(u, "x", 1, 0) == -1 && errno == EPIPE ? 0 : 1);
+	}
+	check(child_exit(pid) == 0, "send after SHUT_WR: EPIPE, no SIGPIPE");
 }
 
 /* The child echoes datagrams back to their sender until "end". */
