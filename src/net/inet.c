@@ -71,30 +71,33 @@ struct inet_opt {
 	int level, name;
 	int def, min, max;
 	bool boolean;
-	int proto; /* 0: any socket; else only sockets of this protocol */
+	int proto;	     /* 0: any socket; else only sockets of this protocol */
+	bool minus1_default; /* -1 sets the default (IP_TTL, the hop limit, the class) */
 };
 
 static const struct inet_opt inet_opts[INET_NOPTS] = {
-	{ LINUX_SOL_TCP, 1, 0, 0, 0, true, LINUX_IPPROTO_TCP },		  /* TCP_NODELAY */
-	{ LINUX_SOL_TCP, 2, 536, 88, 32767, false, LINUX_IPPROTO_TCP },	  /* TCP_MAXSEG */
-	{ LINUX_SOL_TCP, 3, 0, 0, 0, true, LINUX_IPPROTO_TCP },		  /* TCP_CORK */
-	{ LINUX_SOL_TCP, 4, 7200, 1, 32767, false, LINUX_IPPROTO_TCP },	  /* TCP_KEEPIDLE */
-	{ LINUX_SOL_TCP, 5, 75, 1, 32767, false, LINUX_IPPROTO_TCP },	  /* TCP_KEEPINTVL */
-	{ LINUX_SOL_TCP, 6, 9, 1, 127, false, LINUX_IPPROTO_TCP },	  /* TCP_KEEPCNT */
-	{ LINUX_SOL_TCP, 7, 6, 1, 127, false, LINUX_IPPROTO_TCP },	  /* TCP_SYNCNT */
-	{ LINUX_SOL_TCP, 9, 0, 0, INT32_MAX, false, LINUX_IPPROTO_TCP },  /* TCP_DEFER_ACCEPT */
-	{ LINUX_SOL_TCP, 12, 1, 0, 0, true, LINUX_IPPROTO_TCP },	  /* TCP_QUICKACK */
-	{ LINUX_SOL_TCP, 18, 0, 0, INT32_MAX, false, LINUX_IPPROTO_TCP }, /* TCP_USER_TIMEOUT */
-	{ LINUX_SOL_TCP, 23, 0, 0, INT32_MAX, false, LINUX_IPPROTO_TCP }, /* TCP_FASTOPEN */
-	{ LINUX_SOL_IP, 1, 0, 0, 255, false, 0 },			  /* IP_TOS */
-	{ LINUX_SOL_IP, 2, 64, 1, 255, false, 0 },			  /* IP_TTL */
-	{ LINUX_SOL_IP, 10, 1, 0, 5, false, 0 },			  /* IP_MTU_DISCOVER */
-	{ LINUX_SOL_IP, 11, 0, 0, 0, true, 0 },				  /* IP_RECVERR */
-	{ LINUX_SOL_IP, 15, 0, 0, 0, true, 0 },				  /* IP_FREEBIND */
-	{ LINUX_SOL_IPV6, 16, 64, 0, 255, false, 0 },			  /* IPV6_UNICAST_HOPS */
-	{ LINUX_SOL_IPV6, 25, 0, 0, 0, true, 0 },			  /* IPV6_RECVERR */
-	{ LINUX_SOL_IPV6, 67, 0, 0, 255, false, 0 },			  /* IPV6_TCLASS */
-	{ LINUX_SOL_UDP, 1, 0, 0, 0, true, LINUX_IPPROTO_UDP },		  /* UDP_CORK */
+	{ LINUX_SOL_TCP, 1, 0, 0, 0, true, LINUX_IPPROTO_TCP, false },	       /* TCP_NODELAY */
+	{ LINUX_SOL_TCP, 2, 536, 88, 32767, false, LINUX_IPPROTO_TCP, false }, /* TCP_MAXSEG */
+	{ LINUX_SOL_TCP, 3, 0, 0, 0, true, LINUX_IPPROTO_TCP, false },	       /* TCP_CORK */
+	{ LINUX_SOL_TCP, 4, 7200, 1, 32767, false, LINUX_IPPROTO_TCP, false }, /* TCP_KEEPIDLE */
+	{ LINUX_SOL_TCP, 5, 75, 1, 32767, false, LINUX_IPPROTO_TCP, false },   /* TCP_KEEPINTVL */
+	{ LINUX_SOL_TCP, 6, 9, 1, 127, false, LINUX_IPPROTO_TCP, false },      /* TCP_KEEPCNT */
+	{ LINUX_SOL_TCP, 7, 6, 1, 127, false, LINUX_IPPROTO_TCP, false },      /* TCP_SYNCNT */
+	{ LINUX_SOL_TCP, 9, 0, 0, INT32_MAX, false, LINUX_IPPROTO_TCP,
+	  false },							/* TCP_DEFER_ACCEPT */
+	{ LINUX_SOL_TCP, 12, 1, 0, 0, true, LINUX_IPPROTO_TCP, false }, /* TCP_QUICKACK */
+	{ LINUX_SOL_TCP, 18, 0, 0, INT32_MAX, false, LINUX_IPPROTO_TCP,
+	  false }, /* TCP_USER_TIMEOUT */
+	{ LINUX_SOL_TCP, 23, 0, 0, INT32_MAX, false, LINUX_IPPROTO_TCP, false }, /* TCP_FASTOPEN */
+	{ LINUX_SOL_IP, 1, 0, 0, 255, false, 0, false },			 /* IP_TOS */
+	{ LINUX_SOL_IP, 2, 64, 1, 255, false, 0, true },			 /* IP_TTL */
+	{ LINUX_SOL_IP, 10, 1, 0, 5, false, 0, false },		       /* IP_MTU_DISCOVER */
+	{ LINUX_SOL_IP, 11, 0, 0, 0, true, 0, false },		       /* IP_RECVERR */
+	{ LINUX_SOL_IP, 15, 0, 0, 0, true, 0, false },		       /* IP_FREEBIND */
+	{ LINUX_SOL_IPV6, 16, 64, 0, 255, false, 0, true },	       /* IPV6_UNICAST_HOPS */
+	{ LINUX_SOL_IPV6, 25, 0, 0, 0, true, 0, false },	       /* IPV6_RECVERR */
+	{ LINUX_SOL_IPV6, 67, 0, 0, 255, false, 0, true },	       /* IPV6_TCLASS */
+	{ LINUX_SOL_UDP, 1, 0, 0, 0, true, LINUX_IPPROTO_UDP, false }, /* UDP_CORK */
 };
 
 #define IPV6_V6ONLY 26
@@ -544,8 +547,8 @@ int inet_setsockopt(struct socket *s, int level, int name, const void *val, unsi
 	o = &inet_opts[slot];
 	if (o->boolean)
 		v = v != 0;
-	else if (v == -1 && (o->min > 0 || level == LINUX_SOL_IPV6) && o->def > 0)
-		v = o->def; /* IP_TTL and the hop limit: -1 is the default */
+	else if (v == -1 && o->minus1_default)
+		v = o->def;
 	else if (v < o->min || v > o->max)
 		return -EINVAL;
 	in->opts[slot] = v;

@@ -133,6 +133,12 @@ static void test_udp(void)
 	socklen_t fl = sizeof(from);
 	char buf[16], ip[64];
 
+	int m1 = -1, tc = 0x20;
+	check(setsockopt(s, IPPROTO_IPV6, IPV6_TCLASS, &tc, sizeof(tc)) == 0 &&
+		      getint(s, IPPROTO_IPV6, IPV6_TCLASS) == 0x20 &&
+		      setsockopt(s, IPPROTO_IPV6, IPV6_TCLASS, &m1, sizeof(m1)) == 0 &&
+		      getint(s, IPPROTO_IPV6, IPV6_TCLASS) == 0,
+	      "IPV6_TCLASS, and -1 for its default");
 	bind(s, (struct sockaddr *)&a, sizeof(a));
 	struct sockaddr_in to4 = sin4("127.0.0.1", port_of(s));
 	struct sockaddr_in6 to6 = sin6("::1", port_of(s));
