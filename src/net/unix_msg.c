@@ -194,7 +194,10 @@ long unix_stream_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 			err = -EFAULT;
 			break;
 		}
-		if (other->dead || (other->sk.shutdown & RCV_SHUTDOWN)) {
+		/* A TCP receiver's own SHUT_RD does not stop its peer (the
+		 * data is still read), an AF_UNIX one's does. */
+		if (other->dead ||
+		    ((other->sk.shutdown & RCV_SHUTDOWN) && other->sk.family == LINUX_AF_UNIX)) {
 			skb_free(skb);
 			unix_put(other);
 			goto out_pipe;

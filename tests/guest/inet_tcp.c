@@ -200,6 +200,16 @@ static void test_connect(void)
 	check(read(c, buf, sizeof(buf)) == 0, "EOF after close");
 	close(c);
 
+	/* SHUT_RD is local: the peer still writes and the data is read */
+	c = connect_to("127.0.0.1", port);
+	a = accept(l, NULL, NULL);
+	check(shutdown(c, SHUT_RD) == 0 && write(a, "late", 4) == 4,
+	      "a peer's SHUT_RD does not stop writes");
+	check(read(c, buf, sizeof(buf)) == 4 && read(c, buf, sizeof(buf)) == 0,
+	      "it reads them, then EOF");
+	close(a);
+	close(c);
+
 	/* the peer is gone: writes end in EPIPE (Linux: after its reset) */
 	c = connect_to("127.0.0.1", port);
 	a = accept(l, NULL, NULL);
