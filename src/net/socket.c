@@ -1,9 +1,9 @@
 /* net/socket.c: what every socket shares: its file (read, write, poll,
  * fstat, ioctl, close), creation by family, the SOL_SOCKET options and
- * sleeping under SO_RCVTIMEO/SO_SNDTIMEO. AF_UNIX is the only family;
- * AF_INET, AF_INET6, AF_NETLINK and the rest are EAFNOSUPPORT until the
- * networking issue (glibc copes: getaddrinfo's netlink probe and nscd
- * fall back, and socketpair(2) uses AF_UNIX anyway).
+ * sleeping under SO_RCVTIMEO/SO_SNDTIMEO. The families are AF_UNIX and
+ * AF_INET/AF_INET6 on loopback (net/inet.c); AF_NETLINK, AF_PACKET and
+ * the rest are EAFNOSUPPORT, as on a Linux built without them (glibc
+ * copes: getaddrinfo's netlink probe and nscd fall back).
  * Differs from Linux: timeouts are kept in jiffies of HZ=250 (the host's
  * value when this was written), so SO_RCVTIMEO reads back rounded the
  * same way; SO_SNDBUF/SO_RCVBUF are capped at Linux's default wmem_max and
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "net/socket.h"
+#include "net/inet.h"
 #include "kernel/task.h"
 #include "kernel/cred.h"
 #include "mm/usercopy.h"
@@ -44,6 +45,7 @@ enum {
 	OPT_KEEPALIVE = 1 << 4,
 	OPT_OOBINLINE = 1 << 5,
 	OPT_LINGER = 1 << 6,
+	OPT_REUSEPORT = 1 << 7,
 };
 
 static const struct file_ops socket_file_ops;
@@ -70,6 +72,21 @@ void sock_init(struct socket *s, int family, int type, const struct proto_ops *o
 	waitq_init(&s->wq);
 }
 
+bool sock_reuseaddr(const struct socket *s)
+{
+	return s->optflags & OPT_REUSEADDR;
+}
+
+bool sock_reuseport(const struct socket *s)
+{
+	return s->optflags & OPT_REUSEPORT;
+}
+
+bool sock_linger_zero(const struct socket *s)
+{
+	return (s->optflags & OPT_LINGER) && s->linger.l_linger == 0;
+}
+
 void sock_get(struct socket *s)
 {
 	s->refcount++;
@@ -92,8 +109,10 @@ int sock_create(struct task *t, int family, int type, int protocol, struct socke
 	switch (family) {
 	case LINUX_AF_UNIX:
 		return unix_create(type, protocol, out);
+	case LINUX_AF_INET:
+	case LINUX_AF_INET6:
+		return inet_create(family, type, protocol, out);
 	default:
-		/* AF_INET, AF_INET6, AF_NETLINK...: the networking issue. */
 		return -EAFNOSUPPORT;
 	}
 }
@@ -337,6 +356,8 @@ static unsigned opt_flag(int name)
 		return OPT_KEEPALIVE;
 	case LINUX_SO_OOBINLINE:
 		return OPT_OOBINLINE;
+	case LINUX_SO_REUSEPORT:
+		return OPT_REUSEPORT;
 	default:
 		return 0;
 	}
@@ -391,7 +412,10 @@ int sock_setsockopt(struct socket *s, int level, int name, const void *optval, u
 		s->optflags = val ? s->optflags | opt_flag(name) : s->optflags & ~opt_flag(name);
 		return 0;
 	case LINUX_SO_REUSEPORT:
-		return val ? -EOPNOTSUPP : 0; /* only inet sockets take it */
+		if (val && s->family != LINUX_AF_INET && s->family != LINUX_AF_INET6)
+			return -EOPNOTSUPP; /* only inet sockets take it */
+		s->optflags = val ? s->optflags | OPT_REUSEPORT : s->optflags & ~OPT_REUSEPORT;
+		return 0;
 	case LINUX_SO_SNDBUF:
 	case LINUX_SO_RCVBUF:
 	case LINUX_SO_SNDBUFFORCE:
@@ -472,10 +496,8 @@ int sock_getsockopt(struct socket *s, int level, int name, void *optval, int *le
 	case LINUX_SO_BROADCAST:
 	case LINUX_SO_KEEPALIVE:
 	case LINUX_SO_OOBINLINE:
-		v.val = !!(s->optflags & opt_flag(name));
-		break;
 	case LINUX_SO_REUSEPORT:
-		v.val = 0;
+		v.val = !!(s->optflags & opt_flag(name));
 		break;
 	case LINUX_SO_TYPE:
 		v.val = s->type;

@@ -46,6 +46,10 @@ struct proto_ops {
 	/* SIOCINQ: bytes readable, or -errno. */
 	long (*inq)(struct socket *s);
 	int (*peercred)(struct socket *s, struct linux_ucred *uc);
+	/* Options at the protocol's levels (not SOL_SOCKET); NULL: none.
+	 * getsockopt's *len: the buffer's size in, the size to copy out. */
+	int (*setsockopt)(struct socket *s, int level, int name, const void *val, unsigned len);
+	int (*getsockopt)(struct socket *s, int level, int name, void *val, int *len);
 	/* The file is closed: tear the connection down. */
 	void (*release)(struct socket *s);
 	/* The last reference is gone: free. */
@@ -105,5 +109,10 @@ int sock_getsockopt(struct socket *s, int level, int name, void *val, int *len);
 
 /* AF_UNIX (net/unix.c). */
 int unix_create(int type, int protocol, struct socket **out);
+/* SO_REUSEADDR and SO_REUSEPORT, for the inet port table. */
+bool sock_reuseaddr(const struct socket *s);
+bool sock_reuseport(const struct socket *s);
+/* SO_LINGER on with a time of 0: TCP's close is a reset. */
+bool sock_linger_zero(const struct socket *s);
 
 #endif

@@ -42,16 +42,13 @@ void unix_fill_cred(struct linux_ucred *uc)
 	uc->gid = current->proc->cred.egid;
 }
 
-static struct unix_sock *unix_alloc(int type)
+struct unix_sock *unix_sock_alloc(size_t size, int family, int type, const struct proto_ops *ops)
 {
-	struct unix_sock *u = calloc(1, sizeof(*u));
-	const struct proto_ops *ops = type == LINUX_SOCK_STREAM	 ? &unix_stream_ops
-				      : type == LINUX_SOCK_DGRAM ? &unix_dgram_ops
-								 : &unix_seqpacket_ops;
+	struct unix_sock *u = calloc(1, size);
 
 	if (!u)
 		return NULL;
-	sock_init(&u->sk, LINUX_AF_UNIX, type, ops);
+	sock_init(&u->sk, family, type, ops);
 	list_init(&u->queue);
 	list_init(&u->bound_link);
 	list_add_tail(&u->all_link, &unix_every_sock);
@@ -59,6 +56,15 @@ static struct unix_sock *unix_alloc(int type)
 	u->max_backlog = DGRAM_QLEN_DEFAULT;
 	u->peercred.uid = u->peercred.gid = (uint32_t)-1;
 	return u;
+}
+
+static struct unix_sock *unix_alloc(int type)
+{
+	const struct proto_ops *ops = type == LINUX_SOCK_STREAM	 ? &unix_stream_ops
+				      : type == LINUX_SOCK_DGRAM ? &unix_dgram_ops
+								 : &unix_seqpacket_ops;
+
+	return unix_sock_alloc(sizeof(struct unix_sock), LINUX_AF_UNIX, type, ops);
 }
 
 int unix_create(int type, int protocol, struct socket **out)
@@ -85,7 +91,7 @@ int unix_create(int type, int protocol, struct socket **out)
 	return 0;
 }
 
-static void unix_destroy(struct socket *s)
+void unix_destroy(struct socket *s)
 {
 	struct unix_sock *u = unix_sk(s);
 
@@ -97,10 +103,7 @@ static void unix_destroy(struct socket *s)
 	free(u);
 }
 
-/* The file is closed (or, embryo, the listener went before accepting):
- * the peer sees the end, the queue is thrown away, the name freed. The
- * caller drops the owner's reference afterwards. */
-static void unix_release_sock(struct unix_sock *u, bool embryo)
+void unix_release_sock(struct unix_sock *u, bool embryo)
 {
 	bool unread = !list_empty(&u->queue);
 	struct unix_sock *pair = u->peer;
@@ -396,27 +399,33 @@ static int unix_stream_connect(struct task *t, struct socket *s,
 		return ret;
 	}
 	/* The server's end: connected to us, named as the listener. */
-	newu->peer = u;
-	unix_get(u);
-	newu->sk.state = SS_ESTABLISHED;
-	newu->sk.passcred = other->sk.passcred;
 	unix_fill_cred(&newu->peercred);
 	newu->addr = other->addr;
 	newu->addrlen = other->addrlen;
 	u->peercred = other->peercred;
-	s->state = SS_ESTABLISHED;
-	u->peer = newu;
-	unix_get(newu);
-	skb->embryo = newu; /* takes newu's own reference */
-	list_add_tail(&skb->link, &other->queue);
-	other->qlen++;
-	waitq_wake(&other->sk.wq,
-		   LINUX_POLLIN | LINUX_POLLPRI | LINUX_POLLRDNORM | LINUX_POLLRDBAND);
+	unix_queue_embryo(u, other, newu, skb);
 	unix_put(other);
 	return 0;
 }
 
-static int unix_accept(struct socket *s, bool nonblock, struct socket **out)
+void unix_queue_embryo(struct unix_sock *u, struct unix_sock *listener, struct unix_sock *newu,
+		       struct skb *skb)
+{
+	newu->peer = u;
+	unix_get(u);
+	newu->sk.state = SS_ESTABLISHED;
+	newu->sk.passcred = listener->sk.passcred;
+	u->sk.state = SS_ESTABLISHED;
+	u->peer = newu;
+	unix_get(newu);
+	skb->embryo = newu; /* takes newu's own reference */
+	list_add_tail(&skb->link, &listener->queue);
+	listener->qlen++;
+	waitq_wake(&listener->sk.wq,
+		   LINUX_POLLIN | LINUX_POLLPRI | LINUX_POLLRDNORM | LINUX_POLLRDBAND);
+}
+
+int unix_accept(struct socket *s, bool nonblock, struct socket **out)
 {
 	struct unix_sock *u = unix_sk(s), *newu;
 	int64_t deadline = sock_deadline(s->rcvtimeo, nonblock);
@@ -576,7 +585,7 @@ static bool unix_writable(struct socket *s)
 #define POLL_IN	 (LINUX_POLLIN | LINUX_POLLRDNORM)
 #define POLL_OUT (LINUX_POLLOUT | LINUX_POLLWRNORM | LINUX_POLLWRBAND)
 
-static unsigned unix_poll(struct socket *s, struct poll_table *pt)
+unsigned unix_poll(struct socket *s, struct poll_table *pt)
 {
 	struct unix_sock *u = unix_sk(s);
 	unsigned mask = 0;
@@ -597,7 +606,7 @@ static unsigned unix_poll(struct socket *s, struct poll_table *pt)
 	return mask;
 }
 
-static unsigned unix_dgram_poll(struct socket *s, struct poll_table *pt)
+unsigned unix_dgram_poll(struct socket *s, struct poll_table *pt)
 {
 	struct unix_sock *u = unix_sk(s), *other = u->peer;
 	unsigned mask = 0;
@@ -625,7 +634,7 @@ static unsigned unix_dgram_poll(struct socket *s, struct poll_table *pt)
 	return mask;
 }
 
-static int unix_peercred(struct socket *s, struct linux_ucred *uc)
+int unix_peercred(struct socket *s, struct linux_ucred *uc)
 {
 	*uc = unix_sk(s)->peercred;
 	return 0;

@@ -72,6 +72,22 @@ static inline bool unix_recvq_full(const struct unix_sock *u)
 }
 
 /* unix.c */
+/* A new socket of size bytes (a struct that begins with a unix_sock):
+ * other families (net/inet.c) reuse the queues, send and receive. */
+struct unix_sock *unix_sock_alloc(size_t size, int family, int type, const struct proto_ops *ops);
+/* connect's end: links u and newu (the server's end) as peers, both
+ * established, and queues newu on the listener in skb, for accept. */
+void unix_queue_embryo(struct unix_sock *u, struct unix_sock *listener, struct unix_sock *newu,
+		       struct skb *skb);
+/* The file is closed (or, embryo, the listener went before accepting):
+ * the peer sees the end, the queue is thrown away, the name freed. The
+ * caller drops the owner's reference afterwards. */
+void unix_release_sock(struct unix_sock *u, bool embryo);
+void unix_destroy(struct socket *s);
+int unix_accept(struct socket *s, bool nonblock, struct socket **out);
+unsigned unix_poll(struct socket *s, struct poll_table *pt);
+unsigned unix_dgram_poll(struct socket *s, struct poll_table *pt);
+int unix_peercred(struct socket *s, struct linux_ucred *uc);
 int unix_autobind(struct unix_sock *u);
 /* The socket a sockaddr_un names, for a socket of type: a reference. */
 int unix_find_other(struct task *t, const struct linux_sockaddr_un *a, int len, int type,
@@ -90,6 +106,8 @@ void unix_gc(void);
 
 /* unix_msg.c */
 void skb_free(struct skb *skb);
+/* Queues skb on other's receive queue and wakes its readers. */
+void unix_queue_skb(struct unix_sock *other, struct skb *skb);
 void unix_purge_queue(struct unix_sock *u);
 long unix_stream_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsigned flags);
 long unix_stream_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsigned flags);

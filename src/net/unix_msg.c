@@ -113,7 +113,7 @@ static void maybe_add_creds(struct task *t, struct skb *skb, struct unix_sock *u
 	}
 }
 
-static void queue_skb(struct unix_sock *other, struct skb *skb)
+void unix_queue_skb(struct unix_sock *other, struct skb *skb)
 {
 	list_add_tail(&skb->link, &other->queue);
 	if (skb->scm.nfds) {
@@ -194,12 +194,15 @@ long unix_stream_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 			err = -EFAULT;
 			break;
 		}
-		if (other->dead || (other->sk.shutdown & RCV_SHUTDOWN)) {
+		/* A TCP receiver's own SHUT_RD does not stop its peer (the
+		 * data is still read), an AF_UNIX one's does. */
+		if (other->dead ||
+		    ((other->sk.shutdown & RCV_SHUTDOWN) && other->sk.family == LINUX_AF_UNIX)) {
 			skb_free(skb);
 			unix_put(other);
 			goto out_pipe;
 		}
-		queue_skb(other, skb);
+		unix_queue_skb(other, skb);
 		sent += size;
 	}
 	unix_put(other);
@@ -433,7 +436,7 @@ long unix_dgram_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 		if (err < 0)
 			goto out_put;
 	}
-	queue_skb(other, skb);
+	unix_queue_skb(other, skb);
 	unix_put(other);
 	return (long)len;
 out_put:

@@ -307,7 +307,10 @@ long sys_setsockopt(struct task *t, const struct sysargs *a)
 	if (!s)
 		return ret;
 	ret = 0;
-	if (optlen < 0)
+	memset(val, 0, sizeof(val));
+	if (level != LINUX_SOL_SOCKET && !s->ops->setsockopt)
+		ret = -EOPNOTSUPP; /* before any copy, as Linux */
+	else if (optlen < 0)
 		ret = -EINVAL;
 	else if (level == LINUX_SOL_SOCKET && optlen >= (int)sizeof(int) &&
 		 copy_from_user(t->mm, val, sysarg_uaddr(a, 3),
@@ -315,8 +318,13 @@ long sys_setsockopt(struct task *t, const struct sysargs *a)
 					? (size_t)optlen
 					: sizeof(struct linux_timeval)) < 0)
 		ret = -EFAULT;
-	if (ret == 0)
+	else if (level != LINUX_SOL_SOCKET && optlen >= (int)sizeof(int) &&
+		 copy_from_user(t->mm, val, sysarg_uaddr(a, 3), sizeof(int)) < 0)
+		ret = -EFAULT; /* the protocols' options are all ints */
+	if (ret == 0 && level == LINUX_SOL_SOCKET)
 		ret = sock_setsockopt(s, level, name, val, (unsigned)optlen);
+	else if (ret == 0)
+		ret = s->ops->setsockopt(s, level, name, val, (unsigned)optlen);
 	file_put(f);
 	return ret;
 }
@@ -332,12 +340,13 @@ long sys_getsockopt(struct task *t, const struct sysargs *a)
 
 	if (!s)
 		return ret;
-	if (level != LINUX_SOL_SOCKET) {
+	if (level != LINUX_SOL_SOCKET && !s->ops->getsockopt) {
 		ret = -EOPNOTSUPP;
 	} else if (copy_from_user(t->mm, &len, ulen, sizeof(len)) < 0) {
 		ret = -EFAULT;
 	} else {
-		ret = sock_getsockopt(s, level, name, val, &len);
+		ret = level == LINUX_SOL_SOCKET ? sock_getsockopt(s, level, name, val, &len)
+						: s->ops->getsockopt(s, level, name, val, &len);
 		if (ret == 0 && (copy_to_user(t->mm, uval, val, len) < 0 ||
 				 copy_to_user(t->mm, ulen, &len, sizeof(len)) < 0))
 			ret = -EFAULT;

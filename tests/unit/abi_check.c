@@ -68,6 +68,8 @@ enum {
 #include <linux/signal.h>
 #include <linux/socket.h>
 #include <linux/un.h>
+#include <linux/in.h>
+#include <linux/in6.h>
 #include <asm/socket.h>
 #include <linux/sysinfo.h>
 #include <linux/time.h>
@@ -1222,6 +1224,13 @@ static void check_socket(void)
 	SIZE(struct linux_sockaddr_un, struct sockaddr_un);
 	FIELD(struct linux_sockaddr_un, sun_path, struct sockaddr_un, sun_path);
 	SIZE(struct linux_sockaddr_storage, struct __kernel_sockaddr_storage);
+	SIZE(struct linux_sockaddr_in, struct sockaddr_in);
+	FIELD(struct linux_sockaddr_in, sin_port, struct sockaddr_in, sin_port);
+	FIELD(struct linux_sockaddr_in, sin_addr, struct sockaddr_in, sin_addr);
+	SIZE(struct linux_sockaddr_in6, struct sockaddr_in6);
+	FIELD(struct linux_sockaddr_in6, sin6_port, struct sockaddr_in6, sin6_port);
+	FIELD(struct linux_sockaddr_in6, sin6_addr, struct sockaddr_in6, sin6_addr);
+	FIELD(struct linux_sockaddr_in6, sin6_scope_id, struct sockaddr_in6, sin6_scope_id);
 }
 
 static void check_ipc(void)

@@ -115,6 +115,39 @@ struct linux_sockaddr_un {
 };
 _Static_assert(sizeof(struct linux_sockaddr_un) == 110, "linux_sockaddr_un size");
 
+/* AF_INET and AF_INET6 addresses (netinet/in.h): port and address in
+ * network byte order. */
+struct linux_sockaddr_in {
+	uint16_t sin_family;
+	uint16_t sin_port;
+	uint32_t sin_addr;
+	uint8_t sin_zero[8];
+};
+_Static_assert(sizeof(struct linux_sockaddr_in) == 16, "linux_sockaddr_in size");
+
+struct linux_sockaddr_in6 {
+	uint16_t sin6_family;
+	uint16_t sin6_port;
+	uint32_t sin6_flowinfo;
+	uint8_t sin6_addr[16];
+	uint32_t sin6_scope_id;
+};
+_Static_assert(sizeof(struct linux_sockaddr_in6) == 28, "linux_sockaddr_in6 size");
+_Static_assert(offsetof(struct linux_sockaddr_in6, sin6_addr) == 8, "linux_sockaddr_in6 addr");
+#define LINUX_SIN6_LEN_RFC2133 24 /* a sockaddr_in6 without sin6_scope_id */
+
+/* protocols, and the option levels that bear their numbers */
+#define LINUX_IPPROTO_IP   0
+#define LINUX_IPPROTO_ICMP 1
+#define LINUX_IPPROTO_TCP  6
+#define LINUX_IPPROTO_UDP  17
+#define LINUX_IPPROTO_IPV6 41
+#define LINUX_IPPROTO_RAW  255
+#define LINUX_SOL_IP	   LINUX_IPPROTO_IP
+#define LINUX_SOL_TCP	   LINUX_IPPROTO_TCP
+#define LINUX_SOL_UDP	   LINUX_IPPROTO_UDP
+#define LINUX_SOL_IPV6	   LINUX_IPPROTO_IPV6
+
 /* Big enough for any address (struct sockaddr_storage). */
 struct linux_sockaddr_storage {
 	uint16_t ss_family;

@@ -1,0 +1,593 @@
+/* net/inet.c: what TCP and UDP sockets share: creation, addresses (which
+ * are local, what a destination means), the port tables with bind's
+ * conflicts and ephemeral ports, getsockname/getpeername, shutdown and
+ * the IPPROTO_IP/IPV6/TCP/UDP options. The whole instance is one network
+ * namespace whose only interface is lo (127.0.0.1/8, ::1).
+ * Differs from Linux: a connection taken by accept() holds no place in
+ * the port table (Linux's shares the listener's port), and nothing waits
+ * in TIME_WAIT, so a port is free again as soon as its sockets are closed
+ * or its listener is; the options are kept and read back, not applied. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/inet.h"
+#include "kernel/task.h"
+#include "kernel/cred.h"
+#include "host/host.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/poll.h"
+
+#define CAP_NET_BIND_SERVICE 10
+#define CAP_NET_RAW	     13
+#define PROT_SOCK	     1024  /* ports below need CAP_NET_BIND_SERVICE */
+#define EPHEMERAL_LOW	     32768 /* net.ipv4.ip_local_port_range */
+#define EPHEMERAL_HIGH	     60999
+
+static LIST_HEAD_DECL(tcp_table);
+static LIST_HEAD_DECL(udp_table);
+
+static const uint8_t v4_mapped_prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+static const uint8_t v6_loopback[16] = { [15] = 1 };
+
+struct list_head *inet_table(int proto)
+{
+	return proto == LINUX_IPPROTO_TCP ? &tcp_table : &udp_table;
+}
+
+bool inet_is_v4(const uint8_t addr[16])
+{
+	return memcmp(addr, v4_mapped_prefix, 12) == 0;
+}
+
+static bool is_any6(const uint8_t addr[16])
+{
+	static const uint8_t zero[16];
+
+	return memcmp(addr, zero, 16) == 0;
+}
+
+/* The IPv4 address in a mapped one, in host order. */
+static uint32_t v4_of(const uint8_t addr[16])
+{
+	return (uint32_t)addr[12] << 24 | addr[13] << 16 | addr[14] << 8 | addr[15];
+}
+
+static void set_v4(uint8_t addr[16], uint32_t v4)
+{
+	memcpy(addr, v4_mapped_prefix, 12);
+	addr[12] = v4 >> 24;
+	addr[13] = v4 >> 16;
+	addr[14] = v4 >> 8;
+	addr[15] = v4;
+}
+
+static bool v4_is_loopback(uint32_t v4)
+{
+	return (v4 >> 24) == 127;
+}
+
+/* The options kept for getsockopt, one slot each (inet_sock.opts). */
+struct inet_opt {
+	int level, name;
+	int def, min, max;
+	bool boolean;
+	int proto;	     /* 0: any socket; else only sockets of this protocol */
+	bool minus1_default; /* -1 sets the default (IP_TTL, the hop limit, the class) */
+};
+
+static const struct inet_opt inet_opts[INET_NOPTS] = {
+	{ LINUX_SOL_TCP, 1, 0, 0, 0, true, LINUX_IPPROTO_TCP, false },	       /* TCP_NODELAY */
+	{ LINUX_SOL_TCP, 2, 536, 88, 32767, false, LINUX_IPPROTO_TCP, false }, /* TCP_MAXSEG */
+	{ LINUX_SOL_TCP, 3, 0, 0, 0, true, LINUX_IPPROTO_TCP, false },	       /* TCP_CORK */
+	{ LINUX_SOL_TCP, 4, 7200, 1, 32767, false, LINUX_IPPROTO_TCP, false }, /* TCP_KEEPIDLE */
+	{ LINUX_SOL_TCP, 5, 75, 1, 32767, false, LINUX_IPPROTO_TCP, false },   /* TCP_KEEPINTVL */
+	{ LINUX_SOL_TCP, 6, 9, 1, 127, false, LINUX_IPPROTO_TCP, false },      /* TCP_KEEPCNT */
+	{ LINUX_SOL_TCP, 7, 6, 1, 127, false, LINUX_IPPROTO_TCP, false },      /* TCP_SYNCNT */
+	{ LINUX_SOL_TCP, 9, 0, 0, INT32_MAX, false, LINUX_IPPROTO_TCP,
+	  false },							/* TCP_DEFER_ACCEPT */
+	{ LINUX_SOL_TCP, 12, 1, 0, 0, true, LINUX_IPPROTO_TCP, false }, /* TCP_QUICKACK */
+	{ LINUX_SOL_TCP, 18, 0, 0, INT32_MAX, false, LINUX_IPPROTO_TCP,
+	  false }, /* TCP_USER_TIMEOUT */
+	{ LINUX_SOL_TCP, 23, 0, 0, INT32_MAX, false, LINUX_IPPROTO_TCP, false }, /* TCP_FASTOPEN */
+	{ LINUX_SOL_IP, 1, 0, 0, 255, false, 0, false },			 /* IP_TOS */
+	{ LINUX_SOL_IP, 2, 64, 1, 255, false, 0, true },			 /* IP_TTL */
+	{ LINUX_SOL_IP, 10, 1, 0, 5, false, 0, false },		       /* IP_MTU_DISCOVER */
+	{ LINUX_SOL_IP, 11, 0, 0, 0, true, 0, false },		       /* IP_RECVERR */
+	{ LINUX_SOL_IP, 15, 0, 0, 0, true, 0, false },		       /* IP_FREEBIND */
+	{ LINUX_SOL_IPV6, 16, 64, 0, 255, false, 0, true },	       /* IPV6_UNICAST_HOPS */
+	{ LINUX_SOL_IPV6, 25, 0, 0, 0, true, 0, false },	       /* IPV6_RECVERR */
+	{ LINUX_SOL_IPV6, 67, 0, 0, 255, false, 0, true },	       /* IPV6_TCLASS */
+	{ LINUX_SOL_UDP, 1, 0, 0, 0, true, LINUX_IPPROTO_UDP, false }, /* UDP_CORK */
+};
+
+#define IPV6_V6ONLY 26
+
+struct inet_sock *inet_alloc(int family, int type, int proto)
+{
+	const struct proto_ops *ops = proto == LINUX_IPPROTO_TCP ? &tcp_ops : &udp_ops;
+	struct unix_sock *u = unix_sock_alloc(sizeof(struct inet_sock), family, type, ops);
+	struct inet_sock *in = (struct inet_sock *)u;
+	int i;
+
+	if (!u)
+		return NULL;
+	u->sk.protocol = proto;
+	in->proto = proto;
+	list_init(&in->port_link);
+	if (family == LINUX_AF_INET)
+		set_v4(in->saddr, 0);
+	for (i = 0; i < INET_NOPTS; i++)
+		in->opts[i] = inet_opts[i].def;
+	return in;
+}
+
+int inet_create(int family, int type, int protocol, struct socket **out)
+{
+	struct inet_sock *in;
+	int proto;
+
+	switch (type) {
+	case LINUX_SOCK_STREAM:
+		proto = LINUX_IPPROTO_TCP;
+		break;
+	case LINUX_SOCK_DGRAM:
+		proto = LINUX_IPPROTO_UDP;
+		break;
+	case LINUX_SOCK_RAW:
+		/* Differs from Linux: no raw sockets; EPERM as for a user
+		 * without CAP_NET_RAW, else not supported. */
+		if (!capable(&current->proc->cred, CAP_NET_RAW))
+			return -EPERM;
+		return -EPROTONOSUPPORT;
+	default:
+		return -ESOCKTNOSUPPORT;
+	}
+	/* ICMP "ping" datagram sockets, SCTP, UDP-Lite...: not here. */
+	if (protocol && protocol != proto)
+		return -EPROTONOSUPPORT;
+	in = inet_alloc(family, type, proto);
+	if (!in)
+		return -ENOMEM;
+	*out = &in->u.sk;
+	return 0;
+}
+
+void inet_inherit(struct inet_sock *child, const struct inet_sock *parent)
+{
+	const struct socket *ps = &parent->u.sk;
+	struct socket *cs = &child->u.sk;
+
+	memcpy(child->opts, parent->opts, sizeof(child->opts));
+	child->v6only = parent->v6only;
+	cs->optflags = ps->optflags;
+	cs->sndbuf = ps->sndbuf;
+	cs->rcvbuf = ps->rcvbuf;
+	cs->rcvtimeo = ps->rcvtimeo;
+	cs->sndtimeo = ps->sndtimeo;
+	cs->rcvlowat = ps->rcvlowat;
+	cs->priority = ps->priority;
+	cs->linger = ps->linger;
+}
+
+/* A guest sockaddr for socket in: the address in its IPv6 form and the
+ * port. bind takes AF_UNSPEC with INADDR_ANY on an AF_INET socket. */
+static int parse_addr(const struct inet_sock *in, const struct linux_sockaddr_storage *a, int len,
+		      bool bind, uint8_t addr[16], uint16_t *port)
+{
+	if (in->u.sk.family == LINUX_AF_INET) {
+		struct linux_sockaddr_in sin;
+
+		if (len < (int)sizeof(sin))
+			return -EINVAL;
+		memcpy(&sin, a, sizeof(sin));
+		if (sin.sin_family != LINUX_AF_INET &&
+		    !(sin.sin_family == LINUX_AF_UNSPEC && (bind ? sin.sin_addr == 0 : true)))
+			return -EAFNOSUPPORT;
+		set_v4(addr, __builtin_bswap32(sin.sin_addr));
+		*port = __builtin_bswap16(sin.sin_port);
+		return 0;
+	}
+	struct linux_sockaddr_in6 sin6;
+
+	if (len < LINUX_SIN6_LEN_RFC2133)
+		return -EINVAL;
+	memset(&sin6, 0, sizeof(sin6));
+	memcpy(&sin6, a, LINUX_SIN6_LEN_RFC2133);
+	if (sin6.sin6_family != LINUX_AF_INET6)
+		return -EAFNOSUPPORT;
+	memcpy(addr, sin6.sin6_addr, 16);
+	*port = __builtin_bswap16(sin6.sin6_port);
+	return 0;
+}
+
+int inet_dest(struct inet_sock *in, const struct linux_sockaddr_storage *a, int len,
+	      uint8_t addr[16], uint16_t *port)
+{
+	int ret = parse_addr(in, a, len, false, addr, port);
+
+	if (ret < 0)
+		return ret;
+	if (is_any6(addr)) {
+		/* :: means this host (Linux's ip6 connect) */
+		if (inet_is_v4(in->saddr) && !is_any6(in->saddr))
+			set_v4(addr, 0);
+		else
+			memcpy(addr, v6_loopback, 16);
+	}
+	if (inet_is_v4(addr)) {
+		uint32_t v4 = v4_of(addr);
+
+		if (in->u.sk.family == LINUX_AF_INET6 && in->v6only)
+			return -ENETUNREACH;
+		if (v4 == 0) /* INADDR_ANY: the bound address, or loopback */
+			v4 = v4_of(in->saddr) && inet_is_v4(in->saddr) ? v4_of(in->saddr)
+								       : 0x7f000001;
+		if (!v4_is_loopback(v4))
+			return -ENETUNREACH;
+		set_v4(addr, v4);
+		return 0;
+	}
+	return memcmp(addr, v6_loopback, 16) == 0 ? 0 : -ENETUNREACH;
+}
+
+int inet_source(struct inet_sock *in, const uint8_t dst[16], uint8_t src[16])
+{
+	bool v4 = inet_is_v4(dst);
+
+	if (in->addr_locked && !is_any6(in->saddr) &&
+	    !(inet_is_v4(in->saddr) && !v4_of(in->saddr))) {
+		if (inet_is_v4(in->saddr) != v4)
+			return -ENETUNREACH;
+		memcpy(src, in->saddr, 16);
+		return 0;
+	}
+	if (v4)
+		set_v4(src, 0x7f000001);
+	else
+		memcpy(src, v6_loopback, 16);
+	return 0;
+}
+
+bool inet_covers(const struct inet_sock *in, const uint8_t dst[16])
+{
+	const uint8_t *l = in->saddr;
+
+	if (inet_is_v4(dst)) {
+		if (is_any6(l))
+			return !in->v6only; /* an AF_INET6 socket on :: */
+		return inet_is_v4(l) && (v4_of(l) == 0 || v4_of(l) == v4_of(dst));
+	}
+	if (in->u.sk.family == LINUX_AF_INET)
+		return false;
+	return is_any6(l) || memcmp(l, dst, 16) == 0;
+}
+
+/* The addresses a bound socket takes, per version: none, all, or one. */
+enum { SET_NONE, SET_ALL, SET_ONE };
+
+static int addr_set(const struct inet_sock *in, bool v4)
+{
+	const uint8_t *l = in->saddr;
+
+	if (is_any6(l))
+		return v4 ? (in->v6only ? SET_NONE : SET_ALL) : SET_ALL;
+	if (inet_is_v4(l))
+		return !v4 ? SET_NONE : v4_of(l) ? SET_ONE : SET_ALL;
+	return v4 ? SET_NONE : SET_ONE;
+}
+
+static bool addrs_overlap(const struct inet_sock *a, const struct inet_sock *b)
+{
+	int v;
+
+	for (v = 0; v < 2; v++) {
+		int sa = addr_set(a, v), sb = addr_set(b, v);
+
+		if (sa == SET_NONE || sb == SET_NONE)
+			continue;
+		if (sa == SET_ALL || sb == SET_ALL || memcmp(a->saddr, b->saddr, 16) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Would in, bound to port, clash with other (inet_csk_bind_conflict and
+ * udp_lib_lport_inuse)? listening: the check listen() makes again. */
+static bool bind_conflict(const struct inet_sock *in, const struct inet_sock *other, bool listening)
+{
+	const struct socket *s = &in->u.sk, *o = &other->u.sk;
+
+	if (other == in || !addrs_overlap(in, other))
+		return false;
+	if (sock_reuseport(s) && sock_reuseport(o) && s->uid == o->uid)
+		return false;
+	if (listening)
+		return o->state == SS_LISTEN;
+	if (sock_reuseaddr(s) && sock_reuseaddr(o))
+		return in->proto == LINUX_IPPROTO_TCP && o->state == SS_LISTEN;
+	return true;
+}
+
+static bool port_in_use(const struct inet_sock *in, uint16_t port, bool listening)
+{
+	struct inet_sock *o;
+
+	list_for_each_entry(o, inet_table(in->proto), port_link)
+	{
+		if (o->sport == port && bind_conflict(in, o, listening))
+			return true;
+	}
+	return false;
+}
+
+static bool port_taken(int proto, uint16_t port)
+{
+	struct inet_sock *o;
+
+	list_for_each_entry(o, inet_table(proto), port_link)
+	{
+		if (o->sport == port)
+			return true;
+	}
+	return false;
+}
+
+static void hash_port(struct inet_sock *in, uint16_t port)
+{
+	in->sport = port;
+	list_add_tail(&in->port_link, inet_table(in->proto));
+}
+
+void inet_unhash(struct inet_sock *in)
+{
+	list_del(&in->port_link);
+	in->sport = 0;
+}
+
+/* A port of the ephemeral range that no socket of the protocol holds. */
+static int pick_port(int proto)
+{
+	static uint32_t next;
+	uint32_t range = EPHEMERAL_HIGH - EPHEMERAL_LOW + 1, i;
+
+	if (!next && host_getrandom(&next, sizeof(next)) < 0)
+		next = (uint32_t)sched_now_ns();
+	for (i = 0; i < range; i++) {
+		uint16_t port = EPHEMERAL_LOW + (next++ % range);
+
+		if (!port_taken(proto, port))
+			return port;
+	}
+	return -EADDRINUSE;
+}
+
+int inet_autobind(struct inet_sock *in)
+{
+	int port;
+
+	if (in->sport)
+		return 0;
+	port = pick_port(in->proto);
+	if (port < 0)
+		return -EAGAIN; /* inet_hash_connect's answer when the range is used up */
+	hash_port(in, (uint16_t)port);
+	return 0;
+}
+
+/* A local address to bind: 0 or -EADDRNOTAVAIL/-EINVAL. */
+static int check_local(const struct inet_sock *in, const uint8_t addr[16])
+{
+	if (in->u.sk.family == LINUX_AF_INET6 && !inet_is_v4(addr))
+		return is_any6(addr) || memcmp(addr, v6_loopback, 16) == 0 ? 0 : -EADDRNOTAVAIL;
+	if (in->u.sk.family == LINUX_AF_INET6 && in->v6only)
+		return -EINVAL;
+	return v4_of(addr) == 0 || v4_is_loopback(v4_of(addr)) ? 0 : -EADDRNOTAVAIL;
+}
+
+int inet_bind(struct task *t, struct socket *s, const struct linux_sockaddr_storage *a, int len)
+{
+	struct inet_sock *in = inet_sk(s);
+	uint8_t addr[16];
+	uint16_t port;
+	int ret = parse_addr(in, a, len, true, addr, &port);
+
+	if (ret < 0)
+		return ret;
+	ret = check_local(in, addr);
+	if (ret < 0)
+		return ret;
+	if (port && port < PROT_SOCK && !capable(&t->proc->cred, CAP_NET_BIND_SERVICE))
+		return -EACCES;
+	if (s->state != SS_CLOSE || in->sport)
+		return -EINVAL;
+	memcpy(in->saddr, addr, 16);
+	if (port && port_in_use(in, port, false)) {
+		ret = -EADDRINUSE;
+	} else if (!port) {
+		ret = pick_port(in->proto);
+		port = (uint16_t)ret;
+	}
+	if (ret < 0) {
+		memset(in->saddr, 0, 16);
+		if (s->family == LINUX_AF_INET)
+			set_v4(in->saddr, 0);
+		return ret;
+	}
+	hash_port(in, port);
+	in->addr_locked = !is_any6(addr) && !(inet_is_v4(addr) && !v4_of(addr));
+	in->port_locked = true;
+	return 0;
+}
+
+/* listen() checks its port again against the other listeners. */
+int inet_listen_port(struct inet_sock *in)
+{
+	if (!in->sport)
+		return inet_autobind(in);
+	return port_in_use(in, in->sport, true) ? -EADDRINUSE : 0;
+}
+
+int inet_fill_addr(int family, const uint8_t addr[16], uint16_t port,
+		   struct linux_sockaddr_storage *a)
+{
+	memset(a, 0, sizeof(*a));
+	if (family == LINUX_AF_INET) {
+		struct linux_sockaddr_in sin = { .sin_family = LINUX_AF_INET };
+
+		sin.sin_port = __builtin_bswap16(port);
+		sin.sin_addr = __builtin_bswap32(v4_of(addr));
+		memcpy(a, &sin, sizeof(sin));
+		return sizeof(sin);
+	}
+	struct linux_sockaddr_in6 sin6 = { .sin6_family = LINUX_AF_INET6 };
+
+	sin6.sin6_port = __builtin_bswap16(port);
+	memcpy(sin6.sin6_addr, addr, 16);
+	memcpy(a, &sin6, sizeof(sin6));
+	return sizeof(sin6);
+}
+
+int inet_getname(struct socket *s, struct linux_sockaddr_storage *a, bool peer)
+{
+	struct inet_sock *in = inet_sk(s);
+
+	if (peer) {
+		if (!in->connected)
+			return -ENOTCONN;
+		return inet_fill_addr(s->family, in->daddr, in->dport, a);
+	}
+	return inet_fill_addr(s->family, in->saddr, in->sport, a);
+}
+
+/* inet_shutdown: an unconnected socket says ENOTCONN but is shut down all
+ * the same (a way to wake its blocked readers); SHUT_RD on a listener
+ * stops it; SHUT_WR on a connection is the peer's end of data. */
+int inet_shutdown(struct socket *s, int how)
+{
+	struct inet_sock *in = inet_sk(s);
+	struct unix_sock *peer = in->u.peer;
+	unsigned mode;
+	int ret = 0;
+
+	if (how < LINUX_SHUT_RD || how > LINUX_SHUT_RDWR)
+		return -EINVAL;
+	mode = (unsigned)how + 1;
+	if (s->state == SS_LISTEN) {
+		if (mode & RCV_SHUTDOWN) {
+			/* tcp_disconnect: the pending connections are reset */
+			unix_purge_queue(&in->u);
+			s->state = SS_CLOSE;
+		}
+		waitq_wake_all(&s->wq);
+		return 0;
+	}
+	if (s->state != SS_ESTABLISHED)
+		ret = -ENOTCONN;
+	s->shutdown |= mode;
+	waitq_wake_all(&s->wq);
+	waitq_wake_all(&in->u.peer_wait);
+	if (peer && (mode & SEND_SHUTDOWN) && in->proto == LINUX_IPPROTO_TCP) {
+		peer->sk.shutdown |= RCV_SHUTDOWN;
+		waitq_wake_all(&peer->sk.wq);
+	}
+	return ret;
+}
+
+static int find_opt(const struct inet_sock *in, int level, int name)
+{
+	int i;
+
+	for (i = 0; i < INET_NOPTS; i++) {
+		const struct inet_opt *o = &inet_opts[i];
+
+		if (o->level == level && o->name == name && (!o->proto || o->proto == in->proto))
+			return i;
+	}
+	return -1;
+}
+
+/* A level this socket answers at: ENOPROTOOPT for an option it does not
+ * know, EOPNOTSUPP... as Linux's per-level handlers say. */
+static bool level_ok(const struct inet_sock *in, int level)
+{
+	switch (level) {
+	case LINUX_SOL_IP:
+		return true;
+	case LINUX_SOL_IPV6:
+		return in->u.sk.family == LINUX_AF_INET6;
+	case LINUX_SOL_TCP:
+		return in->proto == LINUX_IPPROTO_TCP;
+	case LINUX_SOL_UDP:
+		return in->proto == LINUX_IPPROTO_UDP;
+	default:
+		return false;
+	}
+}
+
+int inet_setsockopt(struct socket *s, int level, int name, const void *val, unsigned len)
+{
+	struct inet_sock *in = inet_sk(s);
+	const struct inet_opt *o;
+	int v, slot;
+
+	if (!level_ok(in, level))
+		return -ENOPROTOOPT;
+	if (len < sizeof(int))
+		return -EINVAL;
+	memcpy(&v, val, sizeof(v));
+	if (level == LINUX_SOL_IPV6 && name == IPV6_V6ONLY) {
+		if (in->sport)
+			return -EINVAL; /* only before bind */
+		in->v6only = v != 0;
+		return 0;
+	}
+	slot = find_opt(in, level, name);
+	if (slot < 0)
+		return -ENOPROTOOPT;
+	o = &inet_opts[slot];
+	if (o->boolean)
+		v = v != 0;
+	else if (v == -1 && o->minus1_default)
+		v = o->def;
+	else if (v < o->min || v > o->max)
+		return -EINVAL;
+	in->opts[slot] = v;
+	return 0;
+}
+
+int inet_getsockopt(struct socket *s, int level, int name, void *val, int *len)
+{
+	struct inet_sock *in = inet_sk(s);
+	int v, slot;
+
+	if (!level_ok(in, level))
+		return -EOPNOTSUPP;
+	if (*len < 0)
+		return -EINVAL;
+	if (level == LINUX_SOL_IPV6 && name == IPV6_V6ONLY) {
+		v = in->v6only;
+	} else {
+		slot = find_opt(in, level, name);
+		if (slot < 0)
+			return -ENOPROTOOPT;
+		v = in->opts[slot];
+	}
+	if (*len > (int)sizeof(v))
+		*len = sizeof(v);
+	memcpy(val, &v, *len);
+	return 0;
+}
+
+int inet_socketpair(struct task *t, struct socket *a, struct socket *b)
+{
+	(void)t;
+	(void)a;
+	(void)b;
+	return -EOPNOTSUPP; /* not reached: sys_socketpair refuses inet first */
+}
+
+void inet_destroy(struct socket *s)
+{
+	inet_unhash(inet_sk(s));
+	unix_destroy(s);
+}

@@ -1,0 +1,73 @@
+/* net/inet.h: AF_INET and AF_INET6 sockets on the loopback network of the
+ * instance, as a Linux network namespace with only `lo` up: 127.0.0.0/8
+ * and ::1 are local, every other destination is unreachable. An inet
+ * socket is a unix_sock (net/unix.h) with addresses: a TCP connection is
+ * a pair of connected stream sockets, queued on the listener until
+ * accept(), so the queues, sending, receiving and readiness are AF_UNIX
+ * stream code; UDP has its own send and receive (udp.c) on the same
+ * queues. Nothing reaches the host's network. Addresses are kept in the
+ * IPv6 form (IPv4 as ::ffff:a.b.c.d), ports in host order. */
+#ifndef NET_INET_H
+#define NET_INET_H
+
+#include "net/unix.h"
+
+#define INET_NOPTS 20 /* the IPPROTO_* level options kept (inet.c) */
+
+struct inet_sock {
+	struct unix_sock u;
+	int proto;		       /* IPPROTO_TCP or IPPROTO_UDP */
+	bool v6only;		       /* IPV6_V6ONLY */
+	bool addr_locked, port_locked; /* set by bind(), not by connect() */
+	uint8_t saddr[16], daddr[16];  /* local and remote addresses */
+	uint16_t sport, dport;	       /* local port (0: unbound) and remote */
+	bool connected;		       /* daddr/dport are the peer (UDP: connect()) */
+	struct list_head port_link;    /* in the protocol's table while sport != 0 */
+	size_t rmem;		       /* UDP: truesize of the datagrams queued */
+	int opts[INET_NOPTS];	       /* IPPROTO_TCP/IP/IPV6/UDP options, by slot */
+};
+
+static inline struct inet_sock *inet_sk(struct socket *s)
+{
+	return (struct inet_sock *)s;
+}
+
+int inet_create(int family, int type, int protocol, struct socket **out);
+
+/* inet.c, for tcp.c and udp.c */
+struct inet_sock *inet_alloc(int family, int type, int proto);
+/* A guest address for connect or sendto: *addr and *port, the destination
+ * made concrete (0.0.0.0 and :: are loopback); -ENETUNREACH off loopback. */
+int inet_dest(struct inet_sock *in, const struct linux_sockaddr_storage *a, int len,
+	      uint8_t addr[16], uint16_t *port);
+/* The source address for a destination: the bound one, or loopback. */
+int inet_source(struct inet_sock *in, const uint8_t dst[16], uint8_t src[16]);
+/* An ephemeral port for an unbound socket (connect, sendto, listen). */
+int inet_autobind(struct inet_sock *in);
+void inet_unhash(struct inet_sock *in);
+/* listen(): an ephemeral port if unbound, else EADDRINUSE if another
+ * socket listens on an overlapping address without SO_REUSEPORT. */
+int inet_listen_port(struct inet_sock *in);
+/* Does in's local address take packets sent to dst? */
+bool inet_covers(const struct inet_sock *in, const uint8_t dst[16]);
+/* The sockets bound to port on proto, for lookups: the list and link. */
+struct list_head *inet_table(int proto);
+/* addr:port as a sockaddr of family; returns its length. */
+int inet_fill_addr(int family, const uint8_t addr[16], uint16_t port,
+		   struct linux_sockaddr_storage *a);
+bool inet_is_v4(const uint8_t addr[16]);
+int inet_shutdown(struct socket *s, int how);
+int inet_setsockopt(struct socket *s, int level, int name, const void *val, unsigned len);
+int inet_getsockopt(struct socket *s, int level, int name, void *val, int *len);
+int inet_getname(struct socket *s, struct linux_sockaddr_storage *a, bool peer);
+int inet_bind(struct task *t, struct socket *s, const struct linux_sockaddr_storage *a, int len);
+int inet_socketpair(struct task *t, struct socket *a, struct socket *b);
+void inet_destroy(struct socket *s);
+
+/* tcp.c and udp.c */
+extern const struct proto_ops tcp_ops;
+extern const struct proto_ops udp_ops;
+/* The listener's settings a new connection starts with. */
+void inet_inherit(struct inet_sock *child, const struct inet_sock *parent);
+
+#endif

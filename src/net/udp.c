@@ -1,0 +1,287 @@
+/* net/udp.c: UDP on loopback. A datagram goes straight into the receive
+ * queue of the socket bound to its destination (one bound to the address
+ * before one on a wildcard; a connected socket takes only its peer's), as
+ * a buffer whose first bytes are the source address. Readiness and
+ * SIOCINQ are the AF_UNIX datagram code's.
+ * Differs from Linux: the sender is never charged for a datagram (as on
+ * loopback, where it is freed on transmit) and the receiver's queue is
+ * bounded by SO_RCVBUF counted in payload plus a fixed overhead; a full
+ * queue drops the datagram, as Linux does. A datagram to a port nobody
+ * has bound is dropped; only a connected socket learns of it, as
+ * ECONNREFUSED on its next call (Linux's ICMP port unreachable); there
+ * is no IP_PKTINFO, IP_RECVERR queue, multicast or broadcast. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/inet.h"
+#include "kernel/task.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/poll.h"
+
+#define UDP_MAX_V4   65507 /* 65535 less the IPv4 and UDP headers */
+#define UDP_MAX_V6   65527 /* 65535 less the UDP header (no jumbograms) */
+#define UDP_OVERHEAD 768   /* what Linux's truesize adds to a small datagram */
+
+/* The source of a queued datagram, at the start of its buffer. */
+struct udp_src {
+	uint8_t addr[16];
+	uint16_t port;
+};
+
+static struct inet_sock *udp_lookup(const uint8_t dst[16], uint16_t dport, const uint8_t src[16],
+				    uint16_t sport)
+{
+	struct inet_sock *o, *best = NULL;
+	int best_score = -1;
+
+	list_for_each_entry(o, inet_table(LINUX_IPPROTO_UDP), port_link)
+	{
+		int score = 0;
+
+		if (o->sport != dport || !inet_covers(o, dst) || o->u.dead)
+			continue;
+		if (o->connected) {
+			if (o->dport != sport || memcmp(o->daddr, src, 16) != 0)
+				continue;
+			score += 2;
+		}
+		if (memcmp(o->saddr, dst, 16) == 0)
+			score++;
+		if (score > best_score) {
+			best = o;
+			best_score = score;
+		}
+	}
+	return best;
+}
+
+static void reset_saddr(struct inet_sock *in)
+{
+	memset(in->saddr, 0, 16);
+	if (in->u.sk.family == LINUX_AF_INET) {
+		in->saddr[10] = in->saddr[11] = 0xff;
+	}
+}
+
+static int udp_connect(struct task *t, struct socket *s, const struct linux_sockaddr_storage *a,
+		       int len, bool nonblock)
+{
+	struct inet_sock *in = inet_sk(s);
+	uint8_t dst[16], src[16];
+	uint16_t port;
+	int ret;
+
+	(void)t;
+	(void)nonblock;
+	if (len < (int)sizeof(a->ss_family))
+		return -EINVAL;
+	if (a->ss_family == LINUX_AF_UNSPEC) {
+		/* __udp_disconnect: what connect() chose is given back */
+		in->connected = false;
+		s->state = SS_CLOSE;
+		if (!in->addr_locked)
+			reset_saddr(in);
+		if (!in->port_locked)
+			inet_unhash(in);
+		return 0;
+	}
+	ret = inet_dest(in, a, len, dst, &port);
+	if (ret == 0)
+		ret = inet_source(in, dst, src);
+	if (ret == 0)
+		ret = inet_autobind(in);
+	if (ret < 0)
+		return ret;
+	if (!in->addr_locked)
+		memcpy(in->saddr, src, 16);
+	memcpy(in->daddr, dst, 16);
+	in->dport = port;
+	in->connected = true;
+	s->state = SS_ESTABLISHED;
+	return 0;
+}
+
+/* sendto's address: an AF_INET6 socket takes AF_UNSPEC as none. */
+static int send_dest(struct inet_sock *in, struct kmsg *m, uint8_t dst[16], uint16_t *port)
+{
+	struct linux_sockaddr_storage a = m->name;
+	int ret;
+
+	if (m->namelen && in->u.sk.family == LINUX_AF_INET6 && a.ss_family == LINUX_AF_UNSPEC &&
+	    m->namelen >= (int)sizeof(a.ss_family))
+		m->namelen = 0;
+	if (!m->namelen) {
+		if (!in->connected)
+			return -EDESTADDRREQ;
+		memcpy(dst, in->daddr, 16);
+		*port = in->dport;
+		return 0;
+	}
+	if (in->u.sk.family == LINUX_AF_INET && a.ss_family == LINUX_AF_UNSPEC)
+		a.ss_family = LINUX_AF_INET; /* udp_sendmsg takes it as AF_INET */
+	if (in->u.sk.family == LINUX_AF_INET6 && m->namelen >= (int)sizeof(a.ss_family) &&
+	    a.ss_family != LINUX_AF_INET6)
+		return -EINVAL;
+	ret = inet_dest(in, &a, m->namelen, dst, port);
+	if (ret == 0 && *port == 0)
+		ret = -EINVAL;
+	return ret;
+}
+
+static long udp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsigned flags)
+{
+	struct inet_sock *in = inet_sk(s), *to;
+	size_t len = m->iter.count, size;
+	uint8_t dst[16], src[16];
+	struct udp_src hdr;
+	struct skb *skb;
+	uint16_t port;
+	long err;
+
+	(void)t;
+	if (flags & LINUX_MSG_OOB)
+		return -EOPNOTSUPP;
+	scm_destroy(&m->scm);
+	err = sock_error(s);
+	if (err < 0)
+		return err;
+	err = send_dest(in, m, dst, &port);
+	if (err == 0)
+		err = inet_source(in, dst, src);
+	if (err < 0)
+		return err;
+	if (len > (inet_is_v4(dst) ? UDP_MAX_V4 : UDP_MAX_V6))
+		return -EMSGSIZE;
+	if (s->shutdown & SEND_SHUTDOWN)
+		return -EPIPE; /* sock_alloc_send_pskb's, without SIGPIPE */
+	err = inet_autobind(in);
+	if (err < 0)
+		return err;
+	/* The data is copied first: the receiver is looked up after the
+	 * last point where the guest's memory is read. */
+	size = sizeof(hdr) + len;
+	skb = malloc(sizeof(*skb) + size);
+	if (!skb)
+		return -ENOMEM;
+	memset(skb, 0, sizeof(*skb));
+	skb->len = size;
+	skb->consumed = sizeof(hdr);
+	skb->truesize = len + UDP_OVERHEAD;
+	memcpy(hdr.addr, src, 16);
+	hdr.port = in->sport;
+	memcpy(skb->data, &hdr, sizeof(hdr));
+	if (iter_copy_from(&m->iter, skb->data + sizeof(hdr), len) < 0) {
+		skb_free(skb);
+		return -EFAULT;
+	}
+	to = udp_lookup(dst, port, src, in->sport);
+	if (!to) {
+		/* port unreachable: only a connected socket hears of it */
+		if (in->connected && !m->namelen) {
+			s->err = ECONNREFUSED;
+			waitq_wake_all(&s->wq);
+		}
+		skb_free(skb);
+		return (long)len;
+	}
+	if ((to->u.sk.shutdown & RCV_SHUTDOWN) ||
+	    to->rmem + skb->truesize > (size_t)to->u.sk.rcvbuf) {
+		skb_free(skb); /* dropped, as a full socket drops */
+		return (long)len;
+	}
+	to->rmem += skb->truesize;
+	unix_queue_skb(&to->u, skb);
+	return (long)len;
+}
+
+static long udp_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsigned flags)
+{
+	struct inet_sock *in = inet_sk(s);
+	int64_t deadline = sock_deadline(s->rcvtimeo, flags & LINUX_MSG_DONTWAIT);
+	size_t size = m->iter.count, dlen;
+	struct skb *skb = NULL;
+	struct udp_src hdr;
+	long err;
+
+	(void)t;
+	if (flags & LINUX_MSG_OOB)
+		return -EOPNOTSUPP;
+	if (flags & LINUX_MSG_ERRQUEUE)
+		return -EAGAIN; /* the error queue is always empty */
+	for (;;) {
+		err = sock_error(s);
+		if (err < 0)
+			return err;
+		if (!list_empty(&in->u.queue))
+			break;
+		if (s->shutdown & RCV_SHUTDOWN)
+			return 0;
+		err = sock_wait(&s->wq, deadline);
+		if (err < 0)
+			return err;
+	}
+	skb = list_first_entry(&in->u.queue, struct skb, link);
+	memcpy(&hdr, skb->data, sizeof(hdr));
+	dlen = skb->len - skb->consumed;
+	if (m->want_name)
+		m->namelen = inet_fill_addr(s->family, hdr.addr, hdr.port, &m->name);
+	if (size > dlen)
+		size = dlen;
+	else if (size < dlen)
+		m->flags |= LINUX_MSG_TRUNC;
+	if (iter_copy_to(&m->iter, skb->data + skb->consumed, size) < 0)
+		return -EFAULT; /* the datagram stays queued */
+	err = (flags & LINUX_MSG_TRUNC) ? (long)dlen : (long)size;
+	if (!(flags & LINUX_MSG_PEEK)) {
+		list_del(&skb->link);
+		in->u.qlen--;
+		in->u.inq -= skb->len;
+		in->rmem -= skb->truesize;
+		skb_free(skb);
+	}
+	return err;
+}
+
+static int udp_listen(struct task *t, struct socket *s, int backlog)
+{
+	(void)t;
+	(void)s;
+	(void)backlog;
+	return -EOPNOTSUPP;
+}
+
+static int udp_accept(struct socket *s, bool nonblock, struct socket **out)
+{
+	(void)s;
+	(void)nonblock;
+	(void)out;
+	return -EOPNOTSUPP;
+}
+
+static void udp_release(struct socket *s)
+{
+	struct inet_sock *in = inet_sk(s);
+
+	inet_unhash(in);
+	unix_release_sock(&in->u, false);
+	in->rmem = 0;
+}
+
+const struct proto_ops udp_ops = {
+	.bind = inet_bind,
+	.connect = udp_connect,
+	.socketpair = inet_socketpair,
+	.listen = udp_listen,
+	.accept = udp_accept,
+	.getname = inet_getname,
+	.sendmsg = udp_sendmsg,
+	.recvmsg = udp_recvmsg,
+	.shutdown = inet_shutdown,
+	.poll = unix_dgram_poll,
+	.inq = unix_inq,
+	.peercred = unix_peercred,
+	.setsockopt = inet_setsockopt,
+	.getsockopt = inet_getsockopt,
+	.release = udp_release,
+	.destroy = inet_destroy,
+};

@@ -1,0 +1,471 @@
+/* AF_INET TCP on loopback: socket options, bind (ephemeral ports,
+ * EADDRINUSE and SO_REUSEADDR, EADDRNOTAVAIL, EINVAL), listen and the
+ * accept queue in order, connect and ECONNREFUSED, getsockname and
+ * getpeername, data with MSG_PEEK/MSG_DONTWAIT, shutdown and EOF, EPIPE
+ * and SIGPIPE, resets (close with data unread, a listener closed with a
+ * connection queued), nonblocking connect and accept, poll and epoll
+ * readiness, 127.0.0.2 and 0.0.0.0 as destinations, and a client in a
+ * forked child moving a megabyte. Children never print. */
+#include "inet_util.h"
+
+#include <fcntl.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+
+static int tcp(void)
+{
+	return socket(AF_INET, SOCK_STREAM, 0);
+}
+
+/* A listener on ip, port 0. */
+static int listener(const char *ip, int backlog)
+{
+	struct sockaddr_in a = sin4(ip, 0);
+	int s = tcp();
+
+	if (bind(s, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(s, backlog) < 0)
+		return -1;
+	return s;
+}
+
+static int connect_to(const char *ip, int port)
+{
+	struct sockaddr_in a = sin4(ip, port);
+	int c = tcp();
+
+	if (connect(c, (struct sockaddr *)&a, sizeof(a)) < 0) {
+		close(c);
+		return -1;
+	}
+	return c;
+}
+
+static int getint(int fd, int level, int name)
+{
+	int v = -1;
+	socklen_t l = sizeof(v);
+
+	getsockopt(fd, level, name, &v, &l);
+	return v;
+}
+
+static void test_create(void)
+{
+	int sv[2];
+	int s = tcp();
+
+	check(s >= 0, "socket(AF_INET, SOCK_STREAM)");
+	check(getint(s, SOL_SOCKET, SO_TYPE) == SOCK_STREAM, "SO_TYPE");
+	check(getint(s, SOL_SOCKET, SO_DOMAIN) == AF_INET, "SO_DOMAIN");
+	check(getint(s, SOL_SOCKET, SO_PROTOCOL) == IPPROTO_TCP, "SO_PROTOCOL");
+	check(getint(s, SOL_SOCKET, SO_ACCEPTCONN) == 0, "SO_ACCEPTCONN 0");
+	check(getint(s, IPPROTO_TCP, TCP_NODELAY) == 0, "TCP_NODELAY off");
+	int one = 1, v = 30;
+	check(setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) == 0 &&
+		      getint(s, IPPROTO_TCP, TCP_NODELAY) == 1,
+	      "TCP_NODELAY set");
+	check(setsockopt(s, IPPROTO_TCP, TCP_KEEPIDLE, &v, sizeof(v)) == 0 &&
+		      getint(s, IPPROTO_TCP, TCP_KEEPIDLE) == 30,
+	      "TCP_KEEPIDLE 30");
+	check(setsockopt(s, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one)) == 0 &&
+		      getint(s, SOL_SOCKET, SO_KEEPALIVE) == 1,
+	      "SO_KEEPALIVE");
+	check(setsockopt(s, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)) == 0 &&
+		      getint(s, SOL_SOCKET, SO_REUSEPORT) == 1,
+	      "SO_REUSEPORT");
+	v = 4096;
+	check(setsockopt(s, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v)) == 0 &&
+		      getint(s, SOL_SOCKET, SO_RCVBUF) == 8192,
+	      "SO_RCVBUF doubled");
+	check(setsockopt(s, IPPROTO_IP, IP_TTL, &v, sizeof(v)) == -1 && errno == EINVAL,
+	      "IP_TTL 4096 is EINVAL");
+	v = 7;
+	check(setsockopt(s, IPPROTO_IP, IP_TTL, &v, sizeof(v)) == 0 &&
+		      getint(s, IPPROTO_IP, IP_TTL) == 7,
+	      "IP_TTL 7");
+	check_err(setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one)), ENOPROTOOPT,
+		  "IPV6_V6ONLY on AF_INET");
+	close(s);
+	check_err(socketpair(AF_INET, SOCK_STREAM, 0, sv), EOPNOTSUPP, "socketpair(AF_INET)");
+	check_err(socket(AF_INET, SOCK_SEQPACKET, 0), ESOCKTNOSUPPORT, "AF_INET SOCK_SEQPACKET");
+	check_err(socket(AF_INET, SOCK_STREAM, IPPROTO_UDP), EPROTONOSUPPORT,
+		  "SOCK_STREAM with IPPROTO_UDP");
+	s = socket(AF_INET, SOCK_STREAM, IPPROTO_TCP);
+	check(s >= 0, "socket with IPPROTO_TCP");
+	close(s);
+}
+
+static void test_bind(void)
+{
+	struct sockaddr_in a = sin4("127.0.0.1", 0), b;
+	char ip[64];
+	int port = -1, s = tcp(), t = tcp(), one = 1;
+	socklen_t len = 0;
+
+	check(name_of(s, 0, ip, &port, &len) == AF_INET && !strcmp(ip, "0.0.0.0") && port == 0 &&
+		      len == sizeof(struct sockaddr_in),
+	      "unbound: getsockname 0.0.0.0:0");
+	check(bind(s, (struct sockaddr *)&a, sizeof(a)) == 0, "bind 127.0.0.1:0");
+	name_of(s, 0, ip, &port, &len);
+	check(!strcmp(ip, "127.0.0.1") && port >= 32768 && port <= 60999,
+	      "an ephemeral port of 32768-60999");
+	check_err(bind(s, (struct sockaddr *)&a, sizeof(a)), EINVAL, "bind twice");
+	b = sin4("127.0.0.1", port);
+	check_err(bind(t, (struct sockaddr *)&b, sizeof(b)), EADDRINUSE, "same port");
+	b = sin4("0.0.0.0", port);
+	check_err(bind(t, (struct sockaddr *)&b, sizeof(b)), EADDRINUSE, "same port, INADDR_ANY");
+	check_err(bind(t, (struct sockaddr *)&b, sizeof(b) - 1), EINVAL, "short address");
+	b.sin_family = AF_INET6;
+	check_err(bind(t, (struct sockaddr *)&b, sizeof(b)), EAFNOSUPPORT, "AF_INET6 address");
+	b = sin4("192.0.2.1", 0);
+	check_err(bind(t, (struct sockaddr *)&b, sizeof(b)), EADDRNOTAVAIL, "bind 192.0.2.1");
+	close(s);
+	close(t);
+
+	/* SO_REUSEADDR on both: bound together, but only one listens */
+	s = tcp();
+	t = tcp();
+	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	setsockopt(t, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	bind(s, (struct sockaddr *)&a, sizeof(a));
+	b = sin4("127.0.0.1", port_of(s));
+	check(bind(t, (struct sockaddr *)&b, sizeof(b)) == 0,
+	      "SO_REUSEADDR: same port bound twice");
+	check(listen(s, 1) == 0, "first listens");
+	check_err(listen(t, 1), EADDRINUSE, "second listen");
+	close(t);
+	t = tcp();
+	setsockopt(t, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	check_err(bind(t, (struct sockaddr *)&b, sizeof(b)), EADDRINUSE,
+		  "SO_REUSEADDR: not beside a listener");
+	close(s);
+	check(bind(t, (struct sockaddr *)&b, sizeof(b)) == 0, "free again once closed");
+	close(t);
+
+	/* listen without bind: an ephemeral port on INADDR_ANY */
+	s = tcp();
+	check(listen(s, 1) == 0, "listen unbound");
+	name_of(s, 0, ip, &port, NULL);
+	check(!strcmp(ip, "0.0.0.0") && port != 0, "it is bound to 0.0.0.0 and a port");
+	check(getint(s, SOL_SOCKET, SO_ACCEPTCONN) == 1, "SO_ACCEPTCONN 1");
+	close(s);
+}
+
+static void test_connect(void)
+{
+	char ip[64], ip2[64];
+	int port, cport, aport, l = listener("127.0.0.1", 5), c, a;
+	struct sockaddr_in peer;
+	socklen_t plen = sizeof(peer);
+	char buf[16];
+
+	port = port_of(l);
+	c = connect_to("127.0.0.1", port);
+	check(c >= 0, "connect");
+	name_of(c, 0, ip, &cport, NULL);
+	check(!strcmp(ip, "127.0.0.1") && cport != 0 && cport != port, "client: own port");
+	name_of(c, 1, ip, &aport, NULL);
+	check(!strcmp(ip, "127.0.0.1") && aport == port, "client: getpeername is the listener");
+	a = accept(l, (struct sockaddr *)&peer, &plen);
+	check(a >= 0 && plen == sizeof(peer) && peer.sin_family == AF_INET &&
+		      ntohs(peer.sin_port) == cport &&
+		      peer.sin_addr.s_addr == htonl(INADDR_LOOPBACK),
+	      "accept: the client's address");
+	name_of(a, 0, ip, &aport, NULL);
+	name_of(a, 1, ip2, &cport, NULL);
+	check(!strcmp(ip, "127.0.0.1") && aport == port && !strcmp(ip2, "127.0.0.1") &&
+		      cport == ntohs(peer.sin_port),
+	      "accepted: getsockname and getpeername");
+
+	check(write(c, "hello", 5) == 5, "write");
+	check(recv(a, buf, sizeof(buf), MSG_PEEK) == 5 && !memcmp(buf, "hello", 5), "MSG_PEEK");
+	int avail = -1;
+	check(ioctl(a, FIONREAD, &avail) == 0 && avail == 5, "FIONREAD 5");
+	check(read(a, buf, sizeof(buf)) == 5 && !memcmp(buf, "hello", 5), "read");
+	check_err(recv(a, buf, sizeof(buf), MSG_DONTWAIT), EAGAIN, "MSG_DONTWAIT on empty");
+	check(shutdown(c, SHUT_WR) == 0, "shutdown(SHUT_WR)");
+	check(read(a, buf, sizeof(buf)) == 0, "EOF after the peer's SHUT_WR");
+	check(write(a, "back", 4) == 4 && read(c, buf, sizeof(buf)) == 4,
+	      "the other way still works");
+	check_err(send(c, "x", 1, MSG_NOSIGNAL), EPIPE, "send after SHUT_WR");
+	struct sockaddr_in again = sin4("127.0.0.1", port);
+	check_err(connect(c, (struct sockaddr *)&again, sizeof(again)), EISCONN, "connect twice");
+	check_err(connect(l, (struct sockaddr *)&again, sizeof(again)), EISCONN,
+		  "connect on a listener");
+	close(a);
+	check(read(c, buf, sizeof(buf)) == 0, "EOF after close");
+	close(c);
+
+	/* SHUT_RD is local: the peer still writes and the data is read */
+	c = connect_to("127.0.0.1", port);
+	a = accept(l, NULL, NULL);
+	check(shutdown(c, SHUT_RD) == 0 && write(a, "late", 4) == 4,
+	      "a peer's SHUT_RD does not stop writes");
+	check(read(c, buf, sizeof(buf)) == 4 && read(c, buf, sizeof(buf)) == 0,
+	      "it reads them, then EOF");
+	close(a);
+	close(c);
+
+	/* the peer is gone: writes end in EPIPE (Linux: after its reset) */
+	c = connect_to("127.0.0.1", port);
+	a = accept(l, NULL, NULL);
+	close(a);
+	long r;
+	int i;
+	for (i = 0; i < 10 && (r = send(c, "x", 1, MSG_NOSIGNAL)) == 1; i++)
+		usleep(1000);
+	check_err(r, EPIPE, "writing to a closed peer");
+	close(c);
+
+	/* close with data unread is a reset */
+	c = connect_to("127.0.0.1", port);
+	a = accept(l, NULL, NULL);
+	write(c, "unread", 6);
+	usleep(1000);
+	close(a);
+	check_err(read(c, buf, sizeof(buf)), ECONNRESET, "close with data unread: ECONNRESET");
+	close(c);
+
+	/* so is a close with SO_LINGER of 0; data sent before it is read first */
+	c = connect_to("127.0.0.1", port);
+	a = accept(l, NULL, NULL);
+	struct linger lg = { 1, 0 };
+	check(setsockopt(a, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg)) == 0, "SO_LINGER 0");
+	write(a, "last", 4);
+	usleep(1000);
+	close(a);
+	check(read(c, buf, sizeof(buf)) == 4, "the data before the reset");
+	check_err(read(c, buf, sizeof(buf)), ECONNRESET, "then ECONNRESET");
+	close(c);
+	close(l);
+
+	/* nobody listens on a port bound without listen */
+	l = tcp();
+	struct sockaddr_in any = sin4("127.0.0.1", 0);
+	bind(l, (struct sockaddr *)&any, sizeof(any));
+	c = tcp();
+	again = sin4("127.0.0.1", port_of(l));
+	check_err(connect(c, (struct sockaddr *)&again, sizeof(again)), ECONNREFUSED,
+		  "connect to a port without listener");
+	check(getint(c, SOL_SOCKET, SO_ERROR) == 0, "SO_ERROR then 0");
+	check_err(recv(c, buf, 1, 0), ENOTCONN, "recv unconnected");
+	check_err(send(c, buf, 1, MSG_NOSIGNAL), EPIPE, "send unconnected");
+	check_err(getpeername(c, (struct sockaddr *)&peer, &plen), ENOTCONN, "getpeername");
+	check_err(accept(c, NULL, NULL), EINVAL, "accept on a socket not listening");
+	struct sockaddr_in far = sin4("127.0.0.1", port_of(l));
+	far.sin_family = AF_INET6;
+	check_err(connect(c, (struct sockaddr *)&far, sizeof(far)), EAFNOSUPPORT,
+		  "connect with AF_INET6 address");
+	close(c);
+	close(l);
+}
+
+static void test_queue(void)
+{
+	int l = listener("127.0.0.1", 8), c[4], i, ok = 1, port = port_of(l);
+	char buf[8];
+
+	for (i = 0; i < 4; i++) {
+		c[i] = connect_to("127.0.0.1", port);
+		if (c[i] < 0 || write(c[i], &"0123"[i], 1) != 1)
+			ok = 0;
+	}
+	check(ok, "four connections queued");
+	struct pollfd p = { l, POLLIN, 0 };
+	check(poll(&p, 1, 0) == 1 && p.revents == POLLIN, "listener POLLIN");
+	for (i = 0; i < 4; i++) {
+		struct sockaddr_in peer;
+		socklen_t plen = sizeof(peer);
+		int a = accept(l, (struct sockaddr *)&peer, &plen);
+
+		if (a < 0 || ntohs(peer.sin_port) != port_of(c[i]) || read(a, buf, 1) != 1 ||
+		    buf[0] != "0123"[i])
+			ok = 0;
+		close(a);
+	}
+	check(ok, "accepted in order, each with its data");
+	check(poll(&p, 1, 0) == 0, "listener idle");
+	for (i = 0; i < 4; i++)
+		close(c[i]);
+
+	/* a listener closed with a connection in its queue resets it */
+	c[0] = connect_to("127.0.0.1", port);
+	close(l);
+	check_err(read(c[0], buf, 1), ECONNRESET, "listener closed before accept");
+	close(c[0]);
+}
+
+static void test_nonblocking(void)
+{
+	int l = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0), c, a, port;
+	struct sockaddr_in sa = sin4("127.0.0.1", 0);
+	struct pollfd p;
+
+	bind(l, (struct sockaddr *)&sa, sizeof(sa));
+	listen(l, 4);
+	port = port_of(l);
+	check_err(accept(l, NULL, NULL), EAGAIN, "nonblocking accept, empty queue");
+	c = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	sa = sin4("127.0.0.1", port);
+	check_err(connect(c, (struct sockaddr *)&sa, sizeof(sa)), EINPROGRESS,
+		  "nonblocking connect");
+	p = (struct pollfd){ c, POLLOUT, 0 };
+	check(poll(&p, 1, 5000) == 1 && p.revents == POLLOUT, "then writable");
+	check(getint(c, SOL_SOCKET, SO_ERROR) == 0, "SO_ERROR 0");
+	p = (struct pollfd){ l, POLLIN, 0 };
+	poll(&p, 1, 5000);
+	a = accept4(l, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	check(a >= 0 && (fcntl(a, F_GETFD) & FD_CLOEXEC) && (fcntl(a, F_GETFL) & O_NONBLOCK),
+	      "accept4 CLOEXEC|NONBLOCK");
+
+	p = (struct pollfd){ a, POLLIN | POLLOUT | POLLRDHUP, 0 };
+	check(poll(&p, 1, 0) == 1 && p.revents == POLLOUT, "accepted: POLLOUT only");
+	write(c, "z", 1);
+	p.revents = 0;
+	poll(&p, 1, 5000);
+	check(p.revents == (POLLIN | POLLOUT), "POLLIN with data");
+	int ep = epoll_create1(0);
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP, .data.u32 = 7 }, out;
+	epoll_ctl(ep, EPOLL_CTL_ADD, a, &ev);
+	check(epoll_wait(ep, &out, 1, 0) == 1 && out.events == EPOLLIN && out.data.u32 == 7,
+	      "epoll EPOLLIN");
+	char ch;
+	read(a, &ch, 1);
+	check(epoll_wait(ep, &out, 1, 0) == 0, "epoll idle once read");
+	shutdown(c, SHUT_WR);
+	check(epoll_wait(ep, &out, 1, 5000) == 1 && out.events == (EPOLLIN | EPOLLRDHUP),
+	      "epoll EPOLLIN|EPOLLRDHUP after the peer's SHUT_WR");
+	close(ep);
+	close(a);
+	close(c);
+
+	/* refused: EINPROGRESS, then POLLERR and SO_ERROR */
+	c = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	close(l);
+	l = tcp();
+	sa = sin4("127.0.0.1", 0);
+	bind(l, (struct sockaddr *)&sa, sizeof(sa));
+	sa = sin4("127.0.0.1", port_of(l));
+	check_err(connect(c, (struct sockaddr *)&sa, sizeof(sa)), EINPROGRESS,
+		  "nonblocking connect, nobody listens");
+	p = (struct pollfd){ c, POLLOUT, 0 };
+	check(poll(&p, 1, 5000) == 1 && (p.revents & (POLLOUT | POLLERR)) == (POLLOUT | POLLERR),
+	      "POLLOUT|POLLERR");
+	check(getint(c, SOL_SOCKET, SO_ERROR) == ECONNREFUSED, "SO_ERROR ECONNREFUSED");
+	check(getint(c, SOL_SOCKET, SO_ERROR) == 0, "SO_ERROR cleared");
+	close(c);
+	close(l);
+}
+
+static void test_addresses(void)
+{
+	int l = listener("127.0.0.2", 4), c, a, port;
+	char ip[64];
+	int p;
+
+	check(l >= 0, "listen on 127.0.0.2");
+	port = port_of(l);
+	check_err(connect_to("127.0.0.3", port), ECONNREFUSED, "127.0.0.3: not that listener");
+	c = connect_to("127.0.0.2", port);
+	check(c >= 0, "connect to 127.0.0.2");
+	a = accept(l, NULL, NULL);
+	name_of(c, 0, ip, &p, NULL);
+	check(!strcmp(ip, "127.0.0.1"), "client's source is 127.0.0.1");
+	name_of(a, 0, ip, &p, NULL);
+	check(!strcmp(ip, "127.0.0.2") && p == port, "server's end is 127.0.0.2");
+	close(a);
+	close(c);
+	close(l);
+
+	l = listener("0.0.0.0", 4);
+	port = port_of(l);
+	c = connect_to("0.0.0.0", port);
+	check(c >= 0, "connect to 0.0.0.0 reaches INADDR_ANY's listener");
+	name_of(c, 1, ip, &p, NULL);
+	check(!strcmp(ip, "127.0.0.1") && p == port, "the peer is 127.0.0.1");
+	a = accept(l, NULL, NULL);
+	close(a);
+	close(c);
+	c = connect_to("127.1.2.3", port);
+	check(c >= 0, "127.1.2.3 is local too");
+	a = accept(l, NULL, NULL);
+	name_of(a, 0, ip, &p, NULL);
+	check(!strcmp(ip, "127.1.2.3"), "and the accepted end is named so");
+	close(a);
+	close(c);
+	close(l);
+}
+
+/* A child sends a megabyte, then reads one back from the parent. */
+static void test_fork(void)
+{
+	enum { TOTAL = 1 << 20 };
+	int l = listener("127.0.0.1", 1), port = port_of(l);
+	static char buf[65536];
+	long got = 0, r;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int c = connect_to("127.0.0.1", port);
+		long sent = 0, back = 0;
+
+		if (c < 0)
+			_exit(2);
+		memset(buf, 'm', sizeof(buf));
+		while (sent < TOTAL) {
+			r = write(c, buf, sizeof(buf));
+			if (r <= 0)
+				_exit(3);
+			sent += r;
+		}
+		shutdown(c, SHUT_WR);
+		while ((r = read(c, buf, sizeof(buf))) > 0)
+			back += r;
+		_exit(back == TOTAL ? 0 : 4);
+	}
+	int a = accept(l, NULL, NULL);
+	while ((r = read(a, buf, sizeof(buf))) > 0)
+		got += r;
+	for (r = 0; r < TOTAL; r += sizeof(buf))
+		if (write(a, buf, sizeof(buf)) != sizeof(buf))
+			break;
+	close(a);
+	check(got == TOTAL, "a megabyte from the child");
+	check(child_exit(pid) == 0, "and back to it");
+
+	/* SIGPIPE kills a writer to a closed connection */
+	pid = fork();
+	if (pid == 0) {
+		int c = connect_to("127.0.0.1", port);
+
+		signal(SIGPIPE, SIG_DFL);
+		read(c, buf, 1); /* the parent closed */
+		for (;;) {
+			if (write(c, "x", 1) < 0)
+				_exit(5);
+			usleep(1000);
+		}
+	}
+	a = accept(l, NULL, NULL);
+	close(a);
+	check(child_exit(pid) == 128 + SIGPIPE, "SIGPIPE");
+	close(l);
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGPIPE, SIG_IGN);
+	test_create();
+	test_bind();
+	test_connect();
+	test_queue();
+	test_nonblocking();
+	test_addresses();
+	test_fork();
+	return 0;
+}

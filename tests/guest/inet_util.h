@@ -1,0 +1,139 @@
+/* Helpers of the AF_INET/AF_INET6 guest tests (inet_tcp, inet_udp,
+ * inet6): TAP lines, errno names, addresses. Ports are always ephemeral
+ * (bind to port 0) so that parallel native runs never collide; a port is
+ * printed only as "nonzero" or compared with another. */
+#ifndef INET_UTIL_H
+#define INET_UTIL_H
+
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int n;
+
+static inline void check(int cond, const char *what)
+{
+	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
+}
+
+static inline const char *ename(int e)
+{
+	static const struct {
+		int e;
+		const char *name;
+	} names[] = {
+		{ 0, "0" },
+		{ EINVAL, "EINVAL" },
+		{ EAGAIN, "EAGAIN" },
+		{ EPIPE, "EPIPE" },
+		{ ENOTCONN, "ENOTCONN" },
+		{ ECONNREFUSED, "ECONNREFUSED" },
+		{ ECONNRESET, "ECONNRESET" },
+		{ EADDRINUSE, "EADDRINUSE" },
+		{ EADDRNOTAVAIL, "EADDRNOTAVAIL" },
+		{ EAFNOSUPPORT, "EAFNOSUPPORT" },
+		{ EOPNOTSUPP, "EOPNOTSUPP" },
+		{ EISCONN, "EISCONN" },
+		{ EINPROGRESS, "EINPROGRESS" },
+		{ EPROTONOSUPPORT, "EPROTONOSUPPORT" },
+		{ ESOCKTNOSUPPORT, "ESOCKTNOSUPPORT" },
+		{ ENOPROTOOPT, "ENOPROTOOPT" },
+		{ EDESTADDRREQ, "EDESTADDRREQ" },
+		{ EMSGSIZE, "EMSGSIZE" },
+		{ ENETUNREACH, "ENETUNREACH" },
+		{ EACCES, "EACCES" },
+		{ EPERM, "EPERM" },
+	};
+	unsigned i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].e == e)
+			return names[i].name;
+	return "E?";
+}
+
+static inline void check_err(long r, int want, const char *what)
+{
+	int e = errno;
+
+	if (r == -1 && e == want)
+		printf("ok %d - %s -> %s\n", ++n, what, ename(want));
+	else
+		printf("not ok %d - %s: got %ld (%s), want %s\n", ++n, what, r,
+		       r == -1 ? ename(e) : "no error", ename(want));
+}
+
+static inline struct sockaddr_in sin4(const char *ip, int port)
+{
+	struct sockaddr_in a;
+
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_port = htons(port);
+	inet_pton(AF_INET, ip, &a.sin_addr);
+	return a;
+}
+
+static inline struct sockaddr_in6 sin6(const char *ip, int port)
+{
+	struct sockaddr_in6 a;
+
+	memset(&a, 0, sizeof(a));
+	a.sin6_family = AF_INET6;
+	a.sin6_port = htons(port);
+	inet_pton(AF_INET6, ip, &a.sin6_addr);
+	return a;
+}
+
+/* The local (peer: remote) address of fd as "ip" and its port. */
+static inline int name_of(int fd, int peer, char *ip, int *port, socklen_t *len)
+{
+	struct sockaddr_storage ss;
+	socklen_t l = sizeof(ss);
+	int r = peer ? getpeername(fd, (struct sockaddr *)&ss, &l)
+		     : getsockname(fd, (struct sockaddr *)&ss, &l);
+
+	if (r < 0)
+		return -1;
+	if (len)
+		*len = l;
+	if (ss.ss_family == AF_INET) {
+		struct sockaddr_in *a = (struct sockaddr_in *)&ss;
+
+		inet_ntop(AF_INET, &a->sin_addr, ip, 64);
+		*port = ntohs(a->sin_port);
+	} else {
+		struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
+
+		inet_ntop(AF_INET6, &a->sin6_addr, ip, 64);
+		*port = ntohs(a->sin6_port);
+	}
+	return ss.ss_family;
+}
+
+static inline int port_of(int fd)
+{
+	char ip[64];
+	int port = -1;
+
+	name_of(fd, 0, ip, &port, NULL);
+	return port;
+}
+
+static inline int child_exit(pid_t pid)
+{
+	int st;
+
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+#endif

@@ -1,0 +1,102 @@
+#!/bin/bash
+# IP networking inside skas: a loopback-only network namespace of the
+# instance. python3's http.server answers urllib on 127.0.0.1 and on
+# localhost (/etc/hosts), busybox nc and httpd serve on 127.0.0.1, every
+# destination off loopback is ENETUNREACH and every address off it
+# EADDRNOTAVAIL (which natively depends on the host's network, hence
+# here), and a port a guest listens on is not open on the host. One TAP
+# line each.
+set -u
+. "$(dirname "$0")/common.bash"
+
+run() { timeout -k 5 60 "$SKAS" run -- "$@" 2>&1; }
+
+if [ -x /usr/bin/python3 ]; then
+	out=$(run /bin/sh -c '
+cd /etc || exit 1
+python3 -m http.server 0 --bind 127.0.0.1 >/tmp/srv.log 2>&1 &
+i=0
+while [ $i -lt 200 ]; do
+	port=$(sed -n "s/.* port \([0-9]*\) .*/\1/p" /tmp/srv.log)
+	[ -n "$port" ] && break
+	sleep 0.05; i=$((i + 1))
+done
+python3 -c "
+import urllib.request
+for host in (\"127.0.0.1\", \"localhost\"):
+    r = urllib.request.urlopen(\"http://%s:$port/hostname\" % host)
+    print(r.status, r.read() == open(\"/etc/hostname\", \"rb\").read())
+"
+kill $!
+wait $! 2>/dev/null
+grep -c "GET /hostname" /tmp/srv.log')
+	check "python3 http.server on 127.0.0.1 serves urllib (127.0.0.1, localhost)" \
+		"200 True 200 True 2" "$(echo $out)"
+else
+	check "python3 http.server (no python3: skipped)" "" ""
+fi
+
+if command -v busybox >/dev/null 2>&1; then
+	out=$(run /bin/sh -c '
+mkdir -p /tmp/www && echo "hello from httpd" >/tmp/www/index.html
+busybox httpd -f -p 127.0.0.1:8080 -h /tmp/www &
+i=0
+until busybox wget -q -O - http://127.0.0.1:8080/index.html 2>/dev/null; do
+	i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.05
+done
+kill $!
+( echo "nc says hi" | busybox nc -l -p 9090 127.0.0.1 >/tmp/nc.out ) &
+i=0
+until echo "client says hi" | busybox nc 127.0.0.1 9090 2>/dev/null; do
+	i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.05
+done
+wait
+cat /tmp/nc.out')
+	check "busybox httpd and nc on 127.0.0.1 (fixed ports: the instance's own network)" \
+		"hello from httpd nc says hi client says hi" "$(echo $out)"
+fi
+
+if [ -x /usr/bin/python3 ]; then
+	out=$(run /usr/bin/python3 -c '
+import errno, socket
+def err(f):
+    try:
+        f()
+        return "ok"
+    except OSError as e:
+        return errno.errorcode[e.errno]
+t = socket.socket()
+print(err(lambda: t.connect(("8.8.8.8", 53))))
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+print(err(lambda: u.sendto(b"x", ("10.0.0.1", 53))))
+print(err(lambda: u.connect(("192.168.1.1", 53))))
+s6 = socket.socket(socket.AF_INET6)
+print(err(lambda: s6.connect(("2001:4860:4860::8888", 53))))
+print(err(lambda: socket.socket().bind(("8.8.8.8", 0))))
+print(err(lambda: socket.socket(socket.AF_INET6).bind(("fe80::1", 0))))
+print(err(lambda: socket.socket(socket.AF_PACKET, socket.SOCK_RAW)))
+print(err(lambda: socket.socket(socket.AF_NETLINK, socket.SOCK_RAW)))
+')
+	check "off loopback: ENETUNREACH, EADDRNOTAVAIL; no packet or netlink sockets" \
+		"ENETUNREACH ENETUNREACH ENETUNREACH ENETUNREACH EADDRNOTAVAIL EADDRNOTAVAIL EAFNOSUPPORT EAFNOSUPPORT" \
+		"$(echo $out)"
+
+	# The guest listens and waits on stdin; the host looks for the port.
+	coproc G { timeout -k 5 60 "$SKAS" run -- /usr/bin/python3 -c '
+import socket, sys
+s = socket.socket()
+s.bind(("0.0.0.0", 0))
+s.listen()
+print(s.getsockname()[1], flush=True)
+sys.stdin.read()
+' 2>&1; }
+	read -r port <&"${G[0]}"
+	hex=$(printf '%04X' "${port:-0}")
+	open=$(awk -v p=":$hex" 'substr($2, length($2) - 4) == p && $4 == "0A"' \
+		/proc/net/tcp /proc/net/tcp6 | wc -l)
+	exec {G[1]}>&-
+	wait "$G_PID" 2>/dev/null
+	check "a guest's listening port is not open on the host" "0" "$open"
+fi
+
+summary
