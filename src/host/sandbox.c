@@ -9,6 +9,7 @@
 #include <valgrind/valgrind.h>
 #endif
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <sched.h>
 #include <signal.h>
@@ -351,9 +352,11 @@ static int allow_platform(scmp_filter_ctx ctx)
 	 * thread's first trap lets it run. */
 	r |= ALLOW_IF(tgkill, SCMP_A2(SCMP_CMP_EQ, SIGUSR2));
 	r |= ALLOW(sched_yield);
-	/* platform/seccomp: a new guest thread's listener, taken from its stub;
-	 * its notifications received and answered. */
+	/* platform/seccomp: a new guest thread's listener, taken from its stub
+	 * or (PIDFD_THREAD, O_EXCL) from the thread's own fd table; its
+	 * notifications received and answered. */
 	r |= ALLOW_IF(pidfd_open, SCMP_A1(SCMP_CMP_EQ, 0));
+	r |= ALLOW_IF(pidfd_open, SCMP_A1(SCMP_CMP_EQ, O_EXCL));
 	r |= ALLOW_IF(pidfd_getfd, SCMP_A2(SCMP_CMP_EQ, 0));
 	r |= ALLOW_IF(ioctl, SCMP_A1_32(SCMP_CMP_EQ, (uint32_t)SECCOMP_IOCTL_NOTIF_RECV));
 	r |= ALLOW_IF(ioctl, SCMP_A1_32(SCMP_CMP_EQ, (uint32_t)SECCOMP_IOCTL_NOTIF_SEND));

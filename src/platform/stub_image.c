@@ -64,10 +64,13 @@ static int add_rules(scmp_filter_ctx ctx, enum stub_mode mode)
 	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
 			      SCMP_A0(SCMP_CMP_EQ, THREAD_CLONE_FLAGS));
 	/* seccomp backend: a new guest thread installs its own filter. */
-	if (mode == STUB_MODE_NOTIF)
+	if (mode == STUB_MODE_NOTIF) {
 		r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(seccomp), 2,
 				      SCMP_A0(SCMP_CMP_EQ, SECCOMP_SET_MODE_FILTER),
 				      SCMP_A1(SCMP_CMP_EQ, SECCOMP_FILTER_FLAG_NEW_LISTENER));
+		r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
+				      SCMP_A0(SCMP_CMP_EQ, NOTIF_THREAD_CLONE_FLAGS));
+	}
 	/* sigsys backend: a new guest thread takes its slot as signal stack,
 	 * unblocks signals and installs its filter (STUB_SIGSYS_INIT); its
 	 * handler waits on the slot, wakes the kernel and returns. The

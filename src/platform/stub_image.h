@@ -18,6 +18,13 @@
 	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM | \
 	 CLONE_PTRACE)
 
+/* seccomp backend, on a host with PIDFD_THREAD (6.9): a guest thread with
+ * a fd table of its own (no CLONE_FILES), where the listener its filter
+ * makes stays (the kernel takes its copy through a pidfd of the thread):
+ * the control thread's table never holds it, so no batch is needed to
+ * close it. */
+#define NOTIF_THREAD_CLONE_FLAGS (THREAD_CLONE_FLAGS & ~CLONE_FILES)
+
 /* sigsys backend: a guest thread is made by the control thread, not traced
  * (the handler takes its signals), with its slot's tid word set and, when
  * it is gone, cleared (stub.h STUB_SLOT_TID). */

@@ -932,6 +932,11 @@ int ptrace_mm_reap(struct pf_mm *mm, struct pf_thread *th, struct host_cputime *
 		return -EBUSY;
 	memset(out, 0, sizeof(*out));
 	*maxrss_kb = -1;
+	/* SIGCHLD blocked before the kill (reap_task would block it only
+	 * after): the thread's and the stub's ends, which the waits below
+	 * take, would each run the handler (seccomp's lone-thread wait leaves
+	 * it unblocked); blocked, they are one pending signal at most. */
+	host_sigchld_block();
 	platform->thread_put(th);
 	ptrace_stub_kill(mm);
 	/* A thread group's leader is reported once its other threads are
@@ -961,7 +966,8 @@ int ptrace_thread_host_tid(struct pf_thread *th)
 	return th->tid;
 }
 
-int ptrace_thread_create(struct pf_mm *mm, void *owner, uint64_t entry, struct pf_thread **out)
+int ptrace_thread_create(struct pf_mm *mm, void *owner, uint64_t entry, unsigned long flags,
+			 struct pf_thread **out)
 {
 	struct pf_thread *th;
 	int tid = -1, ret;
@@ -969,7 +975,7 @@ int ptrace_thread_create(struct pf_mm *mm, void *owner, uint64_t entry, struct p
 	ret = ptrace_reserve_ops(mm, 1, 0);
 	if (ret < 0)
 		return ret;
-	ptrace_queue_op(mm, SYS_clone, THREAD_CLONE_FLAGS, 0, 0, 0, 0, 0);
+	ptrace_queue_op(mm, SYS_clone, flags, 0, 0, 0, 0, 0);
 	mm->ops[mm->nops - 1].child_ip = entry;
 	ret = ptrace_run_batch(mm, &tid);
 	if (ret < 0)
@@ -995,7 +1001,7 @@ int ptrace_thread_create(struct pf_mm *mm, void *owner, uint64_t entry, struct p
 
 static int ptrace_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **out)
 {
-	return ptrace_thread_create(mm, owner, 0, out);
+	return ptrace_thread_create(mm, owner, 0, THREAD_CLONE_FLAGS, out);
 }
 
 /* A guest thread leaves by running exit(0) in the stub itself: a host

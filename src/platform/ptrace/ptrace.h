@@ -128,10 +128,12 @@ const struct pf_vdso *ptrace_vdso(void);
 int ptrace_set_regs(struct pf_thread *th, const struct pf_regs *regs);
 void ptrace_set_result(struct pf_thread *th, long ret);
 int ptrace_thread_host_tid(struct pf_thread *th);
-/* A new host thread in mm, in the thread hash, stopped at its first stop
- * (PTRACE_EVENT_STOP); continued, it runs from entry (a stub address; 0:
- * on in the batch, so it must be given registers first). */
-int ptrace_thread_create(struct pf_mm *mm, void *owner, uint64_t entry, struct pf_thread **out);
+/* A new host thread in mm, made with clone flags (THREAD_CLONE_FLAGS or
+ * NOTIF_THREAD_CLONE_FLAGS: the allowlist's), in the thread hash, stopped
+ * at its first stop (PTRACE_EVENT_STOP); continued, it runs from entry (a
+ * stub address; 0: on in the batch, so it must be given registers first). */
+int ptrace_thread_create(struct pf_mm *mm, void *owner, uint64_t entry, unsigned long flags,
+			 struct pf_thread **out);
 struct pf_thread *ptrace_thread_lookup(int tid);
 void ptrace_thread_hash_add(struct pf_thread *th);
 void ptrace_thread_hash_del(struct pf_thread *th);

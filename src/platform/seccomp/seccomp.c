@@ -13,6 +13,8 @@
  * defaults to RET_TRACE, so the guest filter's USER_NOTIF/TRACE wins. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -147,12 +149,18 @@ static int stop_notified(struct pf_thread *th)
 
 static void sc_thread_put(struct pf_thread *th);
 
-/* Runs STUB_GUEST_INIT in a new thread (its entry): returns the stub's
- * listener fd. */
+/* Runs STUB_GUEST_INIT in a new thread (its entry), to its int3. The
+ * listener is then at BOX_LISTENER_FD of the thread's fd table if, and
+ * only if, its seccomp call made it: fd 0 is the socket, nothing else is
+ * open there (fd 1 was closed before the clone: ptrace_queue_op), and no
+ * other code ran in the thread or, under a shared table, in the control
+ * thread (stopped at its batch's int3) meanwhile. So the fd, not the
+ * call's result, tells whether the box is on (no PEEKUSER). */
+#define BOX_LISTENER_FD 1
+
 static int box_thread(struct pf_thread *th)
 {
 	int status;
-	long fd;
 
 	if (ptrace(PTRACE_CONT, th->tid, 0, 0) < 0)
 		return -ESRCH;
@@ -161,46 +169,67 @@ static int box_thread(struct pf_thread *th)
 		if (status < 0)
 			return status;
 		if (WSTOPSIG(status) == SIGTRAP && status >> 16 == 0)
-			break;
+			return 0;
 		if (ptrace(PTRACE_CONT, th->tid, 0, 0) < 0)
 			return -ESRCH;
 	}
-	errno = 0;
-	fd = ptrace(PTRACE_PEEKUSER, th->tid, offsetof(struct user_regs_struct, rax), 0);
-	if (errno)
-		return -ESRCH;
-	return fd < 0 ? (int)fd : (fd > 1 ? -EIO : (int)fd);
+}
+
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL /* Linux 6.9 uapi: a pidfd of one thread */
+#endif
+
+/* Whether the host has PIDFD_THREAD: then each guest thread has its own
+ * fd table (NOTIF_THREAD_CLONE_FLAGS) and the kernel takes the listener
+ * from there, so the stub's own table never holds it; else the thread
+ * shares the control thread's and the listener is closed there in the
+ * next batch (one round trip to the control thread more per thread). */
+static bool sc_own_files;
+
+/* The kernel's copy of th's listener, from the thread's table (own) or
+ * the stub's. */
+static int fetch_listener(struct pf_thread *th)
+{
+	int pidfd, fd;
+
+	if (sc_own_files)
+		pidfd = (int)syscall(SYS_pidfd_open, th->tid, PIDFD_THREAD);
+	else
+		pidfd = (int)syscall(SYS_pidfd_open, th->mm->ctl_pid, 0);
+	if (pidfd < 0)
+		return -errno;
+	fd = (int)syscall(SYS_pidfd_getfd, pidfd, BOX_LISTENER_FD, 0);
+	if (fd < 0)
+		fd = -errno;
+	close(pidfd);
+	return fd;
 }
 
 static int sc_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **out)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
 	struct pf_thread *th;
-	int ret, fd, pidfd;
+	int ret;
 
-	ret = ptrace_thread_create(mm, owner, STUB_GUEST_INIT, &th);
+	ret = ptrace_thread_create(mm, owner, STUB_GUEST_INIT,
+				   sc_own_files ? NOTIF_THREAD_CLONE_FLAGS : THREAD_CLONE_FLAGS,
+				   &th);
 	if (ret < 0)
 		return ret;
 	th->listener = -1;
 	set_state(th, SC_STOPPED);
-	fd = box_thread(th);
-	if (fd < 0) {
-		ret = fd;
-		goto fail;
-	}
-	pidfd = (int)syscall(SYS_pidfd_open, mm->ctl_pid, 0);
-	if (pidfd >= 0) {
-		th->listener = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
-		ret = th->listener < 0 ? -errno : 0;
-		close(pidfd);
-	} else {
-		ret = -errno;
-	}
-	/* The stub keeps no fd but its socket: the close runs with the next
-	 * batch, before this thread (or any other) runs guest code again. */
-	ptrace_queue_op(mm, SYS_close, fd, 0, 0, 0, 0, 0);
+	ret = box_thread(th);
 	if (ret < 0)
 		goto fail;
+	ret = fetch_listener(th);
+	/* A shared table keeps no fd but the socket: the close runs with
+	 * the next batch, before this thread (or any other) runs guest code
+	 * again. close_range, not close: no failing op if the box made none. */
+	if (!sc_own_files)
+		ptrace_queue_op(mm, SYS_close_range, BOX_LISTENER_FD, BOX_LISTENER_FD, 0, 0, 0, 0);
+	if (ret < 0)
+		goto fail;
+	th->listener = ret;
 	ev.data.ptr = th;
 	if (epoll_ctl(sc_epfd, EPOLL_CTL_ADD, th->listener, &ev) < 0) {
 		ret = -errno;
@@ -650,6 +679,10 @@ static int sc_probe(void)
 	if (fd < 0)
 		return -ENOSYS;
 	close(fd);
+	pidfd = (int)syscall(SYS_pidfd_open, gettid(), PIDFD_THREAD);
+	sc_own_files = pidfd >= 0;
+	if (pidfd >= 0)
+		close(pidfd);
 	return 0;
 }
 
