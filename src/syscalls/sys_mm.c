@@ -61,7 +61,13 @@ long sys_mmap(struct task *t, const struct sysargs *a)
 			return -EBADF;
 		}
 	} else if (flags & LINUX_MAP_HUGETLB) {
-		/* Differs from Linux: no huge pages; as on a host without any. */
+		int log = ((unsigned)flags >> LINUX_MAP_HUGE_SHIFT) & LINUX_MAP_HUGE_MASK;
+
+		/* A size x86-64 has no huge pages of is EINVAL (flags of -1
+		 * among them), as Linux's hstate lookup. Differs from Linux:
+		 * no huge pages; as on a host without any. */
+		if (log != 0 && log != 21 && log != 30)
+			return -EINVAL;
 		return -ENOMEM;
 	}
 	ret = -EINVAL;
@@ -235,6 +241,13 @@ long sys_mremap(struct task *t, const struct sysargs *a)
 		return -EINVAL;
 	/* Growing a locked mapping: Linux's vma_to_resize. */
 	v = mm_find_vma(t->mm, addr);
+	/* Lengths past the user range (-4096 is not 0 after PAGE_ALIGN):
+	 * Linux's munmap of the tail rejects a shrink from one, and
+	 * vma_to_resize's page offset overflows growing to one. */
+	if (old_len >= new_len && old_len > TASK_SIZE)
+		return -EINVAL;
+	if (new_len > TASK_SIZE && v && v->start <= addr && old_len <= v->end - addr)
+		return -EINVAL;
 	if (v && v->start <= addr && old_len && old_len <= v->end - addr && new_len > old_len &&
 	    !lock_future_ok(t, v->flags, new_len - old_len))
 		return -EAGAIN;

@@ -920,7 +920,7 @@ long vfs_readlinkat(struct task *t, int dirfd, const char *name, char *buf, size
 	if (ret < 0)
 		return ret;
 	if (!LINUX_S_ISLNK(p.dentry->inode->mode))
-		ret = -EINVAL;
+		ret = name[0] ? -EINVAL : -ENOENT; /* "" names no link: as Linux */
 	else if (p.dentry->inode->iop->readlink)
 		ret = p.dentry->inode->iop->readlink(p.dentry->inode, buf, n);
 	else if (p.dentry->inode->iop->get_link_path) {
@@ -1000,7 +1000,11 @@ int vfs_chdir(struct task *t, int dirfd, const char *name)
 
 	if (ret < 0)
 		return ret;
-	ret = inode_permission(t, p.dentry->inode, LINUX_X_OK);
+	/* fchdir: LOOKUP_DIRECTORY does not look at an empty name's start,
+	 * and Linux's ENOTDIR comes before the permission check */
+	ret = LINUX_S_ISDIR(p.dentry->inode->mode)
+		      ? inode_permission(t, p.dentry->inode, LINUX_X_OK)
+		      : -ENOTDIR;
 	if (ret < 0) {
 		path_put(&p);
 		return ret;
