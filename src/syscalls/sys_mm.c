@@ -190,7 +190,8 @@ long sys_mprotect(struct task *t, const struct sysargs *a)
 
 	if (addr & (PAGE_SIZE - 1))
 		return -EINVAL;
-	if (prot & ~(PROT_KNOWN | LINUX_PROT_GROWSDOWN | LINUX_PROT_GROWSUP))
+	/* Linux's prot is an unsigned long: bits past 31 are unknown too */
+	if ((a->a[2] >> 32) || (prot & ~(PROT_KNOWN | LINUX_PROT_GROWSDOWN | LINUX_PROT_GROWSUP)))
 		return -EINVAL;
 	if ((prot & LINUX_PROT_GROWSDOWN) && (prot & LINUX_PROT_GROWSUP))
 		return -EINVAL;

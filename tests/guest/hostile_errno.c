@@ -7,7 +7,9 @@
  * error (EFAULT), mmap's MAP_HUGETLB with a size x86-64 lacks (EINVAL),
  * mremap to or from lengths past the user range (EINVAL),
  * sched_getaffinity of no process (ESRCH) or a length whose bits wrap
- * (EINVAL), and fstatat's AT_STATX_* sync flags (accepted). Works in a
+ * (EINVAL), fstatat's AT_STATX_* sync flags (accepted), mprotect's prot
+ * bits past 31 (EINVAL) and a shrinking mremap of what is not mapped (the
+ * tail unmapped, no VMA needed). Works in a
  * directory made with mkdtemp("/tmp/skashe.XXXXXX"), removed at the end. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -92,7 +94,7 @@ int main(void)
 	int pfile, pdir, rdir, sv[2];
 	struct stat st;
 	uint64_t cpus[16];
-	void *p;
+	void *p, *q;
 
 	strcpy(dir, "/tmp/skashe.XXXXXX");
 	if (!mkdtemp(dir))
@@ -144,6 +146,13 @@ int main(void)
 	T("mmap with flags -1", syscall(SYS_mmap, 0, 4096, PROT_READ, -1, -1, 0), "EINVAL");
 	/* raw calls: musl's mremap wrapper refuses the lengths itself */
 	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	T("mprotect with prot 1 << 40", syscall(SYS_mprotect, p, 4096, 1UL << 40), "EINVAL");
+	/* a shrink only unmaps the tail, mapped or not (at an address with
+	 * nothing else within 2 GiB) */
+	q = mmap((void *)0x300000000000UL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+		 -1, 0);
+	T("mremap shrink from 2^31 bytes",
+	  syscall(SYS_mremap, q, 0x80000000UL, 4096, 0, 0) == 0x300000000000L ? 0 : -1, "ok");
 	T("mremap from -4096 bytes", syscall(SYS_mremap, p, -4096UL, 4096, 0, 0), "EINVAL");
 	T("mremap to -4096 bytes", syscall(SYS_mremap, p, 4096, -4096UL, 0, 0), "EINVAL");
 
