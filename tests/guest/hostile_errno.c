@@ -9,7 +9,8 @@
  * sched_getaffinity of no process (ESRCH) or a length whose bits wrap
  * (EINVAL), fstatat's AT_STATX_* sync flags (accepted), mprotect's prot
  * bits past 31 (EINVAL) and a shrinking mremap of what is not mapped (the
- * tail unmapped, no VMA needed). Works in a
+ * tail unmapped, no VMA needed); clone's CLONE_PIDFD with CLONE_DETACHED
+ * (EINVAL, no child) and clone3's size past a page (E2BIG). Works in a
  * directory made with mkdtemp("/tmp/skashe.XXXXXX"), removed at the end. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,11 +28,13 @@
 #include <sys/uio.h>
 #include <sys/wait.h>
 
-#define XMAP_HUGETLB   0x040000
-#define XP_ALL	       0
-#define XAT_FORCE_SYNC 0x2000
-#define XAT_DONT_SYNC  0x4000
-#define XIN_ALL_EVENTS 0xfff
+#define XMAP_HUGETLB	0x040000
+#define XP_ALL		0
+#define XAT_FORCE_SYNC	0x2000
+#define XAT_DONT_SYNC	0x4000
+#define XIN_ALL_EVENTS	0xfff
+#define XCLONE_PIDFD	0x1000
+#define XCLONE_DETACHED 0x400000
 
 static int n;
 static char dir[64];
@@ -69,6 +72,8 @@ static const char *ename(long r, int e)
 		return "ENODATA";
 	case EISDIR:
 		return "EISDIR";
+	case E2BIG:
+		return "E2BIG";
 	}
 	snprintf(buf, sizeof(buf), "errno %d", e);
 	return buf;
@@ -90,11 +95,13 @@ static void expect(const char *what, long r, const char *want)
 
 int main(void)
 {
-	char file[96], buf[256];
+	char file[96], buf[8192];
 	int pfile, pdir, rdir, sv[2];
 	struct stat st;
 	uint64_t cpus[16];
 	void *p, *q;
+	int pidfd;
+	long r;
 
 	strcpy(dir, "/tmp/skashe.XXXXXX");
 	if (!mkdtemp(dir))
@@ -155,6 +162,17 @@ int main(void)
 	  syscall(SYS_mremap, q, 0x80000000UL, 4096, 0, 0) == 0x300000000000L ? 0 : -1, "ok");
 	T("mremap from -4096 bytes", syscall(SYS_mremap, p, -4096UL, 4096, 0, 0), "EINVAL");
 	T("mremap to -4096 bytes", syscall(SYS_mremap, p, 4096, -4096UL, 0, 0), "EINVAL");
+
+	/* a child made by mistake leaves at once */
+	errno = 0;
+	r = syscall(SYS_clone, XCLONE_PIDFD | XCLONE_DETACHED | SIGCHLD, 0, &pidfd, 0, 0);
+	if (r == 0)
+		_exit(0);
+	if (r > 0)
+		waitpid(r, NULL, 0);
+	expect("clone with CLONE_PIDFD | CLONE_DETACHED", r, "EINVAL");
+	memset(buf, 0, sizeof(buf));
+	T("clone3 with a size past a page", syscall(SYS_clone3, buf, 8192), "E2BIG");
 
 	T("sched_getaffinity of pid -1", syscall(SYS_sched_getaffinity, -1, sizeof(cpus), cpus),
 	  "ESRCH");
