@@ -243,11 +243,9 @@ long sys_mremap(struct task *t, const struct sysargs *a)
 	/* Growing a locked mapping: Linux's vma_to_resize. */
 	v = mm_find_vma(t->mm, addr);
 	/* Lengths past the user range (-4096 is not 0 after PAGE_ALIGN):
-	 * Linux's munmap of the tail rejects a shrink from one, and
-	 * vma_to_resize's page offset overflows growing to one. */
-	if (old_len >= new_len && old_len > TASK_SIZE)
-		return -EINVAL;
-	if (new_len > TASK_SIZE && v && v->start <= addr && old_len <= v->end - addr)
+	 * Linux's munmap of the tail rejects a shrink from one, and its
+	 * check_mremap_params any new length past TASK_SIZE. */
+	if ((old_len >= new_len && old_len > TASK_SIZE) || new_len > TASK_SIZE)
 		return -EINVAL;
 	if (v && v->start <= addr && old_len && old_len <= v->end - addr && new_len > old_len &&
 	    !lock_future_ok(t, v->flags, new_len - old_len))
@@ -406,6 +404,8 @@ static long do_mlock(struct task *t, uaddr_t start, uint64_t len, unsigned lock)
 {
 	uint64_t limit = t->proc->rlim[LINUX_RLIMIT_MEMLOCK].rlim_cur >> 12, locked;
 	bool cap = capable(&t->proc->cred, CAP_IPC_LOCK);
+	struct vma *v;
+	long ret;
 
 	if (!can_do_mlock(t))
 		return -EPERM;
@@ -416,7 +416,17 @@ static long do_mlock(struct task *t, uaddr_t start, uint64_t len, unsigned lock)
 		locked -= mm_locked_in(t->mm, start, len) >> 12;
 	if (locked > limit && !cap)
 		return -ENOMEM;
-	return mm_lock_range(t->mm, start, start + len, lock);
+	ret = mm_lock_range(t->mm, start, start + len, lock);
+	if (ret < 0 || (lock & VMA_LOCKONFAULT))
+		return ret;
+	/* Linux locks the range, then faults it in, which fails on a
+	 * PROT_NONE VMA: mlock's EFAULT from there is ENOMEM (the range
+	 * stays locked). */
+	for (v = mm_find_vma(t->mm, start); &v->link != &t->mm->vmas && v->start < start + len;
+	     v = list_entry(v->link.next, struct vma, link))
+		if (v->prot == LINUX_PROT_NONE)
+			return -ENOMEM;
+	return 0;
 }
 
 long sys_mlock(struct task *t, const struct sysargs *a)

@@ -10,7 +10,9 @@
  * (EINVAL), fstatat's AT_STATX_* sync flags (accepted), mprotect's prot
  * bits past 31 (EINVAL) and a shrinking mremap of what is not mapped (the
  * tail unmapped, no VMA needed); clone's CLONE_PIDFD with CLONE_DETACHED
- * (EINVAL, no child) and clone3's size past a page (E2BIG). Works in a
+ * (EINVAL, no child), clone3's size past a page (E2BIG), mremap to a
+ * length past the user range of nothing mapped (EINVAL) and mlock of a
+ * PROT_NONE page (ENOMEM: Linux cannot fault it in). Works in a
  * directory made with mkdtemp("/tmp/skashe.XXXXXX"), removed at the end. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -162,6 +164,14 @@ int main(void)
 	  syscall(SYS_mremap, q, 0x80000000UL, 4096, 0, 0) == 0x300000000000L ? 0 : -1, "ok");
 	T("mremap from -4096 bytes", syscall(SYS_mremap, p, -4096UL, 4096, 0, 0), "EINVAL");
 	T("mremap to -4096 bytes", syscall(SYS_mremap, p, 4096, -4096UL, 0, 0), "EINVAL");
+
+	T("mremap of nothing to 2^48 bytes",
+	  syscall(SYS_mremap, 0x310000000000UL, 4096, 1UL << 48, 0, 0), "EINVAL");
+	/* mlock faults the range in, which a PROT_NONE page fails */
+	q = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	T("mlock of a PROT_NONE page", mlock(q, 4096), "ENOMEM");
+	T("mlock2 MLOCK_ONFAULT of it", syscall(SYS_mlock2, q, 4096, 1), "ok");
+	munlock(q, 4096);
 
 	/* a child made by mistake leaves at once */
 	errno = 0;
