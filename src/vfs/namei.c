@@ -58,6 +58,13 @@ int vfs_getattr(struct inode *ino, struct linux_stat *st)
 	return ino->iop->getattr(ino, st);
 }
 
+bool inode_dead_dir(struct inode *dir)
+{
+	struct linux_stat st;
+
+	return inode_is_dir(dir) && vfs_getattr(dir, &st) == 0 && st.st_nlink == 0;
+}
+
 int inode_permission(struct task *t, struct inode *ino, int mask)
 {
 	const struct cred *c = &t->proc->cred;
@@ -513,6 +520,8 @@ static int may_create_name(struct inode *dir, const char *last, bool slash, bool
 	}
 	if (ret != -ENOENT)
 		return ret;
+	if (inode_dead_dir(dir))
+		return -ENOENT; /* removed while a cwd or fd held it (may_create) */
 	return slash && !is_dir ? -ENOENT : 0;
 }
 
@@ -656,6 +665,9 @@ static int openat2_once(struct task *t, int dirfd, const char *name, unsigned fl
 	struct inode *ino;
 	int ret;
 
+	/* Linux 6.4 on: O_DIRECTORY | O_CREAT once made a regular file */
+	if ((flags & (LINUX_O_DIRECTORY | LINUX_O_CREAT)) == (LINUX_O_DIRECTORY | LINUX_O_CREAT))
+		return -EINVAL;
 	if (flags & LINUX_O_PATH)
 		flags &= LINUX_O_PATH | LINUX_O_CLOEXEC | LINUX_O_DIRECTORY | LINUX_O_NOFOLLOW;
 	if (flags & 020000000 /* __O_TMPFILE */)
@@ -672,6 +684,12 @@ static int openat2_once(struct task *t, int dirfd, const char *name, unsigned fl
 			free(last);
 			path_put(&parent);
 			return -EISDIR;
+		}
+		/* Linux's lookup_open: nothing is made in a removed directory */
+		if (inode_dead_dir(parent.dentry->inode)) {
+			free(last);
+			path_put(&parent);
+			return -ENOENT;
 		}
 		ret = lookup_child(&(struct walk){ .t = t, .resolve = resolve }, &parent, last,
 				   &child);
@@ -1036,9 +1054,12 @@ int vfs_chroot(struct task *t, const char *name)
 
 long vfs_getcwd(struct task *t, char *buf, size_t n)
 {
-	char *s = path_name(&t->fs->cwd, &t->fs->root);
+	char *s;
 	size_t len;
 
+	if (inode_dead_dir(t->fs->cwd.dentry->inode))
+		return -ENOENT; /* Linux: the cwd was removed (d_unlinked) */
+	s = path_name(&t->fs->cwd, &t->fs->root);
 	if (!s)
 		return -ENAMETOOLONG;
 	len = strlen(s) + 1;
@@ -1290,6 +1311,8 @@ int vfs_renameat2(struct task *t, int odirfd, const char *oname, int ndirfd, con
 		else
 			ret = check_sticky(t, np.dentry->inode, dst.dentry->inode);
 	}
+	if (ret == 0 && !dst.dentry && inode_dead_dir(np.dentry->inode))
+		ret = -ENOENT; /* a new name in a removed directory */
 	if (ret == 0 && dst.dentry)
 		vfs_getattr(dst.dentry->inode, &dst_st);
 	if (ret == 0)

@@ -12,7 +12,9 @@
  * tail unmapped, no VMA needed); clone's CLONE_PIDFD with CLONE_DETACHED
  * (EINVAL, no child), clone3's size past a page (E2BIG), mremap to a
  * length past the user range of nothing mapped (EINVAL) and mlock of a
- * PROT_NONE page (ENOMEM: Linux cannot fault it in). Works in a
+ * PROT_NONE page (ENOMEM: Linux cannot fault it in); a removed directory
+ * that is still the cwd (nothing made or listed in it: ENOENT, and no
+ * getcwd) and open's O_DIRECTORY | O_CREAT (EINVAL, Linux 6.4 on). Works in a
  * directory made with mkdtemp("/tmp/skashe.XXXXXX"), removed at the end. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -197,6 +199,27 @@ int main(void)
 	T("fstatat AT_STATX_DONT_SYNC", fstatat(AT_FDCWD, dir, &st, XAT_DONT_SYNC), "ok");
 	T("fstatat with 0x8000", fstatat(AT_FDCWD, dir, &st, 0x8000), "EINVAL");
 
+	/* a removed directory, still the cwd: nothing is made or listed in
+	 * it, and getcwd fails (skas made files there once, which nothing
+	 * could reach or free) */
+	snprintf(file, sizeof(file), "%s/gone", dir);
+	if (mkdir(file, 0700) == 0 && chdir(file) == 0 && rmdir(file) == 0) {
+		int dfd = open(".", O_RDONLY | O_DIRECTORY);
+
+		T("creat in a removed cwd", creat("x", 0600), "ENOENT");
+		T("mkdir in a removed cwd", mkdir("x", 0700), "ENOENT");
+		T("symlink in a removed cwd", symlink("t", "x"), "ENOENT");
+		T("mknod in a removed cwd", mknod("x", S_IFIFO | 0600, 0), "ENOENT");
+		T("getcwd in a removed cwd", syscall(SYS_getcwd, buf, sizeof(buf)), "ENOENT");
+		T("getdents64 of a removed directory",
+		  syscall(SYS_getdents64, dfd, buf, sizeof(buf)), "ENOENT");
+		T("open O_DIRECTORY | O_CREAT", open("y", O_CREAT | O_DIRECTORY | O_RDWR, 0600),
+		  "EINVAL");
+		close(dfd);
+	}
+	if (chdir("/") < 0)
+		return 1;
+	snprintf(file, sizeof(file), "%s/f", dir);
 	unlink(file);
 	rmdir(dir);
 	return 0;
