@@ -511,14 +511,9 @@ long sys_wait4(struct task *t, const struct sysargs *a)
 	return ret;
 }
 
-long sys_waitid(struct task *t, const struct sysargs *a)
+/* waitid's checks and wait: the child's count (1), 0 or -errno. */
+static long waitid_wait(struct task *t, int which, int id, int options, struct wait_result *res)
 {
-	int which = sysarg_int(a, 0), id = sysarg_int(a, 1), options = sysarg_int(a, 3);
-	uaddr_t uinfo = sysarg_uaddr(a, 2);
-	struct wait_result res = { 0 };
-	struct linux_siginfo si;
-	long ret;
-
 	if (options & ~(LINUX_WNOHANG | LINUX_WNOWAIT | LINUX_WEXITED | LINUX_WSTOPPED |
 			LINUX_WCONTINUED | LINUX_WNOTHREAD | LINUX_WCLONE | LINUX_WALL))
 		return -EINVAL;
@@ -553,10 +548,25 @@ long sys_waitid(struct task *t, const struct sysargs *a)
 	default:
 		return -EINVAL;
 	}
-	ret = do_wait(t, which, id, options, &res);
-	if (ret < 0)
-		return ret;
+	return do_wait(t, which, id, options, res);
+}
+
+long sys_waitid(struct task *t, const struct sysargs *a)
+{
+	uaddr_t uinfo = sysarg_uaddr(a, 2);
+	struct wait_result res = { 0 };
+	struct linux_siginfo si;
+	long ret = waitid_wait(t, sysarg_int(a, 0), sysarg_int(a, 1), sysarg_int(a, 3), &res);
+
 	memset(&si, 0, sizeof(si));
+	if (ret < 0) {
+		/* Linux writes infop's fields (signo to status: 28 bytes, all
+		 * 0) whatever the error, so a bad infop turns ECHILD or
+		 * EINVAL into EFAULT. */
+		if (uinfo && copy_to_user(t->mm, uinfo, &si, 28) < 0)
+			return -EFAULT;
+		return ret;
+	}
 	if (ret > 0) {
 		si.si_signo = LINUX_SIGCHLD;
 		si.fields.sigchld.pid = res.pid;

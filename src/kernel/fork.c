@@ -84,8 +84,10 @@ static int check_flags(struct task *t, const struct clone_req *r)
 		klog(LOG_INFO, "clone: CLONE_INTO_CGROUP is not supported: EINVAL");
 		return -EINVAL;
 	}
-	if ((f & LINUX_CLONE_PIDFD) &&
-	    ((f & LINUX_CLONE_THREAD) || (!r->clone3 && (f & LINUX_CLONE_PARENT_SETTID))))
+	/* CLONE_DETACHED is otherwise ignored, but Linux keeps it from
+	 * CLONE_PIDFD (to reuse it one day) */
+	if ((f & LINUX_CLONE_PIDFD) && ((f & (LINUX_CLONE_THREAD | LINUX_CLONE_DETACHED)) ||
+					(!r->clone3 && (f & LINUX_CLONE_PARENT_SETTID))))
 		return -EINVAL;
 	if ((f & LINUX_CLONE_THREAD) && r->exit_signal)
 		return -EINVAL;
@@ -272,7 +274,9 @@ long sys_clone3(struct task *t, const struct sysargs *a)
 	uint64_t size = sysarg_size(a, 1);
 	struct clone_req r = { 0 };
 
-	if (size < LINUX_CLONE_ARGS_SIZE_VER0 || size > 4096)
+	if (size > 4096) /* Linux: E2BIG first, past a page */
+		return -E2BIG;
+	if (size < LINUX_CLONE_ARGS_SIZE_VER0)
 		return -EINVAL;
 	memset(&ca, 0, sizeof(ca));
 	if (copy_from_user(t->mm, &ca, sysarg_uaddr(a, 0), size < sizeof(ca) ? size : sizeof(ca)) <

@@ -178,7 +178,9 @@ static long futex_wake_op(struct task *t, uaddr_t addr, uaddr_t addr2, bool priv
 	bool hit;
 
 	if ((encoded >> 28) & 8)
-		oparg = 1 << (oparg & 31); /* as Linux, which only logs a bad shift */
+		/* as Linux, which only logs a bad shift; unsigned, as 1 << 31
+		 * overflows an int (UBSan under trinity) */
+		oparg = (int32_t)(1U << (oparg & 31));
 	if (copy_from_user(t->mm, &old, addr2, sizeof(old)) < 0)
 		return -EFAULT;
 	switch (op) {

@@ -786,6 +786,18 @@ static long do_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len
 	struct vma *v = mm_find_vma(mm, addr);
 	int ret;
 
+	/* Shrinking in place unmaps the tail, whatever is mapped there or at
+	 * addr (Linux's mremap needs no VMA for it): munmap's checks. */
+	if (!(flags & LINUX_MREMAP_FIXED) && new_len <= old_len) {
+		if (new_len < old_len) {
+			if (old_len > TASK_SIZE || addr > TASK_SIZE - old_len)
+				return -EINVAL;
+			ret = mm_unmap(mm, addr + new_len, old_len - new_len);
+			if (ret < 0)
+				return ret;
+		}
+		return (long)addr;
+	}
 	if (!v || v->start > addr || (v->flags & VMA_STUB) || old_len > v->end - addr)
 		return -EFAULT;
 	/* The vDSO's parts never grow (Linux: VM_DONTEXPAND). */

@@ -217,6 +217,14 @@ long sys_write(struct task *t, const struct sysargs *a)
 /* pread64 and pwrite64 (Linux's ksys_pread64): a negative offset is
  * EINVAL before the fd is looked at, and a file without an offset (a pipe,
  * a socket, an eventfd) is ESPIPE before its access mode. */
+/* Linux gives every file FMODE_PREAD and FMODE_PWRITE but streams (pipes,
+ * sockets, terminals), so a file with either method is positional: a
+ * pwrite to a directory (pread only) is EBADF or EISDIR, not ESPIPE. */
+static bool file_positional(const struct file *f)
+{
+	return f->ops->pread || f->ops->pwrite;
+}
+
 static long do_pread(struct task *t, const struct sysargs *a, bool write)
 {
 	int64_t pos = sysarg_long(a, 3);
@@ -230,7 +238,7 @@ static long do_pread(struct task *t, const struct sysargs *a, bool write)
 	f = fdget_nopath(t->files, sysarg_int(a, 0));
 	if (!f)
 		return -EBADF;
-	if (write ? !f->ops->pwrite : !f->ops->pread)
+	if (!file_positional(f))
 		ret = -ESPIPE;
 	else
 		ret = write ? kern_write(t, f, buf, count, pos) : kern_read(t, f, buf, count, pos);
@@ -273,7 +281,7 @@ static long do_readv(struct task *t, int fd, uaddr_t uiov, int cnt, bool write, 
 		n = -EBADF;
 		goto out;
 	}
-	if (pos >= 0 && (write ? !f->ops->pwrite : !f->ops->pread)) {
+	if (pos >= 0 && !file_positional(f)) {
 		n = -ESPIPE;
 		goto out;
 	}
@@ -713,8 +721,11 @@ static long do_fstatat(struct task *t, int dirfd, uaddr_t upath, uaddr_t ubuf, i
 	char *path;
 	int ret;
 
-	if (flags & ~(LINUX_AT_SYMLINK_NOFOLLOW | LINUX_AT_EMPTY_PATH | LINUX_AT_NO_AUTOMOUNT))
+	/* Linux's vfs_statx takes statx's sync flags from fstatat too */
+	if (flags & ~(LINUX_AT_SYMLINK_NOFOLLOW | LINUX_AT_EMPTY_PATH | LINUX_AT_NO_AUTOMOUNT |
+		      LINUX_AT_STATX_SYNC_TYPE))
 		return -EINVAL;
+	flags &= ~LINUX_AT_STATX_SYNC_TYPE;
 	ret = get_user_path(t, upath, &path);
 	if (ret < 0)
 		return ret;
@@ -1079,7 +1090,8 @@ static long do_getxattr(struct task *t, const struct sysargs *a, int mode)
 	if (!kbuf)
 		return -ENOMEM;
 	if (mode == 2) {
-		struct file *f = fdget(t->files, sysarg_int(a, 0));
+		/* an O_PATH fd is EBADF, as Linux's fdget */
+		struct file *f = fdget_nopath(t->files, sysarg_int(a, 0));
 
 		struct inode *ino = f && f->path.dentry ? f->path.dentry->inode : NULL;
 
@@ -1123,7 +1135,8 @@ static long do_listxattr(struct task *t, const struct sysargs *a, int mode)
 	if (!kbuf)
 		return -ENOMEM;
 	if (mode == 2) {
-		struct file *f = fdget(t->files, sysarg_int(a, 0));
+		/* an O_PATH fd is EBADF, as Linux's fdget */
+		struct file *f = fdget_nopath(t->files, sysarg_int(a, 0));
 
 		struct inode *ino = f && f->path.dentry ? f->path.dentry->inode : NULL;
 

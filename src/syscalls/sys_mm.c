@@ -61,7 +61,13 @@ long sys_mmap(struct task *t, const struct sysargs *a)
 			return -EBADF;
 		}
 	} else if (flags & LINUX_MAP_HUGETLB) {
-		/* Differs from Linux: no huge pages; as on a host without any. */
+		int log = ((unsigned)flags >> LINUX_MAP_HUGE_SHIFT) & LINUX_MAP_HUGE_MASK;
+
+		/* A size x86-64 has no huge pages of is EINVAL (flags of -1
+		 * among them), as Linux's hstate lookup. Differs from Linux:
+		 * no huge pages; as on a host without any. */
+		if (log != 0 && log != 21 && log != 30)
+			return -EINVAL;
 		return -ENOMEM;
 	}
 	ret = -EINVAL;
@@ -184,7 +190,8 @@ long sys_mprotect(struct task *t, const struct sysargs *a)
 
 	if (addr & (PAGE_SIZE - 1))
 		return -EINVAL;
-	if (prot & ~(PROT_KNOWN | LINUX_PROT_GROWSDOWN | LINUX_PROT_GROWSUP))
+	/* Linux's prot is an unsigned long: bits past 31 are unknown too */
+	if ((a->a[2] >> 32) || (prot & ~(PROT_KNOWN | LINUX_PROT_GROWSDOWN | LINUX_PROT_GROWSUP)))
 		return -EINVAL;
 	if ((prot & LINUX_PROT_GROWSDOWN) && (prot & LINUX_PROT_GROWSUP))
 		return -EINVAL;
@@ -235,6 +242,11 @@ long sys_mremap(struct task *t, const struct sysargs *a)
 		return -EINVAL;
 	/* Growing a locked mapping: Linux's vma_to_resize. */
 	v = mm_find_vma(t->mm, addr);
+	/* Lengths past the user range (-4096 is not 0 after PAGE_ALIGN):
+	 * Linux's munmap of the tail rejects a shrink from one, and its
+	 * check_mremap_params any new length past TASK_SIZE. */
+	if ((old_len >= new_len && old_len > TASK_SIZE) || new_len > TASK_SIZE)
+		return -EINVAL;
 	if (v && v->start <= addr && old_len && old_len <= v->end - addr && new_len > old_len &&
 	    !lock_future_ok(t, v->flags, new_len - old_len))
 		return -EAGAIN;
@@ -392,6 +404,8 @@ static long do_mlock(struct task *t, uaddr_t start, uint64_t len, unsigned lock)
 {
 	uint64_t limit = t->proc->rlim[LINUX_RLIMIT_MEMLOCK].rlim_cur >> 12, locked;
 	bool cap = capable(&t->proc->cred, CAP_IPC_LOCK);
+	struct vma *v;
+	long ret;
 
 	if (!can_do_mlock(t))
 		return -EPERM;
@@ -402,7 +416,17 @@ static long do_mlock(struct task *t, uaddr_t start, uint64_t len, unsigned lock)
 		locked -= mm_locked_in(t->mm, start, len) >> 12;
 	if (locked > limit && !cap)
 		return -ENOMEM;
-	return mm_lock_range(t->mm, start, start + len, lock);
+	ret = mm_lock_range(t->mm, start, start + len, lock);
+	if (ret < 0 || (lock & VMA_LOCKONFAULT))
+		return ret;
+	/* Linux locks the range, then faults it in, which fails on a
+	 * PROT_NONE VMA: mlock's EFAULT from there is ENOMEM (the range
+	 * stays locked). */
+	for (v = mm_find_vma(t->mm, start); &v->link != &t->mm->vmas && v->start < start + len;
+	     v = list_entry(v->link.next, struct vma, link))
+		if (v->prot == LINUX_PROT_NONE)
+			return -ENOMEM;
+	return 0;
 }
 
 long sys_mlock(struct task *t, const struct sysargs *a)

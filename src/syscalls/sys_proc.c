@@ -667,17 +667,18 @@ long sys_personality(struct task *t, const struct sysargs *a)
 
 long sys_sched_getaffinity(struct task *t, const struct sysargs *a)
 {
-	uint64_t size = sysarg_size(a, 1);
+	/* Linux's len is an unsigned int, and len * 8 wraps in one. */
+	uint32_t size = sysarg_uint(a, 1);
 	uint64_t mask[16];
-	int ncpu = cpus_count(), i;
+	int pid = sysarg_int(a, 0), ncpu = cpus_count(), i;
 
-	if (size < sizeof(uint64_t) || (size & 7))
+	if (size * 8u < (uint32_t)ncpu || (size & 7))
 		return -EINVAL;
+	if (pid < 0 || (pid && !task_by_tid(pid)))
+		return -ESRCH;
 	memset(mask, 0, sizeof(mask));
 	for (i = 0; i < ncpu && i < 1024; i++)
 		mask[i / 64] |= 1UL << (i % 64);
-	if (size * 8 < (uint64_t)ncpu)
-		return -EINVAL;
 	size = 8 * (uint64_t)((ncpu + 63) / 64);
 	if (copy_to_user(t->mm, sysarg_uaddr(a, 2), mask, size) < 0)
 		return -EFAULT;

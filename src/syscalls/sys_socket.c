@@ -27,7 +27,7 @@ static int nofile(struct task *t)
 /* The socket at fd: *fp holds a reference to its file. */
 static struct socket *sockfd_get(struct task *t, int fd, struct file **fp, long *err)
 {
-	struct file *f = fdget(t->files, fd);
+	struct file *f = fdget_nopath(t->files, fd); /* O_PATH: EBADF, as Linux */
 	struct socket *s;
 
 	if (!f) {

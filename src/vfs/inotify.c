@@ -363,7 +363,7 @@ long sys_inotify_init1(struct task *t, const struct sysargs *a)
 /* The instance behind fd: a reference in *fp, or -EBADF / -EINVAL. */
 static int get_inst(struct task *t, int fd, struct file **fp)
 {
-	struct file *f = fdget(t->files, fd);
+	struct file *f = fdget_nopath(t->files, fd); /* O_PATH: EBADF, as Linux */
 
 	if (!f)
 		return -EBADF;

@@ -58,6 +58,13 @@ int vfs_getattr(struct inode *ino, struct linux_stat *st)
 	return ino->iop->getattr(ino, st);
 }
 
+bool inode_dead_dir(struct inode *dir)
+{
+	struct linux_stat st;
+
+	return inode_is_dir(dir) && vfs_getattr(dir, &st) == 0 && st.st_nlink == 0;
+}
+
 int inode_permission(struct task *t, struct inode *ino, int mask)
 {
 	const struct cred *c = &t->proc->cred;
@@ -513,6 +520,8 @@ static int may_create_name(struct inode *dir, const char *last, bool slash, bool
 	}
 	if (ret != -ENOENT)
 		return ret;
+	if (inode_dead_dir(dir))
+		return -ENOENT; /* removed while a cwd or fd held it (may_create) */
 	return slash && !is_dir ? -ENOENT : 0;
 }
 
@@ -656,6 +665,9 @@ static int openat2_once(struct task *t, int dirfd, const char *name, unsigned fl
 	struct inode *ino;
 	int ret;
 
+	/* Linux 6.4 on: O_DIRECTORY | O_CREAT once made a regular file */
+	if ((flags & (LINUX_O_DIRECTORY | LINUX_O_CREAT)) == (LINUX_O_DIRECTORY | LINUX_O_CREAT))
+		return -EINVAL;
 	if (flags & LINUX_O_PATH)
 		flags &= LINUX_O_PATH | LINUX_O_CLOEXEC | LINUX_O_DIRECTORY | LINUX_O_NOFOLLOW;
 	if (flags & 020000000 /* __O_TMPFILE */)
@@ -672,6 +684,12 @@ static int openat2_once(struct task *t, int dirfd, const char *name, unsigned fl
 			free(last);
 			path_put(&parent);
 			return -EISDIR;
+		}
+		/* Linux's lookup_open: nothing is made in a removed directory */
+		if (inode_dead_dir(parent.dentry->inode)) {
+			free(last);
+			path_put(&parent);
+			return -ENOENT;
 		}
 		ret = lookup_child(&(struct walk){ .t = t, .resolve = resolve }, &parent, last,
 				   &child);
@@ -920,7 +938,7 @@ long vfs_readlinkat(struct task *t, int dirfd, const char *name, char *buf, size
 	if (ret < 0)
 		return ret;
 	if (!LINUX_S_ISLNK(p.dentry->inode->mode))
-		ret = -EINVAL;
+		ret = name[0] ? -EINVAL : -ENOENT; /* "" names no link: as Linux */
 	else if (p.dentry->inode->iop->readlink)
 		ret = p.dentry->inode->iop->readlink(p.dentry->inode, buf, n);
 	else if (p.dentry->inode->iop->get_link_path) {
@@ -1000,7 +1018,11 @@ int vfs_chdir(struct task *t, int dirfd, const char *name)
 
 	if (ret < 0)
 		return ret;
-	ret = inode_permission(t, p.dentry->inode, LINUX_X_OK);
+	/* fchdir: LOOKUP_DIRECTORY does not look at an empty name's start,
+	 * and Linux's ENOTDIR comes before the permission check */
+	ret = LINUX_S_ISDIR(p.dentry->inode->mode)
+		      ? inode_permission(t, p.dentry->inode, LINUX_X_OK)
+		      : -ENOTDIR;
 	if (ret < 0) {
 		path_put(&p);
 		return ret;
@@ -1032,9 +1054,12 @@ int vfs_chroot(struct task *t, const char *name)
 
 long vfs_getcwd(struct task *t, char *buf, size_t n)
 {
-	char *s = path_name(&t->fs->cwd, &t->fs->root);
+	char *s;
 	size_t len;
 
+	if (inode_dead_dir(t->fs->cwd.dentry->inode))
+		return -ENOENT; /* Linux: the cwd was removed (d_unlinked) */
+	s = path_name(&t->fs->cwd, &t->fs->root);
 	if (!s)
 		return -ENAMETOOLONG;
 	len = strlen(s) + 1;
@@ -1286,6 +1311,8 @@ int vfs_renameat2(struct task *t, int odirfd, const char *oname, int ndirfd, con
 		else
 			ret = check_sticky(t, np.dentry->inode, dst.dentry->inode);
 	}
+	if (ret == 0 && !dst.dentry && inode_dead_dir(np.dentry->inode))
+		ret = -ENOENT; /* a new name in a removed directory */
 	if (ret == 0 && dst.dentry)
 		vfs_getattr(dst.dentry->inode, &dst_st);
 	if (ret == 0)

@@ -50,6 +50,9 @@ int vfs_fstatat(struct task *t, int dirfd, const char *path, int atflags, struct
 int vfs_statx(struct task *t, int dirfd, const char *path, int atflags, unsigned mask,
 	      struct linux_statx *stx);
 int vfs_getattr(struct inode *ino, struct linux_stat *st);
+/* A directory removed while a cwd or an open fd still holds it (its link
+ * count is 0): Linux's IS_DEADDIR. Nothing can be made or listed in it. */
+bool inode_dead_dir(struct inode *dir);
 void stat_to_statx(const struct linux_stat *st, struct linux_statx *stx);
 long vfs_readlinkat(struct task *t, int dirfd, const char *path, char *buf, size_t n);
 int vfs_faccessat(struct task *t, int dirfd, const char *path, int mode, int atflags);

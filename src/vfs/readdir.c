@@ -4,6 +4,7 @@
 
 #include "vfs/readdir.h"
 #include "vfs/file.h"
+#include "vfs/namei.h"
 #include "vfs/vfs.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
@@ -80,6 +81,10 @@ long dir_getdents64(struct file *f, void *buf, size_t n)
 	size_t off = 0;
 	int ret;
 
+	/* Linux's iterate_dir: a directory removed since it was opened
+	 * lists nothing, ENOENT */
+	if (f->inode && inode_dead_dir(f->inode))
+		return -ENOENT;
 	if (!f->dir) {
 		ret = snapshot(f);
 		if (ret < 0)

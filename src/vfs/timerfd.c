@@ -220,7 +220,7 @@ long sys_timerfd_create(struct task *t, const struct sysargs *a)
 /* The timerfd behind fd with a reference, or NULL and *err. */
 static struct file *timerfd_fdget(struct task *t, int fd, long *err)
 {
-	struct file *f = fdget(t->files, fd);
+	struct file *f = fdget_nopath(t->files, fd); /* O_PATH: EBADF, as Linux */
 
 	*err = -EBADF;
 	if (f && f->ops != &timerfd_ops) {

@@ -58,8 +58,13 @@ if command -v trinity >/dev/null 2>&1; then
     echo "# trinity: $TRINITY_N calls in $SKAS (at most ${bound}s)"
     start=$SECONDS
     # trinity will not run as root: the guest is uid 1000; /tmp is its tmpfs.
+    # --disable-fds=sockets: Debian's trinity 1.9+git20230109 reads one past
+    # its net_protocols table (rnd() % 46 over 45 entries) while it builds
+    # its socket cache, and its main process dies of SIGSEGV (exit 139)
+    # before the first call (seed 1 does so every time; sockets still come
+    # from the socket calls it makes).
     timeout -k 10 "$bound" "$SKAS" run --user=1000 --log="$out/trinity.klog" -- /bin/sh -c \
-        "cd /tmp && exec trinity -N $TRINITY_N -C 2 -q -l off -s ${TRINITY_SEED:-1}" \
+        "cd /tmp && exec trinity -N $TRINITY_N -C 2 -q -l off -s ${TRINITY_SEED:-1} --disable-fds=sockets" \
         >"$out/trinity.log" 2>&1
     rc=$?
     ran=$(sed -n 's/.*Ran \([0-9]*\) syscalls.*/\1/p' "$out/trinity.log" | tail -1)

@@ -25,6 +25,9 @@
  * FUTEX_OP(FUTEX_OP_ADD, 1, 9, 0) */
 #define FUTEX_OP_ADD_SHIFT_40  ((1u | 8u) << 28 | 40u << 12)
 #define FUTEX_OP_ADD_1_BAD_CMP (1u << 28 | 9u << 24 | 1u << 12)
+/* FUTEX_OP(FUTEX_OP_SET | FUTEX_OP_OPARG_SHIFT, 31, FUTEX_OP_CMP_EQ, 0):
+ * 1 << 31, the sign bit (an int overflow in skas's ASan build once) */
+#define FUTEX_OP_SET_SHIFT_31 ((0u | 8u) << 28 | 31u << 12)
 
 static int n;
 
@@ -245,6 +248,10 @@ int main(void)
 			    FUTEX_OP_ADD_1_BAD_CMP);
 		check(r == -1 && errno == ENOSYS && anon[4] == 5 + 256 + 1,
 		      "FUTEX_WAKE_OP with a bad comparison: ENOSYS, the add done");
+		r = syscall(SYS_futex, &anon[3], FUTEX_WAKE_OP, 1, (void *)1, &anon[4],
+			    FUTEX_OP_SET_SHIFT_31);
+		check(r == 0 && anon[4] == 0x80000000u,
+		      "FUTEX_WAKE_OP: a shift of 31 sets the sign bit");
 		errno = 0;
 		r = futex(&anon[3], FUTEX_WAIT | FUTEX_CLOCK_REALTIME, 0, &ten_ms);
 		check(r == -1 && errno == ENOSYS, "FUTEX_WAIT|FUTEX_CLOCK_REALTIME: ENOSYS");
