@@ -756,6 +756,7 @@ out:
 int exec_switch(struct task *t, struct mm *mm, struct pf_thread *th, const struct pf_regs *regs)
 {
 	struct pf_regs r;
+	bool fpu_done;
 	int ret;
 
 	/* Every register is set here: none is read from the thread first
@@ -771,7 +772,14 @@ int exec_switch(struct task *t, struct mm *mm, struct pf_thread *th, const struc
 	 * thread may have left 64-bit mode). */
 	r.cs = 0x33;
 	r.ss = 0x2b;
-	ret = platform->set_regs(th, &r);
+	/* The same host thread: its FPU starts afresh, where the platform
+	 * can with the registers (no host call of its own). */
+	ret = -EOPNOTSUPP;
+	if (th == t->thread && platform->exec_regs)
+		ret = platform->exec_regs(th, &r);
+	fpu_done = ret == 0;
+	if (ret == -EOPNOTSUPP)
+		ret = platform->set_regs(th, &r);
 	if (ret < 0 && th == t->thread) {
 		mm_put(t->mm);
 		t->mm = mm;
@@ -784,7 +792,8 @@ int exec_switch(struct task *t, struct mm *mm, struct pf_thread *th, const struc
 	if (th == t->thread) {
 		/* The same host thread (mm_create_recycled): its counts go on,
 		 * as the stub's peak size does; its FPU starts afresh. */
-		fpu_init_state(t);
+		if (!fpu_done)
+			fpu_init_state(t);
 		mm_put(t->mm);
 		t->mm = mm;
 		return 0;

@@ -128,6 +128,12 @@ struct platform_ops {
 	int (*thread_host_tid)(struct pf_thread *th);
 	int (*get_regs)(struct pf_thread *th, struct pf_regs *regs);
 	int (*set_regs)(struct pf_thread *th, const struct pf_regs *regs);
+	/* May be NULL. For exec, on a thread that ran another program: sets
+	 * the registers (rcx 0) as set_regs does and puts the FPU/SSE/AVX
+	 * state in its initial state (Linux's after exec), with no host call
+	 * more than set_regs. -EOPNOTSUPP if it cannot (then set_regs and
+	 * fpu_set). */
+	int (*exec_regs)(struct pf_thread *th, const struct pf_regs *regs);
 	/* Sets the result of the system call the thread trapped on. */
 	void (*set_result)(struct pf_thread *th, long ret);
 	/* Back to guest user mode until the next event. */

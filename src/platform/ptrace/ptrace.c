@@ -34,6 +34,7 @@
 #include <linux/ptrace.h>
 #include <linux/seccomp.h>
 #include <elf.h>
+#include <cpuid.h>
 
 #include "host/host.h"
 #include "platform/platform.h"
@@ -1127,6 +1128,37 @@ int ptrace_set_regs(struct pf_thread *th, const struct pf_regs *regs)
 	return 0;
 }
 
+/* Whether the host's user code may XRSTOR (CPUID.1:ECX OSXSAVE): then a
+ * thread's FPU is reset by the stub's STUB_EXEC_START, not with a
+ * PTRACE_SETREGSET of the whole XSAVE area. */
+static bool host_xrstor(void)
+{
+	static int ok = -1;
+	unsigned a, b, c, d;
+
+	if (ok < 0)
+		ok = __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 27));
+	return ok;
+}
+
+int ptrace_exec_regs_prep(const struct pf_regs *regs, struct pf_regs *out)
+{
+	if (!host_xrstor() || regs->rcx)
+		return -EOPNOTSUPP;
+	*out = *regs;
+	out->rcx = regs->rip;
+	out->rip = STUB_EXEC_START;
+	return 0;
+}
+
+static int ptrace_exec_regs(struct pf_thread *th, const struct pf_regs *regs)
+{
+	struct pf_regs r;
+	int ret = ptrace_exec_regs_prep(regs, &r);
+
+	return ret < 0 ? ret : ptrace_set_regs(th, &r);
+}
+
 void ptrace_set_result(struct pf_thread *th, long ret)
 {
 	if (th->regs_valid) {
@@ -1545,6 +1577,7 @@ const struct platform_ops platform_ptrace = {
 	.thread_put = ptrace_thread_put,
 	.get_regs = ptrace_get_regs,
 	.set_regs = ptrace_set_regs,
+	.exec_regs = ptrace_exec_regs,
 	.set_result = ptrace_set_result,
 	.resume = ptrace_resume,
 	.interrupt = ptrace_interrupt,

@@ -192,6 +192,9 @@ int ptrace_mm_reap(struct pf_mm *mm, struct pf_thread *th, struct host_cputime *
 	.mm_doom = ptrace_mm_doom, .mm_reap = ptrace_mm_reap, .vdso = ptrace_vdso,                 \
 	.thread_host_tid = ptrace_thread_host_tid
 
+/* exec_regs: the registers that start regs' program at STUB_EXEC_START
+ * (its FPU reset there), or -EOPNOTSUPP. */
+int ptrace_exec_regs_prep(const struct pf_regs *regs, struct pf_regs *out);
 long ptrace_fpu_get(struct pf_thread *th, void *buf, size_t size);
 int ptrace_fpu_set(struct pf_thread *th, const void *buf, size_t size);
 int ptrace_copy_fpu(struct pf_thread *dst, struct pf_thread *src);
