@@ -242,10 +242,10 @@ static int map_segments(struct mm *mm, struct binfile *b, uint64_t bias, uint64_
 
 /* Zeroes the tail of the last file page of each writable PT_LOAD with a
  * bss, as Linux's padzero, after map_segments has mapped everything: the
- * writes then need no batch of their own. A page that a later PT_LOAD maps
- * again is left alone (Linux zeroes it first and the later mapping
- * replaces it). */
-static int zero_bss(struct mm *mm, struct binfile *b, uint64_t bias)
+ * writes then need no batch of their own, and go to pk, with the stack
+ * image (one host write). A page that a later PT_LOAD maps again is left
+ * alone (Linux zeroes it first and the later mapping replaces it). */
+static int zero_bss(struct user_pokes *pk, struct binfile *b, uint64_t bias)
 {
 	static const char zeros[PAGE_SIZE];
 	int i, j, ret;
@@ -268,7 +268,7 @@ static int zero_bss(struct mm *mm, struct binfile *b, uint64_t bias)
 		}
 		if (again)
 			continue;
-		ret = poke_user(mm, fend, zeros, PAGE_ALIGN(fend) - fend);
+		ret = poke_user_add(pk, fend, zeros, PAGE_ALIGN(fend) - fend);
 		if (ret < 0)
 			return ret;
 	}
@@ -350,17 +350,19 @@ static void aux(struct auxv_builder *a, uint64_t type, uint64_t val)
 	a->v[a->n++] = val;
 }
 
-/* Lays out argv, envp and auxv as Linux's create_elf_tables does and
- * writes the whole stack image with one copy. */
+/* Lays out argv, envp and auxv as Linux's create_elf_tables does; the
+ * whole stack image goes to pk as one write (*img_out: the caller frees it
+ * once pk is flushed). */
 static int build_stack(struct task *t, struct mm *mm, struct strv *argv, struct strv *envp,
-		       const char *execfn, struct auxv_builder *a, uint64_t *sp_out)
+		       const char *execfn, struct auxv_builder *a, uint64_t *sp_out,
+		       struct user_pokes *pk, char **img_out)
 {
 	static const char platform_str[] = "x86_64";
 	uint64_t top = mm->stack_top, p, strings_lo, sp, rand_addr, plat_addr, execfn_addr;
 	size_t execfn_len = strlen(execfn) + 1, items, img_size;
 	uint64_t *words, rnd[2];
 	char *img;
-	int i, ret;
+	int i;
 
 	(void)t;
 	/* Strings, from the top down: 8 zero bytes, execfn, envp, argv. */
@@ -415,11 +417,10 @@ static int build_stack(struct task *t, struct mm *mm, struct strv *argv, struct 
 	mm->arg_start = strings_lo;
 	mm->arg_end = mm->env_start = strings_lo + argv->bytes;
 	mm->env_end = mm->env_start + envp->bytes;
-	ret = poke_user(mm, sp, img, img_size);
-	free(img);
+	*img_out = img;
 	mm->start_stack = sp;
 	*sp_out = sp;
-	return ret;
+	return poke_user_add(pk, sp, img, img_size);
 }
 
 /* Replaces argv[0] with the interpreter of a "#!" script. */
@@ -546,6 +547,8 @@ int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct s
 	struct pf_thread *th = NULL;
 	struct binfile main_bin, interp_bin;
 	struct auxv_builder a = { .n = 0 };
+	struct user_pokes pk = { .n = 0 };
+	char *img = NULL;
 	char *execfn = exec_name(dirfd, path), *cur = strdup(execfn ? execfn : ""),
 	     *interp_path = NULL;
 	/* The name is gone after exec when its fd is close-on-exec: a
@@ -553,7 +556,7 @@ int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct s
 	 * BINPRM_FLAGS_PATH_INACCESSIBLE). */
 	bool inaccessible =
 		dirfd != LINUX_AT_FDCWD && path[0] != '/' && fd_is_cloexec(t->files, dirfd);
-	uint64_t bias = 0, ibias = 0, end, entry, sp, vdso = 0, vdso_from = 0;
+	uint64_t bias = 0, ibias = 0, end, entry, sp = 0, vdso = 0, vdso_from = 0;
 	struct mm *mm = NULL;
 	bool recycled = false, exec_failed = false;
 	long lb;
@@ -703,12 +706,15 @@ int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct s
 		ret = platform->thread_new(mm->pf, t, &th);
 	if (ret < 0)
 		goto out;
-	ret = zero_bss(mm, &main_bin, bias);
+	pk.mm = mm;
+	ret = zero_bss(&pk, &main_bin, bias);
 	if (ret == 0 && main_bin.lay.interp >= 0)
-		ret = zero_bss(mm, &interp_bin, ibias);
-	if (ret < 0)
-		goto out;
-	ret = build_stack(t, mm, argv, envp, execfn, &a, &sp);
+		ret = zero_bss(&pk, &interp_bin, ibias);
+	if (ret == 0)
+		ret = build_stack(t, mm, argv, envp, execfn, &a, &sp, &pk, &img);
+	if (ret == 0)
+		ret = poke_user_flush(&pk);
+	free(img);
 	if (ret < 0)
 		goto out;
 	ret = platform->mm_flush(mm->pf);
@@ -750,6 +756,7 @@ out:
 int exec_switch(struct task *t, struct mm *mm, struct pf_thread *th, const struct pf_regs *regs)
 {
 	struct pf_regs r;
+	bool fpu_done;
 	int ret;
 
 	/* Every register is set here: none is read from the thread first
@@ -765,7 +772,14 @@ int exec_switch(struct task *t, struct mm *mm, struct pf_thread *th, const struc
 	 * thread may have left 64-bit mode). */
 	r.cs = 0x33;
 	r.ss = 0x2b;
-	ret = platform->set_regs(th, &r);
+	/* The same host thread: its FPU starts afresh, where the platform
+	 * can with the registers (no host call of its own). */
+	ret = -EOPNOTSUPP;
+	if (th == t->thread && platform->exec_regs)
+		ret = platform->exec_regs(th, &r);
+	fpu_done = ret == 0;
+	if (ret == -EOPNOTSUPP)
+		ret = platform->set_regs(th, &r);
 	if (ret < 0 && th == t->thread) {
 		mm_put(t->mm);
 		t->mm = mm;
@@ -778,7 +792,8 @@ int exec_switch(struct task *t, struct mm *mm, struct pf_thread *th, const struc
 	if (th == t->thread) {
 		/* The same host thread (mm_create_recycled): its counts go on,
 		 * as the stub's peak size does; its FPU starts afresh. */
-		fpu_init_state(t);
+		if (!fpu_done)
+			fpu_init_state(t);
 		mm_put(t->mm);
 		t->mm = mm;
 		return 0;

@@ -62,6 +62,41 @@ int poke_user(struct mm *mm, uaddr_t dst, const void *src, size_t n)
 	return platform->mm_write(mm->pf, dst, src, n) == (long)n ? 0 : -EFAULT;
 }
 
+int poke_user_add(struct user_pokes *pk, uaddr_t dst, const void *src, size_t n)
+{
+	int ret = 0;
+
+	if (pk->n == USER_POKE_MAX)
+		ret = poke_user_flush(pk);
+	pk->v[pk->n].addr = dst;
+	pk->v[pk->n].src = src;
+	pk->v[pk->n].len = n;
+	pk->n++;
+	return ret;
+}
+
+int poke_user_flush(struct user_pokes *pk)
+{
+	struct pf_iov v[USER_POKE_MAX];
+	int i, n = pk->n, ret = 0;
+
+	_Static_assert(USER_POKE_MAX <= PF_WRITEV_MAX, "pokes per host call");
+	pk->n = 0;
+	if (n == 0)
+		return 0;
+	if (!platform->mm_writev) {
+		for (i = 0; i < n && ret == 0; i++)
+			ret = poke_user(pk->mm, pk->v[i].addr, pk->v[i].src, pk->v[i].len);
+		return ret;
+	}
+	for (i = 0; i < n; i++) {
+		v[i].addr = pk->v[i].addr;
+		v[i].src = pk->v[i].src;
+		v[i].len = pk->v[i].len;
+	}
+	return platform->mm_writev(pk->mm->pf, v, n);
+}
+
 /* Most strings (paths, names) are short: the first read takes at most
  * FIRST_CHUNK bytes (a 4 KiB process_vm_readv costs ~0.4 µs more than a
  * 64-byte one here), the rest goes a page at a time. */
@@ -94,15 +129,34 @@ void user_reader_init(struct user_reader *r, struct mm *mm)
 	r->mm = mm;
 	r->base = 0;
 	r->len = 0;
+	r->peer = NULL;
+}
+
+void user_reader_pair(struct user_reader *a, struct user_reader *b)
+{
+	a->peer = b;
+	b->peer = a;
 }
 
 /* Makes the window hold addr (from addr's page on): 0 or -EFAULT. */
 static int reader_fill(struct user_reader *r, uaddr_t addr)
 {
+	struct user_reader *q = r->peer;
 	uaddr_t base = addr & PAGE_MASK;
-	size_t ok = mm_accessible(r->mm, base, USER_READER_SIZE, false);
+	size_t ok;
 	long n;
 
+	/* The peer's window holds addr: its bytes from addr's page on (the
+	 * same moment's), no host read. */
+	if (q && addr >= q->base && addr - q->base < q->len) {
+		if (base < q->base)
+			base = q->base;
+		r->len = q->len - (base - q->base);
+		memcpy(r->buf, q->buf + (base - q->base), r->len);
+		r->base = base;
+		return 0;
+	}
+	ok = mm_accessible(r->mm, base, USER_READER_SIZE, false);
 	if (ok <= addr - base) {
 		/* Not readable, or just below the stack: grow it or fail. */
 		if (!accessible(r->mm, addr, 1, false))
@@ -118,6 +172,22 @@ static int reader_fill(struct user_reader *r, uaddr_t addr)
 	r->base = base;
 	r->len = (size_t)n;
 	return 0;
+}
+
+void user_reader_prefetch(struct user_reader *r, uaddr_t addr)
+{
+	uaddr_t base = addr & PAGE_MASK;
+	size_t ok = mm_accessible(r->mm, base, USER_READER_SIZE, false);
+	long n;
+
+	if (ok <= addr - base)
+		return; /* no stack growth for a look ahead */
+	n = platform->mm_read(r->mm->pf, r->buf, base, ok);
+	r->len = 0;
+	if (n > (long)(addr - base)) {
+		r->base = base;
+		r->len = (size_t)n;
+	}
 }
 
 /* The bytes of the window from addr on (filling it if needed): how many,

@@ -20,6 +20,21 @@ long copy_to_user_partial(struct mm *mm, uaddr_t dst, const void *src, size_t n)
 size_t user_prefix(struct mm *mm, uaddr_t addr, size_t n, bool write);
 /* Like copy_to_user, ignoring page protections (exec building a stack). */
 int poke_user(struct mm *mm, uaddr_t dst, const void *src, size_t n);
+/* poke_user of several ranges at once (one host call where the platform
+ * can): writes queued with poke_user_add go with poke_user_flush (or
+ * with the add that finds the queue full). 0 or -EFAULT. */
+#define USER_POKE_MAX 16
+struct user_pokes {
+	struct mm *mm;
+	int n;
+	struct {
+		uaddr_t addr;
+		const void *src;
+		size_t len;
+	} v[USER_POKE_MAX];
+};
+int poke_user_add(struct user_pokes *pk, uaddr_t dst, const void *src, size_t n);
+int poke_user_flush(struct user_pokes *pk);
 
 /* A read-ahead window over guest memory, for many small reads close
  * together (execve's argv and envp: a pointer and a string each): one
@@ -32,10 +47,19 @@ struct user_reader {
 	struct mm *mm;
 	uaddr_t base; /* the window: [base, base + len) */
 	size_t len;
+	/* Another window over the same memory (or NULL): an address it holds
+	 * is taken from it, not read again (execve's path, pointers and
+	 * strings often share the caller's stack page). */
+	struct user_reader *peer;
 	char buf[USER_READER_SIZE];
 };
 
 void user_reader_init(struct user_reader *r, struct mm *mm);
+/* Makes a and b (initialized) each other's peer. */
+void user_reader_pair(struct user_reader *a, struct user_reader *b);
+/* Fills the window from addr's page on if addr is readable as it is (no
+ * error: a later read reports it). */
+void user_reader_prefetch(struct user_reader *r, uaddr_t addr);
 /* As copy_from_user and strncpy_from_user, through the window. */
 int user_reader_copy(struct user_reader *r, void *dst, uaddr_t src, size_t n);
 long user_reader_strncpy(struct user_reader *r, char *dst, uaddr_t src, size_t max);

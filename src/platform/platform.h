@@ -61,6 +61,14 @@ struct pf_vdso {
 
 struct host_cputime;
 
+/* One range of mm_writev: len bytes from src to the guest's addr. */
+struct pf_iov {
+	uint64_t addr;
+	const void *src;
+	size_t len;
+};
+#define PF_WRITEV_MAX 16
+
 struct platform_ops {
 	const char *name;
 	/* 0 if the host supports the backend (NULL: always). */
@@ -93,6 +101,9 @@ struct platform_ops {
 	 * VMAs first. Return bytes moved (maybe short) or -EFAULT. */
 	long (*mm_read)(struct pf_mm *mm, void *dst, uint64_t src, size_t n);
 	long (*mm_write)(struct pf_mm *mm, uint64_t dst, const void *src, size_t n);
+	/* May be NULL: n mm_writes (n <= PF_WRITEV_MAX) in one host call;
+	 * 0 if every byte was written, else -EFAULT. */
+	int (*mm_writev)(struct pf_mm *mm, const struct pf_iov *v, int n);
 	/* The host pid of the stub, for tests and the log. */
 	int (*mm_host_pid)(struct pf_mm *mm);
 
@@ -117,6 +128,12 @@ struct platform_ops {
 	int (*thread_host_tid)(struct pf_thread *th);
 	int (*get_regs)(struct pf_thread *th, struct pf_regs *regs);
 	int (*set_regs)(struct pf_thread *th, const struct pf_regs *regs);
+	/* May be NULL. For exec, on a thread that ran another program: sets
+	 * the registers (rcx 0) as set_regs does and puts the FPU/SSE/AVX
+	 * state in its initial state (Linux's after exec), with no host call
+	 * more than set_regs. -EOPNOTSUPP if it cannot (then set_regs and
+	 * fpu_set). */
+	int (*exec_regs)(struct pf_thread *th, const struct pf_regs *regs);
 	/* Sets the result of the system call the thread trapped on. */
 	void (*set_result)(struct pf_thread *th, long ret);
 	/* Back to guest user mode until the next event. */

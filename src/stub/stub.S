@@ -299,6 +299,32 @@ sys_exit:
 	syscall
 	hlt
 
+	/* A recycled thread's start of a new program (stub.h
+	 * STUB_EXEC_START). RFBM: every component but AMX tile data (never
+	 * the guest's: XFD may trap it). mov, xrstor and jmp leave the flags
+	 * as the kernel set them. */
+	.org	STUB_EXEC_START - STUB_CODE, 0xcc
+	.globl	stub_exec_start
+stub_exec_start:
+	mov	%rcx, stub_data + (STUB_EXEC_ENTRY - STUB_DATA)(%rip)
+	mov	$0xfffbffff, %eax
+	mov	$-1, %edx
+	xrstor64 stub_fpu_init(%rip)
+	mov	$0, %eax
+	mov	$0, %ecx
+	mov	$0, %edx
+	jmp	*stub_data + (STUB_EXEC_ENTRY - STUB_DATA)(%rip)
+
+	/* Its image: FCW and MXCSR at their defaults (MXCSR is loaded
+	 * whatever XSTATE_BV says), an XSAVE header of zeros: every
+	 * component in its initial state. */
+	.org	STUB_FPU_INIT - STUB_CODE, 0xcc
+stub_fpu_init:
+	.word	0x37f
+	.org	STUB_FPU_INIT - STUB_CODE + 24, 0
+	.long	0x1f80
+	.org	STUB_FPU_INIT - STUB_CODE + 576, 0
+
 	/* A recvmsg op: its header at rsi (stub.h STUB_MSG_*), written
 	 * afresh (a guest thread may have changed it), then the call. */
 fill_msghdr:

@@ -30,6 +30,17 @@
 /* Where a retired guest thread is sent to exit on its own. */
 #define STUB_EXIT_THREAD (STUB_CODE + 0x100)
 
+/* ptrace and seccomp backends: a recycled guest thread starts a new
+ * program here (exec), rcx = the program's entry, every other register as
+ * the program gets it: the FPU/SSE/AVX state is put in its initial state
+ * (xrstor of STUB_FPU_INIT, XSTATE_BV 0), then rax, rcx and rdx are zeroed
+ * and it jumps to the entry (kept at STUB_EXEC_ENTRY for the jump: the
+ * scratch page, not the guest's stack), the flags untouched. No host
+ * call: the thread's FPU costs no ptrace write of its own. */
+#define STUB_EXEC_START (STUB_CODE + 0x700)
+#define STUB_FPU_INIT	(STUB_CODE + 0x740) /* 576 bytes, 64-aligned, r-x */
+#define STUB_EXEC_ENTRY (STUB_DATA + 0xff8)
+
 /* The doorbell loop (the control thread's resting place between batches):
  * it waits on STUB_BELL_WORD (FUTEX_WAIT) until the word differs from the
  * last value it ran, runs the ops from STUB_OPS, and reports the end with

@@ -445,16 +445,25 @@ static long do_execveat(struct task *t, int dirfd, uaddr_t upath, uaddr_t uargv,
 
 	if (atflags & ~(LINUX_AT_EMPTY_PATH | LINUX_AT_SYMLINK_NOFOLLOW))
 		return -EINVAL;
-	ret = strncpy_from_user(t->mm, path, upath, sizeof(path));
-	if (ret < 0)
-		return ret;
-	if (ret == 0 && !(atflags & LINUX_AT_EMPTY_PATH))
-		return -ENOENT;
 	rd = malloc(2 * sizeof(*rd));
 	if (!rd)
 		return -ENOMEM;
 	user_reader_init(&rd[0], t->mm);
 	user_reader_init(&rd[1], t->mm);
+	user_reader_pair(&rd[0], &rd[1]);
+	/* The caller's path, argv and its strings usually lie close together
+	 * (its stack): the window over argv, read first, often holds the rest
+	 * too, one host read for all. The path is still taken first (its
+	 * error comes before argv's, as Linux's getname). */
+	if (uargv)
+		user_reader_prefetch(&rd[0], uargv);
+	ret = user_reader_strncpy(&rd[1], path, upath, sizeof(path));
+	if (ret == 0 && !(atflags & LINUX_AT_EMPTY_PATH))
+		ret = -ENOENT;
+	if (ret < 0) {
+		free(rd);
+		return ret;
+	}
 	ret = get_strv(rd, uargv, &argv);
 	if (ret == 0)
 		ret = get_strv(rd, uenvp, &envp);

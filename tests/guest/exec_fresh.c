@@ -1,8 +1,8 @@
 /* What an exec leaves of the old program: nothing. The program re-execs
  * itself (/proc/self/exe) through stages: a page it mapped at a fixed
  * address is gone, the FPU/SSE control state is back to its initial
- * values (MXCSR 0x1f80, x87 control word 0x37f; at the first exec and at
- * one after it), a vDSO the old program
+ * values (MXCSR 0x1f80, x87 control word 0x37f, the x87 stack empty; at
+ * the first exec and at one after it), a vDSO the old program
  * patched is not the new one's, memory at the top of the range is gone,
  * the vDSO works after a chain of execs and after the old program
  * unmapped its own, and /proc/self/maps names no second [vdso]. skas keeps a
@@ -57,8 +57,17 @@ static uint16_t get_fcw(void)
 	return v;
 }
 
+/* The x87 stack's top (FSW bits 11-13): 0 when empty. */
+static unsigned get_x87_top(void)
+{
+	uint16_t v;
+
+	__asm__ volatile("fnstsw %0" : "=m"(v));
+	return (v >> 11) & 7;
+}
+
 /* Round toward zero, all exceptions unmasked but the precision one; x87
- * at single precision. */
+ * at single precision, a value left on its stack. */
 static void set_fpu_modes(void)
 {
 	uint32_t mx = 0x6000 | 0x1000;
@@ -66,6 +75,7 @@ static void set_fpu_modes(void)
 
 	__asm__ volatile("ldmxcsr %0" ::"m"(mx));
 	__asm__ volatile("fldcw %0" ::"m"(cw));
+	__asm__ volatile("fld1" ::: "st");
 }
 
 /* [vdso] is whole and clock_gettime agrees with the syscall. */
@@ -160,6 +170,7 @@ int main(int argc, char **argv)
 		      "and it reads as fresh zeroes");
 		check(get_mxcsr() == 0x1f80, "MXCSR back to 0x1f80");
 		check(get_fcw() == 0x37f, "x87 control word back to 0x37f");
+		check(get_x87_top() == 0, "the x87 stack empty");
 		check(vdso_ok() && count_maps("[vdso]") == 1, "one working vDSO after an exec");
 		/* Again, for an exec that is not the first: the FPU's initial
 		 * state is not the previous exec's alone. */
@@ -170,6 +181,7 @@ int main(int argc, char **argv)
 		check(vdso_ok() && count_maps("[vdso]") == 1, "one working vDSO after two execs");
 		check(get_mxcsr() == 0x1f80, "MXCSR back to 0x1f80 at a second exec");
 		check(get_fcw() == 0x37f, "x87 control word back to 0x37f at a second exec");
+		check(get_x87_top() == 0, "the x87 stack empty at a second exec");
 		unmap_vdso();
 		check(count_maps("[vdso]") == 0, "the program unmapped its vDSO");
 		reexec("fourth");

@@ -9,7 +9,8 @@
 # (+ exit + wait) and of a fork + exec of a dynamic program, under both
 # platforms: ptrace requests, kills and fds sent to stubs per process, and
 # no /proc file opened at a process's end (its count comes with the wait4
-# that reaps its stub); under seccomp, SIGCHLD handler runs per fork. Then
+# that reaps its stub); under seccomp, SIGCHLD handler runs per fork; an
+# exec's own process_vm_readv/writev calls and ptrace requests. Then
 # the host's fstat calls per first open of a host file and per fork + exec
 # of a dynamic program on the default root. One TAP line per check, then
 # "N passed, M failed".
@@ -79,8 +80,21 @@ within() {
 	if [ "$1" -le "$2" ]; then echo ok; else echo "$1 > $2"; fi
 }
 
+cat >"$tmp/t.c" <<'EOF'
+/* t: exits at once, no libc (an exec's own host calls only); a data
+ * segment ending in a bss, whose first page's tail exec zeroes. */
+long d = 1;
+char b[8192];
+
+void _start(void)
+{
+	b[0] = (char)d;
+	__asm__ volatile("syscall" ::"a"(231), "D"(b[1]));
+}
+EOF
 if ! gcc -static -O2 -o "$tmp/g" "$tmp/g.c" 2>"$tmp/cc.err" ||
-	! gcc -static -O2 -o "$tmp/f" "$tmp/f.c" 2>"$tmp/cc.err"; then
+	! gcc -static -O2 -o "$tmp/f" "$tmp/f.c" 2>"$tmp/cc.err" ||
+	! gcc -static -nostdlib -O2 -o "$tmp/t" "$tmp/t.c" 2>"$tmp/cc.err"; then
 	echo "not ok 1 - build the guest"
 	sed 's/^/# /' "$tmp/cc.err"
 	exit 1
@@ -137,9 +151,14 @@ check "a host fd watched: one epoll_wait per guest call" ok \
 F=100
 FEV=syscalls:sys_enter_ptrace,syscalls:sys_enter_kill,syscalls:sys_enter_sendmsg,syscalls:sys_enter_openat
 FEV=$FEV,syscalls:sys_enter_rt_sigreturn,syscalls:sys_enter_recvmsg
+FEV=$FEV,syscalls:sys_enter_process_vm_readv,syscalls:sys_enter_process_vm_writev
 # per FILE NAME: the count over the no-fork run's, per fork (rounded up).
 per() {
 	echo $((($(count "$1" "$2") - $(count "$tmp/f0" "$2") + F - 1) / F))
+}
+# xper NAME: an exec's own count, over a fork+exit's (to the nearest).
+xper() {
+	echo $((($(count "$tmp/ft" "$1") - $(count "$tmp/fk" "$1") + F / 2) / F))
 }
 for pf in seccomp ptrace; do
 	"$SKAS" run --platform=$pf -- /bin/true >/dev/null 2>&1 || continue # no seccomp here
@@ -147,7 +166,19 @@ for pf in seccomp ptrace; do
 	perf stat -x, -o "$tmp/fk" -e "$FEV" "$SKAS" run --platform=$pf -- "$tmp/f" $F </dev/null
 	perf stat -x, -o "$tmp/fx" -e "$FEV" "$SKAS" run --platform=$pf -- "$tmp/f" $F /bin/true \
 		</dev/null
+	perf stat -x, -o "$tmp/ft" -e "$FEV" "$SKAS" run --platform=$pf -- "$tmp/f" $F "$tmp/t" \
+		</dev/null
 	lim=$([ $pf = seccomp ] && echo 14 || echo 20)
+	# An exec of a static program (t), over a fork+exit: one read of
+	# the path, argv and envp (the caller's stack: the windows share what
+	# they hold, argv's first; was 3), one write (the bss tail and the
+	# stack image together, the stub's scratch page cleared by its batch;
+	# was 3), and 4 ptrace requests (the exec's trap, its batch, the new
+	# registers, the resume: the FPU is reset by the stub, was 5 with a
+	# SETREGSET of it).
+	check "$pf: one process_vm_readv per exec" ok "$(within "$(xper process_vm_readv)" 1)"
+	check "$pf: one process_vm_writev per exec" ok "$(within "$(xper process_vm_writev)" 1)"
+	check "$pf: 4 ptrace requests per exec" ok "$(within "$(xper ptrace)" 4)"
 	check "$pf: ptrace requests per fork+exit+wait" ok "$(within "$(per "$tmp/fk" ptrace)" $lim)"
 	check "$pf: one kill per fork+exit+wait" ok "$(within "$(per "$tmp/fk" kill)" 1)"
 	check "$pf: one fd per file or mmap sent per fork+exec" ok \

@@ -34,6 +34,7 @@
 #include <linux/ptrace.h>
 #include <linux/seccomp.h>
 #include <elf.h>
+#include <cpuid.h>
 
 #include "host/host.h"
 #include "platform/platform.h"
@@ -813,17 +814,16 @@ int ptrace_mm_unmap(struct pf_mm *mm, uint64_t addr, uint64_t len)
 
 int ptrace_mm_recycle(struct pf_mm *mm, uint64_t keep, uint64_t keep_len)
 {
-	int ret = ptrace_reserve_ops(mm, 3, 0);
+	int ret = ptrace_reserve_ops(mm, 4, 0);
 
 	if (ret < 0)
 		return ret;
-	/* The stub's own guest-writable scratch page is cleared now: what
-	 * the old image wrote there does not survive its exec (security.sh).
-	 * Guests may map above the stub too. */
-	static const char zero[4096];
-
-	if (ptrace_mm_write(mm, STUB_DATA, zero, sizeof(zero)) != sizeof(zero))
-		return -ESRCH;
+	/* The stub's own guest-writable scratch page (its bss: private
+	 * anonymous memory) is cleared first in the batch, before any
+	 * recvmsg op writes its header there: what the old image wrote does
+	 * not survive its exec (security.sh), and no host write of its own
+	 * is needed. Guests may map above the stub too. */
+	ptrace_queue_op(mm, SYS_madvise, STUB_DATA, 4096, MADV_DONTNEED, 0, 0, 0);
 	ptrace_queue_op(mm, SYS_munmap, STUB_END, STUB_TASK_TOP - STUB_END, 0, 0, 0, 0);
 	if (keep_len == 0 || keep + keep_len > STUB_BASE || keep % 4096 || keep_len % 4096) {
 		ptrace_queue_op(mm, SYS_munmap, 0, STUB_BASE, 0, 0, 0, 0);
@@ -888,6 +888,28 @@ long ptrace_mm_write(struct pf_mm *mm, uint64_t dst, const void *src, size_t n)
 		return -EFAULT;
 	r = process_vm_writev(mm->ctl_pid, &local, 1, &remote, 1, 0);
 	return r < 0 ? -EFAULT : r;
+}
+
+int ptrace_mm_writev(struct pf_mm *mm, const struct pf_iov *v, int n)
+{
+	struct iovec local[PF_WRITEV_MAX], remote[PF_WRITEV_MAX];
+	size_t total = 0;
+	int i;
+
+	if (n < 0 || n > PF_WRITEV_MAX)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		local[i].iov_base = (void *)v[i].src;
+		remote[i].iov_base = (void *)v[i].addr;
+		local[i].iov_len = remote[i].iov_len = v[i].len;
+		total += v[i].len;
+	}
+	if (mm->nops && ptrace_run_batch(mm, NULL) == -ESRCH)
+		return -EFAULT;
+	/* A short count: the remote ranges are written in order, and one
+	 * failed part way. */
+	return process_vm_writev(mm->ctl_pid, local, n, remote, n, 0) == (ssize_t)total ? 0
+											: -EFAULT;
 }
 
 void ptrace_mm_doom(struct pf_mm *mm)
@@ -1104,6 +1126,37 @@ int ptrace_set_regs(struct pf_thread *th, const struct pf_regs *regs)
 	th->regs_dirty = true;
 	th->has_result = false;
 	return 0;
+}
+
+/* Whether the host's user code may XRSTOR (CPUID.1:ECX OSXSAVE): then a
+ * thread's FPU is reset by the stub's STUB_EXEC_START, not with a
+ * PTRACE_SETREGSET of the whole XSAVE area. */
+static bool host_xrstor(void)
+{
+	static int ok = -1;
+	unsigned a, b, c, d;
+
+	if (ok < 0)
+		ok = __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 27));
+	return ok;
+}
+
+int ptrace_exec_regs_prep(const struct pf_regs *regs, struct pf_regs *out)
+{
+	if (!host_xrstor() || regs->rcx)
+		return -EOPNOTSUPP;
+	*out = *regs;
+	out->rcx = regs->rip;
+	out->rip = STUB_EXEC_START;
+	return 0;
+}
+
+static int ptrace_exec_regs(struct pf_thread *th, const struct pf_regs *regs)
+{
+	struct pf_regs r;
+	int ret = ptrace_exec_regs_prep(regs, &r);
+
+	return ret < 0 ? ret : ptrace_set_regs(th, &r);
 }
 
 void ptrace_set_result(struct pf_thread *th, long ret)
@@ -1524,6 +1577,7 @@ const struct platform_ops platform_ptrace = {
 	.thread_put = ptrace_thread_put,
 	.get_regs = ptrace_get_regs,
 	.set_regs = ptrace_set_regs,
+	.exec_regs = ptrace_exec_regs,
 	.set_result = ptrace_set_result,
 	.resume = ptrace_resume,
 	.interrupt = ptrace_interrupt,

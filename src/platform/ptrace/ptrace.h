@@ -176,6 +176,7 @@ int ptrace_mm_move(struct pf_mm *mm, uint64_t old_addr, uint64_t old_len, uint64
 int ptrace_mm_flush(struct pf_mm *mm);
 long ptrace_mm_read(struct pf_mm *mm, void *dst, uint64_t src, size_t n);
 long ptrace_mm_write(struct pf_mm *mm, uint64_t dst, const void *src, size_t n);
+int ptrace_mm_writev(struct pf_mm *mm, const struct pf_iov *v, int n);
 int ptrace_mm_host_pid(struct pf_mm *mm);
 void ptrace_mm_doom(struct pf_mm *mm);
 int ptrace_mm_reap(struct pf_mm *mm, struct pf_thread *th, struct host_cputime *out,
@@ -187,9 +188,13 @@ int ptrace_mm_reap(struct pf_mm *mm, struct pf_thread *th, struct host_cputime *
 	.mm_map = ptrace_mm_map, .mm_unmap = ptrace_mm_unmap, .mm_recycle = ptrace_mm_recycle,     \
 	.mm_protect = ptrace_mm_protect, .mm_advise = ptrace_mm_advise, .mm_move = ptrace_mm_move, \
 	.mm_flush = ptrace_mm_flush, .mm_read = ptrace_mm_read, .mm_write = ptrace_mm_write,       \
-	.mm_host_pid = ptrace_mm_host_pid, .mm_doom = ptrace_mm_doom, .mm_reap = ptrace_mm_reap,   \
-	.vdso = ptrace_vdso, .thread_host_tid = ptrace_thread_host_tid
+	.mm_writev = ptrace_mm_writev, .mm_host_pid = ptrace_mm_host_pid,                          \
+	.mm_doom = ptrace_mm_doom, .mm_reap = ptrace_mm_reap, .vdso = ptrace_vdso,                 \
+	.thread_host_tid = ptrace_thread_host_tid
 
+/* exec_regs: the registers that start regs' program at STUB_EXEC_START
+ * (its FPU reset there), or -EOPNOTSUPP. */
+int ptrace_exec_regs_prep(const struct pf_regs *regs, struct pf_regs *out);
 long ptrace_fpu_get(struct pf_thread *th, void *buf, size_t size);
 int ptrace_fpu_set(struct pf_thread *th, const void *buf, size_t size);
 int ptrace_copy_fpu(struct pf_thread *dst, struct pf_thread *src);

@@ -352,6 +352,14 @@ static int sc_set_regs(struct pf_thread *th, const struct pf_regs *regs)
 	return ptrace_set_regs(th, regs);
 }
 
+static int sc_exec_regs(struct pf_thread *th, const struct pf_regs *regs)
+{
+	struct pf_regs r;
+	int ret = ptrace_exec_regs_prep(regs, &r);
+
+	return ret < 0 ? ret : sc_set_regs(th, &r);
+}
+
 /* Answers the notification; false if the thread's wait was interrupted
  * under us (it then heads for a ptrace stop). */
 static int answer(struct pf_thread *th)
@@ -714,6 +722,7 @@ const struct platform_ops platform_seccomp = {
 	.thread_put = sc_thread_put,
 	.get_regs = sc_get_regs,
 	.set_regs = sc_set_regs,
+	.exec_regs = sc_exec_regs,
 	.set_result = ptrace_set_result,
 	.resume = sc_resume,
 	.interrupt = sc_interrupt,
