@@ -20,7 +20,8 @@ struct task;
 struct poll_table;
 struct socket;
 
-enum sock_state { SS_CLOSE, SS_LISTEN, SS_ESTABLISHED };
+/* SS_CONNECTING: a TCP connect() waiting for room in a listener's queue */
+enum sock_state { SS_CLOSE, SS_LISTEN, SS_ESTABLISHED, SS_CONNECTING };
 
 enum { RCV_SHUTDOWN = 1, SEND_SHUTDOWN = 2, SHUTDOWN_MASK = 3 };
 
