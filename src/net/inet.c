@@ -29,15 +29,29 @@
 #define IP_FREEBIND	     15
 #define IPV6_TCLASS	     67
 
-static LIST_HEAD_DECL(tcp_table);
-static LIST_HEAD_DECL(udp_table);
+/* The port tables: sockets by local port, hashed, so that a bind or an
+ * ephemeral port costs a short chain, not every socket (a guest holding
+ * all 28232 ephemeral ports must not make each pick quadratic). */
+#define PORT_HASH 4096
+static struct list_head tcp_table[PORT_HASH], udp_table[PORT_HASH];
 
 static const uint8_t v4_mapped_prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
 static const uint8_t v6_loopback[16] = { [15] = 1 };
 
-struct list_head *inet_table(int proto)
+struct list_head *inet_table(int proto, uint16_t port)
 {
-	return proto == LINUX_IPPROTO_TCP ? &tcp_table : &udp_table;
+	static bool ready;
+	int i;
+
+	if (!ready) {
+		for (i = 0; i < PORT_HASH; i++) {
+			list_init(&tcp_table[i]);
+			list_init(&udp_table[i]);
+		}
+		ready = true;
+	}
+	return proto == LINUX_IPPROTO_TCP ? &tcp_table[port % PORT_HASH]
+					  : &udp_table[port % PORT_HASH];
 }
 
 bool inet_is_v4(const uint8_t addr[16])
@@ -340,7 +354,7 @@ static bool port_in_use(const struct inet_sock *in, uint16_t port, bool listenin
 {
 	struct inet_sock *o;
 
-	list_for_each_entry(o, inet_table(in->proto), port_link)
+	list_for_each_entry(o, inet_table(in->proto, port), port_link)
 	{
 		if (o->sport == port && bind_conflict(in, o, listening))
 			return true;
@@ -352,7 +366,7 @@ static bool port_taken(int proto, uint16_t port)
 {
 	struct inet_sock *o;
 
-	list_for_each_entry(o, inet_table(proto), port_link)
+	list_for_each_entry(o, inet_table(proto, port), port_link)
 	{
 		if (o->sport == port)
 			return true;
@@ -363,7 +377,7 @@ static bool port_taken(int proto, uint16_t port)
 static void hash_port(struct inet_sock *in, uint16_t port)
 {
 	in->sport = port;
-	list_add_tail(&in->port_link, inet_table(in->proto));
+	list_add_tail(&in->port_link, inet_table(in->proto, port));
 }
 
 void inet_unhash(struct inet_sock *in)

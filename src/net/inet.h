@@ -68,8 +68,9 @@ void inet_unhash(struct inet_sock *in);
 int inet_listen_port(struct inet_sock *in);
 /* Does in's local address take packets sent to dst? */
 bool inet_covers(const struct inet_sock *in, const uint8_t dst[16]);
-/* The sockets bound to port on proto, for lookups: the list and link. */
-struct list_head *inet_table(int proto);
+/* The chain of proto's port table that holds the sockets bound to port
+ * (and others: check sport), by port_link. */
+struct list_head *inet_table(int proto, uint16_t port);
 /* addr:port as a sockaddr of family; returns its length. */
 int inet_fill_addr(int family, const uint8_t addr[16], uint16_t port,
 		   struct linux_sockaddr_storage *a);

@@ -108,6 +108,12 @@ int sock_setsockopt(struct socket *s, int level, int name, const void *val, unsi
 /* *len: the guest's buffer size in, the size to copy out on return. */
 int sock_getsockopt(struct socket *s, int level, int name, void *val, int *len);
 
+/* Every queued buffer's truesize (net/unix_msg.c, net/udp.c): false when
+ * the instance's socket memory is used up (a send is ENOBUFS, a datagram
+ * dropped), so no number of sockets or SO_*BUFFORCE holds more. */
+bool sock_mem_charge(size_t bytes);
+void sock_mem_uncharge(size_t bytes);
+
 /* AF_UNIX (net/unix.c). */
 int unix_create(int type, int protocol, struct socket **out);
 /* SO_REUSEADDR and SO_REUSEPORT, for the inet port table. */

@@ -30,7 +30,7 @@ static struct inet_sock *find_listener(const uint8_t dst[16], uint16_t port)
 {
 	struct inet_sock *o, *best = NULL;
 
-	list_for_each_entry(o, inet_table(LINUX_IPPROTO_TCP), port_link)
+	list_for_each_entry(o, inet_table(LINUX_IPPROTO_TCP, port), port_link)
 	{
 		if (o->sport != port || o->u.sk.state != SS_LISTEN || !inet_covers(o, dst))
 			continue;

@@ -35,7 +35,7 @@ static struct inet_sock *udp_lookup(const uint8_t dst[16], uint16_t dport, const
 	struct inet_sock *o, *best = NULL;
 	int best_score = -1;
 
-	list_for_each_entry(o, inet_table(LINUX_IPPROTO_UDP), port_link)
+	list_for_each_entry(o, inet_table(LINUX_IPPROTO_UDP, dport), port_link)
 	{
 		int score = 0;
 
@@ -196,9 +196,13 @@ static long udp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	/* The data is copied first: the receiver is looked up after the
 	 * last point where the guest's memory is read. */
 	size = sizeof(hdr) + len;
+	if (!sock_mem_charge(len + UDP_OVERHEAD))
+		return (long)len; /* dropped, as past udp_mem */
 	skb = malloc(sizeof(*skb) + size);
-	if (!skb)
+	if (!skb) {
+		sock_mem_uncharge(len + UDP_OVERHEAD);
 		return -ENOMEM;
+	}
 	memset(skb, 0, sizeof(*skb));
 	skb->len = size;
 	skb->consumed = sizeof(hdr);
