@@ -22,16 +22,36 @@
 #define PROT_SOCK	     1024  /* ports below need CAP_NET_BIND_SERVICE */
 #define EPHEMERAL_LOW	     32768 /* net.ipv4.ip_local_port_range */
 #define EPHEMERAL_HIGH	     60999
+#define IPPROTO_MAX	     263 /* IPPROTO_MPTCP + 1 */
+#define INET_ECN_MASK	     3	 /* the ECN bits of IP_TOS and IPV6_TCLASS */
+#define IP_TOS		     1
+#define IP_TTL		     2
+#define IP_FREEBIND	     15
+#define IPV6_TCLASS	     67
 
-static LIST_HEAD_DECL(tcp_table);
-static LIST_HEAD_DECL(udp_table);
+/* The port tables: sockets by local port, hashed, so that a bind or an
+ * ephemeral port costs a short chain, not every socket (a guest holding
+ * all 28232 ephemeral ports must not make each pick quadratic). */
+#define PORT_HASH 4096
+static struct list_head tcp_table[PORT_HASH], udp_table[PORT_HASH];
 
 static const uint8_t v4_mapped_prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
 static const uint8_t v6_loopback[16] = { [15] = 1 };
 
-struct list_head *inet_table(int proto)
+struct list_head *inet_table(int proto, uint16_t port)
 {
-	return proto == LINUX_IPPROTO_TCP ? &tcp_table : &udp_table;
+	static bool ready;
+	int i;
+
+	if (!ready) {
+		for (i = 0; i < PORT_HASH; i++) {
+			list_init(&tcp_table[i]);
+			list_init(&udp_table[i]);
+		}
+		ready = true;
+	}
+	return proto == LINUX_IPPROTO_TCP ? &tcp_table[port % PORT_HASH]
+					  : &udp_table[port % PORT_HASH];
 }
 
 bool inet_is_v4(const uint8_t addr[16])
@@ -66,6 +86,13 @@ static bool v4_is_loopback(uint32_t v4)
 	return (v4 >> 24) == 127;
 }
 
+/* Multicast (224/4) or the limited broadcast: bind takes them (a
+ * receiver of a group), but nothing is sent from them. */
+static bool v4_is_group(uint32_t v4)
+{
+	return (v4 >> 28) == 0xe || v4 == 0xffffffff;
+}
+
 /* The options kept for getsockopt, one slot each (inet_sock.opts). */
 struct inet_opt {
 	int level, name;
@@ -89,8 +116,8 @@ static const struct inet_opt inet_opts[INET_NOPTS] = {
 	{ LINUX_SOL_TCP, 18, 0, 0, INT32_MAX, false, LINUX_IPPROTO_TCP,
 	  false }, /* TCP_USER_TIMEOUT */
 	{ LINUX_SOL_TCP, 23, 0, 0, INT32_MAX, false, LINUX_IPPROTO_TCP, false }, /* TCP_FASTOPEN */
-	{ LINUX_SOL_IP, 1, 0, 0, 255, false, 0, false },			 /* IP_TOS */
-	{ LINUX_SOL_IP, 2, 64, 1, 255, false, 0, true },			 /* IP_TTL */
+	{ LINUX_SOL_IP, 1, 0, INT32_MIN, INT32_MAX, false, 0, false }, /* IP_TOS (a byte) */
+	{ LINUX_SOL_IP, 2, 64, 1, 255, false, 0, true },	       /* IP_TTL */
 	{ LINUX_SOL_IP, 10, 1, 0, 5, false, 0, false },		       /* IP_MTU_DISCOVER */
 	{ LINUX_SOL_IP, 11, 0, 0, 0, true, 0, false },		       /* IP_RECVERR */
 	{ LINUX_SOL_IP, 15, 0, 0, 0, true, 0, false },		       /* IP_FREEBIND */
@@ -114,6 +141,8 @@ struct inet_sock *inet_alloc(int family, int type, int proto)
 	u->sk.protocol = proto;
 	in->proto = proto;
 	list_init(&in->port_link);
+	list_init(&in->syn_link);
+	list_init(&in->syn_queue);
 	if (family == LINUX_AF_INET)
 		set_v4(in->saddr, 0);
 	for (i = 0; i < INET_NOPTS; i++)
@@ -126,6 +155,8 @@ int inet_create(int family, int type, int protocol, struct socket **out)
 	struct inet_sock *in;
 	int proto;
 
+	if (protocol < 0 || protocol >= IPPROTO_MAX)
+		return -EINVAL;
 	switch (type) {
 	case LINUX_SOCK_STREAM:
 		proto = LINUX_IPPROTO_TCP;
@@ -169,24 +200,29 @@ void inet_inherit(struct inet_sock *child, const struct inet_sock *parent)
 	cs->linger = ps->linger;
 }
 
+int inet_parse_v4(const struct linux_sockaddr_storage *a, int len, bool bind, uint8_t addr[16],
+		  uint16_t *port)
+{
+	struct linux_sockaddr_in sin;
+
+	if (len < (int)sizeof(sin))
+		return -EINVAL;
+	memcpy(&sin, a, sizeof(sin));
+	if (sin.sin_family != LINUX_AF_INET &&
+	    !(sin.sin_family == LINUX_AF_UNSPEC && (bind ? sin.sin_addr == 0 : true)))
+		return -EAFNOSUPPORT;
+	set_v4(addr, __builtin_bswap32(sin.sin_addr));
+	*port = __builtin_bswap16(sin.sin_port);
+	return 0;
+}
+
 /* A guest sockaddr for socket in: the address in its IPv6 form and the
  * port. bind takes AF_UNSPEC with INADDR_ANY on an AF_INET socket. */
-static int parse_addr(const struct inet_sock *in, const struct linux_sockaddr_storage *a, int len,
-		      bool bind, uint8_t addr[16], uint16_t *port)
+int inet_parse_addr(const struct inet_sock *in, const struct linux_sockaddr_storage *a, int len,
+		    bool bind, uint8_t addr[16], uint16_t *port)
 {
-	if (in->u.sk.family == LINUX_AF_INET) {
-		struct linux_sockaddr_in sin;
-
-		if (len < (int)sizeof(sin))
-			return -EINVAL;
-		memcpy(&sin, a, sizeof(sin));
-		if (sin.sin_family != LINUX_AF_INET &&
-		    !(sin.sin_family == LINUX_AF_UNSPEC && (bind ? sin.sin_addr == 0 : true)))
-			return -EAFNOSUPPORT;
-		set_v4(addr, __builtin_bswap32(sin.sin_addr));
-		*port = __builtin_bswap16(sin.sin_port);
-		return 0;
-	}
+	if (in->u.sk.family == LINUX_AF_INET)
+		return inet_parse_v4(a, len, bind, addr, port);
 	struct linux_sockaddr_in6 sin6;
 
 	if (len < LINUX_SIN6_LEN_RFC2133)
@@ -200,17 +236,13 @@ static int parse_addr(const struct inet_sock *in, const struct linux_sockaddr_st
 	return 0;
 }
 
-int inet_dest(struct inet_sock *in, const struct linux_sockaddr_storage *a, int len,
-	      uint8_t addr[16], uint16_t *port)
+int inet_route(const struct inet_sock *in, uint8_t addr[16])
 {
-	int ret = parse_addr(in, a, len, false, addr, port);
-
-	if (ret < 0)
-		return ret;
 	if (is_any6(addr)) {
-		/* :: means this host (Linux's ip6 connect) */
+		/* :: means this host: 127.0.0.1 for a socket bound to an IPv4
+		 * address (tcp_v6_connect, udpv6_sendmsg), else ::1 */
 		if (inet_is_v4(in->saddr) && !is_any6(in->saddr))
-			set_v4(addr, 0);
+			set_v4(addr, 0x7f000001);
 		else
 			memcpy(addr, v6_loopback, 16);
 	}
@@ -219,15 +251,25 @@ int inet_dest(struct inet_sock *in, const struct linux_sockaddr_storage *a, int 
 
 		if (in->u.sk.family == LINUX_AF_INET6 && in->v6only)
 			return -ENETUNREACH;
-		if (v4 == 0) /* INADDR_ANY: the bound address, or loopback */
-			v4 = v4_of(in->saddr) && inet_is_v4(in->saddr) ? v4_of(in->saddr)
-								       : 0x7f000001;
+		if (v4 == 0) /* INADDR_ANY: the source address, or loopback */
+			v4 = v4_of(in->saddr) && inet_is_v4(in->saddr) &&
+					     !v4_is_group(v4_of(in->saddr))
+				     ? v4_of(in->saddr)
+				     : 0x7f000001;
 		if (!v4_is_loopback(v4))
 			return -ENETUNREACH;
 		set_v4(addr, v4);
 		return 0;
 	}
 	return memcmp(addr, v6_loopback, 16) == 0 ? 0 : -ENETUNREACH;
+}
+
+int inet_dest(struct inet_sock *in, const struct linux_sockaddr_storage *a, int len,
+	      uint8_t addr[16], uint16_t *port)
+{
+	int ret = inet_parse_addr(in, a, len, false, addr, port);
+
+	return ret < 0 ? ret : inet_route(in, addr);
 }
 
 int inet_source(struct inet_sock *in, const uint8_t dst[16], uint8_t src[16])
@@ -312,7 +354,7 @@ static bool port_in_use(const struct inet_sock *in, uint16_t port, bool listenin
 {
 	struct inet_sock *o;
 
-	list_for_each_entry(o, inet_table(in->proto), port_link)
+	list_for_each_entry(o, inet_table(in->proto, port), port_link)
 	{
 		if (o->sport == port && bind_conflict(in, o, listening))
 			return true;
@@ -324,7 +366,7 @@ static bool port_taken(int proto, uint16_t port)
 {
 	struct inet_sock *o;
 
-	list_for_each_entry(o, inet_table(proto), port_link)
+	list_for_each_entry(o, inet_table(proto, port), port_link)
 	{
 		if (o->sport == port)
 			return true;
@@ -335,7 +377,7 @@ static bool port_taken(int proto, uint16_t port)
 static void hash_port(struct inet_sock *in, uint16_t port)
 {
 	in->sport = port;
-	list_add_tail(&in->port_link, inet_table(in->proto));
+	list_add_tail(&in->port_link, inet_table(in->proto, port));
 }
 
 void inet_unhash(struct inet_sock *in)
@@ -369,7 +411,7 @@ int inet_autobind(struct inet_sock *in)
 		return 0;
 	port = pick_port(in->proto);
 	if (port < 0)
-		return -EAGAIN; /* inet_hash_connect's answer when the range is used up */
+		return port; /* the caller says what a used-up range means */
 	hash_port(in, (uint16_t)port);
 	return 0;
 }
@@ -381,7 +423,9 @@ static int check_local(const struct inet_sock *in, const uint8_t addr[16])
 		return is_any6(addr) || memcmp(addr, v6_loopback, 16) == 0 ? 0 : -EADDRNOTAVAIL;
 	if (in->u.sk.family == LINUX_AF_INET6 && in->v6only)
 		return -EINVAL;
-	return v4_of(addr) == 0 || v4_is_loopback(v4_of(addr)) ? 0 : -EADDRNOTAVAIL;
+	return v4_of(addr) == 0 || v4_is_loopback(v4_of(addr)) || v4_is_group(v4_of(addr))
+		       ? 0
+		       : -EADDRNOTAVAIL;
 }
 
 int inet_bind(struct task *t, struct socket *s, const struct linux_sockaddr_storage *a, int len)
@@ -389,7 +433,7 @@ int inet_bind(struct task *t, struct socket *s, const struct linux_sockaddr_stor
 	struct inet_sock *in = inet_sk(s);
 	uint8_t addr[16];
 	uint16_t port;
-	int ret = parse_addr(in, a, len, true, addr, &port);
+	int ret = inet_parse_addr(in, a, len, true, addr, &port);
 
 	if (ret < 0)
 		return ret;
@@ -414,7 +458,9 @@ int inet_bind(struct task *t, struct socket *s, const struct linux_sockaddr_stor
 		return ret;
 	}
 	hash_port(in, port);
-	in->addr_locked = !is_any6(addr) && !(inet_is_v4(addr) && !v4_of(addr));
+	/* a group address is only received on: the source stays free */
+	in->addr_locked =
+		!is_any6(addr) && !(inet_is_v4(addr) && (!v4_of(addr) || v4_is_group(v4_of(addr))));
 	in->port_locked = true;
 	return 0;
 }
@@ -423,7 +469,7 @@ int inet_bind(struct task *t, struct socket *s, const struct linux_sockaddr_stor
 int inet_listen_port(struct inet_sock *in)
 {
 	if (!in->sport)
-		return inet_autobind(in);
+		return inet_autobind(in) < 0 ? -EADDRINUSE : 0; /* inet_csk_listen_start */
 	return port_in_use(in, in->sport, true) ? -EADDRINUSE : 0;
 }
 
@@ -452,8 +498,8 @@ int inet_getname(struct socket *s, struct linux_sockaddr_storage *a, bool peer)
 	struct inet_sock *in = inet_sk(s);
 
 	if (peer) {
-		if (!in->connected)
-			return -ENOTCONN;
+		if (!in->connected || !in->dport)
+			return -ENOTCONN; /* inet_getname: a peer has a port */
 		return inet_fill_addr(s->family, in->daddr, in->dport, a);
 	}
 	return inet_fill_addr(s->family, in->saddr, in->sport, a);
@@ -476,9 +522,14 @@ int inet_shutdown(struct socket *s, int how)
 		if (mode & RCV_SHUTDOWN) {
 			/* tcp_disconnect: the pending connections are reset */
 			unix_purge_queue(&in->u);
+			tcp_refuse_waiting(in);
 			s->state = SS_CLOSE;
 		}
 		waitq_wake_all(&s->wq);
+		return 0;
+	}
+	if (s->state == SS_CONNECTING) {
+		tcp_abort_waiting(in); /* SYN_SENT: tcp_disconnect */
 		return 0;
 	}
 	if (s->state != SS_ESTABLISHED)
@@ -524,19 +575,26 @@ static bool level_ok(const struct inet_sock *in, int level)
 	}
 }
 
+/* The length rules of each level: TCP and UDP want an int before
+ * anything else; IPv6 an int once the option is known; IPv4 takes a
+ * byte (or nothing, as 0) for its int options, but IP_TTL and
+ * IP_FREEBIND want at least the byte (do_ip_setsockopt). */
 int inet_setsockopt(struct socket *s, int level, int name, const void *val, unsigned len)
 {
 	struct inet_sock *in = inet_sk(s);
 	const struct inet_opt *o;
-	int v, slot;
+	int v = 0, slot;
 
 	if (!level_ok(in, level))
 		return -ENOPROTOOPT;
-	if (len < sizeof(int))
+	if ((level == LINUX_SOL_TCP || level == LINUX_SOL_UDP) && len < sizeof(int))
 		return -EINVAL;
-	memcpy(&v, val, sizeof(v));
+	if (len >= sizeof(int))
+		memcpy(&v, val, sizeof(v));
+	else if (len >= 1 && level == LINUX_SOL_IP)
+		v = *(const unsigned char *)val; /* sys_setsockopt copied the byte */
 	if (level == LINUX_SOL_IPV6 && name == IPV6_V6ONLY) {
-		if (in->sport)
+		if (len < sizeof(int) || in->sport)
 			return -EINVAL; /* only before bind */
 		in->v6only = v != 0;
 		return 0;
@@ -544,6 +602,10 @@ int inet_setsockopt(struct socket *s, int level, int name, const void *val, unsi
 	slot = find_opt(in, level, name);
 	if (slot < 0)
 		return -ENOPROTOOPT;
+	if (level == LINUX_SOL_IPV6 && len < sizeof(int))
+		return -EINVAL;
+	if (level == LINUX_SOL_IP && len < 1 && (name == IP_TTL || name == IP_FREEBIND))
+		return -EINVAL;
 	o = &inet_opts[slot];
 	if (o->boolean)
 		v = v != 0;
@@ -551,18 +613,28 @@ int inet_setsockopt(struct socket *s, int level, int name, const void *val, unsi
 		v = o->def;
 	else if (v < o->min || v > o->max)
 		return -EINVAL;
+	if (level == LINUX_SOL_IP && name == IP_TOS)
+		v &= 0xff; /* inet->tos is a byte */
+	/* TCP keeps the ECN bits its own (__ip_sock_set_tos, IPV6_TCLASS) */
+	if (in->proto == LINUX_IPPROTO_TCP && ((level == LINUX_SOL_IP && name == IP_TOS) ||
+					       (level == LINUX_SOL_IPV6 && name == IPV6_TCLASS)))
+		v = (v & ~INET_ECN_MASK) | (in->opts[slot] & INET_ECN_MASK);
 	in->opts[slot] = v;
 	return 0;
 }
 
+/* As Linux's handlers: a level an AF_INET socket does not have is
+ * EOPNOTSUPP (ip_getsockopt), an AF_INET6 one's ENOPROTOOPT
+ * (ipv6_getsockopt); IPv6 takes a negative length as 4 (min_t
+ * unsigned), IPv4 answers a short buffer with one byte. */
 int inet_getsockopt(struct socket *s, int level, int name, void *val, int *len)
 {
 	struct inet_sock *in = inet_sk(s);
 	int v, slot;
 
 	if (!level_ok(in, level))
-		return -EOPNOTSUPP;
-	if (*len < 0)
+		return s->family == LINUX_AF_INET6 ? -ENOPROTOOPT : -EOPNOTSUPP;
+	if (*len < 0 && level != LINUX_SOL_IPV6)
 		return -EINVAL;
 	if (level == LINUX_SOL_IPV6 && name == IPV6_V6ONLY) {
 		v = in->v6only;
@@ -572,8 +644,10 @@ int inet_getsockopt(struct socket *s, int level, int name, void *val, int *len)
 			return -ENOPROTOOPT;
 		v = in->opts[slot];
 	}
-	if (*len > (int)sizeof(v))
+	if (*len < 0 || *len > (int)sizeof(v))
 		*len = sizeof(v);
+	if (level == LINUX_SOL_IP && *len > 0 && *len < (int)sizeof(v) && v >= 0 && v <= 255)
+		*len = 1;
 	memcpy(val, &v, *len);
 	return 0;
 }
@@ -588,6 +662,7 @@ int inet_socketpair(struct task *t, struct socket *a, struct socket *b)
 
 void inet_destroy(struct socket *s)
 {
+	list_del(&inet_sk(s)->syn_link);
 	inet_unhash(inet_sk(s));
 	unix_destroy(s);
 }

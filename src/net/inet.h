@@ -24,7 +24,14 @@ struct inet_sock {
 	bool connected;		       /* daddr/dport are the peer (UDP: connect()) */
 	struct list_head port_link;    /* in the protocol's table while sport != 0 */
 	size_t rmem;		       /* UDP: truesize of the datagrams queued */
-	int opts[INET_NOPTS];	       /* IPPROTO_TCP/IP/IPV6/UDP options, by slot */
+	/* TCP: a connect() waiting for room in syn_to's queue, in its
+	 * syn_queue (not references: each leaves the list when closed) */
+	struct inet_sock *syn_to;
+	struct list_head syn_link, syn_queue;
+	/* connect() said EINPROGRESS (or was interrupted): the next one
+	 * reports how it ended (Linux's SS_CONNECTING of struct socket) */
+	bool in_progress;
+	int opts[INET_NOPTS]; /* IPPROTO_TCP/IP/IPV6/UDP options, by slot */
 };
 
 static inline struct inet_sock *inet_sk(struct socket *s)
@@ -36,13 +43,24 @@ int inet_create(int family, int type, int protocol, struct socket **out);
 
 /* inet.c, for tcp.c and udp.c */
 struct inet_sock *inet_alloc(int family, int type, int proto);
+/* A guest sockaddr of the socket's family (or an AF_INET one): the
+ * address in its IPv6 form and the port; -EINVAL/-EAFNOSUPPORT. bind
+ * takes AF_UNSPEC only with INADDR_ANY. */
+int inet_parse_addr(const struct inet_sock *in, const struct linux_sockaddr_storage *a, int len,
+		    bool bind, uint8_t addr[16], uint16_t *port);
+int inet_parse_v4(const struct linux_sockaddr_storage *a, int len, bool bind, uint8_t addr[16],
+		  uint16_t *port);
+/* A destination made concrete (0.0.0.0 and :: are this host), or
+ * -ENETUNREACH off loopback. */
+int inet_route(const struct inet_sock *in, uint8_t addr[16]);
 /* A guest address for connect or sendto: *addr and *port, the destination
  * made concrete (0.0.0.0 and :: are loopback); -ENETUNREACH off loopback. */
 int inet_dest(struct inet_sock *in, const struct linux_sockaddr_storage *a, int len,
 	      uint8_t addr[16], uint16_t *port);
 /* The source address for a destination: the bound one, or loopback. */
 int inet_source(struct inet_sock *in, const uint8_t dst[16], uint8_t src[16]);
-/* An ephemeral port for an unbound socket (connect, sendto, listen). */
+/* An ephemeral port for an unbound socket (connect, sendto, listen):
+ * -EADDRINUSE when the range is used up. */
 int inet_autobind(struct inet_sock *in);
 void inet_unhash(struct inet_sock *in);
 /* listen(): an ephemeral port if unbound, else EADDRINUSE if another
@@ -50,8 +68,9 @@ void inet_unhash(struct inet_sock *in);
 int inet_listen_port(struct inet_sock *in);
 /* Does in's local address take packets sent to dst? */
 bool inet_covers(const struct inet_sock *in, const uint8_t dst[16]);
-/* The sockets bound to port on proto, for lookups: the list and link. */
-struct list_head *inet_table(int proto);
+/* The chain of proto's port table that holds the sockets bound to port
+ * (and others: check sport), by port_link. */
+struct list_head *inet_table(int proto, uint16_t port);
 /* addr:port as a sockaddr of family; returns its length. */
 int inet_fill_addr(int family, const uint8_t addr[16], uint16_t port,
 		   struct linux_sockaddr_storage *a);
@@ -67,6 +86,10 @@ void inet_destroy(struct socket *s);
 /* tcp.c and udp.c */
 extern const struct proto_ops tcp_ops;
 extern const struct proto_ops udp_ops;
+/* A listener stops: the connections waiting for its queue are refused. */
+void tcp_refuse_waiting(struct inet_sock *l);
+/* A connect() that waits for a listener gives up (shutdown, AF_UNSPEC). */
+void tcp_abort_waiting(struct inet_sock *in);
 /* The listener's settings a new connection starts with. */
 void inet_inherit(struct inet_sock *child, const struct inet_sock *parent);
 

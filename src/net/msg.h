@@ -40,6 +40,9 @@ struct kmsg {
 	/* sendmsg: the destination (namelen 0: none); recvmsg: the source */
 	struct linux_sockaddr_storage name;
 	int namelen;
+	/* sendmsg: an address was given, even of length 0 (sendto passes
+	 * one so; UDP says EINVAL, AF_UNIX takes it as none) */
+	bool has_name;
 	bool want_name; /* recvmsg: the caller asked for the source */
 	struct scm scm;
 	unsigned flags; /* recvmsg: the msg_flags to report (MSG_TRUNC...) */

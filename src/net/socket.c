@@ -16,6 +16,7 @@
 #include "kernel/task.h"
 #include "kernel/cred.h"
 #include "mm/usercopy.h"
+#include "mm/commit.h"
 #include "vfs/file.h"
 #include "vfs/poll.h"
 #include "abi/linux/errno.h"
@@ -85,6 +86,27 @@ bool sock_reuseport(const struct socket *s)
 bool sock_linger_zero(const struct socket *s)
 {
 	return (s->optflags & OPT_LINGER) && s->linger.l_linger == 0;
+}
+
+/* Queued buffers of every socket, in truesize bytes. */
+static uint64_t sock_mem;
+
+bool sock_mem_charge(size_t bytes)
+{
+	/* an eighth of the instance's memory, about what Linux's tcp_mem
+	 * and udp_mem allow of RAM, and counted in it (as a memory cgroup
+	 * counts socket buffers) */
+	if (sock_mem + bytes > mem_limit() / 8 || !mem_fits(bytes))
+		return false;
+	sock_mem += bytes;
+	mem_account((int64_t)bytes);
+	return true;
+}
+
+void sock_mem_uncharge(size_t bytes)
+{
+	sock_mem -= bytes;
+	mem_account(-(int64_t)bytes);
 }
 
 void sock_get(struct socket *s)

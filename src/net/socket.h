@@ -20,7 +20,8 @@ struct task;
 struct poll_table;
 struct socket;
 
-enum sock_state { SS_CLOSE, SS_LISTEN, SS_ESTABLISHED };
+/* SS_CONNECTING: a TCP connect() waiting for room in a listener's queue */
+enum sock_state { SS_CLOSE, SS_LISTEN, SS_ESTABLISHED, SS_CONNECTING };
 
 enum { RCV_SHUTDOWN = 1, SEND_SHUTDOWN = 2, SHUTDOWN_MASK = 3 };
 
@@ -106,6 +107,12 @@ int sock_wait(struct waitq *wq, int64_t deadline);
 int sock_setsockopt(struct socket *s, int level, int name, const void *val, unsigned len);
 /* *len: the guest's buffer size in, the size to copy out on return. */
 int sock_getsockopt(struct socket *s, int level, int name, void *val, int *len);
+
+/* Every queued buffer's truesize (net/unix_msg.c, net/udp.c): false when
+ * the instance's socket memory is used up (a send is ENOBUFS, a datagram
+ * dropped), so no number of sockets or SO_*BUFFORCE holds more. */
+bool sock_mem_charge(size_t bytes);
+void sock_mem_uncharge(size_t bytes);
 
 /* AF_UNIX (net/unix.c). */
 int unix_create(int type, int protocol, struct socket **out);

@@ -7,12 +7,15 @@
  * unconnected sockets, that a close with nothing unread is a FIN (the
  * peer reads EOF and may still be written to... until it learns, here at
  * once: EPIPE) and one with data unread, or with SO_LINGER of 0, a reset
- * (ECONNRESET).
- * Differs from Linux: when the listener's queue is full a blocking
- * connect waits for room (Linux retries its SYN, which comes to the
- * same) and a nonblocking one is queued beyond the backlog; out-of-band
- * data (MSG_OOB) is EOPNOTSUPP; connect(AF_UNSPEC) on a connection
- * (tcp_disconnect) is EINVAL; SCM_RIGHTS is ignored, as Linux does. */
+ * (ECONNRESET). When the listener's queue is full (Linux drops the SYN
+ * and the client sends it again) the connect waits, SS_CONNECTING, in
+ * the listener's syn_queue until an accept makes room: never past the
+ * backlog, so clients cannot grow a listener's queue without bound.
+ * Differs from Linux: a waiting connect gets in as soon as there is room
+ * (Linux: at its next SYN) and waits forever (Linux gives up after its
+ * retries, ETIMEDOUT); out-of-band data (MSG_OOB) is EOPNOTSUPP;
+ * connect(AF_UNSPEC) on a connection (tcp_disconnect) is EINVAL;
+ * SCM_RIGHTS is ignored, as Linux does. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +30,7 @@ static struct inet_sock *find_listener(const uint8_t dst[16], uint16_t port)
 {
 	struct inet_sock *o, *best = NULL;
 
-	list_for_each_entry(o, inet_table(LINUX_IPPROTO_TCP), port_link)
+	list_for_each_entry(o, inet_table(LINUX_IPPROTO_TCP, port), port_link)
 	{
 		if (o->sport != port || o->u.sk.state != SS_LISTEN || !inet_covers(o, dst))
 			continue;
@@ -37,32 +40,6 @@ static struct inet_sock *find_listener(const uint8_t dst[16], uint16_t port)
 			best = o;
 	}
 	return best;
-}
-
-/* Waits for a listener with room: *out, not a reference (the caller
- * does not sleep again before using it). */
-static int wait_listener(struct socket *s, const uint8_t dst[16], uint16_t port, int64_t deadline,
-			 struct inet_sock **out)
-{
-	struct inet_sock *l;
-	int ret;
-
-	for (;;) {
-		l = find_listener(dst, port);
-		if (!l)
-			return -ECONNREFUSED;
-		if (!unix_recvq_full(&l->u) || deadline == 0) {
-			*out = l;
-			return 0;
-		}
-		sock_get(&l->u.sk);
-		ret = sock_wait(&l->u.peer_wait, deadline);
-		sock_put(&l->u.sk);
-		if (ret < 0)
-			return ret == -EAGAIN ? -ETIMEDOUT : ret;
-		if (s->state != SS_CLOSE)
-			return -EISCONN; /* another thread connected it meanwhile */
-	}
 }
 
 /* A connection refused to a nonblocking connect: reported by poll
@@ -75,37 +52,13 @@ static int refuse_later(struct socket *s)
 	return -EINPROGRESS;
 }
 
-static int tcp_connect(struct task *t, struct socket *s, const struct linux_sockaddr_storage *a,
-		       int len, bool nonblock)
+/* in (its daddr:dport set) connects to l, which has room: l's end is
+ * made and queued for accept, as the handshake would. */
+static int establish(struct inet_sock *in, struct inet_sock *l)
 {
-	struct inet_sock *in = inet_sk(s), *l, *child;
-	uint8_t dst[16], src[16];
-	uint16_t port;
-	struct skb *skb;
-	int ret;
+	struct inet_sock *child = inet_alloc(l->u.sk.family, LINUX_SOCK_STREAM, LINUX_IPPROTO_TCP);
+	struct skb *skb = calloc(1, sizeof(*skb));
 
-	(void)t;
-	if (len < (int)sizeof(a->ss_family))
-		return -EINVAL;
-	if (a->ss_family == LINUX_AF_UNSPEC)
-		return s->state == SS_CLOSE ? 0 : -EINVAL; /* tcp_disconnect: not here */
-	if (s->state != SS_CLOSE)
-		return -EISCONN;
-	ret = inet_dest(in, a, len, dst, &port);
-	if (ret == 0)
-		ret = inet_source(in, dst, src);
-	if (ret == 0)
-		ret = inet_autobind(in);
-	if (ret < 0)
-		return ret;
-	ret = wait_listener(s, dst, port, sock_deadline(s->sndtimeo, nonblock), &l);
-	if (ret < 0) {
-		if (!in->port_locked)
-			inet_unhash(in); /* an ephemeral port goes with the attempt */
-		return ret == -ECONNREFUSED && nonblock ? refuse_later(s) : ret;
-	}
-	child = inet_alloc(l->u.sk.family, LINUX_SOCK_STREAM, LINUX_IPPROTO_TCP);
-	skb = calloc(1, sizeof(*skb));
 	if (!child || !skb) {
 		if (child)
 			sock_put(&child->u.sk);
@@ -113,20 +66,188 @@ static int tcp_connect(struct task *t, struct socket *s, const struct linux_sock
 		return -ENOMEM;
 	}
 	inet_inherit(child, l);
-	memcpy(child->saddr, dst, 16);
-	child->sport = port; /* not in the port table: see inet.c */
-	memcpy(child->daddr, src, 16);
+	memcpy(child->saddr, in->daddr, 16);
+	child->sport = in->dport; /* not in the port table: see inet.c */
+	memcpy(child->daddr, in->saddr, 16);
 	child->dport = in->sport;
 	child->connected = true;
+	in->connected = true;
+	in->u.sk.shutdown = 0;
+	in->u.sk.err = 0;
+	unix_queue_embryo(&in->u, &l->u, &child->u, skb);
+	waitq_wake_all(&in->u.sk.wq);
+	return 0;
+}
+
+/* The end of a connect() that waited (syn_to): err 0 made it, else the
+ * socket is closed with err pending. */
+static void finish_waiting(struct inet_sock *in, int err)
+{
+	struct socket *s = &in->u.sk;
+
+	list_del(&in->syn_link);
+	in->syn_to = NULL;
+	s->state = SS_CLOSE;
+	if (err) {
+		s->err = err;
+		s->shutdown = SHUTDOWN_MASK;
+		if (!in->port_locked)
+			inet_unhash(in);
+	}
+	waitq_wake_all(&s->wq);
+}
+
+/* Room in l's queue (an accept, a larger backlog): the connections that
+ * wait get in, oldest first, as a retransmitted SYN would find it. */
+static void admit_waiting(struct inet_sock *l)
+{
+	while (!list_empty(&l->syn_queue) && l->u.sk.state == SS_LISTEN &&
+	       !unix_recvq_full(&l->u)) {
+		struct inet_sock *c = list_first_entry(&l->syn_queue, struct inet_sock, syn_link);
+
+		finish_waiting(c, 0);
+		if (establish(c, l) < 0)
+			finish_waiting(c, ENOMEM);
+	}
+}
+
+void tcp_refuse_waiting(struct inet_sock *l)
+{
+	while (!list_empty(&l->syn_queue))
+		finish_waiting(list_first_entry(&l->syn_queue, struct inet_sock, syn_link),
+			       ECONNREFUSED);
+}
+
+void tcp_abort_waiting(struct inet_sock *in)
+{
+	finish_waiting(in, ECONNRESET);
+	if (!in->addr_locked) {
+		memset(in->saddr, 0, 16);
+		if (in->u.sk.family == LINUX_AF_INET)
+			in->saddr[10] = in->saddr[11] = 0xff; /* 0.0.0.0 */
+	}
+}
+
+/* inet_wait_for_connect: until the connection is made or refused. A
+ * timeout (SO_SNDTIMEO) leaves it waiting, EINPROGRESS, as a signal
+ * does with EINTR; the next connect() reports. */
+static int connect_wait(struct inet_sock *in, int64_t deadline)
+{
+	struct socket *s = &in->u.sk;
+	int ret;
+
+	while (s->state == SS_CONNECTING) {
+		ret = sock_wait(&s->wq, deadline);
+		if (ret == -EAGAIN)
+			return -EINPROGRESS;
+		if (ret < 0)
+			return ret;
+	}
+	in->in_progress = false;
+	if (s->state == SS_ESTABLISHED)
+		return 0;
+	ret = sock_error(s);
+	return ret < 0 ? ret : -ECONNABORTED;
+}
+
+/* A listener whose queue is full drops the SYN and the client sends it
+ * again: here the connect() waits in the listener's syn_queue (bounded
+ * by the clients' own fds) until an accept makes room, and never adds
+ * to the accept queue beyond the backlog. */
+static int tcp_connect(struct task *t, struct socket *s, const struct linux_sockaddr_storage *a,
+		       int len, bool nonblock)
+{
+	struct inet_sock *in = inet_sk(s), *l;
+	uint8_t dst[16], src[16];
+	uint16_t port;
+	int ret;
+
+	(void)t;
+	if (len < (int)sizeof(a->ss_family))
+		return -EINVAL;
+	if (a->ss_family == LINUX_AF_UNSPEC) {
+		/* tcp_disconnect, but not of a connection (see above) */
+		if (s->state == SS_CONNECTING)
+			tcp_abort_waiting(in);
+		else if (s->state == SS_LISTEN)
+			inet_shutdown(s, LINUX_SHUT_RD);
+		else if (s->state != SS_CLOSE)
+			return -EINVAL;
+		return 0;
+	}
+	if (s->state == SS_CONNECTING)
+		return nonblock ? -EALREADY : connect_wait(in, sock_deadline(s->sndtimeo, false));
+	if (in->in_progress) {
+		/* the attempt that said EINPROGRESS ended: this call says how */
+		in->in_progress = false;
+		if (s->state == SS_ESTABLISHED)
+			return 0;
+		if (s->state == SS_CLOSE) {
+			ret = sock_error(s);
+			return ret < 0 ? ret : -ECONNABORTED;
+		}
+	}
+	if (s->state != SS_CLOSE)
+		return -EISCONN;
+	ret = inet_dest(in, a, len, dst, &port);
+	if (ret == 0)
+		ret = inet_source(in, dst, src);
+	if (ret == 0 && inet_autobind(in) < 0)
+		ret = -EADDRNOTAVAIL; /* __inet_hash_connect: the range is used up */
+	if (ret < 0)
+		return ret;
+	l = find_listener(dst, port);
+	if (!l) {
+		if (!in->port_locked)
+			inet_unhash(in); /* an ephemeral port goes with the attempt */
+		if (!nonblock)
+			return -ECONNREFUSED;
+		in->in_progress = true;
+		return refuse_later(s);
+	}
 	if (!in->addr_locked)
 		memcpy(in->saddr, src, 16);
 	memcpy(in->daddr, dst, 16);
 	in->dport = port;
-	in->connected = true;
-	s->shutdown = 0;
+	if (!unix_recvq_full(&l->u)) {
+		ret = establish(in, l);
+		if (ret < 0)
+			return ret;
+		in->in_progress = nonblock;
+		return nonblock ? -EINPROGRESS : 0;
+	}
+	s->state = SS_CONNECTING;
 	s->err = 0;
-	unix_queue_embryo(&in->u, &l->u, &child->u, skb);
-	return nonblock ? -EINPROGRESS : 0;
+	s->shutdown = 0;
+	in->syn_to = l;
+	list_add_tail(&in->syn_link, &l->syn_queue);
+	in->in_progress = true;
+	if (nonblock)
+		return -EINPROGRESS;
+	return connect_wait(in, sock_deadline(s->sndtimeo, false));
+}
+
+/* sk_stream_wait_connect: a send or receive on a connection not made
+ * yet waits for it (EAGAIN when it may not). */
+static int wait_connect_io(struct socket *s, int64_t deadline)
+{
+	int ret;
+
+	while (s->state == SS_CONNECTING) {
+		ret = sock_wait(&s->wq, deadline);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static int tcp_accept(struct socket *s, bool nonblock, struct socket **out)
+{
+	int ret = unix_accept(s, nonblock, out);
+
+	if (ret == 0)
+		admit_waiting(inet_sk(s));
+	return ret;
 }
 
 static int tcp_listen(struct task *t, struct socket *s, int backlog)
@@ -142,11 +263,10 @@ static int tcp_listen(struct task *t, struct socket *s, int backlog)
 		if (ret < 0)
 			return ret;
 	}
-	if (backlog > in->u.max_backlog)
-		waitq_wake_all(&in->u.peer_wait);
 	in->u.max_backlog = backlog;
 	s->shutdown = 0;
 	s->state = SS_LISTEN;
+	admit_waiting(in); /* a larger backlog has room */
 	return 0;
 }
 
@@ -158,6 +278,9 @@ static long tcp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	m->namelen = 0;
 	scm_destroy(&m->scm);
 	m->scm.has_cred = false;
+	err = wait_connect_io(s, sock_deadline(s->sndtimeo, flags & LINUX_MSG_DONTWAIT));
+	if (err < 0)
+		return err;
 	if (s->state != SS_ESTABLISHED) {
 		err = sock_error(s);
 		if (err < 0)
@@ -175,6 +298,9 @@ static long tcp_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 
 	if (flags & LINUX_MSG_ERRQUEUE)
 		return -EAGAIN; /* the error queue is always empty */
+	err = wait_connect_io(s, sock_deadline(s->rcvtimeo, flags & LINUX_MSG_DONTWAIT));
+	if (err < 0)
+		return err;
 	if (s->state != SS_ESTABLISHED) {
 		if (s->state == SS_LISTEN)
 			return -ENOTCONN;
@@ -199,6 +325,8 @@ static void tcp_release(struct socket *s)
 		old = pair->sk.shutdown;
 	}
 	inet_unhash(in);
+	list_del(&in->syn_link);
+	tcp_refuse_waiting(in);
 	unix_release_sock(&in->u, false);
 	if (pair) {
 		/* A FIN: the peer reads what is left, then EOF (no POLLHUP);
@@ -216,7 +344,7 @@ const struct proto_ops tcp_ops = {
 	.connect = tcp_connect,
 	.socketpair = inet_socketpair,
 	.listen = tcp_listen,
-	.accept = unix_accept,
+	.accept = tcp_accept,
 	.getname = inet_getname,
 	.sendmsg = tcp_sendmsg,
 	.recvmsg = tcp_recvmsg,

@@ -5,11 +5,12 @@
  * SIOCINQ are the AF_UNIX datagram code's.
  * Differs from Linux: the sender is never charged for a datagram (as on
  * loopback, where it is freed on transmit) and the receiver's queue is
- * bounded by SO_RCVBUF counted in payload plus a fixed overhead; a full
- * queue drops the datagram, as Linux does. A datagram to a port nobody
+ * bounded by SO_RCVBUF counted in payload plus a fixed overhead; a queue
+ * past it drops the datagram, as Linux does. A datagram to a port nobody
  * has bound is dropped; only a connected socket learns of it, as
  * ECONNREFUSED on its next call (Linux's ICMP port unreachable); there
- * is no IP_PKTINFO, IP_RECVERR queue, multicast or broadcast. */
+ * is no IP_PKTINFO, IP_RECVERR queue, multicast or broadcast (a socket
+ * may bind to a group address, and hears nothing there). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,7 +35,7 @@ static struct inet_sock *udp_lookup(const uint8_t dst[16], uint16_t dport, const
 	struct inet_sock *o, *best = NULL;
 	int best_score = -1;
 
-	list_for_each_entry(o, inet_table(LINUX_IPPROTO_UDP), port_link)
+	list_for_each_entry(o, inet_table(LINUX_IPPROTO_UDP, dport), port_link)
 	{
 		int score = 0;
 
@@ -85,11 +86,12 @@ static int udp_connect(struct task *t, struct socket *s, const struct linux_sock
 			inet_unhash(in);
 		return 0;
 	}
+	/* inet_dgram_connect: the port comes before the address's checks */
+	if (inet_autobind(in) < 0)
+		return -EAGAIN;
 	ret = inet_dest(in, a, len, dst, &port);
 	if (ret == 0)
 		ret = inet_source(in, dst, src);
-	if (ret == 0)
-		ret = inet_autobind(in);
 	if (ret < 0)
 		return ret;
 	if (!in->addr_locked)
@@ -101,31 +103,65 @@ static int udp_connect(struct task *t, struct socket *s, const struct linux_sock
 	return 0;
 }
 
-/* sendto's address: an AF_INET6 socket takes AF_UNSPEC as none. */
-static int send_dest(struct inet_sock *in, struct kmsg *m, uint8_t dst[16], uint16_t *port)
+/* sendto's destination, checked in the order of udp_sendmsg and
+ * udpv6_sendmsg: an AF_INET6 socket takes AF_UNSPEC as no address and an
+ * AF_INET one (or a v4-mapped destination) through the IPv4 code, whose
+ * checks (size, MSG_OOB) come before the address's. A name of length 0
+ * from sendto is EINVAL. Returns 0 with *v4 set, or -errno. */
+static int send_dest(struct inet_sock *in, struct kmsg *m, size_t len, unsigned flags,
+		     uint8_t dst[16], uint16_t *port, bool *v4)
 {
 	struct linux_sockaddr_storage a = m->name;
+	bool named = m->has_name, parsed = false, v6 = in->u.sk.family == LINUX_AF_INET6;
 	int ret;
 
-	if (m->namelen && in->u.sk.family == LINUX_AF_INET6 && a.ss_family == LINUX_AF_UNSPEC &&
-	    m->namelen >= (int)sizeof(a.ss_family))
-		m->namelen = 0;
-	if (!m->namelen) {
-		if (!in->connected)
-			return -EDESTADDRREQ;
-		memcpy(dst, in->daddr, 16);
-		*port = in->dport;
-		return 0;
+	*v4 = !v6;
+	if (v6) {
+		if (named && m->namelen < (int)sizeof(a.ss_family))
+			return -EINVAL;
+		if (named && a.ss_family == LINUX_AF_UNSPEC) {
+			named = false;
+		} else if (named && a.ss_family == LINUX_AF_INET) {
+			*v4 = true;
+		} else if (named && a.ss_family != LINUX_AF_INET6) {
+			return -EINVAL;
+		} else if (named) {
+			ret = inet_parse_addr(in, &a, m->namelen, false, dst, port);
+			if (ret < 0)
+				return ret;
+			parsed = true;
+		}
+		if (!named) {
+			if (!in->connected)
+				return -EDESTADDRREQ;
+			memcpy(dst, in->daddr, 16);
+			*port = in->dport;
+		}
+		if ((named && !parsed) || inet_is_v4(dst))
+			*v4 = true;
+		if (*v4 && in->v6only)
+			return -ENETUNREACH;
 	}
-	if (in->u.sk.family == LINUX_AF_INET && a.ss_family == LINUX_AF_UNSPEC)
-		a.ss_family = LINUX_AF_INET; /* udp_sendmsg takes it as AF_INET */
-	if (in->u.sk.family == LINUX_AF_INET6 && m->namelen >= (int)sizeof(a.ss_family) &&
-	    a.ss_family != LINUX_AF_INET6)
+	if (*v4) {
+		if (len > 0xffff)
+			return -EMSGSIZE;
+		if (flags & LINUX_MSG_OOB)
+			return -EOPNOTSUPP; /* only the IPv4 code says so */
+		if (named && !parsed) {
+			ret = inet_parse_v4(&a, m->namelen, false, dst, port);
+			if (ret < 0)
+				return ret;
+		} else if (!named && !v6) {
+			if (!in->connected)
+				return -EDESTADDRREQ;
+			memcpy(dst, in->daddr, 16);
+			*port = in->dport;
+		}
+	}
+	if (named && *port == 0)
 		return -EINVAL;
-	ret = inet_dest(in, &a, m->namelen, dst, port);
-	if (ret == 0 && *port == 0)
-		ret = -EINVAL;
-	return ret;
+	m->has_name = named;
+	return inet_route(in, dst);
 }
 
 static long udp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsigned flags)
@@ -136,33 +172,37 @@ static long udp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	struct udp_src hdr;
 	struct skb *skb;
 	uint16_t port;
+	bool v4;
 	long err;
 
 	(void)t;
-	if (flags & LINUX_MSG_OOB)
-		return -EOPNOTSUPP;
 	scm_destroy(&m->scm);
-	err = sock_error(s);
-	if (err < 0)
-		return err;
-	err = send_dest(in, m, dst, &port);
+	/* inet_send_prepare: the port comes first, whatever fails after */
+	if (inet_autobind(in) < 0)
+		return -EAGAIN;
+	err = send_dest(in, m, len, flags, dst, &port, &v4);
 	if (err == 0)
 		err = inet_source(in, dst, src);
 	if (err < 0)
 		return err;
-	if (len > (inet_is_v4(dst) ? UDP_MAX_V4 : UDP_MAX_V6))
+	if (len > (v4 ? UDP_MAX_V4 : UDP_MAX_V6))
 		return -EMSGSIZE;
-	if (s->shutdown & SEND_SHUTDOWN)
-		return -EPIPE; /* sock_alloc_send_pskb's, without SIGPIPE */
-	err = inet_autobind(in);
+	/* sock_alloc_send_pskb's checks */
+	err = sock_error(s);
 	if (err < 0)
 		return err;
+	if (s->shutdown & SEND_SHUTDOWN)
+		return -EPIPE; /* without SIGPIPE */
 	/* The data is copied first: the receiver is looked up after the
 	 * last point where the guest's memory is read. */
 	size = sizeof(hdr) + len;
+	if (!sock_mem_charge(len + UDP_OVERHEAD))
+		return (long)len; /* dropped, as past udp_mem */
 	skb = malloc(sizeof(*skb) + size);
-	if (!skb)
+	if (!skb) {
+		sock_mem_uncharge(len + UDP_OVERHEAD);
 		return -ENOMEM;
+	}
 	memset(skb, 0, sizeof(*skb));
 	skb->len = size;
 	skb->consumed = sizeof(hdr);
@@ -177,16 +217,18 @@ static long udp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	to = udp_lookup(dst, port, src, in->sport);
 	if (!to) {
 		/* port unreachable: only a connected socket hears of it */
-		if (in->connected && !m->namelen) {
+		if (in->connected && !m->has_name) {
 			s->err = ECONNREFUSED;
 			waitq_wake_all(&s->wq);
 		}
 		skb_free(skb);
 		return (long)len;
 	}
-	if ((to->u.sk.shutdown & RCV_SHUTDOWN) ||
-	    to->rmem + skb->truesize > (size_t)to->u.sk.rcvbuf) {
-		skb_free(skb); /* dropped, as a full socket drops */
+	/* __udp_enqueue_schedule_skb: a queue already past SO_RCVBUF drops
+	 * the datagram (so one larger than the buffer still gets into an
+	 * empty queue); the receiver's SHUT_RD does not stop it. */
+	if (to->rmem > (size_t)to->u.sk.rcvbuf) {
+		skb_free(skb);
 		return (long)len;
 	}
 	to->rmem += skb->truesize;
@@ -204,8 +246,7 @@ static long udp_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	long err;
 
 	(void)t;
-	if (flags & LINUX_MSG_OOB)
-		return -EOPNOTSUPP;
+	/* MSG_OOB is ignored, as udp_recvmsg does */
 	if (flags & LINUX_MSG_ERRQUEUE)
 		return -EAGAIN; /* the error queue is always empty */
 	for (;;) {
@@ -214,6 +255,8 @@ static long udp_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 			return err;
 		if (!list_empty(&in->u.queue))
 			break;
+		if (deadline == 0)
+			return -EAGAIN; /* before the end of data, as __skb_recv_udp */
 		if (s->shutdown & RCV_SHUTDOWN)
 			return 0;
 		err = sock_wait(&s->wq, deadline);
@@ -229,9 +272,12 @@ static long udp_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 		size = dlen;
 	else if (size < dlen)
 		m->flags |= LINUX_MSG_TRUNC;
+	/* A copy that faults loses the datagram (udp_recvmsg frees it),
+	 * unless peeking. */
 	if (iter_copy_to(&m->iter, skb->data + skb->consumed, size) < 0)
-		return -EFAULT; /* the datagram stays queued */
-	err = (flags & LINUX_MSG_TRUNC) ? (long)dlen : (long)size;
+		err = -EFAULT;
+	else
+		err = (flags & LINUX_MSG_TRUNC) ? (long)dlen : (long)size;
 	if (!(flags & LINUX_MSG_PEEK)) {
 		list_del(&skb->link);
 		in->u.qlen--;

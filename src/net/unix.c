@@ -579,7 +579,8 @@ static int unix_shutdown(struct socket *s, int how)
 
 static bool unix_writable(struct socket *s)
 {
-	return s->state != SS_LISTEN && (s->wmem + 1) * 4 <= (size_t)s->sndbuf;
+	return s->state != SS_LISTEN && s->state != SS_CONNECTING &&
+	       (s->wmem + 1) * 4 <= (size_t)s->sndbuf;
 }
 
 #define POLL_IN	 (LINUX_POLLIN | LINUX_POLLRDNORM)

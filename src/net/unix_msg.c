@@ -5,7 +5,10 @@
  * after a buffer that carries files, and (with SO_PASSCRED) never glues
  * buffers of different senders. Buffers are charged to their sender with
  * Linux's sizes (sk_buff, head and pages), so SO_SNDBUF limits the same
- * amount of data as on Linux. */
+ * amount of data as on Linux. Every buffer is also charged to the
+ * instance's socket memory (sock_mem_charge): a guest with many sockets,
+ * or with SO_SNDBUFFORCE/SO_RCVBUFFORCE, still cannot hold more than that
+ * in queues; a send past it is ENOBUFS (UDP: dropped). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,10 +52,15 @@ static size_t truesize(size_t head, size_t frags)
 
 static struct skb *skb_alloc(struct unix_sock *u, size_t len, size_t true_size)
 {
-	struct skb *skb = malloc(sizeof(*skb) + (len ? len : 1));
+	struct skb *skb;
 
-	if (!skb)
+	if (!sock_mem_charge(true_size))
 		return NULL;
+	skb = malloc(sizeof(*skb) + (len ? len : 1));
+	if (!skb) {
+		sock_mem_uncharge(true_size);
+		return NULL;
+	}
 	memset(skb, 0, sizeof(*skb));
 	skb->len = len;
 	skb->truesize = true_size;
@@ -71,6 +79,7 @@ void skb_free(struct skb *skb)
 		unix_skbs_with_fds--;
 	scm_destroy(&skb->scm);
 	free(skb);
+	sock_mem_uncharge(true_size); /* every skb is charged its truesize */
 	if (from) {
 		from->sk.wmem -= true_size;
 		/* The sender's write space (Linux's unix_write_space). */
@@ -175,7 +184,7 @@ long unix_stream_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 			break;
 		skb = stream_skb(u, size);
 		if (!skb) {
-			err = -ENOMEM;
+			err = -ENOBUFS; /* sock_alloc_send_pskb's */
 			break;
 		}
 		/* Files go with the first buffer only; credentials with each. */
@@ -385,7 +394,7 @@ long unix_dgram_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	}
 	skb = skb_alloc(u, len, truesize(head, data_len));
 	if (!skb)
-		return -ENOMEM;
+		return -ENOBUFS;
 	skb->scm = m->scm;
 	memset(&m->scm, 0, sizeof(m->scm));
 	if (iter_copy_from(&m->iter, skb->data, len) < 0) {

@@ -321,6 +321,9 @@ long sys_setsockopt(struct task *t, const struct sysargs *a)
 	else if (level != LINUX_SOL_SOCKET && optlen >= (int)sizeof(int) &&
 		 copy_from_user(t->mm, val, sysarg_uaddr(a, 3), sizeof(int)) < 0)
 		ret = -EFAULT; /* the protocols' options are all ints */
+	else if (level == LINUX_SOL_IP && optlen > 0 && optlen < (int)sizeof(int) &&
+		 s->ops->setsockopt && copy_from_user(t->mm, val, sysarg_uaddr(a, 3), 1) < 0)
+		ret = -EFAULT; /* ...but IPv4's may be a byte */
 	if (ret == 0 && level == LINUX_SOL_SOCKET)
 		ret = sock_setsockopt(s, level, name, val, (unsigned)optlen);
 	else if (ret == 0)
@@ -372,6 +375,7 @@ long sys_sendto(struct task *t, const struct sysargs *a)
 	if (ret == 0 && uaddr) {
 		ret = move_addr_to_kernel(t, uaddr, alen, &m.name);
 		m.namelen = alen;
+		m.has_name = true;
 	}
 	if (ret == 0) {
 		if (f->flags & LINUX_O_NONBLOCK)
@@ -431,6 +435,7 @@ static int get_msghdr(struct task *t, uaddr_t umsg, struct linux_msghdr *mh, str
 		return -EFAULT;
 	if (!copy_name)
 		m->namelen = 0;
+	m->has_name = m->namelen > 0; /* __copy_msghdr drops an empty name */
 	return iter_import(t, mh->msg_iov, mh->msg_iovlen, &m->iter);
 }
 

@@ -2,9 +2,13 @@
  * listener seen as ::ffff:127.0.0.1, IPV6_V6ONLY (no IPv4, no clash with
  * an AF_INET socket on the same port, only before bind), the clashes of
  * a dual-stack bind, EADDRNOTAVAIL, sockaddr_in6 lengths, and UDP from
- * IPv4 and IPv6 senders to a socket on ::. */
+ * IPv4 and IPv6 senders to a socket on ::; what an AF_INET6 UDP socket
+ * takes as a destination (an AF_INET sockaddr, AF_UNSPEC as none, a name
+ * of length 0), its options' errors and lengths, and connect to :: from a
+ * socket bound to a mapped address (127.0.0.1). */
 #include "inet_util.h"
 
+#include <netinet/tcp.h>
 #include <signal.h>
 #include <stdlib.h>
 
@@ -164,11 +168,78 @@ static void test_udp(void)
 	close(c6);
 }
 
+static void test_hostile(void)
+{
+	int r4 = socket(AF_INET, SOCK_DGRAM, 0), s = socket(AF_INET6, SOCK_DGRAM, 0), v, one = 1;
+	struct sockaddr_in lo = sin4("127.0.0.1", 0), to4;
+	struct sockaddr_in6 un;
+	char buf[8], ip[64];
+	socklen_t len;
+	int port;
+
+	bind(r4, (struct sockaddr *)&lo, sizeof(lo));
+	to4 = sin4("127.0.0.1", port_of(r4));
+	check(sendto(s, "4", 1, 0, (struct sockaddr *)&to4, sizeof(to4)) == 1 &&
+		      recv(r4, buf, sizeof(buf), MSG_DONTWAIT) == 1,
+	      "AF_INET6 UDP sends to a sockaddr_in");
+	check_err(sendto(s, "4", 1, 0, (struct sockaddr *)&to4, 8), EINVAL, "a short sockaddr_in");
+	check_err(sendto(s, "4", 1, 0, (struct sockaddr *)&to4, 0), EINVAL, "a name of length 0");
+	check_err(sendto(s, "4", 1, 0, (struct sockaddr *)&to4, 1), EINVAL, "a name of 1 byte");
+	un = sin6("::1", 9);
+	un.sin6_family = AF_UNSPEC;
+	check_err(sendto(s, "4", 1, 0, (struct sockaddr *)&un, sizeof(un)), EDESTADDRREQ,
+		  "AF_UNSPEC is no name: EDESTADDRREQ");
+	un.sin6_family = 99;
+	check_err(sendto(s, "4", 1, 0, (struct sockaddr *)&un, sizeof(un)), EINVAL,
+		  "family 99: EINVAL");
+	close(s);
+	s = socket(AF_INET6, SOCK_DGRAM, 0);
+	setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	check_err(sendto(s, "4", 1, 0, (struct sockaddr *)&to4, 10), ENETUNREACH,
+		  "v6-only to a (short) sockaddr_in");
+	len = sizeof(v);
+	check_err(getsockopt(s, IPPROTO_TCP, TCP_NODELAY, &v, &len), ENOPROTOOPT,
+		  "getsockopt SOL_TCP on AF_INET6 UDP");
+	len = -1;
+	check(getsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, &v, &len) == 0 && len == sizeof(int) &&
+		      v == 1,
+	      "IPV6_V6ONLY with length -1: an int");
+	unsigned char b = 1;
+	check_err(setsockopt(s, IPPROTO_IPV6, IPV6_UNICAST_HOPS, &b, 1), EINVAL,
+		  "IPV6_UNICAST_HOPS of a byte");
+	check_err(setsockopt(s, IPPROTO_IPV6, 9999, &b, 1), ENOPROTOOPT, "an unknown IPv6 option");
+	close(s);
+	close(r4);
+
+	s = socket(AF_INET6, SOCK_STREAM, 0);
+	v = 0xff;
+	check(setsockopt(s, IPPROTO_IPV6, IPV6_TCLASS, &v, sizeof(v)) == 0 &&
+		      getint(s, IPPROTO_IPV6, IPV6_TCLASS) == 0xfc,
+	      "IPV6_TCLASS 0xff on TCP: 0xfc");
+	close(s);
+
+	/* connect to :: from a socket bound to ::ffff:127.0.0.2 */
+	int l = socket(AF_INET6, SOCK_STREAM, 0), c = socket(AF_INET6, SOCK_STREAM, 0);
+	struct sockaddr_in6 a = sin6("::ffff:127.0.0.1", 0);
+	bind(l, (struct sockaddr *)&a, sizeof(a));
+	listen(l, 1);
+	a = sin6("::ffff:127.0.0.2", 0);
+	bind(c, (struct sockaddr *)&a, sizeof(a));
+	a = sin6("::", port_of(l));
+	check(connect(c, (struct sockaddr *)&a, sizeof(a)) == 0,
+	      "bound to ::ffff:127.0.0.2, connect to ::");
+	name_of(c, 1, ip, &port, NULL);
+	check(!strcmp(ip, "::ffff:127.0.0.1") && port == port_of(l), "reaches ::ffff:127.0.0.1");
+	close(c);
+	close(l);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGPIPE, SIG_IGN);
 	test_tcp();
 	test_udp();
+	test_hostile();
 	return 0;
 }

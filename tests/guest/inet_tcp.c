@@ -5,7 +5,10 @@
  * and SIGPIPE, resets (close with data unread, a listener closed with a
  * connection queued), nonblocking connect and accept, poll and epoll
  * readiness, 127.0.0.2 and 0.0.0.0 as destinations, and a client in a
- * forked child moving a megabyte. Children never print. */
+ * forked child moving a megabyte; a connect to a full listener waits
+ * (EINPROGRESS, not writable, EALREADY, SO_SNDTIMEO's EINPROGRESS, the
+ * next connect() reporting the end, shutdown of a waiting one), and the
+ * option lengths and IP_TOS's ECN bits. Children never print. */
 #include "inet_util.h"
 
 #include <fcntl.h>
@@ -456,6 +459,100 @@ static void test_fork(void)
 	close(l);
 }
 
+/* Poll for ev up to 10 s (Linux retransmits the SYN a full listener
+ * dropped after 1 s; skas lets it in at once). */
+static int wait_for(int fd, short ev)
+{
+	struct pollfd p = { fd, ev, 0 };
+
+	return poll(&p, 1, 10000) == 1 ? p.revents : 0;
+}
+
+static void test_full_listener(void)
+{
+	int l = listener("127.0.0.1", 0), c1, c2, c3, a, v;
+	struct sockaddr_in to = sin4("127.0.0.1", port_of(l));
+	struct timeval tv = { 0, 50000 };
+	struct pollfd p;
+	socklen_t len = sizeof(v);
+	char ch = 0, ip[64];
+	int port;
+
+	c1 = tcp();
+	check(connect(c1, (struct sockaddr *)&to, sizeof(to)) == 0, "backlog 0: one connects");
+	c2 = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	check_err(connect(c2, (struct sockaddr *)&to, sizeof(to)), EINPROGRESS,
+		  "the next, nonblocking: EINPROGRESS");
+	p = (struct pollfd){ c2, POLLIN | POLLOUT, 0 };
+	check(poll(&p, 1, 0) == 0, "and it waits: not writable");
+	check_err(connect(c2, (struct sockaddr *)&to, sizeof(to)), EALREADY, "connect again");
+	check_err(getpeername(c2, (struct sockaddr *)&to, &len), ENOTCONN, "no peer yet");
+	check(getint(c2, SOL_SOCKET, SO_ERROR) == 0, "no error");
+	check_err(send(c2, "x", 1, MSG_NOSIGNAL), EAGAIN, "send: EAGAIN");
+	check_err(recv(c2, &ch, 1, 0), EAGAIN, "recv: EAGAIN");
+	a = accept(l, NULL, NULL);
+	check(a >= 0, "accept the first");
+	close(a);
+	check(wait_for(c2, POLLOUT) == POLLOUT, "then the waiting one is in");
+	check(connect(c2, (struct sockaddr *)&to, sizeof(to)) == 0,
+	      "connect again says it is made");
+	check_err(connect(c2, (struct sockaddr *)&to, sizeof(to)), EISCONN, "then EISCONN");
+	check(send(c2, "y", 1, 0) == 1, "send");
+	a = accept(l, NULL, NULL);
+	check(a >= 0 && recv(a, &ch, 1, 0) == 1 && ch == 'y', "accepted, with its data");
+	close(a);
+	close(c1);
+
+	/* full again (c2's end is accepted, so queue c3's) */
+	c3 = tcp();
+	check(connect(c3, (struct sockaddr *)&to, sizeof(to)) == 0, "fill the queue again");
+	c1 = tcp();
+	setsockopt(c1, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	check_err(connect(c1, (struct sockaddr *)&to, sizeof(to)), EINPROGRESS,
+		  "blocking, SO_SNDTIMEO: EINPROGRESS");
+	fcntl(c1, F_SETFL, O_NONBLOCK);
+	check_err(connect(c1, (struct sockaddr *)&to, sizeof(to)), EALREADY, "still waiting");
+	name_of(c1, 0, ip, &port, NULL);
+	check(!strcmp(ip, "127.0.0.1") && port > 0, "its source is chosen");
+	check(shutdown(c1, SHUT_RDWR) == 0, "shutdown of a waiting connect");
+	check(getint(c1, SOL_SOCKET, SO_ERROR) == ECONNRESET, "SO_ERROR: ECONNRESET");
+	close(c1);
+	close(a = accept(l, NULL, NULL));
+	close(c3);
+
+	/* a refused nonblocking connect: the next connect says so */
+	close(l);
+	c1 = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	check_err(connect(c1, (struct sockaddr *)&to, sizeof(to)), EINPROGRESS,
+		  "nonblocking connect to nobody");
+	check(wait_for(c1, POLLOUT) & POLLERR, "refused");
+	check_err(connect(c1, (struct sockaddr *)&to, sizeof(to)), ECONNREFUSED,
+		  "connect again: ECONNREFUSED");
+	close(c1);
+
+	/* option lengths and IP_TOS's ECN bits */
+	c1 = tcp();
+	v = 0xff;
+	check(setsockopt(c1, IPPROTO_IP, IP_TOS, &v, sizeof(v)) == 0 &&
+		      getint(c1, IPPROTO_IP, IP_TOS) == 0xfc,
+	      "IP_TOS 0xff on TCP: 0xfc");
+	unsigned char b = 1;
+	check_err(setsockopt(c1, IPPROTO_TCP, TCP_NODELAY, &b, 1), EINVAL, "TCP_NODELAY of a byte");
+	check_err(setsockopt(c1, IPPROTO_TCP, TCP_NODELAY, NULL, 1), EINVAL, "...before any copy");
+	len = -1;
+	check_err(getsockopt(c1, IPPROTO_TCP, TCP_NODELAY, &v, &len), EINVAL, "length -1");
+	len = sizeof(v);
+	check_err(getsockopt(c1, IPPROTO_IPV6, IPV6_V6ONLY, &v, &len), EOPNOTSUPP,
+		  "getsockopt SOL_IPV6 on AF_INET");
+	check_err(getsockopt(c1, IPPROTO_UDP, 1, &v, &len), EOPNOTSUPP,
+		  "getsockopt SOL_UDP on TCP");
+	check_err(setsockopt(c1, IPPROTO_UDP, 1, &v, sizeof(v)), ENOPROTOOPT,
+		  "setsockopt SOL_UDP on TCP");
+	check_err(socket(AF_INET, SOCK_STREAM, -1), EINVAL, "protocol -1");
+	check_err(socket(AF_INET, SOCK_RAW, -1), EINVAL, "raw, protocol -1");
+	close(c1);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -467,5 +564,6 @@ int main(void)
 	test_nonblocking();
 	test_addresses();
 	test_fork();
+	test_full_listener();
 	return 0;
 }

@@ -3,13 +3,18 @@
  * connected socket (send without address, getpeername, it hears only its
  * peer, ECONNREFUSED from a port nobody holds), connect(AF_UNSPEC), the
  * size limit, EDESTADDRREQ, shutdown, poll, and an echo through a forked
- * child. Children never print. */
+ * child; hostile arguments in Linux's order (an unbound sender's port comes
+ * before any check, a name of length 0, sizes before flags, MSG_OOB),
+ * SO_RCVBUF (a datagram larger than it still gets into an empty queue), a
+ * faulting receive losing the datagram, SHUT_RD, IP options as a byte,
+ * IP_TOS. Children never print. */
 #include "inet_util.h"
 
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
+#include <netinet/udp.h>
 
 static int udp(void)
 {
@@ -192,6 +197,108 @@ static void test_echo(void)
 	close(srv);
 }
 
+static void test_hostile(void)
+{
+	int r = bound("127.0.0.1"), s = udp(), v;
+	struct sockaddr_in to = sin4("127.0.0.1", port_of(r)), bad = to;
+	static char big[65536];
+	char buf[8];
+	socklen_t l;
+
+	check_err(sendto(s, "x", 1, 0, (struct sockaddr *)&to, 0), EINVAL,
+		  "sendto with an address of length 0");
+	check(port_of(s) > 0, "the sender got its port first");
+	check_err(sendto(s, "x", 1, 0, (struct sockaddr *)&to, sizeof(to) - 1), EINVAL,
+		  "sendto with a short address");
+	close(s);
+	s = udp();
+	bad.sin_family = AF_INET6;
+	check_err(sendto(s, "x", 1, 0, (struct sockaddr *)&bad, sizeof(bad)), EAFNOSUPPORT,
+		  "sendto an AF_INET6 family");
+	check(port_of(s) > 0, "bound all the same");
+	close(s);
+	s = udp();
+	check_err(connect(s, (struct sockaddr *)&bad, sizeof(bad)), EAFNOSUPPORT,
+		  "connect to an AF_INET6 family");
+	check(port_of(s) > 0, "bound all the same (inet_dgram_connect)");
+	close(s);
+	s = udp();
+	check_err(sendto(s, big, sizeof(big), MSG_OOB, (struct sockaddr *)&to, sizeof(to)),
+		  EMSGSIZE, "65536 bytes with MSG_OOB: the size first");
+	check_err(sendto(s, "x", 1, MSG_OOB, (struct sockaddr *)&to, sizeof(to)), EOPNOTSUPP,
+		  "MSG_OOB");
+	check_err(recv(r, buf, 1, MSG_OOB | MSG_DONTWAIT), EAGAIN, "recv ignores MSG_OOB");
+	check_err(socket(AF_INET, SOCK_DGRAM, -1), EINVAL, "protocol -1");
+	check_err(socket(AF_INET, SOCK_DGRAM, 263), EINVAL, "protocol 263");
+
+	/* SO_RCVBUF: a queue past it drops, an empty one takes anything */
+	v = 1;
+	setsockopt(r, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v));
+	check(getint(r, SOL_SOCKET, SO_RCVBUF) < 3000, "SO_RCVBUF at its least");
+	check(sendto(s, big, 3000, 0, (struct sockaddr *)&to, sizeof(to)) == 3000 &&
+		      sendto(s, big, 3000, 0, (struct sockaddr *)&to, sizeof(to)) == 3000,
+	      "two datagrams larger than SO_RCVBUF sent");
+	check(recv(r, big, sizeof(big), MSG_DONTWAIT) == 3000, "the first got in");
+	check_err(recv(r, big, sizeof(big), MSG_DONTWAIT), EAGAIN, "the second was dropped");
+	v = 65536;
+	setsockopt(r, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v));
+
+	/* a receive that faults loses the datagram; a peek keeps it */
+	sendto(s, "abc", 3, 0, (struct sockaddr *)&to, sizeof(to));
+	check_err(recv(r, (void *)8, 3, MSG_PEEK | MSG_DONTWAIT), EFAULT, "peek to a bad buffer");
+	check_err(recv(r, (void *)8, 3, MSG_DONTWAIT), EFAULT, "recv to a bad buffer");
+	check_err(recv(r, buf, 3, MSG_DONTWAIT), EAGAIN, "the datagram is gone");
+
+	/* SHUT_RD on an unbound-peer socket: ENOTCONN, yet shut; a
+	 * nonblocking read says EAGAIN, and datagrams still come */
+	check_err(shutdown(r, SHUT_RD), ENOTCONN, "SHUT_RD unconnected");
+	check_err(recv(r, buf, 3, MSG_DONTWAIT), EAGAIN, "then MSG_DONTWAIT: EAGAIN");
+	check(sendto(s, "def", 3, 0, (struct sockaddr *)&to, sizeof(to)) == 3 &&
+		      recv(r, buf, 3, MSG_DONTWAIT) == 3,
+	      "a datagram still gets in after SHUT_RD");
+	check(recv(r, buf, 3, 0) == 0, "a blocking read: end of data");
+	check_err(shutdown(r, 3), EINVAL, "shutdown 3");
+	check_err(shutdown(r, -1), EINVAL, "shutdown -1");
+	close(r);
+
+	/* connected to port 0: no peer name */
+	struct sockaddr_in p0 = sin4("127.0.0.1", 0);
+	r = udp();
+	check(connect(r, (struct sockaddr *)&p0, sizeof(p0)) == 0, "connect to port 0");
+	l = sizeof(p0);
+	check_err(getpeername(r, (struct sockaddr *)&p0, &l), ENOTCONN, "its getpeername");
+	close(r);
+
+	/* IP options: a byte will do; IP_TOS is a byte */
+	unsigned char c = 9;
+	check(setsockopt(s, IPPROTO_IP, IP_TTL, &c, 1) == 0 && getint(s, IPPROTO_IP, IP_TTL) == 9,
+	      "IP_TTL from one byte");
+	check(setsockopt(s, IPPROTO_IP, IP_TOS, &c, 0) == 0 && getint(s, IPPROTO_IP, IP_TOS) == 0,
+	      "IP_TOS of length 0 is 0");
+	check_err(setsockopt(s, IPPROTO_IP, IP_TTL, &c, 0), EINVAL, "IP_TTL of length 0");
+	v = 0x1ff;
+	check(setsockopt(s, IPPROTO_IP, IP_TOS, &v, sizeof(v)) == 0 &&
+		      getint(s, IPPROTO_IP, IP_TOS) == 0xff,
+	      "IP_TOS 0x1ff is 0xff");
+	v = 0;
+	l = 2;
+	check(getsockopt(s, IPPROTO_IP, IP_TTL, &v, &l) == 0 && l == 1 && v == 9,
+	      "IP_TTL into 2 bytes: one");
+	l = -1;
+	check_err(getsockopt(s, IPPROTO_UDP, UDP_CORK, &v, &l), EINVAL, "UDP_CORK length -1");
+
+	/* groups: bind takes them */
+	r = udp();
+	struct sockaddr_in g = sin4("224.0.0.1", 0);
+	check(bind(r, (struct sockaddr *)&g, sizeof(g)) == 0, "bind 224.0.0.1");
+	close(r);
+	r = udp();
+	g = sin4("255.255.255.255", 0);
+	check(bind(r, (struct sockaddr *)&g, sizeof(g)) == 0, "bind 255.255.255.255");
+	close(r);
+	close(s);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -199,5 +306,6 @@ int main(void)
 	test_basic();
 	test_connected();
 	test_echo();
+	test_hostile();
 	return 0;
 }

@@ -49,6 +49,9 @@ static inline const char *ename(int e)
 		{ ENETUNREACH, "ENETUNREACH" },
 		{ EACCES, "EACCES" },
 		{ EPERM, "EPERM" },
+		{ EALREADY, "EALREADY" },
+		{ EFAULT, "EFAULT" },
+		{ ECONNABORTED, "ECONNABORTED" },
 	};
 	unsigned i;
 

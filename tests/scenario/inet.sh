@@ -4,8 +4,11 @@
 # localhost (/etc/hosts), busybox nc and httpd serve on 127.0.0.1, every
 # destination off loopback is ENETUNREACH and every address off it
 # EADDRNOTAVAIL (which natively depends on the host's network, hence
-# here), and a port a guest listens on is not open on the host. One TAP
-# line each.
+# here), a port a guest listens on is not open on the host, ephemeral
+# port exhaustion gives Linux's errors (bind EADDRINUSE, UDP EAGAIN, TCP
+# connect EADDRNOTAVAIL, listen EADDRINUSE; natively it would take the
+# host's ports), and socket buffers stay within an eighth of --memory
+# whatever SO_RCVBUFFORCE/SO_SNDBUFFORCE say. One TAP line each.
 set -u
 . "$(dirname "$0")/common.bash"
 
@@ -97,6 +100,77 @@ sys.stdin.read()
 	exec {G[1]}>&-
 	wait "$G_PID" 2>/dev/null
 	check "a guest's listening port is not open on the host" "0" "$open"
+fi
+
+if [ -x /usr/bin/python3 ]; then
+	out=$(timeout -k 5 120 "$SKAS" run --nofile=70000 -- /usr/bin/python3 -c '
+import socket, errno, resource
+resource.setrlimit(resource.RLIMIT_NOFILE, (70000, 70000))
+def err(f):
+    try:
+        f()
+        return "ok"
+    except OSError as e:
+        return errno.errorcode[e.errno]
+out = []
+for typ in (socket.SOCK_DGRAM, socket.SOCK_STREAM):
+    held = []
+    while True:
+        s = socket.socket(socket.AF_INET, typ)
+        try:
+            s.bind(("127.0.0.1", 0))
+        except OSError as e:
+            out += [len(held), errno.errorcode[e.errno]]
+            break
+        held.append(s)
+    c = socket.socket(socket.AF_INET, typ)
+    if typ == socket.SOCK_DGRAM:
+        out.append(err(lambda: c.sendto(b"x", ("127.0.0.1", 9))))
+    out.append(err(lambda: c.connect(("127.0.0.1", 9))))
+    if typ == socket.SOCK_STREAM:
+        out.append(err(lambda: c.listen()))
+    for s in held:
+        s.close()
+print(*out)
+' 2>&1)
+	check "ephemeral ports used up: bind, UDP sendto/connect, TCP connect/listen" \
+		"28232 EADDRINUSE EAGAIN EAGAIN 28232 EADDRINUSE EADDRNOTAVAIL EADDRINUSE" "$out"
+
+	# 20 UDP sockets of SO_RCVBUFFORCE 32 MB each, flooded, then a stream
+	# of SO_SNDBUFFORCE 32 MB: at most 256M / 8 = 32 MB is ever queued.
+	out=$(timeout -k 5 120 "$SKAS" run --memory=256M -- /usr/bin/python3 -c '
+import socket, errno
+socks = []
+tx = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(20):
+    r = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    r.setsockopt(socket.SOL_SOCKET, 33, 16000000)  # SO_RCVBUFFORCE
+    r.bind(("127.0.0.1", 0))
+    socks.append(r)
+data = b"x" * 60000
+for r in socks:
+    for j in range(540):
+        tx.sendto(data, r.getsockname())
+a, b = socket.socketpair()
+a.setsockopt(socket.SOL_SOCKET, 32, 16000000)  # SO_SNDBUFFORCE
+a.setblocking(False)
+try:
+    while True:
+        a.send(data)
+except OSError as e:
+    stop = errno.errorcode[e.errno]
+queued = 0
+for r in socks:
+    r.setblocking(False)
+    try:
+        while True:
+            queued += len(r.recv(65536))
+    except BlockingIOError:
+        pass
+print(queued <= 32 << 20, stop)
+' 2>&1)
+	check "socket buffers within an eighth of --memory (UDP dropped, stream ENOBUFS)" \
+		"True ENOBUFS" "$out"
 fi
 
 summary
