@@ -54,6 +54,20 @@ struct process *pidfd_process(struct task *t, int fd)
 	return p;
 }
 
+/* The process a pidfd names, if it has not exited: EBADF for an fd that is
+ * not a pidfd, ESRCH for a zombie or reaped process. */
+static int pidfd_live(struct task *t, int fd, struct process **pp)
+{
+	struct process *p = pidfd_process(t, fd);
+
+	if (!p)
+		return -EBADF;
+	if (p->reaped || p->zombie)
+		return -ESRCH;
+	*pp = p;
+	return 0;
+}
+
 int pidfd_create(struct task *t, struct process *p, unsigned flags)
 {
 	struct file *f =
@@ -92,9 +106,9 @@ long sys_pidfd_open(struct task *t, const struct sysargs *a)
 long sys_pidfd_send_signal(struct task *t, const struct sysargs *a)
 {
 	int sig = sysarg_int(a, 1);
-	struct process *p;
-
 	unsigned flags = sysarg_uint(a, 3);
+	struct process *p;
+	int ret;
 
 	/* PIDFD_SIGNAL_THREAD (1): the thread the pidfd names (the leader:
 	 * pidfds of other threads, PIDFD_THREAD, are not made here);
@@ -103,22 +117,13 @@ long sys_pidfd_send_signal(struct task *t, const struct sysargs *a)
 		return -EINVAL;
 	if (sig < 0 || sig > LINUX_NSIG)
 		return -EINVAL;
-	{
-		struct file *f = fdget(t->files, sysarg_int(a, 0));
-
-		if (!f)
-			return -EBADF;
-		file_put(f);
-	}
-	p = pidfd_process(t, sysarg_int(a, 0));
-	if (!p)
-		return -EBADF;
-	if (p->reaped || p->zombie)
-		return -ESRCH;
+	ret = pidfd_live(t, sysarg_int(a, 0), &p);
+	if (ret)
+		return ret;
 	if (sysarg_uaddr(a, 2)) {
 		struct linux_siginfo si;
-		int ret = send_signal(t, p, 0); /* the permission check */
 
+		ret = send_signal(t, p, 0); /* the permission check */
 		if (ret < 0)
 			return ret;
 		if (copy_from_user(t->mm, &si, sysarg_uaddr(a, 2), sizeof(si)) < 0)
@@ -167,15 +172,9 @@ long sys_pidfd_getfd(struct task *t, const struct sysargs *a)
 
 	if (sysarg_uint(a, 2))
 		return -EINVAL;
-	f = fdget(t->files, sysarg_int(a, 0));
-	if (!f)
-		return -EBADF;
-	file_put(f);
-	p = pidfd_process(t, sysarg_int(a, 0));
-	if (!p)
-		return -EBADF;
-	if (p->reaped || p->zombie)
-		return -ESRCH;
+	fd = pidfd_live(t, sysarg_int(a, 0), &p);
+	if (fd)
+		return fd;
 	leader = task_by_tid(p->pid);
 	if (!leader || leader->proc != p)
 		return -ESRCH;
