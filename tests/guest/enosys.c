@@ -41,5 +41,16 @@ int main(void)
 	r = syscall(0x100000000L + SYS_getpid, 0, 0, 0, 0, 0, 0);
 	printf("%s %d - syscall(0x100000000 + SYS_getpid) is getpid\n",
 	       r == getpid() ? "ok" : "not ok", ++n);
+	/* The same for a call skas's seccomp backend takes in a ptrace stop
+	 * and reads from the registers (where orig_rax has all 64 bits). */
+	{
+		unsigned long fs = 0, fs_hi = 0;
+		long r2;
+
+		r = syscall(SYS_arch_prctl, 0x1003 /* ARCH_GET_FS */, &fs);
+		r2 = syscall(0x100000000L + SYS_arch_prctl, 0x1003, &fs_hi);
+		printf("%s %d - syscall(0x100000000 + SYS_arch_prctl) is arch_prctl\n",
+		       r == 0 && r2 == 0 && fs == fs_hi && fs != 0 ? "ok" : "not ok", ++n);
+	}
 	return 0;
 }

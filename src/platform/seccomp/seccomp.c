@@ -68,8 +68,10 @@ static const unsigned short trace_nrs[] = {
 #define NTRACE (sizeof(trace_nrs) / sizeof(trace_nrs[0]))
 
 /* The guest threads' filter, written into the stubs' read-only payload:
- * another architecture's calls (int 0x80) and trace_nrs stop in ptrace,
- * everything else is a notification. */
+ * trace_nrs stop in ptrace, everything else is a notification, another
+ * architecture's calls (int 0x80) too: a notification says the arch, so a
+ * trace stop is always x86-64's and its registers say all (handle_status
+ * reads them once, with no PTRACE_GET_SYSCALL_INFO). */
 static int write_guest_filter(void)
 {
 	struct sock_filter prog[NTRACE + 6];
@@ -78,13 +80,13 @@ static int write_guest_filter(void)
 		uint64_t filter;
 	} *fprog = (void *)((char *)ptrace_stub_payload() + (STUB_GUEST_PROG - STUB_PAYLOAD));
 	size_t i, n = 0;
-	const size_t ret_trace = NTRACE + 4;
+	const size_t ret_notif = NTRACE + 3, ret_trace = NTRACE + 4;
 
 	_Static_assert(sizeof(prog) + 16 <= STUB_GUEST_PROG_SIZE, "guest filter size");
 	prog[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 						 offsetof(struct seccomp_data, arch));
 	prog[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0,
-					       ret_trace - n - 1);
+					       ret_notif - n - 1);
 	n++;
 	prog[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 						 offsetof(struct seccomp_data, nr));
@@ -481,23 +483,31 @@ static void handle_status(int tid, int status, pf_event_fn fn)
 	set_state(th, SC_STOPPED);
 	th->running = false;
 	if (status >> 16 == PTRACE_EVENT_SECCOMP) {
-		struct ptrace_syscall_info info;
+		/* Only x86-64 calls stop here (write_guest_filter): the
+		 * registers are the call, and most traced calls need them
+		 * anyway (rt_sigreturn, clone, a signal to oneself). */
+		struct pf_regs *r = &th->regs;
 
 		th->at_syscall = true;
-		if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, sizeof(info), &info) <= 0 ||
-		    info.op != PTRACE_SYSCALL_INFO_SECCOMP) {
+		th->regs_dirty = th->has_result = false;
+		if (ptrace(PTRACE_GETREGS, tid, 0, r) < 0) {
 			/* Skipped with -ENOSYS rather than let through. */
 			ptrace_set_result(th, -ENOSYS);
 			if (sc_resume(th) < 0)
 				ptrace_stub_kill(th->mm);
 			return;
 		}
+		th->regs_valid = true;
 		ev.kind = PF_EV_SYSCALL;
-		ev.nr = info.seccomp.nr;
-		ev.compat = info.arch != AUDIT_ARCH_X86_64;
-		memcpy(ev.args, info.seccomp.args, sizeof(ev.args));
-		ev.ip = info.instruction_pointer;
-		ev.sp = info.stack_pointer;
+		ev.nr = r->orig_rax; /* dispatch looks at the low 32 bits */
+		ev.args[0] = r->rdi;
+		ev.args[1] = r->rsi;
+		ev.args[2] = r->rdx;
+		ev.args[3] = r->r10;
+		ev.args[4] = r->r8;
+		ev.args[5] = r->r9;
+		ev.ip = r->rip;
+		ev.sp = r->rsp;
 		fn(th->owner, &ev);
 		return;
 	}
