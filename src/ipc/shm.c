@@ -64,8 +64,9 @@ static void seg_destroy(struct shm_seg *s)
 	seg_maybe_free(s);
 }
 
-static void shm_vma_open(struct file *f)
+static void shm_vma_open(struct file *f, uint64_t bytes)
 {
+	(void)bytes;
 	struct shm_seg *s = f->priv;
 
 	s->nattch++;
@@ -73,8 +74,9 @@ static void shm_vma_open(struct file *f)
 	s->lpid = ipc_pid(current);
 }
 
-static void shm_vma_close(struct file *f)
+static void shm_vma_close(struct file *f, uint64_t bytes)
 {
+	(void)bytes;
 	struct shm_seg *s = f->priv;
 
 	s->nattch--;

@@ -120,8 +120,9 @@ static struct vma *vma_new(uaddr_t start, uaddr_t end, int prot, unsigned flags,
 	v->off = off;
 	if (file) {
 		file_get(file);
+		v->opened = end - start;
 		if (file->ops->vma_open)
-			file->ops->vma_open(file);
+			file->ops->vma_open(file, v->opened);
 	}
 	return v;
 }
@@ -130,7 +131,7 @@ static struct vma *vma_new(uaddr_t start, uaddr_t end, int prot, unsigned flags,
 static void vma_discard(struct vma *v)
 {
 	if (v->file && v->file->ops->vma_close)
-		v->file->ops->vma_close(v->file);
+		v->file->ops->vma_close(v->file, v->opened);
 	file_put(v->file);
 	anon_shared_put(v->shared);
 	if (vma_pool_n < VMA_POOL_MAX) {

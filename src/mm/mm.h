@@ -56,6 +56,7 @@ struct vma {
 	/* Shared anonymous memory: the object it belongs to, counted once
 	 * against --memory while any VMA holds it (owns a reference). */
 	struct anon_shared *shared;
+	uint64_t opened; /* the length file->ops->vma_open was told */
 };
 
 struct mm {

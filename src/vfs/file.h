@@ -43,9 +43,12 @@ struct file_ops {
 	/* Each close of an fd of it, by current (Linux's f_op->flush). */
 	void (*flush)(struct file *f);
 	/* A VMA mapping the file appears (mmap, fork, a split) or goes, as
-	 * Linux's vm_ops open/close; such VMAs are never merged. */
-	void (*vma_open)(struct file *f);
-	void (*vma_close)(struct file *f);
+	 * Linux's vm_ops open/close; such VMAs are never merged. bytes: the
+	 * VMA's length when it appeared, the same at its close (a split
+	 * shrinks the first part in place, so the parts together count more
+	 * than before until they go). */
+	void (*vma_open)(struct file *f, uint64_t bytes);
+	void (*vma_close)(struct file *f, uint64_t bytes);
 	/* fallocate(2) of a regular file open for writing; the VFS checked
 	 * the arguments every filesystem shares (sys_fallocate). */
 	long (*fallocate)(struct file *f, int mode, int64_t off, int64_t len);

@@ -269,6 +269,35 @@ int main(int argc, char **argv)
 		while (write(fd, buf, sizeof(buf)) > 0)
 			mib++;
 		printf("tmpfs: %s after %lu MiB\n", ename(errno), mib);
+	} else if (strcmp(mode, "sparse") == 0) {
+		/* trinity's pattern: files written at offsets of GiBs cost the
+		 * pages written, not their sizes (under --memory=64M) */
+		char path[32];
+		int ok = 0, status;
+		pid_t p;
+
+		for (i = 0; i < 16; i++) {
+			snprintf(path, sizeof(path), "/tmp/sparse%d", i);
+			fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+			if (fd >= 0 && ftruncate(fd, 1LL << 40) == 0 &&
+			    pwrite(fd, "x", 1, (off_t)(i + 1) << 32) == 1)
+				ok++;
+			if (fd >= 0)
+				close(fd);
+			fd = memfd_create("sparse", 0);
+			if (fd >= 0 && pwrite(fd, "x", 1, (off_t)(i + 1) << 32) == 1)
+				ok++;
+		}
+		printf("sparse: %d of 32 files written at GiB offsets\n", ok);
+		p = fork();
+		if (p == 0) {
+			char *m = mmap(NULL, 32 << 20, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+			_exit(m == MAP_FAILED ? 1 : (memset(m, 1, 32 << 20), 0));
+		}
+		printf("sparse: fork and 32 MiB: %s\n",
+		       p > 0 && waitpid(p, &status, 0) == p && status == 0 ? "yes" : "no");
 	} else if (strcmp(mode, "threads") == 0) {
 		pthread_t t[2];
 		struct timespec ts = { 0, 300 * 1000 * 1000 };
@@ -377,6 +406,11 @@ bomb --memory=64M --tmpfs-size=1G -- "$b" tmpfs
 check "tmpfs data past --memory: the OOM killer ends the writer (SIGKILL)" "137" "$rc"
 check "  with a kernel log line" "1" "$(grep -c 'Out of memory (tmpfs data): killed process 1 (bomb)' "$tmp/log")"
 check "  a second instance ran meanwhile" "second" "$second"
+
+bomb --memory=64M --tmpfs-size=1G -- "$b" sparse
+check "sparse tmpfs files and memfds count the pages written, not their sizes (16 TiB of holes under --memory=64M)" \
+    "sparse: 32 of 32 files written at GiB offsets
+sparse: fork and 32 MiB: yes 0" "$out $rc"
 
 out=$(timeout -k 5 30 "$SKAS" run --memory=64M -- /bin/sh -c 'grep -E "^(MemTotal|CommitLimit):" /proc/meminfo' 2>&1)
 check "/proc/meminfo shows --memory as MemTotal and CommitLimit" \

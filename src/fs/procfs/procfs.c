@@ -887,6 +887,24 @@ static int px_mmap_fd(struct file *f)
 	return o->ops->mmap_fd ? o->ops->mmap_fd(o) : -ENODEV;
 }
 
+/* A mapping through the proxy maps the original's data: its file counts
+ * the mappings (tmpfs: a mapped file counts its whole size). */
+static void px_vma_open(struct file *f, uint64_t bytes)
+{
+	struct file *o = orig_of(f);
+
+	if (o->ops->vma_open)
+		o->ops->vma_open(o, bytes);
+}
+
+static void px_vma_close(struct file *f, uint64_t bytes)
+{
+	struct file *o = orig_of(f);
+
+	if (o->ops->vma_close)
+		o->ops->vma_close(o, bytes);
+}
+
 static void px_release(struct file *f)
 {
 	file_put(orig_of(f));
@@ -902,6 +920,8 @@ static const struct file_ops proxy_fops = {
 	.ioctl = px_ioctl,
 	.poll = px_poll,
 	.mmap_fd = px_mmap_fd,
+	.vma_open = px_vma_open,
+	.vma_close = px_vma_close,
 	.release = px_release,
 };
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mm/commit.h"
+#include "mm/mm.h"
 #include "fs/tmpfs/tmpfs.h"
 #include "vfs/file.h"
 #include "vfs/namei.h"
@@ -55,6 +56,18 @@ struct tmpfs_node {
 	 * for memfd_create's files (mm/memfd.c), as Linux's shmem. */
 	unsigned seals;
 	void *fifo; /* a named pipe's pipe */
+	/* What the file counts against the tmpfs size and --memory: its size
+	 * while it is dense (no hole: every page below the size is data), as
+	 * Linux's shmem counts pages; once it may have holes (a truncate or
+	 * a write past the end, a punched hole), the pages the host holds in
+	 * its memfd, so a sparse file costs what it stores (trinity's writes
+	 * at offsets of 4 GiB into a few memfds counted 13 GB of "data" and
+	 * left no memory to fork with). A fault through a mapping adds pages
+	 * the kernel never sees: a sparse file also counts the length of
+	 * every VMA that maps it (at most its size in all). */
+	uint64_t charged;
+	bool sparse;
+	uint64_t mapped; /* bytes of the VMAs mapping it (vma_open/vma_close) */
 };
 
 static const struct inode_ops tmpfs_iops;
@@ -339,6 +352,17 @@ static long tmpfs_readlink(struct inode *ino, char *buf, size_t n)
 	return (long)len;
 }
 
+/* A sparse file's blocks: what the host holds (Linux's shmem counts
+ * the pages it has). */
+static int64_t host_st_blocks(const struct tmpfs_node *n)
+{
+	struct linux_stat st;
+
+	if (n->memfd < 0 || host_fstat(n->memfd, &st) < 0 || st.st_blocks < 0)
+		return 0;
+	return st.st_blocks;
+}
+
 static int tmpfs_getattr(struct inode *ino, struct linux_stat *st)
 {
 	struct tmpfs_node *n = N(ino);
@@ -353,6 +377,8 @@ static int tmpfs_getattr(struct inode *ino, struct linux_stat *st)
 	st->st_size = LINUX_S_ISDIR(n->mode) ? 40 + 20 * 0 : (int64_t)n->size;
 	st->st_blksize = 4096;
 	st->st_blocks = (int64_t)((n->size + 4095) / 4096 * 8);
+	if (n->sparse && LINUX_S_ISREG(n->mode))
+		st->st_blocks = host_st_blocks(n);
 	st->st_atime_sec = n->atime.tv_sec;
 	st->st_atime_nsec = n->atime.tv_nsec;
 	st->st_mtime_sec = n->mtime.tv_sec;
@@ -391,13 +417,63 @@ int tmpfs_data_fd(struct inode *ino)
 	return n->memfd;
 }
 
-static int resize(struct inode *ino, uint64_t size)
+/* Bytes of data the host holds for a file (at most its size, as a
+ * dense file counts). */
+static uint64_t host_blocks(const struct tmpfs_node *n)
+{
+	uint64_t bytes = (uint64_t)host_st_blocks(n) * 512;
+
+	return bytes < n->size ? bytes : n->size;
+}
+
+/* What the file should count now (see tmpfs_node.charged). */
+static uint64_t charge_of(const struct tmpfs_node *n)
+{
+	uint64_t held;
+
+	if (!n->sparse)
+		return n->size;
+	held = host_blocks(n);
+	return n->mapped < n->size - held ? held + n->mapped : n->size;
+}
+
+/* Would bytes more still fit in the tmpfs? */
+static bool space_for(struct inode *ino, uint64_t bytes)
+{
+	struct tmpfs_sb *s = SB(ino);
+
+	return s->used <= s->limit && bytes <= s->limit - s->used;
+}
+
+/* Counts the file at bytes from now on. Over --memory, the OOM killer
+ * runs (mem_account_data): the pages are already there. */
+static void set_charge(struct inode *ino, uint64_t bytes)
 {
 	struct tmpfs_node *n = N(ino);
-	struct tmpfs_sb *s = SB(ino);
+
+	SB(ino)->used = SB(ino)->used - n->charged + bytes;
+	mem_account_data((int64_t)bytes - (int64_t)n->charged);
+	n->charged = bytes;
+}
+
+/* Counts a sparse file again after its data changed. */
+static void recharge(struct inode *ino)
+{
+	if (N(ino)->sparse)
+		set_charge(ino, charge_of(N(ino)));
+}
+
+/* A new size. hole: the growth is a hole (a truncate, a write or an
+ * allocation that starts past the end), which makes the file sparse: then
+ * it counts no more until data lands in it. */
+static int resize(struct inode *ino, uint64_t size, bool hole)
+{
+	struct tmpfs_node *n = N(ino);
+	bool sparse = n->sparse || (hole && size > n->size);
+	uint64_t want = sparse ? n->charged : size;
 	int fd, ret;
 
-	if (size > n->size && size - n->size > s->limit - s->used)
+	if (want > n->charged && !space_for(ino, want - n->charged))
 		return -ENOSPC;
 	fd = tmpfs_data_fd(ino);
 	if (fd < 0)
@@ -405,10 +481,22 @@ static int resize(struct inode *ino, uint64_t size)
 	ret = host_ftruncate(fd, size);
 	if (ret < 0)
 		return ret;
-	s->used = s->used - n->size + size;
-	mem_account_data((int64_t)size - (int64_t)n->size);
 	n->size = size;
+	n->sparse = sparse;
+	set_charge(ino, charge_of(n)); /* a cut frees the pages past it */
 	return 0;
+}
+
+/* Room for data in [off, end) of a file that is or becomes sparse
+ * (its pages may all be new); a dense file's growth is checked by
+ * resize. */
+static int room_for(struct inode *ino, uint64_t off, uint64_t end)
+{
+	struct tmpfs_node *n = N(ino);
+
+	if (!(n->sparse || off > n->size) || end <= off)
+		return 0;
+	return space_for(ino, PAGE_ALIGN(end) - (off & PAGE_MASK)) ? 0 : -ENOSPC;
 }
 
 static int tmpfs_setattr(struct inode *ino, const struct iattr *ia)
@@ -423,7 +511,7 @@ static int tmpfs_setattr(struct inode *ino, const struct iattr *ia)
 					(ia->size > n->size && (n->seals & LINUX_F_SEAL_GROW))))
 		return -EPERM;
 	if (ia->valid & ATTR_SIZE) {
-		ret = resize(ino, ia->size);
+		ret = resize(ino, ia->size, true);
 		if (ret < 0)
 			return ret;
 		n->mtime = vfs_now();
@@ -509,8 +597,11 @@ static long tf_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
 		if (ret < 0)
 			return ret;
 	}
+	ret = room_for(f->inode, (uint64_t)off, (uint64_t)off + n);
+	if (ret < 0)
+		return ret;
 	if ((uint64_t)off + n > tn->size) {
-		int r = resize(f->inode, (uint64_t)off + n);
+		int r = resize(f->inode, (uint64_t)off + n, (uint64_t)off > tn->size);
 
 		if (r < 0)
 			return r;
@@ -521,13 +612,15 @@ static long tf_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
 	ret = host_pwrite(fd, buf, n, off);
 	if (ret > 0)
 		tn->mtime = tn->ctime = vfs_now();
+	recharge(f->inode);
 	return ret;
 }
 
 /* shmem's modes: allocate (the size grows unless KEEP_SIZE) and
  * PUNCH_HOLE|KEEP_SIZE; others are EOPNOTSUPP, as on Linux's tmpfs. The
- * space is counted by size (resize), so the host's pages are allocated
- * only below the size: KEEP_SIZE beyond it reserves nothing more. */
+ * host's pages are allocated only below the size (a dense file counts its
+ * size, a sparse one what the host holds): KEEP_SIZE beyond it reserves
+ * nothing more. */
 static long tf_fallocate(struct file *f, int mode, int64_t off, int64_t len)
 {
 	struct tmpfs_node *tn = N(f->inode);
@@ -549,8 +642,15 @@ static long tf_fallocate(struct file *f, int mode, int64_t off, int64_t len)
 		if (ret < 0)
 			return ret;
 	}
+	if (!(mode & LINUX_FALLOC_FL_PUNCH_HOLE)) {
+		ret = room_for(f->inode, (uint64_t)off,
+			       (mode & LINUX_FALLOC_FL_KEEP_SIZE) && end > tn->size ? tn->size
+										    : end);
+		if (ret < 0)
+			return ret;
+	}
 	if (!(mode & LINUX_FALLOC_FL_KEEP_SIZE) && end > tn->size) {
-		ret = resize(f->inode, end);
+		ret = resize(f->inode, end, (uint64_t)off > tn->size);
 		if (ret < 0)
 			return ret;
 	}
@@ -562,9 +662,12 @@ static long tf_fallocate(struct file *f, int mode, int64_t off, int64_t len)
 				     (int64_t)((end < tn->size ? end : tn->size) - (uint64_t)off));
 	if (ret == 0) {
 		tn->ctime = vfs_now();
-		if (mode & LINUX_FALLOC_FL_PUNCH_HOLE)
+		if (mode & LINUX_FALLOC_FL_PUNCH_HOLE) {
 			tn->mtime = tn->ctime;
+			tn->sparse = true;
+		}
 	}
+	recharge(f->inode);
 	return ret;
 }
 
@@ -638,6 +741,21 @@ static int tf_mmap_fd(struct file *f)
 	return tmpfs_data_fd(f->inode);
 }
 
+/* A mapping of a sparse file counts its length (faults may fill it); past
+ * --memory the OOM killer runs, as Linux's would once the pages are
+ * touched. */
+static void tf_vma_open(struct file *f, uint64_t bytes)
+{
+	N(f->inode)->mapped += bytes;
+	recharge(f->inode);
+}
+
+static void tf_vma_close(struct file *f, uint64_t bytes)
+{
+	N(f->inode)->mapped -= bytes;
+	recharge(f->inode);
+}
+
 static const struct file_ops tmpfs_file_ops = {
 	.read = tf_read,
 	.write = tf_write,
@@ -647,6 +765,8 @@ static const struct file_ops tmpfs_file_ops = {
 	.stat = tf_stat,
 	.poll = tf_poll,
 	.mmap_fd = tf_mmap_fd,
+	.vma_open = tf_vma_open,
+	.vma_close = tf_vma_close,
 	.fallocate = tf_fallocate,
 };
 
@@ -798,8 +918,8 @@ static void tmpfs_release(struct inode *ino)
 	/* Only regular files count (a symlink's size is its target's length:
 	 * subtracting it let a guest pass --tmpfs-size by deleting symlinks). */
 	if (ino->sb && ino->sb->priv && LINUX_S_ISREG(n->mode)) {
-		SB(ino)->used -= n->size;
-		mem_account_data(-(int64_t)n->size);
+		SB(ino)->used -= n->charged;
+		mem_account_data(-(int64_t)n->charged);
 	}
 	list_for_each_entry_safe(e, en, &n->entries, link)
 	{
@@ -851,7 +971,7 @@ int tmpfs_add_file(struct inode *dir, const char *name, uint32_t mode, const voi
 	if (ret < 0)
 		return ret;
 	if (len) {
-		ret = resize(ino, len);
+		ret = resize(ino, len, false);
 		fd = ret < 0 ? ret : tmpfs_data_fd(ino);
 		if (fd < 0)
 			ret = fd;
