@@ -66,9 +66,9 @@ static void seg_destroy(struct shm_seg *s)
 
 static void shm_vma_open(struct file *f, uint64_t bytes)
 {
-	(void)bytes;
 	struct shm_seg *s = f->priv;
 
+	(void)bytes; /* the segment counts attaches, not bytes */
 	s->nattch++;
 	s->atime = ipc_now();
 	s->lpid = ipc_pid(current);
@@ -76,9 +76,9 @@ static void shm_vma_open(struct file *f, uint64_t bytes)
 
 static void shm_vma_close(struct file *f, uint64_t bytes)
 {
-	(void)bytes;
 	struct shm_seg *s = f->priv;
 
+	(void)bytes; /* the segment counts attaches, not bytes */
 	s->nattch--;
 	s->dtime = ipc_now();
 	s->lpid = ipc_pid(current);
