@@ -124,17 +124,16 @@ static void binfile_close(struct binfile *b)
 	memset(b, 0, sizeof(*b));
 }
 
-static int binfile_open(struct task *t, int dirfd, const char *path, int atflags, struct binfile *b)
+/* Takes over file, opened by vfs_open_exec (which checked its type and
+ * the search permission). */
+static int binfile_from(struct file *file, struct binfile *b)
 {
 	struct linux_stat st;
 	long n;
 	int ret;
 
 	memset(b, 0, sizeof(*b));
-	ret = vfs_open_exec(t, dirfd, path, atflags, &b->file);
-	if (ret < 0)
-		return ret;
-	/* vfs_open_exec checked the type and the search permission */
+	b->file = file;
 	ret = file_stat(b->file, &st);
 	if (ret < 0)
 		goto fail;
@@ -158,6 +157,18 @@ static int binfile_open(struct task *t, int dirfd, const char *path, int atflags
 fail:
 	binfile_close(b);
 	return ret;
+}
+
+static int binfile_open(struct task *t, int dirfd, const char *path, int atflags, struct binfile *b)
+{
+	struct file *file;
+	int ret = vfs_open_exec(t, dirfd, path, atflags, &file);
+
+	if (ret < 0) {
+		memset(b, 0, sizeof(*b));
+		return ret;
+	}
+	return binfile_from(file, b);
 }
 
 static int binfile_read_elf(struct binfile *b)
@@ -540,8 +551,8 @@ static char *exec_name(int dirfd, const char *path)
 	return s;
 }
 
-int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct strv *argv,
-	      struct strv *envp, struct mm **mm_out, struct pf_thread **th_out,
+int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct file *file,
+	      struct strv *argv, struct strv *envp, struct mm **mm_out, struct pf_thread **th_out,
 	      struct pf_regs *regs, struct cred *newcred)
 {
 	struct pf_thread *th = NULL;
@@ -558,19 +569,24 @@ int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct s
 		dirfd != LINUX_AT_FDCWD && path[0] != '/' && fd_is_cloexec(t->files, dirfd);
 	uint64_t bias = 0, ibias = 0, end, entry, sp = 0, vdso = 0, vdso_from = 0;
 	struct mm *mm = NULL;
-	bool recycled = false, exec_failed = false;
+	bool recycled = false, exec_failed = false, past_return = false;
 	long lb;
 	int ret, depth;
 
 	memset(&interp_bin, 0, sizeof(interp_bin));
 	memset(&main_bin, 0, sizeof(main_bin));
 	if (!execfn || !cur) {
+		file_put(file);
 		ret = -ENOMEM;
 		goto out;
 	}
 	for (depth = 0;; depth++) {
-		ret = depth ? binfile_open(t, LINUX_AT_FDCWD, cur, 0, &main_bin)
-			    : binfile_open(t, dirfd, path, atflags, &main_bin);
+		if (depth)
+			ret = binfile_open(t, LINUX_AT_FDCWD, cur, 0, &main_bin);
+		else if (file)
+			ret = binfile_from(file, &main_bin);
+		else
+			ret = binfile_open(t, dirfd, path, atflags, &main_bin);
 		if (ret < 0)
 			goto out;
 		if (main_bin.buflen < 2 || main_bin.buf[0] != '#' || main_bin.buf[1] != '!')
@@ -620,9 +636,10 @@ int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct s
 
 	/* A single-threaded process that is its address space's only user
 	 * keeps its stub and host thread (emptied): no new stub and thread to
-	 * make and box. This is the point of no return then, as Linux's
-	 * begin_new_exec: a failure below kills the process. Else a fresh
-	 * stub is built while the old image lives on. */
+	 * make and box. Else a fresh stub is built while the old image lives
+	 * on. Either way this is the point of no return, as Linux's
+	 * begin_new_exec: a failure below kills the process (SIGSEGV), even
+	 * where skas could have kept the old image. */
 	if (t->thread && t->mm && t->proc->nthreads == 1 &&
 	    mm_create_recycled(t->mm, &mm, &vdso_from) == 0) {
 		recycled = true;
@@ -631,6 +648,7 @@ int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct s
 		if (ret < 0)
 			goto out;
 	}
+	past_return = true;
 	mm->randomize = !(t->proc->personality & LINUX_ADDR_NO_RANDOMIZE);
 	setup_layout(mm, &t->proc->rlim[LINUX_RLIMIT_STACK]);
 	/* The vDSO first: it leaves its place in the fresh stub before
@@ -739,6 +757,8 @@ out:
 		mm = NULL;
 		exec_failed = true;
 	}
+	if (ret < 0 && past_return)
+		exec_failed = true; /* a fresh stub's: the old image is whole */
 	mm_put(mm);
 	binfile_close(&main_bin);
 	binfile_close(&interp_bin);

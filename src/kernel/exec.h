@@ -11,6 +11,7 @@
 
 struct task;
 struct mm;
+struct file;
 
 /* A vector of kernel strings (argv or envp); owns the strings. */
 /* The most argument and environment bytes an exec takes (strings with
@@ -33,14 +34,15 @@ void strv_free(struct strv *sv);
 #define EXEC_FATAL 1
 
 /* Loads path (relative to dirfd; atflags AT_EMPTY_PATH and
- * AT_SYMLINK_NOFOLLOW as execveat's) for t: on success *mm_out is a new address space ready to run
+ * AT_SYMLINK_NOFOLLOW as execveat's) for t, or file if not NULL (path
+ * opened by vfs_open_exec; exec_load takes it over): on success *mm_out is a new address space ready to run
  * with *regs (rip, rsp; other general registers zero) in the stopped host
  * thread *th_out (a new one, or t's own if t's stub was recycled), and
  * *newcred the credentials the process has once it switches. t is not
  * changed but when t's stub is recycled (mm_create_recycled). Errors:
  * ENOENT, EACCES, ENOEXEC, E2BIG, ELOOP, ENOMEM, ..., or EXEC_FATAL. */
-int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct strv *argv,
-	      struct strv *envp, struct mm **mm_out, struct pf_thread **th_out,
+int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct file *file,
+	      struct strv *argv, struct strv *envp, struct mm **mm_out, struct pf_thread **th_out,
 	      struct pf_regs *regs, struct cred *newcred);
 
 /* The switch: t runs the loaded image from now on, in its new host thread

@@ -320,9 +320,9 @@ int task_start_init(const struct init_config *cfg)
 	for (i = 0; cfg->envp[i]; i++)
 		if ((ret = strv_push(&envp, cfg->envp[i])) < 0)
 			goto fail;
-	ret = exec_load(t, LINUX_AT_FDCWD, cfg->path, 0, &argv, &envp, &mm, &th, &regs,
+	ret = exec_load(t, LINUX_AT_FDCWD, cfg->path, 0, NULL, &argv, &envp, &mm, &th, &regs,
 			&t->proc->cred);
-	if (ret == EXEC_FATAL) /* not for a first program: it has no stub to recycle */
+	if (ret == EXEC_FATAL) /* mapped, then failed: no image to kill */
 		ret = -ENOEXEC;
 	if (ret < 0)
 		goto fail;

@@ -119,8 +119,8 @@ int stub_filter_build(char *buf, size_t size, enum stub_mode mode, size_t *len)
 	if (!ctx)
 		return -ENOMEM;
 	/* Another architecture's call (int 0x80) likewise: a guest thread's
-	 * filter makes it a ptrace stop and the kernel answers ENOSYS; the
-	 * default KILL would take the whole stub. */
+	 * filter decides (a notification under seccomp) and the kernel
+	 * answers ENOSYS; the default KILL would take the whole stub. */
 	if (mode != STUB_MODE_PTRACE &&
 	    seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_TRACE(0)) < 0) {
 		seccomp_release(ctx);

@@ -12,6 +12,7 @@
 #include "kernel/uts.h"
 #include "mm/usercopy.h"
 #include "vfs/file.h"
+#include "vfs/namei.h"
 #include "host/host.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
@@ -434,6 +435,7 @@ static long do_execveat(struct task *t, int dirfd, uaddr_t upath, uaddr_t uargv,
 			int atflags)
 {
 	struct strv argv = { 0 }, envp = { 0 };
+	struct file *file = NULL;
 	char path[4096];
 	struct pf_regs regs;
 	struct pf_thread *th;
@@ -464,12 +466,22 @@ static long do_execveat(struct task *t, int dirfd, uaddr_t upath, uaddr_t uargv,
 		free(rd);
 		return ret;
 	}
-	ret = get_strv(rd, uargv, &argv);
+	/* The file before argv and envp, as Linux 6.8 on (alloc_bprm opens
+	 * it): a missing or non-executable file's error comes first. */
+	ret = vfs_open_exec(t, dirfd, path, atflags, &file);
+	if (ret == 0)
+		ret = get_strv(rd, uargv, &argv);
 	if (ret == 0)
 		ret = get_strv(rd, uenvp, &envp);
+	/* An empty argv gets "" (Linux 5.18 on): argc is never 0. */
+	if (ret == 0 && argv.n == 0)
+		ret = strv_push(&argv, "");
 	free(rd);
-	if (ret == 0)
-		ret = exec_load(t, dirfd, path, atflags, &argv, &envp, &mm, &th, &regs, &nc);
+	if (ret == 0) {
+		ret = exec_load(t, dirfd, path, atflags, file, &argv, &envp, &mm, &th, &regs, &nc);
+		file = NULL;
+	}
+	file_put(file);
 	if (ret == 0 && t->proc->nthreads > 1)
 		de_thread(t);
 	loaded = ret == 0;
