@@ -961,6 +961,25 @@ static long ioctl_fionbio(struct task *t, struct file *f, uaddr_t arg)
 	return file_set_flags(f, on ? f->flags | LINUX_O_NONBLOCK : f->flags & ~LINUX_O_NONBLOCK);
 }
 
+/* FIONREAD of a regular file, as Linux's do_vfs_ioctl answers it before
+ * the file's own ioctl: the bytes past the position, cut to an int.
+ * -ENOTTY for any other file (only an opened path is looked at: a pipe or
+ * a socket costs no getattr). */
+static long ioctl_fionread_reg(struct task *t, struct file *f, uaddr_t arg)
+{
+	struct linux_stat st;
+	int64_t pos;
+	int v;
+
+	if (!f->path.dentry || file_stat(f, &st) < 0 || !LINUX_S_ISREG(st.st_mode))
+		return -ENOTTY;
+	pos = f->ops->llseek ? f->ops->llseek(f, 0, LINUX_SEEK_CUR) : f->pos;
+	if (pos < 0)
+		return pos;
+	v = (int)((int64_t)st.st_size - pos);
+	return copy_to_user(t->mm, arg, &v, sizeof(v));
+}
+
 long sys_ioctl(struct task *t, const struct sysargs *a)
 {
 	int fd = sysarg_int(a, 0);
@@ -982,6 +1001,12 @@ long sys_ioctl(struct task *t, const struct sysargs *a)
 		break;
 	case LINUX_FIONBIO:
 		ret = ioctl_fionbio(t, f, sysarg_uaddr(a, 2));
+		break;
+	case LINUX_FIONREAD:
+		ret = ioctl_fionread_reg(t, f, sysarg_uaddr(a, 2));
+		if (ret != -ENOTTY)
+			break;
+		ret = f->ops->ioctl ? f->ops->ioctl(f, t, cmd, sysarg_uaddr(a, 2)) : -ENOTTY;
 		break;
 	default:
 		ret = f->ops->ioctl ? f->ops->ioctl(f, t, cmd, sysarg_uaddr(a, 2)) : -ENOTTY;
