@@ -24,6 +24,8 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/time.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -131,6 +133,8 @@ static void drain(int fd, int sock)
 	}
 }
 
+static int before_fds;
+
 static int count_fds(void)
 {
 	int i, c = 0;
@@ -155,6 +159,11 @@ static void reads_file(int kind, const char *fs, const char *path)
 	printf("  pos %ld\n", (long)lseek(fd, 0, SEEK_CUR));
 	CALL(L("read 100 at edge"), syscall(SYS_read, fd, e, 100));
 	printf("  pos %ld\n", (long)lseek(fd, 0, SEEK_CUR));
+	{
+		int q = -1;
+		CALL(L("FIONREAD"), syscall(SYS_ioctl, fd, FIONREAD, &q));
+		printf("  %d\n", q);
+	}
 	memset(e - 10, '.', 10);
 	CALL(L("pread64 100 at edge-10 off 3"), syscall(SYS_pread64, fd, e - 10, 100, 3));
 	show("got", e - 10, 10);
@@ -697,6 +706,127 @@ static void misc(int kind)
 #undef L
 }
 
+static void on_usr2(int sig)
+{
+	(void)sig;
+}
+
+/* calls that change something, then copy the old value out: the change
+ * stays when that copy faults */
+static void misc2(int kind)
+{
+	unsigned char *e = edge_map(kind);
+	char label[128], buf[64];
+	struct sigaction sa, cur;
+	stack_t ss, cur_ss;
+	struct itimerval it, cur_it;
+	struct rlimit rl, cur_rl, save_rl;
+	struct sockaddr_un sun;
+	socklen_t alen;
+	int fd, l, c, a, s[2];
+	long r;
+
+#define L(s) (snprintf(label, sizeof label, "%s %s", kind_name[kind], s), label)
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_usr2;
+	CALL(L("rt_sigaction oldact at edge-8"), syscall(SYS_rt_sigaction, SIGUSR2, &sa, e - 8, 8));
+	sigaction(SIGUSR2, NULL, &cur);
+	printf("  handler set %d\n", cur.sa_handler == on_usr2);
+	signal(SIGUSR2, SIG_DFL);
+
+	ss.ss_sp = malloc(65536);
+	ss.ss_size = 65536;
+	ss.ss_flags = 0;
+	CALL(L("sigaltstack old at edge-8"), syscall(SYS_sigaltstack, &ss, e - 8));
+	sigaltstack(NULL, &cur_ss);
+	printf("  altstack set %d\n", cur_ss.ss_sp == ss.ss_sp);
+	ss.ss_flags = SS_DISABLE;
+	sigaltstack(&ss, NULL);
+
+	memset(&it, 0, sizeof it);
+	it.it_value.tv_sec = 1000;
+	CALL(L("setitimer old at edge-8"), syscall(SYS_setitimer, ITIMER_REAL, &it, e - 8));
+	getitimer(ITIMER_REAL, &cur_it);
+	printf("  timer armed %d\n", cur_it.it_value.tv_sec > 0);
+	memset(&it, 0, sizeof it);
+	setitimer(ITIMER_REAL, &it, NULL);
+
+	getrlimit(RLIMIT_CORE, &save_rl);
+	rl.rlim_cur = 0;
+	rl.rlim_max = save_rl.rlim_max;
+	CALL(L("prlimit64 old at edge-8"), syscall(SYS_prlimit64, 0, RLIMIT_CORE, &rl, e - 8));
+	getrlimit(RLIMIT_CORE, &cur_rl);
+	printf("  limit set %d\n", cur_rl.rlim_cur == 0);
+	setrlimit(RLIMIT_CORE, &save_rl);
+
+	/* the mask's size is the kernel's (NR_CPUS) own: copied whole or not */
+	{
+		long sz = syscall(SYS_sched_getaffinity, 0, 128, buf);
+		r = syscall(SYS_sched_getaffinity, 0, 128, e - sz);
+		printf("%s: %s\n", L("sched_getaffinity 128 at edge-size"),
+		       r == sz ? "r=size" : res(r, errno));
+		CALL(L("sched_getaffinity 128 at edge-size+4"),
+		     syscall(SYS_sched_getaffinity, 0, 128, e - sz + 4));
+	}
+
+	/* accept4 whose address copy faults: the connection is dropped */
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	snprintf(sun.sun_path + 1, sizeof sun.sun_path - 1, "partial_fault.%d.%d", getpid(), kind);
+	l = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	bind(l, (struct sockaddr *)&sun, sizeof sun);
+	listen(l, 4);
+	c = socket(AF_UNIX, SOCK_STREAM, 0);
+	connect(c, (struct sockaddr *)&sun, sizeof sun);
+	alen = 110;
+	before_fds = count_fds();
+	CALL(L("accept4 addr at edge-1"), syscall(SYS_accept4, l, e - 1, &alen, SOCK_NONBLOCK));
+	printf("  fds leaked %d\n", count_fds() - before_fds);
+	CALL(L("accept4 again"), a = syscall(SYS_accept4, l, NULL, NULL, SOCK_NONBLOCK));
+	if (a >= 0)
+		close(a);
+	CALL(L("the client's read"), syscall(SYS_recvfrom, c, buf, 10, MSG_DONTWAIT, NULL, NULL));
+	close(c);
+	CALL(L("getsockname at edge-1"), syscall(SYS_getsockname, l, e - 1, &alen));
+	close(l);
+
+	/* recvfrom whose address copy faults: the datagram is gone */
+	socketpair(AF_UNIX, SOCK_DGRAM, 0, s);
+	send(s[1], "datagram", 8, 0);
+	alen = 110;
+	memset(buf, '.', 8);
+	CALL(L("unix dgram recvfrom addr at edge-1"),
+	     syscall(SYS_recvfrom, s[0], buf, 8, MSG_DONTWAIT, e - 1, &alen));
+	show("got", (unsigned char *)buf, 8);
+	drain(s[0], 1);
+	alen = 110;
+	send(s[1], "datagram", 8, 0);
+	CALL(L("unix dgram recvfrom addrlen at edge-2"),
+	     syscall(SYS_recvfrom, s[0], buf, 8, MSG_DONTWAIT, buf + 16, e - 2));
+	drain(s[0], 1);
+	close(s[0]);
+	close(s[1]);
+
+	/* a /proc file keeps what did not fit for the next read */
+	fd = open("/proc/self/comm", O_RDONLY);
+	memset(e - 4, '.', 4);
+	CALL(L("/proc/self/comm read 100 at edge-4"), syscall(SYS_read, fd, e - 4, 100));
+	show("got", e - 4, 4);
+	printf("  pos %ld\n", (long)lseek(fd, 0, SEEK_CUR));
+	r = read(fd, buf, sizeof buf);
+	show("then", (unsigned char *)buf, r > 0 ? r : 0);
+	close(fd);
+
+	fd = open(D "dir", O_RDONLY | O_DIRECTORY);
+	CALL(L("getdents into 10 bytes before the edge"), syscall(SYS_getdents, fd, e - 10, 4096));
+	close(fd);
+	fd = open(D "hello.txt", O_RDONLY);
+	CALL(L("ioctl FIONREAD of a file at edge-2"), syscall(SYS_ioctl, fd, FIONREAD, e - 2));
+	close(fd);
+	edge_unmap(e);
+#undef L
+}
+
 int main(void)
 {
 	char tpath[64], spath[64], tdir[64], sdir[64];
@@ -726,6 +856,7 @@ int main(void)
 		dents(kind, "tmp", tdir);
 		dents(kind, "shm", sdir);
 		misc(kind);
+		misc2(kind);
 		if (kind != 2) {
 			writes(kind, "shm", spath);
 			writes(kind, "hostfile", tpath);
