@@ -96,14 +96,7 @@ static long eventfd_write(struct file *f, const void *buf, size_t n)
  * which comes up short where the buffer ends: the count is gone, EFAULT. */
 static long eventfd_read_fault(struct file *f, void *buf, size_t n, size_t ok, size_t *arrived)
 {
-	uint64_t val;
-	long r = eventfd_read(f, &val, n < sizeof(val) ? n : sizeof(val));
-
-	if (r < 0)
-		return r;
-	*arrived = ok < sizeof(val) ? ok : sizeof(val);
-	memcpy(buf, &val, *arrived);
-	return ok < sizeof(val) ? -EFAULT : r;
+	return file_read_fault_records(f, buf, n, ok, arrived, sizeof(uint64_t), false);
 }
 
 /* eventfd_write copies the 8 bytes in before anything else */

@@ -92,6 +92,14 @@ long files_nr_open(void);
 void file_get(struct file *f);
 /* fstat: the inode it was opened by, else what the file says. */
 int file_stat(struct file *f, struct linux_stat *st);
+/* read_fault (struct file_ops) of a file of rec-byte records that Linux
+ * takes from the file before it copies each out (eventfd, timerfd,
+ * signalfd): the records that fit whole count, the one the fault falls in
+ * is taken and lost (its bytes before the fault arrive), none after it is
+ * taken. EFAULT if no record fits whole, or with partial (timerfd's
+ * copy_to_iter result) the bytes that arrived. */
+long file_read_fault_records(struct file *f, void *buf, size_t n, size_t ok, size_t *arrived,
+			     size_t rec, bool partial);
 void file_put(struct file *f);
 
 static inline bool file_readable(const struct file *f)
