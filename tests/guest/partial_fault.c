@@ -21,11 +21,14 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/eventfd.h>
+#include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/time.h>
+#include <sys/timerfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -246,6 +249,75 @@ static void reads_eventfd(int kind)
 		CALL(L("eventfd then"), syscall(SYS_read, fd, &v, 8));
 	}
 	close(fd);
+	edge_unmap(e);
+#undef L
+}
+
+/* files of records taken before the copy out: signalfd and inotify lose
+ * the record whose copy faults (EFAULT if it was the first), timerfd's
+ * ticks are read and its copy may come up short */
+static void reads_records(int kind, const char *dir)
+{
+	unsigned char *e = edge_map(kind);
+	char label[128], path[128], buf[512];
+	struct signalfd_siginfo si;
+	struct itimerspec its;
+	unsigned long long v = 0;
+	struct pollfd pf;
+	sigset_t set, old;
+	int fd, i;
+
+#define L(s) (snprintf(label, sizeof label, "%s %s", kind_name[kind], s), label)
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	fd = signalfd(-1, &set, SFD_NONBLOCK);
+	raise(SIGUSR1);
+	raise(SIGUSR2);
+	CALL(L("signalfd read 256 at edge-64"), syscall(SYS_read, fd, e - 64, 256));
+	CALL(L("then"), read(fd, &si, sizeof si));
+	printf("  signo %s\n", si.ssi_signo == SIGUSR2 ? "SIGUSR2" : "other");
+	raise(SIGUSR1);
+	raise(SIGUSR2);
+	CALL(L("signalfd read 256 at edge-160"), syscall(SYS_read, fd, e - 160, 256));
+	printf("  signo %s\n",
+	       ((struct signalfd_siginfo *)(e - 160))->ssi_signo == SIGUSR1 ? "SIGUSR1" : "other");
+	CALL(L("then"), read(fd, &si, sizeof si));
+	close(fd);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+
+	fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK);
+	memset(&its, 0, sizeof its);
+	its.it_value.tv_nsec = 1000;
+	timerfd_settime(fd, 0, &its, NULL);
+	pf.fd = fd;
+	pf.events = POLLIN;
+	poll(&pf, 1, -1);
+	CALL(L("timerfd read 8 at edge-4"), syscall(SYS_read, fd, e - 4, 8));
+	show("got", e - 4, 4);
+	CALL(L("then"), read(fd, &v, 8));
+	timerfd_settime(fd, 0, &its, NULL);
+	poll(&pf, 1, -1);
+	CALL(L("timerfd read 8 at the edge itself"), syscall(SYS_read, fd, e, 8));
+	CALL(L("then"), read(fd, &v, 8));
+	close(fd);
+
+	mkdir(dir, 0700);
+	fd = inotify_init1(IN_NONBLOCK);
+	inotify_add_watch(fd, dir, IN_CREATE);
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof path, "%s/n%d", dir, i);
+		close(open(path, O_CREAT | O_WRONLY, 0600));
+	}
+	CALL(L("inotify read 256 at edge-20"), syscall(SYS_read, fd, e - 20, 256));
+	CALL(L("then"), read(fd, buf, sizeof buf));
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof path, "%s/n%d", dir, i);
+		unlink(path);
+	}
+	close(fd);
+	rmdir(dir);
 	edge_unmap(e);
 #undef L
 }
@@ -829,7 +901,7 @@ static void misc2(int kind)
 
 int main(void)
 {
-	char tpath[64], spath[64], tdir[64], sdir[64];
+	char tpath[64], spath[64], tdir[64], sdir[64], idir[64];
 	int kind;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -839,6 +911,7 @@ int main(void)
 	snprintf(spath, sizeof spath, "/dev/shm/partial_fault.%d", getpid());
 	snprintf(tdir, sizeof tdir, "/tmp/partial_fault_d.%d", getpid());
 	snprintf(sdir, sizeof sdir, "/dev/shm/partial_fault_d.%d", getpid());
+	snprintf(idir, sizeof idir, "/tmp/partial_fault_i.%d", getpid());
 	for (kind = 0; kind < 3; kind++) {
 		reads_file(kind, "hostfile", D "hello.txt");
 		{
@@ -850,6 +923,7 @@ int main(void)
 		}
 		reads_dev(kind);
 		reads_eventfd(kind);
+		reads_records(kind, idir);
 		reads_pipe(kind);
 		reads_unix(kind);
 		reads_tty(kind);
