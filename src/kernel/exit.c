@@ -13,6 +13,7 @@
 #include "mm/mm.h"
 #include "mm/usercopy.h"
 #include "vfs/file.h"
+#include "vfs/iov.h"
 #include "vfs/namei.h"
 #include "tty/tty.h"
 #include "ipc/ipc.h"
@@ -551,6 +552,27 @@ static long waitid_wait(struct task *t, int which, int id, int options, struct w
 	return do_wait(t, which, id, options, res);
 }
 
+/* Linux puts infop's fields one by one after checking the range whole:
+ * signo, errno, code, then pid, uid, status (the 4 bytes after code are
+ * padding it never writes, nor anything past status); the fields before a
+ * fault are written. One host call for both pieces. */
+static int put_waitid_info(struct mm *mm, uaddr_t u, const struct linux_siginfo *si)
+{
+	struct user_pokes pk = { .mm = mm };
+	size_t ok;
+
+	if (!access_ok(u, sizeof(*si)))
+		return -EFAULT;
+	ok = user_prefix(mm, u, 28, true) & ~(size_t)3;
+	if (ok)
+		poke_user_add(&pk, u, si, ok < 12 ? ok : 12);
+	if (ok > 16)
+		poke_user_add(&pk, u + 16, (const char *)si + 16, ok - 16);
+	if (poke_user_flush(&pk) < 0 || ok < 28)
+		return -EFAULT;
+	return 0;
+}
+
 long sys_waitid(struct task *t, const struct sysargs *a)
 {
 	uaddr_t uinfo = sysarg_uaddr(a, 2);
@@ -560,12 +582,20 @@ long sys_waitid(struct task *t, const struct sysargs *a)
 
 	memset(&si, 0, sizeof(si));
 	if (ret < 0) {
-		/* Linux writes infop's fields (signo to status: 28 bytes, all
-		 * 0) whatever the error, so a bad infop turns ECHILD or
-		 * EINVAL into EFAULT. */
-		if (uinfo && copy_to_user(t->mm, uinfo, &si, 28) < 0)
+		/* Linux writes infop's fields (all 0) whatever the error, so
+		 * a bad infop turns ECHILD or EINVAL into EFAULT. */
+		if (uinfo && put_waitid_info(t->mm, uinfo, &si) < 0)
 			return -EFAULT;
 		return ret;
+	}
+	/* Linux's order: the rusage (only of a child found), then infop. */
+	if (ret > 0 && sysarg_uaddr(a, 4)) {
+		struct linux_rusage ru;
+
+		memset(&ru, 0, sizeof(ru));
+		cputime_to_rusage(&res.ru, &ru);
+		if (copy_to_user(t->mm, sysarg_uaddr(a, 4), &ru, sizeof(ru)) < 0)
+			return -EFAULT;
 	}
 	if (ret > 0) {
 		si.si_signo = LINUX_SIGCHLD;
@@ -574,16 +604,7 @@ long sys_waitid(struct task *t, const struct sysargs *a)
 		si.si_code = res.code;
 		si.fields.sigchld.status = res.si_status;
 	}
-	if (uinfo && copy_to_user(t->mm, uinfo, &si, sizeof(si)) < 0)
+	if (uinfo && put_waitid_info(t->mm, uinfo, &si) < 0)
 		return -EFAULT;
-	if (sysarg_uaddr(a, 4)) {
-		struct linux_rusage ru;
-
-		memset(&ru, 0, sizeof(ru));
-		if (ret > 0)
-			cputime_to_rusage(&res.ru, &ru);
-		if (copy_to_user(t->mm, sysarg_uaddr(a, 4), &ru, sizeof(ru)) < 0)
-			return -EFAULT;
-	}
 	return 0;
 }

@@ -120,8 +120,13 @@ static int iter_copy(struct msg_iter *it, void *buf, size_t n, bool to_iter)
 			chunk = n;
 		ret = to_iter ? copy_to_user(it->mm, at, p, chunk)
 			      : copy_from_user(it->mm, p, at, chunk);
-		if (ret < 0)
+		if (ret < 0) {
+			/* Linux's copy_to_iter stops at the fault, not before:
+			 * the bytes up to it reach the guest all the same. */
+			if (to_iter)
+				copy_to_user_partial(it->mm, at, p, chunk);
 			return -EFAULT;
+		}
 		p += chunk;
 		n -= chunk;
 		it->seg_off += chunk;

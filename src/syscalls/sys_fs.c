@@ -78,25 +78,34 @@ static long file_write_op(struct file *f, const void *kbuf, size_t n, int64_t po
 }
 
 /* A kernel buffer for the accessible prefix of the guest's [buf, buf +
- * count), at most RW_CHUNK: its length, or -EFAULT (nothing accessible) or
- * -ENOMEM. to_user: the guest buffer is to be written. */
-static long bounce_buffer(struct task *t, uaddr_t buf, uint64_t count, bool to_user, void **kbuf)
+ * count), at most RW_CHUNK: its length, or -EFAULT (nothing accessible and
+ * no fault method to ask, see struct file_ops) or -ENOMEM. to_user: the
+ * guest buffer is to be written. */
+static long bounce_buffer(struct task *t, uaddr_t buf, uint64_t count, bool to_user, bool fault_op,
+			  void **kbuf)
 {
 	size_t avail = user_prefix(t->mm, buf, count, to_user);
 
-	if (avail == 0)
+	if (avail == 0 && !fault_op)
 		return -EFAULT;
 	if (avail > RW_CHUNK)
 		avail = RW_CHUNK;
-	*kbuf = malloc(avail);
+	*kbuf = malloc(avail ? avail : 1);
 	return *kbuf ? (long)avail : -ENOMEM;
 }
 
+static uint64_t rw_want(uint64_t count)
+{
+	return count < RW_CHUNK ? count : RW_CHUNK;
+}
+
 /* Reads up to count bytes at pos (or the file position if pos < 0) into the
- * guest: as much as the guest buffer's accessible prefix takes. */
+ * guest: as much as the guest buffer's accessible prefix takes, or what the
+ * file's read_fault says when that is less. */
 static long kern_read(struct task *t, struct file *f, uaddr_t buf, uint64_t count, int64_t pos)
 {
-	size_t avail;
+	bool fault_op = pos < 0 && f->ops->read_fault;
+	size_t avail, arrived;
 	char none;
 	void *kbuf;
 	long n = rw_check(f, buf, &count, true, pos);
@@ -105,12 +114,18 @@ static long kern_read(struct task *t, struct file *f, uaddr_t buf, uint64_t coun
 		return n;
 	if (count == 0)
 		return file_read_op(f, &none, 0, pos);
-	n = bounce_buffer(t, buf, count, true, &kbuf);
+	n = bounce_buffer(t, buf, count, true, fault_op, &kbuf);
 	if (n < 0)
 		return n;
 	avail = (size_t)n;
-	n = file_read_op(f, kbuf, avail, pos);
-	if (n > 0 && copy_to_user(t->mm, buf, kbuf, n) < 0)
+	if (fault_op && avail < rw_want(count)) {
+		arrived = 0;
+		n = f->ops->read_fault(f, kbuf, rw_want(count), avail, &arrived);
+	} else {
+		n = file_read_op(f, kbuf, avail, pos);
+		arrived = n > 0 ? (size_t)n : 0;
+	}
+	if (arrived > 0 && copy_to_user(t->mm, buf, kbuf, arrived) < 0)
 		n = -EFAULT;
 	free(kbuf);
 	if (n > 0)
@@ -122,8 +137,9 @@ static long kern_read(struct task *t, struct file *f, uaddr_t buf, uint64_t coun
  * pos (or the file position if pos < 0). */
 static long write_chunk(struct task *t, struct file *f, uaddr_t buf, uint64_t count, int64_t pos)
 {
+	bool fault_op = pos < 0 && f->ops->write_fault;
 	void *kbuf;
-	long n = bounce_buffer(t, buf, count, false, &kbuf);
+	long n = bounce_buffer(t, buf, count, false, fault_op, &kbuf);
 	size_t avail;
 
 	if (n < 0)
@@ -131,6 +147,8 @@ static long write_chunk(struct task *t, struct file *f, uaddr_t buf, uint64_t co
 	avail = (size_t)n;
 	if (copy_from_user(t->mm, kbuf, buf, avail) < 0)
 		n = -EFAULT;
+	else if (fault_op && avail < rw_want(count))
+		n = f->ops->write_fault(f, kbuf, rw_want(count), avail);
 	else
 		n = file_write_op(f, kbuf, avail, pos);
 	free(kbuf);
@@ -262,6 +280,70 @@ long sys_pread64(struct task *t, const struct sysargs *a)
  * EOPNOTSUPP, as for a file that does not support them. */
 #define RWF_ACCEPTED 0x7 /* RWF_HIPRI | RWF_DSYNC | RWF_SYNC */
 
+/* The bytes of the vector the guest can give (or take, to_user), in
+ * order, up to the first that faults. */
+static uint64_t iovec_prefix(struct task *t, const struct linux_iovec *iov, int cnt, bool to_user)
+{
+	uint64_t ok = 0;
+	size_t a;
+	int i;
+
+	for (i = 0; i < cnt; i++) {
+		if (iov[i].iov_len == 0)
+			continue;
+		a = user_prefix(t->mm, iov[i].iov_base, iov[i].iov_len, to_user);
+		ok += a;
+		if (a < iov[i].iov_len)
+			break;
+	}
+	return ok;
+}
+
+/* readv or writev at the position of a file with fault methods (a pipe,
+ * an eventfd) whose vector faults within the first RW_CHUNK bytes: one
+ * transfer of the whole, as Linux's one iov_iter, so the piece that
+ * straddles the fault is judged whole (a pipe buffer of which only part
+ * fits is neither counted nor consumed), not segment by segment. False
+ * when the vector does not fault there (the caller goes segment by
+ * segment); else true with the result in *res. */
+static bool rw_vec_fault(struct task *t, struct file *f, const struct linux_iovec *iov, int cnt,
+			 uint64_t total, bool write, long *res)
+{
+	uint64_t want = rw_want(total), ok = iovec_prefix(t, iov, cnt, !write);
+	size_t arrived = 0, off = 0, chunk;
+	char *kbuf;
+	int i;
+
+	if (ok >= want)
+		return false;
+	kbuf = malloc(ok ? ok : 1);
+	if (!kbuf) {
+		*res = -ENOMEM;
+		return true;
+	}
+	if (write) {
+		for (i = 0; i < cnt && off < ok; i++, off += chunk) {
+			chunk = iov[i].iov_len < ok - off ? iov[i].iov_len : ok - off;
+			if (copy_from_user(t->mm, kbuf + off, iov[i].iov_base, chunk) < 0)
+				break;
+		}
+		*res = off < ok ? -EFAULT : f->ops->write_fault(f, kbuf, want, ok);
+	} else {
+		*res = f->ops->read_fault(f, kbuf, want, ok, &arrived);
+		for (i = 0; i < cnt && off < arrived; i++, off += chunk) {
+			chunk = iov[i].iov_len < arrived - off ? iov[i].iov_len : arrived - off;
+			if (copy_to_user(t->mm, iov[i].iov_base, kbuf + off, chunk) < 0) {
+				*res = -EFAULT;
+				break;
+			}
+		}
+	}
+	free(kbuf);
+	if (*res > 0)
+		fsnotify_file(f, write ? IN_MODIFY : IN_ACCESS);
+	return true;
+}
+
 /* readv/writev, and at pos (>= 0) preadv/pwritev: a file without pread
  * (a pipe, a socket) is ESPIPE there, before its access mode is looked
  * at, as Linux's FMODE_PREAD check comes first. The RWF_ flags are
@@ -315,6 +397,9 @@ static long do_readv(struct task *t, int fd, uaddr_t uiov, int cnt, bool write, 
 		n = sock_rw_iov(t, f, iov, cnt, write);
 		goto out;
 	}
+	if (pos < 0 && (write ? !!f->ops->write_fault : !!f->ops->read_fault) &&
+	    rw_vec_fault(t, f, iov, cnt, iovec_total(iov, cnt), write, &n))
+		goto out;
 	/* Segment by segment; a short transfer ends the call. */
 	for (i = 0; i < cnt; i++) {
 		if (iov[i].iov_len == 0)
@@ -876,6 +961,25 @@ static long ioctl_fionbio(struct task *t, struct file *f, uaddr_t arg)
 	return file_set_flags(f, on ? f->flags | LINUX_O_NONBLOCK : f->flags & ~LINUX_O_NONBLOCK);
 }
 
+/* FIONREAD of a regular file, as Linux's do_vfs_ioctl answers it before
+ * the file's own ioctl: the bytes past the position, cut to an int.
+ * -ENOTTY for any other file (only an opened path is looked at: a pipe or
+ * a socket costs no getattr). */
+static long ioctl_fionread_reg(struct task *t, struct file *f, uaddr_t arg)
+{
+	struct linux_stat st;
+	int64_t pos;
+	int v;
+
+	if (!f->path.dentry || file_stat(f, &st) < 0 || !LINUX_S_ISREG(st.st_mode))
+		return -ENOTTY;
+	pos = f->ops->llseek ? f->ops->llseek(f, 0, LINUX_SEEK_CUR) : f->pos;
+	if (pos < 0)
+		return pos;
+	v = (int)((int64_t)st.st_size - pos);
+	return copy_to_user(t->mm, arg, &v, sizeof(v));
+}
+
 long sys_ioctl(struct task *t, const struct sysargs *a)
 {
 	int fd = sysarg_int(a, 0);
@@ -897,6 +1001,12 @@ long sys_ioctl(struct task *t, const struct sysargs *a)
 		break;
 	case LINUX_FIONBIO:
 		ret = ioctl_fionbio(t, f, sysarg_uaddr(a, 2));
+		break;
+	case LINUX_FIONREAD:
+		ret = ioctl_fionread_reg(t, f, sysarg_uaddr(a, 2));
+		if (ret != -ENOTTY)
+			break;
+		ret = f->ops->ioctl ? f->ops->ioctl(f, t, cmd, sysarg_uaddr(a, 2)) : -ENOTTY;
 		break;
 	default:
 		ret = f->ops->ioctl ? f->ops->ioctl(f, t, cmd, sysarg_uaddr(a, 2)) : -ENOTTY;

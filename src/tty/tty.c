@@ -239,6 +239,33 @@ static long tty_read(struct file *f, void *buf, size_t n)
 	return n_tty_read(tf->tty, f, buf, n);
 }
 
+/* Linux's tty_read hands the line discipline 64-byte pieces of the
+ * request and copies each to the guest: the piece the fault falls in is
+ * taken from the tty whole, and its bytes past the fault are lost. */
+#define TTY_READ_PIECE 64
+
+static long tty_read_fault(struct file *f, void *buf, size_t n, size_t ok, size_t *arrived)
+{
+	size_t lim = (ok / TTY_READ_PIECE + 1) * TTY_READ_PIECE;
+	char *tmp;
+	long r;
+
+	if (lim > n)
+		lim = n;
+	tmp = malloc(lim);
+	if (!tmp)
+		return -ENOMEM;
+	r = tty_read(f, tmp, lim);
+	if (r > 0) {
+		*arrived = (size_t)r < ok ? (size_t)r : ok;
+		memcpy(buf, tmp, *arrived);
+		if ((size_t)r > ok)
+			r = ok ? (long)ok : -EFAULT;
+	}
+	free(tmp);
+	return r;
+}
+
 static long tty_write(struct file *f, const void *buf, size_t n)
 {
 	struct tty_file *tf = f->priv;
@@ -317,6 +344,7 @@ static void tty_release(struct file *f)
 static const struct file_ops tty_fops = {
 	.read = tty_read,
 	.write = tty_write,
+	.read_fault = tty_read_fault,
 	.llseek = tty_llseek,
 	.stat = tty_stat,
 	.ioctl = tty_file_ioctl,

@@ -92,6 +92,23 @@ static long eventfd_write(struct file *f, const void *buf, size_t n)
 	return sizeof(val);
 }
 
+/* Linux's eventfd_read takes the count before its copy to the guest,
+ * which comes up short where the buffer ends: the count is gone, EFAULT. */
+static long eventfd_read_fault(struct file *f, void *buf, size_t n, size_t ok, size_t *arrived)
+{
+	return file_read_fault_records(f, buf, n, ok, arrived, sizeof(uint64_t), false);
+}
+
+/* eventfd_write copies the 8 bytes in before anything else */
+static long eventfd_write_fault(struct file *f, const void *buf, size_t n, size_t ok)
+{
+	if (n < sizeof(uint64_t))
+		return -EINVAL;
+	if (ok < sizeof(uint64_t))
+		return -EFAULT;
+	return eventfd_write(f, buf, ok);
+}
+
 static unsigned eventfd_poll(struct file *f, struct poll_table *pt)
 {
 	struct eventfd *ev = f->priv;
@@ -115,6 +132,8 @@ static void eventfd_release(struct file *f)
 static const struct file_ops eventfd_ops = {
 	.read = eventfd_read,
 	.write = eventfd_write,
+	.read_fault = eventfd_read_fault,
+	.write_fault = eventfd_write_fault,
 	.llseek = anon_inode_llseek,
 	.stat = anon_inode_stat,
 	.poll = eventfd_poll,

@@ -71,6 +71,29 @@ int file_stat(struct file *f, struct linux_stat *st)
 	return f->ops->stat ? f->ops->stat(f, st) : -EBADF;
 }
 
+long file_read_fault_records(struct file *f, void *buf, size_t n, size_t ok, size_t *arrived,
+			     size_t rec, bool partial)
+{
+	size_t whole = ok / rec, lim = (whole + 1) * rec;
+	char *tmp;
+	long r;
+
+	if (lim > n / rec * rec)
+		lim = n < rec ? n : n / rec * rec; /* n < rec: the file's EINVAL */
+	tmp = malloc(lim ? lim : 1);
+	if (!tmp)
+		return -ENOMEM;
+	r = f->ops->read(f, tmp, lim);
+	if (r > 0) {
+		*arrived = (size_t)r < ok ? (size_t)r : ok;
+		memcpy(buf, tmp, *arrived);
+		if ((size_t)r > ok)
+			r = whole ? (long)(whole * rec) : partial && ok ? (long)ok : -EFAULT;
+	}
+	free(tmp);
+	return r;
+}
+
 void file_get(struct file *f)
 {
 	f->refcount++;

@@ -24,6 +24,16 @@ struct file_ops {
 	long (*write)(struct file *f, const void *buf, size_t n);
 	long (*pread)(struct file *f, void *buf, size_t n, int64_t off);
 	long (*pwrite)(struct file *f, const void *buf, size_t n, int64_t off);
+	/* A read or write of n bytes at the file position of which the guest
+	 * buffer takes or gives only the first ok (< n, maybe 0): for files
+	 * where Linux's answer to its copy coming up short is not "the first
+	 * ok bytes" (a pipe keeps a buffer it could not copy whole, an
+	 * eventfd's count is read before its copy faults). buf holds ok
+	 * bytes. read_fault sets *arrived: how many of them reach the guest
+	 * whatever it returns (Linux's copy stopped at the fault, not before).
+	 * Files without them get n cut to ok. */
+	long (*read_fault)(struct file *f, void *buf, size_t n, size_t ok, size_t *arrived);
+	long (*write_fault)(struct file *f, const void *buf, size_t n, size_t ok);
 	int64_t (*llseek)(struct file *f, int64_t off, int whence);
 	long (*getdents64)(struct file *f, void *buf, size_t n);
 	int (*stat)(struct file *f, struct linux_stat *st);
@@ -85,6 +95,14 @@ long files_nr_open(void);
 void file_get(struct file *f);
 /* fstat: the inode it was opened by, else what the file says. */
 int file_stat(struct file *f, struct linux_stat *st);
+/* read_fault (struct file_ops) of a file of rec-byte records that Linux
+ * takes from the file before it copies each out (eventfd, timerfd,
+ * signalfd): the records that fit whole count, the one the fault falls in
+ * is taken and lost (its bytes before the fault arrive), none after it is
+ * taken. EFAULT if no record fits whole, or with partial (timerfd's
+ * copy_to_iter result) the bytes that arrived. */
+long file_read_fault_records(struct file *f, void *buf, size_t n, size_t ok, size_t *arrived,
+			     size_t rec, bool partial);
 void file_put(struct file *f);
 
 static inline bool file_readable(const struct file *f)

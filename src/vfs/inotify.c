@@ -226,31 +226,51 @@ bool inotify_gone_pending(uint64_t dev, uint64_t ino)
 	return false;
 }
 
-static long inotify_read(struct file *f, void *buf, size_t n)
+/* Reads events into buf, of which the guest takes only the first ok bytes:
+ * as Linux's inotify_read, an event is taken off the queue before its copy
+ * out, so the one whose copy faults is lost (its bytes before the fault
+ * arrive: *arrived says how many of buf's do), EFAULT if it was the first. */
+static long inotify_do_read(struct file *f, void *buf, size_t n, size_t ok, size_t *arrived)
 {
 	struct inotify_inst *in = f->priv;
 	size_t done = 0;
 
+	*arrived = 0;
 	for (;;) {
 		if (!list_empty(&in->events)) {
 			struct inotify_kevent *e =
 				list_entry(in->events.next, struct inotify_kevent, link);
 			size_t size = EVENT_HDR + e->len;
+			char *dst = (char *)buf + done, *tmp = NULL;
+			bool fault = size > ok - done;
 
 			if (size > n - done)
 				return done ? (long)done : -EINVAL;
-			memcpy((char *)buf + done, &e->wd, 4);
-			memcpy((char *)buf + done + 4, &e->mask, 4);
-			memcpy((char *)buf + done + 8, &e->cookie, 4);
-			memcpy((char *)buf + done + 12, &e->len, 4);
-			memcpy((char *)buf + done + EVENT_HDR, e->name, e->len);
-			done += size;
+			if (fault) {
+				tmp = malloc(size);
+				if (!tmp)
+					return done ? (long)done : -ENOMEM;
+				dst = tmp;
+			}
+			memcpy(dst, &e->wd, 4);
+			memcpy(dst + 4, &e->mask, 4);
+			memcpy(dst + 8, &e->cookie, 4);
+			memcpy(dst + 12, &e->len, 4);
+			memcpy(dst + EVENT_HDR, e->name, e->len);
 			list_del(&e->link);
 			in->nevents--;
 			in->bytes -= size;
 			if (e->mask == IN_Q_OVERFLOW)
 				in->overflow_queued = false;
 			free(e);
+			if (fault) {
+				memcpy((char *)buf + done, tmp, ok - done);
+				free(tmp);
+				*arrived = ok;
+				return done ? (long)done : -EFAULT;
+			}
+			done += size;
+			*arrived = done;
 			continue;
 		}
 		if (done)
@@ -261,6 +281,18 @@ static long inotify_read(struct file *f, void *buf, size_t n)
 			return -ERESTARTSYS;
 		waitq_sleep(&in->wait);
 	}
+}
+
+static long inotify_read(struct file *f, void *buf, size_t n)
+{
+	size_t arrived;
+
+	return inotify_do_read(f, buf, n, n, &arrived);
+}
+
+static long inotify_read_fault(struct file *f, void *buf, size_t n, size_t ok, size_t *arrived)
+{
+	return inotify_do_read(f, buf, n, ok, arrived);
 }
 
 static unsigned inotify_poll(struct file *f, struct poll_table *pt)
@@ -302,6 +334,7 @@ static void inotify_release(struct file *f)
 
 static const struct file_ops inotify_ops = {
 	.read = inotify_read,
+	.read_fault = inotify_read_fault,
 	.llseek = anon_inode_llseek,
 	.stat = anon_inode_stat,
 	.ioctl = inotify_ioctl,

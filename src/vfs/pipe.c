@@ -92,11 +92,16 @@ static void wait_unlocked(struct pipe *p)
 		waitq_sleep(&p->lockq);
 }
 
-static long pipe_read(struct file *f, void *buf, size_t n)
+/* Reads up to n bytes, of which the guest takes only the first ok: a
+ * buffer that does not fit there whole is copied as far as it goes (*arrived
+ * says how far) but neither counted nor consumed, as Linux's pipe_read when
+ * copy_page_to_iter comes up short (EFAULT if nothing came before it). */
+static long pipe_do_read(struct file *f, void *buf, size_t n, size_t ok, size_t *arrived)
 {
 	struct pipe *p = f->priv;
 	size_t done = 0;
 
+	*arrived = 0;
 	if (n == 0)
 		return 0; /* Linux's pipe_read: before any wait */
 	for (;;) {
@@ -106,6 +111,11 @@ static long pipe_read(struct file *f, void *buf, size_t n)
 			size_t chunk = b->len < n - done ? b->len : n - done;
 			bool packet = b->packet;
 
+			if (chunk > ok - done) {
+				memcpy((char *)buf + done, b->page + b->off, ok - done);
+				*arrived = ok;
+				return done ? (long)done : -EFAULT;
+			}
 			memcpy((char *)buf + done, b->page + b->off, chunk);
 			done += chunk;
 			b->off += chunk;
@@ -135,10 +145,27 @@ static long pipe_read(struct file *f, void *buf, size_t n)
 			return -ERESTARTSYS;
 		waitq_sleep(&p->rwait);
 	}
+	*arrived = done;
 	return (long)done;
 }
 
-static long pipe_write(struct file *f, const void *buf, size_t n)
+static long pipe_read(struct file *f, void *buf, size_t n)
+{
+	size_t arrived;
+
+	return pipe_do_read(f, buf, n, n, &arrived);
+}
+
+static long pipe_read_fault(struct file *f, void *buf, size_t n, size_t ok, size_t *arrived)
+{
+	return pipe_do_read(f, buf, n, ok, arrived);
+}
+
+/* Writes n bytes of which the guest gives only the first ok: as Linux's
+ * pipe_write, a piece (the tail merged into the last buffer, or a page)
+ * that cannot be copied whole is not written (no empty buffer is left in
+ * the ring); EFAULT if nothing was written before it. */
+static long pipe_do_write(struct file *f, const void *buf, size_t n, size_t ok)
 {
 	struct pipe *p = f->priv;
 	bool packet = f->flags & LINUX_O_DIRECT;
@@ -156,6 +183,8 @@ static long pipe_write(struct file *f, const void *buf, size_t n)
 		struct pipe_buf *b = slot(p, p->head - 1);
 
 		if (b->merge && b->off + b->len + chars <= PAGE_SIZE) {
+			if (chars > ok)
+				return -EFAULT;
 			memcpy(b->page + b->off + b->len, buf, chars);
 			b->len += chars;
 			done = chars;
@@ -174,6 +203,8 @@ static long pipe_write(struct file *f, const void *buf, size_t n)
 			struct pipe_buf *b = slot(p, p->head);
 			size_t chunk = n - done < PAGE_SIZE ? n - done : PAGE_SIZE;
 
+			if (chunk > ok - done)
+				return done ? (long)done : -EFAULT;
 			b->page = malloc(PAGE_SIZE);
 			if (!b->page)
 				return done ? (long)done : -ENOMEM;
@@ -196,6 +227,16 @@ static long pipe_write(struct file *f, const void *buf, size_t n)
 		waitq_sleep(&p->wwait);
 	}
 	return (long)done;
+}
+
+static long pipe_write(struct file *f, const void *buf, size_t n)
+{
+	return pipe_do_write(f, buf, n, n);
+}
+
+static long pipe_write_fault(struct file *f, const void *buf, size_t n, size_t ok)
+{
+	return pipe_do_write(f, buf, n, ok);
 }
 
 static int pipe_stat(struct file *f, struct linux_stat *st)
@@ -308,6 +349,8 @@ static int64_t pipe_llseek(struct file *f, int64_t off, int whence)
 static const struct file_ops pipe_ops = {
 	.read = pipe_read,
 	.write = pipe_write,
+	.read_fault = pipe_read_fault,
+	.write_fault = pipe_write_fault,
 	.llseek = pipe_llseek,
 	.stat = pipe_stat,
 	.ioctl = pipe_ioctl,

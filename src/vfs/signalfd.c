@@ -139,6 +139,14 @@ static long signalfd_read(struct file *f, void *buf, size_t n)
 	return done ? (long)(done * sizeof(rec)) : ret;
 }
 
+/* Linux's signalfd_read dequeues each signal before copying its record
+ * out: the one whose copy faults is lost. */
+static long signalfd_read_fault(struct file *f, void *buf, size_t n, size_t ok, size_t *arrived)
+{
+	return file_read_fault_records(f, buf, n, ok, arrived,
+				       sizeof(struct linux_signalfd_siginfo), false);
+}
+
 /* As Linux: readable when the poller (current) has one of the signals
  * pending, on its thread or its process. */
 static unsigned signalfd_poll(struct file *f, struct poll_table *pt)
@@ -159,6 +167,7 @@ static void signalfd_release(struct file *f)
 
 static const struct file_ops signalfd_ops = {
 	.read = signalfd_read,
+	.read_fault = signalfd_read_fault,
 	.llseek = anon_inode_llseek,
 	.stat = anon_inode_stat,
 	.poll = signalfd_poll,

@@ -153,6 +153,13 @@ static long timerfd_read(struct file *f, void *buf, size_t n)
 	return sizeof(ticks);
 }
 
+/* Linux's timerfd_read takes the ticks, then copy_to_iter's count of
+ * them is the result (EFAULT if 0). */
+static long timerfd_read_fault(struct file *f, void *buf, size_t n, size_t ok, size_t *arrived)
+{
+	return file_read_fault_records(f, buf, n, ok, arrived, sizeof(uint64_t), true);
+}
+
 static unsigned timerfd_poll(struct file *f, struct poll_table *pt)
 {
 	struct timerfd *tfd = f->priv;
@@ -172,6 +179,7 @@ static void timerfd_release(struct file *f)
 
 static const struct file_ops timerfd_ops = {
 	.read = timerfd_read,
+	.read_fault = timerfd_read_fault,
 	.llseek = anon_inode_llseek,
 	.stat = anon_inode_stat,
 	.poll = timerfd_poll,
