@@ -756,7 +756,9 @@ static void splices(int kind, const char *fs, const char *tpath)
 	/* sendfile: the offset is written back whatever happened */
 	lseek(in, 0, SEEK_SET);
 	off = (long long *)(e - 4);
+	show("off", e - 4, 4);
 	CALL(L("sendfile, offset at edge-4"), syscall(SYS_sendfile, out, in, off, 5));
+	show("off", e - 4, 4); /* put_user: a store that faults writes nothing */
 	CALL(L("sendfile, offset at edge-4, bad out fd"), syscall(SYS_sendfile, 999, in, off, 5));
 	off = (long long *)(e - 8);
 	*off = 3;
