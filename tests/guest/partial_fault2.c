@@ -204,10 +204,9 @@ static long send_fds(int s, int n, int cred, const char *data)
 
 /* recvmsg of 1 byte with the control buffer at ctl (clen bytes); prints
  * the result, the flags and length left, and how many new fds appeared */
-static void recv_ctl(const char *label, int s, void *ctl, size_t clen, int flags)
+static void recv_ctl_at(const char *label, int s, void *data, void *ctl, size_t clen, int flags)
 {
-	unsigned char data[8];
-	struct iovec iov = { data, sizeof data };
+	struct iovec iov = { data, 8 };
 	struct msghdr mh;
 	int before = count_fds();
 	long r;
@@ -225,6 +224,13 @@ static void recv_ctl(const char *label, int s, void *ctl, size_t clen, int flags
 		       (size_t)mh.msg_controllen);
 	printf(" new fds %d\n", count_fds() - before);
 	close_new_fds(base_fds);
+}
+
+static void recv_ctl(const char *label, int s, void *ctl, size_t clen, int flags)
+{
+	unsigned char data[8];
+
+	recv_ctl_at(label, s, data, ctl, clen, flags);
 }
 
 static void scm(int kind, int type)
@@ -279,6 +285,16 @@ static void scm(int kind, int type)
 			 MSG_CMSG_CLOEXEC);
 	}
 	printf("  fds now %d\n", count_fds());
+
+	/* the data's copy faults: a stream keeps the bytes and the fds, a
+	 * datagram is lost with its fds (closed, not leaked) */
+	{
+		char ctl[64];
+		send_fds(s[1], 2, 0, "zz");
+		recv_ctl_at(L("recvmsg 2 fds, data at edge-1"), s[0], e - 1, ctl, sizeof ctl, 0);
+		recv_ctl(L("then recvmsg"), s[0], ctl, sizeof ctl, 0);
+		printf("  fds now %d\n", count_fds());
+	}
 
 	/* MSG_PEEK into a faulting data buffer: nothing installed, all stays */
 	{
@@ -591,6 +607,24 @@ static void mmsg(int kind, int type)
 	     syscall(SYS_recvmmsg, s[0], v, 2, MSG_DONTWAIT, NULL));
 	getsockopt(s[0], SOL_SOCKET, SO_ERROR, &err, &el);
 	printf("  SO_ERROR %s\n", ename(err));
+	drain(s[0], 1);
+	/* the timeout: read before, the time left written after */
+	send(s[1], "t1", 2, 0);
+	send(s[1], "t2", 2, 0);
+	memset(e - 8, 0, 8);
+	CALL(L("recvmmsg 2, timeout at edge-8"),
+	     syscall(SYS_recvmmsg, s[0], v, 2, MSG_DONTWAIT, e - 8));
+	if (kind == 2) {
+		/* { 0, 0 }: one message, then the write of what is left faults */
+		CALL(L("recvmmsg 2, timeout in the read-only page"),
+		     syscall(SYS_recvmmsg, s[0], v, 2, MSG_DONTWAIT, e));
+		getsockopt(s[0], SOL_SOCKET, SO_ERROR, &err, &el);
+		printf("  SO_ERROR %s\n", ename(err));
+	}
+	drain(s[0], 1);
+	CALL(L("recvmmsg, the vector at edge-8"),
+	     syscall(SYS_recvmmsg, s[0], e - 8, 2, MSG_DONTWAIT, NULL));
+	CALL(L("sendmmsg, the vector at edge-8"), syscall(SYS_sendmmsg, s[1], e - 8, 2, 0));
 	drain(s[0], 1);
 	close(s[0]);
 	close(s[1]);
