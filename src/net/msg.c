@@ -364,6 +364,8 @@ static void detach_fds(struct task *t, struct scm *scm, uaddr_t *ctl, uint64_t *
 		fdmax = (int)((*left - hlen) / sizeof(int) < (uint64_t)scm->nfds
 				      ? (*left - hlen) / sizeof(int)
 				      : (uint64_t)scm->nfds);
+	if (fdmax > LINUX_SCM_MAX_FD) /* scm_fp_copy's limit: never, out.fds holds that many */
+		fdmax = LINUX_SCM_MAX_FD;
 	need = hlen + fdmax * sizeof(int);
 	whole = fdmax > 0 && user_prefix(t->mm, *ctl, need, true) == need;
 	nslots = whole ? fdmax
