@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -414,6 +415,32 @@ static void scm(int kind, int type)
 		memcpy(e - 20, &mh, 20);
 		CALL(L("recvmsg msghdr at edge-20"),
 		     syscall(SYS_recvmsg, s[0], e - 20, MSG_DONTWAIT));
+		drain(s[0], 1);
+	}
+	if (kind == 2) {
+		/* msg_flags in the read-only page: the message is taken, its
+		 * fds installed, and then the write of the flags faults */
+		char ctl[64];
+		unsigned char buf[8];
+		struct msghdr *m = (struct msghdr *)(e - offsetof(struct msghdr, msg_flags));
+		int before;
+		long r;
+
+		iov.iov_base = buf;
+		iov.iov_len = sizeof buf;
+		memset(m, 0, offsetof(struct msghdr, msg_flags));
+		m->msg_iov = &iov;
+		m->msg_iovlen = 1;
+		m->msg_control = ctl;
+		m->msg_controllen = sizeof ctl;
+		send_fds(s[1], 2, 0, "uv");
+		before = count_fds();
+		errno = 0;
+		r = syscall(SYS_recvmsg, s[0], m, MSG_DONTWAIT);
+		printf("%s: %s", L("recvmsg, msg_flags in the read-only page"), res(r, errno));
+		printf(" new fds %d controllen %zu\n", count_fds() - before,
+		       (size_t)m->msg_controllen);
+		close_new_fds(base_fds);
 		drain(s[0], 1);
 	}
 	close(s[0]);
@@ -839,6 +866,29 @@ static void splices(int kind, const char *fs, const char *tpath)
 		printf("  in pos %ld out pos %ld\n", (long)lseek(in, 0, SEEK_CUR),
 		       (long)lseek(out, 0, SEEK_CUR));
 		show_file("file", out);
+	}
+	/* nothing to move: splice and tee return 0 before they look at the
+	 * offsets, copy_file_range reads them, sendfile reads and writes back */
+	off = (long long *)(e - 4);
+	CALL(L("splice len 0, off_in at edge-4"), syscall(SYS_splice, in, off, p[1], NULL, 0, 0));
+	CALL(L("tee len 0"), syscall(SYS_tee, p[0], q[1], 0, 0));
+	CALL(L("copy_file_range len 0, off_in at edge-4"),
+	     syscall(SYS_copy_file_range, in, off, out, NULL, 0, 0));
+	CALL(L("sendfile count 0, offset at edge-4"), syscall(SYS_sendfile, out, in, off, 0));
+	iov[0].iov_base = e;
+	iov[0].iov_len = 0;
+	CALL(L("vmsplice 0 bytes at the edge, to an empty pipe"),
+	     syscall(SYS_vmsplice, p[1], iov, 1, 0));
+	CALL(L("vmsplice 0 bytes at the edge, from an empty pipe"),
+	     syscall(SYS_vmsplice, p[0], iov, 1, 0));
+	if (kind == 2) {
+		off = (long long *)e;
+		CALL(L("copy_file_range len 0, off_in in the read-only page"),
+		     syscall(SYS_copy_file_range, in, off, out, NULL, 0, 0));
+		CALL(L("sendfile count 0, offset in the read-only page"),
+		     syscall(SYS_sendfile, out, in, off, 0));
+		CALL(L("splice len 0, off_in in the read-only page"),
+		     syscall(SYS_splice, in, off, p[1], NULL, 0, 0));
 	}
 	for (i = 0; i < 2; i++) {
 		close(p[i]);
