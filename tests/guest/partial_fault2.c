@@ -295,6 +295,15 @@ static void scm(int kind, int type)
 		recv_ctl_at(L("recvmsg 2 fds, data at edge-1"), s[0], e - 1, ctl, sizeof ctl, 0);
 		recv_ctl(L("then recvmsg"), s[0], ctl, sizeof ctl, 0);
 		printf("  fds now %d\n", count_fds());
+		/* a plain message, then one with fds whose copy faults */
+		send(s[1], "ab", 2, 0);
+		send_fds(s[1], 2, 0, "cd");
+		memset(e - 3, '.', 3);
+		recv_ctl_at(L("recvmsg 2 + (2 with 2 fds), data at edge-3"), s[0], e - 3, ctl,
+			    sizeof ctl, 0);
+		show("got", e - 3, 3);
+		recv_ctl(L("then recvmsg"), s[0], ctl, sizeof ctl, 0);
+		drain(s[0], 1);
 	}
 
 	/* MSG_PEEK into a faulting data buffer: nothing installed, all stays */
