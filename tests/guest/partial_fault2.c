@@ -407,6 +407,20 @@ static void scm(int kind, int type)
 		CALL(L("sendmsg msghdr at edge-20"), syscall(SYS_sendmsg, s[1], e - 20, 0));
 		recv_ctl(L("then recvmsg"), s[0], u.b, sizeof u.b, 0);
 		drain(s[0], 1);
+		/* fds with data that faults: neither goes */
+		memcpy(e - 10, "0123456789", 10);
+		iov.iov_base = e - 10;
+		iov.iov_len = 100;
+		mh.msg_iov = &iov;
+		u.h.cmsg_len = CMSG_LEN(8);
+		u.h.cmsg_level = SOL_SOCKET;
+		u.h.cmsg_type = SCM_RIGHTS;
+		memcpy(CMSG_DATA(&u.h), fds, 8);
+		mh.msg_control = u.b;
+		mh.msg_controllen = CMSG_LEN(8);
+		CALL(L("sendmsg 2 fds, data 100 at edge-10"), syscall(SYS_sendmsg, s[1], &mh, 0));
+		recv_ctl(L("then recvmsg"), s[0], u.b, sizeof u.b, 0);
+		drain(s[0], 1);
 	}
 	/* recvmsg whose iovec array or header straddles: the data stays */
 	send(s[1], "qrs", 3, 0);
