@@ -1,17 +1,23 @@
-/* Partly accessible buffers, part two: the control data, names and iovec
- * arrays of sendmsg/recvmsg (SCM_RIGHTS with several fds, SCM_CREDENTIALS)
- * on AF_UNIX stream and datagram sockets, recvmmsg/sendmmsg vectors that
- * fault part way, MSG_PEEK into a faulting buffer, and splice, tee,
- * vmsplice, sendfile and copy_file_range with buffers or loff_t pointers
- * that straddle the edge of a mapped page. Linux installs received fds one
- * by one and keeps those whose number reached the guest; a recvmsg whose
- * name copy faults has consumed the message (and installed its fds);
- * recvmmsg returns the count done and leaves EFAULT as the socket's error;
- * the offset of splice, sendfile and copy_file_range is read before and
- * written after the transfer, which stays done when that write faults.
- * Every line printed is compared with native Linux: return values, errno,
- * flags, lengths, the bytes before the edge, fd counts, what stays queued
- * and file contents and positions. */
+/* Partly accessible buffers, part two: the control data, names, msghdrs
+ * and iovec arrays of sendmsg/recvmsg (SCM_RIGHTS with several fds,
+ * SCM_CREDENTIALS) on AF_UNIX stream and datagram sockets, recvmmsg and
+ * sendmmsg vectors (and recvmmsg's timeout) that fault part way, MSG_PEEK
+ * into a faulting buffer, and splice, tee, vmsplice, sendfile and
+ * copy_file_range with buffers or loff_t pointers that straddle the edge of
+ * a mapped page. What Linux does: received fds are installed one by one
+ * and those whose number reached the guest stay; a cmsg whose copy faults
+ * keeps what its stores wrote (header fields, data 8/4/2/1 bytes at a
+ * time); a recvmsg whose name or msg_flags copy faults has consumed the
+ * message and installed its fds; recvmmsg returns the count done and
+ * leaves EFAULT as the socket's error; vmsplice out of a pipe counts whole
+ * buffers; the offset of splice and copy_file_range is read before and
+ * written (copy_to_user: the bytes before the fault stay) after a transfer
+ * that stays done when that write faults, sendfile's with put_user (all
+ * or nothing). Every line printed is compared with native Linux: return
+ * values, errno, flags, lengths, the bytes before the edge, fd counts,
+ * what stays queued, file contents and positions. The source and target
+ * of copy_file_range share a file system: across two, EXDEV or not
+ * depends on the host's. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
