@@ -57,6 +57,14 @@ long copy_to_user_partial(struct mm *mm, uaddr_t dst, const void *src, size_t n)
 	return r <= 0 ? -EFAULT : r;
 }
 
+int copy_to_user_upto(struct mm *mm, uaddr_t dst, const void *src, size_t n)
+{
+	if (copy_to_user(mm, dst, src, n) == 0)
+		return 0;
+	copy_to_user_partial(mm, dst, src, n);
+	return -EFAULT;
+}
+
 int poke_user(struct mm *mm, uaddr_t dst, const void *src, size_t n)
 {
 	return platform->mm_write(mm->pf, dst, src, n) == (long)n ? 0 : -EFAULT;

@@ -16,6 +16,10 @@ long strncpy_from_user(struct mm *mm, char *dst, uaddr_t src, size_t max);
 /* Like copy_to_user, but writes only the accessible prefix (as a faulting
  * copy_to_user in Linux does). Returns bytes written or -EFAULT if none. */
 long copy_to_user_partial(struct mm *mm, uaddr_t dst, const void *src, size_t n);
+/* As Linux's copy_to_user: 0, or -EFAULT once the accessible prefix is
+ * written (x86's copy stops at the faulting byte). For Linux's put_user,
+ * one store that writes nothing when it faults, use copy_to_user. */
+int copy_to_user_upto(struct mm *mm, uaddr_t dst, const void *src, size_t n);
 /* Bytes of [addr, addr+n) the guest can have written to (or read from). */
 size_t user_prefix(struct mm *mm, uaddr_t addr, size_t n, bool write);
 /* Like copy_to_user, ignoring page protections (exec building a stack). */

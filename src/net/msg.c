@@ -269,7 +269,30 @@ int scm_send(struct task *t, const void *ctl, size_t len, struct scm *scm)
 	return ret;
 }
 
-/* put_cmsg: one control message, cut to what is left (MSG_CTRUNC). */
+/* What Linux's put_cmsg leaves when its copy faults with ok bytes
+ * writable: the header's fields one put_user each (len, level, type), then
+ * the data 8, 4, 2 and 1 bytes at a time (unsafe_copy_to_user), up to the
+ * first store that does not fit. */
+static size_t put_cmsg_prefix(size_t ok, size_t cmlen)
+{
+	size_t done = sizeof(struct linux_cmsghdr), left = cmlen - done, step;
+
+	if (ok < done)
+		return ok < 8 ? 0 : ok < 12 ? 8 : 12;
+	for (step = 8; step; step /= 2) {
+		while (left >= step) {
+			if (done + step > ok)
+				return done;
+			done += step;
+			left -= step;
+		}
+	}
+	return done;
+}
+
+/* put_cmsg: one control message, cut to what is left (MSG_CTRUNC). One
+ * whose copy faults is not counted (Linux's put_cmsg returns EFAULT, which
+ * its callers ignore), but what it wrote before the fault stays. */
 static void put_cmsg(struct task *t, int type, const void *data, size_t dlen, uaddr_t *ctl,
 		     uint64_t *left, unsigned *flags)
 {
@@ -291,47 +314,76 @@ static void put_cmsg(struct task *t, int type, const void *data, size_t dlen, ua
 	buf.h.cmsg_level = LINUX_SOL_SOCKET;
 	buf.h.cmsg_type = type;
 	memcpy(buf.data, data, dlen);
-	if (copy_to_user(t->mm, *ctl, &buf, cmlen) < 0)
+	if (copy_to_user(t->mm, *ctl, &buf, cmlen) < 0) {
+		size_t w = put_cmsg_prefix(user_prefix(t->mm, *ctl, cmlen, true), cmlen);
+
+		if (w)
+			copy_to_user(t->mm, *ctl, &buf, w);
 		return;
+	}
 	cmlen = LINUX_CMSG_SPACE(dlen) < *left ? LINUX_CMSG_SPACE(dlen) : *left;
 	*ctl += cmlen;
 	*left -= cmlen;
 }
 
-/* scm_detach_fds: as many new fds as fit, then SCM_RIGHTS. */
+struct rights {
+	struct linux_cmsghdr h;
+	int fds[LINUX_SCM_MAX_FD];
+};
+
+/* An SCM_RIGHTS header and the n numbers after it at ctl, in one copy
+ * when all of it is writable (whole). Else the numbers go first, as Linux
+ * writes them: 0, or -EFAULT if the header could not follow (the fds stay
+ * installed; only the header is missing, as on Linux). */
+static int put_rights(struct task *t, uaddr_t ctl, const struct rights *r, int n, bool whole)
+{
+	if (whole)
+		return copy_to_user(t->mm, ctl, r, sizeof(r->h) + n * sizeof(int));
+	if (copy_to_user(t->mm, ctl + sizeof(r->h), r->fds, n * sizeof(int)) < 0)
+		return -EFAULT;
+	return copy_to_user(t->mm, ctl, &r->h, sizeof(r->h));
+}
+
+/* scm_detach_fds: as many new fds as fit, then SCM_RIGHTS. Linux writes
+ * each new fd's number before it installs the fd and stops at the first
+ * whose number faults; those installed stay (the guest may not know their
+ * numbers), with a header if it can be written. The VMAs say beforehand
+ * how many slots are writable: no fd is installed only to be closed. */
 static void detach_fds(struct task *t, struct scm *scm, uaddr_t *ctl, uint64_t *left,
 		       unsigned *flags)
 {
 	int limit = (int)t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur;
 	bool cloexec = *flags & LINUX_MSG_CMSG_CLOEXEC;
-	int fdmax = 0, i, n = 0, *fds;
-	struct linux_cmsghdr h;
+	int fdmax = 0, nslots, i, n = 0;
+	struct rights out;
+	const size_t hlen = sizeof(out.h);
+	size_t need;
+	bool whole;
 
-	if (*left > sizeof(h))
-		fdmax = (int)((*left - sizeof(h)) / sizeof(int) < (uint64_t)scm->nfds
-				      ? (*left - sizeof(h)) / sizeof(int)
+	if (*left > hlen)
+		fdmax = (int)((*left - hlen) / sizeof(int) < (uint64_t)scm->nfds
+				      ? (*left - hlen) / sizeof(int)
 				      : (uint64_t)scm->nfds);
-	fds = calloc(fdmax ? fdmax : 1, sizeof(int));
-	if (!fds)
-		fdmax = 0;
-	for (i = 0; i < fdmax; i++) {
+	if (fdmax > LINUX_SCM_MAX_FD) /* scm_fp_copy's limit: never, out.fds holds that many */
+		fdmax = LINUX_SCM_MAX_FD;
+	need = hlen + fdmax * sizeof(int);
+	whole = fdmax > 0 && user_prefix(t->mm, *ctl, need, true) == need;
+	nslots = whole ? fdmax
+		       : (int)(user_prefix(t->mm, *ctl + hlen, fdmax * sizeof(int), true) /
+			       sizeof(int));
+	for (i = 0; i < nslots; i++) {
 		int fd = fd_install(t->files, scm->fds[i], 0, cloexec, limit);
 
 		if (fd < 0)
 			break;
 		scm->fds[i] = NULL; /* the table holds the reference now */
-		fds[n++] = fd;
+		out.fds[n++] = fd;
 	}
 	if (n > 0) {
-		h.cmsg_len = LINUX_CMSG_LEN(n * sizeof(int));
-		h.cmsg_level = LINUX_SOL_SOCKET;
-		h.cmsg_type = LINUX_SCM_RIGHTS;
-		if (copy_to_user(t->mm, *ctl + sizeof(h), fds, n * sizeof(int)) < 0 ||
-		    copy_to_user(t->mm, *ctl, &h, sizeof(h)) < 0) {
-			for (i = 0; i < n; i++)
-				fd_close(t->files, fds[i]);
-			n = 0;
-		} else {
+		out.h.cmsg_len = LINUX_CMSG_LEN(n * sizeof(int));
+		out.h.cmsg_level = LINUX_SOL_SOCKET;
+		out.h.cmsg_type = LINUX_SCM_RIGHTS;
+		if (put_rights(t, *ctl, &out, n, whole) == 0) {
 			uint64_t space = LINUX_CMSG_SPACE(n * sizeof(int));
 
 			space = space < *left ? space : *left;
@@ -347,7 +399,6 @@ static void detach_fds(struct task *t, struct scm *scm, uaddr_t *ctl, uint64_t *
 	free(scm->fds);
 	scm->fds = NULL;
 	scm->nfds = 0;
-	free(fds);
 }
 
 int scm_recv(struct task *t, struct scm *scm, bool passcred, uaddr_t ctl, uint64_t *ctllen,

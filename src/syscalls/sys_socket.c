@@ -55,7 +55,8 @@ static int move_addr_to_kernel(struct task *t, uaddr_t uaddr, int len,
 	return copy_from_user(t->mm, a, uaddr, len) < 0 ? -EFAULT : 0;
 }
 
-/* Copies an address out: at most *ulen bytes, then the full length. */
+/* Copies an address out: at most *ulen bytes (those before a fault
+ * arrive), then the full length. */
 static int move_addr_to_user(struct task *t, const void *a, int klen, uaddr_t uaddr, uaddr_t ulen)
 {
 	int len;
@@ -66,7 +67,7 @@ static int move_addr_to_user(struct task *t, const void *a, int klen, uaddr_t ua
 		len = klen;
 	if (len < 0)
 		return -EINVAL;
-	if (len && copy_to_user(t->mm, uaddr, a, len) < 0)
+	if (len && copy_to_user_upto(t->mm, uaddr, a, len) < 0)
 		return -EFAULT;
 	return copy_to_user(t->mm, ulen, &klen, sizeof(klen)) < 0 ? -EFAULT : 0;
 }

@@ -126,7 +126,9 @@ out:
 }
 
 /* sendfile(2) (x86-64's is Linux's sendfile64): the offset is read before
- * and written back after, whatever happened. */
+ * and written back after, whatever happened, with put_user (a store that
+ * faults writes nothing; splice's and copy_file_range's copy_to_user
+ * writes the bytes before the fault). */
 long sys_sendfile(struct task *t, const struct sysargs *a)
 {
 	uaddr_t uoff = sysarg_uaddr(a, 2);
@@ -235,13 +237,13 @@ long sys_copy_file_range(struct task *t, const struct sysargs *a)
 	if (ret > 0) {
 		pos_out = opos;
 		if (uoff_in) {
-			if (copy_to_user(t->mm, uoff_in, &pos_in, sizeof(pos_in)) < 0)
+			if (copy_to_user_upto(t->mm, uoff_in, &pos_in, sizeof(pos_in)) < 0)
 				ret = -EFAULT;
 		} else {
 			set_file_pos(in, pos_in);
 		}
 		if (uoff_out) {
-			if (copy_to_user(t->mm, uoff_out, &pos_out, sizeof(pos_out)) < 0)
+			if (copy_to_user_upto(t->mm, uoff_out, &pos_out, sizeof(pos_out)) < 0)
 				ret = -EFAULT;
 		} else {
 			set_file_pos(out, pos_out);
@@ -353,9 +355,9 @@ long sys_splice(struct task *t, const struct sysargs *a)
 	ret = do_splice(in, uoff_in ? &off_in : NULL, out, uoff_out ? &off_out : NULL, len, flags);
 	if (ret < 0)
 		goto out;
-	if (uoff_out && copy_to_user(t->mm, uoff_out, &off_out, sizeof(off_out)) < 0)
+	if (uoff_out && copy_to_user_upto(t->mm, uoff_out, &off_out, sizeof(off_out)) < 0)
 		ret = -EFAULT;
-	else if (uoff_in && copy_to_user(t->mm, uoff_in, &off_in, sizeof(off_in)) < 0)
+	else if (uoff_in && copy_to_user_upto(t->mm, uoff_in, &off_in, sizeof(off_in)) < 0)
 		ret = -EFAULT;
 out:
 	file_put(out);

@@ -602,6 +602,22 @@ size_t pipe_peek(struct pipe *p, void *buf, size_t n)
 	return done;
 }
 
+size_t pipe_whole(struct pipe *p, size_t n, size_t ok)
+{
+	size_t done = 0;
+	unsigned i;
+
+	for (i = p->tail; i != p->head && done < n; i++) {
+		struct pipe_buf *b = slot(p, i);
+		size_t chunk = b->len < n - done ? b->len : n - done;
+
+		if (chunk > ok - done)
+			break;
+		done += chunk;
+	}
+	return done;
+}
+
 void pipe_consume(struct pipe *p, size_t n)
 {
 	bool was_full = occupancy(p) >= p->nslots;

@@ -40,6 +40,10 @@ unsigned pipe_free_slots(struct pipe *p);
 size_t pipe_len(struct pipe *p);
 /* Copies up to n bytes from the front without consuming them. */
 size_t pipe_peek(struct pipe *p, void *buf, size_t n);
+/* Of the first n bytes, those in buffers that fit whole in the first ok
+ * (the last may be cut by n): what Linux's splice_from_pipe_feed counts
+ * when its actor's copy comes up short at ok. */
+size_t pipe_whole(struct pipe *p, size_t n, size_t ok);
 /* Drops n bytes from the front. */
 void pipe_consume(struct pipe *p, size_t n);
 /* Appends what fits of buf in the free slots, never merged into a buffer

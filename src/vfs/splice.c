@@ -236,44 +236,45 @@ out:
 	return done ? (long)done : r;
 }
 
-/* Linux's vmsplice_to_user: what the pipe holds, up to the iovecs. */
+/* Linux's vmsplice_to_user: what the pipe holds, up to the iovecs, one
+ * buffer at a time (pipe_to_user). A buffer whose copy faults is copied as
+ * far as the fault but neither counted nor consumed: EFAULT if it was the
+ * first. */
 static long pipe_to_user(struct task *t, struct pipe *p, const struct linux_iovec *iov, int cnt)
 {
-	size_t done = 0, cap = min_size(pipe_len(p), SPLICE_BUF);
-	char *buf = malloc(cap ? cap : 1);
-	long r = 0;
+	size_t total = 0, n, ok = 0, off = 0, whole;
+	char *buf;
 	int i;
 
+	for (i = 0; i < cnt; i++)
+		total += iov[i].iov_len;
+	n = min_size(total, min_size(pipe_len(p), SPLICE_BUF));
+	buf = malloc(n ? n : 1);
 	if (!buf)
 		return -ENOMEM;
-	for (i = 0; i < cnt; i++) {
-		uaddr_t addr = iov[i].iov_base;
-		size_t left = iov[i].iov_len;
+	n = pipe_peek(p, buf, n);
+	/* the iovecs' accessible prefix (the VMAs say; no host call) */
+	for (i = 0; i < cnt && ok < n; i++) {
+		size_t want = min_size(iov[i].iov_len, n - ok);
+		size_t got = user_prefix(t->mm, iov[i].iov_base, want, true);
 
-		while (left) {
-			size_t n = pipe_peek(p, buf, min_size(left, cap));
-			long w;
-
-			if (n == 0)
-				goto out;
-			w = copy_to_user_partial(t->mm, addr, buf, n);
-			if (w < 0) {
-				r = w;
-				goto out;
-			}
-			pipe_consume(p, (size_t)w);
-			done += (size_t)w;
-			if ((size_t)w < n) {
-				r = -EFAULT;
-				goto out;
-			}
-			addr += n;
-			left -= n;
-		}
+		ok += got;
+		if (got < want)
+			break;
 	}
-out:
+	for (i = 0; i < cnt && off < ok; i++) {
+		size_t chunk = min_size(iov[i].iov_len, ok - off);
+
+		if (chunk && copy_to_user(t->mm, iov[i].iov_base, buf + off, chunk) < 0)
+			break;
+		off += chunk;
+	}
 	free(buf);
-	return done ? (long)done : r;
+	whole = pipe_whole(p, n, off);
+	pipe_consume(p, whole);
+	if (whole == 0 && off < n)
+		return -EFAULT;
+	return (long)whole;
 }
 
 long vmsplice_pipe(struct task *t, struct pipe *p, const struct linux_iovec *iov, int cnt,
