@@ -60,6 +60,7 @@ static struct process *copy_process_struct(struct task *t, int pid, const struct
 	memcpy(p->sigactions, me->sigactions, sizeof(p->sigactions));
 	p->exit_signal = r->exit_signal;
 	p->parent = (r->flags & LINUX_CLONE_PARENT) ? me->parent : me;
+	p->parent_tid = (r->flags & LINUX_CLONE_PARENT) ? me->parent_tid : t->tid;
 	if (p->parent)
 		list_add_tail(&p->sibling, &p->parent->children);
 	return p;
