@@ -27,6 +27,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -58,6 +59,10 @@ enum {
 	S_PDEATH,
 	S_SESSION,
 	S_THREADS,
+	S_EXEC_VFORK,
+	S_KILL_VFORK,
+	S_ROBUST,
+	S_STOP_EXEC,
 	S_NKINDS
 };
 
@@ -70,6 +75,10 @@ static const char *const kind_name[S_NKINDS] = {
 	"PR_SET_PDEATHSIG from an exiting thread",
 	"setsid and setpgid",
 	"threads with SETTLS/CHILD_CLEARTID joined",
+	"exec while another thread waits in vfork",
+	"SIGKILL while a thread waits in vfork",
+	"exit holding robust futexes",
+	"SIGSTOP around an exec",
 };
 
 #define NWORKERS       3
@@ -731,8 +740,224 @@ static void s_threads(void)
 	pthread_attr_destroy(&at);
 }
 
+/* ---- exec and SIGKILL while a thread waits in vfork ---- */
+
+static int vfork_pipe[2];
+
+/* The vfork child waits for a byte that only comes once the thread that
+ * vforked is gone (Linux's vfork wait is killable). */
+static void *t_vfork_wait(void *a)
+{
+	char c;
+
+	(void)a;
+	started++;
+	if (vfork() == 0)
+		_exit(read(vfork_pipe[0], &c, 1) == 1 ? 9 : 10);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* The new image: let the vfork child go, reap it. */
+static int release_vfork(int fd)
+{
+	int st;
+	pid_t r;
+
+	if (write(fd, "x", 1) != 1)
+		return 83;
+	/* none if the exec killed the thread before its vfork */
+	r = xwait(-1, &st, 0);
+	if (r < 0)
+		return errno == ECHILD ? 7 : 86;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 9 ? 7 : 84;
+}
+
+/* The vfork child is not yet running in user mode when vfork's caller
+ * sleeps; the child shows up in our children once it exists, but its
+ * vfork wait may begin a little later: yield a few times for the mix. */
+static void start_vfork_waiter(void)
+{
+	pthread_t t;
+
+	started = 0;
+	if (pipe(vfork_pipe) < 0 || pthread_create(&t, NULL, t_vfork_wait, NULL) != 0)
+		_exit(92);
+	while (started < 1)
+		sched_yield();
+	for (unsigned i = rnd(4); i > 0; i--)
+		sched_yield();
+}
+
+static void s_exec_vfork(void)
+{
+	pid_t pid;
+
+	(void)rnd(1);
+	pid = fork();
+	if (pid == 0) {
+		char fdbuf[16];
+		char *argv[] = { "lifecycle_storm", "--release-vfork", fdbuf, NULL };
+
+		start_vfork_waiter();
+		snprintf(fdbuf, sizeof(fdbuf), "%d", vfork_pipe[1]);
+		execv(self_exe, argv);
+		_exit(91);
+	}
+	expect_exit(S_EXEC_VFORK, pid, 7);
+}
+
+static void s_kill_vfork(void)
+{
+	int p[2], st;
+	pid_t pid, r;
+	char c;
+
+	if (pipe(p) < 0 || pipe(vfork_pipe) < 0) {
+		fail(S_KILL_VFORK, "pipe", errno, 0);
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		pthread_t t;
+
+		close(p[0]);
+		started = 0;
+		if (pthread_create(&t, NULL, t_vfork_wait, NULL) != 0)
+			_exit(92);
+		while (started < 1)
+			sched_yield();
+		if (write(p[1], "x", 1) != 1)
+			_exit(93);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	if (read(p[0], &c, 1) != 1)
+		fail(S_KILL_VFORK, "ready", errno, 0);
+	close(p[0]);
+	for (unsigned i = rnd(4); i > 0; i--)
+		sched_yield();
+	kill(pid, SIGKILL);
+	expect_signal(S_KILL_VFORK, pid, SIGKILL);
+	/* the vfork child (if the vfork had begun) came to us: let it go */
+	if (write(vfork_pipe[1], "x", 1) != 1)
+		fail(S_KILL_VFORK, "write", errno, 0);
+	close(vfork_pipe[0]);
+	close(vfork_pipe[1]);
+	while ((r = xwait(-1, &st, __WALL)) > 0)
+		if (!WIFEXITED(st) || (WEXITSTATUS(st) != 9 && WEXITSTATUS(st) != 10))
+			fail(S_KILL_VFORK, "vfork child", r, st);
+}
+
+/* ---- robust futexes ---- */
+
+static void *t_lock(void *a)
+{
+	pthread_mutex_lock(a);
+	started++;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static void s_robust(void)
+{
+	unsigned n = 1 + rnd(3), from_thread = rnd(2);
+	pthread_mutex_t *m =
+		mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pthread_mutexattr_t at;
+	pid_t pid;
+
+	if (m == MAP_FAILED) {
+		fail(S_ROBUST, "mmap", errno, 0);
+		return;
+	}
+	pthread_mutexattr_init(&at);
+	pthread_mutexattr_setpshared(&at, PTHREAD_PROCESS_SHARED);
+	pthread_mutexattr_setrobust(&at, PTHREAD_MUTEX_ROBUST);
+	for (unsigned i = 0; i < n; i++)
+		pthread_mutex_init(&m[i], &at);
+	pthread_mutexattr_destroy(&at);
+	pid = fork();
+	if (pid == 0) {
+		pthread_t t;
+
+		started = 0;
+		for (unsigned i = 0; i < n; i++)
+			if (pthread_create(&t, NULL, t_lock, &m[i]) != 0)
+				_exit(92);
+		while (started < (int)n)
+			sched_yield();
+		if (from_thread)
+			pthread_create(&t, NULL, t_exiter, (void *)(uintptr_t)0);
+		else
+			_exit(3);
+		for (;;)
+			pause();
+	}
+	expect_exit(S_ROBUST, pid, 3);
+	for (unsigned i = 0; i < n; i++) {
+		int r = pthread_mutex_lock(&m[i]);
+
+		if (r != EOWNERDEAD)
+			fail(S_ROBUST, "EOWNERDEAD", r, i);
+		else
+			pthread_mutex_consistent(&m[i]);
+		pthread_mutex_unlock(&m[i]);
+	}
+	munmap(m, 4096);
+}
+
+/* ---- SIGSTOP around an exec ---- */
+
+static void s_stop_exec(void)
+{
+	unsigned mask = rnd(16);
+	int st;
+	pid_t pid;
+
+	int go[2];
+
+	exec_yields = rnd(4);
+	if (pipe(go) < 0) {
+		fail(S_STOP_EXEC, "pipe", errno, 0);
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		char fdbuf[16];
+		char *argv[] = { "lifecycle_storm", "--wait-go", fdbuf, NULL };
+
+		close(go[1]);
+		if (pipe(pipefd) < 0)
+			_exit(92);
+		start_blockers(mask);
+		snprintf(fdbuf, sizeof(fdbuf), "%d", go[0]);
+		for (unsigned i = 0; i < exec_yields; i++)
+			sched_yield();
+		execv(self_exe, argv);
+		_exit(91);
+	}
+	close(go[0]);
+	for (unsigned i = rnd(8); i > 0; i--)
+		sched_yield();
+	/* before, during or after the exec: the stop is reported once, and
+	 * the new image runs to its end after SIGCONT */
+	kill(pid, SIGSTOP);
+	if (xwait(pid, &st, WUNTRACED) != pid || !WIFSTOPPED(st) || WSTOPSIG(st) != SIGSTOP)
+		fail(S_STOP_EXEC, "stopped", st, 0);
+	kill(pid, SIGCONT);
+	if (write(go[1], "x", 1) != 1)
+		fail(S_STOP_EXEC, "write", errno, 0);
+	close(go[1]);
+	expect_exit(S_STOP_EXEC, pid, 7);
+}
+
 static void (*const scenario[S_NKINDS])(void) = {
-	s_exec_mt, s_exit_race, s_vfork, s_group_sig, s_pidfd, s_pdeath, s_session, s_threads,
+	s_exec_mt, s_exit_race, s_vfork,      s_group_sig,  s_pidfd,  s_pdeath,
+	s_session, s_threads,	s_exec_vfork, s_kill_vfork, s_robust, s_stop_exec,
 };
 
 static void on_chld(int sig)
@@ -753,6 +978,7 @@ static void worker(uint64_t seed, int rounds, int out)
 	sigaction(SIGCHLD, &sa, NULL);
 	sa.sa_handler = on_term;
 	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	rng = seed * 0x9e3779b97f4a7c15ull + 1;
 	for (int i = 0; i < rounds; i++) {
@@ -787,6 +1013,13 @@ int main(int argc, char **argv)
 		return exec_check(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "--exit") == 0)
 		return atoi(argv[2]);
+	if (argc == 3 && strcmp(argv[1], "--wait-go") == 0) {
+		char c;
+
+		return read(atoi(argv[2]), &c, 1) == 1 ? 7 : 85;
+	}
+	if (argc == 3 && strcmp(argv[1], "--release-vfork") == 0)
+		return release_vfork(atoi(argv[2]));
 	if (argc > 1)
 		seed = strtoull(argv[1], NULL, 0);
 	if (argc > 2)
