@@ -76,7 +76,7 @@ static const char *const kind_name[S_NKINDS] = {
 	"setsid and setpgid",
 	"threads with SETTLS/CHILD_CLEARTID joined",
 	"exec while another thread waits in vfork",
-	"SIGKILL while a thread waits in vfork",
+	"SIGKILL or SIGTERM while a thread waits in vfork",
 	"exit holding robust futexes",
 	"SIGSTOP around an exec",
 };
@@ -810,7 +810,8 @@ static void s_exec_vfork(void)
 
 static void s_kill_vfork(void)
 {
-	int p[2], st;
+	/* SIGTERM's default action ends the process at once too */
+	int p[2], st, sig = rnd(2) ? SIGKILL : SIGTERM;
 	pid_t pid, r;
 	char c;
 
@@ -823,11 +824,17 @@ static void s_kill_vfork(void)
 		pthread_t t;
 
 		close(p[0]);
+		signal(SIGTERM, SIG_DFL);
 		started = 0;
 		if (pthread_create(&t, NULL, t_vfork_wait, NULL) != 0)
 			_exit(92);
 		while (started < 1)
 			sched_yield();
+		/* only the thread in vfork may take SIGTERM now */
+		sigset_t m;
+		sigemptyset(&m);
+		sigaddset(&m, SIGTERM);
+		sigprocmask(SIG_BLOCK, &m, NULL);
 		if (write(p[1], "x", 1) != 1)
 			_exit(93);
 		for (;;)
@@ -839,8 +846,8 @@ static void s_kill_vfork(void)
 	close(p[0]);
 	for (unsigned i = rnd(4); i > 0; i--)
 		sched_yield();
-	kill(pid, SIGKILL);
-	expect_signal(S_KILL_VFORK, pid, SIGKILL);
+	kill(pid, sig);
+	expect_signal(S_KILL_VFORK, pid, sig);
 	/* the vfork child (if the vfork had begun) came to us: let it go */
 	if (write(vfork_pipe[1], "x", 1) != 1)
 		fail(S_KILL_VFORK, "write", errno, 0);
