@@ -303,6 +303,15 @@ static void exit_robust_list(struct task *t)
 		futex_death(t, pending + head.futex_offset);
 }
 
+/* execve at its point of no return: the old image's robust futexes are
+ * released as at an exit (Linux's futex_exec_release), so a process
+ * waiting on one in shared memory gets EOWNERDEAD. */
+void exec_robust_release(struct task *t)
+{
+	exit_robust_list(t);
+	t->robust_list = 0;
+}
+
 void vfork_release(struct task *t)
 {
 	struct task *parent = t->vfork_parent;

@@ -77,7 +77,7 @@ static const char *const kind_name[S_NKINDS] = {
 	"threads with SETTLS/CHILD_CLEARTID joined",
 	"exec while another thread waits in vfork",
 	"SIGKILL or SIGTERM while a thread waits in vfork",
-	"exit holding robust futexes",
+	"exit or exec holding robust futexes",
 	"SIGSTOP around an exec",
 };
 
@@ -871,7 +871,7 @@ static void *t_lock(void *a)
 
 static void s_robust(void)
 {
-	unsigned n = 1 + rnd(3), from_thread = rnd(2);
+	unsigned n = 1 + rnd(3), how = rnd(3);
 	pthread_mutex_t *m =
 		mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	pthread_mutexattr_t at;
@@ -892,15 +892,24 @@ static void s_robust(void)
 		pthread_t t;
 
 		started = 0;
-		for (unsigned i = 0; i < n; i++)
+		for (unsigned i = how == 2; i < n; i++)
 			if (pthread_create(&t, NULL, t_lock, &m[i]) != 0)
 				_exit(92);
-		while (started < (int)n)
+		while (started < (int)(n - (how == 2)))
 			sched_yield();
-		if (from_thread)
+		if (how == 1)
 			pthread_create(&t, NULL, t_exiter, (void *)(uintptr_t)0);
-		else
+		else if (how == 0)
 			_exit(3);
+		if (how == 2) {
+			/* an exec releases the execing thread's robust
+			 * futexes too (the others die with their threads) */
+			char *argv[] = { "lifecycle_storm", "--exit", "3", NULL };
+
+			pthread_mutex_lock(&m[0]);
+			execv(self_exe, argv);
+			_exit(94);
+		}
 		for (;;)
 			pause();
 	}
