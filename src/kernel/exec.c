@@ -640,6 +640,11 @@ int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct f
 	 * on. Either way this is the point of no return, as Linux's
 	 * begin_new_exec: a failure below kills the process (SIGSEGV), even
 	 * where skas could have kept the old image. */
+	/* Before the old image is emptied. Differs from Linux: should
+	 * mm_create fail (host memory), the caller goes on with its robust
+	 * futexes released. */
+	if (t->mm)
+		exec_robust_release(t);
 	if (t->thread && t->mm && t->proc->nthreads == 1 &&
 	    mm_create_recycled(t->mm, &mm, &vdso_from) == 0) {
 		recycled = true;

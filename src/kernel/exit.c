@@ -160,6 +160,44 @@ static void orphaned_pgrp_check(struct process *p, struct process *member)
 	for_each_process(pgrp_signal_cb, &pgid);
 }
 
+/* A thread of p to be its children's parent thread: one not on its way
+ * out (Linux's find_alive_thread), else 0. */
+static int alive_tid(struct process *p)
+{
+	struct task *o;
+
+	list_for_each_entry(o, &p->threads, thread_link) if (!o->killed) return o->tid;
+	return 0;
+}
+
+/* Thread t of a process that lives on exits: the children it forked get
+ * another of its threads as their parent, and their death signal
+ * (PR_SET_PDEATHSIG is about the parent thread, as in Linux). */
+static void reparent_to_thread(struct task *t)
+{
+	struct process *c, *p = t->proc;
+	int tid = alive_tid(p);
+
+	list_for_each_entry(c, &p->children, sibling)
+	{
+		if (c->parent_tid != t->tid)
+			continue;
+		/* the whole process is going: process_finish signals once */
+		c->parent_tid =
+			tid ? tid : list_first_entry(&p->threads, struct task, thread_link)->tid;
+		if (tid && c->pdeath_signal && !c->zombie)
+			send_signal(NULL, c, c->pdeath_signal);
+	}
+}
+
+void children_take_tid(struct process *p, int old_tid, int tid)
+{
+	struct process *c;
+
+	list_for_each_entry(c, &p->children, sibling) if (c->parent_tid == old_tid) c->parent_tid =
+		tid;
+}
+
 /* The last thread of p is gone. */
 static void process_finish(struct process *p)
 {
@@ -189,6 +227,7 @@ static void process_finish(struct process *p)
 			continue;
 		}
 		c->parent = reaper;
+		c->parent_tid = alive_tid(reaper) ? alive_tid(reaper) : reaper->pid;
 		list_add_tail(&c->sibling, &reaper->children);
 		if (c->zombie)
 			notify_parent(c);
@@ -264,6 +303,15 @@ static void exit_robust_list(struct task *t)
 		futex_death(t, pending + head.futex_offset);
 }
 
+/* execve at its point of no return: the old image's robust futexes are
+ * released as at an exit (Linux's futex_exec_release), so a process
+ * waiting on one in shared memory gets EOWNERDEAD. */
+void exec_robust_release(struct task *t)
+{
+	exit_robust_list(t);
+	t->robust_list = 0;
+}
+
 void vfork_release(struct task *t)
 {
 	struct task *parent = t->vfork_parent;
@@ -304,6 +352,7 @@ void task_exit(struct task *t, int code)
 			p->exit_code = code;
 		process_finish(p);
 	} else {
+		reparent_to_thread(t);
 		if (p->exec_waiter && p->nthreads == 1)
 			sched_wake(p->exec_waiter);
 		signal_stop_check(p); /* it may have been the last running */

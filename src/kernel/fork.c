@@ -60,6 +60,7 @@ static struct process *copy_process_struct(struct task *t, int pid, const struct
 	memcpy(p->sigactions, me->sigactions, sizeof(p->sigactions));
 	p->exit_signal = r->exit_signal;
 	p->parent = (r->flags & LINUX_CLONE_PARENT) ? me->parent : me;
+	p->parent_tid = (r->flags & LINUX_CLONE_PARENT) ? me->parent_tid : t->tid;
 	if (p->parent)
 		list_add_tail(&p->sibling, &p->parent->children);
 	return p;
@@ -213,12 +214,18 @@ static long do_clone(struct task *t, const struct clone_req *r)
 	}
 	sched_add(c);
 	if (f & LINUX_CLONE_VFORK) {
-		/* Differs from Linux: a vfork parent that is killed still waits
-		 * for the child to exec or exit. */
-		while (!t->vfork_done) {
+		/* Killable, as Linux's wait_for_vfork_done: a parent killed
+		 * (SIGKILL, exit_group, an exec by another of its threads)
+		 * goes at once, and the child no longer points at it. Else an
+		 * exec waiting for this thread to die and a child waiting for
+		 * the new image (a pipe) never end. c is still there: its exit
+		 * or exec would have set vfork_done. */
+		while (!t->vfork_done && !t->killed) {
 			t->state = TASK_SLEEPING;
 			schedule();
 		}
+		if (!t->vfork_done)
+			c->vfork_parent = NULL;
 	}
 	return tid;
 fail:

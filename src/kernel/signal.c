@@ -370,6 +370,27 @@ static void stop_park(struct task *t)
 
 /* Sending */
 
+/* A signal whose default action ends the process (not with a core: that
+ * goes through delivery), not blocked by a thread that may take it,
+ * ends the whole process at once, as Linux's complete_signal: every
+ * thread is killed wherever it sleeps (in a vfork wait, say, which only
+ * a kill ends). Not while the process is stopped: there, as in Linux,
+ * it stays pending until SIGCONT. */
+static bool sig_fatal_now(struct process *p, struct task *thread, int sig)
+{
+	const struct linux_sigaction *sa = &p->sigactions[sig - 1];
+	struct task *t;
+
+	if (sa->handler != LINUX_SIG_DFL || sig_default_ignored(sig) || sig_default_stops(sig) ||
+	    sig_default_core(sig) || sig == LINUX_SIGCONT || p->stopped || p->pid == 1)
+		return false;
+	if (thread)
+		return !(thread->sigmask & SIGBIT(sig)) && !thread->killed;
+	list_for_each_entry(t, &p->threads,
+			    thread_link) if (!(t->sigmask & SIGBIT(sig)) && !t->killed) return true;
+	return false;
+}
+
 int send_signal_info(struct process *p, struct task *thread, int sig,
 		     const struct linux_siginfo *info)
 {
@@ -384,6 +405,10 @@ int send_signal_info(struct process *p, struct task *thread, int sig,
 		return 0;
 	if (sig == LINUX_SIGKILL) {
 		process_kill(p, LINUX_SIGKILL);
+		return 0;
+	}
+	if (sig_fatal_now(p, thread, sig)) {
+		process_kill(p, sig);
 		return 0;
 	}
 	sp = thread ? thread_pending(thread) : process_pending(p);

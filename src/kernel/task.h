@@ -72,6 +72,10 @@ struct process {
 	unsigned umask;
 	unsigned personality;
 	int pdeath_signal;
+	/* The thread that is its parent (Linux's real_parent is a thread):
+	 * when that thread goes, pdeath_signal is sent even if its process
+	 * lives on, and another of its threads becomes the parent. */
+	int parent_tid;
 	uint64_t pending; /* process-directed signals not yet delivered */
 	struct linux_siginfo siginfo[NSIG_STANDARD]; /* of pending standard signal sig at sig - 1 */
 	struct linux_sigaction sigactions[64];
@@ -213,6 +217,9 @@ bool tasks_limit_reached(void);
 void task_register(struct task *t);
 /* execve by a non-leader thread: it becomes the leader, with tid == pid. */
 void task_take_tid(struct task *t, int tid);
+void exec_robust_release(struct task *t);
+/* Children whose parent thread was old_tid now have tid's (exec). */
+void children_take_tid(struct process *p, int old_tid, int tid);
 
 /* The current thread leaves (exit). Last thread: the process dies with
  * wait status code unless a group exit set one. Never returns. */

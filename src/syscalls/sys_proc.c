@@ -385,8 +385,10 @@ static void de_thread(struct task *t)
 		schedule();
 	}
 	p->exec_waiter = NULL;
-	if (t->tid != p->pid)
+	if (t->tid != p->pid) {
+		children_take_tid(p, t->tid, p->pid);
 		task_take_tid(t, p->pid);
+	}
 }
 
 /* Copies a NULL-terminated array of guest strings (argv, envp) through
