@@ -166,7 +166,11 @@ static int alive_tid(struct process *p)
 {
 	struct task *o;
 
-	list_for_each_entry(o, &p->threads, thread_link) if (!o->killed) return o->tid;
+	list_for_each_entry(o, &p->threads, thread_link)
+	{
+		if (!o->killed)
+			return o->tid;
+	}
 	return 0;
 }
 
@@ -194,14 +198,18 @@ void children_take_tid(struct process *p, int old_tid, int tid)
 {
 	struct process *c;
 
-	list_for_each_entry(c, &p->children, sibling) if (c->parent_tid == old_tid) c->parent_tid =
-		tid;
+	list_for_each_entry(c, &p->children, sibling)
+	{
+		if (c->parent_tid == old_tid)
+			c->parent_tid = tid;
+	}
 }
 
 /* The last thread of p is gone. */
 static void process_finish(struct process *p)
 {
 	struct process *c, *n, *reaper;
+	int reaper_tid;
 
 	orphaned_pgrp_check(p, p);
 
@@ -217,6 +225,9 @@ static void process_finish(struct process *p)
 		for_each_process(kill_all_cb, NULL);
 	}
 	reaper = find_reaper(p);
+	reaper_tid = reaper && reaper != p ? alive_tid(reaper) : 0;
+	if (reaper && !reaper_tid)
+		reaper_tid = reaper->pid;
 	list_for_each_entry_safe(c, n, &p->children, sibling)
 	{
 		list_del(&c->sibling);
@@ -227,7 +238,7 @@ static void process_finish(struct process *p)
 			continue;
 		}
 		c->parent = reaper;
-		c->parent_tid = alive_tid(reaper) ? alive_tid(reaper) : reaper->pid;
+		c->parent_tid = reaper_tid;
 		list_add_tail(&c->sibling, &reaper->children);
 		if (c->zombie)
 			notify_parent(c);

@@ -386,8 +386,11 @@ static bool sig_fatal_now(struct process *p, struct task *thread, int sig)
 		return false;
 	if (thread)
 		return !(thread->sigmask & SIGBIT(sig)) && !thread->killed;
-	list_for_each_entry(t, &p->threads,
-			    thread_link) if (!(t->sigmask & SIGBIT(sig)) && !t->killed) return true;
+	list_for_each_entry(t, &p->threads, thread_link)
+	{
+		if (!(t->sigmask & SIGBIT(sig)) && !t->killed)
+			return true;
+	}
 	return false;
 }
 
