@@ -232,9 +232,6 @@ long sys_write(struct task *t, const struct sysargs *a)
 	return ret;
 }
 
-/* pread64 and pwrite64 (Linux's ksys_pread64): a negative offset is
- * EINVAL before the fd is looked at, and a file without an offset (a pipe,
- * a socket, an eventfd) is ESPIPE before its access mode. */
 /* Linux gives every file FMODE_PREAD and FMODE_PWRITE but streams (pipes,
  * sockets, terminals), so a file with either method is positional: a
  * pwrite to a directory (pread only) is EBADF or EISDIR, not ESPIPE. */
@@ -242,6 +239,10 @@ static bool file_positional(const struct file *f)
 {
 	return f->ops->pread || f->ops->pwrite;
 }
+
+/* pread64 and pwrite64 (Linux's ksys_pread64): a negative offset is
+ * EINVAL before the fd is looked at, and a file without an offset (a pipe,
+ * a socket, an eventfd) is ESPIPE before its access mode. */
 
 static long do_pread(struct task *t, const struct sysargs *a, bool write)
 {
@@ -280,25 +281,6 @@ long sys_pread64(struct task *t, const struct sysargs *a)
  * EOPNOTSUPP, as for a file that does not support them. */
 #define RWF_ACCEPTED 0x7 /* RWF_HIPRI | RWF_DSYNC | RWF_SYNC */
 
-/* The bytes of the vector the guest can give (or take, to_user), in
- * order, up to the first that faults. */
-static uint64_t iovec_prefix(struct task *t, const struct linux_iovec *iov, int cnt, bool to_user)
-{
-	uint64_t ok = 0;
-	size_t a;
-	int i;
-
-	for (i = 0; i < cnt; i++) {
-		if (iov[i].iov_len == 0)
-			continue;
-		a = user_prefix(t->mm, iov[i].iov_base, iov[i].iov_len, to_user);
-		ok += a;
-		if (a < iov[i].iov_len)
-			break;
-	}
-	return ok;
-}
-
 /* readv or writev at the position of a file with fault methods (a pipe,
  * an eventfd) whose vector faults within the first RW_CHUNK bytes: one
  * transfer of the whole, as Linux's one iov_iter, so the piece that
@@ -309,10 +291,9 @@ static uint64_t iovec_prefix(struct task *t, const struct linux_iovec *iov, int 
 static bool rw_vec_fault(struct task *t, struct file *f, const struct linux_iovec *iov, int cnt,
 			 uint64_t total, bool write, long *res)
 {
-	uint64_t want = rw_want(total), ok = iovec_prefix(t, iov, cnt, !write);
-	size_t arrived = 0, off = 0, chunk;
+	uint64_t want = rw_want(total), ok = iovec_user_prefix(t->mm, iov, cnt, want, !write);
+	size_t arrived = 0;
 	char *kbuf;
-	int i;
 
 	if (ok >= want)
 		return false;
@@ -322,21 +303,13 @@ static bool rw_vec_fault(struct task *t, struct file *f, const struct linux_iove
 		return true;
 	}
 	if (write) {
-		for (i = 0; i < cnt && off < ok; i++, off += chunk) {
-			chunk = iov[i].iov_len < ok - off ? iov[i].iov_len : ok - off;
-			if (copy_from_user(t->mm, kbuf + off, iov[i].iov_base, chunk) < 0)
-				break;
-		}
-		*res = off < ok ? -EFAULT : f->ops->write_fault(f, kbuf, want, ok);
+		*res = iovec_from_user(t->mm, iov, cnt, kbuf, ok) < ok
+			       ? -EFAULT
+			       : f->ops->write_fault(f, kbuf, want, ok);
 	} else {
 		*res = f->ops->read_fault(f, kbuf, want, ok, &arrived);
-		for (i = 0; i < cnt && off < arrived; i++, off += chunk) {
-			chunk = iov[i].iov_len < arrived - off ? iov[i].iov_len : arrived - off;
-			if (copy_to_user(t->mm, iov[i].iov_base, kbuf + off, chunk) < 0) {
-				*res = -EFAULT;
-				break;
-			}
-		}
+		if (iovec_to_user(t->mm, iov, cnt, kbuf, arrived) < arrived)
+			*res = -EFAULT;
 	}
 	free(kbuf);
 	if (*res > 0)

@@ -88,3 +88,49 @@ void iovec_truncate(struct linux_iovec *iov, int cnt, uint64_t max)
 		max -= iov[i].iov_len;
 	}
 }
+
+uint64_t iovec_user_prefix(struct mm *mm, const struct linux_iovec *iov, int cnt, uint64_t max,
+			   bool to_user)
+{
+	uint64_t ok = 0;
+	int i;
+
+	for (i = 0; i < cnt && ok < max; i++) {
+		uint64_t want = iov[i].iov_len < max - ok ? iov[i].iov_len : max - ok;
+		size_t got = want ? user_prefix(mm, iov[i].iov_base, want, to_user) : 0;
+
+		ok += got;
+		if (got < want)
+			break;
+	}
+	return ok;
+}
+
+/* One copy per segment, in order, until n bytes or a copy that fails. */
+static size_t iovec_copy(struct mm *mm, const struct linux_iovec *iov, int cnt, char *kbuf,
+			 size_t n, bool to_user)
+{
+	size_t off = 0, chunk;
+	int i;
+
+	for (i = 0; i < cnt && off < n; i++, off += chunk) {
+		chunk = iov[i].iov_len < n - off ? iov[i].iov_len : n - off;
+		if (chunk == 0)
+			continue;
+		if (to_user ? copy_to_user(mm, iov[i].iov_base, kbuf + off, chunk) < 0
+			    : copy_from_user(mm, kbuf + off, iov[i].iov_base, chunk) < 0)
+			break;
+	}
+	return off;
+}
+
+size_t iovec_to_user(struct mm *mm, const struct linux_iovec *iov, int cnt, const void *src,
+		     size_t n)
+{
+	return iovec_copy(mm, iov, cnt, (char *)src, n, true);
+}
+
+size_t iovec_from_user(struct mm *mm, const struct linux_iovec *iov, int cnt, void *dst, size_t n)
+{
+	return iovec_copy(mm, iov, cnt, dst, n, false);
+}

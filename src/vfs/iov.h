@@ -40,4 +40,16 @@ uint64_t iovec_total(const struct linux_iovec *iov, int cnt);
  * become empty). */
 void iovec_truncate(struct linux_iovec *iov, int cnt, uint64_t max);
 
+/* The bytes of the segments the guest can give (or take, to_user), in
+ * order, up to the first that faults, at most max. The VMAs say: no host
+ * call. */
+uint64_t iovec_user_prefix(struct mm *mm, const struct linux_iovec *iov, int cnt, uint64_t max,
+			   bool to_user);
+/* The first n bytes of the segments from or to a kernel buffer, one copy
+ * per segment: the bytes moved, less than n if a copy failed (then none
+ * of that segment's). */
+size_t iovec_to_user(struct mm *mm, const struct linux_iovec *iov, int cnt, const void *src,
+		     size_t n);
+size_t iovec_from_user(struct mm *mm, const struct linux_iovec *iov, int cnt, void *dst, size_t n);
+
 #endif

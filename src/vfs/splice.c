@@ -13,6 +13,7 @@
 #include "vfs/splice.h"
 #include "vfs/file.h"
 #include "vfs/pipe.h"
+#include "vfs/iov.h"
 #include "kernel/task.h"
 #include "mm/usercopy.h"
 #include "abi/linux/errno.h"
@@ -242,33 +243,15 @@ out:
  * first. */
 static long pipe_to_user(struct task *t, struct pipe *p, const struct linux_iovec *iov, int cnt)
 {
-	size_t total = 0, n, ok = 0, off = 0, whole;
+	size_t n, off, whole;
 	char *buf;
-	int i;
 
-	for (i = 0; i < cnt; i++)
-		total += iov[i].iov_len;
-	n = min_size(total, min_size(pipe_len(p), SPLICE_BUF));
+	n = min_size(iovec_total(iov, cnt), min_size(pipe_len(p), SPLICE_BUF));
 	buf = malloc(n ? n : 1);
 	if (!buf)
 		return -ENOMEM;
 	n = pipe_peek(p, buf, n);
-	/* the iovecs' accessible prefix (the VMAs say; no host call) */
-	for (i = 0; i < cnt && ok < n; i++) {
-		size_t want = min_size(iov[i].iov_len, n - ok);
-		size_t got = user_prefix(t->mm, iov[i].iov_base, want, true);
-
-		ok += got;
-		if (got < want)
-			break;
-	}
-	for (i = 0; i < cnt && off < ok; i++) {
-		size_t chunk = min_size(iov[i].iov_len, ok - off);
-
-		if (chunk && copy_to_user(t->mm, iov[i].iov_base, buf + off, chunk) < 0)
-			break;
-		off += chunk;
-	}
+	off = iovec_to_user(t->mm, iov, cnt, buf, iovec_user_prefix(t->mm, iov, cnt, n, true));
 	free(buf);
 	whole = pipe_whole(p, n, off);
 	pipe_consume(p, whole);
