@@ -96,7 +96,7 @@ static void wait_unlocked(struct pipe *p)
  * buffer that does not fit there whole is copied as far as it goes (*arrived
  * says how far) but neither counted nor consumed, as Linux's pipe_read when
  * copy_page_to_iter comes up short (EFAULT if nothing came before it). */
-static long pipe_do_read(struct file *f, void *buf, size_t n, size_t ok, size_t *arrived)
+static long pipe_read_fault(struct file *f, void *buf, size_t n, size_t ok, size_t *arrived)
 {
 	struct pipe *p = f->priv;
 	size_t done = 0;
@@ -153,19 +153,14 @@ static long pipe_read(struct file *f, void *buf, size_t n)
 {
 	size_t arrived;
 
-	return pipe_do_read(f, buf, n, n, &arrived);
-}
-
-static long pipe_read_fault(struct file *f, void *buf, size_t n, size_t ok, size_t *arrived)
-{
-	return pipe_do_read(f, buf, n, ok, arrived);
+	return pipe_read_fault(f, buf, n, n, &arrived);
 }
 
 /* Writes n bytes of which the guest gives only the first ok: as Linux's
  * pipe_write, a piece (the tail merged into the last buffer, or a page)
  * that cannot be copied whole is not written (no empty buffer is left in
  * the ring); EFAULT if nothing was written before it. */
-static long pipe_do_write(struct file *f, const void *buf, size_t n, size_t ok)
+static long pipe_write_fault(struct file *f, const void *buf, size_t n, size_t ok)
 {
 	struct pipe *p = f->priv;
 	bool packet = f->flags & LINUX_O_DIRECT;
@@ -231,12 +226,7 @@ static long pipe_do_write(struct file *f, const void *buf, size_t n, size_t ok)
 
 static long pipe_write(struct file *f, const void *buf, size_t n)
 {
-	return pipe_do_write(f, buf, n, n);
-}
-
-static long pipe_write_fault(struct file *f, const void *buf, size_t n, size_t ok)
-{
-	return pipe_do_write(f, buf, n, ok);
+	return pipe_write_fault(f, buf, n, n);
 }
 
 static int pipe_stat(struct file *f, struct linux_stat *st)
