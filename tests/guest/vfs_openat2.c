@@ -90,11 +90,20 @@ static void check_err(long r, int want, const char *what)
 		close((int)r);
 }
 
+/* Linux fails a RESOLVE_BENEATH/RESOLVE_IN_ROOT walk through ".." with
+ * EAGAIN when any rename or mount on the host raced with it (openat2(2):
+ * "the caller may choose to retry"); natively, beside other tests, that
+ * happens. Retry as the man page says; the results checked are the same. */
 static long openat2(int dfd, const char *path, uint64_t flags, uint64_t mode, uint64_t resolve)
 {
 	struct xopen_how how = { flags, mode, resolve };
+	long r;
+	int tries = 0;
 
-	return syscall(SYS_openat2, dfd, path, &how, sizeof how);
+	do
+		r = syscall(SYS_openat2, dfd, path, &how, sizeof how);
+	while (r == -1 && errno == EAGAIN && ++tries < 100);
+	return r;
 }
 
 /* the fd's contents (at most 63 bytes), closing it; or "<errno>" */
