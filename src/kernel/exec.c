@@ -642,9 +642,9 @@ int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct f
 	 * where skas could have kept the old image. */
 	/* Before the old image is emptied. Differs from Linux: should
 	 * mm_create fail (host memory), the caller goes on with its robust
-	 * futexes released. */
+	 * futexes and clear_child_tid released. */
 	if (t->mm)
-		exec_robust_release(t);
+		exec_mm_release(t);
 	if (t->thread && t->mm && t->proc->nthreads == 1 &&
 	    mm_create_recycled(t->mm, &mm, &vdso_from) == 0) {
 		recycled = true;

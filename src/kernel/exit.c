@@ -314,13 +314,17 @@ static void exit_robust_list(struct task *t)
 		futex_death(t, pending + head.futex_offset);
 }
 
-/* execve at its point of no return: the old image's robust futexes are
- * released as at an exit (Linux's futex_exec_release), so a process
- * waiting on one in shared memory gets EOWNERDEAD. */
-void exec_robust_release(struct task *t)
+/* execve at its point of no return lets go of the old memory as Linux's
+ * exec_mm_release: its robust futexes are released as at an exit
+ * (futex_exec_release), so a process waiting on one in shared memory gets
+ * EOWNERDEAD; and where the memory lives on (a CLONE_VM child's exec) the
+ * clear_child_tid word is zeroed and its waiter woken. */
+void exec_mm_release(struct task *t)
 {
 	exit_robust_list(t);
 	t->robust_list = 0;
+	clear_child_tid(t);
+	t->clear_child_tid = 0;
 }
 
 void vfork_release(struct task *t)

@@ -217,7 +217,7 @@ bool tasks_limit_reached(void);
 void task_register(struct task *t);
 /* execve by a non-leader thread: it becomes the leader, with tid == pid. */
 void task_take_tid(struct task *t, int tid);
-void exec_robust_release(struct task *t);
+void exec_mm_release(struct task *t);
 /* Children whose parent thread was old_tid now have tid's (exec). */
 void children_take_tid(struct process *p, int old_tid, int tid);
 
