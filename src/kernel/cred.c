@@ -21,6 +21,26 @@ void cred_init(struct cred *c, uint32_t uid, uint32_t gid)
 	c->cap_permitted = c->cap_effective = uid == 0 ? CAP_FULL_SET : 0;
 }
 
+/* What Linux's commit_creds does when the effective or fs ids change:
+ * the process is no longer dumpable and the calling thread's parent-death
+ * signal is dropped (the parent may no longer signal it). */
+static void ids_changed(struct task *t)
+{
+	t->proc->nondumpable = true;
+	t->pdeath_signal = 0;
+}
+
+void cred_exec_commit(struct task *t, const struct cred *nc)
+{
+	struct cred *c = &t->proc->cred;
+
+	if (nc->euid != c->euid || nc->egid != c->egid || nc->fsuid != c->fsuid ||
+	    nc->fsgid != c->fsgid)
+		t->pdeath_signal = 0;
+	*c = *nc;
+	t->proc->nondumpable = nc->euid != nc->uid || nc->egid != nc->gid;
+}
+
 bool in_group(const struct cred *c, uint32_t gid)
 {
 	int i;
@@ -84,7 +104,7 @@ static long set_resuid_priv(struct task *t, uint32_t r, uint32_t e, uint32_t s)
 	c->fsuid = c->euid;
 	fix_caps(c, ou, oe, os, of);
 	if (c->euid != oe || c->fsuid != of)
-		t->proc->nondumpable = true; /* Linux's commit_creds */
+		ids_changed(t);
 	return 0;
 }
 
@@ -113,7 +133,7 @@ static long set_resgid_priv(struct task *t, uint32_t r, uint32_t e, uint32_t s)
 		c->sgid = s;
 	c->fsgid = c->egid;
 	if (c->egid != oe || c->fsgid != of)
-		t->proc->nondumpable = true; /* Linux's commit_creds */
+		ids_changed(t);
 	return 0;
 }
 
@@ -233,7 +253,7 @@ long sys_setfsuid(struct task *t, const struct sysargs *a)
 		c->fsuid = v;
 		fix_caps(c, c->uid, c->euid, c->suid, old);
 		if (v != old)
-			t->proc->nondumpable = true;
+			ids_changed(t);
 	}
 	return old;
 }
@@ -247,7 +267,7 @@ long sys_setfsgid(struct task *t, const struct sysargs *a)
 			      v == c->sgid || v == c->fsgid)) {
 		c->fsgid = v;
 		if (v != old)
-			t->proc->nondumpable = true;
+			ids_changed(t);
 	}
 	return old;
 }

@@ -49,6 +49,10 @@ static inline bool capable(const struct cred *c, int cap)
 void cred_init(struct cred *c, uint32_t uid, uint32_t gid);
 bool in_group(const struct cred *c, uint32_t gid);
 struct process;
+struct task;
+/* execve's new credentials (the groups already the old ones'), with the
+ * dumpability and parent-death signal rules of Linux's exec. */
+void cred_exec_commit(struct task *t, const struct cred *nc);
 /* Linux's __ptrace_may_access for another process p: the caller's uid and
  * gid (its real ones with real_ids, else its effective ones) are all of
  * p's, or it has CAP_SYS_PTRACE; a p that is not dumpable needs the

@@ -174,6 +174,21 @@ static int alive_tid(struct process *p)
 	return 0;
 }
 
+/* c's parent thread is gone: each of c's threads that asked for a
+ * parent-death signal sends it to c, as Linux's forget_original_parent. */
+static void send_pdeath_signals(struct process *c)
+{
+	struct task *ct;
+
+	if (c->zombie)
+		return;
+	list_for_each_entry(ct, &c->threads, thread_link)
+	{
+		if (ct->pdeath_signal)
+			send_signal(NULL, c, ct->pdeath_signal);
+	}
+}
+
 /* Thread t of a process that lives on exits: the children it forked get
  * another of its threads as their parent, and their death signal
  * (PR_SET_PDEATHSIG is about the parent thread, as in Linux). */
@@ -189,8 +204,8 @@ static void reparent_to_thread(struct task *t)
 		/* the whole process is going: process_finish signals once */
 		c->parent_tid =
 			tid ? tid : list_first_entry(&p->threads, struct task, thread_link)->tid;
-		if (tid && c->pdeath_signal && !c->zombie)
-			send_signal(NULL, c, c->pdeath_signal);
+		if (tid)
+			send_pdeath_signals(c);
 	}
 }
 
@@ -244,9 +259,7 @@ static void process_finish(struct process *p)
 			notify_parent(c);
 		else
 			orphaned_pgrp_check(p, c);
-		/* Parent death signal */
-		if (c->pdeath_signal && !c->zombie)
-			send_signal(NULL, c, c->pdeath_signal);
+		send_pdeath_signals(c);
 	}
 	notify_parent(p);
 }

@@ -71,10 +71,10 @@ struct process {
 	struct linux_rlimit rlim[NRLIMITS];
 	unsigned umask;
 	unsigned personality;
-	int pdeath_signal;
 	/* The thread that is its parent (Linux's real_parent is a thread):
-	 * when that thread goes, pdeath_signal is sent even if its process
-	 * lives on, and another of its threads becomes the parent. */
+	 * when that thread goes, each thread's pdeath_signal is sent even if
+	 * its process lives on, and another of its threads becomes the
+	 * parent. */
 	int parent_tid;
 	uint64_t pending; /* process-directed signals not yet delivered */
 	struct linux_siginfo siginfo[NSIG_STANDARD]; /* of pending standard signal sig at sig - 1 */
@@ -133,6 +133,9 @@ struct task {
 	bool vfork_done;
 	char comm[TASK_COMM_LEN];
 	uint64_t clear_child_tid;
+	/* PR_SET_PDEATHSIG: per thread, as Linux; 0 in a new thread or
+	 * process, cleared by a change of its effective or fs ids. */
+	int pdeath_signal;
 	uint64_t robust_list, robust_len;
 	uint64_t sigmask;
 	uint64_t pending;			     /* thread-directed signals */

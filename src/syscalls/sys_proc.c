@@ -522,8 +522,7 @@ static long do_execveat(struct task *t, int dirfd, uaddr_t upath, uaddr_t uargv,
 			t->proc->did_exec = true;
 			nc.groups = t->proc->cred.groups;
 			nc.ngroups = t->proc->cred.ngroups;
-			t->proc->cred = nc;
-			t->proc->nondumpable = nc.euid != nc.uid || nc.egid != nc.gid;
+			cred_exec_commit(t, &nc);
 			vfork_release(t);
 		}
 	}
@@ -640,10 +639,10 @@ long sys_prctl(struct task *t, const struct sysargs *a)
 	case LINUX_PR_SET_PDEATHSIG:
 		if (arg2 > LINUX_NSIG)
 			return -EINVAL;
-		t->proc->pdeath_signal = (int)arg2;
+		t->pdeath_signal = (int)arg2;
 		return 0;
 	case LINUX_PR_GET_PDEATHSIG:
-		return copy_to_user(t->mm, arg2, &t->proc->pdeath_signal, sizeof(int));
+		return copy_to_user(t->mm, arg2, &t->pdeath_signal, sizeof(int));
 	case LINUX_PR_GET_KEEPCAPS:
 		return t->proc->cred.keepcaps;
 	case LINUX_PR_SET_KEEPCAPS:
