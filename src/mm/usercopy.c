@@ -7,23 +7,22 @@
 #include "platform/platform.h"
 #include "abi/linux/errno.h"
 
+/* The accessible prefix of [addr, addr+n), once the stack has grown over
+ * the first byte that is not if that lies below it: Linux's copy faults
+ * there and the fault grows the stack (a signal frame, or any buffer the
+ * guest's own pushes would reach). */
 size_t user_prefix(struct mm *mm, uaddr_t addr, size_t n, bool write)
-{
-	return mm_accessible(mm, addr, n, write);
-}
-
-/* Is [addr, addr+n) accessible, once the stack has grown over it if it
- * is just below? (A signal frame is written there as the guest's own
- * pushes would fault there.) */
-static bool accessible(struct mm *mm, uaddr_t addr, size_t n, bool write)
 {
 	size_t ok = mm_accessible(mm, addr, n, write);
 
-	if (ok == n)
-		return true;
-	if (mm_grow_stack(mm, addr + ok) < 0)
-		return false;
-	return mm_accessible(mm, addr, n, write) == n;
+	if (ok < n && mm_grow_stack(mm, addr + ok) == 0)
+		ok = mm_accessible(mm, addr, n, write);
+	return ok;
+}
+
+static bool accessible(struct mm *mm, uaddr_t addr, size_t n, bool write)
+{
+	return user_prefix(mm, addr, n, write) == n;
 }
 
 int copy_from_user(struct mm *mm, void *dst, uaddr_t src, size_t n)
@@ -46,7 +45,7 @@ int copy_to_user(struct mm *mm, uaddr_t dst, const void *src, size_t n)
 
 long copy_to_user_partial(struct mm *mm, uaddr_t dst, const void *src, size_t n)
 {
-	size_t ok = mm_accessible(mm, dst, n, true);
+	size_t ok = user_prefix(mm, dst, n, true);
 	long r;
 
 	if (n == 0)

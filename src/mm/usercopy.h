@@ -20,7 +20,8 @@ long copy_to_user_partial(struct mm *mm, uaddr_t dst, const void *src, size_t n)
  * written (x86's copy stops at the faulting byte). For Linux's put_user,
  * one store that writes nothing when it faults, use copy_to_user. */
 int copy_to_user_upto(struct mm *mm, uaddr_t dst, const void *src, size_t n);
-/* Bytes of [addr, addr+n) the guest can have written to (or read from). */
+/* Bytes of [addr, addr+n) the guest can have written to (or read from),
+ * the stack grown down over them as a fault there would grow it. */
 size_t user_prefix(struct mm *mm, uaddr_t addr, size_t n, bool write);
 /* Like copy_to_user, ignoring page protections (exec building a stack). */
 int poke_user(struct mm *mm, uaddr_t dst, const void *src, size_t n);
