@@ -1369,7 +1369,11 @@ static void test_eintr(void)
 	cnt_usr1 = 0;
 	pid = xfork();
 	if (pid == 0) {
+		/* and then 50 ms: natively the remaining time counts from the
+		 * timer's latest expiry (5 s plus the timer slack), so a signal
+		 * within 50 us of the sleep's start leaves more than 5 s */
 		await_sleep(getppid());
+		sleep_ms(50);
 		kill(getppid(), SIGUSR1);
 		_exit(0);
 	}
