@@ -386,7 +386,7 @@ static void test_close(void)
 
 static void test_timeouts(void)
 {
-	int ep = epoll_create1(0), p[2], tfd;
+	int ep = epoll_create1(0), p[2], tfd, r;
 	struct itimerspec its;
 	struct timespec ts;
 	int64_t t0;
@@ -394,9 +394,19 @@ static void test_timeouts(void)
 
 	pipe(p);
 	add(ep, p[0], EPOLLIN, 1);
-	t0 = now_ns();
-	check(wait0(ep, 0), "timeout 0: nothing, at once");
-	check(now_ns() - t0 < 500 * MS, "at once indeed");
+	/* A loaded machine may take the caller off the CPU for a while (a
+	 * native read with a 0.2 s timer once took 1.8 s beside other
+	 * suites): a slow call is tried again, up to 3 times in all; one
+	 * that waits every time still fails. */
+	for (int i = 0;; i++) {
+		t0 = now_ns();
+		r = wait0(ep, 0);
+		t0 = now_ns() - t0;
+		if (!r || t0 < 500 * MS || i == 2)
+			break;
+	}
+	check(r, "timeout 0: nothing, at once");
+	check(t0 < 500 * MS, "at once indeed");
 	t0 = now_ns();
 	check(wait0(ep, 20), "timeout 20 ms: nothing");
 	check(now_ns() - t0 >= 19 * MS, "after 20 ms");

@@ -652,12 +652,12 @@ static void test_posix_spawn(void)
  * namespace's init), which would disturb tests that wait for any child. */
 static void test_orphan(void)
 {
-	int p[2], status = -1;
+	int p[2], q[2], status = -1;
 	char c = '?';
 	ssize_t k;
 	pid_t pid, r;
 
-	if (pipe(p) < 0) {
+	if (pipe(p) < 0 || pipe(q) < 0) {
 		check(0, "pipe");
 		return;
 	}
@@ -671,23 +671,28 @@ static void test_orphan(void)
 			int i;
 			char res = 'n';
 			if (getppid() != me)
-				res = 'e'; /* not our parent to begin with */
-			else
-				for (i = 0; i < 5000; i++) {
-					if (getppid() != me) {
-						res = 'y';
-						break;
-					}
+				res = 'e';   /* not our parent to begin with */
+			write(q[1], "c", 1); /* the middle child may go now */
+			for (i = 0; res == 'n' && i < 5000; i++) {
+				if (getppid() != me)
+					res = 'y';
+				else
 					sleep_ms(1);
-				}
+			}
 			write(p[1], &res, 1);
 			_exit(0);
 		}
-		/* Leave only once the grandchild has checked its parent. */
-		sleep_ms(20);
+		/* Leave only once the grandchild has checked its parent (it
+		 * says so: a fixed 20 ms was a race with a slow grandchild). */
+		close(q[1]);
+		if (g > 0)
+			while (read(q[0], &c, 1) < 0 && errno == EINTR)
+				;
 		_exit(g > 0 ? 0 : 1);
 	}
 	close(p[1]);
+	close(q[0]);
+	close(q[1]);
 	r = xwaitpid(pid, &status, 0);
 	check(r == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	      "the middle child forked and exited");

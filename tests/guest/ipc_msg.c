@@ -6,6 +6,7 @@
  * Children report through their exit status. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -129,10 +130,28 @@ static long qnum(int id)
 	return msgctl(id, IPC_STAT, &ds) < 0 ? -1 : (long)ds.msg_qnum;
 }
 
-/* A receiver or sender has gone to sleep: wait a little. */
-static void settle(void)
+/* Waits (at most 10 s) until the child pid sleeps (its /proc/PID/stat
+ * says S): it is then blocked in its one call. A fixed 100 ms was a race: a
+ * child that had not reached its msgrcv or msgsnd by an IPC_RMID got EINVAL
+ * instead of EIDRM. */
+static void settle(pid_t pid)
 {
-	sleep_ms(100);
+	char path[64], buf[512], *p;
+	ssize_t r;
+	int i, fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	for (i = 0; i < 10000; i++) {
+		fd = open(path, O_RDONLY);
+		r = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		buf[r > 0 ? r : 0] = 0;
+		p = strrchr(buf, ')');
+		if (p && p[1] == ' ' && p[2] == 'S')
+			return;
+		sleep_ms(1);
+	}
 }
 
 static key_t unique_key(int i)
@@ -238,7 +257,7 @@ static void test_full(void)
 	pid = fork();
 	if (pid == 0)
 		_exit(snd(id, 2, "12345", 0) == 0 ? 0 : 1);
-	settle();
+	settle(pid);
 	check(!exited(pid), "a sender waits for room");
 	rcv(id, &m, 100, 0, 0);
 	check(child_exit(pid) == 0 && qnum(id) == 1, "a receive makes room: it sends");
@@ -307,11 +326,11 @@ static void test_waiters(void)
 	a = fork();
 	if (a == 0)
 		_exit(rcv(id, &m, 100, 2, 0) == 1 ? (int)m.mtype : 99);
-	settle();
+	settle(a);
 	b = fork();
 	if (b == 0)
 		_exit(rcv(id, &m, 100, 0, 0) == 1 ? (int)m.mtype : 99);
-	settle();
+	settle(b);
 	snd(id, 1, "x", 0);
 	check(child_exit(b) == 1, "type 1 goes to the receiver of any type");
 	check(!exited(a), "the receiver of type 2 still waits");
@@ -321,7 +340,7 @@ static void test_waiters(void)
 	a = fork();
 	if (a == 0)
 		_exit(rcv(id, &m, 3, 0, 0) < 0 && errno == E2BIG ? 0 : 1);
-	settle();
+	settle(a);
 	snd(id, 1, "too long", 0);
 	check(child_exit(a) == 0, "a waiting receiver too small for the message gets E2BIG");
 	check(qnum(id) == 1, "and the message is queued");
@@ -339,7 +358,7 @@ static void test_waiters(void)
 				_exit(10);
 			_exit(rcv(id, &m, 100, 0, 0) < 0 && errno == EACCES ? 0 : 1);
 		}
-		settle();
+		settle(a);
 		ds.msg_perm.mode = 0600;
 		msgctl(id, IPC_SET, &ds);
 		check(child_exit(a) == 0,
@@ -349,7 +368,7 @@ static void test_waiters(void)
 	a = fork();
 	if (a == 0)
 		_exit(rcv(id, &m, 100, 0, 0) < 0 && errno == EIDRM ? 0 : 1);
-	settle();
+	settle(a);
 	msgctl(id, IPC_RMID, NULL);
 	check(child_exit(a) == 0, "IPC_RMID wakes a receiver with EIDRM");
 
@@ -365,7 +384,7 @@ static void test_waiters(void)
 	a = fork();
 	if (a == 0)
 		_exit(snd(id, 1, "b", 0) < 0 && errno == EIDRM ? 0 : 1);
-	settle();
+	settle(a);
 	msgctl(id, IPC_RMID, NULL);
 	check(child_exit(a) == 0, "and a sender waiting for room");
 }

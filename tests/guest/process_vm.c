@@ -73,7 +73,7 @@ int main(void)
 		close(go[1]);
 		close(done[0]);
 		strcpy(text, "CHILD-0123456789");
-		if (read(go[0], &x, 1) != 1)
+		if (write(done[1], "r", 1) != 1 || read(go[0], &x, 1) != 1)
 			_exit(1);
 		if (write(done[1], text, 16) != 16 || write(done[1], page + 4090, 6) != 6)
 			_exit(2);
@@ -81,7 +81,10 @@ int main(void)
 	}
 	close(go[0]);
 	close(done[1]);
-	usleep(50000); /* the child's strcpy (checked by the read below) */
+	/* the child's strcpy is done (checked by the read below): it says
+	 * so, where a fixed 50 ms was a race with a slow child */
+	if (read(done[0], &x, 1) != 1)
+		return 1;
 
 	/* a remote vector of 12 bytes over local ones of 5 and 7 */
 	r[0] = (struct iovec){ text, 12 };

@@ -369,7 +369,10 @@ static void threads(void)
 	c2 = *counter;
 	checkf(c1 == c2, "its other thread stopped too", (long)c1, (long)c2);
 	kill(pid, SIGCONT);
-	sleep_ms(50);
+	/* until its count moves (at most 5 s): a fixed 50 ms was a race with
+	 * a loaded machine that had not run the thread again by then */
+	for (int i = 0; i < 5000 && *counter == c2; i++)
+		sleep_ms(1);
 	c3 = *counter;
 	checkf(c3 > c2, "and runs again after SIGCONT", (long)c3, (long)c2);
 	send_byte(p[1]);

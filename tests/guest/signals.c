@@ -54,6 +54,31 @@ static void sleep_ms(long ms)
 		;
 }
 
+/* Wait (at most 10 s) until pid sleeps: its /proc/PID/stat state is S. A
+ * child that signals its parent in a blocking call waits for this instead
+ * of a fixed time, which a loaded machine can overrun before the parent
+ * gets there (the signal then comes first and the call blocks for good).
+ * Each caller's parent makes no other blocking call on its way. */
+static void await_sleep(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t r;
+	int i, fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	for (i = 0; i < 10000; i++) {
+		fd = open(path, O_RDONLY);
+		r = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		buf[r > 0 ? r : 0] = 0;
+		p = strrchr(buf, ')');
+		if (p && p[1] == ' ' && p[2] == 'S')
+			return;
+		sleep_ms(1);
+	}
+}
+
 static void no_core(void)
 {
 	struct rlimit rl = { 0, 0 };
@@ -1156,7 +1181,7 @@ static void test_sigsuspend(void)
 	cnt_usr1 = 0;
 	pid = xfork();
 	if (pid == 0) {
-		sleep_ms(20);
+		await_sleep(getppid());
 		kill(getppid(), SIGUSR1);
 		_exit(0);
 	}
@@ -1279,7 +1304,7 @@ static void test_sigpipe(void)
 
 static void test_eintr(void)
 {
-	int p[2];
+	int p[2], go[2];
 	char c = 0;
 	ssize_t k;
 	pid_t pid;
@@ -1290,12 +1315,15 @@ static void test_eintr(void)
 	set_handler(SIGUSR1, h_count, 0);
 	cnt_usr1 = 0;
 	pipe(p);
+	pipe(go);
 	pid = xfork();
 	if (pid == 0) {
+		/* the data comes once the parent has had its EINTR: before
+		 * it, the read would take the data instead */
 		close(p[0]);
-		sleep_ms(100);
+		await_sleep(getppid());
 		kill(getppid(), SIGUSR1);
-		sleep_ms(50);
+		read(go[0], &c, 1);
 		write(p[1], "a", 1);
 		_exit(0);
 	}
@@ -1305,6 +1333,9 @@ static void test_eintr(void)
 	checkf(k == -1 && errno == EINTR, "a blocking pipe read interrupted by a handler: EINTR",
 	       "read=%ld errno=%ld", k, errno);
 	check(cnt_usr1 == 1, "the handler ran once");
+	write(go[1], "g", 1);
+	close(go[0]);
+	close(go[1]);
 	k = read(p[0], &c, 1);
 	check(k == 1 && c == 'a', "reading again gets the data");
 	close(p[0]);
@@ -1338,6 +1369,10 @@ static void test_eintr(void)
 	cnt_usr1 = 0;
 	pid = xfork();
 	if (pid == 0) {
+		/* and then 50 ms: natively the remaining time counts from the
+		 * timer's latest expiry (5 s plus the timer slack), so a signal
+		 * within 50 us of the sleep's start leaves more than 5 s */
+		await_sleep(getppid());
 		sleep_ms(50);
 		kill(getppid(), SIGUSR1);
 		_exit(0);
@@ -1355,7 +1390,7 @@ static void test_eintr(void)
 	cnt_usr1 = 0;
 	pid = xfork();
 	if (pid == 0) {
-		sleep_ms(50);
+		await_sleep(getppid());
 		kill(getppid(), SIGUSR1);
 		_exit(0);
 	}
