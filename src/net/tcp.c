@@ -305,8 +305,13 @@ static long tcp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	if (u->peer && u->peer->dead && m->iter.count) {
 		/* The peer closed with a FIN (CLOSE_WAIT): Linux sends this
 		 * write, and the peer's reset ends the connection before the
-		 * next one (tcp_reset: EPIPE, tcp_done: both ways shut). */
+		 * next one (tcp_reset: EPIPE, tcp_done: both ways shut). The
+		 * reset stops it once the send buffer is full: as much is
+		 * taken (Linux: some tens of KiB), and the rest is EPIPE. */
 		size_t len = m->iter.count;
+
+		if (len > (size_t)s->sndbuf)
+			len = (size_t)s->sndbuf;
 
 		s->err = EPIPE;
 		s->shutdown = SHUTDOWN_MASK;

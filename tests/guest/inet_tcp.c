@@ -244,6 +244,26 @@ static void test_connect(void)
 	check(read(c, buf, sizeof(buf)) == 0, "a read: EOF");
 	close(c);
 
+	/* a megabyte written after it: the reset stops it partway (skas
+	 * took all of it, and asyncio's sendfile to a peer that closed
+	 * midway never failed: CPython's test_sendfile) */
+	c = connect_to("127.0.0.1", port);
+	{
+		int sb = 4096;
+
+		setsockopt(c, SOL_SOCKET, SO_SNDBUF, &sb, sizeof(sb));
+	}
+	a = accept(l, NULL, NULL);
+	close(a);
+	{
+		static char mb[1 << 20];
+		long r1 = send(c, mb, sizeof(mb), MSG_NOSIGNAL);
+
+		check(r1 > 0 && r1 < (long)sizeof(mb), "a megabyte after the close: part is taken");
+		check_err(send(c, mb, sizeof(mb), MSG_NOSIGNAL), EPIPE, "the rest: EPIPE");
+	}
+	close(c);
+
 	/* close with data unread is a reset */
 	c = connect_to("127.0.0.1", port);
 	a = accept(l, NULL, NULL);
