@@ -5,6 +5,7 @@
 
 #include "kernel/task.h"
 #include "kernel/cred.h"
+#include "fs/procfs/procfs.h"
 #include "syscalls/dispatch.h"
 #include "vfs/file.h"
 #include "vfs/poll.h"
@@ -103,6 +104,25 @@ long sys_pidfd_open(struct task *t, const struct sysargs *a)
 	return pidfd_create(t, p, flags);
 }
 
+/* The process pidfd_send_signal's fd names: a pidfd's, or an open
+ * /proc/PID directory's (Linux's tgid_pidfd_to_pid). Zombies too, as
+ * Linux: a signal to one is taken (0) and dropped. EBADF for any other fd,
+ * ESRCH once the process is reaped. */
+static int signal_target(struct task *t, int fd, struct process **pp)
+{
+	struct file *f = fdget(t->files, fd);
+	int ret = -EBADF;
+
+	if (f && f->ops == &pidfd_ops) {
+		*pp = f->priv;
+		ret = (*pp)->reaped ? -ESRCH : 0;
+	} else if (f) {
+		ret = procfs_pid_dir_process(f, pp);
+	}
+	file_put(f);
+	return ret;
+}
+
 long sys_pidfd_send_signal(struct task *t, const struct sysargs *a)
 {
 	int sig = sysarg_int(a, 1);
@@ -117,7 +137,7 @@ long sys_pidfd_send_signal(struct task *t, const struct sysargs *a)
 		return -EINVAL;
 	if (sig < 0 || sig > LINUX_NSIG)
 		return -EINVAL;
-	ret = pidfd_live(t, sysarg_int(a, 0), &p);
+	ret = signal_target(t, sysarg_int(a, 0), &p);
 	if (ret)
 		return ret;
 	if (sysarg_uaddr(a, 2)) {
@@ -132,12 +152,14 @@ long sys_pidfd_send_signal(struct task *t, const struct sysargs *a)
 			return -EINVAL;
 		if ((si.si_code >= 0 || si.si_code == LINUX_SI_TKILL) && p != t->proc)
 			return -EPERM;
-		return send_signal_info(p, NULL, sig, &si);
+		return p->zombie ? 0 : send_signal_info(p, NULL, sig, &si);
 	}
 	if (flags & 1) {
 		struct task *leader = task_by_tid(p->pid);
 		struct linux_siginfo si;
 
+		if (p->zombie)
+			return signal_may_send(t, p, sig) ? 0 : -EPERM;
 		if (!leader || leader->proc != p)
 			return -ESRCH;
 		if (!signal_may_send(t, p, sig))

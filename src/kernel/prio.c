@@ -1,6 +1,9 @@
 /* kernel/prio.c: a task's scheduling parameters (policy, real-time
  * priority, nice; syscalls/sys_sched.c sets them) across clone, and as
  * /proc/PID/stat shows them. Bookkeeping only: the host schedules. */
+#include <string.h>
+
+#include "kernel/cpus.h"
 #include "kernel/task.h"
 
 uint64_t ioc_new_id(void)
@@ -22,6 +25,8 @@ void sched_fork_params(struct task *c, const struct task *parent, bool clone_io)
 	else
 		c->ioc_id = parent->ioc_id && c->ioprio ? ioc_new_id() : 0;
 	c->timer_slack_ns = c->default_timer_slack_ns = parent->timer_slack_ns;
+	c->affinity_set = parent->affinity_set;
+	memcpy(c->affinity, parent->affinity, sizeof(c->affinity));
 	c->sched_reset_on_fork = false;
 	if (!parent->sched_reset_on_fork)
 		return;
@@ -37,6 +42,22 @@ void sched_fork_params(struct task *c, const struct task *parent, bool clone_io)
 		c->nice = 0;
 	}
 	c->sched_slice_ns = 0;
+}
+
+void task_affinity(const struct task *t, uint64_t mask[TASK_CPUS_MAX / 64])
+{
+	int ncpu = cpus_count(), i;
+	bool any = false;
+
+	memset(mask, 0, TASK_CPUS_MAX / 8);
+	for (i = 0; i < ncpu && i < TASK_CPUS_MAX; i++) {
+		if (!t->affinity_set || (t->affinity[i / 64] & (1ULL << (i % 64)))) {
+			mask[i / 64] |= 1ULL << (i % 64);
+			any = true;
+		}
+	}
+	if (!any) /* not reachable: setaffinity wants one of the guest's CPUs */
+		mask[0] = 1;
 }
 
 int task_prio(const struct task *t)

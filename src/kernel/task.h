@@ -33,6 +33,7 @@ enum task_state {
 #define TASK_COMM_LEN 16
 #define NRLIMITS      16
 #define PID_MAX	      32768
+#define TASK_CPUS_MAX 1024 /* the CPUs an affinity mask can name */
 /* Signals 1 to 31 keep one siginfo each while pending; real-time ones
  * queue every instance (signal.c). */
 #define NSIG_STANDARD (LINUX_SIGRTMIN - 1)
@@ -180,6 +181,11 @@ struct task {
 	 * back (its parent's at clone). Kept, not applied: the host's timers
 	 * fire the guest's. */
 	uint64_t timer_slack_ns, default_timer_slack_ns;
+	/* sched_setaffinity's mask of the guest's CPUs (TASK_CPUS_MAX at
+	 * most); every CPU while !affinity_set. Kept, not applied (see
+	 * sys_sched_setaffinity). Inherited by clone. */
+	bool affinity_set;
+	uint64_t affinity[TASK_CPUS_MAX / 64];
 };
 
 struct init_config {
@@ -304,6 +310,9 @@ void signal_flush_process(struct process *p);
 /* kernel/prio.c: clone's copy of the scheduling parameters (with
  * SCHED_RESET_ON_FORK's reset); the priority /proc/PID/stat shows. */
 void sched_fork_params(struct task *c, const struct task *parent, bool clone_io);
+/* The CPUs t may run on, as sched_getaffinity reports them: its mask
+ * within the guest's CPUs, all of them if never set. */
+void task_affinity(const struct task *t, uint64_t mask[TASK_CPUS_MAX / 64]);
 /* A new io_context id (kcmp's KCMP_IO). */
 uint64_t ioc_new_id(void);
 int task_prio(const struct task *t);

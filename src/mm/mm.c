@@ -781,6 +781,23 @@ long mm_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len, unsig
 	return ret;
 }
 
+/* Private anonymous memory grows in place as Linux's vma_expand: the
+ * host mapping is resized and stays one. A new host mapping beside it, as
+ * mm_map makes, is not merged by the host once the memory has moved (its
+ * page offsets no longer continue), and a later move of the whole, one
+ * host mremap, failed there: the guest lost its memory (CPython's
+ * test_eintr: a BytesIO grown by realloc faulted). */
+static long grow_anon(struct mm *mm, struct vma *v, uaddr_t addr, size_t old_len, size_t new_len)
+{
+	int ret = platform->mm_move(mm->pf, addr, old_len, new_len, addr);
+
+	if (ret < 0)
+		return ret;
+	v->end = addr + new_len;
+	vma_try_merge(mm, v);
+	return (long)addr;
+}
+
 static long do_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len, unsigned flags,
 		     uaddr_t new_addr)
 {
@@ -827,6 +844,8 @@ static long do_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len
 	if (addr + old_len == v->end && range_ok(addr, new_len) &&
 	    !overlaps_stub(addr, addr + new_len) &&
 	    !mm_range_used(mm, addr + old_len, addr + new_len)) {
+		if (!v->file && !(v->flags & (VMA_SHARED | VMA_LOCK_MASK)))
+			return grow_anon(mm, v, addr, old_len, new_len);
 		ret = mm_map(mm, addr + old_len, new_len - old_len, v->prot, v->flags & ~VMA_ANON,
 			     v->file, v->file ? v->off + (v->end - v->start) : 0);
 		return ret < 0 ? ret : (long)addr;

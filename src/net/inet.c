@@ -24,10 +24,7 @@
 #define EPHEMERAL_HIGH	     60999
 #define IPPROTO_MAX	     263 /* IPPROTO_MPTCP + 1 */
 #define INET_ECN_MASK	     3	 /* the ECN bits of IP_TOS and IPV6_TCLASS */
-#define IP_TOS		     1
-#define IP_TTL		     2
 #define IP_FREEBIND	     15
-#define IPV6_TCLASS	     67
 
 /* The port tables: sockets by local port, hashed, so that a bind or an
  * ephemeral port costs a short chain, not every socket (a guest holding
@@ -121,6 +118,10 @@ static const struct inet_opt inet_opts[INET_NOPTS] = {
 	{ LINUX_SOL_IP, 10, 1, 0, 5, false, 0, false },		       /* IP_MTU_DISCOVER */
 	{ LINUX_SOL_IP, 11, 0, 0, 0, true, 0, false },		       /* IP_RECVERR */
 	{ LINUX_SOL_IP, 15, 0, 0, 0, true, 0, false },		       /* IP_FREEBIND */
+	{ LINUX_SOL_IP, 12, 0, 0, 0, true, 0, false },		       /* IP_RECVTTL */
+	{ LINUX_SOL_IP, 13, 0, 0, 0, true, 0, false },		       /* IP_RECVTOS */
+	{ LINUX_SOL_IPV6, 51, 0, 0, 0, true, 0, false },	       /* IPV6_RECVHOPLIMIT */
+	{ LINUX_SOL_IPV6, 66, 0, 0, 0, true, 0, false },	       /* IPV6_RECVTCLASS */
 	{ LINUX_SOL_IPV6, 16, 64, 0, 255, false, 0, true },	       /* IPV6_UNICAST_HOPS */
 	{ LINUX_SOL_IPV6, 25, 0, 0, 0, true, 0, false },	       /* IPV6_RECVERR */
 	{ LINUX_SOL_IPV6, 67, 0, 0, 255, false, 0, true },	       /* IPV6_TCLASS */
@@ -555,6 +556,13 @@ static int find_opt(const struct inet_sock *in, int level, int name)
 			return i;
 	}
 	return -1;
+}
+
+int inet_opt(const struct inet_sock *in, int level, int name)
+{
+	int slot = find_opt(in, level, name);
+
+	return slot < 0 ? 0 : in->opts[slot];
 }
 
 /* A level this socket answers at: ENOPROTOOPT for an option it does not

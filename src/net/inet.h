@@ -12,7 +12,7 @@
 
 #include "net/unix.h"
 
-#define INET_NOPTS 20 /* the IPPROTO_* level options kept (inet.c) */
+#define INET_NOPTS 24 /* the IPPROTO_* level options kept (inet.c) */
 
 struct inet_sock {
 	struct unix_sock u;
@@ -40,6 +40,8 @@ static inline struct inet_sock *inet_sk(struct socket *s)
 }
 
 int inet_create(int family, int type, int protocol, struct socket **out);
+/* The value of a kept option (inet_opts' level and name), 0 if none. */
+int inet_opt(const struct inet_sock *in, int level, int name);
 
 /* inet.c, for tcp.c and udp.c */
 struct inet_sock *inet_alloc(int family, int type, int proto);

@@ -231,6 +231,45 @@ static int scm_check_creds(struct task *t, const struct linux_cmsghdr *cm, struc
 	return 0;
 }
 
+/* The IP-level messages UDP takes (ip_cmsg_send, ip6_datagram_send_ctl):
+ * an int each (IP_TOS a byte too); IP_TTL 1-255, IP_TOS 0-255, the IPv6
+ * ones -1-255. Others are ignored, as AF_UNIX and TCP do. */
+static void ip_cmsg(const struct linux_cmsghdr *cm, const char *data, struct scm *scm)
+{
+	size_t dlen = cm->cmsg_len - sizeof(*cm);
+	bool v6 = cm->cmsg_level == LINUX_SOL_IPV6;
+	int v = 0, bit, lo = v6 ? -1 : 0;
+	int *to;
+
+	if (!v6 && cm->cmsg_type == IP_TTL) {
+		bit = SCM_IP_TTL, to = &scm->ttl, lo = 1;
+	} else if (!v6 && cm->cmsg_type == IP_TOS) {
+		bit = SCM_IP_TOS, to = &scm->tos;
+	} else if (v6 && cm->cmsg_type == IPV6_HOPLIMIT) {
+		bit = SCM_IPV6_HOPS, to = &scm->hops;
+	} else if (v6 && cm->cmsg_type == IPV6_TCLASS) {
+		bit = SCM_IPV6_TCLASS, to = &scm->tclass;
+	} else {
+		return;
+	}
+	if (dlen == sizeof(int))
+		memcpy(&v, data, sizeof(v));
+	else if (dlen == 1 && bit == SCM_IP_TOS)
+		v = (unsigned char)data[0];
+	else
+		v = lo - 1;
+	if (v < lo || v > 255) {
+		scm->ip_bad = true;
+		return;
+	}
+	/* -1: the socket's hop limit; but a class of -1 is sent as it is,
+	 * 255, as Linux 6 does (ipcm6_init_sk took the socket's first) */
+	if (v == -1 && bit == SCM_IPV6_HOPS)
+		return;
+	*to = v & 0xff;
+	scm->ip_given |= bit;
+}
+
 int scm_send(struct task *t, const void *ctl, size_t len, struct scm *scm)
 {
 	const char *base = ctl;
@@ -247,6 +286,8 @@ int scm_send(struct task *t, const void *ctl, size_t len, struct scm *scm)
 			ret = -EINVAL;
 			break;
 		}
+		if (cm.cmsg_level == LINUX_SOL_IP || cm.cmsg_level == LINUX_SOL_IPV6)
+			ip_cmsg(&cm, base + off + sizeof(cm), scm);
 		if (cm.cmsg_level == LINUX_SOL_SOCKET) {
 			/* cm's data follows it in the buffer; pass the header in place */
 			const struct linux_cmsghdr *in = (const void *)(base + off);
@@ -293,8 +334,8 @@ static size_t put_cmsg_prefix(size_t ok, size_t cmlen)
 /* put_cmsg: one control message, cut to what is left (MSG_CTRUNC). One
  * whose copy faults is not counted (Linux's put_cmsg returns EFAULT, which
  * its callers ignore), but what it wrote before the fault stays. */
-static void put_cmsg(struct task *t, int type, const void *data, size_t dlen, uaddr_t *ctl,
-		     uint64_t *left, unsigned *flags)
+static void put_cmsg(struct task *t, int level, int type, const void *data, size_t dlen,
+		     uaddr_t *ctl, uint64_t *left, unsigned *flags)
 {
 	struct {
 		struct linux_cmsghdr h;
@@ -311,7 +352,7 @@ static void put_cmsg(struct task *t, int type, const void *data, size_t dlen, ua
 		cmlen = *left;
 	}
 	buf.h.cmsg_len = cmlen;
-	buf.h.cmsg_level = LINUX_SOL_SOCKET;
+	buf.h.cmsg_level = level;
 	buf.h.cmsg_type = type;
 	memcpy(buf.data, data, dlen);
 	if (copy_to_user(t->mm, *ctl, &buf, cmlen) < 0) {
@@ -408,12 +449,27 @@ int scm_recv(struct task *t, struct scm *scm, bool passcred, uaddr_t ctl, uint64
 	uaddr_t at = ctl;
 
 	if (!ctl) {
-		if (passcred || scm->nfds)
+		if (passcred || scm->nfds || scm->ip_report)
 			*msg_flags |= LINUX_MSG_CTRUNC;
 		scm_destroy(scm);
 		*ctllen = 0;
 		return 0;
 	}
+	/* UDP's, in Linux's order (ip_cmsg_recv_offset, then
+	 * ip6_datagram_recv_specific_ctl); IP_TOS is one byte. */
+	if (scm->ip_report & SCM_IP_TTL)
+		put_cmsg(t, LINUX_SOL_IP, IP_TTL, &scm->ttl, sizeof(int), &at, &left, msg_flags);
+	if (scm->ip_report & SCM_IP_TOS) {
+		unsigned char tos = (unsigned char)scm->tos;
+
+		put_cmsg(t, LINUX_SOL_IP, IP_TOS, &tos, 1, &at, &left, msg_flags);
+	}
+	if (scm->ip_report & SCM_IPV6_HOPS)
+		put_cmsg(t, LINUX_SOL_IPV6, IPV6_HOPLIMIT, &scm->hops, sizeof(int), &at, &left,
+			 msg_flags);
+	if (scm->ip_report & SCM_IPV6_TCLASS)
+		put_cmsg(t, LINUX_SOL_IPV6, IPV6_TCLASS, &scm->tclass, sizeof(int), &at, &left,
+			 msg_flags);
 	if (passcred) {
 		struct linux_ucred uc = scm->cred;
 
@@ -423,7 +479,8 @@ int scm_recv(struct task *t, struct scm *scm, bool passcred, uaddr_t ctl, uint64
 			uc.uid = 65534;
 			uc.gid = 65534;
 		}
-		put_cmsg(t, LINUX_SCM_CREDENTIALS, &uc, sizeof(uc), &at, &left, msg_flags);
+		put_cmsg(t, LINUX_SOL_SOCKET, LINUX_SCM_CREDENTIALS, &uc, sizeof(uc), &at, &left,
+			 msg_flags);
 	}
 	if (scm->nfds)
 		detach_fds(t, scm, &at, &left, msg_flags);

@@ -33,7 +33,32 @@ struct scm {
 	int nfds;
 	bool has_cred; /* cred is set (explicitly by the sender, or by the protocol) */
 	struct linux_ucred cred;
+	/* IP level. sendmsg: the values given (ip_given: SCM_IP_* bits for
+	 * IP_TTL, IP_TOS, IPV6_HOPLIMIT, IPV6_TCLASS; -1 for IPv6 is no
+	 * value) and whether one was malformed (ip_bad: EINVAL for UDP, as
+	 * ip_cmsg_send). recvmsg: what UDP reports (ip_report, for
+	 * IP_RECVTTL...). The values are in ttl, tos, hops and tclass. */
+	unsigned ip_given, ip_report;
+	bool ip_bad;
+	int ttl, tos, hops, tclass;
 };
+
+#define SCM_IP_TTL	1
+#define SCM_IP_TOS	2
+#define SCM_IPV6_HOPS	4
+#define SCM_IPV6_TCLASS 8
+
+/* The IP-level control message types (as the socket options' names). */
+#define IP_TOS	      1
+#define IP_TTL	      2
+#define IPV6_HOPLIMIT 52
+#define IPV6_TCLASS   67
+/* and the options asking for them at recvmsg */
+#define IP_RECVTTL	  12
+#define IP_RECVTOS	  13
+#define IPV6_UNICAST_HOPS 16
+#define IPV6_RECVHOPLIMIT 51
+#define IPV6_RECVTCLASS	  66
 
 struct kmsg {
 	struct msg_iter iter;

@@ -5,8 +5,9 @@
  * writable. Data, readiness, accept and the end of a connection are
  * AF_UNIX stream code (net/unix*.c); what differs is here: the errors of
  * unconnected sockets, that a close with nothing unread is a FIN (the
- * peer reads EOF and may still be written to... until it learns, here at
- * once: EPIPE) and one with data unread, or with SO_LINGER of 0, a reset
+ * peer reads EOF and may still be written to: the first write after the
+ * peer's close is taken, as Linux sends it and hears the reset, and the
+ * ones after it are EPIPE) and one with data unread, or with SO_LINGER of 0, a reset
  * (ECONNRESET). When the listener's queue is full (Linux drops the SYN
  * and the client sends it again) the connect waits, SS_CONNECTING, in
  * the listener's syn_queue until an accept makes room: never past the
@@ -272,6 +273,7 @@ static int tcp_listen(struct task *t, struct socket *s, int backlog)
 
 static long tcp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsigned flags)
 {
+	struct unix_sock *u = &inet_sk(s)->u;
 	int err;
 
 	/* TCP reads no address (without MSG_FASTOPEN) and no SCM_RIGHTS. */
@@ -288,6 +290,33 @@ static long tcp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 		if (!(flags & LINUX_MSG_NOSIGNAL))
 			send_sigpipe();
 		return -EPIPE; /* sk_stream_wait_connect */
+	}
+	if (s->err || (s->shutdown & SEND_SHUTDOWN)) {
+		/* tcp_sendmsg_locked's do_error: a pending error is taken
+		 * (a reset's ECONNRESET: no SIGPIPE), else EPIPE, which
+		 * raises SIGPIPE (sk_stream_error). */
+		err = sock_error(s);
+		if (err == 0)
+			err = -EPIPE;
+		if (err == -EPIPE && !(flags & LINUX_MSG_NOSIGNAL))
+			send_sigpipe();
+		return err;
+	}
+	if (u->peer && u->peer->dead && m->iter.count) {
+		/* The peer closed with a FIN (CLOSE_WAIT): Linux sends this
+		 * write, and the peer's reset ends the connection before the
+		 * next one (tcp_reset: EPIPE, tcp_done: both ways shut). The
+		 * reset stops it once the send buffer is full: as much is
+		 * taken (Linux: some tens of KiB), and the rest is EPIPE. */
+		size_t len = m->iter.count;
+
+		if (len > (size_t)s->sndbuf)
+			len = (size_t)s->sndbuf;
+
+		s->err = EPIPE;
+		s->shutdown = SHUTDOWN_MASK;
+		waitq_wake_all(&s->wq);
+		return (long)len;
 	}
 	return unix_stream_sendmsg(t, s, m, flags);
 }

@@ -23,10 +23,14 @@
 #define UDP_MAX_V6   65527 /* 65535 less the UDP header (no jumbograms) */
 #define UDP_OVERHEAD 768   /* what Linux's truesize adds to a small datagram */
 
-/* The source of a queued datagram, at the start of its buffer. */
+/* The source of a queued datagram, at the start of its buffer, and what
+ * its IP header said: IPv4 or 6, the TTL (hop limit) and the TOS (traffic
+ * class), for IP_RECVTTL and the like. */
 struct udp_src {
 	uint8_t addr[16];
 	uint16_t port;
+	bool v4;
+	uint8_t ttl, tos;
 };
 
 static struct inet_sock *udp_lookup(const uint8_t dst[16], uint16_t dport, const uint8_t src[16],
@@ -181,6 +185,8 @@ static long udp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	if (inet_autobind(in) < 0)
 		return -EAGAIN;
 	err = send_dest(in, m, len, flags, dst, &port, &v4);
+	if (err == 0 && m->scm.ip_bad)
+		err = -EINVAL; /* ip_cmsg_send, once the address is known */
 	if (err == 0)
 		err = inet_source(in, dst, src);
 	if (err < 0)
@@ -209,6 +215,24 @@ static long udp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	skb->truesize = len + UDP_OVERHEAD;
 	memcpy(hdr.addr, src, 16);
 	hdr.port = in->sport;
+	hdr.v4 = v4;
+	/* The message's value, else the socket's (IP_TTL's default is 64,
+	 * as the loopback route's hop limit) */
+	if (v4) {
+		hdr.ttl = (uint8_t)((m->scm.ip_given & SCM_IP_TTL)
+					    ? m->scm.ttl
+					    : inet_opt(in, LINUX_SOL_IP, IP_TTL));
+		hdr.tos = (uint8_t)((m->scm.ip_given & SCM_IP_TOS)
+					    ? m->scm.tos
+					    : inet_opt(in, LINUX_SOL_IP, IP_TOS));
+	} else {
+		hdr.ttl = (uint8_t)((m->scm.ip_given & SCM_IPV6_HOPS)
+					    ? m->scm.hops
+					    : inet_opt(in, LINUX_SOL_IPV6, IPV6_UNICAST_HOPS));
+		hdr.tos = (uint8_t)((m->scm.ip_given & SCM_IPV6_TCLASS)
+					    ? m->scm.tclass
+					    : inet_opt(in, LINUX_SOL_IPV6, IPV6_TCLASS));
+	}
 	memcpy(skb->data, &hdr, sizeof(hdr));
 	if (iter_copy_from(&m->iter, skb->data + sizeof(hdr), len) < 0) {
 		skb_free(skb);
@@ -268,6 +292,21 @@ static long udp_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	dlen = skb->len - skb->consumed;
 	if (m->want_name)
 		m->namelen = inet_fill_addr(s->family, hdr.addr, hdr.port, &m->name);
+	/* The receiver's IP_RECVTTL... of the datagram's IP version (an
+	 * AF_INET6 socket hears an IPv4 one's through the IPv4 options) */
+	m->scm.ttl = m->scm.hops = hdr.ttl;
+	m->scm.tos = m->scm.tclass = hdr.tos;
+	if (hdr.v4) {
+		if (inet_opt(in, LINUX_SOL_IP, IP_RECVTTL))
+			m->scm.ip_report |= SCM_IP_TTL;
+		if (inet_opt(in, LINUX_SOL_IP, IP_RECVTOS))
+			m->scm.ip_report |= SCM_IP_TOS;
+	} else {
+		if (inet_opt(in, LINUX_SOL_IPV6, IPV6_RECVHOPLIMIT))
+			m->scm.ip_report |= SCM_IPV6_HOPS;
+		if (inet_opt(in, LINUX_SOL_IPV6, IPV6_RECVTCLASS))
+			m->scm.ip_report |= SCM_IPV6_TCLASS;
+	}
 	if (size > dlen)
 		size = dlen;
 	else if (size < dlen)

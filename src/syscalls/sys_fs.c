@@ -8,6 +8,8 @@
 #include "mm/memfd.h"
 #include "mm/usercopy.h"
 #include "vfs/file.h"
+#include "vfs/fown.h"
+#include "vfs/dnotify.h"
 #include "vfs/iov.h"
 #include "vfs/namei.h"
 #include "vfs/pipe.h"
@@ -1073,8 +1075,8 @@ long sys_flock(struct task *t, const struct sysargs *a)
 	return ret;
 }
 
-/* fcntl: descriptor flags, status flags, dup, locks, pipe sizes and seals. Other
- * commands (leases, owners) come with their subsystems: EINVAL. */
+/* fcntl: descriptor flags, status flags, dup, locks, pipe sizes, seals, the
+ * owner and its signal (vfs/fown.c) and dnotify. Leases are EINVAL. */
 long sys_fcntl(struct task *t, const struct sysargs *a)
 {
 	int fd = sysarg_int(a, 0), cmd = sysarg_int(a, 1);
@@ -1132,6 +1134,17 @@ long sys_fcntl(struct task *t, const struct sysargs *a)
 	case LINUX_F_ADD_SEALS:
 	case LINUX_F_GET_SEALS:
 		ret = memfd_fcntl(f, cmd, (unsigned)arg);
+		break;
+	case LINUX_F_SETOWN:
+	case LINUX_F_GETOWN:
+	case LINUX_F_SETOWN_EX:
+	case LINUX_F_GETOWN_EX:
+	case LINUX_F_SETSIG:
+	case LINUX_F_GETSIG:
+		ret = fown_fcntl(t, f, cmd, arg);
+		break;
+	case LINUX_F_NOTIFY:
+		ret = dnotify_fcntl(t, f, fd, arg);
 		break;
 	default:
 		ret = -EINVAL;

@@ -6,6 +6,7 @@
 #include "kernel/cpus.h"
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
+#include "kernel/cred.h"
 #include "kernel/ptimer.h"
 #include "kernel/exec.h"
 #include "kernel/log.h"
@@ -691,44 +692,59 @@ long sys_sched_getaffinity(struct task *t, const struct sysargs *a)
 {
 	/* Linux's len is an unsigned int, and len * 8 wraps in one. */
 	uint32_t size = sysarg_uint(a, 1);
-	uint64_t mask[16];
-	int pid = sysarg_int(a, 0), ncpu = cpus_count(), i;
+	uint64_t mask[TASK_CPUS_MAX / 64];
+	int pid = sysarg_int(a, 0), ncpu = cpus_count();
+	struct task *p = pid ? task_by_tid(pid) : t;
 
 	if (size * 8u < (uint32_t)ncpu || (size & 7))
 		return -EINVAL;
-	if (pid < 0 || (pid && !task_by_tid(pid)))
+	if (pid < 0 || !p)
 		return -ESRCH;
-	memset(mask, 0, sizeof(mask));
-	for (i = 0; i < ncpu && i < 1024; i++)
-		mask[i / 64] |= 1UL << (i % 64);
+	task_affinity(p, mask);
 	size = 8 * (uint64_t)((ncpu + 63) / 64);
 	if (copy_to_user(t->mm, sysarg_uaddr(a, 2), mask, size) < 0)
 		return -EFAULT;
 	return (long)size;
 }
 
-/* Affinity (policies and priorities: sys_sched.c): the guest sees cpus_count() CPUs (--cpus N, else the host's). Differs
- * from Linux: a mask is checked but not applied: the host scheduler decides
- * where guest threads run (the stubs run on the kernel's CPU, or on N CPUs
- * with --cpus); getcpu reports that CPU's number modulo the guest's CPUs. */
+/* Affinity (policies and priorities: sys_sched.c): the guest sees
+ * cpus_count() CPUs (--cpus N, else the host's). A thread's mask is kept
+ * (sched_getaffinity, /proc/PID/status and clone see it), checked as Linux
+ * does: the CPUs past the guest's are dropped, none left is EINVAL, another
+ * owner's thread wants CAP_SYS_NICE. Differs from Linux: it is not applied:
+ * the host scheduler decides where guest threads run (the stubs run on the
+ * kernel's CPU, or on N CPUs with --cpus); getcpu reports that CPU's
+ * number modulo the guest's CPUs. */
 long sys_sched_setaffinity(struct task *t, const struct sysargs *a)
 {
-	uint64_t size = sysarg_size(a, 1), mask[16] = { 0 };
-	int pid = sysarg_int(a, 0), ncpu = cpus_count(), i;
+	uint64_t size = sysarg_size(a, 1), mask[TASK_CPUS_MAX / 64] = { 0 },
+		 all[TASK_CPUS_MAX / 64];
+	int pid = sysarg_int(a, 0), i;
+	struct task *p = pid ? task_by_tid(pid) : t;
+	const struct cred *c = &t->proc->cred;
 	bool any = false;
 
-	if (pid < 0)
-		return -ESRCH;
-	if (pid && !task_by_tid(pid))
-		return -ESRCH;
 	if (size > sizeof(mask))
 		size = sizeof(mask);
 	if (copy_from_user(t->mm, mask, sysarg_uaddr(a, 2), size) < 0)
 		return -EFAULT;
-	for (i = 0; i < ncpu && i < 1024; i++)
-		if (mask[i / 64] & (1ULL << (i % 64)))
-			any = true;
-	return any ? 0 : -EINVAL;
+	if (pid < 0 || !p)
+		return -ESRCH;
+	if (c->euid != p->proc->cred.euid && c->euid != p->proc->cred.uid &&
+	    !capable(c, CAP_SYS_NICE))
+		return -EPERM;
+	memset(all, 0, sizeof(all));
+	for (i = 0; i < cpus_count() && i < TASK_CPUS_MAX; i++)
+		all[i / 64] |= 1ULL << (i % 64);
+	for (i = 0; i < TASK_CPUS_MAX / 64; i++) {
+		mask[i] &= all[i];
+		any |= mask[i] != 0;
+	}
+	if (!any)
+		return -EINVAL;
+	p->affinity_set = true;
+	memcpy(p->affinity, mask, sizeof(mask));
+	return 0;
 }
 
 long sys_getcpu(struct task *t, const struct sysargs *a)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "vfs/file.h"
+#include "vfs/dnotify.h"
 #include "vfs/epoll.h"
 #include "abi/linux/errno.h"
 #include "vfs/readdir.h"
@@ -121,6 +122,7 @@ void file_put(struct file *f)
 		to_release = f->release_next;
 		epoll_file_release(f); /* items hold no reference: they go now */
 		fsnotify_close(f);
+		dnotify_file_gone(f);
 		locks_remove_file(f);
 		if (f->ops->release)
 			f->ops->release(f);
@@ -159,8 +161,10 @@ static void close_file(struct files *fs, struct file *f)
 {
 	if (f && f->ops->flush)
 		f->ops->flush(f);
-	if (f)
+	if (f) {
 		locks_remove_posix(f, fs);
+		dnotify_flush(f, fs);
+	}
 	file_put(f);
 }
 

@@ -79,6 +79,12 @@ struct file {
 	unsigned pipe_seen;	  /* FIFO reader: no POLLHUP while writer opens are this - 1 */
 	void *priv;
 	struct file *release_next; /* file_put's list of files to release */
+	/* vfs/fown.c: F_SETOWN's owner (0: none), its kind (LINUX_F_OWNER_*)
+	 * and the ids of who set it; F_SETSIG's signal (0: SIGIO). */
+	int owner_pid;
+	uint8_t owner_type;
+	uint32_t owner_uid, owner_euid;
+	int sigio_sig;
 };
 
 /* A new file with one reference; takes over host_fd and takes a reference

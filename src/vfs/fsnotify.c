@@ -11,6 +11,7 @@
  * a removed cwd does not deliver the wait, nor does a file kept only by an
  * SCM_RIGHTS message in flight delay it. */
 #include "vfs/fsnotify.h"
+#include "vfs/dnotify.h"
 #include "vfs/file.h"
 #include "vfs/namei.h"
 #include "kernel/task.h"
@@ -18,6 +19,20 @@
 #include "abi/linux/fcntl.h"
 
 static uint32_t cookie_next;
+
+/* Anybody listening: an inotify watch or a dnotify mark. */
+static bool watchers(void)
+{
+	return inotify_nwatches || dnotify_nmarks;
+}
+
+/* The event to both: inotify's watches and dnotify's marks. */
+static void notify(uint64_t dev, uint64_t ino, uint32_t mask, uint32_t cookie, const char *name,
+		   bool child_unlinked)
+{
+	inotify_event(dev, ino, mask, cookie, name, child_unlinked);
+	dnotify_event(dev, ino, mask);
+}
 
 static uint32_t isdir(const struct inode *ino)
 {
@@ -28,36 +43,36 @@ void fsnotify_dentry(struct dentry *d, uint32_t mask)
 {
 	struct inode *ino = d->inode;
 
-	if (!inotify_nwatches)
+	if (!watchers())
 		return;
 	mask |= isdir(ino);
-	if (d->parent && inotify_watched(d->parent->inode->dev, d->parent->inode->ino)) {
+	if (d->parent && (inotify_watched(d->parent->inode->dev, d->parent->inode->ino) ||
+			  dnotify_marked(d->parent->inode->dev, d->parent->inode->ino))) {
 		struct linux_stat st;
 		bool unlinked =
 			!inode_is_dir(ino) && vfs_getattr(ino, &st) == 0 && st.st_nlink == 0;
 
-		inotify_event(d->parent->inode->dev, d->parent->inode->ino, mask, 0, d->name,
-			      unlinked);
+		notify(d->parent->inode->dev, d->parent->inode->ino, mask, 0, d->name, unlinked);
 	}
-	inotify_event(ino->dev, ino->ino, mask, 0, NULL, false);
+	notify(ino->dev, ino->ino, mask, 0, NULL, false);
 }
 
 void fsnotify_file(struct file *f, uint32_t mask)
 {
-	if (inotify_nwatches && f->path.dentry && !(f->flags & LINUX_O_PATH))
+	if (watchers() && f->path.dentry && !(f->flags & LINUX_O_PATH))
 		fsnotify_dentry(f->path.dentry, mask);
 }
 
 void fsnotify_inode(struct inode *ino, uint32_t mask)
 {
-	if (inotify_nwatches)
-		inotify_event(ino->dev, ino->ino, mask, 0, NULL, false);
+	if (watchers())
+		notify(ino->dev, ino->ino, mask, 0, NULL, false);
 }
 
 void fsnotify_name(struct inode *dir, const char *name, uint32_t mask, uint32_t cookie)
 {
-	if (inotify_nwatches)
-		inotify_event(dir->dev, dir->ino, mask, cookie, name, false);
+	if (watchers())
+		notify(dir->dev, dir->ino, mask, cookie, name, false);
 }
 
 void fsnotify_open(struct file *f)
@@ -123,7 +138,7 @@ static bool still_open(uint64_t dev, uint64_t ino)
 
 static void delete_self_now(uint64_t dev, uint64_t ino)
 {
-	inotify_event(dev, ino, IN_DELETE_SELF, 0, NULL, false);
+	notify(dev, ino, IN_DELETE_SELF, 0, NULL, false);
 	inotify_inode_gone(dev, ino);
 }
 
@@ -141,7 +156,7 @@ void fsnotify_close(struct file *f)
 {
 	struct inode *ino;
 
-	if (!inotify_nwatches || !f->path.dentry)
+	if (!watchers() || !f->path.dentry)
 		return;
 	if (f->notify_close)
 		fsnotify_file(f, file_writable(f) ? IN_CLOSE_WRITE : IN_CLOSE_NOWRITE);
@@ -152,7 +167,7 @@ void fsnotify_close(struct file *f)
 
 void fsnotify_unlink(struct inode *dir, const char *name, struct inode *victim, unsigned nlink)
 {
-	if (!inotify_nwatches)
+	if (!watchers())
 		return;
 	if (!inode_is_dir(victim))
 		fsnotify_inode(victim, IN_ATTRIB);
@@ -176,7 +191,7 @@ static void move(struct inode *odir, const char *oname, struct inode *ndir, cons
 void fsnotify_rename(struct inode *odir, const char *oname, struct inode *ndir, const char *nname,
 		     struct inode *src, struct inode *target, unsigned target_nlink, bool exchange)
 {
-	if (!inotify_nwatches)
+	if (!watchers())
 		return;
 	if (exchange) {
 		move(odir, oname, ndir, nname, src, NULL);

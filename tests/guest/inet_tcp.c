@@ -224,6 +224,46 @@ static void test_connect(void)
 	check_err(r, EPIPE, "writing to a closed peer");
 	close(c);
 
+	/* exactly: the first write after the peer's close is sent (its
+	 * reset comes back: SO_ERROR EPIPE, both ways shut), the next EPIPE.
+	 * skas once said EPIPE at once (CPython's test_socket
+	 * NetworkConnectionBehaviourTest: a server's late send) */
+	c = connect_to("127.0.0.1", port);
+	a = accept(l, NULL, NULL);
+	close(a);
+	check(send(c, "x", 1, MSG_NOSIGNAL) == 1, "the first write after the peer's close is sent");
+	check(getint(c, SOL_SOCKET, SO_ERROR) == EPIPE, "then SO_ERROR: EPIPE (its reset)");
+	{
+		struct pollfd pf = { c, POLLIN | POLLOUT | POLLRDHUP, 0 };
+
+		check(poll(&pf, 1, 0) == 1 &&
+			      pf.revents == (POLLIN | POLLOUT | POLLHUP | POLLRDHUP),
+		      "it polls POLLIN|POLLOUT|POLLHUP|POLLRDHUP");
+	}
+	check_err(send(c, "x", 1, MSG_NOSIGNAL), EPIPE, "the second write: EPIPE");
+	check(read(c, buf, sizeof(buf)) == 0, "a read: EOF");
+	close(c);
+
+	/* a megabyte written after it: the reset stops it partway (skas
+	 * took all of it, and asyncio's sendfile to a peer that closed
+	 * midway never failed: CPython's test_sendfile) */
+	c = connect_to("127.0.0.1", port);
+	{
+		int sb = 4096;
+
+		setsockopt(c, SOL_SOCKET, SO_SNDBUF, &sb, sizeof(sb));
+	}
+	a = accept(l, NULL, NULL);
+	close(a);
+	{
+		static char mb[1 << 20];
+		long r1 = send(c, mb, sizeof(mb), MSG_NOSIGNAL);
+
+		check(r1 > 0 && r1 < (long)sizeof(mb), "a megabyte after the close: part is taken");
+		check_err(send(c, mb, sizeof(mb), MSG_NOSIGNAL), EPIPE, "the rest: EPIPE");
+	}
+	close(c);
+
 	/* close with data unread is a reset */
 	c = connect_to("127.0.0.1", port);
 	a = accept(l, NULL, NULL);
@@ -231,6 +271,18 @@ static void test_connect(void)
 	usleep(1000);
 	close(a);
 	check_err(read(c, buf, sizeof(buf)), ECONNRESET, "close with data unread: ECONNRESET");
+	close(c);
+
+	/* a write is told of the reset first (ECONNRESET, taken: no
+	 * SO_ERROR after it), then EPIPE */
+	c = connect_to("127.0.0.1", port);
+	a = accept(l, NULL, NULL);
+	write(c, "unread", 6);
+	usleep(1000);
+	close(a);
+	check_err(send(c, "x", 1, MSG_NOSIGNAL), ECONNRESET, "a write after a reset: ECONNRESET");
+	check(getint(c, SOL_SOCKET, SO_ERROR) == 0, "SO_ERROR: taken");
+	check_err(send(c, "x", 1, MSG_NOSIGNAL), EPIPE, "the next write: EPIPE");
 	close(c);
 
 	/* so is a close with SO_LINGER of 0; data sent before it is read first */

@@ -1,4 +1,5 @@
-/* pidfd_open, pidfd_send_signal, waitid(P_PIDFD), clone3(CLONE_PIDFD). */
+/* pidfd_open, pidfd_send_signal (to a pidfd or a /proc/PID directory),
+ * waitid(P_PIDFD), clone3(CLONE_PIDFD). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -171,6 +172,53 @@ int main(void)
 		r = syscall(SYS_pidfd_send_signal, self, SIGUSR1, NULL, 3);
 		check(r == -1 && errno == EINVAL, "two scope flags: EINVAL");
 		close(self);
+	}
+	/* An open /proc/PID directory is a pidfd to pidfd_send_signal
+	 * (test_signal's test_pidfd_send_signal); a zombie takes a signal
+	 * through either; a reaped one is ESRCH; /proc/PID/task/TID and
+	 * other /proc fds are EBADF. */
+	{
+		sigset_t set, pend;
+		char path[64];
+		int dir, zfd, zdir, task, file;
+
+		sigemptyset(&set);
+		sigaddset(&set, SIGUSR2);
+		sigprocmask(SIG_BLOCK, &set, NULL);
+		dir = open("/proc/self", O_RDONLY | O_DIRECTORY);
+		r = syscall(SYS_pidfd_send_signal, dir, SIGUSR2, NULL, 0);
+		sigpending(&pend);
+		check(r == 0 && sigismember(&pend, SIGUSR2), "a /proc/self fd signals the process");
+		if (sigismember(&pend, SIGUSR2))
+			sigwaitinfo(&set, &si);
+		snprintf(path, sizeof(path), "/proc/self/task/%d", getpid());
+		task = open(path, O_RDONLY | O_DIRECTORY);
+		r = syscall(SYS_pidfd_send_signal, task, 0, NULL, 0);
+		check(task >= 0 && r == -1 && errno == EBADF, "a /proc/PID/task/TID fd: EBADF");
+		file = open("/proc/self/stat", O_RDONLY);
+		r = syscall(SYS_pidfd_send_signal, file, 0, NULL, 0);
+		check(file >= 0 && r == -1 && errno == EBADF, "a /proc/self/stat fd: EBADF");
+		close(dir);
+		close(task);
+		close(file);
+
+		c = fork();
+		if (c == 0)
+			_exit(0);
+		zfd = syscall(SYS_pidfd_open, c, 0);
+		snprintf(path, sizeof(path), "/proc/%d", c);
+		zdir = open(path, O_RDONLY | O_DIRECTORY);
+		waitid(P_PID, c, &si, WEXITED | WNOWAIT);
+		r = syscall(SYS_pidfd_send_signal, zfd, SIGTERM, NULL, 0);
+		printf("# pidfd to a zombie: %s\n", r == 0 ? "0" : ename(errno));
+		check(r == 0, "pidfd_send_signal to a zombie: 0");
+		r = syscall(SYS_pidfd_send_signal, zdir, SIGTERM, NULL, 0);
+		check(zdir >= 0 && r == 0, "through its /proc directory: 0");
+		waitpid(c, &st, 0);
+		r = syscall(SYS_pidfd_send_signal, zdir, SIGTERM, NULL, 0);
+		check(r == -1 && errno == ESRCH, "its /proc directory once reaped: ESRCH");
+		close(zfd);
+		close(zdir);
 	}
 	r = waitpid(-1, &st, WNOHANG);
 	check(r == -1 && errno == ECHILD, "no children left");

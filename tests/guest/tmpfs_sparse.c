@@ -6,7 +6,7 @@
  * memfds used up the instance's memory and its forks failed ENOMEM. The
  * block counts are Linux's shmem's (4 KiB pages); with large folios a
  * native write would hold more than a page, so those checks accept any
- * count below a MiB. */
+ * count below a MiB. SEEK_DATA and SEEK_HOLE find the pages held. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -118,6 +118,26 @@ int main(void)
 	check(blocks(fds[2]) < before, "fewer blocks after the punch");
 	/* a cut frees the pages past it */
 	check(ftruncate(fds[3], (off_t)GIB) == 0 && blocks(fds[3]) == 0, "cut to 1 GiB: no blocks");
+
+	/* SEEK_DATA and SEEK_HOLE see the pages a file holds, and both are
+	 * ENXIO at the end (test_posix's test_fs_holes: skas's SEEK_HOLE
+	 * at the size gave the size) */
+	int d = memfd_create("dense", 0);
+
+	check(d >= 0 && write(d, "hello", 5) == 5, "a 5-byte memfd");
+	check(lseek(d, 4, SEEK_DATA) == 4 && lseek(d, 4, SEEK_HOLE) == 5, "data at 4, hole at 5");
+	errno = 0;
+	check(lseek(d, 5, SEEK_HOLE) < 0 && errno == ENXIO, "SEEK_HOLE at the size: ENXIO");
+	errno = 0;
+	check(lseek(d, 5, SEEK_DATA) < 0 && errno == ENXIO, "SEEK_DATA at the size: ENXIO");
+	check(lseek(d, 0, SEEK_CUR) == 5, "the failed seeks leave the position");
+	close(d);
+	check(lseek(fds[4], 0, SEEK_DATA) == (off_t)(512 * GIB), "SEEK_DATA skips the hole");
+	check(lseek(fds[4], 0, SEEK_HOLE) == 0, "SEEK_HOLE at a hole is where it is");
+	check(lseek(fds[4], (off_t)(512 * GIB), SEEK_HOLE) == (off_t)(512 * GIB + 4096),
+	      "SEEK_HOLE after the page written");
+	check(lseek(fds[4], (off_t)(900 * GIB + 4096), SEEK_DATA) < 0 && errno == ENXIO,
+	      "no data after the last page: ENXIO");
 
 	for (i = 0; i < NFILES; i++)
 		close(fds[i]);

@@ -225,6 +225,49 @@ static void kb_line(struct sbuf *b, const char *name, uint64_t bytes)
 }
 
 /* /proc/PID/status, as fs/proc/array.c proc_pid_status. */
+static bool cpu_in(const uint64_t *mask, int i)
+{
+	return (mask[i / 64] >> (i % 64)) & 1;
+}
+
+/* Cpus_allowed as Linux's %*pb (hex, ncpu bits, a comma every 32) and
+ * Cpus_allowed_list as its %*pbl (ranges). A zombie has every CPU. */
+static void cpus_allowed(struct sbuf *b, const struct task *t, int ncpu)
+{
+	uint64_t mask[TASK_CPUS_MAX / 64];
+	const char *sep = "";
+	int i, j;
+
+	if (t) {
+		task_affinity(t, mask);
+	} else {
+		memset(mask, 0, sizeof(mask));
+		for (i = 0; i < ncpu; i++)
+			mask[i / 64] |= 1ULL << (i % 64);
+	}
+	sb_printf(b, "Cpus_allowed:\t");
+	for (i = (ncpu - 1) / 4; i >= 0; i--) {
+		sb_printf(b, "%x", (unsigned)(mask[i / 16] >> (i % 16 * 4)) & 0xf);
+		if (i && i % 8 == 0)
+			sb_printf(b, ",");
+	}
+	sb_printf(b, "\nCpus_allowed_list:\t");
+	for (i = 0; i < ncpu; i = j) {
+		if (!cpu_in(mask, i)) {
+			j = i + 1;
+			continue;
+		}
+		for (j = i + 1; j < ncpu && cpu_in(mask, j);)
+			j++;
+		if (j - 1 > i)
+			sb_printf(b, "%s%d-%d", sep, i, j - 1);
+		else
+			sb_printf(b, "%s%d", sep, i);
+		sep = ",";
+	}
+	sb_printf(b, "\n");
+}
+
 static int gen_status(const struct pnode *n, struct sbuf *b)
 {
 	struct process *p = proc_of(n);
@@ -296,16 +339,9 @@ static int gen_status(const struct pnode *n, struct sbuf *b)
 	sb_printf(b, "SpeculationIndirectBranch:\tconditional enabled\n");
 	if (ncpu < 1)
 		ncpu = 1;
-	sb_printf(b, "Cpus_allowed:\t");
-	for (i = (ncpu - 1) / 4; i >= 0; i--) {
-		int bits = ncpu - i * 4;
-
-		sb_printf(b, "%x", bits >= 4 ? 0xf : (1 << bits) - 1);
-	}
-	if (ncpu > 1)
-		sb_printf(b, "\nCpus_allowed_list:\t0-%d\n", ncpu - 1);
-	else
-		sb_printf(b, "\nCpus_allowed_list:\t0\n");
+	if (ncpu > TASK_CPUS_MAX)
+		ncpu = TASK_CPUS_MAX;
+	cpus_allowed(b, t, ncpu);
 	sb_printf(b, "Mems_allowed:\t00000001\nMems_allowed_list:\t0\n");
 	sb_printf(b, "voluntary_ctxt_switches:\t0\nnonvoluntary_ctxt_switches:\t0\n");
 	return 0;

@@ -135,6 +135,19 @@ struct file *procfs_fd_file(const struct pnode *n)
 	return fdget(t->files, n->fd);
 }
 
+int procfs_pid_dir_process(struct file *f, struct process **pp)
+{
+	const struct pnode *n;
+
+	if (!f->inode || f->inode->sb != &proc_sb || f->inode->iop != &dir_iops)
+		return -EBADF;
+	n = f->inode->priv;
+	if (n->e != &procfs_pid_entry)
+		return -EBADF;
+	*pp = procfs_process(n);
+	return *pp ? 0 : -ESRCH;
+}
+
 bool procfs_may_access(struct task *caller, struct process *p)
 {
 	return caller->proc == p || cred_ptrace_may_access(&caller->proc->cred, p, false);

@@ -9,9 +9,17 @@
 
 struct super_block;
 struct inode;
+struct file;
+struct process;
 
 /* The procfs super block (one per instance) and a new reference to its
  * root directory. */
 int procfs_mount(struct super_block **sb, struct inode **root);
+
+/* The process (zombies too) of a /proc/PID directory open in f, which
+ * pidfd_send_signal takes as a pidfd (Linux's tgid_pidfd_to_pid): 0 and
+ * *pp; -EBADF if f is not one (/proc/PID/task/TID is not), -ESRCH if the
+ * process has been reaped. */
+int procfs_pid_dir_process(struct file *f, struct process **pp);
 
 #endif

@@ -709,13 +709,17 @@ static int64_t tf_llseek(struct file *f, int64_t off, int whence)
 		base = (int64_t)N(f->inode)->size;
 		break;
 	case LINUX_SEEK_DATA:
+	case LINUX_SEEK_HOLE:
+		/* Both are ENXIO at or past the end (shmem's
+		 * mapping_seek_hole_data); inside, the host's memfd knows
+		 * which pages the file holds. A file without one is a hole. */
 		if (off < 0 || (uint64_t)off >= N(f->inode)->size)
 			return -ENXIO;
-		return f->pos = off;
-	case LINUX_SEEK_HOLE:
-		if (off < 0 || (uint64_t)off > N(f->inode)->size)
-			return -ENXIO;
-		return f->pos = (int64_t)N(f->inode)->size;
+		if (N(f->inode)->memfd < 0)
+			base = whence == LINUX_SEEK_HOLE ? off : -ENXIO;
+		else
+			base = host_lseek(N(f->inode)->memfd, off, whence);
+		return base < 0 ? base : (f->pos = base);
 	default:
 		return -EINVAL;
 	}

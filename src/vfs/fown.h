@@ -1,0 +1,20 @@
+/* vfs/fown.h: a file's owner, who hears of it by signal (F_SETOWN,
+ * F_SETOWN_EX, F_SETSIG and their getters), and the signal itself. */
+#ifndef VFS_FOWN_H
+#define VFS_FOWN_H
+
+#include <stdint.h>
+
+struct file;
+struct task;
+
+/* fcntl's owner and signal commands on f: the result or -errno. */
+long fown_fcntl(struct task *t, struct file *f, int cmd, uint64_t arg);
+/* Makes the caller f's owner (its process) unless f has one (Linux's
+ * __f_setown without force: F_NOTIFY). */
+void fown_set_default(struct task *t, struct file *f);
+/* Signals f's owner that something happened to f, which the owner knows
+ * as fd: reason is a LINUX_POLL_* code (Linux's send_sigio). */
+void fown_send_sigio(struct file *f, int fd, int reason);
+
+#endif
