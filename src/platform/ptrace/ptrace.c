@@ -37,6 +37,7 @@
 #include <cpuid.h>
 
 #include "host/host.h"
+#include "kernel/log.h"
 #include "platform/platform.h"
 #include "platform/stub_image.h"
 #include "stub/stub.h"
@@ -868,13 +869,32 @@ int ptrace_mm_move(struct pf_mm *mm, uint64_t old_addr, uint64_t old_len, uint64
 	return ret;
 }
 
+int ptrace_flush_queued(struct pf_mm *mm)
+{
+	int ret;
+
+	if (!mm->nops)
+		return 0;
+	ret = ptrace_run_batch(mm, NULL);
+	if (ret == -ESRCH)
+		return ret;
+	if (ret < 0 && !mm->op_failure_logged) {
+		mm->op_failure_logged = true;
+		klog(LOG_INFO,
+		     "stub %d: a queued host mapping op failed (%s); the guest's memory differs "
+		     "from its map",
+		     mm->ctl_pid, strerror(-ret));
+	}
+	return 0;
+}
+
 long ptrace_mm_read(struct pf_mm *mm, void *dst, uint64_t src, size_t n)
 {
 	struct iovec local = { dst, n };
 	struct iovec remote = { (void *)src, n };
 	ssize_t r;
 
-	if (mm->nops && ptrace_run_batch(mm, NULL) == -ESRCH)
+	if (ptrace_flush_queued(mm) == -ESRCH)
 		return -EFAULT;
 	r = process_vm_readv(mm->ctl_pid, &local, 1, &remote, 1, 0);
 	return r < 0 ? -EFAULT : r;
@@ -886,7 +906,7 @@ long ptrace_mm_write(struct pf_mm *mm, uint64_t dst, const void *src, size_t n)
 	struct iovec remote = { (void *)dst, n };
 	ssize_t r;
 
-	if (mm->nops && ptrace_run_batch(mm, NULL) == -ESRCH)
+	if (ptrace_flush_queued(mm) == -ESRCH)
 		return -EFAULT;
 	r = process_vm_writev(mm->ctl_pid, &local, 1, &remote, 1, 0);
 	return r < 0 ? -EFAULT : r;
@@ -906,7 +926,7 @@ int ptrace_mm_writev(struct pf_mm *mm, const struct pf_iov *v, int n)
 		local[i].iov_len = remote[i].iov_len = v[i].len;
 		total += v[i].len;
 	}
-	if (mm->nops && ptrace_run_batch(mm, NULL) == -ESRCH)
+	if (ptrace_flush_queued(mm) == -ESRCH)
 		return -EFAULT;
 	/* A short count: the remote ranges are written in order, and one
 	 * failed part way. */
@@ -1176,7 +1196,7 @@ static int ptrace_resume(struct pf_thread *th)
 {
 	struct pf_mm *mm = th->mm;
 
-	if (mm->nops && ptrace_run_batch(mm, NULL) == -ESRCH)
+	if (ptrace_flush_queued(mm) == -ESRCH)
 		return -ESRCH;
 	if (th->regs_dirty) {
 		if (ptrace(PTRACE_SETREGS, th->tid, 0, &th->regs) < 0)

@@ -48,6 +48,7 @@ struct pf_mm {
 	 * for more maps of it: the kernel's host fd + 1 it copies (0: none). */
 	int fd1_of;
 	bool dead;
+	bool op_failure_logged; /* ptrace_flush_queued said so once */
 	/* The stub's own ops page (STUB_OPS_SIZE, the kernel's mapping of its
 	 * memfd): no stub sees another's batches. A stub fresh from a fork
 	 * still has its parent's page until its first batch maps its own:
@@ -121,6 +122,12 @@ void ptrace_queue_op(struct pf_mm *mm, long nr, uint64_t a0, uint64_t a1, uint64
 		     uint64_t a4, uint64_t a5);
 int ptrace_reserve_ops(struct pf_mm *mm, int nops, int nfds);
 int ptrace_run_batch(struct pf_mm *mm, int *new_pid);
+/* Runs the ops still queued, before the stub's memory is read or written
+ * or a thread of it resumes. The guest calls that queued them have
+ * returned, so a failing op has no one to tell: it is logged, once per
+ * address space (the guest's memory then differs from its map). Returns
+ * -ESRCH if the stub is gone, else 0. */
+int ptrace_flush_queued(struct pf_mm *mm);
 int ptrace_park_thread(int tid);
 int ptrace_wait_pid(int pid, int *status);
 const struct pf_vdso *ptrace_vdso(void);

@@ -395,7 +395,7 @@ static int sc_resume(struct pf_thread *th)
 
 	if (th->tid <= 0)
 		return -ESRCH;
-	if (th->mm->nops && ptrace_run_batch(th->mm, NULL) == -ESRCH)
+	if (ptrace_flush_queued(th->mm) == -ESRCH)
 		return -ESRCH;
 	if (th->state == SC_NOTIFIED) {
 		ret = answer(th);

@@ -798,7 +798,7 @@ static int sg_resume(struct pf_thread *th)
 {
 	if (th->tid <= 0 || th->mm->dead)
 		return -ESRCH;
-	if (th->mm->nops && ptrace_run_batch(th->mm, NULL) == -ESRCH)
+	if (ptrace_flush_queued(th->mm) == -ESRCH)
 		return -ESRCH;
 	if (th->running)
 		return 0;
