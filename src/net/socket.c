@@ -288,9 +288,6 @@ static long socket_ioctl(struct file *f, struct task *t, unsigned cmd, uint64_t 
 	int v;
 
 	switch (cmd) {
-	case LINUX_FIOASYNC:
-		/* Differs from Linux: no SIGIO; the flag is accepted. */
-		return copy_from_user(t->mm, &v, arg, sizeof(v)) < 0 ? -EFAULT : 0;
 	case LINUX_SIOCINQ:
 		n = s->ops->inq(s);
 		break;
@@ -330,6 +327,7 @@ static const struct file_ops socket_file_ops = {
 	.ioctl = socket_ioctl,
 	.poll = socket_poll,
 	.release = socket_release,
+	.fasync = true,
 };
 
 /* SO_RCVTIMEO and SO_SNDTIMEO: a timeval, rounded up to jiffies. */

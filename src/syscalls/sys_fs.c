@@ -927,6 +927,26 @@ static long file_set_flags(struct file *f, unsigned nfl)
 	return ret;
 }
 
+/* FIOASYNC, as Linux's ioctl_fioasync: O_ASYNC on or off; ENOTTY for a
+ * file whose kind sends no O_ASYNC signals. */
+static long ioctl_fioasync(struct task *t, struct file *f, int fd, uaddr_t arg)
+{
+	bool on;
+	long ret;
+	int v;
+
+	if (copy_from_user(t->mm, &v, arg, sizeof(v)) < 0)
+		return -EFAULT;
+	on = v != 0;
+	if (on == !!(f->flags & LINUX_O_ASYNC))
+		return 0;
+	ret = fown_fasync(f, fd, on);
+	if (ret < 0)
+		return ret;
+	f->flags = on ? f->flags | LINUX_O_ASYNC : f->flags & ~LINUX_O_ASYNC;
+	return 0;
+}
+
 static long ioctl_fionbio(struct task *t, struct file *f, uaddr_t arg)
 {
 	int on;
@@ -976,6 +996,9 @@ long sys_ioctl(struct task *t, const struct sysargs *a)
 		break;
 	case LINUX_FIONBIO:
 		ret = ioctl_fionbio(t, f, sysarg_uaddr(a, 2));
+		break;
+	case LINUX_FIOASYNC:
+		ret = ioctl_fioasync(t, f, fd, sysarg_uaddr(a, 2));
 		break;
 	case LINUX_FIONREAD:
 		ret = ioctl_fionread_reg(t, f, sysarg_uaddr(a, 2));
@@ -1113,10 +1136,24 @@ long sys_fcntl(struct task *t, const struct sysargs *a)
 		}
 		{
 			/* A pipe's O_DIRECT is its packet mode, as Linux lets it change. */
-			unsigned mask = LINUX_O_APPEND | LINUX_O_NONBLOCK |
+			unsigned mask = LINUX_O_APPEND | LINUX_O_NONBLOCK | LINUX_O_ASYNC |
 					(file_is_pipe(f) ? LINUX_O_DIRECT : 0);
+			bool async = arg & LINUX_O_ASYNC;
 
+			/* A file whose kind sends no O_ASYNC signals does
+			 * not keep the flag (as Linux 6.x: F_GETFL then lacks
+			 * it); the F_SETFL still succeeds. */
+			if (async != !!(f->flags & LINUX_O_ASYNC)) {
+				ret = fown_fasync(f, fd, async);
+				if (ret == -ENOTTY)
+					arg &= ~(uint64_t)LINUX_O_ASYNC;
+				else if (ret < 0)
+					break;
+			}
+			async = arg & LINUX_O_ASYNC;
 			ret = file_set_flags(f, (f->flags & ~mask) | ((unsigned)arg & mask));
+			if (ret < 0 && async != !!(f->flags & LINUX_O_ASYNC))
+				fown_fasync(f, fd, !async);
 		}
 		break;
 	case LINUX_F_GETLK:

@@ -350,6 +350,7 @@ static const struct file_ops tty_fops = {
 	.ioctl = tty_file_ioctl,
 	.poll = tty_poll,
 	.release = tty_release,
+	.fasync = true,
 };
 
 bool file_is_tty(const struct file *f)

@@ -4,6 +4,7 @@
 
 #include "vfs/file.h"
 #include "vfs/dnotify.h"
+#include "vfs/fown.h"
 #include "vfs/epoll.h"
 #include "abi/linux/errno.h"
 #include "vfs/readdir.h"
@@ -123,6 +124,7 @@ void file_put(struct file *f)
 		epoll_file_release(f); /* items hold no reference: they go now */
 		fsnotify_close(f);
 		dnotify_file_gone(f);
+		fown_file_gone(f);
 		locks_remove_file(f);
 		if (f->ops->release)
 			f->ops->release(f);

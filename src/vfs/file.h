@@ -64,6 +64,9 @@ struct file_ops {
 	long (*fallocate)(struct file *f, int mode, int64_t off, int64_t len);
 	/* An anonymous-inode file's name in /proc/PID/fd ("anon_inode:NAME"). */
 	const char *anon_name;
+	/* O_ASYNC signals the owner at the wakeups of its poll's queues
+	 * (Linux's f_op->fasync; vfs/fown.c). */
+	bool fasync;
 };
 
 struct file {
@@ -85,6 +88,10 @@ struct file {
 	uint8_t owner_type;
 	uint32_t owner_uid, owner_euid;
 	int sigio_sig;
+	/* O_ASYNC's callbacks on the file's wait queues, and the fd they
+	 * name (si_fd), as the F_SETFL or FIOASYNC that turned it on. */
+	struct fasync_entry *fasync;
+	int fasync_fd;
 };
 
 /* A new file with one reference; takes over host_fd and takes a reference

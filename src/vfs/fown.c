@@ -3,11 +3,17 @@
  * looked up when a signal is sent; F_SETSIG's signal is queued with
  * si_code the reason, si_band and si_fd, and plain SIGIO is sent when it
  * is 0 or cannot be queued. Only those the setter's ids allow are
- * signalled (sigio_perm). dnotify sends through it. Differs from Linux:
- * O_ASYNC's readiness signals are not sent (F_SETFL leaves the flag
- * out), so an owner hears only of dnotify events. */
+ * signalled (sigio_perm). dnotify sends through it, and O_ASYNC (Linux's
+ * fasync): a file whose kind has it (file_ops.fasync: pipes, sockets,
+ * terminals, inotify) hangs a callback on each wait queue its poll
+ * registers, and a wakeup about what the file is open for signals the
+ * owner: POLL_IN for data (or a change, to a reader), POLL_OUT for room,
+ * as the drivers' kill_fasync calls. */
+#include <stdlib.h>
+
 #include "vfs/fown.h"
 #include "vfs/file.h"
+#include "vfs/poll.h"
 #include "kernel/task.h"
 #include "kernel/cred.h"
 #include "mm/usercopy.h"
@@ -170,4 +176,99 @@ void fown_send_sigio(struct file *f, int fd, int reason)
 		if (p)
 			sigio_to(f, p, NULL, fd, reason);
 	}
+}
+
+/* One wait queue an O_ASYNC file listens on. */
+struct fasync_entry {
+	struct waiter w;
+	struct waitq *wq; /* NULL once the queue was freed */
+	struct file *file;
+	struct fasync_entry *next;
+};
+
+static int fasync_wake(struct waiter *w, unsigned key)
+{
+	struct fasync_entry *e = container_of(w, struct fasync_entry, w);
+	struct file *f = e->file;
+	int reason;
+
+	if (key & WAKE_FREE) {
+		list_del(&w->link);
+		e->wq = NULL;
+		return 0;
+	}
+	if ((key & LINUX_POLLIN) && file_readable(f))
+		reason = LINUX_POLL_IN;
+	else if ((key & LINUX_POLLOUT) && file_writable(f))
+		reason = LINUX_POLL_OUT;
+	else if (key & (LINUX_POLLIN | LINUX_POLLOUT))
+		return 0; /* about the other direction */
+	else if (key & LINUX_POLLHUP)
+		reason = LINUX_POLL_HUP;
+	else if (key & LINUX_POLLERR)
+		reason = LINUX_POLL_ERR;
+	else
+		reason = file_readable(f) ? LINUX_POLL_IN : LINUX_POLL_OUT;
+	fown_send_sigio(f, f->fasync_fd, reason);
+	return 0; /* takes no exclusive waiter's wakeup */
+}
+
+struct fasync_pqueue {
+	struct poll_table pt;
+	struct file *file;
+};
+
+static void fasync_queue_proc(struct poll_table *pt, struct waitq *wq)
+{
+	struct fasync_pqueue *q = container_of(pt, struct fasync_pqueue, pt);
+	struct fasync_entry *e = calloc(1, sizeof(*e));
+
+	if (!e) {
+		pt->failed = true;
+		return;
+	}
+	e->w.func = fasync_wake;
+	e->wq = wq;
+	e->file = q->file;
+	e->next = q->file->fasync;
+	q->file->fasync = e;
+	list_add_tail(&e->w.link, &wq->waiters);
+}
+
+static void fasync_drop(struct file *f)
+{
+	struct fasync_entry *e;
+
+	while ((e = f->fasync)) {
+		f->fasync = e->next;
+		if (e->wq)
+			list_del(&e->w.link);
+		free(e);
+	}
+}
+
+long fown_fasync(struct file *f, int fd, bool on)
+{
+	struct fasync_pqueue q = { .pt = { .qproc = fasync_queue_proc }, .file = f };
+
+	if (!f->ops->fasync || !f->ops->poll)
+		return -ENOTTY;
+	if (!on) {
+		fasync_drop(f);
+		return 0;
+	}
+	f->fasync_fd = fd;
+	if (f->fasync)
+		return 0;
+	f->ops->poll(f, &q.pt);
+	if (q.pt.failed) {
+		fasync_drop(f);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void fown_file_gone(struct file *f)
+{
+	fasync_drop(f);
 }

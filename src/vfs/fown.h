@@ -3,6 +3,7 @@
 #ifndef VFS_FOWN_H
 #define VFS_FOWN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct file;
@@ -16,5 +17,11 @@ void fown_set_default(struct task *t, struct file *f);
 /* Signals f's owner that something happened to f, which the owner knows
  * as fd: reason is a LINUX_POLL_* code (Linux's send_sigio). */
 void fown_send_sigio(struct file *f, int fd, int reason);
+/* O_ASYNC turned on or off for f, known as fd (its si_fd): -ENOTTY for a
+ * file whose kind sends no such signals (the caller then only keeps the
+ * flag, as F_SETFL does), -ENOMEM. */
+long fown_fasync(struct file *f, int fd, bool on);
+/* f's last reference is gone: it leaves the queues it listened on. */
+void fown_file_gone(struct file *f);
 
 #endif

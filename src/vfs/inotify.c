@@ -341,6 +341,7 @@ static const struct file_ops inotify_ops = {
 	.poll = inotify_poll,
 	.release = inotify_release,
 	.anon_name = "inotify",
+	.fasync = true,
 };
 
 static long do_inotify_init(struct task *t, int flags)

@@ -346,6 +346,7 @@ static const struct file_ops pipe_ops = {
 	.ioctl = pipe_ioctl,
 	.poll = pipe_poll,
 	.release = pipe_release,
+	.fasync = true,
 };
 
 static struct pipe *pipe_new(void)
