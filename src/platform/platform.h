@@ -88,7 +88,8 @@ struct platform_ops {
 	int (*mm_unmap)(struct pf_mm *mm, uint64_t addr, uint64_t len);
 	int (*mm_protect)(struct pf_mm *mm, uint64_t addr, uint64_t len, int prot);
 	int (*mm_advise)(struct pf_mm *mm, uint64_t addr, uint64_t len, int advice);
-	/* Moves pages: mremap(MAYMOVE|FIXED) in the stub. */
+	/* Moves pages: mremap(MAYMOVE|FIXED) in the stub; new_addr ==
+	 * old_addr resizes the host mapping in place (mremap without flags). */
 	int (*mm_move)(struct pf_mm *mm, uint64_t old_addr, uint64_t old_len, uint64_t new_len,
 		       uint64_t new_addr);
 	int (*mm_flush)(struct pf_mm *mm);
