@@ -1004,6 +1004,14 @@ static void tmpfs_put_super(struct super_block *sb)
 	free(sb);
 }
 
+void tmpfs_set_next_ino(struct super_block *sb, uint64_t ino)
+{
+	struct tmpfs_sb *s = sb->priv;
+
+	if (s->next_ino < ino)
+		s->next_ino = ino;
+}
+
 int tmpfs_set_limit(struct super_block *sb, uint64_t size_limit)
 {
 	struct tmpfs_sb *s = sb->priv;
