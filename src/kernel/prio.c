@@ -1,6 +1,8 @@
 /* kernel/prio.c: a task's scheduling parameters (policy, real-time
  * priority, nice; syscalls/sys_sched.c sets them) across clone, and as
  * /proc/PID/stat shows them. Bookkeeping only: the host schedules. */
+#include <string.h>
+
 #include "kernel/task.h"
 
 uint64_t ioc_new_id(void)
@@ -16,6 +18,8 @@ void sched_fork_params(struct task *c, const struct task *parent, bool clone_io)
 	c->sched_rt_priority = parent->sched_rt_priority;
 	c->nice = parent->nice;
 	c->sched_slice_ns = parent->sched_slice_ns;
+	memcpy(c->cpu_mask, parent->cpu_mask, sizeof(c->cpu_mask));
+	c->cpu_mask_set = parent->cpu_mask_set;
 	c->ioprio = (parent->ioprio >> 13) != 0 ? parent->ioprio : 0;
 	if (clone_io)
 		c->ioc_id = parent->ioc_id;

@@ -163,6 +163,10 @@ struct task {
 	 * sched_runtime), 0 for the default. Inherited by clone. */
 	int sched_policy;
 	unsigned sched_rt_priority;
+	/* sched_setaffinity's mask (of the guest's CPUs), kept and reported
+	 * but not applied, inherited by clone; all CPUs while !cpu_mask_set. */
+	uint64_t cpu_mask[16];
+	bool cpu_mask_set;
 	int nice;
 	bool sched_reset_on_fork;
 	uint64_t sched_slice_ns;

@@ -271,9 +271,10 @@ long sys_arch_prctl(struct task *t, const struct sysargs *a)
 	}
 }
 
-static int check_rlimit(struct task *t, int res, const struct linux_rlimit *n)
+static int check_rlimit(struct task *t, struct process *target, int res,
+			const struct linux_rlimit *n)
 {
-	const struct linux_rlimit *old = &t->proc->rlim[res];
+	const struct linux_rlimit *old = &target->rlim[res];
 
 	if (n->rlim_cur > n->rlim_max)
 		return -EINVAL;
@@ -284,29 +285,56 @@ static int check_rlimit(struct task *t, int res, const struct linux_rlimit *n)
 	return 0;
 }
 
+/* Linux's check_prlimit_permission: another process's limits need its
+ * every uid and gid to be the caller's real ones, or CAP_SYS_RESOURCE. */
+static bool prlimit_may(struct task *t, struct process *p)
+{
+	const struct cred *c = &t->proc->cred, *tc = &p->cred;
+
+	if (p == t->proc)
+		return true;
+	if (c->uid == tc->euid && c->uid == tc->suid && c->uid == tc->uid && c->gid == tc->egid &&
+	    c->gid == tc->sgid && c->gid == tc->gid)
+		return true;
+	return capable(c, CAP_SYS_RESOURCE);
+}
+
+/* Any process's limits (prlimit --pid), not only the caller's: skas said
+ * ESRCH for every other pid. */
 long sys_prlimit64(struct task *t, const struct sysargs *a)
 {
 	int pid = sysarg_int(a, 0), res = sysarg_int(a, 1);
 	uaddr_t unew = sysarg_uaddr(a, 2), uold = sysarg_uaddr(a, 3);
 	struct linux_rlimit n, old;
+	struct process *p = t->proc;
+	struct task *target;
 	int ret;
 
+	/* Linux's order: EFAULT, ESRCH, EPERM, then do_prlimit's EINVAL */
+	if (unew && copy_from_user(t->mm, &n, unew, sizeof(n)) < 0)
+		return -EFAULT;
+	if (pid < 0)
+		return -ESRCH;
+	if (pid) {
+		target = task_by_tid(pid);
+		if (!target)
+			return -ESRCH;
+		p = target->proc;
+	}
+	if (!prlimit_may(t, p))
+		return -EPERM;
 	if ((unsigned)res >= NRLIMITS)
 		return -EINVAL;
-	if (pid != 0 && pid != t->proc->pid)
-		return -ESRCH;
 	if (unew) {
-		if (copy_from_user(t->mm, &n, unew, sizeof(n)) < 0)
-			return -EFAULT;
-		ret = check_rlimit(t, res, &n);
+		ret = check_rlimit(t, p, res, &n);
 		if (ret < 0)
 			return ret;
 	}
-	old = t->proc->rlim[res];
+	old = p->rlim[res];
 	if (uold && copy_to_user(t->mm, uold, &old, sizeof(old)) < 0)
 		return -EFAULT;
 	if (unew)
-		t->proc->rlim[res] = n;
+		p->rlim[res] = n;
 	return 0;
 }
 
@@ -329,7 +357,7 @@ long sys_setrlimit(struct task *t, const struct sysargs *a)
 		return -EINVAL;
 	if (copy_from_user(t->mm, &n, sysarg_uaddr(a, 1), sizeof(n)) < 0)
 		return -EFAULT;
-	ret = check_rlimit(t, res, &n);
+	ret = check_rlimit(t, t->proc, res, &n);
 	if (ret == 0)
 		t->proc->rlim[res] = n;
 	return ret;
@@ -687,20 +715,31 @@ long sys_personality(struct task *t, const struct sysargs *a)
 	return old;
 }
 
+/* The task pid names (0: t), NULL if none. */
+static struct task *affinity_task(struct task *t, int pid)
+{
+	if (pid < 0)
+		return NULL;
+	return pid ? task_by_tid(pid) : t;
+}
+
 long sys_sched_getaffinity(struct task *t, const struct sysargs *a)
 {
 	/* Linux's len is an unsigned int, and len * 8 wraps in one. */
 	uint32_t size = sysarg_uint(a, 1);
 	uint64_t mask[16];
 	int pid = sysarg_int(a, 0), ncpu = cpus_count(), i;
+	struct task *target;
 
 	if (size * 8u < (uint32_t)ncpu || (size & 7))
 		return -EINVAL;
-	if (pid < 0 || (pid && !task_by_tid(pid)))
+	target = affinity_task(t, pid);
+	if (!target)
 		return -ESRCH;
 	memset(mask, 0, sizeof(mask));
 	for (i = 0; i < ncpu && i < 1024; i++)
-		mask[i / 64] |= 1UL << (i % 64);
+		if (!target->cpu_mask_set || (target->cpu_mask[i / 64] & (1ULL << (i % 64))))
+			mask[i / 64] |= 1UL << (i % 64);
 	size = 8 * (uint64_t)((ncpu + 63) / 64);
 	if (copy_to_user(t->mm, sysarg_uaddr(a, 2), mask, size) < 0)
 		return -EFAULT;
@@ -708,27 +747,42 @@ long sys_sched_getaffinity(struct task *t, const struct sysargs *a)
 }
 
 /* Affinity (policies and priorities: sys_sched.c): the guest sees cpus_count() CPUs (--cpus N, else the host's). Differs
- * from Linux: a mask is checked but not applied: the host scheduler decides
- * where guest threads run (the stubs run on the kernel's CPU, or on N CPUs
- * with --cpus); getcpu reports that CPU's number modulo the guest's CPUs. */
+ * from Linux: a mask is checked and kept (sched_getaffinity, nproc and
+ * /proc/PID/status see it; taskset -c 0 nproc said all CPUs) but not
+ * applied: the host scheduler decides where guest threads run (the stubs
+ * run on the kernel's CPU, or on N CPUs with --cpus); getcpu reports that
+ * CPU's number modulo the guest's CPUs. */
 long sys_sched_setaffinity(struct task *t, const struct sysargs *a)
 {
 	uint64_t size = sysarg_size(a, 1), mask[16] = { 0 };
 	int pid = sysarg_int(a, 0), ncpu = cpus_count(), i;
+	const struct cred *c = &t->proc->cred, *tc;
+	struct task *target = affinity_task(t, pid);
 	bool any = false;
 
-	if (pid < 0)
+	if (!target)
 		return -ESRCH;
-	if (pid && !task_by_tid(pid))
-		return -ESRCH;
+	/* Linux's check_same_owner, else CAP_SYS_NICE. */
+	tc = &target->proc->cred;
+	if (target->proc != t->proc && c->euid != tc->euid && c->euid != tc->uid &&
+	    !capable(c, CAP_SYS_NICE))
+		return -EPERM;
 	if (size > sizeof(mask))
 		size = sizeof(mask);
 	if (copy_from_user(t->mm, mask, sysarg_uaddr(a, 2), size) < 0)
 		return -EFAULT;
-	for (i = 0; i < ncpu && i < 1024; i++)
-		if (mask[i / 64] & (1ULL << (i % 64)))
+	/* Only the CPUs there are count (and are kept). */
+	for (i = 0; i < 1024; i++) {
+		if (i >= ncpu)
+			mask[i / 64] &= ~(1ULL << (i % 64));
+		else if (mask[i / 64] & (1ULL << (i % 64)))
 			any = true;
-	return any ? 0 : -EINVAL;
+	}
+	if (!any)
+		return -EINVAL;
+	memcpy(target->cpu_mask, mask, sizeof(mask));
+	target->cpu_mask_set = true;
+	return 0;
 }
 
 long sys_getcpu(struct task *t, const struct sysargs *a)

@@ -81,6 +81,12 @@ static const char *state_name(char c)
 	}
 }
 
+static int cpu_allowed(const struct task *t, int cpu)
+{
+	return !t || !t->cpu_mask_set || cpu >= 1024 ||
+	       (t->cpu_mask[cpu / 64] & (1ULL << (cpu % 64))) != 0;
+}
+
 static uint64_t sig_ignored(struct process *p)
 {
 	uint64_t m = 0;
@@ -239,6 +245,7 @@ static int gen_status(const struct pnode *n, struct sbuf *b)
 	const struct cred *c = &p->cred;
 	uint64_t vsize, ra, rf, data, stk, exe, lib;
 	int ncpu = cpus_count(), i, queued = 0;
+	bool first;
 	const char *s;
 
 	sb_printf(b, "Name:\t");
@@ -302,16 +309,29 @@ static int gen_status(const struct pnode *n, struct sbuf *b)
 	sb_printf(b, "SpeculationIndirectBranch:\tconditional enabled\n");
 	if (ncpu < 1)
 		ncpu = 1;
+	/* sched_setaffinity's mask (a thread's; the leader's for the
+	 * process): Linux's %*pb (32-bit groups apart by commas) and %*pbl. */
 	sb_printf(b, "Cpus_allowed:\t");
 	for (i = (ncpu - 1) / 4; i >= 0; i--) {
-		int bits = ncpu - i * 4;
+		int nib = 0, j;
 
-		sb_printf(b, "%x", bits >= 4 ? 0xf : (1 << bits) - 1);
+		for (j = 0; j < 4 && i * 4 + j < ncpu; j++)
+			nib |= cpu_allowed(t, i * 4 + j) << j;
+		sb_printf(b, "%x%s", nib, i && i % 8 == 0 ? "," : "");
 	}
-	if (ncpu > 1)
-		sb_printf(b, "\nCpus_allowed_list:\t0-%d\n", ncpu - 1);
-	else
-		sb_printf(b, "\nCpus_allowed_list:\t0\n");
+	sb_printf(b, "\nCpus_allowed_list:\t");
+	for (i = 0, first = true; i < ncpu; i++) {
+		int j = i;
+
+		if (!cpu_allowed(t, i))
+			continue;
+		while (j + 1 < ncpu && cpu_allowed(t, j + 1))
+			j++;
+		sb_printf(b, j > i ? "%s%d-%d" : "%s%d", first ? "" : ",", i, j);
+		first = false;
+		i = j;
+	}
+	sb_printf(b, "\n");
 	sb_printf(b, "Mems_allowed:\t00000001\nMems_allowed_list:\t0\n");
 	sb_printf(b, "voluntary_ctxt_switches:\t0\nnonvoluntary_ctxt_switches:\t0\n");
 	return 0;
