@@ -781,21 +781,26 @@ long mm_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len, unsig
 	return ret;
 }
 
-/* Private anonymous memory grows in place as Linux's vma_expand: the
- * host mapping is resized and stays one. A new host mapping beside it, as
- * mm_map makes, is not merged by the host once the memory has moved (its
- * page offsets no longer continue), and a later move of the whole, one
- * host mremap, failed there: the guest lost its memory (CPython's
- * test_eintr: a BytesIO grown by realloc faulted). */
-static long grow_anon(struct mm *mm, struct vma *v, uaddr_t addr, size_t old_len, size_t new_len)
+/* Grows private anonymous memory in place as Linux does, by growing its
+ * host mapping, so that the range stays one host mapping: an extension
+ * mapped on its own stays a second host mapping wherever the first had
+ * been moved before (their page offsets do not continue each other), and
+ * a later move of both was the host's EFAULT, which left the guest's
+ * memory unmapped (shuf reading a pipe, whose realloc moves, grows, then
+ * moves its buffer, died of SIGSEGV). False (nothing changed) when the
+ * host cannot: the caller maps the extension instead. */
+static bool grow_host_in_place(struct mm *mm, struct vma *v, uaddr_t addr, size_t old_len,
+			       size_t new_len)
 {
-	int ret = platform->mm_move(mm->pf, addr, old_len, new_len, addr);
-
-	if (ret < 0)
-		return ret;
+	if (v->file || v->anon_id || v->shared || (v->flags & VMA_LOCK_MASK))
+		return false;
+	if (platform->mm_flush(mm->pf) < 0 ||
+	    platform->mm_move(mm->pf, addr, old_len, new_len, addr) < 0 ||
+	    platform->mm_flush(mm->pf) < 0)
+		return false;
 	v->end = addr + new_len;
 	vma_try_merge(mm, v);
-	return (long)addr;
+	return true;
 }
 
 static long do_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len, unsigned flags,
@@ -844,8 +849,8 @@ static long do_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len
 	if (addr + old_len == v->end && range_ok(addr, new_len) &&
 	    !overlaps_stub(addr, addr + new_len) &&
 	    !mm_range_used(mm, addr + old_len, addr + new_len)) {
-		if (!v->file && !(v->flags & (VMA_SHARED | VMA_LOCK_MASK)))
-			return grow_anon(mm, v, addr, old_len, new_len);
+		if (grow_host_in_place(mm, v, addr, old_len, new_len))
+			return (long)addr;
 		ret = mm_map(mm, addr + old_len, new_len - old_len, v->prot, v->flags & ~VMA_ANON,
 			     v->file, v->file ? v->off + (v->end - v->start) : 0);
 		return ret < 0 ? ret : (long)addr;

@@ -272,9 +272,10 @@ long sys_arch_prctl(struct task *t, const struct sysargs *a)
 	}
 }
 
-static int check_rlimit(struct task *t, int res, const struct linux_rlimit *n)
+static int check_rlimit(struct task *t, struct process *target, int res,
+			const struct linux_rlimit *n)
 {
-	const struct linux_rlimit *old = &t->proc->rlim[res];
+	const struct linux_rlimit *old = &target->rlim[res];
 
 	if (n->rlim_cur > n->rlim_max)
 		return -EINVAL;
@@ -285,29 +286,56 @@ static int check_rlimit(struct task *t, int res, const struct linux_rlimit *n)
 	return 0;
 }
 
+/* Linux's check_prlimit_permission: another process's limits need its
+ * every uid and gid to be the caller's real ones, or CAP_SYS_RESOURCE. */
+static bool prlimit_may(struct task *t, struct process *p)
+{
+	const struct cred *c = &t->proc->cred, *tc = &p->cred;
+
+	if (p == t->proc)
+		return true;
+	if (c->uid == tc->euid && c->uid == tc->suid && c->uid == tc->uid && c->gid == tc->egid &&
+	    c->gid == tc->sgid && c->gid == tc->gid)
+		return true;
+	return capable(c, CAP_SYS_RESOURCE);
+}
+
+/* Any process's limits (prlimit --pid), not only the caller's: skas said
+ * ESRCH for every other pid. */
 long sys_prlimit64(struct task *t, const struct sysargs *a)
 {
 	int pid = sysarg_int(a, 0), res = sysarg_int(a, 1);
 	uaddr_t unew = sysarg_uaddr(a, 2), uold = sysarg_uaddr(a, 3);
 	struct linux_rlimit n, old;
+	struct process *p = t->proc;
+	struct task *target;
 	int ret;
 
+	/* Linux's order: EFAULT, ESRCH, EPERM, then do_prlimit's EINVAL */
+	if (unew && copy_from_user(t->mm, &n, unew, sizeof(n)) < 0)
+		return -EFAULT;
+	if (pid < 0)
+		return -ESRCH;
+	if (pid) {
+		target = task_by_tid(pid);
+		if (!target)
+			return -ESRCH;
+		p = target->proc;
+	}
+	if (!prlimit_may(t, p))
+		return -EPERM;
 	if ((unsigned)res >= NRLIMITS)
 		return -EINVAL;
-	if (pid != 0 && pid != t->proc->pid)
-		return -ESRCH;
 	if (unew) {
-		if (copy_from_user(t->mm, &n, unew, sizeof(n)) < 0)
-			return -EFAULT;
-		ret = check_rlimit(t, res, &n);
+		ret = check_rlimit(t, p, res, &n);
 		if (ret < 0)
 			return ret;
 	}
-	old = t->proc->rlim[res];
+	old = p->rlim[res];
 	if (uold && copy_to_user(t->mm, uold, &old, sizeof(old)) < 0)
 		return -EFAULT;
 	if (unew)
-		t->proc->rlim[res] = n;
+		p->rlim[res] = n;
 	return 0;
 }
 
@@ -330,7 +358,7 @@ long sys_setrlimit(struct task *t, const struct sysargs *a)
 		return -EINVAL;
 	if (copy_from_user(t->mm, &n, sysarg_uaddr(a, 1), sizeof(n)) < 0)
 		return -EFAULT;
-	ret = check_rlimit(t, res, &n);
+	ret = check_rlimit(t, t->proc, res, &n);
 	if (ret == 0)
 		t->proc->rlim[res] = n;
 	return ret;

@@ -27,6 +27,11 @@ void files_set_max(long n)
 	files_max = n;
 }
 
+long files_max_get(void)
+{
+	return files_max;
+}
+
 long files_nr_open(void)
 {
 	return files_nr;

@@ -104,6 +104,8 @@ int file_alloc_error(void);
 void file_discard(struct file *f);
 /* The instance-wide cap of open files (--nofile), and how many are open. */
 void files_set_max(long n);
+/* The cap (fs.file-max). */
+long files_max_get(void);
 long files_nr_open(void);
 void file_get(struct file *f);
 /* fstat: the inode it was opened by, else what the file says. */

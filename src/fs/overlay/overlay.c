@@ -143,6 +143,13 @@ static int ovl_getattr(struct inode *ino, struct linux_stat *st)
 	if (ret == 0) {
 		st->st_dev = ino->dev;
 		st->st_ino = ino->ino;
+		/* Every directory is the overlay's, as Linux's overlayfs
+		 * says, so that find -xdev, du -x and df go on into
+		 * directories made inside (which had the upper tmpfs's
+		 * device, under lower ones with the host's: find / -xdev
+		 * skipped them, df . called one a mount point). */
+		if (LINUX_S_ISDIR(st->st_mode))
+			st->st_dev = ino->sb->dev;
 	}
 	return ret;
 }
@@ -783,6 +790,12 @@ int overlay_mount(struct inode *upper, struct inode *lower, struct super_block *
 	sb->cache_lookups = true;
 	sb->dev = vfs_anon_dev();
 	sb->magic = LINUX_OVERLAYFS_SUPER_MAGIC;
+	/* A directory only in the upper layer has the upper inode's number,
+	 * one from the lower layer the host's, both on the overlay's device:
+	 * numbered apart (host filesystems' are below 2^32 in practice), or
+	 * the upper directory numbered 2 was its own ancestor "/" to find. */
+	if (is_tmpfs(upper))
+		tmpfs_set_next_ino(upper->sb, 1ULL << 32);
 	*root = ovl_inode(sb, upper, lower, NULL, "/");
 	if (!*root) {
 		free(sb);

@@ -17,6 +17,7 @@
 #include "vfs/pipe.h"
 #include "vfs/locks.h"
 #include "vfs/inotify.h"
+#include "vfs/file.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
 #include "abi/linux/stat.h"
@@ -385,6 +386,60 @@ static int gen_nr_open(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
+/* fs.file-max: the instance's cap on open files (ENFILE past it), and
+ * fs.file-nr: the files open, 0 free, the cap (Linux's format). */
+static int gen_file_max(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "%ld\n", files_max_get());
+	return 0;
+}
+
+static int gen_file_nr(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "%ld\t0\t%ld\n", files_nr_open(), files_max_get());
+	return 0;
+}
+
+/* A random (version 4) UUID as Linux's proc_do_uuid writes it. */
+static void put_uuid(struct sbuf *b, uint8_t u[16])
+{
+	int i;
+
+	u[6] = (uint8_t)((u[6] & 0x0f) | 0x40);
+	u[8] = (uint8_t)((u[8] & 0x3f) | 0x80);
+	for (i = 0; i < 16; i++)
+		sb_printf(b, "%02x%s", u[i], i == 3 || i == 5 || i == 7 || i == 9 ? "-" : "");
+	sb_printf(b, "\n");
+}
+
+/* kernel.random.uuid: a new one at each read (shell scripts make UUIDs
+ * with it: cat said ENOENT); boot_id: one for the instance. */
+static int gen_random_uuid(const struct pnode *n, struct sbuf *b)
+{
+	static uint8_t boot_id[16];
+	static bool have_boot_id;
+	uint8_t u[16];
+	int ret;
+
+	if (strcmp(n->e->name, "boot_id") == 0) {
+		if (!have_boot_id) {
+			ret = host_getrandom(boot_id, sizeof(boot_id));
+			if (ret < 0)
+				return ret;
+			have_boot_id = true;
+		}
+		memcpy(u, boot_id, sizeof(u));
+	} else {
+		ret = host_getrandom(u, sizeof(u));
+		if (ret < 0)
+			return ret;
+	}
+	put_uuid(b, u);
+	return 0;
+}
+
 static int gen_max_map_count(const struct pnode *n, struct sbuf *b)
 {
 	(void)n;
@@ -525,6 +580,11 @@ enum {
 	G_INOTIFY_MAX_QUEUED,
 	G_INOTIFY_MAX_INSTANCES,
 	G_INOTIFY_MAX_WATCHES,
+	G_FILE_MAX,
+	G_FILE_NR,
+	G_SYS_KERNEL_RANDOM,
+	G_RANDOM_UUID,
+	G_RANDOM_BOOT_ID,
 };
 
 static void sb_emit(void *arg, const char *line)
@@ -554,6 +614,12 @@ static const struct pentry sysvipc[] = {
 	{ 0 },
 };
 
+static const struct pentry sys_kernel_random[] = {
+	{ .name = "boot_id", .id = G_RANDOM_BOOT_ID, .mode = FILE_R, .gen = gen_random_uuid },
+	{ .name = "uuid", .id = G_RANDOM_UUID, .mode = FILE_R, .gen = gen_random_uuid },
+	{ 0 },
+};
+
 static const struct pentry sys_kernel[] = {
 	{ .name = "cap_last_cap", .id = G_CAP_LAST_CAP, .mode = FILE_R, .gen = gen_cap_last_cap },
 	{ .name = "domainname",
@@ -570,6 +636,10 @@ static const struct pentry sys_kernel[] = {
 	{ .name = "osrelease", .id = G_OSRELEASE, .mode = FILE_R, .gen = gen_osrelease },
 	{ .name = "ostype", .id = G_OSTYPE, .mode = FILE_R, .gen = gen_ostype },
 	{ .name = "pid_max", .id = G_PID_MAX, .mode = FILE_W, .gen = gen_pid_max },
+	{ .name = "random",
+	  .id = G_SYS_KERNEL_RANDOM,
+	  .mode = DIR_R,
+	  .children = sys_kernel_random },
 	{ 0 },
 };
 
@@ -600,6 +670,8 @@ static const struct pentry sys_fs_inotify[] = {
 };
 
 static const struct pentry sys_fs[] = {
+	{ .name = "file-max", .id = G_FILE_MAX, .mode = FILE_R, .gen = gen_file_max },
+	{ .name = "file-nr", .id = G_FILE_NR, .mode = FILE_R, .gen = gen_file_nr },
 	{ .name = "inotify", .id = G_SYS_FS_INOTIFY, .mode = DIR_R, .children = sys_fs_inotify },
 	{ .name = "nr_open", .id = G_NR_OPEN, .mode = FILE_W, .gen = gen_nr_open },
 	{ .name = "pipe-max-size",

@@ -51,6 +51,10 @@ static char state_of(const struct pnode *n)
 
 	if (!t)
 		return p && p->zombie ? 'Z' : 'X';
+	/* In a group stop (ps, and shells' job tables by it, showed a
+	 * stopped job as sleeping). */
+	if (t->stop_parked)
+		return 'T';
 	switch (t->state) {
 	case TASK_SLEEPING:
 		return 'S';
@@ -68,6 +72,8 @@ static const char *state_name(char c)
 		return "R (running)";
 	case 'S':
 		return "S (sleeping)";
+	case 'T':
+		return "T (stopped)";
 	case 'Z':
 		return "Z (zombie)";
 	default:

@@ -50,6 +50,7 @@ struct tmpfs_node {
 	int memfd;
 	char *target;
 	struct list_head entries, xattrs;
+	uint64_t nentries; /* a directory's: its size is Linux's count of them */
 	bool opaque;
 	bool linkable; /* an O_TMPFILE file that linkat may still name */
 	/* F_SEAL_*: F_SEAL_SEAL from birth (nothing more can be added) but
@@ -150,6 +151,7 @@ static int add_entry(struct inode *dir, const char *name, struct inode *ino)
 	inode_get(ino);
 	e->inode = ino;
 	list_add_tail(&e->link, &N(dir)->entries);
+	N(dir)->nentries++;
 	if (LINUX_S_ISDIR(ino->mode)) {
 		N(dir)->nlink++;
 		N(ino)->parent_ino = dir->ino;
@@ -161,6 +163,7 @@ static int add_entry(struct inode *dir, const char *name, struct inode *ino)
 static void del_entry(struct inode *dir, struct tmpfs_dirent *e)
 {
 	list_del(&e->link);
+	N(dir)->nentries--;
 	if (LINUX_S_ISDIR(e->inode->mode))
 		N(dir)->nlink--;
 	touch_dir(dir);
@@ -374,9 +377,16 @@ static int tmpfs_getattr(struct inode *ino, struct linux_stat *st)
 	st->st_uid = n->uid;
 	st->st_gid = n->gid;
 	st->st_rdev = n->rdev;
-	st->st_size = LINUX_S_ISDIR(n->mode) ? 40 + 20 * 0 : (int64_t)n->size;
+	/* Linux's shmem: a directory's size is BOGO_DIRENT_SIZE (20) for
+	 * each entry and for "." and ".."; a symlink's target shorter than
+	 * SHORT_SYMLINK_LEN (128 with its NUL) lives in the inode, no page.
+	 * (ls -l, du -b and tar's listings showed 40 for every directory and
+	 * 8 blocks for every symlink.) */
+	st->st_size = LINUX_S_ISDIR(n->mode) ? (int64_t)(40 + 20 * n->nentries) : (int64_t)n->size;
 	st->st_blksize = 4096;
 	st->st_blocks = (int64_t)((n->size + 4095) / 4096 * 8);
+	if (LINUX_S_ISLNK(n->mode) && n->size < 128)
+		st->st_blocks = 0;
 	if (n->sparse && LINUX_S_ISREG(n->mode))
 		st->st_blocks = host_st_blocks(n);
 	st->st_atime_sec = n->atime.tv_sec;
@@ -996,6 +1006,14 @@ static void tmpfs_put_super(struct super_block *sb)
 	}
 	free(s);
 	free(sb);
+}
+
+void tmpfs_set_next_ino(struct super_block *sb, uint64_t ino)
+{
+	struct tmpfs_sb *s = sb->priv;
+
+	if (s->next_ino < ino)
+		s->next_ino = ino;
 }
 
 int tmpfs_set_limit(struct super_block *sb, uint64_t size_limit)

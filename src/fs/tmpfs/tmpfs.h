@@ -16,6 +16,8 @@ int tmpfs_mount(uint64_t size_limit, uint32_t root_mode, struct super_block **sb
 		struct inode **root);
 /* remount's size=: EINVAL below the data held, or if sb is no tmpfs. */
 int tmpfs_set_limit(struct super_block *sb, uint64_t size_limit);
+/* Numbers the inodes made from now on from ino (if higher). */
+void tmpfs_set_next_ino(struct super_block *sb, uint64_t ino);
 bool is_tmpfs(const struct inode *ino);
 /* overlay's whiteouts and opaque directories live in the upper tmpfs. */
 bool tmpfs_is_opaque(const struct inode *dir);

@@ -861,6 +861,7 @@ int ptrace_mm_move(struct pf_mm *mm, uint64_t old_addr, uint64_t old_len, uint64
 {
 	int ret = ptrace_reserve_ops(mm, 1, 0);
 
+	/* At the same address: a resize in place, which moves nothing. */
 	if (ret == 0 && new_addr == old_addr)
 		ptrace_queue_op(mm, SYS_mremap, old_addr, old_len, new_len, 0, 0, 0);
 	else if (ret == 0)
