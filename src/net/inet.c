@@ -499,8 +499,11 @@ int inet_getname(struct socket *s, struct linux_sockaddr_storage *a, bool peer)
 	struct inet_sock *in = inet_sk(s);
 
 	if (peer) {
-		if (!in->connected || !in->dport)
-			return -ENOTCONN; /* inet_getname: a peer has a port */
+		/* inet_getname: a peer has a port, and is gone in TCP_CLOSE
+		 * (ssl.py tells data sent before a reset by this) */
+		if (!in->connected || !in->dport ||
+		    (in->proto == LINUX_IPPROTO_TCP && tcp_closed(in)))
+			return -ENOTCONN;
 		return inet_fill_addr(s->family, in->daddr, in->dport, a);
 	}
 	return inet_fill_addr(s->family, in->saddr, in->sport, a);
@@ -539,6 +542,8 @@ int inet_shutdown(struct socket *s, int how)
 	waitq_wake_all(&s->wq);
 	waitq_wake_all(&in->u.peer_wait);
 	if (peer && (mode & SEND_SHUTDOWN) && in->proto == LINUX_IPPROTO_TCP) {
+		in->fin_sent = true;
+		inet_sk(&peer->sk)->fin_rcvd = true;
 		peer->sk.shutdown |= RCV_SHUTDOWN;
 		waitq_wake_all(&peer->sk.wq);
 	}

@@ -31,12 +31,23 @@ struct inet_sock {
 	/* connect() said EINPROGRESS (or was interrupted): the next one
 	 * reports how it ended (Linux's SS_CONNECTING of struct socket) */
 	bool in_progress;
+	/* TCP: a FIN went out (shutdown SHUT_WR) and one came in (the
+	 * peer's SHUT_WR or close): with both, or a reset (u.reset), the
+	 * connection is TCP_CLOSE (TIME_WAIT, or LAST_ACK acked at once on
+	 * loopback) and has no peer address */
+	bool fin_sent, fin_rcvd;
 	int opts[INET_NOPTS]; /* IPPROTO_TCP/IP/IPV6/UDP options, by slot */
 };
 
 static inline struct inet_sock *inet_sk(struct socket *s)
 {
 	return (struct inet_sock *)s;
+}
+
+/* A TCP connection that has ended (Linux's TCP_CLOSE). */
+static inline bool tcp_closed(const struct inet_sock *in)
+{
+	return in->connected && (in->u.reset || (in->fin_sent && in->fin_rcvd));
 }
 
 int inet_create(int family, int type, int protocol, struct socket **out);

@@ -315,6 +315,7 @@ static long tcp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 
 		s->err = EPIPE;
 		s->shutdown = SHUTDOWN_MASK;
+		u->reset = true;
 		waitq_wake_all(&s->wq);
 		return (long)len;
 	}
@@ -360,10 +361,13 @@ static void tcp_release(struct socket *s)
 	if (pair) {
 		/* A FIN: the peer reads what is left, then EOF (no POLLHUP);
 		 * a reset: what is left, then ECONNRESET. */
-		if (!pair->dead && !reset)
+		if (!pair->dead && !reset) {
 			pair->sk.shutdown = old | RCV_SHUTDOWN;
-		else if (!pair->dead)
+			inet_sk(&pair->sk)->fin_rcvd = true;
+		} else if (!pair->dead) {
 			pair->sk.err = ECONNRESET;
+			pair->reset = true;
+		}
 		unix_put(pair);
 	}
 }

@@ -118,8 +118,10 @@ void unix_release_sock(struct unix_sock *u, bool embryo)
 	if (pair) {
 		if (unix_connection_based(u)) {
 			pair->sk.shutdown = SHUTDOWN_MASK;
-			if (unread || embryo)
+			if (unread || embryo) {
 				pair->sk.err = ECONNRESET;
+				pair->reset = true;
+			}
 			waitq_wake_all(&pair->sk.wq);
 		}
 		unix_put(pair);

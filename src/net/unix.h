@@ -41,6 +41,7 @@ struct unix_sock {
 	struct list_head bound_link;   /* in the name table while it can be found */
 	struct linux_ucred peercred;   /* SO_PEERCRED */
 	bool dead;		       /* released: no more traffic */
+	bool reset;		       /* connection: the peer reset it (TCP: TCP_CLOSE) */
 	struct list_head all_link;     /* in unix_every_sock */
 	int gc_inflight;	       /* unix_gc: references to our file in queues */
 	bool gc_candidate, gc_alive;

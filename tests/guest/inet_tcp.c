@@ -8,7 +8,8 @@
  * forked child moving a megabyte; a connect to a full listener waits
  * (EINPROGRESS, not writable, EALREADY, SO_SNDTIMEO's EINPROGRESS, the
  * next connect() reporting the end, shutdown of a waiting one), and the
- * option lengths and IP_TOS's ECN bits. Children never print. */
+ * option lengths and IP_TOS's ECN bits; getpeername of an ended
+ * connection (TCP_CLOSE) is ENOTCONN. Children never print. */
 #include "inet_util.h"
 
 #include <fcntl.h>
@@ -605,6 +606,106 @@ static void test_full_listener(void)
 	close(c1);
 }
 
+/* getpeername of a connection that has ended (TCP_CLOSE: a reset came,
+ * or a FIN went each way) is ENOTCONN, while data sent before a reset
+ * is still read; a half-closed one (CLOSE_WAIT, FIN_WAIT2) keeps its
+ * peer. ssl.py's wrap_socket tells "closed before TLS handshake with
+ * data" by this (test_ssl's TestPreHandshakeClose). */
+static int peer_errno(int fd)
+{
+	struct sockaddr_in p;
+	socklen_t plen = sizeof(p);
+
+	return getpeername(fd, (struct sockaddr *)&p, &plen) == 0 ? 0 : errno;
+}
+
+static void test_closed(void)
+{
+	int l = listener("127.0.0.1", 4), port = port_of(l), c, a, c2;
+	struct linger lg = { 1, 0 };
+	char buf[8];
+
+	/* a reset after data: no peer, the data first, then ECONNRESET */
+	c = connect_to("127.0.0.1", port);
+	a = accept(l, NULL, NULL);
+	check(peer_errno(a) == 0, "established: getpeername");
+	setsockopt(c, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+	write(c, "DEL", 3);
+	close(c);
+	check(wait_for(a, POLLRDHUP) & POLLHUP, "reset: POLLHUP");
+	check(peer_errno(a) == ENOTCONN, "reset with data: getpeername ENOTCONN");
+	check(recv(a, buf, 1, MSG_DONTWAIT) == 1, "the data is still read");
+	check(recv(a, buf, sizeof(buf), MSG_DONTWAIT) == 2, "all of it");
+	check_err(recv(a, buf, 1, MSG_DONTWAIT), ECONNRESET, "then ECONNRESET");
+	check(recv(a, buf, 1, MSG_DONTWAIT) == 0, "then EOF");
+	check(peer_errno(a) == ENOTCONN, "still no peer");
+	close(a);
+
+	/* the side that closes with data unread resets the other one */
+	c = connect_to("127.0.0.1", port);
+	a = accept(l, NULL, NULL);
+	write(a, "x", 1);
+	wait_for(c, POLLIN);
+	close(c);
+	check(wait_for(a, POLLRDHUP) & POLLHUP, "unread reset: POLLHUP");
+	check(peer_errno(a) == ENOTCONN, "close with data unread: peer's getpeername ENOTCONN");
+	close(a);
+
+	/* a FIN keeps the peer (CLOSE_WAIT); a write there is answered by
+	 * a reset, which ends it */
+	c = connect_to("127.0.0.1", port);
+	a = accept(l, NULL, NULL);
+	close(c);
+	wait_for(a, POLLRDHUP);
+	check(peer_errno(a) == 0, "peer closed (CLOSE_WAIT): getpeername");
+	check(send(a, "x", 1, MSG_NOSIGNAL) == 1, "the write after it");
+	wait_for(a, POLLHUP);
+	check(peer_errno(a) == ENOTCONN, "after the peer's reset: getpeername ENOTCONN");
+	close(a);
+
+	/* SHUT_WR, then the peer's close: TIME_WAIT, no peer */
+	c = connect_to("127.0.0.1", port);
+	a = accept(l, NULL, NULL);
+	shutdown(c, SHUT_WR);
+	check(peer_errno(c) == 0, "SHUT_WR (FIN_WAIT): getpeername");
+	check(peer_errno(a) == 0, "its peer (CLOSE_WAIT): getpeername");
+	close(a);
+	check(wait_for(c, POLLRDHUP) & POLLHUP, "then the peer's FIN: POLLHUP");
+	check(peer_errno(c) == ENOTCONN, "TIME_WAIT: getpeername ENOTCONN");
+	close(c);
+
+	/* SHUT_WR both ways: both ended; SHUT_RDWR on one end only: neither */
+	c = connect_to("127.0.0.1", port);
+	a = accept(l, NULL, NULL);
+	shutdown(c, SHUT_WR);
+	wait_for(a, POLLRDHUP);
+	shutdown(a, SHUT_WR);
+	wait_for(c, POLLRDHUP);
+	check(peer_errno(a) == ENOTCONN, "SHUT_WR after the peer's (LAST_ACK acked): ENOTCONN");
+	check(peer_errno(c) == ENOTCONN, "and the peer's (TIME_WAIT): ENOTCONN");
+	close(c);
+	close(a);
+	c = connect_to("127.0.0.1", port);
+	a = accept(l, NULL, NULL);
+	shutdown(c, SHUT_RDWR);
+	wait_for(a, POLLRDHUP);
+	check(peer_errno(c) == 0 && peer_errno(a) == 0, "SHUT_RDWR on one end: both keep the peer");
+	shutdown(a, SHUT_RD);
+	check(peer_errno(a) == 0, "SHUT_RD sends nothing: still the peer");
+	close(c);
+	close(a);
+
+	/* a listener closed with a connection queued resets it */
+	c = connect_to("127.0.0.1", port);
+	c2 = connect_to("127.0.0.1", port);
+	close(l);
+	check(wait_for(c, POLLRDHUP) & POLLHUP, "listener closed: POLLHUP");
+	check(peer_errno(c) == ENOTCONN && peer_errno(c2) == ENOTCONN,
+	      "queued connections reset: getpeername ENOTCONN");
+	close(c);
+	close(c2);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -617,5 +718,6 @@ int main(void)
 	test_addresses();
 	test_fork();
 	test_full_listener();
+	test_closed();
 	return 0;
 }
