@@ -47,17 +47,11 @@ void sched_fork_params(struct task *c, const struct task *parent, bool clone_io)
 void task_affinity(const struct task *t, uint64_t mask[TASK_CPUS_MAX / 64])
 {
 	int ncpu = cpus_count(), i;
-	bool any = false;
 
 	memset(mask, 0, TASK_CPUS_MAX / 8);
-	for (i = 0; i < ncpu && i < TASK_CPUS_MAX; i++) {
-		if (!t->affinity_set || (t->affinity[i / 64] & (1ULL << (i % 64)))) {
+	for (i = 0; i < ncpu && i < TASK_CPUS_MAX; i++)
+		if (!t || !t->affinity_set || (t->affinity[i / 64] & (1ULL << (i % 64))))
 			mask[i / 64] |= 1ULL << (i % 64);
-			any = true;
-		}
-	}
-	if (!any) /* not reachable: setaffinity wants one of the guest's CPUs */
-		mask[0] = 1;
 }
 
 int task_prio(const struct task *t)

@@ -311,7 +311,7 @@ void signal_flush_process(struct process *p);
  * SCHED_RESET_ON_FORK's reset); the priority /proc/PID/stat shows. */
 void sched_fork_params(struct task *c, const struct task *parent, bool clone_io);
 /* The CPUs t may run on, as sched_getaffinity reports them: its mask
- * within the guest's CPUs, all of them if never set. */
+ * within the guest's CPUs, all of them if never set (or t is NULL). */
 void task_affinity(const struct task *t, uint64_t mask[TASK_CPUS_MAX / 64]);
 /* A new io_context id (kcmp's KCMP_IO). */
 uint64_t ioc_new_id(void);

@@ -761,9 +761,7 @@ long sys_sched_setaffinity(struct task *t, const struct sysargs *a)
 	if (c->euid != p->proc->cred.euid && c->euid != p->proc->cred.uid &&
 	    !capable(c, CAP_SYS_NICE))
 		return -EPERM;
-	memset(all, 0, sizeof(all));
-	for (i = 0; i < cpus_count() && i < TASK_CPUS_MAX; i++)
-		all[i / 64] |= 1ULL << (i % 64);
+	task_affinity(NULL, all);
 	for (i = 0; i < TASK_CPUS_MAX / 64; i++) {
 		mask[i] &= all[i];
 		any |= mask[i] != 0;

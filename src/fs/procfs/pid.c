@@ -230,7 +230,6 @@ static void kb_line(struct sbuf *b, const char *name, uint64_t bytes)
 	sb_printf(b, "%s:\t%8llu kB\n", name, (unsigned long long)(bytes >> 10));
 }
 
-/* /proc/PID/status, as fs/proc/array.c proc_pid_status. */
 static bool cpu_in(const uint64_t *mask, int i)
 {
 	return (mask[i / 64] >> (i % 64)) & 1;
@@ -244,13 +243,7 @@ static void cpus_allowed(struct sbuf *b, const struct task *t, int ncpu)
 	const char *sep = "";
 	int i, j;
 
-	if (t) {
-		task_affinity(t, mask);
-	} else {
-		memset(mask, 0, sizeof(mask));
-		for (i = 0; i < ncpu; i++)
-			mask[i / 64] |= 1ULL << (i % 64);
-	}
+	task_affinity(t, mask);
 	sb_printf(b, "Cpus_allowed:\t");
 	for (i = (ncpu - 1) / 4; i >= 0; i--) {
 		sb_printf(b, "%x", (unsigned)(mask[i / 16] >> (i % 16 * 4)) & 0xf);
@@ -274,6 +267,7 @@ static void cpus_allowed(struct sbuf *b, const struct task *t, int ncpu)
 	sb_printf(b, "\n");
 }
 
+/* /proc/PID/status, as fs/proc/array.c proc_pid_status. */
 static int gen_status(const struct pnode *n, struct sbuf *b)
 {
 	struct process *p = proc_of(n);
