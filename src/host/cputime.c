@@ -346,9 +346,10 @@ int host_thread_cpu(int pid, int tid)
 	return p ? (int)strtol(p + 1, NULL, 10) : -EIO;
 }
 
-long host_proc_maxrss_kb(int pid)
+/* A stub's /proc/PID/status into buf: its length or -errno. */
+static long read_status(int pid, char *buf, size_t size)
 {
-	char path[48], buf[4096];
+	char path[48];
 	int fd;
 	long n;
 
@@ -356,8 +357,27 @@ long host_proc_maxrss_kb(int pid)
 		return -ESRCH;
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
 	fd = proc_open(path);
-	n = read_small(fd, buf, sizeof(buf));
+	n = read_small(fd, buf, size);
 	if (fd >= 0)
 		close(fd);
+	return n;
+}
+
+long host_proc_maxrss_kb(int pid)
+{
+	char buf[4096];
+	long n = read_status(pid, buf, sizeof(buf));
+
 	return n < 0 ? n : parse_maxrss(buf);
+}
+
+long host_proc_rss_anon_kb(int pid)
+{
+	char buf[4096];
+	long n = read_status(pid, buf, sizeof(buf));
+	const char *p = n < 0 ? NULL : strstr(buf, "\nRssAnon:");
+
+	if (n < 0)
+		return n;
+	return p ? strtol(p + 9, NULL, 10) : -EIO;
 }

@@ -124,6 +124,8 @@ void host_cputime_forget(int pid, int tid);
  * 0 if unknown. */
 int64_t host_thread_runtime_ns(int pid, int tid);
 long host_proc_maxrss_kb(int pid);
+/* A stub's resident anonymous memory (RssAnon) in kB, or -errno. */
+long host_proc_rss_anon_kb(int pid);
 /* The host CPU a stub thread last ran on (/proc stat's processor). */
 int host_thread_cpu(int pid, int tid);
 /* adjtimex of the host clock with modes 0 or ADJ_OFFSET_SS_READ only
@@ -274,5 +276,7 @@ void *host_stack_alloc(size_t size);
 void host_stack_free(void *base, size_t size);
 /* The RLIMIT_DATA of every stub started from now on (a --memory backstop). */
 void host_sandbox_set_stub_data(uint64_t bytes);
+/* Lifts that limit for stub pid (its guest maps MAP_NORESERVE memory). */
+int host_stub_data_unlimit(int pid);
 
 #endif

@@ -172,12 +172,22 @@ static int empty_root(void)
 /* No core file of guest memory, no file writes, no locked memory, no
  * message queues. (RLIMIT_NOFILE comes once the stub's fds are in place.) */
 /* A backstop under --memory: a stub's private writable memory, as the host
- * counts it. The kernel's own count (mm/commit.c) is what the guest meets. */
+ * counts it. The kernel's own count (mm/commit.c) is what the guest meets.
+ * Only the soft limit: the kernel lifts it for a stub whose guest maps
+ * MAP_NORESERVE memory, which the host counts there too (the kernel samples
+ * that memory instead); no stub code raises its own. */
 static rlim_t stub_data_max = RLIM_INFINITY;
 
 void host_sandbox_set_stub_data(uint64_t bytes)
 {
 	stub_data_max = bytes;
+}
+
+int host_stub_data_unlimit(int pid)
+{
+	struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
+
+	return prlimit(pid, RLIMIT_DATA, &rl, NULL) < 0 ? -errno : 0;
 }
 
 static int stub_rlimits(void)
@@ -200,7 +210,7 @@ static int stub_rlimits(void)
 			return -errno;
 	}
 	if (stub_data_max != RLIM_INFINITY &&
-	    setrlimit(RLIMIT_DATA, &(struct rlimit){ stub_data_max, stub_data_max }) < 0)
+	    setrlimit(RLIMIT_DATA, &(struct rlimit){ stub_data_max, RLIM_INFINITY }) < 0)
 		return -errno;
 	return 0;
 }
@@ -390,7 +400,9 @@ static int allow_process(scmp_filter_ctx ctx)
 	r |= ALLOW(getcpu);	       /* host_current_cpu, when neither rseq nor the vDSO can */
 	r |= ALLOW(sched_getaffinity); /* host_ncpus: glibc's sysconf may count by affinity */
 	r |= ALLOW(sched_setaffinity); /* host_thread_spill: a guest thread's CPUs */
-	r |= ALLOW(exit_group);	       /* the end */
+	/* host_stub_data_unlimit: only RLIMIT_DATA, only set */
+	r |= ALLOW_IF(prlimit64, SCMP_A1(SCMP_CMP_EQ, RLIMIT_DATA), SCMP_A3(SCMP_CMP_EQ, 0));
+	r |= ALLOW(exit_group); /* the end */
 	return r;
 }
 

@@ -1,6 +1,6 @@
 /* kernel/oom.c: the OOM killer. The victim is the live process whose
- * address space commits the most memory, as Linux's badness score mostly
- * is; while a victim is still dying nobody else is chosen (its memory is on
+ * address space commits the most memory (with what its MAP_NORESERVE
+ * mappings last held resident), as Linux's badness score mostly is; while a victim is still dying nobody else is chosen (its memory is on
  * its way back). Pid 1 is eligible: its death ends the instance, as a
  * container's init. */
 #include "kernel/oom.h"
@@ -20,7 +20,8 @@ static uint64_t process_committed(struct process *p)
 {
 	struct task *t;
 
-	list_for_each_entry(t, &p->threads, thread_link) if (t->mm) return t->mm->committed;
+	list_for_each_entry(t, &p->threads, thread_link) if (t->mm) return t->mm->committed +
+		t->mm->resident;
 	return 0;
 }
 

@@ -7,10 +7,13 @@
 #include "kernel/oom.h"
 #include "host/host.h"
 #include "kernel/log.h"
+#include "abi/linux/errno.h"
 
 static uint64_t limit = UINT64_MAX;
 static uint64_t committed; /* private writable + shared anonymous */
 static uint64_t data;	   /* tmpfs file data */
+static uint64_t resident;  /* resident past what is committed (mm.c samples it) */
+static int overcommit = MEM_OVERCOMMIT_GUESS;
 
 void mem_set_limit(uint64_t bytes)
 {
@@ -24,7 +27,29 @@ uint64_t mem_limit(void)
 
 uint64_t mem_used(void)
 {
-	return committed + data;
+	return committed + data + resident;
+}
+
+void mem_set_resident(uint64_t bytes)
+{
+	resident = bytes;
+	if (mem_used() > limit)
+		oom_kill("resident memory");
+}
+
+int mem_overcommit(void)
+{
+	return overcommit;
+}
+
+int mem_set_overcommit(int mode)
+{
+	/* Not MEM_OVERCOMMIT_ALWAYS: with nothing refused up front the
+	 * limit would rest on the sampling alone. */
+	if (mode != MEM_OVERCOMMIT_GUESS && mode != MEM_OVERCOMMIT_NEVER)
+		return -EINVAL;
+	overcommit = mode;
+	return 0;
 }
 
 uint64_t mem_committed(void)

@@ -1,16 +1,24 @@
 /* mm/commit.h: the instance's memory (--memory). Committed memory is
  * counted as Linux's vm.overcommit_memory=2 counts it: private writable
- * mappings (heap, stacks, data, MAP_NORESERVE too) per address space, shared
- * anonymous memory once per object, and tmpfs file data once. */
+ * mappings (heap, stacks, data) per address space, shared anonymous memory
+ * once per object, and tmpfs file data once. vm.overcommit_memory says
+ * whether MAP_NORESERVE mappings count too: under 2 they do, under 0 (the
+ * default, as Linux's) they do not, and what they hold is found by sampling
+ * the stubs' resident memory instead (mm.c): past the limit the OOM killer
+ * runs. */
 #ifndef MM_COMMIT_H
 #define MM_COMMIT_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+/* vm.overcommit_memory's values. */
+enum { MEM_OVERCOMMIT_GUESS = 0, MEM_OVERCOMMIT_ALWAYS = 1, MEM_OVERCOMMIT_NEVER = 2 };
+
 void mem_set_limit(uint64_t bytes);
 uint64_t mem_limit(void);
-/* Everything counted: committed memory and tmpfs data. */
+/* Everything counted: committed memory, tmpfs data, and resident memory
+ * past what its address spaces commit (MAP_NORESERVE's, last sampled). */
 uint64_t mem_used(void);
 uint64_t mem_committed(void);
 /* Would bytes more still fit under the limit? */
@@ -22,6 +30,13 @@ void mem_account(int64_t delta);
 void mem_account_data(int64_t delta);
 /* /proc/meminfo and sysinfo: the limit is the total; free is what is left
  * of it (or the host's free memory, if less). */
+/* The last sample of resident memory past what is committed (all address
+ * spaces); past the limit the OOM killer runs. */
+void mem_set_resident(uint64_t bytes);
+/* vm.overcommit_memory: MEM_OVERCOMMIT_GUESS or _NEVER; setting
+ * MEM_OVERCOMMIT_ALWAYS (or anything else) is -EINVAL. */
+int mem_overcommit(void);
+int mem_set_overcommit(int mode);
 int mem_meminfo(uint64_t *total, uint64_t *free, uint64_t *shared, uint64_t *buffers);
 
 #endif

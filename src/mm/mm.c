@@ -10,6 +10,8 @@
 #include "stub/stub.h"
 #include "vfs/file.h"
 #include "kernel/log.h"
+#include "kernel/sched.h"
+#include "host/host.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/mman.h"
 
@@ -44,7 +46,7 @@ static void anon_shared_put(struct anon_shared *a)
 /* Bytes of v that are committed memory: private and writable. */
 static uint64_t vma_committed(const struct vma *v)
 {
-	if (v->flags & (VMA_SHARED | VMA_STUB) || !(v->prot & LINUX_PROT_WRITE))
+	if (v->flags & (VMA_SHARED | VMA_STUB | VMA_NORESERVE) || !(v->prot & LINUX_PROT_WRITE))
 		return 0;
 	return v->end - v->start;
 }
@@ -74,15 +76,87 @@ static bool commit_fits(struct mm *mm, uaddr_t start, uaddr_t end, uint64_t want
 	return want <= have || mem_fits(want - have);
 }
 
+/* Address spaces with VMA_NORESERVE memory: what their stubs hold is not
+ * committed, so the host is asked how much anonymous memory each stub has
+ * resident, and what it has past its committed bytes counts against
+ * --memory (mm/commit.h) until the next sample. Counted from RssAnon, so
+ * pages a fork left shared count in both stubs, as committed memory does.
+ * Sampled every SAMPLE_NS, or less often when sampling takes longer, so
+ * that it costs the kernel at most 1/SAMPLE_COST of its time. */
+#define SAMPLE_NS   100000000LL
+#define SAMPLE_COST 50
+static LIST_HEAD_DECL(sampled);
+static struct ktimer sample_timer;
+
+static void sample_resident(void *arg)
+{
+	int64_t start = sched_now_ns(), took;
+	uint64_t total = 0;
+	struct mm *mm;
+	long kb;
+
+	(void)arg;
+	list_for_each_entry(mm, &sampled, sample_link)
+	{
+		kb = host_proc_rss_anon_kb(platform->mm_host_pid(mm->pf));
+		mm->resident = kb > 0 && (uint64_t)kb << 10 > mm->committed
+				       ? ((uint64_t)kb << 10) - mm->committed
+				       : 0;
+		total += mm->resident;
+	}
+	took = sched_now_ns() - start;
+	if (!list_empty(&sampled))
+		ktimer_arm(
+			&sample_timer,
+			start + (took * SAMPLE_COST > SAMPLE_NS ? took * SAMPLE_COST : SAMPLE_NS),
+			sample_resident, NULL);
+	mem_set_resident(total);
+}
+
+/* mm joins or leaves the sampled list as it gains or loses its last
+ * VMA_NORESERVE memory (or goes). */
+static void sample_track(struct mm *mm, bool on)
+{
+	struct mm *o;
+	uint64_t total = 0;
+
+	if (on == !list_empty(&mm->sample_link))
+		return;
+	if (on) {
+		/* Before the stub maps it (the host op is queued): the host
+		 * would count it against the stub's RLIMIT_DATA backstop. */
+		host_stub_data_unlimit(platform->mm_host_pid(mm->pf));
+		list_add_tail(&mm->sample_link, &sampled);
+		if (!sample_timer.armed)
+			ktimer_arm(&sample_timer, sched_now_ns() + SAMPLE_NS, sample_resident,
+				   NULL);
+		return;
+	}
+	list_del(&mm->sample_link);
+	list_init(&mm->sample_link);
+	mm->resident = 0;
+	list_for_each_entry(o, &sampled, sample_link) total += o->resident;
+	mem_set_resident(total);
+	if (list_empty(&sampled))
+		ktimer_cancel(&sample_timer);
+}
+
 /* Brings mm->committed and the instance's count in line with the VMAs. */
 static void mm_recount(struct mm *mm)
 {
-	uint64_t sum = 0;
+	uint64_t sum = 0, noreserve = 0;
 	struct vma *v;
 
-	list_for_each_entry(v, &mm->vmas, link) sum += vma_committed(v);
+	list_for_each_entry(v, &mm->vmas, link)
+	{
+		sum += vma_committed(v);
+		if (v->flags & VMA_NORESERVE)
+			noreserve += v->end - v->start;
+	}
 	mem_account((int64_t)sum - (int64_t)mm->committed);
 	mm->committed = sum;
+	mm->noreserve = noreserve;
+	sample_track(mm, noreserve != 0);
 }
 
 /* VMAs freed, kept for the next: a fork copies and an exit frees dozens at
@@ -185,6 +259,7 @@ static int mm_alloc(struct pf_mm *pf, struct mm **out)
 		return -ENOMEM;
 	mm->refcount = 1;
 	list_init(&mm->vmas);
+	list_init(&mm->sample_link);
 	mm->pf = pf;
 	stub = vma_new(STUB_BASE, STUB_END, LINUX_PROT_READ | LINUX_PROT_EXEC, VMA_STUB, NULL, 0);
 	if (!stub) {
@@ -279,6 +354,7 @@ void mm_put(struct mm *mm)
 		return;
 	list_for_each_entry_safe(v, n, &mm->vmas, link) vma_free(mm, v);
 	mem_account(-(int64_t)mm->committed);
+	sample_track(mm, false);
 	path_put(&mm->exe);
 	platform->mm_put(mm->pf);
 	free(mm);
@@ -484,9 +560,9 @@ static int do_map(struct mm *mm, uaddr_t addr, size_t len, int prot, unsigned vf
 		return -ENOMEM;
 	/* Over --memory: ENOMEM before anything changes. */
 	if (!commit_fits(mm, addr, addr + len,
-			 ((vflags & VMA_SHARED)	      ? 0
-			  : (prot & LINUX_PROT_WRITE) ? len
-						      : 0) +
+			 ((vflags & (VMA_SHARED | VMA_NORESERVE)) ? 0
+			  : (prot & LINUX_PROT_WRITE)		  ? len
+								  : 0) +
 				 ((vflags & VMA_SHARED) && !file ? len : 0)))
 		return -ENOMEM;
 	if ((vflags & VMA_SHARED) && !file) {
@@ -576,7 +652,7 @@ static int do_protect(struct mm *mm, uaddr_t addr, size_t len, int prot)
 		if ((prot & (LINUX_PROT_WRITE | LINUX_PROT_EXEC)) &&
 		    (v->flags & (VMA_VVAR | VMA_VVAR_VCLOCK)))
 			return -EACCES;
-		if ((prot & LINUX_PROT_WRITE) && !(v->flags & VMA_SHARED))
+		if ((prot & LINUX_PROT_WRITE) && !(v->flags & (VMA_SHARED | VMA_NORESERVE)))
 			want += (v->end < end ? v->end : end) - (v->start > at ? v->start : at);
 		if (v->flags & (VMA_VDSO | VMA_VVAR | VMA_VVAR_VCLOCK))
 			vdso = true;
@@ -878,6 +954,8 @@ int mm_fork(struct mm *src, struct mm **out)
 	*mm = *src;
 	mm->refcount = 1;
 	mm->committed = 0;
+	mm->noreserve = mm->resident = 0;
+	list_init(&mm->sample_link);
 	if (mm->exe.dentry)
 		path_get(&mm->exe);
 	mm->nvmas = 0;

@@ -40,6 +40,9 @@ enum {
 	/* mlock (mm/mlock.c): Linux's VM_LOCKED and VM_LOCKONFAULT. */
 	VMA_LOCKED = 1 << 10,
 	VMA_LOCKONFAULT = 1 << 11,
+	/* Private, mapped MAP_NORESERVE while vm.overcommit_memory was not 2
+	 * (Linux's VM_NORESERVE): not committed memory (mm/commit.h). */
+	VMA_NORESERVE = 1 << 12,
 };
 
 #define VMA_LOCK_MASK (VMA_LOCKED | VMA_LOCKONFAULT)
@@ -81,6 +84,11 @@ struct mm {
 	/* Private writable bytes, counted against --memory (mm/commit.h);
 	 * recounted after every change to the VMAs. */
 	uint64_t committed;
+	/* Bytes of VMA_NORESERVE VMAs; while there are some, the mm is on the
+	 * list whose stubs' resident memory is sampled, and resident is what
+	 * the last sample found past committed. */
+	uint64_t noreserve, resident;
+	struct list_head sample_link;
 	/* mlockall(MCL_FUTURE): the VMA_LOCK_MASK bits new mappings and the
 	 * heap take (Linux's def_flags); not kept by fork or exec. */
 	unsigned def_lock;

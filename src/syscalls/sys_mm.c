@@ -4,6 +4,7 @@
 #include "kernel/task.h"
 #include "kernel/log.h"
 #include "host/host.h"
+#include "mm/commit.h"
 #include "mm/memfd.h"
 #include "mm/mm.h"
 #include "mm/usercopy.h"
@@ -157,6 +158,11 @@ long sys_mmap(struct task *t, const struct sysargs *a)
 		goto out;
 	if (flags & LINUX_MAP_GROWSDOWN)
 		vflags |= VMA_GROWSDOWN;
+	/* As Linux's VM_NORESERVE, decided once at mmap. Differs from Linux:
+	 * a shared anonymous mapping counts whole whatever the flag. */
+	if ((flags & LINUX_MAP_NORESERVE) && !(vflags & VMA_SHARED) &&
+	    mem_overcommit() != MEM_OVERCOMMIT_NEVER)
+		vflags |= VMA_NORESERVE;
 	ret = mm_map(mm, addr, len, prot & PROT_KNOWN, vflags, f, off);
 	if (ret == 0)
 		ret = platform->mm_flush(mm->pf);

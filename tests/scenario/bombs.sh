@@ -112,6 +112,20 @@ int main(int argc, char **argv)
 		printf("read-only mmap still works: %s\n", p != MAP_FAILED ? "yes" : ename(errno));
 		printf("mprotect to writable: %s\n",
 		       mprotect(p, 16 * MiB, PROT_READ | PROT_WRITE) ? ename(errno) : "ok");
+	} else if (strcmp(mode, "noreserve") == 0) {
+		/* Under vm.overcommit_memory=0 a MAP_NORESERVE mapping is not
+		 * committed: what it holds is sampled, and past --memory the
+		 * OOM killer ends the writer. */
+		size_t len = 1024 * MiB, off;
+		char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+		printf("noreserve: 1 GiB mapped: %s\n", p != MAP_FAILED ? "yes" : ename(errno));
+		fflush(stdout);
+		for (i = 0; p != MAP_FAILED && i < 20; i++)
+			for (off = 0; off < len; off += 4096)
+				p[off] = (char)i;
+		printf("noreserve: wrote 20 GiB into it, not killed\n");
 	} else if (strcmp(mode, "brk") == 0) {
 		while (sbrk(MiB) != (void *)-1)
 			mib++;
@@ -372,8 +386,8 @@ check "memory bomb (malloc, --memory=64M): NULL before 64 MiB" "malloc: NULL aft
 check "  a second instance ran meanwhile" "second" "$second"
 check "  the bomb ended quickly" "yes" "$(fast)"
 
-bomb --memory=64M -- "$b" mmap
-check "memory bomb (mmap MAP_NORESERVE): ENOMEM; read-only maps go on, mprotect to writable is ENOMEM" \
+bomb --memory=64M -- /bin/sh -c "echo 2 >/proc/sys/vm/overcommit_memory && exec $b mmap"
+check "memory bomb (mmap MAP_NORESERVE, vm.overcommit_memory=2): ENOMEM; read-only maps go on, mprotect to writable is ENOMEM" \
     "mmap NORESERVE: ENOMEM after <64 MiB
 read-only mmap still works: yes
 mprotect to writable: ENOMEM 0" "$out $rc"
@@ -382,6 +396,12 @@ check "  a second instance ran meanwhile" "second" "$second"
 out=$(timeout -k 5 30 "$SKAS" run --memory=64M -- /bin/sh -c \
     'for i in $(seq 40); do sleep 1 & done; wait; echo waited' 2>&1)
 check "--memory=64M still runs 40 small processes at once (stacks grow as used)" "waited" "$out"
+
+bomb --memory=64M -- "$b" noreserve
+check "memory bomb (MAP_NORESERVE written, vm.overcommit_memory=0): the OOM killer ends the writer (SIGKILL)" \
+    "noreserve: 1 GiB mapped: yes 137" "$out $rc"
+check "  with a kernel log line" "1" "$(grep -c 'Out of memory (resident memory): killed process 1 (bomb)' "$tmp/log")"
+check "  a second instance ran meanwhile" "second" "$second"
 
 bomb --memory=64M -- "$b" brk
 check "memory bomb (brk): ENOMEM before 64 MiB" "brk: ENOMEM after <64 MiB 0" "$out $rc"
@@ -486,7 +506,7 @@ data=$(for s in $(pgrep -P "$kpid"); do grep 'Max data size' "/proc/$s/limits" |
 kill "$kpid" 2>/dev/null
 wait "$kpid" 2>/dev/null
 check "--cpus=1: the stubs may run on one host CPU" "1" "$(echo "$allowed" | grep -c '^[0-9]*$')"
-check "--memory=64M: the stubs' host RLIMIT_DATA backstop is 144 MiB" "$((144 << 20))" "$data"
+check "--memory=64M: the stubs' host RLIMIT_DATA backstop (soft) is 144 MiB" "$((144 << 20))" "$data"
 
 out=$(timeout -k 5 30 "$SKAS" run --memory=12 -- /bin/true 2>&1; echo $?)
 check "--memory misuse: one sentence, status 2" "skas: --memory wants a size of at least 4M like 512M or 2G, not '12' (see skas --help)

@@ -358,13 +358,6 @@ static int gen_pid_max(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
-static int gen_zero(const struct pnode *n, struct sbuf *b)
-{
-	(void)n;
-	sb_printf(b, "0\n");
-	return 0;
-}
-
 static int gen_ngroups_max(const struct pnode *n, struct sbuf *b)
 {
 	(void)n;
@@ -487,15 +480,14 @@ static int gen_locks(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
-/* vm.max_map_count: a decimal from 0 to INT_MAX, as Linux's
- * proc_dointvec_minmax takes it (the file is root's: mode 0644). */
-static long put_max_map_count(const struct pnode *n, const char *buf, size_t len)
+/* A sysctl's decimal from 0 to INT_MAX, as Linux's proc_dointvec_minmax
+ * takes it: the value or -EINVAL. */
+static long parse_sysctl_int(const char *buf, size_t len)
 {
 	char s[32];
 	long v = 0;
 	size_t i;
 
-	(void)n;
 	if (len == 0 || len >= sizeof(s))
 		return -EINVAL;
 	memcpy(s, buf, len);
@@ -507,8 +499,38 @@ static long put_max_map_count(const struct pnode *n, const char *buf, size_t len
 	}
 	if (i == 0 || (s[i] && !(s[i] == '\n' && s[i + 1] == 0)))
 		return -EINVAL;
+	return v;
+}
+
+/* vm.max_map_count (the file is root's: mode 0644). */
+static long put_max_map_count(const struct pnode *n, const char *buf, size_t len)
+{
+	long v = parse_sysctl_int(buf, len);
+
+	(void)n;
+	if (v < 0)
+		return v;
 	mm_set_max_map_count((int)v);
 	return (long)len;
+}
+
+static int gen_overcommit(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "%d\n", mem_overcommit());
+	return 0;
+}
+
+/* vm.overcommit_memory: 0 or 2 (mm/commit.h; 1 is EINVAL). */
+static long put_overcommit(const struct pnode *n, const char *buf, size_t len)
+{
+	long v = parse_sysctl_int(buf, len);
+
+	(void)n;
+	if (v < 0)
+		return v;
+	v = mem_set_overcommit(v > 2 ? -1 : (int)v);
+	return v < 0 ? v : (long)len;
 }
 
 static int target_self(const struct pnode *n, struct sbuf *b)
@@ -649,7 +671,11 @@ static const struct pentry sys_vm[] = {
 	  .mode = FILE_W,
 	  .gen = gen_max_map_count,
 	  .put = put_max_map_count },
-	{ .name = "overcommit_memory", .id = G_OVERCOMMIT, .mode = FILE_W, .gen = gen_zero },
+	{ .name = "overcommit_memory",
+	  .id = G_OVERCOMMIT,
+	  .mode = FILE_W,
+	  .gen = gen_overcommit,
+	  .put = put_overcommit },
 	{ 0 },
 };
 
