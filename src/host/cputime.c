@@ -247,11 +247,18 @@ static int parse_stat(char *buf, struct host_cputime *out)
 	return 0;
 }
 
+/* A "Name:   N kB" line of /proc/PID/status (name with its newline):
+ * N, or 0 if none. */
+static long status_kb(const char *buf, const char *name)
+{
+	const char *p = strstr(buf, name);
+
+	return p ? strtol(p + strlen(name), NULL, 10) : 0;
+}
+
 static long parse_maxrss(const char *buf)
 {
-	const char *p = strstr(buf, "\nVmHWM:");
-
-	return p ? strtol(p + 7, NULL, 10) : 0;
+	return status_kb(buf, "\nVmHWM:");
 }
 
 /* The last reads of a thread that goes (and of its stub, with status):
@@ -371,13 +378,17 @@ long host_proc_maxrss_kb(int pid)
 	return n < 0 ? n : parse_maxrss(buf);
 }
 
-long host_proc_rss_anon_kb(int pid)
+int host_proc_rss(int pid, struct host_rss *out)
 {
 	char buf[4096];
 	long n = read_status(pid, buf, sizeof(buf));
-	const char *p = n < 0 ? NULL : strstr(buf, "\nRssAnon:");
 
+	memset(out, 0, sizeof(*out));
 	if (n < 0)
-		return n;
-	return p ? strtol(p + 9, NULL, 10) : -EIO;
+		return (int)n;
+	out->anon_kb = status_kb(buf, "\nRssAnon:");
+	out->file_kb = status_kb(buf, "\nRssFile:");
+	out->shmem_kb = status_kb(buf, "\nRssShmem:");
+	out->hwm_kb = status_kb(buf, "\nVmHWM:");
+	return 0;
 }

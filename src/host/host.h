@@ -124,8 +124,11 @@ void host_cputime_forget(int pid, int tid);
  * 0 if unknown. */
 int64_t host_thread_runtime_ns(int pid, int tid);
 long host_proc_maxrss_kb(int pid);
-/* A stub's resident anonymous memory (RssAnon) in kB, or -errno. */
-long host_proc_rss_anon_kb(int pid);
+/* A stub's resident memory (its /proc status), kB: 0 or -errno. */
+struct host_rss {
+	long anon_kb, file_kb, shmem_kb, hwm_kb;
+};
+int host_proc_rss(int pid, struct host_rss *out);
 /* The host CPU a stub thread last ran on (/proc stat's processor). */
 int host_thread_cpu(int pid, int tid);
 /* adjtimex of the host clock with modes 0 or ADJ_OFFSET_SS_READ only

@@ -92,16 +92,16 @@ static void sample_resident(void *arg)
 {
 	int64_t start = sched_now_ns(), took;
 	uint64_t total = 0;
+	struct host_rss rss;
 	struct mm *mm;
-	long kb;
+	uint64_t anon;
 
 	(void)arg;
 	list_for_each_entry(mm, &sampled, sample_link)
 	{
-		kb = host_proc_rss_anon_kb(platform->mm_host_pid(mm->pf));
-		mm->resident = kb > 0 && (uint64_t)kb << 10 > mm->committed
-				       ? ((uint64_t)kb << 10) - mm->committed
-				       : 0;
+		host_proc_rss(platform->mm_host_pid(mm->pf), &rss);
+		anon = rss.anon_kb > 0 ? (uint64_t)rss.anon_kb << 10 : 0;
+		mm->resident = anon > mm->committed ? anon - mm->committed : 0;
 		total += mm->resident;
 	}
 	took = sched_now_ns() - start;

@@ -97,8 +97,15 @@ void procfs_file_name(struct file *f, struct sbuf *b);
 int procfs_proxy_path(struct file *f, struct path *out);
 
 /* Per-process numbers. */
-void procfs_mm_sizes(struct mm *mm, uint64_t *vsize, uint64_t *rss_anon, uint64_t *rss_file,
-		     uint64_t *data, uint64_t *stack, uint64_t *exe, uint64_t *lib);
+struct mm_sizes {
+	uint64_t vsize, data, stack, exe, lib; /* from the VMAs */
+	/* Resident, as the host counts the stub's pages: anonymous, of files
+	 * (the host's), shared memory (tmpfs and shared anonymous memory);
+	 * the peak of their sum. */
+	uint64_t rss_anon, rss_file, rss_shmem, hwm;
+};
+/* Bytes; all 0 for NULL (a zombie). */
+void procfs_mm_sizes(struct mm *mm, struct mm_sizes *s);
 int procfs_running_tasks(void);
 int procfs_last_pid(void);
 

@@ -16,6 +16,7 @@
 #include "vfs/file.h"
 #include "vfs/namei.h"
 #include "host/host.h"
+#include "platform/platform.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
 #include "abi/linux/mman.h"
@@ -113,46 +114,38 @@ static bool vma_is_exe(struct mm *mm, struct vma *v)
 /* Sizes in bytes. Resident memory is not known (the host keeps the pages):
  * it is estimated as every accessible mapping, the stack counting only
  * what exec put on it plus 128 KiB. */
-void procfs_mm_sizes(struct mm *mm, uint64_t *vsize, uint64_t *rss_anon, uint64_t *rss_file,
-		     uint64_t *data, uint64_t *stack, uint64_t *exe, uint64_t *lib)
+void procfs_mm_sizes(struct mm *mm, struct mm_sizes *s)
 {
+	struct host_rss rss;
 	struct vma *v;
 
-	*vsize = *rss_anon = *rss_file = *data = *stack = *exe = *lib = 0;
+	memset(s, 0, sizeof(*s));
 	if (!mm)
 		return;
 	list_for_each_entry(v, &mm->vmas, link)
 	{
-		uint64_t len = v->end - v->start, res = len;
+		uint64_t len = v->end - v->start;
 
 		if (v->flags & VMA_STUB)
 			continue;
-		*vsize += len;
-		if (v->flags & VMA_STACK) {
-			uint64_t used = mm->stack_top > mm->start_stack
-						? mm->stack_top - mm->start_stack
-						: 0;
-
-			*stack += len;
-			used = PAGE_ALIGN(used) + (128UL << 10);
-			if (used < res)
-				res = used;
-		} else if ((v->prot & LINUX_PROT_WRITE) && !(v->flags & VMA_SHARED)) {
-			*data += len;
-		}
+		s->vsize += len;
+		if (v->flags & VMA_STACK)
+			s->stack += len;
+		else if ((v->prot & LINUX_PROT_WRITE) && !(v->flags & VMA_SHARED))
+			s->data += len;
 		if ((v->prot & LINUX_PROT_EXEC) && v->file) {
 			if (vma_is_exe(mm, v))
-				*exe += len;
+				s->exe += len;
 			else
-				*lib += len;
+				s->lib += len;
 		}
-		if (v->prot == 0)
-			continue;
-		if (v->file)
-			*rss_file += res;
-		else
-			*rss_anon += res;
 	}
+	if (host_proc_rss(platform->mm_host_pid(mm->pf), &rss) < 0)
+		return;
+	s->rss_anon = (uint64_t)rss.anon_kb << 10;
+	s->rss_file = (uint64_t)rss.file_kb << 10;
+	s->rss_shmem = (uint64_t)rss.shmem_kb << 10;
+	s->hwm = (uint64_t)rss.hwm_kb << 10;
 }
 
 /* /proc/PID/stat: 52 fields, as fs/proc/array.c do_task_stat. */
@@ -161,12 +154,12 @@ static int gen_stat(const struct pnode *n, struct sbuf *b)
 	struct process *p = proc_of(n);
 	struct task *t = procfs_task(n);
 	struct mm *mm = mm_of(n);
-	uint64_t vsize, ra, rf, data, stk, exe, lib;
+	struct mm_sizes sz;
 	bool show = current && procfs_may_access(current, p);
 	uint64_t pending = 0, blocked = 0;
 	struct cpu_usage u, c;
 
-	procfs_mm_sizes(mm, &vsize, &ra, &rf, &data, &stk, &exe, &lib);
+	procfs_mm_sizes(mm, &sz);
 	if (t) {
 		pending = t->pending | p->pending;
 		blocked = t->sigmask;
@@ -188,8 +181,8 @@ static int gen_stat(const struct pnode *n, struct sbuf *b)
 		  (long long)(u.stime / 10000000), (long long)(c.utime / 10000000),
 		  (long long)(c.stime / 10000000));
 	sb_printf(b, "%d %d %d 0 %llu %llu %llu %llu ", t ? task_prio(t) : 20, t ? t->nice : 0,
-		  p->nthreads, 0ULL /* starttime */, (unsigned long long)vsize,
-		  (unsigned long long)((ra + rf) / PAGE_SIZE),
+		  p->nthreads, 0ULL /* starttime */, (unsigned long long)sz.vsize,
+		  (unsigned long long)((sz.rss_anon + sz.rss_file + sz.rss_shmem) / PAGE_SIZE),
 		  (unsigned long long)p->rlim[LINUX_RLIMIT_RSS].rlim_cur);
 	sb_printf(b, "%llu %llu %llu 0 0 ", (unsigned long long)(mm ? mm->start_code : 0),
 		  (unsigned long long)(mm ? mm->end_code : 0),
@@ -215,13 +208,14 @@ static int gen_stat(const struct pnode *n, struct sbuf *b)
 /* /proc/PID/statm: pages. */
 static int gen_statm(const struct pnode *n, struct sbuf *b)
 {
-	uint64_t vsize, ra, rf, data, stk, exe, lib;
+	struct mm_sizes sz;
 
-	procfs_mm_sizes(mm_of(n), &vsize, &ra, &rf, &data, &stk, &exe, &lib);
-	sb_printf(b, "%llu %llu %llu %llu 0 %llu 0\n", (unsigned long long)(vsize / PAGE_SIZE),
-		  (unsigned long long)((ra + rf) / PAGE_SIZE), (unsigned long long)(rf / PAGE_SIZE),
-		  (unsigned long long)(exe / PAGE_SIZE),
-		  (unsigned long long)((data + stk) / PAGE_SIZE));
+	procfs_mm_sizes(mm_of(n), &sz);
+	sb_printf(b, "%llu %llu %llu %llu 0 %llu 0\n", (unsigned long long)(sz.vsize / PAGE_SIZE),
+		  (unsigned long long)((sz.rss_anon + sz.rss_file + sz.rss_shmem) / PAGE_SIZE),
+		  (unsigned long long)((sz.rss_file + sz.rss_shmem) / PAGE_SIZE),
+		  (unsigned long long)(sz.exe / PAGE_SIZE),
+		  (unsigned long long)((sz.data + sz.stack) / PAGE_SIZE));
 	return 0;
 }
 
@@ -274,7 +268,7 @@ static int gen_status(const struct pnode *n, struct sbuf *b)
 	struct task *t = procfs_task(n);
 	struct mm *mm = mm_of(n);
 	const struct cred *c = &p->cred;
-	uint64_t vsize, ra, rf, data, stk, exe, lib;
+	struct mm_sizes sz;
 	int ncpu = cpus_count(), i, queued = 0;
 	const char *s;
 
@@ -298,20 +292,20 @@ static int gen_status(const struct pnode *n, struct sbuf *b)
 	sb_printf(b, " \nNStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\nKthread:\t0\n", p->pid,
 		  n->tid ? n->tid : p->pid, p->pgid, p->sid);
 	if (mm) {
-		procfs_mm_sizes(mm, &vsize, &ra, &rf, &data, &stk, &exe, &lib);
-		kb_line(b, "VmPeak", vsize);
-		kb_line(b, "VmSize", vsize);
+		procfs_mm_sizes(mm, &sz);
+		kb_line(b, "VmPeak", sz.vsize);
+		kb_line(b, "VmSize", sz.vsize);
 		kb_line(b, "VmLck", mm_locked_bytes(mm));
 		kb_line(b, "VmPin", 0);
-		kb_line(b, "VmHWM", ra + rf);
-		kb_line(b, "VmRSS", ra + rf);
-		kb_line(b, "RssAnon", ra);
-		kb_line(b, "RssFile", rf);
-		kb_line(b, "RssShmem", 0);
-		kb_line(b, "VmData", data);
-		kb_line(b, "VmStk", stk);
-		kb_line(b, "VmExe", exe);
-		kb_line(b, "VmLib", lib);
+		kb_line(b, "VmHWM", sz.hwm);
+		kb_line(b, "VmRSS", sz.rss_anon + sz.rss_file + sz.rss_shmem);
+		kb_line(b, "RssAnon", sz.rss_anon);
+		kb_line(b, "RssFile", sz.rss_file);
+		kb_line(b, "RssShmem", sz.rss_shmem);
+		kb_line(b, "VmData", sz.data);
+		kb_line(b, "VmStk", sz.stack);
+		kb_line(b, "VmExe", sz.exe);
+		kb_line(b, "VmLib", sz.lib);
 		kb_line(b, "VmPTE", 0);
 		kb_line(b, "VmSwap", 0);
 		kb_line(b, "HugetlbPages", 0);
