@@ -499,8 +499,37 @@ int host_meminfo(uint64_t *total, uint64_t *free, uint64_t *shared, uint64_t *bu
 	return 0;
 }
 
+/* AT_HWCAP and AT_HWCAP2 as the host gave them: glibc's getauxval
+ * answers those two with its own view (on x86-64, AT_HWCAP is its platform
+ * bits, 2, not CPUID 1's EDX), so they are read from /proc/self/auxv once
+ * (host_init, before the sandbox). */
+static unsigned long raw_hwcap[2];
+static bool raw_hwcap_read;
+
+static void read_raw_hwcap(void)
+{
+	unsigned long v[128];
+	ssize_t n;
+	int fd = open("/proc/self/auxv", O_RDONLY | O_CLOEXEC);
+	size_t i;
+
+	if (fd < 0)
+		return;
+	n = read(fd, v, sizeof(v));
+	close(fd);
+	for (i = 0; n > 0 && i + 1 < (size_t)n / sizeof(v[0]); i += 2) {
+		if (v[i] == AT_HWCAP)
+			raw_hwcap[0] = v[i + 1];
+		else if (v[i] == AT_HWCAP2)
+			raw_hwcap[1] = v[i + 1];
+	}
+	raw_hwcap_read = true;
+}
+
 unsigned long host_auxv(unsigned long type)
 {
+	if (raw_hwcap_read && (type == AT_HWCAP || type == AT_HWCAP2))
+		return raw_hwcap[type == AT_HWCAP2];
 	return getauxval(type);
 }
 
@@ -617,6 +646,7 @@ int host_init(void)
 
 	signal(SIGPIPE, SIG_IGN);
 	host_cputime_init();
+	read_raw_hwcap();
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = forward_handler;
 	sa.sa_flags = SA_SIGINFO;

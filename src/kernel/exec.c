@@ -388,9 +388,11 @@ static int build_stack(struct task *t, struct mm *mm, struct strv *argv, struct 
 	p -= 16;
 	rand_addr = p;
 	execfn_addr = top - 8 - execfn_len;
-	aux(a, LINUX_AUXV_PLATFORM, plat_addr);
+	/* The tail in create_elf_tables's order. */
 	aux(a, LINUX_AUXV_RANDOM, rand_addr);
+	aux(a, LINUX_AUXV_HWCAP2, host_auxv(LINUX_AUXV_HWCAP2));
 	aux(a, LINUX_AUXV_EXECFN, execfn_addr);
+	aux(a, LINUX_AUXV_PLATFORM, plat_addr);
 	aux(a, LINUX_AUXV_NULL, 0);
 	items = 1 + (argv->n + 1) + (envp->n + 1) + a->n;
 	sp = (p - items * 8) & ~15UL;
@@ -702,6 +704,8 @@ int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct f
 
 	if (vdso)
 		aux(&a, LINUX_AUXV_SYSINFO_EHDR, vdso);
+	if (host_auxv(LINUX_AUXV_MINSIGSTKSZ))
+		aux(&a, LINUX_AUXV_MINSIGSTKSZ, host_auxv(LINUX_AUXV_MINSIGSTKSZ));
 	aux(&a, LINUX_AUXV_HWCAP, host_auxv(LINUX_AUXV_HWCAP));
 	aux(&a, LINUX_AUXV_PAGESZ, PAGE_SIZE);
 	aux(&a, LINUX_AUXV_CLKTCK, 100);
@@ -717,9 +721,6 @@ int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct f
 	aux(&a, LINUX_AUXV_GID, newcred->gid);
 	aux(&a, LINUX_AUXV_EGID, newcred->egid);
 	aux(&a, LINUX_AUXV_SECURE, newcred->euid != newcred->uid || newcred->egid != newcred->gid);
-	aux(&a, LINUX_AUXV_HWCAP2, host_auxv(LINUX_AUXV_HWCAP2));
-	if (host_auxv(LINUX_AUXV_MINSIGSTKSZ))
-		aux(&a, LINUX_AUXV_MINSIGSTKSZ, host_auxv(LINUX_AUXV_MINSIGSTKSZ));
 	/* Everything is mapped but nothing written yet: the thread's creation
 	 * runs the whole queue of mappings in the same stub batch, and the
 	 * writes below (bss tails, the stack image) need no batch. */
@@ -735,6 +736,10 @@ int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct f
 		ret = zero_bss(&pk, &interp_bin, ibias);
 	if (ret == 0)
 		ret = build_stack(t, mm, argv, envp, execfn, &a, &sp, &pk, &img);
+	if (ret == 0) {
+		memcpy(mm->saved_auxv, a.v, sizeof(a.v[0]) * (size_t)a.n);
+		mm->saved_auxv_n = a.n;
+	}
 	if (ret == 0)
 		ret = poke_user_flush(&pk);
 	free(img);

@@ -81,6 +81,10 @@ struct mm {
 	uaddr_t start_code, end_code, start_data, end_data;
 	uaddr_t arg_start, arg_end, env_start, env_end;
 	struct path exe; /* the executable (/proc/PID/exe), a reference */
+	/* The auxiliary vector exec gave (/proc/PID/auxv), pairs ending with
+	 * AT_NULL; saved_auxv_n words. */
+	uint64_t saved_auxv[64];
+	int saved_auxv_n;
 	/* Private writable bytes, counted against --memory (mm/commit.h);
 	 * recounted after every change to the VMAs. */
 	uint64_t committed;

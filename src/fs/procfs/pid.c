@@ -378,6 +378,18 @@ static int gen_environ(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
+/* /proc/PID/auxv: the words exec put on the stack (Linux's saved_auxv). */
+static int gen_auxv(const struct pnode *n, struct sbuf *b)
+{
+	struct mm *mm = mm_of(n);
+
+	if (!current || !procfs_may_access(current, proc_of(n)))
+		return -EACCES;
+	if (mm)
+		sb_put(b, mm->saved_auxv, sizeof(mm->saved_auxv[0]) * (size_t)mm->saved_auxv_n);
+	return 0;
+}
+
 static int gen_comm(const struct pnode *n, struct sbuf *b)
 {
 	sb_printf(b, "%s\n", comm_of(n));
@@ -754,6 +766,7 @@ enum {
 	I_OOM_SCORE,
 	I_OOM_SCORE_ADJ,
 	I_WCHAN,
+	I_AUXV,
 };
 
 const struct pentry procfs_pid_children[] = {
@@ -764,6 +777,7 @@ const struct pentry procfs_pid_children[] = {
 	{ .name = "root", .id = I_ROOT, .mode = LINK, .link = link_root },
 	{ .name = "exe", .id = I_EXE, .mode = LINK, .link = link_exe },
 	{ .name = "environ", .id = I_ENVIRON, .mode = FILE_P, .gen = gen_environ },
+	{ .name = "auxv", .id = I_AUXV, .mode = FILE_P, .gen = gen_auxv },
 	{ .name = "cmdline", .id = I_CMDLINE, .mode = FILE_R, .gen = gen_cmdline },
 	{ .name = "comm", .id = I_COMM, .mode = FILE_W, .gen = gen_comm },
 	{ .name = "stat", .id = I_STAT, .mode = FILE_R, .gen = gen_stat },

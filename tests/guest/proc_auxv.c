@@ -1,0 +1,108 @@
+/* /proc/PID/auxv: the auxiliary vector exec gave the process, as the
+ * words on its stack (skas had no such file), in Linux's order; and
+ * AT_HWCAP is CPUID 1's EDX as Linux passes it (skas passed glibc's
+ * own view, 2). The rseq entries (27, 28) are left out: skas has no
+ * rseq, so it gives none. */
+#define _GNU_SOURCE
+#include <cpuid.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int n;
+
+static void check(int cond, const char *what)
+{
+	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
+	fflush(stdout);
+}
+
+static int read_auxv(const char *path, unsigned long *v, int max)
+{
+	int fd = open(path, O_RDONLY), got = 0;
+	ssize_t r;
+
+	if (fd < 0)
+		return -1;
+	while (got < max && (r = read(fd, (char *)v + got * 8, 64)) > 0)
+		got += (int)(r / 8);
+	close(fd);
+	return got;
+}
+
+static unsigned long find(const unsigned long *v, int nw, unsigned long type)
+{
+	for (int i = 0; i + 1 < nw; i += 2)
+		if (v[i] == type)
+			return v[i + 1];
+	return ~0UL;
+}
+
+int main(void)
+{
+	unsigned long v[256], w[256];
+	unsigned a = 0, b = 0, c = 0, d = 0;
+	int nw = read_auxv("/proc/self/auxv", v, 256), i, ok = 1, pfd[2];
+	char order[512] = "", num[16], path[64];
+	pid_t pid;
+
+	check(nw > 10 && nw % 2 == 0, "/proc/self/auxv: pairs of words");
+	check(nw >= 2 && v[nw - 2] == AT_NULL && v[nw - 1] == 0, "ending with AT_NULL");
+	for (i = 0; i + 1 < nw; i += 2) {
+		if (v[i] == 27 || v[i] == 28 || v[i] == 51) /* rseq; a host's AT_MINSIGSTKSZ */
+			continue;
+		snprintf(num, sizeof(num), "%lu ", v[i]);
+		strcat(order, num);
+		if (v[i] != AT_HWCAP && v[i] != AT_HWCAP2 && v[i] != AT_NULL &&
+		    getauxval(v[i]) != v[i + 1])
+			ok = 0;
+	}
+	printf("# types in order: %s\n", order);
+	check(strcmp(order, "33 16 6 17 3 4 5 7 8 9 11 12 13 14 23 25 26 31 15 0 ") == 0,
+	      "the types in create_elf_tables's order");
+	check(ok, "each value is getauxval's");
+	__get_cpuid(1, &a, &b, &c, &d);
+	check(find(v, nw, AT_HWCAP) == d, "AT_HWCAP is CPUID 1's EDX");
+	check(find(v, nw, AT_PAGESZ) == 4096, "AT_PAGESZ 4096");
+	check(strcmp((char *)find(v, nw, AT_EXECFN), "/proc/self/exe") != 0 &&
+		      strrchr((char *)find(v, nw, AT_EXECFN), '/') != NULL,
+	      "AT_EXECFN points at the path exec was given");
+
+	/* A child's, read by its parent, is the child's own (after its exec). */
+	if (pipe(pfd) < 0)
+		return 1;
+	pid = fork();
+	if (pid == 0) {
+		close(pfd[1]);
+		dup2(pfd[0], 0);
+		execl("/bin/cat", "cat", (char *)NULL);
+		_exit(127);
+	}
+	close(pfd[0]);
+	usleep(1000);
+	for (i = 0; i < 2000; i++) {
+		char comm[32] = "";
+		int fd;
+
+		snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+		fd = open(path, O_RDONLY);
+		if (fd >= 0) {
+			if (read(fd, comm, sizeof(comm) - 1) < 0)
+				comm[0] = 0;
+			close(fd);
+		}
+		if (strncmp(comm, "cat", 3) == 0)
+			break;
+		usleep(1000);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)pid);
+	nw = read_auxv(path, w, 256);
+	check(nw > 10 && find(w, nw, AT_ENTRY) != find(v, nw, AT_ENTRY),
+	      "a child's after exec: its own AT_ENTRY");
+	close(pfd[1]);
+	waitpid(pid, NULL, 0);
+	return 0;
+}
