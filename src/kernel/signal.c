@@ -537,22 +537,29 @@ void signal_from_host(int sig)
 	send_signal_info(p, NULL, sig, &si);
 }
 
-void force_signal(struct task *t, int sig, int code, uint64_t addr)
+void force_signal_info(struct task *t, const struct linux_siginfo *si)
 {
+	int sig = si->si_signo;
 	struct linux_sigaction *sa = &t->proc->sigactions[sig - 1];
 	struct sigpending sp = thread_pending(t);
+
+	if (sa->handler == LINUX_SIG_IGN || (t->sigmask & SIGBIT(sig))) {
+		sa->handler = LINUX_SIG_DFL;
+		t->sigmask &= ~SIGBIT(sig);
+	}
+	sigpending_add(&sp, sig, si);
+	waitq_wake_all(&t->proc->signalfd_wq);
+}
+
+void force_signal(struct task *t, int sig, int code, uint64_t addr)
+{
 	struct linux_siginfo si;
 
 	memset(&si, 0, sizeof(si));
 	si.si_signo = sig;
 	si.si_code = code;
 	si.fields.sigfault.addr = addr;
-	if (sa->handler == LINUX_SIG_IGN || (t->sigmask & SIGBIT(sig))) {
-		sa->handler = LINUX_SIG_DFL;
-		t->sigmask &= ~SIGBIT(sig);
-	}
-	sigpending_add(&sp, sig, &si);
-	waitq_wake_all(&t->proc->signalfd_wq);
+	force_signal_info(t, &si);
 }
 
 /* The lowest signal in ready, faults first. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kernel/task.h"
+#include "kernel/seccomp.h"
 #include "kernel/exec.h"
 #include "kernel/run.h"
 #include "kernel/log.h"
@@ -199,6 +200,7 @@ void task_free(struct task *t)
 	if (tasks[t->tid] == t)
 		tasks[t->tid] = NULL;
 	free(t->trace_buf);
+	task_seccomp_release(t);
 	free(t);
 	ntasks--;
 }

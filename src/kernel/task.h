@@ -186,6 +186,10 @@ struct task {
 	 * sys_sched_setaffinity). Inherited by clone. */
 	bool affinity_set;
 	uint64_t affinity[TASK_CPUS_MAX / 64];
+	/* seccomp (kernel/seccomp.c): LINUX_SECCOMP_MODE_*, and in filter
+	 * mode the chain (a reference). Inherited by clone, kept by exec. */
+	int seccomp_mode;
+	struct seccomp_filter *seccomp;
 };
 
 struct init_config {
@@ -267,6 +271,8 @@ void send_sig_self(int sig);
 void send_sigpipe(void);
 /* A synchronous fault: delivered to t even if blocked or ignored. */
 void force_signal(struct task *t, int sig, int code, uint64_t addr);
+/* The same with a whole siginfo (seccomp's SIGSYS). */
+void force_signal_info(struct task *t, const struct linux_siginfo *si);
 /* t's FPU, SSE and AVX state back to their initial values (a handler's
  * start, an exec that keeps the thread). */
 int fpu_init_state(struct task *t);

@@ -5,6 +5,7 @@
 
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
+#include "kernel/seccomp.h"
 #include "kernel/log.h"
 #include "abi/linux/errno.h"
 
@@ -65,11 +66,21 @@ void syscall_enter(struct task *t)
 			     "(first caller: %s)",
 			     t->comm);
 		}
-		platform->set_result(t->thread, -ENOSYS);
+		if (task_seccomp_allows(t, nr, true, &ret))
+			ret = -ENOSYS;
+		platform->set_result(t->thread, ret);
 		return;
 	}
 	if (strace_on)
 		strace_enter(t, nr, &a);
+	/* A guest's seccomp filter may stop the call: what it returns is the
+	 * result as it is (no restart code is turned into EINTR). */
+	if (!task_seccomp_allows(t, nr, false, &ret)) {
+		if (strace_on)
+			strace_exit(t, nr, &a, ret);
+		platform->set_result(t->thread, ret);
+		return;
+	}
 	if (nr >= 0 && nr < NR_SYSCALLS && table[nr].fn)
 		ret = table[nr].fn(t, &a);
 	else

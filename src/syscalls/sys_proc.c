@@ -6,6 +6,7 @@
 #include "kernel/cpus.h"
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
+#include "kernel/seccomp.h"
 #include "kernel/cred.h"
 #include "kernel/ptimer.h"
 #include "kernel/exec.h"
@@ -689,7 +690,9 @@ long sys_prctl(struct task *t, const struct sysargs *a)
 		/* the bounding set is full: nothing drops from it */
 		return arg2 <= CAP_LAST_CAP ? 1 : -EINVAL;
 	case LINUX_PR_GET_SECCOMP:
-		return 0; /* no guest is in a seccomp mode: seccomp is ENOSYS */
+		return t->seccomp_mode;
+	case LINUX_PR_SET_SECCOMP:
+		return task_seccomp_prctl(t, arg2, a->a[2]);
 	case LINUX_PR_GET_TIMERSLACK:
 		return (long)t->timer_slack_ns;
 	case LINUX_PR_SET_TIMERSLACK:

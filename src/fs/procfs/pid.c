@@ -10,6 +10,7 @@
 #include "kernel/cpus.h"
 #include "fs/procfs/internal.h"
 #include "kernel/task.h"
+#include "kernel/seccomp.h"
 #include "tty/tty.h"
 #include "mm/mm.h"
 #include "mm/usercopy.h"
@@ -328,7 +329,8 @@ static int gen_status(const struct pnode *n, struct sbuf *b)
 		  (unsigned long long)c->cap_effective);
 	sb_printf(b, "CapBnd:\t%016llx\nCapAmb:\t%016llx\n", (unsigned long long)CAP_FULL_SET,
 		  (unsigned long long)c->cap_ambient);
-	sb_printf(b, "NoNewPrivs:\t%d\nSeccomp:\t0\nSeccomp_filters:\t0\n", p->no_new_privs);
+	sb_printf(b, "NoNewPrivs:\t%d\nSeccomp:\t%d\nSeccomp_filters:\t%d\n", p->no_new_privs,
+		  t ? t->seccomp_mode : 0, t ? task_seccomp_filters(t) : 0);
 	sb_printf(b, "Speculation_Store_Bypass:\tthread vulnerable\n");
 	sb_printf(b, "SpeculationIndirectBranch:\tconditional enabled\n");
 	if (ncpu < 1)

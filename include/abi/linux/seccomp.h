@@ -1,0 +1,109 @@
+/*
+ * seccomp(2) and classic BPF as the x86-64 kernel ABI defines them: the
+ * operations, filter flags, return actions, struct seccomp_data, and the
+ * instructions of struct sock_filter a seccomp program may use.
+ */
+#ifndef ABI_LINUX_SECCOMP_H
+#define ABI_LINUX_SECCOMP_H
+
+#include <stdint.h>
+
+#define LINUX_SECCOMP_MODE_DISABLED 0
+#define LINUX_SECCOMP_MODE_STRICT   1
+#define LINUX_SECCOMP_MODE_FILTER   2
+
+#define LINUX_SECCOMP_SET_MODE_STRICT  0
+#define LINUX_SECCOMP_SET_MODE_FILTER  1
+#define LINUX_SECCOMP_GET_ACTION_AVAIL 2
+#define LINUX_SECCOMP_GET_NOTIF_SIZES  3
+
+#define LINUX_SECCOMP_FILTER_FLAG_TSYNC		     (1U << 0)
+#define LINUX_SECCOMP_FILTER_FLAG_LOG		     (1U << 1)
+#define LINUX_SECCOMP_FILTER_FLAG_SPEC_ALLOW	     (1U << 2)
+#define LINUX_SECCOMP_FILTER_FLAG_NEW_LISTENER	     (1U << 3)
+#define LINUX_SECCOMP_FILTER_FLAG_TSYNC_ESRCH	     (1U << 4)
+#define LINUX_SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1U << 5)
+
+/* Return values: the action in the high 16 bits (the sign bit makes
+ * KILL_PROCESS the strongest), data in the low 16. */
+#define LINUX_SECCOMP_RET_KILL_PROCESS 0x80000000U
+#define LINUX_SECCOMP_RET_KILL_THREAD  0x00000000U
+#define LINUX_SECCOMP_RET_TRAP	       0x00030000U
+#define LINUX_SECCOMP_RET_ERRNO	       0x00050000U
+#define LINUX_SECCOMP_RET_USER_NOTIF   0x7fc00000U
+#define LINUX_SECCOMP_RET_TRACE	       0x7ff00000U
+#define LINUX_SECCOMP_RET_LOG	       0x7ffc0000U
+#define LINUX_SECCOMP_RET_ALLOW	       0x7fff0000U
+#define LINUX_SECCOMP_RET_ACTION_FULL  0xffff0000U
+#define LINUX_SECCOMP_RET_DATA	       0x0000ffffU
+
+#define LINUX_AUDIT_ARCH_X86_64 0xc000003eU
+#define LINUX_AUDIT_ARCH_I386	0x40000003U
+
+struct linux_seccomp_data {
+	int32_t nr;
+	uint32_t arch;
+	uint64_t instruction_pointer;
+	uint64_t args[6];
+};
+_Static_assert(sizeof(struct linux_seccomp_data) == 64, "seccomp_data size");
+
+struct linux_seccomp_notif_sizes {
+	uint16_t seccomp_notif;
+	uint16_t seccomp_notif_resp;
+	uint16_t seccomp_data;
+};
+
+/* struct sock_fprog as a 64-bit caller passes it. */
+struct linux_sock_fprog {
+	uint16_t len;
+	uint16_t pad[3];
+	uint64_t filter; /* guest address of len struct linux_sock_filter */
+};
+
+struct linux_sock_filter {
+	uint16_t code;
+	uint8_t jt, jf;
+	uint32_t k;
+};
+
+#define LINUX_BPF_MAXINSNS 4096
+#define LINUX_BPF_MEMWORDS 16
+
+/* Instruction classes and fields (linux/bpf_common.h, linux/filter.h). */
+#define LINUX_BPF_CLASS(c) ((c)&0x07)
+#define LINUX_BPF_LD	   0x00
+#define LINUX_BPF_LDX	   0x01
+#define LINUX_BPF_ST	   0x02
+#define LINUX_BPF_STX	   0x03
+#define LINUX_BPF_ALU	   0x04
+#define LINUX_BPF_JMP	   0x05
+#define LINUX_BPF_RET	   0x06
+#define LINUX_BPF_MISC	   0x07
+#define LINUX_BPF_W	   0x00
+#define LINUX_BPF_IMM	   0x00
+#define LINUX_BPF_ABS	   0x20
+#define LINUX_BPF_MEM	   0x60
+#define LINUX_BPF_LEN	   0x80
+#define LINUX_BPF_ADD	   0x00
+#define LINUX_BPF_SUB	   0x10
+#define LINUX_BPF_MUL	   0x20
+#define LINUX_BPF_DIV	   0x30
+#define LINUX_BPF_OR	   0x40
+#define LINUX_BPF_AND	   0x50
+#define LINUX_BPF_LSH	   0x60
+#define LINUX_BPF_RSH	   0x70
+#define LINUX_BPF_NEG	   0x80
+#define LINUX_BPF_XOR	   0xa0
+#define LINUX_BPF_JA	   0x00
+#define LINUX_BPF_JEQ	   0x10
+#define LINUX_BPF_JGT	   0x20
+#define LINUX_BPF_JGE	   0x30
+#define LINUX_BPF_JSET	   0x40
+#define LINUX_BPF_K	   0x00
+#define LINUX_BPF_X	   0x08
+#define LINUX_BPF_A	   0x10
+#define LINUX_BPF_TAX	   0x00
+#define LINUX_BPF_TXA	   0x80
+
+#endif /* ABI_LINUX_SECCOMP_H */

@@ -1,0 +1,600 @@
+/* kernel/seccomp.c: seccomp(2) for guests. Every guest system call
+ * reaches the kernel, so a guest's filters are classic BPF programs the
+ * kernel checks when they are installed (as Linux's bpf_check_classic and
+ * seccomp_check_filter) and interprets at each call (syscall_enter). A
+ * thread's filters are a chain, newest first, shared with the threads and
+ * children that inherited them; the chain only grows. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/seccomp.h"
+#include "kernel/task.h"
+#include "kernel/cred.h"
+#include "kernel/log.h"
+#include "mm/usercopy.h"
+#include "syscalls/dispatch.h"
+#include "platform/platform.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/misc.h"
+#include "abi/linux/seccomp.h"
+#include "abi/linux/signal.h"
+
+/* Linux's MAX_INSNS_PER_PATH: the instructions of a chain, counting 4 more
+ * for each filter, over which a new filter is ENOMEM. */
+#define MAX_INSNS_PER_PATH 32768
+#define MAX_ERRNO	   4095
+
+struct seccomp_filter {
+	int refcount;
+	struct seccomp_filter *prev;
+	bool log; /* SECCOMP_FILTER_FLAG_LOG */
+	unsigned len;
+	struct linux_sock_filter insns[];
+};
+
+static void filter_put(struct seccomp_filter *f)
+{
+	while (f && --f->refcount == 0) {
+		struct seccomp_filter *prev = f->prev;
+
+		free(f);
+		f = prev;
+	}
+}
+
+void task_seccomp_fork(struct task *child, const struct task *parent)
+{
+	child->seccomp_mode = parent->seccomp_mode;
+	child->seccomp = parent->seccomp;
+	if (child->seccomp)
+		child->seccomp->refcount++;
+}
+
+void task_seccomp_release(struct task *t)
+{
+	filter_put(t->seccomp);
+	t->seccomp = NULL;
+}
+
+int task_seccomp_filters(const struct task *t)
+{
+	const struct seccomp_filter *f;
+	int n = 0;
+
+	for (f = t->seccomp; f; f = f->prev)
+		n++;
+	return n;
+}
+
+/* Is code one of the instructions a seccomp program may hold (after the
+ * loads of struct seccomp_data, checked by the caller)? */
+static bool insn_allowed(uint16_t code)
+{
+	switch (code) {
+	case LINUX_BPF_RET | LINUX_BPF_K:
+	case LINUX_BPF_RET | LINUX_BPF_A:
+	case LINUX_BPF_ALU | LINUX_BPF_ADD | LINUX_BPF_K:
+	case LINUX_BPF_ALU | LINUX_BPF_ADD | LINUX_BPF_X:
+	case LINUX_BPF_ALU | LINUX_BPF_SUB | LINUX_BPF_K:
+	case LINUX_BPF_ALU | LINUX_BPF_SUB | LINUX_BPF_X:
+	case LINUX_BPF_ALU | LINUX_BPF_MUL | LINUX_BPF_K:
+	case LINUX_BPF_ALU | LINUX_BPF_MUL | LINUX_BPF_X:
+	case LINUX_BPF_ALU | LINUX_BPF_DIV | LINUX_BPF_K:
+	case LINUX_BPF_ALU | LINUX_BPF_DIV | LINUX_BPF_X:
+	case LINUX_BPF_ALU | LINUX_BPF_AND | LINUX_BPF_K:
+	case LINUX_BPF_ALU | LINUX_BPF_AND | LINUX_BPF_X:
+	case LINUX_BPF_ALU | LINUX_BPF_OR | LINUX_BPF_K:
+	case LINUX_BPF_ALU | LINUX_BPF_OR | LINUX_BPF_X:
+	case LINUX_BPF_ALU | LINUX_BPF_XOR | LINUX_BPF_K:
+	case LINUX_BPF_ALU | LINUX_BPF_XOR | LINUX_BPF_X:
+	case LINUX_BPF_ALU | LINUX_BPF_LSH | LINUX_BPF_K:
+	case LINUX_BPF_ALU | LINUX_BPF_LSH | LINUX_BPF_X:
+	case LINUX_BPF_ALU | LINUX_BPF_RSH | LINUX_BPF_K:
+	case LINUX_BPF_ALU | LINUX_BPF_RSH | LINUX_BPF_X:
+	case LINUX_BPF_ALU | LINUX_BPF_NEG:
+	case LINUX_BPF_LD | LINUX_BPF_IMM:
+	case LINUX_BPF_LDX | LINUX_BPF_IMM:
+	case LINUX_BPF_MISC | LINUX_BPF_TAX:
+	case LINUX_BPF_MISC | LINUX_BPF_TXA:
+	case LINUX_BPF_LD | LINUX_BPF_MEM:
+	case LINUX_BPF_LDX | LINUX_BPF_MEM:
+	case LINUX_BPF_ST:
+	case LINUX_BPF_STX:
+	case LINUX_BPF_JMP | LINUX_BPF_JA:
+	case LINUX_BPF_JMP | LINUX_BPF_JEQ | LINUX_BPF_K:
+	case LINUX_BPF_JMP | LINUX_BPF_JEQ | LINUX_BPF_X:
+	case LINUX_BPF_JMP | LINUX_BPF_JGE | LINUX_BPF_K:
+	case LINUX_BPF_JMP | LINUX_BPF_JGE | LINUX_BPF_X:
+	case LINUX_BPF_JMP | LINUX_BPF_JGT | LINUX_BPF_K:
+	case LINUX_BPF_JMP | LINUX_BPF_JGT | LINUX_BPF_X:
+	case LINUX_BPF_JMP | LINUX_BPF_JSET | LINUX_BPF_K:
+	case LINUX_BPF_JMP | LINUX_BPF_JSET | LINUX_BPF_X:
+		return true;
+	}
+	return false;
+}
+
+/* Linux's checks of a classic program for seccomp: known instructions
+ * only, loads of aligned words inside struct seccomp_data, no division by
+ * a constant 0 or shift by 32 or more, jumps forward and inside, scratch
+ * words in range and stored before they are loaded on every path (as
+ * check_load_and_stores: what is stored carries past a return into the
+ * next instruction), a return last. LEN loads become immediates. 0,
+ * -EINVAL or -ENOMEM. */
+static int check_filter(struct linux_sock_filter *p, unsigned len)
+{
+	uint16_t *masks, valid = 0; /* the scratch words stored on every path */
+	unsigned pc;
+	int ret = -EINVAL;
+
+	masks = malloc(len * sizeof(*masks));
+	if (!masks)
+		return -ENOMEM;
+	memset(masks, 0xff, len * sizeof(*masks));
+	for (pc = 0; pc < len; pc++) {
+		struct linux_sock_filter *i = &p[pc];
+
+		switch (i->code) {
+		case LINUX_BPF_LD | LINUX_BPF_W | LINUX_BPF_ABS:
+			if (i->k >= sizeof(struct linux_seccomp_data) || (i->k & 3))
+				goto out;
+			break;
+		case LINUX_BPF_LD | LINUX_BPF_W | LINUX_BPF_LEN:
+			i->code = LINUX_BPF_LD | LINUX_BPF_IMM;
+			i->k = sizeof(struct linux_seccomp_data);
+			break;
+		case LINUX_BPF_LDX | LINUX_BPF_W | LINUX_BPF_LEN:
+			i->code = LINUX_BPF_LDX | LINUX_BPF_IMM;
+			i->k = sizeof(struct linux_seccomp_data);
+			break;
+		default:
+			if (!insn_allowed(i->code))
+				goto out;
+		}
+		valid &= masks[pc];
+		switch (i->code) {
+		case LINUX_BPF_ALU | LINUX_BPF_DIV | LINUX_BPF_K:
+			if (i->k == 0)
+				goto out;
+			break;
+		case LINUX_BPF_ALU | LINUX_BPF_LSH | LINUX_BPF_K:
+		case LINUX_BPF_ALU | LINUX_BPF_RSH | LINUX_BPF_K:
+			if (i->k >= 32)
+				goto out;
+			break;
+		case LINUX_BPF_LD | LINUX_BPF_MEM:
+		case LINUX_BPF_LDX | LINUX_BPF_MEM:
+			if (i->k >= LINUX_BPF_MEMWORDS || !(valid & (1U << i->k)))
+				goto out;
+			break;
+		case LINUX_BPF_ST:
+		case LINUX_BPF_STX:
+			if (i->k >= LINUX_BPF_MEMWORDS)
+				goto out;
+			valid |= (uint16_t)(1U << i->k);
+			break;
+		case LINUX_BPF_JMP | LINUX_BPF_JA:
+			if (i->k >= len - pc - 1)
+				goto out;
+			masks[pc + 1 + i->k] &= valid;
+			valid = 0xffff;
+			break;
+		default:
+			if (LINUX_BPF_CLASS(i->code) != LINUX_BPF_JMP)
+				break;
+			if (pc + i->jt + 1 >= len || pc + i->jf + 1 >= len)
+				goto out;
+			masks[pc + 1 + i->jt] &= valid;
+			masks[pc + 1 + i->jf] &= valid;
+			valid = 0xffff;
+		}
+	}
+	if (LINUX_BPF_CLASS(p[len - 1].code) == LINUX_BPF_RET)
+		ret = 0;
+out:
+	free(masks);
+	return ret;
+}
+
+/* Runs one checked program on d. A division by a 0 in X ends it with 0
+ * (KILL_THREAD), as Linux's translation of classic programs does. */
+static uint32_t run_filter(const struct seccomp_filter *f, const struct linux_seccomp_data *d)
+{
+	uint32_t a = 0, x = 0, mem[LINUX_BPF_MEMWORDS] = { 0 }, w;
+	unsigned pc = 0;
+
+	for (;;) {
+		const struct linux_sock_filter *i = &f->insns[pc++];
+
+		switch (i->code) {
+		case LINUX_BPF_LD | LINUX_BPF_W | LINUX_BPF_ABS:
+			memcpy(&w, (const char *)d + i->k, 4);
+			a = w;
+			break;
+		case LINUX_BPF_LD | LINUX_BPF_IMM:
+			a = i->k;
+			break;
+		case LINUX_BPF_LDX | LINUX_BPF_IMM:
+			x = i->k;
+			break;
+		case LINUX_BPF_LD | LINUX_BPF_MEM:
+			a = mem[i->k];
+			break;
+		case LINUX_BPF_LDX | LINUX_BPF_MEM:
+			x = mem[i->k];
+			break;
+		case LINUX_BPF_ST:
+			mem[i->k] = a;
+			break;
+		case LINUX_BPF_STX:
+			mem[i->k] = x;
+			break;
+		case LINUX_BPF_MISC | LINUX_BPF_TAX:
+			x = a;
+			break;
+		case LINUX_BPF_MISC | LINUX_BPF_TXA:
+			a = x;
+			break;
+		case LINUX_BPF_ALU | LINUX_BPF_ADD | LINUX_BPF_K:
+			a += i->k;
+			break;
+		case LINUX_BPF_ALU | LINUX_BPF_ADD | LINUX_BPF_X:
+			a += x;
+			break;
+		case LINUX_BPF_ALU | LINUX_BPF_SUB | LINUX_BPF_K:
+			a -= i->k;
+			break;
+		case LINUX_BPF_ALU | LINUX_BPF_SUB | LINUX_BPF_X:
+			a -= x;
+			break;
+		case LINUX_BPF_ALU | LINUX_BPF_MUL | LINUX_BPF_K:
+			a *= i->k;
+			break;
+		case LINUX_BPF_ALU | LINUX_BPF_MUL | LINUX_BPF_X:
+			a *= x;
+			break;
+		case LINUX_BPF_ALU | LINUX_BPF_DIV | LINUX_BPF_K:
+			a /= i->k;
+			break;
+		case LINUX_BPF_ALU | LINUX_BPF_DIV | LINUX_BPF_X:
+			if (x == 0)
+				return 0;
+			a /= x;
+			break;
+		case LINUX_BPF_ALU | LINUX_BPF_AND | LINUX_BPF_K:
+			a &= i->k;
+			break;
+		case LINUX_BPF_ALU | LINUX_BPF_AND | LINUX_BPF_X:
+			a &= x;
+			break;
+		case LINUX_BPF_ALU | LINUX_BPF_OR | LINUX_BPF_K:
+			a |= i->k;
+			break;
+		case LINUX_BPF_ALU | LINUX_BPF_OR | LINUX_BPF_X:
+			a |= x;
+			break;
+		case LINUX_BPF_ALU | LINUX_BPF_XOR | LINUX_BPF_K:
+			a ^= i->k;
+			break;
+		case LINUX_BPF_ALU | LINUX_BPF_XOR | LINUX_BPF_X:
+			a ^= x;
+			break;
+		case LINUX_BPF_ALU | LINUX_BPF_LSH | LINUX_BPF_K:
+			a <<= i->k;
+			break;
+		case LINUX_BPF_ALU | LINUX_BPF_LSH | LINUX_BPF_X:
+			a <<= (x & 31);
+			break;
+		case LINUX_BPF_ALU | LINUX_BPF_RSH | LINUX_BPF_K:
+			a >>= i->k;
+			break;
+		case LINUX_BPF_ALU | LINUX_BPF_RSH | LINUX_BPF_X:
+			a >>= (x & 31);
+			break;
+		case LINUX_BPF_ALU | LINUX_BPF_NEG:
+			a = -a;
+			break;
+		case LINUX_BPF_JMP | LINUX_BPF_JA:
+			pc += i->k;
+			break;
+		case LINUX_BPF_JMP | LINUX_BPF_JEQ | LINUX_BPF_K:
+			pc += a == i->k ? i->jt : i->jf;
+			break;
+		case LINUX_BPF_JMP | LINUX_BPF_JEQ | LINUX_BPF_X:
+			pc += a == x ? i->jt : i->jf;
+			break;
+		case LINUX_BPF_JMP | LINUX_BPF_JGE | LINUX_BPF_K:
+			pc += a >= i->k ? i->jt : i->jf;
+			break;
+		case LINUX_BPF_JMP | LINUX_BPF_JGE | LINUX_BPF_X:
+			pc += a >= x ? i->jt : i->jf;
+			break;
+		case LINUX_BPF_JMP | LINUX_BPF_JGT | LINUX_BPF_K:
+			pc += a > i->k ? i->jt : i->jf;
+			break;
+		case LINUX_BPF_JMP | LINUX_BPF_JGT | LINUX_BPF_X:
+			pc += a > x ? i->jt : i->jf;
+			break;
+		case LINUX_BPF_JMP | LINUX_BPF_JSET | LINUX_BPF_K:
+			pc += (a & i->k) ? i->jt : i->jf;
+			break;
+		case LINUX_BPF_JMP | LINUX_BPF_JSET | LINUX_BPF_X:
+			pc += (a & x) ? i->jt : i->jf;
+			break;
+		case LINUX_BPF_RET | LINUX_BPF_K:
+			return i->k;
+		case LINUX_BPF_RET | LINUX_BPF_A:
+			return a;
+		default: /* check_filter let nothing else in */
+			panic("seccomp: instruction %#x in a checked filter", i->code);
+		}
+	}
+}
+
+/* The action of the whole chain: each filter runs, the strongest action
+ * wins (KILL_PROCESS, KILL_THREAD, TRAP, ERRNO, USER_NOTIF, TRACE, LOG,
+ * ALLOW), the newest filter's among equals. *match: the filter it came
+ * from. */
+static uint32_t run_filters(const struct task *t, const struct linux_seccomp_data *d,
+			    const struct seccomp_filter **match)
+{
+	uint32_t ret = LINUX_SECCOMP_RET_ALLOW, cur;
+	const struct seccomp_filter *f;
+
+	*match = NULL;
+	for (f = t->seccomp; f; f = f->prev) {
+		cur = run_filter(f, d);
+		if ((int32_t)(cur & LINUX_SECCOMP_RET_ACTION_FULL) <
+		    (int32_t)(ret & LINUX_SECCOMP_RET_ACTION_FULL)) {
+			ret = cur;
+			*match = f;
+		}
+	}
+	return ret;
+}
+
+/* Strict mode: read, write, exit and rt_sigreturn (the i386 numbers for
+ * the i386 ABI); anything else ends the thread with SIGKILL. */
+static bool strict_allows(int nr, bool compat)
+{
+	static const int native[] = { 0, 1, 60, 15 }, i386[] = { 3, 4, 1, 173 };
+	const int *ok = compat ? i386 : native;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (nr == ok[i])
+			return true;
+	return false;
+}
+
+bool task_seccomp_allows(struct task *t, int nr, bool compat, long *ret)
+{
+	const struct seccomp_filter *match;
+	struct linux_seccomp_data d;
+	struct linux_siginfo si;
+	uint32_t action, data;
+	int i;
+
+	if (t->seccomp_mode == LINUX_SECCOMP_MODE_DISABLED)
+		return true;
+	if (t->seccomp_mode == LINUX_SECCOMP_MODE_STRICT) {
+		if (strict_allows(nr, compat))
+			return true;
+		klog(LOG_INFO, "pid %d (%s): system call %d in seccomp strict mode: killed",
+		     t->proc->pid, t->comm, nr);
+		task_exit(t, LINUX_SIGKILL);
+	}
+	d.nr = nr;
+	d.arch = compat ? LINUX_AUDIT_ARCH_I386 : LINUX_AUDIT_ARCH_X86_64;
+	d.instruction_pointer = t->ev.ip;
+	for (i = 0; i < 6; i++)
+		d.args[i] = compat ? (uint32_t)t->ev.args[i] : t->ev.args[i];
+	action = run_filters(t, &d, &match);
+	data = action & LINUX_SECCOMP_RET_DATA;
+	switch (action & LINUX_SECCOMP_RET_ACTION_FULL) {
+	case LINUX_SECCOMP_RET_ALLOW:
+		return true;
+	case LINUX_SECCOMP_RET_LOG:
+		klog(LOG_INFO, "pid %d (%s): seccomp logs system call %d", t->proc->pid, t->comm,
+		     nr);
+		return true;
+	case LINUX_SECCOMP_RET_ERRNO:
+		*ret = -(long)(data > MAX_ERRNO ? MAX_ERRNO : data);
+		return false;
+	case LINUX_SECCOMP_RET_TRAP:
+		/* The handler sees the registers of the call: rax its number. */
+		memset(&si, 0, sizeof(si));
+		si.si_signo = LINUX_SIGSYS;
+		si.si_errno = (int32_t)data;
+		si.si_code = LINUX_SYS_SECCOMP;
+		si.fields.sigsys.call_addr = t->ev.ip;
+		si.fields.sigsys.syscall = nr;
+		si.fields.sigsys.arch = d.arch;
+		force_signal_info(t, &si);
+		*ret = nr;
+		return false;
+	case LINUX_SECCOMP_RET_TRACE:
+	case LINUX_SECCOMP_RET_USER_NOTIF:
+		/* No tracer asked for PTRACE_EVENT_SECCOMP, no listener. */
+		*ret = -ENOSYS;
+		return false;
+	case LINUX_SECCOMP_RET_KILL_THREAD:
+		if (match && match->log)
+			klog(LOG_INFO, "pid %d (%s): seccomp kills the thread at system call %d",
+			     t->proc->pid, t->comm, nr);
+		task_exit(t, LINUX_SIGSYS);
+	default: /* KILL_PROCESS, and any unknown action */
+		klog(LOG_INFO, "pid %d (%s): seccomp kills the process at system call %d",
+		     t->proc->pid, t->comm, nr);
+		process_exit(t, LINUX_SIGSYS);
+	}
+}
+
+static bool may_assign_mode(const struct task *t, int mode)
+{
+	return t->seccomp_mode == LINUX_SECCOMP_MODE_DISABLED || t->seccomp_mode == mode;
+}
+
+static long set_mode_strict(struct task *t, unsigned flags, uint64_t uargs)
+{
+	if (flags || uargs)
+		return -EINVAL;
+	if (!may_assign_mode(t, LINUX_SECCOMP_MODE_STRICT))
+		return -EINVAL;
+	t->seccomp_mode = LINUX_SECCOMP_MODE_STRICT;
+	return 0;
+}
+
+static bool is_ancestor(const struct seccomp_filter *parent, const struct seccomp_filter *child)
+{
+	if (!parent)
+		return true;
+	for (; child; child = child->prev)
+		if (child == parent)
+			return true;
+	return false;
+}
+
+/* Partial: NEW_LISTENER (and WAIT_KILLABLE_RECV, which goes with it) is
+ * EINVAL: no user notification. */
+#define FILTER_FLAGS_KNOWN                                                 \
+	(LINUX_SECCOMP_FILTER_FLAG_TSYNC | LINUX_SECCOMP_FILTER_FLAG_LOG | \
+	 LINUX_SECCOMP_FILTER_FLAG_SPEC_ALLOW | LINUX_SECCOMP_FILTER_FLAG_TSYNC_ESRCH)
+
+static long set_mode_filter(struct task *t, unsigned flags, uint64_t uargs)
+{
+	struct linux_sock_fprog prog;
+	struct seccomp_filter *f, *w;
+	struct task *o;
+	unsigned total;
+	long ret;
+
+	if (flags & ~FILTER_FLAGS_KNOWN)
+		return -EINVAL;
+	if (copy_from_user(t->mm, &prog, uargs, sizeof(prog)) < 0)
+		return -EFAULT;
+	if (prog.len == 0 || prog.len > LINUX_BPF_MAXINSNS)
+		return -EINVAL;
+	if (!t->proc->no_new_privs && !capable(&t->proc->cred, CAP_SYS_ADMIN))
+		return -EACCES;
+	if (!prog.filter) /* bpf_check_basics_ok */
+		return -EINVAL;
+	f = malloc(sizeof(*f) + prog.len * sizeof(f->insns[0]));
+	if (!f)
+		return -ENOMEM;
+	f->refcount = 1;
+	f->log = flags & LINUX_SECCOMP_FILTER_FLAG_LOG;
+	f->len = prog.len;
+	if (copy_from_user(t->mm, f->insns, prog.filter, prog.len * sizeof(f->insns[0])) < 0) {
+		free(f);
+		return -EFAULT;
+	}
+	ret = check_filter(f->insns, f->len);
+	if (ret < 0) {
+		free(f);
+		return ret;
+	}
+	ret = -EINVAL;
+	if (!may_assign_mode(t, LINUX_SECCOMP_MODE_FILTER))
+		goto fail;
+	total = f->len;
+	for (w = t->seccomp; w; w = w->prev)
+		total += w->len + 4;
+	ret = -ENOMEM;
+	if (total > MAX_INSNS_PER_PATH)
+		goto fail;
+	/* TSYNC: every other thread must run under an ancestor of this
+	 * thread's chain and not in strict mode, else the first that does
+	 * not is named (its tid), or ESRCH with TSYNC_ESRCH. */
+	if (flags & LINUX_SECCOMP_FILTER_FLAG_TSYNC) {
+		list_for_each_entry(o, &t->proc->threads, thread_link)
+		{
+			if (o == t)
+				continue;
+			if (o->seccomp_mode == LINUX_SECCOMP_MODE_STRICT ||
+			    !is_ancestor(o->seccomp, t->seccomp)) {
+				ret = (flags & LINUX_SECCOMP_FILTER_FLAG_TSYNC_ESRCH) ? -ESRCH
+										      : o->tid;
+				goto fail;
+			}
+		}
+	}
+	f->prev = t->seccomp;
+	t->seccomp = f;
+	t->seccomp_mode = LINUX_SECCOMP_MODE_FILTER;
+	if (flags & LINUX_SECCOMP_FILTER_FLAG_TSYNC) {
+		list_for_each_entry(o, &t->proc->threads, thread_link)
+		{
+			if (o == t)
+				continue;
+			f->refcount++;
+			filter_put(o->seccomp);
+			o->seccomp = f;
+			o->seccomp_mode = LINUX_SECCOMP_MODE_FILTER;
+		}
+	}
+	return 0;
+fail:
+	free(f);
+	return ret;
+}
+
+static long get_action_avail(struct task *t, unsigned flags, uint64_t uargs)
+{
+	uint32_t action;
+
+	if (flags)
+		return -EINVAL;
+	if (copy_from_user(t->mm, &action, uargs, sizeof(action)) < 0)
+		return -EFAULT;
+	switch (action) {
+	case LINUX_SECCOMP_RET_KILL_PROCESS:
+	case LINUX_SECCOMP_RET_KILL_THREAD:
+	case LINUX_SECCOMP_RET_TRAP:
+	case LINUX_SECCOMP_RET_ERRNO:
+	case LINUX_SECCOMP_RET_TRACE:
+	case LINUX_SECCOMP_RET_LOG:
+	case LINUX_SECCOMP_RET_ALLOW:
+		return 0;
+	}
+	/* USER_NOTIF among them: not available without listeners. */
+	return -EOPNOTSUPP;
+}
+
+static long get_notif_sizes(struct task *t, unsigned flags, uint64_t uargs)
+{
+	struct linux_seccomp_notif_sizes s = { 80, 24, sizeof(struct linux_seccomp_data) };
+
+	if (flags)
+		return -EINVAL;
+	return copy_to_user(t->mm, uargs, &s, sizeof(s)) < 0 ? -EFAULT : 0;
+}
+
+long sys_seccomp(struct task *t, const struct sysargs *a)
+{
+	unsigned op = sysarg_uint(a, 0), flags = sysarg_uint(a, 1);
+	uint64_t uargs = sysarg_uaddr(a, 2);
+
+	switch (op) {
+	case LINUX_SECCOMP_SET_MODE_STRICT:
+		return set_mode_strict(t, flags, uargs);
+	case LINUX_SECCOMP_SET_MODE_FILTER:
+		return set_mode_filter(t, flags, uargs);
+	case LINUX_SECCOMP_GET_ACTION_AVAIL:
+		return get_action_avail(t, flags, uargs);
+	case LINUX_SECCOMP_GET_NOTIF_SIZES:
+		return get_notif_sizes(t, flags, uargs);
+	}
+	return -EINVAL;
+}
+
+long task_seccomp_prctl(struct task *t, unsigned long mode, uint64_t filter)
+{
+	switch (mode) {
+	case LINUX_SECCOMP_MODE_STRICT:
+		return set_mode_strict(t, 0, 0);
+	case LINUX_SECCOMP_MODE_FILTER:
+		return set_mode_filter(t, 0, filter);
+	}
+	return -EINVAL;
+}

@@ -1,0 +1,32 @@
+/* kernel/seccomp.h: seccomp(2) for guests — strict mode and classic BPF
+ * filters, run by the kernel at each guest system call as Linux runs them
+ * at syscall entry. Partial: no user notification (the NEW_LISTENER flag
+ * is EINVAL and USER_NOTIF is not an available action; a filter returning
+ * it gets ENOSYS, as Linux without a listener), and RET_TRACE is ENOSYS
+ * (no guest tracer asks for PTRACE_EVENT_SECCOMP). The names say task_:
+ * libseccomp's functions, which the kernel links for its own sandbox, are
+ * seccomp_*. */
+#ifndef KERNEL_SECCOMP_H
+#define KERNEL_SECCOMP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct task;
+struct sysargs;
+struct seccomp_filter;
+
+/* A system call of t (arch: compat, the i386 ABI) about to run: true if it
+ * may. False: *ret is what the guest gets instead (ERRNO, ENOSYS, or the
+ * number back for TRAP, whose SIGSYS is queued). A kill does not return. */
+bool task_seccomp_allows(struct task *t, int nr, bool compat, long *ret);
+/* prctl(PR_SET_SECCOMP, mode, filter). */
+long task_seccomp_prctl(struct task *t, unsigned long mode, uint64_t filter);
+/* clone: child runs under its creator's mode and filters. */
+void task_seccomp_fork(struct task *child, const struct task *parent);
+/* The task goes: its reference to its filters. */
+void task_seccomp_release(struct task *t);
+/* /proc/PID/status's Seccomp_filters. */
+int task_seccomp_filters(const struct task *t);
+
+#endif
