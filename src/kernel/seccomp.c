@@ -121,7 +121,7 @@ static bool insn_allowed(uint16_t code)
  * check_load_and_stores: what is stored carries past a return into the
  * next instruction), a return last. LEN loads become immediates. 0,
  * -EINVAL or -ENOMEM. */
-static int check_filter(struct linux_sock_filter *p, unsigned len)
+int cbpf_check(struct linux_sock_filter *p, unsigned len)
 {
 	uint16_t *masks, valid = 0; /* the scratch words stored on every path */
 	unsigned pc;
@@ -198,13 +198,13 @@ out:
 
 /* Runs one checked program on d. A division by a 0 in X ends it with 0
  * (KILL_THREAD), as Linux's translation of classic programs does. */
-static uint32_t run_filter(const struct seccomp_filter *f, const struct linux_seccomp_data *d)
+uint32_t cbpf_run(const struct linux_sock_filter *insns, const struct linux_seccomp_data *d)
 {
 	uint32_t a = 0, x = 0, mem[LINUX_BPF_MEMWORDS] = { 0 }, w;
 	unsigned pc = 0;
 
 	for (;;) {
-		const struct linux_sock_filter *i = &f->insns[pc++];
+		const struct linux_sock_filter *i = &insns[pc++];
 
 		switch (i->code) {
 		case LINUX_BPF_LD | LINUX_BPF_W | LINUX_BPF_ABS:
@@ -325,7 +325,7 @@ static uint32_t run_filter(const struct seccomp_filter *f, const struct linux_se
 			return i->k;
 		case LINUX_BPF_RET | LINUX_BPF_A:
 			return a;
-		default: /* check_filter let nothing else in */
+		default: /* cbpf_check let nothing else in */
 			panic("seccomp: instruction %#x in a checked filter", i->code);
 		}
 	}
@@ -343,7 +343,7 @@ static uint32_t run_filters(const struct task *t, const struct linux_seccomp_dat
 
 	*match = NULL;
 	for (f = t->seccomp; f; f = f->prev) {
-		cur = run_filter(f, d);
+		cur = cbpf_run(f->insns, d);
 		if ((int32_t)(cur & LINUX_SECCOMP_RET_ACTION_FULL) <
 		    (int32_t)(ret & LINUX_SECCOMP_RET_ACTION_FULL)) {
 			ret = cur;
@@ -489,7 +489,7 @@ static long set_mode_filter(struct task *t, unsigned flags, uint64_t uargs)
 		free(f);
 		return -EFAULT;
 	}
-	ret = check_filter(f->insns, f->len);
+	ret = cbpf_check(f->insns, f->len);
 	if (ret < 0) {
 		free(f);
 		return ret;

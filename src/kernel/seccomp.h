@@ -15,6 +15,8 @@
 struct task;
 struct sysargs;
 struct seccomp_filter;
+struct linux_sock_filter;
+struct linux_seccomp_data;
 
 /* A system call of t (arch: compat, the i386 ABI) about to run: true if it
  * may. False: *ret is what the guest gets instead (ERRNO, ENOSYS, or the
@@ -28,5 +30,10 @@ void task_seccomp_fork(struct task *child, const struct task *parent);
 void task_seccomp_release(struct task *t);
 /* /proc/PID/status's Seccomp_filters. */
 int task_seccomp_filters(const struct task *t);
+/* A classic program's checks (it is rewritten: LEN loads become
+ * immediates): 0, -EINVAL or -ENOMEM; and a run of a checked one. Also for
+ * tests/fuzz/fuzz_seccomp.c. */
+int cbpf_check(struct linux_sock_filter *p, unsigned len);
+uint32_t cbpf_run(const struct linux_sock_filter *insns, const struct linux_seccomp_data *d);
 
 #endif

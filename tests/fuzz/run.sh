@@ -35,6 +35,16 @@ for p in '/a/b/c/../../up/up/a/esc' '/a/fslash' '//a//b///c/.' '/a/loop/x' '/a/a
     done
 done
 
+# Seccomp: a program (8 bytes an instruction) and a struct seccomp_data
+# (64 bytes): "nr == 39 ? ERRNO(1) : ALLOW", and one with scratch words.
+seed_seccomp=build/fuzz/corpus-seccomp
+mkdir -p "$seed_seccomp"
+data='\x27\x00\x00\x00\x3e\x00\x00\xc0'$(printf '\\x00%.0s' $(seq 56))
+printf '\x20\x00\x00\x00\x00\x00\x00\x00\x15\x00\x00\x01\x27\x00\x00\x00\x06\x00\x00\x00\x01\x00\x05\x00\x06\x00\x00\x00\x00\x00\xff\x7f'"$data" \
+    >"$seed_seccomp/errno"
+printf '\x20\x00\x00\x00\x10\x00\x00\x00\x02\x00\x00\x00\x03\x00\x00\x00\x61\x00\x00\x00\x03\x00\x00\x00\x0c\x00\x00\x00\x00\x00\x00\x00\x16\x00\x00\x00\x00\x00\x00\x00'"$data" \
+    >"$seed_seccomp/scratch"
+
 fuzz() { # NAME CORPUS
     local name=$1 corpus=$2 log=$out/$1.log runs
     echo "# $name: ${FUZZ_TIME}s"
@@ -52,6 +62,7 @@ fuzz() { # NAME CORPUS
 }
 fuzz fuzz_elf "$seed_elf"
 fuzz fuzz_namei "$seed_namei"
+fuzz fuzz_seccomp "$seed_seccomp"
 
 if command -v trinity >/dev/null 2>&1; then
     bound=$((FUZZ_TIME * 5 < 120 ? 120 : FUZZ_TIME * 5))
