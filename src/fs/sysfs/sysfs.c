@@ -2,7 +2,11 @@
  * mounted read-only: what glibc's get_nprocs/get_nprocs_conf, sysconf and
  * nproc read (/sys/devices/system/cpu/{online,possible,present} and a
  * cpuN directory per CPU, as many as the guest is shown in /proc/cpuinfo),
- * and the usual top-level directories, empty. Nothing of the host's sysfs
+ * the loopback's attributes (/sys/class/net/lo, a link to
+ * devices/virtual/net/lo, as in a new network namespace with lo up:
+ * scripts list /sys/class/net), /sys/dev/block and /sys/dev/char (empty:
+ * no devices; lsblk lists none), and the usual top-level directories,
+ * empty. Nothing of the host's sysfs
  * is exposed; /sys/fs/cgroup is absent. Differs from Linux: the files'
  * st_size is their length (sysfs says 4096). */
 #include <stdio.h>
@@ -68,10 +72,89 @@ static int make_cpu(struct inode *sys)
 	return ret;
 }
 
+/* The loopback of a new network namespace, up. Its counters and the
+ * attributes whose read is an error (speed, duplex) are left out. */
+static int make_net(struct inode *sys)
+{
+	static const struct {
+		const char *name, *text;
+	} attrs[] = {
+		{ "addr_assign_type", "0\n" },
+		{ "addr_len", "6\n" },
+		{ "address", "00:00:00:00:00:00\n" },
+		{ "broadcast", "00:00:00:00:00:00\n" },
+		{ "carrier", "1\n" },
+		{ "dev_id", "0x0\n" },
+		{ "dev_port", "0\n" },
+		{ "dormant", "0\n" },
+		{ "flags", "0x9\n" },
+		{ "ifalias", "\n" },
+		{ "ifindex", "1\n" },
+		{ "iflink", "1\n" },
+		{ "link_mode", "0\n" },
+		{ "mtu", "65536\n" },
+		{ "netdev_group", "0\n" },
+		{ "operstate", "unknown\n" },
+		{ "tx_queue_len", "1000\n" },
+		{ "type", "772\n" },
+		{ "uevent", "INTERFACE=lo\nIFINDEX=1\n" },
+	};
+	struct inode *devices, *virt, *net, *lo, *class, *cnet;
+	size_t i;
+	int ret;
+
+	ret = sys->iop->lookup(sys, "devices", &devices);
+	if (ret < 0)
+		return ret;
+	ret = mkdir_in(devices, "virtual", &virt);
+	inode_put(devices);
+	if (ret < 0)
+		return ret;
+	ret = mkdir_in(virt, "net", &net);
+	inode_put(virt);
+	if (ret < 0)
+		return ret;
+	ret = mkdir_in(net, "lo", &lo);
+	inode_put(net);
+	if (ret < 0)
+		return ret;
+	for (i = 0; ret == 0 && i < sizeof(attrs) / sizeof(attrs[0]); i++)
+		ret = add_text(lo, attrs[i].name, attrs[i].text);
+	inode_put(lo);
+	ret = ret ?: mkdir_in(sys, "class", &class);
+	if (ret < 0)
+		return ret;
+	ret = mkdir_in(class, "net", &cnet);
+	inode_put(class);
+	if (ret < 0)
+		return ret;
+	ret = cnet->iop->symlink(cnet, "lo", "../../devices/virtual/net/lo", NULL);
+	inode_put(cnet);
+	return ret;
+}
+
+static int make_dev(struct inode *sys)
+{
+	struct inode *dev, *d;
+	int ret = mkdir_in(sys, "dev", &dev);
+
+	if (ret < 0)
+		return ret;
+	ret = mkdir_in(dev, "block", &d);
+	if (ret == 0) {
+		inode_put(d);
+		ret = mkdir_in(dev, "char", &d);
+	}
+	if (ret == 0)
+		inode_put(d);
+	inode_put(dev);
+	return ret;
+}
+
 int sysfs_mount(struct super_block **sb, struct inode **root)
 {
-	static const char *const top[] = { "block", "bus",    "class",	"dev",	"firmware",
-					   "fs",    "kernel", "module", "power" };
+	static const char *const top[] = { "block",  "bus",    "firmware", "fs",
+					   "kernel", "module", "power" };
 	struct inode *r, *d;
 	size_t i;
 	int ret = tmpfs_mount(1 << 20, 0555, sb, &r);
@@ -81,6 +164,8 @@ int sysfs_mount(struct super_block **sb, struct inode **root)
 	(*sb)->fstype = "sysfs";
 	(*sb)->magic = SYSFS_MAGIC;
 	ret = make_cpu(r);
+	ret = ret ?: make_net(r);
+	ret = ret ?: make_dev(r);
 	for (i = 0; ret == 0 && i < sizeof(top) / sizeof(top[0]); i++) {
 		ret = mkdir_in(r, top[i], &d);
 		if (ret == 0)
