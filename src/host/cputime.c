@@ -392,3 +392,111 @@ int host_proc_rss(int pid, struct host_rss *out)
 	out->hwm_kb = status_kb(buf, "\nVmHWM:");
 	return 0;
 }
+
+/* A stub's /proc/PID/smaps, whole (it can be long: about 1 KiB a
+ * mapping): a malloc'ed NUL-terminated text, or NULL. */
+static char *read_all(int fd)
+{
+	size_t cap = 65536, len = 0;
+	char *buf = malloc(cap), *nb;
+	ssize_t r;
+
+	while (buf) {
+		if (cap - len < 4097) {
+			nb = realloc(buf, cap * 2);
+			if (!nb)
+				break;
+			buf = nb;
+			cap *= 2;
+		}
+		r = read(fd, buf + len, cap - len - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			if (r == 0) {
+				buf[len] = 0;
+				return buf;
+			}
+			break;
+		}
+		len += (size_t)r;
+	}
+	free(buf);
+	return NULL;
+}
+
+static const char *const smap_names[HOST_SM_N] = {
+	[HOST_SM_RSS] = "Rss",
+	[HOST_SM_PSS] = "Pss",
+	[HOST_SM_PSS_DIRTY] = "Pss_Dirty",
+	[HOST_SM_SHARED_CLEAN] = "Shared_Clean",
+	[HOST_SM_SHARED_DIRTY] = "Shared_Dirty",
+	[HOST_SM_PRIVATE_CLEAN] = "Private_Clean",
+	[HOST_SM_PRIVATE_DIRTY] = "Private_Dirty",
+	[HOST_SM_REFERENCED] = "Referenced",
+	[HOST_SM_ANONYMOUS] = "Anonymous",
+	[HOST_SM_LAZYFREE] = "LazyFree",
+	[HOST_SM_ANONHUGE] = "AnonHugePages",
+	[HOST_SM_SWAP] = "Swap",
+	[HOST_SM_SWAPPSS] = "SwapPss",
+	[HOST_SM_LOCKED] = "Locked",
+};
+
+const char *host_smap_name(int i)
+{
+	return smap_names[i];
+}
+
+long host_proc_smaps(int pid, struct host_smap **out)
+{
+	char path[48], *text, *line, *next, *colon;
+	struct host_smap *v = NULL, *nv;
+	long n = 0, cap = 0;
+	unsigned long long s, e;
+	int fd, i;
+
+	*out = NULL;
+	if (pid <= 0)
+		return -ESRCH;
+	snprintf(path, sizeof(path), "/proc/%d/smaps", pid);
+	fd = proc_open(path);
+	if (fd < 0)
+		return fd;
+	text = read_all(fd);
+	close(fd);
+	if (!text)
+		return -ENOMEM;
+	for (line = text; *line; line = next) {
+		next = strchr(line, '\n');
+		next = next ? next + 1 : line + strlen(line);
+		colon = strchr(line, ':');
+		/* A mapping's first line starts "start-end ". */
+		if (sscanf(line, "%llx-%llx ", &s, &e) == 2 &&
+		    (!colon || colon > strchr(line, ' '))) {
+			if (n == cap) {
+				cap = cap ? cap * 2 : 64;
+				nv = realloc(v, (size_t)cap * sizeof(*v));
+				if (!nv) {
+					free(v);
+					free(text);
+					return -ENOMEM;
+				}
+				v = nv;
+			}
+			memset(&v[n], 0, sizeof(v[n]));
+			v[n].start = s;
+			v[n].end = e;
+			n++;
+			continue;
+		}
+		if (!n || !colon)
+			continue;
+		for (i = 0; i < HOST_SM_N; i++)
+			if ((size_t)(colon - line) == strlen(smap_names[i]) &&
+			    strncmp(line, smap_names[i], (size_t)(colon - line)) == 0)
+				v[n - 1].kb[i] = strtoull(colon + 1, NULL, 10);
+	}
+	free(text);
+	*out = v;
+	return n;
+}

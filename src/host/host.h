@@ -129,6 +129,32 @@ struct host_rss {
 	long anon_kb, file_kb, shmem_kb, hwm_kb;
 };
 int host_proc_rss(int pid, struct host_rss *out);
+/* A stub's mappings as its /proc/PID/smaps counts them (kB), in address
+ * order: *out (malloc'ed) and their number, or -errno. */
+enum {
+	HOST_SM_RSS,
+	HOST_SM_PSS,
+	HOST_SM_PSS_DIRTY,
+	HOST_SM_SHARED_CLEAN,
+	HOST_SM_SHARED_DIRTY,
+	HOST_SM_PRIVATE_CLEAN,
+	HOST_SM_PRIVATE_DIRTY,
+	HOST_SM_REFERENCED,
+	HOST_SM_ANONYMOUS,
+	HOST_SM_LAZYFREE,
+	HOST_SM_ANONHUGE,
+	HOST_SM_SWAP,
+	HOST_SM_SWAPPSS,
+	HOST_SM_LOCKED,
+	HOST_SM_N
+};
+struct host_smap {
+	uint64_t start, end;
+	uint64_t kb[HOST_SM_N];
+};
+long host_proc_smaps(int pid, struct host_smap **out);
+/* The name of count i, as smaps spells it ("Rss"). */
+const char *host_smap_name(int i);
 /* The host CPU a stub thread last ran on (/proc stat's processor). */
 int host_thread_cpu(int pid, int tid);
 /* adjtimex of the host clock with modes 0 or ADJ_OFFSET_SS_READ only

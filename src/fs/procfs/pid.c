@@ -4,11 +4,13 @@
  * the formats of Linux's fs/proc/array.c and base.c. CPU times and page
  * faults come from kernel/cputime.c; numbers the kernel does not keep
  * (resident pages) are an estimate from the VMAs. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernel/cpus.h"
 #include "fs/procfs/internal.h"
+#include "fs/tmpfs/tmpfs.h"
 #include "kernel/task.h"
 #include "kernel/seccomp.h"
 #include "tty/tty.h"
@@ -408,8 +410,49 @@ static unsigned dev_minor(uint64_t dev)
 	return (unsigned)((dev & 0xff) | ((dev >> 12) & ~0xffULL));
 }
 
-/* /proc/PID/maps: "start-end perms offset dev inode", then the name at
- * column 73 (fs/proc/task_mmu.c). The stub's pages are not shown. */
+/* A line of /proc/PID/maps: "start-end perms offset dev inode", then the
+ * name at column 73 (fs/proc/task_mmu.c). */
+static void maps_line(struct sbuf *b, const struct vma *v)
+{
+	struct linux_stat st;
+	size_t start = b->len;
+	char *name = NULL;
+	const char *label = NULL;
+
+	memset(&st, 0, sizeof(st));
+	if (v->file) {
+		file_stat(v->file, &st);
+		if (v->file->path.dentry && current->fs)
+			name = path_name(&v->file->path, &current->fs->root);
+	} else if (v->flags & VMA_HEAP) {
+		label = "[heap]";
+	} else if (v->flags & VMA_STACK) {
+		label = "[stack]";
+	} else if (v->flags & VMA_VDSO) {
+		label = "[vdso]";
+	} else if (v->flags & VMA_VVAR) {
+		label = "[vvar]";
+	} else if (v->flags & VMA_VVAR_VCLOCK) {
+		label = "[vvar_vclock]";
+	} else if (v->flags & VMA_SHARED) {
+		label = "/dev/zero (deleted)";
+	}
+	sb_printf(b, "%08llx-%08llx %c%c%c%c %08llx %02x:%02x %llu ", (unsigned long long)v->start,
+		  (unsigned long long)v->end, (v->prot & LINUX_PROT_READ) ? 'r' : '-',
+		  (v->prot & LINUX_PROT_WRITE) ? 'w' : '-', (v->prot & LINUX_PROT_EXEC) ? 'x' : '-',
+		  (v->flags & VMA_SHARED) ? 's' : 'p', (unsigned long long)(v->file ? v->off : 0),
+		  v->file ? dev_major(st.st_dev) : 0, v->file ? dev_minor(st.st_dev) : 0,
+		  (unsigned long long)(v->file ? st.st_ino : 0));
+	if (name || label) {
+		while (b->len - start < 72 && !b->oom)
+			sb_put(b, " ", 1);
+		sb_printf(b, " %s", name ? name : label);
+	}
+	sb_put(b, "\n", 1);
+	free(name);
+}
+
+/* /proc/PID/maps. The stub's pages are not shown. */
 static int gen_maps(const struct pnode *n, struct sbuf *b)
 {
 	struct mm *mm = mm_of(n);
@@ -421,49 +464,183 @@ static int gen_maps(const struct pnode *n, struct sbuf *b)
 		return -EACCES;
 	list_for_each_entry(v, &mm->vmas, link)
 	{
-		struct linux_stat st;
-		size_t start = b->len;
-		char *name = NULL;
-		const char *label = NULL;
-
-		if (v->flags & VMA_STUB)
-			continue;
-		memset(&st, 0, sizeof(st));
-		if (v->file) {
-			file_stat(v->file, &st);
-			if (v->file->path.dentry && current->fs)
-				name = path_name(&v->file->path, &current->fs->root);
-		} else if (v->flags & VMA_HEAP) {
-			label = "[heap]";
-		} else if (v->flags & VMA_STACK) {
-			label = "[stack]";
-		} else if (v->flags & VMA_VDSO) {
-			label = "[vdso]";
-		} else if (v->flags & VMA_VVAR) {
-			label = "[vvar]";
-		} else if (v->flags & VMA_VVAR_VCLOCK) {
-			label = "[vvar_vclock]";
-		} else if (v->flags & VMA_SHARED) {
-			label = "/dev/zero (deleted)";
-		}
-		sb_printf(b, "%08llx-%08llx %c%c%c%c %08llx %02x:%02x %llu ",
-			  (unsigned long long)v->start, (unsigned long long)v->end,
-			  (v->prot & LINUX_PROT_READ) ? 'r' : '-',
-			  (v->prot & LINUX_PROT_WRITE) ? 'w' : '-',
-			  (v->prot & LINUX_PROT_EXEC) ? 'x' : '-',
-			  (v->flags & VMA_SHARED) ? 's' : 'p',
-			  (unsigned long long)(v->file ? v->off : 0),
-			  v->file ? dev_major(st.st_dev) : 0, v->file ? dev_minor(st.st_dev) : 0,
-			  (unsigned long long)(v->file ? st.st_ino : 0));
-		if (name || label) {
-			while (b->len - start < 72 && !b->oom)
-				sb_put(b, " ", 1);
-			sb_printf(b, " %s", name ? name : label);
-		}
-		sb_put(b, "\n", 1);
-		free(name);
+		if (!(v->flags & VMA_STUB))
+			maps_line(b, v);
 	}
 	return 0;
+}
+
+static void smaps_kb(struct sbuf *b, const char *name, uint64_t kb)
+{
+	char label[32];
+
+	snprintf(label, sizeof(label), "%s:", name);
+	sb_printf(b, "%-16s%8llu kB\n", label, (unsigned long long)kb);
+}
+
+/* The host's counts for [start, end): the stub's mappings there (from
+ * *i on, both lists by address), whole when inside the range, in
+ * proportion to the overlap when the host merged the range with a
+ * neighbour the guest keeps apart. */
+static void smaps_sum(const struct host_smap *h, long nh, long *i, uint64_t start, uint64_t end,
+		      uint64_t *kb)
+{
+	long j;
+	int k;
+
+	memset(kb, 0, HOST_SM_N * sizeof(*kb));
+	while (*i < nh && h[*i].end <= start)
+		(*i)++;
+	for (j = *i; j < nh && h[j].start < end; j++) {
+		uint64_t lo = h[j].start > start ? h[j].start : start;
+		uint64_t hi = h[j].end < end ? h[j].end : end, len = h[j].end - h[j].start;
+
+		for (k = 0; k < HOST_SM_N; k++)
+			kb[k] += (lo == h[j].start && hi == h[j].end)
+					 ? h[j].kb[k]
+					 : (uint64_t)((unsigned __int128)h[j].kb[k] * (hi - lo) /
+						      len);
+	}
+}
+
+/* VmFlags: the ones skas's VMAs carry. */
+static void smaps_vmflags(struct sbuf *b, const struct vma *v)
+{
+	bool shared = v->flags & VMA_SHARED;
+
+	sb_printf(b, "VmFlags:");
+	if (v->prot & LINUX_PROT_READ)
+		sb_printf(b, " rd");
+	if (v->prot & LINUX_PROT_WRITE)
+		sb_printf(b, " wr");
+	if (v->prot & LINUX_PROT_EXEC)
+		sb_printf(b, " ex");
+	if (shared)
+		sb_printf(b, " sh");
+	sb_printf(b, " mr");
+	if (!shared || !v->file || (v->flags & VMA_MAYWRITE))
+		sb_printf(b, " mw");
+	sb_printf(b, " me");
+	if (shared)
+		sb_printf(b, " ms");
+	if (v->flags & (VMA_GROWSDOWN | VMA_STACK))
+		sb_printf(b, " gd");
+	if (v->flags & VMA_LOCKED)
+		sb_printf(b, " lo");
+	if (!shared && (v->prot & LINUX_PROT_WRITE) && !(v->flags & VMA_NORESERVE))
+		sb_printf(b, " ac");
+	if (v->flags & VMA_NORESERVE)
+		sb_printf(b, " nr");
+	sb_printf(b, " \n");
+}
+
+/* /proc/PID/smaps and smaps_rollup: maps' lines with the host's counts of
+ * the stub's pages in each range (the stub's own pages left out). */
+static int gen_smaps_any(const struct pnode *n, struct sbuf *b, bool rollup)
+{
+	static const int per_vma[] = { HOST_SM_RSS,	      HOST_SM_PSS,
+				       HOST_SM_PSS_DIRTY,     HOST_SM_SHARED_CLEAN,
+				       HOST_SM_SHARED_DIRTY,  HOST_SM_PRIVATE_CLEAN,
+				       HOST_SM_PRIVATE_DIRTY, HOST_SM_REFERENCED,
+				       HOST_SM_ANONYMOUS };
+	struct mm *mm = mm_of(n);
+	struct host_smap *h = NULL;
+	uint64_t kb[HOST_SM_N], sum[HOST_SM_N] = { 0 }, pss_anon = 0, pss_file = 0, pss_shmem = 0;
+	uint64_t lo = 0, hi = 0;
+	long nh, i = 0;
+	struct vma *v;
+	size_t k;
+
+	if (!mm)
+		return 0;
+	if (!current || !procfs_may_access(current, proc_of(n)))
+		return -EACCES;
+	nh = host_proc_smaps(platform->mm_host_pid(mm->pf), &h);
+	if (nh < 0)
+		nh = 0;
+	list_for_each_entry(v, &mm->vmas, link)
+	{
+		if (v->flags & VMA_STUB)
+			continue;
+		smaps_sum(h, nh, &i, v->start, v->end, kb);
+		if (!lo)
+			lo = v->start;
+		hi = v->end;
+		for (k = 0; k < HOST_SM_N; k++)
+			sum[k] += kb[k];
+		/* Pss_Anon: a range's Pss in the share its anonymous pages
+		 * have of its resident ones (exact when every page is mapped
+		 * as often: copies written in a private file mapping count). */
+		if ((v->file && is_tmpfs(v->file->inode)) ||
+		    (!v->file && (v->flags & VMA_SHARED))) {
+			pss_shmem += kb[HOST_SM_PSS];
+		} else {
+			uint64_t a = kb[HOST_SM_RSS] ? kb[HOST_SM_PSS] * kb[HOST_SM_ANONYMOUS] /
+							       kb[HOST_SM_RSS]
+						     : 0;
+
+			pss_anon += a;
+			pss_file += kb[HOST_SM_PSS] - a;
+		}
+		if (rollup)
+			continue;
+		maps_line(b, v);
+		smaps_kb(b, "Size", (v->end - v->start) >> 10);
+		smaps_kb(b, "KernelPageSize", 4);
+		smaps_kb(b, "MMUPageSize", 4);
+		for (k = 0; k < sizeof(per_vma) / sizeof(per_vma[0]); k++)
+			smaps_kb(b, host_smap_name(per_vma[k]), kb[per_vma[k]]);
+		smaps_kb(b, "KSM", 0);
+		smaps_kb(b, "LazyFree", kb[HOST_SM_LAZYFREE]);
+		smaps_kb(b, "AnonHugePages", kb[HOST_SM_ANONHUGE]);
+		smaps_kb(b, "ShmemPmdMapped", 0);
+		smaps_kb(b, "FilePmdMapped", 0);
+		smaps_kb(b, "Shared_Hugetlb", 0);
+		smaps_kb(b, "Private_Hugetlb", 0);
+		smaps_kb(b, "Swap", kb[HOST_SM_SWAP]);
+		smaps_kb(b, "SwapPss", kb[HOST_SM_SWAPPSS]);
+		smaps_kb(b, "Locked", kb[HOST_SM_LOCKED]);
+		sb_printf(b, "%-16s%8d\n", "THPeligible:", 0);
+		smaps_vmflags(b, v);
+	}
+	free(h);
+	if (!rollup)
+		return 0;
+	k = b->len;
+	sb_printf(b, "%08llx-%08llx ---p 00000000 00:00 0 ", (unsigned long long)lo,
+		  (unsigned long long)hi);
+	while (b->len - k < 72 && !b->oom)
+		sb_put(b, " ", 1);
+	sb_printf(b, " [rollup]\n");
+	smaps_kb(b, "Rss", sum[HOST_SM_RSS]);
+	smaps_kb(b, "Pss", sum[HOST_SM_PSS]);
+	smaps_kb(b, "Pss_Dirty", sum[HOST_SM_PSS_DIRTY]);
+	smaps_kb(b, "Pss_Anon", pss_anon);
+	smaps_kb(b, "Pss_File", pss_file);
+	smaps_kb(b, "Pss_Shmem", pss_shmem);
+	for (k = 3; k < sizeof(per_vma) / sizeof(per_vma[0]); k++)
+		smaps_kb(b, host_smap_name(per_vma[k]), sum[per_vma[k]]);
+	smaps_kb(b, "KSM", 0);
+	smaps_kb(b, "LazyFree", sum[HOST_SM_LAZYFREE]);
+	smaps_kb(b, "AnonHugePages", sum[HOST_SM_ANONHUGE]);
+	smaps_kb(b, "ShmemPmdMapped", 0);
+	smaps_kb(b, "FilePmdMapped", 0);
+	smaps_kb(b, "Shared_Hugetlb", 0);
+	smaps_kb(b, "Private_Hugetlb", 0);
+	smaps_kb(b, "Swap", sum[HOST_SM_SWAP]);
+	smaps_kb(b, "SwapPss", sum[HOST_SM_SWAPPSS]);
+	smaps_kb(b, "Locked", sum[HOST_SM_LOCKED]);
+	return 0;
+}
+
+static int gen_smaps(const struct pnode *n, struct sbuf *b)
+{
+	return gen_smaps_any(n, b, false);
+}
+
+static int gen_smaps_rollup(const struct pnode *n, struct sbuf *b)
+{
+	return gen_smaps_any(n, b, true);
 }
 
 /* Mounts as the process sees them: those under its root. */
@@ -769,6 +946,8 @@ enum {
 	I_OOM_SCORE_ADJ,
 	I_WCHAN,
 	I_AUXV,
+	I_SMAPS,
+	I_SMAPS_ROLLUP,
 };
 
 const struct pentry procfs_pid_children[] = {
@@ -786,6 +965,8 @@ const struct pentry procfs_pid_children[] = {
 	{ .name = "statm", .id = I_STATM, .mode = FILE_R, .gen = gen_statm },
 	{ .name = "status", .id = I_STATUS, .mode = FILE_R, .gen = gen_status },
 	{ .name = "maps", .id = I_MAPS, .mode = FILE_R, .gen = gen_maps },
+	{ .name = "smaps", .id = I_SMAPS, .mode = FILE_R, .gen = gen_smaps },
+	{ .name = "smaps_rollup", .id = I_SMAPS_ROLLUP, .mode = FILE_R, .gen = gen_smaps_rollup },
 	{ .name = "mounts", .id = I_MOUNTS, .mode = FILE_R, .gen = gen_mounts },
 	{ .name = "mountinfo", .id = I_MOUNTINFO, .mode = FILE_R, .gen = gen_mountinfo },
 	{ .name = "limits", .id = I_LIMITS, .mode = FILE_R, .gen = gen_limits },
