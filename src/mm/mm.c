@@ -11,6 +11,7 @@
 #include "vfs/file.h"
 #include "kernel/log.h"
 #include "kernel/sched.h"
+#include "kernel/task.h"
 #include "host/host.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/mman.h"
@@ -141,10 +142,51 @@ static void sample_track(struct mm *mm, bool on)
 		ktimer_cancel(&sample_timer);
 }
 
+/* Linux's is_data_mapping: private, writable, not a stack. */
+static bool is_data(unsigned flags, int prot)
+{
+	return (prot & LINUX_PROT_WRITE) &&
+	       !(flags & (VMA_SHARED | VMA_STACK | VMA_GROWSDOWN | VMA_STUB));
+}
+
+/* Linux's may_expand_vm: may mm map npages more pages of a mapping with
+ * flags and prot under the calling process's RLIMIT_AS and RLIMIT_DATA
+ * (as Linux reads current's: exec builds the new address space under the
+ * caller's limits too)? */
+static bool may_expand(const struct mm *mm, unsigned flags, int prot, uint64_t npages)
+{
+	uint64_t as, data;
+
+	if (!current || !current->proc)
+		return true;
+	as = current->proc->rlim[LINUX_RLIMIT_AS].rlim_cur >> PAGE_SHIFT;
+	data = current->proc->rlim[LINUX_RLIMIT_DATA].rlim_cur >> PAGE_SHIFT;
+	if (mm->total_vm + npages > as)
+		return false;
+	return !is_data(flags, prot) || mm->data_vm + npages <= data;
+}
+
+/* Pages of the VMAs in [start, end) (the stub's are never in a range). */
+static uint64_t range_pages(struct mm *mm, uaddr_t start, uaddr_t end)
+{
+	uint64_t sum = 0;
+	struct vma *v;
+
+	list_for_each_entry(v, &mm->vmas, link)
+	{
+		if (v->start >= end)
+			break;
+		if (v->end <= start || (v->flags & VMA_STUB))
+			continue;
+		sum += (v->end < end ? v->end : end) - (v->start > start ? v->start : start);
+	}
+	return sum >> PAGE_SHIFT;
+}
+
 /* Brings mm->committed and the instance's count in line with the VMAs. */
 static void mm_recount(struct mm *mm)
 {
-	uint64_t sum = 0, noreserve = 0;
+	uint64_t sum = 0, noreserve = 0, total = 0, data = 0;
 	struct vma *v;
 
 	list_for_each_entry(v, &mm->vmas, link)
@@ -152,7 +194,14 @@ static void mm_recount(struct mm *mm)
 		sum += vma_committed(v);
 		if (v->flags & VMA_NORESERVE)
 			noreserve += v->end - v->start;
+		if (v->flags & VMA_STUB)
+			continue;
+		total += v->end - v->start;
+		if (is_data(v->flags, v->prot))
+			data += v->end - v->start;
 	}
+	mm->total_vm = total >> PAGE_SHIFT;
+	mm->data_vm = data >> PAGE_SHIFT;
 	mem_account((int64_t)sum - (int64_t)mm->committed);
 	mm->committed = sum;
 	mm->noreserve = noreserve;
@@ -558,6 +607,9 @@ static int do_map(struct mm *mm, uaddr_t addr, size_t len, int prot, unsigned vf
 	}
 	if (mm->nvmas >= max_map_count)
 		return -ENOMEM;
+	/* RLIMIT_AS, RLIMIT_DATA: the pages it adds to what is there. */
+	if (!may_expand(mm, vflags, prot, (len >> PAGE_SHIFT) - range_pages(mm, addr, addr + len)))
+		return -ENOMEM;
 	/* Over --memory: ENOMEM before anything changes. */
 	if (!commit_fits(mm, addr, addr + len,
 			 ((vflags & (VMA_SHARED | VMA_NORESERVE)) ? 0
@@ -623,6 +675,23 @@ int mm_unmap(struct mm *mm, uaddr_t addr, size_t len)
 
 static int do_protect(struct mm *mm, uaddr_t addr, size_t len, int prot);
 
+/* Pages of [start, end) that are not data now and would be with prot. */
+static uint64_t data_turning(struct mm *mm, uaddr_t start, uaddr_t end, int prot)
+{
+	uint64_t sum = 0;
+	struct vma *v;
+
+	list_for_each_entry(v, &mm->vmas, link)
+	{
+		if (v->start >= end)
+			break;
+		if (v->end <= start || is_data(v->flags, v->prot) || !is_data(v->flags, prot))
+			continue;
+		sum += (v->end < end ? v->end : end) - (v->start > start ? v->start : start);
+	}
+	return sum >> PAGE_SHIFT;
+}
+
 int mm_protect(struct mm *mm, uaddr_t addr, size_t len, int prot)
 {
 	int ret = do_protect(mm, addr, len, prot);
@@ -661,6 +730,9 @@ static int do_protect(struct mm *mm, uaddr_t addr, size_t len, int prot)
 	/* Differs from Linux: a private mapping made read-only stops counting
 	 * (Linux keeps VM_ACCOUNT once set). */
 	if (!commit_fits(mm, addr, end, want))
+		return -ENOMEM;
+	/* What becomes data must fit RLIMIT_DATA (Linux's mprotect_fixup). */
+	if (!may_expand(mm, 0, prot, data_turning(mm, addr, end, prot)))
 		return -ENOMEM;
 	/* The vDSO is the host's special mapping: the host says whether it
 	 * may change (a sealed one may not), at once. */
@@ -721,8 +793,10 @@ int mm_grow_stack(struct mm *mm, uaddr_t addr)
 	if (start < floor)
 		return -EFAULT;
 	lowest = v->start > floor + STACK_CHUNK ? v->start - STACK_CHUNK : floor;
-	if (start > lowest)
-		start = lowest;
+	if (lowest < start &&
+	    mm_map(mm, lowest, v->start - lowest, v->prot, v->flags & ~VMA_ANON, NULL, 0) == 0)
+		return 0;
+	/* Without the chunk (RLIMIT_AS may leave room for the page only). */
 	return mm_map(mm, start, v->start - start, v->prot, v->flags & ~VMA_ANON, NULL, 0);
 }
 
@@ -902,6 +976,11 @@ static long do_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len
 	/* The vDSO's parts never grow (Linux: VM_DONTEXPAND). */
 	if (new_len > old_len && (v->flags & (VMA_VDSO | VMA_VVAR | VMA_VVAR_VCLOCK)))
 		return -EFAULT;
+	/* RLIMIT_AS and RLIMIT_DATA (Linux's vma_to_resize). Differs from
+	 * Linux: what a fixed target replaces is not taken off first. */
+	if (new_len > old_len &&
+	    !may_expand(mm, v->flags, v->prot, (new_len - old_len) >> PAGE_SHIFT))
+		return -ENOMEM;
 	/* Growing committed memory (checked as if nothing at a fixed target
 	 * were committed before). */
 	if (vma_committed(v) && new_len > old_len && !mem_fits(new_len - old_len))

@@ -14,6 +14,7 @@
 typedef uint64_t uaddr_t; /* a guest address: never a C pointer */
 
 #define PAGE_SIZE	4096UL
+#define PAGE_SHIFT	12
 #define PAGE_MASK	(~(PAGE_SIZE - 1))
 #define PAGE_ALIGN(x)	(((x) + PAGE_SIZE - 1) & PAGE_MASK)
 #define PAGE_ALIGNED(x) (((x) & (PAGE_SIZE - 1)) == 0)
@@ -93,6 +94,10 @@ struct mm {
 	 * the last sample found past committed. */
 	uint64_t noreserve, resident;
 	struct list_head sample_link;
+	/* Pages mapped, and of them private writable ones that are not a
+	 * stack (Linux's total_vm and data_vm): RLIMIT_AS and RLIMIT_DATA
+	 * bound them. Recounted with committed. */
+	uint64_t total_vm, data_vm;
 	/* mlockall(MCL_FUTURE): the VMA_LOCK_MASK bits new mappings and the
 	 * heap take (Linux's def_flags); not kept by fork or exec. */
 	unsigned def_lock;

@@ -280,6 +280,11 @@ long sys_brk(struct task *t, const struct sysargs *a)
 	new_end = PAGE_ALIGN(want);
 	if (new_end < want || new_end > TASK_SIZE)
 		return (long)mm->brk;
+	/* Linux's check_data_rlimit: the heap and the data segment. */
+	if (t->proc->rlim[LINUX_RLIMIT_DATA].rlim_cur != LINUX_RLIM_INFINITY &&
+	    (want - mm->start_brk) + (mm->end_data - mm->start_data) >
+		    t->proc->rlim[LINUX_RLIMIT_DATA].rlim_cur)
+		return (long)mm->brk;
 	if (new_end < old_end) {
 		if (mm_unmap(mm, new_end, old_end - new_end) < 0)
 			return (long)mm->brk;
