@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kernel/task.h"
+#include "kernel/ptimer.h"
 #include "kernel/seccomp.h"
 #include "kernel/run.h"
 #include "kernel/log.h"
@@ -98,6 +99,35 @@ static int check_flags(struct task *t, const struct clone_req *r)
 	return 0;
 }
 
+struct nproc_count {
+	uint32_t uid;
+	uint64_t n;
+};
+
+static void nproc_cb(struct process *p, void *arg)
+{
+	struct nproc_count *c = arg;
+
+	if (p->cred.uid == c->uid)
+		c->n += (uint64_t)p->nthreads;
+}
+
+/* RLIMIT_NPROC: the threads of every process whose real uid is the
+ * caller's, as Linux counts them per user; root, CAP_SYS_RESOURCE and
+ * CAP_SYS_ADMIN go past it (Linux's copy_process). */
+static bool nproc_exceeded(struct task *t)
+{
+	const struct cred *c = &t->proc->cred;
+	uint64_t max = t->proc->rlim[LINUX_RLIMIT_NPROC].rlim_cur;
+	struct nproc_count count = { c->uid, 0 };
+
+	if (max == LINUX_RLIM_INFINITY || c->uid == 0 || capable(c, CAP_SYS_RESOURCE) ||
+	    capable(c, CAP_SYS_ADMIN))
+		return false;
+	for_each_process(nproc_cb, &count);
+	return count.n >= max;
+}
+
 static long do_clone(struct task *t, const struct clone_req *r)
 {
 	uint64_t f = r->flags;
@@ -108,7 +138,7 @@ static long do_clone(struct task *t, const struct clone_req *r)
 	ret = check_flags(t, r);
 	if (ret < 0)
 		return ret;
-	if (tasks_limit_reached())
+	if (tasks_limit_reached() || nproc_exceeded(t))
 		return -EAGAIN;
 	tid = pid_alloc();
 	if (tid < 0)
@@ -215,6 +245,10 @@ static long do_clone(struct task *t, const struct clone_req *r)
 		t->vfork_done = false;
 	}
 	sched_add(c);
+	/* A new process goes on with its parent's RLIMIT_CPU. */
+	if (!(f & LINUX_CLONE_THREAD) &&
+	    c->proc->rlim[LINUX_RLIMIT_CPU].rlim_cur != LINUX_RLIM_INFINITY)
+		cputimer_poll_start(c->proc);
 	if (f & LINUX_CLONE_VFORK) {
 		/* Killable, as Linux's wait_for_vfork_done: a parent killed
 		 * (SIGKILL, exit_group, an exec by another of its threads)

@@ -133,6 +133,36 @@ static void it_cpu_set(struct process *p, int i, int64_t value_ns, int64_t inter
 	cputimer_poll_start(p);
 }
 
+/* RLIMIT_CPU (seconds of user and system time), as Linux's
+ * check_process_timers: at the hard limit SIGKILL; at the soft limit
+ * SIGXCPU, and the soft limit grows by a second so that the next comes a
+ * second later. True while a limit is set. */
+static bool rlimit_cpu_check(struct process *p)
+{
+	struct linux_rlimit *rl = &p->rlim[LINUX_RLIMIT_CPU];
+	struct linux_siginfo si;
+	int64_t now;
+
+	if (rl->rlim_cur == LINUX_RLIM_INFINITY)
+		return false;
+	now = it_cpu_now(p, 1);
+	if (rl->rlim_max != LINUX_RLIM_INFINITY && rl->rlim_max <= INT64_MAX / NSEC_PER_SEC &&
+	    now >= (int64_t)rl->rlim_max * NSEC_PER_SEC) {
+		process_kill(p, LINUX_SIGKILL);
+		return false;
+	}
+	if (rl->rlim_cur <= INT64_MAX / NSEC_PER_SEC &&
+	    now >= (int64_t)rl->rlim_cur * NSEC_PER_SEC) {
+		memset(&si, 0, sizeof(si));
+		si.si_signo = LINUX_SIGXCPU;
+		si.si_code = LINUX_SI_KERNEL;
+		send_signal_info(p, NULL, LINUX_SIGXCPU, &si);
+		if (rl->rlim_cur < rl->rlim_max)
+			rl->rlim_cur++;
+	}
+	return true;
+}
+
 bool itimer_cpu_check(struct process *p)
 {
 	static const int signo[2] = { LINUX_SIGVTALRM, LINUX_SIGPROF };
@@ -161,7 +191,7 @@ bool itimer_cpu_check(struct process *p)
 		}
 		armed |= p->it_cpu_expires[i] != 0;
 	}
-	return armed;
+	return rlimit_cpu_check(p) || armed;
 }
 
 long sys_getitimer(struct task *t, const struct sysargs *a)

@@ -287,6 +287,14 @@ static int check_rlimit(struct task *t, struct process *target, int res,
 	return 0;
 }
 
+/* A finite RLIMIT_CPU is watched from now on (Linux's update_rlimit_cpu). */
+static void set_rlimit(struct process *p, int res, const struct linux_rlimit *n)
+{
+	p->rlim[res] = *n;
+	if (res == LINUX_RLIMIT_CPU && n->rlim_cur != LINUX_RLIM_INFINITY)
+		cputimer_poll_start(p);
+}
+
 /* Linux's check_prlimit_permission: another process's limits need its
  * every uid and gid to be the caller's real ones, or CAP_SYS_RESOURCE. */
 static bool prlimit_may(struct task *t, struct process *p)
@@ -336,7 +344,7 @@ long sys_prlimit64(struct task *t, const struct sysargs *a)
 	if (uold && copy_to_user(t->mm, uold, &old, sizeof(old)) < 0)
 		return -EFAULT;
 	if (unew)
-		p->rlim[res] = n;
+		set_rlimit(p, res, &n);
 	return 0;
 }
 
@@ -361,7 +369,7 @@ long sys_setrlimit(struct task *t, const struct sysargs *a)
 		return -EFAULT;
 	ret = check_rlimit(t, t->proc, res, &n);
 	if (ret == 0)
-		t->proc->rlim[res] = n;
+		set_rlimit(t->proc, res, &n);
 	return ret;
 }
 
