@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "kernel/task.h"
+#include "kernel/coredump.h"
 #include "kernel/log.h"
 #include "kernel/ptimer.h"
 #include "syscalls/dispatch.h"
@@ -875,11 +876,8 @@ void handle_signals(struct task *t)
 				group_stop(t, sig);
 				continue;
 			}
-			/* Differs from Linux: no core file is written; the core
-			 * bit says one would have been (RLIMIT_CORE > 0, and
-			 * dumpable). */
-			if (sig_default_core(sig) &&
-			    t->proc->rlim[LINUX_RLIMIT_CORE].rlim_cur > 0 && !t->proc->nondumpable)
+			/* The core bit says a core file was written. */
+			if (sig_default_core(sig) && coredump(t, &info))
 				process_exit(t, sig | 0x80);
 			process_exit(t, sig);
 		}

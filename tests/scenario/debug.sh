@@ -184,5 +184,66 @@ else
 	echo "not ok $n - cannot build with -fsanitize=address"
 	failed=$((failed + 1))
 fi
+
+# Core files: a guest program that dies of SIGSEGV with RLIMIT_CORE set
+# leaves an ELF core that gdb (inside) reads back to the faulting frame and
+# its caller, the shell reports "(core dumped)"; core_pattern's specifiers
+# name it; RLIMIT_CORE 0 leaves none. (In a scenario: the native
+# kernel.core_pattern is the host's.)
+cat >"$out.c" <<'C'
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+static int depth(int n)
+{
+	volatile int *p = NULL;
+
+	return n ? depth(n - 1) + 1 : *p;
+}
+int main(void)
+{
+	char *m = malloc(64);
+
+	strcpy(m, "heap-marker-in-the-core");
+	if (write(-1, m, 1) != -1)
+		return 1;
+	return depth(3);
+}
+C
+if gcc -g -O0 -o "$out.bin" "$out.c" 2>/dev/null; then
+	got=$(timeout -k 5 120 "$SKAS" run -- /bin/bash -c "
+		d=\$(mktemp -d) && cd \$d && ulimit -c unlimited
+		$out.bin; echo status=\$?
+		ls
+		gdb -batch -ex bt $out.bin core 2>/dev/null | grep '^#[01] ' | sort -u | grep -o 'depth (n=[0-9])'
+		ls \$d >/dev/null
+		grep -c heap-marker-in-the-core core
+		readelf -h core | grep -o 'CORE (Core file)'
+		echo \$d/'core.%e.%p.%s' >/proc/sys/kernel/core_pattern
+		cd /; $out.bin; ls \$d | grep -c '^core\.skas-gdb\.[A-Za-z0-9]*\.[0-9]*\.11$'
+		rm -f \$d/core*; ulimit -c 0; $out.bin; ls \$d | wc -l
+		(echo '|/bin/false' >/proc/sys/kernel/core_pattern) 2>/dev/null || echo pipe refused" 2>&1 |
+		grep -v 'Segmentation fault')
+	n=$((n + 1))
+	if [ "$got" = "status=139
+core
+depth (n=0)
+depth (n=1)
+1
+CORE (Core file)
+1
+0
+pipe refused" ]; then
+		echo "ok $n - a core file: gdb reads it back; core_pattern names it; RLIMIT_CORE 0: none"
+	else
+		echo "not ok $n - a core file: gdb reads it back; core_pattern names it; RLIMIT_CORE 0: none"
+		echo "$got" | sed 's/^/# /' | head -20
+		failed=$((failed + 1))
+	fi
+else
+	n=$((n + 1))
+	echo "not ok $n - cannot build the crashing program"
+	failed=$((failed + 1))
+fi
 echo "$((n - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -11,6 +11,7 @@
 #include "mm/commit.h"
 #include "fs/procfs/internal.h"
 #include "kernel/task.h"
+#include "kernel/coredump.h"
 #include "kernel/uts.h"
 #include "host/host.h"
 #include "ipc/ipc.h"
@@ -514,6 +515,21 @@ static long put_max_map_count(const struct pnode *n, const char *buf, size_t len
 	return (long)len;
 }
 
+static int gen_core_pattern(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "%s\n", coredump_pattern());
+	return 0;
+}
+
+static long put_core_pattern(const struct pnode *n, const char *buf, size_t len)
+{
+	int ret = coredump_set_pattern(buf, len);
+
+	(void)n;
+	return ret < 0 ? ret : (long)len;
+}
+
 static int gen_overcommit(const struct pnode *n, struct sbuf *b)
 {
 	(void)n;
@@ -588,6 +604,7 @@ enum {
 	G_CAP_LAST_CAP,
 	G_SYS_VM,
 	G_OVERCOMMIT,
+	G_CORE_PATTERN,
 	G_MAX_MAP_COUNT,
 	G_SYS_FS,
 	G_NR_OPEN,
@@ -644,6 +661,11 @@ static const struct pentry sys_kernel_random[] = {
 
 static const struct pentry sys_kernel[] = {
 	{ .name = "cap_last_cap", .id = G_CAP_LAST_CAP, .mode = FILE_R, .gen = gen_cap_last_cap },
+	{ .name = "core_pattern",
+	  .id = G_CORE_PATTERN,
+	  .mode = FILE_W,
+	  .gen = gen_core_pattern,
+	  .put = put_core_pattern },
 	{ .name = "domainname",
 	  .id = G_DOMAINNAME,
 	  .mode = FILE_W,
