@@ -503,6 +503,21 @@ static void smaps_sum(const struct host_smap *h, long nh, long *i, uint64_t star
 	}
 }
 
+/* The counts from KSM to Locked, the same in smaps and smaps_rollup. */
+static void smaps_tail(struct sbuf *b, const uint64_t *kb)
+{
+	smaps_kb(b, "KSM", 0);
+	smaps_kb(b, "LazyFree", kb[HOST_SM_LAZYFREE]);
+	smaps_kb(b, "AnonHugePages", kb[HOST_SM_ANONHUGE]);
+	smaps_kb(b, "ShmemPmdMapped", 0);
+	smaps_kb(b, "FilePmdMapped", 0);
+	smaps_kb(b, "Shared_Hugetlb", 0);
+	smaps_kb(b, "Private_Hugetlb", 0);
+	smaps_kb(b, "Swap", kb[HOST_SM_SWAP]);
+	smaps_kb(b, "SwapPss", kb[HOST_SM_SWAPPSS]);
+	smaps_kb(b, "Locked", kb[HOST_SM_LOCKED]);
+}
+
 /* VmFlags: the ones skas's VMAs carry. */
 static void smaps_vmflags(struct sbuf *b, const struct vma *v)
 {
@@ -590,16 +605,7 @@ static int gen_smaps_any(const struct pnode *n, struct sbuf *b, bool rollup)
 		smaps_kb(b, "MMUPageSize", 4);
 		for (k = 0; k < sizeof(per_vma) / sizeof(per_vma[0]); k++)
 			smaps_kb(b, host_smap_name(per_vma[k]), kb[per_vma[k]]);
-		smaps_kb(b, "KSM", 0);
-		smaps_kb(b, "LazyFree", kb[HOST_SM_LAZYFREE]);
-		smaps_kb(b, "AnonHugePages", kb[HOST_SM_ANONHUGE]);
-		smaps_kb(b, "ShmemPmdMapped", 0);
-		smaps_kb(b, "FilePmdMapped", 0);
-		smaps_kb(b, "Shared_Hugetlb", 0);
-		smaps_kb(b, "Private_Hugetlb", 0);
-		smaps_kb(b, "Swap", kb[HOST_SM_SWAP]);
-		smaps_kb(b, "SwapPss", kb[HOST_SM_SWAPPSS]);
-		smaps_kb(b, "Locked", kb[HOST_SM_LOCKED]);
+		smaps_tail(b, kb);
 		sb_printf(b, "%-16s%8d\n", "THPeligible:", 0);
 		smaps_vmflags(b, v);
 	}
@@ -620,16 +626,7 @@ static int gen_smaps_any(const struct pnode *n, struct sbuf *b, bool rollup)
 	smaps_kb(b, "Pss_Shmem", pss_shmem);
 	for (k = 3; k < sizeof(per_vma) / sizeof(per_vma[0]); k++)
 		smaps_kb(b, host_smap_name(per_vma[k]), sum[per_vma[k]]);
-	smaps_kb(b, "KSM", 0);
-	smaps_kb(b, "LazyFree", sum[HOST_SM_LAZYFREE]);
-	smaps_kb(b, "AnonHugePages", sum[HOST_SM_ANONHUGE]);
-	smaps_kb(b, "ShmemPmdMapped", 0);
-	smaps_kb(b, "FilePmdMapped", 0);
-	smaps_kb(b, "Shared_Hugetlb", 0);
-	smaps_kb(b, "Private_Hugetlb", 0);
-	smaps_kb(b, "Swap", sum[HOST_SM_SWAP]);
-	smaps_kb(b, "SwapPss", sum[HOST_SM_SWAPPSS]);
-	smaps_kb(b, "Locked", sum[HOST_SM_LOCKED]);
+	smaps_tail(b, sum);
 	return 0;
 }
 
