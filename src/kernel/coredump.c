@@ -147,7 +147,7 @@ static void core_name(struct task *t, int sig, char *buf, size_t size)
 	struct process *p = t->proc;
 	const char *s;
 	size_t o = 0;
-	char tmp[64];
+	char tmp[64], *c;
 
 	for (s = pattern; *s && o + 1 < size; s++) {
 		const char *add = tmp;
@@ -181,27 +181,29 @@ static void core_name(struct task *t, int sig, char *buf, size_t size)
 			snprintf(tmp, sizeof(tmp), "%lld", (long long)vfs_now().tv_sec);
 			break;
 		case 'h':
-			add = uts_name(false);
+			snprintf(tmp, sizeof(tmp), "%s", uts_name(false));
 			break;
 		case 'e':
-			add = t->comm;
+			snprintf(tmp, sizeof(tmp), "%s", t->comm);
 			break;
 		case 'E': {
 			char *path = p->pid && t->mm && t->mm->exe.dentry && t->fs
 					     ? path_name(&t->mm->exe, &t->fs->root)
 					     : NULL;
-			char *c;
 
 			snprintf(tmp, sizeof(tmp), "%s", path ? path : "");
-			for (c = tmp; *c; c++)
-				if (*c == '/')
-					*c = '!';
 			free(path);
 			break;
 		}
 		default: /* unknown: dropped, as Linux */
 			add = "";
 		}
+		/* %h, %e and %E name one file: a '/' in them is '!' (Linux's
+		 * cn_esc_printf). */
+		if (*s == 'h' || *s == 'e' || *s == 'E')
+			for (c = tmp; *c; c++)
+				if (*c == '/')
+					*c = '!';
 		while (*add && o + 1 < size)
 			buf[o++] = *add++;
 	}
