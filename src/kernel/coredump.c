@@ -61,10 +61,18 @@ const char *coredump_pattern(void)
 
 int coredump_set_pattern(const char *s, size_t len)
 {
-	while (len && (s[len - 1] == '\n' || s[len - 1] == 0))
+	const char *nul = memchr(s, 0, len);
+
+	/* proc_dostring: up to a NUL, at most CORENAME_MAX - 1 characters
+	 * (the rest dropped), one trailing newline off. */
+	if (nul)
+		len = (size_t)(nul - s);
+	if (len > CORENAME_MAX - 1)
+		len = CORENAME_MAX - 1;
+	if (len && s[len - 1] == '\n')
 		len--;
-	if (len > CORENAME_MAX || (len && s[0] == '|') || memchr(s, 0, len))
-		return -EINVAL;
+	if (len && s[0] == '|')
+		return -EINVAL; /* no usermode helpers */
 	memcpy(pattern, s, len);
 	pattern[len] = 0;
 	return 0;
