@@ -105,6 +105,13 @@ static long set_resuid_priv(struct task *t, uint32_t r, uint32_t e, uint32_t s)
 	fix_caps(c, ou, oe, os, of);
 	if (c->euid != oe || c->fsuid != of)
 		ids_changed(t);
+	/* Linux's flag_nproc_exceeded: set*uid does not fail past
+	 * RLIMIT_NPROC (programs run as root do not check); the next execve
+	 * does. */
+	if (c->uid != ou)
+		t->proc->nproc_exceeded =
+			c->uid != 0 &&
+			nproc_count(c->uid) > t->proc->rlim[LINUX_RLIMIT_NPROC].rlim_cur;
 	return 0;
 }
 

@@ -58,6 +58,7 @@ static struct process *copy_process_struct(struct task *t, int pid, const struct
 	p->umask = me->umask;
 	p->personality = me->personality;
 	p->no_new_privs = me->no_new_privs;
+	p->nproc_exceeded = me->nproc_exceeded;
 	p->nondumpable = me->nondumpable;
 	memcpy(p->sigactions, me->sigactions, sizeof(p->sigactions));
 	p->exit_signal = r->exit_signal;
@@ -112,6 +113,14 @@ static void nproc_cb(struct process *p, void *arg)
 		c->n += (uint64_t)p->nthreads;
 }
 
+uint64_t nproc_count(uint32_t uid)
+{
+	struct nproc_count count = { uid, 0 };
+
+	for_each_process(nproc_cb, &count);
+	return count.n;
+}
+
 /* RLIMIT_NPROC: the threads of every process whose real uid is the
  * caller's, as Linux counts them per user; root, CAP_SYS_RESOURCE and
  * CAP_SYS_ADMIN go past it (Linux's copy_process). */
@@ -119,13 +128,11 @@ static bool nproc_exceeded(struct task *t)
 {
 	const struct cred *c = &t->proc->cred;
 	uint64_t max = t->proc->rlim[LINUX_RLIMIT_NPROC].rlim_cur;
-	struct nproc_count count = { c->uid, 0 };
 
 	if (max == LINUX_RLIM_INFINITY || c->uid == 0 || capable(c, CAP_SYS_RESOURCE) ||
 	    capable(c, CAP_SYS_ADMIN))
 		return false;
-	for_each_process(nproc_cb, &count);
-	return count.n >= max;
+	return nproc_count(c->uid) >= max;
 }
 
 static long do_clone(struct task *t, const struct clone_req *r)
@@ -245,6 +252,7 @@ static long do_clone(struct task *t, const struct clone_req *r)
 		t->vfork_done = false;
 	}
 	sched_add(c);
+	t->proc->nproc_exceeded = false; /* as Linux's copy_process */
 	/* A new process goes on with its parent's RLIMIT_CPU. */
 	if (!(f & LINUX_CLONE_THREAD) &&
 	    c->proc->rlim[LINUX_RLIMIT_CPU].rlim_cur != LINUX_RLIM_INFINITY)

@@ -52,6 +52,9 @@ struct process {
 	bool did_exec;
 	bool subreaper;
 	bool no_new_privs;
+	/* A set*uid left the new user past RLIMIT_NPROC: execve is EAGAIN
+	 * while it still is (Linux's PF_NPROC_EXCEEDED). */
+	bool nproc_exceeded;
 	/* Linux's dumpable is not SUID_DUMP_USER: set when euid, egid, fsuid
 	 * or fsgid changes, by PR_SET_DUMPABLE 0, and at an exec with euid !=
 	 * uid or egid != gid (cleared at other execs). /proc/PID is then
@@ -227,6 +230,9 @@ void pid_free(int pid);
 /* Moves p to another process group and session (setpgid, setsid). */
 void process_set_pgrp(struct process *p, int pgid, int sid);
 bool tasks_limit_reached(void);
+/* The threads of the processes whose real uid is uid (RLIMIT_NPROC's
+ * count). */
+uint64_t nproc_count(uint32_t uid);
 void task_register(struct task *t);
 /* execve by a non-leader thread: it becomes the leader, with tid == pid. */
 void task_take_tid(struct task *t, int tid);

@@ -506,6 +506,14 @@ static long do_execveat(struct task *t, int dirfd, uaddr_t upath, uaddr_t uargv,
 		free(rd);
 		return ret;
 	}
+	/* A set*uid past RLIMIT_NPROC fails here while the user still is
+	 * past it (Linux's PF_NPROC_EXCEEDED); below it, no longer. */
+	if (t->proc->nproc_exceeded &&
+	    nproc_count(t->proc->cred.uid) > t->proc->rlim[LINUX_RLIMIT_NPROC].rlim_cur) {
+		free(rd);
+		return -EAGAIN;
+	}
+	t->proc->nproc_exceeded = false;
 	/* The file before argv and envp, as Linux 6.8 on (alloc_bprm opens
 	 * it): a missing or non-executable file's error comes first. */
 	ret = vfs_open_exec(t, dirfd, path, atflags, &file);
