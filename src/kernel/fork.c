@@ -19,6 +19,7 @@
 #include "kernel/cred.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
+#include "abi/linux/ptrace.h"
 
 #define CSIGNAL 0xff
 #define CLONE_NS_FLAGS                                                                         \
@@ -102,7 +103,7 @@ static long do_clone(struct task *t, const struct clone_req *r)
 	uint64_t f = r->flags;
 	struct task *c;
 	struct pf_regs regs;
-	int tid, ret;
+	int tid, ret, event;
 
 	ret = check_flags(t, r);
 	if (ret < 0)
@@ -118,6 +119,7 @@ static long do_clone(struct task *t, const struct clone_req *r)
 	c->tid = tid;
 	c->state = TASK_SLEEPING;
 	list_init(&c->run_link);
+	ptrace_task_init(c);
 	if (f & LINUX_CLONE_THREAD) {
 		c->proc = t->proc;
 	} else {
@@ -212,7 +214,12 @@ static long do_clone(struct task *t, const struct clone_req *r)
 		c->vfork_parent = t;
 		t->vfork_done = false;
 	}
+	/* A tracer that asked for this event traces the child too. */
+	event = ptrace_clone_event(f, r->exit_signal);
+	ptrace_clone_attach(t, c, event);
 	sched_add(c);
+	/* The parent's event stop: the child may run (and exit) meanwhile. */
+	ptrace_event(t, event, (uint64_t)tid);
 	if (f & LINUX_CLONE_VFORK) {
 		/* Killable, as Linux's wait_for_vfork_done: a parent killed
 		 * (SIGKILL, exit_group, an exec by another of its threads)
@@ -226,6 +233,8 @@ static long do_clone(struct task *t, const struct clone_req *r)
 		}
 		if (!t->vfork_done)
 			c->vfork_parent = NULL;
+		else
+			ptrace_event(t, LINUX_PTRACE_EVENT_VFORK_DONE, (uint64_t)tid);
 	}
 	return tid;
 fail:

@@ -11,6 +11,7 @@
 #include "kernel/sched.h"
 #include "kernel/cred.h"
 #include "kernel/cputime.h"
+#include "kernel/ptrace.h"
 #include "platform/platform.h"
 #include "abi/linux/types.h"
 #include "abi/linux/signal.h"
@@ -186,6 +187,7 @@ struct task {
 	 * sys_sched_setaffinity). Inherited by clone. */
 	bool affinity_set;
 	uint64_t affinity[TASK_CPUS_MAX / 64];
+	struct ptrace_state pt; /* kernel/ptrace.c */
 };
 
 struct init_config {
@@ -265,6 +267,9 @@ void send_sig_self(int sig);
 /* SIGPIPE so: a write to a pipe or socket that no one reads any more
  * (EPIPE). */
 void send_sigpipe(void);
+/* Adds sig to t's own pending set, nothing else (no stop or continue
+ * side effect, no wakeup): a new task's first signal. */
+void signal_queue_thread(struct task *t, int sig, const struct linux_siginfo *info);
 /* A synchronous fault: delivered to t even if blocked or ignored. */
 void force_signal(struct task *t, int sig, int code, uint64_t addr);
 /* t's FPU, SSE and AVX state back to their initial values (a handler's

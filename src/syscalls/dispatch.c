@@ -68,6 +68,12 @@ void syscall_enter(struct task *t)
 		platform->set_result(t->thread, -ENOSYS);
 		return;
 	}
+	/* A guest tracer's syscall-entry stop may change or skip the call
+	 * (then rax is what it left there). */
+	if (t->pt.sys_trace && !ptrace_syscall_entry(t, &nr, &a)) {
+		ptrace_syscall_exit(t);
+		return;
+	}
 	if (strace_on)
 		strace_enter(t, nr, &a);
 	if (nr >= 0 && nr < NR_SYSCALLS && table[nr].fn)
@@ -76,14 +82,17 @@ void syscall_enter(struct task *t)
 		ret = nosys(t, nr);
 	if (strace_on)
 		strace_exit(t, nr, &a, ret);
-	if (t->no_result)
+	if (t->no_result) {
+		ptrace_syscall_exit(t);
 		return;
+	}
 	/* An interrupted call: handle_signals restarts it or makes it EINTR. */
 	if (ret <= -ERESTARTSYS && ret >= -ERESTART_RESTARTBLOCK && ret != -ENOIOCTLCMD) {
 		t->restart_ret = ret;
 		ret = -EINTR;
 	}
 	platform->set_result(t->thread, ret);
+	ptrace_syscall_exit(t);
 }
 
 const char *syscall_name(int nr)

@@ -55,6 +55,8 @@ static char state_of(const struct pnode *n)
 	 * stopped job as sleeping). */
 	if (t->stop_parked)
 		return 'T';
+	if (t->pt.stopped)
+		return 't';
 	switch (t->state) {
 	case TASK_SLEEPING:
 		return 'S';
@@ -74,6 +76,8 @@ static const char *state_name(char c)
 		return "S (sleeping)";
 	case 'T':
 		return "T (stopped)";
+	case 't':
+		return "t (tracing stop)";
 	case 'Z':
 		return "Z (zombie)";
 	default:
@@ -288,8 +292,8 @@ static int gen_status(const struct pnode *n, struct sbuf *b)
 			sb_put(b, s, 1);
 	}
 	sb_printf(b, "\nUmask:\t%04o\nState:\t%s\n", p->umask, state_name(state_of(n)));
-	sb_printf(b, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n", p->pid,
-		  n->tid ? n->tid : p->pid, p->parent ? p->parent->pid : 0);
+	sb_printf(b, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t%d\n", p->pid,
+		  n->tid ? n->tid : p->pid, p->parent ? p->parent->pid : 0, ptrace_tracer_pid(t));
 	sb_printf(b, "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\n", c->uid, c->euid, c->suid,
 		  c->fsuid, c->gid, c->egid, c->sgid, c->fsgid);
 	sb_printf(b, "FDSize:\t%d\nGroups:\t", t && t->files && t->files->max ? t->files->max : 64);
