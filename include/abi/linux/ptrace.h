@@ -82,10 +82,11 @@ struct linux_ptrace_syscall_info {
 };
 _Static_assert(offsetof(struct linux_ptrace_syscall_info, entry) == 24, "syscall_info");
 
-/* struct user (sys/user.h): the regs (27 words), then u_fpvalid... up to
- * u_debugreg at 848, 8 of them; 912 bytes in all. */
+/* The kernel's struct user (asm/user_64.h): the regs (27 words), then
+ * u_fpvalid... up to u_debugreg at 848, 8 of them, error_code and
+ * fault_address; 928 bytes (glibc's sys/user.h stops at 912). */
 #define LINUX_USER_REGS_SIZE	216
 #define LINUX_USER_DEBUGREG_OFF 848
-#define LINUX_USER_SIZE		912
+#define LINUX_USER_SIZE		928
 
 #endif
