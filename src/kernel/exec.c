@@ -798,9 +798,11 @@ int exec_switch(struct task *t, struct mm *mm, struct pf_thread *th, const struc
 	r.cs = 0x33;
 	r.ss = 0x2b;
 	/* The same host thread: its FPU starts afresh, where the platform
-	 * can with the registers (no host call of its own). */
+	 * can with the registers (no host call of its own). Not for a
+	 * traced task: its tracer must see the new program's registers at
+	 * the exec stop, not the stub's start of them. */
 	ret = -EOPNOTSUPP;
-	if (th == t->thread && platform->exec_regs)
+	if (th == t->thread && platform->exec_regs && !t->pt.tracer)
 		ret = platform->exec_regs(th, &r);
 	fpu_done = ret == 0;
 	if (ret == -EOPNOTSUPP)

@@ -29,9 +29,9 @@ enum ptrace_why {
 #define EVENTMSG_SYSCALL_ENTRY 1
 #define EVENTMSG_SYSCALL_EXIT  2
 #define SIGBIT(sig)	       (1ULL << ((sig)-1))
-/* x86-64 eflags a tracer may change (Linux's FLAG_MASK), without TF:
- * single-stepping is not implemented. */
-#define EFLAGS_USER 0x54cd5UL
+/* x86-64 eflags a tracer may change (Linux's FLAG_MASK), TF included. */
+#define EFLAGS_USER 0x54dd5UL
+#define EFLAGS_TF   0x100UL
 #define USER_CS	    0x33
 #define USER_DS	    0x2b
 
@@ -62,7 +62,7 @@ static void pt_unlink(struct task *c, int sig)
 	list_init(&c->pt.link);
 	c->pt.tracer = NULL;
 	c->pt.opts = 0;
-	c->pt.seized = c->pt.sys_trace = c->pt.trap_pending = false;
+	c->pt.seized = c->pt.sys_trace = c->pt.trap_pending = c->pt.step = false;
 	c->pt.listening = false;
 	if (c->pt.stopped) {
 		c->pt.resume_sig = sig;
@@ -241,7 +241,16 @@ bool ptrace_syscall_entry(struct task *t, int *nr, struct sysargs *a)
 
 void ptrace_syscall_exit(struct task *t)
 {
-	if (!t->pt.tracer || !t->pt.sys_trace || t->killed)
+	if (!t->pt.tracer || t->killed)
+		return;
+	/* Stepping over a syscall instruction: a SIGTRAP once it is done
+	 * instead of the exit stop, as Linux's user_single_step_report (the
+	 * host's TF trap would come an instruction later). */
+	if (t->pt.step) {
+		force_signal(t, LINUX_SIGTRAP, LINUX_TRAP_BRKPT, t->ev.ip);
+		return;
+	}
+	if (!t->pt.sys_trace)
 		return;
 	t->pt.msg = EVENTMSG_SYSCALL_EXIT;
 	inject(t, trap_stop(t, syscall_code(t), PT_SYSCALL_EXIT));
@@ -254,6 +263,25 @@ void ptrace_event(struct task *t, int event, uint64_t msg)
 		return;
 	t->pt.msg = msg;
 	trap_stop(t, LINUX_SIGTRAP | (event << 8), PT_EVENT);
+}
+
+void ptrace_step_prepare(struct task *t)
+{
+	bool want = t->pt.step && t->pt.tracer;
+	struct pf_regs r;
+
+	/* Looked at each time while stepping: a sigreturn or a signal
+	 * frame may have put other flags there. */
+	if (!t->thread || platform->get_regs(t->thread, &r) < 0)
+		return;
+	t->pt.tf_set = want;
+	if (want == !!(r.eflags & EFLAGS_TF))
+		return;
+	if (want)
+		r.eflags |= EFLAGS_TF;
+	else
+		r.eflags &= ~EFLAGS_TF;
+	platform->set_regs(t->thread, &r);
 }
 
 int ptrace_clone_event(uint64_t clone_flags, int exit_signal)
@@ -291,6 +319,7 @@ void ptrace_exec(struct task *t, int old_tid)
 
 	if (!t->pt.tracer)
 		return;
+	t->pt.tf_set = false; /* the new registers have no TF */
 	if (t->pt.opts & LINUX_PTRACE_O_TRACEEXEC) {
 		ptrace_event(t, LINUX_PTRACE_EVENT_EXEC, (uint64_t)old_tid);
 		return;
@@ -504,17 +533,21 @@ static long pt_resume(struct task *c, long request, uint64_t data)
 	if (data > LINUX_NSIG)
 		return -EIO;
 	c->pt.sys_trace = request == LINUX_PTRACE_SYSCALL;
+	c->pt.step = request == LINUX_PTRACE_SINGLESTEP;
 	c->pt.resume_sig = (int)data;
 	c->pt.stopped = false;
 	sched_wake(c);
 	return 0;
 }
 
-/* The tracee's registers as the tracer sees them. */
+/* The tracee's registers as the tracer sees them: without the TF the
+ * kernel set for a step (Linux's TIF_FORCED_TF). */
 static int pt_getregs(struct task *c, struct pf_regs *r)
 {
 	if (!c->thread || platform->get_regs(c->thread, r) < 0)
 		return -ESRCH;
+	if (c->pt.tf_set)
+		r->eflags &= ~EFLAGS_TF;
 	return 0;
 }
 
@@ -534,8 +567,16 @@ static int pt_setregs(struct task *c, const struct pf_regs *in)
 	r.cs = old.cs, r.ss = old.ss;
 	r.ds = old.ds, r.es = old.es, r.fs = old.fs, r.gs = old.gs;
 	r.eflags = (old.eflags & ~EFLAGS_USER) | (r.eflags & EFLAGS_USER);
+	/* A TF the tracer sets is its own: no longer the step's to clear;
+	 * one it leaves out while stepping is set again at the resume. */
+	if (c->pt.tf_set && (r.eflags & EFLAGS_TF))
+		c->pt.tf_set = false;
+	else if (c->pt.tf_set)
+		r.eflags |= EFLAGS_TF;
 	return platform->set_regs(c->thread, &r) < 0 ? -ESRCH : 0;
 }
+
+#define DEBUGREG_END (LINUX_USER_DEBUGREG_OFF + 64)
 
 static long pt_peekuser(struct task *t, struct task *c, uint64_t off, uaddr_t data)
 {
@@ -548,20 +589,29 @@ static long pt_peekuser(struct task *t, struct task *c, uint64_t off, uaddr_t da
 		if (pt_getregs(c, &r) < 0)
 			return -ESRCH;
 		memcpy(&v, (char *)&r + off, 8);
+	} else if (off >= LINUX_USER_DEBUGREG_OFF && off < DEBUGREG_END) {
+		v = c->pt.debugreg[(off - LINUX_USER_DEBUGREG_OFF) / 8];
 	}
 	return copy_to_user(t->mm, data, &v, 8) < 0 ? -EFAULT : 0;
 }
 
-/* Differs from Linux: the debug registers read as 0 and cannot be set
- * (EIO), the rest of struct user past the registers is ignored. */
+/* Differs from Linux: no hardware breakpoint. The debug registers are
+ * kept as written (a debugger clears them in a new child), but enabling
+ * one in DR7 (its L/G bits) is EIO, as are addresses past user space;
+ * the rest of struct user past the registers is ignored. */
 static long pt_pokeuser(struct task *c, uint64_t off, uint64_t v)
 {
 	struct pf_regs r;
+	int dr = (int)(off - LINUX_USER_DEBUGREG_OFF) / 8;
 
 	if ((off & 7) || off >= LINUX_USER_SIZE)
 		return -EIO;
-	if (off >= LINUX_USER_DEBUGREG_OFF)
-		return -EIO;
+	if (off >= LINUX_USER_DEBUGREG_OFF && off < DEBUGREG_END) {
+		if ((dr < 4 && v >= TASK_SIZE) || dr == 4 || dr == 5 || (dr == 7 && (v & 0xff)))
+			return -EIO;
+		c->pt.debugreg[dr] = v;
+		return 0;
+	}
 	if (off >= LINUX_USER_REGS_SIZE)
 		return 0;
 	if (pt_getregs(c, &r) < 0)
@@ -725,6 +775,7 @@ static long pt_stopped_request(struct task *t, struct task *c, long req, uint64_
 		return pt_pokeuser(c, addr, data);
 	case LINUX_PTRACE_CONT:
 	case LINUX_PTRACE_SYSCALL:
+	case LINUX_PTRACE_SINGLESTEP:
 		return pt_resume(c, req, data);
 	case LINUX_PTRACE_DETACH:
 		if (data > LINUX_NSIG)
@@ -771,7 +822,7 @@ static long pt_stopped_request(struct task *t, struct task *c, long req, uint64_
 		return pt_syscall_info(t, c, addr, data);
 	default:
 		/* Not implemented (EIO, as Linux for an unknown request):
-		 * PTRACE_SINGLESTEP, SYSEMU, SYSEMU_SINGLESTEP, the 32-bit
+		 * PTRACE_SYSEMU, SYSEMU_SINGLESTEP, SINGLEBLOCK, the 32-bit
 		 * GETFPXREGS/SETFPXREGS, PEEKSIGINFO, GETSIGMASK/SETSIGMASK,
 		 * SECCOMP_GET_FILTER/METADATA, GET_THREAD_AREA/SET_THREAD_AREA,
 		 * ARCH_PRCTL, GET_RSEQ_CONFIGURATION,

@@ -23,18 +23,21 @@ struct ptrace_state {
 	struct list_head exits;	  /* struct ptrace_exit: deaths to report */
 	unsigned opts;		  /* PTRACE_O_* */
 	bool seized;
-	bool stopped;	   /* sleeps in a ptrace stop */
-	bool reported;	   /* wait has reported the stop */
-	bool sys_trace;	   /* PTRACE_SYSCALL: stop at syscall entry and exit */
-	bool trap_pending; /* PTRACE_INTERRUPT, a seize of a stopped task */
-	bool listening;	   /* PTRACE_LISTEN: stays in the group stop */
-	bool group_done;   /* took its trap for the current group stop */
-	bool has_si;	   /* si is the stop's siginfo (GETSIGINFO) */
-	int group_sig;	   /* the signal of the current group stop */
-	int code;	   /* the stop's wait code: sig | event << 8 */
-	int why;	   /* enum ptrace_why */
-	int resume_sig;	   /* the data of the request that resumed it */
-	uint64_t msg;	   /* PTRACE_GETEVENTMSG */
+	bool stopped;	      /* sleeps in a ptrace stop */
+	bool reported;	      /* wait has reported the stop */
+	bool sys_trace;	      /* PTRACE_SYSCALL: stop at syscall entry and exit */
+	bool step;	      /* PTRACE_SINGLESTEP */
+	bool tf_set;	      /* the kernel set TF in its eflags for step */
+	bool trap_pending;    /* PTRACE_INTERRUPT, a seize of a stopped task */
+	bool listening;	      /* PTRACE_LISTEN: stays in the group stop */
+	bool group_done;      /* took its trap for the current group stop */
+	bool has_si;	      /* si is the stop's siginfo (GETSIGINFO) */
+	int group_sig;	      /* the signal of the current group stop */
+	int code;	      /* the stop's wait code: sig | event << 8 */
+	int why;	      /* enum ptrace_why */
+	int resume_sig;	      /* the data of the request that resumed it */
+	uint64_t msg;	      /* PTRACE_GETEVENTMSG */
+	uint64_t debugreg[8]; /* kept, never armed (POKEUSER) */
 	struct linux_siginfo si;
 };
 
@@ -49,6 +52,9 @@ bool ptrace_group_trap(struct task *t);
  * (from the registers the tracer set); false: skip the call. */
 bool ptrace_syscall_entry(struct task *t, int *nr, struct sysargs *a);
 void ptrace_syscall_exit(struct task *t);
+/* Before t returns to the guest: TF on while single-stepping, off after
+ * (a trap of the CPU's comes as SIGTRAP, TRAP_TRACE). */
+void ptrace_step_prepare(struct task *t);
 /* PTRACE_EVENT_* stops, if the tracer asked for the event. */
 void ptrace_event(struct task *t, int event, uint64_t msg);
 /* clone: child is traced too when the parent's tracer asked for the

@@ -83,7 +83,8 @@ void syscall_enter(struct task *t)
 	if (strace_on)
 		strace_exit(t, nr, &a, ret);
 	if (t->no_result) {
-		ptrace_syscall_exit(t);
+		if (t->pt.tracer)
+			ptrace_syscall_exit(t);
 		return;
 	}
 	/* An interrupted call: handle_signals restarts it or makes it EINTR. */
@@ -92,7 +93,8 @@ void syscall_enter(struct task *t)
 		ret = -EINTR;
 	}
 	platform->set_result(t->thread, ret);
-	ptrace_syscall_exit(t);
+	if (t->pt.tracer)
+		ptrace_syscall_exit(t);
 }
 
 const char *syscall_name(int nr)
