@@ -392,6 +392,8 @@ static int build_stack(struct task *t, struct mm *mm, struct strv *argv, struct 
 	aux(a, LINUX_AUXV_RANDOM, rand_addr);
 	aux(a, LINUX_AUXV_EXECFN, execfn_addr);
 	aux(a, LINUX_AUXV_NULL, 0);
+	memcpy(mm->saved_auxv, a->v, a->n * sizeof(uint64_t));
+	mm->nauxv = a->n;
 	items = 1 + (argv->n + 1) + (envp->n + 1) + a->n;
 	sp = (p - items * 8) & ~15UL;
 	img_size = top - sp;

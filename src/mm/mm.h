@@ -77,6 +77,10 @@ struct mm {
 	uaddr_t start_brk, brk;
 	uaddr_t start_code, end_code, start_data, end_data;
 	uaddr_t arg_start, arg_end, env_start, env_end;
+	/* The auxiliary vector exec gave (/proc/PID/auxv, as Linux's
+	 * saved_auxv: what the guest does to its copy does not show). */
+	uint64_t saved_auxv[64];
+	int nauxv;	 /* words in saved_auxv, AT_NULL's pair included */
 	struct path exe; /* the executable (/proc/PID/exe), a reference */
 	/* Private writable bytes, counted against --memory (mm/commit.h);
 	 * recounted after every change to the VMAs. */

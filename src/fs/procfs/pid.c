@@ -388,6 +388,19 @@ static int gen_environ(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
+/* The auxiliary vector (a debugger finds a PIE's load address by its
+ * AT_ENTRY): readable with ptrace access, as environ. */
+static int gen_auxv(const struct pnode *n, struct sbuf *b)
+{
+	struct mm *mm = mm_of(n);
+
+	if (!current || !procfs_may_access(current, proc_of(n)))
+		return -EACCES;
+	if (mm)
+		sb_put(b, mm->saved_auxv, mm->nauxv * sizeof(uint64_t));
+	return 0;
+}
+
 static int gen_comm(const struct pnode *n, struct sbuf *b)
 {
 	sb_printf(b, "%s\n", comm_of(n));
@@ -751,6 +764,7 @@ enum {
 	I_ROOT,
 	I_EXE,
 	I_ENVIRON,
+	I_AUXV,
 	I_CMDLINE,
 	I_COMM,
 	I_STAT,
@@ -774,6 +788,7 @@ const struct pentry procfs_pid_children[] = {
 	{ .name = "root", .id = I_ROOT, .mode = LINK, .link = link_root },
 	{ .name = "exe", .id = I_EXE, .mode = LINK, .link = link_exe },
 	{ .name = "environ", .id = I_ENVIRON, .mode = FILE_P, .gen = gen_environ },
+	{ .name = "auxv", .id = I_AUXV, .mode = FILE_P, .gen = gen_auxv },
 	{ .name = "cmdline", .id = I_CMDLINE, .mode = FILE_R, .gen = gen_cmdline },
 	{ .name = "comm", .id = I_COMM, .mode = FILE_W, .gen = gen_comm },
 	{ .name = "stat", .id = I_STAT, .mode = FILE_R, .gen = gen_stat },
