@@ -237,10 +237,13 @@ void signal_flush_process(struct process *p)
 	sigpending_discard(&sp, ~0ULL);
 }
 
+/* A traced thread its tracer let run on from its group-stop trap (as
+ * Linux, it runs while the group stays stopped) is not interrupted by the
+ * stop: its sleeps would end at once, for ever. */
 bool signal_pending(struct task *t)
 {
-	return t->killed || t->proc->stopped || t->pt.trap_pending ||
-	       ((t->pending | t->proc->pending) & ~t->sigmask);
+	return t->killed || (t->proc->stopped && !(t->pt.tracer && t->pt.group_done)) ||
+	       t->pt.trap_pending || ((t->pending | t->proc->pending) & ~t->sigmask);
 }
 
 /* Is the signal thrown away at once? Ignored, or ignored by default, and

@@ -10,8 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/user.h>
 #include <sys/wait.h>
 
 static int n;
@@ -250,6 +254,52 @@ static void test_group_stop(void)
 	      "the tracee runs on");
 }
 
+/* Let run from its group-stop trap, the tracee runs while its group stays
+ * stopped, and a call of its sleeps as ever: one entry and one exit stop
+ * for its read (skas interrupted the sleep for ever: the read restarted
+ * again and again, each time with its stops). */
+static void test_run_in_group_stop(void)
+{
+	struct timespec ts = { 0, 100000000 };
+	int st, p[2];
+	long ret = 0;
+	pid_t pid;
+	char c;
+
+	if (pipe(p) < 0)
+		return;
+	pid = fork();
+	if (pid == 0) {
+		ptrace(PTRACE_TRACEME, 0, 0, 0);
+		raise(SIGSTOP);
+		_exit(read(p[0], &c, 1) == 1 ? 0 : 1);
+	}
+	waitpid(pid, &st, 0);
+	ptrace(PTRACE_CONT, pid, 0, SIGSTOP);
+	waitpid(pid, &st, 0);
+	check(WIFSTOPPED(st) && WSTOPSIG(st) == SIGSTOP, "the group stop's trap");
+	ptrace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD);
+	/* to read's entry (raise's return first) */
+	do {
+		ptrace(PTRACE_SYSCALL, pid, 0, 0);
+		waitpid(pid, &st, 0);
+	} while (WIFSTOPPED(st) &&
+		 ptrace(PTRACE_PEEKUSER, pid, offsetof(struct user_regs_struct, orig_rax), 0) !=
+			 SYS_read);
+	ptrace(PTRACE_SYSCALL, pid, 0, 0);
+	nanosleep(&ts, NULL); /* time for a wrongly woken read to come back */
+	check(write(p[1], "x", 1) == 1, "wake it");
+	/* the next stop: read's exit with its byte (a wrongly woken read
+	 * would have stopped at its exit with -EINTR, then again and again) */
+	if (waitpid(pid, &st, 0) == pid && WIFSTOPPED(st))
+		ret = ptrace(PTRACE_PEEKUSER, pid, offsetof(struct user_regs_struct, rax), 0);
+	check(ret == 1, "its read slept: its exit stop has the byte");
+	ptrace(PTRACE_CONT, pid, 0, 0);
+	check(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0, "and it exits");
+	close(p[0]);
+	close(p[1]);
+}
+
 static void test_kill(void)
 {
 	int st;
@@ -363,6 +413,7 @@ int main(void)
 	test_attach();
 	test_seize();
 	test_group_stop();
+	test_run_in_group_stop();
 	test_kill();
 	test_sibling(0);
 	test_sibling(1);
