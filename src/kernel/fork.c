@@ -216,7 +216,7 @@ static long do_clone(struct task *t, const struct clone_req *r)
 	}
 	/* A tracer that asked for this event traces the child too. */
 	event = ptrace_clone_event(f, r->exit_signal);
-	ptrace_clone_attach(t, c, event);
+	ptrace_clone_attach(t, c, event, f & LINUX_CLONE_PTRACE);
 	sched_add(c);
 	/* The parent's event stop: the child may run (and exit) meanwhile. */
 	ptrace_event(t, event, (uint64_t)tid);

@@ -293,11 +293,13 @@ int ptrace_clone_event(uint64_t clone_flags, int exit_signal)
 	return exit_signal == LINUX_SIGCHLD ? LINUX_PTRACE_EVENT_FORK : LINUX_PTRACE_EVENT_CLONE;
 }
 
-void ptrace_clone_attach(struct task *parent, struct task *child, int event)
+void ptrace_clone_attach(struct task *parent, struct task *child, int event, bool clone_ptrace)
 {
 	struct linux_siginfo si;
 
-	if (!event || !parent->pt.tracer || !(parent->pt.opts & (1u << event)))
+	if (!parent->pt.tracer)
+		return;
+	if (!clone_ptrace && (!event || !(parent->pt.opts & (1u << event))))
 		return;
 	pt_link(child, parent->pt.tracer);
 	child->pt.opts = parent->pt.opts;
@@ -756,6 +758,53 @@ static long pt_regset(struct task *t, struct task *c, bool set, uint64_t type, u
 	return copy_to_user(t->mm, uiov + 8, &iov.len, 8) < 0 ? -EFAULT : 0;
 }
 
+/* GETSIGMASK/SETSIGMASK: the mask a sigsuspend will restore, if in one
+ * (Linux's saved_sigmask); addr is the set's size. */
+static long pt_sigmask(struct task *t, struct task *c, bool set, uint64_t size, uaddr_t data)
+{
+	uint64_t mask;
+
+	if (size != sizeof(mask))
+		return -EINVAL;
+	if (!set) {
+		mask = c->restore_sigmask ? c->saved_sigmask : c->sigmask;
+		return copy_to_user(t->mm, data, &mask, sizeof(mask)) < 0 ? -EFAULT : 0;
+	}
+	if (copy_from_user(t->mm, &mask, data, sizeof(mask)) < 0)
+		return -EFAULT;
+	c->sigmask = mask & ~(SIGBIT(LINUX_SIGKILL) | SIGBIT(LINUX_SIGSTOP));
+	c->restore_sigmask = false;
+	return 0;
+}
+
+/* PTRACE_ARCH_PRCTL: arch_prctl(code, addr) for the tracee, FS and GS
+ * bases only (the CPUID ones are EINVAL here). */
+static long pt_arch_prctl(struct task *t, struct task *c, uint64_t addr, uint64_t code)
+{
+	struct pf_regs r;
+	uint64_t v;
+
+	if (pt_getregs(c, &r) < 0)
+		return -ESRCH;
+	switch (code) {
+	case LINUX_ARCH_GET_FS:
+	case LINUX_ARCH_GET_GS:
+		v = code == LINUX_ARCH_GET_FS ? r.fs_base : r.gs_base;
+		return copy_to_user(t->mm, addr, &v, sizeof(v)) < 0 ? -EFAULT : 0;
+	case LINUX_ARCH_SET_FS:
+	case LINUX_ARCH_SET_GS:
+		if (addr >= TASK_SIZE)
+			return -EPERM;
+		if (code == LINUX_ARCH_SET_FS)
+			r.fs_base = addr;
+		else
+			r.gs_base = addr;
+		return platform->set_regs(c->thread, &r) < 0 ? -ESRCH : 0;
+	default:
+		return -EINVAL;
+	}
+}
+
 /* The requests that need a tracee stopped for us (ptrace_check_attach). */
 static long pt_stopped_request(struct task *t, struct task *c, long req, uint64_t addr,
 			       uint64_t data)
@@ -820,12 +869,17 @@ static long pt_stopped_request(struct task *t, struct task *c, long req, uint64_
 		return pt_resume(c, LINUX_PTRACE_CONT, 0);
 	case LINUX_PTRACE_GET_SYSCALL_INFO:
 		return pt_syscall_info(t, c, addr, data);
+	case LINUX_PTRACE_GETSIGMASK:
+	case LINUX_PTRACE_SETSIGMASK:
+		return pt_sigmask(t, c, req == LINUX_PTRACE_SETSIGMASK, addr, data);
+	case LINUX_PTRACE_ARCH_PRCTL:
+		return pt_arch_prctl(t, c, addr, data);
 	default:
 		/* Not implemented (EIO, as Linux for an unknown request):
 		 * PTRACE_SYSEMU, SYSEMU_SINGLESTEP, SINGLEBLOCK, the 32-bit
-		 * GETFPXREGS/SETFPXREGS, PEEKSIGINFO, GETSIGMASK/SETSIGMASK,
+		 * GETFPXREGS/SETFPXREGS, PEEKSIGINFO,
 		 * SECCOMP_GET_FILTER/METADATA, GET_THREAD_AREA/SET_THREAD_AREA,
-		 * ARCH_PRCTL, GET_RSEQ_CONFIGURATION,
+		 * GET_RSEQ_CONFIGURATION,
 		 * SET/GET_SYSCALL_USER_DISPATCH_CONFIG. */
 		return -EIO;
 	}

@@ -58,9 +58,10 @@ void ptrace_step_prepare(struct task *t);
 /* PTRACE_EVENT_* stops, if the tracer asked for the event. */
 void ptrace_event(struct task *t, int event, uint64_t msg);
 /* clone: child is traced too when the parent's tracer asked for the
- * event (strace -f); the parent then stops with the event. */
+ * event (strace -f), or by CLONE_PTRACE; the parent then stops with the
+ * event (if asked for). */
 int ptrace_clone_event(uint64_t clone_flags, int exit_signal);
-void ptrace_clone_attach(struct task *parent, struct task *child, int event);
+void ptrace_clone_attach(struct task *parent, struct task *child, int event, bool clone_ptrace);
 /* A successful exec: the EXEC event, or a SIGTRAP for an old-style tracee. */
 void ptrace_exec(struct task *t, int old_tid);
 /* The task ends with wait status: its tracees are let go and its tracer
