@@ -4,7 +4,6 @@
  * starting with a SIGSTOP stop, and the parent has no event stop). skas
  * had no ptrace. */
 #define _GNU_SOURCE
-#include <asm/prctl.h>
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
@@ -23,6 +22,9 @@
 #ifndef PTRACE_ARCH_PRCTL
 #define PTRACE_ARCH_PRCTL 30
 #endif
+/* asm/prctl.h's, which musl's build lacks */
+#define ARCH_SET_FS 0x1002
+#define ARCH_GET_FS 0x1003
 
 static int n;
 
