@@ -442,8 +442,7 @@ bool coredump(struct task *t, const struct linux_siginfo *info)
 	fill_prpsinfo(t, &pi);
 	note(&n, "CORE", NT_PRPSINFO, &pi, sizeof(pi));
 	note(&n, "CORE", NT_SIGINFO, info, sizeof(*info));
-	note(&n, "CORE", NT_AUXV, t->mm->saved_auxv,
-	     sizeof(t->mm->saved_auxv[0]) * (size_t)t->mm->saved_auxv_n);
+	note(&n, "CORE", NT_AUXV, t->mm->saved_auxv, (size_t)t->mm->nauxv * sizeof(uint64_t));
 	note_files(t, &n);
 	if (fpvalid) {
 		note(&n, "CORE", NT_PRFPREG, fpu, 512);

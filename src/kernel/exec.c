@@ -394,6 +394,8 @@ static int build_stack(struct task *t, struct mm *mm, struct strv *argv, struct 
 	aux(a, LINUX_AUXV_EXECFN, execfn_addr);
 	aux(a, LINUX_AUXV_PLATFORM, plat_addr);
 	aux(a, LINUX_AUXV_NULL, 0);
+	memcpy(mm->saved_auxv, a->v, a->n * sizeof(uint64_t));
+	mm->nauxv = a->n;
 	items = 1 + (argv->n + 1) + (envp->n + 1) + a->n;
 	sp = (p - items * 8) & ~15UL;
 	img_size = top - sp;
@@ -736,10 +738,6 @@ int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct f
 		ret = zero_bss(&pk, &interp_bin, ibias);
 	if (ret == 0)
 		ret = build_stack(t, mm, argv, envp, execfn, &a, &sp, &pk, &img);
-	if (ret == 0) {
-		memcpy(mm->saved_auxv, a.v, sizeof(a.v[0]) * (size_t)a.n);
-		mm->saved_auxv_n = a.n;
-	}
 	if (ret == 0)
 		ret = poke_user_flush(&pk);
 	free(img);
@@ -803,9 +801,11 @@ int exec_switch(struct task *t, struct mm *mm, struct pf_thread *th, const struc
 	r.cs = 0x33;
 	r.ss = 0x2b;
 	/* The same host thread: its FPU starts afresh, where the platform
-	 * can with the registers (no host call of its own). */
+	 * can with the registers (no host call of its own). Not for a
+	 * traced task: its tracer must see the new program's registers at
+	 * the exec stop, not the stub's start of them. */
 	ret = -EOPNOTSUPP;
-	if (th == t->thread && platform->exec_regs)
+	if (th == t->thread && platform->exec_regs && !t->pt.tracer)
 		ret = platform->exec_regs(th, &r);
 	fpu_done = ret == 0;
 	if (ret == -EOPNOTSUPP)

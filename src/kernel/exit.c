@@ -20,6 +20,7 @@
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
 #include "abi/linux/types.h"
+#include "abi/linux/ptrace.h"
 
 extern int init_status;
 
@@ -358,6 +359,7 @@ void task_exit(struct task *t, int code)
 	exit_robust_list(t);
 	clear_child_tid(t);
 	vfork_release(t);
+	ptrace_task_exit(t, p->exiting ? p->exit_code : code);
 	signal_flush_task(t);
 	if (p->nthreads > 1 || !cputime_task_exit_reap(t))
 		cputime_task_exit(t, p->nthreads == 1);
@@ -398,12 +400,14 @@ void process_exit(struct task *t, int wait_status)
 
 long sys_exit(struct task *t, const struct sysargs *a)
 {
+	ptrace_event(t, LINUX_PTRACE_EVENT_EXIT, (uint64_t)(sysarg_int(a, 0) & 0xff) << 8);
 	strace_noreturn(t, 60, a);
 	task_exit(t, (sysarg_int(a, 0) & 0xff) << 8);
 }
 
 long sys_exit_group(struct task *t, const struct sysargs *a)
 {
+	ptrace_event(t, LINUX_PTRACE_EVENT_EXIT, (uint64_t)(sysarg_int(a, 0) & 0xff) << 8);
 	strace_noreturn(t, 231, a);
 	process_exit(t, (sysarg_int(a, 0) & 0xff) << 8);
 }
@@ -522,6 +526,27 @@ static bool wait_event(struct process *c, int options, struct wait_result *res)
 	return false;
 }
 
+/* Stops and deaths of tracees (kernel/ptrace.c): 1 if one was reported. */
+static int wait_ptrace(struct task *t, int which, int id, int options, struct wait_result *res,
+		       bool *any)
+{
+	struct ptrace_wait pw;
+	int r = ptrace_wait(t, which, id, options, &pw);
+
+	if (r < 0)
+		return 0;
+	*any = true;
+	if (r == 0)
+		return 0;
+	memset(res, 0, sizeof(*res));
+	res->pid = pw.pid;
+	res->status = pw.status;
+	res->code = pw.code;
+	res->si_status = pw.si_status;
+	res->uid = pw.uid;
+	return 1;
+}
+
 static long do_wait(struct task *t, int which, int id, int options, struct wait_result *res)
 {
 	struct process *me = t->proc, *c;
@@ -531,14 +556,21 @@ static long do_wait(struct task *t, int which, int id, int options, struct wait_
 
 		list_for_each_entry(c, &me->children, sibling)
 		{
+			int opts = options;
+
 			if (!wait_matches(c, which, id, options, me))
 				continue;
 			any = true;
 			res->pid = c->pid;
 			res->uid = c->cred.uid;
-			if (wait_event(c, options, res))
+			/* A child we trace reports its ptrace stops instead. */
+			if (ptrace_traced_by(c, me))
+				opts &= ~LINUX_WSTOPPED;
+			if (wait_event(c, opts, res))
 				return res->pid;
 		}
+		if (wait_ptrace(t, which, id, options, res, &any))
+			return res->pid;
 		if (!any)
 			return -ECHILD;
 		if (options & LINUX_WNOHANG)

@@ -21,6 +21,7 @@
 #include "kernel/cred.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
+#include "abi/linux/ptrace.h"
 
 #define CSIGNAL 0xff
 #define CLONE_NS_FLAGS                                                                         \
@@ -140,7 +141,7 @@ static long do_clone(struct task *t, const struct clone_req *r)
 	uint64_t f = r->flags;
 	struct task *c;
 	struct pf_regs regs;
-	int tid, ret;
+	int tid, ret, event;
 
 	ret = check_flags(t, r);
 	if (ret < 0)
@@ -156,6 +157,7 @@ static long do_clone(struct task *t, const struct clone_req *r)
 	c->tid = tid;
 	c->state = TASK_SLEEPING;
 	list_init(&c->run_link);
+	ptrace_task_init(c);
 	if (f & LINUX_CLONE_THREAD) {
 		c->proc = t->proc;
 	} else {
@@ -251,12 +253,17 @@ static long do_clone(struct task *t, const struct clone_req *r)
 		c->vfork_parent = t;
 		t->vfork_done = false;
 	}
+	/* A tracer that asked for this event traces the child too. */
+	event = ptrace_clone_event(f, r->exit_signal);
+	ptrace_clone_attach(t, c, event, f & LINUX_CLONE_PTRACE);
 	sched_add(c);
 	t->proc->nproc_exceeded = false; /* as Linux's copy_process */
 	/* A new process goes on with its parent's RLIMIT_CPU. */
 	if (!(f & LINUX_CLONE_THREAD) &&
 	    c->proc->rlim[LINUX_RLIMIT_CPU].rlim_cur != LINUX_RLIM_INFINITY)
 		cputimer_poll_start(c->proc);
+	/* The parent's event stop: the child may run (and exit) meanwhile. */
+	ptrace_event(t, event, (uint64_t)tid);
 	if (f & LINUX_CLONE_VFORK) {
 		/* Killable, as Linux's wait_for_vfork_done: a parent killed
 		 * (SIGKILL, exit_group, an exec by another of its threads)
@@ -270,6 +277,8 @@ static long do_clone(struct task *t, const struct clone_req *r)
 		}
 		if (!t->vfork_done)
 			c->vfork_parent = NULL;
+		else
+			ptrace_event(t, LINUX_PTRACE_EVENT_VFORK_DONE, (uint64_t)tid);
 	}
 	return tid;
 fail:

@@ -11,11 +11,13 @@
 #include "kernel/task.h"
 #include "kernel/cred.h"
 #include "kernel/log.h"
+#include "kernel/ptrace.h"
 #include "mm/usercopy.h"
 #include "syscalls/dispatch.h"
 #include "platform/platform.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
+#include "abi/linux/ptrace.h"
 #include "abi/linux/seccomp.h"
 #include "abi/linux/signal.h"
 
@@ -367,7 +369,35 @@ static bool strict_allows(int nr, bool compat)
 	return false;
 }
 
-bool task_seccomp_allows(struct task *t, int nr, bool compat, long *ret)
+/* The registers a tracer sees at a seccomp stop, as at syscall entry
+ * (orig_rax the number, rax -ENOSYS); after it, the call it left: false
+ * if it skipped it (orig_rax -1; *ret is its rax). */
+static bool trace_stop(struct task *t, int *nr, uint64_t *args, uint32_t data, long *ret)
+{
+	struct pf_regs r;
+
+	if (platform->get_regs(t->thread, &r) == 0) {
+		r.orig_rax = (uint64_t)(int64_t)*nr;
+		r.rax = (uint64_t)-ENOSYS;
+		platform->set_regs(t->thread, &r);
+	}
+	ptrace_event(t, LINUX_PTRACE_EVENT_SECCOMP, data);
+	if (t->killed || platform->get_regs(t->thread, &r) < 0) {
+		*ret = -ENOSYS;
+		return false;
+	}
+	if ((int64_t)r.orig_rax < 0 || (int64_t)r.orig_rax > INT32_MAX) {
+		*ret = (long)r.rax;
+		return false;
+	}
+	*nr = (int)r.orig_rax;
+	args[0] = r.rdi, args[1] = r.rsi, args[2] = r.rdx;
+	args[3] = r.r10, args[4] = r.r8, args[5] = r.r9;
+	return true;
+}
+
+static bool filter_call(struct task *t, int *nr, uint64_t *args, bool compat, long *ret,
+			bool recheck)
 {
 	const struct seccomp_filter *match;
 	struct linux_seccomp_data d;
@@ -375,20 +405,11 @@ bool task_seccomp_allows(struct task *t, int nr, bool compat, long *ret)
 	uint32_t action, data;
 	int i;
 
-	if (t->seccomp_mode == LINUX_SECCOMP_MODE_DISABLED)
-		return true;
-	if (t->seccomp_mode == LINUX_SECCOMP_MODE_STRICT) {
-		if (strict_allows(nr, compat))
-			return true;
-		klog(LOG_INFO, "pid %d (%s): system call %d in seccomp strict mode: killed",
-		     t->proc->pid, t->comm, nr);
-		task_exit(t, LINUX_SIGKILL);
-	}
-	d.nr = nr;
+	d.nr = *nr;
 	d.arch = compat ? LINUX_AUDIT_ARCH_I386 : LINUX_AUDIT_ARCH_X86_64;
 	d.instruction_pointer = t->ev.ip;
 	for (i = 0; i < 6; i++)
-		d.args[i] = compat ? (uint32_t)t->ev.args[i] : t->ev.args[i];
+		d.args[i] = compat ? (uint32_t)args[i] : args[i];
 	action = run_filters(t, &d, &match);
 	data = action & LINUX_SECCOMP_RET_DATA;
 	switch (action & LINUX_SECCOMP_RET_ACTION_FULL) {
@@ -396,7 +417,7 @@ bool task_seccomp_allows(struct task *t, int nr, bool compat, long *ret)
 		return true;
 	case LINUX_SECCOMP_RET_LOG:
 		klog(LOG_INFO, "pid %d (%s): seccomp logs system call %d", t->proc->pid, t->comm,
-		     nr);
+		     *nr);
 		return true;
 	case LINUX_SECCOMP_RET_ERRNO:
 		*ret = -(long)(data > MAX_ERRNO ? MAX_ERRNO : data);
@@ -408,26 +429,50 @@ bool task_seccomp_allows(struct task *t, int nr, bool compat, long *ret)
 		si.si_errno = (int32_t)data;
 		si.si_code = LINUX_SYS_SECCOMP;
 		si.fields.sigsys.call_addr = t->ev.ip;
-		si.fields.sigsys.syscall = nr;
+		si.fields.sigsys.syscall = *nr;
 		si.fields.sigsys.arch = d.arch;
 		force_signal_info(t, &si);
-		*ret = nr;
+		*ret = *nr;
 		return false;
 	case LINUX_SECCOMP_RET_TRACE:
+		/* After the tracer's stop the call is filtered again, where
+		 * TRACE lets it go (Linux's recheck_after_trace). */
+		if (recheck)
+			return true;
+		if (!t->pt.tracer || !(t->pt.opts & LINUX_PTRACE_O_TRACESECCOMP)) {
+			*ret = -ENOSYS; /* no tracer asked for the event */
+			return false;
+		}
+		if (!trace_stop(t, nr, args, data, ret))
+			return false;
+		return filter_call(t, nr, args, compat, ret, true);
 	case LINUX_SECCOMP_RET_USER_NOTIF:
-		/* No tracer asked for PTRACE_EVENT_SECCOMP, no listener. */
-		*ret = -ENOSYS;
+		*ret = -ENOSYS; /* no listener */
 		return false;
 	case LINUX_SECCOMP_RET_KILL_THREAD:
 		if (match && match->log)
 			klog(LOG_INFO, "pid %d (%s): seccomp kills the thread at system call %d",
-			     t->proc->pid, t->comm, nr);
+			     t->proc->pid, t->comm, *nr);
 		task_exit(t, LINUX_SIGSYS);
 	default: /* KILL_PROCESS, and any unknown action */
 		klog(LOG_INFO, "pid %d (%s): seccomp kills the process at system call %d",
-		     t->proc->pid, t->comm, nr);
+		     t->proc->pid, t->comm, *nr);
 		process_exit(t, LINUX_SIGSYS);
 	}
+}
+
+bool task_seccomp_allows(struct task *t, int *nr, uint64_t *args, bool compat, long *ret)
+{
+	if (t->seccomp_mode == LINUX_SECCOMP_MODE_DISABLED)
+		return true;
+	if (t->seccomp_mode == LINUX_SECCOMP_MODE_STRICT) {
+		if (strict_allows(*nr, compat))
+			return true;
+		klog(LOG_INFO, "pid %d (%s): system call %d in seccomp strict mode: killed",
+		     t->proc->pid, t->comm, *nr);
+		task_exit(t, LINUX_SIGKILL);
+	}
+	return filter_call(t, nr, args, compat, ret, false);
 }
 
 static bool may_assign_mode(const struct task *t, int mode)

@@ -18,10 +18,12 @@ struct seccomp_filter;
 struct linux_sock_filter;
 struct linux_seccomp_data;
 
-/* A system call of t (arch: compat, the i386 ABI) about to run: true if it
- * may. False: *ret is what the guest gets instead (ERRNO, ENOSYS, or the
- * number back for TRAP, whose SIGSYS is queued). A kill does not return. */
-bool task_seccomp_allows(struct task *t, int nr, bool compat, long *ret);
+/* A system call of t (compat: the i386 ABI) about to run with args: true
+ * if it may (a tracer's PTRACE_EVENT_SECCOMP stop may have changed *nr and
+ * args). False: *ret is what the guest gets instead (ERRNO, ENOSYS, the
+ * number back for TRAP, whose SIGSYS is queued, or the rax a tracer left
+ * when it skipped the call). A kill does not return. */
+bool task_seccomp_allows(struct task *t, int *nr, uint64_t *args, bool compat, long *ret);
 /* prctl(PR_SET_SECCOMP, mode, filter). */
 long task_seccomp_prctl(struct task *t, unsigned long mode, uint64_t filter);
 /* clone: child runs under its creator's mode and filters. */

@@ -23,6 +23,7 @@
 #include "mm/usercopy.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/signal.h"
+#include "abi/linux/ptrace.h"
 
 #define SIGBIT(sig) (1ULL << ((sig)-1))
 #define UNBLOCKABLE (SIGBIT(LINUX_SIGKILL) | SIGBIT(LINUX_SIGSTOP))
@@ -237,9 +238,13 @@ void signal_flush_process(struct process *p)
 	sigpending_discard(&sp, ~0ULL);
 }
 
+/* A traced thread its tracer let run on from its group-stop trap (as
+ * Linux, it runs while the group stays stopped) is not interrupted by the
+ * stop: its sleeps would end at once, for ever. */
 bool signal_pending(struct task *t)
 {
-	return t->killed || t->proc->stopped || ((t->pending | t->proc->pending) & ~t->sigmask);
+	return t->killed || (t->proc->stopped && !(t->pt.tracer && t->pt.group_done)) ||
+	       t->pt.trap_pending || ((t->pending | t->proc->pending) & ~t->sigmask);
 }
 
 /* Is the signal thrown away at once? Ignored, or ignored by default, and
@@ -257,6 +262,9 @@ static bool sig_ignored(struct process *p, struct task *thread, int sig)
 		return p->pid == 1;
 	if (!t && !list_empty(&p->threads))
 		t = list_first_entry(&p->threads, struct task, thread_link);
+	/* A tracer sees every signal, ignored ones too (Linux's sig_ignored). */
+	if (t && t->pt.tracer)
+		return false;
 	if (t && (t->sigmask & SIGBIT(sig)))
 		return false;
 	if (sa->handler == LINUX_SIG_IGN)
@@ -333,6 +341,9 @@ static void group_stop(struct task *t, int sig)
 	p->continued = false;
 	list_for_each_entry(o, &p->threads, thread_link)
 	{
+		/* Traced threads each take a trap for it (ptrace.c). */
+		o->pt.group_done = false;
+		o->pt.group_sig = sig;
 		if (o != t)
 			task_kick(o);
 	}
@@ -349,7 +360,10 @@ void signal_stop_check(struct process *p)
 		return;
 	list_for_each_entry(o, &p->threads, thread_link)
 	{
-		if (!o->stop_parked && !o->killed && o->state != TASK_DEAD)
+		/* A tracee in a ptrace stop, or one its tracer let run
+		 * after its group-stop trap, counts as stopped. */
+		if (!o->stop_parked && !o->killed && o->state != TASK_DEAD && !o->pt.stopped &&
+		    !(o->pt.tracer && o->pt.group_done))
 			return;
 	}
 	p->stop_code = p->stop_sig;
@@ -357,10 +371,18 @@ void signal_stop_check(struct process *p)
 	notify_parent_cldstop(p, LINUX_CLD_STOPPED, p->stop_code);
 }
 
-/* A stopped task sleeps here until SIGCONT or SIGKILL. */
+/* A stopped task sleeps here until SIGCONT or SIGKILL. A traced one
+ * takes a ptrace trap instead, and runs on once its tracer says so
+ * (unless PTRACE_LISTEN keeps it in the group stop). */
 static void stop_park(struct task *t)
 {
-	while (t->proc->stopped && !t->killed) {
+	for (;;) {
+		if (t->killed)
+			break;
+		if (ptrace_group_trap(t))
+			continue;
+		if (!t->proc->stopped || (t->pt.tracer && !t->pt.listening))
+			break;
 		t->stop_parked = true;
 		signal_stop_check(t->proc);
 		t->state = TASK_SLEEPING;
@@ -383,7 +405,8 @@ static bool sig_fatal_now(struct process *p, struct task *thread, int sig)
 	struct task *t;
 
 	if (sa->handler != LINUX_SIG_DFL || sig_default_ignored(sig) || sig_default_stops(sig) ||
-	    sig_default_core(sig) || sig == LINUX_SIGCONT || p->stopped || p->pid == 1)
+	    sig_default_core(sig) || sig == LINUX_SIGCONT || p->stopped || p->pid == 1 ||
+	    ptrace_traced_by(p, NULL))
 		return false;
 	if (thread)
 		return !(thread->sigmask & SIGBIT(sig)) && !thread->killed;
@@ -536,6 +559,13 @@ void signal_from_host(int sig)
 	}
 	user_info(&si, NULL, sig, LINUX_SI_USER);
 	send_signal_info(p, NULL, sig, &si);
+}
+
+void signal_queue_thread(struct task *t, int sig, const struct linux_siginfo *info)
+{
+	struct sigpending sp = thread_pending(t);
+
+	sigpending_add(&sp, sig, info);
 }
 
 void force_signal_info(struct task *t, const struct linux_siginfo *si)
@@ -857,6 +887,12 @@ void handle_signals(struct task *t)
 		sig = signal_dequeue(t, ~t->sigmask, &info);
 		if (!sig)
 			break;
+		/* Signal-delivery stop: the tracer says what is delivered. */
+		if (t->pt.tracer) {
+			sig = ptrace_signal(t, sig, &info);
+			if (!sig)
+				continue;
+		}
 		sa = &t->proc->sigactions[sig - 1];
 		if (sa->handler == LINUX_SIG_IGN)
 			continue;
@@ -876,9 +912,11 @@ void handle_signals(struct task *t)
 				group_stop(t, sig);
 				continue;
 			}
-			/* The core bit says a core file was written. */
+			/* The core bit says a core file was written; a tracer
+			 * hears of the exit after the dump, as in Linux. */
 			if (sig_default_core(sig) && coredump(t, &info))
-				process_exit(t, sig | 0x80);
+				sig |= 0x80;
+			ptrace_event(t, LINUX_PTRACE_EVENT_EXIT, (uint64_t)sig);
 			process_exit(t, sig);
 		}
 		ka = *sa;

@@ -294,6 +294,7 @@ int task_start_init(const struct init_config *cfg)
 	t->state = TASK_SLEEPING;
 	t->timer_slack_ns = t->default_timer_slack_ns = 50000; /* Linux's init_task */
 	list_init(&t->run_link);
+	ptrace_task_init(t);
 	t->proc = process_new(1);
 	if (!t->proc) {
 		free(t);

@@ -11,6 +11,7 @@
 #include "kernel/sched.h"
 #include "kernel/cred.h"
 #include "kernel/cputime.h"
+#include "kernel/ptrace.h"
 #include "platform/platform.h"
 #include "abi/linux/types.h"
 #include "abi/linux/signal.h"
@@ -193,6 +194,7 @@ struct task {
 	 * mode the chain (a reference). Inherited by clone, kept by exec. */
 	int seccomp_mode;
 	struct seccomp_filter *seccomp;
+	struct ptrace_state pt; /* kernel/ptrace.c */
 };
 
 struct init_config {
@@ -275,6 +277,9 @@ void send_sig_self(int sig);
 /* SIGPIPE so: a write to a pipe or socket that no one reads any more
  * (EPIPE). */
 void send_sigpipe(void);
+/* Adds sig to t's own pending set, nothing else (no stop or continue
+ * side effect, no wakeup): a new task's first signal. */
+void signal_queue_thread(struct task *t, int sig, const struct linux_siginfo *info);
 /* A synchronous fault: delivered to t even if blocked or ignored. */
 void force_signal(struct task *t, int sig, int code, uint64_t addr);
 /* The same with a whole siginfo (seccomp's SIGSYS). */

@@ -81,11 +81,11 @@ struct mm {
 	uaddr_t start_brk, brk;
 	uaddr_t start_code, end_code, start_data, end_data;
 	uaddr_t arg_start, arg_end, env_start, env_end;
-	struct path exe; /* the executable (/proc/PID/exe), a reference */
-	/* The auxiliary vector exec gave (/proc/PID/auxv), pairs ending with
-	 * AT_NULL; saved_auxv_n words. */
+	/* The auxiliary vector exec gave (/proc/PID/auxv, as Linux's
+	 * saved_auxv: what the guest does to its copy does not show). */
 	uint64_t saved_auxv[64];
-	int saved_auxv_n;
+	int nauxv;	 /* words in saved_auxv, AT_NULL's pair included */
+	struct path exe; /* the executable (/proc/PID/exe), a reference */
 	/* Private writable bytes, counted against --memory (mm/commit.h);
 	 * recounted after every change to the VMAs. */
 	uint64_t committed;

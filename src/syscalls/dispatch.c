@@ -66,19 +66,27 @@ void syscall_enter(struct task *t)
 			     "(first caller: %s)",
 			     t->comm);
 		}
-		if (task_seccomp_allows(t, nr, true, &ret))
+		if (task_seccomp_allows(t, &nr, a.a, true, &ret))
 			ret = -ENOSYS;
 		platform->set_result(t->thread, ret);
+		return;
+	}
+	/* A guest tracer's syscall-entry stop may change or skip the call
+	 * (then rax is what it left there). */
+	if (t->pt.sys_trace && !ptrace_syscall_entry(t, &nr, &a)) {
+		ptrace_syscall_exit(t);
 		return;
 	}
 	if (strace_on)
 		strace_enter(t, nr, &a);
 	/* A guest's seccomp filter may stop the call: what it returns is the
 	 * result as it is (no restart code is turned into EINTR). */
-	if (!task_seccomp_allows(t, nr, false, &ret)) {
+	if (!task_seccomp_allows(t, &nr, a.a, false, &ret)) {
 		if (strace_on)
 			strace_exit(t, nr, &a, ret);
 		platform->set_result(t->thread, ret);
+		if (t->pt.tracer)
+			ptrace_syscall_exit(t);
 		return;
 	}
 	if (nr >= 0 && nr < NR_SYSCALLS && table[nr].fn)
@@ -87,14 +95,19 @@ void syscall_enter(struct task *t)
 		ret = nosys(t, nr);
 	if (strace_on)
 		strace_exit(t, nr, &a, ret);
-	if (t->no_result)
+	if (t->no_result) {
+		if (t->pt.tracer)
+			ptrace_syscall_exit(t);
 		return;
+	}
 	/* An interrupted call: handle_signals restarts it or makes it EINTR. */
 	if (ret <= -ERESTARTSYS && ret >= -ERESTART_RESTARTBLOCK && ret != -ENOIOCTLCMD) {
 		t->restart_ret = ret;
 		ret = -EINTR;
 	}
 	platform->set_result(t->thread, ret);
+	if (t->pt.tracer)
+		ptrace_syscall_exit(t);
 }
 
 const char *syscall_name(int nr)

@@ -484,6 +484,7 @@ static long do_execveat(struct task *t, int dirfd, uaddr_t upath, uaddr_t uargv,
 	struct mm *mm;
 	long ret;
 	bool loaded;
+	int old_tid = t->tid; /* PTRACE_EVENT_EXEC's message */
 
 	if (atflags & ~(LINUX_AT_EMPTY_PATH | LINUX_AT_SYMLINK_NOFOLLOW))
 		return -EINVAL;
@@ -570,6 +571,7 @@ static long do_execveat(struct task *t, int dirfd, uaddr_t upath, uaddr_t uargv,
 			nc.ngroups = t->proc->cred.ngroups;
 			cred_exec_commit(t, &nc);
 			vfork_release(t);
+			ptrace_exec(t, old_tid);
 		}
 	}
 	strv_free(&argv);

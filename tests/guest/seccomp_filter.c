@@ -18,6 +18,8 @@
 #include <ucontext.h>
 #include <unistd.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -560,6 +562,67 @@ static int nnp_case(void)
 	return status;
 }
 
+/* RET_TRACE with a tracer that asked for PTRACE_EVENT_SECCOMP: the call
+ * stops (event message the filter's data); the tracer may skip it with
+ * its own result, change it, or let it run (it is filtered again, where
+ * TRACE lets it go). */
+static int trace_child(void)
+{
+	pid_t me = getpid(), parent = getppid();
+
+	if (ptrace(PTRACE_TRACEME, 0, 0, 0) != 0)
+		return 10;
+	raise(SIGSTOP);
+	prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+	if (deny(SYS_getppid, SECCOMP_RET_TRACE | 0x42, 0) != 0)
+		return 11;
+	if (sc(SYS_getppid, 0, 0, 0) != 1234)
+		return 12; /* skipped, with the tracer's rax */
+	if (sc(SYS_getppid, 0, 0, 0) != me)
+		return 13; /* turned into getpid */
+	if (sc(SYS_getppid, 0, 0, 0) != parent)
+		return 14; /* let run */
+	return 0;
+}
+
+static int trace_case(void)
+{
+	struct user_regs_struct r;
+	unsigned long msg = 0;
+	int status, i;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(trace_child());
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status))
+		return 20;
+	if (ptrace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESECCOMP) != 0)
+		return 21;
+	ptrace(PTRACE_CONT, pid, 0, 0);
+	for (i = 0; i < 3; i++) {
+		if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status) ||
+		    status >> 8 != (SIGTRAP | (7 << 8)))
+			return 22 + i * 10;
+		if (ptrace(PTRACE_GETEVENTMSG, pid, 0, &msg) != 0 || msg != 0x42)
+			return 23 + i * 10;
+		if (ptrace(PTRACE_GETREGS, pid, 0, &r) != 0 || r.orig_rax != SYS_getppid ||
+		    (long)r.rax != -ENOSYS)
+			return 24 + i * 10;
+		if (i == 0) {
+			r.orig_rax = (unsigned long)-1;
+			r.rax = 1234;
+		} else if (i == 1) {
+			r.orig_rax = SYS_getpid;
+		}
+		if (ptrace(PTRACE_SETREGS, pid, 0, &r) != 0)
+			return 25 + i * 10;
+		ptrace(PTRACE_CONT, pid, 0, 0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return 60;
+	return WEXITSTATUS(status);
+}
+
 int main(int argc, char **argv)
 {
 	int st;
@@ -606,5 +669,10 @@ int main(int argc, char **argv)
 	check(exited(in_child(path_limit_case), 0),
 	      "at most 32768 instructions in a chain: ENOMEM");
 	check(exited(nnp_case(), 0), "without no_new_privs or CAP_SYS_ADMIN: EACCES");
+	st = trace_case();
+	if (st)
+		printf("# trace_case: %d\n", st);
+	check(st == 0,
+	      "RET_TRACE: PTRACE_EVENT_SECCOMP; the tracer skips, changes or lets the call");
 	return 0;
 }

@@ -59,6 +59,8 @@ static char state_of(const struct pnode *n)
 	 * stopped job as sleeping). */
 	if (t->stop_parked)
 		return 'T';
+	if (t->pt.stopped)
+		return 't';
 	switch (t->state) {
 	case TASK_SLEEPING:
 		return 'S';
@@ -78,6 +80,8 @@ static const char *state_name(char c)
 		return "S (sleeping)";
 	case 'T':
 		return "T (stopped)";
+	case 't':
+		return "t (tracing stop)";
 	case 'Z':
 		return "Z (zombie)";
 	default:
@@ -285,8 +289,8 @@ static int gen_status(const struct pnode *n, struct sbuf *b)
 			sb_put(b, s, 1);
 	}
 	sb_printf(b, "\nUmask:\t%04o\nState:\t%s\n", p->umask, state_name(state_of(n)));
-	sb_printf(b, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n", p->pid,
-		  n->tid ? n->tid : p->pid, p->parent ? p->parent->pid : 0);
+	sb_printf(b, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t%d\n", p->pid,
+		  n->tid ? n->tid : p->pid, p->parent ? p->parent->pid : 0, ptrace_tracer_pid(t));
 	sb_printf(b, "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\n", c->uid, c->euid, c->suid,
 		  c->fsuid, c->gid, c->egid, c->sgid, c->fsgid);
 	sb_printf(b, "FDSize:\t%d\nGroups:\t", t && t->files && t->files->max ? t->files->max : 64);
@@ -382,7 +386,9 @@ static int gen_environ(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
-/* /proc/PID/auxv: the words exec put on the stack (Linux's saved_auxv). */
+/* /proc/PID/auxv: the vector exec gave (Linux's saved_auxv; a debugger
+ * finds a PIE's load address by its AT_ENTRY): readable with ptrace
+ * access, as environ. */
 static int gen_auxv(const struct pnode *n, struct sbuf *b)
 {
 	struct mm *mm = mm_of(n);
@@ -390,7 +396,7 @@ static int gen_auxv(const struct pnode *n, struct sbuf *b)
 	if (!current || !procfs_may_access(current, proc_of(n)))
 		return -EACCES;
 	if (mm)
-		sb_put(b, mm->saved_auxv, sizeof(mm->saved_auxv[0]) * (size_t)mm->saved_auxv_n);
+		sb_put(b, mm->saved_auxv, mm->nauxv * sizeof(uint64_t));
 	return 0;
 }
 
@@ -929,6 +935,7 @@ enum {
 	I_ROOT,
 	I_EXE,
 	I_ENVIRON,
+	I_AUXV,
 	I_CMDLINE,
 	I_COMM,
 	I_STAT,
@@ -942,7 +949,6 @@ enum {
 	I_OOM_SCORE,
 	I_OOM_SCORE_ADJ,
 	I_WCHAN,
-	I_AUXV,
 	I_SMAPS,
 	I_SMAPS_ROLLUP,
 };

@@ -1,0 +1,82 @@
+/* kernel/ptrace.h: ptrace(2) between guest tasks: the kernel's own
+ * bookkeeping (a guest tracer never touches host ptrace). A traced task
+ * stops in the kernel (signal delivery, syscall entry and exit, events,
+ * group stops) and sleeps there until its tracer resumes it. */
+#ifndef KERNEL_PTRACE_H
+#define KERNEL_PTRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/list.h"
+#include "abi/linux/signal.h"
+
+struct task;
+struct process;
+struct sysargs;
+
+/* Per task; all zero (after ptrace_task_init) while nobody traces it. */
+struct ptrace_state {
+	struct task *tracer;	  /* the tracing thread, or NULL */
+	struct list_head link;	  /* on tracer->pt.tracees while traced */
+	struct list_head tracees; /* the tasks this thread traces, by link */
+	struct list_head exits;	  /* struct ptrace_exit: deaths to report */
+	unsigned opts;		  /* PTRACE_O_* */
+	bool seized;
+	bool stopped;	      /* sleeps in a ptrace stop */
+	bool reported;	      /* wait has reported the stop */
+	bool sys_trace;	      /* PTRACE_SYSCALL: stop at syscall entry and exit */
+	bool step;	      /* PTRACE_SINGLESTEP */
+	bool tf_set;	      /* the kernel set TF in its eflags for step */
+	bool trap_pending;    /* PTRACE_INTERRUPT, a seize of a stopped task */
+	bool listening;	      /* PTRACE_LISTEN: stays in the group stop */
+	bool group_done;      /* took its trap for the current group stop */
+	bool has_si;	      /* si is the stop's siginfo (GETSIGINFO) */
+	int group_sig;	      /* the signal of the current group stop */
+	int code;	      /* the stop's wait code: sig | event << 8 */
+	int why;	      /* enum ptrace_why */
+	int resume_sig;	      /* the data of the request that resumed it */
+	uint64_t msg;	      /* PTRACE_GETEVENTMSG */
+	uint64_t debugreg[8]; /* kept, never armed (POKEUSER) */
+	struct linux_siginfo si;
+};
+
+void ptrace_task_init(struct task *t);
+/* Before the signal the task dequeued is acted on: the tracer sees it
+ * and says which to deliver (0: none). info may be replaced. */
+int ptrace_signal(struct task *t, int sig, struct linux_siginfo *info);
+/* A traced task in a group stop (or with a trap pending) takes its trap
+ * instead of parking; true if it did, or the tracer lets it run. */
+bool ptrace_group_trap(struct task *t);
+/* Syscall stops around the dispatcher: entry may change nr and args
+ * (from the registers the tracer set); false: skip the call. */
+bool ptrace_syscall_entry(struct task *t, int *nr, struct sysargs *a);
+void ptrace_syscall_exit(struct task *t);
+/* Before t returns to the guest: TF on while single-stepping, off after
+ * (a trap of the CPU's comes as SIGTRAP, TRAP_TRACE). */
+void ptrace_step_prepare(struct task *t);
+/* PTRACE_EVENT_* stops, if the tracer asked for the event. */
+void ptrace_event(struct task *t, int event, uint64_t msg);
+/* clone: child is traced too when the parent's tracer asked for the
+ * event (strace -f), or by CLONE_PTRACE; the parent then stops with the
+ * event (if asked for). */
+int ptrace_clone_event(uint64_t clone_flags, int exit_signal);
+void ptrace_clone_attach(struct task *parent, struct task *child, int event, bool clone_ptrace);
+/* A successful exec: the EXEC event, or a SIGTRAP for an old-style tracee. */
+void ptrace_exec(struct task *t, int old_tid);
+/* The task ends with wait status: its tracees are let go and its tracer
+ * hears (when it is not the parent that waits for the process). */
+void ptrace_task_exit(struct task *t, int status);
+/* Is p traced (by a thread of tracer, if not NULL)? */
+bool ptrace_traced_by(const struct process *p, const struct process *tracer);
+/* wait4/waitid over me's tracees: 1 and fills the out fields if one had
+ * something to report, 0 if some matched, -1 if none did. */
+struct ptrace_wait {
+	int pid, status, code, si_status;
+	uint32_t uid;
+};
+int ptrace_wait(struct task *me, int which, int id, int options, struct ptrace_wait *res);
+/* /proc/PID/status's TracerPid. */
+int ptrace_tracer_pid(const struct task *t);
+
+#endif
