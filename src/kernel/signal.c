@@ -249,17 +249,18 @@ bool signal_pending(struct task *t)
 
 /* Is the signal thrown away at once? Ignored, or ignored by default, and
  * not blocked (a blocked signal stays: its action may change meanwhile).
- * The instance's init never gets SIGKILL or SIGSTOP, and gets other
+ * The instance's init never gets SIGKILL or SIGSTOP but from the kernel
+ * (force: a tracer's attach, as Linux's SEND_SIG_PRIV), and gets other
  * signals only when it handles them (one sent to a thread of it is left
  * to handle_signals, which ignores all but faults). */
-static bool sig_ignored(struct process *p, struct task *thread, int sig)
+static bool sig_ignored(struct process *p, struct task *thread, int sig, bool force)
 {
 	const struct linux_sigaction *sa = &p->sigactions[sig - 1];
 	bool init = p->pid == 1 && !thread;
 	struct task *t = thread;
 
 	if (sig == LINUX_SIGKILL || sig == LINUX_SIGSTOP)
-		return p->pid == 1;
+		return p->pid == 1 && !force;
 	if (!t && !list_empty(&p->threads))
 		t = list_first_entry(&p->threads, struct task, thread_link);
 	/* A tracer sees every signal, ignored ones too (Linux's sig_ignored). */
@@ -428,7 +429,7 @@ int send_signal_info(struct process *p, struct task *thread, int sig,
 	if (p->zombie || p->exiting)
 		return 0;
 	prepare_stop_cont(p, sig);
-	if (sig_ignored(p, thread, sig))
+	if (sig_ignored(p, thread, sig, info && info->si_code == LINUX_SI_KERNEL))
 		return 0;
 	if (sig == LINUX_SIGKILL) {
 		process_kill(p, LINUX_SIGKILL);
@@ -899,8 +900,9 @@ void handle_signals(struct task *t)
 		if (sa->handler == LINUX_SIG_DFL) {
 			if (sig_default_ignored(sig))
 				continue;
-			/* init dies only of a fault (forced, si_code > 0) */
-			if (t->proc->pid == 1 &&
+			/* init dies only of a fault (forced, si_code > 0); a
+			 * SIGSTOP here came from the kernel (sig_ignored) */
+			if (t->proc->pid == 1 && sig != LINUX_SIGSTOP &&
 			    !((SIGBIT(sig) & SYNCHRONOUS_MASK) && info.si_code > 0))
 				continue;
 			if (sig_default_stops(sig)) {
