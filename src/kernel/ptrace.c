@@ -631,35 +631,11 @@ static long pt_peekdata(struct task *t, struct task *c, uaddr_t addr, uaddr_t da
 	return copy_to_user(t->mm, data, &v, 8) < 0 ? -EFAULT : 0;
 }
 
-/* As Linux's FOLL_FORCE, a private mapping the guest may not write (its
- * text: a breakpoint) is written all the same: its host pages are made
- * writable for the copy (copy-on-write: the file and other processes keep
- * theirs), then put back. A shared mapping the guest may not write is
- * not (EIO), nor (differs from Linux) the host's vDSO. */
 static long pt_pokedata(struct task *c, uaddr_t addr, uint64_t v)
 {
-	struct vma *vma;
-	uint64_t start, len;
-	int ret;
-
 	if (!c->mm)
 		return -EIO;
-	if (copy_to_user(c->mm, addr, &v, 8) == 0)
-		return 0;
-	vma = mm_find_vma(c->mm, addr);
-	if (!vma || vma->start > addr || vma->end - addr < 8 ||
-	    (vma->flags & (VMA_SHARED | VMA_VDSO | VMA_VVAR | VMA_VVAR_VCLOCK)))
-		return -EIO;
-	start = addr & ~4095UL;
-	len = ((addr + 8 + 4095) & ~4095UL) - start;
-	if (platform->mm_protect(c->mm->pf, start, len,
-				 vma->prot | LINUX_PROT_READ | LINUX_PROT_WRITE) < 0 ||
-	    platform->mm_flush(c->mm->pf) < 0)
-		return -EIO;
-	ret = poke_user(c->mm, addr, &v, 8);
-	platform->mm_protect(c->mm->pf, start, len, vma->prot);
-	platform->mm_flush(c->mm->pf);
-	return ret < 0 ? -EIO : 0;
+	return mm_write_force(c->mm, addr, &v, 8) < 0 ? -EIO : 0;
 }
 
 static long pt_syscall_info(struct task *t, struct task *c, uint64_t size, uaddr_t data)

@@ -6,6 +6,7 @@
 #include "mm/mm.h"
 #include "mm/commit.h"
 #include "mm/internal.h"
+#include "mm/usercopy.h"
 #include "platform/platform.h"
 #include "stub/stub.h"
 #include "vfs/file.h"
@@ -1108,4 +1109,33 @@ fail:
 	platform->mm_unmap(mm->pf, from, vd->size);
 	klog(LOG_INFO, "vdso: cannot place it (%ld): none for this program", addr < 0 ? addr : ret);
 	return 0;
+}
+
+/* As Linux's FOLL_FORCE, a private mapping the guest may not write (its
+ * text: a breakpoint) is written all the same: its host pages are made
+ * writable for the copy (copy-on-write: the file and other processes keep
+ * theirs), then put back. A shared mapping the guest may not write is
+ * not (EIO), nor (differs from Linux) the host's vDSO. */
+int mm_write_force(struct mm *mm, uaddr_t addr, const void *src, size_t n)
+{
+	struct vma *vma;
+	uint64_t start, len;
+	int ret;
+
+	if (copy_to_user(mm, addr, src, n) == 0)
+		return 0;
+	vma = mm_find_vma(mm, addr);
+	if (!vma || vma->start > addr || vma->end - addr < n ||
+	    (vma->flags & (VMA_SHARED | VMA_VDSO | VMA_VVAR | VMA_VVAR_VCLOCK | VMA_STUB)))
+		return -EIO;
+	start = addr & PAGE_MASK;
+	len = PAGE_ALIGN(addr + n) - start;
+	if (platform->mm_protect(mm->pf, start, len,
+				 host_prot(vma->prot | LINUX_PROT_READ | LINUX_PROT_WRITE)) < 0 ||
+	    platform->mm_flush(mm->pf) < 0)
+		return -EIO;
+	ret = poke_user(mm, addr, src, n);
+	platform->mm_protect(mm->pf, start, len, host_prot(vma->prot));
+	platform->mm_flush(mm->pf);
+	return ret < 0 ? -EIO : 0;
 }

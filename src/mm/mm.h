@@ -189,4 +189,9 @@ int mm_advise(struct mm *mm, uaddr_t addr, size_t len, int advice, bool host);
  * mapped and returns how many it filled. */
 long mm_mincore(struct mm *mm, uaddr_t addr, size_t pages, unsigned char *vec);
 
+/* Writes n bytes of src at addr in mm, a private mapping the guest may
+ * not write too (Linux's FOLL_FORCE: a debugger's breakpoint): 0 or
+ * -EIO. */
+int mm_write_force(struct mm *mm, uaddr_t addr, const void *src, size_t n);
+
 #endif

@@ -48,6 +48,9 @@ struct pentry {
 	int (*link)(const struct pnode *n, struct task *t, struct path *out);
 	/* Writable sysctl files: a write sets the value; bytes or -errno. */
 	long (*put)(const struct pnode *n, const char *buf, size_t len);
+	/* Files that are not generated text (/proc/PID/mem): sets f's ops
+	 * and private data itself; 0 or -errno. */
+	int (*open)(const struct pnode *n, struct file *f);
 };
 
 enum {

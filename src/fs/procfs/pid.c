@@ -12,6 +12,7 @@
 #include "fs/procfs/internal.h"
 #include "fs/tmpfs/tmpfs.h"
 #include "kernel/task.h"
+#include "kernel/cred.h"
 #include "kernel/seccomp.h"
 #include "tty/tty.h"
 #include "mm/mm.h"
@@ -397,6 +398,104 @@ static int gen_auxv(const struct pnode *n, struct sbuf *b)
 		return -EACCES;
 	if (mm)
 		sb_put(b, mm->saved_auxv, mm->nauxv * sizeof(uint64_t));
+	return 0;
+}
+
+/* /proc/PID/mem: the process's memory at the file offset, read and
+ * written as Linux's mem_rw (a page at a time; a private mapping the
+ * guest may not write is written all the same, as a debugger's
+ * FOLL_FORCE), through the address space it had at open (after an exec
+ * nothing is read). Open needs ptrace access to the process. Differs
+ * from Linux: a page the guest may not read (PROT_NONE) is not read. */
+static long mem_rw(struct file *f, void *buf, size_t n, int64_t off, bool write)
+{
+	struct mm *mm = f->priv;
+	size_t done = 0, k;
+	uaddr_t addr = (uaddr_t)off;
+	int ret;
+
+	if (!mm || mm->refcount == 1)
+		return 0; /* the process has gone or exec'd */
+	while (done < n) {
+		k = PAGE_SIZE - ((addr + done) & (PAGE_SIZE - 1));
+		if (k > n - done)
+			k = n - done;
+		ret = write ? mm_write_force(mm, addr + done, (const char *)buf + done, k)
+			    : copy_from_user(mm, (char *)buf + done, addr + done, k);
+		if (ret < 0)
+			break;
+		done += k;
+	}
+	return done ? (long)done : -EIO;
+}
+
+static long mem_pread(struct file *f, void *buf, size_t n, int64_t off)
+{
+	return mem_rw(f, buf, n, off, false);
+}
+
+static long mem_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
+{
+	return mem_rw(f, (void *)buf, n, off, true);
+}
+
+static long mem_read(struct file *f, void *buf, size_t n)
+{
+	long ret = mem_rw(f, buf, n, f->pos, false);
+
+	if (ret > 0)
+		f->pos += ret;
+	return ret;
+}
+
+static long mem_write(struct file *f, const void *buf, size_t n)
+{
+	long ret = mem_rw(f, (void *)buf, n, f->pos, true);
+
+	if (ret > 0)
+		f->pos += ret;
+	return ret;
+}
+
+/* Any offset (an address; those past 2^63 come out negative, as Linux's
+ * force_successful_syscall_return lets them). */
+static int64_t mem_llseek(struct file *f, int64_t off, int whence)
+{
+	if (whence == LINUX_SEEK_CUR)
+		off = (int64_t)((uint64_t)off + (uint64_t)f->pos);
+	else if (whence != LINUX_SEEK_SET)
+		return -EINVAL;
+	return f->pos = off;
+}
+
+static void mem_release(struct file *f)
+{
+	mm_put(f->priv);
+	f->priv = NULL;
+}
+
+static const struct file_ops mem_fops = {
+	.read = mem_read,
+	.write = mem_write,
+	.pread = mem_pread,
+	.pwrite = mem_pwrite,
+	.llseek = mem_llseek,
+	.release = mem_release,
+};
+
+static int mem_open(const struct pnode *n, struct file *f)
+{
+	struct process *p = proc_of(n);
+	struct task *t = procfs_task(n);
+	struct mm *mm = mm_of(n);
+
+	if (!current || !p || !t || !mm)
+		return -ESRCH;
+	if (p != current->proc && !cred_ptrace_may_access(&current->proc->cred, p, false))
+		return -EACCES;
+	mm_get(mm);
+	f->priv = mm;
+	f->ops = &mem_fops;
 	return 0;
 }
 
@@ -949,6 +1048,7 @@ enum {
 	I_OOM_SCORE,
 	I_OOM_SCORE_ADJ,
 	I_WCHAN,
+	I_MEM,
 	I_SMAPS,
 	I_SMAPS_ROLLUP,
 };
@@ -962,6 +1062,7 @@ const struct pentry procfs_pid_children[] = {
 	{ .name = "exe", .id = I_EXE, .mode = LINK, .link = link_exe },
 	{ .name = "environ", .id = I_ENVIRON, .mode = FILE_P, .gen = gen_environ },
 	{ .name = "auxv", .id = I_AUXV, .mode = FILE_P, .gen = gen_auxv },
+	{ .name = "mem", .id = I_MEM, .mode = LINUX_S_IFREG | 0600, .open = mem_open },
 	{ .name = "cmdline", .id = I_CMDLINE, .mode = FILE_R, .gen = gen_cmdline },
 	{ .name = "comm", .id = I_COMM, .mode = FILE_W, .gen = gen_comm },
 	{ .name = "stat", .id = I_STAT, .mode = FILE_R, .gen = gen_stat },

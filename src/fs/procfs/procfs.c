@@ -639,6 +639,8 @@ static int file_open(struct inode *ino, struct file *f)
 		return -ENOENT;
 	if ((f->flags & LINUX_O_ACCMODE) != LINUX_O_RDONLY && is_sysctl(n->e) && !n->e->put)
 		return (n->e->mode & 0200) ? -EPERM : -EACCES;
+	if (n->e->open)
+		return n->e->open(n, f);
 	g = calloc(1, sizeof(*g));
 	if (!g)
 		return -ENOMEM;
