@@ -1,3 +1,6 @@
+/* skas-test: timeout: 90 */
+/* (The hard limit needs a second of CPU time: under a load of 8 on two
+ * CPUs, with the 20 s default, that came too late once.) */
 /* RLIMIT_CPU and RLIMIT_NPROC, which skas kept but never applied (ulimit -t
  * and ulimit -u limited nothing). RLIMIT_CPU: SIGXCPU (SI_KERNEL) at the
  * soft limit, which then grows by a second; SIGKILL at the hard one; kept
