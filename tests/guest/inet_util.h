@@ -52,6 +52,9 @@ static inline const char *ename(int e)
 		{ EALREADY, "EALREADY" },
 		{ EFAULT, "EFAULT" },
 		{ ECONNABORTED, "ECONNABORTED" },
+		{ ENODATA, "ENODATA" },
+		{ ENOBUFS, "ENOBUFS" },
+		{ ENODEV, "ENODEV" },
 	};
 	unsigned i;
 
