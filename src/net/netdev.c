@@ -98,9 +98,11 @@ static bool inet_only(unsigned cmd)
 	}
 }
 
+/* Each getter writes only its field: the rest of the guest's ifreq comes
+ * back as it was (the copy out is of the whole struct, as Linux's). */
 static void put_sin(struct linux_ifreq *ifr, const uint8_t a[4])
 {
-	memset(&ifr->u, 0, sizeof(ifr->u));
+	memset(&ifr->u, 0, 16); /* a struct sockaddr_in */
 	ifr->u.addr.sa_family = LINUX_AF_INET;
 	memcpy(ifr->u.addr.sa_data + 2, a, 4); /* sin_port stays 0 */
 }
@@ -182,8 +184,7 @@ long netdev_ioctl(struct task *t, int family, unsigned cmd, uint64_t arg)
 		d = netdev_by_index(ifr.u.ivalue);
 		if (!d)
 			return -ENODEV;
-		memset(ifr.ifr_name, 0, sizeof(ifr.ifr_name));
-		strncpy(ifr.ifr_name, d->name, sizeof(ifr.ifr_name) - 1);
+		strcpy(ifr.ifr_name, d->name);
 		goto out;
 	}
 	ifr.ifr_name[LINUX_IFNAMSIZ - 1] = 0;
@@ -208,7 +209,6 @@ long netdev_ioctl(struct task *t, int family, unsigned cmd, uint64_t arg)
 		return -ENODEV;
 	switch (cmd) {
 	case LINUX_SIOCGIFFLAGS:
-		memset(&ifr.u, 0, sizeof(ifr.u));
 		ifr.u.flags = (int16_t)(d->flags & 0xffff);
 		break;
 	case LINUX_SIOCGIFADDR:
@@ -223,26 +223,23 @@ long netdev_ioctl(struct task *t, int family, unsigned cmd, uint64_t arg)
 		put_sin(&ifr, mask);
 		break;
 	case LINUX_SIOCGIFMETRIC:
-		memset(&ifr.u, 0, sizeof(ifr.u));
+		ifr.u.ivalue = 0;
 		break;
 	case LINUX_SIOCGIFMTU:
-		memset(&ifr.u, 0, sizeof(ifr.u));
 		ifr.u.ivalue = (int32_t)d->mtu;
 		break;
-	case LINUX_SIOCGIFHWADDR: /* the type and an all-zero address */
-		memset(&ifr.u, 0, sizeof(ifr.u));
+	case LINUX_SIOCGIFHWADDR: /* the type and its 6-byte all-zero address */
 		ifr.u.addr.sa_family = d->type;
+		memset(ifr.u.addr.sa_data, 0, 6);
 		break;
 	case LINUX_SIOCGIFINDEX:
-		memset(&ifr.u, 0, sizeof(ifr.u));
 		ifr.u.ivalue = d->ifindex;
 		break;
 	case LINUX_SIOCGIFTXQLEN:
-		memset(&ifr.u, 0, sizeof(ifr.u));
 		ifr.u.ivalue = (int32_t)d->txqlen;
 		break;
-	case LINUX_SIOCGIFMAP: /* no memory, irq or port */
-		memset(&ifr.u, 0, sizeof(ifr.u));
+	case LINUX_SIOCGIFMAP: /* no memory, irq or port: struct ifmap's 21 bytes */
+		memset(&ifr.u, 0, 21);
 		break;
 	default:
 		return set_same(d, cmd, &ifr);

@@ -3,7 +3,8 @@
  * sleeping under SO_RCVTIMEO/SO_SNDTIMEO. The families are AF_UNIX and
  * AF_INET/AF_INET6 on loopback (net/inet.c) and AF_NETLINK's
  * NETLINK_ROUTE (net/netlink.c); AF_PACKET and the rest are EAFNOSUPPORT,
- * as on a Linux built without them.
+ * as on a Linux built without them. The interface ioctls (SIOCGIFCONF,
+ * SIOCGIFFLAGS...) work on every socket, as Linux's dev_ioctl.
  * Differs from Linux: timeouts are kept in jiffies of HZ=250 (the host's
  * value when this was written), so SO_RCVTIMEO reads back rounded the
  * same way; SO_SNDBUF/SO_RCVBUF are capped at Linux's default wmem_max and
@@ -13,6 +14,7 @@
 
 #include "net/socket.h"
 #include "net/inet.h"
+#include "net/netdev.h"
 #include "net/netlink.h"
 #include "kernel/task.h"
 #include "kernel/cred.h"
@@ -300,6 +302,9 @@ static long socket_ioctl(struct file *f, struct task *t, unsigned cmd, uint64_t 
 		n = (long)s->wmem;
 		break;
 	default:
+		/* what a protocol leaves goes to the devices (dev_ioctl) */
+		if (netdev_is_ioctl(cmd))
+			return netdev_ioctl(t, s->family, cmd, arg);
 		return -ENOTTY;
 	}
 	if (n < 0)

@@ -55,6 +55,8 @@ static inline const char *ename(int e)
 		{ ENODATA, "ENODATA" },
 		{ ENOBUFS, "ENOBUFS" },
 		{ ENODEV, "ENODEV" },
+		{ ENOTTY, "ENOTTY" },
+		{ ERANGE, "ERANGE" },
 	};
 	unsigned i;
 
