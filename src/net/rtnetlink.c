@@ -12,8 +12,7 @@
  * other is EOPNOTSUPP: the operation is not supported here, which a
  * program can tell from a permission it lacks. The other requests Linux
  * knows (RTM_GETROUTE of one destination, RTM_GETRULE, qdiscs...) are
- * EOPNOTSUPP too. A link has no IFLA_AF_SPEC (the devconf values of `ip
- * -d link`), and the counters of IFLA_STATS are 0. */
+ * EOPNOTSUPP too. A link's counters are all 0. */
 #include <string.h>
 
 #include "net/netlink.h"
@@ -117,12 +116,81 @@ static int attr_name(const struct linux_nlattr *a, char name[LINUX_IFNAMSIZ])
 
 /* --- the messages --- */
 
+#define IFLA_PROTINFO		 12
+#define IFLA_INET_CONF		 1
+#define IFLA_INET6_FLAGS	 1
+#define IFLA_INET6_CONF		 2
+#define IFLA_INET6_STATS	 3
+#define IFLA_INET6_CACHEINFO	 5
+#define IFLA_INET6_ICMP6STATS	 6
+#define IFLA_INET6_TOKEN	 7
+#define IFLA_INET6_ADDR_GEN_MODE 8
+#define IF_READY		 0x80000000u
+
+/* The loopback's IPv4 and IPv6 settings (net.ipv4.conf.lo.*,
+ * net.ipv6.conf.lo.*) in a new namespace, as Linux 6.18 reports them by
+ * number (IPV4_DEVCONF_* less 1, DEVCONF_*). */
+static const int32_t inet_devconf[33] = {
+	0, 0, 0, 1, 1, 1, 1, 0, 1, 0,	  0,	0, 0, 0, 1, 1, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 10000, 1000, 0, 0, 0, 0, 1,
+};
+static const int32_t inet6_devconf[60] = {
+	0,     64,   65536, 1, 1, 1,	 1, -1,	  4000, 1000,  -1, 604800, 86400, 3,	   600,
+	16,    0,    1,	    1, 1, 60000, 0, 0,	  0,	0,     0,  0,	   -1,	  0,	   0,
+	10000, 1000, 1,	    0, 0, 1,	 0, 0,	  1,	0,     0,  0,	   0,	  3600000, 0,
+	0,     1,    0,	    0, 0, 0,	 0, 1024, 0,	65535, -1, 1,	   0,	  0,	   0,
+};
+
+/* inet6_fill_ifla6_attrs: IPv6's part of a link. The counters are 0 but
+ * for their own number (38 and 7), which leads each array; the
+ * reachable time is BASE_REACHABLE_TIME where Linux draws it at random
+ * around it. RTEXT_FILTER_SKIP_STATS leaves the counters out. */
+static void fill_inet6(struct nlbuf *b, uint32_t ext_mask)
+{
+	static const uint64_t stats[38] = { 38 }, icmp6[7] = { 7 };
+	static const uint32_t cacheinfo[4] = { 65535, 0, 30000, 1000 };
+	static const uint8_t token[16];
+
+	nla_put_u32(b, IFLA_INET6_FLAGS, IF_READY);
+	nla_put(b, IFLA_INET6_CACHEINFO, cacheinfo, sizeof(cacheinfo));
+	nla_put(b, IFLA_INET6_CONF, inet6_devconf, sizeof(inet6_devconf));
+	if (!(ext_mask & LINUX_RTEXT_FILTER_SKIP_STATS)) {
+		nla_put(b, IFLA_INET6_STATS, stats, sizeof(stats));
+		nla_put(b, IFLA_INET6_ICMP6STATS, icmp6, sizeof(icmp6));
+	}
+	nla_put(b, IFLA_INET6_TOKEN, token, sizeof(token));
+	nla_put_u8(b, IFLA_INET6_ADDR_GEN_MODE, 0); /* IN6_ADDR_GEN_MODE_EUI64 */
+}
+
+/* inet6_fill_ifinfo: a link as IPv6 dumps it (RTM_GETLINK of AF_INET6). */
+static void fill_link6(struct nlbuf *b, const struct netdev *d, uint32_t seq, uint32_t portid)
+{
+	struct linux_ifinfomsg ifi = { 0 };
+	static const uint8_t zero[6];
+	size_t start, nest;
+
+	ifi.ifi_family = LINUX_AF_INET6;
+	ifi.ifi_type = d->type;
+	ifi.ifi_index = d->ifindex;
+	ifi.ifi_flags = d->flags;
+	start = nlmsg_begin(b, LINUX_RTM_NEWLINK, LINUX_NLM_F_MULTI, seq, portid, &ifi,
+			    sizeof(ifi));
+	nla_put(b, LINUX_IFLA_IFNAME, d->name, strlen(d->name) + 1);
+	nla_put(b, LINUX_IFLA_ADDRESS, zero, 6);
+	nla_put_u32(b, LINUX_IFLA_MTU, d->mtu);
+	nla_put_u8(b, LINUX_IFLA_OPERSTATE, 0);
+	nest = nla_nest_begin(b, IFLA_PROTINFO);
+	fill_inet6(b, 0);
+	nla_nest_end(b, nest);
+	nlmsg_end(b, start);
+}
+
 static void fill_link(struct nlbuf *b, const struct netdev *d, uint16_t flags, uint32_t seq,
 		      uint32_t portid, uint32_t ext_mask)
 {
 	struct linux_ifinfomsg ifi = { 0 };
 	static const uint8_t zero[204];
-	size_t start, nest;
+	size_t start, nest, spec;
 
 	ifi.ifi_type = d->type;
 	ifi.ifi_index = d->ifindex;
@@ -159,17 +227,22 @@ static void fill_link(struct nlbuf *b, const struct netdev *d, uint16_t flags, u
 	nla_put_u8(b, LINUX_IFLA_PROTO_DOWN, 0);
 	nla_put(b, LINUX_IFLA_ADDRESS, zero, 6);
 	nla_put(b, LINUX_IFLA_BROADCAST, zero, 6);
-	if (!(ext_mask & LINUX_RTEXT_FILTER_SKIP_STATS)) {
-		/* rtnl_link_stats64 (25 u64, 4-byte aligned after a pad
-		 * attribute in Linux's layout: 200 bytes) and the 32-bit
-		 * rtnl_link_stats (24 u32) */
-		nla_put(b, LINUX_IFLA_STATS64, zero, 200);
-		nla_put(b, LINUX_IFLA_STATS, zero, 96);
-	}
+	/* rtnl_link_stats64 (25 u64: 200 bytes) and the 32-bit
+	 * rtnl_link_stats (24 u32), all 0 */
+	nla_put(b, LINUX_IFLA_STATS64, zero, 200);
+	nla_put(b, LINUX_IFLA_STATS, zero, 96);
 	nest = nla_nest_begin(b, LINUX_IFLA_XDP);
 	nla_put_u8(b, LINUX_IFLA_XDP_ATTACHED, 0);
 	nla_nest_end(b, nest);
 	nla_put(b, LINUX_IFLA_QDISC, "noqueue", 8);
+	nest = nla_nest_begin(b, LINUX_IFLA_AF_SPEC);
+	spec = nla_nest_begin(b, LINUX_AF_INET);
+	nla_put(b, IFLA_INET_CONF, inet_devconf, sizeof(inet_devconf));
+	nla_nest_end(b, spec);
+	spec = nla_nest_begin(b, LINUX_AF_INET6);
+	fill_inet6(b, ext_mask);
+	nla_nest_end(b, spec);
+	nla_nest_end(b, nest);
 	nla_put(b, LINUX_IFLA_MAP, zero, 32);
 	nla_put(b, LINUX_IFLA_DEVLINK_PORT | LINUX_NLA_F_NESTED, NULL, 0);
 	nla_put(b, LINUX_IFLA_DPLL_PIN | LINUX_NLA_F_NESTED, NULL, 0);
@@ -388,6 +461,12 @@ static void dump_links(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
 	/* a master or a kind asked for: the loopback has neither */
 	if (at.a[IFLA_MASTER] || at.a[IFLA_LINKINFO])
 		filtered = true;
+	if (plen >= 1 && payload(nlh)[0] == LINUX_AF_INET6) {
+		/* IPv6's own dump of links (inet6_dump_ifinfo) */
+		for (int i = 1; netdev_by_index(i); i++)
+			fill_link6(&b, netdev_by_index(i), nlh->nlmsg_seq, s->portid);
+		return dump_finish(s, nlh, &b, true, false);
+	}
 	for (int i = 1; !filtered && netdev_by_index(i); i++)
 		fill_link(&b, netdev_by_index(i), LINUX_NLM_F_MULTI, nlh->nlmsg_seq, s->portid,
 			  ext_mask);

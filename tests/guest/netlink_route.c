@@ -44,14 +44,55 @@ static long req(int fd, int type, int flags, const void *body, size_t blen)
 	return send(fd, buf, h->nlmsg_len, 0);
 }
 
+static void print_bytes(const unsigned char *d, int len)
+{
+	unsigned sum = 0;
+
+	for (int i = 0; i < len; i++)
+		sum = sum * 31 + d[i];
+	printf(" sum %#x:", sum);
+	for (int i = 0; i < len && i < 16; i++)
+		printf(" %02x", d[i]);
+	printf("%s\n", len > 16 ? " ..." : "");
+}
+
+/* IFLA_AF_SPEC's families and their attributes (family 0), or those of
+ * one family. */
+static void nested(int family, struct rtattr *outer)
+{
+	int len = RTA_PAYLOAD(outer);
+
+	for (struct rtattr *a = RTA_DATA(outer); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
+		if (!family) {
+			printf("     family %d len %d\n", a->rta_type, RTA_PAYLOAD(a));
+			nested(a->rta_type, a);
+			continue;
+		}
+		printf("      attr %d len %d", a->rta_type, RTA_PAYLOAD(a));
+		if (family == AF_INET6 && a->rta_type == IFLA_INET6_CACHEINFO) {
+			unsigned ci[4];
+
+			memcpy(ci, RTA_DATA(a), sizeof(ci));
+			printf(": max_reasm_len %u retrans_time %u\n", ci[0], ci[3]);
+			continue;
+		}
+		print_bytes(RTA_DATA(a), RTA_PAYLOAD(a));
+	}
+}
+
 static void print_attr(int msgtype, struct rtattr *a)
 {
 	int type = a->rta_type & NLA_TYPE_MASK, len = RTA_PAYLOAD(a);
 	unsigned char *d = RTA_DATA(a);
 	char s[64];
 
-	if (msgtype == RTM_NEWLINK && type == IFLA_AF_SPEC)
-		return; /* devconf values and random times */
+	if (msgtype == RTM_NEWLINK && (type == IFLA_AF_SPEC || type == IFLA_PROTINFO)) {
+		/* per family (AF_SPEC) or IPv6's alone (PROTINFO): the
+		 * settings, but for IPv6's times (a random reachable time) */
+		printf("    attr %d len %d\n", type, len);
+		nested(type == IFLA_PROTINFO ? AF_INET6 : 0, a);
+		return;
+	}
 	if ((msgtype == RTM_NEWADDR && type == IFA_CACHEINFO)) {
 		struct ifa_cacheinfo ci;
 
@@ -258,6 +299,19 @@ static void dumps(void)
 	req(dg, RTM_GETLINK, NLM_F_REQUEST | NLM_F_DUMP, &(struct ifinfomsg){ 0 },
 	    sizeof(struct ifinfomsg));
 	drain(dg, "link dump (SOCK_DGRAM, ifinfomsg)");
+	req(fd, RTM_GETLINK, NLM_F_REQUEST | NLM_F_DUMP,
+	    &(struct ifinfomsg){ .ifi_family = AF_INET6 }, sizeof(struct ifinfomsg));
+	drain(fd, "link dump AF_INET6");
+	{
+		struct {
+			struct ifinfomsg i;
+			struct rtattr a;
+			unsigned mask;
+		} skip = { { 0 }, { RTA_LENGTH(4), IFLA_EXT_MASK }, RTEXT_FILTER_SKIP_STATS };
+
+		req(fd, RTM_GETLINK, NLM_F_REQUEST | NLM_F_DUMP, &skip, sizeof(skip));
+		drain(fd, "link dump, RTEXT_FILTER_SKIP_STATS");
+	}
 	req(fd, RTM_GETADDR, NLM_F_REQUEST | NLM_F_DUMP, &g, sizeof(g));
 	drain(fd, "addr dump AF_UNSPEC");
 	ifa.ifa_family = AF_INET;

@@ -142,4 +142,9 @@ struct ifa_cacheinfo {
 #define RTMGRP_LINK	   1
 #define RTMGRP_IPV4_IFADDR 0x10
 
+#define IFLA_PROTINFO		12
+#define IFLA_EXT_MASK		29
+#define RTEXT_FILTER_SKIP_STATS (1 << 3)
+#define IFLA_INET6_CACHEINFO	5
+
 #endif

@@ -130,6 +130,7 @@ struct linux_rtmsg {
 #define LINUX_IFLA_OPERSTATE		      16
 #define LINUX_IFLA_LINKMODE		      17
 #define LINUX_IFLA_STATS64		      23
+#define LINUX_IFLA_AF_SPEC		      26
 #define LINUX_IFLA_GROUP		      27
 #define LINUX_IFLA_EXT_MASK		      29
 #define LINUX_IFLA_PROMISCUITY		      30
