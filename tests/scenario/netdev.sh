@@ -7,7 +7,7 @@
 # the namespace): a change that changes nothing succeeds (`ip link set lo
 # up`, SIOCSIFFLAGS with lo's flags, SIOCSIFMTU of its MTU) and any other
 # is EOPNOTSUPP ("RTNETLINK answers: Operation not supported"). One TAP
-# line each.
+# line each. netstat -tuln and -i (from /proc/net) as natively too.
 set -u
 . "$(dirname "$0")/common.bash"
 
@@ -29,6 +29,18 @@ for cmd in "ip addr" "ip link" "ip route show table all" "ip -6 route show table
 	got=$(run $cmd)
 	check "$cmd: as in unshare --net" "$want" "$got"
 done
+
+# netstat reads /proc/net: a listener and a bound UDP socket as natively
+if command -v netstat >/dev/null && [ -x /usr/bin/python3 ]; then
+	prog='import socket, subprocess
+s = socket.socket(); s.bind(("127.0.0.1", 8080)); s.listen()
+u = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM); u.bind(("::1", 5353))
+subprocess.run(["netstat", "-tuln"])
+subprocess.run(["netstat", "-i"])'
+	want=$(unshare --net sh -c 'ip link set lo up && exec python3 -c "$0"' "$prog" 2>&1)
+	got=$(run /usr/bin/python3 -c "$prog")
+	check "netstat -tuln, netstat -i: as in unshare --net" "$want" "$got"
+fi
 
 check "ip link set lo up: nothing to change" "0" "$(run "$IP" link set lo up; echo $?)"
 check "ip addr add: EOPNOTSUPP" "RTNETLINK answers: Operation not supported 2" \
