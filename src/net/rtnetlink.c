@@ -2,8 +2,9 @@
  * net/netdev.h as Linux's rtnetlink, devinet, addrconf and fib code would
  * in a namespace holding only the loopback: RTM_GETLINK (a dump, or one
  * device by index or name), RTM_GETADDR and RTM_GETROUTE dumps (the
- * local table's routes of 127.0.0.1/8 and ::1; main is empty) and an
- * empty RTM_GETNEIGH dump. NETLINK_GET_STRICT_CHK's checks and filters
+ * local table's routes of 127.0.0.1/8 and ::1; main is empty),
+ * RTM_GETROUTE of one destination, the RTM_GETRULE dump (the rules a
+ * namespace starts with) and an empty RTM_GETNEIGH dump. NETLINK_GET_STRICT_CHK's checks and filters
  * are those of Linux 6.18, and a dump's error comes in its NLMSG_DONE as
  * there.
  * Differs from Linux: nothing can change. A request to (NEW, DEL, SET)
@@ -11,8 +12,7 @@
  * for what a device already is succeeds (`ip link set lo up`), and any
  * other is EOPNOTSUPP: the operation is not supported here, which a
  * program can tell from a permission it lacks. The other requests Linux
- * knows (RTM_GETROUTE of one destination, RTM_GETRULE, qdiscs...) are
- * EOPNOTSUPP too. A link's counters are all 0. */
+ * knows (qdiscs, neighbour tables, nexthops...) are EOPNOTSUPP too. A link's counters are all 0. */
 #include <string.h>
 
 #include "net/netlink.h"
@@ -25,13 +25,20 @@
 #define CAP_NET_ADMIN 12
 #define DUMPED	      1 /* a dump was answered: no acknowledgment */
 
-#define IFLA_MASTER	    10
-#define IFLA_LINKINFO	    18
-#define IFLA_TARGET_NETNSID 46
-#define IFLA_ALT_IFNAME	    53
-#define IFA_TARGET_NETNSID  10
-#define RTM_F_PREFIX	    0x800
-#define NLM_F_CREATE	    0x400
+#define IFLA_MASTER	       10
+#define IFLA_LINKINFO	       18
+#define IFLA_TARGET_NETNSID    46
+#define IFLA_ALT_IFNAME	       53
+#define IFA_TARGET_NETNSID     10
+#define RTM_F_PREFIX	       0x800
+#define NLM_F_CREATE	       0x400
+#define RTA_SRC		       2
+#define RTA_UID		       25
+#define RTCF_LOCAL	       0x80000000u
+#define FRA_PRIORITY	       6
+#define FRA_SUPPRESS_PREFIXLEN 14
+#define FRA_TABLE	       15
+#define FRA_PROTOCOL	       21
 
 /* The attributes of a request, the last of each type (nla_parse). */
 #define MAX_ATTR 64
@@ -580,6 +587,149 @@ static void dump_routes(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
 	dump_finish(s, nlh, &b, !v4, filter_set);
 }
 
+/* RTM_GETROUTE of one destination (inet_rtm_getroute, inet6_rtm_getroute):
+ * the loopback's own addresses route to it; IPv4's whole 127.0.0.0/8 and
+ * 0.0.0.0 are local too; anything else is unreachable. */
+static int getroute(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
+{
+	static const uint8_t any[16];
+	bool strict = s->nlflags & NLF_STRICT_CHK;
+	const struct netdev *d = netdev_by_index(1);
+	uint32_t cacheinfo[8] = { 2 }; /* rta_clntref: the route and the lookup */
+	struct linux_rtmsg rtm, out = { 0 };
+	uint8_t dst[16] = { 0 };
+	struct nlbuf b = { 0 };
+	struct attrs at;
+	bool v6;
+	size_t start, alen;
+	int ret;
+
+	if (payload_len(nlh) < sizeof(rtm))
+		return -EINVAL;
+	memcpy(&rtm, payload(nlh), sizeof(rtm));
+	if (rtm.rtm_family != LINUX_AF_INET && rtm.rtm_family != LINUX_AF_INET6)
+		return -EOPNOTSUPP; /* no family's doit: rtnetlink_rcv_msg */
+	v6 = rtm.rtm_family == LINUX_AF_INET6;
+	alen = v6 ? 16 : 4;
+	ret = parse_attrs(nlh, sizeof(rtm), strict, &at);
+	if (ret < 0)
+		return ret;
+	if (strict && ((rtm.rtm_src_len && rtm.rtm_src_len != alen * 8) ||
+		       (rtm.rtm_dst_len && rtm.rtm_dst_len != alen * 8) || rtm.rtm_tos ||
+		       rtm.rtm_table || rtm.rtm_protocol || rtm.rtm_scope || rtm.rtm_type))
+		return -EINVAL; /* inet_rtm_valid_getroute_req */
+	if (at.a[LINUX_RTA_DST]) {
+		if (nla_payload(at.a[LINUX_RTA_DST]) < alen)
+			return -EINVAL;
+		memcpy(dst, at.a[LINUX_RTA_DST] + 1, alen);
+	}
+	if (v6 ? memcmp(dst, d->v6, 16) != 0 : !(dst[0] == 127 || !memcmp(dst, any, 4)))
+		return -ENETUNREACH;
+	out.rtm_family = rtm.rtm_family;
+	out.rtm_dst_len = (uint8_t)(alen * 8);
+	out.rtm_type = LINUX_RTN_LOCAL;
+	if (v6) { /* rt6_fill_node of the local table's route */
+		out.rtm_src_len = 128;
+		out.rtm_table = LINUX_RT_TABLE_LOCAL;
+		out.rtm_protocol = LINUX_RTPROT_KERNEL;
+		start = nlmsg_begin(&b, LINUX_RTM_NEWROUTE, 0, nlh->nlmsg_seq, s->portid, &out,
+				    sizeof(out));
+		nla_put_u32(&b, LINUX_RTA_TABLE, LINUX_RT_TABLE_LOCAL);
+		nla_put(&b, LINUX_RTA_DST, dst, 16);
+		nla_put(&b, RTA_SRC, any, 16);
+		nla_put(&b, LINUX_RTA_PREFSRC, d->v6, 16);
+		nla_put_u32(&b, LINUX_RTA_PRIORITY, 0);
+		nla_put_u32(&b, LINUX_RTA_OIF, (uint32_t)d->ifindex);
+		nla_put(&b, LINUX_RTA_CACHEINFO, cacheinfo, sizeof(cacheinfo));
+		nla_put_u8(&b, LINUX_RTA_PREF, 0);
+	} else { /* rt_fill_info of a cached local route */
+		/* the main table, even for RTM_F_LOOKUP_TABLE: a local
+		 * destination's lookup names none */
+		uint32_t table = LINUX_RT_TABLE_MAIN;
+		const struct linux_nlattr *src = at.a[RTA_SRC];
+
+		/* a source asked for must be one of ours, and is the
+		 * route's source then (no RTA_PREFSRC) */
+		if (src && nla_payload(src) < 4)
+			return -EINVAL;
+		if (src && ((const uint8_t *)(src + 1))[0] != 127)
+			return -ENETUNREACH;
+		out.rtm_table = (uint8_t)table;
+		out.rtm_src_len = src ? 32 : 0;
+		out.rtm_flags = RTCF_LOCAL | LINUX_RTM_F_CLONED;
+		start = nlmsg_begin(&b, LINUX_RTM_NEWROUTE, 0, nlh->nlmsg_seq, s->portid, &out,
+				    sizeof(out));
+		nla_put_u32(&b, LINUX_RTA_TABLE, table);
+		nla_put(&b, LINUX_RTA_DST, dst, 4);
+		if (src)
+			nla_put(&b, RTA_SRC, src + 1, 4);
+		nla_put_u32(&b, LINUX_RTA_OIF, (uint32_t)d->ifindex);
+		if (!src)
+			nla_put(&b, LINUX_RTA_PREFSRC, d->v4, 4);
+		nla_put_u32(&b, RTA_UID, current->proc->cred.uid);
+		nla_put(&b, LINUX_RTA_CACHEINFO, cacheinfo, sizeof(cacheinfo));
+	}
+	nlmsg_end(&b, start);
+	netlink_send_kernel(s, &b);
+	return 0;
+}
+
+/* --- RTM_GETRULE: the policy routing rules a namespace starts with --- */
+
+struct fib_rule_hdr {
+	uint8_t family, dst_len, src_len, tos, table, res1, res2, action;
+	uint32_t flags;
+};
+
+static void dump_rules(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
+{
+	/* IPv4: local (preference 0), main (32766), default (32767); IPv6
+	 * the first two */
+	static const struct {
+		uint8_t table;
+		uint32_t pref;
+	} rules[] = { { LINUX_RT_TABLE_LOCAL, 0 }, { LINUX_RT_TABLE_MAIN, 32766 }, { 253, 32767 } };
+	bool strict = s->nlflags & NLF_STRICT_CHK;
+	int family = payload(nlh)[0];
+	struct fib_rule_hdr frh = { 0 };
+	struct nlbuf b = { 0 };
+
+	if (strict) { /* fib_valid_dumprule_req */
+		struct attrs at;
+
+		if (payload_len(nlh) < sizeof(frh))
+			return dump_error(s, nlh, -EINVAL, false);
+		memcpy(&frh, payload(nlh), sizeof(frh));
+		if (frh.dst_len || frh.src_len || frh.tos || frh.table || frh.res1 || frh.res2 ||
+		    frh.action || frh.flags || parse_attrs(nlh, sizeof(frh), true, &at) < 0 ||
+		    attrs_beyond(&at, 0))
+			return dump_error(s, nlh, -EINVAL, false);
+	}
+	for (int f = 0; f < 2; f++) {
+		bool v6 = f == 1;
+
+		if ((family == LINUX_AF_INET && v6) || (family == LINUX_AF_INET6 && !v6))
+			continue;
+		for (int i = 0; i < (v6 ? 2 : 3); i++) {
+			struct fib_rule_hdr r = { 0 };
+			size_t start;
+
+			r.family = v6 ? LINUX_AF_INET6 : LINUX_AF_INET;
+			r.table = rules[i].table;
+			r.action = 1; /* FR_ACT_TO_TBL */
+			start = nlmsg_begin(&b, LINUX_RTM_NEWRULE, LINUX_NLM_F_MULTI,
+					    nlh->nlmsg_seq, s->portid, &r, sizeof(r));
+			nla_put_u32(&b, FRA_TABLE, rules[i].table);
+			nla_put_u32(&b, FRA_SUPPRESS_PREFIXLEN, 0xffffffff);
+			nla_put_u8(&b, FRA_PROTOCOL, LINUX_RTPROT_KERNEL);
+			if (rules[i].pref)
+				nla_put_u32(&b, FRA_PRIORITY, rules[i].pref);
+			nlmsg_end(&b, start);
+		}
+	}
+	dump_finish(s, nlh, &b, true, false);
+}
+
 /* --- changes --- */
 
 static int newlink(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
@@ -635,8 +785,11 @@ static int rtnl_msg(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
 			return -EPERM;
 		return type == LINUX_RTM_NEWLINK ? newlink(s, nlh) : -EOPNOTSUPP;
 	}
-	if (!dump)
+	if (!dump) {
+		if (type == LINUX_RTM_GETROUTE)
+			return getroute(s, nlh);
 		return type == LINUX_RTM_GETLINK ? getlink(s, nlh) : -EOPNOTSUPP;
+	}
 	switch (type) {
 	case LINUX_RTM_GETLINK:
 		dump_links(s, nlh);
@@ -646,6 +799,9 @@ static int rtnl_msg(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
 		return DUMPED;
 	case LINUX_RTM_GETROUTE:
 		dump_routes(s, nlh);
+		return DUMPED;
+	case LINUX_RTM_GETRULE:
+		dump_rules(s, nlh);
 		return DUMPED;
 	case LINUX_RTM_GETNEIGH: { /* a loopback has no neighbours */
 		struct nlbuf b = { 0 };

@@ -93,6 +93,10 @@ static void print_attr(int msgtype, struct rtattr *a)
 		nested(type == IFLA_PROTINFO ? AF_INET6 : 0, a);
 		return;
 	}
+	if (msgtype == RTM_NEWROUTE && type == RTA_CACHEINFO) {
+		printf("    attr %d len %d\n", type, len); /* use counts */
+		return;
+	}
 	if ((msgtype == RTM_NEWADDR && type == IFA_CACHEINFO)) {
 		struct ifa_cacheinfo ci;
 
@@ -158,6 +162,12 @@ static void print_msg(struct nlmsghdr *h)
 		       r->rtm_family, r->rtm_dst_len, r->rtm_src_len, r->rtm_tos, r->rtm_table,
 		       r->rtm_protocol, r->rtm_scope, r->rtm_type, r->rtm_flags);
 		hl = sizeof(*r);
+	} else if (h->nlmsg_type == RTM_NEWRULE) {
+		unsigned char *r = NLMSG_DATA(h);
+
+		printf(" rule family %d dst_len %d src_len %d tos %d table %d action %d\n", r[0],
+		       r[1], r[2], r[3], r[4], r[7]);
+		hl = 12;
 	} else {
 		printf(" len %u\n", h->nlmsg_len);
 		return;
@@ -332,6 +342,12 @@ static void dumps(void)
 	drain(fd, "route dump AF_INET, cloned");
 	req(fd, RTM_GETNEIGH, NLM_F_REQUEST | NLM_F_DUMP, &g, sizeof(g));
 	drain(fd, "neighbour dump");
+	for (int f = 0; f < 3; f++) {
+		unsigned char frh[12] = { f == 0 ? AF_UNSPEC : f == 1 ? AF_INET : AF_INET6 };
+
+		req(fd, RTM_GETRULE, NLM_F_REQUEST | NLM_F_DUMP, frh, sizeof(frh));
+		drain(fd, "rule dump");
+	}
 	close(fd);
 	close(dg);
 }
@@ -370,6 +386,59 @@ static void gets(void)
 	ifi.ifi_index = 7;
 	req(fd, RTM_GETLINK, NLM_F_REQUEST, &ifi, sizeof(ifi));
 	drain(fd, "getlink index 7, NETLINK_CAP_ACK");
+	close(fd);
+}
+
+/* RTM_GETROUTE of one destination: local ones route to lo, others are
+ * unreachable. */
+static void route_get(void)
+{
+	int fd = nl(SOCK_RAW);
+	struct {
+		struct rtmsg r;
+		struct rtattr a;
+		unsigned char addr[16];
+		struct rtattr sa;
+		unsigned char src[16];
+	} q;
+	static const struct {
+		int family;
+		const char *dst, *src;
+	} cases[] = {
+		{ AF_INET, "127.0.0.1", NULL },
+		{ AF_INET, "127.1.2.3", NULL },
+		{ AF_INET, "8.8.8.8", NULL },
+		{ AF_INET, "127.0.0.1", "127.0.0.2" },
+		{ AF_INET, "127.0.0.1", "10.0.0.1" },
+		{ AF_INET6, "::1", NULL },
+		{ AF_INET6, "::2", NULL },
+	};
+
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int alen = cases[i].family == AF_INET ? 4 : 16;
+		size_t len;
+
+		memset(&q, 0, sizeof(q));
+		q.r.rtm_family = cases[i].family;
+		q.r.rtm_dst_len = alen * 8;
+		q.a.rta_type = RTA_DST;
+		q.a.rta_len = RTA_LENGTH(alen);
+		inet_pton(cases[i].family, cases[i].dst, q.addr);
+		len = sizeof(q.r) + RTA_ALIGN(q.a.rta_len);
+		if (cases[i].src) {
+			/* the source follows the destination's padded attribute */
+			struct rtattr sa = { RTA_LENGTH(4), RTA_SRC };
+			unsigned char *p = (unsigned char *)&q + len;
+
+			q.r.rtm_src_len = 32;
+			memcpy(p, &sa, sizeof(sa));
+			inet_pton(AF_INET, cases[i].src, p + sizeof(sa));
+			len += RTA_LENGTH(4);
+		}
+		req(fd, RTM_GETROUTE, NLM_F_REQUEST, &q, len);
+		printf("route get %s from %s ", cases[i].dst, cases[i].src ? cases[i].src : "-");
+		drain(fd, "");
+	}
 	close(fd);
 }
 
@@ -412,6 +481,12 @@ static void strict(void)
 	rtm.rtm_flags = RTM_F_CLONED;
 	req(fd, RTM_GETROUTE, NLM_F_REQUEST | NLM_F_DUMP, &rtm, sizeof(rtm));
 	drain(fd, "strict: route dump, cloned");
+	{
+		unsigned char frh[12] = { AF_INET, 0, 0, 0, RT_TABLE_MAIN };
+
+		req(fd, RTM_GETRULE, NLM_F_REQUEST | NLM_F_DUMP, frh, sizeof(frh));
+		drain(fd, "strict: rule dump with a table");
+	}
 	close(fd);
 }
 
@@ -633,6 +708,7 @@ int main(void)
 	binding();
 	dumps();
 	gets();
+	route_get();
 	strict();
 	malformed();
 	io();

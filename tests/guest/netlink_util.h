@@ -146,5 +146,9 @@ struct ifa_cacheinfo {
 #define IFLA_EXT_MASK		29
 #define RTEXT_FILTER_SKIP_STATS (1 << 3)
 #define IFLA_INET6_CACHEINFO	5
+#define RTM_NEWRULE		32
+#define RTM_GETRULE		34
+#define RTA_SRC			2
+#define RTA_CACHEINFO		12
 
 #endif

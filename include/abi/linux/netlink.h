@@ -83,6 +83,8 @@ struct linux_nlattr {
 #define LINUX_RTM_NEWROUTE 24
 #define LINUX_RTM_GETROUTE 26
 #define LINUX_RTM_GETNEIGH 30
+#define LINUX_RTM_NEWRULE  32
+#define LINUX_RTM_GETRULE  34
 #define LINUX_RTM_MAX	   127
 
 struct linux_rtgenmsg {
