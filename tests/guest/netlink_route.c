@@ -701,6 +701,57 @@ static void unprivileged(void)
 	check(WIFEXITED(status) && WEXITSTATUS(status) == 0, "RTM_NEWADDR as nobody: EPERM");
 }
 
+/* Random requests of the GET types (which change nothing, natively
+ * either): every answer is well formed, and the socket still works. */
+static void garbage(void)
+{
+	static const int types[] = { RTM_GETLINK, RTM_GETADDR, RTM_GETROUTE, RTM_GETNEIGH,
+				     RTM_GETRULE };
+	int fd = nl(SOCK_RAW), one = 1, bad = 0;
+	unsigned seed = 12345;
+	static char buf[65536];
+	unsigned char msg[256];
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &(int){ 1 << 20 }, sizeof(int));
+	for (int i = 0; i < 3000; i++) {
+		struct nlmsghdr *h = (struct nlmsghdr *)msg;
+		int len;
+
+		if (i == 1500)
+			setsockopt(fd, SOL_NETLINK_, NETLINK_GET_STRICT_CHK, &one, sizeof(one));
+		for (unsigned j = 0; j < sizeof(msg); j++) {
+			seed = seed * 1103515245 + 12345;
+			msg[j] = (unsigned char)(seed >> 16);
+		}
+		len = 16 + (int)(seed % 200);
+		h->nlmsg_len = (seed >> 8) % 4 ? (unsigned)len : (unsigned)(seed % 300);
+		h->nlmsg_type = types[(seed >> 4) % 5];
+		h->nlmsg_flags = (uint16_t)((seed >> 12) & 0x3ff) | NLM_F_REQUEST;
+		/* the attributes (after a fixed part of 16 bytes at most) are
+		 * short ones, of any length field */
+		send(fd, msg, len, 0);
+		for (;;) {
+			long n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+
+			if (n < 0)
+				break;
+			for (struct nlmsghdr *r = (struct nlmsghdr *)buf; n > 0;
+			     r = NLMSG_NEXT(r, n))
+				if (!NLMSG_OK(r, n)) {
+					bad++;
+					break;
+				}
+		}
+	}
+	check(bad == 0, "random requests: answers well formed");
+	req(fd, RTM_GETLINK, NLM_F_REQUEST, &(struct ifinfomsg){ .ifi_index = 1 },
+	    sizeof(struct ifinfomsg));
+	check(recv(fd, buf, sizeof(buf), 0) > 0 &&
+		      ((struct nlmsghdr *)buf)->nlmsg_type == RTM_NEWLINK,
+	      "then a request answered");
+	close(fd);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -715,5 +766,6 @@ int main(void)
 	options();
 	peers();
 	unprivileged();
+	garbage();
 	return 0;
 }
