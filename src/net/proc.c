@@ -1,5 +1,5 @@
-/* net/proc.c: /proc/net's files in Linux's formats: dev and if_inet6 (the
- * devices of net/netdev.c), tcp, tcp6, udp, udp6 (the inet sockets, by
+/* net/proc.c: /proc/net's files in Linux's formats: dev, dev_mcast,
+ * if_inet6, igmp and igmp6 (the devices of net/netdev.c), tcp, tcp6, udp, udp6 (the inet sockets, by
  * family as Linux lists them: an AF_INET6 socket's IPv4 peers appear in
  * tcp6 as ::ffff:a.b.c.d) and unix.
  * Differs from Linux: no counter of traffic (dev's are 0); kernel
@@ -214,6 +214,35 @@ static void show_unix(void (*emit)(void *, const char *), void *arg)
 	}
 }
 
+/* The multicast groups the loopback is in (as a fresh namespace's: the
+ * all-hosts group of IPv4, the IPv6 all-nodes ones; no link-layer ones),
+ * for `ip maddr`. */
+static void show_igmp(bool v6, void (*emit)(void *, const char *), void *arg)
+{
+	char line[128];
+
+	if (!v6)
+		emit(arg, "Idx\tDevice    : Count Querier\tGroup    Users Timer\tReporter\n");
+	for (int i = 1; netdev_by_index(i); i++) {
+		const struct netdev *d = netdev_by_index(i);
+
+		if (!v6) {
+			snprintf(line, sizeof(line), "%d\t%-10s: %5d %7s\n", d->ifindex, d->name, 1,
+				 "V3");
+			emit(arg, line);
+			emit(arg, "\t\t\t\t010000E0     1 0:00000000\t\t0\n");
+			continue;
+		}
+		/* igmp6_mc_seq_show: index, name, group, users, flags, timer */
+		snprintf(line, sizeof(line), "%-4d %-15s %s %5d %08X %ld\n", d->ifindex, d->name,
+			 "ff020000000000000000000000000001", 1, 0xc, 0L);
+		emit(arg, line);
+		snprintf(line, sizeof(line), "%-4d %-15s %s %5d %08X %ld\n", d->ifindex, d->name,
+			 "ff010000000000000000000000000001", 1, 0x8, 0L);
+		emit(arg, line);
+	}
+}
+
 void net_proc_show(enum net_proc_file which, void (*emit)(void *arg, const char *line), void *arg)
 {
 	switch (which) {
@@ -237,6 +266,12 @@ void net_proc_show(enum net_proc_file which, void (*emit)(void *arg, const char 
 		break;
 	case NET_PROC_UNIX:
 		show_unix(emit, arg);
+		break;
+	case NET_PROC_IGMP:
+	case NET_PROC_IGMP6:
+		show_igmp(which == NET_PROC_IGMP6, emit, arg);
+		break;
+	case NET_PROC_DEV_MCAST: /* no link-layer group on a loopback */
 		break;
 	}
 }

@@ -11,6 +11,9 @@ enum net_proc_file {
 	NET_PROC_UDP,
 	NET_PROC_UDP6,
 	NET_PROC_UNIX,
+	NET_PROC_IGMP,
+	NET_PROC_IGMP6,
+	NET_PROC_DEV_MCAST,
 };
 
 void net_proc_show(enum net_proc_file which, void (*emit)(void *arg, const char *line), void *arg);

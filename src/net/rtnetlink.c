@@ -4,15 +4,16 @@
  * device by index or name), RTM_GETADDR and RTM_GETROUTE dumps (the
  * local table's routes of 127.0.0.1/8 and ::1; main is empty),
  * RTM_GETROUTE of one destination, the RTM_GETRULE dump (the rules a
- * namespace starts with) and an empty RTM_GETNEIGH dump. NETLINK_GET_STRICT_CHK's checks and filters
- * are those of Linux 6.18, and a dump's error comes in its NLMSG_DONE as
- * there.
+ * namespace starts with) and an empty RTM_GETNEIGH dump.
+ * NETLINK_GET_STRICT_CHK's checks and filters are those of Linux 6.18,
+ * and a dump's error comes in its NLMSG_DONE as there.
  * Differs from Linux: nothing can change. A request to (NEW, DEL, SET)
  * needs CAP_NET_ADMIN as on Linux (EPERM); with it, RTM_NEWLINK asking
  * for what a device already is succeeds (`ip link set lo up`), and any
  * other is EOPNOTSUPP: the operation is not supported here, which a
  * program can tell from a permission it lacks. The other requests Linux
- * knows (qdiscs, neighbour tables, nexthops...) are EOPNOTSUPP too. A link's counters are all 0. */
+ * knows (qdiscs, neighbour tables, nexthops...) are EOPNOTSUPP too. A
+ * link's counters are all 0. */
 #include <string.h>
 
 #include "net/netlink.h"

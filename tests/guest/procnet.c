@@ -1,9 +1,9 @@
 /* skas-test: netns: lo */
 /* /proc/net, as in a network namespace holding only lo (the native side
- * runs in one): the link to self/net, dev and if_inet6, then tcp, tcp6,
- * udp, udp6 and unix with sockets of this test (listening, connected with
- * unread data, bound UDP, a connected UDP6, a named and an abstract
- * AF_UNIX listener): the headers byte for byte and each socket's row
+ * runs in one): the link to self/net, dev, if_inet6, igmp, igmp6 and
+ * dev_mcast, then tcp, tcp6, udp, udp6 and unix with sockets of this test
+ * (listening, connected with unread data, bound UDP, a connected UDP6, a
+ * named and an abstract AF_UNIX listener): the headers byte for byte and each socket's row
  * field by field, its inode that of fstat. What Linux leaves to chance or
  * to timing is not printed: row order (sorted here), hash buckets,
  * pointers, TCP's timer and congestion columns, traffic counters. */
@@ -159,6 +159,9 @@ int main(void)
 	devtext = slurp("/proc/net/dev");
 	printf("dev:\n%s", devtext);
 	printf("if_inet6:\n%s", slurp("/proc/net/if_inet6"));
+	printf("igmp:\n%s", slurp("/proc/net/igmp"));
+	printf("igmp6:\n%s", slurp("/proc/net/igmp6"));
+	printf("dev_mcast:\n%s", slurp("/proc/net/dev_mcast"));
 	check(strcmp(slurp("/proc/self/net/if_inet6"), slurp("/proc/net/if_inet6")) == 0,
 	      "/proc/self/net is /proc/net");
 

@@ -1,8 +1,8 @@
 #!/bin/bash
 # The guest's network devices as tools see them: `ip addr`, `ip link`,
 # `ip route show table all`, `ip -6 route show table all`, `ip neigh`,
-# `ip -s link`, `ip -d link`, `ip -6 addr`, `ip rule`, `ip route get`
-# and `hostname -I` inside skas print what they print
+# `ip -s link`, `ip -d link`, `ip -6 addr`, `ip rule`, `ip route get`,
+# `ip maddr` and `hostname -I` inside skas print what they print
 # natively in a fresh network namespace with lo up (`unshare --net`), the
 # oracle. Then what only skas can say (natively as root they would change
 # the namespace): a change that changes nothing succeeds (`ip link set lo
@@ -24,7 +24,7 @@ fi
 for cmd in "ip addr" "ip link" "ip route show table all" "ip -6 route show table all" \
 	"ip route" "ip neigh" "ip -s link" "ip -d link" "ip -6 addr" "ip -6 link" \
 	"ip -4 addr show dev lo" "hostname -I" "ip rule" "ip -6 rule" "ip route get 127.0.0.1" \
-	"ip -6 route get ::1" "ip route get 8.8.8.8"; do
+	"ip -6 route get ::1" "ip route get 8.8.8.8" "ip maddr"; do
 	# shellcheck disable=SC2086
 	want=$(unshare --net sh -c "ip link set lo up && $cmd" 2>&1)
 	# shellcheck disable=SC2086

@@ -769,6 +769,9 @@ enum {
 	I_NET_UDP,
 	I_NET_UDP6,
 	I_NET_UNIX,
+	I_NET_IGMP,
+	I_NET_IGMP6,
+	I_NET_DEV_MCAST,
 };
 
 static void sb_emit(void *arg, const char *line)
@@ -787,6 +790,9 @@ static int gen_net(const struct pnode *n, struct sbuf *b)
 		[I_NET_UDP - I_NET_DEV] = NET_PROC_UDP,
 		[I_NET_UDP6 - I_NET_DEV] = NET_PROC_UDP6,
 		[I_NET_UNIX - I_NET_DEV] = NET_PROC_UNIX,
+		[I_NET_IGMP - I_NET_DEV] = NET_PROC_IGMP,
+		[I_NET_IGMP6 - I_NET_DEV] = NET_PROC_IGMP6,
+		[I_NET_DEV_MCAST - I_NET_DEV] = NET_PROC_DEV_MCAST,
 	};
 
 	if (!procfs_process(n))
@@ -797,6 +803,9 @@ static int gen_net(const struct pnode *n, struct sbuf *b)
 
 static const struct pentry net_children[] = {
 	{ .name = "dev", .id = I_NET_DEV, .mode = FILE_R, .gen = gen_net },
+	{ .name = "dev_mcast", .id = I_NET_DEV_MCAST, .mode = FILE_R, .gen = gen_net },
+	{ .name = "igmp", .id = I_NET_IGMP, .mode = FILE_R, .gen = gen_net },
+	{ .name = "igmp6", .id = I_NET_IGMP6, .mode = FILE_R, .gen = gen_net },
 	{ .name = "if_inet6", .id = I_NET_IF_INET6, .mode = FILE_R, .gen = gen_net },
 	{ .name = "tcp", .id = I_NET_TCP, .mode = FILE_R, .gen = gen_net },
 	{ .name = "tcp6", .id = I_NET_TCP6, .mode = FILE_R, .gen = gen_net },
