@@ -1,9 +1,10 @@
 /* net/socket.c: what every socket shares: its file (read, write, poll,
  * fstat, ioctl, close), creation by family, the SOL_SOCKET options and
  * sleeping under SO_RCVTIMEO/SO_SNDTIMEO. The families are AF_UNIX and
- * AF_INET/AF_INET6 on loopback (net/inet.c); AF_NETLINK, AF_PACKET and
- * the rest are EAFNOSUPPORT, as on a Linux built without them (glibc
- * copes: getaddrinfo's netlink probe and nscd fall back).
+ * AF_INET/AF_INET6 on loopback (net/inet.c) and AF_NETLINK's
+ * NETLINK_ROUTE (net/netlink.c); AF_PACKET and the rest are EAFNOSUPPORT,
+ * as on a Linux built without them. The interface ioctls (SIOCGIFCONF,
+ * SIOCGIFFLAGS...) work on every socket, as Linux's dev_ioctl.
  * Differs from Linux: timeouts are kept in jiffies of HZ=250 (the host's
  * value when this was written), so SO_RCVTIMEO reads back rounded the
  * same way; SO_SNDBUF/SO_RCVBUF are capped at Linux's default wmem_max and
@@ -13,6 +14,8 @@
 
 #include "net/socket.h"
 #include "net/inet.h"
+#include "net/netdev.h"
+#include "net/netlink.h"
 #include "kernel/task.h"
 #include "kernel/cred.h"
 #include "mm/usercopy.h"
@@ -134,6 +137,8 @@ int sock_create(struct task *t, int family, int type, int protocol, struct socke
 	case LINUX_AF_INET:
 	case LINUX_AF_INET6:
 		return inet_create(family, type, protocol, out);
+	case LINUX_AF_NETLINK:
+		return netlink_create(type, protocol, out);
 	default:
 		return -EAFNOSUPPORT;
 	}
@@ -292,9 +297,14 @@ static long socket_ioctl(struct file *f, struct task *t, unsigned cmd, uint64_t 
 		n = s->ops->inq(s);
 		break;
 	case LINUX_SIOCOUTQ:
+		if (s->family == LINUX_AF_NETLINK)
+			return -ENOTTY; /* not one of netlink's */
 		n = (long)s->wmem;
 		break;
 	default:
+		/* what a protocol leaves goes to the devices (dev_ioctl) */
+		if (netdev_is_ioctl(cmd))
+			return netdev_ioctl(t, s->family, cmd, arg);
 		return -ENOTTY;
 	}
 	if (n < 0)

@@ -52,6 +52,11 @@ static inline const char *ename(int e)
 		{ EALREADY, "EALREADY" },
 		{ EFAULT, "EFAULT" },
 		{ ECONNABORTED, "ECONNABORTED" },
+		{ ENODATA, "ENODATA" },
+		{ ENOBUFS, "ENOBUFS" },
+		{ ENODEV, "ENODEV" },
+		{ ENOTTY, "ENOTTY" },
+		{ ERANGE, "ERANGE" },
 	};
 	unsigned i;
 

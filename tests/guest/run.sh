@@ -28,7 +28,10 @@
 #
 # A `/* skas-test: args: ... */` comment in a test's first lines gives its
 # arguments (shell quoting rules); `/* skas-test: timeout: S */` its time
-# limit per run in seconds (default 20).
+# limit per run in seconds (default 20); `/* skas-test: netns: lo */` runs
+# its native side in a network namespace of its own with only lo, up (as
+# `unshare --net` then `ip link set lo up`): what a guest sees, where the
+# host's own interfaces would differ.
 set -u
 
 orig_pwd=$PWD
@@ -211,7 +214,7 @@ native() {
             cp "$cache/$key.out" "$tmp/$i.native.out"
             cp "$cache/$key.rc" "$tmp/$i.native.rc"
         else
-            run_one "$tmp/$i.native.out" "$tmp/$i.native.err" "$bin" "$@" >"$tmp/$i.native.rc"
+            run_one "$tmp/$i.native.out" "$tmp/$i.native.err" "${netns_cmd[@]}" "$bin" "$@" >"$tmp/$i.native.rc"
             # Only a native pass is kept: a native failure (the test's own
             # flake, say) is the next suite's to see afresh, as without a
             # cache.
@@ -229,7 +232,7 @@ native() {
 job() {
     local i=$1 src=${item_src[$1]} lc=${item_lc[$1]}
     local n=$((i + 1)) name label bin argstr expect limit nrc skas_rc
-    local args=()
+    local args=() netns_cmd=()
     name=$(basename "$src" .c)
     label="$lc/$name"
     bin=build/guest/$lc/$name
@@ -240,6 +243,10 @@ job() {
     [ -n "$limit" ] || limit=20
     if [ -n "$argstr" ]; then
         eval "args=($argstr)"
+    fi
+    if [ "$(directive "$src" netns)" = lo ]; then
+        # shellcheck disable=SC2016
+        netns_cmd=(unshare --net sh -c 'ip link set lo up && exec "$0" "$@"')
     fi
     exec >"$tmp/$i.tap"
 

@@ -33,6 +33,7 @@ enum {
 #include "abi/linux/ipc.h"
 #include "abi/linux/misc.h"
 #include "abi/linux/mman.h"
+#include "abi/linux/netlink.h"
 #include "abi/linux/signal.h"
 #include "abi/linux/socket.h"
 #include "abi/linux/stat.h"
@@ -71,6 +72,9 @@ enum {
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <asm/socket.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sockios.h>
 #include <linux/sysinfo.h>
 #include <linux/time.h>
 #include <linux/time_types.h>
@@ -1233,6 +1237,88 @@ static void check_socket(void)
 	FIELD(struct linux_sockaddr_in6, sin6_scope_id, struct sockaddr_in6, sin6_scope_id);
 }
 
+/* <linux/if.h> and <linux/if_arp.h> (struct ifreq, IFF_*, ARPHRD_*) take glibc's <sys/socket.h>, which
+ * clashes here: guest tests cover those. */
+static void check_netlink(void)
+{
+	C(NETLINK_ROUTE);
+	C(MAX_LINKS);
+	SIZE(struct linux_sockaddr_nl, struct sockaddr_nl);
+	FIELD(struct linux_sockaddr_nl, nl_pid, struct sockaddr_nl, nl_pid);
+	FIELD(struct linux_sockaddr_nl, nl_groups, struct sockaddr_nl, nl_groups);
+	SIZE(struct linux_nlmsghdr, struct nlmsghdr);
+	FIELD(struct linux_nlmsghdr, nlmsg_flags, struct nlmsghdr, nlmsg_flags);
+	FIELD(struct linux_nlmsghdr, nlmsg_pid, struct nlmsghdr, nlmsg_pid);
+	SIZE(struct linux_nlattr, struct nlattr);
+	SIZE(struct linux_ifinfomsg, struct ifinfomsg);
+	FIELD(struct linux_ifinfomsg, ifi_index, struct ifinfomsg, ifi_index);
+	FIELD(struct linux_ifinfomsg, ifi_change, struct ifinfomsg, ifi_change);
+	SIZE(struct linux_ifaddrmsg, struct ifaddrmsg);
+	FIELD(struct linux_ifaddrmsg, ifa_index, struct ifaddrmsg, ifa_index);
+	SIZE(struct linux_rtmsg, struct rtmsg);
+	FIELD(struct linux_rtmsg, rtm_flags, struct rtmsg, rtm_flags);
+	SIZE(struct linux_ifa_cacheinfo, struct ifa_cacheinfo);
+	EQ(LINUX_RTA_CACHEINFO_SIZE, sizeof(struct rta_cacheinfo));
+	C(NLM_F_REQUEST);
+	C(NLM_F_MULTI);
+	C(NLM_F_ACK);
+	C(NLM_F_DUMP_FILTERED);
+	C(NLM_F_DUMP);
+	C(NLM_F_CAPPED);
+	C(NLMSG_ERROR);
+	C(NLMSG_DONE);
+	C(NLMSG_MIN_TYPE);
+	C(NETLINK_ADD_MEMBERSHIP);
+	C(NETLINK_PKTINFO);
+	C(NETLINK_LIST_MEMBERSHIPS);
+	C(NETLINK_CAP_ACK);
+	C(NETLINK_EXT_ACK);
+	C(NETLINK_GET_STRICT_CHK);
+	C(NLA_F_NESTED);
+	C(RTM_NEWLINK);
+	C(RTM_GETLINK);
+	C(RTM_GETADDR);
+	C(RTM_GETROUTE);
+	C(RTM_GETNEIGH);
+	C(RTM_NEWRULE);
+	C(RTM_GETRULE);
+	C(IFLA_ADDRESS);
+	C(IFLA_IFNAME);
+	C(IFLA_STATS64);
+	C(IFLA_AF_SPEC);
+	C(IFLA_EXT_MASK);
+	C(IFLA_CARRIER_DOWN_COUNT);
+	C(IFLA_TSO_MAX_SEGS);
+	C(IFLA_XDP_ATTACHED);
+	C(RTEXT_FILTER_SKIP_STATS);
+	C(IFA_CACHEINFO);
+	C(IFA_FLAGS);
+	C(IFA_F_PERMANENT);
+	C(RTA_DST);
+	C(RTA_PREFSRC);
+	C(RTA_TABLE);
+	C(RTA_PREF);
+	C(RT_TABLE_LOCAL);
+	C(RTPROT_KERNEL);
+	C(RT_SCOPE_HOST);
+	C(RTN_BROADCAST);
+	C(RTM_F_CLONED);
+	C(SIOCGIFNAME);
+	C(SIOCGIFCONF);
+	C(SIOCGIFFLAGS);
+	C(SIOCSIFFLAGS);
+	C(SIOCGIFADDR);
+	C(SIOCGIFBRDADDR);
+	C(SIOCGIFNETMASK);
+	C(SIOCGIFMTU);
+	C(SIOCSIFNAME);
+	C(SIOCGIFHWADDR);
+	C(SIOCGIFINDEX);
+	C(SIOCGIFTXQLEN);
+	C(SIOCSIFTXQLEN);
+	C(SIOCGIFMAP);
+}
+
 static void check_ipc(void)
 {
 	C(IPC_PRIVATE);
@@ -1375,6 +1461,7 @@ int main(void)
 	check_ioctl();
 	check_misc();
 	check_socket();
+	check_netlink();
 	check_ipc();
 
 	printf("1..%d\n", n_pass + n_fail);

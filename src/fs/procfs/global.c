@@ -574,6 +574,13 @@ static int target_mounts(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
+static int target_net(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "self/net");
+	return 0;
+}
+
 #define DIR_R  (LINUX_S_IFDIR | 0555)
 #define FILE_R (LINUX_S_IFREG | 0444)
 #define FILE_W (LINUX_S_IFREG | 0644)
@@ -624,6 +631,7 @@ enum {
 	G_SYS_KERNEL_RANDOM,
 	G_RANDOM_UUID,
 	G_RANDOM_BOOT_ID,
+	G_NET,
 };
 
 static void sb_emit(void *arg, const char *line)
@@ -744,6 +752,7 @@ static const struct pentry root_children[] = {
 	{ .name = "locks", .id = G_LOCKS, .mode = FILE_R, .gen = gen_locks },
 	{ .name = "meminfo", .id = G_MEMINFO, .mode = FILE_R, .gen = gen_meminfo },
 	{ .name = "mounts", .id = G_MOUNTS, .mode = LINK, .target = target_mounts },
+	{ .name = "net", .id = G_NET, .mode = LINK, .target = target_net },
 	{ .name = "self", .id = G_SELF, .mode = LINK, .target = target_self },
 	{ .name = "stat", .id = G_STAT, .mode = FILE_R, .gen = gen_stat },
 	{ .name = "sys", .id = G_SYS, .mode = DIR_R, .children = procfs_sys_children },

@@ -21,6 +21,7 @@
 #include "vfs/namei.h"
 #include "host/host.h"
 #include "platform/platform.h"
+#include "net/proc.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
 #include "abi/linux/mman.h"
@@ -1051,6 +1052,58 @@ enum {
 	I_MEM,
 	I_SMAPS,
 	I_SMAPS_ROLLUP,
+	I_NET,
+	I_NET_DEV,
+	I_NET_IF_INET6,
+	I_NET_TCP,
+	I_NET_TCP6,
+	I_NET_UDP,
+	I_NET_UDP6,
+	I_NET_UNIX,
+	I_NET_IGMP,
+	I_NET_IGMP6,
+	I_NET_DEV_MCAST,
+};
+
+static void sb_emit(void *arg, const char *line)
+{
+	sb_put(arg, line, strlen(line));
+}
+
+/* /proc/PID/net: the instance's one network namespace, whoever asks. */
+static int gen_net(const struct pnode *n, struct sbuf *b)
+{
+	static const enum net_proc_file files[] = {
+		[I_NET_DEV - I_NET_DEV] = NET_PROC_DEV,
+		[I_NET_IF_INET6 - I_NET_DEV] = NET_PROC_IF_INET6,
+		[I_NET_TCP - I_NET_DEV] = NET_PROC_TCP,
+		[I_NET_TCP6 - I_NET_DEV] = NET_PROC_TCP6,
+		[I_NET_UDP - I_NET_DEV] = NET_PROC_UDP,
+		[I_NET_UDP6 - I_NET_DEV] = NET_PROC_UDP6,
+		[I_NET_UNIX - I_NET_DEV] = NET_PROC_UNIX,
+		[I_NET_IGMP - I_NET_DEV] = NET_PROC_IGMP,
+		[I_NET_IGMP6 - I_NET_DEV] = NET_PROC_IGMP6,
+		[I_NET_DEV_MCAST - I_NET_DEV] = NET_PROC_DEV_MCAST,
+	};
+
+	if (!procfs_process(n))
+		return -ESRCH;
+	net_proc_show(files[n->e->id - I_NET_DEV], sb_emit, b);
+	return 0;
+}
+
+static const struct pentry net_children[] = {
+	{ .name = "dev", .id = I_NET_DEV, .mode = FILE_R, .gen = gen_net },
+	{ .name = "dev_mcast", .id = I_NET_DEV_MCAST, .mode = FILE_R, .gen = gen_net },
+	{ .name = "igmp", .id = I_NET_IGMP, .mode = FILE_R, .gen = gen_net },
+	{ .name = "igmp6", .id = I_NET_IGMP6, .mode = FILE_R, .gen = gen_net },
+	{ .name = "if_inet6", .id = I_NET_IF_INET6, .mode = FILE_R, .gen = gen_net },
+	{ .name = "tcp", .id = I_NET_TCP, .mode = FILE_R, .gen = gen_net },
+	{ .name = "tcp6", .id = I_NET_TCP6, .mode = FILE_R, .gen = gen_net },
+	{ .name = "udp", .id = I_NET_UDP, .mode = FILE_R, .gen = gen_net },
+	{ .name = "udp6", .id = I_NET_UDP6, .mode = FILE_R, .gen = gen_net },
+	{ .name = "unix", .id = I_NET_UNIX, .mode = FILE_R, .gen = gen_net },
+	{ 0 },
 };
 
 const struct pentry procfs_pid_children[] = {
@@ -1078,6 +1131,7 @@ const struct pentry procfs_pid_children[] = {
 	{ .name = "oom_score", .id = I_OOM_SCORE, .mode = FILE_R, .gen = gen_zero },
 	{ .name = "oom_score_adj", .id = I_OOM_SCORE_ADJ, .mode = FILE_W, .gen = gen_zero },
 	{ .name = "wchan", .id = I_WCHAN, .mode = FILE_R, .gen = gen_wchan },
+	{ .name = "net", .id = I_NET, .mode = DIR_R, .children = net_children },
 	{ 0 },
 };
 

@@ -1,0 +1,42 @@
+/* net/netdev.h: the network devices a guest sees. An instance is its own
+ * network namespace whose only device is the loopback, up, as after
+ * `unshare --net` and `ip link set lo up`; nothing about it can change.
+ * rtnetlink, the SIOCGIF* ioctls and /proc/net describe it from here. */
+#ifndef NET_NETDEV_H
+#define NET_NETDEV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "abi/linux/netlink.h"
+
+struct task;
+
+struct netdev {
+	const char *name;
+	int ifindex;
+	unsigned flags; /* IFF_*, as RTM_NEWLINK reports them */
+	uint16_t type;	/* ARPHRD_* */
+	uint32_t mtu, txqlen;
+	uint8_t v4[4];	/* its IPv4 address (network order)... */
+	int v4_prefix;	/* ...and prefix */
+	uint8_t v6[16]; /* its IPv6 address... */
+	int v6_prefix;
+};
+
+/* The IFF_* flags a caller may set (dev_change_flags): UP, DEBUG,
+ * NOTRAILERS, NOARP, PROMISC, ALLMULTI, MULTICAST, PORTSEL, AUTOMEDIA and
+ * DYNAMIC; the others are the device's to say. */
+#define NETDEV_FLAGS_CHANGEABLE 0xf3a5u
+
+/* The devices are indexed from 1 with no gap: NULL past the last. */
+const struct netdev *netdev_by_index(int ifindex);
+const struct netdev *netdev_by_name(const char *name);
+
+/* Whether cmd is one of the interface ioctls every socket takes; then
+ * netdev_ioctl does it, for a socket of the given family (the address
+ * ones are AF_INET's, as Linux's inet_ioctl). */
+bool netdev_is_ioctl(unsigned cmd);
+long netdev_ioctl(struct task *t, int family, unsigned cmd, uint64_t arg);
+
+#endif

@@ -1,0 +1,21 @@
+/* net/proc.h: the files of /proc/PID/net (/proc/net), written by the
+ * network code: each show calls emit once per line (with its newline). */
+#ifndef NET_PROC_H
+#define NET_PROC_H
+
+enum net_proc_file {
+	NET_PROC_DEV,
+	NET_PROC_IF_INET6,
+	NET_PROC_TCP,
+	NET_PROC_TCP6,
+	NET_PROC_UDP,
+	NET_PROC_UDP6,
+	NET_PROC_UNIX,
+	NET_PROC_IGMP,
+	NET_PROC_IGMP6,
+	NET_PROC_DEV_MCAST,
+};
+
+void net_proc_show(enum net_proc_file which, void (*emit)(void *arg, const char *line), void *arg);
+
+#endif

@@ -1,0 +1,77 @@
+#!/bin/bash
+# The guest's network devices as tools see them: `ip addr`, `ip link`,
+# `ip route show table all`, `ip -6 route show table all`, `ip neigh`,
+# `ip -s link`, `ip -d link`, `ip -6 addr`, `ip rule`, `ip route get`,
+# `ip maddr` and `hostname -I` inside skas print what they print
+# natively in a fresh network namespace with lo up (`unshare --net`), the
+# oracle. Then what only skas can say (natively as root they would change
+# the namespace): a change that changes nothing succeeds (`ip link set lo
+# up`, SIOCSIFFLAGS with lo's flags, SIOCSIFMTU of its MTU) and any other
+# is EOPNOTSUPP ("RTNETLINK answers: Operation not supported"). One TAP
+# line each. netstat -tuln and -i (from /proc/net) as natively too.
+set -u
+. "$(dirname "$0")/common.bash"
+
+run() { timeout -k 5 60 "$SKAS" run -- "$@" 2>&1; }
+
+IP=$(command -v ip)
+if [ -z "$IP" ] || ! unshare --net true 2>/dev/null; then
+	check "ip and unshare --net (missing: skipped)" "" ""
+	summary
+	exit
+fi
+
+for cmd in "ip addr" "ip link" "ip route show table all" "ip -6 route show table all" \
+	"ip route" "ip neigh" "ip -s link" "ip -d link" "ip -6 addr" "ip -6 link" \
+	"ip -4 addr show dev lo" "hostname -I" "ip rule" "ip -6 rule" "ip route get 127.0.0.1" \
+	"ip -6 route get ::1" "ip route get 8.8.8.8" "ip maddr"; do
+	# shellcheck disable=SC2086
+	want=$(unshare --net sh -c "ip link set lo up && $cmd" 2>&1)
+	# shellcheck disable=SC2086
+	got=$(run $cmd)
+	check "$cmd: as in unshare --net" "$want" "$got"
+done
+
+# netstat reads /proc/net: a listener and a bound UDP socket as natively
+if command -v netstat >/dev/null && [ -x /usr/bin/python3 ]; then
+	prog='import socket, subprocess
+s = socket.socket(); s.bind(("127.0.0.1", 8080)); s.listen()
+u = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM); u.bind(("::1", 5353))
+subprocess.run(["netstat", "-tuln"])
+subprocess.run(["netstat", "-i"])'
+	want=$(unshare --net sh -c 'ip link set lo up && exec python3 -c "$0"' "$prog" 2>&1)
+	got=$(run /usr/bin/python3 -c "$prog")
+	check "netstat -tuln, netstat -i: as in unshare --net" "$want" "$got"
+fi
+
+check "ip link set lo up: nothing to change" "0" "$(run "$IP" link set lo up; echo $?)"
+check "ip addr add: EOPNOTSUPP" "RTNETLINK answers: Operation not supported 2" \
+	"$(echo $(run "$IP" addr add 10.1.2.3/8 dev lo; echo $?))"
+check "ip link set lo mtu 1500 (by SIOCSIFMTU): EOPNOTSUPP" "SIOCSIFMTU: Operation not supported 1" \
+	"$(echo $(run "$IP" link set lo mtu 1500; echo $?))"
+check "ip route add: EOPNOTSUPP" "RTNETLINK answers: Operation not supported 2" \
+	"$(echo $(run "$IP" route add 10.0.0.0/8 dev lo; echo $?))"
+
+if [ -x /usr/bin/python3 ]; then
+	out=$(run /usr/bin/python3 -c '
+import errno, fcntl, socket, struct
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+def ioc(cmd, val):
+    try:
+        fcntl.ioctl(s.fileno(), cmd, struct.pack("16si20x", b"lo", val))
+        return "ok"
+    except OSError as e:
+        return errno.errorcode[e.errno]
+flags = struct.unpack("16sh", fcntl.ioctl(s.fileno(), 0x8913, struct.pack("16s24x", b"lo"))[:18])[1]
+print(ioc(0x8914, flags))          # SIOCSIFFLAGS, the same
+print(ioc(0x8914, flags & ~1))     # down
+print(ioc(0x8922, 65536))          # SIOCSIFMTU, the same
+print(ioc(0x8922, 1500))
+print(ioc(0x8943, 1000))           # SIOCSIFTXQLEN, the same
+print(ioc(0x8916, 0))              # SIOCSIFADDR
+')
+	check "setters: the same ok, others EOPNOTSUPP (ENOTSUP to python)" \
+		"ok ENOTSUP ok ENOTSUP ok ENOTSUP" "$(echo $out)"
+fi
+
+summary
