@@ -19,6 +19,8 @@ command -v valgrind >/dev/null 2>&1 || need="$need valgrind"
 command -v perf >/dev/null 2>&1 || need="$need linux-perf" # tests/scenario/hostcalls.sh
 command -v pgrep >/dev/null 2>&1 || need="$need procps" # pgrep, ps: tests/scenario/*.sh
 command -v flock >/dev/null 2>&1 || need="$need util-linux" # flock: tests/guest/run.sh -j
+command -v strace >/dev/null 2>&1 || need="$need strace" # tests/scenario/ptrace.sh: strace inside
+command -v ip >/dev/null 2>&1 || need="$need iproute2" # netns tests, tests/scenario/netdev.sh
 # `tools/deps.sh fuzz` (make fuzz): clang for libFuzzer, trinity if Debian has it.
 if [ "${1:-}" = fuzz ]; then
 	command -v clang >/dev/null 2>&1 || need="$need clang"
