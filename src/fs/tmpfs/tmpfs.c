@@ -1,12 +1,15 @@
 /* fs/tmpfs/tmpfs.c: directories, symlinks, hard links, device nodes,
- * fifos and sockets in kernel memory; regular file data in a memfd per
- * file; user.* and trusted.* xattrs; a size limit (ENOSPC); file seals
- * (F_SEAL_*, set by mm/memfd.c) checked where data or size change. */
+ * fifos and sockets in kernel memory; regular file data in kernel pages
+ * (fs/tmpfs/pages.c) until the file is mapped or grows big, then in a
+ * memfd of its own; user.* and trusted.* xattrs; a size limit (ENOSPC);
+ * file seals (F_SEAL_*, set by mm/memfd.c) checked where data or size
+ * change. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "mm/commit.h"
 #include "mm/mm.h"
+#include "fs/tmpfs/pages.h"
 #include "fs/tmpfs/tmpfs.h"
 #include "vfs/file.h"
 #include "vfs/namei.h"
@@ -47,6 +50,9 @@ struct tmpfs_node {
 	uint32_t mode, uid, gid, nlink;
 	uint64_t rdev, size, parent_ino;
 	struct linux_timespec atime, mtime, ctime;
+	/* A regular file's data: in pages while memfd is -1; once a memfd
+	 * holds it (tmpfs_data_fd), there only, for good. */
+	struct tmpfs_pages pages;
 	int memfd;
 	char *target;
 	struct list_head entries, xattrs;
@@ -61,7 +67,7 @@ struct tmpfs_node {
 	 * while it is dense (no hole: every page below the size is data), as
 	 * Linux's shmem counts pages; once it may have holes (a truncate or
 	 * a write past the end, a punched hole), the pages the host holds in
-	 * its memfd, so a sparse file costs what it stores (trinity's writes
+	 * its pages or memfd, so a sparse file costs what it stores (trinity's writes
 	 * at offsets of 4 GiB into a few memfds counted 13 GB of "data" and
 	 * left no memory to fork with). A fault through a mapping adds pages
 	 * the kernel never sees: a sparse file also counts the length of
@@ -355,13 +361,15 @@ static long tmpfs_readlink(struct inode *ino, char *buf, size_t n)
 	return (long)len;
 }
 
-/* A sparse file's blocks: what the host holds (Linux's shmem counts
- * the pages it has). */
-static int64_t host_st_blocks(const struct tmpfs_node *n)
+/* A sparse file's blocks: the pages it holds, in the kernel or the host
+ * (Linux's shmem counts the pages it has). */
+static int64_t held_st_blocks(const struct tmpfs_node *n)
 {
 	struct linux_stat st;
 
-	if (n->memfd < 0 || host_fstat(n->memfd, &st) < 0 || st.st_blocks < 0)
+	if (n->memfd < 0)
+		return (int64_t)(n->pages.held * (TMPFS_PAGE / 512));
+	if (host_fstat(n->memfd, &st) < 0 || st.st_blocks < 0)
 		return 0;
 	return st.st_blocks;
 }
@@ -388,7 +396,7 @@ static int tmpfs_getattr(struct inode *ino, struct linux_stat *st)
 	if (LINUX_S_ISLNK(n->mode) && n->size < 128)
 		st->st_blocks = 0;
 	if (n->sparse && LINUX_S_ISREG(n->mode))
-		st->st_blocks = host_st_blocks(n);
+		st->st_blocks = held_st_blocks(n);
 	st->st_atime_sec = n->atime.tv_sec;
 	st->st_atime_nsec = n->atime.tv_nsec;
 	st->st_mtime_sec = n->mtime.tv_sec;
@@ -398,40 +406,83 @@ static int tmpfs_getattr(struct inode *ino, struct linux_stat *st)
 	return 0;
 }
 
-/* Files with data hold a host memfd each: at most this many in the
- * instance, so that the kernel keeps host fds for everything else.
+/* Files that are mapped hold a host memfd each (the stubs map its pages,
+ * so that read/write and the mappings see the same data), and so do files
+ * grown past MEMFD_SIZE: at most memfds_max of them in the instance, so
+ * that the kernel keeps host fds for everything else. Every other file
+ * keeps its data in kernel pages and no host fd: a guest may hold as many
+ * as its memory allows (tar of /usr/include into /tmp stopped half way at
+ * a quarter of the host's fd limit when each file with data had a memfd).
  * Differs from Linux: tmpfs's inode limit (ENOSPC) counts only files with
- * data, and is met at their first write. */
+ * a memfd, and is met when a file is mapped (mmap: ENFILE) or grows past
+ * MEMFD_SIZE. */
 static long memfds, memfds_max = 1L << 20;
+
+/* Past this size a file moves to a memfd: big files are few, so their fds
+ * are cheap; the host then holds their pages as shared memory (which it
+ * can swap) instead of the kernel's heap; and the page array of a file in
+ * kernel memory stays at most 128 KiB, however far out a sparse file's
+ * data lies (a 1 TiB file truncated to size needs no array at all). */
+#define MEMFD_SIZE (64ULL << 20)
 
 void tmpfs_set_max_files(long n)
 {
 	memfds_max = n;
 }
 
+/* Copies the pages of n into the new memfd fd: 0 or -errno. */
+static int pages_to_memfd(const struct tmpfs_node *n, int fd)
+{
+	int ret = n->size ? host_ftruncate(fd, n->size) : 0;
+	uint64_t i;
+
+	for (i = 0; ret >= 0 && i < n->pages.nslots && i * TMPFS_PAGE < n->size; i++) {
+		const void *pg = pages_at(&n->pages, i);
+		uint64_t len = n->size - i * TMPFS_PAGE;
+		long done;
+
+		if (!pg)
+			continue;
+		if (len > TMPFS_PAGE)
+			len = TMPFS_PAGE;
+		done = host_pwrite(fd, pg, len, (int64_t)(i * TMPFS_PAGE));
+		if (done != (long)len)
+			ret = done < 0 ? (int)done : -EIO;
+	}
+	return ret;
+}
+
 int tmpfs_data_fd(struct inode *ino)
 {
 	struct tmpfs_node *n = N(ino);
+	int fd, ret;
 
-	if (n->memfd < 0) {
-		if (memfds >= memfds_max)
-			return -ENOSPC;
-		n->memfd = host_memfd("skas-tmpfs");
-		if (n->memfd == -EMFILE || n->memfd == -ENFILE)
-			return -ENOSPC;
-		if (n->memfd >= 0)
-			memfds++;
-		if (n->memfd >= 0 && n->size)
-			host_ftruncate(n->memfd, n->size);
+	if (n->memfd >= 0)
+		return n->memfd;
+	if (memfds >= memfds_max)
+		return -ENOSPC;
+	fd = host_memfd("skas-tmpfs");
+	if (fd == -EMFILE || fd == -ENFILE)
+		return -ENOSPC;
+	if (fd < 0)
+		return fd;
+	/* The pages move in once; from now on the data lives there only. */
+	ret = pages_to_memfd(n, fd);
+	if (ret < 0) {
+		host_close(fd);
+		return ret;
 	}
-	return n->memfd;
+	pages_free(&n->pages);
+	n->memfd = fd;
+	memfds++;
+	return fd;
 }
 
-/* Bytes of data the host holds for a file (at most its size, as a
- * dense file counts). */
-static uint64_t host_blocks(const struct tmpfs_node *n)
+/* Bytes of data the file holds (at most its size, as a dense file
+ * counts). */
+static uint64_t held_bytes(const struct tmpfs_node *n)
 {
-	uint64_t bytes = (uint64_t)host_st_blocks(n) * 512;
+	uint64_t bytes = (uint64_t)held_st_blocks(n) * 512;
 
 	return bytes < n->size ? bytes : n->size;
 }
@@ -443,7 +494,7 @@ static uint64_t charge_of(const struct tmpfs_node *n)
 
 	if (!n->sparse)
 		return n->size;
-	held = host_blocks(n);
+	held = held_bytes(n);
 	return n->mapped < n->size - held ? held + n->mapped : n->size;
 }
 
@@ -483,14 +534,25 @@ static int resize(struct inode *ino, uint64_t size, bool hole)
 	uint64_t want = sparse ? n->charged : size;
 	int fd, ret;
 
+	/* Below MEMFD_SIZE the growth is a hole in the pages until a write
+	 * lands: the bytes past the old size in its last page are zero
+	 * (pages_truncate and pages_punch clear them, writes stop at the
+	 * size). */
+
 	if (want > n->charged && !space_for(ino, want - n->charged))
 		return -ENOSPC;
-	fd = tmpfs_data_fd(ino);
-	if (fd < 0)
-		return fd;
-	ret = host_ftruncate(fd, size);
-	if (ret < 0)
-		return ret;
+	if (n->memfd < 0 && size > MEMFD_SIZE) {
+		fd = tmpfs_data_fd(ino);
+		if (fd < 0)
+			return fd;
+	}
+	if (n->memfd >= 0) {
+		ret = host_ftruncate(n->memfd, size);
+		if (ret < 0)
+			return ret;
+	} else if (size < n->size) {
+		pages_truncate(&n->pages, size);
+	}
 	n->size = size;
 	n->sparse = sparse;
 	set_charge(ino, charge_of(n)); /* a cut frees the pages past it */
@@ -558,7 +620,8 @@ static int tmpfs_iterate(struct inode *dir, dir_emit_fn emit, void *ctx)
 	return ret < 0 ? ret : 0;
 }
 
-/* Regular files: data in the memfd, position in the struct file. */
+/* Regular files: data in the pages or the memfd, position in the struct
+ * file. */
 
 static long tf_pread(struct file *f, void *buf, size_t n, int64_t off)
 {
@@ -566,11 +629,30 @@ static long tf_pread(struct file *f, void *buf, size_t n, int64_t off)
 
 	if (off < 0)
 		return -EINVAL;
-	if ((uint64_t)off >= tn->size || tn->memfd < 0)
+	if ((uint64_t)off >= tn->size)
 		return 0;
 	if (n > tn->size - (uint64_t)off)
 		n = tn->size - (uint64_t)off;
-	return host_pread(tn->memfd, buf, n, off);
+	if (tn->memfd >= 0)
+		return host_pread(tn->memfd, buf, n, off);
+	pages_read(&tn->pages, buf, n, (uint64_t)off);
+	return (long)n;
+}
+
+/* Writes n bytes at off, below the file's size: the bytes written, or
+ * -errno. A short write into the pages (no memory) leaves a hole, which
+ * makes the file sparse: it counts what it holds. */
+static long data_pwrite(struct inode *ino, const void *buf, size_t n, uint64_t off)
+{
+	struct tmpfs_node *tn = N(ino);
+	long ret;
+
+	if (tn->memfd >= 0)
+		return host_pwrite(tn->memfd, buf, n, (int64_t)off);
+	ret = pages_write(&tn->pages, buf, n, off);
+	if (ret < (long)n)
+		tn->sparse = true;
+	return ret;
 }
 
 /* shmem_write_begin's seal checks, page by page as Linux writes: a write
@@ -596,7 +678,6 @@ static long tf_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
 {
 	struct tmpfs_node *tn = N(f->inode);
 	long ret;
-	int fd;
 
 	if (off < 0)
 		return -EINVAL;
@@ -616,13 +697,28 @@ static long tf_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
 		if (r < 0)
 			return r;
 	}
-	fd = tmpfs_data_fd(f->inode);
-	if (fd < 0)
-		return fd;
-	ret = host_pwrite(fd, buf, n, off);
+	ret = data_pwrite(f->inode, buf, n, (uint64_t)off);
 	if (ret > 0)
 		tn->mtime = tn->ctime = vfs_now();
 	recharge(f->inode);
+	return ret;
+}
+
+/* fallocate's work on [off, end), below the size. A page that cannot be
+ * had leaves the file with a hole: it becomes sparse. */
+static int falloc_data(struct tmpfs_node *tn, int mode, uint64_t off, uint64_t end)
+{
+	int ret;
+
+	if (tn->memfd >= 0)
+		return host_fallocate(tn->memfd, mode, (int64_t)off, (int64_t)(end - off));
+	if (mode & LINUX_FALLOC_FL_PUNCH_HOLE) {
+		pages_punch(&tn->pages, off, end);
+		return 0;
+	}
+	ret = pages_alloc(&tn->pages, off, end);
+	if (ret < 0)
+		tn->sparse = true;
 	return ret;
 }
 
@@ -635,7 +731,7 @@ static long tf_fallocate(struct file *f, int mode, int64_t off, int64_t len)
 {
 	struct tmpfs_node *tn = N(f->inode);
 	uint64_t end = (uint64_t)off + (uint64_t)len;
-	int fd, ret = 0;
+	int ret = 0;
 
 	if (mode & ~(LINUX_FALLOC_FL_KEEP_SIZE | LINUX_FALLOC_FL_PUNCH_HOLE))
 		return -EOPNOTSUPP;
@@ -664,12 +760,8 @@ static long tf_fallocate(struct file *f, int mode, int64_t off, int64_t len)
 		if (ret < 0)
 			return ret;
 	}
-	fd = tmpfs_data_fd(f->inode);
-	if (fd < 0)
-		return fd;
 	if ((uint64_t)off < tn->size)
-		ret = host_fallocate(fd, mode, off,
-				     (int64_t)((end < tn->size ? end : tn->size) - (uint64_t)off));
+		ret = falloc_data(tn, mode, (uint64_t)off, end < tn->size ? end : tn->size);
 	if (ret == 0) {
 		tn->ctime = vfs_now();
 		if (mode & LINUX_FALLOC_FL_PUNCH_HOLE) {
@@ -721,12 +813,13 @@ static int64_t tf_llseek(struct file *f, int64_t off, int whence)
 	case LINUX_SEEK_DATA:
 	case LINUX_SEEK_HOLE:
 		/* Both are ENXIO at or past the end (shmem's
-		 * mapping_seek_hole_data); inside, the host's memfd knows
-		 * which pages the file holds. A file without one is a hole. */
+		 * mapping_seek_hole_data); inside, the pages or the host's
+		 * memfd know which pages the file holds. */
 		if (off < 0 || (uint64_t)off >= N(f->inode)->size)
 			return -ENXIO;
 		if (N(f->inode)->memfd < 0)
-			base = whence == LINUX_SEEK_HOLE ? off : -ENXIO;
+			base = pages_seek(&N(f->inode)->pages, (uint64_t)off, N(f->inode)->size,
+					  whence == LINUX_SEEK_DATA);
 		else
 			base = host_lseek(N(f->inode)->memfd, off, whence);
 		return base < 0 ? base : (f->pos = base);
@@ -750,9 +843,14 @@ static unsigned tf_poll(struct file *f, struct poll_table *pt)
 	return LINUX_POLLIN | LINUX_POLLOUT | LINUX_POLLRDNORM | LINUX_POLLWRNORM;
 }
 
+/* A mapping needs the data in a memfd: the file moves there for good.
+ * Differs from Linux: past the instance's memfds, mmap (and exec) fail
+ * ENFILE. */
 static int tf_mmap_fd(struct file *f)
 {
-	return tmpfs_data_fd(f->inode);
+	int fd = tmpfs_data_fd(f->inode);
+
+	return fd == -ENOSPC ? -ENFILE : fd;
 }
 
 /* A mapping of a sparse file counts its length (faults may fill it); past
@@ -929,6 +1027,7 @@ static void tmpfs_release(struct inode *ino)
 		host_close(n->memfd);
 		memfds--;
 	}
+	pages_free(&n->pages);
 	/* Only regular files count (a symlink's size is its target's length:
 	 * subtracting it let a guest pass --tmpfs-size by deleting symlinks). */
 	if (ino->sb && ino->sb->priv && LINUX_S_ISREG(n->mode)) {
@@ -980,17 +1079,19 @@ static const struct inode_ops tmpfs_iops = {
 int tmpfs_add_file(struct inode *dir, const char *name, uint32_t mode, const void *data, size_t len)
 {
 	struct inode *ino;
-	int fd, ret = tmpfs_mknod(dir, name, LINUX_S_IFREG | (mode & 07777), 0, NULL, &ino);
+	int ret = tmpfs_mknod(dir, name, LINUX_S_IFREG | (mode & 07777), 0, NULL, &ino);
+	long done;
 
 	if (ret < 0)
 		return ret;
 	if (len) {
 		ret = resize(ino, len, false);
-		fd = ret < 0 ? ret : tmpfs_data_fd(ino);
-		if (fd < 0)
-			ret = fd;
-		else if (host_pwrite(fd, data, len, 0) != (long)len)
-			ret = -EIO;
+		done = ret < 0 ? ret : data_pwrite(ino, data, len, 0);
+		if (done < 0)
+			ret = (int)done;
+		else if (done != (long)len)
+			ret = -ENOMEM;
+		recharge(ino);
 	}
 	inode_put(ino);
 	return ret;
