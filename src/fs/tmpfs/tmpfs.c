@@ -63,15 +63,17 @@ struct tmpfs_node {
 	 * for memfd_create's files (mm/memfd.c), as Linux's shmem. */
 	unsigned seals;
 	void *fifo; /* a named pipe's pipe */
-	/* What the file counts against the tmpfs size and --memory: its size
-	 * while it is dense (no hole: every page below the size is data), as
-	 * Linux's shmem counts pages; once it may have holes (a truncate or
-	 * a write past the end, a punched hole), the pages the host holds in
-	 * its pages or memfd, so a sparse file costs what it stores (trinity's writes
-	 * at offsets of 4 GiB into a few memfds counted 13 GB of "data" and
-	 * left no memory to fork with). A fault through a mapping adds pages
-	 * the kernel never sees: a sparse file also counts the length of
-	 * every VMA that maps it (at most its size in all). */
+	/* What the file counts against the tmpfs size and --memory, in whole
+	 * pages as Linux's shmem counts: its size rounded up while it is
+	 * dense (no hole: every page below the size is data); once it may
+	 * have holes (a truncate or a write past the end, a punched hole),
+	 * the pages it holds in the kernel or the host, so a sparse file
+	 * costs what it stores (trinity's writes at offsets of 4 GiB into a
+	 * few memfds counted 13 GB of "data" and left no memory to fork
+	 * with). A byte of data costs a page: 10^6 files of one byte hold
+	 * 4 GB, not 1 MB. A fault through a mapping adds pages the kernel
+	 * never sees: a sparse file also counts the length of every VMA that
+	 * maps it (at most its size in all). */
 	uint64_t charged;
 	bool sparse;
 	uint64_t mapped; /* bytes of the VMAs mapping it (vma_open/vma_close) */
@@ -478,24 +480,18 @@ int tmpfs_data_fd(struct inode *ino)
 	return fd;
 }
 
-/* Bytes of data the file holds (at most its size, as a dense file
- * counts). */
-static uint64_t held_bytes(const struct tmpfs_node *n)
-{
-	uint64_t bytes = (uint64_t)held_st_blocks(n) * 512;
-
-	return bytes < n->size ? bytes : n->size;
-}
-
-/* What the file should count now (see tmpfs_node.charged). */
+/* What the file should count now (see tmpfs_node.charged): at most its
+ * pages, as a dense file counts (the host may hold a large folio). */
 static uint64_t charge_of(const struct tmpfs_node *n)
 {
-	uint64_t held;
+	uint64_t all = PAGE_ALIGN(n->size), held;
 
 	if (!n->sparse)
-		return n->size;
-	held = held_bytes(n);
-	return n->mapped < n->size - held ? held + n->mapped : n->size;
+		return all;
+	held = (uint64_t)held_st_blocks(n) * 512;
+	if (held > all)
+		held = all;
+	return n->mapped < all - held ? held + n->mapped : all;
 }
 
 /* Would bytes more still fit in the tmpfs? */
@@ -531,13 +527,8 @@ static int resize(struct inode *ino, uint64_t size, bool hole)
 {
 	struct tmpfs_node *n = N(ino);
 	bool sparse = n->sparse || (hole && size > n->size);
-	uint64_t want = sparse ? n->charged : size;
+	uint64_t want = sparse ? n->charged : PAGE_ALIGN(size);
 	int fd, ret;
-
-	/* Below MEMFD_SIZE the growth is a hole in the pages until a write
-	 * lands: the bytes past the old size in its last page are zero
-	 * (pages_truncate and pages_punch clear them, writes stop at the
-	 * size). */
 
 	if (want > n->charged && !space_for(ino, want - n->charged))
 		return -ENOSPC;
@@ -553,6 +544,9 @@ static int resize(struct inode *ino, uint64_t size, bool hole)
 	} else if (size < n->size) {
 		pages_truncate(&n->pages, size);
 	}
+	/* In the pages a growth is a hole until a write lands: the bytes
+	 * past the old size in its last page are zero (pages_truncate and
+	 * pages_punch clear them, writes stop at the size). */
 	n->size = size;
 	n->sparse = sparse;
 	set_charge(ino, charge_of(n)); /* a cut frees the pages past it */
