@@ -51,8 +51,9 @@ static size_t content(int i, char *buf)
 static void many(const char *dir, int count)
 {
 	static char want[8192], got[8192];
-	char path[256];
-	int i, made = 0, same = 0, gone = 0, err = 0;
+	char path[256], other[256];
+	int i, made = 0, same = 0, moved = 0, gone = 0, err = 0;
+	struct stat st;
 
 	for (i = 0; i < count; i++) {
 		size_t len = content(i, want);
@@ -81,9 +82,23 @@ static void many(const char *dir, int count)
 		if (fd >= 0)
 			close(fd);
 	}
-	for (i = 0; i < count; i++) {
+	/* every third file renamed: the old name is gone, the new one
+	 * found, a name taken is replaced */
+	for (i = 0; i < count; i += 3) {
 		snprintf(path, sizeof(path), "%s/f%05d", dir, i);
-		if (unlink(path) == 0)
+		snprintf(other, sizeof(other), "%s/g%05d", dir, i);
+		if (rename(path, other) == 0 && stat(path, &st) < 0 && errno == ENOENT &&
+		    stat(other, &st) == 0 && st.st_size == (off_t)content(i, want))
+			moved++;
+	}
+	snprintf(path, sizeof(path), "%s/f%05d", dir, 1);
+	snprintf(other, sizeof(other), "%s/g%05d", dir, 0);
+	check(moved == (count + 2) / 3 && rename(path, other) == 0 && stat(other, &st) == 0 &&
+		      st.st_size == (off_t)content(1, want) && stat(path, &st) < 0,
+	      "a third renamed; a rename over one");
+	for (i = 0; i < count; i++) {
+		snprintf(path, sizeof(path), "%s/%c%05d", dir, i % 3 ? 'f' : 'g', i);
+		if (i == 1 || unlink(path) == 0)
 			gone++;
 	}
 	if (err)
