@@ -458,7 +458,7 @@ int main(int argc, char **argv)
 		host_set_cpus(ret < 0 ? 0 : ret, cl.cpus);
 	setup_memory(&cl);
 	/* An open file can hold a few host fds (hostfs keeps one per inode on
-	 * the way), a tmpfs file with data one: by default the instance stops
+	 * the way), a tmpfs file mapped or big one: by default the instance stops
 	 * at a quarter of the kernel's for each (ENFILE, ENOSPC), before the
 	 * kernel runs out. hostfs's cache of lookups keeps up to an eighth. */
 	{

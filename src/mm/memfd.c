@@ -1,7 +1,8 @@
 /* mm/memfd.c: memfd_create(2) and file seals, as Linux's mm/memfd.c. A
  * memfd is an unnamed regular file on shm_mnt, the kernel's own tmpfs
- * (its data a host memfd as every tmpfs file's, counted as theirs against
- * --memory and the tmpfs size); its name in /proc/PID/fd and maps is
+ * (its data in kernel pages until it is mapped, then in a host memfd, as
+ * every tmpfs file's, counted as theirs against --memory and the tmpfs
+ * size); its name in /proc/PID/fd and maps is
  * "/memfd:NAME (deleted)". Seals live in the tmpfs inode, which enforces
  * them on writes, truncation and fallocate; mmap asks here. */
 #include <stdio.h>

@@ -1,12 +1,15 @@
 /* fs/tmpfs/tmpfs.c: directories, symlinks, hard links, device nodes,
- * fifos and sockets in kernel memory; regular file data in a memfd per
- * file; user.* and trusted.* xattrs; a size limit (ENOSPC); file seals
- * (F_SEAL_*, set by mm/memfd.c) checked where data or size change. */
+ * fifos and sockets in kernel memory; regular file data in kernel pages
+ * (fs/tmpfs/pages.c) until the file is mapped or grows big, then in a
+ * memfd of its own; user.* and trusted.* xattrs; a size limit (ENOSPC);
+ * file seals (F_SEAL_*, set by mm/memfd.c) checked where data or size
+ * change. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "mm/commit.h"
 #include "mm/mm.h"
+#include "fs/tmpfs/pages.h"
 #include "fs/tmpfs/tmpfs.h"
 #include "vfs/file.h"
 #include "vfs/namei.h"
@@ -31,7 +34,9 @@ struct tmpfs_sb {
 };
 
 struct tmpfs_dirent {
-	struct list_head link;
+	struct list_head link;	    /* in the directory's entries, in creation order */
+	struct tmpfs_dirent *hnext; /* in its bucket of the directory's htab */
+	uint32_t hash;
 	char *name;
 	struct inode *inode; /* owns a reference */
 };
@@ -47,25 +52,36 @@ struct tmpfs_node {
 	uint32_t mode, uid, gid, nlink;
 	uint64_t rdev, size, parent_ino;
 	struct linux_timespec atime, mtime, ctime;
+	/* A regular file's data: in pages while memfd is -1; once a memfd
+	 * holds it (tmpfs_data_fd), there only, for good. */
+	struct tmpfs_pages pages;
 	int memfd;
 	char *target;
 	struct list_head entries, xattrs;
 	uint64_t nentries; /* a directory's: its size is Linux's count of them */
+	/* A directory's entries by name hash (hsize buckets, a power of two,
+	 * or none while it is small): a lookup stays a bucket long however
+	 * many files /tmp holds (a walk of the list made 12000 creates in a
+	 * directory take 14 s, 50000 nine minutes). */
+	struct tmpfs_dirent **htab;
+	uint32_t hsize;
 	bool opaque;
 	bool linkable; /* an O_TMPFILE file that linkat may still name */
 	/* F_SEAL_*: F_SEAL_SEAL from birth (nothing more can be added) but
 	 * for memfd_create's files (mm/memfd.c), as Linux's shmem. */
 	unsigned seals;
 	void *fifo; /* a named pipe's pipe */
-	/* What the file counts against the tmpfs size and --memory: its size
-	 * while it is dense (no hole: every page below the size is data), as
-	 * Linux's shmem counts pages; once it may have holes (a truncate or
-	 * a write past the end, a punched hole), the pages the host holds in
-	 * its memfd, so a sparse file costs what it stores (trinity's writes
-	 * at offsets of 4 GiB into a few memfds counted 13 GB of "data" and
-	 * left no memory to fork with). A fault through a mapping adds pages
-	 * the kernel never sees: a sparse file also counts the length of
-	 * every VMA that maps it (at most its size in all). */
+	/* What the file counts against the tmpfs size and --memory, in whole
+	 * pages as Linux's shmem counts: its size rounded up while it is
+	 * dense (no hole: every page below the size is data); once it may
+	 * have holes (a truncate or a write past the end, a punched hole),
+	 * the pages it holds in the kernel or the host, so a sparse file
+	 * costs what it stores (trinity's writes at offsets of 4 GiB into a
+	 * few memfds counted 13 GB of "data" and left no memory to fork
+	 * with). A byte of data costs a page: 10^6 files of one byte hold
+	 * 4 GB, not 1 MB. A fault through a mapping adds pages the kernel
+	 * never sees: a sparse file also counts the length of every VMA that
+	 * maps it (at most its size in all). */
 	uint64_t charged;
 	bool sparse;
 	uint64_t mapped; /* bytes of the VMAs mapping it (vma_open/vma_close) */
@@ -127,12 +143,75 @@ static struct inode *new_inode(struct super_block *sb, uint32_t mode, const stru
 	return ino;
 }
 
+/* FNV-1a */
+static uint32_t name_hash(const char *name)
+{
+	uint32_t h = 2166136261u;
+
+	while (*name)
+		h = (h ^ (unsigned char)*name++) * 16777619u;
+	return h;
+}
+
 static struct tmpfs_dirent *find(struct inode *dir, const char *name)
 {
+	struct tmpfs_node *d = N(dir);
 	struct tmpfs_dirent *e;
+	uint32_t h;
 
-	list_for_each_entry(e, &N(dir)->entries, link) if (strcmp(e->name, name) == 0) return e;
+	if (!d->htab) {
+		list_for_each_entry(e, &d->entries, link) if (strcmp(e->name, name) == 0) return e;
+		return NULL;
+	}
+	h = name_hash(name);
+	for (e = d->htab[h & (d->hsize - 1)]; e; e = e->hnext)
+		if (e->hash == h && strcmp(e->name, name) == 0)
+			return e;
 	return NULL;
+}
+
+#define HASH_MIN 16 /* entries before a directory takes a table */
+
+/* Rebuilds d's table with size buckets: without memory the old one (or
+ * the list) still finds every name. */
+static void rehash(struct tmpfs_node *d, uint32_t size)
+{
+	struct tmpfs_dirent **tab = calloc(size, sizeof(*tab)), *e;
+
+	if (!tab)
+		return;
+	free(d->htab);
+	d->htab = tab;
+	d->hsize = size;
+	list_for_each_entry(e, &d->entries, link)
+	{
+		e->hnext = tab[e->hash & (size - 1)];
+		tab[e->hash & (size - 1)] = e;
+	}
+}
+
+static void hash_add(struct tmpfs_node *d, struct tmpfs_dirent *e)
+{
+	if (d->nentries >= HASH_MIN && d->nentries > d->hsize && d->hsize < (1U << 30))
+		rehash(d, d->hsize ? d->hsize * 2 : 2 * HASH_MIN); /* e is in the list */
+	else if (d->htab) {
+		e->hnext = d->htab[e->hash & (d->hsize - 1)];
+		d->htab[e->hash & (d->hsize - 1)] = e;
+	}
+}
+
+static void hash_del(struct tmpfs_node *d, struct tmpfs_dirent *e)
+{
+	struct tmpfs_dirent **pp;
+
+	if (!d->htab)
+		return;
+	for (pp = &d->htab[e->hash & (d->hsize - 1)]; *pp; pp = &(*pp)->hnext) {
+		if (*pp == e) {
+			*pp = e->hnext;
+			return;
+		}
+	}
 }
 
 static void touch_dir(struct inode *dir)
@@ -150,8 +229,10 @@ static int add_entry(struct inode *dir, const char *name, struct inode *ino)
 	}
 	inode_get(ino);
 	e->inode = ino;
+	e->hash = name_hash(name);
 	list_add_tail(&e->link, &N(dir)->entries);
 	N(dir)->nentries++;
+	hash_add(N(dir), e);
 	if (LINUX_S_ISDIR(ino->mode)) {
 		N(dir)->nlink++;
 		N(ino)->parent_ino = dir->ino;
@@ -162,6 +243,7 @@ static int add_entry(struct inode *dir, const char *name, struct inode *ino)
 
 static void del_entry(struct inode *dir, struct tmpfs_dirent *e)
 {
+	hash_del(N(dir), e);
 	list_del(&e->link);
 	N(dir)->nentries--;
 	if (LINUX_S_ISDIR(e->inode->mode))
@@ -355,13 +437,15 @@ static long tmpfs_readlink(struct inode *ino, char *buf, size_t n)
 	return (long)len;
 }
 
-/* A sparse file's blocks: what the host holds (Linux's shmem counts
- * the pages it has). */
-static int64_t host_st_blocks(const struct tmpfs_node *n)
+/* A sparse file's blocks: the pages it holds, in the kernel or the host
+ * (Linux's shmem counts the pages it has). */
+static int64_t held_st_blocks(const struct tmpfs_node *n)
 {
 	struct linux_stat st;
 
-	if (n->memfd < 0 || host_fstat(n->memfd, &st) < 0 || st.st_blocks < 0)
+	if (n->memfd < 0)
+		return (int64_t)(n->pages.held * (TMPFS_PAGE / 512));
+	if (host_fstat(n->memfd, &st) < 0 || st.st_blocks < 0)
 		return 0;
 	return st.st_blocks;
 }
@@ -388,7 +472,7 @@ static int tmpfs_getattr(struct inode *ino, struct linux_stat *st)
 	if (LINUX_S_ISLNK(n->mode) && n->size < 128)
 		st->st_blocks = 0;
 	if (n->sparse && LINUX_S_ISREG(n->mode))
-		st->st_blocks = host_st_blocks(n);
+		st->st_blocks = held_st_blocks(n);
 	st->st_atime_sec = n->atime.tv_sec;
 	st->st_atime_nsec = n->atime.tv_nsec;
 	st->st_mtime_sec = n->mtime.tv_sec;
@@ -398,53 +482,90 @@ static int tmpfs_getattr(struct inode *ino, struct linux_stat *st)
 	return 0;
 }
 
-/* Files with data hold a host memfd each: at most this many in the
- * instance, so that the kernel keeps host fds for everything else.
+/* Files that are mapped hold a host memfd each (the stubs map its pages,
+ * so that read/write and the mappings see the same data), and so do files
+ * grown past MEMFD_SIZE: at most memfds_max of them in the instance, so
+ * that the kernel keeps host fds for everything else. Every other file
+ * keeps its data in kernel pages and no host fd: a guest may hold as many
+ * as its memory allows (tar of /usr/include into /tmp stopped half way at
+ * a quarter of the host's fd limit when each file with data had a memfd).
  * Differs from Linux: tmpfs's inode limit (ENOSPC) counts only files with
- * data, and is met at their first write. */
+ * a memfd, and is met when a file is mapped (mmap: ENFILE) or grows past
+ * MEMFD_SIZE. */
 static long memfds, memfds_max = 1L << 20;
+
+/* Past this size a file moves to a memfd: big files are few, so their fds
+ * are cheap; the host then holds their pages as shared memory (which it
+ * can swap) instead of the kernel's heap; and the page array of a file in
+ * kernel memory stays at most 128 KiB, however far out a sparse file's
+ * data lies (a 1 TiB file truncated to size needs no array at all). */
+#define MEMFD_SIZE (64ULL << 20)
 
 void tmpfs_set_max_files(long n)
 {
 	memfds_max = n;
 }
 
+/* Copies the pages of n into the new memfd fd: 0 or -errno. */
+static int pages_to_memfd(const struct tmpfs_node *n, int fd)
+{
+	int ret = n->size ? host_ftruncate(fd, n->size) : 0;
+	uint64_t i;
+
+	for (i = 0; ret >= 0 && i < n->pages.nslots && i * TMPFS_PAGE < n->size; i++) {
+		const void *pg = pages_at(&n->pages, i);
+		uint64_t len = n->size - i * TMPFS_PAGE;
+		long done;
+
+		if (!pg)
+			continue;
+		if (len > TMPFS_PAGE)
+			len = TMPFS_PAGE;
+		done = host_pwrite(fd, pg, len, (int64_t)(i * TMPFS_PAGE));
+		if (done != (long)len)
+			ret = done < 0 ? (int)done : -EIO;
+	}
+	return ret;
+}
+
 int tmpfs_data_fd(struct inode *ino)
 {
 	struct tmpfs_node *n = N(ino);
+	int fd, ret;
 
-	if (n->memfd < 0) {
-		if (memfds >= memfds_max)
-			return -ENOSPC;
-		n->memfd = host_memfd("skas-tmpfs");
-		if (n->memfd == -EMFILE || n->memfd == -ENFILE)
-			return -ENOSPC;
-		if (n->memfd >= 0)
-			memfds++;
-		if (n->memfd >= 0 && n->size)
-			host_ftruncate(n->memfd, n->size);
+	if (n->memfd >= 0)
+		return n->memfd;
+	if (memfds >= memfds_max)
+		return -ENOSPC;
+	fd = host_memfd("skas-tmpfs");
+	if (fd == -EMFILE || fd == -ENFILE)
+		return -ENOSPC;
+	if (fd < 0)
+		return fd;
+	/* The pages move in once; from now on the data lives there only. */
+	ret = pages_to_memfd(n, fd);
+	if (ret < 0) {
+		host_close(fd);
+		return ret;
 	}
-	return n->memfd;
+	pages_free(&n->pages);
+	n->memfd = fd;
+	memfds++;
+	return fd;
 }
 
-/* Bytes of data the host holds for a file (at most its size, as a
- * dense file counts). */
-static uint64_t host_blocks(const struct tmpfs_node *n)
-{
-	uint64_t bytes = (uint64_t)host_st_blocks(n) * 512;
-
-	return bytes < n->size ? bytes : n->size;
-}
-
-/* What the file should count now (see tmpfs_node.charged). */
+/* What the file should count now (see tmpfs_node.charged): at most its
+ * pages, as a dense file counts (the host may hold a large folio). */
 static uint64_t charge_of(const struct tmpfs_node *n)
 {
-	uint64_t held;
+	uint64_t all = PAGE_ALIGN(n->size), held;
 
 	if (!n->sparse)
-		return n->size;
-	held = host_blocks(n);
-	return n->mapped < n->size - held ? held + n->mapped : n->size;
+		return all;
+	held = (uint64_t)held_st_blocks(n) * 512;
+	if (held > all)
+		held = all;
+	return n->mapped < all - held ? held + n->mapped : all;
 }
 
 /* Would bytes more still fit in the tmpfs? */
@@ -480,17 +601,26 @@ static int resize(struct inode *ino, uint64_t size, bool hole)
 {
 	struct tmpfs_node *n = N(ino);
 	bool sparse = n->sparse || (hole && size > n->size);
-	uint64_t want = sparse ? n->charged : size;
+	uint64_t want = sparse ? n->charged : PAGE_ALIGN(size);
 	int fd, ret;
 
 	if (want > n->charged && !space_for(ino, want - n->charged))
 		return -ENOSPC;
-	fd = tmpfs_data_fd(ino);
-	if (fd < 0)
-		return fd;
-	ret = host_ftruncate(fd, size);
-	if (ret < 0)
-		return ret;
+	if (n->memfd < 0 && size > MEMFD_SIZE) {
+		fd = tmpfs_data_fd(ino);
+		if (fd < 0)
+			return fd;
+	}
+	if (n->memfd >= 0) {
+		ret = host_ftruncate(n->memfd, size);
+		if (ret < 0)
+			return ret;
+	} else if (size < n->size) {
+		pages_truncate(&n->pages, size);
+	}
+	/* In the pages a growth is a hole until a write lands: the bytes
+	 * past the old size in its last page are zero (pages_truncate and
+	 * pages_punch clear them, writes stop at the size). */
 	n->size = size;
 	n->sparse = sparse;
 	set_charge(ino, charge_of(n)); /* a cut frees the pages past it */
@@ -558,7 +688,8 @@ static int tmpfs_iterate(struct inode *dir, dir_emit_fn emit, void *ctx)
 	return ret < 0 ? ret : 0;
 }
 
-/* Regular files: data in the memfd, position in the struct file. */
+/* Regular files: data in the pages or the memfd, position in the struct
+ * file. */
 
 static long tf_pread(struct file *f, void *buf, size_t n, int64_t off)
 {
@@ -566,11 +697,30 @@ static long tf_pread(struct file *f, void *buf, size_t n, int64_t off)
 
 	if (off < 0)
 		return -EINVAL;
-	if ((uint64_t)off >= tn->size || tn->memfd < 0)
+	if ((uint64_t)off >= tn->size)
 		return 0;
 	if (n > tn->size - (uint64_t)off)
 		n = tn->size - (uint64_t)off;
-	return host_pread(tn->memfd, buf, n, off);
+	if (tn->memfd >= 0)
+		return host_pread(tn->memfd, buf, n, off);
+	pages_read(&tn->pages, buf, n, (uint64_t)off);
+	return (long)n;
+}
+
+/* Writes n bytes at off, below the file's size: the bytes written, or
+ * -errno. A short write into the pages (no memory) leaves a hole, which
+ * makes the file sparse: it counts what it holds. */
+static long data_pwrite(struct inode *ino, const void *buf, size_t n, uint64_t off)
+{
+	struct tmpfs_node *tn = N(ino);
+	long ret;
+
+	if (tn->memfd >= 0)
+		return host_pwrite(tn->memfd, buf, n, (int64_t)off);
+	ret = pages_write(&tn->pages, buf, n, off);
+	if (ret < (long)n)
+		tn->sparse = true;
+	return ret;
 }
 
 /* shmem_write_begin's seal checks, page by page as Linux writes: a write
@@ -596,7 +746,6 @@ static long tf_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
 {
 	struct tmpfs_node *tn = N(f->inode);
 	long ret;
-	int fd;
 
 	if (off < 0)
 		return -EINVAL;
@@ -616,13 +765,28 @@ static long tf_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
 		if (r < 0)
 			return r;
 	}
-	fd = tmpfs_data_fd(f->inode);
-	if (fd < 0)
-		return fd;
-	ret = host_pwrite(fd, buf, n, off);
+	ret = data_pwrite(f->inode, buf, n, (uint64_t)off);
 	if (ret > 0)
 		tn->mtime = tn->ctime = vfs_now();
 	recharge(f->inode);
+	return ret;
+}
+
+/* fallocate's work on [off, end), below the size. A page that cannot be
+ * had leaves the file with a hole: it becomes sparse. */
+static int falloc_data(struct tmpfs_node *tn, int mode, uint64_t off, uint64_t end)
+{
+	int ret;
+
+	if (tn->memfd >= 0)
+		return host_fallocate(tn->memfd, mode, (int64_t)off, (int64_t)(end - off));
+	if (mode & LINUX_FALLOC_FL_PUNCH_HOLE) {
+		pages_punch(&tn->pages, off, end);
+		return 0;
+	}
+	ret = pages_alloc(&tn->pages, off, end);
+	if (ret < 0)
+		tn->sparse = true;
 	return ret;
 }
 
@@ -635,7 +799,7 @@ static long tf_fallocate(struct file *f, int mode, int64_t off, int64_t len)
 {
 	struct tmpfs_node *tn = N(f->inode);
 	uint64_t end = (uint64_t)off + (uint64_t)len;
-	int fd, ret = 0;
+	int ret = 0;
 
 	if (mode & ~(LINUX_FALLOC_FL_KEEP_SIZE | LINUX_FALLOC_FL_PUNCH_HOLE))
 		return -EOPNOTSUPP;
@@ -664,12 +828,8 @@ static long tf_fallocate(struct file *f, int mode, int64_t off, int64_t len)
 		if (ret < 0)
 			return ret;
 	}
-	fd = tmpfs_data_fd(f->inode);
-	if (fd < 0)
-		return fd;
 	if ((uint64_t)off < tn->size)
-		ret = host_fallocate(fd, mode, off,
-				     (int64_t)((end < tn->size ? end : tn->size) - (uint64_t)off));
+		ret = falloc_data(tn, mode, (uint64_t)off, end < tn->size ? end : tn->size);
 	if (ret == 0) {
 		tn->ctime = vfs_now();
 		if (mode & LINUX_FALLOC_FL_PUNCH_HOLE) {
@@ -721,12 +881,13 @@ static int64_t tf_llseek(struct file *f, int64_t off, int whence)
 	case LINUX_SEEK_DATA:
 	case LINUX_SEEK_HOLE:
 		/* Both are ENXIO at or past the end (shmem's
-		 * mapping_seek_hole_data); inside, the host's memfd knows
-		 * which pages the file holds. A file without one is a hole. */
+		 * mapping_seek_hole_data); inside, the pages or the host's
+		 * memfd know which pages the file holds. */
 		if (off < 0 || (uint64_t)off >= N(f->inode)->size)
 			return -ENXIO;
 		if (N(f->inode)->memfd < 0)
-			base = whence == LINUX_SEEK_HOLE ? off : -ENXIO;
+			base = pages_seek(&N(f->inode)->pages, (uint64_t)off, N(f->inode)->size,
+					  whence == LINUX_SEEK_DATA);
 		else
 			base = host_lseek(N(f->inode)->memfd, off, whence);
 		return base < 0 ? base : (f->pos = base);
@@ -750,9 +911,14 @@ static unsigned tf_poll(struct file *f, struct poll_table *pt)
 	return LINUX_POLLIN | LINUX_POLLOUT | LINUX_POLLRDNORM | LINUX_POLLWRNORM;
 }
 
+/* A mapping needs the data in a memfd: the file moves there for good.
+ * Differs from Linux: past the instance's memfds, mmap (and exec) fail
+ * ENFILE. */
 static int tf_mmap_fd(struct file *f)
 {
-	return tmpfs_data_fd(f->inode);
+	int fd = tmpfs_data_fd(f->inode);
+
+	return fd == -ENOSPC ? -ENFILE : fd;
 }
 
 /* A mapping of a sparse file counts its length (faults may fill it); past
@@ -929,6 +1095,7 @@ static void tmpfs_release(struct inode *ino)
 		host_close(n->memfd);
 		memfds--;
 	}
+	pages_free(&n->pages);
 	/* Only regular files count (a symlink's size is its target's length:
 	 * subtracting it let a guest pass --tmpfs-size by deleting symlinks). */
 	if (ino->sb && ino->sb->priv && LINUX_S_ISREG(n->mode)) {
@@ -948,6 +1115,7 @@ static void tmpfs_release(struct inode *ino)
 		free(x);
 	}
 	fifo_free(n->fifo);
+	free(n->htab);
 	free(n->target);
 	free(n);
 	if (ino->sb && ino->sb->priv && --SB(ino)->ninodes == 0 && SB(ino)->dead) {
@@ -980,17 +1148,19 @@ static const struct inode_ops tmpfs_iops = {
 int tmpfs_add_file(struct inode *dir, const char *name, uint32_t mode, const void *data, size_t len)
 {
 	struct inode *ino;
-	int fd, ret = tmpfs_mknod(dir, name, LINUX_S_IFREG | (mode & 07777), 0, NULL, &ino);
+	int ret = tmpfs_mknod(dir, name, LINUX_S_IFREG | (mode & 07777), 0, NULL, &ino);
+	long done;
 
 	if (ret < 0)
 		return ret;
 	if (len) {
 		ret = resize(ino, len, false);
-		fd = ret < 0 ? ret : tmpfs_data_fd(ino);
-		if (fd < 0)
-			ret = fd;
-		else if (host_pwrite(fd, data, len, 0) != (long)len)
-			ret = -EIO;
+		done = ret < 0 ? ret : data_pwrite(ino, data, len, 0);
+		if (done < 0)
+			ret = (int)done;
+		else if (done != (long)len)
+			ret = -ENOMEM;
+		recharge(ino);
 	}
 	inode_put(ino);
 	return ret;

@@ -1,5 +1,6 @@
-/* fs/tmpfs/tmpfs.h: a filesystem in memory. File data lives in one memfd
- * per file, so read/write and mmap see the same pages. */
+/* fs/tmpfs/tmpfs.h: a filesystem in memory. File data lives in kernel
+ * pages, or in a memfd of the file's own once it is mapped or big, so
+ * read/write and mmap see the same pages. */
 #ifndef FS_TMPFS_TMPFS_H
 #define FS_TMPFS_TMPFS_H
 
@@ -26,7 +27,9 @@ void tmpfs_set_opaque(struct inode *dir, bool opaque);
  * for filesystems built on tmpfs at mount time (sysfs). */
 int tmpfs_add_file(struct inode *dir, const char *name, uint32_t mode, const void *data,
 		   size_t len);
-/* The host fd of a regular file's data (created if needed), or -errno. */
+/* The host fd of a regular file's data (created if needed: the data moves
+ * there from kernel memory for good), or -errno (-ENOSPC past the
+ * instance's memfds). */
 int tmpfs_data_fd(struct inode *ino);
 /* The seals of f (F_SEAL_*, changed by mm/memfd.c; the write paths here
  * enforce them), or NULL if f is not a regular file opened on a tmpfs of
@@ -35,7 +38,8 @@ int tmpfs_data_fd(struct inode *ino);
 unsigned *tmpfs_file_seals(struct file *f);
 /* The seals that stop writes (and new writable shared mappings). */
 #define SEALS_WRITE (LINUX_F_SEAL_WRITE | LINUX_F_SEAL_FUTURE_WRITE)
-/* The most tmpfs files with data in the instance (each holds a host fd). */
+/* The most tmpfs files with a memfd in the instance (mapped or big files;
+ * each holds a host fd). */
 void tmpfs_set_max_files(long n);
 
 #endif
