@@ -314,22 +314,6 @@ static int netlink_socketpair(struct task *t, struct socket *a, struct socket *b
 	return -EOPNOTSUPP;
 }
 
-static int netlink_listen(struct task *t, struct socket *s, int backlog)
-{
-	(void)t;
-	(void)s;
-	(void)backlog;
-	return -EOPNOTSUPP;
-}
-
-static int netlink_accept(struct socket *s, bool nonblock, struct socket **out)
-{
-	(void)s;
-	(void)nonblock;
-	(void)out;
-	return -EOPNOTSUPP;
-}
-
 static int netlink_shutdown(struct socket *s, int how)
 {
 	(void)s;
@@ -635,8 +619,8 @@ static const struct proto_ops netlink_ops = {
 	.bind = netlink_bind,
 	.connect = netlink_connect,
 	.socketpair = netlink_socketpair,
-	.listen = netlink_listen,
-	.accept = netlink_accept,
+	.listen = sock_no_listen,
+	.accept = sock_no_accept,
 	.getname = netlink_getname,
 	.sendmsg = netlink_sendmsg,
 	.recvmsg = netlink_recvmsg,

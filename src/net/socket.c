@@ -591,3 +591,19 @@ int sock_getsockopt(struct socket *s, int level, int name, void *optval, int *le
 	memcpy(optval, &v, *len);
 	return 0;
 }
+
+int sock_no_listen(struct task *t, struct socket *s, int backlog)
+{
+	(void)t;
+	(void)s;
+	(void)backlog;
+	return -EOPNOTSUPP;
+}
+
+int sock_no_accept(struct socket *s, bool nonblock, struct socket **out)
+{
+	(void)s;
+	(void)nonblock;
+	(void)out;
+	return -EOPNOTSUPP;
+}

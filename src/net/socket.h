@@ -80,6 +80,10 @@ struct socket {
 
 /* Sets up the common part of a new socket (one reference). */
 void sock_init(struct socket *s, int family, int type, const struct proto_ops *ops);
+/* listen and accept of a protocol without connections (Linux's
+ * sock_no_listen, sock_no_accept): EOPNOTSUPP. */
+int sock_no_listen(struct task *t, struct socket *s, int backlog);
+int sock_no_accept(struct socket *s, bool nonblock, struct socket **out);
 void sock_get(struct socket *s);
 void sock_put(struct socket *s);
 

@@ -327,22 +327,6 @@ static long udp_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	return err;
 }
 
-static int udp_listen(struct task *t, struct socket *s, int backlog)
-{
-	(void)t;
-	(void)s;
-	(void)backlog;
-	return -EOPNOTSUPP;
-}
-
-static int udp_accept(struct socket *s, bool nonblock, struct socket **out)
-{
-	(void)s;
-	(void)nonblock;
-	(void)out;
-	return -EOPNOTSUPP;
-}
-
 static void udp_release(struct socket *s)
 {
 	struct inet_sock *in = inet_sk(s);
@@ -356,8 +340,8 @@ const struct proto_ops udp_ops = {
 	.bind = inet_bind,
 	.connect = udp_connect,
 	.socketpair = inet_socketpair,
-	.listen = udp_listen,
-	.accept = udp_accept,
+	.listen = sock_no_listen,
+	.accept = sock_no_accept,
 	.getname = inet_getname,
 	.sendmsg = udp_sendmsg,
 	.recvmsg = udp_recvmsg,
