@@ -1421,6 +1421,23 @@ int vfs_setattr_at(struct task *t, int dirfd, const char *name, int atflags, str
 	return ret;
 }
 
+/* statfs's f_flags for a mount's own flags (Linux's flags_by_mnt). */
+static int64_t statfs_mnt_flags(const struct mount *m)
+{
+	static const struct {
+		unsigned mnt;
+		int64_t st;
+	} map[] = { { MNT_NOSUID, LINUX_ST_NOSUID },	     { MNT_NODEV, LINUX_ST_NODEV },
+		    { MNT_NOEXEC, LINUX_ST_NOEXEC },	     { MNT_NOATIME, LINUX_ST_NOATIME },
+		    { MNT_NODIRATIME, LINUX_ST_NODIRATIME }, { MNT_RELATIME, LINUX_ST_RELATIME } };
+	int64_t f = LINUX_ST_VALID;
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (m->flags & map[i].mnt)
+			f |= map[i].st;
+	return f;
+}
+
 int vfs_statfs_at(struct task *t, int dirfd, const char *name, int atflags, struct linux_statfs *st)
 {
 	struct path p;
@@ -1439,6 +1456,10 @@ int vfs_statfs_at(struct task *t, int dirfd, const char *name, int atflags, stru
 		st->f_namelen = LINUX_NAME_MAX;
 		st->f_frsize = 4096;
 	}
+	/* As Linux's calculate_f_flags, the flags come from the mount whatever
+	 * the filesystem said, with ST_VALID: glibc's statvfs takes f_flag from
+	 * them only when ST_VALID is set (else it guesses from /proc/mounts). */
+	st->f_flags = statfs_mnt_flags(p.mnt);
 	if (path_rdonly(&p))
 		st->f_flags |= LINUX_ST_RDONLY;
 	path_put(&p);

@@ -1,8 +1,8 @@
 /* mount(2) and umount2(2) as root: tmpfs with size=/mode=/uid=/gid=, proc,
  * bind (and MS_REC), remount read-only (of the filesystem and of a bind),
  * nodev/noexec enforced, MS_MOVE, propagation types, MNT_DETACH,
- * MNT_EXPIRE, EBUSY/EINVAL/ENOTDIR/ENOENT/ENODEV/EFAULT/EPERM, and
- * /proc/self/mounts and mountinfo lines. Natively the test first moves to
+ * MNT_EXPIRE, statfs's f_flags and inode counts,
+ * EBUSY/EINVAL/ENOTDIR/ENOENT/ENODEV/EFAULT/EPERM, and /proc/self/mounts and mountinfo lines. Natively the test first moves to
  * a private mount namespace (unshare, then / private); under skas unshare
  * is refused and there is one namespace: either way every mount is made
  * under a fresh directory of /tmp and undone. */
@@ -18,8 +18,11 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+
+#define ST_VALID 0x0020 /* statfs f_flags is filled in (linux/statfs.h) */
 
 static int n;
 static char top[64];
@@ -136,6 +139,8 @@ static void tmpfs_mounts(void)
 	      "its root: mode 750, uid 5, gid 6");
 	check(statfs(P("t"), &sf) == 0 && sf.f_blocks == 256 && sf.f_bsize == 4096,
 	      "statfs: 256 blocks of 4096");
+	check(sf.f_flags == (ST_VALID | ST_RELATIME), "statfs f_flags: ST_VALID|ST_RELATIME");
+	check(sf.f_files - sf.f_ffree == 1, "statfs: one inode in use (the root)");
 	check_line("/proc/self/mounts", "t",
 		   "T/t tmpfs rw,relatime,size=1024k,mode=750,uid=5,gid=6 0 0");
 	check_line("/proc/self/mountinfo", "t",
@@ -148,6 +153,9 @@ static void tmpfs_mounts(void)
 	check_err(open(P("t/g"), O_WRONLY | O_CREAT, 0644), EROFS, "create on it");
 	check_err(open(P("t/f"), O_WRONLY), EROFS, "open for writing on it");
 	check_err(mkdir(P("t/d"), 0755), EROFS, "mkdir on it");
+	check(statfs(P("t"), &sf) == 0 && sf.f_flags == (ST_VALID | ST_RDONLY | ST_RELATIME),
+	      "statfs f_flags: ST_VALID|ST_RDONLY|ST_RELATIME");
+	check(sf.f_files - sf.f_ffree == 2, "statfs: two inodes in use");
 	check_line("/proc/self/mounts", "t",
 		   "T/t tmpfs ro,relatime,size=2048k,mode=750,uid=5,gid=6 0 0");
 	check_line("/proc/self/mountinfo", "t",
@@ -161,6 +169,9 @@ static void tmpfs_mounts(void)
 		      0,
 	      "mount tmpfs nosuid,nodev,noexec,noatime");
 	check_line("/proc/self/mounts", "t", "T/t tmpfs rw,nosuid,nodev,noexec,noatime 0 0");
+	check(statfs(P("t"), &sf) == 0 &&
+		      sf.f_flags == (ST_VALID | ST_NOSUID | ST_NODEV | ST_NOEXEC | ST_NOATIME),
+	      "statfs f_flags: ST_VALID|ST_NOSUID|ST_NODEV|ST_NOEXEC|ST_NOATIME");
 	check(mknod(P("t/null"), S_IFCHR | 0666, makedev(1, 3)) == 0, "mknod a char device");
 	check_err(open(P("t/null"), O_RDWR), EACCES, "open a device on nodev");
 	{

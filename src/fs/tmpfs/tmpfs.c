@@ -1080,7 +1080,10 @@ static int tmpfs_statfs(struct inode *ino, struct linux_statfs *st)
 	st->f_blocks = s->limit / 4096;
 	st->f_bfree = st->f_bavail = (s->limit - s->used) / 4096;
 	st->f_files = 1 << 20;
-	st->f_ffree = (1 << 20) - s->next_ino;
+	/* Free is the limit less the live inodes (the root among them), as
+	 * shmem counts them: inode numbers can start high (an overlay's upper
+	 * takes the lower's numbers), so next_ino says nothing of how many. */
+	st->f_ffree = s->ninodes < st->f_files ? st->f_files - (int64_t)s->ninodes : 0;
 	st->f_namelen = 255;
 	return 0;
 }
