@@ -759,26 +759,16 @@ static long pt_arch_prctl(struct task *t, struct task *c, uint64_t addr, uint64_
 {
 	struct pf_regs r;
 	uint64_t v;
+	int ret;
 
 	if (pt_getregs(c, &r) < 0)
 		return -ESRCH;
-	switch (code) {
-	case LINUX_ARCH_GET_FS:
-	case LINUX_ARCH_GET_GS:
-		v = code == LINUX_ARCH_GET_FS ? r.fs_base : r.gs_base;
+	ret = arch_prctl_fsgs(&r, code > INT32_MAX ? -1 : (int)code, addr, &v);
+	if (ret == 1)
 		return copy_to_user(t->mm, addr, &v, sizeof(v)) < 0 ? -EFAULT : 0;
-	case LINUX_ARCH_SET_FS:
-	case LINUX_ARCH_SET_GS:
-		if (addr >= TASK_SIZE)
-			return -EPERM;
-		if (code == LINUX_ARCH_SET_FS)
-			r.fs_base = addr;
-		else
-			r.gs_base = addr;
+	if (ret == 0)
 		return platform->set_regs(c->thread, &r) < 0 ? -ESRCH : 0;
-	default:
-		return -EINVAL;
-	}
+	return ret;
 }
 
 /* The requests that need a tracee stopped for us (ptrace_check_attach). */

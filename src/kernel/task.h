@@ -265,6 +265,11 @@ void task_free(struct task *t);
 int task_count(void);
 /* The wait status of the first process once everything has ended. */
 int task_init_status(void);
+struct pf_regs;
+/* arch_prctl's FS and GS codes on r (Linux's do_arch_prctl_64, for a
+ * thread itself or its tracer): 0 (r changed), 1 (*get holds the base
+ * asked for), -EPERM (past the user range) or -EINVAL (another code). */
+int arch_prctl_fsgs(struct pf_regs *r, int code, uint64_t addr, uint64_t *get);
 /* Sends sig to a process as kill(2) does; returns 0 or -errno. */
 int send_signal(struct task *from, struct process *p, int sig);
 /* Sends sig with info to process p (thread NULL) or to one thread;

@@ -239,38 +239,48 @@ long sys_setdomainname(struct task *t, const struct sysargs *a)
 	return set_uts(t, a, true);
 }
 
-long sys_arch_prctl(struct task *t, const struct sysargs *a)
+int arch_prctl_fsgs(struct pf_regs *r, int code, uint64_t addr, uint64_t *get)
 {
-	int code = sysarg_int(a, 0);
-	uint64_t addr = a->a[1];
-	struct pf_regs r;
-	int ret = platform->get_regs(t->thread, &r);
-
-	if (ret < 0)
-		return ret;
 	switch (code) {
 	case LINUX_ARCH_SET_FS:
 	case LINUX_ARCH_SET_GS:
 		if (addr >= TASK_SIZE)
 			return -EPERM;
 		if (code == LINUX_ARCH_SET_FS)
-			r.fs_base = addr;
+			r->fs_base = addr;
 		else
-			r.gs_base = addr;
-		r.rax = 0;
-		platform->set_regs(t->thread, &r);
+			r->gs_base = addr;
 		return 0;
 	case LINUX_ARCH_GET_FS:
-		return copy_to_user(t->mm, addr, &r.fs_base, sizeof(r.fs_base));
 	case LINUX_ARCH_GET_GS:
-		return copy_to_user(t->mm, addr, &r.gs_base, sizeof(r.gs_base));
-	case LINUX_ARCH_GET_CPUID:
+		*get = code == LINUX_ARCH_GET_FS ? r->fs_base : r->gs_base;
 		return 1;
-	case LINUX_ARCH_SET_CPUID:
-		return -ENODEV; /* no CPUID faulting, as on hosts without it */
 	default:
 		return -EINVAL;
 	}
+}
+
+long sys_arch_prctl(struct task *t, const struct sysargs *a)
+{
+	int code = sysarg_int(a, 0);
+	uint64_t addr = a->a[1], v;
+	struct pf_regs r;
+	int ret = platform->get_regs(t->thread, &r);
+
+	if (ret < 0)
+		return ret;
+	if (code == LINUX_ARCH_GET_CPUID)
+		return 1;
+	if (code == LINUX_ARCH_SET_CPUID)
+		return -ENODEV; /* no CPUID faulting, as on hosts without it */
+	ret = arch_prctl_fsgs(&r, code, addr, &v);
+	if (ret == 1)
+		return copy_to_user(t->mm, addr, &v, sizeof(v));
+	if (ret == 0) {
+		r.rax = 0;
+		platform->set_regs(t->thread, &r);
+	}
+	return ret;
 }
 
 static int check_rlimit(struct task *t, struct process *target, int res,
