@@ -467,8 +467,13 @@ long host_proc_smaps(int pid, struct host_smap **out)
 	if (!text)
 		return -ENOMEM;
 	for (line = text; *line; line = next) {
+		/* Each line on its own: sscanf measures all that follows it,
+		 * which made a read of many mappings quadratic. */
 		next = strchr(line, '\n');
-		next = next ? next + 1 : line + strlen(line);
+		if (next)
+			*next++ = 0;
+		else
+			next = line + strlen(line);
 		colon = strchr(line, ':');
 		/* A mapping's first line starts "start-end ". */
 		if (sscanf(line, "%llx-%llx ", &s, &e) == 2 &&

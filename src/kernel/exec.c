@@ -7,6 +7,7 @@
 #include "kernel/exec.h"
 #include "kernel/elf.h"
 #include "kernel/task.h"
+#include "kernel/cred.h"
 #include "kernel/log.h"
 #include "mm/mm.h"
 #include "mm/usercopy.h"
@@ -497,8 +498,13 @@ static int parse_shebang(struct binfile *b, const char *path, struct strv *argv)
  * as capabilities(7) computes them for a file without file capabilities. */
 static void exec_cred(const struct task *t, const struct binfile *b, struct cred *nc)
 {
+	/* A tracer without CAP_SYS_PTRACE would hold the new privileges
+	 * (Linux's LSM_UNSAFE_PTRACE): the bits are ignored then. */
+	bool unsafe = t->pt.tracer && t->pt.tracer->proc &&
+		      !capable(&t->pt.tracer->proc->cred, CAP_SYS_PTRACE);
+
 	*nc = t->proc->cred;
-	if (!t->proc->no_new_privs) {
+	if (!t->proc->no_new_privs && !unsafe) {
 		if (b->mode & 04000)
 			nc->euid = b->uid;
 		if ((b->mode & 02010) == 02010)

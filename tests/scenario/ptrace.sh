@@ -72,4 +72,59 @@ END
 else
 	check "gdb and gcc on the host (for the gdb checks)" 1 0
 fi
+
+# A set-user-ID root program exec'd by a user's traced child runs with the
+# user's ids (Linux's LSM_UNSAFE_PTRACE: its tracer, without
+# CAP_SYS_PTRACE, would hold root); untraced it gets euid 0. The file is
+# made inside the guest (its /tmp is the instance's), never on the host.
+if command -v gcc >/dev/null; then
+	cat >"$tmp/showid.c" <<'END'
+#include <stdio.h>
+#include <unistd.h>
+int main(void) { printf("euid=%d\n", (int)geteuid()); return 0; }
+END
+	cat >"$tmp/tr.c" <<'END'
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+int main(int argc, char **argv)
+{
+	int st;
+	pid_t g;
+
+	if (setresuid(1000, 1000, 1000))
+		return 1;
+	g = fork();
+	if (g == 0) {
+		execl(argv[1], "showid", (char *)NULL);
+		_exit(127);
+	}
+	waitpid(g, &st, 0);
+	fflush(stdout);
+	g = fork();
+	if (g == 0) {
+		ptrace(PTRACE_TRACEME, 0, 0, 0);
+		raise(SIGSTOP);
+		execl(argv[1], "showid", (char *)NULL);
+		_exit(127);
+	}
+	waitpid(g, &st, 0);
+	ptrace(PTRACE_CONT, g, 0, 0);
+	waitpid(g, &st, 0); /* the exec's SIGTRAP */
+	ptrace(PTRACE_CONT, g, 0, 0);
+	waitpid(g, &st, 0);
+	return 0;
+}
+END
+	gcc -static -O1 -o "$tmp/showid" "$tmp/showid.c" && gcc -static -O1 -o "$tmp/tr" "$tmp/tr.c"
+	for pf in seccomp ptrace sigsys; do
+		out=$(timeout 60 "$SKAS" run --platform="$pf" -- /bin/sh -c \
+			"d=\$(mktemp -d) && chmod 755 \$d && cp $tmp/showid \$d/ && chmod 4755 \$d/showid &&
+			 $tmp/tr \$d/showid" 2>&1)
+		check "$pf: set-user-ID root: euid 0 untraced, the user's when a user traces it" \
+			"euid=0 euid=1000" "$(echo $out)"
+	done
+fi
 summary
