@@ -17,7 +17,8 @@
 #include "abi/linux/errno.h"
 #include "abi/linux/mman.h"
 
-static uint64_t next_anon_id; /* shared anonymous mappings made so far */
+static uint64_t next_anon_id;	/* shared anonymous mappings made so far */
+static uint64_t next_mm_serial; /* address spaces made so far */
 
 /* A shared anonymous object: its size is counted once (mm/commit.h). */
 struct anon_shared {
@@ -308,6 +309,7 @@ static int mm_alloc(struct pf_mm *pf, struct mm **out)
 	if (!mm)
 		return -ENOMEM;
 	mm->refcount = 1;
+	mm->serial = ++next_mm_serial;
 	list_init(&mm->vmas);
 	list_init(&mm->sample_link);
 	mm->pf = pf;
@@ -1033,6 +1035,7 @@ int mm_fork(struct mm *src, struct mm **out)
 	}
 	*mm = *src;
 	mm->refcount = 1;
+	mm->serial = ++next_mm_serial;
 	mm->committed = 0;
 	mm->noreserve = mm->resident = 0;
 	list_init(&mm->sample_link);

@@ -65,6 +65,7 @@ struct vma {
 
 struct mm {
 	int refcount;
+	uint64_t serial; /* unique for the instance's life (/proc/PID/mem) */
 	struct pf_mm *pf;
 	struct list_head vmas;
 	int nvmas;

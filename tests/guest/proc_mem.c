@@ -113,5 +113,29 @@ int main(void)
 	check(pread(cfd, buf, 13, (off_t)(uintptr_t)value) == 0, "after its exec: nothing is read");
 	kill(pid, 9);
 	waitpid(pid, &status, 0);
+
+	/* Two files open on a child that is then killed and reaped: neither
+	 * reads or writes its memory any more (skas kept the address space
+	 * alive through them, and its host process). */
+	pid = fork();
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
+	{
+		int f1 = open(path, O_RDWR), f2 = open(path, O_RDWR);
+
+		check(f1 >= 0 && f2 >= 0 && pread(f1, buf, 8, (off_t)(uintptr_t)value) == 8,
+		      "two files on a live child read it");
+		kill(pid, 9);
+		waitpid(pid, &status, 0);
+		check(pread(f1, buf, 8, (off_t)(uintptr_t)value) == 0 &&
+			      pread(f2, buf, 8, (off_t)(uintptr_t)value) == 0 &&
+			      pwrite(f2, "x", 1, (off_t)(uintptr_t)value) == 0,
+		      "once it is gone, neither reads nor writes");
+		close(f1);
+		close(f2);
+	}
 	return 0;
 }

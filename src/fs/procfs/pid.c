@@ -405,18 +405,43 @@ static int gen_auxv(const struct pnode *n, struct sbuf *b)
 /* /proc/PID/mem: the process's memory at the file offset, read and
  * written as Linux's mem_rw (a page at a time; a private mapping the
  * guest may not write is written all the same, as a debugger's
- * FOLL_FORCE), through the address space it had at open (after an exec
- * nothing is read). Open needs ptrace access to the process. Differs
- * from Linux: a page the guest may not read (PROT_NONE) is not read. */
+ * FOLL_FORCE), through the address space it had at open: after its exec
+ * or exit nothing is read. The file holds no reference to the address
+ * space (which would keep its stub alive past the process): each access
+ * finds it again by the process and the address space's serial, and
+ * holds it for the access. Open needs ptrace access to the process.
+ * Differs from Linux: a page the guest may not read (PROT_NONE) is not
+ * read. */
+struct mem_file {
+	int pid;
+	uint64_t serial;
+};
+
+static struct mm *mem_mm(const struct mem_file *m)
+{
+	struct process *p = process_by_pid(m->pid);
+	struct task *t;
+
+	if (!p || p->zombie)
+		return NULL;
+	list_for_each_entry(t, &p->threads, thread_link)
+	{
+		if (t->mm)
+			return t->mm->serial == m->serial ? t->mm : NULL;
+	}
+	return NULL;
+}
+
 static long mem_rw(struct file *f, void *buf, size_t n, int64_t off, bool write)
 {
-	struct mm *mm = f->priv;
+	struct mm *mm = mem_mm(f->priv);
 	size_t done = 0, k;
 	uaddr_t addr = (uaddr_t)off;
 	int ret;
 
-	if (!mm || mm->refcount == 1)
+	if (!mm)
 		return 0; /* the process has gone or exec'd */
+	mm_get(mm);
 	while (done < n) {
 		k = PAGE_SIZE - ((addr + done) & (PAGE_SIZE - 1));
 		if (k > n - done)
@@ -427,6 +452,7 @@ static long mem_rw(struct file *f, void *buf, size_t n, int64_t off, bool write)
 			break;
 		done += k;
 	}
+	mm_put(mm);
 	return done ? (long)done : -EIO;
 }
 
@@ -471,7 +497,7 @@ static int64_t mem_llseek(struct file *f, int64_t off, int whence)
 
 static void mem_release(struct file *f)
 {
-	mm_put(f->priv);
+	free(f->priv);
 	f->priv = NULL;
 }
 
@@ -489,13 +515,18 @@ static int mem_open(const struct pnode *n, struct file *f)
 	struct process *p = proc_of(n);
 	struct task *t = procfs_task(n);
 	struct mm *mm = mm_of(n);
+	struct mem_file *m;
 
 	if (!current || !p || !t || !mm)
 		return -ESRCH;
 	if (p != current->proc && !cred_ptrace_may_access(&current->proc->cred, p, false))
 		return -EACCES;
-	mm_get(mm);
-	f->priv = mm;
+	m = malloc(sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->pid = p->pid;
+	m->serial = mm->serial;
+	f->priv = m;
 	f->ops = &mem_fops;
 	return 0;
 }
