@@ -11,7 +11,9 @@
  * ends there: still a core, as Linux 6.x counts it); pages that read as
  * zero are holes.
  * Differs from Linux: only the thread that took the signal is in the
- * notes (the others are not stopped for their registers); whether a
+ * notes; what is read is bounded by twice the process's resident memory
+ * and 64 MiB (the rest of a huge sparse mapping is holes, with a log
+ * line; Linux reads only the pages present) (the others are not stopped for their registers); whether a
  * private mapping holds pages comes from the host's count for its range
  * (Linux asks for an anon_vma); a range the host cannot read (PROT_NONE)
  * is a hole; a mapping over 16 GiB that holds pages is left empty (with
@@ -263,7 +265,7 @@ static bool all_zero(const char *p, size_t n)
  * not read; zero pages stay holes. A write that would pass limit is not
  * made (Linux's dump_emit): *cut says so. */
 static int write_range(struct file *f, struct mm *mm, uint64_t addr, uint64_t len, uint64_t off,
-		       uint64_t limit, char *buf, bool *cut)
+		       uint64_t limit, char *buf, bool *cut, uint64_t *budget)
 {
 	uint64_t done = 0, n, pg;
 
@@ -276,6 +278,13 @@ static int write_range(struct file *f, struct mm *mm, uint64_t addr, uint64_t le
 				return 0;
 			}
 		}
+		/* Past the budget the rest is holes: reading untouched pages
+		 * of a huge sparse mapping would hold the kernel for minutes. */
+		if (*budget < n) {
+			*budget = 0;
+			return 1;
+		}
+		*budget -= n;
 		if (copy_from_user(mm, buf, addr + done, n) < 0) {
 			for (pg = 0; pg < n; pg += PAGE_SIZE) {
 				uint64_t m = n - pg < PAGE_SIZE ? n - pg : PAGE_SIZE;
@@ -418,7 +427,8 @@ bool coredump(struct task *t, const struct linux_siginfo *info)
 	struct vma *v;
 	long fpsize, nh;
 	int nph = 1, i;
-	bool fpvalid, ok = false, cut = false;
+	bool fpvalid, ok = false, cut = false, over = false;
+	uint64_t budget = 0, budget_all = 0;
 	struct iattr ia;
 
 	if (limit < PAGE_SIZE || p->nondumpable || !t->mm || !t->fs || !pattern[0])
@@ -456,6 +466,12 @@ bool coredump(struct task *t, const struct linux_siginfo *info)
 	nh = host_proc_smaps(platform->mm_host_pid(t->mm->pf), &h);
 	if (nh < 0)
 		nh = 0;
+	/* What is read is bounded by what the process holds (twice its
+	 * resident pages, and 64 MiB more), not by its mappings' sizes. */
+	for (i = 0; i < nh; i++)
+		budget_all += h[i].kb[HOST_SM_RSS] << 11;
+	budget_all += 64ULL << 20;
+	budget = budget_all;
 	list_for_each_entry(v, &t->mm->vmas, link) nph += !(v->flags & VMA_STUB);
 	sizes = calloc((size_t)nph, sizeof(*sizes));
 	buf = malloc(CHUNK);
@@ -517,8 +533,20 @@ bool coredump(struct task *t, const struct linux_siginfo *info)
 				   (int64_t)(sizeof(eh) + (uint64_t)(i + 1) * sizeof(ph))) !=
 		    (long)sizeof(ph))
 			goto out;
-		if (!cut && write_range(f, t->mm, v->start, sizes[i], off, limit, buf, &cut) < 0)
-			goto out;
+		if (!cut && !over) {
+			int r = write_range(f, t->mm, v->start, sizes[i], off, limit, buf, &cut,
+					    &budget);
+
+			if (r < 0)
+				goto out;
+			if (r > 0) {
+				over = true;
+				klog(LOG_INFO,
+				     "pid %d (%s): core: more than %llu MiB to read: the rest "
+				     "left as holes",
+				     p->pid, t->comm, (unsigned long long)(budget_all >> 20));
+			}
+		}
 		off += sizes[i];
 		i++;
 	}
