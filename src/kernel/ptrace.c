@@ -358,8 +358,12 @@ void ptrace_task_exit(struct task *t, int status)
 	if (!tracer)
 		return;
 	pt_unlink(t, 0);
-	/* The parent that waits for the process hears of it as ever. */
-	if (p->nthreads == 1 && t->tid == p->pid && p->parent == tracer->proc)
+	/* The parent that waits for the process hears of it as ever. A
+	 * thread an exec by another thread kills goes silently (Linux
+	 * releases the old leader so): its record would tell the tracer the
+	 * process had exited, under the pid the exec takes. */
+	if ((p->nthreads == 1 && t->tid == p->pid && p->parent == tracer->proc) ||
+	    (p->exec_waiter && p->exec_waiter != t))
 		return;
 	e = malloc(sizeof(*e));
 	if (!e)
