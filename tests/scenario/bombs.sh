@@ -34,6 +34,7 @@ cat >"$tmp/bomb.c" <<'EOF'
 #include <sys/resource.h>
 #include <sys/shm.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 
 #define MiB (1UL << 20)
 
@@ -278,6 +279,24 @@ int main(int argc, char **argv)
 		unlink("/tmp/fill");
 		fd = open("/tmp/after", O_WRONLY | O_CREAT, 0644);
 		printf("after unlink: %s\n", write(fd, buf, 4096) == 4096 ? "writes again" : "no");
+	} else if (strcmp(mode, "xattr") == 0) {
+		/* extended attributes are kernel memory: counted (ENOSPC) */
+		static char val[65536];
+		char name[32];
+
+		fd = open("/tmp/xa", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		close(fd);
+		for (i = 0; i < 4096; i++) {
+			snprintf(name, sizeof(name), "user.%d", i);
+			if (setxattr("/tmp/xa", name, val, sizeof(val), 0) != 0)
+				break;
+		}
+		printf("xattr: %s after %s MiB\n", ename(errno), i < 1024 ? "<64" : ">=64");
+		printf("xattr: after removing one: %s\n",
+		       removexattr("/tmp/xa", "user.0") == 0 &&
+				       setxattr("/tmp/xa", "user.0", val, sizeof(val), 0) == 0
+			       ? "room again"
+			       : ename(errno));
 	} else if (strcmp(mode, "tmpfs") == 0) {
 		static char buf[1 << 20];
 
@@ -423,6 +442,11 @@ bomb --memory=64M -- "$b" sysvshm
 check "SysV shm segments count against --memory: ENOMEM, back after IPC_RMID" \
     "sysvshm: ENOMEM after 3 segments of 16 MiB
 sysvshm: after IPC_RMID: made 0" "$out $rc"
+
+bomb --memory=64M -- "$b" xattr
+check "xattr bomb (64 KiB each, --memory=64M): ENOSPC before 64 MiB, room again after a removal" \
+    "xattr: ENOSPC after <64 MiB
+xattr: after removing one: room again 0" "$out $rc"
 
 bomb --memory=64M --tmpfs-size=1G -- "$b" tmpfs
 check "tmpfs data past --memory: the OOM killer ends the writer (SIGKILL)" "137" "$rc"

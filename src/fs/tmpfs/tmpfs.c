@@ -30,8 +30,17 @@ struct tmpfs_sb {
 	/* Live inodes; put_super on a tmpfs whose inodes some reference
 	 * still holds leaves the freeing to the last one's release. */
 	uint64_t ninodes;
+	/* Bytes of extended attributes: with the inodes (a BOGO_INODE_SIZE
+	 * each) they draw on the inode space, as Linux's shmem free_ispace. */
+	uint64_t xattr_bytes;
 	bool dead;
 };
+
+/* Linux's shmem: nr_inodes inodes of BOGO_INODE_SIZE bytes of "inode
+ * space", which extended attributes draw on too. */
+#define TMPFS_NR_INODES (1 << 20)
+#define BOGO_INODE_SIZE 1024
+#define TMPFS_ISPACE	((uint64_t)TMPFS_NR_INODES * BOGO_INODE_SIZE)
 
 struct tmpfs_dirent {
 	struct list_head link;	    /* in the directory's entries, in creation order */
@@ -58,7 +67,8 @@ struct tmpfs_node {
 	int memfd;
 	char *target;
 	struct list_head entries, xattrs;
-	uint64_t nentries; /* a directory's: its size is Linux's count of them */
+	uint64_t xattr_bytes; /* what its xattrs draw on the inode space */
+	uint64_t nentries;    /* a directory's: its size is Linux's count of them */
 	/* A directory's entries by name hash (hsize buckets, a power of two,
 	 * or none while it is small): a lookup stays a bucket long however
 	 * many files /tmp holds (a walk of the list made 12000 creates in a
@@ -1006,9 +1016,28 @@ static long tmpfs_getxattr(struct inode *ino, const char *name, void *buf, size_
 	return (long)x->len;
 }
 
+/* An xattr's draw on the inode space and kernel memory (Linux's
+ * simple_xattr_space: its header, name and value). */
+static uint64_t xattr_space(const char *name, size_t len)
+{
+	return sizeof(struct tmpfs_xattr) + strlen(name) + 1 + len;
+}
+
+/* delta bytes more (or fewer) of ino's xattrs: counted in its tmpfs's
+ * inode space and against --memory (kernel memory the guest holds). */
+static void xattr_charge(struct inode *ino, int64_t delta)
+{
+	N(ino)->xattr_bytes += (uint64_t)delta;
+	if (ino->sb && ino->sb->priv)
+		SB(ino)->xattr_bytes += (uint64_t)delta;
+	mem_account_data(delta);
+}
+
 static int tmpfs_setxattr(struct inode *ino, const char *name, const void *val, size_t n, int flags)
 {
 	struct tmpfs_xattr *x = find_xattr(ino, name);
+	struct tmpfs_sb *s = SB(ino);
+	int64_t delta;
 	void *copy;
 
 	if (!xattr_ns_ok(name))
@@ -1017,6 +1046,14 @@ static int tmpfs_setxattr(struct inode *ino, const char *name, const void *val, 
 		return -EEXIST;
 	if ((flags & 2 /* XATTR_REPLACE */) && !x)
 		return -ENODATA;
+	/* ENOSPC past the inode space (Linux's free_ispace) or --memory: a
+	 * guest's xattrs were kernel memory nothing counted. */
+	delta = (int64_t)xattr_space(name, n) - (x ? (int64_t)xattr_space(x->name, x->len) : 0);
+	if (delta > 0 &&
+	    ((uint64_t)delta > TMPFS_ISPACE ||
+	     s->ninodes * BOGO_INODE_SIZE + s->xattr_bytes > TMPFS_ISPACE - (uint64_t)delta ||
+	     !mem_fits((uint64_t)delta)))
+		return -ENOSPC;
 	copy = malloc(n ? n : 1);
 	if (!copy)
 		return -ENOMEM;
@@ -1034,6 +1071,7 @@ static int tmpfs_setxattr(struct inode *ino, const char *name, const void *val, 
 	}
 	x->val = copy;
 	x->len = n;
+	xattr_charge(ino, delta);
 	N(ino)->ctime = vfs_now();
 	return 0;
 }
@@ -1063,6 +1101,7 @@ static int tmpfs_removexattr(struct inode *ino, const char *name)
 
 	if (!x)
 		return -ENODATA;
+	xattr_charge(ino, -(int64_t)xattr_space(x->name, x->len));
 	list_del(&x->link);
 	free(x->name);
 	free(x->val);
@@ -1079,11 +1118,18 @@ static int tmpfs_statfs(struct inode *ino, struct linux_statfs *st)
 	st->f_frsize = 4096;
 	st->f_blocks = s->limit / 4096;
 	st->f_bfree = st->f_bavail = (s->limit - s->used) / 4096;
-	st->f_files = 1 << 20;
-	/* Free is the limit less the live inodes (the root among them), as
-	 * shmem counts them: inode numbers can start high (an overlay's upper
-	 * takes the lower's numbers), so next_ino says nothing of how many. */
-	st->f_ffree = s->ninodes < st->f_files ? st->f_files - (int64_t)s->ninodes : 0;
+	st->f_files = TMPFS_NR_INODES;
+	/* Free is the inode space left (Linux's free_ispace / BOGO_INODE_SIZE):
+	 * the live inodes (the root among them; inode numbers can start high,
+	 * an overlay's upper takes the lower's, so next_ino says nothing of
+	 * how many) and the xattrs. */
+	{
+		uint64_t used = s->ninodes * BOGO_INODE_SIZE + s->xattr_bytes;
+
+		st->f_ffree = used < TMPFS_ISPACE
+				      ? (int64_t)((TMPFS_ISPACE - used) / BOGO_INODE_SIZE)
+				      : 0;
+	}
 	st->f_namelen = 255;
 	return 0;
 }
@@ -1117,6 +1163,8 @@ static void tmpfs_release(struct inode *ino)
 		free(x->val);
 		free(x);
 	}
+	if (n->xattr_bytes)
+		xattr_charge(ino, -(int64_t)n->xattr_bytes);
 	fifo_free(n->fifo);
 	free(n->htab);
 	free(n->target);
