@@ -211,32 +211,70 @@ static int syscall_code(struct task *t)
 	return LINUX_SIGTRAP | ((t->pt.opts & LINUX_PTRACE_O_TRACESYSGOOD) ? 0x80 : 0);
 }
 
-bool ptrace_syscall_entry(struct task *t, int *nr, struct sysargs *a)
+/* What Linux shows at a stop on syscall entry: the number in orig_rax,
+ * rax -ENOSYS. */
+static void entry_regs_show(struct task *t, uint64_t nr)
 {
 	struct pf_regs r;
+
+	if (platform->get_regs(t->thread, &r) < 0)
+		return;
+	r.orig_rax = nr;
+	r.rax = (uint64_t)-ENOSYS;
+	platform->set_regs(t->thread, &r);
+}
+
+/* The call the tracer left at such a stop: orig_rax in *orig, the
+ * argument registers in args, rax in *rax; false if they cannot be read. */
+static bool entry_regs_take(struct task *t, int64_t *orig, uint64_t *args, long *rax)
+{
+	struct pf_regs r;
+
+	if (platform->get_regs(t->thread, &r) < 0)
+		return false;
+	*orig = (int64_t)r.orig_rax;
+	args[0] = r.rdi, args[1] = r.rsi, args[2] = r.rdx;
+	args[3] = r.r10, args[4] = r.r8, args[5] = r.r9;
+	*rax = (long)r.rax;
+	return true;
+}
+
+bool ptrace_syscall_entry(struct task *t, int *nr, struct sysargs *a)
+{
+	int64_t orig;
+	long rax;
 	int sig;
 
 	if (!t->pt.tracer || !t->pt.sys_trace)
 		return true;
-	/* What Linux shows at entry: the number in orig_rax, rax -ENOSYS. */
-	if (platform->get_regs(t->thread, &r) < 0)
-		return true;
-	r.orig_rax = t->ev.nr;
-	r.rax = (uint64_t)-ENOSYS;
-	platform->set_regs(t->thread, &r);
+	entry_regs_show(t, t->ev.nr);
 	t->pt.msg = EVENTMSG_SYSCALL_ENTRY;
 	sig = trap_stop(t, syscall_code(t), PT_SYSCALL_ENTRY);
 	if (t->killed)
 		return false;
 	inject(t, sig);
 	/* The tracer may have changed the call or its arguments. */
-	if (platform->get_regs(t->thread, &r) < 0)
+	if (!entry_regs_take(t, &orig, a->a, &rax))
 		return false;
-	*nr = (int)(uint32_t)r.orig_rax;
-	a->a[0] = r.rdi, a->a[1] = r.rsi, a->a[2] = r.rdx;
-	a->a[3] = r.r10, a->a[4] = r.r8, a->a[5] = r.r9;
+	*nr = (int)(uint32_t)orig;
 	/* orig_rax -1 skips the call; rax is what the tracer left there. */
-	return (int64_t)r.orig_rax != -1;
+	return orig != -1;
+}
+
+bool ptrace_seccomp_stop(struct task *t, uint32_t data, int *nr, uint64_t *args, long *ret)
+{
+	int64_t orig;
+
+	entry_regs_show(t, (uint64_t)(int64_t)*nr);
+	ptrace_event(t, LINUX_PTRACE_EVENT_SECCOMP, data);
+	if (t->killed || !entry_regs_take(t, &orig, args, ret)) {
+		*ret = -ENOSYS;
+		return false;
+	}
+	if (orig < 0 || orig > INT32_MAX)
+		return false; /* skipped: *ret is the tracer's rax */
+	*nr = (int)orig;
+	return true;
 }
 
 void ptrace_syscall_exit(struct task *t)

@@ -52,6 +52,11 @@ bool ptrace_group_trap(struct task *t);
  * (from the registers the tracer set); false: skip the call. */
 bool ptrace_syscall_entry(struct task *t, int *nr, struct sysargs *a);
 void ptrace_syscall_exit(struct task *t);
+/* seccomp's RET_TRACE for a tracer that asked for PTRACE_EVENT_SECCOMP:
+ * the stop (event message data), with the entry registers shown; then the
+ * call the tracer left in *nr and args, or false if it skipped it (*ret
+ * its rax) or the task is killed. */
+bool ptrace_seccomp_stop(struct task *t, uint32_t data, int *nr, uint64_t *args, long *ret);
 /* Before t returns to the guest: TF on while single-stepping, off after
  * (a trap of the CPU's comes as SIGTRAP, TRAP_TRACE). */
 void ptrace_step_prepare(struct task *t);

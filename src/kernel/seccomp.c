@@ -369,33 +369,6 @@ static bool strict_allows(int nr, bool compat)
 	return false;
 }
 
-/* The registers a tracer sees at a seccomp stop, as at syscall entry
- * (orig_rax the number, rax -ENOSYS); after it, the call it left: false
- * if it skipped it (orig_rax -1; *ret is its rax). */
-static bool trace_stop(struct task *t, int *nr, uint64_t *args, uint32_t data, long *ret)
-{
-	struct pf_regs r;
-
-	if (platform->get_regs(t->thread, &r) == 0) {
-		r.orig_rax = (uint64_t)(int64_t)*nr;
-		r.rax = (uint64_t)-ENOSYS;
-		platform->set_regs(t->thread, &r);
-	}
-	ptrace_event(t, LINUX_PTRACE_EVENT_SECCOMP, data);
-	if (t->killed || platform->get_regs(t->thread, &r) < 0) {
-		*ret = -ENOSYS;
-		return false;
-	}
-	if ((int64_t)r.orig_rax < 0 || (int64_t)r.orig_rax > INT32_MAX) {
-		*ret = (long)r.rax;
-		return false;
-	}
-	*nr = (int)r.orig_rax;
-	args[0] = r.rdi, args[1] = r.rsi, args[2] = r.rdx;
-	args[3] = r.r10, args[4] = r.r8, args[5] = r.r9;
-	return true;
-}
-
 static bool filter_call(struct task *t, int *nr, uint64_t *args, bool compat, long *ret,
 			bool recheck)
 {
@@ -443,7 +416,7 @@ static bool filter_call(struct task *t, int *nr, uint64_t *args, bool compat, lo
 			*ret = -ENOSYS; /* no tracer asked for the event */
 			return false;
 		}
-		if (!trace_stop(t, nr, args, data, ret))
+		if (!ptrace_seccomp_stop(t, data, nr, args, ret))
 			return false;
 		return filter_call(t, nr, args, compat, ret, true);
 	case LINUX_SECCOMP_RET_USER_NOTIF:
