@@ -14,7 +14,6 @@
 #include "kernel/ptrace.h"
 #include "mm/usercopy.h"
 #include "syscalls/dispatch.h"
-#include "platform/platform.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
 #include "abi/linux/ptrace.h"

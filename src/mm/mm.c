@@ -54,8 +54,10 @@ static uint64_t vma_committed(const struct vma *v)
 	return v->end - v->start;
 }
 
-/* Committed bytes of the VMAs in [start, end). */
-static uint64_t range_committed(struct mm *mm, uaddr_t start, uaddr_t end)
+/* Bytes of the VMAs in [start, end) that counts says count (prot: its
+ * argument, a protection to come). */
+static uint64_t range_bytes(struct mm *mm, uaddr_t start, uaddr_t end,
+			    bool (*counts)(const struct vma *v, int prot), int prot)
 {
 	uint64_t sum = 0;
 	struct vma *v;
@@ -64,11 +66,23 @@ static uint64_t range_committed(struct mm *mm, uaddr_t start, uaddr_t end)
 	{
 		if (v->start >= end)
 			break;
-		if (v->end <= start || !vma_committed(v))
+		if (v->end <= start || !counts(v, prot))
 			continue;
 		sum += (v->end < end ? v->end : end) - (v->start > start ? v->start : start);
 	}
 	return sum;
+}
+
+static bool is_committed(const struct vma *v, int prot)
+{
+	(void)prot;
+	return vma_committed(v) != 0;
+}
+
+/* Committed bytes of the VMAs in [start, end). */
+static uint64_t range_committed(struct mm *mm, uaddr_t start, uaddr_t end)
+{
+	return range_bytes(mm, start, end, is_committed, 0);
 }
 
 /* Can [start, end) become committed (want bytes) in mm? */
@@ -168,21 +182,16 @@ static bool may_expand(const struct mm *mm, unsigned flags, int prot, uint64_t n
 	return !is_data(flags, prot) || mm->data_vm + npages <= data;
 }
 
+static bool is_mapped(const struct vma *v, int prot)
+{
+	(void)prot;
+	return !(v->flags & VMA_STUB);
+}
+
 /* Pages of the VMAs in [start, end) (the stub's are never in a range). */
 static uint64_t range_pages(struct mm *mm, uaddr_t start, uaddr_t end)
 {
-	uint64_t sum = 0;
-	struct vma *v;
-
-	list_for_each_entry(v, &mm->vmas, link)
-	{
-		if (v->start >= end)
-			break;
-		if (v->end <= start || (v->flags & VMA_STUB))
-			continue;
-		sum += (v->end < end ? v->end : end) - (v->start > start ? v->start : start);
-	}
-	return sum >> PAGE_SHIFT;
+	return range_bytes(mm, start, end, is_mapped, 0) >> PAGE_SHIFT;
 }
 
 /* Brings mm->committed and the instance's count in line with the VMAs. */
@@ -678,21 +687,15 @@ int mm_unmap(struct mm *mm, uaddr_t addr, size_t len)
 
 static int do_protect(struct mm *mm, uaddr_t addr, size_t len, int prot);
 
+static bool turns_data(const struct vma *v, int prot)
+{
+	return !is_data(v->flags, v->prot) && is_data(v->flags, prot);
+}
+
 /* Pages of [start, end) that are not data now and would be with prot. */
 static uint64_t data_turning(struct mm *mm, uaddr_t start, uaddr_t end, int prot)
 {
-	uint64_t sum = 0;
-	struct vma *v;
-
-	list_for_each_entry(v, &mm->vmas, link)
-	{
-		if (v->start >= end)
-			break;
-		if (v->end <= start || is_data(v->flags, v->prot) || !is_data(v->flags, prot))
-			continue;
-		sum += (v->end < end ? v->end : end) - (v->start > start ? v->start : start);
-	}
-	return sum >> PAGE_SHIFT;
+	return range_bytes(mm, start, end, turns_data, prot) >> PAGE_SHIFT;
 }
 
 int mm_protect(struct mm *mm, uaddr_t addr, size_t len, int prot)
