@@ -136,8 +136,9 @@ static void it_cpu_set(struct process *p, int i, int64_t value_ns, int64_t inter
 /* RLIMIT_CPU (seconds of user and system time), as Linux's
  * check_process_timers: at the hard limit SIGKILL; at the soft limit
  * SIGXCPU, and the soft limit grows by a second so that the next comes a
- * second later. True while a limit is set. */
-static bool rlimit_cpu_check(struct process *p)
+ * second later. prof: the process's PROF time if already read, else -1.
+ * True while a limit is set. */
+static bool rlimit_cpu_check(struct process *p, int64_t prof)
 {
 	struct linux_rlimit *rl = &p->rlim[LINUX_RLIMIT_CPU];
 	struct linux_siginfo si;
@@ -145,7 +146,7 @@ static bool rlimit_cpu_check(struct process *p)
 
 	if (rl->rlim_cur == LINUX_RLIM_INFINITY)
 		return false;
-	now = it_cpu_now(p, 1);
+	now = prof >= 0 ? prof : it_cpu_now(p, 1);
 	if (rl->rlim_max != LINUX_RLIM_INFINITY && rl->rlim_max <= INT64_MAX / NSEC_PER_SEC &&
 	    now >= (int64_t)rl->rlim_max * NSEC_PER_SEC) {
 		process_kill(p, LINUX_SIGKILL);
@@ -168,13 +169,15 @@ bool itimer_cpu_check(struct process *p)
 	static const int signo[2] = { LINUX_SIGVTALRM, LINUX_SIGPROF };
 	struct linux_siginfo si;
 	bool armed = false;
-	int64_t now;
+	int64_t now, prof = -1;
 	int i;
 
 	for (i = 0; i < 2; i++) {
 		if (!p->it_cpu_expires[i])
 			continue;
 		now = it_cpu_now(p, i);
+		if (i == 1)
+			prof = now;
 		if (now >= p->it_cpu_expires[i]) {
 			if (p->it_cpu_interval[i]) {
 				int64_t iv = p->it_cpu_interval[i];
@@ -191,7 +194,8 @@ bool itimer_cpu_check(struct process *p)
 		}
 		armed |= p->it_cpu_expires[i] != 0;
 	}
-	return rlimit_cpu_check(p) || armed;
+	/* One read of the PROF clock serves ITIMER_PROF and RLIMIT_CPU. */
+	return rlimit_cpu_check(p, prof) || armed;
 }
 
 long sys_getitimer(struct task *t, const struct sysargs *a)
