@@ -34,6 +34,7 @@ cat >"$tmp/bomb.c" <<'EOF'
 #include <sys/resource.h>
 #include <sys/shm.h>
 #include <sys/wait.h>
+#include <sys/mount.h>
 #include <sys/xattr.h>
 
 #define MiB (1UL << 20)
@@ -297,6 +298,48 @@ int main(int argc, char **argv)
 				       setxattr("/tmp/xa", "user.0", val, sizeof(val), 0) == 0
 			       ? "room again"
 			       : ename(errno));
+	} else if (strcmp(mode, "kmem") == 0) {
+		/* empty files, second names and fresh tmpfs mounts are kernel
+		 * memory too: counted against --memory (ENOSPC), each tmpfs's
+		 * inodes as much as the first's */
+		char path[300], name[300];
+		int files, links, mounts;
+
+		printf("kmem:\n"); /* stdout's buffer, before memory runs out */
+		for (files = 0; files < 200000; files++) {
+			snprintf(path, sizeof(path), "/tmp/f%0200d", files);
+			fd = open(path, O_WRONLY | O_CREAT, 0644);
+			if (fd < 0)
+				break;
+			close(fd);
+		}
+		printf("files: %s after %s\n", ename(errno), files < 65536 ? "<65536" : ">=65536");
+		for (i = 0; i < 16; i++) {
+			snprintf(path, sizeof(path), "/tmp/f%0200d", i);
+			unlink(path);
+		}
+		snprintf(path, sizeof(path), "/tmp/f%0200d", 16);
+		for (links = 0; links < 200000; links++) {
+			snprintf(name, sizeof(name), "/tmp/l%0200d", links);
+			if (link(path, name) != 0)
+				break;
+		}
+		printf("links: %s after %s\n", ename(errno), links <= 16 ? "<=16" : ">16");
+		for (i = 0; i < links; i++) {
+			snprintf(name, sizeof(name), "/tmp/l%0200d", i);
+			unlink(name);
+		}
+		for (mounts = 0; mounts < 1000; mounts++) {
+			snprintf(path, sizeof(path), "/tmp/m%d", mounts);
+			if (mkdir(path, 0755) != 0 || mount("x", path, "tmpfs", 0, NULL) != 0)
+				break;
+			strcat(path, "/x");
+			fd = open(path, O_WRONLY | O_CREAT, 0644);
+			if (fd < 0)
+				break;
+			close(fd);
+		}
+		printf("tmpfs mounts: %s after %s\n", ename(errno), mounts <= 16 ? "<=16" : ">16");
 	} else if (strcmp(mode, "tmpfs") == 0) {
 		static char buf[1 << 20];
 
@@ -447,6 +490,14 @@ bomb --memory=64M -- "$b" xattr
 check "xattr bomb (64 KiB each, --memory=64M): ENOSPC before 64 MiB, room again after a removal" \
     "xattr: ENOSPC after <64 MiB
 xattr: after removing one: room again 0" "$out $rc"
+
+bomb --memory=64M -- "$b" kmem
+check "kernel memory bomb (--memory=64M): empty files, hard links and new tmpfs mounts are ENOSPC at the limit" \
+    "kmem:
+files: ENOSPC after <65536
+links: ENOSPC after <=16
+tmpfs mounts: ENOSPC after <=16 0" "$out $rc"
+check "  a second instance ran meanwhile" "second" "$second"
 
 bomb --memory=64M --tmpfs-size=1G -- "$b" tmpfs
 check "tmpfs data past --memory: the OOM killer ends the writer (SIGKILL)" "137" "$rc"

@@ -30,14 +30,17 @@ struct tmpfs_sb {
 	/* Live inodes; put_super on a tmpfs whose inodes some reference
 	 * still holds leaves the freeing to the last one's release. */
 	uint64_t ninodes;
-	/* Bytes of extended attributes: with the inodes (a BOGO_INODE_SIZE
-	 * each) they draw on the inode space, as Linux's shmem free_ispace. */
-	uint64_t xattr_bytes;
+	/* Bytes of the inode space taken (ispace_add). */
+	uint64_t ispace;
 	bool dead;
 };
 
 /* Linux's shmem: nr_inodes inodes of BOGO_INODE_SIZE bytes of "inode
- * space", which extended attributes draw on too. */
+ * space" (free_ispace): each inode takes one, each name of a file past
+ * its first another (shmem_link), and extended attributes draw on it
+ * too. What it stands for is kernel memory the guest holds, so it also
+ * counts against --memory (Linux's memcg charges the slab objects); past
+ * either, a create, link or setxattr is ENOSPC. */
 #define TMPFS_NR_INODES (1 << 20)
 #define BOGO_INODE_SIZE 1024
 #define TMPFS_ISPACE	((uint64_t)TMPFS_NR_INODES * BOGO_INODE_SIZE)
@@ -68,6 +71,7 @@ struct tmpfs_node {
 	char *target;
 	struct list_head entries, xattrs;
 	uint64_t xattr_bytes; /* what its xattrs draw on the inode space */
+	uint32_t units;	      /* its inode and extra names' BOGO_INODE_SIZEs taken */
 	uint64_t nentries;    /* a directory's: its size is Linux's count of them */
 	/* A directory's entries by name hash (hsize buckets, a power of two,
 	 * or none while it is small): a lookup stays a bucket long however
@@ -125,21 +129,41 @@ void tmpfs_set_opaque(struct inode *dir, bool opaque)
 		N(dir)->opaque = opaque;
 }
 
-static struct inode *new_inode(struct super_block *sb, uint32_t mode, const struct cred *c,
-			       uint64_t rdev)
+static bool ispace_fits(const struct tmpfs_sb *s, uint64_t bytes)
 {
-	struct tmpfs_node *n = calloc(1, sizeof(*n));
+	return s->ispace <= TMPFS_ISPACE && bytes <= TMPFS_ISPACE - s->ispace && mem_fits(bytes);
+}
+
+static void ispace_add(struct tmpfs_sb *s, int64_t delta)
+{
+	s->ispace += (uint64_t)delta;
+	mem_account_data(delta);
+}
+
+/* A new inode, or NULL with *err ENOSPC (no inode space, see above) or
+ * ENOMEM. Before the inode space was counted, 200000 empty files grew
+ * the kernel by 120 MB under --memory=64M, and each tmpfs a guest
+ * mounted allowed as many again. */
+static struct inode *new_inode(struct super_block *sb, uint32_t mode, const struct cred *c,
+			       uint64_t rdev, int *err)
+{
 	struct tmpfs_sb *s = sb->priv;
+	struct tmpfs_node *n;
 	struct inode *ino;
 
-	if (!n)
+	*err = -ENOSPC;
+	if (!ispace_fits(s, BOGO_INODE_SIZE))
 		return NULL;
-	ino = inode_new(sb, s->next_ino++, mode, &tmpfs_iops, n);
+	*err = -ENOMEM;
+	n = calloc(1, sizeof(*n));
+	ino = n ? inode_new(sb, s->next_ino++, mode, &tmpfs_iops, n) : NULL;
 	if (!ino) {
 		free(n);
 		return NULL;
 	}
 	s->ninodes++;
+	ispace_add(s, BOGO_INODE_SIZE);
+	n->units = 1;
 	n->mode = mode;
 	n->uid = c ? c->fsuid : 0;
 	n->gid = c ? c->fsgid : 0;
@@ -285,9 +309,9 @@ static int tmpfs_mknod(struct inode *dir, const char *name, uint32_t mode, uint6
 		return -EEXIST;
 	if (!(mode & LINUX_S_IFMT))
 		mode |= LINUX_S_IFREG;
-	ino = new_inode(dir->sb, mode, c, rdev);
+	ino = new_inode(dir->sb, mode, c, rdev, &ret);
 	if (!ino)
-		return -ENOMEM;
+		return ret;
 	/* A set-group-ID directory passes its group (and, to
 	 * subdirectories, the bit) on. */
 	if (N(dir)->mode & 02000) {
@@ -312,9 +336,9 @@ static int tmpfs_symlink(struct inode *dir, const char *name, const char *target
 
 	if (find(dir, name))
 		return -EEXIST;
-	ino = new_inode(dir->sb, LINUX_S_IFLNK | 0777, c, 0);
+	ino = new_inode(dir->sb, LINUX_S_IFLNK | 0777, c, 0, &ret);
 	if (!ino)
-		return -ENOMEM;
+		return ret;
 	N(ino)->target = strdup(target);
 	N(ino)->size = strlen(target);
 	ret = N(ino)->target ? add_entry(dir, name, ino) : -ENOMEM;
@@ -325,10 +349,11 @@ static int tmpfs_symlink(struct inode *dir, const char *name, const char *target
 static int tmpfs_tmpfile(struct inode *dir, uint32_t mode, const struct cred *c, bool linkable,
 			 struct inode **out)
 {
-	struct inode *ino = new_inode(dir->sb, LINUX_S_IFREG | (mode & 07777), c, 0);
+	int ret;
+	struct inode *ino = new_inode(dir->sb, LINUX_S_IFREG | (mode & 07777), c, 0, &ret);
 
 	if (!ino)
-		return -ENOMEM;
+		return ret;
 	if (N(dir)->mode & 02000)
 		N(ino)->gid = N(dir)->gid;
 	N(ino)->nlink = 0;
@@ -339,6 +364,7 @@ static int tmpfs_tmpfile(struct inode *dir, uint32_t mode, const struct cred *c,
 
 static int tmpfs_link(struct inode *dir, const char *name, struct inode *old)
 {
+	bool extra;
 	int ret;
 
 	if (!is_tmpfs(old) || old->sb != dir->sb)
@@ -347,13 +373,36 @@ static int tmpfs_link(struct inode *dir, const char *name, struct inode *old)
 		return -EEXIST;
 	if (N(old)->nlink == 0 && !N(old)->linkable)
 		return -ENOENT;
+	/* A second name takes inode space of its own (Linux's shmem_link);
+	 * an O_TMPFILE file's first does not. */
+	extra = N(old)->nlink > 0;
+	if (extra && !ispace_fits(SB(old), BOGO_INODE_SIZE))
+		return -ENOSPC;
 	ret = add_entry(dir, name, old);
 	if (ret == 0) {
+		if (extra) {
+			ispace_add(SB(old), BOGO_INODE_SIZE);
+			N(old)->units++;
+		}
 		N(old)->linkable = false;
 		N(old)->nlink++;
 		N(old)->ctime = vfs_now();
 	}
 	return ret;
+}
+
+/* One name of ino fewer: a file's names past its first give their inode
+ * space back (Linux's shmem_unlink). */
+static void drop_name(struct inode *ino)
+{
+	struct tmpfs_node *n = N(ino);
+	bool dir = LINUX_S_ISDIR(n->mode);
+
+	if (!dir && n->nlink > 1 && n->units > 1) {
+		ispace_add(SB(ino), -BOGO_INODE_SIZE);
+		n->units--;
+	}
+	n->nlink -= dir ? 2 : 1;
 }
 
 static int tmpfs_unlink(struct inode *dir, const char *name, bool is_dir)
@@ -368,7 +417,7 @@ static int tmpfs_unlink(struct inode *dir, const char *name, bool is_dir)
 		return is_dir ? -ENOTDIR : -EISDIR;
 	if (is_dir && !list_empty(&N(ino)->entries))
 		return -ENOTEMPTY;
-	N(ino)->nlink -= is_dir ? 2 : 1;
+	drop_name(ino);
 	N(ino)->ctime = vfs_now();
 	del_entry(dir, e);
 	return 0;
@@ -420,7 +469,7 @@ static int tmpfs_rename(struct inode *odir, const char *oname, struct inode *ndi
 			return -EEXIST;
 		if (LINUX_S_ISDIR(d->inode->mode) && !list_empty(&N(d->inode)->entries))
 			return -ENOTEMPTY;
-		N(d->inode)->nlink -= LINUX_S_ISDIR(d->inode->mode) ? 2 : 1;
+		drop_name(d->inode);
 		del_entry(ndir, d);
 	}
 	inode_get(ino);
@@ -1028,9 +1077,7 @@ static uint64_t xattr_space(const char *name, size_t len)
 static void xattr_charge(struct inode *ino, int64_t delta)
 {
 	N(ino)->xattr_bytes += (uint64_t)delta;
-	if (ino->sb && ino->sb->priv)
-		SB(ino)->xattr_bytes += (uint64_t)delta;
-	mem_account_data(delta);
+	ispace_add(SB(ino), delta);
 }
 
 static int tmpfs_setxattr(struct inode *ino, const char *name, const void *val, size_t n, int flags)
@@ -1046,13 +1093,9 @@ static int tmpfs_setxattr(struct inode *ino, const char *name, const void *val, 
 		return -EEXIST;
 	if ((flags & 2 /* XATTR_REPLACE */) && !x)
 		return -ENODATA;
-	/* ENOSPC past the inode space (Linux's free_ispace) or --memory: a
-	 * guest's xattrs were kernel memory nothing counted. */
+	/* ENOSPC past the inode space or --memory (ispace_fits). */
 	delta = (int64_t)xattr_space(name, n) - (x ? (int64_t)xattr_space(x->name, x->len) : 0);
-	if (delta > 0 &&
-	    ((uint64_t)delta > TMPFS_ISPACE ||
-	     s->ninodes * BOGO_INODE_SIZE + s->xattr_bytes > TMPFS_ISPACE - (uint64_t)delta ||
-	     !mem_fits((uint64_t)delta)))
+	if (delta > 0 && !ispace_fits(s, (uint64_t)delta))
 		return -ENOSPC;
 	copy = malloc(n ? n : 1);
 	if (!copy)
@@ -1122,14 +1165,10 @@ static int tmpfs_statfs(struct inode *ino, struct linux_statfs *st)
 	/* Free is the inode space left (Linux's free_ispace / BOGO_INODE_SIZE):
 	 * the live inodes (the root among them; inode numbers can start high,
 	 * an overlay's upper takes the lower's, so next_ino says nothing of
-	 * how many) and the xattrs. */
-	{
-		uint64_t used = s->ninodes * BOGO_INODE_SIZE + s->xattr_bytes;
-
-		st->f_ffree = used < TMPFS_ISPACE
-				      ? (int64_t)((TMPFS_ISPACE - used) / BOGO_INODE_SIZE)
-				      : 0;
-	}
+	 * how many), extra names and the xattrs. */
+	st->f_ffree = s->ispace < TMPFS_ISPACE
+			      ? (int64_t)((TMPFS_ISPACE - s->ispace) / BOGO_INODE_SIZE)
+			      : 0;
 	st->f_namelen = 255;
 	return 0;
 }
@@ -1165,6 +1204,7 @@ static void tmpfs_release(struct inode *ino)
 	}
 	if (n->xattr_bytes)
 		xattr_charge(ino, -(int64_t)n->xattr_bytes);
+	ispace_add(SB(ino), -(int64_t)n->units * BOGO_INODE_SIZE);
 	fifo_free(n->fifo);
 	free(n->htab);
 	free(n->target);
@@ -1254,6 +1294,7 @@ int tmpfs_mount(uint64_t size_limit, uint32_t root_mode, struct super_block **sb
 {
 	struct super_block *sb = calloc(1, sizeof(*sb));
 	struct tmpfs_sb *s = calloc(1, sizeof(*s));
+	int ret;
 
 	if (!sb || !s) {
 		free(sb);
@@ -1268,11 +1309,11 @@ int tmpfs_mount(uint64_t size_limit, uint32_t root_mode, struct super_block **sb
 	sb->magic = LINUX_TMPFS_MAGIC;
 	sb->priv = s;
 	sb->put_super = tmpfs_put_super;
-	*root = new_inode(sb, LINUX_S_IFDIR | (root_mode & 07777), NULL, 0);
+	*root = new_inode(sb, LINUX_S_IFDIR | (root_mode & 07777), NULL, 0, &ret);
 	if (!*root) {
 		free(sb);
 		free(s);
-		return -ENOMEM;
+		return ret;
 	}
 	*sbp = sb;
 	return 0;
