@@ -12,6 +12,7 @@
 static uint64_t limit = UINT64_MAX;
 static uint64_t committed; /* private writable + shared anonymous */
 static uint64_t data;	   /* tmpfs file data */
+static uint64_t kmem;	   /* kernel memory held for the guest (mem_account_kernel) */
 static uint64_t resident;  /* resident past what is committed (mm.c samples it) */
 static int overcommit = MEM_OVERCOMMIT_GUESS;
 
@@ -27,7 +28,7 @@ uint64_t mem_limit(void)
 
 uint64_t mem_used(void)
 {
-	return committed + data + resident;
+	return committed + data + kmem + resident;
 }
 
 void mem_set_resident(uint64_t bytes)
@@ -80,6 +81,14 @@ void mem_account_data(int64_t delta)
 	data += (uint64_t)delta;
 	if (delta > 0 && mem_used() > limit)
 		oom_kill("tmpfs data");
+}
+
+void mem_account_kernel(int64_t delta)
+{
+	if (delta < 0 && (uint64_t)-delta > kmem)
+		panic("memory accounting: %llu of kernel memory, %lld released",
+		      (unsigned long long)kmem, (long long)delta);
+	kmem += (uint64_t)delta;
 }
 
 int mem_meminfo(uint64_t *total, uint64_t *free, uint64_t *shared, uint64_t *buffers)

@@ -28,6 +28,10 @@ void mem_account(int64_t delta);
 /* tmpfs file data: counted even over the limit (the data is already in
  * memory), then, if over, the OOM killer picks a process. */
 void mem_account_data(int64_t delta);
+/* Kernel memory a guest's objects hold (tmpfs inodes and xattrs, pipe
+ * pages), as Linux's memcg charges their slab and pages: the caller
+ * checked mem_fits first (ENOSPC or ENOMEM otherwise). */
+void mem_account_kernel(int64_t delta);
 /* /proc/meminfo and sysinfo: the limit is the total; free is what is left
  * of it (or the host's free memory, if less). */
 /* The last sample of resident memory past what is committed (all address

@@ -298,6 +298,24 @@ int main(int argc, char **argv)
 				       setxattr("/tmp/xa", "user.0", val, sizeof(val), 0) == 0
 			       ? "room again"
 			       : ename(errno));
+	} else if (strcmp(mode, "pipes") == 0) {
+		/* pipe buffers are kernel memory: counted (ENOMEM) */
+		static char buf[65536];
+		struct rlimit r = { 1 << 16, 1 << 16 };
+		int p[2], err = 0;
+		ssize_t w;
+
+		setrlimit(RLIMIT_NOFILE, &r);
+		for (i = 0; i < 3000 && !err; i++) {
+			if (pipe2(p, O_NONBLOCK) != 0)
+				break;
+			while ((w = write(p[1], buf, sizeof(buf))) > 0)
+				mib += (unsigned long)w;
+			if (errno != EAGAIN)
+				err = errno;
+		}
+		printf("pipes: %s after %s MiB\n", ename(err ? err : errno),
+		       (mib >> 20) < 64 ? "<64" : ">=64");
 	} else if (strcmp(mode, "kmem") == 0) {
 		/* empty files, second names and fresh tmpfs mounts are kernel
 		 * memory too: counted against --memory (ENOSPC), each tmpfs's
@@ -490,6 +508,10 @@ bomb --memory=64M -- "$b" xattr
 check "xattr bomb (64 KiB each, --memory=64M): ENOSPC before 64 MiB, room again after a removal" \
     "xattr: ENOSPC after <64 MiB
 xattr: after removing one: room again 0" "$out $rc"
+
+bomb --memory=64M -- "$b" pipes
+check "pipe bomb (full 64 KiB pipes, --memory=64M): ENOMEM before 64 MiB" "pipes: ENOMEM after <64 MiB 0" "$out $rc"
+check "  a second instance ran meanwhile" "second" "$second"
 
 bomb --memory=64M -- "$b" kmem
 check "kernel memory bomb (--memory=64M): empty files, hard links and new tmpfs mounts are ENOSPC at the limit" \

@@ -137,7 +137,7 @@ static bool ispace_fits(const struct tmpfs_sb *s, uint64_t bytes)
 static void ispace_add(struct tmpfs_sb *s, int64_t delta)
 {
 	s->ispace += (uint64_t)delta;
-	mem_account_data(delta);
+	mem_account_kernel(delta);
 }
 
 /* A new inode, or NULL with *err ENOSPC (no inode space, see above) or
