@@ -232,11 +232,20 @@ static void mm_recount(struct mm *mm)
 static struct vma *vma_pool;
 static int vma_pool_n;
 
+/* What a VMA holds: ours, and the host's for the stub's mapping (Linux's
+ * vm_area_struct is ~200 bytes, charged to the memcg): counted against
+ * --memory, so that the VMAs of many processes at vm.max_map_count (4096
+ * x 65530) are not kernel memory nothing bounds. */
+#define VMA_CHARGE 256
+_Static_assert(sizeof(struct vma) <= VMA_CHARGE, "VMA_CHARGE");
+
 static struct vma *vma_new(uaddr_t start, uaddr_t end, int prot, unsigned flags, struct file *file,
 			   uint64_t off)
 {
 	struct vma *v = vma_pool;
 
+	if (!mem_fits(VMA_CHARGE))
+		return NULL;
 	if (v) {
 		vma_pool = (struct vma *)v->link.next;
 		vma_pool_n--;
@@ -246,6 +255,7 @@ static struct vma *vma_new(uaddr_t start, uaddr_t end, int prot, unsigned flags,
 		if (!v)
 			return NULL;
 	}
+	mem_account_kernel(VMA_CHARGE);
 	v->start = start;
 	v->end = end;
 	v->prot = prot;
@@ -268,6 +278,7 @@ static void vma_discard(struct vma *v)
 		v->file->ops->vma_close(v->file, v->opened);
 	file_put(v->file);
 	anon_shared_put(v->shared);
+	mem_account_kernel(-VMA_CHARGE);
 	if (vma_pool_n < VMA_POOL_MAX) {
 		v->link.next = (struct list_head *)vma_pool;
 		vma_pool = v;

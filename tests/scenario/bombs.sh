@@ -316,6 +316,14 @@ int main(int argc, char **argv)
 		}
 		printf("pipes: %s after %s MiB\n", ename(err ? err : errno),
 		       (mib >> 20) < 64 ? "<64" : ">=64");
+	} else if (strcmp(mode, "vmamem") == 0) {
+		/* VMAs are kernel memory: counted (ENOMEM before the
+		 * guest's vm.max_map_count of 65530 under --memory=12M) */
+		for (i = 0; i < 70000; i++)
+			if (mmap(NULL, 4096, i & 1 ? PROT_READ : PROT_NONE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == MAP_FAILED)
+				break;
+		printf("vmas: %s after %s\n", ename(errno), i < 60000 ? "<60000" : ">=60000");
 	} else if (strcmp(mode, "kmem") == 0) {
 		/* empty files, second names and fresh tmpfs mounts are kernel
 		 * memory too: counted against --memory (ENOSPC), each tmpfs's
@@ -512,6 +520,9 @@ xattr: after removing one: room again 0" "$out $rc"
 bomb --memory=64M -- "$b" pipes
 check "pipe bomb (full 64 KiB pipes, --memory=64M): ENOMEM before 64 MiB" "pipes: ENOMEM after <64 MiB 0" "$out $rc"
 check "  a second instance ran meanwhile" "second" "$second"
+
+bomb --memory=12M -- "$b" vmamem
+check "VMA bomb (--memory=12M): ENOMEM before vm.max_map_count" "vmas: ENOMEM after <60000 0" "$out $rc"
 
 bomb --memory=64M -- "$b" kmem
 check "kernel memory bomb (--memory=64M): empty files, hard links and new tmpfs mounts are ENOSPC at the limit" \
