@@ -34,6 +34,7 @@
 #include "vfs/poll.h"
 #include "kernel/task.h"
 #include "syscalls/dispatch.h"
+#include "mm/commit.h"
 #include "mm/usercopy.h"
 #include "host/host.h"
 #include "abi/linux/epoll.h"
@@ -108,6 +109,12 @@ static bool is_epoll(const struct file *f)
 	return f->ops == &epoll_ops;
 }
 
+/* What an item holds (its epitem and wait entries; Linux's are charged
+ * to the memcg): counted against --memory, as items are one per epoll
+ * instance and file, 6 million with 5000 files, kernel memory nothing
+ * else bounds. Past it, EPOLL_CTL_ADD is ENOMEM. */
+#define EPI_CHARGE 256
+
 static void ep_remove(struct epitem *epi)
 {
 	struct ep_entry *e, *next;
@@ -123,6 +130,7 @@ static void ep_remove(struct epitem *epi)
 	list_del(&epi->rdllink);
 	epi->ep->nitems--;
 	free(epi);
+	mem_account_kernel(-EPI_CHARGE);
 }
 
 void epoll_file_release(struct file *f)
@@ -515,12 +523,13 @@ static struct epitem *ep_find(struct eventpoll *ep, struct file *f, int fd)
 static int ep_insert(struct eventpoll *ep, struct file *tf, int fd,
 		     const struct linux_epoll_event *ev)
 {
-	struct epitem *epi = calloc(1, sizeof(*epi));
+	struct epitem *epi = mem_fits(EPI_CHARGE) ? calloc(1, sizeof(*epi)) : NULL;
 	struct ep_pqueue q;
 	unsigned ready;
 
 	if (!epi)
 		return -ENOMEM;
+	mem_account_kernel(EPI_CHARGE);
 	epi->ep = ep;
 	epi->file = tf;
 	epi->fd = fd;

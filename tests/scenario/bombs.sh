@@ -34,6 +34,8 @@ cat >"$tmp/bomb.c" <<'EOF'
 #include <sys/resource.h>
 #include <sys/shm.h>
 #include <sys/wait.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/mount.h>
 #include <sys/xattr.h>
 
@@ -324,6 +326,22 @@ int main(int argc, char **argv)
 				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == MAP_FAILED)
 				break;
 		printf("vmas: %s after %s\n", ename(errno), i < 60000 ? "<60000" : ">=60000");
+	} else if (strcmp(mode, "epitems") == 0) {
+		/* epoll items are kernel memory: counted (ENOMEM) */
+		struct rlimit r = { 1024, 1024 };
+		struct epoll_event ev = { .events = EPOLLIN };
+		int ep[400], efd[400], j, items = 0, err = 0;
+
+		setrlimit(RLIMIT_NOFILE, &r);
+		for (i = 0; i < 400; i++) {
+			ep[i] = epoll_create1(0);
+			efd[i] = eventfd(0, 0);
+		}
+		for (i = 0; i < 400 && !err; i++)
+			for (j = 0; j < 400 && !err; j++, items++)
+				if (epoll_ctl(ep[i], EPOLL_CTL_ADD, efd[j], &ev) != 0)
+					err = errno;
+		printf("epitems: %s after %s\n", ename(err), items < 160000 ? "<160000" : "160000");
 	} else if (strcmp(mode, "kmem") == 0) {
 		/* empty files, second names and fresh tmpfs mounts are kernel
 		 * memory too: counted against --memory (ENOSPC), each tmpfs's
@@ -523,6 +541,9 @@ check "  a second instance ran meanwhile" "second" "$second"
 
 bomb --memory=12M -- "$b" vmamem
 check "VMA bomb (--memory=12M): ENOMEM before vm.max_map_count" "vmas: ENOMEM after <60000 0" "$out $rc"
+
+bomb --memory=32M -- "$b" epitems
+check "epoll item bomb (400 epolls x 400 eventfds, --memory=32M): ENOMEM" "epitems: ENOMEM after <160000 0" "$out $rc"
 
 bomb --memory=64M -- "$b" kmem
 check "kernel memory bomb (--memory=64M): empty files, hard links and new tmpfs mounts are ENOSPC at the limit" \
