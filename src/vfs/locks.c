@@ -15,6 +15,7 @@
 #include "vfs/locks.h"
 #include "vfs/file.h"
 #include "kernel/task.h"
+#include "mm/commit.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
 
@@ -139,10 +140,24 @@ static bool deadlock(const void *owner, const void *blocker)
 	return false;
 }
 
+/* What a lock holds (Linux charges its file_lock to the memcg): counted
+ * against --memory, as a process can hold a lock per byte of a file
+ * (every other byte locked: none merge), kernel memory nothing else
+ * bounded. Past it, taking one is ENOLCK, as Linux's locks_alloc_lock. */
+#define LOCK_CHARGE 128
+_Static_assert(sizeof(struct file_lock) <= LOCK_CHARGE, "LOCK_CHARGE");
+
+static void lock_add(struct lock_file *lf, struct file_lock *l)
+{
+	list_add_tail(&l->link, &lf->locks);
+	mem_account_kernel(LOCK_CHARGE);
+}
+
 static void lock_free(struct file_lock *l)
 {
 	list_del(&l->link);
 	free(l);
+	mem_account_kernel(-LOCK_CHARGE);
 }
 
 /* Sets [start, end] of owner's range locks to type (F_UNLCK: removes).
@@ -163,7 +178,7 @@ static void apply_range(struct lock_file *lf, int kind, const void *owner, int p
 			*nl = *l;
 			nl->start = end + 1;
 			l->end = start - 1;
-			list_add_tail(&nl->link, &lf->locks);
+			lock_add(lf, nl);
 		} else if (l->start < start) {
 			l->end = start - 1;
 		} else if (l->end > end) {
@@ -196,7 +211,7 @@ static void apply_range(struct lock_file *lf, int kind, const void *owner, int p
 	nl->owner = owner;
 	nl->pid = pid;
 	nl->id = next_id++;
-	list_add_tail(&nl->link, &lf->locks);
+	lock_add(lf, nl);
 }
 
 /* Sleeps once on lf for a lock held by blocker; -ERESTARTSYS on a signal. */
@@ -225,7 +240,7 @@ static int set_range(struct file *f, int kind, const void *owner, int pid, int t
 		ret = type == LINUX_F_UNLCK ? 0 : -ENOLCK;
 		goto out;
 	}
-	if (!spare[0] || !spare[1]) {
+	if (!spare[0] || !spare[1] || !mem_fits(2 * LOCK_CHARGE)) {
 		ret = -ENOLCK;
 		goto out_lf;
 	}
@@ -395,7 +410,7 @@ int locks_flock(struct file *f, int op)
 		if (ret < 0)
 			goto out;
 	}
-	l = calloc(1, sizeof(*l));
+	l = mem_fits(LOCK_CHARGE) ? calloc(1, sizeof(*l)) : NULL;
 	if (!l) {
 		ret = -ENOLCK;
 		goto out;
@@ -406,7 +421,7 @@ int locks_flock(struct file *f, int op)
 	l->owner = f;
 	l->pid = current ? current->proc->pid : 0;
 	l->id = next_id++;
-	list_add_tail(&l->link, &lf->locks);
+	lock_add(lf, l);
 out:
 	lf_put(lf);
 	return ret;

@@ -44,7 +44,7 @@ cat >"$tmp/bomb.c" <<'EOF'
 static const char *ename(int e)
 {
 	return e == ENOMEM ? "ENOMEM" : e == EMFILE ? "EMFILE" : e == ENFILE ? "ENFILE"
-	       : e == ENOSPC ? "ENOSPC" : e == EAGAIN ? "EAGAIN" : strerror(e);
+	       : e == ENOSPC ? "ENOSPC" : e == EAGAIN ? "EAGAIN" : e == ENOLCK ? "ENOLCK" : strerror(e);
 }
 
 static volatile int stop;
@@ -342,6 +342,23 @@ int main(int argc, char **argv)
 				if (epoll_ctl(ep[i], EPOLL_CTL_ADD, efd[j], &ev) != 0)
 					err = errno;
 		printf("epitems: %s after %s\n", ename(err), items < 160000 ? "<160000" : "160000");
+	} else if (strcmp(mode, "locks") == 0) {
+		/* record locks are kernel memory: counted (ENOLCK); a lock
+		 * on every other byte, none merge */
+		struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_len = 1 };
+		char path[32];
+		int j, n = 0, err = 0;
+
+		for (i = 0; i < 512 && !err; i++) {
+			snprintf(path, sizeof(path), "/tmp/lk%d", i);
+			fd = open(path, O_RDWR | O_CREAT, 0644);
+			for (j = 0; j < 512 && !err; j++, n++) {
+				fl.l_start = 2 * j;
+				if (fcntl(fd, F_SETLK, &fl) != 0)
+					err = errno;
+			}
+		}
+		printf("locks: %s after %s\n", err ? ename(err) : "none", n < 262144 ? "<262144" : "262144");
 	} else if (strcmp(mode, "kmem") == 0) {
 		/* empty files, second names and fresh tmpfs mounts are kernel
 		 * memory too: counted against --memory (ENOSPC), each tmpfs's
@@ -544,6 +561,9 @@ check "VMA bomb (--memory=12M): ENOMEM before vm.max_map_count" "vmas: ENOMEM af
 
 bomb --memory=32M -- "$b" epitems
 check "epoll item bomb (400 epolls x 400 eventfds, --memory=32M): ENOMEM" "epitems: ENOMEM after <160000 0" "$out $rc"
+
+bomb --memory=16M -- "$b" locks
+check "record lock bomb (a lock per other byte, --memory=16M): ENOLCK" "locks: ENOLCK after <262144 0" "$out $rc"
 
 bomb --memory=64M -- "$b" kmem
 check "kernel memory bomb (--memory=64M): empty files, hard links and new tmpfs mounts are ENOSPC at the limit" \
