@@ -365,6 +365,7 @@ bench "clock_gettime (vDSO)"       ""   "$(n 5000000)" "$(n 5000000)" "$B/clock"
 bench "open+close /etc/passwd"     ""   "$(( N2 * 5 ))" "$N2" "$B/open_close" @N 7 /etc/passwd
 bench "stat /etc/passwd"           ""   "$(( N3 * 5 ))" "$N3" "$B/stat" @N 7 /etc/passwd
 bench "pread 4 KiB @0"             ""   "$(( N4 * 5 ))" "$N4" "$B/pread" "$B/pread" @N 7
+bench "  the same, 10000 VMAs"     ""   "$(( N4 * 5 ))" "$N4" "$B/pread" "$B/pread" @N 7 10000
 bench "first touch, per 4 KiB page" "" "$MIB" "$MIB" "$B/touch" @N 5
 
 # Processes (static binaries only, so the numbers compare like with like).

@@ -69,6 +69,12 @@ struct mm {
 	struct pf_mm *pf;
 	struct list_head vmas;
 	int nvmas;
+	/* The same VMAs by address in an array, for mm_find_vma's binary
+	 * search (vidx_n of vidx_cap used); vidx_off once an allocation for
+	 * it failed: the list walk serves from then on. */
+	struct vma **vidx;
+	int vidx_n, vidx_cap;
+	bool vidx_off;
 	/* The VMA mm_find_vma found last (a system call's copies look up the
 	 * same few), or NULL; cleared when that VMA is freed. */
 	struct vma *vma_cache;
