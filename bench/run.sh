@@ -87,7 +87,7 @@ case $SKAS in /*) ;; *) SKAS=$(cd "$(dirname "$SKAS")" && pwd)/$(basename "$SKAS
 # ---- build ---------------------------------------------------------------
 mkdir -p "$OUT" || exit 2
 for p in getppid clock open_close stat pread touch startup fork pingpong signal sockpingpong \
-	evfdwake epoll1k handoff; do
+	evfdwake epoll1k handoff mmap; do
 	src=$ROOT/bench/$p.c
 	bin=$OUT/$p
 	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ "$ROOT/bench/bench.h" -nt "$bin" ]; then
@@ -367,6 +367,8 @@ bench "stat /etc/passwd"           ""   "$(( N3 * 5 ))" "$N3" "$B/stat" @N 7 /et
 bench "pread 4 KiB @0"             ""   "$(( N4 * 5 ))" "$N4" "$B/pread" "$B/pread" @N 7
 bench "  the same, 10000 VMAs"     ""   "$(( N4 * 5 ))" "$N4" "$B/pread" "$B/pread" @N 7 10000
 bench "first touch, per 4 KiB page" "" "$MIB" "$MIB" "$B/touch" @N 5
+bench "mmap+mprotect+munmap 64 KiB" ""  "$(( N2 * 5 ))" "$(( N2 / 4 ))" "$B/mmap" @N 7
+bench "  the same, 10000 VMAs"     ""   "$(( N2 * 5 ))" "$(( N2 / 4 ))" "$B/mmap" @N 7 10000
 
 # Processes (static binaries only, so the numbers compare like with like).
 FN=$(n 300) PN=$(n 20000) SN=$(n 20000)

@@ -75,6 +75,14 @@ struct mm {
 	struct vma **vidx;
 	int vidx_n, vidx_cap;
 	bool vidx_off;
+	/* The VMAs' sums that mm_recount applies, kept as VMAs come, go and
+	 * change (vma_tally): committed, NORESERVE, mapped and data bytes. */
+	uint64_t t_committed, t_noreserve, t_total, t_data;
+	/* mm_unmapped_area's hint: below mmap_base down to gap_addr (0: no
+	 * hint) no free gap is larger than gap_max bytes, so a search for
+	 * more starts at gap_addr instead of walking down through them. */
+	uaddr_t gap_addr;
+	uint64_t gap_max;
 	/* The VMA mm_find_vma found last (a system call's copies look up the
 	 * same few), or NULL; cleared when that VMA is freed. */
 	struct vma *vma_cache;

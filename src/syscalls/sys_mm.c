@@ -25,10 +25,12 @@ static bool can_do_mlock(struct task *t)
  * on the mapping to be)? */
 static bool lock_future_ok(struct task *t, unsigned lock, uint64_t bytes)
 {
-	uint64_t pages = (bytes >> 12) + (mm_locked_bytes(t->mm) >> 12);
+	uint64_t pages;
 
+	/* First: the count walks every VMA (it was on every mmap). */
 	if (!(lock & VMA_LOCKED) || capable(&t->proc->cred, CAP_IPC_LOCK))
 		return true;
+	pages = (bytes >> 12) + (mm_locked_bytes(t->mm) >> 12);
 	return pages <= t->proc->rlim[LINUX_RLIMIT_MEMLOCK].rlim_cur >> 12;
 }
 
