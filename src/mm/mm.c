@@ -393,6 +393,7 @@ static void gap_opened(struct mm *mm, const struct vma *v)
 	uaddr_t lo = &p->link != &mm->vmas ? p->end : 0;
 	uaddr_t hi = &n->link != &mm->vmas ? n->start : TASK_SIZE;
 
+	mm->gap_pend = 0; /* its search did not see this gap */
 	if (!mm->gap_addr || lo >= mm->mmap_base || hi <= mm->gap_addr || lo >= hi)
 		return;
 	if (hi > mm->mmap_base)
@@ -430,6 +431,11 @@ static void vma_insert(struct mm *mm, struct vma *v)
 	mm->nvmas++;
 	vidx_add(mm, v);
 	vma_tally(mm, v, 1);
+	if (mm->gap_pend && v->start == mm->gap_pend) {
+		mm->gap_addr = mm->gap_pend;
+		mm->gap_max = mm->gap_pend_max;
+		mm->gap_pend = 0;
+	}
 	/* Before the first VMA that ends above its start (none overlaps). */
 	list_add_tail(&v->link, pos ? &pos->link : &mm->vmas);
 }
@@ -591,11 +597,12 @@ static bool range_ok(uaddr_t addr, size_t len)
 }
 
 /* The top-down search chose addr, passing over gaps of at most seen
- * bytes above it: from there to mmap_base is the new hinted range. */
+ * bytes above it: from there to mmap_base is the new hinted range once
+ * a VMA is listed at addr (vma_insert). */
 static long unmapped_found(struct mm *mm, uaddr_t addr, uint64_t seen)
 {
-	mm->gap_addr = addr;
-	mm->gap_max = seen;
+	mm->gap_pend = addr;
+	mm->gap_pend_max = seen;
 	return (long)addr;
 }
 

@@ -83,6 +83,11 @@ struct mm {
 	 * more starts at gap_addr instead of walking down through them. */
 	uaddr_t gap_addr;
 	uint64_t gap_max;
+	/* The last search's answer and the gaps it passed (gap_pend 0: none
+	 * pending): the hint moves there only once a VMA is listed at that
+	 * address, so a search whose mapping then fails moves nothing. */
+	uaddr_t gap_pend;
+	uint64_t gap_pend_max;
 	/* The VMA mm_find_vma found last (a system call's copies look up the
 	 * same few), or NULL; cleared when that VMA is freed. */
 	struct vma *vma_cache;
