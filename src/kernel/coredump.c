@@ -10,10 +10,14 @@
  * RLIMIT_CORE bytes (a write that would pass it is not made, and the dump
  * ends there: still a core, as Linux 6.x counts it); pages that read as
  * zero are holes.
- * Differs from Linux: only the thread that took the signal is in the
- * notes; what is read is bounded by twice the process's resident memory
- * and 64 MiB (the rest of a huge sparse mapping is holes, with a log
- * line; Linux reads only the pages present) (the others are not stopped for their registers); whether a
+ * Every thread is in the notes, the one that took the signal first: the
+ * others are killed and stop at their exits first (coredump_wait, as
+ * Linux's), so memory no longer changes under the dump.
+ * Differs from Linux: a thread that has not stopped within CORE_WAIT_NS
+ * (a wait that a kill does not end) is left out; what is read is bounded
+ * by twice the process's resident memory and 64 MiB (the rest of a huge
+ * sparse mapping is holes, with a log line; Linux reads only the pages
+ * present); whether a
  * private mapping holds pages comes from the host's count for its range
  * (Linux asks for an anon_vma); a range the host cannot read (PROT_NONE)
  * is a hole; a mapping over 16 GiB that holds pages is left empty (with
@@ -53,6 +57,15 @@
 #define FPU_MAX	      16384
 #define CHUNK	      (256UL << 10)
 #define HUGE_VMA      (16ULL << 30)
+#define CORE_WAIT_NS  (2000 * 1000000LL)
+
+/* A parked thread's registers (coredump_park). */
+struct core_thread {
+	struct pf_regs regs;
+	bool regs_valid;
+	long fpsize;
+	char fpu[FPU_MAX] __attribute__((aligned(64)));
+};
 
 static char pattern[CORENAME_MAX + 1] = "core";
 
@@ -302,7 +315,7 @@ static int write_range(struct file *f, struct mm *mm, uint64_t addr, uint64_t le
 }
 
 static void fill_prstatus(struct task *t, const struct linux_siginfo *info, struct elf_prstatus *ps,
-			  bool *fpvalid)
+			  bool *fpvalid, const struct pf_regs *regs)
 {
 	struct process *p = t->proc;
 	struct cpu_usage u, c;
@@ -325,9 +338,80 @@ static void fill_prstatus(struct task *t, const struct linux_siginfo *info, stru
 	timeval_of(u.stime, ps->stime);
 	timeval_of(c.utime, ps->cutime);
 	timeval_of(c.stime, ps->cstime);
-	if (platform->get_regs(t->thread, &r) == 0)
+	if (regs)
+		memcpy(ps->reg, regs, sizeof(ps->reg));
+	else if (t->thread && platform->get_regs(t->thread, &r) == 0)
 		memcpy(ps->reg, &r, sizeof(ps->reg));
 	ps->fpvalid = *fpvalid;
+}
+
+bool coredump_wait(struct task *t, int sig)
+{
+	struct process *p = t->proc;
+	int64_t deadline = sched_now_ns() + CORE_WAIT_NS;
+
+	if (p->core_dumper || p->exiting)
+		return false;
+	process_kill(p, sig);
+	p->core_dumper = t;
+	p->core_pending = p->nthreads - 1;
+	while (p->core_pending > 0 && sched_now_ns() < deadline)
+		sched_sleep_until(deadline); /* coredump_park wakes us */
+	if (p->core_pending > 0)
+		klog(LOG_INFO, "pid %d (%s): core: %d thread(s) did not stop in time, left out",
+		     p->pid, t->comm, p->core_pending);
+	return true;
+}
+
+void coredump_done(struct task *t)
+{
+	struct process *p = t->proc;
+
+	p->core_dumper = NULL;
+	waitq_wake_all(&p->core_wait);
+}
+
+void coredump_park(struct task *t)
+{
+	struct process *p = t->proc;
+	struct core_thread *c = t->thread ? malloc(sizeof(*c)) : NULL;
+
+	if (c) {
+		c->regs_valid = platform->get_regs(t->thread, &c->regs) == 0;
+		c->fpsize = platform->fpu_get(t->thread, c->fpu, sizeof(c->fpu));
+		t->core = c;
+	}
+	p->core_pending--;
+	sched_wake(p->core_dumper);
+	while (p->core_dumper)
+		waitq_sleep(&p->core_wait);
+	t->core = NULL;
+	free(c);
+}
+
+/* The other threads' notes, as Linux's fill_note_info: for each thread
+ * parked with its registers, NT_PRSTATUS, then its FPU state. */
+static void note_threads(struct task *t, const struct linux_siginfo *info, struct notes *n)
+{
+	struct task *o;
+	struct elf_prstatus ps;
+	bool fpvalid;
+
+	list_for_each_entry(o, &t->proc->threads, thread_link)
+	{
+		struct core_thread *c = o->core;
+
+		if (o == t || !c || !c->regs_valid)
+			continue;
+		fpvalid = c->fpsize >= 512;
+		fill_prstatus(o, info, &ps, &fpvalid, &c->regs);
+		note(n, "CORE", NT_PRSTATUS, &ps, sizeof(ps));
+		if (fpvalid) {
+			note(n, "CORE", NT_PRFPREG, c->fpu, 512);
+			if (c->fpsize > 512)
+				note(n, "LINUX", NT_X86_XSTATE, c->fpu, (size_t)c->fpsize);
+		}
+	}
 }
 
 static void fill_prpsinfo(struct task *t, struct elf_prpsinfo *pi)
@@ -447,7 +531,7 @@ bool coredump(struct task *t, const struct linux_siginfo *info)
 	/* The notes. */
 	fpsize = platform->fpu_get(t->thread, fpu, sizeof(fpu));
 	fpvalid = fpsize >= 512;
-	fill_prstatus(t, info, &ps, &fpvalid);
+	fill_prstatus(t, info, &ps, &fpvalid, NULL);
 	note(&n, "CORE", NT_PRSTATUS, &ps, sizeof(ps));
 	fill_prpsinfo(t, &pi);
 	note(&n, "CORE", NT_PRPSINFO, &pi, sizeof(pi));
@@ -459,6 +543,7 @@ bool coredump(struct task *t, const struct linux_siginfo *info)
 		if (fpsize > 512)
 			note(&n, "LINUX", NT_X86_XSTATE, fpu, (size_t)fpsize);
 	}
+	note_threads(t, info, &n);
 	if (n.oom)
 		goto out;
 

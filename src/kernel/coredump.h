@@ -13,6 +13,16 @@ struct linux_siginfo;
  * and dumpability allow, as kernel.core_pattern names it. True if one was
  * written (the wait status then has WCOREDUMP). */
 bool coredump(struct task *t, const struct linux_siginfo *info);
+/* Before coredump: t's process is killed with sig and t waits until its
+ * other threads stopped at their exits (coredump_park), with their
+ * registers, or a time limit passed. False if a dump is already under
+ * way or the process is exiting: then there is none. */
+bool coredump_wait(struct task *t, int sig);
+/* After the dump: the parked threads go on exiting. */
+void coredump_done(struct task *t);
+/* In task_exit of a thread whose process is dumping: keeps its registers
+ * for the dump and waits for its end. */
+void coredump_park(struct task *t);
 /* kernel.core_pattern: the text, or a new one (-EINVAL: a pipe, or too
  * long). */
 const char *coredump_pattern(void);

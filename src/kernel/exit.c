@@ -9,6 +9,7 @@
 #include "kernel/log.h"
 #include "kernel/futex.h"
 #include "kernel/ptimer.h"
+#include "kernel/coredump.h"
 #include "syscalls/dispatch.h"
 #include "mm/mm.h"
 #include "mm/usercopy.h"
@@ -356,6 +357,8 @@ void task_exit(struct task *t, int code)
 {
 	struct process *p = t->proc;
 
+	if (p->core_dumper && p->core_dumper != t)
+		coredump_park(t);
 	exit_robust_list(t);
 	clear_child_tid(t);
 	vfork_release(t);

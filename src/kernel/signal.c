@@ -915,9 +915,15 @@ void handle_signals(struct task *t)
 				continue;
 			}
 			/* The core bit says a core file was written; a tracer
-			 * hears of the exit after the dump, as in Linux. */
-			if (sig_default_core(sig) && coredump(t, &info))
-				sig |= 0x80;
+			 * hears of the exit after the dump, as in Linux. The
+			 * other threads are stopped for it first. */
+			if (sig_default_core(sig) && coredump_wait(t, sig)) {
+				if (coredump(t, &info)) {
+					sig |= 0x80;
+					t->proc->exit_code = sig;
+				}
+				coredump_done(t);
+			}
 			ptrace_event(t, LINUX_PTRACE_EVENT_EXIT, (uint64_t)sig);
 			process_exit(t, sig);
 		}

@@ -219,6 +219,7 @@ static struct process *process_new(int pid)
 	list_init(&p->all_link);
 	waitq_init(&p->wait_chld);
 	waitq_init(&p->exit_wait);
+	waitq_init(&p->core_wait);
 	waitq_init(&p->signalfd_wq);
 	list_init(&p->ptimers);
 	p->exit_signal = LINUX_SIGCHLD;

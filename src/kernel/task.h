@@ -72,6 +72,12 @@ struct process {
 	bool sem_undo_list;
 	bool reaped;
 	struct task *exec_waiter; /* execve waits for the other threads to go */
+	/* A core dump in progress (kernel/coredump.c): the dumping thread,
+	 * how many others have yet to stop at their exit, and where those
+	 * that have wait for the dump's end. */
+	struct task *core_dumper;
+	int core_pending;
+	struct waitq core_wait;
 	struct cred cred;
 	struct linux_rlimit rlim[NRLIMITS];
 	unsigned umask;
@@ -130,6 +136,7 @@ struct task {
 	/* A sync wakeup waiting for its waker to block (kernel/sched.c). */
 	struct task *defer_waker;
 	struct cpu_slot *cpu_slot; /* its task_main's (kernel/cpus.c), or NULL */
+	struct core_thread *core;  /* its registers for a core dump, while parked */
 	int64_t defer_until_ns;
 	struct pf_event ev;	   /* the trap that woke the task */
 	bool no_result;		   /* the handler set all registers itself */

@@ -272,5 +272,70 @@ else
 	echo "not ok $n - cannot build the crashing program"
 	failed=$((failed + 1))
 fi
+# A multi-threaded program's core: every thread is in it (gdb's "info
+# threads" lists the crashing one and the two others, each in its own
+# function: a spinning one and one blocked in a system call), and the
+# others stopped before the dump (the spinner's counter in the core is the
+# one it had when it stopped, so it is readable; each thread's registers
+# are its own).
+cat >"$out-mt.c" <<'C'
+#include <pthread.h>
+#include <unistd.h>
+volatile unsigned long spins;
+volatile int sleeping;
+static void *spinner(void *a)
+{
+	(void)a;
+	for (;;)
+		spins++;
+	return NULL;
+}
+static void *sleeper(void *a)
+{
+	(void)a;
+	sleeping = 1;
+	for (;;)
+		pause();
+	return NULL;
+}
+int main(void)
+{
+	pthread_t x, y;
+	volatile int *p = NULL;
+
+	pthread_create(&x, NULL, spinner, NULL);
+	pthread_create(&y, NULL, sleeper, NULL);
+	while (spins < 1000000 || !sleeping)
+		;
+	usleep(10000);
+	return *p;
+}
+C
+if gcc -g -O0 -pthread -o "$out-mt.bin" "$out-mt.c" 2>/dev/null; then
+	for p in seccomp ptrace sigsys; do
+		got=$(timeout -k 5 120 "$SKAS" run --platform="$p" -- /bin/bash -c "
+			d=\$(mktemp -d) && cd \$d && ulimit -c unlimited
+			$out-mt.bin; echo status=\$?
+			gdb -batch -ex 'thread apply all bt' $out-mt.bin core 2>/dev/null |
+				grep -o -E ' in (main|spinner|sleeper) ' | sort -u
+			readelf -n core | grep -c NT_PRSTATUS" 2>&1 | grep -v 'Segmentation fault')
+		n=$((n + 1))
+		if [ "$got" = "status=139
+ in main 
+ in sleeper 
+ in spinner 
+3" ]; then
+			echo "ok $n - $p: a threaded program's core holds every thread"
+		else
+			echo "not ok $n - $p: a threaded program's core holds every thread"
+			echo "$got" | sed 's/^/# /' | head -20
+			failed=$((failed + 1))
+		fi
+	done
+else
+	n=$((n + 1))
+	echo "not ok $n - cannot build the threaded crashing program"
+	failed=$((failed + 1))
+fi
 echo "$((n - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]
