@@ -758,8 +758,13 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 		uint32_t magic2 = LINUX_FP_XSTATE_MAGIC2;
 
 		memcpy(&sw, fpu + LINUX_FPX_SW_BYTES_OFFSET, sizeof(sw));
-		if (sw.magic1 != LINUX_FP_XSTATE_MAGIC1)
-			sw.xfeatures = *(uint64_t *)(fpu + 512);
+		/* ptrace's view has the XCR0 first there (Linux's frame
+		 * says the same: fpu_user_cfg.max_features). */
+		if (sw.magic1 != LINUX_FP_XSTATE_MAGIC1) {
+			memcpy(&sw.xfeatures, fpu + LINUX_FPX_SW_BYTES_OFFSET, 8);
+			if (!sw.xfeatures)
+				sw.xfeatures = *(uint64_t *)(fpu + 512);
+		}
 		sw.magic1 = LINUX_FP_XSTATE_MAGIC1;
 		sw.extended_size = (uint32_t)fpsize + LINUX_FP_XSTATE_MAGIC2_SIZE;
 		sw.xstate_size = (uint32_t)fpsize;

@@ -854,6 +854,19 @@ static long sg_fpu_get(struct pf_thread *th, void *buf, size_t size)
 	if (!n)
 		return -EINVAL;
 	memcpy(buf, p, n);
+	/* Bytes 464-511 are the signal frame's (its magic and sizes); the
+	 * ptrace view, which debuggers and core files carry, has the XCR0
+	 * there and zeros (Linux's xstate_fx_sw_bytes): gdb read the magic
+	 * as the XCR0 and gave up on a core ("format not supported"). */
+	{
+		struct linux_fpx_sw_bytes sw;
+		uint64_t view[6] = { 0 };
+
+		memcpy(&sw, p + LINUX_FPX_SW_BYTES_OFFSET, sizeof(sw));
+		if (sw.magic1 == LINUX_FP_XSTATE_MAGIC1)
+			view[0] = sw.xfeatures;
+		memcpy((char *)buf + LINUX_FPX_SW_BYTES_OFFSET, view, sizeof(view));
+	}
 	return (long)n;
 }
 
