@@ -141,6 +141,27 @@ c_tmp_file_runs() {
     sk run -- /bin/sh -c "test -e '$tmp/made_inside'"
     [ "$rc" = 1 ]
 }
+# A hard link to a lower file copies it up; every name then shows the
+# lower file's device and number (its origin), so git's local clone,
+# which links each object and checks the new name against the old
+# one's stat, works on a repository in the lower layer (it died with
+# "hardlink different from source").
+c_link_lower() {
+    rm -rf "$tmp/lk"
+    mkdir -p "$tmp/lk"
+    echo one >"$tmp/lk/a"
+    git init -q "$tmp/lk/repo" && echo x >"$tmp/lk/repo/x" &&
+        git -C "$tmp/lk/repo" add x &&
+        git -C "$tmp/lk/repo" -c user.name=a -c user.email=a@b commit -qm x || return 1
+    sk run -- /bin/sh -c "
+        cd '$tmp/lk' && before=\$(stat -c %d.%i a) && ln a b &&
+        [ \$(stat -c %d.%i a) = \$before ] && [ \$(stat -c %d.%i b) = \$before ] &&
+        [ \$(stat -c %h b) = 2 ] && echo two >>b && cat a &&
+        git clone -q '$tmp/lk/repo' '$tmp/lk/clone' && cat '$tmp/lk/clone/x'"
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "one
+two
+x" ] && [ ! -e "$tmp/lk/b" ] && [ "$(cat "$tmp/lk/a")" = one ]
+}
 c_ls_dotdot() {
     LC_ALL=C sk run -- /bin/ls /
     cp "$tmp/out" "$tmp/ls_root"
@@ -450,6 +471,7 @@ t "rm -rf /usr/share/doc inside: ls fails inside, the host's is intact" c_rm_doc
 t "a file made in $tmp inside is seen inside, not on the host" c_tmp_file
 t "a second run does not see the first run's file" c_tmp_file_runs
 t "ls /.. lists the same as ls /" c_ls_dotdot
+t "ln of a lower file: both names show its device and number; git clone of a lower repository" c_link_lower
 t "--root overlay: unlink/rename of copied-up files, a directory moved over a removed one, a copy-up seen by the cwd and open files, as natively" c_overlay_native
 t "--rw --root DIR: a file written inside appears in DIR" c_rw_root
 t "--root DIR without --rw: the write does not reach DIR" c_ro_root

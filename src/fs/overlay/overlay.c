@@ -60,18 +60,30 @@ static struct inode *ovl_inode(struct super_block *sb, struct inode *upper, stru
 {
 	struct ovl_node *n = calloc(1, sizeof(*n));
 	struct inode *r = upper ? upper : lower, *ino;
+	uint64_t dev = sb->dev, nr = upper ? upper->ino : 0;
 
 	if (!n || !(n->name = strdup(name))) {
 		free(n);
 		return NULL;
 	}
-	ino = inode_new(sb, lower ? lower->ino : upper->ino, r->mode, &ovl_iops, n);
+
+	/* A file's number is the lower one's, also once copied up (its
+	 * origin), under every name: git's local clone links a lower file
+	 * and checks that the new name shows the same device and number
+	 * (the copy's own made it die: "hardlink different from source"). */
+	if (lower) {
+		dev = lower->dev;
+		nr = lower->ino;
+	} else if (!LINUX_S_ISDIR(upper->mode)) {
+		tmpfs_origin(upper, &dev, &nr);
+	}
+	ino = inode_new(sb, nr, r->mode, &ovl_iops, n);
 	if (!ino) {
 		free(n->name);
 		free(n);
 		return NULL;
 	}
-	ino->dev = lower ? lower->dev : sb->dev;
+	ino->dev = dev;
 	n->upper = upper;
 	n->lower = lower;
 	n->parent = parent;
@@ -265,6 +277,8 @@ static int copy_up_one(struct inode *ino)
 	ia.mtime.tv_sec = st.st_mtime_sec;
 	ia.mtime.tv_nsec = st.st_mtime_nsec;
 	u->iop->setattr(u, &ia);
+	if (!LINUX_S_ISDIR(st.st_mode))
+		tmpfs_set_origin(u, n->lower->dev, n->lower->ino);
 	n->upper = u;
 	share_copy_up(n);
 	return 0;

@@ -80,6 +80,8 @@ struct tmpfs_node {
 	struct tmpfs_dirent **htab;
 	uint32_t hsize;
 	bool opaque;
+	bool has_origin; /* origin_dev/origin_ino: tmpfs_set_origin */
+	uint64_t origin_dev, origin_ino;
 	bool linkable; /* an O_TMPFILE file that linkat may still name */
 	/* F_SEAL_*: F_SEAL_SEAL from birth (nothing more can be added) but
 	 * for memfd_create's files (mm/memfd.c), as Linux's shmem. */
@@ -121,6 +123,24 @@ bool is_tmpfs(const struct inode *ino)
 bool tmpfs_is_opaque(const struct inode *dir)
 {
 	return is_tmpfs(dir) && N(dir)->opaque;
+}
+
+void tmpfs_set_origin(struct inode *ino, uint64_t dev, uint64_t nr)
+{
+	if (is_tmpfs(ino)) {
+		N(ino)->has_origin = true;
+		N(ino)->origin_dev = dev;
+		N(ino)->origin_ino = nr;
+	}
+}
+
+bool tmpfs_origin(const struct inode *ino, uint64_t *dev, uint64_t *nr)
+{
+	if (!is_tmpfs(ino) || !N(ino)->has_origin)
+		return false;
+	*dev = N(ino)->origin_dev;
+	*nr = N(ino)->origin_ino;
+	return true;
 }
 
 void tmpfs_set_opaque(struct inode *dir, bool opaque)

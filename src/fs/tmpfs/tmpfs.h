@@ -23,6 +23,11 @@ bool is_tmpfs(const struct inode *ino);
 /* overlay's whiteouts and opaque directories live in the upper tmpfs. */
 bool tmpfs_is_opaque(const struct inode *dir);
 void tmpfs_set_opaque(struct inode *dir, bool opaque);
+/* The overlay's copy-up origin of an upper file (overlayfs's
+ * trusted.overlay.origin): the device and inode number the lower file had,
+ * which every name of the copy goes on showing. False if none. */
+void tmpfs_set_origin(struct inode *ino, uint64_t dev, uint64_t nr);
+bool tmpfs_origin(const struct inode *ino, uint64_t *dev, uint64_t *nr);
 /* A regular file name in dir (owned by root) holding len bytes of data:
  * for filesystems built on tmpfs at mount time (sysfs). */
 int tmpfs_add_file(struct inode *dir, const char *name, uint32_t mode, const void *data,
