@@ -93,7 +93,17 @@ static int udp_connect(struct task *t, struct socket *s, const struct linux_sock
 	/* inet_dgram_connect: the port comes before the address's checks */
 	if (inet_autobind(in) < 0)
 		return -EAGAIN;
-	ret = inet_dest(in, a, len, dst, &port);
+	if (s->family == LINUX_AF_INET6 && a->ss_family == LINUX_AF_INET) {
+		/* __ip6_datagram_connect: an IPv4 address goes to the IPv4
+		 * code (glibc's getaddrinfo sorts destinations this way) */
+		if (in->v6only)
+			return -EAFNOSUPPORT;
+		ret = inet_parse_v4(a, len, false, dst, &port);
+		if (ret == 0)
+			ret = inet_route(in, dst);
+	} else {
+		ret = inet_dest(in, a, len, dst, &port);
+	}
 	if (ret == 0)
 		ret = inet_source(in, dst, src);
 	if (ret < 0)
