@@ -45,6 +45,8 @@ static struct inet_sock *find_listener(const uint8_t dst[16], uint16_t port)
 
 /* A connection refused to a nonblocking connect: reported by poll
  * (POLLERR, POLLHUP) and SO_ERROR, as the reset that answers a SYN. */
+struct tcp_mib tcp_mib;
+
 static int refuse_later(struct socket *s)
 {
 	s->err = ECONNREFUSED;
@@ -73,6 +75,7 @@ static int establish(struct inet_sock *in, struct inet_sock *l)
 	child->dport = in->sport;
 	child->connected = true;
 	in->connected = true;
+	tcp_mib.passive_opens++; /* tcp_create_openreq_child */
 	in->u.sk.shutdown = 0;
 	in->u.sk.err = 0;
 	unix_queue_embryo(&in->u, &l->u, &child->u, skb);
@@ -114,9 +117,11 @@ static void admit_waiting(struct inet_sock *l)
 
 void tcp_refuse_waiting(struct inet_sock *l)
 {
-	while (!list_empty(&l->syn_queue))
+	while (!list_empty(&l->syn_queue)) {
+		tcp_mib.attempt_fails++;
 		finish_waiting(list_first_entry(&l->syn_queue, struct inet_sock, syn_link),
 			       ECONNREFUSED);
+	}
 }
 
 void tcp_abort_waiting(struct inet_sock *in)
@@ -197,8 +202,10 @@ static int tcp_connect(struct task *t, struct socket *s, const struct linux_sock
 		ret = -EADDRNOTAVAIL; /* __inet_hash_connect: the range is used up */
 	if (ret < 0)
 		return ret;
+	tcp_mib.active_opens++; /* tcp_connect: the SYN goes out */
 	l = find_listener(dst, port);
 	if (!l) {
+		tcp_mib.attempt_fails++; /* the RST ends SYN_SENT: tcp_done */
 		if (!in->port_locked)
 			inet_unhash(in); /* an ephemeral port goes with the attempt */
 		if (!nonblock)
