@@ -112,6 +112,11 @@ extern struct tcp_mib tcp_mib;
 /* tcp.c and udp.c */
 extern const struct proto_ops tcp_ops;
 extern const struct proto_ops udp_ops;
+/* SOCK_DESTROY (tcp_abort, udp_abort): the socket's end with err. A TCP
+ * connection's peer hears a reset, a listener stops, a connect() that
+ * waits ends; a UDP socket is disconnected. */
+void tcp_abort(struct inet_sock *in, int err);
+void udp_abort(struct inet_sock *in, int err);
 /* A listener stops: the connections waiting for its queue are refused. */
 void tcp_refuse_waiting(struct inet_sock *l);
 /* A connect() that waits for a listener gives up (shutdown, AF_UNSPEC). */

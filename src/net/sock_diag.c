@@ -17,9 +17,9 @@
  * no segments. No socket has a cgroup id (INET_DIAG_CGROUP_ID), as
  * without CONFIG_SOCK_CGROUP_DATA: skas has no cgroup2 file system to
  * name one in (`ss -e` would complain of it), and so the bytecode's
- * INET_DIAG_BC_CGROUP_COND is EINVAL. SOCK_DESTROY (`ss -K`)
- * finds the socket and checks CAP_NET_ADMIN, then is EOPNOTSUPP: aborting
- * a connection (tcp_abort) is not implemented. A socket's memory
+ * INET_DIAG_BC_CGROUP_COND is EINVAL. SOCK_DESTROY (`ss -K`) aborts a
+ * TCP or UDP socket with ECONNABORTED (tcp_abort, udp_abort: net/tcp.c,
+ * net/udp.c), given CAP_NET_ADMIN. A socket's memory
  * (MEMINFO, SKMEMINFO) counts skas's own buffers. The BPF storages of
  * INET_DIAG_REQ_SK_BPF_STORAGES are EINVAL once a map is named: skas has
  * no BPF maps. A dump is made whole at once, in datagrams of Linux's
@@ -710,13 +710,25 @@ static bool id_addr(const struct inet_req *q, const struct inet_sock *in, const 
  * port whose address covers the local one. UDP (__udp4_lib_lookup, with
  * its swapped arguments: the id's destination is the local end): the
  * best match as compute_score ranks them. */
-static struct inet_sock *inet_find(const struct inet_req *q)
+static struct inet_sock *inet_find(const struct inet_req *q, bool destroy)
 {
 	uint16_t sport = __builtin_bswap16(q->r.id.idiag_sport);
 	uint16_t dport = __builtin_bswap16(q->r.id.idiag_dport);
+	const uint32_t *idsrc = q->r.id.idiag_src, *iddst = q->r.id.idiag_dst;
 	struct inet_sock *best = NULL;
 	int best_score = -1;
 	struct unix_sock *u;
+
+	if (q->protocol == LINUX_IPPROTO_UDP && destroy) {
+		/* __udp_diag_destroy looks the id up the right way round:
+		 * the source is the local end */
+		uint16_t p = sport;
+
+		idsrc = q->r.id.idiag_dst;
+		iddst = q->r.id.idiag_src;
+		sport = dport;
+		dport = p;
+	}
 
 	list_for_each_entry(u, &unix_every_sock, all_link)
 	{
@@ -728,8 +740,7 @@ static struct inet_sock *inet_find(const struct inet_req *q)
 			continue;
 		if (in->proto != q->protocol || !in->sport)
 			continue;
-		if (!id_addr(q, in, q->r.id.idiag_src, src) ||
-		    !id_addr(q, in, q->r.id.idiag_dst, dst))
+		if (!id_addr(q, in, idsrc, src) || !id_addr(q, in, iddst, dst))
 			continue;
 		if (q->protocol == LINUX_IPPROTO_UDP) {
 			/* local: dst:dport; remote: src:sport */
@@ -782,7 +793,8 @@ static bool cookie_ok(struct socket *sk, const uint32_t cookie[2])
 	return (uint32_t)c == cookie[0] && (uint32_t)(c >> 32) == cookie[1];
 }
 
-/* inet_diag_cmd_exact: the one socket, or destroying it. */
+/* inet_diag_cmd_exact: the one socket, or destroying it (tcp_diag_destroy,
+ * udp_diag_destroy). */
 static int inet_exact(struct nl_sock *s, const struct linux_nlmsghdr *nlh, const struct inet_req *q,
 		      int cmd)
 {
@@ -797,11 +809,18 @@ static int inet_exact(struct nl_sock *s, const struct linux_nlmsghdr *nlh, const
 		return -EINVAL;
 	if (q->protocol != LINUX_IPPROTO_TCP && q->protocol != LINUX_IPPROTO_UDP)
 		return -ENOENT;
-	in = inet_find(q);
+	in = inet_find(q, cmd == LINUX_SOCK_DESTROY);
 	if (!in || !cookie_ok(&in->u.sk, q->r.id.idiag_cookie))
 		return -ENOENT;
-	if (cmd == LINUX_SOCK_DESTROY) /* sock_diag_destroy */
-		return net_admin() ? -EOPNOTSUPP : -EPERM;
+	if (cmd == LINUX_SOCK_DESTROY) { /* sock_diag_destroy */
+		if (!net_admin())
+			return -EPERM;
+		if (q->protocol == LINUX_IPPROTO_TCP)
+			tcp_abort(in, ECONNABORTED);
+		else
+			udp_abort(in, ECONNABORTED);
+		return 0;
+	}
 	inet_fill(&b, s, q, in, 0, nlh->nlmsg_seq, false);
 	netlink_send_kernel(s, &b);
 	return 0;

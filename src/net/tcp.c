@@ -349,6 +349,44 @@ static long tcp_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	return unix_stream_recvmsg(t, s, m, flags);
 }
 
+void tcp_abort(struct inet_sock *in, int err)
+{
+	struct socket *s = &in->u.sk;
+	struct unix_sock *pair = in->u.peer;
+
+	if (in->u.dead)
+		return;
+	if (s->state == SS_CONNECTING) {
+		finish_waiting(in, err); /* no reset for a SYN_SENT */
+		return;
+	}
+	if (s->state == SS_LISTEN) {
+		/* inet_csk_listen_stop: the connections not accepted are
+		 * reset, those waiting refused; the port goes unless bind()
+		 * named it (tcp_set_state's inet_put_port) */
+		unix_purge_queue(&in->u);
+		tcp_refuse_waiting(in);
+		s->state = SS_CLOSE;
+		if (!in->port_named)
+			inet_unhash(in);
+	} else if (in->connected && !tcp_closed(in)) {
+		/* tcp_send_active_reset: the peer reads what is left, then
+		 * ECONNRESET, as when it is closed with data unread */
+		if (pair && !pair->dead) {
+			pair->sk.err = ECONNRESET;
+			pair->sk.shutdown = SHUTDOWN_MASK; /* tcp_done: then EOF */
+			pair->reset = true;
+			waitq_wake_all(&pair->sk.wq);
+			waitq_wake_all(&pair->peer_wait);
+		}
+		in->u.reset = true;
+	}
+	s->err = err;
+	s->shutdown = SHUTDOWN_MASK;
+	waitq_wake_all(&s->wq);
+	waitq_wake_all(&in->u.peer_wait);
+}
+
 static void tcp_release(struct socket *s)
 {
 	struct inet_sock *in = inet_sk(s);

@@ -761,6 +761,107 @@ static void counts(void)
 		fclose(f);
 }
 
+static int sock_err(int fd)
+{
+	int e = 0;
+	socklen_t l = sizeof(e);
+
+	getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &l);
+	return e;
+}
+
+static const char *io_result(long r)
+{
+	static char buf[4][32];
+	static int k;
+
+	k = (k + 1) % 4;
+	if (r < 0)
+		snprintf(buf[k], sizeof(buf[k]), "%s",
+			 errno == ECONNABORTED ? "ECONNABORTED"
+			 : errno == ESTALE     ? "ESTALE"
+					       : ename(errno));
+	else
+		snprintf(buf[k], sizeof(buf[k]), "%ld", r);
+	return buf[k];
+}
+
+/* SOCK_DESTROY as root (`ss -K`): a connection aborted, its peer reset, a
+ * UDP socket disconnected, a listener stopped. */
+static void destroy_tests(int fd)
+{
+	struct sockaddr_in a = sin4("127.0.0.1", 0), b, cb;
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT };
+	socklen_t len = sizeof(b);
+	int l = socket(AF_INET, SOCK_STREAM, 0), c, s, u;
+	struct req_v2 r = inet_req(AF_INET, IPPROTO_TCP, 0, 0);
+	char buf[16];
+	uint16_t port;
+
+	bind(l, (struct sockaddr *)&a, sizeof(a));
+	listen(l, 4);
+	getsockname(l, (struct sockaddr *)&b, &len);
+	port = b.sin_port;
+	c = socket(AF_INET, SOCK_STREAM, 0);
+	connect(c, (struct sockaddr *)&b, sizeof(b));
+	s = accept(l, NULL, NULL);
+	write(s, "data", 4);
+	len = sizeof(cb);
+	getsockname(c, (struct sockaddr *)&cb, &len);
+	r.id.cookie[0] = r.id.cookie[1] = NOCOOKIE;
+	r.id.src[0] = r.id.dst[0] = htonl(INADDR_LOOPBACK);
+	r.id.sport = cb.sin_port;
+	r.id.dport = port;
+	error_of(fd, "SOCK_DESTROY of a connection", SOCK_DESTROY, NLM_F_REQUEST | NLM_F_ACK, &r,
+		 sizeof(r));
+	printf("aborted: SO_ERROR %s\n",
+	       sock_err(c) == ECONNABORTED ? "ECONNABORTED" : ename(sock_err(c)));
+	printf("aborted: read %s", io_result(read(c, buf, sizeof(buf))));
+	printf(", then %s\n", io_result(read(c, buf, sizeof(buf))));
+	printf("aborted: write %s\n", io_result(send(c, "x", 1, MSG_NOSIGNAL)));
+	printf("peer: read %s", io_result(recv(s, buf, sizeof(buf), MSG_DONTWAIT)));
+	printf(", then %s\n", io_result(recv(s, buf, sizeof(buf), MSG_DONTWAIT)));
+	error_of(fd, "SOCK_DESTROY of it again", SOCK_DESTROY, NLM_F_REQUEST | NLM_F_ACK, &r,
+		 sizeof(r));
+
+	u = socket(AF_INET6, SOCK_DGRAM, 0);
+	bind(u, (struct sockaddr *)&a6, sizeof(a6));
+	len = sizeof(a6);
+	getsockname(u, (struct sockaddr *)&a6, &len);
+	connect(u, (struct sockaddr *)&a6, sizeof(a6));
+	r = inet_req(AF_INET6, IPPROTO_UDP, 0, 0);
+	r.id.cookie[0] = r.id.cookie[1] = NOCOOKIE;
+	memcpy(r.id.src, &a6.sin6_addr, 16);
+	memcpy(r.id.dst, &a6.sin6_addr, 16);
+	r.id.sport = r.id.dport = a6.sin6_port;
+	error_of(fd, "SOCK_DESTROY of a UDP6 socket", SOCK_DESTROY, NLM_F_REQUEST | NLM_F_ACK, &r,
+		 sizeof(r));
+	len = sizeof(a6);
+	printf("udp: SO_ERROR %s, getpeername %s\n",
+	       sock_err(u) == ECONNABORTED ? "ECONNABORTED" : ename(sock_err(u)),
+	       io_result(getpeername(u, (struct sockaddr *)&a6, &len)));
+
+	r = inet_req(AF_INET, IPPROTO_TCP, 0, 0);
+	r.id.cookie[0] = r.id.cookie[1] = NOCOOKIE;
+	r.id.src[0] = htonl(INADDR_LOOPBACK);
+	r.id.sport = port;
+	error_of(fd, "SOCK_DESTROY of a listener", SOCK_DESTROY, NLM_F_REQUEST | NLM_F_ACK, &r,
+		 sizeof(r));
+	printf("listener: SO_ERROR %s, SO_ACCEPTCONN %d\n",
+	       sock_err(l) == ECONNABORTED ? "ECONNABORTED" : ename(sock_err(l)), ({
+		       int v = -1;
+		       socklen_t vl = sizeof(v);
+		       getsockopt(l, SOL_SOCKET, SO_ACCEPTCONN, &v, &vl);
+		       v;
+	       }));
+	error_of(fd, "SOCK_DESTROY of it again", SOCK_DESTROY, NLM_F_REQUEST | NLM_F_ACK, &r,
+		 sizeof(r));
+	close(c);
+	close(s);
+	close(l);
+	close(u);
+}
+
 int main(void)
 {
 	struct sockaddr_in a = sin4("127.0.0.1", 0), b;
@@ -853,6 +954,7 @@ int main(void)
 	unix_tests(fd);
 	bad_requests(fd);
 	counts();
+	destroy_tests(fd);
 
 	snprintf(un.sun_path, sizeof(un.sun_path), "%s/sock", dir);
 	unlink(un.sun_path);

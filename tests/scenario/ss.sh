@@ -5,7 +5,8 @@
 # (IPv4 and IPv6), a connection with unread data, UDP sockets and AF_UNIX
 # ones, then runs ss -tln, -tlnp, -tan, -uan, -xa, -s, the filters
 # `sport = :8123`, `dst 127.0.0.1` and `-tn state established`, -tlne
-# and -tnm, and `python3 -m http.server` as a server's listener.
+# and -tnm, `python3 -m http.server` as a server's listener, and ss -K
+# aborting a connection.
 # Normalised, as they must differ: ephemeral ports, pids, inodes and
 # socket cookies (ino:, sk:), and the columns' widths that follow them;
 # the rows' order (Linux lists by hash); -e's cgroup (skas has no cgroup2
@@ -101,6 +102,22 @@ srv='python3 -m http.server 8125 >/dev/null 2>&1 & for i in 1 2 3 4 5 6 7 8 9 10
 want=$(unshare --net sh -c "ip link set lo up && $srv" 2>&1)
 got=$(run /bin/sh -c "$srv")
 check "python3 -m http.server: ss -tln as in unshare --net" "$want" "$got"
+
+# ss -K (SOCK_DESTROY): the connection aborted, its peer reset
+kill='import re, socket, subprocess
+l = socket.socket(); l.bind(("127.0.0.1", 8123)); l.listen(5)
+c = socket.create_connection(("127.0.0.1", 8123)); s = l.accept()[0]
+out = subprocess.run(["ss", "-tnK", "dport = :8123"], capture_output=True, text=True)
+print(re.sub(r":\d{5}\b", ":EPH", out.stdout + out.stderr))
+for name, sk in (("client", c), ("server", s)):
+    try:
+        print(name, sk.recv(10))
+    except OSError as e:
+        print(name, e)
+print(subprocess.run(["ss", "-tan"], capture_output=True, text=True).stdout)'
+want=$(unshare --net sh -c 'ip link set lo up && exec python3 -c "$0"' "$kill" 2>&1)
+got=$(run /usr/bin/python3 -c "$kill")
+check "ss -tnK dport = :8123: as in unshare --net" "$want" "$got"
 
 # netstat -s and nstat read /proc/net/snmp and netstat: no error
 out=$(run /bin/sh -c 'netstat -s >/dev/null && echo netstat ok; nstat -a >/dev/null && echo nstat ok' 2>&1)
