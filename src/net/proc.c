@@ -86,21 +86,6 @@ static int put_addr(char *p, size_t cap, const uint8_t a[16], bool v6)
 	return n;
 }
 
-int tcp_sk_state(const struct inet_sock *in)
-{
-	if (in->u.sk.state == SS_LISTEN)
-		return LINUX_TCP_LISTEN;
-	if (in->u.sk.state == SS_CONNECTING)
-		return LINUX_TCP_SYN_SENT;
-	if (!in->connected || tcp_closed(in))
-		return LINUX_TCP_CLOSE;
-	if (in->fin_sent)
-		return LINUX_TCP_FIN_WAIT2; /* the FIN is acknowledged at once */
-	if (in->fin_rcvd)
-		return LINUX_TCP_CLOSE_WAIT;
-	return LINUX_TCP_ESTABLISHED;
-}
-
 static void show_inet(int proto, int family, void (*emit)(void *, const char *), void *arg)
 {
 	bool v6 = family == LINUX_AF_INET6, tcp = proto == LINUX_IPPROTO_TCP;

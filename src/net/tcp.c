@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "net/inet.h"
+#include "abi/linux/sock_diag.h"
 #include "kernel/task.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/poll.h"
@@ -43,10 +44,25 @@ static struct inet_sock *find_listener(const uint8_t dst[16], uint16_t port)
 	return best;
 }
 
-/* A connection refused to a nonblocking connect: reported by poll
- * (POLLERR, POLLHUP) and SO_ERROR, as the reset that answers a SYN. */
 struct tcp_mib tcp_mib;
 
+int tcp_sk_state(const struct inet_sock *in)
+{
+	if (in->u.sk.state == SS_LISTEN)
+		return LINUX_TCP_LISTEN;
+	if (in->u.sk.state == SS_CONNECTING)
+		return LINUX_TCP_SYN_SENT;
+	if (!in->connected || tcp_closed(in))
+		return LINUX_TCP_CLOSE;
+	if (in->fin_sent)
+		return LINUX_TCP_FIN_WAIT2; /* the FIN is acknowledged at once */
+	if (in->fin_rcvd)
+		return LINUX_TCP_CLOSE_WAIT;
+	return LINUX_TCP_ESTABLISHED;
+}
+
+/* A connection refused to a nonblocking connect: reported by poll
+ * (POLLERR, POLLHUP) and SO_ERROR, as the reset that answers a SYN. */
 static int refuse_later(struct socket *s)
 {
 	s->err = ECONNREFUSED;

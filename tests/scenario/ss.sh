@@ -98,7 +98,7 @@ while IFS= read -r cmd; do
 done < <(printf '%s\n' "$want" | grep '^\$ ')
 
 # a server's own listener: `python3 -m http.server` binds 0.0.0.0 as natively
-srv='python3 -m http.server 8125 >/dev/null 2>&1 & for i in 1 2 3 4 5 6 7 8 9 10; do ss -tln | grep -q 8125 && break; sleep 0.5; done; ss -tln; kill $!'
+srv='python3 -m http.server 8125 >/dev/null 2>&1 & i=0; until ss -tln | grep -q 8125 || [ $i -ge 60 ]; do sleep 0.5; i=$((i + 1)); done; ss -tln; kill $!'
 want=$(unshare --net sh -c "ip link set lo up && $srv" 2>&1)
 got=$(run /bin/sh -c "$srv")
 check "python3 -m http.server: ss -tln as in unshare --net" "$want" "$got"
