@@ -191,6 +191,7 @@ void inet_inherit(struct inet_sock *child, const struct inet_sock *parent)
 
 	memcpy(child->opts, parent->opts, sizeof(child->opts));
 	child->v6only = parent->v6only;
+	child->port_named = parent->port_named; /* sk_userlocks */
 	cs->optflags = ps->optflags;
 	cs->sndbuf = ps->sndbuf;
 	cs->rcvbuf = ps->rcvbuf;
@@ -446,6 +447,7 @@ int inet_bind(struct task *t, struct socket *s, const struct linux_sockaddr_stor
 	if (s->state != SS_CLOSE || in->sport)
 		return -EINVAL;
 	memcpy(in->saddr, addr, 16);
+	in->port_named = port != 0;
 	if (port && port_in_use(in, port, false)) {
 		ret = -EADDRINUSE;
 	} else if (!port) {
@@ -633,6 +635,16 @@ int inet_setsockopt(struct socket *s, int level, int name, const void *val, unsi
 					       (level == LINUX_SOL_IPV6 && name == IPV6_TCLASS)))
 		v = (v & ~INET_ECN_MASK) | (in->opts[slot] & INET_ECN_MASK);
 	in->opts[slot] = v;
+	if (level == LINUX_SOL_IP && name == IP_TOS) {
+		/* __ip_sock_set_tos: the priority follows the TOS bits
+		 * (rt_tos2priority: best effort, bulk, interactive,
+		 * interactive bulk; SO_PRIORITY reads it back) */
+		static const uint8_t tos2prio[16] = {
+			0, 0, 0, 0, 2, 2, 2, 2, 6, 6, 6, 6, 4, 4, 4, 4
+		};
+
+		s->priority = tos2prio[(v & 0x1e) >> 1];
+	}
 	return 0;
 }
 

@@ -19,6 +19,7 @@ struct inet_sock {
 	int proto;		       /* IPPROTO_TCP or IPPROTO_UDP */
 	bool v6only;		       /* IPV6_V6ONLY */
 	bool addr_locked, port_locked; /* set by bind(), not by connect() */
+	bool port_named;	       /* bind() was given the port (SOCK_BINDPORT_LOCK) */
 	uint8_t saddr[16], daddr[16];  /* local and remote addresses */
 	uint16_t sport, dport;	       /* local port (0: unbound) and remote */
 	bool connected;		       /* daddr/dport are the peer (UDP: connect()) */
@@ -49,6 +50,12 @@ static inline bool tcp_closed(const struct inet_sock *in)
 {
 	return in->connected && (in->u.reset || (in->fin_sent && in->fin_rcvd));
 }
+
+/* The state Linux would give a TCP socket (TCP_LISTEN, TCP_SYN_SENT...,
+ * abi/linux/sock_diag.h's numbers): a connect() waiting for room is
+ * SYN_SENT, a FIN sent FIN_WAIT2 (acknowledged at once), one received
+ * CLOSE_WAIT; bound only, or ended, CLOSE. */
+int tcp_sk_state(const struct inet_sock *in);
 
 int inet_create(int family, int type, int protocol, struct socket **out);
 /* The value of a kept option (inet_opts' level and name), 0 if none. */
@@ -96,9 +103,20 @@ int inet_bind(struct task *t, struct socket *s, const struct linux_sockaddr_stor
 int inet_socketpair(struct task *t, struct socket *a, struct socket *b);
 void inet_destroy(struct socket *s);
 
+/* The counters of /proc/net/snmp's Tcp line that skas keeps (tcp.c). */
+struct tcp_mib {
+	unsigned long active_opens, passive_opens, attempt_fails;
+};
+extern struct tcp_mib tcp_mib;
+
 /* tcp.c and udp.c */
 extern const struct proto_ops tcp_ops;
 extern const struct proto_ops udp_ops;
+/* SOCK_DESTROY (tcp_abort, udp_abort): the socket's end with err. A TCP
+ * connection's peer hears a reset, a listener stops, a connect() that
+ * waits ends; a UDP socket is disconnected. */
+void tcp_abort(struct inet_sock *in, int err);
+void udp_abort(struct inet_sock *in, int err);
 /* A listener stops: the connections waiting for its queue are refused. */
 void tcp_refuse_waiting(struct inet_sock *l);
 /* A connect() that waits for a listener gives up (shutdown, AF_UNSPEC). */

@@ -1,5 +1,6 @@
-/* net/netlink.c: AF_NETLINK sockets, SOCK_RAW or SOCK_DGRAM, of the one
- * protocol there is: NETLINK_ROUTE (net/rtnetlink.c). A request sent to
+/* net/netlink.c: AF_NETLINK sockets, SOCK_RAW or SOCK_DGRAM, of the two
+ * protocols there are: NETLINK_ROUTE (net/rtnetlink.c) and
+ * NETLINK_SOCK_DIAG (net/sock_diag.c). A request sent to
  * port 0 is answered before sendmsg returns: its replies are queued on
  * the sender as datagrams from port 0. Sockets can also send each other
  * datagrams, by port or by multicast group, as on Linux.
@@ -20,10 +21,12 @@
 #include "vfs/poll.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/poll.h"
+#include "abi/linux/sock_diag.h"
 
 #define CAP_NET_ADMIN  12
 #define NL_OVERHEAD    320 /* what a queued buffer costs beyond its data */
 #define RTNL_NGROUPS   39  /* NETLINK_ROUTE's multicast groups (Linux 6.18) */
+#define MIN_NGROUPS    32  /* a kernel socket's least (sock_diag's) */
 #define AUTOBIND_FIRST (-4097)
 
 struct nl_buf {
@@ -42,6 +45,19 @@ static int32_t rover = AUTOBIND_FIRST;
 static struct nl_sock *nl_sk(struct socket *s)
 {
 	return (struct nl_sock *)s;
+}
+
+static unsigned nl_ngroups(const struct nl_sock *s)
+{
+	return s->sk.protocol == LINUX_NETLINK_ROUTE ? RTNL_NGROUPS : MIN_NGROUPS;
+}
+
+/* netlink_allowed(NL_CFG_F_NONROOT_RECV): anyone may join NETLINK_ROUTE's
+ * groups; sock_diag's (SOCK_DESTROY's notices) need CAP_NET_ADMIN. */
+static bool nl_may_join(const struct nl_sock *s)
+{
+	return s->sk.protocol == LINUX_NETLINK_ROUTE ||
+	       capable(&current->proc->cred, CAP_NET_ADMIN);
 }
 
 /* --- building messages --- */
@@ -261,7 +277,8 @@ static int netlink_bind(struct task *t, struct socket *sk, const struct linux_so
 	if (ret < 0)
 		return ret;
 	memcpy(&nl, a, sizeof(nl));
-	/* NETLINK_ROUTE lets anyone join its groups (NL_CFG_F_NONROOT_RECV) */
+	if (nl.nl_groups && !nl_may_join(s))
+		return -EPERM;
 	if (s->bound && nl.nl_pid != s->portid)
 		return -EINVAL;
 	if (!s->bound) {
@@ -407,7 +424,10 @@ static long netlink_sendmsg(struct task *t, struct socket *sk, struct kmsg *m, u
 	if (dst_group)
 		nl_broadcast(s, dst_group, data, len, &uc);
 	if (dst_portid == 0) {
-		rtnetlink_rcv(s, data, len);
+		if (sk->protocol == LINUX_NETLINK_ROUTE)
+			rtnetlink_rcv(s, data, len);
+		else
+			sock_diag_rcv(s, data, len);
 	} else {
 		struct nl_sock *to = nl_lookup(sk->protocol, dst_portid);
 
@@ -532,7 +552,9 @@ static int netlink_setsockopt(struct socket *sk, int level, int name, const void
 	switch (name) {
 	case LINUX_NETLINK_ADD_MEMBERSHIP:
 	case LINUX_NETLINK_DROP_MEMBERSHIP:
-		if (!val || (unsigned)val - 1 >= RTNL_NGROUPS)
+		if (!nl_may_join(s))
+			return -EPERM;
+		if (!val || (unsigned)val - 1 >= nl_ngroups(s))
 			return -EINVAL;
 		if (name == LINUX_NETLINK_ADD_MEMBERSHIP) {
 			int ret = nl_autobind(s);
@@ -572,7 +594,7 @@ static int netlink_getsockopt(struct socket *sk, int level, int name, void *optv
 	case LINUX_NETLINK_LIST_MEMBERSHIPS: {
 		/* as many of the u32 words as fit, and the size of all */
 		uint32_t words[2] = { (uint32_t)s->groups, (uint32_t)(s->groups >> 32) };
-		int all = (RTNL_NGROUPS + 31) / 32 * 4;
+		int all = (int)(nl_ngroups(s) + 31) / 32 * 4;
 
 		/* Linux reports the whole bitmap's size even when fewer
 		 * words fit; here the size is what was copied then */
@@ -642,7 +664,7 @@ int netlink_create(int type, int protocol, struct socket **out)
 		return -ESOCKTNOSUPPORT;
 	if (protocol < 0 || protocol >= LINUX_MAX_LINKS)
 		return -EPROTONOSUPPORT;
-	if (protocol != LINUX_NETLINK_ROUTE)
+	if (protocol != LINUX_NETLINK_ROUTE && protocol != LINUX_NETLINK_SOCK_DIAG)
 		return -EPROTONOSUPPORT;
 	s = calloc(1, sizeof(*s));
 	if (!s)

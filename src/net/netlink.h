@@ -67,5 +67,7 @@ int netlink_create(int type, int protocol, struct socket **out);
 
 /* NETLINK_ROUTE (net/rtnetlink.c): the requests in data, from s. */
 void rtnetlink_rcv(struct nl_sock *s, const uint8_t *data, size_t len);
+/* NETLINK_SOCK_DIAG (net/sock_diag.c). */
+void sock_diag_rcv(struct nl_sock *s, const uint8_t *data, size_t len);
 
 #endif

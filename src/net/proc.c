@@ -15,18 +15,16 @@
 #include "net/netdev.h"
 #include "net/inet.h"
 #include "abi/linux/socket.h"
+#include "abi/linux/sock_diag.h"
 
 /* Linux pads the lines of tcp to 149 characters and of udp to 127. */
 #define TCP_WIDTH 149
 #define UDP_WIDTH 127
 
 enum {
-	TCP_ESTABLISHED = 1,
-	TCP_SYN_SENT = 2,
-	TCP_FIN_WAIT2 = 5,
-	TCP_CLOSE = 7,
-	TCP_CLOSE_WAIT = 8,
-	TCP_LISTEN = 10,
+	TCP_ESTABLISHED = LINUX_TCP_ESTABLISHED,
+	TCP_CLOSE = LINUX_TCP_CLOSE,
+	TCP_LISTEN = LINUX_TCP_LISTEN,
 };
 
 static void emit_padded(void (*emit)(void *, const char *), void *arg, char *line, size_t cap,
@@ -88,21 +86,6 @@ static int put_addr(char *p, size_t cap, const uint8_t a[16], bool v6)
 	return n;
 }
 
-static int tcp_state(const struct inet_sock *in)
-{
-	if (in->u.sk.state == SS_LISTEN)
-		return TCP_LISTEN;
-	if (in->u.sk.state == SS_CONNECTING)
-		return TCP_SYN_SENT;
-	if (!in->connected || tcp_closed(in))
-		return TCP_CLOSE;
-	if (in->fin_sent)
-		return TCP_FIN_WAIT2; /* the FIN is acknowledged at once */
-	if (in->fin_rcvd)
-		return TCP_CLOSE_WAIT;
-	return TCP_ESTABLISHED;
-}
-
 static void show_inet(int proto, int family, void (*emit)(void *, const char *), void *arg)
 {
 	bool v6 = family == LINUX_AF_INET6, tcp = proto == LINUX_IPPROTO_TCP;
@@ -139,7 +122,7 @@ static void show_inet(int proto, int family, void (*emit)(void *, const char *),
 		in = (struct inet_sock *)u;
 		if (in->proto != proto || !in->sport)
 			continue;
-		st = tcp ? tcp_state(in) : (in->connected ? TCP_ESTABLISHED : TCP_CLOSE);
+		st = tcp ? tcp_sk_state(in) : (in->connected ? TCP_ESTABLISHED : TCP_CLOSE);
 		if (tcp && st == TCP_CLOSE)
 			continue; /* bound only, or closed: in neither of Linux's tables */
 		n = tcp ? snprintf(line, sizeof(line), "%4d: ", sl++)
@@ -243,6 +226,239 @@ static void show_igmp(bool v6, void (*emit)(void *, const char *), void *arg)
 	}
 }
 
+/* --- sockstat, snmp, netstat, snmp6 --- */
+
+struct sock_counts {
+	int tcp_inuse[2], udp_inuse[2]; /* [0]: AF_INET, [1]: AF_INET6 */
+	int tcp_alloc, tcp_estab;
+	size_t tcp_bytes, udp_bytes;
+};
+
+/* What the sockets of the instance hold: in use (Linux's hashed ones:
+ * a TCP socket listening or connected, a UDP one with a port), and
+ * allocated (TCP's, of both families, from creation to free). */
+static void count_socks(struct sock_counts *c)
+{
+	struct unix_sock *u;
+
+	memset(c, 0, sizeof(*c));
+	list_for_each_entry(u, &unix_every_sock, all_link)
+	{
+		struct inet_sock *in = (struct inet_sock *)u;
+		int v6 = u->sk.family == LINUX_AF_INET6, st;
+
+		if ((u->sk.family != LINUX_AF_INET && !v6) || u->dead)
+			continue;
+		if (in->proto == LINUX_IPPROTO_UDP) {
+			if (in->sport)
+				c->udp_inuse[v6]++;
+			c->udp_bytes += in->rmem;
+			continue;
+		}
+		c->tcp_alloc++;
+		st = tcp_sk_state(in);
+		if (st != TCP_CLOSE)
+			c->tcp_inuse[v6]++;
+		if (st == LINUX_TCP_ESTABLISHED || st == LINUX_TCP_CLOSE_WAIT)
+			c->tcp_estab++; /* TCP_MIB_CURRESTAB */
+		c->tcp_bytes += u->inq;
+	}
+}
+
+static long pages(size_t bytes)
+{
+	return (long)((bytes + 4095) / 4096);
+}
+
+/* sockstat_seq_show. "used" counts every socket of the instance; orphans
+ * and TIME_WAIT sockets are 0 (a closed TCP connection is gone at once
+ * here); mem is the pages of data queued; no raw sockets or fragments. */
+static void show_sockstat(void (*emit)(void *, const char *), void *arg)
+{
+	struct sock_counts c;
+	char line[160];
+
+	count_socks(&c);
+	snprintf(line, sizeof(line), "sockets: used %d\n", sock_nr_alloc);
+	emit(arg, line);
+	snprintf(line, sizeof(line), "TCP: inuse %d orphan %d tw %d alloc %d mem %ld\n",
+		 c.tcp_inuse[0], 0, 0, c.tcp_alloc, pages(c.tcp_bytes));
+	emit(arg, line);
+	snprintf(line, sizeof(line), "UDP: inuse %d mem %ld\n", c.udp_inuse[0], pages(c.udp_bytes));
+	emit(arg, line);
+	emit(arg, "UDPLITE: inuse 0\nRAW: inuse 0\nFRAG: inuse 0 memory 0\n");
+}
+
+static void show_sockstat6(void (*emit)(void *, const char *), void *arg)
+{
+	struct sock_counts c;
+	char line[160];
+
+	count_socks(&c);
+	snprintf(line, sizeof(line), "TCP6: inuse %d\nUDP6: inuse %d\n", c.tcp_inuse[1],
+		 c.udp_inuse[1]);
+	emit(arg, line);
+	emit(arg, "UDPLITE6: inuse 0\nRAW6: inuse 0\nFRAG6: inuse 0 memory 0\n");
+}
+
+/* Two lines as snmp_seq_show and netstat_seq_show print a group: its
+ * names, then a value for each (vals, or 0 past nvals). */
+static void show_mib(void (*emit)(void *, const char *), void *arg, const char *names,
+		     const long *vals, int nvals)
+{
+	size_t plen = strcspn(names, ":");
+	char num[32];
+	int n = 0;
+
+	emit(arg, names);
+	emit(arg, "\n");
+	snprintf(num, sizeof(num), "%.*s:", (int)plen, names);
+	emit(arg, num);
+	for (const char *p = names + plen + 1; *p; p++) {
+		if (*p != ' ')
+			continue;
+		snprintf(num, sizeof(num), " %ld", n < nvals ? vals[n] : 0L);
+		emit(arg, num);
+		n++;
+	}
+	emit(arg, "\n");
+}
+
+/* The counters of Linux 6.18, by name. skas counts what it can without
+ * packets: Ip's forwarding (2: off) and TTL, Tcp's constants, its opens,
+ * failed attempts and established connections. Every other counter
+ * (segments, datagrams, ICMP, the TcpExt/IpExt/MPTcpExt and IPv6 ones)
+ * is 0: skas sends no packets to count. */
+static const char snmp_ip[] =
+	"Ip: Forwarding DefaultTTL InReceives InHdrErrors InAddrErrors ForwDatagrams"
+	" InUnknownProtos InDiscards InDelivers OutRequests OutDiscards OutNoRoutes ReasmTimeout"
+	" ReasmReqds ReasmOKs ReasmFails FragOKs FragFails FragCreates OutTransmits";
+static const char snmp_icmp[] =
+	"Icmp: InMsgs InErrors InCsumErrors InDestUnreachs InTimeExcds InParmProbs InSrcQuenchs"
+	" InRedirects InEchos InEchoReps InTimestamps InTimestampReps InAddrMasks InAddrMaskReps"
+	" OutMsgs OutErrors OutRateLimitGlobal OutRateLimitHost OutDestUnreachs OutTimeExcds"
+	" OutParmProbs OutSrcQuenchs OutRedirects OutEchos OutEchoReps OutTimestamps"
+	" OutTimestampReps OutAddrMasks OutAddrMaskReps";
+static const char snmp_tcp[] =
+	"Tcp: RtoAlgorithm RtoMin RtoMax MaxConn ActiveOpens PassiveOpens AttemptFails EstabResets"
+	" CurrEstab InSegs OutSegs RetransSegs InErrs OutRsts InCsumErrors";
+static const char snmp_udp[] =
+	"Udp: InDatagrams NoPorts InErrors OutDatagrams RcvbufErrors SndbufErrors InCsumErrors"
+	" IgnoredMulti MemErrors";
+static const char snmp_udplite[] =
+	"UdpLite: InDatagrams NoPorts InErrors OutDatagrams RcvbufErrors SndbufErrors InCsumErrors"
+	" IgnoredMulti MemErrors";
+
+static void show_snmp(void (*emit)(void *, const char *), void *arg)
+{
+	long ip[] = { 2, 64 }, tcp[] = { 1, 200, 120000, -1, 0, 0, 0, 0, 0 };
+	struct sock_counts c;
+
+	count_socks(&c);
+	tcp[4] = (long)tcp_mib.active_opens;
+	tcp[5] = (long)tcp_mib.passive_opens;
+	tcp[6] = (long)tcp_mib.attempt_fails;
+	tcp[8] = c.tcp_estab;
+	show_mib(emit, arg, snmp_ip, ip, 2);
+	show_mib(emit, arg, snmp_icmp, NULL, 0);
+	show_mib(emit, arg, snmp_tcp, tcp, (int)(sizeof(tcp) / sizeof(tcp[0])));
+	show_mib(emit, arg, snmp_udp, NULL, 0);
+	show_mib(emit, arg, snmp_udplite, NULL, 0);
+}
+
+static const char netstat_tcpext[] =
+	"TcpExt: SyncookiesSent SyncookiesRecv SyncookiesFailed EmbryonicRsts PruneCalled RcvPruned"
+	" OfoPruned OutOfWindowIcmps LockDroppedIcmps ArpFilter TW TWRecycled TWKilled PAWSActive"
+	" PAWSEstab BeyondWindow TSEcrRejected PAWSOldAck PAWSTimewait DelayedACKs DelayedACKLocked"
+	" DelayedACKLost ListenOverflows ListenDrops TCPHPHits TCPPureAcks TCPHPAcks"
+	" TCPRenoRecovery TCPSackRecovery TCPSACKReneging TCPSACKReorder TCPRenoReorder"
+	" TCPTSReorder TCPFullUndo TCPPartialUndo TCPDSACKUndo TCPLossUndo TCPLostRetransmit"
+	" TCPRenoFailures TCPSackFailures TCPLossFailures TCPFastRetrans TCPSlowStartRetrans"
+	" TCPTimeouts TCPLossProbes TCPLossProbeRecovery TCPRenoRecoveryFail TCPSackRecoveryFail"
+	" TCPRcvCollapsed TCPBacklogCoalesce TCPDSACKOldSent TCPDSACKOfoSent TCPDSACKRecv"
+	" TCPDSACKOfoRecv TCPAbortOnData TCPAbortOnClose TCPAbortOnMemory TCPAbortOnTimeout"
+	" TCPAbortOnLinger TCPAbortFailed TCPMemoryPressures TCPMemoryPressuresChrono"
+	" TCPSACKDiscard TCPDSACKIgnoredOld TCPDSACKIgnoredNoUndo TCPSpuriousRTOs TCPMD5NotFound"
+	" TCPMD5Unexpected TCPMD5Failure TCPSackShifted TCPSackMerged TCPSackShiftFallback"
+	" TCPBacklogDrop PFMemallocDrop TCPMinTTLDrop TCPDeferAcceptDrop IPReversePathFilter"
+	" TCPTimeWaitOverflow TCPReqQFullDoCookies TCPReqQFullDrop TCPRetransFail TCPRcvCoalesce"
+	" TCPOFOQueue TCPOFODrop TCPOFOMerge TCPChallengeACK TCPSYNChallenge TCPFastOpenActive"
+	" TCPFastOpenActiveFail TCPFastOpenPassive TCPFastOpenPassiveFail TCPFastOpenListenOverflow"
+	" TCPFastOpenCookieReqd TCPFastOpenBlackhole TCPSpuriousRtxHostQueues BusyPollRxPackets"
+	" TCPAutoCorking TCPFromZeroWindowAdv TCPToZeroWindowAdv TCPWantZeroWindowAdv TCPSynRetrans"
+	" TCPOrigDataSent TCPHystartTrainDetect TCPHystartTrainCwnd TCPHystartDelayDetect"
+	" TCPHystartDelayCwnd TCPACKSkippedSynRecv TCPACKSkippedPAWS TCPACKSkippedSeq"
+	" TCPACKSkippedFinWait2 TCPACKSkippedTimeWait TCPACKSkippedChallenge TCPWinProbe"
+	" TCPKeepAlive TCPMTUPFail TCPMTUPSuccess TCPDelivered TCPDeliveredCE TCPAckCompressed"
+	" TCPZeroWindowDrop TCPRcvQDrop TCPWqueueTooBig TCPFastOpenPassiveAltKey TcpTimeoutRehash"
+	" TcpDuplicateDataRehash TCPDSACKRecvSegs TCPDSACKIgnoredDubious TCPMigrateReqSuccess"
+	" TCPMigrateReqFailure TCPPLBRehash TCPAORequired TCPAOBad TCPAOKeyNotFound TCPAOGood"
+	" TCPAODroppedIcmps";
+static const char netstat_ipext[] =
+	"IpExt: InNoRoutes InTruncatedPkts InMcastPkts OutMcastPkts InBcastPkts OutBcastPkts"
+	" InOctets OutOctets InMcastOctets OutMcastOctets InBcastOctets OutBcastOctets InCsumErrors"
+	" InNoECTPkts InECT1Pkts InECT0Pkts InCEPkts ReasmOverlaps";
+static const char netstat_mptcpext[] =
+	"MPTcpExt: MPCapableSYNRX MPCapableSYNTX MPCapableSYNACKRX MPCapableACKRX"
+	" MPCapableFallbackACK MPCapableFallbackSYNACK MPCapableSYNTXDrop MPCapableSYNTXDisabled"
+	" MPCapableEndpAttempt MPFallbackTokenInit MPTCPRetrans MPJoinNoTokenFound MPJoinSynRx"
+	" MPJoinSynBackupRx MPJoinSynAckRx MPJoinSynAckBackupRx MPJoinSynAckHMacFailure MPJoinAckRx"
+	" MPJoinAckHMacFailure MPJoinRejected MPJoinSynTx MPJoinSynTxCreatSkErr MPJoinSynTxBindErr"
+	" MPJoinSynTxConnectErr DSSNotMatching DSSCorruptionFallback DSSCorruptionReset"
+	" InfiniteMapTx InfiniteMapRx DSSNoMatchTCP DataCsumErr OFOQueueTail OFOQueue OFOMerge"
+	" NoDSSInWindow DuplicateData AddAddr AddAddrTx AddAddrTxDrop EchoAdd EchoAddTx"
+	" EchoAddTxDrop PortAdd AddAddrDrop MPJoinPortSynRx MPJoinPortSynAckRx MPJoinPortAckRx"
+	" MismatchPortSynRx MismatchPortAckRx RmAddr RmAddrDrop RmAddrTx RmAddrTxDrop RmSubflow"
+	" MPPrioTx MPPrioRx MPFailTx MPFailRx MPFastcloseTx MPFastcloseRx MPRstTx MPRstRx"
+	" SubflowStale SubflowRecover SndWndShared RcvWndShared RcvWndConflictUpdate RcvWndConflict"
+	" MPCurrEstab Blackhole MPCapableDataFallback MD5SigFallback DssFallback"
+	" SimultConnectFallback FallbackFailed WinProbe";
+
+static void show_netstat(void (*emit)(void *, const char *), void *arg)
+{
+	show_mib(emit, arg, netstat_tcpext, NULL, 0);
+	show_mib(emit, arg, netstat_ipext, NULL, 0);
+	show_mib(emit, arg, netstat_mptcpext, NULL, 0);
+}
+
+static const char snmp6_names[] =
+	"Ip6InReceives Ip6InHdrErrors Ip6InTooBigErrors Ip6InNoRoutes Ip6InAddrErrors"
+	" Ip6InUnknownProtos Ip6InTruncatedPkts Ip6InDiscards Ip6InDelivers Ip6OutForwDatagrams"
+	" Ip6OutRequests Ip6OutDiscards Ip6OutNoRoutes Ip6ReasmTimeout Ip6ReasmReqds Ip6ReasmOKs"
+	" Ip6ReasmFails Ip6FragOKs Ip6FragFails Ip6FragCreates Ip6InMcastPkts Ip6OutMcastPkts"
+	" Ip6InOctets Ip6OutOctets Ip6InMcastOctets Ip6OutMcastOctets Ip6InBcastOctets"
+	" Ip6OutBcastOctets Ip6InNoECTPkts Ip6InECT1Pkts Ip6InECT0Pkts Ip6InCEPkts Ip6OutTransmits"
+	" Icmp6InMsgs Icmp6InErrors Icmp6OutMsgs Icmp6OutErrors Icmp6InCsumErrors"
+	" Icmp6OutRateLimitHost Icmp6InDestUnreachs Icmp6InPktTooBigs Icmp6InTimeExcds"
+	" Icmp6InParmProblems Icmp6InEchos Icmp6InEchoReplies Icmp6InGroupMembQueries"
+	" Icmp6InGroupMembResponses Icmp6InGroupMembReductions Icmp6InRouterSolicits"
+	" Icmp6InRouterAdvertisements Icmp6InNeighborSolicits Icmp6InNeighborAdvertisements"
+	" Icmp6InRedirects Icmp6InMLDv2Reports Icmp6OutDestUnreachs Icmp6OutPktTooBigs"
+	" Icmp6OutTimeExcds Icmp6OutParmProblems Icmp6OutEchos Icmp6OutEchoReplies"
+	" Icmp6OutGroupMembQueries Icmp6OutGroupMembResponses Icmp6OutGroupMembReductions"
+	" Icmp6OutRouterSolicits Icmp6OutRouterAdvertisements Icmp6OutNeighborSolicits"
+	" Icmp6OutNeighborAdvertisements Icmp6OutRedirects Icmp6OutMLDv2Reports Udp6InDatagrams"
+	" Udp6NoPorts Udp6InErrors Udp6OutDatagrams Udp6RcvbufErrors Udp6SndbufErrors"
+	" Udp6InCsumErrors Udp6IgnoredMulti Udp6MemErrors UdpLite6InDatagrams UdpLite6NoPorts"
+	" UdpLite6InErrors UdpLite6OutDatagrams UdpLite6RcvbufErrors UdpLite6SndbufErrors"
+	" UdpLite6InCsumErrors UdpLite6MemErrors";
+
+/* snmp6_seq_show: a name and its value a line, all 0 (see above). */
+static void show_snmp6(void (*emit)(void *, const char *), void *arg)
+{
+	const char *p = snmp6_names;
+	char line[64];
+
+	while (*p) {
+		size_t n = strcspn(p, " ");
+
+		snprintf(line, sizeof(line), "%-32.*s\t%lu\n", (int)n, p, 0UL);
+		emit(arg, line);
+		p += n;
+		p += *p == ' ';
+	}
+}
+
 void net_proc_show(enum net_proc_file which, void (*emit)(void *arg, const char *line), void *arg)
 {
 	switch (which) {
@@ -272,6 +488,21 @@ void net_proc_show(enum net_proc_file which, void (*emit)(void *arg, const char 
 		show_igmp(which == NET_PROC_IGMP6, emit, arg);
 		break;
 	case NET_PROC_DEV_MCAST: /* no link-layer group on a loopback */
+		break;
+	case NET_PROC_SOCKSTAT:
+		show_sockstat(emit, arg);
+		break;
+	case NET_PROC_SOCKSTAT6:
+		show_sockstat6(emit, arg);
+		break;
+	case NET_PROC_SNMP:
+		show_snmp(emit, arg);
+		break;
+	case NET_PROC_SNMP6:
+		show_snmp6(emit, arg);
+		break;
+	case NET_PROC_NETSTAT:
+		show_netstat(emit, arg);
 		break;
 	}
 }

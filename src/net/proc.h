@@ -14,6 +14,11 @@ enum net_proc_file {
 	NET_PROC_IGMP,
 	NET_PROC_IGMP6,
 	NET_PROC_DEV_MCAST,
+	NET_PROC_SOCKSTAT,
+	NET_PROC_SOCKSTAT6,
+	NET_PROC_SNMP,
+	NET_PROC_SNMP6,
+	NET_PROC_NETSTAT,
 };
 
 void net_proc_show(enum net_proc_file which, void (*emit)(void *arg, const char *line), void *arg);

@@ -54,6 +54,8 @@ enum {
 
 static const struct file_ops socket_file_ops;
 static uint64_t next_ino = 1;
+static uint64_t next_cookie = 1;
+int sock_nr_alloc;
 static uint64_t sockfs_dev;
 
 void sock_init(struct socket *s, int family, int type, const struct proto_ops *ops)
@@ -69,6 +71,7 @@ void sock_init(struct socket *s, int family, int type, const struct proto_ops *o
 	s->sndtimeo = SOCK_TIMEO_FOREVER;
 	s->rcvlowat = 1;
 	s->ino = next_ino++;
+	sock_nr_alloc++;
 	if (current) {
 		s->uid = current->proc->cred.fsuid;
 		s->gid = current->proc->cred.fsgid;
@@ -121,7 +124,15 @@ void sock_put(struct socket *s)
 {
 	if (--s->refcount > 0)
 		return;
+	sock_nr_alloc--;
 	s->ops->destroy(s);
+}
+
+uint64_t sock_cookie(struct socket *s)
+{
+	if (!s->cookie)
+		s->cookie = next_cookie++;
+	return s->cookie;
 }
 
 int sock_create(struct task *t, int family, int type, int protocol, struct socket **out)
@@ -508,6 +519,7 @@ int sock_getsockopt(struct socket *s, int level, int name, void *optval, int *le
 {
 	union {
 		int val;
+		uint64_t val64;
 		struct linux_linger ling;
 		struct linux_timeval tv;
 		struct linux_ucred uc;
@@ -582,6 +594,12 @@ int sock_getsockopt(struct socket *s, int level, int name, void *optval, int *le
 		break;
 	case LINUX_SO_ACCEPTCONN:
 		v.val = s->state == SS_LISTEN;
+		break;
+	case LINUX_SO_COOKIE:
+		lv = sizeof(v.val64);
+		if (*len < lv)
+			return -EINVAL;
+		v.val64 = sock_cookie(s);
 		break;
 	default:
 		return -ENOPROTOOPT;

@@ -74,6 +74,7 @@ struct socket {
 	int priority;
 	struct linux_linger linger;
 	uint64_t ino;
+	uint64_t cookie; /* SO_COOKIE, sock_diag's: made at first use (0: not yet) */
 	uint32_t uid, gid;
 	struct waitq wq; /* readers, writers, accept, poll: woken on every change */
 };
@@ -86,6 +87,11 @@ int sock_no_listen(struct task *t, struct socket *s, int backlog);
 int sock_no_accept(struct socket *s, bool nonblock, struct socket **out);
 void sock_get(struct socket *s);
 void sock_put(struct socket *s);
+/* The socket's cookie (SO_COOKIE, sock_diag): a number no other socket of
+ * the instance has, made at first use as Linux's sock_gen_cookie. */
+uint64_t sock_cookie(struct socket *s);
+/* Sockets allocated and not yet freed (/proc/net/sockstat's "used"). */
+extern int sock_nr_alloc;
 
 /* socket(2) without the fd: family, type (without flags) and protocol. */
 int sock_create(struct task *t, int family, int type, int protocol, struct socket **out);

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "net/inet.h"
+#include "abi/linux/sock_diag.h"
 #include "kernel/task.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/poll.h"
@@ -41,6 +42,23 @@ static struct inet_sock *find_listener(const uint8_t dst[16], uint16_t port)
 			best = o;
 	}
 	return best;
+}
+
+struct tcp_mib tcp_mib;
+
+int tcp_sk_state(const struct inet_sock *in)
+{
+	if (in->u.sk.state == SS_LISTEN)
+		return LINUX_TCP_LISTEN;
+	if (in->u.sk.state == SS_CONNECTING)
+		return LINUX_TCP_SYN_SENT;
+	if (!in->connected || tcp_closed(in))
+		return LINUX_TCP_CLOSE;
+	if (in->fin_sent)
+		return LINUX_TCP_FIN_WAIT2; /* the FIN is acknowledged at once */
+	if (in->fin_rcvd)
+		return LINUX_TCP_CLOSE_WAIT;
+	return LINUX_TCP_ESTABLISHED;
 }
 
 /* A connection refused to a nonblocking connect: reported by poll
@@ -73,6 +91,7 @@ static int establish(struct inet_sock *in, struct inet_sock *l)
 	child->dport = in->sport;
 	child->connected = true;
 	in->connected = true;
+	tcp_mib.passive_opens++; /* tcp_create_openreq_child */
 	in->u.sk.shutdown = 0;
 	in->u.sk.err = 0;
 	unix_queue_embryo(&in->u, &l->u, &child->u, skb);
@@ -114,9 +133,11 @@ static void admit_waiting(struct inet_sock *l)
 
 void tcp_refuse_waiting(struct inet_sock *l)
 {
-	while (!list_empty(&l->syn_queue))
+	while (!list_empty(&l->syn_queue)) {
+		tcp_mib.attempt_fails++;
 		finish_waiting(list_first_entry(&l->syn_queue, struct inet_sock, syn_link),
 			       ECONNREFUSED);
+	}
 }
 
 void tcp_abort_waiting(struct inet_sock *in)
@@ -197,8 +218,10 @@ static int tcp_connect(struct task *t, struct socket *s, const struct linux_sock
 		ret = -EADDRNOTAVAIL; /* __inet_hash_connect: the range is used up */
 	if (ret < 0)
 		return ret;
+	tcp_mib.active_opens++; /* tcp_connect: the SYN goes out */
 	l = find_listener(dst, port);
 	if (!l) {
+		tcp_mib.attempt_fails++; /* the RST ends SYN_SENT: tcp_done */
 		if (!in->port_locked)
 			inet_unhash(in); /* an ephemeral port goes with the attempt */
 		if (!nonblock)
@@ -340,6 +363,44 @@ static long tcp_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 		return (s->shutdown & RCV_SHUTDOWN) ? 0 : -ENOTCONN;
 	}
 	return unix_stream_recvmsg(t, s, m, flags);
+}
+
+void tcp_abort(struct inet_sock *in, int err)
+{
+	struct socket *s = &in->u.sk;
+	struct unix_sock *pair = in->u.peer;
+
+	if (in->u.dead)
+		return;
+	if (s->state == SS_CONNECTING) {
+		finish_waiting(in, err); /* no reset for a SYN_SENT */
+		return;
+	}
+	if (s->state == SS_LISTEN) {
+		/* inet_csk_listen_stop: the connections not accepted are
+		 * reset, those waiting refused; the port goes unless bind()
+		 * named it (tcp_set_state's inet_put_port) */
+		unix_purge_queue(&in->u);
+		tcp_refuse_waiting(in);
+		s->state = SS_CLOSE;
+		if (!in->port_named)
+			inet_unhash(in);
+	} else if (in->connected && !tcp_closed(in)) {
+		/* tcp_send_active_reset: the peer reads what is left, then
+		 * ECONNRESET, as when it is closed with data unread */
+		if (pair && !pair->dead) {
+			pair->sk.err = ECONNRESET;
+			pair->sk.shutdown = SHUTDOWN_MASK; /* tcp_done: then EOF */
+			pair->reset = true;
+			waitq_wake_all(&pair->sk.wq);
+			waitq_wake_all(&pair->peer_wait);
+		}
+		in->u.reset = true;
+	}
+	s->err = err;
+	s->shutdown = SHUTDOWN_MASK;
+	waitq_wake_all(&s->wq);
+	waitq_wake_all(&in->u.peer_wait);
 }
 
 static void tcp_release(struct socket *s)

@@ -68,6 +68,26 @@ static void reset_saddr(struct inet_sock *in)
 	}
 }
 
+/* __udp_disconnect: what connect() chose is given back. */
+static void udp_disconnect(struct inet_sock *in)
+{
+	in->connected = false;
+	in->u.sk.state = SS_CLOSE;
+	if (!in->addr_locked)
+		reset_saddr(in);
+	if (!in->port_locked)
+		inet_unhash(in);
+}
+
+void udp_abort(struct inet_sock *in, int err)
+{
+	if (in->u.dead)
+		return;
+	in->u.sk.err = err;
+	udp_disconnect(in);
+	waitq_wake_all(&in->u.sk.wq); /* sk_error_report */
+}
+
 static int udp_connect(struct task *t, struct socket *s, const struct linux_sockaddr_storage *a,
 		       int len, bool nonblock)
 {
@@ -81,19 +101,23 @@ static int udp_connect(struct task *t, struct socket *s, const struct linux_sock
 	if (len < (int)sizeof(a->ss_family))
 		return -EINVAL;
 	if (a->ss_family == LINUX_AF_UNSPEC) {
-		/* __udp_disconnect: what connect() chose is given back */
-		in->connected = false;
-		s->state = SS_CLOSE;
-		if (!in->addr_locked)
-			reset_saddr(in);
-		if (!in->port_locked)
-			inet_unhash(in);
+		udp_disconnect(in);
 		return 0;
 	}
 	/* inet_dgram_connect: the port comes before the address's checks */
 	if (inet_autobind(in) < 0)
 		return -EAGAIN;
-	ret = inet_dest(in, a, len, dst, &port);
+	if (s->family == LINUX_AF_INET6 && a->ss_family == LINUX_AF_INET) {
+		/* __ip6_datagram_connect: an IPv4 address goes to the IPv4
+		 * code (glibc's getaddrinfo sorts destinations this way) */
+		if (in->v6only)
+			return -EAFNOSUPPORT;
+		ret = inet_parse_v4(a, len, false, dst, &port);
+		if (ret == 0)
+			ret = inet_route(in, dst);
+	} else {
+		ret = inet_dest(in, a, len, dst, &port);
+	}
 	if (ret == 0)
 		ret = inet_source(in, dst, src);
 	if (ret < 0)

@@ -404,6 +404,10 @@ static int unix_stream_connect(struct task *t, struct socket *s,
 	unix_fill_cred(&newu->peercred);
 	newu->addr = other->addr;
 	newu->addrlen = other->addrlen;
+	/* and the listener's file, as sock_diag shows it (Linux's newsk
+	 * holds the path too; here it does not, so no lookup finds it) */
+	newu->bound_dev = other->bound_dev;
+	newu->bound_ino = other->bound_ino;
 	u->peercred = other->peercred;
 	unix_queue_embryo(u, other, newu, skb);
 	unix_put(other);

@@ -37,7 +37,8 @@ struct unix_sock {
 	struct linux_sockaddr_storage addr;
 	int addrlen;
 	struct path path;	       /* bound in the filesystem (owns a reference), or none */
-	uint64_t bound_dev, bound_ino; /* the socket node it is found by */
+	uint64_t bound_dev, bound_ino; /* the socket node it is found by (with path),
+					* or its listener's (accepted) */
 	struct list_head bound_link;   /* in the name table while it can be found */
 	struct linux_ucred peercred;   /* SO_PEERCRED */
 	bool dead;		       /* released: no more traffic */

@@ -182,6 +182,40 @@ static void test_udp(void)
 	close(c6);
 }
 
+/* connect() of an AF_INET6 UDP socket takes an AF_INET sockaddr (the IPv4
+ * code's) after a disconnect too: glibc's getaddrinfo sorts its answers
+ * so, and a server that binds the first (python's http.server) binds
+ * 0.0.0.0, not ::, as natively. */
+static void test_udp_connect_v4(void)
+{
+	int s = socket(AF_INET6, SOCK_DGRAM, 0), one = 1;
+	struct sockaddr_in6 any6 = sin6("::", 8123), name;
+	struct sockaddr_in any4 = sin4("0.0.0.0", 8123), sh = sin4("127.0.0.1", 8123);
+	struct sockaddr un = { .sa_family = AF_UNSPEC };
+	socklen_t len = sizeof(name);
+	char ip[64];
+
+	check(connect(s, (struct sockaddr *)&any6, sizeof(any6)) == 0, "UDP6 connect to ::");
+	getsockname(s, (struct sockaddr *)&name, &len);
+	inet_ntop(AF_INET6, &name.sin6_addr, ip, sizeof(ip));
+	printf("# source %s\n", ip);
+	check(connect(s, &un, sizeof(un)) == 0, "disconnect");
+	check(connect(s, (struct sockaddr *)&any4, sizeof(any4)) == 0,
+	      "UDP6 connect to an AF_INET 0.0.0.0");
+	len = sizeof(name);
+	getsockname(s, (struct sockaddr *)&name, &len);
+	inet_ntop(AF_INET6, &name.sin6_addr, ip, sizeof(ip));
+	printf("# source %s, length %u\n", ip, len);
+	check_err(connect(s, (struct sockaddr *)&sh, sizeof(sh) - 1), EINVAL,
+		  "an AF_INET address too short");
+	close(s);
+	s = socket(AF_INET6, SOCK_DGRAM, 0);
+	setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	check_err(connect(s, (struct sockaddr *)&sh, sizeof(sh)), EAFNOSUPPORT,
+		  "V6ONLY: an AF_INET address");
+	close(s);
+}
+
 static void test_hostile(void)
 {
 	int r4 = socket(AF_INET, SOCK_DGRAM, 0), s = socket(AF_INET6, SOCK_DGRAM, 0), v, one = 1;
@@ -254,6 +288,7 @@ int main(void)
 	signal(SIGPIPE, SIG_IGN);
 	test_tcp();
 	test_udp();
+	test_udp_connect_v4();
 	test_hostile();
 	return 0;
 }

@@ -36,6 +36,7 @@ enum {
 #include "abi/linux/netlink.h"
 #include "abi/linux/signal.h"
 #include "abi/linux/socket.h"
+#include "abi/linux/sock_diag.h"
 #include "abi/linux/stat.h"
 #include "abi/linux/types.h"
 
@@ -74,6 +75,9 @@ enum {
 #include <asm/socket.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
+#include <linux/inet_diag.h>
+#include <linux/unix_diag.h>
 #include <linux/sockios.h>
 #include <linux/sysinfo.h>
 #include <linux/time.h>
@@ -1237,6 +1241,60 @@ static void check_socket(void)
 	FIELD(struct linux_sockaddr_in6, sin6_scope_id, struct sockaddr_in6, sin6_scope_id);
 }
 
+static void check_sock_diag(void)
+{
+	C(NETLINK_SOCK_DIAG);
+	C(TCPDIAG_GETSOCK);
+	C(DCCPDIAG_GETSOCK);
+	C(SOCK_DIAG_BY_FAMILY);
+	C(SOCK_DESTROY);
+	C(INET_DIAG_GETSOCK_MAX);
+	C(INET_DIAG_NOCOOKIE);
+	SIZE(struct linux_inet_diag_sockid, struct inet_diag_sockid);
+	FIELD(struct linux_inet_diag_sockid, idiag_cookie, struct inet_diag_sockid, idiag_cookie);
+	SIZE(struct linux_inet_diag_req, struct inet_diag_req);
+	FIELD(struct linux_inet_diag_req, idiag_states, struct inet_diag_req, idiag_states);
+	SIZE(struct linux_inet_diag_req_v2, struct inet_diag_req_v2);
+	FIELD(struct linux_inet_diag_req_v2, id, struct inet_diag_req_v2, id);
+	SIZE(struct linux_inet_diag_msg, struct inet_diag_msg);
+	FIELD(struct linux_inet_diag_msg, idiag_inode, struct inet_diag_msg, idiag_inode);
+	SIZE(struct linux_inet_diag_bc_op, struct inet_diag_bc_op);
+	SIZE(struct linux_inet_diag_hostcond, struct inet_diag_hostcond);
+	FIELD(struct linux_inet_diag_hostcond, port, struct inet_diag_hostcond, port);
+	SIZE(struct linux_inet_diag_markcond, struct inet_diag_markcond);
+	SIZE(struct linux_inet_diag_meminfo, struct inet_diag_meminfo);
+	SIZE(struct linux_unix_diag_req, struct unix_diag_req);
+	FIELD(struct linux_unix_diag_req, udiag_cookie, struct unix_diag_req, udiag_cookie);
+	SIZE(struct linux_unix_diag_msg, struct unix_diag_msg);
+	SIZE(struct linux_unix_diag_vfs, struct unix_diag_vfs);
+	SIZE(struct linux_unix_diag_rqlen, struct unix_diag_rqlen);
+	C(INET_DIAG_REQ_BYTECODE);
+	C(INET_DIAG_REQ_SK_BPF_STORAGES);
+	C(INET_DIAG_REQ_PROTOCOL);
+	C(INET_DIAG_BC_NOP);
+	C(INET_DIAG_BC_D_COND);
+	C(INET_DIAG_BC_MARK_COND);
+	C(INET_DIAG_BC_S_EQ);
+	C(INET_DIAG_BC_D_EQ);
+	C(INET_DIAG_BC_CGROUP_COND);
+	C(INET_DIAG_MEMINFO);
+	C(INET_DIAG_INFO);
+	C(INET_DIAG_CONG);
+	C(INET_DIAG_SHUTDOWN);
+	C(INET_DIAG_SKV6ONLY);
+	C(INET_DIAG_MARK);
+	C(INET_DIAG_CLASS_ID);
+	C(INET_DIAG_CGROUP_ID);
+	C(INET_DIAG_SOCKOPT);
+	C(SK_MEMINFO_VARS);
+	C(UDIAG_SHOW_NAME);
+	C(UDIAG_SHOW_UID);
+	C(UNIX_DIAG_NAME);
+	C(UNIX_DIAG_ICONS);
+	C(UNIX_DIAG_SHUTDOWN);
+	C(UNIX_DIAG_UID);
+}
+
 /* <linux/if.h> and <linux/if_arp.h> (struct ifreq, IFF_*, ARPHRD_*) take glibc's <sys/socket.h>, which
  * clashes here: guest tests cover those. */
 static void check_netlink(void)
@@ -1462,6 +1520,7 @@ int main(void)
 	check_misc();
 	check_socket();
 	check_netlink();
+	check_sock_diag();
 	check_ipc();
 
 	printf("1..%d\n", n_pass + n_fail);

@@ -1094,6 +1094,11 @@ enum {
 	I_NET_IGMP,
 	I_NET_IGMP6,
 	I_NET_DEV_MCAST,
+	I_NET_SOCKSTAT,
+	I_NET_SOCKSTAT6,
+	I_NET_SNMP,
+	I_NET_SNMP6,
+	I_NET_NETSTAT,
 };
 
 static void sb_emit(void *arg, const char *line)
@@ -1115,6 +1120,11 @@ static int gen_net(const struct pnode *n, struct sbuf *b)
 		[I_NET_IGMP - I_NET_DEV] = NET_PROC_IGMP,
 		[I_NET_IGMP6 - I_NET_DEV] = NET_PROC_IGMP6,
 		[I_NET_DEV_MCAST - I_NET_DEV] = NET_PROC_DEV_MCAST,
+		[I_NET_SOCKSTAT - I_NET_DEV] = NET_PROC_SOCKSTAT,
+		[I_NET_SOCKSTAT6 - I_NET_DEV] = NET_PROC_SOCKSTAT6,
+		[I_NET_SNMP - I_NET_DEV] = NET_PROC_SNMP,
+		[I_NET_SNMP6 - I_NET_DEV] = NET_PROC_SNMP6,
+		[I_NET_NETSTAT - I_NET_DEV] = NET_PROC_NETSTAT,
 	};
 
 	if (!procfs_process(n))
@@ -1129,6 +1139,11 @@ static const struct pentry net_children[] = {
 	{ .name = "igmp", .id = I_NET_IGMP, .mode = FILE_R, .gen = gen_net },
 	{ .name = "igmp6", .id = I_NET_IGMP6, .mode = FILE_R, .gen = gen_net },
 	{ .name = "if_inet6", .id = I_NET_IF_INET6, .mode = FILE_R, .gen = gen_net },
+	{ .name = "netstat", .id = I_NET_NETSTAT, .mode = FILE_R, .gen = gen_net },
+	{ .name = "snmp", .id = I_NET_SNMP, .mode = FILE_R, .gen = gen_net },
+	{ .name = "snmp6", .id = I_NET_SNMP6, .mode = FILE_R, .gen = gen_net },
+	{ .name = "sockstat", .id = I_NET_SOCKSTAT, .mode = FILE_R, .gen = gen_net },
+	{ .name = "sockstat6", .id = I_NET_SOCKSTAT6, .mode = FILE_R, .gen = gen_net },
 	{ .name = "tcp", .id = I_NET_TCP, .mode = FILE_R, .gen = gen_net },
 	{ .name = "tcp6", .id = I_NET_TCP6, .mode = FILE_R, .gen = gen_net },
 	{ .name = "udp", .id = I_NET_UDP, .mode = FILE_R, .gen = gen_net },
