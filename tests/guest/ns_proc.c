@@ -3,7 +3,7 @@
  * number the link names; fstatfs: nsfs), the NS_GET_* ioctls for the
  * initial namespaces, a child and a thread sharing their parent's, the
  * link's permission (ptrace's read check: EACCES for another user's
- * process) and a zombie's (gone). Numbers are compared, never printed:
+ * process) and a zombie's (gone); the file is immutable and has no read. Numbers are compared, never printed:
  * natively they are the host's. */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -172,6 +172,14 @@ static void files(void)
 	check_err(ioctl(fd, NS_GET_PARENT), EINVAL, "EINVAL", "NS_GET_PARENT of uts");
 	check_err(ioctl(fd, NS_GET_OWNER_UID, &i), EINVAL, "EINVAL", "NS_GET_OWNER_UID of uts");
 	check_err(ioctl(fd, 0x5401 /* TCGETS */), ENOTTY, "ENOTTY", "another ioctl");
+	check_err(pread(fd, &c, 1, 0), EINVAL, "EINVAL", "pread");
+	check_err(lseek(fd, 0, SEEK_SET), ESPIPE, "ESPIPE", "lseek");
+	check_err(fchdir(fd), ENOTDIR, "ENOTDIR", "fchdir");
+	/* Linux's namespace inodes are immutable */
+	check_err(open("/proc/self/ns/uts", O_RDWR), EPERM, "EPERM", "open O_RDWR as root");
+	check_err(open("/proc/self/ns/uts", O_WRONLY), EPERM, "EPERM", "open O_WRONLY as root");
+	check_err(open("/proc/self/ns/uts", O_RDONLY | O_TRUNC), EPERM, "EPERM", "open O_TRUNC");
+	check_err(fchmod(fd, 0644), EPERM, "EPERM", "fchmod");
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	k1 = readlink(path, a, sizeof(a));
 	k2 = readlink("/proc/self/ns/uts", b, sizeof(b));

@@ -78,10 +78,20 @@ static void nsfs_release(struct inode *ino)
 	free(ni);
 }
 
+/* Linux's nsfs inodes are S_IMMUTABLE: no change of them (chmod, chown,
+ * O_TRUNC), and no open for writing. */
+static int nsfs_setattr(struct inode *ino, const struct iattr *ia)
+{
+	(void)ino;
+	(void)ia;
+	return -EPERM;
+}
+
 static int nsfs_open(struct inode *ino, struct file *f);
 
 static const struct inode_ops nsfs_iops = {
 	.getattr = nsfs_getattr,
+	.setattr = nsfs_setattr,
 	.statfs = nsfs_statfs,
 	.open = nsfs_open,
 	.release = nsfs_release,
@@ -195,14 +205,27 @@ static long nsfs_ioctl(struct file *f, struct task *t, unsigned cmd, uint64_t ar
 	return -ENOTTY;
 }
 
-/* No read or write: Linux's nsfs file has neither (EINVAL). */
+/* No read or write: Linux's nsfs file has neither, so read and pread are
+ * EINVAL (pread passes the ESPIPE check: Linux keeps FMODE_PREAD). */
+static long nsfs_pread(struct file *f, void *buf, size_t n, int64_t off)
+{
+	(void)f;
+	(void)buf;
+	(void)n;
+	(void)off;
+	return -EINVAL;
+}
+
 static const struct file_ops nsfs_fops = {
+	.pread = nsfs_pread,
 	.ioctl = nsfs_ioctl,
 };
 
 static int nsfs_open(struct inode *ino, struct file *f)
 {
 	(void)ino;
+	if ((f->flags & LINUX_O_ACCMODE) != LINUX_O_RDONLY)
+		return -EPERM;
 	f->ops = &nsfs_fops;
 	return 0;
 }
