@@ -371,7 +371,9 @@ long sys_clone3(struct task *t, const struct sysargs *a)
 	}
 	if (ca.flags & ~(0xffffffffULL | LINUX_CLONE_CLEAR_SIGHAND | LINUX_CLONE_INTO_CGROUP))
 		return -EINVAL;
-	if (ca.flags & CSIGNAL)
+	/* CLONE_NEWTIME shares its bit with the exit signal of clone(2):
+	 * clone3 alone can ask for it */
+	if (ca.flags & (CSIGNAL & ~(uint64_t)LINUX_CLONE_NEWTIME))
 		return -EINVAL;
 	if (ca.exit_signal > LINUX_NSIG)
 		return -EINVAL;

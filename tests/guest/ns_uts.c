@@ -240,6 +240,14 @@ static void others_child(void)
 	check_err(setns(fd, 0), EPERM, "EPERM", "setns(uts) without CAP_SYS_ADMIN");
 	check_err(syscall(SYS_clone, CLONE_NEWUTS | SIGCHLD, 0, 0, 0, 0), EPERM, "EPERM",
 		  "clone(CLONE_NEWUTS) without it");
+	{
+		/* clone3's first version: flags, pidfd, child_tid, parent_tid,
+		 * exit_signal, stack, stack_size, tls */
+		unsigned long long args[8] = { CLONE_NEWTIME, 0, 0, 0, SIGCHLD, 0, 0, 0 };
+
+		check_err(syscall(435 /* clone3 */, args, sizeof(args)), EPERM, "EPERM",
+			  "clone3(CLONE_NEWTIME) without it");
+	}
 }
 
 int main(void)
