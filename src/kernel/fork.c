@@ -2,7 +2,7 @@
  * the address space by a host fork of its stub (the /proc/mm "copy"): the
  * host does copy-on-write. A new thread is one more host thread in the same
  * stub. vfork suspends the parent until the child execs or exits.
- * CLONE_NEWUTS and CLONE_NEWNS give the child new namespaces
+ * CLONE_NEWUTS, CLONE_NEWNS and CLONE_NEWIPC give the child new namespaces
  * (kernel/nsproxy.c). Refused with EINVAL (said in the note and here): the
  * other CLONE_NEW* types (skas has one of each: see nsproxy.c),
  * CLONE_INTO_CGROUP, clone3's set_tid. */
@@ -76,6 +76,7 @@ static struct process *copy_process_struct(struct task *t, int pid, const struct
 static int check_flags(struct task *t, const struct clone_req *r)
 {
 	uint64_t f = r->flags;
+	int ret;
 
 	/* One user namespace: as a Linux without CONFIG_USER_NS, whose
 	 * copy_creds fails before anything else of namespaces. */
@@ -106,7 +107,12 @@ static int check_flags(struct task *t, const struct clone_req *r)
 		return -EINVAL;
 	if (r->exit_signal < 0 || r->exit_signal > LINUX_NSIG)
 		return -EINVAL;
-	return ns_flags_check(&t->proc->cred, f);
+	ret = ns_flags_check(&t->proc->cred, f);
+	/* Linux's copy_namespaces: a SEM_UNDO list cannot be shared into
+	 * another IPC namespace, whose sets it could not name. */
+	if (ret == 0 && (f & LINUX_CLONE_NEWIPC) && (f & LINUX_CLONE_SYSVSEM))
+		ret = -EINVAL;
+	return ret;
 }
 
 struct nproc_count {
@@ -412,8 +418,9 @@ long sys_clone3(struct task *t, const struct sysargs *a)
  * sharing is its fd table (CLONE_FILES), its root and working directory
  * (CLONE_FS, also implied by CLONE_NEWNS), its SEM_UNDO adjustments
  * (CLONE_SYSVSEM, also implied by CLONE_NEWIPC: they are applied, as at
- * exit), and its UTS and mount namespaces (CLONE_NEWUTS, CLONE_NEWNS:
- * copies of the current ones). CLONE_THREAD, CLONE_SIGHAND and CLONE_VM
+ * exit), its UTS and mount namespaces (CLONE_NEWUTS, CLONE_NEWNS:
+ * copies of the current ones) and its IPC namespace (CLONE_NEWIPC: an
+ * empty one). CLONE_THREAD, CLONE_SIGHAND and CLONE_VM
  * succeed only when there is nothing to unshare, as in Linux. Partial: the
  * other namespace types exist once (kernel/nsproxy.c), so their flags are
  * EINVAL as from a Linux built without them (EPERM first without

@@ -1,11 +1,11 @@
 /* kernel/nsproxy.c: the sets of namespaces tasks hold, the namespaces'
  * references and inode numbers. The instance's cgroup, IPC, network, pid,
  * time and user namespaces exist once and never go: skas has one of each
- * (one IPC table, one loopback network, one pid space, the host's clocks,
- * one set of ids), so their CLONE_NEW* flags are EINVAL, as on a Linux
+ * (one loopback network, one pid space, the host's clocks, one set of
+ * ids), so their CLONE_NEW* flags are EINVAL, as on a Linux
  * built without them, rather than a new name for what would still be
  * shared. UTS (kernel/uts.c) and mount (vfs/namespace.c) namespaces can be
- * made. */
+ * made, and IPC ones (ipc/ipc.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,10 +13,10 @@
 #include "kernel/uts.h"
 #include "kernel/cred.h"
 #include "vfs/namespace.h"
+#include "ipc/ipc.h"
 #include "abi/linux/errno.h"
 
 static struct ns_common init_cgroup_ns = { .refcount = 1, .ino = NS_INO_CGROUP, .type = NS_CGROUP };
-static struct ns_common init_ipc_ns = { .refcount = 1, .ino = NS_INO_IPC, .type = NS_IPC };
 static struct ns_common init_net_ns = { .refcount = 1, .ino = NS_INO_NET, .type = NS_NET };
 static struct ns_common init_pid_ns = { .refcount = 1, .ino = NS_INO_PID, .type = NS_PID };
 static struct ns_common init_time_ns = { .refcount = 1, .ino = NS_INO_TIME, .type = NS_TIME };
@@ -26,7 +26,7 @@ static struct nsproxy init_nsproxy = {
 	.refcount = 1,
 	.ns = {
 		[NS_CGROUP] = &init_cgroup_ns,
-		[NS_IPC] = &init_ipc_ns,
+		[NS_IPC] = &init_ipc_ns.ns,
 		[NS_MNT] = &init_mnt_ns.ns,
 		[NS_NET] = &init_net_ns,
 		[NS_PID] = &init_pid_ns,
@@ -145,8 +145,6 @@ int ns_flags_check(const struct cred *c, uint64_t flags)
 		return 0;
 	if (!capable(c, CAP_SYS_ADMIN))
 		return -EPERM;
-	/* Linux's copy_namespaces: a task must leave its SEM_UNDO list
-	 * behind with the IPC namespace (not reached: no CLONE_NEWIPC). */
 	if (flags & NS_CLONE_ALL & ~(uint64_t)NS_CLONE_SUPPORTED)
 		return -EINVAL;
 	return 0;
@@ -169,7 +167,7 @@ struct nsproxy *nsproxy_with(struct nsproxy *old, struct ns_common *ns)
 
 int nsproxy_copy(struct nsproxy *old, uint64_t flags, struct fs_info *fs, struct nsproxy **out)
 {
-	struct ns_common *uts = NULL, *mnt = NULL;
+	struct ns_common *uts = NULL, *mnt = NULL, *ipc = NULL;
 	struct nsproxy *n;
 	int ret, i;
 
@@ -188,11 +186,22 @@ int nsproxy_copy(struct nsproxy *old, uint64_t flags, struct fs_info *fs, struct
 			return -ENOMEM;
 		}
 	}
+	if (flags & LINUX_CLONE_NEWIPC) {
+		ipc = ipc_ns_new();
+		if (!ipc) {
+			if (uts)
+				ns_put(uts);
+			free(n);
+			return -ENOMEM;
+		}
+	}
 	if (flags & LINUX_CLONE_NEWNS) {
 		ret = mnt_ns_copy(old->ns[NS_MNT], fs, &mnt);
 		if (ret < 0) {
 			if (uts)
 				ns_put(uts);
+			if (ipc)
+				ns_put(ipc);
 			free(n);
 			return ret;
 		}
@@ -209,6 +218,10 @@ int nsproxy_copy(struct nsproxy *old, uint64_t flags, struct fs_info *fs, struct
 	if (mnt) {
 		ns_put(n->ns[NS_MNT]);
 		n->ns[NS_MNT] = mnt;
+	}
+	if (ipc) {
+		ns_put(n->ns[NS_IPC]);
+		n->ns[NS_IPC] = ipc;
 	}
 	*out = n;
 	return 0;

@@ -1,8 +1,8 @@
 #!/bin/bash
-# Namespaces with the real tools inside skas: unshare(1) of UTS and mount
-# namespaces (its default --propagation private), nsenter(1) into another
-# process's namespaces, lsns(1) and readlink of /proc/self/ns, and the
-# types skas has one of (user, net, pid, ipc, cgroup, time) refused with
+# Namespaces with the real tools inside skas: unshare(1) of UTS, mount
+# (its default --propagation private) and IPC namespaces, nsenter(1) into
+# another process's namespaces, lsns(1) and readlink of /proc/self/ns, and
+# the types skas has one of (user, net, pid, cgroup, time) refused with
 # EINVAL, as a Linux built without them. One TAP line each.
 set -u
 . "$(dirname "$0")/common.bash"
@@ -46,9 +46,15 @@ check "nsenter -t PID -m -u: its hostname and mounts; ours unchanged; lsns count
 out=$(run /bin/sh -c 'lsns -n -o TYPE | sort | tr "\n" " "')
 check "lsns: the eight types" "cgroup ipc mnt net pid time user uts " "$out"
 
-out=$(run /bin/sh -c 'for f in user net pid ipc cgroup time; do unshare --$f true; echo $?; done')
-check "unshare --user, --net, --pid, --ipc, --cgroup, --time: EINVAL" \
-	"$(echo $(for i in 1 2 3 4 5 6; do echo 'unshare: unshare failed: Invalid argument 1'; done))" \
+if command -v ipcmk >/dev/null && command -v ipcs >/dev/null; then
+	out=$(run /bin/sh -c 'ipcmk -Q >/dev/null; unshare -i sh -c "ipcs -q | grep -c ^0x; ipcmk -M 4096 >/dev/null; ipcs -m | grep -c ^0x"; ipcs -q | grep -c ^0x; ipcs -m | grep -c ^0x')
+	check "unshare -i: an empty IPC namespace; ours keeps its queue, not the child's segment" \
+		"0 1 1 0" "$(echo $out)"
+fi
+
+out=$(run /bin/sh -c 'for f in user net pid cgroup time; do unshare --$f true; echo $?; done')
+check "unshare --user, --net, --pid, --cgroup, --time: EINVAL" \
+	"$(echo $(for i in 1 2 3 4 5; do echo 'unshare: unshare failed: Invalid argument 1'; done))" \
 	"$(echo $out)"
 
 summary
