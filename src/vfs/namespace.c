@@ -19,6 +19,7 @@
 #include "vfs/namespace.h"
 #include "vfs/mount.h"
 #include "vfs/namei.h"
+#include "vfs/dcache.h"
 #include "fs/tmpfs/tmpfs.h"
 #include "fs/sysfs/sysfs.h"
 #include "mm/commit.h"
@@ -620,6 +621,7 @@ static int umount_one(struct task *t, struct mount *m, int flags)
 
 int vfs_umount(struct task *t, const char *target, int flags)
 {
+	struct mount *m;
 	struct path p;
 	int ret;
 
@@ -630,6 +632,14 @@ int vfs_umount(struct task *t, const char *target, int flags)
 			    (flags & LINUX_UMOUNT_NOFOLLOW) ? 0 : LOOKUP_FOLLOW, &p);
 	if (ret < 0)
 		return ret;
+	/* Linux's LOOKUP_MOUNTPOINT: the last component crosses onto what
+	 * is mounted on it even where the walk does not (".", the cwd: the
+	 * old root after pivot_root(".", ".")) */
+	while ((m = mount_lookup(p.mnt, p.dentry->inode))) {
+		path_put(&p);
+		p.mnt = mnt_get(m);
+		p.dentry = dentry_get(m->root);
+	}
 	if (!capable(&t->proc->cred, CAP_SYS_ADMIN))
 		ret = -EPERM;
 	else if (!at_mount_root(&p) || !check_mnt(t, p.mnt))
@@ -643,5 +653,109 @@ int vfs_umount(struct task *t, const char *target, int flags)
 		return ret;
 	}
 	path_put(&p);
+	return ret;
+}
+
+/* Is (mnt, d) at or below root, crossing mounts upwards (Linux's
+ * is_path_reachable)? */
+static bool path_reachable(struct mount *mnt, struct dentry *d, const struct path *root)
+{
+	while (mnt != root->mnt && mnt->parent) {
+		d = mnt->mountpoint;
+		mnt = mnt->parent;
+	}
+	return mnt == root->mnt && dentry_under(d, root->dentry);
+}
+
+struct fs_refs {
+	struct path old, new;
+};
+
+/* Linux's chroot_fs_refs: every task whose root or cwd is the old root
+ * gets the new one. */
+static void fs_refs_cb(struct process *p, void *arg)
+{
+	struct fs_refs *r = arg;
+	struct task *th;
+
+	list_for_each_entry(th, &p->threads, thread_link)
+	{
+		struct path *ps[2];
+		int i;
+
+		if (!th->fs)
+			continue;
+		ps[0] = &th->fs->root;
+		ps[1] = &th->fs->cwd;
+		for (i = 0; i < 2; i++) {
+			if (ps[i]->mnt != r->old.mnt || ps[i]->dentry != r->old.dentry)
+				continue;
+			path_put(ps[i]);
+			*ps[i] = r->new;
+			path_get(ps[i]);
+		}
+	}
+}
+
+/* Linux's pivot_root, in its order of checks (the caller checked
+ * CAP_SYS_ADMIN). Differs from Linux: skas's
+ * / is its namespace's first mount, with no rootfs below it, so a root
+ * mount without a parent may be pivoted (Linux: EINVAL) and new_root
+ * then becomes the namespace's first mount. */
+int vfs_pivot_root(struct task *t, const char *new_root, const char *put_old)
+{
+	struct path nw, old, root;
+	struct mount *new_mnt, *root_mnt, *old_mnt, *root_parent;
+	struct dentry *root_mp, *new_mp;
+	struct fs_refs refs;
+	int ret;
+
+	ret = path_lookupat(t, LINUX_AT_FDCWD, new_root, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &nw);
+	if (ret < 0)
+		return ret;
+	ret = path_lookupat(t, LINUX_AT_FDCWD, put_old, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &old);
+	if (ret < 0) {
+		path_put(&nw);
+		return ret;
+	}
+	root = t->fs->root;
+	path_get(&root);
+	new_mnt = nw.mnt;
+	root_mnt = root.mnt;
+	old_mnt = old.mnt;
+	ret = -EINVAL;
+	if (!check_mnt(t, root_mnt) || !check_mnt(t, new_mnt))
+		goto out;
+	ret = -EBUSY;
+	if (new_mnt == root_mnt || old_mnt == root_mnt)
+		goto out;
+	ret = -EINVAL;
+	if (!at_mount_root(&root) || !at_mount_root(&nw) || !new_mnt->parent)
+		goto out;
+	if (!path_reachable(old_mnt, old.dentry, &nw) || !path_reachable(new_mnt, nw.dentry, &root))
+		goto out;
+	ret = 0;
+	/* new_root leaves its place and takes the old root's; the old root
+	 * goes on put_old, on top of what is mounted there */
+	root_parent = root_mnt->parent;
+	root_mp = root_mnt->mountpoint;
+	new_mp = new_mnt->mountpoint;
+	root_mnt->parent = old_mnt;
+	root_mnt->mountpoint = dentry_get(old.dentry);
+	new_mnt->parent = root_parent;
+	new_mnt->mountpoint = root_mp;
+	dentry_put(new_mp);
+	if (!root_parent)
+		task_mnt_ns(t)->root = new_mnt;
+	list_del(&root_mnt->link);
+	list_add_tail(&root_mnt->link, &mounts);
+	dcache_invalidate();
+	refs.old = root;
+	refs.new = (struct path){ new_mnt, new_mnt->root };
+	for_each_process(fs_refs_cb, &refs);
+out:
+	path_put(&root);
+	path_put(&old);
+	path_put(&nw);
 	return ret;
 }

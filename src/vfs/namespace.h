@@ -71,5 +71,7 @@ void mnt_ns_enter(struct mnt_ns *ns, struct fs_info *fs);
 int vfs_mount(struct task *t, const char *source, const char *target, const char *type,
 	      uint64_t flags, const char *data);
 int vfs_umount(struct task *t, const char *target, int flags);
+/* pivot_root(2): 0 or -errno. */
+int vfs_pivot_root(struct task *t, const char *new_root, const char *put_old);
 
 #endif
