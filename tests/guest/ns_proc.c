@@ -180,6 +180,9 @@ static void files(void)
 	check_err(open("/proc/self/ns/uts", O_WRONLY), EPERM, "EPERM", "open O_WRONLY as root");
 	check_err(open("/proc/self/ns/uts", O_RDONLY | O_TRUNC), EPERM, "EPERM", "open O_TRUNC");
 	check_err(fchmod(fd, 0644), EPERM, "EPERM", "fchmod");
+	check_err(stat("/proc/self/ns/uts/", &st), ENOTDIR, "ENOTDIR", "the link with a slash");
+	check_err(stat("/proc/self/exe/", &st), ENOTDIR, "ENOTDIR", "/proc/self/exe/ too");
+	check_err(openat(fd, "..", O_RDONLY), ENOTDIR, "ENOTDIR", "openat(nsfd, \"..\")");
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	k1 = readlink(path, a, sizeof(a));
 	k2 = readlink("/proc/self/ns/uts", b, sizeof(b));
