@@ -1,5 +1,5 @@
-/* ipc/ipc.c: id tables, key lookup and permission checks shared by the
- * three System V IPC kinds. */
+/* ipc/ipc.c: IPC namespaces, id tables, key lookup and permission checks
+ * shared by the three System V IPC kinds. */
 #include <stdlib.h>
 
 #include "ipc/ipc.h"
@@ -7,6 +7,58 @@
 #include "host/host.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
+
+#define IDS(max)                                            \
+	{                                                   \
+		.max_idx = -1, .last_idx = -1, .mni = (max) \
+	}
+
+struct ipc_ns init_ipc_ns = {
+	.ns = { .refcount = 1, .ino = NS_INO_IPC, .type = NS_IPC },
+	.shm_ids = IDS(LINUX_SHMMNI),
+	.sem_ids = IDS(LINUX_SEMMNI),
+	.msg_ids = IDS(LINUX_MSGMNI),
+};
+
+struct ipc_ns *ipc_ns_of(struct task *t)
+{
+	if (!t || !t->nsproxy)
+		return &init_ipc_ns;
+	return (struct ipc_ns *)t->nsproxy->ns[NS_IPC];
+}
+
+static void ipc_ns_free(struct ns_common *c)
+{
+	struct ipc_ns *ns = (struct ipc_ns *)c;
+
+	shm_exit_ns(ns);
+	sem_exit_ns(ns);
+	msg_exit_ns(ns);
+	mq_exit_ns(ns);
+	free(ns->shm_ids.entry);
+	free(ns->sem_ids.entry);
+	free(ns->msg_ids.entry);
+	ns_ino_free(c->ino);
+	free(ns);
+}
+
+struct ns_common *ipc_ns_new(void)
+{
+	struct ipc_ns *ns = calloc(1, sizeof(*ns));
+
+	if (!ns)
+		return NULL;
+	ns->ns = (struct ns_common){ .refcount = 1, .type = NS_IPC, .free = ipc_ns_free };
+	ns->ns.ino = ns_ino_alloc();
+	if (!ns->ns.ino) {
+		free(ns);
+		return NULL;
+	}
+	ns->shm_ids = (struct ipc_ids)IDS(LINUX_SHMMNI);
+	ns->sem_ids = (struct ipc_ids)IDS(LINUX_SEMMNI);
+	ns->msg_ids = (struct ipc_ids)IDS(LINUX_MSGMNI);
+	return &ns->ns;
+}
 
 /* Makes entry[idx] exist. */
 static int ids_grow(struct ipc_ids *ids, int idx)
@@ -56,6 +108,7 @@ int ipc_add(struct ipc_ids *ids, struct kern_ipc_perm *p, struct task *t, int32_
 	ret = ids_grow(ids, idx);
 	if (ret < 0)
 		return ret;
+	p->ns = ipc_ns_of(t);
 	p->key = key;
 	p->uid = p->cuid = c->euid;
 	p->gid = p->cgid = c->egid;

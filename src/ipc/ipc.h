@@ -1,7 +1,7 @@
 /* ipc/ipc.h: what System V shared memory, semaphores and message queues
- * share: the ipc_perm of every object, the id tables of the instance's one
- * IPC namespace (ids are seq * 32768 + index, as in Linux), the permission
- * rules by the caller's credentials, and the hooks fork/exit call. */
+ * share: the ipc_perm of every object, the IPC namespaces with their id
+ * tables (ids are seq * 32768 + index, as in Linux), the permission rules
+ * by the caller's credentials, and the hooks fork/exit call. */
 #ifndef IPC_IPC_H
 #define IPC_IPC_H
 
@@ -9,6 +9,8 @@
 #include <stdbool.h>
 
 #include "abi/linux/ipc.h"
+#include "kernel/nsproxy.h"
+#include "lib/list.h"
 
 struct task;
 struct cred;
@@ -19,7 +21,10 @@ struct cred;
 #define CAP_IPC_OWNER 15
 #define CAP_SYS_ADMIN 21
 
+struct ipc_ns;
+
 struct kern_ipc_perm {
+	struct ipc_ns *ns; /* the namespace whose table holds it */
 	int id;
 	int32_t key;
 	uint32_t uid, gid, cuid, cgid;
@@ -39,6 +44,32 @@ struct ipc_ids {
 	unsigned seq;
 	int mni; /* the most objects (SHMMNI, SEMMNI, MSGMNI) */
 };
+
+/* An IPC namespace (Linux's ipc_namespace): the three tables, their
+ * counts, and its POSIX message queues' count (the queues themselves are
+ * on mqueue.c's list, each with its namespace). The limits are Linux's
+ * defaults, the same in every namespace. A namespace goes with its last
+ * reference (tasks, its nsfs file, shm attachments) and takes every
+ * object still in it along (Linux's free_ipc_ns). */
+struct ipc_ns {
+	struct ns_common ns;
+	struct ipc_ids shm_ids, sem_ids, msg_ids;
+	uint64_t shm_tot; /* pages of every segment */
+	long used_sems;
+	uint64_t msg_hdrs, msg_bytes; /* every queued message */
+	int mq_queues;
+};
+
+extern struct ipc_ns init_ipc_ns;
+/* t's IPC namespace (t NULL: the initial one). */
+struct ipc_ns *ipc_ns_of(struct task *t);
+/* CLONE_NEWIPC: an empty namespace, or NULL. */
+struct ns_common *ipc_ns_new(void);
+/* At a namespace's end, each kind removes what it has there. */
+void shm_exit_ns(struct ipc_ns *ns);
+void sem_exit_ns(struct ipc_ns *ns);
+void msg_exit_ns(struct ipc_ns *ns);
+void mq_exit_ns(struct ipc_ns *ns);
 
 /* Linux's ipcget: key lookup, IPC_CREAT/IPC_EXCL, the checks of an
  * existing object (more_checks, then permissions by the low 9 bits of flg)
@@ -77,8 +108,8 @@ int ipc_perm_set(struct kern_ipc_perm *p, const struct linux_ipc64_perm *in);
 int64_t ipc_now(void); /* CLOCK_REALTIME seconds */
 int ipc_pid(struct task *t);
 
-/* /proc/sysvipc/{shm,sem,msg}: the header and one line per object, in
- * Linux's format, each handed to emit. */
+/* /proc/sysvipc/{shm,sem,msg}: the header and one line per object of the
+ * reader's namespace, in Linux's format, each handed to emit. */
 typedef void (*ipc_emit_fn)(void *arg, const char *line);
 void shm_proc_show(ipc_emit_fn emit, void *arg);
 void sem_proc_show(ipc_emit_fn emit, void *arg);

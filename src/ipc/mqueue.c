@@ -1,5 +1,5 @@
-/* ipc/mqueue.c: POSIX message queues. A queue is named in the instance's
- * one namespace and opened as an fd (always close-on-exec, as in Linux)
+/* ipc/mqueue.c: POSIX message queues. A queue is named in its IPC
+ * namespace and opened as an fd (always close-on-exec, as in Linux)
  * that reads as Linux's status line, polls readable while it holds a
  * message and writable while it has room. Messages are kept by priority,
  * oldest first within one; a send goes straight to a waiting receiver, and
@@ -50,6 +50,9 @@ struct mq_waiter {
 
 struct mqueue {
 	struct list_head link; /* in all_queues */
+	/* Its IPC namespace; NULL once that has gone (its name went with
+	 * it, its open files keep it). */
+	struct ipc_ns *ns;
 	char name[LINUX_MQ_NAME_MAX + 1];
 	bool linked; /* still has its name */
 	int nfiles;  /* open files */
@@ -66,16 +69,18 @@ struct mqueue {
 	uint64_t notify_value;
 };
 
+/* Every queue of every namespace (RLIMIT_MSGQUEUE counts a user's in all
+ * of them, as Linux's per-user count). */
 static LIST_HEAD_DECL(all_queues);
-static int nqueues;
 
 static const struct file_ops mq_file_ops;
 
-static struct mqueue *mq_lookup(const char *name)
+static struct mqueue *mq_lookup(struct ipc_ns *ns, const char *name)
 {
 	struct mqueue *q;
 
-	list_for_each_entry(q, &all_queues, link) if (q->linked && !strcmp(q->name, name)) return q;
+	list_for_each_entry(q, &all_queues,
+			    link) if (q->linked && q->ns == ns && !strcmp(q->name, name)) return q;
 	return NULL;
 }
 
@@ -87,7 +92,8 @@ static void mq_free_if_unused(struct mqueue *q)
 		return;
 	list_for_each_entry_safe(m, n, &q->messages, link) free(m);
 	list_del(&q->link);
-	nqueues--;
+	if (q->ns)
+		q->ns->mq_queues--;
 	free(q);
 }
 
@@ -182,7 +188,7 @@ static int mq_create(struct task *t, const char *name, unsigned mode,
 	ret = mq_attr_ok(t, &attr, &bytes);
 	if (ret < 0)
 		return ret;
-	if (nqueues >= LINUX_DFLT_QUEUESMAX && !capable(c, CAP_SYS_RESOURCE))
+	if (ipc_ns_of(t)->mq_queues >= LINUX_DFLT_QUEUESMAX && !capable(c, CAP_SYS_RESOURCE))
 		return -ENOSPC;
 	if (user_mq_bytes(c->uid) + bytes > limit)
 		return -EMFILE;
@@ -203,7 +209,8 @@ static int mq_create(struct task *t, const char *name, unsigned mode,
 	list_init(&q->receivers);
 	waitq_init(&q->poll_wq);
 	list_add_tail(&q->link, &all_queues);
-	nqueues++;
+	q->ns = ipc_ns_of(t);
+	q->ns->mq_queues++;
 	*out = q;
 	return 0;
 }
@@ -224,7 +231,7 @@ long sys_mq_open(struct task *t, const struct sysargs *a)
 	ret = get_mq_name(t, sysarg_uaddr(a, 0), name);
 	if (ret < 0)
 		return ret;
-	q = mq_lookup(name);
+	q = mq_lookup(ipc_ns_of(t), name);
 	if (q && (oflag & LINUX_O_CREAT) && (oflag & LINUX_O_EXCL))
 		return -EEXIST;
 	if (!q && !(oflag & LINUX_O_CREAT))
@@ -280,7 +287,7 @@ long sys_mq_unlink(struct task *t, const struct sysargs *a)
 
 	if (ret < 0)
 		return ret;
-	q = mq_lookup(name);
+	q = mq_lookup(ipc_ns_of(t), name);
 	if (!q)
 		return -ENOENT;
 	/* The directory is sticky and root's: the owner, root or CAP_FOWNER. */
@@ -734,4 +741,21 @@ long sys_mq_getsetattr(struct task *t, const struct sysargs *a)
 out:
 	file_put(f);
 	return ret;
+}
+
+/* The namespace's end: its names go, as at mq_unlink; a queue still open
+ * lives on without a namespace. */
+void mq_exit_ns(struct ipc_ns *ns)
+{
+	struct mqueue *q, *n;
+
+	list_for_each_entry_safe(q, n, &all_queues, link)
+	{
+		if (q->ns != ns)
+			continue;
+		q->linked = false;
+		q->ns = NULL;
+		ns->mq_queues--;
+		mq_free_if_unused(q);
+	}
 }

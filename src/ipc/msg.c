@@ -45,9 +45,6 @@ struct msg_receiver {
 	int status;	     /* 1 while waiting; 0 (msg set), -E2BIG, -EIDRM, -EAGAIN (retry) */
 };
 
-static struct ipc_ids msg_ids = { .max_idx = -1, .last_idx = -1, .mni = LINUX_MSGMNI };
-static uint64_t msg_hdrs, msg_bytes; /* every queued message */
-
 static struct msg_queue *msq_of(struct kern_ipc_perm *p)
 {
 	return (struct msg_queue *)p;
@@ -82,7 +79,7 @@ static int msg_create(struct task *t, int32_t key, int flg, void *arg)
 	list_init(&q->messages);
 	list_init(&q->receivers);
 	waitq_init(&q->senders);
-	ret = ipc_add(&msg_ids, &q->perm, t, key, flg);
+	ret = ipc_add(&ipc_ns_of(t)->msg_ids, &q->perm, t, key, flg);
 	if (ret < 0)
 		free(q);
 	return ret;
@@ -92,7 +89,8 @@ static const struct ipc_ops msg_ops = { .create = msg_create };
 
 long sys_msgget(struct task *t, const struct sysargs *a)
 {
-	return ipc_get(t, &msg_ids, (int32_t)sysarg_int(a, 0), sysarg_int(a, 1), &msg_ops, NULL);
+	return ipc_get(t, &ipc_ns_of(t)->msg_ids, (int32_t)sysarg_int(a, 0), sysarg_int(a, 1),
+		       &msg_ops, NULL);
 }
 
 /* msgsnd */
@@ -143,7 +141,7 @@ static long do_msgsnd(struct task *t, int msqid, uaddr_t msgp, int64_t msgsz, in
 	if (copy_from_user(t->mm, m->data, msgp + 8, (size_t)msgsz) < 0)
 		goto out;
 	ret = -EINVAL;
-	p = ipc_lookup(&msg_ids, msqid);
+	p = ipc_lookup(&ipc_ns_of(t)->msg_ids, msqid);
 	if (!p)
 		goto out;
 	q = msq_of(p);
@@ -177,8 +175,8 @@ static long do_msgsnd(struct task *t, int msqid, uaddr_t msgp, int64_t msgsz, in
 		list_add_tail(&m->link, &q->messages);
 		q->cbytes += m->size;
 		q->qnum++;
-		msg_hdrs++;
-		msg_bytes += m->size;
+		q->perm.ns->msg_hdrs++;
+		q->perm.ns->msg_bytes += m->size;
 	}
 	return 0;
 out:
@@ -222,8 +220,8 @@ static void msg_unlink(struct task *t, struct msg_queue *q, struct msg_msg *m)
 	list_del(&m->link);
 	q->qnum--;
 	q->cbytes -= m->size;
-	msg_hdrs--;
-	msg_bytes -= m->size;
+	q->perm.ns->msg_hdrs--;
+	q->perm.ns->msg_bytes -= m->size;
 	q->rtime = ipc_now();
 	q->lrpid = ipc_pid(t);
 	waitq_wake_all(&q->senders);
@@ -282,7 +280,7 @@ static long do_msgrcv(struct task *t, int msqid, uaddr_t msgp, int64_t bufsz, in
 		if (ret < 0)
 			return ret;
 	}
-	p = ipc_lookup(&msg_ids, msqid);
+	p = ipc_lookup(&ipc_ns_of(t)->msg_ids, msqid);
 	if (!p)
 		return -EINVAL;
 	q = msq_of(p);
@@ -322,7 +320,7 @@ static long do_msgrcv(struct task *t, int msqid, uaddr_t msgp, int64_t bufsz, in
 		 * removed, and freed, before this task ran (an IPC_RMID that
 		 * was on the run queue first); look it up by its id anew, as
 		 * Linux checks ipc_valid_object. */
-		p = ipc_lookup(&msg_ids, msqid);
+		p = ipc_lookup(&ipc_ns_of(t)->msg_ids, msqid);
 		if (!p)
 			return -EIDRM;
 		q = msq_of(p);
@@ -365,14 +363,14 @@ static void freeque(struct msg_queue *q)
 {
 	struct msg_msg *m, *n;
 
-	ipc_remove(&msg_ids, &q->perm);
+	ipc_remove(&q->perm.ns->msg_ids, &q->perm);
 	expunge_all(q, -EIDRM);
 	/* Senders wake, see the queue deleted and leave; the memory waits
 	 * until the last of them is gone. */
 	list_for_each_entry_safe(m, n, &q->messages, link)
 	{
-		msg_hdrs--;
-		msg_bytes -= m->size;
+		q->perm.ns->msg_hdrs--;
+		q->perm.ns->msg_bytes -= m->size;
 		free(m);
 	}
 	list_init(&q->messages);
@@ -385,6 +383,7 @@ static void freeque(struct msg_queue *q)
 
 static long msgctl_info(struct task *t, int cmd, uaddr_t buf)
 {
+	struct ipc_ns *ns = ipc_ns_of(t);
 	struct linux_msginfo mi = {
 		.msgmni = LINUX_MSGMNI,
 		.msgmax = LINUX_MSGMAX,
@@ -397,13 +396,13 @@ static long msgctl_info(struct task *t, int cmd, uaddr_t buf)
 	};
 
 	if (cmd == LINUX_MSG_INFO) {
-		mi.msgpool = msg_ids.in_use;
-		mi.msgmap = (int32_t)msg_hdrs;
-		mi.msgtql = (int32_t)msg_bytes;
+		mi.msgpool = ns->msg_ids.in_use;
+		mi.msgmap = (int32_t)ns->msg_hdrs;
+		mi.msgtql = (int32_t)ns->msg_bytes;
 	}
 	if (copy_to_user(t->mm, buf, &mi, sizeof(mi)) < 0)
 		return -EFAULT;
-	return msg_ids.max_idx < 0 ? 0 : msg_ids.max_idx;
+	return ns->msg_ids.max_idx < 0 ? 0 : ns->msg_ids.max_idx;
 }
 
 static long msgctl_stat(struct task *t, int msqid, int cmd, uaddr_t buf)
@@ -413,8 +412,8 @@ static long msgctl_stat(struct task *t, int msqid, int cmd, uaddr_t buf)
 	struct msg_queue *q;
 	int ret;
 
-	p = ipc_stat_lookup(&msg_ids, t, msqid, cmd == LINUX_IPC_STAT, cmd == LINUX_MSG_STAT_ANY,
-			    &ret);
+	p = ipc_stat_lookup(&ipc_ns_of(t)->msg_ids, t, msqid, cmd == LINUX_IPC_STAT,
+			    cmd == LINUX_MSG_STAT_ANY, &ret);
 	if (!p)
 		return ret;
 	q = msq_of(p);
@@ -435,7 +434,7 @@ static long msgctl_stat(struct task *t, int msqid, int cmd, uaddr_t buf)
 
 static long msgctl_down(struct task *t, int msqid, int cmd, const struct linux_msqid64_ds *ds)
 {
-	struct kern_ipc_perm *p = ipc_lookup(&msg_ids, msqid);
+	struct kern_ipc_perm *p = ipc_lookup(&ipc_ns_of(t)->msg_ids, msqid);
 	struct msg_queue *q;
 	int ret, qbytes;
 
@@ -493,13 +492,14 @@ long sys_msgctl(struct task *t, const struct sysargs *a)
 
 void msg_proc_show(ipc_emit_fn emit, void *arg)
 {
+	struct ipc_ns *ns = ipc_ns_of(current);
 	char line[192];
 
 	emit(arg,
 	     "       key      msqid perms      cbytes       qnum lspid lrpid   uid   gid  cuid  "
 	     "cgid      stime      rtime      ctime\n");
-	for (int i = 0; i <= msg_ids.max_idx; i++) {
-		struct kern_ipc_perm *p = ipc_at(&msg_ids, i);
+	for (int i = 0; i <= ns->msg_ids.max_idx; i++) {
+		struct kern_ipc_perm *p = ipc_at(&ns->msg_ids, i);
 		struct msg_queue *q;
 
 		if (!p)
@@ -512,5 +512,17 @@ void msg_proc_show(ipc_emit_fn emit, void *arg)
 			 (unsigned long long)q->qnum, q->lspid, q->lrpid, p->uid, p->gid, p->cuid,
 			 p->cgid, (long long)q->stime, (long long)q->rtime, (long long)q->ctime);
 		emit(arg, line);
+	}
+}
+
+/* The namespace's end: its queues go (no task of it is left to wait on
+ * one). */
+void msg_exit_ns(struct ipc_ns *ns)
+{
+	for (int i = 0; i <= ns->msg_ids.max_idx; i++) {
+		struct kern_ipc_perm *p = ipc_at(&ns->msg_ids, i);
+
+		if (p)
+			freeque(msq_of(p));
 	}
 }

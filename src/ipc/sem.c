@@ -56,8 +56,6 @@ struct sem_queue {
 	bool timed_out;
 };
 
-static struct ipc_ids sem_ids = { .max_idx = -1, .last_idx = -1, .mni = LINUX_SEMMNI };
-static long used_sems;
 static LIST_HEAD_DECL(undo_list);
 
 static struct sem_array *sma_of(struct kern_ipc_perm *p)
@@ -65,11 +63,12 @@ static struct sem_array *sma_of(struct kern_ipc_perm *p)
 	return (struct sem_array *)p;
 }
 
-static struct sem_undo *undo_find(int pid, int semid)
+/* By set, not id: two IPC namespaces may have sets of the same id. */
+static struct sem_undo *undo_find(int pid, struct sem_array *sma)
 {
 	struct sem_undo *u;
 
-	list_for_each_entry(u, &undo_list, link) if (u->pid == pid && u->semid == semid) return u;
+	list_for_each_entry(u, &undo_list, link) if (u->pid == pid && u->sma == sma) return u;
 	return NULL;
 }
 
@@ -143,7 +142,7 @@ static void update_queue(struct sem_array *sma)
 		again = false;
 		list_for_each_entry_safe(q, n, &sma->pending, link)
 		{
-			struct sem_undo *un = q->undo ? undo_find(q->pid, sma->perm.id) : NULL;
+			struct sem_undo *un = q->undo ? undo_find(q->pid, sma) : NULL;
 			int ret = try_semop(sma, q->sops, q->nsops, un, q->pid, &q->blocking);
 
 			if (ret == 1)
@@ -176,7 +175,7 @@ static int sem_create(struct task *t, int32_t key, int flg, void *arg)
 
 	if (nsems == 0)
 		return -EINVAL;
-	if (used_sems + nsems > (long)LINUX_SEMMNS)
+	if (ipc_ns_of(t)->used_sems + nsems > (long)LINUX_SEMMNS)
 		return -ENOSPC;
 	sma = calloc(1, sizeof(*sma) + (size_t)nsems * sizeof(struct sem));
 	if (!sma)
@@ -185,12 +184,12 @@ static int sem_create(struct task *t, int32_t key, int flg, void *arg)
 	list_init(&sma->pending);
 	list_init(&sma->undos);
 	sma->ctime = ipc_now();
-	ret = ipc_add(&sem_ids, &sma->perm, t, key, flg);
+	ret = ipc_add(&ipc_ns_of(t)->sem_ids, &sma->perm, t, key, flg);
 	if (ret < 0) {
 		free(sma);
 		return ret;
 	}
-	used_sems += nsems;
+	ipc_ns_of(t)->used_sems += nsems;
 	return ret;
 }
 
@@ -207,14 +206,15 @@ long sys_semget(struct task *t, const struct sysargs *a)
 
 	if (nsems < 0 || nsems > LINUX_SEMMSL)
 		return -EINVAL;
-	return ipc_get(t, &sem_ids, (int32_t)sysarg_int(a, 0), sysarg_int(a, 2), &sem_ops, &nsems);
+	return ipc_get(t, &ipc_ns_of(t)->sem_ids, (int32_t)sysarg_int(a, 0), sysarg_int(a, 2),
+		       &sem_ops, &nsems);
 }
 
 /* semop, semtimedop */
 
 static struct sem_undo *undo_get(struct sem_array *sma, int pid)
 {
-	struct sem_undo *u = undo_find(pid, sma->perm.id);
+	struct sem_undo *u = undo_find(pid, sma);
 
 	if (u)
 		return u;
@@ -293,7 +293,7 @@ static long do_semtimedop(struct task *t, int semid, uaddr_t usops, unsigned nso
 	/* Linux makes the undo list before it looks the set up. */
 	if (q.undo)
 		t->proc->sem_undo_list = true;
-	p = ipc_lookup(&sem_ids, semid);
+	p = ipc_lookup(&ipc_ns_of(t)->sem_ids, semid);
 	if (!p)
 		goto out;
 	sma = sma_of(p);
@@ -354,7 +354,7 @@ static void freeary(struct sem_array *sma)
 	struct sem_queue *q, *qn;
 	struct sem_undo *u, *un;
 
-	ipc_remove(&sem_ids, &sma->perm);
+	ipc_remove(&sma->perm.ns->sem_ids, &sma->perm);
 	list_for_each_entry_safe(q, qn, &sma->pending, link)
 	{
 		list_del(&q->link);
@@ -362,7 +362,7 @@ static void freeary(struct sem_array *sma)
 		sched_wake(q->task);
 	}
 	list_for_each_entry_safe(u, un, &sma->undos, set_link) undo_free(u);
-	used_sems -= sma->nsems;
+	sma->perm.ns->used_sems -= sma->nsems;
 	free(sma);
 }
 
@@ -412,12 +412,12 @@ static long semctl_info(struct task *t, int cmd, uaddr_t buf)
 	};
 
 	if (cmd == LINUX_SEM_INFO) {
-		si.semusz = sem_ids.in_use;
-		si.semaem = (int32_t)used_sems;
+		si.semusz = ipc_ns_of(t)->sem_ids.in_use;
+		si.semaem = (int32_t)ipc_ns_of(t)->used_sems;
 	}
 	if (copy_to_user(t->mm, buf, &si, sizeof(si)) < 0)
 		return -EFAULT;
-	return sem_ids.max_idx < 0 ? 0 : sem_ids.max_idx;
+	return ipc_ns_of(t)->sem_ids.max_idx < 0 ? 0 : ipc_ns_of(t)->sem_ids.max_idx;
 }
 
 static long semctl_stat(struct task *t, int semid, int cmd, uaddr_t buf)
@@ -427,8 +427,8 @@ static long semctl_stat(struct task *t, int semid, int cmd, uaddr_t buf)
 	struct sem_array *sma;
 	int ret;
 
-	p = ipc_stat_lookup(&sem_ids, t, semid, cmd == LINUX_IPC_STAT, cmd == LINUX_SEM_STAT_ANY,
-			    &ret);
+	p = ipc_stat_lookup(&ipc_ns_of(t)->sem_ids, t, semid, cmd == LINUX_IPC_STAT,
+			    cmd == LINUX_SEM_STAT_ANY, &ret);
 	if (!p)
 		return ret;
 	sma = sma_of(p);
@@ -450,7 +450,7 @@ static long semctl_setval(struct task *t, int semid, int semnum, int val)
 
 	if (val > LINUX_SEMVMX || val < 0)
 		return -ERANGE;
-	p = ipc_lookup(&sem_ids, semid);
+	p = ipc_lookup(&ipc_ns_of(t)->sem_ids, semid);
 	if (!p)
 		return -EINVAL;
 	sma = sma_of(p);
@@ -469,7 +469,7 @@ static long semctl_setval(struct task *t, int semid, int semnum, int val)
 
 static long semctl_main(struct task *t, int semid, int semnum, int cmd, uaddr_t buf)
 {
-	struct kern_ipc_perm *p = ipc_lookup(&sem_ids, semid);
+	struct kern_ipc_perm *p = ipc_lookup(&ipc_ns_of(t)->sem_ids, semid);
 	struct sem_array *sma;
 	uint16_t *vals;
 	int ret, i;
@@ -526,7 +526,7 @@ static long semctl_main(struct task *t, int semid, int semnum, int cmd, uaddr_t 
 
 static long semctl_down(struct task *t, int semid, int cmd, const struct linux_semid64_ds *ds)
 {
-	struct kern_ipc_perm *p = ipc_lookup(&sem_ids, semid);
+	struct kern_ipc_perm *p = ipc_lookup(&ipc_ns_of(t)->sem_ids, semid);
 	int ret;
 
 	if (!p)
@@ -608,12 +608,13 @@ void sem_exit(int pid)
 
 void sem_proc_show(ipc_emit_fn emit, void *arg)
 {
+	struct ipc_ns *ns = ipc_ns_of(current);
 	char line[160];
 
 	emit(arg, "       key      semid perms      nsems   uid   gid  cuid  cgid      otime      "
 		  "ctime\n");
-	for (int i = 0; i <= sem_ids.max_idx; i++) {
-		struct kern_ipc_perm *p = ipc_at(&sem_ids, i);
+	for (int i = 0; i <= ns->sem_ids.max_idx; i++) {
+		struct kern_ipc_perm *p = ipc_at(&ns->sem_ids, i);
 
 		if (!p)
 			continue;
@@ -621,5 +622,17 @@ void sem_proc_show(ipc_emit_fn emit, void *arg)
 			 p->key, p->id, p->mode, sma_of(p)->nsems, p->uid, p->gid, p->cuid, p->cgid,
 			 (long long)sma_of(p)->otime, (long long)sma_of(p)->ctime);
 		emit(arg, line);
+	}
+}
+
+/* The namespace's end: its sets go (no task of it is left to wait on
+ * one), with the adjustments recorded for them. */
+void sem_exit_ns(struct ipc_ns *ns)
+{
+	for (int i = 0; i <= ns->sem_ids.max_idx; i++) {
+		struct kern_ipc_perm *p = ipc_at(&ns->sem_ids, i);
+
+		if (p)
+			freeary(sma_of(p));
 	}
 }

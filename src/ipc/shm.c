@@ -36,9 +36,6 @@ struct shm_seg {
 	bool removed;	 /* out of the table: freed with its last file */
 };
 
-static struct ipc_ids shm_ids = { .max_idx = -1, .last_idx = -1, .mni = LINUX_SHMMNI };
-static uint64_t shm_tot; /* pages of every segment */
-
 static const struct file_ops shm_file_ops;
 
 static struct shm_seg *seg_of(struct kern_ipc_perm *p)
@@ -58,8 +55,8 @@ static void seg_maybe_free(struct shm_seg *s)
 /* Out of the table now; the memory goes with the last attachment file. */
 static void seg_destroy(struct shm_seg *s)
 {
-	ipc_remove(&shm_ids, &s->perm);
-	shm_tot -= PAGE_ALIGN(s->size) / PAGE_SIZE;
+	ipc_remove(&s->perm.ns->shm_ids, &s->perm);
+	s->perm.ns->shm_tot -= PAGE_ALIGN(s->size) / PAGE_SIZE;
 	s->removed = true;
 	seg_maybe_free(s);
 }
@@ -90,8 +87,11 @@ static void shm_file_release(struct file *f)
 {
 	struct shm_seg *s = f->priv;
 
+	struct ipc_ns *ns = s->perm.ns;
+
 	s->nfiles--;
 	seg_maybe_free(s);
+	ns_put(&ns->ns); /* last: its end removes what is left in it */
 }
 
 static int shm_file_mmap_fd(struct file *f)
@@ -129,12 +129,13 @@ static const struct file_ops shm_file_ops = {
 static int shm_create(struct task *t, int32_t key, int flg, void *arg)
 {
 	uint64_t size = *(uint64_t *)arg, npages = PAGE_ALIGN(size) / PAGE_SIZE;
+	uint64_t tot = ipc_ns_of(t)->shm_tot;
 	struct shm_seg *s;
 	int ret;
 
 	if (size < LINUX_SHMMIN || size > LINUX_SHMMAX)
 		return -EINVAL;
-	if (npages == 0 || shm_tot + npages < shm_tot || shm_tot + npages > LINUX_SHMALL)
+	if (npages == 0 || tot + npages < tot || tot + npages > LINUX_SHMALL)
 		return -ENOSPC;
 	if (flg & LINUX_SHM_HUGETLB)
 		return -ENOMEM;
@@ -158,10 +159,10 @@ static int shm_create(struct task *t, int32_t key, int flg, void *arg)
 	s->size = size;
 	s->cpid = ipc_pid(t);
 	s->ctime = ipc_now();
-	ret = ipc_add(&shm_ids, &s->perm, t, key, flg);
+	ret = ipc_add(&ipc_ns_of(t)->shm_ids, &s->perm, t, key, flg);
 	if (ret < 0)
 		goto out_close;
-	shm_tot += npages;
+	ipc_ns_of(t)->shm_tot += npages;
 	mem_account((int64_t)(npages * PAGE_SIZE));
 	return ret;
 out_close:
@@ -182,7 +183,8 @@ long sys_shmget(struct task *t, const struct sysargs *a)
 {
 	uint64_t size = sysarg_size(a, 1);
 
-	return ipc_get(t, &shm_ids, (int32_t)sysarg_int(a, 0), sysarg_int(a, 2), &shm_ops, &size);
+	return ipc_get(t, &ipc_ns_of(t)->shm_ids, (int32_t)sysarg_int(a, 0), sysarg_int(a, 2),
+		       &shm_ops, &size);
 }
 
 /* shmat */
@@ -224,7 +226,7 @@ static long do_shmat(struct task *t, int shmid, uaddr_t addr, int flg)
 		prot |= LINUX_PROT_EXEC;
 		acc |= 0111;
 	}
-	p = ipc_lookup(&shm_ids, shmid);
+	p = ipc_lookup(&ipc_ns_of(t)->shm_ids, shmid);
 	if (!p)
 		return -EINVAL;
 	ret = ipc_perms(t, p, acc);
@@ -254,6 +256,7 @@ static long do_shmat(struct task *t, int shmid, uaddr_t addr, int flg)
 		return -ENOMEM;
 	f->priv = s;
 	s->nfiles++;
+	ns_get(&s->perm.ns->ns); /* an attachment keeps its namespace */
 	/* Differs from Linux: mlockall(MCL_FUTURE) locks the segment, but
 	 * RLIMIT_MEMLOCK is not checked here (do_mmap's EAGAIN). */
 	ret = mm_map(mm, addr, len, prot, vflags | mm->def_lock, f, 0);
@@ -327,7 +330,8 @@ static void seg_to_user(struct shm_seg *s, struct linux_shmid64_ds *ds)
 
 static long shm_info(struct task *t, int cmd, uaddr_t buf)
 {
-	int maxidx = shm_ids.max_idx < 0 ? 0 : shm_ids.max_idx;
+	struct ipc_ns *ns = ipc_ns_of(t);
+	int maxidx = ns->shm_ids.max_idx < 0 ? 0 : ns->shm_ids.max_idx;
 
 	if (cmd == LINUX_IPC_INFO) {
 		struct linux_shminfo64 si = {
@@ -342,9 +346,9 @@ static long shm_info(struct task *t, int cmd, uaddr_t buf)
 			return -EFAULT;
 	} else {
 		struct linux_shm_info si = {
-			.used_ids = shm_ids.in_use,
-			.shm_tot = shm_tot,
-			.shm_rss = shm_tot,
+			.used_ids = ns->shm_ids.in_use,
+			.shm_tot = ns->shm_tot,
+			.shm_rss = ns->shm_tot,
 		};
 
 		if (copy_to_user(t->mm, buf, &si, sizeof(si)) < 0)
@@ -359,8 +363,8 @@ static long shm_stat(struct task *t, int shmid, int cmd, uaddr_t buf)
 	struct kern_ipc_perm *p;
 	int ret;
 
-	p = ipc_stat_lookup(&shm_ids, t, shmid, cmd == LINUX_IPC_STAT, cmd == LINUX_SHM_STAT_ANY,
-			    &ret);
+	p = ipc_stat_lookup(&ipc_ns_of(t)->shm_ids, t, shmid, cmd == LINUX_IPC_STAT,
+			    cmd == LINUX_SHM_STAT_ANY, &ret);
 	if (!p)
 		return ret;
 	seg_to_user(seg_of(p), &ds);
@@ -378,7 +382,7 @@ static long shm_set_rmid(struct task *t, int shmid, int cmd, uaddr_t buf)
 
 	if (cmd == LINUX_IPC_SET && copy_from_user(t->mm, &ds, buf, sizeof(ds)) < 0)
 		return -EFAULT;
-	p = ipc_lookup(&shm_ids, shmid);
+	p = ipc_lookup(&ipc_ns_of(t)->shm_ids, shmid);
 	if (!p)
 		return -EINVAL;
 	ret = ipc_owner_check(t, p);
@@ -404,7 +408,7 @@ static long shm_set_rmid(struct task *t, int shmid, int cmd, uaddr_t buf)
 static long shm_lock(struct task *t, int shmid, int cmd)
 {
 	const struct cred *c = &t->proc->cred;
-	struct kern_ipc_perm *p = ipc_lookup(&shm_ids, shmid);
+	struct kern_ipc_perm *p = ipc_lookup(&ipc_ns_of(t)->shm_ids, shmid);
 
 	if (!p)
 		return -EINVAL;
@@ -449,14 +453,15 @@ long sys_shmctl(struct task *t, const struct sysargs *a)
 
 void shm_proc_show(ipc_emit_fn emit, void *arg)
 {
+	struct ipc_ns *ns = ipc_ns_of(current);
 	char line[256];
 
 	emit(arg,
 	     "       key      shmid perms                  size  cpid  lpid nattch   uid   gid  "
 	     "cuid  cgid      atime      dtime      ctime                   rss                  "
 	     "swap\n");
-	for (int i = 0; i <= shm_ids.max_idx; i++) {
-		struct kern_ipc_perm *p = ipc_at(&shm_ids, i);
+	for (int i = 0; i <= ns->shm_ids.max_idx; i++) {
+		struct kern_ipc_perm *p = ipc_at(&ns->shm_ids, i);
 		struct shm_seg *s;
 
 		if (!p)
@@ -471,5 +476,17 @@ void shm_proc_show(ipc_emit_fn emit, void *arg)
 			(long long)s->atime, (long long)s->dtime, (long long)s->ctime,
 			(unsigned long long)PAGE_ALIGN(s->size), 0ULL);
 		emit(arg, line);
+	}
+}
+
+/* The namespace's end: no attachment holds it any more (each holds a
+ * reference), so every segment left goes now. */
+void shm_exit_ns(struct ipc_ns *ns)
+{
+	for (int i = 0; i <= ns->shm_ids.max_idx; i++) {
+		struct kern_ipc_perm *p = ipc_at(&ns->shm_ids, i);
+
+		if (p)
+			seg_destroy(seg_of(p));
 	}
 }

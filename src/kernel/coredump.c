@@ -204,7 +204,7 @@ static void core_name(struct task *t, int sig, char *buf, size_t size)
 			snprintf(tmp, sizeof(tmp), "%lld", (long long)vfs_now().tv_sec);
 			break;
 		case 'h':
-			snprintf(tmp, sizeof(tmp), "%s", uts_name(false));
+			snprintf(tmp, sizeof(tmp), "%s", uts_name(t, false));
 			break;
 		case 'e':
 			snprintf(tmp, sizeof(tmp), "%s", t->comm);

@@ -17,6 +17,7 @@
 #define CAP_SETUID	    7
 #define CAP_SETPCAP	    8
 #define CAP_IPC_LOCK	    14
+#define CAP_SYS_CHROOT	    18
 #define CAP_SYS_PTRACE	    19
 #define CAP_SYS_ADMIN	    21
 #define CAP_SYS_BOOT	    22

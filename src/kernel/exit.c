@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kernel/task.h"
+#include "kernel/nsproxy.h"
 #include "kernel/log.h"
 #include "kernel/futex.h"
 #include "kernel/ptimer.h"
@@ -379,6 +380,8 @@ void task_exit(struct task *t, int code)
 	t->files = NULL;
 	fs_info_put(t->fs);
 	t->fs = NULL;
+	nsproxy_put(t->nsproxy);
+	t->nsproxy = NULL;
 	if (p->nthreads == 0) {
 		sem_exit(p->pid); /* SEM_UNDO, before the parent hears of it */
 		if (!p->exiting)

@@ -2,12 +2,15 @@
  * the address space by a host fork of its stub (the /proc/mm "copy"): the
  * host does copy-on-write. A new thread is one more host thread in the same
  * stub. vfork suspends the parent until the child execs or exits.
- * Refused with EINVAL (said in the note and here): namespaces (CLONE_NEW*),
+ * CLONE_NEWUTS, CLONE_NEWNS and CLONE_NEWIPC give the child new namespaces
+ * (kernel/nsproxy.c). Refused with EINVAL (said in the note and here): the
+ * other CLONE_NEW* types (skas has one of each: see nsproxy.c),
  * CLONE_INTO_CGROUP, clone3's set_tid. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernel/task.h"
+#include "kernel/nsproxy.h"
 #include "kernel/ptimer.h"
 #include "kernel/seccomp.h"
 #include "kernel/run.h"
@@ -73,11 +76,17 @@ static struct process *copy_process_struct(struct task *t, int pid, const struct
 static int check_flags(struct task *t, const struct clone_req *r)
 {
 	uint64_t f = r->flags;
+	int ret;
 
-	if (f & CLONE_NS_FLAGS) {
-		klog(LOG_INFO, "clone: namespaces are not supported: EINVAL");
+	/* One user namespace: as a Linux without CONFIG_USER_NS, whose
+	 * copy_creds fails before anything else of namespaces. */
+	if (f & LINUX_CLONE_NEWUSER) {
+		klog(LOG_INFO, "clone: user namespaces are not supported: EINVAL");
 		return -EINVAL;
 	}
+	/* A new mount namespace needs a root and cwd of its own. */
+	if ((f & LINUX_CLONE_NEWNS) && (f & LINUX_CLONE_FS))
+		return -EINVAL;
 	if ((f & LINUX_CLONE_THREAD) && !(f & LINUX_CLONE_SIGHAND))
 		return -EINVAL;
 	if ((f & LINUX_CLONE_SIGHAND) && !(f & LINUX_CLONE_VM))
@@ -98,7 +107,12 @@ static int check_flags(struct task *t, const struct clone_req *r)
 		return -EINVAL;
 	if (r->exit_signal < 0 || r->exit_signal > LINUX_NSIG)
 		return -EINVAL;
-	return 0;
+	ret = ns_flags_check(&t->proc->cred, f);
+	/* Linux's copy_namespaces: a SEM_UNDO list cannot be shared into
+	 * another IPC namespace, whose sets it could not name. */
+	if (ret == 0 && (f & LINUX_CLONE_NEWIPC) && (f & LINUX_CLONE_SYSVSEM))
+		ret = -EINVAL;
+	return ret;
 }
 
 struct nproc_count {
@@ -206,6 +220,9 @@ static long do_clone(struct task *t, const struct clone_req *r)
 		if (ret < 0)
 			goto fail;
 	}
+	ret = nsproxy_copy(t->nsproxy, f, c->fs, &c->nsproxy);
+	if (ret < 0)
+		goto fail;
 	ret = platform->thread_new(c->mm->pf, c, &c->thread);
 	if (ret < 0)
 		goto fail;
@@ -360,7 +377,9 @@ long sys_clone3(struct task *t, const struct sysargs *a)
 	}
 	if (ca.flags & ~(0xffffffffULL | LINUX_CLONE_CLEAR_SIGHAND | LINUX_CLONE_INTO_CGROUP))
 		return -EINVAL;
-	if (ca.flags & CSIGNAL)
+	/* CLONE_NEWTIME shares its bit with the exit signal of clone(2):
+	 * clone3 alone can ask for it */
+	if (ca.flags & (CSIGNAL & ~(uint64_t)LINUX_CLONE_NEWTIME))
 		return -EINVAL;
 	if (ca.exit_signal > LINUX_NSIG)
 		return -EINVAL;
@@ -397,16 +416,19 @@ long sys_clone3(struct task *t, const struct sysargs *a)
 
 /* unshare: Linux's checks and order (ksys_unshare). What a task can stop
  * sharing is its fd table (CLONE_FILES), its root and working directory
- * (CLONE_FS, also implied by CLONE_NEWNS) and its SEM_UNDO adjustments
+ * (CLONE_FS, also implied by CLONE_NEWNS), its SEM_UNDO adjustments
  * (CLONE_SYSVSEM, also implied by CLONE_NEWIPC: they are applied, as at
- * exit). CLONE_THREAD, CLONE_SIGHAND and CLONE_VM succeed only when there
- * is nothing to unshare, as in Linux. Partial: there are no namespaces,
- * so a CLONE_NEW* flag is EINVAL as from a Linux built without them (EPERM
- * first without CAP_SYS_ADMIN, but CLONE_NEWUSER, which needs none); and
- * SEM_UNDO adjustments are kept per process, so CLONE_SYSVSEM in a
- * process of several threads is EINVAL; and signal handlers are per
- * process, so CLONE_SIGHAND in a CLONE_VM|CLONE_SIGHAND child that is not
- * a thread succeeds (Linux: EINVAL, the handlers being shared). */
+ * exit), its UTS and mount namespaces (CLONE_NEWUTS, CLONE_NEWNS:
+ * copies of the current ones) and its IPC namespace (CLONE_NEWIPC: an
+ * empty one). CLONE_THREAD, CLONE_SIGHAND and CLONE_VM
+ * succeed only when there is nothing to unshare, as in Linux. Partial: the
+ * other namespace types exist once (kernel/nsproxy.c), so their flags are
+ * EINVAL as from a Linux built without them (EPERM first without
+ * CAP_SYS_ADMIN, but CLONE_NEWUSER, which needs none); and SEM_UNDO
+ * adjustments are kept per process, so CLONE_SYSVSEM in a process of
+ * several threads is EINVAL; and signal handlers are per process, so
+ * CLONE_SIGHAND in a CLONE_VM|CLONE_SIGHAND child that is not a thread
+ * succeeds (Linux: EINVAL, the handlers being shared). */
 #define UNSHARE_FLAGS                                                                 \
 	(LINUX_CLONE_THREAD | LINUX_CLONE_FS | LINUX_CLONE_SIGHAND | LINUX_CLONE_VM | \
 	 LINUX_CLONE_FILES | LINUX_CLONE_SYSVSEM | CLONE_NS_FLAGS)
@@ -416,6 +438,7 @@ long sys_unshare(struct task *t, const struct sysargs *a)
 	uint64_t f = a->a[0];
 	struct fs_info *fs = NULL;
 	struct files *files = NULL;
+	struct nsproxy *nsp = NULL;
 	bool alone = t->proc->nthreads == 1;
 	int ret;
 
@@ -437,10 +460,9 @@ long sys_unshare(struct task *t, const struct sysargs *a)
 		return -EINVAL; /* another process shares the address space */
 	if (f & LINUX_CLONE_NEWUSER)
 		return -EINVAL;
-	if ((f & CLONE_NS_FLAGS) && !capable(&t->proc->cred, CAP_SYS_ADMIN))
-		return -EPERM;
-	if (f & CLONE_NS_FLAGS)
-		return -EINVAL;
+	ret = ns_flags_check(&t->proc->cred, f);
+	if (ret < 0)
+		return ret;
 	if ((f & LINUX_CLONE_SYSVSEM) && !alone)
 		return -EINVAL; /* adjustments per process: see above */
 	if ((f & LINUX_CLONE_FS) && t->fs->refcount > 1) {
@@ -450,11 +472,16 @@ long sys_unshare(struct task *t, const struct sysargs *a)
 	}
 	if ((f & LINUX_CLONE_FILES) && t->files->refcount > 1) {
 		ret = files_dup(t->files, &files);
-		if (ret < 0) {
-			if (fs)
-				fs_info_put(fs);
-			return ret;
-		}
+		if (ret < 0)
+			goto fail;
+	}
+	/* Last, as Linux's unshare_nsproxy_namespaces: a new mount
+	 * namespace moves the root and cwd of the fs info the task will
+	 * have. */
+	if (f & NS_CLONE_SUPPORTED) {
+		ret = nsproxy_copy(t->nsproxy, f, fs ? fs : t->fs, &nsp);
+		if (ret < 0)
+			goto fail;
 	}
 	if (fs) {
 		fs_info_put(t->fs);
@@ -464,21 +491,19 @@ long sys_unshare(struct task *t, const struct sysargs *a)
 		files_put(t->files);
 		t->files = files;
 	}
+	if (nsp) {
+		nsproxy_put(t->nsproxy);
+		t->nsproxy = nsp;
+	}
 	if (f & LINUX_CLONE_SYSVSEM) {
 		sem_exit(t->proc->pid);
 		t->proc->sem_undo_list = false;
 	}
 	return 0;
-}
-
-/* setns: there are no namespace files, and a pidfd names namespaces skas
- * does not have: EBADF for no fd (an O_PATH one included), else EINVAL. */
-long sys_setns(struct task *t, const struct sysargs *a)
-{
-	struct file *f = fdget_nopath(t->files, sysarg_int(a, 0));
-
-	if (!f)
-		return -EBADF;
-	file_put(f);
-	return -EINVAL;
+fail:
+	if (fs)
+		fs_info_put(fs);
+	if (files)
+		files_put(files);
+	return ret;
 }

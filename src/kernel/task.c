@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kernel/task.h"
+#include "kernel/nsproxy.h"
 #include "kernel/seccomp.h"
 #include "kernel/exec.h"
 #include "kernel/run.h"
@@ -196,6 +197,7 @@ void task_free(struct task *t)
 	mm_put(t->mm);
 	files_put(t->files);
 	fs_info_put(t->fs);
+	nsproxy_put(t->nsproxy);
 	kstack_free(&t->kstack);
 	if (tasks[t->tid] == t)
 		tasks[t->tid] = NULL;
@@ -308,6 +310,7 @@ int task_start_init(const struct init_config *cfg)
 			t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_max = (uint64_t)cfg->nofile;
 	task_register(t);
 	cred_init(&t->proc->cred, cfg->uid, cfg->gid);
+	t->nsproxy = nsproxy_initial();
 	ret = fs_info_create(cfg->root, cfg->root, &t->fs);
 	if (ret < 0)
 		goto fail;

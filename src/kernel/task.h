@@ -21,6 +21,7 @@
 struct mm;
 struct files;
 struct fs_info;
+struct nsproxy;
 struct sigqueue;
 
 enum task_state {
@@ -130,6 +131,9 @@ struct task {
 	struct mm *mm;	     /* owns a reference */
 	struct files *files; /* owns a reference */
 	struct fs_info *fs;  /* owns a reference */
+	/* Its namespaces (kernel/nsproxy.c): a reference; NULL once it has
+	 * exited (a zombie's /proc/PID/ns links are gone). */
+	struct nsproxy *nsproxy;
 	struct pf_thread *thread;
 	struct kstack kstack;
 	struct list_head run_link;

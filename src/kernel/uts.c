@@ -1,24 +1,60 @@
-/* kernel/uts.c: the instance's host and domain names. sethostname,
- * setdomainname and /proc/sys/kernel/{hostname,domainname} set them;
- * uname reads them; the host's own never change. */
+/* kernel/uts.c: host and domain names per UTS namespace. sethostname,
+ * setdomainname and /proc/sys/kernel/{hostname,domainname} set the
+ * caller's; uname reads them; the host's own never change. CLONE_NEWUTS
+ * gives a task a copy (Linux's copy_utsname). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernel/uts.h"
+#include "kernel/task.h"
 #include "abi/linux/errno.h"
-#include "abi/linux/types.h"
 
-static char names[2][LINUX_UTS_LEN + 1] = { "skas", "(none)" };
+struct uts_ns init_uts_ns = {
+	.ns = { .refcount = 1, .ino = NS_INO_UTS, .type = NS_UTS },
+	.names = { "skas", "(none)" },
+};
 
-const char *uts_name(bool domain)
+static struct uts_ns *uts_of(struct task *t)
 {
-	return names[domain];
+	if (!t || !t->nsproxy)
+		return &init_uts_ns;
+	return (struct uts_ns *)t->nsproxy->ns[NS_UTS];
 }
 
-int uts_set_name(bool domain, const char *name, size_t len)
+const char *uts_name(struct task *t, bool domain)
 {
+	return uts_of(t)->names[domain];
+}
+
+int uts_set_name(struct task *t, bool domain, const char *name, size_t len)
+{
+	struct uts_ns *u = uts_of(t);
+
 	if (len > LINUX_UTS_LEN)
 		return -EINVAL;
-	memset(names[domain], 0, sizeof(names[domain]));
-	memcpy(names[domain], name, len);
+	memset(u->names[domain], 0, sizeof(u->names[domain]));
+	memcpy(u->names[domain], name, len);
 	return 0;
+}
+
+static void uts_ns_free(struct ns_common *ns)
+{
+	ns_ino_free(ns->ino);
+	free(ns);
+}
+
+struct ns_common *uts_ns_copy(struct ns_common *old)
+{
+	struct uts_ns *u = malloc(sizeof(*u));
+
+	if (!u)
+		return NULL;
+	memcpy(u->names, ((struct uts_ns *)old)->names, sizeof(u->names));
+	u->ns = (struct ns_common){ .refcount = 1, .type = NS_UTS, .free = uts_ns_free };
+	u->ns.ino = ns_ino_alloc();
+	if (!u->ns.ino) {
+		free(u);
+		return NULL;
+	}
+	return &u->ns;
 }

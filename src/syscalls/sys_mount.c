@@ -1,10 +1,11 @@
-/* syscalls/sys_mount.c: mount(2) and umount2(2): the guest's strings
- * copied in, the work in vfs/namespace.c. */
+/* syscalls/sys_mount.c: mount(2), umount2(2) and pivot_root(2): the
+ * guest's strings copied in, the work in vfs/namespace.c. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
+#include "kernel/cred.h"
 #include "mm/usercopy.h"
 #include "vfs/namei.h"
 #include "vfs/namespace.h"
@@ -76,5 +77,23 @@ long sys_umount2(struct task *t, const struct sysargs *a)
 		return ret;
 	ret = vfs_umount(t, target, sysarg_int(a, 1));
 	free(target);
+	return ret;
+}
+
+long sys_pivot_root(struct task *t, const struct sysargs *a)
+{
+	char *new_root = NULL, *put_old = NULL;
+	int ret;
+
+	/* Linux checks the capability before it reads the paths */
+	if (!capable(&t->proc->cred, CAP_SYS_ADMIN))
+		return -EPERM;
+	ret = get_user_path(t, sysarg_uaddr(a, 0), &new_root);
+	if (ret == 0)
+		ret = get_user_path(t, sysarg_uaddr(a, 1), &put_old);
+	if (ret == 0)
+		ret = vfs_pivot_root(t, new_root, put_old);
+	free(new_root);
+	free(put_old);
 	return ret;
 }

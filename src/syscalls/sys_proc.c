@@ -207,9 +207,9 @@ long sys_uname(struct task *t, const struct sysargs *a)
 	if (ret < 0)
 		return ret;
 	memset(u.nodename, 0, sizeof(u.nodename));
-	strcpy(u.nodename, uts_name(false));
+	strcpy(u.nodename, uts_name(t, false));
 	memset(u.domainname, 0, sizeof(u.domainname));
-	strcpy(u.domainname, uts_name(true));
+	strcpy(u.domainname, uts_name(t, true));
 	return copy_to_user(t->mm, sysarg_uaddr(a, 0), &u, sizeof(u));
 }
 
@@ -226,7 +226,7 @@ static long set_uts(struct task *t, const struct sysargs *a, bool domain)
 		return -EINVAL;
 	if (copy_from_user(t->mm, name, sysarg_uaddr(a, 0), (size_t)len) < 0)
 		return -EFAULT;
-	return uts_set_name(domain, name, (size_t)len);
+	return uts_set_name(t, domain, name, (size_t)len);
 }
 
 long sys_sethostname(struct task *t, const struct sysargs *a)

@@ -368,8 +368,13 @@ static int walk(struct walk *w, struct path *p, const char *name)
 			path_put(&child);
 			if (ret < 0)
 				break;
-			if (ret == 1 && last)
+			if (ret == 1 && last) {
+				/* a magic link to a non-directory, with a
+				 * trailing slash (/proc/self/exe/) */
+				if (slash && !inode_is_dir(p->dentry->inode))
+					ret = -ENOTDIR;
 				break;
+			}
 			ret = 0;
 			continue;
 		}

@@ -5,8 +5,11 @@
  * unless MNT_DETACH). A guest names only guest paths: hostfs is not
  * mountable from inside, so no mount reaches a host file outside the root.
  *
- * skas has one mount namespace and no mount propagation: every mount is
- * private, as Linux's after `mount --make-rprivate /`. So MS_PRIVATE and
+ * Mount namespaces (CLONE_NEWNS) are copies of the caller's tree, and a
+ * mount call acts only on mounts of the caller's namespace (Linux's
+ * check_mnt). skas has no mount propagation: every mount is private, as
+ * Linux's after `mount --make-rprivate /`, and so is a new namespace's
+ * copy. So MS_PRIVATE and
  * MS_SLAVE (a slave of nothing is private) change nothing, honestly;
  * MS_UNBINDABLE is kept and enforced. */
 #include <stdio.h>
@@ -16,6 +19,7 @@
 #include "vfs/namespace.h"
 #include "vfs/mount.h"
 #include "vfs/namei.h"
+#include "vfs/dcache.h"
 #include "fs/tmpfs/tmpfs.h"
 #include "fs/sysfs/sysfs.h"
 #include "mm/commit.h"
@@ -31,9 +35,73 @@ static bool at_mount_root(const struct path *p)
 	return p->dentry == p->mnt->root;
 }
 
-static bool attached(const struct mount *m)
+struct mnt_ns init_mnt_ns = {
+	.ns = { .refcount = 1, .ino = NS_INO_MNT, .type = NS_MNT },
+};
+
+struct mnt_ns *task_mnt_ns(struct task *t)
 {
-	return !(m->flags & MNT_DETACHED);
+	if (!t || !t->nsproxy)
+		return &init_mnt_ns;
+	return (struct mnt_ns *)t->nsproxy->ns[NS_MNT];
+}
+
+/* Is m attached in t's mount namespace (Linux's check_mnt)? */
+static bool check_mnt(struct task *t, const struct mount *m)
+{
+	return m->ns == task_mnt_ns(t);
+}
+
+static void mnt_ns_free(struct ns_common *ns)
+{
+	struct mnt_ns *mns = (struct mnt_ns *)ns;
+
+	if (mns->root && mns->root->ns == mns)
+		mount_detach(mns->root);
+	ns_ino_free(ns->ino);
+	free(mns);
+}
+
+int mnt_ns_copy(struct ns_common *old, struct fs_info *fs, struct ns_common **out)
+{
+	struct mnt_ns *n = calloc(1, sizeof(*n));
+	struct path *fix[2] = { &fs->root, &fs->cwd };
+	int ret;
+
+	if (!n)
+		return -ENOMEM;
+	n->ns = (struct ns_common){ .refcount = 1, .type = NS_MNT, .free = mnt_ns_free };
+	n->ns.ino = ns_ino_alloc();
+	if (!n->ns.ino) {
+		free(n);
+		return -ENOSPC;
+	}
+	ret = mount_copy_ns((struct mnt_ns *)old, n, fix, 2);
+	if (ret < 0) {
+		ns_ino_free(n->ns.ino);
+		free(n);
+		return ret;
+	}
+	*out = &n->ns;
+	return 0;
+}
+
+void mnt_ns_enter(struct mnt_ns *ns, struct fs_info *fs)
+{
+	struct path root = { ns->root, ns->root->root };
+	struct mount *m;
+
+	path_get(&root);
+	while ((m = mount_lookup(root.mnt, root.dentry->inode))) {
+		path_put(&root);
+		root.mnt = mnt_get(m);
+		root.dentry = dentry_get(m->root);
+	}
+	path_put(&fs->root);
+	path_put(&fs->cwd);
+	fs->root = root;
+	fs->cwd = root;
+	path_get(&fs->cwd);
 }
 
 /* The per-mount flags mount(2)'s flags ask for (Linux's path_mount); a
@@ -242,8 +310,8 @@ static int new_tmpfs(const char *data, struct fs_opts *o, struct super_block **s
 }
 
 /* Linux's do_new_mount and do_add_mount: a new filesystem of type at. */
-static int new_mount(struct path *at, const char *source, const char *type, uint64_t flags,
-		     const char *data)
+static int new_mount(struct task *t, struct path *at, const char *source, const char *type,
+		     uint64_t flags, const char *data)
 {
 	struct fs_opts o = { 0 };
 	struct super_block *sb;
@@ -276,7 +344,7 @@ static int new_mount(struct path *at, const char *source, const char *type, uint
 		ret = -EBUSY;
 	else if (!inode_is_dir(at->dentry->inode))
 		ret = -ENOTDIR;
-	else if (!attached(at->mnt))
+	else if (!check_mnt(t, at->mnt))
 		ret = -EINVAL;
 	if (ret == 0 && sb->nmounts == 0 && ((flags & LINUX_MS_RDONLY) || o.rdonly))
 		sb->rdonly = true;
@@ -370,7 +438,7 @@ static int bind_mount(struct task *t, struct path *at, const char *source, bool 
 	ret = path_lookupat(t, LINUX_AT_FDCWD, source, LOOKUP_FOLLOW, &old);
 	if (ret < 0)
 		return ret;
-	if ((old.mnt->flags & MNT_UNBINDABLE) || !attached(old.mnt) || !attached(at->mnt))
+	if ((old.mnt->flags & MNT_UNBINDABLE) || !check_mnt(t, old.mnt) || !check_mnt(t, at->mnt))
 		ret = -EINVAL;
 	else if (inode_is_dir(at->dentry->inode) != inode_is_dir(old.dentry->inode))
 		ret = -ENOTDIR;
@@ -387,7 +455,7 @@ static int bind_mount(struct task *t, struct path *at, const char *source, bool 
 }
 
 /* MS_REMOUNT: of one mount (bind) or of its filesystem too. */
-static int remount(struct path *at, uint64_t flags, const char *data)
+static int remount(struct task *t, struct path *at, uint64_t flags, const char *data)
 {
 	struct mount *m = at->mnt;
 	struct super_block *sb = m->sb;
@@ -395,7 +463,7 @@ static int remount(struct path *at, uint64_t flags, const char *data)
 	struct fs_opts o = { 0 };
 	int ret;
 
-	if (!attached(m) || !at_mount_root(at))
+	if (!check_mnt(t, m) || !at_mount_root(at))
 		return -EINVAL;
 	if ((m->flags & MNT_LOCK_READONLY) && !ro)
 		return -EPERM;
@@ -469,7 +537,7 @@ static int move_mount(struct task *t, struct path *at, const char *source)
 	if (ret < 0)
 		return ret;
 	m = old.mnt;
-	if (!attached(m) || !attached(at->mnt) || !at_mount_root(&old))
+	if (!check_mnt(t, m) || !check_mnt(t, at->mnt) || !at_mount_root(&old))
 		ret = -EINVAL;
 	else if (inode_is_dir(at->dentry->inode) != inode_is_dir(old.dentry->inode))
 		ret = -ENOTDIR;
@@ -506,9 +574,9 @@ int vfs_mount(struct task *t, const char *source, const char *target, const char
 	else if (!capable(&t->proc->cred, CAP_SYS_ADMIN))
 		ret = -EPERM;
 	else if ((flags & (LINUX_MS_REMOUNT | LINUX_MS_BIND)) == (LINUX_MS_REMOUNT | LINUX_MS_BIND))
-		ret = remount(&at, flags, NULL);
+		ret = remount(t, &at, flags, NULL);
 	else if (flags & LINUX_MS_REMOUNT)
-		ret = remount(&at, flags, data);
+		ret = remount(t, &at, flags, data);
 	else if (flags & LINUX_MS_BIND)
 		ret = bind_mount(t, &at, source, flags & LINUX_MS_REC);
 	else if (flags & MS_PROPAGATION)
@@ -516,7 +584,7 @@ int vfs_mount(struct task *t, const char *source, const char *target, const char
 	else if (flags & LINUX_MS_MOVE)
 		ret = move_mount(t, &at, source);
 	else
-		ret = new_mount(&at, source, type, flags, data);
+		ret = new_mount(t, &at, source, type, flags, data);
 	path_put(&at);
 	return ret;
 }
@@ -553,6 +621,7 @@ static int umount_one(struct task *t, struct mount *m, int flags)
 
 int vfs_umount(struct task *t, const char *target, int flags)
 {
+	struct mount *m;
 	struct path p;
 	int ret;
 
@@ -563,9 +632,17 @@ int vfs_umount(struct task *t, const char *target, int flags)
 			    (flags & LINUX_UMOUNT_NOFOLLOW) ? 0 : LOOKUP_FOLLOW, &p);
 	if (ret < 0)
 		return ret;
+	/* Linux's LOOKUP_MOUNTPOINT: the last component crosses onto what
+	 * is mounted on it even where the walk does not (".", the cwd: the
+	 * old root after pivot_root(".", ".")) */
+	while ((m = mount_lookup(p.mnt, p.dentry->inode))) {
+		path_put(&p);
+		p.mnt = mnt_get(m);
+		p.dentry = dentry_get(m->root);
+	}
 	if (!capable(&t->proc->cred, CAP_SYS_ADMIN))
 		ret = -EPERM;
-	else if (!at_mount_root(&p) || !attached(p.mnt))
+	else if (!at_mount_root(&p) || !check_mnt(t, p.mnt))
 		ret = -EINVAL;
 	else
 		ret = umount_one(t, p.mnt, flags);
@@ -576,5 +653,109 @@ int vfs_umount(struct task *t, const char *target, int flags)
 		return ret;
 	}
 	path_put(&p);
+	return ret;
+}
+
+/* Is (mnt, d) at or below root, crossing mounts upwards (Linux's
+ * is_path_reachable)? */
+static bool path_reachable(struct mount *mnt, struct dentry *d, const struct path *root)
+{
+	while (mnt != root->mnt && mnt->parent) {
+		d = mnt->mountpoint;
+		mnt = mnt->parent;
+	}
+	return mnt == root->mnt && dentry_under(d, root->dentry);
+}
+
+struct fs_refs {
+	struct path old, new;
+};
+
+/* Linux's chroot_fs_refs: every task whose root or cwd is the old root
+ * gets the new one. */
+static void fs_refs_cb(struct process *p, void *arg)
+{
+	struct fs_refs *r = arg;
+	struct task *th;
+
+	list_for_each_entry(th, &p->threads, thread_link)
+	{
+		struct path *ps[2];
+		int i;
+
+		if (!th->fs)
+			continue;
+		ps[0] = &th->fs->root;
+		ps[1] = &th->fs->cwd;
+		for (i = 0; i < 2; i++) {
+			if (ps[i]->mnt != r->old.mnt || ps[i]->dentry != r->old.dentry)
+				continue;
+			path_put(ps[i]);
+			*ps[i] = r->new;
+			path_get(ps[i]);
+		}
+	}
+}
+
+/* Linux's pivot_root, in its order of checks (the caller checked
+ * CAP_SYS_ADMIN). Differs from Linux: skas's
+ * / is its namespace's first mount, with no rootfs below it, so a root
+ * mount without a parent may be pivoted (Linux: EINVAL) and new_root
+ * then becomes the namespace's first mount. */
+int vfs_pivot_root(struct task *t, const char *new_root, const char *put_old)
+{
+	struct path nw, old, root;
+	struct mount *new_mnt, *root_mnt, *old_mnt, *root_parent;
+	struct dentry *root_mp, *new_mp;
+	struct fs_refs refs;
+	int ret;
+
+	ret = path_lookupat(t, LINUX_AT_FDCWD, new_root, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &nw);
+	if (ret < 0)
+		return ret;
+	ret = path_lookupat(t, LINUX_AT_FDCWD, put_old, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &old);
+	if (ret < 0) {
+		path_put(&nw);
+		return ret;
+	}
+	root = t->fs->root;
+	path_get(&root);
+	new_mnt = nw.mnt;
+	root_mnt = root.mnt;
+	old_mnt = old.mnt;
+	ret = -EINVAL;
+	if (!check_mnt(t, root_mnt) || !check_mnt(t, new_mnt))
+		goto out;
+	ret = -EBUSY;
+	if (new_mnt == root_mnt || old_mnt == root_mnt)
+		goto out;
+	ret = -EINVAL;
+	if (!at_mount_root(&root) || !at_mount_root(&nw) || !new_mnt->parent)
+		goto out;
+	if (!path_reachable(old_mnt, old.dentry, &nw) || !path_reachable(new_mnt, nw.dentry, &root))
+		goto out;
+	ret = 0;
+	/* new_root leaves its place and takes the old root's; the old root
+	 * goes on put_old, on top of what is mounted there */
+	root_parent = root_mnt->parent;
+	root_mp = root_mnt->mountpoint;
+	new_mp = new_mnt->mountpoint;
+	root_mnt->parent = old_mnt;
+	root_mnt->mountpoint = dentry_get(old.dentry);
+	new_mnt->parent = root_parent;
+	new_mnt->mountpoint = root_mp;
+	dentry_put(new_mp);
+	if (!root_parent)
+		task_mnt_ns(t)->root = new_mnt;
+	list_del(&root_mnt->link);
+	list_add_tail(&root_mnt->link, &mounts);
+	dcache_invalidate();
+	refs.old = root;
+	refs.new = (struct path){ new_mnt, new_mnt->root };
+	for_each_process(fs_refs_cb, &refs);
+out:
+	path_put(&root);
+	path_put(&old);
+	path_put(&nw);
 	return ret;
 }

@@ -1,12 +1,36 @@
-/* vfs/namespace.h: mount(2) and umount2(2) inside the instance: new
- * mounts of tmpfs, proc and sysfs, bind mounts, remounts, moves and
- * unmounts of the one mount table (skas has one mount namespace). */
+/* vfs/namespace.h: mount namespaces, and mount(2) and umount2(2) inside
+ * the instance: new mounts of tmpfs, proc and sysfs, bind mounts,
+ * remounts, moves and unmounts in the caller's mount namespace. */
 #ifndef VFS_NAMESPACE_H
 #define VFS_NAMESPACE_H
 
 #include <stdint.h>
 
+#include "kernel/nsproxy.h"
+
 struct task;
+struct mount;
+struct fs_info;
+
+/* A mount namespace: the tree of mounts whose ns is it, from root (Linux's
+ * struct mnt_namespace). Its mounts are detached with its last
+ * reference; what still holds one of them (an open file, a cwd) keeps it
+ * as a detached mount. */
+struct mnt_ns {
+	struct ns_common ns;
+	struct mount *root;
+};
+
+extern struct mnt_ns init_mnt_ns;
+
+/* t's mount namespace. */
+struct mnt_ns *task_mnt_ns(struct task *t);
+/* CLONE_NEWNS: a copy of old (a mnt_ns) in *out; fs's root and cwd move
+ * to their copies. 0, -ENOMEM or -ENOSPC. */
+int mnt_ns_copy(struct ns_common *old, struct fs_info *fs, struct ns_common **out);
+/* setns to a mount namespace: fs's root and cwd become its root (with
+ * what is mounted on it). */
+void mnt_ns_enter(struct mnt_ns *ns, struct fs_info *fs);
 
 /* mount(2)'s flags. */
 #define LINUX_MS_RDONLY	     0x1
@@ -47,5 +71,7 @@ struct task;
 int vfs_mount(struct task *t, const char *source, const char *target, const char *type,
 	      uint64_t flags, const char *data);
 int vfs_umount(struct task *t, const char *target, int flags);
+/* pivot_root(2): 0 or -errno. */
+int vfs_pivot_root(struct task *t, const char *new_root, const char *put_old);
 
 #endif

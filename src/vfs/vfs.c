@@ -4,6 +4,7 @@
 
 #include "vfs/vfs.h"
 #include "vfs/dcache.h"
+#include "vfs/namespace.h"
 #include "host/host.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
@@ -159,6 +160,7 @@ static void detach_one(struct mount *m)
 		dentry_put(m->mountpoint);
 	m->mountpoint = NULL;
 	m->parent = NULL;
+	m->ns = NULL;
 	m->flags |= MNT_DETACHED;
 	mnt_put(m); /* the mount table's reference */
 }
@@ -271,6 +273,7 @@ struct mount *mount_clone(const struct mount *old, struct dentry *root, struct p
 	m->flags = old->flags & ~MNT_DETACHED;
 	m->id = next_mount_id++;
 	m->parent = at->mnt;
+	m->ns = at->mnt->ns;
 	m->mountpoint = dentry_get(at->dentry);
 	list_add_tail(&m->link, &mounts);
 	nattached++;
@@ -290,12 +293,98 @@ struct mount *mount_add(struct path *at, struct super_block *sb, struct inode *r
 	m->id = next_mount_id++;
 	if (at) {
 		m->parent = at->mnt;
+		m->ns = at->mnt->ns;
 		m->mountpoint = dentry_get(at->dentry);
+	} else {
+		/* the boot's root: the initial namespace's */
+		m->ns = &init_mnt_ns;
+		if (!init_mnt_ns.root)
+			init_mnt_ns.root = m;
 	}
 	list_add_tail(&m->link, &mounts);
 	nattached++;
 	dcache_invalidate();
 	return m;
+}
+
+/* One copy, in the table, its parent yet to be set. */
+static struct mount *mount_copy_one(const struct mount *old, struct mnt_ns *n)
+{
+	struct mount *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->source = strdup(old->source);
+	if (!m->source) {
+		free(m);
+		return NULL;
+	}
+	m->root = dentry_get(old->root);
+	m->sb = old->sb;
+	m->sb->nmounts++;
+	m->count = 1;
+	m->rdonly = old->rdonly;
+	m->flags = old->flags & ~(MNT_DETACHED | MNT_EXPIRE_MARK);
+	m->id = next_mount_id++;
+	m->ns = n;
+	if (old->mountpoint)
+		m->mountpoint = dentry_get(old->mountpoint);
+	list_add_tail(&m->link, &mounts);
+	nattached++;
+	return m;
+}
+
+/* The copies go in the table in the order of the originals (a later mount
+ * on the same point stays on top); each original's scratch field below
+ * holds its index meanwhile, for its children to find their parent's
+ * copy. */
+int mount_copy_ns(struct mnt_ns *old, struct mnt_ns *n, struct path **fix, int nfix)
+{
+	struct mount *m, **copies;
+	size_t count = 0, i = 0;
+	int k;
+
+	list_for_each_entry(m, &mounts, link) if (m->ns == old) count++;
+	if (nattached + count > MOUNT_MAX)
+		return -ENOSPC;
+	copies = malloc((count ? count : 1) * sizeof(*copies));
+	if (!copies)
+		return -ENOMEM;
+	list_for_each_entry(m, &mounts, link)
+	{
+		if (m->ns != old || i == count)
+			continue;
+		m->below = (int)i;
+		copies[i] = mount_copy_one(m, n);
+		if (!copies[i]) {
+			while (i > 0)
+				detach_one(copies[--i]);
+			free(copies);
+			return -ENOMEM;
+		}
+		i++;
+	}
+	list_for_each_entry(m, &mounts, link)
+	{
+		if (m->ns != old)
+			continue;
+		if (m->parent)
+			copies[m->below]->parent = copies[m->parent->below];
+		if (m == old->root)
+			n->root = copies[m->below];
+	}
+	for (k = 0; k < nfix; k++) {
+		struct path *p = fix[k];
+
+		if (p->mnt && p->mnt->ns == old) {
+			m = mnt_get(copies[p->mnt->below]);
+			mnt_put(p->mnt);
+			p->mnt = m;
+		}
+	}
+	free(copies);
+	dcache_invalidate();
+	return 0;
 }
 
 /* The most recent mount on mountpoint inside parent. */

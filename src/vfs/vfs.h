@@ -129,8 +129,11 @@ enum {
 	MNT_EXPIRE_MARK = 0x200,  /* umount2's MNT_EXPIRE: unused since marked */
 };
 
+struct mnt_ns;
+
 struct mount {
 	struct list_head link;	   /* in mounts while attached */
+	struct mnt_ns *ns;	   /* its mount namespace; NULL once detached */
 	struct dentry *root;	   /* the filesystem's root, or a bind's directory */
 	struct mount *parent;	   /* NULL for the root mount and detached mounts */
 	struct dentry *mountpoint; /* in parent */
@@ -179,6 +182,11 @@ struct mount *mount_clone(const struct mount *old, struct dentry *root, struct p
  * is freed, and its filesystem put with its last mount, when the last path
  * that holds it goes. */
 void mount_detach(struct mount *m);
+/* Copies of the mounts of namespace old for namespace n (Linux's
+ * copy_tree of its root): n->root gets the copy of old's root; the paths
+ * *fix (count of them) that are on old's mounts move to the copies. 0, or
+ * -ENOMEM / -ENOSPC with nothing made. */
+int mount_copy_ns(struct mnt_ns *old, struct mnt_ns *n, struct path **fix, int nfix);
 /* Room for one more mount in the table: 0, or -ENOSPC past Linux's
  * default fs.mount-max (100000). */
 int mount_room(void);

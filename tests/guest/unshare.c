@@ -5,8 +5,8 @@
  * CLONE_SYSVSEM applies the SEM_UNDO adjustments as an exit would; flags
  * that are not unshare's are EINVAL; without CAP_SYS_ADMIN a namespace
  * is EPERM. setns: EBADF for no fd or an O_PATH one, EINVAL for a file
- * that is not a namespace. Namespaces themselves are not tried (skas has
- * none: scenario processes.sh). */
+ * that is not a namespace. Namespaces themselves: ns_uts, ns_mnt, ns_proc
+ * and scenario namespaces.sh. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>

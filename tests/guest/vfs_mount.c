@@ -342,10 +342,9 @@ int main(void)
 	struct stat st;
 
 	setvbuf(stdout, NULL, _IONBF, 0);
-	/* natively: a private namespace, so nothing reaches the host's;
-	 * under skas: EINVAL (no namespaces to make), and one namespace */
-	if (unshare(CLONE_NEWNS) == 0)
-		mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL);
+	/* a private namespace, so nothing reaches the host's */
+	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+		return 1;
 	snprintf(top, sizeof(top), "/tmp/vfs_mount.XXXXXX");
 	if (!mkdtemp(top) || chmod(top, 0755) < 0)
 		return 1;

@@ -319,7 +319,7 @@ static bool is_domainname(const struct pnode *n)
 
 static int gen_hostname(const struct pnode *n, struct sbuf *b)
 {
-	sb_printf(b, "%s\n", uts_name(is_domainname(n)));
+	sb_printf(b, "%s\n", uts_name(current, is_domainname(n)));
 	return 0;
 }
 
@@ -329,7 +329,7 @@ static long put_hostname(const struct pnode *n, const char *buf, size_t len)
 	const char *nl = memchr(buf, '\n', len);
 	size_t keep = nl ? (size_t)(nl - buf) : len;
 
-	uts_set_name(is_domainname(n), buf, keep > LINUX_UTS_LEN ? LINUX_UTS_LEN : keep);
+	uts_set_name(current, is_domainname(n), buf, keep > LINUX_UTS_LEN ? LINUX_UTS_LEN : keep);
 	return (long)len;
 }
 

@@ -22,6 +22,8 @@
 #include "host/host.h"
 #include "platform/platform.h"
 #include "net/proc.h"
+#include "fs/nsfs/nsfs.h"
+#include "vfs/namespace.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
 #include "abi/linux/mman.h"
@@ -1099,6 +1101,84 @@ enum {
 	I_NET_SNMP,
 	I_NET_SNMP6,
 	I_NET_NETSTAT,
+	I_NS,
+	I_NS_CGROUP,
+	I_NS_IPC,
+	I_NS_MNT,
+	I_NS_NET,
+	I_NS_PID,
+	I_NS_PID_CHILDREN,
+	I_NS_TIME,
+	I_NS_TIME_CHILDREN,
+	I_NS_USER,
+	I_NS_UTS,
+};
+
+/* /proc/PID/ns: the thread's namespaces (for pid_for_children and
+ * time_for_children the same as pid and time: skas makes no new ones).
+ * Gone with its exit, as Linux's. */
+static struct ns_common *ns_of(const struct pnode *n)
+{
+	static const enum ns_type types[] = {
+		[I_NS_CGROUP - I_NS_CGROUP] = NS_CGROUP,
+		[I_NS_IPC - I_NS_CGROUP] = NS_IPC,
+		[I_NS_MNT - I_NS_CGROUP] = NS_MNT,
+		[I_NS_NET - I_NS_CGROUP] = NS_NET,
+		[I_NS_PID - I_NS_CGROUP] = NS_PID,
+		[I_NS_PID_CHILDREN - I_NS_CGROUP] = NS_PID,
+		[I_NS_TIME - I_NS_CGROUP] = NS_TIME,
+		[I_NS_TIME_CHILDREN - I_NS_CGROUP] = NS_TIME,
+		[I_NS_USER - I_NS_CGROUP] = NS_USER,
+		[I_NS_UTS - I_NS_CGROUP] = NS_UTS,
+	};
+	struct task *t = procfs_task(n);
+
+	if (!t || !t->nsproxy)
+		return NULL;
+	return t->nsproxy->ns[types[n->e->id - I_NS_CGROUP]];
+}
+
+static int link_ns(const struct pnode *n, struct task *caller, struct path *out)
+{
+	struct ns_common *ns = ns_of(n);
+
+	(void)caller;
+	if (!ns)
+		return -ENOENT;
+	return nsfs_path(ns, out);
+}
+
+/* readlink's text ("uts:[4026531838]"); the caller's access is checked. */
+static int target_ns(const struct pnode *n, struct sbuf *b)
+{
+	struct ns_common *ns = ns_of(n);
+	char name[32];
+
+	if (!ns)
+		return -ENOENT;
+	nsfs_name(ns, name, sizeof(name));
+	sb_printf(b, "%s", name);
+	return 0;
+}
+
+#define NS_LINK(nm, i)                                                                  \
+	{                                                                               \
+		.name = nm, .id = i, .mode = LINK, .link = link_ns, .target = target_ns \
+	}
+
+/* In Linux's order (fs/proc/namespaces.c's ns_entries). */
+static const struct pentry ns_children[] = {
+	NS_LINK("net", I_NS_NET),
+	NS_LINK("uts", I_NS_UTS),
+	NS_LINK("ipc", I_NS_IPC),
+	NS_LINK("pid", I_NS_PID),
+	NS_LINK("pid_for_children", I_NS_PID_CHILDREN),
+	NS_LINK("user", I_NS_USER),
+	NS_LINK("mnt", I_NS_MNT),
+	NS_LINK("cgroup", I_NS_CGROUP),
+	NS_LINK("time", I_NS_TIME),
+	NS_LINK("time_for_children", I_NS_TIME_CHILDREN),
+	{ 0 },
 };
 
 static void sb_emit(void *arg, const char *line)
@@ -1178,6 +1258,7 @@ const struct pentry procfs_pid_children[] = {
 	{ .name = "oom_score_adj", .id = I_OOM_SCORE_ADJ, .mode = FILE_W, .gen = gen_zero },
 	{ .name = "wchan", .id = I_WCHAN, .mode = FILE_R, .gen = gen_wchan },
 	{ .name = "net", .id = I_NET, .mode = DIR_R, .children = net_children },
+	{ .name = "ns", .id = I_NS, .mode = LINUX_S_IFDIR | 0511, .children = ns_children },
 	{ 0 },
 };
 

@@ -15,6 +15,8 @@
 
 #include "fs/procfs/procfs.h"
 #include "fs/procfs/internal.h"
+#include "fs/nsfs/nsfs.h"
+#include "vfs/namespace.h"
 #include "vfs/file.h"
 #include "vfs/mount.h"
 #include "vfs/namei.h"
@@ -157,12 +159,17 @@ struct mount *procfs_mount_of(void)
 {
 	struct mount *m;
 
+	struct mount *any = NULL;
+
+	/* the caller's namespace's first, else any */
 	list_for_each_entry(m, &mounts, link)
 	{
-		if (m->sb == &proc_sb)
+		if (m->sb == &proc_sb && m->ns == task_mnt_ns(current))
 			return m;
+		if (m->sb == &proc_sb && !any)
+			any = m;
 	}
-	return NULL;
+	return any;
 }
 
 /* Inode numbers: system-wide entries are their id (< 256); under a
@@ -719,6 +726,13 @@ void procfs_file_name(struct file *f, struct sbuf *b)
 	/* Opened through a proxy: the name of the file it shares. */
 	while (is_proxy(f))
 		f = f->inode->priv;
+	if (nsfs_ns(f)) {
+		char name[32];
+
+		nsfs_name(nsfs_ns(f), name, sizeof(name));
+		sb_printf(b, "%s", name);
+		return;
+	}
 	if (f->path.dentry && current && current->fs) {
 		s = path_name(&f->path, &current->fs->root);
 		if (s) {
@@ -798,6 +812,14 @@ static long magic_readlink(struct inode *ino, char *buf, size_t n)
 			return -ENOENT;
 		procfs_file_name(f, &b);
 		file_put(f);
+		return put_link(&b, buf, n);
+	}
+	if (pn->e->target) { /* a name that is no path (/proc/PID/ns) */
+		ret = pn->e->target(pn, &b);
+		if (ret < 0) {
+			free(b.buf);
+			return ret;
+		}
 		return put_link(&b, buf, n);
 	}
 	ret = pn->e->link(pn, current, &path);

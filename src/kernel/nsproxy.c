@@ -1,0 +1,228 @@
+/* kernel/nsproxy.c: the sets of namespaces tasks hold, the namespaces'
+ * references and inode numbers. The instance's cgroup, IPC, network, pid,
+ * time and user namespaces exist once and never go: skas has one of each
+ * (one loopback network, one pid space, the host's clocks, one set of
+ * ids), so their CLONE_NEW* flags are EINVAL, as on a Linux
+ * built without them, rather than a new name for what would still be
+ * shared. UTS (kernel/uts.c) and mount (vfs/namespace.c) namespaces can be
+ * made, and IPC ones (ipc/ipc.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/nsproxy.h"
+#include "kernel/uts.h"
+#include "kernel/cred.h"
+#include "vfs/namespace.h"
+#include "ipc/ipc.h"
+#include "abi/linux/errno.h"
+
+static struct ns_common init_cgroup_ns = { .refcount = 1, .ino = NS_INO_CGROUP, .type = NS_CGROUP };
+static struct ns_common init_net_ns = { .refcount = 1, .ino = NS_INO_NET, .type = NS_NET };
+static struct ns_common init_pid_ns = { .refcount = 1, .ino = NS_INO_PID, .type = NS_PID };
+static struct ns_common init_time_ns = { .refcount = 1, .ino = NS_INO_TIME, .type = NS_TIME };
+static struct ns_common init_user_ns = { .refcount = 1, .ino = NS_INO_USER, .type = NS_USER };
+
+static struct nsproxy init_nsproxy = {
+	.refcount = 1,
+	.ns = {
+		[NS_CGROUP] = &init_cgroup_ns,
+		[NS_IPC] = &init_ipc_ns.ns,
+		[NS_MNT] = &init_mnt_ns.ns,
+		[NS_NET] = &init_net_ns,
+		[NS_PID] = &init_pid_ns,
+		[NS_TIME] = &init_time_ns,
+		[NS_USER] = &init_user_ns,
+		[NS_UTS] = &init_uts_ns.ns,
+	},
+};
+
+struct nsproxy *nsproxy_initial(void)
+{
+	nsproxy_get(&init_nsproxy);
+	return &init_nsproxy;
+}
+
+void ns_get(struct ns_common *ns)
+{
+	ns->refcount++;
+}
+
+void ns_put(struct ns_common *ns)
+{
+	if (--ns->refcount == 0 && ns->free)
+		ns->free(ns);
+}
+
+void nsproxy_get(struct nsproxy *nsp)
+{
+	nsp->refcount++;
+}
+
+void nsproxy_put(struct nsproxy *nsp)
+{
+	int i;
+
+	if (!nsp || --nsp->refcount > 0)
+		return;
+	for (i = 0; i < NS_NTYPES; i++)
+		ns_put(nsp->ns[i]);
+	if (nsp != &init_nsproxy)
+		free(nsp);
+}
+
+/* The proc inode allocator's dynamic numbers: a bit per number from
+ * 0xF0000000, the lowest free one first (Linux's ida). skas's procfs
+ * numbers its inodes otherwise, so only namespaces draw on it. */
+#define INO_FIRST 0xF0000000U
+#define INO_MAX	  (1U << 20) /* far more namespaces than memory allows */
+
+static uint64_t *ino_bits;
+static uint32_t ino_words;
+
+uint32_t ns_ino_alloc(void)
+{
+	uint32_t w;
+
+	for (w = 0; w < ino_words; w++)
+		if (~ino_bits[w]) {
+			int b = __builtin_ctzll(~ino_bits[w]);
+
+			ino_bits[w] |= 1ULL << b;
+			return INO_FIRST + w * 64 + (uint32_t)b;
+		}
+	if (ino_words * 64 >= INO_MAX) {
+		return 0;
+	} else {
+		uint32_t n = ino_words ? 2 * ino_words : 4;
+		uint64_t *grown = realloc(ino_bits, n * sizeof(*grown));
+
+		if (!grown)
+			return 0;
+		memset(grown + ino_words, 0, (n - ino_words) * sizeof(*grown));
+		ino_bits = grown;
+		ino_words = n;
+		return ns_ino_alloc();
+	}
+}
+
+void ns_ino_free(uint32_t ino)
+{
+	uint32_t i = ino - INO_FIRST;
+
+	if (ino >= INO_FIRST && i / 64 < ino_words)
+		ino_bits[i / 64] &= ~(1ULL << (i % 64));
+}
+
+const char *ns_type_name(enum ns_type type)
+{
+	static const char *const names[NS_NTYPES] = {
+		[NS_CGROUP] = "cgroup", [NS_IPC] = "ipc",   [NS_MNT] = "mnt",	[NS_NET] = "net",
+		[NS_PID] = "pid",	[NS_TIME] = "time", [NS_USER] = "user", [NS_UTS] = "uts",
+	};
+
+	return names[type];
+}
+
+uint64_t ns_type_flag(enum ns_type type)
+{
+	static const uint64_t flags[NS_NTYPES] = {
+		[NS_CGROUP] = LINUX_CLONE_NEWCGROUP, [NS_IPC] = LINUX_CLONE_NEWIPC,
+		[NS_MNT] = LINUX_CLONE_NEWNS,	     [NS_NET] = LINUX_CLONE_NEWNET,
+		[NS_PID] = LINUX_CLONE_NEWPID,	     [NS_TIME] = LINUX_CLONE_NEWTIME,
+		[NS_USER] = LINUX_CLONE_NEWUSER,     [NS_UTS] = LINUX_CLONE_NEWUTS,
+	};
+
+	return flags[type];
+}
+
+#define NS_CLONE_ALL                                                                           \
+	(LINUX_CLONE_NEWNS | LINUX_CLONE_NEWCGROUP | LINUX_CLONE_NEWUTS | LINUX_CLONE_NEWIPC | \
+	 LINUX_CLONE_NEWPID | LINUX_CLONE_NEWNET | LINUX_CLONE_NEWTIME)
+
+int ns_flags_check(const struct cred *c, uint64_t flags)
+{
+	if (!(flags & NS_CLONE_ALL))
+		return 0;
+	if (!capable(c, CAP_SYS_ADMIN))
+		return -EPERM;
+	if (flags & NS_CLONE_ALL & ~(uint64_t)NS_CLONE_SUPPORTED)
+		return -EINVAL;
+	return 0;
+}
+
+struct nsproxy *nsproxy_with(struct nsproxy *old, struct ns_common *ns)
+{
+	struct nsproxy *n = malloc(sizeof(*n));
+	int i;
+
+	if (!n)
+		return NULL;
+	n->refcount = 1;
+	for (i = 0; i < NS_NTYPES; i++) {
+		n->ns[i] = i == (int)ns->type ? ns : old->ns[i];
+		ns_get(n->ns[i]);
+	}
+	return n;
+}
+
+int nsproxy_copy(struct nsproxy *old, uint64_t flags, struct fs_info *fs, struct nsproxy **out)
+{
+	struct ns_common *uts = NULL, *mnt = NULL, *ipc = NULL;
+	struct nsproxy *n;
+	int ret, i;
+
+	if (!(flags & NS_CLONE_SUPPORTED)) {
+		nsproxy_get(old);
+		*out = old;
+		return 0;
+	}
+	n = malloc(sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	if (flags & LINUX_CLONE_NEWUTS) {
+		uts = uts_ns_copy(old->ns[NS_UTS]);
+		if (!uts) {
+			free(n);
+			return -ENOMEM;
+		}
+	}
+	if (flags & LINUX_CLONE_NEWIPC) {
+		ipc = ipc_ns_new();
+		if (!ipc) {
+			if (uts)
+				ns_put(uts);
+			free(n);
+			return -ENOMEM;
+		}
+	}
+	if (flags & LINUX_CLONE_NEWNS) {
+		ret = mnt_ns_copy(old->ns[NS_MNT], fs, &mnt);
+		if (ret < 0) {
+			if (uts)
+				ns_put(uts);
+			if (ipc)
+				ns_put(ipc);
+			free(n);
+			return ret;
+		}
+	}
+	n->refcount = 1;
+	for (i = 0; i < NS_NTYPES; i++) {
+		n->ns[i] = old->ns[i];
+		ns_get(n->ns[i]);
+	}
+	if (uts) {
+		ns_put(n->ns[NS_UTS]);
+		n->ns[NS_UTS] = uts;
+	}
+	if (mnt) {
+		ns_put(n->ns[NS_MNT]);
+		n->ns[NS_MNT] = mnt;
+	}
+	if (ipc) {
+		ns_put(n->ns[NS_IPC]);
+		n->ns[NS_IPC] = ipc;
+	}
+	*out = n;
+	return 0;
+}

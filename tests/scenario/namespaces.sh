@@ -1,0 +1,60 @@
+#!/bin/bash
+# Namespaces with the real tools inside skas: unshare(1) of UTS, mount
+# (its default --propagation private) and IPC namespaces, nsenter(1) into
+# another process's namespaces, lsns(1) and readlink of /proc/self/ns, and
+# the types skas has one of (user, net, pid, cgroup, time) refused with
+# EINVAL, as a Linux built without them. One TAP line each.
+set -u
+. "$(dirname "$0")/common.bash"
+
+run() { timeout -k 5 60 "$SKAS" run -- "$@" 2>&1; }
+
+if ! command -v unshare >/dev/null || ! command -v nsenter >/dev/null ||
+	! command -v lsns >/dev/null; then
+	echo "ok 1 # skip: util-linux's unshare, nsenter, lsns missing"
+	exit 0
+fi
+
+out=$(run /bin/sh -c 'readlink /proc/self/ns/uts /proc/self/ns/mnt /proc/self/ns/net /proc/self/ns/pid_for_children')
+check "readlink /proc/self/ns/*: Linux's numbers of the initial namespaces" \
+	"uts:[4026531838] mnt:[4026531832] net:[4026531833] pid:[4026531836]" "$(echo $out)"
+
+out=$(run /bin/sh -c 'unshare -u sh -c "hostname inner; hostname"; hostname')
+check "unshare -u: hostname in the child, the parent keeps its own" "inner skas" "$(echo $out)"
+
+out=$(run /bin/sh -c 'unshare -m sh -c "mount -t tmpfs x /mnt && echo hi > /mnt/f && cat /mnt/f && grep -c \" /mnt tmpfs\" /proc/self/mounts"; test -e /mnt/f; echo $?; grep -c " /mnt tmpfs" /proc/self/mounts')
+check "unshare -m: a tmpfs on /mnt in the child only" "hi 1 1 0" "$(echo $out)"
+
+out=$(run /bin/sh -c 'a=$(readlink /proc/self/ns/mnt); b=$(unshare -m readlink /proc/self/ns/mnt); c=$(unshare -m readlink /proc/self/ns/uts); [ "$a" != "$b" ] && echo new-mnt; [ "$c" = "$(readlink /proc/self/ns/uts)" ] && echo same-uts')
+check "unshare -m: a new mount namespace, the same UTS one" "new-mnt same-uts" "$(echo $out)"
+
+# a process in namespaces of its own, entered by nsenter: a fifo says when
+# it has set them up (no sleep)
+out=$(run /bin/bash -c '
+mkfifo /tmp/ready
+unshare -u -m sh -c "hostname held; mount -t tmpfs y /srv; touch /srv/z; echo > /tmp/ready; exec sleep 1000" &
+q=$!
+read < /tmp/ready
+nsenter -t $q -m -u sh -c "hostname; ls /srv"
+hostname; ls /srv | wc -l
+lsns -n -t uts -o NS | wc -l
+lsns -n -t mnt -o NS | wc -l
+kill $q; wait')
+check "nsenter -t PID -m -u: its hostname and mounts; ours unchanged; lsns counts both" \
+	"held z skas 0 2 2" "$(echo $out)"
+
+out=$(run /bin/sh -c 'lsns -n -o TYPE | sort | tr "\n" " "')
+check "lsns: the eight types" "cgroup ipc mnt net pid time user uts " "$out"
+
+if command -v ipcmk >/dev/null && command -v ipcs >/dev/null; then
+	out=$(run /bin/sh -c 'ipcmk -Q >/dev/null; unshare -i sh -c "ipcs -q | grep -c ^0x; ipcmk -M 4096 >/dev/null; ipcs -m | grep -c ^0x"; ipcs -q | grep -c ^0x; ipcs -m | grep -c ^0x')
+	check "unshare -i: an empty IPC namespace; ours keeps its queue, not the child's segment" \
+		"0 1 1 0" "$(echo $out)"
+fi
+
+out=$(run /bin/sh -c 'for f in user net pid cgroup time; do unshare --$f true; echo $?; done')
+check "unshare --user, --net, --pid, --cgroup, --time: EINVAL" \
+	"$(echo $(for i in 1 2 3 4 5; do echo 'unshare: unshare failed: Invalid argument 1'; done))" \
+	"$(echo $out)"
+
+summary
