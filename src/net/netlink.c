@@ -204,6 +204,29 @@ void netlink_send_kernel(struct nl_sock *s, struct nlbuf *b)
 	memset(b, 0, sizeof(*b));
 }
 
+void netlink_rcv_skb(struct nl_sock *s, const uint8_t *data, size_t len,
+		     int (*msg)(struct nl_sock *s, const struct linux_nlmsghdr *nlh))
+{
+	while (len >= LINUX_NLMSG_HDRLEN) {
+		const struct linux_nlmsghdr *nlh = (const struct linux_nlmsghdr *)data;
+		size_t msglen;
+		int err = 0;
+
+		if (nlh->nlmsg_len < LINUX_NLMSG_HDRLEN || len < nlh->nlmsg_len)
+			return;
+		if ((nlh->nlmsg_flags & LINUX_NLM_F_REQUEST) &&
+		    nlh->nlmsg_type >= LINUX_NLMSG_MIN_TYPE)
+			err = msg(s, nlh);
+		if (err != NETLINK_DUMPED && ((nlh->nlmsg_flags & LINUX_NLM_F_ACK) || err))
+			netlink_ack(s, nlh, err);
+		msglen = LINUX_NLMSG_ALIGN(nlh->nlmsg_len);
+		if (msglen > len)
+			msglen = len;
+		data += msglen;
+		len -= msglen;
+	}
+}
+
 void netlink_ack(struct nl_sock *s, const struct linux_nlmsghdr *nlh, int err)
 {
 	/* an error echoes the whole request unless NETLINK_CAP_ACK; an

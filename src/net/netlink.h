@@ -65,6 +65,13 @@ void netlink_ack(struct nl_sock *s, const struct linux_nlmsghdr *nlh, int err);
 
 int netlink_create(int type, int protocol, struct socket **out);
 
+/* Linux's netlink_rcv_skb: each whole message of the datagram data in
+ * turn goes to msg, which returns 0, NETLINK_DUMPED (a dump answered: no
+ * acknowledgment) or -errno; a short or overlong header ends the datagram
+ * silently. */
+#define NETLINK_DUMPED 1
+void netlink_rcv_skb(struct nl_sock *s, const uint8_t *data, size_t len,
+		     int (*msg)(struct nl_sock *s, const struct linux_nlmsghdr *nlh));
 /* NETLINK_ROUTE (net/rtnetlink.c): the requests in data, from s. */
 void rtnetlink_rcv(struct nl_sock *s, const uint8_t *data, size_t len);
 /* NETLINK_SOCK_DIAG (net/sock_diag.c). */

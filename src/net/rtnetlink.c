@@ -24,7 +24,7 @@
 #include "abi/linux/socket.h"
 
 #define CAP_NET_ADMIN 12
-#define DUMPED	      1 /* a dump was answered: no acknowledgment */
+#define DUMPED	      NETLINK_DUMPED
 
 #define IFLA_MASTER	       10
 #define IFLA_LINKINFO	       18
@@ -815,26 +815,7 @@ static int rtnl_msg(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
 	}
 }
 
-/* netlink_rcv_skb: each whole message of the datagram in turn; a short
- * or overlong header ends the datagram silently. */
 void rtnetlink_rcv(struct nl_sock *s, const uint8_t *data, size_t len)
 {
-	while (len >= LINUX_NLMSG_HDRLEN) {
-		struct linux_nlmsghdr *nlh = (struct linux_nlmsghdr *)data;
-		size_t msglen;
-		int err = 0;
-
-		if (nlh->nlmsg_len < LINUX_NLMSG_HDRLEN || len < nlh->nlmsg_len)
-			return;
-		if ((nlh->nlmsg_flags & LINUX_NLM_F_REQUEST) &&
-		    nlh->nlmsg_type >= LINUX_NLMSG_MIN_TYPE)
-			err = rtnl_msg(s, nlh);
-		if (err != DUMPED && ((nlh->nlmsg_flags & LINUX_NLM_F_ACK) || err))
-			netlink_ack(s, nlh, err);
-		msglen = LINUX_NLMSG_ALIGN(nlh->nlmsg_len);
-		if (msglen > len)
-			msglen = len;
-		data += msglen;
-		len -= msglen;
-	}
+	netlink_rcv_skb(s, data, len, rtnl_msg);
 }

@@ -1058,25 +1058,7 @@ static int sock_diag_msg(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
 	}
 }
 
-/* netlink_rcv_skb, as rtnetlink_rcv. */
 void sock_diag_rcv(struct nl_sock *s, const uint8_t *data, size_t len)
 {
-	while (len >= LINUX_NLMSG_HDRLEN) {
-		struct linux_nlmsghdr *nlh = (struct linux_nlmsghdr *)data;
-		size_t msglen;
-		int err = 0;
-
-		if (nlh->nlmsg_len < LINUX_NLMSG_HDRLEN || len < nlh->nlmsg_len)
-			return;
-		if ((nlh->nlmsg_flags & LINUX_NLM_F_REQUEST) &&
-		    nlh->nlmsg_type >= LINUX_NLMSG_MIN_TYPE)
-			err = sock_diag_msg(s, nlh);
-		if (err != 1 && ((nlh->nlmsg_flags & LINUX_NLM_F_ACK) || err))
-			netlink_ack(s, nlh, err);
-		msglen = LINUX_NLMSG_ALIGN(nlh->nlmsg_len);
-		if (msglen > len)
-			msglen = len;
-		data += msglen;
-		len -= msglen;
-	}
+	netlink_rcv_skb(s, data, len, sock_diag_msg);
 }

@@ -254,7 +254,9 @@ struct mount *mount_internal(struct super_block *sb, struct inode *root, const c
 	return mount_new(sb, root, source);
 }
 
-struct mount *mount_clone(const struct mount *old, struct dentry *root, struct path *at)
+/* A new mount of old's filesystem at root, with old's source and flags
+ * (less drop), a new id, attached nowhere yet. */
+static struct mount *mount_dup(const struct mount *old, struct dentry *root, unsigned drop)
 {
 	struct mount *m = calloc(1, sizeof(*m));
 
@@ -270,8 +272,17 @@ struct mount *mount_clone(const struct mount *old, struct dentry *root, struct p
 	m->sb->nmounts++;
 	m->count = 1;
 	m->rdonly = old->rdonly;
-	m->flags = old->flags & ~MNT_DETACHED;
+	m->flags = old->flags & ~drop;
 	m->id = next_mount_id++;
+	return m;
+}
+
+struct mount *mount_clone(const struct mount *old, struct dentry *root, struct path *at)
+{
+	struct mount *m = mount_dup(old, root, MNT_DETACHED);
+
+	if (!m)
+		return NULL;
 	m->parent = at->mnt;
 	m->ns = at->mnt->ns;
 	m->mountpoint = dentry_get(at->dentry);
@@ -310,22 +321,10 @@ struct mount *mount_add(struct path *at, struct super_block *sb, struct inode *r
 /* One copy, in the table, its parent yet to be set. */
 static struct mount *mount_copy_one(const struct mount *old, struct mnt_ns *n)
 {
-	struct mount *m = calloc(1, sizeof(*m));
+	struct mount *m = mount_dup(old, old->root, MNT_DETACHED | MNT_EXPIRE_MARK);
 
 	if (!m)
 		return NULL;
-	m->source = strdup(old->source);
-	if (!m->source) {
-		free(m);
-		return NULL;
-	}
-	m->root = dentry_get(old->root);
-	m->sb = old->sb;
-	m->sb->nmounts++;
-	m->count = 1;
-	m->rdonly = old->rdonly;
-	m->flags = old->flags & ~(MNT_DETACHED | MNT_EXPIRE_MARK);
-	m->id = next_mount_id++;
 	m->ns = n;
 	if (old->mountpoint)
 		m->mountpoint = dentry_get(old->mountpoint);
