@@ -497,12 +497,14 @@ static int remount(struct task *t, struct path *at, uint64_t flags, const char *
 /* MS_SHARED, MS_SLAVE, MS_PRIVATE, MS_UNBINDABLE (with MS_REC: the mounts
  * below too). Differs from Linux: MS_SHARED is EINVAL, since skas
  * propagates no mount event (to accept it would be to lie). */
-static int change_type(struct path *at, uint64_t flags)
+static int change_type(struct task *t, struct path *at, uint64_t flags)
 {
 	uint64_t type = flags & ~(uint64_t)(LINUX_MS_REC | LINUX_MS_SILENT);
 	struct mount *m;
 
-	if (!at_mount_root(at))
+	/* Not another namespace's mounts (through /proc/PID/root), nor a
+	 * detached one: Linux's do_change_type checks it too. */
+	if (!at_mount_root(at) || !check_mnt(t, at->mnt))
 		return -EINVAL;
 	if (type == 0 || (type & (type - 1)) || !(type & MS_PROPAGATION))
 		return -EINVAL;
@@ -580,7 +582,7 @@ int vfs_mount(struct task *t, const char *source, const char *target, const char
 	else if (flags & LINUX_MS_BIND)
 		ret = bind_mount(t, &at, source, flags & LINUX_MS_REC);
 	else if (flags & MS_PROPAGATION)
-		ret = change_type(&at, flags);
+		ret = change_type(t, &at, flags);
 	else if (flags & LINUX_MS_MOVE)
 		ret = move_mount(t, &at, source);
 	else
