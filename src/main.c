@@ -542,6 +542,9 @@ int main(int argc, char **argv)
 			ret = task_start_init(&cfg);
 		}
 	}
+	/* init holds its own: a pivot_root and an unmount of the old root
+	 * must leave nothing of it held here (LeakSanitizer found it). */
+	path_put(&root);
 	free(cwd);
 	if (ret < 0) {
 		fprintf(stderr, "skas: %s: %s\n", cfg.path, strerror(-ret));
