@@ -12,6 +12,7 @@
 #include "ipc/ipc.h"
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
+#include "mm/commit.h"
 #include "mm/usercopy.h"
 #include "abi/linux/errno.h"
 
@@ -48,6 +49,25 @@ struct msg_receiver {
 static struct msg_queue *msq_of(struct kern_ipc_perm *p)
 {
 	return (struct msg_queue *)p;
+}
+
+/* A queued message is kernel memory the guest holds: counted against
+ * --memory (Linux charges it to the memcg), since each IPC namespace has
+ * its own queue limits and namespaces are many. ENOMEM past it. */
+static struct msg_msg *msg_alloc(long size)
+{
+	uint64_t bytes = sizeof(struct msg_msg) + (uint64_t)size;
+	struct msg_msg *m = mem_fits(bytes) ? malloc(bytes) : NULL;
+
+	if (m)
+		mem_account_kernel((int64_t)bytes);
+	return m;
+}
+
+static void msg_free(struct msg_msg *m)
+{
+	mem_account_kernel(-(int64_t)(sizeof(*m) + m->size));
+	free(m);
 }
 
 static bool testmsg(const struct msg_msg *m, int64_t type, int mode)
@@ -132,7 +152,7 @@ static long do_msgsnd(struct task *t, int msqid, uaddr_t msgp, int64_t msgsz, in
 		return -EINVAL;
 	if (mtype < 1)
 		return -EINVAL;
-	m = malloc(sizeof(*m) + (size_t)msgsz);
+	m = msg_alloc(msgsz);
 	if (!m)
 		return -ENOMEM;
 	m->mtype = mtype;
@@ -180,7 +200,7 @@ static long do_msgsnd(struct task *t, int msqid, uaddr_t msgp, int64_t msgsz, in
 	}
 	return 0;
 out:
-	free(m);
+	msg_free(m);
 	return ret;
 }
 
@@ -330,7 +350,7 @@ static long do_msgrcv(struct task *t, int msqid, uaddr_t msgp, int64_t bufsz, in
 	       copy_to_user(t->mm, msgp + 8, m->data, n) < 0)
 		      ? -EFAULT
 		      : 0;
-	free(m); /* Linux too loses a message it cannot copy out */
+	msg_free(m); /* Linux too loses a message it cannot copy out */
 	return ret < 0 ? ret : (long)n;
 copy_out:
 	if (copy_to_user(t->mm, msgp, &m->mtype, sizeof(m->mtype)) < 0 ||
@@ -371,7 +391,7 @@ static void freeque(struct msg_queue *q)
 	{
 		q->perm.ns->msg_hdrs--;
 		q->perm.ns->msg_bytes -= m->size;
-		free(m);
+		msg_free(m);
 	}
 	list_init(&q->messages);
 	if (list_empty(&q->senders.waiters)) {

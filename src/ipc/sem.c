@@ -14,6 +14,7 @@
 #include "ipc/ipc.h"
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
+#include "mm/commit.h"
 #include "mm/usercopy.h"
 #include "host/host.h"
 #include "abi/linux/errno.h"
@@ -172,20 +173,26 @@ static int sem_create(struct task *t, int32_t key, int flg, void *arg)
 {
 	int nsems = *(int *)arg, ret;
 	struct sem_array *sma;
+	uint64_t bytes;
 
 	if (nsems == 0)
 		return -EINVAL;
 	if (ipc_ns_of(t)->used_sems + nsems > (long)LINUX_SEMMNS)
 		return -ENOSPC;
-	sma = calloc(1, sizeof(*sma) + (size_t)nsems * sizeof(struct sem));
+	/* Kernel memory the guest holds, counted against --memory as the
+	 * message queues' (each IPC namespace has its own SEMMNS). */
+	bytes = sizeof(*sma) + (uint64_t)nsems * sizeof(struct sem);
+	sma = mem_fits(bytes) ? calloc(1, bytes) : NULL;
 	if (!sma)
 		return -ENOMEM;
+	mem_account_kernel((int64_t)bytes);
 	sma->nsems = nsems;
 	list_init(&sma->pending);
 	list_init(&sma->undos);
 	sma->ctime = ipc_now();
 	ret = ipc_add(&ipc_ns_of(t)->sem_ids, &sma->perm, t, key, flg);
 	if (ret < 0) {
+		mem_account_kernel(-(int64_t)bytes);
 		free(sma);
 		return ret;
 	}
@@ -363,6 +370,7 @@ static void freeary(struct sem_array *sma)
 	}
 	list_for_each_entry_safe(u, un, &sma->undos, set_link) undo_free(u);
 	sma->perm.ns->used_sems -= sma->nsems;
+	mem_account_kernel(-(int64_t)(sizeof(*sma) + (uint64_t)sma->nsems * sizeof(struct sem)));
 	free(sma);
 }
 

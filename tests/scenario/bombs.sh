@@ -37,6 +37,7 @@ cat >"$tmp/bomb.c" <<'EOF'
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/mount.h>
+#include <sys/msg.h>
 #include <sys/xattr.h>
 
 #define MiB (1UL << 20)
@@ -359,6 +360,35 @@ int main(int argc, char **argv)
 			}
 		}
 		printf("locks: %s after %s\n", err ? ename(err) : "none", n < 262144 ? "<262144" : "262144");
+	} else if (strcmp(mode, "msgq") == 0) {
+		/* queued System V messages are kernel memory: counted
+		 * (ENOMEM), each IPC namespace's limits notwithstanding */
+		static struct {
+			long mtype;
+			char text[8192];
+		} msg = { 1, { 0 } };
+		int ns, k, id, err = 0;
+		long queued = 0;
+
+		for (ns = 0; ns < 64 && !err; ns++) {
+			/* each namespace kept by an fd of its own */
+			if (unshare(CLONE_NEWIPC) != 0 || open("/proc/self/ns/ipc", O_RDONLY) < 0) {
+				err = errno;
+				break;
+			}
+			for (k = 0; k < 32 && !err; k++) {
+				id = msgget(IPC_PRIVATE, 0600);
+				if (id < 0) {
+					err = errno;
+					break;
+				}
+				while (msgsnd(id, &msg, sizeof(msg.text), IPC_NOWAIT) == 0)
+					queued += sizeof(msg.text);
+				if (errno != EAGAIN)
+					err = errno;
+			}
+		}
+		printf("msgq: %s after %s MiB\n", ename(err), (queued >> 20) < 32 ? "<32" : ">=32");
 	} else if (strcmp(mode, "kmem") == 0) {
 		/* empty files, second names and fresh tmpfs mounts are kernel
 		 * memory too: counted against --memory (ENOSPC), each tmpfs's
@@ -564,6 +594,9 @@ check "epoll item bomb (400 epolls x 400 eventfds, --memory=32M): ENOMEM" "epite
 
 bomb --memory=16M -- "$b" locks
 check "record lock bomb (a lock per other byte, --memory=16M): ENOLCK" "locks: ENOLCK after <262144 0" "$out $rc"
+
+bomb --memory=32M -- "$b" msgq
+check "System V message bomb (queues filled in 64 IPC namespaces, --memory=32M): ENOMEM" "msgq: ENOMEM after <32 MiB 0" "$out $rc"
 
 bomb --memory=64M -- "$b" kmem
 check "kernel memory bomb (--memory=64M): empty files, hard links and new tmpfs mounts are ENOSPC at the limit" \
