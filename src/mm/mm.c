@@ -275,12 +275,14 @@ static int vma_pool_n;
 #define VMA_CHARGE 256
 _Static_assert(sizeof(struct vma) <= VMA_CHARGE, "VMA_CHARGE");
 
-static struct vma *vma_new(uaddr_t start, uaddr_t end, int prot, unsigned flags, struct file *file,
-			   uint64_t off)
+/* over: counted even past --memory (a split that frees memory: munmap
+ * must not fail for want of the 256 bytes it gives back at once). */
+static struct vma *vma_new_over(uaddr_t start, uaddr_t end, int prot, unsigned flags,
+				struct file *file, uint64_t off, bool over)
 {
 	struct vma *v = vma_pool;
 
-	if (!mem_fits(VMA_CHARGE))
+	if (!over && !mem_fits(VMA_CHARGE))
 		return NULL;
 	if (v) {
 		vma_pool = (struct vma *)v->link.next;
@@ -305,6 +307,12 @@ static struct vma *vma_new(uaddr_t start, uaddr_t end, int prot, unsigned flags,
 			file->ops->vma_open(file, v->opened);
 	}
 	return v;
+}
+
+static struct vma *vma_new(uaddr_t start, uaddr_t end, int prot, unsigned flags, struct file *file,
+			   uint64_t off)
+{
+	return vma_new_over(start, end, prot, flags, file, off, false);
 }
 
 /* A VMA from vma_new that never went on the list (or has left it). */
@@ -431,7 +439,7 @@ static void vma_insert(struct mm *mm, struct vma *v)
 	mm->nvmas++;
 	vidx_add(mm, v);
 	vma_tally(mm, v, 1);
-	if (mm->gap_pend && v->start == mm->gap_pend) {
+	if (mm->gap_pend && v->start == mm->gap_pend && v->end == mm->gap_pend_end) {
 		mm->gap_addr = mm->gap_pend;
 		mm->gap_max = mm->gap_pend_max;
 		mm->gap_pend = 0;
@@ -544,8 +552,12 @@ void mm_put(struct mm *mm)
 
 	if (!mm || --mm->refcount > 0)
 		return;
-	list_for_each_entry_safe(v, n, &mm->vmas, link) vma_free(mm, v);
+	/* No index to keep while all go (O(VMAs^2) moves otherwise). */
 	free(mm->vidx);
+	mm->vidx = NULL;
+	mm->vidx_n = mm->vidx_cap = 0;
+	mm->vidx_off = true;
+	list_for_each_entry_safe(v, n, &mm->vmas, link) vma_free(mm, v);
 	mem_account(-(int64_t)mm->committed);
 	sample_track(mm, false);
 	path_put(&mm->exe);
@@ -599,9 +611,10 @@ static bool range_ok(uaddr_t addr, size_t len)
 /* The top-down search chose addr, passing over gaps of at most seen
  * bytes above it: from there to mmap_base is the new hinted range once
  * a VMA is listed at addr (vma_insert). */
-static long unmapped_found(struct mm *mm, uaddr_t addr, uint64_t seen)
+static long unmapped_found(struct mm *mm, uaddr_t addr, size_t len, uint64_t seen)
 {
 	mm->gap_pend = addr;
+	mm->gap_pend_end = addr + len;
 	mm->gap_pend_max = seen;
 	return (long)addr;
 }
@@ -640,13 +653,13 @@ long mm_unmapped_area(struct mm *mm, uaddr_t hint, size_t len)
 			continue;
 		gap_start = v->end;
 		if (gap_start < gap_end && gap_end - gap_start >= len)
-			return unmapped_found(mm, gap_end - len, seen);
+			return unmapped_found(mm, gap_end - len, len, seen);
 		if (gap_start < gap_end && gap_end - gap_start > seen)
 			seen = gap_end - gap_start;
 		gap_end = v->start;
 	}
 	if (gap_end >= MMAP_MIN_ADDR + len)
-		return unmapped_found(mm, gap_end - len, seen);
+		return unmapped_found(mm, gap_end - len, len, seen);
 	/* Then bottom-up above mmap_base. */
 	gap_start = PAGE_ALIGN(high);
 	list_for_each_entry(v, &mm->vmas, link)
@@ -676,8 +689,9 @@ void mm_set_max_map_count(int n)
 	max_map_count = n;
 }
 
-/* Splits v at addr (inside it): v keeps [start, addr), a new VMA the rest. */
-int vma_split(struct mm *mm, struct vma *v, uaddr_t addr)
+/* Splits v at addr (inside it): v keeps [start, addr), a new VMA the rest;
+ * over: vma_new_over's. */
+static int vma_split_over(struct mm *mm, struct vma *v, uaddr_t addr, bool over)
 {
 	/* The vDSO's parts are the host's special mappings, which never
 	 * split (Linux's special_mapping_split): a partial munmap, mprotect,
@@ -687,8 +701,9 @@ int vma_split(struct mm *mm, struct vma *v, uaddr_t addr)
 		return -EINVAL;
 	if (mm->nvmas >= max_map_count)
 		return -ENOMEM;
-	struct vma *tail = vma_new(addr, v->end, v->prot, v->flags, v->file,
-				   v->file || v->anon_id ? v->off + (addr - v->start) : 0);
+	struct vma *tail =
+		vma_new_over(addr, v->end, v->prot, v->flags, v->file,
+			     v->file || v->anon_id ? v->off + (addr - v->start) : 0, over);
 
 	if (!tail)
 		return -ENOMEM;
@@ -704,36 +719,56 @@ int vma_split(struct mm *mm, struct vma *v, uaddr_t addr)
 	return 0;
 }
 
+int vma_split(struct mm *mm, struct vma *v, uaddr_t addr)
+{
+	return vma_split_over(mm, v, addr, false);
+}
+
 /* Splits the VMAs straddling start and end, so that each VMA is then wholly
- * inside or outside [start, end). */
-static int vmas_split_edges(struct mm *mm, uaddr_t start, uaddr_t end)
+ * inside or outside [start, end); over: vma_new_over's. */
+static int vmas_split_edges(struct mm *mm, uaddr_t start, uaddr_t end, bool over)
 {
 	struct vma *v = mm_find_vma(mm, start);
 	int ret;
 
 	if (v && v->start < start) {
-		ret = vma_split(mm, v, start);
+		ret = vma_split_over(mm, v, start, over);
 		if (ret < 0)
 			return ret;
 	}
 	v = mm_find_vma(mm, end);
 	if (v && v->start < end && v->end > end)
-		return vma_split(mm, v, end);
+		return vma_split_over(mm, v, end, over);
 	return 0;
 }
 
-/* Removes [start, end) from the VMA list. */
+/* Removes [start, end) from the VMA list. The index loses the range's
+ * entries in one move, not one each (each removal moved the rest: a
+ * munmap or exit of 60000 VMAs held the kernel for up to a second). */
 static int vmas_remove(struct mm *mm, uaddr_t start, uaddr_t end)
 {
 	struct vma *v, *n;
-	int ret = vmas_split_edges(mm, start, end);
+	int ret = vmas_split_edges(mm, start, end, true), i0 = 0, i1 = 0;
+	bool idx = !mm->vidx_off;
 
 	if (ret < 0)
 		return ret;
-	for (v = mm_find_vma(mm, start); v && &v->link != &mm->vmas && v->start < end; v = n) {
+	v = mm_find_vma(mm, start); /* with the index, before it is set aside */
+	if (idx) {
+		i0 = start ? vidx_upper(mm, start - 1) : 0;
+		i1 = vidx_upper(mm, end - 1);
+		mm->vidx_off = true;
+	}
+	for (; v && &v->link != &mm->vmas && v->start < end; v = n) {
 		n = list_entry(v->link.next, struct vma, link);
 		if (v->start >= start)
 			vma_free(mm, v);
+	}
+	if (idx) {
+		memmove(&mm->vidx[i0], &mm->vidx[i1],
+			(size_t)(mm->vidx_n - i1) * sizeof(*mm->vidx));
+		mm->vidx_n -= i1 - i0;
+		mm->vidx_off = false;
 	}
 	return 0;
 }
@@ -1077,7 +1112,7 @@ static long vma_move(struct mm *mm, struct vma *v, uaddr_t addr, size_t old_len,
 	/* The old range's edges first (the ranges never overlap): a split
 	 * refused at the map-count limit is ENOMEM before anything changed,
 	 * and removing the old range below splits nothing, so cannot fail. */
-	ret = vmas_split_edges(mm, addr, addr + old_len);
+	ret = vmas_split_edges(mm, addr, addr + old_len, false);
 	if (ret < 0)
 		return ret;
 	v = mm_find_vma(mm, addr); /* now starts at addr */

@@ -85,8 +85,9 @@ struct mm {
 	uint64_t gap_max;
 	/* The last search's answer and the gaps it passed (gap_pend 0: none
 	 * pending): the hint moves there only once a VMA is listed at that
-	 * address, so a search whose mapping then fails moves nothing. */
-	uaddr_t gap_pend;
+	 * address and of that length, so a search whose mapping then fails
+	 * moves nothing. */
+	uaddr_t gap_pend, gap_pend_end;
 	uint64_t gap_pend_max;
 	/* The VMA mm_find_vma found last (a system call's copies look up the
 	 * same few), or NULL; cleared when that VMA is freed. */
