@@ -592,7 +592,12 @@ static int ovl_unlink(struct inode *dir, const char *name, bool is_dir)
 	/* Not O(c)->lower: a copied-up file is looked up as upper only, and
 	 * its lower one must stay hidden. */
 	lower = lower_has(dir, name);
-	if (O(c)->upper) {
+	/* The whiteout must fit before the upper name goes (overlayfs makes
+	 * it first): else ENOSPC left the lower file showing again, the
+	 * guest's copy lost. */
+	if (lower && !tmpfs_can_create(pu))
+		ret = -ENOSPC;
+	if (ret == 0 && O(c)->upper) {
 		if (is_dir)
 			remove_whiteouts(O(c)->upper);
 		ret = pu->iop->unlink(pu, name, is_dir);
@@ -692,9 +697,16 @@ static int ovl_rename(struct inode *odir, const char *oname, struct inode *ndir,
 		ret = copy_up(odir);
 	if (ret == 0) {
 		struct inode *ou = O(odir)->upper, *nu = O(ndir)->upper;
+		bool hide;
 
-		bool hide = LINUX_S_ISDIR(c->mode) &&
-			    (drop_whiteout(nu, nname) || lower_has(ndir, nname));
+		/* The source's whiteout must fit before anything moves. */
+		if (lower && !tmpfs_can_create(ou)) {
+			inode_put(c);
+			inode_put(d);
+			return -ENOSPC;
+		}
+		hide = LINUX_S_ISDIR(c->mode) &&
+		       (drop_whiteout(nu, nname) || lower_has(ndir, nname));
 
 		if (!LINUX_S_ISDIR(c->mode))
 			drop_whiteout(nu, nname);

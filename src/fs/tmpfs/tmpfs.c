@@ -154,6 +154,11 @@ static bool ispace_fits(const struct tmpfs_sb *s, uint64_t bytes)
 	return s->ispace <= TMPFS_ISPACE && bytes <= TMPFS_ISPACE - s->ispace && mem_fits(bytes);
 }
 
+bool tmpfs_can_create(const struct inode *dir)
+{
+	return is_tmpfs(dir) && ispace_fits(SB(dir), BOGO_INODE_SIZE);
+}
+
 static void ispace_add(struct tmpfs_sb *s, int64_t delta)
 {
 	s->ispace += (uint64_t)delta;
@@ -480,6 +485,10 @@ static int tmpfs_rename(struct inode *odir, const char *oname, struct inode *ndi
 		return -ENOENT;
 	if (!is_tmpfs(ndir) || ndir->sb != odir->sb)
 		return -EXDEV;
+	/* RENAME_WHITEOUT's device must fit before anything moves (Linux's
+	 * shmem_rename2 makes it first). */
+	if ((flags & 4) && !ispace_fits(SB(odir), BOGO_INODE_SIZE))
+		return -ENOSPC;
 	ino = e->inode;
 	d = find(ndir, nname);
 	if (flags & 2)

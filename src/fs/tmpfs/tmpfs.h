@@ -28,6 +28,10 @@ void tmpfs_set_opaque(struct inode *dir, bool opaque);
  * which every name of the copy goes on showing. False if none. */
 void tmpfs_set_origin(struct inode *ino, uint64_t dev, uint64_t nr);
 bool tmpfs_origin(const struct inode *ino, uint64_t *dev, uint64_t *nr);
+/* Would one more inode fit in dir's tmpfs (its inode space, --memory)?
+ * For the overlay, which must know its whiteout will fit before it
+ * changes anything. */
+bool tmpfs_can_create(const struct inode *dir);
 /* A regular file name in dir (owned by root) holding len bytes of data:
  * for filesystems built on tmpfs at mount time (sysfs). */
 int tmpfs_add_file(struct inode *dir, const char *name, uint32_t mode, const void *data,
