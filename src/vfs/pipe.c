@@ -80,14 +80,19 @@ static size_t pipe_bytes(struct pipe *p)
  * --memory, as Linux's memcg charges them (__GFP_ACCOUNT); past it a write
  * is ENOMEM or short, as Linux's pipe_write when alloc_page fails. Before,
  * 2500 full pipes held 156 MiB under --memory=64M, uncounted. */
-static char *page_alloc(void)
+static char *page_alloc_over(bool over)
 {
 	char *page;
 
-	if (!mem_fits(PAGE_SIZE) || !(page = malloc(PAGE_SIZE)))
+	if ((!over && !mem_fits(PAGE_SIZE)) || !(page = malloc(PAGE_SIZE)))
 		return NULL;
 	mem_account_kernel(PAGE_SIZE);
 	return page;
+}
+
+static char *page_alloc(void)
+{
+	return page_alloc_over(false);
 }
 
 static void page_free(char *page)
@@ -652,11 +657,11 @@ void pipe_consume(struct pipe *p, size_t n)
 
 /* A new buffer holding n <= PAGE_SIZE bytes at the head: false if out of
  * memory. The caller made sure of a free slot. */
-static bool push_buf(struct pipe *p, const void *buf, size_t n, bool merge, bool packet)
+static bool push_buf(struct pipe *p, const void *buf, size_t n, bool merge, bool packet, bool over)
 {
 	struct pipe_buf *b = slot(p, p->head);
 
-	b->page = page_alloc();
+	b->page = page_alloc_over(over);
 	if (!b->page)
 		return false;
 	memcpy(b->page, buf, n);
@@ -668,7 +673,7 @@ static bool push_buf(struct pipe *p, const void *buf, size_t n, bool merge, bool
 	return true;
 }
 
-size_t pipe_push(struct pipe *p, const void *buf, size_t n, uint64_t align)
+size_t pipe_push(struct pipe *p, const void *buf, size_t n, uint64_t align, bool over)
 {
 	size_t done = 0;
 
@@ -676,7 +681,7 @@ size_t pipe_push(struct pipe *p, const void *buf, size_t n, uint64_t align)
 		size_t room = PAGE_SIZE - (size_t)((align + done) & (PAGE_SIZE - 1));
 		size_t chunk = n - done < room ? n - done : room;
 
-		if (!push_buf(p, (const char *)buf + done, chunk, false, false))
+		if (!push_buf(p, (const char *)buf + done, chunk, false, false, over))
 			break;
 		done += chunk;
 	}
@@ -732,7 +737,7 @@ retry:
 			out->head++;
 			i = in->tail;
 		} else {
-			if (!push_buf(out, ib->page + ib->off, n, false, ib->packet)) {
+			if (!push_buf(out, ib->page + ib->off, n, false, ib->packet, false)) {
 				if (!done)
 					return -ENOMEM;
 				break;

@@ -49,8 +49,9 @@ void pipe_consume(struct pipe *p, size_t n);
 /* Appends what fits of buf in the free slots, never merged into a buffer
  * before it: a buffer per page of a source at offset align (a file page,
  * a user page), as Linux's splice_read and vmsplice fill pipes. Returns the
- * bytes taken. */
-size_t pipe_push(struct pipe *p, const void *buf, size_t n, uint64_t align);
+ * bytes taken: less when --memory has no room for a page, unless over
+ * (data already taken from a file: counted past the limit). */
+size_t pipe_push(struct pipe *p, const void *buf, size_t n, uint64_t align, bool over);
 /* splice(2) between two pipes (keep false) and tee(2) (keep true): the
  * bytes moved (copied), 0 at EOF, or -errno. */
 long pipe_to_pipe(struct pipe *in, struct pipe *out, size_t len, bool nonblock, bool keep);

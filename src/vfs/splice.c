@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "vfs/splice.h"
+#include "mm/commit.h"
 #include "vfs/file.h"
 #include "vfs/pipe.h"
 #include "vfs/iov.h"
@@ -134,16 +135,22 @@ long splice_file_to_pipe(struct file *in, int64_t *ipos, struct pipe *p, size_t 
 		return -EINVAL;
 	if (len == 0)
 		return 0;
-	/* A buffer per page of the file: the free slots hold this much. */
+	/* A buffer per page of the file: the free slots hold this much, and
+	 * --memory as many pages (what is read must all reach the pipe). */
 	room = (size_t)r * PAGE_SIZE - (size_t)(align & (PAGE_SIZE - 1));
 	len = min_size(min_size(len, room), SPLICE_BUF);
+	while (len &&
+	       !mem_fits(((align & (PAGE_SIZE - 1)) + len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1)))
+		len = len > PAGE_SIZE ? len - PAGE_SIZE : 0;
+	if (len == 0)
+		return -ENOMEM;
 	buf = malloc(len);
 	if (!buf)
 		return -ENOMEM;
 	pipe_lock(p); /* the read may sleep: the slots stay free */
 	r = file_in(in, ipos, buf, len);
 	if (r > 0)
-		pipe_push(p, buf, (size_t)r, align);
+		pipe_push(p, buf, (size_t)r, align, true);
 	pipe_unlock(p);
 	free(buf);
 	return r;
@@ -224,13 +231,16 @@ static long user_to_pipe(struct task *t, struct pipe *p, const struct linux_iove
 				r = -EFAULT;
 				goto out;
 			}
-			got = pipe_push(p, buf, n, addr);
+			got = pipe_push(p, buf, n, addr, false);
 			free(buf);
 			done += got;
 			addr += got;
 			left -= got;
-			if (got < n)
+			if (got < n) {
+				if (got == 0)
+					r = -ENOMEM; /* no page fits --memory */
 				goto out;
+			}
 		}
 	}
 out:
