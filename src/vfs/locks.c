@@ -240,7 +240,10 @@ static int set_range(struct file *f, int kind, const void *owner, int pid, int t
 		ret = type == LINUX_F_UNLCK ? 0 : -ENOLCK;
 		goto out;
 	}
-	if (!spare[0] || !spare[1] || !mem_fits(2 * LOCK_CHARGE)) {
+	/* An unlock takes at most one lock more (a hole cut in the middle):
+	 * never refused for --memory, as Linux's whole-file unlock
+	 * allocates nothing. */
+	if (!spare[0] || !spare[1] || (type != LINUX_F_UNLCK && !mem_fits(2 * LOCK_CHARGE))) {
 		ret = -ENOLCK;
 		goto out_lf;
 	}
