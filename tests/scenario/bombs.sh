@@ -36,6 +36,7 @@ cat >"$tmp/bomb.c" <<'EOF'
 #include <sys/wait.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/msg.h>
 #include <sys/xattr.h>
@@ -58,6 +59,29 @@ static void *spin(void *arg)
 	while (!stop)
 		(*n)++;
 	return NULL;
+}
+
+/* Private maps until ENOMEM, then tmpfs files until ENOSPC: less than
+ * a KiB of --memory is left. */
+static int nfill;
+
+static void fill_limit(void)
+{
+	char name[64];
+	size_t len;
+	int fd;
+
+	for (len = 1UL << 30; len >= 4096; len /= 2)
+		while (mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) !=
+		       MAP_FAILED)
+			;
+	for (;;) {
+		snprintf(name, sizeof(name), "/dev/shm/fill%d", nfill++);
+		fd = open(name, O_CREAT | O_WRONLY, 0600);
+		if (fd < 0)
+			break;
+		close(fd);
+	}
 }
 
 int main(int argc, char **argv)
@@ -389,6 +413,61 @@ int main(int argc, char **argv)
 			}
 		}
 		printf("msgq: %s after %s MiB\n", ename(err), (queued >> 20) < 32 ? "<32" : ">=32");
+	} else if (strcmp(mode, "atlimit") == 0 && argc > 2) {
+		/* At --memory's limit (fill_limit before each), what frees or
+		 * only moves memory still works and nothing is lost: an
+		 * unlock, a munmap that splits, a splice from a file (what it
+		 * says it moved is in the pipe), an unlink of a modified lower
+		 * file (gone, or kept whole). */
+		static char big[65536];
+		struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+		char got[16] = "";
+		void *mb = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+				-1, 0);
+		int lk = open("/tmp/lk", O_RDWR | O_CREAT, 0600), src, pp[2], low, inpipe = 0;
+		long r;
+
+		memset(big, 'x', sizeof(big));
+		src = open("/tmp/src", O_RDWR | O_CREAT, 0600);
+		if (write(src, big, sizeof(big)) != sizeof(big) || pipe2(pp, O_NONBLOCK) < 0 ||
+		    lseek(src, 0, SEEK_SET) != 0 || fcntl(lk, F_SETLK, &fl) != 0)
+			return 1;
+		low = open(argv[2], O_WRONLY | O_TRUNC);
+		if (low < 0 || write(low, "modified", 8) != 8)
+			return 1;
+		close(low);
+		printf("atlimit:\n"); /* stdout's buffer, before memory runs out */
+		fill_limit();
+		/* read locks on every other byte of the write-locked file:
+		 * each splits it, until the locks' memory runs out */
+		fl.l_type = F_RDLCK;
+		fl.l_len = 1;
+		for (fl.l_start = 0; fl.l_start < (1 << 24) && fcntl(lk, F_SETLK, &fl) == 0;
+		     fl.l_start += 2)
+			;
+		fl.l_type = F_UNLCK;
+		fl.l_start = fl.l_len = 0;
+		printf("unlock: %s\n", fcntl(lk, F_SETLK, &fl) == 0 ? "ok" : ename(errno));
+		fill_limit();
+		printf("munmap of a mapping's last page: %s\n",
+		       munmap((char *)mb + (1 << 20) - 4096, 4096) == 0 ? "ok" : ename(errno));
+		fill_limit();
+		r = splice(src, NULL, pp[1], NULL, sizeof(big), SPLICE_F_NONBLOCK);
+		ioctl(pp[0], FIONREAD, &inpipe);
+		printf("splice: %s\n",
+		       lseek(src, 0, SEEK_CUR) == (r < 0 ? 0 : r) && inpipe == (r < 0 ? 0 : r)
+			       ? "nothing lost"
+			       : "lost data");
+		open(argv[2], O_RDONLY); /* held open: its unlink frees no inode */
+		fill_limit();
+		r = unlink(argv[2]);
+		low = open(argv[2], O_RDONLY);
+		if (low >= 0 && read(low, got, sizeof(got) - 1) < 0)
+			got[0] = 0;
+		printf("unlink of a modified lower file: %s\n",
+		       (r == 0 && low < 0) || (r < 0 && strcmp(got, "modified") == 0)
+			       ? "nothing lost"
+			       : "lost the copy");
 	} else if (strcmp(mode, "kmem") == 0) {
 		/* empty files, second names and fresh tmpfs mounts are kernel
 		 * memory too: counted against --memory (ENOSPC), each tmpfs's
@@ -597,6 +676,16 @@ check "record lock bomb (a lock per other byte, --memory=16M): ENOLCK" "locks: E
 
 bomb --memory=32M -- "$b" msgq
 check "System V message bomb (queues filled in 64 IPC namespaces, --memory=32M): ENOMEM" "msgq: ENOMEM after <32 MiB 0" "$out $rc"
+
+echo original >"$tmp/lowerfile"
+bomb --memory=32M -- "$b" atlimit "$tmp/lowerfile"
+check "at --memory's limit: an unlock, a munmap that splits, a splice from a file, an unlink of a modified lower file lose nothing" \
+    "atlimit:
+unlock: ok
+munmap of a mapping's last page: ok
+splice: nothing lost
+unlink of a modified lower file: nothing lost 0" "$out $rc"
+check "  the host's file untouched" "original" "$(cat "$tmp/lowerfile")"
 
 bomb --memory=64M -- "$b" kmem
 check "kernel memory bomb (--memory=64M): empty files, hard links and new tmpfs mounts are ENOSPC at the limit" \
