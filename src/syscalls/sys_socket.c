@@ -325,7 +325,7 @@ long sys_setsockopt(struct task *t, const struct sysargs *a)
 	else if (level == LINUX_SOL_IP && optlen > 0 && optlen < (int)sizeof(int) &&
 		 s->ops->setsockopt && copy_from_user(t->mm, val, sysarg_uaddr(a, 3), 1) < 0)
 		ret = -EFAULT; /* ...but IPv4's may be a byte */
-	if (ret == 0 && level == LINUX_SOL_SOCKET)
+	if (ret == 0 && level == LINUX_SOL_SOCKET && !s->ops->sol_socket)
 		ret = sock_setsockopt(s, level, name, val, (unsigned)optlen);
 	else if (ret == 0)
 		ret = s->ops->setsockopt(s, level, name, val, (unsigned)optlen);
@@ -349,8 +349,9 @@ long sys_getsockopt(struct task *t, const struct sysargs *a)
 	} else if (copy_from_user(t->mm, &len, ulen, sizeof(len)) < 0) {
 		ret = -EFAULT;
 	} else {
-		ret = level == LINUX_SOL_SOCKET ? sock_getsockopt(s, level, name, val, &len)
-						: s->ops->getsockopt(s, level, name, val, &len);
+		ret = level == LINUX_SOL_SOCKET && !s->ops->sol_socket
+			      ? sock_getsockopt(s, level, name, val, &len)
+			      : s->ops->getsockopt(s, level, name, val, &len);
 		if (ret == 0 && (copy_to_user(t->mm, uval, val, len) < 0 ||
 				 copy_to_user(t->mm, ulen, &len, sizeof(len)) < 0))
 			ret = -EFAULT;

@@ -1,0 +1,342 @@
+/* tests/scenario/hostnet.c: the guest side of hostnet.sh: a client of the
+ * host's servers on 127.0.0.1 (and a server of its own), one mode per run,
+ * printing one line of results per check. Built static by hostnet.sh.
+ *   hostnet tcp PORT | nbtcp PORT | udp PORT | refused PORT | serve |
+ *           eintr | many PORT (reads "open N" / "close" / "quit" on stdin) */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static struct sockaddr_in addr_of(int port)
+{
+	struct sockaddr_in a;
+
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_port = htons((unsigned short)port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	return a;
+}
+
+static const char *err_name(int e)
+{
+	switch (e) {
+	case 0:
+		return "0";
+	case EINPROGRESS:
+		return "EINPROGRESS";
+	case ECONNREFUSED:
+		return "ECONNREFUSED";
+	case EISCONN:
+		return "EISCONN";
+	case EALREADY:
+		return "EALREADY";
+	case EAGAIN:
+		return "EAGAIN";
+	case EINTR:
+		return "EINTR";
+	case EINVAL:
+		return "EINVAL";
+	case EFAULT:
+		return "EFAULT";
+	case EAFNOSUPPORT:
+		return "EAFNOSUPPORT";
+	case ENOPROTOOPT:
+		return "ENOPROTOOPT";
+	case ENOTCONN:
+		return "ENOTCONN";
+	case EPERM:
+		return "EPERM";
+	case EACCES:
+		return "EACCES";
+	case EPROTONOSUPPORT:
+		return "EPROTONOSUPPORT";
+	case EPIPE:
+		return "EPIPE";
+	default:
+		return strerror(e);
+	}
+}
+
+#define RES(call) ((call) < 0 ? err_name(errno) : "0")
+
+/* Blocking connect, send, MSG_WAITALL recv, the names, options, ioctls,
+ * a hostile address and fstat. */
+static int do_tcp(int port)
+{
+	struct sockaddr_in a = addr_of(port), me, peer;
+	socklen_t ml = sizeof(me), pl = sizeof(peer), ol;
+	char buf[64] = "";
+	int s = socket(AF_INET, SOCK_STREAM, 0), v = 1, n = -1, err = -1;
+	struct stat st;
+
+	printf("connect %s\n", RES(connect(s, (struct sockaddr *)&a, sizeof(a))));
+	printf("connect again %s\n", RES(connect(s, (struct sockaddr *)&a, sizeof(a))));
+	getsockname(s, (struct sockaddr *)&me, &ml);
+	getpeername(s, (struct sockaddr *)&peer, &pl);
+	printf("peer port %d, local ephemeral %d\n", ntohs(peer.sin_port) == port,
+	       ntohs(me.sin_port) >= 1024);
+	printf("nodelay %s", RES(setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &v, sizeof(v))));
+	v = 0;
+	ol = sizeof(v);
+	getsockopt(s, IPPROTO_TCP, TCP_NODELAY, &v, &ol);
+	printf(" %d\n", v != 0);
+	ol = sizeof(err);
+	getsockopt(s, SOL_SOCKET, SO_ERROR, &err, &ol);
+	printf("SO_ERROR %d, unknown option %s\n", err,
+	       RES(setsockopt(s, SOL_SOCKET, 9999, &v, sizeof(v))));
+	printf("send %zd\n", send(s, "hello world", 11, 0));
+	printf("recv waitall %zd ", recv(s, buf, 11, MSG_WAITALL));
+	printf("'%s'\n", buf);
+	send(s, "x", 1, 0);
+	while (ioctl(s, FIONREAD, &n) == 0 && n == 0)
+		usleep(1000);
+	printf("FIONREAD %d\n", n);
+	printf("bad addr %s", RES(connect(s, (struct sockaddr *)8, sizeof(a))));
+	printf(" %s\n", RES(bind(s, (struct sockaddr *)&a, 3)));
+	fstat(s, &st);
+	printf("fstat socket %d\n", S_ISSOCK(st.st_mode));
+	printf("shutdown %s, ", RES(shutdown(s, SHUT_WR)));
+	recv(s, buf, 1, 0);
+	printf("eof %zd\n", recv(s, buf, sizeof(buf), 0));
+	close(s);
+	return 0;
+}
+
+/* Non-blocking connect, poll and epoll readiness, MSG_DONTWAIT. */
+static int do_nbtcp(int port)
+{
+	struct sockaddr_in a = addr_of(port);
+	int s = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0), r, err = -1, ep;
+	struct pollfd p = { .fd = s, .events = POLLOUT };
+	struct epoll_event ev = { .events = EPOLLIN }, got;
+	socklen_t ol = sizeof(err);
+	char buf[16];
+
+	r = connect(s, (struct sockaddr *)&a, sizeof(a));
+	printf("connect %s\n", r == 0 || errno == EINPROGRESS ? "EINPROGRESS" : err_name(errno));
+	printf("poll %d", poll(&p, 1, 10000));
+	printf(" out %d\n", !!(p.revents & POLLOUT));
+	getsockopt(s, SOL_SOCKET, SO_ERROR, &err, &ol);
+	printf("SO_ERROR %d, connect again %s\n", err,
+	       RES(connect(s, (struct sockaddr *)&a, sizeof(a))));
+	printf("recv dontwait %s\n", RES(recv(s, buf, sizeof(buf), MSG_DONTWAIT)));
+	ep = epoll_create1(0);
+	epoll_ctl(ep, EPOLL_CTL_ADD, s, &ev);
+	printf("epoll before %d\n", epoll_wait(ep, &got, 1, 0));
+	send(s, "ping", 4, 0);
+	printf("epoll %d", epoll_wait(ep, &got, 1, 10000));
+	printf(" in %d\n", !!(got.events & EPOLLIN));
+	r = (int)recv(s, buf, sizeof(buf), 0);
+	printf("recv %d\n", r);
+	close(s);
+	return 0;
+}
+
+/* sendto/recvfrom echo, the source, MSG_PEEK, MSG_TRUNC. */
+static int do_udp(int port)
+{
+	struct sockaddr_in a = addr_of(port), from;
+	socklen_t fl = sizeof(from);
+	char buf[64] = "";
+	int s = socket(AF_INET, SOCK_DGRAM, 0);
+	struct iovec iov = { buf, 4 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	ssize_t r;
+
+	printf("sendto %zd\n", sendto(s, "datagram", 8, 0, (struct sockaddr *)&a, sizeof(a)));
+	printf("peek %zd\n", recv(s, buf, sizeof(buf), MSG_PEEK));
+	r = recvfrom(s, buf, sizeof(buf), 0, (struct sockaddr *)&from, &fl);
+	printf("recvfrom %zd '%.*s' from port %d\n", r, (int)r, buf, ntohs(from.sin_port) == port);
+	sendto(s, "0123456789", 10, 0, (struct sockaddr *)&a, sizeof(a));
+	r = recvmsg(s, &mh, MSG_TRUNC);
+	printf("recvmsg trunc %zd flags %d\n", r, !!(mh.msg_flags & MSG_TRUNC));
+	printf("bad family %s\n",
+	       RES(sendto(s, "x", 1, 0, (struct sockaddr *)&(struct sockaddr){ .sa_family = 99 },
+			  sizeof(a))));
+	printf("bad len %s\n", RES(sendto(s, "x", 1, 0, (struct sockaddr *)&a, 200)));
+	close(s);
+	return 0;
+}
+
+static int do_refused(int port)
+{
+	struct sockaddr_in a = addr_of(port);
+	int s = socket(AF_INET, SOCK_STREAM, 0), err = -1;
+	struct pollfd p;
+	socklen_t ol = sizeof(err);
+
+	printf("blocking %s\n", RES(connect(s, (struct sockaddr *)&a, sizeof(a))));
+	close(s);
+	s = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	if (connect(s, (struct sockaddr *)&a, sizeof(a)) < 0 && errno == EINPROGRESS) {
+		p.fd = s;
+		p.events = POLLOUT;
+		poll(&p, 1, 10000);
+		getsockopt(s, SOL_SOCKET, SO_ERROR, &err, &ol);
+		printf("nonblocking %s\n", err_name(err));
+	} else {
+		printf("nonblocking %s\n", err_name(errno));
+	}
+	close(s);
+	return 0;
+}
+
+/* Listens on 127.0.0.1, says the port, serves one line. */
+static int do_serve(void)
+{
+	struct sockaddr_in a = addr_of(0), peer;
+	socklen_t al = sizeof(a), pl = sizeof(peer);
+	int s = socket(AF_INET, SOCK_STREAM, 0), c, v = 1, acc = 0;
+	socklen_t ol = sizeof(acc);
+	char buf[64];
+	ssize_t r;
+
+	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &v, sizeof(v));
+	bind(s, (struct sockaddr *)&a, sizeof(a));
+	listen(s, 4);
+	getsockopt(s, SOL_SOCKET, SO_ACCEPTCONN, &acc, &ol);
+	getsockname(s, (struct sockaddr *)&a, &al);
+	printf("port %d\n", ntohs(a.sin_port));
+	fflush(stdout);
+	c = accept4(s, (struct sockaddr *)&peer, &pl, SOCK_CLOEXEC);
+	r = read(c, buf, sizeof(buf));
+	fprintf(stderr, "acceptconn %d, accepted from loopback %d, cloexec %d, read %zd\n", acc,
+		peer.sin_addr.s_addr == htonl(INADDR_LOOPBACK), fcntl(c, F_GETFD) == FD_CLOEXEC, r);
+	write(c, "guest-served\n", 13);
+	close(c);
+	close(s);
+	return 0;
+}
+
+static int hits;
+static int self_fd = -1;
+static struct sockaddr_in self_addr;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	hits++;
+	if (self_fd >= 0) /* with SA_RESTART: the restarted recv gets this */
+		sendto(self_fd, "late", 4, 0, (struct sockaddr *)&self_addr, sizeof(self_addr));
+}
+
+/* A blocking recv and a signal: EINTR without SA_RESTART, restarted with
+ * it, EAGAIN at SO_RCVTIMEO; a blocking accept likewise. */
+static int do_eintr(void)
+{
+	struct sigaction sa;
+	struct itimerval it = { .it_value = { 0, 100000 } };
+	struct timeval tv = { 0, 100000 };
+	int s = socket(AF_INET, SOCK_DGRAM, 0), l = socket(AF_INET, SOCK_STREAM, 0);
+	socklen_t al = sizeof(self_addr);
+	char buf[16];
+	ssize_t r;
+
+	self_addr = addr_of(0);
+	bind(s, (struct sockaddr *)&self_addr, sizeof(self_addr));
+	getsockname(s, (struct sockaddr *)&self_addr, &al);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+	printf("recv no SA_RESTART %s, hits %d\n", RES(recv(s, buf, sizeof(buf), 0)), hits);
+	bind(l,
+	     (struct sockaddr *)&(struct sockaddr_in){ .sin_family = AF_INET,
+						       .sin_addr.s_addr = htonl(INADDR_LOOPBACK) },
+	     sizeof(struct sockaddr_in));
+	listen(l, 1);
+	setitimer(ITIMER_REAL, &it, NULL);
+	printf("accept no SA_RESTART %s, hits %d\n", RES(accept(l, NULL, NULL)), hits);
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGALRM, &sa, NULL);
+	self_fd = socket(AF_INET, SOCK_DGRAM, 0);
+	setitimer(ITIMER_REAL, &it, NULL);
+	r = recv(s, buf, sizeof(buf), 0);
+	printf("recv SA_RESTART %zd, hits %d\n", r, hits);
+	setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	printf("recv SO_RCVTIMEO %s\n", RES(recv(s, buf, sizeof(buf), 0)));
+	return 0;
+}
+
+/* Opens and closes sockets on command, so hostnet.sh can count the
+ * kernel's host fds in between. */
+static int do_many(int port)
+{
+	static int fds[1000];
+	char line[64];
+	int n = 0, i, k;
+
+	printf("ready\n");
+	fflush(stdout);
+	while (fgets(line, sizeof(line), stdin)) {
+		if (sscanf(line, "open %d", &k) == 1) {
+			for (i = 0; i < k && n < 1000; i++) {
+				struct sockaddr_in a = addr_of(port);
+				int s = socket(AF_INET, i % 2 ? SOCK_DGRAM : SOCK_STREAM, 0);
+
+				if (i % 2 == 0 && connect(s, (struct sockaddr *)&a, sizeof(a)) < 0)
+					printf("connect %s\n", err_name(errno));
+				fds[n++] = s;
+				if (i % 4 == 0) { /* a dup and a fork's copy share it */
+					int d = dup(s);
+					pid_t pid = fork();
+
+					if (pid == 0)
+						_exit(0);
+					waitpid(pid, NULL, 0);
+					close(d);
+				}
+			}
+			printf("opened %d\n", n);
+		} else if (strncmp(line, "close", 5) == 0) {
+			for (i = 0; i < n; i++)
+				close(fds[i]);
+			n = 0;
+			printf("closed\n");
+		} else {
+			break;
+		}
+		fflush(stdout);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int port = argc > 2 ? atoi(argv[2]) : 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc < 2)
+		return 2;
+	if (!strcmp(argv[1], "tcp"))
+		return do_tcp(port);
+	if (!strcmp(argv[1], "nbtcp"))
+		return do_nbtcp(port);
+	if (!strcmp(argv[1], "udp"))
+		return do_udp(port);
+	if (!strcmp(argv[1], "refused"))
+		return do_refused(port);
+	if (!strcmp(argv[1], "serve"))
+		return do_serve();
+	if (!strcmp(argv[1], "eintr"))
+		return do_eintr();
+	if (!strcmp(argv[1], "many"))
+		return do_many(port);
+	return 2;
+}
