@@ -34,6 +34,10 @@
 #define STREAM_CHUNK   (256 << 10) /* the most one host call moves */
 #define DGRAM_MAX      65536	   /* above any IP datagram's payload */
 
+_Static_assert(SCM_IP_TTL == HOST_NET_TTL && SCM_IP_TOS == HOST_NET_TOS &&
+		       SCM_IPV6_HOPS == HOST_NET_HOPS && SCM_IPV6_TCLASS == HOST_NET_TCLASS,
+	       "the IP-level control bits are one set");
+
 static bool host_mode;
 
 void hostinet_enable(void)
@@ -395,7 +399,9 @@ static long hs_recv_stream(struct host_sock *hs, struct kmsg *m, unsigned flags)
 	struct socket *s = &hs->sk;
 	int64_t deadline = sock_deadline(s->rcvtimeo, flags & LINUX_MSG_DONTWAIT);
 	size_t done = 0, cap = m->iter.count < STREAM_CHUNK ? m->iter.count : STREAM_CHUNK;
-	bool all = (flags & LINUX_MSG_WAITALL) && !(flags & LINUX_MSG_PEEK);
+	/* MSG_TRUNC: the data is dropped, not copied (tcp_recvmsg) */
+	bool trunc = flags & LINUX_MSG_TRUNC;
+	bool all = (flags & LINUX_MSG_WAITALL) && !(flags & (LINUX_MSG_PEEK | LINUX_MSG_TRUNC));
 	char *buf = malloc(cap ? cap : 1);
 	struct host_net_cmsg c;
 	unsigned hflags;
@@ -409,6 +415,10 @@ static long hs_recv_stream(struct host_sock *hs, struct kmsg *m, unsigned flags)
 
 		ret = host_net_recv(hs->host_fd, buf, n, NULL, &nolen, &c, flags & RECV_FLAGS,
 				    &hflags);
+		if (ret > 0 && trunc) {
+			done = (size_t)ret;
+			break;
+		}
 		if (ret > 0) {
 			if (iter_copy_to(&m->iter, buf, (size_t)ret) < 0) {
 				ret = -EFAULT;
@@ -613,6 +623,8 @@ static int hs_getsockopt(struct socket *s, int level, int name, void *val, int *
 		return sock_getsockopt(s, level, name, val, len);
 	if (opt == 0)
 		return -ENOPROTOOPT;
+	if (*len < 0)
+		return -EINVAL;
 	if (*len > (int)sizeof(struct linux_sockaddr_storage))
 		*len = sizeof(struct linux_sockaddr_storage);
 	return host_net_getsockopt(hsk(s)->host_fd, level, name, val, len);

@@ -75,6 +75,14 @@ static const char *err_name(int e)
 
 #define RES(call) ((call) < 0 ? err_name(errno) : "0")
 
+static int pipes;
+
+static void on_pipe(int sig)
+{
+	(void)sig;
+	pipes++;
+}
+
 /* Blocking connect, send, MSG_WAITALL recv, the names, options, ioctls,
  * a hostile address and fstat. */
 static int do_tcp(int port)
@@ -111,9 +119,20 @@ static int do_tcp(int port)
 	printf(" %s\n", RES(bind(s, (struct sockaddr *)&a, 3)));
 	fstat(s, &st);
 	printf("fstat socket %d\n", S_ISSOCK(st.st_mode));
+	memset(buf, 'z', sizeof(buf));
+	send(s, "dropped", 7, 0);
+	while (ioctl(s, FIONREAD, &n) == 0 && n < 8)
+		usleep(1000);
+	printf("recv MSG_TRUNC %zd", recv(s, buf, 8, MSG_TRUNC));
+	printf(" buffer untouched %d\n", buf[0] == 'z' && buf[7] == 'z');
 	printf("shutdown %s, ", RES(shutdown(s, SHUT_WR)));
 	recv(s, buf, 1, 0);
 	printf("eof %zd\n", recv(s, buf, sizeof(buf), 0));
+	signal(SIGPIPE, on_pipe);
+	printf("send after SHUT_WR %s", RES(send(s, "x", 1, 0)));
+	printf(" SIGPIPE %d,", pipes);
+	printf(" MSG_NOSIGNAL %s", RES(send(s, "x", 1, MSG_NOSIGNAL)));
+	printf(" SIGPIPE %d\n", pipes);
 	close(s);
 	return 0;
 }
@@ -166,10 +185,65 @@ static int do_udp(int port)
 	sendto(s, "0123456789", 10, 0, (struct sockaddr *)&a, sizeof(a));
 	r = recvmsg(s, &mh, MSG_TRUNC);
 	printf("recvmsg trunc %zd flags %d\n", r, !!(mh.msg_flags & MSG_TRUNC));
+	{
+		struct mmsghdr mm[2];
+		struct iovec io[2] = { { "one", 3 }, { "three", 5 } };
+		char b1[8], b2[8];
+		struct iovec ri[2] = { { b1, sizeof(b1) }, { b2, sizeof(b2) } };
+
+		memset(mm, 0, sizeof(mm));
+		for (int i = 0; i < 2; i++) {
+			mm[i].msg_hdr.msg_iov = &io[i];
+			mm[i].msg_hdr.msg_iovlen = 1;
+			mm[i].msg_hdr.msg_name = &a;
+			mm[i].msg_hdr.msg_namelen = sizeof(a);
+		}
+		printf("sendmmsg %d", sendmmsg(s, mm, 2, 0));
+		memset(mm, 0, sizeof(mm));
+		for (int i = 0; i < 2; i++) {
+			mm[i].msg_hdr.msg_iov = &ri[i];
+			mm[i].msg_hdr.msg_iovlen = 1;
+		}
+		r = 0;
+		while (r < 2) { /* the echo's datagrams may come apart */
+			int k = recvmmsg(s, mm + r, 2 - (int)r, MSG_WAITFORONE, NULL);
+
+			if (k <= 0)
+				break;
+			r += k;
+		}
+		printf(" recvmmsg %zd: %u %u\n", r, mm[0].msg_len, mm[1].msg_len);
+	}
 	printf("bad family %s\n",
 	       RES(sendto(s, "x", 1, 0, (struct sockaddr *)&(struct sockaddr){ .sa_family = 99 },
 			  sizeof(a))));
 	printf("bad len %s\n", RES(sendto(s, "x", 1, 0, (struct sockaddr *)&a, 200)));
+	close(s);
+	return 0;
+}
+
+/* AF_INET6 to the host's IPv4 server, as ::ffff:127.0.0.1. */
+static int do_v6(int port)
+{
+	struct sockaddr_in6 a;
+	int s = socket(AF_INET6, SOCK_STREAM, 0), v = -1;
+	socklen_t ol = sizeof(v);
+	char buf[8] = "";
+
+	if (s < 0) {
+		printf("socket %s\n", err_name(errno));
+		return 0;
+	}
+	memset(&a, 0, sizeof(a));
+	a.sin6_family = AF_INET6;
+	a.sin6_port = htons((unsigned short)port);
+	inet_pton(AF_INET6, "::ffff:127.0.0.1", &a.sin6_addr);
+	getsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, &v, &ol);
+	printf("v6only %d\n", v);
+	printf("connect %s\n", RES(connect(s, (struct sockaddr *)&a, sizeof(a))));
+	printf("short len %s\n", RES(connect(s, (struct sockaddr *)&a, 8)));
+	send(s, "six", 3, 0);
+	printf("recv %zd '%s'\n", recv(s, buf, 3, MSG_WAITALL), buf);
 	close(s);
 	return 0;
 }
@@ -330,6 +404,8 @@ int main(int argc, char **argv)
 		return do_nbtcp(port);
 	if (!strcmp(argv[1], "udp"))
 		return do_udp(port);
+	if (!strcmp(argv[1], "v6"))
+		return do_v6(port);
 	if (!strcmp(argv[1], "refused"))
 		return do_refused(port);
 	if (!strcmp(argv[1], "serve"))

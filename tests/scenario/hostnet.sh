@@ -127,7 +127,7 @@ leak_check() { # PLATFORM
 }
 
 for p in $platforms; do
-	for m in "tcp $TCP" "nbtcp $TCP" "udp $UDP" "refused $CLOSED" "eintr"; do
+	for m in "tcp $TCP" "nbtcp $TCP" "udp $UDP" "v6 $TCP" "refused $CLOSED" "eintr"; do
 		want=$("$tmp/hostnet" $m 2>&1)
 		check "$p: hostnet $m as natively" "$want" "$(run "$p" "$tmp/hostnet" $m)"
 	done
