@@ -18,6 +18,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sendfile.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -167,6 +168,14 @@ static int do_nbtcp(int port)
 	return 0;
 }
 
+static volatile int ios;
+
+static void on_io(int sig)
+{
+	(void)sig;
+	ios++;
+}
+
 /* sendto/recvfrom echo, the source, MSG_PEEK, MSG_TRUNC. */
 static int do_udp(int port)
 {
@@ -212,13 +221,32 @@ static int do_udp(int port)
 				break;
 			r += k;
 		}
-		printf(" recvmmsg %zd: %u %u\n", r, mm[0].msg_len, mm[1].msg_len);
+		/* in either order: the echo server's threads race */
+		printf(" recvmmsg %zd: %u bytes\n", r, mm[0].msg_len + mm[1].msg_len);
 	}
 	printf("bad family %s\n",
 	       RES(sendto(s, "x", 1, 0, (struct sockaddr *)&(struct sockaddr){ .sa_family = 99 },
 			  sizeof(a))));
 	printf("bad len %s\n", RES(sendto(s, "x", 1, 0, (struct sockaddr *)&a, 200)));
 	close(s);
+	{ /* O_ASYNC: SIGIO when a datagram comes */
+		struct sockaddr_in me = addr_of(0);
+		socklen_t ml = sizeof(me);
+		int c = socket(AF_INET, SOCK_DGRAM, 0), i;
+
+		s = socket(AF_INET, SOCK_DGRAM, 0);
+		signal(SIGIO, on_io);
+		bind(s, (struct sockaddr *)&me, sizeof(me));
+		getsockname(s, (struct sockaddr *)&me, &ml);
+		fcntl(s, F_SETOWN, getpid());
+		fcntl(s, F_SETFL, O_ASYNC | O_NONBLOCK);
+		sendto(c, "x", 1, 0, (struct sockaddr *)&me, sizeof(me));
+		for (i = 0; i < 10000 && !ios; i++)
+			usleep(1000);
+		printf("SIGIO %d, recv %zd\n", ios > 0, recv(s, buf, sizeof(buf), 0));
+		close(c);
+		close(s);
+	}
 	return 0;
 }
 
@@ -268,6 +296,62 @@ static int do_refused(int port)
 		printf("nonblocking %s\n", err_name(errno));
 	}
 	close(s);
+	{
+		struct timeval tv = { 5, 0 };
+		char c;
+
+		s = socket(AF_INET, SOCK_DGRAM, 0);
+		setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		connect(s, (struct sockaddr *)&a, sizeof(a));
+		send(s, "x", 1, 0);
+		printf("udp connected %s\n", RES(recv(s, &c, 1, 0)));
+		close(s);
+	}
+	return 0;
+}
+
+/* 9 MiB through the echo server: a child sends (blocking sends of 1 MiB
+ * that the host takes in parts, then a sendfile) while the parent reads
+ * the same socket, shared by fork. */
+static int do_bulk(int port)
+{
+	struct sockaddr_in a = addr_of(port);
+	int s = socket(AF_INET, SOCK_STREAM, 0), i, status;
+	static char big[1 << 20], buf[65536];
+	unsigned long total = 0, sum = 0;
+	char path[] = "/tmp/hostnet.XXXXXX";
+	ssize_t r;
+	pid_t pid;
+
+	for (i = 0; i < (int)sizeof(big); i++)
+		big[i] = (char)(i * 7 + i / 4096);
+	if (connect(s, (struct sockaddr *)&a, sizeof(a)) < 0) {
+		printf("connect %s\n", err_name(errno));
+		return 0;
+	}
+	pid = fork();
+	if (pid == 0) {
+		int fd = mkstemp(path);
+		off_t off = 0;
+
+		for (i = 0; i < 8; i++)
+			if ((r = send(s, big, sizeof(big), 0)) != (ssize_t)sizeof(big))
+				printf("short send %zd\n", r);
+		write(fd, big, sizeof(big));
+		unlink(path);
+		r = sendfile(s, fd, &off, sizeof(big));
+		if (r != (ssize_t)sizeof(big))
+			printf("short sendfile %zd\n", r);
+		shutdown(s, SHUT_WR);
+		_exit(0);
+	}
+	while ((r = read(s, buf, sizeof(buf))) > 0) {
+		for (i = 0; i < r; i++)
+			sum = (sum ^ (unsigned char)buf[i]) * 1099511628211UL; /* FNV-1a */
+		total += (unsigned long)r;
+	}
+	waitpid(pid, &status, 0);
+	printf("bulk %lu sum %lx, writer status %d\n", total, sum, status);
 	return 0;
 }
 
@@ -404,6 +488,8 @@ int main(int argc, char **argv)
 		return do_nbtcp(port);
 	if (!strcmp(argv[1], "udp"))
 		return do_udp(port);
+	if (!strcmp(argv[1], "bulk"))
+		return do_bulk(port);
 	if (!strcmp(argv[1], "v6"))
 		return do_v6(port);
 	if (!strcmp(argv[1], "refused"))

@@ -127,7 +127,7 @@ leak_check() { # PLATFORM
 }
 
 for p in $platforms; do
-	for m in "tcp $TCP" "nbtcp $TCP" "udp $UDP" "v6 $TCP" "refused $CLOSED" "eintr"; do
+	for m in "tcp $TCP" "nbtcp $TCP" "udp $UDP" "v6 $TCP" "bulk $TCP" "refused $CLOSED" "eintr"; do
 		want=$("$tmp/hostnet" $m 2>&1)
 		check "$p: hostnet $m as natively" "$want" "$(run "$p" "$tmp/hostnet" $m)"
 	done
@@ -145,7 +145,7 @@ print(r.status, r.read().decode().strip())")"
 		"$(echo $(guest_server "$p"))"
 	check "$p: the kernel's host fds after 200 sockets closed" "1 0" "$(leak_check "$p")"
 	check "$p: without --net=host the host's server is not reachable" \
-		"blocking ECONNREFUSED nonblocking ECONNREFUSED" \
+		"blocking ECONNREFUSED nonblocking ECONNREFUSED udp connected ECONNREFUSED" \
 		"$(echo $(timeout -k 5 60 "$SKAS" run --platform="$p" -- "$tmp/hostnet" refused "$TCP" 2>&1))"
 done
 
