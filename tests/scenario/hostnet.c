@@ -69,6 +69,14 @@ static const char *err_name(int e)
 		return "EPROTONOSUPPORT";
 	case EPIPE:
 		return "EPIPE";
+	case EOPNOTSUPP:
+		return "EOPNOTSUPP";
+	case ESOCKTNOSUPPORT:
+		return "ESOCKTNOSUPPORT";
+	case EMSGSIZE:
+		return "EMSGSIZE";
+	case EBADF:
+		return "EBADF";
 	default:
 		return strerror(e);
 	}
@@ -76,6 +84,7 @@ static const char *err_name(int e)
 
 #define RES(call) ((call) < 0 ? err_name(errno) : "0")
 
+static char big_buf[70000];
 static int pipes;
 
 static void on_pipe(int sig)
@@ -247,6 +256,91 @@ static int do_udp(int port)
 		close(c);
 		close(s);
 	}
+	return 0;
+}
+
+/* Hostile and wrong arguments: Linux's errnos, never a crash. */
+static int do_hostile(int port)
+{
+	struct sockaddr_in a = addr_of(port);
+	struct sockaddr_in6 a6;
+	int t = socket(AF_INET, SOCK_STREAM, 0), u = socket(AF_INET, SOCK_DGRAM, 0), v = 0;
+	socklen_t ol = sizeof(v);
+	char buf[16], ctl[64];
+	struct iovec iov = { buf, sizeof(buf) };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct cmsghdr *cm;
+	int n;
+
+	memset(&a6, 0, sizeof(a6));
+	a6.sin6_family = AF_INET6;
+	printf("socket: stream/udp %s", RES(socket(AF_INET, SOCK_STREAM, IPPROTO_UDP)));
+	printf(", seqpacket %s", RES(socket(AF_INET, SOCK_SEQPACKET, 0)));
+	printf(", proto 99 %s\n", RES(socket(AF_INET6, SOCK_DGRAM, 99)));
+	printf("bind: len 0 %s", RES(bind(u, (struct sockaddr *)&a, 0)));
+	printf(", len -1 %s", RES(bind(u, (struct sockaddr *)&a, -1)));
+	printf(", len 129 %s", RES(bind(u, (struct sockaddr *)&a, 129)));
+	printf(", NULL %s", RES(bind(u, NULL, sizeof(a))));
+	printf(", v6 on v4 %s\n", RES(bind(u, (struct sockaddr *)&a6, sizeof(a6))));
+	printf("connect: AF_UNIX %s",
+	       RES(connect(t, (struct sockaddr *)&(struct sockaddr){ .sa_family = AF_UNIX },
+			   sizeof(a))));
+	printf(", short %s\n", RES(connect(t, (struct sockaddr *)&a, 15)));
+	printf("unconnected: getpeername %s",
+	       RES(getpeername(t, (struct sockaddr *)&a6, &(socklen_t){ sizeof(a6) })));
+	printf(", shutdown %s", RES(shutdown(t, SHUT_RD)));
+	printf(", how 5 %s", RES(shutdown(t, 5)));
+	printf(", send %s", RES(send(t, "x", 1, MSG_NOSIGNAL)));
+	printf(", recv %s", RES(recv(t, buf, 1, MSG_DONTWAIT)));
+	printf(", accept %s", RES(accept(t, NULL, NULL)));
+	printf(", listen udp %s\n", RES(listen(u, 1)));
+	printf("sockopt: NULL val %s", RES(setsockopt(t, SOL_SOCKET, SO_KEEPALIVE, NULL, 4)));
+	printf(", short %s", RES(setsockopt(t, IPPROTO_TCP, TCP_NODELAY, &v, 2)));
+	printf(", bad len ptr %s", RES(getsockopt(t, SOL_SOCKET, SO_TYPE, &v, NULL)));
+	printf(", bad val %s", RES(getsockopt(t, IPPROTO_TCP, TCP_NODELAY, (void *)8, &ol)));
+	ol = (socklen_t)-1;
+	printf(", len -1 %s", RES(getsockopt(t, IPPROTO_TCP, TCP_NODELAY, &v, &ol)));
+	if (getenv("HOSTNET_UNSUPPORTED")) { /* not passed on: see README */
+		printf(", timestamp %s", RES(setsockopt(u, SOL_SOCKET, SO_TIMESTAMP, &v, 4)));
+		printf(", pktinfo %s", RES(setsockopt(u, IPPROTO_IP, IP_PKTINFO, &v, 4)));
+	}
+	printf("\n");
+	printf("sendto: len 1 %s", RES(sendto(u, "x", 1, 0, (struct sockaddr *)&a, 1)));
+	printf(", bad buf %s", RES(sendto(u, (void *)8, 4, 0, (struct sockaddr *)&a, sizeof(a))));
+	printf(", 70000 bytes %s\n",
+	       RES(sendto(u, big_buf, 70000, 0, (struct sockaddr *)&a, sizeof(a))));
+	mh.msg_name = &a;
+	mh.msg_namelen = sizeof(a);
+	mh.msg_iov = (void *)8;
+	printf("sendmsg: bad iov %s", RES(sendmsg(u, &mh, 0)));
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 5000;
+	printf(", 5000 iovs %s", RES(sendmsg(u, &mh, 0)));
+	mh.msg_iovlen = 1;
+	iov.iov_len = 1;
+	memset(ctl, 0, sizeof(ctl));
+	mh.msg_control = ctl;
+	mh.msg_controllen = sizeof(ctl);
+	cm = CMSG_FIRSTHDR(&mh);
+	cm->cmsg_len = 200;
+	printf(", bad cmsg %s", RES(sendmsg(u, &mh, 0)));
+	cm->cmsg_len = CMSG_LEN(1);
+	cm->cmsg_level = IPPROTO_IP;
+	cm->cmsg_type = IP_TTL;
+	mh.msg_controllen = CMSG_SPACE(1);
+	printf(", short IP_TTL %s", RES(sendmsg(u, &mh, 0)));
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &(int){ 7 }, sizeof(int));
+	mh.msg_controllen = CMSG_SPACE(sizeof(int));
+	printf(", IP_TTL 7 %s\n", RES(sendmsg(u, &mh, 0)));
+	recv(u, buf, sizeof(buf), 0); /* the echo */
+	sendto(u, "abc", 3, 0, (struct sockaddr *)&a, sizeof(a));
+	while (ioctl(u, FIONREAD, &n) == 0 && n == 0)
+		usleep(1000);
+	printf("recv: bad buf %s", RES(recv(u, (void *)8, 4, 0)));
+	printf(", then %s", RES(recv(u, buf, 4, MSG_DONTWAIT)));
+	printf(", bad from %s\n",
+	       RES(recvfrom(u, buf, 4, MSG_DONTWAIT, (void *)8, &(socklen_t){ 16 })));
 	return 0;
 }
 
@@ -488,6 +582,8 @@ int main(int argc, char **argv)
 		return do_nbtcp(port);
 	if (!strcmp(argv[1], "udp"))
 		return do_udp(port);
+	if (!strcmp(argv[1], "hostile"))
+		return do_hostile(port);
 	if (!strcmp(argv[1], "bulk"))
 		return do_bulk(port);
 	if (!strcmp(argv[1], "v6"))
