@@ -488,6 +488,57 @@ static void on_alarm(int sig)
 		sendto(self_fd, "late", 4, 0, (struct sockaddr *)&self_addr, sizeof(self_addr));
 }
 
+static int full_listener = -1;
+
+static void on_alarm_accept(int sig)
+{
+	(void)sig;
+	hits++;
+	close(accept(full_listener, NULL, NULL)); /* room for the next SYN */
+}
+
+/* A blocking connect to a listener whose queue is full (its SYN dropped:
+ * Linux tries again after a second) and a signal: EINTR, a second
+ * connect waits on and ends at SO_SNDTIMEO with EALREADY, a non-blocking
+ * one is EALREADY, and under SA_RESTART it goes on until the listener
+ * has room (the handler takes the queued connection). */
+static int do_connect_eintr(void)
+{
+	struct sockaddr_in a = addr_of(0);
+	socklen_t al = sizeof(a);
+	struct itimerval it = { .it_value = { 0, 100000 } };
+	struct timeval tv = { 0, 100000 };
+	struct sigaction sa;
+	int first = socket(AF_INET, SOCK_STREAM, 0), c = socket(AF_INET, SOCK_STREAM, 0), fl;
+
+	full_listener = socket(AF_INET, SOCK_STREAM, 0);
+	bind(full_listener, (struct sockaddr *)&a, sizeof(a));
+	getsockname(full_listener, (struct sockaddr *)&a, &al);
+	listen(full_listener, 0);
+	connect(first, (struct sockaddr *)&a, sizeof(a)); /* fills the queue */
+	hits = 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+	printf("connect to a full queue: %s", RES(connect(c, (struct sockaddr *)&a, sizeof(a))));
+	printf(", hits %d", hits);
+	setsockopt(c, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	printf(", again %s", RES(connect(c, (struct sockaddr *)&a, sizeof(a))));
+	fl = fcntl(c, F_GETFL);
+	fcntl(c, F_SETFL, fl | O_NONBLOCK);
+	printf(", non-blocking %s\n", RES(connect(c, (struct sockaddr *)&a, sizeof(a))));
+	close(c);
+	c = socket(AF_INET, SOCK_STREAM, 0);
+	sa.sa_handler = on_alarm_accept;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+	printf("under SA_RESTART: %s", RES(connect(c, (struct sockaddr *)&a, sizeof(a))));
+	printf(", hits %d\n", hits);
+	return 0;
+}
+
 /* A blocking recv and a signal: EINTR without SA_RESTART, restarted with
  * it, EAGAIN at SO_RCVTIMEO; a blocking accept likewise. */
 static int do_eintr(void)
@@ -523,7 +574,7 @@ static int do_eintr(void)
 	printf("recv SA_RESTART %zd, hits %d\n", r, hits);
 	setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	printf("recv SO_RCVTIMEO %s\n", RES(recv(s, buf, sizeof(buf), 0)));
-	return 0;
+	return do_connect_eintr();
 }
 
 /* Opens and closes sockets on command, so hostnet.sh can count the
