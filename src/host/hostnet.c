@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
 #include <netinet/in.h>
 #include <linux/sockios.h>
 
@@ -137,31 +139,47 @@ long host_net_send(int fd, const void *buf, size_t n, const void *name, int name
 	return RETRY(sendmsg(fd, &mh, (int)(flags | MSG_DONTWAIT | MSG_NOSIGNAL)));
 }
 
-/* The IP-level messages of a datagram (as IP_RECVTTL... asked); any other
- * is dropped: the options that would ask for them are not passed on. */
+/* The control messages passed on, each with its data's one size. */
+static const struct {
+	int level, type;
+	size_t len;
+} recv_cmsgs[] = {
+	{ SOL_SOCKET, SO_TIMESTAMP_OLD, sizeof(struct timeval) },
+	{ SOL_SOCKET, SO_TIMESTAMPNS_OLD, sizeof(struct timespec) },
+	{ SOL_SOCKET, SO_TIMESTAMP_NEW, 16 },	/* __kernel_sock_timeval */
+	{ SOL_SOCKET, SO_TIMESTAMPNS_NEW, 16 }, /* __kernel_timespec */
+	{ IPPROTO_IP, IP_PKTINFO, sizeof(struct in_pktinfo) },
+	{ IPPROTO_IP, IP_TTL, sizeof(int) },
+	{ IPPROTO_IP, IP_TOS, 1 },
+	{ IPPROTO_IP, IP_ORIGDSTADDR, sizeof(struct sockaddr_in) },
+	{ IPPROTO_IPV6, IPV6_PKTINFO, sizeof(struct in6_pktinfo) },
+	{ IPPROTO_IPV6, IPV6_HOPLIMIT, sizeof(int) },
+	{ IPPROTO_IPV6, IPV6_TCLASS, sizeof(int) },
+	{ IPPROTO_IPV6, IPV6_ORIGDSTADDR, sizeof(struct sockaddr_in6) },
+};
+
+/* The messages of one recvmsg that are on the list, copied as they are:
+ * plain values and addresses the host made, no fd or pointer among them.
+ * Any other is dropped (the options asking for them are not passed on). */
 static void take_cmsgs(struct msghdr *mh, struct host_net_cmsg *c)
 {
 	struct cmsghdr *cm;
-	int v;
+	size_t i;
 
+	c->raw_len = 0;
 	for (cm = CMSG_FIRSTHDR(mh); cm; cm = CMSG_NXTHDR(mh, cm)) {
 		size_t dlen = cm->cmsg_len - CMSG_LEN(0);
 
-		v = 0;
-		memcpy(&v, CMSG_DATA(cm), dlen < sizeof(v) ? dlen : sizeof(v));
-		if (cm->cmsg_level == IPPROTO_IP && cm->cmsg_type == IP_TTL) {
-			c->ttl = v;
-			c->bits |= HOST_NET_TTL;
-		} else if (cm->cmsg_level == IPPROTO_IP && cm->cmsg_type == IP_TOS) {
-			c->tos = v & 0xff;
-			c->bits |= HOST_NET_TOS;
-		} else if (cm->cmsg_level == IPPROTO_IPV6 && cm->cmsg_type == IPV6_HOPLIMIT) {
-			c->hops = v;
-			c->bits |= HOST_NET_HOPS;
-		} else if (cm->cmsg_level == IPPROTO_IPV6 && cm->cmsg_type == IPV6_TCLASS) {
-			c->tclass = v;
-			c->bits |= HOST_NET_TCLASS;
-		}
+		for (i = 0; i < sizeof(recv_cmsgs) / sizeof(recv_cmsgs[0]); i++)
+			if (recv_cmsgs[i].level == cm->cmsg_level &&
+			    recv_cmsgs[i].type == cm->cmsg_type && recv_cmsgs[i].len == dlen)
+				break;
+		if (i == sizeof(recv_cmsgs) / sizeof(recv_cmsgs[0]) ||
+		    c->raw_len + CMSG_SPACE(dlen) > sizeof(c->raw))
+			continue;
+		memcpy(c->raw + c->raw_len, cm, CMSG_LEN(dlen));
+		memset(c->raw + c->raw_len + CMSG_LEN(dlen), 0, CMSG_SPACE(dlen) - CMSG_LEN(dlen));
+		c->raw_len += CMSG_SPACE(dlen);
 	}
 }
 
@@ -169,7 +187,7 @@ long host_net_recv(int fd, void *buf, size_t n, void *name, int *namelen, struct
 		   unsigned flags, unsigned *msg_flags)
 {
 	union {
-		char buf[CMSG_ROOM + 256];
+		char buf[512];
 		struct cmsghdr align;
 	} ctl;
 	struct iovec iov = { .iov_base = buf, .iov_len = n };
@@ -184,6 +202,7 @@ long host_net_recv(int fd, void *buf, size_t n, void *name, int *namelen, struct
 	*namelen = mh.msg_name ? (int)mh.msg_namelen : 0;
 	*msg_flags = ret < 0 ? 0 : (unsigned)mh.msg_flags;
 	c->bits = 0;
+	c->raw_len = 0;
 	if (ret >= 0)
 		take_cmsgs(&mh, c);
 	return ret;

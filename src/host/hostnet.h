@@ -14,6 +14,12 @@
 struct host_net_cmsg {
 	unsigned bits;
 	int ttl, tos, hops, tclass;
+	/* recv: the control messages the host gave that are on the
+	 * allowlist (timestamps, IP_TTL, IP_TOS, IP_PKTINFO, the original
+	 * destination, IPV6_HOPLIMIT, IPV6_TCLASS, IPV6_PKTINFO), each with
+	 * its exact size, as Linux cmsghdrs in the host's order */
+	unsigned char raw[256];
+	unsigned raw_len;
 };
 #define HOST_NET_TTL	1 /* as net/msg.h's SCM_IP_* */
 #define HOST_NET_TOS	2

@@ -11,9 +11,11 @@
  * kernel copies, its options only from an allowlist.
  * Differs from Linux: SO_LINGER with a time is kept, not passed on (a
  * lingering close would block the kernel): only the abortive close of a
- * zero time reaches the host; control messages are the IP-level four of
- * net/msg.h (IP_TTL, IP_TOS, IPV6_HOPLIMIT, IPV6_TCLASS) both ways, the
- * options that would ask for others (timestamps, IP_PKTINFO, IP_RECVERR)
+ * zero time reaches the host; sendmsg's control messages are the
+ * IP-level four of net/msg.h (IP_TTL, IP_TOS, IPV6_HOPLIMIT, IPV6_TCLASS),
+ * recvmsg's the host's own from an allowlist (hostnet.c: those and
+ * SO_TIMESTAMP*, IP_PKTINFO, IPV6_PKTINFO, the original destinations);
+ * the options that would ask for others (SO_TIMESTAMPING, IP_RECVERR...)
  * are ENOPROTOOPT and MSG_ERRQUEUE finds the queue empty. */
 #include <stdlib.h>
 #include <string.h>
@@ -344,13 +346,21 @@ static long hs_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsigne
 	return hs_send_stream(hsk(s), m, flags);
 }
 
+/* The host's control messages for recvmsg (scm_recv writes them). */
 static void take_cmsg(struct kmsg *m, const struct host_net_cmsg *c)
 {
-	m->scm.ip_report = c->bits;
-	m->scm.ttl = c->ttl;
-	m->scm.tos = c->tos;
-	m->scm.hops = c->hops;
-	m->scm.tclass = c->tclass;
+	free(m->scm.raw);
+	m->scm.raw = NULL;
+	m->scm.raw_len = 0;
+	if (!c->raw_len)
+		return;
+	m->scm.raw = malloc(c->raw_len);
+	if (!m->scm.raw) {
+		m->flags |= LINUX_MSG_CTRUNC;
+		return;
+	}
+	memcpy(m->scm.raw, c->raw, c->raw_len);
+	m->scm.raw_len = c->raw_len;
 }
 
 static long hs_recv_dgram(struct host_sock *hs, struct kmsg *m, unsigned flags)
@@ -419,6 +429,8 @@ static long hs_recv_stream(struct host_sock *hs, struct kmsg *m, unsigned flags)
 			done = (size_t)ret;
 			break;
 		}
+		if (ret > 0)
+			take_cmsg(m, &c); /* timestamps */
 		if (ret > 0) {
 			if (iter_copy_to(&m->iter, buf, (size_t)ret) < 0) {
 				ret = -EFAULT;
@@ -520,40 +532,48 @@ static const struct {
 	{ LINUX_SOL_SOCKET, LINUX_SO_DOMAIN, true },
 	{ LINUX_SOL_SOCKET, LINUX_SO_ACCEPTCONN, true },
 	{ LINUX_SOL_SOCKET, LINUX_SO_ERROR, true },
-	{ LINUX_SOL_TCP, 1, false },   /* TCP_NODELAY */
-	{ LINUX_SOL_TCP, 2, false },   /* TCP_MAXSEG */
-	{ LINUX_SOL_TCP, 3, false },   /* TCP_CORK */
-	{ LINUX_SOL_TCP, 4, false },   /* TCP_KEEPIDLE */
-	{ LINUX_SOL_TCP, 5, false },   /* TCP_KEEPINTVL */
-	{ LINUX_SOL_TCP, 6, false },   /* TCP_KEEPCNT */
-	{ LINUX_SOL_TCP, 7, false },   /* TCP_SYNCNT */
-	{ LINUX_SOL_TCP, 8, false },   /* TCP_LINGER2 */
-	{ LINUX_SOL_TCP, 9, false },   /* TCP_DEFER_ACCEPT */
-	{ LINUX_SOL_TCP, 10, false },  /* TCP_WINDOW_CLAMP */
-	{ LINUX_SOL_TCP, 12, false },  /* TCP_QUICKACK */
-	{ LINUX_SOL_TCP, 18, false },  /* TCP_USER_TIMEOUT */
-	{ LINUX_SOL_TCP, 23, false },  /* TCP_FASTOPEN */
-	{ LINUX_SOL_TCP, 25, false },  /* TCP_NOTSENT_LOWAT */
-	{ LINUX_SOL_IP, 1, false },    /* IP_TOS */
-	{ LINUX_SOL_IP, 2, false },    /* IP_TTL */
-	{ LINUX_SOL_IP, 10, false },   /* IP_MTU_DISCOVER */
-	{ LINUX_SOL_IP, 12, false },   /* IP_RECVTTL */
-	{ LINUX_SOL_IP, 13, false },   /* IP_RECVTOS */
-	{ LINUX_SOL_IP, 14, true },    /* IP_MTU */
-	{ LINUX_SOL_IP, 15, false },   /* IP_FREEBIND */
-	{ LINUX_SOL_IP, 24, false },   /* IP_BIND_ADDRESS_NO_PORT */
-	{ LINUX_SOL_IP, 33, false },   /* IP_MULTICAST_TTL */
-	{ LINUX_SOL_IP, 34, false },   /* IP_MULTICAST_LOOP */
-	{ LINUX_SOL_IPV6, 16, false }, /* IPV6_UNICAST_HOPS */
-	{ LINUX_SOL_IPV6, 18, false }, /* IPV6_MULTICAST_HOPS */
-	{ LINUX_SOL_IPV6, 19, false }, /* IPV6_MULTICAST_LOOP */
-	{ LINUX_SOL_IPV6, 23, false }, /* IPV6_MTU_DISCOVER */
-	{ LINUX_SOL_IPV6, 24, true },  /* IPV6_MTU */
-	{ LINUX_SOL_IPV6, 26, false }, /* IPV6_V6ONLY */
-	{ LINUX_SOL_IPV6, 51, false }, /* IPV6_RECVHOPLIMIT */
-	{ LINUX_SOL_IPV6, 66, false }, /* IPV6_RECVTCLASS */
-	{ LINUX_SOL_IPV6, 67, false }, /* IPV6_TCLASS */
-	{ LINUX_SOL_UDP, 1, false },   /* UDP_CORK */
+	{ LINUX_SOL_SOCKET, 29, false }, /* SO_TIMESTAMP */
+	{ LINUX_SOL_SOCKET, 35, false }, /* SO_TIMESTAMPNS */
+	{ LINUX_SOL_SOCKET, 63, false }, /* SO_TIMESTAMP_NEW */
+	{ LINUX_SOL_SOCKET, 64, false }, /* SO_TIMESTAMPNS_NEW */
+	{ LINUX_SOL_TCP, 1, false },	 /* TCP_NODELAY */
+	{ LINUX_SOL_TCP, 2, false },	 /* TCP_MAXSEG */
+	{ LINUX_SOL_TCP, 3, false },	 /* TCP_CORK */
+	{ LINUX_SOL_TCP, 4, false },	 /* TCP_KEEPIDLE */
+	{ LINUX_SOL_TCP, 5, false },	 /* TCP_KEEPINTVL */
+	{ LINUX_SOL_TCP, 6, false },	 /* TCP_KEEPCNT */
+	{ LINUX_SOL_TCP, 7, false },	 /* TCP_SYNCNT */
+	{ LINUX_SOL_TCP, 8, false },	 /* TCP_LINGER2 */
+	{ LINUX_SOL_TCP, 9, false },	 /* TCP_DEFER_ACCEPT */
+	{ LINUX_SOL_TCP, 10, false },	 /* TCP_WINDOW_CLAMP */
+	{ LINUX_SOL_TCP, 12, false },	 /* TCP_QUICKACK */
+	{ LINUX_SOL_TCP, 18, false },	 /* TCP_USER_TIMEOUT */
+	{ LINUX_SOL_TCP, 23, false },	 /* TCP_FASTOPEN */
+	{ LINUX_SOL_TCP, 25, false },	 /* TCP_NOTSENT_LOWAT */
+	{ LINUX_SOL_IP, 1, false },	 /* IP_TOS */
+	{ LINUX_SOL_IP, 2, false },	 /* IP_TTL */
+	{ LINUX_SOL_IP, 8, false },	 /* IP_PKTINFO */
+	{ LINUX_SOL_IP, 10, false },	 /* IP_MTU_DISCOVER */
+	{ LINUX_SOL_IP, 12, false },	 /* IP_RECVTTL */
+	{ LINUX_SOL_IP, 13, false },	 /* IP_RECVTOS */
+	{ LINUX_SOL_IP, 14, true },	 /* IP_MTU */
+	{ LINUX_SOL_IP, 15, false },	 /* IP_FREEBIND */
+	{ LINUX_SOL_IP, 20, false },	 /* IP_RECVORIGDSTADDR */
+	{ LINUX_SOL_IP, 24, false },	 /* IP_BIND_ADDRESS_NO_PORT */
+	{ LINUX_SOL_IP, 33, false },	 /* IP_MULTICAST_TTL */
+	{ LINUX_SOL_IP, 34, false },	 /* IP_MULTICAST_LOOP */
+	{ LINUX_SOL_IPV6, 16, false },	 /* IPV6_UNICAST_HOPS */
+	{ LINUX_SOL_IPV6, 18, false },	 /* IPV6_MULTICAST_HOPS */
+	{ LINUX_SOL_IPV6, 19, false },	 /* IPV6_MULTICAST_LOOP */
+	{ LINUX_SOL_IPV6, 23, false },	 /* IPV6_MTU_DISCOVER */
+	{ LINUX_SOL_IPV6, 24, true },	 /* IPV6_MTU */
+	{ LINUX_SOL_IPV6, 26, false },	 /* IPV6_V6ONLY */
+	{ LINUX_SOL_IPV6, 49, false },	 /* IPV6_RECVPKTINFO */
+	{ LINUX_SOL_IPV6, 51, false },	 /* IPV6_RECVHOPLIMIT */
+	{ LINUX_SOL_IPV6, 74, false },	 /* IPV6_RECVORIGDSTADDR */
+	{ LINUX_SOL_IPV6, 66, false },	 /* IPV6_RECVTCLASS */
+	{ LINUX_SOL_IPV6, 67, false },	 /* IPV6_TCLASS */
+	{ LINUX_SOL_UDP, 1, false },	 /* UDP_CORK */
 };
 
 static int host_opt(int level, int name, bool set)

@@ -301,8 +301,8 @@ static int do_hostile(int port)
 	ol = (socklen_t)-1;
 	printf(", len -1 %s", RES(getsockopt(t, IPPROTO_TCP, TCP_NODELAY, &v, &ol)));
 	if (getenv("HOSTNET_UNSUPPORTED")) { /* not passed on: see README */
-		printf(", timestamp %s", RES(setsockopt(u, SOL_SOCKET, SO_TIMESTAMP, &v, 4)));
-		printf(", pktinfo %s", RES(setsockopt(u, IPPROTO_IP, IP_PKTINFO, &v, 4)));
+		printf(", timestamping %s", RES(setsockopt(u, SOL_SOCKET, SO_TIMESTAMPING, &v, 4)));
+		printf(", recverr %s", RES(setsockopt(u, IPPROTO_IP, IP_RECVERR, &v, 4)));
 	}
 	printf("\n");
 	printf("sendto: len 1 %s", RES(sendto(u, "x", 1, 0, (struct sockaddr *)&a, 1)));
@@ -341,6 +341,61 @@ static int do_hostile(int port)
 	printf(", then %s", RES(recv(u, buf, 4, MSG_DONTWAIT)));
 	printf(", bad from %s\n",
 	       RES(recvfrom(u, buf, 4, MSG_DONTWAIT, (void *)8, &(socklen_t){ 16 })));
+	return 0;
+}
+
+/* recvmsg's control messages a UDP socket asks for, sent to itself. */
+static int do_cmsg(void)
+{
+	struct sockaddr_in a = addr_of(0);
+	socklen_t al = sizeof(a);
+	int s = socket(AF_INET, SOCK_DGRAM, 0), on = 1, tos = 0x10;
+	char buf[8], ctl[512];
+	struct iovec iov = { buf, sizeof(buf) };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct cmsghdr *cm;
+	struct timeval now;
+
+	bind(s, (struct sockaddr *)&a, sizeof(a));
+	getsockname(s, (struct sockaddr *)&a, &al);
+	setsockopt(s, SOL_SOCKET, SO_TIMESTAMP, &on, sizeof(on));
+	setsockopt(s, IPPROTO_IP, IP_PKTINFO, &on, sizeof(on));
+	setsockopt(s, IPPROTO_IP, IP_RECVTTL, &on, sizeof(on));
+	setsockopt(s, IPPROTO_IP, IP_RECVTOS, &on, sizeof(on));
+	setsockopt(s, IPPROTO_IP, IP_RECVORIGDSTADDR, &on, sizeof(on));
+	setsockopt(s, IPPROTO_IP, IP_TOS, &tos, sizeof(tos));
+	for (int round = 0; round < 2; round++) {
+		sendto(s, "cm", 2, 0, (struct sockaddr *)&a, sizeof(a));
+		mh.msg_control = ctl;
+		mh.msg_controllen = round ? 40 : sizeof(ctl); /* then too small */
+		printf("recvmsg %zd", recvmsg(s, &mh, 0));
+		printf(", ctrunc %d:", !!(mh.msg_flags & MSG_CTRUNC));
+		gettimeofday(&now, NULL);
+		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
+			printf(" %d/%d/%zu", cm->cmsg_level, cm->cmsg_type, (size_t)cm->cmsg_len);
+			if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_TIMESTAMP) {
+				struct timeval tv;
+
+				memcpy(&tv, CMSG_DATA(cm), sizeof(tv));
+				printf("=%s",
+				       tv.tv_sec > now.tv_sec - 3600 && tv.tv_sec <= now.tv_sec
+					       ? "now"
+					       : "wrong");
+			} else if (cm->cmsg_level == IPPROTO_IP && cm->cmsg_type == IP_PKTINFO) {
+				struct in_pktinfo pi;
+
+				memcpy(&pi, CMSG_DATA(cm), sizeof(pi));
+				printf("=lo:%d,%s", pi.ipi_ifindex == 1,
+				       pi.ipi_addr.s_addr == htonl(INADDR_LOOPBACK) ? "127.0.0.1"
+										    : "?");
+			} else if (cm->cmsg_level == IPPROTO_IP && cm->cmsg_type == IP_TTL) {
+				printf("=%d", *(int *)CMSG_DATA(cm));
+			} else if (cm->cmsg_level == IPPROTO_IP && cm->cmsg_type == IP_TOS) {
+				printf("=%#x", *(unsigned char *)CMSG_DATA(cm));
+			}
+		}
+		printf("\n");
+	}
 	return 0;
 }
 
@@ -633,6 +688,8 @@ int main(int argc, char **argv)
 		return do_nbtcp(port);
 	if (!strcmp(argv[1], "udp"))
 		return do_udp(port);
+	if (!strcmp(argv[1], "cmsg"))
+		return do_cmsg();
 	if (!strcmp(argv[1], "hostile"))
 		return do_hostile(port);
 	if (!strcmp(argv[1], "bulk"))

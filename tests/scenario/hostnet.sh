@@ -127,11 +127,11 @@ leak_check() { # PLATFORM
 }
 
 for p in $platforms; do
-	for m in "tcp $TCP" "nbtcp $TCP" "udp $UDP" "hostile $UDP" "v6 $TCP" "bulk $TCP" "refused $CLOSED" "eintr"; do
+	for m in "tcp $TCP" "nbtcp $TCP" "udp $UDP" "cmsg" "hostile $UDP" "v6 $TCP" "bulk $TCP" "refused $CLOSED" "eintr"; do
 		want=$("$tmp/hostnet" $m 2>&1)
 		check "$p: hostnet $m as natively" "$want" "$(run "$p" "$tmp/hostnet" $m)"
 	done
-	check "$p: options not passed on are ENOPROTOOPT" "timestamp ENOPROTOOPT, pktinfo ENOPROTOOPT" \
+	check "$p: options not passed on are ENOPROTOOPT" "timestamping ENOPROTOOPT, recverr ENOPROTOOPT" \
 		"$(run "$p" /usr/bin/env HOSTNET_UNSUPPORTED=1 "$tmp/hostnet" hostile "$UDP" |
 			sed -n 's/^sockopt:.*len -1 EINVAL, //p')"
 	check "$p: python urllib from the host's server" "200 hello from the host" \
