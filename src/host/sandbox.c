@@ -421,11 +421,18 @@ void host_sandbox_allow_net(void)
 static int allow_net(scmp_filter_ctx ctx)
 {
 	int r = 0;
+	static const int families[] = { AF_INET, AF_INET6 }, types[] = { SOCK_STREAM, SOCK_DGRAM };
+	size_t f, ty;
 
 	if (!net_allowed)
 		return 0;
-	r |= ALLOW_IF(socket, SCMP_A0_32(SCMP_CMP_EQ, AF_INET));
-	r |= ALLOW_IF(socket, SCMP_A0_32(SCMP_CMP_EQ, AF_INET6));
+	/* only the streams and datagrams host_net_socket makes (never
+	 * SOCK_RAW or SOCK_PACKET, should the kernel have CAP_NET_RAW) */
+	for (f = 0; f < 2; f++)
+		for (ty = 0; ty < 2; ty++)
+			r |= ALLOW_IF(socket, SCMP_A0_32(SCMP_CMP_EQ, (uint32_t)families[f]),
+				      SCMP_A1_32(SCMP_CMP_EQ, (uint32_t)(types[ty] | SOCK_NONBLOCK |
+									 SOCK_CLOEXEC)));
 	r |= ALLOW(bind);
 	r |= ALLOW(connect);
 	r |= ALLOW(listen);

@@ -342,6 +342,10 @@ static long hs_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsigne
 	m->scm.has_cred = false;
 	if (s->type == LINUX_SOCK_DGRAM)
 		return hs_send_dgram(hsk(s), m, flags);
+	/* As Linux with net.ipv4.tcp_fastopen's client bit off: a connect
+	 * inside a send would need its own wait (tcp_sendmsg_fastopen). */
+	if (flags & LINUX_MSG_FASTOPEN)
+		return -EOPNOTSUPP;
 	/* TCP reads no address (without MSG_FASTOPEN) */
 	return hs_send_stream(hsk(s), m, flags);
 }

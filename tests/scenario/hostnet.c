@@ -276,7 +276,10 @@ static int do_hostile(int port)
 	a6.sin6_family = AF_INET6;
 	printf("socket: stream/udp %s", RES(socket(AF_INET, SOCK_STREAM, IPPROTO_UDP)));
 	printf(", seqpacket %s", RES(socket(AF_INET, SOCK_SEQPACKET, 0)));
-	printf(", proto 99 %s\n", RES(socket(AF_INET6, SOCK_DGRAM, 99)));
+	printf(", proto 99 %s", RES(socket(AF_INET6, SOCK_DGRAM, 99)));
+	/* ICMP echo sockets: what net.ipv4.ping_group_range allows (this
+	 * host's "1 0": nobody, EACCES natively and inside alike) */
+	printf(", icmp %s\n", RES(socket(AF_INET, SOCK_DGRAM, IPPROTO_ICMP)));
 	printf("bind: len 0 %s", RES(bind(u, (struct sockaddr *)&a, 0)));
 	printf(", len -1 %s", RES(bind(u, (struct sockaddr *)&a, -1)));
 	printf(", len 129 %s", RES(bind(u, (struct sockaddr *)&a, 129)));
@@ -303,6 +306,9 @@ static int do_hostile(int port)
 	if (getenv("HOSTNET_UNSUPPORTED")) { /* not passed on: see README */
 		printf(", timestamping %s", RES(setsockopt(u, SOL_SOCKET, SO_TIMESTAMPING, &v, 4)));
 		printf(", recverr %s", RES(setsockopt(u, IPPROTO_IP, IP_RECVERR, &v, 4)));
+		printf(", fastopen %s",
+		       RES(sendto(socket(AF_INET, SOCK_STREAM, 0), "x", 1, MSG_FASTOPEN,
+				  (struct sockaddr *)&a, sizeof(a))));
 	}
 	printf("\n");
 	printf("sendto: len 1 %s", RES(sendto(u, "x", 1, 0, (struct sockaddr *)&a, 1)));
