@@ -12,6 +12,7 @@
 #include <sys/time.h>
 #include <time.h>
 #include <netinet/in.h>
+#include <linux/errqueue.h>
 #include <linux/sockios.h>
 
 #include "host/hostnet.h"
@@ -156,6 +157,10 @@ static const struct {
 	{ IPPROTO_IPV6, IPV6_HOPLIMIT, sizeof(int) },
 	{ IPPROTO_IPV6, IPV6_TCLASS, sizeof(int) },
 	{ IPPROTO_IPV6, IPV6_ORIGDSTADDR, sizeof(struct sockaddr_in6) },
+	/* MSG_ERRQUEUE's: the error and the address of who reported it */
+	{ IPPROTO_IP, IP_RECVERR, sizeof(struct sock_extended_err) + sizeof(struct sockaddr_in) },
+	{ IPPROTO_IPV6, IPV6_RECVERR,
+	  sizeof(struct sock_extended_err) + sizeof(struct sockaddr_in6) },
 };
 
 /* The messages of one recvmsg that are on the list, copied as they are:

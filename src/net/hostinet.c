@@ -15,8 +15,8 @@
  * IP-level four of net/msg.h (IP_TTL, IP_TOS, IPV6_HOPLIMIT, IPV6_TCLASS),
  * recvmsg's the host's own from an allowlist (hostnet.c: those and
  * SO_TIMESTAMP*, IP_PKTINFO, IPV6_PKTINFO, the original destinations);
- * the options that would ask for others (SO_TIMESTAMPING, IP_RECVERR...)
- * are ENOPROTOOPT and MSG_ERRQUEUE finds the queue empty. */
+ * and MSG_ERRQUEUE's IP_RECVERR/IPV6_RECVERR; the options that would ask
+ * for others (SO_TIMESTAMPING, IP_OPTIONS...) are ENOPROTOOPT. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -406,6 +406,33 @@ static long hs_recv_dgram(struct host_sock *hs, struct kmsg *m, unsigned flags)
 	return ret;
 }
 
+/* MSG_ERRQUEUE (IP_RECVERR): the host's queued error, never a wait
+ * (EAGAIN when there is none), its message and the data that caused it. */
+static long hs_recv_errqueue(struct host_sock *hs, struct kmsg *m, unsigned flags)
+{
+	size_t n = m->iter.count < DGRAM_MAX ? m->iter.count : DGRAM_MAX;
+	char *buf = malloc(n ? n : 1);
+	struct host_net_cmsg c;
+	unsigned hflags;
+	long ret;
+
+	if (!buf)
+		return -ENOMEM;
+	m->namelen = sizeof(m->name);
+	ret = host_net_recv(hs->host_fd, buf, n, &m->name, &m->namelen, &c,
+			    LINUX_MSG_ERRQUEUE | (flags & LINUX_MSG_PEEK), &hflags);
+	if (ret >= 0) {
+		take_cmsg(m, &c);
+		m->flags |= hflags & (LINUX_MSG_TRUNC | LINUX_MSG_ERRQUEUE | LINUX_MSG_CTRUNC);
+		if (iter_copy_to(&m->iter, buf, (size_t)ret < n ? (size_t)ret : n) < 0)
+			ret = -EFAULT;
+	} else {
+		m->namelen = 0;
+	}
+	free(buf);
+	return ret;
+}
+
 /* A stream: what is there, or with MSG_WAITALL all that was asked (short
  * at EOF, a signal or SO_RCVTIMEO). */
 static long hs_recv_stream(struct host_sock *hs, struct kmsg *m, unsigned flags)
@@ -464,7 +491,7 @@ static long hs_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsigne
 
 	(void)t;
 	if (flags & LINUX_MSG_ERRQUEUE)
-		return -EAGAIN; /* nothing asks for it (IP_RECVERR is not passed on) */
+		return hs_recv_errqueue(hsk(s), m, flags);
 	if (err < 0)
 		return err;
 	if (s->type == LINUX_SOCK_DGRAM)
@@ -558,6 +585,7 @@ static const struct {
 	{ LINUX_SOL_IP, 2, false },	 /* IP_TTL */
 	{ LINUX_SOL_IP, 8, false },	 /* IP_PKTINFO */
 	{ LINUX_SOL_IP, 10, false },	 /* IP_MTU_DISCOVER */
+	{ LINUX_SOL_IP, 11, false },	 /* IP_RECVERR */
 	{ LINUX_SOL_IP, 12, false },	 /* IP_RECVTTL */
 	{ LINUX_SOL_IP, 13, false },	 /* IP_RECVTOS */
 	{ LINUX_SOL_IP, 14, true },	 /* IP_MTU */
@@ -571,6 +599,7 @@ static const struct {
 	{ LINUX_SOL_IPV6, 19, false },	 /* IPV6_MULTICAST_LOOP */
 	{ LINUX_SOL_IPV6, 23, false },	 /* IPV6_MTU_DISCOVER */
 	{ LINUX_SOL_IPV6, 24, true },	 /* IPV6_MTU */
+	{ LINUX_SOL_IPV6, 25, false },	 /* IPV6_RECVERR */
 	{ LINUX_SOL_IPV6, 26, false },	 /* IPV6_V6ONLY */
 	{ LINUX_SOL_IPV6, 49, false },	 /* IPV6_RECVPKTINFO */
 	{ LINUX_SOL_IPV6, 51, false },	 /* IPV6_RECVHOPLIMIT */

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/errqueue.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -305,7 +306,7 @@ static int do_hostile(int port)
 	printf(", len -1 %s", RES(getsockopt(t, IPPROTO_TCP, TCP_NODELAY, &v, &ol)));
 	if (getenv("HOSTNET_UNSUPPORTED")) { /* not passed on: see README */
 		printf(", timestamping %s", RES(setsockopt(u, SOL_SOCKET, SO_TIMESTAMPING, &v, 4)));
-		printf(", recverr %s", RES(setsockopt(u, IPPROTO_IP, IP_RECVERR, &v, 4)));
+		printf(", options %s", RES(setsockopt(u, IPPROTO_IP, IP_OPTIONS, &v, 4)));
 		printf(", fastopen %s",
 		       RES(sendto(socket(AF_INET, SOCK_STREAM, 0), "x", 1, MSG_FASTOPEN,
 				  (struct sockaddr *)&a, sizeof(a))));
@@ -402,6 +403,47 @@ static int do_cmsg(void)
 		}
 		printf("\n");
 	}
+	return 0;
+}
+
+/* IP_RECVERR: a datagram to a closed port, the ICMP error as POLLERR, the
+ * pending error, then MSG_ERRQUEUE's message (the glibc resolver sets
+ * IP_RECVERR and gives up without it). */
+static int do_errqueue(int port)
+{
+	struct sockaddr_in a = addr_of(port), from;
+	int s = socket(AF_INET, SOCK_DGRAM, 0), on = 1;
+	struct pollfd p = { .fd = s, .events = POLLIN };
+	char buf[16] = "", ctl[256];
+	struct iovec iov = { buf, sizeof(buf) };
+	struct msghdr mh = { .msg_name = &from,
+			     .msg_namelen = sizeof(from),
+			     .msg_iov = &iov,
+			     .msg_iovlen = 1,
+			     .msg_control = ctl,
+			     .msg_controllen = sizeof(ctl) };
+	struct cmsghdr *cm;
+	ssize_t r;
+
+	printf("IP_RECVERR %s", RES(setsockopt(s, IPPROTO_IP, IP_RECVERR, &on, sizeof(on))));
+	printf(", empty queue %s\n", RES(recvmsg(s, &mh, MSG_ERRQUEUE)));
+	sendto(s, "probe", 5, 0, (struct sockaddr *)&a, sizeof(a));
+	printf("poll %d", poll(&p, 1, 10000));
+	printf(" err %d", !!(p.revents & POLLERR));
+	r = recvmsg(s, &mh, MSG_ERRQUEUE);
+	printf(", errqueue %zd '%.*s' flags %d:", r, r > 0 ? (int)r : 0, buf,
+	       !!(mh.msg_flags & MSG_ERRQUEUE));
+	for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
+		struct sock_extended_err ee;
+
+		memcpy(&ee, CMSG_DATA(cm), sizeof(ee));
+		printf(" %d/%d/%zu errno %s origin %d type %d code %d", cm->cmsg_level,
+		       cm->cmsg_type, (size_t)cm->cmsg_len, err_name((int)ee.ee_errno),
+		       ee.ee_origin, ee.ee_type, ee.ee_code);
+	}
+	printf(", to port %d\n", ntohs(from.sin_port) == port);
+	printf("then: pending %s", RES(recv(s, buf, sizeof(buf), MSG_DONTWAIT)));
+	printf(", queue %s\n", RES(recvmsg(s, &mh, MSG_ERRQUEUE)));
 	return 0;
 }
 
@@ -694,6 +736,8 @@ int main(int argc, char **argv)
 		return do_nbtcp(port);
 	if (!strcmp(argv[1], "udp"))
 		return do_udp(port);
+	if (!strcmp(argv[1], "errq"))
+		return do_errqueue(port);
 	if (!strcmp(argv[1], "cmsg"))
 		return do_cmsg();
 	if (!strcmp(argv[1], "hostile"))
