@@ -514,6 +514,8 @@ static unsigned hs_poll(struct socket *s, struct poll_table *pt)
 	unsigned mask;
 
 	poll_wait(pt, &s->wq);
+	/* without a watch (the host's epoll out of memory) no wakeup would
+	 * come: the error says so rather than a wait forever */
 	if (hs_watch(hs) < 0)
 		return LINUX_POLLERR;
 	mask = host_net_poll(hs->host_fd);
