@@ -35,6 +35,7 @@
 #define IPPROTO_ICMPV6 58
 #define STREAM_CHUNK   (256 << 10) /* the most one host call moves */
 #define DGRAM_MAX      65536	   /* above any IP datagram's payload */
+#define HOST_OPT_MAX   256	   /* sys_getsockopt's buffer (TCP_INFO fits) */
 
 _Static_assert(SCM_IP_TTL == HOST_NET_TTL && SCM_IP_TOS == HOST_NET_TOS &&
 		       SCM_IPV6_HOPS == HOST_NET_HOPS && SCM_IPV6_TCLASS == HOST_NET_TCLASS,
@@ -579,7 +580,9 @@ static const struct {
 	{ LINUX_SOL_TCP, 8, false },	 /* TCP_LINGER2 */
 	{ LINUX_SOL_TCP, 9, false },	 /* TCP_DEFER_ACCEPT */
 	{ LINUX_SOL_TCP, 10, false },	 /* TCP_WINDOW_CLAMP */
+	{ LINUX_SOL_TCP, 11, true },	 /* TCP_INFO */
 	{ LINUX_SOL_TCP, 12, false },	 /* TCP_QUICKACK */
+	{ LINUX_SOL_TCP, 13, true },	 /* TCP_CONGESTION (a name: read only) */
 	{ LINUX_SOL_TCP, 18, false },	 /* TCP_USER_TIMEOUT */
 	{ LINUX_SOL_TCP, 23, false },	 /* TCP_FASTOPEN */
 	{ LINUX_SOL_TCP, 25, false },	 /* TCP_NOTSENT_LOWAT */
@@ -680,8 +683,8 @@ static int hs_getsockopt(struct socket *s, int level, int name, void *val, int *
 		return -ENOPROTOOPT;
 	if (*len < 0)
 		return -EINVAL;
-	if (*len > (int)sizeof(struct linux_sockaddr_storage))
-		*len = sizeof(struct linux_sockaddr_storage);
+	if (*len > HOST_OPT_MAX)
+		*len = HOST_OPT_MAX; /* sys_getsockopt's buffer */
 	return host_net_getsockopt(hsk(s)->host_fd, level, name, val, len);
 }
 

@@ -17,7 +17,9 @@
 #define SOMAXCONN  4096
 #define OPTMEM_MAX 131072 /* net.core.optmem_max: the largest control buffer */
 #define INT_MAX_   0x7fffffff
-#define OPT_MAX	   sizeof(struct linux_sockaddr_storage)
+/* the largest option value: a --net=host socket's TCP_INFO (Linux 6.x's
+ * struct tcp_info is under 256 bytes), else a sockaddr (SO_PEERNAME) */
+#define OPT_MAX 256
 
 static int nofile(struct task *t)
 {

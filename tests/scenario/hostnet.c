@@ -119,6 +119,19 @@ static int do_tcp(int port)
 	getsockopt(s, SOL_SOCKET, SO_ERROR, &err, &ol);
 	printf("SO_ERROR %d, unknown option %s\n", err,
 	       RES(setsockopt(s, SOL_SOCKET, 9999, &v, sizeof(v))));
+	{
+		struct tcp_info ti;
+		char cc[16] = "";
+		socklen_t tl = sizeof(ti), cl = sizeof(cc);
+
+		memset(&ti, 0, sizeof(ti));
+		printf("TCP_INFO %s", RES(getsockopt(s, IPPROTO_TCP, TCP_INFO, &ti, &tl)));
+		printf(" len %d established %d", tl == sizeof(ti),
+		       ti.tcpi_state == TCP_ESTABLISHED);
+		printf(", TCP_CONGESTION %s",
+		       RES(getsockopt(s, IPPROTO_TCP, TCP_CONGESTION, cc, &cl)));
+		printf(" named %d\n", cc[0] != 0 && cl > 0);
+	}
 	printf("send %zd\n", send(s, "hello world", 11, 0));
 	printf("recv waitall %zd ", recv(s, buf, 11, MSG_WAITALL));
 	printf("'%s'\n", buf);
