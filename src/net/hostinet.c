@@ -11,7 +11,9 @@
  * kernel copies, its options only from an allowlist.
  * Differs from Linux: SO_LINGER with a time is kept, not passed on (a
  * lingering close would block the kernel): only the abortive close of a
- * zero time reaches the host; sendmsg's control messages are the
+ * zero time reaches the host; SO_RCVLOWAT is the host's readiness, so a
+ * blocking recv that finds fewer bytes returns them (tcp_recvmsg would
+ * wait for the rest); sendmsg's control messages are the
  * IP-level four of net/msg.h (IP_TTL, IP_TOS, IPV6_HOPLIMIT, IPV6_TCLASS),
  * recvmsg's the host's own from an allowlist (hostnet.c: those and
  * SO_TIMESTAMP*, IP_PKTINFO, IPV6_PKTINFO, the original destinations);
