@@ -23,6 +23,7 @@
 #include "vfs/file.h"
 #include "fs/hostfs/hostfs.h"
 #include "fs/tmpfs/tmpfs.h"
+#include "net/hostinet.h"
 
 #define SKAS_VERSION "0.1.0"
 
@@ -71,6 +72,12 @@ static void usage(FILE *out)
 		"                     default: a quarter of the kernel's host fd limit)\n"
 		"  --cpus=N           at most N guest threads run at once, on N host CPUs\n"
 		"                     (default: all share the kernel's CPU, unthrottled)\n"
+		"  --net=MODE         the guest's network: loopback (default) is its own,\n"
+		"                     with only `lo`, nothing outside reachable; host makes\n"
+		"                     its TCP and UDP sockets host sockets: the guest reaches\n"
+		"                     whatever the host user skas runs as can (the outside\n"
+		"                     network and the host's own 127.0.0.1 services) and\n"
+		"                     its ports are the host's\n"
 		"  --host-user=UID[:GID]  started by root: the host user skas runs as\n"
 		"                     (default 65534, nobody; 0 stays root). It reads any\n"
 		"                     host file; it writes (--rw, -v) where that user may\n"
@@ -109,6 +116,7 @@ enum {
 	OPT_MEMORY,
 	OPT_NOFILE,
 	OPT_CPUS,
+	OPT_NET,
 };
 
 static const struct option options[] = {
@@ -125,6 +133,7 @@ static const struct option options[] = {
 	{ "memory", required_argument, NULL, OPT_MEMORY },
 	{ "nofile", required_argument, NULL, OPT_NOFILE },
 	{ "cpus", required_argument, NULL, OPT_CPUS },
+	{ "net", required_argument, NULL, OPT_NET },
 	{ "verbose", no_argument, NULL, 'L' },
 	{ "tty", no_argument, NULL, 't' },
 	{ "interactive", no_argument, NULL, 'i' },
@@ -148,6 +157,7 @@ struct cmdline {
 	struct volume volumes[32];
 	int nvolumes;
 	bool tty, interactive;
+	bool host_net;	  /* --net=host */
 	char **prog_argv; /* NULL: the root's shell */
 };
 
@@ -299,6 +309,14 @@ static void parse(int argc, char **argv, struct cmdline *cl)
 				misuse("--cpus wants a number from 1 to %d (the host's CPUs), not "
 				       "'%s'",
 				       host_ncpus(), optarg);
+			break;
+		case OPT_NET:
+			if (strcmp(optarg, "host") == 0)
+				cl->host_net = true;
+			else if (strcmp(optarg, "loopback") == 0)
+				cl->host_net = false;
+			else
+				misuse("--net is loopback or host, not '%s'", optarg);
 			break;
 		case OPT_ROOT:
 			cl->root = optarg;
@@ -469,6 +487,10 @@ int main(int argc, char **argv)
 		hostfs_set_cache_max(host_fds / 2);
 	}
 	cpus_set(cl.cpus);
+	if (cl.host_net) {
+		hostinet_enable();
+		host_sandbox_allow_net();
+	}
 	ret = host_init();
 	if (ret == 0)
 		ret = host_evloop_init();

@@ -151,6 +151,18 @@ int host_evloop_edge_add(struct host_edge_watch *w, int fd, bool write)
 	return 0;
 }
 
+int host_evloop_edge_add_rw(struct host_edge_watch *w, int fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLPRI | EPOLLET,
+				  .data.u64 = (uintptr_t)w | EDGE_TAG };
+
+	if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) < 0)
+		return -errno;
+	w->fd = fd;
+	nwatched++;
+	return 0;
+}
+
 void host_evloop_edge_del(struct host_edge_watch *w)
 {
 	if (w->fd < 0)

@@ -215,6 +215,9 @@ struct host_edge_watch {
 	void *arg;
 };
 int host_evloop_edge_add(struct host_edge_watch *w, int fd, bool write);
+/* The same for both directions of a socket: each event reports its
+ * readiness for reading and writing (host sockets of --net=host). */
+int host_evloop_edge_add_rw(struct host_edge_watch *w, int fd);
 void host_evloop_edge_del(struct host_edge_watch *w);
 /* Runs the edge watches' pending events now, so that a listener attached
  * next hears only of later ones. */
@@ -291,6 +294,8 @@ int host_sandbox_set_user(const char *spec);
 int host_sandbox_child(void);
 void host_sandbox_enter(const char *(*name)(int nr));
 int host_sandbox_count(void);
+/* --net=host: the allowlist gains the socket calls of host/hostnet.c. */
+void host_sandbox_allow_net(void);
 /* Is the kernel running under valgrind? (Then it is not boxed, and a
  * forked stub-to-be cannot lower its fd limit before exec.) */
 bool host_under_valgrind(void);

@@ -27,6 +27,8 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <linux/sockios.h>
 #include <sys/syscall.h>
 #include <seccomp.h>
 #include <linux/futex.h>
@@ -406,6 +408,47 @@ static int allow_process(scmp_filter_ctx ctx)
 	return r;
 }
 
+static bool net_allowed; /* --net=host */
+
+void host_sandbox_allow_net(void)
+{
+	net_allowed = true;
+}
+
+/* host/hostnet.c, with --net=host only: the guest's TCP and UDP sockets,
+ * of the IP families only (no AF_UNIX, AF_NETLINK or AF_PACKET socket of
+ * the host's); sendmsg, recvmsg, poll and close are on the list already. */
+static int allow_net(scmp_filter_ctx ctx)
+{
+	int r = 0;
+	static const int families[] = { AF_INET, AF_INET6 }, types[] = { SOCK_STREAM, SOCK_DGRAM };
+	size_t f, ty;
+
+	if (!net_allowed)
+		return 0;
+	/* only the streams and datagrams host_net_socket makes (never
+	 * SOCK_RAW or SOCK_PACKET, should the kernel have CAP_NET_RAW) */
+	for (f = 0; f < 2; f++)
+		for (ty = 0; ty < 2; ty++)
+			r |= ALLOW_IF(socket, SCMP_A0_32(SCMP_CMP_EQ, (uint32_t)families[f]),
+				      SCMP_A1_32(SCMP_CMP_EQ, (uint32_t)(types[ty] | SOCK_NONBLOCK |
+									 SOCK_CLOEXEC)));
+	r |= ALLOW(bind);
+	r |= ALLOW(connect);
+	r |= ALLOW(listen);
+	r |= ALLOW_IF(accept4, SCMP_A3_32(SCMP_CMP_EQ, SOCK_NONBLOCK | SOCK_CLOEXEC));
+	r |= ALLOW(getsockname);
+	r |= ALLOW(getpeername);
+	r |= ALLOW(setsockopt);
+	r |= ALLOW(getsockopt);
+	r |= ALLOW(shutdown);
+	/* host_net_ioctl: the queues' counts and the urgent mark */
+	r |= ALLOW_IF(ioctl, SCMP_A1_32(SCMP_CMP_EQ, FIONREAD));
+	r |= ALLOW_IF(ioctl, SCMP_A1_32(SCMP_CMP_EQ, SIOCOUTQ));
+	r |= ALLOW_IF(ioctl, SCMP_A1_32(SCMP_CMP_EQ, SIOCATMARK));
+	return r;
+}
+
 #ifdef __SANITIZE_ADDRESS__
 /* The ASan build only: LeakSanitizer stops the kernel at exit from a
  * tracer task (clone, ptrace attach, dumpable), and the runtime's own
@@ -484,7 +527,7 @@ static int load_filter(void)
 	sigaction(SIGSYS, &sa, &old_sigsys);
 	ret = -EINVAL;
 	if (allow_memory(ctx) || allow_files(ctx) || allow_platform(ctx) || allow_process(ctx) ||
-	    allow_sanitizer(ctx))
+	    allow_net(ctx) || allow_sanitizer(ctx))
 		goto out;
 	/* A binary search on the call number, not one test after another in
 	 * libseccomp's priority order: the calls the kernel makes most with

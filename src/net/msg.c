@@ -153,6 +153,9 @@ void scm_destroy(struct scm *scm)
 	free(scm->fds);
 	scm->fds = NULL;
 	scm->nfds = 0;
+	free(scm->raw);
+	scm->raw = NULL;
+	scm->raw_len = 0;
 }
 
 int scm_dup(const struct scm *scm, struct scm *out)
@@ -442,6 +445,25 @@ static void detach_fds(struct task *t, struct scm *scm, uaddr_t *ctl, uint64_t *
 	scm->nfds = 0;
 }
 
+/* The host's control messages (scm->raw), in its order: each a cmsghdr
+ * whose data hostnet.c checked against the allowlist's size. */
+static void put_raw(struct task *t, const struct scm *scm, uaddr_t *ctl, uint64_t *left,
+		    unsigned *flags)
+{
+	unsigned off = 0;
+
+	while (off + sizeof(struct linux_cmsghdr) <= scm->raw_len) {
+		struct linux_cmsghdr h;
+
+		memcpy(&h, scm->raw + off, sizeof(h));
+		if (h.cmsg_len < sizeof(h) || h.cmsg_len > scm->raw_len - off)
+			break;
+		put_cmsg(t, h.cmsg_level, h.cmsg_type, scm->raw + off + sizeof(h),
+			 h.cmsg_len - sizeof(h), ctl, left, flags);
+		off += LINUX_CMSG_SPACE(h.cmsg_len - sizeof(h));
+	}
+}
+
 int scm_recv(struct task *t, struct scm *scm, bool passcred, uaddr_t ctl, uint64_t *ctllen,
 	     unsigned *msg_flags)
 {
@@ -449,12 +471,14 @@ int scm_recv(struct task *t, struct scm *scm, bool passcred, uaddr_t ctl, uint64
 	uaddr_t at = ctl;
 
 	if (!ctl) {
-		if (passcred || scm->nfds || scm->ip_report)
+		if (passcred || scm->nfds || scm->ip_report || scm->raw_len)
 			*msg_flags |= LINUX_MSG_CTRUNC;
 		scm_destroy(scm);
 		*ctllen = 0;
 		return 0;
 	}
+	if (scm->raw_len)
+		put_raw(t, scm, &at, &left, msg_flags);
 	/* UDP's, in Linux's order (ip_cmsg_recv_offset, then
 	 * ip6_datagram_recv_specific_ctl); IP_TOS is one byte. */
 	if (scm->ip_report & SCM_IP_TTL)

@@ -41,6 +41,11 @@ struct scm {
 	unsigned ip_given, ip_report;
 	bool ip_bad;
 	int ttl, tos, hops, tclass;
+	/* recvmsg of a --net=host socket (net/hostinet.c): the host's own
+	 * control messages that passed its allowlist, as cmsghdrs in the
+	 * host's order, passed on as they are (malloc'd; scm_destroy frees) */
+	unsigned char *raw;
+	unsigned raw_len;
 };
 
 #define SCM_IP_TTL	1

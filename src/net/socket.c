@@ -14,6 +14,7 @@
 
 #include "net/socket.h"
 #include "net/inet.h"
+#include "net/hostinet.h"
 #include "net/netdev.h"
 #include "net/netlink.h"
 #include "kernel/task.h"
@@ -147,6 +148,9 @@ int sock_create(struct task *t, int family, int type, int protocol, struct socke
 		return unix_create(type, protocol, out);
 	case LINUX_AF_INET:
 	case LINUX_AF_INET6:
+		/* --net=host: streams and datagrams are host sockets */
+		if (hostinet_enabled() && (type == LINUX_SOCK_STREAM || type == LINUX_SOCK_DGRAM))
+			return hostinet_create(family, type, protocol, out);
 		return inet_create(family, type, protocol, out);
 	case LINUX_AF_NETLINK:
 		return netlink_create(type, protocol, out);
@@ -310,7 +314,14 @@ static long socket_ioctl(struct file *f, struct task *t, unsigned cmd, uint64_t 
 	case LINUX_SIOCOUTQ:
 		if (s->family == LINUX_AF_NETLINK)
 			return -ENOTTY; /* not one of netlink's */
-		n = (long)s->wmem;
+		n = s->ops->ioctl ? s->ops->ioctl(s, cmd) : -ENOIOCTLCMD;
+		if (n == -ENOIOCTLCMD)
+			n = (long)s->wmem;
+		break;
+	case LINUX_SIOCATMARK:
+		n = s->ops->ioctl ? s->ops->ioctl(s, cmd) : -ENOIOCTLCMD;
+		if (n == -ENOIOCTLCMD)
+			return -ENOTTY;
 		break;
 	default:
 		/* what a protocol leaves goes to the devices (dev_ioctl) */

@@ -46,11 +46,17 @@ struct proto_ops {
 	unsigned (*poll)(struct socket *s, struct poll_table *pt);
 	/* SIOCINQ: bytes readable, or -errno. */
 	long (*inq)(struct socket *s);
+	/* SIOCOUTQ, SIOCATMARK: the count, or -ENOIOCTLCMD for the common
+	 * answer; NULL: none. */
+	long (*ioctl)(struct socket *s, unsigned cmd);
 	int (*peercred)(struct socket *s, struct linux_ucred *uc);
 	/* Options at the protocol's levels (not SOL_SOCKET); NULL: none.
 	 * getsockopt's *len: the buffer's size in, the size to copy out. */
 	int (*setsockopt)(struct socket *s, int level, int name, const void *val, unsigned len);
 	int (*getsockopt)(struct socket *s, int level, int name, void *val, int *len);
+	/* setsockopt and getsockopt take SOL_SOCKET too (host sockets,
+	 * whose options are the host's), else sock_setsockopt does */
+	bool sol_socket;
 	/* The file is closed: tear the connection down. */
 	void (*release)(struct socket *s);
 	/* The last reference is gone: free. */

@@ -17,7 +17,9 @@
 #define SOMAXCONN  4096
 #define OPTMEM_MAX 131072 /* net.core.optmem_max: the largest control buffer */
 #define INT_MAX_   0x7fffffff
-#define OPT_MAX	   sizeof(struct linux_sockaddr_storage)
+/* the largest option value: a --net=host socket's TCP_INFO (Linux 6.x's
+ * struct tcp_info is under 256 bytes), else a sockaddr (SO_PEERNAME) */
+#define OPT_MAX 256
 
 static int nofile(struct task *t)
 {
@@ -325,7 +327,7 @@ long sys_setsockopt(struct task *t, const struct sysargs *a)
 	else if (level == LINUX_SOL_IP && optlen > 0 && optlen < (int)sizeof(int) &&
 		 s->ops->setsockopt && copy_from_user(t->mm, val, sysarg_uaddr(a, 3), 1) < 0)
 		ret = -EFAULT; /* ...but IPv4's may be a byte */
-	if (ret == 0 && level == LINUX_SOL_SOCKET)
+	if (ret == 0 && level == LINUX_SOL_SOCKET && !s->ops->sol_socket)
 		ret = sock_setsockopt(s, level, name, val, (unsigned)optlen);
 	else if (ret == 0)
 		ret = s->ops->setsockopt(s, level, name, val, (unsigned)optlen);
@@ -349,8 +351,9 @@ long sys_getsockopt(struct task *t, const struct sysargs *a)
 	} else if (copy_from_user(t->mm, &len, ulen, sizeof(len)) < 0) {
 		ret = -EFAULT;
 	} else {
-		ret = level == LINUX_SOL_SOCKET ? sock_getsockopt(s, level, name, val, &len)
-						: s->ops->getsockopt(s, level, name, val, &len);
+		ret = level == LINUX_SOL_SOCKET && !s->ops->sol_socket
+			      ? sock_getsockopt(s, level, name, val, &len)
+			      : s->ops->getsockopt(s, level, name, val, &len);
 		if (ret == 0 && (copy_to_user(t->mm, uval, val, len) < 0 ||
 				 copy_to_user(t->mm, ulen, &len, sizeof(len)) < 0))
 			ret = -EFAULT;

@@ -105,8 +105,9 @@
 #define LINUX_SCM_MAX_FD      253 /* fds in one SCM_RIGHTS message */
 
 /* socket ioctls */
-#define LINUX_SIOCINQ  0x541B /* FIONREAD */
-#define LINUX_SIOCOUTQ 0x5411 /* TIOCOUTQ */
+#define LINUX_SIOCINQ	 0x541B /* FIONREAD */
+#define LINUX_SIOCOUTQ	 0x5411 /* TIOCOUTQ */
+#define LINUX_SIOCATMARK 0x8905
 
 #define LINUX_UNIX_PATH_MAX 108
 
