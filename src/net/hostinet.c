@@ -37,7 +37,7 @@
 #define IPPROTO_ICMPV6 58
 #define STREAM_CHUNK   (256 << 10) /* the most one host call moves */
 #define DGRAM_MAX      65536	   /* above any IP datagram's payload */
-#define HOST_OPT_MAX   256	   /* sys_getsockopt's buffer (TCP_INFO fits) */
+#define HOST_OPT_MAX   512	   /* sys_getsockopt's buffer (Linux 6.18's TCP_INFO is 280) */
 
 _Static_assert(SCM_IP_TTL == HOST_NET_TTL && SCM_IP_TOS == HOST_NET_TOS &&
 		       SCM_IPV6_HOPS == HOST_NET_HOPS && SCM_IPV6_TCLASS == HOST_NET_TCLASS,
@@ -273,6 +273,12 @@ static long hs_send_dgram(struct host_sock *hs, struct kmsg *m, unsigned flags)
 	char *buf;
 	long ret;
 
+	/* sendto's address of length 0: UDP and ping say EINVAL (sendmsg's
+	 * empty name is none: EDESTADDRREQ), where the host's sendmsg would
+	 * drop it. */
+	if (m->has_name && m->namelen == 0)
+		return -EINVAL;
+
 	if (m->scm.ip_bad)
 		return -EINVAL; /* ip_cmsg_send */
 	if (n > DGRAM_MAX)
@@ -457,6 +463,24 @@ static long hs_recv_stream(struct host_sock *hs, struct kmsg *m, unsigned flags)
 		size_t n = m->iter.count < cap ? m->iter.count : cap;
 		int nolen = 0;
 
+		/* No more than the guest can take: bytes taken from the host
+		 * and then not copied would be lost. Where the copy would
+		 * fault (more is queued than the buffer's good part holds),
+		 * EFAULT with nothing taken, as Linux's copy of a segment that
+		 * faults part way leaves it queued. */
+		if (!trunc && n) {
+			size_t w = iter_writable(&m->iter, n);
+
+			if (w < n) {
+				long avail = host_net_ioctl(hs->host_fd, LINUX_SIOCINQ);
+
+				if (w == 0 || avail < 0 || (size_t)avail > w) {
+					ret = -EFAULT;
+					break;
+				}
+			}
+			n = w;
+		}
 		ret = host_net_recv(hs->host_fd, buf, n, NULL, &nolen, &c, flags & RECV_FLAGS,
 				    &hflags);
 		if (ret > 0 && trunc) {
@@ -475,7 +499,9 @@ static long hs_recv_stream(struct host_sock *hs, struct kmsg *m, unsigned flags)
 				break;
 			continue;
 		}
-		if (ret != -EAGAIN || (done && !all))
+		/* MSG_OOB never waits (tcp_recv_urg: EAGAIN while the urgent
+		 * byte is yet to come). */
+		if (ret != -EAGAIN || (done && !all) || (flags & LINUX_MSG_OOB))
 			break;
 		ret = hs_wait(hs, deadline);
 		if (ret < 0)

@@ -139,6 +139,24 @@ int iter_copy_from(struct msg_iter *it, void *dst, size_t n)
 	return iter_copy(it, dst, n, false);
 }
 
+size_t iter_writable(const struct msg_iter *it, size_t n)
+{
+	size_t done = 0, off = it->seg_off;
+	int seg;
+
+	if (!it->mm)
+		return n;
+	for (seg = it->seg; seg < it->nr_segs && done < n; seg++, off = 0) {
+		size_t len = it->iov[seg].iov_len - off, want = n - done < len ? n - done : len,
+		       ok = want ? user_prefix(it->mm, it->iov[seg].iov_base + off, want, true) : 0;
+
+		done += ok;
+		if (ok < want)
+			break;
+	}
+	return done;
+}
+
 int iter_copy_to(struct msg_iter *it, const void *src, size_t n)
 {
 	return iter_copy(it, (void *)src, n, true);

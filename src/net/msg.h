@@ -87,6 +87,10 @@ int iter_from_iovec(struct task *t, const struct linux_iovec *iov, int nr, struc
 /* One guest buffer, as import_ubuf. */
 int iter_import_buf(struct task *t, uaddr_t buf, uint64_t len, struct msg_iter *it);
 void iter_free(struct msg_iter *it);
+/* How many of the next n (<= it->count) bytes the guest can have
+ * written to (all of them for a kernel buffer): a receive that takes
+ * data from a host socket takes no more, so a fault loses nothing. */
+size_t iter_writable(const struct msg_iter *it, size_t n);
 /* Copy n (<= it->count) bytes out of or into the data and advance:
  * 0 or -EFAULT (then the position is unspecified). */
 int iter_copy_from(struct msg_iter *it, void *dst, size_t n);

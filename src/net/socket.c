@@ -495,6 +495,10 @@ int sock_setsockopt(struct socket *s, int level, int name, const void *optval, u
 			return 0;
 		}
 	case LINUX_SO_PASSCRED:
+		/* Only sockets that carry credentials (Linux 6.16's
+		 * sk_may_scm_recv): a TCP or UDP one is EOPNOTSUPP. */
+		if (s->family != LINUX_AF_UNIX && s->family != LINUX_AF_NETLINK)
+			return -EOPNOTSUPP;
 		s->passcred = val != 0;
 		return 0;
 	case LINUX_SO_RCVTIMEO_OLD:

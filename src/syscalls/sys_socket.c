@@ -17,9 +17,9 @@
 #define SOMAXCONN  4096
 #define OPTMEM_MAX 131072 /* net.core.optmem_max: the largest control buffer */
 #define INT_MAX_   0x7fffffff
-/* the largest option value: a --net=host socket's TCP_INFO (Linux 6.x's
- * struct tcp_info is under 256 bytes), else a sockaddr (SO_PEERNAME) */
-#define OPT_MAX 256
+/* the largest option value: a --net=host socket's TCP_INFO (Linux 6.18's
+ * struct tcp_info is 280 bytes), else a sockaddr (SO_PEERNAME) */
+#define OPT_MAX 512
 
 static int nofile(struct task *t)
 {

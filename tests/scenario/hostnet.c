@@ -10,6 +10,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <sys/mman.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -736,6 +737,49 @@ static int do_many(int port)
 	return 0;
 }
 
+/* Edge cases a review found: a receive into a buffer that faults part
+ * way loses no data (the rest arrives by the next receive), TCP_INFO's
+ * whole length, sendto with an address of length 0 on UDP, SO_PASSCRED
+ * on UDP. */
+static int do_edge(void)
+{
+	struct sockaddr_in a = addr_of(0);
+	socklen_t al = sizeof(a), il = 512;
+	static char data[8000], info[512], good[8000];
+	char *p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int l = socket(AF_INET, SOCK_STREAM, 0), c = socket(AF_INET, SOCK_STREAM, 0), s, on = 1;
+	int u = socket(AF_INET, SOCK_DGRAM, 0);
+	long got = 0, r;
+	struct pollfd pf;
+
+	if (p == MAP_FAILED || bind(l, (struct sockaddr *)&a, sizeof(a)) || listen(l, 1) ||
+	    getsockname(l, (struct sockaddr *)&a, &al) ||
+	    connect(c, (struct sockaddr *)&a, sizeof(a)) || (s = accept(l, NULL, NULL)) < 0)
+		return 1;
+	munmap(p + 4096, 4096);
+	if (send(c, data, sizeof(data), 0) != sizeof(data))
+		return 1;
+	pf.fd = s;
+	pf.events = POLLIN;
+	poll(&pf, 1, 5000);
+	r = recv(s, p, sizeof(data), 0); /* only its first page is there */
+	if (r > 0)
+		got += r;
+	printf("recv into a buffer that faults at 4096: %s\n",
+	       r < 0 ? (errno == EFAULT ? "EFAULT" : strerror(errno)) : "some bytes");
+	while (got < (long)sizeof(data) && poll(&pf, 1, 2000) == 1 &&
+	       (r = recv(s, good, sizeof(good), 0)) > 0)
+		got += r;
+	printf("all 8000 bytes arrived: %s\n", got == (long)sizeof(data) ? "yes" : "no");
+	r = getsockopt(s, IPPROTO_TCP, TCP_INFO, info, &il);
+	printf("TCP_INFO %s, length %u\n", RES(r), il);
+	r = sendto(u, "x", 1, 0, (struct sockaddr *)&a, 0);
+	printf("UDP sendto with address length 0: %s\n", RES(r));
+	r = setsockopt(u, SOL_SOCKET, SO_PASSCRED, &on, sizeof(on));
+	printf("SO_PASSCRED on UDP: %s\n", RES(r));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int port = argc > 2 ? atoi(argv[2]) : 0;
@@ -767,5 +811,7 @@ int main(int argc, char **argv)
 		return do_eintr();
 	if (!strcmp(argv[1], "many"))
 		return do_many(port);
+	if (!strcmp(argv[1], "edge"))
+		return do_edge();
 	return 2;
 }

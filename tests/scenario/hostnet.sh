@@ -127,7 +127,7 @@ leak_check() { # PLATFORM
 }
 
 for p in $platforms; do
-	for m in "tcp $TCP" "nbtcp $TCP" "udp $UDP" "cmsg" "hostile $UDP" "v6 $TCP" "bulk $TCP" "refused $CLOSED" "errq $CLOSED" "eintr"; do
+	for m in "tcp $TCP" "nbtcp $TCP" "udp $UDP" "cmsg" "hostile $UDP" "v6 $TCP" "bulk $TCP" "refused $CLOSED" "errq $CLOSED" "eintr" "edge"; do
 		want=$("$tmp/hostnet" $m 2>&1)
 		check "$p: hostnet $m as natively" "$want" "$(run "$p" "$tmp/hostnet" $m)"
 	done
