@@ -139,10 +139,9 @@ static struct host_edge_watch *edge_of(const struct epoll_event *ev)
 		       : NULL;
 }
 
-int host_evloop_edge_add(struct host_edge_watch *w, int fd, bool write)
+static int edge_add(struct host_edge_watch *w, int fd, uint32_t events)
 {
-	struct epoll_event ev = { .events = (write ? EPOLLOUT : EPOLLIN) | EPOLLET,
-				  .data.u64 = (uintptr_t)w | EDGE_TAG };
+	struct epoll_event ev = { .events = events | EPOLLET, .data.u64 = (uintptr_t)w | EDGE_TAG };
 
 	if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) < 0)
 		return -errno;
@@ -151,16 +150,14 @@ int host_evloop_edge_add(struct host_edge_watch *w, int fd, bool write)
 	return 0;
 }
 
+int host_evloop_edge_add(struct host_edge_watch *w, int fd, bool write)
+{
+	return edge_add(w, fd, write ? EPOLLOUT : EPOLLIN);
+}
+
 int host_evloop_edge_add_rw(struct host_edge_watch *w, int fd)
 {
-	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLPRI | EPOLLET,
-				  .data.u64 = (uintptr_t)w | EDGE_TAG };
-
-	if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) < 0)
-		return -errno;
-	w->fd = fd;
-	nwatched++;
-	return 0;
+	return edge_add(w, fd, EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLPRI);
 }
 
 void host_evloop_edge_del(struct host_edge_watch *w)
