@@ -27,23 +27,7 @@
 #define KEY 0x5eed1
 #define MQ  "/ns_ipc_test"
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
-
-static void check_err(long r, int want, const char *name, const char *what)
-{
-	int e = errno;
-
-	if (r == -1 && e == want)
-		printf("ok %d - %s -> %s\n", ++n, what, name);
-	else
-		printf("not ok %d - %s: got %ld (errno %d), want %s\n", ++n, what, r,
-		       r == -1 ? e : 0, name);
-}
+#include "ns_util.h"
 
 static unsigned long ipc_ino(const char *who)
 {
@@ -68,23 +52,6 @@ static int proc_lines(const char *file)
 }
 
 /* Runs fn in a child (its checks count as ours). */
-static void in_child(void (*fn)(void))
-{
-	int st, before = n;
-	pid_t pid;
-
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		fn();
-		fflush(stdout);
-		_exit(n - before);
-	}
-	waitpid(pid, &st, 0);
-	n += WIFEXITED(st) ? WEXITSTATUS(st) : 0;
-	if (!WIFEXITED(st))
-		check(0, "the child died");
-}
 
 static int a_ns_fd, b_ns_fd, semid_a, to_b[2], to_a[2];
 

@@ -19,24 +19,8 @@
 
 #include "caps.h"
 
-static int n;
+#include "ns_util.h"
 static char top[64];
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
-
-static void check_err(long r, int want, const char *name, const char *what)
-{
-	int e = errno;
-
-	if (r == -1 && e == want)
-		printf("ok %d - %s -> %s\n", ++n, what, name);
-	else
-		printf("not ok %d - %s: got %ld (errno %d), want %s\n", ++n, what, r,
-		       r == -1 ? e : 0, name);
-}
 
 static long pivot(const char *a, const char *b)
 {
@@ -51,24 +35,6 @@ static const char *P(const char *rel)
 	k = (k + 1) % 4;
 	snprintf(buf[k], sizeof(buf[k]), "%s/%s", top, rel);
 	return buf[k];
-}
-
-static void in_child(void (*fn)(void))
-{
-	int st, before = n;
-	pid_t pid;
-
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		fn();
-		fflush(stdout);
-		_exit(n - before);
-	}
-	waitpid(pid, &st, 0);
-	n += WIFEXITED(st) ? WEXITSTATUS(st) : 0;
-	if (!WIFEXITED(st))
-		check(0, "the child died");
 }
 
 static int setup(void)

@@ -29,23 +29,7 @@
 #define CLONE_NEWTIME 0x80
 #endif
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
-
-static void check_err(long r, int want, const char *name, const char *what)
-{
-	int e = errno;
-
-	if (r == -1 && e == want)
-		printf("ok %d - %s -> %s\n", ++n, what, name);
-	else
-		printf("not ok %d - %s: got %ld (errno %d), want %s\n", ++n, what, r,
-		       r == -1 ? e : 0, name);
-}
+#include "ns_util.h"
 
 static unsigned long ns_ino(const char *who, const char *type)
 {
@@ -61,25 +45,6 @@ static int nodename_is(const char *want)
 	struct utsname u;
 
 	return uname(&u) == 0 && strcmp(u.nodename, want) == 0;
-}
-
-/* Runs fn in a child (its checks count as ours); returns its status. */
-static int in_child(void (*fn)(void))
-{
-	pid_t pid;
-	int st, before = n;
-
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		fn();
-		fflush(stdout);
-		_exit(n - before); /* how many checks it made */
-	}
-	waitpid(pid, &st, 0);
-	if (WIFEXITED(st))
-		n += WEXITSTATUS(st);
-	return WIFEXITED(st) ? 0 : -1;
 }
 
 static char host_name[65];
