@@ -1,8 +1,7 @@
 /* kernel/cred.c: the set*id family, groups and capabilities, with Linux's
  * rules (credentials(7), capabilities(7): "Effect of user ID changes on
- * capabilities"). Differs from Linux: a bounding set that is always full,
- * of the securebits only keep-caps (prctl PR_SET_KEEPCAPS and
- * PR_SET_SECUREBITS), no file capabilities. */
+ * capabilities"). Differs from Linux: of the securebits only keep-caps
+ * (prctl PR_SET_KEEPCAPS and PR_SET_SECUREBITS), no file capabilities. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +18,7 @@ void cred_init(struct cred *c, uint32_t uid, uint32_t gid)
 	c->gid = c->egid = c->sgid = c->fsgid = gid;
 	c->cap_inheritable = 0;
 	c->cap_permitted = c->cap_effective = uid == 0 ? CAP_FULL_SET : 0;
+	c->cap_bset = CAP_FULL_SET;
 }
 
 /* What Linux's commit_creds does when the effective or fs ids change:
@@ -413,6 +413,9 @@ long sys_capset(struct task *t, const struct sysargs *a)
 	if ((p & ~c->cap_permitted) || (e & ~p))
 		return -EPERM;
 	if ((i & ~(c->cap_inheritable | c->cap_permitted)) && !capable(c, CAP_SETPCAP))
+		return -EPERM;
+	/* nothing new in the inheritable set from outside the bounding set */
+	if (i & ~(c->cap_inheritable | c->cap_bset))
 		return -EPERM;
 	c->cap_effective = e;
 	c->cap_permitted = p;

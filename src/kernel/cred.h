@@ -36,6 +36,9 @@ struct cred {
 	/* prctl PR_CAP_AMBIENT: kept by exec of an unprivileged program;
 	 * always within permitted and inheritable */
 	uint64_t cap_ambient;
+	/* the bounding set (prctl PR_CAPBSET_DROP): what a root exec may
+	 * permit beyond the inheritable set; only ever shrinks */
+	uint64_t cap_bset;
 	/* prctl PR_SET_KEEPCAPS (securebits' SECURE_KEEP_CAPS): a change of
 	 * every uid from root keeps the permitted set; exec clears it */
 	bool keepcaps;

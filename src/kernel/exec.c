@@ -495,7 +495,8 @@ static int parse_shebang(struct binfile *b, const char *path, struct strv *argv)
 }
 
 /* The credentials after exec: set-user/group-ID bits, then capabilities
- * as capabilities(7) computes them for a file without file capabilities. */
+ * as capabilities(7) computes them for a file without file capabilities
+ * (root's program is taken to have them all, within the bounding set). */
 static void exec_cred(const struct task *t, const struct binfile *b, struct cred *nc)
 {
 	/* A tracer without CAP_SYS_PTRACE would hold the new privileges
@@ -519,7 +520,7 @@ static void exec_cred(const struct task *t, const struct binfile *b, struct cred
 	if (nc->euid != nc->uid || nc->egid != nc->gid)
 		nc->cap_ambient = 0;
 	if (nc->uid == 0 || nc->euid == 0)
-		nc->cap_permitted = CAP_FULL_SET;
+		nc->cap_permitted = nc->cap_bset | nc->cap_inheritable;
 	else
 		nc->cap_permitted = nc->cap_ambient;
 	nc->cap_effective = nc->euid == 0 ? nc->cap_permitted : nc->cap_ambient;

@@ -655,7 +655,11 @@ static long cap_ambient(struct task *t, uint64_t op, uint64_t cap, uint64_t rest
 	}
 }
 
-/* prctl: the options below; others are EINVAL, said once in the log. */
+/* prctl: the options below; others are EINVAL, said once in the log
+ * (those past Linux's numbering, as Yama's PR_SET_PTRACER, once for
+ * all). */
+static unsigned char prctl_reported[128 / 8];
+
 long sys_prctl(struct task *t, const struct sysargs *a)
 {
 	int option = sysarg_int(a, 0);
@@ -715,8 +719,14 @@ long sys_prctl(struct task *t, const struct sysargs *a)
 	case LINUX_PR_CAP_AMBIENT:
 		return cap_ambient(t, arg2, a->a[2], a->a[3] | a->a[4]);
 	case LINUX_PR_CAPBSET_READ:
-		/* the bounding set is full: nothing drops from it */
-		return arg2 <= CAP_LAST_CAP ? 1 : -EINVAL;
+		return arg2 <= CAP_LAST_CAP ? (long)(t->proc->cred.cap_bset >> arg2 & 1) : -EINVAL;
+	case LINUX_PR_CAPBSET_DROP:
+		if (!capable(&t->proc->cred, CAP_SETPCAP))
+			return -EPERM;
+		if (arg2 > CAP_LAST_CAP)
+			return -EINVAL;
+		t->proc->cred.cap_bset &= ~(1ULL << arg2);
+		return 0;
 	case LINUX_PR_GET_SECCOMP:
 		return t->seccomp_mode;
 	case LINUX_PR_SET_SECCOMP:
@@ -732,9 +742,16 @@ long sys_prctl(struct task *t, const struct sysargs *a)
 		return 0;
 	case LINUX_PR_GET_TID_ADDRESS:
 		return copy_to_user(t->mm, arg2, &t->clear_child_tid, sizeof(uint64_t));
-	default:
-		klog(LOG_INFO, "prctl option %d is not implemented: EINVAL", option);
+	default: {
+		/* the bit of the option, or the last one for all past 126 */
+		unsigned bit = option >= 0 && option < 127 ? (unsigned)option : 127;
+
+		if (!(prctl_reported[bit / 8] & (1 << bit % 8))) {
+			prctl_reported[bit / 8] |= (unsigned char)(1 << bit % 8);
+			klog(LOG_INFO, "prctl option %#x is not implemented: EINVAL", option);
+		}
 		return -EINVAL;
+	}
 	}
 }
 

@@ -337,7 +337,7 @@ static int gen_status(const struct pnode *n, struct sbuf *b)
 	sb_printf(b, "CapInh:\t%016llx\nCapPrm:\t%016llx\nCapEff:\t%016llx\n",
 		  (unsigned long long)c->cap_inheritable, (unsigned long long)c->cap_permitted,
 		  (unsigned long long)c->cap_effective);
-	sb_printf(b, "CapBnd:\t%016llx\nCapAmb:\t%016llx\n", (unsigned long long)CAP_FULL_SET,
+	sb_printf(b, "CapBnd:\t%016llx\nCapAmb:\t%016llx\n", (unsigned long long)c->cap_bset,
 		  (unsigned long long)c->cap_ambient);
 	sb_printf(b, "NoNewPrivs:\t%d\nSeccomp:\t%d\nSeccomp_filters:\t%d\n", p->no_new_privs,
 		  t ? t->seccomp_mode : 0, t ? task_seccomp_filters(t) : 0);
