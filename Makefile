@@ -12,7 +12,7 @@ LDLIBS  := -lseccomp
 BUILD   := build
 KSRC    := $(filter-out src/stub/%,$(shell find src -name '*.c' | sort))
 KASM    := src/kernel/switch.S
-STUB    := $(BUILD)/stub.elf
+STUB    := $(BUILD)/stub.elf $(BUILD)/stub-low.elf
 
 OBJ      := $(KSRC:%.c=$(BUILD)/rel/%.o) $(KASM:%.S=$(BUILD)/rel/%.o) $(BUILD)/rel/stub_blob.o
 ASAN_OBJ := $(KSRC:%.c=$(BUILD)/asan/%.o) $(KASM:%.S=$(BUILD)/asan/%.o) $(BUILD)/asan/stub_blob.o
@@ -32,11 +32,14 @@ $(BUILD)/asan/skas: $(ASAN_OBJ)
 	$(CC) $(ASAN_FLAGS) -o $@ $(ASAN_OBJ) $(LDLIBS)
 
 # The stub: freestanding, static, never instrumented.
-$(STUB): src/stub/stub.S src/stub/stub.h src/stub/stub.lds
+# Linked for each of its two places (stub.h STUB_BASE_HIGH and _LOW).
+$(BUILD)/stub.elf: STUB_AT := 0x7fffff000000
+$(BUILD)/stub-low.elf: STUB_AT := 0x7ffffe000000
+$(STUB): $(BUILD)/%.elf: src/stub/stub.S src/stub/stub.h src/stub/stub.lds
 	@mkdir -p $(dir $@)
-	$(CC) -c -Isrc -o $(BUILD)/stub.o src/stub/stub.S
+	$(CC) -c -Isrc -DSTUB_LINK_BASE=$(STUB_AT) -o $(BUILD)/$*.o src/stub/stub.S
 	ld -static -nostdlib -z noexecstack -z max-page-size=4096 --build-id=none \
-		-T src/stub/stub.lds -o $@ $(BUILD)/stub.o
+		--defsym=STUB_LINK=$(STUB_AT) -T src/stub/stub.lds -o $@ $(BUILD)/$*.o
 
 $(BUILD)/rel/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -58,7 +61,8 @@ $(BUILD)/asan/%.o: %.S
 
 $(BUILD)/rel/stub_blob.o $(BUILD)/asan/stub_blob.o: src/platform/stub_blob.S $(STUB)
 	@mkdir -p $(dir $@)
-	$(CC) -c -DSTUB_ELF='"$(STUB)"' -o $@ src/platform/stub_blob.S
+	$(CC) -c -DSTUB_ELF='"$(BUILD)/stub.elf"' -DSTUB_LOW_ELF='"$(BUILD)/stub-low.elf"' \
+		-o $@ src/platform/stub_blob.S
 
 -include $(OBJ:.o=.d) $(ASAN_OBJ:.o=.d)
 
@@ -116,7 +120,8 @@ $(BUILD)/cov/%.o: %.S
 	$(CC) -c -o $@ $<
 $(BUILD)/cov/stub_blob.o: src/platform/stub_blob.S $(STUB)
 	@mkdir -p $(dir $@)
-	$(CC) -c -DSTUB_ELF='"$(STUB)"' -o $@ src/platform/stub_blob.S
+	$(CC) -c -DSTUB_ELF='"$(BUILD)/stub.elf"' -DSTUB_LOW_ELF='"$(BUILD)/stub-low.elf"' \
+		-o $@ src/platform/stub_blob.S
 $(BUILD)/cov/skas: $(COV_OBJ)
 	$(CC) --coverage -o $@ $(COV_OBJ) $(LDLIBS)
 # (its objects depend on the headers too: a stale one once mixed up the

@@ -14,6 +14,8 @@
 #include "kernel/log.h"
 #include "kernel/sched.h"
 #include "platform/platform.h"
+#include "platform/stub_image.h"
+#include "stub/stub.h"
 #include "syscalls/dispatch.h"
 #include "host/host.h"
 #include "vfs/mount.h"
@@ -496,11 +498,16 @@ int main(int argc, char **argv)
 		ret = host_evloop_init();
 	if (ret == 0) {
 		platform_resolve();
+		ret = stub_place();
+		if (ret < 0)
+			fprintf(stderr, "skas: no room for the stub at 0x%lx or 0x%lx\n",
+				(unsigned long)STUB_BASE_HIGH, (unsigned long)STUB_BASE_LOW);
 		/* A platform whose guest threads run apart from the kernel
 		 * gives its stubs every CPU. */
 		if (!cl.cpus && platform->threads_apart)
 			host_unpin_cpu();
-		ret = platform->init();
+		if (ret == 0)
+			ret = platform->init();
 	}
 	if (cl.cpus || platform->threads_apart)
 		host_pin_cpu();

@@ -885,8 +885,20 @@ int mm_unmap(struct mm *mm, uaddr_t addr, size_t len)
 {
 	int ret;
 
-	if (overlaps_stub(addr, addr + len))
-		return -EINVAL;
+	/* The stub's range is no part of the guest's address space: an
+	 * unmap across it unmaps what lies either side, as Linux unmaps a
+	 * range with holes (a stub of skas inside skas clears everything
+	 * above its own place so, the outer stub's range included). */
+	if (overlaps_stub(addr, addr + len)) {
+		uaddr_t end = addr + len;
+
+		if (len == 0 || end < addr)
+			return -EINVAL;
+		ret = addr < STUB_BASE ? mm_unmap(mm, addr, STUB_BASE - addr) : 0;
+		if (ret == 0 && end > STUB_END)
+			ret = mm_unmap(mm, STUB_END, end - STUB_END);
+		return ret;
+	}
 	if (!mm_range_used(mm, addr, addr + len))
 		return 0;
 	ret = vmas_remove(mm, addr, addr + len);

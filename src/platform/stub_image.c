@@ -20,16 +20,48 @@
 #include "platform/stub_image.h"
 #include "stub/stub.h"
 
-extern const char stub_blob[], stub_blob_end[];
+extern const char stub_blob[], stub_blob_end[], stub_blob_low[], stub_blob_low_end[];
+
+unsigned long stub_base = STUB_BASE_HIGH;
+
+/* Whether [base, base + the stub's span) is free in skas's own address
+ * space: a guest of another skas has that skas's stub (hidden, but held)
+ * at the high place, and the outer kernel refuses a mapping there. A
+ * host without MAP_FIXED_NOREPLACE (before 4.17) takes it as a hint and
+ * maps elsewhere when the range is taken: no answer then but "not free". */
+static bool place_free(unsigned long base)
+{
+	size_t span = STUB_END - STUB_BASE;
+	void *p = mmap((void *)base, span, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+
+	if (p == MAP_FAILED)
+		return false;
+	munmap(p, span);
+	return p == (void *)base;
+}
+
+int stub_place(void)
+{
+	if (place_free(STUB_BASE_HIGH))
+		stub_base = STUB_BASE_HIGH;
+	else if (place_free(STUB_BASE_LOW))
+		stub_base = STUB_BASE_LOW;
+	else
+		return -ENOMEM;
+	return 0;
+}
 
 int stub_image_fd(void)
 {
-	size_t n = stub_blob_end - stub_blob;
+	bool low = stub_base == STUB_BASE_LOW;
+	const char *image = low ? stub_blob_low : stub_blob;
+	size_t n = (size_t)((low ? stub_blob_low_end : stub_blob_end) - image);
 	int fd = memfd_create("skas-stub", MFD_CLOEXEC);
 
 	if (fd < 0)
 		return -errno;
-	if (write(fd, stub_blob, n) != (ssize_t)n) {
+	if (write(fd, image, n) != (ssize_t)n) {
 		close(fd);
 		return -EIO;
 	}

@@ -35,7 +35,13 @@
 /* Which backend the stubs serve: their allowlists differ. */
 enum stub_mode { STUB_MODE_PTRACE, STUB_MODE_NOTIF, STUB_MODE_SIGSYS };
 
-/* A close-on-exec memfd holding the stub ELF image, or -errno. */
+/* Chooses the stub's place (stub.h STUB_BASE_HIGH, or _LOW when the high
+ * one is held: skas inside skas), before any stub or address space is
+ * made. 0, or -ENOMEM if neither is free. */
+int stub_place(void);
+
+/* A close-on-exec memfd holding the stub ELF image linked for the place
+ * chosen, or -errno. */
 int stub_image_fd(void);
 
 /* Writes the stub's seccomp filter (classic BPF) into buf; *len in bytes

@@ -8,8 +8,19 @@
 #define STUB_TASK_TOP 0x7ffffffff000
 
 /* The stub's pages: 16 MiB below the top, inside the range a native process
- * uses only for its randomized stack. The guest never sees them. */
-#define STUB_BASE     0x7fffff000000
+ * uses only for its randomized stack. The guest never sees them. The image
+ * is linked for two places, and skas takes the high one unless something
+ * holds it already (stub_place): skas itself, when skas runs inside skas,
+ * whose inner stubs then live 16 MiB lower. The assembly is built once for
+ * each (STUB_LINK_BASE); C code reads the place chosen at start. */
+#define STUB_BASE_HIGH 0x7fffff000000
+#define STUB_BASE_LOW  0x7ffffe000000
+#ifdef __ASSEMBLER__
+#define STUB_BASE STUB_LINK_BASE
+#else
+extern unsigned long stub_base;
+#define STUB_BASE stub_base
+#endif
 #define STUB_CODE     STUB_BASE		   /* r-x: _start and the batch loop */
 #define STUB_DATA     (STUB_BASE + 0x1000) /* rw-: recvmsg scratch, per stub */
 #define STUB_OPS      (STUB_BASE + 0x2000) /* r--: shared with the kernel */
