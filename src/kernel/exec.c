@@ -32,7 +32,10 @@
 #define STACK_RND_PAGES	 0x3fffffUL /* 16 GiB, as Linux on x86-64 */
 #define MMAP_RND_BITS	 28
 #define BRK_RND		 0x02000000UL
-#define STACK_TOP_MAX	 STUB_BASE /* the stub sits just above guest stacks */
+/* Guest stacks sit below both of the stub's places (stub.h): so neither
+ * is ever under a guest's stack, and a skas that runs in this one always
+ * finds the low place free for its own stubs. */
+#define STACK_TOP_MAX STUB_BASE_LOW
 
 int strv_push(struct strv *sv, const char *s)
 {
