@@ -57,8 +57,10 @@ static char state_of(const struct pnode *n)
 	struct process *p = proc_of(n);
 	struct task *t = procfs_task(n);
 
+	/* no live thread: a zombie, or the directory of a leader that has
+	 * exited while its threads run on (Linux's zombie leader) */
 	if (!t)
-		return p && p->zombie ? 'Z' : 'X';
+		return p ? 'Z' : 'X';
 	/* In a group stop (ps, and shells' job tables by it, showed a
 	 * stopped job as sleeping). */
 	if (t->stop_parked)

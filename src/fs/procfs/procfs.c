@@ -233,7 +233,11 @@ static bool node_alive(const struct pnode *n)
 		return true;
 	if (!procfs_process(n))
 		return false;
-	if (n->tid && !procfs_task(n))
+	/* A thread's directory goes with the thread, but the leader's stays
+	 * as long as its process: Linux keeps a leader that has exited as a
+	 * zombie until the process is reaped (a parent reads a zombie's
+	 * /proc/PID/task/PID/stat for its times). */
+	if (n->tid && n->tid != n->pid && !procfs_task(n))
 		return false;
 	if (n->fd >= 0) {
 		f = procfs_fd_file(n);
@@ -289,7 +293,7 @@ static int dir_lookup(struct inode *dir, const char *name, struct inode **out)
 		goto found;
 	case PD_TASKS:
 		t = task_by_tid(num);
-		if (!task_alive(t) || t->proc->pid != d->pid)
+		if (num != d->pid && (!task_alive(t) || t->proc->pid != d->pid))
 			return -ENOENT;
 		n.e = &procfs_tid_entry;
 		n.tid = num;
@@ -349,12 +353,16 @@ static int dir_iterate(struct inode *dir, dir_emit_fn emit, void *ctx)
 		struct process *p = procfs_process(d);
 		struct task *t;
 
+		/* the leader first, dead or not (see node_alive) */
 		n.e = &procfs_tid_entry;
+		n.tid = p->pid;
+		snprintf(name, sizeof(name), "%d", p->pid);
+		ret = emit(ctx, name, ino_of(&n), LINUX_DT_DIR);
 		list_for_each_entry(t, &p->threads, thread_link)
 		{
 			if (ret)
 				break;
-			if (!task_alive(t))
+			if (!task_alive(t) || t->tid == p->pid)
 				continue;
 			n.tid = t->tid;
 			snprintf(name, sizeof(name), "%d", t->tid);
