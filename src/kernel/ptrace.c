@@ -396,11 +396,15 @@ void ptrace_task_exit(struct task *t, int status)
 	if (!tracer)
 		return;
 	pt_unlink(t, 0);
-	/* The parent that waits for the process hears of it as ever. A
-	 * thread an exec by another thread kills goes silently (Linux
-	 * releases the old leader so): its record would tell the tracer the
-	 * process had exited, under the pid the exec takes. */
-	if ((p->nthreads == 1 && t->tid == p->pid && p->parent == tracer->proc) ||
+	/* The parent that waits for the process hears of it as ever, once,
+	 * when the whole process is gone: a leader traced by its parent
+	 * leaves no record of its own, even with other threads still running
+	 * (Linux's delay_group_leader; a record would report the process
+	 * dead before its threads, with none of their times, and again at
+	 * the reap). A thread an exec by another thread kills goes silently
+	 * (Linux releases the old leader so): its record would tell the
+	 * tracer the process had exited, under the pid the exec takes. */
+	if ((t->tid == p->pid && p->parent == tracer->proc) ||
 	    (p->exec_waiter && p->exec_waiter != t))
 		return;
 	e = malloc(sizeof(*e));

@@ -1,0 +1,116 @@
+/* A traced thread-group leader whose tracer is its parent is reported
+ * once, when the whole process is gone: killed while another (untraced)
+ * thread runs, the wait4 that reports it reaps it with every thread's CPU
+ * time, and nothing is left to wait for (the leader's exit was reported
+ * early, with no time, and again when the process was reaped). The same
+ * when the leader exits first with pthread_exit-like SYS_exit. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+static int n, pfd[2];
+
+static void check(int cond, const char *what)
+{
+	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
+}
+
+static int64_t ns(clockid_t c)
+{
+	struct timespec t;
+
+	clock_gettime(c, &t);
+	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* Burns 50 ms of this thread's CPU, says so on the pipe, then spins on. */
+static void *spinner(void *arg)
+{
+	int64_t s = ns(CLOCK_THREAD_CPUTIME_ID);
+	volatile uint64_t x = 0;
+
+	while (ns(CLOCK_THREAD_CPUTIME_ID) - s < 50000000)
+		for (int i = 0; i < 1000000; i++)
+			x += (uint64_t)i;
+	if (write(pfd[1], "x", 1) != 1)
+		_exit(3);
+	for (;;)
+		x++;
+	return arg;
+}
+
+/* how 0: the parent kills the process; 1: the leader leaves first with
+ * SYS_exit, the spinner calls exit_group once it has burnt its time. */
+static void run(int how)
+{
+	struct rusage ru;
+	int st, reports = 0;
+	pid_t p, r;
+	char c;
+
+	if (pipe(pfd) < 0)
+		return;
+	p = fork();
+	if (p == 0) {
+		pthread_t t;
+
+		if (how == 1) {
+			pthread_create(&t, NULL, spinner, NULL);
+			raise(SIGSTOP); /* the parent seizes meanwhile */
+			syscall(SYS_exit, 0);
+		}
+		pthread_create(&t, NULL, spinner, NULL);
+		for (;;)
+			pause();
+	}
+	if (how == 1)
+		waitpid(p, &st, WUNTRACED);
+	check(ptrace(PTRACE_SEIZE, p, 0, 0) == 0, "the parent seizes the leader");
+	if (how == 1)
+		kill(p, SIGCONT);
+	if (read(pfd[0], &c, 1) != 1)
+		check(0, "the spinner's word");
+	if (how == 0)
+		kill(p, SIGKILL);
+	else
+		kill(p, SIGTERM); /* the leader is gone: the spinner takes it */
+	for (;;) {
+		r = wait4(p, &st, __WALL, &ru);
+		if (r != p)
+			break;
+		if (WIFEXITED(st) || WIFSIGNALED(st)) {
+			reports++;
+			break;
+		}
+		/* a ptrace stop of the leader (its SIGTERM, the group stop) */
+		ptrace(PTRACE_CONT, p, 0, WIFSTOPPED(st) && WSTOPSIG(st) == SIGTERM ? SIGTERM : 0);
+	}
+	check(reports == 1 && WIFSIGNALED(st) && WTERMSIG(st) == (how == 0 ? SIGKILL : SIGTERM),
+	      how == 0 ? "killed: one report, SIGKILL" : "leader gone first: one report, SIGTERM");
+	check((ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000 + ru.ru_utime.tv_usec +
+			      ru.ru_stime.tv_usec >=
+		      49000,
+	      "its rusage has the spinner's 50 ms");
+	errno = 0;
+	check(wait4(p, &st, __WALL | WNOHANG, NULL) == -1 && errno == ECHILD,
+	      "nothing more to wait for: ECHILD");
+	close(pfd[0]);
+	close(pfd[1]);
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IONBF, 0);
+	run(0);
+	run(1);
+	return 0;
+}
