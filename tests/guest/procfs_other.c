@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -144,6 +145,30 @@ int main(void)
 	check(rd(pp(zombie, "mounts")) == -EINVAL, "a zombie's mounts: EINVAL");
 	check(rd(pp(zombie, "mountinfo")) == -EINVAL, "a zombie's mountinfo: EINVAL");
 	check(rd(pp(zombie, "maps")) == -1000, "a zombie's maps: empty");
+	{
+		/* its leader's thread directory stays until the reap (Linux
+		 * keeps the exited leader), listed, its state Z */
+		char path[64], buf[512], name[16];
+		struct dirent *de;
+		int fd, listed = 0;
+		ssize_t r;
+		DIR *d;
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", zombie, zombie);
+		fd = open(path, O_RDONLY);
+		r = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+		if (fd >= 0)
+			close(fd);
+		buf[r > 0 ? r : 0] = 0;
+		check(r > 0 && strstr(buf, ") Z ") != NULL, "a zombie's task/PID/stat: state Z");
+		snprintf(name, sizeof(name), "%d", zombie);
+		d = opendir(pp(zombie, "task"));
+		while (d && (de = readdir(d)))
+			listed += strcmp(de->d_name, name) == 0;
+		if (d)
+			closedir(d);
+		check(listed == 1, "a zombie's task/ lists its leader");
+	}
 	waitpid(zombie, &st, 0);
 	check(WIFEXITED(st) && WEXITSTATUS(st) == 3, "the zombie is reaped");
 	return 0;
