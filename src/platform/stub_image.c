@@ -41,11 +41,32 @@ static bool place_free(unsigned long base)
 	return p == (void *)base;
 }
 
+/* Whether skas's own /proc/self/maps shows a mapping in [base, base +
+ * the stub's span): then the place is held by skas itself (its stack,
+ * randomized there by the host about once in 2000 starts), which says
+ * nothing of a fresh stub's address space. A place another skas holds
+ * for its stub is hidden from its guests' maps. */
+static bool place_ours(unsigned long base)
+{
+	unsigned long lo, hi, end = base + (STUB_END - STUB_BASE);
+	char line[512];
+	bool ours = false;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	if (!f)
+		return false;
+	while (!ours && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && lo < end && hi > base)
+			ours = true;
+	fclose(f);
+	return ours;
+}
+
 int stub_place(void)
 {
-	if (place_free(STUB_BASE_HIGH))
+	if (place_free(STUB_BASE_HIGH) || place_ours(STUB_BASE_HIGH))
 		stub_base = STUB_BASE_HIGH;
-	else if (place_free(STUB_BASE_LOW))
+	else if (place_free(STUB_BASE_LOW) || place_ours(STUB_BASE_LOW))
 		stub_base = STUB_BASE_LOW;
 	else
 		return -ENOMEM;
