@@ -63,6 +63,7 @@ static void pt_unlink(struct task *c, int sig)
 	c->pt.tracer = NULL;
 	c->pt.opts = 0;
 	c->pt.seized = c->pt.sys_trace = c->pt.trap_pending = c->pt.step = false;
+	c->pt.sysemu = false;
 	c->pt.listening = false;
 	if (c->pt.stopped) {
 		c->pt.resume_sig = sig;
@@ -241,11 +242,12 @@ static bool entry_regs_take(struct task *t, int64_t *orig, uint64_t *args, long 
 
 bool ptrace_syscall_entry(struct task *t, int *nr, struct sysargs *a)
 {
+	bool emu = t->pt.sysemu;
 	int64_t orig;
 	long rax;
 	int sig;
 
-	if (!t->pt.tracer || !t->pt.sys_trace)
+	if (!t->pt.tracer || !(t->pt.sys_trace || emu))
 		return true;
 	entry_regs_show(t, t->ev.nr);
 	t->pt.msg = EVENTMSG_SYSCALL_ENTRY;
@@ -257,8 +259,10 @@ bool ptrace_syscall_entry(struct task *t, int *nr, struct sysargs *a)
 	if (!entry_regs_take(t, &orig, a->a, &rax))
 		return false;
 	*nr = (int)(uint32_t)orig;
-	/* orig_rax -1 skips the call; rax is what the tracer left there. */
-	return orig != -1;
+	/* orig_rax -1 skips the call, and PTRACE_SYSEMU at the time of the
+	 * stop (however the tracer resumed it) does: rax is what the tracer
+	 * left there. */
+	return orig != -1 && !emu;
 }
 
 bool ptrace_seccomp_stop(struct task *t, uint32_t data, int *nr, uint64_t *args, long *ret)
@@ -283,8 +287,11 @@ void ptrace_syscall_exit(struct task *t)
 		return;
 	/* Stepping over a syscall instruction: a SIGTRAP once it is done
 	 * instead of the exit stop, as Linux's user_single_step_report (the
-	 * host's TF trap would come an instruction later). */
-	if (t->pt.step) {
+	 * host's TF trap would come an instruction later). Not under
+	 * SYSEMU_SINGLESTEP: its syscall stop was the step's, and the next
+	 * trap is the host's, after the next instruction (Linux's
+	 * report_single_step). */
+	if (t->pt.step && !t->pt.sysemu) {
 		force_signal(t, LINUX_SIGTRAP, LINUX_TRAP_BRKPT, t->ev.ip);
 		return;
 	}
@@ -577,7 +584,9 @@ static long pt_resume(struct task *c, long request, uint64_t data)
 	if (data > LINUX_NSIG)
 		return -EIO;
 	c->pt.sys_trace = request == LINUX_PTRACE_SYSCALL;
-	c->pt.step = request == LINUX_PTRACE_SINGLESTEP;
+	c->pt.sysemu = request == LINUX_PTRACE_SYSEMU || request == LINUX_PTRACE_SYSEMU_SINGLESTEP;
+	c->pt.step =
+		request == LINUX_PTRACE_SINGLESTEP || request == LINUX_PTRACE_SYSEMU_SINGLESTEP;
 	c->pt.resume_sig = (int)data;
 	c->pt.stopped = false;
 	sched_wake(c);
@@ -833,6 +842,8 @@ static long pt_stopped_request(struct task *t, struct task *c, long req, uint64_
 	case LINUX_PTRACE_CONT:
 	case LINUX_PTRACE_SYSCALL:
 	case LINUX_PTRACE_SINGLESTEP:
+	case LINUX_PTRACE_SYSEMU:
+	case LINUX_PTRACE_SYSEMU_SINGLESTEP:
 		return pt_resume(c, req, data);
 	case LINUX_PTRACE_DETACH:
 		if (data > LINUX_NSIG)
@@ -884,7 +895,7 @@ static long pt_stopped_request(struct task *t, struct task *c, long req, uint64_
 		return pt_arch_prctl(t, c, addr, data);
 	default:
 		/* Not implemented (EIO, as Linux for an unknown request):
-		 * PTRACE_SYSEMU, SYSEMU_SINGLESTEP, SINGLEBLOCK, the 32-bit
+		 * SINGLEBLOCK, the 32-bit
 		 * GETFPXREGS/SETFPXREGS, PEEKSIGINFO,
 		 * SECCOMP_GET_FILTER/METADATA, GET_THREAD_AREA/SET_THREAD_AREA,
 		 * GET_RSEQ_CONFIGURATION,

@@ -26,6 +26,7 @@ struct ptrace_state {
 	bool stopped;	      /* sleeps in a ptrace stop */
 	bool reported;	      /* wait has reported the stop */
 	bool sys_trace;	      /* PTRACE_SYSCALL: stop at syscall entry and exit */
+	bool sysemu;	      /* PTRACE_SYSEMU(_SINGLESTEP): entry stop, call not run */
 	bool step;	      /* PTRACE_SINGLESTEP */
 	bool tf_set;	      /* the kernel set TF in its eflags for step */
 	bool trap_pending;    /* PTRACE_INTERRUPT, a seize of a stopped task */
@@ -49,7 +50,8 @@ int ptrace_signal(struct task *t, int sig, struct linux_siginfo *info);
  * instead of parking; true if it did, or the tracer lets it run. */
 bool ptrace_group_trap(struct task *t);
 /* Syscall stops around the dispatcher: entry may change nr and args
- * (from the registers the tracer set); false: skip the call. */
+ * (from the registers the tracer set); false: skip the call (always
+ * under PTRACE_SYSEMU). */
 bool ptrace_syscall_entry(struct task *t, int *nr, struct sysargs *a);
 void ptrace_syscall_exit(struct task *t);
 /* seccomp's RET_TRACE for a tracer that asked for PTRACE_EVENT_SECCOMP:
