@@ -721,35 +721,94 @@ static long pt_syscall_info(struct task *t, struct task *c, uint64_t size, uaddr
 	return (long)n;
 }
 
-#define FXSAVE_SIZE 512
+#define FXSAVE_SIZE  512
+#define XSTATE_MAX   16384
+#define XSAVE_HDR    512 /* the XSAVE header: xstate_bv, xcomp_bv, 48 reserved */
+#define SW_BYTES     464 /* ptrace's view: the XCR0 there, then zeros */
+#define XFEATURES_FP 0x7 /* x87, SSE, AVX: those that need MXCSR valid */
+
+/* The tracee's FPU state in ptrace's XSAVE view: its size (512: FXSAVE
+ * only) or -ESRCH. */
+static long pt_fpu(struct task *c, char *buf)
+{
+	long size;
+
+	if (!c->thread)
+		return -ESRCH;
+	size = platform->fpu_get(c->thread, buf, XSTATE_MAX);
+	return size < FXSAVE_SIZE ? -ESRCH : size;
+}
 
 static long pt_getfpregs(struct task *t, struct task *c, uaddr_t data, size_t n)
 {
-	static char buf[16384] __attribute__((aligned(64)));
+	static char buf[XSTATE_MAX] __attribute__((aligned(64)));
 
-	if (!c->thread || platform->fpu_get(c->thread, buf, sizeof(buf)) < FXSAVE_SIZE)
+	if (pt_fpu(c, buf) < 0)
 		return -ESRCH;
 	return copy_to_user(t->mm, data, buf, n < FXSAVE_SIZE ? n : FXSAVE_SIZE) < 0 ? -EFAULT : 0;
 }
 
 static long pt_setfpregs(struct task *t, struct task *c, uaddr_t data)
 {
-	static char buf[16384] __attribute__((aligned(64)));
-	long size;
+	static char buf[XSTATE_MAX] __attribute__((aligned(64)));
+	long size = pt_fpu(c, buf);
 
-	if (!c->thread)
-		return -ESRCH;
-	size = platform->fpu_get(c->thread, buf, sizeof(buf));
-	if (size < FXSAVE_SIZE)
-		return -ESRCH;
+	if (size < 0)
+		return size;
 	if (copy_from_user(t->mm, buf, data, FXSAVE_SIZE) < 0)
 		return -EFAULT;
 	return platform->fpu_set(c->thread, buf, (size_t)size) < 0 ? -EINVAL : 0;
 }
 
-/* GETREGSET/SETREGSET: NT_PRSTATUS (the general registers) and
- * NT_PRFPREG (FXSAVE); others are EINVAL (Differs from Linux: no
- * NT_X86_XSTATE). The iovec's length becomes what was copied. */
+/* NT_X86_XSTATE, n bytes of it (the iovec's length, clamped to the
+ * area's size): GETREGSET copies that much; SETREGSET takes only the
+ * whole area (EFAULT, as Linux's xstateregs_set) and checks it as
+ * Linux's copy_uabi_to_xstate: no feature XCR0 lacks, the standard
+ * format (xcomp_bv 0), the reserved header bytes zero, no MXCSR bit
+ * outside the CPU's mask. A component left out of xstate_bv goes to its
+ * init state (the host's XRSTOR). *n becomes what was copied. */
+static long pt_xstate(struct task *t, struct task *c, bool set, uaddr_t data, size_t *n)
+{
+	static char cur[XSTATE_MAX] __attribute__((aligned(64)));
+	static char in[XSTATE_MAX] __attribute__((aligned(64)));
+	uint64_t xcr0, hdr[8];
+	uint32_t mxcsr, mask;
+	long size = pt_fpu(c, cur);
+	int i;
+
+	if (size < 0)
+		return size;
+	if (size == FXSAVE_SIZE)
+		return -ENODEV; /* no XSAVE: Linux's regset is empty then */
+	if (*n > (size_t)size)
+		*n = (size_t)size;
+	if (!set)
+		return copy_to_user(t->mm, data, cur, *n) < 0 ? -EFAULT : 0;
+	if (*n != (size_t)size || copy_from_user(t->mm, in, data, *n) < 0)
+		return -EFAULT;
+	memcpy(&xcr0, cur + SW_BYTES, sizeof(xcr0));
+	memcpy(hdr, in + XSAVE_HDR, sizeof(hdr));
+	if ((hdr[0] & ~xcr0) || hdr[1])
+		return -EINVAL;
+	for (i = 2; i < 8; i++)
+		if (hdr[i])
+			return -EINVAL;
+	memcpy(&mxcsr, in + 24, sizeof(mxcsr));
+	memcpy(&mask, cur + 28, sizeof(mask));
+	if (!mask)
+		mask = 0xffbf; /* the default MXCSR_MASK, as Linux's */
+	if ((hdr[0] & XFEATURES_FP) && (mxcsr & ~mask))
+		return -EINVAL;
+	/* The software bytes are not the tracer's to set (Linux ignores
+	 * them): the platform's own go back. */
+	memcpy(in + SW_BYTES, cur + SW_BYTES, XSAVE_HDR - SW_BYTES);
+	return platform->fpu_set(c->thread, in, (size_t)size) < 0 ? -EINVAL : 0;
+}
+
+/* GETREGSET/SETREGSET: NT_PRSTATUS (the general registers), NT_PRFPREG
+ * (FXSAVE) and NT_X86_XSTATE; others are EINVAL, as is a length that is
+ * no multiple of 8 (their element size, Linux's ptrace_regset). The
+ * iovec's length becomes what was copied. */
 static long pt_regset(struct task *t, struct task *c, bool set, uint64_t type, uaddr_t uiov)
 {
 	struct {
@@ -761,11 +820,16 @@ static long pt_regset(struct task *t, struct task *c, bool set, uint64_t type, u
 
 	if (copy_from_user(t->mm, &iov, uiov, sizeof(iov)) < 0)
 		return -EFAULT;
+	if (iov.len % 8)
+		return -EINVAL;
 	if (type == LINUX_NT_PRFPREG) {
 		n = iov.len < FXSAVE_SIZE ? iov.len : FXSAVE_SIZE;
 		if (set && n < FXSAVE_SIZE)
 			return -EINVAL;
 		ret = set ? pt_setfpregs(t, c, iov.base) : pt_getfpregs(t, c, iov.base, n);
+	} else if (type == LINUX_NT_X86_XSTATE) {
+		n = iov.len < XSTATE_MAX ? iov.len : XSTATE_MAX;
+		ret = pt_xstate(t, c, set, iov.base, &n);
 	} else if (type == LINUX_NT_PRSTATUS) {
 		n = iov.len < sizeof(r) ? iov.len : sizeof(r);
 		if (pt_getregs(c, &r) < 0)
