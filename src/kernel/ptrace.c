@@ -193,6 +193,35 @@ bool ptrace_group_trap(struct task *t)
 	return true;
 }
 
+void ptrace_sigcont(struct process *p)
+{
+	struct task *t;
+
+	/* Linux's ptrace_trap_notify, whether or not p was stopped: a
+	 * tracee in a ptrace stop takes the trap once resumed. */
+	list_for_each_entry(t, &p->threads, thread_link)
+	{
+		if (!t->pt.tracer || !t->pt.seized || t->killed)
+			continue;
+		t->pt.trap_pending = true;
+		if (t->stop_parked)
+			sched_wake(t);
+		else if (!t->pt.stopped)
+			task_kick(t);
+	}
+}
+
+void ptrace_exec_killed(struct task *t)
+{
+	/* Linux's zapped thread has taken its SIGKILL from the queue when it
+	 * stops: a kill from now on ends the stop. */
+	if (!t->pt.tracer || !(t->pt.opts & LINUX_PTRACE_O_TRACEEXIT) || t->proc->exiting)
+		return;
+	t->killed = false;
+	ptrace_event(t, LINUX_PTRACE_EVENT_EXIT, 0);
+	t->killed = true;
+}
+
 /* A signal the tracer gave at a syscall stop is sent to the tracee, as
  * Linux's ptrace_report_syscall. */
 static void inject(struct task *t, int sig)
@@ -403,13 +432,16 @@ void ptrace_task_exit(struct task *t, int status)
 	if (!tracer)
 		return;
 	pt_unlink(t, 0);
-	/* The parent that waits for the process hears of it as ever. A
-	 * thread an exec by another thread kills goes silently (Linux
-	 * releases the old leader so): its record would tell the tracer the
-	 * process had exited, under the pid the exec takes. */
+	/* The parent that waits for the process hears of it as ever. The
+	 * old leader an exec by another thread kills goes silently (Linux
+	 * releases it so): its record would tell the tracer the process had
+	 * exited, under the pid the exec takes. Other threads it kills die
+	 * as of an exit 0 (Linux's do_group_exit for group_exec_task). */
 	if ((p->nthreads == 1 && t->tid == p->pid && p->parent == tracer->proc) ||
-	    (p->exec_waiter && p->exec_waiter != t))
+	    (p->exec_waiter && p->exec_waiter != t && t->tid == p->pid))
 		return;
+	if (t->pt.exec_killed && !p->exiting)
+		status = 0;
 	e = malloc(sizeof(*e));
 	if (!e)
 		return;
@@ -979,6 +1011,14 @@ long sys_ptrace(struct task *t, const struct sysargs *a)
 	if (req == LINUX_PTRACE_TRACEME)
 		return pt_traceme(t);
 	c = pid > 0 ? task_by_tid(pid) : NULL;
+	if (req == LINUX_PTRACE_ATTACH || req == LINUX_PTRACE_SEIZE) {
+		if (req == LINUX_PTRACE_SEIZE && (addr || (data & ~(uint64_t)LINUX_PTRACE_O_MASK)))
+			return -EIO;
+		/* A zombie (or a process whose leader has ended) is there
+		 * but cannot be traced: EPERM, as Linux's exit_state check. */
+		if ((!c || c->state == TASK_DEAD) && process_by_pid(pid))
+			return -EPERM;
+	}
 	if (!c || c->state == TASK_DEAD)
 		return -ESRCH;
 	if (req == LINUX_PTRACE_ATTACH || req == LINUX_PTRACE_SEIZE)
