@@ -733,7 +733,17 @@ static long pt_syscall_info(struct task *t, struct task *c, uint64_t size, uaddr
 	info.arch = LINUX_AUDIT_ARCH_X86_64;
 	info.instruction_pointer = r.rip;
 	info.stack_pointer = r.rsp;
-	if (c->pt.has_si && c->pt.si.si_code == (LINUX_SIGTRAP | 0x80)) {
+	if (c->pt.has_si &&
+	    c->pt.si.si_code == (LINUX_SIGTRAP | (LINUX_PTRACE_EVENT_SECCOMP << 8))) {
+		/* The entry's fields, and the filter's data (the message). */
+		info.op = LINUX_PTRACE_SYSCALL_INFO_SECCOMP;
+		info.seccomp.nr = r.orig_rax;
+		info.seccomp.args[0] = r.rdi, info.seccomp.args[1] = r.rsi;
+		info.seccomp.args[2] = r.rdx, info.seccomp.args[3] = r.r10;
+		info.seccomp.args[4] = r.r8, info.seccomp.args[5] = r.r9;
+		info.seccomp.ret_data = (uint32_t)c->pt.msg;
+		n = offsetof(struct linux_ptrace_syscall_info, seccomp.ret_data) + 4;
+	} else if (c->pt.has_si && c->pt.si.si_code == (LINUX_SIGTRAP | 0x80)) {
 		if (c->pt.msg == EVENTMSG_SYSCALL_ENTRY) {
 			info.op = LINUX_PTRACE_SYSCALL_INFO_ENTRY;
 			info.entry.nr = r.orig_rax;

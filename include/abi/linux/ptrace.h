@@ -60,9 +60,10 @@
 #define LINUX_PTRACE_EVENT_SECCOMP    7
 #define LINUX_PTRACE_EVENT_STOP	      128
 
-#define LINUX_PTRACE_SYSCALL_INFO_NONE	0
-#define LINUX_PTRACE_SYSCALL_INFO_ENTRY 1
-#define LINUX_PTRACE_SYSCALL_INFO_EXIT	2
+#define LINUX_PTRACE_SYSCALL_INFO_NONE	  0
+#define LINUX_PTRACE_SYSCALL_INFO_ENTRY	  1
+#define LINUX_PTRACE_SYSCALL_INFO_EXIT	  2
+#define LINUX_PTRACE_SYSCALL_INFO_SECCOMP 3
 
 #define LINUX_NT_PRSTATUS   1
 #define LINUX_NT_PRFPREG    2
@@ -85,6 +86,12 @@ struct linux_ptrace_syscall_info {
 			int64_t rval;
 			uint8_t is_error;
 		} exit;
+		struct {
+			uint64_t nr;
+			uint64_t args[6];
+			uint32_t ret_data;
+			uint32_t reserved2;
+		} seccomp;
 	};
 };
 _Static_assert(offsetof(struct linux_ptrace_syscall_info, entry) == 24, "syscall_info");
