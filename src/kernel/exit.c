@@ -360,6 +360,8 @@ void task_exit(struct task *t, int code)
 
 	if (p->core_dumper && p->core_dumper != t)
 		coredump_park(t);
+	if (t->pt.exec_killed)
+		ptrace_exec_killed(t);
 	exit_robust_list(t);
 	clear_child_tid(t);
 	vfork_release(t);

@@ -63,6 +63,7 @@ static void pt_unlink(struct task *c, int sig)
 	c->pt.tracer = NULL;
 	c->pt.opts = 0;
 	c->pt.seized = c->pt.sys_trace = c->pt.trap_pending = c->pt.step = false;
+	c->pt.sysemu = false;
 	c->pt.listening = false;
 	if (c->pt.stopped) {
 		c->pt.resume_sig = sig;
@@ -192,6 +193,35 @@ bool ptrace_group_trap(struct task *t)
 	return true;
 }
 
+void ptrace_sigcont(struct process *p)
+{
+	struct task *t;
+
+	/* Linux's ptrace_trap_notify, whether or not p was stopped: a
+	 * tracee in a ptrace stop takes the trap once resumed. */
+	list_for_each_entry(t, &p->threads, thread_link)
+	{
+		if (!t->pt.tracer || !t->pt.seized || t->killed)
+			continue;
+		t->pt.trap_pending = true;
+		if (t->stop_parked)
+			sched_wake(t);
+		else if (!t->pt.stopped)
+			task_kick(t);
+	}
+}
+
+void ptrace_exec_killed(struct task *t)
+{
+	/* Linux's zapped thread has taken its SIGKILL from the queue when it
+	 * stops: a kill from now on ends the stop. */
+	if (!t->pt.tracer || !(t->pt.opts & LINUX_PTRACE_O_TRACEEXIT) || t->proc->exiting)
+		return;
+	t->killed = false;
+	ptrace_event(t, LINUX_PTRACE_EVENT_EXIT, 0);
+	t->killed = true;
+}
+
 /* A signal the tracer gave at a syscall stop is sent to the tracee, as
  * Linux's ptrace_report_syscall. */
 static void inject(struct task *t, int sig)
@@ -241,11 +271,12 @@ static bool entry_regs_take(struct task *t, int64_t *orig, uint64_t *args, long 
 
 bool ptrace_syscall_entry(struct task *t, int *nr, struct sysargs *a)
 {
+	bool emu = t->pt.sysemu;
 	int64_t orig;
 	long rax;
 	int sig;
 
-	if (!t->pt.tracer || !t->pt.sys_trace)
+	if (!t->pt.tracer || !(t->pt.sys_trace || emu))
 		return true;
 	entry_regs_show(t, t->ev.nr);
 	t->pt.msg = EVENTMSG_SYSCALL_ENTRY;
@@ -257,8 +288,10 @@ bool ptrace_syscall_entry(struct task *t, int *nr, struct sysargs *a)
 	if (!entry_regs_take(t, &orig, a->a, &rax))
 		return false;
 	*nr = (int)(uint32_t)orig;
-	/* orig_rax -1 skips the call; rax is what the tracer left there. */
-	return orig != -1;
+	/* orig_rax -1 skips the call, and PTRACE_SYSEMU at the time of the
+	 * stop (however the tracer resumed it) does: rax is what the tracer
+	 * left there. */
+	return orig != -1 && !emu;
 }
 
 bool ptrace_seccomp_stop(struct task *t, uint32_t data, int *nr, uint64_t *args, long *ret)
@@ -283,8 +316,11 @@ void ptrace_syscall_exit(struct task *t)
 		return;
 	/* Stepping over a syscall instruction: a SIGTRAP once it is done
 	 * instead of the exit stop, as Linux's user_single_step_report (the
-	 * host's TF trap would come an instruction later). */
-	if (t->pt.step) {
+	 * host's TF trap would come an instruction later). Not under
+	 * SYSEMU_SINGLESTEP: its syscall stop was the step's, and the next
+	 * trap is the host's, after the next instruction (Linux's
+	 * report_single_step). */
+	if (t->pt.step && !t->pt.sysemu) {
 		force_signal(t, LINUX_SIGTRAP, LINUX_TRAP_BRKPT, t->ev.ip);
 		return;
 	}
@@ -401,12 +437,16 @@ void ptrace_task_exit(struct task *t, int status)
 	 * leaves no record of its own, even with other threads still running
 	 * (Linux's delay_group_leader; a record would report the process
 	 * dead before its threads, with none of their times, and again at
-	 * the reap). A thread an exec by another thread kills goes silently
-	 * (Linux releases the old leader so): its record would tell the
-	 * tracer the process had exited, under the pid the exec takes. */
+	 * the reap). The old leader an exec by another thread kills goes
+	 * silently (Linux releases it so): its record would tell the tracer
+	 * the process had exited, under the pid the exec takes. Other
+	 * threads it kills die as of an exit 0 (Linux's do_group_exit for
+	 * group_exec_task). */
 	if ((t->tid == p->pid && p->parent == tracer->proc) ||
-	    (p->exec_waiter && p->exec_waiter != t))
+	    (p->exec_waiter && p->exec_waiter != t && t->tid == p->pid))
 		return;
+	if (t->pt.exec_killed && !p->exiting)
+		status = 0;
 	e = malloc(sizeof(*e));
 	if (!e)
 		return;
@@ -581,7 +621,9 @@ static long pt_resume(struct task *c, long request, uint64_t data)
 	if (data > LINUX_NSIG)
 		return -EIO;
 	c->pt.sys_trace = request == LINUX_PTRACE_SYSCALL;
-	c->pt.step = request == LINUX_PTRACE_SINGLESTEP;
+	c->pt.sysemu = request == LINUX_PTRACE_SYSEMU || request == LINUX_PTRACE_SYSEMU_SINGLESTEP;
+	c->pt.step =
+		request == LINUX_PTRACE_SINGLESTEP || request == LINUX_PTRACE_SYSEMU_SINGLESTEP;
 	c->pt.resume_sig = (int)data;
 	c->pt.stopped = false;
 	sched_wake(c);
@@ -696,7 +738,17 @@ static long pt_syscall_info(struct task *t, struct task *c, uint64_t size, uaddr
 	info.arch = LINUX_AUDIT_ARCH_X86_64;
 	info.instruction_pointer = r.rip;
 	info.stack_pointer = r.rsp;
-	if (c->pt.has_si && c->pt.si.si_code == (LINUX_SIGTRAP | 0x80)) {
+	if (c->pt.has_si &&
+	    c->pt.si.si_code == (LINUX_SIGTRAP | (LINUX_PTRACE_EVENT_SECCOMP << 8))) {
+		/* The entry's fields, and the filter's data (the message). */
+		info.op = LINUX_PTRACE_SYSCALL_INFO_SECCOMP;
+		info.seccomp.nr = r.orig_rax;
+		info.seccomp.args[0] = r.rdi, info.seccomp.args[1] = r.rsi;
+		info.seccomp.args[2] = r.rdx, info.seccomp.args[3] = r.r10;
+		info.seccomp.args[4] = r.r8, info.seccomp.args[5] = r.r9;
+		info.seccomp.ret_data = (uint32_t)c->pt.msg;
+		n = offsetof(struct linux_ptrace_syscall_info, seccomp.ret_data) + 4;
+	} else if (c->pt.has_si && c->pt.si.si_code == (LINUX_SIGTRAP | 0x80)) {
 		if (c->pt.msg == EVENTMSG_SYSCALL_ENTRY) {
 			info.op = LINUX_PTRACE_SYSCALL_INFO_ENTRY;
 			info.entry.nr = r.orig_rax;
@@ -716,35 +768,94 @@ static long pt_syscall_info(struct task *t, struct task *c, uint64_t size, uaddr
 	return (long)n;
 }
 
-#define FXSAVE_SIZE 512
+#define FXSAVE_SIZE  512
+#define XSTATE_MAX   16384
+#define XSAVE_HDR    512 /* the XSAVE header: xstate_bv, xcomp_bv, 48 reserved */
+#define SW_BYTES     464 /* ptrace's view: the XCR0 there, then zeros */
+#define XFEATURES_FP 0x7 /* x87, SSE, AVX: those that need MXCSR valid */
+
+/* The tracee's FPU state in ptrace's XSAVE view: its size (512: FXSAVE
+ * only) or -ESRCH. */
+static long pt_fpu(struct task *c, char *buf)
+{
+	long size;
+
+	if (!c->thread)
+		return -ESRCH;
+	size = platform->fpu_get(c->thread, buf, XSTATE_MAX);
+	return size < FXSAVE_SIZE ? -ESRCH : size;
+}
 
 static long pt_getfpregs(struct task *t, struct task *c, uaddr_t data, size_t n)
 {
-	static char buf[16384] __attribute__((aligned(64)));
+	static char buf[XSTATE_MAX] __attribute__((aligned(64)));
 
-	if (!c->thread || platform->fpu_get(c->thread, buf, sizeof(buf)) < FXSAVE_SIZE)
+	if (pt_fpu(c, buf) < 0)
 		return -ESRCH;
 	return copy_to_user(t->mm, data, buf, n < FXSAVE_SIZE ? n : FXSAVE_SIZE) < 0 ? -EFAULT : 0;
 }
 
 static long pt_setfpregs(struct task *t, struct task *c, uaddr_t data)
 {
-	static char buf[16384] __attribute__((aligned(64)));
-	long size;
+	static char buf[XSTATE_MAX] __attribute__((aligned(64)));
+	long size = pt_fpu(c, buf);
 
-	if (!c->thread)
-		return -ESRCH;
-	size = platform->fpu_get(c->thread, buf, sizeof(buf));
-	if (size < FXSAVE_SIZE)
-		return -ESRCH;
+	if (size < 0)
+		return size;
 	if (copy_from_user(t->mm, buf, data, FXSAVE_SIZE) < 0)
 		return -EFAULT;
 	return platform->fpu_set(c->thread, buf, (size_t)size) < 0 ? -EINVAL : 0;
 }
 
-/* GETREGSET/SETREGSET: NT_PRSTATUS (the general registers) and
- * NT_PRFPREG (FXSAVE); others are EINVAL (Differs from Linux: no
- * NT_X86_XSTATE). The iovec's length becomes what was copied. */
+/* NT_X86_XSTATE, n bytes of it (the iovec's length, clamped to the
+ * area's size): GETREGSET copies that much; SETREGSET takes only the
+ * whole area (EFAULT, as Linux's xstateregs_set) and checks it as
+ * Linux's copy_uabi_to_xstate: no feature XCR0 lacks, the standard
+ * format (xcomp_bv 0), the reserved header bytes zero, no MXCSR bit
+ * outside the CPU's mask. A component left out of xstate_bv goes to its
+ * init state (the host's XRSTOR). *n becomes what was copied. */
+static long pt_xstate(struct task *t, struct task *c, bool set, uaddr_t data, size_t *n)
+{
+	static char cur[XSTATE_MAX] __attribute__((aligned(64)));
+	static char in[XSTATE_MAX] __attribute__((aligned(64)));
+	uint64_t xcr0, hdr[8];
+	uint32_t mxcsr, mask;
+	long size = pt_fpu(c, cur);
+	int i;
+
+	if (size < 0)
+		return size;
+	if (size == FXSAVE_SIZE)
+		return -ENODEV; /* no XSAVE: Linux's regset is empty then */
+	if (*n > (size_t)size)
+		*n = (size_t)size;
+	if (!set)
+		return copy_to_user(t->mm, data, cur, *n) < 0 ? -EFAULT : 0;
+	if (*n != (size_t)size || copy_from_user(t->mm, in, data, *n) < 0)
+		return -EFAULT;
+	memcpy(&xcr0, cur + SW_BYTES, sizeof(xcr0));
+	memcpy(hdr, in + XSAVE_HDR, sizeof(hdr));
+	if ((hdr[0] & ~xcr0) || hdr[1])
+		return -EINVAL;
+	for (i = 2; i < 8; i++)
+		if (hdr[i])
+			return -EINVAL;
+	memcpy(&mxcsr, in + 24, sizeof(mxcsr));
+	memcpy(&mask, cur + 28, sizeof(mask));
+	if (!mask)
+		mask = 0xffbf; /* the default MXCSR_MASK, as Linux's */
+	if ((hdr[0] & XFEATURES_FP) && (mxcsr & ~mask))
+		return -EINVAL;
+	/* The software bytes are not the tracer's to set (Linux ignores
+	 * them): the platform's own go back. */
+	memcpy(in + SW_BYTES, cur + SW_BYTES, XSAVE_HDR - SW_BYTES);
+	return platform->fpu_set(c->thread, in, (size_t)size) < 0 ? -EINVAL : 0;
+}
+
+/* GETREGSET/SETREGSET: NT_PRSTATUS (the general registers), NT_PRFPREG
+ * (FXSAVE) and NT_X86_XSTATE; others are EINVAL, as is a length that is
+ * no multiple of 8 (their element size, Linux's ptrace_regset). The
+ * iovec's length becomes what was copied. */
 static long pt_regset(struct task *t, struct task *c, bool set, uint64_t type, uaddr_t uiov)
 {
 	struct {
@@ -756,11 +867,16 @@ static long pt_regset(struct task *t, struct task *c, bool set, uint64_t type, u
 
 	if (copy_from_user(t->mm, &iov, uiov, sizeof(iov)) < 0)
 		return -EFAULT;
+	if (iov.len % 8)
+		return -EINVAL;
 	if (type == LINUX_NT_PRFPREG) {
 		n = iov.len < FXSAVE_SIZE ? iov.len : FXSAVE_SIZE;
 		if (set && n < FXSAVE_SIZE)
 			return -EINVAL;
 		ret = set ? pt_setfpregs(t, c, iov.base) : pt_getfpregs(t, c, iov.base, n);
+	} else if (type == LINUX_NT_X86_XSTATE) {
+		n = iov.len < XSTATE_MAX ? iov.len : XSTATE_MAX;
+		ret = pt_xstate(t, c, set, iov.base, &n);
 	} else if (type == LINUX_NT_PRSTATUS) {
 		n = iov.len < sizeof(r) ? iov.len : sizeof(r);
 		if (pt_getregs(c, &r) < 0)
@@ -837,6 +953,8 @@ static long pt_stopped_request(struct task *t, struct task *c, long req, uint64_
 	case LINUX_PTRACE_CONT:
 	case LINUX_PTRACE_SYSCALL:
 	case LINUX_PTRACE_SINGLESTEP:
+	case LINUX_PTRACE_SYSEMU:
+	case LINUX_PTRACE_SYSEMU_SINGLESTEP:
 		return pt_resume(c, req, data);
 	case LINUX_PTRACE_DETACH:
 		if (data > LINUX_NSIG)
@@ -888,7 +1006,7 @@ static long pt_stopped_request(struct task *t, struct task *c, long req, uint64_
 		return pt_arch_prctl(t, c, addr, data);
 	default:
 		/* Not implemented (EIO, as Linux for an unknown request):
-		 * PTRACE_SYSEMU, SYSEMU_SINGLESTEP, SINGLEBLOCK, the 32-bit
+		 * SINGLEBLOCK, the 32-bit
 		 * GETFPXREGS/SETFPXREGS, PEEKSIGINFO,
 		 * SECCOMP_GET_FILTER/METADATA, GET_THREAD_AREA/SET_THREAD_AREA,
 		 * GET_RSEQ_CONFIGURATION,
@@ -908,6 +1026,14 @@ long sys_ptrace(struct task *t, const struct sysargs *a)
 	if (req == LINUX_PTRACE_TRACEME)
 		return pt_traceme(t);
 	c = pid > 0 ? task_by_tid(pid) : NULL;
+	if (req == LINUX_PTRACE_ATTACH || req == LINUX_PTRACE_SEIZE) {
+		if (req == LINUX_PTRACE_SEIZE && (addr || (data & ~(uint64_t)LINUX_PTRACE_O_MASK)))
+			return -EIO;
+		/* A zombie (or a process whose leader has ended) is there
+		 * but cannot be traced: EPERM, as Linux's exit_state check. */
+		if ((!c || c->state == TASK_DEAD) && process_by_pid(pid))
+			return -EPERM;
+	}
 	if (!c || c->state == TASK_DEAD)
 		return -ESRCH;
 	if (req == LINUX_PTRACE_ATTACH || req == LINUX_PTRACE_SEIZE)

@@ -26,11 +26,13 @@ struct ptrace_state {
 	bool stopped;	      /* sleeps in a ptrace stop */
 	bool reported;	      /* wait has reported the stop */
 	bool sys_trace;	      /* PTRACE_SYSCALL: stop at syscall entry and exit */
+	bool sysemu;	      /* PTRACE_SYSEMU(_SINGLESTEP): entry stop, call not run */
 	bool step;	      /* PTRACE_SINGLESTEP */
 	bool tf_set;	      /* the kernel set TF in its eflags for step */
 	bool trap_pending;    /* PTRACE_INTERRUPT, a seize of a stopped task */
 	bool listening;	      /* PTRACE_LISTEN: stays in the group stop */
 	bool group_done;      /* took its trap for the current group stop */
+	bool exec_killed;     /* killed by another thread's execve (de_thread) */
 	bool has_si;	      /* si is the stop's siginfo (GETSIGINFO) */
 	int group_sig;	      /* the signal of the current group stop */
 	int code;	      /* the stop's wait code: sig | event << 8 */
@@ -48,8 +50,15 @@ int ptrace_signal(struct task *t, int sig, struct linux_siginfo *info);
 /* A traced task in a group stop (or with a trap pending) takes its trap
  * instead of parking; true if it did, or the tracer lets it run. */
 bool ptrace_group_trap(struct task *t);
+/* SIGCONT was sent to p: each seized tracee of it takes a
+ * PTRACE_EVENT_STOP (SIGTRAP), stopped, running or listening. */
+void ptrace_sigcont(struct process *p);
+/* t, killed by another thread's execve, is about to exit: the EXIT event
+ * first (message 0), if its tracer asked for it. */
+void ptrace_exec_killed(struct task *t);
 /* Syscall stops around the dispatcher: entry may change nr and args
- * (from the registers the tracer set); false: skip the call. */
+ * (from the registers the tracer set); false: skip the call (always
+ * under PTRACE_SYSEMU). */
 bool ptrace_syscall_entry(struct task *t, int *nr, struct sysargs *a);
 void ptrace_syscall_exit(struct task *t);
 /* seccomp's RET_TRACE for a tracer that asked for PTRACE_EVENT_SECCOMP:

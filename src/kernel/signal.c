@@ -315,6 +315,7 @@ static void prepare_stop_cont(struct process *p, int sig)
 	if (sig != LINUX_SIGCONT)
 		return;
 	signal_discard(p, STOP_MASK);
+	ptrace_sigcont(p);
 	if (!p->stopped)
 		return;
 	p->stopped = false;

@@ -72,8 +72,9 @@ void syscall_enter(struct task *t)
 		return;
 	}
 	/* A guest tracer's syscall-entry stop may change or skip the call
-	 * (then rax is what it left there). */
-	if (t->pt.sys_trace && !ptrace_syscall_entry(t, &nr, &a)) {
+	 * (then rax is what it left there); PTRACE_SYSEMU skips it always,
+	 * and seccomp's filters with it, as Linux's syscall_trace_enter. */
+	if ((t->pt.sys_trace || t->pt.sysemu) && !ptrace_syscall_entry(t, &nr, &a)) {
 		ptrace_syscall_exit(t);
 		return;
 	}

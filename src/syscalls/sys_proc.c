@@ -425,6 +425,7 @@ static void de_thread(struct task *t)
 		if (o == t)
 			continue;
 		o->killed = true;
+		o->pt.exec_killed = true;
 		task_kick(o);
 	}
 	p->exec_waiter = t;

@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -585,6 +586,24 @@ static int trace_child(void)
 	return 0;
 }
 
+/* GET_SYSCALL_INFO at a PTRACE_EVENT_SECCOMP stop: op SECCOMP, the
+ * call and the filter's data, 84 bytes (linux/ptrace.h's record). */
+static int seccomp_info_ok(pid_t pid)
+{
+	struct {
+		uint8_t op, pad[3];
+		uint32_t arch;
+		uint64_t ip, sp, nr, args[6];
+		uint32_t ret_data, reserved2;
+	} info;
+	long size;
+
+	memset(&info, 0xff, sizeof(info));
+	size = ptrace(0x420e /* PTRACE_GET_SYSCALL_INFO */, pid, sizeof(info), &info);
+	return size == 84 && info.op == 3 && info.arch == AUDIT_ARCH_X86_64 &&
+	       info.nr == SYS_getppid && info.ret_data == 0x42;
+}
+
 static int trace_case(void)
 {
 	struct user_regs_struct r;
@@ -605,6 +624,8 @@ static int trace_case(void)
 			return 22 + i * 10;
 		if (ptrace(PTRACE_GETEVENTMSG, pid, 0, &msg) != 0 || msg != 0x42)
 			return 23 + i * 10;
+		if (!seccomp_info_ok(pid))
+			return 26 + i * 10;
 		if (ptrace(PTRACE_GETREGS, pid, 0, &r) != 0 || r.orig_rax != SYS_getppid ||
 		    (long)r.rax != -ENOSYS)
 			return 24 + i * 10;
@@ -672,7 +693,7 @@ int main(int argc, char **argv)
 	st = trace_case();
 	if (st)
 		printf("# trace_case: %d\n", st);
-	check(st == 0,
-	      "RET_TRACE: PTRACE_EVENT_SECCOMP; the tracer skips, changes or lets the call");
+	check(st == 0, "RET_TRACE: PTRACE_EVENT_SECCOMP (GET_SYSCALL_INFO: op SECCOMP); the tracer "
+		       "skips, changes or lets the call");
 	return 0;
 }

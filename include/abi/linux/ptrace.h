@@ -6,36 +6,38 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LINUX_PTRACE_TRACEME	      0
-#define LINUX_PTRACE_PEEKTEXT	      1
-#define LINUX_PTRACE_PEEKDATA	      2
-#define LINUX_PTRACE_PEEKUSR	      3
-#define LINUX_PTRACE_POKETEXT	      4
-#define LINUX_PTRACE_POKEDATA	      5
-#define LINUX_PTRACE_POKEUSR	      6
-#define LINUX_PTRACE_CONT	      7
-#define LINUX_PTRACE_KILL	      8
-#define LINUX_PTRACE_SINGLESTEP	      9
-#define LINUX_PTRACE_GETREGS	      12
-#define LINUX_PTRACE_SETREGS	      13
-#define LINUX_PTRACE_GETFPREGS	      14
-#define LINUX_PTRACE_SETFPREGS	      15
-#define LINUX_PTRACE_ATTACH	      16
-#define LINUX_PTRACE_DETACH	      17
-#define LINUX_PTRACE_SYSCALL	      24
-#define LINUX_PTRACE_ARCH_PRCTL	      30
-#define LINUX_PTRACE_SETOPTIONS	      0x4200
-#define LINUX_PTRACE_GETEVENTMSG      0x4201
-#define LINUX_PTRACE_GETSIGINFO	      0x4202
-#define LINUX_PTRACE_SETSIGINFO	      0x4203
-#define LINUX_PTRACE_GETREGSET	      0x4204
-#define LINUX_PTRACE_SETREGSET	      0x4205
-#define LINUX_PTRACE_SEIZE	      0x4206
-#define LINUX_PTRACE_INTERRUPT	      0x4207
-#define LINUX_PTRACE_LISTEN	      0x4208
-#define LINUX_PTRACE_GETSIGMASK	      0x420a
-#define LINUX_PTRACE_SETSIGMASK	      0x420b
-#define LINUX_PTRACE_GET_SYSCALL_INFO 0x420e
+#define LINUX_PTRACE_TRACEME	       0
+#define LINUX_PTRACE_PEEKTEXT	       1
+#define LINUX_PTRACE_PEEKDATA	       2
+#define LINUX_PTRACE_PEEKUSR	       3
+#define LINUX_PTRACE_POKETEXT	       4
+#define LINUX_PTRACE_POKEDATA	       5
+#define LINUX_PTRACE_POKEUSR	       6
+#define LINUX_PTRACE_CONT	       7
+#define LINUX_PTRACE_KILL	       8
+#define LINUX_PTRACE_SINGLESTEP	       9
+#define LINUX_PTRACE_GETREGS	       12
+#define LINUX_PTRACE_SETREGS	       13
+#define LINUX_PTRACE_GETFPREGS	       14
+#define LINUX_PTRACE_SETFPREGS	       15
+#define LINUX_PTRACE_ATTACH	       16
+#define LINUX_PTRACE_DETACH	       17
+#define LINUX_PTRACE_SYSCALL	       24
+#define LINUX_PTRACE_ARCH_PRCTL	       30
+#define LINUX_PTRACE_SYSEMU	       31
+#define LINUX_PTRACE_SYSEMU_SINGLESTEP 32
+#define LINUX_PTRACE_SETOPTIONS	       0x4200
+#define LINUX_PTRACE_GETEVENTMSG       0x4201
+#define LINUX_PTRACE_GETSIGINFO	       0x4202
+#define LINUX_PTRACE_SETSIGINFO	       0x4203
+#define LINUX_PTRACE_GETREGSET	       0x4204
+#define LINUX_PTRACE_SETREGSET	       0x4205
+#define LINUX_PTRACE_SEIZE	       0x4206
+#define LINUX_PTRACE_INTERRUPT	       0x4207
+#define LINUX_PTRACE_LISTEN	       0x4208
+#define LINUX_PTRACE_GETSIGMASK	       0x420a
+#define LINUX_PTRACE_SETSIGMASK	       0x420b
+#define LINUX_PTRACE_GET_SYSCALL_INFO  0x420e
 
 #define LINUX_PTRACE_O_TRACESYSGOOD    0x1
 #define LINUX_PTRACE_O_TRACEFORK       0x2
@@ -58,12 +60,14 @@
 #define LINUX_PTRACE_EVENT_SECCOMP    7
 #define LINUX_PTRACE_EVENT_STOP	      128
 
-#define LINUX_PTRACE_SYSCALL_INFO_NONE	0
-#define LINUX_PTRACE_SYSCALL_INFO_ENTRY 1
-#define LINUX_PTRACE_SYSCALL_INFO_EXIT	2
+#define LINUX_PTRACE_SYSCALL_INFO_NONE	  0
+#define LINUX_PTRACE_SYSCALL_INFO_ENTRY	  1
+#define LINUX_PTRACE_SYSCALL_INFO_EXIT	  2
+#define LINUX_PTRACE_SYSCALL_INFO_SECCOMP 3
 
-#define LINUX_NT_PRSTATUS 1
-#define LINUX_NT_PRFPREG  2
+#define LINUX_NT_PRSTATUS   1
+#define LINUX_NT_PRFPREG    2
+#define LINUX_NT_X86_XSTATE 0x202
 
 #define LINUX_AUDIT_ARCH_X86_64 0xc000003eU
 
@@ -82,6 +86,12 @@ struct linux_ptrace_syscall_info {
 			int64_t rval;
 			uint8_t is_error;
 		} exit;
+		struct {
+			uint64_t nr;
+			uint64_t args[6];
+			uint32_t ret_data;
+			uint32_t reserved2;
+		} seccomp;
 	};
 };
 _Static_assert(offsetof(struct linux_ptrace_syscall_info, entry) == 24, "syscall_info");
