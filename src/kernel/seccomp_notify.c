@@ -212,7 +212,11 @@ static long notify_recv(struct seccomp_filter *f, struct task *t, uaddr_t buf)
 	waitq_wake(&f->wqh, LINUX_POLLOUT | LINUX_POLLWRNORM);
 	if (copy_to_user(t->mm, buf, &u, sizeof(u)) == 0)
 		return 0;
-	/* The supervisor lost it: back to the queue, as Linux. */
+	/* The supervisor lost it: back to the queue, as Linux, if it is still
+	 * there (found again: a copy may have let its task run). */
+	n = find_notification(f->notif, u.id);
+	if (!n)
+		return -EFAULT;
 	if (sleep_killable(f, n))
 		waitq_wake_all(&n->ready);
 	n->state = NOTIFY_INIT;
@@ -314,8 +318,12 @@ static long notify_addfd(struct seccomp_filter *f, struct task *t, uaddr_t buf, 
 		ret = -EINPROGRESS; /* not before the RECV, nor after the answer */
 	else
 		ret = addfd_install(n->task, file, &a);
-	/* SEND: the fd is the call's answer; a failure leaves it received. */
-	if (ret >= 0 && (a.flags & LINUX_SECCOMP_ADDFD_FLAG_SEND)) {
+	/* SEND: the fd is the call's answer; a failure leaves it received.
+	 * (Found again: the close of a file SETFD replaced may have slept and
+	 * let the task go.) */
+	if (ret >= 0 && (a.flags & LINUX_SECCOMP_ADDFD_FLAG_SEND))
+		n = find_notification(f->notif, a.id);
+	if (ret >= 0 && (a.flags & LINUX_SECCOMP_ADDFD_FLAG_SEND) && n && n->state == NOTIFY_SENT) {
 		n->state = NOTIFY_REPLIED;
 		n->error = 0;
 		n->val = ret;

@@ -514,6 +514,32 @@ static int dead_case(void)
 	return 0;
 }
 
+static int t_hold(void)
+{
+	wait_end();
+	return 0;
+}
+
+/* A RECV finds nothing once no task runs under the filter, whether it
+ * waited already or comes after. */
+static int gone_case(void)
+{
+	struct notif a;
+	int lfd;
+	pid_t pid = spawn(FLAG_NEW_LISTENER, t_hold, &lfd);
+
+	if (pid < 0 || lfd < 0)
+		return 10;
+	if (ready(lfd) != 0)
+		return 11;
+	kill(pid, SIGKILL);
+	if (!fails(do_recv(lfd, &a), ENOENT))
+		return 12;
+	if (reap(pid) != 128 + SIGKILL || ready(lfd) != POLLHUP)
+		return 13;
+	return 0;
+}
+
 /* One listener in a filter tree: EBUSY under one that has it, for a child
  * too; once it is closed, the filter answers ENOSYS and another may
  * come. */
@@ -685,6 +711,37 @@ static int restart_case(void)
 	return reap(pid);
 }
 
+static int t_stop(void)
+{
+	if (syscall(SYS_getppid) != 4)
+		return 1;
+	return 0;
+}
+
+/* A stop withdraws it too; SIGCONT brings the call again. */
+static int stop_case(void)
+{
+	struct notif a, b;
+	int lfd, status;
+	pid_t pid = spawn(FLAG_NEW_LISTENER, t_stop, &lfd);
+
+	if (pid < 0 || lfd < 0)
+		return 10;
+	if (do_recv(lfd, &a) != 0)
+		return 11;
+	kill(pid, SIGSTOP);
+	if (waitpid(pid, &status, WUNTRACED) != pid || !WIFSTOPPED(status))
+		return 12;
+	if (!fails(id_valid(lfd, a.id), ENOENT) || ready(lfd) != 0)
+		return 13;
+	kill(pid, SIGCONT);
+	if (do_recv(lfd, &b) != 0 || b.id != a.id + 1)
+		return 14;
+	if (do_send(lfd, b.id, 4, 0, 0) != 0)
+		return 15;
+	return reap(pid);
+}
+
 static int t_killable(void)
 {
 	handle_usr1(0);
@@ -795,10 +852,12 @@ int main(void)
 	run(continue_case, "SEND CONTINUE runs the call; CONTINUE with a value EINVAL");
 	run(addfd_case, "ADDFD, SETFD with O_CLOEXEC, SEND; its EINVAL, EBADF, ENOENT, E2BIG");
 	run(dead_case, "ID_VALID and SEND: ENOENT once the target died");
+	run(gone_case, "RECV when the last task under the filter goes: ENOENT");
 	run(ebusy_case, "one listener per filter tree: EBUSY; closed, the filter says ENOSYS");
 	run(flags_case, "flag checks, the fd (cloexec, its name), read, write, ioctls, sizes");
 	run(eintr_case, "a signal withdraws the notification: EINTR, then RECV ENOENT");
 	run(restart_case, "SA_RESTART: the call comes again as a new notification");
+	run(stop_case, "a stop withdraws it; SIGCONT makes the call again");
 	run(killable_case, "WAIT_KILLABLE_RECV: received, a signal waits for the answer");
 	run(closed_case, "the listener closed under a waiting call: ENOSYS");
 	return 0;
