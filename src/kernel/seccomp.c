@@ -8,11 +8,13 @@
 #include <string.h>
 
 #include "kernel/seccomp.h"
+#include "kernel/seccomp_notify.h"
 #include "kernel/task.h"
 #include "kernel/cred.h"
 #include "kernel/log.h"
 #include "kernel/ptrace.h"
 #include "mm/usercopy.h"
+#include "vfs/file.h"
 #include "syscalls/dispatch.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
@@ -25,21 +27,33 @@
 #define MAX_INSNS_PER_PATH 32768
 #define MAX_ERRNO	   4095
 
-struct seccomp_filter {
-	int refcount;
-	struct seccomp_filter *prev;
-	bool log; /* SECCOMP_FILTER_FLAG_LOG */
-	unsigned len;
-	struct linux_sock_filter insns[];
-};
-
-static void filter_put(struct seccomp_filter *f)
+void seccomp_filter_put(struct seccomp_filter *f)
 {
 	while (f && --f->refcount == 0) {
 		struct seccomp_filter *prev = f->prev;
 
+		waitq_release(&f->wqh);
 		free(f);
 		f = prev;
+	}
+}
+
+/* A task (or TSYNC) lets go of a chain: the filters nobody runs under any
+ * more tell their listeners (Linux's __seccomp_filter_release). */
+static void chain_release(struct seccomp_filter *f)
+{
+	struct seccomp_filter *w;
+
+	for (w = f; w && --w->users == 0; w = w->prev)
+		seccomp_filter_orphaned(w);
+	seccomp_filter_put(f);
+}
+
+static void chain_get(struct seccomp_filter *f)
+{
+	if (f) {
+		f->refcount++;
+		f->users++;
 	}
 }
 
@@ -47,14 +61,15 @@ void task_seccomp_fork(struct task *child, const struct task *parent)
 {
 	child->seccomp_mode = parent->seccomp_mode;
 	child->seccomp = parent->seccomp;
-	if (child->seccomp)
-		child->seccomp->refcount++;
+	chain_get(child->seccomp);
 }
 
 void task_seccomp_release(struct task *t)
 {
-	filter_put(t->seccomp);
+	struct seccomp_filter *f = t->seccomp;
+
 	t->seccomp = NULL;
+	chain_release(f);
 }
 
 int task_seccomp_filters(const struct task *t)
@@ -337,10 +352,10 @@ uint32_t cbpf_run(const struct linux_sock_filter *insns, const struct linux_secc
  * ALLOW), the newest filter's among equals. *match: the filter it came
  * from. */
 static uint32_t run_filters(const struct task *t, const struct linux_seccomp_data *d,
-			    const struct seccomp_filter **match)
+			    struct seccomp_filter **match)
 {
 	uint32_t ret = LINUX_SECCOMP_RET_ALLOW, cur;
-	const struct seccomp_filter *f;
+	struct seccomp_filter *f;
 
 	*match = NULL;
 	for (f = t->seccomp; f; f = f->prev) {
@@ -371,7 +386,7 @@ static bool strict_allows(int nr, bool compat)
 static bool filter_call(struct task *t, int *nr, uint64_t *args, bool compat, long *ret,
 			bool recheck)
 {
-	const struct seccomp_filter *match;
+	struct seccomp_filter *match;
 	struct linux_seccomp_data d;
 	struct linux_siginfo si;
 	uint32_t action, data;
@@ -419,8 +434,8 @@ static bool filter_call(struct task *t, int *nr, uint64_t *args, bool compat, lo
 			return false;
 		return filter_call(t, nr, args, compat, ret, true);
 	case LINUX_SECCOMP_RET_USER_NOTIF:
-		*ret = -ENOSYS; /* no listener */
-		return false;
+		/* CONTINUE: the call runs as if the filters had let it */
+		return seccomp_user_notif(t, match, &d, ret);
 	case LINUX_SECCOMP_RET_KILL_THREAD:
 		if (match && match->log)
 			klog(LOG_INFO, "pid %d (%s): seccomp kills the thread at system call %d",
@@ -472,22 +487,44 @@ static bool is_ancestor(const struct seccomp_filter *parent, const struct seccom
 	return false;
 }
 
-/* Partial: NEW_LISTENER (and WAIT_KILLABLE_RECV, which goes with it) is
- * EINVAL: no user notification. */
-#define FILTER_FLAGS_KNOWN                                                 \
-	(LINUX_SECCOMP_FILTER_FLAG_TSYNC | LINUX_SECCOMP_FILTER_FLAG_LOG | \
-	 LINUX_SECCOMP_FILTER_FLAG_SPEC_ALLOW | LINUX_SECCOMP_FILTER_FLAG_TSYNC_ESRCH)
+#define FILTER_FLAGS_KNOWN                                                               \
+	(LINUX_SECCOMP_FILTER_FLAG_TSYNC | LINUX_SECCOMP_FILTER_FLAG_LOG |               \
+	 LINUX_SECCOMP_FILTER_FLAG_SPEC_ALLOW | LINUX_SECCOMP_FILTER_FLAG_NEW_LISTENER | \
+	 LINUX_SECCOMP_FILTER_FLAG_TSYNC_ESRCH | LINUX_SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV)
 
-static long set_mode_filter(struct task *t, unsigned flags, uint64_t uargs)
+/* NEW_LISTENER: one listener in a chain (Linux's has_duplicate_listener). */
+static bool chain_has_listener(const struct seccomp_filter *f)
+{
+	for (; f; f = f->prev)
+		if (f->notif)
+			return true;
+	return false;
+}
+
+/* The flag combinations Linux refuses before it reads the program: TSYNC
+ * names a thread on failure where NEW_LISTENER returns an fd, so the two
+ * need TSYNC_ESRCH; WAIT_KILLABLE_RECV needs a listener. */
+static bool filter_flags_ok(unsigned flags)
+{
+	if (flags & ~FILTER_FLAGS_KNOWN)
+		return false;
+	if ((flags & LINUX_SECCOMP_FILTER_FLAG_TSYNC) &&
+	    (flags & LINUX_SECCOMP_FILTER_FLAG_NEW_LISTENER) &&
+	    !(flags & LINUX_SECCOMP_FILTER_FLAG_TSYNC_ESRCH))
+		return false;
+	return !(flags & LINUX_SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV) ||
+	       (flags & LINUX_SECCOMP_FILTER_FLAG_NEW_LISTENER);
+}
+
+/* A checked filter from the guest's struct sock_fprog at uargs (Linux's
+ * seccomp_prepare_user_filter): 0 or -errno. */
+static long prepare_filter(struct task *t, unsigned flags, uint64_t uargs,
+			   struct seccomp_filter **out)
 {
 	struct linux_sock_fprog prog;
-	struct seccomp_filter *f, *w;
-	struct task *o;
-	unsigned total;
+	struct seccomp_filter *f;
 	long ret;
 
-	if (flags & ~FILTER_FLAGS_KNOWN)
-		return -EINVAL;
 	if (copy_from_user(t->mm, &prog, uargs, sizeof(prog)) < 0)
 		return -EFAULT;
 	if (prog.len == 0 || prog.len > LINUX_BPF_MAXINSNS)
@@ -496,11 +533,14 @@ static long set_mode_filter(struct task *t, unsigned flags, uint64_t uargs)
 		return -EACCES;
 	if (!prog.filter) /* bpf_check_basics_ok */
 		return -EINVAL;
-	f = malloc(sizeof(*f) + prog.len * sizeof(f->insns[0]));
+	f = calloc(1, sizeof(*f) + prog.len * sizeof(f->insns[0]));
 	if (!f)
 		return -ENOMEM;
 	f->refcount = 1;
+	f->users = 1;
 	f->log = flags & LINUX_SECCOMP_FILTER_FLAG_LOG;
+	f->wait_killable_recv = flags & LINUX_SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV;
+	waitq_init(&f->wqh);
 	f->len = prog.len;
 	if (copy_from_user(t->mm, f->insns, prog.filter, prog.len * sizeof(f->insns[0])) < 0) {
 		free(f);
@@ -511,8 +551,81 @@ static long set_mode_filter(struct task *t, unsigned flags, uint64_t uargs)
 		free(f);
 		return ret;
 	}
+	*out = f;
+	return 0;
+}
+
+/* TSYNC: every other thread must run under an ancestor of this thread's
+ * chain and not in strict mode, else the first that does not is named
+ * (its tid), or ESRCH with TSYNC_ESRCH. */
+static long tsync_check(struct task *t, unsigned flags)
+{
+	struct task *o;
+
+	list_for_each_entry(o, &t->proc->threads, thread_link)
+	{
+		if (o == t)
+			continue;
+		if (o->seccomp_mode == LINUX_SECCOMP_MODE_STRICT ||
+		    !is_ancestor(o->seccomp, t->seccomp))
+			return (flags & LINUX_SECCOMP_FILTER_FLAG_TSYNC_ESRCH) ? -ESRCH : o->tid;
+	}
+	return 0;
+}
+
+static void tsync_apply(struct task *t, struct seccomp_filter *f)
+{
+	struct seccomp_filter *old;
+	struct task *o;
+
+	list_for_each_entry(o, &t->proc->threads, thread_link)
+	{
+		if (o == t)
+			continue;
+		old = o->seccomp;
+		chain_get(f);
+		o->seccomp = f;
+		o->seccomp_mode = LINUX_SECCOMP_MODE_FILTER;
+		chain_release(old);
+	}
+}
+
+/* Returns 0, or with NEW_LISTENER the listener's fd (always
+ * close-on-exec, as Linux's). */
+static long set_mode_filter(struct task *t, unsigned flags, uint64_t uargs)
+{
+	struct seccomp_filter *f, *w;
+	struct file *listener = NULL;
+	unsigned total;
+	int fd = -1;
+	long ret;
+
+	if (!filter_flags_ok(flags))
+		return -EINVAL;
+	ret = prepare_filter(t, flags, uargs, &f);
+	if (ret < 0)
+		return ret;
+	if (flags & LINUX_SECCOMP_FILTER_FLAG_NEW_LISTENER) {
+		ret = seccomp_listener_create(f, &listener);
+		if (ret < 0) {
+			free(f);
+			return ret;
+		}
+		fd = fd_install(t->files, listener, 0, true,
+				(int)t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur);
+		if (fd < 0) {
+			ret = fd;
+			seccomp_listener_abort(f, listener);
+			file_put(listener);
+			free(f);
+			return ret;
+		}
+	}
 	ret = -EINVAL;
 	if (!may_assign_mode(t, LINUX_SECCOMP_MODE_FILTER))
+		goto fail;
+	ret = -EBUSY;
+	if (listener && chain_has_listener(t->seccomp))
 		goto fail;
 	total = f->len;
 	for (w = t->seccomp; w; w = w->prev)
@@ -520,38 +633,22 @@ static long set_mode_filter(struct task *t, unsigned flags, uint64_t uargs)
 	ret = -ENOMEM;
 	if (total > MAX_INSNS_PER_PATH)
 		goto fail;
-	/* TSYNC: every other thread must run under an ancestor of this
-	 * thread's chain and not in strict mode, else the first that does
-	 * not is named (its tid), or ESRCH with TSYNC_ESRCH. */
 	if (flags & LINUX_SECCOMP_FILTER_FLAG_TSYNC) {
-		list_for_each_entry(o, &t->proc->threads, thread_link)
-		{
-			if (o == t)
-				continue;
-			if (o->seccomp_mode == LINUX_SECCOMP_MODE_STRICT ||
-			    !is_ancestor(o->seccomp, t->seccomp)) {
-				ret = (flags & LINUX_SECCOMP_FILTER_FLAG_TSYNC_ESRCH) ? -ESRCH
-										      : o->tid;
-				goto fail;
-			}
-		}
+		ret = tsync_check(t, flags);
+		if (ret)
+			goto fail;
 	}
-	f->prev = t->seccomp;
+	f->prev = t->seccomp; /* takes over t's reference */
 	t->seccomp = f;
 	t->seccomp_mode = LINUX_SECCOMP_MODE_FILTER;
-	if (flags & LINUX_SECCOMP_FILTER_FLAG_TSYNC) {
-		list_for_each_entry(o, &t->proc->threads, thread_link)
-		{
-			if (o == t)
-				continue;
-			f->refcount++;
-			filter_put(o->seccomp);
-			o->seccomp = f;
-			o->seccomp_mode = LINUX_SECCOMP_MODE_FILTER;
-		}
-	}
-	return 0;
+	if (flags & LINUX_SECCOMP_FILTER_FLAG_TSYNC)
+		tsync_apply(t, f);
+	return listener ? fd : 0;
 fail:
+	if (listener) {
+		seccomp_listener_abort(f, listener);
+		fd_close(t->files, fd);
+	}
 	free(f);
 	return ret;
 }
@@ -570,11 +667,11 @@ static long get_action_avail(struct task *t, unsigned flags, uint64_t uargs)
 	case LINUX_SECCOMP_RET_TRAP:
 	case LINUX_SECCOMP_RET_ERRNO:
 	case LINUX_SECCOMP_RET_TRACE:
+	case LINUX_SECCOMP_RET_USER_NOTIF:
 	case LINUX_SECCOMP_RET_LOG:
 	case LINUX_SECCOMP_RET_ALLOW:
 		return 0;
 	}
-	/* USER_NOTIF among them: not available without listeners. */
 	return -EOPNOTSUPP;
 }
 

@@ -1,11 +1,9 @@
 /* kernel/seccomp.h: seccomp(2) for guests — strict mode and classic BPF
  * filters, run by the kernel at each guest system call as Linux runs them
- * at syscall entry. Partial: no user notification (the NEW_LISTENER flag
- * is EINVAL and USER_NOTIF is not an available action; a filter returning
- * it gets ENOSYS, as Linux without a listener), and RET_TRACE is ENOSYS
- * (no guest tracer asks for PTRACE_EVENT_SECCOMP). The names say task_:
- * libseccomp's functions, which the kernel links for its own sandbox, are
- * seccomp_*. */
+ * at syscall entry, with every action: USER_NOTIF waits for the filter's
+ * listener (kernel/seccomp_notify.c), RET_TRACE stops for a guest tracer.
+ * The names say task_: libseccomp's functions, which the kernel links for
+ * its own sandbox, are seccomp_*. */
 #ifndef KERNEL_SECCOMP_H
 #define KERNEL_SECCOMP_H
 
@@ -20,9 +18,11 @@ struct linux_seccomp_data;
 
 /* A system call of t (compat: the i386 ABI) about to run with args: true
  * if it may (a tracer's PTRACE_EVENT_SECCOMP stop may have changed *nr and
- * args). False: *ret is what the guest gets instead (ERRNO, ENOSYS, the
- * number back for TRAP, whose SIGSYS is queued, or the rax a tracer left
- * when it skipped the call). A kill does not return. */
+ * args; a supervisor's CONTINUE lets it). False: *ret is what the guest
+ * gets instead (ERRNO, ENOSYS, the number back for TRAP, whose SIGSYS is
+ * queued, the rax a tracer left when it skipped the call, a supervisor's
+ * answer, or -EINTR with t->restart_ret set when a signal withdrew a
+ * notification). A kill does not return. */
 bool task_seccomp_allows(struct task *t, int *nr, uint64_t *args, bool compat, long *ret);
 /* prctl(PR_SET_SECCOMP, mode, filter). */
 long task_seccomp_prctl(struct task *t, unsigned long mode, uint64_t filter);

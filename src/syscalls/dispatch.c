@@ -81,7 +81,8 @@ void syscall_enter(struct task *t)
 	if (strace_on)
 		strace_enter(t, nr, &a);
 	/* A guest's seccomp filter may stop the call: what it returns is the
-	 * result as it is (no restart code is turned into EINTR). */
+	 * result as it is (no restart code is turned into EINTR; a user
+	 * notification a signal withdrew set t->restart_ret itself). */
 	if (!task_seccomp_allows(t, &nr, a.a, false, &ret)) {
 		if (strace_on)
 			strace_exit(t, nr, &a, ret);

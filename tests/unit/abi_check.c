@@ -32,6 +32,7 @@ enum {
 #include "abi/linux/ioctl.h"
 #include "abi/linux/ipc.h"
 #include "abi/linux/misc.h"
+#include "abi/linux/seccomp.h"
 #include "abi/linux/mman.h"
 #include "abi/linux/netlink.h"
 #include "abi/linux/signal.h"
@@ -81,6 +82,7 @@ enum {
 #include <linux/sockios.h>
 #include <linux/sysinfo.h>
 #include <linux/time.h>
+#include <linux/seccomp.h>
 #include <linux/time_types.h>
 #include <linux/times.h>
 #include <linux/uio.h>
@@ -1054,6 +1056,19 @@ static void check_misc(void)
 	C(PR_GET_NAME);
 	C(PR_GET_SECCOMP);
 	C(PR_SET_SECCOMP);
+	C(SECCOMP_FILTER_FLAG_NEW_LISTENER);
+	C(SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV);
+	C(SECCOMP_RET_USER_NOTIF);
+	C(SECCOMP_USER_NOTIF_FLAG_CONTINUE);
+	C(SECCOMP_ADDFD_FLAG_SETFD);
+	C(SECCOMP_ADDFD_FLAG_SEND);
+	C(SECCOMP_IOCTL_NOTIF_RECV);
+	C(SECCOMP_IOCTL_NOTIF_SEND);
+	C(SECCOMP_IOCTL_NOTIF_ID_VALID);
+	C(SECCOMP_IOCTL_NOTIF_ADDFD);
+	SIZE(struct linux_seccomp_notif, struct seccomp_notif);
+	SIZE(struct linux_seccomp_notif_resp, struct seccomp_notif_resp);
+	SIZE(struct linux_seccomp_notif_addfd, struct seccomp_notif_addfd);
 	C(PR_CAPBSET_READ);
 	C(PR_CAPBSET_DROP);
 	C(PR_GET_TSC);

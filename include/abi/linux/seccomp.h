@@ -54,6 +54,45 @@ struct linux_seccomp_notif_sizes {
 	uint16_t seccomp_data;
 };
 
+/* User notification (seccomp_unotify(2)): what RECV fills, what SEND
+ * answers, what ADDFD installs, and the listener's ioctls ('!'). */
+struct linux_seccomp_notif {
+	uint64_t id;
+	uint32_t pid;
+	uint32_t flags;
+	struct linux_seccomp_data data;
+};
+_Static_assert(sizeof(struct linux_seccomp_notif) == 80, "seccomp_notif size");
+
+struct linux_seccomp_notif_resp {
+	uint64_t id;
+	int64_t val;
+	int32_t error;
+	uint32_t flags;
+};
+_Static_assert(sizeof(struct linux_seccomp_notif_resp) == 24, "seccomp_notif_resp size");
+
+struct linux_seccomp_notif_addfd {
+	uint64_t id;
+	uint32_t flags;
+	uint32_t srcfd;
+	uint32_t newfd;
+	uint32_t newfd_flags;
+};
+_Static_assert(sizeof(struct linux_seccomp_notif_addfd) == 24, "seccomp_notif_addfd size");
+
+#define LINUX_SECCOMP_USER_NOTIF_FLAG_CONTINUE	 (1U << 0)
+#define LINUX_SECCOMP_ADDFD_FLAG_SETFD		 (1U << 0)
+#define LINUX_SECCOMP_ADDFD_FLAG_SEND		 (1U << 1)
+#define LINUX_SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1U << 0)
+
+#define LINUX_SECCOMP_IOCTL_NOTIF_RECV		     0xc0502100U /* _IOWR('!', 0, seccomp_notif) */
+#define LINUX_SECCOMP_IOCTL_NOTIF_SEND		     0xc0182101U /* _IOWR('!', 1, .._resp) */
+#define LINUX_SECCOMP_IOCTL_NOTIF_ID_VALID	     0x40082102U /* _IOW('!', 2, __u64) */
+#define LINUX_SECCOMP_IOCTL_NOTIF_ID_VALID_WRONG_DIR 0x80082102U /* its first, _IOR */
+#define LINUX_SECCOMP_IOCTL_NOTIF_ADDFD		     0x40182103U /* _IOW('!', 3, .._addfd) */
+#define LINUX_SECCOMP_IOCTL_NOTIF_SET_FLAGS	     0x40082104U /* _IOW('!', 4, __u64) */
+
 /* struct sock_fprog as a 64-bit caller passes it. */
 struct linux_sock_fprog {
 	uint16_t len;
