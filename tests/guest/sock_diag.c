@@ -688,6 +688,10 @@ static void unix_tests(int fd)
 	unix_query(fd, "unix request short", SOCK_DIAG_BY_FAMILY, NLM_F_REQUEST | NLM_F_DUMP, &r,
 		   sizeof(r) - 4);
 	unix_query(fd, "unix SOCK_DESTROY", SOCK_DESTROY, NLM_F_REQUEST, &r, sizeof(r));
+	/* Linux's sock_diag finds unix_diag has no destroy before unix_diag
+	 * would look at the length */
+	unix_query(fd, "unix SOCK_DESTROY short", SOCK_DESTROY, NLM_F_REQUEST, &r, sizeof(r) - 4);
+	unix_query(fd, "unix SOCK_DESTROY of 2 bytes", SOCK_DESTROY, NLM_F_REQUEST, &r, 2);
 }
 
 static void bad_requests(int fd)
