@@ -724,6 +724,7 @@ static void bad_requests(int fd)
 static void counts(void)
 {
 	char line[512];
+	int inuse, orphan, tw;
 	FILE *f;
 
 	f = fopen("/proc/net/sockstat", "r");
@@ -734,6 +735,12 @@ static void counts(void)
 			continue; /* the namespace's every socket, some RCU-freed later */
 		if (alloc)
 			strcpy(alloc, "\n"); /* alloc and mem: the host's, natively */
+		/* Linux's orphan count is the host's too (one
+		 * tcp_orphan_count for every namespace): only that it is
+		 * one */
+		if (sscanf(line, "TCP: inuse %d orphan %d tw %d", &inuse, &orphan, &tw) == 3)
+			snprintf(line, sizeof(line), "TCP: inuse %d orphan %s tw %d\n", inuse,
+				 orphan >= 0 ? "N" : "negative", tw);
 		if (!strncmp(line, "UDP: ", 5))
 			*strstr(line, " mem") = 0, strcat(line, "\n");
 		printf("sockstat: %s", line);
