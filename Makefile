@@ -84,8 +84,13 @@ $(BUILD)/unit/elf_test: tests/unit/elf_test.c $(UNIT_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(CFLAGS) -o $@ $< $(UNIT_OBJ) $(LDLIBS)
 
+$(BUILD)/unit/commit_test: tests/unit/commit_test.c $(UNIT_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(CFLAGS) -o $@ $< $(UNIT_OBJ) $(LDLIBS)
+
 UNIT_TESTS := $(BUILD)/unit/abi_check $(BUILD)/unit/platform_test \
-	$(BUILD)/unit/platform_test_seccomp $(BUILD)/unit/platform_test_sigsys $(BUILD)/unit/elf_test
+	$(BUILD)/unit/platform_test_seccomp $(BUILD)/unit/platform_test_sigsys $(BUILD)/unit/elf_test \
+	$(BUILD)/unit/commit_test
 
 test: deps skas $(UNIT_TESTS)
 	@tests/run-all.sh ./skas $(UNIT_TESTS)

@@ -57,16 +57,19 @@ static struct msg_queue *msq_of(struct kern_ipc_perm *p)
 static struct msg_msg *msg_alloc(long size)
 {
 	uint64_t bytes = sizeof(struct msg_msg) + (uint64_t)size;
-	struct msg_msg *m = mem_fits(bytes) ? malloc(bytes) : NULL;
+	struct msg_msg *m;
 
-	if (m)
-		mem_account_kernel((int64_t)bytes);
+	if (!mem_take_kernel(bytes))
+		return NULL;
+	m = malloc(bytes);
+	if (!m)
+		mem_give_kernel(bytes);
 	return m;
 }
 
 static void msg_free(struct msg_msg *m)
 {
-	mem_account_kernel(-(int64_t)(sizeof(*m) + m->size));
+	mem_give_kernel(sizeof(*m) + (uint64_t)m->size);
 	free(m);
 }
 

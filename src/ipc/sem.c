@@ -182,17 +182,20 @@ static int sem_create(struct task *t, int32_t key, int flg, void *arg)
 	/* Kernel memory the guest holds, counted against --memory as the
 	 * message queues' (each IPC namespace has its own SEMMNS). */
 	bytes = sizeof(*sma) + (uint64_t)nsems * sizeof(struct sem);
-	sma = mem_fits(bytes) ? calloc(1, bytes) : NULL;
-	if (!sma)
+	if (!mem_take_kernel(bytes))
 		return -ENOMEM;
-	mem_account_kernel((int64_t)bytes);
+	sma = calloc(1, bytes);
+	if (!sma) {
+		mem_give_kernel(bytes);
+		return -ENOMEM;
+	}
 	sma->nsems = nsems;
 	list_init(&sma->pending);
 	list_init(&sma->undos);
 	sma->ctime = ipc_now();
 	ret = ipc_add(&ipc_ns_of(t)->sem_ids, &sma->perm, t, key, flg);
 	if (ret < 0) {
-		mem_account_kernel(-(int64_t)bytes);
+		mem_give_kernel(bytes);
 		free(sma);
 		return ret;
 	}
@@ -370,7 +373,7 @@ static void freeary(struct sem_array *sma)
 	}
 	list_for_each_entry_safe(u, un, &sma->undos, set_link) undo_free(u);
 	sma->perm.ns->used_sems -= sma->nsems;
-	mem_account_kernel(-(int64_t)(sizeof(*sma) + (uint64_t)sma->nsems * sizeof(struct sem)));
+	mem_give_kernel(sizeof(*sma) + (uint64_t)sma->nsems * sizeof(struct sem));
 	free(sma);
 }
 

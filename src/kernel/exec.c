@@ -565,6 +565,22 @@ static char *exec_name(int dirfd, const char *path)
 	return s;
 }
 
+/* The name the log gives a failed exec: path, or for an exec by fd
+ * (AT_EMPTY_PATH: path is "") the file's, as /proc/PID/fd shows it. */
+static void log_exec_failed(struct task *t, const char *path, struct file *byfd, int err)
+{
+	char *name = NULL;
+
+	if (byfd && byfd->path.dentry && t->fs)
+		name = path_name(&byfd->path, &t->fs->root);
+	klog(LOG_INFO, "pid %d: exec of %s failed past the point of no return (%d)", t->proc->pid,
+	     name      ? name
+	     : path[0] ? path
+		       : "a file by fd",
+	     err);
+	free(name);
+}
+
 int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct file *file,
 	      struct strv *argv, struct strv *envp, struct mm **mm_out, struct pf_thread **th_out,
 	      struct pf_regs *regs, struct cred *newcred)
@@ -583,6 +599,8 @@ int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct f
 		dirfd != LINUX_AT_FDCWD && path[0] != '/' && fd_is_cloexec(t->files, dirfd);
 	uint64_t bias = 0, ibias = 0, end, entry, sp = 0, vdso = 0, vdso_from = 0;
 	struct mm *mm = NULL;
+	/* An exec by fd: its file, for the log (log_exec_failed). */
+	struct file *byfd = NULL;
 	bool recycled = false, exec_failed = false, past_return = false;
 	long lb;
 	int ret, depth;
@@ -603,6 +621,10 @@ int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct f
 			ret = binfile_open(t, dirfd, path, atflags, &main_bin);
 		if (ret < 0)
 			goto out;
+		if (depth == 0 && !path[0]) {
+			byfd = main_bin.file;
+			file_get(byfd);
+		}
 		if (main_bin.buflen < 2 || main_bin.buf[0] != '#' || main_bin.buf[1] != '!')
 			break;
 		ret = -ENOENT;
@@ -783,12 +805,10 @@ out:
 	free(interp_path);
 	free(execfn);
 	free(cur);
-	if (exec_failed) {
-		klog(LOG_INFO, "pid %d: exec of %s failed past the point of no return (%d)",
-		     t->proc->pid, path, ret);
-		return EXEC_FATAL;
-	}
-	return ret;
+	if (exec_failed)
+		log_exec_failed(t, path, byfd, ret);
+	file_put(byfd);
+	return exec_failed ? EXEC_FATAL : ret;
 }
 
 int exec_switch(struct task *t, struct mm *mm, struct pf_thread *th, const struct pf_regs *regs)

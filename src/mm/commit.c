@@ -12,7 +12,7 @@
 static uint64_t limit = UINT64_MAX;
 static uint64_t committed; /* private writable + shared anonymous */
 static uint64_t data;	   /* tmpfs file data */
-static uint64_t kmem;	   /* kernel memory held for the guest (mem_account_kernel) */
+static uint64_t kmem;	   /* kernel memory held for the guest (mem_take_kernel) */
 static uint64_t resident;  /* resident past what is committed (mm.c samples it) */
 static int overcommit = MEM_OVERCOMMIT_GUESS;
 
@@ -83,12 +83,25 @@ void mem_account_data(int64_t delta)
 		oom_kill("tmpfs data");
 }
 
-void mem_account_kernel(int64_t delta)
+bool mem_take_kernel(uint64_t bytes)
 {
-	if (delta < 0 && (uint64_t)-delta > kmem)
-		panic("memory accounting: %llu of kernel memory, %lld released",
-		      (unsigned long long)kmem, (long long)delta);
-	kmem += (uint64_t)delta;
+	if (!mem_fits(bytes))
+		return false;
+	kmem += bytes;
+	return true;
+}
+
+void mem_take_kernel_over(uint64_t bytes)
+{
+	kmem += bytes;
+}
+
+void mem_give_kernel(uint64_t bytes)
+{
+	if (bytes > kmem)
+		panic("memory accounting: %llu of kernel memory, %llu given back",
+		      (unsigned long long)kmem, (unsigned long long)bytes);
+	kmem -= bytes;
 }
 
 int mem_meminfo(uint64_t *total, uint64_t *free, uint64_t *shared, uint64_t *buffers)

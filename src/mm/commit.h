@@ -29,9 +29,16 @@ void mem_account(int64_t delta);
  * memory), then, if over, the OOM killer picks a process. */
 void mem_account_data(int64_t delta);
 /* Kernel memory a guest's objects hold (tmpfs inodes and xattrs, pipe
- * pages), as Linux's memcg charges their slab and pages: the caller
- * checked mem_fits first (ENOSPC or ENOMEM otherwise). */
-void mem_account_kernel(int64_t delta);
+ * pages, VMAs, epoll items, file locks, System V messages and semaphore
+ * sets), as Linux's memcg charges their slab and pages. mem_take_kernel
+ * counts bytes if they fit under the limit, else counts nothing and is
+ * false (the caller's ENOMEM, ENOSPC or ENOLCK); the caller takes before
+ * it allocates, and gives the bytes back if the allocation then fails.
+ * mem_take_kernel_over counts them even past the limit, for what must not
+ * fail (a munmap's split, an unlock). mem_give_kernel stops counting. */
+bool mem_take_kernel(uint64_t bytes);
+void mem_take_kernel_over(uint64_t bytes);
+void mem_give_kernel(uint64_t bytes);
 /* /proc/meminfo and sysinfo: the limit is the total; free is what is left
  * of it (or the host's free memory, if less). */
 /* The last sample of resident memory past what is committed (all address

@@ -282,7 +282,9 @@ static struct vma *vma_new_over(uaddr_t start, uaddr_t end, int prot, unsigned f
 {
 	struct vma *v = vma_pool;
 
-	if (!over && !mem_fits(VMA_CHARGE))
+	if (over)
+		mem_take_kernel_over(VMA_CHARGE);
+	else if (!mem_take_kernel(VMA_CHARGE))
 		return NULL;
 	if (v) {
 		vma_pool = (struct vma *)v->link.next;
@@ -290,10 +292,11 @@ static struct vma *vma_new_over(uaddr_t start, uaddr_t end, int prot, unsigned f
 		*v = (struct vma){ 0 };
 	} else {
 		v = calloc(1, sizeof(*v));
-		if (!v)
+		if (!v) {
+			mem_give_kernel(VMA_CHARGE);
 			return NULL;
+		}
 	}
-	mem_account_kernel(VMA_CHARGE);
 	v->start = start;
 	v->end = end;
 	v->prot = prot;
@@ -322,7 +325,7 @@ static void vma_discard(struct vma *v)
 		v->file->ops->vma_close(v->file, v->opened);
 	file_put(v->file);
 	anon_shared_put(v->shared);
-	mem_account_kernel(-VMA_CHARGE);
+	mem_give_kernel(VMA_CHARGE);
 	if (vma_pool_n < VMA_POOL_MAX) {
 		v->link.next = (struct list_head *)vma_pool;
 		vma_pool = v;

@@ -988,11 +988,13 @@ static int unix_diag(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
 	struct linux_unix_diag_req req;
 	struct unix_sock *u;
 
+	/* unix_diag has no destroy: __sock_diag_cmd says so before the
+	 * handler would check the length */
+	if (nlh->nlmsg_type == LINUX_SOCK_DESTROY)
+		return -EOPNOTSUPP;
 	if (payload_len(nlh) < sizeof(req))
 		return -EINVAL;
 	memcpy(&req, payload(nlh), sizeof(req));
-	if (nlh->nlmsg_type == LINUX_SOCK_DESTROY)
-		return -EOPNOTSUPP; /* unix_diag has no destroy */
 	if (nlh->nlmsg_flags & LINUX_NLM_F_DUMP) {
 		struct dump d = { s, nlh, { 0 } };
 

@@ -130,7 +130,7 @@ static void ep_remove(struct epitem *epi)
 	list_del(&epi->rdllink);
 	epi->ep->nitems--;
 	free(epi);
-	mem_account_kernel(-EPI_CHARGE);
+	mem_give_kernel(EPI_CHARGE);
 }
 
 void epoll_file_release(struct file *f)
@@ -523,13 +523,17 @@ static struct epitem *ep_find(struct eventpoll *ep, struct file *f, int fd)
 static int ep_insert(struct eventpoll *ep, struct file *tf, int fd,
 		     const struct linux_epoll_event *ev)
 {
-	struct epitem *epi = mem_fits(EPI_CHARGE) ? calloc(1, sizeof(*epi)) : NULL;
+	struct epitem *epi;
 	struct ep_pqueue q;
 	unsigned ready;
 
-	if (!epi)
+	if (!mem_take_kernel(EPI_CHARGE))
 		return -ENOMEM;
-	mem_account_kernel(EPI_CHARGE);
+	epi = calloc(1, sizeof(*epi));
+	if (!epi) {
+		mem_give_kernel(EPI_CHARGE);
+		return -ENOMEM;
+	}
 	epi->ep = ep;
 	epi->file = tf;
 	epi->fd = fd;

@@ -147,17 +147,53 @@ static bool deadlock(const void *owner, const void *blocker)
 #define LOCK_CHARGE 128
 _Static_assert(sizeof(struct file_lock) <= LOCK_CHARGE, "LOCK_CHARGE");
 
+/* l's LOCK_CHARGE was taken with its allocation; lock_free gives it
+ * back. */
 static void lock_add(struct lock_file *lf, struct file_lock *l)
 {
 	list_add_tail(&l->link, &lf->locks);
-	mem_account_kernel(LOCK_CHARGE);
 }
 
 static void lock_free(struct file_lock *l)
 {
 	list_del(&l->link);
 	free(l);
-	mem_account_kernel(-LOCK_CHARGE);
+	mem_give_kernel(LOCK_CHARGE);
+}
+
+/* The spares apply_range left (NULL: it used that one), with their
+ * charge. */
+static void spares_put(struct file_lock *spare[2])
+{
+	for (int i = 0; i < 2; i++) {
+		if (spare[i]) {
+			free(spare[i]);
+			mem_give_kernel(LOCK_CHARGE);
+			spare[i] = NULL;
+		}
+	}
+}
+
+/* The two spare locks set_range may use, charged from now on (a waiter's
+ * too): false (ENOLCK), with none, past --memory or out of host memory.
+ * An unlock takes at most one lock more (a hole cut in the middle): never
+ * refused for --memory, as Linux's whole-file unlock allocates nothing. */
+static bool spares_get(struct file_lock *spare[2], bool unlock)
+{
+	if (unlock)
+		mem_take_kernel_over(2 * LOCK_CHARGE);
+	else if (!mem_take_kernel(2 * LOCK_CHARGE))
+		return false;
+	spare[0] = calloc(1, sizeof(**spare));
+	spare[1] = calloc(1, sizeof(**spare));
+	if (spare[0] && spare[1])
+		return true;
+	for (int i = 0; i < 2; i++) {
+		if (!spare[i]) /* its charge, spares_put gives the other's */
+			mem_give_kernel(LOCK_CHARGE);
+	}
+	spares_put(spare);
+	return false;
 }
 
 /* Sets [start, end] of owner's range locks to type (F_UNLCK: removes).
@@ -232,18 +268,13 @@ static int lock_wait(struct lock_file *lf, const void *owner, const void *blocke
 static int set_range(struct file *f, int kind, const void *owner, int pid, int type, int64_t start,
 		     int64_t end, bool wait)
 {
-	struct file_lock *spare[2] = { calloc(1, sizeof(**spare)), calloc(1, sizeof(**spare)) };
+	struct file_lock *spare[2] = { NULL, NULL };
 	struct lock_file *lf = lf_find(f, type != LINUX_F_UNLCK);
 	int ret = 0;
 
-	if (!lf) {
-		ret = type == LINUX_F_UNLCK ? 0 : -ENOLCK;
-		goto out;
-	}
-	/* An unlock takes at most one lock more (a hole cut in the middle):
-	 * never refused for --memory, as Linux's whole-file unlock
-	 * allocates nothing. */
-	if (!spare[0] || !spare[1] || (type != LINUX_F_UNLCK && !mem_fits(2 * LOCK_CHARGE))) {
+	if (!lf)
+		return type == LINUX_F_UNLCK ? 0 : -ENOLCK;
+	if (!spares_get(spare, type == LINUX_F_UNLCK)) {
 		ret = -ENOLCK;
 		goto out_lf;
 	}
@@ -267,10 +298,8 @@ static int set_range(struct file *f, int kind, const void *owner, int pid, int t
 	apply_range(lf, kind, owner, pid, type, start, end, spare);
 	waitq_wake_all(&lf->wait);
 out_lf:
+	spares_put(spare);
 	lf_put(lf);
-out:
-	free(spare[0]);
-	free(spare[1]);
 	return ret;
 }
 
@@ -413,11 +442,15 @@ int locks_flock(struct file *f, int op)
 		if (ret < 0)
 			goto out;
 	}
-	l = mem_fits(LOCK_CHARGE) ? calloc(1, sizeof(*l)) : NULL;
+	ret = -ENOLCK;
+	if (!mem_take_kernel(LOCK_CHARGE))
+		goto out;
+	l = calloc(1, sizeof(*l));
 	if (!l) {
-		ret = -ENOLCK;
+		mem_give_kernel(LOCK_CHARGE);
 		goto out;
 	}
+	ret = 0;
 	l->kind = LK_FLOCK;
 	l->type = type;
 	l->end = OFFSET_MAX;

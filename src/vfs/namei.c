@@ -1057,22 +1057,33 @@ int vfs_chroot(struct task *t, const char *name)
 	return 0;
 }
 
+/* A cwd outside the root (chroot, or its mount detached) is named from
+ * the real root with "(unreachable)" before it, as Linux's getcwd: no
+ * absolute path, so libc's getcwd gives ENOENT. */
 long vfs_getcwd(struct task *t, char *buf, size_t n)
 {
+	static const char unreachable[] = "(unreachable)";
+	size_t len, pre;
+	bool reached;
 	char *s;
-	size_t len;
 
 	if (inode_dead_dir(t->fs->cwd.dentry->inode))
 		return -ENOENT; /* Linux: the cwd was removed (d_unlinked) */
-	s = path_name(&t->fs->cwd, &t->fs->root);
+	s = path_name_reach(&t->fs->cwd, &t->fs->root, &reached);
 	if (!s)
 		return -ENAMETOOLONG;
-	len = strlen(s) + 1;
+	pre = reached ? 0 : sizeof(unreachable) - 1;
+	len = pre + strlen(s) + 1;
+	if (len > LINUX_PATH_MAX) {
+		free(s);
+		return -ENAMETOOLONG; /* Linux's page holds no more */
+	}
 	if (len > n) {
 		free(s);
 		return -ERANGE;
 	}
-	memcpy(buf, s, len);
+	memcpy(buf, unreachable, pre);
+	memcpy(buf + pre, s, len - pre);
 	free(s);
 	return (long)len;
 }

@@ -84,9 +84,13 @@ static char *page_alloc_over(bool over)
 {
 	char *page;
 
-	if ((!over && !mem_fits(PAGE_SIZE)) || !(page = malloc(PAGE_SIZE)))
+	if (over)
+		mem_take_kernel_over(PAGE_SIZE);
+	else if (!mem_take_kernel(PAGE_SIZE))
 		return NULL;
-	mem_account_kernel(PAGE_SIZE);
+	page = malloc(PAGE_SIZE);
+	if (!page)
+		mem_give_kernel(PAGE_SIZE);
 	return page;
 }
 
@@ -99,7 +103,7 @@ static void page_free(char *page)
 {
 	if (page) {
 		free(page);
-		mem_account_kernel(-PAGE_SIZE);
+		mem_give_kernel(PAGE_SIZE);
 	}
 }
 

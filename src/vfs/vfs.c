@@ -399,6 +399,11 @@ struct mount *mount_lookup(struct mount *parent, struct inode *mp)
 
 char *path_name(const struct path *p, const struct path *root)
 {
+	return path_name_reach(p, root, NULL);
+}
+
+char *path_name_reach(const struct path *p, const struct path *root, bool *reached)
+{
 	char *buf = malloc(4096), *pos;
 	struct mount *mnt = p->mnt;
 	struct dentry *d = p->dentry;
@@ -406,11 +411,16 @@ char *path_name(const struct path *p, const struct path *root)
 
 	if (!buf)
 		return NULL;
+	if (reached)
+		*reached = false;
 	pos = buf + 4095;
 	*pos = 0;
 	for (;;) {
-		if (d == root->dentry && mnt == root->mnt)
+		if (d == root->dentry && mnt == root->mnt) {
+			if (reached)
+				*reached = true;
 			break;
+		}
 		if (d == mnt->root) {
 			if (!mnt->parent)
 				break; /* outside the root: as Linux, the global path */

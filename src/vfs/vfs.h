@@ -200,6 +200,11 @@ static inline bool path_rdonly(const struct path *p)
 
 /* The full guest path of p as seen from root (malloc'ed). */
 char *path_name(const struct path *p, const struct path *root);
+/* The same, and *reached says whether the walk up met root: false when p
+ * lies outside it (a cwd that chroot left behind, a detached mount), and
+ * the name is then the path from the top of p's mount tree, as Linux's
+ * prepend_path gives it. */
+char *path_name_reach(const struct path *p, const struct path *root, bool *reached);
 
 static inline bool inode_is_dir(const struct inode *i)
 {

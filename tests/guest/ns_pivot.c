@@ -1,7 +1,8 @@
 /* pivot_root(2) in a mount namespace of its own: the new root's mount
  * becomes / and the old root goes on put_old; the root and cwd of the
  * caller that were the old root move to the new one; the old root can be
- * unmounted; pivot_root(".", ".") then umount2(".", MNT_DETACH); Linux's
+ * unmounted; pivot_root(".", ".") then umount2(".", MNT_DETACH); a cwd
+ * left in the old root, then "(unreachable)" once it is detached; Linux's
  * errors (EPERM, EBUSY, EINVAL, ENOTDIR, ENOENT). Natively too: only in
  * children that unshared first. */
 #define _GNU_SOURCE
@@ -79,6 +80,26 @@ static void pivots(void)
 	check_err(pivot("/", "/old"), EBUSY, "EBUSY", "pivot to the root itself");
 }
 
+static int cwd_is(const char *want)
+{
+	char buf[128];
+	long r = syscall(SYS_getcwd, buf, sizeof(buf));
+
+	return r == (long)strlen(want) + 1 && !strcmp(buf, want);
+}
+
+/* A cwd in the old root (not the old root itself) stays there: reachable
+ * through put_old, then, once that is detached, "(unreachable)". */
+static void cwd_left(void)
+{
+	check(setup() == 0 && chdir("/etc") == 0, "a namespace to pivot in, cwd /etc");
+	check(pivot(top, P("old")) == 0, "pivot_root(tmpfs, tmpfs/old)");
+	check(cwd_is("/old/etc"), "getcwd: /old/etc, through put_old");
+	check(umount2("/old", MNT_DETACH) == 0, "umount2(/old, MNT_DETACH)");
+	check(cwd_is("(unreachable)/etc"), "getcwd: (unreachable)/etc");
+	check(chdir("/") == 0 && cwd_is("/"), "chdir /: the new root");
+}
+
 static void dot_dot(void)
 {
 	check(setup() == 0, "a namespace with a tmpfs to pivot to");
@@ -98,6 +119,7 @@ int main(void)
 	in_child(errors);
 	in_child(pivots);
 	in_child(dot_dot);
+	in_child(cwd_left);
 	check(access("/etc/passwd", F_OK) == 0 && access(P("marker"), F_OK) == -1,
 	      "our root is unchanged");
 	check(rmdir(top) == 0, "cleaned up");

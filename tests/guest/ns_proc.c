@@ -3,7 +3,8 @@
  * number the link names; fstatfs: nsfs), the NS_GET_* ioctls for the
  * initial namespaces, a child and a thread sharing their parent's, the
  * link's permission (ptrace's read check: EACCES for another user's
- * process) and a zombie's (gone); the file is immutable and has no read. Numbers are compared, never printed:
+ * process) and a zombie's (gone); the file is immutable and has no read
+ * and no xattrs. Numbers are compared, never printed:
  * natively they are the host's. */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -20,6 +21,7 @@
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 
 #define NS_GET_USERNS	 0xb701
 #define NS_GET_PARENT	 0xb702
@@ -164,6 +166,17 @@ static void files(void)
 	check_err(open("/proc/self/ns/uts", O_WRONLY), EPERM, "EPERM", "open O_WRONLY as root");
 	check_err(open("/proc/self/ns/uts", O_RDONLY | O_TRUNC), EPERM, "EPERM", "open O_TRUNC");
 	check_err(fchmod(fd, 0644), EPERM, "EPERM", "fchmod");
+	/* nsfs has no xattrs at all (no IOP_XATTR): EOPNOTSUPP, not ENODATA;
+	 * a list is empty; a set is EPERM (immutable) */
+	check_err(fgetxattr(fd, "user.x", &c, 1), EOPNOTSUPP, "EOPNOTSUPP", "fgetxattr");
+	check_err(fgetxattr(fd, "security.selinux", &c, 1), EOPNOTSUPP, "EOPNOTSUPP",
+		  "fgetxattr security.*");
+	check_err(getxattr("/proc/self/ns/uts", "user.x", &c, 1), EOPNOTSUPP, "EOPNOTSUPP",
+		  "getxattr");
+	check(flistxattr(fd, a, sizeof(a)) == 0, "flistxattr: none");
+	check(listxattr("/proc/self/ns/uts", a, sizeof(a)) == 0, "listxattr: none");
+	check_err(fsetxattr(fd, "user.x", "v", 1, 0), EPERM, "EPERM", "fsetxattr");
+	check_err(fremovexattr(fd, "user.x"), EPERM, "EPERM", "fremovexattr");
 	check_err(stat("/proc/self/ns/uts/", &st), ENOTDIR, "ENOTDIR", "the link with a slash");
 	check_err(stat("/proc/self/exe/", &st), ENOTDIR, "ENOTDIR", "/proc/self/exe/ too");
 	check_err(openat(fd, "..", O_RDONLY), ENOTDIR, "ENOTDIR", "openat(nsfd, \"..\")");

@@ -114,6 +114,75 @@ if gcc -O1 -static -o "$tmp/spin" "$tmp/spin.c" 2>/dev/null; then
 	done
 fi
 
+# An exec that fails past the point of no return (an ELF whose data lies
+# past its end) is logged with the file's name: by fd too (fexecve,
+# execveat with AT_EMPTY_PATH), where the name given is "".
+cat >"$tmp/fexec.c" <<'EOF'
+#define _GNU_SOURCE
+#include <elf.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+int main(void)
+{
+	static const unsigned char code[] = { 0xb8, 0x3c, 0, 0, 0, 0x31, 0xff, 0x0f, 0x05 };
+	unsigned char img[200] = { 0 };
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)img;
+	Elf64_Phdr *ph = (Elf64_Phdr *)(img + sizeof(*eh));
+	size_t code_off = sizeof(*eh) + 2 * sizeof(*ph);
+	char *argv[] = { "bad", NULL };
+	int fd, st;
+
+	memcpy(eh->e_ident, ELFMAG, SELFMAG);
+	eh->e_ident[EI_CLASS] = ELFCLASS64;
+	eh->e_ident[EI_DATA] = ELFDATA2LSB;
+	eh->e_ident[EI_VERSION] = EV_CURRENT;
+	eh->e_type = ET_EXEC;
+	eh->e_machine = EM_X86_64;
+	eh->e_version = EV_CURRENT;
+	eh->e_entry = 0x400000 + code_off;
+	eh->e_phoff = sizeof(*eh);
+	eh->e_ehsize = sizeof(*eh);
+	eh->e_phentsize = sizeof(*ph);
+	eh->e_phnum = 2;
+	ph[0].p_type = PT_LOAD;
+	ph[0].p_flags = PF_R | PF_X;
+	ph[0].p_vaddr = ph[0].p_paddr = 0x400000;
+	ph[0].p_filesz = ph[0].p_memsz = sizeof(img);
+	ph[0].p_align = 0x1000;
+	ph[1].p_type = PT_LOAD;
+	ph[1].p_flags = PF_R | PF_W;
+	ph[1].p_offset = 0x1000; /* past the end of the file */
+	ph[1].p_vaddr = ph[1].p_paddr = 0x401000;
+	ph[1].p_filesz = 0x10;
+	ph[1].p_memsz = 0x100;
+	ph[1].p_align = 0x1000;
+	memcpy(img + code_off, code, sizeof(code));
+	fd = open("/tmp/fexec-bad-elf", O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	if (fd < 0 || write(fd, img, sizeof(img)) != sizeof(img) || close(fd) < 0)
+		return 2;
+	if (fork() == 0) {
+		fd = open("/tmp/fexec-bad-elf", O_RDONLY);
+		syscall(SYS_execveat, fd, "", argv, NULL, AT_EMPTY_PATH);
+		_exit(99);
+	}
+	wait(&st);
+	printf("%d\n", WIFSIGNALED(st) ? WTERMSIG(st) : -1);
+	return 0;
+}
+EOF
+if gcc -O1 -static -o "$tmp/fexec" "$tmp/fexec.c" 2>/dev/null; then
+	out=$(timeout -k 5 60 "$SKAS" run --log="$tmp/fexec.log" -- "$tmp/fexec" 2>/dev/null)
+	check "execveat(fd, \"\", AT_EMPTY_PATH) of a broken ELF: SIGSEGV" "11" "$out"
+	check "the log names the file" "yes" \
+		"$(grep -q 'exec of /tmp/fexec-bad-elf failed past the point of no return' \
+			"$tmp/fexec.log" && echo yes)"
+fi
+
 # Job control with set -m (the issue's signals part): a stopped job shows
 # as Stopped, continues, dies of SIGTERM.
 out=$(run /bin/bash -c 'set -m; sleep 5 & kill -STOP %1; sleep 0.2; jobs -l | grep -c Stopped

@@ -87,6 +87,38 @@ static int nsfs_setattr(struct inode *ino, const struct iattr *ia)
 	return -EPERM;
 }
 
+/* No xattr handlers (Linux's nsfs sets no s_xattr, so no IOP_XATTR):
+ * every get is EOPNOTSUPP, where a filesystem without the name says
+ * ENODATA; a list is empty. A set or remove is EPERM, the inode being
+ * immutable (Linux's xattr_permission checks that first; differs from
+ * Linux: for a caller without CAP_FOWNER our W_OK check comes first,
+ * EACCES). */
+static long nsfs_getxattr(struct inode *ino, const char *name, void *buf, size_t n)
+{
+	(void)ino;
+	(void)name;
+	(void)buf;
+	(void)n;
+	return -EOPNOTSUPP;
+}
+
+static int nsfs_setxattr(struct inode *ino, const char *name, const void *val, size_t n, int flags)
+{
+	(void)ino;
+	(void)name;
+	(void)val;
+	(void)n;
+	(void)flags;
+	return -EPERM;
+}
+
+static int nsfs_removexattr(struct inode *ino, const char *name)
+{
+	(void)ino;
+	(void)name;
+	return -EPERM;
+}
+
 static int nsfs_open(struct inode *ino, struct file *f);
 
 static const struct inode_ops nsfs_iops = {
@@ -95,6 +127,9 @@ static const struct inode_ops nsfs_iops = {
 	.statfs = nsfs_statfs,
 	.open = nsfs_open,
 	.release = nsfs_release,
+	.getxattr = nsfs_getxattr,
+	.setxattr = nsfs_setxattr,
+	.removexattr = nsfs_removexattr,
 };
 
 static struct inode *nsfs_inode(struct ns_common *ns)

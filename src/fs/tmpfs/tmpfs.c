@@ -30,7 +30,7 @@ struct tmpfs_sb {
 	/* Live inodes; put_super on a tmpfs whose inodes some reference
 	 * still holds leaves the freeing to the last one's release. */
 	uint64_t ninodes;
-	/* Bytes of the inode space taken (ispace_add). */
+	/* Bytes of the inode space taken (ispace_take). */
 	uint64_t ispace;
 	bool dead;
 };
@@ -159,10 +159,20 @@ bool tmpfs_can_create(const struct inode *dir)
 	return is_tmpfs(dir) && ispace_fits(SB(dir), BOGO_INODE_SIZE);
 }
 
-static void ispace_add(struct tmpfs_sb *s, int64_t delta)
+/* Takes bytes of s's inode space, and of --memory: false (ENOSPC), with
+ * nothing taken, past either. */
+static bool ispace_take(struct tmpfs_sb *s, uint64_t bytes)
 {
-	s->ispace += (uint64_t)delta;
-	mem_account_kernel(delta);
+	if (s->ispace > TMPFS_ISPACE || bytes > TMPFS_ISPACE - s->ispace || !mem_take_kernel(bytes))
+		return false;
+	s->ispace += bytes;
+	return true;
+}
+
+static void ispace_give(struct tmpfs_sb *s, uint64_t bytes)
+{
+	s->ispace -= bytes;
+	mem_give_kernel(bytes);
 }
 
 /* A new inode, or NULL with *err ENOSPC (no inode space, see above) or
@@ -177,17 +187,17 @@ static struct inode *new_inode(struct super_block *sb, uint32_t mode, const stru
 	struct inode *ino;
 
 	*err = -ENOSPC;
-	if (!ispace_fits(s, BOGO_INODE_SIZE))
+	if (!ispace_take(s, BOGO_INODE_SIZE))
 		return NULL;
 	*err = -ENOMEM;
 	n = calloc(1, sizeof(*n));
 	ino = n ? inode_new(sb, s->next_ino++, mode, &tmpfs_iops, n) : NULL;
 	if (!ino) {
 		free(n);
+		ispace_give(s, BOGO_INODE_SIZE);
 		return NULL;
 	}
 	s->ninodes++;
-	ispace_add(s, BOGO_INODE_SIZE);
 	n->units = 1;
 	n->mode = mode;
 	n->uid = c ? c->fsuid : 0;
@@ -401,14 +411,14 @@ static int tmpfs_link(struct inode *dir, const char *name, struct inode *old)
 	/* A second name takes inode space of its own (Linux's shmem_link);
 	 * an O_TMPFILE file's first does not. */
 	extra = N(old)->nlink > 0;
-	if (extra && !ispace_fits(SB(old), BOGO_INODE_SIZE))
+	if (extra && !ispace_take(SB(old), BOGO_INODE_SIZE))
 		return -ENOSPC;
 	ret = add_entry(dir, name, old);
+	if (ret < 0 && extra)
+		ispace_give(SB(old), BOGO_INODE_SIZE);
 	if (ret == 0) {
-		if (extra) {
-			ispace_add(SB(old), BOGO_INODE_SIZE);
+		if (extra)
 			N(old)->units++;
-		}
 		N(old)->linkable = false;
 		N(old)->nlink++;
 		N(old)->ctime = vfs_now();
@@ -424,7 +434,7 @@ static void drop_name(struct inode *ino)
 	bool dir = LINUX_S_ISDIR(n->mode);
 
 	if (!dir && n->nlink > 1 && n->units > 1) {
-		ispace_add(SB(ino), -BOGO_INODE_SIZE);
+		ispace_give(SB(ino), BOGO_INODE_SIZE);
 		n->units--;
 	}
 	n->nlink -= dir ? 2 : 1;
@@ -1101,19 +1111,26 @@ static uint64_t xattr_space(const char *name, size_t len)
 	return sizeof(struct tmpfs_xattr) + strlen(name) + 1 + len;
 }
 
-/* delta bytes more (or fewer) of ino's xattrs: counted in its tmpfs's
- * inode space and against --memory (kernel memory the guest holds). */
-static void xattr_charge(struct inode *ino, int64_t delta)
+/* bytes more of ino's xattrs: taken from its tmpfs's inode space and
+ * --memory (kernel memory the guest holds), false (ENOSPC) past either. */
+static bool xattr_take(struct inode *ino, uint64_t bytes)
 {
-	N(ino)->xattr_bytes += (uint64_t)delta;
-	ispace_add(SB(ino), delta);
+	if (!ispace_take(SB(ino), bytes))
+		return false;
+	N(ino)->xattr_bytes += bytes;
+	return true;
+}
+
+static void xattr_give(struct inode *ino, uint64_t bytes)
+{
+	N(ino)->xattr_bytes -= bytes;
+	ispace_give(SB(ino), bytes);
 }
 
 static int tmpfs_setxattr(struct inode *ino, const char *name, const void *val, size_t n, int flags)
 {
 	struct tmpfs_xattr *x = find_xattr(ino, name);
-	struct tmpfs_sb *s = SB(ino);
-	int64_t delta;
+	uint64_t want, had;
 	void *copy;
 
 	if (!xattr_ns_ok(name))
@@ -1122,20 +1139,21 @@ static int tmpfs_setxattr(struct inode *ino, const char *name, const void *val, 
 		return -EEXIST;
 	if ((flags & 2 /* XATTR_REPLACE */) && !x)
 		return -ENODATA;
-	/* ENOSPC past the inode space or --memory (ispace_fits). */
-	delta = (int64_t)xattr_space(name, n) - (x ? (int64_t)xattr_space(x->name, x->len) : 0);
-	if (delta > 0 && !ispace_fits(s, (uint64_t)delta))
+	/* ENOSPC past the inode space or --memory (ispace_take). */
+	want = xattr_space(name, n);
+	had = x ? xattr_space(x->name, x->len) : 0;
+	if (want > had && !xattr_take(ino, want - had))
 		return -ENOSPC;
 	copy = malloc(n ? n : 1);
 	if (!copy)
-		return -ENOMEM;
+		goto out_nomem;
 	memcpy(copy, val, n);
 	if (!x) {
 		x = calloc(1, sizeof(*x));
 		if (!x || !(x->name = strdup(name))) {
 			free(x);
 			free(copy);
-			return -ENOMEM;
+			goto out_nomem;
 		}
 		list_add_tail(&x->link, &N(ino)->xattrs);
 	} else {
@@ -1143,9 +1161,14 @@ static int tmpfs_setxattr(struct inode *ino, const char *name, const void *val, 
 	}
 	x->val = copy;
 	x->len = n;
-	xattr_charge(ino, delta);
+	if (had > want)
+		xattr_give(ino, had - want);
 	N(ino)->ctime = vfs_now();
 	return 0;
+out_nomem:
+	if (want > had)
+		xattr_give(ino, want - had);
+	return -ENOMEM;
 }
 
 static long tmpfs_listxattr(struct inode *ino, char *buf, size_t n)
@@ -1173,7 +1196,7 @@ static int tmpfs_removexattr(struct inode *ino, const char *name)
 
 	if (!x)
 		return -ENODATA;
-	xattr_charge(ino, -(int64_t)xattr_space(x->name, x->len));
+	xattr_give(ino, xattr_space(x->name, x->len));
 	list_del(&x->link);
 	free(x->name);
 	free(x->val);
@@ -1232,8 +1255,8 @@ static void tmpfs_release(struct inode *ino)
 		free(x);
 	}
 	if (n->xattr_bytes)
-		xattr_charge(ino, -(int64_t)n->xattr_bytes);
-	ispace_add(SB(ino), -(int64_t)n->units * BOGO_INODE_SIZE);
+		xattr_give(ino, n->xattr_bytes);
+	ispace_give(SB(ino), n->units * BOGO_INODE_SIZE);
 	fifo_free(n->fifo);
 	free(n->htab);
 	free(n->target);
