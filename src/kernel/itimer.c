@@ -157,7 +157,7 @@ static bool rlimit_cpu_check(struct process *p, int64_t prof)
 		memset(&si, 0, sizeof(si));
 		si.si_signo = LINUX_SIGXCPU;
 		si.si_code = LINUX_SI_KERNEL;
-		send_signal_info(p, NULL, LINUX_SIGXCPU, &si);
+		send_signal_cpu(p, LINUX_SIGXCPU, &si);
 		if (rl->rlim_cur < rl->rlim_max)
 			rl->rlim_cur++;
 	}
@@ -190,7 +190,7 @@ bool itimer_cpu_check(struct process *p)
 			memset(&si, 0, sizeof(si));
 			si.si_signo = signo[i];
 			si.si_code = LINUX_SI_KERNEL;
-			send_signal_info(p, NULL, signo[i], &si);
+			send_signal_cpu(p, signo[i], &si);
 		}
 		armed |= p->it_cpu_expires[i] != 0;
 	}

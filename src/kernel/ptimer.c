@@ -143,7 +143,10 @@ static void ptimer_expired(struct ptimer *pt, uint64_t n)
 	si.fields.timer.tid = pt->id;
 	si.fields.timer.sigval = pt->value;
 	si.fields.timer.sys_private = pt->gen; /* queued by this setting of the timer */
-	send_signal_info(p, thread, pt->signo, &si);
+	if (!thread && pt->cpu && !pt->clk.thread && pt->clk.id == p->pid)
+		send_signal_cpu(p, pt->signo, &si); /* the process's own CPU clock */
+	else
+		send_signal_info(p, thread, pt->signo, &si);
 }
 
 /* The kernel timer ran out (in the scheduler). */

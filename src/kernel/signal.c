@@ -420,8 +420,11 @@ static bool sig_fatal_now(struct process *p, struct task *thread, int sig)
 	return false;
 }
 
-int send_signal_info(struct process *p, struct task *thread, int sig,
-		     const struct linux_siginfo *info)
+/* thread NULL: process-directed, taken first by prefer if it will (else
+ * by the first thread that will), as Linux's complete_signal tries the
+ * thread in whose context the signal was raised. */
+static int send_signal_to(struct process *p, struct task *thread, struct task *prefer, int sig,
+			  const struct linux_siginfo *info)
 {
 	struct sigpending sp;
 	struct task *t;
@@ -450,6 +453,10 @@ int send_signal_info(struct process *p, struct task *thread, int sig,
 			task_kick(thread);
 		return 0;
 	}
+	if (prefer && prefer->proc == p && prefer->state != TASK_DEAD && wants(prefer, sig)) {
+		task_kick(prefer);
+		return 0;
+	}
 	list_for_each_entry(t, &p->threads, thread_link)
 	{
 		if (wants(t, sig)) {
@@ -458,6 +465,39 @@ int send_signal_info(struct process *p, struct task *thread, int sig,
 		}
 	}
 	return 0;
+}
+
+int send_signal_info(struct process *p, struct task *thread, int sig,
+		     const struct linux_siginfo *info)
+{
+	return send_signal_to(p, thread, NULL, sig, info);
+}
+
+/* Linux raises a CPU-time timer's signal from the tick of the thread that
+ * used the time, so a thread on a CPU takes it: a profiler's SIGPROF
+ * samples the thread that burns the CPU, not one asleep in a join. skas
+ * has no tick: it takes a thread that is not waiting (running guest code,
+ * or in the kernel on its way back to it) and will take sig, the next one
+ * after the last taken (so that several share it), else Linux's usual
+ * choice. */
+int send_signal_cpu(struct process *p, int sig, const struct linux_siginfo *info)
+{
+	struct task *t, *first = NULL, *pick = NULL;
+
+	list_for_each_entry(t, &p->threads, thread_link)
+	{
+		if (t->state == TASK_SLEEPING || t->state == TASK_DEAD || !wants(t, sig))
+			continue;
+		if (!first)
+			first = t;
+		if (!pick && t->tid > p->cpu_sig_tid)
+			pick = t;
+	}
+	if (!pick)
+		pick = first;
+	if (pick)
+		p->cpu_sig_tid = pick->tid;
+	return send_signal_to(p, NULL, pick, sig, info);
 }
 
 void send_sig_self(int sig)

@@ -108,6 +108,7 @@ struct process {
 	struct ktimer it_real;
 	int64_t it_real_interval_ns;
 	int64_t it_cpu_expires[2], it_cpu_interval[2];
+	int cpu_sig_tid; /* the thread that took the last CPU-time signal */
 	/* ptimer.c: samples the CPU clocks while a timer runs on one. */
 	struct ktimer cpu_poll;
 	/* ptimer.c: POSIX timers (struct ptimer by link), their count and
@@ -287,6 +288,10 @@ int send_signal(struct task *from, struct process *p, int sig);
  * 0, or -EAGAIN when the guest queues past RLIMIT_SIGPENDING. */
 int send_signal_info(struct process *p, struct task *thread, int sig,
 		     const struct linux_siginfo *info);
+/* A process CPU-time timer's signal (ITIMER_VIRTUAL/PROF, SIGXCPU, a
+ * timer on the process's CPU clock), as send_signal_info(p, NULL, ...)
+ * but taken by a thread that is not waiting (signal.c). */
+int send_signal_cpu(struct process *p, int sig, const struct linux_siginfo *info);
 /* sig to the current thread, as from kill by itself (Linux's send_sig(sig,
  * current, 0)): SIGXFSZ past RLIMIT_FSIZE. */
 void send_sig_self(int sig);

@@ -10,8 +10,11 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <pthread.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 static int n;
@@ -69,6 +72,67 @@ static void as_user(int root_pid)
 	check(rd(pp(root_pid, "fdinfo/0")) == -EACCES, "not fdinfo/0 (EACCES)");
 	check(rd(pp(getpid(), "fdinfo/0")) == 0, "its own fdinfo/0");
 	check(od(pp(getpid(), "fdinfo")) == 0, "its own fdinfo/");
+}
+
+/* The state letter of /proc/PID/<f> (stat: after the comm; status: its
+ * State line), or '?'. */
+static char state(int pid, const char *f)
+{
+	char path[64], buf[1024], *q;
+	int fd;
+	ssize_t r;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid, f);
+	fd = open(path, O_RDONLY);
+	r = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (r <= 0)
+		return '?';
+	buf[r] = 0;
+	if (strcmp(f, "status") == 0)
+		return (q = strstr(buf, "State:\t")) ? q[7] : '?';
+	return (q = strrchr(buf, ')')) ? q[2] : '?';
+}
+
+static int hold[2];
+
+static void *waiter(void *arg)
+{
+	char c;
+
+	if (read(hold[0], &c, 1) < 0)
+		return arg;
+	return arg;
+}
+
+/* A leader that exits while another thread runs on is a zombie: the
+ * process's stat and status say Z, as its task/PID/stat. */
+static void zombie_leader(void)
+{
+	char task[32];
+	pthread_t t;
+	int st, i;
+	pid_t p;
+
+	if (pipe(hold) < 0)
+		return;
+	p = fork();
+	if (p == 0) {
+		close(hold[1]); /* the parent's close ends the waiter's read */
+		pthread_create(&t, NULL, waiter, NULL);
+		syscall(SYS_exit, 0);
+	}
+	snprintf(task, sizeof(task), "task/%d/stat", p);
+	for (i = 0; i < 500 && state(p, task) != 'Z'; i++) /* at most 5 s */
+		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+	check(state(p, task) == 'Z', "an exited leader's task/PID/stat: Z");
+	check(state(p, "stat") == 'Z', "its process's stat: Z while a thread runs on");
+	check(state(p, "status") == 'Z', "its status: Z (zombie)");
+	close(hold[1]);
+	waitpid(p, &st, 0);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the process ends with its last thread");
+	close(hold[0]);
 }
 
 int main(void)
@@ -171,5 +235,6 @@ int main(void)
 	}
 	waitpid(zombie, &st, 0);
 	check(WIFEXITED(st) && WEXITSTATUS(st) == 3, "the zombie is reaped");
+	zombie_leader();
 	return 0;
 }

@@ -57,6 +57,15 @@ static char state_of(const struct pnode *n)
 	struct process *p = proc_of(n);
 	struct task *t = procfs_task(n);
 
+	/* The process's state is its leader's: Z once the leader has
+	 * exited, even while other threads run on (Linux's zombie leader). */
+	if (p && !n->tid) {
+		struct task *l = task_by_tid(p->pid);
+
+		if (!l || l->state == TASK_DEAD || l->proc != p)
+			return 'Z';
+	}
+
 	/* no live thread: a zombie, or the directory of a leader that has
 	 * exited while its threads run on (Linux's zombie leader) */
 	if (!t)
