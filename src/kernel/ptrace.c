@@ -638,6 +638,11 @@ static int pt_getregs(struct task *c, struct pf_regs *r)
 		return -ESRCH;
 	if (c->pt.tf_set)
 		r->eflags &= ~EFLAGS_TF;
+	/* An interrupted call awaits its restart or EINTR (signal.c's
+	 * finish_restart, which then reads what the tracer left): Linux
+	 * shows its -ERESTART* code in rax meanwhile. */
+	if (c->restart_ret && (int64_t)r->orig_rax >= 0 && r->rax == (uint64_t)-EINTR)
+		r->rax = (uint64_t)c->restart_ret;
 	return 0;
 }
 
@@ -663,6 +668,7 @@ static int pt_setregs(struct task *c, const struct pf_regs *in)
 		c->pt.tf_set = false;
 	else if (c->pt.tf_set)
 		r.eflags |= EFLAGS_TF;
+	c->pt.regs_set = true;
 	return platform->set_regs(c->thread, &r) < 0 ? -ESRCH : 0;
 }
 

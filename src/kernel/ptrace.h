@@ -29,6 +29,7 @@ struct ptrace_state {
 	bool sysemu;	      /* PTRACE_SYSEMU(_SINGLESTEP): entry stop, call not run */
 	bool step;	      /* PTRACE_SINGLESTEP */
 	bool tf_set;	      /* the kernel set TF in its eflags for step */
+	bool regs_set;	      /* the tracer wrote its registers since the call */
 	bool trap_pending;    /* PTRACE_INTERRUPT, a seize of a stopped task */
 	bool listening;	      /* PTRACE_LISTEN: stays in the group stop */
 	bool group_done;      /* took its trap for the current group stop */
