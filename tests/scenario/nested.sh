@@ -2,14 +2,16 @@
 # skas inside skas: the inner kernel's stubs are guests of the outer one,
 # whose own stub holds the high place in every guest address space, so the
 # inner skas finds it taken and links its stubs 16 MiB lower (stub.h
-# STUB_BASE_LOW). Each outer platform runs inner sigsys and ptrace
-# instances, each running a shell pipeline, forks, threads (python3) and
-# reading its own maps. One TAP line per check.
+# STUB_BASE_LOW). Each outer platform runs an inner instance of each
+# platform (seccomp inside takes the outer's user notification and pidfd
+# calls, ptrace inside its SYSEMU and XSTATE regset), each running a shell
+# pipeline, forks, threads (python3) and reading its own maps. One TAP
+# line per check.
 set -u
 . "$(dirname "$0")/common.bash"
 cd "$(dirname "$0")/../.." || exit 2
 
-inner_platforms="sigsys ptrace"
+inner_platforms="seccomp ptrace sigsys"
 for outer in seccomp ptrace sigsys; do
 	for inner in $inner_platforms; do
 		out=$(timeout 120 "$SKAS" run --platform="$outer" -- "$SKAS" run --platform="$inner" -- \
