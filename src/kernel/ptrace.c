@@ -339,6 +339,14 @@ void ptrace_event(struct task *t, int event, uint64_t msg)
 	trap_stop(t, LINUX_SIGTRAP | (event << 8), PT_EVENT);
 }
 
+void ptrace_signal_stepped(struct task *t)
+{
+	if (!t->pt.tracer || !t->pt.step || t->killed)
+		return;
+	t->pt.step = false;
+	trap_stop(t, LINUX_SIGTRAP, PT_EVENT);
+}
+
 void ptrace_step_prepare(struct task *t)
 {
 	bool want = t->pt.step && t->pt.tracer;

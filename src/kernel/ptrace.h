@@ -70,6 +70,10 @@ bool ptrace_seccomp_stop(struct task *t, uint32_t data, int *nr, uint64_t *args,
 /* Before t returns to the guest: TF on while single-stepping, off after
  * (a trap of the CPU's comes as SIGTRAP, TRAP_TRACE). */
 void ptrace_step_prepare(struct task *t);
+/* A signal's frame was just set up for t while its tracer single-stepped
+ * it: as Linux's signal_setup_done, stepping stops and t reports a
+ * SIGTRAP stop at the handler's first instruction. */
+void ptrace_signal_stepped(struct task *t);
 /* PTRACE_EVENT_* stops, if the tracer asked for the event. */
 void ptrace_event(struct task *t, int event, uint64_t msg);
 /* clone: child is traced too when the parent's tracer asked for the

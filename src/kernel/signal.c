@@ -836,7 +836,10 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 	sc->r12 = r.r12, sc->r13 = r.r13, sc->r14 = r.r14, sc->r15 = r.r15;
 	sc->rdi = r.rdi, sc->rsi = r.rsi, sc->rbp = r.rbp, sc->rbx = r.rbx;
 	sc->rdx = r.rdx, sc->rax = r.rax, sc->rcx = r.rcx, sc->rsp = r.rsp;
-	sc->rip = r.rip, sc->eflags = r.eflags;
+	/* A TF the kernel set for a tracer's step is not the guest's: Linux
+	 * turns the step off before it saves the flags (signal_setup_done's
+	 * user_disable_single_step), so a sigreturn does not step on. */
+	sc->rip = r.rip, sc->eflags = r.eflags & ~(t->pt.tf_set ? 0x100UL : 0);
 	sc->cs = (uint16_t)r.cs, sc->ss = (uint16_t)r.ss;
 	sc->oldmask = oldmask;
 	if (sig == LINUX_SIGSEGV || sig == LINUX_SIGBUS) {
@@ -1007,6 +1010,7 @@ void handle_signals(struct task *t)
 		t->sigmask =
 			(oldmask | ka.mask | ((ka.flags & LINUX_SA_NODEFER) ? 0 : SIGBIT(sig))) &
 			~UNBLOCKABLE;
+		ptrace_signal_stepped(t);
 		/* As Linux: every signal the new mask lets through gets its
 		 * frame now, each on top of the last (the last one runs first). */
 	}
