@@ -1228,9 +1228,9 @@ static long do_getxattr(struct task *t, const struct sysargs *a, int mode)
 
 		struct inode *ino = f && f->path.dentry ? f->path.dentry->inode : NULL;
 
-		n = !f				? -EBADF
-		    : ino && ino->iop->getxattr ? ino->iop->getxattr(ino, name, kbuf, size)
-						: -ENODATA;
+		n = !f	  ? -EBADF
+		    : ino ? xattr_get(ino, name, kbuf, size)
+			  : xattr_fileless(f, name, false);
 		file_put(f);
 	} else {
 		n = get_user_path(t, sysarg_uaddr(a, 0), &path);

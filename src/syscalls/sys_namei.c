@@ -572,7 +572,12 @@ static long do_setxattr(struct task *t, const struct sysargs *a, int mode)
 	if (mode == 2) {
 		struct file *f = fdget(t->files, sysarg_int(a, 0));
 
-		n = f && f->path.dentry && !(f->flags & LINUX_O_PATH) ? 0 : -EBADF;
+		n = f && !(f->flags & LINUX_O_PATH) ? 0 : -EBADF;
+		if (n == 0 && !f->path.dentry) {
+			n = xattr_fileless(f, name, true); /* a pipe, a socket */
+			file_put(f);
+			goto out;
+		}
 		if (n == 0) {
 			p = f->path;
 			path_get(&p);
@@ -591,6 +596,8 @@ static long do_setxattr(struct task *t, const struct sysargs *a, int mode)
 		if (path_rdonly(&p))
 			n = -EROFS;
 		else
+			n = xattr_name_ok(ino, name, true);
+		if (n == 0)
 			n = inode_permission(t, ino, LINUX_W_OK);
 		if (n == 0)
 			n = ino->iop->setxattr ? ino->iop->setxattr(ino, name, val, size, flags)
@@ -599,6 +606,7 @@ static long do_setxattr(struct task *t, const struct sysargs *a, int mode)
 			fsnotify_dentry(p.dentry, IN_ATTRIB);
 		path_put(&p);
 	}
+out:
 	free(val);
 	return n;
 }
@@ -632,7 +640,12 @@ static long do_removexattr(struct task *t, const struct sysargs *a, int mode)
 	if (mode == 2) {
 		struct file *f = fdget(t->files, sysarg_int(a, 0));
 
-		n = f && f->path.dentry && !(f->flags & LINUX_O_PATH) ? 0 : -EBADF;
+		n = f && !(f->flags & LINUX_O_PATH) ? 0 : -EBADF;
+		if (n == 0 && !f->path.dentry) {
+			n = xattr_fileless(f, name, true); /* a pipe, a socket */
+			file_put(f);
+			goto out;
+		}
 		if (n == 0) {
 			p = f->path;
 			path_get(&p);
@@ -648,13 +661,16 @@ static long do_removexattr(struct task *t, const struct sysargs *a, int mode)
 	if (n == 0) {
 		struct inode *ino = p.dentry->inode;
 
-		n = path_rdonly(&p) ? -EROFS : inode_permission(t, ino, LINUX_W_OK);
+		n = path_rdonly(&p) ? -EROFS : xattr_name_ok(ino, name, true);
+		if (n == 0)
+			n = inode_permission(t, ino, LINUX_W_OK);
 		if (n == 0)
 			n = ino->iop->removexattr ? ino->iop->removexattr(ino, name) : -EOPNOTSUPP;
 		if (n == 0)
 			fsnotify_dentry(p.dentry, IN_ATTRIB);
 		path_put(&p);
 	}
+out:
 	return n;
 }
 

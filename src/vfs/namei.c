@@ -986,6 +986,32 @@ int vfs_faccessat(struct task *t, int dirfd, const char *name, int mode, int atf
 	return ret;
 }
 
+int xattr_name_ok(const struct inode *ino, const char *name, bool write)
+{
+	if (strncmp(name, "user.", 5) == 0 && !LINUX_S_ISREG(ino->mode) && !inode_is_dir(ino))
+		return write ? -EPERM : -ENODATA;
+	return 0;
+}
+
+long xattr_get(struct inode *ino, const char *name, void *buf, size_t n)
+{
+	int ret = xattr_name_ok(ino, name, false);
+
+	if (ret < 0)
+		return ret;
+	return ino->iop->getxattr ? ino->iop->getxattr(ino, name, buf, n) : -EOPNOTSUPP;
+}
+
+long xattr_fileless(struct file *f, const char *name, bool write)
+{
+	struct linux_stat st;
+
+	if (strncmp(name, "user.", 5) == 0 && file_stat(f, &st) == 0 &&
+	    !LINUX_S_ISREG(st.st_mode) && !LINUX_S_ISDIR(st.st_mode))
+		return write ? -EPERM : -ENODATA;
+	return -EOPNOTSUPP;
+}
+
 long vfs_getxattr(struct task *t, const char *name, bool nofollow, const char *attr, void *buf,
 		  size_t n)
 {
@@ -994,9 +1020,7 @@ long vfs_getxattr(struct task *t, const char *name, bool nofollow, const char *a
 
 	if (ret < 0)
 		return ret;
-	ret = p.dentry->inode->iop->getxattr
-		      ? p.dentry->inode->iop->getxattr(p.dentry->inode, attr, buf, n)
-		      : -ENODATA;
+	ret = xattr_get(p.dentry->inode, attr, buf, n);
 	path_put(&p);
 	return ret;
 }

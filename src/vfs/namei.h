@@ -56,6 +56,17 @@ bool inode_dead_dir(struct inode *dir);
 void stat_to_statx(const struct linux_stat *st, struct linux_statx *stx);
 long vfs_readlinkat(struct task *t, int dirfd, const char *path, char *buf, size_t n);
 int vfs_faccessat(struct task *t, int dirfd, const char *path, int mode, int atflags);
+/* Linux's xattr_permission, the part before the filesystem's: user.*
+ * names live on regular files and directories only (elsewhere ENODATA to
+ * read, EPERM to write). 0 or -errno. */
+int xattr_name_ok(const struct inode *ino, const char *name, bool write);
+/* An inode's getxattr: its filesystem's, or EOPNOTSUPP for one without
+ * extended attributes (procfs, sysfs, pipes...), after xattr_name_ok. */
+long xattr_get(struct inode *ino, const char *name, void *buf, size_t n);
+/* The same for a file with no inode of ours (a pipe, a socket): its
+ * filesystem has no extended attributes, so xattr_name_ok's answer by its
+ * type, else EOPNOTSUPP. */
+long xattr_fileless(struct file *f, const char *name, bool write);
 long vfs_getxattr(struct task *t, const char *path, bool nofollow, const char *name, void *buf,
 		  size_t n);
 long vfs_listxattr(struct task *t, const char *path, bool nofollow, char *buf, size_t n);

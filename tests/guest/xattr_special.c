@@ -1,0 +1,83 @@
+/* Extended attributes where a filesystem has none, or a file cannot have
+ * user.* ones (Linux's xattr_permission, then the filesystem): procfs
+ * files have no xattrs (EOPNOTSUPP to read or write any name); user.*
+ * names live on regular files and directories only, so on a device, a
+ * FIFO, a pipe, a socket or a symlink reading one is ENODATA and writing
+ * or removing one EPERM. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+
+static int n;
+
+static void check_err(long r, int want, const char *what)
+{
+	int e = errno;
+
+	if (r == -1 && e == want)
+		printf("ok %d - %s -> %s\n", ++n, what, strerror(want));
+	else
+		printf("not ok %d - %s: got %ld (%s), want %s\n", ++n, what, r,
+		       r == -1 ? strerror(e) : "no error", strerror(want));
+}
+
+static void check(int cond, const char *what)
+{
+	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/xattr_special.XXXXXX", path[64], lnk[64], buf[64];
+	int pfd[2], sv[2], fd;
+
+	setvbuf(stdout, NULL, _IONBF, 0);
+	check_err(getxattr("/proc/self/status", "user.x", buf, sizeof(buf)), EOPNOTSUPP,
+		  "procfs: getxattr user.x");
+	check_err(getxattr("/proc/self/status", "trusted.x", buf, sizeof(buf)), EOPNOTSUPP,
+		  "procfs: getxattr trusted.x");
+	check_err(getxattr("/proc/self", "user.x", buf, sizeof(buf)), EOPNOTSUPP,
+		  "procfs: getxattr user.x of a directory");
+	check_err(setxattr("/proc/self/status", "user.x", "v", 1, 0), EOPNOTSUPP,
+		  "procfs: setxattr user.x");
+	check_err(getxattr("/dev/null", "user.x", buf, sizeof(buf)), ENODATA,
+		  "a device: getxattr user.x");
+	check_err(setxattr("/dev/null", "user.x", "v", 1, 0), EPERM, "a device: setxattr user.x");
+	check_err(removexattr("/dev/null", "user.x"), EPERM, "a device: removexattr user.x");
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	snprintf(lnk, sizeof(lnk), "%s/lnk", dir);
+	check(mkfifo(path, 0600) == 0 && symlink("fifo", lnk) == 0, "a FIFO and a symlink");
+	check_err(getxattr(path, "user.x", buf, sizeof(buf)), ENODATA, "a FIFO: getxattr user.x");
+	check_err(setxattr(path, "user.x", "v", 1, 0), EPERM, "a FIFO: setxattr user.x");
+	check_err(lsetxattr(lnk, "user.x", "v", 1, 0), EPERM, "a symlink: lsetxattr user.x");
+	check_err(lgetxattr(lnk, "user.x", buf, sizeof(buf)), ENODATA,
+		  "a symlink: lgetxattr user.x");
+	check(pipe(pfd) == 0 && socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0,
+	      "a pipe and a socket");
+	check_err(fgetxattr(pfd[0], "user.x", buf, sizeof(buf)), ENODATA,
+		  "a pipe: fgetxattr user.x");
+	check_err(fsetxattr(pfd[1], "user.x", "v", 1, 0), EPERM, "a pipe: fsetxattr user.x");
+	check_err(fgetxattr(sv[0], "user.x", buf, sizeof(buf)), ENODATA,
+		  "a socket: fgetxattr user.x");
+	snprintf(path, sizeof(path), "%s/file", dir);
+	fd = open(path, O_CREAT | O_RDWR, 0600);
+	check(fd >= 0, "a regular file");
+	check_err(fgetxattr(fd, "user.none", buf, sizeof(buf)), ENODATA,
+		  "a regular file: fgetxattr of a name it lacks");
+	close(fd);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	unlink(path);
+	unlink(lnk);
+	rmdir(dir);
+	return 0;
+}
