@@ -1229,7 +1229,7 @@ static long do_getxattr(struct task *t, const struct sysargs *a, int mode)
 		struct inode *ino = f && f->path.dentry ? f->path.dentry->inode : NULL;
 
 		n = !f	  ? -EBADF
-		    : ino ? xattr_get(ino, name, kbuf, size)
+		    : ino ? xattr_get(t, ino, name, kbuf, size)
 			  : xattr_fileless(f, name, false);
 		file_put(f);
 	} else {

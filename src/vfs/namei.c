@@ -993,12 +993,23 @@ int xattr_name_ok(const struct inode *ino, const char *name, bool write)
 	return 0;
 }
 
-long xattr_get(struct inode *ino, const char *name, void *buf, size_t n)
+long xattr_get(struct task *t, struct inode *ino, const char *name, void *buf, size_t n)
 {
 	int ret = xattr_name_ok(ino, name, false);
 
 	if (ret < 0)
 		return ret;
+	/* Linux's xattr_permission: security.* and system.* are the
+	 * filesystem's to judge, trusted.* needs CAP_SYS_ADMIN, any other
+	 * name the file's read permission. */
+	if (strncmp(name, "trusted.", 8) == 0) {
+		if (!capable(&t->proc->cred, CAP_SYS_ADMIN))
+			return -ENODATA;
+	} else if (strncmp(name, "security.", 9) != 0 && strncmp(name, "system.", 7) != 0) {
+		ret = inode_permission(t, ino, LINUX_R_OK);
+		if (ret < 0)
+			return ret;
+	}
 	return ino->iop->getxattr ? ino->iop->getxattr(ino, name, buf, n) : -EOPNOTSUPP;
 }
 
@@ -1020,7 +1031,7 @@ long vfs_getxattr(struct task *t, const char *name, bool nofollow, const char *a
 
 	if (ret < 0)
 		return ret;
-	ret = xattr_get(p.dentry->inode, attr, buf, n);
+	ret = xattr_get(t, p.dentry->inode, attr, buf, n);
 	path_put(&p);
 	return ret;
 }

@@ -60,9 +60,11 @@ int vfs_faccessat(struct task *t, int dirfd, const char *path, int mode, int atf
  * names live on regular files and directories only (elsewhere ENODATA to
  * read, EPERM to write). 0 or -errno. */
 int xattr_name_ok(const struct inode *ino, const char *name, bool write);
-/* An inode's getxattr: its filesystem's, or EOPNOTSUPP for one without
- * extended attributes (procfs, sysfs, pipes...), after xattr_name_ok. */
-long xattr_get(struct inode *ino, const char *name, void *buf, size_t n);
+/* An inode's getxattr for t: its filesystem's, or EOPNOTSUPP for one
+ * without extended attributes (procfs, sysfs, pipes...), after
+ * xattr_name_ok and Linux's permission checks (trusted.* CAP_SYS_ADMIN,
+ * else ENODATA; user.* and other names the file's read permission). */
+long xattr_get(struct task *t, struct inode *ino, const char *name, void *buf, size_t n);
 /* The same for a file with no inode of ours (a pipe, a socket): its
  * filesystem has no extended attributes, so xattr_name_ok's answer by its
  * type, else EOPNOTSUPP. */

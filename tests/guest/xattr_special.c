@@ -3,7 +3,8 @@
  * files have no xattrs (EOPNOTSUPP to read or write any name); user.*
  * names live on regular files and directories only, so on a device, a
  * FIFO, a pipe, a socket or a symlink reading one is ENODATA and writing
- * or removing one EPERM. */
+ * or removing one EPERM. Reading a user.* name needs the file's read
+ * permission (EACCES), a trusted.* one CAP_SYS_ADMIN (ENODATA without). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <sys/xattr.h>
 
 static int n;
@@ -74,6 +76,34 @@ int main(void)
 	check_err(fgetxattr(fd, "user.none", buf, sizeof(buf)), ENODATA,
 		  "a regular file: fgetxattr of a name it lacks");
 	close(fd);
+	{
+		/* as uid 1000: a root file it cannot read, one it can */
+		char other[64];
+		int st;
+		pid_t p;
+
+		snprintf(other, sizeof(other), "%s/readable", dir);
+		fd = open(other, O_CREAT | O_RDWR, 0644);
+		if (fd >= 0)
+			close(fd);
+		check(chmod(dir, 0755) == 0 && chmod(path, 0600) == 0, "files for uid 1000");
+		p = fork();
+		if (p == 0) {
+			if (setresuid(1000, 1000, 1000) < 0)
+				_exit(1);
+			check_err(getxattr(path, "user.x", buf, sizeof(buf)), EACCES,
+				  "uid 1000: getxattr user.x of a file it cannot read");
+			check_err(getxattr(other, "user.x", buf, sizeof(buf)), ENODATA,
+				  "uid 1000: getxattr user.x of a file it can read");
+			check_err(getxattr(other, "trusted.x", buf, sizeof(buf)), ENODATA,
+				  "uid 1000: getxattr trusted.x (no CAP_SYS_ADMIN)");
+			_exit(0);
+		}
+		waitpid(p, &st, 0);
+		n += 3;
+		check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the uid-1000 child");
+		unlink(other);
+	}
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/fifo", dir);
 	unlink(path);
