@@ -517,6 +517,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	klog(LOG_INFO, "platform: %s", platform->name);
+	if (stub_base != STUB_BASE_HIGH)
+		klog(LOG_INFO, "stub: at %#lx, the usual place being taken (skas inside skas)",
+		     stub_base);
 	{
 		struct root_config rc = { .host_root = cl.root,
 					  .rw = cl.rw,
