@@ -525,7 +525,14 @@ static void exec_cred(const struct task *t, const struct binfile *b, struct cred
 	if (nc->uid == 0 || nc->euid == 0)
 		nc->cap_permitted = nc->cap_bset | nc->cap_inheritable;
 	else
-		nc->cap_permitted = nc->cap_ambient;
+		nc->cap_permitted = 0;
+	/* Under NO_NEW_PRIVS, or traced by a tracer without CAP_SYS_PTRACE,
+	 * nothing is gained: no more than it had (Linux's downgrade in
+	 * cap_bprm_creds_from_file; root that dropped its capabilities does
+	 * not get them back by an exec). */
+	if ((t->proc->no_new_privs || unsafe) && (nc->cap_permitted & ~t->proc->cred.cap_permitted))
+		nc->cap_permitted &= t->proc->cred.cap_permitted;
+	nc->cap_permitted |= nc->cap_ambient;
 	nc->cap_effective = nc->euid == 0 ? nc->cap_permitted : nc->cap_ambient;
 }
 

@@ -3,7 +3,9 @@
  * leaves the permitted set alone, shows in /proc/self/status's CapBnd, is
  * inherited by fork and kept by exec, where root's new permitted set is
  * the bounding set (with the inheritable set); capset may not add to the
- * inheritable set from outside it. Each case runs in a child of its own. */
+ * inheritable set from outside it. Each case runs in a child of its own.
+ * Under NO_NEW_PRIVS root that dropped its capabilities gets none back by
+ * an exec. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdint.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "caps.h"
@@ -97,6 +100,16 @@ static int after_exec(void)
 	return 0;
 }
 
+/* After exec (argv[1] "after-nnp-exec"): root without capabilities, under
+ * NO_NEW_PRIVS. */
+static int after_nnp_exec(void)
+{
+	check(permitted() == 0 && effective() == 0,
+	      "NO_NEW_PRIVS: an exec gives root no capabilities back");
+	check(status_caps("CapPrm:") == 0, "/proc/self/status says so");
+	return 0;
+}
+
 static void in_child(void (*fn)(char **), char **argv)
 {
 	int st;
@@ -162,11 +175,26 @@ static void drop_then_exec(char **argv)
 	check(0, "exec");
 }
 
+static void nnp_exec(char **argv)
+{
+	struct cap_header h = { CAP_VERSION_3, 0 };
+	struct cap_data d[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
+	char *args[] = { argv[0], "after-nnp-exec", NULL };
+
+	check(syscall(SYS_capset, &h, d) == 0, "root drops every capability");
+	check(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0, "and sets NO_NEW_PRIVS");
+	fflush(stdout);
+	execv(argv[0], args);
+	check(0, "exec");
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
 	if (argc > 1 && strcmp(argv[1], "after-exec") == 0)
 		return after_exec();
+	if (argc > 1 && strcmp(argv[1], "after-nnp-exec") == 0)
+		return after_nnp_exec();
 	if (getuid() != 0) {
 		printf("skip: not root\n");
 		return 0;
@@ -174,5 +202,6 @@ int main(int argc, char **argv)
 	in_child(drop_basics, argv);
 	in_child(drop_needs_setpcap, argv);
 	in_child(drop_then_exec, argv);
+	in_child(nnp_exec, argv);
 	return 0;
 }
