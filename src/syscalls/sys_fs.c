@@ -1230,7 +1230,7 @@ static long do_getxattr(struct task *t, const struct sysargs *a, int mode)
 
 		n = !f	  ? -EBADF
 		    : ino ? xattr_get(t, ino, name, kbuf, size)
-			  : xattr_fileless(f, name, false);
+			  : xattr_fileless(t, f, name, false);
 		file_put(f);
 	} else {
 		n = get_user_path(t, sysarg_uaddr(a, 0), &path);
@@ -1273,9 +1273,7 @@ static long do_listxattr(struct task *t, const struct sysargs *a, int mode)
 
 		struct inode *ino = f && f->path.dentry ? f->path.dentry->inode : NULL;
 
-		n = !f				 ? -EBADF
-		    : ino && ino->iop->listxattr ? ino->iop->listxattr(ino, kbuf, size)
-						 : 0;
+		n = !f ? -EBADF : ino ? xattr_list(t, ino, kbuf, size) : 0;
 		file_put(f);
 	} else {
 		n = get_user_path(t, sysarg_uaddr(a, 0), &path);

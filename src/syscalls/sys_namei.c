@@ -574,7 +574,7 @@ static long do_setxattr(struct task *t, const struct sysargs *a, int mode)
 
 		n = f && !(f->flags & LINUX_O_PATH) ? 0 : -EBADF;
 		if (n == 0 && !f->path.dentry) {
-			n = xattr_fileless(f, name, true); /* a pipe, a socket */
+			n = xattr_fileless(t, f, name, true); /* a pipe, a socket */
 			file_put(f);
 			goto out;
 		}
@@ -593,12 +593,7 @@ static long do_setxattr(struct task *t, const struct sysargs *a, int mode)
 	if (n == 0) {
 		struct inode *ino = p.dentry->inode;
 
-		if (path_rdonly(&p))
-			n = -EROFS;
-		else
-			n = xattr_name_ok(ino, name, true);
-		if (n == 0)
-			n = inode_permission(t, ino, LINUX_W_OK);
+		n = path_rdonly(&p) ? -EROFS : xattr_permission(t, ino, name, true);
 		if (n == 0)
 			n = ino->iop->setxattr ? ino->iop->setxattr(ino, name, val, size, flags)
 					       : -EOPNOTSUPP;
@@ -642,7 +637,7 @@ static long do_removexattr(struct task *t, const struct sysargs *a, int mode)
 
 		n = f && !(f->flags & LINUX_O_PATH) ? 0 : -EBADF;
 		if (n == 0 && !f->path.dentry) {
-			n = xattr_fileless(f, name, true); /* a pipe, a socket */
+			n = xattr_fileless(t, f, name, true); /* a pipe, a socket */
 			file_put(f);
 			goto out;
 		}
@@ -661,9 +656,7 @@ static long do_removexattr(struct task *t, const struct sysargs *a, int mode)
 	if (n == 0) {
 		struct inode *ino = p.dentry->inode;
 
-		n = path_rdonly(&p) ? -EROFS : xattr_name_ok(ino, name, true);
-		if (n == 0)
-			n = inode_permission(t, ino, LINUX_W_OK);
+		n = path_rdonly(&p) ? -EROFS : xattr_permission(t, ino, name, true);
 		if (n == 0)
 			n = ino->iop->removexattr ? ino->iop->removexattr(ino, name) : -EOPNOTSUPP;
 		if (n == 0)

@@ -986,41 +986,116 @@ int vfs_faccessat(struct task *t, int dirfd, const char *name, int mode, int atf
 	return ret;
 }
 
-int xattr_name_ok(const struct inode *ino, const char *name, bool write)
+static bool xattr_prefix(const char *name, const char *prefix)
 {
-	if (strncmp(name, "user.", 5) == 0 && !LINUX_S_ISREG(ino->mode) && !inode_is_dir(ino))
-		return write ? -EPERM : -ENODATA;
-	return 0;
+	return strncmp(name, prefix, strlen(prefix)) == 0;
+}
+
+/* Linux's xattr_permission and, for security.*, commoncap's
+ * cap_inode_setxattr/removexattr: what is decided before the filesystem.
+ * mode is the inode's (or a file's) type and permission bits; ino NULL
+ * for a file with no inode of ours (then no permission bits to check). */
+static int xattr_check(struct task *t, const struct inode *ino, uint32_t mode, uint32_t uid,
+		       const char *name, bool write)
+{
+	const struct cred *c = &t->proc->cred;
+
+	if (xattr_prefix(name, "security.")) {
+		/* security.capability wants CAP_SETFCAP, the rest CAP_SYS_ADMIN */
+		if (write &&
+		    !capable(c, strcmp(name, "security.capability") == 0 ? 31 : CAP_SYS_ADMIN))
+			return -EPERM;
+		return 0;
+	}
+	/* system.*: the filesystem's to judge; an ACL only once the writer
+	 * is the file's owner or has CAP_FOWNER (Linux's set_posix_acl) */
+	if (xattr_prefix(name, "system.")) {
+		if (write && xattr_prefix(name, "system.posix_acl_") && c->fsuid != uid &&
+		    !capable(c, 3 /* CAP_FOWNER */))
+			return -EPERM;
+		return 0;
+	}
+	if (xattr_prefix(name, "trusted.")) {
+		if (!capable(c, CAP_SYS_ADMIN))
+			return write ? -EPERM : -ENODATA;
+		return 0;
+	}
+	if (xattr_prefix(name, "user.")) {
+		if (!LINUX_S_ISREG(mode) && !LINUX_S_ISDIR(mode))
+			return write ? -EPERM : -ENODATA;
+		/* a sticky directory's: its owner's or CAP_FOWNER's to write */
+		if (LINUX_S_ISDIR(mode) && (mode & LINUX_S_ISVTX) && write && c->fsuid != uid &&
+		    !capable(c, 3 /* CAP_FOWNER */))
+			return -EPERM;
+	}
+	return ino ? inode_permission(t, (struct inode *)ino, write ? LINUX_W_OK : LINUX_R_OK) : 0;
+}
+
+int xattr_permission(struct task *t, const struct inode *ino, const char *name, bool write)
+{
+	struct linux_stat st = { .st_mode = ino->mode };
+
+	/* the permission bits and owner (a sticky directory's, an ACL's) */
+	if (write && (xattr_prefix(name, "system.posix_acl_") ||
+		      (LINUX_S_ISDIR(ino->mode) && xattr_prefix(name, "user."))))
+		vfs_getattr((struct inode *)ino, &st);
+	return xattr_check(t, ino, st.st_mode, st.st_uid, name, write);
 }
 
 long xattr_get(struct task *t, struct inode *ino, const char *name, void *buf, size_t n)
 {
-	int ret = xattr_name_ok(ino, name, false);
+	int ret = xattr_permission(t, ino, name, false);
 
 	if (ret < 0)
 		return ret;
-	/* Linux's xattr_permission: security.* and system.* are the
-	 * filesystem's to judge, trusted.* needs CAP_SYS_ADMIN, any other
-	 * name the file's read permission. */
-	if (strncmp(name, "trusted.", 8) == 0) {
-		if (!capable(&t->proc->cred, CAP_SYS_ADMIN))
-			return -ENODATA;
-	} else if (strncmp(name, "security.", 9) != 0 && strncmp(name, "system.", 7) != 0) {
-		ret = inode_permission(t, ino, LINUX_R_OK);
-		if (ret < 0)
-			return ret;
-	}
-	return ino->iop->getxattr ? ino->iop->getxattr(ino, name, buf, n) : -EOPNOTSUPP;
+	if (!ino->iop->getxattr)
+		return -EOPNOTSUPP;
+	/* a name in no namespace has no handler (Linux's xattr_resolve_name) */
+	if (!xattr_prefix(name, "user.") && !xattr_prefix(name, "trusted.") &&
+	    !xattr_prefix(name, "security.") && !xattr_prefix(name, "system."))
+		return -EOPNOTSUPP;
+	return ino->iop->getxattr(ino, name, buf, n);
 }
 
-long xattr_fileless(struct file *f, const char *name, bool write)
+long xattr_list(struct task *t, struct inode *ino, char *buf, size_t n)
+{
+	size_t out = 0, l;
+	char *all;
+	long len, i;
+
+	if (!ino->iop->listxattr)
+		return 0;
+	if (capable(&t->proc->cred, CAP_SYS_ADMIN))
+		return ino->iop->listxattr(ino, buf, n);
+	/* trusted.* names are listed only to CAP_SYS_ADMIN (Linux's
+	 * simple_xattr_list): the filesystem's list, less those */
+	all = malloc(65536); /* XATTR_LIST_MAX */
+	if (!all)
+		return -ENOMEM;
+	len = ino->iop->listxattr(ino, all, 65536);
+	for (i = 0; len > 0 && i < len; i += (long)l) {
+		l = strnlen(all + i, (size_t)(len - i)) + 1;
+		if (xattr_prefix(all + i, "trusted."))
+			continue;
+		if (n && out + l > n) {
+			len = -ERANGE;
+			break;
+		}
+		if (n)
+			memcpy(buf + out, all + i, l);
+		out += l;
+	}
+	free(all);
+	return len < 0 ? len : (long)out;
+}
+
+long xattr_fileless(struct task *t, struct file *f, const char *name, bool write)
 {
 	struct linux_stat st;
+	int ret = file_stat(f, &st) == 0 ? xattr_check(t, NULL, st.st_mode, st.st_uid, name, write)
+					 : 0;
 
-	if (strncmp(name, "user.", 5) == 0 && file_stat(f, &st) == 0 &&
-	    !LINUX_S_ISREG(st.st_mode) && !LINUX_S_ISDIR(st.st_mode))
-		return write ? -EPERM : -ENODATA;
-	return -EOPNOTSUPP;
+	return ret < 0 ? ret : -EOPNOTSUPP;
 }
 
 long vfs_getxattr(struct task *t, const char *name, bool nofollow, const char *attr, void *buf,
@@ -1043,9 +1118,7 @@ long vfs_listxattr(struct task *t, const char *name, bool nofollow, char *buf, s
 
 	if (ret < 0)
 		return ret;
-	ret = p.dentry->inode->iop->listxattr
-		      ? p.dentry->inode->iop->listxattr(p.dentry->inode, buf, n)
-		      : 0;
+	ret = xattr_list(t, p.dentry->inode, buf, n);
 	path_put(&p);
 	return ret;
 }

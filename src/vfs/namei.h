@@ -56,19 +56,23 @@ bool inode_dead_dir(struct inode *dir);
 void stat_to_statx(const struct linux_stat *st, struct linux_statx *stx);
 long vfs_readlinkat(struct task *t, int dirfd, const char *path, char *buf, size_t n);
 int vfs_faccessat(struct task *t, int dirfd, const char *path, int mode, int atflags);
-/* Linux's xattr_permission, the part before the filesystem's: user.*
- * names live on regular files and directories only (elsewhere ENODATA to
- * read, EPERM to write). 0 or -errno. */
-int xattr_name_ok(const struct inode *ino, const char *name, bool write);
-/* An inode's getxattr for t: its filesystem's, or EOPNOTSUPP for one
- * without extended attributes (procfs, sysfs, pipes...), after
- * xattr_name_ok and Linux's permission checks (trusted.* CAP_SYS_ADMIN,
- * else ENODATA; user.* and other names the file's read permission). */
+/* Linux's xattr_permission (and commoncap's for security.*), what is
+ * decided before the filesystem: security.* writes want CAP_SYS_ADMIN
+ * (security.capability CAP_SETFCAP), trusted.* CAP_SYS_ADMIN (else EPERM
+ * to write, ENODATA to read), user.* lives on regular files and
+ * directories only (else EPERM, ENODATA) and a sticky directory's is its
+ * owner's to write; user.* and other names then want the file's read or
+ * write permission. 0 or -errno. */
+int xattr_permission(struct task *t, const struct inode *ino, const char *name, bool write);
+/* An inode's getxattr for t: after xattr_permission, its filesystem's, or
+ * EOPNOTSUPP for a filesystem without extended attributes (procfs,
+ * sysfs...) or a name in no namespace. */
 long xattr_get(struct task *t, struct inode *ino, const char *name, void *buf, size_t n);
-/* The same for a file with no inode of ours (a pipe, a socket): its
- * filesystem has no extended attributes, so xattr_name_ok's answer by its
- * type, else EOPNOTSUPP. */
-long xattr_fileless(struct file *f, const char *name, bool write);
+/* An inode's listxattr for t: trusted.* names only for CAP_SYS_ADMIN. */
+long xattr_list(struct task *t, struct inode *ino, char *buf, size_t n);
+/* The same checks for a file with no inode of ours (a pipe, a socket),
+ * by its type: their -errno, else EOPNOTSUPP (no extended attributes). */
+long xattr_fileless(struct task *t, struct file *f, const char *name, bool write);
 long vfs_getxattr(struct task *t, const char *path, bool nofollow, const char *name, void *buf,
 		  size_t n);
 long vfs_listxattr(struct task *t, const char *path, bool nofollow, char *buf, size_t n);

@@ -4,7 +4,10 @@
  * names live on regular files and directories only, so on a device, a
  * FIFO, a pipe, a socket or a symlink reading one is ENODATA and writing
  * or removing one EPERM. Reading a user.* name needs the file's read
- * permission (EACCES), a trusted.* one CAP_SYS_ADMIN (ENODATA without). */
+ * permission (EACCES), a trusted.* one CAP_SYS_ADMIN (ENODATA without);
+ * writing trusted.* or security.* needs CAP_SYS_ADMIN (EPERM), a sticky
+ * directory's user.* its owner, a name in no namespace is EOPNOTSUPP, and
+ * listxattr shows trusted.* names to CAP_SYS_ADMIN only. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -82,11 +85,23 @@ int main(void)
 		int st;
 		pid_t p;
 
+		char open_f[64], sticky[64], list[256];
+
 		snprintf(other, sizeof(other), "%s/readable", dir);
+		snprintf(open_f, sizeof(open_f), "%s/open", dir);
+		snprintf(sticky, sizeof(sticky), "%s/sticky", dir);
 		fd = open(other, O_CREAT | O_RDWR, 0644);
 		if (fd >= 0)
 			close(fd);
-		check(chmod(dir, 0755) == 0 && chmod(path, 0600) == 0, "files for uid 1000");
+		fd = open(open_f, O_CREAT | O_RDWR, 0666);
+		if (fd >= 0)
+			close(fd);
+		check(chmod(dir, 0755) == 0 && chmod(path, 0600) == 0 && chmod(open_f, 0666) == 0 &&
+			      mkdir(sticky, 01777) == 0 && chmod(sticky, 01777) == 0,
+		      "files for uid 1000");
+		check(setxattr(open_f, "trusted.t", "1", 1, 0) == 0 &&
+			      setxattr(open_f, "user.b", "1", 1, 0) == 0,
+		      "root sets trusted.t and user.b");
 		p = fork();
 		if (p == 0) {
 			if (setresuid(1000, 1000, 1000) < 0)
@@ -97,10 +112,34 @@ int main(void)
 				  "uid 1000: getxattr user.x of a file it can read");
 			check_err(getxattr(other, "trusted.x", buf, sizeof(buf)), ENODATA,
 				  "uid 1000: getxattr trusted.x (no CAP_SYS_ADMIN)");
+			check_err(setxattr(open_f, "trusted.x", "1", 1, 0), EPERM,
+				  "uid 1000: setxattr trusted.x of a file it can write");
+			check_err(setxattr(open_f, "security.x", "1", 1, 0), EPERM,
+				  "uid 1000: setxattr security.x");
+			check_err(removexattr(open_f, "trusted.t"), EPERM,
+				  "uid 1000: removexattr trusted.t");
+			check_err(setxattr(open_f, "foo", "1", 1, 0), EOPNOTSUPP,
+				  "uid 1000: setxattr of a name in no namespace");
+			check_err(getxattr(open_f, "foo", buf, sizeof(buf)), EOPNOTSUPP,
+				  "uid 1000: getxattr of a name in no namespace");
+			check_err(setxattr(other, "user.x", "1", 1, 0), EACCES,
+				  "uid 1000: setxattr user.x of a file it cannot write");
+			check_err(setxattr(sticky, "user.x", "1", 1, 0), EPERM,
+				  "uid 1000: setxattr user.x of root's sticky directory");
+			check_err(fsetxattr(pfd[0], "trusted.x", "1", 1, 0), EPERM,
+				  "uid 1000: fsetxattr trusted.x of a pipe");
+			memset(list, 0, sizeof(list));
+			check(listxattr(open_f, list, sizeof(list)) == 7 &&
+				      strcmp(list, "user.b") == 0,
+			      "uid 1000: listxattr shows user.b, not trusted.t");
 			_exit(0);
 		}
 		waitpid(p, &st, 0);
-		n += 3;
+		n += 12;
+		memset(list, 0, sizeof(list));
+		check(listxattr(open_f, list, sizeof(list)) == 17, "root lists both names");
+		unlink(open_f);
+		rmdir(sticky);
 		check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the uid-1000 child");
 		unlink(other);
 	}
