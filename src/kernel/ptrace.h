@@ -30,6 +30,7 @@ struct ptrace_state {
 	bool step;	      /* PTRACE_SINGLESTEP */
 	bool tf_set;	      /* the kernel set TF in its eflags for step */
 	bool regs_set;	      /* the tracer wrote its registers since the call */
+	bool rax_eintr;	      /* ... and -EINTR in rax while a restart was due */
 	bool trap_pending;    /* PTRACE_INTERRUPT, a seize of a stopped task */
 	bool listening;	      /* PTRACE_LISTEN: stays in the group stop */
 	bool group_done;      /* took its trap for the current group stop */
@@ -70,6 +71,12 @@ bool ptrace_seccomp_stop(struct task *t, uint32_t data, int *nr, uint64_t *args,
 /* Before t returns to the guest: TF on while single-stepping, off after
  * (a trap of the CPU's comes as SIGTRAP, TRAP_TRACE). */
 void ptrace_step_prepare(struct task *t);
+/* Before t returns to the guest after its tracer wrote its registers:
+ * registers that still say an interrupted call (orig_rax >= 0, rax an
+ * -ERESTART* code, as a tracer restores them after running code of its
+ * own in the tracee, gdb's inferior calls) restart it, as Linux decides
+ * at every return to user mode when no handler runs. */
+void ptrace_regs_restart(struct task *t);
 /* A signal's frame was just set up for t while its tracer single-stepped
  * it: as Linux's signal_setup_done, stepping stops and t reports a
  * SIGTRAP stop at the handler's first instruction. */

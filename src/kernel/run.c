@@ -58,6 +58,8 @@ void task_main(void *arg)
 		handle_signals(t);
 		if (t->killed)
 			task_exit(t, t->proc->exit_code);
+		if (t->pt.regs_set)
+			ptrace_regs_restart(t);
 		if (t->pt.step || t->pt.tf_set)
 			ptrace_step_prepare(t);
 		if (cpu_get(&slot) < 0)

@@ -897,7 +897,8 @@ static void finish_restart(struct task *t, bool handler, const struct linux_siga
 	/* A tracer that wrote the registers in a stop meanwhile (it saw ret
 	 * in rax: ptrace.c's pt_getregs) decides, as Linux decides from the
 	 * registers: orig_rax -1 skips the restart, another rax is the
-	 * call's result (rax still -EINTR: untouched, ret stands). */
+	 * call's result (rax -EINTR: untouched, ret stands, unless the
+	 * tracer wrote that -EINTR itself). */
 	if (t->pt.regs_set) {
 		struct pf_regs r;
 		int64_t rax;
@@ -906,6 +907,8 @@ static void finish_restart(struct task *t, bool handler, const struct linux_siga
 		if (platform->get_regs(t->thread, &r) < 0 || (int64_t)r.orig_rax < 0)
 			return;
 		rax = (int64_t)r.rax;
+		if (rax == -EINTR && t->pt.rax_eintr)
+			return; /* the tracer's own EINTR */
 		if (rax != -EINTR &&
 		    (rax > -ERESTARTSYS || rax < -ERESTART_RESTARTBLOCK || rax == -ENOIOCTLCMD))
 			return;

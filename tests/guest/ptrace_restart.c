@@ -3,8 +3,11 @@
  * the registers decides: left alone, the call restarts; orig_rax -1 skips
  * the restart with rax as the result; another rax is the result. Checked
  * at a PTRACE_INTERRUPT stop of a blocking read, at the signal-delivery
- * stop of a caught signal (EINTR, or a restart under SA_RESTART), and at
- * the syscall-exit stop PTRACE_SYSCALL makes before it. */
+ * stop of a caught signal (EINTR, or a restart under SA_RESTART; -EINTR
+ * written there by the tracer is EINTR even under SA_RESTART), and at the
+ * syscall-exit stop PTRACE_SYSCALL makes before it. A gdb-style call of a
+ * function in the stopped tracee (orig_rax -1, rip elsewhere, then the
+ * saved registers put back at its int3) still restarts the read. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
@@ -146,6 +149,59 @@ static int at_signal(int restart, long *exit_rax, long *sig_rax)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* The function a gdb-style inferior call runs: it ends in a breakpoint. */
+static void called(void)
+{
+	__asm__ volatile("int3");
+}
+
+/* how 0: at the SIGUSR1 stop (SA_RESTART handler) the tracer writes rax
+ * -EINTR; 1: it runs called() in the tracee first (the signal dropped)
+ * and puts the registers back at its int3. The child's code. */
+static int tracer_edits(int how)
+{
+	struct user_regs_struct saved, r;
+	int pfd[2], st;
+	pid_t p;
+
+	if (pipe(pfd) < 0)
+		return -1;
+	p = fork();
+	if (p == 0) {
+		ptrace(PTRACE_TRACEME, 0, 0, 0);
+		syscall(SYS_kill, getpid(), SIGSTOP);
+		_exit(child(pfd[0], 1));
+	}
+	waitpid(p, &st, 0);
+	ptrace(PTRACE_CONT, p, 0, 0);
+	usleep(50000); /* asleep in the read (either way the signal ends it) */
+	kill(p, SIGUSR1);
+	waitpid(p, &st, 0);
+	ptrace(PTRACE_GETREGS, p, 0, &saved);
+	if (how == 0) {
+		r = saved;
+		r.rax = (unsigned long long)-EINTR;
+		ptrace(PTRACE_SETREGS, p, 0, &r);
+		ptrace(PTRACE_CONT, p, 0, SIGUSR1);
+	} else {
+		r = saved;
+		r.orig_rax = (unsigned long long)-1;
+		r.rip = (unsigned long)called;
+		r.rsp = ((saved.rsp - 256) & ~15ULL) - 8;
+		ptrace(PTRACE_SETREGS, p, 0, &r);
+		ptrace(PTRACE_CONT, p, 0, 0);
+		waitpid(p, &st, 0); /* its int3 */
+		ptrace(PTRACE_SETREGS, p, 0, &saved);
+		ptrace(PTRACE_CONT, p, 0, 0);
+	}
+	if (write(pfd[1], "x", 1) != 1)
+		return -1;
+	waitpid(p, &st, 0);
+	close(pfd[0]);
+	close(pfd[1]);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 int main(void)
 {
 	long a, b;
@@ -166,5 +222,7 @@ int main(void)
 	r = at_signal(1, &a, &b);
 	check(b == -512, "SA_RESTART: the signal-delivery stop shows -ERESTARTSYS");
 	check(r == 1, "SA_RESTART: the read restarts and gets the byte");
+	check(tracer_edits(0) == 2, "SA_RESTART, rax -EINTR written by the tracer: EINTR");
+	check(tracer_edits(1) == 1, "an inferior call, the registers put back: the read restarts");
 	return 0;
 }
