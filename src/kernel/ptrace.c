@@ -1067,6 +1067,9 @@ long sys_ptrace(struct task *t, const struct sysargs *a)
 		return pt_traceme(t);
 	c = pid > 0 ? task_by_tid(pid) : NULL;
 	if (req == LINUX_PTRACE_ATTACH || req == LINUX_PTRACE_SEIZE) {
+		/* Linux looks the task up first (ESRCH), then SEIZE's flags */
+		if ((!c || c->state == TASK_DEAD) && !process_by_pid(pid))
+			return -ESRCH;
 		if (req == LINUX_PTRACE_SEIZE && (addr || (data & ~(uint64_t)LINUX_PTRACE_O_MASK)))
 			return -EIO;
 		/* A zombie (or a process whose leader has ended) is there

@@ -206,6 +206,8 @@ static void test_seize(void)
 	check(err(ptrace(PTRACE_SEIZE, pid, 1, 0)) == EIO, "SEIZE with an address is EIO");
 	check(err(ptrace(PTRACE_SEIZE, pid, 0, 0x80000000)) == EIO,
 	      "SEIZE with a bad option is EIO");
+	check(err(ptrace(PTRACE_SEIZE, 4000000, 1, 0x80000000)) == ESRCH,
+	      "SEIZE of no task is ESRCH before its flags are looked at");
 	check(ptrace(PTRACE_SEIZE, pid, 0, PTRACE_O_TRACESYSGOOD) == 0, "SEIZE");
 	check(waitpid(pid, &st, WNOHANG) == 0, "SEIZE does not stop the tracee");
 	check(err(ptrace(PTRACE_CONT, pid, 0, 0)) == ESRCH, "CONT of a running tracee is ESRCH");
