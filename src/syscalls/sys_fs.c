@@ -1127,7 +1127,10 @@ long sys_fcntl(struct task *t, const struct sysargs *a)
 		ret = 0;
 		break;
 	case LINUX_F_GETFL:
-		ret = f->flags | LINUX_O_LARGEFILE;
+		/* O_LARGEFILE is open()'s (Linux's force_o_largefile): not an
+		 * O_PATH's, nor a pipe's, socket's or other anonymous file's */
+		ret = f->flags |
+		      (f->path.dentry && !(f->flags & LINUX_O_PATH) ? LINUX_O_LARGEFILE : 0);
 		break;
 	case LINUX_F_SETFL:
 		if (f->flags & LINUX_O_PATH) {
