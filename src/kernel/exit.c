@@ -562,6 +562,13 @@ static long do_wait(struct task *t, int which, int id, int options, struct wait_
 	for (;;) {
 		bool any = false;
 
+		/* Tracees' stops and deaths first: a traced thread that has
+		 * exited keeps its process from being reported (Linux's
+		 * delay_group_leader, as the zombie thread stays in its group
+		 * until its tracer reaps it), so its record comes before the
+		 * process's own end. */
+		if (wait_ptrace(t, which, id, options, res, &any))
+			return res->pid;
 		list_for_each_entry(c, &me->children, sibling)
 		{
 			int opts = options;
@@ -577,8 +584,6 @@ static long do_wait(struct task *t, int which, int id, int options, struct wait_
 			if (wait_event(c, opts, res))
 				return res->pid;
 		}
-		if (wait_ptrace(t, which, id, options, res, &any))
-			return res->pid;
 		if (!any)
 			return -ECHILD;
 		if (options & LINUX_WNOHANG)

@@ -3,7 +3,9 @@
  * thread runs, the wait4 that reports it reaps it with every thread's CPU
  * time, and nothing is left to wait for (the leader's exit was reported
  * early, with no time, and again when the process was reaped). The same
- * when the leader exits first with pthread_exit-like SYS_exit. */
+ * when the leader exits first with pthread_exit-like SYS_exit. And a
+ * traced thread's exit is reported to its tracer (the parent) before the
+ * end of its process, even when both are pending at the wait. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -107,10 +109,62 @@ static void run(int how)
 	close(pfd[1]);
 }
 
+static void *quick(void *arg)
+{
+	return arg;
+}
+
+/* TRACECLONE: the thread and then the process end before the tracer
+ * waits; the first wait must give the thread's exit. */
+static void thread_first(void)
+{
+	int st, events = 0, first_exit = 0;
+	pid_t pid = fork(), w, tid = 0;
+
+	if (pid == 0) {
+		pthread_t th;
+
+		ptrace(PTRACE_TRACEME, 0, 0, 0);
+		raise(SIGSTOP);
+		pthread_create(&th, NULL, quick, NULL);
+		pthread_join(th, NULL);
+		_exit(5);
+	}
+	waitpid(pid, &st, 0);
+	ptrace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACECLONE | PTRACE_O_EXITKILL);
+	ptrace(PTRACE_CONT, pid, 0, 0);
+	for (;;) {
+		w = waitpid(-1, &st, __WALL);
+		if (w < 0)
+			break;
+		if (WIFSTOPPED(st)) {
+			if (w == pid && (st >> 16) == PTRACE_EVENT_CLONE) {
+				unsigned long m = 0;
+
+				ptrace(PTRACE_GETEVENTMSG, pid, 0, &m);
+				tid = (pid_t)m;
+			}
+			events++;
+			ptrace(PTRACE_CONT, w, 0, 0);
+			if (events >= 2)	/* the clone event and the thread's first stop */
+				usleep(200000); /* let both ends happen before the next wait */
+			continue;
+		}
+		if (!first_exit)
+			first_exit = w;
+		if (w == pid)
+			break;
+	}
+	check(tid > 0 && first_exit == tid,
+	      "a traced thread's exit comes before its process's end");
+	check(w == pid && WIFEXITED(st) && WEXITSTATUS(st) == 5, "then the process's, status 5");
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
 	run(0);
 	run(1);
+	thread_first();
 	return 0;
 }
