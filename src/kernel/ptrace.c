@@ -339,29 +339,6 @@ void ptrace_event(struct task *t, int event, uint64_t msg)
 	trap_stop(t, LINUX_SIGTRAP | (event << 8), PT_EVENT);
 }
 
-void ptrace_regs_restart(struct task *t)
-{
-	struct pf_regs r;
-
-	t->pt.regs_set = t->pt.rax_eintr = false;
-	if (!t->thread || platform->get_regs(t->thread, &r) < 0 || (int64_t)r.orig_rax < 0)
-		return;
-	switch ((int64_t)r.rax) {
-	case -ERESTARTSYS:
-	case -ERESTARTNOINTR:
-	case -ERESTARTNOHAND:
-		r.rax = r.orig_rax;
-		break;
-	case -ERESTART_RESTARTBLOCK:
-		r.rax = 219; /* restart_syscall */
-		break;
-	default:
-		return;
-	}
-	r.rip -= 2;
-	platform->set_regs(t->thread, &r);
-}
-
 void ptrace_signal_stepped(struct task *t)
 {
 	if (!t->pt.tracer || !t->pt.step || t->killed)

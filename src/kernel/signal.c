@@ -876,14 +876,35 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 /* The syscall the task trapped on runs again. */
 /* The interrupted call runs again: itself, or restart_syscall(2) for the
  * calls that keep their state in t->restart (ERESTART_RESTARTBLOCK). */
+static void rewind_call(struct pf_regs *r, bool block)
+{
+	r->rax = block ? 219 /* restart_syscall */ : r->orig_rax;
+	r->rip -= 2;
+}
+
 static void restart_syscall(struct task *t, bool block)
 {
 	struct pf_regs r;
 
 	if (platform->get_regs(t->thread, &r) < 0)
 		return;
-	r.rax = block ? 219 /* restart_syscall */ : r.orig_rax;
-	r.rip -= 2;
+	rewind_call(&r, block);
+	platform->set_regs(t->thread, &r);
+}
+
+/* ptrace.h: a tracer's registers that still say an interrupted call. */
+void ptrace_regs_restart(struct task *t)
+{
+	struct pf_regs r;
+	int64_t rax;
+
+	t->pt.regs_set = t->pt.rax_eintr = false;
+	if (!t->thread || platform->get_regs(t->thread, &r) < 0 || (int64_t)r.orig_rax < 0)
+		return;
+	rax = (int64_t)r.rax;
+	if (rax > -ERESTARTSYS || rax < -ERESTART_RESTARTBLOCK || rax == -ENOIOCTLCMD)
+		return;
+	rewind_call(&r, rax == -ERESTART_RESTARTBLOCK);
 	platform->set_regs(t->thread, &r);
 }
 
