@@ -19,9 +19,6 @@
 #include <sys/user.h>
 #include <sys/wait.h>
 
-#ifndef PTRACE_GET_SYSCALL_INFO
-#define PTRACE_GET_SYSCALL_INFO 0x420e
-#endif
 #ifndef PTRACE_SYSEMU
 #define PTRACE_SYSEMU 31
 #endif
@@ -32,22 +29,7 @@
 #define OP_ENTRY 1
 #define OP_EXIT	 2
 
-/* linux/ptrace.h's, which glibc's sys/ptrace.h may lack */
-struct syscall_info {
-	uint8_t op;
-	uint8_t pad[3];
-	uint32_t arch;
-	uint64_t ip, sp;
-	union {
-		struct {
-			uint64_t nr, args[6];
-		} entry;
-		struct {
-			int64_t rval;
-			uint8_t is_error;
-		} exit;
-	};
-};
+#include "syscall_info.h"
 
 static int n;
 
