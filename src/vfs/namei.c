@@ -1002,8 +1002,8 @@ static int xattr_check(struct task *t, const struct inode *ino, uint32_t mode, u
 
 	if (xattr_prefix(name, "security.")) {
 		/* security.capability wants CAP_SETFCAP, the rest CAP_SYS_ADMIN */
-		if (write &&
-		    !capable(c, strcmp(name, "security.capability") == 0 ? 31 : CAP_SYS_ADMIN))
+		if (write && !capable(c, strcmp(name, "security.capability") == 0 ? CAP_SETFCAP
+										  : CAP_SYS_ADMIN))
 			return -EPERM;
 		return 0;
 	}
@@ -1011,7 +1011,7 @@ static int xattr_check(struct task *t, const struct inode *ino, uint32_t mode, u
 	 * is the file's owner or has CAP_FOWNER (Linux's set_posix_acl) */
 	if (xattr_prefix(name, "system.")) {
 		if (write && xattr_prefix(name, "system.posix_acl_") && c->fsuid != uid &&
-		    !capable(c, 3 /* CAP_FOWNER */))
+		    !capable(c, CAP_FOWNER))
 			return -EPERM;
 		return 0;
 	}
@@ -1025,7 +1025,7 @@ static int xattr_check(struct task *t, const struct inode *ino, uint32_t mode, u
 			return write ? -EPERM : -ENODATA;
 		/* a sticky directory's: its owner's or CAP_FOWNER's to write */
 		if (LINUX_S_ISDIR(mode) && (mode & LINUX_S_ISVTX) && write && c->fsuid != uid &&
-		    !capable(c, 3 /* CAP_FOWNER */))
+		    !capable(c, CAP_FOWNER))
 			return -EPERM;
 	}
 	return ino ? inode_permission(t, (struct inode *)ino, write ? LINUX_W_OK : LINUX_R_OK) : 0;
