@@ -70,6 +70,7 @@ static struct process *find_reaper(struct process *p)
 
 static void release_process(struct process *p)
 {
+	ptrace_process_release(p);
 	itimer_exit(p);
 	ptimer_exit(p);
 	signal_flush_process(p);
@@ -258,12 +259,18 @@ static void process_finish(struct process *p)
 		c->parent = reaper;
 		c->parent_tid = reaper_tid;
 		list_add_tail(&c->sibling, &reaper->children);
-		if (c->zombie)
+		if (c->zombie && !c->tracer_exit)
 			notify_parent(c);
-		else
+		else if (!c->zombie)
 			orphaned_pgrp_check(p, c);
 		send_pdeath_signals(c);
 	}
+	if (!ptrace_process_gone(p))
+		notify_parent(p);
+}
+
+void process_tracer_done(struct process *p)
+{
 	notify_parent(p);
 }
 
@@ -504,7 +511,8 @@ static bool wait_event(struct process *c, int options, struct wait_result *res)
 	bool keep = options & LINUX_WNOWAIT;
 
 	if (c->zombie) {
-		if (!(options & LINUX_WEXITED))
+		/* only its tracer sees it until that reaps its leader */
+		if (!(options & LINUX_WEXITED) || c->tracer_exit)
 			return false;
 		exit_result(c, res);
 		/* Reaped: the parent's children times grow, as Linux. */

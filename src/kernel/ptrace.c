@@ -40,6 +40,13 @@ struct ptrace_exit {
 	struct list_head link;
 	int pid, pgid, status;
 	uint32_t uid;
+	/* A leader whose tracer is not its parent: told once the whole
+	 * process is gone (leader->zombie), with the process's status, and
+	 * the parent hears of it only when the tracer has reaped it or is
+	 * gone (Linux's delay_group_leader, and "a zombie ptracee is only
+	 * visible to its ptracer"). NULL once the process is released. */
+	struct process *leader;
+	struct task *tracer;
 };
 
 void ptrace_task_init(struct task *t)
@@ -74,21 +81,70 @@ static void pt_unlink(struct task *c, int sig)
 
 /* The tracer hears of a stop or a death: SIGCHLD (unless SA_NOCLDSTOP
  * for a stop), and its wait wakes up. */
-static void notify_tracer(struct task *t, int why, int status)
+static void notify_tracer_proc(struct process *tp, int pid, uint32_t uid, int why, int status)
 {
-	struct process *tp = t->pt.tracer->proc;
 	struct linux_siginfo si;
 
 	memset(&si, 0, sizeof(si));
 	si.si_signo = LINUX_SIGCHLD;
 	si.si_code = why;
-	si.fields.sigchld.pid = t->tid;
-	si.fields.sigchld.uid = t->proc->cred.uid;
+	si.fields.sigchld.pid = pid;
+	si.fields.sigchld.uid = uid;
 	si.fields.sigchld.status = status;
 	if (why != LINUX_CLD_TRAPPED ||
 	    !(tp->sigactions[LINUX_SIGCHLD - 1].flags & LINUX_SA_NOCLDSTOP))
 		send_signal_info(tp, NULL, LINUX_SIGCHLD, &si);
 	waitq_wake_all(&tp->wait_chld);
+}
+
+static void notify_tracer(struct task *t, int why, int status)
+{
+	notify_tracer_proc(t->pt.tracer->proc, t->tid, t->proc->cred.uid, why, status);
+}
+
+/* A death told to a tracer: CLD_EXITED, KILLED or DUMPED by its status. */
+static void notify_tracer_exit(struct process *tp, int pid, uint32_t uid, int status)
+{
+	if ((status & 0x7f) == 0)
+		notify_tracer_proc(tp, pid, uid, LINUX_CLD_EXITED, (status >> 8) & 0xff);
+	else
+		notify_tracer_proc(tp, pid, uid,
+				   (status & 0x80) ? LINUX_CLD_DUMPED : LINUX_CLD_KILLED,
+				   status & 0x7f);
+}
+
+/* A record is reaped or its tracer is gone: a leader's parent now hears
+ * of its process's end (Linux's release of a traced zombie to its real
+ * parent, at the tracer's wait or __ptrace_detach). */
+static void exit_record_free(struct ptrace_exit *e)
+{
+	struct process *p = e->leader;
+
+	list_del(&e->link);
+	free(e);
+	if (!p)
+		return;
+	p->tracer_exit = NULL;
+	if (p->zombie)
+		process_tracer_done(p);
+}
+
+bool ptrace_process_gone(struct process *p)
+{
+	struct ptrace_exit *e = p->tracer_exit;
+
+	if (!e)
+		return false;
+	e->status = p->exit_code;
+	notify_tracer_exit(e->tracer->proc, e->pid, e->uid, e->status);
+	return true;
+}
+
+void ptrace_process_release(struct process *p)
+{
+	if (p->tracer_exit)
+		p->tracer_exit->leader = NULL;
+	p->tracer_exit = NULL;
 }
 
 /* Sleeps in a ptrace stop with wait code code until the tracer resumes
@@ -432,11 +488,7 @@ void ptrace_task_exit(struct task *t, int status)
 			process_kill(c->proc, LINUX_SIGKILL);
 		pt_unlink(c, 0);
 	}
-	list_for_each_entry_safe(e, en, &t->pt.exits, link)
-	{
-		list_del(&e->link);
-		free(e);
-	}
+	list_for_each_entry_safe(e, en, &t->pt.exits, link) exit_record_free(e);
 	if (!tracer)
 		return;
 	pt_unlink(t, 0);
@@ -455,21 +507,23 @@ void ptrace_task_exit(struct task *t, int status)
 		return;
 	if (t->pt.exec_killed && !p->exiting)
 		status = 0;
-	e = malloc(sizeof(*e));
+	e = calloc(1, sizeof(*e));
 	if (!e)
 		return;
 	e->pid = t->tid;
 	e->pgid = p->pgid;
 	e->uid = p->cred.uid;
 	e->status = status;
+	e->tracer = tracer;
 	list_add_tail(&e->link, &tracer->pt.exits);
-	t->pt.tracer = tracer; /* for notify_tracer only */
-	if ((status & 0x7f) == 0)
-		notify_tracer(t, LINUX_CLD_EXITED, (status >> 8) & 0xff);
-	else
-		notify_tracer(t, (status & 0x80) ? LINUX_CLD_DUMPED : LINUX_CLD_KILLED,
-			      status & 0x7f);
-	t->pt.tracer = NULL;
+	/* A leader traced by another: its record waits for the process's
+	 * end (ptrace_process_gone tells the tracer then). */
+	if (t->tid == p->pid) {
+		e->leader = p;
+		p->tracer_exit = e;
+		return;
+	}
+	notify_tracer_exit(tracer->proc, e->pid, e->uid, status);
 }
 
 bool ptrace_traced_by(const struct process *p, const struct process *tracer)
@@ -521,15 +575,13 @@ static int wait_thread(struct task *o, int which, int id, int options, struct pt
 		if (!pt_matches(which, id, e->pid, e->pgid, me))
 			continue;
 		any = 0;
-		if (!(options & LINUX_WEXITED))
+		if (!(options & LINUX_WEXITED) || (e->leader && !e->leader->zombie))
 			continue;
 		res->pid = e->pid;
 		res->uid = e->uid;
 		exit_status(e->status, res);
-		if (!(options & LINUX_WNOWAIT)) {
-			list_del(&e->link);
-			free(e);
-		}
+		if (!(options & LINUX_WNOWAIT))
+			exit_record_free(e);
 		return 1;
 	}
 	list_for_each_entry(c, &o->pt.tracees, pt.link)

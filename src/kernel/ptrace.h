@@ -93,6 +93,11 @@ void ptrace_exec(struct task *t, int old_tid);
 /* The task ends with wait status: its tracees are let go and its tracer
  * hears (when it is not the parent that waits for the process). */
 void ptrace_task_exit(struct task *t, int status);
+/* p's last thread is gone: true if a tracer other than its parent has
+ * its leader's record to reap first (the parent hears of it later, from
+ * process_tracer_done); ptrace_process_release when p is freed. */
+bool ptrace_process_gone(struct process *p);
+void ptrace_process_release(struct process *p);
 /* Is p traced (by a thread of tracer, if not NULL)? */
 bool ptrace_traced_by(const struct process *p, const struct process *tracer);
 /* wait4/waitid over me's tracees: 1 and fills the out fields if one had

@@ -23,6 +23,7 @@ struct files;
 struct fs_info;
 struct nsproxy;
 struct sigqueue;
+struct ptrace_exit;
 
 enum task_state {
 	TASK_RUNNABLE, /* on the run queue */
@@ -73,6 +74,10 @@ struct process {
 	bool sem_undo_list;
 	bool reaped;
 	struct task *exec_waiter; /* execve waits for the other threads to go */
+	/* Its leader's death record at a tracer that is not its parent
+	 * (kernel/ptrace.c): until that tracer reaps it, the parent neither
+	 * hears of the end nor reaps it. */
+	struct ptrace_exit *tracer_exit;
 	/* A core dump in progress (kernel/coredump.c): the dumping thread,
 	 * how many others have yet to stop at their exit, and where those
 	 * that have wait for the dump's end. */
@@ -262,6 +267,9 @@ void task_exit(struct task *t, int code) __attribute__((noreturn));
 void process_exit(struct task *t, int wait_status) __attribute__((noreturn));
 /* Makes every thread of p leave with wait status code (a fatal signal). */
 void process_kill(struct process *p, int wait_status);
+/* A zombie's leader record was reaped by its tracer (or the tracer is
+ * gone): the parent hears of the end now. */
+void process_tracer_done(struct process *p);
 /* Wakes or interrupts t so that it notices t->killed or a signal. */
 void task_kick(struct task *t);
 /* Should a sleeping task give up and return -EINTR? */

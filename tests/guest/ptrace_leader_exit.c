@@ -5,15 +5,20 @@
  * early, with no time, and again when the process was reaped). The same
  * when the leader exits first with pthread_exit-like SYS_exit. And a
  * traced thread's exit is reported to its tracer (the parent) before the
- * end of its process, even when both are pending at the wait. */
+ * end of its process, even when both are pending at the wait. A leader
+ * traced by another process: its tracer cannot reap it while its threads
+ * run, then reaps it with the process's status, and the parent sees the
+ * end only after that reap, or after the tracer is gone. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
+#define FUTEX_WAIT 0
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -160,11 +165,98 @@ static void thread_first(void)
 	check(w == pid && WIFEXITED(st) && WEXITSTATUS(st) == 5, "then the process's, status 5");
 }
 
+static volatile int leader_word;
+static int to_b[2], to_t[2], to_a[2], to_b2[2], go[2];
+
+/* The other thread: waits for the leader's SYS_exit (its clear_child_tid
+ * word), tells the tracer, and ends the process with status 7 when told. */
+static void *survivor(void *arg)
+{
+	char c;
+	int v;
+
+	while ((v = leader_word) != 0)
+		syscall(SYS_futex, &leader_word, FUTEX_WAIT, v, NULL, NULL, 0);
+	if (write(to_b[1], "g", 1) != 1 || read(to_t[0], &c, 1) != 1)
+		_exit(90);
+	syscall(SYS_exit_group, 7);
+	return arg;
+}
+
+/* The tracer, a sibling of the traced process: reap 1 reaps the leader,
+ * 0 leaves without reaping it. */
+static void other_tracer(pid_t p, int reap)
+{
+	siginfo_t si;
+	int st, r;
+	char c;
+
+	if (ptrace(PTRACE_SEIZE, p, 0, 0) != 0 || write(go[1], "s", 1) != 1 ||
+	    read(to_b[0], &c, 1) != 1)
+		_exit(91);
+	usleep(50000);
+	r = waitpid(p, &st, __WALL | WNOHANG);
+	check(r == 0, "tracer: the leader is gone, its threads run: nothing to reap");
+	if (write(to_t[1], "x", 1) != 1)
+		_exit(92);
+	memset(&si, 0, sizeof(si));
+	r = waitid(P_PID, p, &si, WEXITED | WNOWAIT | __WALL);
+	check(r == 0 && si.si_pid == p && si.si_code == CLD_EXITED && si.si_status == 7,
+	      "tracer: the process's end, status 7, seen without a reap");
+	if (write(to_a[1], "e", 1) != 1 || read(to_b2[0], &c, 1) != 1)
+		_exit(93);
+	if (reap) {
+		r = waitpid(p, &st, __WALL);
+		check(r == p && WIFEXITED(st) && WEXITSTATUS(st) == 7,
+		      "tracer: reaps it, status 7");
+	}
+	_exit(0);
+}
+
+static void traced_by_other(int reap)
+{
+	int st, r;
+	pid_t p, b;
+	char c;
+
+	if (pipe(to_b) || pipe(to_t) || pipe(to_a) || pipe(to_b2) || pipe(go))
+		return;
+	p = fork();
+	if (p == 0) {
+		pthread_t t;
+
+		leader_word = getpid();
+		pthread_create(&t, NULL, survivor, NULL);
+		if (read(go[0], &c, 1) != 1)
+			_exit(89);
+		syscall(SYS_set_tid_address, &leader_word);
+		syscall(SYS_exit, 0);
+	}
+	b = fork();
+	if (b == 0)
+		other_tracer(p, reap);
+	if (read(to_a[0], &c, 1) != 1)
+		return;
+	r = waitpid(p, &st, WNOHANG);
+	check(r == 0, "parent: the traced zombie is its tracer's to reap first");
+	if (write(to_b2[1], "y", 1) != 1)
+		return;
+	check(waitpid(b, &st, 0) == b && WIFEXITED(st) && WEXITSTATUS(st) == 0, "the tracer's end");
+	st = 0;
+	check(waitpid(p, &st, 0) == p && WIFEXITED(st) && WEXITSTATUS(st) == 7,
+	      reap ? "parent: reaps it after the tracer, status 7"
+		   : "parent: reaps it once the tracer is gone, status 7");
+	close(to_b[0]), close(to_b[1]), close(to_t[0]), close(to_t[1]), close(go[0]);
+	close(to_a[0]), close(to_a[1]), close(to_b2[0]), close(to_b2[1]), close(go[1]);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
 	run(0);
 	run(1);
 	thread_first();
+	traced_by_other(1);
+	traced_by_other(0);
 	return 0;
 }
