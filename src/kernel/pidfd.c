@@ -127,7 +127,10 @@ long sys_pidfd_send_signal(struct task *t, const struct sysargs *a)
 {
 	int sig = sysarg_int(a, 1);
 	unsigned flags = sysarg_uint(a, 3);
+	uaddr_t uinfo = sysarg_uaddr(a, 2);
+	struct linux_siginfo si, *info = NULL;
 	struct process *p;
+	struct task *leader;
 	int ret;
 
 	/* PIDFD_SIGNAL_THREAD (1): the thread the pidfd names (the leader:
@@ -135,50 +138,30 @@ long sys_pidfd_send_signal(struct task *t, const struct sysargs *a)
 	 * _THREAD_GROUP (2), _PROCESS_GROUP (4): at most one. */
 	if ((flags & ~7u) || (flags & (flags - 1)))
 		return -EINVAL;
-	if (sig < 0 || sig > LINUX_NSIG)
-		return -EINVAL;
 	ret = signal_target(t, sysarg_int(a, 0), &p);
 	if (ret)
 		return ret;
-	if (sysarg_uaddr(a, 2)) {
-		struct linux_siginfo si;
-
-		ret = send_signal(t, p, 0); /* the permission check */
-		if (ret < 0)
-			return ret;
-		if (copy_from_user(t->mm, &si, sysarg_uaddr(a, 2), sizeof(si)) < 0)
+	/* The caller's siginfo before the permission, as Linux: posing as
+	 * kill() or the kernel only towards the calling thread's own pid,
+	 * never a process group. */
+	if (uinfo) {
+		if (copy_from_user(t->mm, &si, uinfo, sizeof(si)) < 0)
 			return -EFAULT;
 		if (si.si_signo != sig)
 			return -EINVAL;
-		if ((si.si_code >= 0 || si.si_code == LINUX_SI_TKILL) && p != t->proc)
+		if ((si.si_code >= 0 || si.si_code == LINUX_SI_TKILL) &&
+		    (t->tid != p->pid || (flags & 4)))
 			return -EPERM;
-		return p->zombie ? 0 : send_signal_info(p, NULL, sig, &si);
+		info = &si;
 	}
-	if (flags & 1) {
-		struct task *leader = task_by_tid(p->pid);
-		struct linux_siginfo si;
-
-		if (p->zombie)
-			return signal_may_send(t, p, sig) ? 0 : -EPERM;
-		if (!leader || leader->proc != p)
-			return -ESRCH;
-		if (!signal_may_send(t, p, sig))
-			return -EPERM;
-		if (sig == 0)
-			return 0;
-		memset(&si, 0, sizeof(si));
-		si.si_signo = sig;
-		si.si_code = LINUX_SI_USER;
-		si.fields.kill.pid = t->proc->pid;
-		si.fields.kill.uid = t->proc->cred.uid;
-		return send_signal_info(p, leader, sig, &si);
-	}
-	if (flags & 4) {
-		struct sysargs k = { { (uint64_t)(int64_t)-p->pgid, (uint64_t)sig } };
-
-		return sys_kill(t, &k);
-	}
-	return send_signal(t, p, sig);
+	if (flags & 4)
+		return kill_pgrp_info(t, p->pgid, sig, info);
+	if (!(flags & 1) || p->zombie)
+		return send_signal_checked(t, p, NULL, sig, info);
+	leader = task_by_tid(p->pid);
+	if (!leader || leader->proc != p)
+		return -ESRCH;
+	return send_signal_checked(t, p, leader, sig, info);
 }
 
 /* pidfd_getfd: a duplicate of the process's fd (its leader's table), with

@@ -521,13 +521,14 @@ bool signal_may_send(struct task *from, struct process *p, int sig)
 {
 	const struct cred *c;
 
-	if (!from)
+	if (!from || from->proc == p)
 		return true;
 	if (sig == LINUX_SIGCONT && p->sid == from->proc->sid)
 		return true;
+	/* Linux's kill_ok_by_cred: the uids, or CAP_KILL (not euid 0) */
 	c = &from->proc->cred;
-	return c->euid == 0 || c->euid == p->cred.suid || c->euid == p->cred.uid ||
-	       c->uid == p->cred.suid || c->uid == p->cred.uid;
+	return c->euid == p->cred.suid || c->euid == p->cred.uid || c->uid == p->cred.suid ||
+	       c->uid == p->cred.uid || capable(c, CAP_KILL);
 }
 
 static void user_info(struct linux_siginfo *si, struct task *from, int sig, int code)
@@ -541,34 +542,36 @@ static void user_info(struct linux_siginfo *si, struct task *from, int sig, int 
 	}
 }
 
-int send_signal(struct task *from, struct process *p, int sig)
+int send_signal_checked(struct task *from, struct process *p, struct task *thread, int sig,
+			const struct linux_siginfo *info)
 {
 	struct linux_siginfo si;
 
 	if (sig < 0 || sig > LINUX_NSIG)
 		return -EINVAL;
-	if (p->zombie)
-		return 0;
+	/* a zombie is asked too, and takes the signal to drop it */
 	if (!signal_may_send(from, p, sig))
 		return -EPERM;
-	if (sig == 0)
+	if (sig == 0 || p->zombie)
 		return 0;
-	user_info(&si, from, sig, from ? LINUX_SI_USER : LINUX_SI_KERNEL);
-	return send_signal_info(p, NULL, sig, &si);
+	if (!info) {
+		user_info(&si, from, sig,
+			  !from	   ? LINUX_SI_KERNEL
+			  : thread ? LINUX_SI_TKILL
+				   : LINUX_SI_USER);
+		info = &si;
+	}
+	return send_signal_info(p, thread, sig, info);
+}
+
+int send_signal(struct task *from, struct process *p, int sig)
+{
+	return send_signal_checked(from, p, NULL, sig, NULL);
 }
 
 int send_signal_tkill(struct task *from, struct task *target, int sig)
 {
-	struct linux_siginfo si;
-
-	if (sig < 0 || sig > LINUX_NSIG)
-		return -EINVAL;
-	if (!signal_may_send(from, target->proc, sig))
-		return -EPERM;
-	if (sig == 0)
-		return 0;
-	user_info(&si, from, sig, LINUX_SI_TKILL);
-	return send_signal_info(target->proc, target, sig, &si);
+	return send_signal_checked(from, target->proc, target, sig, NULL);
 }
 
 /* A signal to skas from the host (SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1,

@@ -292,6 +292,15 @@ struct pf_regs;
 int arch_prctl_fsgs(struct pf_regs *r, int code, uint64_t addr, uint64_t *get);
 /* Sends sig to a process as kill(2) does; returns 0 or -errno. */
 int send_signal(struct task *from, struct process *p, int sig);
+/* The same to process p (thread NULL) or one of its threads, with the
+ * siginfo info, else kill()'s (SI_USER) or tkill()'s (SI_TKILL) from
+ * from: Linux's check_kill_permission, then the signal (0: only the
+ * check; a zombie takes and drops it). */
+int send_signal_checked(struct task *from, struct process *p, struct task *thread, int sig,
+			const struct linux_siginfo *info);
+/* kill(-pgrp, sig) (syscalls/sys_signal.c), with the siginfo info if not
+ * NULL: 0 if one member took it, else the last error (ESRCH: none). */
+long kill_pgrp_info(struct task *t, int pgrp, int sig, const struct linux_siginfo *info);
 /* Sends sig with info to process p (thread NULL) or to one thread;
  * 0, or -EAGAIN when the guest queues past RLIMIT_SIGPENDING. */
 int send_signal_info(struct process *p, struct task *thread, int sig,

@@ -109,13 +109,14 @@ long sys_sigaltstack(struct task *t, const struct sysargs *a)
 
 struct kill_ctx {
 	struct task *from;
+	const struct linux_siginfo *info; /* NULL: kill()'s */
 	int sig, count, err;
 	bool success;
 };
 
 static void kill_one(struct kill_ctx *k, struct process *p)
 {
-	int ret = send_signal(k->from, p, k->sig);
+	int ret = send_signal_checked(k->from, p, NULL, k->sig, k->info);
 
 	k->count++;
 	k->success |= ret == 0;
@@ -141,9 +142,9 @@ static long kill_all(struct task *t, int sig)
 	return k.count ? ret : -ESRCH;
 }
 
-static long kill_pgrp(struct task *t, int pgrp, int sig)
+long kill_pgrp_info(struct task *t, int pgrp, int sig, const struct linux_siginfo *info)
 {
-	struct kill_ctx k = { .from = t, .sig = sig, .err = -ESRCH };
+	struct kill_ctx k = { .from = t, .info = info, .sig = sig, .err = -ESRCH };
 	struct process *p, *next;
 
 	for (p = process_next(NULL); p; p = next) {
@@ -179,7 +180,7 @@ long sys_kill(struct task *t, const struct sysargs *a)
 		return -ESRCH;
 	if (pid == -1)
 		return kill_all(t, sig);
-	return kill_pgrp(t, pid == 0 ? t->proc->pgid : -pid, sig);
+	return kill_pgrp_info(t, pid == 0 ? t->proc->pgid : -pid, sig, NULL);
 }
 
 static long do_tkill(struct task *t, int tgid, int tid, int sig)
