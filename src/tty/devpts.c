@@ -86,7 +86,7 @@ static int devpts_getattr(struct inode *ino, struct linux_stat *st)
 		st->st_mode = LINUX_S_IFCHR | pty->mode;
 		st->st_uid = pty->uid;
 		st->st_gid = pty->gid;
-		st->st_rdev = MKDEV(PTY_SLAVE_MAJOR + pty->index / 256, pty->index % 256);
+		st->st_rdev = MKDEV(PTY_SLAVE_MAJOR, pty->index);
 		t = pty->ctime;
 	}
 	st->st_atime_sec = st->st_mtime_sec = st->st_ctime_sec = t.tv_sec;

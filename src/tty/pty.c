@@ -216,8 +216,8 @@ int ptmx_open(struct file *f)
 	mt.c_cflag = LINUX_CS8 | LINUX_HUPCL | LINUX_CREAD;
 	st.c_cflag = LINUX_B38400 | LINUX_CS8 | LINUX_CREAD;
 	pty->index = i;
-	pty->master = tty_alloc(&ptm_driver, MKDEV(PTY_MASTER_MAJOR + i / 256, i % 256), i, &mt);
-	pty->slave = tty_alloc(&pts_driver, MKDEV(PTY_SLAVE_MAJOR + i / 256, i % 256), i, &st);
+	pty->master = tty_alloc(&ptm_driver, MKDEV(PTY_MASTER_MAJOR, i), i, &mt);
+	pty->slave = tty_alloc(&pts_driver, MKDEV(PTY_SLAVE_MAJOR, i), i, &st);
 	if (!pty->master || !pty->slave) {
 		tty_put(pty->master);
 		tty_put(pty->slave);

@@ -11,10 +11,12 @@ struct file;
 struct super_block;
 struct inode;
 
-#define PTY_MAX		   4096
-#define PTY_MASTER_MAJOR   128 /* .. 135 */
-#define PTY_SLAVE_MAJOR	   136 /* .. 143 */
-#define PTY_SLAVE_MAJORS   8
+#define PTY_MAX 4096
+/* Pty N's master and slave are (128, N) and (136, N): Linux's pty
+ * drivers each take one major's whole 20-bit minor range (the old
+ * 8-major split of UNIX98_PTY_MAJOR_COUNT is not in the numbers). */
+#define PTY_MASTER_MAJOR   128
+#define PTY_SLAVE_MAJOR	   136
 #define DEVPTS_SUPER_MAGIC 0x1cd1
 
 /* The pty numbered index, while its master is open. */

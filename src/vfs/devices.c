@@ -135,8 +135,8 @@ static int tty_device_open(uint64_t rdev, struct file *f)
 		}
 		return -ENXIO;
 	}
-	if (major >= PTY_SLAVE_MAJOR && major < PTY_SLAVE_MAJOR + PTY_SLAVE_MAJORS)
-		return pts_open((major - PTY_SLAVE_MAJOR) * 256 + minor, f);
+	if (major == PTY_SLAVE_MAJOR)
+		return minor < PTY_MAX ? pts_open((int)minor, f) : -ENXIO;
 	return -ENXIO;
 }
 
