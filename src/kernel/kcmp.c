@@ -31,11 +31,12 @@ enum {
 	KCMP_TYPES,
 };
 
-/* struct kcmp_epoll_slot: which target of an epoll to compare. */
+/* struct kcmp_epoll_slot: which target of an epoll to compare (12
+ * bytes: a 64-bit toff read 4 bytes past it, garbage or a hole). */
 struct kcmp_epoll_slot {
 	uint32_t efd;
 	uint32_t tfd;
-	uint64_t toff;
+	uint32_t toff;
 };
 
 static uint64_t cookies[KCMP_TYPES][2];

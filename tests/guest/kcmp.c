@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/ipc.h>
 #include <sys/sem.h>
 #include <sys/syscall.h>
@@ -42,8 +43,7 @@ enum {
 };
 
 struct kcmp_epoll_slot {
-	unsigned efd, tfd;
-	unsigned long long toff;
+	unsigned efd, tfd, toff; /* 12 bytes, as linux/kcmp.h */
 };
 
 static int n;
@@ -209,6 +209,21 @@ int main(void)
 	      "the epoll's target is the pipe's read end");
 	check(kcmp(me, me, KCMP_EPOLL_TFD, p[1], (unsigned long)&slot) > 0,
 	      "and not its write end");
+	{
+		/* the slot is 12 bytes: what follows is not read (stress-ng's
+		 * kcmp stressor leaves stack bytes there), even a hole */
+		unsigned words[4] = { (unsigned)epfd, (unsigned)p[0], 0, 0xffffffffu };
+		char *pg = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+				0);
+
+		check(kcmp(me, me, KCMP_EPOLL_TFD, p[0], (unsigned long)words) == 0,
+		      "bytes after the 12-byte slot are not its");
+		munmap(pg + 4096, 4096);
+		memcpy(pg + 4096 - 12, words, 12);
+		check(kcmp(me, me, KCMP_EPOLL_TFD, p[0], (unsigned long)(pg + 4096 - 12)) == 0,
+		      "a slot that ends at a hole");
+		munmap(pg, 4096);
+	}
 	slot.toff = 1;
 	check_err(kcmp(me, me, KCMP_EPOLL_TFD, p[0], (unsigned long)&slot), ENOENT, "ENOENT",
 		  "no second item under that fd");
