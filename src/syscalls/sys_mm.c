@@ -435,7 +435,7 @@ static long do_mlock(struct task *t, uaddr_t start, uint64_t len, unsigned lock)
 	/* Linux locks the range, then faults it in, which fails on a
 	 * PROT_NONE VMA: mlock's EFAULT from there is ENOMEM (the range
 	 * stays locked). */
-	for (v = mm_find_vma(t->mm, start); &v->link != &t->mm->vmas && v->start < start + len;
+	for (v = mm_find_vma(t->mm, start); v && &v->link != &t->mm->vmas && v->start < start + len;
 	     v = list_entry(v->link.next, struct vma, link))
 		if (v->prot == LINUX_PROT_NONE)
 			return -ENOMEM;

@@ -118,6 +118,9 @@ static void ranges(void)
 	check(p != NULL, "8 anonymous pages");
 	expect(mlock(p, 0), 0, "mlock of length 0");
 	expect_locked(base, 0, "length 0 locks nothing");
+	/* above every mapping: no VMA to look at (the kernel crashed here) */
+	expect(mlock((void *)0x7ffffffff000UL, 0), 0, "mlock of length 0 above every mapping");
+	expect(mlock2_((void *)0x7ffffffff000UL, 0, 0), 0, "mlock2 of length 0 there");
 	expect(mlock(p + 1, 1), 0, "mlock of one byte inside a page");
 	expect_locked(base, 1, "the whole page is locked");
 	expect(mlock(p, 2 * pg), 0, "mlock over a locked page");
