@@ -49,6 +49,11 @@ struct ptimer {
 	int tid; /* SIGEV_THREAD_ID: the thread */
 	union linux_sigval value;
 	bool armed;
+	/* Its signal is queued: the kernel timer stays off until the signal
+	 * is taken, which counts the periods since as overruns and re-arms
+	 * it (Linux's posixtimer_rearm): a timer whose signal waits costs
+	 * nothing however short its interval. */
+	bool waiting;
 	int64_t expires_ns;  /* monotonic (sched_now_ns) */
 	int64_t interval_ns; /* 0: one-shot */
 	uint64_t overrun;    /* expirations while its signal was queued */
@@ -116,8 +121,8 @@ static int64_t ptimer_now(struct ptimer *pt)
 }
 
 /* n expirations are due: queue the signal, or count overruns if the last
- * one is still queued. */
-static void ptimer_expired(struct ptimer *pt, uint64_t n)
+ * one is still queued. True if its signal is queued now. */
+static bool ptimer_expired(struct ptimer *pt, uint64_t n)
 {
 	struct process *p = pt->proc;
 	struct task *thread = NULL;
@@ -126,15 +131,15 @@ static void ptimer_expired(struct ptimer *pt, uint64_t n)
 	if (pt->notify == LINUX_SIGEV_THREAD_ID) {
 		thread = task_by_tid(pt->tid);
 		if (!thread || thread->proc != p || thread->state == TASK_DEAD)
-			return; /* the thread is gone: nobody to tell */
+			return false; /* the thread is gone: nobody to tell */
 	}
 	switch (signal_timer_queued(p, thread, pt->signo, pt->id, pt->gen)) {
 	case 1:
 		pt->overrun += n;
-		return;
+		return true;
 	case 2:
 		pt->overrun += n - 1;
-		return;
+		return true;
 	}
 	pt->overrun += n - 1; /* periods the scheduler passed over */
 	memset(&si, 0, sizeof(si));
@@ -147,6 +152,8 @@ static void ptimer_expired(struct ptimer *pt, uint64_t n)
 		send_signal_cpu(p, pt->signo, &si); /* the process's own CPU clock */
 	else
 		send_signal_info(p, thread, pt->signo, &si);
+	/* not if ignored, or the process is going */
+	return signal_timer_queued(p, thread, pt->signo, pt->id, pt->gen) == 1;
 }
 
 /* The kernel timer ran out (in the scheduler). */
@@ -155,9 +162,10 @@ static void ptimer_fire(void *arg)
 	struct ptimer *pt = arg;
 	uint64_t n = ptimer_forward(pt, sched_now_ns());
 
-	ptimer_arm(pt);
-	if (n)
-		ptimer_expired(pt, n);
+	if (n && ptimer_expired(pt, n) && pt->armed)
+		pt->waiting = true;
+	else
+		ptimer_arm(pt);
 }
 
 /* Every CPUTIMER_POLL_NS while a CPU timer is armed (in the scheduler):
@@ -195,17 +203,48 @@ void cputimer_poll_start(struct process *p)
 		ktimer_arm(&p->cpu_poll, sched_now_ns() + CPUTIMER_POLL_NS, cputimer_poll, p);
 }
 
-bool ptimer_dequeued(struct process *p, struct linux_siginfo *info)
+/* The timer of a queued signal (NULL: a stale one, or not a timer's). */
+static struct ptimer *ptimer_of(struct process *p, const struct linux_siginfo *info)
 {
 	int gen = info->fields.timer.sys_private;
 	struct ptimer *pt;
 
-	info->fields.timer.sys_private = 0;
 	if (!gen)
-		return true; /* sent by rt_sigqueueinfo, not by a timer */
+		return NULL;
 	pt = ptimer_find(p, info->fields.timer.tid);
-	if (!pt || pt->gen != gen)
+	return pt && pt->gen == gen ? pt : NULL;
+}
+
+/* Its signal is taken or thrown away: a waiting timer runs on, the
+ * periods since its expiry counted as overruns. */
+static void ptimer_rearm(struct ptimer *pt)
+{
+	if (!pt->waiting)
+		return;
+	pt->waiting = false;
+	pt->overrun += ptimer_forward(pt, sched_now_ns());
+	ptimer_arm(pt);
+}
+
+void ptimer_discarded(struct process *p, const struct linux_siginfo *info)
+{
+	struct ptimer *pt = ptimer_of(p, info);
+
+	if (pt)
+		ptimer_rearm(pt);
+}
+
+bool ptimer_dequeued(struct process *p, struct linux_siginfo *info)
+{
+	bool mine = info->fields.timer.sys_private != 0;
+	struct ptimer *pt = ptimer_of(p, info);
+
+	info->fields.timer.sys_private = 0;
+	if (!mine)
+		return true; /* sent by rt_sigqueueinfo, not by a timer */
+	if (!pt)
 		return false;
+	ptimer_rearm(pt);
 	pt->overrun_last = pt->overrun > INT32_MAX ? INT32_MAX : (int)pt->overrun;
 	pt->overrun = 0;
 	info->fields.timer.overrun = pt->overrun_last;
@@ -361,6 +400,8 @@ static void ptimer_get(struct ptimer *pt, struct linux_itimerspec *cur)
 		pt->armed = false;
 	else if (pt->notify == LINUX_SIGEV_NONE)
 		ptimer_forward(pt, now);
+	else if (pt->waiting)
+		pt->overrun += ptimer_forward(pt, now); /* still waiting */
 	if (pt->armed) {
 		left = pt->expires_ns - now;
 		if (left <= 0)
@@ -401,7 +442,7 @@ long sys_timer_settime(struct task *t, const struct sysargs *a)
 		return -EINVAL;
 	ptimer_get(pt, &old);
 	ktimer_cancel(&pt->tm);
-	pt->armed = false;
+	pt->armed = pt->waiting = false;
 	pt->overrun = 0;
 	pt->overrun_last = 0;
 	pt->gen = pt->gen == INT32_MAX ? 1 : pt->gen + 1; /* queued signals are stale */

@@ -13,6 +13,9 @@ void ptimer_exit(struct process *p);
  * its si_overrun from the timer, as Linux's dequeue does, and clears the
  * kernel-private field. false: the signal is stale (its timer was set
  * again or deleted since) and must be dropped. */
+/* A timer's signal was thrown away unseen (ignored, a flush): its
+ * timer, waiting for it to be taken, runs on. */
+void ptimer_discarded(struct process *p, const struct linux_siginfo *info);
 bool ptimer_dequeued(struct process *p, struct linux_siginfo *info);
 
 /* CPU-time timers (POSIX timers on CPU clocks, ITIMER_VIRTUAL/PROF) are

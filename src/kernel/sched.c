@@ -254,15 +254,16 @@ void ktimer_arm(struct ktimer *tm, int64_t deadline_ns, void (*fn)(void *), void
 	tm->fn = fn;
 	tm->arg = arg;
 	tm->armed = true;
-	/* Sorted by deadline; timers are few. */
-	list_for_each_entry(pos, &timers, link)
+	/* Sorted by deadline, equal ones in the order armed; looked for from
+	 * the end, where a new deadline mostly goes. */
+	list_for_each_entry_reverse(pos, &timers, link)
 	{
-		if (pos->deadline_ns > deadline_ns) {
-			list_add_tail(&tm->link, &pos->link);
+		if (pos->deadline_ns <= deadline_ns) {
+			list_add(&tm->link, &pos->link);
 			return;
 		}
 	}
-	list_add_tail(&tm->link, &timers);
+	list_add(&tm->link, &timers);
 }
 
 void ktimer_cancel(struct ktimer *tm)
@@ -288,15 +289,21 @@ void sched_sleep_until(int64_t deadline_ns)
 	ktimer_cancel(&tm);
 }
 
-/* Runs expired timers; returns ns until the next one, or -1. */
+/* Runs the timers due when it starts; returns ns until the next one (0:
+ * due already), or -1. One look at the clock: a timer that its callback
+ * arms again, due before the pass ends (a guest's many periodic timers
+ * of 1 us), waits for the next pass, after the tasks have run. */
 static int64_t run_timers(void)
 {
+	int64_t now = sched_now_ns(), left;
+
 	while (!list_empty(&timers)) {
 		struct ktimer *tm = list_first_entry(&timers, struct ktimer, link);
-		int64_t now = sched_now_ns();
 
-		if (tm->deadline_ns > now)
-			return tm->deadline_ns - now;
+		if (tm->deadline_ns > now) {
+			left = tm->deadline_ns - sched_now_ns();
+			return left > 0 ? left : 0;
+		}
 		ktimer_cancel(tm);
 		tm->fn(tm->arg);
 	}

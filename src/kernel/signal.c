@@ -198,15 +198,23 @@ static void sigpending_take(struct sigpending *sp, int sig, struct linux_siginfo
 static void sigpending_discard(struct sigpending *sp, uint64_t mask)
 {
 	struct sigqueue *prev, *q;
+	struct linux_siginfo info;
 	int sig;
 
+	/* a POSIX timer's signal thrown away: its timer runs on */
+	for (sig = 1; sig < LINUX_SIGRTMIN; sig++)
+		if ((mask & *sp->mask & SIGBIT(sig)) && sp->info[sig - 1].si_code == LINUX_SI_TIMER)
+			ptimer_discarded(sp->owner, &sp->info[sig - 1]);
 	*sp->mask &= ~mask;
 	for (sig = LINUX_SIGRTMIN; sig <= LINUX_NSIG; sig++) {
 		if (!(mask & SIGBIT(sig)))
 			continue;
 		while ((prev = sigqueue_find(sp, sig))) {
 			q = prev->next;
+			info = q->info;
 			sigqueue_remove(sp, prev, q);
+			if (info.si_code == LINUX_SI_TIMER)
+				ptimer_discarded(sp->owner, &info);
 		}
 	}
 }

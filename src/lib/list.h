@@ -65,6 +65,10 @@ static inline void list_del(struct list_head *n)
 	for (pos = list_entry((h)->next, __typeof__(*pos), member); &pos->member != (h); \
 	     pos = list_entry(pos->member.next, __typeof__(*pos), member))
 
+#define list_for_each_entry_reverse(pos, h, member)                                      \
+	for (pos = list_entry((h)->prev, __typeof__(*pos), member); &pos->member != (h); \
+	     pos = list_entry(pos->member.prev, __typeof__(*pos), member))
+
 #define list_for_each_entry_safe(pos, n, h, member)                     \
 	for (pos = list_entry((h)->next, __typeof__(*pos), member),     \
 	    n = list_entry(pos->member.next, __typeof__(*pos), member); \

@@ -53,6 +53,20 @@ static int base_clock(int clockid)
 
 static void timerfd_fire(void *arg);
 
+/* The kernel timer runs only while there is an expiry to wake someone
+ * for: armed, and no ticks unread (they make the fd readable until a
+ * read; the count is worked out from the clock when looked at). So a
+ * periodic timer nobody reads fires once, as Linux's hrtimer, which the
+ * read re-arms; re-armed at each period it let a guest keep the kernel
+ * firing timers for ever. */
+static void timerfd_rearm(struct timerfd *tfd)
+{
+	if (tfd->armed && !tfd->ticks)
+		ktimer_arm(&tfd->tm, tfd->expires_ns, timerfd_fire, tfd);
+	else
+		ktimer_cancel(&tfd->tm);
+}
+
 /* Counts the expirations that are due and moves the timer to the next
  * one (periodic) or disarms it (one-shot). Returns true if any were due. */
 static bool timerfd_update(struct timerfd *tfd)
@@ -69,17 +83,15 @@ static bool timerfd_update(struct timerfd *tfd)
 			tfd->expires_ns = KTIME_MAX;
 		else
 			tfd->expires_ns = add_sat(tfd->expires_ns, (int64_t)n * tfd->interval_ns);
-		ktimer_arm(&tfd->tm, tfd->expires_ns, timerfd_fire, tfd);
 	} else {
 		tfd->armed = false;
-		ktimer_cancel(&tfd->tm);
 	}
 	/* Whoever notices an expiry first (the ktimer, a read, a poll) wakes
-	 * the queue, but only for the first since the last read: Linux's
-	 * hrtimer fires once and is re-armed by the read. */
+	 * the queue, but only for the first since the last read. */
 	if (!tfd->ticks)
 		waitq_wake(&tfd->wq, LINUX_POLLIN);
 	tfd->ticks += n;
+	timerfd_rearm(tfd);
 	return true;
 }
 
@@ -126,8 +138,8 @@ static void timerfd_set(struct timerfd *tfd, int flags, const struct linux_itime
 		tfd->expires_ns = add_sat(now, value);
 	}
 	tfd->armed = true;
-	if (!timerfd_update(tfd))
-		ktimer_arm(&tfd->tm, tfd->expires_ns, timerfd_fire, tfd);
+	timerfd_update(tfd);
+	timerfd_rearm(tfd);
 }
 
 static long timerfd_read(struct file *f, void *buf, size_t n)
@@ -149,6 +161,7 @@ static long timerfd_read(struct file *f, void *buf, size_t n)
 	}
 	ticks = tfd->ticks;
 	tfd->ticks = 0;
+	timerfd_rearm(tfd);
 	memcpy(buf, &ticks, sizeof(ticks));
 	return sizeof(ticks);
 }
