@@ -9,17 +9,12 @@
 #include <sys/syscall.h>
 #include <sys/time.h>
 
+#include "tap.h"
+
 #ifndef GRND_NONBLOCK
 #define GRND_NONBLOCK 1
 #define GRND_RANDOM   2
 #endif
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 static const char *ename(int e)
 {

@@ -13,6 +13,8 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 
+#include "tap.h"
+
 #ifndef SYS_faccessat2
 #define SYS_faccessat2 439
 #endif
@@ -47,13 +49,6 @@ struct xstatx {
 
 static const char hello[] = "Hello, world!\nThis is the skas test fixture.\n";
 #define HLEN ((long)sizeof hello - 1)
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 static const char *ename(int e)
 {

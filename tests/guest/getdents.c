@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
+#include "tap.h"
+
 #define DIRPATH "tests/guest/data/dir"
 #define MAXE	32
 
@@ -29,13 +31,6 @@ struct ent {
 	int type;
 	int ino_nonzero;
 };
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 static const char *ename(int e)
 {

@@ -21,20 +21,15 @@
 #include <sys/wait.h>
 #include <sys/xattr.h>
 
+#include "tap.h"
+
 #ifndef SYS_renameat2
 #define SYS_renameat2 316
 #endif
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE 1
 #endif
-
-static int n;
 static char dir[64];
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 static const char *ename(int e)
 {
