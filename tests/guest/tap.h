@@ -20,6 +20,9 @@
  * TAP_ERR_NAMED: check_err(r, want, name, what) instead, where the caller
  * names the errno it wants; a wrong one is printed as a number.
  *
+ * TAP_ERR_RET: ename() and check_err(r, want, what) as TAP_ENAME's, but a
+ * wrong result is printed as "ret R, errno NAME (want NAME)".
+ *
  * These count at a test's first include only. A test whose checks print
  * otherwise keeps its own. The helpers are static inline: a test that does
  * not call one of them is not warned about it (-Wunused-function, -Werror).
@@ -40,7 +43,7 @@ static inline void check(int cond, const char *what)
 #endif
 }
 
-#ifdef TAP_ENAME
+#if defined(TAP_ENAME) || defined(TAP_ERR_RET)
 static inline const char *ename(int e)
 {
 	static const struct {
@@ -70,6 +73,7 @@ static inline const char *ename(int e)
 		{ EINPROGRESS, "EINPROGRESS" },
 		{ EINTR, "EINTR" },
 		{ EINVAL, "EINVAL" },
+		{ EIO, "EIO" },
 		{ EISCONN, "EISCONN" },
 		{ EISDIR, "EISDIR" },
 		{ ELOOP, "ELOOP" },
@@ -84,11 +88,13 @@ static inline const char *ename(int e)
 		{ ENOMSG, "ENOMSG" },
 		{ ENOPROTOOPT, "ENOPROTOOPT" },
 		{ ENOSPC, "ENOSPC" },
+		{ ENOSYS, "ENOSYS" },
 		{ ENOTCONN, "ENOTCONN" },
 		{ ENOTDIR, "ENOTDIR" },
 		{ ENOTEMPTY, "ENOTEMPTY" },
 		{ ENOTSOCK, "ENOTSOCK" },
 		{ ENOTTY, "ENOTTY" },
+		{ ENXIO, "ENXIO" },
 		{ EOPNOTSUPP, "EOPNOTSUPP" },
 		{ EPERM, "EPERM" },
 		{ EPIPE, "EPIPE" },
@@ -99,6 +105,7 @@ static inline const char *ename(int e)
 		{ ESOCKTNOSUPPORT, "ESOCKTNOSUPPORT" },
 		{ ESPIPE, "ESPIPE" },
 		{ ETIMEDOUT, "ETIMEDOUT" },
+		{ EXDEV, "EXDEV" },
 	};
 	unsigned i;
 
@@ -107,7 +114,9 @@ static inline const char *ename(int e)
 			return names[i].name;
 	return "E?";
 }
+#endif
 
+#ifdef TAP_ENAME
 static inline void check_err(long r, int want, const char *what)
 {
 	int e = errno;
@@ -133,6 +142,22 @@ static inline void check_err(long r, int want, const char *name, const char *wha
 	else
 		printf("not ok %d - %s: got %ld (errno %d), want %s\n", ++n, what, r,
 		       r == -1 ? e : 0, name);
+#ifdef TAP_FLUSH
+	fflush(stdout);
+#endif
+}
+#endif
+
+#ifdef TAP_ERR_RET
+static inline void check_err(long r, int want, const char *what)
+{
+	int e = errno;
+
+	if (r == -1 && e == want)
+		printf("ok %d - %s -> %s\n", ++n, what, ename(want));
+	else
+		printf("not ok %d - %s: ret %ld, errno %s (want %s)\n", ++n, what, r,
+		       ename(r == -1 ? e : 0), ename(want));
 #ifdef TAP_FLUSH
 	fflush(stdout);
 #endif
