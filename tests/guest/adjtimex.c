@@ -12,23 +12,8 @@
 #include <sys/syscall.h>
 #include <sys/timex.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
-
-static void check_err(long r, int want, const char *name, const char *what)
-{
-	int e = errno;
-
-	if (r == -1 && e == want)
-		printf("ok %d - %s -> %s\n", ++n, what, name);
-	else
-		printf("not ok %d - %s: got %ld (errno %d), want %s\n", ++n, what, r,
-		       r == -1 ? e : 0, name);
-}
+#define TAP_ERR_NAMED
+#include "tap.h"
 
 int main(void)
 {

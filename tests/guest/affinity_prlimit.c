@@ -15,13 +15,8 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-	fflush(stdout);
-}
+#define TAP_FLUSH
+#include "tap.h"
 
 static long prl(pid_t pid, int res, const struct rlimit *nw, struct rlimit *old)
 {

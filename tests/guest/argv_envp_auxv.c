@@ -8,15 +8,10 @@
 #include <unistd.h>
 #include <sys/auxv.h>
 
+#include "tap.h"
+
 extern char **environ;
 extern char _start[];
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 int main(int argc, char **argv)
 {

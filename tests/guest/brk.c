@@ -9,21 +9,16 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
+#include "tap.h"
+
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
 
 #define PG 4096UL
-
-static int n;
 /* stdout gets a static buffer so that printf never mallocs (glibc's malloc
  * uses brk and would not expect us to move the break behind its back). */
 static char outbuf[1 << 16];
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 static unsigned long sbrk_raw(unsigned long addr)
 {

@@ -9,44 +9,13 @@
 #include <sys/syscall.h>
 #include <sys/time.h>
 
+#define TAP_ERR_RET
+#include "tap.h"
+
 #ifndef GRND_NONBLOCK
 #define GRND_NONBLOCK 1
 #define GRND_RANDOM   2
 #endif
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
-
-static const char *ename(int e)
-{
-	switch (e) {
-	case 0:
-		return "0";
-	case EINVAL:
-		return "EINVAL";
-	case EFAULT:
-		return "EFAULT";
-	case ENOSYS:
-		return "ENOSYS";
-	default:
-		return "E?";
-	}
-}
-
-static void check_err(long r, int want, const char *what)
-{
-	int e = errno;
-
-	if (r == -1 && e == want)
-		printf("ok %d - %s -> %s\n", ++n, what, ename(want));
-	else
-		printf("not ok %d - %s: ret %ld, errno %s (want %s)\n", ++n, what, r,
-		       ename(r == -1 ? e : 0), ename(want));
-}
 
 static int valid(const struct timespec *t)
 {

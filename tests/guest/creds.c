@@ -11,13 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int n;
-
-static void check(int ok, const char *what)
-{
-	printf("%s %d - %s\n", ok ? "ok" : "not ok", ++n, what);
-	fflush(stdout);
-}
+#define TAP_FLUSH
+#include "tap.h"
 
 struct cap_header {
 	uint32_t version;

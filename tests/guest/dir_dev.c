@@ -12,12 +12,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
+#include "tap.h"
 
 /* No ancestor of path (up to "/") has its device and inode number. */
 static int no_loop(const char *path)

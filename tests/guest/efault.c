@@ -18,11 +18,12 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 
+#define TAP_FLUSH
+#include "tap.h"
+
 #define PG	    4096UL
 #define ARCH_GET_FS 0x1003
 #define D	    "tests/guest/data/"
-
-static int n;
 
 static const char *ename(int e)
 {
@@ -65,12 +66,6 @@ static void expect(long r, const char *want, const char *what)
 		printf("ok %d - %s -> %s\n", ++n, what, got);
 	else
 		printf("not ok %d - %s -> %s (want %s)\n", ++n, what, got, want);
-	fflush(stdout);
-}
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
 	fflush(stdout);
 }
 

@@ -20,6 +20,9 @@
 #include <sys/timerfd.h>
 #include <sys/wait.h>
 
+#define TAP_ENAME
+#include "tap.h"
+
 #ifndef SYS_epoll_pwait2
 #define SYS_epoll_pwait2 441
 #endif
@@ -28,50 +31,6 @@
 #endif
 
 #define MS 1000000LL
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
-
-static const char *ename(int e)
-{
-	switch (e) {
-	case 0:
-		return "0";
-	case EINVAL:
-		return "EINVAL";
-	case EEXIST:
-		return "EEXIST";
-	case ENOENT:
-		return "ENOENT";
-	case EBADF:
-		return "EBADF";
-	case EPERM:
-		return "EPERM";
-	case ELOOP:
-		return "ELOOP";
-	case EINTR:
-		return "EINTR";
-	case EFAULT:
-		return "EFAULT";
-	default:
-		return "E?";
-	}
-}
-
-static void check_err(long r, int want, const char *what)
-{
-	int e = errno;
-
-	if (r == -1 && e == want)
-		printf("ok %d - %s -> %s\n", ++n, what, ename(want));
-	else
-		printf("not ok %d - %s: got %ld (%s), want %s\n", ++n, what, r,
-		       r == -1 ? ename(e) : "no error", ename(want));
-}
 
 static void sleep_ms(long ms)
 {

@@ -19,12 +19,7 @@
 #include <sys/socket.h>
 #include <sys/timerfd.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
+#include "tap.h"
 
 static void check_errno(long r, int want, const char *what)
 {

@@ -21,16 +21,11 @@
 #include <sys/eventfd.h>
 #include <sys/syscall.h>
 
+#include "tap.h"
+
 #define NT     4
 #define SETTLE 200 /* ms for threads to block, or woken ones to run */
 #define QUIT   100
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 static void check_errno(long r, int want, const char *what)
 {

@@ -9,15 +9,10 @@
 #include <sys/epoll.h>
 #include <sys/resource.h>
 
+#include "tap.h"
+
 #define LAYERS 5
 #define WIDTH  60
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 static int add(int ep, int fd)
 {

@@ -18,41 +18,8 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
-
-static const char *ename(int e)
-{
-	switch (e) {
-	case 0:
-		return "0";
-	case EINVAL:
-		return "EINVAL";
-	case EAGAIN:
-		return "EAGAIN";
-	case EBADF:
-		return "EBADF";
-	case EINTR:
-		return "EINTR";
-	default:
-		return "E?";
-	}
-}
-
-static void check_err(long r, int want, const char *what)
-{
-	int e = errno;
-
-	if (r == -1 && e == want)
-		printf("ok %d - %s -> %s\n", ++n, what, ename(want));
-	else
-		printf("not ok %d - %s: got %ld (%s), want %s\n", ++n, what, r,
-		       r == -1 ? ename(e) : "no error", ename(want));
-}
+#define TAP_ENAME
+#include "tap.h"
 
 static void sleep_ms(long ms)
 {

@@ -19,9 +19,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#define MAX_ARG_STRLEN (32 * 4096)
+#include "tap.h"
 
-static int n;
+#define MAX_ARG_STRLEN (32 * 4096)
 static char self[4096];
 
 static uint64_t fnv(uint64_t h, const char *s)
@@ -70,11 +70,6 @@ static int run_child(char **extra, char **envp, int *err)
 	waitpid(pid, &st, 0);
 	*err = WIFEXITED(st) && WEXITSTATUS(st) >= 100 ? WEXITSTATUS(st) - 100 : 0;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 200;
-}
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
 }
 
 /* execve with these arrays fails with errno want (in a child). */

@@ -17,18 +17,13 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#define TAP_FLUSH
+#include "tap.h"
+
 #ifndef AT_EMPTY_PATH
 #define AT_EMPTY_PATH 0x1000
 #endif
-
-static int n;
 static char dir[] = "/tmp/skasexecat.XXXXXX";
-
-static void check(int ok, const char *what)
-{
-	printf("%s %d - %s\n", ok ? "ok" : "not ok", ++n, what);
-	fflush(stdout);
-}
 
 static long execveat_(int dirfd, const char *path, char *const argv[], int flags)
 {

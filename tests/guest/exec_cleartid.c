@@ -19,18 +19,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#define FUTEX_WAIT 0
+#define TAP_FLUSH
+#include "tap.h"
 
-static int n;
+#define FUTEX_WAIT 0
 static volatile uint32_t tid_word = 0x5a5a;
 static volatile int exec_errno;
 static char stack[2][64 * 1024] __attribute__((aligned(16)));
-
-static void check(int ok, const char *what)
-{
-	printf("%s %d - %s\n", ok ? "ok" : "not ok", ++n, what);
-	fflush(stdout);
-}
 
 /* The child: only raw calls, sharing the parent's memory and TLS. */
 static int child_exec(void *arg)

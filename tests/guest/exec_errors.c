@@ -18,12 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int n;
-
-static void check(int ok, const char *what)
-{
-	printf("%s %d - %s\n", ok ? "ok" : "not ok", ++n, what);
-}
+#include "tap.h"
 
 static long raw_execve(const char *path, void *argv, void *envp)
 {

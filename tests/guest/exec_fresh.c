@@ -18,16 +18,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#define TAP_FLUSH
+#include "tap.h"
+
 #define MARK_ADDR ((void *)0x5a5a0000000UL)
 #define TOP_ADDR  ((void *)0x7fffff800000UL)
-
-static int n;
-
-static void check(int ok, const char *what)
-{
-	printf("%s %d - %s\n", ok ? "ok" : "not ok", ++n, what);
-	fflush(stdout);
-}
 
 /* The checks go on counting from where the last image stopped. */
 static void reexec(const char *stage)

@@ -17,12 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static int n;
-
-static void check(int ok, const char *what)
-{
-	printf("%s %d - %s\n", ok ? "ok" : "not ok", ++n, what);
-}
+#include "tap.h"
 
 /* The signal from set that is pending now or comes within 5 s, or 0. */
 static int take(const sigset_t *set, siginfo_t *si)

@@ -12,27 +12,12 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
+#define TAP_ERR_NAMED
+#include "tap.h"
+
 #ifndef SYS_fchmodat2
 #define SYS_fchmodat2 452
 #endif
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
-
-static void check_err(long r, int want, const char *name, const char *what)
-{
-	int e = errno;
-
-	if (r == -1 && e == want)
-		printf("ok %d - %s -> %s\n", ++n, what, name);
-	else
-		printf("not ok %d - %s: got %ld (errno %d), want %s\n", ++n, what, r,
-		       r == -1 ? e : 0, name);
-}
 
 static long chmod2(int dirfd, const char *path, unsigned mode, int flags)
 {

@@ -13,6 +13,9 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 
+#define TAP_ERR_RET
+#include "tap.h"
+
 #ifndef SYS_faccessat2
 #define SYS_faccessat2 439
 #endif
@@ -47,58 +50,6 @@ struct xstatx {
 
 static const char hello[] = "Hello, world!\nThis is the skas test fixture.\n";
 #define HLEN ((long)sizeof hello - 1)
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
-
-static const char *ename(int e)
-{
-	switch (e) {
-	case 0:
-		return "0";
-	case EINVAL:
-		return "EINVAL";
-	case ENOENT:
-		return "ENOENT";
-	case ENOTDIR:
-		return "ENOTDIR";
-	case EISDIR:
-		return "EISDIR";
-	case EBADF:
-		return "EBADF";
-	case EACCES:
-		return "EACCES";
-	case ERANGE:
-		return "ERANGE";
-	case ELOOP:
-		return "ELOOP";
-	case EFAULT:
-		return "EFAULT";
-	case ENAMETOOLONG:
-		return "ENAMETOOLONG";
-	case ESPIPE:
-		return "ESPIPE";
-	case ENOSYS:
-		return "ENOSYS";
-	default:
-		return "E?";
-	}
-}
-
-static void check_err(long r, int want, const char *what)
-{
-	int e = errno;
-
-	if (r == -1 && e == want)
-		printf("ok %d - %s -> %s\n", ++n, what, ename(want));
-	else
-		printf("not ok %d - %s: ret %ld, errno %s (want %s)\n", ++n, what, r,
-		       ename(r == -1 ? e : 0), ename(want));
-}
 
 static long xstatx(int dfd, const char *path, int flags, unsigned mask, struct xstatx *st)
 {

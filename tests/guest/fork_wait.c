@@ -18,14 +18,9 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include "tap.h"
+
 extern char **environ;
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 static void checkf(int cond, const char *what, const char *fmt, long a, long b)
 {

@@ -20,6 +20,8 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 
+#include "tap.h"
+
 #ifndef CLOSE_RANGE_UNSHARE
 #define CLOSE_RANGE_UNSHARE 2
 #endif
@@ -32,13 +34,6 @@
 #ifndef SYS_close_range
 #define SYS_close_range 436
 #endif
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 static const char *ename(int e)
 {

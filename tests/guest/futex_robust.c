@@ -16,12 +16,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
+#include "tap.h"
 
 static void robust_init(pthread_mutex_t *m, int pshared)
 {

@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tap.h"
+
 /* <linux/futex.h> is not on musl's include path */
 #define FUTEX_WAIT	     0
 #define FUTEX_WAKE	     1
@@ -28,13 +30,6 @@
 /* FUTEX_OP(FUTEX_OP_SET | FUTEX_OP_OPARG_SHIFT, 31, FUTEX_OP_CMP_EQ, 0):
  * 1 << 31, the sign bit (an int overflow in skas's ASan build once) */
 #define FUTEX_OP_SET_SHIFT_31 ((0u | 8u) << 28 | 31u << 12)
-
-static int n;
-
-static void check(int ok, const char *what)
-{
-	printf("%s %d - %s\n", ok ? "ok" : "not ok", ++n, what);
-}
 
 static long futex(uint32_t *addr, int op, uint32_t val, const struct timespec *ts)
 {

@@ -13,6 +13,9 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
+#define TAP_ERR_RET
+#include "tap.h"
+
 #define DIRPATH "tests/guest/data/dir"
 #define MAXE	32
 
@@ -29,44 +32,6 @@ struct ent {
 	int type;
 	int ino_nonzero;
 };
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
-
-static const char *ename(int e)
-{
-	switch (e) {
-	case 0:
-		return "0";
-	case EINVAL:
-		return "EINVAL";
-	case ENOTDIR:
-		return "ENOTDIR";
-	case EBADF:
-		return "EBADF";
-	case ENOENT:
-		return "ENOENT";
-	case EFAULT:
-		return "EFAULT";
-	default:
-		return "E?";
-	}
-}
-
-static void check_err(long r, int want, const char *what)
-{
-	int e = errno;
-
-	if (r == -1 && e == want)
-		printf("ok %d - %s -> %s\n", ++n, what, ename(want));
-	else
-		printf("not ok %d - %s: ret %ld, errno %s (want %s)\n", ++n, what, r,
-		       ename(r == -1 ? e : 0), ename(want));
-}
 
 static const char *tname(int t)
 {

@@ -15,67 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int n;
-
-static inline void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
-
-static inline const char *ename(int e)
-{
-	static const struct {
-		int e;
-		const char *name;
-	} names[] = {
-		{ 0, "0" },
-		{ EINVAL, "EINVAL" },
-		{ EAGAIN, "EAGAIN" },
-		{ EPIPE, "EPIPE" },
-		{ ENOTCONN, "ENOTCONN" },
-		{ ECONNREFUSED, "ECONNREFUSED" },
-		{ ECONNRESET, "ECONNRESET" },
-		{ EADDRINUSE, "EADDRINUSE" },
-		{ EADDRNOTAVAIL, "EADDRNOTAVAIL" },
-		{ EAFNOSUPPORT, "EAFNOSUPPORT" },
-		{ EOPNOTSUPP, "EOPNOTSUPP" },
-		{ EISCONN, "EISCONN" },
-		{ EINPROGRESS, "EINPROGRESS" },
-		{ EPROTONOSUPPORT, "EPROTONOSUPPORT" },
-		{ ESOCKTNOSUPPORT, "ESOCKTNOSUPPORT" },
-		{ ENOPROTOOPT, "ENOPROTOOPT" },
-		{ EDESTADDRREQ, "EDESTADDRREQ" },
-		{ EMSGSIZE, "EMSGSIZE" },
-		{ ENETUNREACH, "ENETUNREACH" },
-		{ EACCES, "EACCES" },
-		{ EPERM, "EPERM" },
-		{ EALREADY, "EALREADY" },
-		{ EFAULT, "EFAULT" },
-		{ ECONNABORTED, "ECONNABORTED" },
-		{ ENODATA, "ENODATA" },
-		{ ENOBUFS, "ENOBUFS" },
-		{ ENODEV, "ENODEV" },
-		{ ENOTTY, "ENOTTY" },
-		{ ERANGE, "ERANGE" },
-	};
-	unsigned i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].e == e)
-			return names[i].name;
-	return "E?";
-}
-
-static inline void check_err(long r, int want, const char *what)
-{
-	int e = errno;
-
-	if (r == -1 && e == want)
-		printf("ok %d - %s -> %s\n", ++n, what, ename(want));
-	else
-		printf("not ok %d - %s: got %ld (%s), want %s\n", ++n, what, r,
-		       r == -1 ? ename(e) : "no error", ename(want));
-}
+#define TAP_ENAME
+#include "tap.h"
 
 static inline struct sockaddr_in sin4(const char *ip, int port)
 {

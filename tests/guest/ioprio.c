@@ -17,18 +17,13 @@
 #include <sys/wait.h>
 
 #include "caps.h"
+#define TAP_ERR_NAMED
+#include "tap.h"
 
 #define WHO_PROCESS	  1
 #define WHO_PGRP	  2
 #define VAL(class, level) ((class) << 13 | (level))
 enum { NONE, RT, BE, IDLE };
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 static void check_val(long got, long want, const char *what)
 {
@@ -37,17 +32,6 @@ static void check_val(long got, long want, const char *what)
 	else
 		printf("not ok %d - %s: got %#lx (errno %d), want %#lx\n", ++n, what, got,
 		       got == -1 ? errno : 0, want);
-}
-
-static void check_err(long r, int want, const char *name, const char *what)
-{
-	int e = errno;
-
-	if (r == -1 && e == want)
-		printf("ok %d - %s -> %s\n", ++n, what, name);
-	else
-		printf("not ok %d - %s: got %ld (errno %d), want %s\n", ++n, what, r,
-		       r == -1 ? e : 0, name);
 }
 
 static long ioset(int which, int who, int v)

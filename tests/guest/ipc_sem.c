@@ -17,6 +17,9 @@
 #include <sys/time.h>
 #include <sys/wait.h>
 
+#define TAP_ENAME
+#include "tap.h"
+
 #ifndef SEM_STAT_ANY
 #define SEM_STAT_ANY 20
 #endif
@@ -27,58 +30,6 @@ union semun {
 	unsigned short *array;
 	struct seminfo *info;
 };
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
-
-static const char *ename(int e)
-{
-	switch (e) {
-	case 0:
-		return "0";
-	case EINVAL:
-		return "EINVAL";
-	case ENOENT:
-		return "ENOENT";
-	case EEXIST:
-		return "EEXIST";
-	case EACCES:
-		return "EACCES";
-	case EPERM:
-		return "EPERM";
-	case EIDRM:
-		return "EIDRM";
-	case EFAULT:
-		return "EFAULT";
-	case E2BIG:
-		return "E2BIG";
-	case EFBIG:
-		return "EFBIG";
-	case ERANGE:
-		return "ERANGE";
-	case EAGAIN:
-		return "EAGAIN";
-	case EINTR:
-		return "EINTR";
-	default:
-		return "E?";
-	}
-}
-
-static void check_err(long r, int want, const char *what)
-{
-	int e = errno;
-
-	if (r == -1 && e == want)
-		printf("ok %d - %s -> %s\n", ++n, what, ename(want));
-	else
-		printf("not ok %d - %s: got %ld (%s), want %s\n", ++n, what, r,
-		       r == -1 ? ename(e) : "no error", ename(want));
-}
 
 static void sleep_ms(long ms)
 {

@@ -22,57 +22,14 @@
 #include <sys/syscall.h>
 #include <time.h>
 
+#define TAP_ENAME
+#include "tap.h"
+
 #define FUTEX_WAIT_OP 0 /* FUTEX_WAIT: musl has no linux/futex.h */
 
 #ifndef SHM_STAT_ANY
 #define SHM_STAT_ANY 15
 #endif
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
-
-static const char *ename(int e)
-{
-	switch (e) {
-	case 0:
-		return "0";
-	case EINVAL:
-		return "EINVAL";
-	case ENOENT:
-		return "ENOENT";
-	case EEXIST:
-		return "EEXIST";
-	case EACCES:
-		return "EACCES";
-	case EPERM:
-		return "EPERM";
-	case EIDRM:
-		return "EIDRM";
-	case EFAULT:
-		return "EFAULT";
-	case ENOMEM:
-		return "ENOMEM";
-	case ENOSPC:
-		return "ENOSPC";
-	default:
-		return "E?";
-	}
-}
-
-static void check_err(long r, int want, const char *what)
-{
-	int e = errno;
-
-	if (r == -1 && e == want)
-		printf("ok %d - %s -> %s\n", ++n, what, ename(want));
-	else
-		printf("not ok %d - %s: got %ld (%s), want %s\n", ++n, what, r,
-		       r == -1 ? ename(e) : "no error", ename(want));
-}
 
 static int child_exit(pid_t pid)
 {

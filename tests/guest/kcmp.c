@@ -21,6 +21,10 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#define TAP_FLUSH
+#define TAP_ERR_NAMED
+#include "tap.h"
+
 #ifndef SYS_kcmp
 #define SYS_kcmp 312
 #endif
@@ -45,26 +49,6 @@ enum {
 struct kcmp_epoll_slot {
 	unsigned efd, tfd, toff; /* 12 bytes, as linux/kcmp.h */
 };
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-	fflush(stdout);
-}
-
-static void check_err(long r, int want, const char *name, const char *what)
-{
-	int e = errno;
-
-	if (r == -1 && e == want)
-		printf("ok %d - %s -> %s\n", ++n, what, name);
-	else
-		printf("not ok %d - %s: got %ld (errno %d), want %s\n", ++n, what, r,
-		       r == -1 ? e : 0, name);
-	fflush(stdout);
-}
 
 static long kcmp(pid_t a, pid_t b, int type, unsigned long i1, unsigned long i2)
 {

@@ -11,6 +11,8 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include "tap.h"
+
 enum {
 	QUERY = 0,
 	GLOBAL = 1,
@@ -26,16 +28,9 @@ enum {
 	FLAG_CPU = 1,
 };
 
-static int n;
-
 static long mb(int cmd, unsigned flags, int cpu)
 {
 	return syscall(SYS_membarrier, cmd, flags, cpu);
-}
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
 }
 
 static void expect(long r, int want, const char *what)

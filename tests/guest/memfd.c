@@ -26,6 +26,8 @@
 #include <sys/uio.h>
 #include <sys/wait.h>
 
+#include "tap.h"
+
 #ifndef F_ADD_SEALS
 #define F_ADD_SEALS 1033
 #define F_GET_SEALS 1034
@@ -50,13 +52,6 @@
 #define MFD_HUGE_2MB_	   (21U << 26)
 #define FALLOC_PUNCH	   0x03 /* PUNCH_HOLE | KEEP_SIZE */
 #define FALLOC_KEEP	   0x01
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 static const char *ename(int e)
 {

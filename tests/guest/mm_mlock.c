@@ -15,20 +15,15 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include "tap.h"
+
 #ifndef MLOCK_ONFAULT
 #define MLOCK_ONFAULT 1
 #endif
 #ifndef MCL_ONFAULT
 #define MCL_ONFAULT 4
 #endif
-
-static int n;
 static long pg;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 static const char *ename(int e)
 {

@@ -10,12 +10,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
+#include "tap.h"
 
 static void expect(int r, int want, const char *what)
 {

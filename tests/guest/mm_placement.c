@@ -10,14 +10,9 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 
+#include "tap.h"
+
 #define PG 4096UL
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 static char *map(size_t len, int prot)
 {

@@ -11,6 +11,8 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include "tap.h"
+
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
@@ -34,13 +36,6 @@
 #define PA (MAP_PRIVATE | MAP_ANONYMOUS)
 
 static const char hello[] = "Hello, world!\nThis is the skas test fixture.\n";
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 static const char *ename(int e)
 {

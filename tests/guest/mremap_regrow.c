@@ -9,15 +9,10 @@
 #include <stdio.h>
 #include <sys/mman.h>
 
+#define TAP_FLUSH
+#include "tap.h"
+
 #define PG 4096UL
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-	fflush(stdout);
-}
 
 static void fill(unsigned char *p, size_t len, int v)
 {

@@ -12,16 +12,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#define TAP_FLUSH
+#include "tap.h"
+
 #define PG  4096UL
 #define TIB (1UL << 40)
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-	fflush(stdout);
-}
 
 int main(void)
 {

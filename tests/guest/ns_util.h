@@ -1,6 +1,7 @@
-/* tests/guest/ns_util.h: what the namespace tests share: the TAP-style
- * count and checks, and in_child, which runs a part in a child (that
- * unshares without touching this process) and counts its checks here. */
+/* tests/guest/ns_util.h: what the namespace tests share: tap.h's count
+ * and checks (check_err naming its errno), and in_child, which runs a part
+ * in a child (that unshares without touching this process) and counts its
+ * checks here. */
 #ifndef TESTS_GUEST_NS_UTIL_H
 #define TESTS_GUEST_NS_UTIL_H
 
@@ -9,23 +10,8 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
-static int n;
-
-static inline void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
-
-static inline void check_err(long r, int want, const char *name, const char *what)
-{
-	int e = errno;
-
-	if (r == -1 && e == want)
-		printf("ok %d - %s -> %s\n", ++n, what, name);
-	else
-		printf("not ok %d - %s: got %ld (errno %d), want %s\n", ++n, what, r,
-		       r == -1 ? e : 0, name);
-}
+#define TAP_ERR_NAMED
+#include "tap.h"
 
 static inline void in_child(void (*fn)(void))
 {

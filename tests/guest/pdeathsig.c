@@ -16,13 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
-static int n;
-
-static void check(int ok, const char *what)
-{
-	printf("%s %d - %s\n", ok ? "ok" : "not ok", ++n, what);
-	fflush(stdout);
-}
+#define TAP_FLUSH
+#include "tap.h"
 
 static int get_pdeath(void)
 {

@@ -15,19 +15,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tap.h"
+
 #ifndef CLONE_PIDFD
 #define CLONE_PIDFD 0x1000
 #endif
 #ifndef P_PIDFD
 #define P_PIDFD 3
 #endif
-
-static int n;
-
-static void check(int ok, const char *what)
-{
-	printf("%s %d - %s\n", ok ? "ok" : "not ok", ++n, what);
-}
 
 static const char *ename(int e)
 {

@@ -18,6 +18,8 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include "tap.h"
+
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
 #endif
@@ -33,13 +35,6 @@ struct cap_header {
 struct cap_data {
 	uint32_t effective, permitted, inheritable;
 };
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 static volatile int got_code, got_value, got_count;
 

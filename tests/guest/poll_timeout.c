@@ -15,12 +15,7 @@
 #include <sys/select.h>
 #include <sys/syscall.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
+#include "tap.h"
 
 int main(void)
 {

@@ -14,29 +14,13 @@
 #include <sys/wait.h>
 
 #include "caps.h"
+#define TAP_ERR_NAMED
+#include "tap.h"
 #define AMB_IS_SET    1
 #define AMB_RAISE     2
 #define AMB_LOWER     3
 #define AMB_CLEAR_ALL 4
 #define NBS	      CAP_NET_BIND_SERVICE
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
-
-static void check_err(long r, int want, const char *name, const char *what)
-{
-	int e = errno;
-
-	if (r == -1 && e == want)
-		printf("ok %d - %s -> %s\n", ++n, what, name);
-	else
-		printf("not ok %d - %s: got %ld (errno %d), want %s\n", ++n, what, r,
-		       r == -1 ? e : 0, name);
-}
 
 static long amb(long op, long cap)
 {

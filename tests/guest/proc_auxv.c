@@ -12,13 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-	fflush(stdout);
-}
+#define TAP_FLUSH
+#include "tap.h"
 
 static int read_auxv(const char *path, unsigned long *v, int max)
 {

@@ -11,12 +11,7 @@
 #include <sys/auxv.h>
 #include <sys/wait.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
+#include "tap.h"
 
 /* The value of type in pid's /proc auxv (0 if absent); *null: it ends with AT_NULL. */
 static uint64_t auxv_of(const char *path, uint64_t type, int *null, int *count)

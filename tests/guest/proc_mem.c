@@ -13,13 +13,8 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-	fflush(stdout);
-}
+#define TAP_FLUSH
+#include "tap.h"
 
 char value[32] = "original value";
 const char rodata[32] = "read-only string";

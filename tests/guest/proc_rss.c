@@ -7,15 +7,10 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#define TAP_FLUSH
+#include "tap.h"
+
 #define MiB (1UL << 20)
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-	fflush(stdout);
-}
 
 static unsigned long status_kb(const char *name)
 {

@@ -10,15 +10,10 @@
 #include <unistd.h>
 #include <sys/mman.h>
 
+#define TAP_FLUSH
+#include "tap.h"
+
 #define MiB (1UL << 20)
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-	fflush(stdout);
-}
 
 struct entry {
 	unsigned long size, rss, anon, priv_dirty, swap;

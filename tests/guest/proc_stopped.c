@@ -10,12 +10,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
+#include "tap.h"
 
 static char stat_state(pid_t pid)
 {

@@ -12,12 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
+#include "tap.h"
 
 /* The whole file (NUL-terminated; *len without the NUL), or NULL. */
 static char *slurp(const char *path, size_t *len)

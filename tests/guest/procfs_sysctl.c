@@ -7,12 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
+#include "tap.h"
 
 static int slurp(const char *path, char *buf, size_t len)
 {

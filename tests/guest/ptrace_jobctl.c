@@ -17,12 +17,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
+#include "tap.h"
 
 static int wait_tid(pid_t tid)
 {

@@ -24,12 +24,9 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-static int n, pfd[2];
+#include "tap.h"
 
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
+static int pfd[2];
 
 static int64_t ns(clockid_t c)
 {

@@ -15,6 +15,8 @@
 #include <sys/user.h>
 #include <sys/wait.h>
 
+#include "tap.h"
+
 #ifndef PTRACE_GETSIGMASK
 #define PTRACE_GETSIGMASK 0x420a
 #define PTRACE_SETSIGMASK 0x420b
@@ -25,13 +27,6 @@
 /* asm/prctl.h's, which musl's build lacks */
 #define ARCH_SET_FS 0x1002
 #define ARCH_GET_FS 0x1003
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 #define BIT(sig) (1ULL << ((sig)-1))
 

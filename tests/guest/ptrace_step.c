@@ -16,12 +16,7 @@
 #include <sys/user.h>
 #include <sys/wait.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
+#include "tap.h"
 
 /* Three one-instruction steps, then getpid by its syscall instruction. */
 extern char steps[], steps_1[], steps_2[], steps_3[], steps_4[];

@@ -15,13 +15,8 @@
 #include <sys/user.h>
 #include <sys/wait.h>
 
-static int n;
+#include "tap.h"
 static volatile int saw_tf = -1;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 static void on_usr1(int sig, siginfo_t *si, void *uc)
 {

@@ -22,13 +22,7 @@
 #include <sys/wait.h>
 
 #include "syscall_info.h"
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
+#include "tap.h"
 
 static volatile long magic = 0x1234;
 

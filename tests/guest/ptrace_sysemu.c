@@ -30,13 +30,7 @@
 #define OP_EXIT	 2
 
 #include "syscall_info.h"
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
+#include "tap.h"
 
 static long raw3(long nr, long a, long b, long c)
 {

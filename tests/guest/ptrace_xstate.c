@@ -21,16 +21,11 @@
 #include <sys/user.h>
 #include <sys/wait.h>
 
+#include "tap.h"
+
 #ifndef NT_X86_XSTATE
 #define NT_X86_XSTATE 0x202
 #endif
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 /* xs_run(pid, out): puts xs_val's 32 bytes in ymm7, stops itself (a raw
  * kill), stores ymm7 at out, stops again, stores it at out + 32. */

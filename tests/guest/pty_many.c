@@ -13,14 +13,9 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 
+#include "tap.h"
+
 #define NPTY 300
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 int main(void)
 {

@@ -14,15 +14,10 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
+#define TAP_FLUSH
+#include "tap.h"
+
 #define MiB (1UL << 20)
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-	fflush(stdout);
-}
 
 static unsigned long status_kb(const char *name)
 {

@@ -17,13 +17,8 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-	fflush(stdout);
-}
+#define TAP_FLUSH
+#include "tap.h"
 
 static volatile int xcpu, xcpu_code;
 static volatile rlim_t soft_after;

@@ -18,12 +18,7 @@
 #include <sys/times.h>
 #include <sys/wait.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
+#include "tap.h"
 
 static void check_err(long r, int want, const char *what)
 {

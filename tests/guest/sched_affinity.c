@@ -13,12 +13,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
-static int n;
-
-static void check(int ok, const char *what)
-{
-	printf("%s %d - %s\n", ok ? "ok" : "not ok", ++n, what);
-}
+#include "tap.h"
 
 /* The Cpus_allowed_list line of /proc/self/status. */
 static void allowed_list(char *out, size_t len)

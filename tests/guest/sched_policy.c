@@ -19,6 +19,8 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include "tap.h"
+
 #ifndef SCHED_RESET_ON_FORK
 #define SCHED_RESET_ON_FORK 0x40000000
 #endif
@@ -37,13 +39,6 @@ struct attr {
 	uint64_t runtime, deadline, period;
 	uint32_t util_min, util_max;
 };
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 static void expect(long r, int want, const char *what)
 {

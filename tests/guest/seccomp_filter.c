@@ -24,6 +24,9 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#define TAP_FLUSH
+#include "tap.h"
+
 /* The ABI, spelled out: musl has no linux/ headers. */
 struct sock_filter {
 	unsigned short code;
@@ -93,14 +96,6 @@ struct seccomp_data {
 #define NR	  offsetof(struct seccomp_data, nr)
 #define ARCH	  offsetof(struct seccomp_data, arch)
 #define ARG_LO(i) offsetof(struct seccomp_data, args[i])
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-	fflush(stdout);
-}
 
 static long sc(long nr, long a, long b, long c)
 {

@@ -28,6 +28,9 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#define TAP_FLUSH
+#include "tap.h"
+
 /* The ABI, spelled out: musl has no linux/ headers. */
 struct sock_filter {
 	unsigned short code;
@@ -103,14 +106,6 @@ struct notif_sizes {
 #ifndef SYS_seccomp
 #define SYS_seccomp 317
 #endif
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-	fflush(stdout);
-}
 
 /* getppid is notified, the rest pass. */
 static int install(unsigned flags)

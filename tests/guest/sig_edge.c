@@ -16,14 +16,9 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-static int n;
+#include "tap.h"
 static char *page;
 static volatile sig_atomic_t faults;
-
-static void check(int ok, const char *what)
-{
-	printf("%s %d - %s\n", ok ? "ok" : "not ok", ++n, what);
-}
 
 static void on_segv(int sig, siginfo_t *si, void *uc)
 {

@@ -10,13 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int n;
+#include "tap.h"
 static int hup_pipe[2];
-
-static void check(int ok, const char *what)
-{
-	printf("%s %d - %s\n", ok ? "ok" : "not ok", ++n, what);
-}
 
 static void on_hup(int sig)
 {

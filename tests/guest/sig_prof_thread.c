@@ -15,17 +15,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#define WANT 40
+#include "tap.h"
 
-static int n;
+#define WANT 40
 static pid_t spinners[2];
 static volatile int hits[3], total; /* per spinner, then any other thread */
 static volatile int stop;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 static void on_sig(int sig)
 {

@@ -15,16 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#define NSIGNALS 300
+#include "tap.h"
 
-static int n;
+#define NSIGNALS 300
 static volatile sig_atomic_t handled, done;
 static int ack_fd;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 static void on_usr1(int sig)
 {

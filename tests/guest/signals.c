@@ -27,12 +27,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
+#include "tap.h"
 
 /* check with a detail (two longs) printed only on failure */
 static void checkf(int cond, const char *what, const char *fmt, long a, long b)

@@ -26,62 +26,9 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 
-static int n;
+#define TAP_ENAME
+#include "tap.h"
 static char dir[64];
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
-
-static const char *ename(int e)
-{
-	switch (e) {
-	case 0:
-		return "0";
-	case EINVAL:
-		return "EINVAL";
-	case EAGAIN:
-		return "EAGAIN";
-	case EPIPE:
-		return "EPIPE";
-	case ENOTCONN:
-		return "ENOTCONN";
-	case ECONNREFUSED:
-		return "ECONNREFUSED";
-	case ECONNRESET:
-		return "ECONNRESET";
-	case EADDRINUSE:
-		return "EADDRINUSE";
-	case ENOENT:
-		return "ENOENT";
-	case EPROTOTYPE:
-		return "EPROTOTYPE";
-	case EOPNOTSUPP:
-		return "EOPNOTSUPP";
-	case EISCONN:
-		return "EISCONN";
-	case EPERM:
-		return "EPERM";
-	case EMSGSIZE:
-		return "EMSGSIZE";
-	case EFAULT:
-		return "EFAULT";
-	default:
-		return "E?";
-	}
-}
-
-static void check_err(long r, int want, const char *what)
-{
-	int e = errno;
-
-	if (r == -1 && e == want)
-		printf("ok %d - %s -> %s\n", ++n, what, ename(want));
-	else
-		printf("not ok %d - %s: got %ld (%s), want %s\n", ++n, what, r,
-		       r == -1 ? ename(e) : "no error", ename(want));
-}
 
 static void sleep_ms(long ms)
 {

@@ -24,45 +24,8 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
-
-static const char *ename(int e)
-{
-	switch (e) {
-	case 0:
-		return "0";
-	case EINVAL:
-		return "EINVAL";
-	case EBADF:
-		return "EBADF";
-	case EPIPE:
-		return "EPIPE";
-	case EFAULT:
-		return "EFAULT";
-	case EPERM:
-		return "EPERM";
-	case ENOBUFS:
-		return "ENOBUFS";
-	default:
-		return "E?";
-	}
-}
-
-static void check_err(long r, int want, const char *what)
-{
-	int e = errno;
-
-	if (r == -1 && e == want)
-		printf("ok %d - %s -> %s\n", ++n, what, ename(want));
-	else
-		printf("not ok %d - %s: got %ld (%s), want %s\n", ++n, what, r,
-		       r == -1 ? ename(e) : "no error", ename(want));
-}
+#define TAP_ENAME
+#include "tap.h"
 
 /* Sends len bytes of data with nfds fds in one SCM_RIGHTS. */
 static long send_fds(int s, const char *data, size_t len, const int *fds, int nfds)

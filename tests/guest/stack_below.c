@@ -15,13 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int n;
-
-static void check(int ok, const char *what)
-{
-	printf("%s %d - %s\n", ok ? "ok" : "not ok", ++n, what);
-	fflush(stdout);
-}
+#define TAP_FLUSH
+#include "tap.h"
 
 /* The start of [stack] in /proc/self/maps, or 0. */
 static uintptr_t stack_start(void)

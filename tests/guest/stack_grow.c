@@ -9,12 +9,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
+#include "tap.h"
 
 /* Each level touches 4 KiB of its frame. */
 static long deep(int levels)

@@ -8,13 +8,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-	fflush(stdout);
-}
+#define TAP_FLUSH
+#include "tap.h"
 
 static int attr_is(const char *name, const char *want)
 {

@@ -18,18 +18,13 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include "tap.h"
+
 extern char **environ;
 
 /* <linux/futex.h> is not in musl-gcc's include path */
 #define FUTEX_WAIT_PRIVATE 128
 #define FUTEX_WAKE_PRIVATE 129
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 static void checkf(int cond, const char *what, const char *fmt, long a, long b)
 {

@@ -21,39 +21,8 @@
 #include <sys/time.h>
 #include <sys/wait.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
-
-static const char *ename(int e)
-{
-	switch (e) {
-	case 0:
-		return "0";
-	case EINVAL:
-		return "EINVAL";
-	case EFAULT:
-		return "EFAULT";
-	case EOPNOTSUPP:
-		return "EOPNOTSUPP";
-	default:
-		return "E?";
-	}
-}
-
-static void check_err(long r, int want, const char *what)
-{
-	int e = errno;
-
-	if (r == -1 && e == want)
-		printf("ok %d - %s -> %s\n", ++n, what, ename(want));
-	else
-		printf("not ok %d - %s: got %ld (%s), want %s\n", ++n, what, r,
-		       r == -1 ? ename(e) : "no error", ename(want));
-}
+#define TAP_ENAME
+#include "tap.h"
 
 /* The raw calls: the kernel's timer ids, no libc wrapping. */
 static long k_create(int clk, struct sigevent *ev, int *id)

@@ -7,6 +7,8 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 
+#include "tap.h"
+
 #define ARCH_SET_GS 0x1001
 #define ARCH_SET_FS 0x1002
 #define ARCH_GET_FS 0x1003
@@ -15,13 +17,6 @@
 static __thread int tv = 5;
 static __thread long tz[64];
 static __thread char tc = 'x';
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 int main(void)
 {

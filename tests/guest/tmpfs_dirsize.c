@@ -14,12 +14,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
+#include "tap.h"
 
 static long long size_of(const char *p)
 {

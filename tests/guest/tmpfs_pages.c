@@ -23,17 +23,12 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#define TAP_FLUSH
+#include "tap.h"
+
 #define NTMP 12000
 #define NSHM 1000
 #define MIB  (1LL << 20)
-
-static int n;
-
-static void check(int ok, const char *what)
-{
-	printf("%s %d - %s\n", ok ? "ok" : "not ok", ++n, what);
-	fflush(stdout);
-}
 
 /* File i's data: 10 to 6010 bytes (one or two pages) that name it. */
 static size_t content(int i, char *buf)

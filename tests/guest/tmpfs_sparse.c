@@ -19,16 +19,11 @@
 #include <sys/uio.h>
 #include <sys/wait.h>
 
+#include "tap.h"
+
 #define TIB    (1ULL << 40)
 #define GIB    (1ULL << 30)
 #define NFILES 32
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 static long long blocks(int fd)
 {

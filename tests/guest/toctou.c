@@ -21,15 +21,10 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 
+#include "tap.h"
+
 #define ROUNDS 3000
-
-static int n;
 static atomic_int stop;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 /* ---- a path flipping between two files and a name too long ---- */
 

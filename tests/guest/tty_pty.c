@@ -28,12 +28,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
+#include "tap.h"
 
 static void checkf(int cond, const char *what, long a, long b)
 {

@@ -4,12 +4,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
+#include "tap.h"
 
 int main(void)
 {

@@ -9,14 +9,9 @@
 #include <unistd.h>
 #include <sys/socket.h>
 
+#include "tap.h"
+
 #define CHAIN 1500
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 static int sendfd(int s, int fd)
 {

@@ -20,12 +20,7 @@
 #include <sys/time.h>
 #include <sys/wait.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
+#include "tap.h"
 
 struct range {
 	unsigned long lo, hi;

@@ -16,12 +16,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
+#include "tap.h"
 
 static int exists(const char *p)
 {

@@ -19,13 +19,8 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-static int n;
+#include "tap.h"
 static char dir[64];
-
-static void check(int ok, const char *what)
-{
-	printf("%s %d - %s\n", ok ? "ok" : "not ok", ++n, what);
-}
 
 /* How many sig are pending; takes them all and keeps the last's info. */
 static int take(int sig, siginfo_t *last)

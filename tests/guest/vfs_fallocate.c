@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
+#include "tap.h"
+
 #ifndef FALLOC_FL_KEEP_SIZE
 #define FALLOC_FL_KEEP_SIZE 0x01
 #endif
@@ -26,13 +28,6 @@
 #ifndef FALLOC_FL_ZERO_RANGE
 #define FALLOC_FL_ZERO_RANGE 0x10
 #endif
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 static const char *ename(int e)
 {

@@ -21,87 +21,16 @@
 #include <sys/wait.h>
 #include <sys/xattr.h>
 
+#define TAP_ERR_RET
+#include "tap.h"
+
 #ifndef SYS_renameat2
 #define SYS_renameat2 316
 #endif
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE 1
 #endif
-
-static int n;
 static char dir[64];
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
-
-static const char *ename(int e)
-{
-	switch (e) {
-	case 0:
-		return "0";
-	case EPERM:
-		return "EPERM";
-	case ENOENT:
-		return "ENOENT";
-	case EIO:
-		return "EIO";
-	case EBADF:
-		return "EBADF";
-	case EACCES:
-		return "EACCES";
-	case EFAULT:
-		return "EFAULT";
-	case EBUSY:
-		return "EBUSY";
-	case EEXIST:
-		return "EEXIST";
-	case EXDEV:
-		return "EXDEV";
-	case ENOTDIR:
-		return "ENOTDIR";
-	case EISDIR:
-		return "EISDIR";
-	case EINVAL:
-		return "EINVAL";
-	case ENOSPC:
-		return "ENOSPC";
-	case ESPIPE:
-		return "ESPIPE";
-	case EROFS:
-		return "EROFS";
-	case ENAMETOOLONG:
-		return "ENAMETOOLONG";
-	case ENOSYS:
-		return "ENOSYS";
-	case ENOTEMPTY:
-		return "ENOTEMPTY";
-	case ELOOP:
-		return "ELOOP";
-	case ENODATA:
-		return "ENODATA";
-	case EOPNOTSUPP:
-		return "EOPNOTSUPP";
-	case ERANGE:
-		return "ERANGE";
-	case ENXIO:
-		return "ENXIO";
-	default:
-		return "E?";
-	}
-}
-
-static void check_err(long r, int want, const char *what)
-{
-	int e = errno;
-
-	if (r == -1 && e == want)
-		printf("ok %d - %s -> %s\n", ++n, what, ename(want));
-	else
-		printf("not ok %d - %s: ret %ld, errno %s (want %s)\n", ++n, what, r,
-		       ename(r == -1 ? e : 0), ename(want));
-}
 
 /* the call's result as the test prints it: "0" or the errno name */
 static const char *res(long r)

@@ -26,20 +26,15 @@
 #include <sys/uio.h>
 #include <sys/wait.h>
 
+#include "tap.h"
+
 #ifndef SYS_copy_file_range
 #define SYS_copy_file_range 326
 #endif
 
 #define LIMIT 4096
-
-static int n;
 static char buf[20000];
 static volatile sig_atomic_t got;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 static void on_xfsz(int sig)
 {

@@ -24,48 +24,11 @@
 #include <sys/xattr.h>
 #include <sys/wait.h>
 
-static int n;
+#define TAP_ENAME
+#include "tap.h"
 static char got[8192];
 static unsigned cookies[16];
 static int ncookies;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
-
-static const char *ename(int e)
-{
-	switch (e) {
-	case EINVAL:
-		return "EINVAL";
-	case EBADF:
-		return "EBADF";
-	case ENOENT:
-		return "ENOENT";
-	case ENOTDIR:
-		return "ENOTDIR";
-	case EEXIST:
-		return "EEXIST";
-	case EAGAIN:
-		return "EAGAIN";
-	case EINTR:
-		return "EINTR";
-	default:
-		return "E?";
-	}
-}
-
-static void check_err(long r, int want, const char *what)
-{
-	int e = errno;
-
-	if (r == -1 && e == want)
-		printf("ok %d - %s -> %s\n", ++n, what, ename(want));
-	else
-		printf("not ok %d - %s: got %ld (%s), want %s\n", ++n, what, r,
-		       r == -1 ? ename(e) : "no error", ename(want));
-}
 
 static void sleep_ms(long ms)
 {

@@ -23,16 +23,11 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 
-#define MAX_RW_COUNT 0x7ffff000L
+#include "tap.h"
 
-static int n;
+#define MAX_RW_COUNT 0x7ffff000L
 static char buf[4096];
 static void *const KADDR = (void *)0xffff800000000000UL;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 static const char *ename(int e)
 {

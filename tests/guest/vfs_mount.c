@@ -22,43 +22,11 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 
+#define TAP_ENAME
+#include "tap.h"
+
 #define ST_VALID 0x0020 /* statfs f_flags is filled in (linux/statfs.h) */
-
-static int n;
 static char top[64];
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
-
-static const char *ename(int e)
-{
-	static const struct {
-		int e;
-		const char *name;
-	} names[] = { { EPERM, "EPERM" },   { ENOENT, "ENOENT" },   { EACCES, "EACCES" },
-		      { EBUSY, "EBUSY" },   { ENOTDIR, "ENOTDIR" }, { EINVAL, "EINVAL" },
-		      { ENODEV, "ENODEV" }, { EFAULT, "EFAULT" },   { EROFS, "EROFS" },
-		      { EAGAIN, "EAGAIN" }, { ELOOP, "ELOOP" } };
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].e == e)
-			return names[i].name;
-	return "E?";
-}
-
-static void check_err(long r, int want, const char *what)
-{
-	int e = errno;
-
-	if (r == -1 && e == want)
-		printf("ok %d - %s -> %s\n", ++n, what, ename(want));
-	else
-		printf("not ok %d - %s: got %ld (%s), want %s\n", ++n, what, r,
-		       r == -1 ? ename(e) : "no error", ename(want));
-}
 
 static char *P(const char *rel)
 {

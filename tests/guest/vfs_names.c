@@ -12,40 +12,8 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
-static int n;
-
-static const char *ename(int e)
-{
-	switch (e) {
-	case EPERM:
-		return "EPERM";
-	case ENOENT:
-		return "ENOENT";
-	case EBUSY:
-		return "EBUSY";
-	case EEXIST:
-		return "EEXIST";
-	case ENOTDIR:
-		return "ENOTDIR";
-	case EISDIR:
-		return "EISDIR";
-	case EINVAL:
-		return "EINVAL";
-	default:
-		return "E?";
-	}
-}
-
-static void check_err(long r, int want, const char *what)
-{
-	int e = errno;
-
-	if (r == -1 && e == want)
-		printf("ok %d - %s -> %s\n", ++n, what, ename(want));
-	else
-		printf("not ok %d - %s: got %ld (%s), want %s\n", ++n, what, r,
-		       r == -1 ? ename(e) : "no error", ename(want));
-}
+#define TAP_ENAME
+#include "tap.h"
 
 static void check_ok(long r, const char *what)
 {
@@ -55,11 +23,6 @@ static void check_ok(long r, const char *what)
 		printf("ok %d - %s\n", ++n, what);
 	else
 		printf("not ok %d - %s: got %ld (%s)\n", ++n, what, r, ename(e));
-}
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
 }
 
 static long ren2(const char *a, const char *b, unsigned flags)

@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
+#include "tap.h"
+
 #ifndef SYS_openat2
 #define SYS_openat2 437
 #endif
@@ -28,14 +30,7 @@ struct xopen_how {
 #define XRESOLVE_NO_SYMLINKS   0x04
 #define XRESOLVE_BENEATH       0x08
 #define XRESOLVE_IN_ROOT       0x10
-
-static int n;
 static char dir[64];
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 static const char *ename(int e)
 {

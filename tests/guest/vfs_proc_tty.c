@@ -15,12 +15,7 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
+#include "tap.h"
 
 /* Fields 7 and 8 of /proc/PID/stat (pid 0: self). */
 static int tty_fields(int pid, long *tty_nr, long *tpgid)

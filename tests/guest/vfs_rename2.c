@@ -16,45 +16,12 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 
+#define TAP_ENAME
+#include "tap.h"
+
 #define NOREPLACE 1
 #define EXCHANGE  2
 #define WHITEOUT  4
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
-
-static const char *ename(int e)
-{
-	switch (e) {
-	case EINVAL:
-		return "EINVAL";
-	case ENOENT:
-		return "ENOENT";
-	case EEXIST:
-		return "EEXIST";
-	case ENOTEMPTY:
-		return "ENOTEMPTY";
-	case EPERM:
-		return "EPERM";
-	default:
-		return "E?";
-	}
-}
-
-static void check_err(long r, int want, const char *what)
-{
-	int e = errno;
-
-	if (r == -1 && e == want)
-		printf("ok %d - %s -> %s\n", ++n, what, ename(want));
-	else
-		printf("not ok %d - %s: got %ld (%s), want %s\n", ++n, what, r,
-		       r == -1 ? ename(e) : "no error", ename(want));
-}
 
 static long ren(const char *a, const char *b, unsigned flags)
 {

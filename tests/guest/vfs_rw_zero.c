@@ -23,19 +23,14 @@
 #include <sys/timerfd.h>
 #include <sys/uio.h>
 
+#include "tap.h"
+
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
 #endif
-
-static int n;
 static char buf[4096];
 static void *const KADDR = (void *)0xffff800000000000UL;
 static volatile sig_atomic_t sigpipes;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 /* r is the failure e, or the count want (e 0). */
 static void expect(long r, int e, long want, const char *what)

@@ -31,6 +31,8 @@
 #include <sys/time.h>
 #include <sys/uio.h>
 
+#include "tap.h"
+
 #ifndef SYS_copy_file_range
 #define SYS_copy_file_range 326
 #endif
@@ -43,16 +45,9 @@
 
 #define SMALL 10000
 #define BIG   200000
-
-static int n;
 static char dir[64];
 static unsigned char pattern[BIG];
 static void *const BADPTR = (void *)16;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 static const char *ename(int e)
 {

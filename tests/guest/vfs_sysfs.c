@@ -11,12 +11,7 @@
 #include <sys/statfs.h>
 #include <sys/sysinfo.h>
 
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
+#include "tap.h"
 
 static int has(const char *path, const char *want)
 {

@@ -16,12 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static int n;
-
-static void check(int ok, const char *what)
-{
-	printf("%s %d - %s\n", ok ? "ok" : "not ok", ++n, what);
-}
+#include "tap.h"
 
 static int64_t now_ms(void)
 {

@@ -12,14 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tap.h"
+
 #define BIG (3L << 20)
-
-static int n;
-
-static void check(int ok, const char *what)
-{
-	printf("%s %d - %s\n", ok ? "ok" : "not ok", ++n, what);
-}
 
 int main(void)
 {

@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 #include <sys/xattr.h>
 
-static int n;
+#include "tap.h"
 
 static void check_err(long r, int want, const char *what)
 {
@@ -31,11 +31,6 @@ static void check_err(long r, int want, const char *what)
 	else
 		printf("not ok %d - %s: got %ld (%s), want %s\n", ++n, what, r,
 		       r == -1 ? strerror(e) : "no error", strerror(want));
-}
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
 }
 
 int main(void)
