@@ -13,14 +13,9 @@
 #include <unistd.h>
 #include <sys/timerfd.h>
 
+#include "tap.h"
+
 #define N 256
-
-static int n;
-
-static void check(int cond, const char *what)
-{
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ++n, what);
-}
 
 int main(void)
 {
