@@ -358,8 +358,9 @@ bool coredump_wait(struct task *t, int sig)
 	while (p->core_pending > 0 && sched_now_ns() < deadline)
 		sched_sleep_until(deadline); /* coredump_park wakes us */
 	if (p->core_pending > 0)
-		klog(LOG_INFO, "pid %d (%s): core: %d thread(s) did not stop in time, left out",
-		     p->pid, t->comm, p->core_pending);
+		klog_ratelimited(LOG_INFO,
+				 "pid %d (%s): core: %d thread(s) did not stop in time, left out",
+				 p->pid, t->comm, p->core_pending);
 	return true;
 }
 
@@ -569,8 +570,10 @@ bool coredump(struct task *t, const struct linux_siginfo *info)
 			continue;
 		sizes[i] = dump_size(t->mm, v, h, nh);
 		if (sizes[i] > HUGE_VMA) {
-			klog(LOG_INFO, "pid %d (%s): core: %llu bytes at %#llx left empty", p->pid,
-			     t->comm, (unsigned long long)sizes[i], (unsigned long long)v->start);
+			klog_ratelimited(LOG_INFO,
+					 "pid %d (%s): core: %llu bytes at %#llx left empty",
+					 p->pid, t->comm, (unsigned long long)sizes[i],
+					 (unsigned long long)v->start);
 			sizes[i] = 0;
 		}
 		i++;
@@ -626,10 +629,11 @@ bool coredump(struct task *t, const struct linux_siginfo *info)
 				goto out;
 			if (r > 0) {
 				over = true;
-				klog(LOG_INFO,
-				     "pid %d (%s): core: more than %llu MiB to read: the rest "
-				     "left as holes",
-				     p->pid, t->comm, (unsigned long long)(budget_all >> 20));
+				klog_ratelimited(
+					LOG_INFO,
+					"pid %d (%s): core: more than %llu MiB to read: the rest "
+					"left as holes",
+					p->pid, t->comm, (unsigned long long)(budget_all >> 20));
 			}
 		}
 		off += sizes[i];

@@ -580,11 +580,12 @@ static void log_exec_failed(struct task *t, const char *path, struct file *byfd,
 
 	if (byfd && byfd->path.dentry && t->fs)
 		name = path_name(&byfd->path, &t->fs->root);
-	klog(LOG_INFO, "pid %d: exec of %s failed past the point of no return (%d)", t->proc->pid,
-	     name      ? name
-	     : path[0] ? path
-		       : "a file by fd",
-	     err);
+	klog_ratelimited(LOG_INFO, "pid %d: exec of %s failed past the point of no return (%d)",
+			 t->proc->pid,
+			 name	   ? name
+			 : path[0] ? path
+				   : "a file by fd",
+			 err);
 	free(name);
 }
 

@@ -81,7 +81,7 @@ static int check_flags(struct task *t, const struct clone_req *r)
 	/* One user namespace: as a Linux without CONFIG_USER_NS, whose
 	 * copy_creds fails before anything else of namespaces. */
 	if (f & LINUX_CLONE_NEWUSER) {
-		klog(LOG_INFO, "clone: user namespaces are not supported: EINVAL");
+		klog_ratelimited(LOG_INFO, "clone: user namespaces are not supported: EINVAL");
 		return -EINVAL;
 	}
 	/* A new mount namespace needs a root and cwd of its own. */
@@ -95,7 +95,7 @@ static int check_flags(struct task *t, const struct clone_req *r)
 	    !(f & LINUX_CLONE_THREAD))
 		return -EINVAL; /* init cannot have siblings */
 	if (f & LINUX_CLONE_INTO_CGROUP) {
-		klog(LOG_INFO, "clone: CLONE_INTO_CGROUP is not supported: EINVAL");
+		klog_ratelimited(LOG_INFO, "clone: CLONE_INTO_CGROUP is not supported: EINVAL");
 		return -EINVAL;
 	}
 	/* CLONE_DETACHED is otherwise ignored, but Linux keeps it from

@@ -94,6 +94,24 @@ void klog(int level, const char *fmt, ...)
 	va_end(ap);
 }
 
+bool klog_ratelimit_ok(struct klog_ratelimit *rl)
+{
+	int64_t now = host_clock_ns(LINUX_CLOCK_MONOTONIC);
+
+	if (rl->printed == 0 || now - rl->begin_ns >= KLOG_INTERVAL_NS) {
+		if (rl->missed)
+			klog(LOG_INFO, "%d lines like the next were suppressed", rl->missed);
+		rl->begin_ns = now;
+		rl->printed = rl->missed = 0;
+	}
+	if (rl->printed < KLOG_BURST) {
+		rl->printed++;
+		return true;
+	}
+	rl->missed++;
+	return false;
+}
+
 void panic(const char *fmt, ...)
 {
 	va_list ap;

@@ -13,6 +13,25 @@ enum { LOG_WARN, LOG_INFO, LOG_DEBUG };
 extern int klog_level;
 
 void klog(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A line a guest can make at will (its faults, seccomp's RET_LOG, a
+ * refused flag at each call): at most KLOG_BURST of one call site per
+ * KLOG_INTERVAL_NS, as Linux's printk_ratelimited, then "N lines
+ * suppressed" once the next interval's first line is said; so a guest
+ * cannot fill the --log file or drown the lines that matter. */
+#define KLOG_BURST	 10
+#define KLOG_INTERVAL_NS 5000000000LL
+struct klog_ratelimit {
+	int64_t begin_ns;
+	int printed, missed;
+};
+bool klog_ratelimit_ok(struct klog_ratelimit *rl);
+#define klog_ratelimited(level, ...)                   \
+	do {                                           \
+		static struct klog_ratelimit klog_rl_; \
+		if (klog_ratelimit_ok(&klog_rl_))      \
+			klog(level, __VA_ARGS__);      \
+	} while (0)
 /* A broken kernel invariant: not for anything a guest can cause. */
 void panic(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 /* The message buffer's time 0: skas's start. */

@@ -40,9 +40,9 @@ static void handle_fault(struct task *t)
 	    mm_grow_stack(t->mm, t->ev.addr) == 0)
 		return;
 	t->ev.access = fault_access(t);
-	klog(LOG_INFO, "pid %d (%s): signal %d (code %d), %s at %#llx, ip %#llx", t->proc->pid,
-	     t->comm, t->ev.signo, t->ev.code, kind[t->ev.access], (unsigned long long)t->ev.addr,
-	     (unsigned long long)t->ev.ip);
+	klog_ratelimited(LOG_INFO, "pid %d (%s): signal %d (code %d), %s at %#llx, ip %#llx",
+			 t->proc->pid, t->comm, t->ev.signo, t->ev.code, kind[t->ev.access],
+			 (unsigned long long)t->ev.addr, (unsigned long long)t->ev.ip);
 	force_signal(t, t->ev.signo, t->ev.code, t->ev.addr);
 }
 

@@ -403,8 +403,8 @@ static bool filter_call(struct task *t, int *nr, uint64_t *args, bool compat, lo
 	case LINUX_SECCOMP_RET_ALLOW:
 		return true;
 	case LINUX_SECCOMP_RET_LOG:
-		klog(LOG_INFO, "pid %d (%s): seccomp logs system call %d", t->proc->pid, t->comm,
-		     *nr);
+		klog_ratelimited(LOG_INFO, "pid %d (%s): seccomp logs system call %d", t->proc->pid,
+				 t->comm, *nr);
 		return true;
 	case LINUX_SECCOMP_RET_ERRNO:
 		*ret = -(long)(data > MAX_ERRNO ? MAX_ERRNO : data);
@@ -438,12 +438,14 @@ static bool filter_call(struct task *t, int *nr, uint64_t *args, bool compat, lo
 		return seccomp_user_notif(t, match, &d, ret);
 	case LINUX_SECCOMP_RET_KILL_THREAD:
 		if (match && match->log)
-			klog(LOG_INFO, "pid %d (%s): seccomp kills the thread at system call %d",
-			     t->proc->pid, t->comm, *nr);
+			klog_ratelimited(LOG_INFO,
+					 "pid %d (%s): seccomp kills the thread at system call %d",
+					 t->proc->pid, t->comm, *nr);
 		task_exit(t, LINUX_SIGSYS);
 	default: /* KILL_PROCESS, and any unknown action */
-		klog(LOG_INFO, "pid %d (%s): seccomp kills the process at system call %d",
-		     t->proc->pid, t->comm, *nr);
+		klog_ratelimited(LOG_INFO,
+				 "pid %d (%s): seccomp kills the process at system call %d",
+				 t->proc->pid, t->comm, *nr);
 		process_exit(t, LINUX_SIGSYS);
 	}
 }
@@ -455,8 +457,9 @@ bool task_seccomp_allows(struct task *t, int *nr, uint64_t *args, bool compat, l
 	if (t->seccomp_mode == LINUX_SECCOMP_MODE_STRICT) {
 		if (strict_allows(*nr, compat))
 			return true;
-		klog(LOG_INFO, "pid %d (%s): system call %d in seccomp strict mode: killed",
-		     t->proc->pid, t->comm, *nr);
+		klog_ratelimited(LOG_INFO,
+				 "pid %d (%s): system call %d in seccomp strict mode: killed",
+				 t->proc->pid, t->comm, *nr);
 		task_exit(t, LINUX_SIGKILL);
 	}
 	return filter_call(t, nr, args, compat, ret, false);

@@ -617,9 +617,10 @@ static long set_securebits(struct task *t, uint64_t bits)
 	if (!capable(c, CAP_SETPCAP) || (bits & ~(uint64_t)(SECURE_ALL_BITS | SECURE_ALL_LOCKS)))
 		return -EPERM;
 	if (bits & ~(uint64_t)SECURE_KEEP_CAPS_BIT) {
-		klog(LOG_INFO,
-		     "prctl PR_SET_SECUREBITS %#llx: only keep-caps is implemented: EINVAL",
-		     (unsigned long long)bits);
+		klog_ratelimited(
+			LOG_INFO,
+			"prctl PR_SET_SECUREBITS %#llx: only keep-caps is implemented: EINVAL",
+			(unsigned long long)bits);
 		return -EINVAL;
 	}
 	c->keepcaps = bits != 0;

@@ -557,6 +557,20 @@ int main(int argc, char **argv)
 		for (i = 0; i < 2; i++)
 			pthread_join(t[i], NULL);
 		printf("threads: both ran: %s\n", spins[0] > 0 && spins[1] > 0 ? "yes" : "no");
+	} else if (strcmp(mode, "faults") == 0) {
+		/* 2000 children that die of SIGSEGV, each a kernel log line */
+		int dead = 0, st;
+
+		for (i = 0; i < 2000; i++) {
+			pid_t c = fork();
+
+			if (c == 0)
+				*(volatile int *)0 = 1;
+			if (c > 0 && waitpid(c, &st, 0) == c && WIFSIGNALED(st) &&
+			    WTERMSIG(st) == SIGSEGV)
+				dead++;
+		}
+		printf("faults: %d died of SIGSEGV\n", dead);
 	} else if (strcmp(mode, "cpus") == 0) {
 		cpu_set_t set;
 
@@ -761,6 +775,12 @@ out=$(timeout -k 5 60 "$SKAS" run --pids-max=64 -- /bin/bash -c \
     ':(){ :|:& };:; sleep 2; echo survived' 2>/dev/null &
     guest_runs $! 60; timeout -k 5 30 "$SKAS" run -- /bin/echo second 2>&1; wait)
 check "fork bomb (--pids-max=64) and a second instance meanwhile" "second survived" "$(echo $out)"
+
+bomb -- "$b" faults
+check "log bomb (2000 segfaults): all die of SIGSEGV" "faults: 2000 died of SIGSEGV 0" "$out $rc"
+check "  at most 10 fault lines per 5 s in the --log file" \
+    "yes" "$([ "$(grep -c 'signal 11 (code 1)' "$tmp/log")" -le $((10 * (took / 5 + 1))) ] && echo yes)"
+check "  a second instance ran meanwhile" "second" "$second"
 
 bomb --cpus=1 -- "$b" threads
 check "--cpus=1: two spinning threads both run (time slices)" "threads: both ran: yes 0" "$out $rc"
