@@ -4,6 +4,12 @@
 #ifndef KERNEL_OOM_H
 #define KERNEL_OOM_H
 
+#include <stdint.h>
+
+struct process;
+
 void oom_kill(const char *why);
+/* Its score for the OOM killer (the most is killed), -1 for never. */
+int64_t oom_badness(struct process *p);
 
 #endif

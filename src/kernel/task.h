@@ -55,6 +55,10 @@ struct process {
 	bool did_exec;
 	bool subreaper;
 	bool no_new_privs;
+	/* /proc/PID/oom_score_adj (-1000..1000; -1000: never the OOM
+	 * killer's), and the least a writer without CAP_SYS_RESOURCE may
+	 * set (the last value one with it set): fork copies both. */
+	short oom_score_adj, oom_score_adj_min;
 	/* A set*uid left the new user past RLIMIT_NPROC: execve is EAGAIN
 	 * while it still is (Linux's PF_NPROC_EXCEEDED). */
 	bool nproc_exceeded;

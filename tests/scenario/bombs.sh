@@ -651,6 +651,12 @@ check "memory bomb (MAP_NORESERVE written, vm.overcommit_memory=0): the OOM kill
 check "  with a kernel log line" "1" "$(grep -c 'Out of memory (resident memory): killed process 1 (bomb)' "$tmp/log")"
 check "  a second instance ran meanwhile" "second" "$second"
 
+bomb --memory=64M -- /bin/sh -c "echo -1000 >/proc/self/oom_score_adj; $b noreserve; echo rc=\$?"
+check "the same with every process at oom_score_adj -1000: --memory holds, the biggest goes" \
+    "noreserve: 1 GiB mapped: yes
+Killed
+rc=137 0" "$out $rc"
+
 bomb --memory=64M -- "$b" brk
 check "memory bomb (brk): ENOMEM before 64 MiB" "brk: ENOMEM after <64 MiB 0" "$out $rc"
 

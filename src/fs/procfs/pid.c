@@ -13,7 +13,9 @@
 #include "fs/tmpfs/tmpfs.h"
 #include "kernel/task.h"
 #include "kernel/cred.h"
+#include "kernel/oom.h"
 #include "kernel/seccomp.h"
+#include "mm/commit.h"
 #include "tty/tty.h"
 #include "mm/mm.h"
 #include "mm/usercopy.h"
@@ -550,6 +552,117 @@ static int gen_comm(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
+/* Linux's comm_write: a thread of the writer's own process only (others
+ * EINVAL); the first 15 bytes as they are, a newline included. */
+static long put_comm(const struct pnode *n, const char *buf, size_t len)
+{
+	struct task *t = procfs_task(n);
+	size_t k = len < 15 ? len : 15;
+
+	if (!t || !current || t->proc != current->proc)
+		return -EINVAL;
+	memset(t->comm, 0, sizeof(t->comm));
+	memcpy(t->comm, buf, k);
+	return (long)len;
+}
+
+/* oom_score_adj and the legacy oom_adj (-17..15, kept as its scaled
+ * oom_score_adj), as Linux's. */
+#define OOM_ADJ_MIN   (-17)
+#define OOM_ADJ_MAX   15
+#define OOM_SCORE_MAX 1000
+
+static int gen_oom_score_adj(const struct pnode *n, struct sbuf *b)
+{
+	struct process *p = proc_of(n);
+
+	sb_printf(b, "%d\n", p ? p->oom_score_adj : 0);
+	return 0;
+}
+
+static int gen_oom_adj(const struct pnode *n, struct sbuf *b)
+{
+	struct process *p = proc_of(n);
+	int adj = p ? p->oom_score_adj : 0;
+
+	sb_printf(b, "%d\n",
+		  adj == OOM_SCORE_MAX ? OOM_ADJ_MAX : adj * -OOM_ADJ_MIN / OOM_SCORE_MAX);
+	return 0;
+}
+
+/* /proc/PID/oom_score: Linux's 1000 + badness in thousandths of the
+ * memory (0..2000), 0 for one the OOM killer never takes. */
+static int gen_oom_score(const struct pnode *n, struct sbuf *b)
+{
+	struct process *p = proc_of(n);
+	int64_t points = p ? oom_badness(p) : -1, limit = (int64_t)mem_limit();
+
+	if (points >= 0 && limit > 0) {
+		points = 1000 + (int64_t)((double)points * 1000 / (double)limit);
+		points = points > 2000 ? 2000 : points;
+	} else {
+		points = 0;
+	}
+	sb_printf(b, "%lld\n", (long long)points);
+	return 0;
+}
+
+/* The number written: up to 12 bytes, blanks around it, base 0 (kstrtoint
+ * of strstrip, as Linux); -EINVAL if it is not one. */
+static int parse_proc_int(const char *buf, size_t len, long *out)
+{
+	char s[13], *end, *p = s;
+	size_t k = len < 12 ? len : 12;
+
+	memcpy(s, buf, k);
+	s[k] = 0;
+	while (k > 0 && (s[k - 1] == ' ' || (s[k - 1] >= '\t' && s[k - 1] <= '\r')))
+		s[--k] = 0;
+	while (*p == ' ' || (*p >= '\t' && *p <= '\r'))
+		p++;
+	if (*p == 0)
+		return -EINVAL;
+	*out = strtol(p, &end, 0);
+	return *end || *out < INT32_MIN || *out > INT32_MAX ? -EINVAL : 0;
+}
+
+/* Linux's __set_oom_adj: below the process's floor (the legacy file: below
+ * its value) needs CAP_SYS_RESOURCE, which also moves the floor (not
+ * through the legacy file). */
+static long set_oom_adj(const struct pnode *n, long adj, bool legacy, size_t len)
+{
+	struct process *p = proc_of(n);
+	bool cap = current && capable(&current->proc->cred, CAP_SYS_RESOURCE);
+
+	if (!p || list_empty(&p->threads))
+		return -ESRCH;
+	if (adj < (legacy ? p->oom_score_adj : p->oom_score_adj_min) && !cap)
+		return -EACCES;
+	p->oom_score_adj = (short)adj;
+	if (!legacy && cap)
+		p->oom_score_adj_min = (short)adj;
+	return (long)len;
+}
+
+static long put_oom_score_adj(const struct pnode *n, const char *buf, size_t len)
+{
+	long v;
+
+	if (parse_proc_int(buf, len, &v) < 0 || v < -OOM_SCORE_MAX || v > OOM_SCORE_MAX)
+		return -EINVAL;
+	return set_oom_adj(n, v, false, len);
+}
+
+static long put_oom_adj(const struct pnode *n, const char *buf, size_t len)
+{
+	long v;
+
+	if (parse_proc_int(buf, len, &v) < 0 || v < OOM_ADJ_MIN || v > OOM_ADJ_MAX)
+		return -EINVAL;
+	v = v == OOM_ADJ_MAX ? OOM_SCORE_MAX : v * OOM_SCORE_MAX / -OOM_ADJ_MIN;
+	return set_oom_adj(n, v, true, len);
+}
+
 static unsigned dev_major(uint64_t dev)
 {
 	return (unsigned)(((dev >> 8) & 0xfff) | ((dev >> 32) & ~0xfffULL));
@@ -964,13 +1077,6 @@ static int gen_cgroup(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
-static int gen_zero(const struct pnode *n, struct sbuf *b)
-{
-	(void)n;
-	sb_printf(b, "0\n");
-	return 0;
-}
-
 static int gen_wchan(const struct pnode *n, struct sbuf *b)
 {
 	(void)n;
@@ -1090,6 +1196,7 @@ enum {
 	I_MOUNTINFO,
 	I_LIMITS,
 	I_CGROUP,
+	I_OOM_ADJ,
 	I_OOM_SCORE,
 	I_OOM_SCORE_ADJ,
 	I_WCHAN,
@@ -1254,7 +1361,7 @@ const struct pentry procfs_pid_children[] = {
 	{ .name = "auxv", .id = I_AUXV, .mode = FILE_P, .gen = gen_auxv },
 	{ .name = "mem", .id = I_MEM, .mode = LINUX_S_IFREG | 0600, .open = mem_open },
 	{ .name = "cmdline", .id = I_CMDLINE, .mode = FILE_R, .gen = gen_cmdline },
-	{ .name = "comm", .id = I_COMM, .mode = FILE_W, .gen = gen_comm },
+	{ .name = "comm", .id = I_COMM, .mode = FILE_W, .gen = gen_comm, .put = put_comm },
 	{ .name = "stat", .id = I_STAT, .mode = FILE_R, .gen = gen_stat },
 	{ .name = "statm", .id = I_STATM, .mode = FILE_R, .gen = gen_statm },
 	{ .name = "status", .id = I_STATUS, .mode = FILE_R, .gen = gen_status },
@@ -1265,8 +1372,17 @@ const struct pentry procfs_pid_children[] = {
 	{ .name = "mountinfo", .id = I_MOUNTINFO, .mode = FILE_R, .gen = gen_mountinfo },
 	{ .name = "limits", .id = I_LIMITS, .mode = FILE_R, .gen = gen_limits },
 	{ .name = "cgroup", .id = I_CGROUP, .mode = FILE_R, .gen = gen_cgroup },
-	{ .name = "oom_score", .id = I_OOM_SCORE, .mode = FILE_R, .gen = gen_zero },
-	{ .name = "oom_score_adj", .id = I_OOM_SCORE_ADJ, .mode = FILE_W, .gen = gen_zero },
+	{ .name = "oom_adj",
+	  .id = I_OOM_ADJ,
+	  .mode = FILE_W,
+	  .gen = gen_oom_adj,
+	  .put = put_oom_adj },
+	{ .name = "oom_score", .id = I_OOM_SCORE, .mode = FILE_R, .gen = gen_oom_score },
+	{ .name = "oom_score_adj",
+	  .id = I_OOM_SCORE_ADJ,
+	  .mode = FILE_W,
+	  .gen = gen_oom_score_adj,
+	  .put = put_oom_score_adj },
 	{ .name = "wchan", .id = I_WCHAN, .mode = FILE_R, .gen = gen_wchan },
 	{ .name = "net", .id = I_NET, .mode = DIR_R, .children = net_children },
 	{ .name = "ns", .id = I_NS, .mode = LINUX_S_IFDIR | 0511, .children = ns_children },
