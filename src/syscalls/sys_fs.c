@@ -5,6 +5,7 @@
 
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
+#include "kernel/log.h"
 #include "mm/memfd.h"
 #include "mm/usercopy.h"
 #include "vfs/file.h"
@@ -1100,6 +1101,29 @@ long sys_flock(struct task *t, const struct sysargs *a)
 
 /* fcntl: descriptor flags, status flags, dup, locks, pipe sizes, seals, the
  * owner and its signal (vfs/fown.c) and dnotify. Leases are EINVAL. */
+/* fcntl commands of Linux's that skas does not have: EINVAL (what a Linux
+ * without them says), logged once each. */
+static void fcntl_unimplemented(int cmd)
+{
+	static const struct {
+		int cmd;
+		const char *name;
+	} known[] = { { LINUX_F_SETLEASE, "F_SETLEASE" },
+		      { LINUX_F_GETLEASE, "F_GETLEASE" },
+		      { 1028 /* Linux 6.12 */, "F_CREATED_QUERY" },
+		      { LINUX_F_GET_RW_HINT, "F_GET_RW_HINT" },
+		      { LINUX_F_SET_RW_HINT, "F_SET_RW_HINT" } };
+	static unsigned said;
+	unsigned i;
+
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		if (known[i].cmd == cmd && !(said & (1u << i))) {
+			said |= 1u << i;
+			klog(LOG_INFO, "fcntl %s is not implemented: EINVAL", known[i].name);
+		}
+	}
+}
+
 long sys_fcntl(struct task *t, const struct sysargs *a)
 {
 	int fd = sysarg_int(a, 0), cmd = sysarg_int(a, 1);
@@ -1110,7 +1134,8 @@ long sys_fcntl(struct task *t, const struct sysargs *a)
 	if (!f)
 		return -EBADF;
 	if ((f->flags & LINUX_O_PATH) && cmd != LINUX_F_DUPFD && cmd != LINUX_F_DUPFD_CLOEXEC &&
-	    cmd != LINUX_F_GETFD && cmd != LINUX_F_SETFD && cmd != LINUX_F_GETFL) {
+	    cmd != LINUX_F_DUPFD_QUERY && cmd != LINUX_F_GETFD && cmd != LINUX_F_SETFD &&
+	    cmd != LINUX_F_GETFL) {
 		file_put(f);
 		return -EBADF;
 	}
@@ -1186,7 +1211,16 @@ long sys_fcntl(struct task *t, const struct sysargs *a)
 	case LINUX_F_NOTIFY:
 		ret = dnotify_fcntl(t, f, fd, arg);
 		break;
+	case LINUX_F_DUPFD_QUERY: {
+		/* Linux 6.10: is fd arg the same open file? (O_PATH ones too) */
+		struct file *g = arg <= INT32_MAX ? fdget(t->files, (int)arg) : NULL;
+
+		ret = g ? g == f : -EBADF;
+		file_put(g);
+		break;
+	}
 	default:
+		fcntl_unimplemented(cmd);
 		ret = -EINVAL;
 	}
 	file_put(f);

@@ -2,8 +2,12 @@
  * force_o_largefile on 64-bit), so a file opened by path, a memfd and a
  * pipe reopened through /proc/self/fd show it, while an O_PATH, a pipe, a
  * socket, an eventfd, a timerfd, an epoll, a signalfd or an inotify fd
- * does not (skas added it to every file). */
+ * does not (skas added it to every file). And F_DUPFD_QUERY (Linux 6.10;
+ * a host before it says EINVAL, which the lines then show as "old"): 1 for
+ * the same open file (a dup, an O_PATH one too), 0 for another, EBADF for
+ * a closed fd. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -45,5 +49,21 @@ int main(void)
 	show("O_PATH /etc", open("/etc", O_PATH));
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", p[0]);
 	show("pipe reopened by path", open(path, O_RDONLY | O_NONBLOCK));
+	{
+		int a = open("/etc/passwd", O_RDONLY), b = dup(a), c = open("/etc/passwd", O_RDONLY);
+		int o = open("/etc", O_PATH), od = dup(o), r1, r2, r3, r4, e3;
+
+		r1 = fcntl(a, 1027 /* F_DUPFD_QUERY */, b);
+		if (r1 == -1 && errno == EINVAL) {
+			printf("F_DUPFD_QUERY: old\n");
+			return 0;
+		}
+		r2 = fcntl(a, 1027, c);
+		r3 = fcntl(a, 1027, 9999);
+		e3 = errno;
+		r4 = fcntl(o, 1027, od);
+		printf("F_DUPFD_QUERY: dup %d, another open %d, closed %d %s, O_PATH dup %d\n", r1,
+		       r2, r3, e3 == EBADF ? "EBADF" : "?", r4);
+	}
 	return 0;
 }
