@@ -1,10 +1,10 @@
 /* kernel/coredump.c: ELF core files, as Linux's fs/coredump.c and
  * binfmt_elf's elf_core_dump write them for x86-64: an ET_CORE header, a
  * PT_NOTE segment (NT_PRSTATUS, NT_PRPSINFO, NT_SIGINFO, NT_AUXV, NT_FILE,
- * NT_PRFPREG, NT_X86_XSTATE), then a PT_LOAD per VMA holding what
- * coredump_filter's default (0x33) dumps: anonymous memory that holds
- * pages, shared anonymous memory, the first page of a mapped ELF file,
- * and the vDSO. The file is kernel.core_pattern in the process's working
+ * NT_PRFPREG, NT_X86_XSTATE), then a PT_LOAD per VMA holding what the
+ * process's coredump_filter asks for (its default 0x33: anonymous memory
+ * that holds pages, shared anonymous memory, the first page of a mapped
+ * ELF file) and the vDSO. The file is kernel.core_pattern in the process's working
  * directory (default "core"; %p %P %i %I %u %g %s %t %h %e %E %% expand),
  * made afresh (an old one unlinked, O_EXCL, O_NOFOLLOW, mode 0600), at most
  * RLIMIT_CORE bytes (a write that would pass it is not made, and the dump
@@ -233,8 +233,12 @@ static void core_name(struct task *t, int sig, char *buf, size_t size)
 	buf[o] = 0;
 }
 
-/* How much of v the core holds (coredump_filter 0x33). */
-static uint64_t dump_size(struct mm *mm, struct vma *v, const struct host_smap *h, long nh)
+/* How much of v the core holds under the process's coredump_filter
+ * (Linux's vma_dump_size). Differs from Linux: a shared mapping of a file
+ * with no name left (a memfd, System V memory) counts as a mapped file,
+ * not as shared anonymous memory. */
+static uint64_t dump_size(struct mm *mm, struct vma *v, const struct host_smap *h, long nh,
+			  unsigned filter)
 {
 	uint64_t len = v->end - v->start, rss = 0;
 	char magic[4];
@@ -244,17 +248,21 @@ static uint64_t dump_size(struct mm *mm, struct vma *v, const struct host_smap *
 		return 0;
 	if (v->flags & VMA_VDSO)
 		return len;
-	if ((v->flags & VMA_SHARED) && !v->file)
-		return len; /* shared anonymous */
 	if (v->flags & VMA_SHARED)
-		return 0;
+		return (filter & (v->file ? COREDUMP_MAPPED_SHARED : COREDUMP_ANON_SHARED)) ? len
+											    : 0;
 	for (i = 0; i < nh; i++)
 		if (h[i].start < v->end && v->start < h[i].end)
 			rss += h[i].kb[HOST_SM_ANONYMOUS];
-	if (rss) /* written: it has anonymous pages (Linux: an anon_vma) */
+	/* written: it has anonymous pages (Linux: an anon_vma) */
+	if (rss && (filter & COREDUMP_ANON_PRIVATE))
+		return len;
+	if (!v->file)
+		return 0;
+	if (filter & COREDUMP_MAPPED_PRIVATE)
 		return len;
 	/* The ELF header page of a file mapped from its start. */
-	if (v->file && v->off == 0 && (v->prot & LINUX_PROT_READ) &&
+	if ((filter & COREDUMP_ELF_HEADERS) && v->off == 0 && (v->prot & LINUX_PROT_READ) &&
 	    copy_from_user(mm, magic, v->start, 4) == 0 &&
 	    memcmp(magic,
 		   "\x7f"
@@ -568,7 +576,7 @@ bool coredump(struct task *t, const struct linux_siginfo *info)
 	{
 		if (v->flags & VMA_STUB)
 			continue;
-		sizes[i] = dump_size(t->mm, v, h, nh);
+		sizes[i] = dump_size(t->mm, v, h, nh, p->coredump_filter);
 		if (sizes[i] > HUGE_VMA) {
 			klog_ratelimited(LOG_INFO,
 					 "pid %d (%s): core: %llu bytes at %#llx left empty",

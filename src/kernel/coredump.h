@@ -23,6 +23,16 @@ void coredump_done(struct task *t);
 /* In task_exit of a thread whose process is dumping: keeps its registers
  * for the dump and waits for its end. */
 void coredump_park(struct task *t);
+/* /proc/PID/coredump_filter's bits (Linux's MMF_DUMP_*): which mappings
+ * a core holds. */
+#define COREDUMP_ANON_PRIVATE	0x01
+#define COREDUMP_ANON_SHARED	0x02
+#define COREDUMP_MAPPED_PRIVATE 0x04
+#define COREDUMP_MAPPED_SHARED	0x08
+#define COREDUMP_ELF_HEADERS	0x10
+#define COREDUMP_FILTER_MASK	0x1ff /* with the hugetlb and DAX bits */
+#define COREDUMP_FILTER_DEFAULT 0x33
+
 /* kernel.core_pattern: the text, or a new one (-EINVAL: a pipe, or too
  * long). */
 const char *coredump_pattern(void);

@@ -64,6 +64,7 @@ static struct process *copy_process_struct(struct task *t, int pid, const struct
 	p->no_new_privs = me->no_new_privs;
 	p->oom_score_adj = me->oom_score_adj;
 	p->oom_score_adj_min = me->oom_score_adj_min;
+	p->coredump_filter = me->coredump_filter;
 	p->nproc_exceeded = me->nproc_exceeded;
 	p->nondumpable = me->nondumpable;
 	memcpy(p->sigactions, me->sigactions, sizeof(p->sigactions));

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kernel/task.h"
+#include "kernel/coredump.h"
 #include "kernel/nsproxy.h"
 #include "kernel/seccomp.h"
 #include "kernel/exec.h"
@@ -55,6 +56,11 @@ void process_set_pgrp(struct process *p, int pgid, int sid)
 		pgrp_ref(p, 1);
 }
 int init_status = -1;
+
+int task_pids_max(void)
+{
+	return pids_max;
+}
 
 int task_count(void)
 {
@@ -226,6 +232,7 @@ static struct process *process_new(int pid)
 	list_init(&p->ptimers);
 	p->exit_signal = LINUX_SIGCHLD;
 	p->umask = 022;
+	p->coredump_filter = COREDUMP_FILTER_DEFAULT;
 	for (i = 0; i < NRLIMITS; i++)
 		p->rlim[i].rlim_cur = p->rlim[i].rlim_max = LINUX_RLIM_INFINITY;
 	p->rlim[LINUX_RLIMIT_STACK].rlim_cur = 8UL << 20;

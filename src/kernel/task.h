@@ -59,6 +59,9 @@ struct process {
 	 * killer's), and the least a writer without CAP_SYS_RESOURCE may
 	 * set (the last value one with it set): fork copies both. */
 	short oom_score_adj, oom_score_adj_min;
+	/* /proc/PID/coredump_filter: which mappings a core holds (Linux's
+	 * MMF_DUMP_* bits, 0x33 at first); fork copies it, exec keeps it. */
+	unsigned coredump_filter;
 	/* A set*uid left the new user past RLIMIT_NPROC: execve is EAGAIN
 	 * while it still is (Linux's PF_NPROC_EXCEEDED). */
 	bool nproc_exceeded;
@@ -287,6 +290,8 @@ void process_pidfd_put(struct process *p);
 /* Frees a dead task once the scheduler has left its stack. */
 void task_free(struct task *t);
 int task_count(void);
+/* --pids-max: the most tasks the instance may hold. */
+int task_pids_max(void);
 /* The wait status of the first process once everything has ended. */
 int task_init_status(void);
 struct pf_regs;

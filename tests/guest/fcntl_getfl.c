@@ -50,7 +50,8 @@ int main(void)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", p[0]);
 	show("pipe reopened by path", open(path, O_RDONLY | O_NONBLOCK));
 	{
-		int a = open("/etc/passwd", O_RDONLY), b = dup(a), c = open("/etc/passwd", O_RDONLY);
+		int a = open("/etc/passwd", O_RDONLY), b = dup(a),
+		    c = open("/etc/passwd", O_RDONLY);
 		int o = open("/etc", O_PATH), od = dup(o), r1, r2, r3, r4, e3;
 
 		r1 = fcntl(a, 1027 /* F_DUPFD_QUERY */, b);

@@ -1,8 +1,10 @@
-/* /proc/PID/oom_score_adj, oom_adj and oom_score, and writing comm:
+/* /proc/PID/oom_score_adj, oom_adj and oom_score, coredump_filter, and
+ * writing comm:
  * values and their parsing, the floor a writer without CAP_SYS_RESOURCE
  * cannot go under, fork's copy; comm as written (15 bytes, a newline
  * kept), another thread's through task/TID/comm (pthread_setname_np),
- * another process's EINVAL. Writes were EINVAL in skas. */
+ * another process's EINVAL; coredump_filter's parsing (base 0, one newline
+ * at most), its 9 bits, fork's copy. Writes were EINVAL in skas. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -116,6 +118,29 @@ int main(void)
 	      "the floor a privileged write set stays after the cap goes");
 	cap_resource(1);
 
+	{
+		const char *cf = "/proc/self/coredump_filter";
+
+		check(strcmp(get(cf), "00000033\n") == 0, "coredump_filter starts at 33");
+		check(put(cf, "0x7") == 3 && strcmp(get(cf), "00000007\n") == 0,
+		      "coredump_filter 0x7");
+		check(put(cf, "0xffff") == 6 && strcmp(get(cf), "000001ff\n") == 0,
+		      "only its 9 bits");
+		check(put(cf, "012") == 3 && strcmp(get(cf), "0000000a\n") == 0, "012 is octal");
+		check(put(cf, "5\n") == 2 && put(cf, "+3") == 2 &&
+			      strcmp(get(cf), "00000003\n") == 0,
+		      "a newline after it, a + before it");
+		check(put(cf, " 5") == -EINVAL && put(cf, "5\n\n") == -EINVAL &&
+			      put(cf, "-1") == -EINVAL,
+		      "blanks, two newlines, a minus: EINVAL");
+		check(put(cf, "0x100000000") == -ERANGE, "past 32 bits: ERANGE");
+		c = fork();
+		if (c == 0)
+			_exit(strcmp(get(cf), "00000003\n") == 0 ? 0 : 1);
+		check(waitpid(c, &st, 0) == c && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		      "a fork child has the same coredump_filter");
+		put(cf, "0x33");
+	}
 	check(put("/proc/self/comm", "abc\n") == 4 &&
 		      strcmp(get("/proc/self/comm"), "abc\n\n") == 0,
 	      "comm as written, its newline kept");

@@ -215,7 +215,8 @@ fi
 # Core files: a guest program that dies of SIGSEGV with RLIMIT_CORE set
 # leaves an ELF core that gdb (inside) reads back to the faulting frame and
 # its caller, the shell reports "(core dumped)"; core_pattern's specifiers
-# name it; RLIMIT_CORE 0 leaves none. (In a scenario: the native
+# name it; RLIMIT_CORE 0 leaves none; coredump_filter 0x32, inherited,
+# leaves the heap (private anonymous memory) out. (In a scenario: the native
 # kernel.core_pattern is the host's.)
 cat >"$out.c" <<'C'
 #include <stdlib.h>
@@ -249,7 +250,9 @@ if gcc -g -O0 -o "$out.bin" "$out.c" 2>/dev/null; then
 		echo \$d/'core.%e.%p.%s' >/proc/sys/kernel/core_pattern
 		cd /; $out.bin; ls \$d | grep -c '^core\.skas-gdb\.[A-Za-z0-9]*\.[0-9]*\.11$'
 		rm -f \$d/core*; ulimit -c 0; $out.bin; ls \$d | wc -l
-		(echo '|/bin/false' >/proc/sys/kernel/core_pattern) 2>/dev/null || echo pipe refused" 2>&1 |
+		(echo '|/bin/false' >/proc/sys/kernel/core_pattern) 2>/dev/null || echo pipe refused
+		ulimit -c unlimited; echo 0x32 >/proc/self/coredump_filter; cat /proc/self/coredump_filter
+		$out.bin; grep -c heap-marker-in-the-core \$d/core.*" 2>&1 |
 		grep -v 'Segmentation fault')
 	n=$((n + 1))
 	if [ "$got" = "status=139
@@ -260,10 +263,12 @@ depth (n=1)
 CORE (Core file)
 1
 0
-pipe refused" ]; then
-		echo "ok $n - a core file: gdb reads it back; core_pattern names it; RLIMIT_CORE 0: none"
+pipe refused
+00000032
+0" ]; then
+		echo "ok $n - a core file: gdb reads it back; core_pattern names it; RLIMIT_CORE 0: none; coredump_filter 0x32 (fork keeps it) leaves the heap out"
 	else
-		echo "not ok $n - a core file: gdb reads it back; core_pattern names it; RLIMIT_CORE 0: none"
+		echo "not ok $n - a core file: gdb reads it back; core_pattern names it; RLIMIT_CORE 0: none; coredump_filter 0x32 (fork keeps it) leaves the heap out"
 		echo "$got" | sed 's/^/# /' | head -20
 		failed=$((failed + 1))
 	fi

@@ -238,5 +238,8 @@ check "the fork bomb run ended within 30 s" "yes" "$([ $(($(date +%s) - start)) 
 
 run /bin/bash -c 'true'
 check "after the fork bomb, skas still runs programs" "0" "$?"
+out=$(timeout -k 5 30 "$SKAS" run --pids-max=64 -- /bin/cat /proc/sys/kernel/threads-max /proc/sys/fs/dir-notify-enable 2>&1)
+check "kernel.threads-max says --pids-max; fs.dir-notify-enable 1 (dnotify is there)" "64
+1" "$out"
 
 summary

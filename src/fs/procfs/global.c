@@ -359,6 +359,22 @@ static int gen_pid_max(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
+/* kernel.threads-max: the instance's task limit (--pids-max). */
+static int gen_threads_max(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "%d\n", task_pids_max());
+	return 0;
+}
+
+/* fs.dir-notify-enable: dnotify (fcntl F_NOTIFY) is there. */
+static int gen_one(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "1\n");
+	return 0;
+}
+
 static int gen_ngroups_max(const struct pnode *n, struct sbuf *b)
 {
 	(void)n;
@@ -607,6 +623,8 @@ enum {
 	G_OSRELEASE,
 	G_OSTYPE,
 	G_PID_MAX,
+	G_THREADS_MAX,
+	G_DIR_NOTIFY,
 	G_NGROUPS_MAX,
 	G_CAP_LAST_CAP,
 	G_SYS_VM,
@@ -688,6 +706,7 @@ static const struct pentry sys_kernel[] = {
 	{ .name = "osrelease", .id = G_OSRELEASE, .mode = FILE_R, .gen = gen_osrelease },
 	{ .name = "ostype", .id = G_OSTYPE, .mode = FILE_R, .gen = gen_ostype },
 	{ .name = "pid_max", .id = G_PID_MAX, .mode = FILE_W, .gen = gen_pid_max },
+	{ .name = "threads-max", .id = G_THREADS_MAX, .mode = FILE_W, .gen = gen_threads_max },
 	{ .name = "random",
 	  .id = G_SYS_KERNEL_RANDOM,
 	  .mode = DIR_R,
@@ -726,6 +745,7 @@ static const struct pentry sys_fs_inotify[] = {
 };
 
 static const struct pentry sys_fs[] = {
+	{ .name = "dir-notify-enable", .id = G_DIR_NOTIFY, .mode = FILE_W, .gen = gen_one },
 	{ .name = "file-max", .id = G_FILE_MAX, .mode = FILE_R, .gen = gen_file_max },
 	{ .name = "file-nr", .id = G_FILE_NR, .mode = FILE_R, .gen = gen_file_nr },
 	{ .name = "inotify", .id = G_SYS_FS_INOTIFY, .mode = DIR_R, .children = sys_fs_inotify },

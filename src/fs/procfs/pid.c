@@ -4,6 +4,7 @@
  * the formats of Linux's fs/proc/array.c and base.c. CPU times and page
  * faults come from kernel/cputime.c; numbers the kernel does not keep
  * (resident pages) are an estimate from the VMAs. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "fs/tmpfs/tmpfs.h"
 #include "kernel/task.h"
 #include "kernel/cred.h"
+#include "kernel/coredump.h"
 #include "kernel/oom.h"
 #include "kernel/seccomp.h"
 #include "mm/commit.h"
@@ -626,6 +628,43 @@ static int parse_proc_int(const char *buf, size_t len, long *out)
 	return *end || *out < INT32_MIN || *out > INT32_MAX ? -EINVAL : 0;
 }
 
+static int gen_coredump_filter(const struct pnode *n, struct sbuf *b)
+{
+	struct process *p = proc_of(n);
+
+	sb_printf(b, "%08x\n", p ? p->coredump_filter : 0);
+	return 0;
+}
+
+/* Linux's kstrtouint of what was written (base 0, one newline after it
+ * at most), its dump bits kept. */
+static long put_coredump_filter(const struct pnode *n, const char *buf, size_t len)
+{
+	struct process *p = proc_of(n);
+	char s[24], *end, *q = s;
+	unsigned long v;
+	size_t k = len;
+
+	if (!p || list_empty(&p->threads))
+		return -ESRCH;
+	if (k >= sizeof(s))
+		return -EINVAL;
+	memcpy(s, buf, k);
+	s[k] = 0;
+	if (k > 0 && s[k - 1] == '\n')
+		s[--k] = 0;
+	if (*q == '+')
+		q++;
+	if (*q < '0' || *q > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(q, &end, 0);
+	if (*end || errno || v > UINT32_MAX)
+		return *end ? -EINVAL : -ERANGE;
+	p->coredump_filter = (unsigned)v & COREDUMP_FILTER_MASK;
+	return (long)len;
+}
+
 /* Linux's __set_oom_adj: below the process's floor (the legacy file: below
  * its value) needs CAP_SYS_RESOURCE, which also moves the floor (not
  * through the legacy file). */
@@ -1196,6 +1235,7 @@ enum {
 	I_MOUNTINFO,
 	I_LIMITS,
 	I_CGROUP,
+	I_COREDUMP_FILTER,
 	I_OOM_ADJ,
 	I_OOM_SCORE,
 	I_OOM_SCORE_ADJ,
@@ -1372,6 +1412,11 @@ const struct pentry procfs_pid_children[] = {
 	{ .name = "mountinfo", .id = I_MOUNTINFO, .mode = FILE_R, .gen = gen_mountinfo },
 	{ .name = "limits", .id = I_LIMITS, .mode = FILE_R, .gen = gen_limits },
 	{ .name = "cgroup", .id = I_CGROUP, .mode = FILE_R, .gen = gen_cgroup },
+	{ .name = "coredump_filter",
+	  .id = I_COREDUMP_FILTER,
+	  .mode = FILE_W,
+	  .gen = gen_coredump_filter,
+	  .put = put_coredump_filter },
 	{ .name = "oom_adj",
 	  .id = I_OOM_ADJ,
 	  .mode = FILE_W,
