@@ -689,6 +689,7 @@ int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct f
 	 * futexes and clear_child_tid released. */
 	if (t->mm)
 		exec_mm_release(t);
+	memset(&t->sud, 0, sizeof(t->sud)); /* its selector was the old image's */
 	if (t->thread && t->mm && t->proc->nthreads == 1 &&
 	    mm_create_recycled(t->mm, &mm, &vdso_from) == 0) {
 		recycled = true;

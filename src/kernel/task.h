@@ -219,6 +219,14 @@ struct task {
 	int seccomp_mode;
 	struct seccomp_filter *seccomp;
 	struct ptrace_state pt; /* kernel/ptrace.c */
+	/* prctl PR_SET_SYSCALL_USER_DISPATCH (syscalls/sys_proc.c): calls
+	 * from outside [offset, offset + len) are a SIGSYS while the selector
+	 * byte (none: always) says BLOCK. Not inherited; exec clears it. */
+	struct {
+		bool on;
+		uint64_t offset, len;
+		uaddr_t selector;
+	} sud;
 };
 
 struct init_config {
@@ -290,6 +298,9 @@ void process_pidfd_put(struct process *p);
 /* Frees a dead task once the scheduler has left its stack. */
 void task_free(struct task *t);
 int task_count(void);
+/* Syscall user dispatch: true if t's call nr does not run (a SIGSYS is
+ * on its way, or the process is being killed). */
+bool sud_dispatch(struct task *t, int nr);
 /* --pids-max: the most tasks the instance may hold. */
 int task_pids_max(void);
 /* The wait status of the first process once everything has ended. */

@@ -71,6 +71,13 @@ void syscall_enter(struct task *t)
 		platform->set_result(t->thread, ret);
 		return;
 	}
+	/* Syscall user dispatch first, as Linux's syscall_trace_enter: a
+	 * dispatched call has no ptrace stop, no seccomp, and its rax stays
+	 * the call's number for the SIGSYS handler. */
+	if (t->sud.on && sud_dispatch(t, nr)) {
+		platform->set_result(t->thread, nr);
+		return;
+	}
 	/* A guest tracer's syscall-entry stop may change or skip the call
 	 * (then rax is what it left there); PTRACE_SYSEMU skips it always,
 	 * and seccomp's filters with it, as Linux's syscall_trace_enter. */

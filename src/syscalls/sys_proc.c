@@ -17,6 +17,7 @@
 #include "vfs/namei.h"
 #include "host/host.h"
 #include "abi/linux/errno.h"
+#include "abi/linux/seccomp.h"
 #include "abi/linux/misc.h"
 #include "abi/linux/types.h"
 
@@ -662,6 +663,74 @@ static long cap_ambient(struct task *t, uint64_t op, uint64_t cap, uint64_t rest
  * all). */
 static unsigned char prctl_reported[128 / 8];
 
+/* Linux's task_set_syscall_user_dispatch: mode OFF (0) or ON (1). */
+#define PR_SET_SYSCALL_USER_DISPATCH  59
+#define SYSCALL_DISPATCH_FILTER_ALLOW 0
+#define SYSCALL_DISPATCH_FILTER_BLOCK 1
+#define SYS_USER_DISPATCH	      2 /* SIGSYS's si_code */
+
+static long set_sud(struct task *t, uint64_t mode, uint64_t offset, uint64_t len, uint64_t sel)
+{
+	switch (mode) {
+	case 0:
+		if (offset || len || sel)
+			return -EINVAL;
+		break;
+	case 1:
+		if (offset && offset + len <= offset)
+			return -EINVAL;
+		if (sel && sel >= TASK_SIZE)
+			return -EFAULT;
+		break;
+	default:
+		return -EINVAL;
+	}
+	t->sud.on = mode == 1;
+	t->sud.offset = offset;
+	t->sud.len = len;
+	t->sud.selector = sel;
+	return 0;
+}
+
+/* A fatal signal whatever the handler and mask (Linux's force_exit_sig). */
+static void force_exit_signal(struct task *t, int sig)
+{
+	t->proc->sigactions[sig - 1].handler = LINUX_SIG_DFL;
+	t->sigmask &= ~(1ULL << (sig - 1));
+	force_signal(t, sig, LINUX_SI_KERNEL, 0);
+}
+
+/* Linux's syscall_user_dispatch, before ptrace and seccomp see the call:
+ * the handler finds the registers of the call (rax its number). */
+bool sud_dispatch(struct task *t, int nr)
+{
+	struct linux_siginfo si;
+	uint8_t state;
+
+	if (t->ev.ip - t->sud.offset < t->sud.len)
+		return false;
+	if (t->sud.selector) {
+		if (copy_from_user(t->mm, &state, t->sud.selector, 1) < 0) {
+			force_exit_signal(t, LINUX_SIGSEGV);
+			return true;
+		}
+		if (state == SYSCALL_DISPATCH_FILTER_ALLOW)
+			return false;
+		if (state != SYSCALL_DISPATCH_FILTER_BLOCK) {
+			force_exit_signal(t, LINUX_SIGSYS);
+			return true;
+		}
+	}
+	memset(&si, 0, sizeof(si));
+	si.si_signo = LINUX_SIGSYS;
+	si.si_code = SYS_USER_DISPATCH;
+	si.fields.sigsys.call_addr = t->ev.ip;
+	si.fields.sigsys.syscall = nr;
+	si.fields.sigsys.arch = LINUX_AUDIT_ARCH_X86_64;
+	force_signal_info(t, &si);
+	return true;
+}
+
 long sys_prctl(struct task *t, const struct sysargs *a)
 {
 	int option = sysarg_int(a, 0);
@@ -670,6 +739,8 @@ long sys_prctl(struct task *t, const struct sysargs *a)
 	long n;
 
 	switch (option) {
+	case PR_SET_SYSCALL_USER_DISPATCH:
+		return set_sud(t, arg2, a->a[2], a->a[3], a->a[4]);
 	case LINUX_PR_SET_NAME:
 		n = strncpy_from_user(t->mm, name, arg2, sizeof(name));
 		if (n == -EFAULT)
