@@ -269,8 +269,22 @@ static void process_finish(struct process *p)
 		notify_parent(p);
 }
 
-void process_tracer_done(struct process *p)
+void process_tracer_done(struct process *p, struct process *tracer, bool reaped)
 {
+	struct cpu_usage u;
+
+	/* The tracer is its parent by now (a subreaper took it in): its wait
+	 * was the reap (Linux's wait_task_zombie, not ptrace_reparented);
+	 * its tracing thread gone, its other threads find the zombie. */
+	if (p->parent && p->parent == tracer) {
+		if (reaped) {
+			cputime_reap(p->parent, p, &u);
+			release_process(p);
+		} else {
+			waitq_wake_all(&tracer->wait_chld);
+		}
+		return;
+	}
 	notify_parent(p);
 }
 

@@ -113,12 +113,12 @@ static void notify_tracer_exit(struct process *tp, int pid, uint32_t uid, int st
 				   status & 0x7f);
 }
 
-/* A record is reaped or its tracer is gone: a leader's parent now hears
- * of its process's end (Linux's release of a traced zombie to its real
- * parent, at the tracer's wait or __ptrace_detach). */
-static void exit_record_free(struct ptrace_exit *e)
+/* A record is reaped (by a wait) or its tracer is gone: a leader's parent
+ * now hears of its process's end (Linux's release of a traced zombie to
+ * its real parent, at the tracer's wait or __ptrace_detach). */
+static void exit_record_free(struct ptrace_exit *e, bool reaped)
 {
-	struct process *p = e->leader;
+	struct process *p = e->leader, *tp = e->tracer->proc;
 
 	list_del(&e->link);
 	free(e);
@@ -126,7 +126,21 @@ static void exit_record_free(struct ptrace_exit *e)
 		return;
 	p->tracer_exit = NULL;
 	if (p->zombie)
-		process_tracer_done(p);
+		process_tracer_done(p, tp, reaped);
+}
+
+void ptrace_leader_released(struct process *p)
+{
+	struct ptrace_exit *e = p->tracer_exit;
+	struct process *tp;
+
+	if (!e)
+		return;
+	tp = e->tracer->proc;
+	p->tracer_exit = NULL;
+	list_del(&e->link);
+	free(e);
+	waitq_wake_all(&tp->wait_chld); /* a wait for it may end with ECHILD */
 }
 
 bool ptrace_process_gone(struct process *p)
@@ -488,7 +502,7 @@ void ptrace_task_exit(struct task *t, int status)
 			process_kill(c->proc, LINUX_SIGKILL);
 		pt_unlink(c, 0);
 	}
-	list_for_each_entry_safe(e, en, &t->pt.exits, link) exit_record_free(e);
+	list_for_each_entry_safe(e, en, &t->pt.exits, link) exit_record_free(e, false);
 	if (!tracer)
 		return;
 	pt_unlink(t, 0);
@@ -581,7 +595,7 @@ static int wait_thread(struct task *o, int which, int id, int options, struct pt
 		res->uid = e->uid;
 		exit_status(e->status, res);
 		if (!(options & LINUX_WNOWAIT))
-			exit_record_free(e);
+			exit_record_free(e, true);
 		return 1;
 	}
 	list_for_each_entry(c, &o->pt.tracees, pt.link)

@@ -97,6 +97,9 @@ void ptrace_task_exit(struct task *t, int status);
  * its leader's record to reap first (the parent hears of it later, from
  * process_tracer_done); ptrace_process_release when p is freed. */
 bool ptrace_process_gone(struct process *p);
+/* An exec by another thread takes the gone leader's pid: its record at
+ * a tracer goes without a report. */
+void ptrace_leader_released(struct process *p);
 void ptrace_process_release(struct process *p);
 /* Is p traced (by a thread of tracer, if not NULL)? */
 bool ptrace_traced_by(const struct process *p, const struct process *tracer);

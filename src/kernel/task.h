@@ -282,9 +282,10 @@ void task_exit(struct task *t, int code) __attribute__((noreturn));
 void process_exit(struct task *t, int wait_status) __attribute__((noreturn));
 /* Makes every thread of p leave with wait status code (a fatal signal). */
 void process_kill(struct process *p, int wait_status);
-/* A zombie's leader record was reaped by its tracer (or the tracer is
- * gone): the parent hears of the end now. */
-void process_tracer_done(struct process *p);
+/* A zombie's leader record was reaped by its tracer's wait (reaped) or
+ * the tracing thread is gone: the parent hears of the end now, or, if
+ * the tracer is its parent by now, that wait was the reap. */
+void process_tracer_done(struct process *p, struct process *tracer, bool reaped);
 /* Wakes or interrupts t so that it notices t->killed or a signal. */
 void task_kick(struct task *t);
 /* Should a sleeping task give up and return -EINTR? */

@@ -436,6 +436,9 @@ static void de_thread(struct task *t)
 	}
 	p->exec_waiter = NULL;
 	if (t->tid != p->pid) {
+		/* the old leader's death record at a tracer goes silently,
+		 * as Linux's de_thread releases a zombie leader */
+		ptrace_leader_released(p);
 		children_take_tid(p, t->tid, p->pid);
 		task_take_tid(t, p->pid);
 	}
@@ -543,7 +546,8 @@ static long do_execveat(struct task *t, int dirfd, uaddr_t upath, uaddr_t uargv,
 		file = NULL;
 	}
 	file_put(file);
-	if (ret == 0 && t->proc->nthreads > 1)
+	/* Also when the leader is gone already: the thread takes its pid. */
+	if (ret == 0 && (t->proc->nthreads > 1 || t->tid != t->proc->pid))
 		de_thread(t);
 	loaded = ret == 0;
 	if (loaded)

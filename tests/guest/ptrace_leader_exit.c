@@ -8,7 +8,10 @@
  * end of its process, even when both are pending at the wait. A leader
  * traced by another process: its tracer cannot reap it while its threads
  * run, then reaps it with the process's status, and the parent sees the
- * end only after that reap, or after the tracer is gone. */
+ * end only after that reap, or after the tracer is gone; an exec by
+ * another thread after such a leader left takes its pid (tid == pid) and
+ * its record goes untold; a subreaper that traces a grandchild and then
+ * becomes its parent hears of its end once. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -19,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 #define FUTEX_WAIT 0
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -247,13 +251,127 @@ static void traced_by_other(int reap)
 	close(to_a[0]), close(to_a[1]), close(to_b2[0]), close(to_b2[1]), close(go[1]);
 }
 
-int main(void)
+static char *self_path;
+static int exec_go[2];
+
+/* Waits for the leader's SYS_exit, then execs this program ("image"),
+ * which says whether it has the process's pid as its tid and exits 7. */
+static void *exec_after_leader(void *arg)
 {
+	int v;
+	char c;
+
+	while ((v = leader_word) != 0)
+		syscall(SYS_futex, &leader_word, FUTEX_WAIT, v, NULL, NULL, 0);
+	if (read(exec_go[0], &c, 1) != 1)
+		_exit(90);
+	execl(self_path, self_path, "image", (char *)NULL);
+	_exit(91);
+	return arg;
+}
+
+/* The leader, traced by a process that is not its parent, has exited;
+ * another thread execs: it takes the leader's pid, and the old leader's
+ * death goes untold (Linux's de_thread releases it): the tracer's wait is
+ * ECHILD, and the parent reaps the new image's exit. */
+static void exec_after_traced_leader(void)
+{
+	int st, r, tp[2];
+	pid_t p, b;
+	char c;
+
+	if (pipe(exec_go) || pipe(go) || pipe(tp))
+		return;
+	p = fork();
+	if (p == 0) {
+		pthread_t t;
+
+		leader_word = getpid();
+		pthread_create(&t, NULL, exec_after_leader, NULL);
+		if (read(go[0], &c, 1) != 1)
+			_exit(89);
+		syscall(SYS_set_tid_address, &leader_word);
+		syscall(SYS_exit, 0);
+	}
+	b = fork();
+	if (b == 0) {
+		if (ptrace(PTRACE_SEIZE, p, 0, 0) != 0 || write(go[1], "s", 1) != 1)
+			_exit(1);
+		if (read(tp[0], &c, 1) != 1) /* the parent has reaped the new image */
+			_exit(2);
+		r = waitpid(p, &st, __WALL | WNOHANG);
+		_exit(r == -1 && errno == ECHILD ? 0 : 3);
+	}
+	if (write(exec_go[1], "x", 1) != 1)
+		return;
+	st = 0;
+	r = waitpid(p, &st, 0);
+	check(r == p && WIFEXITED(st) && WEXITSTATUS(st) == 7,
+	      "exec after the traced leader left: the parent reaps the new image, status 7");
+	if (write(tp[1], "r", 1) != 1)
+		return;
+	check(waitpid(b, &st, 0) == b && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "and the tracer has nothing of the old leader: ECHILD");
+}
+
+/* A subreaper traces a grandchild whose leader leaves first; its parent
+ * exits, so the tracer becomes its parent too: one report, then ECHILD. */
+static void tracer_becomes_parent(void)
+{
+	int st, r, pp[2], q_go[2];
+	pid_t q, p = 0;
+	char c;
+
+	if (pipe(pp) || pipe(go) || pipe(to_t) || pipe(q_go) || pipe(to_b))
+		return;
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	q = fork();
+	if (q == 0) {
+		p = fork();
+		if (p == 0) {
+			pthread_t t;
+
+			leader_word = getpid();
+			pthread_create(&t, NULL, survivor, NULL);
+			if (read(go[0], &c, 1) != 1)
+				_exit(89);
+			syscall(SYS_set_tid_address, &leader_word);
+			syscall(SYS_exit, 0);
+		}
+		if (write(pp[1], &p, sizeof(p)) != sizeof(p) || read(q_go[0], &c, 1) != 1)
+			_exit(1);
+		_exit(0);
+	}
+	if (read(pp[0], &p, sizeof(p)) != sizeof(p) || ptrace(PTRACE_SEIZE, p, 0, 0) != 0)
+		return;
+	if (write(go[1], "g", 1) != 1 || read(to_b[0], &c, 1) != 1) /* the leader is gone */
+		return;
+	if (write(q_go[1], "q", 1) != 1 || waitpid(q, &st, 0) != q) /* p is ours now */
+		return;
+	if (write(to_t[1], "x", 1) != 1) /* the survivor: exit_group(7) */
+		return;
+	st = 0;
+	r = waitpid(p, &st, __WALL);
+	check(r == p && WIFEXITED(st) && WEXITSTATUS(st) == 7,
+	      "a subreaper tracing a grandchild that became its child: exited 7");
+	errno = 0;
+	r = waitpid(-1, &st, __WALL | WNOHANG);
+	check(r == -1 && errno == ECHILD, "reported once: then ECHILD");
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && strcmp(argv[1], "image") == 0)
+		_exit(syscall(SYS_gettid) == getpid() ? 7 : 8);
+	self_path = argv[0];
 	setvbuf(stdout, NULL, _IONBF, 0);
 	run(0);
 	run(1);
 	thread_first();
 	traced_by_other(1);
 	traced_by_other(0);
+	exec_after_traced_leader();
+	tracer_becomes_parent();
 	return 0;
 }
