@@ -318,7 +318,7 @@ long sys_futex(struct task *t, const struct sysargs *a)
 				     sysarg_uint(a, 5));
 	}
 	default:
-		klog(LOG_INFO, "futex op %d is not implemented: ENOSYS", cmd);
+		klog_ratelimited(LOG_INFO, "futex op %d is not implemented: ENOSYS", cmd);
 		return -ENOSYS;
 	}
 }

@@ -154,8 +154,10 @@ long sys_pidfd_send_signal(struct task *t, const struct sysargs *a)
 			return -EPERM;
 		info = &si;
 	}
+	/* the process group whose id is the pidfd's pid, as Linux's
+	 * kill_pgrp_info(pid): ESRCH if that process leads none */
 	if (flags & 4)
-		return kill_pgrp_info(t, p->pgid, sig, info);
+		return kill_pgrp_info(t, p->pid, sig, info);
 	if (!(flags & 1) || p->zombie)
 		return send_signal_checked(t, p, NULL, sig, info);
 	leader = task_by_tid(p->pid);

@@ -1213,7 +1213,7 @@ long sys_fcntl(struct task *t, const struct sysargs *a)
 		break;
 	case LINUX_F_DUPFD_QUERY: {
 		/* Linux 6.10: is fd arg the same open file? (O_PATH ones too) */
-		struct file *g = arg <= INT32_MAX ? fdget(t->files, (int)arg) : NULL;
+		struct file *g = fdget(t->files, (int)arg); /* an int, as Linux's */
 
 		ret = g ? g == f : -EBADF;
 		file_put(g);

@@ -62,9 +62,10 @@ int main(void)
 		r2 = fcntl(a, 1027, c);
 		r3 = fcntl(a, 1027, 9999);
 		e3 = errno;
-		r4 = fcntl(o, 1027, od);
-		printf("F_DUPFD_QUERY: dup %d, another open %d, closed %d %s, O_PATH dup %d\n", r1,
-		       r2, r3, e3 == EBADF ? "EBADF" : "?", r4);
+		r4 = fcntl(o, 1027, od) + 10 * fcntl(a, 1027, 0x100000000L | b); /* an int */
+		printf("F_DUPFD_QUERY: dup %d, another open %d, closed %d %s, O_PATH dup and high "
+		       "bits %d\n",
+		       r1, r2, r3, e3 == EBADF ? "EBADF" : "?", r4);
 	}
 	return 0;
 }

@@ -154,6 +154,9 @@ int main(void)
 	queued(&si, SIGUSR1, SI_KERNEL, 0);
 	r = psend(child_fd, SIGUSR1, &si, 0);
 	check(r == -1 && errno == EPERM, "posing as the kernel to a child: EPERM");
+	r = psend(child_fd, 0, NULL, 4);
+	check(r == -1 && errno == (old ? EINVAL : ESRCH),
+	      "PIDFD_SIGNAL_PROCESS_GROUP of a child that leads no group: ESRCH");
 	close(pfd[1]);
 	waitpid(c, &st, 0);
 
