@@ -156,13 +156,34 @@ static bool ptimer_expired(struct ptimer *pt, uint64_t n)
 	return signal_timer_queued(p, thread, pt->signo, pt->id, pt->gen) == 1;
 }
 
+/* Its signal goes nowhere: ignored by the process (SIG_IGN, or a default
+ * that ignores), or its thread is gone. */
+static bool ptimer_unheard(struct ptimer *pt)
+{
+	const struct linux_sigaction *sa = &pt->proc->sigactions[pt->signo - 1];
+	struct task *thread;
+
+	if (pt->notify == LINUX_SIGEV_THREAD_ID) {
+		thread = task_by_tid(pt->tid);
+		if (!thread || thread->proc != pt->proc || thread->state == TASK_DEAD)
+			return true;
+	}
+	return sa->handler == LINUX_SIG_IGN ||
+	       (sa->handler == LINUX_SIG_DFL &&
+		(pt->signo == LINUX_SIGCHLD || pt->signo == LINUX_SIGURG ||
+		 pt->signo == LINUX_SIGWINCH || pt->signo == LINUX_SIGCONT));
+}
+
 /* The kernel timer ran out (in the scheduler). */
 static void ptimer_fire(void *arg)
 {
 	struct ptimer *pt = arg;
 	uint64_t n = ptimer_forward(pt, sched_now_ns());
 
-	if (n && ptimer_expired(pt, n) && pt->armed)
+	/* Not armed again while its signal is queued, nor while the signal
+	 * goes nowhere (ignored: until a sigaction takes it again; the
+	 * thread gone: until set again), as Linux 6.13's ignored timers. */
+	if (n && pt->armed && (ptimer_expired(pt, n) || ptimer_unheard(pt)))
 		pt->waiting = true;
 	else
 		ptimer_arm(pt);
@@ -224,6 +245,18 @@ static void ptimer_rearm(struct ptimer *pt)
 	pt->waiting = false;
 	pt->overrun += ptimer_forward(pt, sched_now_ns());
 	ptimer_arm(pt);
+}
+
+void ptimer_sig_unignored(struct process *p, int sig)
+{
+	struct ptimer *pt;
+
+	list_for_each_entry(pt, &p->ptimers, link)
+	{
+		if (pt->waiting && pt->signo == sig && pt->notify != LINUX_SIGEV_NONE &&
+		    signal_timer_queued(p, NULL, sig, pt->id, pt->gen) != 1)
+			ptimer_rearm(pt);
+	}
 }
 
 void ptimer_discarded(struct process *p, const struct linux_siginfo *info)

@@ -13,6 +13,9 @@ void ptimer_exit(struct process *p);
  * its si_overrun from the timer, as Linux's dequeue does, and clears the
  * kernel-private field. false: the signal is stale (its timer was set
  * again or deleted since) and must be dropped. */
+/* sig is no longer ignored by p: its timers that stopped while it was
+ * (their signal went nowhere) run again. */
+void ptimer_sig_unignored(struct process *p, int sig);
 /* A timer's signal was thrown away unseen (ignored, a flush): its
  * timer, waiting for it to be taken, runs on. */
 void ptimer_discarded(struct process *p, const struct linux_siginfo *info);

@@ -4,6 +4,7 @@
  * kernel/signal.c. */
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
+#include "kernel/ptimer.h"
 #include "mm/usercopy.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/signal.h"
@@ -36,6 +37,8 @@ long sys_rt_sigaction(struct task *t, const struct sysargs *a)
 		if (act.handler == LINUX_SIG_IGN ||
 		    (act.handler == LINUX_SIG_DFL && DEFAULT_IGNORED(sig)))
 			signal_discard(t->proc, 1ULL << (sig - 1));
+		else
+			ptimer_sig_unignored(t->proc, sig); /* its timers run again */
 	}
 	/* As Linux: a fault here leaves the new action in place. */
 	if (uold && copy_to_user(t->mm, uold, &old, sizeof(old)) < 0)

@@ -4,7 +4,8 @@
  * scheduler fired the timerfds for ever: the guest hung). A timer whose
  * signal waits counts the periods as overruns and fires again once the
  * signal is taken, and again after its pending signal was thrown away
- * by SIG_IGN. */
+ * by SIG_IGN; one whose signal is ignored goes quiet and fires again
+ * once the signal is no longer ignored. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdint.h>
@@ -74,6 +75,21 @@ int main(void)
 	usleep(1000);
 	check(sigtimedwait(&set, &si, &one_s) == SIGRTMIN && si.si_code == SI_TIMER,
 	      "and after its pending signal was thrown away by SIG_IGN");
+	timer_delete(tids[0]);
+
+	/* Its signal ignored, a timer goes quiet; taken again, it fires. */
+	signal(SIGRTMIN, SIG_IGN);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	ev.sigev_value.sival_int = 9;
+	check(timer_create(CLOCK_MONOTONIC, &ev, &tids[0]) == 0 &&
+		      timer_settime(tids[0], 0, &it, NULL) == 0,
+	      "a timer every 1 us whose signal is ignored");
+	usleep(100000);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	signal(SIGRTMIN, SIG_DFL); /* blocked: waits to be taken */
+	check(sigtimedwait(&set, &si, &one_s) == SIGRTMIN && si.si_code == SI_TIMER &&
+		      si.si_value.sival_int == 9,
+	      "once no longer ignored, its signal comes");
 	timer_delete(tids[0]);
 	return 0;
 }
