@@ -179,11 +179,12 @@ static void ptimer_fire(void *arg)
 {
 	struct ptimer *pt = arg;
 	uint64_t n = ptimer_forward(pt, sched_now_ns());
+	bool queued = n && ptimer_expired(pt, n);
 
 	/* Not armed again while its signal is queued, nor while the signal
 	 * goes nowhere (ignored: until a sigaction takes it again; the
 	 * thread gone: until set again), as Linux 6.13's ignored timers. */
-	if (n && pt->armed && (ptimer_expired(pt, n) || ptimer_unheard(pt)))
+	if (n && pt->armed && (queued || ptimer_unheard(pt)))
 		pt->waiting = true;
 	else
 		ptimer_arm(pt);
