@@ -15,7 +15,7 @@ static int victim_pid; /* the last victim, while it dies */
 
 struct oom_pick {
 	struct process *p;
-	uint64_t points;
+	int64_t points;
 	bool any; /* -1000 too: nobody else is left */
 };
 
@@ -29,15 +29,13 @@ static uint64_t process_committed(struct process *p)
 }
 
 /* Linux's oom_badness: the memory, moved by oom_score_adj thousandths of
- * the whole (--memory); -1000 is never chosen (-1). */
+ * the whole (--memory; below 0 for a negative one); INT64_MIN for never
+ * (-1000, or no thread left). */
 int64_t oom_badness(struct process *p)
 {
-	int64_t points;
-
 	if (p->oom_score_adj <= -1000 || list_empty(&p->threads))
-		return -1;
-	points = (int64_t)process_committed(p) + p->oom_score_adj * (int64_t)(mem_limit() / 1000);
-	return points > 0 ? points : 1;
+		return INT64_MIN;
+	return (int64_t)process_committed(p) + p->oom_score_adj * (int64_t)(mem_limit() / 1000);
 }
 
 static void pick_cb(struct process *p, void *arg)
@@ -48,11 +46,11 @@ static void pick_cb(struct process *p, void *arg)
 	if (p->exiting || list_empty(&p->threads))
 		return;
 	points = pick->any ? (int64_t)process_committed(p) : oom_badness(p);
-	if (points < 0)
+	if (points == INT64_MIN)
 		return;
-	if (!pick->p || (uint64_t)points > pick->points) {
+	if (!pick->p || points > pick->points) {
 		pick->p = p;
-		pick->points = (uint64_t)points;
+		pick->points = points;
 	}
 }
 

@@ -9,7 +9,7 @@
 struct process;
 
 void oom_kill(const char *why);
-/* Its score for the OOM killer (the most is killed), -1 for never. */
+/* Its score for the OOM killer (the most is killed), INT64_MIN for never. */
 int64_t oom_badness(struct process *p);
 
 #endif

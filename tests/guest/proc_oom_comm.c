@@ -21,16 +21,21 @@
 
 #define CAP_SYS_RESOURCE 24
 
-static int put(const char *path, const char *v)
+static int put_n(const char *path, const char *v, size_t len)
 {
 	int fd = open(path, O_WRONLY), r;
 
 	if (fd < 0)
 		return -errno;
-	r = write(fd, v, strlen(v));
+	r = write(fd, v, len);
 	r = r < 0 ? -errno : r;
 	close(fd);
 	return r;
+}
+
+static int put(const char *path, const char *v)
+{
+	return put_n(path, v, strlen(v));
 }
 
 static const char *get(const char *path)
@@ -92,6 +97,14 @@ int main(void)
 	check(put(adj, "0x10") == 4 && strcmp(get(adj), "16\n") == 0, "base 0: 0x10 is 16");
 	check(put(adj, "-17x") == -EINVAL, "not a number: EINVAL");
 	check(put(adj, "1001") == -EINVAL && put(adj, "-1001") == -EINVAL, "out of range: EINVAL");
+	check(put(adj, "2147483648") == -ERANGE, "past an int: ERANGE");
+	check(put_n(adj, "6 \0x", 4) == 4 && strcmp(get(adj), "6\n") == 0, "a NUL ends it");
+	check(put(adj, "\xa0"
+		       "7") == 2 &&
+		      strcmp(get(adj), "7\n") == 0,
+	      "NBSP is a blank too");
+	check(put(adj, "8                   ") == 12 && strcmp(get(adj), "8\n") == 0,
+	      "a long write: 12 bytes taken");
 	check(put(adj, "") == 0 || put(adj, "") == -EINVAL, "nothing: 0 bytes or EINVAL");
 	check(put(old, "3") == 1 && strcmp(get(adj), "176\n") == 0 && strcmp(get(old), "2\n") == 0,
 	      "oom_adj 3 is 176, read back as 2");

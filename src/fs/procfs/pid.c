@@ -592,25 +592,29 @@ static int gen_oom_adj(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
-/* /proc/PID/oom_score: Linux's 1000 + badness in thousandths of the
- * memory (0..2000), 0 for one the OOM killer never takes. */
+/* /proc/PID/oom_score: Linux's (1000 + badness in thousandths of the
+ * memory) * 2 / 3 (0..1333), 0 for one the OOM killer never takes. */
 static int gen_oom_score(const struct pnode *n, struct sbuf *b)
 {
 	struct process *p = proc_of(n);
-	int64_t points = p ? oom_badness(p) : -1, limit = (int64_t)mem_limit();
+	int64_t points = p ? oom_badness(p) : INT64_MIN, limit = (int64_t)mem_limit();
 
-	if (points >= 0 && limit > 0) {
-		points = 1000 + (int64_t)((double)points * 1000 / (double)limit);
-		points = points > 2000 ? 2000 : points;
-	} else {
+	if (points != INT64_MIN && limit > 0)
+		points = (1000 + (int64_t)((double)points * 1000 / (double)limit)) * 2 / 3;
+	else
 		points = 0;
-	}
 	sb_printf(b, "%lld\n", (long long)points);
 	return 0;
 }
 
+/* Linux's isspace: its Latin-1 table counts NBSP (0xa0) too. */
+static bool kspace(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r') || (unsigned char)c == 0xa0;
+}
+
 /* The number written: up to 12 bytes, blanks around it, base 0 (kstrtoint
- * of strstrip, as Linux); -EINVAL if it is not one. */
+ * of strstrip, as Linux); -EINVAL if it is not one, -ERANGE past an int. */
 static int parse_proc_int(const char *buf, size_t len, long *out)
 {
 	char s[13], *end, *p = s;
@@ -618,21 +622,26 @@ static int parse_proc_int(const char *buf, size_t len, long *out)
 
 	memcpy(s, buf, k);
 	s[k] = 0;
-	while (k > 0 && (s[k - 1] == ' ' || (s[k - 1] >= '\t' && s[k - 1] <= '\r')))
+	k = strlen(s); /* a NUL ends it */
+	while (k > 0 && kspace(s[k - 1]))
 		s[--k] = 0;
-	while (*p == ' ' || (*p >= '\t' && *p <= '\r'))
+	while (kspace(*p))
 		p++;
 	if (*p == 0)
 		return -EINVAL;
+	errno = 0;
 	*out = strtol(p, &end, 0);
-	return *end || *out < INT32_MIN || *out > INT32_MAX ? -EINVAL : 0;
+	if (*end)
+		return -EINVAL;
+	return errno || *out < INT32_MIN || *out > INT32_MAX ? -ERANGE : 0;
 }
 
 static int gen_coredump_filter(const struct pnode *n, struct sbuf *b)
 {
 	struct process *p = proc_of(n);
 
-	sb_printf(b, "%08x\n", p ? p->coredump_filter : 0);
+	if (p && !list_empty(&p->threads)) /* a zombie's: nothing, as Linux */
+		sb_printf(b, "%08x\n", p->coredump_filter);
 	return 0;
 }
 
@@ -673,7 +682,7 @@ static long set_oom_adj(const struct pnode *n, long adj, bool legacy, size_t len
 	struct process *p = proc_of(n);
 	bool cap = current && capable(&current->proc->cred, CAP_SYS_RESOURCE);
 
-	if (!p || list_empty(&p->threads))
+	if (!p)
 		return -ESRCH;
 	if (adj < (legacy ? p->oom_score_adj : p->oom_score_adj_min) && !cap)
 		return -EACCES;
@@ -683,23 +692,31 @@ static long set_oom_adj(const struct pnode *n, long adj, bool legacy, size_t len
 	return (long)len;
 }
 
+/* What Linux reads of a write (PROC_NUMBUF - 1 bytes) is what it says it
+ * took. */
 static long put_oom_score_adj(const struct pnode *n, const char *buf, size_t len)
 {
 	long v;
+	int ret = parse_proc_int(buf, len, &v);
 
-	if (parse_proc_int(buf, len, &v) < 0 || v < -OOM_SCORE_MAX || v > OOM_SCORE_MAX)
+	if (ret < 0)
+		return ret;
+	if (v < -OOM_SCORE_MAX || v > OOM_SCORE_MAX)
 		return -EINVAL;
-	return set_oom_adj(n, v, false, len);
+	return set_oom_adj(n, v, false, len < 12 ? len : 12);
 }
 
 static long put_oom_adj(const struct pnode *n, const char *buf, size_t len)
 {
 	long v;
+	int ret = parse_proc_int(buf, len, &v);
 
-	if (parse_proc_int(buf, len, &v) < 0 || v < OOM_ADJ_MIN || v > OOM_ADJ_MAX)
+	if (ret < 0)
+		return ret;
+	if (v < OOM_ADJ_MIN || v > OOM_ADJ_MAX)
 		return -EINVAL;
 	v = v == OOM_ADJ_MAX ? OOM_SCORE_MAX : v * OOM_SCORE_MAX / -OOM_ADJ_MIN;
-	return set_oom_adj(n, v, true, len);
+	return set_oom_adj(n, v, true, len < 12 ? len : 12);
 }
 
 static unsigned dev_major(uint64_t dev)
