@@ -1,6 +1,6 @@
 /* tty/devpts.c: the devpts filesystem: a directory with "ptmx" (char 5,2,
  * mode 000 as Linux mounts it by default) and one character device N
- * (136+N/256, N%256) per open pty master, owned by whoever opened the
+ * (136, N) per open pty master, owned by whoever opened the
  * master, group tty, mode 620. Inodes are made at each lookup; their
  * numbers are Linux's (root 1, ptmx 2, pts N is N+3).
  * Differs from Linux: one instance however many times it is mounted. */
