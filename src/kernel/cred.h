@@ -7,26 +7,27 @@
 #include <stdint.h>
 #include <stdbool.h>
 
-#define NGROUPS_MAX_GUEST   65536
-#define CAP_CHOWN	    0
-#define CAP_DAC_OVERRIDE    1
-#define CAP_DAC_READ_SEARCH 2
-#define CAP_FOWNER	    3
-#define CAP_KILL	    5
-#define CAP_SETGID	    6
-#define CAP_SETUID	    7
-#define CAP_SETPCAP	    8
-#define CAP_IPC_LOCK	    14
-#define CAP_SYS_CHROOT	    18
-#define CAP_SYS_PTRACE	    19
-#define CAP_SYS_ADMIN	    21
-#define CAP_SYS_BOOT	    22
-#define CAP_SYS_NICE	    23
-#define CAP_SYS_RESOURCE    24
-#define CAP_SETFCAP	    31
-#define CAP_SYSLOG	    34
-#define CAP_LAST_CAP	    40
-#define CAP_FULL_SET	    ((1ULL << (CAP_LAST_CAP + 1)) - 1)
+#define NGROUPS_MAX_GUEST      65536
+#define CAP_CHOWN	       0
+#define CAP_DAC_OVERRIDE       1
+#define CAP_DAC_READ_SEARCH    2
+#define CAP_FOWNER	       3
+#define CAP_KILL	       5
+#define CAP_SETGID	       6
+#define CAP_SETUID	       7
+#define CAP_SETPCAP	       8
+#define CAP_IPC_LOCK	       14
+#define CAP_SYS_CHROOT	       18
+#define CAP_SYS_PTRACE	       19
+#define CAP_SYS_ADMIN	       21
+#define CAP_SYS_BOOT	       22
+#define CAP_SYS_NICE	       23
+#define CAP_SYS_RESOURCE       24
+#define CAP_SETFCAP	       31
+#define CAP_SYSLOG	       34
+#define CAP_CHECKPOINT_RESTORE 40
+#define CAP_LAST_CAP	       40
+#define CAP_FULL_SET	       ((1ULL << (CAP_LAST_CAP + 1)) - 1)
 
 struct cred {
 	uint32_t uid, euid, suid, fsuid;

@@ -71,6 +71,8 @@ struct tty {
 	int index;     /* pty number */
 	int count;     /* open files */
 	struct linux_termios2 termios;
+	/* TIOCSLCKTRMIOS: bits and characters a termios change keeps */
+	struct linux_termios termios_locked;
 	struct linux_winsize winsize;
 	int session, pgrp;   /* controlling terminal of session; foreground group; 0: none */
 	struct tty *link;    /* the other end of a pty pair */

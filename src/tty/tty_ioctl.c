@@ -58,15 +58,62 @@ static void flush_input(struct tty *tty)
 }
 
 /* TCSETS*: tty is the slave for a pty master's file. */
-static long set_termios(struct tty *tty, struct task *t, uint64_t arg, bool v2, bool flush)
+/* The form a TCSETS*-like request takes in user memory. */
+enum termios_form { FORM_TERMIOS, FORM_TERMIOS2, FORM_TERMIO };
+
+/* System V's termio into the termios it changes: the low 16 bits of each
+ * flag word, the line, the first NCC characters (Linux's
+ * user_termio_to_kernel_termios). */
+static int termio_in(struct task *t, uint64_t arg, struct linux_termios2 *tio)
+{
+	struct linux_termio v;
+
+	if (copy_from_user(t->mm, &v, arg, sizeof(v)) < 0)
+		return -EFAULT;
+	tio->c_iflag = (tio->c_iflag & 0xffff0000u) | v.c_iflag;
+	tio->c_oflag = (tio->c_oflag & 0xffff0000u) | v.c_oflag;
+	tio->c_cflag = (tio->c_cflag & 0xffff0000u) | v.c_cflag;
+	tio->c_lflag = (tio->c_lflag & 0xffff0000u) | v.c_lflag;
+	tio->c_line = v.c_line;
+	memcpy(tio->c_cc, v.c_cc, LINUX_NCC);
+	return 0;
+}
+
+/* What TIOCSLCKTRMIOS locked stays as it was (Linux's
+ * unset_locked_termios). */
+static void keep_locked(const struct linux_termios *lk, const struct linux_termios2 *old,
+			struct linux_termios2 *tio)
+{
+	int i;
+
+	tio->c_iflag = (tio->c_iflag & ~lk->c_iflag) | (old->c_iflag & lk->c_iflag);
+	tio->c_oflag = (tio->c_oflag & ~lk->c_oflag) | (old->c_oflag & lk->c_oflag);
+	tio->c_cflag = (tio->c_cflag & ~lk->c_cflag) | (old->c_cflag & lk->c_cflag);
+	tio->c_lflag = (tio->c_lflag & ~lk->c_lflag) | (old->c_lflag & lk->c_lflag);
+	if (lk->c_line)
+		tio->c_line = old->c_line;
+	for (i = 0; i < LINUX_NCCS; i++)
+		if (lk->c_cc[i])
+			tio->c_cc[i] = old->c_cc[i];
+}
+
+static long set_termios(struct tty *tty, struct task *t, uint64_t arg, enum termios_form form,
+			bool flush)
 {
 	struct linux_termios2 tio = tty->termios, old = tty->termios;
 	int ret = tty_check_change(tty, LINUX_SIGTTOU);
 
 	if (ret < 0)
 		return ret;
-	if (copy_from_user(t->mm, &tio, arg, v2 ? sizeof(tio) : sizeof(struct linux_termios)) < 0)
-		return -EFAULT;
+	if (form == FORM_TERMIO)
+		ret = termio_in(t, arg, &tio);
+	else if (copy_from_user(t->mm, &tio, arg,
+				form == FORM_TERMIOS2 ? sizeof(tio)
+						      : sizeof(struct linux_termios)) < 0)
+		ret = -EFAULT;
+	if (ret < 0)
+		return ret;
+	keep_locked(&tty->termios_locked, &old, &tio);
 	tty_termios_speeds(&tio);
 	if (flush)
 		flush_input(tty);
@@ -239,14 +286,46 @@ static long mode_ioctl(struct tty *real, struct task *t, unsigned cmd, uint64_t 
 		return copy_to_user(t->mm, arg, &real->termios, sizeof(struct linux_termios2));
 	case LINUX_TCSETS:
 	case LINUX_TCSETSW:
-		return set_termios(real, t, arg, false, false);
+		return set_termios(real, t, arg, FORM_TERMIOS, false);
 	case LINUX_TCSETSF:
-		return set_termios(real, t, arg, false, true);
+		return set_termios(real, t, arg, FORM_TERMIOS, true);
 	case LINUX_TCSETS2:
 	case LINUX_TCSETSW2:
-		return set_termios(real, t, arg, true, false);
+		return set_termios(real, t, arg, FORM_TERMIOS2, false);
 	case LINUX_TCSETSF2:
-		return set_termios(real, t, arg, true, true);
+		return set_termios(real, t, arg, FORM_TERMIOS2, true);
+	case LINUX_TCGETA: {
+		struct linux_termio v;
+
+		memset(&v, 0, sizeof(v));
+		v.c_iflag = (uint16_t)real->termios.c_iflag;
+		v.c_oflag = (uint16_t)real->termios.c_oflag;
+		v.c_cflag = (uint16_t)real->termios.c_cflag;
+		v.c_lflag = (uint16_t)real->termios.c_lflag;
+		v.c_line = real->termios.c_line;
+		memcpy(v.c_cc, real->termios.c_cc, LINUX_NCC);
+		return copy_to_user(t->mm, arg, &v, sizeof(v));
+	}
+	case LINUX_TCSETA:
+	case LINUX_TCSETAW:
+		return set_termios(real, t, arg, FORM_TERMIO, false);
+	case LINUX_TCSETAF:
+		return set_termios(real, t, arg, FORM_TERMIO, true);
+	case LINUX_TIOCGLCKTRMIOS:
+		return copy_to_user(t->mm, arg, &real->termios_locked,
+				    sizeof(real->termios_locked));
+	case LINUX_TIOCSLCKTRMIOS: {
+		struct linux_termios lk;
+
+		/* Linux's checkpoint_restore_ns_capable */
+		if (!capable(&t->proc->cred, CAP_SYS_ADMIN) &&
+		    !capable(&t->proc->cred, CAP_CHECKPOINT_RESTORE))
+			return -EPERM;
+		if (copy_from_user(t->mm, &lk, arg, sizeof(lk)) < 0)
+			return -EFAULT;
+		real->termios_locked = lk;
+		return 0;
+	}
 	case LINUX_TIOCGWINSZ:
 		return copy_to_user(t->mm, arg, &real->winsize, sizeof(real->winsize));
 	case LINUX_TIOCSWINSZ:

@@ -41,6 +41,19 @@ _Static_assert(offsetof(struct linux_termios, c_lflag) == 12, "linux_termios c_l
 _Static_assert(offsetof(struct linux_termios, c_line) == 16, "linux_termios c_line");
 _Static_assert(offsetof(struct linux_termios, c_cc) == 17, "linux_termios c_cc");
 
+/* TCGETA/TCSETA*: System V's termio, the low 16 bits of each flag word
+ * and the first NCC control characters */
+#define LINUX_NCC 8
+struct linux_termio {
+	uint16_t c_iflag;
+	uint16_t c_oflag;
+	uint16_t c_cflag;
+	uint16_t c_lflag;
+	uint8_t c_line;
+	uint8_t c_cc[LINUX_NCC];
+};
+_Static_assert(sizeof(struct linux_termio) == 18, "linux_termio size");
+
 /* TCGETS2/TCSETS*2: arbitrary baud rates when c_cflag has BOTHER */
 struct linux_termios2 {
 	uint32_t c_iflag;
@@ -66,48 +79,54 @@ _Static_assert(sizeof(struct linux_winsize) == 8, "linux_winsize size");
 _Static_assert(offsetof(struct linux_winsize, ws_ypixel) == 6, "linux_winsize ws_ypixel");
 
 /* terminal ioctls (asm-generic/ioctls.h) */
-#define LINUX_TCGETS	  0x5401
-#define LINUX_TCSETS	  0x5402
-#define LINUX_TCSETSW	  0x5403
-#define LINUX_TCSETSF	  0x5404
-#define LINUX_TCSBRK	  0x5409
-#define LINUX_TCXONC	  0x540A
-#define LINUX_TCFLSH	  0x540B
-#define LINUX_TIOCEXCL	  0x540C
-#define LINUX_TIOCNXCL	  0x540D
-#define LINUX_TIOCSCTTY	  0x540E
-#define LINUX_TIOCGPGRP	  0x540F
-#define LINUX_TIOCSPGRP	  0x5410
-#define LINUX_TIOCOUTQ	  0x5411
-#define LINUX_TIOCSTI	  0x5412
-#define LINUX_TIOCGWINSZ  0x5413
-#define LINUX_TIOCSWINSZ  0x5414
-#define LINUX_FIONREAD	  0x541B
-#define LINUX_TIOCINQ	  LINUX_FIONREAD
-#define LINUX_TIOCPKT	  0x5420
-#define LINUX_FIONBIO	  0x5421
-#define LINUX_TIOCNOTTY	  0x5422
-#define LINUX_TIOCSETD	  0x5423
-#define LINUX_TIOCGETD	  0x5424
-#define LINUX_TCSBRKP	  0x5425
-#define LINUX_TIOCGSID	  0x5429
-#define LINUX_TCGETS2	  LINUX_IOR('T', 0x2A, sizeof(struct linux_termios2))
-#define LINUX_TCSETS2	  LINUX_IOW('T', 0x2B, sizeof(struct linux_termios2))
-#define LINUX_TCSETSW2	  LINUX_IOW('T', 0x2C, sizeof(struct linux_termios2))
-#define LINUX_TCSETSF2	  LINUX_IOW('T', 0x2D, sizeof(struct linux_termios2))
-#define LINUX_TIOCGPTN	  LINUX_IOR('T', 0x30, 4)
-#define LINUX_TIOCSPTLCK  LINUX_IOW('T', 0x31, 4)
-#define LINUX_TIOCGDEV	  LINUX_IOR('T', 0x32, 4)
-#define LINUX_TIOCSIG	  LINUX_IOW('T', 0x36, 4)
-#define LINUX_TIOCVHANGUP 0x5437
-#define LINUX_TIOCGPKT	  LINUX_IOR('T', 0x38, 4)
-#define LINUX_TIOCGPTLCK  LINUX_IOR('T', 0x39, 4)
-#define LINUX_TIOCGEXCL	  LINUX_IOR('T', 0x40, 4)
-#define LINUX_TIOCGPTPEER LINUX_IO('T', 0x41)
-#define LINUX_FIONCLEX	  0x5450
-#define LINUX_FIOCLEX	  0x5451
-#define LINUX_FIOASYNC	  0x5452
-#define LINUX_FIOQSIZE	  0x5460
+#define LINUX_TCGETS	     0x5401
+#define LINUX_TCSETS	     0x5402
+#define LINUX_TCSETSW	     0x5403
+#define LINUX_TCSETSF	     0x5404
+#define LINUX_TCGETA	     0x5405
+#define LINUX_TCSETA	     0x5406
+#define LINUX_TCSETAW	     0x5407
+#define LINUX_TCSETAF	     0x5408
+#define LINUX_TIOCGLCKTRMIOS 0x5456
+#define LINUX_TIOCSLCKTRMIOS 0x5457
+#define LINUX_TCSBRK	     0x5409
+#define LINUX_TCXONC	     0x540A
+#define LINUX_TCFLSH	     0x540B
+#define LINUX_TIOCEXCL	     0x540C
+#define LINUX_TIOCNXCL	     0x540D
+#define LINUX_TIOCSCTTY	     0x540E
+#define LINUX_TIOCGPGRP	     0x540F
+#define LINUX_TIOCSPGRP	     0x5410
+#define LINUX_TIOCOUTQ	     0x5411
+#define LINUX_TIOCSTI	     0x5412
+#define LINUX_TIOCGWINSZ     0x5413
+#define LINUX_TIOCSWINSZ     0x5414
+#define LINUX_FIONREAD	     0x541B
+#define LINUX_TIOCINQ	     LINUX_FIONREAD
+#define LINUX_TIOCPKT	     0x5420
+#define LINUX_FIONBIO	     0x5421
+#define LINUX_TIOCNOTTY	     0x5422
+#define LINUX_TIOCSETD	     0x5423
+#define LINUX_TIOCGETD	     0x5424
+#define LINUX_TCSBRKP	     0x5425
+#define LINUX_TIOCGSID	     0x5429
+#define LINUX_TCGETS2	     LINUX_IOR('T', 0x2A, sizeof(struct linux_termios2))
+#define LINUX_TCSETS2	     LINUX_IOW('T', 0x2B, sizeof(struct linux_termios2))
+#define LINUX_TCSETSW2	     LINUX_IOW('T', 0x2C, sizeof(struct linux_termios2))
+#define LINUX_TCSETSF2	     LINUX_IOW('T', 0x2D, sizeof(struct linux_termios2))
+#define LINUX_TIOCGPTN	     LINUX_IOR('T', 0x30, 4)
+#define LINUX_TIOCSPTLCK     LINUX_IOW('T', 0x31, 4)
+#define LINUX_TIOCGDEV	     LINUX_IOR('T', 0x32, 4)
+#define LINUX_TIOCSIG	     LINUX_IOW('T', 0x36, 4)
+#define LINUX_TIOCVHANGUP    0x5437
+#define LINUX_TIOCGPKT	     LINUX_IOR('T', 0x38, 4)
+#define LINUX_TIOCGPTLCK     LINUX_IOR('T', 0x39, 4)
+#define LINUX_TIOCGEXCL	     LINUX_IOR('T', 0x40, 4)
+#define LINUX_TIOCGPTPEER    LINUX_IO('T', 0x41)
+#define LINUX_FIONCLEX	     0x5450
+#define LINUX_FIOCLEX	     0x5451
+#define LINUX_FIOASYNC	     0x5452
+#define LINUX_FIOQSIZE	     0x5460
 
 /* TCFLSH argument */
 #define LINUX_TCIFLUSH	0
