@@ -18,6 +18,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include "caps.h"
 #include "tap.h"
 
 #ifndef SYS_pidfd_open
@@ -27,14 +28,6 @@
 #define SYS_pidfd_send_signal 424
 #endif
 #define CAP_KILL 5
-
-struct cap_header {
-	uint32_t version;
-	int pid;
-};
-struct cap_data {
-	uint32_t effective, permitted, inheritable;
-};
 
 static volatile int got_code, got_value, got_count;
 
@@ -73,20 +66,6 @@ static void *from_thread(void *arg)
 	r = psend(self_fd, SIGUSR1, &si, 0);
 	*(int *)arg = r == -1 ? errno : 0;
 	return NULL;
-}
-
-static bool capset_kill(bool on)
-{
-	struct cap_header h = { 0x20080522, 0 };
-	struct cap_data d[2];
-
-	if (syscall(SYS_capget, &h, d) != 0)
-		return false;
-	if (on)
-		d[0].effective |= 1u << CAP_KILL;
-	else
-		d[0].effective &= ~(1u << CAP_KILL);
-	return syscall(SYS_capset, &h, d) == 0;
 }
 
 int main(void)
@@ -214,20 +193,20 @@ int main(void)
 	close(pfd[0]);
 	child_fd = syscall(SYS_pidfd_open, c, 0);
 	usleep(50000); /* its setuid */
-	if (!capset_kill(false))
+	if (cap_effective(CAP_KILL, 0) < 0)
 		check(0, "capset");
 	r = kill(c, 0);
 	check(r == -1 && errno == EPERM, "root without CAP_KILL, another user's process: EPERM");
 	r = psend(child_fd, 0, NULL, 0);
 	check(r == -1 && errno == EPERM, "... through a pidfd: EPERM");
-	capset_kill(true);
+	cap_effective(CAP_KILL, 1);
 	close(pfd[1]);
 	memset(&si, 0, sizeof(si));
 	waitid(P_PID, c, &si, WEXITED | WNOWAIT);
-	capset_kill(false);
+	cap_effective(CAP_KILL, 0);
 	r = kill(c, 0);
 	check(r == -1 && errno == EPERM, "... its zombie: EPERM");
-	capset_kill(true);
+	cap_effective(CAP_KILL, 1);
 	r = kill(c, 0);
 	check(r == 0, "with CAP_KILL again: 0");
 	waitpid(c, &st, 0);

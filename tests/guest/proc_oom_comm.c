@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include "caps.h"
 #include "tap.h"
 
 #define CAP_SYS_RESOURCE 24
@@ -54,20 +55,7 @@ static const char *get(const char *path)
 
 static int cap_resource(int on)
 {
-	struct {
-		uint32_t version;
-		int pid;
-	} h = { 0x20080522, 0 };
-	struct {
-		uint32_t eff, perm, inh;
-	} d[2];
-
-	if (syscall(SYS_capget, &h, d) != 0)
-		return -1;
-	if (on < 0)
-		return (d[0].eff >> CAP_SYS_RESOURCE) & 1;
-	d[0].eff = on ? d[0].eff | (1u << CAP_SYS_RESOURCE) : d[0].eff & ~(1u << CAP_SYS_RESOURCE);
-	return syscall(SYS_capset, &h, d);
+	return cap_effective(CAP_SYS_RESOURCE, on);
 }
 
 static pthread_t other;

@@ -184,6 +184,25 @@ static void *survivor(void *arg)
 	return arg;
 }
 
+/* A child whose leader, told on go, leaves with SYS_exit (its
+ * clear_child_tid word leader_word wakes fn's thread) while fn runs. */
+static pid_t fork_leaving_leader(void *(*fn)(void *))
+{
+	pid_t p = fork();
+	pthread_t t;
+	char c;
+
+	if (p != 0)
+		return p;
+	leader_word = getpid();
+	pthread_create(&t, NULL, fn, NULL);
+	if (read(go[0], &c, 1) != 1)
+		_exit(89);
+	syscall(SYS_set_tid_address, &leader_word);
+	syscall(SYS_exit, 0);
+	return 0;
+}
+
 /* The tracer, a sibling of the traced process: reap 1 reaps the leader,
  * 0 leaves without reaping it. */
 static void other_tracer(pid_t p, int reap)
@@ -222,17 +241,7 @@ static void traced_by_other(int reap)
 
 	if (pipe(to_b) || pipe(to_t) || pipe(to_a) || pipe(to_b2) || pipe(go))
 		return;
-	p = fork();
-	if (p == 0) {
-		pthread_t t;
-
-		leader_word = getpid();
-		pthread_create(&t, NULL, survivor, NULL);
-		if (read(go[0], &c, 1) != 1)
-			_exit(89);
-		syscall(SYS_set_tid_address, &leader_word);
-		syscall(SYS_exit, 0);
-	}
+	p = fork_leaving_leader(survivor);
 	b = fork();
 	if (b == 0)
 		other_tracer(p, reap);
@@ -282,17 +291,7 @@ static void exec_after_traced_leader(void)
 
 	if (pipe(exec_go) || pipe(go) || pipe(tp))
 		return;
-	p = fork();
-	if (p == 0) {
-		pthread_t t;
-
-		leader_word = getpid();
-		pthread_create(&t, NULL, exec_after_leader, NULL);
-		if (read(go[0], &c, 1) != 1)
-			_exit(89);
-		syscall(SYS_set_tid_address, &leader_word);
-		syscall(SYS_exit, 0);
-	}
+	p = fork_leaving_leader(exec_after_leader);
 	b = fork();
 	if (b == 0) {
 		if (ptrace(PTRACE_SEIZE, p, 0, 0) != 0 || write(go[1], "s", 1) != 1)
@@ -327,17 +326,7 @@ static void tracer_becomes_parent(void)
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	q = fork();
 	if (q == 0) {
-		p = fork();
-		if (p == 0) {
-			pthread_t t;
-
-			leader_word = getpid();
-			pthread_create(&t, NULL, survivor, NULL);
-			if (read(go[0], &c, 1) != 1)
-				_exit(89);
-			syscall(SYS_set_tid_address, &leader_word);
-			syscall(SYS_exit, 0);
-		}
+		p = fork_leaving_leader(survivor);
 		if (write(pp[1], &p, sizeof(p)) != sizeof(p) || read(q_go[0], &c, 1) != 1)
 			_exit(1);
 		_exit(0);

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <termios.h>
 
+#include "caps.h"
 #include "tap.h"
 
 #define K_TCGETS	 0x5401
@@ -92,18 +93,8 @@ int main(void)
 	      "the master's TIOCGLCKTRMIOS: the slave's lock");
 	c = fork();
 	if (c == 0) {
-		struct {
-			uint32_t version;
-			int pid;
-		} h = { 0x20080522, 0 };
-		struct {
-			uint32_t eff, perm, inh;
-		} d[2];
-
-		syscall(SYS_capget, &h, d);
-		d[0].eff &= ~(1u << 21); /* CAP_SYS_ADMIN */
-		d[1].eff &= ~(1u << 8);	 /* CAP_CHECKPOINT_RESTORE (40) */
-		syscall(SYS_capset, &h, d);
+		cap_effective(21, 0); /* CAP_SYS_ADMIN */
+		cap_effective(40, 0); /* CAP_CHECKPOINT_RESTORE */
 		_exit(ioctl(s, K_TIOCSLCKTRMIOS, &zero) == -1 && errno == EPERM ? 0 : 1);
 	}
 	check(waitpid(c, &st, 0) == c && WIFEXITED(st) && WEXITSTATUS(st) == 0,
