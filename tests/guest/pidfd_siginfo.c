@@ -27,7 +27,6 @@
 #ifndef SYS_pidfd_send_signal
 #define SYS_pidfd_send_signal 424
 #endif
-#define CAP_KILL 5
 
 static volatile int got_code, got_value, got_count;
 
@@ -193,20 +192,20 @@ int main(void)
 	close(pfd[0]);
 	child_fd = syscall(SYS_pidfd_open, c, 0);
 	usleep(50000); /* its setuid */
-	if (cap_effective(CAP_KILL, 0) < 0)
+	if (caps_drop(CAP_KILL) < 0)
 		check(0, "capset");
 	r = kill(c, 0);
 	check(r == -1 && errno == EPERM, "root without CAP_KILL, another user's process: EPERM");
 	r = psend(child_fd, 0, NULL, 0);
 	check(r == -1 && errno == EPERM, "... through a pidfd: EPERM");
-	cap_effective(CAP_KILL, 1);
+	caps_change(CAP_KILL, 1, 1);
 	close(pfd[1]);
 	memset(&si, 0, sizeof(si));
 	waitid(P_PID, c, &si, WEXITED | WNOWAIT);
-	cap_effective(CAP_KILL, 0);
+	caps_drop(CAP_KILL);
 	r = kill(c, 0);
 	check(r == -1 && errno == EPERM, "... its zombie: EPERM");
-	cap_effective(CAP_KILL, 1);
+	caps_change(CAP_KILL, 1, 1);
 	r = kill(c, 0);
 	check(r == 0, "with CAP_KILL again: 0");
 	waitpid(c, &st, 0);

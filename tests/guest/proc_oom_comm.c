@@ -20,8 +20,6 @@
 #include "caps.h"
 #include "tap.h"
 
-#define CAP_SYS_RESOURCE 24
-
 static int put_n(const char *path, const char *v, size_t len)
 {
 	int fd = open(path, O_WRONLY), r;
@@ -53,9 +51,10 @@ static const char *get(const char *path)
 	return buf;
 }
 
+/* on 1, 0: raise or drop CAP_SYS_RESOURCE; -1: whether it is effective */
 static int cap_resource(int on)
 {
-	return cap_effective(CAP_SYS_RESOURCE, on);
+	return on < 0 ? caps_has(CAP_SYS_RESOURCE) : caps_change(CAP_SYS_RESOURCE, on, 1);
 }
 
 static pthread_t other;

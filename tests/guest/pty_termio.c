@@ -93,8 +93,8 @@ int main(void)
 	      "the master's TIOCGLCKTRMIOS: the slave's lock");
 	c = fork();
 	if (c == 0) {
-		cap_effective(21, 0); /* CAP_SYS_ADMIN */
-		cap_effective(40, 0); /* CAP_CHECKPOINT_RESTORE */
+		caps_drop(CAP_SYS_ADMIN);
+		caps_drop(CAP_CHECKPOINT_RESTORE);
 		_exit(ioctl(s, K_TIOCSLCKTRMIOS, &zero) == -1 && errno == EPERM ? 0 : 1);
 	}
 	check(waitpid(c, &st, 0) == c && WIFEXITED(st) && WEXITSTATUS(st) == 0,
