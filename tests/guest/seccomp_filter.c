@@ -26,31 +26,8 @@
 
 #define TAP_FLUSH
 #include "tap.h"
+#include "seccomp_abi.h"
 
-/* The ABI, spelled out: musl has no linux/ headers. */
-struct sock_filter {
-	unsigned short code;
-	unsigned char jt, jf;
-	unsigned k;
-};
-struct sock_fprog {
-	unsigned short len;
-	struct sock_filter *filter;
-};
-struct seccomp_data {
-	int nr;
-	unsigned arch;
-	unsigned long long instruction_pointer;
-	unsigned long long args[6];
-};
-#define BPF_STMT(code, k)                       \
-	{                                       \
-		(unsigned short)(code), 0, 0, k \
-	}
-#define BPF_JUMP(code, k, jt, jf)                 \
-	{                                         \
-		(unsigned short)(code), jt, jf, k \
-	}
 #define BPF_LD			  0x00
 #define BPF_LDX			  0x01
 #define BPF_ST			  0x02
@@ -87,11 +64,7 @@ struct seccomp_data {
 #define SECCOMP_RET_TRACE	  0x7ff00000U
 #define SECCOMP_RET_LOG		  0x7ffc0000U
 #define SECCOMP_RET_ALLOW	  0x7fff0000U
-#define AUDIT_ARCH_X86_64	  0xc000003eU
 #define SYS_SECCOMP_CODE	  1
-#ifndef SYS_seccomp
-#define SYS_seccomp 317
-#endif
 
 #define NR	  offsetof(struct seccomp_data, nr)
 #define ARCH	  offsetof(struct seccomp_data, arch)

@@ -21,19 +21,8 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-struct sock_filter {
-	unsigned short code;
-	unsigned char jt, jf;
-	unsigned k;
-};
-struct sock_fprog {
-	unsigned short len;
-	struct sock_filter *filter;
-};
+#include "seccomp_abi.h"
 
-#ifndef SYS_seccomp
-#define SYS_seccomp 317
-#endif
 #define PROGRAMS 1500
 
 static uint64_t seed = 0x5eccd0e5ULL;

@@ -30,23 +30,8 @@
 
 #define TAP_FLUSH
 #include "tap.h"
+#include "seccomp_abi.h"
 
-/* The ABI, spelled out: musl has no linux/ headers. */
-struct sock_filter {
-	unsigned short code;
-	unsigned char jt, jf;
-	unsigned k;
-};
-struct sock_fprog {
-	unsigned short len;
-	struct sock_filter *filter;
-};
-struct seccomp_data {
-	int nr;
-	unsigned arch;
-	uint64_t instruction_pointer;
-	uint64_t args[6];
-};
 struct notif {
 	uint64_t id;
 	uint32_t pid;
@@ -70,14 +55,6 @@ struct notif_sizes {
 	uint16_t notif, resp, data;
 };
 
-#define BPF_STMT(code, k)                       \
-	{                                       \
-		(unsigned short)(code), 0, 0, k \
-	}
-#define BPF_JUMP(code, k, jt, jf)                 \
-	{                                         \
-		(unsigned short)(code), jt, jf, k \
-	}
 #define BPF_LD_W_ABS		0x20
 #define BPF_JEQ_K		0x15
 #define BPF_RET_K		0x06
@@ -90,7 +67,6 @@ struct notif_sizes {
 #define FLAG_WAIT_KILLABLE_RECV 32
 #define RET_USER_NOTIF		0x7fc00000U
 #define RET_ALLOW		0x7fff0000U
-#define AUDIT_ARCH_X86_64	0xc000003eU
 #define NOTIF_FLAG_CONTINUE	1
 #define ADDFD_FLAG_SETFD	1
 #define ADDFD_FLAG_SEND		2
@@ -102,10 +78,6 @@ struct notif_sizes {
 #define IOCTL_ID_VALID_WRONG IOC(2, 2, 8)
 #define IOCTL_ADDFD	     IOC(1, 3, 24)
 #define IOCTL_SET_FLAGS	     IOC(1, 4, 8)
-
-#ifndef SYS_seccomp
-#define SYS_seccomp 317
-#endif
 
 /* getppid is notified, the rest pass. */
 static int install(unsigned flags)
