@@ -102,15 +102,25 @@ static void notify_tracer(struct task *t, int why, int status)
 	notify_tracer_proc(t->pt.tracer->proc, t->tid, t->proc->cred.uid, why, status);
 }
 
+static void exit_status(int status, struct ptrace_wait *res)
+{
+	res->status = status;
+	if ((status & 0x7f) == 0) {
+		res->code = LINUX_CLD_EXITED;
+		res->si_status = (status >> 8) & 0xff;
+	} else {
+		res->code = (status & 0x80) ? LINUX_CLD_DUMPED : LINUX_CLD_KILLED;
+		res->si_status = status & 0x7f;
+	}
+}
+
 /* A death told to a tracer: CLD_EXITED, KILLED or DUMPED by its status. */
 static void notify_tracer_exit(struct process *tp, int pid, uint32_t uid, int status)
 {
-	if ((status & 0x7f) == 0)
-		notify_tracer_proc(tp, pid, uid, LINUX_CLD_EXITED, (status >> 8) & 0xff);
-	else
-		notify_tracer_proc(tp, pid, uid,
-				   (status & 0x80) ? LINUX_CLD_DUMPED : LINUX_CLD_KILLED,
-				   status & 0x7f);
+	struct ptrace_wait w;
+
+	exit_status(status, &w);
+	notify_tracer_proc(tp, pid, uid, w.code, w.si_status);
 }
 
 /* A record is reaped (by a wait) or its tracer is gone: a leader's parent
@@ -561,18 +571,6 @@ static bool pt_matches(int which, int id, int pid, int pgid, const struct proces
 		return pgid == (id ? id : me->pgid);
 	default:
 		return true;
-	}
-}
-
-static void exit_status(int status, struct ptrace_wait *res)
-{
-	res->status = status;
-	if ((status & 0x7f) == 0) {
-		res->code = LINUX_CLD_EXITED;
-		res->si_status = (status >> 8) & 0xff;
-	} else {
-		res->code = (status & 0x80) ? LINUX_CLD_DUMPED : LINUX_CLD_KILLED;
-		res->si_status = status & 0x7f;
 	}
 }
 

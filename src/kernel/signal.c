@@ -646,6 +646,13 @@ void force_signal(struct task *t, int sig, int code, uint64_t addr)
 	force_signal_info(t, &si);
 }
 
+void force_signal_fatal(struct task *t, int sig)
+{
+	t->proc->sigactions[sig - 1].handler = LINUX_SIG_DFL;
+	t->sigmask &= ~SIGBIT(sig);
+	force_signal(t, sig, LINUX_SI_KERNEL, 0);
+}
+
 /* The lowest signal in ready, faults first. */
 static int next_signal(uint64_t ready)
 {

@@ -343,6 +343,9 @@ void signal_queue_thread(struct task *t, int sig, const struct linux_siginfo *in
 void force_signal(struct task *t, int sig, int code, uint64_t addr);
 /* The same with a whole siginfo (seccomp's SIGSYS). */
 void force_signal_info(struct task *t, const struct linux_siginfo *si);
+/* sig (SI_KERNEL) that kills whatever the handler and mask say (Linux's
+ * force_exit_sig). */
+void force_signal_fatal(struct task *t, int sig);
 /* t's FPU, SSE and AVX state back to their initial values (a handler's
  * start, an exec that keeps the thread). */
 int fpu_init_state(struct task *t);

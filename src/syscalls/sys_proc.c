@@ -696,14 +696,6 @@ static long set_sud(struct task *t, uint64_t mode, uint64_t offset, uint64_t len
 	return 0;
 }
 
-/* A fatal signal whatever the handler and mask (Linux's force_exit_sig). */
-static void force_exit_signal(struct task *t, int sig)
-{
-	t->proc->sigactions[sig - 1].handler = LINUX_SIG_DFL;
-	t->sigmask &= ~(1ULL << (sig - 1));
-	force_signal(t, sig, LINUX_SI_KERNEL, 0);
-}
-
 /* Linux's syscall_user_dispatch, before ptrace and seccomp see the call:
  * the handler finds the registers of the call (rax its number). */
 bool sud_dispatch(struct task *t, int nr)
@@ -715,13 +707,13 @@ bool sud_dispatch(struct task *t, int nr)
 		return false;
 	if (t->sud.selector) {
 		if (copy_from_user(t->mm, &state, t->sud.selector, 1) < 0) {
-			force_exit_signal(t, LINUX_SIGSEGV);
+			force_signal_fatal(t, LINUX_SIGSEGV);
 			return true;
 		}
 		if (state == SYSCALL_DISPATCH_FILTER_ALLOW)
 			return false;
 		if (state != SYSCALL_DISPATCH_FILTER_BLOCK) {
-			force_exit_signal(t, LINUX_SIGSYS);
+			force_signal_fatal(t, LINUX_SIGSYS);
 			return true;
 		}
 	}

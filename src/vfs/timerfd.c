@@ -138,8 +138,8 @@ static void timerfd_set(struct timerfd *tfd, int flags, const struct linux_itime
 		tfd->expires_ns = add_sat(now, value);
 	}
 	tfd->armed = true;
-	timerfd_update(tfd);
-	timerfd_rearm(tfd);
+	if (!timerfd_update(tfd)) /* which re-arms when it counts ticks */
+		timerfd_rearm(tfd);
 }
 
 static long timerfd_read(struct file *f, void *buf, size_t n)
