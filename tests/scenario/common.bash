@@ -28,3 +28,24 @@ summary() {
 	echo "$((n - failed)) passed, $failed failed"
 	[ "$failed" -eq 0 ]
 }
+
+# platforms_probe: $host_platforms, the platforms this host runs (sigsys
+# wants FSGSBASE, seccomp USER_NOTIF), each one missing said once.
+# platforms_of NAME...: those of NAMEs in it, in the order given.
+platforms_probe() {
+	local p
+	host_platforms=
+	for p in seccomp ptrace sigsys; do
+		if "$SKAS" run --platform="$p" -- /bin/true >/dev/null 2>&1; then
+			host_platforms="$host_platforms $p"
+		else
+			echo "# platform $p: not available on this host, its checks left out"
+		fi
+	done
+}
+platforms_of() {
+	local p
+	for p in "$@"; do
+		case " $host_platforms " in *" $p "*) echo "$p" ;; esac
+	done
+}

@@ -7,8 +7,8 @@
 # makes host calls of its own); the stubs still are.
 set -u
 SKAS=${SKAS:-./skas}
-n=0
-failed=0
+. "$(dirname "$0")/common.bash"
+platforms_probe
 out=$(mktemp /tmp/skas-gdb.XXXXXX)
 trap 'rm -f "$out" "$out.cmd" "$out.c" "$out.bin" "$out.leak" "$out.leak.c"' EXIT
 
@@ -102,7 +102,7 @@ delete
 signal SIGTERM
 CMD
 if gcc -O2 -static -o "$out.bin" "$out.c" 2>/dev/null; then
-	for pf in ptrace seccomp sigsys; do
+	for pf in $(platforms_of ptrace seccomp sigsys); do
 		n=$((n + 1))
 		start=$(date +%s)
 		# (LeakSanitizer cannot run under gdb: an ASan kernel that exits
@@ -180,7 +180,7 @@ int main(void)
 C
 if gcc -g -fsanitize=address -o "$out.bin" "$out.c" 2>/dev/null &&
 	gcc -g -fsanitize=address -o "$out.leak" "$out.leak.c" 2>/dev/null; then
-	for pf in seccomp ptrace sigsys; do
+	for pf in $(platforms_of seccomp ptrace sigsys); do
 		n=$((n + 1))
 		got=$(ASAN_OPTIONS=detect_leaks=0 timeout -k 5 60 "$SKAS" run --platform=$pf -- \
 			/bin/sh -c "$out.bin && echo clean; $out.bin x 2>&1 | grep -o 'heap-buffer-overflow' | head -1" \
@@ -317,7 +317,7 @@ int main(void)
 }
 C
 if gcc -g -O0 -pthread -o "$out-mt.bin" "$out-mt.c" 2>/dev/null; then
-	for p in seccomp ptrace sigsys; do
+	for p in $(platforms_of seccomp ptrace sigsys); do
 		got=$(timeout -k 5 120 "$SKAS" run --platform="$p" -- /bin/bash -c "
 			d=\$(mktemp -d) && cd \$d && ulimit -c unlimited
 			$out-mt.bin; echo status=\$?

@@ -11,9 +11,10 @@ set -u
 . "$(dirname "$0")/common.bash"
 cd "$(dirname "$0")/../.." || exit 2
 
-inner_platforms="seccomp ptrace sigsys"
-for outer in seccomp ptrace sigsys; do
-	for inner in $inner_platforms; do
+platforms_probe
+platforms=$(platforms_of seccomp ptrace sigsys)
+for outer in $platforms; do
+	for inner in $platforms; do
 		out=$(timeout 120 "$SKAS" run --platform="$outer" -- "$SKAS" run --platform="$inner" -- \
 			/bin/sh -c 'for i in 1 2 3; do echo "x$i" | cat; done | tr "\n" " "; echo' 2>&1)
 		check "outer $outer, inner $inner: a pipeline in the inner instance" "x1 x2 x3 " "$out"

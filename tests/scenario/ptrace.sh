@@ -13,6 +13,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 SKAS=${SKAS:-$root/skas}
 . "$root/tests/scenario/common.bash"
 cd "$root" || exit 2
+platforms_probe
 
 strace=$(command -v strace)
 if [ -z "$strace" ]; then
@@ -26,7 +27,7 @@ has() { # pattern file: 1 if the file has a line matching it
 }
 
 scratch ptrace
-for pf in seccomp ptrace sigsys; do
+for pf in $(platforms_of seccomp ptrace sigsys); do
 	out=$(timeout 60 "$SKAS" run --platform="$pf" -- sh -c \
 		"$strace -f -o /tmp/out sh -c 'echo hi | cat' && cat /tmp/out >&2" \
 		2>"$tmp/trace")
@@ -56,7 +57,7 @@ __attribute__((noinline)) int target(int x) { return x * 6; }
 int main(void) { int s = 0; for (int i = 0; i < 3; i++) s += target(i); printf("sum %d\n", s); return 0; }
 END
 	gcc -g -O0 -o "$tmp/g" "$tmp/g.c"
-	for pf in seccomp ptrace sigsys; do
+	for pf in $(platforms_of seccomp ptrace sigsys); do
 		out=$(timeout 60 "$SKAS" run --platform="$pf" -- gdb -nx -batch -ex 'break target' \
 			-ex run -ex bt -ex 'p x' -ex continue -ex 'p x' -ex delete -ex stepi \
 			-ex continue "$tmp/g" 2>&1 </dev/null)
@@ -119,7 +120,7 @@ int main(int argc, char **argv)
 }
 END
 	gcc -static -O1 -o "$tmp/showid" "$tmp/showid.c" && gcc -static -O1 -o "$tmp/tr" "$tmp/tr.c"
-	for pf in seccomp ptrace sigsys; do
+	for pf in $(platforms_of seccomp ptrace sigsys); do
 		out=$(timeout 60 "$SKAS" run --platform="$pf" -- /bin/sh -c \
 			"d=\$(mktemp -d) && chmod 755 \$d && cp $tmp/showid \$d/ && chmod 4755 \$d/showid &&
 			 $tmp/tr \$d/showid" 2>&1)
