@@ -472,6 +472,8 @@ int main(int argc, char **argv)
 	if (access(cl.root, X_OK) < 0)
 		misuse("the root '%s' is not a directory skas can enter", cl.root);
 	ret = host_pin_cpu();
+	if (ret >= 0)
+		klog(LOG_INFO, "kernel CPU: %d of the host's", ret);
 	/* The stubs inherit the CPUs of the zygote, which platform->init
 	 * starts: --cpus widens the set for it, then the kernel keeps one. */
 	if (cl.cpus)

@@ -536,12 +536,79 @@ unsigned long host_auxv(unsigned long type)
 static int kernel_cpu = -1;
 static cpu_set_t spill_set; /* the CPUs skas was given, less the kernel's */
 
-/* Pins the kernel (and the stubs it starts, which inherit it) to the CPU it
- * runs on: a trap that crosses cores costs 34-130 us on these machines. */
+#define CPU_PROBES	 8    /* CPUs timed at most, the one skas starts on first */
+#define CPU_PROBE_ROUNDS 9    /* rounds per CPU; the median counts */
+#define CPU_PROBE_SPINS	 4000 /* loop turns per round: ~1-2 us */
+#define CPU_PROBE_MARGIN 8    /* another CPU must be 1/8 faster to be taken */
+
+static int64_t probe_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* How long this CPU takes for a fixed loop: the median of a few rounds,
+ * each short enough to fall between the host's interruptions. */
+static int64_t cpu_probe(void)
+{
+	int64_t d[CPU_PROBE_ROUNDS], t;
+	int i, j, k;
+
+	for (i = 0; i < CPU_PROBE_ROUNDS; i++) {
+		t = probe_ns();
+		for (k = 0; k < CPU_PROBE_SPINS; k++)
+			__asm__ volatile("" ::: "memory");
+		t = probe_ns() - t;
+		for (j = i; j > 0 && d[j - 1] > t; j--)
+			d[j] = d[j - 1];
+		d[j] = t;
+	}
+	return d[CPU_PROBE_ROUNDS / 2];
+}
+
+/* The CPU the kernel should keep: of the ones skas may use, the one that
+ * runs a loop fastest now. On a virtual machine a vCPU whose host core is
+ * shared runs guest code 2-2.6x slower for tens of seconds at a time (seen
+ * on these 2-vCPU machines, the other vCPU at full speed), and everything
+ * skas runs shares the kernel's CPU. The CPU skas starts on is kept unless
+ * another is clearly faster; at most CPU_PROBES are tried (~0.1 ms each). */
+static int fastest_cpu(void)
+{
+	int start = sched_getcpu(), best = start, tried = 0, cpu, i;
+	int64_t best_ns = INT64_MAX, ns;
+	cpu_set_t allowed, one;
+
+	if (start < 0 || sched_getaffinity(0, sizeof(allowed), &allowed) < 0 ||
+	    CPU_COUNT(&allowed) < 2)
+		return start;
+	for (i = 0; i < CPU_SETSIZE && tried < CPU_PROBES; i++) {
+		cpu = (start + i) % CPU_SETSIZE;
+		if (!CPU_ISSET(cpu, &allowed))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		if (sched_setaffinity(0, sizeof(one), &one) < 0)
+			continue;
+		tried++;
+		ns = cpu_probe();
+		if (cpu == start)
+			best_ns = ns;
+		else if (ns < best_ns - best_ns / CPU_PROBE_MARGIN)
+			best = cpu, best_ns = ns;
+	}
+	sched_setaffinity(0, sizeof(allowed), &allowed);
+	return best;
+}
+
+/* Pins the kernel (and the stubs it starts, which inherit it) to one CPU,
+ * the fastest when it first chooses: a trap that crosses cores costs
+ * 34-130 us on these machines. */
 int host_pin_cpu(void)
 {
 	cpu_set_t set;
-	int cpu = kernel_cpu >= 0 ? kernel_cpu : sched_getcpu();
+	int cpu = kernel_cpu >= 0 ? kernel_cpu : fastest_cpu();
 
 	if (cpu < 0)
 		return -errno;

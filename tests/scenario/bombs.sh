@@ -810,6 +810,23 @@ wait "$kpid" 2>/dev/null
 check "--cpus=1: the stubs may run on one host CPU" "1" "$(echo "$allowed" | grep -c '^[0-9]*$')"
 check "--memory=64M: the stubs' host RLIMIT_DATA backstop (soft) is 144 MiB" "$((144 << 20))" "$data"
 
+# Without --cpus the kernel and its stubs keep one host CPU of those skas
+# was given (the fastest when it starts: host_pin_cpu), named in the log.
+"$SKAS" run --log="$tmp/cpulog" -- /bin/sleep 3 &
+kpid=$!
+guest_runs "$kpid" 2
+kcpu=$(sed -n 's/.*kernel CPU: \([0-9]*\) of the host.s$/\1/p' "$tmp/cpulog")
+allowed=$( (grep Cpus_allowed_list "/proc/$kpid/status"
+	for s in $(pgrep -P "$kpid"); do grep Cpus_allowed_list "/proc/$s/status"; done) |
+	cut -f2 | sort -u)
+kill "$kpid" 2>/dev/null
+wait "$kpid" 2>/dev/null
+check "the kernel and its stubs share the one host CPU the log names" "$kcpu" "$allowed"
+last=$(($(nproc) - 1))
+out=$(timeout -k 5 30 taskset -c "$last" "$SKAS" run --log="$tmp/cpulog" -- /bin/true 2>&1 &&
+	sed -n 's/.*kernel CPU: \([0-9]*\) of the host.s$/\1/p' "$tmp/cpulog")
+check "started on host CPU $last alone, the kernel keeps it" "$last" "$out"
+
 out=$(timeout -k 5 30 "$SKAS" run --memory=12 -- /bin/true 2>&1; echo $?)
 check "--memory misuse: one sentence, status 2" "skas: --memory wants a size of at least 4M like 512M or 2G, not '12' (see skas --help)
 2" "$out"
