@@ -62,7 +62,7 @@ static void usage(FILE *out)
 		"                     (to stderr, or to FILE)\n"
 		"  --platform=NAME    host support: seccomp (the default where the host\n"
 		"                     has it), ptrace, or sigsys (faster system calls,\n"
-		"                     slower process creation; needs FSGSBASE)\n"
+		"                     slower process creation)\n"
 		"  --log=FILE         write the kernel log to FILE\n"
 		"  --pids-max=N       at most N tasks (default 4096): fork beyond is EAGAIN\n"
 		"  --memory=SIZE      the guest's memory (K, M, G; default: half the host's):\n"

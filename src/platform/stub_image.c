@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <asm/prctl.h>
 #include <stdbool.h>
 #include <seccomp.h>
 #include <linux/seccomp.h>
@@ -146,6 +147,12 @@ static int add_rules(scmp_filter_ctx ctx, enum stub_mode mode)
 		r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(write), 2,
 				      SCMP_A0(SCMP_CMP_EQ, STUB_WAKE_FD),
 				      SCMP_A1(SCMP_CMP_EQ, STUB_G_ONE));
+		/* A host without FSGSBASE: the handler sets the thread's own
+		 * fs or gs base (the thread's filter allows it only there). */
+		r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(arch_prctl), 1,
+				      SCMP_A0(SCMP_CMP_EQ, ARCH_SET_FS));
+		r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(arch_prctl), 1,
+				      SCMP_A0(SCMP_CMP_EQ, ARCH_SET_GS));
 	}
 	/* Dying. */
 	r |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(exit), 0);

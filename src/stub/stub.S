@@ -216,11 +216,16 @@ stub_sigsys_handler:
 	mov	%edi, STUB_SLOT_SIGNO(%rbx)
 	mov	%rsi, STUB_SLOT_INFO(%rbx)
 	mov	%rdx, STUB_SLOT_UC(%rbx)
+	/* Without FSGSBASE the guest cannot change its bases but through
+	 * the kernel, which keeps them (STUB_G_FSGS). */
+	movabs	$STUB_G_FSGS, %rax
+	cmpl	$0, (%rax)
+	je	8f
 	rdfsbase %rax
 	mov	%rax, STUB_SLOT_FSBASE(%rbx)
 	rdgsbase %rax
 	mov	%rax, STUB_SLOT_GSBASE(%rbx)
-	/* Posted; xchg is a full barrier: the kernel's sleep flag is read
+8:	/* Posted; xchg is a full barrier: the kernel's sleep flag is read
 	 * after the post is visible (the kernel sets it, then looks). */
 	mov	$STUB_SLOT_POSTED, %eax
 	xchg	%eax, STUB_SLOT_STATE(%rbx)
@@ -264,22 +269,45 @@ wake_done:
 wait_done:
 	cmpl	$STUB_SLOT_ANSWER, STUB_SLOT_STATE(%rbx)
 	jne	3b
-5:	mov	STUB_SLOT_SET(%rbx), %ecx
+5:	movabs	$STUB_G_FSGS, %rax
+	cmpl	$0, (%rax)
+	je	set_bases
+	mov	STUB_SLOT_SET(%rbx), %ecx
 	test	$1, %ecx
 	jz	6f
 	mov	STUB_SLOT_SETFS(%rbx), %rax
 	wrfsbase %rax
 6:	test	$2, %ecx
-	jz	7f
+	jz	bases_done
 	mov	STUB_SLOT_SETGS(%rbx), %rax
 	wrgsbase %rax
-7:	movl	$0, STUB_SLOT_SET(%rbx)
+bases_done:
+	movl	$0, STUB_SLOT_SET(%rbx)
 	movl	$STUB_SLOT_RUN, STUB_SLOT_STATE(%rbx)
 	/* rt_sigreturn with rsp just past the frame's return address */
 	add	$8, %rsp
 	mov	$15, %eax
 	jmp	sys_return
 9:	hlt
+
+	/* Without FSGSBASE: each base the kernel changed, one
+	 * arch_prctl(ARCH_SET_FS or ARCH_SET_GS) at a time, its bit cleared
+	 * first; back here after each. */
+set_bases:
+	testl	$1, STUB_SLOT_SET(%rbx)
+	jz	1f
+	andl	$~1, STUB_SLOT_SET(%rbx)
+	mov	$158, %eax
+	mov	$0x1002, %edi
+	mov	STUB_SLOT_SETFS(%rbx), %rsi
+	jmp	sys_arch_prctl
+1:	testl	$2, STUB_SLOT_SET(%rbx)
+	jz	bases_done
+	andl	$~2, STUB_SLOT_SET(%rbx)
+	mov	$158, %eax
+	mov	$0x1001, %edi
+	mov	STUB_SLOT_SETGS(%rbx), %rsi
+	jmp	sys_arch_prctl
 
 	/* The system calls a guest thread may make, each from here only. */
 	.org	STUB_SYS_WAKE - STUB_CODE
@@ -298,6 +326,10 @@ sys_return:
 sys_exit:
 	syscall
 	hlt
+	.org	STUB_SYS_ARCH_PRCTL - STUB_CODE
+sys_arch_prctl:
+	syscall
+	jmp	set_bases
 
 	/* A recycled thread's start of a new program (stub.h
 	 * STUB_EXEC_START). RFBM: every component but AMX tile data (never

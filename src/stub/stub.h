@@ -86,7 +86,10 @@ extern unsigned long stub_base;
 #define STUB_SYS_WAIT	(STUB_CODE + 0x608) /* futex(slot, FUTEX_WAIT, SLEEP, 0) */
 #define STUB_SYS_RETURN (STUB_CODE + 0x610) /* rt_sigreturn */
 #define STUB_SYS_EXIT	(STUB_CODE + 0x618) /* exit(0): a retired thread */
-#define STUB_WAKE_FD	2		    /* the kernel's eventfd */
+/* arch_prctl(ARCH_SET_FS or ARCH_SET_GS, base): a base the kernel changed,
+ * on a host without FSGSBASE only (STUB_G_FSGS 0). */
+#define STUB_SYS_ARCH_PRCTL (STUB_CODE + 0x620)
+#define STUB_WAKE_FD	    2 /* the kernel's eventfd */
 /* The interrupt: the kernel's tgkill to a thread running guest code. */
 #define STUB_SIG_INTERRUPT 12 /* SIGUSR2 */
 
@@ -113,6 +116,11 @@ extern unsigned long stub_base;
 #define STUB_G_SLEEP (STUB_GLOBAL + 0)	/* u32: the kernel sleeps: a trap wakes it */
 #define STUB_G_SPIN  (STUB_GLOBAL + 8)	/* u64: TSC ticks a handler spins before it sleeps */
 #define STUB_G_ONE   (STUB_GLOBAL + 16) /* u64 1: what a wake writes */
+/* u32: 1 where the host has FSGSBASE: the handler reads the bases at a
+ * trap (the guest may change them itself) and writes changed ones with
+ * wrfsbase/wrgsbase; 0: the kernel keeps them, the handler sets a changed
+ * one with arch_prctl (STUB_SYS_ARCH_PRCTL). */
+#define STUB_G_FSGS (STUB_GLOBAL + 24)
 /* The CPUs a guest thread may run on (a cpu_set_t of STUB_G_CPUS_SIZE
  * bytes): every CPU skas was given. Its stub's control thread stays on the
  * kernel's, where a batch costs no wakeup across CPUs. */

@@ -30,7 +30,7 @@ summary() {
 }
 
 # platforms_probe: $host_platforms, the platforms this host runs (sigsys
-# wants FSGSBASE, seccomp USER_NOTIF), each one missing said once.
+# wants SECCOMP_RET_TRAP, seccomp USER_NOTIF), each one missing said once.
 # platforms_of NAME...: those of NAMEs in it, in the order given.
 platforms_probe() {
 	local p

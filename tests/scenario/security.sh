@@ -182,6 +182,24 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	if (argc == 2 && strcmp(argv[1], "stubprctl") == 0) {
+		/* The sigsys handler's arch_prctl (STUB_SYS_ARCH_PRCTL, a host
+		 * without FSGSBASE) with ARCH_MAP_VDSO_64: the host would map a
+		 * vDSO behind the kernel's back. Its filter passes ARCH_SET_FS
+		 * and ARCH_SET_GS only: this is the guest's own call (the
+		 * kernel's --strace shows it), whatever becomes of the thread
+		 * after (it runs on into the handler's tail). */
+		static char zeros[4096];
+		register long rax __asm__("rax") = 158;
+		register long rdi __asm__("rdi") = 0x2003;
+		register long rsi __asm__("rsi") = 0x200000000L;
+
+		__asm__ volatile("mov %3, %%rbx; jmp *%4"
+				 :
+				 : "r"(rax), "r"(rdi), "r"(rsi), "r"(zeros), "r"(0x7fffff000620UL)
+				 : "rbx", "memory");
+		return 0;
+	}
 	if (argc == 2 && strcmp(argv[1], "stubexit") == 0) {
 		/* The stub's exit(0) of a retired thread (STUB_EXIT_THREAD):
 		 * the guest's own exit(0) if it traps, a stub thread gone
@@ -555,6 +573,10 @@ for pf in ptrace seccomp sigsys; do
         ok "$pf: a guest that runs the stub's thread exit makes its own exit(0), not the host's" \
             "$([ "$out" = "status 0" ]; echo $?)" "$out"
     fi
+    out=$("$SKAS" run --platform=$pf --strace="$tmp/prctl.trace" -- "$tmp/h" stubprctl >/dev/null 2>&1
+          grep -c 'arch_prctl(8195, 0x200000000)' "$tmp/prctl.trace")
+    ok "$pf: a guest that runs the stub's arch_prctl with ARCH_MAP_VDSO_64 makes its own call, not the host's" \
+        "$([ "$out" = 1 ]; echo $?)" "$out: $(grep arch_prctl "$tmp/prctl.trace" | tail -n 2)"
     out=$("$SKAS" run --platform=$pf -- "$tmp/h" stubreport 2>&1 | tail -n 1)
     ok "$pf: a guest that runs the handler's wake with a report's arguments sends no report" \
         "$([ "$out" = "child 111, maps ok" ]; echo $?)" "$out"

@@ -43,6 +43,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <asm/prctl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/futex.h>
@@ -89,6 +90,7 @@ static volatile uint32_t *g_sleep; /* the kernel's view of STUB_G_SLEEP */
 static bool armed;		   /* g_sleep is set */
 static int64_t spin_ns = KERNEL_SPIN_MAX_NS;
 static int host_cpus = 1;	/* the CPUs guest threads may run on */
+static bool sg_fsgs;		/* the host has FSGSBASE (sg_probe) */
 static LIST_HEAD_DECL(running); /* threads running guest code */
 static LIST_HEAD_DECL(threads); /* every thread */
 
@@ -139,7 +141,7 @@ struct own_call {
 	struct own_check check[MAX_CHECKS];
 };
 
-#define NOWN 4
+#define NOWN 6
 
 static int write_guest_filter(void)
 {
@@ -158,7 +160,15 @@ static int write_guest_filter(void)
 		    CHECK64(ARG(3), 0) } },
 		{ SYS_rt_sigreturn, 2, { CHECK64(IP, STUB_SYS_RETURN + 2) } },
 		{ SYS_exit, 2, { CHECK64(IP, STUB_SYS_EXIT + 2) } },
+		/* without FSGSBASE only (nown stops short of these) */
+		{ SYS_arch_prctl,
+		  4,
+		  { CHECK64(IP, STUB_SYS_ARCH_PRCTL + 2), CHECK64(ARG(0), ARCH_SET_FS) } },
+		{ SYS_arch_prctl,
+		  4,
+		  { CHECK64(IP, STUB_SYS_ARCH_PRCTL + 2), CHECK64(ARG(0), ARCH_SET_GS) } },
 	};
+	size_t nown = sg_fsgs ? NOWN - 2 : NOWN;
 	/* per call: its test, two or three instructions per check, ALLOW */
 	struct sock_filter prog[4 + NOWN * (2 + 3 * MAX_CHECKS)];
 	size_t to_trap[NOWN * MAX_CHECKS + 1];
@@ -175,7 +185,7 @@ static int write_guest_filter(void)
 	to_trap[ntrap++] = n;
 	prog[n++] =
 		(struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 0);
-	for (i = 0; i < NOWN; i++) {
+	for (i = 0; i < nown; i++) {
 		prog[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 							 offsetof(struct seccomp_data, nr));
 		test = n;
@@ -260,6 +270,11 @@ static void regs_to_frame(struct pf_thread *th)
 		set |= 2;
 	}
 	memcpy(th->box + STUB_SLOT_SET, &set, 4);
+	/* Without FSGSBASE the handler's arch_prctl makes them so. */
+	if (!sg_fsgs) {
+		th->trap_fs = r->fs_base;
+		th->trap_gs = r->gs_base;
+	}
 }
 
 /* The kernel is done with th's frame: the handler, spinning or asleep,
@@ -318,8 +333,10 @@ static int take(struct pf_thread *th, struct pf_event *ev)
 	memcpy(&signo, th->box + STUB_SLOT_SIGNO, 4);
 	memcpy(&uc_addr, th->box + STUB_SLOT_UC, 8);
 	memcpy(&info_addr, th->box + STUB_SLOT_INFO, 8);
-	memcpy(&th->trap_fs, th->box + STUB_SLOT_FSBASE, 8);
-	memcpy(&th->trap_gs, th->box + STUB_SLOT_GSBASE, 8);
+	if (sg_fsgs) {
+		memcpy(&th->trap_fs, th->box + STUB_SLOT_FSBASE, 8);
+		memcpy(&th->trap_gs, th->box + STUB_SLOT_GSBASE, 8);
+	}
 	ucp = in_slot(th, uc_addr, sizeof(uc));
 	infop = in_slot(th, info_addr, sizeof(si));
 	if (!ucp || !infop)
@@ -937,14 +954,16 @@ static int sg_copy_fpu(struct pf_thread *dst, struct pf_thread *src)
 	return sg_fpu_set(dst, buf, (size_t)n);
 }
 
-/* The host must run the handler's rdfsbase/wrfsbase (FSGSBASE, Linux 5.9)
- * and have seccomp's RET_TRAP. */
+/* The host must have seccomp's RET_TRAP. Where it lets user code run
+ * rdfsbase/wrfsbase (FSGSBASE, Linux 5.9) the handler uses them; without,
+ * the guest cannot change its bases but through the kernel, and the
+ * handler sets one the kernel changed with arch_prctl (stub.h STUB_G_FSGS;
+ * a PVM guest, or an older host). */
 static int sg_probe(void)
 {
 	unsigned int action = SECCOMP_RET_TRAP;
 
-	if (!(getauxval(AT_HWCAP2) & HWCAP2_FSGSBASE))
-		return -ENOSYS;
+	sg_fsgs = (getauxval(AT_HWCAP2) & HWCAP2_FSGSBASE) != 0;
 	if (syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) < 0)
 		return -ENOSYS;
 	return 0;
@@ -984,6 +1003,7 @@ static int sg_init(void)
 	spin_ticks = tsc_ticks(HANDLER_SPIN_NS);
 	memcpy(global + (STUB_G_SPIN - STUB_GLOBAL), &spin_ticks, 8);
 	memcpy(global + (STUB_G_ONE - STUB_GLOBAL), &one, 8);
+	memcpy(global + (STUB_G_FSGS - STUB_GLOBAL), &(uint32_t){ sg_fsgs }, 4);
 	ret = ptrace_stubs_init(STUB_MODE_SIGSYS, sg_evfd, gfd);
 	close(gfd);
 	if (ret < 0)
