@@ -226,6 +226,11 @@ static long do_clone(struct task *t, const struct clone_req *r)
 	ret = nsproxy_copy(t->nsproxy, f, c->fs, &c->nsproxy);
 	if (ret < 0)
 		goto fail;
+	/* As arch_prctl(ARCH_SET_FS) in Linux's copy_thread. */
+	if ((f & LINUX_CLONE_SETTLS) && r->tls >= TASK_SIZE) {
+		ret = -EPERM;
+		goto fail;
+	}
 	ret = platform->thread_new(c->mm->pf, c, &c->thread);
 	if (ret < 0)
 		goto fail;

@@ -3,9 +3,12 @@
  * TCB self-pointer at %fs:0 (both glibc and musl keep one there). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
 #include "tap.h"
 
@@ -61,5 +64,23 @@ int main(void)
 	check(r == -1 && errno == EINVAL, "arch_prctl with a bad code -> EINVAL");
 	syscall(SYS_arch_prctl, ARCH_GET_FS, &fs2);
 	check(fs2 == fs && tv == 7, "FS still unchanged after the failed calls");
+
+	/* GS is the program's own to set (nothing in libc uses it). */
+	r = syscall(SYS_arch_prctl, ARCH_SET_GS, (unsigned long)tz);
+	syscall(SYS_arch_prctl, ARCH_GET_GS, &gs);
+	__asm__ volatile("mov %%gs:(%1), %0" : "=r"(self) : "r"(63 * sizeof(long)));
+	check(r == 0 && gs == (unsigned long)tz && self == 9, "ARCH_SET_GS: %gs reads there");
+	r = syscall(SYS_arch_prctl, ARCH_SET_GS, 0UL);
+	syscall(SYS_arch_prctl, ARCH_GET_GS, &gs);
+	check(r == 0 && gs == 0, "ARCH_SET_GS back to 0");
+
+	/* A fork whose TLS is a kernel address fails as arch_prctl would. */
+	errno = 0;
+	r = syscall(SYS_clone, SIGCHLD | CLONE_SETTLS, 0UL, NULL, NULL, 0xffff800000000000UL);
+	if (r == 0)
+		syscall(SYS_exit, 0);
+	if (r > 0)
+		waitpid((pid_t)r, NULL, 0);
+	check(r == -1 && errno == EPERM, "clone with CLONE_SETTLS of a kernel address -> EPERM");
 	return 0;
 }

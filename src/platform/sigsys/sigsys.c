@@ -171,12 +171,12 @@ static int write_guest_filter(void)
 	size_t nown = sg_fsgs ? NOWN - 2 : NOWN;
 	/* per call: its test, two or three instructions per check, ALLOW */
 	struct sock_filter prog[4 + NOWN * (2 + 3 * MAX_CHECKS)];
-	size_t to_trap[NOWN * MAX_CHECKS + 1];
+	size_t to_trap[1];
 	struct {
 		unsigned short len;
 		uint64_t filter;
 	} *fprog = (void *)((char *)ptrace_stub_payload() + (STUB_GUEST_PROG - STUB_PAYLOAD));
-	size_t i, n = 0, ntrap = 0, test;
+	size_t i, n = 0, ntrap = 0;
 	int c;
 
 	_Static_assert(sizeof(prog) + 16 <= STUB_GUEST_PROG_SIZE, "guest filter size");
@@ -186,9 +186,12 @@ static int write_guest_filter(void)
 	prog[n++] =
 		(struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 0);
 	for (i = 0; i < nown; i++) {
+		size_t fails[MAX_CHECKS + 1];
+		int nfails = 0;
+
 		prog[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 							 offsetof(struct seccomp_data, nr));
-		test = n;
+		fails[nfails++] = n;
 		prog[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, own_calls[i].nr,
 							 0, 0);
 		for (c = 0; c < own_calls[i].nchecks; c++) {
@@ -198,14 +201,17 @@ static int write_guest_filter(void)
 			if (k->mask)
 				prog[n++] = (struct sock_filter)BPF_STMT(BPF_ALU | BPF_AND | BPF_K,
 									 k->mask);
-			to_trap[ntrap++] = n;
+			fails[nfails++] = n;
 			prog[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
 								 k->value, 0, 0);
 		}
 		prog[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
-		prog[test].jf = (uint8_t)(n - test - 1); /* the next call's test */
+		/* Another number, or a failed check: the next call's test (a
+		 * call may have more than one entry: arch_prctl), at n. */
+		for (c = 0; c < nfails; c++)
+			prog[fails[c]].jf = (uint8_t)(n - fails[c] - 1);
 	}
-	for (i = 0; i < ntrap; i++) /* a failed check: the trap, at n */
+	for (i = 0; i < ntrap; i++) /* another architecture: the trap, at n */
 		prog[to_trap[i]].jf = (uint8_t)(n - to_trap[i] - 1);
 	prog[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP);
 	memcpy(fprog + 1, prog, n * sizeof(prog[0]));
