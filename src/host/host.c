@@ -526,6 +526,35 @@ static void read_raw_hwcap(void)
 	raw_hwcap_read = true;
 }
 
+static const int xcomp_codes[3] = { 0x1021, 0x1022, 0x1024 };
+static uint64_t xcomp_v[3];
+static int xcomp_err[3];
+
+/* Read at start: the sandbox does not let arch_prctl through. */
+static void read_xcomp(void)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (syscall(SYS_arch_prctl, xcomp_codes[i], &xcomp_v[i]) < 0)
+			xcomp_err[i] = -errno;
+}
+
+int host_xcomp(int code, uint64_t *v)
+{
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		if (xcomp_codes[i] != code)
+			continue;
+		if (xcomp_err[i])
+			return xcomp_err[i];
+		*v = xcomp_v[i];
+		return 0;
+	}
+	return -EINVAL;
+}
+
 unsigned long host_auxv(unsigned long type)
 {
 	if (raw_hwcap_read && (type == AT_HWCAP || type == AT_HWCAP2))
@@ -714,6 +743,7 @@ int host_init(void)
 	signal(SIGPIPE, SIG_IGN);
 	host_cputime_init();
 	read_raw_hwcap();
+	read_xcomp();
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = forward_handler;
 	sa.sa_flags = SA_SIGINFO;

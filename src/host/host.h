@@ -103,6 +103,11 @@ int host_membarrier(int cmd);
 /* The host's memory figures (bytes), for the guest's sysinfo. */
 int host_meminfo(uint64_t *total, uint64_t *free, uint64_t *shared, uint64_t *buffers);
 unsigned long host_auxv(unsigned long type);
+/* The host's answer to arch_prctl(code, &v) for ARCH_GET_XCOMP_SUPP,
+ * ARCH_GET_XCOMP_PERM or ARCH_GET_XCOMP_GUEST_PERM (the XSAVE features a
+ * thread may use, Linux 5.16), as the kernel process got it at start:
+ * 0, or -errno (-EINVAL: an older host). */
+int host_xcomp(int code, uint64_t *v);
 /* CPU accounting of a host thread (cputime.c): run time in ns, the
  * user/system split and page faults as the host counted them (ticks of
  * 1/100 s); a stub's peak resident set in kB. */

@@ -487,6 +487,18 @@ int mm_create(struct mm **out)
 	return ret;
 }
 
+bool mm_has_vdso(struct mm *mm)
+{
+	struct vma *v;
+
+	list_for_each_entry(v, &mm->vmas, link)
+	{
+		if (v->flags & (VMA_VDSO | VMA_VVAR | VMA_VVAR_VCLOCK))
+			return true;
+	}
+	return false;
+}
+
 /* Where mm's vDSO is, if it is whole as an exec placed it (the guest may
  * have unmapped or moved parts of it): 0 and *base, else -ENOENT. */
 static int vdso_whole(struct mm *mm, const struct pf_vdso *vd, uaddr_t *base)

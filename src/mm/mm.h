@@ -162,6 +162,8 @@ long mm_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len, unsig
  * does, with its VMAs; *ehdr: the address for AT_SYSINFO_EHDR, 0 if there
  * is none. */
 int mm_map_vdso(struct mm *mm, uaddr_t *ehdr, uaddr_t from);
+/* Whether any part of a vDSO (its code or data) is mapped in mm. */
+bool mm_has_vdso(struct mm *mm);
 /* An exec's new mm on the stub of old, its only user (refcount 1, one
  * thread): the stub is emptied but for its vDSO (*vdso_from, for
  * mm_map_vdso; 0 if the host has none) and keeps its thread; old is left

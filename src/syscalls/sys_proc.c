@@ -261,19 +261,76 @@ int arch_prctl_fsgs(struct pf_regs *r, int code, uint64_t addr, uint64_t *get)
 	}
 }
 
+/* ARCH_REQ_XCOMP_PERM and _GUEST_PERM, as Linux's xstate_request_perm:
+ * the one feature a thread asks for is AMX tile data. skas does not offer
+ * it (the stubs neither ask the host for it nor save it): a host that has
+ * it gets EOPNOTSUPP, logged once, as one without it does. */
+static int xcomp_request(int code, uint64_t idx)
+{
+	uint64_t want = (1ULL << 17) | (1ULL << 18), supp, perm;
+	int ret = host_xcomp(LINUX_ARCH_GET_XCOMP_SUPP, &supp);
+	static bool said;
+
+	if (ret == 0)
+		ret = host_xcomp(code == LINUX_ARCH_REQ_XCOMP_PERM
+					 ? LINUX_ARCH_GET_XCOMP_PERM
+					 : LINUX_ARCH_GET_XCOMP_GUEST_PERM,
+				 &perm);
+	if (ret < 0)
+		return ret;
+	if (idx >= LINUX_XFEATURE_MAX)
+		return -EINVAL;
+	if (idx != LINUX_XFEATURE_XTILE_DATA || (supp & want) != want)
+		return -EOPNOTSUPP;
+	if ((perm & want) == want)
+		return 0;
+	if (!said) {
+		said = true;
+		klog(LOG_WARN, "arch_prctl: AMX tile data (ARCH_REQ_XCOMP_PERM) is not offered: "
+			       "EOPNOTSUPP");
+	}
+	return -EOPNOTSUPP;
+}
+
+/* arch_prctl: the fs and gs bases, CPUID faulting (none), the XSAVE
+ * features (the host's, AMX not offered). ARCH_MAP_VDSO_32 and _64 are
+ * EEXIST while a vDSO is mapped, as Linux's; mapping one again once it
+ * is gone (CRIU's restore) is not implemented: EINVAL, logged once. x32's,
+ * shadow stacks and LAM are EINVAL, as on a Linux without them. */
 long sys_arch_prctl(struct task *t, const struct sysargs *a)
 {
 	int code = sysarg_int(a, 0);
 	uint64_t addr = a->a[1], v;
 	struct pf_regs r;
-	int ret = platform->get_regs(t->thread, &r);
+	static bool vdso_said;
+	int ret;
 
+	switch (code) {
+	case LINUX_ARCH_GET_CPUID:
+		return 1;
+	case LINUX_ARCH_SET_CPUID:
+		return -ENODEV; /* no CPUID faulting, as on hosts without it */
+	case LINUX_ARCH_GET_XCOMP_SUPP:
+	case LINUX_ARCH_GET_XCOMP_PERM:
+	case LINUX_ARCH_GET_XCOMP_GUEST_PERM:
+		ret = host_xcomp(code, &v);
+		return ret < 0 ? ret : copy_to_user(t->mm, addr, &v, sizeof(v));
+	case LINUX_ARCH_REQ_XCOMP_PERM:
+	case LINUX_ARCH_REQ_XCOMP_GUEST_PERM:
+		return xcomp_request(code, addr);
+	case LINUX_ARCH_MAP_VDSO_32:
+	case LINUX_ARCH_MAP_VDSO_64:
+		if (mm_has_vdso(t->mm))
+			return -EEXIST; /* Linux's map_vdso_once */
+		if (!vdso_said) {
+			vdso_said = true;
+			klog(LOG_WARN, "arch_prctl: ARCH_MAP_VDSO_* is not implemented: EINVAL");
+		}
+		return -EINVAL;
+	}
+	ret = platform->get_regs(t->thread, &r);
 	if (ret < 0)
 		return ret;
-	if (code == LINUX_ARCH_GET_CPUID)
-		return 1;
-	if (code == LINUX_ARCH_SET_CPUID)
-		return -ENODEV; /* no CPUID faulting, as on hosts without it */
 	ret = arch_prctl_fsgs(&r, code, addr, &v);
 	if (ret == 1)
 		return copy_to_user(t->mm, addr, &v, sizeof(v));
