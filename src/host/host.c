@@ -565,10 +565,11 @@ unsigned long host_auxv(unsigned long type)
 static int kernel_cpu = -1;
 static cpu_set_t spill_set; /* the CPUs skas was given, less the kernel's */
 
-#define CPU_PROBES	 8    /* CPUs timed at most, the one skas starts on first */
-#define CPU_PROBE_ROUNDS 9    /* rounds per CPU; the median counts */
-#define CPU_PROBE_SPINS	 4000 /* loop turns per round: ~1-2 us */
-#define CPU_PROBE_MARGIN 8    /* another CPU must be 1/8 faster to be taken */
+#define CPU_PROBES	 8	/* CPUs timed at most, the one skas starts on first */
+#define CPU_PROBE_ROUNDS 9	/* rounds per CPU; the median counts */
+#define CPU_PROBE_SPINS	 4000	/* loop turns per round: ~1-2 us */
+#define CPU_PROBE_MARGIN 8	/* another CPU must be 1/8 faster to be taken */
+#define CPU_BUSY_NS	 200000 /* a yield that long: another task ran */
 
 static int64_t probe_ns(void)
 {
@@ -579,12 +580,18 @@ static int64_t probe_ns(void)
 }
 
 /* How long this CPU takes for a fixed loop: the median of a few rounds,
- * each short enough to fall between the host's interruptions. */
+ * each short enough to fall between the host's interruptions; twice that
+ * if another task is ready to run here (a sched_yield that gives the CPU
+ * away for more than CPU_BUSY_NS): the kernel would get half of it. */
 static int64_t cpu_probe(void)
 {
 	int64_t d[CPU_PROBE_ROUNDS], t;
+	bool busy;
 	int i, j, k;
 
+	t = probe_ns();
+	sched_yield();
+	busy = probe_ns() - t > CPU_BUSY_NS;
 	for (i = 0; i < CPU_PROBE_ROUNDS; i++) {
 		t = probe_ns();
 		for (k = 0; k < CPU_PROBE_SPINS; k++)
@@ -594,15 +601,17 @@ static int64_t cpu_probe(void)
 			d[j] = d[j - 1];
 		d[j] = t;
 	}
-	return d[CPU_PROBE_ROUNDS / 2];
+	return d[CPU_PROBE_ROUNDS / 2] * (busy ? 2 : 1);
 }
 
 /* The CPU the kernel should keep: of the ones skas may use, the one that
- * runs a loop fastest now. On a virtual machine a vCPU whose host core is
- * shared runs guest code 2-2.6x slower for tens of seconds at a time (seen
- * on these 2-vCPU machines, the other vCPU at full speed), and everything
- * skas runs shares the kernel's CPU. The CPU skas starts on is kept unless
- * another is clearly faster; at most CPU_PROBES are tried (~0.1 ms each). */
+ * would run a loop fastest now, counting another task ready there as half
+ * its speed (skas instances side by side spread out). On a virtual machine
+ * a vCPU whose host core is shared runs guest code 2-2.6x slower for tens
+ * of seconds at a time (seen on these 2-vCPU machines, the other vCPU at
+ * full speed), and everything skas runs shares the kernel's CPU. The CPU
+ * skas starts on is kept unless another is clearly faster; at most
+ * CPU_PROBES are tried (~0.1 ms each, a time slice more where busy). */
 static int fastest_cpu(void)
 {
 	int start = sched_getcpu(), best = start, tried = 0, cpu, i;
