@@ -571,14 +571,6 @@ static cpu_set_t spill_set; /* the CPUs skas was given, less the kernel's */
 #define CPU_PROBE_MARGIN 8	/* another CPU must be 1/8 faster to be taken */
 #define CPU_BUSY_NS	 200000 /* a yield that long: another task ran */
 
-static int64_t probe_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* How long this CPU takes for a fixed loop: the median of a few rounds,
  * each short enough to fall between the host's interruptions; twice that
  * if another task is ready to run here (a sched_yield that gives the CPU
@@ -589,14 +581,14 @@ static int64_t cpu_probe(void)
 	bool busy;
 	int i, j, k;
 
-	t = probe_ns();
+	t = host_clock_ns(CLOCK_MONOTONIC);
 	sched_yield();
-	busy = probe_ns() - t > CPU_BUSY_NS;
+	busy = host_clock_ns(CLOCK_MONOTONIC) - t > CPU_BUSY_NS;
 	for (i = 0; i < CPU_PROBE_ROUNDS; i++) {
-		t = probe_ns();
+		t = host_clock_ns(CLOCK_MONOTONIC);
 		for (k = 0; k < CPU_PROBE_SPINS; k++)
 			__asm__ volatile("" ::: "memory");
-		t = probe_ns() - t;
+		t = host_clock_ns(CLOCK_MONOTONIC) - t;
 		for (j = i; j > 0 && d[j - 1] > t; j--)
 			d[j] = d[j - 1];
 		d[j] = t;

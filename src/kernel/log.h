@@ -32,6 +32,16 @@ bool klog_ratelimit_ok(struct klog_ratelimit *rl);
 		if (klog_ratelimit_ok(&klog_rl_))      \
 			klog(level, __VA_ARGS__);      \
 	} while (0)
+/* A line said once per run, at its call site's first pass (something
+ * skas does not implement, named on its first use). */
+#define klog_once(level, ...)                     \
+	do {                                      \
+		static bool klog_said_;           \
+		if (!klog_said_) {                \
+			klog_said_ = true;        \
+			klog(level, __VA_ARGS__); \
+		}                                 \
+	} while (0)
 /* A broken kernel invariant: not for anything a guest can cause. */
 void panic(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 /* The message buffer's time 0: skas's start. */

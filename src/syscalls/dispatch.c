@@ -57,15 +57,10 @@ void syscall_enter(struct task *t)
 	if (t->ev.compat) {
 		/* int 0x80 and the i386 numbers: skas has no 32-bit ABI, as a
 		 * Linux without IA32_EMULATION. */
-		static bool said;
-
-		if (!said) {
-			said = true;
-			klog(LOG_INFO,
-			     "32-bit system calls (int 0x80) are not implemented: ENOSYS "
-			     "(first caller: %s)",
-			     t->comm);
-		}
+		klog_once(LOG_INFO,
+			  "32-bit system calls (int 0x80) are not implemented: ENOSYS "
+			  "(first caller: %s)",
+			  t->comm);
 		if (task_seccomp_allows(t, &nr, a.a, true, &ret))
 			ret = -ENOSYS;
 		platform->set_result(t->thread, ret);

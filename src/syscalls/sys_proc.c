@@ -269,7 +269,6 @@ static int xcomp_request(int code, uint64_t idx)
 {
 	uint64_t want = (1ULL << 17) | (1ULL << 18), supp, perm;
 	int ret = host_xcomp(LINUX_ARCH_GET_XCOMP_SUPP, &supp);
-	static bool said;
 
 	if (ret == 0)
 		ret = host_xcomp(code == LINUX_ARCH_REQ_XCOMP_PERM
@@ -284,11 +283,8 @@ static int xcomp_request(int code, uint64_t idx)
 		return -EOPNOTSUPP;
 	if ((perm & want) == want)
 		return 0;
-	if (!said) {
-		said = true;
-		klog(LOG_WARN, "arch_prctl: AMX tile data (ARCH_REQ_XCOMP_PERM) is not offered: "
-			       "EOPNOTSUPP");
-	}
+	klog_once(LOG_WARN, "arch_prctl: AMX tile data (ARCH_REQ_XCOMP_PERM) is not offered: "
+			    "EOPNOTSUPP");
 	return -EOPNOTSUPP;
 }
 
@@ -302,7 +298,6 @@ long sys_arch_prctl(struct task *t, const struct sysargs *a)
 	int code = sysarg_int(a, 0);
 	uint64_t addr = a->a[1], v;
 	struct pf_regs r;
-	static bool vdso_said;
 	int ret;
 
 	switch (code) {
@@ -322,10 +317,7 @@ long sys_arch_prctl(struct task *t, const struct sysargs *a)
 	case LINUX_ARCH_MAP_VDSO_64:
 		if (mm_has_vdso(t->mm))
 			return -EEXIST; /* Linux's map_vdso_once */
-		if (!vdso_said) {
-			vdso_said = true;
-			klog(LOG_WARN, "arch_prctl: ARCH_MAP_VDSO_* is not implemented: EINVAL");
-		}
+		klog_once(LOG_WARN, "arch_prctl: ARCH_MAP_VDSO_* is not implemented: EINVAL");
 		return -EINVAL;
 	}
 	ret = platform->get_regs(t->thread, &r);

@@ -57,7 +57,6 @@ static void flush_input(struct tty *tty)
 		tty->driver->input_room(tty);
 }
 
-/* TCSETS*: tty is the slave for a pty master's file. */
 /* The form a TCSETS*-like request takes in user memory. */
 enum termios_form { FORM_TERMIOS, FORM_TERMIOS2, FORM_TERMIO };
 
@@ -97,6 +96,7 @@ static void keep_locked(const struct linux_termios *lk, const struct linux_termi
 			tio->c_cc[i] = old->c_cc[i];
 }
 
+/* TCSETS*, TCSETA*: tty is the slave for a pty master's file. */
 static long set_termios(struct tty *tty, struct task *t, uint64_t arg, enum termios_form form,
 			bool flush)
 {

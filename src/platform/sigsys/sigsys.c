@@ -171,18 +171,17 @@ static int write_guest_filter(void)
 	size_t nown = sg_fsgs ? NOWN - 2 : NOWN;
 	/* per call: its test, two or three instructions per check, ALLOW */
 	struct sock_filter prog[4 + NOWN * (2 + 3 * MAX_CHECKS)];
-	size_t to_trap[1];
 	struct {
 		unsigned short len;
 		uint64_t filter;
 	} *fprog = (void *)((char *)ptrace_stub_payload() + (STUB_GUEST_PROG - STUB_PAYLOAD));
-	size_t i, n = 0, ntrap = 0;
+	size_t i, n = 0, arch_test;
 	int c;
 
 	_Static_assert(sizeof(prog) + 16 <= STUB_GUEST_PROG_SIZE, "guest filter size");
 	prog[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 						 offsetof(struct seccomp_data, arch));
-	to_trap[ntrap++] = n;
+	arch_test = n;
 	prog[n++] =
 		(struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 0);
 	for (i = 0; i < nown; i++) {
@@ -211,8 +210,7 @@ static int write_guest_filter(void)
 		for (c = 0; c < nfails; c++)
 			prog[fails[c]].jf = (uint8_t)(n - fails[c] - 1);
 	}
-	for (i = 0; i < ntrap; i++) /* another architecture: the trap, at n */
-		prog[to_trap[i]].jf = (uint8_t)(n - to_trap[i] - 1);
+	prog[arch_test].jf = (uint8_t)(n - arch_test - 1); /* another architecture: the trap */
 	prog[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP);
 	memcpy(fprog + 1, prog, n * sizeof(prog[0]));
 	fprog->len = (unsigned short)n;
