@@ -21,6 +21,8 @@
 #include "kernel/ptimer.h"
 #include "syscalls/dispatch.h"
 #include "mm/usercopy.h"
+#include "host/host.h"
+#include "stub/stub.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/signal.h"
 #include "abi/linux/ptrace.h"
@@ -44,6 +46,7 @@ struct rt_sigframe {
 	struct linux_ucontext uc;
 	struct linux_siginfo info;
 };
+_Static_assert(offsetof(struct rt_sigframe, uc) == STUB_SIGFRAME_UC, "stub.S computes rdx");
 
 /* One queued instance of a real-time signal. A queue is a circular list
  * reached by its last entry (NULL: empty), so adding is O(1) and the
@@ -792,16 +795,18 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 		       const struct linux_sigaction *sa, uint64_t oldmask)
 {
 	static char fpu[FPU_AREA_MAX + LINUX_FP_XSTATE_MAGIC2_SIZE] __attribute__((aligned(64)));
-	/* The frame, the alignment gap below the FPU area and the area: one
-	 * copy to the guest (the gap is dead stack, below the red zone). */
-	static char out[sizeof(struct rt_sigframe) + 64 + 16 + sizeof(fpu)];
+	/* The handler's address (for STUB_SIG_START), the frame, the
+	 * alignment gap below the FPU area and the area: one copy to the
+	 * guest (the gap is dead stack, below the red zone). */
+	static char buf[8 + sizeof(struct rt_sigframe) + 64 + 16 + sizeof(fpu)];
+	char *out = buf + 8;
 	struct rt_sigframe frame;
 	struct linux_sigcontext *sc = &frame.uc.uc_mcontext;
 	struct pf_regs r;
 	uint64_t sp, fp_addr;
 	size_t span;
 	long fpsize, hw_size;
-	bool xstate;
+	bool xstate, stub_fpu = false;
 
 	if (!(sa->flags & LINUX_SA_RESTORER))
 		return -EFAULT; /* x86-64 has no default restorer */
@@ -869,7 +874,16 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 	memcpy(out, &frame, sizeof(frame));
 	memset(out + sizeof(frame), 0, (size_t)(fp_addr - sp) - sizeof(frame));
 	memcpy(out + (fp_addr - sp), fpu, (size_t)fpsize);
-	if (copy_to_user(t->mm, sp, out, span) < 0)
+	/* The handler starts with the FPU reset by the stub on its way
+	 * there (handler_regs), or by a write of the whole state here, one
+	 * host call more: also for a traced task, whose tracer may stop it
+	 * or step it before the handler. The handler's address goes below
+	 * the frame, in the stack the frame's own copy reaches. */
+	if (platform->handler_regs && !t->pt.tracer) {
+		memcpy(buf, &sa->handler, 8);
+		stub_fpu = copy_to_user(t->mm, sp - 8, buf, span + 8) == 0;
+	}
+	if (!stub_fpu && copy_to_user(t->mm, sp, out, span) < 0)
 		return -EFAULT;
 	last_frame_span = span;
 
@@ -881,8 +895,10 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 	r.rax = 0;
 	r.eflags &= ~(0x400UL | 0x100UL | 0x40000UL); /* DF, TF, AC */
 	r.orig_rax = (uint64_t)-1;
-	platform->set_regs(t->thread, &r);
-	fpu_reset(t, fpu, hw_size);
+	if (!stub_fpu || platform->handler_regs(t->thread, &r) < 0) {
+		platform->set_regs(t->thread, &r);
+		fpu_reset(t, fpu, hw_size);
+	}
 	if (t->altstack.ss_flags & LINUX_SS_AUTODISARM) {
 		t->altstack.ss_sp = 0;
 		t->altstack.ss_size = 0;
@@ -1079,6 +1095,68 @@ static int frame_read(struct task *t, void *dst, uint64_t addr, size_t n, const 
 	return copy_from_user(t->mm, dst, addr, n) < 0 ? -EFAULT : 0;
 }
 
+/* The FPU image of a frame as STUB_SIGRET's xrstor may take it: the
+ * host's whole standard-form area, with nothing in its header or MXCSR
+ * that would make the XRSTOR fault (then the host's check of a ptrace
+ * write decides, as Linux's of the frame). */
+static bool stub_can_restore(const char *img, size_t size)
+{
+	const struct host_xsave *x = host_xsave_info();
+	uint64_t hdr[8];
+	uint32_t mxcsr;
+	int i;
+
+	if (!x->xcr0 || size != x->size)
+		return false;
+	memcpy(hdr, img + LINUX_FXSAVE_SIZE, sizeof(hdr));
+	memcpy(&mxcsr, img + 24, sizeof(mxcsr));
+	if ((hdr[0] & ~x->xcr0) || (mxcsr & ~x->mxcsr_mask))
+		return false;
+	for (i = 1; i < 8; i++)
+		if (hdr[i])
+			return false;
+	return true;
+}
+
+/* rt_sigreturn's FPU restore in the guest thread itself, on its way back
+ * (platform sigreturn_regs, stub.h STUB_SIGRET), instead of a ptrace
+ * write of the whole state, the dearest host call of a signal: the
+ * image (img, or the stub's initial one if NULL), the three registers
+ * the stub uses and the return address go STUB_SR_BELOW under the stack
+ * returned to, below its red zone: dead stack there, as a signal
+ * frame's place is. Not for a task a tracer may look at or step (TF).
+ * False if it cannot: the caller writes the state. */
+static bool sigreturn_in_stub(struct task *t, const struct pf_regs *r, char *img, size_t size)
+{
+	static char buf[STUB_SR_BELOW] __attribute__((aligned(64)));
+	uint64_t x = r->rsp - STUB_SR_BELOW, at = STUB_FPU_INIT, slot[5];
+	size_t n = STUB_SR_HEADER;
+	struct pf_regs sr;
+
+	if (!platform->sigreturn_regs || t->pt.tracer || (r->eflags & 0x100) ||
+	    r->rsp < STUB_SR_BELOW || r->rsp > TASK_SIZE)
+		return false;
+	if (img) {
+		at = (x + STUB_SR_HEADER + 63) & ~63UL;
+		n = (size_t)(at - x) + size;
+		if (at + size > r->rsp - USER_RSP_REDZONE || !stub_can_restore(img, size))
+			return false;
+		memset(buf + STUB_SR_HEADER, 0, (size_t)(at - x) - STUB_SR_HEADER);
+		memcpy(buf + (at - x), img, size);
+	}
+	slot[STUB_SR_RIP / 8] = r->rip;
+	slot[STUB_SR_RAX / 8] = r->rax;
+	slot[STUB_SR_RDX / 8] = r->rdx;
+	slot[STUB_SR_RCX / 8] = r->rcx;
+	slot[STUB_SR_IMAGE / 8] = at;
+	memcpy(buf, slot, sizeof(slot));
+	if (copy_to_user(t->mm, x, buf, n) < 0)
+		return false;
+	sr = *r;
+	sr.rsp = x;
+	return platform->sigreturn_regs(t->thread, &sr) == 0;
+}
+
 long sys_rt_sigreturn(struct task *t, const struct sysargs *a)
 {
 	static char fpu[FPU_AREA_MAX + LINUX_FP_XSTATE_MAGIC2_SIZE] __attribute__((aligned(64)));
@@ -1134,10 +1212,27 @@ long sys_rt_sigreturn(struct task *t, const struct sysargs *a)
 			if (magic2 == LINUX_FP_XSTATE_MAGIC2)
 				size = sw.xstate_size;
 		}
-		if (platform->fpu_set(t->thread, fpu, size) < 0)
-			goto bad;
+		if (size > LINUX_FXSAVE_SIZE) {
+			/* The components the software bytes leave out go
+			 * to their initial state (Linux's restore_fpregs_
+			 * from_user): out of XSTATE_BV, so does XRSTOR. */
+			uint64_t bv;
+
+			memcpy(&bv, fpu + LINUX_FXSAVE_SIZE, sizeof(bv));
+			bv &= sw.xfeatures;
+			memcpy(fpu + LINUX_FXSAVE_SIZE, &bv, sizeof(bv));
+		}
+		if (!sigreturn_in_stub(t, &r, fpu, size)) {
+			if (platform->fpu_set(t->thread, fpu, size) < 0)
+				goto bad;
+			platform->set_regs(t->thread, &r);
+		}
+	} else if (!sigreturn_in_stub(t, &r, NULL, 0)) {
+		/* No FPU state in the frame: Linux's fpu__restore_sig puts
+		 * the FPU in its initial state. */
+		fpu_init_state(t);
+		platform->set_regs(t->thread, &r);
 	}
-	platform->set_regs(t->thread, &r);
 	/* The alternate stack as it was, as sigaltstack(2) would set it at
 	 * the restored rsp (errors ignored, as in Linux). */
 	(void)signal_altstack_set(t, &uc.uc_stack, r.rsp);

@@ -331,6 +331,38 @@ sys_arch_prctl:
 	syscall
 	jmp	set_bases
 
+	/* A signal handler's start (stub.h STUB_SIG_START): the FPU reset
+	 * as below, then the handler's rax, rdx and rsp. The handler's
+	 * address stays below the frame for the jump: if a signal comes in
+	 * between, its frame goes below the red zone. */
+	.org	STUB_SIG_START - STUB_CODE, 0xcc
+	.globl	stub_sig_start
+stub_sig_start:
+	mov	$0xfffbffff, %eax
+	mov	$-1, %edx
+	xrstor64 stub_fpu_init(%rip)
+	mov	$0, %eax
+	lea	8 + STUB_SIGFRAME_UC(%rsp), %rdx
+	lea	8(%rsp), %rsp
+	jmp	*-8(%rsp)
+
+	/* The end of rt_sigreturn (stub.h STUB_SIGRET): the ret takes rip
+	 * from the first slot. */
+	.if	STUB_SR_RIP
+	.error	"STUB_SR_RIP must be 0"
+	.endif
+	.org	STUB_SIGRET - STUB_CODE, 0xcc
+	.globl	stub_sigret
+stub_sigret:
+	mov	STUB_SR_IMAGE(%rsp), %rcx
+	mov	$0xfffbffff, %eax
+	mov	$0, %edx
+	xrstor64 (%rcx)
+	mov	STUB_SR_RAX(%rsp), %rax
+	mov	STUB_SR_RDX(%rsp), %rdx
+	mov	STUB_SR_RCX(%rsp), %rcx
+	ret	$STUB_SR_BELOW - 8
+
 	/* A recycled thread's start of a new program (stub.h
 	 * STUB_EXEC_START). RFBM: every component but AMX tile data (never
 	 * the guest's: XFD may trap it). mov, xrstor and jmp leave the flags

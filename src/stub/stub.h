@@ -49,6 +49,30 @@ extern unsigned long stub_base;
  * scratch page, not the guest's stack), the flags untouched. No host
  * call: the thread's FPU costs no ptrace write of its own. */
 #define STUB_EXEC_START (STUB_CODE + 0x700)
+/* ptrace and seccomp backends: a signal handler's start. rsp = the
+ * signal frame - 8, the handler's address at rsp, every other register as
+ * the handler gets it but rax and rdx: the FPU is put in its initial
+ * state as at STUB_EXEC_START, rax is zeroed, rdx = the frame's ucontext
+ * (frame + STUB_SIGFRAME_UC), rsp = the frame, and it jumps to the
+ * handler, the flags untouched. */
+#define STUB_SIG_START	 (STUB_CODE + 0x640)
+#define STUB_SIGFRAME_UC 8 /* offsetof(struct rt_sigframe, uc) */
+/* ptrace and seccomp backends: the end of rt_sigreturn. rsp = X, the
+ * stack returned to less STUB_SR_BELOW; every register as returned to
+ * but rsp, rip, rax, rdx and rcx, which are at X (STUB_SR_*), as is the
+ * address of the FPU image to restore (standard XSAVE form, 64-aligned):
+ * xrstor of it (RFBM as at STUB_EXEC_START), then the three registers,
+ * then `ret $STUB_SR_BELOW - 8`: rip and rsp at once. A signal that
+ * comes in between has its frame put below X, and a return to any
+ * instruction here finishes as well. The flags are untouched. */
+#define STUB_SIGRET	(STUB_CODE + 0x6a0)
+#define STUB_SR_BELOW	4096
+#define STUB_SR_RIP	0
+#define STUB_SR_RAX	8
+#define STUB_SR_RDX	16
+#define STUB_SR_RCX	24
+#define STUB_SR_IMAGE	32
+#define STUB_SR_HEADER	40		    /* the slots' size */
 #define STUB_FPU_INIT	(STUB_CODE + 0x740) /* 576 bytes, 64-aligned, r-x */
 #define STUB_EXEC_ENTRY (STUB_DATA + 0xff8)
 

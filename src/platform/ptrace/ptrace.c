@@ -1182,6 +1182,41 @@ static int ptrace_exec_regs(struct pf_thread *th, const struct pf_regs *regs)
 	return ret < 0 ? ret : ptrace_set_regs(th, &r);
 }
 
+int ptrace_handler_regs_prep(const struct pf_regs *regs, struct pf_regs *out)
+{
+	if (!host_xrstor())
+		return -EOPNOTSUPP;
+	*out = *regs;
+	out->rip = STUB_SIG_START;
+	out->rsp = regs->rsp - 8;
+	return 0;
+}
+
+static int ptrace_handler_regs(struct pf_thread *th, const struct pf_regs *regs)
+{
+	struct pf_regs r;
+	int ret = ptrace_handler_regs_prep(regs, &r);
+
+	return ret < 0 ? ret : ptrace_set_regs(th, &r);
+}
+
+int ptrace_sigreturn_regs_prep(const struct pf_regs *regs, struct pf_regs *out)
+{
+	if (!host_xrstor())
+		return -EOPNOTSUPP;
+	*out = *regs;
+	out->rip = STUB_SIGRET;
+	return 0;
+}
+
+static int ptrace_sigreturn_regs(struct pf_thread *th, const struct pf_regs *regs)
+{
+	struct pf_regs r;
+	int ret = ptrace_sigreturn_regs_prep(regs, &r);
+
+	return ret < 0 ? ret : ptrace_set_regs(th, &r);
+}
+
 void ptrace_set_result(struct pf_thread *th, long ret)
 {
 	if (th->regs_valid) {
@@ -1601,6 +1636,8 @@ const struct platform_ops platform_ptrace = {
 	.get_regs = ptrace_get_regs,
 	.set_regs = ptrace_set_regs,
 	.exec_regs = ptrace_exec_regs,
+	.handler_regs = ptrace_handler_regs,
+	.sigreturn_regs = ptrace_sigreturn_regs,
 	.set_result = ptrace_set_result,
 	.resume = ptrace_resume,
 	.interrupt = ptrace_interrupt,

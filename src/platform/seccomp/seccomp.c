@@ -362,6 +362,22 @@ static int sc_exec_regs(struct pf_thread *th, const struct pf_regs *regs)
 	return ret < 0 ? ret : sc_set_regs(th, &r);
 }
 
+static int sc_handler_regs(struct pf_thread *th, const struct pf_regs *regs)
+{
+	struct pf_regs r;
+	int ret = ptrace_handler_regs_prep(regs, &r);
+
+	return ret < 0 ? ret : sc_set_regs(th, &r);
+}
+
+static int sc_sigreturn_regs(struct pf_thread *th, const struct pf_regs *regs)
+{
+	struct pf_regs r;
+	int ret = ptrace_sigreturn_regs_prep(regs, &r);
+
+	return ret < 0 ? ret : sc_set_regs(th, &r);
+}
+
 /* Answers the notification; false if the thread's wait was interrupted
  * under us (it then heads for a ptrace stop). */
 static int answer(struct pf_thread *th)
@@ -733,6 +749,8 @@ const struct platform_ops platform_seccomp = {
 	.get_regs = sc_get_regs,
 	.set_regs = sc_set_regs,
 	.exec_regs = sc_exec_regs,
+	.handler_regs = sc_handler_regs,
+	.sigreturn_regs = sc_sigreturn_regs,
 	.set_result = ptrace_set_result,
 	.resume = sc_resume,
 	.interrupt = sc_interrupt,
