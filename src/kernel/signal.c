@@ -47,6 +47,8 @@ struct rt_sigframe {
 	struct linux_siginfo info;
 };
 _Static_assert(offsetof(struct rt_sigframe, uc) == STUB_SIGFRAME_UC, "stub.S computes rdx");
+_Static_assert(sizeof(struct rt_sigframe) == STUB_SIGFRAME_SIZE, "stub.S finds the handler");
+_Static_assert(STUB_SR_SIZE <= sizeof(struct rt_sigframe), "sigreturn's slots are in the frame");
 
 /* One queued instance of a real-time signal. A queue is a circular list
  * reached by its last entry (NULL: empty), so adding is O(1) and the
@@ -795,18 +797,17 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 		       const struct linux_sigaction *sa, uint64_t oldmask)
 {
 	static char fpu[FPU_AREA_MAX + LINUX_FP_XSTATE_MAGIC2_SIZE] __attribute__((aligned(64)));
-	/* The handler's address (for STUB_SIG_START), the frame, the
-	 * alignment gap below the FPU area and the area: one copy to the
-	 * guest (the gap is dead stack, below the red zone). */
-	static char buf[8 + sizeof(struct rt_sigframe) + 64 + 16 + sizeof(fpu)];
-	char *out = buf + 8;
+	/* The frame, the alignment gap below the FPU area (with the
+	 * handler's address for STUB_SIG_START first) and the area: one copy
+	 * to the guest (the gap is dead stack, below the red zone). */
+	static char out[sizeof(struct rt_sigframe) + 8 + 64 + 16 + sizeof(fpu)];
 	struct rt_sigframe frame;
 	struct linux_sigcontext *sc = &frame.uc.uc_mcontext;
 	struct pf_regs r;
 	uint64_t sp, fp_addr;
 	size_t span;
 	long fpsize, hw_size;
-	bool xstate, stub_fpu = false;
+	bool xstate;
 
 	if (!(sa->flags & LINUX_SA_RESTORER))
 		return -EFAULT; /* x86-64 has no default restorer */
@@ -843,7 +844,7 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 	else
 		sp -= USER_RSP_REDZONE;
 	fp_addr = (sp - fpsize) & ~63UL;
-	sp = fp_addr - sizeof(frame);
+	sp = fp_addr - sizeof(frame) - 8; /* the gap holds the handler's address */
 	sp = ((sp + 8) & ~15UL) - 8;
 
 	memset(&frame, 0, sizeof(frame));
@@ -873,17 +874,9 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 	span = (size_t)(fp_addr - sp) + (size_t)fpsize;
 	memcpy(out, &frame, sizeof(frame));
 	memset(out + sizeof(frame), 0, (size_t)(fp_addr - sp) - sizeof(frame));
+	memcpy(out + sizeof(frame), &sa->handler, 8);
 	memcpy(out + (fp_addr - sp), fpu, (size_t)fpsize);
-	/* The handler starts with the FPU reset by the stub on its way
-	 * there (handler_regs), or by a write of the whole state here, one
-	 * host call more: also for a traced task, whose tracer may stop it
-	 * or step it before the handler. The handler's address goes below
-	 * the frame, in the stack the frame's own copy reaches. */
-	if (platform->handler_regs && !t->pt.tracer) {
-		memcpy(buf, &sa->handler, 8);
-		stub_fpu = copy_to_user(t->mm, sp - 8, buf, span + 8) == 0;
-	}
-	if (!stub_fpu && copy_to_user(t->mm, sp, out, span) < 0)
+	if (copy_to_user(t->mm, sp, out, span) < 0)
 		return -EFAULT;
 	last_frame_span = span;
 
@@ -895,7 +888,11 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 	r.rax = 0;
 	r.eflags &= ~(0x400UL | 0x100UL | 0x40000UL); /* DF, TF, AC */
 	r.orig_rax = (uint64_t)-1;
-	if (!stub_fpu || platform->handler_regs(t->thread, &r) < 0) {
+	/* The handler starts with the FPU reset by the stub on its way
+	 * there (handler_regs), or by a write of the whole state here, one
+	 * host call more: also for a traced task, whose tracer may stop or
+	 * step it before the handler. */
+	if (!platform->handler_regs || t->pt.tracer || platform->handler_regs(t->thread, &r) < 0) {
 		platform->set_regs(t->thread, &r);
 		fpu_reset(t, fpu, hw_size);
 	}
@@ -1120,40 +1117,37 @@ static bool stub_can_restore(const char *img, size_t size)
 
 /* rt_sigreturn's FPU restore in the guest thread itself, on its way back
  * (platform sigreturn_regs, stub.h STUB_SIGRET), instead of a ptrace
- * write of the whole state, the dearest host call of a signal: the
- * image (img, or the stub's initial one if NULL), the three registers
- * the stub uses and the return address go STUB_SR_BELOW under the stack
- * returned to, below its red zone: dead stack there, as a signal
- * frame's place is. Not for a task a tracer may look at or step (TF).
- * False if it cannot: the caller writes the state. */
-static bool sigreturn_in_stub(struct task *t, const struct pf_regs *r, char *img, size_t size)
+ * write of the whole state, the dearest host call of a signal: the slots
+ * go in the first bytes of the frame returned from, dead now; the image
+ * is the frame's own where the stub can take it (img_addr, checked in
+ * img), or the stub's initial one (img NULL). Nothing is written outside
+ * the frame. Not for a task a tracer may look at or step. False if it
+ * cannot: the caller writes the state. */
+static bool sigreturn_in_stub(struct task *t, uint64_t frame, const struct pf_regs *r,
+			      const char *img, uint64_t img_addr, size_t size)
 {
-	static char buf[STUB_SR_BELOW] __attribute__((aligned(64)));
-	uint64_t x = r->rsp - STUB_SR_BELOW, at = STUB_FPU_INIT, slot[5];
-	size_t n = STUB_SR_HEADER;
+	uint64_t slot[STUB_SR_SIZE / 8];
 	struct pf_regs sr;
 
-	if (!platform->sigreturn_regs || t->pt.tracer || (r->eflags & 0x100) ||
-	    r->rsp < STUB_SR_BELOW || r->rsp > TASK_SIZE)
+	if (!platform->sigreturn_regs || t->pt.tracer)
 		return false;
-	if (img) {
-		at = (x + STUB_SR_HEADER + 63) & ~63UL;
-		n = (size_t)(at - x) + size;
-		if (at + size > r->rsp - USER_RSP_REDZONE || !stub_can_restore(img, size))
-			return false;
-		memset(buf + STUB_SR_HEADER, 0, (size_t)(at - x) - STUB_SR_HEADER);
-		memcpy(buf + (at - x), img, size);
-	}
+	if (img &&
+	    ((img_addr & 63) || img_addr < frame + STUB_SR_SIZE || !stub_can_restore(img, size)))
+		return false;
 	slot[STUB_SR_RIP / 8] = r->rip;
+	slot[STUB_SR_CS / 8] = r->cs;
+	slot[STUB_SR_RFLAGS / 8] = r->eflags;
+	slot[STUB_SR_RSP / 8] = r->rsp;
+	slot[STUB_SR_SS / 8] = r->ss;
 	slot[STUB_SR_RAX / 8] = r->rax;
 	slot[STUB_SR_RDX / 8] = r->rdx;
 	slot[STUB_SR_RCX / 8] = r->rcx;
-	slot[STUB_SR_IMAGE / 8] = at;
-	memcpy(buf, slot, sizeof(slot));
-	if (copy_to_user(t->mm, x, buf, n) < 0)
+	slot[STUB_SR_IMAGE / 8] = img ? img_addr : STUB_FPU_INIT;
+	if (copy_to_user(t->mm, frame, slot, sizeof(slot)) < 0)
 		return false;
 	sr = *r;
-	sr.rsp = x;
+	sr.rsp = frame;
+	sr.eflags &= ~0x100UL; /* the stub's own steps are not traced: iretq sets TF */
 	return platform->sigreturn_regs(t->thread, &sr) == 0;
 }
 
@@ -1200,6 +1194,7 @@ long sys_rt_sigreturn(struct task *t, const struct sysargs *a)
 		struct linux_fpx_sw_bytes sw;
 		size_t size = LINUX_FXSAVE_SIZE;
 		uint32_t magic2;
+		bool in_place = false;
 
 		if (frame_read(t, fpu, sc->fpstate, LINUX_FXSAVE_SIZE, in, frame, got) < 0)
 			goto bad;
@@ -1215,19 +1210,22 @@ long sys_rt_sigreturn(struct task *t, const struct sysargs *a)
 		if (size > LINUX_FXSAVE_SIZE) {
 			/* The components the software bytes leave out go
 			 * to their initial state (Linux's restore_fpregs_
-			 * from_user): out of XSTATE_BV, so does XRSTOR. */
-			uint64_t bv;
+			 * from_user): out of XSTATE_BV, so does XRSTOR. The
+			 * guest's image then differs from ours: not for
+			 * the stub. */
+			uint64_t bv, keep;
 
 			memcpy(&bv, fpu + LINUX_FXSAVE_SIZE, sizeof(bv));
-			bv &= sw.xfeatures;
-			memcpy(fpu + LINUX_FXSAVE_SIZE, &bv, sizeof(bv));
+			keep = bv & sw.xfeatures;
+			memcpy(fpu + LINUX_FXSAVE_SIZE, &keep, sizeof(keep));
+			in_place = keep == bv;
 		}
-		if (!sigreturn_in_stub(t, &r, fpu, size)) {
+		if (!in_place || !sigreturn_in_stub(t, frame, &r, fpu, sc->fpstate, size)) {
 			if (platform->fpu_set(t->thread, fpu, size) < 0)
 				goto bad;
 			platform->set_regs(t->thread, &r);
 		}
-	} else if (!sigreturn_in_stub(t, &r, NULL, 0)) {
+	} else if (!sigreturn_in_stub(t, frame, &r, NULL, 0, 0)) {
 		/* No FPU state in the frame: Linux's fpu__restore_sig puts
 		 * the FPU in its initial state. */
 		fpu_init_state(t);

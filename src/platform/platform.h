@@ -137,17 +137,17 @@ struct platform_ops {
 	 * fpu_set). */
 	int (*exec_regs)(struct pf_thread *th, const struct pf_regs *regs);
 	/* May be NULL. For a signal handler's start (regs: rsp the frame,
-	 * rdx its ucontext, rax 0), the 8 bytes below the frame holding
-	 * regs->rip: sets the registers as set_regs does and puts the FPU
-	 * state in its initial state (Linux's at a handler's start), with
-	 * no host call more than set_regs. -EOPNOTSUPP if it cannot (then
-	 * set_regs and fpu_set). */
+	 * rdx its ucontext, rax 0), the frame laid out as stub.h's
+	 * STUB_SIG_START says: sets the registers as set_regs does and puts
+	 * the FPU state in its initial state (Linux's at a handler's start),
+	 * with no host call more than set_regs. -EOPNOTSUPP if it cannot
+	 * (then set_regs and fpu_set). */
 	int (*handler_regs)(struct pf_thread *th, const struct pf_regs *regs);
-	/* May be NULL. For the end of rt_sigreturn, the stack below regs'
-	 * rsp laid out as stub.h's STUB_SIGRET says (regs' rsp is X): sets
-	 * the registers as set_regs does, to finish there; the FPU is
-	 * restored on the way, with no host call more than set_regs.
-	 * -EOPNOTSUPP if it cannot (then set_regs and fpu_set). */
+	/* May be NULL. For the end of rt_sigreturn, regs' rsp the frame
+	 * returned from, laid out as stub.h's STUB_SIGRET says: sets the
+	 * registers as set_regs does, to finish there; the FPU is restored
+	 * on the way, with no host call more than set_regs. -EOPNOTSUPP if
+	 * it cannot (then set_regs and fpu_set). */
 	int (*sigreturn_regs)(struct pf_thread *th, const struct pf_regs *regs);
 	/* Sets the result of the system call the thread trapped on. */
 	void (*set_result)(struct pf_thread *th, long ret);

@@ -332,9 +332,7 @@ sys_arch_prctl:
 	jmp	set_bases
 
 	/* A signal handler's start (stub.h STUB_SIG_START): the FPU reset
-	 * as below, then the handler's rax, rdx and rsp. The handler's
-	 * address stays below the frame for the jump: if a signal comes in
-	 * between, its frame goes below the red zone. */
+	 * as below, then the handler's rax and rdx. */
 	.org	STUB_SIG_START - STUB_CODE, 0xcc
 	.globl	stub_sig_start
 stub_sig_start:
@@ -342,14 +340,13 @@ stub_sig_start:
 	mov	$-1, %edx
 	xrstor64 stub_fpu_init(%rip)
 	mov	$0, %eax
-	lea	8 + STUB_SIGFRAME_UC(%rsp), %rdx
-	lea	8(%rsp), %rsp
-	jmp	*-8(%rsp)
+	lea	STUB_SIGFRAME_UC(%rsp), %rdx
+	jmp	*STUB_SIGFRAME_SIZE(%rsp)
 
-	/* The end of rt_sigreturn (stub.h STUB_SIGRET): the ret takes rip
-	 * from the first slot. */
-	.if	STUB_SR_RIP
-	.error	"STUB_SR_RIP must be 0"
+	/* The end of rt_sigreturn (stub.h STUB_SIGRET): the iretq takes
+	 * its frame from the first five slots. */
+	.if	STUB_SR_RIP || STUB_SR_CS != 8 || STUB_SR_RFLAGS != 16 || STUB_SR_RSP != 24 || STUB_SR_SS != 32
+	.error	"the IRET frame must be the first slots"
 	.endif
 	.org	STUB_SIGRET - STUB_CODE, 0xcc
 	.globl	stub_sigret
@@ -361,7 +358,7 @@ stub_sigret:
 	mov	STUB_SR_RAX(%rsp), %rax
 	mov	STUB_SR_RDX(%rsp), %rdx
 	mov	STUB_SR_RCX(%rsp), %rcx
-	ret	$STUB_SR_BELOW - 8
+	iretq
 
 	/* A recycled thread's start of a new program (stub.h
 	 * STUB_EXEC_START). RFBM: every component but AMX tile data (never

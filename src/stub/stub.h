@@ -50,29 +50,37 @@ extern unsigned long stub_base;
  * call: the thread's FPU costs no ptrace write of its own. */
 #define STUB_EXEC_START (STUB_CODE + 0x700)
 /* ptrace and seccomp backends: a signal handler's start. rsp = the
- * signal frame - 8, the handler's address at rsp, every other register as
+ * signal frame, the handler's address just after the frame's struct (at
+ * STUB_SIGFRAME_SIZE, in the gap below the FPU area), every register as
  * the handler gets it but rax and rdx: the FPU is put in its initial
  * state as at STUB_EXEC_START, rax is zeroed, rdx = the frame's ucontext
- * (frame + STUB_SIGFRAME_UC), rsp = the frame, and it jumps to the
- * handler, the flags untouched. */
-#define STUB_SIG_START	 (STUB_CODE + 0x640)
-#define STUB_SIGFRAME_UC 8 /* offsetof(struct rt_sigframe, uc) */
-/* ptrace and seccomp backends: the end of rt_sigreturn. rsp = X, the
- * stack returned to less STUB_SR_BELOW; every register as returned to
- * but rsp, rip, rax, rdx and rcx, which are at X (STUB_SR_*), as is the
- * address of the FPU image to restore (standard XSAVE form, 64-aligned):
- * xrstor of it (RFBM as at STUB_EXEC_START), then the three registers,
- * then `ret $STUB_SR_BELOW - 8`: rip and rsp at once. A signal that
- * comes in between has its frame put below X, and a return to any
- * instruction here finishes as well. The flags are untouched. */
+ * (frame + STUB_SIGFRAME_UC), and it jumps to the handler, the flags
+ * untouched. Nothing is written outside the frame. */
+#define STUB_SIG_START	   (STUB_CODE + 0x640)
+#define STUB_SIGFRAME_UC   8   /* offsetof(struct rt_sigframe, uc) */
+#define STUB_SIGFRAME_SIZE 440 /* sizeof(struct rt_sigframe) */
+/* ptrace and seccomp backends: the end of rt_sigreturn. rsp = the frame
+ * returned from, whose first bytes (dead now) hold the slots below: an
+ * IRET frame (rip, cs, rflags, rsp, ss: the context returned to), the
+ * rax, rdx and rcx returned to, and the address of the FPU image to
+ * restore (standard XSAVE form, 64-aligned, above the slots: the frame's
+ * own, or STUB_FPU_INIT). Every other register is as returned to. xrstor
+ * of the image (RFBM as at STUB_EXEC_START), the three registers, then
+ * iretq: rip, rsp and the flags at once (a TF returned to traps after the
+ * first instruction there, as in Linux). A signal that comes in between
+ * has its frame put below, and a return to any instruction here finishes
+ * as well. */
 #define STUB_SIGRET	(STUB_CODE + 0x6a0)
-#define STUB_SR_BELOW	4096
 #define STUB_SR_RIP	0
-#define STUB_SR_RAX	8
-#define STUB_SR_RDX	16
-#define STUB_SR_RCX	24
-#define STUB_SR_IMAGE	32
-#define STUB_SR_HEADER	40		    /* the slots' size */
+#define STUB_SR_CS	8
+#define STUB_SR_RFLAGS	16
+#define STUB_SR_RSP	24
+#define STUB_SR_SS	32
+#define STUB_SR_RAX	40
+#define STUB_SR_RDX	48
+#define STUB_SR_RCX	56
+#define STUB_SR_IMAGE	64
+#define STUB_SR_SIZE	72		    /* the slots' size */
 #define STUB_FPU_INIT	(STUB_CODE + 0x740) /* 576 bytes, 64-aligned, r-x */
 #define STUB_EXEC_ENTRY (STUB_DATA + 0xff8)
 

@@ -4,7 +4,9 @@
  * initial state; a return to a stack with nothing mapped below it, and
  * one with TF set (a trap after the first instruction back), work as
  * Linux's; and signals from another process that land while the thread
- * is in and out of handlers of its own never cost it a register. */
+ * is in and out of handlers of its own never cost it a register. A
+ * handler on the alternate stack writes nothing below the pointer of the
+ * stack it interrupted. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <signal.h>
@@ -140,6 +142,48 @@ static void edge_case(void)
 	munmap(m + 4096, 2 * 4096);
 }
 
+/* A signal taken on the alternate stack while the code runs on a small
+ * stack of its own (as green threads do): nothing below that stack's
+ * pointer is written, neither at the handler's start nor at its return. */
+static void on_alt(int sig)
+{
+	(void)sig;
+}
+
+static void altstack_case(void)
+{
+	static char alt[64 * 1024];
+	stack_t ss = { .ss_sp = alt, .ss_size = sizeof(alt) };
+	struct sigaction sa = { .sa_handler = on_alt, .sa_flags = SA_ONSTACK };
+	char *small = malloc(3 * 4096), *top;
+	long pid = getpid();
+	int i, touched = 0;
+
+	sigaltstack(&ss, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+	memset(small, 0x5a, 3 * 4096);
+	top = small + 3 * 4096 - 64;
+	top -= (uintptr_t)top & 15;
+	asm volatile("mov %%rsp, %%r12\n\t"
+		     "mov %[top], %%rsp\n\t"
+		     "mov %[pid], %%rdi\n\t"
+		     "mov %[nr], %%eax\n\t"
+		     "mov %[sig], %%esi\n\t"
+		     "syscall\n\t"
+		     "mov %%r12, %%rsp\n\t"
+		     :
+		     : [top] "r"(top), [pid] "r"(pid), [nr] "i"(SYS_kill), [sig] "i"(SIGUSR1)
+		     : "rax", "rcx", "rdx", "rsi", "rdi", "r11", "r12", "cc", "memory");
+	for (i = 0; i < top - small; i++)
+		if ((unsigned char)small[i] != 0x5a)
+			touched++;
+	printf("a handler on the alternate stack wrote %d bytes below a small stack's pointer\n",
+	       touched);
+	ss.ss_flags = SS_DISABLE;
+	sigaltstack(&ss, NULL);
+	free(small);
+}
+
 /* TF in the frame: the first instruction back runs, then SIGTRAP. */
 extern char tf_after_syscall[], tf_after_nop[];
 static volatile uintptr_t trap_rip;
@@ -242,6 +286,7 @@ int main(void)
 	have_avx = (c & (1u << 28)) && (lo & 6) == 6;
 	fpu_cases();
 	edge_case();
+	altstack_case();
 	tf_case();
 	storm_case();
 	return 0;

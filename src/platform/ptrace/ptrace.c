@@ -1188,7 +1188,6 @@ int ptrace_handler_regs_prep(const struct pf_regs *regs, struct pf_regs *out)
 		return -EOPNOTSUPP;
 	*out = *regs;
 	out->rip = STUB_SIG_START;
-	out->rsp = regs->rsp - 8;
 	return 0;
 }
 
