@@ -48,6 +48,7 @@ struct rt_sigframe {
 };
 _Static_assert(offsetof(struct rt_sigframe, uc) == STUB_SIGFRAME_UC, "stub.S computes rdx");
 _Static_assert(sizeof(struct rt_sigframe) == STUB_SIGFRAME_SIZE, "stub.S finds the handler");
+_Static_assert(offsetof(struct rt_sigframe, info) == STUB_SIGFRAME_INFO, "stub.S computes rsi");
 _Static_assert(STUB_SR_SIZE <= sizeof(struct rt_sigframe), "sigreturn's slots are in the frame");
 
 /* One queued instance of a real-time signal. A queue is a circular list
@@ -797,10 +798,10 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 		       const struct linux_sigaction *sa, uint64_t oldmask)
 {
 	static char fpu[FPU_AREA_MAX + LINUX_FP_XSTATE_MAGIC2_SIZE] __attribute__((aligned(64)));
-	/* The frame, the alignment gap below the FPU area (with the
-	 * handler's address for STUB_SIG_START first) and the area: one copy
-	 * to the guest (the gap is dead stack, below the red zone). */
-	static char out[sizeof(struct rt_sigframe) + 8 + 64 + 16 + sizeof(fpu)];
+	/* The frame, the alignment gap below the FPU area (the handler's
+	 * address and the area's for STUB_SIG_START first) and the area: one
+	 * copy to the guest (the gap is dead stack, below the red zone). */
+	static char out[sizeof(struct rt_sigframe) + 16 + 64 + 16 + sizeof(fpu)];
 	struct rt_sigframe frame;
 	struct linux_sigcontext *sc = &frame.uc.uc_mcontext;
 	struct pf_regs r;
@@ -808,12 +809,28 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 	size_t span;
 	long fpsize, hw_size;
 	bool xstate;
+	/* The stub (handler_regs) saves the thread's FPU state into the
+	 * frame itself, with an xsave on its way to the handler, then resets
+	 * it: the kernel neither reads nor writes the state with ptrace. Not
+	 * for a traced task, whose tracer may stop or step it before the
+	 * handler, nor where the host has no XSAVE. */
+	const struct host_xsave *x = host_xsave_info();
+	bool stub = platform->handler_regs && !t->pt.tracer && x->xcr0 &&
+		    x->size > LINUX_FXSAVE_SIZE && x->size <= FPU_AREA_MAX;
 
 	if (!(sa->flags & LINUX_SA_RESTORER))
 		return -EFAULT; /* x86-64 has no default restorer */
 	if (platform->get_regs(t->thread, &r) < 0)
 		return -ESRCH;
-	fpsize = platform->fpu_get(t->thread, fpu, FPU_AREA_MAX);
+	if (stub) {
+		/* What XSAVE leaves alone: the header past XSTATE_BV (zero)
+		 * and the software bytes, set below. */
+		memset(fpu, 0, x->size);
+		memcpy(fpu + LINUX_FPX_SW_BYTES_OFFSET + 8, &x->xcr0, sizeof(x->xcr0));
+		fpsize = x->size;
+	} else {
+		fpsize = platform->fpu_get(t->thread, fpu, FPU_AREA_MAX);
+	}
 	if (fpsize < LINUX_FXSAVE_SIZE)
 		return -EFAULT;
 	hw_size = fpsize;
@@ -825,7 +842,7 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 		memcpy(&sw, fpu + LINUX_FPX_SW_BYTES_OFFSET, sizeof(sw));
 		/* ptrace's view has the XCR0 first there (Linux's frame
 		 * says the same: fpu_user_cfg.max_features). */
-		if (sw.magic1 != LINUX_FP_XSTATE_MAGIC1) {
+		if (!stub && sw.magic1 != LINUX_FP_XSTATE_MAGIC1) {
 			memcpy(&sw.xfeatures, fpu + LINUX_FPX_SW_BYTES_OFFSET, 8);
 			if (!sw.xfeatures)
 				sw.xfeatures = *(uint64_t *)(fpu + 512);
@@ -844,7 +861,7 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 	else
 		sp -= USER_RSP_REDZONE;
 	fp_addr = (sp - fpsize) & ~63UL;
-	sp = fp_addr - sizeof(frame) - 8; /* the gap holds the handler's address */
+	sp = fp_addr - sizeof(frame) - 16; /* the gap: the handler, fp_addr */
 	sp = ((sp + 8) & ~15UL) - 8;
 
 	memset(&frame, 0, sizeof(frame));
@@ -875,6 +892,7 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 	memcpy(out, &frame, sizeof(frame));
 	memset(out + sizeof(frame), 0, (size_t)(fp_addr - sp) - sizeof(frame));
 	memcpy(out + sizeof(frame), &sa->handler, 8);
+	memcpy(out + sizeof(frame) + 8, &fp_addr, 8);
 	memcpy(out + (fp_addr - sp), fpu, (size_t)fpsize);
 	if (copy_to_user(t->mm, sp, out, span) < 0)
 		return -EFAULT;
@@ -888,11 +906,10 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 	r.rax = 0;
 	r.eflags &= ~(0x400UL | 0x100UL | 0x40000UL); /* DF, TF, AC */
 	r.orig_rax = (uint64_t)-1;
-	/* The handler starts with the FPU reset by the stub on its way
-	 * there (handler_regs), or by a write of the whole state here, one
-	 * host call more: also for a traced task, whose tracer may stop or
-	 * step it before the handler. */
-	if (!platform->handler_regs || t->pt.tracer || platform->handler_regs(t->thread, &r) < 0) {
+	if (stub) {
+		if (platform->handler_regs(t->thread, &r) < 0)
+			return -ESRCH; /* its thread is gone */
+	} else {
 		platform->set_regs(t->thread, &r);
 		fpu_reset(t, fpu, hw_size);
 	}

@@ -137,11 +137,12 @@ struct platform_ops {
 	 * fpu_set). */
 	int (*exec_regs)(struct pf_thread *th, const struct pf_regs *regs);
 	/* May be NULL. For a signal handler's start (regs: rsp the frame,
-	 * rdx its ucontext, rax 0), the frame laid out as stub.h's
-	 * STUB_SIG_START says: sets the registers as set_regs does and puts
-	 * the FPU state in its initial state (Linux's at a handler's start),
-	 * with no host call more than set_regs. -EOPNOTSUPP if it cannot
-	 * (then set_regs and fpu_set). */
+	 * rdx its ucontext, rsi its siginfo, rax 0), the frame laid out as
+	 * stub.h's STUB_SIG_START says: sets the registers as set_regs does;
+	 * on its way the thread saves its FPU state into the frame and puts
+	 * it in its initial state (Linux's at a handler's start), with no
+	 * host call more than set_regs. -EOPNOTSUPP if it cannot (then
+	 * fpu_get, set_regs and fpu_set). */
 	int (*handler_regs)(struct pf_thread *th, const struct pf_regs *regs);
 	/* May be NULL. For the end of rt_sigreturn, regs' rsp the frame
 	 * returned from, laid out as stub.h's STUB_SIGRET says: sets the

@@ -331,16 +331,20 @@ sys_arch_prctl:
 	syscall
 	jmp	set_bases
 
-	/* A signal handler's start (stub.h STUB_SIG_START): the FPU reset
-	 * as below, then the handler's rax and rdx. */
+	/* A signal handler's start (stub.h STUB_SIG_START): the FPU saved
+	 * to the frame and reset as below (same RFBM), then the handler's
+	 * rax, rdx and rsi. */
 	.org	STUB_SIG_START - STUB_CODE, 0xcc
 	.globl	stub_sig_start
 stub_sig_start:
+	mov	STUB_SIGFRAME_SIZE + 8(%rsp), %rsi
 	mov	$0xfffbffff, %eax
 	mov	$-1, %edx
+	xsave64	(%rsi)
 	xrstor64 stub_fpu_init(%rip)
 	mov	$0, %eax
 	lea	STUB_SIGFRAME_UC(%rsp), %rdx
+	lea	STUB_SIGFRAME_INFO(%rsp), %rsi
 	jmp	*STUB_SIGFRAME_SIZE(%rsp)
 
 	/* The end of rt_sigreturn (stub.h STUB_SIGRET): the iretq takes

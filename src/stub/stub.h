@@ -50,14 +50,17 @@ extern unsigned long stub_base;
  * call: the thread's FPU costs no ptrace write of its own. */
 #define STUB_EXEC_START (STUB_CODE + 0x700)
 /* ptrace and seccomp backends: a signal handler's start. rsp = the
- * signal frame, the handler's address just after the frame's struct (at
- * STUB_SIGFRAME_SIZE, in the gap below the FPU area), every register as
- * the handler gets it but rax and rdx: the FPU is put in its initial
- * state as at STUB_EXEC_START, rax is zeroed, rdx = the frame's ucontext
- * (frame + STUB_SIGFRAME_UC), and it jumps to the handler, the flags
+ * signal frame; just after the frame's struct (at STUB_SIGFRAME_SIZE, in
+ * the gap below the FPU area) the handler's address, then the FPU area's;
+ * every register as the handler gets it but rax, rdx and rsi. The
+ * thread's FPU state is saved in the frame's area (xsave: the kernel
+ * wrote the software bytes and the header's zeros), then put in its
+ * initial state as at STUB_EXEC_START; rax is zeroed, rdx = the frame's
+ * ucontext, rsi its siginfo, and it jumps to the handler, the flags
  * untouched. Nothing is written outside the frame. */
 #define STUB_SIG_START	   (STUB_CODE + 0x640)
 #define STUB_SIGFRAME_UC   8   /* offsetof(struct rt_sigframe, uc) */
+#define STUB_SIGFRAME_INFO 312 /* offsetof(struct rt_sigframe, info) */
 #define STUB_SIGFRAME_SIZE 440 /* sizeof(struct rt_sigframe) */
 /* ptrace and seccomp backends: the end of rt_sigreturn. rsp = the frame
  * returned from, whose first bytes (dead now) hold the slots below: an
