@@ -1,7 +1,6 @@
 /* host/host.c: host files, time, randomness and process-level calls for the
  * kernel. Each wrapper returns -errno on failure and retries EINTR. */
 #define _GNU_SOURCE
-#include <cpuid.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -539,30 +538,6 @@ static void read_xcomp(void)
 	for (i = 0; i < 3; i++)
 		if (syscall(SYS_arch_prctl, xcomp_codes[i], &xcomp_v[i]) < 0)
 			xcomp_err[i] = -errno;
-}
-
-const struct host_xsave *host_xsave_info(void)
-{
-	static struct host_xsave x;
-	static bool done;
-	static char fx[512] __attribute__((aligned(16)));
-	unsigned a, b, c, d;
-	uint32_t lo, hi;
-
-	if (done)
-		return &x;
-	done = true;
-	__asm__ volatile("fxsave %0" : "=m"(fx));
-	memcpy(&x.mxcsr_mask, fx + 28, sizeof(x.mxcsr_mask));
-	if (!x.mxcsr_mask)
-		x.mxcsr_mask = 0xffbf; /* the default, as Linux's */
-	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27)))
-		return &x; /* no OSXSAVE */
-	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-	x.xcr0 = (uint64_t)hi << 32 | lo;
-	__cpuid_count(0xd, 0, a, b, c, d);
-	x.size = b;
-	return &x;
 }
 
 int host_xcomp(int code, uint64_t *v)

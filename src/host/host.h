@@ -108,15 +108,6 @@ unsigned long host_auxv(unsigned long type);
  * thread may use, Linux 5.16), as the kernel process got it at start:
  * 0, or -errno (-EINVAL: an older host). */
 int host_xcomp(int code, uint64_t *v);
-/* The user XSAVE state as the host's CPU has it: the XCR0 (0 without
- * OSXSAVE), the size of its standard-form XSAVE area (CPUID 0xd) and the
- * MXCSR bits that may be set (FXSAVE's MXCSR_MASK). */
-struct host_xsave {
-	uint64_t xcr0;
-	uint32_t size;
-	uint32_t mxcsr_mask;
-};
-const struct host_xsave *host_xsave_info(void);
 /* CPU accounting of a host thread (cputime.c): run time in ns, the
  * user/system split and page faults as the host counted them (ticks of
  * 1/100 s); a stub's peak resident set in kB. */

@@ -21,7 +21,6 @@
 #include "kernel/ptimer.h"
 #include "syscalls/dispatch.h"
 #include "mm/usercopy.h"
-#include "host/host.h"
 #include "stub/stub.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/signal.h"
@@ -793,6 +792,45 @@ int fpu_init_state(struct task *t)
  * piece when the frame is not laid out that way. */
 static size_t last_frame_span;
 
+/* The XSAVE area guest threads have, as the host's ptrace shows one (its
+ * size, the XCR0 in its software bytes, the MXCSR mask), read once from
+ * the first thread that takes a signal: what the stub's xsave and xrstor
+ * work with. Not the kernel process's own CPUID, which a tool such as
+ * valgrind fakes (there an 832-byte area against the CPU's 2432 had the
+ * stub's xsave write past the frame). */
+static struct {
+	long size; /* 0: not read yet; -1: no XSAVE area */
+	uint64_t xcr0;
+	uint32_t mxcsr_mask;
+} xs;
+
+static bool xsave_geometry(struct task *t)
+{
+	static char buf[FPU_AREA_MAX] __attribute__((aligned(64)));
+	struct linux_fpx_sw_bytes sw;
+	long n;
+
+	if (xs.size)
+		return xs.size > 0;
+	n = platform->fpu_get(t->thread, buf, sizeof(buf));
+	if (n < 0)
+		return false; /* the thread is gone: the next one tells */
+	xs.size = n > LINUX_FXSAVE_SIZE ? n : -1;
+	/* ptrace's view has the XCR0 first in the software bytes (see
+	 * setup_frame), a frame's view after the magic */
+	memcpy(&sw, buf + LINUX_FPX_SW_BYTES_OFFSET, sizeof(sw));
+	if (sw.magic1 == LINUX_FP_XSTATE_MAGIC1)
+		xs.xcr0 = sw.xfeatures;
+	else
+		memcpy(&xs.xcr0, buf + LINUX_FPX_SW_BYTES_OFFSET, sizeof(xs.xcr0));
+	memcpy(&xs.mxcsr_mask, buf + 28, sizeof(xs.mxcsr_mask));
+	if (!xs.mxcsr_mask)
+		xs.mxcsr_mask = 0xffbf; /* the default, as Linux's */
+	if (!xs.xcr0)
+		xs.size = -1;
+	return xs.size > 0;
+}
+
 /* Builds the rt_sigframe and points the registers at the handler. */
 static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info,
 		       const struct linux_sigaction *sa, uint64_t oldmask)
@@ -814,21 +852,20 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 	 * it: the kernel neither reads nor writes the state with ptrace. Not
 	 * for a traced task, whose tracer may stop or step it before the
 	 * handler, nor where the host has no XSAVE. */
-	const struct host_xsave *x = host_xsave_info();
-	bool stub = platform->handler_regs && !t->pt.tracer && x->xcr0 &&
-		    x->size > LINUX_FXSAVE_SIZE && x->size <= FPU_AREA_MAX;
+	bool stub = platform->handler_regs && !t->pt.tracer;
 
 	if (!(sa->flags & LINUX_SA_RESTORER))
 		return -EFAULT; /* x86-64 has no default restorer */
 	if (platform->get_regs(t->thread, &r) < 0)
 		return -ESRCH;
-	if (stub) {
+	if (stub && xsave_geometry(t)) {
 		/* What XSAVE leaves alone: the header past XSTATE_BV (zero)
 		 * and the software bytes, set below. */
-		memset(fpu, 0, x->size);
-		memcpy(fpu + LINUX_FPX_SW_BYTES_OFFSET + 8, &x->xcr0, sizeof(x->xcr0));
-		fpsize = x->size;
+		memset(fpu, 0, (size_t)xs.size);
+		memcpy(fpu + LINUX_FPX_SW_BYTES_OFFSET + 8, &xs.xcr0, sizeof(xs.xcr0));
+		fpsize = xs.size;
 	} else {
+		stub = false;
 		fpsize = platform->fpu_get(t->thread, fpu, FPU_AREA_MAX);
 	}
 	if (fpsize < LINUX_FXSAVE_SIZE)
@@ -1115,16 +1152,15 @@ static int frame_read(struct task *t, void *dst, uint64_t addr, size_t n, const 
  * write decides, as Linux's of the frame). */
 static bool stub_can_restore(const char *img, size_t size)
 {
-	const struct host_xsave *x = host_xsave_info();
 	uint64_t hdr[8];
 	uint32_t mxcsr;
 	int i;
 
-	if (!x->xcr0 || size != x->size)
+	if (xs.size <= 0 || (long)size != xs.size)
 		return false;
 	memcpy(hdr, img + LINUX_FXSAVE_SIZE, sizeof(hdr));
 	memcpy(&mxcsr, img + 24, sizeof(mxcsr));
-	if ((hdr[0] & ~x->xcr0) || (mxcsr & ~x->mxcsr_mask))
+	if ((hdr[0] & ~xs.xcr0) || (mxcsr & ~xs.mxcsr_mask))
 		return false;
 	for (i = 1; i < 8; i++)
 		if (hdr[i])
