@@ -1182,36 +1182,27 @@ static int ptrace_exec_regs(struct pf_thread *th, const struct pf_regs *regs)
 	return ret < 0 ? ret : ptrace_set_regs(th, &r);
 }
 
-int ptrace_handler_regs_prep(const struct pf_regs *regs, struct pf_regs *out)
+int ptrace_fpu_stub_prep(const struct pf_regs *regs, uint64_t entry, struct pf_regs *out)
 {
 	if (!host_xrstor())
 		return -EOPNOTSUPP;
 	*out = *regs;
-	out->rip = STUB_SIG_START;
+	out->rip = entry;
 	return 0;
 }
 
 static int ptrace_handler_regs(struct pf_thread *th, const struct pf_regs *regs)
 {
 	struct pf_regs r;
-	int ret = ptrace_handler_regs_prep(regs, &r);
+	int ret = ptrace_fpu_stub_prep(regs, STUB_SIG_START, &r);
 
 	return ret < 0 ? ret : ptrace_set_regs(th, &r);
-}
-
-int ptrace_sigreturn_regs_prep(const struct pf_regs *regs, struct pf_regs *out)
-{
-	if (!host_xrstor())
-		return -EOPNOTSUPP;
-	*out = *regs;
-	out->rip = STUB_SIGRET;
-	return 0;
 }
 
 static int ptrace_sigreturn_regs(struct pf_thread *th, const struct pf_regs *regs)
 {
 	struct pf_regs r;
-	int ret = ptrace_sigreturn_regs_prep(regs, &r);
+	int ret = ptrace_fpu_stub_prep(regs, STUB_SIGRET, &r);
 
 	return ret < 0 ? ret : ptrace_set_regs(th, &r);
 }

@@ -202,10 +202,9 @@ int ptrace_mm_reap(struct pf_mm *mm, struct pf_thread *th, struct host_cputime *
 /* exec_regs: the registers that start regs' program at STUB_EXEC_START
  * (its FPU reset there), or -EOPNOTSUPP. */
 int ptrace_exec_regs_prep(const struct pf_regs *regs, struct pf_regs *out);
-/* handler_regs: the same for a signal handler, at STUB_SIG_START. */
-int ptrace_handler_regs_prep(const struct pf_regs *regs, struct pf_regs *out);
-/* sigreturn_regs: the same for the end of rt_sigreturn, at STUB_SIGRET. */
-int ptrace_sigreturn_regs_prep(const struct pf_regs *regs, struct pf_regs *out);
+/* handler_regs and sigreturn_regs: the same at entry, STUB_SIG_START or
+ * STUB_SIGRET (their FPU work is the stub's xsave and xrstor). */
+int ptrace_fpu_stub_prep(const struct pf_regs *regs, uint64_t entry, struct pf_regs *out);
 long ptrace_fpu_get(struct pf_thread *th, void *buf, size_t size);
 int ptrace_fpu_set(struct pf_thread *th, const void *buf, size_t size);
 int ptrace_copy_fpu(struct pf_thread *dst, struct pf_thread *src);

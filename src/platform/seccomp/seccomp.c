@@ -365,7 +365,7 @@ static int sc_exec_regs(struct pf_thread *th, const struct pf_regs *regs)
 static int sc_handler_regs(struct pf_thread *th, const struct pf_regs *regs)
 {
 	struct pf_regs r;
-	int ret = ptrace_handler_regs_prep(regs, &r);
+	int ret = ptrace_fpu_stub_prep(regs, STUB_SIG_START, &r);
 
 	return ret < 0 ? ret : sc_set_regs(th, &r);
 }
@@ -373,7 +373,7 @@ static int sc_handler_regs(struct pf_thread *th, const struct pf_regs *regs)
 static int sc_sigreturn_regs(struct pf_thread *th, const struct pf_regs *regs)
 {
 	struct pf_regs r;
-	int ret = ptrace_sigreturn_regs_prep(regs, &r);
+	int ret = ptrace_fpu_stub_prep(regs, STUB_SIGRET, &r);
 
 	return ret < 0 ? ret : sc_set_regs(th, &r);
 }
