@@ -833,7 +833,7 @@ static bool xsave_geometry(struct task *t)
 
 /* Builds the rt_sigframe and points the registers at the handler. */
 static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info,
-		       const struct linux_sigaction *sa, uint64_t oldmask)
+		       const struct linux_sigaction *sa, uint64_t oldmask, bool more)
 {
 	static char fpu[FPU_AREA_MAX + LINUX_FP_XSTATE_MAGIC2_SIZE] __attribute__((aligned(64)));
 	/* The frame, the alignment gap below the FPU area (the handler's
@@ -851,8 +851,10 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 	 * frame itself, with an xsave on its way to the handler, then resets
 	 * it: the kernel neither reads nor writes the state with ptrace. Not
 	 * for a traced task, whose tracer may stop or step it before the
-	 * handler, nor where the host has no XSAVE. */
-	bool stub = platform->handler_regs && !t->pt.tracer;
+	 * handler, nor where the host has no XSAVE, nor when more frames go
+	 * on top of this one now (more): theirs must hold the handler's
+	 * entry, as in Linux, not the stub's. */
+	bool stub = platform->handler_regs && !t->pt.tracer && !more;
 
 	if (!(sa->flags & LINUX_SA_RESTORER))
 		return -EFAULT; /* x86-64 has no default restorer */
@@ -1054,7 +1056,7 @@ void handle_signals(struct task *t)
 {
 	struct linux_siginfo info;
 	struct linux_sigaction *sa, ka;
-	uint64_t oldmask;
+	uint64_t oldmask, newmask;
 	int sig;
 
 	for (;;) {
@@ -1109,16 +1111,17 @@ void handle_signals(struct task *t)
 		t->restore_sigmask = false;
 		if (ka.flags & LINUX_SA_RESETHAND)
 			sa->handler = LINUX_SIG_DFL;
-		if (setup_frame(t, sig, &info, &ka, oldmask) < 0) {
+		newmask = (oldmask | ka.mask | ((ka.flags & LINUX_SA_NODEFER) ? 0 : SIGBIT(sig))) &
+			  ~UNBLOCKABLE;
+		if (setup_frame(t, sig, &info, &ka, oldmask,
+				((t->pending | t->proc->pending) & ~newmask) != 0) < 0) {
 			/* No room for the frame: as Linux, SIGSEGV by force. */
 			if (sig == LINUX_SIGSEGV)
 				process_exit(t, LINUX_SIGSEGV);
 			force_signal(t, LINUX_SIGSEGV, LINUX_SI_KERNEL, 0);
 			continue;
 		}
-		t->sigmask =
-			(oldmask | ka.mask | ((ka.flags & LINUX_SA_NODEFER) ? 0 : SIGBIT(sig))) &
-			~UNBLOCKABLE;
+		t->sigmask = newmask;
 		ptrace_signal_stepped(t);
 		/* As Linux: every signal the new mask lets through gets its
 		 * frame now, each on top of the last (the last one runs first). */
@@ -1182,7 +1185,10 @@ static bool sigreturn_in_stub(struct task *t, uint64_t frame, const struct pf_re
 	uint64_t slot[STUB_SR_SIZE / 8];
 	struct pf_regs sr;
 
-	if (!platform->sigreturn_regs || t->pt.tracer)
+	/* A signal the restored mask lets through is delivered now: its
+	 * frame must hold the context returned to, as in Linux, not the
+	 * stub's. */
+	if (!platform->sigreturn_regs || t->pt.tracer || signal_pending(t))
 		return false;
 	if (img &&
 	    ((img_addr & 63) || img_addr < frame + STUB_SR_SIZE || !stub_can_restore(img, size)))

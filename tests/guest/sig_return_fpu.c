@@ -6,7 +6,8 @@
  * Linux's; and signals from another process that land while the thread
  * is in and out of handlers of its own never cost it a register. A
  * handler on the alternate stack writes nothing below the pointer of the
- * stack it interrupted. */
+ * stack it interrupted. A signal delivered as a handler returns, or two at
+ * once, find in their frames what Linux puts there. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <signal.h>
@@ -236,6 +237,77 @@ static void tf_case(void)
 							 : "elsewhere");
 }
 
+/* A signal that becomes deliverable as a handler returns (its mask let
+ * it through) and two delivered at once: each frame holds what Linux puts
+ * there, the context returned to and the first handler's entry. */
+extern char pend_after[];
+static volatile uintptr_t usr2_rip, usr1_rip;
+static volatile int stacked;
+
+static void on_pend_usr1(int sig, siginfo_t *si, void *p)
+{
+	ucontext_t *uc = p;
+
+	(void)sig;
+	(void)si;
+	usr1_rip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	if (!stacked)
+		raise(SIGUSR2); /* blocked here (sa_mask): pending at the return */
+}
+
+static void on_pend_usr2(int sig, siginfo_t *si, void *p)
+{
+	ucontext_t *uc = p;
+
+	(void)sig;
+	(void)si;
+	usr2_rip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+}
+
+static void pending_case(void)
+{
+	struct sigaction s1 = { .sa_sigaction = on_pend_usr1, .sa_flags = SA_SIGINFO };
+	struct sigaction s2 = { .sa_sigaction = on_pend_usr2, .sa_flags = SA_SIGINFO };
+	long pid = getpid();
+	sigset_t both, old;
+
+	sigemptyset(&s1.sa_mask);
+	sigaddset(&s1.sa_mask, SIGUSR2);
+	sigaction(SIGUSR1, &s1, NULL);
+	sigaction(SIGUSR2, &s2, NULL);
+	asm volatile("mov %0, %%rdi\n\t"
+		     "mov %1, %%eax\n\t"
+		     "mov %2, %%esi\n\t"
+		     "syscall\n"
+		     ".globl pend_after\n"
+		     "pend_after:\n\t"
+		     "nop\n\t"
+		     :
+		     : "r"(pid), "i"(SYS_kill), "i"(SIGUSR1)
+		     : "rax", "rcx", "rdx", "rsi", "rdi", "r11", "cc", "memory");
+	printf("a signal let through by a handler's return: its frame %s\n",
+	       usr2_rip == (uintptr_t)pend_after ? "holds the context returned to"
+						 : "holds something else");
+
+	/* both pending, then let through at once: SIGUSR1's frame first,
+	 * SIGUSR2's on top of it (its handler runs first) */
+	stacked = 1;
+	usr1_rip = usr2_rip = 0;
+	s1.sa_mask = (sigset_t){ 0 };
+	sigemptyset(&s1.sa_mask);
+	sigaction(SIGUSR1, &s1, NULL);
+	sigemptyset(&both);
+	sigaddset(&both, SIGUSR1);
+	sigaddset(&both, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &both, &old);
+	raise(SIGUSR1);
+	raise(SIGUSR2);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	printf("two let through at once: the second frame %s\n",
+	       usr2_rip == (uintptr_t)on_pend_usr1 ? "holds the first handler's entry"
+						   : "holds something else");
+}
+
 /* Signals from another process while the thread raises its own: its
  * registers across each raise stay its own. */
 static volatile int storm_hits;
@@ -287,6 +359,7 @@ int main(void)
 	fpu_cases();
 	edge_case();
 	altstack_case();
+	pending_case();
 	tf_case();
 	storm_case();
 	return 0;
