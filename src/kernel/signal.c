@@ -831,6 +831,64 @@ static bool xsave_geometry(struct task *t)
 	return xs.size > 0;
 }
 
+/* A thread stopped inside the stub's handler entry or rt_sigreturn end
+ * (a signal came before it left them) is taken where the stub was taking
+ * it, here: the frame's FPU area filled if the xsave had not run, the FPU
+ * state reset or restored if the xrstor had not, and the registers the
+ * stub would have loaded. So a frame built now holds what Linux's would
+ * (the handler's entry, the context returned to), not the stub's
+ * address. Guest memory that cannot be read leaves the thread as it is
+ * (its own doing: the stub then finishes it, or faults). */
+static void finish_stub(struct task *t, struct pf_regs *r)
+{
+	static char img[FPU_AREA_MAX] __attribute__((aligned(64)));
+	uint64_t slot[STUB_SR_SIZE / 8], gap[2];
+
+	if (!platform->handler_regs || xs.size <= 0)
+		return;
+	if (r->rip >= STUB_SIG_START && r->rip < STUB_SIG_END) {
+		/* gap: the handler's address, the FPU area's */
+		if (copy_from_user(t->mm, gap, r->rsp + STUB_SIGFRAME_SIZE, sizeof(gap)) < 0)
+			return;
+		if (r->rip <= STUB_SIG_XSAVE) {
+			/* the area but its software bytes, which are ours */
+			long n = platform->fpu_get(t->thread, img, (size_t)xs.size);
+
+			if (n != xs.size ||
+			    copy_to_user(t->mm, gap[1], img, LINUX_FPX_SW_BYTES_OFFSET) < 0 ||
+			    copy_to_user(t->mm, gap[1] + LINUX_FXSAVE_SIZE, img + LINUX_FXSAVE_SIZE,
+					 (size_t)n - LINUX_FXSAVE_SIZE) < 0)
+				return;
+		}
+		fpu_init_state(t);
+		r->rip = gap[0];
+		r->rax = 0;
+		r->rdx = r->rsp + STUB_SIGFRAME_UC;
+		r->rsi = r->rsp + STUB_SIGFRAME_INFO;
+	} else if (r->rip >= STUB_SIGRET && r->rip < STUB_SIGRET_END) {
+		if (copy_from_user(t->mm, slot, r->rsp, sizeof(slot)) < 0)
+			return;
+		if (r->rip <= STUB_SIGRET_XRSTOR) {
+			uint64_t at = slot[STUB_SR_IMAGE / 8];
+
+			if (at == STUB_FPU_INIT)
+				fpu_init_state(t);
+			else if (copy_from_user(t->mm, img, at, (size_t)xs.size) < 0 ||
+				 platform->fpu_set(t->thread, img, (size_t)xs.size) < 0)
+				return;
+		}
+		r->rip = slot[STUB_SR_RIP / 8];
+		r->eflags = slot[STUB_SR_RFLAGS / 8];
+		r->rsp = slot[STUB_SR_RSP / 8];
+		r->rax = slot[STUB_SR_RAX / 8];
+		r->rdx = slot[STUB_SR_RDX / 8];
+		r->rcx = slot[STUB_SR_RCX / 8];
+	} else {
+		return;
+	}
+	platform->set_regs(t->thread, r);
+}
+
 /* Builds the rt_sigframe and points the registers at the handler. */
 static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info,
 		       const struct linux_sigaction *sa, uint64_t oldmask, bool more)
@@ -860,6 +918,7 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 		return -EFAULT; /* x86-64 has no default restorer */
 	if (platform->get_regs(t->thread, &r) < 0)
 		return -ESRCH;
+	finish_stub(t, &r);
 	if (stub && xsave_geometry(t)) {
 		/* What XSAVE leaves alone: the header past XSTATE_BV (zero)
 		 * and the software bytes, set below. */

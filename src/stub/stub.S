@@ -340,12 +340,14 @@ stub_sig_start:
 	mov	STUB_SIGFRAME_SIZE + 8(%rsp), %rsi
 	mov	$0xfffbffff, %eax
 	mov	$-1, %edx
+	.org	STUB_SIG_XSAVE - STUB_CODE, 0x90
 	xsave64	(%rsi)
 	xrstor64 stub_fpu_init(%rip)
 	mov	$0, %eax
 	lea	STUB_SIGFRAME_UC(%rsp), %rdx
 	lea	STUB_SIGFRAME_INFO(%rsp), %rsi
 	jmp	*STUB_SIGFRAME_SIZE(%rsp)
+	.org	STUB_SIG_END - STUB_CODE, 0xcc
 
 	/* The end of rt_sigreturn (stub.h STUB_SIGRET): the iretq takes
 	 * its frame from the first five slots. */
@@ -358,11 +360,13 @@ stub_sigret:
 	mov	STUB_SR_IMAGE(%rsp), %rcx
 	mov	$0xfffbffff, %eax
 	mov	$0, %edx
+	.org	STUB_SIGRET_XRSTOR - STUB_CODE, 0x90
 	xrstor64 (%rcx)
 	mov	STUB_SR_RAX(%rsp), %rax
 	mov	STUB_SR_RDX(%rsp), %rdx
 	mov	STUB_SR_RCX(%rsp), %rcx
 	iretq
+	.org	STUB_SIGRET_END - STUB_CODE, 0xcc
 
 	/* A recycled thread's start of a new program (stub.h
 	 * STUB_EXEC_START). RFBM: every component but AMX tile data (never

@@ -57,8 +57,14 @@ extern unsigned long stub_base;
  * wrote the software bytes and the header's zeros), then put in its
  * initial state as at STUB_EXEC_START; rax is zeroed, rdx = the frame's
  * ucontext, rsi its siginfo, and it jumps to the handler, the flags
- * untouched. Nothing is written outside the frame. */
-#define STUB_SIG_START	   (STUB_CODE + 0x640)
+ * untouched. Nothing is written outside the frame. A thread that stops
+ * inside (STUB_SIG_START to STUB_SIG_END) before it reaches the handler,
+ * for a signal to deliver, is taken there by the kernel first (signal.c
+ * finish_stub), so the next frame holds the handler's entry. */
+#define STUB_SIG_START (STUB_CODE + 0x640)
+#define STUB_SIG_XSAVE \
+	(STUB_CODE + 0x658) /* its xsave: the frame's area holds the state after it */
+#define STUB_SIG_END	   (STUB_CODE + 0x680)
 #define STUB_SIGFRAME_UC   8   /* offsetof(struct rt_sigframe, uc) */
 #define STUB_SIGFRAME_INFO 312 /* offsetof(struct rt_sigframe, info) */
 #define STUB_SIGFRAME_SIZE 440 /* sizeof(struct rt_sigframe) */
@@ -70,22 +76,24 @@ extern unsigned long stub_base;
  * own, or STUB_FPU_INIT). Every other register is as returned to. xrstor
  * of the image (RFBM as at STUB_EXEC_START), the three registers, then
  * iretq: rip, rsp and the flags at once (a TF returned to traps after the
- * first instruction there, as in Linux). A signal that comes in between
- * has its frame put below, and a return to any instruction here finishes
- * as well. */
-#define STUB_SIGRET	(STUB_CODE + 0x6a0)
-#define STUB_SR_RIP	0
-#define STUB_SR_CS	8
-#define STUB_SR_RFLAGS	16
-#define STUB_SR_RSP	24
-#define STUB_SR_SS	32
-#define STUB_SR_RAX	40
-#define STUB_SR_RDX	48
-#define STUB_SR_RCX	56
-#define STUB_SR_IMAGE	64
-#define STUB_SR_SIZE	72		    /* the slots' size */
-#define STUB_FPU_INIT	(STUB_CODE + 0x740) /* 576 bytes, 64-aligned, r-x */
-#define STUB_EXEC_ENTRY (STUB_DATA + 0xff8)
+ * first instruction there, as in Linux). A thread that stops inside for
+ * a signal to deliver is taken to the context returned to by the kernel
+ * first, as above. */
+#define STUB_SIGRET	   (STUB_CODE + 0x6a0)
+#define STUB_SIGRET_XRSTOR (STUB_CODE + 0x6b0) /* its xrstor: the state is back after it */
+#define STUB_SIGRET_END	   (STUB_CODE + 0x6e0)
+#define STUB_SR_RIP	   0
+#define STUB_SR_CS	   8
+#define STUB_SR_RFLAGS	   16
+#define STUB_SR_RSP	   24
+#define STUB_SR_SS	   32
+#define STUB_SR_RAX	   40
+#define STUB_SR_RDX	   48
+#define STUB_SR_RCX	   56
+#define STUB_SR_IMAGE	   64
+#define STUB_SR_SIZE	   72		       /* the slots' size */
+#define STUB_FPU_INIT	   (STUB_CODE + 0x740) /* 576 bytes, 64-aligned, r-x */
+#define STUB_EXEC_ENTRY	   (STUB_DATA + 0xff8)
 
 /* The doorbell loop (the control thread's resting place between batches):
  * it waits on STUB_BELL_WORD (FUTEX_WAIT) until the word differs from the
