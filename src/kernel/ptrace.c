@@ -899,10 +899,9 @@ static long pt_xstate(struct task *t, struct task *c, bool set, uaddr_t data, si
 {
 	static char cur[XSTATE_MAX] __attribute__((aligned(64)));
 	static char in[XSTATE_MAX] __attribute__((aligned(64)));
-	uint64_t xcr0, hdr[8];
-	uint32_t mxcsr, mask;
+	uint64_t xcr0, bv;
+	uint32_t mxcsr;
 	long size = pt_fpu(c, cur);
-	int i;
 
 	if (size < 0)
 		return size;
@@ -915,17 +914,11 @@ static long pt_xstate(struct task *t, struct task *c, bool set, uaddr_t data, si
 	if (*n != (size_t)size || copy_from_user(t->mm, in, data, *n) < 0)
 		return -EFAULT;
 	memcpy(&xcr0, cur + SW_BYTES, sizeof(xcr0));
-	memcpy(hdr, in + XSAVE_HDR, sizeof(hdr));
-	if ((hdr[0] & ~xcr0) || hdr[1])
+	if (!xsave_header_ok(in, xcr0))
 		return -EINVAL;
-	for (i = 2; i < 8; i++)
-		if (hdr[i])
-			return -EINVAL;
+	memcpy(&bv, in + XSAVE_HDR, sizeof(bv));
 	memcpy(&mxcsr, in + 24, sizeof(mxcsr));
-	memcpy(&mask, cur + 28, sizeof(mask));
-	if (!mask)
-		mask = 0xffbf; /* the default MXCSR_MASK, as Linux's */
-	if ((hdr[0] & XFEATURES_FP) && (mxcsr & ~mask))
+	if ((bv & XFEATURES_FP) && (mxcsr & ~fpu_mxcsr_mask(cur)))
 		return -EINVAL;
 	/* The software bytes are not the tracer's to set (Linux ignores
 	 * them): the platform's own go back. */

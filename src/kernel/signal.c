@@ -792,6 +792,28 @@ int fpu_init_state(struct task *t)
  * piece when the frame is not laid out that way. */
 static size_t last_frame_span;
 
+bool xsave_header_ok(const char *img, uint64_t xcr0)
+{
+	uint64_t hdr[8];
+	int i;
+
+	memcpy(hdr, img + LINUX_FXSAVE_SIZE, sizeof(hdr));
+	if (hdr[0] & ~xcr0)
+		return false;
+	for (i = 1; i < 8; i++)
+		if (hdr[i])
+			return false;
+	return true;
+}
+
+uint32_t fpu_mxcsr_mask(const char *view)
+{
+	uint32_t mask;
+
+	memcpy(&mask, view + 28, sizeof(mask));
+	return mask ? mask : 0xffbf; /* the default MXCSR_MASK, as Linux's */
+}
+
 /* The XSAVE area guest threads have, as the host's ptrace shows one (its
  * size, the XCR0 in its software bytes, the MXCSR mask), read once from
  * the first thread that takes a signal: what the stub's xsave and xrstor
@@ -807,7 +829,6 @@ static struct {
 static bool xsave_geometry(struct task *t)
 {
 	static char buf[FPU_AREA_MAX] __attribute__((aligned(64)));
-	struct linux_fpx_sw_bytes sw;
 	long n;
 
 	if (xs.size)
@@ -815,19 +836,10 @@ static bool xsave_geometry(struct task *t)
 	n = platform->fpu_get(t->thread, buf, sizeof(buf));
 	if (n < 0)
 		return false; /* the thread is gone: the next one tells */
-	xs.size = n > LINUX_FXSAVE_SIZE ? n : -1;
-	/* ptrace's view has the XCR0 first in the software bytes (see
-	 * setup_frame), a frame's view after the magic */
-	memcpy(&sw, buf + LINUX_FPX_SW_BYTES_OFFSET, sizeof(sw));
-	if (sw.magic1 == LINUX_FP_XSTATE_MAGIC1)
-		xs.xcr0 = sw.xfeatures;
-	else
-		memcpy(&xs.xcr0, buf + LINUX_FPX_SW_BYTES_OFFSET, sizeof(xs.xcr0));
-	memcpy(&xs.mxcsr_mask, buf + 28, sizeof(xs.mxcsr_mask));
-	if (!xs.mxcsr_mask)
-		xs.mxcsr_mask = 0xffbf; /* the default, as Linux's */
-	if (!xs.xcr0)
-		xs.size = -1;
+	/* fpu_get's view has the XCR0 first in the software bytes */
+	memcpy(&xs.xcr0, buf + LINUX_FPX_SW_BYTES_OFFSET, sizeof(xs.xcr0));
+	xs.mxcsr_mask = fpu_mxcsr_mask(buf);
+	xs.size = n > LINUX_FXSAVE_SIZE && xs.xcr0 ? n : -1;
 	return xs.size > 0;
 }
 
@@ -891,7 +903,7 @@ static void finish_stub(struct task *t, struct pf_regs *r)
 
 /* Builds the rt_sigframe and points the registers at the handler. */
 static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info,
-		       const struct linux_sigaction *sa, uint64_t oldmask, bool more)
+		       const struct linux_sigaction *sa, uint64_t oldmask)
 {
 	static char fpu[FPU_AREA_MAX + LINUX_FP_XSTATE_MAGIC2_SIZE] __attribute__((aligned(64)));
 	/* The frame, the alignment gap below the FPU area (the handler's
@@ -909,10 +921,10 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 	 * frame itself, with an xsave on its way to the handler, then resets
 	 * it: the kernel neither reads nor writes the state with ptrace. Not
 	 * for a traced task, whose tracer may stop or step it before the
-	 * handler, nor where the host has no XSAVE, nor when more frames go
-	 * on top of this one now (more): theirs must hold the handler's
-	 * entry, as in Linux, not the stub's. */
-	bool stub = platform->handler_regs && !t->pt.tracer && !more;
+	 * handler, nor where the host has no XSAVE. A frame that goes on top
+	 * of this one at once finds the thread at the stub's entry, and
+	 * finish_stub takes it to the handler's first. */
+	bool stub = platform->handler_regs && !t->pt.tracer;
 
 	if (!(sa->flags & LINUX_SA_RESTORER))
 		return -EFAULT; /* x86-64 has no default restorer */
@@ -1115,7 +1127,7 @@ void handle_signals(struct task *t)
 {
 	struct linux_siginfo info;
 	struct linux_sigaction *sa, ka;
-	uint64_t oldmask, newmask;
+	uint64_t oldmask;
 	int sig;
 
 	for (;;) {
@@ -1170,17 +1182,16 @@ void handle_signals(struct task *t)
 		t->restore_sigmask = false;
 		if (ka.flags & LINUX_SA_RESETHAND)
 			sa->handler = LINUX_SIG_DFL;
-		newmask = (oldmask | ka.mask | ((ka.flags & LINUX_SA_NODEFER) ? 0 : SIGBIT(sig))) &
-			  ~UNBLOCKABLE;
-		if (setup_frame(t, sig, &info, &ka, oldmask,
-				((t->pending | t->proc->pending) & ~newmask) != 0) < 0) {
+		if (setup_frame(t, sig, &info, &ka, oldmask) < 0) {
 			/* No room for the frame: as Linux, SIGSEGV by force. */
 			if (sig == LINUX_SIGSEGV)
 				process_exit(t, LINUX_SIGSEGV);
 			force_signal(t, LINUX_SIGSEGV, LINUX_SI_KERNEL, 0);
 			continue;
 		}
-		t->sigmask = newmask;
+		t->sigmask =
+			(oldmask | ka.mask | ((ka.flags & LINUX_SA_NODEFER) ? 0 : SIGBIT(sig))) &
+			~UNBLOCKABLE;
 		ptrace_signal_stepped(t);
 		/* As Linux: every signal the new mask lets through gets its
 		 * frame now, each on top of the last (the last one runs first). */
@@ -1214,20 +1225,13 @@ static int frame_read(struct task *t, void *dst, uint64_t addr, size_t n, const 
  * write decides, as Linux's of the frame). */
 static bool stub_can_restore(const char *img, size_t size)
 {
-	uint64_t hdr[8];
 	uint32_t mxcsr;
-	int i;
 
 	if (xs.size <= 0 || (long)size != xs.size)
 		return false;
-	memcpy(hdr, img + LINUX_FXSAVE_SIZE, sizeof(hdr));
+	/* XRSTOR loads MXCSR whatever XSTATE_BV says */
 	memcpy(&mxcsr, img + 24, sizeof(mxcsr));
-	if ((hdr[0] & ~xs.xcr0) || (mxcsr & ~xs.mxcsr_mask))
-		return false;
-	for (i = 1; i < 8; i++)
-		if (hdr[i])
-			return false;
-	return true;
+	return xsave_header_ok(img, xs.xcr0) && !(mxcsr & ~xs.mxcsr_mask);
 }
 
 /* rt_sigreturn's FPU restore in the guest thread itself, on its way back
@@ -1244,9 +1248,9 @@ static bool sigreturn_in_stub(struct task *t, uint64_t frame, const struct pf_re
 	uint64_t slot[STUB_SR_SIZE / 8];
 	struct pf_regs sr;
 
-	/* A signal the restored mask lets through is delivered now: its
-	 * frame must hold the context returned to, as in Linux, not the
-	 * stub's. */
+	/* A signal the restored mask lets through is delivered now, and
+	 * finish_stub would undo the stub's way at once (reading back what
+	 * was just written): the ptrace way costs less then. */
 	if (!platform->sigreturn_regs || t->pt.tracer || signal_pending(t))
 		return false;
 	if (img &&

@@ -349,6 +349,12 @@ void force_signal_fatal(struct task *t, int sig);
 /* t's FPU, SSE and AVX state back to their initial values (a handler's
  * start, an exec that keeps the thread). */
 int fpu_init_state(struct task *t);
+/* Checks of an FPU image in standard XSAVE form against what a thread has
+ * (view: its platform fpu_get image, the XCR0 first in the software
+ * bytes): a header XRSTOR takes (no feature the XCR0 lacks, xcomp_bv and
+ * the reserved bytes zero), and the MXCSR bits the CPU allows. */
+bool xsave_header_ok(const char *img, uint64_t xcr0);
+uint32_t fpu_mxcsr_mask(const char *view);
 /* Is sp on t's alternate signal stack (never while it is SS_AUTODISARM)? */
 bool signal_on_altstack(const struct task *t, uint64_t sp);
 /* sigaltstack(2)'s change of t's alternate stack, the stack pointer being

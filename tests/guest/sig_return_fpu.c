@@ -145,6 +145,30 @@ static void edge_case(void)
 	munmap(m + 4096, 2 * 4096);
 }
 
+/* kill(self, SIGUSR1) as a bare syscall instruction, then two nops: a
+ * handler's frame for it holds after_kill, a trap after the first
+ * instruction back comes at after_kill_nop. */
+extern char after_kill[], after_kill_nop[];
+
+__attribute__((noinline)) static void raw_kill_usr1(void)
+{
+	long pid = getpid();
+
+	asm volatile("mov %0, %%rdi\n\t"
+		     "mov %1, %%eax\n\t"
+		     "mov %2, %%esi\n\t"
+		     "syscall\n"
+		     ".globl after_kill\n"
+		     "after_kill:\n\t"
+		     "nop\n"
+		     ".globl after_kill_nop\n"
+		     "after_kill_nop:\n\t"
+		     "nop\n\t"
+		     :
+		     : "r"(pid), "i"(SYS_kill), "i"(SIGUSR1)
+		     : "rax", "rcx", "rdx", "rsi", "rdi", "r11", "cc", "memory");
+}
+
 /* A signal taken on the alternate stack while the code runs on a small
  * stack of its own (as green threads do): nothing below that stack's
  * pointer is written, neither at the handler's start nor at its return. */
@@ -188,7 +212,6 @@ static void altstack_case(void)
 }
 
 /* TF in the frame: the first instruction back runs, then SIGTRAP. */
-extern char tf_after_syscall[], tf_after_nop[];
 static volatile uintptr_t trap_rip;
 static volatile int traps;
 
@@ -216,33 +239,19 @@ static void tf_case(void)
 {
 	struct sigaction sa = { .sa_sigaction = on_tf_usr1, .sa_flags = SA_SIGINFO };
 	struct sigaction st = { .sa_sigaction = on_trap, .sa_flags = SA_SIGINFO };
-	long pid = getpid();
 
 	sigaction(SIGUSR1, &sa, NULL);
 	sigaction(SIGTRAP, &st, NULL);
-	asm volatile("mov %0, %%rdi\n\t"
-		     "mov %1, %%eax\n\t"
-		     "mov %2, %%esi\n\t"
-		     "syscall\n"
-		     ".globl tf_after_syscall\n"
-		     "tf_after_syscall:\n\t"
-		     "nop\n"
-		     ".globl tf_after_nop\n"
-		     "tf_after_nop:\n\t"
-		     "nop\n\t"
-		     :
-		     : "r"(pid), "i"(SYS_kill), "i"(SIGUSR1)
-		     : "rax", "rcx", "rdx", "rsi", "rdi", "r11", "cc", "memory");
+	raw_kill_usr1();
 	printf("TF in the frame: %d trap%s, %s\n", traps, traps == 1 ? "" : "s",
-	       trap_rip == (uintptr_t)tf_after_nop	 ? "after the first instruction back"
-	       : trap_rip == (uintptr_t)tf_after_syscall ? "before it"
-							 : "elsewhere");
+	       trap_rip == (uintptr_t)after_kill_nop ? "after the first instruction back"
+	       : trap_rip == (uintptr_t)after_kill   ? "before it"
+						     : "elsewhere");
 }
 
 /* A signal that becomes deliverable as a handler returns (its mask let
  * it through) and two delivered at once: each frame holds what Linux puts
  * there, the context returned to and the first handler's entry. */
-extern char pend_after[];
 static volatile uintptr_t usr2_rip, usr1_rip;
 static volatile int stacked;
 
@@ -270,25 +279,15 @@ static void pending_case(void)
 {
 	struct sigaction s1 = { .sa_sigaction = on_pend_usr1, .sa_flags = SA_SIGINFO };
 	struct sigaction s2 = { .sa_sigaction = on_pend_usr2, .sa_flags = SA_SIGINFO };
-	long pid = getpid();
 	sigset_t both, old;
 
 	sigemptyset(&s1.sa_mask);
 	sigaddset(&s1.sa_mask, SIGUSR2);
 	sigaction(SIGUSR1, &s1, NULL);
 	sigaction(SIGUSR2, &s2, NULL);
-	asm volatile("mov %0, %%rdi\n\t"
-		     "mov %1, %%eax\n\t"
-		     "mov %2, %%esi\n\t"
-		     "syscall\n"
-		     ".globl pend_after\n"
-		     "pend_after:\n\t"
-		     "nop\n\t"
-		     :
-		     : "r"(pid), "i"(SYS_kill), "i"(SIGUSR1)
-		     : "rax", "rcx", "rdx", "rsi", "rdi", "r11", "cc", "memory");
+	raw_kill_usr1();
 	printf("a signal let through by a handler's return: its frame %s\n",
-	       usr2_rip == (uintptr_t)pend_after ? "holds the context returned to"
+	       usr2_rip == (uintptr_t)after_kill ? "holds the context returned to"
 						 : "holds something else");
 
 	/* both pending, then let through at once: SIGUSR1's frame first,
