@@ -386,6 +386,7 @@ void coredump_park(struct task *t)
 	struct core_thread *c = t->thread ? malloc(sizeof(*c)) : NULL;
 
 	if (c) {
+		signal_settle_stub(t);
 		c->regs_valid = platform->get_regs(t->thread, &c->regs) == 0;
 		c->fpsize = platform->fpu_get(t->thread, c->fpu, sizeof(c->fpu));
 		t->core = c;

@@ -83,6 +83,7 @@ void task_main(void *arg)
 		case PF_EV_SIGNAL:
 		case PF_EV_INTERRUPT:
 			/* A host signal to the stub thread, or our own interrupt. */
+			signal_settle_stub(t);
 			break;
 		case PF_EV_GONE:
 			klog(LOG_WARN, "pid %d (%s): stub lost", t->proc->pid, t->comm);

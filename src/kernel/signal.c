@@ -901,6 +901,17 @@ static void finish_stub(struct task *t, struct pf_regs *r)
 	platform->set_regs(t->thread, r);
 }
 
+void signal_settle_stub(struct task *t)
+{
+	struct pf_regs r;
+
+	/* no stub sequence has run before the first frame (xs unread) */
+	if (!platform->handler_regs || xs.size <= 0 || !t->thread ||
+	    platform->get_regs(t->thread, &r) < 0)
+		return;
+	finish_stub(t, &r);
+}
+
 /* Builds the rt_sigframe and points the registers at the handler. */
 static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info,
 		       const struct linux_sigaction *sa, uint64_t oldmask)
@@ -923,14 +934,14 @@ static int setup_frame(struct task *t, int sig, const struct linux_siginfo *info
 	 * for a traced task, whose tracer may stop or step it before the
 	 * handler, nor where the host has no XSAVE. A frame that goes on top
 	 * of this one at once finds the thread at the stub's entry, and
-	 * finish_stub takes it to the handler's first. */
+	 * handle_signals has taken it to the handler's first
+	 * (signal_settle_stub). */
 	bool stub = platform->handler_regs && !t->pt.tracer;
 
 	if (!(sa->flags & LINUX_SA_RESTORER))
 		return -EFAULT; /* x86-64 has no default restorer */
 	if (platform->get_regs(t->thread, &r) < 0)
 		return -ESRCH;
-	finish_stub(t, &r);
 	if (stub && xsave_geometry(t)) {
 		/* What XSAVE leaves alone: the header past XSTATE_BV (zero)
 		 * and the software bytes, set below. */
@@ -1137,6 +1148,11 @@ void handle_signals(struct task *t)
 		sig = signal_dequeue(t, ~t->sigmask, &info);
 		if (!sig)
 			break;
+		/* A frame built a moment ago and not yet entered (a thread
+		 * that waited for a CPU, more signals at once): the tracer's
+		 * stop, the core dump and the next frame see its handler's
+		 * entry. */
+		signal_settle_stub(t);
 		/* Signal-delivery stop: the tracer says what is delivered. */
 		if (t->pt.tracer) {
 			sig = ptrace_signal(t, sig, &info);

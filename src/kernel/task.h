@@ -365,6 +365,11 @@ int signal_altstack_set(struct task *t, const struct linux_stack_t *ss, uint64_t
  * restart or fail an interrupted call, deliver one pending signal (a frame,
  * or its default action). */
 void handle_signals(struct task *t);
+/* After t stopped at the kernel's interrupt or a host signal, before
+ * anything reads its registers: a thread caught inside the stub's handler
+ * entry or rt_sigreturn end is first taken where the stub was taking it,
+ * so a tracer, a stop or a core dump sees what Linux would. */
+void signal_settle_stub(struct task *t);
 /* tkill/tgkill: sig (0: only the checks) to one thread; 0 or -errno. */
 int send_signal_tkill(struct task *from, struct task *target, int sig);
 /* May from send sig to p (kill(2)'s permission rule)? */
