@@ -159,6 +159,7 @@ static long do_clone(struct task *t, const struct clone_req *r)
 	struct task *c;
 	struct pf_regs regs;
 	int tid, ret, event;
+	bool fpu_copied;
 
 	ret = check_flags(t, r);
 	if (ret < 0)
@@ -231,7 +232,12 @@ static long do_clone(struct task *t, const struct clone_req *r)
 		ret = -EPERM;
 		goto fail;
 	}
-	ret = platform->thread_new(c->mm->pf, c, &c->thread);
+	ret = platform->thread_new_fpu
+		      ? platform->thread_new_fpu(c->mm->pf, c, t->thread, &c->thread)
+		      : -EOPNOTSUPP;
+	fpu_copied = ret == 0;
+	if (ret == -EOPNOTSUPP)
+		ret = platform->thread_new(c->mm->pf, c, &c->thread);
 	if (ret < 0)
 		goto fail;
 	ret = platform->get_regs(t->thread, &regs);
@@ -243,7 +249,7 @@ static long do_clone(struct task *t, const struct clone_req *r)
 	if (f & LINUX_CLONE_SETTLS)
 		regs.fs_base = r->tls;
 	platform->set_regs(c->thread, &regs);
-	ret = platform->copy_fpu(c->thread, t->thread);
+	ret = fpu_copied ? 0 : platform->copy_fpu(c->thread, t->thread);
 	if (ret < 0)
 		goto fail;
 	if ((f & LINUX_CLONE_PARENT_SETTID) &&

@@ -112,6 +112,12 @@ struct platform_ops {
 	/* Threads: a new host thread in mm, stopped; it runs from regs once
 	 * resumed. owner comes back with each event. */
 	int (*thread_new)(struct pf_mm *mm, void *owner, struct pf_thread **out);
+	/* May be NULL. thread_new, the thread starting with src's FPU/SSE/AVX
+	 * state (a fork's, a clone's) with no host call for it but the read
+	 * of src's: copy_fpu's work without its write. -EOPNOTSUPP if it
+	 * cannot (then thread_new and copy_fpu). */
+	int (*thread_new_fpu)(struct pf_mm *mm, void *owner, struct pf_thread *src,
+			      struct pf_thread **out);
 	void (*thread_put)(struct pf_thread *th);
 	/* mm goes with the thread put next (its last): that thread need not
 	 * leave on its own first, mm_put ends them together. */

@@ -116,6 +116,8 @@ run_ops:
 	mov	48(%rbx), %r9
 	cmp	$47, %rax
 	je	fill_msghdr
+	cmp	$STUB_OP_XRSTOR, %rax
+	je	op_xrstor
 run_call:
 	syscall
 	/* The new thread of a clone op with a child entry goes there. */
@@ -125,7 +127,9 @@ run_call:
 	test	%rcx, %rcx
 	jz	8f
 	jmp	*%rcx
-8:	mov	%rax, %r15
+8:
+op_result:
+	mov	%rax, %r15
 	cmp	$-4095, %rax
 	jae	3f
 	add	$STUB_OP_SIZE, %rbx
@@ -410,6 +414,15 @@ fill_msghdr:
 	mov	%rcx, STUB_MSG_IOV(%rsi)
 	movq	$1, STUB_MSG_IOV + 8(%rsi)
 	jmp	run_call
+
+	/* An xrstor op (stub.h STUB_OP_XRSTOR): the image at rdi, the
+	 * RFBM of STUB_EXEC_START. */
+op_xrstor:
+	mov	$0xfffbffff, %eax
+	mov	$-1, %edx
+	xrstor64 (%rdi)
+	xor	%eax, %eax
+	jmp	op_result
 
 	.section .bss
 	.balign	4096

@@ -178,9 +178,21 @@ extern unsigned long stub_base;
  * running the rest of the batch. nr == -1 ends a batch. */
 #define STUB_OP_SIZE 64
 #define STUB_MAX_OPS 128
+/* An op that is no system call: xrstor of the standard-form XSAVE image at
+ * its first argument (64-aligned, in the read-only ops page: at
+ * STUB_FPU_IMAGE), every component but AMX tile data; its result 0. It
+ * sets the control thread's own FPU/SSE/AVX state, which a guest thread
+ * it creates next starts with (a clone copies it): a fork's or a new
+ * thread's state with no ptrace write to the new thread. */
+#define STUB_OP_XRSTOR (-2)
 /* The rest of the ops area carries data the ops point at (BPF programs). */
 #define STUB_PAYLOAD	  (STUB_OPS + STUB_OP_SIZE * STUB_MAX_OPS)
 #define STUB_PAYLOAD_SIZE (STUB_OPS_SIZE - STUB_OP_SIZE * STUB_MAX_OPS)
+/* STUB_OP_XRSTOR's image: where the payload's first part held the stub
+ * filter, which only the zygote's boot batch reads (every other ops page
+ * has a dead copy). */
+#define STUB_FPU_IMAGE	   STUB_PAYLOAD
+#define STUB_FPU_IMAGE_MAX (STUB_SIGACTION - STUB_FPU_IMAGE)
 /* Its last word before the second half: the doorbell (a 32-bit counter
  * only the kernel writes). */
 #define STUB_BELL_WORD (STUB_PAYLOAD + 0x1000 - 8)

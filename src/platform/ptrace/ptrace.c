@@ -1049,6 +1049,32 @@ static int ptrace_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **o
 	return ptrace_thread_create(mm, owner, 0, THREAD_CLONE_FLAGS, out);
 }
 
+int ptrace_prime_fpu(struct pf_mm *mm, struct pf_thread *src)
+{
+	static char buf[16384] __attribute__((aligned(64)));
+	struct iovec iov = { buf, sizeof(buf) };
+	int ret;
+
+	/* The host's own image of a thread: an XRSTOR takes it as it is. */
+	if (ptrace(PTRACE_GETREGSET, src->tid, NT_X86_XSTATE, &iov) < 0 || iov.iov_len <= 512 ||
+	    iov.iov_len > STUB_FPU_IMAGE_MAX)
+		return -EOPNOTSUPP;
+	ret = ptrace_reserve_ops(mm, 2, 0);
+	if (ret < 0)
+		return ret;
+	memcpy((char *)mm->page + (STUB_FPU_IMAGE - STUB_OPS), buf, iov.iov_len);
+	ptrace_queue_op(mm, STUB_OP_XRSTOR, STUB_FPU_IMAGE, 0, 0, 0, 0, 0);
+	return 0;
+}
+
+static int ptrace_thread_new_fpu(struct pf_mm *mm, void *owner, struct pf_thread *src,
+				 struct pf_thread **out)
+{
+	int ret = ptrace_prime_fpu(mm, src);
+
+	return ret < 0 ? ret : ptrace_thread_new(mm, owner, out);
+}
+
 /* A guest thread leaves by running exit(0) in the stub itself: a host
  * SIGKILL would take the whole stub (and its other threads) with it. */
 static void ptrace_thread_put(struct pf_thread *th)
@@ -1631,6 +1657,7 @@ const struct platform_ops platform_ptrace = {
 	.set_result = ptrace_set_result,
 	.resume = ptrace_resume,
 	.interrupt = ptrace_interrupt,
+	.thread_new_fpu = ptrace_thread_new_fpu,
 	.copy_fpu = ptrace_copy_fpu,
 	.fpu_get = ptrace_fpu_get,
 	.fpu_set = ptrace_fpu_set,

@@ -208,5 +208,10 @@ int ptrace_fpu_stub_prep(const struct pf_regs *regs, uint64_t entry, struct pf_r
 long ptrace_fpu_get(struct pf_thread *th, void *buf, size_t size);
 int ptrace_fpu_set(struct pf_thread *th, const void *buf, size_t size);
 int ptrace_copy_fpu(struct pf_thread *dst, struct pf_thread *src);
+/* The thread mm's batch creates next starts with src's FPU state (src
+ * stopped under ptrace): its image goes in mm's ops page and an
+ * STUB_OP_XRSTOR op in the queue. -EOPNOTSUPP if the image does not fit
+ * (then copy_fpu). */
+int ptrace_prime_fpu(struct pf_mm *mm, struct pf_thread *src);
 
 #endif

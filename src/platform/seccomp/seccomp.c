@@ -339,6 +339,17 @@ static int sc_fpu_set(struct pf_thread *th, const void *buf, size_t size)
 	return ptrace_fpu_set(th, buf, size);
 }
 
+static int sc_thread_new_fpu(struct pf_mm *mm, void *owner, struct pf_thread *src,
+			     struct pf_thread **out)
+{
+	int ret;
+
+	if (src->state == SC_NOTIFIED && stop_notified(src) < 0)
+		return -ESRCH;
+	ret = ptrace_prime_fpu(mm, src);
+	return ret < 0 ? ret : sc_thread_new(mm, owner, out);
+}
+
 static int sc_copy_fpu(struct pf_thread *dst, struct pf_thread *src)
 {
 	if ((src->state == SC_NOTIFIED && stop_notified(src) < 0) ||
@@ -754,6 +765,7 @@ const struct platform_ops platform_seccomp = {
 	.set_result = ptrace_set_result,
 	.resume = sc_resume,
 	.interrupt = sc_interrupt,
+	.thread_new_fpu = sc_thread_new_fpu,
 	.copy_fpu = sc_copy_fpu,
 	.fpu_get = sc_fpu_get,
 	.fpu_set = sc_fpu_set,
