@@ -25,6 +25,11 @@ struct cpu_slot {
 	bool local, told;
 	struct pf_thread *spilled;
 	int short_runs;
+	/* The runs of guest code of the program now running (runs_mm: an
+	 * exec starts it afresh), and the count at the last long one. */
+	const void *runs_mm;
+	bool long_seen;
+	unsigned runs, long_at;
 };
 
 /* n == 0: no gate, and the guest sees the host's CPUs. */

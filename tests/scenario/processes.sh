@@ -114,6 +114,53 @@ if gcc -O1 -static -o "$tmp/spin" "$tmp/spin.c" 2>/dev/null; then
 	done
 fi
 
+# Two processes that compute in bursts of ~0.5 ms with a system call
+# between (a compiler's passes): one of them goes on running off the
+# kernel's CPU (kernel/cpus.c spills a thread whose program has made long
+# runs lately; the bursts are shorter than SPILL_ANY_NS).
+cat >"$tmp/burst.c" <<'EOF'
+#include <stdio.h>
+#include <unistd.h>
+#include <sys/wait.h>
+static unsigned long spin(unsigned long n)
+{
+	volatile unsigned long x = 0;
+	for (unsigned long k = 0; k < n; k++)
+		x += k;
+	return x;
+}
+int main(void)
+{
+	pid_t p[2];
+	int i, j, st, ok = 0;
+
+	for (i = 0; i < 2; i++)
+		if ((p[i] = fork()) == 0) {
+			for (j = 0; j < 400; j++) {
+				if (spin(2000000) != 2000000UL * 1999999UL / 2)
+					_exit(1);
+				getppid();
+			}
+			_exit(0);
+		}
+	for (i = 0; i < 2; i++)
+		if (waitpid(p[i], &st, 0) == p[i] && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+			ok++;
+	printf("%d\n", ok);
+	return 0;
+}
+EOF
+if gcc -O1 -static -o "$tmp/burst" "$tmp/burst.c" 2>/dev/null; then
+	for pf in seccomp ptrace; do
+		out=$(timeout -k 5 60 "$SKAS" run --platform=$pf --log="$tmp/burst.log" -- "$tmp/burst" 2>/dev/null)
+		check "$pf: two processes computing in bursts: right sums" "2" "$out"
+		if [ "$(nproc)" -ge 2 ]; then
+			check "$pf: bursts: one of them ran off the kernel's CPU" "yes" \
+				"$(grep -q 'guest code runs on the other CPUs' "$tmp/burst.log" && echo yes)"
+		fi
+	done
+fi
+
 # An exec that fails past the point of no return (an ELF whose data lies
 # past its end) is logged with the file's name: by fd too (fexecve,
 # execveat with AT_EMPTY_PATH), where the name given is "".
