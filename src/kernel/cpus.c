@@ -218,8 +218,13 @@ static void local_get(struct cpu_slot *s)
 		return;
 	s->local = true;
 	list_add_tail(&s->link, &local);
-	if (++nlocal >= 2)
+	/* The timer only comes sooner: no walk of every thread at each
+	 * trap, but when a second one joins. */
+	if (++nlocal == 2)
 		spill_arm();
+	else if (nlocal > 2 && !spill_off &&
+		 (!spill_timer.armed || spill_deadline(s) < spill_timer.deadline_ns))
+		ktimer_arm(&spill_timer, spill_deadline(s), spill_check, NULL);
 }
 
 static void local_put(struct cpu_slot *s)
@@ -232,10 +237,10 @@ static void local_put(struct cpu_slot *s)
 	if (s->local) {
 		list_del(&s->link);
 		s->local = false;
+		/* else a timer that was its finds nothing to do, and
+		 * spill_check sets the next */
 		if (--nlocal < 2)
 			ktimer_cancel(&spill_timer);
-		else
-			spill_arm(); /* the timer may have been its */
 		return;
 	}
 	if (!cpus_spilled(s->task))
