@@ -221,7 +221,7 @@ int main(void)
 	struct fvals in, parent, *child;
 	char *stack;
 	long ret;
-	int st, round;
+	int st, round, k;
 
 	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(1), "c"(0));
 	if (c & (1u << 27))
@@ -233,27 +233,21 @@ int main(void)
 		return 1;
 
 	for (round = 0; round < 3; round++) {
-		fill(&in, 3 + round);
-		memset(child, 0, sizeof(*child));
-		ret = call_with_state(SYS_fork, 0, 0, &in, &parent, child);
-		if (ret < 0 || waitpid((pid_t)ret, &st, 0) != ret) {
-			printf("fork failed\n");
-			return 1;
-		}
-		printf("fork %d: the parent's state after it: %s\n", round, same(&in, &parent));
-		printf("fork %d: the child's: %s\n", round,
-		       child->done ? same(&in, child) : "none");
+		for (k = 0; k < 2; k++) {
+			const char *name = k ? "vfork" : "fork";
 
-		fill(&in, 40 + round);
-		memset(child, 0, sizeof(*child));
-		ret = call_with_state(SYS_vfork, 0, 0, &in, &parent, child);
-		if (ret < 0 || waitpid((pid_t)ret, &st, 0) != ret) {
-			printf("vfork failed\n");
-			return 1;
+			fill(&in, 3 + 40 * k + round);
+			memset(child, 0, sizeof(*child));
+			ret = call_with_state(k ? SYS_vfork : SYS_fork, 0, 0, &in, &parent, child);
+			if (ret < 0 || waitpid((pid_t)ret, &st, 0) != ret) {
+				printf("%s failed\n", name);
+				return 1;
+			}
+			printf("%s %d: the parent's state after it: %s\n", name, round,
+			       same(&in, &parent));
+			printf("%s %d: the child's: %s\n", name, round,
+			       child->done ? same(&in, child) : "none");
 		}
-		printf("vfork %d: the parent's state after it: %s\n", round, same(&in, &parent));
-		printf("vfork %d: the child's: %s\n", round,
-		       child->done ? same(&in, child) : "none");
 
 		fill(&in, 90 + round);
 		memset(child, 0, sizeof(*child));
