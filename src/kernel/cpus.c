@@ -18,9 +18,10 @@
  * for a few dozen calls. Any thread is after SPILL_ANY_NS (a loop that
  * never traps). It comes back at a trap once nothing else runs guest code
  * on the kernel's CPU, or after two runs shorter than UNSPILL_NS in a row
- * (it has turned to system calls). On a 2-vCPU VM, against a 4 ms spill for any thread and 1 ms
- * runs to come back: make -j2 of bench/'s small project 0.86 -> 0.78 s,
- * two gcc -O2 at once 0.69 -> 0.66 s, a shell loop unchanged. */
+ * (it has turned to system calls). On a 2-vCPU VM, against a 4 ms spill
+ * for any thread and 1 ms runs to come back: make -j2 of bench/'s small
+ * project 0.86 -> 0.78 s, two gcc -O2 at once 0.69 -> 0.66 s, a shell
+ * loop unchanged. */
 #include "kernel/cpus.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
