@@ -844,19 +844,23 @@ static bool xsave_geometry(struct task *t)
 }
 
 /* A thread stopped inside the stub's handler entry or rt_sigreturn end
- * (a signal came before it left them) is taken where the stub was taking
- * it, here: the frame's FPU area filled if the xsave had not run, the FPU
- * state reset or restored if the xrstor had not, and the registers the
- * stub would have loaded. So a frame built now holds what Linux's would
- * (the handler's entry, the context returned to), not the stub's
- * address. Guest memory that cannot be read leaves the thread as it is
- * (its own doing: the stub then finishes it, or faults). */
-static void finish_stub(struct task *t, struct pf_regs *r)
+ * (a signal, a stop or a tracer came before it left them) is taken where
+ * the stub was taking it, here: the frame's FPU area filled if the xsave
+ * had not run, the FPU state reset or restored if the xrstor had not, and
+ * the registers the stub would have loaded. So the next frame, a tracer
+ * and a core dump see what Linux's would (the handler's entry, the
+ * context returned to), not the stub's address. Guest memory that cannot
+ * be read leaves the thread as it is (its own doing: the stub then
+ * finishes it, or faults). */
+void signal_settle_stub(struct task *t)
 {
 	static char img[FPU_AREA_MAX] __attribute__((aligned(64)));
 	uint64_t slot[STUB_SR_SIZE / 8], gap[2];
+	struct pf_regs regs, *r = &regs;
 
-	if (!platform->handler_regs || xs.size <= 0)
+	/* no stub sequence has run before the first frame (xs unread) */
+	if (!platform->handler_regs || xs.size <= 0 || !t->thread ||
+	    platform->get_regs(t->thread, r) < 0)
 		return;
 	if (r->rip >= STUB_SIG_START && r->rip < STUB_SIG_END) {
 		/* gap: the handler's address, the FPU area's */
@@ -899,17 +903,6 @@ static void finish_stub(struct task *t, struct pf_regs *r)
 		return;
 	}
 	platform->set_regs(t->thread, r);
-}
-
-void signal_settle_stub(struct task *t)
-{
-	struct pf_regs r;
-
-	/* no stub sequence has run before the first frame (xs unread) */
-	if (!platform->handler_regs || xs.size <= 0 || !t->thread ||
-	    platform->get_regs(t->thread, &r) < 0)
-		return;
-	finish_stub(t, &r);
 }
 
 /* Builds the rt_sigframe and points the registers at the handler. */
@@ -1265,7 +1258,7 @@ static bool sigreturn_in_stub(struct task *t, uint64_t frame, const struct pf_re
 	struct pf_regs sr;
 
 	/* A signal the restored mask lets through is delivered now, and
-	 * finish_stub would undo the stub's way at once (reading back what
+	 * signal_settle_stub would undo the stub's way at once (reading back what
 	 * was just written): the ptrace way costs less then. */
 	if (!platform->sigreturn_regs || t->pt.tracer || signal_pending(t))
 		return false;

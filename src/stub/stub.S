@@ -122,12 +122,11 @@ run_call:
 	syscall
 	/* The new thread of a clone op with a child entry goes there. */
 	test	%rax, %rax
-	jnz	8f
+	jnz	op_result
 	mov	56(%rbx), %rcx
 	test	%rcx, %rcx
-	jz	8f
+	jz	op_result
 	jmp	*%rcx
-8:
 op_result:
 	mov	%rax, %r15
 	cmp	$-4095, %rax

@@ -58,9 +58,9 @@ extern unsigned long stub_base;
  * initial state as at STUB_EXEC_START; rax is zeroed, rdx = the frame's
  * ucontext, rsi its siginfo, and it jumps to the handler, the flags
  * untouched. Nothing is written outside the frame. A thread that stops
- * inside (STUB_SIG_START to STUB_SIG_END) before it reaches the handler,
- * for a signal to deliver, is taken there by the kernel first (signal.c
- * finish_stub), so the next frame holds the handler's entry. */
+ * inside (STUB_SIG_START to STUB_SIG_END) before it reaches the handler
+ * is taken there by the kernel first (signal.c signal_settle_stub), so
+ * the next frame, a tracer and a core dump see the handler's entry. */
 #define STUB_SIG_START (STUB_CODE + 0x640)
 #define STUB_SIG_XSAVE \
 	(STUB_CODE + 0x658) /* its xsave: the frame's area holds the state after it */
@@ -76,9 +76,8 @@ extern unsigned long stub_base;
  * own, or STUB_FPU_INIT). Every other register is as returned to. xrstor
  * of the image (RFBM as at STUB_EXEC_START), the three registers, then
  * iretq: rip, rsp and the flags at once (a TF returned to traps after the
- * first instruction there, as in Linux). A thread that stops inside for
- * a signal to deliver is taken to the context returned to by the kernel
- * first, as above. */
+ * first instruction there, as in Linux). A thread that stops inside is
+ * taken to the context returned to by the kernel first, as above. */
 #define STUB_SIGRET	   (STUB_CODE + 0x6a0)
 #define STUB_SIGRET_XRSTOR (STUB_CODE + 0x6b0) /* its xrstor: the state is back after it */
 #define STUB_SIGRET_END	   (STUB_CODE + 0x6e0)

@@ -1049,20 +1049,31 @@ static int ptrace_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **o
 	return ptrace_thread_create(mm, owner, 0, THREAD_CLONE_FLAGS, out);
 }
 
-int ptrace_prime_fpu(struct pf_mm *mm, struct pf_thread *src)
+/* src's XSAVE area, the host's own image (an XRSTOR takes it as it is),
+ * in a buffer of ours: its size, or -1. */
+static long xstate_read(struct pf_thread *src, char **out)
 {
 	static char buf[16384] __attribute__((aligned(64)));
 	struct iovec iov = { buf, sizeof(buf) };
+
+	if (ptrace(PTRACE_GETREGSET, src->tid, NT_X86_XSTATE, &iov) < 0)
+		return -1;
+	*out = buf;
+	return (long)iov.iov_len;
+}
+
+int ptrace_prime_fpu(struct pf_mm *mm, struct pf_thread *src)
+{
+	char *buf;
+	long n = xstate_read(src, &buf);
 	int ret;
 
-	/* The host's own image of a thread: an XRSTOR takes it as it is. */
-	if (ptrace(PTRACE_GETREGSET, src->tid, NT_X86_XSTATE, &iov) < 0 || iov.iov_len <= 512 ||
-	    iov.iov_len > STUB_FPU_IMAGE_MAX)
+	if (n <= 512 || n > (long)STUB_FPU_IMAGE_MAX)
 		return -EOPNOTSUPP;
 	ret = ptrace_reserve_ops(mm, 2, 0);
 	if (ret < 0)
 		return ret;
-	memcpy((char *)mm->page + (STUB_FPU_IMAGE - STUB_OPS), buf, iov.iov_len);
+	memcpy((char *)mm->page + (STUB_FPU_IMAGE - STUB_OPS), buf, (size_t)n);
 	ptrace_queue_op(mm, STUB_OP_XRSTOR, STUB_FPU_IMAGE, 0, 0, 0, 0, 0);
 	return 0;
 }
@@ -1138,12 +1149,12 @@ int ptrace_fpu_set(struct pf_thread *th, const void *buf, size_t size)
 
 int ptrace_copy_fpu(struct pf_thread *dst, struct pf_thread *src)
 {
-	static char buf[16384] __attribute__((aligned(64)));
-	struct iovec iov = { buf, sizeof(buf) };
 	struct user_fpregs_struct fp;
+	char *buf = NULL;
+	long n = xstate_read(src, &buf);
+	struct iovec iov = { buf, n > 0 ? (size_t)n : 0 };
 
-	if (ptrace(PTRACE_GETREGSET, src->tid, NT_X86_XSTATE, &iov) == 0 &&
-	    ptrace(PTRACE_SETREGSET, dst->tid, NT_X86_XSTATE, &iov) == 0)
+	if (n > 0 && ptrace(PTRACE_SETREGSET, dst->tid, NT_X86_XSTATE, &iov) == 0)
 		return 0;
 	if (ptrace(PTRACE_GETFPREGS, src->tid, 0, &fp) < 0 ||
 	    ptrace(PTRACE_SETFPREGS, dst->tid, 0, &fp) < 0)
