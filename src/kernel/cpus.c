@@ -131,6 +131,12 @@ static int spill(struct cpu_slot *s, bool out)
 	return ret;
 }
 
+void cpus_thread_put(struct task *t)
+{
+	if (cpus_spilled(t))
+		spill(t->cpu_slot, false);
+}
+
 /* When s's thread, running guest code on the kernel's CPU, may be
  * spilled: after SPILL_NS if its program has made a long run lately, else
  * after SPILL_ANY_NS. */

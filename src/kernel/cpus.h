@@ -38,6 +38,10 @@ void cpus_set(int n);
 bool cpus_shared(void);
 /* Whether t's thread runs guest code off the kernel's CPU now. */
 bool cpus_spilled(const struct task *t);
+/* t's host thread is about to be put (t runs): off the kernel's CPU, it
+ * goes back there first, where a new thread starts (a backend may give
+ * the same host thread to the next guest thread: platform thread_reused). */
+void cpus_thread_put(struct task *t);
 /* CPUs the guest sees. */
 int cpus_count(void);
 /* The guest's number for the host CPU t's thread last ran on. */

@@ -32,6 +32,16 @@ static void raw_add(struct host_cputime *acc, const struct host_cputime *v)
 	acc->majflt += v->majflt;
 }
 
+/* v less base, each count at least 0. */
+static void raw_sub(struct host_cputime *v, const struct host_cputime *base)
+{
+	v->rt_ns = v->rt_ns > base->rt_ns ? v->rt_ns - base->rt_ns : 0;
+	v->uticks = v->uticks > base->uticks ? v->uticks - base->uticks : 0;
+	v->sticks = v->sticks > base->sticks ? v->sticks - base->sticks : 0;
+	v->minflt = v->minflt > base->minflt ? v->minflt - base->minflt : 0;
+	v->majflt = v->majflt > base->majflt ? v->majflt - base->majflt : 0;
+}
+
 static bool can_sample(struct task *t)
 {
 	return t->thread && t->mm && platform->thread_host_tid;
@@ -47,8 +57,18 @@ static void sample_thread(struct task *t, bool last, struct host_cputime *out, l
 		*maxrss_kb = -1;
 	if (!can_sample(t))
 		return;
-	host_thread_cputime(platform->mm_host_pid(t->mm->pf), platform->thread_host_tid(t->thread),
-			    last, out, maxrss_kb);
+	if (host_thread_cputime(platform->mm_host_pid(t->mm->pf),
+				platform->thread_host_tid(t->thread), last, out, maxrss_kb) == 0)
+		raw_sub(out, &t->cpu_base);
+}
+
+void cputime_thread_new(struct task *t)
+{
+	memset(&t->cpu_base, 0, sizeof(t->cpu_base));
+	if (can_sample(t) && platform->thread_reused && platform->thread_reused(t->thread))
+		host_thread_cputime(platform->mm_host_pid(t->mm->pf),
+				    platform->thread_host_tid(t->thread), false, &t->cpu_base,
+				    NULL);
 }
 
 /* t's times: its earlier host threads' and its current one's (and its
@@ -107,11 +127,14 @@ static void adjust(struct cpu_prev *prev, const struct host_cputime *raw, struct
  * CPU-time clocks read only this: cheaper than a full sample). */
 int64_t cputime_task_ns(struct task *t)
 {
-	int64_t ns = t->cpu_gone.rt_ns;
+	int64_t ns = t->cpu_gone.rt_ns, now;
 
-	if (can_sample(t))
-		ns += host_thread_runtime_ns(platform->mm_host_pid(t->mm->pf),
+	if (can_sample(t)) {
+		now = host_thread_runtime_ns(platform->mm_host_pid(t->mm->pf),
 					     platform->thread_host_tid(t->thread));
+		if (now > t->cpu_base.rt_ns)
+			ns += now - t->cpu_base.rt_ns;
+	}
 	return ns;
 }
 
@@ -185,6 +208,7 @@ static void mm_retire(struct process *p, struct mm *mm)
 static void thread_gone(struct task *t, const struct host_cputime *v, long kb)
 {
 	raw_add(&t->cpu_gone, v);
+	memset(&t->cpu_base, 0, sizeof(t->cpu_base));
 	if (kb > t->proc->maxrss_kb)
 		t->proc->maxrss_kb = kb;
 }

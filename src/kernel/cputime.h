@@ -55,6 +55,9 @@ int64_t cputime_process_ns(struct process *p);
 void cputime_task(struct task *t, struct cpu_usage *u);
 void cputime_process(struct process *p, struct cpu_usage *u);
 void cputime_children(struct process *p, struct cpu_usage *u);
+/* t has a new host thread (clone): one that ran another guest thread
+ * before (platform thread_reused) counts from now on. */
+void cputime_thread_new(struct task *t);
 /* t's host thread is about to go (exec gives it a new one): keep its
  * times with the task; with_mm: its address space goes too (or t leaves
  * it), its peak resident size stays with the process (as Linux keeps the

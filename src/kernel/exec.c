@@ -7,6 +7,7 @@
 #include "kernel/exec.h"
 #include "kernel/elf.h"
 #include "kernel/task.h"
+#include "kernel/cpus.h"
 #include "kernel/cred.h"
 #include "kernel/log.h"
 #include "mm/mm.h"
@@ -870,6 +871,7 @@ int exec_switch(struct task *t, struct mm *mm, struct pf_thread *th, const struc
 	cputime_thread_retire(t, true);
 	if (t->thread) {
 		mm_last_thread(t->mm);
+		cpus_thread_put(t);
 		platform->thread_put(t->thread);
 	}
 	t->thread = th;

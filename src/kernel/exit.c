@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kernel/task.h"
+#include "kernel/cpus.h"
 #include "kernel/nsproxy.h"
 #include "kernel/log.h"
 #include "kernel/futex.h"
@@ -392,6 +393,7 @@ void task_exit(struct task *t, int code)
 		cputime_task_exit(t, p->nthreads == 1);
 	if (t->thread) {
 		mm_last_thread(t->mm);
+		cpus_thread_put(t);
 		platform->thread_put(t->thread);
 		t->thread = NULL;
 	}

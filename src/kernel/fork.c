@@ -240,6 +240,7 @@ static long do_clone(struct task *t, const struct clone_req *r)
 		ret = platform->thread_new(c->mm->pf, c, &c->thread);
 	if (ret < 0)
 		goto fail;
+	cputime_thread_new(c);
 	ret = platform->get_regs(t->thread, &regs);
 	if (ret < 0)
 		goto fail;

@@ -185,6 +185,9 @@ struct task {
 	/* cputime.c: the times of its earlier host threads (before exec),
 	 * the last split reported for RUSAGE_THREAD. */
 	struct host_cputime cpu_gone;
+	/* The host's counts of its host thread when it took it over from
+	 * another guest thread (platform thread_reused), else zeros. */
+	struct host_cputime cpu_base;
 	struct cpu_prev cpu_prev;
 	/* syscalls/sys_sched.c: Linux's per-thread scheduling parameters, kept
 	 * and checked as Linux does but not applied: the host schedules the

@@ -119,6 +119,10 @@ struct platform_ops {
 	int (*thread_new_fpu)(struct pf_mm *mm, void *owner, struct pf_thread *src,
 			      struct pf_thread **out);
 	void (*thread_put)(struct pf_thread *th);
+	/* May be NULL. Whether th, from thread_new or thread_new_fpu, is a
+	 * host thread that ran another guest thread before (a spare the
+	 * backend kept): the host's counts for it go on from there. */
+	bool (*thread_reused)(struct pf_thread *th);
 	/* mm goes with the thread put next (its last): that thread need not
 	 * leave on its own first, mm_put ends them together. */
 	void (*mm_doom)(struct pf_mm *mm);

@@ -1011,6 +1011,118 @@ int ptrace_thread_host_tid(struct pf_thread *th)
 	return th->tid;
 }
 
+/*
+ * Spares. A guest thread's host thread that the kernel puts while it is in
+ * a ptrace stop stays there, in its stub (under seccomp with its filter and
+ * listener), for the stub's next guest thread: up to SPARES_PER_MM a stub,
+ * SPARES_MAX in all. Taking one costs a register set and an FPU copy; a new
+ * one costs a clone batch and two ptrace stops (under seccomp also its
+ * filter's install: the host compiles every filter, ~100 us on the PVM
+ * host), and retiring one more stops. A spare carries nothing of the guest
+ * thread it ran: its registers and FPU state are set whole before it runs
+ * again, and the rest of its host state (signal mask, fd table, filter) is
+ * the stub's, which no guest code can change. It stays in the thread hash:
+ * its end (its stub killed) is reaped as any thread's, so its tid is not
+ * reused unseen.
+ */
+#define SPARES_PER_MM 8
+#define SPARES_MAX    64
+static int nspares_all;
+
+bool ptrace_spare_park(struct pf_thread *th)
+{
+	struct pf_mm *mm = th->mm;
+
+	if (th->tid <= 0 || th->running || mm->dead || mm->doomed || mm->nspares >= SPARES_PER_MM ||
+	    nspares_all >= SPARES_MAX)
+		return false;
+	th->spare = true;
+	th->owner = NULL;
+	th->want_stop = false;
+	th->regs_valid = th->regs_dirty = th->has_result = false;
+	th->spare_next = mm->spares;
+	mm->spares = th;
+	mm->nspares++;
+	nspares_all++;
+	return true;
+}
+
+struct pf_thread *ptrace_spare_take(struct pf_mm *mm, void *owner)
+{
+	struct pf_thread *th = mm->spares;
+
+	if (!th)
+		return NULL;
+	mm->spares = th->spare_next;
+	mm->nspares--;
+	nspares_all--;
+	th->spare_next = NULL;
+	th->spare = false;
+	th->reused = true;
+	th->owner = owner;
+	return th;
+}
+
+int ptrace_spare_take_fpu(struct pf_mm *mm, void *owner, struct pf_thread *src,
+			  void (*free_fn)(struct pf_thread *), struct pf_thread **out)
+{
+	struct pf_thread *th = ptrace_spare_take(mm, owner);
+	int ret = th ? ptrace_copy_fpu(th, src) : -ESRCH;
+
+	if (ret == 0) {
+		*out = th;
+		return 0;
+	}
+	/* Not parked again: it may be the one that is gone (it then dies
+	 * with its stub, reaped as a stranger). */
+	if (th) {
+		ptrace_thread_hash_del(th);
+		free_fn(th);
+	}
+	return ret;
+}
+
+void ptrace_spare_drop(struct pf_thread *th, void (*free_fn)(struct pf_thread *))
+{
+	struct pf_thread **p;
+
+	for (p = &th->mm->spares; *p; p = &(*p)->spare_next) {
+		if (*p == th) {
+			*p = th->spare_next;
+			th->mm->nspares--;
+			nspares_all--;
+			break;
+		}
+	}
+	ptrace_thread_hash_del(th);
+	free_fn(th);
+}
+
+void ptrace_spares_drop(struct pf_mm *mm, void (*free_fn)(struct pf_thread *))
+{
+	if (!mm || !mm->spares)
+		return;
+	ptrace_stub_kill(mm);
+	while (mm->spares)
+		ptrace_spare_drop(mm->spares, free_fn);
+}
+
+bool ptrace_thread_reused(struct pf_thread *th)
+{
+	return th->reused;
+}
+
+static void thread_free(struct pf_thread *th)
+{
+	free(th);
+}
+
+static void pt_mm_put(struct pf_mm *mm)
+{
+	ptrace_spares_drop(mm, thread_free);
+	ptrace_mm_put(mm);
+}
+
 int ptrace_thread_create(struct pf_mm *mm, void *owner, uint64_t entry, unsigned long flags,
 			 struct pf_thread **out)
 {
@@ -1046,6 +1158,12 @@ int ptrace_thread_create(struct pf_mm *mm, void *owner, uint64_t entry, unsigned
 
 static int ptrace_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **out)
 {
+	struct pf_thread *th = ptrace_spare_take(mm, owner);
+
+	if (th) {
+		*out = th;
+		return 0;
+	}
 	return ptrace_thread_create(mm, owner, 0, THREAD_CLONE_FLAGS, out);
 }
 
@@ -1081,8 +1199,11 @@ int ptrace_prime_fpu(struct pf_mm *mm, struct pf_thread *src)
 static int ptrace_thread_new_fpu(struct pf_mm *mm, void *owner, struct pf_thread *src,
 				 struct pf_thread **out)
 {
-	int ret = ptrace_prime_fpu(mm, src);
+	int ret;
 
+	if (mm->spares)
+		return ptrace_spare_take_fpu(mm, owner, src, thread_free, out);
+	ret = ptrace_prime_fpu(mm, src);
 	return ret < 0 ? ret : ptrace_thread_new(mm, owner, out);
 }
 
@@ -1092,7 +1213,7 @@ static void ptrace_thread_put(struct pf_thread *th)
 {
 	int status;
 
-	if (!th)
+	if (!th || ptrace_spare_park(th))
 		return;
 	ptrace_thread_hash_del(th);
 	if (th->tid > 0 && !th->mm->dead && !th->mm->doomed) {
@@ -1317,6 +1438,12 @@ static void handle_status(int tid, int status, pf_event_fn fn)
 			ptrace_mm_reaped(tid);
 		else
 			ptrace_stray_stop(tid, status);
+		return;
+	}
+	if (th->spare) {
+		/* A spare stays in its stop: only its end is news. */
+		if (!WIFSTOPPED(status))
+			ptrace_spare_drop(th, thread_free);
 		return;
 	}
 	memset(&ev, 0, sizeof(ev));
@@ -1658,8 +1785,10 @@ const struct platform_ops platform_ptrace = {
 	.name = "ptrace",
 	.init = ptrace_init,
 	PTRACE_STUB_OPS,
+	.mm_put = pt_mm_put,
 	.thread_new = ptrace_thread_new,
 	.thread_put = ptrace_thread_put,
+	.thread_reused = ptrace_thread_reused,
 	.get_regs = ptrace_get_regs,
 	.set_regs = ptrace_set_regs,
 	.exec_regs = ptrace_exec_regs,

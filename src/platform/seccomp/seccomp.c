@@ -207,12 +207,46 @@ static int fetch_listener(struct pf_thread *th)
 	return fd;
 }
 
+static void free_thread(struct pf_thread *th)
+{
+	set_state(th, SC_STOPPED);
+	if (sc_last == th)
+		sc_last = NULL;
+	if (th->listener >= 0) {
+		epoll_ctl(sc_epfd, EPOLL_CTL_DEL, th->listener, NULL);
+		close(th->listener);
+	}
+	free(th);
+}
+
+/* A spare (ptrace.c) keeps its filter and listener; only a thread in a
+ * ptrace stop is one. */
+static bool park_spare(struct pf_thread *th)
+{
+	if (th->state != SC_STOPPED || !ptrace_spare_park(th))
+		return false;
+	if (sc_last == th)
+		sc_last = NULL;
+	return true;
+}
+
+static void sc_mm_put(struct pf_mm *mm)
+{
+	ptrace_spares_drop(mm, free_thread);
+	ptrace_mm_put(mm);
+}
+
 static int sc_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **out)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
 	struct pf_thread *th;
 	int ret;
 
+	th = ptrace_spare_take(mm, owner);
+	if (th) {
+		*out = th;
+		return 0;
+	}
 	ret = ptrace_thread_create(mm, owner, STUB_GUEST_INIT,
 				   sc_own_files ? NOTIF_THREAD_CLONE_FLAGS : THREAD_CLONE_FLAGS,
 				   &th);
@@ -251,7 +285,7 @@ static void sc_thread_put(struct pf_thread *th)
 {
 	int status;
 
-	if (!th)
+	if (!th || park_spare(th))
 		return;
 	ptrace_thread_hash_del(th);
 	/* A doomed stub dies first: closing the listener of a thread blocked
@@ -290,14 +324,7 @@ static void sc_thread_put(struct pf_thread *th)
 			goto out;
 	}
 out:
-	set_state(th, SC_STOPPED);
-	if (sc_last == th)
-		sc_last = NULL;
-	if (th->listener >= 0) {
-		epoll_ctl(sc_epfd, EPOLL_CTL_DEL, th->listener, NULL);
-		close(th->listener);
-	}
-	free(th);
+	free_thread(th);
 }
 
 static int sc_get_regs(struct pf_thread *th, struct pf_regs *regs)
@@ -346,6 +373,8 @@ static int sc_thread_new_fpu(struct pf_mm *mm, void *owner, struct pf_thread *sr
 
 	if (src->state == SC_NOTIFIED && stop_notified(src) < 0)
 		return -ESRCH;
+	if (mm->spares)
+		return ptrace_spare_take_fpu(mm, owner, src, free_thread, out);
 	ret = ptrace_prime_fpu(mm, src);
 	return ret < 0 ? ret : sc_thread_new(mm, owner, out);
 }
@@ -490,6 +519,12 @@ static void handle_status(int tid, int status, pf_event_fn fn)
 			kill(tid, SIGKILL); /* a control thread's call off its allowlist */
 		else
 			ptrace_stray_stop(tid, status);
+		return;
+	}
+	if (th->spare) {
+		/* A spare stays in its stop: only its end is news. */
+		if (!WIFSTOPPED(status))
+			ptrace_spare_drop(th, free_thread);
 		return;
 	}
 	memset(&ev, 0, sizeof(ev));
@@ -755,8 +790,10 @@ const struct platform_ops platform_seccomp = {
 	.probe = sc_probe,
 	.init = sc_init,
 	PTRACE_STUB_OPS,
+	.mm_put = sc_mm_put,
 	.thread_new = sc_thread_new,
 	.thread_put = sc_thread_put,
+	.thread_reused = ptrace_thread_reused,
 	.get_regs = sc_get_regs,
 	.set_regs = sc_set_regs,
 	.exec_regs = sc_exec_regs,

@@ -1028,6 +1028,7 @@ const struct platform_ops platform_sigsys = {
 	.probe = sg_probe,
 	.init = sg_init,
 	PTRACE_STUB_OPS,
+	.mm_put = ptrace_mm_put,
 	.thread_new = sg_thread_new,
 	.thread_put = sg_thread_put,
 	.get_regs = sg_get_regs,
