@@ -86,8 +86,8 @@ case $SKAS in /*) ;; *) SKAS=$(cd "$(dirname "$SKAS")" && pwd)/$(basename "$SKAS
 
 # ---- build ---------------------------------------------------------------
 mkdir -p "$OUT" || exit 2
-for p in getppid clock open_close stat pread touch startup fork pingpong signal sockpingpong \
-	evfdwake epoll1k handoff mmap; do
+for p in getppid clock open_close stat pread touch startup fork thread pingpong signal \
+	sockpingpong evfdwake epoll1k handoff mmap; do
 	src=$ROOT/bench/$p.c
 	bin=$OUT/$p
 	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ "$ROOT/bench/bench.h" -nt "$bin" ]; then
@@ -375,6 +375,7 @@ FN=$(n 300) PN=$(n 20000) SN=$(n 20000)
 ${CC:-gcc} -O2 -static -o "$B/true" -x c - <<<'int main(void){return 0;}' 2>/dev/null
 bench "fork+exit+wait"             ""   "$(( FN * 5 ))" "$FN" "$B/fork" @N 7
 bench "fork+exec(true)+wait"       ""   "$(( FN * 5 ))" "$FN" "$B/fork" @N 7 "$B/true"
+bench "thread create+join"         ""   "$(( FN * 25 ))" "$(( FN * 5 ))" "$B/thread" @N 7
 bench "pipe ping-pong (2 procs)"   ""   "$(( PN * 5 ))" "$PN" "$B/pingpong" @N 7
 bench "signal: kill self+handler"  ""   "$(( SN * 5 ))" "$SN" "$B/signal" @N 7
 bench "unix socket ping-pong"      ""   "$(( PN * 5 ))" "$PN" "$B/sockpingpong" @N 7
