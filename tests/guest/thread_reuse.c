@@ -24,30 +24,15 @@ static int64_t clock_ns(clockid_t c)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static uint32_t get_mxcsr(void)
+/* MXCSR and the x87 control word, read or set together. */
+static void fpu_ctl_get(uint32_t *mxcsr, uint16_t *fcw)
 {
-	uint32_t v;
-
-	__asm__ volatile("stmxcsr %0" : "=m"(v));
-	return v;
+	__asm__ volatile("stmxcsr %0\n\tfnstcw %1" : "=m"(*mxcsr), "=m"(*fcw));
 }
 
-static void set_mxcsr(uint32_t v)
+static void fpu_ctl_set(uint32_t mxcsr, uint16_t fcw)
 {
-	__asm__ volatile("ldmxcsr %0" : : "m"(v));
-}
-
-static uint16_t get_fcw(void)
-{
-	uint16_t v;
-
-	__asm__ volatile("fnstcw %0" : "=m"(v));
-	return v;
-}
-
-static void set_fcw(uint16_t v)
-{
-	__asm__ volatile("fldcw %0" : : "m"(v));
+	__asm__ volatile("ldmxcsr %0\n\tfldcw %1" : : "m"(mxcsr), "m"(fcw));
 }
 
 /* The first thread: another MXCSR and control word, xmm registers full,
@@ -58,8 +43,7 @@ static void *burn(void *arg)
 	volatile uint64_t x = 0;
 
 	(void)arg;
-	set_mxcsr(0x1f80 | 0x2000); /* round down */
-	set_fcw(0x37f);		    /* extended precision */
+	fpu_ctl_set(0x1f80 | 0x2000, 0x37f); /* round down, extended precision */
 	__asm__ volatile("pcmpeqd %%xmm0, %%xmm0\n\tpcmpeqd %%xmm7, %%xmm7" : : : "xmm0", "xmm7");
 	while (clock_ns(CLOCK_THREAD_CPUTIME_ID) < end)
 		x++;
@@ -102,8 +86,7 @@ static void *second(void *arg)
 	struct rusage ru;
 
 	s->thread_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-	s->mxcsr = get_mxcsr();
-	s->fcw = get_fcw();
+	fpu_ctl_get(&s->mxcsr, &s->fcw);
 	getrusage(RUSAGE_THREAD, &ru);
 	s->rusage_ns = ((int64_t)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000 +
 		       ((int64_t)ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000;
@@ -148,8 +131,7 @@ int main(void)
 	pthread_join(t, NULL);
 
 	memset(&s, 0, sizeof(s));
-	set_mxcsr(0x1f80 | 0x6000); /* round toward zero */
-	set_fcw(0x27f);		    /* double precision */
+	fpu_ctl_set(0x1f80 | 0x6000, 0x27f); /* round toward zero, double precision */
 	s.before_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	pthread_create(&t, NULL, second, &s);
 	pthread_join(t, NULL);
@@ -162,8 +144,7 @@ int main(void)
 	       s.process_ns < 50000000 ? "yes" : "no");
 	printf("its MXCSR is its creator's: %s\n", s.mxcsr == (0x1f80 | 0x6000) ? "yes" : "no");
 	printf("its x87 control word is its creator's: %s\n", s.fcw == 0x27f ? "yes" : "no");
-	set_mxcsr(0x1f80);
-	set_fcw(0x37f);
+	fpu_ctl_set(0x1f80, 0x37f);
 
 	ok = 1;
 	for (i = 0; i < 200 && ok; i++) {
