@@ -52,9 +52,13 @@ check "make -j2" "a all b c " "$out"
 # goes on too (a program that has made long runs lately). The bursts are
 # shorter than SPILL_ANY_NS, but the host's time slices between the two
 # may stretch one past it: this holds the spill for such programs, not
-# its threshold.
+# its threshold. With "threads": two threads of one process compute, one
+# goes off the kernel's CPU, both end; their host threads, kept for the
+# process's next threads (spares), are all back on the kernel's CPU while
+# it sleeps after "joined" (read from the host).
 cat >"$tmp/spin.c" <<'EOF'
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/syscall.h>
@@ -69,12 +73,28 @@ static unsigned long spin(unsigned long n)
 		x += k;
 	return x;
 }
+static void *spin_thread(void *arg)
+{
+	return (void *)(spin(300000000UL) == 300000000UL * 299999999UL / 2 ? arg : NULL);
+}
 int main(int argc, char **argv)
 {
 	pid_t p[2];
+	pthread_t t[2];
+	void *r;
 	int i, j, st, sum = 0;
 
-	(void)argv;
+	if (argc > 1 && argv[1][0] == 't') {
+		for (i = 0; i < 2; i++)
+			pthread_create(&t[i], NULL, spin_thread, &sum);
+		for (i = 0; i < 2; i++)
+			if (pthread_join(t[i], &r) == 0 && r == &sum)
+				sum++;
+		printf("joined %d\n", sum);
+		fflush(stdout);
+		sleep(3);
+		return 0;
+	}
 	if (argc > 1) {
 		for (i = 0; i < 2; i++)
 			if ((p[i] = fork()) == 0) {
@@ -125,7 +145,7 @@ int main(int argc, char **argv)
 	return 0;
 }
 EOF
-if gcc -O1 -static -o "$tmp/spin" "$tmp/spin.c" 2>/dev/null; then
+if gcc -O1 -static -pthread -o "$tmp/spin" "$tmp/spin.c" 2>/dev/null; then
 	for pf in seccomp ptrace; do
 		for mode in "" burst; do
 			out=$(timeout -k 5 60 "$SKAS" run --platform=$pf --log="$tmp/spin$mode.log" -- \
@@ -140,6 +160,27 @@ if gcc -O1 -static -o "$tmp/spin" "$tmp/spin.c" 2>/dev/null; then
 					"$(grep -q 'guest code runs on the other CPUs' "$tmp/spin$mode.log" && echo yes)"
 			fi
 		done
+		[ "$(nproc)" -ge 2 ] || continue
+		"$SKAS" run --platform=$pf --log="$tmp/spint.log" -- "$tmp/spin" threads \
+			>"$tmp/spint.out" 2>/dev/null &
+		kpid=$!
+		for i in $(seq 300); do
+			grep -q joined "$tmp/spint.out" && break
+			sleep 0.1
+		done
+		# The kernel's CPU, and every thread of its stubs (its children).
+		kcpus=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/$kpid/status)
+		away=0
+		for s in $(pgrep -P $kpid); do
+			for f in /proc/$s/task/*/status; do
+				c=$(awk '/^Cpus_allowed_list/ { print $2 }' "$f" 2>/dev/null)
+				[ -n "$c" ] && [ "$c" != "$kcpus" ] && away=$((away + 1))
+			done
+		done
+		wait $kpid
+		check "$pf: two computing threads: both ended, one ran off the kernel's CPU, their host threads back on it after" \
+			"joined 2 yes 0" "$(cat "$tmp/spint.out") $(grep -q 'guest code runs on the other CPUs' \
+				"$tmp/spint.log" && echo yes) $away"
 	done
 fi
 
