@@ -1014,8 +1014,9 @@ int ptrace_thread_host_tid(struct pf_thread *th)
 /*
  * Spares. A guest thread's host thread that the kernel puts while it is in
  * a ptrace stop stays there, in its stub (under seccomp with its filter and
- * listener), for the stub's next guest thread: up to SPARES_PER_MM a stub,
- * SPARES_MAX in all. Taking one costs a register set and an FPU copy; a new
+ * listener; under sigsys, which has its own test for "stopped", waiting in
+ * its handler with its slot), for the stub's next guest thread: up to
+ * SPARES_PER_MM a stub, SPARES_MAX in all. Taking one costs a register set and an FPU copy; a new
  * one costs a clone batch and two ptrace stops (under seccomp also its
  * filter's install: the host compiles every filter, ~100 us on a PVM
  * host), and retiring one stops of its own. A spare carries nothing of the

@@ -69,8 +69,8 @@ struct pf_mm {
 	bool killed;	  /* SIGKILL sent: a doomed stub whose last thread went, or a new
 		      * stub whose first batch failed */
 	int threads_made; /* guest threads the stub has had (mm_reap) */
-	/* ptrace and seccomp backends: host threads whose guest thread went,
-	 * kept in a ptrace stop for the next one (spares, ptrace.c). */
+	/* Host threads whose guest thread went, kept stopped for the next
+	 * one (spares, ptrace.c). */
 	struct pf_thread *spares;
 	int nspares;
 	/* sigsys backend: the slots in use (the kernel's view of the slot
@@ -95,8 +95,8 @@ struct pf_thread {
 	bool regs_valid, regs_dirty, has_result;
 	bool running;	/* resumed, and no event taken since */
 	bool want_stop; /* interrupt asked for */
-	/* ptrace and seccomp backends: kept for another guest thread (on
-	 * mm->spares), or taken from there: the host thread ran one before. */
+	/* Kept for another guest thread (on mm->spares), or taken from
+	 * there: the host thread ran one before. */
 	bool spare, reused;
 	struct pf_thread *spare_next;
 	long result;

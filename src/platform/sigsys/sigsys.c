@@ -688,6 +688,30 @@ static int first_trap(struct pf_thread *th)
 
 static void sg_thread_put(struct pf_thread *th);
 
+/* Spares (ptrace.c): a thread put while it waits in its handler for the
+ * kernel's answer keeps its slot and stays there; the stub's next thread
+ * is set up by editing that frame, as a new thread's first trap's is. */
+static bool park_spare(struct pf_thread *th)
+{
+	if (!th->frame_uc || th->mm->killed || !ptrace_spare_park(th))
+		return false;
+	list_del(&th->all_link);
+	return true;
+}
+
+/* Its slot is taken again only once the host has cleared its tid word. */
+static void free_spare(struct pf_thread *th)
+{
+	free_slot(th->mm, th->slot);
+	free(th);
+}
+
+static void sg_mm_put(struct pf_mm *mm)
+{
+	ptrace_spares_drop(mm, free_spare);
+	ptrace_mm_put(mm);
+}
+
 static int sg_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **out)
 {
 	struct pf_thread *th;
@@ -696,6 +720,12 @@ static int sg_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **out)
 
 	if (mm->dead)
 		return -ESRCH;
+	th = ptrace_spare_take(mm, owner);
+	if (th) {
+		list_add_tail(&th->all_link, &threads);
+		*out = th;
+		return 0;
+	}
 	ret = ptrace_reserve_ops(mm, 1, 0);
 	if (ret < 0)
 		return ret;
@@ -746,7 +776,7 @@ static void sg_thread_put(struct pf_thread *th)
 {
 	struct pf_mm *mm;
 
-	if (!th)
+	if (!th || park_spare(th))
 		return;
 	mm = th->mm;
 	list_del(&th->all_link);
@@ -1028,9 +1058,10 @@ const struct platform_ops platform_sigsys = {
 	.probe = sg_probe,
 	.init = sg_init,
 	PTRACE_STUB_OPS,
-	.mm_put = ptrace_mm_put,
+	.mm_put = sg_mm_put,
 	.thread_new = sg_thread_new,
 	.thread_put = sg_thread_put,
+	.thread_reused = ptrace_thread_reused,
 	.get_regs = sg_get_regs,
 	.set_regs = sg_set_regs,
 	.set_result = sg_set_result,
