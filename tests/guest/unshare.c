@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <unistd.h>
 #include <sys/ipc.h>
 #include <sys/sem.h>
@@ -29,6 +30,21 @@
 static long do_unshare(unsigned long flags)
 {
 	return syscall(SYS_unshare, flags);
+}
+
+/* The threads of this process now, from /proc/self/task (-1: unreadable). */
+static int nthreads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
 }
 
 /* A child process made by clone(flags | SIGCHLD) with no new stack (a
@@ -135,6 +151,13 @@ int main(void)
 	check(do_unshare(CLONE_FS) == 0, "CLONE_FS, two threads");
 	pthread_barrier_wait(&bar);
 	pthread_join(th, NULL);
+	/* The thread shared our SEM_UNDO list (pthread_create passes
+	 * CLONE_SYSVSEM) and drops its share only after the join can return
+	 * (Linux's exit_sem comes after the tid word is cleared): once it is
+	 * gone from /proc/self/task, unshare(CLONE_SYSVSEM) below finds the
+	 * list ours alone, as the check there wants. */
+	while (nthreads() > 1)
+		sched_yield();
 
 	/* not unshare's flags */
 	check_err(do_unshare(SIGCHLD), EINVAL, "EINVAL", "an exit signal");
