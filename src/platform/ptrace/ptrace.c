@@ -1014,17 +1014,18 @@ int ptrace_thread_host_tid(struct pf_thread *th)
 /*
  * Spares. A guest thread's host thread that the kernel puts while it is in
  * a ptrace stop stays there, in its stub (under seccomp with its filter and
- * listener; under sigsys, which has its own test for "stopped", waiting in
- * its handler with its slot), for the stub's next guest thread: up to
- * SPARES_PER_MM a stub, SPARES_MAX in all. Taking one costs a register set and an FPU copy; a new
- * one costs a clone batch and two ptrace stops (under seccomp also its
- * filter's install: the host compiles every filter, ~100 us on a PVM
- * host), and retiring one stops of its own. A spare carries nothing of the
- * guest thread it ran: its registers and FPU state are set whole before it
- * runs again, and the rest of its host state (signal mask, fd table,
- * filter) is the stub's, which no guest code can change. It stays in the
- * thread hash: its end (its stub killed) is reaped as any thread's, so its
- * tid is not reused unseen.
+ * listener; under sigsys, whose threads are not traced, waiting in its
+ * handler with its slot), for the stub's next guest thread: up to
+ * SPARES_PER_MM a stub, SPARES_MAX in all. Taking one costs a register set
+ * and an FPU copy; a new one costs a clone batch and two ptrace stops
+ * (under seccomp and sigsys also its filter's install: the host compiles
+ * every filter, ~100 us on a PVM host), and retiring one stops of its own.
+ * A spare carries nothing of the guest thread it ran: its registers and
+ * FPU state are set whole before it runs again, and the rest of its host
+ * state (signal mask, fd table, filter) is the stub's, which no guest code
+ * can change. Under ptrace and seccomp it stays in the thread hash: its
+ * end (its stub killed) is reaped as any thread's, so its tid is not
+ * reused unseen.
  */
 #define SPARES_PER_MM 8
 #define SPARES_MAX    64
