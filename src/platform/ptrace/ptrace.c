@@ -737,10 +737,13 @@ int ptrace_mm_copy(struct pf_mm *src, struct pf_mm **out)
 	return fork_stub(src, out);
 }
 
+static void spares_drop(struct pf_mm *mm);
+
 void ptrace_mm_put(struct pf_mm *mm)
 {
 	if (!mm)
 		return;
+	spares_drop(mm);
 	close_queued_fds(mm);
 	/* The kernel is the stub's parent: its pid cannot be reused before we
 	 * reap it, and a reaped stub's ctl_pid is -1. */
@@ -1030,6 +1033,12 @@ int ptrace_thread_host_tid(struct pf_thread *th)
 #define SPARES_PER_MM 8
 #define SPARES_MAX    64
 static int nspares_all;
+static void (*spare_free)(struct pf_thread *th);
+
+void ptrace_spares_init(void (*free_fn)(struct pf_thread *))
+{
+	spare_free = free_fn;
+}
 
 bool ptrace_spare_park(struct pf_thread *th)
 {
@@ -1066,10 +1075,10 @@ struct pf_thread *ptrace_spare_take(struct pf_mm *mm, void *owner)
 }
 
 int ptrace_spare_take_fpu(struct pf_mm *mm, void *owner, struct pf_thread *src,
-			  void (*free_fn)(struct pf_thread *), struct pf_thread **out)
+			  struct pf_thread **out)
 {
 	struct pf_thread *th = ptrace_spare_take(mm, owner);
-	int ret = th ? ptrace_copy_fpu(th, src) : -ESRCH;
+	int ret = ptrace_copy_fpu(th, src);
 
 	if (ret == 0) {
 		*out = th;
@@ -1077,14 +1086,12 @@ int ptrace_spare_take_fpu(struct pf_mm *mm, void *owner, struct pf_thread *src,
 	}
 	/* Not parked again: it may be the one that is gone (it then dies
 	 * with its stub, reaped as a stranger). */
-	if (th) {
-		ptrace_thread_hash_del(th);
-		free_fn(th);
-	}
+	ptrace_thread_hash_del(th);
+	spare_free(th);
 	return ret;
 }
 
-void ptrace_spare_drop(struct pf_thread *th, void (*free_fn)(struct pf_thread *))
+void ptrace_spare_drop(struct pf_thread *th)
 {
 	struct pf_thread **p;
 
@@ -1097,16 +1104,16 @@ void ptrace_spare_drop(struct pf_thread *th, void (*free_fn)(struct pf_thread *)
 		}
 	}
 	ptrace_thread_hash_del(th);
-	free_fn(th);
+	spare_free(th);
 }
 
-void ptrace_spares_drop(struct pf_mm *mm, void (*free_fn)(struct pf_thread *))
+static void spares_drop(struct pf_mm *mm)
 {
-	if (!mm || !mm->spares)
+	if (!mm->spares)
 		return;
 	ptrace_stub_kill(mm);
 	while (mm->spares)
-		ptrace_spare_drop(mm->spares, free_fn);
+		ptrace_spare_drop(mm->spares);
 }
 
 bool ptrace_thread_reused(struct pf_thread *th)
@@ -1117,12 +1124,6 @@ bool ptrace_thread_reused(struct pf_thread *th)
 static void thread_free(struct pf_thread *th)
 {
 	free(th);
-}
-
-static void pt_mm_put(struct pf_mm *mm)
-{
-	ptrace_spares_drop(mm, thread_free);
-	ptrace_mm_put(mm);
 }
 
 int ptrace_thread_create(struct pf_mm *mm, void *owner, uint64_t entry, unsigned long flags,
@@ -1204,7 +1205,7 @@ static int ptrace_thread_new_fpu(struct pf_mm *mm, void *owner, struct pf_thread
 	int ret;
 
 	if (mm->spares)
-		return ptrace_spare_take_fpu(mm, owner, src, thread_free, out);
+		return ptrace_spare_take_fpu(mm, owner, src, out);
 	ret = ptrace_prime_fpu(mm, src);
 	return ret < 0 ? ret : ptrace_thread_new(mm, owner, out);
 }
@@ -1445,7 +1446,7 @@ static void handle_status(int tid, int status, pf_event_fn fn)
 	if (th->spare) {
 		/* A spare stays in its stop: only its end is news. */
 		if (!WIFSTOPPED(status))
-			ptrace_spare_drop(th, thread_free);
+			ptrace_spare_drop(th);
 		return;
 	}
 	memset(&ev, 0, sizeof(ev));
@@ -1780,6 +1781,7 @@ int ptrace_stubs_init(enum stub_mode mode, int wake_fd, int global_fd)
 
 static int ptrace_init(void)
 {
+	ptrace_spares_init(thread_free);
 	return ptrace_stubs_init(STUB_MODE_PTRACE, -1, -1);
 }
 
@@ -1787,7 +1789,6 @@ const struct platform_ops platform_ptrace = {
 	.name = "ptrace",
 	.init = ptrace_init,
 	PTRACE_STUB_OPS,
-	.mm_put = pt_mm_put,
 	.thread_new = ptrace_thread_new,
 	.thread_put = ptrace_thread_put,
 	.thread_reused = ptrace_thread_reused,

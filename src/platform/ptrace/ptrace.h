@@ -149,17 +149,18 @@ int ptrace_thread_host_tid(struct pf_thread *th);
  * stub address; 0: on in the batch, so it must be given registers first). */
 int ptrace_thread_create(struct pf_mm *mm, void *owner, uint64_t entry, unsigned long flags,
 			 struct pf_thread **out);
-/* Spares (ptrace.c): park keeps th, put while in a ptrace stop, for mm's
- * next guest thread (false: it is not kept); take gives one (NULL: none),
- * take_fpu one with src's FPU state; drop ends one (free_fn: the
- * backend's free of it), spares_drop all of mm's (mm_put, the stub
- * killed first); reused: whether th came from there. */
+/* Spares (ptrace.c): init names the backend's free of a thread (its
+ * listener, its slot); park keeps th, put while stopped, for mm's next
+ * guest thread (false: it is not kept); take gives one (NULL: none),
+ * take_fpu one with src's FPU state (mm has one); drop ends one (its end
+ * reaped); mm_put ends all of mm's, the stub killed first; reused: whether
+ * th came from there. */
+void ptrace_spares_init(void (*free_fn)(struct pf_thread *));
 bool ptrace_spare_park(struct pf_thread *th);
 struct pf_thread *ptrace_spare_take(struct pf_mm *mm, void *owner);
 int ptrace_spare_take_fpu(struct pf_mm *mm, void *owner, struct pf_thread *src,
-			  void (*free_fn)(struct pf_thread *), struct pf_thread **out);
-void ptrace_spare_drop(struct pf_thread *th, void (*free_fn)(struct pf_thread *));
-void ptrace_spares_drop(struct pf_mm *mm, void (*free_fn)(struct pf_thread *));
+			  struct pf_thread **out);
+void ptrace_spare_drop(struct pf_thread *th);
 bool ptrace_thread_reused(struct pf_thread *th);
 struct pf_thread *ptrace_thread_lookup(int tid);
 void ptrace_thread_hash_add(struct pf_thread *th);
@@ -209,11 +210,10 @@ void ptrace_mm_doom(struct pf_mm *mm);
 int ptrace_mm_reap(struct pf_mm *mm, struct pf_thread *th, struct host_cputime *out,
 		   long *maxrss_kb);
 /* The platform_ops entries every backend takes from the stubs: address
- * spaces (but mm_put: a backend with spares drops them first), the vDSO,
- * host tids. */
+ * spaces, the vDSO, host tids. */
 #define PTRACE_STUB_OPS                                                                            \
-	.mm_new = ptrace_mm_new, .mm_copy = ptrace_mm_copy, .mm_map = ptrace_mm_map,               \
-	.mm_unmap = ptrace_mm_unmap, .mm_recycle = ptrace_mm_recycle,                              \
+	.mm_new = ptrace_mm_new, .mm_copy = ptrace_mm_copy, .mm_put = ptrace_mm_put,               \
+	.mm_map = ptrace_mm_map, .mm_unmap = ptrace_mm_unmap, .mm_recycle = ptrace_mm_recycle,     \
 	.mm_protect = ptrace_mm_protect, .mm_advise = ptrace_mm_advise, .mm_move = ptrace_mm_move, \
 	.mm_flush = ptrace_mm_flush, .mm_read = ptrace_mm_read, .mm_write = ptrace_mm_write,       \
 	.mm_writev = ptrace_mm_writev, .mm_host_pid = ptrace_mm_host_pid,                          \

@@ -230,12 +230,6 @@ static bool park_spare(struct pf_thread *th)
 	return true;
 }
 
-static void sc_mm_put(struct pf_mm *mm)
-{
-	ptrace_spares_drop(mm, free_thread);
-	ptrace_mm_put(mm);
-}
-
 static int sc_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **out)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
@@ -374,7 +368,7 @@ static int sc_thread_new_fpu(struct pf_mm *mm, void *owner, struct pf_thread *sr
 	if (src->state == SC_NOTIFIED && stop_notified(src) < 0)
 		return -ESRCH;
 	if (mm->spares)
-		return ptrace_spare_take_fpu(mm, owner, src, free_thread, out);
+		return ptrace_spare_take_fpu(mm, owner, src, out);
 	ret = ptrace_prime_fpu(mm, src);
 	return ret < 0 ? ret : sc_thread_new(mm, owner, out);
 }
@@ -524,7 +518,7 @@ static void handle_status(int tid, int status, pf_event_fn fn)
 	if (th->spare) {
 		/* A spare stays in its stop: only its end is news. */
 		if (!WIFSTOPPED(status))
-			ptrace_spare_drop(th, free_thread);
+			ptrace_spare_drop(th);
 		return;
 	}
 	memset(&ev, 0, sizeof(ev));
@@ -773,6 +767,7 @@ static int sc_init(void)
 	ret = sc_probe();
 	if (ret < 0)
 		return ret;
+	ptrace_spares_init(free_thread);
 	ret = ptrace_stubs_init(STUB_MODE_NOTIF, -1, -1);
 	if (ret < 0)
 		return ret;
@@ -790,7 +785,6 @@ const struct platform_ops platform_seccomp = {
 	.probe = sc_probe,
 	.init = sc_init,
 	PTRACE_STUB_OPS,
-	.mm_put = sc_mm_put,
 	.thread_new = sc_thread_new,
 	.thread_put = sc_thread_put,
 	.thread_reused = ptrace_thread_reused,

@@ -706,12 +706,6 @@ static void free_spare(struct pf_thread *th)
 	free(th);
 }
 
-static void sg_mm_put(struct pf_mm *mm)
-{
-	ptrace_spares_drop(mm, free_spare);
-	ptrace_mm_put(mm);
-}
-
 static int sg_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **out)
 {
 	struct pf_thread *th;
@@ -1038,6 +1032,7 @@ static int sg_init(void)
 	memcpy(global + (STUB_G_SPIN - STUB_GLOBAL), &spin_ticks, 8);
 	memcpy(global + (STUB_G_ONE - STUB_GLOBAL), &one, 8);
 	memcpy(global + (STUB_G_FSGS - STUB_GLOBAL), &(uint32_t){ sg_fsgs }, 4);
+	ptrace_spares_init(free_spare);
 	ret = ptrace_stubs_init(STUB_MODE_SIGSYS, sg_evfd, gfd);
 	close(gfd);
 	if (ret < 0)
@@ -1058,7 +1053,6 @@ const struct platform_ops platform_sigsys = {
 	.probe = sg_probe,
 	.init = sg_init,
 	PTRACE_STUB_OPS,
-	.mm_put = sg_mm_put,
 	.thread_new = sg_thread_new,
 	.thread_put = sg_thread_put,
 	.thread_reused = ptrace_thread_reused,
