@@ -13,8 +13,10 @@
  * no host-wide setting (clock, hostname, mounts, modules, IPC objects that
  * outlive us), no raw or network sockets (AF_UNIX only), paths only inside
  * a private directory under /tmp (names over [a-e], no "..", no leading
- * "/"), fds only the ones the test opened (never 0, 1, 2), memory calls
- * only inside a scratch region at a fixed address, and every pointer the
+ * "/"), fds only the ones the test opened (never 0, 1, 2; its character
+ * device is a null node it makes there, not the host's /dev/null, whose
+ * mode and owner fchmod and fchown would change), memory calls only
+ * inside a scratch region at a fixed address, and every pointer the
  * kernel writes through points at a scratch region too. A repeating
  * 5 ms ITIMER_REAL (SIGALRM, no SA_RESTART) breaks any call that blocks.
  *
@@ -36,6 +38,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/uio.h>
@@ -855,7 +858,9 @@ static void open_fds(void)
 	syscall(SYS_close_range, 3, ~0U, 0); /* a make jobserver, say */
 	open(dir, O_RDONLY | O_DIRECTORY);
 	open("f", O_RDWR | O_CREAT, 0644);
-	open("/dev/null", O_RDWR);
+	/* A character device of its own (see the top) */
+	if (mknod("n", S_IFCHR | 0666, makedev(1, 3)) < 0 || open("n", O_RDWR) < 0)
+		open("f", O_RDONLY);
 	if (pipe2(p, O_NONBLOCK) < 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv))
 		return;
 	socketpair(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK, 0, sv);

@@ -198,6 +198,24 @@ build() {
     fi
 }
 
+# The host's device nodes every program uses: a native run (as root,
+# in CI) must leave their modes and owners as they were. One that changes
+# them fails, and they are put back when we may.
+host_devs=(/dev/null /dev/zero /dev/full /dev/random /dev/urandom /dev/tty /dev/ptmx)
+devs_state() { stat -c '%n %a %u %g' "${host_devs[@]}" 2>/dev/null; }
+
+# devs_check I BEFORE: after item I's native run, the nodes that changed
+# since BEFORE go into $tmp/I.native.host and back to BEFORE.
+devs_check() {
+    local i=$1 before=$2 n mode uid gid
+    [ "$(devs_state)" = "$before" ] && return
+    diff <(echo "$before") <(devs_state) | sed -n 's/^> //p' >"$tmp/$i.native.host"
+    while read -r n mode uid gid; do
+        chown "$uid:$gid" "$n" 2>/dev/null
+        chmod "$mode" "$n" 2>/dev/null
+    done <<<"$before"
+}
+
 # native I: item I's native run into $tmp/I.native.{out,rc}, or the cached
 # one. Holds the test's lock (fd 9) meanwhile: one native run of a test
 # at a time, across suites too.
@@ -214,12 +232,15 @@ native() {
             cp "$cache/$key.out" "$tmp/$i.native.out"
             cp "$cache/$key.rc" "$tmp/$i.native.rc"
         else
+            local devs
+            devs=$(devs_state)
             run_one "$tmp/$i.native.out" "$tmp/$i.native.err" "${netns_cmd[@]}" "$bin" "$@" >"$tmp/$i.native.rc"
+            devs_check "$i" "$devs"
             # Only a native pass is kept: a native failure (the test's own
             # flake, say) is the next suite's to see afresh, as without a
             # cache.
             if [ -n "$cache" ] && [ "$(cat "$tmp/$i.native.rc")" = "$expect" ] &&
-                ! grep -q '^not ok' "$tmp/$i.native.out"; then
+                ! grep -q '^not ok' "$tmp/$i.native.out" && [ ! -e "$tmp/$i.native.host" ]; then
                 cp "$tmp/$i.native.out" "$cache/$key.out"
                 echo "$sig" >"$cache/$key.sig"
                 cp "$tmp/$i.native.rc" "$cache/$key.rc"
@@ -259,6 +280,12 @@ job() {
 
     native "$i" "$lc.$name" "$bin" "${args[@]}"
     nrc=$(cat "$tmp/$i.native.rc")
+    if [ -e "$tmp/$i.native.host" ]; then
+        echo "not ok $n - $label: the native run changed the host's device nodes"
+        sed 's/^/# now (mode uid gid; put back): /' "$tmp/$i.native.host"
+        finish "$i" fail
+        return
+    fi
 
     if [ "$native_only" = 1 ]; then
         if [ "$nrc" = "$expect" ] && ! grep -q '^not ok' "$tmp/$i.native.out"; then
