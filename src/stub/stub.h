@@ -201,7 +201,7 @@ extern unsigned long stub_base;
 /* Its second half: the guest threads' filter (struct sock_fprog, then the
  * program), written once at boot. */
 #define STUB_GUEST_PROG	     (STUB_PAYLOAD + 0x1000)
-#define STUB_GUEST_PROG_SIZE (STUB_PAYLOAD + STUB_PAYLOAD_SIZE - STUB_GUEST_PROG)
+#define STUB_GUEST_PROG_SIZE (STUB_PAYLOAD_SIZE - 0x1000) /* to the payload's end */
 
 /* The recvmsg header of an fd-receiving op (struct stub_data in
  * platform/ptrace/ptrace.h, at the op's second argument, STUB_DATA): the
