@@ -28,7 +28,8 @@
 struct shm_seg {
 	struct kern_ipc_perm perm; /* first: the table holds &perm */
 	uint64_t size;
-	int memfd; /* the pages, PAGE_ALIGN(size) long */
+	int32_t name_key; /* its key at creation, its name's ("/SYSV%08x") */
+	int memfd;	  /* the pages, PAGE_ALIGN(size) long */
 	int64_t atime, dtime, ctime;
 	int cpid, lpid;
 	uint64_t nattch; /* VMAs mapping it */
@@ -116,8 +117,21 @@ static int shm_file_stat(struct file *f, struct linux_stat *st)
 	return 0;
 }
 
+/* As Linux's shm file, named by its key at creation and unlinked from
+ * its internal mount at once. */
+static char *shm_file_maps_name(struct file *f)
+{
+	struct shm_seg *s = f->priv;
+	char *name = malloc(32);
+
+	if (name)
+		snprintf(name, 32, "/SYSV%08x (deleted)", (unsigned)s->name_key);
+	return name;
+}
+
 static const struct file_ops shm_file_ops = {
 	.stat = shm_file_stat,
+	.maps_name = shm_file_maps_name,
 	.mmap_fd = shm_file_mmap_fd,
 	.release = shm_file_release,
 	.vma_open = shm_vma_open,
@@ -157,6 +171,7 @@ static int shm_create(struct task *t, int32_t key, int flg, void *arg)
 		goto out_close;
 	}
 	s->size = size;
+	s->name_key = key;
 	s->cpid = ipc_pid(t);
 	s->ctime = ipc_now();
 	ret = ipc_add(&ipc_ns_of(t)->shm_ids, &s->perm, t, key, flg);

@@ -64,6 +64,9 @@ struct file_ops {
 	long (*fallocate)(struct file *f, int mode, int64_t off, int64_t len);
 	/* An anonymous-inode file's name in /proc/PID/fd ("anon_inode:NAME"). */
 	const char *anon_name;
+	/* May be NULL. A mapped file with no path: its name in /proc/PID/maps
+	 * and smaps (malloc'd; NULL: none), as SysV shm's "/SYSVKEY (deleted)". */
+	char *(*maps_name)(struct file *f);
 	/* O_ASYNC signals the owner at the wakeups of its poll's queues
 	 * (Linux's f_op->fasync; vfs/fown.c). */
 	bool fasync;

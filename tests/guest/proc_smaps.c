@@ -1,7 +1,9 @@
 /* /proc/PID/smaps and smaps_rollup (skas had neither: pmap -x printed
  * nothing): the ranges of maps, each with its size and the pages it holds
  * (a written mapping all resident, private, dirty and anonymous; an
- * untouched one none), VmFlags, and the rollup's totals. */
+ * untouched one none), VmFlags, and the rollup's totals. A SysV shm
+ * attachment: its name in maps, shared memory in the rollup (skas's
+ * smaps crashed the kernel on one). */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +11,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/ipc.h>
+#include <sys/shm.h>
 
 #define TAP_FLUSH
 #include "tap.h"
@@ -102,6 +106,51 @@ static int same_ranges(void)
 	return count > 5;
 }
 
+/* The name in maps of the mapping that starts at addr ("" if none). */
+static const char *maps_name(void *addr, char *out, size_t size)
+{
+	char start[32], *l;
+
+	snprintf(start, sizeof(start), "%lx-", (unsigned long)addr);
+	out[0] = 0;
+	if (!slurp("/proc/self/maps", mbuf, sizeof(mbuf)))
+		return out;
+	for (l = mbuf; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (strncmp(l, start, strlen(start)) == 0 && strlen(l) > 73) {
+			snprintf(out, size, "%.*s", (int)strcspn(l + 73, "\n"), l + 73);
+			break;
+		}
+	return out;
+}
+
+static void sysv_shm(void)
+{
+	int id = shmget(IPC_PRIVATE, MiB, IPC_CREAT | 0600);
+	char *p = id >= 0 ? shmat(id, NULL, 0) : (char *)-1;
+	unsigned long pss_shmem = 0;
+	struct entry e;
+	char line[256];
+	FILE *f;
+
+	if (id >= 0)
+		shmctl(id, IPC_RMID, NULL); /* it goes with its attachment */
+	check(p != (char *)-1, "a SysV shm segment of 1 MiB attached");
+	if (p == (char *)-1)
+		return;
+	memset(p, 1, MiB);
+	check(strcmp(maps_name(p, line, sizeof(line)), "/SYSV00000000 (deleted)") == 0,
+	      "its name in maps: /SYSV00000000 (deleted)");
+	check(find(p, &e) && e.size >= 1024 && e.rss >= 1024 && e.anon == 0,
+	      "its smaps entry: written, resident, not anonymous");
+	f = fopen("/proc/self/smaps_rollup", "r");
+	while (f && fgets(line, sizeof(line), f))
+		sscanf(line, "Pss_Shmem: %lu", &pss_shmem);
+	if (f)
+		fclose(f);
+	check(pss_shmem >= 1024, "the rollup counts it as Pss_Shmem");
+	shmdt(p);
+}
+
 int main(void)
 {
 	char *w = mmap(NULL, 16 * MiB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -135,5 +184,6 @@ int main(void)
 	if (f)
 		fclose(f);
 	check(rollup_rss >= 16384 && rollup_anon >= 16384, "the rollup counts the written mapping");
+	sysv_shm();
 	return 0;
 }

@@ -743,6 +743,8 @@ static void maps_line(struct sbuf *b, const struct vma *v)
 		file_stat(v->file, &st);
 		if (v->file->path.dentry && current->fs)
 			name = path_name(&v->file->path, &current->fs->root);
+		else if (v->file->ops->maps_name)
+			name = v->file->ops->maps_name(v->file);
 	} else if (v->flags & VMA_HEAP) {
 		label = "[heap]";
 	} else if (v->flags & VMA_STACK) {
@@ -904,8 +906,10 @@ static int gen_smaps_any(const struct pnode *n, struct sbuf *b, bool rollup)
 			sum[k] += kb[k];
 		/* Pss_Anon: a range's Pss in the share its anonymous pages
 		 * have of its resident ones (exact when every page is mapped
-		 * as often: copies written in a private file mapping count). */
-		if ((v->file && is_tmpfs(v->file->inode)) ||
+		 * as often: copies written in a private file mapping count).
+		 * Shmem: tmpfs files, shared anonymous memory and SysV shm
+		 * (a file with no inode). */
+		if ((v->file && (!v->file->inode || is_tmpfs(v->file->inode))) ||
 		    (!v->file && (v->flags & VMA_SHARED))) {
 			pss_shmem += kb[HOST_SM_PSS];
 		} else {
