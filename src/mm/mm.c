@@ -954,11 +954,11 @@ static int do_protect(struct mm *mm, uaddr_t addr, size_t len, int prot)
 
 	if (overlaps_stub(addr, end))
 		return -ENOMEM;
-	/* Every page must be mapped, and shared file mappings need a writable file. */
+	/* Every page must be mapped, and a shared one allowed to become writable. */
 	for (v = mm_find_vma(mm, addr); at < end; v = list_entry(v->link.next, struct vma, link)) {
 		if (!v || &v->link == &mm->vmas || v->start > at)
 			return -ENOMEM;
-		if ((prot & LINUX_PROT_WRITE) && (v->flags & VMA_SHARED) && v->file &&
+		if ((prot & LINUX_PROT_WRITE) && (v->flags & VMA_SHARED) &&
 		    !(v->flags & VMA_MAYWRITE))
 			return -EACCES;
 		/* The vDSO's data pages are read-only for good, as in Linux. */

@@ -31,7 +31,7 @@ enum {
 	VMA_STACK = 1 << 2,
 	VMA_HEAP = 1 << 3,
 	VMA_STUB = 1 << 4,	  /* the stub's pages: hidden, immovable */
-	VMA_MAYWRITE = 1 << 5,	  /* a shared file mapping whose file is writable */
+	VMA_MAYWRITE = 1 << 5,	  /* shared, and may be made writable (its file is) */
 	VMA_VDSO = 1 << 6,	  /* the host's vDSO code: [vdso] */
 	VMA_VVAR = 1 << 7,	  /* its data pages: [vvar], never writable */
 	VMA_VVAR_VCLOCK = 1 << 8, /* [vvar_vclock], likewise */

@@ -130,9 +130,9 @@ long sys_mmap(struct task *t, const struct sysargs *a)
 			ret = -EACCES;
 			if ((prot & LINUX_PROT_WRITE) && !file_writable(f))
 				goto out;
-			if (file_writable(f))
-				vflags |= VMA_MAYWRITE;
 		}
+		if (!f || file_writable(f))
+			vflags |= VMA_MAYWRITE;
 		/* fallthrough */
 	case LINUX_MAP_PRIVATE:
 		ret = -EACCES;
@@ -146,6 +146,13 @@ long sys_mmap(struct task *t, const struct sysargs *a)
 	default:
 		ret = -EINVAL;
 		goto out;
+	}
+	/* /dev/zero: anonymous memory, shared memory for MAP_SHARED, as
+	 * Linux's mmap_zero. Differs from Linux: a private one has no name
+	 * in /proc/PID/maps (Linux shows /dev/zero's). */
+	if (f && f->ops->mmap_anon) {
+		file_put(f);
+		f = NULL;
 	}
 	ret = -ENODEV;
 	if (f && !f->ops->mmap_fd)

@@ -92,6 +92,7 @@ static const struct file_ops zero_ops = {
 	.llseek = dev_llseek,
 	.stat = dev_stat,
 	.poll = dev_poll,
+	.mmap_anon = true,
 };
 static const struct file_ops full_ops = {
 	.read = zero_read,

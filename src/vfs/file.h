@@ -62,6 +62,9 @@ struct file_ops {
 	/* fallocate(2) of a regular file open for writing; the VFS checked
 	 * the arguments every filesystem shares (sys_fallocate). */
 	long (*fallocate)(struct file *f, int mode, int64_t off, int64_t len);
+	/* mmap maps anonymous memory instead, private or shared, once the
+	 * file's access mode allowed it (/dev/zero). */
+	bool mmap_anon;
 	/* An anonymous-inode file's name in /proc/PID/fd ("anon_inode:NAME"). */
 	const char *anon_name;
 	/* May be NULL. A mapped file with no path: its name in /proc/PID/maps

@@ -854,7 +854,7 @@ static void smaps_vmflags(struct sbuf *b, const struct vma *v)
 	if (shared)
 		sb_printf(b, " sh");
 	sb_printf(b, " mr");
-	if (!shared || !v->file || (v->flags & VMA_MAYWRITE))
+	if (!shared || (v->flags & VMA_MAYWRITE))
 		sb_printf(b, " mw");
 	sb_printf(b, " me");
 	if (shared)
