@@ -39,6 +39,7 @@ static void pidfd_release(struct file *f)
 }
 
 static const struct file_ops pidfd_ops = {
+	.anon_name = "[pidfd]",
 	.poll = pidfd_poll,
 	.stat = pidfd_stat,
 	.release = pidfd_release,

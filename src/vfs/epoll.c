@@ -373,6 +373,7 @@ static void epoll_release(struct file *f)
 }
 
 static const struct file_ops epoll_ops = {
+	.anon_name = "[eventpoll]",
 	.llseek = anon_inode_llseek,
 	.stat = anon_inode_stat,
 	.poll = epoll_poll,

@@ -130,6 +130,7 @@ static void eventfd_release(struct file *f)
 }
 
 static const struct file_ops eventfd_ops = {
+	.anon_name = "[eventfd]",
 	.read = eventfd_read,
 	.write = eventfd_write,
 	.read_fault = eventfd_read_fault,

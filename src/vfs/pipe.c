@@ -530,6 +530,29 @@ int fifo_open(void **pp, struct file *f)
 	return 0;
 }
 
+/* As Linux's fifo_open of a pipefs inode: no wait for the other side,
+ * and a writer with no reader is no ENXIO. */
+int pipe_reopen(struct file *orig, struct file *f)
+{
+	struct pipe *p = file_pipe(orig);
+
+	if (!p)
+		return -ENXIO;
+	f->ops = &pipe_ops;
+	f->priv = p;
+	if (file_readable(f)) {
+		p->readers++;
+		p->r_opens++;
+	}
+	if (file_writable(f)) {
+		p->writers++;
+		p->w_opens++;
+	}
+	waitq_wake_all(&p->rwait);
+	waitq_wake_all(&p->wwait);
+	return 0;
+}
+
 void fifo_free(void *fifo)
 {
 	struct pipe *p = fifo;

@@ -15,6 +15,9 @@ int pipe_create(unsigned flags, struct file **rd, struct file **wr);
 /* Opens a named pipe whose pipe is kept in *fifo (may sleep). */
 int fifo_open(void **fifo, struct file *f);
 void fifo_free(void *fifo);
+/* Opens orig's pipe anew into f (/proc/PID/fd/N), never waiting;
+ * -ENXIO if orig is no pipe. */
+int pipe_reopen(struct file *orig, struct file *f);
 
 bool file_is_pipe(struct file *f);
 /* F_GETPIPE_SZ (set false) and F_SETPIPE_SZ: the size in bytes or -errno

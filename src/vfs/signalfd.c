@@ -166,6 +166,7 @@ static void signalfd_release(struct file *f)
 }
 
 static const struct file_ops signalfd_ops = {
+	.anon_name = "[signalfd]",
 	.read = signalfd_read,
 	.read_fault = signalfd_read_fault,
 	.llseek = anon_inode_llseek,

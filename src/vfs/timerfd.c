@@ -191,6 +191,7 @@ static void timerfd_release(struct file *f)
 }
 
 static const struct file_ops timerfd_ops = {
+	.anon_name = "[timerfd]",
 	.read = timerfd_read,
 	.read_fault = timerfd_read_fault,
 	.llseek = anon_inode_llseek,

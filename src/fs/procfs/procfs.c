@@ -18,6 +18,7 @@
 #include "fs/nsfs/nsfs.h"
 #include "vfs/namespace.h"
 #include "vfs/file.h"
+#include "vfs/pipe.h"
 #include "vfs/mount.h"
 #include "vfs/namei.h"
 #include "vfs/readdir.h"
@@ -852,8 +853,10 @@ static const struct inode_ops magic_iops = {
 };
 
 /* Proxies: opening /proc/PID/fd/N of a file with no path shares that
- * file (Linux opens the pipe or socket inode anew; here the new open file
- * forwards to the old one, so they share flags and position). */
+ * file (Linux opens its inode anew; here the new open file forwards to
+ * the old one, so they share flags and position: host stdio, say). A
+ * pipe of ours is opened anew, and an anonymous inode is ENXIO, as in
+ * Linux; a socket is ENXIO by its type. */
 
 static struct file *orig_of(struct file *f)
 {
@@ -979,6 +982,13 @@ static int proxy_open(struct inode *ino, struct file *f)
 {
 	struct file *o = ino->priv;
 
+	/* An anonymous inode's file (eventfd, epoll, ...) cannot be opened
+	 * anew: Linux's no_open. A pipe is, as Linux's fifo_open of its
+	 * inode: a reader or writer more with its own flags. */
+	if (o->ops->anon_name)
+		return -ENXIO;
+	if (file_is_pipe(o))
+		return pipe_reopen(o, f);
 	file_get(o);
 	f->ops = &proxy_fops;
 	f->priv = o;
