@@ -471,6 +471,24 @@ long pipe_fcntl_size(struct file *f, bool set, unsigned long arg)
 	return (long)size;
 }
 
+/* f becomes one more reader and/or writer of p (its access mode), and
+ * whoever waits for the other side looks again. */
+static void pipe_attach(struct pipe *p, struct file *f)
+{
+	f->ops = &pipe_ops;
+	f->priv = p;
+	if (file_readable(f)) {
+		p->readers++;
+		p->r_opens++;
+	}
+	if (file_writable(f)) {
+		p->writers++;
+		p->w_opens++;
+	}
+	waitq_wake_all(&p->rwait);
+	waitq_wake_all(&p->wwait);
+}
+
 /* Named pipes: the pipe lives with the inode (*pp, made on first open).
  * Opening for reading waits for a writer and the other way round, unless
  * O_NONBLOCK: then a reader goes on at once and a writer without a reader
@@ -490,18 +508,7 @@ int fifo_open(void **pp, struct file *f)
 	}
 	if (wr && !rd && (f->flags & LINUX_O_NONBLOCK) && p->readers == 0)
 		return -ENXIO;
-	f->ops = &pipe_ops;
-	f->priv = p;
-	if (rd) {
-		p->readers++;
-		p->r_opens++;
-	}
-	if (wr) {
-		p->writers++;
-		p->w_opens++;
-	}
-	waitq_wake_all(&p->rwait);
-	waitq_wake_all(&p->wwait);
+	pipe_attach(p, f);
 	if (rd && wr)
 		return 0;
 	if (rd && p->writers == 0 && (f->flags & LINUX_O_NONBLOCK))
@@ -538,18 +545,7 @@ int pipe_reopen(struct file *orig, struct file *f)
 
 	if (!p)
 		return -ENXIO;
-	f->ops = &pipe_ops;
-	f->priv = p;
-	if (file_readable(f)) {
-		p->readers++;
-		p->r_opens++;
-	}
-	if (file_writable(f)) {
-		p->writers++;
-		p->w_opens++;
-	}
-	waitq_wake_all(&p->rwait);
-	waitq_wake_all(&p->wwait);
+	pipe_attach(p, f);
 	return 0;
 }
 
