@@ -14,25 +14,9 @@
 #include <sys/wait.h>
 
 #include "tap.h"
+#include "maps_util.h"
 
 #define LEN (64 * 1024)
-
-/* The name in maps of the mapping that starts at addr ("" if none). */
-static void maps_name(void *addr, char *out, size_t size)
-{
-	char start[32], line[512];
-	FILE *f = fopen("/proc/self/maps", "r");
-
-	snprintf(start, sizeof(start), "%lx-", (unsigned long)addr);
-	out[0] = 0;
-	while (f && fgets(line, sizeof(line), f))
-		if (strncmp(line, start, strlen(start)) == 0 && strlen(line) > 73) {
-			snprintf(out, size, "%.*s", (int)strcspn(line + 73, "\n"), line + 73);
-			break;
-		}
-	if (f)
-		fclose(f);
-}
 
 static int map_errno(const char *path, int mode, int prot, int flags)
 {

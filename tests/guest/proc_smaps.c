@@ -16,6 +16,7 @@
 
 #define TAP_FLUSH
 #include "tap.h"
+#include "maps_util.h"
 
 #define MiB (1UL << 20)
 
@@ -104,23 +105,6 @@ static int same_ranges(void)
 		count++;
 	}
 	return count > 5;
-}
-
-/* The name in maps of the mapping that starts at addr ("" if none). */
-static const char *maps_name(void *addr, char *out, size_t size)
-{
-	char start[32], *l;
-
-	snprintf(start, sizeof(start), "%lx-", (unsigned long)addr);
-	out[0] = 0;
-	if (!slurp("/proc/self/maps", mbuf, sizeof(mbuf)))
-		return out;
-	for (l = mbuf; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
-		if (strncmp(l, start, strlen(start)) == 0 && strlen(l) > 73) {
-			snprintf(out, size, "%.*s", (int)strcspn(l + 73, "\n"), l + 73);
-			break;
-		}
-	return out;
 }
 
 static void sysv_shm(void)
