@@ -191,6 +191,7 @@ static long do_clone(struct task *t, const struct clone_req *r)
 	memcpy(c->comm, t->comm, sizeof(c->comm));
 	sched_fork_params(c, t, f & LINUX_CLONE_IO);
 	task_seccomp_fork(c, t);
+	ptrace_debugregs_fork(c, t);
 	/* Linux's copy_semundo makes the list that CLONE_SYSVSEM shares. */
 	if (f & LINUX_CLONE_SYSVSEM)
 		t->proc->sem_undo_list = c->proc->sem_undo_list = true;

@@ -481,6 +481,17 @@ void ptrace_exec(struct task *t, int old_tid)
 {
 	struct linux_siginfo si;
 
+	/* The new program starts with no hardware breakpoint, as Linux's
+	 * (flush_ptrace_hw_breakpoint), traced or not: a thread kept for it
+	 * (mm_create_recycled) still has a tracer's, a new one has none. */
+	if (t->pt.debugregs) {
+		if (platform->debugreg_clear && t->thread)
+			platform->debugreg_clear(t->thread);
+		memset(t->pt.debugreg, 0, sizeof(t->pt.debugreg));
+		t->pt.dr_registered = 0;
+		t->pt.dr7_inherited = false;
+		t->pt.debugregs = false;
+	}
 	if (!t->pt.tracer)
 		return;
 	t->pt.tf_set = false; /* the new registers have no TF */
@@ -748,11 +759,129 @@ static int pt_setregs(struct task *c, const struct pf_regs *in)
 }
 
 #define DEBUGREG_END (LINUX_USER_DEBUGREG_OFF + 64)
+#define DR6_RESERVED 0xffff0ff0UL /* what a new thread's DR6 reads */
+
+/*
+ * The debug registers are the host thread's own (platform debugreg): the
+ * host arms them and checks what is written as Linux does, and a hit is
+ * the thread's SIGTRAP. Where the platform has none (the sigsys backend:
+ * its threads are not traced), they are kept as Linux's ptrace keeps them,
+ * with its checks, but never armed: differs from Linux on a host whose
+ * debug registers fire (a breakpoint or watchpoint never hits).
+ */
+
+/* Linux's checks of one breakpoint (x86 arch_build_bp_info,
+ * hw_breakpoint_arch_parse): lt is its 4 bits of DR7, length above type. */
+static int dr_check(uint64_t addr, unsigned lt)
+{
+	static const uint64_t bytes[] = { 1, 2, 8, 4 };
+	uint64_t len = bytes[lt >> 2];
+
+	if ((lt & 3) == 2 || ((lt & 3) == 0 && lt != 0)) /* I/O; a long exec */
+		return -EINVAL;
+	if ((addr & (len - 1)) || addr >= TASK_SIZE || addr + len - 1 >= TASK_SIZE)
+		return -EINVAL;
+	return 0;
+}
+
+/* A write to DR7 (Linux's ptrace_write_dr7): each breakpoint enabled, or
+ * registered before, takes its new length and type; if one is refused,
+ * those before it are put back, the newly registered ones as a disabled
+ * byte-long exec breakpoint (what the old DR7 says of them). */
+static int dr7_write(struct task *c, uint64_t v)
+{
+	unsigned lt[4];
+	int i, j;
+
+	for (i = 0; i < 4; i++) {
+		lt[i] = (unsigned)(v >> (16 + 4 * i)) & 0xf;
+		if (!(c->pt.dr_registered & (1u << i)) && !((v >> (2 * i)) & 3))
+			continue;
+		if (dr_check(c->pt.debugreg[i], lt[i]) == 0)
+			continue;
+		for (j = 0; j < i; j++)
+			if (!(c->pt.dr_registered & (1u << j)) && ((v >> (2 * j)) & 3)) {
+				c->pt.dr_registered |= 1u << j;
+				c->pt.dr_lt[j] = 0;
+			}
+		return -EINVAL;
+	}
+	for (i = 0; i < 4; i++)
+		if ((c->pt.dr_registered & (1u << i)) || ((v >> (2 * i)) & 3)) {
+			c->pt.dr_registered |= 1u << i;
+			c->pt.dr_lt[i] = (uint8_t)lt[i];
+		}
+	c->pt.debugreg[7] = v;
+	return 0;
+}
+
+static int debugreg_get(struct task *c, int dr, uint64_t *v)
+{
+	if (platform->debugreg && dr == 7 && c->pt.dr7_inherited) {
+		*v = c->pt.dr7;
+		return 0;
+	}
+	if (platform->debugreg)
+		return c->thread ? platform->debugreg(c->thread, dr, v, false) : -ESRCH;
+	if (dr < 4)
+		*v = (c->pt.dr_registered & (1u << dr)) ? c->pt.debugreg[dr] : 0;
+	else if (dr == 6)
+		*v = c->pt.debugreg[6] ^ DR6_RESERVED;
+	else
+		*v = dr == 7 ? c->pt.debugreg[7] : 0;
+	return 0;
+}
+
+void ptrace_debugregs_fork(struct task *c, struct task *t)
+{
+	uint64_t v = 0;
+
+	if (!t->pt.debugregs && !t->pt.dr7_inherited)
+		return;
+	if (debugreg_get(t, 7, &v) < 0 || v == 0)
+		return;
+	c->pt.debugregs = true;
+	c->pt.debugreg[7] = v;
+	c->pt.dr7 = v;
+	c->pt.dr7_inherited = platform->debugreg != NULL;
+}
+
+static int debugreg_set(struct task *c, int dr, uint64_t v)
+{
+	int ret;
+
+	c->pt.debugregs = true;
+	if (platform->debugreg) {
+		if (!c->thread)
+			return -ESRCH;
+		ret = platform->debugreg(c->thread, dr, &v, true);
+		if (ret == 0 && dr == 7)
+			c->pt.dr7_inherited = false;
+		return ret;
+	}
+	if (dr < 4) {
+		/* A new one is registered as a disabled byte-long write one. */
+		ret = dr_check(v, (c->pt.dr_registered & (1u << dr)) ? c->pt.dr_lt[dr] : 1);
+		if (ret < 0)
+			return ret;
+		if (!(c->pt.dr_registered & (1u << dr)))
+			c->pt.dr_lt[dr] = 1;
+		c->pt.dr_registered |= 1u << dr;
+		c->pt.debugreg[dr] = v;
+		return 0;
+	}
+	if (dr == 6) {
+		c->pt.debugreg[6] = v ^ DR6_RESERVED;
+		return 0;
+	}
+	return dr == 7 ? dr7_write(c, v) : -EIO;
+}
 
 static long pt_peekuser(struct task *t, struct task *c, uint64_t off, uaddr_t data)
 {
 	struct pf_regs r;
 	uint64_t v = 0;
+	int ret;
 
 	if ((off & 7) || off >= LINUX_USER_SIZE)
 		return -EIO;
@@ -761,28 +890,22 @@ static long pt_peekuser(struct task *t, struct task *c, uint64_t off, uaddr_t da
 			return -ESRCH;
 		memcpy(&v, (char *)&r + off, 8);
 	} else if (off >= LINUX_USER_DEBUGREG_OFF && off < DEBUGREG_END) {
-		v = c->pt.debugreg[(off - LINUX_USER_DEBUGREG_OFF) / 8];
+		ret = debugreg_get(c, (int)(off - LINUX_USER_DEBUGREG_OFF) / 8, &v);
+		if (ret < 0)
+			return ret;
 	}
 	return copy_to_user(t->mm, data, &v, 8) < 0 ? -EFAULT : 0;
 }
 
-/* Differs from Linux: no hardware breakpoint. The debug registers are
- * kept as written (a debugger clears them in a new child), but enabling
- * one in DR7 (its L/G bits) is EIO, as are addresses past user space;
- * the rest of struct user past the registers is ignored. */
+/* The rest of struct user past the registers is ignored. */
 static long pt_pokeuser(struct task *c, uint64_t off, uint64_t v)
 {
 	struct pf_regs r;
-	int dr = (int)(off - LINUX_USER_DEBUGREG_OFF) / 8;
 
 	if ((off & 7) || off >= LINUX_USER_SIZE)
 		return -EIO;
-	if (off >= LINUX_USER_DEBUGREG_OFF && off < DEBUGREG_END) {
-		if ((dr < 4 && v >= TASK_SIZE) || dr == 4 || dr == 5 || (dr == 7 && (v & 0xff)))
-			return -EIO;
-		c->pt.debugreg[dr] = v;
-		return 0;
-	}
+	if (off >= LINUX_USER_DEBUGREG_OFF && off < DEBUGREG_END)
+		return debugreg_set(c, (int)(off - LINUX_USER_DEBUGREG_OFF) / 8, v);
 	if (off >= LINUX_USER_REGS_SIZE)
 		return 0;
 	if (pt_getregs(c, &r) < 0)

@@ -23,29 +23,40 @@ struct ptrace_state {
 	struct list_head exits;	  /* struct ptrace_exit: deaths to report */
 	unsigned opts;		  /* PTRACE_O_* */
 	bool seized;
-	bool stopped;	      /* sleeps in a ptrace stop */
-	bool reported;	      /* wait has reported the stop */
-	bool sys_trace;	      /* PTRACE_SYSCALL: stop at syscall entry and exit */
-	bool sysemu;	      /* PTRACE_SYSEMU(_SINGLESTEP): entry stop, call not run */
-	bool step;	      /* PTRACE_SINGLESTEP */
-	bool tf_set;	      /* the kernel set TF in its eflags for step */
-	bool regs_set;	      /* the tracer wrote its registers since the call */
-	bool rax_eintr;	      /* ... and -EINTR in rax while a restart was due */
-	bool trap_pending;    /* PTRACE_INTERRUPT, a seize of a stopped task */
-	bool listening;	      /* PTRACE_LISTEN: stays in the group stop */
-	bool group_done;      /* took its trap for the current group stop */
-	bool exec_killed;     /* killed by another thread's execve (de_thread) */
-	bool has_si;	      /* si is the stop's siginfo (GETSIGINFO) */
-	int group_sig;	      /* the signal of the current group stop */
-	int code;	      /* the stop's wait code: sig | event << 8 */
-	int why;	      /* enum ptrace_why */
-	int resume_sig;	      /* the data of the request that resumed it */
-	uint64_t msg;	      /* PTRACE_GETEVENTMSG */
-	uint64_t debugreg[8]; /* kept, never armed (POKEUSER) */
+	bool stopped;	   /* sleeps in a ptrace stop */
+	bool reported;	   /* wait has reported the stop */
+	bool sys_trace;	   /* PTRACE_SYSCALL: stop at syscall entry and exit */
+	bool sysemu;	   /* PTRACE_SYSEMU(_SINGLESTEP): entry stop, call not run */
+	bool step;	   /* PTRACE_SINGLESTEP */
+	bool tf_set;	   /* the kernel set TF in its eflags for step */
+	bool regs_set;	   /* the tracer wrote its registers since the call */
+	bool rax_eintr;	   /* ... and -EINTR in rax while a restart was due */
+	bool trap_pending; /* PTRACE_INTERRUPT, a seize of a stopped task */
+	bool listening;	   /* PTRACE_LISTEN: stays in the group stop */
+	bool group_done;   /* took its trap for the current group stop */
+	bool exec_killed;  /* killed by another thread's execve (de_thread) */
+	bool has_si;	   /* si is the stop's siginfo (GETSIGINFO) */
+	int group_sig;	   /* the signal of the current group stop */
+	int code;	   /* the stop's wait code: sig | event << 8 */
+	int why;	   /* enum ptrace_why */
+	int resume_sig;	   /* the data of the request that resumed it */
+	uint64_t msg;	   /* PTRACE_GETEVENTMSG */
+	bool debugregs;	   /* a tracer wrote the thread's debug registers */
+	/* Without platform debugreg (ptrace.c debugreg_set): kept, never
+	 * armed. DR6 as Linux's virtual_dr6 (xor DR6_RESERVED); each of the
+	 * four breakpoints registered or not, and its DR7 length and type. */
+	uint64_t debugreg[8];
+	uint8_t dr_registered;
+	uint8_t dr_lt[4];
+	bool dr7_inherited; /* with platform debugreg: DR7 reads dr7 below */
+	uint64_t dr7;
 	struct linux_siginfo si;
 };
 
 void ptrace_task_init(struct task *t);
+/* A new task c of t's: no breakpoint, but DR7 reads as t's last write
+ * (Linux's copy_thread keeps ptrace_dr7) until its tracer writes one. */
+void ptrace_debugregs_fork(struct task *c, struct task *t);
 /* Before the signal the task dequeued is acted on: the tracer sees it
  * and says which to deliver (0: none). info may be replaced. */
 int ptrace_signal(struct task *t, int sig, struct linux_siginfo *info);

@@ -174,6 +174,15 @@ struct platform_ops {
 	 * fpu_set takes such a buffer back; the host checks it (-EINVAL). */
 	long (*fpu_get)(struct pf_thread *th, void *buf, size_t size);
 	int (*fpu_set)(struct pf_thread *th, const void *buf, size_t size);
+	/* May be NULL: no hardware breakpoints. The thread's debug register
+	 * n (0-7, struct user's u_debugreg) read into *val, or written from
+	 * it, with the host's own checks and errors (Linux's: EIO for 4 and
+	 * 5, EINVAL for an address past user space or a DR7 it cannot arm,
+	 * ENOSPC); a hit is a PF_EV_FAULT SIGTRAP (TRAP_HWBKPT). A thread
+	 * put with them set loses them (a spare starts clean). */
+	int (*debugreg)(struct pf_thread *th, int n, uint64_t *val, bool write);
+	/* With debugreg: all of them 0, DR7 first (none armed meanwhile). */
+	int (*debugreg_clear)(struct pf_thread *th);
 
 	/* The vDSO of fresh address spaces, or NULL if they have none (the
 	 * op itself may be NULL). The kernel moves its parts together with

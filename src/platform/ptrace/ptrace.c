@@ -1034,6 +1034,8 @@ int ptrace_thread_host_tid(struct pf_thread *th)
 #define SPARES_MAX    64
 static int nspares_all;
 static void (*spare_free)(struct pf_thread *th);
+static long fresh_dr6; /* a new thread's DR6, once fresh_dr6_known */
+static bool fresh_dr6_known;
 
 void ptrace_spares_init(void (*free_fn)(struct pf_thread *))
 {
@@ -1046,6 +1048,9 @@ bool ptrace_spare_park(struct pf_thread *th)
 
 	if (th->tid <= 0 || th->running || mm->dead || mm->doomed || mm->nspares >= SPARES_PER_MM ||
 	    nspares_all >= SPARES_MAX)
+		return false;
+	/* A new thread has no hardware breakpoint (Linux's copy_thread). */
+	if (th->debugregs && ptrace_debugreg_clear(th) < 0)
 		return false;
 	th->spare = true;
 	th->owner = NULL;
@@ -1155,6 +1160,13 @@ int ptrace_thread_create(struct pf_mm *mm, void *owner, uint64_t entry, unsigned
 	th->mm = mm;
 	th->owner = owner;
 	ptrace_thread_hash_add(th);
+	if (!fresh_dr6_known) {
+		/* What a new thread's DR6 reads (Linux 5.11 on: DR6_RESERVED,
+		 * before: 0), for ptrace_debugreg_clear. */
+		errno = 0;
+		fresh_dr6 = ptrace(PTRACE_PEEKUSER, tid, offsetof(struct user, u_debugreg[6]), 0);
+		fresh_dr6_known = errno == 0;
+	}
 	*out = th;
 	return 0;
 }
@@ -1256,6 +1268,43 @@ long ptrace_fpu_get(struct pf_thread *th, void *buf, size_t size)
 	if (ptrace(PTRACE_GETFPREGS, th->tid, 0, buf) < 0)
 		return -ESRCH;
 	return sizeof(struct user_fpregs_struct);
+}
+
+int ptrace_debugreg(struct pf_thread *th, int n, uint64_t *val, bool write)
+{
+	long off = (long)(offsetof(struct user, u_debugreg) + (size_t)n * 8), v;
+
+	if (th->tid <= 0 || th->running || n < 0 || n > 7)
+		return -ESRCH;
+	if (write) {
+		if (ptrace(PTRACE_POKEUSER, th->tid, off, *val) < 0)
+			return -errno;
+		th->debugregs = true;
+		return 0;
+	}
+	errno = 0;
+	v = ptrace(PTRACE_PEEKUSER, th->tid, off, 0);
+	if (v == -1 && errno)
+		return -errno;
+	*val = (uint64_t)v;
+	return 0;
+}
+
+int ptrace_debugreg_clear(struct pf_thread *th)
+{
+	static const int order[] = { 7, 0, 1, 2, 3, 6 };
+	uint64_t v;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		v = order[i] == 6 && fresh_dr6_known ? (uint64_t)fresh_dr6 : 0;
+		ret = ptrace_debugreg(th, order[i], &v, true);
+		if (ret < 0)
+			return ret;
+	}
+	th->debugregs = false;
+	return 0;
 }
 
 int ptrace_fpu_set(struct pf_thread *th, const void *buf, size_t size)
@@ -1804,6 +1853,8 @@ const struct platform_ops platform_ptrace = {
 	.copy_fpu = ptrace_copy_fpu,
 	.fpu_get = ptrace_fpu_get,
 	.fpu_set = ptrace_fpu_set,
+	.debugreg = ptrace_debugreg,
+	.debugreg_clear = ptrace_debugreg_clear,
 	.poll = ptrace_poll,
 	.wait = ptrace_wait,
 };

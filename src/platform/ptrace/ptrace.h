@@ -98,6 +98,7 @@ struct pf_thread {
 	/* Kept for another guest thread (on mm->spares), or taken from
 	 * there: the host thread ran one before. */
 	bool spare, reused;
+	bool debugregs; /* the host's debug registers were written (debugreg) */
 	struct pf_thread *spare_next;
 	long result;
 	struct pf_regs regs;
@@ -228,6 +229,9 @@ int ptrace_exec_regs_prep(const struct pf_regs *regs, struct pf_regs *out);
 int ptrace_fpu_stub_prep(const struct pf_regs *regs, uint64_t entry, struct pf_regs *out);
 long ptrace_fpu_get(struct pf_thread *th, void *buf, size_t size);
 int ptrace_fpu_set(struct pf_thread *th, const void *buf, size_t size);
+/* debugreg, on a thread in a ptrace stop. */
+int ptrace_debugreg(struct pf_thread *th, int n, uint64_t *val, bool write);
+int ptrace_debugreg_clear(struct pf_thread *th);
 int ptrace_copy_fpu(struct pf_thread *dst, struct pf_thread *src);
 /* The thread mm's batch creates next starts with src's FPU state (src
  * stopped under ptrace): its image goes in mm's ops page and an

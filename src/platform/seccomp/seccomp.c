@@ -360,6 +360,20 @@ static int sc_fpu_set(struct pf_thread *th, const void *buf, size_t size)
 	return ptrace_fpu_set(th, buf, size);
 }
 
+static int sc_debugreg(struct pf_thread *th, int n, uint64_t *val, bool write)
+{
+	if (th->state == SC_NOTIFIED && stop_notified(th) < 0)
+		return -ESRCH;
+	return ptrace_debugreg(th, n, val, write);
+}
+
+static int sc_debugreg_clear(struct pf_thread *th)
+{
+	if (th->state == SC_NOTIFIED && stop_notified(th) < 0)
+		return -ESRCH;
+	return ptrace_debugreg_clear(th);
+}
+
 static int sc_thread_new_fpu(struct pf_mm *mm, void *owner, struct pf_thread *src,
 			     struct pf_thread **out)
 {
@@ -800,6 +814,8 @@ const struct platform_ops platform_seccomp = {
 	.copy_fpu = sc_copy_fpu,
 	.fpu_get = sc_fpu_get,
 	.fpu_set = sc_fpu_set,
+	.debugreg = sc_debugreg,
+	.debugreg_clear = sc_debugreg_clear,
 	.poll = sc_poll,
 	.wait = sc_wait,
 	.wait_for = sc_wait_for,
