@@ -90,6 +90,11 @@ bool sock_reuseport(const struct socket *s)
 	return s->optflags & OPT_REUSEPORT;
 }
 
+bool sock_oobinline(const struct socket *s)
+{
+	return s->optflags & OPT_OOBINLINE;
+}
+
 bool sock_linger_zero(const struct socket *s)
 {
 	return (s->optflags & OPT_LINGER) && s->linger.l_linger == 0;

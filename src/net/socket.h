@@ -137,5 +137,7 @@ bool sock_reuseaddr(const struct socket *s);
 bool sock_reuseport(const struct socket *s);
 /* SO_LINGER on with a time of 0: TCP's close is a reset. */
 bool sock_linger_zero(const struct socket *s);
+/* SO_OOBINLINE: the urgent byte stays in the stream. */
+bool sock_oobinline(const struct socket *s);
 
 #endif

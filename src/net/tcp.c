@@ -14,9 +14,12 @@
  * backlog, so clients cannot grow a listener's queue without bound.
  * Differs from Linux: a waiting connect gets in as soon as there is room
  * (Linux: at its next SYN) and waits forever (Linux gives up after its
- * retries, ETIMEDOUT); out-of-band data (MSG_OOB) is EOPNOTSUPP;
- * connect(AF_UNSPEC) on a connection (tcp_disconnect) is EINVAL;
- * SCM_RIGHTS is ignored, as Linux does. */
+ * retries, ETIMEDOUT); connect(AF_UNSPEC) on a connection
+ * (tcp_disconnect) is EINVAL; SCM_RIGHTS is ignored, as Linux does.
+ * Out-of-band data (MSG_OOB) is Linux's urgent byte: the last byte of
+ * such a send, which the reader takes with recv(MSG_OOB) (or inline,
+ * SO_OOBINLINE), where reads stop, SIGURG, POLLPRI and SIOCATMARK say it
+ * is there, and a newer one makes the older plain data. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +28,7 @@
 #include "kernel/task.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/poll.h"
+#include "vfs/fown.h"
 
 /* The listener for dst:port: one bound to that address before one bound
  * to a wildcard (Linux's lookup score). */
@@ -294,9 +298,12 @@ static int tcp_listen(struct task *t, struct socket *s, int backlog)
 	return 0;
 }
 
+static void tcp_urgent(struct unix_sock *other);
+
 static long tcp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsigned flags)
 {
 	struct unix_sock *u = &inet_sk(s)->u;
+	long n;
 	int err;
 
 	/* TCP reads no address (without MSG_FASTOPEN) and no SCM_RIGHTS. */
@@ -342,7 +349,64 @@ static long tcp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 		waitq_wake_all(&s->wq);
 		return (long)len;
 	}
-	return unix_stream_sendmsg(t, s, m, flags);
+	if (!(flags & LINUX_MSG_OOB))
+		return unix_stream_sendmsg(t, s, m, flags);
+	n = unix_stream_sendmsg(t, s, m, flags & ~LINUX_MSG_OOB);
+	if (n > 0 && u->peer)
+		tcp_urgent(u->peer);
+	return n;
+}
+
+/* The peer's last byte sent was urgent (MSG_OOB): it becomes other's
+ * urgent byte unless read already or one later is known (tcp_check_urg,
+ * tcp_urg; on loopback it arrives with its pointer). An urgent byte at
+ * the read position and not inline is passed over: only the newest one
+ * is out of band, as in Linux. */
+static void tcp_urgent(struct unix_sock *other)
+{
+	uint64_t ptr = other->rcvd - 1, copied = other->rcvd - other->inq;
+	struct skb *skb;
+
+	if (other->dead || list_empty(&other->queue) || copied > ptr ||
+	    (other->urg_data && ptr <= other->urg_seq))
+		return;
+	if (other->sk.file)
+		fown_send_sigurg(other->sk.file);
+	if (other->urg_data && other->urg_seq == copied && !sock_oobinline(&other->sk) &&
+	    copied != other->rcvd) {
+		skb = list_first_entry(&other->queue, struct skb, link);
+		skb->consumed++;
+		other->inq--;
+		if (skb->consumed == skb->len) {
+			list_del(&skb->link);
+			other->qlen--;
+			skb_free(skb);
+		}
+	}
+	skb = list_entry(other->queue.prev, struct skb, link);
+	other->urg_data = UNIX_URG_VALID | (uint8_t)skb->data[skb->len - 1];
+	other->urg_seq = ptr;
+	waitq_wake_sync(&other->sk.wq, LINUX_POLLPRI | LINUX_POLLRDBAND);
+}
+
+/* recv(MSG_OOB): the urgent byte, once (tcp_recv_urg). */
+static long tcp_recv_urgent(struct socket *s, struct kmsg *m, unsigned flags)
+{
+	struct unix_sock *u = unix_sk(s);
+	char c = (char)u->urg_data;
+
+	if (sock_oobinline(s) || !u->urg_data || (u->urg_data & UNIX_URG_READ))
+		return -EINVAL;
+	if (!(flags & LINUX_MSG_PEEK))
+		u->urg_data = UNIX_URG_READ;
+	m->flags |= LINUX_MSG_OOB;
+	if (!m->iter.count) {
+		m->flags |= LINUX_MSG_TRUNC;
+		return 0;
+	}
+	if (!(flags & LINUX_MSG_TRUNC) && iter_copy_to(&m->iter, &c, 1) < 0)
+		return -EFAULT;
+	return 1;
 }
 
 static long tcp_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsigned flags)
@@ -362,7 +426,53 @@ static long tcp_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 			return err;
 		return (s->shutdown & RCV_SHUTDOWN) ? 0 : -ENOTCONN;
 	}
+	if (flags & LINUX_MSG_OOB)
+		return tcp_recv_urgent(s, m, flags);
 	return unix_stream_recvmsg(t, s, m, flags);
+}
+
+/* At the urgent byte, without SO_OOBINLINE, it is not data to read. */
+static bool at_urgent(struct socket *s)
+{
+	struct unix_sock *u = unix_sk(s);
+
+	return u->urg_data && u->urg_seq == u->rcvd - u->inq && !sock_oobinline(s);
+}
+
+/* unix_poll, with the urgent byte: POLLPRI while it is unread, and not
+ * readable for the byte alone (tcp_poll). */
+static unsigned tcp_poll(struct socket *s, struct poll_table *pt)
+{
+	struct unix_sock *u = unix_sk(s);
+	unsigned mask = unix_poll(s, pt);
+
+	if (u->urg_data & UNIX_URG_VALID)
+		mask |= LINUX_POLLPRI;
+	if (at_urgent(s) && u->inq <= 1 && !(s->shutdown & RCV_SHUTDOWN))
+		mask &= ~(unsigned)(LINUX_POLLIN | LINUX_POLLRDNORM);
+	return mask;
+}
+
+/* SIOCINQ: the bytes before the urgent one, while it is ahead (tcp_inq). */
+static long tcp_inq(struct socket *s)
+{
+	struct unix_sock *u = unix_sk(s);
+	uint64_t copied = u->rcvd - u->inq;
+
+	if (s->state != SS_LISTEN && u->urg_data && !sock_oobinline(s) && u->urg_seq >= copied &&
+	    u->urg_seq < u->rcvd)
+		return (long)(u->urg_seq - copied);
+	return unix_inq(s);
+}
+
+/* SIOCATMARK: whether the next byte is the urgent one. */
+static long tcp_ioctl(struct socket *s, unsigned cmd)
+{
+	struct unix_sock *u = unix_sk(s);
+
+	if (cmd != LINUX_SIOCATMARK)
+		return -ENOIOCTLCMD;
+	return u->urg_data && u->urg_seq == u->rcvd - u->inq;
 }
 
 void tcp_abort(struct inet_sock *in, int err)
@@ -443,8 +553,9 @@ const struct proto_ops tcp_ops = {
 	.sendmsg = tcp_sendmsg,
 	.recvmsg = tcp_recvmsg,
 	.shutdown = inet_shutdown,
-	.poll = unix_poll,
-	.inq = unix_inq,
+	.poll = tcp_poll,
+	.inq = tcp_inq,
+	.ioctl = tcp_ioctl,
 	.peercred = unix_peercred,
 	.setsockopt = inet_setsockopt,
 	.getsockopt = inet_getsockopt,

@@ -30,6 +30,13 @@ struct unix_sock {
 	struct list_head queue; /* struct skb, by link */
 	int qlen;		/* buffers (or connections) queued */
 	size_t inq;		/* stream: bytes unread */
+	uint64_t rcvd;		/* stream: bytes ever queued (TCP's rcv_nxt) */
+	/* TCP's urgent byte (MSG_OOB): its place in the stream (counted as
+	 * rcvd), and Linux's urg_data: 0 (none), UNIX_URG_VALID | the byte
+	 * (not read out of band), or UNIX_URG_READ. Reads stop at it and,
+	 * without SO_OOBINLINE, skip it. */
+	uint64_t urg_seq;
+	unsigned urg_data;
 	int max_backlog;	/* listen's backlog, or the datagram queue limit */
 	struct waitq peer_wait; /* senders and connect() waiting for room in queue */
 	/* the name (addrlen 0: none); a sun_path of 108 bytes without a NUL
@@ -47,6 +54,9 @@ struct unix_sock {
 	int gc_inflight;	       /* unix_gc: references to our file in queues */
 	bool gc_candidate, gc_alive;
 };
+
+#define UNIX_URG_VALID 0x100
+#define UNIX_URG_READ  0x200
 
 static inline struct unix_sock *unix_sk(struct socket *s)
 {

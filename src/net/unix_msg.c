@@ -131,6 +131,7 @@ void unix_queue_skb(struct unix_sock *other, struct skb *skb)
 	}
 	other->qlen++;
 	other->inq += skb->len;
+	other->rcvd += skb->len;
 	/* Data for the reader (Linux's sock_def_readable). */
 	waitq_wake_sync(&other->sk.wq,
 			LINUX_POLLIN | LINUX_POLLPRI | LINUX_POLLRDNORM | LINUX_POLLRDBAND);
@@ -283,6 +284,7 @@ long unix_stream_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 	int64_t deadline = sock_deadline(s->rcvtimeo, flags & LINUX_MSG_DONTWAIT);
 	size_t size = m->iter.count, copied = 0, target;
 	struct skb *skb, *prev = NULL;
+	uint64_t pos; /* the stream's count of the next byte looked at */
 	struct scm scm;
 	long err = 0;
 
@@ -297,9 +299,22 @@ long unix_stream_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 	if (!target)
 		target = 1;
 	memset(&scm, 0, sizeof(scm));
+	pos = u->rcvd - u->inq;
 	for (;;) {
-		size_t chunk;
+		size_t chunk, off;
 
+		/* A read stops at TCP's urgent byte, or does not begin while
+		 * a signal (SIGURG's handler) may want it (tcp_recvmsg). */
+		if (u->urg_data && u->urg_seq == pos) {
+			if (copied)
+				break;
+			if (signal_pending(current)) {
+				scm_destroy(&scm);
+				return deadline == 0  ? -EAGAIN
+				       : deadline < 0 ? -ERESTARTSYS
+						      : -EINTR;
+			}
+		}
 		skb = next_skb(u, prev);
 		if (!skb) {
 			if (prev || copied >= target)
@@ -325,16 +340,33 @@ long unix_stream_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 			check_creds = true;
 		}
 		copy_addr(m, skb->sender);
-		chunk = skb->len - skb->consumed;
+		off = skb->consumed;
+		/* At the urgent byte: skipped without SO_OOBINLINE, whether
+		 * read out of band or not. Before it: read up to it. */
+		if (u->urg_data && u->urg_seq == pos && !sock_oobinline(s)) {
+			pos++;
+			off++;
+			if (!peek) {
+				skb->consumed++;
+				u->inq--;
+			}
+		}
+		chunk = skb->len - off;
 		if (chunk > size)
 			chunk = size;
-		if (iter_copy_to(&m->iter, skb->data + skb->consumed, chunk) < 0) {
+		if (u->urg_data && u->urg_seq > pos && u->urg_seq - pos < chunk)
+			chunk = (size_t)(u->urg_seq - pos);
+		if (iter_copy_to(&m->iter, skb->data + off, chunk) < 0) {
 			if (!copied)
 				err = -EFAULT;
 			break;
 		}
 		copied += chunk;
 		size -= chunk;
+		pos += chunk;
+		/* Past it: no urgent byte any more. */
+		if (u->urg_data && !peek && pos > u->urg_seq)
+			u->urg_data = 0;
 		if (peek) {
 			if (take_fds(skb, &scm, true))
 				break;

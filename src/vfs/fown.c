@@ -133,12 +133,19 @@ static const uint16_t band_of[] = {
 	LINUX_POLLHUP | LINUX_POLLERR,
 };
 
+/* reason 0: SIGURG (send_sigurg_to_task), else the SIGIO of reason. */
 static void sigio_to(struct file *f, struct process *p, struct task *th, int fd, int reason)
 {
 	struct linux_siginfo si = { 0 };
 
 	if (p->zombie || p->reaped || !may_signal(f, p))
 		return;
+	if (!reason) {
+		si.si_signo = LINUX_SIGURG;
+		si.si_code = LINUX_SI_KERNEL;
+		send_signal_info(p, th, LINUX_SIGURG, &si);
+		return;
+	}
 	if (f->sigio_sig) {
 		si.si_signo = f->sigio_sig;
 		si.si_code = reason;
@@ -176,6 +183,13 @@ void fown_send_sigio(struct file *f, int fd, int reason)
 		if (p)
 			sigio_to(f, p, NULL, fd, reason);
 	}
+}
+
+void fown_send_sigurg(struct file *f)
+{
+	fown_send_sigio(f, 0, 0);
+	if (f->fasync)
+		fown_send_sigio(f, f->fasync_fd, LINUX_POLL_PRI);
 }
 
 /* One wait queue an O_ASYNC file listens on. */

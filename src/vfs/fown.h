@@ -17,6 +17,9 @@ void fown_set_default(struct task *t, struct file *f);
 /* Signals f's owner that something happened to f, which the owner knows
  * as fd: reason is a LINUX_POLL_* code (Linux's send_sigio). */
 void fown_send_sigio(struct file *f, int fd, int reason);
+/* Out-of-band data arrived on f: SIGURG to its owner (Linux's
+ * send_sigurg), and SIGIO with POLL_PRI if it is O_ASYNC. */
+void fown_send_sigurg(struct file *f);
 /* O_ASYNC turned on or off for f, known as fd (its si_fd): -ENOTTY for a
  * file whose kind sends no such signals (the caller then only keeps the
  * flag, as F_SETFL does), -ENOMEM. */
