@@ -317,8 +317,13 @@ long unix_stream_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 		}
 		skb = next_skb(u, prev);
 		if (!skb) {
-			if (prev || copied >= target)
-				break; /* a peek ends at the queue's end */
+			/* A peek ends at the queue's end, unless all it saw
+			 * was an urgent byte passed over: then it waits, and
+			 * looks again from the start. */
+			if ((prev && copied) || copied >= target)
+				break;
+			prev = NULL;
+			pos = u->rcvd - u->inq;
 			err = stream_wait(s, deadline);
 			if (err == 0)
 				continue;
@@ -341,9 +346,10 @@ long unix_stream_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 		}
 		copy_addr(m, skb->sender);
 		off = skb->consumed;
-		/* At the urgent byte: skipped without SO_OOBINLINE, whether
-		 * read out of band or not. Before it: read up to it. */
-		if (u->urg_data && u->urg_seq == pos && !sock_oobinline(s)) {
+		/* At the urgent byte: passed over without SO_OOBINLINE by a
+		 * read of 1 byte or more, whether it was read out of band or
+		 * not. Before it: read up to it. */
+		if (u->urg_data && u->urg_seq == pos && size && !sock_oobinline(s)) {
 			pos++;
 			off++;
 			if (!peek) {

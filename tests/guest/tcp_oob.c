@@ -126,6 +126,9 @@ int main(void)
 
 	send(c, "Q", 1, MSG_OOB);
 	check(revents(a) == POLLPRI, "the urgent byte alone: POLLPRI, not POLLIN");
+	check_read(a, MSG_PEEK | MSG_DONTWAIT, "EAGAIN", "a peek of it alone sees nothing");
+	check(recv(a, &ch, 0, MSG_DONTWAIT) == 0 && at_mark(a) == 1,
+	      "a read of 0 bytes does not pass it");
 	check_read(a, MSG_DONTWAIT, "EAGAIN", "a read of it alone drops it");
 	check_err(recv(a, &ch, 1, MSG_OOB), EINVAL, "then recv(MSG_OOB) has none");
 
