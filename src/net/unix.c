@@ -151,6 +151,7 @@ void unix_purge_queue(struct unix_sock *u)
 		skb_free(skb);
 	}
 	u->inq = 0;
+	u->oob_skb = NULL;
 }
 
 int unix_validate_addr(const struct linux_sockaddr_storage *a, int len)
@@ -606,11 +607,33 @@ unsigned unix_poll(struct socket *s, struct poll_table *pt)
 		mask |= LINUX_POLLRDHUP | POLL_IN;
 	if (!list_empty(&u->queue))
 		mask |= POLL_IN;
+	if (u->oob_skb)
+		mask |= LINUX_POLLPRI;
 	if (s->state == SS_CLOSE)
 		mask |= LINUX_POLLHUP;
 	if (unix_writable(s))
 		mask |= POLL_OUT;
 	return mask;
+}
+
+/* SIOCATMARK of a stream: the next byte to read is the out-of-band one
+ * (an empty buffer, one read out of band, before it or alone counts);
+ * EOPNOTSUPP for the other types. */
+static long unix_ioctl(struct socket *s, unsigned cmd)
+{
+	struct unix_sock *u = unix_sk(s);
+	struct skb *skb, *next;
+
+	if (cmd != LINUX_SIOCATMARK)
+		return -ENOIOCTLCMD;
+	if (s->type != LINUX_SOCK_STREAM)
+		return -EOPNOTSUPP;
+	if (list_empty(&u->queue))
+		return 0;
+	skb = list_first_entry(&u->queue, struct skb, link);
+	next = skb->link.next == &u->queue ? NULL : list_entry(skb->link.next, struct skb, link);
+	return skb == u->oob_skb ||
+	       (skb->consumed == skb->len && (!u->oob_skb || next == u->oob_skb));
 }
 
 unsigned unix_dgram_poll(struct socket *s, struct poll_table *pt)
@@ -659,6 +682,7 @@ static const struct proto_ops unix_stream_ops = {
 	.shutdown = unix_shutdown,
 	.poll = unix_poll,
 	.inq = unix_inq,
+	.ioctl = unix_ioctl,
 	.peercred = unix_peercred,
 	.release = unix_release,
 	.destroy = unix_destroy,
@@ -676,6 +700,7 @@ static const struct proto_ops unix_dgram_ops = {
 	.shutdown = unix_shutdown,
 	.poll = unix_dgram_poll,
 	.inq = unix_inq,
+	.ioctl = unix_ioctl,
 	.peercred = unix_peercred,
 	.release = unix_release,
 	.destroy = unix_destroy,
@@ -693,6 +718,7 @@ static const struct proto_ops unix_seqpacket_ops = {
 	.shutdown = unix_shutdown,
 	.poll = unix_dgram_poll,
 	.inq = unix_inq,
+	.ioctl = unix_ioctl,
 	.peercred = unix_peercred,
 	.release = unix_release,
 	.destroy = unix_destroy,

@@ -37,6 +37,9 @@ struct unix_sock {
 	 * without SO_OOBINLINE, skip it. */
 	uint64_t urg_seq;
 	unsigned urg_data;
+	/* AF_UNIX stream: the buffer of the out-of-band byte (MSG_OOB), in
+	 * queue (not a reference), or NULL */
+	struct skb *oob_skb;
 	int max_backlog;	/* listen's backlog, or the datagram queue limit */
 	struct waitq peer_wait; /* senders and connect() waiting for room in queue */
 	/* the name (addrlen 0: none); a sun_path of 108 bytes without a NUL

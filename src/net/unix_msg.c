@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "net/unix.h"
+#include "vfs/fown.h"
 #include "kernel/task.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/poll.h"
@@ -160,11 +161,13 @@ long unix_stream_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 	struct unix_sock *u = unix_sk(s), *other = u->peer;
 	int64_t deadline = sock_deadline(s->sndtimeo, flags & LINUX_MSG_DONTWAIT);
 	size_t len = m->iter.count, sent = 0;
-	bool fds_sent = false;
+	bool fds_sent = false, oob = flags & LINUX_MSG_OOB;
 	long err = 0;
 
-	if (flags & LINUX_MSG_OOB)
-		return -EOPNOTSUPP; /* Differs from Linux: no out-of-band byte */
+	/* MSG_OOB (AF_UNIX's, Linux 5.15): the last byte goes in a buffer
+	 * of its own, the reader's out-of-band byte (unix_oob below). */
+	if (oob && !len)
+		return -EOPNOTSUPP;
 	if (m->namelen)
 		return s->state == SS_ESTABLISHED ? -EISCONN : -EOPNOTSUPP;
 	if (!other)
@@ -180,6 +183,8 @@ long unix_stream_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 			size = max;
 		if (size > SKB_MAX_HEAD0 + UNIX_SKB_FRAGS_SZ)
 			size = SKB_MAX_HEAD0 + UNIX_SKB_FRAGS_SZ;
+		if (oob && sent + size == len && size > 1)
+			size--; /* the out-of-band byte in the next one */
 		err = wait_wmem(u, deadline);
 		if (err < 0)
 			break;
@@ -214,6 +219,11 @@ long unix_stream_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 		}
 		unix_queue_skb(other, skb);
 		sent += size;
+		if (oob && sent == len) {
+			other->oob_skb = skb;
+			if (other->sk.file)
+				fown_send_sigurg(other->sk.file);
+		}
 	}
 	unix_put(other);
 	return sent ? (long)sent : err;
@@ -221,6 +231,85 @@ out_pipe:
 	if (!sent && !(flags & LINUX_MSG_NOSIGNAL))
 		send_sigpipe();
 	return sent ? (long)sent : -EPIPE;
+}
+
+/* Takes skb off u's queue and frees it, with what it had unread. */
+static void unlink_skb(struct unix_sock *u, struct skb *skb)
+{
+	if (u->oob_skb == skb)
+		u->oob_skb = NULL;
+	u->inq -= skb->len - skb->consumed;
+	list_del(&skb->link);
+	u->qlen--;
+	skb_free(skb);
+}
+
+static struct skb *next_skb(struct unix_sock *u, struct skb *prev);
+
+/*
+ * AF_UNIX's out-of-band byte (Linux's manage_oob), where a stream read
+ * comes to skb: the buffer to read from, or NULL to stop (with something
+ * read) or to wait. A read stops before the byte; one that starts there
+ * passes over it (reads it, SO_OOBINLINE) and it is out of band no more.
+ * A byte read out of band leaves an empty buffer, passed over too.
+ * FIONREAD stops counting a byte passed over, as kernels before 6.16 sum
+ * the buffers (6.18's own count keeps it).
+ */
+static struct skb *unix_oob(struct unix_sock *u, struct skb *skb, bool peek, size_t copied)
+{
+	struct skb *next;
+
+	if (skb->consumed < skb->len && skb != u->oob_skb)
+		return skb;
+	if (skb->consumed == skb->len) {
+		if (copied && (!u->oob_skb || skb == u->oob_skb))
+			return NULL;
+		next = next_skb(u, skb);
+		if (!peek)
+			unlink_skb(u, skb);
+		skb = next;
+		if (!skb)
+			return NULL;
+	}
+	if (skb != u->oob_skb)
+		return skb;
+	if (copied)
+		return NULL;
+	if (sock_oobinline(&u->sk)) {
+		if (!peek)
+			u->oob_skb = NULL;
+		return skb;
+	}
+	next = next_skb(u, skb);
+	if (!peek)
+		unlink_skb(u, skb);
+	return next;
+}
+
+/* recv(MSG_OOB) on an AF_UNIX stream (unix_stream_recv_urg). */
+static long unix_recv_oob(struct unix_sock *u, struct kmsg *m, unsigned flags)
+{
+	struct skb *oob = u->oob_skb, *before;
+
+	if (sock_oobinline(&u->sk) || !oob)
+		return -EINVAL;
+	if (!(flags & LINUX_MSG_PEEK)) {
+		u->oob_skb = NULL;
+		/* An empty buffer before it (one read out of band) goes. */
+		before = oob->link.prev == &u->queue ? NULL
+						     : list_entry(oob->link.prev, struct skb, link);
+		if (before && before->consumed == before->len)
+			unlink_skb(u, before);
+	}
+	/* A buffer of 0 bytes takes nothing, as Linux's copy. */
+	if (iter_copy_to(&m->iter, oob->data + oob->consumed, m->iter.count ? 1 : 0) < 0)
+		return -EFAULT;
+	if (!(flags & LINUX_MSG_PEEK)) {
+		oob->consumed++;
+		u->inq--;
+	}
+	m->flags |= LINUX_MSG_OOB;
+	return 1;
 }
 
 static bool same_creds(const struct skb *skb, const struct scm *scm)
@@ -285,6 +374,7 @@ long unix_stream_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 	size_t size = m->iter.count, copied = 0, target;
 	struct skb *skb, *prev = NULL;
 	uint64_t pos; /* the stream's count of the next byte looked at */
+	bool passed = false, oob_wait;
 	struct scm scm;
 	long err = 0;
 
@@ -292,7 +382,7 @@ long unix_stream_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 	if (s->state != SS_ESTABLISHED)
 		return -EINVAL;
 	if (flags & LINUX_MSG_OOB)
-		return -EINVAL; /* no out-of-band byte is ever pending */
+		return unix_recv_oob(u, m, flags); /* TCP's: tcp.c */
 	target = (flags & LINUX_MSG_WAITALL)  ? size
 		 : (size_t)s->rcvlowat < size ? (size_t)s->rcvlowat
 					      : size;
@@ -316,11 +406,20 @@ long unix_stream_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 			}
 		}
 		skb = next_skb(u, prev);
+		oob_wait = false;
+		if (skb && s->family == LINUX_AF_UNIX &&
+		    (skb->consumed == skb->len || skb == u->oob_skb)) {
+			skb = unix_oob(u, skb, peek, copied);
+			if (!skb && copied)
+				break;
+			oob_wait = !skb;
+		}
 		if (!skb) {
 			/* A peek ends at the queue's end, unless all it saw
-			 * was an urgent byte passed over: then it waits, and
+			 * was an urgent byte passed over (or an AF_UNIX
+			 * out-of-band byte stopped it): then it waits, and
 			 * looks again from the start. */
-			if ((prev && copied) || copied >= target)
+			if (!oob_wait && ((prev && (copied || !passed)) || copied >= target))
 				break;
 			prev = NULL;
 			pos = u->rcvd - u->inq;
@@ -350,6 +449,7 @@ long unix_stream_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 		 * read of 1 byte or more, whether it was read out of band or
 		 * not. Before it: read up to it. */
 		if (u->urg_data && u->urg_seq == pos && size && !sock_oobinline(s)) {
+			passed = true;
 			pos++;
 			off++;
 			if (!peek) {
@@ -377,6 +477,10 @@ long unix_stream_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 			if (take_fds(skb, &scm, true))
 				break;
 			prev = skb;
+			/* AF_UNIX's peek goes on to the next buffer even when
+			 * full (where an out-of-band byte may stop it). */
+			if (!size && s->family == LINUX_AF_UNIX)
+				continue;
 		} else {
 			bool fds;
 
@@ -385,9 +489,7 @@ long unix_stream_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 			fds = take_fds(skb, &scm, false);
 			if (skb->consumed < skb->len)
 				break;
-			list_del(&skb->link);
-			u->qlen--;
-			skb_free(skb);
+			unlink_skb(u, skb);
 			if (fds)
 				break;
 		}
