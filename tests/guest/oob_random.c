@@ -1,26 +1,28 @@
-/* TCP urgent data, at random: a seeded sequence of sends (plain and
- * MSG_OOB), nonblocking receives (MSG_OOB, MSG_PEEK, MSG_TRUNC, short
- * buffers), SO_OOBINLINE switched on and off, SIOCATMARK, FIONREAD and
- * poll on one loopback connection, read to its end every few sends. Each
- * check's text carries a digest of
- * 250 operations' results, so the runs natively and under skas must agree
- * on every one (OOB_TRACE=1 prints them). */
+/* Out-of-band data at random, on a loopback TCP connection (the urgent
+ * byte) and on an AF_UNIX stream pair (Linux 5.15's out-of-band byte): a
+ * seeded sequence of sends (plain and MSG_OOB), nonblocking receives
+ * (MSG_OOB, MSG_PEEK, MSG_TRUNC, short buffers), SO_OOBINLINE switched on
+ * and off, SIOCATMARK, FIONREAD and poll, read to the end every few
+ * sends. Each check's text carries a digest of 250 operations' results,
+ * so the runs natively and under skas must agree on every one
+ * (OOB_TRACE=1 prints them). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdbool.h>
-#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <arpa/inet.h>
+#include <poll.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
+#define TAP_ENAME
 #include "tap.h"
+#include "oob_util.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 
@@ -138,19 +140,10 @@ static void run(int c, int a, bool tcp, const char *name)
 
 int main(void)
 {
-	struct sockaddr_in sa = { .sin_family = AF_INET,
-				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t len = sizeof(sa);
 	int l, c, a, sv[2];
 
 	trace = getenv("OOB_TRACE") != NULL;
-	l = socket(AF_INET, SOCK_STREAM, 0);
-	bind(l, (struct sockaddr *)&sa, sizeof(sa));
-	listen(l, 1);
-	getsockname(l, (struct sockaddr *)&sa, &len);
-	c = socket(AF_INET, SOCK_STREAM, 0);
-	check(connect(c, (struct sockaddr *)&sa, sizeof(sa)) == 0, "connected");
-	a = accept(l, NULL, NULL);
+	l = tcp_pair(&c, &a);
 	/* Each send its own segment at once: no Nagle wait for a delayed ACK
 	 * (which loopback here does not model either). */
 	check(setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &(int){ 1 }, sizeof(int)) == 0,

@@ -9,87 +9,23 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 
 #define TAP_ENAME
 #include "tap.h"
-
-static volatile int sigurgs;
-
-static void on_urg(int sig)
-{
-	(void)sig;
-	sigurgs++;
-}
-
-static int at_mark(int fd)
-{
-	int v = -1;
-
-	return ioctl(fd, SIOCATMARK, &v) < 0 ? -errno : v;
-}
-
-static int inq(int fd)
-{
-	int v = -1;
-
-	return ioctl(fd, FIONREAD, &v) < 0 ? -errno : v;
-}
-
-static short revents(int fd)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN | POLLPRI };
-
-	return poll(&p, 1, 0) == 1 ? p.revents : 0;
-}
-
-/* recv into buf as a string: the length, or -errno. */
-static long rd(int fd, char *buf, size_t n, int flags)
-{
-	long r = recv(fd, buf, n, flags);
-
-	if (r < 0)
-		return -errno;
-	buf[r] = 0;
-	return r;
-}
-
-static void check_read(int fd, int flags, const char *want, const char *what)
-{
-	char buf[64];
-	long r = rd(fd, buf, sizeof(buf) - 1, flags);
-	char line[160];
-
-	const char *got = r < 0 ? ename((int)-r) : buf;
-
-	snprintf(line, sizeof(line), "%s: \"%s\"", what, got);
-	check(strcmp(got, want) == 0, line);
-}
+#include "oob_util.h"
 
 int main(void)
 {
-	struct sockaddr_in sa = { .sin_family = AF_INET,
-				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t len = sizeof(sa);
 	int l, c, a, n, one = 1;
 	char ch;
 
 	signal(SIGURG, on_urg);
-	l = socket(AF_INET, SOCK_STREAM, 0);
-	bind(l, (struct sockaddr *)&sa, sizeof(sa));
-	listen(l, 1);
-	getsockname(l, (struct sockaddr *)&sa, &len);
-	c = socket(AF_INET, SOCK_STREAM, 0);
-	check(connect(c, (struct sockaddr *)&sa, sizeof(sa)) == 0, "connected");
-	a = accept(l, NULL, NULL);
+	l = tcp_pair(&c, &a);
 	check(fcntl(a, F_SETOWN, getpid()) == 0, "the reader's end is owned (F_SETOWN)");
 	check_err(recv(a, &ch, 1, MSG_OOB), EINVAL, "recv(MSG_OOB) with no urgent byte");
 	check(at_mark(a) == 0 && at_mark(l) == 0, "SIOCATMARK 0 (a listener's too)");

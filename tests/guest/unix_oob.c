@@ -8,58 +8,15 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 
 #define TAP_ENAME
 #include "tap.h"
-
-static volatile int sigurgs;
-
-static void on_urg(int sig)
-{
-	(void)sig;
-	sigurgs++;
-}
-
-static int at_mark(int fd)
-{
-	int v = -1;
-
-	return ioctl(fd, SIOCATMARK, &v) < 0 ? -errno : v;
-}
-
-static int inq(int fd)
-{
-	int v = -1;
-
-	return ioctl(fd, FIONREAD, &v) < 0 ? -errno : v;
-}
-
-static short revents(int fd)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN | POLLPRI };
-
-	return poll(&p, 1, 0) == 1 ? p.revents : 0;
-}
-
-static void check_read(int fd, int flags, const char *want, const char *what)
-{
-	char buf[64], line[160];
-	long r = recv(fd, buf, sizeof(buf) - 1, flags);
-	const char *got;
-
-	if (r >= 0)
-		buf[r] = 0;
-	got = r < 0 ? ename(errno) : buf;
-	snprintf(line, sizeof(line), "%s: \"%s\"", what, got);
-	check(strcmp(got, want) == 0, line);
-}
+#include "oob_util.h"
 
 int main(void)
 {
