@@ -818,7 +818,7 @@ static int dr7_write(struct task *c, uint64_t v)
 static int debugreg_get(struct task *c, int dr, uint64_t *v)
 {
 	if (platform->debugreg && dr == 7 && c->pt.dr7_inherited) {
-		*v = c->pt.dr7;
+		*v = c->pt.debugreg[7];
 		return 0;
 	}
 	if (platform->debugreg)
@@ -842,7 +842,6 @@ void ptrace_debugregs_fork(struct task *c, struct task *t)
 		return;
 	c->pt.debugregs = true;
 	c->pt.debugreg[7] = v;
-	c->pt.dr7 = v;
 	c->pt.dr7_inherited = platform->debugreg != NULL;
 }
 

@@ -48,8 +48,7 @@ struct ptrace_state {
 	uint64_t debugreg[8];
 	uint8_t dr_registered;
 	uint8_t dr_lt[4];
-	bool dr7_inherited; /* with platform debugreg: DR7 reads dr7 below */
-	uint64_t dr7;
+	bool dr7_inherited; /* with platform debugreg: DR7 reads debugreg[7] */
 	struct linux_siginfo si;
 };
 

@@ -364,7 +364,7 @@ static long tcp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
  * is out of band, as in Linux. */
 static void tcp_urgent(struct unix_sock *other)
 {
-	uint64_t ptr = other->rcvd - 1, copied = other->rcvd - other->inq;
+	uint64_t ptr = other->rcvd - 1, copied = unix_read_pos(other);
 	struct skb *skb;
 
 	if (other->dead || list_empty(&other->queue) || copied > ptr ||
@@ -374,16 +374,13 @@ static void tcp_urgent(struct unix_sock *other)
 		fown_send_sigurg(other->sk.file);
 	if (other->urg_data && other->urg_seq == copied && !sock_oobinline(&other->sk) &&
 	    copied != other->rcvd) {
-		skb = list_first_entry(&other->queue, struct skb, link);
+		skb = unix_next_skb(other, NULL);
 		skb->consumed++;
 		other->inq--;
-		if (skb->consumed == skb->len) {
-			list_del(&skb->link);
-			other->qlen--;
-			skb_free(skb);
-		}
+		if (skb->consumed == skb->len)
+			unix_unlink_skb(other, skb);
 	}
-	skb = list_entry(other->queue.prev, struct skb, link);
+	skb = list_entry(other->queue.prev, struct skb, link); /* the last */
 	other->urg_data = UNIX_URG_VALID | (uint8_t)skb->data[skb->len - 1];
 	other->urg_seq = ptr;
 	waitq_wake_sync(&other->sk.wq, LINUX_POLLPRI | LINUX_POLLRDBAND);
@@ -436,7 +433,7 @@ static bool at_urgent(struct socket *s)
 {
 	struct unix_sock *u = unix_sk(s);
 
-	return u->urg_data && u->urg_seq == u->rcvd - u->inq && !sock_oobinline(s);
+	return u->urg_data && u->urg_seq == unix_read_pos(u) && !sock_oobinline(s);
 }
 
 /* unix_poll, with the urgent byte: POLLPRI while it is unread, and not
@@ -457,7 +454,7 @@ static unsigned tcp_poll(struct socket *s, struct poll_table *pt)
 static long tcp_inq(struct socket *s)
 {
 	struct unix_sock *u = unix_sk(s);
-	uint64_t copied = u->rcvd - u->inq;
+	uint64_t copied = unix_read_pos(u);
 
 	if (s->state != SS_LISTEN && u->urg_data && !sock_oobinline(s) && u->urg_seq >= copied &&
 	    u->urg_seq < u->rcvd)
@@ -472,7 +469,7 @@ static long tcp_ioctl(struct socket *s, unsigned cmd)
 
 	if (cmd != LINUX_SIOCATMARK)
 		return -ENOIOCTLCMD;
-	return u->urg_data && u->urg_seq == u->rcvd - u->inq;
+	return u->urg_data && u->urg_seq == unix_read_pos(u);
 }
 
 void tcp_abort(struct inet_sock *in, int err)

@@ -630,8 +630,8 @@ static long unix_ioctl(struct socket *s, unsigned cmd)
 		return -EOPNOTSUPP;
 	if (list_empty(&u->queue))
 		return 0;
-	skb = list_first_entry(&u->queue, struct skb, link);
-	next = skb->link.next == &u->queue ? NULL : list_entry(skb->link.next, struct skb, link);
+	skb = unix_next_skb(u, NULL);
+	next = unix_next_skb(u, skb);
 	return skb == u->oob_skb ||
 	       (skb->consumed == skb->len && (!u->oob_skb || next == u->oob_skb));
 }

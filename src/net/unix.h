@@ -119,8 +119,26 @@ extern int unix_skbs_with_fds;
 /* unix_gc.c: frees cycles of sockets only queues hold (a socket was closed). */
 void unix_gc(void);
 
+/* A stream's count of the bytes read (TCP's copied_seq): where the next
+ * read starts. */
+static inline uint64_t unix_read_pos(const struct unix_sock *u)
+{
+	return u->rcvd - u->inq;
+}
+
+/* The buffer a stream read looks at after prev (NULL: the first), or
+ * NULL at the queue's end. */
+static inline struct skb *unix_next_skb(struct unix_sock *u, struct skb *prev)
+{
+	struct list_head *n = prev ? prev->link.next : u->queue.next;
+
+	return n == &u->queue ? NULL : list_entry(n, struct skb, link);
+}
+
 /* unix_msg.c */
 void skb_free(struct skb *skb);
+/* Takes skb off u's queue and frees it, with what it had unread. */
+void unix_unlink_skb(struct unix_sock *u, struct skb *skb);
 /* Queues skb on other's receive queue and wakes its readers. */
 void unix_queue_skb(struct unix_sock *other, struct skb *skb);
 void unix_purge_queue(struct unix_sock *u);

@@ -233,8 +233,7 @@ out_pipe:
 	return sent ? (long)sent : -EPIPE;
 }
 
-/* Takes skb off u's queue and frees it, with what it had unread. */
-static void unlink_skb(struct unix_sock *u, struct skb *skb)
+void unix_unlink_skb(struct unix_sock *u, struct skb *skb)
 {
 	if (u->oob_skb == skb)
 		u->oob_skb = NULL;
@@ -243,8 +242,6 @@ static void unlink_skb(struct unix_sock *u, struct skb *skb)
 	u->qlen--;
 	skb_free(skb);
 }
-
-static struct skb *next_skb(struct unix_sock *u, struct skb *prev);
 
 /*
  * AF_UNIX's out-of-band byte (Linux's manage_oob), where a stream read
@@ -264,9 +261,9 @@ static struct skb *unix_oob(struct unix_sock *u, struct skb *skb, bool peek, siz
 	if (skb->consumed == skb->len) {
 		if (copied && (!u->oob_skb || skb == u->oob_skb))
 			return NULL;
-		next = next_skb(u, skb);
+		next = unix_next_skb(u, skb);
 		if (!peek)
-			unlink_skb(u, skb);
+			unix_unlink_skb(u, skb);
 		skb = next;
 		if (!skb)
 			return NULL;
@@ -280,9 +277,9 @@ static struct skb *unix_oob(struct unix_sock *u, struct skb *skb, bool peek, siz
 			u->oob_skb = NULL;
 		return skb;
 	}
-	next = next_skb(u, skb);
+	next = unix_next_skb(u, skb);
 	if (!peek)
-		unlink_skb(u, skb);
+		unix_unlink_skb(u, skb);
 	return next;
 }
 
@@ -299,7 +296,7 @@ static long unix_recv_oob(struct unix_sock *u, struct kmsg *m, unsigned flags)
 		before = oob->link.prev == &u->queue ? NULL
 						     : list_entry(oob->link.prev, struct skb, link);
 		if (before && before->consumed == before->len)
-			unlink_skb(u, before);
+			unix_unlink_skb(u, before);
 	}
 	/* A buffer of 0 bytes takes nothing, as Linux's copy. */
 	if (iter_copy_to(&m->iter, oob->data + oob->consumed, m->iter.count ? 1 : 0) < 0)
@@ -317,15 +314,6 @@ static bool same_creds(const struct skb *skb, const struct scm *scm)
 	if (skb->scm.has_cred != scm->has_cred)
 		return false;
 	return !scm->has_cred || memcmp(&skb->scm.cred, &scm->cred, sizeof(scm->cred)) == 0;
-}
-
-/* The next buffer a stream read looks at: the first (reading), or the one
- * after prev (peeking). NULL if none. */
-static struct skb *next_skb(struct unix_sock *u, struct skb *prev)
-{
-	struct list_head *n = prev ? prev->link.next : u->queue.next;
-
-	return n == &u->queue ? NULL : list_entry(n, struct skb, link);
 }
 
 /* Waits for stream data: 0 to look again, 1 to stop with what was read,
@@ -389,7 +377,7 @@ long unix_stream_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 	if (!target)
 		target = 1;
 	memset(&scm, 0, sizeof(scm));
-	pos = u->rcvd - u->inq;
+	pos = unix_read_pos(u);
 	for (;;) {
 		size_t chunk, off;
 
@@ -405,7 +393,7 @@ long unix_stream_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 						      : -EINTR;
 			}
 		}
-		skb = next_skb(u, prev);
+		skb = unix_next_skb(u, prev);
 		oob_wait = false;
 		if (skb && s->family == LINUX_AF_UNIX &&
 		    (skb->consumed == skb->len || skb == u->oob_skb)) {
@@ -422,7 +410,7 @@ long unix_stream_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 			if (!oob_wait && ((prev && (copied || !passed)) || copied >= target))
 				break;
 			prev = NULL;
-			pos = u->rcvd - u->inq;
+			pos = unix_read_pos(u);
 			err = stream_wait(s, deadline);
 			if (err == 0)
 				continue;
@@ -489,7 +477,7 @@ long unix_stream_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 			fds = take_fds(skb, &scm, false);
 			if (skb->consumed < skb->len)
 				break;
-			unlink_skb(u, skb);
+			unix_unlink_skb(u, skb);
 			if (fds)
 				break;
 		}

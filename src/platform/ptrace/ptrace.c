@@ -1034,6 +1034,7 @@ int ptrace_thread_host_tid(struct pf_thread *th)
 #define SPARES_MAX    64
 static int nspares_all;
 static void (*spare_free)(struct pf_thread *th);
+#define DR6_RESERVED 0xffff0ff0L
 static long fresh_dr6; /* a new thread's DR6, once fresh_dr6_known */
 static bool fresh_dr6_known;
 
@@ -1160,13 +1161,6 @@ int ptrace_thread_create(struct pf_mm *mm, void *owner, uint64_t entry, unsigned
 	th->mm = mm;
 	th->owner = owner;
 	ptrace_thread_hash_add(th);
-	if (!fresh_dr6_known) {
-		/* What a new thread's DR6 reads (Linux 5.11 on: DR6_RESERVED,
-		 * before: 0), for ptrace_debugreg_clear. */
-		errno = 0;
-		fresh_dr6 = ptrace(PTRACE_PEEKUSER, tid, offsetof(struct user, u_debugreg[6]), 0);
-		fresh_dr6_known = errno == 0;
-	}
 	*out = th;
 	return 0;
 }
@@ -1276,6 +1270,18 @@ int ptrace_debugreg(struct pf_thread *th, int n, uint64_t *val, bool write)
 
 	if (th->tid <= 0 || th->running || n < 0 || n > 7)
 		return -ESRCH;
+	if (!fresh_dr6_known) {
+		/* Before the first write anywhere: what a new thread's DR6
+		 * reads, for ptrace_debugreg_clear. Linux 5.11 on flips
+		 * DR6_RESERVED in (only a step's or a hit's bits besides),
+		 * before it reads 0 (or those bits). */
+		errno = 0;
+		v = ptrace(PTRACE_PEEKUSER, th->tid, offsetof(struct user, u_debugreg[6]), 0);
+		if (v == -1 && errno)
+			return -errno;
+		fresh_dr6 = (v & DR6_RESERVED) == DR6_RESERVED ? DR6_RESERVED : 0;
+		fresh_dr6_known = true;
+	}
 	if (write) {
 		if (ptrace(PTRACE_POKEUSER, th->tid, off, *val) < 0)
 			return -errno;
@@ -1298,7 +1304,7 @@ int ptrace_debugreg_clear(struct pf_thread *th)
 	int ret;
 
 	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		v = order[i] == 6 && fresh_dr6_known ? (uint64_t)fresh_dr6 : 0;
+		v = order[i] == 6 ? (uint64_t)fresh_dr6 : 0;
 		ret = ptrace_debugreg(th, order[i], &v, true);
 		if (ret < 0)
 			return ret;
