@@ -489,7 +489,7 @@ int scm_recv(struct task *t, struct scm *scm, bool passcred, uaddr_t ctl, uint64
 	uaddr_t at = ctl;
 
 	if (!ctl) {
-		if (passcred || scm->nfds || scm->ip_report || scm->raw_len)
+		if (passcred || scm->nfds || scm->ip_report || scm->raw_len || scm->ts_type)
 			*msg_flags |= LINUX_MSG_CTRUNC;
 		scm_destroy(scm);
 		*ctllen = 0;
@@ -497,6 +497,16 @@ int scm_recv(struct task *t, struct scm *scm, bool passcred, uaddr_t ctl, uint64
 	}
 	if (scm->raw_len)
 		put_raw(t, scm, &at, &left, msg_flags);
+	if (scm->ts_type) {
+		/* __sock_recv_timestamp's, before the IP level's: seconds and
+		 * micro- or nanoseconds, 64-bit each in every variant */
+		bool ns = scm->ts_type == LINUX_SO_TIMESTAMPNS_OLD ||
+			  scm->ts_type == LINUX_SO_TIMESTAMPNS_NEW;
+		int64_t tv[2] = { scm->tstamp_ns / 1000000000,
+				  scm->tstamp_ns % 1000000000 / (ns ? 1 : 1000) };
+
+		put_cmsg(t, LINUX_SOL_SOCKET, scm->ts_type, tv, sizeof(tv), &at, &left, msg_flags);
+	}
 	/* UDP's, in Linux's order (ip_cmsg_recv_offset, then
 	 * ip6_datagram_recv_specific_ctl); IP_TOS is one byte. */
 	if (scm->ip_report & SCM_IP_TTL)

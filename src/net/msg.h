@@ -41,6 +41,10 @@ struct scm {
 	unsigned ip_given, ip_report;
 	bool ip_bad;
 	int ttl, tos, hops, tclass;
+	/* recvmsg: the receive time to report (ts_type: SO_TIMESTAMP_OLD...,
+	 * the control message's type; 0 none) */
+	int ts_type;
+	int64_t tstamp_ns;
 	/* recvmsg of a --net=host socket (net/hostinet.c): the host's own
 	 * control messages that passed its allowlist, as cmsghdrs in the
 	 * host's order, passed on as they are (malloc'd; scm_destroy frees) */

@@ -23,9 +23,11 @@
 #include "mm/commit.h"
 #include "vfs/file.h"
 #include "vfs/poll.h"
+#include "host/host.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
 #include "abi/linux/ioctl.h"
+#include "abi/linux/misc.h"
 #include "abi/linux/poll.h"
 #include "abi/linux/signal.h"
 #include "abi/linux/stat.h"
@@ -446,6 +448,31 @@ static int set_buf(struct socket *s, int name, int val)
 	return 0;
 }
 
+/* The one of the four timestamp options s has on (its control
+ * message's type), or 0. */
+static int sock_ts_name(const struct socket *s)
+{
+	bool ns = s->tstamp & SOCK_TS_NS, nw = s->tstamp & SOCK_TS_NEW;
+
+	if (!(s->tstamp & SOCK_TS_RCV))
+		return 0;
+	if (ns)
+		return nw ? LINUX_SO_TIMESTAMPNS_NEW : LINUX_SO_TIMESTAMPNS_OLD;
+	return nw ? LINUX_SO_TIMESTAMP_NEW : LINUX_SO_TIMESTAMP_OLD;
+}
+
+int64_t sock_tstamp_now(const struct socket *s)
+{
+	return s->tstamp ? host_clock_ns(LINUX_CLOCK_REALTIME) : 0;
+}
+
+void sock_recv_timestamp(const struct socket *s, int64_t tstamp_ns, struct scm *scm)
+{
+	scm->ts_type = sock_ts_name(s);
+	if (scm->ts_type)
+		scm->tstamp_ns = tstamp_ns ? tstamp_ns : host_clock_ns(LINUX_CLOCK_REALTIME);
+}
+
 int sock_setsockopt(struct socket *s, int level, int name, const void *optval, unsigned len)
 {
 	const struct cred *c = &current->proc->cred;
@@ -499,6 +526,21 @@ int sock_setsockopt(struct socket *s, int level, int name, const void *optval, u
 				l.l_onoff ? s->optflags | OPT_LINGER : s->optflags & ~OPT_LINGER;
 			return 0;
 		}
+	case LINUX_SO_TIMESTAMP_OLD:
+	case LINUX_SO_TIMESTAMPNS_OLD:
+	case LINUX_SO_TIMESTAMP_NEW:
+	case LINUX_SO_TIMESTAMPNS_NEW:
+		/* sock_set_timestamp */
+		if (!val) {
+			s->tstamp = 0;
+			return 0;
+		}
+		s->tstamp = SOCK_TS_RCV;
+		if (name == LINUX_SO_TIMESTAMPNS_OLD || name == LINUX_SO_TIMESTAMPNS_NEW)
+			s->tstamp |= SOCK_TS_NS;
+		if (name == LINUX_SO_TIMESTAMP_NEW || name == LINUX_SO_TIMESTAMPNS_NEW)
+			s->tstamp |= SOCK_TS_NEW;
+		return 0;
 	case LINUX_SO_PASSCRED:
 		/* Only sockets that carry credentials (Linux 6.16's
 		 * sk_may_scm_recv): a TCP or UDP one is EOPNOTSUPP. */
@@ -589,6 +631,16 @@ int sock_getsockopt(struct socket *s, int level, int name, void *optval, int *le
 		break;
 	case LINUX_SO_PASSCRED:
 		v.val = s->passcred;
+		break;
+	case LINUX_SO_TIMESTAMP_OLD:
+	case LINUX_SO_TIMESTAMPNS_OLD:
+		v.val = sock_ts_name(s) == name;
+		break;
+	case LINUX_SO_TIMESTAMP_NEW: /* on with SO_TIMESTAMPNS_NEW too */
+		v.val = (s->tstamp & (SOCK_TS_RCV | SOCK_TS_NEW)) == (SOCK_TS_RCV | SOCK_TS_NEW);
+		break;
+	case LINUX_SO_TIMESTAMPNS_NEW:
+		v.val = sock_ts_name(s) == name;
 		break;
 	case LINUX_SO_PEERCRED:
 		s->ops->peercred(s, &v.uc);

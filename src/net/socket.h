@@ -76,6 +76,9 @@ struct socket {
 	size_t wmem;		    /* truesize of buffers sent and not yet consumed */
 	int rcvlowat;
 	bool passcred;
+	/* SO_TIMESTAMP and SO_TIMESTAMPNS, _OLD or _NEW (Linux's
+	 * SOCK_RCVTSTAMP, SOCK_RCVTSTAMPNS, SOCK_TSTAMP_NEW): SOCK_TS_* */
+	unsigned tstamp;
 	unsigned optflags; /* SO_DEBUG, SO_REUSEADDR... kept for getsockopt */
 	int priority;
 	struct linux_linger linger;
@@ -139,5 +142,15 @@ bool sock_reuseport(const struct socket *s);
 bool sock_linger_zero(const struct socket *s);
 /* SO_OOBINLINE: the urgent byte stays in the stream. */
 bool sock_oobinline(const struct socket *s);
+
+enum { SOCK_TS_RCV = 1, SOCK_TS_NS = 2, SOCK_TS_NEW = 4 };
+/* The arrival time of a buffer queued on s now: CLOCK_REALTIME in ns if s
+ * asked for times (SO_TIMESTAMP...), else 0. */
+int64_t sock_tstamp_now(const struct socket *s);
+/* recvmsg of a datagram stamped tstamp_ns (0: none, now is taken): the
+ * receive time s asked for, if it did, into scm for scm_recv. Datagrams
+ * (UDP, ICMP, AF_UNIX datagram and seqpacket) have it, as Linux's; TCP
+ * and AF_UNIX streams not. */
+void sock_recv_timestamp(const struct socket *s, int64_t tstamp_ns, struct scm *scm);
 
 #endif

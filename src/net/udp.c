@@ -316,6 +316,7 @@ static long udp_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	dlen = skb->len - skb->consumed;
 	if (m->want_name)
 		m->namelen = inet_fill_addr(s->family, hdr.addr, hdr.port, &m->name);
+	sock_recv_timestamp(s, skb->tstamp, &m->scm);
 	/* The receiver's IP_RECVTTL... of the datagram's IP version (an
 	 * AF_INET6 socket hears an IPv4 one's through the IPv4 options) */
 	m->scm.ttl = m->scm.hops = hdr.ttl;

@@ -20,6 +20,7 @@ struct skb {
 	size_t truesize;
 	size_t len, consumed; /* data[consumed..len) is unread */
 	bool fds_counted;     /* counted in unix_skbs_with_fds */
+	int64_t tstamp;	      /* when it was queued (sock_tstamp_now), or 0 */
 	struct scm scm;	      /* SCM_RIGHTS files (references) and the credentials */
 	char data[];
 };

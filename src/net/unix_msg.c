@@ -131,6 +131,7 @@ void unix_queue_skb(struct unix_sock *other, struct skb *skb)
 		unix_skbs_with_fds++;
 	}
 	other->qlen++;
+	skb->tstamp = sock_tstamp_now(&other->sk);
 	other->inq += skb->len;
 	other->rcvd += skb->len;
 	/* Data for the reader (Linux's sock_def_readable). */
@@ -633,6 +634,7 @@ long unix_dgram_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	}
 	waitq_wake_sync(&u->peer_wait, LINUX_POLLOUT | LINUX_POLLWRNORM | LINUX_POLLWRBAND);
 	copy_addr(m, skb->sender);
+	sock_recv_timestamp(s, skb->tstamp, &m->scm);
 	if (size > skb->len)
 		size = skb->len;
 	else if (size < skb->len)

@@ -97,6 +97,12 @@
 #define LINUX_SO_RCVTIMEO     LINUX_SO_RCVTIMEO_OLD
 #define LINUX_SO_SNDTIMEO     LINUX_SO_SNDTIMEO_OLD
 
+/* the receive times (SO_TIMESTAMP...): option and control message */
+#define LINUX_SO_TIMESTAMP_OLD	 29
+#define LINUX_SO_TIMESTAMPNS_OLD 35
+#define LINUX_SO_TIMESTAMP_NEW	 63
+#define LINUX_SO_TIMESTAMPNS_NEW 64
+
 /* control message types at SOL_SOCKET */
 #define LINUX_SCM_RIGHTS      1
 #define LINUX_SCM_CREDENTIALS 2
