@@ -33,11 +33,10 @@
 #include "abi/linux/poll.h"
 #include "abi/linux/socket.h"
 
-#define CAP_NET_ADMIN  12
-#define IPPROTO_ICMPV6 58
-#define STREAM_CHUNK   (256 << 10) /* the most one host call moves */
-#define DGRAM_MAX      65536	   /* above any IP datagram's payload */
-#define HOST_OPT_MAX   512	   /* sys_getsockopt's buffer (Linux 6.18's TCP_INFO is 280) */
+#define CAP_NET_ADMIN 12
+#define STREAM_CHUNK  (256 << 10) /* the most one host call moves */
+#define DGRAM_MAX     65536	  /* above any IP datagram's payload */
+#define HOST_OPT_MAX  512	  /* sys_getsockopt's buffer (Linux 6.18's TCP_INFO is 280) */
 
 _Static_assert(SCM_IP_TTL == HOST_NET_TTL && SCM_IP_TOS == HOST_NET_TOS &&
 		       SCM_IPV6_HOPS == HOST_NET_HOPS && SCM_IPV6_TCLASS == HOST_NET_TCLASS,
@@ -140,7 +139,8 @@ int hostinet_create(int family, int type, int protocol, struct socket **out)
 	    !(type == LINUX_SOCK_DGRAM && protocol == LINUX_IPPROTO_UDP) &&
 	    !(type == LINUX_SOCK_DGRAM && family == LINUX_AF_INET &&
 	      protocol == LINUX_IPPROTO_ICMP) &&
-	    !(type == LINUX_SOCK_DGRAM && family == LINUX_AF_INET6 && protocol == IPPROTO_ICMPV6))
+	    !(type == LINUX_SOCK_DGRAM && family == LINUX_AF_INET6 &&
+	      protocol == LINUX_IPPROTO_ICMPV6))
 		return -EPROTONOSUPPORT;
 	fd = host_net_socket(family, type, protocol);
 	if (fd < 0)

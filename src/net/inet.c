@@ -30,7 +30,7 @@
  * ephemeral port costs a short chain, not every socket (a guest holding
  * all 28232 ephemeral ports must not make each pick quadratic). */
 #define PORT_HASH 4096
-static struct list_head tcp_table[PORT_HASH], udp_table[PORT_HASH];
+static struct list_head tcp_table[PORT_HASH], udp_table[PORT_HASH], ping_table[PORT_HASH];
 
 static const uint8_t v4_mapped_prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
 static const uint8_t v6_loopback[16] = { [15] = 1 };
@@ -44,11 +44,14 @@ struct list_head *inet_table(int proto, uint16_t port)
 		for (i = 0; i < PORT_HASH; i++) {
 			list_init(&tcp_table[i]);
 			list_init(&udp_table[i]);
+			list_init(&ping_table[i]);
 		}
 		ready = true;
 	}
-	return proto == LINUX_IPPROTO_TCP ? &tcp_table[port % PORT_HASH]
-					  : &udp_table[port % PORT_HASH];
+	if (proto == LINUX_IPPROTO_TCP)
+		return &tcp_table[port % PORT_HASH];
+	return proto == LINUX_IPPROTO_UDP ? &udp_table[port % PORT_HASH]
+					  : &ping_table[port % PORT_HASH];
 }
 
 bool inet_is_v4(const uint8_t addr[16])
@@ -120,6 +123,9 @@ static const struct inet_opt inet_opts[INET_NOPTS] = {
 	{ LINUX_SOL_IP, 15, 0, 0, 0, true, 0, false },		       /* IP_FREEBIND */
 	{ LINUX_SOL_IP, 12, 0, 0, 0, true, 0, false },		       /* IP_RECVTTL */
 	{ LINUX_SOL_IP, 13, 0, 0, 0, true, 0, false },		       /* IP_RECVTOS */
+	/* IP_RECVOPTS, IP_RETOPTS: no packet here has IP options to report */
+	{ LINUX_SOL_IP, 6, 0, 0, 0, true, 0, false },
+	{ LINUX_SOL_IP, 7, 0, 0, 0, true, 0, false },
 	{ LINUX_SOL_IPV6, 51, 0, 0, 0, true, 0, false },	       /* IPV6_RECVHOPLIMIT */
 	{ LINUX_SOL_IPV6, 66, 0, 0, 0, true, 0, false },	       /* IPV6_RECVTCLASS */
 	{ LINUX_SOL_IPV6, 16, 64, 0, 255, false, 0, true },	       /* IPV6_UNICAST_HOPS */
@@ -132,7 +138,9 @@ static const struct inet_opt inet_opts[INET_NOPTS] = {
 
 struct inet_sock *inet_alloc(int family, int type, int proto)
 {
-	const struct proto_ops *ops = proto == LINUX_IPPROTO_TCP ? &tcp_ops : &udp_ops;
+	const struct proto_ops *ops = proto == LINUX_IPPROTO_TCP   ? &tcp_ops
+				      : proto == LINUX_IPPROTO_UDP ? &udp_ops
+								   : &icmp_ops;
 	struct unix_sock *u = unix_sock_alloc(sizeof(struct inet_sock), family, type, ops);
 	struct inet_sock *in = (struct inet_sock *)u;
 	int i;
@@ -163,18 +171,17 @@ int inet_create(int family, int type, int protocol, struct socket **out)
 		proto = LINUX_IPPROTO_TCP;
 		break;
 	case LINUX_SOCK_DGRAM:
+		if (protocol ==
+		    (family == LINUX_AF_INET ? LINUX_IPPROTO_ICMP : LINUX_IPPROTO_ICMPV6))
+			return icmp_create(family, type, protocol, out);
 		proto = LINUX_IPPROTO_UDP;
 		break;
 	case LINUX_SOCK_RAW:
-		/* Differs from Linux: no raw sockets; EPERM as for a user
-		 * without CAP_NET_RAW, else not supported. */
-		if (!capable(&current->proc->cred, CAP_NET_RAW))
-			return -EPERM;
-		return -EPROTONOSUPPORT;
+		return icmp_create(family, type, protocol, out);
 	default:
 		return -ESOCKTNOSUPPORT;
 	}
-	/* ICMP "ping" datagram sockets, SCTP, UDP-Lite...: not here. */
+	/* SCTP, UDP-Lite...: not here. */
 	if (protocol && protocol != proto)
 		return -EPROTONOSUPPORT;
 	in = inet_alloc(family, type, proto);
@@ -376,7 +383,7 @@ static bool port_taken(int proto, uint16_t port)
 	return false;
 }
 
-static void hash_port(struct inet_sock *in, uint16_t port)
+void inet_hash_port(struct inet_sock *in, uint16_t port)
 {
 	in->sport = port;
 	list_add_tail(&in->port_link, inet_table(in->proto, port));
@@ -388,12 +395,31 @@ void inet_unhash(struct inet_sock *in)
 	in->sport = 0;
 }
 
-/* A port of the ephemeral range that no socket of the protocol holds. */
+/* An ICMP echo identifier no ping socket holds: the one after the last
+ * given, never 0 (ping_get_port). */
+static int pick_ident(void)
+{
+	static uint16_t rover;
+	uint32_t i;
+
+	for (i = 0; i < 0x10000; i++) {
+		if (++rover == 0)
+			rover++;
+		if (!port_taken(LINUX_IPPROTO_ICMP, rover))
+			return rover;
+	}
+	return -EADDRINUSE;
+}
+
+/* A port of the ephemeral range that no socket of the protocol holds
+ * (ping sockets: an identifier). */
 static int pick_port(int proto)
 {
 	static uint32_t next;
 	uint32_t range = EPHEMERAL_HIGH - EPHEMERAL_LOW + 1, i;
 
+	if (proto == LINUX_IPPROTO_ICMP || proto == LINUX_IPPROTO_ICMPV6)
+		return pick_ident();
 	if (!next && host_getrandom(&next, sizeof(next)) < 0)
 		next = (uint32_t)sched_now_ns();
 	for (i = 0; i < range; i++) {
@@ -414,7 +440,7 @@ int inet_autobind(struct inet_sock *in)
 	port = pick_port(in->proto);
 	if (port < 0)
 		return port; /* the caller says what a used-up range means */
-	hash_port(in, (uint16_t)port);
+	inet_hash_port(in, (uint16_t)port);
 	return 0;
 }
 
@@ -460,7 +486,7 @@ int inet_bind(struct task *t, struct socket *s, const struct linux_sockaddr_stor
 			set_v4(in->saddr, 0);
 		return ret;
 	}
-	hash_port(in, port);
+	inet_hash_port(in, port);
 	/* a group address is only received on: the source stays free */
 	in->addr_locked =
 		!is_any6(addr) && !(inet_is_v4(addr) && (!v4_of(addr) || v4_is_group(v4_of(addr))));

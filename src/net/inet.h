@@ -6,17 +6,18 @@
  * accept(), so the queues, sending, receiving and readiness are AF_UNIX
  * stream code; UDP has its own send and receive (udp.c) on the same
  * queues. Nothing reaches the host's network. Addresses are kept in the
- * IPv6 form (IPv4 as ::ffff:a.b.c.d), ports in host order. */
+ * IPv6 form (IPv4 as ::ffff:a.b.c.d), ports in host order. ICMP has
+ * raw and "ping" sockets (icmp.c), and the stack answers echo requests. */
 #ifndef NET_INET_H
 #define NET_INET_H
 
 #include "net/unix.h"
 
-#define INET_NOPTS 24 /* the IPPROTO_* level options kept (inet.c) */
+#define INET_NOPTS 26 /* the IPPROTO_* level options kept (inet.c) */
 
 struct inet_sock {
 	struct unix_sock u;
-	int proto;		       /* IPPROTO_TCP or IPPROTO_UDP */
+	int proto;		       /* IPPROTO_TCP, _UDP, _ICMP or _ICMPV6 */
 	bool v6only;		       /* IPV6_V6ONLY */
 	bool addr_locked, port_locked; /* set by bind(), not by connect() */
 	bool port_named;	       /* bind() was given the port (SOCK_BINDPORT_LOCK) */
@@ -38,6 +39,12 @@ struct inet_sock {
 	 * loopback) and has no peer address */
 	bool fin_sent, fin_rcvd;
 	int opts[INET_NOPTS]; /* IPPROTO_TCP/IP/IPV6/UDP options, by slot */
+	/* A raw ICMP socket's ICMP_FILTER (word 0) or ICMP6_FILTER: a set
+	 * bit drops that type; IP_HDRINCL; where the kernel writes an ICMPv6
+	 * checksum (IPV6_CHECKSUM; -1: it does not) */
+	uint32_t icmp_filter[8];
+	bool hdrincl;
+	int csum_off;
 };
 
 static inline struct inet_sock *inet_sk(struct socket *s)
@@ -83,6 +90,8 @@ int inet_source(struct inet_sock *in, const uint8_t dst[16], uint8_t src[16]);
  * -EADDRINUSE when the range is used up. */
 int inet_autobind(struct inet_sock *in);
 void inet_unhash(struct inet_sock *in);
+/* Puts in in proto's port table at port. */
+void inet_hash_port(struct inet_sock *in, uint16_t port);
 /* listen(): an ephemeral port if unbound, else EADDRINUSE if another
  * socket listens on an overlapping address without SO_REUSEPORT. */
 int inet_listen_port(struct inet_sock *in);
@@ -109,9 +118,18 @@ struct tcp_mib {
 };
 extern struct tcp_mib tcp_mib;
 
-/* tcp.c and udp.c */
+/* tcp.c, udp.c and icmp.c */
 extern const struct proto_ops tcp_ops;
 extern const struct proto_ops udp_ops;
+extern const struct proto_ops icmp_ops;
+/* connect() of a datagram socket (UDP's; ICMP sockets share it). */
+int udp_connect(struct task *t, struct socket *s, const struct linux_sockaddr_storage *a, int len,
+		bool nonblock);
+/* A raw (CAP_NET_RAW) or ping (net.ipv4.ping_group_range) ICMP socket. */
+int icmp_create(int family, int type, int protocol, struct socket **out);
+/* net.ipv4.ping_group_range: the groups that may open ping sockets. */
+void icmp_ping_range(uint32_t range[2]);
+int icmp_set_ping_range(long lo, long hi);
 /* SOCK_DESTROY (tcp_abort, udp_abort): the socket's end with err. A TCP
  * connection's peer hears a reset, a listener stops, a connect() that
  * waits ends; a UDP socket is disconnected. */

@@ -158,6 +158,10 @@ int sock_create(struct task *t, int family, int type, int protocol, struct socke
 		/* --net=host: streams and datagrams are host sockets */
 		if (hostinet_enabled() && (type == LINUX_SOCK_STREAM || type == LINUX_SOCK_DGRAM))
 			return hostinet_create(family, type, protocol, out);
+		/* --net=host: no raw sockets (the loopback's would see none of
+		 * the host's traffic); EPERM, as the host has for its users */
+		if (hostinet_enabled() && type == LINUX_SOCK_RAW)
+			return protocol ? -EPERM : -EPROTONOSUPPORT;
 		return inet_create(family, type, protocol, out);
 	case LINUX_AF_NETLINK:
 		return netlink_create(type, protocol, out);

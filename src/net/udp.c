@@ -88,8 +88,8 @@ void udp_abort(struct inet_sock *in, int err)
 	waitq_wake_all(&in->u.sk.wq); /* sk_error_report */
 }
 
-static int udp_connect(struct task *t, struct socket *s, const struct linux_sockaddr_storage *a,
-		       int len, bool nonblock)
+int udp_connect(struct task *t, struct socket *s, const struct linux_sockaddr_storage *a, int len,
+		bool nonblock)
 {
 	struct inet_sock *in = inet_sk(s);
 	uint8_t dst[16], src[16];

@@ -302,6 +302,7 @@ long sys_shutdown(struct task *t, const struct sysargs *a)
 long sys_setsockopt(struct task *t, const struct sysargs *a)
 {
 	int level = sysarg_int(a, 1), name = sysarg_int(a, 2), optlen = sysarg_int(a, 4);
+	int raw_max = level == LINUX_SOL_RAW ? 4 : 32;
 	char val[OPT_MAX];
 	struct file *f;
 	long ret;
@@ -321,9 +322,14 @@ long sys_setsockopt(struct task *t, const struct sysargs *a)
 					? (size_t)optlen
 					: sizeof(struct linux_timeval)) < 0)
 		ret = -EFAULT;
-	else if (level != LINUX_SOL_SOCKET && optlen >= (int)sizeof(int) &&
+	else if ((level == LINUX_SOL_RAW || level == LINUX_SOL_ICMPV6) && optlen > 0 &&
+		 copy_from_user(t->mm, val, sysarg_uaddr(a, 3),
+				(size_t)(optlen < raw_max ? optlen : raw_max)) < 0)
+		ret = -EFAULT; /* ICMP_FILTER, ICMP6_FILTER: up to their 4 or 32 bytes */
+	else if (level != LINUX_SOL_SOCKET && level != LINUX_SOL_RAW && level != LINUX_SOL_ICMPV6 &&
+		 optlen >= (int)sizeof(int) &&
 		 copy_from_user(t->mm, val, sysarg_uaddr(a, 3), sizeof(int)) < 0)
-		ret = -EFAULT; /* the protocols' options are all ints */
+		ret = -EFAULT; /* the other protocols' options are ints */
 	else if (level == LINUX_SOL_IP && optlen > 0 && optlen < (int)sizeof(int) &&
 		 s->ops->setsockopt && copy_from_user(t->mm, val, sysarg_uaddr(a, 3), 1) < 0)
 		ret = -EFAULT; /* ...but IPv4's may be a byte */

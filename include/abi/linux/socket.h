@@ -156,6 +156,10 @@ _Static_assert(offsetof(struct linux_sockaddr_in6, sin6_addr) == 8, "linux_socka
 #define LINUX_SOL_UDP	   LINUX_IPPROTO_UDP
 #define LINUX_SOL_IPV6	   LINUX_IPPROTO_IPV6
 
+#define LINUX_IPPROTO_ICMPV6 58
+#define LINUX_SOL_ICMPV6     LINUX_IPPROTO_ICMPV6
+#define LINUX_SOL_RAW	     255
+
 /* Big enough for any address (struct sockaddr_storage). */
 struct linux_sockaddr_storage {
 	uint16_t ss_family;

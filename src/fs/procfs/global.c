@@ -15,6 +15,7 @@
 #include "kernel/uts.h"
 #include "host/host.h"
 #include "ipc/ipc.h"
+#include "net/inet.h"
 #include "vfs/pipe.h"
 #include "vfs/locks.h"
 #include "vfs/inotify.h"
@@ -519,6 +520,50 @@ static long parse_sysctl_int(const char *buf, size_t len)
 	return v;
 }
 
+static int gen_ping_range(const struct pnode *n, struct sbuf *b)
+{
+	uint32_t r[2];
+
+	(void)n;
+	icmp_ping_range(r);
+	sb_printf(b, "%u\t%u\n", r[0], r[1]);
+	return 0;
+}
+
+/* net.ipv4.ping_group_range: two numbers (proc_dointvec's: blanks
+ * between, one alone leaves the second), each at most GID_T_MAX. */
+static long put_ping_range(const struct pnode *n, const char *buf, size_t len)
+{
+	uint32_t cur[2];
+	long v[2];
+	size_t i = 0;
+	int k;
+
+	(void)n;
+	icmp_ping_range(cur);
+	v[0] = cur[0];
+	v[1] = cur[1];
+	for (k = 0; k < 2; k++) {
+		while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n'))
+			i++;
+		if (i == len && k > 0)
+			break;
+		if (i == len || buf[i] < '0' || buf[i] > '9')
+			return -EINVAL;
+		for (v[k] = 0; i < len && buf[i] >= '0' && buf[i] <= '9'; i++) {
+			v[k] = v[k] * 10 + (buf[i] - '0');
+			if (v[k] > 0x7fffffff)
+				return -EINVAL;
+		}
+	}
+	while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n'))
+		i++;
+	if (i != len)
+		return -EINVAL;
+	k = icmp_set_ping_range(v[0], v[1]);
+	return k < 0 ? k : (long)len;
+}
+
 /* vm.max_map_count (the file is root's: mode 0644). */
 static long put_max_map_count(const struct pnode *n, const char *buf, size_t len)
 {
@@ -650,6 +695,9 @@ enum {
 	G_RANDOM_UUID,
 	G_RANDOM_BOOT_ID,
 	G_NET,
+	G_SYS_NET,
+	G_SYS_NET_IPV4,
+	G_PING_GROUP_RANGE,
 };
 
 static void sb_emit(void *arg, const char *line)
@@ -757,9 +805,24 @@ static const struct pentry sys_fs[] = {
 	{ 0 },
 };
 
+static const struct pentry sys_net_ipv4[] = {
+	{ .name = "ping_group_range",
+	  .id = G_PING_GROUP_RANGE,
+	  .mode = FILE_W,
+	  .gen = gen_ping_range,
+	  .put = put_ping_range },
+	{ 0 },
+};
+
+static const struct pentry sys_net[] = {
+	{ .name = "ipv4", .id = G_SYS_NET_IPV4, .mode = DIR_R, .children = sys_net_ipv4 },
+	{ 0 },
+};
+
 const struct pentry procfs_sys_children[] = {
 	{ .name = "fs", .id = G_SYS_FS, .mode = DIR_R, .children = sys_fs },
 	{ .name = "kernel", .id = G_SYS_KERNEL, .mode = DIR_R, .children = sys_kernel },
+	{ .name = "net", .id = G_SYS_NET, .mode = DIR_R, .children = sys_net },
 	{ .name = "vm", .id = G_SYS_VM, .mode = DIR_R, .children = sys_vm },
 	{ 0 },
 };

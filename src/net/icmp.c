@@ -1,0 +1,757 @@
+/* net/icmp.c: ICMP on loopback. Two kinds of sockets, as Linux's:
+ * - raw ICMP sockets (SOCK_RAW, IPPROTO_ICMP or IPPROTO_ICMPV6; CAP_NET_RAW)
+ *   send ICMP messages as the caller wrote them (IPv4: checksum and all;
+ *   with IP_HDRINCL the IP header too) and receive a copy of every ICMP
+ *   packet that arrives, their own included, that their bound and
+ *   connected addresses and their ICMP_FILTER/ICMP6_FILTER let through:
+ *   IPv4 ones with the IP header, IPv6 ones without;
+ * - "ping" sockets (SOCK_DGRAM, IPPROTO_ICMP or IPPROTO_ICMPV6; a group in
+ *   net.ipv4.ping_group_range) send only echo requests, whose identifier
+ *   (the socket's port) and checksum the kernel fills in, and receive the
+ *   echo replies to that identifier, without IP header.
+ * The stack answers an echo request to any local address (127.0.0.0/8,
+ * ::1) with a checksum that adds up, as icmp_echo and icmpv6_echo_reply.
+ * A packet is delivered at once: the raw sockets' copies first, then the
+ * ICMP layer's work, so a raw socket reads a request before its reply.
+ * A queued packet starts with struct icmp_meta (its source, TTL or hop
+ * limit, TOS or traffic class); readiness and the queue are the AF_UNIX
+ * datagram code's, as UDP's.
+ * Differs from Linux: raw sockets of other protocols (and IPPROTO_RAW)
+ * are EPROTONOSUPPORT, IPV6_HDRINCL is EINVAL; an IP_HDRINCL packet is
+ * dropped unless it is a whole (unfragmented) ICMP packet to a local
+ * address; IPv4 options are not kept; the error queue is always empty and
+ * ICMP errors a raw socket sends reach nobody's socket; /proc/net/snmp's
+ * Icmp counters stay 0 and /proc/net/icmp, /proc/net/raw are absent. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/inet.h"
+#include "kernel/task.h"
+#include "kernel/cred.h"
+#include "abi/linux/errno.h"
+
+#define CAP_NET_RAW	 13
+#define ICMP_OVERHEAD	 768 /* truesize past the payload, as UDP's */
+#define ICMP_ECHOREPLY	 0
+#define ICMP_ECHO	 8
+#define ICMP_EXT_ECHO	 42
+#define ICMP_EXT_REPLY	 43
+#define ICMPV6_ECHO	 128
+#define ICMPV6_REPLY	 129
+#define ICMPV6_EXT_ECHO	 160
+#define ICMPV6_EXT_REPLY 161
+#define ICMP_FILTER	 1 /* SOL_RAW, IPv4 */
+#define ICMP6_FILTER	 1 /* SOL_ICMPV6 */
+#define IPV6_CHECKSUM	 7
+#define IPV6_HDRINCL	 36
+#define IP_HDRINCL	 3
+#define IP_DF		 0x4000
+#define GID_T_MAX	 0x7fffffffL
+
+struct icmp_meta {
+	uint8_t src[16];
+	bool v4;
+	uint8_t ttl, tos; /* IPv6: the hop limit and the traffic class */
+};
+
+/* A packet on its way: v4, the whole IPv4 packet (header of hl bytes,
+ * then the ICMP message); v6, the ICMPv6 message (hl 0). */
+struct packet {
+	struct icmp_meta m;
+	uint8_t dst[16];
+	const uint8_t *data;
+	size_t len, hl;
+};
+
+static struct list_head raw_socks = LIST_HEAD_INIT(raw_socks); /* by port_link */
+static uint32_t ping_range[2] = { 1, 0 };		       /* none, Linux's default */
+static uint16_t next_ip_id;
+
+void icmp_ping_range(uint32_t range[2])
+{
+	range[0] = ping_range[0];
+	range[1] = ping_range[1];
+}
+
+/* ipv4_ping_group_range: an empty range is stored as "1 0". */
+int icmp_set_ping_range(long lo, long hi)
+{
+	if (lo < 0 || hi < 0 || lo > GID_T_MAX || hi > GID_T_MAX)
+		return -EINVAL;
+	if (hi < lo)
+		lo = 1, hi = 0;
+	ping_range[0] = (uint32_t)lo;
+	ping_range[1] = (uint32_t)hi;
+	return 0;
+}
+
+/* check_current_group_range: the effective group or a supplementary one. */
+static bool may_ping(const struct cred *c)
+{
+	int i;
+
+	if (c->egid >= ping_range[0] && c->egid <= ping_range[1])
+		return true;
+	for (i = 0; i < c->ngroups; i++)
+		if (c->groups[i] >= ping_range[0] && c->groups[i] <= ping_range[1])
+			return true;
+	return false;
+}
+
+static bool is_raw(const struct inet_sock *in)
+{
+	return in->u.sk.type == LINUX_SOCK_RAW;
+}
+
+static bool is_v6(const struct inet_sock *in)
+{
+	return in->u.sk.family == LINUX_AF_INET6;
+}
+
+static uint32_t csum_add(uint32_t sum, const uint8_t *p, size_t n)
+{
+	for (; n > 1; n -= 2, p += 2)
+		sum += (uint32_t)(p[0] << 8 | p[1]);
+	if (n)
+		sum += (uint32_t)p[0] << 8;
+	return sum;
+}
+
+static uint16_t csum_fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+/* The ICMPv6 checksum's sum of the pseudo-header. */
+static uint32_t csum_v6_pseudo(const uint8_t src[16], const uint8_t dst[16], size_t len)
+{
+	uint32_t sum = csum_add(0, src, 16);
+
+	sum = csum_add(sum, dst, 16);
+	return sum + (uint32_t)(len >> 16) + (uint32_t)(len & 0xffff) + LINUX_IPPROTO_ICMPV6;
+}
+
+static void put16(uint8_t *p, unsigned v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+/* Writes the checksum at off of the n-byte message p (its field first 0). */
+static void set_csum(uint8_t *p, size_t n, size_t off, uint32_t pseudo)
+{
+	p[off] = p[off + 1] = 0;
+	put16(p + off, csum_fold(csum_add(pseudo, p, n)));
+}
+
+/* An IPv4 header for len bytes of ICMP after it. */
+static void ip4_header(uint8_t *h, size_t len, const uint8_t src[16], const uint8_t dst[16],
+		       uint8_t ttl, uint8_t tos, unsigned frag)
+{
+	memset(h, 0, 20);
+	h[0] = 0x45;
+	h[1] = tos;
+	put16(h + 2, (unsigned)(len + 20));
+	put16(h + 4, ++next_ip_id);
+	put16(h + 6, frag);
+	h[8] = ttl;
+	h[9] = LINUX_IPPROTO_ICMP;
+	memcpy(h + 12, src + 12, 4);
+	memcpy(h + 16, dst + 12, 4);
+	set_csum(h, 20, 10, 0);
+}
+
+static void queue_copy(struct inet_sock *to, const struct packet *p, size_t skip)
+{
+	size_t size = sizeof(p->m) + p->len;
+	struct skb *skb;
+
+	/* sock_queue_rcv_skb: a queue already past SO_RCVBUF drops it */
+	if (to->rmem > (size_t)to->u.sk.rcvbuf || !sock_mem_charge(p->len + ICMP_OVERHEAD))
+		return;
+	skb = malloc(sizeof(*skb) + size);
+	if (!skb) {
+		sock_mem_uncharge(p->len + ICMP_OVERHEAD);
+		return;
+	}
+	memset(skb, 0, sizeof(*skb));
+	skb->len = size;
+	skb->consumed = sizeof(p->m) + skip;
+	skb->truesize = p->len + ICMP_OVERHEAD;
+	memcpy(skb->data, &p->m, sizeof(p->m));
+	memcpy(skb->data + sizeof(p->m), p->data, p->len);
+	to->rmem += skb->truesize;
+	unix_queue_skb(&to->u, skb);
+}
+
+/* icmp_filter, icmpv6_filter: a type whose bit is set is dropped. */
+static bool filtered(const struct inet_sock *in, const struct packet *p)
+{
+	unsigned type;
+
+	if (p->len <= p->hl)
+		return true; /* not even a type */
+	type = p->data[p->hl];
+	if (p->m.v4)
+		return type < 32 && (in->icmp_filter[0] & (1u << type));
+	return in->icmp_filter[type >> 5] & (1u << (type & 31));
+}
+
+/* ping_rcv: an echo reply goes to the ping socket of its identifier
+ * (the newest, when SO_REUSEADDR shares one) bound to its destination. */
+static void ping_rcv(const struct packet *p)
+{
+	const uint8_t *ic = p->data + p->hl;
+	uint16_t ident = (uint16_t)(ic[4] << 8 | ic[5]);
+	struct inet_sock *o, *to = NULL;
+
+	list_for_each_entry(o, inet_table(LINUX_IPPROTO_ICMP, ident), port_link)
+	{
+		if (o->sport == ident && !o->u.dead && is_v6(o) != p->m.v4 &&
+		    inet_covers(o, p->dst))
+			to = o;
+	}
+	if (to)
+		queue_copy(to, p, p->hl);
+}
+
+static void deliver(const struct packet *p);
+
+/* icmp_echo, icmpv6_echo_reply: the request's header (code and all) and
+ * data back, from the address it went to, with the stack's TTL or hop
+ * limit and the request's TOS or traffic class. */
+static void echo_reply(const struct packet *req)
+{
+	size_t n = req->len - req->hl;
+	uint8_t *buf = malloc(20 + n);
+	struct packet r = { .m.v4 = req->m.v4, .data = buf, .hl = req->m.v4 ? 20 : 0 };
+
+	/* a forged source (IP_HDRINCL) off loopback: no route back */
+	if (!buf || (inet_is_v4(req->m.src) ? req->m.src[12] != 127
+					    : memcmp(req->m.src, req->dst, 16) != 0)) {
+		free(buf);
+		return;
+	}
+	memcpy(r.m.src, req->dst, 16);
+	memcpy(r.dst, req->m.src, 16);
+	r.m.ttl = 64;
+	r.m.tos = req->m.tos;
+	r.len = r.hl + n;
+	memcpy(buf + r.hl, req->data + req->hl, n);
+	if (r.m.v4) {
+		buf[20] = ICMP_ECHOREPLY;
+		set_csum(buf + 20, n, 2, 0);
+		ip4_header(buf, n, r.m.src, r.dst, r.m.ttl, r.m.tos, 0);
+	} else {
+		buf[0] = ICMPV6_REPLY;
+		set_csum(buf, n, 2, csum_v6_pseudo(r.m.src, r.dst, n));
+	}
+	deliver(&r);
+	free(buf);
+}
+
+/* A packet arrives: raw_local_deliver, then icmp_rcv/icmpv6_rcv, which
+ * drop a message shorter than its header or with a wrong checksum. */
+static void deliver(const struct packet *p)
+{
+	const uint8_t *ic = p->data + p->hl;
+	size_t n = p->len - p->hl;
+	struct inet_sock *o, *next;
+	uint32_t pseudo;
+
+	list_for_each_entry_safe(o, next, &raw_socks, port_link)
+	{
+		if (o->u.dead || is_v6(o) == p->m.v4 || !inet_covers(o, p->dst) ||
+		    (o->connected && memcmp(o->daddr, p->m.src, 16) != 0) || filtered(o, p))
+			continue;
+		queue_copy(o, p, 0);
+	}
+	if (n < 8)
+		return;
+	pseudo = p->m.v4 ? 0 : csum_v6_pseudo(p->m.src, p->dst, n);
+	if (csum_fold(csum_add(pseudo, ic, n)) != 0)
+		return;
+	if (ic[0] == (p->m.v4 ? ICMP_ECHO : ICMPV6_ECHO))
+		echo_reply(p);
+	else if (p->m.v4 ? ic[0] == ICMP_ECHOREPLY || ic[0] == ICMP_EXT_REPLY
+			 : ic[0] == ICMPV6_REPLY || ic[0] == ICMPV6_EXT_REPLY)
+		ping_rcv(p);
+}
+
+int icmp_create(int family, int type, int protocol, struct socket **out)
+{
+	const struct cred *c = &current->proc->cred;
+	int icmp = family == LINUX_AF_INET ? LINUX_IPPROTO_ICMP : LINUX_IPPROTO_ICMPV6;
+	struct inet_sock *in;
+
+	if (type == LINUX_SOCK_RAW) {
+		/* inet_create: the protocol's lookup, then the capability */
+		if (protocol == 0)
+			return -EPROTONOSUPPORT;
+		if (!capable(c, CAP_NET_RAW))
+			return -EPERM;
+		if (protocol != icmp)
+			return -EPROTONOSUPPORT; /* differs: ICMP only */
+	} else if (!may_ping(c)) {
+		return -EACCES; /* ping_init_sock */
+	}
+	in = inet_alloc(family, type, icmp);
+	if (!in)
+		return -ENOMEM;
+	/* INET_PROTOSW_REUSE: SO_REUSEADDR is on */
+	sock_setsockopt(&in->u.sk, LINUX_SOL_SOCKET, LINUX_SO_REUSEADDR, &(int){ 1 }, sizeof(int));
+	in->csum_off = is_raw(in) && is_v6(in) ? 2 : -1;
+	if (is_raw(in)) {
+		/* the protocol is its port (inet_num), and stays */
+		in->sport = (uint16_t)icmp;
+		in->port_locked = true;
+		list_add_tail(&in->port_link, &raw_socks);
+	} else if (is_v6(in)) {
+		in->v6only = true;
+	}
+	*out = &in->u.sk;
+	return 0;
+}
+
+/* raw_bind, rawv6_bind, ping_check_bind_addr and ping_bind. */
+static int icmp_bind(struct task *t, struct socket *s, const struct linux_sockaddr_storage *a,
+		     int len)
+{
+	struct inet_sock *in = inet_sk(s), *o;
+	bool v6 = is_v6(in), raw = is_raw(in);
+	uint8_t addr[16], any[16] = { 0 };
+	uint16_t port = 0;
+	bool group;
+	int ret;
+
+	(void)t;
+	if (len < (v6 ? (raw ? LINUX_SIN6_LEN_RFC2133 : (int)sizeof(struct linux_sockaddr_in6))
+		      : (int)sizeof(struct linux_sockaddr_in)))
+		return -EINVAL;
+	if (v6 && a->ss_family != LINUX_AF_INET6)
+		return raw ? -EINVAL : -EAFNOSUPPORT;
+	if (!v6) {
+		struct linux_sockaddr_storage b = *a;
+
+		if (raw) /* raw_bind looks at no family */
+			b.ss_family = LINUX_AF_INET;
+		ret = inet_parse_v4(&b, len, true, addr, &port);
+	} else {
+		ret = inet_parse_addr(in, a, len, true, addr, &port);
+	}
+	if (ret < 0)
+		return ret;
+	if (v6 && !raw && addr[0] == 0xff)
+		return -EINVAL; /* not unicast */
+	if (v6 && inet_is_v4(addr))
+		return raw ? -EADDRNOTAVAIL : -EINVAL;
+	if (raw && s->state != SS_CLOSE)
+		return -EINVAL; /* connected */
+	if (!v6)
+		memcpy(any + 10, "\xff\xff", 2);
+	/* IPv4 multicast or the broadcast: raw sockets take them (to hear
+	 * on), ping sockets do not; else a local address or any */
+	group = !v6 && ((addr[12] & 0xf0) == 0xe0 || !memcmp(addr + 12, "\xff\xff\xff\xff", 4));
+	if (group ? !raw
+		  : memcmp(addr, any, 16) != 0 &&
+			    (v6 ? memcmp(addr, any, 15) != 0 || addr[15] != 1 : addr[12] != 127))
+		return -EADDRNOTAVAIL;
+	if (raw) {
+		memcpy(in->saddr, addr, 16);
+		in->addr_locked = memcmp(addr, any, 16) != 0 && !group;
+		return 0;
+	}
+	if (in->sport)
+		return -EINVAL;
+	if (port) {
+		/* ping_get_port: taken unless both share with SO_REUSEADDR */
+		list_for_each_entry(o, inet_table(LINUX_IPPROTO_ICMP, port), port_link)
+		{
+			if (o->sport == port && o != in &&
+			    (!sock_reuseaddr(&o->u.sk) || !sock_reuseaddr(s)))
+				return -EADDRINUSE;
+		}
+		inet_hash_port(in, port);
+	} else if (inet_autobind(in) < 0) {
+		return -EADDRINUSE;
+	}
+	memcpy(in->saddr, addr, 16);
+	in->addr_locked = memcmp(addr, any, 16) != 0;
+	in->port_locked = in->port_named = port != 0;
+	return 0;
+}
+
+/* The destination of a send (ping_v4_sendmsg, ping_v6_sendmsg,
+ * raw_sendmsg, rawv6_sendmsg), made concrete. */
+static int send_dest(struct inet_sock *in, const struct kmsg *m, uint8_t dst[16])
+{
+	const struct linux_sockaddr_storage *a = &m->name;
+	bool v6 = is_v6(in), raw = is_raw(in);
+	struct linux_sockaddr_in6 sin6;
+	uint16_t port;
+	int ret;
+
+	/* raw sockets take a name of length 0 as none; ping sockets see it */
+	if (raw ? m->has_name && m->namelen > 0 : m->has_name) {
+		if (!v6) {
+			struct linux_sockaddr_storage b = *a;
+
+			if (m->namelen < (int)sizeof(struct linux_sockaddr_in))
+				return -EINVAL;
+			if (b.ss_family != LINUX_AF_INET &&
+			    !(raw && b.ss_family == LINUX_AF_UNSPEC))
+				return -EAFNOSUPPORT;
+			b.ss_family = LINUX_AF_INET; /* raw: AF_UNSPEC as AF_INET */
+			ret = inet_parse_v4(&b, m->namelen, false, dst, &port);
+			if (ret < 0)
+				return ret;
+		} else {
+			if (m->namelen <
+			    (raw ? LINUX_SIN6_LEN_RFC2133 : (int)sizeof(struct linux_sockaddr_in6)))
+				return -EINVAL;
+			if (a->ss_family != LINUX_AF_INET6 && !(raw && a->ss_family == 0))
+				return -EAFNOSUPPORT;
+			memcpy(&sin6, a, LINUX_SIN6_LEN_RFC2133);
+			memcpy(dst, sin6.sin6_addr, 16);
+			/* rawv6_sendmsg: the port names the protocol */
+			port = __builtin_bswap16(sin6.sin6_port);
+			if (raw && port && port != LINUX_IPPROTO_ICMPV6)
+				return -EINVAL;
+		}
+	} else {
+		if (!in->connected)
+			return -EDESTADDRREQ;
+		memcpy(dst, in->daddr, 16);
+	}
+	if (v6 && inet_is_v4(dst))
+		return raw ? -ENETUNREACH : -EINVAL;
+	if (m->scm.ip_bad)
+		return -EINVAL;
+	return inet_route(in, dst);
+}
+
+/* The TTL and TOS (IPv6: hop limit and class) of a packet sent. */
+static void send_ip_fields(struct inet_sock *in, const struct kmsg *m, struct icmp_meta *meta)
+{
+	if (!is_v6(in)) {
+		meta->ttl = (uint8_t)((m->scm.ip_given & SCM_IP_TTL)
+					      ? m->scm.ttl
+					      : inet_opt(in, LINUX_SOL_IP, IP_TTL));
+		meta->tos = (uint8_t)((m->scm.ip_given & SCM_IP_TOS)
+					      ? m->scm.tos
+					      : inet_opt(in, LINUX_SOL_IP, IP_TOS));
+	} else {
+		meta->ttl = (uint8_t)((m->scm.ip_given & SCM_IPV6_HOPS)
+					      ? m->scm.hops
+					      : inet_opt(in, LINUX_SOL_IPV6, IPV6_UNICAST_HOPS));
+		meta->tos = (uint8_t)((m->scm.ip_given & SCM_IPV6_TCLASS)
+					      ? m->scm.tclass
+					      : inet_opt(in, LINUX_SOL_IPV6, IPV6_TCLASS));
+	}
+}
+
+/* raw_send_hdrinc: the caller's IPv4 header, its total length, source (if
+ * 0), identification (if 0) and checksum filled in; then ip_rcv's checks
+ * on loopback, and an ICMP packet to a local address is delivered. */
+static long send_hdrincl(struct inet_sock *in, uint8_t *buf, size_t len, const uint8_t route[16])
+{
+	struct packet p = { .m.v4 = true, .data = buf, .len = len };
+	size_t hl = len ? (size_t)(buf[0] & 15) * 4 : 0;
+	uint8_t src[16], dst[16];
+
+	if (!len || hl > len)
+		return -EINVAL;
+	if (hl < 20)
+		return (long)len; /* sent as it is, and dropped by ip_rcv */
+	inet_source(in, route, src);
+	if (!memcmp(buf + 12, "\0\0\0\0", 4))
+		memcpy(buf + 12, src + 12, 4);
+	put16(buf + 2, (unsigned)len);
+	if (!buf[4] && !buf[5])
+		put16(buf + 4, ++next_ip_id);
+	set_csum(buf, hl, 10, 0);
+	memcpy(dst, route, 12);
+	memcpy(dst + 12, buf + 16, 4);
+	memcpy(p.m.src, route, 12);
+	memcpy(p.m.src + 12, buf + 12, 4);
+	memcpy(p.dst, dst, 16);
+	p.hl = hl;
+	p.m.ttl = buf[8];
+	p.m.tos = buf[1];
+	/* ip_rcv and ip_local_deliver: IPv4, not a fragment, local */
+	if ((buf[0] >> 4) == 4 && !((buf[6] & 0x3f) | buf[7]) && buf[9] == LINUX_IPPROTO_ICMP &&
+	    inet_route(in, dst) == 0 && !memcmp(dst + 12, buf + 16, 4))
+		deliver(&p);
+	return (long)len;
+}
+
+static long icmp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsigned flags)
+{
+	struct inet_sock *in = inet_sk(s);
+	bool v6 = is_v6(in), raw = is_raw(in);
+	size_t len = m->iter.count, off = v6 ? 0 : 20;
+	struct packet p = { .m.v4 = !v6 };
+	uint8_t hdr[8], *buf;
+	long err;
+
+	(void)t;
+	scm_destroy(&m->scm);
+	if (!raw && inet_autobind(in) < 0)
+		return -EAGAIN; /* inet_send_prepare */
+	if (len > 0xffff)
+		return -EMSGSIZE;
+	if (!raw && len < sizeof(hdr))
+		return -EINVAL;
+	if (flags & LINUX_MSG_OOB)
+		return -EOPNOTSUPP;
+	if (!raw) {
+		/* ping_common_sendmsg: the header first, then its type */
+		if (iter_copy_from(&m->iter, hdr, sizeof(hdr)) < 0)
+			return -EFAULT;
+		if (hdr[1] != 0 || (v6 ? hdr[0] != ICMPV6_ECHO && hdr[0] != ICMPV6_EXT_ECHO
+				       : hdr[0] != ICMP_ECHO && hdr[0] != ICMP_EXT_ECHO))
+			return -EINVAL;
+	}
+	err = send_dest(in, m, p.dst);
+	if (err == 0)
+		err = inet_source(in, p.dst, p.m.src);
+	if (err < 0)
+		return err;
+	send_ip_fields(in, m, &p.m);
+	buf = malloc(off + len);
+	if (!buf)
+		return -ENOMEM;
+	if (raw && in->hdrincl && !v6) {
+		err = iter_copy_from(&m->iter, buf, len) < 0 ? -EFAULT
+							     : send_hdrincl(in, buf, len, p.dst);
+		free(buf);
+		return err;
+	}
+	if (!raw) {
+		memcpy(buf + off, hdr, sizeof(hdr));
+		put16(buf + off + 4, in->sport); /* the identifier is ours */
+	}
+	if (iter_copy_from(&m->iter, buf + off + (raw ? 0 : sizeof(hdr)),
+			   len - (raw ? 0 : sizeof(hdr))) < 0) {
+		free(buf);
+		return -EFAULT;
+	}
+	if (!raw)
+		set_csum(buf + off, len, 2, v6 ? csum_v6_pseudo(p.m.src, p.dst, len) : 0);
+	else if (v6 && in->csum_off >= 0) {
+		/* rawv6_push_pending_frames: the offset must leave room */
+		if ((size_t)in->csum_off + 1 >= len) {
+			free(buf);
+			return -EINVAL;
+		}
+		set_csum(buf, len, (size_t)in->csum_off, csum_v6_pseudo(p.m.src, p.dst, len));
+	}
+	if (!v6)
+		ip4_header(buf, len, p.m.src, p.dst, p.m.ttl, p.m.tos, IP_DF);
+	p.data = buf;
+	p.len = off + len;
+	p.hl = off;
+	deliver(&p);
+	free(buf);
+	return (long)len;
+}
+
+/* raw_recvmsg, rawv6_recvmsg and ping_recvmsg. */
+static long icmp_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsigned flags)
+{
+	struct inet_sock *in = inet_sk(s);
+	int64_t deadline = sock_deadline(s->rcvtimeo, flags & LINUX_MSG_DONTWAIT);
+	size_t size = m->iter.count, dlen;
+	struct icmp_meta meta;
+	struct skb *skb;
+	long err;
+
+	(void)t;
+	if (flags & LINUX_MSG_OOB)
+		return -EOPNOTSUPP;
+	if (flags & LINUX_MSG_ERRQUEUE)
+		return -EAGAIN; /* the error queue is always empty */
+	for (;;) {
+		err = sock_error(s);
+		if (err < 0)
+			return err;
+		if (!list_empty(&in->u.queue))
+			break;
+		if (deadline == 0)
+			return -EAGAIN;
+		if (s->shutdown & RCV_SHUTDOWN)
+			return 0;
+		err = sock_wait(&s->wq, deadline);
+		if (err < 0)
+			return err;
+	}
+	skb = list_first_entry(&in->u.queue, struct skb, link);
+	memcpy(&meta, skb->data, sizeof(meta));
+	dlen = skb->len - skb->consumed;
+	if (m->want_name)
+		m->namelen = inet_fill_addr(s->family, meta.src, 0, &m->name);
+	sock_recv_timestamp(s, skb->tstamp, &m->scm);
+	m->scm.ttl = m->scm.hops = meta.ttl;
+	m->scm.tos = m->scm.tclass = meta.tos;
+	if (!is_v6(in)) {
+		if (inet_opt(in, LINUX_SOL_IP, IP_RECVTTL))
+			m->scm.ip_report |= SCM_IP_TTL;
+		if (inet_opt(in, LINUX_SOL_IP, IP_RECVTOS))
+			m->scm.ip_report |= SCM_IP_TOS;
+	} else {
+		if (inet_opt(in, LINUX_SOL_IPV6, IPV6_RECVHOPLIMIT))
+			m->scm.ip_report |= SCM_IPV6_HOPS;
+		if (inet_opt(in, LINUX_SOL_IPV6, IPV6_RECVTCLASS))
+			m->scm.ip_report |= SCM_IPV6_TCLASS;
+	}
+	if (size > dlen)
+		size = dlen;
+	else if (size < dlen)
+		m->flags |= LINUX_MSG_TRUNC;
+	if (iter_copy_to(&m->iter, skb->data + skb->consumed, size) < 0)
+		err = -EFAULT;
+	else /* MSG_TRUNC asks raw sockets for the whole length */
+		err = is_raw(in) && (flags & LINUX_MSG_TRUNC) ? (long)dlen : (long)size;
+	if (!(flags & LINUX_MSG_PEEK)) {
+		list_del(&skb->link);
+		in->u.qlen--;
+		in->u.inq -= skb->len;
+		in->rmem -= skb->truesize;
+		skb_free(skb);
+	}
+	return err;
+}
+
+/* SIOCINQ: the first packet's length, as raw_ioctl and udp's. */
+static long icmp_inq(struct socket *s)
+{
+	struct unix_sock *u = unix_sk(s);
+	struct skb *skb = unix_next_skb(u, NULL);
+
+	return skb ? (long)(skb->len - skb->consumed) : 0;
+}
+
+static int get_int(const void *val, unsigned len)
+{
+	int v = 0;
+
+	if (len >= sizeof(int))
+		memcpy(&v, val, sizeof(v));
+	else if (len >= 1)
+		v = *(const unsigned char *)val;
+	return v;
+}
+
+/* do_raw_setsockopt, do_rawv6_setsockopt, rawv6_seticmpfilter and
+ * IP_HDRINCL; the rest is inet's. */
+static int icmp_setsockopt(struct socket *s, int level, int name, const void *val, unsigned len)
+{
+	struct inet_sock *in = inet_sk(s);
+	bool v6 = is_v6(in), raw = is_raw(in);
+	int v;
+
+	if (raw && level == LINUX_SOL_RAW && !v6) {
+		if (name != ICMP_FILTER)
+			return -ENOPROTOOPT;
+		memcpy(in->icmp_filter, val, len < 4 ? len : 4);
+		return 0;
+	}
+	if (raw && v6 && level == LINUX_SOL_ICMPV6) {
+		if (name != ICMP6_FILTER)
+			return -ENOPROTOOPT;
+		memcpy(in->icmp_filter, val, len < 32 ? len : 32);
+		return 0;
+	}
+	if (raw && v6 &&
+	    (level == LINUX_SOL_RAW ||
+	     (level == LINUX_SOL_IPV6 && (name == IPV6_CHECKSUM || name == IPV6_HDRINCL)))) {
+		if (len < sizeof(int))
+			return -EINVAL;
+		v = get_int(val, len);
+		if (name == IPV6_HDRINCL)
+			return -EINVAL; /* differs: not here */
+		if (name != IPV6_CHECKSUM)
+			return -ENOPROTOOPT;
+		/* RFC 3542: not at SOL_IPV6 for ICMPv6; an even offset */
+		if (level == LINUX_SOL_IPV6 || (v > 0 && (v & 1)))
+			return -EINVAL;
+		in->csum_off = v < 0 ? -1 : v;
+		return 0;
+	}
+	if (level == LINUX_SOL_IP && name == IP_HDRINCL && !v6) {
+		if (!raw)
+			return -ENOPROTOOPT;
+		in->hdrincl = get_int(val, len) != 0;
+		return 0;
+	}
+	return inet_setsockopt(s, level, name, val, len);
+}
+
+static int icmp_getsockopt(struct socket *s, int level, int name, void *val, int *len)
+{
+	struct inet_sock *in = inet_sk(s);
+	bool v6 = is_v6(in), raw = is_raw(in);
+	int v, max = 4;
+
+	if (raw && ((level == LINUX_SOL_RAW && !v6 && name == ICMP_FILTER) ||
+		    (level == LINUX_SOL_ICMPV6 && v6 && name == ICMP6_FILTER))) {
+		if (*len < 0)
+			return -EINVAL;
+		max = v6 ? 32 : 4;
+		*len = *len < max ? *len : max;
+		memcpy(val, in->icmp_filter, (size_t)*len);
+		return 0;
+	}
+	if (raw && v6 &&
+	    (level == LINUX_SOL_RAW ||
+	     (level == LINUX_SOL_IPV6 && (name == IPV6_CHECKSUM || name == IPV6_HDRINCL)))) {
+		if (name == IPV6_CHECKSUM)
+			v = in->csum_off;
+		else if (name == IPV6_HDRINCL)
+			v = 0;
+		else
+			return -ENOPROTOOPT;
+		*len = (unsigned)*len < sizeof(int) ? *len : (int)sizeof(int);
+		memcpy(val, &v, (size_t)*len);
+		return 0;
+	}
+	if (level == LINUX_SOL_IP && name == IP_HDRINCL && !v6) {
+		if (*len < 0)
+			return -EINVAL;
+		v = in->hdrincl;
+		*len = *len < (int)sizeof(v) ? (*len > 0 ? 1 : 0) : (int)sizeof(v);
+		memcpy(val, &v, (size_t)*len);
+		return 0;
+	}
+	return inet_getsockopt(s, level, name, val, len);
+}
+
+static void icmp_release(struct socket *s)
+{
+	struct inet_sock *in = inet_sk(s);
+
+	inet_unhash(in);
+	unix_release_sock(&in->u, false);
+	in->rmem = 0;
+}
+
+const struct proto_ops icmp_ops = {
+	.bind = icmp_bind,
+	.connect = udp_connect,
+	.socketpair = inet_socketpair,
+	.listen = sock_no_listen,
+	.accept = sock_no_accept,
+	.getname = inet_getname,
+	.sendmsg = icmp_sendmsg,
+	.recvmsg = icmp_recvmsg,
+	.shutdown = inet_shutdown,
+	.poll = unix_dgram_poll,
+	.inq = icmp_inq,
+	.peercred = unix_peercred,
+	.setsockopt = icmp_setsockopt,
+	.getsockopt = icmp_getsockopt,
+	.release = icmp_release,
+	.destroy = inet_destroy,
+};
