@@ -148,9 +148,9 @@ enum { SOCK_TS_RCV = 1, SOCK_TS_NS = 2, SOCK_TS_NEW = 4 };
  * asked for times (SO_TIMESTAMP...), else 0. */
 int64_t sock_tstamp_now(const struct socket *s);
 /* recvmsg of a datagram stamped tstamp_ns (0: none, now is taken): the
- * receive time s asked for, if it did, into scm for scm_recv. Datagrams
- * (UDP, ICMP, AF_UNIX datagram and seqpacket) have it, as Linux's; TCP
- * and AF_UNIX streams not. */
+ * receive time s asked for, if it did, into scm for scm_recv. UDP, ICMP,
+ * TCP (the last buffer read's), AF_UNIX datagram and seqpacket sockets
+ * report it, as Linux's; AF_UNIX streams not. */
 void sock_recv_timestamp(const struct socket *s, int64_t tstamp_ns, struct scm *scm);
 
 #endif

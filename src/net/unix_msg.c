@@ -364,6 +364,7 @@ long unix_stream_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 	struct skb *skb, *prev = NULL;
 	uint64_t pos; /* the stream's count of the next byte looked at */
 	bool passed = false, oob_wait;
+	int64_t tstamp = 0;
 	struct scm scm;
 	long err = 0;
 
@@ -459,6 +460,8 @@ long unix_stream_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 		copied += chunk;
 		size -= chunk;
 		pos += chunk;
+		if (skb->tstamp)
+			tstamp = skb->tstamp;
 		/* Past it: no urgent byte any more. */
 		if (u->urg_data && !peek && pos > u->urg_seq)
 			u->urg_data = 0;
@@ -486,6 +489,10 @@ long unix_stream_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 			break;
 	}
 	m->scm = scm;
+	/* tcp_recv_timestamp: the last buffer read's time, if it has one
+	 * (AF_UNIX streams report none) */
+	if (copied && tstamp && s->family != LINUX_AF_UNIX)
+		sock_recv_timestamp(s, tstamp, &m->scm);
 	return copied ? (long)copied : err;
 }
 

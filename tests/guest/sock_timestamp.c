@@ -2,8 +2,8 @@
  * getsockopt reports after each set (one at a time, the last wins, 0
  * turns them off), the control message each gives a datagram (type,
  * length, a time of arrival between the send and the receive), before
- * IP_TTL's, and none when off or with no room (MSG_CTRUNC); AF_UNIX
- * datagram and seqpacket sockets have them, streams not. */
+ * IP_TTL's, and none when off or with no room (MSG_CTRUNC); TCP and
+ * AF_UNIX datagram and seqpacket sockets have them, AF_UNIX streams not. */
 #include "inet_util.h"
 
 #include <stdint.h>
@@ -107,6 +107,24 @@ int main(void)
 	setsockopt(b, SOL_SOCKET, SO_TIMESTAMP_OLD_, &zero, sizeof(zero));
 	show_opts(b, "0 to SO_TIMESTAMP");
 	one(a, b, 256, "off again");
+
+	/* TCP: the time of the last segment read */
+	int l2 = socket(AF_INET, SOCK_STREAM, 0), c = socket(AF_INET, SOCK_STREAM, 0), s;
+	struct sockaddr_in la = sin4("127.0.0.1", 0);
+	l = sizeof(la);
+	bind(l2, (struct sockaddr *)&la, sizeof(la));
+	getsockname(l2, (struct sockaddr *)&la, &l);
+	listen(l2, 1);
+	connect(c, (struct sockaddr *)&la, sizeof(la));
+	s = accept(l2, NULL, NULL);
+	setsockopt(s, SOL_SOCKET, SO_TIMESTAMP_NEW, &one_, sizeof(one_));
+	/* Linux stamps segments once the first such option's static key is
+	 * on, which it turns on from a work queue: a moment after */
+	usleep(100000);
+	one(c, s, 256, "TCP");
+	close(c);
+	close(s);
+	close(l2);
 
 	static const int types[3] = { SOCK_DGRAM, SOCK_SEQPACKET, SOCK_STREAM };
 	for (i = 0; i < 3; i++) {
