@@ -19,15 +19,18 @@
  * Differs from Linux: raw sockets of other protocols (and IPPROTO_RAW)
  * are EPROTONOSUPPORT, IPV6_HDRINCL is EINVAL; an IP_HDRINCL packet is
  * dropped unless it is a whole (unfragmented) ICMP packet to a local
- * address; IPv4 options are not kept; the error queue is always empty and
- * ICMP errors a raw socket sends reach nobody's socket; /proc/net/snmp's
- * Icmp counters stay 0 and /proc/net/icmp, /proc/net/raw are absent. */
+ * address; IPv4 options are not kept. ICMP errors (the stack's port
+ * unreachable for UDP, or one a raw socket sends) reach the UDP socket
+ * whose datagram they quote (udp_err) and no other: ping and raw sockets'
+ * error queues stay empty. /proc/net/snmp's Icmp counters stay 0 and
+ * /proc/net/icmp, /proc/net/raw are absent. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "net/inet.h"
 #include "kernel/task.h"
 #include "kernel/cred.h"
+#include "kernel/sched.h"
 #include "abi/linux/errno.h"
 
 #define CAP_NET_RAW	 13
@@ -124,13 +127,19 @@ static uint16_t csum_fold(uint32_t sum)
 	return (uint16_t)~sum;
 }
 
-/* The ICMPv6 checksum's sum of the pseudo-header. */
-static uint32_t csum_v6_pseudo(const uint8_t src[16], const uint8_t dst[16], size_t len)
+/* The sum of an IPv6 pseudo-header (ICMPv6's checksum: proto 58). */
+static uint32_t csum_v6_pseudo_proto(const uint8_t src[16], const uint8_t dst[16], size_t len,
+				     unsigned proto)
 {
 	uint32_t sum = csum_add(0, src, 16);
 
 	sum = csum_add(sum, dst, 16);
-	return sum + (uint32_t)(len >> 16) + (uint32_t)(len & 0xffff) + LINUX_IPPROTO_ICMPV6;
+	return sum + (uint32_t)(len >> 16) + (uint32_t)(len & 0xffff) + proto;
+}
+
+static uint32_t csum_v6_pseudo(const uint8_t src[16], const uint8_t dst[16], size_t len)
+{
+	return csum_v6_pseudo_proto(src, dst, len, LINUX_IPPROTO_ICMPV6);
 }
 
 static void put16(uint8_t *p, unsigned v)
@@ -146,9 +155,9 @@ static void set_csum(uint8_t *p, size_t n, size_t off, uint32_t pseudo)
 	put16(p + off, csum_fold(csum_add(pseudo, p, n)));
 }
 
-/* An IPv4 header for len bytes of ICMP after it. */
-static void ip4_header(uint8_t *h, size_t len, const uint8_t src[16], const uint8_t dst[16],
-		       uint8_t ttl, uint8_t tos, unsigned frag)
+/* An IPv4 header for len bytes of proto after it. */
+static void ip4_header_proto(uint8_t *h, size_t len, const uint8_t src[16], const uint8_t dst[16],
+			     uint8_t ttl, uint8_t tos, unsigned frag, unsigned proto)
 {
 	memset(h, 0, 20);
 	h[0] = 0x45;
@@ -157,10 +166,16 @@ static void ip4_header(uint8_t *h, size_t len, const uint8_t src[16], const uint
 	put16(h + 4, ++next_ip_id);
 	put16(h + 6, frag);
 	h[8] = ttl;
-	h[9] = LINUX_IPPROTO_ICMP;
+	h[9] = (uint8_t)proto;
 	memcpy(h + 12, src + 12, 4);
 	memcpy(h + 16, dst + 12, 4);
 	set_csum(h, 20, 10, 0);
+}
+
+static void ip4_header(uint8_t *h, size_t len, const uint8_t src[16], const uint8_t dst[16],
+		       uint8_t ttl, uint8_t tos, unsigned frag)
+{
+	ip4_header_proto(h, len, src, dst, ttl, tos, frag, LINUX_IPPROTO_ICMP);
 }
 
 static void queue_copy(struct inet_sock *to, const struct packet *p, size_t skip)
@@ -218,6 +233,161 @@ static void ping_rcv(const struct packet *p)
 }
 
 static void deliver(const struct packet *p);
+
+/* icmp_err_convert: the errno of each code of an IPv4 destination
+ * unreachable and whether it is a hard error (a connected socket without
+ * IP_RECVERR hears of it); icmpv6_err_convert's for IPv6. */
+static const struct {
+	uint8_t err, hard;
+} unreach4[16] = {
+	{ ENETUNREACH, 0 }, { EHOSTUNREACH, 0 }, { ENOPROTOOPT, 1 }, { ECONNREFUSED, 1 },
+	{ EMSGSIZE, 0 },    { EOPNOTSUPP, 0 },	 { ENETUNREACH, 1 }, { EHOSTDOWN, 1 },
+	{ ENONET, 1 },	    { ENETUNREACH, 1 },	 { EHOSTUNREACH, 1 }, { ENETUNREACH, 0 },
+	{ EHOSTUNREACH, 0 }, { EHOSTUNREACH, 1 }, { EHOSTUNREACH, 1 }, { EHOSTUNREACH, 1 },
+},
+  unreach6[7] = {
+	  { ENETUNREACH, 0 }, { EACCES, 1 },	   { EHOSTUNREACH, 0 }, { EHOSTUNREACH, 0 },
+	  { ECONNREFUSED, 1 }, { EACCES, 1 },	   { EACCES, 1 },
+};
+
+/* icmp_unreach (with __udp4_lib_err) and icmpv6_notify (__udp6_lib_err):
+ * an error quoting a UDP datagram goes to its sender; others (and those
+ * about other protocols) reach no socket but the raw ones. Path MTU
+ * errors count as hard (IP_PMTUDISC_WANT, the default). */
+static void icmp_err(const struct packet *p)
+{
+	const uint8_t *ic = p->data + p->hl, *q = ic + 8;
+	size_t ql = p->len - p->hl - 8, qhl;
+	struct udp_icmp_err e = { .v4 = p->m.v4, .type = ic[0], .code = ic[1] };
+	uint8_t src[16] = { [10] = 0xff, [11] = 0xff }, dst[16] = { [10] = 0xff, [11] = 0xff };
+
+	if (p->m.v4) {
+		if (e.type == 3 && e.code == 4) {
+			e.err = EMSGSIZE, e.hard = true, e.info = (uint32_t)(ic[6] << 8 | ic[7]);
+		} else if (e.type == 3) {
+			e.err = e.code < 16 ? unreach4[e.code].err : EHOSTUNREACH;
+			e.hard = e.code < 16 && unreach4[e.code].hard;
+		} else if (e.type == 11) {
+			e.err = EHOSTUNREACH; /* time exceeded */
+		} else if (e.type == 12) {
+			e.err = EPROTO, e.hard = true, e.info = ic[4]; /* the pointer */
+		} else {
+			return;
+		}
+		if (ql < 20 || (q[0] >> 4) != 4 || (q[0] & 15) < 5)
+			return;
+		qhl = (size_t)(q[0] & 15) * 4;
+		if (ql < qhl + 8 || q[9] != LINUX_IPPROTO_UDP)
+			return;
+		memcpy(src + 12, q + 12, 4);
+		memcpy(dst + 12, q + 16, 4);
+	} else {
+		e.info = (uint32_t)ic[4] << 24 | (uint32_t)ic[5] << 16 | ic[6] << 8 | ic[7];
+		if (e.type == 1) {
+			e.err = e.code < 7 ? unreach6[e.code].err : EPROTO;
+			e.hard = e.code < 7 ? unreach6[e.code].hard : true;
+		} else if (e.type == 2) {
+			e.err = EMSGSIZE, e.hard = true; /* packet too big */
+		} else if (e.type == 3) {
+			e.err = EHOSTUNREACH; /* time exceeded */
+		} else if (e.type == 4) {
+			e.err = EPROTO, e.hard = true;
+		} else {
+			return;
+		}
+		qhl = 40;
+		if (ql < qhl + 8 || (q[0] >> 4) != 6 || q[6] != LINUX_IPPROTO_UDP)
+			return;
+		memcpy(src, q + 8, 16);
+		memcpy(dst, q + 24, 16);
+	}
+	e.src = src;
+	e.dst = dst;
+	e.sport = (uint16_t)(q[qhl] << 8 | q[qhl + 1]);
+	e.dport = (uint16_t)(q[qhl + 2] << 8 | q[qhl + 3]);
+	e.offender = p->m.src;
+	e.ttl = p->m.ttl;
+	e.tos = p->m.tos;
+	e.payload = q + qhl + 8;
+	e.len = ql - qhl - 8;
+	udp_err(&e);
+}
+
+/* icmp_global_allow: net.ipv4.icmp_msgs_burst (50) errors at once, then
+ * icmp_msgs_per_sec (1000) a second, also on loopback. (Linux spends a
+ * random 0 to 2 credits a message; skas one.) */
+static bool icmp_allow(void)
+{
+	static int64_t last;
+	static int64_t credit;
+	int64_t now = sched_now_ns(), incr = (now - last) / 1000000;
+
+	if (incr > 0) {
+		credit = credit + incr < 50 ? credit + incr : 50;
+		last = now;
+	}
+	if (credit <= 0)
+		return false;
+	credit--;
+	return true;
+}
+
+void icmp_port_unreach(bool v4, const uint8_t src[16], uint16_t sport, const uint8_t dst[16],
+		       uint16_t dport, const uint8_t *data, size_t len, uint8_t ttl, uint8_t tos)
+{
+	/* icmp_send quotes what fits in 576 bytes, icmp6_send in 1280 */
+	size_t hl = v4 ? 20 : 40, orig = hl + 8 + len, max = v4 ? 576 - 28 : 1280 - 48;
+	size_t q = orig < max ? orig : max, off = v4 ? 20 : 0;
+	struct packet p = { .m.v4 = v4, .hl = off };
+	uint8_t *buf, *u;
+	uint32_t sum;
+
+	if (!icmp_allow() || !(buf = calloc(1, off + 8 + hl + 8 + len)))
+		return;
+	/* the datagram as it went, in the quote: IP and UDP headers */
+	u = buf + off + 8 + hl;
+	put16(u, sport);
+	put16(u + 2, dport);
+	put16(u + 4, (unsigned)(8 + len));
+	memcpy(u + 8, data, len);
+	if (v4) {
+		ip4_header_proto(buf + off + 8, 8 + len, src, dst, ttl, tos, IP_DF,
+				 LINUX_IPPROTO_UDP);
+		sum = csum_add(0, src + 12, 4);
+		sum = csum_add(sum, dst + 12, 4) + LINUX_IPPROTO_UDP + (uint32_t)(8 + len);
+	} else {
+		uint8_t *h = buf + 8;
+
+		h[0] = 0x60 | (tos >> 4);
+		h[1] = (uint8_t)(tos << 4);
+		put16(h + 4, (unsigned)(8 + len));
+		h[6] = LINUX_IPPROTO_UDP;
+		h[7] = ttl;
+		memcpy(h + 8, src, 16);
+		memcpy(h + 24, dst, 16);
+		sum = csum_v6_pseudo_proto(src, dst, 8 + len, LINUX_IPPROTO_UDP);
+	}
+	/* loopback leaves the checksum partial (CHECKSUM_PARTIAL, for the
+	 * device to finish): the pseudo-header's sum only */
+	put16(u + 6, (uint16_t)~csum_fold(sum));
+	/* the error, from the address that was sent to */
+	buf[off] = v4 ? 3 : 1;
+	buf[off + 1] = v4 ? 3 : 4; /* port unreachable */
+	memcpy(p.m.src, dst, 16);
+	memcpy(p.dst, src, 16);
+	p.m.ttl = 64;
+	p.m.tos = v4 ? (uint8_t)((tos & 0x1e) | 0xc0) : tos; /* IPTOS_PREC_INTERNETCONTROL */
+	if (v4) {
+		set_csum(buf + off, 8 + q, 2, 0);
+		ip4_header(buf, 8 + q, p.m.src, p.dst, p.m.ttl, p.m.tos, 0);
+	} else {
+		set_csum(buf, 8 + q, 2, csum_v6_pseudo(p.m.src, p.dst, 8 + q));
+	}
+	p.data = buf;
+	p.len = off + 8 + q;
+	deliver(&p);
+	free(buf);
+}
 
 /* icmp_echo, icmpv6_echo_reply: the request's header (code and all) and
  * data back, from the address it went to, with the stack's TTL or hop
@@ -278,6 +448,8 @@ static void deliver(const struct packet *p)
 	else if (p->m.v4 ? ic[0] == ICMP_ECHOREPLY || ic[0] == ICMP_EXT_REPLY
 			 : ic[0] == ICMPV6_REPLY || ic[0] == ICMPV6_EXT_REPLY)
 		ping_rcv(p);
+	else
+		icmp_err(p);
 }
 
 int icmp_create(int family, int type, int protocol, struct socket **out)

@@ -130,6 +130,7 @@ static const struct inet_opt inet_opts[INET_NOPTS] = {
 	{ LINUX_SOL_IPV6, 66, 0, 0, 0, true, 0, false },	       /* IPV6_RECVTCLASS */
 	{ LINUX_SOL_IPV6, 16, 64, 0, 255, false, 0, true },	       /* IPV6_UNICAST_HOPS */
 	{ LINUX_SOL_IPV6, 25, 0, 0, 0, true, 0, false },	       /* IPV6_RECVERR */
+	{ LINUX_SOL_IPV6, 23, 1, 0, 5, false, 0, false },	       /* IPV6_MTU_DISCOVER */
 	{ LINUX_SOL_IPV6, 67, 0, 0, 255, false, 0, true },	       /* IPV6_TCLASS */
 	{ LINUX_SOL_UDP, 1, 0, 0, 0, true, LINUX_IPPROTO_UDP, false }, /* UDP_CORK */
 };
@@ -152,6 +153,7 @@ struct inet_sock *inet_alloc(int family, int type, int proto)
 	list_init(&in->port_link);
 	list_init(&in->syn_link);
 	list_init(&in->syn_queue);
+	list_init(&in->errq);
 	if (family == LINUX_AF_INET)
 		set_v4(in->saddr, 0);
 	for (i = 0; i < INET_NOPTS; i++)

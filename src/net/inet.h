@@ -13,7 +13,7 @@
 
 #include "net/unix.h"
 
-#define INET_NOPTS 26 /* the IPPROTO_* level options kept (inet.c) */
+#define INET_NOPTS 27 /* the IPPROTO_* level options kept (inet.c) */
 
 struct inet_sock {
 	struct unix_sock u;
@@ -30,6 +30,9 @@ struct inet_sock {
 	 * syn_queue (not references: each leaves the list when closed) */
 	struct inet_sock *syn_to;
 	struct list_head syn_link, syn_queue;
+	/* UDP: the error queue (MSG_ERRQUEUE, IP_RECVERR): ICMP errors about
+	 * datagrams it sent, as struct skb (udp.c), counted in rmem */
+	struct list_head errq;
 	/* connect() said EINPROGRESS (or was interrupted): the next one
 	 * reports how it ended (Linux's SS_CONNECTING of struct socket) */
 	bool in_progress;
@@ -125,6 +128,26 @@ extern const struct proto_ops icmp_ops;
 /* connect() of a datagram socket (UDP's; ICMP sockets share it). */
 int udp_connect(struct task *t, struct socket *s, const struct linux_sockaddr_storage *a, int len,
 		bool nonblock);
+/* An ICMP error about a UDP datagram (src:sport to dst:dport), from
+ * offender: the sending socket hears of it as err (hard: a connected one
+ * without IP_RECVERR too), with the quoted payload in its error queue if
+ * it asked (IP_RECVERR, or IPV6_RECVERR for an IPv6 error). ttl and tos
+ * are the ICMP packet's (IP_RECVTTL...). */
+struct udp_icmp_err {
+	bool v4, hard;
+	int err, type, code;
+	uint32_t info;
+	const uint8_t *src, *dst, *offender;
+	uint16_t sport, dport;
+	uint8_t ttl, tos;
+	const uint8_t *payload;
+	size_t len;
+};
+void udp_err(const struct udp_icmp_err *e);
+/* The stack's answer to a datagram for a port nobody holds: an ICMP port
+ * unreachable (rate-limited as Linux's icmp_global_allow) quoting it. */
+void icmp_port_unreach(bool v4, const uint8_t src[16], uint16_t sport, const uint8_t dst[16],
+		       uint16_t dport, const uint8_t *data, size_t len, uint8_t ttl, uint8_t tos);
 /* A raw (CAP_NET_RAW) or ping (net.ipv4.ping_group_range) ICMP socket. */
 int icmp_create(int family, int type, int protocol, struct socket **out);
 /* net.ipv4.ping_group_range: the groups that may open ping sockets. */

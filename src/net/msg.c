@@ -489,7 +489,8 @@ int scm_recv(struct task *t, struct scm *scm, bool passcred, uaddr_t ctl, uint64
 	uaddr_t at = ctl;
 
 	if (!ctl) {
-		if (passcred || scm->nfds || scm->ip_report || scm->raw_len || scm->ts_type)
+		if (passcred || scm->nfds || scm->ip_report || scm->raw_len || scm->ts_type ||
+		    scm->serr_len)
 			*msg_flags |= LINUX_MSG_CTRUNC;
 		scm_destroy(scm);
 		*ctllen = 0;
@@ -521,6 +522,9 @@ int scm_recv(struct task *t, struct scm *scm, bool passcred, uaddr_t ctl, uint64
 			 msg_flags);
 	if (scm->ip_report & SCM_IPV6_TCLASS)
 		put_cmsg(t, LINUX_SOL_IPV6, IPV6_TCLASS, &scm->tclass, sizeof(int), &at, &left,
+			 msg_flags);
+	if (scm->serr_len)
+		put_cmsg(t, scm->serr_level, scm->serr_type, scm->serr, scm->serr_len, &at, &left,
 			 msg_flags);
 	if (passcred) {
 		struct linux_ucred uc = scm->cred;

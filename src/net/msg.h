@@ -45,6 +45,12 @@ struct scm {
 	 * the control message's type; 0 none) */
 	int ts_type;
 	int64_t tstamp_ns;
+	/* recvmsg(MSG_ERRQUEUE): the error's IP_RECVERR or IPV6_RECVERR
+	 * message (a sock_extended_err and the offender's address), after
+	 * the IP level's; serr_len 0: none */
+	int serr_level, serr_type;
+	unsigned serr_len;
+	unsigned char serr[48];
 	/* recvmsg of a --net=host socket (net/hostinet.c): the host's own
 	 * control messages that passed its allowlist, as cmsghdrs in the
 	 * host's order, passed on as they are (malloc'd; scm_destroy frees) */

@@ -7,10 +7,13 @@
  * loopback, where it is freed on transmit) and the receiver's queue is
  * bounded by SO_RCVBUF counted in payload plus a fixed overhead; a queue
  * past it drops the datagram, as Linux does. A datagram to a port nobody
- * has bound is dropped; only a connected socket learns of it, as
- * ECONNREFUSED on its next call (Linux's ICMP port unreachable); there
- * is no IP_PKTINFO, IP_RECVERR queue, multicast or broadcast (a socket
- * may bind to a group address, and hears nothing there). */
+ * has bound is answered by an ICMP port unreachable (icmp.c), which comes
+ * back here as Linux's __udp4_lib_err and __udp6_lib_err take it: the
+ * sender's next call says ECONNREFUSED if it is connected or asked for
+ * errors (IP_RECVERR, IPV6_RECVERR), and then its error queue holds the
+ * datagram's payload for recvmsg(MSG_ERRQUEUE). There is no IP_PKTINFO,
+ * multicast or broadcast (a socket may bind to a group address, and
+ * hears nothing there). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,9 +22,13 @@
 #include "abi/linux/errno.h"
 #include "abi/linux/poll.h"
 
-#define UDP_MAX_V4   65507 /* 65535 less the IPv4 and UDP headers */
-#define UDP_MAX_V6   65527 /* 65535 less the UDP header (no jumbograms) */
-#define UDP_OVERHEAD 768   /* what Linux's truesize adds to a small datagram */
+#define UDP_MAX_V4	   65507 /* 65535 less the IPv4 and UDP headers */
+#define UDP_MAX_V6	   65527 /* 65535 less the UDP header (no jumbograms) */
+#define UDP_OVERHEAD	   768	 /* what Linux's truesize adds to a small datagram */
+#define IP_RECVERR	   11
+#define IPV6_RECVERR	   25
+#define SO_EE_ORIGIN_ICMP  2
+#define SO_EE_ORIGIN_ICMP6 3
 
 /* The source of a queued datagram, at the start of its buffer, and what
  * its IP header said: IPv4 or 6, the TTL (hop limit) and the TOS (traffic
@@ -58,6 +65,145 @@ static struct inet_sock *udp_lookup(const uint8_t dst[16], uint16_t dport, const
 		}
 	}
 	return best;
+}
+
+/* An error queued (linux/errqueue.h's struct sock_extended_err, then
+ * where it came from and what it was about), before the payload. */
+struct udp_serr {
+	uint32_t ee_errno;
+	uint8_t ee_origin, ee_type, ee_code, ee_pad;
+	uint32_t ee_info, ee_data;
+	uint8_t offender[16], dst[16];
+	uint16_t dport;
+	uint8_t ttl, tos;
+};
+
+void udp_err(const struct udp_icmp_err *e)
+{
+	struct inet_sock *in = udp_lookup(e->src, e->sport, e->dst, e->dport);
+	struct udp_serr h;
+	struct skb *skb;
+	size_t size;
+
+	if (!in)
+		return;
+	if (!inet_opt(in, e->v4 ? LINUX_SOL_IP : LINUX_SOL_IPV6,
+		      e->v4 ? IP_RECVERR : IPV6_RECVERR)) {
+		if (!e->hard || !in->connected)
+			return;
+	} else {
+		/* ip_icmp_error, ipv6_icmp_error: queued within SO_RCVBUF */
+		size = sizeof(h) + e->len;
+		memset(&h, 0, sizeof(h));
+		h.ee_errno = (uint32_t)e->err;
+		h.ee_origin = e->v4 ? SO_EE_ORIGIN_ICMP : SO_EE_ORIGIN_ICMP6;
+		h.ee_type = (uint8_t)e->type;
+		h.ee_code = (uint8_t)e->code;
+		h.ee_info = e->info;
+		memcpy(h.offender, e->offender, 16);
+		memcpy(h.dst, e->dst, 16);
+		h.dport = e->dport;
+		h.ttl = e->ttl;
+		h.tos = e->tos;
+		skb = NULL;
+		if (in->rmem + e->len + UDP_OVERHEAD < (size_t)in->u.sk.rcvbuf &&
+		    sock_mem_charge(e->len + UDP_OVERHEAD)) {
+			skb = malloc(sizeof(*skb) + size);
+			if (!skb)
+				sock_mem_uncharge(e->len + UDP_OVERHEAD);
+		}
+		if (skb) {
+			memset(skb, 0, sizeof(*skb));
+			skb->len = size;
+			skb->consumed = sizeof(h);
+			skb->truesize = e->len + UDP_OVERHEAD;
+			skb->tstamp = sock_tstamp_now(&in->u.sk);
+			memcpy(skb->data, &h, sizeof(h));
+			memcpy(skb->data + sizeof(h), e->payload, e->len);
+			in->rmem += skb->truesize;
+			list_add_tail(&skb->link, &in->errq);
+		}
+	}
+	in->u.sk.err = e->err;
+	waitq_wake_all(&in->u.sk.wq); /* sk_error_report */
+}
+
+static void udp_purge_errq(struct inet_sock *in)
+{
+	struct skb *skb, *next;
+
+	list_for_each_entry_safe(skb, next, &in->errq, link)
+	{
+		list_del(&skb->link);
+		in->rmem -= skb->truesize;
+		skb_free(skb);
+	}
+}
+
+/* ip_recv_error, ipv6_recv_error: the oldest error, its payload, the
+ * datagram's destination as the name, its control message after the IP
+ * level's (an AF_INET6 socket's: IPV6_RECVERR, an IPv4 address mapped);
+ * the next error's errno becomes the pending one. MSG_PEEK is ignored. */
+static long udp_recv_error(struct socket *s, struct kmsg *m)
+{
+	struct inet_sock *in = inet_sk(s);
+	bool v6sock = s->family == LINUX_AF_INET6;
+	struct skb *skb, *next;
+	struct linux_sockaddr_storage off;
+	struct udp_serr h;
+	size_t size = m->iter.count, dlen;
+	long ret;
+	int alen;
+
+	if (list_empty(&in->errq))
+		return -EAGAIN;
+	skb = list_first_entry(&in->errq, struct skb, link);
+	list_del(&skb->link);
+	in->rmem -= skb->truesize;
+	memcpy(&h, skb->data, sizeof(h));
+	s->err = 0;
+	if (!list_empty(&in->errq)) {
+		struct udp_serr nh;
+
+		next = list_first_entry(&in->errq, struct skb, link);
+		memcpy(&nh, next->data, sizeof(nh));
+		s->err = (int)nh.ee_errno;
+	}
+	dlen = skb->len - skb->consumed;
+	if (size > dlen)
+		size = dlen;
+	else if (size < dlen)
+		m->flags |= LINUX_MSG_TRUNC;
+	if (iter_copy_to(&m->iter, skb->data + skb->consumed, size) < 0) {
+		skb_free(skb);
+		return -EFAULT;
+	}
+	ret = (long)size;
+	if (m->want_name)
+		m->namelen = inet_fill_addr(s->family, h.dst, h.dport, &m->name);
+	sock_recv_timestamp(s, skb->tstamp, &m->scm);
+	m->scm.ttl = m->scm.hops = h.ttl;
+	m->scm.tos = m->scm.tclass = h.tos;
+	if (h.ee_origin == SO_EE_ORIGIN_ICMP) {
+		if (inet_opt(in, LINUX_SOL_IP, IP_RECVTTL))
+			m->scm.ip_report |= SCM_IP_TTL;
+		if (inet_opt(in, LINUX_SOL_IP, IP_RECVTOS))
+			m->scm.ip_report |= SCM_IP_TOS;
+	} else {
+		if (inet_opt(in, LINUX_SOL_IPV6, IPV6_RECVHOPLIMIT))
+			m->scm.ip_report |= SCM_IPV6_HOPS;
+		if (inet_opt(in, LINUX_SOL_IPV6, IPV6_RECVTCLASS))
+			m->scm.ip_report |= SCM_IPV6_TCLASS;
+	}
+	alen = inet_fill_addr(s->family, h.offender, 0, &off);
+	m->scm.serr_level = v6sock ? LINUX_SOL_IPV6 : LINUX_SOL_IP;
+	m->scm.serr_type = v6sock ? IPV6_RECVERR : IP_RECVERR;
+	m->scm.serr_len = 16 + (unsigned)alen;
+	memcpy(m->scm.serr, &h, 16);
+	memcpy(m->scm.serr + 16, &off, (size_t)alen);
+	m->flags |= LINUX_MSG_ERRQUEUE;
+	skb_free(skb);
+	return ret;
 }
 
 static void reset_saddr(struct inet_sock *in)
@@ -264,11 +410,8 @@ static long udp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	}
 	to = udp_lookup(dst, port, src, in->sport);
 	if (!to) {
-		/* port unreachable: only a connected socket hears of it */
-		if (in->connected && !m->has_name) {
-			s->err = ECONNREFUSED;
-			waitq_wake_all(&s->wq);
-		}
+		icmp_port_unreach(v4, src, in->sport, dst, port,
+				  (const uint8_t *)skb->data + sizeof(hdr), len, hdr.ttl, hdr.tos);
 		skb_free(skb);
 		return (long)len;
 	}
@@ -296,7 +439,7 @@ static long udp_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	(void)t;
 	/* MSG_OOB is ignored, as udp_recvmsg does */
 	if (flags & LINUX_MSG_ERRQUEUE)
-		return -EAGAIN; /* the error queue is always empty */
+		return udp_recv_error(s, m);
 	for (;;) {
 		err = sock_error(s);
 		if (err < 0)
@@ -357,8 +500,15 @@ static void udp_release(struct socket *s)
 	struct inet_sock *in = inet_sk(s);
 
 	inet_unhash(in);
+	udp_purge_errq(in);
 	unix_release_sock(&in->u, false);
 	in->rmem = 0;
+}
+
+/* datagram_poll: an error queued is POLLERR too. */
+static unsigned udp_poll(struct socket *s, struct poll_table *pt)
+{
+	return unix_dgram_poll(s, pt) | (list_empty(&inet_sk(s)->errq) ? 0 : LINUX_POLLERR);
 }
 
 const struct proto_ops udp_ops = {
@@ -371,7 +521,7 @@ const struct proto_ops udp_ops = {
 	.sendmsg = udp_sendmsg,
 	.recvmsg = udp_recvmsg,
 	.shutdown = inet_shutdown,
-	.poll = unix_dgram_poll,
+	.poll = udp_poll,
 	.inq = unix_inq,
 	.peercred = unix_peercred,
 	.setsockopt = inet_setsockopt,

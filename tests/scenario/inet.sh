@@ -183,18 +183,24 @@ fi
 # ping: root's raw ICMP sockets (IPv4 and IPv6), an unreachable address,
 # and nobody's ping sockets once ping_group_range lets everyone; the same
 # output as natively in a network namespace with only lo (times aside).
-if command -v ping >/dev/null 2>&1 && command -v unshare >/dev/null 2>&1; then
+# traceroute: UDP probes answered by ICMP port unreachable (read from the
+# error queue, IP_RECVERR), and ICMP echo probes (-I); one probe at a time
+# (-N 1): with 16 at once it waits for a hop's other answers 3 round trips
+# long, which a guest's slower system calls can overrun.
+if command -v ping >/dev/null 2>&1 && command -v unshare >/dev/null 2>&1 &&
+	command -v traceroute >/dev/null 2>&1; then
 	pings='ping -c 2 -i 0.2 127.0.0.1; ping -6 -c 1 ::1; ping -c 1 -W 1 10.9.9.9; echo "rc=$?"
 echo "0 2147483647" >/proc/sys/net/ipv4/ping_group_range
 setpriv --reuid=65534 --regid=65534 --clear-groups ping -c 1 127.0.0.3
 setpriv --reuid=65534 --regid=65534 --clear-groups ping -6 -c 1 ::1
-busybox ping -c 1 127.0.0.1'
-	mask() { sed -E 's/time=[0-9.]+ ms/time=T ms/; s/time [0-9]+ms/time Tms/; s#= [0-9./]+ ms#= R ms#'; }
+busybox ping -c 1 127.0.0.1
+traceroute -N 1 127.0.0.1; traceroute -N 1 -6 ::1; traceroute -N 1 -I 127.0.0.1'
+	mask() { sed -E 's/time=[0-9.]+ ms/time=T ms/; s/time [0-9]+ms/time Tms/; s#= [0-9./]+ ms#= R ms#; s/  [0-9.]+ ms/  T ms/g'; }
 	native=$(unshare --net sh -c "ip link set lo up; $pings" 2>&1 | mask)
 	inside=$(run /bin/sh -c "$pings" | mask)
-	check "ping and busybox ping on loopback print as natively" "$native" "$inside"
+	check "ping, busybox ping and traceroute on loopback print as natively" "$native" "$inside"
 else
-	check "ping (no ping or unshare: skipped)" "" ""
+	check "ping (no ping, traceroute or unshare: skipped)" "" ""
 fi
 
 summary
