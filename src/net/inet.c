@@ -25,6 +25,8 @@
 #define IPPROTO_MAX	     263 /* IPPROTO_MPTCP + 1 */
 #define INET_ECN_MASK	     3	 /* the ECN bits of IP_TOS and IPV6_TCLASS */
 #define IP_FREEBIND	     15
+#define IP_MULTICAST_TTL     33
+#define IPV6_MULTICAST_HOPS  18
 
 /* The port tables: sockets by local port, hashed, so that a bind or an
  * ephemeral port costs a short chain, not every socket (a guest holding
@@ -126,11 +128,16 @@ static const struct inet_opt inet_opts[INET_NOPTS] = {
 	/* IP_RECVOPTS, IP_RETOPTS: no packet here has IP options to report */
 	{ LINUX_SOL_IP, 6, 0, 0, 0, true, 0, false },
 	{ LINUX_SOL_IP, 7, 0, 0, 0, true, 0, false },
-	{ LINUX_SOL_IPV6, 51, 0, 0, 0, true, 0, false },	       /* IPV6_RECVHOPLIMIT */
-	{ LINUX_SOL_IPV6, 66, 0, 0, 0, true, 0, false },	       /* IPV6_RECVTCLASS */
-	{ LINUX_SOL_IPV6, 16, 64, 0, 255, false, 0, true },	       /* IPV6_UNICAST_HOPS */
-	{ LINUX_SOL_IPV6, 25, 0, 0, 0, true, 0, false },	       /* IPV6_RECVERR */
-	{ LINUX_SOL_IPV6, 23, 1, 0, 5, false, 0, false },	       /* IPV6_MTU_DISCOVER */
+	{ LINUX_SOL_IPV6, 51, 0, 0, 0, true, 0, false },    /* IPV6_RECVHOPLIMIT */
+	{ LINUX_SOL_IPV6, 66, 0, 0, 0, true, 0, false },    /* IPV6_RECVTCLASS */
+	{ LINUX_SOL_IPV6, 16, 64, 0, 255, false, 0, true }, /* IPV6_UNICAST_HOPS */
+	{ LINUX_SOL_IPV6, 25, 0, 0, 0, true, 0, false },    /* IPV6_RECVERR */
+	{ LINUX_SOL_IPV6, 23, 1, 0, 5, false, 0, false },   /* IPV6_MTU_DISCOVER */
+	/* the multicast TTL, hop limit and loop: kept (no multicast here) */
+	{ LINUX_SOL_IP, 33, 1, 0, 255, false, 0, true },	       /* IP_MULTICAST_TTL */
+	{ LINUX_SOL_IP, 34, 1, 0, 0, true, 0, false },		       /* IP_MULTICAST_LOOP */
+	{ LINUX_SOL_IPV6, 18, 1, 0, 255, false, 0, true },	       /* IPV6_MULTICAST_HOPS */
+	{ LINUX_SOL_IPV6, 19, 1, 0, 1, false, 0, false },	       /* IPV6_MULTICAST_LOOP */
 	{ LINUX_SOL_IPV6, 67, 0, 0, 255, false, 0, true },	       /* IPV6_TCLASS */
 	{ LINUX_SOL_UDP, 1, 0, 0, 0, true, LINUX_IPPROTO_UDP, false }, /* UDP_CORK */
 };
@@ -645,9 +652,17 @@ int inet_setsockopt(struct socket *s, int level, int name, const void *val, unsi
 	slot = find_opt(in, level, name);
 	if (slot < 0)
 		return -ENOPROTOOPT;
+	/* a stream has no multicast TTL: EINVAL for IPv4, ENOPROTOOPT for
+	 * IPv6 (the loop flags it keeps) */
+	if (in->u.sk.type == LINUX_SOCK_STREAM && level == LINUX_SOL_IPV6 &&
+	    name == IPV6_MULTICAST_HOPS)
+		return -ENOPROTOOPT;
 	if (level == LINUX_SOL_IPV6 && len < sizeof(int))
 		return -EINVAL;
-	if (level == LINUX_SOL_IP && len < 1 && (name == IP_TTL || name == IP_FREEBIND))
+	if (in->u.sk.type == LINUX_SOCK_STREAM && level == LINUX_SOL_IP && name == IP_MULTICAST_TTL)
+		return -EINVAL;
+	if (level == LINUX_SOL_IP && len < 1 &&
+	    (name == IP_TTL || name == IP_FREEBIND || name == IP_MULTICAST_TTL))
 		return -EINVAL;
 	o = &inet_opts[slot];
 	if (o->boolean)

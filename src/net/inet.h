@@ -13,7 +13,7 @@
 
 #include "net/unix.h"
 
-#define INET_NOPTS 27 /* the IPPROTO_* level options kept (inet.c) */
+#define INET_NOPTS 31 /* the IPPROTO_* level options kept (inet.c) */
 
 struct inet_sock {
 	struct unix_sock u;

@@ -477,6 +477,18 @@ void sock_recv_timestamp(const struct socket *s, int64_t tstamp_ns, struct scm *
 		scm->tstamp_ns = tstamp_ns ? tstamp_ns : host_clock_ns(LINUX_CLOCK_REALTIME);
 }
 
+/* sock_bindtoindex_locked: changing a binding wants CAP_NET_RAW. Every
+ * socket is on lo, so the binding is kept, not applied. */
+static int bind_to_index(struct socket *s, int ifindex)
+{
+	if (s->bound_dev_if && !capable(&current->proc->cred, CAP_NET_RAW))
+		return -EPERM;
+	if (ifindex < 0)
+		return -EINVAL;
+	s->bound_dev_if = ifindex;
+	return 0;
+}
+
 int sock_setsockopt(struct socket *s, int level, int name, const void *optval, unsigned len)
 {
 	const struct cred *c = &current->proc->cred;
@@ -484,6 +496,18 @@ int sock_setsockopt(struct socket *s, int level, int name, const void *optval, u
 
 	if (level != LINUX_SOL_SOCKET)
 		return -EOPNOTSUPP;
+	if (name == LINUX_SO_BINDTODEVICE) {
+		/* sock_setbindtodevice: up to IFNAMSIZ - 1 bytes of a name;
+		 * none unbinds */
+		char dev[16] = "";
+		const struct netdev *d;
+
+		memcpy(dev, optval, len < sizeof(dev) - 1 ? len : sizeof(dev) - 1);
+		if (!dev[0])
+			return bind_to_index(s, 0);
+		d = netdev_by_name(dev);
+		return d ? bind_to_index(s, d->ifindex) : -ENODEV;
+	}
 	if (len < sizeof(int))
 		return -EINVAL;
 	memcpy(&val, optval, sizeof(val));
@@ -545,6 +569,8 @@ int sock_setsockopt(struct socket *s, int level, int name, const void *optval, u
 		if (name == LINUX_SO_TIMESTAMP_NEW || name == LINUX_SO_TIMESTAMPNS_NEW)
 			s->tstamp |= SOCK_TS_NEW;
 		return 0;
+	case LINUX_SO_BINDTOIFINDEX:
+		return bind_to_index(s, val);
 	case LINUX_SO_PASSCRED:
 		/* Only sockets that carry credentials (Linux 6.16's
 		 * sk_may_scm_recv): a TCP or UDP one is EOPNOTSUPP. */
@@ -636,6 +662,26 @@ int sock_getsockopt(struct socket *s, int level, int name, void *optval, int *le
 	case LINUX_SO_PASSCRED:
 		v.val = s->passcred;
 		break;
+	case LINUX_SO_BINDTOIFINDEX:
+		v.val = s->bound_dev_if;
+		break;
+	case LINUX_SO_BINDTODEVICE: {
+		/* sock_getbindtodevice: the name and its NUL, in a buffer of
+		 * IFNAMSIZ at least; nothing when unbound */
+		const struct netdev *d = netdev_by_index(s->bound_dev_if);
+
+		if (!s->bound_dev_if) {
+			*len = 0;
+			return 0;
+		}
+		if (*len < 16)
+			return -EINVAL;
+		if (!d)
+			return -ENODEV;
+		*len = (int)strlen(d->name) + 1;
+		memcpy(optval, d->name, (size_t)*len);
+		return 0;
+	}
 	case LINUX_SO_TIMESTAMP_OLD:
 	case LINUX_SO_TIMESTAMPNS_OLD:
 		v.val = sock_ts_name(s) == name;

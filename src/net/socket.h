@@ -76,6 +76,7 @@ struct socket {
 	size_t wmem;		    /* truesize of buffers sent and not yet consumed */
 	int rcvlowat;
 	bool passcred;
+	int bound_dev_if; /* SO_BINDTODEVICE, SO_BINDTOIFINDEX: 0 none */
 	/* SO_TIMESTAMP and SO_TIMESTAMPNS, _OLD or _NEW (Linux's
 	 * SOCK_RCVTSTAMP, SOCK_RCVTSTAMPNS, SOCK_TSTAMP_NEW): SOCK_TS_* */
 	unsigned tstamp;

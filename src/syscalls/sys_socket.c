@@ -316,7 +316,12 @@ long sys_setsockopt(struct task *t, const struct sysargs *a)
 		ret = -EOPNOTSUPP; /* before any copy, as Linux */
 	else if (optlen < 0)
 		ret = -EINVAL;
-	else if (level == LINUX_SOL_SOCKET && optlen >= (int)sizeof(int) &&
+	else if (level == LINUX_SOL_SOCKET && name == LINUX_SO_BINDTODEVICE && optlen > 0 &&
+		 copy_from_user(t->mm, val, sysarg_uaddr(a, 3), optlen < 15 ? (size_t)optlen : 15) <
+			 0)
+		ret = -EFAULT; /* a device name: IFNAMSIZ - 1 bytes at most */
+	else if (level == LINUX_SOL_SOCKET && name != LINUX_SO_BINDTODEVICE &&
+		 optlen >= (int)sizeof(int) &&
 		 copy_from_user(t->mm, val, sysarg_uaddr(a, 3),
 				optlen < (int)sizeof(struct linux_timeval)
 					? (size_t)optlen
