@@ -443,10 +443,11 @@ static void deliver(const struct packet *p)
 	pseudo = p->m.v4 ? 0 : csum_v6_pseudo(p->m.src, p->dst, n);
 	if (csum_fold(csum_add(pseudo, ic, n)) != 0)
 		return;
-	if (ic[0] == (p->m.v4 ? ICMP_ECHO : ICMPV6_ECHO))
-		echo_reply(p);
-	else if (p->m.v4 ? ic[0] == ICMP_ECHOREPLY || ic[0] == ICMP_EXT_REPLY
-			 : ic[0] == ICMPV6_REPLY || ic[0] == ICMPV6_EXT_REPLY)
+	if (ic[0] == (p->m.v4 ? ICMP_ECHO : ICMPV6_ECHO)) {
+		if (!inet_is_bcast(p->dst)) /* icmp_echo_ignore_broadcasts */
+			echo_reply(p);
+	} else if (p->m.v4 ? ic[0] == ICMP_ECHOREPLY || ic[0] == ICMP_EXT_REPLY
+			   : ic[0] == ICMPV6_REPLY || ic[0] == ICMPV6_EXT_REPLY)
 		ping_rcv(p);
 	else
 		icmp_err(p);
@@ -525,7 +526,8 @@ static int icmp_bind(struct task *t, struct socket *s, const struct linux_sockad
 		memcpy(any + 10, "\xff\xff", 2);
 	/* IPv4 multicast or the broadcast: raw sockets take them (to hear
 	 * on), ping sockets do not; else a local address or any */
-	group = !v6 && ((addr[12] & 0xf0) == 0xe0 || !memcmp(addr + 12, "\xff\xff\xff\xff", 4));
+	group = !v6 && ((addr[12] & 0xf0) == 0xe0 || !memcmp(addr + 12, "\xff\xff\xff\xff", 4) ||
+			inet_is_bcast(addr));
 	if (group ? !raw
 		  : memcmp(addr, any, 16) != 0 &&
 			    (v6 ? memcmp(addr, any, 15) != 0 || addr[15] != 1 : addr[12] != 127))
@@ -687,6 +689,8 @@ static long icmp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 			return -EINVAL;
 	}
 	err = send_dest(in, m, p.dst);
+	if (err == 0 && inet_is_bcast(p.dst) && !sock_broadcast(s))
+		err = -EACCES; /* RTCF_BROADCAST without SO_BROADCAST */
 	if (err == 0)
 		err = inet_source(in, p.dst, p.m.src);
 	if (err < 0)

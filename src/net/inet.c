@@ -88,11 +88,17 @@ static bool v4_is_loopback(uint32_t v4)
 	return (v4 >> 24) == 127;
 }
 
-/* Multicast (224/4) or the limited broadcast: bind takes them (a
- * receiver of a group), but nothing is sent from them. */
+/* Multicast (224/4), the limited broadcast or the loopback's (its
+ * 127.255.255.255): bind takes them (a receiver of a group), but nothing
+ * is sent from them. */
 static bool v4_is_group(uint32_t v4)
 {
-	return (v4 >> 28) == 0xe || v4 == 0xffffffff;
+	return (v4 >> 28) == 0xe || v4 == 0xffffffff || v4 == 0x7fffffff;
+}
+
+bool inet_is_bcast(const uint8_t addr[16])
+{
+	return inet_is_v4(addr) && v4_of(addr) == 0x7fffffff;
 }
 
 /* The options kept for getsockopt, one slot each (inet_sock.opts). */

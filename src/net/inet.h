@@ -107,6 +107,9 @@ struct list_head *inet_table(int proto, uint16_t port);
 int inet_fill_addr(int family, const uint8_t addr[16], uint16_t port,
 		   struct linux_sockaddr_storage *a);
 bool inet_is_v4(const uint8_t addr[16]);
+/* The loopback's broadcast address, 127.255.255.255 (RTN_BROADCAST):
+ * datagrams to it want SO_BROADCAST (EACCES), TCP cannot go there. */
+bool inet_is_bcast(const uint8_t addr[16]);
 int inet_shutdown(struct socket *s, int how);
 int inet_setsockopt(struct socket *s, int level, int name, const void *val, unsigned len);
 int inet_getsockopt(struct socket *s, int level, int name, void *val, int *len);

@@ -97,6 +97,11 @@ bool sock_oobinline(const struct socket *s)
 	return s->optflags & OPT_OOBINLINE;
 }
 
+bool sock_broadcast(const struct socket *s)
+{
+	return s->optflags & OPT_BROADCAST;
+}
+
 bool sock_linger_zero(const struct socket *s)
 {
 	return (s->optflags & OPT_LINGER) && s->linger.l_linger == 0;

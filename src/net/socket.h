@@ -143,6 +143,8 @@ bool sock_reuseport(const struct socket *s);
 bool sock_linger_zero(const struct socket *s);
 /* SO_OOBINLINE: the urgent byte stays in the stream. */
 bool sock_oobinline(const struct socket *s);
+/* SO_BROADCAST: datagrams may go to a broadcast address. */
+bool sock_broadcast(const struct socket *s);
 
 enum { SOCK_TS_RCV = 1, SOCK_TS_NS = 2, SOCK_TS_NEW = 4 };
 /* The arrival time of a buffer queued on s now: CLOCK_REALTIME in ns if s

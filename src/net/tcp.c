@@ -216,6 +216,8 @@ static int tcp_connect(struct task *t, struct socket *s, const struct linux_sock
 	if (s->state != SS_CLOSE)
 		return -EISCONN;
 	ret = inet_dest(in, a, len, dst, &port);
+	if (ret == 0 && inet_is_bcast(dst))
+		ret = -ENETUNREACH; /* tcp_v4_connect: RTCF_BROADCAST */
 	if (ret == 0)
 		ret = inet_source(in, dst, src);
 	if (ret == 0 && inet_autobind(in) < 0)

@@ -11,9 +11,10 @@
  * back here as Linux's __udp4_lib_err and __udp6_lib_err take it: the
  * sender's next call says ECONNREFUSED if it is connected or asked for
  * errors (IP_RECVERR, IPV6_RECVERR), and then its error queue holds the
- * datagram's payload for recvmsg(MSG_ERRQUEUE). There is no IP_PKTINFO,
- * multicast or broadcast (a socket may bind to a group address, and
- * hears nothing there). */
+ * datagram's payload for recvmsg(MSG_ERRQUEUE). A datagram to the
+ * broadcast address (127.255.255.255) goes to every socket of its port
+ * that takes it (udp_bcast). There is no IP_PKTINFO or multicast (a
+ * socket may bind to a group address, and hears nothing there). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -206,6 +207,35 @@ static long udp_recv_error(struct socket *s, struct kmsg *m)
 	return ret;
 }
 
+/* __udp4_lib_mcast_deliver: a broadcast goes to every socket of the port
+ * that takes it (bound to any address or to the broadcast one, and if
+ * connected, connected to the sender), each within its SO_RCVBUF; to
+ * none, no ICMP. skb is used up. */
+static void udp_bcast(struct skb *skb, const uint8_t dst[16], uint16_t dport, const uint8_t src[16],
+		      uint16_t sport)
+{
+	struct inet_sock *o;
+
+	list_for_each_entry(o, inet_table(LINUX_IPPROTO_UDP, dport), port_link)
+	{
+		struct skb *c;
+
+		if (o->sport != dport || o->u.dead || !inet_covers(o, dst) ||
+		    (o->connected && (o->dport != sport || memcmp(o->daddr, src, 16) != 0)) ||
+		    o->rmem > (size_t)o->u.sk.rcvbuf || !sock_mem_charge(skb->truesize))
+			continue;
+		c = malloc(sizeof(*c) + skb->len);
+		if (!c) {
+			sock_mem_uncharge(skb->truesize);
+			continue;
+		}
+		memcpy(c, skb, sizeof(*c) + skb->len);
+		o->rmem += c->truesize;
+		unix_queue_skb(&o->u, c);
+	}
+	skb_free(skb);
+}
+
 static void reset_saddr(struct inet_sock *in)
 {
 	memset(in->saddr, 0, 16);
@@ -264,6 +294,8 @@ int udp_connect(struct task *t, struct socket *s, const struct linux_sockaddr_st
 	} else {
 		ret = inet_dest(in, a, len, dst, &port);
 	}
+	if (ret == 0 && inet_is_bcast(dst) && !sock_broadcast(s))
+		ret = -EACCES; /* ip4_datagram_connect */
 	if (ret == 0)
 		ret = inet_source(in, dst, src);
 	if (ret < 0)
@@ -357,6 +389,8 @@ static long udp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	err = send_dest(in, m, len, flags, dst, &port, &v4);
 	if (err == 0 && m->scm.ip_bad)
 		err = -EINVAL; /* ip_cmsg_send, once the address is known */
+	if (err == 0 && inet_is_bcast(dst) && !sock_broadcast(s))
+		err = -EACCES; /* RTCF_BROADCAST without SO_BROADCAST */
 	if (err == 0)
 		err = inet_source(in, dst, src);
 	if (err < 0)
@@ -407,6 +441,10 @@ static long udp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	if (iter_copy_from(&m->iter, skb->data + sizeof(hdr), len) < 0) {
 		skb_free(skb);
 		return -EFAULT;
+	}
+	if (inet_is_bcast(dst)) {
+		udp_bcast(skb, dst, port, src, in->sport);
+		return (long)len;
 	}
 	to = udp_lookup(dst, port, src, in->sport);
 	if (!to) {
