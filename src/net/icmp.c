@@ -24,6 +24,7 @@
  * whose datagram they quote (udp_err) and no other: ping and raw sockets'
  * error queues stay empty. /proc/net/snmp's Icmp counters stay 0 and
  * /proc/net/icmp, /proc/net/raw are absent. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,7 +53,7 @@
 #define GID_T_MAX	 0x7fffffffL
 
 struct icmp_meta {
-	uint8_t src[16];
+	uint8_t src[16], dst[16];
 	bool v4;
 	uint8_t ttl, tos; /* IPv6: the hop limit and the traffic class */
 };
@@ -184,7 +185,7 @@ static void queue_copy(struct inet_sock *to, const struct packet *p, size_t skip
 	struct skb *skb;
 
 	/* sock_queue_rcv_skb: a queue already past SO_RCVBUF drops it */
-	if (to->rmem > (size_t)to->u.sk.rcvbuf || !sock_mem_charge(p->len + ICMP_OVERHEAD))
+	if (to->rmem >= (size_t)to->u.sk.rcvbuf || !sock_mem_charge(p->len + ICMP_OVERHEAD))
 		return;
 	skb = malloc(sizeof(*skb) + size);
 	if (!skb) {
@@ -196,6 +197,7 @@ static void queue_copy(struct inet_sock *to, const struct packet *p, size_t skip
 	skb->consumed = sizeof(p->m) + skip;
 	skb->truesize = p->len + ICMP_OVERHEAD;
 	memcpy(skb->data, &p->m, sizeof(p->m));
+	memcpy(skb->data + offsetof(struct icmp_meta, dst), p->dst, 16);
 	memcpy(skb->data + sizeof(p->m), p->data, p->len);
 	to->rmem += skb->truesize;
 	unix_queue_skb(&to->u, skb);
@@ -206,8 +208,8 @@ static bool filtered(const struct inet_sock *in, const struct packet *p)
 {
 	unsigned type;
 
-	if (p->len <= p->hl)
-		return true; /* not even a type */
+	if (p->len - p->hl < (p->m.v4 ? 8 : 4))
+		return true; /* shorter than the header the filter reads */
 	type = p->data[p->hl];
 	if (p->m.v4)
 		return type < 32 && (in->icmp_filter[0] & (1u << type));
@@ -265,8 +267,10 @@ static void icmp_err(const struct packet *p)
 		if (e.type == 3 && e.code == 4) {
 			e.err = EMSGSIZE, e.hard = true, e.info = (uint32_t)(ic[6] << 8 | ic[7]);
 		} else if (e.type == 3) {
-			e.err = e.code < 16 ? unreach4[e.code].err : EHOSTUNREACH;
-			e.hard = e.code < 16 && unreach4[e.code].hard;
+			if (e.code > 15)
+				return; /* past NR_ICMP_UNREACH */
+			e.err = unreach4[e.code].err;
+			e.hard = unreach4[e.code].hard;
 		} else if (e.type == 11) {
 			e.err = EHOSTUNREACH; /* time exceeded */
 		} else if (e.type == 12) {
@@ -526,8 +530,9 @@ static int icmp_bind(struct task *t, struct socket *s, const struct linux_sockad
 		memcpy(any + 10, "\xff\xff", 2);
 	/* IPv4 multicast or the broadcast: raw sockets take them (to hear
 	 * on), ping sockets do not; else a local address or any */
-	group = !v6 && ((addr[12] & 0xf0) == 0xe0 || !memcmp(addr + 12, "\xff\xff\xff\xff", 4) ||
-			inet_is_bcast(addr));
+	group = v6 ? raw && addr[0] == 0xff
+		   : (addr[12] & 0xf0) == 0xe0 || !memcmp(addr + 12, "\xff\xff\xff\xff", 4) ||
+				inet_is_bcast(addr);
 	if (group ? !raw
 		  : memcmp(addr, any, 16) != 0 &&
 			    (v6 ? memcmp(addr, any, 15) != 0 || addr[15] != 1 : addr[12] != 127))
@@ -693,8 +698,13 @@ static long icmp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 		err = -EACCES; /* RTCF_BROADCAST without SO_BROADCAST */
 	if (err == 0)
 		err = inet_source(in, p.dst, p.m.src);
+	if (err == 0)
+		err = inet_pktinfo_source(&m->scm, !v6, p.m.src);
 	if (err < 0)
 		return err;
+	/* __ip_append_data: the IPv4 header must fit in 64 KiB too */
+	if (!v6 && !(raw && in->hdrincl) && len > 0xffff - 20)
+		return -EMSGSIZE;
 	send_ip_fields(in, m, &p.m);
 	buf = malloc(off + len);
 	if (!buf)
@@ -771,6 +781,7 @@ static long icmp_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 	sock_recv_timestamp(s, skb->tstamp, &m->scm);
 	m->scm.ttl = m->scm.hops = meta.ttl;
 	m->scm.tos = m->scm.tclass = meta.tos;
+	inet_pktinfo_report(in, meta.v4, meta.dst, &m->scm);
 	if (!is_v6(in)) {
 		if (inet_opt(in, LINUX_SOL_IP, IP_RECVTTL))
 			m->scm.ip_report |= SCM_IP_TTL;
@@ -893,6 +904,8 @@ static int icmp_getsockopt(struct socket *s, int level, int name, void *val, int
 		memcpy(val, &v, (size_t)*len);
 		return 0;
 	}
+	if (raw && !v6 && level == LINUX_SOL_RAW)
+		return -ENOPROTOOPT; /* do_raw_getsockopt: ICMP_FILTER only */
 	if (level == LINUX_SOL_IP && name == IP_HDRINCL && !v6) {
 		if (*len < 0)
 			return -EINVAL;

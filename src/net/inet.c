@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "net/inet.h"
+#include "net/netdev.h"
 #include "kernel/task.h"
 #include "kernel/cred.h"
 #include "host/host.h"
@@ -144,6 +145,8 @@ static const struct inet_opt inet_opts[INET_NOPTS] = {
 	{ LINUX_SOL_IP, 34, 1, 0, 0, true, 0, false },		       /* IP_MULTICAST_LOOP */
 	{ LINUX_SOL_IPV6, 18, 1, 0, 255, false, 0, true },	       /* IPV6_MULTICAST_HOPS */
 	{ LINUX_SOL_IPV6, 19, 1, 0, 1, false, 0, false },	       /* IPV6_MULTICAST_LOOP */
+	{ LINUX_SOL_IP, 8, 0, 0, 0, true, 0, false },		       /* IP_PKTINFO */
+	{ LINUX_SOL_IPV6, 49, 0, 0, 0, true, 0, false },	       /* IPV6_RECVPKTINFO */
 	{ LINUX_SOL_IPV6, 67, 0, 0, 255, false, 0, true },	       /* IPV6_TCLASS */
 	{ LINUX_SOL_UDP, 1, 0, 0, 0, true, LINUX_IPPROTO_UDP, false }, /* UDP_CORK */
 };
@@ -215,6 +218,8 @@ void inet_inherit(struct inet_sock *child, const struct inet_sock *parent)
 	child->v6only = parent->v6only;
 	child->port_named = parent->port_named; /* sk_userlocks */
 	cs->optflags = ps->optflags;
+	cs->tstamp = ps->tstamp;
+	cs->bound_dev_if = ps->bound_dev_if;
 	cs->sndbuf = ps->sndbuf;
 	cs->rcvbuf = ps->rcvbuf;
 	cs->rcvtimeo = ps->rcvtimeo;
@@ -286,6 +291,44 @@ int inet_route(const struct inet_sock *in, uint8_t addr[16])
 		return 0;
 	}
 	return memcmp(addr, v6_loopback, 16) == 0 ? 0 : -ENETUNREACH;
+}
+
+int inet_pktinfo_source(const struct scm *scm, bool v4, uint8_t src[16])
+{
+	if (!(scm->ip_given & (v4 ? SCM_IP_PKTINFO : SCM_IPV6_PKTINFO)))
+		return 0;
+	if (scm->pkt_ifindex && !netdev_by_index(scm->pkt_ifindex))
+		return -ENODEV;
+	if (v4 && v4_of(scm->pkt_addr)) {
+		/* ip_route_output_key_hash_rcu: a group or zeronet source is
+		 * EINVAL, one no device has no route */
+		if (v4_is_group(v4_of(scm->pkt_addr)) || !(v4_of(scm->pkt_addr) >> 24))
+			return -EINVAL;
+		if (!v4_is_loopback(v4_of(scm->pkt_addr)))
+			return -ENETUNREACH;
+		memcpy(src, scm->pkt_addr, 16);
+	} else if (!v4 && !is_any6(scm->pkt_addr)) {
+		if (memcmp(scm->pkt_addr, v6_loopback, 16) != 0)
+			return -EINVAL; /* ip6_datagram_send_ctl: not ours */
+		memcpy(src, scm->pkt_addr, 16);
+	}
+	return 0;
+}
+
+void inet_pktinfo_report(const struct inet_sock *in, bool v4, const uint8_t dst[16],
+			 struct scm *scm)
+{
+	bool v6sock = in->u.sk.family == LINUX_AF_INET6;
+
+	scm->pkt_ifindex = 1; /* lo */
+	memcpy(scm->pkt_addr, dst, 16);
+	memcpy(scm->pkt_spec_dst, dst, 16);
+	if (inet_is_bcast(dst))
+		set_v4(scm->pkt_spec_dst, 0x7f000001); /* fib_compute_spec_dst */
+	if (v6sock && inet_opt(in, LINUX_SOL_IPV6, IPV6_RECVPKTINFO))
+		scm->ip_report |= SCM_IPV6_PKTINFO;
+	if (v4 && inet_opt(in, LINUX_SOL_IP, IP_PKTINFO))
+		scm->ip_report |= SCM_IP_PKTINFO;
 }
 
 int inet_dest(struct inet_sock *in, const struct linux_sockaddr_storage *a, int len,
@@ -668,7 +711,8 @@ int inet_setsockopt(struct socket *s, int level, int name, const void *val, unsi
 	if (in->u.sk.type == LINUX_SOCK_STREAM && level == LINUX_SOL_IP && name == IP_MULTICAST_TTL)
 		return -EINVAL;
 	if (level == LINUX_SOL_IP && len < 1 &&
-	    (name == IP_TTL || name == IP_FREEBIND || name == IP_MULTICAST_TTL))
+	    (name == IP_TTL || name == IP_FREEBIND || name == IP_MULTICAST_TTL ||
+	     name == IP_MULTICAST_TTL + 1)) /* IP_MULTICAST_LOOP */
 		return -EINVAL;
 	o = &inet_opts[slot];
 	if (o->boolean)
@@ -684,6 +728,10 @@ int inet_setsockopt(struct socket *s, int level, int name, const void *val, unsi
 					       (level == LINUX_SOL_IPV6 && name == IPV6_TCLASS)))
 		v = (v & ~INET_ECN_MASK) | (in->opts[slot] & INET_ECN_MASK);
 	in->opts[slot] = v;
+	/* IP_RECVERR, IPV6_RECVERR off: the queued errors go */
+	if (!v &&
+	    ((level == LINUX_SOL_IP && name == 11) || (level == LINUX_SOL_IPV6 && name == 25)))
+		udp_purge_errq(in);
 	if (level == LINUX_SOL_IP && name == IP_TOS) {
 		/* __ip_sock_set_tos: the priority follows the TOS bits
 		 * (rt_tos2priority: best effort, bulk, interactive,

@@ -13,7 +13,7 @@
 
 #include "net/unix.h"
 
-#define INET_NOPTS 31 /* the IPPROTO_* level options kept (inet.c) */
+#define INET_NOPTS 33 /* the IPPROTO_* level options kept (inet.c) */
 
 struct inet_sock {
 	struct unix_sock u;
@@ -87,6 +87,15 @@ int inet_route(const struct inet_sock *in, uint8_t addr[16]);
  * made concrete (0.0.0.0 and :: are loopback); -ENETUNREACH off loopback. */
 int inet_dest(struct inet_sock *in, const struct linux_sockaddr_storage *a, int len,
 	      uint8_t addr[16], uint16_t *port);
+/* sendmsg's IP_PKTINFO or IPV6_PKTINFO (for a datagram of IPv4 if v4):
+ * the interface must be lo (else ENODEV) and a source address given
+ * local (IPv4: ENETUNREACH, a group EINVAL; IPv6: EINVAL); then *src is
+ * it, whatever the socket is bound to. */
+int inet_pktinfo_source(const struct scm *scm, bool v4, uint8_t src[16]);
+/* recvmsg of a datagram (v4: IPv4) sent to dst: IP_PKTINFO's and
+ * IPV6_PKTINFO's messages, if in asked for them, into scm. */
+void inet_pktinfo_report(const struct inet_sock *in, bool v4, const uint8_t dst[16],
+			 struct scm *scm);
 /* The source address for a destination: the bound one, or loopback. */
 int inet_source(struct inet_sock *in, const uint8_t dst[16], uint8_t src[16]);
 /* An ephemeral port for an unbound socket (connect, sendto, listen):
@@ -147,6 +156,8 @@ struct udp_icmp_err {
 	size_t len;
 };
 void udp_err(const struct udp_icmp_err *e);
+/* Drops the errors queued (a socket's IP_RECVERR turned off, its end). */
+void udp_purge_errq(struct inet_sock *in);
 /* The stack's answer to a datagram for a port nobody holds: an ICMP port
  * unreachable (rate-limited as Linux's icmp_global_allow) quoting it. */
 void icmp_port_unreach(bool v4, const uint8_t src[16], uint16_t sport, const uint8_t dst[16],

@@ -252,9 +252,34 @@ static int scm_check_creds(struct task *t, const struct linux_cmsghdr *cm, struc
 	return 0;
 }
 
+/* IP_PKTINFO (struct in_pktinfo: exactly its 12 bytes) and IPV6_PKTINFO
+ * (struct in6_pktinfo: at least its 20): the interface and the source
+ * address (in_pktinfo's ipi_spec_dst), for the protocol to check. */
+static void pktinfo_cmsg(bool v6, size_t dlen, const char *data, struct scm *scm)
+{
+	int32_t ifindex;
+
+	if (v6 ? dlen < 20 : dlen != 12) {
+		scm->ip_bad = true;
+		return;
+	}
+	memset(scm->pkt_addr, 0, 16);
+	if (v6) {
+		memcpy(scm->pkt_addr, data, 16);
+		memcpy(&ifindex, data + 16, 4);
+	} else {
+		memcpy(&ifindex, data, 4);
+		scm->pkt_addr[10] = scm->pkt_addr[11] = 0xff;
+		memcpy(scm->pkt_addr + 12, data + 4, 4);
+	}
+	scm->pkt_ifindex = ifindex;
+	scm->ip_given |= v6 ? SCM_IPV6_PKTINFO : SCM_IP_PKTINFO;
+}
+
 /* The IP-level messages UDP takes (ip_cmsg_send, ip6_datagram_send_ctl):
  * an int each (IP_TOS a byte too); IP_TTL 1-255, IP_TOS 0-255, the IPv6
- * ones -1-255. Others are ignored, as AF_UNIX and TCP do. */
+ * ones -1-255; and the pktinfo ones. Others are ignored, as AF_UNIX and
+ * TCP do. */
 static void ip_cmsg(const struct linux_cmsghdr *cm, const char *data, struct scm *scm)
 {
 	size_t dlen = cm->cmsg_len - sizeof(*cm);
@@ -262,6 +287,10 @@ static void ip_cmsg(const struct linux_cmsghdr *cm, const char *data, struct scm
 	int v = 0, bit, lo = v6 ? -1 : 0;
 	int *to;
 
+	if (cm->cmsg_type == (v6 ? IPV6_PKTINFO : IP_PKTINFO)) {
+		pktinfo_cmsg(v6, dlen, data, scm);
+		return;
+	}
 	if (!v6 && cm->cmsg_type == IP_TTL) {
 		bit = SCM_IP_TTL, to = &scm->ttl, lo = 1;
 	} else if (!v6 && cm->cmsg_type == IP_TOS) {
@@ -508,8 +537,24 @@ int scm_recv(struct task *t, struct scm *scm, bool passcred, uaddr_t ctl, uint64
 
 		put_cmsg(t, LINUX_SOL_SOCKET, scm->ts_type, tv, sizeof(tv), &at, &left, msg_flags);
 	}
-	/* UDP's, in Linux's order (ip_cmsg_recv_offset, then
+	/* UDP's and ICMP's, in Linux's order (IPV6_PKTINFO of
+	 * ip6_datagram_recv_common_ctl, ip_cmsg_recv_offset, then
 	 * ip6_datagram_recv_specific_ctl); IP_TOS is one byte. */
+	if (scm->ip_report & SCM_IPV6_PKTINFO) {
+		unsigned char pi[20]; /* struct in6_pktinfo */
+
+		memcpy(pi, scm->pkt_addr, 16);
+		memcpy(pi + 16, &scm->pkt_ifindex, 4);
+		put_cmsg(t, LINUX_SOL_IPV6, IPV6_PKTINFO, pi, sizeof(pi), &at, &left, msg_flags);
+	}
+	if (scm->ip_report & SCM_IP_PKTINFO) {
+		unsigned char pi[12]; /* struct in_pktinfo */
+
+		memcpy(pi, &scm->pkt_ifindex, 4);
+		memcpy(pi + 4, scm->pkt_spec_dst + 12, 4);
+		memcpy(pi + 8, scm->pkt_addr + 12, 4);
+		put_cmsg(t, LINUX_SOL_IP, IP_PKTINFO, pi, sizeof(pi), &at, &left, msg_flags);
+	}
 	if (scm->ip_report & SCM_IP_TTL)
 		put_cmsg(t, LINUX_SOL_IP, IP_TTL, &scm->ttl, sizeof(int), &at, &left, msg_flags);
 	if (scm->ip_report & SCM_IP_TOS) {

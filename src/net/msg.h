@@ -41,6 +41,11 @@ struct scm {
 	unsigned ip_given, ip_report;
 	bool ip_bad;
 	int ttl, tos, hops, tclass;
+	/* IP_PKTINFO, IPV6_PKTINFO (SCM_IP_PKTINFO, SCM_IPV6_PKTINFO):
+	 * sendmsg's source address and interface; recvmsg's destination
+	 * address (IPv6 form) and, for IPv4, the address a reply comes from */
+	int pkt_ifindex;
+	uint8_t pkt_addr[16], pkt_spec_dst[16];
 	/* recvmsg: the receive time to report (ts_type: SO_TIMESTAMP_OLD...,
 	 * the control message's type; 0 none) */
 	int ts_type;
@@ -58,15 +63,19 @@ struct scm {
 	unsigned raw_len;
 };
 
-#define SCM_IP_TTL	1
-#define SCM_IP_TOS	2
-#define SCM_IPV6_HOPS	4
-#define SCM_IPV6_TCLASS 8
+#define SCM_IP_TTL	 1
+#define SCM_IP_TOS	 2
+#define SCM_IPV6_HOPS	 4
+#define SCM_IPV6_TCLASS	 8
+#define SCM_IP_PKTINFO	 16
+#define SCM_IPV6_PKTINFO 32
 
 /* The IP-level control message types (as the socket options' names). */
 #define IP_TOS	      1
 #define IP_TTL	      2
 #define IPV6_HOPLIMIT 52
+#define IP_PKTINFO    8
+#define IPV6_PKTINFO  50
 #define IPV6_TCLASS   67
 /* and the options asking for them at recvmsg */
 #define IP_RECVTTL	  12
@@ -74,6 +83,7 @@ struct scm {
 #define IPV6_UNICAST_HOPS 16
 #define IPV6_RECVHOPLIMIT 51
 #define IPV6_RECVTCLASS	  66
+#define IPV6_RECVPKTINFO  49
 
 struct kmsg {
 	struct msg_iter iter;

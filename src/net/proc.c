@@ -229,7 +229,7 @@ static void show_igmp(bool v6, void (*emit)(void *, const char *), void *arg)
 /* --- sockstat, snmp, netstat, snmp6 --- */
 
 struct sock_counts {
-	int tcp_inuse[2], udp_inuse[2]; /* [0]: AF_INET, [1]: AF_INET6 */
+	int tcp_inuse[2], udp_inuse[2], raw_inuse[2]; /* [0]: AF_INET, [1]: AF_INET6 */
 	int tcp_alloc, tcp_estab;
 	size_t tcp_bytes, udp_bytes;
 };
@@ -253,6 +253,11 @@ static void count_socks(struct sock_counts *c)
 			if (in->sport)
 				c->udp_inuse[v6]++;
 			c->udp_bytes += in->rmem;
+			continue;
+		}
+		if (in->proto != LINUX_IPPROTO_TCP) {
+			/* ICMP: raw sockets count as RAW, ping sockets nowhere */
+			c->raw_inuse[v6] += u->sk.type == LINUX_SOCK_RAW;
 			continue;
 		}
 		c->tcp_alloc++;
@@ -286,7 +291,9 @@ static void show_sockstat(void (*emit)(void *, const char *), void *arg)
 	emit(arg, line);
 	snprintf(line, sizeof(line), "UDP: inuse %d mem %ld\n", c.udp_inuse[0], pages(c.udp_bytes));
 	emit(arg, line);
-	emit(arg, "UDPLITE: inuse 0\nRAW: inuse 0\nFRAG: inuse 0 memory 0\n");
+	snprintf(line, sizeof(line), "UDPLITE: inuse 0\nRAW: inuse %d\nFRAG: inuse 0 memory 0\n",
+		 c.raw_inuse[0]);
+	emit(arg, line);
 }
 
 static void show_sockstat6(void (*emit)(void *, const char *), void *arg)
@@ -298,7 +305,9 @@ static void show_sockstat6(void (*emit)(void *, const char *), void *arg)
 	snprintf(line, sizeof(line), "TCP6: inuse %d\nUDP6: inuse %d\n", c.tcp_inuse[1],
 		 c.udp_inuse[1]);
 	emit(arg, line);
-	emit(arg, "UDPLITE6: inuse 0\nRAW6: inuse 0\nFRAG6: inuse 0 memory 0\n");
+	snprintf(line, sizeof(line), "UDPLITE6: inuse 0\nRAW6: inuse %d\nFRAG6: inuse 0 memory 0\n",
+		 c.raw_inuse[1]);
+	emit(arg, line);
 }
 
 /* Two lines as snmp_seq_show and netstat_seq_show print a group: its

@@ -28,6 +28,8 @@
 #define UDP_OVERHEAD	   768	 /* what Linux's truesize adds to a small datagram */
 #define IP_RECVERR	   11
 #define IPV6_RECVERR	   25
+#define IP_MTU_DISCOVER_   10 /* IP_PMTUDISC_DONT (0): no path MTU errors */
+#define IPV6_MTU_DISCOVER_ 23
 #define SO_EE_ORIGIN_ICMP  2
 #define SO_EE_ORIGIN_ICMP6 3
 
@@ -35,7 +37,7 @@
  * its IP header said: IPv4 or 6, the TTL (hop limit) and the TOS (traffic
  * class), for IP_RECVTTL and the like. */
 struct udp_src {
-	uint8_t addr[16];
+	uint8_t addr[16], dst[16];
 	uint16_t port;
 	bool v4;
 	uint8_t ttl, tos;
@@ -88,6 +90,10 @@ void udp_err(const struct udp_icmp_err *e)
 
 	if (!in)
 		return;
+	/* a path MTU error for a socket that does not discover it */
+	if (e->err == EMSGSIZE && !inet_opt(in, e->v4 ? LINUX_SOL_IP : LINUX_SOL_IPV6,
+					    e->v4 ? IP_MTU_DISCOVER_ : IPV6_MTU_DISCOVER_))
+		return;
 	if (!inet_opt(in, e->v4 ? LINUX_SOL_IP : LINUX_SOL_IPV6,
 		      e->v4 ? IP_RECVERR : IPV6_RECVERR)) {
 		if (!e->hard || !in->connected)
@@ -129,7 +135,7 @@ void udp_err(const struct udp_icmp_err *e)
 	waitq_wake_all(&in->u.sk.wq); /* sk_error_report */
 }
 
-static void udp_purge_errq(struct inet_sock *in)
+void udp_purge_errq(struct inet_sock *in)
 {
 	struct skb *skb, *next;
 
@@ -249,6 +255,7 @@ static void udp_disconnect(struct inet_sock *in)
 {
 	in->connected = false;
 	in->u.sk.state = SS_CLOSE;
+	in->u.sk.bound_dev_if = 0;
 	if (!in->addr_locked)
 		reset_saddr(in);
 	if (!in->port_locked)
@@ -393,6 +400,8 @@ static long udp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 		err = -EACCES; /* RTCF_BROADCAST without SO_BROADCAST */
 	if (err == 0)
 		err = inet_source(in, dst, src);
+	if (err == 0)
+		err = inet_pktinfo_source(&m->scm, v4, src);
 	if (err < 0)
 		return err;
 	if (len > (v4 ? UDP_MAX_V4 : UDP_MAX_V6))
@@ -418,6 +427,7 @@ static long udp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	skb->consumed = sizeof(hdr);
 	skb->truesize = len + UDP_OVERHEAD;
 	memcpy(hdr.addr, src, 16);
+	memcpy(hdr.dst, dst, 16);
 	hdr.port = in->sport;
 	hdr.v4 = v4;
 	/* The message's value, else the socket's (IP_TTL's default is 64,
@@ -502,6 +512,7 @@ static long udp_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	 * AF_INET6 socket hears an IPv4 one's through the IPv4 options) */
 	m->scm.ttl = m->scm.hops = hdr.ttl;
 	m->scm.tos = m->scm.tclass = hdr.tos;
+	inet_pktinfo_report(in, hdr.v4, hdr.dst, &m->scm);
 	if (hdr.v4) {
 		if (inet_opt(in, LINUX_SOL_IP, IP_RECVTTL))
 			m->scm.ip_report |= SCM_IP_TTL;

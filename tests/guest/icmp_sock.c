@@ -167,6 +167,8 @@ static void test_raw4(void)
 	      "ICMP_FILTER read back");
 	fl = 64;
 	check(getsockopt(r, SOL_RAW, ICMP_FILTER, &g, &fl) == 0 && fl == 4, "a long buffer: 4");
+	fl = 4;
+	check_err(getsockopt(r, SOL_RAW, 2, &g, &fl), ENOPROTOOPT, "another SOL_RAW option");
 	n = echo(pkt, ICMP_ECHO, 0x1234, 2, 8, 0);
 	sendto(r, pkt, n, 0, (struct sockaddr *)&lo, sizeof(lo));
 	got = rcv(r, buf, sizeof(buf), &from, 0, NULL);
@@ -194,6 +196,11 @@ static void test_raw4(void)
 	check(buf[20] == ICMP_ECHOREPLY && !memcmp(buf + 12, "\x7f\0\0\x05", 4),
 	      "the reply comes from 127.0.0.5");
 
+	/* an ICMP message shorter than its header: no raw socket sees it */
+	check(sendto(r, pkt, 4, 0, (struct sockaddr *)&lo, sizeof(lo)) == 4, "4 bytes");
+	usleep(20000);
+	check(drain(r) == 0, "too short for ICMP_FILTER: dropped");
+
 	/* sendto's checks */
 	check_err(sendto(r, pkt, n, 0, (struct sockaddr *)&far, sizeof(far)), ENETUNREACH,
 		  "off loopback");
@@ -206,6 +213,18 @@ static void test_raw4(void)
 		  "MSG_OOB");
 	check_err(sendto(r, pkt, 70000, 0, (struct sockaddr *)&lo, sizeof(lo)), EMSGSIZE,
 		  "past 64 KiB");
+	static uint8_t big[65535];
+	check_err(sendto(r, big, 65516, 0, (struct sockaddr *)&lo, sizeof(lo)), EMSGSIZE,
+		  "no room for the IP header");
+	check(sendto(r, big, 65515, 0, (struct sockaddr *)&lo, sizeof(lo)) == 65515, "65515 bytes");
+	check(drain(r) == 1, "seen (no echo: not a request)");
+	FILE *ss = fopen("/proc/net/sockstat", "r");
+	char line[128];
+	while (ss && fgets(line, sizeof(line), ss))
+		if (!strncmp(line, "RAW:", 4))
+			printf("sockstat %s", line);
+	if (ss)
+		fclose(ss);
 	check_err(recv(r, buf, sizeof(buf), MSG_OOB), EOPNOTSUPP, "recv MSG_OOB");
 	check_err(recv(r, buf, sizeof(buf), MSG_ERRQUEUE | MSG_DONTWAIT), EAGAIN,
 		  "an empty error queue");
@@ -528,6 +547,18 @@ static void test_v6(void)
 	check(drain(r) == 0, "nothing else");
 	check_err(setsockopt(r, SOL_RAW, ICMP_FILTER, &(int){ 0 }, sizeof(int)), ENOPROTOOPT,
 		  "ICMP_FILTER on ICMPv6");
+	int b6 = socket(AF_INET6, SOCK_RAW, IPPROTO_ICMPV6);
+	struct sockaddr_in6 mc6 = sin6("ff05::1", 0);
+	check(bind(b6, (struct sockaddr *)&mc6, sizeof(mc6)) == 0,
+	      "a raw ICMPv6 socket binds a group");
+	FILE *ss = fopen("/proc/net/sockstat6", "r");
+	char line[128];
+	while (ss && fgets(line, sizeof(line), ss))
+		if (!strncmp(line, "RAW6:", 5))
+			printf("sockstat6 %s", line);
+	if (ss)
+		fclose(ss);
+	close(b6);
 
 	int fd = open("/proc/sys/net/ipv4/ping_group_range", O_WRONLY);
 	write(fd, "0 0", 3);

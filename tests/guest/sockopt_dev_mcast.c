@@ -102,6 +102,7 @@ int main(void)
 	R(getsockopt(s6, SOL_IPV6, IPV6_MULTICAST_LOOP, &v, &vl));
 	printf("mloop6 %d\n", v);
 	R(setsockopt(s, SOL_IP, IP_MULTICAST_TTL, &(int){ 5 }, 0));
+	R(setsockopt(s, SOL_IP, IP_MULTICAST_LOOP, &(int){ 5 }, 0));
 	int t6 = socket(AF_INET6, SOCK_STREAM, 0);
 	R(setsockopt(t, SOL_IP, IP_MULTICAST_TTL, &(int){ 2 }, 4));
 	R(setsockopt(t, SOL_IP, IP_MULTICAST_LOOP, &(int){ 0 }, 4));

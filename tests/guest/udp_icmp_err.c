@@ -179,6 +179,15 @@ static void test_family(int fam)
 	check_err(recv(s, buf, sizeof(buf), MSG_DONTWAIT), ECONNREFUSED, "recv: ECONNREFUSED");
 	check_err(recv(s, buf, sizeof(buf), MSG_DONTWAIT), EAGAIN, "then EAGAIN");
 	read_err(s, sizeof(buf), "still queued");
+	/* IP_RECVERR turned off empties the queue */
+	sendto(s, "q", 1, 0, (struct sockaddr *)&to, tl);
+	usleep(20000);
+	getint(s, SOL_SOCKET, SO_ERROR);
+	printf("queued: revents %#x\n", revents(s));
+	int zero = 0;
+	setsockopt(s, lvl, opt, &zero, sizeof(zero));
+	printf("off: revents %#x\n", revents(s));
+	read_err(s, sizeof(buf), "after IP_RECVERR off");
 	close(s);
 
 	/* connected, no IP_RECVERR: ECONNREFUSED, no queue */
