@@ -22,8 +22,8 @@
  * address; IPv4 options are not kept. ICMP errors (the stack's port
  * unreachable for UDP, or one a raw socket sends) reach the UDP socket
  * whose datagram they quote (udp_err) and no other: ping and raw sockets'
- * error queues stay empty. /proc/net/snmp's Icmp counters stay 0 and
- * /proc/net/icmp, /proc/net/raw are absent. */
+ * error queues stay empty. /proc/net/snmp's Icmp counters stay 0;
+ * sock_diag has no raw sockets (ss reads /proc/net/raw, net/proc.c). */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>

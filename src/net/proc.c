@@ -1,11 +1,12 @@
 /* net/proc.c: /proc/net's files in Linux's formats: dev, dev_mcast,
  * if_inet6, igmp and igmp6 (the devices of net/netdev.c), tcp, tcp6, udp, udp6 (the inet sockets, by
  * family as Linux lists them: an AF_INET6 socket's IPv4 peers appear in
- * tcp6 as ::ffff:a.b.c.d) and unix.
+ * tcp6 as ::ffff:a.b.c.d), raw, raw6 (raw ICMP sockets), icmp, icmp6
+ * (ping sockets) and unix.
  * Differs from Linux: no counter of traffic (dev's are 0); kernel
  * pointers print as 0 (Linux hashes them); udp's first column is the
- * port where Linux gives a hash bucket that depends on a per-namespace
- * random value; TCP's timers and congestion values are those of an idle
+ * port (raw: the protocol; icmp: the identifier) where Linux gives a hash
+ * bucket that depends on a per-namespace random value; TCP's timers and congestion values are those of an idle
  * loopback connection; a TCP connection that has closed is not listed
  * (Linux keeps it in TIME_WAIT for a minute, in another format). */
 #include <stdio.h>
@@ -152,6 +153,54 @@ static void show_inet(int proto, int family, void (*emit)(void *, const char *),
 			strcat(line, "\n"), emit(arg, line);
 		else
 			emit_padded(emit, arg, line, sizeof(line), tcp ? TCP_WIDTH : UDP_WIDTH);
+	}
+}
+
+/* raw_seq_show and ping_v4_seq_show (IPv4), ip6_dgram_sock_seq_show
+ * (IPv6): the raw sockets (the local port is the protocol) or the ping
+ * sockets with an identifier (their port). */
+static void show_icmp(bool raw, bool v6, void (*emit)(void *, const char *), void *arg)
+{
+	static const uint8_t any[16];
+	struct unix_sock *u;
+	char line[256];
+
+	if (v6)
+		emit(arg,
+		     "  sl  local_address                         remote_address                "
+		     "        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode ref "
+		     "pointer drops\n");
+	else if (raw)
+		emit(arg, "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when "
+			  "retrnsmt   uid  timeout inode ref pointer drops\n");
+	else
+		snprintf(line, sizeof(line), "%s",
+			 "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when "
+			 "retrnsmt   uid  timeout inode ref pointer drops"),
+			emit_padded(emit, arg, line, sizeof(line), UDP_WIDTH);
+	/* newest first, as a hash chain lists them */
+	list_for_each_entry_reverse(u, &unix_every_sock, all_link)
+	{
+		struct inet_sock *in = (struct inet_sock *)u;
+		int n;
+
+		if (u->sk.family != (v6 ? LINUX_AF_INET6 : LINUX_AF_INET) || u->dead ||
+		    in->proto == LINUX_IPPROTO_TCP || in->proto == LINUX_IPPROTO_UDP ||
+		    (u->sk.type == LINUX_SOCK_RAW) != raw || !in->sport)
+			continue;
+		n = snprintf(line, sizeof(line), v6 || !raw ? "%5d: " : "%4d: ", in->sport);
+		n += put_addr(line + n, sizeof(line) - n, in->saddr, v6);
+		n += snprintf(line + n, sizeof(line) - n, ":%04X ", in->sport);
+		n += put_addr(line + n, sizeof(line) - n, in->connected ? in->daddr : any, v6);
+		snprintf(line + n, sizeof(line) - n,
+			 ":0000 %02X %08X:%08lX 00:00000000 00000000 %5u %8d %lu 2 "
+			 "0000000000000000 0",
+			 in->connected ? TCP_ESTABLISHED : TCP_CLOSE, 0, (unsigned long)in->rmem,
+			 u->sk.uid, 0, (unsigned long)u->sk.ino);
+		if (v6 || raw)
+			strcat(line, "\n"), emit(arg, line);
+		else
+			emit_padded(emit, arg, line, sizeof(line), UDP_WIDTH);
 	}
 }
 
@@ -512,6 +561,14 @@ void net_proc_show(enum net_proc_file which, void (*emit)(void *arg, const char 
 		break;
 	case NET_PROC_NETSTAT:
 		show_netstat(emit, arg);
+		break;
+	case NET_PROC_RAW:
+	case NET_PROC_RAW6:
+		show_icmp(true, which == NET_PROC_RAW6, emit, arg);
+		break;
+	case NET_PROC_ICMP:
+	case NET_PROC_ICMP6:
+		show_icmp(false, which == NET_PROC_ICMP6, emit, arg);
 		break;
 	}
 }

@@ -19,6 +19,10 @@ enum net_proc_file {
 	NET_PROC_SNMP,
 	NET_PROC_SNMP6,
 	NET_PROC_NETSTAT,
+	NET_PROC_RAW,
+	NET_PROC_RAW6,
+	NET_PROC_ICMP,
+	NET_PROC_ICMP6,
 };
 
 void net_proc_show(enum net_proc_file which, void (*emit)(void *arg, const char *line), void *arg);

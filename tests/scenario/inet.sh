@@ -199,6 +199,30 @@ traceroute -N 1 127.0.0.1; traceroute -N 1 -6 ::1; traceroute -N 1 -I 127.0.0.1'
 	native=$(unshare --net sh -c "ip link set lo up; $pings" 2>&1 | mask)
 	inside=$(run /bin/sh -c "$pings" | mask)
 	check "ping, busybox ping and traceroute on loopback print as natively" "$native" "$inside"
+
+	# ss lists raw sockets (from /proc/net/raw and raw6), and
+	# /proc/net/icmp and icmp6 the ping sockets, as natively (each line's
+	# fields from the local address to the timeout: the first column is
+	# a random hash bucket on Linux, the inode and pointer its own)
+	socks='echo "0 0" >/proc/sys/net/ipv4/ping_group_range
+python3 -c "
+import socket, subprocess
+r = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
+r6 = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_ICMPV6)
+c = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
+c.connect((\"127.0.0.2\", 0))
+p = socket.socket(socket.AF_INET, socket.SOCK_DGRAM, socket.IPPROTO_ICMP)
+p.bind((\"127.0.0.1\", 77))
+p6 = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM, socket.IPPROTO_ICMPV6)
+p6.bind((\"::1\", 78))
+for f in (\"raw\", \"raw6\", \"icmp\", \"icmp6\"):
+    for l in open(\"/proc/net/\" + f).read().splitlines()[1:]:
+        print(f, \" \".join(l.split()[1:9]))
+print(subprocess.run([\"ss\", \"-wan\"], capture_output=True, text=True).stdout)
+"'
+	native=$(unshare --net sh -c "ip link set lo up; $socks" 2>&1)
+	inside=$(run /bin/sh -c "$socks")
+	check "ss -w and /proc/net/raw, raw6, icmp, icmp6 as natively" "$native" "$inside"
 else
 	check "ping (no ping, traceroute or unshare: skipped)" "" ""
 fi

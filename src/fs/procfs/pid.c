@@ -1280,6 +1280,10 @@ enum {
 	I_NET_SNMP,
 	I_NET_SNMP6,
 	I_NET_NETSTAT,
+	I_NET_RAW,
+	I_NET_RAW6,
+	I_NET_ICMP,
+	I_NET_ICMP6,
 	I_NS,
 	I_NS_CGROUP,
 	I_NS_IPC,
@@ -1384,6 +1388,10 @@ static int gen_net(const struct pnode *n, struct sbuf *b)
 		[I_NET_SNMP - I_NET_DEV] = NET_PROC_SNMP,
 		[I_NET_SNMP6 - I_NET_DEV] = NET_PROC_SNMP6,
 		[I_NET_NETSTAT - I_NET_DEV] = NET_PROC_NETSTAT,
+		[I_NET_RAW - I_NET_DEV] = NET_PROC_RAW,
+		[I_NET_RAW6 - I_NET_DEV] = NET_PROC_RAW6,
+		[I_NET_ICMP - I_NET_DEV] = NET_PROC_ICMP,
+		[I_NET_ICMP6 - I_NET_DEV] = NET_PROC_ICMP6,
 	};
 
 	if (!procfs_process(n))
@@ -1395,10 +1403,14 @@ static int gen_net(const struct pnode *n, struct sbuf *b)
 static const struct pentry net_children[] = {
 	{ .name = "dev", .id = I_NET_DEV, .mode = FILE_R, .gen = gen_net },
 	{ .name = "dev_mcast", .id = I_NET_DEV_MCAST, .mode = FILE_R, .gen = gen_net },
+	{ .name = "icmp", .id = I_NET_ICMP, .mode = FILE_R, .gen = gen_net },
+	{ .name = "icmp6", .id = I_NET_ICMP6, .mode = FILE_R, .gen = gen_net },
 	{ .name = "igmp", .id = I_NET_IGMP, .mode = FILE_R, .gen = gen_net },
 	{ .name = "igmp6", .id = I_NET_IGMP6, .mode = FILE_R, .gen = gen_net },
 	{ .name = "if_inet6", .id = I_NET_IF_INET6, .mode = FILE_R, .gen = gen_net },
 	{ .name = "netstat", .id = I_NET_NETSTAT, .mode = FILE_R, .gen = gen_net },
+	{ .name = "raw", .id = I_NET_RAW, .mode = FILE_R, .gen = gen_net },
+	{ .name = "raw6", .id = I_NET_RAW6, .mode = FILE_R, .gen = gen_net },
 	{ .name = "snmp", .id = I_NET_SNMP, .mode = FILE_R, .gen = gen_net },
 	{ .name = "snmp6", .id = I_NET_SNMP6, .mode = FILE_R, .gen = gen_net },
 	{ .name = "sockstat", .id = I_NET_SOCKSTAT, .mode = FILE_R, .gen = gen_net },
