@@ -748,10 +748,9 @@ static long icmp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 static long icmp_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsigned flags)
 {
 	struct inet_sock *in = inet_sk(s);
-	int64_t deadline = sock_deadline(s->rcvtimeo, flags & LINUX_MSG_DONTWAIT);
-	size_t size = m->iter.count, dlen;
 	struct icmp_meta meta;
 	struct skb *skb;
+	size_t dlen;
 	long err;
 
 	(void)t;
@@ -759,56 +758,18 @@ static long icmp_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 		return -EOPNOTSUPP;
 	if (flags & LINUX_MSG_ERRQUEUE)
 		return -EAGAIN; /* the error queue is always empty */
-	for (;;) {
-		err = sock_error(s);
-		if (err < 0)
-			return err;
-		if (!list_empty(&in->u.queue))
-			break;
-		if (deadline == 0)
-			return -EAGAIN;
-		if (s->shutdown & RCV_SHUTDOWN)
-			return 0;
-		err = sock_wait(&s->wq, deadline);
-		if (err < 0)
-			return err;
-	}
-	skb = list_first_entry(&in->u.queue, struct skb, link);
+	err = inet_dgram_wait(in, flags, &skb);
+	if (!skb)
+		return err;
 	memcpy(&meta, skb->data, sizeof(meta));
 	dlen = skb->len - skb->consumed;
 	if (m->want_name)
 		m->namelen = inet_fill_addr(s->family, meta.src, 0, &m->name);
 	sock_recv_timestamp(s, skb->tstamp, &m->scm);
-	m->scm.ttl = m->scm.hops = meta.ttl;
-	m->scm.tos = m->scm.tclass = meta.tos;
-	inet_pktinfo_report(in, meta.v4, meta.dst, &m->scm);
-	if (!is_v6(in)) {
-		if (inet_opt(in, LINUX_SOL_IP, IP_RECVTTL))
-			m->scm.ip_report |= SCM_IP_TTL;
-		if (inet_opt(in, LINUX_SOL_IP, IP_RECVTOS))
-			m->scm.ip_report |= SCM_IP_TOS;
-	} else {
-		if (inet_opt(in, LINUX_SOL_IPV6, IPV6_RECVHOPLIMIT))
-			m->scm.ip_report |= SCM_IPV6_HOPS;
-		if (inet_opt(in, LINUX_SOL_IPV6, IPV6_RECVTCLASS))
-			m->scm.ip_report |= SCM_IPV6_TCLASS;
-	}
-	if (size > dlen)
-		size = dlen;
-	else if (size < dlen)
-		m->flags |= LINUX_MSG_TRUNC;
-	if (iter_copy_to(&m->iter, skb->data + skb->consumed, size) < 0)
-		err = -EFAULT;
-	else /* MSG_TRUNC asks raw sockets for the whole length */
-		err = is_raw(in) && (flags & LINUX_MSG_TRUNC) ? (long)dlen : (long)size;
-	if (!(flags & LINUX_MSG_PEEK)) {
-		list_del(&skb->link);
-		in->u.qlen--;
-		in->u.inq -= skb->len;
-		in->rmem -= skb->truesize;
-		skb_free(skb);
-	}
-	return err;
+	inet_recv_ip(in, meta.v4, meta.ttl, meta.tos, meta.dst, &m->scm);
+	err = inet_dgram_copy(in, skb, m, flags);
+	/* MSG_TRUNC asks raw sockets for the whole length */
+	return err >= 0 && is_raw(in) && (flags & LINUX_MSG_TRUNC) ? (long)dlen : err;
 }
 
 /* SIOCINQ: the first packet's length, as raw_ioctl and udp's. */

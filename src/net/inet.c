@@ -315,8 +315,10 @@ int inet_pktinfo_source(const struct scm *scm, bool v4, uint8_t src[16])
 	return 0;
 }
 
-void inet_pktinfo_report(const struct inet_sock *in, bool v4, const uint8_t dst[16],
-			 struct scm *scm)
+/* recvmsg of a datagram (v4: IPv4) sent to dst: IP_PKTINFO's and
+ * IPV6_PKTINFO's messages, if in asked for them, into scm. */
+static void inet_pktinfo_report(const struct inet_sock *in, bool v4, const uint8_t dst[16],
+				struct scm *scm)
 {
 	bool v6sock = in->u.sk.family == LINUX_AF_INET6;
 
@@ -329,6 +331,71 @@ void inet_pktinfo_report(const struct inet_sock *in, bool v4, const uint8_t dst[
 		scm->ip_report |= SCM_IPV6_PKTINFO;
 	if (v4 && inet_opt(in, LINUX_SOL_IP, IP_PKTINFO))
 		scm->ip_report |= SCM_IP_PKTINFO;
+}
+
+void inet_recv_ip(const struct inet_sock *in, bool v4, uint8_t ttl, uint8_t tos, const uint8_t *dst,
+		  struct scm *scm)
+{
+	scm->ttl = scm->hops = ttl;
+	scm->tos = scm->tclass = tos;
+	if (dst)
+		inet_pktinfo_report(in, v4, dst, scm);
+	if (v4) {
+		if (inet_opt(in, LINUX_SOL_IP, IP_RECVTTL))
+			scm->ip_report |= SCM_IP_TTL;
+		if (inet_opt(in, LINUX_SOL_IP, IP_RECVTOS))
+			scm->ip_report |= SCM_IP_TOS;
+	} else {
+		if (inet_opt(in, LINUX_SOL_IPV6, IPV6_RECVHOPLIMIT))
+			scm->ip_report |= SCM_IPV6_HOPS;
+		if (inet_opt(in, LINUX_SOL_IPV6, IPV6_RECVTCLASS))
+			scm->ip_report |= SCM_IPV6_TCLASS;
+	}
+}
+
+int inet_dgram_wait(struct inet_sock *in, unsigned flags, struct skb **out)
+{
+	struct socket *s = &in->u.sk;
+	int64_t deadline = sock_deadline(s->rcvtimeo, flags & LINUX_MSG_DONTWAIT);
+	int err;
+
+	*out = NULL;
+	for (;;) {
+		err = sock_error(s);
+		if (err < 0)
+			return err;
+		if (!list_empty(&in->u.queue)) {
+			*out = list_first_entry(&in->u.queue, struct skb, link);
+			return 0;
+		}
+		if (deadline == 0)
+			return -EAGAIN; /* before the end of data, as __skb_recv_udp */
+		if (s->shutdown & RCV_SHUTDOWN)
+			return 0;
+		err = sock_wait(&s->wq, deadline);
+		if (err < 0)
+			return err;
+	}
+}
+
+long inet_dgram_copy(struct inet_sock *in, struct skb *skb, struct kmsg *m, unsigned flags)
+{
+	size_t size = m->iter.count, dlen = skb->len - skb->consumed;
+	long ret;
+
+	if (size > dlen)
+		size = dlen;
+	else if (size < dlen)
+		m->flags |= LINUX_MSG_TRUNC;
+	ret = iter_copy_to(&m->iter, skb->data + skb->consumed, size) < 0 ? -EFAULT : (long)size;
+	if (!(flags & LINUX_MSG_PEEK)) {
+		list_del(&skb->link);
+		in->u.qlen--;
+		in->u.inq -= skb->len;
+		in->rmem -= skb->truesize;
+		skb_free(skb);
+	}
+	return ret;
 }
 
 int inet_dest(struct inet_sock *in, const struct linux_sockaddr_storage *a, int len,

@@ -92,10 +92,22 @@ int inet_dest(struct inet_sock *in, const struct linux_sockaddr_storage *a, int 
  * local (IPv4: ENETUNREACH, a group EINVAL; IPv6: EINVAL); then *src is
  * it, whatever the socket is bound to. */
 int inet_pktinfo_source(const struct scm *scm, bool v4, uint8_t src[16]);
-/* recvmsg of a datagram (v4: IPv4) sent to dst: IP_PKTINFO's and
- * IPV6_PKTINFO's messages, if in asked for them, into scm. */
-void inet_pktinfo_report(const struct inet_sock *in, bool v4, const uint8_t dst[16],
-			 struct scm *scm);
+/* recvmsg: a datagram's IP-level values (ttl: TTL or hop limit, tos: TOS
+ * or class) into scm, reported as in asked (IP_RECVTTL, IP_RECVTOS,
+ * IPV6_RECVHOPLIMIT, IPV6_RECVTCLASS, and with dst, the address it went
+ * to, IP_PKTINFO and IPV6_RECVPKTINFO), by the datagram's version (v4):
+ * an AF_INET6 socket hears an IPv4 one's through the IPv4 options. */
+void inet_recv_ip(const struct inet_sock *in, bool v4, uint8_t ttl, uint8_t tos, const uint8_t *dst,
+		  struct scm *scm);
+/* A datagram socket's receive (UDP's, ICMP's). inet_dgram_wait: the first
+ * datagram queued (skb_recv_datagram), waited for within SO_RCVTIMEO:
+ * 0 and *out, or 0 and no datagram at the end of data (SHUT_RD), or a
+ * pending error, EAGAIN, a signal. inet_dgram_copy: its data from
+ * skb->consumed into m (MSG_TRUNC if cut), then, unless peeking, it is
+ * gone (also when the copy faults, as udp_recvmsg frees it): the bytes
+ * copied, or -EFAULT. */
+int inet_dgram_wait(struct inet_sock *in, unsigned flags, struct skb **out);
+long inet_dgram_copy(struct inet_sock *in, struct skb *skb, struct kmsg *m, unsigned flags);
 /* The source address for a destination: the bound one, or loopback. */
 int inet_source(struct inet_sock *in, const uint8_t dst[16], uint8_t src[16]);
 /* An ephemeral port for an unbound socket (connect, sendto, listen):

@@ -189,19 +189,7 @@ static long udp_recv_error(struct socket *s, struct kmsg *m)
 	if (m->want_name)
 		m->namelen = inet_fill_addr(s->family, h.dst, h.dport, &m->name);
 	sock_recv_timestamp(s, skb->tstamp, &m->scm);
-	m->scm.ttl = m->scm.hops = h.ttl;
-	m->scm.tos = m->scm.tclass = h.tos;
-	if (h.ee_origin == SO_EE_ORIGIN_ICMP) {
-		if (inet_opt(in, LINUX_SOL_IP, IP_RECVTTL))
-			m->scm.ip_report |= SCM_IP_TTL;
-		if (inet_opt(in, LINUX_SOL_IP, IP_RECVTOS))
-			m->scm.ip_report |= SCM_IP_TOS;
-	} else {
-		if (inet_opt(in, LINUX_SOL_IPV6, IPV6_RECVHOPLIMIT))
-			m->scm.ip_report |= SCM_IPV6_HOPS;
-		if (inet_opt(in, LINUX_SOL_IPV6, IPV6_RECVTCLASS))
-			m->scm.ip_report |= SCM_IPV6_TCLASS;
-	}
+	inet_recv_ip(in, h.ee_origin == SO_EE_ORIGIN_ICMP, h.ttl, h.tos, NULL, &m->scm);
 	alen = inet_fill_addr(s->family, h.offender, 0, &off);
 	m->scm.serr_level = v6sock ? LINUX_SOL_IPV6 : LINUX_SOL_IP;
 	m->scm.serr_type = v6sock ? IPV6_RECVERR : IP_RECVERR;
@@ -478,70 +466,26 @@ static long udp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 static long udp_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsigned flags)
 {
 	struct inet_sock *in = inet_sk(s);
-	int64_t deadline = sock_deadline(s->rcvtimeo, flags & LINUX_MSG_DONTWAIT);
-	size_t size = m->iter.count, dlen;
-	struct skb *skb = NULL;
+	struct skb *skb;
 	struct udp_src hdr;
+	size_t dlen;
 	long err;
 
 	(void)t;
 	/* MSG_OOB is ignored, as udp_recvmsg does */
 	if (flags & LINUX_MSG_ERRQUEUE)
 		return udp_recv_error(s, m);
-	for (;;) {
-		err = sock_error(s);
-		if (err < 0)
-			return err;
-		if (!list_empty(&in->u.queue))
-			break;
-		if (deadline == 0)
-			return -EAGAIN; /* before the end of data, as __skb_recv_udp */
-		if (s->shutdown & RCV_SHUTDOWN)
-			return 0;
-		err = sock_wait(&s->wq, deadline);
-		if (err < 0)
-			return err;
-	}
-	skb = list_first_entry(&in->u.queue, struct skb, link);
+	err = inet_dgram_wait(in, flags, &skb);
+	if (!skb)
+		return err;
 	memcpy(&hdr, skb->data, sizeof(hdr));
 	dlen = skb->len - skb->consumed;
 	if (m->want_name)
 		m->namelen = inet_fill_addr(s->family, hdr.addr, hdr.port, &m->name);
 	sock_recv_timestamp(s, skb->tstamp, &m->scm);
-	/* The receiver's IP_RECVTTL... of the datagram's IP version (an
-	 * AF_INET6 socket hears an IPv4 one's through the IPv4 options) */
-	m->scm.ttl = m->scm.hops = hdr.ttl;
-	m->scm.tos = m->scm.tclass = hdr.tos;
-	inet_pktinfo_report(in, hdr.v4, hdr.dst, &m->scm);
-	if (hdr.v4) {
-		if (inet_opt(in, LINUX_SOL_IP, IP_RECVTTL))
-			m->scm.ip_report |= SCM_IP_TTL;
-		if (inet_opt(in, LINUX_SOL_IP, IP_RECVTOS))
-			m->scm.ip_report |= SCM_IP_TOS;
-	} else {
-		if (inet_opt(in, LINUX_SOL_IPV6, IPV6_RECVHOPLIMIT))
-			m->scm.ip_report |= SCM_IPV6_HOPS;
-		if (inet_opt(in, LINUX_SOL_IPV6, IPV6_RECVTCLASS))
-			m->scm.ip_report |= SCM_IPV6_TCLASS;
-	}
-	if (size > dlen)
-		size = dlen;
-	else if (size < dlen)
-		m->flags |= LINUX_MSG_TRUNC;
-	/* A copy that faults loses the datagram (udp_recvmsg frees it),
-	 * unless peeking. */
-	if (iter_copy_to(&m->iter, skb->data + skb->consumed, size) < 0)
-		err = -EFAULT;
-	else
-		err = (flags & LINUX_MSG_TRUNC) ? (long)dlen : (long)size;
-	if (!(flags & LINUX_MSG_PEEK)) {
-		list_del(&skb->link);
-		in->u.qlen--;
-		in->u.inq -= skb->len;
-		in->rmem -= skb->truesize;
-		skb_free(skb);
-	}
-	return err;
+	inet_recv_ip(in, hdr.v4, hdr.ttl, hdr.tos, hdr.dst, &m->scm);
+	err = inet_dgram_copy(in, skb, m, flags);
+	return err >= 0 && (flags & LINUX_MSG_TRUNC) ? (long)dlen : err;
 }
 
 static void udp_release(struct socket *s)

@@ -35,17 +35,17 @@
 #define IPV6_CHECKSUM 7
 #endif
 
-static uint16_t csum(const void *p, size_t n, uint32_t sum)
+/* Prints the line of file that starts with prefix. */
+static void show_line(const char *file, const char *prefix)
 {
-	const uint8_t *b = p;
+	FILE *f = fopen(file, "r");
+	char line[128];
 
-	for (; n > 1; n -= 2, b += 2)
-		sum += (uint32_t)(b[0] << 8 | b[1]);
-	if (n)
-		sum += (uint32_t)b[0] << 8;
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, prefix, strlen(prefix)))
+			printf("%s: %s", file, line);
+	if (f)
+		fclose(f);
 }
 
 /* An echo request (type, id, seq) with n bytes of data after it; the
@@ -65,15 +65,6 @@ static size_t echo(uint8_t *buf, int type, int id, int seq, size_t n, int bad)
 	c = htons((uint16_t)(c + (bad ? 1 : 0)));
 	memcpy(buf + 2, &c, 2);
 	return sizeof(h) + n;
-}
-
-static int getint(int fd, int level, int name)
-{
-	int v = -1;
-	socklen_t l = sizeof(v);
-
-	getsockopt(fd, level, name, &v, &l);
-	return v;
 }
 
 /* One received packet, described: the IPv4 header's fields (the id and
@@ -218,13 +209,7 @@ static void test_raw4(void)
 		  "no room for the IP header");
 	check(sendto(r, big, 65515, 0, (struct sockaddr *)&lo, sizeof(lo)) == 65515, "65515 bytes");
 	check(drain(r) == 1, "seen (no echo: not a request)");
-	FILE *ss = fopen("/proc/net/sockstat", "r");
-	char line[128];
-	while (ss && fgets(line, sizeof(line), ss))
-		if (!strncmp(line, "RAW:", 4))
-			printf("sockstat %s", line);
-	if (ss)
-		fclose(ss);
+	show_line("/proc/net/sockstat", "RAW:");
 	check_err(recv(r, buf, sizeof(buf), MSG_OOB), EOPNOTSUPP, "recv MSG_OOB");
 	check_err(recv(r, buf, sizeof(buf), MSG_ERRQUEUE | MSG_DONTWAIT), EAGAIN,
 		  "an empty error queue");
@@ -551,13 +536,7 @@ static void test_v6(void)
 	struct sockaddr_in6 mc6 = sin6("ff05::1", 0);
 	check(bind(b6, (struct sockaddr *)&mc6, sizeof(mc6)) == 0,
 	      "a raw ICMPv6 socket binds a group");
-	FILE *ss = fopen("/proc/net/sockstat6", "r");
-	char line[128];
-	while (ss && fgets(line, sizeof(line), ss))
-		if (!strncmp(line, "RAW6:", 5))
-			printf("sockstat6 %s", line);
-	if (ss)
-		fclose(ss);
+	show_line("/proc/net/sockstat6", "RAW6:");
 	close(b6);
 
 	int fd = open("/proc/sys/net/ipv4/ping_group_range", O_WRONLY);

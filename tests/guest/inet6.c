@@ -12,15 +12,6 @@
 #include <signal.h>
 #include <stdlib.h>
 
-static int getint(int fd, int level, int name)
-{
-	int v = -1;
-	socklen_t l = sizeof(v);
-
-	getsockopt(fd, level, name, &v, &l);
-	return v;
-}
-
 static int listener6(const char *ip, int v6only)
 {
 	struct sockaddr_in6 a = sin6(ip, 0);

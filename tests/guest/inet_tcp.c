@@ -48,15 +48,6 @@ static int connect_to(const char *ip, int port)
 	return c;
 }
 
-static int getint(int fd, int level, int name)
-{
-	int v = -1;
-	socklen_t l = sizeof(v);
-
-	getsockopt(fd, level, name, &v, &l);
-	return v;
-}
-
 static void test_create(void)
 {
 	int sv[2];

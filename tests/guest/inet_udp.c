@@ -30,15 +30,6 @@ static int bound(const char *ip)
 	return s;
 }
 
-static int getint(int fd, int level, int name)
-{
-	int v = -1;
-	socklen_t l = sizeof(v);
-
-	getsockopt(fd, level, name, &v, &l);
-	return v;
-}
-
 static void test_basic(void)
 {
 	int a = bound("127.0.0.1"), b = bound("127.0.0.1"), c = udp(), avail = -1;

@@ -1,5 +1,6 @@
 /* Helpers of the AF_INET/AF_INET6 guest tests (inet_tcp, inet_udp,
- * inet6): TAP lines, errno names, addresses. Ports are always ephemeral
+ * inet6, icmp_sock...): TAP lines, errno names, addresses, an option's
+ * value, the Internet checksum. Ports are always ephemeral
  * (bind to port 0) so that parallel native runs never collide; a port is
  * printed only as "nonzero" or compared with another. */
 #ifndef INET_UTIL_H
@@ -9,6 +10,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -73,6 +75,31 @@ static inline int port_of(int fd)
 
 	name_of(fd, 0, ip, &port, NULL);
 	return port;
+}
+
+/* An int socket option's value, or -1. */
+static inline int getint(int fd, int level, int name)
+{
+	int v = -1;
+	socklen_t l = sizeof(v);
+
+	getsockopt(fd, level, name, &v, &l);
+	return v;
+}
+
+/* The Internet checksum of n bytes at p, sum (a pseudo-header's) added:
+ * 0 when a message holding its checksum adds up. */
+static inline uint16_t csum(const void *p, size_t n, uint32_t sum)
+{
+	const uint8_t *b = p;
+
+	for (; n > 1; n -= 2, b += 2)
+		sum += (uint32_t)(b[0] << 8 | b[1]);
+	if (n)
+		sum += (uint32_t)b[0] << 8;
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
 }
 
 static inline int child_exit(pid_t pid)

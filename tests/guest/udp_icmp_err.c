@@ -49,15 +49,6 @@ static int free_port(int fam)
 	return p;
 }
 
-static int getint(int fd, int level, int name)
-{
-	int v = -1;
-	socklen_t l = sizeof(v);
-
-	getsockopt(fd, level, name, &v, &l);
-	return v;
-}
-
 static short revents(int fd)
 {
 	struct pollfd p = { fd, POLLIN | POLLOUT, 0 };
@@ -199,17 +190,6 @@ static void test_family(int fam)
 	check_err(send(s, "y", 1, 0), ECONNREFUSED, "connected: the next send ECONNREFUSED");
 	read_err(s, sizeof(buf), "connected, no queue");
 	close(s);
-}
-
-static uint16_t csum(const uint8_t *b, size_t n, uint32_t sum)
-{
-	for (; n > 1; n -= 2, b += 2)
-		sum += (uint32_t)(b[0] << 8 | b[1]);
-	if (n)
-		sum += (uint32_t)b[0] << 8;
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
 }
 
 /* A UDP checksum (at 6 of the datagram d) as Linux leaves it on

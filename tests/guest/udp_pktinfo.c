@@ -25,15 +25,6 @@ static int bound(int fam, const char *ip)
 	return s;
 }
 
-static int getint(int fd, int level, int name)
-{
-	int v = -1;
-	socklen_t l = sizeof(v);
-
-	getsockopt(fd, level, name, &v, &l);
-	return v;
-}
-
 /* Receives one datagram and prints its control messages and source. */
 static void show(int fd, const char *what)
 {
