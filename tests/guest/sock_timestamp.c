@@ -87,6 +87,10 @@ int main(void)
 
 	setvbuf(stdout, NULL, _IONBF, 0);
 	bind(b, (struct sockaddr *)&lo, sizeof(lo));
+	/* Linux stamps TCP segments only while some socket wants times (a
+	 * static key it turns on and off from a work queue): a, never
+	 * read, keeps it on, so the TCP check below does not race it */
+	setsockopt(a, SOL_SOCKET, SO_TIMESTAMP_OLD_, &one_, sizeof(one_));
 	getsockname(b, (struct sockaddr *)&lo, &l);
 	connect(a, (struct sockaddr *)&lo, sizeof(lo));
 	show_opts(b, "nothing");
@@ -118,9 +122,7 @@ int main(void)
 	connect(c, (struct sockaddr *)&la, sizeof(la));
 	s = accept(l2, NULL, NULL);
 	setsockopt(s, SOL_SOCKET, SO_TIMESTAMP_NEW, &one_, sizeof(one_));
-	/* Linux stamps segments once the first such option's static key is
-	 * on, which it turns on from a work queue: a moment after */
-	usleep(100000);
+	usleep(100000); /* and a moment for that work queue */
 	one(c, s, 256, "TCP");
 	close(c);
 	close(s);
