@@ -611,26 +611,6 @@ static int send_dest(struct inet_sock *in, const struct kmsg *m, uint8_t dst[16]
 	return inet_route(in, dst);
 }
 
-/* The TTL and TOS (IPv6: hop limit and class) of a packet sent. */
-static void send_ip_fields(struct inet_sock *in, const struct kmsg *m, struct icmp_meta *meta)
-{
-	if (!is_v6(in)) {
-		meta->ttl = (uint8_t)((m->scm.ip_given & SCM_IP_TTL)
-					      ? m->scm.ttl
-					      : inet_opt(in, LINUX_SOL_IP, IP_TTL));
-		meta->tos = (uint8_t)((m->scm.ip_given & SCM_IP_TOS)
-					      ? m->scm.tos
-					      : inet_opt(in, LINUX_SOL_IP, IP_TOS));
-	} else {
-		meta->ttl = (uint8_t)((m->scm.ip_given & SCM_IPV6_HOPS)
-					      ? m->scm.hops
-					      : inet_opt(in, LINUX_SOL_IPV6, IPV6_UNICAST_HOPS));
-		meta->tos = (uint8_t)((m->scm.ip_given & SCM_IPV6_TCLASS)
-					      ? m->scm.tclass
-					      : inet_opt(in, LINUX_SOL_IPV6, IPV6_TCLASS));
-	}
-}
-
 /* raw_send_hdrinc: the caller's IPv4 header, its total length, source (if
  * 0), identification (if 0) and checksum filled in; then ip_rcv's checks
  * on loopback, and an ICMP packet to a local address is delivered. */
@@ -705,7 +685,7 @@ static long icmp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 	/* __ip_append_data: the IPv4 header must fit in 64 KiB too */
 	if (!v6 && !(raw && in->hdrincl) && len > 0xffff - 20)
 		return -EMSGSIZE;
-	send_ip_fields(in, m, &p.m);
+	inet_send_ip(in, &m->scm, !v6, &p.m.ttl, &p.m.tos);
 	buf = malloc(off + len);
 	if (!buf)
 		return -ENOMEM;

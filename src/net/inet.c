@@ -27,6 +27,7 @@
 #define INET_ECN_MASK	     3	 /* the ECN bits of IP_TOS and IPV6_TCLASS */
 #define IP_FREEBIND	     15
 #define IP_MULTICAST_TTL     33
+#define IP_MULTICAST_LOOP    34
 #define IPV6_MULTICAST_HOPS  18
 
 /* The port tables: sockets by local port, hashed, so that a bind or an
@@ -331,6 +332,24 @@ static void inet_pktinfo_report(const struct inet_sock *in, bool v4, const uint8
 		scm->ip_report |= SCM_IPV6_PKTINFO;
 	if (v4 && inet_opt(in, LINUX_SOL_IP, IP_PKTINFO))
 		scm->ip_report |= SCM_IP_PKTINFO;
+}
+
+void inet_send_ip(const struct inet_sock *in, const struct scm *scm, bool v4, uint8_t *ttl,
+		  uint8_t *tos)
+{
+	if (v4) {
+		*ttl = (uint8_t)((scm->ip_given & SCM_IP_TTL) ? scm->ttl
+							      : inet_opt(in, LINUX_SOL_IP, IP_TTL));
+		*tos = (uint8_t)((scm->ip_given & SCM_IP_TOS) ? scm->tos
+							      : inet_opt(in, LINUX_SOL_IP, IP_TOS));
+	} else {
+		*ttl = (uint8_t)((scm->ip_given & SCM_IPV6_HOPS)
+					 ? scm->hops
+					 : inet_opt(in, LINUX_SOL_IPV6, IPV6_UNICAST_HOPS));
+		*tos = (uint8_t)((scm->ip_given & SCM_IPV6_TCLASS)
+					 ? scm->tclass
+					 : inet_opt(in, LINUX_SOL_IPV6, IPV6_TCLASS));
+	}
 }
 
 void inet_recv_ip(const struct inet_sock *in, bool v4, uint8_t ttl, uint8_t tos, const uint8_t *dst,
@@ -779,7 +798,7 @@ int inet_setsockopt(struct socket *s, int level, int name, const void *val, unsi
 		return -EINVAL;
 	if (level == LINUX_SOL_IP && len < 1 &&
 	    (name == IP_TTL || name == IP_FREEBIND || name == IP_MULTICAST_TTL ||
-	     name == IP_MULTICAST_TTL + 1)) /* IP_MULTICAST_LOOP */
+	     name == IP_MULTICAST_LOOP))
 		return -EINVAL;
 	o = &inet_opts[slot];
 	if (o->boolean)
@@ -796,8 +815,8 @@ int inet_setsockopt(struct socket *s, int level, int name, const void *val, unsi
 		v = (v & ~INET_ECN_MASK) | (in->opts[slot] & INET_ECN_MASK);
 	in->opts[slot] = v;
 	/* IP_RECVERR, IPV6_RECVERR off: the queued errors go */
-	if (!v &&
-	    ((level == LINUX_SOL_IP && name == 11) || (level == LINUX_SOL_IPV6 && name == 25)))
+	if (!v && ((level == LINUX_SOL_IP && name == IP_RECVERR) ||
+		   (level == LINUX_SOL_IPV6 && name == IPV6_RECVERR)))
 		udp_purge_errq(in);
 	if (level == LINUX_SOL_IP && name == IP_TOS) {
 		/* __ip_sock_set_tos: the priority follows the TOS bits

@@ -92,6 +92,11 @@ int inet_dest(struct inet_sock *in, const struct linux_sockaddr_storage *a, int 
  * local (IPv4: ENETUNREACH, a group EINVAL; IPv6: EINVAL); then *src is
  * it, whatever the socket is bound to. */
 int inet_pktinfo_source(const struct scm *scm, bool v4, uint8_t src[16]);
+/* sendmsg: a datagram's TTL and TOS (IPv6: hop limit and class), the
+ * message's (IP_TTL, IP_TOS, IPV6_HOPLIMIT, IPV6_TCLASS) or else the
+ * socket's options (IP_TTL's default is 64, the loopback route's). */
+void inet_send_ip(const struct inet_sock *in, const struct scm *scm, bool v4, uint8_t *ttl,
+		  uint8_t *tos);
 /* recvmsg: a datagram's IP-level values (ttl: TTL or hop limit, tos: TOS
  * or class) into scm, reported as in asked (IP_RECVTTL, IP_RECVTOS,
  * IPV6_RECVHOPLIMIT, IPV6_RECVTCLASS, and with dst, the address it went

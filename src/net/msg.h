@@ -84,6 +84,11 @@ struct scm {
 #define IPV6_RECVHOPLIMIT 51
 #define IPV6_RECVTCLASS	  66
 #define IPV6_RECVPKTINFO  49
+/* the error queue's and path MTU discovery's */
+#define IP_RECVERR	  11
+#define IPV6_RECVERR	  25
+#define IP_MTU_DISCOVER	  10 /* IP_PMTUDISC_DONT (0): no path MTU errors */
+#define IPV6_MTU_DISCOVER 23
 
 struct kmsg {
 	struct msg_iter iter;

@@ -26,10 +26,6 @@
 #define UDP_MAX_V4	   65507 /* 65535 less the IPv4 and UDP headers */
 #define UDP_MAX_V6	   65527 /* 65535 less the UDP header (no jumbograms) */
 #define UDP_OVERHEAD	   768	 /* what Linux's truesize adds to a small datagram */
-#define IP_RECVERR	   11
-#define IPV6_RECVERR	   25
-#define IP_MTU_DISCOVER_   10 /* IP_PMTUDISC_DONT (0): no path MTU errors */
-#define IPV6_MTU_DISCOVER_ 23
 #define SO_EE_ORIGIN_ICMP  2
 #define SO_EE_ORIGIN_ICMP6 3
 
@@ -92,7 +88,7 @@ void udp_err(const struct udp_icmp_err *e)
 		return;
 	/* a path MTU error for a socket that does not discover it */
 	if (e->err == EMSGSIZE && !inet_opt(in, e->v4 ? LINUX_SOL_IP : LINUX_SOL_IPV6,
-					    e->v4 ? IP_MTU_DISCOVER_ : IPV6_MTU_DISCOVER_))
+					    e->v4 ? IP_MTU_DISCOVER : IPV6_MTU_DISCOVER))
 		return;
 	if (!inet_opt(in, e->v4 ? LINUX_SOL_IP : LINUX_SOL_IPV6,
 		      e->v4 ? IP_RECVERR : IPV6_RECVERR)) {
@@ -418,23 +414,7 @@ static long udp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	memcpy(hdr.dst, dst, 16);
 	hdr.port = in->sport;
 	hdr.v4 = v4;
-	/* The message's value, else the socket's (IP_TTL's default is 64,
-	 * as the loopback route's hop limit) */
-	if (v4) {
-		hdr.ttl = (uint8_t)((m->scm.ip_given & SCM_IP_TTL)
-					    ? m->scm.ttl
-					    : inet_opt(in, LINUX_SOL_IP, IP_TTL));
-		hdr.tos = (uint8_t)((m->scm.ip_given & SCM_IP_TOS)
-					    ? m->scm.tos
-					    : inet_opt(in, LINUX_SOL_IP, IP_TOS));
-	} else {
-		hdr.ttl = (uint8_t)((m->scm.ip_given & SCM_IPV6_HOPS)
-					    ? m->scm.hops
-					    : inet_opt(in, LINUX_SOL_IPV6, IPV6_UNICAST_HOPS));
-		hdr.tos = (uint8_t)((m->scm.ip_given & SCM_IPV6_TCLASS)
-					    ? m->scm.tclass
-					    : inet_opt(in, LINUX_SOL_IPV6, IPV6_TCLASS));
-	}
+	inet_send_ip(in, &m->scm, v4, &hdr.ttl, &hdr.tos);
 	memcpy(skb->data, &hdr, sizeof(hdr));
 	if (iter_copy_from(&m->iter, skb->data + sizeof(hdr), len) < 0) {
 		skb_free(skb);

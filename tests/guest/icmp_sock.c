@@ -35,6 +35,40 @@
 #define IPV6_CHECKSUM 7
 #endif
 
+/* Receives one packet (after 20 ms) with a control buffer and prints its
+ * messages: a receive time's type, length and whether it is now, the
+ * others' first int. Returns recvmsg's result. */
+static long recv_show(int fd, uint8_t *buf, size_t size)
+{
+	char ctl[256];
+	struct iovec iov = { buf, size };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct timeval now;
+	long r;
+
+	mh.msg_control = ctl;
+	mh.msg_controllen = sizeof(ctl);
+	usleep(20000);
+	gettimeofday(&now, NULL);
+	r = recvmsg(fd, &mh, MSG_DONTWAIT);
+	for (struct cmsghdr *cm = r < 0 ? NULL : CMSG_FIRSTHDR(&mh); cm;
+	     cm = CMSG_NXTHDR(&mh, cm)) {
+		int64_t sec = 0;
+		int v = 0;
+
+		if (cm->cmsg_level == SOL_SOCKET) { /* SO_TIMESTAMP(NS): seconds first */
+			memcpy(&sec, CMSG_DATA(cm), sizeof(sec));
+			printf("cmsg type %d len %zu, %s\n", cm->cmsg_type, (size_t)cm->cmsg_len,
+			       sec <= now.tv_sec && sec >= now.tv_sec - 2 ? "now" : "WRONG");
+			continue;
+		}
+		memcpy(&v, CMSG_DATA(cm), sizeof(v));
+		printf("cmsg level %d type %d len %zu value %d\n", cm->cmsg_level, cm->cmsg_type,
+		       (size_t)cm->cmsg_len, v);
+	}
+	return r;
+}
+
 /* Prints the line of file that starts with prefix. */
 static void show_line(const char *file, const char *prefix)
 {
@@ -281,31 +315,7 @@ static void test_raw4(void)
 	setsockopt(r, SOL_SOCKET, SO_TIMESTAMP, &(int){ 1 }, sizeof(int));
 	n = echo(pkt, ICMP_ECHO, 1, 8, 8, 0);
 	sendto(r, pkt, n, 0, (struct sockaddr *)&lo, sizeof(lo));
-	char ctl[256];
-	struct iovec iov = { buf, sizeof(buf) };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
-	struct timeval now;
-	mh.msg_control = ctl;
-	mh.msg_controllen = sizeof(ctl);
-	usleep(20000);
-	gettimeofday(&now, NULL);
-	check(recvmsg(r, &mh, MSG_DONTWAIT) == (long)(n + 20), "recvmsg");
-	for (struct cmsghdr *cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
-		if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SO_TIMESTAMP) {
-			struct timeval tv;
-
-			memcpy(&tv, CMSG_DATA(cm), sizeof(tv));
-			printf("cmsg SO_TIMESTAMP len %zu, %s\n", (size_t)cm->cmsg_len,
-			       tv.tv_sec <= now.tv_sec && tv.tv_sec >= now.tv_sec - 2 ? "now"
-										      : "WRONG");
-		} else {
-			int v = 0;
-
-			memcpy(&v, CMSG_DATA(cm), sizeof(v));
-			printf("cmsg level %d type %d len %zu value %d\n", cm->cmsg_level,
-			       cm->cmsg_type, (size_t)cm->cmsg_len, v);
-		}
-	}
+	check(recv_show(r, buf, sizeof(buf)) == (long)(n + 20), "recvmsg");
 	drain(r);
 	close(r);
 }
@@ -446,16 +456,7 @@ static void test_ping4(void)
 	setsockopt(p, SOL_IP, IP_RECVTTL, &one, sizeof(one));
 	setsockopt(p, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));
 	sendto(p, pkt, n, 0, (struct sockaddr *)&lo, sizeof(lo));
-	char ctl[256];
-	struct iovec iov = { buf, sizeof(buf) };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
-	mh.msg_control = ctl;
-	mh.msg_controllen = sizeof(ctl);
-	usleep(20000);
-	check(recvmsg(p, &mh, MSG_DONTWAIT) == (long)n, "a reply from 127.0.0.1");
-	for (struct cmsghdr *cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm))
-		printf("cmsg level %d type %d len %zu\n", cm->cmsg_level, cm->cmsg_type,
-		       (size_t)cm->cmsg_len);
+	check(recv_show(p, buf, sizeof(buf)) == (long)n, "a reply from 127.0.0.1");
 	close(p);
 	close(r);
 
@@ -478,7 +479,7 @@ static void test_v6(void)
 {
 	struct sockaddr_in6 lo = sin6("::1", 0), from;
 	uint8_t pkt[256], buf[512];
-	int r = socket(AF_INET6, SOCK_RAW, IPPROTO_ICMPV6), p, v;
+	int r = socket(AF_INET6, SOCK_RAW, IPPROTO_ICMPV6), p;
 	socklen_t l;
 	size_t n;
 	long got;
@@ -515,20 +516,8 @@ static void test_v6(void)
 	setsockopt(r, SOL_IPV6, IPV6_RECVHOPLIMIT, &(int){ 1 }, sizeof(int));
 	n = echo(pkt, ICMP6_ECHO_REQUEST, 0x66, 2, 16, 0);
 	sendto(r, pkt, n, 0, (struct sockaddr *)&lo, sizeof(lo));
-	char ctl[256];
-	struct iovec iov = { buf, sizeof(buf) };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
-	mh.msg_control = ctl;
-	mh.msg_controllen = sizeof(ctl);
-	usleep(20000);
-	check(recvmsg(r, &mh, MSG_DONTWAIT) == (long)n && buf[0] == ICMP6_ECHO_REPLY,
+	check(recv_show(r, buf, sizeof(buf)) == (long)n && buf[0] == ICMP6_ECHO_REPLY,
 	      "filtered: the reply only");
-	for (struct cmsghdr *cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
-		v = 0;
-		memcpy(&v, CMSG_DATA(cm), sizeof(v));
-		printf("cmsg level %d type %d len %zu value %d\n", cm->cmsg_level, cm->cmsg_type,
-		       (size_t)cm->cmsg_len, v);
-	}
 	check(drain(r) == 0, "nothing else");
 	check_err(setsockopt(r, SOL_RAW, ICMP_FILTER, &(int){ 0 }, sizeof(int)), ENOPROTOOPT,
 		  "ICMP_FILTER on ICMPv6");
