@@ -758,7 +758,8 @@ static const struct pentry sys_kernel[] = {
 	{ .name = "random",
 	  .id = G_SYS_KERNEL_RANDOM,
 	  .mode = DIR_R,
-	  .children = sys_kernel_random },
+	  .children = sys_kernel_random,
+	  .sysctl = true },
 	{ 0 },
 };
 
@@ -796,7 +797,11 @@ static const struct pentry sys_fs[] = {
 	{ .name = "dir-notify-enable", .id = G_DIR_NOTIFY, .mode = FILE_W, .gen = gen_one },
 	{ .name = "file-max", .id = G_FILE_MAX, .mode = FILE_R, .gen = gen_file_max },
 	{ .name = "file-nr", .id = G_FILE_NR, .mode = FILE_R, .gen = gen_file_nr },
-	{ .name = "inotify", .id = G_SYS_FS_INOTIFY, .mode = DIR_R, .children = sys_fs_inotify },
+	{ .name = "inotify",
+	  .id = G_SYS_FS_INOTIFY,
+	  .mode = DIR_R,
+	  .children = sys_fs_inotify,
+	  .sysctl = true },
 	{ .name = "nr_open", .id = G_NR_OPEN, .mode = FILE_W, .gen = gen_nr_open },
 	{ .name = "pipe-max-size",
 	  .id = G_PIPE_MAX_SIZE,
@@ -815,15 +820,23 @@ static const struct pentry sys_net_ipv4[] = {
 };
 
 static const struct pentry sys_net[] = {
-	{ .name = "ipv4", .id = G_SYS_NET_IPV4, .mode = DIR_R, .children = sys_net_ipv4 },
+	{ .name = "ipv4",
+	  .id = G_SYS_NET_IPV4,
+	  .mode = DIR_R,
+	  .children = sys_net_ipv4,
+	  .sysctl = true },
 	{ 0 },
 };
 
 const struct pentry procfs_sys_children[] = {
-	{ .name = "fs", .id = G_SYS_FS, .mode = DIR_R, .children = sys_fs },
-	{ .name = "kernel", .id = G_SYS_KERNEL, .mode = DIR_R, .children = sys_kernel },
-	{ .name = "net", .id = G_SYS_NET, .mode = DIR_R, .children = sys_net },
-	{ .name = "vm", .id = G_SYS_VM, .mode = DIR_R, .children = sys_vm },
+	{ .name = "fs", .id = G_SYS_FS, .mode = DIR_R, .children = sys_fs, .sysctl = true },
+	{ .name = "kernel",
+	  .id = G_SYS_KERNEL,
+	  .mode = DIR_R,
+	  .children = sys_kernel,
+	  .sysctl = true },
+	{ .name = "net", .id = G_SYS_NET, .mode = DIR_R, .children = sys_net, .sysctl = true },
+	{ .name = "vm", .id = G_SYS_VM, .mode = DIR_R, .children = sys_vm, .sysctl = true },
 	{ 0 },
 };
 
@@ -838,7 +851,11 @@ static const struct pentry root_children[] = {
 	{ .name = "net", .id = G_NET, .mode = LINK, .target = target_net },
 	{ .name = "self", .id = G_SELF, .mode = LINK, .target = target_self },
 	{ .name = "stat", .id = G_STAT, .mode = FILE_R, .gen = gen_stat },
-	{ .name = "sys", .id = G_SYS, .mode = DIR_R, .children = procfs_sys_children },
+	{ .name = "sys",
+	  .id = G_SYS,
+	  .mode = DIR_R,
+	  .children = procfs_sys_children,
+	  .sysctl = true },
 	{ .name = "sysvipc", .id = G_SYSVIPC, .mode = DIR_R, .children = sysvipc },
 	{ .name = "thread-self", .id = G_THREAD_SELF, .mode = LINK, .target = target_thread_self },
 	{ .name = "uptime", .id = G_UPTIME, .mode = FILE_R, .gen = gen_uptime },

@@ -42,6 +42,7 @@ struct pentry {
 	gen_fn gen;
 	const struct pentry *children;
 	unsigned dyn; /* PD_*: the directory also lists these */
+	bool sysctl;  /* a directory of /proc/sys (its nlink is 1, as Linux's) */
 	/* Plain symlinks: the target (may depend on the caller). */
 	int (*target)(const struct pnode *n, struct sbuf *b);
 	/* Magic links: the path they stand for, a reference in *out. */

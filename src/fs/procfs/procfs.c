@@ -255,6 +255,45 @@ static bool child_shown(const struct pnode *dir, const struct pentry *e)
 	return !(dir->e == &procfs_tid_entry && e->dyn == PD_TASKS);
 }
 
+/* /proc/PID/task lists the leader first, then these. */
+static bool task_listed_after_leader(const struct process *p, const struct task *t)
+{
+	return task_alive(t) && t->tid != p->pid;
+}
+
+/* A directory's links, as Linux counts them: 2 and one per directory in it
+ * (its processes for /proc, nr_threads for /proc/PID/task); 1 for those
+ * of /proc/sys, whose inodes Linux never counts. */
+static uint32_t dir_nlink(const struct pnode *d)
+{
+	const struct pentry *e;
+	struct process *p;
+	struct task *t;
+	uint32_t n = 2;
+
+	if (d->e->sysctl)
+		return 1;
+	for (e = d->e->children; e && e->name; e++)
+		n += child_shown(d, e) && LINUX_S_ISDIR(e->mode);
+	switch (d->e->dyn) {
+	case PD_PIDS:
+		for (p = process_next(NULL); p; p = process_next(p))
+			n++;
+		break;
+	case PD_TASKS:
+		p = procfs_process(d);
+		if (!p)
+			break;
+		n++; /* the leader, dead or not (see node_alive) */
+		list_for_each_entry(t, &p->threads, thread_link) n +=
+			task_listed_after_leader(p, t);
+		break;
+	default:
+		break;
+	}
+	return n;
+}
+
 static int dir_lookup(struct inode *dir, const char *name, struct inode **out)
 {
 	const struct pnode *d = dir->priv;
@@ -363,7 +402,7 @@ static int dir_iterate(struct inode *dir, dir_emit_fn emit, void *ctx)
 		{
 			if (ret)
 				break;
-			if (!task_alive(t) || t->tid == p->pid)
+			if (!task_listed_after_leader(p, t))
 				continue;
 			n.tid = t->tid;
 			snprintf(name, sizeof(name), "%d", t->tid);
@@ -415,7 +454,7 @@ static int node_getattr(struct inode *ino, struct linux_stat *st)
 	st->st_dev = ino->dev;
 	st->st_ino = ino->ino;
 	st->st_mode = mode;
-	st->st_nlink = LINUX_S_ISDIR(mode) ? 2 : 1;
+	st->st_nlink = LINUX_S_ISDIR(mode) ? dir_nlink(n) : 1;
 	/* Linux's task_dump_owner: root's when not dumpable. */
 	st->st_uid = p && !p->nondumpable ? p->cred.euid : 0;
 	st->st_gid = p && !p->nondumpable ? p->cred.egid : 0;
