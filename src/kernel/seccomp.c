@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kernel/seccomp.h"
+#include "lib/cbpf.h"
 #include "kernel/seccomp_notify.h"
 #include "kernel/task.h"
 #include "kernel/cred.h"
@@ -130,30 +131,22 @@ static bool insn_allowed(uint16_t code)
 	return false;
 }
 
-/* Linux's checks of a classic program for seccomp: known instructions
- * only, loads of aligned words inside struct seccomp_data, no division by
- * a constant 0 or shift by 32 or more, jumps forward and inside, scratch
- * words in range and stored before they are loaded on every path (as
- * check_load_and_stores: what is stored carries past a return into the
- * next instruction), a return last. LEN loads become immediates. 0,
- * -EINVAL or -ENOMEM. */
-int cbpf_check(struct linux_sock_filter *p, unsigned len)
+/* Linux's seccomp_check_filter after the checks of every classic program
+ * (lib/cbpf.h): the instructions above only, loads of aligned words inside
+ * struct seccomp_data; LEN loads become immediates. 0, -EINVAL or
+ * -ENOMEM. */
+int seccomp_check_filter(struct linux_sock_filter *p, unsigned len)
 {
-	uint16_t *masks, valid = 0; /* the scratch words stored on every path */
 	unsigned pc;
-	int ret = -EINVAL;
+	int ret = cbpf_check(p, len);
 
-	masks = malloc(len * sizeof(*masks));
-	if (!masks)
-		return -ENOMEM;
-	memset(masks, 0xff, len * sizeof(*masks));
-	for (pc = 0; pc < len; pc++) {
+	for (pc = 0; ret == 0 && pc < len; pc++) {
 		struct linux_sock_filter *i = &p[pc];
 
 		switch (i->code) {
 		case LINUX_BPF_LD | LINUX_BPF_W | LINUX_BPF_ABS:
 			if (i->k >= sizeof(struct linux_seccomp_data) || (i->k & 3))
-				goto out;
+				ret = -EINVAL;
 			break;
 		case LINUX_BPF_LD | LINUX_BPF_W | LINUX_BPF_LEN:
 			i->code = LINUX_BPF_LD | LINUX_BPF_IMM;
@@ -165,186 +158,23 @@ int cbpf_check(struct linux_sock_filter *p, unsigned len)
 			break;
 		default:
 			if (!insn_allowed(i->code))
-				goto out;
-		}
-		valid &= masks[pc];
-		switch (i->code) {
-		case LINUX_BPF_ALU | LINUX_BPF_DIV | LINUX_BPF_K:
-			if (i->k == 0)
-				goto out;
-			break;
-		case LINUX_BPF_ALU | LINUX_BPF_LSH | LINUX_BPF_K:
-		case LINUX_BPF_ALU | LINUX_BPF_RSH | LINUX_BPF_K:
-			if (i->k >= 32)
-				goto out;
-			break;
-		case LINUX_BPF_LD | LINUX_BPF_MEM:
-		case LINUX_BPF_LDX | LINUX_BPF_MEM:
-			if (i->k >= LINUX_BPF_MEMWORDS || !(valid & (1U << i->k)))
-				goto out;
-			break;
-		case LINUX_BPF_ST:
-		case LINUX_BPF_STX:
-			if (i->k >= LINUX_BPF_MEMWORDS)
-				goto out;
-			valid |= (uint16_t)(1U << i->k);
-			break;
-		case LINUX_BPF_JMP | LINUX_BPF_JA:
-			if (i->k >= len - pc - 1)
-				goto out;
-			masks[pc + 1 + i->k] &= valid;
-			valid = 0xffff;
-			break;
-		default:
-			if (LINUX_BPF_CLASS(i->code) != LINUX_BPF_JMP)
-				break;
-			if (pc + i->jt + 1 >= len || pc + i->jf + 1 >= len)
-				goto out;
-			masks[pc + 1 + i->jt] &= valid;
-			masks[pc + 1 + i->jf] &= valid;
-			valid = 0xffff;
+				ret = -EINVAL;
 		}
 	}
-	if (LINUX_BPF_CLASS(p[len - 1].code) == LINUX_BPF_RET)
-		ret = 0;
-out:
-	free(masks);
 	return ret;
 }
 
-/* Runs one checked program on d. A division by a 0 in X ends it with 0
- * (KILL_THREAD), as Linux's translation of classic programs does. */
-uint32_t cbpf_run(const struct linux_sock_filter *insns, const struct linux_seccomp_data *d)
+uint32_t seccomp_run_filter(const struct linux_sock_filter *insns,
+			    const struct linux_seccomp_data *d)
 {
-	uint32_t a = 0, x = 0, mem[LINUX_BPF_MEMWORDS] = { 0 }, w;
-	unsigned pc = 0;
+	const struct cbpf_pkt pkt = { .head = (const uint8_t *)d,
+				      .head_len = sizeof(*d),
+				      .len = sizeof(*d),
+				      .net_off = -1,
+				      .ll_off = -1,
+				      .host_order = true };
 
-	for (;;) {
-		const struct linux_sock_filter *i = &insns[pc++];
-
-		switch (i->code) {
-		case LINUX_BPF_LD | LINUX_BPF_W | LINUX_BPF_ABS:
-			memcpy(&w, (const char *)d + i->k, 4);
-			a = w;
-			break;
-		case LINUX_BPF_LD | LINUX_BPF_IMM:
-			a = i->k;
-			break;
-		case LINUX_BPF_LDX | LINUX_BPF_IMM:
-			x = i->k;
-			break;
-		case LINUX_BPF_LD | LINUX_BPF_MEM:
-			a = mem[i->k];
-			break;
-		case LINUX_BPF_LDX | LINUX_BPF_MEM:
-			x = mem[i->k];
-			break;
-		case LINUX_BPF_ST:
-			mem[i->k] = a;
-			break;
-		case LINUX_BPF_STX:
-			mem[i->k] = x;
-			break;
-		case LINUX_BPF_MISC | LINUX_BPF_TAX:
-			x = a;
-			break;
-		case LINUX_BPF_MISC | LINUX_BPF_TXA:
-			a = x;
-			break;
-		case LINUX_BPF_ALU | LINUX_BPF_ADD | LINUX_BPF_K:
-			a += i->k;
-			break;
-		case LINUX_BPF_ALU | LINUX_BPF_ADD | LINUX_BPF_X:
-			a += x;
-			break;
-		case LINUX_BPF_ALU | LINUX_BPF_SUB | LINUX_BPF_K:
-			a -= i->k;
-			break;
-		case LINUX_BPF_ALU | LINUX_BPF_SUB | LINUX_BPF_X:
-			a -= x;
-			break;
-		case LINUX_BPF_ALU | LINUX_BPF_MUL | LINUX_BPF_K:
-			a *= i->k;
-			break;
-		case LINUX_BPF_ALU | LINUX_BPF_MUL | LINUX_BPF_X:
-			a *= x;
-			break;
-		case LINUX_BPF_ALU | LINUX_BPF_DIV | LINUX_BPF_K:
-			a /= i->k;
-			break;
-		case LINUX_BPF_ALU | LINUX_BPF_DIV | LINUX_BPF_X:
-			if (x == 0)
-				return 0;
-			a /= x;
-			break;
-		case LINUX_BPF_ALU | LINUX_BPF_AND | LINUX_BPF_K:
-			a &= i->k;
-			break;
-		case LINUX_BPF_ALU | LINUX_BPF_AND | LINUX_BPF_X:
-			a &= x;
-			break;
-		case LINUX_BPF_ALU | LINUX_BPF_OR | LINUX_BPF_K:
-			a |= i->k;
-			break;
-		case LINUX_BPF_ALU | LINUX_BPF_OR | LINUX_BPF_X:
-			a |= x;
-			break;
-		case LINUX_BPF_ALU | LINUX_BPF_XOR | LINUX_BPF_K:
-			a ^= i->k;
-			break;
-		case LINUX_BPF_ALU | LINUX_BPF_XOR | LINUX_BPF_X:
-			a ^= x;
-			break;
-		case LINUX_BPF_ALU | LINUX_BPF_LSH | LINUX_BPF_K:
-			a <<= i->k;
-			break;
-		case LINUX_BPF_ALU | LINUX_BPF_LSH | LINUX_BPF_X:
-			a <<= (x & 31);
-			break;
-		case LINUX_BPF_ALU | LINUX_BPF_RSH | LINUX_BPF_K:
-			a >>= i->k;
-			break;
-		case LINUX_BPF_ALU | LINUX_BPF_RSH | LINUX_BPF_X:
-			a >>= (x & 31);
-			break;
-		case LINUX_BPF_ALU | LINUX_BPF_NEG:
-			a = -a;
-			break;
-		case LINUX_BPF_JMP | LINUX_BPF_JA:
-			pc += i->k;
-			break;
-		case LINUX_BPF_JMP | LINUX_BPF_JEQ | LINUX_BPF_K:
-			pc += a == i->k ? i->jt : i->jf;
-			break;
-		case LINUX_BPF_JMP | LINUX_BPF_JEQ | LINUX_BPF_X:
-			pc += a == x ? i->jt : i->jf;
-			break;
-		case LINUX_BPF_JMP | LINUX_BPF_JGE | LINUX_BPF_K:
-			pc += a >= i->k ? i->jt : i->jf;
-			break;
-		case LINUX_BPF_JMP | LINUX_BPF_JGE | LINUX_BPF_X:
-			pc += a >= x ? i->jt : i->jf;
-			break;
-		case LINUX_BPF_JMP | LINUX_BPF_JGT | LINUX_BPF_K:
-			pc += a > i->k ? i->jt : i->jf;
-			break;
-		case LINUX_BPF_JMP | LINUX_BPF_JGT | LINUX_BPF_X:
-			pc += a > x ? i->jt : i->jf;
-			break;
-		case LINUX_BPF_JMP | LINUX_BPF_JSET | LINUX_BPF_K:
-			pc += (a & i->k) ? i->jt : i->jf;
-			break;
-		case LINUX_BPF_JMP | LINUX_BPF_JSET | LINUX_BPF_X:
-			pc += (a & x) ? i->jt : i->jf;
-			break;
-		case LINUX_BPF_RET | LINUX_BPF_K:
-			return i->k;
-		case LINUX_BPF_RET | LINUX_BPF_A:
-			return a;
-		default: /* cbpf_check let nothing else in */
-			panic("seccomp: instruction %#x in a checked filter", i->code);
-		}
-	}
+	return cbpf_run(insns, &pkt);
 }
 
 /* The action of the whole chain: each filter runs, the strongest action
@@ -359,7 +189,7 @@ static uint32_t run_filters(const struct task *t, const struct linux_seccomp_dat
 
 	*match = NULL;
 	for (f = t->seccomp; f; f = f->prev) {
-		cur = cbpf_run(f->insns, d);
+		cur = seccomp_run_filter(f->insns, d);
 		if ((int32_t)(cur & LINUX_SECCOMP_RET_ACTION_FULL) <
 		    (int32_t)(ret & LINUX_SECCOMP_RET_ACTION_FULL)) {
 			ret = cur;
@@ -549,7 +379,7 @@ static long prepare_filter(struct task *t, unsigned flags, uint64_t uargs,
 		free(f);
 		return -EFAULT;
 	}
-	ret = cbpf_check(f->insns, f->len);
+	ret = seccomp_check_filter(f->insns, f->len);
 	if (ret < 0) {
 		free(f);
 		return ret;

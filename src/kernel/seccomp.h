@@ -32,10 +32,11 @@ void task_seccomp_fork(struct task *child, const struct task *parent);
 void task_seccomp_release(struct task *t);
 /* /proc/PID/status's Seccomp_filters. */
 int task_seccomp_filters(const struct task *t);
-/* A classic program's checks (it is rewritten: LEN loads become
- * immediates): 0, -EINVAL or -ENOMEM; and a run of a checked one. Also for
- * tests/fuzz/fuzz_seccomp.c. */
-int cbpf_check(struct linux_sock_filter *p, unsigned len);
-uint32_t cbpf_run(const struct linux_sock_filter *insns, const struct linux_seccomp_data *d);
+/* A seccomp program's checks (it is rewritten: LEN loads become
+ * immediates): 0, -EINVAL or -ENOMEM; and a run of a checked one on d.
+ * Also for tests/fuzz/fuzz_seccomp.c. */
+int seccomp_check_filter(struct linux_sock_filter *p, unsigned len);
+uint32_t seccomp_run_filter(const struct linux_sock_filter *insns,
+			    const struct linux_seccomp_data *d);
 
 #endif

@@ -30,13 +30,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!p)
 		return 0;
 	memcpy(p, data, n * sizeof(*p));
-	if (cbpf_check(p, (unsigned)n) == 0) {
-		cbpf_run(p, &d);
+	if (seccomp_check_filter(p, (unsigned)n) == 0) {
+		seccomp_run_filter(p, &d);
 		/* the same program on the other ends of the data */
 		for (i = 0; i < 6; i++)
 			d.args[i] = ~d.args[i];
 		d.nr = -d.nr;
-		cbpf_run(p, &d);
+		seccomp_run_filter(p, &d);
 	}
 	free(p);
 	return 0;

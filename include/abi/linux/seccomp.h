@@ -1,12 +1,14 @@
 /*
- * seccomp(2) and classic BPF as the x86-64 kernel ABI defines them: the
- * operations, filter flags, return actions, struct seccomp_data, and the
- * instructions of struct sock_filter a seccomp program may use.
+ * seccomp(2) as the x86-64 kernel ABI defines it: the operations, filter
+ * flags, return actions and struct seccomp_data (its programs are classic
+ * BPF: abi/linux/filter.h).
  */
 #ifndef ABI_LINUX_SECCOMP_H
 #define ABI_LINUX_SECCOMP_H
 
 #include <stdint.h>
+
+#include "abi/linux/filter.h"
 
 #define LINUX_SECCOMP_MODE_DISABLED 0
 #define LINUX_SECCOMP_MODE_STRICT   1
@@ -92,57 +94,5 @@ _Static_assert(sizeof(struct linux_seccomp_notif_addfd) == 24, "seccomp_notif_ad
 #define LINUX_SECCOMP_IOCTL_NOTIF_ID_VALID_WRONG_DIR 0x80082102U /* its first, _IOR */
 #define LINUX_SECCOMP_IOCTL_NOTIF_ADDFD		     0x40182103U /* _IOW('!', 3, .._addfd) */
 #define LINUX_SECCOMP_IOCTL_NOTIF_SET_FLAGS	     0x40082104U /* _IOW('!', 4, __u64) */
-
-/* struct sock_fprog as a 64-bit caller passes it. */
-struct linux_sock_fprog {
-	uint16_t len;
-	uint16_t pad[3];
-	uint64_t filter; /* guest address of len struct linux_sock_filter */
-};
-
-struct linux_sock_filter {
-	uint16_t code;
-	uint8_t jt, jf;
-	uint32_t k;
-};
-
-#define LINUX_BPF_MAXINSNS 4096
-#define LINUX_BPF_MEMWORDS 16
-
-/* Instruction classes and fields (linux/bpf_common.h, linux/filter.h). */
-#define LINUX_BPF_CLASS(c) ((c)&0x07)
-#define LINUX_BPF_LD	   0x00
-#define LINUX_BPF_LDX	   0x01
-#define LINUX_BPF_ST	   0x02
-#define LINUX_BPF_STX	   0x03
-#define LINUX_BPF_ALU	   0x04
-#define LINUX_BPF_JMP	   0x05
-#define LINUX_BPF_RET	   0x06
-#define LINUX_BPF_MISC	   0x07
-#define LINUX_BPF_W	   0x00
-#define LINUX_BPF_IMM	   0x00
-#define LINUX_BPF_ABS	   0x20
-#define LINUX_BPF_MEM	   0x60
-#define LINUX_BPF_LEN	   0x80
-#define LINUX_BPF_ADD	   0x00
-#define LINUX_BPF_SUB	   0x10
-#define LINUX_BPF_MUL	   0x20
-#define LINUX_BPF_DIV	   0x30
-#define LINUX_BPF_OR	   0x40
-#define LINUX_BPF_AND	   0x50
-#define LINUX_BPF_LSH	   0x60
-#define LINUX_BPF_RSH	   0x70
-#define LINUX_BPF_NEG	   0x80
-#define LINUX_BPF_XOR	   0xa0
-#define LINUX_BPF_JA	   0x00
-#define LINUX_BPF_JEQ	   0x10
-#define LINUX_BPF_JGT	   0x20
-#define LINUX_BPF_JGE	   0x30
-#define LINUX_BPF_JSET	   0x40
-#define LINUX_BPF_K	   0x00
-#define LINUX_BPF_X	   0x08
-#define LINUX_BPF_A	   0x10
-#define LINUX_BPF_TAX	   0x00
-#define LINUX_BPF_TXA	   0x80
 
 #endif /* ABI_LINUX_SECCOMP_H */
