@@ -677,6 +677,20 @@ static int hs_setsockopt(struct socket *s, int level, int name, const void *val,
 		}
 		/* the kernel's own: timeouts, SO_LINGER, SO_PASSCRED... */
 		ret = sock_setsockopt(s, level, name, val, len);
+		/* a socket filter, checked and kept for SO_GET_FILTER, runs
+		 * on the host's socket */
+		if (ret == 0 && name == LINUX_SO_ATTACH_FILTER) {
+			struct linux_sock_fprog fp = {
+				.len = (uint16_t)s->filter->len,
+				.filter = (uint64_t)(uintptr_t)s->filter->insns
+			};
+
+			ret = host_net_setsockopt(hs->host_fd, level, name, &fp, sizeof(fp));
+		} else if (ret == 0 &&
+			   (name == LINUX_SO_DETACH_FILTER || name == LINUX_SO_LOCK_FILTER)) {
+			ret = host_net_setsockopt(hs->host_fd, level, name, val,
+						  copied_len(level, len));
+		}
 		if (ret == 0 && name == LINUX_SO_LINGER) {
 			struct linux_linger l = { 0, 0 };
 

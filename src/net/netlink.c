@@ -1,6 +1,9 @@
-/* net/netlink.c: AF_NETLINK sockets, SOCK_RAW or SOCK_DGRAM, of the two
- * protocols there are: NETLINK_ROUTE (net/rtnetlink.c) and
- * NETLINK_SOCK_DIAG (net/sock_diag.c). A request sent to
+/* net/netlink.c: AF_NETLINK sockets, SOCK_RAW or SOCK_DGRAM, of the
+ * protocols there are: NETLINK_ROUTE (net/rtnetlink.c),
+ * NETLINK_SOCK_DIAG (net/sock_diag.c) and NETLINK_KOBJECT_UEVENT (here:
+ * no device comes or goes, so the kernel's group 1 carries only what a
+ * process with CAP_SYS_ADMIN sends the kernel, as Linux's
+ * uevent_net_rcv; udevd's group 2 is sockets' own). A request sent to
  * port 0 is answered before sendmsg returns: its replies are queued on
  * the sender as datagrams from port 0. Sockets can also send each other
  * datagrams, by port or by multicast group, as on Linux.
@@ -12,6 +15,7 @@
  * extended-ack attributes (NETLINK_EXT_ACK is kept and reads back). The
  * other protocols are EPROTONOSUPPORT, as on a Linux whose module for
  * one is not loaded. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,16 +51,23 @@ static struct nl_sock *nl_sk(struct socket *s)
 	return (struct nl_sock *)s;
 }
 
+#define CAP_SYS_ADMIN	   21
+#define UEVENT_BUFFER_SIZE 2048 /* Linux's: a message with its SEQNUM */
+
+static uint64_t uevent_seqnum;
+
 static unsigned nl_ngroups(const struct nl_sock *s)
 {
 	return s->sk.protocol == LINUX_NETLINK_ROUTE ? RTNL_NGROUPS : MIN_NGROUPS;
 }
 
 /* netlink_allowed(NL_CFG_F_NONROOT_RECV): anyone may join NETLINK_ROUTE's
- * groups; sock_diag's (SOCK_DESTROY's notices) need CAP_NET_ADMIN. */
+ * and the uevents' groups; sock_diag's (SOCK_DESTROY's notices) need
+ * CAP_NET_ADMIN. */
 static bool nl_may_join(const struct nl_sock *s)
 {
 	return s->sk.protocol == LINUX_NETLINK_ROUTE ||
+	       s->sk.protocol == LINUX_NETLINK_KOBJECT_UEVENT ||
 	       capable(&current->proc->cred, CAP_NET_ADMIN);
 }
 
@@ -151,14 +162,19 @@ void nla_nest_end(struct nlbuf *b, size_t start)
 
 /* --- queues --- */
 
-/* Queues a datagram on s: false when its queue is past SO_RCVBUF (checked
- * before adding, as netlink_attachskb: the first always goes in) or the
- * instance's socket memory is used up. */
+/* Queues a datagram on s, as much of it as s's filter keeps: false when
+ * its queue is past SO_RCVBUF (checked before adding, as
+ * netlink_attachskb: the first always goes in) or the instance's socket
+ * memory is used up. */
 static bool nl_queue(struct nl_sock *s, const void *data, size_t len, uint32_t portid,
 		     uint32_t group, const struct linux_ucred *cred)
 {
 	struct nl_buf *nb;
 
+	/* Its filter first (sk_filter): what it drops is no loss. */
+	len = sock_filter_data(&s->sk, data, len);
+	if (len == 0)
+		return true;
 	if (s->rmem > (size_t)s->sk.rcvbuf || !sock_mem_charge(len + NL_OVERHEAD))
 		return false;
 	nb = malloc(sizeof(*nb) + len);
@@ -380,20 +396,74 @@ static int netlink_getname(struct socket *sk, struct linux_sockaddr_storage *a, 
 	return sizeof(nl);
 }
 
-/* A datagram from a socket to the sockets in group (1-based) but itself. */
-static void nl_broadcast(struct nl_sock *from, uint32_t group, const void *data, size_t len,
-			 const struct linux_ucred *cred)
+/* A datagram from port portid of protocol's to the sockets in group
+ * (1-based) but from. */
+static void nl_multicast(struct nl_sock *from, int protocol, uint32_t portid, uint32_t group,
+			 const void *data, size_t len, const struct linux_ucred *cred)
 {
 	struct nl_sock *o;
 
 	list_for_each_entry(o, &bound_socks, bound_link)
 	{
-		if (o == from || o->sk.protocol != from->sk.protocol || group > 64 ||
+		if (o == from || o->sk.protocol != protocol || group > 64 ||
 		    !(o->groups & (1ULL << (group - 1))))
 			continue;
-		if (!nl_queue(o, data, len, from->portid, group, cred))
+		if (!nl_queue(o, data, len, portid, group, cred))
 			nl_overrun(o);
 	}
+}
+
+static void nl_broadcast(struct nl_sock *from, uint32_t group, const void *data, size_t len,
+			 const struct linux_ucred *cred)
+{
+	nl_multicast(from, from->sk.protocol, from->portid, group, data, len, cred);
+}
+
+/* From the kernel (port 0) to every socket of the group. */
+static void nl_group_send(int protocol, uint32_t group, const void *data, size_t len,
+			  const struct linux_ucred *cred)
+{
+	nl_multicast(NULL, protocol, 0, group, data, len, cred);
+}
+
+/* What uevent_msg needs of the datagram: where it ends, who sent it. */
+static struct {
+	const uint8_t *end;
+	const struct linux_ucred *cred;
+} uevent_in;
+
+/* uevent_net_rcv_skb: a request from CAP_SYS_ADMIN goes to group 1 as an
+ * event of the kernel's (port 0, the sender's credentials): from past its
+ * header to the datagram's end (any messages after it too, as Linux's
+ * copy of the rest), and "SEQNUM=N" with its NUL after that. */
+static int uevent_msg(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
+{
+	size_t rest = (size_t)(uevent_in.end - (const uint8_t *)nlh), n;
+	char seq[32];
+	uint8_t *ev;
+
+	if (!capable(&current->proc->cred, CAP_SYS_ADMIN))
+		return -EPERM;
+	n = (size_t)snprintf(seq, sizeof(seq), "SEQNUM=%llu", (unsigned long long)++uevent_seqnum) +
+	    1;
+	if (rest + n > UEVENT_BUFFER_SIZE)
+		return -EINVAL;
+	ev = malloc(rest - LINUX_NLMSG_HDRLEN + n);
+	if (!ev)
+		return -ENOMEM;
+	memcpy(ev, (const uint8_t *)nlh + LINUX_NLMSG_HDRLEN, rest - LINUX_NLMSG_HDRLEN);
+	memcpy(ev + rest - LINUX_NLMSG_HDRLEN, seq, n);
+	nl_group_send(s->sk.protocol, 1, ev, rest - LINUX_NLMSG_HDRLEN + n, uevent_in.cred);
+	free(ev);
+	return 0;
+}
+
+static void uevent_rcv(struct nl_sock *s, const uint8_t *data, size_t len,
+		       const struct linux_ucred *cred)
+{
+	uevent_in.end = data + len;
+	uevent_in.cred = cred;
+	netlink_rcv_skb(s, data, len, uevent_msg);
 }
 
 static long netlink_sendmsg(struct task *t, struct socket *sk, struct kmsg *m, unsigned flags)
@@ -449,6 +519,8 @@ static long netlink_sendmsg(struct task *t, struct socket *sk, struct kmsg *m, u
 	if (dst_portid == 0) {
 		if (sk->protocol == LINUX_NETLINK_ROUTE)
 			rtnetlink_rcv(s, data, len);
+		else if (sk->protocol == LINUX_NETLINK_KOBJECT_UEVENT)
+			uevent_rcv(s, data, len, &uc);
 		else
 			sock_diag_rcv(s, data, len);
 	} else {
@@ -687,7 +759,8 @@ int netlink_create(int type, int protocol, struct socket **out)
 		return -ESOCKTNOSUPPORT;
 	if (protocol < 0 || protocol >= LINUX_MAX_LINKS)
 		return -EPROTONOSUPPORT;
-	if (protocol != LINUX_NETLINK_ROUTE && protocol != LINUX_NETLINK_SOCK_DIAG)
+	if (protocol != LINUX_NETLINK_ROUTE && protocol != LINUX_NETLINK_SOCK_DIAG &&
+	    protocol != LINUX_NETLINK_KOBJECT_UEVENT)
 		return -EPROTONOSUPPORT;
 	s = calloc(1, sizeof(*s));
 	if (!s)

@@ -12,6 +12,8 @@
 #include <stdint.h>
 
 #include "kernel/sched.h"
+#include "lib/cbpf.h"
+#include "mm/mm.h"
 #include "net/msg.h"
 #include "abi/linux/socket.h"
 
@@ -87,6 +89,16 @@ struct socket {
 	uint64_t cookie; /* SO_COOKIE, sock_diag's: made at first use (0: not yet) */
 	uint32_t uid, gid;
 	struct waitq wq; /* readers, writers, accept, poll: woken on every change */
+	/* SO_ATTACH_FILTER's checked program (NULL: none), and
+	 * SO_LOCK_FILTER: it can no longer change. */
+	struct sock_filter_prog *filter;
+	bool filter_locked;
+};
+
+/* A socket filter: its instructions as the guest gave them. */
+struct sock_filter_prog {
+	unsigned len;
+	struct linux_sock_filter insns[];
 };
 
 /* Sets up the common part of a new socket (one reference). */
@@ -102,6 +114,18 @@ void sock_put(struct socket *s);
 uint64_t sock_cookie(struct socket *s);
 /* Sockets allocated and not yet freed (/proc/net/sockstat's "used"). */
 extern int sock_nr_alloc;
+
+/* Runs s's filter on a packet arriving (Linux's sk_filter_trim_cap): how
+ * many of pkt's len bytes it keeps, cap at least; 0 if it drops it; all
+ * of them if s has none. */
+uint32_t sock_filter_run(struct socket *s, const struct cbpf_pkt *pkt, uint32_t cap);
+/* The same for a packet of len bytes at data that has no headers below it
+ * (AF_UNIX, netlink: the network header is data's start; no device). */
+uint32_t sock_filter_data(struct socket *s, const void *data, size_t len);
+/* getsockopt(SO_GET_FILTER): the program's length in instructions when
+ * *len is 0, else the program copied to uval if *len (in instructions)
+ * holds it (EINVAL if not); *len becomes its length. 0 with no filter. */
+int sock_get_filter(struct task *t, struct socket *s, uaddr_t uval, int *len);
 
 /* socket(2) without the fd: family, type (without flags) and protocol. */
 int sock_create(struct task *t, int family, int type, int protocol, struct socket **out);

@@ -361,6 +361,11 @@ long sys_getsockopt(struct task *t, const struct sysargs *a)
 		ret = -EOPNOTSUPP;
 	} else if (copy_from_user(t->mm, &len, ulen, sizeof(len)) < 0) {
 		ret = -EFAULT;
+	} else if (level == LINUX_SOL_SOCKET && name == LINUX_SO_ATTACH_FILTER) {
+		/* SO_GET_FILTER: lengths in instructions, a buffer of any size */
+		ret = sock_get_filter(t, s, uval, &len);
+		if (ret == 0 && copy_to_user(t->mm, ulen, &len, sizeof(len)) < 0)
+			ret = -EFAULT;
 	} else {
 		ret = level == LINUX_SOL_SOCKET && !s->ops->sol_socket
 			      ? sock_getsockopt(s, level, name, val, &len)

@@ -13,8 +13,9 @@
 #define LINUX_SOL_NETLINK 270
 
 /* protocols */
-#define LINUX_NETLINK_ROUTE 0
-#define LINUX_MAX_LINKS	    32
+#define LINUX_NETLINK_ROUTE	     0
+#define LINUX_NETLINK_KOBJECT_UEVENT 15
+#define LINUX_MAX_LINKS		     32
 
 struct linux_sockaddr_nl {
 	uint16_t nl_family;
