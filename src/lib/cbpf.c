@@ -204,6 +204,7 @@ static uint32_t nla_find(const struct cbpf_pkt *pkt, uint32_t at, uint32_t len, 
 
 	while (len >= 4) {
 		uint16_t nla_len, nla_type;
+		uint32_t step;
 
 		memcpy(&nla_len, d + at, 2);
 		memcpy(&nla_type, d + at + 2, 2);
@@ -211,11 +212,11 @@ static uint32_t nla_find(const struct cbpf_pkt *pkt, uint32_t at, uint32_t len, 
 			break;
 		if ((nla_type & 0x3fff) == type)
 			return at;
-		nla_len = (uint16_t)((nla_len + 3) & ~3);
-		if (nla_len >= len)
+		step = (nla_len + 3u) & ~3u; /* NLA_ALIGN, past 0xffff too */
+		if (step >= len)
 			break;
-		at += nla_len;
-		len -= nla_len;
+		at += step;
+		len -= step;
 	}
 	return 0;
 }
@@ -238,7 +239,8 @@ static uint32_t nlattr(const struct cbpf_pkt *pkt, uint32_t a, uint32_t x, bool 
 }
 
 /* An ancillary load into *a (x for the two that take it): false if the
- * program ends there (a device's value with none). */
+ * program ends there, returning A as it was (a device's value with none:
+ * Linux's conversion exits with A). */
 static bool ancillary(const struct cbpf_pkt *pkt, uint32_t k, uint32_t *a, uint32_t x)
 {
 	switch (k - (uint32_t)LINUX_SKF_AD_OFF) {
@@ -249,10 +251,12 @@ static bool ancillary(const struct cbpf_pkt *pkt, uint32_t k, uint32_t *a, uint3
 		*a = pkt->pkttype;
 		return true;
 	case LINUX_SKF_AD_IFINDEX:
-		*a = pkt->ifindex;
+		if (pkt->has_dev)
+			*a = pkt->ifindex;
 		return pkt->has_dev;
 	case LINUX_SKF_AD_HATYPE:
-		*a = pkt->hatype;
+		if (pkt->has_dev)
+			*a = pkt->hatype;
 		return pkt->has_dev;
 	case LINUX_SKF_AD_MARK:
 		*a = pkt->mark;
@@ -296,7 +300,7 @@ uint32_t cbpf_run(const struct linux_sock_filter *p, const struct cbpf_pkt *pkt)
 		case C(LD, B, ABS):
 			if (is_ancillary(i->k)) {
 				if (!ancillary(pkt, i->k, &a, x))
-					return 0;
+					return a;
 				break;
 			}
 			/* fallthrough */

@@ -28,7 +28,7 @@ struct cbpf_pkt {
 	/* Ancillary values: the packet's protocol (ETH_P_*, host order),
 	 * kind (PACKET_*), mark; its device's index and type (ARPHRD_*), if
 	 * it came through one (has_dev: else a load of either ends the
-	 * program with 0, as Linux's with no skb->dev). */
+	 * program, returning A, as Linux's with no skb->dev). */
 	uint16_t protocol;
 	uint32_t pkttype, mark, ifindex, hatype;
 	bool has_dev;

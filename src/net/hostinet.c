@@ -233,6 +233,16 @@ static int hs_accept(struct socket *s, bool nonblock, struct socket **out)
 	}
 	nhs->sk.rcvtimeo = s->rcvtimeo;
 	nhs->sk.sndtimeo = s->sndtimeo;
+	/* the host's accepted socket has the listener's filter and lock (as
+	 * Linux's sk_clone_lock): so does ours, for SO_GET_FILTER */
+	if (s->filter) {
+		size_t size = sizeof(*s->filter) + s->filter->len * sizeof(s->filter->insns[0]);
+
+		nhs->sk.filter = malloc(size);
+		if (nhs->sk.filter)
+			memcpy(nhs->sk.filter, s->filter, size);
+	}
+	nhs->sk.filter_locked = s->filter_locked;
 	*out = &nhs->sk;
 	return 0;
 }
@@ -675,22 +685,29 @@ static int hs_setsockopt(struct socket *s, int level, int name, const void *val,
 			return host_net_setsockopt(hs->host_fd, level, name, val,
 						   copied_len(level, len));
 		}
+		/* a socket filter, checked and kept for SO_GET_FILTER, runs
+		 * on the host's socket: the host takes it first */
+		if (name == LINUX_SO_ATTACH_FILTER) {
+			struct sock_filter_prog *f;
+			struct linux_sock_fprog fp;
+
+			ret = sock_filter_prepare(s, val, len, &f);
+			if (ret < 0)
+				return ret;
+			fp = (struct linux_sock_fprog){ .len = (uint16_t)f->len,
+							.filter = (uint64_t)(uintptr_t)f->insns };
+			ret = host_net_setsockopt(hs->host_fd, level, name, &fp, sizeof(fp));
+			if (ret < 0)
+				free(f);
+			else
+				sock_filter_install(s, f);
+			return ret;
+		}
 		/* the kernel's own: timeouts, SO_LINGER, SO_PASSCRED... */
 		ret = sock_setsockopt(s, level, name, val, len);
-		/* a socket filter, checked and kept for SO_GET_FILTER, runs
-		 * on the host's socket */
-		if (ret == 0 && name == LINUX_SO_ATTACH_FILTER) {
-			struct linux_sock_fprog fp = {
-				.len = (uint16_t)s->filter->len,
-				.filter = (uint64_t)(uintptr_t)s->filter->insns
-			};
-
-			ret = host_net_setsockopt(hs->host_fd, level, name, &fp, sizeof(fp));
-		} else if (ret == 0 &&
-			   (name == LINUX_SO_DETACH_FILTER || name == LINUX_SO_LOCK_FILTER)) {
+		if (ret == 0 && (name == LINUX_SO_DETACH_FILTER || name == LINUX_SO_LOCK_FILTER))
 			ret = host_net_setsockopt(hs->host_fd, level, name, val,
 						  copied_len(level, len));
-		}
 		if (ret == 0 && name == LINUX_SO_LINGER) {
 			struct linux_linger l = { 0, 0 };
 

@@ -172,8 +172,7 @@ static bool nl_queue(struct nl_sock *s, const void *data, size_t len, uint32_t p
 	struct nl_buf *nb;
 
 	/* Its filter first (sk_filter): what it drops is no loss. */
-	len = sock_filter_data(&s->sk, data, len);
-	if (len == 0)
+	if (!sock_filter_data(&s->sk, data, len, &len))
 		return true;
 	if (s->rmem > (size_t)s->sk.rcvbuf || !sock_mem_charge(len + NL_OVERHEAD))
 		return false;

@@ -501,7 +501,8 @@ static int bind_to_index(struct socket *s, int ifindex)
  * and on --net=host sockets the host runs them. Differs from Linux: the
  * loopback's TCP, UDP and ICMP sockets refuse one with EINVAL (no
  * headers are made for a filter to read there). */
-static int attach_filter(struct socket *s, const void *optval, unsigned len)
+int sock_filter_prepare(struct socket *s, const void *optval, unsigned len,
+			struct sock_filter_prog **out)
 {
 	struct linux_sock_fprog fprog;
 	struct sock_filter_prog *f;
@@ -528,46 +529,63 @@ static int attach_filter(struct socket *s, const void *optval, unsigned len)
 		free(f);
 		return ret;
 	}
-	free(s->filter);
-	s->filter = f;
+	*out = f;
 	return 0;
 }
 
-uint32_t sock_filter_run(struct socket *s, const struct cbpf_pkt *pkt, uint32_t cap)
+void sock_filter_install(struct socket *s, struct sock_filter_prog *f)
 {
-	uint32_t keep;
-
-	if (!s->filter)
-		return pkt->len;
-	keep = cbpf_run(s->filter->insns, pkt);
-	if (keep == 0)
-		return 0;
-	if (keep < cap)
-		keep = cap;
-	return keep < pkt->len ? keep : pkt->len;
+	free(s->filter);
+	s->filter = f;
 }
 
-uint32_t sock_filter_data(struct socket *s, const void *data, size_t len)
+bool sock_filter_run(struct socket *s, const struct cbpf_pkt *pkt, uint32_t cap, uint32_t *keep)
+{
+	uint32_t n;
+
+	*keep = pkt->len;
+	if (!s->filter)
+		return true;
+	n = cbpf_run(s->filter->insns, pkt);
+	if (n == 0)
+		return false;
+	if (n < cap)
+		n = cap;
+	if (n < pkt->len)
+		*keep = n;
+	return true;
+}
+
+bool sock_filter_data(struct socket *s, const void *data, size_t len, size_t *keep)
 {
 	struct cbpf_pkt pkt = { .head = data,
 				.head_len = (uint32_t)len,
 				.len = (uint32_t)len,
 				.net_off = 0,
 				.ll_off = -1 };
+	uint32_t n;
 
-	return s->filter ? sock_filter_run(s, &pkt, 1) : (uint32_t)len;
+	*keep = len;
+	if (!s->filter)
+		return true;
+	if (!sock_filter_run(s, &pkt, 1, &n))
+		return false;
+	*keep = n;
+	return true;
 }
 
 int sock_get_filter(struct task *t, struct socket *s, uaddr_t uval, int *len)
 {
 	struct sock_filter_prog *f = s->filter;
 
+	if (*len < 0)
+		return -EINVAL;
 	if (!f) {
 		*len = 0;
 		return 0;
 	}
 	if (*len != 0) {
-		if (*len < 0 || (unsigned)*len < f->len)
+		if ((unsigned)*len < f->len)
 			return -EINVAL;
 		if (copy_to_user(t->mm, uval, f->insns, f->len * sizeof(f->insns[0])) < 0)
 			return -EFAULT;
@@ -676,8 +694,14 @@ int sock_setsockopt(struct socket *s, int level, int name, const void *optval, u
 			val = INT32_MAX;
 		s->rcvlowat = val ? val : 1;
 		return 0;
-	case LINUX_SO_ATTACH_FILTER:
-		return attach_filter(s, optval, len);
+	case LINUX_SO_ATTACH_FILTER: {
+		struct sock_filter_prog *f;
+		int ret = sock_filter_prepare(s, optval, len, &f);
+
+		if (ret == 0)
+			sock_filter_install(s, f);
+		return ret;
+	}
 	case LINUX_SO_DETACH_FILTER:
 		if (s->filter_locked)
 			return -EPERM;

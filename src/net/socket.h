@@ -115,13 +115,19 @@ uint64_t sock_cookie(struct socket *s);
 /* Sockets allocated and not yet freed (/proc/net/sockstat's "used"). */
 extern int sock_nr_alloc;
 
-/* Runs s's filter on a packet arriving (Linux's sk_filter_trim_cap): how
- * many of pkt's len bytes it keeps, cap at least; 0 if it drops it; all
- * of them if s has none. */
-uint32_t sock_filter_run(struct socket *s, const struct cbpf_pkt *pkt, uint32_t cap);
+/* SO_ATTACH_FILTER's program from optval, checked (0 or -errno), and
+ * its installing in place of s's filter (a --net=host socket's once the
+ * host took it too). */
+int sock_filter_prepare(struct socket *s, const void *optval, unsigned len,
+			struct sock_filter_prog **out);
+void sock_filter_install(struct socket *s, struct sock_filter_prog *f);
+/* Runs s's filter on a packet arriving (Linux's sk_filter_trim_cap):
+ * false if it drops it, else *keep is how many of pkt's len bytes it
+ * keeps (cap at least; all of them if s has no filter). */
+bool sock_filter_run(struct socket *s, const struct cbpf_pkt *pkt, uint32_t cap, uint32_t *keep);
 /* The same for a packet of len bytes at data that has no headers below it
  * (AF_UNIX, netlink: the network header is data's start; no device). */
-uint32_t sock_filter_data(struct socket *s, const void *data, size_t len);
+bool sock_filter_data(struct socket *s, const void *data, size_t len, size_t *keep);
 /* getsockopt(SO_GET_FILTER): the program's length in instructions when
  * *len is 0, else the program copied to uval if *len (in instructions)
  * holds it (EINVAL if not); *len becomes its length. 0 with no filter. */

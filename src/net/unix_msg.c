@@ -552,8 +552,7 @@ long unix_dgram_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	maybe_add_creds(t, skb, u, other);
 	/* The receiver's filter (sk_filter): a datagram it drops is tossed
 	 * with no error to the sender. */
-	skb->len = sock_filter_data(&other->sk, skb->data, skb->len);
-	if (skb->len == 0) {
+	if (!sock_filter_data(&other->sk, skb->data, skb->len, &skb->len)) {
 		err = (long)len;
 		goto out_put;
 	}

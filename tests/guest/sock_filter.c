@@ -204,6 +204,9 @@ static void checks(void)
 	len = 100;
 	check(getsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, got, &len) == 0 && len == 0,
 	      "SO_GET_FILTER with none: 0");
+	len = (socklen_t)-1;
+	check_err(getsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, got, &len), EINVAL,
+		  "SO_GET_FILTER with a negative length");
 
 	/* SO_LOCK_FILTER */
 	attach(fd, ok, 1);
@@ -302,9 +305,19 @@ int main(void)
 		BPF_STMT(BPF_RET | BPF_A, 0),
 	};
 	struct sock_filter ifindex[] = {
+		BPF_STMT(BPF_LD | BPF_IMM, 5),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SKF_AD_OFF + SKF_AD_IFINDEX),
 		RET(0xffff),
 	};
+	/* an attribute of 0xffff bytes first, in a long datagram: no hang */
+	struct sock_filter nlattr_long[] = {
+		BPF_STMT(BPF_LD | BPF_IMM, 0),
+		BPF_STMT(BPF_LDX | BPF_IMM, 7),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SKF_AD_OFF + SKF_AD_NLATTR),
+		BPF_STMT(BPF_ALU | BPF_ADD | BPF_K, 1),
+		BPF_STMT(BPF_RET | BPF_A, 0),
+	};
+	static unsigned char big[70000];
 	/* Attributes: {len 8, type 5, "abcd"}, {len 12, type 3|NESTED, {len 8, type 9, ...}} */
 	static const unsigned char attrs[] = { 8, 0,	5, 0, 'a', 'b', 'c', 'd', 12,  0,
 					       3, 0x80, 8, 0, 9,   0,	'x', 'y', 'z', 'w' };
@@ -340,7 +353,12 @@ int main(void)
 	run("SKF_NET_OFF: the data", net_off, N(net_off), msg, 10);
 	run("SKF_LL_OFF: no link layer", ll_off, N(ll_off), msg, 10);
 	run("protocol, type, XOR", anc, N(anc), msg, 10);
-	run("IFINDEX: no device", ifindex, N(ifindex), msg, 10);
+	run("IFINDEX: no device, A returned", ifindex, N(ifindex), msg, 10);
+	big[0] = big[1] = 0xff;
+	big[2] = 1;
+	run("NLATTR over a 0xffff-byte attribute", nlattr_long, N(nlattr_long), big, sizeof(big));
+	run("an empty datagram kept", all, N(all), "", 0);
+	run("an empty datagram dropped", drop, N(drop), "", 0);
 	run("NLATTR, NLATTR_NEST", nlattr, N(nlattr), attrs, sizeof(attrs));
 
 	/* A dropped datagram takes no room: the next one fits. */
