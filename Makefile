@@ -163,7 +163,8 @@ $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
 
 .SECONDARY: $(FUZZ_OBJ) # kept between runs (make would delete them as intermediates)
 
-fuzz-build: skas $(BUILD)/asan/skas $(BUILD)/fuzz/fuzz_elf $(BUILD)/fuzz/fuzz_namei $(BUILD)/fuzz/fuzz_seccomp
+fuzz-build: skas $(BUILD)/asan/skas $(BUILD)/fuzz/fuzz_elf $(BUILD)/fuzz/fuzz_namei $(BUILD)/fuzz/fuzz_seccomp \
+	$(BUILD)/fuzz/fuzz_cbpf
 
 fuzz:
 	@tools/deps.sh fuzz

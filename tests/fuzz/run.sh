@@ -45,6 +45,15 @@ printf '\x20\x00\x00\x00\x00\x00\x00\x00\x15\x00\x00\x01\x27\x00\x00\x00\x06\x00
 printf '\x20\x00\x00\x00\x10\x00\x00\x00\x02\x00\x00\x00\x03\x00\x00\x00\x61\x00\x00\x00\x03\x00\x00\x00\x0c\x00\x00\x00\x00\x00\x00\x00\x16\x00\x00\x00\x00\x00\x00\x00'"$data" \
     >"$seed_seccomp/scratch"
 
+# Socket filters: n, n instructions, a packet: "ld [0]; ret a" and
+# "ldx #4; ld NLATTR; ret a" over netlink attributes.
+seed_cbpf=build/fuzz/corpus-cbpf
+mkdir -p "$seed_cbpf"
+printf '\x02\x20\x00\x00\x00\x00\x00\x00\x00\x16\x00\x00\x00\x00\x00\x00\x00ABCDEFGH' \
+    >"$seed_cbpf/word"
+printf '\x03\x01\x00\x00\x00\x04\x00\x00\x00\x20\x00\x00\x00\x0c\xf0\xff\xff\x16\x00\x00\x00\x00\x00\x00\x00\x08\x00\x05\x00abcd\x08\x00\x04\x80wxyz' \
+    >"$seed_cbpf/nlattr"
+
 fuzz() { # NAME CORPUS
     local name=$1 corpus=$2 log=$out/$1.log runs
     echo "# $name: ${FUZZ_TIME}s"
@@ -63,6 +72,7 @@ fuzz() { # NAME CORPUS
 fuzz fuzz_elf "$seed_elf"
 fuzz fuzz_namei "$seed_namei"
 fuzz fuzz_seccomp "$seed_seccomp"
+fuzz fuzz_cbpf "$seed_cbpf"
 
 if command -v trinity >/dev/null 2>&1; then
     bound=$((FUZZ_TIME * 5 < 120 ? 120 : FUZZ_TIME * 5))
