@@ -101,6 +101,9 @@ struct kmsg {
 	bool want_name; /* recvmsg: the caller asked for the source */
 	struct scm scm;
 	unsigned flags; /* recvmsg: the msg_flags to report (MSG_TRUNC...) */
+	/* recvmsg: no datagram came (a datagram or seqpacket socket's end of
+	 * file), so no control message either, not even SO_PASSCRED's */
+	bool no_dgram;
 };
 
 void iter_init_kernel(struct msg_iter *it, void *buf, size_t n);

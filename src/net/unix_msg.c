@@ -638,6 +638,10 @@ long unix_dgram_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 		if (s->type == LINUX_SOCK_SEQPACKET && err == -EAGAIN &&
 		    (s->shutdown & RCV_SHUTDOWN))
 			err = 0;
+		/* an end of file carries no credentials (Linux returns before
+		 * scm_recv): crashpad's handler takes a message with them for
+		 * a truncated one ("incorrect payload size 0") */
+		m->no_dgram = err == 0;
 		return err;
 	}
 	if (!peek) {

@@ -517,7 +517,7 @@ static long recvmsg_one(struct task *t, struct file *f, struct socket *s, uaddr_
 		goto out;
 	}
 	ctllen = mh.msg_controllen;
-	scm_recv(t, &m.scm, s->passcred, mh.msg_control, &ctllen, &m.flags);
+	scm_recv(t, &m.scm, s->passcred && !m.no_dgram, mh.msg_control, &ctllen, &m.flags);
 	if (mh.msg_name) {
 		ret = move_addr_to_user(t, &m.name, m.namelen, mh.msg_name,
 					umsg + offsetof(struct linux_msghdr, msg_namelen));

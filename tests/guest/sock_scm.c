@@ -3,7 +3,8 @@
  * over a socket, MSG_CMSG_CLOEXEC, MSG_PEEK (the fds are duplicated),
  * MSG_CTRUNC with a short or missing control buffer (the rest are closed),
  * a stream read stopping after the fds' data; SCM_CREDENTIALS with
- * SO_PASSCRED (implicit and explicit, EINVAL on a bad one), the errors
+ * SO_PASSCRED (implicit and explicit, EINVAL on a bad one; none at a
+ * seqpacket's end of file, a stream's there), the errors
  * of malformed control data, and the collection of a socket cycle that
  * only its own queue holds, and of many cycles that no close ever
  * releases. Children never print. */
@@ -378,6 +379,49 @@ static void test_credentials(void)
 	close(sv[1]);
 }
 
+/* The end of file with SO_PASSCRED: a seqpacket's or a shut-down
+ * datagram socket's carries no control message (Linux returns before
+ * scm_recv; crashpad's handler reads a truncated message otherwise), a
+ * stream's carries credentials. */
+static void test_eof_credentials(void)
+{
+	static const struct {
+		int type;
+		const char *name;
+	} types[] = { { SOCK_SEQPACKET, "seqpacket" },
+		      { SOCK_STREAM, "stream" },
+		      { SOCK_DGRAM, "dgram, SHUT_RD" } };
+	size_t i;
+
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		char b[8], c[256];
+		struct iovec v = { b, sizeof(b) };
+		struct msghdr h;
+		int sv[2], one = 1;
+		long r;
+
+		socketpair(AF_UNIX, types[i].type, 0, sv);
+		setsockopt(sv[1], SOL_SOCKET, SO_PASSCRED, &one, sizeof(one));
+		if (types[i].type == SOCK_DGRAM)
+			shutdown(sv[1], SHUT_RD);
+		close(sv[0]);
+		memset(&h, 0, sizeof(h));
+		h.msg_iov = &v;
+		h.msg_iovlen = 1;
+		h.msg_control = c;
+		h.msg_controllen = sizeof(c);
+		r = recvmsg(sv[1], &h, MSG_DONTWAIT);
+		printf("%s end of file: %ld, control %zu, flags %#x\n", types[i].name, r,
+		       (size_t)h.msg_controllen, (unsigned)h.msg_flags);
+		h.msg_control = NULL;
+		h.msg_controllen = 0;
+		r = recvmsg(sv[1], &h, MSG_DONTWAIT);
+		printf("%s, no control buffer: %ld, flags %#x\n", types[i].name, r,
+		       (unsigned)h.msg_flags);
+		close(sv[1]);
+	}
+}
+
 /* A socket sent into its own queue, with a pipe's read end: once closed,
  * only the cycle holds them, until the collector runs (Linux runs it when
  * a socket is closed, in a worker: give it time). */
@@ -436,6 +480,7 @@ int main(void)
 	test_socket_and_stream();
 	test_bad_control();
 	test_credentials();
+	test_eof_credentials();
 	test_gc();
 	test_gc_many();
 	return 0;
