@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "net/inet.h"
+#include "net/ip.h"
 #include "kernel/task.h"
 #include "kernel/cred.h"
 #include "kernel/sched.h"
@@ -69,7 +70,6 @@ struct packet {
 
 static struct list_head raw_socks = LIST_HEAD_INIT(raw_socks); /* by port_link */
 static uint32_t ping_range[2] = { 1, 0 };		       /* none, Linux's default */
-static uint16_t next_ip_id;
 
 void icmp_ping_range(uint32_t range[2])
 {
@@ -112,78 +112,43 @@ static bool is_v6(const struct inet_sock *in)
 	return in->u.sk.family == LINUX_AF_INET6;
 }
 
-static uint32_t csum_add(uint32_t sum, const uint8_t *p, size_t n)
-{
-	for (; n > 1; n -= 2, p += 2)
-		sum += (uint32_t)(p[0] << 8 | p[1]);
-	if (n)
-		sum += (uint32_t)p[0] << 8;
-	return sum;
-}
-
-static uint16_t csum_fold(uint32_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
-}
-
-/* The sum of an IPv6 pseudo-header (ICMPv6's checksum: proto 58). */
-static uint32_t csum_v6_pseudo_proto(const uint8_t src[16], const uint8_t dst[16], size_t len,
-				     unsigned proto)
-{
-	uint32_t sum = csum_add(0, src, 16);
-
-	sum = csum_add(sum, dst, 16);
-	return sum + (uint32_t)(len >> 16) + (uint32_t)(len & 0xffff) + proto;
-}
-
 static uint32_t csum_v6_pseudo(const uint8_t src[16], const uint8_t dst[16], size_t len)
 {
-	return csum_v6_pseudo_proto(src, dst, len, LINUX_IPPROTO_ICMPV6);
+	return ip_csum_v6_pseudo(src, dst, len, LINUX_IPPROTO_ICMPV6);
 }
 
-static void put16(uint8_t *p, unsigned v)
+/* to's socket filter (sock_queue_rcv_skb's sk_filter): it reads from the
+ * IP header on (a raw IPv4 socket's, skip 0) or from the ICMP header on,
+ * with the IP header before; false if it drops the packet, else *keep is
+ * how many bytes from skip on it keeps. */
+static bool icmp_filter_run(struct inet_sock *to, const struct packet *p, size_t skip, size_t *keep)
 {
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
+	uint8_t *buf;
+	bool kept;
 
-/* Writes the checksum at off of the n-byte message p (its field first 0). */
-static void set_csum(uint8_t *p, size_t n, size_t off, uint32_t pseudo)
-{
-	p[off] = p[off + 1] = 0;
-	put16(p + off, csum_fold(csum_add(pseudo, p, n)));
-}
-
-/* An IPv4 header for len bytes of proto after it. */
-static void ip4_header_proto(uint8_t *h, size_t len, const uint8_t src[16], const uint8_t dst[16],
-			     uint8_t ttl, uint8_t tos, unsigned frag, unsigned proto)
-{
-	memset(h, 0, 20);
-	h[0] = 0x45;
-	h[1] = tos;
-	put16(h + 2, (unsigned)(len + 20));
-	put16(h + 4, ++next_ip_id);
-	put16(h + 6, frag);
-	h[8] = ttl;
-	h[9] = (uint8_t)proto;
-	memcpy(h + 12, src + 12, 4);
-	memcpy(h + 16, dst + 12, 4);
-	set_csum(h, 20, 10, 0);
-}
-
-static void ip4_header(uint8_t *h, size_t len, const uint8_t src[16], const uint8_t dst[16],
-		       uint8_t ttl, uint8_t tos, unsigned frag)
-{
-	ip4_header_proto(h, len, src, dst, ttl, tos, frag, LINUX_IPPROTO_ICMP);
+	*keep = p->len - skip;
+	if (!to->u.sk.filter)
+		return true;
+	if (p->m.v4)
+		return ip_filter(&to->u.sk, true, p->data, p->len, skip, 1, keep);
+	buf = malloc(40 + p->len); /* an ICMPv6 message: its IPv6 header first */
+	if (!buf)
+		return true;
+	ip6_header(buf, p->len, p->m.src, p->dst, p->m.ttl, p->m.tos, LINUX_IPPROTO_ICMPV6);
+	memcpy(buf + 40, p->data, p->len);
+	kept = ip_filter(&to->u.sk, false, buf, 40 + p->len, 40 + skip, 1, keep);
+	free(buf);
+	return kept;
 }
 
 static void queue_copy(struct inet_sock *to, const struct packet *p, size_t skip)
 {
-	size_t size = sizeof(p->m) + p->len;
+	size_t size, keep;
 	struct skb *skb;
 
+	if (!icmp_filter_run(to, p, skip, &keep))
+		return;
+	size = sizeof(p->m) + skip + keep;
 	/* sock_queue_rcv_skb: a queue already past SO_RCVBUF drops it */
 	if (to->rmem >= (size_t)to->u.sk.rcvbuf || !sock_mem_charge(p->len + ICMP_OVERHEAD))
 		return;
@@ -198,7 +163,7 @@ static void queue_copy(struct inet_sock *to, const struct packet *p, size_t skip
 	skb->truesize = p->len + ICMP_OVERHEAD;
 	memcpy(skb->data, &p->m, sizeof(p->m));
 	memcpy(skb->data + offsetof(struct icmp_meta, dst), p->dst, 16);
-	memcpy(skb->data + sizeof(p->m), p->data, p->len);
+	memcpy(skb->data + sizeof(p->m), p->data, skip + keep);
 	to->rmem += skb->truesize;
 	unix_queue_skb(&to->u, skb);
 }
@@ -343,37 +308,12 @@ void icmp_port_unreach(bool v4, const uint8_t src[16], uint16_t sport, const uin
 	size_t hl = v4 ? 20 : 40, orig = hl + 8 + len, max = v4 ? 576 - 28 : 1280 - 48;
 	size_t q = orig < max ? orig : max, off = v4 ? 20 : 0;
 	struct packet p = { .m.v4 = v4, .hl = off };
-	uint8_t *buf, *u;
-	uint32_t sum;
+	uint8_t *buf;
 
 	if (!icmp_allow() || !(buf = calloc(1, off + 8 + hl + 8 + len)))
 		return;
 	/* the datagram as it went, in the quote: IP and UDP headers */
-	u = buf + off + 8 + hl;
-	put16(u, sport);
-	put16(u + 2, dport);
-	put16(u + 4, (unsigned)(8 + len));
-	memcpy(u + 8, data, len);
-	if (v4) {
-		ip4_header_proto(buf + off + 8, 8 + len, src, dst, ttl, tos, IP_DF,
-				 LINUX_IPPROTO_UDP);
-		sum = csum_add(0, src + 12, 4);
-		sum = csum_add(sum, dst + 12, 4) + LINUX_IPPROTO_UDP + (uint32_t)(8 + len);
-	} else {
-		uint8_t *h = buf + 8;
-
-		h[0] = 0x60 | (tos >> 4);
-		h[1] = (uint8_t)(tos << 4);
-		put16(h + 4, (unsigned)(8 + len));
-		h[6] = LINUX_IPPROTO_UDP;
-		h[7] = ttl;
-		memcpy(h + 8, src, 16);
-		memcpy(h + 24, dst, 16);
-		sum = csum_v6_pseudo_proto(src, dst, 8 + len, LINUX_IPPROTO_UDP);
-	}
-	/* loopback leaves the checksum partial (CHECKSUM_PARTIAL, for the
-	 * device to finish): the pseudo-header's sum only */
-	put16(u + 6, (uint16_t)~csum_fold(sum));
+	ip_udp_packet(buf + off + 8, v4, src, sport, dst, dport, data, len, ttl, tos);
 	/* the error, from the address that was sent to */
 	buf[off] = v4 ? 3 : 1;
 	buf[off + 1] = v4 ? 3 : 4; /* port unreachable */
@@ -382,10 +322,10 @@ void icmp_port_unreach(bool v4, const uint8_t src[16], uint16_t sport, const uin
 	p.m.ttl = 64;
 	p.m.tos = v4 ? (uint8_t)((tos & 0x1e) | 0xc0) : tos; /* IPTOS_PREC_INTERNETCONTROL */
 	if (v4) {
-		set_csum(buf + off, 8 + q, 2, 0);
-		ip4_header(buf, 8 + q, p.m.src, p.dst, p.m.ttl, p.m.tos, 0);
+		ip_set_csum(buf + off, 8 + q, 2, 0);
+		ip4_header(buf, 8 + q, p.m.src, p.dst, p.m.ttl, p.m.tos, 0, LINUX_IPPROTO_ICMP);
 	} else {
-		set_csum(buf, 8 + q, 2, csum_v6_pseudo(p.m.src, p.dst, 8 + q));
+		ip_set_csum(buf, 8 + q, 2, csum_v6_pseudo(p.m.src, p.dst, 8 + q));
 	}
 	p.data = buf;
 	p.len = off + 8 + q;
@@ -416,11 +356,11 @@ static void echo_reply(const struct packet *req)
 	memcpy(buf + r.hl, req->data + req->hl, n);
 	if (r.m.v4) {
 		buf[20] = ICMP_ECHOREPLY;
-		set_csum(buf + 20, n, 2, 0);
-		ip4_header(buf, n, r.m.src, r.dst, r.m.ttl, r.m.tos, 0);
+		ip_set_csum(buf + 20, n, 2, 0);
+		ip4_header(buf, n, r.m.src, r.dst, r.m.ttl, r.m.tos, 0, LINUX_IPPROTO_ICMP);
 	} else {
 		buf[0] = ICMPV6_REPLY;
-		set_csum(buf, n, 2, csum_v6_pseudo(r.m.src, r.dst, n));
+		ip_set_csum(buf, n, 2, csum_v6_pseudo(r.m.src, r.dst, n));
 	}
 	deliver(&r);
 	free(buf);
@@ -445,7 +385,7 @@ static void deliver(const struct packet *p)
 	if (n < 8)
 		return;
 	pseudo = p->m.v4 ? 0 : csum_v6_pseudo(p->m.src, p->dst, n);
-	if (csum_fold(csum_add(pseudo, ic, n)) != 0)
+	if (ip_csum_fold(ip_csum_add(pseudo, ic, n)) != 0)
 		return;
 	if (ic[0] == (p->m.v4 ? ICMP_ECHO : ICMPV6_ECHO)) {
 		if (!inet_is_bcast(p->dst)) /* icmp_echo_ignore_broadcasts */
@@ -627,10 +567,10 @@ static long send_hdrincl(struct inet_sock *in, uint8_t *buf, size_t len, const u
 	inet_source(in, route, src);
 	if (!memcmp(buf + 12, "\0\0\0\0", 4))
 		memcpy(buf + 12, src + 12, 4);
-	put16(buf + 2, (unsigned)len);
+	ip_put16(buf + 2, (unsigned)len);
 	if (!buf[4] && !buf[5])
-		put16(buf + 4, ++next_ip_id);
-	set_csum(buf, hl, 10, 0);
+		ip_put16(buf + 4, ip_next_id());
+	ip_set_csum(buf, hl, 10, 0);
 	memcpy(dst, route, 12);
 	memcpy(dst + 12, buf + 16, 4);
 	memcpy(p.m.src, route, 12);
@@ -697,7 +637,7 @@ static long icmp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 	}
 	if (!raw) {
 		memcpy(buf + off, hdr, sizeof(hdr));
-		put16(buf + off + 4, in->sport); /* the identifier is ours */
+		ip_put16(buf + off + 4, in->sport); /* the identifier is ours */
 	}
 	if (iter_copy_from(&m->iter, buf + off + (raw ? 0 : sizeof(hdr)),
 			   len - (raw ? 0 : sizeof(hdr))) < 0) {
@@ -705,17 +645,17 @@ static long icmp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 		return -EFAULT;
 	}
 	if (!raw)
-		set_csum(buf + off, len, 2, v6 ? csum_v6_pseudo(p.m.src, p.dst, len) : 0);
+		ip_set_csum(buf + off, len, 2, v6 ? csum_v6_pseudo(p.m.src, p.dst, len) : 0);
 	else if (v6 && in->csum_off >= 0) {
 		/* rawv6_push_pending_frames: the offset must leave room */
 		if ((size_t)in->csum_off + 1 >= len) {
 			free(buf);
 			return -EINVAL;
 		}
-		set_csum(buf, len, (size_t)in->csum_off, csum_v6_pseudo(p.m.src, p.dst, len));
+		ip_set_csum(buf, len, (size_t)in->csum_off, csum_v6_pseudo(p.m.src, p.dst, len));
 	}
 	if (!v6)
-		ip4_header(buf, len, p.m.src, p.dst, p.m.ttl, p.m.tos, IP_DF);
+		ip4_header(buf, len, p.m.src, p.dst, p.m.ttl, p.m.tos, IP_DF, LINUX_IPPROTO_ICMP);
 	p.data = buf;
 	p.len = off + len;
 	p.hl = off;

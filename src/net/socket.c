@@ -497,10 +497,11 @@ static int bind_to_index(struct socket *s, int ifindex)
 
 /* SO_ATTACH_FILTER (Linux's sk_attach_filter): a locked filter stays
  * (EPERM) before the program is looked at. Filters run on AF_UNIX
- * datagrams and netlink messages (none on AF_UNIX streams, as on Linux),
- * and on --net=host sockets the host runs them. Differs from Linux: the
- * loopback's TCP, UDP and ICMP sockets refuse one with EINVAL (no
- * headers are made for a filter to read there). */
+ * datagrams, netlink messages, and UDP datagrams and ICMP packets as
+ * loopback carries them (net/ip.c); none on AF_UNIX streams, as on
+ * Linux; on --net=host sockets the host runs them. Differs from Linux:
+ * the loopback's TCP sockets refuse one with EINVAL (their stream has no
+ * segments for it to read). */
 int sock_filter_prepare(struct socket *s, const void *optval, unsigned len,
 			struct sock_filter_prog **out)
 {
@@ -523,7 +524,7 @@ int sock_filter_prepare(struct socket *s, const void *optval, unsigned len,
 	if (ret == 0)
 		ret = cbpf_check(f->insns, f->len);
 	if (ret == 0 && (s->family == LINUX_AF_INET || s->family == LINUX_AF_INET6) &&
-	    !s->ops->sol_socket)
+	    s->type == LINUX_SOCK_STREAM && !s->ops->sol_socket)
 		ret = -EINVAL;
 	if (ret < 0) {
 		free(f);

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "net/inet.h"
+#include "net/ip.h"
 #include "kernel/task.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/poll.h"
@@ -38,6 +39,33 @@ struct udp_src {
 	bool v4;
 	uint8_t ttl, tos;
 };
+
+/* to's socket filter, on the datagram in skb sent to port dport
+ * (udp_queue_rcv_one_skb's sk_filter_trim_cap: it reads the IP and UDP
+ * headers, keeps at least the latter): false if it drops it, else skb is
+ * cut to what it keeps. */
+static bool udp_filter(struct inet_sock *to, struct skb *skb, uint16_t dport)
+{
+	struct udp_src h;
+	size_t len = skb->len - sizeof(h), hl, keep;
+	uint8_t *pkt;
+	bool kept;
+
+	if (!to->u.sk.filter)
+		return true;
+	memcpy(&h, skb->data, sizeof(h));
+	hl = h.v4 ? 20 : 40;
+	pkt = malloc(hl + 8 + len);
+	if (!pkt)
+		return true;
+	ip_udp_packet(pkt, h.v4, h.addr, h.port, h.dst, dport,
+		      (const uint8_t *)skb->data + sizeof(h), len, h.ttl, h.tos);
+	kept = ip_filter(&to->u.sk, h.v4, pkt, hl + 8 + len, hl, 8, &keep);
+	free(pkt);
+	if (kept)
+		skb->len = sizeof(h) + keep - 8;
+	return kept;
+}
 
 static struct inet_sock *udp_lookup(const uint8_t dst[16], uint16_t dport, const uint8_t src[16],
 				    uint16_t sport)
@@ -220,6 +248,10 @@ static void udp_bcast(struct skb *skb, const uint8_t dst[16], uint16_t dport, co
 			continue;
 		}
 		memcpy(c, skb, sizeof(*c) + skb->len);
+		if (!udp_filter(o, c, dport)) {
+			skb_free(c);
+			continue;
+		}
 		o->rmem += c->truesize;
 		unix_queue_skb(&o->u, c);
 	}
@@ -434,7 +466,7 @@ static long udp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	/* __udp_enqueue_schedule_skb: a queue already past SO_RCVBUF drops
 	 * the datagram (so one larger than the buffer still gets into an
 	 * empty queue); the receiver's SHUT_RD does not stop it. */
-	if (to->rmem > (size_t)to->u.sk.rcvbuf) {
+	if (!udp_filter(to, skb, port) || to->rmem > (size_t)to->u.sk.rcvbuf) {
 		skb_free(skb);
 		return (long)len;
 	}

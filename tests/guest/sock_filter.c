@@ -1,6 +1,8 @@
 /* skas-test: netns: lo */
 /* Classic BPF socket filters (SO_ATTACH_FILTER, SO_DETACH_FILTER,
- * SO_LOCK_FILTER, SO_GET_FILTER) on AF_UNIX and netlink sockets: Linux's
+ * SO_LOCK_FILTER, SO_GET_FILTER) on AF_UNIX, netlink, UDP (IPv4 and 6:
+ * the UDP header and IP header as loopback carries them, lo's Ethernet
+ * header, the device's ancillary values) and raw ICMP sockets: Linux's
  * checks of a program (its errors, and in which order), the lock, reading
  * the program back; a filter run on each datagram the socket receives:
  * dropped (the sender is not told), cut to the length it returns, or
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -224,6 +227,164 @@ static void checks(void)
 	close(fd);
 }
 
+/* A UDP datagram of 20 bytes from port 47001 to a socket on port 47002
+ * with prog: how many bytes arrive (-1: none), what is printed if what. */
+static long udp_run(const char *what, int v6, struct sock_filter *prog, unsigned short n)
+{
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT };
+	struct sockaddr_in a4 = { .sin_family = AF_INET,
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr *a = v6 ? (struct sockaddr *)&a6 : (struct sockaddr *)&a4;
+	socklen_t alen = v6 ? sizeof(a6) : sizeof(a4);
+	int tx = socket(v6 ? AF_INET6 : AF_INET, SOCK_DGRAM, 0);
+	int rx = socket(v6 ? AF_INET6 : AF_INET, SOCK_DGRAM, 0);
+	char buf[2048];
+	long r;
+
+	a4.sin_port = a6.sin6_port = htons(47001);
+	bind(tx, a, alen);
+	a4.sin_port = a6.sin6_port = htons(47002);
+	bind(rx, a, alen);
+	if (attach(rx, prog, n) < 0)
+		printf("%s: attach: %s\n", what ? what : "a value", ename(errno));
+	sendto(tx, "0123456789abcdefghij", 20, 0, a, alen);
+	r = recv(rx, buf, sizeof(buf), MSG_DONTWAIT);
+	if (what && r < 0)
+		printf("%s: %s\n", what, ename(errno));
+	else if (what)
+		printf("%s: %ld \"%.*s\"\n", what, r, (int)r, buf);
+	close(tx);
+	close(rx);
+	return r;
+}
+
+/* What a load sees, a nibble at a time: "ld; rsh; and #15; add #8; ret a"
+ * keeps 8 + the nibble bytes, so that much data arrives. */
+static void udp_value(const char *what, int v6, unsigned code, int k)
+{
+	unsigned value = 0, shift;
+
+	for (shift = 0; shift < 32; shift += 4) {
+		struct sock_filter prog[] = {
+			BPF_STMT(code, (unsigned)k),
+			BPF_STMT(BPF_ALU | BPF_RSH | BPF_K, shift),
+			BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 15),
+			BPF_STMT(BPF_ALU | BPF_ADD | BPF_K, 8),
+			BPF_STMT(BPF_RET | BPF_A, 0),
+		};
+		long r = udp_run(NULL, v6, prog, N(prog));
+
+		value |= (unsigned)(r < 0 ? 0 : r) << shift;
+	}
+	printf("%s: %#x\n", what, value);
+}
+
+static void udp_filters(void)
+{
+	struct sock_filter drop[] = { RET(0) }, cut[] = { RET(10) }, cap[] = { RET(3) };
+	struct sock_filter port[] = {
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 2), /* the UDP header's destination */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 47002, 0, 1),
+		RET(0xffff),
+		RET(0),
+	};
+	int v6;
+
+	for (v6 = 0; v6 < 2; v6++) {
+		printf("UDP, IPv%d:\n", v6 ? 6 : 4);
+		udp_run("  drop", v6, drop, N(drop));
+		udp_run("  cut to 10: 2 bytes of data", v6, cut, N(cut));
+		udp_run("  3: the header at least", v6, cap, N(cap));
+		udp_run("  by destination port", v6, port, N(port));
+		udp_value("  UDP ports", v6, BPF_LD | BPF_W | BPF_ABS, 0);
+		udp_value("  UDP length and checksum (partial)", v6, BPF_LD | BPF_W | BPF_ABS, 4);
+		udp_value("  LEN", v6, BPF_LD | BPF_W | BPF_LEN, 0);
+		/* IPv6's flow label is Linux's hash of the flow: its first byte only */
+		udp_value(v6 ? "  IP's first byte" : "  IP's first word", v6,
+			  BPF_LD | (v6 ? BPF_B : BPF_W) | BPF_ABS, SKF_NET_OFF);
+		udp_value("  IP's bytes 6-7 (v4: DF)", v6, BPF_LD | BPF_H | BPF_ABS,
+			  SKF_NET_OFF + 6);
+		udp_value("  IP's TTL, or v6's source", v6, BPF_LD | BPF_B | BPF_ABS,
+			  SKF_NET_OFF + 8);
+		udp_value("  IP's byte 9 (v4: protocol)", v6, BPF_LD | BPF_B | BPF_ABS,
+			  SKF_NET_OFF + 9);
+		udp_value("  destination's last word", v6, BPF_LD | BPF_W | BPF_ABS,
+			  SKF_NET_OFF + (v6 ? 36 : 16));
+		udp_value("  the Ethernet type", v6, BPF_LD | BPF_H | BPF_ABS, SKF_LL_OFF + 12);
+		udp_value("  an Ethernet address", v6, BPF_LD | BPF_W | BPF_ABS, SKF_LL_OFF);
+		udp_value("  PROTOCOL", v6, BPF_LD | BPF_W | BPF_ABS, SKF_AD_OFF + SKF_AD_PROTOCOL);
+		udp_value("  PKTTYPE", v6, BPF_LD | BPF_W | BPF_ABS, SKF_AD_OFF + SKF_AD_PKTTYPE);
+		udp_value("  IFINDEX", v6, BPF_LD | BPF_W | BPF_ABS, SKF_AD_OFF + SKF_AD_IFINDEX);
+		udp_value("  HATYPE", v6, BPF_LD | BPF_W | BPF_ABS, SKF_AD_OFF + 28);
+	}
+}
+
+/* A raw ICMP socket sees its own echo request and the reply: a filter
+ * that reads the IP header's protocol and the ICMP type keeps the reply
+ * only, cut to the IP and ICMP headers. */
+static void icmp_filter_raw(void)
+{
+	struct sock_filter reply[] = {
+		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 9), /* from the IP header on */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 1, 0, 3),
+		BPF_STMT(BPF_LDX | BPF_B | BPF_MSH, 0),
+		BPF_STMT(BPF_LD | BPF_B | BPF_IND, 0), /* the ICMP type */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0),
+		RET(0),
+		RET(28),
+	};
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	unsigned char req[16] = { 8, 0, 0, 0, 0x12, 0x34, 0, 1, 'p', 'i', 'n', 'g' }, buf[256];
+	unsigned sum = 0;
+	int fd = socket(AF_INET, SOCK_RAW, IPPROTO_ICMP), i;
+	long r;
+
+	if (fd < 0) {
+		printf("raw ICMP: %s\n", ename(errno));
+		return;
+	}
+	for (i = 0; i < 16; i += 2)
+		sum += (unsigned)(req[i] << 8 | req[i + 1]);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	req[2] = (unsigned char)(~sum >> 8);
+	req[3] = (unsigned char)~sum;
+	check(attach(fd, reply, N(reply)) == 0, "a filter on a raw ICMP socket");
+	sendto(fd, req, sizeof(req), 0, (struct sockaddr *)&a, sizeof(a));
+	r = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+	printf("raw ICMP: %ld bytes, type %d, id %02x%02x\n", r, r > 20 ? buf[20] : -1,
+	       r > 25 ? buf[24] : 0, r > 25 ? buf[25] : 0);
+	r = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+	printf("raw ICMP, then: %s\n", r < 0 ? ename(errno) : "more");
+	close(fd);
+
+	/* ICMPv6: the data starts at the ICMPv6 header, the IPv6 header
+	 * before it says next header 58 */
+	{
+		struct sock_filter reply6[] = {
+			BPF_STMT(BPF_LD | BPF_B | BPF_ABS, SKF_NET_OFF + 6),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 58, 0, 3),
+			BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 0),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 129, 1, 0),
+			RET(0),
+			RET(8),
+		};
+		struct sockaddr_in6 a6 = { .sin6_family = AF_INET6,
+					   .sin6_addr = IN6ADDR_LOOPBACK_INIT };
+
+		fd = socket(AF_INET6, SOCK_RAW, IPPROTO_ICMPV6);
+		check(attach(fd, reply6, N(reply6)) == 0, "a filter on a raw ICMPv6 socket");
+		req[0] = 128;
+		req[2] = req[3] = 0; /* the kernel sums ICMPv6 */
+		sendto(fd, req, sizeof(req), 0, (struct sockaddr *)&a6, sizeof(a6));
+		r = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		printf("raw ICMPv6: %ld bytes, type %d\n", r, r > 0 ? buf[0] : -1);
+		r = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		printf("raw ICMPv6, then: %s\n", r < 0 ? ename(errno) : "more");
+		close(fd);
+	}
+}
+
 int main(void)
 {
 	static const char msg[] = "ABCDEFGHIJ";
@@ -339,6 +500,8 @@ int main(void)
 	long r;
 
 	checks();
+	udp_filters();
+	icmp_filter_raw();
 	run("drop", drop, N(drop), msg, 10);
 	run("cut to 3", cut3, N(cut3), msg, 10);
 	run("keep all", all, N(all), msg, 10);
