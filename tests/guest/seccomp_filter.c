@@ -28,29 +28,6 @@
 #include "tap.h"
 #include "seccomp_abi.h"
 
-#define BPF_LD			  0x00
-#define BPF_LDX			  0x01
-#define BPF_ST			  0x02
-#define BPF_ALU			  0x04
-#define BPF_JMP			  0x05
-#define BPF_RET			  0x06
-#define BPF_MISC		  0x07
-#define BPF_W			  0x00
-#define BPF_H			  0x08
-#define BPF_IMM			  0x00
-#define BPF_ABS			  0x20
-#define BPF_MEM			  0x60
-#define BPF_LEN			  0x80
-#define BPF_ADD			  0x00
-#define BPF_OR			  0x40
-#define BPF_LSH			  0x60
-#define BPF_DIV			  0x30
-#define BPF_MOD			  0x90
-#define BPF_JA			  0x00
-#define BPF_JEQ			  0x10
-#define BPF_K			  0x00
-#define BPF_X			  0x08
-#define BPF_TAX			  0x00
 #define SECCOMP_MODE_STRICT	  1
 #define SECCOMP_MODE_FILTER	  2
 #define SECCOMP_SET_MODE_STRICT	  0
