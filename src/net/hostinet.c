@@ -212,6 +212,7 @@ static int hs_accept(struct socket *s, bool nonblock, struct socket **out)
 {
 	struct host_sock *hs = hsk(s), *nhs;
 	int64_t deadline = sock_deadline(s->rcvtimeo, nonblock);
+	struct sock_filter_prog *filter = NULL;
 	struct linux_sockaddr_storage a;
 	int fd, len, ret;
 
@@ -226,22 +227,27 @@ static int hs_accept(struct socket *s, bool nonblock, struct socket **out)
 	}
 	if (fd < 0)
 		return fd_errno(fd);
-	nhs = hs_alloc(s->family, s->type, s->protocol, fd);
-	if (!nhs) {
-		host_close(fd);
-		return -ENOMEM;
-	}
-	nhs->sk.rcvtimeo = s->rcvtimeo;
-	nhs->sk.sndtimeo = s->sndtimeo;
 	/* the host's accepted socket has the listener's filter and lock (as
 	 * Linux's sk_clone_lock): so does ours, for SO_GET_FILTER */
 	if (s->filter) {
 		size_t size = sizeof(*s->filter) + s->filter->len * sizeof(s->filter->insns[0]);
 
-		nhs->sk.filter = malloc(size);
-		if (nhs->sk.filter)
-			memcpy(nhs->sk.filter, s->filter, size);
+		filter = malloc(size);
+		if (!filter) {
+			host_close(fd);
+			return -ENOMEM;
+		}
+		memcpy(filter, s->filter, size);
 	}
+	nhs = hs_alloc(s->family, s->type, s->protocol, fd);
+	if (!nhs) {
+		free(filter);
+		host_close(fd);
+		return -ENOMEM;
+	}
+	nhs->sk.rcvtimeo = s->rcvtimeo;
+	nhs->sk.sndtimeo = s->sndtimeo;
+	nhs->sk.filter = filter;
 	nhs->sk.filter_locked = s->filter_locked;
 	*out = &nhs->sk;
 	return 0;

@@ -133,7 +133,7 @@ static bool icmp_filter_run(struct inet_sock *to, const struct packet *p, size_t
 		return ip_filter(&to->u.sk, true, p->data, p->len, skip, 1, keep);
 	buf = malloc(40 + p->len); /* an ICMPv6 message: its IPv6 header first */
 	if (!buf)
-		return true;
+		return false; /* dropped, as the filter may have */
 	ip6_header(buf, p->len, p->m.src, p->dst, p->m.ttl, p->m.tos, LINUX_IPPROTO_ICMPV6);
 	memcpy(buf + 40, p->data, p->len);
 	kept = ip_filter(&to->u.sk, false, buf, 40 + p->len, 40 + skip, 1, keep);
@@ -313,7 +313,7 @@ void icmp_port_unreach(bool v4, const uint8_t src[16], uint16_t sport, const uin
 	if (!icmp_allow() || !(buf = calloc(1, off + 8 + hl + 8 + len)))
 		return;
 	/* the datagram as it went, in the quote: IP and UDP headers */
-	ip_udp_packet(buf + off + 8, v4, src, sport, dst, dport, data, len, ttl, tos);
+	ip_udp_packet(buf + off + 8, v4, src, sport, dst, dport, data, len, ttl, tos, ip_next_id());
 	/* the error, from the address that was sent to */
 	buf[off] = v4 ? 3 : 1;
 	buf[off + 1] = v4 ? 3 : 4; /* port unreachable */
@@ -323,7 +323,8 @@ void icmp_port_unreach(bool v4, const uint8_t src[16], uint16_t sport, const uin
 	p.m.tos = v4 ? (uint8_t)((tos & 0x1e) | 0xc0) : tos; /* IPTOS_PREC_INTERNETCONTROL */
 	if (v4) {
 		ip_set_csum(buf + off, 8 + q, 2, 0);
-		ip4_header(buf, 8 + q, p.m.src, p.dst, p.m.ttl, p.m.tos, 0, LINUX_IPPROTO_ICMP);
+		ip4_header(buf, 8 + q, p.m.src, p.dst, p.m.ttl, p.m.tos, 0, LINUX_IPPROTO_ICMP,
+			   ip_next_id());
 	} else {
 		ip_set_csum(buf, 8 + q, 2, csum_v6_pseudo(p.m.src, p.dst, 8 + q));
 	}
@@ -357,7 +358,8 @@ static void echo_reply(const struct packet *req)
 	if (r.m.v4) {
 		buf[20] = ICMP_ECHOREPLY;
 		ip_set_csum(buf + 20, n, 2, 0);
-		ip4_header(buf, n, r.m.src, r.dst, r.m.ttl, r.m.tos, 0, LINUX_IPPROTO_ICMP);
+		ip4_header(buf, n, r.m.src, r.dst, r.m.ttl, r.m.tos, 0, LINUX_IPPROTO_ICMP,
+			   ip_next_id());
 	} else {
 		buf[0] = ICMPV6_REPLY;
 		ip_set_csum(buf, n, 2, csum_v6_pseudo(r.m.src, r.dst, n));
@@ -655,7 +657,8 @@ static long icmp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 		ip_set_csum(buf, len, (size_t)in->csum_off, csum_v6_pseudo(p.m.src, p.dst, len));
 	}
 	if (!v6)
-		ip4_header(buf, len, p.m.src, p.dst, p.m.ttl, p.m.tos, IP_DF, LINUX_IPPROTO_ICMP);
+		ip4_header(buf, len, p.m.src, p.dst, p.m.ttl, p.m.tos, IP_DF, LINUX_IPPROTO_ICMP,
+			   ip_next_id());
 	p.data = buf;
 	p.len = off + len;
 	p.hl = off;

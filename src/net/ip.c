@@ -56,13 +56,13 @@ void ip_set_csum(uint8_t *p, size_t n, size_t off, uint32_t pseudo)
 }
 
 void ip4_header(uint8_t *h, size_t len, const uint8_t src[16], const uint8_t dst[16], uint8_t ttl,
-		uint8_t tos, unsigned frag, unsigned proto)
+		uint8_t tos, unsigned frag, unsigned proto, uint16_t id)
 {
 	memset(h, 0, 20);
 	h[0] = 0x45;
 	h[1] = tos;
 	ip_put16(h + 2, (unsigned)(len + 20));
-	ip_put16(h + 4, ip_next_id());
+	ip_put16(h + 4, id);
 	ip_put16(h + 6, frag);
 	h[8] = ttl;
 	h[9] = (uint8_t)proto;
@@ -86,7 +86,7 @@ void ip6_header(uint8_t *h, size_t len, const uint8_t src[16], const uint8_t dst
 
 size_t ip_udp_packet(uint8_t *out, bool v4, const uint8_t src[16], uint16_t sport,
 		     const uint8_t dst[16], uint16_t dport, const uint8_t *data, size_t len,
-		     uint8_t ttl, uint8_t tos)
+		     uint8_t ttl, uint8_t tos, uint16_t id)
 {
 	size_t hl = v4 ? 20 : 40;
 	uint8_t *u = out + hl;
@@ -97,7 +97,7 @@ size_t ip_udp_packet(uint8_t *out, bool v4, const uint8_t src[16], uint16_t spor
 	ip_put16(u + 4, (unsigned)(8 + len));
 	memcpy(u + 8, data, len);
 	if (v4) {
-		ip4_header(out, 8 + len, src, dst, ttl, tos, IP_DF, LINUX_IPPROTO_UDP);
+		ip4_header(out, 8 + len, src, dst, ttl, tos, IP_DF, LINUX_IPPROTO_UDP, id);
 		sum = ip_csum_add(0, src + 12, 4);
 		sum = ip_csum_add(sum, dst + 12, 4) + LINUX_IPPROTO_UDP + (uint32_t)(8 + len);
 	} else {
@@ -128,10 +128,11 @@ bool ip_filter(struct socket *s, bool v4, const uint8_t *pkt, size_t len, size_t
 	*keep = len - data_off;
 	if (!s->filter)
 		return true;
-	/* lo's Ethernet header: both addresses 0, then the protocol */
+	/* lo's Ethernet header: both addresses 0, then the protocol. With
+	 * no memory for it the packet is dropped, as a filter may have. */
 	buf = calloc(1, ETH_HLEN + len);
 	if (!buf)
-		return true;
+		return false;
 	ip_put16(buf + 12, p.protocol);
 	memcpy(buf + ETH_HLEN, pkt, len);
 	p.head = buf;

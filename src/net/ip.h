@@ -23,23 +23,25 @@ void ip_put16(uint8_t *p, unsigned v);
 void ip_set_csum(uint8_t *p, size_t n, size_t off, uint32_t pseudo);
 /* The next IPv4 identification (one counter for every packet made). */
 uint16_t ip_next_id(void);
-/* A 20-byte IPv4 header for len bytes of proto after it (the next
- * identification), and a 40-byte IPv6 one. */
+/* A 20-byte IPv4 header for len bytes of proto after it, identification
+ * id, and a 40-byte IPv6 one. */
 void ip4_header(uint8_t *h, size_t len, const uint8_t src[16], const uint8_t dst[16], uint8_t ttl,
-		uint8_t tos, unsigned frag, unsigned proto);
+		uint8_t tos, unsigned frag, unsigned proto, uint16_t id);
 void ip6_header(uint8_t *h, size_t len, const uint8_t src[16], const uint8_t dst[16], uint8_t hops,
 		uint8_t tclass, unsigned proto);
 /* A UDP datagram as it went out on loopback, at out: its IP header (20
- * or 40 bytes), UDP header (the checksum left partial, as loopback leaves
- * it: the pseudo-header's sum) and len bytes of data. Its length. */
+ * or 40 bytes; IPv4's with DF and identification id), UDP header (the
+ * checksum left partial, as loopback leaves it: the pseudo-header's sum)
+ * and len bytes of data. Its length. */
 size_t ip_udp_packet(uint8_t *out, bool v4, const uint8_t src[16], uint16_t sport,
 		     const uint8_t dst[16], uint16_t dport, const uint8_t *data, size_t len,
-		     uint8_t ttl, uint8_t tos);
+		     uint8_t ttl, uint8_t tos, uint16_t id);
 /* Runs s's socket filter on an IP packet arriving on lo (len bytes from
  * its IP header at pkt): the filter's data starts data_off bytes in, the
  * network header's loads read the IP header, the link layer's lo's
  * Ethernet header. False if it drops the packet; else *keep is how many
- * bytes from data_off on it keeps (cap at least). */
+ * bytes from data_off on it keeps (cap at least). Out of memory, it
+ * drops it. */
 bool ip_filter(struct socket *s, bool v4, const uint8_t *pkt, size_t len, size_t data_off,
 	       uint32_t cap, size_t *keep);
 

@@ -57,9 +57,11 @@ static bool udp_filter(struct inet_sock *to, struct skb *skb, uint16_t dport)
 	hl = h.v4 ? 20 : 40;
 	pkt = malloc(hl + 8 + len);
 	if (!pkt)
-		return true;
+		return false; /* dropped, as the filter may have */
+	/* identification 0: differs from Linux, whose is a hash of the
+	 * addresses (ip_select_ident) */
 	ip_udp_packet(pkt, h.v4, h.addr, h.port, h.dst, dport,
-		      (const uint8_t *)skb->data + sizeof(h), len, h.ttl, h.tos);
+		      (const uint8_t *)skb->data + sizeof(h), len, h.ttl, h.tos, 0);
 	kept = ip_filter(&to->u.sk, h.v4, pkt, hl + 8 + len, hl, 8, &keep);
 	free(pkt);
 	if (kept)

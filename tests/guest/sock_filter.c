@@ -263,6 +263,9 @@ static void udp_filters(void)
 		/* IPv6's flow label is Linux's hash of the flow: its first byte only */
 		udp_value(v6 ? "  IP's first byte" : "  IP's first word", v6,
 			  BPF_LD | (v6 ? BPF_B : BPF_W) | BPF_ABS, SKF_NET_OFF);
+		if (v6) /* IPv4's identification is Linux's hash */
+			udp_value("  IPv6 payload length", v6, BPF_LD | BPF_H | BPF_ABS,
+				  SKF_NET_OFF + 4);
 		udp_value("  IP's bytes 6-7 (v4: DF)", v6, BPF_LD | BPF_H | BPF_ABS,
 			  SKF_NET_OFF + 6);
 		udp_value("  IP's TTL, or v6's source", v6, BPF_LD | BPF_B | BPF_ABS,
