@@ -289,10 +289,8 @@ uint32_t cbpf_run(const struct linux_sock_filter *p, const struct cbpf_pkt *pkt)
 
 	for (;;) {
 		const struct linux_sock_filter *i = &p[pc++];
-		uint32_t src = LINUX_BPF_CLASS(i->code) == LINUX_BPF_ALU ||
-					       LINUX_BPF_CLASS(i->code) == LINUX_BPF_JMP
-				       ? ((i->code & LINUX_BPF_X) ? x : i->k)
-				       : 0;
+		/* the ALU's and the jumps' operand (the loads' ignore it) */
+		uint32_t src = (i->code & LINUX_BPF_X) ? x : i->k;
 
 		switch (i->code) {
 		case C(LD, W, ABS):
