@@ -219,8 +219,8 @@ void netlink_send_kernel(struct nl_sock *s, struct nlbuf *b)
 	memset(b, 0, sizeof(*b));
 }
 
-void netlink_rcv_skb(struct nl_sock *s, const uint8_t *data, size_t len,
-		     int (*msg)(struct nl_sock *s, const struct linux_nlmsghdr *nlh))
+void netlink_rcv_skb(struct nl_sock *s, const uint8_t *data, size_t len, netlink_msg_fn msg,
+		     const void *arg)
 {
 	while (len >= LINUX_NLMSG_HDRLEN) {
 		const struct linux_nlmsghdr *nlh = (const struct linux_nlmsghdr *)data;
@@ -231,7 +231,7 @@ void netlink_rcv_skb(struct nl_sock *s, const uint8_t *data, size_t len,
 			return;
 		if ((nlh->nlmsg_flags & LINUX_NLM_F_REQUEST) &&
 		    nlh->nlmsg_type >= LINUX_NLMSG_MIN_TYPE)
-			err = msg(s, nlh);
+			err = msg(s, nlh, len, arg);
 		if (err != NETLINK_DUMPED && ((nlh->nlmsg_flags & LINUX_NLM_F_ACK) || err))
 			netlink_ack(s, nlh, err);
 		msglen = LINUX_NLMSG_ALIGN(nlh->nlmsg_len);
@@ -425,19 +425,14 @@ static void nl_group_send(int protocol, uint32_t group, const void *data, size_t
 	nl_multicast(NULL, protocol, 0, group, data, len, cred);
 }
 
-/* What uevent_msg needs of the datagram: where it ends, who sent it. */
-static struct {
-	const uint8_t *end;
-	const struct linux_ucred *cred;
-} uevent_in;
-
 /* uevent_net_rcv_skb: a request from CAP_SYS_ADMIN goes to group 1 as an
- * event of the kernel's (port 0, the sender's credentials): from past its
+ * event of the kernel's (port 0, the sender's credentials, cred): from past its
  * header to the datagram's end (any messages after it too, as Linux's
  * copy of the rest), and "SEQNUM=N" with its NUL after that. */
-static int uevent_msg(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
+static int uevent_msg(struct nl_sock *s, const struct linux_nlmsghdr *nlh, size_t rest,
+		      const void *cred)
 {
-	size_t rest = (size_t)(uevent_in.end - (const uint8_t *)nlh), n;
+	size_t n;
 	char seq[32];
 	uint8_t *ev;
 
@@ -452,7 +447,7 @@ static int uevent_msg(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
 		return -ENOMEM;
 	memcpy(ev, (const uint8_t *)nlh + LINUX_NLMSG_HDRLEN, rest - LINUX_NLMSG_HDRLEN);
 	memcpy(ev + rest - LINUX_NLMSG_HDRLEN, seq, n);
-	nl_group_send(s->sk.protocol, 1, ev, rest - LINUX_NLMSG_HDRLEN + n, uevent_in.cred);
+	nl_group_send(s->sk.protocol, 1, ev, rest - LINUX_NLMSG_HDRLEN + n, cred);
 	free(ev);
 	return 0;
 }
@@ -460,9 +455,7 @@ static int uevent_msg(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
 static void uevent_rcv(struct nl_sock *s, const uint8_t *data, size_t len,
 		       const struct linux_ucred *cred)
 {
-	uevent_in.end = data + len;
-	uevent_in.cred = cred;
-	netlink_rcv_skb(s, data, len, uevent_msg);
+	netlink_rcv_skb(s, data, len, uevent_msg, cred);
 }
 
 static long netlink_sendmsg(struct task *t, struct socket *sk, struct kmsg *m, unsigned flags)

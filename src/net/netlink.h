@@ -66,12 +66,15 @@ void netlink_ack(struct nl_sock *s, const struct linux_nlmsghdr *nlh, int err);
 int netlink_create(int type, int protocol, struct socket **out);
 
 /* Linux's netlink_rcv_skb: each whole message of the datagram data in
- * turn goes to msg, which returns 0, NETLINK_DUMPED (a dump answered: no
- * acknowledgment) or -errno; a short or overlong header ends the datagram
- * silently. */
+ * turn goes to msg, with the bytes from it to the datagram's end (rest,
+ * as Linux's skb at that point) and arg; msg returns 0, NETLINK_DUMPED (a
+ * dump answered: no acknowledgment) or -errno. A short or overlong header
+ * ends the datagram silently. */
 #define NETLINK_DUMPED 1
-void netlink_rcv_skb(struct nl_sock *s, const uint8_t *data, size_t len,
-		     int (*msg)(struct nl_sock *s, const struct linux_nlmsghdr *nlh));
+typedef int (*netlink_msg_fn)(struct nl_sock *s, const struct linux_nlmsghdr *nlh, size_t rest,
+			      const void *arg);
+void netlink_rcv_skb(struct nl_sock *s, const uint8_t *data, size_t len, netlink_msg_fn msg,
+		     const void *arg);
 /* NETLINK_ROUTE (net/rtnetlink.c): the requests in data, from s. */
 void rtnetlink_rcv(struct nl_sock *s, const uint8_t *data, size_t len);
 /* NETLINK_SOCK_DIAG (net/sock_diag.c). */

@@ -772,11 +772,14 @@ static int newlink(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
 }
 
 /* One request (rtnetlink_rcv_msg): 0, DUMPED or -errno. */
-static int rtnl_msg(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
+static int rtnl_msg(struct nl_sock *s, const struct linux_nlmsghdr *nlh, size_t rest,
+		    const void *arg)
 {
 	int type = nlh->nlmsg_type;
 	bool dump = nlh->nlmsg_flags & LINUX_NLM_F_DUMP;
 
+	(void)rest;
+	(void)arg;
 	if (type > LINUX_RTM_MAX)
 		return -EOPNOTSUPP;
 	if (payload_len(nlh) < sizeof(struct linux_rtgenmsg))
@@ -817,5 +820,5 @@ static int rtnl_msg(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
 
 void rtnetlink_rcv(struct nl_sock *s, const uint8_t *data, size_t len)
 {
-	netlink_rcv_skb(s, data, len, rtnl_msg);
+	netlink_rcv_skb(s, data, len, rtnl_msg, NULL);
 }

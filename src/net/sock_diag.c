@@ -1031,10 +1031,13 @@ static int unix_diag(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
 /* --- dispatch --- */
 
 /* sock_diag_rcv_msg: 0, 1 (a dump, answered) or -errno. */
-static int sock_diag_msg(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
+static int sock_diag_msg(struct nl_sock *s, const struct linux_nlmsghdr *nlh, size_t rest,
+			 const void *arg)
 {
 	struct linux_sock_diag_req req;
 
+	(void)rest;
+	(void)arg;
 	switch (nlh->nlmsg_type) {
 	case LINUX_TCPDIAG_GETSOCK:
 		return inet_diag_compat(s, nlh);
@@ -1062,5 +1065,5 @@ static int sock_diag_msg(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
 
 void sock_diag_rcv(struct nl_sock *s, const uint8_t *data, size_t len)
 {
-	netlink_rcv_skb(s, data, len, sock_diag_msg);
+	netlink_rcv_skb(s, data, len, sock_diag_msg, NULL);
 }
