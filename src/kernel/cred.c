@@ -12,6 +12,8 @@
 
 #define NOCHANGE 0xffffffffU
 
+uint32_t overflowuid = 65534, overflowgid = 65534;
+
 void cred_init(struct cred *c, uint32_t uid, uint32_t gid)
 {
 	c->uid = c->euid = c->suid = c->fsuid = uid;

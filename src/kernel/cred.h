@@ -51,6 +51,10 @@ static inline bool capable(const struct cred *c, int cap)
 	return c->cap_effective & (1ULL << cap);
 }
 
+/* kernel.overflowuid and kernel.overflowgid (0-65535, 65534 at boot): the
+ * ids reported where none can be, as credentials that did not travel. */
+extern uint32_t overflowuid, overflowgid;
+
 /* Sets every id to uid/gid with the capabilities that go with them. */
 void cred_init(struct cred *c, uint32_t uid, uint32_t gid);
 bool in_group(const struct cred *c, uint32_t gid);

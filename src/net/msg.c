@@ -577,8 +577,8 @@ int scm_recv(struct task *t, struct scm *scm, bool passcred, uaddr_t ctl, uint64
 		if (!scm->has_cred) {
 			/* no credentials travelled: Linux reports the overflow ids */
 			uc.pid = 0;
-			uc.uid = 65534;
-			uc.gid = 65534;
+			uc.uid = overflowuid;
+			uc.gid = overflowgid;
 		}
 		put_cmsg(t, LINUX_SOL_SOCKET, LINUX_SCM_CREDENTIALS, &uc, sizeof(uc), &at, &left,
 			 msg_flags);

@@ -2,10 +2,15 @@
  * version-4 UUID at each read: shell scripts make UUIDs with cat),
  * kernel/random/boot_id (the same at each read), fs/file-max and
  * fs/file-nr (sysctl, servers sizing their fd use). skas had none:
- * cat said ENOENT. */
+ * cat said ENOENT. kernel/overflowuid and overflowgid (bwrap reads them
+ * and stopped without): 65534, 0 to 65535 written (the same value here,
+ * so that the host's stays as it was). */
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tap.h"
 
@@ -40,6 +45,33 @@ static int is_uuid4(const char *s)
 	return s[14] == '4' && strchr("89ab", s[19]) != NULL;
 }
 
+/* A write of s to path: 0 or the errno. */
+static int put(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY), err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, s, strlen(s)) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+static void overflow_id(const char *path)
+{
+	char a[64], what[128];
+
+	snprintf(what, sizeof(what), "%s: 65534", path);
+	check(slurp(path, a, sizeof(a)) && strcmp(a, "65534\n") == 0, what);
+	snprintf(what, sizeof(what), "%s: 65536 written is EINVAL, -1 and x too", path);
+	check(put(path, "65536") == EINVAL && put(path, "-1") == EINVAL && put(path, "x") == EINVAL,
+	      what);
+	snprintf(what, sizeof(what), "%s: 65534 written", path);
+	check(put(path, "65534\n") == 0 && slurp(path, a, sizeof(a)) && strcmp(a, "65534\n") == 0,
+	      what);
+}
+
 int main(void)
 {
 	char a[64], b[64];
@@ -60,5 +92,7 @@ int main(void)
 		      sscanf(a, "%ld\t%ld\t%ld", &nr, &fr, &max2) == 3 && nr > 0 && fr == 0 &&
 		      max2 == max,
 	      "fs/file-nr: open, 0 free, file-max");
+	overflow_id("/proc/sys/kernel/overflowuid");
+	overflow_id("/proc/sys/kernel/overflowgid");
 	return 0;
 }

@@ -576,6 +576,31 @@ static long put_max_map_count(const struct pnode *n, const char *buf, size_t len
 	return (long)len;
 }
 
+static uint32_t *overflow_id(const struct pnode *n)
+{
+	return strcmp(n->e->name, "overflowuid") == 0 ? &overflowuid : &overflowgid;
+}
+
+static int gen_overflow_id(const struct pnode *n, struct sbuf *b)
+{
+	sb_printf(b, "%u\n", *overflow_id(n));
+	return 0;
+}
+
+/* kernel.overflowuid and overflowgid: 0 to 65535 (Linux's minolduid and
+ * maxolduid), else EINVAL. */
+static long put_overflow_id(const struct pnode *n, const char *buf, size_t len)
+{
+	long v = parse_sysctl_int(buf, len);
+
+	if (v < 0)
+		return v;
+	if (v > 65535)
+		return -EINVAL;
+	*overflow_id(n) = (uint32_t)v;
+	return (long)len;
+}
+
 static int gen_core_pattern(const struct pnode *n, struct sbuf *b)
 {
 	(void)n;
@@ -671,6 +696,8 @@ enum {
 	G_THREADS_MAX,
 	G_DIR_NOTIFY,
 	G_NGROUPS_MAX,
+	G_OVERFLOWUID,
+	G_OVERFLOWGID,
 	G_CAP_LAST_CAP,
 	G_SYS_VM,
 	G_OVERCOMMIT,
@@ -753,6 +780,16 @@ static const struct pentry sys_kernel[] = {
 	{ .name = "ngroups_max", .id = G_NGROUPS_MAX, .mode = FILE_R, .gen = gen_ngroups_max },
 	{ .name = "osrelease", .id = G_OSRELEASE, .mode = FILE_R, .gen = gen_osrelease },
 	{ .name = "ostype", .id = G_OSTYPE, .mode = FILE_R, .gen = gen_ostype },
+	{ .name = "overflowgid",
+	  .id = G_OVERFLOWGID,
+	  .mode = FILE_W,
+	  .gen = gen_overflow_id,
+	  .put = put_overflow_id },
+	{ .name = "overflowuid",
+	  .id = G_OVERFLOWUID,
+	  .mode = FILE_W,
+	  .gen = gen_overflow_id,
+	  .put = put_overflow_id },
 	{ .name = "pid_max", .id = G_PID_MAX, .mode = FILE_W, .gen = gen_pid_max },
 	{ .name = "threads-max", .id = G_THREADS_MAX, .mode = FILE_W, .gen = gen_threads_max },
 	{ .name = "random",
