@@ -102,7 +102,7 @@ static int devpts_setattr(struct inode *ino, const struct iattr *ia)
 		return -EINVAL;
 	if (ino->ino == PTMX_INO) {
 		if (ia->valid & ATTR_MODE)
-			ptmx_mode = ia->mode & 07777;
+			devpts_set_ptmx_mode(ia->mode);
 		return 0;
 	}
 	if (!pty)
@@ -170,6 +170,20 @@ static const struct inode_ops devpts_iops = {
 	.statfs = devpts_statfs,
 };
 
+/* The options /proc/PID/mounts shows (Linux's devpts_show_options, with
+ * the ptys' group and mode as skas makes them). */
+static void show_opts(void)
+{
+	snprintf(devpts_sb.opts, sizeof(devpts_sb.opts), ",gid=%d,mode=%03o,ptmxmode=%03o", PTY_GID,
+		 PTY_MODE, ptmx_mode);
+}
+
+void devpts_set_ptmx_mode(uint32_t mode)
+{
+	ptmx_mode = mode & 07777;
+	show_opts();
+}
+
 int devpts_mount(struct super_block **sb, struct inode **root)
 {
 	if (!devpts_root) {
@@ -178,6 +192,7 @@ int devpts_mount(struct super_block **sb, struct inode **root)
 		devpts_root = make_inode(ROOT_INO, LINUX_S_IFDIR);
 		if (!devpts_root)
 			return -ENOMEM;
+		show_opts();
 	}
 	inode_get(devpts_root);
 	*sb = &devpts_sb;

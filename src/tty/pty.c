@@ -22,9 +22,6 @@
 #include "abi/linux/signal.h"
 #include "abi/linux/types.h"
 
-#define TTY_GID	 5 /* group "tty" */
-#define PTS_MODE 0620
-
 static struct pty *ptys[PTY_MAX];
 
 struct pty *pty_lookup(unsigned index)
@@ -229,8 +226,8 @@ int ptmx_open(struct file *f)
 	pty->master->driver_data = pty->slave->driver_data = pty;
 	pty->slave->locked = true;
 	pty->uid = p ? p->cred.fsuid : 0;
-	pty->gid = TTY_GID;
-	pty->mode = PTS_MODE;
+	pty->gid = PTY_GID;
+	pty->mode = PTY_MODE;
 	pty->ctime = vfs_now();
 	ret = tty_open_file(pty->master, f, true);
 	if (ret < 0) {

@@ -18,6 +18,10 @@ struct inode;
 #define PTY_MASTER_MAJOR   128
 #define PTY_SLAVE_MAJOR	   136
 #define DEVPTS_SUPER_MAGIC 0x1cd1
+/* A new /dev/pts/N: its opener's, group tty, mode 620 (devpts as systemd
+ * mounts it: gid=5,mode=620). */
+#define PTY_GID	 5
+#define PTY_MODE 0620
 
 /* The pty numbered index, while its master is open. */
 struct pty {
@@ -35,5 +39,7 @@ struct pty *pty_lookup(unsigned index);
 
 /* devpts.c: the filesystem on /dev/pts (one instance, however mounted). */
 int devpts_mount(struct super_block **sb, struct inode **root);
+/* mount -t devpts -o ptmxmode=M: the mode of /dev/pts/ptmx. */
+void devpts_set_ptmx_mode(uint32_t mode);
 
 #endif

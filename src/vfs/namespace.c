@@ -22,6 +22,7 @@
 #include "vfs/dcache.h"
 #include "fs/tmpfs/tmpfs.h"
 #include "fs/sysfs/sysfs.h"
+#include "tty/pty.h"
 #include "mm/commit.h"
 #include "kernel/task.h"
 #include "kernel/cred.h"
@@ -309,6 +310,45 @@ static int new_tmpfs(const char *data, struct fs_opts *o, struct super_block **s
 	return 0;
 }
 
+/* devpts's options (Linux's parse_mount_options). skas has one devpts
+ * instance however often it is mounted, so newinstance is what it always
+ * does, ptmxmode sets that one ptmx's mode, and mode and gid are taken
+ * only as what its ptys have (620, group tty); uid, max and other values
+ * are EINVAL. */
+static int parse_devpts_opts(const char *data, struct fs_opts *o)
+{
+	char *buf, *key, *save = NULL;
+	uint32_t v;
+	int ret = 0;
+
+	if (!data)
+		return 0;
+	buf = strdup(data);
+	if (!buf)
+		return -ENOMEM;
+	for (key = strtok_r(buf, ",", &save); key && ret == 0; key = strtok_r(NULL, ",", &save)) {
+		if (strcmp(key, "newinstance") == 0)
+			continue;
+		if (strncmp(key, "ptmxmode=", 9) == 0) {
+			ret = parse_u32(key + 9, 8, &o->mode);
+			o->mode &= 07777;
+			o->mode_set = true;
+		} else if (strncmp(key, "mode=", 5) == 0) {
+			ret = parse_u32(key + 5, 8, &v);
+			if (ret == 0 && (v & 07777) != PTY_MODE)
+				ret = -EINVAL;
+		} else if (strncmp(key, "gid=", 4) == 0) {
+			ret = parse_u32(key + 4, 10, &v);
+			if (ret == 0 && v != PTY_GID)
+				ret = -EINVAL;
+		} else {
+			ret = parse_opt(key, false, o);
+		}
+	}
+	free(buf);
+	return ret;
+}
+
 /* Linux's do_new_mount and do_add_mount: a new filesystem of type at. */
 static int new_mount(struct task *t, struct path *at, const char *source, const char *type,
 		     uint64_t flags, const char *data)
@@ -331,6 +371,10 @@ static int new_mount(struct task *t, struct path *at, const char *source, const 
 		ret = parse_opts(data, false, &o);
 		if (ret == 0)
 			ret = sysfs_mount(&sb, &root);
+	} else if (strcmp(type, "devpts") == 0) {
+		ret = parse_devpts_opts(data, &o);
+		if (ret == 0)
+			ret = devpts_mount(&sb, &root);
 	} else {
 		return -ENODEV; /* hostfs among them: no host path from inside */
 	}
@@ -358,6 +402,8 @@ static int new_mount(struct task *t, struct path *at, const char *source, const 
 		return ret < 0 ? ret : -ENOMEM;
 	}
 	m->flags = mnt_flags_of(flags, NULL);
+	if (sb->magic == DEVPTS_SUPER_MAGIC && o.mode_set)
+		devpts_set_ptmx_mode(o.mode);
 	return 0;
 }
 

@@ -1,7 +1,7 @@
 /* mount(2) and umount2(2) as root: tmpfs with size=/mode=/uid=/gid=, proc,
  * bind (and MS_REC), remount read-only (of the filesystem and of a bind),
  * nodev/noexec enforced, MS_MOVE, propagation types, MNT_DETACH,
- * MNT_EXPIRE, statfs's f_flags and inode counts,
+ * MNT_EXPIRE, a new devpts (bwrap's), statfs's f_flags and inode counts,
  * EBUSY/EINVAL/ENOTDIR/ENOENT/ENODEV/EFAULT/EPERM, and /proc/self/mounts and mountinfo lines. Natively the test first moves to
  * a private mount namespace (unshare, then / private); under skas unshare
  * is refused and there is one namespace: either way every mount is made
@@ -305,6 +305,28 @@ static void procs(void)
 	check(umount(P("p")) == 0, "umount proc");
 }
 
+/* A devpts as bwrap and container runtimes mount one in a sandbox's
+ * /dev (a new instance: no ptys of its own here are listed). */
+static void devpts(void)
+{
+	struct stat st;
+
+	mkdir(P("d"), 0755);
+	check_err(mount("devpts", P("d"), "devpts", 0, "newinstance,bogus"), EINVAL,
+		  "devpts with an unknown option");
+	check_err(mount("devpts", P("d"), "devpts", 0, "ptmxmode=9"), EINVAL,
+		  "devpts with ptmxmode not octal");
+	check(mount("devpts", P("d"), "devpts", MS_NOSUID | MS_NOEXEC,
+		    "newinstance,ptmxmode=0666,mode=620,gid=5") == 0,
+	      "mount devpts newinstance,ptmxmode=0666,mode=620,gid=5");
+	check(stat(P("d/ptmx"), &st) == 0 && S_ISCHR(st.st_mode) && (st.st_mode & 07777) == 0666 &&
+		      st.st_rdev == makedev(5, 2),
+	      "its ptmx: char 5,2, mode 666");
+	check_line("/proc/self/mounts", "d",
+		   "T/d devpts rw,nosuid,noexec,relatime,gid=5,mode=620,ptmxmode=666 0 0");
+	check(umount(P("d")) == 0, "umount devpts");
+}
+
 int main(void)
 {
 	struct stat st;
@@ -320,6 +342,7 @@ int main(void)
 	errors();
 	binds();
 	procs();
+	devpts();
 	check(stat(P("t"), &st) == 0 && umount(P("t")) == -1 && errno == EINVAL,
 	      "nothing left mounted");
 	umount2(P("b"), MNT_DETACH);
@@ -327,6 +350,7 @@ int main(void)
 	umount2(P("src"), MNT_DETACH);
 	umount2(P("e"), MNT_DETACH);
 	umount2(P("p"), MNT_DETACH);
+	umount2(P("d"), MNT_DETACH);
 	if (fork() == 0) {
 		execlp("rm", "rm", "-rf", top, (char *)NULL);
 		_exit(1);
