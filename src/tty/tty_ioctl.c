@@ -369,15 +369,6 @@ static long job_ioctl(struct tty *tty, struct tty *real, struct file *f, struct 
 	}
 }
 
-/* new_encode_dev */
-static unsigned encode_dev(uint64_t dev)
-{
-	unsigned major = (unsigned)((dev >> 8) & 0xfff) | (unsigned)((dev >> 32) & ~0xfffU);
-	unsigned minor = (unsigned)(dev & 0xff) | (unsigned)((dev >> 12) & ~0xffU);
-
-	return (minor & 0xff) | (major << 8) | ((minor & ~0xffU) << 12);
-}
-
 long tty_ioctl(struct tty *tty, struct file *f, struct task *t, unsigned cmd, uint64_t arg)
 {
 	struct tty *real = tty->driver->is_pty_master ? tty->link : tty;
@@ -423,7 +414,7 @@ long tty_ioctl(struct tty *tty, struct file *f, struct task *t, unsigned cmd, ui
 			return -EFAULT;
 		return v == 0 ? 0 : -EINVAL;
 	case LINUX_TIOCGDEV:
-		return put_int(t, arg, (int)encode_dev(real->rdev));
+		return put_int(t, arg, (int)new_encode_dev(real->rdev));
 	case LINUX_TIOCVHANGUP:
 		if (!capable(&t->proc->cred, CAP_SYS_ADMIN))
 			return -EPERM;

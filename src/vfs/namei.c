@@ -1580,6 +1580,10 @@ int vfs_statfs_at(struct task *t, int dirfd, const char *name, int atflags, stru
 		st->f_namelen = LINUX_NAME_MAX;
 		st->f_frsize = 4096;
 	}
+	/* Linux's simple_statfs and shmem_statfs give every filesystem an
+	 * fsid (the device's, or a tmpfs's uuid's); the host's is kept. */
+	if (!st->f_fsid[0] && !st->f_fsid[1])
+		st->f_fsid[0] = (int32_t)new_encode_dev(p.dentry->inode->sb->dev);
 	/* As Linux's calculate_f_flags, the flags come from the mount whatever
 	 * the filesystem said, with ST_VALID: glibc's statvfs takes f_flag from
 	 * them only when ST_VALID is set (else it guesses from /proc/mounts). */

@@ -214,4 +214,14 @@ static inline bool inode_is_dir(const struct inode *i)
 uint64_t vfs_anon_dev(void);
 struct linux_timespec vfs_now(void);
 
+/* A device number (st_dev's form) as Linux's new_encode_dev packs it in
+ * 32 bits: the tty ioctls' numbers and statfs's f_fsid. */
+static inline uint32_t new_encode_dev(uint64_t dev)
+{
+	uint32_t major = (uint32_t)((dev >> 8) & 0xfff) | (uint32_t)((dev >> 32) & ~0xfffU);
+	uint32_t minor = (uint32_t)(dev & 0xff) | (uint32_t)((dev >> 12) & ~0xffU);
+
+	return (minor & 0xff) | (major << 8) | ((minor & ~0xffU) << 12);
+}
+
 #endif

@@ -1,6 +1,7 @@
 /* /sys: the CPU files glibc and nproc read agree with get_nprocs(), one
- * cpuN directory per CPU, cpuN/online for N > 0, statfs says sysfs, /sys
- * is r-x for everybody. */
+ * cpuN directory per CPU, cpuN/online for N > 0, statfs says sysfs with
+ * no blocks or inodes (skas once gave the tmpfs's under it), /sys is r-x
+ * for everybody. Every filesystem has an fsid (skas's were 0). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <fcntl.h>
@@ -32,6 +33,7 @@ int main(void)
 	int cpus = get_nprocs(), dirs = 0;
 	char range[32], path[64];
 	struct statfs sfs;
+	struct statfs sys;
 	struct stat st;
 	struct dirent *de;
 	DIR *d;
@@ -62,6 +64,14 @@ int main(void)
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpus - 1);
 	check(cpus == 1 || has(path, "1\n"), "the last CPU is online");
 	check(statfs("/sys", &sfs) == 0 && sfs.f_type == 0x62656572, "statfs: sysfs");
+	check(sfs.f_blocks == 0 && sfs.f_bfree == 0 && sfs.f_files == 0 && sfs.f_ffree == 0 &&
+		      sfs.f_bsize == 4096 && sfs.f_namelen == 255,
+	      "statfs: no blocks or inodes, 4096-byte blocks, names of 255");
+	sys = sfs;
+	check(statfs("/proc", &sfs) == 0 && (sfs.f_fsid.__val[0] || sfs.f_fsid.__val[1]) &&
+		      memcmp(&sfs.f_fsid, &sys.f_fsid, sizeof(sys.f_fsid)) &&
+		      (sys.f_fsid.__val[0] || sys.f_fsid.__val[1]),
+	      "statfs: /sys and /proc have fsids, not the same");
 	check(stat("/sys", &st) == 0 && (st.st_mode & 0777) == 0555, "/sys is r-x");
 	check(stat("/sys/kernel", &st) == 0 && S_ISDIR(st.st_mode), "/sys/kernel");
 	return 0;

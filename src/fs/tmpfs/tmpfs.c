@@ -1211,6 +1211,10 @@ static int tmpfs_statfs(struct inode *ino, struct linux_statfs *st)
 	st->f_type = (int64_t)ino->sb->magic; /* tmpfs's, or what a user of it set */
 	st->f_bsize = 4096;
 	st->f_frsize = 4096;
+	st->f_namelen = 255;
+	/* sysfs on a tmpfs: Linux's simple_statfs, no blocks or inodes */
+	if (ino->sb->magic != LINUX_TMPFS_MAGIC)
+		return 0;
 	st->f_blocks = s->limit / 4096;
 	st->f_bfree = st->f_bavail = (s->limit - s->used) / 4096;
 	st->f_files = TMPFS_NR_INODES;
@@ -1221,7 +1225,6 @@ static int tmpfs_statfs(struct inode *ino, struct linux_statfs *st)
 	st->f_ffree = s->ispace < TMPFS_ISPACE
 			      ? (int64_t)((TMPFS_ISPACE - s->ispace) / BOGO_INODE_SIZE)
 			      : 0;
-	st->f_namelen = 255;
 	return 0;
 }
 
