@@ -24,6 +24,7 @@ command -v ip >/dev/null 2>&1 || need="$need iproute2" # netns tests, tests/scen
 command -v git >/dev/null 2>&1 || need="$need git" # tests/scenario/vfs.sh: git clone inside
 command -v ping >/dev/null 2>&1 || need="$need iputils-ping" # tests/scenario/inet.sh
 command -v traceroute >/dev/null 2>&1 || need="$need traceroute" # tests/scenario/inet.sh
+command -v bwrap >/dev/null 2>&1 || need="$need bubblewrap" # tests/scenario/namespaces.sh
 # `tools/deps.sh fuzz` (make fuzz): clang for libFuzzer, trinity if Debian has it.
 if [ "${1:-}" = fuzz ]; then
 	command -v clang >/dev/null 2>&1 || need="$need clang"

@@ -81,14 +81,11 @@ static int check_flags(struct task *t, const struct clone_req *r)
 	uint64_t f = r->flags;
 	int ret;
 
-	/* One user namespace: as a Linux without CONFIG_USER_NS, whose
-	 * copy_creds fails before anything else of namespaces. */
-	if (f & LINUX_CLONE_NEWUSER) {
-		klog_ratelimited(LOG_INFO, "clone: user namespaces are not supported: EINVAL");
+	/* A new mount or user namespace needs a root and cwd of its own, a
+	 * new user or pid namespace a process of its own. */
+	if ((f & (LINUX_CLONE_NEWNS | LINUX_CLONE_NEWUSER)) && (f & LINUX_CLONE_FS))
 		return -EINVAL;
-	}
-	/* A new mount namespace needs a root and cwd of its own. */
-	if ((f & LINUX_CLONE_NEWNS) && (f & LINUX_CLONE_FS))
+	if ((f & (LINUX_CLONE_NEWUSER | LINUX_CLONE_NEWPID)) && (f & LINUX_CLONE_THREAD))
 		return -EINVAL;
 	if ((f & LINUX_CLONE_THREAD) && !(f & LINUX_CLONE_SIGHAND))
 		return -EINVAL;
@@ -110,6 +107,12 @@ static int check_flags(struct task *t, const struct clone_req *r)
 		return -EINVAL;
 	if (r->exit_signal < 0 || r->exit_signal > LINUX_NSIG)
 		return -EINVAL;
+	/* One user namespace, whose max_user_namespaces is 0: Linux's
+	 * copy_creds fails so before anything else of namespaces. */
+	if (f & LINUX_CLONE_NEWUSER) {
+		klog_ratelimited(LOG_INFO, "clone: user namespaces are not supported: ENOSPC");
+		return -ENOSPC;
+	}
 	ret = ns_flags_check(&t->proc->cred, f);
 	/* Linux's copy_namespaces: a SEM_UNDO list cannot be shared into
 	 * another IPC namespace, whose sets it could not name. */
@@ -439,7 +442,7 @@ long sys_clone3(struct task *t, const struct sysargs *a)
  * empty one). CLONE_THREAD, CLONE_SIGHAND and CLONE_VM
  * succeed only when there is nothing to unshare, as in Linux. Partial: the
  * other namespace types exist once (kernel/nsproxy.c), so their flags are
- * EINVAL as from a Linux built without them (EPERM first without
+ * ENOSPC as from a Linux whose limits for them are 0 (EPERM first without
  * CAP_SYS_ADMIN, but CLONE_NEWUSER, which needs none); and SEM_UNDO
  * adjustments are kept per process, so CLONE_SYSVSEM in a process of
  * several threads is EINVAL; and signal handlers are per process, so
@@ -475,7 +478,7 @@ long sys_unshare(struct task *t, const struct sysargs *a)
 	if ((f & LINUX_CLONE_VM) && t->mm->refcount > 1)
 		return -EINVAL; /* another process shares the address space */
 	if (f & LINUX_CLONE_NEWUSER)
-		return -EINVAL;
+		return -ENOSPC; /* as clone's */
 	ret = ns_flags_check(&t->proc->cred, f);
 	if (ret < 0)
 		return ret;

@@ -2,9 +2,11 @@
  * references and inode numbers. The instance's cgroup, IPC, network, pid,
  * time and user namespaces exist once and never go: skas has one of each
  * (one loopback network, one pid space, the host's clocks, one set of
- * ids), so their CLONE_NEW* flags are EINVAL, as on a Linux
- * built without them, rather than a new name for what would still be
- * shared. UTS (kernel/uts.c) and mount (vfs/namespace.c) namespaces can be
+ * ids), so their CLONE_NEW* flags are ENOSPC, as on a Linux whose
+ * /proc/sys/user/max_TYPE_namespaces are 0 (which they read), rather than
+ * a new name for what would still be shared. (They were EINVAL, as on a
+ * Linux built without them; but that Linux has no /proc/PID/ns links of
+ * those types, and bwrap, seeing the user one, tried to make one.) UTS (kernel/uts.c) and mount (vfs/namespace.c) namespaces can be
  * made, and IPC ones (ipc/ipc.c). */
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 #include "kernel/nsproxy.h"
 #include "kernel/uts.h"
 #include "kernel/cred.h"
+#include "kernel/task.h"
 #include "vfs/namespace.h"
 #include "ipc/ipc.h"
 #include "abi/linux/errno.h"
@@ -146,8 +149,13 @@ int ns_flags_check(const struct cred *c, uint64_t flags)
 	if (!capable(c, CAP_SYS_ADMIN))
 		return -EPERM;
 	if (flags & NS_CLONE_ALL & ~(uint64_t)NS_CLONE_SUPPORTED)
-		return -EINVAL;
+		return -ENOSPC;
 	return 0;
+}
+
+int ns_max(enum ns_type type)
+{
+	return ns_type_flag(type) & NS_CLONE_SUPPORTED ? task_pids_max() / 2 : 0;
 }
 
 struct nsproxy *nsproxy_with(struct nsproxy *old, struct ns_common *ns)

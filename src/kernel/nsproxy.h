@@ -3,7 +3,7 @@
  * /proc/PID/ns shows. fork and clone share the parent's set; CLONE_NEW*,
  * unshare and setns give a task a new set. Of the types, UTS, mount and
  * IPC namespaces can be made; the others exist once, as the instance's
- * own (see ns_flags_check). */
+ * own, and their limits in /proc/sys/user are 0 (see ns_flags_check). */
 #ifndef KERNEL_NSPROXY_H
 #define KERNEL_NSPROXY_H
 
@@ -70,10 +70,14 @@ void ns_ino_free(uint32_t ino);
 /* "uts", "mnt"...; and the CLONE_NEW* flag of a type. */
 const char *ns_type_name(enum ns_type type);
 uint64_t ns_type_flag(enum ns_type type);
+/* /proc/sys/user/max_TYPE_namespaces: 0 for a type skas has one of (as a
+ * Linux whose administrator set it so: a new one is ENOSPC), else Linux's
+ * default, half of kernel.threads-max. */
+int ns_max(enum ns_type type);
 /* The checks of clone and unshare on flags' CLONE_NEW* bits, as Linux's
  * copy_namespaces and unshare_nsproxy_namespaces (CLONE_NEWUSER apart):
- * 0, -EPERM without CAP_SYS_ADMIN, -EINVAL for a type skas has no more
- * than one of. */
+ * 0, -EPERM without CAP_SYS_ADMIN, -ENOSPC for a type skas has no more
+ * than one of (its limit is 0). */
 int ns_flags_check(const struct cred *c, uint64_t flags);
 /* The set for a task of old's whose flags ask for new namespaces: old
  * itself (a new reference) when they ask none, else a new set with new

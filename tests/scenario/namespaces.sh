@@ -3,7 +3,8 @@
 # (its default --propagation private) and IPC namespaces, nsenter(1) into
 # another process's namespaces, lsns(1) and readlink of /proc/self/ns, and
 # the types skas has one of (user, net, pid, cgroup, time) refused with
-# EINVAL, as a Linux built without them. One TAP line each.
+# ENOSPC, as a Linux whose /proc/sys/user limits for them are 0, and
+# bwrap --unshare-user-try seeing that. One TAP line each.
 set -u
 . "$(dirname "$0")/common.bash"
 
@@ -53,8 +54,17 @@ if command -v ipcmk >/dev/null && command -v ipcs >/dev/null; then
 fi
 
 out=$(run /bin/sh -c 'for f in user net pid cgroup time; do unshare --$f true; echo $?; done')
-check "unshare --user, --net, --pid, --cgroup, --time: EINVAL" \
-	"$(echo $(for i in 1 2 3 4 5; do echo 'unshare: unshare failed: Invalid argument 1'; done))" \
+check "unshare --user, --net, --pid, --cgroup, --time: ENOSPC" \
+	"$(echo $(for i in 1 2 3 4 5; do echo 'unshare: unshare failed: No space left on device 1'; done))" \
 	"$(echo $out)"
+
+if command -v bwrap >/dev/null; then
+	out=$(run bwrap --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --unshare-user-try \
+		--unshare-uts --hostname box -- /bin/sh -c 'hostname; ls /dev/pts')
+	check "bwrap --unshare-user-try --unshare-uts --dev --proc --tmpfs: no user namespace tried" \
+		"box ptmx" "$(echo $out)"
+else
+	check "bwrap (missing: skipped)" "" ""
+fi
 
 summary

@@ -4,6 +4,7 @@
  * the procfs mount), load and task counts (the guest's), version, the
  * filesystems, and a few /proc/sys values. Formats as Linux's. */
 #include <cpuid.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 #include "fs/procfs/internal.h"
 #include "kernel/task.h"
 #include "kernel/coredump.h"
+#include "kernel/nsproxy.h"
 #include "kernel/uts.h"
 #include "host/host.h"
 #include "ipc/ipc.h"
@@ -601,6 +603,37 @@ static long put_overflow_id(const struct pnode *n, const char *buf, size_t len)
 	return (long)len;
 }
 
+/* user.max_TYPE_namespaces: the type from the name. */
+static enum ns_type ns_max_type(const struct pnode *n)
+{
+	char name[32];
+	int i;
+
+	for (i = 0; i < NS_NTYPES; i++) {
+		snprintf(name, sizeof(name), "max_%s_namespaces", ns_type_name(i));
+		if (strcmp(n->e->name, name) == 0)
+			break;
+	}
+	return (enum ns_type)i;
+}
+
+static int gen_ns_max(const struct pnode *n, struct sbuf *b)
+{
+	sb_printf(b, "%d\n", ns_max(ns_max_type(n)));
+	return 0;
+}
+
+/* Partial: skas counts no namespaces, so a limit stays what it is (the
+ * value it holds may be written back); any other is EINVAL. */
+static long put_ns_max(const struct pnode *n, const char *buf, size_t len)
+{
+	long v = parse_sysctl_int(buf, len);
+
+	if (v < 0)
+		return v;
+	return v == ns_max(ns_max_type(n)) ? (long)len : -EINVAL;
+}
+
 static int gen_core_pattern(const struct pnode *n, struct sbuf *b)
 {
 	(void)n;
@@ -698,6 +731,17 @@ enum {
 	G_NGROUPS_MAX,
 	G_OVERFLOWUID,
 	G_OVERFLOWGID,
+	G_SYS_USER,
+	G_USER_INOTIFY_INSTANCES,
+	G_USER_INOTIFY_WATCHES,
+	G_MAX_CGROUP_NS,
+	G_MAX_IPC_NS,
+	G_MAX_MNT_NS,
+	G_MAX_NET_NS,
+	G_MAX_PID_NS,
+	G_MAX_TIME_NS,
+	G_MAX_USER_NS,
+	G_MAX_UTS_NS,
 	G_CAP_LAST_CAP,
 	G_SYS_VM,
 	G_OVERCOMMIT,
@@ -800,6 +844,33 @@ static const struct pentry sys_kernel[] = {
 	{ 0 },
 };
 
+#define NS_MAX(type, id_)                                                                        \
+	{                                                                                        \
+		.name = "max_" type "_namespaces", .id = id_, .mode = FILE_W, .gen = gen_ns_max, \
+		.put = put_ns_max                                                                \
+	}
+
+/* /proc/sys/user: the limits Linux keeps per user namespace (skas's one). */
+static const struct pentry sys_user[] = {
+	NS_MAX("cgroup", G_MAX_CGROUP_NS),
+	{ .name = "max_inotify_instances",
+	  .id = G_USER_INOTIFY_INSTANCES,
+	  .mode = FILE_W,
+	  .gen = gen_inotify_max_instances },
+	{ .name = "max_inotify_watches",
+	  .id = G_USER_INOTIFY_WATCHES,
+	  .mode = FILE_W,
+	  .gen = gen_inotify_max_watches },
+	NS_MAX("ipc", G_MAX_IPC_NS),
+	NS_MAX("mnt", G_MAX_MNT_NS),
+	NS_MAX("net", G_MAX_NET_NS),
+	NS_MAX("pid", G_MAX_PID_NS),
+	NS_MAX("time", G_MAX_TIME_NS),
+	NS_MAX("user", G_MAX_USER_NS),
+	NS_MAX("uts", G_MAX_UTS_NS),
+	{ 0 },
+};
+
 static const struct pentry sys_vm[] = {
 	{ .name = "max_map_count",
 	  .id = G_MAX_MAP_COUNT,
@@ -873,6 +944,7 @@ const struct pentry procfs_sys_children[] = {
 	  .children = sys_kernel,
 	  .sysctl = true },
 	{ .name = "net", .id = G_SYS_NET, .mode = DIR_R, .children = sys_net, .sysctl = true },
+	{ .name = "user", .id = G_SYS_USER, .mode = DIR_R, .children = sys_user, .sysctl = true },
 	{ .name = "vm", .id = G_SYS_VM, .mode = DIR_R, .children = sys_vm, .sysctl = true },
 	{ 0 },
 };
