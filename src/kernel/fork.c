@@ -79,7 +79,6 @@ static struct process *copy_process_struct(struct task *t, int pid, const struct
 static int check_flags(struct task *t, const struct clone_req *r)
 {
 	uint64_t f = r->flags;
-	int ret;
 
 	/* A new mount or user namespace needs a root and cwd of its own, a
 	 * new user or pid namespace a process of its own. */
@@ -107,18 +106,27 @@ static int check_flags(struct task *t, const struct clone_req *r)
 		return -EINVAL;
 	if (r->exit_signal < 0 || r->exit_signal > LINUX_NSIG)
 		return -EINVAL;
-	/* One user namespace, whose max_user_namespaces is 0: Linux's
-	 * copy_creds fails so before anything else of namespaces. */
+	return 0;
+}
+
+/* The namespace checks, in Linux's order: after the task limits
+ * (copy_process's EAGAIN), copy_creds's (a user namespace, whose
+ * max_user_namespaces is 0), then copy_namespaces's: EPERM without
+ * CAP_SYS_ADMIN, a SEM_UNDO list that cannot go into another IPC
+ * namespace, whose sets it could not name (EINVAL), the types skas has one
+ * of (ENOSPC). */
+static int check_ns_flags(struct task *t, uint64_t f)
+{
+	int ret;
+
 	if (f & LINUX_CLONE_NEWUSER) {
 		klog_ratelimited(LOG_INFO, "clone: user namespaces are not supported: ENOSPC");
 		return -ENOSPC;
 	}
 	ret = ns_flags_check(&t->proc->cred, f);
-	/* Linux's copy_namespaces: a SEM_UNDO list cannot be shared into
-	 * another IPC namespace, whose sets it could not name. */
 	if (ret == 0 && (f & LINUX_CLONE_NEWIPC) && (f & LINUX_CLONE_SYSVSEM))
 		ret = -EINVAL;
-	return ret;
+	return ret ?: ns_flags_limit(f);
 }
 
 struct nproc_count {
@@ -169,6 +177,9 @@ static long do_clone(struct task *t, const struct clone_req *r)
 		return ret;
 	if (tasks_limit_reached() || nproc_exceeded(t))
 		return -EAGAIN;
+	ret = check_ns_flags(t, f);
+	if (ret < 0)
+		return ret;
 	tid = pid_alloc();
 	if (tid < 0)
 		return tid;
@@ -480,6 +491,8 @@ long sys_unshare(struct task *t, const struct sysargs *a)
 	if (f & LINUX_CLONE_NEWUSER)
 		return -ENOSPC; /* as clone's */
 	ret = ns_flags_check(&t->proc->cred, f);
+	if (ret == 0)
+		ret = ns_flags_limit(f);
 	if (ret < 0)
 		return ret;
 	if ((f & LINUX_CLONE_SYSVSEM) && !alone)

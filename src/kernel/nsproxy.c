@@ -3,10 +3,11 @@
  * time and user namespaces exist once and never go: skas has one of each
  * (one loopback network, one pid space, the host's clocks, one set of
  * ids), so their CLONE_NEW* flags are ENOSPC, as on a Linux whose
- * /proc/sys/user/max_TYPE_namespaces are 0 (which they read), rather than
- * a new name for what would still be shared. (They were EINVAL, as on a
- * Linux built without them; but that Linux has no /proc/PID/ns links of
- * those types, and bwrap, seeing the user one, tried to make one.) UTS (kernel/uts.c) and mount (vfs/namespace.c) namespaces can be
+ * /proc/sys/user/max_TYPE_namespaces are 0 (which they read), rather
+ * than a new name for what would still be shared. (They were EINVAL, as
+ * on a Linux built without them; but that Linux has no /proc/PID/ns
+ * links of those types, and bwrap, seeing the user one, tried to make
+ * one.) UTS (kernel/uts.c) and mount (vfs/namespace.c) namespaces can be
  * made, and IPC ones (ipc/ipc.c). */
 #include <stdlib.h>
 #include <string.h>
@@ -146,15 +147,18 @@ int ns_flags_check(const struct cred *c, uint64_t flags)
 {
 	if (!(flags & NS_CLONE_ALL))
 		return 0;
-	if (!capable(c, CAP_SYS_ADMIN))
-		return -EPERM;
-	if (flags & NS_CLONE_ALL & ~(uint64_t)NS_CLONE_SUPPORTED)
-		return -ENOSPC;
-	return 0;
+	return capable(c, CAP_SYS_ADMIN) ? 0 : -EPERM;
+}
+
+int ns_flags_limit(uint64_t flags)
+{
+	return flags & NS_CLONE_ALL & ~(uint64_t)NS_CLONE_SUPPORTED ? -ENOSPC : 0;
 }
 
 int ns_max(enum ns_type type)
 {
+	if (type >= NS_NTYPES)
+		return 0;
 	return ns_type_flag(type) & NS_CLONE_SUPPORTED ? task_pids_max() / 2 : 0;
 }
 

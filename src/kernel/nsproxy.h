@@ -76,9 +76,11 @@ uint64_t ns_type_flag(enum ns_type type);
 int ns_max(enum ns_type type);
 /* The checks of clone and unshare on flags' CLONE_NEW* bits, as Linux's
  * copy_namespaces and unshare_nsproxy_namespaces (CLONE_NEWUSER apart):
- * 0, -EPERM without CAP_SYS_ADMIN, -ENOSPC for a type skas has no more
- * than one of (its limit is 0). */
+ * first 0 or -EPERM without CAP_SYS_ADMIN; then (Linux's
+ * create_new_namespaces) 0 or -ENOSPC for a type skas has no more than
+ * one of (its limit is 0). */
 int ns_flags_check(const struct cred *c, uint64_t flags);
+int ns_flags_limit(uint64_t flags);
 /* The set for a task of old's whose flags ask for new namespaces: old
  * itself (a new reference) when they ask none, else a new set with new
  * namespaces for those (a mount namespace moves fs's root and cwd to its

@@ -6,9 +6,11 @@
  * mean it could make one, and failed). Natively (root, the host's limits)
  * every type is made; the lines printed are the same. Then the flag
  * checks that come first: CLONE_NEWUSER with CLONE_FS or CLONE_THREAD,
- * CLONE_NEWPID with CLONE_THREAD, unshare(CLONE_NEWUSER) in a process of
- * two threads: EINVAL. (Writes are not tried: the machines' root is not
- * the host's init user namespace's, whose files these are.) */
+ * CLONE_NEWPID with CLONE_THREAD, CLONE_NEWIPC with CLONE_SYSVSEM (before
+ * a network namespace is made or refused), unshare(CLONE_NEWUSER) in a
+ * process of two threads: EINVAL. (Writes are not tried: natively they need
+ * CAP_SYS_RESOURCE in the user namespace that owns the files, which the
+ * test machines' root lacks: open for writing is EACCES there.) */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -100,6 +102,11 @@ int main(void)
 		      0) == -1 &&
 		      errno == EINVAL,
 	      "clone(CLONE_NEWPID|CLONE_THREAD): EINVAL");
+	/* copy_namespaces: the SEM_UNDO list before any namespace is made */
+	check(syscall(SYS_clone, CLONE_NEWNET | CLONE_NEWIPC | CLONE_SYSVSEM | SIGCHLD, 0, 0, 0,
+		      0) == -1 &&
+		      errno == EINVAL,
+	      "clone(CLONE_NEWNET|CLONE_NEWIPC|CLONE_SYSVSEM): EINVAL");
 	{
 		pthread_t th;
 
