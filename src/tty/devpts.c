@@ -102,7 +102,7 @@ static int devpts_setattr(struct inode *ino, const struct iattr *ia)
 		return -EINVAL;
 	if (ino->ino == PTMX_INO) {
 		if (ia->valid & ATTR_MODE)
-			devpts_set_ptmx_mode(ia->mode);
+			ptmx_mode = ia->mode & 07777;
 		return 0;
 	}
 	if (!pty)
@@ -171,17 +171,18 @@ static const struct inode_ops devpts_iops = {
 };
 
 /* The options /proc/PID/mounts shows (Linux's devpts_show_options, with
- * the ptys' group and mode as skas makes them). */
-static void show_opts(void)
+ * the ptys' group and mode as skas makes them): ptmxmode is the mount
+ * option, whatever a chmod of ptmx did since. */
+static void show_opts(uint32_t ptmxmode)
 {
 	snprintf(devpts_sb.opts, sizeof(devpts_sb.opts), ",gid=%d,mode=%03o,ptmxmode=%03o", PTY_GID,
-		 PTY_MODE, ptmx_mode);
+		 PTY_MODE, ptmxmode);
 }
 
 void devpts_set_ptmx_mode(uint32_t mode)
 {
 	ptmx_mode = mode & 07777;
-	show_opts();
+	show_opts(ptmx_mode);
 }
 
 int devpts_mount(struct super_block **sb, struct inode **root)
@@ -192,7 +193,7 @@ int devpts_mount(struct super_block **sb, struct inode **root)
 		devpts_root = make_inode(ROOT_INO, LINUX_S_IFDIR);
 		if (!devpts_root)
 			return -ENOMEM;
-		show_opts();
+		show_opts(ptmx_mode);
 	}
 	inode_get(devpts_root);
 	*sb = &devpts_sb;

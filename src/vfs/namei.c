@@ -1473,7 +1473,9 @@ int vfs_setattr_inode(struct task *t, struct path *p, struct iattr *ia)
 	bool owner;
 	int ret;
 
-	if (path_rdonly(p) && !LINUX_S_ISCHR(ino->mode))
+	/* (any type: Linux's chmod_common and chown_common want the mount
+	 * writable; skas once let a character device through) */
+	if (path_rdonly(p))
 		return -EROFS;
 	/* A symlink's mode does not change (Linux 6.6's notify_change, before
 	 * any permission check); fchmodat2 with AT_SYMLINK_NOFOLLOW asks it */

@@ -176,7 +176,11 @@ static int parse_u32(const char *s, int base, uint32_t *out)
 	char *end;
 	unsigned long long v;
 
-	if (!*s)
+	/* kstrtouint's: digits, a '+' before them at most (strtoull would
+	 * take blanks and a '-' too) */
+	if (*s == '+')
+		s++;
+	if (!(*s >= '0' && *s <= '9'))
 		return -EINVAL;
 	v = strtoull(s, &end, base);
 	if (*end || v > 0xffffffffULL)
@@ -310,7 +314,7 @@ static int new_tmpfs(const char *data, struct fs_opts *o, struct super_block **s
 	return 0;
 }
 
-/* devpts's options (Linux's parse_mount_options). skas has one devpts
+/* devpts's options (Linux's devpts_parse_param). skas has one devpts
  * instance however often it is mounted, so newinstance is what it always
  * does, ptmxmode sets that one ptmx's mode, and mode and gid are taken
  * only as what its ptys have (620, group tty); uid, max and other values
@@ -347,6 +351,13 @@ static int parse_devpts_opts(const char *data, struct fs_opts *o)
 	}
 	free(buf);
 	return ret;
+}
+
+/* devpts: one super block for every mount, where each is an instance of
+ * its own on Linux. A read-only one is so at the mount, not for all. */
+static bool one_instance(const struct super_block *sb)
+{
+	return sb->magic == DEVPTS_SUPER_MAGIC;
 }
 
 /* Linux's do_new_mount and do_add_mount: a new filesystem of type at. */
@@ -390,11 +401,14 @@ static int new_mount(struct task *t, struct path *at, const char *source, const 
 		ret = -ENOTDIR;
 	else if (!check_mnt(t, at->mnt))
 		ret = -EINVAL;
-	if (ret == 0 && sb->nmounts == 0 && ((flags & LINUX_MS_RDONLY) || o.rdonly))
+	if (ret == 0 && sb->nmounts == 0 && ((flags & LINUX_MS_RDONLY) || o.rdonly) &&
+	    !one_instance(sb))
 		sb->rdonly = true;
 	if (ret == 0)
 		ret = mount_room();
-	m = ret == 0 ? mount_add(at, sb, root, source, flags & LINUX_MS_RDONLY) : NULL;
+	m = ret == 0 ? mount_add(at, sb, root, source,
+				 (flags & LINUX_MS_RDONLY) || (one_instance(sb) && o.rdonly))
+		     : NULL;
 	inode_put(root);
 	if (!m) {
 		if (sb->nmounts == 0 && sb->put_super)
@@ -513,7 +527,13 @@ static int remount(struct task *t, struct path *at, uint64_t flags, const char *
 		return -EINVAL;
 	if ((m->flags & MNT_LOCK_READONLY) && !ro)
 		return -EPERM;
-	if (!bind) {
+	if (!bind && one_instance(sb)) {
+		ret = parse_devpts_opts(data, &o);
+		if (ret < 0)
+			return ret;
+		if (o.mode_set)
+			devpts_set_ptmx_mode(o.mode);
+	} else if (!bind) {
 		bool tmpfs = strcmp(sb->fstype, "tmpfs") == 0;
 
 		ret = parse_opts(data, tmpfs, &o);

@@ -1,7 +1,7 @@
 /* mount(2) and umount2(2) as root: tmpfs with size=/mode=/uid=/gid=, proc,
  * bind (and MS_REC), remount read-only (of the filesystem and of a bind),
  * nodev/noexec enforced, MS_MOVE, propagation types, MNT_DETACH,
- * MNT_EXPIRE, a new devpts (bwrap's), statfs's f_flags and inode counts,
+ * MNT_EXPIRE, a new devpts (bwrap's) and its remounts, statfs's f_flags and inode counts,
  * EBUSY/EINVAL/ENOTDIR/ENOENT/ENODEV/EFAULT/EPERM, and /proc/self/mounts and mountinfo lines. Natively the test first moves to
  * a private mount namespace (unshare, then / private); under skas unshare
  * is refused and there is one namespace: either way every mount is made
@@ -324,6 +324,23 @@ static void devpts(void)
 	      "its ptmx: char 5,2, mode 666");
 	check_line("/proc/self/mounts", "d",
 		   "T/d devpts rw,nosuid,noexec,relatime,gid=5,mode=620,ptmxmode=666 0 0");
+	/* a chmod of ptmx is not the mount option; a remount sets both */
+	check(chmod(P("d/ptmx"), 0600) == 0 && stat(P("d/ptmx"), &st) == 0 &&
+		      (st.st_mode & 07777) == 0600,
+	      "chmod 600 of its ptmx");
+	check_line("/proc/self/mounts", "d",
+		   "T/d devpts rw,nosuid,noexec,relatime,gid=5,mode=620,ptmxmode=666 0 0");
+	/* (the options a remount leaves out go back to their defaults) */
+	check(mount(NULL, P("d"), NULL, MS_REMOUNT | MS_NOSUID | MS_NOEXEC,
+		    "ptmxmode=644,mode=620,gid=5") == 0 &&
+		      stat(P("d/ptmx"), &st) == 0 && (st.st_mode & 07777) == 0644,
+	      "remount with ptmxmode=644: ptmx has it");
+	check(mount(NULL, P("d"), NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NOEXEC,
+		    "ptmxmode=666,mode=620,gid=5") == 0,
+	      "remount read-only");
+	check_line("/proc/self/mounts", "d",
+		   "T/d devpts ro,nosuid,noexec,relatime,gid=5,mode=620,ptmxmode=666 0 0");
+	check_err(chmod(P("d/ptmx"), 0644), EROFS, "chmod there");
 	check(umount(P("d")) == 0, "umount devpts");
 }
 

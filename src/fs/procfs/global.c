@@ -302,8 +302,8 @@ static int gen_version(const struct pnode *n, struct sbuf *b)
 static int gen_filesystems(const struct pnode *n, struct sbuf *b)
 {
 	(void)n;
-	sb_printf(b, "nodev\tproc\nnodev\ttmpfs\nnodev\tdevtmpfs\nnodev\toverlay\nnodev\tpipefs\n"
-		     "nodev\thostfs\n");
+	sb_printf(b, "nodev\tsysfs\nnodev\tproc\nnodev\ttmpfs\nnodev\tdevtmpfs\nnodev\tdevpts\n"
+		     "nodev\toverlay\nnodev\tpipefs\nnodev\thostfs\n");
 	return 0;
 }
 
@@ -603,7 +603,8 @@ static long put_overflow_id(const struct pnode *n, const char *buf, size_t len)
 	return (long)len;
 }
 
-/* user.max_TYPE_namespaces: the type from the name. */
+/* user.max_TYPE_namespaces: the type from the name (NS_NTYPES for none,
+ * whose limit is 0). */
 static enum ns_type ns_max_type(const struct pnode *n)
 {
 	char name[32];
