@@ -126,6 +126,9 @@ struct mm {
 	 * membarrier_state): kept by fork, not by exec. */
 	unsigned membarrier_registered;
 	unsigned membarrier_ready; /* those the commands may use */
+	/* pkey_alloc took key 0 and could not give it (sys_pkey_alloc):
+	 * kept by fork, not by exec. */
+	bool pkey0_taken;
 };
 
 /* A fresh address space holding only the stub; *out owns one reference. */

@@ -197,25 +197,29 @@ long sys_munmap(struct task *t, const struct sysargs *a)
 	return mm_unmap(t->mm, addr, len);
 }
 
-long sys_mprotect(struct task *t, const struct sysargs *a)
+/* Linux's do_mprotect_pkey, its checks in its order: the growth flags,
+ * the address, an empty range (done), a wrap (ENOMEM), then the
+ * protection (an unsigned long: bits past 31 are unknown too) and the key
+ * (only -1, none given: see sys_pkey_alloc). */
+static long do_mprotect_pkey(struct task *t, uaddr_t addr, uint64_t len, uint64_t prot, int pkey)
 {
-	uaddr_t addr = sysarg_uaddr(a, 0);
-	uint64_t len = sysarg_size(a, 1);
-	int prot = sysarg_int(a, 2);
+	uint64_t grows = prot & (LINUX_PROT_GROWSDOWN | LINUX_PROT_GROWSUP);
 
+	prot &= ~grows;
+	if (grows == (LINUX_PROT_GROWSDOWN | LINUX_PROT_GROWSUP))
+		return -EINVAL;
 	if (addr & (PAGE_SIZE - 1))
-		return -EINVAL;
-	/* Linux's prot is an unsigned long: bits past 31 are unknown too */
-	if ((a->a[2] >> 32) || (prot & ~(PROT_KNOWN | LINUX_PROT_GROWSDOWN | LINUX_PROT_GROWSUP)))
-		return -EINVAL;
-	if ((prot & LINUX_PROT_GROWSDOWN) && (prot & LINUX_PROT_GROWSUP))
 		return -EINVAL;
 	if (len == 0)
 		return 0;
 	len = PAGE_ALIGN(len);
-	if (len == 0 || addr + len < addr)
+	if (len == 0 || addr + len <= addr)
 		return -ENOMEM;
-	if (prot & (LINUX_PROT_GROWSDOWN | LINUX_PROT_GROWSUP)) {
+	if (prot & ~(uint64_t)PROT_KNOWN)
+		return -EINVAL;
+	if (pkey != -1)
+		return -EINVAL;
+	if (grows) {
 		struct vma *v = mm_find_vma(t->mm, addr);
 
 		/* As Linux: GROWSUP needs a VMA that grows up (none on
@@ -223,14 +227,51 @@ long sys_mprotect(struct task *t, const struct sysargs *a)
 		 * then reaches down to its start. */
 		if (!v || v->start >= addr + len)
 			return -ENOMEM;
-		if (prot & LINUX_PROT_GROWSUP)
+		if (grows & LINUX_PROT_GROWSUP)
 			return v->start > addr ? -ENOMEM : -EINVAL;
 		if (!(v->flags & (VMA_STACK | VMA_GROWSDOWN)))
 			return -EINVAL;
 		len += addr - v->start;
 		addr = v->start;
 	}
-	return mm_protect(t->mm, addr, len, prot & PROT_KNOWN);
+	return mm_protect(t->mm, addr, len, (int)prot);
+}
+
+long sys_mprotect(struct task *t, const struct sysargs *a)
+{
+	return do_mprotect_pkey(t, sysarg_uaddr(a, 0), sysarg_size(a, 1), a->a[2], -1);
+}
+
+/* Memory protection keys, as on a Linux whose CPU has none (an x86 kernel
+ * without OSPKE, as these hosts'): skas gives no key, since a guest's key
+ * would have to be the host's on the stub's pages. As there, an address
+ * space's first pkey_alloc that passes the argument checks is EINVAL
+ * (mm_pkey_alloc takes key 0, arch_set_user_pkey_access refuses it, and
+ * the key stays taken: fork keeps that, exec starts afresh), every later
+ * one ENOSPC; pkey_free is EINVAL; pkey_mprotect is mprotect for key -1
+ * and EINVAL for any other. Differs from Linux on a host whose CPU has
+ * keys: the guest sees OSPKE in CPUID but gets none. */
+long sys_pkey_alloc(struct task *t, const struct sysargs *a)
+{
+	if (a->a[0] || (a->a[1] & ~(uint64_t)LINUX_PKEY_ACCESS_MASK))
+		return -EINVAL;
+	if (t->mm->pkey0_taken)
+		return -ENOSPC;
+	t->mm->pkey0_taken = true;
+	return -EINVAL;
+}
+
+long sys_pkey_free(struct task *t, const struct sysargs *a)
+{
+	(void)t;
+	(void)a;
+	return -EINVAL; /* mm_pkey_is_allocated: no key ever is */
+}
+
+long sys_pkey_mprotect(struct task *t, const struct sysargs *a)
+{
+	return do_mprotect_pkey(t, sysarg_uaddr(a, 0), sysarg_size(a, 1), a->a[2],
+				sysarg_int(a, 3));
 }
 
 /* Differs from Linux: MREMAP_DONTUNMAP is rejected with EINVAL. */
