@@ -11,6 +11,7 @@
 #include "platform/platform.h"
 #include "stub/stub.h"
 #include "vfs/file.h"
+#include "vfs/aio.h"
 #include "kernel/log.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
@@ -567,6 +568,7 @@ void mm_put(struct mm *mm)
 
 	if (!mm || --mm->refcount > 0)
 		return;
+	aio_exit(mm);
 	/* No index to keep while all go (O(VMAs^2) moves otherwise). */
 	free(mm->vidx);
 	mm->vidx = NULL;
@@ -1292,6 +1294,7 @@ int mm_fork(struct mm *src, struct mm **out)
 	mm->vidx_off = false;
 	mm->t_committed = mm->t_noreserve = mm->t_total = mm->t_data = 0;
 	mm->def_lock = 0; /* as Linux: a child inherits no memory locks */
+	mm->aio = NULL;	  /* nor AIO contexts (the rings stay mapped) */
 	list_init(&mm->vmas);
 	ret = platform->mm_copy(src->pf, &mm->pf);
 	if (ret < 0) {

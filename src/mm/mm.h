@@ -129,6 +129,8 @@ struct mm {
 	/* pkey_alloc took key 0 and could not give it (sys_pkey_alloc):
 	 * kept by fork, not by exec. */
 	bool pkey0_taken;
+	/* io_setup's contexts (vfs/aio.c): not kept by fork or exec. */
+	struct aio_ctx *aio;
 };
 
 /* A fresh address space holding only the stub; *out owns one reference. */

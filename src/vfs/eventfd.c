@@ -141,6 +141,20 @@ static const struct file_ops eventfd_ops = {
 	.release = eventfd_release,
 };
 
+bool is_eventfd(const struct file *f)
+{
+	return f->ops == &eventfd_ops;
+}
+
+void eventfd_signal_file(struct file *f)
+{
+	struct eventfd *ev = f->priv;
+
+	if (ev->count < EVENTFD_MAX - 1)
+		ev->count++;
+	waitq_wake(&ev->wq, LINUX_POLLIN);
+}
+
 static long do_eventfd2(struct task *t, unsigned count, int flags)
 {
 	struct eventfd *ev;

@@ -3,6 +3,7 @@
 #ifndef VFS_EVENTFD_H
 #define VFS_EVENTFD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct file;
@@ -12,5 +13,9 @@ struct linux_stat;
 int anon_inode_stat(struct file *f, struct linux_stat *st);
 /* lseek: a no-op that returns 0, as Linux's noop_llseek. */
 int64_t anon_inode_llseek(struct file *f, int64_t off, int whence);
+/* Is f an eventfd? And Linux's eventfd_signal: its count goes up by one
+ * (never past the largest it may hold), its readers woken. */
+bool is_eventfd(const struct file *f);
+void eventfd_signal_file(struct file *f);
 
 #endif

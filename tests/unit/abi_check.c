@@ -26,6 +26,7 @@ enum {
  */
 #include <linux/stat.h>
 
+#include "abi/linux/aio.h"
 #include "abi/linux/auxv.h"
 #include "abi/linux/elf.h"
 #include "abi/linux/fcntl.h"
@@ -51,6 +52,7 @@ enum {
 #include <asm/termios.h>
 #include <dirent.h>
 #include <elf.h>
+#include <linux/aio_abi.h>
 #include <linux/auxvec.h>
 #include <linux/fadvise.h>
 #include <linux/fcntl.h>
@@ -251,6 +253,34 @@ static void check_types(void)
 	FIELD(struct linux_utsname, domainname, struct new_utsname, domainname);
 
 	SIZE(struct linux_sysinfo, struct sysinfo);
+	C(IOCB_CMD_PREAD);
+	C(IOCB_CMD_PWRITE);
+	C(IOCB_CMD_FSYNC);
+	C(IOCB_CMD_FDSYNC);
+	C(IOCB_CMD_POLL);
+	C(IOCB_CMD_NOOP);
+	C(IOCB_CMD_PREADV);
+	C(IOCB_CMD_PWRITEV);
+	C(IOCB_FLAG_RESFD);
+	C(IOCB_FLAG_IOPRIO);
+	SIZE(struct linux_iocb, struct iocb);
+	SFIELD(struct linux_iocb, aio_data, struct iocb, aio_data);
+	SFIELD(struct linux_iocb, aio_key, struct iocb, aio_key);
+	SFIELD(struct linux_iocb, aio_rw_flags, struct iocb, aio_rw_flags);
+	SFIELD(struct linux_iocb, aio_lio_opcode, struct iocb, aio_lio_opcode);
+	SFIELD(struct linux_iocb, aio_reqprio, struct iocb, aio_reqprio);
+	SFIELD(struct linux_iocb, aio_fildes, struct iocb, aio_fildes);
+	SFIELD(struct linux_iocb, aio_buf, struct iocb, aio_buf);
+	SFIELD(struct linux_iocb, aio_nbytes, struct iocb, aio_nbytes);
+	SFIELD(struct linux_iocb, aio_offset, struct iocb, aio_offset);
+	SFIELD(struct linux_iocb, aio_reserved2, struct iocb, aio_reserved2);
+	SFIELD(struct linux_iocb, aio_flags, struct iocb, aio_flags);
+	SFIELD(struct linux_iocb, aio_resfd, struct iocb, aio_resfd);
+	SIZE(struct linux_io_event, struct io_event);
+	SFIELD(struct linux_io_event, data, struct io_event, data);
+	SFIELD(struct linux_io_event, obj, struct io_event, obj);
+	SFIELD(struct linux_io_event, res, struct io_event, res);
+	SFIELD(struct linux_io_event, res2, struct io_event, res2);
 	SFIELD(struct linux_sysinfo, uptime, struct sysinfo, uptime);
 	FIELD(struct linux_sysinfo, loads, struct sysinfo, loads);
 	SFIELD(struct linux_sysinfo, totalram, struct sysinfo, totalram);

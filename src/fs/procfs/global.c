@@ -21,6 +21,7 @@
 #include "vfs/pipe.h"
 #include "vfs/locks.h"
 #include "vfs/inotify.h"
+#include "vfs/aio.h"
 #include "vfs/file.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
@@ -603,6 +604,33 @@ static long put_overflow_id(const struct pnode *n, const char *buf, size_t len)
 	return (long)len;
 }
 
+/* fs.aio-nr and fs.aio-max-nr (vfs/aio.c): the events io_setup has
+ * given out and the most it may (root may change it: an unsigned long). */
+static int gen_aio_nr(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "%llu\n", (unsigned long long)aio_nr_now());
+	return 0;
+}
+
+static int gen_aio_max_nr(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "%llu\n", (unsigned long long)aio_max_nr());
+	return 0;
+}
+
+static long put_aio_max_nr(const struct pnode *n, const char *buf, size_t len)
+{
+	long v = parse_sysctl_int(buf, len);
+
+	(void)n;
+	if (v < 0)
+		return v;
+	aio_set_max_nr((uint64_t)v);
+	return (long)len;
+}
+
 /* user.max_TYPE_namespaces: the type from the name (NS_NTYPES for none,
  * whose limit is 0). */
 static enum ns_type ns_max_type(const struct pnode *n)
@@ -733,6 +761,8 @@ enum {
 	G_OVERFLOWUID,
 	G_OVERFLOWGID,
 	G_SYS_USER,
+	G_AIO_NR,
+	G_AIO_MAX_NR,
 	G_USER_INOTIFY_INSTANCES,
 	G_USER_INOTIFY_WATCHES,
 	G_MAX_CGROUP_NS,
@@ -903,6 +933,12 @@ static const struct pentry sys_fs_inotify[] = {
 };
 
 static const struct pentry sys_fs[] = {
+	{ .name = "aio-max-nr",
+	  .id = G_AIO_MAX_NR,
+	  .mode = FILE_W,
+	  .gen = gen_aio_max_nr,
+	  .put = put_aio_max_nr },
+	{ .name = "aio-nr", .id = G_AIO_NR, .mode = FILE_R, .gen = gen_aio_nr },
 	{ .name = "dir-notify-enable", .id = G_DIR_NOTIFY, .mode = FILE_W, .gen = gen_one },
 	{ .name = "file-max", .id = G_FILE_MAX, .mode = FILE_R, .gen = gen_file_max },
 	{ .name = "file-nr", .id = G_FILE_NR, .mode = FILE_R, .gen = gen_file_nr },
