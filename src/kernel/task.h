@@ -306,6 +306,10 @@ int task_count(void);
  * on its way, or the process is being killed). */
 bool sud_dispatch(struct task *t, int nr);
 /* --pids-max: the most tasks the instance may hold. */
+/* An I/O priority as ioprio_set and IOCB_FLAG_IOPRIO take it (Linux's
+ * ioprio_check_cap): 0, -EPERM (the RT class without CAP_SYS_NICE or
+ * CAP_SYS_ADMIN) or -EINVAL. */
+int ioprio_check(const struct task *t, int v);
 int task_pids_max(void);
 /* The wait status of the first process once everything has ended. */
 int task_init_status(void);

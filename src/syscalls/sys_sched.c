@@ -522,7 +522,7 @@ static long prio_walk(struct prio_walk *w)
 /* ioprio_set's value (Linux's ioprio_check_cap): classes RT (which needs
  * CAP_SYS_NICE or CAP_SYS_ADMIN), BE and IDLE at any level and hints;
  * NONE only at level 0; the other classes are EINVAL. */
-static int ioprio_check(const struct task *t, int v)
+int ioprio_check(const struct task *t, int v)
 {
 	const struct cred *c = &t->proc->cred;
 

@@ -50,8 +50,11 @@ struct aio_ctx {
 	uint32_t nr;	      /* ring slots */
 	uint32_t max_reqs;    /* io_setup's count, as fs.aio-nr counts it */
 	uint32_t tail;	      /* the kernel's: the guest's copy is not read */
-	struct file *ring;    /* the ring's memory (a reference) */
-	struct waitq wq;      /* io_getevents sleepers */
+	/* Requests running (a read may block): each holds its event's
+	 * slot, as Linux's aio_get_req. */
+	uint32_t inflight;
+	struct file *ring; /* the ring's memory (a reference) */
+	struct waitq wq;   /* io_getevents sleepers */
 	/* The list's reference, and one for each call that may sleep with
 	 * it (io_getevents; io_submit, whose reads may block): io_destroy
 	 * from another thread leaves it dead, not freed, under them. */
@@ -191,7 +194,8 @@ void aio_exit(struct mm *mm)
  * write, where mmap would put them. */
 static long ctx_new(struct task *t, uint32_t nr_events, struct aio_ctx **out)
 {
-	uint32_t max_reqs = nr_events, ncpu4 = (uint32_t)cpus_count() * 4, idx = 0;
+	uint32_t max_reqs = nr_events, ncpu4 = (uint32_t)cpus_count() * 4, idx = 0, n;
+	char *used;
 	struct linux_aio_ring hdr;
 	struct aio_ring_mem *m;
 	struct aio_ctx *c, *o;
@@ -206,7 +210,8 @@ static long ctx_new(struct task *t, uint32_t nr_events, struct aio_ctx **out)
 		return -EINVAL;
 	if (!nr_events || max_reqs > aio_max)
 		return -EAGAIN;
-	size = PAGE_ALIGN(sizeof(hdr) + (uint64_t)nr_events * sizeof(struct linux_io_event));
+	/* "1 is required, 2 for good luck" (aio_setup_ring) */
+	size = PAGE_ALIGN(sizeof(hdr) + ((uint64_t)nr_events + 2) * sizeof(struct linux_io_event));
 	c = calloc(1, sizeof(*c));
 	m = calloc(1, sizeof(*m));
 	if (!c || !m) {
@@ -223,12 +228,14 @@ static long ctx_new(struct task *t, uint32_t nr_events, struct aio_ctx **out)
 		free(c);
 		return -ENOMEM;
 	}
+	/* an open file of the instance's (ENFILE at its cap), as Linux's
+	 * aio_private_file: that bounds the memfds too */
 	c->ring = file_alloc(&aio_ring_ops, LINUX_O_RDWR, -1, NULL);
 	if (!c->ring) {
 		host_close(m->memfd);
 		free(m);
 		free(c);
-		return -ENOMEM;
+		return file_alloc_error();
 	}
 	c->ring->priv = m;
 	c->refs = 1;
@@ -242,21 +249,26 @@ static long ctx_new(struct task *t, uint32_t nr_events, struct aio_ctx **out)
 	if (ret == 0)
 		ret = platform->mm_flush(t->mm->pf);
 	if (ret < 0) {
+		if (addr >= 0)
+			mm_unmap(t->mm, (uaddr_t)addr, size);
 		file_put(c->ring);
 		free(c);
 		return -ENOMEM;
 	}
 	c->id = (uaddr_t)addr;
-	/* the first slot no live context of this address space has */
-	for (o = t->mm->aio; o;)
-		if (o->index == idx) {
-			idx++;
-			o = t->mm->aio;
-		} else {
-			o = o->next;
-		}
-	c->index = idx;
-	hdr = (struct linux_aio_ring){ .id = idx,
+	/* the first slot no live context of this address space has, found
+	 * in one pass over them, as Linux's ioctx_add_table */
+	for (o = t->mm->aio, n = 0; o; o = o->next)
+		n++;
+	used = calloc(n + 1, 1);
+	for (o = t->mm->aio; used && o; o = o->next)
+		if (o->index <= n)
+			used[o->index] = 1;
+	while (used && used[idx])
+		idx++;
+	c->index = used ? idx : n; /* (no memory to look: past them all) */
+	free(used);
+	hdr = (struct linux_aio_ring){ .id = c->index,
 				       .nr = c->nr,
 				       .magic = LINUX_AIO_RING_MAGIC,
 				       .compat_features = LINUX_AIO_RING_COMPAT_FEATURES,
@@ -282,7 +294,7 @@ static long ctx_new(struct task *t, uint32_t nr_events, struct aio_ctx **out)
 long sys_io_setup(struct task *t, const struct sysargs *a)
 {
 	uaddr_t uctx = sysarg_uaddr(a, 1);
-	struct aio_ctx *c;
+	struct aio_ctx *c = NULL;
 	uint64_t old;
 	long ret;
 
@@ -291,8 +303,8 @@ long sys_io_setup(struct task *t, const struct sysargs *a)
 	if (old || sysarg_uint(a, 0) == 0)
 		return -EINVAL;
 	ret = ctx_new(t, sysarg_uint(a, 0), &c);
-	if (ret < 0)
-		return ret;
+	if (ret < 0 || !c)
+		return ret < 0 ? ret : -ENOMEM;
 	if (copy_to_user(t->mm, uctx, &c->id, sizeof(c->id)) < 0) {
 		/* Linux's kill_ioctx: gone again, ring and all */
 		mm_unmap(t->mm, c->id, ((struct aio_ring_mem *)c->ring->priv)->size);
@@ -321,6 +333,12 @@ static void complete(struct aio_ctx *c, const struct linux_iocb *cb, uaddr_t obj
 {
 	struct linux_io_event ev = { .data = cb->aio_data, .obj = obj, .res = res, .res2 = 0 };
 	uint32_t tail = c->tail;
+
+	/* a read a signal broke off: EINTR, never a restart (aio_rw_done) */
+	if (res == -ERESTARTSYS || res == -ERESTARTNOINTR || res == -ERESTARTNOHAND ||
+	    res == -ERESTART_RESTARTBLOCK)
+		ev.res = -EINTR;
+	c->inflight--;
 
 	ring_write(c, &ev, sizeof(ev), sizeof(struct linux_aio_ring) + (uint64_t)tail * sizeof(ev));
 	tail = (tail + 1) % c->nr;
@@ -353,6 +371,38 @@ static long run_rw(struct task *t, const struct linux_iocb *cb, struct file *f, 
 	return write ? sys_write(t, &sa) : sys_read(t, &sa);
 }
 
+/* Linux's aio_prep_rw, then aio_read's or aio_write's checks, and
+ * aio_setup_rw's (the buffer, or the vector as the call would import it)
+ * and rw_verify_area's, in their order: 0 or what fails io_submit. */
+static long prep_rw(struct task *t, const struct linux_iocb *cb, struct file *f, bool write,
+		    bool vec)
+{
+	struct linux_iovec *iov = NULL;
+	long ret;
+
+	if (cb->aio_flags & LINUX_IOCB_FLAG_IOPRIO) {
+		ret = ioprio_check(t, cb->aio_reqprio);
+		if (ret < 0)
+			return ret;
+	}
+	if (cb->aio_rw_flags & ~AIO_RWF_ACCEPTED)
+		return -EOPNOTSUPP;
+	if (write ? !file_writable(f) : !file_readable(f))
+		return -EBADF;
+	if (f->path.dentry && LINUX_S_ISDIR(f->path.dentry->inode->mode))
+		return -EINVAL; /* no read_iter */
+	if (vec) {
+		ret = iovec_import(t, cb->aio_buf, (uint32_t)cb->aio_nbytes, &iov);
+		free(iov);
+		if (ret < 0)
+			return ret;
+	} else if (!access_ok(cb->aio_buf,
+			      cb->aio_nbytes < MAX_RW_COUNT ? cb->aio_nbytes : MAX_RW_COUNT)) {
+		return -EFAULT;
+	}
+	return cb->aio_offset < 0 ? -EINVAL : 0;
+}
+
 /* Linux's io_submit_one: the checks that fail the call, then the request
  * runs and its result is the event's. */
 static long submit_one(struct task *t, struct aio_ctx *c, uaddr_t uiocb)
@@ -367,10 +417,11 @@ static long submit_one(struct task *t, struct aio_ctx *c, uaddr_t uiocb)
 		return -EFAULT;
 	if (cb.aio_reserved2 || (int64_t)cb.aio_nbytes < 0)
 		return -EINVAL;
-	/* a free slot for the event (Linux's reqs_available) */
-	if ((c->tail + c->nr - ring_head(c)) % c->nr >= c->nr - 1)
+	/* a free slot for the event (Linux's reqs_available), those of the
+	 * requests running taken */
+	if ((c->tail + c->nr - ring_head(c)) % c->nr + c->inflight >= c->nr - 1)
 		return -EAGAIN;
-	f = fdget(t->files, (int)cb.aio_fildes);
+	f = fdget_nopath(t->files, (int)cb.aio_fildes);
 	if (!f)
 		return -EBADF;
 	ret = 0;
@@ -397,22 +448,11 @@ static long submit_one(struct task *t, struct aio_ctx *c, uaddr_t uiocb)
 	case LINUX_IOCB_CMD_PREADV:
 		if (cb.aio_lio_opcode == LINUX_IOCB_CMD_PREADV)
 			vec = true;
-		/* Linux's aio_read and aio_write, then aio_setup_rw and
-		 * rw_verify_area */
-		if (write ? !file_writable(f) : !file_readable(f))
-			ret = -EBADF;
-		else if (f->path.dentry && LINUX_S_ISDIR(f->path.dentry->inode->mode))
-			ret = -EINVAL; /* no read_iter */
-		else if (cb.aio_rw_flags & ~AIO_RWF_ACCEPTED)
-			ret = -EOPNOTSUPP;
-		else if (vec && cb.aio_nbytes > LINUX_UIO_MAXIOV)
-			ret = -EINVAL;
-		else if (!vec && !access_ok(cb.aio_buf, cb.aio_nbytes))
-			ret = -EFAULT;
-		else if (cb.aio_offset < 0)
-			ret = -EINVAL;
-		if (ret == 0)
+		ret = prep_rw(t, &cb, f, write, vec);
+		if (ret == 0) {
+			c->inflight++;
 			complete(c, &cb, uiocb, run_rw(t, &cb, f, write, vec), resfd);
+		}
 		break;
 	case LINUX_IOCB_CMD_FSYNC:
 	case LINUX_IOCB_CMD_FDSYNC:
@@ -420,10 +460,12 @@ static long submit_one(struct task *t, struct aio_ctx *c, uaddr_t uiocb)
 		 * an fsync (not a pipe or socket). skas's data is where
 		 * fsync would put it (sys_fsync), so the event says 0. */
 		if (cb.aio_buf || cb.aio_offset || cb.aio_nbytes || cb.aio_rw_flags ||
-		    !(f->ops->pread || f->ops->pwrite || f->ops->getdents64))
+		    !(f->ops->pread || f->ops->pwrite || f->ops->getdents64)) {
 			ret = -EINVAL;
-		else
+		} else {
+			c->inflight++;
 			complete(c, &cb, uiocb, 0, resfd);
+		}
 		break;
 	default: /* IOCB_CMD_POLL among them: see above */
 		ret = -EINVAL;
@@ -522,12 +564,11 @@ static long do_getevents(struct task *t, uint64_t id, int64_t min_nr, int64_t nr
 	c->refs++;
 	for (;;) {
 		r = read_ring(t, c, uev + (uint64_t)got * sizeof(struct linux_io_event), nr - got);
-		if (r < 0 && got == 0) {
-			got = r;
+		if (r < 0) { /* EFAULT: what came before it, if any */
+			got = got ? got : r;
 			break;
 		}
-		if (r > 0)
-			got += r;
+		got += r;
 		if (c->dead) {
 			got = got ? got : -EINVAL;
 			break;
@@ -544,21 +585,33 @@ static long do_getevents(struct task *t, uint64_t id, int64_t min_nr, int64_t nr
 	}
 	ktimer_cancel(&tm);
 	ctx_put(c);
-	return got;
+	/* nothing, and a signal came meanwhile: EINTR, whatever the timeout */
+	return got == 0 && signal_pending(t) ? -EINTR : got;
 }
 
 static int get_deadline(struct task *t, uaddr_t uts, int64_t *deadline)
 {
 	struct linux_timespec ts;
+	int64_t len;
 
 	*deadline = -1;
 	if (!uts)
 		return 0;
 	if (copy_from_user(t->mm, &ts, uts, sizeof(ts)) < 0)
 		return -EFAULT;
-	if (!ts_valid(&ts))
-		return -EINVAL;
-	*deadline = ts.tv_sec == 0 && ts.tv_nsec == 0 ? 0 : add_sat(sched_now_ns(), ts_to_ns(&ts));
+	/* Linux takes it unchecked, as a length of time (timespec64_to_ktime):
+	 * nanoseconds past a second add up, 0 is no wait, and a negative one
+	 * never ends (seen on Linux 6.18: it waits for a signal) */
+	if (ts.tv_sec >= KTIME_MAX / NSEC_PER_SEC) {
+		*deadline = -1;
+		return 0;
+	}
+	if (ts.tv_sec < -(KTIME_MAX / NSEC_PER_SEC))
+		ts.tv_sec = -(KTIME_MAX / NSEC_PER_SEC);
+	len = ts.tv_sec * NSEC_PER_SEC;
+	len = ts.tv_nsec > 0 ? add_sat(len, ts.tv_nsec)
+			     : (len < INT64_MIN - ts.tv_nsec ? INT64_MIN : len + ts.tv_nsec);
+	*deadline = len == 0 ? 0 : len < 0 ? -1 : add_sat(sched_now_ns(), len);
 	return 0;
 }
 

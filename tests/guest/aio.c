@@ -154,6 +154,21 @@ static void errors(uint64_t ctx, int fd, int rdonly)
 	cb.flags = 1; /* IOCB_FLAG_RESFD */
 	cb.resfd = (uint32_t)fd;
 	check(submit1(ctx, &cb) == -EINVAL, "io_submit: RESFD not an eventfd: EINVAL");
+	cb = make(PREAD, fd, buf, 4, 0, 1);
+	cb.flags = 2; /* IOCB_FLAG_IOPRIO */
+	cb.reqprio = 7 << 13;
+	check(submit1(ctx, &cb) == -EINVAL, "io_submit: IOCB_FLAG_IOPRIO of class 7: EINVAL");
+	cb = make(PREADV, fd, buf, 1025, 0, 1);
+	check(submit1(ctx, &cb) == -EINVAL, "io_submit: preadv of 1025 vectors: EINVAL");
+	cb = make(PREADV, fd, (void *)8, 1, 0, 1);
+	check(submit1(ctx, &cb) == -EFAULT, "io_submit: preadv of an unmapped vector: EFAULT");
+	{
+		int opath = open("/tmp", O_PATH);
+
+		cb = make(FSYNC, opath, NULL, 0, 0, 1);
+		check(submit1(ctx, &cb) == -EBADF, "io_submit: fsync of an O_PATH fd: EBADF");
+		close(opath);
+	}
 	check(submit1(ctx, (struct iocb_ *)8) == -EFAULT, "io_submit: a bad iocb: EFAULT");
 	check_err(io_submit_(ctx, 1, (struct iocb_ **)8), EFAULT, "io_submit: a bad array");
 	check_err(io_submit_(ctx, -1, v), EINVAL, "io_submit: a negative count");
@@ -193,6 +208,14 @@ int main(void)
 		      ring->compat == 1 && ring->incompat == 0 && ring->header_length == 32,
 	      "the ring's header at the context");
 	check(maps_has_aio(), "/proc/self/maps: /[aio] (deleted), rw-s");
+	{
+		uint64_t c63 = 0;
+
+		/* 63 events: 126 slots, 2 more "for good luck": a second page */
+		check(io_setup_(63, &c63) == 0 && ((struct ring_ *)(uintptr_t)c63)->nr == 255 &&
+			      syscall(SYS_io_destroy, c63) == 0,
+		      "io_setup of 63 events: a ring of 255");
+	}
 	{
 		FILE *f = fopen("/proc/sys/fs/aio-max-nr", "r");
 		unsigned long max = 0;
@@ -254,6 +277,18 @@ int main(void)
 	check(io_getevents_(ctx, 0, 4, ev, &zero) == 0, "consumed by moving head: none left");
 	check(io_getevents_(ctx, 1, 4, ev, &ms) == 0, "io_getevents waits out its timeout: 0");
 	{
+		struct timespec more = { 0, 1002000000 };
+		struct timespec t0, t1;
+
+		/* Linux does not check it: 1.002 s as nanoseconds waits so */
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		r = io_getevents_(ctx, 1, 4, ev, &more);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		check(r == 0 && (t1.tv_sec - t0.tv_sec) * 1000000000L + (t1.tv_nsec - t0.tv_nsec) >=
+					1000000000L,
+		      "a timeout of 1002000000 ns: waits it out, 0");
+	}
+	{
 		sigset_t m;
 		struct {
 			sigset_t *m;
@@ -273,12 +308,13 @@ int main(void)
 	check_err(syscall(SYS_io_cancel, ctx, &cb, ev), EINVAL, "io_cancel with a wrong key");
 
 	/* a ring that fills: EAGAIN, then room again once reaped */
-	for (n = 0; n < 100000; n++) {
+	for (n = 0, r = 1; n < 100000; n++) {
 		cb = make(PREAD, fd, buf, 1, 0, 60);
-		if (submit1(ctx, &cb) != 1)
+		r = submit1(ctx, &cb);
+		if (r != 1)
 			break;
 	}
-	check(n >= 8 && submit1(ctx, &cb) == -EAGAIN, "a full ring: EAGAIN");
+	check(n >= 8 && r == -EAGAIN, "a full ring: EAGAIN");
 	while (io_getevents_(ctx, 0, 4, ev, &zero) > 0)
 		;
 	check(submit1(ctx, &cb) == 1 && reap1(ctx, &cb) == 1, "room again once reaped");

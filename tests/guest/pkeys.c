@@ -7,7 +7,10 @@
  * every later one ENOSPC (key 0 is taken and not given back); a fork
  * keeps that, an exec starts afresh. pkey_free is EINVAL; pkey_mprotect
  * is mprotect for key -1 and EINVAL for any other. On a CPU with keys the
- * test says so and checks only mprotect (skas gives no key there). */
+ * test says so and checks only mprotect (skas gives no key there). (A
+ * kernel built without CONFIG_X86_INTEL_MEMORY_PROTECTION_KEYS, rare on
+ * x86-64, answers ENOSPC at once and takes key 0: this test fails there
+ * natively.) */
 #define _GNU_SOURCE
 #include <cpuid.h>
 #include <errno.h>
