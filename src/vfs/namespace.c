@@ -189,14 +189,53 @@ static int parse_u32(const char *s, int base, uint32_t *out)
 	return 0;
 }
 
-/* One option; tmpfs says whether tmpfs's own are known. */
-static int parse_opt(char *key, bool tmpfs, struct fs_opts *o)
+/* devpts's options (Linux's devpts_parse_param). skas has one devpts
+ * instance however often it is mounted, so newinstance is what it always
+ * does, ptmxmode sets that one ptmx's mode, and mode and gid are taken
+ * only as what its ptys have (620, group tty); uid, max and other values
+ * are EINVAL. */
+static int parse_devpts_opt(char *key, struct fs_opts *o)
+{
+	uint32_t v;
+	int ret;
+
+	if (strcmp(key, "newinstance") == 0)
+		return 0;
+	if (strncmp(key, "ptmxmode=", 9) == 0) {
+		ret = parse_u32(key + 9, 8, &o->mode);
+		o->mode &= 07777;
+		o->mode_set = true;
+		return ret;
+	}
+	if (strncmp(key, "mode=", 5) == 0) {
+		ret = parse_u32(key + 5, 8, &v);
+		return ret ?: (v & 07777) == PTY_MODE ? 0 : -EINVAL;
+	}
+	if (strncmp(key, "gid=", 4) == 0) {
+		ret = parse_u32(key + 4, 10, &v);
+		return ret ?: v == PTY_GID ? 0 : -EINVAL;
+	}
+	return 1; /* not devpts's own */
+}
+
+/* Whose options a mount takes beyond the generic ones. */
+enum fs_kind { FS_OTHER, FS_TMPFS, FS_DEVPTS };
+
+/* One option of a filesystem of that kind. */
+static int parse_opt(char *key, enum fs_kind kind, struct fs_opts *o)
 {
 	static const char *const ignored[] = { "sync",	     "async", "dirsync", "lazytime",
 					       "nolazytime", "mand",  "nomand",	 "posixacl",
 					       "noposixacl", "silent" };
 	char *val = strchr(key, '=');
 	size_t i;
+
+	if (kind == FS_DEVPTS) {
+		int ret = parse_devpts_opt(key, o);
+
+		if (ret != 1)
+			return ret;
+	}
 
 	if (val)
 		*val++ = 0;
@@ -208,7 +247,7 @@ static int parse_opt(char *key, bool tmpfs, struct fs_opts *o)
 	for (i = 0; !val && i < sizeof(ignored) / sizeof(ignored[0]); i++)
 		if (strcmp(key, ignored[i]) == 0)
 			return 0;
-	if (!tmpfs || !val)
+	if (kind != FS_TMPFS || !val)
 		return -EINVAL;
 	if (strcmp(key, "size") == 0) {
 		size_t len = strlen(val);
@@ -247,7 +286,7 @@ static int parse_opt(char *key, bool tmpfs, struct fs_opts *o)
 	return -EINVAL;
 }
 
-static int parse_opts(const char *data, bool tmpfs, struct fs_opts *o)
+static int parse_opts(const char *data, enum fs_kind kind, struct fs_opts *o)
 {
 	char *buf, *key, *save = NULL;
 	int ret = 0;
@@ -258,7 +297,7 @@ static int parse_opts(const char *data, bool tmpfs, struct fs_opts *o)
 	if (!buf)
 		return -ENOMEM;
 	for (key = strtok_r(buf, ",", &save); key && ret == 0; key = strtok_r(NULL, ",", &save))
-		ret = parse_opt(key, tmpfs, o);
+		ret = parse_opt(key, kind, o);
 	free(buf);
 	return ret;
 }
@@ -293,7 +332,7 @@ static int new_tmpfs(const char *data, struct fs_opts *o, struct super_block **s
 	int ret;
 
 	o->mode = 01777;
-	ret = parse_opts(data, true, o);
+	ret = parse_opts(data, FS_TMPFS, o);
 	if (ret < 0)
 		return ret;
 	limit = !o->size_set ? tmpfs_default_size : o->size ? o->size : UINT64_MAX;
@@ -312,45 +351,6 @@ static int new_tmpfs(const char *data, struct fs_opts *o, struct super_block **s
 	}
 	tmpfs_show(*sb, o);
 	return 0;
-}
-
-/* devpts's options (Linux's devpts_parse_param). skas has one devpts
- * instance however often it is mounted, so newinstance is what it always
- * does, ptmxmode sets that one ptmx's mode, and mode and gid are taken
- * only as what its ptys have (620, group tty); uid, max and other values
- * are EINVAL. */
-static int parse_devpts_opts(const char *data, struct fs_opts *o)
-{
-	char *buf, *key, *save = NULL;
-	uint32_t v;
-	int ret = 0;
-
-	if (!data)
-		return 0;
-	buf = strdup(data);
-	if (!buf)
-		return -ENOMEM;
-	for (key = strtok_r(buf, ",", &save); key && ret == 0; key = strtok_r(NULL, ",", &save)) {
-		if (strcmp(key, "newinstance") == 0)
-			continue;
-		if (strncmp(key, "ptmxmode=", 9) == 0) {
-			ret = parse_u32(key + 9, 8, &o->mode);
-			o->mode &= 07777;
-			o->mode_set = true;
-		} else if (strncmp(key, "mode=", 5) == 0) {
-			ret = parse_u32(key + 5, 8, &v);
-			if (ret == 0 && (v & 07777) != PTY_MODE)
-				ret = -EINVAL;
-		} else if (strncmp(key, "gid=", 4) == 0) {
-			ret = parse_u32(key + 4, 10, &v);
-			if (ret == 0 && v != PTY_GID)
-				ret = -EINVAL;
-		} else {
-			ret = parse_opt(key, false, o);
-		}
-	}
-	free(buf);
-	return ret;
 }
 
 /* devpts: one super block for every mount, where each is an instance of
@@ -375,15 +375,15 @@ static int new_mount(struct task *t, struct path *at, const char *source, const 
 	if (strcmp(type, "tmpfs") == 0) {
 		ret = new_tmpfs(data, &o, &sb, &root);
 	} else if (strcmp(type, "proc") == 0 && procfs_mount_hook) {
-		ret = parse_opts(data, false, &o);
+		ret = parse_opts(data, FS_OTHER, &o);
 		if (ret == 0)
 			ret = procfs_mount_hook(&sb, &root);
 	} else if (strcmp(type, "sysfs") == 0) {
-		ret = parse_opts(data, false, &o);
+		ret = parse_opts(data, FS_OTHER, &o);
 		if (ret == 0)
 			ret = sysfs_mount(&sb, &root);
 	} else if (strcmp(type, "devpts") == 0) {
-		ret = parse_devpts_opts(data, &o);
+		ret = parse_opts(data, FS_DEVPTS, &o);
 		if (ret == 0)
 			ret = devpts_mount(&sb, &root);
 	} else {
@@ -528,7 +528,7 @@ static int remount(struct task *t, struct path *at, uint64_t flags, const char *
 	if ((m->flags & MNT_LOCK_READONLY) && !ro)
 		return -EPERM;
 	if (!bind && one_instance(sb)) {
-		ret = parse_devpts_opts(data, &o);
+		ret = parse_opts(data, FS_DEVPTS, &o);
 		if (ret < 0)
 			return ret;
 		if (o.mode_set)
@@ -536,7 +536,7 @@ static int remount(struct task *t, struct path *at, uint64_t flags, const char *
 	} else if (!bind) {
 		bool tmpfs = strcmp(sb->fstype, "tmpfs") == 0;
 
-		ret = parse_opts(data, tmpfs, &o);
+		ret = parse_opts(data, tmpfs ? FS_TMPFS : FS_OTHER, &o);
 		if (ret == 0 && o.size_set)
 			ret = tmpfs_set_limit(sb, o.size ? o.size : UINT64_MAX);
 		if (ret < 0)
