@@ -27,6 +27,7 @@
 #include "vfs/file.h"
 #include "vfs/eventfd.h"
 #include "vfs/iov.h"
+#include "vfs/poll.h"
 #include "kernel/task.h"
 #include "kernel/sched.h"
 #include "kernel/cpus.h"
@@ -635,32 +636,20 @@ long sys_io_pgetevents(struct task *t, const struct sysargs *a)
 		uint64_t ss_len;
 	} sig = { 0, 0 };
 	int64_t deadline;
-	uint64_t mask;
 	long ret = get_deadline(t, sysarg_uaddr(a, 4), &deadline);
 
 	if (ret < 0)
 		return ret;
 	if (sysarg_uaddr(a, 5) && copy_from_user(t->mm, &sig, sysarg_uaddr(a, 5), sizeof(sig)) < 0)
 		return -EFAULT;
-	if (sig.ss) {
-		if (sig.ss_len != sizeof(mask))
-			return -EINVAL;
-		if (copy_from_user(t->mm, &mask, sig.ss, sizeof(mask)) < 0)
-			return -EFAULT;
-		t->saved_sigmask = t->sigmask;
-		t->restore_sigmask = true;
-		t->sigmask = mask & ~((1ULL << 8) | (1ULL << 18)); /* never KILL or STOP */
-	}
+	ret = set_wait_mask(t, sig.ss, sig.ss_len);
+	if (ret < 0)
+		return ret;
 	ret = do_getevents(t, a->a[0], (int64_t)a->a[1], (int64_t)a->a[2], sysarg_uaddr(a, 3),
 			   deadline);
 	if (ret == -EINTR)
 		ret = -ERESTARTNOHAND; /* Linux's io_pgetevents, unlike io_getevents */
-	/* With a signal to deliver, handle_signals restores the mask after
-	 * the frame is built; otherwise now (as pselect6). */
-	if (sig.ss && ret != -ERESTARTNOHAND && t->restore_sigmask) {
-		t->restore_sigmask = false;
-		t->sigmask = t->saved_sigmask;
-	}
+	end_wait_mask(t, ret);
 	return ret;
 }
 

@@ -245,8 +245,7 @@ long sys_poll(struct task *t, const struct sysargs *a)
 	return ret == -ERESTARTNOHAND ? -ERESTART_RESTARTBLOCK : ret;
 }
 
-/* ppoll and pselect6 install a signal mask for the wait, as sigsuspend. */
-static int set_wait_mask(struct task *t, uaddr_t umask, uint64_t size)
+int set_wait_mask(struct task *t, uint64_t umask, uint64_t size)
 {
 	uint64_t mask;
 
@@ -262,7 +261,7 @@ static int set_wait_mask(struct task *t, uaddr_t umask, uint64_t size)
 	return 0;
 }
 
-static void end_wait_mask(struct task *t, long ret)
+void end_wait_mask(struct task *t, long ret)
 {
 	/* With a signal to deliver, handle_signals restores the mask after
 	 * the frame is built; otherwise now. */

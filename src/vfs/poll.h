@@ -6,6 +6,7 @@
 #define VFS_POLL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "kernel/sched.h"
 
@@ -26,5 +27,12 @@ struct poll_table {
 void poll_wait(struct poll_table *pt, struct waitq *wq);
 /* Leaves every wait queue of pt. */
 void poll_table_free(struct poll_table *pt);
+/* ppoll, pselect6 and io_pgetevents install a signal mask for the wait, as
+ * sigsuspend (umask 0: none; size must be 8): 0 or -errno. Then, at the
+ * wait's end with its result, the old mask is back, unless ret is
+ * -ERESTARTNOHAND: handle_signals puts it back once the signal's frame is
+ * built. */
+int set_wait_mask(struct task *t, uint64_t umask, uint64_t size);
+void end_wait_mask(struct task *t, long ret);
 
 #endif
