@@ -631,18 +631,12 @@ long sys_io_getevents(struct task *t, const struct sysargs *a)
  * size}). */
 long sys_io_pgetevents(struct task *t, const struct sysargs *a)
 {
-	struct {
-		uint64_t ss;
-		uint64_t ss_len;
-	} sig = { 0, 0 };
 	int64_t deadline;
 	long ret = get_deadline(t, sysarg_uaddr(a, 4), &deadline);
 
 	if (ret < 0)
 		return ret;
-	if (sysarg_uaddr(a, 5) && copy_from_user(t->mm, &sig, sysarg_uaddr(a, 5), sizeof(sig)) < 0)
-		return -EFAULT;
-	ret = set_wait_mask(t, sig.ss, sig.ss_len);
+	ret = set_wait_mask_indirect(t, sysarg_uaddr(a, 5));
 	if (ret < 0)
 		return ret;
 	ret = do_getevents(t, a->a[0], (int64_t)a->a[1], (int64_t)a->a[2], sysarg_uaddr(a, 3),

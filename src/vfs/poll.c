@@ -261,6 +261,18 @@ int set_wait_mask(struct task *t, uint64_t umask, uint64_t size)
 	return 0;
 }
 
+int set_wait_mask_indirect(struct task *t, uint64_t usig)
+{
+	struct {
+		uint64_t ss;
+		uint64_t ss_len;
+	} sig = { 0, 0 };
+
+	if (usig && copy_from_user(t->mm, &sig, usig, sizeof(sig)) < 0)
+		return -EFAULT;
+	return set_wait_mask(t, sig.ss, sig.ss_len);
+}
+
 void end_wait_mask(struct task *t, long ret)
 {
 	/* With a signal to deliver, handle_signals restores the mask after
@@ -395,19 +407,13 @@ long sys_select(struct task *t, const struct sysargs *a)
 
 long sys_pselect6(struct task *t, const struct sysargs *a)
 {
-	struct {
-		uint64_t ss;
-		uint64_t ss_len;
-	} sig = { 0, 0 };
 	struct poll_timeout to;
 	int64_t deadline;
 	long ret = get_timeout(t, sysarg_uaddr(a, 4), &to, &deadline);
 
 	if (ret < 0)
 		return ret;
-	if (sysarg_uaddr(a, 5) && copy_from_user(t->mm, &sig, sysarg_uaddr(a, 5), sizeof(sig)) < 0)
-		return -EFAULT;
-	ret = set_wait_mask(t, sig.ss, sig.ss_len);
+	ret = set_wait_mask_indirect(t, sysarg_uaddr(a, 5));
 	if (ret < 0)
 		return ret;
 	ret = do_select(t, sysarg_int(a, 0), sysarg_uaddr(a, 1), sysarg_uaddr(a, 2),

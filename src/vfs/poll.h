@@ -33,6 +33,9 @@ void poll_table_free(struct poll_table *pt);
  * -ERESTARTNOHAND: handle_signals puts it back once the signal's frame is
  * built. */
 int set_wait_mask(struct task *t, uint64_t umask, uint64_t size);
+/* The same from pselect6's and io_pgetevents's argument: the guest's
+ * {mask pointer, size} at usig (0: none; unreadable: -EFAULT). */
+int set_wait_mask_indirect(struct task *t, uint64_t usig);
 void end_wait_mask(struct task *t, long ret);
 
 #endif
