@@ -700,6 +700,8 @@ int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct f
 			goto out;
 	}
 	past_return = true;
+	if (t->mm)
+		mm->thp = t->mm->thp;
 	mm->randomize = !(t->proc->personality & LINUX_ADDR_NO_RANDOMIZE);
 	setup_layout(mm, &t->proc->rlim[LINUX_RLIMIT_STACK]);
 	/* The vDSO first: it leaves its place in the fresh stub before

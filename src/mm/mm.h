@@ -129,9 +129,17 @@ struct mm {
 	/* pkey_alloc took key 0 and could not give it (sys_pkey_alloc):
 	 * kept by fork, not by exec. */
 	bool pkey0_taken;
+	/* PR_SET_THP_DISABLE: THP_ON, THP_OFF or THP_OFF_EXCEPT_ADVISED;
+	 * kept by fork and exec (Linux's MMF_INIT_MASK). skas asks the host
+	 * for no huge page for guest memory (madvise hints are not passed
+	 * on), so every value holds; a host whose policy is "always" may
+	 * still back it with huge pages. */
+	unsigned char thp;
 	/* io_setup's contexts (vfs/aio.c): not kept by fork or exec. */
 	struct aio_ctx *aio;
 };
+
+enum { THP_ON, THP_OFF, THP_OFF_EXCEPT_ADVISED };
 
 /* A fresh address space holding only the stub; *out owns one reference. */
 int mm_create(struct mm **out);

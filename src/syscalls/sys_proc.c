@@ -776,6 +776,15 @@ bool sud_dispatch(struct task *t, int nr)
 	return true;
 }
 
+/* Linux 6.18's prctl_set_thp_disable: flags only when disabling. */
+static long set_thp_disable(struct mm *mm, uint64_t off, uint64_t flags, uint64_t rest)
+{
+	if (rest || (!off && flags) || (flags & ~(uint64_t)LINUX_PR_THP_DISABLE_EXCEPT_ADVISED))
+		return -EINVAL;
+	mm->thp = !off ? THP_ON : flags ? THP_OFF_EXCEPT_ADVISED : THP_OFF;
+	return 0;
+}
+
 long sys_prctl(struct task *t, const struct sysargs *a)
 {
 	int option = sysarg_int(a, 0);
@@ -860,6 +869,14 @@ long sys_prctl(struct task *t, const struct sysargs *a)
 		return 0;
 	case LINUX_PR_GET_TID_ADDRESS:
 		return copy_to_user(t->mm, arg2, &t->clear_child_tid, sizeof(uint64_t));
+	case LINUX_PR_SET_THP_DISABLE:
+		return set_thp_disable(t->mm, arg2, a->a[2], a->a[3] | a->a[4]);
+	case LINUX_PR_GET_THP_DISABLE:
+		if (arg2 || a->a[2] || a->a[3] || a->a[4])
+			return -EINVAL;
+		return t->mm->thp == THP_ON    ? 0
+		       : t->mm->thp == THP_OFF ? 1
+					       : 1 | LINUX_PR_THP_DISABLE_EXCEPT_ADVISED;
 	default: {
 		/* the bit of the option, or the last one for all past 126 */
 		unsigned bit = option >= 0 && option < 127 ? (unsigned)option : 127;

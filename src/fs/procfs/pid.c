@@ -335,7 +335,7 @@ static int gen_status(const struct pnode *n, struct sbuf *b)
 		kb_line(b, "VmPTE", 0);
 		kb_line(b, "VmSwap", 0);
 		kb_line(b, "HugetlbPages", 0);
-		sb_printf(b, "CoreDumping:\t0\nTHP_enabled:\t1\n");
+		sb_printf(b, "CoreDumping:\t0\nTHP_enabled:\t%d\n", mm->thp != THP_OFF);
 	}
 	for (i = 0; i < 64; i++) {
 		queued += (p->pending >> i) & 1;
