@@ -1099,8 +1099,41 @@ long sys_flock(struct task *t, const struct sysargs *a)
 	return ret;
 }
 
+/* F_GET_RW_HINT and F_SET_RW_HINT: the inode's write-lifetime hint, a
+ * u64 at arg, RWH_WRITE_LIFE_NOT_SET (0) to RWH_WRITE_LIFE_EXTREME (5);
+ * setting it is the owner's or CAP_FOWNER's. Partial: a file with no
+ * inode here (a pipe, a socket, host stdio) is EINVAL. */
+#define RWH_WRITE_LIFE_EXTREME 5
+
+static long fcntl_rw_hint(struct task *t, struct file *f, bool set, uaddr_t arg)
+{
+	const struct cred *c = &t->proc->cred;
+	struct linux_stat st;
+	uint64_t hint;
+	int ret;
+
+	if (!f->inode)
+		return -EINVAL;
+	if (!set) {
+		hint = f->inode->write_hint;
+		return copy_to_user(t->mm, arg, &hint, sizeof(hint));
+	}
+	ret = vfs_getattr(f->inode, &st);
+	if (ret < 0)
+		return ret;
+	if (st.st_uid != c->fsuid && !capable(c, CAP_FOWNER))
+		return -EPERM;
+	if (copy_from_user(t->mm, &hint, arg, sizeof(hint)) < 0)
+		return -EFAULT;
+	if (hint > RWH_WRITE_LIFE_EXTREME)
+		return -EINVAL;
+	f->inode->write_hint = (uint8_t)hint;
+	return 0;
+}
+
 /* fcntl: descriptor flags, status flags, dup, locks, pipe sizes, seals, the
- * owner and its signal (vfs/fown.c) and dnotify. Leases are EINVAL. */
+ * owner and its signal (vfs/fown.c), dnotify and write hints. Leases are
+ * EINVAL. */
 /* fcntl commands of Linux's that skas does not have: EINVAL (what a Linux
  * without them says), logged once each. */
 static void fcntl_unimplemented(int cmd)
@@ -1110,9 +1143,7 @@ static void fcntl_unimplemented(int cmd)
 		const char *name;
 	} known[] = { { LINUX_F_SETLEASE, "F_SETLEASE" },
 		      { LINUX_F_GETLEASE, "F_GETLEASE" },
-		      { 1028 /* Linux 6.12 */, "F_CREATED_QUERY" },
-		      { LINUX_F_GET_RW_HINT, "F_GET_RW_HINT" },
-		      { LINUX_F_SET_RW_HINT, "F_SET_RW_HINT" } };
+		      { 1028 /* Linux 6.12 */, "F_CREATED_QUERY" } };
 	static unsigned said;
 	unsigned i;
 
@@ -1210,6 +1241,10 @@ long sys_fcntl(struct task *t, const struct sysargs *a)
 		break;
 	case LINUX_F_NOTIFY:
 		ret = dnotify_fcntl(t, f, fd, arg);
+		break;
+	case LINUX_F_GET_RW_HINT:
+	case LINUX_F_SET_RW_HINT:
+		ret = fcntl_rw_hint(t, f, cmd == LINUX_F_SET_RW_HINT, arg);
 		break;
 	case LINUX_F_DUPFD_QUERY: {
 		/* Linux 6.10: is fd arg the same open file? (O_PATH ones too) */

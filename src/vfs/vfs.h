@@ -105,6 +105,7 @@ struct inode {
 	uint32_t mode;	   /* file type bits (permissions: ask getattr) */
 	const struct inode_ops *iop;
 	void *priv;
+	uint8_t write_hint;	    /* F_SET_RW_HINT's, in memory only (Linux's i_write_hint) */
 	struct inode *release_next; /* inode_put's list of inodes to release */
 };
 
