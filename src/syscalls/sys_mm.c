@@ -197,6 +197,50 @@ long sys_munmap(struct task *t, const struct sysargs *a)
 	return mm_unmap(t->mm, addr, len);
 }
 
+/* remap_file_pages: Linux's emulation of it (3.16 on), a new shared
+ * mapping of the VMA's file at page pgoff over [start, start + size), the
+ * range inside one VMA or adjacent ones of the same file and flags, with
+ * their protection; prot must be 0 and flags but MAP_NONBLOCK are
+ * ignored. A shared mapping of a file open read-only is not VM_SHARED in
+ * Linux: EINVAL. Partial: a shared anonymous mapping, whose pages the host
+ * keeps rather than a file of skas's, is EINVAL. */
+long sys_remap_file_pages(struct task *t, const struct sysargs *a)
+{
+	uaddr_t start = sysarg_uaddr(a, 0) & PAGE_MASK;
+	uint64_t size = sysarg_size(a, 1) & PAGE_MASK, pgoff = a->a[3];
+	struct mm *mm = t->mm;
+	struct vma *v, *n;
+	struct file *f;
+	long ret;
+
+	if (a->a[2] || start + size <= start || pgoff + (size >> PAGE_SHIFT) < pgoff)
+		return -EINVAL;
+	v = mm_find_vma(mm, start);
+	if (!v || v->start > start || !(v->flags & VMA_SHARED) || !v->file ||
+	    !file_writable(v->file))
+		return -EINVAL;
+	for (n = v; start + size > n->end;) {
+		struct vma *next = list_entry(n->link.next, struct vma, link);
+
+		if (&next->link == &mm->vmas || next->start != n->end || next->file != v->file ||
+		    next->flags != v->flags || next->prot != v->prot)
+			return -EINVAL;
+		n = next;
+	}
+	/* As mmap's file_mmap_ok: the last byte must fit an loff_t. */
+	if (pgoff > ((uint64_t)INT64_MAX - size) >> PAGE_SHIFT)
+		return -EOVERFLOW;
+	f = v->file;
+	file_get(f);
+	ret = mm_map(mm, start, size, v->prot,
+		     (v->flags & (VMA_SHARED | VMA_MAYWRITE | VMA_LOCKED)) | mm->def_lock, f,
+		     pgoff << PAGE_SHIFT);
+	if (ret == 0)
+		ret = platform->mm_flush(mm->pf);
+	file_put(f);
+	return ret;
+}
+
 /* Linux's do_mprotect_pkey, its checks in its order: the growth flags,
  * the address, an empty range (done), a wrap (ENOMEM), then the
  * protection (an unsigned long: bits past 31 are unknown too) and the key
