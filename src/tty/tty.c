@@ -16,6 +16,8 @@
 #include "vfs/file.h"
 #include "vfs/poll.h"
 #include "kernel/task.h"
+#include "kernel/cred.h"
+#include "syscalls/dispatch.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
 #include "abi/linux/poll.h"
@@ -199,6 +201,21 @@ void tty_hangup(struct tty *tty)
 	tty->stopped = tty->tco_stopped = false;
 	waitq_wake_all(&tty->read_wait);
 	waitq_wake_all(&tty->write_wait);
+}
+
+/* vhangup(2): TIOCVHANGUP on the caller's controlling terminal, if it has
+ * one, for CAP_SYS_TTY_CONFIG. */
+long sys_vhangup(struct task *t, const struct sysargs *a)
+{
+	struct tty *tty;
+
+	(void)a;
+	if (!capable(&t->proc->cred, CAP_SYS_TTY_CONFIG))
+		return -EPERM;
+	tty = tty_ctty(t->proc);
+	if (tty)
+		tty_hangup(tty);
+	return 0;
 }
 
 void tty_session_leader_exit(struct process *p)
