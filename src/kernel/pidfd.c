@@ -70,6 +70,23 @@ static int pidfd_live(struct task *t, int fd, struct process **pp)
 	return 0;
 }
 
+int pidfd_mm(struct task *t, int fd, struct mm **out)
+{
+	struct process *p;
+	struct task *leader;
+	int ret = pidfd_live(t, fd, &p);
+
+	if (ret)
+		return ret;
+	leader = task_by_tid(p->pid);
+	if (!leader || leader->proc != p || leader->state == TASK_DEAD || !leader->mm)
+		return -ESRCH;
+	if (leader->mm != t->mm && !cred_ptrace_may_access(&t->proc->cred, p, false))
+		return -EACCES;
+	*out = leader->mm;
+	return 0;
+}
+
 int pidfd_create(struct task *t, struct process *p, unsigned flags)
 {
 	struct file *f =

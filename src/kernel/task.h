@@ -298,6 +298,10 @@ void vfork_release(struct task *t);
 /* pidfds (kernel/pidfd.c). */
 struct process *pidfd_process(struct task *t, int fd);
 int pidfd_create(struct task *t, struct process *p, unsigned flags);
+/* The address space of the process pidfd fd names, as Linux's
+ * pidfd_get_task then mm_access(PTRACE_MODE_READ_FSCREDS): -EBADF for no
+ * pidfd, -ESRCH once it has exited, -EACCES without ptrace access. */
+int pidfd_mm(struct task *t, int fd, struct mm **out);
 void process_pidfd_put(struct process *p);
 /* Frees a dead task once the scheduler has left its stack. */
 void task_free(struct task *t);

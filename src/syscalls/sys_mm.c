@@ -1,7 +1,11 @@
-/* syscalls/sys_mm.c: mmap, munmap, mprotect, mremap, brk, madvise, mlock,
- * membarrier: Linux's argument checks, in Linux's order, then mm/. */
+/* syscalls/sys_mm.c: mmap, munmap, mprotect, mremap, brk, madvise,
+ * process_madvise, remap_file_pages, mlock, membarrier: Linux's argument
+ * checks, in Linux's order, then mm/. */
+#include <stdlib.h>
+
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
+#include "kernel/cred.h"
 #include "kernel/log.h"
 #include "host/host.h"
 #include "mm/commit.h"
@@ -9,6 +13,7 @@
 #include "mm/mm.h"
 #include "mm/usercopy.h"
 #include "vfs/file.h"
+#include "vfs/iov.h"
 #include "platform/platform.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
@@ -422,11 +427,11 @@ long sys_msync(struct task *t, const struct sysargs *a)
 	return mm_advise(t->mm, start, len, 0, false);
 }
 
-long sys_madvise(struct task *t, const struct sysargs *a)
+/* madvise of [addr, addr + len_in) in mm, as Linux's madvise_do_behavior
+ * with its checks (madvise_should_skip). */
+static long madvise_range(struct mm *mm, uaddr_t addr, uint64_t len_in, int advice)
 {
-	uaddr_t addr = sysarg_uaddr(a, 0);
-	uint64_t len_in = sysarg_size(a, 1), len;
-	int advice = sysarg_int(a, 2);
+	uint64_t len;
 	bool host = false;
 	uaddr_t end;
 
@@ -472,7 +477,51 @@ long sys_madvise(struct task *t, const struct sysargs *a)
 		return -EINVAL;
 	if (end == addr)
 		return 0;
-	return mm_advise(t->mm, addr, len, advice, host);
+	return mm_advise(mm, addr, len, advice, host);
+}
+
+long sys_madvise(struct task *t, const struct sysargs *a)
+{
+	return madvise_range(t->mm, sysarg_uaddr(a, 0), sysarg_size(a, 1), sysarg_int(a, 2));
+}
+
+/* process_madvise(2), as Linux 6.13's: the advice for each range of the
+ * iovec array in the address space of the process the pidfd names, in
+ * order up to the first that fails; the bytes advised, or that failure if
+ * none. flags must be 0. Another process's memory takes only the hints
+ * that change nothing it sees (MADV_COLD, MADV_PAGEOUT, MADV_WILLNEED;
+ * else EINVAL), needs ptrace read access (EACCES) and CAP_SYS_NICE
+ * (EPERM). Differs from Linux: no MADV_COLLAPSE (skas has no huge pages
+ * to make), as madvise. */
+long sys_process_madvise(struct task *t, const struct sysargs *a)
+{
+	struct linux_iovec *iov = NULL;
+	int advice = sysarg_int(a, 3);
+	uint64_t done = 0;
+	struct mm *mm = NULL;
+	long ret, n;
+	uint32_t i;
+
+	if (sysarg_uint(a, 4))
+		return -EINVAL;
+	n = iovec_import(t, sysarg_uaddr(a, 1), (uint32_t)a->a[2], &iov);
+	if (n < 0)
+		return n;
+	ret = pidfd_mm(t, sysarg_int(a, 0), &mm);
+	if (ret == 0 && mm != t->mm) {
+		if (advice != LINUX_MADV_COLD && advice != LINUX_MADV_PAGEOUT &&
+		    advice != LINUX_MADV_WILLNEED)
+			ret = -EINVAL;
+		else if (!capable(&t->proc->cred, CAP_SYS_NICE))
+			ret = -EPERM;
+	}
+	for (i = 0; ret == 0 && i < (uint32_t)a->a[2]; i++) {
+		ret = madvise_range(mm, iov[i].iov_base, iov[i].iov_len, advice);
+		if (ret == 0)
+			done += iov[i].iov_len;
+	}
+	free(iov);
+	return done ? (long)done : ret;
 }
 
 /* mincore(2), one page of the vector at a time as Linux. */
