@@ -297,6 +297,7 @@ static int64_t run_timers(void)
 {
 	int64_t now = sched_now_ns(), left;
 
+	loadavg_update(now); /* a timer may wake a task */
 	while (!list_empty(&timers)) {
 		struct ktimer *tm = list_first_entry(&timers, struct ktimer, link);
 
@@ -444,5 +445,8 @@ void sched_run(void)
 		if (task_count() == 0)
 			return;
 		idle_wait();
+		/* The count of running tasks is the wait's yet: the tasks
+		 * it woke ran guest code, timers have folded theirs. */
+		loadavg_update(sched_now_ns());
 	}
 }

@@ -67,6 +67,22 @@ int task_count(void)
 	return ntasks;
 }
 
+int task_nr_active(void)
+{
+	struct process *p;
+	struct task *t;
+	int n = 0;
+
+	for (p = process_next(NULL); p; p = process_next(p)) {
+		list_for_each_entry(t, &p->threads, thread_link)
+		{
+			if (t->state != TASK_SLEEPING && t->state != TASK_DEAD)
+				n++;
+		}
+	}
+	return n;
+}
+
 int task_init_status(void)
 {
 	return init_status;

@@ -306,6 +306,8 @@ void process_pidfd_put(struct process *p);
 /* Frees a dead task once the scheduler has left its stack. */
 void task_free(struct task *t);
 int task_count(void);
+/* The threads that run guest code, run in the kernel or wait to run. */
+int task_nr_active(void);
 /* Syscall user dispatch: true if t's call nr does not run (a SIGSYS is
  * on its way, or the process is being killed). */
 bool sud_dispatch(struct task *t, int nr);

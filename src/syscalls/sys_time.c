@@ -11,6 +11,7 @@
 #include "mm/commit.h"
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
+#include "kernel/sched.h"
 #include "mm/usercopy.h"
 #include "host/host.h"
 #include "kernel/cputime.h"
@@ -229,6 +230,8 @@ long sys_sysinfo(struct task *t, const struct sysargs *a)
 	if (ret < 0)
 		return ret;
 	si.procs = (uint16_t)task_count();
+	loadavg_update(sched_now_ns());
+	loadavg_get(si.loads, 0, 16 - 11); /* SI_LOAD_SHIFT, FSHIFT */
 	si.mem_unit = 1;
 	return copy_to_user(t->mm, sysarg_uaddr(a, 0), &si, sizeof(si));
 }

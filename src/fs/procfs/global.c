@@ -12,6 +12,7 @@
 #include "mm/commit.h"
 #include "fs/procfs/internal.h"
 #include "kernel/task.h"
+#include "kernel/sched.h"
 #include "kernel/coredump.h"
 #include "kernel/nsproxy.h"
 #include "kernel/uts.h"
@@ -29,22 +30,6 @@
 #include "abi/linux/types.h"
 
 #define USER_HZ 100
-
-int procfs_running_tasks(void)
-{
-	struct process *p;
-	struct task *t;
-	int n = 0;
-
-	for (p = process_next(NULL); p; p = process_next(p)) {
-		list_for_each_entry(t, &p->threads, thread_link)
-		{
-			if (t->state != TASK_SLEEPING && t->state != TASK_DEAD)
-				n++;
-		}
-	}
-	return n;
-}
 
 /* The highest pid or tid in use: Linux's last_pid, approximately. */
 int procfs_last_pid(void)
@@ -266,7 +251,7 @@ static int gen_stat(const struct pnode *n, struct sbuf *b)
 		  "intr 0\nctxt 0\nbtime %lld\nprocesses %d\nprocs_running %d\n"
 		  "procs_blocked 0\nsoftirq 0 0 0 0 0 0 0 0 0 0 0\n",
 		  (long long)(procfs_boot_real_ns / 1000000000), procfs_last_pid(),
-		  procfs_running_tasks());
+		  task_nr_active());
 	return 0;
 }
 
@@ -282,9 +267,12 @@ static int gen_uptime(const struct pnode *n, struct sbuf *b)
 
 static int gen_loadavg(const struct pnode *n, struct sbuf *b)
 {
+	char avg[64];
+
 	(void)n;
-	sb_printf(b, "0.00 0.00 0.00 %d/%d %d\n", procfs_running_tasks(), task_count(),
-		  procfs_last_pid());
+	loadavg_update(sched_now_ns());
+	loadavg_format(avg, sizeof(avg));
+	sb_printf(b, "%s %d/%d %d\n", avg, task_nr_active(), task_count(), procfs_last_pid());
 	return 0;
 }
 

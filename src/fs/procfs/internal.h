@@ -110,7 +110,6 @@ struct mm_sizes {
 };
 /* Bytes; all 0 for NULL (a zombie). */
 void procfs_mm_sizes(struct mm *mm, struct mm_sizes *s);
-int procfs_running_tasks(void);
 int procfs_last_pid(void);
 
 #endif
