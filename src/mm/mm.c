@@ -795,6 +795,19 @@ static bool overlaps_stub(uaddr_t start, uaddr_t end)
 	return start < STUB_END && end > STUB_BASE;
 }
 
+/* A VMA in [start, end) is sealed (mseal): what would unmap, replace or
+ * move it is EPERM, before anything changes. */
+static bool range_sealed(struct mm *mm, uaddr_t start, uaddr_t end)
+{
+	struct vma *v;
+
+	for (v = mm_find_vma(mm, start); v && &v->link != &mm->vmas && v->start < end;
+	     v = list_entry(v->link.next, struct vma, link))
+		if (v->flags & VMA_SEALED)
+			return true;
+	return false;
+}
+
 static int host_prot(int prot)
 {
 	return prot & (LINUX_PROT_READ | LINUX_PROT_WRITE | LINUX_PROT_EXEC);
@@ -870,7 +883,7 @@ static int do_map(struct mm *mm, uaddr_t addr, size_t len, int prot, unsigned vf
 		return -ENOMEM;
 	}
 	v->shared = shared;
-	ret = vmas_remove(mm, addr, addr + len);
+	ret = range_sealed(mm, addr, addr + len) ? -EPERM : vmas_remove(mm, addr, addr + len);
 	if (ret < 0) {
 		vma_discard(v);
 		return ret;
@@ -918,6 +931,8 @@ int mm_unmap(struct mm *mm, uaddr_t addr, size_t len)
 	}
 	if (!mm_range_used(mm, addr, addr + len))
 		return 0;
+	if (range_sealed(mm, addr, addr + len))
+		return -EPERM;
 	ret = vmas_remove(mm, addr, addr + len);
 	mm_recount(mm);
 	if (ret < 0)
@@ -969,6 +984,10 @@ static int do_protect(struct mm *mm, uaddr_t addr, size_t len, int prot)
 			return -EACCES;
 		if ((prot & LINUX_PROT_WRITE) && !(v->flags & (VMA_SHARED | VMA_NORESERVE)))
 			want += (v->end < end ? v->end : end) - (v->start > at ? v->start : at);
+		/* Differs from Linux, which changes the VMAs before a
+		 * sealed one: nothing changes. */
+		if (v->flags & VMA_SEALED)
+			return -EPERM;
 		if (v->flags & (VMA_VDSO | VMA_VVAR | VMA_VVAR_VCLOCK))
 			vdso = true;
 		at = v->end;
@@ -1100,6 +1119,23 @@ long mm_mincore(struct mm *mm, uaddr_t addr, size_t pages, unsigned char *vec)
 	return (long)done;
 }
 
+/* The advice that drops pages or keeps them from a child (Linux's
+ * is_discard). */
+static bool advise_discards(int advice)
+{
+	switch (advice) {
+	case LINUX_MADV_FREE:
+	case LINUX_MADV_DONTNEED:
+	case LINUX_MADV_DONTNEED_LOCKED:
+	case LINUX_MADV_REMOVE:
+	case LINUX_MADV_DONTFORK:
+	case LINUX_MADV_WIPEONFORK:
+		return true;
+	default:
+		return false;
+	}
+}
+
 int mm_advise(struct mm *mm, uaddr_t addr, size_t len, int advice, bool host)
 {
 	uaddr_t end = addr + len, at = addr;
@@ -1114,6 +1150,14 @@ int mm_advise(struct mm *mm, uaddr_t addr, size_t len, int advice, bool host)
 		if (v->start > at || (v->flags & VMA_STUB))
 			hole = true;
 		at = v->end;
+		/* A sealed VMA of read-only private anonymous memory may not
+		 * lose its pages (Linux's can_madvise_modify): EPERM, the VMAs
+		 * before it advised. */
+		if ((v->flags & VMA_SEALED) && advise_discards(advice) && !v->file &&
+		    !(v->flags & VMA_SHARED) && !(v->prot & LINUX_PROT_WRITE)) {
+			ret = queued ? platform->mm_flush(mm->pf) : 0;
+			return ret < 0 ? ret : -EPERM;
+		}
 		if (!host || (v->flags & VMA_STUB))
 			continue;
 		ret = platform->mm_advise(mm->pf, s, e - s, advice);
@@ -1208,6 +1252,9 @@ static long do_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len
 	struct vma *v = mm_find_vma(mm, addr);
 	int ret;
 
+	/* A sealed VMA neither moves nor changes size. */
+	if (v && v->start <= addr && (v->flags & VMA_SEALED))
+		return -EPERM;
 	/* Shrinking in place unmaps the tail, whatever is mapped there or at
 	 * addr (Linux's mremap needs no VMA for it): munmap's checks. */
 	if (!(flags & LINUX_MREMAP_FIXED) && new_len <= old_len) {
@@ -1239,6 +1286,8 @@ static long do_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len
 			return -EINVAL;
 		if (new_addr < addr + old_len && addr < new_addr + new_len)
 			return -EINVAL;
+		if (range_sealed(mm, new_addr, new_addr + new_len))
+			return -EPERM;
 		return vma_move(mm, v, addr, old_len, new_len, new_addr);
 	}
 	if (new_len <= old_len) {
@@ -1265,6 +1314,44 @@ static long do_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len
 	if ((long)new_addr < 0)
 		return (long)new_addr;
 	return vma_move(mm, v, addr, old_len, new_len, new_addr);
+}
+
+int mm_seal(struct mm *mm, uaddr_t addr, size_t len)
+{
+	uaddr_t end = addr + len, at = addr;
+	struct vma *v;
+	int ret;
+
+	/* Every page mapped, first (Linux's range_contains_unmapped). */
+	for (v = mm_find_vma(mm, addr); v && &v->link != &mm->vmas && v->start < end;
+	     v = list_entry(v->link.next, struct vma, link)) {
+		if (v->start > at || (v->flags & VMA_STUB))
+			return -ENOMEM;
+		at = v->end;
+	}
+	if (at < end)
+		return -ENOMEM;
+	/* A VMA sealed already stays whole; another is cut to the range. */
+	v = mm_find_vma(mm, addr);
+	if (v->start < addr && !(v->flags & VMA_SEALED)) {
+		ret = vma_split(mm, v, addr);
+		if (ret < 0)
+			return ret;
+	}
+	v = mm_find_vma(mm, end - 1);
+	if (v->end > end && !(v->flags & VMA_SEALED)) {
+		ret = vma_split(mm, v, end);
+		if (ret < 0)
+			return ret;
+	}
+	for (v = mm_find_vma(mm, addr); v && &v->link != &mm->vmas && v->start < end;
+	     v = list_entry(v->link.next, struct vma, link))
+		v->flags |= VMA_SEALED;
+	for (at = addr; at < end; at = v->end) {
+		vma_try_merge(mm, mm_find_vma(mm, at));
+		v = mm_find_vma(mm, at);
+	}
+	return 0;
 }
 
 int mm_fork(struct mm *src, struct mm **out)

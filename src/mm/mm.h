@@ -44,6 +44,9 @@ enum {
 	/* Private, mapped MAP_NORESERVE while vm.overcommit_memory was not 2
 	 * (Linux's VM_NORESERVE): not committed memory (mm/commit.h). */
 	VMA_NORESERVE = 1 << 12,
+	/* mseal (Linux's VM_SEALED): no unmap, move, resize, mapping over,
+	 * protection change or discard of read-only anonymous memory. */
+	VMA_SEALED = 1 << 13,
 };
 
 #define VMA_LOCK_MASK (VMA_LOCKED | VMA_LOCKONFAULT)
@@ -147,6 +150,9 @@ void mm_get(struct mm *mm);
 /* A copy-on-write copy of src (fork): the host forks src's stub; -ENOMEM
  * if its committed memory does not fit under --memory. */
 int mm_fork(struct mm *src, struct mm **out);
+/* mseal(2) of [addr, addr + len), page-aligned and not empty: -ENOMEM if
+ * a page of it is not mapped, else every VMA in it is sealed for good. */
+int mm_seal(struct mm *mm, uaddr_t addr, size_t len);
 void mm_put(struct mm *mm);
 /* The calling thread, about to be put, is mm's last user: the stub need not
  * retire it first (platform mm_doom). */

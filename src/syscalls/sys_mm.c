@@ -1,6 +1,6 @@
 /* syscalls/sys_mm.c: mmap, munmap, mprotect, mremap, brk, madvise,
- * process_madvise, remap_file_pages, mlock, membarrier: Linux's argument
- * checks, in Linux's order, then mm/. */
+ * process_madvise, remap_file_pages, mseal, mlock, membarrier: Linux's
+ * argument checks, in Linux's order, then mm/. */
 #include <stdlib.h>
 
 #include "syscalls/dispatch.h"
@@ -182,8 +182,8 @@ long sys_mmap(struct task *t, const struct sysargs *a)
 		ret = platform->mm_flush(mm->pf);
 	if (ret == 0)
 		ret = (long)addr;
-	else if (ret != -ENODEV && ret != -EACCES && ret != -EINVAL)
-		ret = -ENOMEM; /* EINVAL: over part of the vDSO, as Linux */
+	else if (ret != -ENODEV && ret != -EACCES && ret != -EINVAL && ret != -EPERM)
+		ret = -ENOMEM; /* EINVAL: over part of the vDSO, EPERM: sealed, as Linux */
 out:
 	file_put(f);
 	return ret;
@@ -244,6 +244,22 @@ long sys_remap_file_pages(struct task *t, const struct sysargs *a)
 		ret = platform->mm_flush(mm->pf);
 	file_put(f);
 	return ret;
+}
+
+/* mseal(2), Linux 6.10's: seals every VMA of the range for good (a fork
+ * keeps it, an exec ends it). flags must be 0; the range is page-aligned
+ * at its start and rounded up at its end, and must be mapped whole
+ * (ENOMEM). */
+long sys_mseal(struct task *t, const struct sysargs *a)
+{
+	uaddr_t start = sysarg_uaddr(a, 0);
+	uint64_t len_in = sysarg_size(a, 1), len = PAGE_ALIGN(len_in);
+
+	if (a->a[2] || (start & (PAGE_SIZE - 1)) || (len_in && !len) || start + len < start)
+		return -EINVAL;
+	if (len == 0)
+		return 0;
+	return mm_seal(t->mm, start, len);
 }
 
 /* Linux's do_mprotect_pkey, its checks in its order: the growth flags,

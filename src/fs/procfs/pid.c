@@ -867,6 +867,8 @@ static void smaps_vmflags(struct sbuf *b, const struct vma *v)
 		sb_printf(b, " ac");
 	if (v->flags & VMA_NORESERVE)
 		sb_printf(b, " nr");
+	if (v->flags & VMA_SEALED)
+		sb_printf(b, " sl");
 	sb_printf(b, " \n");
 }
 
