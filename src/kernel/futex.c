@@ -4,7 +4,11 @@
  * one in a MAP_SHARED file mapping by (device, inode, file offset), and in
  * a shared anonymous mapping by (the mapping's identity, offset), which
  * fork keeps, so waiters in different processes meet.
- * The PI operations are -ENOSYS, said in the log. */
+ * The PI operations are -ENOSYS, said in the log. futex_waitv (Linux
+ * 5.16) waits on up to 128 futexes at once, and futex_wake, futex_wait and
+ * futex_requeue (Linux 6.7) are the same operations with futex2's flags.
+ * Partial: futex2's FUTEX2_NUMA and FUTEX2_MPOL are EINVAL. */
+
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
 #include "kernel/log.h"
@@ -48,6 +52,8 @@ static int get_key(struct mm *mm, uaddr_t addr, bool private, struct futex_key *
 	struct vma *v;
 
 	*key = (struct futex_key){ .mm = mm, .off = addr };
+	if (addr > TASK_SIZE - sizeof(uint32_t))
+		return -EFAULT; /* Linux's access_ok */
 	if (private)
 		return 0;
 	v = mm_find_vma(mm, addr);
@@ -112,7 +118,10 @@ static long futex_wait(struct task *t, uaddr_t addr, bool private, uint32_t val,
 	return w.timed_out ? -ETIMEDOUT : -ERESTARTSYS;
 }
 
-static long futex_wake(struct mm *mm, uaddr_t addr, bool private, int n, uint32_t bitset)
+/* One waiter wakes even when n is 0 or negative, as Linux's FUTEX_WAKE;
+ * strict (futex2's): none for 0. */
+static long futex_wake_n(struct mm *mm, uaddr_t addr, bool private, int n, uint32_t bitset,
+			 bool strict)
 {
 	struct futex_waiter *w;
 	struct futex_key key;
@@ -120,7 +129,8 @@ static long futex_wake(struct mm *mm, uaddr_t addr, bool private, int n, uint32_
 
 	if (get_key(mm, addr, private, &key) < 0)
 		return -EFAULT;
-	/* As Linux, one waiter wakes even when n is 0 or negative. */
+	if (strict && n == 0)
+		return 0;
 	list_for_each_entry(w, &waiters, link)
 	{
 		if (!key_eq(&w->key, &key) || w->woken || !(w->bitset & bitset))
@@ -133,21 +143,26 @@ static long futex_wake(struct mm *mm, uaddr_t addr, bool private, int n, uint32_
 	return woken;
 }
 
+static long futex_wake(struct mm *mm, uaddr_t addr, bool private, int n, uint32_t bitset)
+{
+	return futex_wake_n(mm, addr, private, n, bitset, false);
+}
+
 long futex_wake_addr(struct mm *mm, uaddr_t addr, int n)
 {
 	return futex_wake(mm, addr, false, n, LINUX_FUTEX_BITSET_MATCH_ANY);
 }
 
 /* Moves up to n waiters from addr to addr2 after waking nwake. */
-static long futex_requeue(struct mm *mm, uaddr_t addr, uaddr_t addr2, bool private, int nwake,
-			  int nreq)
+static long futex_requeue(struct mm *mm, uaddr_t addr, bool private, uaddr_t addr2, bool private2,
+			  int nwake, int nreq)
 {
 	struct futex_waiter *w;
 	struct futex_key key, key2;
 	long done = 0;
 	int moved = 0;
 
-	if (get_key(mm, addr, private, &key) < 0 || get_key(mm, addr2, private, &key2) < 0)
+	if (get_key(mm, addr, private, &key) < 0 || get_key(mm, addr2, private2, &key2) < 0)
 		return -EFAULT;
 	list_for_each_entry(w, &waiters, link)
 	{
@@ -307,7 +322,7 @@ long sys_futex(struct task *t, const struct sysargs *a)
 			if (cur != sysarg_uint(a, 5))
 				return -EAGAIN;
 		}
-		return futex_requeue(t->mm, addr, addr2, private, (int)val, nreq);
+		return futex_requeue(t->mm, addr, private, addr2, private, (int)val, nreq);
 	}
 	case LINUX_FUTEX_WAKE_OP: {
 		uaddr_t addr2 = sysarg_uaddr(a, 4);
@@ -321,4 +336,181 @@ long sys_futex(struct task *t, const struct sysargs *a)
 		klog_ratelimited(LOG_INFO, "futex op %d is not implemented: ENOSYS", cmd);
 		return -ENOSYS;
 	}
+}
+
+/* futex2 (Linux 5.16 and 6.7) */
+
+#define FUTEX2_SIZE_MASK 0x03
+#define FUTEX2_SIZE_U32	 0x02
+#define FUTEX2_NUMA	 0x04
+#define FUTEX2_MPOL	 0x08
+#define FUTEX2_PRIVATE	 128
+#define FUTEX2_VALID	 (FUTEX2_SIZE_MASK | FUTEX2_NUMA | FUTEX2_MPOL | FUTEX2_PRIVATE)
+#define FUTEX_WAITV_MAX	 128
+
+struct futex_waitv {
+	uint64_t val, uaddr;
+	uint32_t flags, reserved;
+};
+
+/* futex2's flags and the value or mask they go with (Linux's
+ * futex_flags_valid and futex_validate_input): only 32-bit futexes, and a
+ * value that fits them; *private from FUTEX2_PRIVATE. */
+static int futex2_check(uint64_t flags, uint64_t val, bool *private)
+{
+	if ((flags & ~(uint64_t)FUTEX2_VALID) || (flags & FUTEX2_SIZE_MASK) != FUTEX2_SIZE_U32)
+		return -EINVAL;
+	if (flags & (FUTEX2_NUMA | FUTEX2_MPOL))
+		return -EINVAL; /* partial: no NUMA futexes */
+	if (val >> 32)
+		return -EINVAL;
+	*private = flags & FUTEX2_PRIVATE;
+	return 0;
+}
+
+/* futex2's timeouts are absolute, on CLOCK_MONOTONIC or CLOCK_REALTIME. */
+static int futex2_deadline(struct task *t, uaddr_t uts, int clockid, int64_t *out)
+{
+	*out = -1;
+	if (!uts)
+		return 0;
+	if (clockid != LINUX_CLOCK_MONOTONIC && clockid != LINUX_CLOCK_REALTIME)
+		return -EINVAL;
+	return get_deadline(t, uts, true, clockid == LINUX_CLOCK_REALTIME, out);
+}
+
+/* The n entries of a futex_waitv array, checked (futex_parse_waitv). */
+static int get_waitv(struct task *t, uaddr_t uv, unsigned n, struct futex_waitv *v, bool *private)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (copy_from_user(t->mm, &v[i], uv + i * sizeof(*v), sizeof(*v)) < 0)
+			return -EFAULT;
+		if (v[i].reserved || futex2_check(v[i].flags, v[i].val, &private[i]) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+long sys_futex_waitv(struct task *t, const struct sysargs *a)
+{
+	unsigned n = sysarg_uint(a, 1);
+	uaddr_t uv = sysarg_uaddr(a, 0);
+	struct futex_waitv v[FUTEX_WAITV_MAX];
+	struct futex_waiter w[FUTEX_WAITV_MAX];
+	bool private[FUTEX_WAITV_MAX];
+	struct ktimer tm = { .armed = false };
+	int64_t deadline;
+	long ret, woken;
+	unsigned i, queued = 0;
+
+	_Static_assert(sizeof(struct futex_waitv) == 24, "struct futex_waitv");
+	if (sysarg_uint(a, 2) || n == 0 || n > FUTEX_WAITV_MAX || !uv)
+		return -EINVAL;
+	ret = futex2_deadline(t, sysarg_uaddr(a, 3), sysarg_int(a, 4), &deadline);
+	if (ret == 0)
+		ret = get_waitv(t, uv, n, v, private);
+	if (ret < 0)
+		return ret;
+	/* Every key, then every value, each queued as it passes (Linux's
+	 * futex_wait_multiple_setup). */
+	for (i = 0; i < n; i++) {
+		w[i] = (struct futex_waiter){ .bitset = LINUX_FUTEX_BITSET_MATCH_ANY, .task = t };
+		if (v[i].uaddr & 3)
+			return -EINVAL;
+		if (get_key(t->mm, v[i].uaddr, private[i], &w[i].key) < 0)
+			return -EFAULT;
+	}
+	for (ret = 0; queued < n; queued++) {
+		uint32_t cur;
+
+		if (copy_from_user(t->mm, &cur, v[queued].uaddr, sizeof(cur)) < 0) {
+			ret = -EFAULT;
+			break;
+		}
+		if (cur != (uint32_t)v[queued].val) {
+			ret = -EAGAIN;
+			break;
+		}
+		list_add_tail(&w[queued].link, &waiters);
+	}
+	if (ret == 0 && deadline >= 0 && deadline <= sched_now_ns())
+		ret = -ETIMEDOUT;
+	if (ret == 0 && deadline >= 0)
+		ktimer_arm(&tm, deadline, futex_timeout, &w[0]);
+	while (ret == 0 && !signal_pending(t) && !w[0].timed_out) {
+		for (i = 0; i < queued && !w[i].woken; i++)
+			;
+		if (i < queued)
+			break;
+		t->state = TASK_SLEEPING;
+		schedule();
+	}
+	ktimer_cancel(&tm);
+	/* The last one woken is the answer, as Linux's futex_unqueue_multiple;
+	 * none: the timeout or a signal. */
+	woken = -1;
+	for (i = 0; i < queued; i++) {
+		list_del(&w[i].link);
+		if (w[i].woken)
+			woken = (long)i;
+	}
+	if (woken >= 0)
+		return woken;
+	if (ret == 0)
+		ret = w[0].timed_out ? -ETIMEDOUT : -ERESTARTSYS;
+	return ret;
+}
+
+long sys_futex_wake(struct task *t, const struct sysargs *a)
+{
+	uaddr_t addr = sysarg_uaddr(a, 0);
+	uint64_t mask = a->a[1];
+	bool private;
+
+	if (futex2_check(sysarg_uint(a, 3), mask, &private) < 0 || !mask)
+		return -EINVAL;
+	if (addr & 3)
+		return -EINVAL;
+	return futex_wake_n(t->mm, addr, private, sysarg_int(a, 2), (uint32_t)mask, true);
+}
+
+long sys_futex_wait(struct task *t, const struct sysargs *a)
+{
+	uaddr_t addr = sysarg_uaddr(a, 0);
+	uint64_t val = a->a[1], mask = a->a[2];
+	int64_t deadline;
+	bool private;
+	long ret;
+
+	if (futex2_check(sysarg_uint(a, 3), val, &private) < 0 ||
+	    futex2_check(sysarg_uint(a, 3), mask, &private) < 0)
+		return -EINVAL;
+	ret = futex2_deadline(t, sysarg_uaddr(a, 4), sysarg_int(a, 5), &deadline);
+	if (ret < 0)
+		return ret;
+	if (!mask || (addr & 3))
+		return -EINVAL;
+	return futex_wait(t, addr, private, (uint32_t)val, deadline, (uint32_t)mask);
+}
+
+long sys_futex_requeue(struct task *t, const struct sysargs *a)
+{
+	struct futex_waitv v[2];
+	bool private[2];
+	int nwake = sysarg_int(a, 2), nreq = sysarg_int(a, 3);
+	uint32_t cur;
+	long ret;
+
+	if (sysarg_uint(a, 1) || !sysarg_uaddr(a, 0))
+		return -EINVAL;
+	ret = get_waitv(t, sysarg_uaddr(a, 0), 2, v, private);
+	if (ret < 0)
+		return ret;
+	if (nwake < 0 || nreq < 0 || (v[0].uaddr & 3) || (v[1].uaddr & 3))
+		return -EINVAL;
+	if (copy_from_user(t->mm, &cur, v[0].uaddr, sizeof(cur)) < 0)
+		return -EFAULT;
+	if (cur != (uint32_t)v[0].val)
+		return -EAGAIN;
+	return futex_requeue(t->mm, v[0].uaddr, private[0], v[1].uaddr, private[1], nwake, nreq);
 }
