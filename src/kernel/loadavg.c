@@ -4,12 +4,12 @@
  * in FSHIFT fixed point, with Linux's constants and rounding, so
  * /proc/loadavg, sysinfo(2) and uptime read as on Linux.
  *
- * skas has no tick: task states change only while the kernel runs, so the
- * count holds from one of its events to the next, and loadavg_update
- * folds the periods that fell due meanwhile with the count as it was,
- * called when the kernel wakes and before it changes a state (sched.c:
- * before the timers run and after a wait). Differs from Linux: no
- * uninterruptible sleep counts (skas has no such state a guest can see). */
+ * skas has no tick: the count changes only where a task goes to sleep,
+ * exits, wakes or starts (kernel/sched.c), and loadavg_update, called
+ * there first, folds the periods that fell due since with the count as it
+ * was. A task's trap back into the kernel changes nothing: it counts
+ * while it runs guest code too. Differs from Linux: no uninterruptible
+ * sleep counts (skas has no such state a guest can see). */
 #include <stdio.h>
 
 #include "kernel/sched.h"
@@ -52,7 +52,7 @@ static uint64_t fixed_power(uint64_t x, unsigned n)
 	return result;
 }
 
-void loadavg_update(int64_t now_ns)
+void loadavg_update(int64_t now_ns, int extra)
 {
 	static const uint64_t exps[3] = { EXP_1, EXP_5, EXP_15 };
 	uint64_t active;
@@ -68,7 +68,7 @@ void loadavg_update(int64_t now_ns)
 	next_ns += periods * LOAD_FREQ_NS;
 	if (periods > MAX_FOLD)
 		periods = MAX_FOLD;
-	active = (uint64_t)task_nr_active() * FIXED_1;
+	active = (uint64_t)(task_nr_active() + extra) * FIXED_1;
 	for (int i = 0; i < 3; i++)
 		avenrun[i] = calc_load(avenrun[i], fixed_power(exps[i], (unsigned)periods), active);
 }

@@ -107,6 +107,10 @@ static void switch_to(struct kstack *from, struct kstack *to)
 
 void sched_add(struct task *t)
 {
+	/* From sleep, or new: the tasks that run are one more (a task back
+	 * from guest code was one of them). */
+	if (t->state != TASK_USER)
+		loadavg_update(sched_now_ns(), 0);
 	t->state = TASK_RUNNABLE;
 	list_add_tail(&t->run_link, &runqueue);
 }
@@ -129,6 +133,7 @@ void sched_wake_sync(struct task *t)
 		sched_wake(t);
 		return;
 	}
+	loadavg_update(sched_now_ns(), 0);
 	t->state = TASK_RUNNABLE;
 	t->defer_waker = current;
 	t->defer_until_ns = sched_now_ns() + DEFER_NS;
@@ -162,9 +167,12 @@ void schedule(void)
 {
 	struct task *t = current;
 
-	/* Blocking or dying (not back to guest code): its wakeups go. */
-	if (t->state != TASK_USER && t->state != TASK_RUNNABLE)
+	/* Blocking or dying (not back to guest code): its wakeups go, and
+	 * the tasks that run are one fewer (it ran until now). */
+	if (t->state != TASK_USER && t->state != TASK_RUNNABLE) {
+		loadavg_update(sched_now_ns(), 1);
 		release_deferred(t);
+	}
 	switch_to(&t->kstack, &sched_stack);
 }
 
@@ -297,7 +305,6 @@ static int64_t run_timers(void)
 {
 	int64_t now = sched_now_ns(), left;
 
-	loadavg_update(now); /* a timer may wake a task */
 	while (!list_empty(&timers)) {
 		struct ktimer *tm = list_first_entry(&timers, struct ktimer, link);
 
@@ -445,8 +452,5 @@ void sched_run(void)
 		if (task_count() == 0)
 			return;
 		idle_wait();
-		/* The count of running tasks is the wait's yet: the tasks
-		 * it woke ran guest code, timers have folded theirs. */
-		loadavg_update(sched_now_ns());
 	}
 }

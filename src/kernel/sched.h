@@ -85,11 +85,12 @@ void ktimer_cancel(struct ktimer *tm);
 void sched_sleep_until(int64_t deadline_ns);
 
 /* The load average (kernel/loadavg.c). loadavg_update folds the periods
- * due by now_ns with the count of threads that run or wait to run; call it
- * before that count changes. loadavg_get: the three averages in FSHIFT
+ * due by now_ns with the count of threads that run or wait to run, plus
+ * extra (the current task, asleep already but running until now); call
+ * it before that count changes. loadavg_get: the three averages in FSHIFT
  * (11) fixed point, plus offset, shifted left by shift (sysinfo's 16-bit
  * point: 5). loadavg_format: "L1 L5 L15" as /proc/loadavg shows them. */
-void loadavg_update(int64_t now_ns);
+void loadavg_update(int64_t now_ns, int extra);
 void loadavg_get(uint64_t loads[3], uint64_t offset, int shift);
 int loadavg_format(char *buf, size_t size);
 

@@ -230,7 +230,7 @@ long sys_sysinfo(struct task *t, const struct sysargs *a)
 	if (ret < 0)
 		return ret;
 	si.procs = (uint16_t)task_count();
-	loadavg_update(sched_now_ns());
+	loadavg_update(sched_now_ns(), 0);
 	loadavg_get(si.loads, 0, 16 - 11); /* SI_LOAD_SHIFT, FSHIFT */
 	si.mem_unit = 1;
 	return copy_to_user(t->mm, sysarg_uaddr(a, 0), &si, sizeof(si));

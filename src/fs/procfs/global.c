@@ -270,7 +270,7 @@ static int gen_loadavg(const struct pnode *n, struct sbuf *b)
 	char avg[64];
 
 	(void)n;
-	loadavg_update(sched_now_ns());
+	loadavg_update(sched_now_ns(), 0);
 	loadavg_format(avg, sizeof(avg));
 	sb_printf(b, "%s %d/%d %d\n", avg, task_nr_active(), task_count(), procfs_last_pid());
 	return 0;
