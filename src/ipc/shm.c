@@ -279,7 +279,7 @@ static long do_shmat(struct task *t, int shmid, uaddr_t addr, int flg)
 		ret = platform->mm_flush(mm->pf);
 	file_put(f); /* the VMA holds it now, or nobody */
 	if (ret < 0)
-		return ret == -EACCES ? ret : -ENOMEM;
+		return ret == -EACCES || ret == -EPERM ? ret : -ENOMEM; /* EPERM: sealed */
 	return (long)addr;
 }
 
@@ -300,7 +300,6 @@ long sys_shmdt(struct task *t, const struct sysargs *a)
 	uaddr_t addr = sysarg_uaddr(a, 0), end;
 	struct vma *v;
 	struct file *f;
-	int ret;
 
 	if (addr & (PAGE_SIZE - 1))
 		return -EINVAL;
@@ -317,11 +316,9 @@ long sys_shmdt(struct task *t, const struct sysargs *a)
 	while (v && v->end <= end) {
 		uaddr_t next = v->end;
 
-		if (v->file == f && v->start - addr == v->off) {
-			ret = mm_unmap(mm, v->start, v->end - v->start);
-			if (ret < 0)
-				break;
-		}
+		/* One that is sealed (mseal) stays; the rest go, as Linux. */
+		if (v->file == f && v->start - addr == v->off)
+			mm_unmap(mm, v->start, v->end - v->start);
 		v = mm_find_vma(mm, next);
 	}
 	file_put(f);

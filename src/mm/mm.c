@@ -860,6 +860,9 @@ static int do_map(struct mm *mm, uaddr_t addr, size_t len, int prot, unsigned vf
 	}
 	if (mm->nvmas >= max_map_count)
 		return -ENOMEM;
+	/* A sealed VMA (mseal) is not mapped over. */
+	if (range_sealed(mm, addr, addr + len))
+		return -EPERM;
 	/* RLIMIT_AS, RLIMIT_DATA: the pages it adds to what is there. */
 	if (!may_expand(mm, vflags, prot, (len >> PAGE_SHIFT) - range_pages(mm, addr, addr + len)))
 		return -ENOMEM;
@@ -883,7 +886,7 @@ static int do_map(struct mm *mm, uaddr_t addr, size_t len, int prot, unsigned vf
 		return -ENOMEM;
 	}
 	v->shared = shared;
-	ret = range_sealed(mm, addr, addr + len) ? -EPERM : vmas_remove(mm, addr, addr + len);
+	ret = vmas_remove(mm, addr, addr + len);
 	if (ret < 0) {
 		vma_discard(v);
 		return ret;
@@ -924,6 +927,8 @@ int mm_unmap(struct mm *mm, uaddr_t addr, size_t len)
 
 		if (len == 0 || end < addr)
 			return -EINVAL;
+		if (range_sealed(mm, addr, end))
+			return -EPERM;
 		ret = addr < STUB_BASE ? mm_unmap(mm, addr, STUB_BASE - addr) : 0;
 		if (ret == 0 && end > STUB_END)
 			ret = mm_unmap(mm, STUB_END, end - STUB_END);

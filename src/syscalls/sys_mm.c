@@ -216,6 +216,8 @@ long sys_remap_file_pages(struct task *t, const struct sysargs *a)
 	struct mm *mm = t->mm;
 	struct vma *v, *n;
 	struct file *f;
+	unsigned vflags;
+	int prot;
 	long ret;
 
 	if (a->a[2] || start + size <= start || pgoff + (size >> PAGE_SHIFT) < pgoff)
@@ -232,14 +234,23 @@ long sys_remap_file_pages(struct task *t, const struct sysargs *a)
 			return -EINVAL;
 		n = next;
 	}
-	/* As mmap's file_mmap_ok: the last byte must fit an loff_t. */
+	/* The new mapping is mmap's (do_mmap): a locked VMA's within
+	 * RLIMIT_MEMLOCK, the last byte fitting an loff_t, not executable on a
+	 * noexec mount, and the file's seals. */
+	vflags = (v->flags & (VMA_SHARED | VMA_MAYWRITE | VMA_LOCKED)) | mm->def_lock;
+	prot = v->prot;
+	f = v->file;
+	if ((vflags & VMA_LOCKED) && !lock_future_ok(t, vflags, size))
+		return -EAGAIN;
 	if (pgoff > ((uint64_t)INT64_MAX - size) >> PAGE_SHIFT)
 		return -EOVERFLOW;
-	f = v->file;
+	if ((prot & LINUX_PROT_EXEC) && f->path.mnt && (f->path.mnt->flags & MNT_NOEXEC))
+		return -EPERM;
+	ret = memfd_check_seals_mmap(f, prot, &vflags);
+	if (ret < 0)
+		return ret;
 	file_get(f);
-	ret = mm_map(mm, start, size, v->prot,
-		     (v->flags & (VMA_SHARED | VMA_MAYWRITE | VMA_LOCKED)) | mm->def_lock, f,
-		     pgoff << PAGE_SHIFT);
+	ret = mm_map(mm, start, size, prot, vflags, f, pgoff << PAGE_SHIFT);
 	if (ret == 0)
 		ret = platform->mm_flush(mm->pf);
 	file_put(f);
@@ -368,6 +379,14 @@ long sys_mremap(struct task *t, const struct sysargs *a)
 	 * check_mremap_params any new length past TASK_SIZE. */
 	if ((old_len >= new_len && old_len > TASK_SIZE) || new_len > TASK_SIZE)
 		return -EINVAL;
+	/* A fixed target inside the user range, apart from the source. */
+	if ((flags & LINUX_MREMAP_FIXED) &&
+	    (new_addr > TASK_SIZE - new_len ||
+	     (new_addr < addr + old_len && addr < new_addr + new_len)))
+		return -EINVAL;
+	/* A sealed VMA (mseal) neither moves nor changes size. */
+	if (v && v->start <= addr && (v->flags & VMA_SEALED))
+		return -EPERM;
 	if (v && v->start <= addr && old_len && old_len <= v->end - addr && new_len > old_len &&
 	    !lock_future_ok(t, v->flags, new_len - old_len))
 		return -EAGAIN;

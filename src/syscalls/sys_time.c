@@ -216,9 +216,8 @@ long sys_clock_nanosleep(struct task *t, const struct sysargs *a)
 	return sleep_ns(t, sched_now_ns() + ns, sysarg_uaddr(a, 3));
 }
 
-/* sysinfo: the instance's uptime and task count; memory as /proc/meminfo
- * shows it (the --memory limit); no swap; loads 0 (differs from
- * Linux: no load average is kept yet). */
+/* sysinfo: the instance's uptime, task count and load average; memory as
+ * /proc/meminfo shows it (the --memory limit); no swap. */
 long sys_sysinfo(struct task *t, const struct sysargs *a)
 {
 	struct linux_sysinfo si;

@@ -4,7 +4,9 @@
  * changed), and its pages cannot be discarded where that would change
  * read-only anonymous memory. The checks: flags must be 0, the start
  * page-aligned, the length rounded up and not wrapping (EINVAL), every page
- * mapped (ENOMEM); an empty range is 0. Sealing splits the VMAs at the
+ * mapped (ENOMEM); an empty range is 0. EPERM comes after mremap's own
+ * argument checks, and shmat's SHM_REMAP over a sealed range is EPERM
+ * too. Sealing splits the VMAs at the
  * range's edges, shows "sl" in smaps' VmFlags, merges with sealed
  * neighbours, and a fork keeps it. */
 #define _GNU_SOURCE
@@ -14,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/shm.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -77,7 +80,7 @@ int main(void)
 {
 	char *p, *q, *r, *hole;
 	void *brk0;
-	int st;
+	int st, shmid;
 	pid_t pid;
 
 	p = map(3, PROT_READ | PROT_WRITE);
@@ -126,6 +129,14 @@ int main(void)
 	check(mremap(p + PG, PG, PG, MREMAP_MAYMOVE | MREMAP_FIXED, hole + PG) == MAP_FAILED &&
 		      errno == EPERM,
 	      "mremap move");
+	check(mremap(p + PG, PG, PG, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)0x800000000000UL) ==
+			      MAP_FAILED &&
+		      errno == EINVAL,
+	      "mremap move past the user range: EINVAL first");
+	shmid = shmget(IPC_PRIVATE, PG, 0600);
+	check(shmat(shmid, p + PG, SHM_REMAP) == (void *)-1 && errno == EPERM,
+	      "shmat SHM_REMAP over it: EPERM");
+	shmctl(shmid, IPC_RMID, NULL);
 	q = map(1, PROT_READ | PROT_WRITE);
 	check(mremap(q, PG, PG, MREMAP_MAYMOVE | MREMAP_FIXED, p + PG) == MAP_FAILED &&
 		      errno == EPERM,

@@ -5,8 +5,9 @@
  * file and flags; prot must be 0; flags are ignored. EINVAL for a private
  * mapping, an address with no mapping, a range that runs into a hole or
  * into another file's mapping, an empty or wrapping range, a wrapping
- * page offset; EOVERFLOW for an offset past the largest file. The start
- * is rounded down to its page. */
+ * page offset; EOVERFLOW for an offset past the largest file; EPERM where
+ * the file's seals forbid the new mapping. The start is rounded down to
+ * its page. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -157,6 +158,18 @@ int main(void)
 	      "read-only shared mapping of a writable open: pages 2 and 3");
 	check(strcmp(offsets(r, 2), "cd") == 0, "maps offsets c d");
 
+	/* The new mapping obeys the file's seals: a writable shared mapping
+	 * of a memfd sealed against future writes is not remapped. */
+	fd2 = (int)syscall(SYS_memfd_create, "rfp", 2 /* MFD_ALLOW_SEALING */);
+	if (fd2 >= 0 && ftruncate(fd2, 2 * PG) == 0) {
+		r = mmap(NULL, 2 * PG, PROT_READ | PROT_WRITE, MAP_SHARED, fd2, 0);
+		check(r != MAP_FAILED && fcntl(fd2, 1033 /* F_ADD_SEALS */,
+					       0x10 /* F_SEAL_FUTURE_WRITE */) == 0,
+		      "a memfd mapped writable, then sealed against future writes");
+		check_err(rfp(r, PG, 0, 1, 0), EPERM, "remapped");
+	} else {
+		check(0, "memfd_create");
+	}
 	unlink(path);
 	unlink(path2);
 	return 0;
