@@ -43,6 +43,10 @@ enum task_state {
 
 struct process {
 	int pid, pgid, sid;
+	/* A session leader whose terminal hung up: the foreground group
+	 * then, which gets SIGHUP when the leader exits (Linux's
+	 * tty_old_pgrp); 0 if none. */
+	int tty_old_pgrp;
 	struct process *parent;
 	struct list_head children; /* struct process, by sibling */
 	struct list_head sibling;

@@ -190,12 +190,13 @@ void tty_hangup(struct tty *tty)
 
 	tty->hangup_gen++;
 	tty->session = tty->pgrp = 0;
+	/* Only the session leader is signalled, as Linux's
+	 * tty_signal_session_leader; the foreground group is when it exits. */
 	if (leader && !leader->zombie) {
 		signal_process(leader, LINUX_SIGHUP);
 		signal_process(leader, LINUX_SIGCONT);
+		leader->tty_old_pgrp = pgrp;
 	}
-	tty_signal_pgrp(pgrp, LINUX_SIGHUP);
-	tty_signal_pgrp(pgrp, LINUX_SIGCONT);
 	n_tty_flush_input(tty);
 	tty->ld.in_len = 0;
 	tty->stopped = tty->tco_stopped = false;
@@ -223,8 +224,14 @@ void tty_session_leader_exit(struct process *p)
 	struct tty *tty = tty_ctty(p);
 	int pgrp;
 
-	if (!tty)
+	if (!tty) {
+		/* Its terminal hung up: the foreground group of then. */
+		pgrp = p->tty_old_pgrp;
+		p->tty_old_pgrp = 0;
+		tty_signal_pgrp(pgrp, LINUX_SIGHUP);
+		tty_signal_pgrp(pgrp, LINUX_SIGCONT);
 		return;
+	}
 	pgrp = tty->pgrp;
 	tty->session = tty->pgrp = 0;
 	tty_signal_pgrp(pgrp, LINUX_SIGHUP);

@@ -4,9 +4,11 @@
  * 0 and does nothing. After it the session leader has had SIGHUP and
  * SIGCONT, the terminal is nobody's controlling terminal (/dev/tty is
  * ENXIO), a descriptor opened before reads end of file and writes EIO,
- * and a new open of the terminal works. TIOCVHANGUP (CAP_SYS_ADMIN) does
- * the same to the terminal it is called on. Each case runs in a child of
- * its own, in a session of its own. */
+ * and a new open of the terminal works. The foreground process group is
+ * not signalled then, but when the leader exits (skas had signalled it at
+ * the hangup). TIOCVHANGUP (CAP_SYS_ADMIN) does the same to the terminal
+ * it is called on. Each case runs in a child of its own, in a session of
+ * its own. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -111,6 +113,65 @@ static void hangup_case(const char *what, int (*hang)(int s))
 	check(read(m, &c, 1) == 1 && c == 'y', line);
 }
 
+static int hup_fd = -1;
+
+static void hup_to_pipe(int sig)
+{
+	(void)sig;
+	if (write(hup_fd, "H", 1) < 0)
+		_exit(3);
+	_exit(0);
+}
+
+/* Whether a byte is in the pipe within ms milliseconds: the byte, or 0. */
+static char pipe_byte(int fd, int ms)
+{
+	char c;
+
+	for (int i = 0; i < ms; i++) {
+		if (read(fd, &c, 1) == 1)
+			return c;
+		usleep(1000);
+	}
+	return 0;
+}
+
+/* A leader (SIGHUP ignored) makes a child's group the foreground, calls
+ * vhangup and exits; the child tells through a pipe when SIGHUP comes. */
+static void foreground_group(void)
+{
+	int pfd[2], st;
+	pid_t l;
+
+	if (pipe2(pfd, O_NONBLOCK) < 0)
+		return;
+	hup_fd = pfd[1];
+	l = fork();
+	if (l == 0) {
+		char name[64];
+		int m, s = (signal(SIGHUP, SIG_IGN), pty_ctty(&m, name, sizeof(name)));
+		pid_t ch = fork();
+
+		if (ch == 0) {
+			signal(SIGHUP, hup_to_pipe);
+			setpgid(0, 0);
+			alarm(5);
+			if (write(pfd[1], "r", 1) < 0)
+				_exit(3);
+			for (;;)
+				pause();
+		}
+		setpgid(ch, ch);
+		if (s < 0 || pipe_byte(pfd[0], 2000) != 'r' || tcsetpgrp(s, ch) < 0 ||
+		    syscall(SYS_vhangup) < 0)
+			_exit(2);
+		_exit(pipe_byte(pfd[0], 200) ? 1 : 0); /* a SIGHUP now is early */
+	}
+	check(l > 0 && waitpid(l, &st, 0) == l && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "vhangup does not signal the foreground group");
+	check(pipe_byte(pfd[0], 3000) == 'H', "the leader's exit does: SIGHUP");
+}
+
 static int by_vhangup(int s)
 {
 	(void)s;
@@ -149,5 +210,6 @@ int main(void)
 	run(ctty_vhangup);
 	run(ctty_ioctl);
 	run(ioctl_unprivileged);
+	run(foreground_group);
 	return 0;
 }
