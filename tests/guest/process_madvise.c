@@ -35,18 +35,30 @@ static int pidfd_open_(pid_t pid)
 	return (int)syscall(SYS_pidfd_open, pid, 0);
 }
 
-/* A child that waits (as uid, dumpable, if uid is not 0) until killed. */
+/* A child that waits (as uid, dumpable, if uid is not 0) until killed;
+ * returns once it has its credentials. */
 static pid_t sleeper(uid_t uid)
 {
-	pid_t pid = fork();
+	int p[2];
+	char c = 0;
+	pid_t pid;
 
+	if (pipe(p) < 0)
+		return -1;
+	pid = fork();
 	if (pid == 0) {
 		if (uid && (setresuid(uid, uid, uid) != 0 || prctl(PR_SET_DUMPABLE, 1) != 0))
+			_exit(1);
+		if (write(p[1], "r", 1) != 1)
 			_exit(1);
 		for (;;)
 			pause();
 	}
-	return pid;
+	close(p[1]);
+	if (pid > 0 && read(p[0], &c, 1) != 1)
+		c = 0;
+	close(p[0]);
+	return c == 'r' ? pid : -1;
 }
 
 int main(void)
