@@ -918,6 +918,10 @@ int mm_unmap(struct mm *mm, uaddr_t addr, size_t len)
 {
 	int ret;
 
+	/* A sealed VMA anywhere in the range: nothing goes (an empty or
+	 * wrapping range has none). */
+	if (range_sealed(mm, addr, addr + len))
+		return -EPERM;
 	/* The stub's range is no part of the guest's address space: an
 	 * unmap across it unmaps what lies either side, as Linux unmaps a
 	 * range with holes (a stub of skas inside skas clears everything
@@ -927,8 +931,6 @@ int mm_unmap(struct mm *mm, uaddr_t addr, size_t len)
 
 		if (len == 0 || end < addr)
 			return -EINVAL;
-		if (range_sealed(mm, addr, end))
-			return -EPERM;
 		ret = addr < STUB_BASE ? mm_unmap(mm, addr, STUB_BASE - addr) : 0;
 		if (ret == 0 && end > STUB_END)
 			ret = mm_unmap(mm, STUB_END, end - STUB_END);
@@ -936,8 +938,6 @@ int mm_unmap(struct mm *mm, uaddr_t addr, size_t len)
 	}
 	if (!mm_range_used(mm, addr, addr + len))
 		return 0;
-	if (range_sealed(mm, addr, addr + len))
-		return -EPERM;
 	ret = vmas_remove(mm, addr, addr + len);
 	mm_recount(mm);
 	if (ret < 0)
@@ -1257,11 +1257,10 @@ static long do_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len
 	struct vma *v = mm_find_vma(mm, addr);
 	int ret;
 
-	/* A sealed VMA neither moves nor changes size. */
-	if (v && v->start <= addr && (v->flags & VMA_SEALED))
-		return -EPERM;
-	/* Shrinking in place unmaps the tail, whatever is mapped there or at
-	 * addr (Linux's mremap needs no VMA for it): munmap's checks. */
+	/* sys_mremap has refused a sealed source and a fixed target that
+	 * overlaps the source or leaves the user range. Shrinking in place
+	 * unmaps the tail, whatever is mapped there or at addr (Linux's
+	 * mremap needs no VMA for it): munmap's checks. */
 	if (!(flags & LINUX_MREMAP_FIXED) && new_len <= old_len) {
 		if (new_len < old_len) {
 			if (old_len > TASK_SIZE || addr > TASK_SIZE - old_len)
@@ -1288,8 +1287,6 @@ static long do_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len
 		return -ENOMEM;
 	if (flags & LINUX_MREMAP_FIXED) {
 		if (!range_ok(new_addr, new_len) || overlaps_stub(new_addr, new_addr + new_len))
-			return -EINVAL;
-		if (new_addr < addr + old_len && addr < new_addr + new_len)
 			return -EINVAL;
 		if (range_sealed(mm, new_addr, new_addr + new_len))
 			return -EPERM;
