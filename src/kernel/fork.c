@@ -449,8 +449,9 @@ long sys_clone3(struct task *t, const struct sysargs *a)
  * (CLONE_FS, also implied by CLONE_NEWNS), its SEM_UNDO adjustments
  * (CLONE_SYSVSEM, also implied by CLONE_NEWIPC: they are applied, as at
  * exit), its UTS and mount namespaces (CLONE_NEWUTS, CLONE_NEWNS:
- * copies of the current ones) and its IPC namespace (CLONE_NEWIPC: an
- * empty one). CLONE_THREAD, CLONE_SIGHAND and CLONE_VM
+ * copies of the current ones), its IPC namespace (CLONE_NEWIPC: an
+ * empty one) and its network namespace (CLONE_NEWNET: a new one, lo
+ * down). CLONE_THREAD, CLONE_SIGHAND and CLONE_VM
  * succeed only when there is nothing to unshare, as in Linux. Partial: the
  * other namespace types exist once (kernel/nsproxy.c), so their flags are
  * ENOSPC as from a Linux whose limits for them are 0 (EPERM first without

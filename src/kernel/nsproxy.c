@@ -1,14 +1,13 @@
 /* kernel/nsproxy.c: the sets of namespaces tasks hold, the namespaces'
- * references and inode numbers. The instance's cgroup, IPC, network, pid,
- * time and user namespaces exist once and never go: skas has one of each
- * (one loopback network, one pid space, the host's clocks, one set of
- * ids), so their CLONE_NEW* flags are ENOSPC, as on a Linux whose
+ * references and inode numbers. The instance's cgroup, pid, time and user
+ * namespaces exist once and never go: skas has one of each (one pid
+ * space, the host's clocks, one set of ids), so their CLONE_NEW* flags are ENOSPC, as on a Linux whose
  * /proc/sys/user/max_TYPE_namespaces are 0 (which they read), rather
  * than a new name for what would still be shared. (They were EINVAL, as
  * on a Linux built without them; but that Linux has no /proc/PID/ns
  * links of those types, and bwrap, seeing the user one, tried to make
- * one.) UTS (kernel/uts.c) and mount (vfs/namespace.c) namespaces can be
- * made, and IPC ones (ipc/ipc.c). */
+ * one.) UTS (kernel/uts.c), mount (vfs/namespace.c), IPC (ipc/ipc.c) and
+ * network (net/netns.c) namespaces can be made. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,10 +17,10 @@
 #include "kernel/task.h"
 #include "vfs/namespace.h"
 #include "ipc/ipc.h"
+#include "net/netns.h"
 #include "abi/linux/errno.h"
 
 static struct ns_common init_cgroup_ns = { .refcount = 1, .ino = NS_INO_CGROUP, .type = NS_CGROUP };
-static struct ns_common init_net_ns = { .refcount = 1, .ino = NS_INO_NET, .type = NS_NET };
 static struct ns_common init_pid_ns = { .refcount = 1, .ino = NS_INO_PID, .type = NS_PID };
 static struct ns_common init_time_ns = { .refcount = 1, .ino = NS_INO_TIME, .type = NS_TIME };
 static struct ns_common init_user_ns = { .refcount = 1, .ino = NS_INO_USER, .type = NS_USER };
@@ -32,7 +31,7 @@ static struct nsproxy init_nsproxy = {
 		[NS_CGROUP] = &init_cgroup_ns,
 		[NS_IPC] = &init_ipc_ns.ns,
 		[NS_MNT] = &init_mnt_ns.ns,
-		[NS_NET] = &init_net_ns,
+		[NS_NET] = &init_net.ns,
 		[NS_PID] = &init_pid_ns,
 		[NS_TIME] = &init_time_ns,
 		[NS_USER] = &init_user_ns,
@@ -179,7 +178,7 @@ struct nsproxy *nsproxy_with(struct nsproxy *old, struct ns_common *ns)
 
 int nsproxy_copy(struct nsproxy *old, uint64_t flags, struct fs_info *fs, struct nsproxy **out)
 {
-	struct ns_common *uts = NULL, *mnt = NULL, *ipc = NULL;
+	struct ns_common *uts = NULL, *mnt = NULL, *ipc = NULL, *net = NULL;
 	struct nsproxy *n;
 	int ret, i;
 
@@ -191,32 +190,17 @@ int nsproxy_copy(struct nsproxy *old, uint64_t flags, struct fs_info *fs, struct
 	n = malloc(sizeof(*n));
 	if (!n)
 		return -ENOMEM;
-	if (flags & LINUX_CLONE_NEWUTS) {
-		uts = uts_ns_copy(old->ns[NS_UTS]);
-		if (!uts) {
-			free(n);
-			return -ENOMEM;
-		}
-	}
-	if (flags & LINUX_CLONE_NEWIPC) {
-		ipc = ipc_ns_new();
-		if (!ipc) {
-			if (uts)
-				ns_put(uts);
-			free(n);
-			return -ENOMEM;
-		}
-	}
+	ret = -ENOMEM;
+	if ((flags & LINUX_CLONE_NEWUTS) && !(uts = uts_ns_copy(old->ns[NS_UTS])))
+		goto fail;
+	if ((flags & LINUX_CLONE_NEWIPC) && !(ipc = ipc_ns_new()))
+		goto fail;
+	if ((flags & LINUX_CLONE_NEWNET) && !(net = net_ns_new()))
+		goto fail;
 	if (flags & LINUX_CLONE_NEWNS) {
 		ret = mnt_ns_copy(old->ns[NS_MNT], fs, &mnt);
-		if (ret < 0) {
-			if (uts)
-				ns_put(uts);
-			if (ipc)
-				ns_put(ipc);
-			free(n);
-			return ret;
-		}
+		if (ret < 0)
+			goto fail;
 	}
 	n->refcount = 1;
 	for (i = 0; i < NS_NTYPES; i++) {
@@ -235,6 +219,19 @@ int nsproxy_copy(struct nsproxy *old, uint64_t flags, struct fs_info *fs, struct
 		ns_put(n->ns[NS_IPC]);
 		n->ns[NS_IPC] = ipc;
 	}
+	if (net) {
+		ns_put(n->ns[NS_NET]);
+		n->ns[NS_NET] = net;
+	}
 	*out = n;
 	return 0;
+fail:
+	if (uts)
+		ns_put(uts);
+	if (ipc)
+		ns_put(ipc);
+	if (net)
+		ns_put(net);
+	free(n);
+	return ret;
 }

@@ -245,6 +245,7 @@ static int hs_accept(struct socket *s, bool nonblock, struct socket **out)
 		host_close(fd);
 		return -ENOMEM;
 	}
+	sock_set_net(&nhs->sk, s);
 	nhs->sk.rcvtimeo = s->rcvtimeo;
 	nhs->sk.sndtimeo = s->sndtimeo;
 	nhs->sk.filter = filter;

@@ -30,6 +30,7 @@
 
 #include "net/inet.h"
 #include "net/ip.h"
+#include "net/netns.h"
 #include "kernel/task.h"
 #include "kernel/cred.h"
 #include "kernel/sched.h"
@@ -62,6 +63,7 @@ struct icmp_meta {
 /* A packet on its way: v4, the whole IPv4 packet (header of hl bytes,
  * then the ICMP message); v6, the ICMPv6 message (hl 0). */
 struct packet {
+	const struct net_ns *net; /* the namespace whose lo carries it */
 	struct icmp_meta m;
 	uint8_t dst[16];
 	const uint8_t *data;
@@ -191,8 +193,8 @@ static void ping_rcv(const struct packet *p)
 
 	list_for_each_entry(o, inet_table(LINUX_IPPROTO_ICMP, ident), port_link)
 	{
-		if (o->sport == ident && !o->u.dead && is_v6(o) != p->m.v4 &&
-		    inet_covers(o, p->dst))
+		if (o->sport == ident && o->u.sk.net == p->net && !o->u.dead &&
+		    is_v6(o) != p->m.v4 && inet_covers(o, p->dst))
 			to = o;
 	}
 	if (to)
@@ -225,7 +227,7 @@ static void icmp_err(const struct packet *p)
 {
 	const uint8_t *ic = p->data + p->hl, *q = ic + 8;
 	size_t ql = p->len - p->hl - 8, qhl;
-	struct udp_icmp_err e = { .v4 = p->m.v4, .type = ic[0], .code = ic[1] };
+	struct udp_icmp_err e = { .net = p->net, .v4 = p->m.v4, .type = ic[0], .code = ic[1] };
 	uint8_t src[16] = { [10] = 0xff, [11] = 0xff }, dst[16] = { [10] = 0xff, [11] = 0xff };
 
 	if (p->m.v4) {
@@ -301,13 +303,14 @@ static bool icmp_allow(void)
 	return true;
 }
 
-void icmp_port_unreach(bool v4, const uint8_t src[16], uint16_t sport, const uint8_t dst[16],
-		       uint16_t dport, const uint8_t *data, size_t len, uint8_t ttl, uint8_t tos)
+void icmp_port_unreach(const struct net_ns *net, bool v4, const uint8_t src[16], uint16_t sport,
+		       const uint8_t dst[16], uint16_t dport, const uint8_t *data, size_t len,
+		       uint8_t ttl, uint8_t tos)
 {
 	/* icmp_send quotes what fits in 576 bytes, icmp6_send in 1280 */
 	size_t hl = v4 ? 20 : 40, orig = hl + 8 + len, max = v4 ? 576 - 28 : 1280 - 48;
 	size_t q = orig < max ? orig : max, off = v4 ? 20 : 0;
-	struct packet p = { .m.v4 = v4, .hl = off };
+	struct packet p = { .net = net, .m.v4 = v4, .hl = off };
 	uint8_t *buf;
 
 	if (!icmp_allow() || !(buf = calloc(1, off + 8 + hl + 8 + len)))
@@ -341,7 +344,9 @@ static void echo_reply(const struct packet *req)
 {
 	size_t n = req->len - req->hl;
 	uint8_t *buf = malloc(20 + n);
-	struct packet r = { .m.v4 = req->m.v4, .data = buf, .hl = req->m.v4 ? 20 : 0 };
+	struct packet r = {
+		.net = req->net, .m.v4 = req->m.v4, .data = buf, .hl = req->m.v4 ? 20 : 0
+	};
 
 	/* a forged source (IP_HDRINCL) off loopback: no route back */
 	if (!buf || (inet_is_v4(req->m.src) ? req->m.src[12] != 127
@@ -379,7 +384,8 @@ static void deliver(const struct packet *p)
 
 	list_for_each_entry_safe(o, next, &raw_socks, port_link)
 	{
-		if (o->u.dead || is_v6(o) == p->m.v4 || !inet_covers(o, p->dst) ||
+		if (o->u.dead || o->u.sk.net != p->net || is_v6(o) == p->m.v4 ||
+		    !inet_covers(o, p->dst) ||
 		    (o->connected && memcmp(o->daddr, p->m.src, 16) != 0) || filtered(o, p))
 			continue;
 		queue_copy(o, p, 0);
@@ -477,7 +483,8 @@ static int icmp_bind(struct task *t, struct socket *s, const struct linux_sockad
 				inet_is_bcast(addr);
 	if (group ? !raw
 		  : memcmp(addr, any, 16) != 0 &&
-			    (v6 ? memcmp(addr, any, 15) != 0 || addr[15] != 1 : addr[12] != 127))
+			    (v6 ? !s->net->lo_up || memcmp(addr, any, 15) != 0 || addr[15] != 1
+				: s->net->lo_has_v4 && addr[12] != 127))
 		return -EADDRNOTAVAIL;
 	if (raw) {
 		memcpy(in->saddr, addr, 16);
@@ -490,7 +497,7 @@ static int icmp_bind(struct task *t, struct socket *s, const struct linux_sockad
 		/* ping_get_port: taken unless both share with SO_REUSEADDR */
 		list_for_each_entry(o, inet_table(LINUX_IPPROTO_ICMP, port), port_link)
 		{
-			if (o->sport == port && o != in &&
+			if (o->sport == port && o != in && o->u.sk.net == s->net &&
 			    (!sock_reuseaddr(&o->u.sk) || !sock_reuseaddr(s)))
 				return -EADDRINUSE;
 		}
@@ -558,7 +565,7 @@ static int send_dest(struct inet_sock *in, const struct kmsg *m, uint8_t dst[16]
  * on loopback, and an ICMP packet to a local address is delivered. */
 static long send_hdrincl(struct inet_sock *in, uint8_t *buf, size_t len, const uint8_t route[16])
 {
-	struct packet p = { .m.v4 = true, .data = buf, .len = len };
+	struct packet p = { .net = in->u.sk.net, .m.v4 = true, .data = buf, .len = len };
 	size_t hl = len ? (size_t)(buf[0] & 15) * 4 : 0;
 	uint8_t src[16], dst[16];
 
@@ -593,7 +600,7 @@ static long icmp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 	struct inet_sock *in = inet_sk(s);
 	bool v6 = is_v6(in), raw = is_raw(in);
 	size_t len = m->iter.count, off = v6 ? 0 : 20;
-	struct packet p = { .m.v4 = !v6 };
+	struct packet p = { .net = s->net, .m.v4 = !v6 };
 	uint8_t hdr[8], *buf;
 	long err;
 

@@ -12,6 +12,7 @@
 
 #include "net/inet.h"
 #include "net/netdev.h"
+#include "net/netns.h"
 #include "kernel/task.h"
 #include "kernel/cred.h"
 #include "host/host.h"
@@ -268,6 +269,8 @@ int inet_parse_addr(const struct inet_sock *in, const struct linux_sockaddr_stor
 
 int inet_route(const struct inet_sock *in, uint8_t addr[16])
 {
+	if (!in->u.sk.net->lo_up)
+		return -ENETUNREACH; /* lo down: no route at all */
 	if (is_any6(addr)) {
 		/* :: means this host: 127.0.0.1 for a socket bound to an IPv4
 		 * address (tcp_v6_connect, udpv6_sendmsg), else ::1 */
@@ -509,19 +512,20 @@ static bool port_in_use(const struct inet_sock *in, uint16_t port, bool listenin
 
 	list_for_each_entry(o, inet_table(in->proto, port), port_link)
 	{
-		if (o->sport == port && bind_conflict(in, o, listening))
+		if (o->sport == port && o->u.sk.net == in->u.sk.net &&
+		    bind_conflict(in, o, listening))
 			return true;
 	}
 	return false;
 }
 
-static bool port_taken(int proto, uint16_t port)
+static bool port_taken(const struct net_ns *net, int proto, uint16_t port)
 {
 	struct inet_sock *o;
 
 	list_for_each_entry(o, inet_table(proto, port), port_link)
 	{
-		if (o->sport == port)
+		if (o->sport == port && o->u.sk.net == net)
 			return true;
 	}
 	return false;
@@ -541,7 +545,7 @@ void inet_unhash(struct inet_sock *in)
 
 /* An ICMP echo identifier no ping socket holds: the one after the last
  * given, never 0 (ping_get_port). */
-static int pick_ident(void)
+static int pick_ident(const struct net_ns *net)
 {
 	static uint16_t rover;
 	uint32_t i;
@@ -549,7 +553,7 @@ static int pick_ident(void)
 	for (i = 0; i < 0x10000; i++) {
 		if (++rover == 0)
 			rover++;
-		if (!port_taken(LINUX_IPPROTO_ICMP, rover))
+		if (!port_taken(net, LINUX_IPPROTO_ICMP, rover))
 			return rover;
 	}
 	return -EADDRINUSE;
@@ -557,19 +561,19 @@ static int pick_ident(void)
 
 /* A port of the ephemeral range that no socket of the protocol holds
  * (ping sockets: an identifier). */
-static int pick_port(int proto)
+static int pick_port(const struct net_ns *net, int proto)
 {
 	static uint32_t next;
 	uint32_t range = EPHEMERAL_HIGH - EPHEMERAL_LOW + 1, i;
 
 	if (proto == LINUX_IPPROTO_ICMP || proto == LINUX_IPPROTO_ICMPV6)
-		return pick_ident();
+		return pick_ident(net);
 	if (!next && host_getrandom(&next, sizeof(next)) < 0)
 		next = (uint32_t)sched_now_ns();
 	for (i = 0; i < range; i++) {
 		uint16_t port = EPHEMERAL_LOW + (next++ % range);
 
-		if (!port_taken(proto, port))
+		if (!port_taken(net, proto, port))
 			return port;
 	}
 	return -EADDRINUSE;
@@ -581,7 +585,7 @@ int inet_autobind(struct inet_sock *in)
 
 	if (in->sport)
 		return 0;
-	port = pick_port(in->proto);
+	port = pick_port(in->u.sk.net, in->proto);
 	if (port < 0)
 		return port; /* the caller says what a used-up range means */
 	inet_hash_port(in, (uint16_t)port);
@@ -591,10 +595,20 @@ int inet_autobind(struct inet_sock *in)
 /* A local address to bind: 0 or -EADDRNOTAVAIL/-EINVAL. */
 static int check_local(const struct inet_sock *in, const uint8_t addr[16])
 {
+	const struct net_ns *net = in->u.sk.net;
+
+	/* ::1 is lo's while it is up (addrconf_ifdown takes it) */
 	if (in->u.sk.family == LINUX_AF_INET6 && !inet_is_v4(addr))
-		return is_any6(addr) || memcmp(addr, v6_loopback, 16) == 0 ? 0 : -EADDRNOTAVAIL;
+		return is_any6(addr) || (net->lo_up && memcmp(addr, v6_loopback, 16) == 0)
+			       ? 0
+			       : -EADDRNOTAVAIL;
 	if (in->u.sk.family == LINUX_AF_INET6 && in->v6only)
 		return -EINVAL;
+	/* A namespace whose lo was never up has no local table yet, and
+	 * Linux's __inet_dev_addr_type then calls every address broadcast,
+	 * which bind takes (CONFIG_IP_MULTIPLE_TABLES, as Debian's) */
+	if (!net->lo_has_v4)
+		return 0;
 	return v4_of(addr) == 0 || v4_is_loopback(v4_of(addr)) || v4_is_group(v4_of(addr))
 		       ? 0
 		       : -EADDRNOTAVAIL;
@@ -621,7 +635,7 @@ int inet_bind(struct task *t, struct socket *s, const struct linux_sockaddr_stor
 	if (port && port_in_use(in, port, false)) {
 		ret = -EADDRINUSE;
 	} else if (!port) {
-		ret = pick_port(in->proto);
+		ret = pick_port(in->u.sk.net, in->proto);
 		port = (uint16_t)ret;
 	}
 	if (ret < 0) {

@@ -163,6 +163,7 @@ int udp_connect(struct task *t, struct socket *s, const struct linux_sockaddr_st
  * it asked (IP_RECVERR, or IPV6_RECVERR for an IPv6 error). ttl and tos
  * are the ICMP packet's (IP_RECVTTL...). */
 struct udp_icmp_err {
+	const struct net_ns *net;
 	bool v4, hard;
 	int err, type, code;
 	uint32_t info;
@@ -177,8 +178,9 @@ void udp_err(const struct udp_icmp_err *e);
 void udp_purge_errq(struct inet_sock *in);
 /* The stack's answer to a datagram for a port nobody holds: an ICMP port
  * unreachable (rate-limited as Linux's icmp_global_allow) quoting it. */
-void icmp_port_unreach(bool v4, const uint8_t src[16], uint16_t sport, const uint8_t dst[16],
-		       uint16_t dport, const uint8_t *data, size_t len, uint8_t ttl, uint8_t tos);
+void icmp_port_unreach(const struct net_ns *net, bool v4, const uint8_t src[16], uint16_t sport,
+		       const uint8_t dst[16], uint16_t dport, const uint8_t *data, size_t len,
+		       uint8_t ttl, uint8_t tos);
 /* A raw (CAP_NET_RAW) or ping (net.ipv4.ping_group_range) ICMP socket. */
 int icmp_create(int family, int type, int protocol, struct socket **out);
 /* net.ipv4.ping_group_range: the groups that may open ping sockets. */

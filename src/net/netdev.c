@@ -1,14 +1,16 @@
 /* net/netdev.c: the guest's network devices (the loopback only) and the
  * interface ioctls that read them, as Linux's dev_ioctl, dev_ifconf and
  * devinet_ioctl answer on any socket.
- * Differs from Linux: nothing can be changed. A setter (SIOCSIF*) needs
- * CAP_NET_ADMIN as on Linux (EPERM); with it, one that would change
- * nothing succeeds (`ifconfig lo up`, the same MTU) and any other is
- * EOPNOTSUPP: the operation is not supported here, which a program can
- * tell from a permission it lacks. */
+ * Differs from Linux: nothing can be changed but whether lo is up. A
+ * setter (SIOCSIF*) needs CAP_NET_ADMIN as on Linux (EPERM); with it,
+ * `ifconfig lo up` and `ifconfig lo down` work, one that would change
+ * nothing succeeds (the same MTU) and any other is EOPNOTSUPP: the
+ * operation is not supported here, which a program can tell from a
+ * permission it lacks. */
 #include <string.h>
 
 #include "net/netdev.h"
+#include "net/netns.h"
 #include "kernel/task.h"
 #include "kernel/cred.h"
 #include "mm/usercopy.h"
@@ -45,6 +47,39 @@ const struct netdev *netdev_by_name(const char *name)
 		if (strcmp(devs[i].name, name) == 0)
 			return &devs[i];
 	return NULL;
+}
+
+#define IFF_UP_STATE (LINUX_IFF_UP | LINUX_IFF_RUNNING | LINUX_IFF_LOWER_UP)
+
+unsigned netdev_flags(const struct netdev *d, const struct net_ns *net)
+{
+	return net->lo_up ? d->flags : d->flags & ~IFF_UP_STATE;
+}
+
+bool netdev_has_v4(const struct netdev *d, const struct net_ns *net)
+{
+	(void)d;
+	return net->lo_has_v4;
+}
+
+bool netdev_has_v6(const struct netdev *d, const struct net_ns *net)
+{
+	(void)d;
+	return net->lo_up;
+}
+
+int netdev_change_flags(const struct netdev *d, struct net_ns *net, unsigned want)
+{
+	unsigned change = (want ^ netdev_flags(d, net)) & NETDEV_FLAGS_CHANGEABLE;
+
+	if (change & ~(unsigned)LINUX_IFF_UP)
+		return -EOPNOTSUPP;
+	if (change) {
+		net->lo_up = want & LINUX_IFF_UP;
+		/* inetdev_event's NETDEV_UP of a loopback: 127.0.0.1/8 */
+		net->lo_has_v4 |= net->lo_up;
+	}
+	return 0;
 }
 
 bool netdev_is_ioctl(unsigned cmd)
@@ -119,7 +154,7 @@ static void prefix_mask(int prefix, uint8_t m[4])
 
 /* SIOCGIFCONF: an ifreq per IPv4 address, as many as fit whole; a NULL
  * buffer asks for the size (dev_ifconf, inet_gifconf). */
-static long ifconf(struct task *t, uint64_t arg)
+static long ifconf(struct task *t, const struct net_ns *net, uint64_t arg)
 {
 	struct linux_ifconf ifc;
 	int done = 0;
@@ -129,6 +164,8 @@ static long ifconf(struct task *t, uint64_t arg)
 	for (int i = 0; i < NDEVS; i++) {
 		struct linux_ifreq ifr;
 
+		if (!netdev_has_v4(&devs[i], net))
+			continue;
 		if (!ifc.ifc_buf) {
 			done += sizeof(ifr);
 			continue;
@@ -146,16 +183,15 @@ static long ifconf(struct task *t, uint64_t arg)
 	return copy_to_user(t->mm, arg, &ifc, sizeof(ifc)) < 0 ? -EFAULT : 0;
 }
 
-/* A setter that has CAP_NET_ADMIN: 0 when it changes nothing. */
-static long set_same(const struct netdev *d, unsigned cmd, const struct linux_ifreq *ifr)
+/* A setter that has CAP_NET_ADMIN: 0 when it changes nothing (or only
+ * whether the device is up). */
+static long set_same(const struct netdev *d, struct net_ns *net, unsigned cmd,
+		     const struct linux_ifreq *ifr)
 {
 	switch (cmd) {
 	case LINUX_SIOCSIFFLAGS:
 		/* the short, sign-extended as dev_ifsioc does */
-		if ((((unsigned)(int)ifr->u.flags) ^ d->flags) & NETDEV_FLAGS_CHANGEABLE)
-			break;
-		return 0;
-		break;
+		return netdev_change_flags(d, net, (unsigned)(int)ifr->u.flags);
 	case LINUX_SIOCSIFMTU:
 		if (ifr->u.ivalue == (int32_t)d->mtu)
 			return 0;
@@ -168,14 +204,14 @@ static long set_same(const struct netdev *d, unsigned cmd, const struct linux_if
 	return -EOPNOTSUPP;
 }
 
-long netdev_ioctl(struct task *t, int family, unsigned cmd, uint64_t arg)
+long netdev_ioctl(struct task *t, struct net_ns *net, int family, unsigned cmd, uint64_t arg)
 {
 	struct linux_ifreq ifr;
 	const struct netdev *d;
 	uint8_t mask[4];
 
 	if (cmd == LINUX_SIOCGIFCONF)
-		return ifconf(t, arg);
+		return ifconf(t, net, arg);
 	if (inet_only(cmd) && family != LINUX_AF_INET)
 		return -ENOTTY;
 	if (copy_from_user(t->mm, &ifr, arg, sizeof(ifr)) < 0)
@@ -207,9 +243,13 @@ long netdev_ioctl(struct task *t, int family, unsigned cmd, uint64_t arg)
 	d = netdev_by_name(ifr.ifr_name);
 	if (!d)
 		return -ENODEV;
+	/* devinet_ioctl: no IPv4 address on the device (SIOCSIFADDR would
+	 * give it one) */
+	if (inet_only(cmd) && cmd != LINUX_SIOCSIFADDR && !netdev_has_v4(d, net))
+		return -EADDRNOTAVAIL;
 	switch (cmd) {
 	case LINUX_SIOCGIFFLAGS:
-		ifr.u.flags = (int16_t)(d->flags & 0xffff);
+		ifr.u.flags = (int16_t)(netdev_flags(d, net) & 0xffff);
 		break;
 	case LINUX_SIOCGIFADDR:
 	case LINUX_SIOCGIFDSTADDR: /* not point-to-point: the local address */
@@ -242,7 +282,7 @@ long netdev_ioctl(struct task *t, int family, unsigned cmd, uint64_t arg)
 		memset(&ifr.u, 0, 21);
 		break;
 	default:
-		return set_same(d, cmd, &ifr);
+		return set_same(d, net, cmd, &ifr);
 	}
 out:
 	return copy_to_user(t->mm, arg, &ifr, sizeof(ifr)) < 0 ? -EFAULT : 0;

@@ -1,6 +1,7 @@
-/* net/netdev.h: the network devices a guest sees. An instance is its own
- * network namespace whose only device is the loopback, up, as after
- * `unshare --net` and `ip link set lo up`; nothing about it can change.
+/* net/netdev.h: the network devices a guest sees. Each network namespace
+ * (net/netns.h) has one, the loopback: up in the initial namespace, as
+ * after `unshare --net` and `ip link set lo up`; down in a new one until
+ * it is brought up. Being up or down is all that can change about it.
  * rtnetlink, the SIOCGIF* ioctls and /proc/net describe it from here. */
 #ifndef NET_NETDEV_H
 #define NET_NETDEV_H
@@ -11,6 +12,7 @@
 #include "abi/linux/netlink.h"
 
 struct task;
+struct net_ns;
 
 struct netdev {
 	const char *name;
@@ -32,11 +34,21 @@ struct netdev {
 /* The devices are indexed from 1 with no gap: NULL past the last. */
 const struct netdev *netdev_by_index(int ifindex);
 const struct netdev *netdev_by_name(const char *name);
+/* d's IFF_* flags in net: without UP, RUNNING and LOWER_UP while down. */
+unsigned netdev_flags(const struct netdev *d, const struct net_ns *net);
+/* Whether d has its IPv4 address in net (given at its first up, kept
+ * after) and its IPv6 one (only while up). */
+bool netdev_has_v4(const struct netdev *d, const struct net_ns *net);
+bool netdev_has_v6(const struct netdev *d, const struct net_ns *net);
+/* A change of d's flags to want by a caller with CAP_NET_ADMIN
+ * (dev_change_flags): IFF_UP sets it up or down; 0, or -EOPNOTSUPP for a
+ * change of any other flag. */
+int netdev_change_flags(const struct netdev *d, struct net_ns *net, unsigned want);
 
 /* Whether cmd is one of the interface ioctls every socket takes; then
  * netdev_ioctl does it, for a socket of the given family (the address
  * ones are AF_INET's, as Linux's inet_ioctl). */
 bool netdev_is_ioctl(unsigned cmd);
-long netdev_ioctl(struct task *t, int family, unsigned cmd, uint64_t arg);
+long netdev_ioctl(struct task *t, struct net_ns *net, int family, unsigned cmd, uint64_t arg);
 
 #endif

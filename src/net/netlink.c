@@ -261,13 +261,14 @@ void netlink_ack(struct nl_sock *s, const struct linux_nlmsghdr *nlh, int err)
 
 /* --- ports --- */
 
-static struct nl_sock *nl_lookup(int protocol, uint32_t portid)
+/* Ports are per network namespace. */
+static struct nl_sock *nl_lookup(const struct net_ns *net, int protocol, uint32_t portid)
 {
 	struct nl_sock *o;
 
 	list_for_each_entry(o, &bound_socks, bound_link)
 	{
-		if (o->sk.protocol == protocol && o->portid == portid)
+		if (o->sk.protocol == protocol && o->portid == portid && o->sk.net == net)
 			return o;
 	}
 	return NULL;
@@ -275,7 +276,7 @@ static struct nl_sock *nl_lookup(int protocol, uint32_t portid)
 
 static int nl_insert(struct nl_sock *s, uint32_t portid)
 {
-	if (nl_lookup(s->sk.protocol, portid))
+	if (nl_lookup(s->sk.net, s->sk.protocol, portid))
 		return -EADDRINUSE;
 	s->portid = portid;
 	s->bound = true;
@@ -290,7 +291,7 @@ static int nl_autobind(struct nl_sock *s)
 
 	if (s->bound)
 		return 0;
-	while (nl_lookup(s->sk.protocol, portid)) {
+	while (nl_lookup(s->sk.net, s->sk.protocol, portid)) {
 		portid = (uint32_t)rover;
 		rover = rover == INT32_MIN ? AUTOBIND_FIRST : rover - 1;
 	}
@@ -395,16 +396,17 @@ static int netlink_getname(struct socket *sk, struct linux_sockaddr_storage *a, 
 	return sizeof(nl);
 }
 
-/* A datagram from port portid of protocol's to the sockets in group
- * (1-based) but from. */
-static void nl_multicast(struct nl_sock *from, int protocol, uint32_t portid, uint32_t group,
-			 const void *data, size_t len, const struct linux_ucred *cred)
+/* A datagram from port portid of protocol's to the sockets of net in
+ * group (1-based) but from. */
+static void nl_multicast(const struct net_ns *net, struct nl_sock *from, int protocol,
+			 uint32_t portid, uint32_t group, const void *data, size_t len,
+			 const struct linux_ucred *cred)
 {
 	struct nl_sock *o;
 
 	list_for_each_entry(o, &bound_socks, bound_link)
 	{
-		if (o == from || o->sk.protocol != protocol || group > 64 ||
+		if (o == from || o->sk.net != net || o->sk.protocol != protocol || group > 64 ||
 		    !(o->groups & (1ULL << (group - 1))))
 			continue;
 		if (!nl_queue(o, data, len, portid, group, cred))
@@ -415,14 +417,14 @@ static void nl_multicast(struct nl_sock *from, int protocol, uint32_t portid, ui
 static void nl_broadcast(struct nl_sock *from, uint32_t group, const void *data, size_t len,
 			 const struct linux_ucred *cred)
 {
-	nl_multicast(from, from->sk.protocol, from->portid, group, data, len, cred);
+	nl_multicast(from->sk.net, from, from->sk.protocol, from->portid, group, data, len, cred);
 }
 
-/* From the kernel (port 0) to every socket of the group. */
-static void nl_group_send(int protocol, uint32_t group, const void *data, size_t len,
-			  const struct linux_ucred *cred)
+/* From the kernel (port 0) to every socket of the group in net. */
+static void nl_group_send(const struct net_ns *net, int protocol, uint32_t group, const void *data,
+			  size_t len, const struct linux_ucred *cred)
 {
-	nl_multicast(NULL, protocol, 0, group, data, len, cred);
+	nl_multicast(net, NULL, protocol, 0, group, data, len, cred);
 }
 
 /* uevent_net_rcv_skb: a request from CAP_SYS_ADMIN goes to group 1 as an
@@ -447,7 +449,7 @@ static int uevent_msg(struct nl_sock *s, const struct linux_nlmsghdr *nlh, size_
 		return -ENOMEM;
 	memcpy(ev, (const uint8_t *)nlh + LINUX_NLMSG_HDRLEN, rest - LINUX_NLMSG_HDRLEN);
 	memcpy(ev + rest - LINUX_NLMSG_HDRLEN, seq, n);
-	nl_group_send(s->sk.protocol, 1, ev, rest - LINUX_NLMSG_HDRLEN + n, cred);
+	nl_group_send(s->sk.net, s->sk.protocol, 1, ev, rest - LINUX_NLMSG_HDRLEN + n, cred);
 	free(ev);
 	return 0;
 }
@@ -516,7 +518,7 @@ static long netlink_sendmsg(struct task *t, struct socket *sk, struct kmsg *m, u
 		else
 			sock_diag_rcv(s, data, len);
 	} else {
-		struct nl_sock *to = nl_lookup(sk->protocol, dst_portid);
+		struct nl_sock *to = nl_lookup(sk->net, sk->protocol, dst_portid);
 
 		if (!to)
 			ret = -ECONNREFUSED;

@@ -8,7 +8,9 @@
  * port (raw: the protocol; icmp: the identifier) where Linux gives a hash
  * bucket that depends on a per-namespace random value; TCP's timers and congestion values are those of an idle
  * loopback connection; a TCP connection that has closed is not listed
- * (Linux keeps it in TIME_WAIT for a minute, in another format). */
+ * (Linux keeps it in TIME_WAIT for a minute, in another format). Each
+ * file lists what belongs to the reader's network namespace, but the
+ * counters of snmp, snmp6 and netstat, which are the instance's. */
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +23,9 @@
 /* Linux pads the lines of tcp to 149 characters and of udp to 127. */
 #define TCP_WIDTH 149
 #define UDP_WIDTH 127
+
+/* The namespace whose file net_proc_show is making. */
+static const struct net_ns *view;
 
 enum {
 	TCP_ESTABLISHED = LINUX_TCP_ESTABLISHED,
@@ -63,6 +68,8 @@ static void show_if_inet6(void (*emit)(void *, const char *), void *arg)
 		const struct netdev *d = netdev_by_index(i);
 		int n = 0;
 
+		if (!netdev_has_v6(d, view))
+			continue;
 		for (int j = 0; j < 16; j++)
 			n += snprintf(line + n, sizeof(line) - n, "%02x", d->v6[j]);
 		/* the scope is IFA_HOST (0x10), the flags IFA_F_PERMANENT */
@@ -118,7 +125,7 @@ static void show_inet(int proto, int family, void (*emit)(void *, const char *),
 		struct inet_sock *in = (struct inet_sock *)u;
 		int st, n;
 
-		if (u->sk.family != family || u->dead)
+		if (u->sk.family != family || u->dead || u->sk.net != view)
 			continue;
 		in = (struct inet_sock *)u;
 		if (in->proto != proto || !in->sport)
@@ -185,8 +192,9 @@ static void show_icmp(bool raw, bool v6, void (*emit)(void *, const char *), voi
 		int n;
 
 		if (u->sk.family != (v6 ? LINUX_AF_INET6 : LINUX_AF_INET) || u->dead ||
-		    in->proto == LINUX_IPPROTO_TCP || in->proto == LINUX_IPPROTO_UDP ||
-		    (u->sk.type == LINUX_SOCK_RAW) != raw || !in->sport)
+		    u->sk.net != view || in->proto == LINUX_IPPROTO_TCP ||
+		    in->proto == LINUX_IPPROTO_UDP || (u->sk.type == LINUX_SOCK_RAW) != raw ||
+		    !in->sport)
 			continue;
 		n = snprintf(line, sizeof(line), v6 || !raw ? "%5d: " : "%4d: ", in->sport);
 		n += put_addr(line + n, sizeof(line) - n, in->saddr, v6);
@@ -217,7 +225,7 @@ static void show_unix(void (*emit)(void *, const char *), void *arg)
 		bool est = u->sk.state == SS_ESTABLISHED;
 		int n, st;
 
-		if (u->sk.family != LINUX_AF_UNIX || u->dead)
+		if (u->sk.family != LINUX_AF_UNIX || u->dead || u->sk.net != view)
 			continue;
 		/* SS_CONNECTED, SS_UNCONNECTED; without a file (not yet
 		 * accepted) SS_CONNECTING, SS_DISCONNECTING */
@@ -296,7 +304,7 @@ static void count_socks(struct sock_counts *c)
 		struct inet_sock *in = (struct inet_sock *)u;
 		int v6 = u->sk.family == LINUX_AF_INET6, st;
 
-		if ((u->sk.family != LINUX_AF_INET && !v6) || u->dead)
+		if ((u->sk.family != LINUX_AF_INET && !v6) || u->dead || u->sk.net != view)
 			continue;
 		if (in->proto == LINUX_IPPROTO_UDP) {
 			if (in->sport)
@@ -517,8 +525,10 @@ static void show_snmp6(void (*emit)(void *, const char *), void *arg)
 	}
 }
 
-void net_proc_show(enum net_proc_file which, void (*emit)(void *arg, const char *line), void *arg)
+void net_proc_show(enum net_proc_file which, const struct net_ns *net,
+		   void (*emit)(void *arg, const char *line), void *arg)
 {
+	view = net;
 	switch (which) {
 	case NET_PROC_DEV:
 		show_dev(emit, arg);

@@ -25,6 +25,10 @@ enum net_proc_file {
 	NET_PROC_ICMP6,
 };
 
-void net_proc_show(enum net_proc_file which, void (*emit)(void *arg, const char *line), void *arg);
+struct net_ns;
+
+/* The file's lines as a task of network namespace net sees them. */
+void net_proc_show(enum net_proc_file which, const struct net_ns *net,
+		   void (*emit)(void *arg, const char *line), void *arg);
 
 #endif

@@ -7,23 +7,30 @@
  * namespace starts with) and an empty RTM_GETNEIGH dump.
  * NETLINK_GET_STRICT_CHK's checks and filters are those of Linux 6.18,
  * and a dump's error comes in its NLMSG_DONE as there.
- * Differs from Linux: nothing can change. A request to (NEW, DEL, SET)
- * needs CAP_NET_ADMIN as on Linux (EPERM); with it, RTM_NEWLINK asking
- * for what a device already is succeeds (`ip link set lo up`), and any
- * other is EOPNOTSUPP: the operation is not supported here, which a
- * program can tell from a permission it lacks. The other requests Linux
+ * Each network namespace sees its own lo: its flags, and while it is down
+ * no IPv6 address or route, and before its first up no IPv4 address nor
+ * local table.
+ * Differs from Linux: nothing can change but whether lo is up. A request
+ * to (NEW, DEL, SET) needs CAP_NET_ADMIN as on Linux (EPERM); with it,
+ * RTM_NEWLINK setting lo up or down (`ip link set lo up`) or asking for
+ * what a device already is, and RTM_NEWADDR giving lo its own 127.0.0.1/8,
+ * succeed, and any other is EOPNOTSUPP: the
+ * operation is not supported here, which a program can tell from a
+ * permission it lacks. The other requests Linux
  * knows (qdiscs, neighbour tables, nexthops...) are EOPNOTSUPP too. A
  * link's counters are all 0. */
 #include <string.h>
 
 #include "net/netlink.h"
 #include "net/netdev.h"
+#include "net/netns.h"
 #include "kernel/task.h"
 #include "kernel/cred.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/socket.h"
 
 #define CAP_NET_ADMIN 12
+#define IF_OPER_DOWN  2
 #define DUMPED	      NETLINK_DUMPED
 
 #define IFLA_MASTER	       10
@@ -32,6 +39,8 @@
 #define IFLA_ALT_IFNAME	       53
 #define IFA_TARGET_NETNSID     10
 #define RTM_F_PREFIX	       0x800
+#define NLM_F_REPLACE	       0x100
+#define NLM_F_EXCL	       0x200
 #define NLM_F_CREATE	       0x400
 #define RTA_SRC		       2
 #define RTA_UID		       25
@@ -171,7 +180,8 @@ static void fill_inet6(struct nlbuf *b, uint32_t ext_mask)
 }
 
 /* inet6_fill_ifinfo: a link as IPv6 dumps it (RTM_GETLINK of AF_INET6). */
-static void fill_link6(struct nlbuf *b, const struct netdev *d, uint32_t seq, uint32_t portid)
+static void fill_link6(struct nlbuf *b, const struct netdev *d, const struct net_ns *net,
+		       uint32_t seq, uint32_t portid)
 {
 	struct linux_ifinfomsg ifi = { 0 };
 	static const uint8_t zero[6];
@@ -180,21 +190,21 @@ static void fill_link6(struct nlbuf *b, const struct netdev *d, uint32_t seq, ui
 	ifi.ifi_family = LINUX_AF_INET6;
 	ifi.ifi_type = d->type;
 	ifi.ifi_index = d->ifindex;
-	ifi.ifi_flags = d->flags;
+	ifi.ifi_flags = netdev_flags(d, net);
 	start = nlmsg_begin(b, LINUX_RTM_NEWLINK, LINUX_NLM_F_MULTI, seq, portid, &ifi,
 			    sizeof(ifi));
 	nla_put(b, LINUX_IFLA_IFNAME, d->name, strlen(d->name) + 1);
 	nla_put(b, LINUX_IFLA_ADDRESS, zero, 6);
 	nla_put_u32(b, LINUX_IFLA_MTU, d->mtu);
-	nla_put_u8(b, LINUX_IFLA_OPERSTATE, 0);
+	nla_put_u8(b, LINUX_IFLA_OPERSTATE, net->lo_up ? 0 : IF_OPER_DOWN);
 	nest = nla_nest_begin(b, IFLA_PROTINFO);
 	fill_inet6(b, 0);
 	nla_nest_end(b, nest);
 	nlmsg_end(b, start);
 }
 
-static void fill_link(struct nlbuf *b, const struct netdev *d, uint16_t flags, uint32_t seq,
-		      uint32_t portid, uint32_t ext_mask)
+static void fill_link(struct nlbuf *b, const struct netdev *d, const struct net_ns *net,
+		      uint16_t flags, uint32_t seq, uint32_t portid, uint32_t ext_mask)
 {
 	struct linux_ifinfomsg ifi = { 0 };
 	static const uint8_t zero[204];
@@ -202,12 +212,13 @@ static void fill_link(struct nlbuf *b, const struct netdev *d, uint16_t flags, u
 
 	ifi.ifi_type = d->type;
 	ifi.ifi_index = d->ifindex;
-	ifi.ifi_flags = d->flags;
+	ifi.ifi_flags = netdev_flags(d, net);
 	start = nlmsg_begin(b, LINUX_RTM_NEWLINK, flags, seq, portid, &ifi, sizeof(ifi));
 	/* rtnl_fill_ifinfo's order */
 	nla_put(b, LINUX_IFLA_IFNAME, d->name, strlen(d->name) + 1);
 	nla_put_u32(b, LINUX_IFLA_TXQLEN, d->txqlen);
-	nla_put_u8(b, LINUX_IFLA_OPERSTATE, 0); /* IF_OPER_UNKNOWN, as a loopback */
+	/* IF_OPER_UNKNOWN, as a loopback's, while up */
+	nla_put_u8(b, LINUX_IFLA_OPERSTATE, net->lo_up ? 0 : IF_OPER_DOWN);
 	nla_put_u8(b, LINUX_IFLA_LINKMODE, 0);
 	nla_put_u8(b, LINUX_IFLA_NETNS_IMMUTABLE, 1); /* a loopback stays */
 	nla_put_u32(b, LINUX_IFLA_MTU, d->mtu);
@@ -242,7 +253,11 @@ static void fill_link(struct nlbuf *b, const struct netdev *d, uint16_t flags, u
 	nest = nla_nest_begin(b, LINUX_IFLA_XDP);
 	nla_put_u8(b, LINUX_IFLA_XDP_ATTACHED, 0);
 	nla_nest_end(b, nest);
-	nla_put(b, LINUX_IFLA_QDISC, "noqueue", 8);
+	/* noop_qdisc until the first up attaches noqueue (dev_activate) */
+	if (net->lo_has_v4)
+		nla_put(b, LINUX_IFLA_QDISC, "noqueue", 8);
+	else
+		nla_put(b, LINUX_IFLA_QDISC, "noop", 5);
 	nest = nla_nest_begin(b, LINUX_IFLA_AF_SPEC);
 	spec = nla_nest_begin(b, LINUX_AF_INET);
 	nla_put(b, IFLA_INET_CONF, inet_devconf, sizeof(inet_devconf));
@@ -296,10 +311,12 @@ struct route {
 
 /* The routes of d, in Linux's dump order: IPv4's local table (the
  * prefix, the address, the prefix's broadcast), then IPv6's. */
-static int dev_routes(const struct netdev *d, struct route r[4])
+static int dev_routes(const struct netdev *d, const struct net_ns *net, struct route r[4])
 {
 	uint32_t host = 0xffffffffU >> d->v4_prefix;
 
+	if (!net->lo_has_v4)
+		return 0; /* never up: no local table yet */
 	memset(r, 0, 4 * sizeof(*r));
 	r[0] = (struct route){
 		false, (uint8_t)d->v4_prefix, LINUX_RT_SCOPE_HOST, LINUX_RTN_LOCAL, { 0 }, d
@@ -317,7 +334,9 @@ static int dev_routes(const struct netdev *d, struct route r[4])
 		true, (uint8_t)d->v6_prefix, LINUX_RT_SCOPE_UNIVERSE, LINUX_RTN_LOCAL, { 0 }, d
 	};
 	memcpy(r[3].dst, d->v6, 16);
-	return 4;
+	/* down again: fib_disable_ip keeps the loopback's local routes,
+	 * addrconf_ifdown takes ::1 */
+	return net->lo_up ? 4 : 2;
 }
 
 static void fill_route(struct nlbuf *b, const struct route *r, uint16_t flags, uint32_t seq,
@@ -434,7 +453,7 @@ static int getlink(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
 	}
 	if (!d)
 		return -ENODEV;
-	fill_link(&b, d, 0, nlh->nlmsg_seq, s->portid, ext_mask);
+	fill_link(&b, d, s->sk.net, 0, nlh->nlmsg_seq, s->portid, ext_mask);
 	netlink_send_kernel(s, &b);
 	return 0;
 }
@@ -472,12 +491,12 @@ static void dump_links(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
 	if (plen >= 1 && payload(nlh)[0] == LINUX_AF_INET6) {
 		/* IPv6's own dump of links (inet6_dump_ifinfo) */
 		for (int i = 1; netdev_by_index(i); i++)
-			fill_link6(&b, netdev_by_index(i), nlh->nlmsg_seq, s->portid);
+			fill_link6(&b, netdev_by_index(i), s->sk.net, nlh->nlmsg_seq, s->portid);
 		return dump_finish(s, nlh, &b, true, false);
 	}
 	for (int i = 1; !filtered && netdev_by_index(i); i++)
-		fill_link(&b, netdev_by_index(i), LINUX_NLM_F_MULTI, nlh->nlmsg_seq, s->portid,
-			  ext_mask);
+		fill_link(&b, netdev_by_index(i), s->sk.net, LINUX_NLM_F_MULTI, nlh->nlmsg_seq,
+			  s->portid, ext_mask);
 	dump_finish(s, nlh, &b, false, filtered);
 }
 
@@ -516,10 +535,12 @@ static void dump_addrs(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
 		}
 	}
 	for (int i = 1; v4 && netdev_by_index(i); i++)
-		if (!only || only == netdev_by_index(i))
+		if ((!only || only == netdev_by_index(i)) &&
+		    netdev_has_v4(netdev_by_index(i), s->sk.net))
 			fill_addr(&b, netdev_by_index(i), false, flags, nlh->nlmsg_seq, s->portid);
 	for (int i = 1; v6 && netdev_by_index(i); i++)
-		if (!only || only == netdev_by_index(i))
+		if ((!only || only == netdev_by_index(i)) &&
+		    netdev_has_v6(netdev_by_index(i), s->sk.net))
 			fill_addr(&b, netdev_by_index(i), true, flags, nlh->nlmsg_seq, s->portid);
 	dump_finish(s, nlh, &b, !v4, filtered);
 }
@@ -571,12 +592,16 @@ static void dump_routes(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
 		    (rtm.rtm_protocol && rtm.rtm_protocol != LINUX_RTPROT_KERNEL))
 			none = true;
 	}
+	/* inet_dump_fib: IPv4's local table is made at lo's first up */
+	if (strict && family == LINUX_AF_INET && table == LINUX_RT_TABLE_LOCAL &&
+	    !s->sk.net->lo_has_v4)
+		return dump_error(s, nlh, -ENOENT, false);
 	/* RTM_F_CLONED asks for the cached exceptions, of which there are
 	 * none; only a strict dump heeds it */
 	if (strict && (rtm.rtm_flags & LINUX_RTM_F_CLONED))
 		none = true;
 	for (int i = 1; !none && netdev_by_index(i); i++) {
-		int n = dev_routes(netdev_by_index(i), r);
+		int n = dev_routes(netdev_by_index(i), s->sk.net, r);
 
 		for (int j = 0; j < n; j++) {
 			if ((r[j].v6 ? !v6 : !v4) || (oif && r[j].dev != oif) ||
@@ -624,7 +649,8 @@ static int getroute(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
 			return -EINVAL;
 		memcpy(dst, at.a[LINUX_RTA_DST] + 1, alen);
 	}
-	if (v6 ? memcmp(dst, d->v6, 16) != 0 : !(dst[0] == 127 || !memcmp(dst, any, 4)))
+	if (v6 ? !s->sk.net->lo_up || memcmp(dst, d->v6, 16) != 0
+	       : !s->sk.net->lo_has_v4 || !(dst[0] == 127 || !memcmp(dst, any, 4)))
 		return -ENETUNREACH;
 	out.rtm_family = rtm.rtm_family;
 	out.rtm_dst_len = (uint8_t)(alen * 8);
@@ -738,7 +764,7 @@ static int newlink(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
 	struct linux_ifinfomsg ifi;
 	const struct netdev *d = NULL;
 	struct attrs at;
-	unsigned want;
+	unsigned want, cur;
 	int ret;
 
 	if (payload_len(nlh) < sizeof(ifi))
@@ -762,12 +788,49 @@ static int newlink(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
 	if (!d || (nlh->nlmsg_flags & NLM_F_CREATE) ||
 	    attrs_beyond(&at, 1ULL << LINUX_IFLA_IFNAME | 1ULL << LINUX_IFLA_EXT_MASK))
 		return -EOPNOTSUPP;
-	want = ifi.ifi_change ? (ifi.ifi_flags & ifi.ifi_change) | (d->flags & ~ifi.ifi_change)
+	cur = netdev_flags(d, s->sk.net);
+	want = ifi.ifi_change ? (ifi.ifi_flags & ifi.ifi_change) | (cur & ~ifi.ifi_change)
 			      : ifi.ifi_flags;
 	if (!ifi.ifi_flags && !ifi.ifi_change)
-		want = d->flags;
-	if ((want ^ d->flags) & NETDEV_FLAGS_CHANGEABLE)
+		want = cur;
+	return netdev_change_flags(d, s->sk.net, want);
+}
+
+/* RTM_NEWADDR (inet_rtm_newaddr): lo's own 127.0.0.1/8, which bwrap and
+ * the like give a new namespace's lo before they bring it up; EEXIST once
+ * it has it (but with NLM_F_REPLACE alone). Any other address, and IPv6's
+ * (::1 comes with up), is EOPNOTSUPP. */
+static int newaddr(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
+{
+	struct linux_ifaddrmsg ifa;
+	const struct linux_nlattr *local, *addr;
+	const struct netdev *d;
+	struct attrs at;
+	int ret;
+
+	if (payload_len(nlh) < sizeof(ifa))
+		return -EINVAL;
+	memcpy(&ifa, payload(nlh), sizeof(ifa));
+	ret = parse_attrs(nlh, sizeof(ifa), s->nlflags & NLF_STRICT_CHK, &at);
+	if (ret < 0)
+		return ret;
+	if (ifa.ifa_family != LINUX_AF_INET)
 		return -EOPNOTSUPP;
+	local = at.a[LINUX_IFA_LOCAL];
+	addr = at.a[LINUX_IFA_ADDRESS] ? at.a[LINUX_IFA_ADDRESS] : local;
+	if (ifa.ifa_prefixlen > 32 || !local)
+		return -EINVAL; /* inet_rtm_to_ifa */
+	d = netdev_by_index((int)ifa.ifa_index);
+	if (!d)
+		return -ENODEV;
+	if (ifa.ifa_prefixlen != d->v4_prefix || nla_payload(local) < 4 || nla_payload(addr) < 4 ||
+	    memcmp(local + 1, d->v4, 4) != 0 || memcmp(addr + 1, d->v4, 4) != 0)
+		return -EOPNOTSUPP;
+	if (netdev_has_v4(d, s->sk.net))
+		return (nlh->nlmsg_flags & NLM_F_EXCL) || !(nlh->nlmsg_flags & NLM_F_REPLACE)
+			       ? -EEXIST
+			       : 0;
+	s->sk.net->lo_has_v4 = true;
 	return 0;
 }
 
@@ -787,6 +850,8 @@ static int rtnl_msg(struct nl_sock *s, const struct linux_nlmsghdr *nlh, size_t 
 	if (((type - LINUX_RTM_BASE) & 3) != 2) { /* NEW, DEL, SET */
 		if (!capable(&current->proc->cred, CAP_NET_ADMIN))
 			return -EPERM;
+		if (type == LINUX_RTM_NEWADDR)
+			return newaddr(s, nlh);
 		return type == LINUX_RTM_NEWLINK ? newlink(s, nlh) : -EOPNOTSUPP;
 	}
 	if (!dump) {

@@ -625,7 +625,7 @@ static void inet_dump(struct dump *d, const struct inet_req *q)
 		{
 			struct inet_sock *in = (struct inet_sock *)u;
 
-			if (u->dead ||
+			if (u->dead || u->sk.net != d->s->sk.net ||
 			    (u->sk.family != LINUX_AF_INET && u->sk.family != LINUX_AF_INET6))
 				continue;
 			if (in->proto != LINUX_IPPROTO_UDP || !in->sport ||
@@ -651,7 +651,7 @@ static void inet_dump(struct dump *d, const struct inet_req *q)
 			struct inet_sock *in = (struct inet_sock *)u;
 			int st;
 
-			if (u->dead ||
+			if (u->dead || u->sk.net != d->s->sk.net ||
 			    (u->sk.family != LINUX_AF_INET && u->sk.family != LINUX_AF_INET6))
 				continue;
 			if (in->proto != LINUX_IPPROTO_TCP || !family_ok(q, in))
@@ -709,8 +709,8 @@ static bool id_addr(const struct inet_req *q, const struct inet_sock *in, const 
  * local and remote address and port, else the listener on the local
  * port whose address covers the local one. UDP (__udp4_lib_lookup, with
  * its swapped arguments: the id's destination is the local end): the
- * best match as compute_score ranks them. */
-static struct inet_sock *inet_find(const struct inet_req *q, bool destroy)
+ * best match as compute_score ranks them. Only net's sockets. */
+static struct inet_sock *inet_find(const struct net_ns *net, const struct inet_req *q, bool destroy)
 {
 	uint16_t sport = __builtin_bswap16(q->r.id.idiag_sport);
 	uint16_t dport = __builtin_bswap16(q->r.id.idiag_dport);
@@ -736,7 +736,8 @@ static struct inet_sock *inet_find(const struct inet_req *q, bool destroy)
 		uint32_t src[4], dst[4];
 		int score = 0, st;
 
-		if (u->dead || (u->sk.family != LINUX_AF_INET && u->sk.family != LINUX_AF_INET6))
+		if (u->dead || u->sk.net != net ||
+		    (u->sk.family != LINUX_AF_INET && u->sk.family != LINUX_AF_INET6))
 			continue;
 		if (in->proto != q->protocol || !in->sport)
 			continue;
@@ -809,7 +810,7 @@ static int inet_exact(struct nl_sock *s, const struct linux_nlmsghdr *nlh, const
 		return -EINVAL;
 	if (q->protocol != LINUX_IPPROTO_TCP && q->protocol != LINUX_IPPROTO_UDP)
 		return -ENOENT;
-	in = inet_find(q, cmd == LINUX_SOCK_DESTROY);
+	in = inet_find(s->sk.net, q, cmd == LINUX_SOCK_DESTROY);
 	if (!in || !cookie_ok(&in->u.sk, q->r.id.idiag_cookie))
 		return -ENOENT;
 	if (cmd == LINUX_SOCK_DESTROY) { /* sock_diag_destroy */
@@ -1002,8 +1003,8 @@ static int unix_diag(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
 		{
 			size_t start = d.b.len;
 
-			if (u->sk.family != LINUX_AF_UNIX || u->dead || !ino_of(&u->sk) ||
-			    !(req.udiag_states & (1U << unix_state(u))))
+			if (u->sk.family != LINUX_AF_UNIX || u->dead || u->sk.net != s->sk.net ||
+			    !ino_of(&u->sk) || !(req.udiag_states & (1U << unix_state(u))))
 				continue;
 			unix_fill(&d.b, s, &req, u, LINUX_NLM_F_MULTI, nlh->nlmsg_seq);
 			dump_msg_done(&d, start);
@@ -1017,7 +1018,8 @@ static int unix_diag(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
 	{
 		struct nlbuf b = { 0 };
 
-		if (u->sk.family != LINUX_AF_UNIX || u->dead || ino_of(&u->sk) != req.udiag_ino)
+		if (u->sk.family != LINUX_AF_UNIX || u->dead || u->sk.net != s->sk.net ||
+		    ino_of(&u->sk) != req.udiag_ino)
 			continue;
 		if (!cookie_ok(&u->sk, req.udiag_cookie))
 			return -ESTALE;

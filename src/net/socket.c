@@ -17,6 +17,7 @@
 #include "net/hostinet.h"
 #include "net/netdev.h"
 #include "net/netlink.h"
+#include "net/netns.h"
 #include "kernel/task.h"
 #include "kernel/cred.h"
 #include "mm/usercopy.h"
@@ -75,11 +76,20 @@ void sock_init(struct socket *s, int family, int type, const struct proto_ops *o
 	s->rcvlowat = 1;
 	s->ino = next_ino++;
 	sock_nr_alloc++;
+	s->net = task_net(current);
+	net_get(s->net);
 	if (current) {
 		s->uid = current->proc->cred.fsuid;
 		s->gid = current->proc->cred.fsgid;
 	}
 	waitq_init(&s->wq);
+}
+
+void sock_set_net(struct socket *s, const struct socket *of)
+{
+	net_get(of->net);
+	net_put(s->net);
+	s->net = of->net;
 }
 
 bool sock_reuseaddr(const struct socket *s)
@@ -135,11 +145,14 @@ void sock_get(struct socket *s)
 
 void sock_put(struct socket *s)
 {
+	struct net_ns *net = s->net;
+
 	if (--s->refcount > 0)
 		return;
 	sock_nr_alloc--;
 	free(s->filter);
 	s->ops->destroy(s);
+	net_put(net);
 }
 
 uint64_t sock_cookie(struct socket *s)
@@ -151,7 +164,9 @@ uint64_t sock_cookie(struct socket *s)
 
 int sock_create(struct task *t, int family, int type, int protocol, struct socket **out)
 {
-	(void)t;
+	/* --net=host: the initial namespace's sockets only */
+	bool host = hostinet_enabled() && task_net(t) == &init_net;
+
 	if (family < 0 || family >= LINUX_AF_MAX)
 		return -EAFNOSUPPORT;
 	if (type < 0 || type >= LINUX_SOCK_MAX)
@@ -162,11 +177,11 @@ int sock_create(struct task *t, int family, int type, int protocol, struct socke
 	case LINUX_AF_INET:
 	case LINUX_AF_INET6:
 		/* --net=host: streams and datagrams are host sockets */
-		if (hostinet_enabled() && (type == LINUX_SOCK_STREAM || type == LINUX_SOCK_DGRAM))
+		if (host && (type == LINUX_SOCK_STREAM || type == LINUX_SOCK_DGRAM))
 			return hostinet_create(family, type, protocol, out);
 		/* --net=host: no raw sockets (the loopback's would see none of
 		 * the host's traffic); EPERM, as the host has for its users */
-		if (hostinet_enabled() && type == LINUX_SOCK_RAW)
+		if (host && type == LINUX_SOCK_RAW)
 			return protocol ? -EPERM : -EPROTONOSUPPORT;
 		return inet_create(family, type, protocol, out);
 	case LINUX_AF_NETLINK:
@@ -343,7 +358,7 @@ static long socket_ioctl(struct file *f, struct task *t, unsigned cmd, uint64_t 
 	default:
 		/* what a protocol leaves goes to the devices (dev_ioctl) */
 		if (netdev_is_ioctl(cmd))
-			return netdev_ioctl(t, s->family, cmd, arg);
+			return netdev_ioctl(t, s->net, s->family, cmd, arg);
 		return -ENOTTY;
 	}
 	if (n < 0)
@@ -852,6 +867,12 @@ int sock_getsockopt(struct socket *s, int level, int name, void *optval, int *le
 		if (*len < lv)
 			return -EINVAL;
 		v.val64 = sock_cookie(s);
+		break;
+	case LINUX_SO_NETNS_COOKIE:
+		lv = sizeof(v.val64);
+		if (*len < lv)
+			return -EINVAL;
+		v.val64 = net_cookie(s->net);
 		break;
 	default:
 		return -ENOPROTOOPT;

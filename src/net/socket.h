@@ -21,6 +21,7 @@ struct file;
 struct task;
 struct poll_table;
 struct socket;
+struct net_ns;
 
 /* SS_CONNECTING: a TCP connect() waiting for room in a listener's queue */
 enum sock_state { SS_CLOSE, SS_LISTEN, SS_ESTABLISHED, SS_CONNECTING };
@@ -69,7 +70,8 @@ struct socket {
 	int refcount;
 	int family, type, protocol;
 	const struct proto_ops *ops;
-	struct file *file; /* not a reference; NULL before accept and after close */
+	struct file *file;  /* not a reference; NULL before accept and after close */
+	struct net_ns *net; /* a reference: its maker's, or its listener's */
 	enum sock_state state;
 	unsigned shutdown; /* RCV_SHUTDOWN | SEND_SHUTDOWN */
 	int err;	   /* pending error for SO_ERROR and the next call (positive) */
@@ -101,8 +103,11 @@ struct sock_filter_prog {
 	struct linux_sock_filter insns[];
 };
 
-/* Sets up the common part of a new socket (one reference). */
+/* Sets up the common part of a new socket (one reference), in the current
+ * task's network namespace. */
 void sock_init(struct socket *s, int family, int type, const struct proto_ops *ops);
+/* Moves a new socket to the namespace of the one it is a connection of. */
+void sock_set_net(struct socket *s, const struct socket *of);
 /* listen and accept of a protocol without connections (Linux's
  * sock_no_listen, sock_no_accept): EOPNOTSUPP. */
 int sock_no_listen(struct task *t, struct socket *s, int backlog);

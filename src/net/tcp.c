@@ -32,13 +32,15 @@
 
 /* The listener for dst:port: one bound to that address before one bound
  * to a wildcard (Linux's lookup score). */
-static struct inet_sock *find_listener(const uint8_t dst[16], uint16_t port)
+static struct inet_sock *find_listener(const struct net_ns *net, const uint8_t dst[16],
+				       uint16_t port)
 {
 	struct inet_sock *o, *best = NULL;
 
 	list_for_each_entry(o, inet_table(LINUX_IPPROTO_TCP, port), port_link)
 	{
-		if (o->sport != port || o->u.sk.state != SS_LISTEN || !inet_covers(o, dst))
+		if (o->sport != port || o->u.sk.net != net || o->u.sk.state != SS_LISTEN ||
+		    !inet_covers(o, dst))
 			continue;
 		if (memcmp(o->saddr, dst, 16) == 0)
 			return o;
@@ -225,7 +227,7 @@ static int tcp_connect(struct task *t, struct socket *s, const struct linux_sock
 	if (ret < 0)
 		return ret;
 	tcp_mib.active_opens++; /* tcp_connect: the SYN goes out */
-	l = find_listener(dst, port);
+	l = find_listener(in->u.sk.net, dst, port);
 	if (!l) {
 		tcp_mib.attempt_fails++; /* the RST ends SYN_SENT: tcp_done */
 		if (!in->port_locked)

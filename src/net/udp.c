@@ -69,8 +69,8 @@ static bool udp_filter(struct inet_sock *to, struct skb *skb, uint16_t dport)
 	return kept;
 }
 
-static struct inet_sock *udp_lookup(const uint8_t dst[16], uint16_t dport, const uint8_t src[16],
-				    uint16_t sport)
+static struct inet_sock *udp_lookup(const struct net_ns *net, const uint8_t dst[16], uint16_t dport,
+				    const uint8_t src[16], uint16_t sport)
 {
 	struct inet_sock *o, *best = NULL;
 	int best_score = -1;
@@ -79,7 +79,7 @@ static struct inet_sock *udp_lookup(const uint8_t dst[16], uint16_t dport, const
 	{
 		int score = 0;
 
-		if (o->sport != dport || !inet_covers(o, dst) || o->u.dead)
+		if (o->sport != dport || o->u.sk.net != net || !inet_covers(o, dst) || o->u.dead)
 			continue;
 		if (o->connected) {
 			if (o->dport != sport || memcmp(o->daddr, src, 16) != 0)
@@ -109,7 +109,7 @@ struct udp_serr {
 
 void udp_err(const struct udp_icmp_err *e)
 {
-	struct inet_sock *in = udp_lookup(e->src, e->sport, e->dst, e->dport);
+	struct inet_sock *in = udp_lookup(e->net, e->src, e->sport, e->dst, e->dport);
 	struct udp_serr h;
 	struct skb *skb;
 	size_t size;
@@ -231,8 +231,8 @@ static long udp_recv_error(struct socket *s, struct kmsg *m)
  * that takes it (bound to any address or to the broadcast one, and if
  * connected, connected to the sender), each within its SO_RCVBUF; to
  * none, no ICMP. skb is used up. */
-static void udp_bcast(struct skb *skb, const uint8_t dst[16], uint16_t dport, const uint8_t src[16],
-		      uint16_t sport)
+static void udp_bcast(const struct net_ns *net, struct skb *skb, const uint8_t dst[16],
+		      uint16_t dport, const uint8_t src[16], uint16_t sport)
 {
 	struct inet_sock *o;
 
@@ -240,7 +240,7 @@ static void udp_bcast(struct skb *skb, const uint8_t dst[16], uint16_t dport, co
 	{
 		struct skb *c;
 
-		if (o->sport != dport || o->u.dead || !inet_covers(o, dst) ||
+		if (o->sport != dport || o->u.sk.net != net || o->u.dead || !inet_covers(o, dst) ||
 		    (o->connected && (o->dport != sport || memcmp(o->daddr, src, 16) != 0)) ||
 		    o->rmem > (size_t)o->u.sk.rcvbuf || !sock_mem_charge(skb->truesize))
 			continue;
@@ -455,12 +455,12 @@ static long udp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 		return -EFAULT;
 	}
 	if (inet_is_bcast(dst)) {
-		udp_bcast(skb, dst, port, src, in->sport);
+		udp_bcast(in->u.sk.net, skb, dst, port, src, in->sport);
 		return (long)len;
 	}
-	to = udp_lookup(dst, port, src, in->sport);
+	to = udp_lookup(in->u.sk.net, dst, port, src, in->sport);
 	if (!to) {
-		icmp_port_unreach(v4, src, in->sport, dst, port,
+		icmp_port_unreach(in->u.sk.net, v4, src, in->sport, dst, port,
 				  (const uint8_t *)skb->data + sizeof(hdr), len, hdr.ttl, hdr.tos);
 		skb_free(skb);
 		return (long)len;

@@ -172,14 +172,17 @@ static int mkname_bsd(const struct linux_sockaddr_un *sun, int len, char *name)
 	return (int)strlen(name) + SUN_PATH_OFF + 1;
 }
 
-static struct unix_sock *find_abstract(const struct linux_sockaddr_un *sun, int len, int type)
+/* Abstract names are per network namespace; filesystem names are the
+ * mount namespace's to reach. */
+static struct unix_sock *find_abstract(const struct socket *s, const struct linux_sockaddr_un *sun,
+				       int len)
 {
 	struct unix_sock *u;
 
 	list_for_each_entry(u, &bound_socks, bound_link)
 	{
-		if (!u->path.dentry && u->sk.type == type && u->addrlen == len &&
-		    memcmp(&u->addr, sun, len) == 0)
+		if (!u->path.dentry && u->sk.type == s->type && u->sk.net == s->net &&
+		    u->addrlen == len && memcmp(&u->addr, sun, len) == 0)
 			return u;
 	}
 	return NULL;
@@ -197,8 +200,8 @@ static struct unix_sock *find_bsd(uint64_t dev, uint64_t ino)
 	return NULL;
 }
 
-int unix_find_other(struct task *t, const struct linux_sockaddr_un *sun, int len, int type,
-		    struct unix_sock **out)
+int unix_find_other(struct task *t, const struct linux_sockaddr_un *sun, int len,
+		    const struct socket *s, struct unix_sock **out)
 {
 	struct unix_sock *u = NULL;
 	int ret;
@@ -219,11 +222,11 @@ int unix_find_other(struct task *t, const struct linux_sockaddr_un *sun, int len
 			if (LINUX_S_ISSOCK(ino->mode))
 				u = find_bsd(ino->dev, ino->ino);
 			if (u)
-				ret = u->sk.type == type ? 0 : -EPROTOTYPE;
+				ret = u->sk.type == s->type ? 0 : -EPROTOTYPE;
 		}
 		path_put(&p);
 	} else {
-		u = find_abstract(sun, len, type);
+		u = find_abstract(s, sun, len);
 		ret = u ? 0 : -ECONNREFUSED;
 	}
 	if (ret < 0)
@@ -260,7 +263,7 @@ int unix_autobind(struct unix_sock *u)
 		ordernum = (ordernum + 1) & 0xfffff;
 		snprintf(digits, sizeof(digits), "%05x", ordernum);
 		memcpy(sun.sun_path + 1, digits, 5);
-		if (!find_abstract(&sun, AUTOBIND_LEN, u->sk.type))
+		if (!find_abstract(&u->sk, &sun, AUTOBIND_LEN))
 			break;
 		if (ordernum == last)
 			return -ENOSPC;
@@ -319,7 +322,7 @@ static int unix_bind(struct task *t, struct socket *s, const struct linux_sockad
 		return bind_bsd(t, u, &sun, len);
 	if (u->addrlen)
 		return -EINVAL;
-	if (find_abstract(&sun, len, s->type))
+	if (find_abstract(s, &sun, len))
 		return -EADDRINUSE;
 	set_name(u, &sun, len);
 	return 0;
@@ -352,7 +355,7 @@ static int find_listener(struct task *t, struct socket *s, const struct linux_so
 	int ret;
 
 	for (;;) {
-		ret = unix_find_other(t, sun, len, s->type, &other);
+		ret = unix_find_other(t, sun, len, s, &other);
 		if (ret < 0)
 			return ret;
 		if (other->sk.state != SS_LISTEN || (other->sk.shutdown & RCV_SHUTDOWN)) {
@@ -418,6 +421,7 @@ static int unix_stream_connect(struct task *t, struct socket *s,
 void unix_queue_embryo(struct unix_sock *u, struct unix_sock *listener, struct unix_sock *newu,
 		       struct skb *skb)
 {
+	sock_set_net(&newu->sk, &listener->sk);
 	newu->peer = u;
 	unix_get(u);
 	newu->sk.state = SS_ESTABLISHED;
@@ -517,7 +521,7 @@ static int unix_dgram_connect(struct task *t, struct socket *s,
 		memcpy(&sun, a, len);
 		if (s->passcred && !u->addrlen && (ret = unix_autobind(u)) < 0)
 			return ret;
-		ret = unix_find_other(t, &sun, len, s->type, &other);
+		ret = unix_find_other(t, &sun, len, s, &other);
 		if (ret < 0)
 			return ret;
 		if (other->peer && other->peer != u) {

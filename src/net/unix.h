@@ -105,9 +105,10 @@ unsigned unix_poll(struct socket *s, struct poll_table *pt);
 unsigned unix_dgram_poll(struct socket *s, struct poll_table *pt);
 int unix_peercred(struct socket *s, struct linux_ucred *uc);
 int unix_autobind(struct unix_sock *u);
-/* The socket a sockaddr_un names, for a socket of type: a reference. */
-int unix_find_other(struct task *t, const struct linux_sockaddr_un *a, int len, int type,
-		    struct unix_sock **out);
+/* The socket a sockaddr_un names, for socket s (its type, and its network
+ * namespace for an abstract name): a reference. */
+int unix_find_other(struct task *t, const struct linux_sockaddr_un *a, int len,
+		    const struct socket *s, struct unix_sock **out);
 int unix_validate_addr(const struct linux_sockaddr_storage *a, int len);
 /* A datagram socket drops what its old peer sent (connect, peer death). */
 void unix_dgram_disconnected(struct unix_sock *u, struct unix_sock *other);

@@ -538,7 +538,7 @@ long unix_dgram_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 		goto out_free;
 	}
 	if (m->namelen) {
-		err = unix_find_other(t, &sun, m->namelen, s->type, &other);
+		err = unix_find_other(t, &sun, m->namelen, s, &other);
 		if (err < 0)
 			goto out_free;
 	} else {

@@ -6,9 +6,9 @@
 # natively in a fresh network namespace with lo up (`unshare --net`), the
 # oracle. Then what only skas can say (natively as root they would change
 # the namespace): a change that changes nothing succeeds (`ip link set lo
-# up`, SIOCSIFFLAGS with lo's flags, SIOCSIFMTU of its MTU) and any other
-# is EOPNOTSUPP ("RTNETLINK answers: Operation not supported"). One TAP
-# line each. netstat -tuln and -i (from /proc/net) as natively too.
+# up`, SIOCSIFFLAGS with lo's flags, SIOCSIFMTU of its MTU), SIOCSIFFLAGS
+# takes lo down and up again, and any other change is EOPNOTSUPP
+# ("RTNETLINK answers: Operation not supported"). One TAP line each. netstat -tuln and -i (from /proc/net) as natively too.
 set -u
 . "$(dirname "$0")/common.bash"
 
@@ -63,15 +63,20 @@ def ioc(cmd, val):
     except OSError as e:
         return errno.errorcode[e.errno]
 flags = struct.unpack("16sh", fcntl.ioctl(s.fileno(), 0x8913, struct.pack("16s24x", b"lo"))[:18])[1]
+def up():
+    f = struct.unpack("16sh", fcntl.ioctl(s.fileno(), 0x8913, struct.pack("16s24x", b"lo"))[:18])[1]
+    return "up" if f & 1 else "down"
 print(ioc(0x8914, flags))          # SIOCSIFFLAGS, the same
-print(ioc(0x8914, flags & ~1))     # down
+print(ioc(0x8914, flags & ~1), up())  # down
+print(ioc(0x8914, flags), up())    # up again
+print(ioc(0x8914, flags | 0x100))  # IFF_PROMISC
 print(ioc(0x8922, 65536))          # SIOCSIFMTU, the same
 print(ioc(0x8922, 1500))
 print(ioc(0x8943, 1000))           # SIOCSIFTXQLEN, the same
 print(ioc(0x8916, 0))              # SIOCSIFADDR
 ')
-	check "setters: the same ok, others EOPNOTSUPP (ENOTSUP to python)" \
-		"ok ENOTSUP ok ENOTSUP ok ENOTSUP" "$(echo $out)"
+	check "setters: the same ok, lo down and up, others EOPNOTSUPP (ENOTSUP to python)" \
+		"ok ok down ok up ENOTSUP ok ENOTSUP ok ENOTSUP" "$(echo $out)"
 fi
 
 summary

@@ -26,6 +26,7 @@
 #include "host/host.h"
 #include "platform/platform.h"
 #include "net/proc.h"
+#include "net/netns.h"
 #include "fs/nsfs/nsfs.h"
 #include "vfs/namespace.h"
 #include "abi/linux/errno.h"
@@ -1371,7 +1372,8 @@ static void sb_emit(void *arg, const char *line)
 	sb_put(arg, line, strlen(line));
 }
 
-/* /proc/PID/net: the instance's one network namespace, whoever asks. */
+/* /proc/PID/net: the network namespace of the process (of its thread
+ * under /proc/PID/task/TID), whoever asks. */
 static int gen_net(const struct pnode *n, struct sbuf *b)
 {
 	static const enum net_proc_file files[] = {
@@ -1396,9 +1398,11 @@ static int gen_net(const struct pnode *n, struct sbuf *b)
 		[I_NET_ICMP6 - I_NET_DEV] = NET_PROC_ICMP6,
 	};
 
-	if (!procfs_process(n))
+	struct task *t = procfs_task(n);
+
+	if (!procfs_process(n) || !t)
 		return -ESRCH;
-	net_proc_show(files[n->e->id - I_NET_DEV], sb_emit, b);
+	net_proc_show(files[n->e->id - I_NET_DEV], task_net(t), sb_emit, b);
 	return 0;
 }
 

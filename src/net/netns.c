@@ -1,0 +1,58 @@
+/* net/netns.c: network namespaces (netns.h). */
+#include <stdlib.h>
+
+#include "net/netns.h"
+#include "kernel/task.h"
+
+struct net_ns init_net = {
+	.ns = { .refcount = 1, .ino = NS_INO_NET, .type = NS_NET },
+	.lo_up = true,
+	.lo_has_v4 = true,
+};
+
+struct net_ns *task_net(struct task *t)
+{
+	if (!t || !t->nsproxy)
+		return &init_net;
+	return (struct net_ns *)t->nsproxy->ns[NS_NET];
+}
+
+void net_get(struct net_ns *net)
+{
+	ns_get(&net->ns);
+}
+
+void net_put(struct net_ns *net)
+{
+	ns_put(&net->ns);
+}
+
+static void net_ns_free(struct ns_common *ns)
+{
+	ns_ino_free(ns->ino);
+	free(ns);
+}
+
+struct ns_common *net_ns_new(void)
+{
+	struct net_ns *net = calloc(1, sizeof(*net));
+
+	if (!net)
+		return NULL;
+	net->ns = (struct ns_common){ .refcount = 1, .type = NS_NET, .free = net_ns_free };
+	net->ns.ino = ns_ino_alloc();
+	if (!net->ns.ino) {
+		free(net);
+		return NULL;
+	}
+	return &net->ns;
+}
+
+uint64_t net_cookie(struct net_ns *net)
+{
+	static uint64_t next = 1;
+
+	if (!net->cookie)
+		net->cookie = next++;
+	return net->cookie;
+}
