@@ -384,16 +384,20 @@ long sys_mremap(struct task *t, const struct sysargs *a)
 	    (new_addr > TASK_SIZE - new_len ||
 	     (new_addr < addr + old_len && addr < new_addr + new_len)))
 		return -EINVAL;
+	/* Linux 6.18's check_prep_vma: a mapping at addr, whatever the
+	 * lengths (a shrink or a same-size call on an unmapped address
+	 * returned it before) */
+	if (!v || v->start > addr)
+		return -EFAULT;
 	/* A sealed VMA (mseal) neither moves nor changes size. */
-	if (v && v->start <= addr && (v->flags & VMA_SEALED))
+	if (v->flags & VMA_SEALED)
 		return -EPERM;
-	if (v && v->start <= addr && old_len && old_len <= v->end - addr && new_len > old_len &&
+	if (old_len && old_len <= v->end - addr && new_len > old_len &&
 	    !lock_future_ok(t, v->flags, new_len - old_len))
 		return -EAGAIN;
 	if (old_len == 0) {
 		/* Only a shared mapping can be duplicated this way. */
-		v = mm_find_vma(t->mm, addr);
-		if (!v || v->start > addr || !(v->flags & VMA_SHARED))
+		if (!(v->flags & VMA_SHARED))
 			return -EINVAL;
 		/* Differs from Linux: duplicating a shared mapping is not
 		 * supported yet. */
