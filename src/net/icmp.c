@@ -285,25 +285,23 @@ static void icmp_err(const struct packet *p)
 }
 
 /* icmp_global_allow: net.ipv4.icmp_msgs_burst (50) errors at once, then
- * icmp_msgs_per_sec (1000) a second, also on loopback. (Linux spends a
- * random 0 to 2 credits a message; skas one.) */
-static bool icmp_allow(void)
+ * icmp_msgs_per_sec (1000) a second, also on loopback, per namespace.
+ * (Linux spends a random 0 to 2 credits a message; skas one.) */
+static bool icmp_allow(struct net_ns *net)
 {
-	static int64_t last;
-	static int64_t credit;
-	int64_t now = sched_now_ns(), incr = (now - last) / 1000000;
+	int64_t now = sched_now_ns(), incr = (now - net->icmp_last) / 1000000;
 
 	if (incr > 0) {
-		credit = credit + incr < 50 ? credit + incr : 50;
-		last = now;
+		net->icmp_credit = net->icmp_credit + incr < 50 ? net->icmp_credit + incr : 50;
+		net->icmp_last = now;
 	}
-	if (credit <= 0)
+	if (net->icmp_credit <= 0)
 		return false;
-	credit--;
+	net->icmp_credit--;
 	return true;
 }
 
-void icmp_port_unreach(const struct net_ns *net, bool v4, const uint8_t src[16], uint16_t sport,
+void icmp_port_unreach(struct net_ns *net, bool v4, const uint8_t src[16], uint16_t sport,
 		       const uint8_t dst[16], uint16_t dport, const uint8_t *data, size_t len,
 		       uint8_t ttl, uint8_t tos)
 {
@@ -313,7 +311,7 @@ void icmp_port_unreach(const struct net_ns *net, bool v4, const uint8_t src[16],
 	struct packet p = { .net = net, .m.v4 = v4, .hl = off };
 	uint8_t *buf;
 
-	if (!icmp_allow() || !(buf = calloc(1, off + 8 + hl + 8 + len)))
+	if (!icmp_allow(net) || !(buf = calloc(1, off + 8 + hl + 8 + len)))
 		return;
 	/* the datagram as it went, in the quote: IP and UDP headers */
 	ip_udp_packet(buf + off + 8, v4, src, sport, dst, dport, data, len, ttl, tos, ip_next_id());

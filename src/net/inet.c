@@ -543,35 +543,34 @@ void inet_unhash(struct inet_sock *in)
 	in->sport = 0;
 }
 
-/* An ICMP echo identifier no ping socket holds: the one after the last
- * given, never 0 (ping_get_port). */
-static int pick_ident(const struct net_ns *net)
+/* An ICMP echo identifier no ping socket of net holds: the one after the
+ * last net gave, never 0 (ping_get_port). */
+static int pick_ident(struct net_ns *net)
 {
-	static uint16_t rover;
 	uint32_t i;
 
 	for (i = 0; i < 0x10000; i++) {
-		if (++rover == 0)
-			rover++;
-		if (!port_taken(net, LINUX_IPPROTO_ICMP, rover))
-			return rover;
+		if (++net->ping_rover == 0)
+			net->ping_rover++;
+		if (!port_taken(net, LINUX_IPPROTO_ICMP, net->ping_rover))
+			return net->ping_rover;
 	}
 	return -EADDRINUSE;
 }
 
-/* A port of the ephemeral range that no socket of the protocol holds
- * (ping sockets: an identifier). */
-static int pick_port(const struct net_ns *net, int proto)
+/* A port of the ephemeral range that no socket of net and the protocol
+ * holds (ping sockets: an identifier); each namespace starts its search
+ * at a random place. */
+static int pick_port(struct net_ns *net, int proto)
 {
-	static uint32_t next;
 	uint32_t range = EPHEMERAL_HIGH - EPHEMERAL_LOW + 1, i;
 
 	if (proto == LINUX_IPPROTO_ICMP || proto == LINUX_IPPROTO_ICMPV6)
 		return pick_ident(net);
-	if (!next && host_getrandom(&next, sizeof(next)) < 0)
-		next = (uint32_t)sched_now_ns();
+	if (!net->port_next && host_getrandom(&net->port_next, sizeof(net->port_next)) < 0)
+		net->port_next = (uint32_t)sched_now_ns();
 	for (i = 0; i < range; i++) {
-		uint16_t port = EPHEMERAL_LOW + (next++ % range);
+		uint16_t port = EPHEMERAL_LOW + (net->port_next++ % range);
 
 		if (!port_taken(net, proto, port))
 			return port;

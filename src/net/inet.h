@@ -178,7 +178,7 @@ void udp_err(const struct udp_icmp_err *e);
 void udp_purge_errq(struct inet_sock *in);
 /* The stack's answer to a datagram for a port nobody holds: an ICMP port
  * unreachable (rate-limited as Linux's icmp_global_allow) quoting it. */
-void icmp_port_unreach(const struct net_ns *net, bool v4, const uint8_t src[16], uint16_t sport,
+void icmp_port_unreach(struct net_ns *net, bool v4, const uint8_t src[16], uint16_t sport,
 		       const uint8_t dst[16], uint16_t dport, const uint8_t *data, size_t len,
 		       uint8_t ttl, uint8_t tos);
 /* A raw (CAP_NET_RAW) or ping (net.ipv4.ping_group_range) ICMP socket. */

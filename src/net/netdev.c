@@ -11,6 +11,7 @@
 
 #include "net/netdev.h"
 #include "net/netns.h"
+#include "net/hostinet.h"
 #include "kernel/task.h"
 #include "kernel/cred.h"
 #include "mm/usercopy.h"
@@ -68,17 +69,35 @@ bool netdev_has_v6(const struct netdev *d, const struct net_ns *net)
 	return net->lo_up;
 }
 
+/* Under --net=host the initial namespace's TCP and UDP are the host's,
+ * which its lo does not carry: it stays as it is. */
+static bool fixed(const struct net_ns *net)
+{
+	return net == &init_net && hostinet_enabled();
+}
+
 int netdev_change_flags(const struct netdev *d, struct net_ns *net, unsigned want)
 {
 	unsigned change = (want ^ netdev_flags(d, net)) & NETDEV_FLAGS_CHANGEABLE;
 
-	if (change & ~(unsigned)LINUX_IFF_UP)
+	if ((change & ~(unsigned)LINUX_IFF_UP) || (change && fixed(net)))
 		return -EOPNOTSUPP;
 	if (change) {
 		net->lo_up = want & LINUX_IFF_UP;
+		net->lo_was_up |= net->lo_up;
 		/* inetdev_event's NETDEV_UP of a loopback: 127.0.0.1/8 */
 		net->lo_has_v4 |= net->lo_up;
 	}
+	return 0;
+}
+
+int netdev_add_v4(const struct netdev *d, struct net_ns *net, const uint8_t addr[4])
+{
+	if (memcmp(addr, d->v4, 4) != 0)
+		return -EOPNOTSUPP;
+	if (netdev_has_v4(d, net))
+		return -EEXIST;
+	net->lo_has_v4 = true;
 	return 0;
 }
 
@@ -184,14 +203,23 @@ static long ifconf(struct task *t, const struct net_ns *net, uint64_t arg)
 }
 
 /* A setter that has CAP_NET_ADMIN: 0 when it changes nothing (or only
- * whether the device is up). */
+ * whether the device is up, or gives lo its own address). */
 static long set_same(const struct netdev *d, struct net_ns *net, unsigned cmd,
 		     const struct linux_ifreq *ifr)
 {
+	int ret;
+
 	switch (cmd) {
 	case LINUX_SIOCSIFFLAGS:
 		/* the short, sign-extended as dev_ifsioc does */
 		return netdev_change_flags(d, net, (unsigned)(int)ifr->u.flags);
+	case LINUX_SIOCSIFADDR:
+		/* devinet_ioctl: the address it has already is no change;
+		 * busybox's `ifconfig lo 127.0.0.1 up` sets it first */
+		if (ifr->u.addr.sa_family != LINUX_AF_INET)
+			return -EINVAL;
+		ret = netdev_add_v4(d, net, (const uint8_t *)ifr->u.addr.sa_data + 2);
+		return ret == -EEXIST ? 0 : ret;
 	case LINUX_SIOCSIFMTU:
 		if (ifr->u.ivalue == (int32_t)d->mtu)
 			return 0;

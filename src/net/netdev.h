@@ -44,6 +44,9 @@ bool netdev_has_v6(const struct netdev *d, const struct net_ns *net);
  * (dev_change_flags): IFF_UP sets it up or down; 0, or -EOPNOTSUPP for a
  * change of any other flag. */
 int netdev_change_flags(const struct netdev *d, struct net_ns *net, unsigned want);
+/* Gives d its IPv4 address addr (network order) in net: 0, -EEXIST if it
+ * has it, -EOPNOTSUPP for another address (only lo's own can be). */
+int netdev_add_v4(const struct netdev *d, struct net_ns *net, const uint8_t addr[4]);
 
 /* Whether cmd is one of the interface ioctls every socket takes; then
  * netdev_ioctl does it, for a socket of the given family (the address

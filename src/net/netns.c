@@ -4,10 +4,15 @@
 #include "net/netns.h"
 #include "kernel/task.h"
 
+/* Cookies in creation order, the initial namespace's 1 (net_alloc). */
+static uint64_t next_cookie = 2;
+
 struct net_ns init_net = {
 	.ns = { .refcount = 1, .ino = NS_INO_NET, .type = NS_NET },
 	.lo_up = true,
+	.lo_was_up = true,
 	.lo_has_v4 = true,
+	.cookie = 1,
 };
 
 struct net_ns *task_net(struct task *t)
@@ -45,14 +50,6 @@ struct ns_common *net_ns_new(void)
 		free(net);
 		return NULL;
 	}
+	net->cookie = next_cookie++;
 	return &net->ns;
-}
-
-uint64_t net_cookie(struct net_ns *net)
-{
-	static uint64_t next = 1;
-
-	if (!net->cookie)
-		net->cookie = next++;
-	return net->cookie;
 }

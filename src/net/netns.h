@@ -20,9 +20,16 @@ struct task;
 
 struct net_ns {
 	struct ns_common ns;
-	bool lo_up;	 /* IFF_UP: routes to and from the loopback's addresses */
-	bool lo_has_v4;	 /* 127.0.0.1/8 was given to lo (at its first up) */
-	uint64_t cookie; /* SO_NETNS_COOKIE: made at first use */
+	bool lo_up;	     /* IFF_UP: routes to and from the loopback's addresses */
+	bool lo_was_up;	     /* it has been up (its qdisc is noqueue, not noop) */
+	bool lo_has_v4;	     /* 127.0.0.1/8 was given to lo (at its first up) */
+	uint64_t cookie;     /* SO_NETNS_COOKIE */
+	int nr_socks;	     /* sockets allocated and not yet freed (sockstat) */
+	uint32_t port_next;  /* where the next ephemeral port search starts */
+	uint16_t ping_rover; /* the last ICMP echo identifier given */
+	/* icmp_global_allow's credit and its last refill (Linux >= 6.12:
+	 * per namespace) */
+	int64_t icmp_credit, icmp_last;
 };
 
 extern struct net_ns init_net;
@@ -34,6 +41,5 @@ void net_get(struct net_ns *net);
 void net_put(struct net_ns *net);
 /* A new namespace (CLONE_NEWNET), lo down, or NULL. */
 struct ns_common *net_ns_new(void);
-uint64_t net_cookie(struct net_ns *net);
 
 #endif

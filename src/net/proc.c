@@ -16,6 +16,7 @@
 
 #include "net/proc.h"
 #include "net/netdev.h"
+#include "net/netns.h"
 #include "net/inet.h"
 #include "abi/linux/socket.h"
 #include "abi/linux/sock_diag.h"
@@ -291,7 +292,7 @@ struct sock_counts {
 	size_t tcp_bytes, udp_bytes;
 };
 
-/* What the sockets of the instance hold: in use (Linux's hashed ones:
+/* What the sockets of the namespace hold: in use (Linux's hashed ones:
  * a TCP socket listening or connected, a UDP one with a port), and
  * allocated (TCP's, of both families, from creation to free). */
 static void count_socks(struct sock_counts *c)
@@ -332,7 +333,7 @@ static long pages(size_t bytes)
 	return (long)((bytes + 4095) / 4096);
 }
 
-/* sockstat_seq_show. "used" counts every socket of the instance; orphans
+/* sockstat_seq_show. "used" counts every socket of the namespace; orphans
  * and TIME_WAIT sockets are 0 (a closed TCP connection is gone at once
  * here); mem is the pages of data queued; no raw sockets or fragments. */
 static void show_sockstat(void (*emit)(void *, const char *), void *arg)
@@ -341,7 +342,7 @@ static void show_sockstat(void (*emit)(void *, const char *), void *arg)
 	char line[160];
 
 	count_socks(&c);
-	snprintf(line, sizeof(line), "sockets: used %d\n", sock_nr_alloc);
+	snprintf(line, sizeof(line), "sockets: used %d\n", view->nr_socks);
 	emit(arg, line);
 	snprintf(line, sizeof(line), "TCP: inuse %d orphan %d tw %d alloc %d mem %ld\n",
 		 c.tcp_inuse[0], 0, 0, c.tcp_alloc, pages(c.tcp_bytes));

@@ -254,7 +254,7 @@ static void fill_link(struct nlbuf *b, const struct netdev *d, const struct net_
 	nla_put_u8(b, LINUX_IFLA_XDP_ATTACHED, 0);
 	nla_nest_end(b, nest);
 	/* noop_qdisc until the first up attaches noqueue (dev_activate) */
-	if (net->lo_has_v4)
+	if (net->lo_was_up)
 		nla_put(b, LINUX_IFLA_QDISC, "noqueue", 8);
 	else
 		nla_put(b, LINUX_IFLA_QDISC, "noop", 5);
@@ -316,7 +316,7 @@ static int dev_routes(const struct netdev *d, const struct net_ns *net, struct r
 	uint32_t host = 0xffffffffU >> d->v4_prefix;
 
 	if (!net->lo_has_v4)
-		return 0; /* never up: no local table yet */
+		return 0; /* no address: no local table yet */
 	memset(r, 0, 4 * sizeof(*r));
 	r[0] = (struct route){
 		false, (uint8_t)d->v4_prefix, LINUX_RT_SCOPE_HOST, LINUX_RTN_LOCAL, { 0 }, d
@@ -334,6 +334,10 @@ static int dev_routes(const struct netdev *d, const struct net_ns *net, struct r
 		true, (uint8_t)d->v6_prefix, LINUX_RT_SCOPE_UNIVERSE, LINUX_RTN_LOCAL, { 0 }, d
 	};
 	memcpy(r[3].dst, d->v6, 16);
+	if (!net->lo_was_up) { /* given 127.0.0.1 before any up: its /32 */
+		r[0] = r[1];
+		return 1;
+	}
 	/* down again: fib_disable_ip keeps the loopback's local routes,
 	 * addrconf_ifdown takes ::1 */
 	return net->lo_up ? 4 : 2;
@@ -818,20 +822,21 @@ static int newaddr(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
 		return -EOPNOTSUPP;
 	local = at.a[LINUX_IFA_LOCAL];
 	addr = at.a[LINUX_IFA_ADDRESS] ? at.a[LINUX_IFA_ADDRESS] : local;
+	/* ifa_ipv4_policy: NLA_U32s */
+	if ((local && nla_payload(local) < 4) || (addr && nla_payload(addr) < 4))
+		return -ERANGE;
 	if (ifa.ifa_prefixlen > 32 || !local)
 		return -EINVAL; /* inet_rtm_to_ifa */
 	d = netdev_by_index((int)ifa.ifa_index);
 	if (!d)
 		return -ENODEV;
-	if (ifa.ifa_prefixlen != d->v4_prefix || nla_payload(local) < 4 || nla_payload(addr) < 4 ||
-	    memcmp(local + 1, d->v4, 4) != 0 || memcmp(addr + 1, d->v4, 4) != 0)
+	if (ifa.ifa_prefixlen != d->v4_prefix || memcmp(addr + 1, local + 1, 4) != 0)
 		return -EOPNOTSUPP;
-	if (netdev_has_v4(d, s->sk.net))
-		return (nlh->nlmsg_flags & NLM_F_EXCL) || !(nlh->nlmsg_flags & NLM_F_REPLACE)
-			       ? -EEXIST
-			       : 0;
-	s->sk.net->lo_has_v4 = true;
-	return 0;
+	ret = netdev_add_v4(d, s->sk.net, (const uint8_t *)(local + 1));
+	if (ret == -EEXIST && (nlh->nlmsg_flags & NLM_F_REPLACE) &&
+	    !(nlh->nlmsg_flags & NLM_F_EXCL))
+		return 0;
+	return ret;
 }
 
 /* One request (rtnetlink_rcv_msg): 0, DUMPED or -errno. */

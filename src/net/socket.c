@@ -59,7 +59,6 @@ enum {
 static const struct file_ops socket_file_ops;
 static uint64_t next_ino = 1;
 static uint64_t next_cookie = 1;
-int sock_nr_alloc;
 static uint64_t sockfs_dev;
 
 void sock_init(struct socket *s, int family, int type, const struct proto_ops *ops)
@@ -75,9 +74,9 @@ void sock_init(struct socket *s, int family, int type, const struct proto_ops *o
 	s->sndtimeo = SOCK_TIMEO_FOREVER;
 	s->rcvlowat = 1;
 	s->ino = next_ino++;
-	sock_nr_alloc++;
 	s->net = task_net(current);
 	net_get(s->net);
+	s->net->nr_socks++;
 	if (current) {
 		s->uid = current->proc->cred.fsuid;
 		s->gid = current->proc->cred.fsgid;
@@ -88,6 +87,8 @@ void sock_init(struct socket *s, int family, int type, const struct proto_ops *o
 void sock_set_net(struct socket *s, const struct socket *of)
 {
 	net_get(of->net);
+	of->net->nr_socks++;
+	s->net->nr_socks--;
 	net_put(s->net);
 	s->net = of->net;
 }
@@ -149,7 +150,7 @@ void sock_put(struct socket *s)
 
 	if (--s->refcount > 0)
 		return;
-	sock_nr_alloc--;
+	net->nr_socks--;
 	free(s->filter);
 	s->ops->destroy(s);
 	net_put(net);
@@ -870,9 +871,9 @@ int sock_getsockopt(struct socket *s, int level, int name, void *optval, int *le
 		break;
 	case LINUX_SO_NETNS_COOKIE:
 		lv = sizeof(v.val64);
-		if (*len < lv)
+		if (*len != lv)
 			return -EINVAL;
-		v.val64 = net_cookie(s->net);
+		v.val64 = s->net->cookie;
 		break;
 	default:
 		return -ENOPROTOOPT;

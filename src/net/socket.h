@@ -117,8 +117,6 @@ void sock_put(struct socket *s);
 /* The socket's cookie (SO_COOKIE, sock_diag): a number no other socket of
  * the instance has, made at first use as Linux's sock_gen_cookie. */
 uint64_t sock_cookie(struct socket *s);
-/* Sockets allocated and not yet freed (/proc/net/sockstat's "used"). */
-extern int sock_nr_alloc;
 
 /* SO_ATTACH_FILTER's program from optval, checked (0 or -errno), and
  * its installing in place of s's filter (a --net=host socket's once the

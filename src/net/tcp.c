@@ -91,6 +91,7 @@ static int establish(struct inet_sock *in, struct inet_sock *l)
 		return -ENOMEM;
 	}
 	inet_inherit(child, l);
+	sock_set_net(&child->u.sk, &l->u.sk);
 	memcpy(child->saddr, in->daddr, 16);
 	child->sport = in->dport; /* not in the port table: see inet.c */
 	memcpy(child->daddr, in->saddr, 16);

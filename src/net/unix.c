@@ -390,10 +390,14 @@ static int unix_stream_connect(struct task *t, struct socket *s,
 	newu = unix_alloc(s->type);
 	skb = calloc(1, sizeof(*skb));
 	if (!newu || !skb) {
-		free(newu);
+		if (newu)
+			unix_put(newu);
 		free(skb);
 		return -ENOMEM;
 	}
+	/* the server's end is in the connecting socket's namespace, as
+	 * Linux's unix_create1(sock_net(sk)) */
+	sock_set_net(&newu->sk, s);
 	ret = find_listener(t, s, &sun, len, sock_deadline(s->sndtimeo, nonblock), &other);
 	if (ret == 0 && s->state != SS_CLOSE) {
 		ret = s->state == SS_ESTABLISHED ? -EISCONN : -EINVAL;
@@ -421,7 +425,6 @@ static int unix_stream_connect(struct task *t, struct socket *s,
 void unix_queue_embryo(struct unix_sock *u, struct unix_sock *listener, struct unix_sock *newu,
 		       struct skb *skb)
 {
-	sock_set_net(&newu->sk, &listener->sk);
 	newu->peer = u;
 	unix_get(u);
 	newu->sk.state = SS_ESTABLISHED;

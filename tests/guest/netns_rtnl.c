@@ -14,7 +14,14 @@
  * one line of if_inet6. A UDP datagram to the port of a socket of the old
  * namespace finds nobody there (ECONNREFUSED) and the old socket gets
  * nothing. Taking lo down again takes ::1 away, keeps 127.0.0.1 and
- * leaves the qdisc noqueue. */
+ * leaves the qdisc noqueue (noop before the first up, address or not).
+ * A second fresh namespace counts only its own sockets in
+ * /proc/net/sockstat; SIOCSIFADDR gives its lo 127.0.0.1 (again: no
+ * change) without bringing it up, as busybox's `ifconfig lo 127.0.0.1
+ * up` does first; and the server end of an AF_UNIX connection to a
+ * listener of the first namespace is in the connecting socket's
+ * namespace (its SO_NETNS_COOKIE). SO_NETNS_COOKIE's optlen must be 8;
+ * a 2-byte IFA_LOCAL is ERANGE. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +34,7 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 
@@ -340,6 +348,20 @@ static int cookie(int fd, uint64_t *c)
 	return 0;
 }
 
+/* /proc/net/sockstat's "sockets: used" count, or -1. */
+static int sockets_used(void)
+{
+	FILE *f = fopen("/proc/net/sockstat", "r");
+	int n = -1;
+
+	if (f) {
+		if (fscanf(f, "sockets: used %d", &n) != 1)
+			n = -1;
+		fclose(f);
+	}
+	return n;
+}
+
 static struct sockaddr_in lo4(unsigned short port)
 {
 	struct sockaddr_in a;
@@ -353,7 +375,8 @@ static struct sockaddr_in lo4(unsigned short port)
 
 int main(void)
 {
-	uint64_t ca, cb, cc, ca2;
+	uint64_t ca, cb, cc, ca2, cn, cp, c128[2];
+	struct sockaddr_un sun;
 	uint32_t c32;
 	socklen_t len;
 	struct sockaddr_in sa;
@@ -361,7 +384,7 @@ int main(void)
 	struct reply *r;
 	union msg m;
 	char list[1024], line[256];
-	int A, B, C, N1, N2, N3, U, fd, lines, ok, one = 1;
+	int A, B, C, N1, N2, N3, P, U, fd, lines, ok, one = 1;
 	unsigned short uport;
 	char byte;
 
@@ -373,6 +396,16 @@ int main(void)
 	len = sizeof(c32);
 	check_err(getsockopt(A, SOL_SOCKET, SO_NETNS_COOKIE, &c32, &len), EINVAL,
 		  "SO_NETNS_COOKIE, optlen 4");
+	len = sizeof(c128);
+	check_err(getsockopt(A, SOL_SOCKET, SO_NETNS_COOKIE, c128, &len), EINVAL,
+		  "SO_NETNS_COOKIE, optlen 16");
+	P = socket(AF_UNIX, SOCK_STREAM, 0);
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "/tmp/netns_rtnl.%d", (int)getpid());
+	unlink(sun.sun_path);
+	check(bind(P, (struct sockaddr *)&sun, sizeof(sun)) == 0 && listen(P, 4) == 0,
+	      "an AF_UNIX listener P on a path");
 	N1 = nl_open(PORT);
 	check(N1 >= 0, "NETLINK_ROUTE bind to port 0x7ffff123");
 	N2 = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);
@@ -452,12 +485,25 @@ int main(void)
 		  EEXIST, "the same again");
 	addrs(fd, list, sizeof(list));
 	check_str(list, "inet 127.0.0.1/8 on 1", "RTM_GETADDR dump");
+	ok = get_lo(fd, &l) == 0;
+	check_str(ok ? l.qdisc : "", "noop", "lo, given its address but never up: IFLA_QDISC");
 	check_ack(newaddr(fd, 1, 33, 1, NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE), EINVAL,
 		  "RTM_NEWADDR, prefix length 33");
 	check_ack(newaddr(fd, 1, 8, 0, NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE), EINVAL,
 		  "RTM_NEWADDR without IFA_LOCAL");
 	check_ack(newaddr(fd, 99, 8, 1, NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE), ENODEV,
 		  "RTM_NEWADDR to index 99");
+	{
+		struct ifaddrmsg ifa = { .ifa_family = AF_INET,
+					 .ifa_prefixlen = 8,
+					 .ifa_index = 1 };
+		uint16_t half = 0x7f;
+
+		msg_start(&m, RTM_NEWADDR, NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE, &ifa,
+			  sizeof(ifa));
+		msg_attr(&m, IFA_LOCAL, &half, sizeof(half));
+		check_ack(nl_ack(fd, &m), ERANGE, "RTM_NEWADDR, a 2-byte IFA_LOCAL");
+	}
 
 	/* 6: lo up */
 	check_ack(set_lo(fd, 1), 0, "RTM_NEWLINK lo IFF_UP");
@@ -496,6 +542,43 @@ int main(void)
 	check(lines == 0, "/proc/self/net/if_inet6 empty");
 
 	close(fd);
+
+	/* 9: another fresh namespace: its own socket count, busybox's
+	 * `ifconfig lo 127.0.0.1 up`, and the server end of an AF_UNIX
+	 * connection in the connecting socket's namespace */
+	check(unshare(CLONE_NEWNET) == 0, "unshare(CLONE_NEWNET) again");
+	check(sockets_used() == 0, "/proc/net/sockstat: sockets used 0");
+	C = socket(AF_INET, SOCK_DGRAM, 0);
+	check(sockets_used() == 1, "one socket made: sockets used 1");
+	{
+		struct ifreq ifr;
+		struct sockaddr_in *sin = (struct sockaddr_in *)&ifr.ifr_addr;
+
+		memset(&ifr, 0, sizeof(ifr));
+		strcpy(ifr.ifr_name, "lo");
+		*sin = lo4(0);
+		check(ioctl(C, SIOCSIFADDR, &ifr) == 0, "SIOCSIFADDR lo 127.0.0.1");
+		memset(&ifr.ifr_addr, 0, sizeof(ifr.ifr_addr));
+		check(ioctl(C, SIOCGIFADDR, &ifr) == 0 &&
+			      sin->sin_addr.s_addr == htonl(INADDR_LOOPBACK),
+		      "SIOCGIFADDR lo: 127.0.0.1");
+		check(ioctl(C, SIOCSIFADDR, &ifr) == 0, "SIOCSIFADDR lo 127.0.0.1 again");
+		check(ioctl(C, SIOCGIFFLAGS, &ifr) == 0 && !(ifr.ifr_flags & IFF_UP),
+		      "lo still down");
+		ifr.ifr_flags |= IFF_UP;
+		check(ioctl(C, SIOCSIFFLAGS, &ifr) == 0, "SIOCSIFFLAGS lo up");
+	}
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	check(connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0, "connect to P's path");
+	N2 = accept(P, NULL, NULL);
+	check(N2 >= 0, "P accepts");
+	check(cookie(fd, &cn) == 0 && cookie(N2, &cp) == 0 && cp == cn && cn != ca && cn != cc,
+	      "the accepted end: the connecting socket's namespace cookie");
+	close(N2);
+	close(fd);
+	close(C);
+	close(P);
+	unlink(sun.sun_path);
 	close(A);
 	close(B);
 	close(U);

@@ -9,8 +9,9 @@
 # accept; a host client reaches a guest's listener; the kernel's host fds
 # come back to their count after many sockets (dup'd and fork'd) close;
 # and without --net=host the host's server is not reachable
-# (ECONNREFUSED: the instance's own loopback). On every platform the host
-# has. Needs no outside network.
+# (ECONNREFUSED: the instance's own loopback), nor from a new network
+# namespace under --net=host, whose lo cannot be taken down. On every
+# platform the host has. Needs no outside network.
 set -u
 . "$(dirname "$0")/common.bash"
 scratch hostnet
@@ -151,6 +152,18 @@ print(r.status, r.read().decode().strip())")"
 		"blocking ECONNREFUSED nonblocking ECONNREFUSED udp connected ECONNREFUSED" \
 		"$(echo $(timeout -k 5 60 "$SKAS" run --platform="$p" -- "$tmp/hostnet" refused "$TCP" 2>&1))"
 done
+
+# --net=host's initial namespace keeps its lo as it is (the host's
+# sockets do not use it), and a new network namespace has the in-kernel
+# loopback: the host's server is not reachable from there.
+if command -v ip >/dev/null && command -v unshare >/dev/null; then
+	check "--net=host: lo stays up; a new network namespace does not reach the host" \
+		"SIOCSIFFLAGS: Operation not supported blocking ECONNREFUSED nonblocking ECONNREFUSED udp connected ECONNREFUSED" \
+		"$(echo $(timeout -k 5 60 "$SKAS" run --net=host -- /bin/sh -c \
+			"ip link set lo down; unshare --net /bin/sh -c 'ip link set lo up; $tmp/hostnet refused $TCP'" 2>&1))"
+else
+	check "--net=host and unshare --net (ip or unshare missing: skipped)" "" ""
+fi
 
 # DNS: the resolver's queries go to the host. A fake name server on the
 # host's 127.0.0.1:53 (UDP, every A query answered 10.1.2.3), named in

@@ -6,8 +6,9 @@
 # natively in a fresh network namespace with lo up (`unshare --net`), the
 # oracle. Then what only skas can say (natively as root they would change
 # the namespace): a change that changes nothing succeeds (`ip link set lo
-# up`, SIOCSIFFLAGS with lo's flags, SIOCSIFMTU of its MTU), SIOCSIFFLAGS
-# takes lo down and up again, and any other change is EOPNOTSUPP
+# up`, SIOCSIFFLAGS with lo's flags, SIOCSIFMTU of its MTU, SIOCSIFADDR of
+# 127.0.0.1), SIOCSIFFLAGS takes lo down and up again, SIOCSIFADDR of no
+# family is EINVAL, and any other change is EOPNOTSUPP
 # ("RTNETLINK answers: Operation not supported"). One TAP line each. netstat -tuln and -i (from /proc/net) as natively too.
 set -u
 . "$(dirname "$0")/common.bash"
@@ -73,10 +74,18 @@ print(ioc(0x8914, flags | 0x100))  # IFF_PROMISC
 print(ioc(0x8922, 65536))          # SIOCSIFMTU, the same
 print(ioc(0x8922, 1500))
 print(ioc(0x8943, 1000))           # SIOCSIFTXQLEN, the same
-print(ioc(0x8916, 0))              # SIOCSIFADDR
+print(ioc(0x8916, 0))              # SIOCSIFADDR, no family
+def setaddr(a):
+    try:
+        fcntl.ioctl(s.fileno(), 0x8916, struct.pack("16sH2s4s16x", b"lo", socket.AF_INET, b"", socket.inet_aton(a)))
+        return "ok"
+    except OSError as e:
+        return errno.errorcode[e.errno]
+print(setaddr("127.0.0.1"))        # the address lo has: no change
+print(setaddr("10.1.2.3"))
 ')
 	check "setters: the same ok, lo down and up, others EOPNOTSUPP (ENOTSUP to python)" \
-		"ok ok down ok up ENOTSUP ok ENOTSUP ok ENOTSUP" "$(echo $out)"
+		"ok ok down ok up ENOTSUP ok ENOTSUP ok EINVAL ok ENOTSUP" "$(echo $out)"
 fi
 
 summary
