@@ -44,7 +44,7 @@ static int pts_number(const char *name)
 	if (name[0] < '0' || name[0] > '9' || (name[0] == '0' && name[1]))
 		return -1;
 	n = strtol(name, &end, 10);
-	return *end || n >= PTY_MAX ? -1 : (int)n;
+	return *end || n >= PTY_LIMIT ? -1 : (int)n;
 }
 
 static int devpts_lookup(struct inode *dir, const char *name, struct inode **out)
@@ -126,7 +126,7 @@ static int devpts_iterate(struct inode *dir, dir_emit_fn emit, void *ctx)
 	ret = emit(ctx, ".", ROOT_INO, LINUX_DT_DIR);
 	ret = ret ?: emit(ctx, "..", ROOT_INO, LINUX_DT_DIR);
 	ret = ret ?: emit(ctx, "ptmx", PTMX_INO, LINUX_DT_CHR);
-	for (i = 0; i < PTY_MAX && !ret; i++) {
+	for (i = 0; i < (int)pty_index_end() && !ret; i++) {
 		if (!pty_lookup((unsigned)i))
 			continue;
 		snprintf(name, sizeof(name), "%d", i);

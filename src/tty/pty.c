@@ -5,6 +5,7 @@
  * slave's last file closes, the master reads EIO (after the data) and
  * polls POLLHUP; when the master's last file closes, the slave is hung up
  * and /dev/pts/N goes away. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,11 +23,75 @@
 #include "abi/linux/signal.h"
 #include "abi/linux/types.h"
 
-static struct pty *ptys[PTY_MAX];
+/* The ptys by index, grown as more are open at once; how many are. */
+static struct pty **ptys;
+static unsigned ptys_cap;
+static int nr_ptys;
+static int max_ptys = PTY_MAX_DEFAULT, reserve_ptys = 1024;
 
 struct pty *pty_lookup(unsigned index)
 {
-	return index < PTY_MAX ? ptys[index] : NULL;
+	return index < ptys_cap ? ptys[index] : NULL;
+}
+
+unsigned pty_index_end(void)
+{
+	return ptys_cap;
+}
+
+int pty_max(void)
+{
+	return max_ptys;
+}
+
+int pty_reserve(void)
+{
+	return reserve_ptys;
+}
+
+int pty_nr(void)
+{
+	return nr_ptys;
+}
+
+int pty_set_max(long v)
+{
+	if (v < 0 || v > INT_MAX)
+		return -EINVAL;
+	max_ptys = (int)v;
+	return 0;
+}
+
+int pty_set_reserve(long v)
+{
+	if (v < 0 || v > INT_MAX)
+		return -EINVAL;
+	reserve_ptys = (int)v;
+	return 0;
+}
+
+/* The lowest free index (devpts_new_index), the table grown to hold it:
+ * -ENOSPC at kernel.pty.max, -ENOMEM. */
+static int new_index(void)
+{
+	unsigned i, cap;
+	struct pty **grown;
+
+	if (nr_ptys >= max_ptys)
+		return -ENOSPC;
+	for (i = 0; i < ptys_cap; i++)
+		if (!ptys[i])
+			return (int)i;
+	if (ptys_cap == PTY_LIMIT)
+		return -ENOSPC;
+	cap = ptys_cap ? 2 * ptys_cap : 64;
+	grown = realloc(ptys, cap * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	memset(grown + ptys_cap, 0, (cap - ptys_cap) * sizeof(*grown));
+	ptys = grown;
+	ptys_cap = cap;
+	return (int)i;
 }
 
 /* Drivers */
@@ -141,6 +206,7 @@ static void ptm_close(struct tty *tty, struct file *f)
 	if (tty->count > 0)
 		return;
 	ptys[pty->index] = NULL;
+	nr_ptys--;
 	slave->other_closed = true;
 	tty_hangup(slave);
 	/* Break the pair: the slave may outlive the master in open files. */
@@ -202,10 +268,9 @@ int ptmx_open(struct file *f)
 	struct pty *pty;
 	int i, ret;
 
-	for (i = 0; i < PTY_MAX && ptys[i]; i++)
-		;
-	if (i == PTY_MAX)
-		return -ENOSPC;
+	i = new_index();
+	if (i < 0)
+		return i;
 	pty = calloc(1, sizeof(*pty));
 	if (!pty)
 		return -ENOMEM;
@@ -237,6 +302,7 @@ int ptmx_open(struct file *f)
 		return ret;
 	}
 	ptys[i] = pty;
+	nr_ptys++;
 	return 0;
 }
 

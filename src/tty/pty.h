@@ -11,7 +11,10 @@ struct file;
 struct super_block;
 struct inode;
 
-#define PTY_MAX 4096
+/* kernel.pty.max's default, and the most ptys there can be whatever it
+ * says (devpts's max, NR_UNIX98_PTY_MAX: the 20-bit minors). */
+#define PTY_MAX_DEFAULT 4096
+#define PTY_LIMIT	(1 << 20)
 /* Pty N's master and slave are (128, N) and (136, N): Linux's pty
  * drivers each take one major's whole 20-bit minor range (the old
  * 8-major split of UNIX98_PTY_MAJOR_COUNT is not in the numbers). */
@@ -36,6 +39,18 @@ int ptmx_open(struct file *f);
 /* open of char 136+,N: the slave of pty N. */
 int pts_open(unsigned index, struct file *f);
 struct pty *pty_lookup(unsigned index);
+/* One past the highest index a pty may have now (for a walk of them). */
+unsigned pty_index_end(void);
+
+/* kernel.pty.{max,reserve,nr}: the most ptys at once (a new one past it,
+ * or past PTY_LIMIT, is ENOSPC), the part of them kept for the initial
+ * devpts instance (skas's only one: it changes nothing), and how many
+ * there are. The setters take 0 to INT_MAX: 0 or -EINVAL. */
+int pty_max(void);
+int pty_reserve(void);
+int pty_nr(void);
+int pty_set_max(long v);
+int pty_set_reserve(long v);
 
 /* devpts.c: the filesystem on /dev/pts (one instance, however mounted). */
 int devpts_mount(struct super_block **sb, struct inode **root);

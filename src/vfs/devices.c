@@ -137,7 +137,7 @@ static int tty_device_open(uint64_t rdev, struct file *f)
 		return -ENXIO;
 	}
 	if (major == PTY_SLAVE_MAJOR)
-		return minor < PTY_MAX ? pts_open((int)minor, f) : -ENXIO;
+		return minor < PTY_LIMIT ? pts_open((int)minor, f) : -ENXIO;
 	return -ENXIO;
 }
 

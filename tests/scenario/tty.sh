@@ -275,6 +275,39 @@ c_no_tty() {
     out=$(timeout 20 "$SKAS" run -- /bin/sh -c 'tty; ls /dev/pts' </dev/null)
     [ "$out" = "$(printf 'not a tty\nptmx')" ] || { echo "got: $out"; return 1; }
 }
+# kernel.pty.{max,reserve,nr} (Linux's pty_table; skas-only: natively the
+# host's counts move with every terminal): nr counts the ptys open, max
+# caps them (ENOSPC past it), both setters take 0..INT_MAX and only root.
+c_pty_sysctl() {
+    local out want
+    out=$(timeout 20 "$SKAS" run -- /usr/bin/python3 -c '
+import errno, os, subprocess
+def rd(f): return open("/proc/sys/kernel/pty/" + f).read().strip()
+def wr(f, v):
+    try:
+        with open("/proc/sys/kernel/pty/" + f, "w") as o: o.write(v)
+        return "ok"
+    except OSError as e: return errno.errorcode[e.errno]
+def opn():
+    try: return os.openpty()
+    except OSError as e: return errno.errorcode[e.errno]
+print(rd("max"), rd("reserve"), rd("nr"))
+a = opn(); b = opn()
+print(rd("nr"))
+print(wr("max", "3"), rd("max"))
+c = opn(); print(rd("nr"), opn())
+for fd in c: os.close(fd)
+print(rd("nr"), type(opn()).__name__)
+print(wr("max", "2147483648"), wr("max", "-1"), wr("max", "2147483647"), wr("reserve", "100"), rd("reserve"))
+print(wr("nr", "0"))
+print(subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "sh", "-c",
+      "echo 5 >/proc/sys/kernel/pty/max"], capture_output=True).returncode)
+' </dev/null 2>&1)
+    want=$(printf '%s\n' "4096 1024 0" "2" "ok 3" "3 ENOSPC" "2 tuple" "EINVAL EINVAL ok ok 100" \
+        "EACCES" "2")
+    [ "$out" = "$want" ] || { echo "got: $out"; return 1; }
+}
+
 # util-linux script(1): a pty pair, signalfd for SIGCHLD and SIGWINCH.
 c_script() {
     local out script
@@ -327,6 +360,9 @@ t "skas run -- cat < 100 MB file: the same bytes" c_big_file
 t "run -t with pipes: the guest has a terminal" c_dash_t_pipe
 t "run -t: the end of piped input ends the shell" c_dash_t_eof
 t "no terminal: the guest's stdio is the host's" c_no_tty
+if [ -x /usr/bin/python3 ] && command -v setpriv >/dev/null 2>&1; then
+    t "kernel.pty.max, reserve and nr" c_pty_sysctl
+fi
 if command -v script >/dev/null 2>&1; then
     t "script -qc 'echo hi' /dev/null (util-linux, signalfd)" c_script
 fi

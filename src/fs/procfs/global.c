@@ -24,6 +24,7 @@
 #include "vfs/inotify.h"
 #include "vfs/aio.h"
 #include "vfs/file.h"
+#include "tty/pty.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
 #include "abi/linux/stat.h"
@@ -788,6 +789,10 @@ enum {
 	G_SYS_NET,
 	G_SYS_NET_IPV4,
 	G_PING_GROUP_RANGE,
+	G_SYS_KERNEL_PTY,
+	G_PTY_MAX,
+	G_PTY_RESERVE,
+	G_PTY_NR,
 };
 
 static void sb_emit(void *arg, const char *line)
@@ -823,6 +828,34 @@ static const struct pentry sys_kernel_random[] = {
 	{ 0 },
 };
 
+/* kernel.pty: max and reserve (0 to INT_MAX), nr. */
+static int gen_pty(const struct pnode *n, struct sbuf *b)
+{
+	sb_printf(b, "%d\n",
+		  n->e->id == G_PTY_MAX	      ? pty_max()
+		  : n->e->id == G_PTY_RESERVE ? pty_reserve()
+					      : pty_nr());
+	return 0;
+}
+
+static long put_pty(const struct pnode *n, const char *buf, size_t len)
+{
+	long v = parse_sysctl_int(buf, len);
+	int ret;
+
+	if (v < 0)
+		return v;
+	ret = n->e->id == G_PTY_MAX ? pty_set_max(v) : pty_set_reserve(v);
+	return ret < 0 ? ret : (long)len;
+}
+
+static const struct pentry sys_kernel_pty[] = {
+	{ .name = "max", .id = G_PTY_MAX, .mode = FILE_W, .gen = gen_pty, .put = put_pty },
+	{ .name = "nr", .id = G_PTY_NR, .mode = FILE_R, .gen = gen_pty },
+	{ .name = "reserve", .id = G_PTY_RESERVE, .mode = FILE_W, .gen = gen_pty, .put = put_pty },
+	{ 0 },
+};
+
 static const struct pentry sys_kernel[] = {
 	{ .name = "cap_last_cap", .id = G_CAP_LAST_CAP, .mode = FILE_R, .gen = gen_cap_last_cap },
 	{ .name = "core_pattern",
@@ -854,6 +887,11 @@ static const struct pentry sys_kernel[] = {
 	  .gen = gen_overflow_id,
 	  .put = put_overflow_id },
 	{ .name = "pid_max", .id = G_PID_MAX, .mode = FILE_W, .gen = gen_pid_max },
+	{ .name = "pty",
+	  .id = G_SYS_KERNEL_PTY,
+	  .mode = DIR_R,
+	  .children = sys_kernel_pty,
+	  .sysctl = true },
 	{ .name = "threads-max", .id = G_THREADS_MAX, .mode = FILE_W, .gen = gen_threads_max },
 	{ .name = "random",
 	  .id = G_SYS_KERNEL_RANDOM,
