@@ -407,6 +407,7 @@ void task_exit(struct task *t, int code)
 	t->fs = NULL;
 	nsproxy_put(t->nsproxy);
 	t->nsproxy = NULL;
+	sched_dl_release(t);
 	if (p->nthreads == 0) {
 		sem_exit(p->pid); /* SEM_UNDO, before the parent hears of it */
 		if (!p->exiting)

@@ -177,6 +177,10 @@ static long do_clone(struct task *t, const struct clone_req *r)
 		return ret;
 	if (tasks_limit_reached() || nproc_exceeded(t))
 		return -EAGAIN;
+	/* sched_fork: a deadline task's bandwidth is its own, no child
+	 * shares it (unless SCHED_RESET_ON_FORK makes the child a fair one) */
+	if (t->sched_policy == SCHED_POLICY_DEADLINE && !t->sched_reset_on_fork)
+		return -EAGAIN;
 	ret = check_ns_flags(t, f);
 	if (ret < 0)
 		return ret;

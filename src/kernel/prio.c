@@ -19,6 +19,8 @@ void sched_fork_params(struct task *c, const struct task *parent, bool clone_io)
 	c->sched_rt_priority = parent->sched_rt_priority;
 	c->nice = parent->nice;
 	c->sched_slice_ns = parent->sched_slice_ns;
+	c->dl_runtime = c->dl_deadline = c->dl_period = c->dl_bw = 0;
+	c->dl_flags = 0;
 	c->ioprio = (parent->ioprio >> 13) != 0 ? parent->ioprio : 0;
 	if (clone_io)
 		c->ioc_id = parent->ioc_id;

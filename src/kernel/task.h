@@ -202,6 +202,12 @@ struct task {
 	int nice;
 	bool sched_reset_on_fork;
 	uint64_t sched_slice_ns;
+	/* SCHED_DEADLINE's runtime, deadline and period (ns), its flags
+	 * (RECLAIM, DL_OVERRUN) and its bandwidth (runtime/period << 20),
+	 * counted in the instance's total while the policy holds
+	 * (sched_dl_release gives it back). */
+	uint64_t dl_runtime, dl_deadline, dl_period, dl_bw;
+	unsigned dl_flags;
 	/* ioprio_set's value (class << 13 | hints << 3 | level), 0 if never
 	 * set (class NONE: the I/O priority follows nice). Kept, not applied:
 	 * the host does the I/O. Inherited by clone when its class is not
@@ -417,6 +423,9 @@ void signal_flush_process(struct process *p);
 /* kernel/prio.c: clone's copy of the scheduling parameters (with
  * SCHED_RESET_ON_FORK's reset); the priority /proc/PID/stat shows. */
 void sched_fork_params(struct task *c, const struct task *parent, bool clone_io);
+/* t leaves SCHED_DEADLINE (its exit, or another policy): its bandwidth goes
+ * back to the admission control's pool (sys_sched.c). */
+void sched_dl_release(struct task *t);
 /* The CPUs t may run on, as sched_getaffinity reports them: its mask
  * within the guest's CPUs, all of them if never set (or t is NULL). */
 void task_affinity(const struct task *t, uint64_t mask[TASK_CPUS_MAX / 64]);

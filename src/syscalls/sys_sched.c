@@ -5,8 +5,12 @@
  * owner). Differs from Linux: nothing reaches the host scheduler (the stub
  * threads keep the host's default); the values are bookkeeping that reads
  * back as Linux's. There is no SCHED_EXT (a Linux without sched_ext), no
- * utilization clamping (without CONFIG_UCLAMP_TASK: EOPNOTSUPP), and a
- * valid SCHED_DEADLINE request fails admission control (EBUSY). */
+ * utilization clamping (without CONFIG_UCLAMP_TASK: EOPNOTSUPP).
+ * SCHED_DEADLINE has Linux's admission control: the deadline tasks'
+ * bandwidths (runtime/period) may add up to sched_rt_runtime_us /
+ * sched_rt_period_us (95%) of each of the guest's CPUs (EBUSY past it), and
+ * a deadline task keeps every CPU in its affinity (EPERM, EBUSY) and
+ * cannot fork (EAGAIN) but with SCHED_RESET_ON_FORK. */
 #include <string.h>
 
 #include "syscalls/dispatch.h"
@@ -18,6 +22,7 @@
 
 #define SCHED_RESET_ON_FORK	 0x40000000
 #define SCHED_FLAG_RESET_ON_FORK 0x01
+#define SCHED_FLAG_DL_FLAGS	 0x06 /* RECLAIM, DL_OVERRUN */
 #define SCHED_FLAG_KEEP_POLICY	 0x08
 #define SCHED_FLAG_KEEP_PARAMS	 0x10
 #define SCHED_FLAG_UTIL_CLAMP	 0x60
@@ -30,6 +35,12 @@
 #define PRIO_PROCESS		 0
 #define PRIO_PGRP		 1
 #define PRIO_USER		 2
+#define BW_SHIFT		 20
+#define DL_BW_PER_CPU		 ((950000ULL << BW_SHIFT) / 1000000) /* sched_rt_{runtime,period}_us */
+
+/* The bandwidth admitted to deadline tasks, BW_SHIFT fixed point (Linux's
+ * root domain dl_bw.total_bw). */
+static uint64_t dl_total_bw;
 
 /* Linux's struct sched_attr (VER1, 56 bytes). */
 struct linux_sched_attr {
@@ -97,8 +108,13 @@ static bool same_owner(const struct task *t, const struct task *p)
  * reads of p's policy. */
 static void get_params(const struct task *p, struct linux_sched_attr *a)
 {
-	if (p->sched_policy == SCHED_POLICY_DEADLINE)
+	if (p->sched_policy == SCHED_POLICY_DEADLINE) { /* __getparam_dl */
+		a->sched_runtime = p->dl_runtime;
+		a->sched_deadline = p->dl_deadline;
+		a->sched_period = p->dl_period;
+		a->sched_flags |= p->dl_flags;
 		return;
+	}
 	if (rt_policy(p->sched_policy)) {
 		a->sched_priority = p->sched_rt_priority;
 		return;
@@ -151,6 +167,43 @@ static bool dl_params_ok(const struct linux_sched_attr *a)
 	return period >= 100000ULL && period <= 4194304000ULL;
 }
 
+void sched_dl_release(struct task *t)
+{
+	dl_total_bw -= t->dl_bw;
+	t->dl_bw = 0;
+}
+
+/* Linux's to_ratio: runtime over period, BW_SHIFT fixed point. */
+static uint64_t dl_ratio(const struct linux_sched_attr *a)
+{
+	uint64_t period = a->sched_period ? a->sched_period : a->sched_deadline;
+
+	return period ? (a->sched_runtime << BW_SHIFT) / period : 0;
+}
+
+/* Linux's sched_dl_overflow: p takes policy with a's bandwidth if the
+ * total stays within the guest's CPUs' share; leaving is always fine. */
+static int dl_admit(struct task *p, int policy, const struct linux_sched_attr *a)
+{
+	uint64_t new_bw = policy == SCHED_POLICY_DEADLINE ? dl_ratio(a) : 0;
+	uint64_t cap = DL_BW_PER_CPU * (uint64_t)cpus_count();
+
+	if (policy != SCHED_POLICY_DEADLINE)
+		return 0;
+	if (dl_total_bw - p->dl_bw + new_bw > cap)
+		return -EBUSY;
+	return 0;
+}
+
+/* Linux's dl_param_changed. */
+static bool dl_changed(const struct task *p, const struct linux_sched_attr *a)
+{
+	uint64_t period = a->sched_period ? a->sched_period : a->sched_deadline;
+
+	return p->dl_runtime != a->sched_runtime || p->dl_deadline != a->sched_deadline ||
+	       p->dl_period != period || p->dl_flags != (a->sched_flags & SCHED_FLAG_DL_FLAGS);
+}
+
 /* Linux's __sched_setscheduler, from a user (policy SETPARAM_POLICY keeps
  * p's). */
 static long sched_set(struct task *t, struct task *p, const struct linux_sched_attr *a)
@@ -180,8 +233,33 @@ static long sched_set(struct task *t, struct task *p, const struct linux_sched_a
 		return -EINVAL;
 	if (a->sched_flags & SCHED_FLAG_UTIL_CLAMP)
 		return -EOPNOTSUPP;
-	if (policy == SCHED_POLICY_DEADLINE)
-		return -EBUSY;
+	/* nothing to change: no further check */
+	if (policy == p->sched_policy && policy == SCHED_POLICY_DEADLINE && !dl_changed(p, a)) {
+		p->sched_reset_on_fork = reset;
+		return 0;
+	}
+	if (policy == SCHED_POLICY_DEADLINE) {
+		uint64_t all[TASK_CPUS_MAX / 64], mine[TASK_CPUS_MAX / 64];
+
+		task_affinity(NULL, all);
+		task_affinity(p, mine);
+		if (memcmp(all, mine, sizeof(all)) != 0)
+			return -EPERM; /* not the whole root domain */
+		ret = dl_admit(p, policy, a);
+		if (ret < 0)
+			return ret;
+		sched_dl_release(p);
+		p->dl_runtime = a->sched_runtime;
+		p->dl_deadline = a->sched_deadline;
+		p->dl_period = a->sched_period ? a->sched_period : a->sched_deadline;
+		p->dl_flags = (unsigned)(a->sched_flags & SCHED_FLAG_DL_FLAGS);
+		p->dl_bw = dl_ratio(a);
+		dl_total_bw += p->dl_bw;
+	} else if (p->sched_policy == SCHED_POLICY_DEADLINE) {
+		sched_dl_release(p);
+		p->dl_runtime = p->dl_deadline = p->dl_period = 0;
+		p->dl_flags = 0;
+	}
 	p->sched_policy = policy;
 	/* Linux 6.x: a real-time thread has no timer slack; back to another
 	 * policy, it gets its default again */
