@@ -1257,10 +1257,10 @@ static long do_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len
 	struct vma *v = mm_find_vma(mm, addr);
 	int ret;
 
-	/* sys_mremap has refused a sealed source and a fixed target that
-	 * overlaps the source or leaves the user range. Shrinking in place
-	 * unmaps the tail, whatever is mapped there or at addr (Linux's
-	 * mremap needs no VMA for it): munmap's checks. */
+	/* sys_mremap has refused an unmapped or sealed source and a fixed
+	 * target that overlaps the source or leaves the user range.
+	 * Shrinking in place unmaps the tail, whatever is mapped there:
+	 * munmap's checks. */
 	if (!(flags & LINUX_MREMAP_FIXED) && new_len <= old_len) {
 		if (new_len < old_len) {
 			if (old_len > TASK_SIZE || addr > TASK_SIZE - old_len)

@@ -374,10 +374,9 @@ long sys_mremap(struct task *t, const struct sysargs *a)
 		return -EINVAL;
 	/* Growing a locked mapping: Linux's vma_to_resize. */
 	v = mm_find_vma(t->mm, addr);
-	/* Lengths past the user range (-4096 is not 0 after PAGE_ALIGN):
-	 * Linux's munmap of the tail rejects a shrink from one, and its
-	 * check_mremap_params any new length past TASK_SIZE. */
-	if ((old_len >= new_len && old_len > TASK_SIZE) || new_len > TASK_SIZE)
+	/* A new length past the user range (-4096 is not 0 after PAGE_ALIGN):
+	 * Linux's check_mremap_params. */
+	if (new_len > TASK_SIZE)
 		return -EINVAL;
 	/* A fixed target inside the user range, apart from the source. */
 	if ((flags & LINUX_MREMAP_FIXED) &&
@@ -387,11 +386,15 @@ long sys_mremap(struct task *t, const struct sysargs *a)
 	/* Linux 6.18's check_prep_vma: a mapping at addr, whatever the
 	 * lengths (a shrink or a same-size call on an unmapped address
 	 * returned it before) */
-	if (!v || v->start > addr)
+	if (!v || v->start > addr || (v->flags & VMA_STUB))
 		return -EFAULT;
 	/* A sealed VMA (mseal) neither moves nor changes size. */
 	if (v->flags & VMA_SEALED)
 		return -EPERM;
+	/* An old length past the user range: the munmap of the tail
+	 * (shrink_vma) rejects a shrink from one. */
+	if (old_len >= new_len && old_len > TASK_SIZE)
+		return -EINVAL;
 	if (old_len && old_len <= v->end - addr && new_len > old_len &&
 	    !lock_future_ok(t, v->flags, new_len - old_len))
 		return -EAGAIN;

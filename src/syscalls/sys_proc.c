@@ -949,12 +949,13 @@ long sys_sched_setaffinity(struct task *t, const struct sysargs *a)
 		mask[i] &= all[i];
 		any |= mask[i] != 0;
 	}
-	if (!any)
-		return -EINVAL;
-	/* __sched_setaffinity: a deadline task keeps every CPU of its root
-	 * domain (its bandwidth was admitted against all of them) */
+	/* dl_task_check_affinity, before the empty mask's EINVAL: a deadline
+	 * task keeps every CPU of its root domain (its bandwidth was
+	 * admitted against all of them) */
 	if (p->sched_policy == SCHED_POLICY_DEADLINE && memcmp(mask, all, sizeof(mask)) != 0)
 		return -EBUSY;
+	if (!any)
+		return -EINVAL;
 	p->affinity_set = true;
 	memcpy(p->affinity, mask, sizeof(mask));
 	return 0;

@@ -109,10 +109,11 @@ static bool same_owner(const struct task *t, const struct task *p)
 static void get_params(const struct task *p, struct linux_sched_attr *a)
 {
 	if (p->sched_policy == SCHED_POLICY_DEADLINE) { /* __getparam_dl */
+		a->sched_priority = p->sched_rt_priority;
 		a->sched_runtime = p->dl_runtime;
 		a->sched_deadline = p->dl_deadline;
 		a->sched_period = p->dl_period;
-		a->sched_flags |= p->dl_flags;
+		a->sched_flags = (a->sched_flags & ~(uint64_t)SCHED_FLAG_DL_FLAGS) | p->dl_flags;
 		return;
 	}
 	if (rt_policy(p->sched_policy)) {

@@ -23,15 +23,20 @@
 #include "abi/linux/signal.h"
 #include "abi/linux/types.h"
 
-/* The ptys by index, grown as more are open at once; how many are. */
+/* The ptys by index, grown as more are open at once; how many are. An
+ * index stays taken (by GONE) after its master's close until its slave
+ * tty is freed, as Linux's devpts_kill_index at the pair's release: no
+ * new pty takes the number of a slave still open, and nr counts it. */
 static struct pty **ptys;
 static unsigned ptys_cap;
 static int nr_ptys;
 static int max_ptys = PTY_MAX_DEFAULT, reserve_ptys = 1024;
+static struct pty gone;
+#define GONE (&gone)
 
 struct pty *pty_lookup(unsigned index)
 {
-	return index < ptys_cap ? ptys[index] : NULL;
+	return index < ptys_cap && ptys[index] != GONE ? ptys[index] : NULL;
 }
 
 unsigned pty_index_end(void)
@@ -71,13 +76,14 @@ int pty_set_reserve(long v)
 }
 
 /* The lowest free index (devpts_new_index), the table grown to hold it:
- * -ENOSPC at kernel.pty.max, -ENOMEM. */
+ * -ENOSPC at kernel.pty.max (whose last one is never given: Linux counts
+ * the new pty before it compares), -ENOMEM. */
 static int new_index(void)
 {
 	unsigned i, cap;
 	struct pty **grown;
 
-	if (nr_ptys >= max_ptys)
+	if (nr_ptys + 1 >= max_ptys)
 		return -ENOSPC;
 	for (i = 0; i < ptys_cap; i++)
 		if (!ptys[i])
@@ -205,8 +211,7 @@ static void ptm_close(struct tty *tty, struct file *f)
 	(void)f;
 	if (tty->count > 0)
 		return;
-	ptys[pty->index] = NULL;
-	nr_ptys--;
+	ptys[pty->index] = GONE; /* until the slave tty goes: pts_destroy */
 	slave->other_closed = true;
 	tty_hangup(slave);
 	/* Break the pair: the slave may outlive the master in open files. */
@@ -238,6 +243,16 @@ static void pts_drv_close(struct tty *tty, struct file *f)
 	waitq_wake_all(&tty->link->write_wait);
 }
 
+/* The slave tty is freed (the master closed, the last slave file too):
+ * its number is free. */
+static void pts_destroy(struct tty *tty)
+{
+	if ((unsigned)tty->index < ptys_cap && ptys[tty->index] == GONE) {
+		ptys[tty->index] = NULL;
+		nr_ptys--;
+	}
+}
+
 static const struct tty_driver ptm_driver = {
 	.name = "pty master",
 	.write = ptm_write,
@@ -256,6 +271,7 @@ static const struct tty_driver pts_driver = {
 	.input_room = pty_input_room,
 	.open = pts_drv_open,
 	.close = pts_drv_close,
+	.destroy = pts_destroy,
 	.is_pty = true,
 };
 

@@ -2,7 +2,9 @@
  * lengths, as Linux 6.18's check_prep_vma has it: a shrink and a
  * same-size call too (older kernels returned the address for those, and
  * so did skas), a grow, a move, a duplicate (old_size 0) and a fixed
- * move. Only the start must be mapped: a shrink whose range crosses a
+ * move; a shrink from a length past the user range too (the EFAULT comes
+ * first), and at the top of the user range, where skas keeps its stub,
+ * nothing is mapped as far as mremap can tell. Only the start must be mapped: a shrink whose range crosses a
  * hole works, one that starts in a hole is EFAULT, and the mapping after
  * the hole loses the tail. */
 #define _GNU_SOURCE
@@ -38,6 +40,23 @@ int main(void)
 		  "duplicate (old_size 0) of an unmapped address");
 	check_err(remap_err(p, PG, PG, MREMAP_MAYMOVE | MREMAP_FIXED, p + 6 * PG), EFAULT,
 		  "fixed move of an unmapped address");
+	check_err(remap_err(p, (size_t)-8192, PG, 0, NULL), EFAULT,
+		  "shrink of an unmapped address from a length past the user range");
+	{
+		/* where skas's stub may be: nothing the guest can see */
+		static const unsigned long high[] = { 0x7ffffe000000UL, 0x7fffff000000UL };
+		unsigned char vec;
+		int ok = 1;
+
+		for (int i = 0; i < 2; i++) {
+			void *a = (void *)high[i];
+
+			if (mincore(a, PG, &vec) == 0 || errno != ENOMEM)
+				continue; /* something of ours is there */
+			ok &= mremap(a, PG, PG, 0) == MAP_FAILED && errno == EFAULT;
+		}
+		check(ok, "same size at an address near the top with nothing mapped: EFAULT");
+	}
 
 	hole = mmap(NULL, 3 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	check(hole != MAP_FAILED, "mmap 3 pages");

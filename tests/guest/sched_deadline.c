@@ -3,8 +3,9 @@
  * runtime <= deadline <= period gets the policy and reads its parameters
  * back (sched_getattr, sched_getscheduler, a 0 round-robin interval); the
  * same parameters again change nothing; a deadline task cannot fork or
- * make a thread (EAGAIN) nor narrow its affinity (EBUSY), but with
- * SCHED_RESET_ON_FORK its child forks as SCHED_OTHER. Threads each asking
+ * make a thread (EAGAIN) nor narrow its affinity (EBUSY, also for a mask
+ * of absent CPUs only); with SCHED_RESET_ON_FORK its child forks as
+ * SCHED_OTHER. SCHED_FLAG_KEEP_PARAMS keeps its own flags. Threads each asking
  * for 30% of a CPU are admitted while the total stays within 95% of every
  * CPU (sched_rt_runtime_us / sched_rt_period_us), one more is EBUSY; once
  * they have exited (and a period passed) the bandwidth is free again. A
@@ -33,6 +34,8 @@
 #define SCHED_RESET_ON_FORK 0x40000000
 #endif
 #define SCHED_FLAG_RESET_ON_FORK 0x01
+#define SCHED_FLAG_DL_OVERRUN	 0x04
+#define SCHED_FLAG_KEEP_PARAMS	 0x10
 #define MS			 1000000ULL
 
 struct attr {
@@ -139,6 +142,17 @@ int main(void)
 	check(sched_rr_get_interval(0, &ts) == 0 && ts.tv_sec == 0 && ts.tv_nsec == 0,
 	      "sched_rr_get_interval: 0");
 	check(set_dl(10 * MS, 30 * MS, 100 * MS, 0) == 0, "the same again: nothing to change");
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.policy = SCHED_DEADLINE;
+	a.flags = SCHED_FLAG_KEEP_PARAMS | SCHED_FLAG_DL_OVERRUN;
+	a.priority = 5;
+	check(syscall(SYS_sched_setattr, 0, &a, 0) == 0,
+	      "SCHED_FLAG_KEEP_PARAMS: its own parameters");
+	memset(&a, 0, sizeof(a));
+	check(syscall(SYS_sched_getattr, 0, &a, sizeof(a), 0) == 0 && a.flags == 0 &&
+		      a.runtime == 10 * MS,
+	      "and its flags, not the caller's DL_OVERRUN");
 	pid = fork();
 	if (pid == 0)
 		_exit(0);
@@ -155,6 +169,10 @@ int main(void)
 	} else {
 		check(1, "sched_setaffinity to CPU 0 (one CPU: not tried)");
 	}
+	CPU_ZERO(&set);
+	CPU_SET(ncpu + 5 < CPU_SETSIZE ? ncpu + 5 : CPU_SETSIZE - 1, &set);
+	check_err(sched_setaffinity(0, sizeof(set), &set), EBUSY,
+		  "sched_setaffinity to a CPU that is not there");
 
 	check(set_dl(10 * MS, 30 * MS, 100 * MS, SCHED_FLAG_RESET_ON_FORK) == 0,
 	      "SCHED_FLAG_RESET_ON_FORK");
