@@ -83,10 +83,16 @@ int netdev_change_flags(const struct netdev *d, struct net_ns *net, unsigned wan
 	if ((change & ~(unsigned)LINUX_IFF_UP) || (change && fixed(net)))
 		return -EOPNOTSUPP;
 	if (change) {
+		enum lo_change what = !(want & LINUX_IFF_UP) ? LO_DOWN
+				      : net->lo_was_up	     ? LO_UP
+				      : net->lo_has_v4	     ? LO_FIRST_UP
+							     : LO_FIRST_UP_NEW_ADDR;
+
 		net->lo_up = want & LINUX_IFF_UP;
 		net->lo_was_up |= net->lo_up;
 		/* inetdev_event's NETDEV_UP of a loopback: 127.0.0.1/8 */
 		net->lo_has_v4 |= net->lo_up;
+		rtnl_lo_notify(net, d, what);
 	}
 	return 0;
 }
@@ -98,6 +104,7 @@ int netdev_add_v4(const struct netdev *d, struct net_ns *net, const uint8_t addr
 	if (netdev_has_v4(d, net))
 		return -EEXIST;
 	net->lo_has_v4 = true;
+	rtnl_lo_notify(net, d, LO_ADDR);
 	return 0;
 }
 

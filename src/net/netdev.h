@@ -44,6 +44,11 @@ bool netdev_has_v6(const struct netdev *d, const struct net_ns *net);
  * (dev_change_flags): IFF_UP sets it up or down; 0, or -EOPNOTSUPP for a
  * change of any other flag. */
 int netdev_change_flags(const struct netdev *d, struct net_ns *net, unsigned want);
+/* What changed about lo, for rtnetlink's notifications (rtnl_lo_notify):
+ * its address (before any up), up again, up the first time (and given
+ * its address by that), down. */
+enum lo_change { LO_ADDR, LO_UP, LO_FIRST_UP, LO_FIRST_UP_NEW_ADDR, LO_DOWN };
+void rtnl_lo_notify(struct net_ns *net, const struct netdev *d, enum lo_change what);
 /* Gives d its IPv4 address addr (network order) in net: 0, -EEXIST if it
  * has it, -EOPNOTSUPP for another address (only lo's own can be). */
 int netdev_add_v4(const struct netdev *d, struct net_ns *net, const uint8_t addr[4]);

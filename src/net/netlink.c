@@ -427,6 +427,17 @@ static void nl_group_send(const struct net_ns *net, int protocol, uint32_t group
 	nl_multicast(net, NULL, protocol, 0, group, data, len, cred);
 }
 
+void netlink_multicast_kernel(const struct net_ns *net, int protocol, uint32_t group,
+			      struct nlbuf *b)
+{
+	static const struct linux_ucred kernel_cred; /* pid, uid and gid 0 */
+
+	if (!b->oom && b->len)
+		nl_group_send(net, protocol, group, b->data, b->len, &kernel_cred);
+	free(b->data);
+	memset(b, 0, sizeof(*b));
+}
+
 /* uevent_net_rcv_skb: a request from CAP_SYS_ADMIN goes to group 1 as an
  * event of the kernel's (port 0, the sender's credentials, cred): from past its
  * header to the datagram's end (any messages after it too, as Linux's

@@ -60,6 +60,10 @@ void nla_nest_end(struct nlbuf *b, size_t start);
  * A full receive queue drops it and gives s ENOBUFS, as Linux's
  * netlink_overrun (unless NETLINK_NO_ENOBUFS). */
 void netlink_send_kernel(struct nl_sock *s, struct nlbuf *b);
+/* Sends b's messages as one datagram from the kernel to the sockets of
+ * net's protocol in group, and frees b. */
+void netlink_multicast_kernel(const struct net_ns *net, int protocol, uint32_t group,
+			      struct nlbuf *b);
 /* An NLMSG_ERROR for the request nlh (err 0: an acknowledgment). */
 void netlink_ack(struct nl_sock *s, const struct linux_nlmsghdr *nlh, int err);
 

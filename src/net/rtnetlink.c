@@ -4,7 +4,8 @@
  * device by index or name), RTM_GETADDR and RTM_GETROUTE dumps (the
  * local table's routes of 127.0.0.1/8 and ::1; main is empty),
  * RTM_GETROUTE of one destination, the RTM_GETRULE dump (the rules a
- * namespace starts with) and an empty RTM_GETNEIGH dump.
+ * namespace starts with) and an empty RTM_GETNEIGH dump; and the
+ * notifications of lo's changes to the link, address and route groups.
  * NETLINK_GET_STRICT_CHK's checks and filters are those of Linux 6.18,
  * and a dump's error comes in its NLMSG_DONE as there.
  * Each network namespace sees its own lo: its flags, and while it is down
@@ -29,9 +30,16 @@
 #include "abi/linux/errno.h"
 #include "abi/linux/socket.h"
 
-#define CAP_NET_ADMIN 12
-#define IF_OPER_DOWN  2
-#define DUMPED	      NETLINK_DUMPED
+#define CAP_NET_ADMIN	    12
+#define IF_OPER_DOWN	    2
+#define RTM_DELADDR	    21
+#define RTM_DELROUTE	    25
+#define RTNLGRP_LINK	    1
+#define RTNLGRP_IPV4_IFADDR 5
+#define RTNLGRP_IPV4_ROUTE  7
+#define RTNLGRP_IPV6_IFADDR 9
+#define RTNLGRP_IPV6_ROUTE  11
+#define DUMPED		    NETLINK_DUMPED
 
 #define IFLA_MASTER	       10
 #define IFLA_LINKINFO	       18
@@ -272,8 +280,8 @@ static void fill_link(struct nlbuf *b, const struct netdev *d, const struct net_
 	nlmsg_end(b, start);
 }
 
-static void fill_addr(struct nlbuf *b, const struct netdev *d, bool v6, uint16_t flags,
-		      uint32_t seq, uint32_t portid)
+static void fill_addr(struct nlbuf *b, uint16_t type, const struct netdev *d, bool v6,
+		      uint16_t flags, uint32_t seq, uint32_t portid)
 {
 	struct linux_ifaddrmsg ifa = { 0 };
 	struct linux_ifa_cacheinfo ci = { 0xffffffff, 0xffffffff, 0, 0 };
@@ -284,7 +292,7 @@ static void fill_addr(struct nlbuf *b, const struct netdev *d, bool v6, uint16_t
 	ifa.ifa_flags = LINUX_IFA_F_PERMANENT;
 	ifa.ifa_scope = LINUX_RT_SCOPE_HOST;
 	ifa.ifa_index = (uint32_t)d->ifindex;
-	start = nlmsg_begin(b, LINUX_RTM_NEWADDR, flags, seq, portid, &ifa, sizeof(ifa));
+	start = nlmsg_begin(b, type, flags, seq, portid, &ifa, sizeof(ifa));
 	if (v6) { /* inet6_fill_ifaddr's order */
 		nla_put(b, LINUX_IFA_ADDRESS, d->v6, 16);
 		nla_put(b, LINUX_IFA_CACHEINFO, &ci, sizeof(ci));
@@ -309,14 +317,12 @@ struct route {
 	const struct netdev *dev;
 };
 
-/* The routes of d, in Linux's dump order: IPv4's local table (the
- * prefix, the address, the prefix's broadcast), then IPv6's. */
-static int dev_routes(const struct netdev *d, const struct net_ns *net, struct route r[4])
+/* The routes of d while it is up, in Linux's dump order: IPv4's local
+ * table (the prefix, the address, the prefix's broadcast), then IPv6's. */
+static void up_routes(const struct netdev *d, struct route r[4])
 {
 	uint32_t host = 0xffffffffU >> d->v4_prefix;
 
-	if (!net->lo_has_v4)
-		return 0; /* no address: no local table yet */
 	memset(r, 0, 4 * sizeof(*r));
 	r[0] = (struct route){
 		false, (uint8_t)d->v4_prefix, LINUX_RT_SCOPE_HOST, LINUX_RTN_LOCAL, { 0 }, d
@@ -334,6 +340,14 @@ static int dev_routes(const struct netdev *d, const struct net_ns *net, struct r
 		true, (uint8_t)d->v6_prefix, LINUX_RT_SCOPE_UNIVERSE, LINUX_RTN_LOCAL, { 0 }, d
 	};
 	memcpy(r[3].dst, d->v6, 16);
+}
+
+/* The routes of d in net now (the first of up_routes'). */
+static int dev_routes(const struct netdev *d, const struct net_ns *net, struct route r[4])
+{
+	if (!net->lo_has_v4)
+		return 0; /* no address: no local table yet */
+	up_routes(d, r);
 	if (!net->lo_was_up) { /* given 127.0.0.1 before any up: its /32 */
 		r[0] = r[1];
 		return 1;
@@ -343,8 +357,8 @@ static int dev_routes(const struct netdev *d, const struct net_ns *net, struct r
 	return net->lo_up ? 4 : 2;
 }
 
-static void fill_route(struct nlbuf *b, const struct route *r, uint16_t flags, uint32_t seq,
-		       uint32_t portid)
+static void fill_route(struct nlbuf *b, uint16_t type, const struct route *r, uint16_t flags,
+		       uint32_t seq, uint32_t portid)
 {
 	struct linux_rtmsg rtm = { 0 };
 	static const uint8_t zero[LINUX_RTA_CACHEINFO_SIZE];
@@ -356,7 +370,7 @@ static void fill_route(struct nlbuf *b, const struct route *r, uint16_t flags, u
 	rtm.rtm_protocol = LINUX_RTPROT_KERNEL;
 	rtm.rtm_scope = r->scope;
 	rtm.rtm_type = r->type;
-	start = nlmsg_begin(b, LINUX_RTM_NEWROUTE, flags, seq, portid, &rtm, sizeof(rtm));
+	start = nlmsg_begin(b, type, flags, seq, portid, &rtm, sizeof(rtm));
 	nla_put_u32(b, LINUX_RTA_TABLE, LINUX_RT_TABLE_LOCAL);
 	if (r->v6) { /* rt6_fill_node's */
 		nla_put(b, LINUX_RTA_DST, r->dst, 16);
@@ -541,11 +555,13 @@ static void dump_addrs(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
 	for (int i = 1; v4 && netdev_by_index(i); i++)
 		if ((!only || only == netdev_by_index(i)) &&
 		    netdev_has_v4(netdev_by_index(i), s->sk.net))
-			fill_addr(&b, netdev_by_index(i), false, flags, nlh->nlmsg_seq, s->portid);
+			fill_addr(&b, LINUX_RTM_NEWADDR, netdev_by_index(i), false, flags,
+				  nlh->nlmsg_seq, s->portid);
 	for (int i = 1; v6 && netdev_by_index(i); i++)
 		if ((!only || only == netdev_by_index(i)) &&
 		    netdev_has_v6(netdev_by_index(i), s->sk.net))
-			fill_addr(&b, netdev_by_index(i), true, flags, nlh->nlmsg_seq, s->portid);
+			fill_addr(&b, LINUX_RTM_NEWADDR, netdev_by_index(i), true, flags,
+				  nlh->nlmsg_seq, s->portid);
 	dump_finish(s, nlh, &b, !v4, filtered);
 }
 
@@ -611,7 +627,7 @@ static void dump_routes(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
 			if ((r[j].v6 ? !v6 : !v4) || (oif && r[j].dev != oif) ||
 			    (strict && rtm.rtm_type && rtm.rtm_type != r[j].type))
 				continue;
-			fill_route(&b, &r[j], flags, nlh->nlmsg_seq, s->portid);
+			fill_route(&b, LINUX_RTM_NEWROUTE, &r[j], flags, nlh->nlmsg_seq, s->portid);
 		}
 	}
 	dump_finish(s, nlh, &b, !v4, filter_set);
@@ -837,6 +853,59 @@ static int newaddr(struct nl_sock *s, const struct linux_nlmsghdr *nlh)
 	    !(nlh->nlmsg_flags & NLM_F_EXCL))
 		return 0;
 	return ret;
+}
+
+/* --- notifications --- */
+
+/* One message to the sockets of net in group, as a datagram of its own. */
+static void notify(const struct net_ns *net, uint32_t group, struct nlbuf *b)
+{
+	netlink_multicast_kernel(net, LINUX_NETLINK_ROUTE, group, b);
+}
+
+static void notify_addr(struct net_ns *net, const struct netdev *d, bool v6, uint16_t type)
+{
+	struct nlbuf b = { 0 };
+
+	fill_addr(&b, type, d, v6, 0, 0, 0);
+	notify(net, v6 ? RTNLGRP_IPV6_IFADDR : RTNLGRP_IPV4_IFADDR, &b);
+}
+
+/* Route i of up_routes'. */
+static void notify_route(struct net_ns *net, const struct netdev *d, int i, uint16_t type)
+{
+	struct route r[4];
+	struct nlbuf b = { 0 };
+
+	up_routes(d, r);
+	fill_route(&b, type, &r[i], 0, 0, 0);
+	notify(net, r[i].v6 ? RTNLGRP_IPV6_ROUTE : RTNLGRP_IPV4_ROUTE, &b);
+}
+
+void rtnl_lo_notify(struct net_ns *net, const struct netdev *d, enum lo_change what)
+{
+	struct nlbuf b = { 0 };
+
+	/* Linux's order, as `ip monitor` shows it in a new namespace */
+	if (what != LO_ADDR) {
+		fill_link(&b, d, net, 0, 0, 0, 0);
+		notify(net, RTNLGRP_LINK, &b);
+	}
+	if (what == LO_ADDR || what == LO_FIRST_UP_NEW_ADDR) {
+		notify_addr(net, d, false, LINUX_RTM_NEWADDR);
+		notify_route(net, d, 1, LINUX_RTM_NEWROUTE); /* 127.0.0.1/32 */
+	}
+	if (what == LO_FIRST_UP || what == LO_FIRST_UP_NEW_ADDR)
+		notify_route(net, d, 0, LINUX_RTM_NEWROUTE); /* 127.0.0.0/8 */
+	if (what == LO_UP || what == LO_FIRST_UP || what == LO_FIRST_UP_NEW_ADDR) {
+		notify_route(net, d, 2, LINUX_RTM_NEWROUTE); /* the broadcast */
+		notify_addr(net, d, true, LINUX_RTM_NEWADDR);
+		notify_route(net, d, 3, LINUX_RTM_NEWROUTE); /* ::1 */
+	}
+	if (what == LO_DOWN) {
+		notify_route(net, d, 3, RTM_DELROUTE);
+		notify_addr(net, d, true, RTM_DELADDR);
+	}
 }
 
 /* One request (rtnetlink_rcv_msg): 0, DUMPED or -errno. */

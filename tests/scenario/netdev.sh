@@ -9,7 +9,9 @@
 # up`, SIOCSIFFLAGS with lo's flags, SIOCSIFMTU of its MTU, SIOCSIFADDR of
 # 127.0.0.1), SIOCSIFFLAGS takes lo down and up again, SIOCSIFADDR of no
 # family is EINVAL, and any other change is EOPNOTSUPP
-# ("RTNETLINK answers: Operation not supported"). One TAP line each. netstat -tuln and -i (from /proc/net) as natively too.
+# ("RTNETLINK answers: Operation not supported"). One TAP line each.
+# netstat -tuln and -i (from /proc/net) as natively too, and rtnetlink's
+# notifications of lo's changes in a new namespace.
 set -u
 . "$(dirname "$0")/common.bash"
 
@@ -32,6 +34,42 @@ for cmd in "ip addr" "ip link" "ip route show table all" "ip -6 route show table
 	got=$(run $cmd)
 	check "$cmd: as in unshare --net" "$want" "$got"
 done
+
+# rtnetlink's notifications of lo's changes (what `ip monitor` shows) in a
+# new namespace: bwrap's order (the address, then up), down, up again; and
+# up at once. The types, families, prefixes and flags, as natively.
+if [ -x /usr/bin/python3 ]; then
+	prog='import socket, struct, subprocess, select, sys
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE)
+s.bind((0, 1 | 1 << 4 | 1 << 6 | 1 << 8 | 1 << 10)) # link, IPv4/6 addresses and routes
+def drain():
+    out = []
+    while select.select([s], [], [], 0.5)[0]:
+        d = s.recv(65536)
+        while len(d) >= 16:
+            ln, ty = struct.unpack("IH", d[:6])
+            b = d[16:ln]
+            if ty == 16:
+                out.append("link %#x" % (struct.unpack("BxHiII", b[:16])[3] & 0x10041))
+            elif ty in (20, 21):
+                out.append("%s %d/%d" % ("+addr" if ty == 20 else "-addr", b[0], b[1]))
+            elif ty in (24, 25):
+                out.append("%s %d/%d %d" % ("+route" if ty == 24 else "-route", b[0], b[1], b[7]))
+            else:
+                out.append("type %d" % ty)
+            d = d[(ln + 3) & ~3:]
+    return out
+steps = ["addr add 127.0.0.1/8 dev lo", "link set lo up", "link set lo down", "link set lo up"]
+for step in steps[int(sys.argv[1]):]:
+    subprocess.run(["ip"] + step.split())
+    print(step + ":", "; ".join(drain()))'
+	for first in 0 1; do
+		want=$(unshare --net /usr/bin/python3 -c "$prog" $first 2>&1)
+		got=$(run unshare --net /usr/bin/python3 -c "$prog" $first)
+		check "ip monitor's notifications of lo in a new namespace (from step $first): as natively" \
+			"$want" "$got"
+	done
+fi
 
 # netstat reads /proc/net: a listener and a bound UDP socket as natively
 if command -v netstat >/dev/null && [ -x /usr/bin/python3 ]; then
