@@ -454,8 +454,8 @@ long sys_clone3(struct task *t, const struct sysargs *a)
  * (CLONE_SYSVSEM, also implied by CLONE_NEWIPC: they are applied, as at
  * exit), its UTS and mount namespaces (CLONE_NEWUTS, CLONE_NEWNS:
  * copies of the current ones), its IPC namespace (CLONE_NEWIPC: an
- * empty one) and its network namespace (CLONE_NEWNET: a new one, lo
- * down). CLONE_THREAD, CLONE_SIGHAND and CLONE_VM
+ * empty one), its network namespace (CLONE_NEWNET: a new one, lo down)
+ * and its cgroup namespace (CLONE_NEWCGROUP: rooted at the one cgroup). CLONE_THREAD, CLONE_SIGHAND and CLONE_VM
  * succeed only when there is nothing to unshare, as in Linux. Partial: the
  * other namespace types exist once (kernel/nsproxy.c), so their flags are
  * ENOSPC as from a Linux whose limits for them are 0 (EPERM first without

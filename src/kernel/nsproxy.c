@@ -1,13 +1,17 @@
 /* kernel/nsproxy.c: the sets of namespaces tasks hold, the namespaces'
- * references and inode numbers. The instance's cgroup, pid, time and user
+ * references and inode numbers. The instance's pid, time and user
  * namespaces exist once and never go: skas has one of each (one pid
  * space, the host's clocks, one set of ids), so their CLONE_NEW* flags are ENOSPC, as on a Linux whose
  * /proc/sys/user/max_TYPE_namespaces are 0 (which they read), rather
  * than a new name for what would still be shared. (They were EINVAL, as
  * on a Linux built without them; but that Linux has no /proc/PID/ns
  * links of those types, and bwrap, seeing the user one, tried to make
- * one.) UTS (kernel/uts.c), mount (vfs/namespace.c), IPC (ipc/ipc.c) and
- * network (net/netns.c) namespaces can be made. */
+ * one.) UTS (kernel/uts.c), mount (vfs/namespace.c), IPC (ipc/ipc.c),
+ * network (net/netns.c) and cgroup namespaces can be made. A cgroup
+ * namespace's root is the cgroup of its maker, and every task is in the
+ * one root cgroup (/proc/PID/cgroup's "0::/"), so a new one shows the
+ * same paths: it has its own identity (/proc/PID/ns/cgroup, setns) and
+ * nothing else to hold. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -176,9 +180,30 @@ struct nsproxy *nsproxy_with(struct nsproxy *old, struct ns_common *ns)
 	return n;
 }
 
+static void cgroup_ns_free(struct ns_common *ns)
+{
+	ns_ino_free(ns->ino);
+	free(ns);
+}
+
+static struct ns_common *cgroup_ns_new(void)
+{
+	struct ns_common *ns = malloc(sizeof(*ns));
+
+	if (!ns)
+		return NULL;
+	*ns = (struct ns_common){ .refcount = 1, .type = NS_CGROUP, .free = cgroup_ns_free };
+	ns->ino = ns_ino_alloc();
+	if (!ns->ino) {
+		free(ns);
+		return NULL;
+	}
+	return ns;
+}
+
 int nsproxy_copy(struct nsproxy *old, uint64_t flags, struct fs_info *fs, struct nsproxy **out)
 {
-	struct ns_common *uts = NULL, *mnt = NULL, *ipc = NULL, *net = NULL;
+	struct ns_common *uts = NULL, *mnt = NULL, *ipc = NULL, *net = NULL, *cg = NULL;
 	struct nsproxy *n;
 	int ret, i;
 
@@ -196,6 +221,8 @@ int nsproxy_copy(struct nsproxy *old, uint64_t flags, struct fs_info *fs, struct
 	if ((flags & LINUX_CLONE_NEWIPC) && !(ipc = ipc_ns_new()))
 		goto fail;
 	if ((flags & LINUX_CLONE_NEWNET) && !(net = net_ns_new()))
+		goto fail;
+	if ((flags & LINUX_CLONE_NEWCGROUP) && !(cg = cgroup_ns_new()))
 		goto fail;
 	if (flags & LINUX_CLONE_NEWNS) {
 		ret = mnt_ns_copy(old->ns[NS_MNT], fs, &mnt);
@@ -223,6 +250,10 @@ int nsproxy_copy(struct nsproxy *old, uint64_t flags, struct fs_info *fs, struct
 		ns_put(n->ns[NS_NET]);
 		n->ns[NS_NET] = net;
 	}
+	if (cg) {
+		ns_put(n->ns[NS_CGROUP]);
+		n->ns[NS_CGROUP] = cg;
+	}
 	*out = n;
 	return 0;
 fail:
@@ -232,6 +263,8 @@ fail:
 		ns_put(ipc);
 	if (net)
 		ns_put(net);
+	if (cg)
+		ns_put(cg);
 	free(n);
 	return ret;
 }

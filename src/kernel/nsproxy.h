@@ -1,8 +1,8 @@
 /* kernel/nsproxy.h: a task's namespaces (Linux's nsproxy): one object per
  * namespace type, each with a reference count and the inode number that
  * /proc/PID/ns shows. fork and clone share the parent's set; CLONE_NEW*,
- * unshare and setns give a task a new set. Of the types, UTS, mount, IPC
- * and network namespaces can be made; the others exist once, as the
+ * unshare and setns give a task a new set. Of the types, UTS, mount, IPC,
+ * network and cgroup namespaces can be made; the others exist once, as the
  * instance's own, and their limits in /proc/sys/user are 0 (see
  * ns_flags_check). */
 #ifndef KERNEL_NSPROXY_H
@@ -56,8 +56,9 @@ struct nsproxy {
 #define NS_INO_UTS    0xEFFFFFFEU
 
 /* The CLONE_NEW* flags skas can make a namespace of. */
-#define NS_CLONE_SUPPORTED \
-	(LINUX_CLONE_NEWUTS | LINUX_CLONE_NEWNS | LINUX_CLONE_NEWIPC | LINUX_CLONE_NEWNET)
+#define NS_CLONE_SUPPORTED                                                                  \
+	(LINUX_CLONE_NEWUTS | LINUX_CLONE_NEWNS | LINUX_CLONE_NEWIPC | LINUX_CLONE_NEWNET | \
+	 LINUX_CLONE_NEWCGROUP)
 
 /* The set the first task starts with. */
 struct nsproxy *nsproxy_initial(void);

@@ -3,7 +3,7 @@
 # (its default --propagation private) and IPC namespaces, nsenter(1) into
 # another process's namespaces, lsns(1) and readlink of /proc/self/ns,
 # unshare --net and bwrap --unshare-net (which sets up its lo by
-# rtnetlink), and the types skas has one of (user, pid, cgroup, time)
+# rtnetlink), unshare --cgroup, and the types skas has one of (user, pid, time)
 # refused with ENOSPC, as a Linux whose /proc/sys/user limits for them are
 # 0, and bwrap --unshare-user-try seeing that. One TAP line each.
 set -u
@@ -54,19 +54,23 @@ if command -v ipcmk >/dev/null && command -v ipcs >/dev/null; then
 		"0 1 1 0" "$(echo $out)"
 fi
 
-out=$(run /bin/sh -c 'for f in user pid cgroup time; do unshare --$f true; echo $?; done')
-check "unshare --user, --pid, --cgroup, --time: ENOSPC" \
-	"$(echo $(for i in 1 2 3 4; do echo 'unshare: unshare failed: No space left on device 1'; done))" \
+out=$(run /bin/sh -c 'for f in user pid time; do unshare --$f true; echo $?; done')
+check "unshare --user, --pid, --time: ENOSPC" \
+	"$(echo $(for i in 1 2 3; do echo 'unshare: unshare failed: No space left on device 1'; done))" \
 	"$(echo $out)"
+
+out=$(run /bin/sh -c 'a=$(readlink /proc/self/ns/cgroup); b=$(unshare --cgroup readlink /proc/self/ns/cgroup);
+	[ "$a" != "$b" ] && echo other; unshare --cgroup cat /proc/self/cgroup')
+check "unshare --cgroup: a namespace of its own, rooted at the one cgroup" "other 0::/" "$(echo $out)"
 
 out=$(run /bin/sh -c 'a=$(readlink /proc/self/ns/net); b=$(unshare --net readlink /proc/self/ns/net);
 	[ "$a" != "$b" ] && echo other; unshare --net cat /sys/class/net/lo/ifindex /proc/net/if_inet6')
 check "unshare --net: a namespace of its own, lo there and down (no ::1)" "other 1" "$(echo $out)"
 
 if command -v bwrap >/dev/null; then
-	out=$(run bwrap --ro-bind / / --dev /dev --proc /proc --unshare-net -- /bin/sh -c \
-		'cat /proc/net/if_inet6; ping -c1 -W2 127.0.0.1 >/dev/null && echo ping')
-	check "bwrap --unshare-net: lo given 127.0.0.1 and brought up" \
+	out=$(run bwrap --ro-bind / / --dev /dev --proc /proc --unshare-net --unshare-cgroup-try \
+		-- /bin/sh -c 'cat /proc/net/if_inet6; ping -c1 -W2 127.0.0.1 >/dev/null && echo ping')
+	check "bwrap --unshare-net --unshare-cgroup-try: lo given 127.0.0.1 and brought up" \
 		"00000000000000000000000000000001 01 80 10 80 lo ping" "$(echo $out)"
 else
 	check "bwrap --unshare-net (missing: skipped)" "" ""
