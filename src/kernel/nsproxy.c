@@ -203,7 +203,7 @@ static struct ns_common *cgroup_ns_new(void)
 
 int nsproxy_copy(struct nsproxy *old, uint64_t flags, struct fs_info *fs, struct nsproxy **out)
 {
-	struct ns_common *uts = NULL, *mnt = NULL, *ipc = NULL, *net = NULL, *cg = NULL;
+	struct ns_common *fresh[NS_NTYPES] = { 0 }; /* the new ones, by type */
 	struct nsproxy *n;
 	int ret, i;
 
@@ -216,55 +216,32 @@ int nsproxy_copy(struct nsproxy *old, uint64_t flags, struct fs_info *fs, struct
 	if (!n)
 		return -ENOMEM;
 	ret = -ENOMEM;
-	if ((flags & LINUX_CLONE_NEWUTS) && !(uts = uts_ns_copy(old->ns[NS_UTS])))
+	if ((flags & LINUX_CLONE_NEWUTS) && !(fresh[NS_UTS] = uts_ns_copy(old->ns[NS_UTS])))
 		goto fail;
-	if ((flags & LINUX_CLONE_NEWIPC) && !(ipc = ipc_ns_new()))
+	if ((flags & LINUX_CLONE_NEWIPC) && !(fresh[NS_IPC] = ipc_ns_new()))
 		goto fail;
-	if ((flags & LINUX_CLONE_NEWNET) && !(net = net_ns_new()))
+	if ((flags & LINUX_CLONE_NEWNET) && !(fresh[NS_NET] = net_ns_new()))
 		goto fail;
-	if ((flags & LINUX_CLONE_NEWCGROUP) && !(cg = cgroup_ns_new()))
+	if ((flags & LINUX_CLONE_NEWCGROUP) && !(fresh[NS_CGROUP] = cgroup_ns_new()))
 		goto fail;
+	/* Last: it moves fs's root and cwd to its copies. */
 	if (flags & LINUX_CLONE_NEWNS) {
-		ret = mnt_ns_copy(old->ns[NS_MNT], fs, &mnt);
+		ret = mnt_ns_copy(old->ns[NS_MNT], fs, &fresh[NS_MNT]);
 		if (ret < 0)
 			goto fail;
 	}
 	n->refcount = 1;
 	for (i = 0; i < NS_NTYPES; i++) {
-		n->ns[i] = old->ns[i];
-		ns_get(n->ns[i]);
-	}
-	if (uts) {
-		ns_put(n->ns[NS_UTS]);
-		n->ns[NS_UTS] = uts;
-	}
-	if (mnt) {
-		ns_put(n->ns[NS_MNT]);
-		n->ns[NS_MNT] = mnt;
-	}
-	if (ipc) {
-		ns_put(n->ns[NS_IPC]);
-		n->ns[NS_IPC] = ipc;
-	}
-	if (net) {
-		ns_put(n->ns[NS_NET]);
-		n->ns[NS_NET] = net;
-	}
-	if (cg) {
-		ns_put(n->ns[NS_CGROUP]);
-		n->ns[NS_CGROUP] = cg;
+		n->ns[i] = fresh[i] ? fresh[i] : old->ns[i];
+		if (!fresh[i])
+			ns_get(n->ns[i]);
 	}
 	*out = n;
 	return 0;
 fail:
-	if (uts)
-		ns_put(uts);
-	if (ipc)
-		ns_put(ipc);
-	if (net)
-		ns_put(net);
-	if (cg)
-		ns_put(cg);
+	for (i = 0; i < NS_NTYPES; i++)
+		if (fresh[i])
+			ns_put(fresh[i]);
 	free(n);
 	return ret;
 }
