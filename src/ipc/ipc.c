@@ -44,16 +44,10 @@ static void ipc_ns_free(struct ns_common *c)
 
 struct ns_common *ipc_ns_new(void)
 {
-	struct ipc_ns *ns = calloc(1, sizeof(*ns));
+	struct ipc_ns *ns = ns_alloc(sizeof(*ns), NS_IPC, ipc_ns_free);
 
 	if (!ns)
 		return NULL;
-	ns->ns = (struct ns_common){ .refcount = 1, .type = NS_IPC, .free = ipc_ns_free };
-	ns->ns.ino = ns_ino_alloc();
-	if (!ns->ns.ino) {
-		free(ns);
-		return NULL;
-	}
 	ns->shm_ids = (struct ipc_ids)IDS(LINUX_SHMMNI);
 	ns->sem_ids = (struct ipc_ids)IDS(LINUX_SEMMNI);
 	ns->msg_ids = (struct ipc_ids)IDS(LINUX_MSGMNI);

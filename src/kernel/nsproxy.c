@@ -112,6 +112,27 @@ uint32_t ns_ino_alloc(void)
 	}
 }
 
+static void ns_free_plain(struct ns_common *ns)
+{
+	ns_ino_free(ns->ino);
+	free(ns);
+}
+
+void *ns_alloc(size_t size, enum ns_type type, void (*free_fn)(struct ns_common *ns))
+{
+	struct ns_common *ns = calloc(1, size);
+
+	if (!ns)
+		return NULL;
+	*ns = (struct ns_common){ .refcount = 1, .type = type, .free = free_fn ?: ns_free_plain };
+	ns->ino = ns_ino_alloc();
+	if (!ns->ino) {
+		free(ns);
+		return NULL;
+	}
+	return ns;
+}
+
 void ns_ino_free(uint32_t ino)
 {
 	uint32_t i = ino - INO_FIRST;
@@ -180,27 +201,6 @@ struct nsproxy *nsproxy_with(struct nsproxy *old, struct ns_common *ns)
 	return n;
 }
 
-static void cgroup_ns_free(struct ns_common *ns)
-{
-	ns_ino_free(ns->ino);
-	free(ns);
-}
-
-static struct ns_common *cgroup_ns_new(void)
-{
-	struct ns_common *ns = malloc(sizeof(*ns));
-
-	if (!ns)
-		return NULL;
-	*ns = (struct ns_common){ .refcount = 1, .type = NS_CGROUP, .free = cgroup_ns_free };
-	ns->ino = ns_ino_alloc();
-	if (!ns->ino) {
-		free(ns);
-		return NULL;
-	}
-	return ns;
-}
-
 int nsproxy_copy(struct nsproxy *old, uint64_t flags, struct fs_info *fs, struct nsproxy **out)
 {
 	struct ns_common *fresh[NS_NTYPES] = { 0 }; /* the new ones, by type */
@@ -222,7 +222,8 @@ int nsproxy_copy(struct nsproxy *old, uint64_t flags, struct fs_info *fs, struct
 		goto fail;
 	if ((flags & LINUX_CLONE_NEWNET) && !(fresh[NS_NET] = net_ns_new()))
 		goto fail;
-	if ((flags & LINUX_CLONE_NEWCGROUP) && !(fresh[NS_CGROUP] = cgroup_ns_new()))
+	if ((flags & LINUX_CLONE_NEWCGROUP) &&
+	    !(fresh[NS_CGROUP] = ns_alloc(sizeof(struct ns_common), NS_CGROUP, NULL)))
 		goto fail;
 	/* Last: it moves fs's root and cwd to its copies. */
 	if (flags & LINUX_CLONE_NEWNS) {

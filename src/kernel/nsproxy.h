@@ -9,6 +9,7 @@
 #define KERNEL_NSPROXY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "abi/linux/misc.h"
@@ -70,6 +71,11 @@ void ns_put(struct ns_common *ns);
  * lowest free one from 0xF0000000), or 0 when none is left; and back. */
 uint32_t ns_ino_alloc(void);
 void ns_ino_free(uint32_t ino);
+/* A new namespace of type: size bytes, zeroed, that start with its
+ * ns_common (one reference, a number from ns_ino_alloc). free_fn frees it
+ * at the last put and gives the number back; NULL: it holds nothing more,
+ * and ns_alloc's own free does that. NULL when memory or numbers run out. */
+void *ns_alloc(size_t size, enum ns_type type, void (*free_fn)(struct ns_common *ns));
 /* "uts", "mnt"...; and the CLONE_NEW* flag of a type. */
 const char *ns_type_name(enum ns_type type);
 uint64_t ns_type_flag(enum ns_type type);

@@ -37,24 +37,12 @@ int uts_set_name(struct task *t, bool domain, const char *name, size_t len)
 	return 0;
 }
 
-static void uts_ns_free(struct ns_common *ns)
-{
-	ns_ino_free(ns->ino);
-	free(ns);
-}
-
 struct ns_common *uts_ns_copy(struct ns_common *old)
 {
-	struct uts_ns *u = malloc(sizeof(*u));
+	struct uts_ns *u = ns_alloc(sizeof(*u), NS_UTS, NULL);
 
 	if (!u)
 		return NULL;
 	memcpy(u->names, ((struct uts_ns *)old)->names, sizeof(u->names));
-	u->ns = (struct ns_common){ .refcount = 1, .type = NS_UTS, .free = uts_ns_free };
-	u->ns.ino = ns_ino_alloc();
-	if (!u->ns.ino) {
-		free(u);
-		return NULL;
-	}
 	return &u->ns;
 }

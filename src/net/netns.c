@@ -1,6 +1,4 @@
 /* net/netns.c: network namespaces (netns.h). */
-#include <stdlib.h>
-
 #include "net/netns.h"
 #include "kernel/task.h"
 
@@ -32,24 +30,12 @@ void net_put(struct net_ns *net)
 	ns_put(&net->ns);
 }
 
-static void net_ns_free(struct ns_common *ns)
-{
-	ns_ino_free(ns->ino);
-	free(ns);
-}
-
 struct ns_common *net_ns_new(void)
 {
-	struct net_ns *net = calloc(1, sizeof(*net));
+	struct net_ns *net = ns_alloc(sizeof(*net), NS_NET, NULL);
 
 	if (!net)
 		return NULL;
-	net->ns = (struct ns_common){ .refcount = 1, .type = NS_NET, .free = net_ns_free };
-	net->ns.ino = ns_ino_alloc();
-	if (!net->ns.ino) {
-		free(net);
-		return NULL;
-	}
 	net->cookie = next_cookie++;
 	return &net->ns;
 }
