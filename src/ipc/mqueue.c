@@ -18,6 +18,7 @@
 #include "ipc/ipc.h"
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "mm/usercopy.h"
 #include "vfs/file.h"
 #include "vfs/poll.h"
@@ -341,7 +342,7 @@ static long mq_pread(struct file *f, void *buf, size_t n, int64_t off)
 	len = snprintf(line, sizeof(line), "QSIZE:%-10llu NOTIFY:%-5d SIGNO:%-5d NOTIFY_PID:%-6d\n",
 		       (unsigned long long)q->qsize, q->notify_pid ? q->notify_how : 0,
 		       q->notify_pid && q->notify_how == LINUX_SIGEV_SIGNAL ? q->notify_signo : 0,
-		       q->notify_pid);
+		       pid_vnr(current, q->notify_pid));
 	if (off >= len)
 		return 0;
 	avail = (size_t)(len - off);
@@ -466,7 +467,7 @@ static void do_notify(struct task *t, struct mqueue *q)
 		memset(&info, 0, sizeof(info));
 		info.si_signo = q->notify_signo;
 		info.si_code = LINUX_SI_MESGQ;
-		info.fields.rt.pid = t->proc->pid;
+		info.fields.rt.pid = p ? pid_nr_ns(t->proc->pid, pid_ns_of(p->pid)) : 0;
 		info.fields.rt.uid = t->proc->cred.uid;
 		info.fields.rt.sigval.sival_ptr = q->notify_value;
 		if (p)

@@ -12,6 +12,7 @@
 #include "ipc/ipc.h"
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "mm/commit.h"
 #include "mm/usercopy.h"
 #include "abi/linux/errno.h"
@@ -448,8 +449,8 @@ static long msgctl_stat(struct task *t, int msqid, int cmd, uaddr_t buf)
 	ds.msg_cbytes = q->cbytes;
 	ds.msg_qnum = q->qnum;
 	ds.msg_qbytes = q->qbytes;
-	ds.msg_lspid = q->lspid;
-	ds.msg_lrpid = q->lrpid;
+	ds.msg_lspid = pid_vnr(t, q->lspid);
+	ds.msg_lrpid = pid_vnr(t, q->lrpid);
 	if (copy_to_user(t->mm, buf, &ds, sizeof(ds)) < 0)
 		return -EFAULT;
 	return cmd == LINUX_IPC_STAT ? 0 : p->id;
@@ -532,8 +533,9 @@ void msg_proc_show(ipc_emit_fn emit, void *arg)
 			 "%10d %10d  %4o  %10llu %10llu %5d %5d %5u %5u %5u %5u %10lld %10lld "
 			 "%10lld\n",
 			 p->key, p->id, p->mode, (unsigned long long)q->cbytes,
-			 (unsigned long long)q->qnum, q->lspid, q->lrpid, p->uid, p->gid, p->cuid,
-			 p->cgid, (long long)q->stime, (long long)q->rtime, (long long)q->ctime);
+			 (unsigned long long)q->qnum, pid_vnr(current, q->lspid),
+			 pid_vnr(current, q->lrpid), p->uid, p->gid, p->cuid, p->cgid,
+			 (long long)q->stime, (long long)q->rtime, (long long)q->ctime);
 		emit(arg, line);
 	}
 }

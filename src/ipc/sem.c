@@ -14,6 +14,7 @@
 #include "ipc/ipc.h"
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "mm/commit.h"
 #include "mm/usercopy.h"
 #include "host/host.h"
@@ -527,7 +528,7 @@ static long semctl_main(struct task *t, int semid, int semnum, int cmd, uaddr_t 
 	case LINUX_GETVAL:
 		return sma->sems[semnum].semval;
 	case LINUX_GETPID:
-		return sma->sems[semnum].sempid;
+		return pid_vnr(t, sma->sems[semnum].sempid);
 	case LINUX_GETNCNT:
 		return count_waiters(sma, semnum, false);
 	default:

@@ -15,6 +15,7 @@
 #include "mm/commit.h"
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "mm/mm.h"
 #include "mm/usercopy.h"
 #include "vfs/file.h"
@@ -335,8 +336,8 @@ static void seg_to_user(struct shm_seg *s, struct linux_shmid64_ds *ds)
 	ds->shm_atime = s->atime;
 	ds->shm_dtime = s->dtime;
 	ds->shm_ctime = s->ctime;
-	ds->shm_cpid = s->cpid;
-	ds->shm_lpid = s->lpid;
+	ds->shm_cpid = pid_vnr(current, s->cpid);
+	ds->shm_lpid = pid_vnr(current, s->lpid);
 	ds->shm_nattch = s->nattch;
 }
 
@@ -483,7 +484,8 @@ void shm_proc_show(ipc_emit_fn emit, void *arg)
 			line, sizeof(line),
 			"%10d %10d  %4o %21llu %5d %5d  %5llu %5u %5u %5u %5u %10lld %10lld %10lld "
 			"%21llu %21llu\n",
-			p->key, p->id, p->mode, (unsigned long long)s->size, s->cpid, s->lpid,
+			p->key, p->id, p->mode, (unsigned long long)s->size,
+			pid_vnr(current, s->cpid), pid_vnr(current, s->lpid),
 			(unsigned long long)s->nattch, p->uid, p->gid, p->cuid, p->cgid,
 			(long long)s->atime, (long long)s->dtime, (long long)s->ctime,
 			(unsigned long long)PAGE_ALIGN(s->size), 0ULL);

@@ -28,6 +28,7 @@
 
 #include "kernel/coredump.h"
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "kernel/cputime.h"
 #include "kernel/uts.h"
 #include "kernel/log.h"
@@ -183,11 +184,15 @@ static void core_name(struct task *t, int sig, char *buf, size_t size)
 		case '%':
 			add = "%";
 			break;
-		case 'p':
+		case 'p': /* in its own pid namespace; the capitals the instance's */
+			snprintf(tmp, sizeof(tmp), "%d", pid_vnr(t, p->pid));
+			break;
 		case 'P':
 			snprintf(tmp, sizeof(tmp), "%d", p->pid);
 			break;
 		case 'i':
+			snprintf(tmp, sizeof(tmp), "%d", pid_vnr(t, t->tid));
+			break;
 		case 'I':
 			snprintf(tmp, sizeof(tmp), "%d", t->tid);
 			break;
@@ -336,10 +341,10 @@ static void fill_prstatus(struct task *t, const struct linux_siginfo *info, stru
 	ps->cursig = (int16_t)info->si_signo;
 	ps->sigpend = t->pending | p->pending;
 	ps->sighold = t->sigmask;
-	ps->pid = t->tid;
-	ps->ppid = p->parent ? p->parent->pid : 0;
-	ps->pgrp = p->pgid;
-	ps->sid = p->sid;
+	ps->pid = pid_vnr(t, t->tid); /* as the dumping process sees them */
+	ps->ppid = p->parent ? pid_vnr(t, p->parent->pid) : 0;
+	ps->pgrp = pid_vnr(t, p->pgid);
+	ps->sid = pid_vnr(t, p->sid);
 	cputime_task(t, &u);
 	cputime_children(p, &c);
 	timeval_of(u.utime, ps->utime);
@@ -437,10 +442,10 @@ static void fill_prpsinfo(struct task *t, struct elf_prpsinfo *pi)
 	pi->nice = (char)t->nice;
 	pi->uid = p->cred.uid;
 	pi->gid = p->cred.gid;
-	pi->pid = p->pid;
-	pi->ppid = p->parent ? p->parent->pid : 0;
-	pi->pgrp = p->pgid;
-	pi->sid = p->sid;
+	pi->pid = pid_vnr(t, p->pid);
+	pi->ppid = p->parent ? pid_vnr(t, p->parent->pid) : 0;
+	pi->pgrp = pid_vnr(t, p->pgid);
+	pi->sid = pid_vnr(t, p->sid);
 	memcpy(pi->fname, t->comm, sizeof(pi->fname) - 1);
 	n = mm->arg_end > mm->arg_start ? mm->arg_end - mm->arg_start : 0;
 	if (n > sizeof(pi->psargs) - 1)

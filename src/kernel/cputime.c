@@ -16,6 +16,7 @@
 
 #include "kernel/cputime.h"
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
 #include "abi/linux/types.h"
@@ -330,7 +331,7 @@ int cpuclock_lookup(struct task *t, int clk, struct cpuclock *c)
 		return -EINVAL;
 	pid = ~(clk >> 3);
 	if (clk & CPUCLOCK_PERTHREAD) {
-		struct task *o = pid ? task_by_tid(pid) : t;
+		struct task *o = pid ? task_by_vtid(t, pid) : t;
 
 		if (!o || o->proc != t->proc || o->state == TASK_DEAD)
 			return -EINVAL;
@@ -338,14 +339,14 @@ int cpuclock_lookup(struct task *t, int clk, struct cpuclock *c)
 		c->id = o->tid;
 		return 0;
 	}
-	if (pid == 0 || pid == t->tid) {
+	if (pid == 0 || pid == pid_vnr(t, t->tid)) {
 		c->id = t->proc->pid;
 		return 0;
 	}
-	p = process_by_pid(pid);
+	p = process_by_vpid(t, pid);
 	if (!p || p->zombie)
 		return -EINVAL;
-	c->id = pid;
+	c->id = p->pid;
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "syscalls/dispatch.h"
 #include "mm/usercopy.h"
 #include "abi/linux/errno.h"
@@ -374,9 +375,9 @@ long sys_capget(struct task *t, const struct sysargs *a)
 		return n;
 	if (h.pid < 0)
 		return -EINVAL;
-	p = h.pid ? process_by_pid(h.pid) : t->proc;
+	p = h.pid ? process_by_vpid(t, h.pid) : t->proc;
 	if (!p) {
-		struct task *th = task_by_tid(h.pid);
+		struct task *th = task_by_vtid(t, h.pid);
 
 		p = th ? th->proc : NULL;
 	}
@@ -402,7 +403,7 @@ long sys_capset(struct task *t, const struct sysargs *a)
 
 	if (n < 0)
 		return n;
-	if (h.pid != 0 && h.pid != t->tid && h.pid != t->proc->pid)
+	if (h.pid != 0 && h.pid != pid_vnr(t, t->tid) && h.pid != pid_vnr(t, t->proc->pid))
 		return -EPERM;
 	if (copy_from_user(t->mm, d, sysarg_uaddr(a, 1), n * sizeof(d[0])) < 0)
 		return -EFAULT;

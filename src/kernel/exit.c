@@ -1,13 +1,15 @@
 /* kernel/exit.c: threads and processes ending, zombies, reparenting and
  * wait4/waitid (exits, and stops and continues for WUNTRACED/WCONTINUED).
  * When pid 1 ends, every other process of the instance is killed and the
- * instance is over; reboot ends it so. */
+ * instance is over; reboot ends it so. The init of a child pid namespace
+ * ends its namespace so (pid_ns_zap). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernel/task.h"
 #include "kernel/cpus.h"
 #include "kernel/nsproxy.h"
+#include "kernel/pidns.h"
 #include "kernel/log.h"
 #include "kernel/futex.h"
 #include "kernel/ptimer.h"
@@ -58,19 +60,72 @@ static void kill_all_cb(struct process *p, void *arg)
 		process_kill(p, LINUX_SIGKILL);
 }
 
-/* The closest ancestor that is a subreaper, else pid 1. */
+static void release_process(struct process *p);
+
+/* The closest ancestor in p's pid namespace that is a subreaper, else
+ * that namespace's init (p itself when it is that init). */
 static struct process *find_reaper(struct process *p)
 {
+	struct pid_ns *ns = pid_ns_of(p->pid);
 	struct process *a;
 
-	for (a = p->parent; a; a = a->parent)
+	for (a = p->parent; a && pid_ns_of(a->pid) == ns; a = a->parent)
 		if (a->subreaper && !a->exiting && !a->zombie)
 			return a;
-	return process_by_pid(1);
+	return ns == &init_pid_ns ? process_by_pid(1) : ns->reaper;
+}
+
+/* Is anything of ns left but its init? */
+static bool pid_ns_others(struct pid_ns *ns)
+{
+	struct process *q;
+
+	for (q = process_next(NULL); q; q = process_next(q))
+		if (q != ns->reaper && pid_ns_within(pid_ns_of(q->pid), ns))
+			return true;
+	return false;
+}
+
+/* The init p of a child pid namespace ends, as Linux's
+ * zap_pid_ns_processes: no process can enter any more, everything in it
+ * (and below) is killed, and p waits, reaping its children, until the
+ * others' parents outside have reaped theirs: only then does p's parent
+ * hear of its end. */
+static void pid_ns_zap(struct process *p, struct pid_ns *ns)
+{
+	struct process *q, *n;
+	struct cpu_usage ru;
+
+	p->exiting = true; /* its exit code is final: a kill or an attach leaves it */
+	ns->reaper_gone = true;
+	for (q = process_next(NULL); q; q = process_next(q))
+		if (q != p && pid_ns_within(pid_ns_of(q->pid), ns))
+			process_kill(q, LINUX_SIGKILL);
+	for (;;) {
+		list_for_each_entry_safe(q, n, &p->children, sibling)
+		{
+			if (q->zombie && !q->tracer_exit) {
+				cputime_reap(p, q, &ru);
+				release_process(q);
+			}
+		}
+		if (!pid_ns_others(ns))
+			break;
+		waitq_sleep(&p->wait_chld);
+	}
 }
 
 static void release_process(struct process *p)
 {
+	struct pid_ns *ns;
+
+	/* a dying init of a namespace above waits for p to go; a dead init
+	 * is no reaper any more (its number may outlive it as a group's) */
+	for (ns = pid_ns_of(p->pid); ns->level; ns = ns->parent)
+		if (ns->reaper == p)
+			ns->reaper = NULL;
+		else if (ns->reaper_gone && ns->reaper)
+			waitq_wake_all(&ns->reaper->wait_chld);
 	ptrace_process_release(p);
 	itimer_exit(p);
 	ptimer_exit(p);
@@ -119,7 +174,8 @@ static void notify_parent(struct process *p)
 
 		memset(&si, 0, sizeof(si));
 		si.si_signo = p->exit_signal;
-		si.fields.sigchld.pid = p->pid;
+		/* as the parent sees it */
+		si.fields.sigchld.pid = pid_nr_ns(p->pid, pid_ns_of(parent->pid));
 		si.fields.sigchld.uid = p->cred.uid;
 		cputime_process(p, &u); /* in clock ticks (USER_HZ 100) */
 		si.fields.sigchld.utime = u.utime / 10000000;
@@ -229,8 +285,11 @@ void children_take_tid(struct process *p, int old_tid, int tid)
 static void process_finish(struct process *p)
 {
 	struct process *c, *n, *reaper;
+	struct pid_ns *ns = pid_ns_of(p->pid);
 	int reaper_tid;
 
+	if (ns->level && ns->reaper == p)
+		pid_ns_zap(p, ns);
 	orphaned_pgrp_check(p, p);
 
 	if (p->sid == p->pid)
@@ -307,7 +366,7 @@ static void futex_death(struct task *t, uaddr_t uaddr)
 
 	if ((uaddr & 3) || copy_from_user(t->mm, &val, uaddr, sizeof(val)) < 0)
 		return;
-	if ((val & LINUX_FUTEX_TID_MASK) != (uint32_t)t->tid)
+	if ((val & LINUX_FUTEX_TID_MASK) != (uint32_t)pid_vnr(t, t->tid)) /* the guest's number */
 		return;
 	nv = (val & LINUX_FUTEX_WAITERS) | LINUX_FUTEX_OWNER_DIED;
 	if (copy_to_user(t->mm, uaddr, &nv, sizeof(nv)) < 0)
@@ -445,7 +504,7 @@ long sys_exit_group(struct task *t, const struct sysargs *a)
 }
 
 /* reboot: as in a PID namespace, which the instance is (its init is pid
- * 1): RESTART and RESTART2 end the instance as if SIGHUP had killed init,
+ * 1), and as in a child one, whose init it kills so: RESTART and RESTART2 end the instance as if SIGHUP had killed init,
  * HALT and POWER_OFF as if SIGINT had (skas exits 129 or 130: what a
  * container's runtime sees), and the calling thread exits; the other
  * commands are EINVAL, as Linux gives them in a child namespace. */
@@ -459,6 +518,7 @@ long sys_reboot(struct task *t, const struct sysargs *a)
 {
 	uint32_t magic1 = sysarg_uint(a, 0), magic2 = sysarg_uint(a, 1), cmd = sysarg_uint(a, 2);
 	struct process *init;
+	struct pid_ns *ns;
 	int sig;
 
 	if (!capable(&t->proc->cred, CAP_SYS_BOOT))
@@ -473,9 +533,15 @@ long sys_reboot(struct task *t, const struct sysargs *a)
 		sig = LINUX_SIGINT;
 	else
 		return -EINVAL;
-	klog(LOG_INFO, "reboot by pid %d: the instance ends (init killed by signal %d)",
-	     t->proc->pid, sig);
-	init = process_by_pid(1);
+	/* in a child pid namespace, that namespace's init (Linux's
+	 * reboot_pid_ns) */
+	ns = task_pid_ns(t);
+	init = ns->reaper;
+	if (!ns->level) {
+		klog(LOG_INFO, "reboot by pid %d: the instance ends (init killed by signal %d)",
+		     t->proc->pid, sig);
+		init = process_by_pid(1);
+	}
 	if (init)
 		process_kill(init, sig);
 	strace_noreturn(t, 169, a);
@@ -572,7 +638,7 @@ static int wait_ptrace(struct task *t, int which, int id, int options, struct wa
 	if (r == 0)
 		return 0;
 	memset(res, 0, sizeof(*res));
-	res->pid = pw.pid;
+	res->pid = pid_vnr(t, pw.pid);
 	res->status = pw.status;
 	res->code = pw.code;
 	res->si_status = pw.si_status;
@@ -584,6 +650,10 @@ static long do_wait(struct task *t, int which, int id, int options, struct wait_
 {
 	struct process *me = t->proc, *c;
 
+	/* The id in the caller's namespace to the instance's (-1: one it
+	 * does not see, which no child matches). */
+	if ((which == LINUX_P_PID || which == LINUX_P_PGID) && id > 0)
+		id = pid_from_nr(task_pid_ns(t), id) ?: -1;
 	for (;;) {
 		bool any = false;
 
@@ -601,7 +671,7 @@ static long do_wait(struct task *t, int which, int id, int options, struct wait_
 			if (!wait_matches(c, which, id, options, me))
 				continue;
 			any = true;
-			res->pid = c->pid;
+			res->pid = pid_vnr(t, c->pid);
 			res->uid = c->cred.uid;
 			/* A child we trace reports its ptrace stops instead. */
 			if (ptrace_traced_by(c, me))
@@ -690,7 +760,9 @@ static long waitid_wait(struct task *t, int which, int id, int options, struct w
 		if (pp->reaped)
 			return -ECHILD;
 		which = LINUX_P_PID;
-		id = pp->pid;
+		id = pid_vnr(t, pp->pid); /* do_wait takes the caller's numbers */
+		if (!id)
+			return -ECHILD;
 		break;
 	}
 	default:

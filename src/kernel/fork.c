@@ -2,15 +2,18 @@
  * the address space by a host fork of its stub (the /proc/mm "copy"): the
  * host does copy-on-write. A new thread is one more host thread in the same
  * stub. vfork suspends the parent until the child execs or exits.
- * CLONE_NEWUTS, CLONE_NEWNS and CLONE_NEWIPC give the child new namespaces
- * (kernel/nsproxy.c). Refused with EINVAL (said in the note and here): the
- * other CLONE_NEW* types (skas has one of each: see nsproxy.c),
- * CLONE_INTO_CGROUP, clone3's set_tid. */
+ * CLONE_NEWUTS, CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWCGROUP and
+ * CLONE_NEWPID give the child new namespaces (kernel/nsproxy.c); a child's
+ * pid comes from its pid namespace (kernel/pidns.c), and what the caller
+ * gets back is its number in the caller's. Refused: CLONE_NEWUSER and
+ * CLONE_NEWTIME (ENOSPC: skas has one of each, see nsproxy.c),
+ * CLONE_INTO_CGROUP and clone3's set_tid (EINVAL). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernel/task.h"
 #include "kernel/nsproxy.h"
+#include "kernel/pidns.h"
 #include "kernel/ptimer.h"
 #include "kernel/seccomp.h"
 #include "kernel/run.h"
@@ -86,13 +89,16 @@ static int check_flags(struct task *t, const struct clone_req *r)
 		return -EINVAL;
 	if ((f & (LINUX_CLONE_NEWUSER | LINUX_CLONE_NEWPID)) && (f & LINUX_CLONE_THREAD))
 		return -EINVAL;
+	/* check_thread_pid_ns: a thread's tid is in its process's namespace,
+	 * so not after an unshare or setns changed pid_for_children */
+	if ((f & LINUX_CLONE_THREAD) && &task_pid_ns(t)->ns != t->nsproxy->ns[NS_PID])
+		return -EINVAL;
 	if ((f & LINUX_CLONE_THREAD) && !(f & LINUX_CLONE_SIGHAND))
 		return -EINVAL;
 	if ((f & LINUX_CLONE_SIGHAND) && !(f & LINUX_CLONE_VM))
 		return -EINVAL;
-	if ((f & (LINUX_CLONE_PARENT | LINUX_CLONE_THREAD)) && t->proc->pid == 1 &&
-	    !(f & LINUX_CLONE_THREAD))
-		return -EINVAL; /* init cannot have siblings */
+	if ((f & LINUX_CLONE_PARENT) && process_is_ns_init(t->proc))
+		return -EINVAL; /* an init cannot have siblings */
 	if (f & LINUX_CLONE_INTO_CGROUP) {
 		klog_ratelimited(LOG_INFO, "clone: CLONE_INTO_CGROUP is not supported: EINVAL");
 		return -EINVAL;
@@ -167,9 +173,11 @@ static bool nproc_exceeded(struct task *t)
 static long do_clone(struct task *t, const struct clone_req *r)
 {
 	uint64_t f = r->flags;
+	struct ns_common *new_pid_ns = NULL;
+	struct pid_ns *child_ns;
 	struct task *c;
 	struct pf_regs regs;
-	int tid, ret, event;
+	int tid, vtid, ctid, ret, event;
 	bool fpu_copied;
 
 	ret = check_flags(t, r);
@@ -184,12 +192,28 @@ static long do_clone(struct task *t, const struct clone_req *r)
 	ret = check_ns_flags(t, f);
 	if (ret < 0)
 		return ret;
-	tid = pid_alloc();
-	if (tid < 0)
+	/* The child's pid comes from its pid namespace: a new one, or the
+	 * caller's pid_for_children (a thread's is the caller's own: see
+	 * check_thread_pid_ns). */
+	if (f & LINUX_CLONE_NEWPID) {
+		ret = pid_ns_new(t->nsproxy->ns[NS_PID], task_pid_ns(t), &new_pid_ns);
+		if (ret < 0)
+			return ret;
+	}
+	child_ns = (struct pid_ns *)(new_pid_ns ? new_pid_ns : t->nsproxy->ns[NS_PID]);
+	tid = pid_alloc(child_ns);
+	if (tid < 0) {
+		if (new_pid_ns)
+			ns_put(new_pid_ns);
 		return tid;
+	}
 	c = calloc(1, sizeof(*c));
-	if (!c)
+	if (!c) {
+		pid_release_unused(tid);
+		if (new_pid_ns)
+			ns_put(new_pid_ns);
 		return -ENOMEM;
+	}
 	c->tid = tid;
 	c->state = TASK_SLEEPING;
 	list_init(&c->run_link);
@@ -200,6 +224,9 @@ static long do_clone(struct task *t, const struct clone_req *r)
 		c->proc = copy_process_struct(t, tid, r);
 		if (!c->proc) {
 			free(c);
+			pid_release_unused(tid);
+			if (new_pid_ns)
+				ns_put(new_pid_ns);
 			return -ENOMEM;
 		}
 	}
@@ -243,7 +270,7 @@ static long do_clone(struct task *t, const struct clone_req *r)
 		if (ret < 0)
 			goto fail;
 	}
-	ret = nsproxy_copy(t->nsproxy, f, c->fs, &c->nsproxy);
+	ret = nsproxy_copy(t->nsproxy, f, c->fs, new_pid_ns, &c->nsproxy);
 	if (ret < 0)
 		goto fail;
 	/* As arch_prctl(ARCH_SET_FS) in Linux's copy_thread. */
@@ -272,13 +299,15 @@ static long do_clone(struct task *t, const struct clone_req *r)
 	ret = fpu_copied ? 0 : platform->copy_fpu(c->thread, t->thread);
 	if (ret < 0)
 		goto fail;
+	vtid = pid_vnr(t, tid);
 	if ((f & LINUX_CLONE_PARENT_SETTID) &&
-	    copy_to_user(t->mm, r->parent_tid, &tid, sizeof(tid)) < 0) {
+	    copy_to_user(t->mm, r->parent_tid, &vtid, sizeof(vtid)) < 0) {
 		ret = -EFAULT;
 		goto fail;
 	}
+	ctid = pid_nr_ns(tid, child_ns);
 	if ((f & LINUX_CLONE_CHILD_SETTID) &&
-	    copy_to_user(c->mm, r->child_tid, &tid, sizeof(tid)) < 0) {
+	    copy_to_user(c->mm, r->child_tid, &ctid, sizeof(ctid)) < 0) {
 		ret = -EFAULT;
 		goto fail;
 	}
@@ -314,7 +343,7 @@ static long do_clone(struct task *t, const struct clone_req *r)
 	    c->proc->rlim[LINUX_RLIMIT_CPU].rlim_cur != LINUX_RLIM_INFINITY)
 		cputimer_poll_start(c->proc);
 	/* The parent's event stop: the child may run (and exit) meanwhile. */
-	ptrace_event(t, event, (uint64_t)tid);
+	ptrace_event(t, event, (uint64_t)ptrace_tracer_nr(t, tid));
 	if (f & LINUX_CLONE_VFORK) {
 		/* Killable, as Linux's wait_for_vfork_done: a parent killed
 		 * (SIGKILL, exit_group, an exec by another of its threads)
@@ -329,9 +358,12 @@ static long do_clone(struct task *t, const struct clone_req *r)
 		if (!t->vfork_done)
 			c->vfork_parent = NULL;
 		else
-			ptrace_event(t, LINUX_PTRACE_EVENT_VFORK_DONE, (uint64_t)tid);
+			ptrace_event(t, LINUX_PTRACE_EVENT_VFORK_DONE,
+				     (uint64_t)ptrace_tracer_nr(t, tid));
 	}
-	return tid;
+	if (new_pid_ns)
+		ns_put(new_pid_ns);
+	return vtid;
 fail:
 	/* The child never ran: undo it as if it had exited at once. */
 	list_del(&c->thread_link);
@@ -344,6 +376,8 @@ fail:
 	}
 	c->proc = NULL;
 	task_free(c);
+	if (new_pid_ns)
+		ns_put(new_pid_ns);
 	return ret;
 }
 
@@ -437,7 +471,7 @@ long sys_clone3(struct task *t, const struct sysargs *a)
 			return -EINVAL;
 		ret = do_clone(t, &r);
 		if (ret > 0) {
-			struct process *p = process_by_pid((int)ret);
+			struct process *p = process_by_vpid(t, (int)ret);
 
 			for (i = 0; p && i < 64; i++)
 				if (p->sigactions[i].handler != LINUX_SIG_IGN)
@@ -516,7 +550,16 @@ long sys_unshare(struct task *t, const struct sysargs *a)
 	 * namespace moves the root and cwd of the fs info the task will
 	 * have. */
 	if (f & NS_CLONE_SUPPORTED) {
-		ret = nsproxy_copy(t->nsproxy, f, fs ? fs : t->fs, &nsp);
+		struct ns_common *pid_ns = NULL;
+
+		if (f & LINUX_CLONE_NEWPID) {
+			ret = pid_ns_new(t->nsproxy->ns[NS_PID], task_pid_ns(t), &pid_ns);
+			if (ret < 0)
+				goto fail;
+		}
+		ret = nsproxy_copy(t->nsproxy, f, fs ? fs : t->fs, pid_ns, &nsp);
+		if (pid_ns)
+			ns_put(pid_ns);
 		if (ret < 0)
 			goto fail;
 	}

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "kernel/cred.h"
 #include "syscalls/dispatch.h"
 #include "vfs/file.h"
@@ -119,7 +120,8 @@ static long epoll_target(struct task *t, struct task *t1, struct task *t2, unsig
 
 long sys_kcmp(struct task *t, const struct sysargs *a)
 {
-	struct task *t1 = task_by_tid(sysarg_int(a, 0)), *t2 = task_by_tid(sysarg_int(a, 1));
+	struct task *t1 = task_by_vtid(t, sysarg_int(a, 0)),
+		    *t2 = task_by_vtid(t, sysarg_int(a, 1));
 	unsigned long idx1 = a->a[3], idx2 = a->a[4];
 	struct file *f1, *f2;
 

@@ -1,13 +1,14 @@
 /* kernel/nsproxy.c: the sets of namespaces tasks hold, the namespaces'
- * references and inode numbers. The instance's pid, time and user
- * namespaces exist once and never go: skas has one of each (one pid
- * space, the host's clocks, one set of ids), so their CLONE_NEW* flags are ENOSPC, as on a Linux whose
+ * references and inode numbers. The instance's time and user namespaces
+ * exist once and never go: skas has one of each (the host's clocks, one
+ * set of ids), so their CLONE_NEW* flags are ENOSPC, as on a Linux whose
  * /proc/sys/user/max_TYPE_namespaces are 0 (which they read), rather
  * than a new name for what would still be shared. (They were EINVAL, as
  * on a Linux built without them; but that Linux has no /proc/PID/ns
  * links of those types, and bwrap, seeing the user one, tried to make
  * one.) UTS (kernel/uts.c), mount (vfs/namespace.c), IPC (ipc/ipc.c),
- * network (net/netns.c) and cgroup namespaces can be made. A cgroup
+ * network (net/netns.c), pid (kernel/pidns.c: the set holds Linux's
+ * pid_ns_for_children) and cgroup namespaces can be made. A cgroup
  * namespace's root is the cgroup of its maker, and every task is in the
  * one root cgroup (/proc/PID/cgroup's "0::/"), so a new one shows the
  * same paths: it has its own identity (/proc/PID/ns/cgroup, setns) and
@@ -19,13 +20,13 @@
 #include "kernel/uts.h"
 #include "kernel/cred.h"
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "vfs/namespace.h"
 #include "ipc/ipc.h"
 #include "net/netns.h"
 #include "abi/linux/errno.h"
 
 static struct ns_common init_cgroup_ns = { .refcount = 1, .ino = NS_INO_CGROUP, .type = NS_CGROUP };
-static struct ns_common init_pid_ns = { .refcount = 1, .ino = NS_INO_PID, .type = NS_PID };
 static struct ns_common init_time_ns = { .refcount = 1, .ino = NS_INO_TIME, .type = NS_TIME };
 static struct ns_common init_user_ns = { .refcount = 1, .ino = NS_INO_USER, .type = NS_USER };
 
@@ -36,7 +37,7 @@ static struct nsproxy init_nsproxy = {
 		[NS_IPC] = &init_ipc_ns.ns,
 		[NS_MNT] = &init_mnt_ns.ns,
 		[NS_NET] = &init_net.ns,
-		[NS_PID] = &init_pid_ns,
+		[NS_PID] = &init_pid_ns.ns,
 		[NS_TIME] = &init_time_ns,
 		[NS_USER] = &init_user_ns,
 		[NS_UTS] = &init_uts_ns.ns,
@@ -201,7 +202,8 @@ struct nsproxy *nsproxy_with(struct nsproxy *old, struct ns_common *ns)
 	return n;
 }
 
-int nsproxy_copy(struct nsproxy *old, uint64_t flags, struct fs_info *fs, struct nsproxy **out)
+int nsproxy_copy(struct nsproxy *old, uint64_t flags, struct fs_info *fs, struct ns_common *pid_ns,
+		 struct nsproxy **out)
 {
 	struct ns_common *fresh[NS_NTYPES] = { 0 }; /* the new ones, by type */
 	struct nsproxy *n;
@@ -222,6 +224,10 @@ int nsproxy_copy(struct nsproxy *old, uint64_t flags, struct fs_info *fs, struct
 		goto fail;
 	if ((flags & LINUX_CLONE_NEWNET) && !(fresh[NS_NET] = net_ns_new()))
 		goto fail;
+	if (flags & LINUX_CLONE_NEWPID) {
+		ns_get(pid_ns);
+		fresh[NS_PID] = pid_ns;
+	}
 	if ((flags & LINUX_CLONE_NEWCGROUP) &&
 	    !(fresh[NS_CGROUP] = ns_alloc(sizeof(struct ns_common), NS_CGROUP, NULL)))
 		goto fail;

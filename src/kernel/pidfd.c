@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "kernel/cred.h"
 #include "fs/procfs/procfs.h"
 #include "syscalls/dispatch.h"
@@ -113,9 +114,9 @@ long sys_pidfd_open(struct task *t, const struct sysargs *a)
 		return -EINVAL;
 	if (pid <= 0)
 		return -EINVAL;
-	p = process_by_pid(pid);
+	p = process_by_vpid(t, pid);
 	if (!p) {
-		struct task *th = task_by_tid(pid);
+		struct task *th = task_by_vtid(t, pid);
 
 		return th ? -EINVAL : -ESRCH; /* a thread that is not a leader */
 	}

@@ -27,6 +27,7 @@
 #include "kernel/ktime.h"
 #include "kernel/ptimer.h"
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "syscalls/dispatch.h"
 #include "mm/usercopy.h"
 #include "host/host.h"
@@ -308,7 +309,7 @@ static int check_sigevent(struct task *t, const struct linux_sigevent *ev)
 
 	switch (ev->sigev_notify) {
 	case LINUX_SIGEV_SIGNAL | LINUX_SIGEV_THREAD_ID:
-		target = task_by_tid(ev->un.tid);
+		target = task_by_vtid(t, ev->un.tid);
 		if (!target || target->proc != t->proc || target->state == TASK_DEAD)
 			return -EINVAL;
 		/* fall through */
@@ -406,7 +407,7 @@ long sys_timer_create(struct task *t, const struct sysargs *a)
 		if (pt->notify & LINUX_SIGEV_THREAD_ID)
 			pt->notify = LINUX_SIGEV_THREAD_ID;
 		pt->signo = ev.sigev_signo;
-		pt->tid = ev.un.tid;
+		pt->tid = pid_from_nr(task_pid_ns(t), ev.un.tid); /* the instance's */
 		pt->value = ev.sigev_value;
 	} else {
 		/* No sigevent: SIGALRM with the timer id as its value. */

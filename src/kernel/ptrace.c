@@ -11,6 +11,7 @@
 
 #include "kernel/ptrace.h"
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "syscalls/dispatch.h"
 #include "mm/usercopy.h"
 #include "abi/linux/errno.h"
@@ -88,7 +89,7 @@ static void notify_tracer_proc(struct process *tp, int pid, uint32_t uid, int wh
 	memset(&si, 0, sizeof(si));
 	si.si_signo = LINUX_SIGCHLD;
 	si.si_code = why;
-	si.fields.sigchld.pid = pid;
+	si.fields.sigchld.pid = pid_nr_ns(pid, pid_ns_of(tp->pid)); /* as the tracer sees it */
 	si.fields.sigchld.uid = uid;
 	si.fields.sigchld.status = status;
 	if (why != LINUX_CLD_TRAPPED ||
@@ -123,6 +124,14 @@ static void notify_tracer_exit(struct process *tp, int pid, uint32_t uid, int st
 	notify_tracer_proc(tp, pid, uid, w.code, w.si_status);
 }
 
+/* A record keeps its ids from being handed out again, or losing their
+ * numbers in the tracer's pid namespace, until it is reaped. */
+static void exit_record_unpin(struct ptrace_exit *e)
+{
+	pid_unpin(e->pid);
+	pid_unpin(e->pgid);
+}
+
 /* A record is reaped (by a wait) or its tracer is gone: a leader's parent
  * now hears of its process's end (Linux's release of a traced zombie to
  * its real parent, at the tracer's wait or __ptrace_detach). */
@@ -131,6 +140,7 @@ static void exit_record_free(struct ptrace_exit *e, bool reaped)
 	struct process *p = e->leader, *tp = e->tracer->proc;
 
 	list_del(&e->link);
+	exit_record_unpin(e);
 	free(e);
 	if (!p)
 		return;
@@ -149,6 +159,7 @@ void ptrace_leader_released(struct process *p)
 	tp = e->tracer->proc;
 	p->tracer_exit = NULL;
 	list_del(&e->link);
+	exit_record_unpin(e);
 	free(e);
 	waitq_wake_all(&tp->wait_chld); /* a wait for it may end with ECHILD */
 }
@@ -199,7 +210,7 @@ static int trap_stop(struct task *t, int code, int why)
 	memset(&t->pt.si, 0, sizeof(t->pt.si));
 	t->pt.si.si_signo = LINUX_SIGTRAP;
 	t->pt.si.si_code = code;
-	t->pt.si.fields.kill.pid = t->tid;
+	t->pt.si.fields.kill.pid = pid_vnr(t, t->tid);
 	t->pt.si.fields.kill.uid = t->proc->cred.uid;
 	t->pt.has_si = true;
 	return ptrace_stop(t, code, why);
@@ -220,7 +231,7 @@ int ptrace_signal(struct task *t, int sig, struct linux_siginfo *info)
 		info->si_signo = sig;
 		info->si_code = LINUX_SI_USER;
 		if (t->pt.tracer) {
-			info->fields.kill.pid = t->pt.tracer->proc->pid;
+			info->fields.kill.pid = pid_vnr(t, t->pt.tracer->proc->pid);
 			info->fields.kill.uid = t->pt.tracer->proc->cred.uid;
 		}
 	}
@@ -259,7 +270,7 @@ bool ptrace_group_trap(struct task *t)
 		memset(&t->pt.si, 0, sizeof(t->pt.si));
 		t->pt.si.si_signo = sig;
 		t->pt.si.si_code = code;
-		t->pt.si.fields.kill.pid = t->tid;
+		t->pt.si.fields.kill.pid = pid_vnr(t, t->tid);
 		t->pt.si.fields.kill.uid = t->proc->cred.uid;
 		t->pt.has_si = true;
 		ptrace_stop(t, code, PT_GROUP);
@@ -410,6 +421,11 @@ void ptrace_syscall_exit(struct task *t)
 	inject(t, trap_stop(t, syscall_code(t), PT_SYSCALL_EXIT));
 }
 
+int ptrace_tracer_nr(const struct task *t, int pid)
+{
+	return t->pt.tracer ? pid_nr_ns(pid, pid_ns_of(t->pt.tracer->proc->pid)) : 0;
+}
+
 void ptrace_event(struct task *t, int event, uint64_t msg)
 {
 	/* PTRACE_O_TRACE<event> is 1 << event. */
@@ -504,7 +520,7 @@ void ptrace_exec(struct task *t, int old_tid)
 	memset(&si, 0, sizeof(si));
 	si.si_signo = LINUX_SIGTRAP;
 	si.si_code = LINUX_SI_USER;
-	si.fields.kill.pid = t->proc->pid;
+	si.fields.kill.pid = pid_vnr(t, t->proc->pid);
 	si.fields.kill.uid = t->proc->cred.uid;
 	signal_queue_thread(t, LINUX_SIGTRAP, &si);
 }
@@ -547,6 +563,8 @@ void ptrace_task_exit(struct task *t, int status)
 		return;
 	e->pid = t->tid;
 	e->pgid = p->pgid;
+	pid_pin(e->pid);
+	pid_pin(e->pgid);
 	e->uid = p->cred.uid;
 	e->status = status;
 	e->tracer = tracer;
@@ -676,7 +694,9 @@ static long pt_attach(struct task *t, struct task *c, bool seize, uint64_t addr,
 		return -EPERM;
 	if (!cred_ptrace_may_access(&t->proc->cred, c->proc, true))
 		return -EPERM;
-	if (c->pt.tracer || c->killed || c->proc->exiting || c->state == TASK_DEAD)
+	/* !c->thread: past task_exit's release (a namespace's init waiting
+	 * for its namespace to empty) */
+	if (c->pt.tracer || c->killed || c->proc->exiting || c->state == TASK_DEAD || !c->thread)
 		return -EPERM;
 	pt_link(c, t);
 	c->pt.seized = seize;
@@ -1221,16 +1241,16 @@ long sys_ptrace(struct task *t, const struct sysargs *a)
 
 	if (req == LINUX_PTRACE_TRACEME)
 		return pt_traceme(t);
-	c = pid > 0 ? task_by_tid(pid) : NULL;
+	c = pid > 0 ? task_by_vtid(t, pid) : NULL;
 	if (req == LINUX_PTRACE_ATTACH || req == LINUX_PTRACE_SEIZE) {
 		/* Linux looks the task up first (ESRCH), then SEIZE's flags */
-		if ((!c || c->state == TASK_DEAD) && !process_by_pid(pid))
+		if ((!c || c->state == TASK_DEAD) && !process_by_vpid(t, pid))
 			return -ESRCH;
 		if (req == LINUX_PTRACE_SEIZE && (addr || (data & ~(uint64_t)LINUX_PTRACE_O_MASK)))
 			return -EIO;
 		/* A zombie (or a process whose leader has ended) is there
 		 * but cannot be traced: EPERM, as Linux's exit_state check. */
-		if ((!c || c->state == TASK_DEAD) && process_by_pid(pid))
+		if ((!c || c->state == TASK_DEAD) && process_by_vpid(t, pid))
 			return -EPERM;
 	}
 	if (!c || c->state == TASK_DEAD)

@@ -93,6 +93,9 @@ void ptrace_regs_restart(struct task *t);
 void ptrace_signal_stepped(struct task *t);
 /* PTRACE_EVENT_* stops, if the tracer asked for the event. */
 void ptrace_event(struct task *t, int event, uint64_t msg);
+/* pid (an instance pid) as t's tracer's pid namespace sees it, for an
+ * event's message (Linux's ptrace_event_pid); 0 untraced. */
+int ptrace_tracer_nr(const struct task *t, int pid);
 /* clone: child is traced too when the parent's tracer asked for the
  * event (strace -f), or by CLONE_PTRACE; the parent then stops with the
  * event (if asked for). */

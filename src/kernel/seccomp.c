@@ -11,6 +11,7 @@
 #include "lib/cbpf.h"
 #include "kernel/seccomp_notify.h"
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "kernel/cred.h"
 #include "kernel/log.h"
 #include "kernel/ptrace.h"
@@ -401,7 +402,8 @@ static long tsync_check(struct task *t, unsigned flags)
 			continue;
 		if (o->seccomp_mode == LINUX_SECCOMP_MODE_STRICT ||
 		    !is_ancestor(o->seccomp, t->seccomp))
-			return (flags & LINUX_SECCOMP_FILTER_FLAG_TSYNC_ESRCH) ? -ESRCH : o->tid;
+			return (flags & LINUX_SECCOMP_FILTER_FLAG_TSYNC_ESRCH) ? -ESRCH
+									       : pid_vnr(t, o->tid);
 	}
 	return 0;
 }

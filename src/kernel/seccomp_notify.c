@@ -12,6 +12,7 @@
 
 #include "kernel/seccomp_notify.h"
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "host/host.h"
 #include "mm/usercopy.h"
 #include "vfs/eventfd.h"
@@ -206,7 +207,7 @@ static long notify_recv(struct seccomp_filter *f, struct task *t, uaddr_t buf)
 		return -ENOENT; /* withdrawn meanwhile */
 	memset(&u, 0, sizeof(u));
 	u.id = n->id;
-	u.pid = (uint32_t)n->task->tid;
+	u.pid = (uint32_t)pid_vnr(t, n->task->tid); /* 0: outside the supervisor's namespace */
 	u.data = n->data;
 	n->state = NOTIFY_SENT;
 	waitq_wake(&f->wqh, LINUX_POLLOUT | LINUX_POLLWRNORM);

@@ -10,6 +10,7 @@
 
 #include "kernel/task.h"
 #include "kernel/nsproxy.h"
+#include "kernel/pidns.h"
 #include "kernel/cred.h"
 #include "fs/nsfs/nsfs.h"
 #include "vfs/file.h"
@@ -35,6 +36,11 @@ static int validate_ns(struct task *t, struct ns_common *ns, uint64_t flags)
 		if (t->proc->nthreads > 1)
 			return -EUSERS;
 		break;
+	case NS_PID:
+		if (!capable(c, CAP_SYS_ADMIN))
+			return -EPERM;
+		/* pidns_install: the caller's own or one below it */
+		return pid_ns_within((struct pid_ns *)ns, task_pid_ns(t)) ? 0 : -EINVAL;
 	case NS_MNT:
 		if (!capable(c, CAP_SYS_ADMIN) || !capable(c, CAP_SYS_CHROOT))
 			return -EPERM;
@@ -102,7 +108,8 @@ static long setns_pidfd(struct task *t, struct process *p, uint64_t flags)
 
 		if (!(flags & ns_type_flag(type)))
 			continue;
-		want[type] = target->nsproxy->ns[type];
+		/* the pid namespace the process is in, not its children's */
+		want[type] = type == NS_PID ? &task_pid_ns(target)->ns : target->nsproxy->ns[type];
 		ret = validate_ns(t, want[type], flags);
 		if (ret < 0)
 			return ret;

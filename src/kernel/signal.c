@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "kernel/coredump.h"
 #include "kernel/log.h"
 #include "kernel/ptimer.h"
@@ -262,18 +263,19 @@ bool signal_pending(struct task *t)
 
 /* Is the signal thrown away at once? Ignored, or ignored by default, and
  * not blocked (a blocked signal stays: its action may change meanwhile).
- * The instance's init never gets SIGKILL or SIGSTOP but from the kernel
- * (force: a tracer's attach, as Linux's SEND_SIG_PRIV), and gets other
+ * A namespace's init (the instance's too) never gets SIGKILL or SIGSTOP
+ * but forced (sig_forced: from the kernel, as a tracer's attach, or from
+ * a namespace above), and gets other
  * signals only when it handles them (one sent to a thread of it is left
  * to handle_signals, which ignores all but faults). */
 static bool sig_ignored(struct process *p, struct task *thread, int sig, bool force)
 {
 	const struct linux_sigaction *sa = &p->sigactions[sig - 1];
-	bool init = p->pid == 1 && !thread;
+	bool init = process_is_ns_init(p) && !thread;
 	struct task *t = thread;
 
 	if (sig == LINUX_SIGKILL || sig == LINUX_SIGSTOP)
-		return p->pid == 1 && !force;
+		return process_is_ns_init(p) && !force;
 	if (!t && !list_empty(&p->threads))
 		t = list_first_entry(&p->threads, struct task, thread_link);
 	/* A tracer sees every signal, ignored ones too (Linux's sig_ignored). */
@@ -284,6 +286,19 @@ static bool sig_ignored(struct process *p, struct task *thread, int sig, bool fo
 	if (sa->handler == LINUX_SIG_IGN)
 		return true;
 	return sa->handler == LINUX_SIG_DFL && (init || sig_default_ignored(sig));
+}
+
+/* Is a signal to p one a task sends from a pid namespace above p's,
+ * where it has no number (Linux's send_signal_locked: no siginfo, or one
+ * whose layout has a pid: kill's, the real-time and queued ones, not a
+ * POSIX timer's or SIGIO's)? Its si_pid is then 0, and SIGKILL and
+ * SIGSTOP reach a namespace's init. */
+static bool sig_from_above(struct process *p, const struct linux_siginfo *info)
+{
+	if (info && (info->si_code > 0 || info->si_code == LINUX_SI_TIMER ||
+		     info->si_code == LINUX_SI_SIGIO))
+		return false;
+	return current && current->proc && !pid_nr_ns(current->proc->pid, pid_ns_of(p->pid));
 }
 
 static bool wants(struct task *t, int sig)
@@ -306,7 +321,7 @@ static void notify_parent_cldstop(struct process *p, int why, int status)
 		memset(&si, 0, sizeof(si));
 		si.si_signo = LINUX_SIGCHLD;
 		si.si_code = why;
-		si.fields.sigchld.pid = p->pid;
+		si.fields.sigchld.pid = pid_nr_ns(p->pid, pid_ns_of(parent->pid));
 		si.fields.sigchld.uid = p->cred.uid;
 		si.fields.sigchld.status = status;
 		send_signal_info(parent, NULL, LINUX_SIGCHLD, &si);
@@ -420,7 +435,7 @@ static bool sig_fatal_now(struct process *p, struct task *thread, int sig)
 	struct task *t;
 
 	if (sa->handler != LINUX_SIG_DFL || sig_default_ignored(sig) || sig_default_stops(sig) ||
-	    sig_default_core(sig) || sig == LINUX_SIGCONT || p->stopped || p->pid == 1 ||
+	    sig_default_core(sig) || sig == LINUX_SIGCONT || p->stopped || process_is_ns_init(p) ||
 	    ptrace_traced_by(p, NULL))
 		return false;
 	if (thread)
@@ -439,14 +454,22 @@ static bool sig_fatal_now(struct process *p, struct task *thread, int sig)
 static int send_signal_to(struct process *p, struct task *thread, struct task *prefer, int sig,
 			  const struct linux_siginfo *info)
 {
+	struct linux_siginfo own;
 	struct sigpending sp;
 	struct task *t;
+	bool above;
 	int ret;
 
 	if (p->zombie || p->exiting)
 		return 0;
 	prepare_stop_cont(p, sig);
-	if (sig_ignored(p, thread, sig, info && info->si_code == LINUX_SI_KERNEL))
+	above = sig_from_above(p, info);
+	if (above && info && info->fields.kill.pid) {
+		own = *info;
+		own.fields.kill.pid = 0;
+		info = &own;
+	}
+	if (sig_ignored(p, thread, sig, above || (info && info->si_code == LINUX_SI_KERNEL)))
 		return 0;
 	if (sig == LINUX_SIGKILL) {
 		process_kill(p, LINUX_SIGKILL);
@@ -520,7 +543,7 @@ void send_sig_self(int sig)
 	memset(&si, 0, sizeof(si));
 	si.si_signo = sig;
 	si.si_code = LINUX_SI_USER;
-	si.fields.kill.pid = current->proc->pid;
+	si.fields.kill.pid = pid_vnr(current, current->proc->pid);
 	si.fields.kill.uid = current->proc->cred.uid;
 	send_signal_info(current->proc, current, sig, &si);
 }
@@ -544,13 +567,16 @@ bool signal_may_send(struct task *from, struct process *p, int sig)
 	       c->uid == p->cred.uid || capable(c, CAP_KILL);
 }
 
-static void user_info(struct linux_siginfo *si, struct task *from, int sig, int code)
+/* kill()'s siginfo from from to p: the sender's pid as p's namespace
+ * sees it (0 from one above). */
+static void user_info(struct linux_siginfo *si, struct task *from, struct process *p, int sig,
+		      int code)
 {
 	memset(si, 0, sizeof(*si));
 	si->si_signo = sig;
 	si->si_code = code;
 	if (from) {
-		si->fields.kill.pid = from->proc->pid;
+		si->fields.kill.pid = pid_nr_ns(from->proc->pid, pid_ns_of(p->pid));
 		si->fields.kill.uid = from->proc->cred.uid;
 	}
 }
@@ -568,7 +594,7 @@ int send_signal_checked(struct task *from, struct process *p, struct task *threa
 	if (sig == 0 || p->zombie)
 		return 0;
 	if (!info) {
-		user_info(&si, from, sig,
+		user_info(&si, from, p, sig,
 			  !from	   ? LINUX_SI_KERNEL
 			  : thread ? LINUX_SI_TKILL
 				   : LINUX_SI_USER);
@@ -615,7 +641,7 @@ void signal_from_host(int sig)
 		process_kill(p, sig);
 		return;
 	}
-	user_info(&si, NULL, sig, LINUX_SI_USER);
+	user_info(&si, NULL, p, sig, LINUX_SI_USER);
 	send_signal_info(p, NULL, sig, &si);
 }
 
@@ -1160,7 +1186,7 @@ void handle_signals(struct task *t)
 				continue;
 			/* init dies only of a fault (forced, si_code > 0); a
 			 * SIGSTOP here came from the kernel (sig_ignored) */
-			if (t->proc->pid == 1 && sig != LINUX_SIGSTOP &&
+			if (process_is_ns_init(t->proc) && sig != LINUX_SIGSTOP &&
 			    !((SIGBIT(sig) & SYNCHRONOUS_MASK) && info.si_code > 0))
 				continue;
 			if (sig_default_stops(sig)) {

@@ -1,13 +1,16 @@
-/* kernel/task.c: the instance's pid namespace and the first process. The
- * first program is pid 1: its parent is 0, its death ends the instance, and
- * signals whose action is the default do not reach it from inside (as for
- * the init of a Linux pid namespace). */
+/* kernel/task.c: the tables of tasks and processes by instance pid (the
+ * numbers of the instance's pid namespace; child namespaces' numbers are
+ * kernel/pidns.c's), and the first process. The first program is pid 1:
+ * its parent is 0, its death ends the instance, and signals whose action
+ * is the default do not reach it from inside (as for the init of a Linux
+ * pid namespace). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernel/task.h"
 #include "kernel/coredump.h"
 #include "kernel/nsproxy.h"
+#include "kernel/pidns.h"
 #include "kernel/seccomp.h"
 #include "kernel/exec.h"
 #include "kernel/run.h"
@@ -35,25 +38,65 @@ static int pids_max = 4096;
  * Kept as processes come and go and change groups (pid_alloc was a scan of
  * every process per candidate). */
 static uint32_t pgrp_refs[PID_MAX];
+/* Other holders of an id (pid_pin): a tracer's record of a thread gone. */
+static uint32_t pid_pins[PID_MAX];
+
+static bool pid_in_use(int pid)
+{
+	/* A live process group or session keeps its id. */
+	return tasks[pid] || processes[pid] || pgrp_refs[pid] || pid_pins[pid];
+}
+
+void pid_pin(int pid)
+{
+	if (pid > 0 && pid < PID_MAX)
+		pid_pins[pid]++;
+}
+
+void pid_unpin(int pid)
+{
+	if (pid > 0 && pid < PID_MAX && pid_pins[pid] > 0) {
+		pid_pins[pid]--;
+		pid_release_unused(pid);
+	}
+}
+
+void pid_release_unused(int pid)
+{
+	if (pid > 0 && pid < PID_MAX && !pid_in_use(pid))
+		pidns_release(pid);
+}
+
+static void pgrp_ref_ids(int pgid, int sid, int delta)
+{
+	if (pgid > 0 && pgid < PID_MAX)
+		pgrp_refs[pgid] += delta;
+	if (sid > 0 && sid < PID_MAX)
+		pgrp_refs[sid] += delta;
+	if (delta < 0) {
+		pid_release_unused(pgid);
+		pid_release_unused(sid);
+	}
+}
 
 static void pgrp_ref(struct process *p, int delta)
 {
-	if (p->pgid > 0 && p->pgid < PID_MAX)
-		pgrp_refs[p->pgid] += delta;
-	if (p->sid > 0 && p->sid < PID_MAX)
-		pgrp_refs[p->sid] += delta;
+	pgrp_ref_ids(p->pgid, p->sid, delta);
 }
 
 void process_set_pgrp(struct process *p, int pgid, int sid)
 {
 	bool registered = process_by_pid(p->pid) == p;
+	int old_pgid = p->pgid, old_sid = p->sid;
 
-	if (registered)
-		pgrp_ref(p, -1);
 	p->pgid = pgid;
 	p->sid = sid;
-	if (registered)
+	/* the new ids held before the old let go: an id kept by p alone
+	 * (its group, which it joins again) keeps its numbers */
+	if (registered) {
 		pgrp_ref(p, 1);
+		pgrp_ref_ids(old_pgid, old_sid, -1);
+	}
 }
 int init_status = -1;
 
@@ -163,19 +206,16 @@ bool pgrp_is_orphaned(int pgid, const struct process *ignore, bool *stopped)
 	return c.orphaned;
 }
 
-static bool pid_in_use(int pid)
+int pid_alloc(struct pid_ns *ns)
 {
-	/* A live process group or session keeps its id. */
-	return tasks[pid] || processes[pid] || pgrp_refs[pid];
-}
-
-int pid_alloc(void)
-{
-	int i, pid = last_pid;
+	int i, pid = last_pid, ret;
 
 	for (i = 1; i < PID_MAX; i++) {
 		pid = pid + 1 >= PID_MAX ? 2 : pid + 1;
-		if (!pid_in_use(pid)) {
+		if (!pid_in_use(pid) && pid_ns_of(pid) == &init_pid_ns) {
+			ret = pidns_assign(pid, ns);
+			if (ret < 0)
+				return ret;
 			last_pid = pid;
 			return pid;
 		}
@@ -186,27 +226,37 @@ int pid_alloc(void)
 void pid_free(int pid)
 {
 	if (pid > 0 && pid < PID_MAX && processes[pid]) {
-		pgrp_ref(processes[pid], -1);
-		list_del(&processes[pid]->all_link);
+		struct process *p = processes[pid];
+
 		processes[pid] = NULL;
+		list_del(&p->all_link);
+		pgrp_ref(p, -1);
+		pid_release_unused(pid);
 	}
 }
 
 void task_take_tid(struct task *t, int tid)
 {
-	if (tasks[t->tid] == t)
-		tasks[t->tid] = NULL;
+	int old = t->tid;
+
+	if (tasks[old] == t)
+		tasks[old] = NULL;
 	t->tid = tid;
 	tasks[tid] = t;
+	pid_release_unused(old);
 }
 
 void task_register(struct task *t)
 {
 	tasks[t->tid] = t;
 	if (t->proc->pid == t->tid && processes[t->tid] != t->proc) {
+		struct pid_ns *ns = pid_ns_of(t->tid);
+
 		processes[t->tid] = t->proc;
 		all_processes_add(t->proc);
 		pgrp_ref(t->proc, 1);
+		if (ns->level && pid_nr_ns(t->tid, ns) == 1)
+			ns->reaper = t->proc; /* the first of a new namespace: its init */
 	}
 	ntasks++;
 }
@@ -221,8 +271,10 @@ void task_free(struct task *t)
 	fs_info_put(t->fs);
 	nsproxy_put(t->nsproxy);
 	kstack_free(&t->kstack);
-	if (tasks[t->tid] == t)
+	if (tasks[t->tid] == t) {
 		tasks[t->tid] = NULL;
+		pid_release_unused(t->tid);
+	}
 	free(t->trace_buf);
 	task_seccomp_release(t);
 	free(t);

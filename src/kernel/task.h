@@ -271,7 +271,17 @@ struct process *process_next(struct process *p);
  * in another group of its session)? *stopped (may be NULL): has it a
  * stopped member. */
 bool pgrp_is_orphaned(int pgid, const struct process *ignore, bool *stopped);
-int pid_alloc(void);
+struct pid_ns;
+/* A new pid, numbered in ns and each namespace above it (kernel/pidns.c):
+ * the instance pid, or -EAGAIN, -ENOMEM. */
+int pid_alloc(struct pid_ns *ns);
+/* A pid that pid_alloc gave but no task, process, group or session uses
+ * (any more): its namespaces' numbers go back. */
+void pid_release_unused(int pid);
+/* pid is held by something else than a task, process, group or session
+ * (a tracer's record of an exit): not handed out, its numbers kept. */
+void pid_pin(int pid);
+void pid_unpin(int pid);
 struct process *process_alloc(int pid);
 void pid_free(int pid);
 /* Moves p to another process group and session (setpgid, setsid). */

@@ -6,6 +6,7 @@
 
 #include "net/msg.h"
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "kernel/cred.h"
 #include "mm/usercopy.h"
 #include "vfs/file.h"
@@ -232,21 +233,25 @@ static int scm_check_creds(struct task *t, const struct linux_cmsghdr *cm, struc
 	const struct cred *c = &t->proc->cred;
 	struct linux_ucred uc;
 	bool pid_ok, uid_ok, gid_ok;
+	int vpid;
 
 	if (cm->cmsg_len != LINUX_CMSG_LEN(sizeof(uc)))
 		return -EINVAL;
 	memcpy(&uc, cm + 1, sizeof(uc));
 	if (uc.uid == INVALID_ID || uc.gid == INVALID_ID)
 		return -EINVAL;
-	pid_ok = uc.pid == t->proc->pid || capable(c, CAP_SYS_ADMIN);
+	/* the pid in the sender's namespace; carried as the instance's */
+	vpid = pid_vnr(t, t->proc->pid);
+	pid_ok = uc.pid == vpid || capable(c, CAP_SYS_ADMIN);
 	uid_ok = uc.uid == c->uid || uc.uid == c->euid || uc.uid == c->suid ||
 		 capable(c, CAP_SETUID);
 	gid_ok = uc.gid == c->gid || uc.gid == c->egid || uc.gid == c->sgid ||
 		 capable(c, CAP_SETGID);
 	if (!pid_ok || !uid_ok || !gid_ok)
 		return -EPERM;
-	if (uc.pid != t->proc->pid && !process_by_pid(uc.pid))
+	if (uc.pid != vpid && !process_by_vpid(t, uc.pid))
 		return -ESRCH;
+	uc.pid = pid_from_nr(task_pid_ns(t), uc.pid);
 	scm->has_cred = true;
 	scm->cred = uc;
 	return 0;
@@ -580,6 +585,7 @@ int scm_recv(struct task *t, struct scm *scm, bool passcred, uaddr_t ctl, uint64
 			uc.uid = overflowuid;
 			uc.gid = overflowgid;
 		}
+		uc.pid = pid_vnr(t, uc.pid); /* as the receiver's pid namespace sees it */
 		put_cmsg(t, LINUX_SOL_SOCKET, LINUX_SCM_CREDENTIALS, &uc, sizeof(uc), &at, &left,
 			 msg_flags);
 	}

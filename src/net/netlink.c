@@ -21,6 +21,7 @@
 
 #include "net/netlink.h"
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "kernel/cred.h"
 #include "vfs/poll.h"
 #include "abi/linux/errno.h"
@@ -287,7 +288,7 @@ static int nl_insert(struct nl_sock *s, uint32_t portid)
 /* netlink_autobind: the tgid first, then negative numbers. */
 static int nl_autobind(struct nl_sock *s)
 {
-	uint32_t portid = (uint32_t)current->proc->pid;
+	uint32_t portid = (uint32_t)pid_vnr(current, current->proc->pid);
 
 	if (s->bound)
 		return 0;

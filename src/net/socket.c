@@ -19,6 +19,7 @@
 #include "net/netlink.h"
 #include "net/netns.h"
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "kernel/cred.h"
 #include "mm/usercopy.h"
 #include "mm/commit.h"
@@ -840,6 +841,7 @@ int sock_getsockopt(struct socket *s, int level, int name, void *optval, int *le
 		break;
 	case LINUX_SO_PEERCRED:
 		s->ops->peercred(s, &v.uc);
+		v.uc.pid = pid_vnr(current, v.uc.pid);
 		lv = sizeof(v.uc);
 		break;
 	case LINUX_SO_PEERNAME:

@@ -6,6 +6,7 @@
 #include "kernel/cpus.h"
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "kernel/seccomp.h"
 #include "kernel/cred.h"
 #include "kernel/ptimer.h"
@@ -29,45 +30,45 @@
 long sys_getpid(struct task *t, const struct sysargs *a)
 {
 	(void)a;
-	return t->proc->pid;
+	return pid_vnr(t, t->proc->pid);
 }
 
 long sys_gettid(struct task *t, const struct sysargs *a)
 {
 	(void)a;
-	return t->tid;
+	return pid_vnr(t, t->tid);
 }
 
 long sys_getppid(struct task *t, const struct sysargs *a)
 {
 	(void)a;
-	return t->proc->parent ? t->proc->parent->pid : 0;
+	return t->proc->parent ? pid_vnr(t, t->proc->parent->pid) : 0;
 }
 
 long sys_getpgid(struct task *t, const struct sysargs *a)
 {
 	int pid = sysarg_int(a, 0);
-	struct process *p = pid ? process_by_pid(pid) : t->proc;
+	struct process *p = pid ? process_by_vpid(t, pid) : t->proc;
 
 	if (pid < 0)
 		return -ESRCH;
-	return p ? p->pgid : -ESRCH; /* a zombie too, as Linux until it is reaped */
+	return p ? pid_vnr(t, p->pgid) : -ESRCH; /* a zombie too, as Linux until it is reaped */
 }
 
 long sys_getpgrp(struct task *t, const struct sysargs *a)
 {
 	(void)a;
-	return t->proc->pgid;
+	return pid_vnr(t, t->proc->pgid);
 }
 
 long sys_getsid(struct task *t, const struct sysargs *a)
 {
 	int pid = sysarg_int(a, 0);
-	struct process *p = pid ? process_by_pid(pid) : t->proc;
+	struct process *p = pid ? process_by_vpid(t, pid) : t->proc;
 
 	if (pid < 0)
 		return -ESRCH;
-	return p ? p->sid : -ESRCH; /* a zombie too */
+	return p ? pid_vnr(t, p->sid) : -ESRCH; /* a zombie too */
 }
 
 struct pgrp_ctx {
@@ -91,14 +92,15 @@ long sys_setpgid(struct task *t, const struct sysargs *a)
 
 	/* Linux's checks, in its order; a zombie child counts until reaped. */
 	if (!pid)
-		pid = me->pid;
+		pid = pid_vnr(t, me->pid);
 	if (!pgid)
 		pgid = pid;
 	if (pgid < 0)
 		return -EINVAL;
-	p = process_by_pid(pid);
-	if (!p)
-		return task_by_tid(pid) ? -EINVAL : -ESRCH; /* a thread, not a process */
+	p = process_by_vpid(t, pid);
+	if (!p) /* a thread, not a process */
+		return task_by_vtid(t, pid) ? -EINVAL : -ESRCH;
+	pgid = pid_from_nr(task_pid_ns(t), pgid); /* 0: none that it sees */
 	if (p->parent == me) {
 		if (p->sid != me->sid)
 			return -EPERM;
@@ -131,7 +133,7 @@ long sys_setsid(struct task *t, const struct sysargs *a)
 	if (c.found)
 		return -EPERM;
 	process_set_pgrp(me, me->pid, me->pid);
-	return me->pid;
+	return pid_vnr(t, me->pid);
 }
 
 long sys_getuid(struct task *t, const struct sysargs *a)
@@ -161,7 +163,7 @@ long sys_getegid(struct task *t, const struct sysargs *a)
 long sys_set_tid_address(struct task *t, const struct sysargs *a)
 {
 	t->clear_child_tid = sysarg_uaddr(a, 0);
-	return t->tid;
+	return pid_vnr(t, t->tid);
 }
 
 long sys_set_robust_list(struct task *t, const struct sysargs *a)
@@ -177,12 +179,16 @@ long sys_get_robust_list(struct task *t, const struct sysargs *a)
 {
 	int pid = sysarg_int(a, 0);
 	uint64_t len = sizeof(struct linux_robust_list_head);
+	struct task *o = pid ? task_by_vtid(t, pid) : t;
 
-	if (pid != 0 && pid != t->tid)
+	/* another thread's with ptrace's read access (real ids), as Linux */
+	if (!o || o->state == TASK_DEAD)
 		return -ESRCH;
+	if (o->proc != t->proc && !cred_ptrace_may_access(&t->proc->cred, o->proc, true))
+		return -EPERM;
 	if (copy_to_user(t->mm, sysarg_uaddr(a, 2), &len, sizeof(len)) < 0)
 		return -EFAULT;
-	return copy_to_user(t->mm, sysarg_uaddr(a, 1), &t->robust_list, sizeof(uint64_t));
+	return copy_to_user(t->mm, sysarg_uaddr(a, 1), &o->robust_list, sizeof(uint64_t));
 }
 
 long sys_sched_yield(struct task *t, const struct sysargs *a)
@@ -386,7 +392,7 @@ long sys_prlimit64(struct task *t, const struct sysargs *a)
 	if (pid < 0)
 		return -ESRCH;
 	if (pid) {
-		target = task_by_tid(pid);
+		target = task_by_vtid(t, pid);
 		if (!target)
 			return -ESRCH;
 		p = target->proc;
@@ -548,7 +554,9 @@ static long do_execveat(struct task *t, int dirfd, uaddr_t upath, uaddr_t uargv,
 	struct mm *mm;
 	long ret;
 	bool loaded;
-	int old_tid = t->tid; /* PTRACE_EVENT_EXEC's message */
+	/* PTRACE_EVENT_EXEC's message, taken before de_thread lets the
+	 * number go */
+	int old_tid = ptrace_tracer_nr(t, t->tid);
 
 	if (atflags & ~(LINUX_AT_EMPTY_PATH | LINUX_AT_SYMLINK_NOFOLLOW))
 		return -EINVAL;
@@ -905,7 +913,7 @@ long sys_sched_getaffinity(struct task *t, const struct sysargs *a)
 	uint32_t size = sysarg_uint(a, 1);
 	uint64_t mask[TASK_CPUS_MAX / 64];
 	int pid = sysarg_int(a, 0), ncpu = cpus_count();
-	struct task *p = pid ? task_by_tid(pid) : t;
+	struct task *p = pid ? task_by_vtid(t, pid) : t;
 
 	if (size * 8u < (uint32_t)ncpu || (size & 7))
 		return -EINVAL;
@@ -931,7 +939,7 @@ long sys_sched_setaffinity(struct task *t, const struct sysargs *a)
 	uint64_t size = sysarg_size(a, 1), mask[TASK_CPUS_MAX / 64] = { 0 },
 		 all[TASK_CPUS_MAX / 64];
 	int pid = sysarg_int(a, 0), i;
-	struct task *p = pid ? task_by_tid(pid) : t;
+	struct task *p = pid ? task_by_vtid(t, pid) : t;
 	const struct cred *c = &t->proc->cred;
 	bool any = false;
 

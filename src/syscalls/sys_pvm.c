@@ -10,6 +10,7 @@
 
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "kernel/cred.h"
 #include "mm/mm.h"
 #include "mm/usercopy.h"
@@ -89,7 +90,7 @@ static long pvm(struct task *t, const struct sysargs *a, bool write)
 		;
 	if (i == rn)
 		goto out; /* nothing to move: 0, whatever the pid */
-	target = task_by_tid(sysarg_int(a, 0));
+	target = task_by_vtid(t, sysarg_int(a, 0));
 	if (!target || target->state == TASK_DEAD || !target->mm || target->proc->zombie) {
 		ret = -ESRCH;
 		goto out;

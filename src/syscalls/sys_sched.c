@@ -16,6 +16,7 @@
 #include "syscalls/dispatch.h"
 #include "kernel/cpus.h"
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "mm/usercopy.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/types.h"
@@ -73,7 +74,7 @@ static bool valid_policy(int policy)
 /* pid 0 is the caller; NULL: no such thread. */
 static struct task *find_task(struct task *t, int pid)
 {
-	return pid ? task_by_tid(pid) : t;
+	return pid ? task_by_vtid(t, pid) : t;
 }
 
 /* Linux's sysctl_sched_base_slice: 0.7 ms times 1 + log2(CPUs, at most 8). */
@@ -589,6 +590,8 @@ static long prio_walk(struct prio_walk *w)
 	if (!w->who)
 		w->who = w->which == PRIO_PGRP ? w->caller->proc->pgid
 					       : (int)w->caller->proc->cred.uid;
+	else if (w->which == PRIO_PGRP) /* the caller's pid namespace's number */
+		w->who = pid_from_nr(task_pid_ns(w->caller), w->who) ?: -1;
 	while ((proc = process_next(proc)) != NULL) {
 		if (w->which == PRIO_PGRP ? proc->pgid != w->who
 					  : proc->cred.uid != (uint32_t)w->who)

@@ -4,6 +4,7 @@
  * kernel/signal.c. */
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "kernel/ptimer.h"
 #include "mm/usercopy.h"
 #include "abi/linux/errno.h"
@@ -126,8 +127,9 @@ static void kill_one(struct kill_ctx *k, struct process *p)
 	k->err = ret;
 }
 
-/* kill(-1): every process but init and the caller; as Linux, 0 when some
- * exist even if each one refused (EPERM). Zombies count, as in Linux. */
+/* kill(-1): every process the caller's pid namespace sees but its init
+ * and the caller; as Linux, 0 when some exist even if each one refused
+ * (EPERM). Zombies count, as in Linux. */
 static long kill_all(struct task *t, int sig)
 {
 	struct kill_ctx k = { .from = t, .sig = sig };
@@ -136,7 +138,7 @@ static long kill_all(struct task *t, int sig)
 
 	for (p = process_next(NULL); p; p = next) {
 		next = process_next(p);
-		if (p->pid < 2 || p == t->proc)
+		if (pid_vnr(t, p->pid) < 2 || p == t->proc)
 			continue;
 		kill_one(&k, p);
 		if (k.err != -EPERM)
@@ -158,15 +160,15 @@ long kill_pgrp_info(struct task *t, int pgrp, int sig, const struct linux_siginf
 	return k.success ? 0 : k.err;
 }
 
-/* The process of a pid or of a thread id; NULL if none. */
-static struct process *find_process(int pid)
+/* The process of a pid or of a thread id in t's namespace; NULL if none. */
+static struct process *find_process(struct task *t, int pid)
 {
-	struct process *p = process_by_pid(pid);
+	struct process *p = process_by_vpid(t, pid);
 	struct task *th;
 
 	if (p)
 		return p;
-	th = task_by_tid(pid);
+	th = task_by_vtid(t, pid);
 	return th ? th->proc : NULL;
 }
 
@@ -176,14 +178,15 @@ long sys_kill(struct task *t, const struct sysargs *a)
 	struct process *p;
 
 	if (pid > 0) {
-		p = find_process(pid);
+		p = find_process(t, pid);
 		return p ? send_signal(t, p, sig) : -ESRCH;
 	}
 	if (pid == INT32_MIN)
 		return -ESRCH;
 	if (pid == -1)
 		return kill_all(t, sig);
-	return kill_pgrp_info(t, pid == 0 ? t->proc->pgid : -pid, sig, NULL);
+	pid = pid == 0 ? t->proc->pgid : pid_from_nr(task_pid_ns(t), -pid);
+	return pid ? kill_pgrp_info(t, pid, sig, NULL) : -ESRCH;
 }
 
 static long do_tkill(struct task *t, int tgid, int tid, int sig)
@@ -192,8 +195,8 @@ static long do_tkill(struct task *t, int tgid, int tid, int sig)
 
 	if (tid <= 0)
 		return -EINVAL;
-	target = task_by_tid(tid);
-	if (!target || (tgid > 0 && target->proc->pid != tgid))
+	target = task_by_vtid(t, tid);
+	if (!target || (tgid > 0 && pid_vnr(t, target->proc->pid) != tgid))
 		return -ESRCH;
 	return send_signal_tkill(t, target, sig);
 }
@@ -219,7 +222,7 @@ static bool forged_info(struct task *t, struct linux_siginfo *si, int target)
 	 * them by this field). */
 	if (si->si_code == LINUX_SI_TIMER)
 		si->fields.timer.sys_private = 0;
-	return (si->si_code >= 0 || si->si_code == LINUX_SI_TKILL) && target != t->tid;
+	return (si->si_code >= 0 || si->si_code == LINUX_SI_TKILL) && target != pid_vnr(t, t->tid);
 }
 
 long sys_rt_sigqueueinfo(struct task *t, const struct sysargs *a)
@@ -233,7 +236,7 @@ long sys_rt_sigqueueinfo(struct task *t, const struct sysargs *a)
 	si.si_signo = sig;
 	if (forged_info(t, &si, pid))
 		return -EPERM;
-	p = pid > 0 ? find_process(pid) : NULL;
+	p = pid > 0 ? find_process(t, pid) : NULL;
 	if (!p)
 		return -ESRCH;
 	if (sig < 0 || sig > LINUX_NSIG)
@@ -258,8 +261,8 @@ long sys_rt_tgsigqueueinfo(struct task *t, const struct sysargs *a)
 		return -EINVAL;
 	if (forged_info(t, &si, tid))
 		return -EPERM;
-	target = task_by_tid(tid);
-	if (!target || target->proc->pid != tgid)
+	target = task_by_vtid(t, tid);
+	if (!target || pid_vnr(t, target->proc->pid) != tgid)
 		return -ESRCH;
 	if (sig < 0 || sig > LINUX_NSIG)
 		return -EINVAL;

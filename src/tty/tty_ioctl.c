@@ -8,6 +8,7 @@
 #include "tty/tty.h"
 #include "vfs/file.h"
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "mm/usercopy.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
@@ -198,6 +199,9 @@ static long tiocspgrp(struct tty *real, struct task *t, uint64_t arg)
 		return -EINVAL;
 	if (!real->session || real->session != p->sid)
 		return -ENOTTY;
+	nr = pid_from_nr(task_pid_ns(t), nr); /* 0: none the caller sees */
+	if (!nr)
+		return -ESRCH;
 	c.nr = nr;
 	for_each_process(pgrp_find_cb, &c);
 	if (!c.found_pgrp && !c.found_pid)
@@ -357,13 +361,13 @@ static long job_ioctl(struct tty *tty, struct tty *real, struct file *f, struct 
 	case LINUX_TIOCGPGRP:
 		if (tty == real && !is_ctty)
 			return -ENOTTY;
-		return put_int(t, arg, real->pgrp);
+		return put_int(t, arg, pid_vnr(t, real->pgrp));
 	case LINUX_TIOCSPGRP:
 		return tiocspgrp(real, t, arg);
 	case LINUX_TIOCGSID:
 		if ((tty == real && !is_ctty) || !real->session)
 			return -ENOTTY;
-		return put_int(t, arg, real->session);
+		return put_int(t, arg, pid_vnr(t, real->session));
 	default:
 		return -ENOIOCTLCMD;
 	}

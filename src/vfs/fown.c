@@ -15,6 +15,7 @@
 #include "vfs/file.h"
 #include "vfs/poll.h"
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "kernel/cred.h"
 #include "mm/usercopy.h"
 #include "abi/linux/errno.h"
@@ -67,37 +68,48 @@ static long get_owner(const struct file *f)
 	}
 }
 
+/* get_owner as t's pid namespace sees it. */
+static long get_owner_vnr(struct task *t, const struct file *f)
+{
+	long o = f->owner_pid ? get_owner(f) : 0;
+
+	return o < 0 ? -(long)pid_vnr(t, (int)-o) : pid_vnr(t, (int)o);
+}
+
 long fown_fcntl(struct task *t, struct file *f, int cmd, uint64_t arg)
 {
 	struct linux_f_owner_ex ex;
-	int who = (int)arg;
+	int who = (int)arg, g;
 
 	switch (cmd) {
 	case LINUX_F_SETOWN:
 		if (who == INT32_MIN)
 			return -EINVAL;
-		if (who && !owner_exists(who < 0 ? LINUX_F_OWNER_PGRP : LINUX_F_OWNER_PID,
-					 who < 0 ? -who : who))
+		/* the number in the caller's pid namespace; kept as the
+		 * instance's */
+		g = pid_from_nr(task_pid_ns(t), who < 0 ? -who : who);
+		if (who &&
+		    (!g || !owner_exists(who < 0 ? LINUX_F_OWNER_PGRP : LINUX_F_OWNER_PID, g)))
 			return -ESRCH;
-		set_owner(t, f, who < 0 ? LINUX_F_OWNER_PGRP : LINUX_F_OWNER_PID,
-			  who < 0 ? -who : who);
+		set_owner(t, f, who < 0 ? LINUX_F_OWNER_PGRP : LINUX_F_OWNER_PID, g);
 		return 0;
 	case LINUX_F_GETOWN:
-		return f->owner_pid ? get_owner(f) : 0;
+		return get_owner_vnr(t, f);
 	case LINUX_F_SETOWN_EX:
 		if (copy_from_user(t->mm, &ex, arg, sizeof(ex)) < 0)
 			return -EFAULT;
 		if (ex.type != LINUX_F_OWNER_TID && ex.type != LINUX_F_OWNER_PID &&
 		    ex.type != LINUX_F_OWNER_PGRP)
 			return -EINVAL;
-		if (ex.pid && (ex.pid < 0 || !owner_exists(ex.type, ex.pid)))
+		g = ex.pid > 0 ? pid_from_nr(task_pid_ns(t), ex.pid) : 0;
+		if (ex.pid && (!g || !owner_exists(ex.type, g)))
 			return -ESRCH;
-		set_owner(t, f, ex.type, ex.pid);
+		set_owner(t, f, ex.type, g);
 		return 0;
 	case LINUX_F_GETOWN_EX:
 		/* A file never owned says F_OWNER_TID, as Linux. */
 		ex.type = f->owner_type;
-		ex.pid = f->owner_pid ? (int)get_owner(f) : 0;
+		ex.pid = (int)get_owner_vnr(t, f);
 		if (ex.pid < 0)
 			ex.pid = -ex.pid;
 		return copy_to_user(t->mm, arg, &ex, sizeof(ex)) < 0 ? -EFAULT : 0;

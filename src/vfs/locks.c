@@ -15,6 +15,7 @@
 #include "vfs/locks.h"
 #include "vfs/file.h"
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "mm/commit.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
@@ -375,7 +376,7 @@ static int get_lock(struct file *f, int kind, const void *owner, struct linux_fl
 	fl->l_whence = LINUX_SEEK_SET;
 	fl->l_start = c->start;
 	fl->l_len = c->end == OFFSET_MAX ? 0 : c->end - c->start + 1;
-	fl->l_pid = c->kind == LK_OFD ? -1 : c->pid;
+	fl->l_pid = c->kind == LK_OFD ? -1 : pid_vnr(current, c->pid);
 	return 0;
 }
 
@@ -518,8 +519,8 @@ void locks_proc_show(void (*emit)(void *ctx, const char *line), void *ctx)
 			 : l->kind == LK_OFD ? "OFDLCK"
 					     : "FLOCK ",
 			 l->type == LINUX_F_WRLCK ? "WRITE" : "READ ",
-			 l->kind == LK_OFD ? -1 : l->pid, major, minor, (unsigned long long)lf->ino,
-			 (long long)l->start, end);
+			 l->kind == LK_OFD ? -1 : pid_vnr(current, l->pid), major, minor,
+			 (unsigned long long)lf->ino, (long long)l->start, end);
 		emit(ctx, line);
 	}
 }

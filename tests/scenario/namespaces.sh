@@ -3,9 +3,10 @@
 # (its default --propagation private) and IPC namespaces, nsenter(1) into
 # another process's namespaces, lsns(1) and readlink of /proc/self/ns,
 # unshare --net and bwrap --unshare-net (which sets up its lo by
-# rtnetlink), unshare --cgroup, and the types skas has one of (user, pid, time)
-# refused with ENOSPC, as a Linux whose /proc/sys/user limits for them are
-# 0, and bwrap --unshare-user-try seeing that. One TAP line each.
+# rtnetlink), unshare --cgroup, unshare --pid and bwrap --unshare-pid and
+# --unshare-all, and the types skas has one of (user, time) refused with
+# ENOSPC, as a Linux whose /proc/sys/user limits for them are 0, and bwrap
+# --unshare-user-try seeing that. One TAP line each.
 set -u
 . "$(dirname "$0")/common.bash"
 
@@ -54,10 +55,18 @@ if command -v ipcmk >/dev/null && command -v ipcs >/dev/null; then
 		"0 1 1 0" "$(echo $out)"
 fi
 
-out=$(run /bin/sh -c 'for f in user pid time; do unshare --$f true; echo $?; done')
-check "unshare --user, --pid, --time: ENOSPC" \
-	"$(echo $(for i in 1 2 3; do echo 'unshare: unshare failed: No space left on device 1'; done))" \
+out=$(run /bin/sh -c 'for f in user time; do unshare --$f true; echo $?; done')
+check "unshare --user, --time: ENOSPC" \
+	"$(echo $(for i in 1 2; do echo 'unshare: unshare failed: No space left on device 1'; done))" \
 	"$(echo $out)"
+
+out=$(run /bin/sh -c "unshare -fp --mount-proc sh -c 'echo \$\$; ps -o pid=,ppid=,comm=; true'")
+check "unshare -fp --mount-proc: the shell is 1, ps 2, and proc shows no other" \
+	"1 1 0 sh 2 1 ps" "$(echo $out)"
+
+out=$(run /bin/sh -c 'unshare -fp sh -c "sleep 100 & echo started"; pgrep -x sleep | wc -l')
+check "unshare -fp: the namespace's processes die with its init, before unshare returns" \
+	"started 0" "$(echo $out)"
 
 out=$(run /bin/sh -c 'a=$(readlink /proc/self/ns/cgroup); b=$(unshare --cgroup readlink /proc/self/ns/cgroup);
 	[ "$a" != "$b" ] && echo other; unshare --cgroup cat /proc/self/cgroup')
@@ -83,6 +92,19 @@ if command -v bwrap >/dev/null; then
 		"box ptmx" "$(echo $out)"
 else
 	check "bwrap (missing: skipped)" "" ""
+fi
+
+if command -v bwrap >/dev/null; then
+	out=$(run bwrap --unshare-pid --ro-bind / / --dev /dev --proc /proc \
+		-- /bin/sh -c 'echo $$; ps -o pid=,comm=; true')
+	check "bwrap --unshare-pid: bwrap is the namespace's init, the shell 2" \
+		"2 1 bwrap 2 sh 3 ps" "$(echo $out)"
+	out=$(run bwrap --unshare-all --ro-bind / / --dev /dev --proc /proc --hostname box \
+		-- /bin/sh -c 'hostname; echo $$; grep -c : /proc/net/dev')
+	check "bwrap --unshare-all (user namespace tried and left out): hostname, pid, lo alone" \
+		"box 2 1" "$(echo $out)"
+else
+	check "bwrap --unshare-pid (missing: skipped)" "" ""
 fi
 
 summary

@@ -16,6 +16,7 @@
 #include "vfs/file.h"
 #include "vfs/devices.h"
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "mm/usercopy.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
@@ -226,10 +227,16 @@ static long nsfs_ioctl(struct file *f, struct task *t, unsigned cmd, uint64_t ar
 		return open_related(t, t->nsproxy->ns[NS_USER]);
 	case NS_GET_PARENT:
 		/* only pid and user namespaces have parents; the instance's
-		 * have none that the caller may see */
-		if (ns->type == NS_PID || ns->type == NS_USER)
-			return -EPERM;
-		return -EINVAL;
+		 * have none, and a pid namespace's parent must be the
+		 * caller's own or below it (pidns_get_parent) */
+		if (ns->type == NS_PID) {
+			struct pid_ns *parent = ((struct pid_ns *)ns)->parent;
+
+			if (!parent || !pid_ns_within(parent, task_pid_ns(t)))
+				return -EPERM;
+			return open_related(t, &parent->ns);
+		}
+		return ns->type == NS_USER ? -EPERM : -EINVAL;
 	case NS_GET_NSTYPE:
 		return (long)ns_type_flag(ns->type);
 	case NS_GET_OWNER_UID:

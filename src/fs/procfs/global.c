@@ -686,21 +686,21 @@ static long put_overcommit(const struct pnode *n, const char *buf, size_t len)
 	return v < 0 ? v : (long)len;
 }
 
+/* The caller's numbers in the mount's namespace: none (ENOENT) from a
+ * namespace above it. */
 static int target_self(const struct pnode *n, struct sbuf *b)
 {
-	(void)n;
-	if (!current)
+	if (!current || !procfs_nr(n, current->proc->pid))
 		return -ENOENT;
-	sb_printf(b, "%d", current->proc->pid);
+	sb_printf(b, "%d", procfs_nr(n, current->proc->pid));
 	return 0;
 }
 
 static int target_thread_self(const struct pnode *n, struct sbuf *b)
 {
-	(void)n;
-	if (!current)
+	if (!current || !procfs_nr(n, current->proc->pid))
 		return -ENOENT;
-	sb_printf(b, "%d/task/%d", current->proc->pid, current->tid);
+	sb_printf(b, "%d/task/%d", procfs_nr(n, current->proc->pid), procfs_nr(n, current->tid));
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 
 struct task;
 struct process;
+struct pid_ns;
 struct mm;
 
 /* A growing text buffer; a failed allocation sets oom and drops the rest. */
@@ -62,12 +63,18 @@ enum {
 };
 
 /* An inode's place: its entry and the process, thread and fd it is about
- * (0, 0, -1 for system-wide entries; tid 0 under /proc/PID itself). */
+ * (instance pids; 0, 0, -1 for system-wide entries; tid 0 under
+ * /proc/PID itself), and the pid namespace of its mount, whose numbers it
+ * shows (a reference). */
 struct pnode {
 	const struct pentry *e;
 	int pid, tid, fd;
 	uint64_t parent_ino; /* for ".." */
+	struct pid_ns *ns;
 };
+
+/* A pid as n's mount shows it (0: outside its namespace). */
+int procfs_nr(const struct pnode *n, int pid);
 
 /* The tables (pid.c, global.c). */
 extern const struct pentry procfs_root_entry;

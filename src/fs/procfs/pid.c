@@ -13,6 +13,7 @@
 #include "fs/procfs/internal.h"
 #include "fs/tmpfs/tmpfs.h"
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "kernel/cred.h"
 #include "kernel/coredump.h"
 #include "kernel/oom.h"
@@ -184,18 +185,22 @@ static int gen_stat(const struct pnode *n, struct sbuf *b)
 	struct mm_sizes sz;
 	bool show = current && procfs_may_access(current, p);
 	uint64_t pending = 0, blocked = 0;
+	int tpgid;
 	struct cpu_usage u, c;
 
 	procfs_mm_sizes(mm, &sz);
+	tpgid = tty_proc_tpgid(p);
 	if (t) {
 		pending = t->pending | p->pending;
 		blocked = t->sigmask;
 	}
 	if (!show || !mm)
 		mm = NULL;
-	sb_printf(b, "%d (%s) %c %d %d %d %d %d %u ", n->tid ? n->tid : p->pid, comm_of(n),
-		  state_of(n), p->parent ? p->parent->pid : 0, p->pgid, p->sid, tty_proc_nr(p),
-		  tty_proc_tpgid(p), (mm_of(n) && mm_of(n)->randomize) ? PF_RANDOMIZE : 0);
+	sb_printf(b, "%d (%s) %c %d %d %d %d %d %u ", procfs_nr(n, n->tid ? n->tid : p->pid),
+		  comm_of(n), state_of(n), p->parent ? procfs_nr(n, p->parent->pid) : 0,
+		  procfs_nr(n, p->pgid), procfs_nr(n, p->sid), tty_proc_nr(p),
+		  tpgid > 0 ? procfs_nr(n, tpgid) : tpgid,
+		  (mm_of(n) && mm_of(n)->randomize) ? PF_RANDOMIZE : 0);
 	/* minflt cminflt majflt cmajflt utime stime cutime cstime (ticks) */
 	if (n->tid && t)
 		cputime_task(t, &u);
@@ -289,6 +294,20 @@ static void cpus_allowed(struct sbuf *b, const struct task *t, int ncpu)
 }
 
 /* /proc/PID/status, as fs/proc/array.c proc_pid_status. */
+/* Linux's NS* lines of status: id's number in each pid namespace from the
+ * mount's down to the one the process is in (own: its pid). */
+static void ns_ids(struct sbuf *b, const struct pnode *n, const char *name, int id, int own)
+{
+	struct pid_ns *levels[PIDNS_LEVEL_MAX + 1], *ns;
+	int g;
+
+	for (ns = pid_ns_of(own); ns; ns = ns->parent)
+		levels[ns->level] = ns;
+	sb_printf(b, "\n%s:", name);
+	for (g = n->ns->level; g <= pid_ns_of(own)->level; g++)
+		sb_printf(b, "\t%d", pid_nr_ns(id, levels[g]));
+}
+
 static int gen_status(const struct pnode *n, struct sbuf *b)
 {
 	struct process *p = proc_of(n);
@@ -309,15 +328,20 @@ static int gen_status(const struct pnode *n, struct sbuf *b)
 			sb_put(b, s, 1);
 	}
 	sb_printf(b, "\nUmask:\t%04o\nState:\t%s\n", p->umask, state_name(state_of(n)));
-	sb_printf(b, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t%d\n", p->pid,
-		  n->tid ? n->tid : p->pid, p->parent ? p->parent->pid : 0, ptrace_tracer_pid(t));
+	sb_printf(b, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t%d\n",
+		  procfs_nr(n, p->pid), procfs_nr(n, n->tid ? n->tid : p->pid),
+		  p->parent ? procfs_nr(n, p->parent->pid) : 0, procfs_nr(n, ptrace_tracer_pid(t)));
 	sb_printf(b, "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\n", c->uid, c->euid, c->suid,
 		  c->fsuid, c->gid, c->egid, c->sgid, c->fsgid);
 	sb_printf(b, "FDSize:\t%d\nGroups:\t", t && t->files && t->files->max ? t->files->max : 64);
 	for (i = 0; i < c->ngroups; i++)
 		sb_printf(b, "%s%u", i ? " " : "", c->groups[i]);
-	sb_printf(b, " \nNStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\nKthread:\t0\n", p->pid,
-		  n->tid ? n->tid : p->pid, p->pgid, p->sid);
+	sb_put(b, " ", 1);
+	ns_ids(b, n, "NStgid", p->pid, p->pid);
+	ns_ids(b, n, "NSpid", n->tid ? n->tid : p->pid, p->pid);
+	ns_ids(b, n, "NSpgid", p->pgid, p->pid);
+	ns_ids(b, n, "NSsid", p->sid, p->pid);
+	sb_printf(b, "\nKthread:\t0\n");
 	if (mm) {
 		procfs_mm_sizes(mm, &sz);
 		kb_line(b, "VmPeak", sz.vsize);
@@ -1300,8 +1324,8 @@ enum {
 	I_NS_UTS,
 };
 
-/* /proc/PID/ns: the thread's namespaces (for pid_for_children and
- * time_for_children the same as pid and time: skas makes no new ones).
+/* /proc/PID/ns: the thread's namespaces (pid: the one it is in;
+ * time_for_children the same as time: skas makes no new ones).
  * Gone with its exit, as Linux's. */
 static struct ns_common *ns_of(const struct pnode *n)
 {
@@ -1318,9 +1342,17 @@ static struct ns_common *ns_of(const struct pnode *n)
 		[I_NS_UTS - I_NS_CGROUP] = NS_UTS,
 	};
 	struct task *t = procfs_task(n);
+	struct pid_ns *pns;
 
 	if (!t || !t->nsproxy)
 		return NULL;
+	if (n->e->id == I_NS_PID)
+		return &task_pid_ns(t)->ns;
+	if (n->e->id == I_NS_PID_CHILDREN) {
+		/* none until its init exists (pidns_for_children_get) */
+		pns = (struct pid_ns *)t->nsproxy->ns[NS_PID];
+		return pns->level && !pns->reaper && !pns->reaper_gone ? NULL : &pns->ns;
+	}
 	return t->nsproxy->ns[types[n->e->id - I_NS_CGROUP]];
 }
 

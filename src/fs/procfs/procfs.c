@@ -23,6 +23,7 @@
 #include "vfs/namei.h"
 #include "vfs/readdir.h"
 #include "kernel/task.h"
+#include "kernel/pidns.h"
 #include "host/host.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
@@ -191,6 +192,7 @@ static struct inode *node_inode(const struct pnode *n, uint64_t parent_ino)
 		return NULL;
 	*p = *n;
 	p->parent_ino = parent_ino;
+	ns_get(&p->ns->ns);
 	if (LINUX_S_ISDIR(n->e->mode))
 		iop = &dir_iops;
 	else if (LINUX_S_ISLNK(n->e->mode))
@@ -198,14 +200,24 @@ static struct inode *node_inode(const struct pnode *n, uint64_t parent_ino)
 	else
 		iop = &file_iops;
 	ino = inode_new(&proc_sb, ino_of(n), n->e->mode, iop, p);
-	if (!ino)
+	if (!ino) {
+		ns_put(&p->ns->ns);
 		free(p);
+	}
 	return ino;
 }
 
 static void node_release(struct inode *ino)
 {
-	free(ino->priv);
+	struct pnode *n = ino->priv;
+
+	ns_put(&n->ns->ns);
+	free(n);
+}
+
+int procfs_nr(const struct pnode *n, int pid)
+{
+	return pid_nr_ns(pid, n->ns);
 }
 
 /* A decimal name as procfs takes it: no sign, no leading zero. */
@@ -232,7 +244,8 @@ static bool node_alive(const struct pnode *n)
 
 	if (!n->pid)
 		return true;
-	if (!procfs_process(n))
+	/* an id handed out again outside the mount's namespace: gone */
+	if (!procfs_process(n) || !procfs_nr(n, n->pid))
 		return false;
 	/* A thread's directory goes with the thread, but the leader's stays
 	 * as long as its process: Linux keeps a leader that has exited as a
@@ -278,7 +291,7 @@ static uint32_t dir_nlink(const struct pnode *d)
 	switch (d->e->dyn) {
 	case PD_PIDS:
 		for (p = process_next(NULL); p; p = process_next(p))
-			n++;
+			n += procfs_nr(d, p->pid) != 0;
 		break;
 	case PD_TASKS:
 		p = procfs_process(d);
@@ -297,7 +310,7 @@ static uint32_t dir_nlink(const struct pnode *d)
 static int dir_lookup(struct inode *dir, const char *name, struct inode **out)
 {
 	const struct pnode *d = dir->priv;
-	struct pnode n = { .pid = d->pid, .tid = d->tid, .fd = -1 };
+	struct pnode n = { .pid = d->pid, .tid = d->tid, .fd = -1, .ns = d->ns };
 	const struct pentry *e;
 	struct process *p;
 	struct task *t;
@@ -317,6 +330,7 @@ static int dir_lookup(struct inode *dir, const char *name, struct inode **out)
 		return -ENOENT;
 	switch (d->e->dyn) {
 	case PD_PIDS:
+		num = pid_from_nr(d->ns, num); /* the instance pid */
 		p = process_by_pid(num);
 		if (p) {
 			n.e = &procfs_pid_entry;
@@ -332,8 +346,9 @@ static int dir_lookup(struct inode *dir, const char *name, struct inode **out)
 		n.tid = num;
 		goto found;
 	case PD_TASKS:
+		num = pid_from_nr(d->ns, num);
 		t = task_by_tid(num);
-		if (num != d->pid && (!task_alive(t) || t->proc->pid != d->pid))
+		if (!num || (num != d->pid && (!task_alive(t) || t->proc->pid != d->pid)))
 			return -ENOENT;
 		n.e = &procfs_tid_entry;
 		n.tid = num;
@@ -358,7 +373,7 @@ found:
 static int dir_iterate(struct inode *dir, dir_emit_fn emit, void *ctx)
 {
 	const struct pnode *d = dir->priv;
-	struct pnode n = { .pid = d->pid, .tid = d->tid, .fd = -1 };
+	struct pnode n = { .pid = d->pid, .tid = d->tid, .fd = -1, .ns = d->ns };
 	const struct pentry *e;
 	char name[16];
 	int ret, i;
@@ -380,11 +395,14 @@ static int dir_iterate(struct inode *dir, dir_emit_fn emit, void *ctx)
 	case PD_PIDS: {
 		struct process *p;
 
-		/* Ascending pids, as Linux lists them. */
+		/* Ascending pids, as Linux lists them: those the mount's
+		 * namespace sees. */
 		n.e = &procfs_pid_entry;
 		for (p = process_next(NULL); ret == 0 && p; p = process_next(p)) {
+			if (!procfs_nr(d, p->pid))
+				continue;
 			n.pid = p->pid;
-			snprintf(name, sizeof(name), "%d", p->pid);
+			snprintf(name, sizeof(name), "%d", procfs_nr(d, p->pid));
 			ret = emit(ctx, name, ino_of(&n), LINUX_DT_DIR);
 		}
 		break;
@@ -396,7 +414,7 @@ static int dir_iterate(struct inode *dir, dir_emit_fn emit, void *ctx)
 		/* the leader first, dead or not (see node_alive) */
 		n.e = &procfs_tid_entry;
 		n.tid = p->pid;
-		snprintf(name, sizeof(name), "%d", p->pid);
+		snprintf(name, sizeof(name), "%d", procfs_nr(d, p->pid));
 		ret = emit(ctx, name, ino_of(&n), LINUX_DT_DIR);
 		list_for_each_entry(t, &p->threads, thread_link)
 		{
@@ -405,7 +423,7 @@ static int dir_iterate(struct inode *dir, dir_emit_fn emit, void *ctx)
 			if (!task_listed_after_leader(p, t))
 				continue;
 			n.tid = t->tid;
-			snprintf(name, sizeof(name), "%d", t->tid);
+			snprintf(name, sizeof(name), "%d", procfs_nr(d, t->tid));
 			ret = emit(ctx, name, ino_of(&n), LINUX_DT_DIR);
 		}
 		break;
@@ -1110,7 +1128,10 @@ static bool is_sysctl(const struct pentry *e)
 
 int procfs_mount(struct super_block **sb, struct inode **root)
 {
-	struct pnode n = { .e = &procfs_root_entry, .fd = -1 };
+	/* the mounter's pid namespace, as Linux's proc_fill_super */
+	struct pnode n = { .e = &procfs_root_entry,
+			   .fd = -1,
+			   .ns = current ? task_pid_ns(current) : &init_pid_ns };
 
 	if (!proc_sb_ready) {
 		proc_sb.fstype = "proc";
