@@ -46,6 +46,11 @@ static const struct file_ops pidfd_ops = {
 	.release = pidfd_release,
 };
 
+struct process *pidfd_file_process(struct file *f)
+{
+	return f && f->ops == &pidfd_ops ? f->priv : NULL;
+}
+
 struct process *pidfd_process(struct task *t, int fd)
 {
 	struct file *f = fdget(t->files, fd);

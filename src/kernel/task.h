@@ -317,6 +317,8 @@ bool signal_pending(struct task *t);
 void vfork_release(struct task *t);
 /* pidfds (kernel/pidfd.c). */
 struct process *pidfd_process(struct task *t, int fd);
+/* The process of an open pidfd, NULL for another file. */
+struct process *pidfd_file_process(struct file *f);
 int pidfd_create(struct task *t, struct process *p, unsigned flags);
 /* The address space of the process pidfd fd names, as Linux's
  * pidfd_get_task then mm_access(PTRACE_MODE_READ_FSCREDS): -EBADF for no

@@ -27,7 +27,7 @@
  * - getpgid, getsid, setpgid, setsid and kill(-pgrp): the outer group and
  *   session read as 0.
  * - pidfd_open, pidfd_send_signal, waitid(P_PIDFD); si_pid 0 for a signal
- *   from outside.
+ *   from outside; a pidfd's fdinfo (Pid, NSpid; -1 once reaped).
  * - sched_{get,set}affinity, sched_getscheduler, sched_getparam,
  *   sched_rr_get_interval, {get,set}priority, prlimit, ioprio_get, capget,
  *   get_robust_list, kcmp, timer_create(SIGEV_THREAD_ID).
@@ -39,8 +39,8 @@
  * - /proc/self/stat and status with a proc mounted in the namespace.
  * - Futexes: a robust list's owner tid is the namespace's (a pthread robust
  *   mutex, and a list by hand).
- * Not here: a pidfd's fdinfo (Pid:, NSpid:), /proc/sys/kernel/ns_last_pid
- * and the PI futex operations, which skas does not have (ENOSYS).
+ * Not here: /proc/sys/kernel/ns_last_pid and the PI futex operations,
+ * which skas does not have (ENOSYS).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -1108,24 +1108,47 @@ static void init_pidfd(void)
 			  : UNSET;
 }
 
+/* A pidfd's fdinfo lines Pid and NSpid: whether they read "Pid:\tpid" and
+ * "NSpid:\tpid[\tinner]". */
+static int pidfd_info_is(long pfd, long pid, int inner)
+{
+	char path[64], line[96], want[96];
+	int ok;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%ld", pfd);
+	status_line(path, "Pid:", line, sizeof(line));
+	snprintf(want, sizeof(want), "Pid:\t%ld", pid);
+	ok = !strcmp(line, want);
+	status_line(path, "NSpid:", line, sizeof(line));
+	if (inner)
+		snprintf(want, sizeof(want), "NSpid:\t%ld\t%d", pid, inner);
+	else
+		snprintf(want, sizeof(want), "NSpid:\t%ld", pid);
+	return ok && !strcmp(line, want);
+}
+
 static void pidfds(void)
 {
 	siginfo_t si;
 	long pfd, e;
 	pid_t pid;
-	int w;
+	int w, info, info_gone;
 
 	handle(SIGUSR1, on_sig);
 	block(SIGUSR1);
 	pid = start(init_pidfd);
 	pfd = syscall(SYS_pidfd_open, pid, 0);
 	e = err_of(syscall(SYS_pidfd_send_signal, pfd, SIGUSR1, NULL, 0));
+	info = pidfd_info_is(pfd, pid, 1);
 	release();
 	memset(&si, 0, sizeof(si));
 	w = waitid((idtype_t)P_PIDFD, (id_t)pfd, &si, WEXITED | WNOWAIT) == 0 && si.si_pid == pid &&
 	    si.si_code == CLD_EXITED && si.si_status == 0;
 	check(finish(pid), "pidfd: the init exits 0");
+	info_gone = pidfd_info_is(pfd, -1, 0);
 	check(pfd >= 0 && e == 0, "the driver's pidfd_open(init) and pidfd_send_signal(SIGUSR1)");
+	check(info, "its fdinfo: Pid the pid fork gave, NSpid that and 1");
+	check(info_gone, "once reaped: Pid -1, NSpid -1");
 	check_eq(S->v[0], 1, "the init reads si_pid 0 (the sender is outside), SI_USER");
 	check(w, "the driver's waitid(P_PIDFD): si_pid the pid fork gave");
 	check_eq(S->v[2], 21, "the init's pidfd_open(2) of its child 2");

@@ -294,18 +294,24 @@ static void cpus_allowed(struct sbuf *b, const struct task *t, int ncpu)
 }
 
 /* /proc/PID/status, as fs/proc/array.c proc_pid_status. */
-/* Linux's NS* lines of status: id's number in each pid namespace from the
- * mount's down to the one the process is in (own: its pid). */
-static void ns_ids(struct sbuf *b, const struct pnode *n, const char *name, int id, int own)
+/* id's number in each pid namespace from level first down to the one
+ * process own (its pid) is in, each after a tab. */
+static void ns_nrs(struct sbuf *b, int first, int id, int own)
 {
 	struct pid_ns *levels[PIDNS_LEVEL_MAX + 1], *ns;
 	int g;
 
 	for (ns = pid_ns_of(own); ns; ns = ns->parent)
 		levels[ns->level] = ns;
-	sb_printf(b, "\n%s:", name);
-	for (g = n->ns->level; g <= pid_ns_of(own)->level; g++)
+	for (g = first; g <= pid_ns_of(own)->level; g++)
 		sb_printf(b, "\t%d", pid_nr_ns(id, levels[g]));
+}
+
+/* Linux's NS* lines of status: from the mount's namespace down. */
+static void ns_ids(struct sbuf *b, const struct pnode *n, const char *name, int id, int own)
+{
+	sb_printf(b, "\n%s:", name);
+	ns_nrs(b, n->ns->level, id, own);
 }
 
 static int gen_status(const struct pnode *n, struct sbuf *b)
@@ -1175,6 +1181,7 @@ static int gen_fdinfo(const struct pnode *n, struct sbuf *b)
 {
 	struct task *t = procfs_task(n);
 	struct file *f = procfs_fd_file(n);
+	struct process *p;
 	unsigned flags;
 	struct linux_stat st;
 	int64_t pos = 0;
@@ -1201,6 +1208,17 @@ static int gen_fdinfo(const struct pnode *n, struct sbuf *b)
 	file_stat(f, &st);
 	sb_printf(b, "pos:\t%lld\nflags:\t0%o\nmnt_id:\t%d\nino:\t%llu\n", (long long)pos, flags,
 		  f->path.mnt ? f->path.mnt->id : 0, (unsigned long long)st.st_ino);
+	p = pidfd_file_process(f);
+	if (p) {
+		/* Linux's pidfd_show_fdinfo: in the mount's numbers, and each
+		 * level below; -1 once reaped, 0 outside the namespace */
+		int nr = p->reaped ? -1 : procfs_nr(n, p->pid);
+
+		sb_printf(b, "Pid:\t%d\nNSpid:\t%d", nr, nr);
+		if (nr > 0)
+			ns_nrs(b, n->ns->level + 1, p->pid, p->pid);
+		sb_put(b, "\n", 1);
+	}
 	file_put(f);
 	return 0;
 }
