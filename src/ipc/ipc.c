@@ -4,6 +4,7 @@
 
 #include "ipc/ipc.h"
 #include "kernel/task.h"
+#include "kernel/userns.h"
 #include "host/host.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
@@ -221,13 +222,22 @@ int ipc_owner_check(struct task *t, const struct kern_ipc_perm *p)
 	return -EPERM;
 }
 
+/* The caller's user namespace's ids (kernel_to_ipc64_perm), and back
+ * (ipc_update_perm: EINVAL for one it has no mapping of). */
+static const struct user_ns *caller_ns(void)
+{
+	return current ? cred_user_ns(&current->proc->cred) : &init_user_ns;
+}
+
 void ipc_perm_to_user(const struct kern_ipc_perm *p, struct linux_ipc64_perm *out)
 {
+	const struct user_ns *ns = caller_ns();
+
 	out->key = p->key;
-	out->uid = p->uid;
-	out->gid = p->gid;
-	out->cuid = p->cuid;
-	out->cgid = p->cgid;
+	out->uid = from_kuid_munged(ns, p->uid);
+	out->gid = from_kgid_munged(ns, p->gid);
+	out->cuid = from_kuid_munged(ns, p->cuid);
+	out->cgid = from_kgid_munged(ns, p->cgid);
 	out->mode = p->mode;
 	out->seq = (uint16_t)p->seq;
 	out->pad2 = 0;
@@ -236,10 +246,12 @@ void ipc_perm_to_user(const struct kern_ipc_perm *p, struct linux_ipc64_perm *ou
 
 int ipc_perm_set(struct kern_ipc_perm *p, const struct linux_ipc64_perm *in)
 {
-	if (in->uid == UINT32_MAX || in->gid == UINT32_MAX)
+	uint32_t uid = make_kuid(caller_ns(), in->uid), gid = make_kgid(caller_ns(), in->gid);
+
+	if (uid == INVALID_ID || gid == INVALID_ID)
 		return -EINVAL;
-	p->uid = in->uid;
-	p->gid = in->gid;
+	p->uid = uid;
+	p->gid = gid;
 	p->mode = (p->mode & ~0777u) | (in->mode & 0777);
 	return 0;
 }

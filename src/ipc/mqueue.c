@@ -18,6 +18,7 @@
 #include "ipc/ipc.h"
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
+#include "kernel/userns.h"
 #include "kernel/pidns.h"
 #include "mm/usercopy.h"
 #include "vfs/file.h"
@@ -468,7 +469,8 @@ static void do_notify(struct task *t, struct mqueue *q)
 		info.si_signo = q->notify_signo;
 		info.si_code = LINUX_SI_MESGQ;
 		info.fields.rt.pid = p ? pid_nr_ns(t->proc->pid, pid_ns_of(p->pid)) : 0;
-		info.fields.rt.uid = t->proc->cred.uid;
+		info.fields.rt.uid =
+			p ? from_kuid_munged(cred_user_ns(&p->cred), t->proc->cred.uid) : 0;
 		info.fields.rt.sigval.sival_ptr = q->notify_value;
 		if (p)
 			send_signal_info(p, NULL, q->notify_signo, &info);

@@ -1,12 +1,15 @@
 /* kernel/cred.c: the set*id family, groups and capabilities, with Linux's
  * rules (credentials(7), capabilities(7): "Effect of user ID changes on
- * capabilities"). Differs from Linux: of the securebits only keep-caps
+ * capabilities"). Ids going in and out are the caller's user namespace's
+ * (kernel/userns.h), root is its uid 0, and the capabilities to change
+ * ids are counted there. Differs from Linux: of the securebits only keep-caps
  * (prctl PR_SET_KEEPCAPS and PR_SET_SECUREBITS), no file capabilities. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernel/task.h"
 #include "kernel/pidns.h"
+#include "kernel/userns.h"
 #include "syscalls/dispatch.h"
 #include "mm/usercopy.h"
 #include "abi/linux/errno.h"
@@ -61,28 +64,53 @@ bool cred_ptrace_may_access(const struct cred *c, const struct process *p, bool 
 	const struct cred *pc = &p->cred;
 	uint32_t uid = real_ids ? c->uid : c->euid, gid = real_ids ? c->gid : c->egid;
 
-	if (capable(c, CAP_SYS_PTRACE))
+	/* ptrace_has_cap: in the target's user namespace; a nondumpable
+	 * target's memory is the instance's to reach (Linux: the namespace
+	 * of its exec, taken here as the instance's) */
+	if (ns_capable(c, cred_user_ns(pc), CAP_SYS_PTRACE) &&
+	    (!p->nondumpable || capable(c, CAP_SYS_PTRACE)))
 		return true;
 	return !p->nondumpable && uid == pc->uid && uid == pc->euid && uid == pc->suid &&
 	       gid == pc->gid && gid == pc->egid && gid == pc->sgid;
 }
 
-/* Capabilities follow the uids as capabilities(7) says. */
+/* Namespace ids (the caller's user namespace's) to instance ids in
+ * place, NOCHANGE kept: false if one has no mapping (EINVAL). */
+static bool map_ids(const struct cred *c, bool gid, uint32_t *ids, int n)
+{
+	const struct user_ns *ns = cred_user_ns(c);
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (ids[i] == NOCHANGE)
+			continue;
+		ids[i] = gid ? make_kgid(ns, ids[i]) : make_kuid(ns, ids[i]);
+		if (ids[i] == INVALID_ID)
+			return false;
+	}
+	return true;
+}
+
+/* Capabilities follow the uids as capabilities(7) says; root is the
+ * user namespace's uid 0. */
 static void fix_caps(struct cred *c, uint32_t old_uid, uint32_t old_euid, uint32_t old_suid,
 		     uint32_t old_fsuid)
 {
-	if ((old_uid == 0 || old_euid == 0 || old_suid == 0) && c->uid && c->euid && c->suid) {
+	uint32_t root = make_kuid(cred_user_ns(c), 0);
+
+	if ((old_uid == root || old_euid == root || old_suid == root) && c->uid != root &&
+	    c->euid != root && c->suid != root) {
 		if (!c->keepcaps) {
 			c->cap_permitted = 0;
 			c->cap_effective = 0;
 		}
 		c->cap_ambient = 0; /* keep-caps or not */
 	}
-	if (old_euid == 0 && c->euid != 0)
+	if (old_euid == root && c->euid != root)
 		c->cap_effective = 0;
-	if (old_euid != 0 && c->euid == 0)
+	if (old_euid != root && c->euid == root)
 		c->cap_effective = c->cap_permitted;
-	if (old_fsuid == 0 && c->fsuid != 0)
+	if (old_fsuid == root && c->fsuid != root)
 		c->cap_effective &= ~((1ULL << CAP_CHOWN) | (1ULL << CAP_DAC_OVERRIDE) |
 				      (1ULL << CAP_DAC_READ_SEARCH) | (1ULL << CAP_FOWNER));
 }
@@ -122,7 +150,7 @@ static long set_resuid(struct task *t, uint32_t r, uint32_t e, uint32_t s)
 {
 	struct cred *c = &t->proc->cred;
 
-	if (!capable(c, CAP_SETUID) &&
+	if (!ns_capable(c, cred_user_ns(c), CAP_SETUID) &&
 	    ((r != NOCHANGE && !is_one_of(r, c->uid, c->euid, c->suid)) ||
 	     (e != NOCHANGE && !is_one_of(e, c->uid, c->euid, c->suid)) ||
 	     (s != NOCHANGE && !is_one_of(s, c->uid, c->euid, c->suid))))
@@ -151,7 +179,7 @@ static long set_resgid(struct task *t, uint32_t r, uint32_t e, uint32_t s)
 {
 	struct cred *c = &t->proc->cred;
 
-	if (!capable(c, CAP_SETGID) &&
+	if (!ns_capable(c, cred_user_ns(c), CAP_SETGID) &&
 	    ((r != NOCHANGE && !is_one_of(r, c->gid, c->egid, c->sgid)) ||
 	     (e != NOCHANGE && !is_one_of(e, c->gid, c->egid, c->sgid)) ||
 	     (s != NOCHANGE && !is_one_of(s, c->gid, c->egid, c->sgid))))
@@ -164,9 +192,9 @@ long sys_setuid(struct task *t, const struct sysargs *a)
 	struct cred *c = &t->proc->cred;
 	uint32_t uid = sysarg_uint(a, 0);
 
-	if (uid == NOCHANGE)
+	if (uid == NOCHANGE || !map_ids(c, false, &uid, 1))
 		return -EINVAL;
-	if (capable(c, CAP_SETUID))
+	if (ns_capable(c, cred_user_ns(c), CAP_SETUID))
 		return set_resuid(t, uid, uid, uid);
 	if (uid != c->uid && uid != c->suid)
 		return -EPERM;
@@ -178,9 +206,9 @@ long sys_setgid(struct task *t, const struct sysargs *a)
 	struct cred *c = &t->proc->cred;
 	uint32_t gid = sysarg_uint(a, 0);
 
-	if (gid == NOCHANGE)
+	if (gid == NOCHANGE || !map_ids(c, true, &gid, 1))
 		return -EINVAL;
-	if (capable(c, CAP_SETGID))
+	if (ns_capable(c, cred_user_ns(c), CAP_SETGID))
 		return set_resgid(t, gid, gid, gid);
 	if (gid != c->gid && gid != c->sgid)
 		return -EPERM;
@@ -192,7 +220,9 @@ long sys_setreuid(struct task *t, const struct sysargs *a)
 	struct cred *c = &t->proc->cred;
 	uint32_t r = sysarg_uint(a, 0), e = sysarg_uint(a, 1), s = NOCHANGE;
 
-	if (!capable(c, CAP_SETUID)) {
+	if (!map_ids(c, false, &r, 1) || !map_ids(c, false, &e, 1))
+		return -EINVAL;
+	if (!ns_capable(c, cred_user_ns(c), CAP_SETUID)) {
 		if (r != NOCHANGE && r != c->uid && r != c->euid)
 			return -EPERM;
 		if (e != NOCHANGE && !is_one_of(e, c->uid, c->euid, c->suid))
@@ -208,7 +238,9 @@ long sys_setregid(struct task *t, const struct sysargs *a)
 	struct cred *c = &t->proc->cred;
 	uint32_t r = sysarg_uint(a, 0), e = sysarg_uint(a, 1), s = NOCHANGE;
 
-	if (!capable(c, CAP_SETGID)) {
+	if (!map_ids(c, true, &r, 1) || !map_ids(c, true, &e, 1))
+		return -EINVAL;
+	if (!ns_capable(c, cred_user_ns(c), CAP_SETGID)) {
 		if (r != NOCHANGE && r != c->gid && r != c->egid)
 			return -EPERM;
 		if (e != NOCHANGE && !is_one_of(e, c->gid, c->egid, c->sgid))
@@ -221,17 +253,31 @@ long sys_setregid(struct task *t, const struct sysargs *a)
 
 long sys_setresuid(struct task *t, const struct sysargs *a)
 {
-	return set_resuid(t, sysarg_uint(a, 0), sysarg_uint(a, 1), sysarg_uint(a, 2));
+	uint32_t ids[3] = { sysarg_uint(a, 0), sysarg_uint(a, 1), sysarg_uint(a, 2) };
+
+	if (!map_ids(&t->proc->cred, false, ids, 3))
+		return -EINVAL;
+	return set_resuid(t, ids[0], ids[1], ids[2]);
 }
 
 long sys_setresgid(struct task *t, const struct sysargs *a)
 {
-	return set_resgid(t, sysarg_uint(a, 0), sysarg_uint(a, 1), sysarg_uint(a, 2));
+	uint32_t ids[3] = { sysarg_uint(a, 0), sysarg_uint(a, 1), sysarg_uint(a, 2) };
+
+	if (!map_ids(&t->proc->cred, true, ids, 3))
+		return -EINVAL;
+	return set_resgid(t, ids[0], ids[1], ids[2]);
 }
 
-static long get_res(struct task *t, const struct sysargs *a, uint32_t r, uint32_t e, uint32_t s)
+/* The three ids (instance's) as the caller's user namespace sees them. */
+static long get_res(struct task *t, const struct sysargs *a, uint32_t r, uint32_t e, uint32_t s,
+		    bool gid)
 {
-	(void)t;
+	const struct user_ns *ns = cred_user_ns(&t->proc->cred);
+
+	r = gid ? from_kgid_munged(ns, r) : from_kuid_munged(ns, r);
+	e = gid ? from_kgid_munged(ns, e) : from_kuid_munged(ns, e);
+	s = gid ? from_kgid_munged(ns, s) : from_kuid_munged(ns, s);
 	if (copy_to_user(t->mm, sysarg_uaddr(a, 0), &r, 4) < 0 ||
 	    copy_to_user(t->mm, sysarg_uaddr(a, 1), &e, 4) < 0 ||
 	    copy_to_user(t->mm, sysarg_uaddr(a, 2), &s, 4) < 0)
@@ -243,43 +289,49 @@ long sys_getresuid(struct task *t, const struct sysargs *a)
 {
 	struct cred *c = &t->proc->cred;
 
-	return get_res(t, a, c->uid, c->euid, c->suid);
+	return get_res(t, a, c->uid, c->euid, c->suid, false);
 }
 
 long sys_getresgid(struct task *t, const struct sysargs *a)
 {
 	struct cred *c = &t->proc->cred;
 
-	return get_res(t, a, c->gid, c->egid, c->sgid);
+	return get_res(t, a, c->gid, c->egid, c->sgid, true);
 }
 
 long sys_setfsuid(struct task *t, const struct sysargs *a)
 {
 	struct cred *c = &t->proc->cred;
 	uint32_t old = c->fsuid, v = sysarg_uint(a, 0);
+	long ret = from_kuid_munged(cred_user_ns(c), old);
 
-	if (v != NOCHANGE && (capable(c, CAP_SETUID) || v == c->uid || v == c->euid ||
-			      v == c->suid || v == c->fsuid)) {
+	if (v == NOCHANGE || !map_ids(c, false, &v, 1))
+		return ret;
+	if (ns_capable(c, cred_user_ns(c), CAP_SETUID) || v == c->uid || v == c->euid ||
+	    v == c->suid || v == c->fsuid) {
 		c->fsuid = v;
 		fix_caps(c, c->uid, c->euid, c->suid, old);
 		if (v != old)
 			ids_changed(t);
 	}
-	return old;
+	return ret;
 }
 
 long sys_setfsgid(struct task *t, const struct sysargs *a)
 {
 	struct cred *c = &t->proc->cred;
 	uint32_t old = c->fsgid, v = sysarg_uint(a, 0);
+	long ret = from_kgid_munged(cred_user_ns(c), old);
 
-	if (v != NOCHANGE && (capable(c, CAP_SETGID) || v == c->gid || v == c->egid ||
-			      v == c->sgid || v == c->fsgid)) {
+	if (v == NOCHANGE || !map_ids(c, true, &v, 1))
+		return ret;
+	if (ns_capable(c, cred_user_ns(c), CAP_SETGID) || v == c->gid || v == c->egid ||
+	    v == c->sgid || v == c->fsgid) {
 		c->fsgid = v;
 		if (v != old)
 			ids_changed(t);
 	}
-	return old;
+	return ret;
 }
 
 long sys_getgroups(struct task *t, const struct sysargs *a)
@@ -293,6 +345,18 @@ long sys_getgroups(struct task *t, const struct sysargs *a)
 		return c->ngroups;
 	if (size < c->ngroups)
 		return -EINVAL;
+	if (cred_user_ns(c) != &init_user_ns) {
+		uint32_t *g = malloc(c->ngroups * sizeof(uint32_t) + 1);
+		int i, ret;
+
+		if (!g)
+			return -ENOMEM;
+		for (i = 0; i < c->ngroups; i++)
+			g[i] = from_kgid_munged(cred_user_ns(c), c->groups[i]);
+		ret = copy_to_user(t->mm, sysarg_uaddr(a, 1), g, c->ngroups * sizeof(uint32_t));
+		free(g);
+		return ret < 0 ? -EFAULT : c->ngroups;
+	}
 	if (copy_to_user(t->mm, sysarg_uaddr(a, 1), c->groups, c->ngroups * sizeof(uint32_t)) < 0)
 		return -EFAULT;
 	return c->ngroups;
@@ -311,7 +375,10 @@ long sys_setgroups(struct task *t, const struct sysargs *a)
 	int size = sysarg_int(a, 0);
 	uint32_t *g = NULL;
 
-	if (!capable(c, CAP_SETGID))
+	/* may_setgroups: CAP_SETGID in the caller's user namespace, which
+	 * has a gid_map and setgroups not denied */
+	if (!ns_capable(c, cred_user_ns(c), CAP_SETGID) ||
+	    (cred_user_ns(c) != &init_user_ns && !user_ns_may_setgroups(cred_user_ns(c))))
 		return -EPERM;
 	if (size < 0 || size > NGROUPS_MAX_GUEST)
 		return -EINVAL;
@@ -322,6 +389,10 @@ long sys_setgroups(struct task *t, const struct sysargs *a)
 		if (copy_from_user(t->mm, g, sysarg_uaddr(a, 1), size * sizeof(uint32_t)) < 0) {
 			free(g);
 			return -EFAULT;
+		}
+		if (!map_ids(c, true, g, size)) {
+			free(g);
+			return -EINVAL;
 		}
 		qsort(g, size, sizeof(uint32_t), cmp_gid);
 	}
@@ -415,7 +486,8 @@ long sys_capset(struct task *t, const struct sysargs *a)
 	i &= CAP_FULL_SET;
 	if ((p & ~c->cap_permitted) || (e & ~p))
 		return -EPERM;
-	if ((i & ~(c->cap_inheritable | c->cap_permitted)) && !capable(c, CAP_SETPCAP))
+	if ((i & ~(c->cap_inheritable | c->cap_permitted)) &&
+	    !ns_capable(c, cred_user_ns(c), CAP_SETPCAP))
 		return -EPERM;
 	/* nothing new in the inheritable set from outside the bounding set */
 	if (i & ~(c->cap_inheritable | c->cap_bset))

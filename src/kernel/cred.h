@@ -30,6 +30,8 @@
 #define CAP_LAST_CAP	       40
 #define CAP_FULL_SET	       ((1ULL << (CAP_LAST_CAP + 1)) - 1)
 
+struct user_ns;
+
 struct cred {
 	uint32_t uid, euid, suid, fsuid;
 	uint32_t gid, egid, sgid, fsgid;
@@ -45,11 +47,18 @@ struct cred {
 	/* prctl PR_SET_KEEPCAPS (securebits' SECURE_KEEP_CAPS): a change of
 	 * every uid from root keeps the permitted set; exec clears it */
 	bool keepcaps;
+	/* The user namespace the ids and capabilities belong to
+	 * (kernel/userns.h; a reference); NULL: the instance's. */
+	struct user_ns *user_ns;
 };
 
+extern struct user_ns init_user_ns;
+
+/* cap over the instance's own resources (Linux's capable: in the initial
+ * user namespace); ns_capable (kernel/userns.h) for a namespace's. */
 static inline bool capable(const struct cred *c, int cap)
 {
-	return c->cap_effective & (1ULL << cap);
+	return (!c->user_ns || c->user_ns == &init_user_ns) && (c->cap_effective & (1ULL << cap));
 }
 
 /* kernel.overflowuid and kernel.overflowgid (0-65535, 65534 at boot): the

@@ -7,6 +7,7 @@
 #include "kernel/exec.h"
 #include "kernel/elf.h"
 #include "kernel/task.h"
+#include "kernel/userns.h"
 #include "kernel/cpus.h"
 #include "kernel/cred.h"
 #include "kernel/log.h"
@@ -508,8 +509,13 @@ static void exec_cred(const struct task *t, const struct binfile *b, struct cred
 	bool unsafe = t->pt.tracer && t->pt.tracer->proc &&
 		      !capable(&t->pt.tracer->proc->cred, CAP_SYS_PTRACE);
 
+	const struct user_ns *ns = cred_user_ns(&t->proc->cred);
+	uint32_t root = make_kuid(ns, 0); /* root is the user namespace's */
+
 	*nc = t->proc->cred;
-	if (!t->proc->no_new_privs && !unsafe) {
+	/* bprm_fill_uid: an owner the namespace cannot name gives nothing */
+	if (!t->proc->no_new_privs && !unsafe && from_kuid(ns, b->uid) != INVALID_ID &&
+	    from_kgid(ns, b->gid) != INVALID_ID) {
 		if (b->mode & 04000)
 			nc->euid = b->uid;
 		if ((b->mode & 02010) == 02010)
@@ -523,7 +529,7 @@ static void exec_cred(const struct task *t, const struct binfile *b, struct cred
 	 * root's */
 	if (nc->euid != nc->uid || nc->egid != nc->gid)
 		nc->cap_ambient = 0;
-	if (nc->uid == 0 || nc->euid == 0)
+	if (nc->uid == root || nc->euid == root)
 		nc->cap_permitted = nc->cap_bset | nc->cap_inheritable;
 	else
 		nc->cap_permitted = 0;
@@ -534,7 +540,7 @@ static void exec_cred(const struct task *t, const struct binfile *b, struct cred
 	if ((t->proc->no_new_privs || unsafe) && (nc->cap_permitted & ~t->proc->cred.cap_permitted))
 		nc->cap_permitted &= t->proc->cred.cap_permitted;
 	nc->cap_permitted |= nc->cap_ambient;
-	nc->cap_effective = nc->euid == 0 ? nc->cap_permitted : nc->cap_ambient;
+	nc->cap_effective = nc->euid == root ? nc->cap_permitted : nc->cap_ambient;
 }
 
 /* Linux's bprm_stack_limits: the strings (and the file name) and their
@@ -762,10 +768,11 @@ int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct f
 	aux(&a, LINUX_AUXV_FLAGS, 0);
 	aux(&a, LINUX_AUXV_ENTRY, bias + main_bin.eh.e_entry);
 	exec_cred(t, &main_bin, newcred);
-	aux(&a, LINUX_AUXV_UID, newcred->uid);
-	aux(&a, LINUX_AUXV_EUID, newcred->euid);
-	aux(&a, LINUX_AUXV_GID, newcred->gid);
-	aux(&a, LINUX_AUXV_EGID, newcred->egid);
+	/* the ids as the program's user namespace names them */
+	aux(&a, LINUX_AUXV_UID, from_kuid_munged(cred_user_ns(newcred), newcred->uid));
+	aux(&a, LINUX_AUXV_EUID, from_kuid_munged(cred_user_ns(newcred), newcred->euid));
+	aux(&a, LINUX_AUXV_GID, from_kgid_munged(cred_user_ns(newcred), newcred->gid));
+	aux(&a, LINUX_AUXV_EGID, from_kgid_munged(cred_user_ns(newcred), newcred->egid));
 	aux(&a, LINUX_AUXV_SECURE, newcred->euid != newcred->uid || newcred->egid != newcred->gid);
 	/* Everything is mapped but nothing written yet: the thread's creation
 	 * runs the whole queue of mappings in the same stub batch, and the

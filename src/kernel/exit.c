@@ -10,6 +10,7 @@
 #include "kernel/cpus.h"
 #include "kernel/nsproxy.h"
 #include "kernel/pidns.h"
+#include "kernel/userns.h"
 #include "kernel/log.h"
 #include "kernel/futex.h"
 #include "kernel/ptimer.h"
@@ -140,6 +141,7 @@ static void release_process(struct process *p)
 	if (p->pidfd_refs > 0)
 		return; /* the last pidfd frees it */
 	free(p->cred.groups);
+	cred_put_ns(&p->cred);
 	free(p);
 }
 
@@ -147,6 +149,7 @@ void process_pidfd_put(struct process *p)
 {
 	if (--p->pidfd_refs == 0 && p->reaped) {
 		free(p->cred.groups);
+		cred_put_ns(&p->cred);
 		free(p);
 	}
 }
@@ -176,7 +179,7 @@ static void notify_parent(struct process *p)
 		si.si_signo = p->exit_signal;
 		/* as the parent sees it */
 		si.fields.sigchld.pid = pid_nr_ns(p->pid, pid_ns_of(parent->pid));
-		si.fields.sigchld.uid = p->cred.uid;
+		si.fields.sigchld.uid = from_kuid_munged(cred_user_ns(&parent->cred), p->cred.uid);
 		cputime_process(p, &u); /* in clock ticks (USER_HZ 100) */
 		si.fields.sigchld.utime = u.utime / 10000000;
 		si.fields.sigchld.stime = u.stime / 10000000;
@@ -521,7 +524,8 @@ long sys_reboot(struct task *t, const struct sysargs *a)
 	struct pid_ns *ns;
 	int sig;
 
-	if (!capable(&t->proc->cred, CAP_SYS_BOOT))
+	/* over the caller's pid namespace (reboot_pid_ns) */
+	if (!ns_capable(&t->proc->cred, ns_owner(&task_pid_ns(t)->ns), CAP_SYS_BOOT))
 		return -EPERM;
 	/* the second magic: Linus's and his daughters' birthdays */
 	if (magic1 != REBOOT_MAGIC1 || (magic2 != 0x28121969 && magic2 != 0x05121996 &&
@@ -819,7 +823,7 @@ long sys_waitid(struct task *t, const struct sysargs *a)
 	if (ret > 0) {
 		si.si_signo = LINUX_SIGCHLD;
 		si.fields.sigchld.pid = res.pid;
-		si.fields.sigchld.uid = res.uid;
+		si.fields.sigchld.uid = from_kuid_munged(cred_user_ns(&t->proc->cred), res.uid);
 		si.si_code = res.code;
 		si.fields.sigchld.status = res.si_status;
 	}

@@ -2,18 +2,20 @@
  * the address space by a host fork of its stub (the /proc/mm "copy"): the
  * host does copy-on-write. A new thread is one more host thread in the same
  * stub. vfork suspends the parent until the child execs or exits.
- * CLONE_NEWUTS, CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWCGROUP and
- * CLONE_NEWPID give the child new namespaces (kernel/nsproxy.c); a child's
- * pid comes from its pid namespace (kernel/pidns.c), and what the caller
- * gets back is its number in the caller's. Refused: CLONE_NEWUSER and
- * CLONE_NEWTIME (ENOSPC: skas has one of each, see nsproxy.c),
- * CLONE_INTO_CGROUP and clone3's set_tid (EINVAL). */
+ * CLONE_NEWUTS, CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWCGROUP,
+ * CLONE_NEWPID and CLONE_NEWUSER give the child new namespaces
+ * (kernel/nsproxy.c; a new user namespace, kernel/userns.c, owns the
+ * others made with it); a child's pid comes from its pid namespace
+ * (kernel/pidns.c), and what the caller gets back is its number in the
+ * caller's. Refused: CLONE_NEWTIME (ENOSPC: skas has one time namespace,
+ * see nsproxy.c), CLONE_INTO_CGROUP and clone3's set_tid (EINVAL). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernel/task.h"
 #include "kernel/nsproxy.h"
 #include "kernel/pidns.h"
+#include "kernel/userns.h"
 #include "kernel/ptimer.h"
 #include "kernel/seccomp.h"
 #include "kernel/run.h"
@@ -52,10 +54,12 @@ static struct process *copy_process_struct(struct task *t, int pid, const struct
 	p->pgid = me->pgid;
 	p->sid = me->sid;
 	p->cred = me->cred;
+	cred_get_ns(&p->cred);
 	p->cred.groups = NULL;
 	if (me->cred.ngroups) {
 		p->cred.groups = malloc(me->cred.ngroups * sizeof(uint32_t));
 		if (!p->cred.groups) {
+			cred_put_ns(&p->cred);
 			free(p);
 			return NULL;
 		}
@@ -116,20 +120,22 @@ static int check_flags(struct task *t, const struct clone_req *r)
 }
 
 /* The namespace checks, in Linux's order: after the task limits
- * (copy_process's EAGAIN), copy_creds's (a user namespace, whose
- * max_user_namespaces is 0), then copy_namespaces's: EPERM without
- * CAP_SYS_ADMIN, a SEM_UNDO list that cannot go into another IPC
- * namespace, whose sets it could not name (EINVAL), the types skas has one
- * of (ENOSPC). */
+ * (copy_process's EAGAIN), copy_creds's (a user namespace: too deep,
+ * EUSERS; the caller's ids unmapped, EPERM), then copy_namespaces's:
+ * EPERM without CAP_SYS_ADMIN (in the new user namespace, where the child
+ * has it, when it makes one), a SEM_UNDO list that cannot go into another
+ * IPC namespace, whose sets it could not name (EINVAL), the types skas has
+ * one of (ENOSPC). */
 static int check_ns_flags(struct task *t, uint64_t f)
 {
 	int ret;
 
-	if (f & LINUX_CLONE_NEWUSER) {
-		klog_ratelimited(LOG_INFO, "clone: user namespaces are not supported: ENOSPC");
-		return -ENOSPC;
-	}
-	ret = ns_flags_check(&t->proc->cred, f);
+	/* the child's user namespace is made once it exists: every
+	 * capability there then */
+	if (f & LINUX_CLONE_NEWUSER)
+		ret = user_ns_may_create(t, &t->proc->cred);
+	else
+		ret = ns_flags_check(&t->proc->cred, f);
 	if (ret == 0 && (f & LINUX_CLONE_NEWIPC) && (f & LINUX_CLONE_SYSVSEM))
 		ret = -EINVAL;
 	return ret ?: ns_flags_limit(f);
@@ -270,7 +276,13 @@ static long do_clone(struct task *t, const struct clone_req *r)
 		if (ret < 0)
 			goto fail;
 	}
-	ret = nsproxy_copy(t->nsproxy, f, c->fs, new_pid_ns, &c->nsproxy);
+	if (f & LINUX_CLONE_NEWUSER) {
+		ret = user_ns_new(t, &c->proc->cred);
+		if (ret < 0)
+			goto fail;
+	}
+	ret = nsproxy_copy(t->nsproxy, f, c->fs, new_pid_ns, &cred_user_ns(&c->proc->cred)->ns,
+			   &c->nsproxy);
 	if (ret < 0)
 		goto fail;
 	/* As arch_prctl(ARCH_SET_FS) in Linux's copy_thread. */
@@ -372,6 +384,7 @@ fail:
 		list_del(&c->proc->sibling);
 		pid_free(c->proc->pid);
 		free(c->proc->cred.groups);
+		cred_put_ns(&c->proc->cred);
 		free(c->proc);
 	}
 	c->proc = NULL;
@@ -508,6 +521,7 @@ long sys_unshare(struct task *t, const struct sysargs *a)
 	struct fs_info *fs = NULL;
 	struct files *files = NULL;
 	struct nsproxy *nsp = NULL;
+	struct cred nc;
 	bool alone = t->proc->nthreads == 1;
 	int ret;
 
@@ -527,9 +541,12 @@ long sys_unshare(struct task *t, const struct sysargs *a)
 		return -EINVAL;
 	if ((f & LINUX_CLONE_VM) && t->mm->refcount > 1)
 		return -EINVAL; /* another process shares the address space */
+	/* unshare_userns first: the others are then the new one's, where
+	 * the caller has every capability */
 	if (f & LINUX_CLONE_NEWUSER)
-		return -ENOSPC; /* as clone's */
-	ret = ns_flags_check(&t->proc->cred, f);
+		ret = user_ns_may_create(t, &t->proc->cred);
+	else
+		ret = ns_flags_check(&t->proc->cred, f);
 	if (ret == 0)
 		ret = ns_flags_limit(f);
 	if (ret < 0)
@@ -552,16 +569,31 @@ long sys_unshare(struct task *t, const struct sysargs *a)
 	if (f & NS_CLONE_SUPPORTED) {
 		struct ns_common *pid_ns = NULL;
 
+		/* the new credentials on a copy until nothing can fail */
+		nc = t->proc->cred;
+		cred_get_ns(&nc);
+		if (f & LINUX_CLONE_NEWUSER) {
+			ret = user_ns_new(t, &nc);
+			if (ret < 0) {
+				cred_put_ns(&nc);
+				goto fail;
+			}
+		}
 		if (f & LINUX_CLONE_NEWPID) {
 			ret = pid_ns_new(t->nsproxy->ns[NS_PID], task_pid_ns(t), &pid_ns);
-			if (ret < 0)
+			if (ret < 0) {
+				cred_put_ns(&nc);
 				goto fail;
+			}
 		}
-		ret = nsproxy_copy(t->nsproxy, f, fs ? fs : t->fs, pid_ns, &nsp);
+		ret = nsproxy_copy(t->nsproxy, f, fs ? fs : t->fs, pid_ns, &cred_user_ns(&nc)->ns,
+				   &nsp);
 		if (pid_ns)
 			ns_put(pid_ns);
-		if (ret < 0)
+		if (ret < 0) {
+			cred_put_ns(&nc);
 			goto fail;
+		}
 	}
 	if (fs) {
 		fs_info_put(t->fs);
@@ -574,6 +606,10 @@ long sys_unshare(struct task *t, const struct sysargs *a)
 	if (nsp) {
 		nsproxy_put(t->nsproxy);
 		t->nsproxy = nsp;
+		/* the old namespace's reference goes, nc's stays */
+		cred_put_ns(&t->proc->cred);
+		t->proc->cred = nc; /* the same groups: only the namespace and
+				     * capabilities may differ */
 	}
 	if (f & LINUX_CLONE_SYSVSEM) {
 		sem_exit(t->proc->pid);

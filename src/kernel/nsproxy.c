@@ -1,14 +1,13 @@
 /* kernel/nsproxy.c: the sets of namespaces tasks hold, the namespaces'
- * references and inode numbers. The instance's time and user namespaces
- * exist once and never go: skas has one of each (the host's clocks, one
- * set of ids), so their CLONE_NEW* flags are ENOSPC, as on a Linux whose
- * /proc/sys/user/max_TYPE_namespaces are 0 (which they read), rather
- * than a new name for what would still be shared. (They were EINVAL, as
- * on a Linux built without them; but that Linux has no /proc/PID/ns
- * links of those types, and bwrap, seeing the user one, tried to make
- * one.) UTS (kernel/uts.c), mount (vfs/namespace.c), IPC (ipc/ipc.c),
+ * references, owners and inode numbers. The instance's time namespace
+ * exists once and never goes: skas has the host's clocks only, so
+ * CLONE_NEWTIME is ENOSPC, as on a Linux whose
+ * /proc/sys/user/max_time_namespaces is 0 (which it reads), rather than a
+ * new name for what would still be shared. UTS (kernel/uts.c), mount (vfs/namespace.c), IPC (ipc/ipc.c),
  * network (net/netns.c), pid (kernel/pidns.c: the set holds Linux's
- * pid_ns_for_children) and cgroup namespaces can be made. A cgroup
+ * pid_ns_for_children), user (kernel/userns.c: the set's is the
+ * credentials') and cgroup namespaces can be made; the user namespace of
+ * their maker's credentials owns them. A cgroup
  * namespace's root is the cgroup of its maker, and every task is in the
  * one root cgroup (/proc/PID/cgroup's "0::/"), so a new one shows the
  * same paths: it has its own identity (/proc/PID/ns/cgroup, setns) and
@@ -21,6 +20,7 @@
 #include "kernel/cred.h"
 #include "kernel/task.h"
 #include "kernel/pidns.h"
+#include "kernel/userns.h"
 #include "vfs/namespace.h"
 #include "ipc/ipc.h"
 #include "net/netns.h"
@@ -28,7 +28,6 @@
 
 static struct ns_common init_cgroup_ns = { .refcount = 1, .ino = NS_INO_CGROUP, .type = NS_CGROUP };
 static struct ns_common init_time_ns = { .refcount = 1, .ino = NS_INO_TIME, .type = NS_TIME };
-static struct ns_common init_user_ns = { .refcount = 1, .ino = NS_INO_USER, .type = NS_USER };
 
 static struct nsproxy init_nsproxy = {
 	.refcount = 1,
@@ -39,7 +38,7 @@ static struct nsproxy init_nsproxy = {
 		[NS_NET] = &init_net.ns,
 		[NS_PID] = &init_pid_ns.ns,
 		[NS_TIME] = &init_time_ns,
-		[NS_USER] = &init_user_ns,
+		[NS_USER] = &init_user_ns.ns,
 		[NS_UTS] = &init_uts_ns.ns,
 	},
 };
@@ -57,8 +56,13 @@ void ns_get(struct ns_common *ns)
 
 void ns_put(struct ns_common *ns)
 {
-	if (--ns->refcount == 0 && ns->free)
+	struct ns_common *owner = ns->owner;
+
+	if (--ns->refcount == 0 && ns->free) {
 		ns->free(ns);
+		if (owner)
+			ns_put(owner);
+	}
 }
 
 void nsproxy_get(struct nsproxy *nsp)
@@ -172,7 +176,8 @@ int ns_flags_check(const struct cred *c, uint64_t flags)
 {
 	if (!(flags & NS_CLONE_ALL))
 		return 0;
-	return capable(c, CAP_SYS_ADMIN) ? 0 : -EPERM;
+	/* in the caller's user namespace (a new one's, when it made one) */
+	return ns_capable(c, cred_user_ns(c), CAP_SYS_ADMIN) ? 0 : -EPERM;
 }
 
 int ns_flags_limit(uint64_t flags)
@@ -203,7 +208,7 @@ struct nsproxy *nsproxy_with(struct nsproxy *old, struct ns_common *ns)
 }
 
 int nsproxy_copy(struct nsproxy *old, uint64_t flags, struct fs_info *fs, struct ns_common *pid_ns,
-		 struct nsproxy **out)
+		 struct ns_common *user_ns, struct nsproxy **out)
 {
 	struct ns_common *fresh[NS_NTYPES] = { 0 }; /* the new ones, by type */
 	struct nsproxy *n;
@@ -233,15 +238,26 @@ int nsproxy_copy(struct nsproxy *old, uint64_t flags, struct fs_info *fs, struct
 		goto fail;
 	/* Last: it moves fs's root and cwd to its copies. */
 	if (flags & LINUX_CLONE_NEWNS) {
-		ret = mnt_ns_copy(old->ns[NS_MNT], fs, &fresh[NS_MNT]);
+		/* copied into a less privileged user namespace: locked */
+		ret = mnt_ns_copy(old->ns[NS_MNT], fs, &ns_owner(old->ns[NS_MNT])->ns != user_ns,
+				  &fresh[NS_MNT]);
 		if (ret < 0)
 			goto fail;
+	}
+	if (flags & LINUX_CLONE_NEWUSER) {
+		ns_get(user_ns);
+		fresh[NS_USER] = user_ns;
 	}
 	n->refcount = 1;
 	for (i = 0; i < NS_NTYPES; i++) {
 		n->ns[i] = fresh[i] ? fresh[i] : old->ns[i];
 		if (!fresh[i])
 			ns_get(n->ns[i]);
+		/* the maker's user namespace owns what it made */
+		else if (i != NS_USER && user_ns != &init_user_ns.ns) {
+			ns_get(user_ns);
+			fresh[i]->owner = user_ns;
+		}
 	}
 	*out = n;
 	return 0;

@@ -2,8 +2,8 @@
  * namespace type, each with a reference count and the inode number that
  * /proc/PID/ns shows. fork and clone share the parent's set; CLONE_NEW*,
  * unshare and setns give a task a new set. Of the types, UTS, mount, IPC,
- * network, pid and cgroup namespaces can be made; the others exist once, as
- * the instance's own, and their limits in /proc/sys/user are 0 (see
+ * network, pid, user and cgroup namespaces can be made; the time one exists
+ * once, as the instance's own, and its limit in /proc/sys/user is 0 (see
  * ns_flags_check). The pid one in a set is the one for the task's
  * children (Linux's pid_ns_for_children): the task's own is that of its
  * pid (kernel/pidns.h). */
@@ -41,6 +41,9 @@ struct ns_common {
 	 * this is no reference on it). */
 	struct inode *inode;
 	void (*free)(struct ns_common *ns); /* at the last put; NULL: static */
+	/* The user namespace that owns it (kernel/userns.h; a reference),
+	 * NULL for the instance's: its capabilities govern it. */
+	struct ns_common *owner;
 };
 
 struct nsproxy {
@@ -61,7 +64,7 @@ struct nsproxy {
 /* The CLONE_NEW* flags skas can make a namespace of. */
 #define NS_CLONE_SUPPORTED                                                                  \
 	(LINUX_CLONE_NEWUTS | LINUX_CLONE_NEWNS | LINUX_CLONE_NEWIPC | LINUX_CLONE_NEWNET | \
-	 LINUX_CLONE_NEWCGROUP | LINUX_CLONE_NEWPID)
+	 LINUX_CLONE_NEWCGROUP | LINUX_CLONE_NEWPID | LINUX_CLONE_NEWUSER)
 
 /* The set the first task starts with. */
 struct nsproxy *nsproxy_initial(void);
@@ -96,10 +99,11 @@ int ns_flags_limit(uint64_t flags);
  * itself (a new reference) when they ask none, else a new set with new
  * namespaces for those (a mount namespace moves fs's root and cwd to its
  * copies; CLONE_NEWPID's is pid_ns, which the caller made with
- * pid_ns_new, and which the set takes a reference of). 0 or -ENOMEM /
- * -ENOSPC. */
+ * pid_ns_new, and which the set takes a reference of). user_ns is the
+ * user namespace of the credentials the set goes with (CLONE_NEWUSER's
+ * new one): it owns the new namespaces. 0 or -ENOMEM / -ENOSPC. */
 int nsproxy_copy(struct nsproxy *old, uint64_t flags, struct fs_info *fs, struct ns_common *pid_ns,
-		 struct nsproxy **out);
+		 struct ns_common *user_ns, struct nsproxy **out);
 /* A copy of old with ns (a new reference) for its type. */
 struct nsproxy *nsproxy_with(struct nsproxy *old, struct ns_common *ns);
 

@@ -11,6 +11,7 @@
 
 #include "kernel/ptrace.h"
 #include "kernel/task.h"
+#include "kernel/userns.h"
 #include "kernel/pidns.h"
 #include "syscalls/dispatch.h"
 #include "mm/usercopy.h"
@@ -90,7 +91,7 @@ static void notify_tracer_proc(struct process *tp, int pid, uint32_t uid, int wh
 	si.si_signo = LINUX_SIGCHLD;
 	si.si_code = why;
 	si.fields.sigchld.pid = pid_nr_ns(pid, pid_ns_of(tp->pid)); /* as the tracer sees it */
-	si.fields.sigchld.uid = uid;
+	si.fields.sigchld.uid = from_kuid_munged(cred_user_ns(&tp->cred), uid);
 	si.fields.sigchld.status = status;
 	if (why != LINUX_CLD_TRAPPED ||
 	    !(tp->sigactions[LINUX_SIGCHLD - 1].flags & LINUX_SA_NOCLDSTOP))
@@ -211,7 +212,8 @@ static int trap_stop(struct task *t, int code, int why)
 	t->pt.si.si_signo = LINUX_SIGTRAP;
 	t->pt.si.si_code = code;
 	t->pt.si.fields.kill.pid = pid_vnr(t, t->tid);
-	t->pt.si.fields.kill.uid = t->proc->cred.uid;
+	t->pt.si.fields.kill.uid =
+		from_kuid_munged(cred_user_ns(&t->proc->cred), t->proc->cred.uid);
 	t->pt.has_si = true;
 	return ptrace_stop(t, code, why);
 }
@@ -232,7 +234,8 @@ int ptrace_signal(struct task *t, int sig, struct linux_siginfo *info)
 		info->si_code = LINUX_SI_USER;
 		if (t->pt.tracer) {
 			info->fields.kill.pid = pid_vnr(t, t->pt.tracer->proc->pid);
-			info->fields.kill.uid = t->pt.tracer->proc->cred.uid;
+			info->fields.kill.uid = from_kuid_munged(cred_user_ns(&t->proc->cred),
+								 t->pt.tracer->proc->cred.uid);
 		}
 	}
 	if (t->sigmask & SIGBIT(sig)) {
@@ -271,7 +274,8 @@ bool ptrace_group_trap(struct task *t)
 		t->pt.si.si_signo = sig;
 		t->pt.si.si_code = code;
 		t->pt.si.fields.kill.pid = pid_vnr(t, t->tid);
-		t->pt.si.fields.kill.uid = t->proc->cred.uid;
+		t->pt.si.fields.kill.uid =
+			from_kuid_munged(cred_user_ns(&t->proc->cred), t->proc->cred.uid);
 		t->pt.has_si = true;
 		ptrace_stop(t, code, PT_GROUP);
 		return true;
@@ -521,7 +525,7 @@ void ptrace_exec(struct task *t, int old_tid)
 	si.si_signo = LINUX_SIGTRAP;
 	si.si_code = LINUX_SI_USER;
 	si.fields.kill.pid = pid_vnr(t, t->proc->pid);
-	si.fields.kill.uid = t->proc->cred.uid;
+	si.fields.kill.uid = from_kuid_munged(cred_user_ns(&t->proc->cred), t->proc->cred.uid);
 	signal_queue_thread(t, LINUX_SIGTRAP, &si);
 }
 

@@ -11,6 +11,7 @@
 #include "lib/cbpf.h"
 #include "kernel/seccomp_notify.h"
 #include "kernel/task.h"
+#include "kernel/userns.h"
 #include "kernel/pidns.h"
 #include "kernel/cred.h"
 #include "kernel/log.h"
@@ -363,7 +364,8 @@ static long prepare_filter(struct task *t, unsigned flags, uint64_t uargs,
 		return -EFAULT;
 	if (prog.len == 0 || prog.len > LINUX_BPF_MAXINSNS)
 		return -EINVAL;
-	if (!t->proc->no_new_privs && !capable(&t->proc->cred, CAP_SYS_ADMIN))
+	if (!t->proc->no_new_privs &&
+	    !ns_capable(&t->proc->cred, cred_user_ns(&t->proc->cred), CAP_SYS_ADMIN))
 		return -EACCES;
 	if (!prog.filter) /* bpf_check_basics_ok */
 		return -EINVAL;

@@ -11,6 +11,7 @@
 #include "kernel/task.h"
 #include "kernel/nsproxy.h"
 #include "kernel/pidns.h"
+#include "kernel/userns.h"
 #include "kernel/cred.h"
 #include "fs/nsfs/nsfs.h"
 #include "vfs/file.h"
@@ -24,25 +25,37 @@
 	(LINUX_CLONE_NEWNS | LINUX_CLONE_NEWCGROUP | LINUX_CLONE_NEWUTS | LINUX_CLONE_NEWIPC | \
 	 LINUX_CLONE_NEWUSER | LINUX_CLONE_NEWPID | LINUX_CLONE_NEWNET | LINUX_CLONE_NEWTIME)
 
-/* May t enter ns (flags: every type this setns enters)? */
-static int validate_ns(struct task *t, struct ns_common *ns, uint64_t flags)
+/* CAP_SYS_ADMIN over ns (in its owner) and in c's own user namespace. */
+static bool admin_over(const struct cred *c, struct ns_common *ns)
 {
-	const struct cred *c = &t->proc->cred;
+	return ns_capable(c, ns_owner(ns), CAP_SYS_ADMIN) &&
+	       ns_capable(c, cred_user_ns(c), CAP_SYS_ADMIN);
+}
 
+/* May t, with credentials c, enter ns (flags: every type this setns
+ * enters)? */
+static int validate_ns(struct task *t, const struct cred *c, struct ns_common *ns, uint64_t flags)
+{
 	switch (ns->type) {
 	case NS_USER:
-		return -EINVAL; /* the caller's own: the only one */
+		/* userns_install: no capabilities gained by entering one's
+		 * own again; a whole process with its own fs info */
+		if ((struct user_ns *)ns == cred_user_ns(c))
+			return -EINVAL;
+		if (t->proc->nthreads > 1 || t->fs->refcount > 1)
+			return -EINVAL;
+		return ns_capable(c, (struct user_ns *)ns, CAP_SYS_ADMIN) ? 0 : -EPERM;
 	case NS_TIME:
 		if (t->proc->nthreads > 1)
 			return -EUSERS;
 		break;
 	case NS_PID:
-		if (!capable(c, CAP_SYS_ADMIN))
+		if (!admin_over(c, ns))
 			return -EPERM;
 		/* pidns_install: the caller's own or one below it */
 		return pid_ns_within((struct pid_ns *)ns, task_pid_ns(t)) ? 0 : -EINVAL;
 	case NS_MNT:
-		if (!capable(c, CAP_SYS_ADMIN) || !capable(c, CAP_SYS_CHROOT))
+		if (!admin_over(c, ns) || !ns_capable(c, cred_user_ns(c), CAP_SYS_CHROOT))
 			return -EPERM;
 		/* Linux checks the fs info it will change: the caller's
 		 * when only the mount namespace changes, else a copy */
@@ -52,7 +65,7 @@ static int validate_ns(struct task *t, struct ns_common *ns, uint64_t flags)
 	default:
 		break;
 	}
-	return capable(c, CAP_SYS_ADMIN) ? 0 : -EPERM;
+	return admin_over(c, ns) ? 0 : -EPERM;
 }
 
 /* t's set with ns in place of its own of that type. */
@@ -69,6 +82,10 @@ static int install(struct task *t, struct ns_common *ns)
 	t->nsproxy = n;
 	if (ns->type == NS_MNT)
 		mnt_ns_enter((struct mnt_ns *)ns, t->fs);
+	/* a process given capabilities it did not have is not dumpable:
+	 * those who own the namespace cannot ptrace it */
+	if (ns->type == NS_USER && !user_ns_enter(&t->proc->cred, (struct user_ns *)ns))
+		t->proc->nondumpable = true;
 	if (ns->type == NS_IPC) {
 		/* Linux's ipcns_install: the old namespace's undo state goes */
 		sem_exit(t->proc->pid);
@@ -96,6 +113,7 @@ static long setns_pidfd(struct task *t, struct process *p, uint64_t flags)
 {
 	struct ns_common *want[NS_NTYPES] = { 0 };
 	struct task *target = pidfd_task(p);
+	struct cred c = t->proc->cred; /* as it will be for each check */
 	size_t i;
 	int ret;
 
@@ -108,11 +126,18 @@ static long setns_pidfd(struct task *t, struct process *p, uint64_t flags)
 
 		if (!(flags & ns_type_flag(type)))
 			continue;
-		/* the pid namespace the process is in, not its children's */
-		want[type] = type == NS_PID ? &task_pid_ns(target)->ns : target->nsproxy->ns[type];
-		ret = validate_ns(t, want[type], flags);
+		/* the pid namespace the process is in, not its children's;
+		 * its user namespace is its credentials' */
+		want[type] = type == NS_PID    ? &task_pid_ns(target)->ns
+			     : type == NS_USER ? &cred_user_ns(&p->cred)->ns
+					       : target->nsproxy->ns[type];
+		ret = validate_ns(t, &c, want[type], flags);
 		if (ret < 0)
 			return ret;
+		if (type == NS_USER) { /* the others are checked as from there */
+			c.user_ns = (struct user_ns *)want[type];
+			c.cap_effective = CAP_FULL_SET;
+		}
 	}
 	/* Every check passed: nothing below fails but for memory. */
 	for (i = 0; i < sizeof(pidfd_order) / sizeof(pidfd_order[0]); i++) {
@@ -143,7 +168,7 @@ long sys_setns(struct task *t, const struct sysargs *a)
 		if (flags && ns_type_flag(ns->type) != flags)
 			ret = -EINVAL;
 		else
-			ret = validate_ns(t, ns, ns_type_flag(ns->type));
+			ret = validate_ns(t, &t->proc->cred, ns, ns_type_flag(ns->type));
 		if (ret == 0)
 			ret = install(t, ns);
 	} else if (p) {

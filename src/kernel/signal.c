@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "kernel/task.h"
+#include "kernel/userns.h"
 #include "kernel/pidns.h"
 #include "kernel/coredump.h"
 #include "kernel/log.h"
@@ -322,7 +323,7 @@ static void notify_parent_cldstop(struct process *p, int why, int status)
 		si.si_signo = LINUX_SIGCHLD;
 		si.si_code = why;
 		si.fields.sigchld.pid = pid_nr_ns(p->pid, pid_ns_of(parent->pid));
-		si.fields.sigchld.uid = p->cred.uid;
+		si.fields.sigchld.uid = from_kuid_munged(cred_user_ns(&parent->cred), p->cred.uid);
 		si.fields.sigchld.status = status;
 		send_signal_info(parent, NULL, LINUX_SIGCHLD, &si);
 	}
@@ -544,7 +545,8 @@ void send_sig_self(int sig)
 	si.si_signo = sig;
 	si.si_code = LINUX_SI_USER;
 	si.fields.kill.pid = pid_vnr(current, current->proc->pid);
-	si.fields.kill.uid = current->proc->cred.uid;
+	si.fields.kill.uid =
+		from_kuid_munged(cred_user_ns(&current->proc->cred), current->proc->cred.uid);
 	send_signal_info(current->proc, current, sig, &si);
 }
 
@@ -564,7 +566,7 @@ bool signal_may_send(struct task *from, struct process *p, int sig)
 	/* Linux's kill_ok_by_cred: the uids, or CAP_KILL (not euid 0) */
 	c = &from->proc->cred;
 	return c->euid == p->cred.suid || c->euid == p->cred.uid || c->uid == p->cred.suid ||
-	       c->uid == p->cred.uid || capable(c, CAP_KILL);
+	       c->uid == p->cred.uid || ns_capable(c, cred_user_ns(&p->cred), CAP_KILL);
 }
 
 /* kill()'s siginfo from from to p: the sender's pid as p's namespace
@@ -577,7 +579,8 @@ static void user_info(struct linux_siginfo *si, struct task *from, struct proces
 	si->si_code = code;
 	if (from) {
 		si->fields.kill.pid = pid_nr_ns(from->proc->pid, pid_ns_of(p->pid));
-		si->fields.kill.uid = from->proc->cred.uid;
+		si->fields.kill.uid =
+			from_kuid_munged(cred_user_ns(&p->cred), from->proc->cred.uid);
 	}
 }
 

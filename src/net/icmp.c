@@ -413,7 +413,7 @@ int icmp_create(int family, int type, int protocol, struct socket **out)
 		/* inet_create: the protocol's lookup, then the capability */
 		if (protocol == 0)
 			return -EPROTONOSUPPORT;
-		if (!capable(c, CAP_NET_RAW))
+		if (!net_capable(task_net(current), CAP_NET_RAW))
 			return -EPERM;
 		if (protocol != icmp)
 			return -EPROTONOSUPPORT; /* differs: ICMP only */

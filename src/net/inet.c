@@ -620,12 +620,13 @@ int inet_bind(struct task *t, struct socket *s, const struct linux_sockaddr_stor
 	uint16_t port;
 	int ret = inet_parse_addr(in, a, len, true, addr, &port);
 
+	(void)t; /* the capability counts over the socket's namespace */
 	if (ret < 0)
 		return ret;
 	ret = check_local(in, addr);
 	if (ret < 0)
 		return ret;
-	if (port && port < PROT_SOCK && !capable(&t->proc->cred, CAP_NET_BIND_SERVICE))
+	if (port && port < PROT_SOCK && !net_capable(s->net, CAP_NET_BIND_SERVICE))
 		return -EACCES;
 	if (s->state != SS_CLOSE || in->sport)
 		return -EINVAL;

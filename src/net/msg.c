@@ -6,6 +6,7 @@
 
 #include "net/msg.h"
 #include "kernel/task.h"
+#include "kernel/userns.h"
 #include "kernel/pidns.h"
 #include "kernel/cred.h"
 #include "mm/usercopy.h"
@@ -238,15 +239,18 @@ static int scm_check_creds(struct task *t, const struct linux_cmsghdr *cm, struc
 	if (cm->cmsg_len != LINUX_CMSG_LEN(sizeof(uc)))
 		return -EINVAL;
 	memcpy(&uc, cm + 1, sizeof(uc));
+	/* the ids in the sender's user namespace, the pid in its pid
+	 * namespace; carried as the instance's */
+	uc.uid = make_kuid(cred_user_ns(c), uc.uid);
+	uc.gid = make_kgid(cred_user_ns(c), uc.gid);
 	if (uc.uid == INVALID_ID || uc.gid == INVALID_ID)
 		return -EINVAL;
-	/* the pid in the sender's namespace; carried as the instance's */
 	vpid = pid_vnr(t, t->proc->pid);
-	pid_ok = uc.pid == vpid || capable(c, CAP_SYS_ADMIN);
+	pid_ok = uc.pid == vpid || ns_capable(c, ns_owner(&task_pid_ns(t)->ns), CAP_SYS_ADMIN);
 	uid_ok = uc.uid == c->uid || uc.uid == c->euid || uc.uid == c->suid ||
-		 capable(c, CAP_SETUID);
+		 ns_capable(c, cred_user_ns(c), CAP_SETUID);
 	gid_ok = uc.gid == c->gid || uc.gid == c->egid || uc.gid == c->sgid ||
-		 capable(c, CAP_SETGID);
+		 ns_capable(c, cred_user_ns(c), CAP_SETGID);
 	if (!pid_ok || !uid_ok || !gid_ok)
 		return -EPERM;
 	if (uc.pid != vpid && !process_by_vpid(t, uc.pid))
@@ -585,7 +589,12 @@ int scm_recv(struct task *t, struct scm *scm, bool passcred, uaddr_t ctl, uint64
 			uc.uid = overflowuid;
 			uc.gid = overflowgid;
 		}
-		uc.pid = pid_vnr(t, uc.pid); /* as the receiver's pid namespace sees it */
+		/* as the receiver's namespaces see them */
+		uc.pid = pid_vnr(t, uc.pid);
+		if (scm->has_cred) {
+			uc.uid = from_kuid_munged(cred_user_ns(&t->proc->cred), uc.uid);
+			uc.gid = from_kgid_munged(cred_user_ns(&t->proc->cred), uc.gid);
+		}
 		put_cmsg(t, LINUX_SOL_SOCKET, LINUX_SCM_CREDENTIALS, &uc, sizeof(uc), &at, &left,
 			 msg_flags);
 	}

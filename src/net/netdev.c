@@ -271,7 +271,7 @@ long netdev_ioctl(struct task *t, struct net_ns *net, int family, unsigned cmd, 
 	case LINUX_SIOCSIFHWADDR:
 	case LINUX_SIOCSIFTXQLEN:
 	case LINUX_SIOCSIFMAP:
-		if (!capable(&t->proc->cred, CAP_NET_ADMIN))
+		if (!net_capable(net, CAP_NET_ADMIN))
 			return -EPERM;
 		break;
 	}

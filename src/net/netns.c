@@ -1,6 +1,7 @@
 /* net/netns.c: network namespaces (netns.h). */
 #include "net/netns.h"
 #include "kernel/task.h"
+#include "kernel/userns.h"
 
 /* Cookies in creation order, the initial namespace's 1 (net_alloc). */
 static uint64_t next_cookie = 2;
@@ -12,6 +13,11 @@ struct net_ns init_net = {
 	.lo_has_v4 = true,
 	.cookie = 1,
 };
+
+bool net_capable(const struct net_ns *net, int cap)
+{
+	return current && ns_capable(&current->proc->cred, ns_owner(&net->ns), cap);
+}
 
 struct net_ns *task_net(struct task *t)
 {

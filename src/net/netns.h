@@ -37,6 +37,9 @@ extern struct net_ns init_net;
 /* t's network namespace (the initial one for NULL or a task without a set:
  * the kernel's own sockets). No reference. */
 struct net_ns *task_net(struct task *t);
+/* Has the current task cap over net (in its owning user namespace, as
+ * Linux's ns_capable(net->user_ns, cap))? */
+bool net_capable(const struct net_ns *net, int cap);
 void net_get(struct net_ns *net);
 void net_put(struct net_ns *net);
 /* A new namespace (CLONE_NEWNET), lo down, or NULL. */

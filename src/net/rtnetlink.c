@@ -922,7 +922,7 @@ static int rtnl_msg(struct nl_sock *s, const struct linux_nlmsghdr *nlh, size_t 
 	if (payload_len(nlh) < sizeof(struct linux_rtgenmsg))
 		return 0;			  /* "all the messages must have at least 1 byte" */
 	if (((type - LINUX_RTM_BASE) & 3) != 2) { /* NEW, DEL, SET */
-		if (!capable(&current->proc->cred, CAP_NET_ADMIN))
+		if (!net_capable(s->sk.net, CAP_NET_ADMIN))
 			return -EPERM;
 		if (type == LINUX_RTM_NEWADDR)
 			return newaddr(s, nlh);

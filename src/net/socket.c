@@ -19,6 +19,7 @@
 #include "net/netlink.h"
 #include "net/netns.h"
 #include "kernel/task.h"
+#include "kernel/userns.h"
 #include "kernel/pidns.h"
 #include "kernel/cred.h"
 #include "mm/usercopy.h"
@@ -842,6 +843,10 @@ int sock_getsockopt(struct socket *s, int level, int name, void *optval, int *le
 	case LINUX_SO_PEERCRED:
 		s->ops->peercred(s, &v.uc);
 		v.uc.pid = pid_vnr(current, v.uc.pid);
+		if (v.uc.uid != INVALID_ID) { /* -1: no peer (cred_to_ucred) */
+			v.uc.uid = from_kuid_munged(cred_user_ns(&current->proc->cred), v.uc.uid);
+			v.uc.gid = from_kgid_munged(cred_user_ns(&current->proc->cred), v.uc.gid);
+		}
 		lv = sizeof(v.uc);
 		break;
 	case LINUX_SO_PEERNAME:

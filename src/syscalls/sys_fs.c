@@ -5,6 +5,7 @@
 
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
+#include "kernel/userns.h"
 #include "kernel/log.h"
 #include "mm/memfd.h"
 #include "mm/usercopy.h"
@@ -773,6 +774,7 @@ long sys_fstat(struct task *t, const struct sysargs *a)
 	file_put(f);
 	if (ret < 0)
 		return ret;
+	stat_ids_for(t, &st.st_uid, &st.st_gid);
 	return copy_to_user(t->mm, sysarg_uaddr(a, 1), &st, sizeof(st));
 }
 
@@ -794,6 +796,7 @@ static long do_fstatat(struct task *t, int dirfd, uaddr_t upath, uaddr_t ubuf, i
 	free(path);
 	if (ret < 0)
 		return ret;
+	stat_ids_for(t, &st.st_uid, &st.st_gid);
 	return copy_to_user(t->mm, ubuf, &st, sizeof(st));
 }
 
@@ -837,6 +840,7 @@ long sys_statx(struct task *t, const struct sysargs *a)
 	free(path);
 	if (ret < 0)
 		return ret;
+	stat_ids_for(t, &stx.stx_uid, &stx.stx_gid);
 	return copy_to_user(t->mm, sysarg_uaddr(a, 4), &stx, sizeof(stx));
 }
 

@@ -86,7 +86,7 @@ long sys_pivot_root(struct task *t, const struct sysargs *a)
 	int ret;
 
 	/* Linux checks the capability before it reads the paths */
-	if (!capable(&t->proc->cred, CAP_SYS_ADMIN))
+	if (!vfs_may_mount(t))
 		return -EPERM;
 	ret = get_user_path(t, sysarg_uaddr(a, 0), &new_root);
 	if (ret == 0)

@@ -6,6 +6,7 @@
 
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
+#include "kernel/userns.h"
 #include "mm/usercopy.h"
 #include "vfs/file.h"
 #include "vfs/namei.h"
@@ -265,24 +266,34 @@ long sys_fchmod(struct task *t, const struct sysargs *a)
 	return setattr_fd(t, sysarg_int(a, 0), &ia, false);
 }
 
-static void chown_attr(struct iattr *ia, uint32_t uid, uint32_t gid)
+/* The ids in the caller's user namespace to the instance's: -EINVAL
+ * for one with no mapping there (Linux's chown_common). */
+static int chown_attr(struct task *t, struct iattr *ia, uint32_t uid, uint32_t gid)
 {
+	const struct user_ns *ns = cred_user_ns(&t->proc->cred);
+
 	ia->valid = 0;
 	if (uid != (uint32_t)-1) {
 		ia->valid |= ATTR_UID;
-		ia->uid = uid;
+		ia->uid = make_kuid(ns, uid);
+		if (ia->uid == INVALID_ID)
+			return -EINVAL;
 	}
 	if (gid != (uint32_t)-1) {
 		ia->valid |= ATTR_GID;
-		ia->gid = gid;
+		ia->gid = make_kgid(ns, gid);
+		if (ia->gid == INVALID_ID)
+			return -EINVAL;
 	}
+	return 0;
 }
 
 long sys_chown(struct task *t, const struct sysargs *a)
 {
 	struct iattr ia;
 
-	chown_attr(&ia, sysarg_uint(a, 1), sysarg_uint(a, 2));
+	if (chown_attr(t, &ia, sysarg_uint(a, 1), sysarg_uint(a, 2)) < 0)
+		return -EINVAL;
 	return setattr_path(t, LINUX_AT_FDCWD, sysarg_uaddr(a, 0), 0, &ia);
 }
 
@@ -290,7 +301,8 @@ long sys_lchown(struct task *t, const struct sysargs *a)
 {
 	struct iattr ia;
 
-	chown_attr(&ia, sysarg_uint(a, 1), sysarg_uint(a, 2));
+	if (chown_attr(t, &ia, sysarg_uint(a, 1), sysarg_uint(a, 2)) < 0)
+		return -EINVAL;
 	return setattr_path(t, LINUX_AT_FDCWD, sysarg_uaddr(a, 0), LINUX_AT_SYMLINK_NOFOLLOW, &ia);
 }
 
@@ -298,7 +310,8 @@ long sys_fchown(struct task *t, const struct sysargs *a)
 {
 	struct iattr ia;
 
-	chown_attr(&ia, sysarg_uint(a, 1), sysarg_uint(a, 2));
+	if (chown_attr(t, &ia, sysarg_uint(a, 1), sysarg_uint(a, 2)) < 0)
+		return -EINVAL;
 	return setattr_fd(t, sysarg_int(a, 0), &ia, false);
 }
 
@@ -309,7 +322,8 @@ long sys_fchownat(struct task *t, const struct sysargs *a)
 
 	if (flags & ~(LINUX_AT_SYMLINK_NOFOLLOW | LINUX_AT_EMPTY_PATH))
 		return -EINVAL;
-	chown_attr(&ia, sysarg_uint(a, 2), sysarg_uint(a, 3));
+	if (chown_attr(t, &ia, sysarg_uint(a, 2), sysarg_uint(a, 3)) < 0)
+		return -EINVAL;
 	return setattr_path(t, sysarg_int(a, 0), sysarg_uaddr(a, 1), flags, &ia);
 }
 

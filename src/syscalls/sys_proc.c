@@ -7,6 +7,7 @@
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
 #include "kernel/pidns.h"
+#include "kernel/userns.h"
 #include "kernel/seccomp.h"
 #include "kernel/cred.h"
 #include "kernel/ptimer.h"
@@ -139,25 +140,25 @@ long sys_setsid(struct task *t, const struct sysargs *a)
 long sys_getuid(struct task *t, const struct sysargs *a)
 {
 	(void)a;
-	return t->proc->cred.uid;
+	return from_kuid_munged(cred_user_ns(&t->proc->cred), t->proc->cred.uid);
 }
 
 long sys_geteuid(struct task *t, const struct sysargs *a)
 {
 	(void)a;
-	return t->proc->cred.euid;
+	return from_kuid_munged(cred_user_ns(&t->proc->cred), t->proc->cred.euid);
 }
 
 long sys_getgid(struct task *t, const struct sysargs *a)
 {
 	(void)a;
-	return t->proc->cred.gid;
+	return from_kgid_munged(cred_user_ns(&t->proc->cred), t->proc->cred.gid);
 }
 
 long sys_getegid(struct task *t, const struct sysargs *a)
 {
 	(void)a;
-	return t->proc->cred.egid;
+	return from_kgid_munged(cred_user_ns(&t->proc->cred), t->proc->cred.egid);
 }
 
 long sys_set_tid_address(struct task *t, const struct sysargs *a)
@@ -227,7 +228,8 @@ static long set_uts(struct task *t, const struct sysargs *a, bool domain)
 	char name[LINUX_UTS_LEN];
 	int len = sysarg_int(a, 1);
 
-	if (!capable(&t->proc->cred, CAP_SYS_ADMIN))
+	/* over the UTS namespace, in its owning user namespace */
+	if (!ns_capable(&t->proc->cred, ns_owner(t->nsproxy->ns[NS_UTS]), CAP_SYS_ADMIN))
 		return -EPERM;
 	if (len < 0 || len > LINUX_UTS_LEN)
 		return -EINVAL;
@@ -676,7 +678,8 @@ static long set_securebits(struct task *t, uint64_t bits)
 {
 	struct cred *c = &t->proc->cred;
 
-	if (!capable(c, CAP_SETPCAP) || (bits & ~(uint64_t)(SECURE_ALL_BITS | SECURE_ALL_LOCKS)))
+	if (!ns_capable(c, cred_user_ns(c), CAP_SETPCAP) ||
+	    (bits & ~(uint64_t)(SECURE_ALL_BITS | SECURE_ALL_LOCKS)))
 		return -EPERM;
 	if (bits & ~(uint64_t)SECURE_KEEP_CAPS_BIT) {
 		klog_ratelimited(
@@ -856,7 +859,7 @@ long sys_prctl(struct task *t, const struct sysargs *a)
 	case LINUX_PR_CAPBSET_READ:
 		return arg2 <= CAP_LAST_CAP ? (long)(t->proc->cred.cap_bset >> arg2 & 1) : -EINVAL;
 	case LINUX_PR_CAPBSET_DROP:
-		if (!capable(&t->proc->cred, CAP_SETPCAP))
+		if (!ns_capable(&t->proc->cred, cred_user_ns(&t->proc->cred), CAP_SETPCAP))
 			return -EPERM;
 		if (arg2 > CAP_LAST_CAP)
 			return -EINVAL;

@@ -14,6 +14,7 @@
 #include "vfs/dcache.h"
 #include "kernel/task.h"
 #include "kernel/cred.h"
+#include "kernel/userns.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
 #include "abi/linux/stat.h"
@@ -93,11 +94,11 @@ int inode_permission(struct task *t, struct inode *ino, int mask)
 		return 0;
 	/* root's overrides: read and write anything, search directories,
 	 * execute what someone may execute. */
-	if (capable(c, CAP_DAC_OVERRIDE)) {
+	if (capable_wrt_ids(c, st.st_uid, st.st_gid, CAP_DAC_OVERRIDE)) {
 		if (!(mask & LINUX_X_OK) || LINUX_S_ISDIR(m) || (m & 0111))
 			return 0;
 	}
-	if (capable(c, CAP_DAC_READ_SEARCH) &&
+	if (capable_wrt_ids(c, st.st_uid, st.st_gid, CAP_DAC_READ_SEARCH) &&
 	    (mask == LINUX_R_OK || (LINUX_S_ISDIR(m) && !(mask & LINUX_W_OK))))
 		return 0;
 	return -EACCES;
@@ -503,7 +504,8 @@ static int check_sticky(struct task *t, struct inode *dir, struct inode *victim)
 		return 0;
 	if (vfs_getattr(victim, &vs) < 0)
 		return 0;
-	if (vs.st_uid == c->fsuid || ds.st_uid == c->fsuid || capable(c, CAP_FOWNER))
+	if (vs.st_uid == c->fsuid || ds.st_uid == c->fsuid ||
+	    capable_wrt_ids(c, vs.st_uid, vs.st_gid, CAP_FOWNER))
 		return 0;
 	return -EPERM;
 }
@@ -1150,7 +1152,7 @@ int vfs_chroot(struct task *t, const char *name)
 	struct path p;
 	int ret;
 
-	if (!capable(&t->proc->cred, 18 /* CAP_SYS_CHROOT */))
+	if (!ns_capable(&t->proc->cred, cred_user_ns(&t->proc->cred), 18 /* CAP_SYS_CHROOT */))
 		return -EPERM;
 	ret = path_lookupat(t, LINUX_AT_FDCWD, name, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &p);
 	if (ret < 0)
@@ -1484,13 +1486,14 @@ int vfs_setattr_inode(struct task *t, struct path *p, struct iattr *ia)
 	ret = vfs_getattr(ino, &st);
 	if (ret < 0)
 		return ret;
-	owner = st.st_uid == c->fsuid || capable(c, CAP_FOWNER); /* inode_owner_or_capable */
+	/* inode_owner_or_capable */
+	owner = st.st_uid == c->fsuid || capable_wrt_ids(c, st.st_uid, st.st_gid, CAP_FOWNER);
 	if (ia->valid & ATTR_MODE) {
 		if (!owner)
 			return -EPERM;
 		/* Without CAP_FSETID the set-group-ID bit needs the group. */
 		if (!in_group(c, (ia->valid & ATTR_GID) ? ia->gid : st.st_gid) &&
-		    !capable(c, 4 /* CAP_FSETID */))
+		    !capable_wrt_ids(c, st.st_uid, st.st_gid, 4 /* CAP_FSETID */))
 			ia->mode &= ~02000;
 	}
 	/* Linux's notify_change and setattr_prepare: times set to now need
@@ -1503,7 +1506,7 @@ int vfs_setattr_inode(struct task *t, struct path *p, struct iattr *ia)
 			return ret;
 	}
 	if (ia->valid & (ATTR_UID | ATTR_GID)) {
-		bool chown_ok = capable(c, CAP_CHOWN);
+		bool chown_ok = capable_wrt_ids(c, st.st_uid, st.st_gid, CAP_CHOWN);
 
 		if ((ia->valid & ATTR_UID) && ia->uid != st.st_uid && !chown_ok)
 			return -EPERM;

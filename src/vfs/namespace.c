@@ -26,6 +26,8 @@
 #include "mm/commit.h"
 #include "kernel/task.h"
 #include "kernel/cred.h"
+#include "kernel/pidns.h"
+#include "kernel/userns.h"
 #include "abi/linux/errno.h"
 
 #define MNT_ATIME_MASK (MNT_NOATIME | MNT_NODIRATIME | MNT_RELATIME)
@@ -63,7 +65,26 @@ static void mnt_ns_free(struct ns_common *ns)
 	free(mns);
 }
 
-int mnt_ns_copy(struct ns_common *old, struct fs_info *fs, struct ns_common **out)
+/* The copies' flags locked, as Linux's copy_mnt_ns with CL_UNPRIVILEGED:
+ * what a namespace's root cannot change in the mounts it was given. */
+static void lock_mounts(struct mnt_ns *n)
+{
+	struct mount *m;
+
+	list_for_each_entry(m, &mounts, link)
+	{
+		if (m->ns != n)
+			continue;
+		m->flags |= MNT_LOCK_ATIME | (m->rdonly ? MNT_LOCK_READONLY : 0) |
+			    (m->flags & MNT_NOSUID ? MNT_LOCK_NOSUID : 0) |
+			    (m->flags & MNT_NODEV ? MNT_LOCK_NODEV : 0) |
+			    (m->flags & MNT_NOEXEC ? MNT_LOCK_NOEXEC : 0);
+		if (m != n->root)
+			m->flags |= MNT_LOCKED;
+	}
+}
+
+int mnt_ns_copy(struct ns_common *old, struct fs_info *fs, bool lock, struct ns_common **out)
 {
 	struct mnt_ns *n = calloc(1, sizeof(*n));
 	struct path *fix[2] = { &fs->root, &fs->cwd };
@@ -83,8 +104,26 @@ int mnt_ns_copy(struct ns_common *old, struct fs_info *fs, struct ns_common **ou
 		free(n);
 		return ret;
 	}
+	if (lock)
+		lock_mounts(n);
 	*out = &n->ns;
 	return 0;
+}
+
+bool fs_chrooted(struct task *t)
+{
+	struct mnt_ns *ns = task_mnt_ns(t);
+	struct mount *top = ns->root, *m;
+	struct dentry *d = top ? top->root : NULL;
+
+	if (!t->fs || !top)
+		return false;
+	/* the namespace's root with what is mounted on it (current_chrooted) */
+	while ((m = mount_lookup(top, d->inode))) {
+		top = m;
+		d = m->root;
+	}
+	return t->fs->root.mnt != top || t->fs->root.dentry != d;
 }
 
 void mnt_ns_enter(struct mnt_ns *ns, struct fs_info *fs)
@@ -325,16 +364,29 @@ static void tmpfs_show(struct super_block *sb, const struct fs_opts *o)
 
 /* A new tmpfs. Differs from Linux: nr_inodes is shown but not enforced;
  * huge=, mpol=, noswap, quota are EINVAL. */
-static int new_tmpfs(const char *data, struct fs_opts *o, struct super_block **sb,
+/* tmpfs's root belongs to its mounter (Linux's shmem_fill_super: the
+ * fsuid and fsgid), or to uid= and gid=, ids of the mounter's user
+ * namespace. */
+static int new_tmpfs(struct task *t, const char *data, struct fs_opts *o, struct super_block **sb,
 		     struct inode **root)
 {
+	const struct cred *c = &t->proc->cred;
+	uint32_t uid, gid;
 	uint64_t limit;
 	int ret;
 
 	o->mode = 01777;
+	o->uid = uid = INVALID_ID;
+	o->gid = gid = INVALID_ID;
 	ret = parse_opts(data, FS_TMPFS, o);
 	if (ret < 0)
 		return ret;
+	if (o->uid != INVALID_ID && (uid = make_kuid(cred_user_ns(c), o->uid)) == INVALID_ID)
+		return -EINVAL;
+	if (o->gid != INVALID_ID && (gid = make_kgid(cred_user_ns(c), o->gid)) == INVALID_ID)
+		return -EINVAL;
+	o->uid = uid != INVALID_ID ? uid : c->fsuid;
+	o->gid = gid != INVALID_ID ? gid : c->fsgid;
 	limit = !o->size_set ? tmpfs_default_size : o->size ? o->size : UINT64_MAX;
 	ret = tmpfs_mount(limit, o->mode, sb, root);
 	if (ret < 0)
@@ -360,6 +412,11 @@ static bool one_instance(const struct super_block *sb)
 	return sb->magic == DEVPTS_SUPER_MAGIC;
 }
 
+bool vfs_may_mount(struct task *t)
+{
+	return ns_capable(&t->proc->cred, ns_owner(&task_mnt_ns(t)->ns), CAP_SYS_ADMIN);
+}
+
 /* Linux's do_new_mount and do_add_mount: a new filesystem of type at. */
 static int new_mount(struct task *t, struct path *at, const char *source, const char *type,
 		     uint64_t flags, const char *data)
@@ -373,8 +430,11 @@ static int new_mount(struct task *t, struct path *at, const char *source, const 
 	if (!type)
 		return -EINVAL;
 	if (strcmp(type, "tmpfs") == 0) {
-		ret = new_tmpfs(data, &o, &sb, &root);
+		ret = new_tmpfs(t, data, &o, &sb, &root);
 	} else if (strcmp(type, "proc") == 0 && procfs_mount_hook) {
+		/* proc_fill_super: the pid namespace's owner's CAP_SYS_ADMIN */
+		if (!ns_capable(&t->proc->cred, ns_owner(&task_pid_ns(t)->ns), CAP_SYS_ADMIN))
+			return -EPERM;
 		ret = parse_opts(data, FS_OTHER, &o);
 		if (ret == 0)
 			ret = procfs_mount_hook(&sb, &root);
@@ -416,7 +476,7 @@ static int new_mount(struct task *t, struct path *at, const char *source, const 
 		return ret < 0 ? ret : -ENOMEM;
 	}
 	m->flags = mnt_flags_of(flags, NULL);
-	if (sb->magic == DEVPTS_SUPER_MAGIC && o.mode_set)
+	if (sb->magic == DEVPTS_SUPER_MAGIC && o.mode_set && capable(&t->proc->cred, CAP_SYS_ADMIN))
 		devpts_set_ptmx_mode(o.mode);
 	return 0;
 }
@@ -485,6 +545,29 @@ static int clone_below(struct mount *old, struct dentry *root, struct mount *n, 
 	return ret;
 }
 
+/* Are mounts locked (MNT_LOCKED) on m below d? */
+static bool has_locked_children(const struct mount *m, struct dentry *d)
+{
+	struct mount *c;
+
+	list_for_each_entry(c, &mounts, link) if (c->parent == m && (c->flags & MNT_LOCKED) &&
+						  dentry_under(c->mountpoint, d)) return true;
+	return false;
+}
+
+/* Linux's can_change_locked_flags: may a remount give m the per-mount
+ * flags f (and read-only ro)? */
+static bool locked_flags_kept(const struct mount *m, unsigned f, bool ro)
+{
+	if ((m->flags & MNT_LOCK_READONLY) && !ro)
+		return false;
+	if (((m->flags & MNT_LOCK_NOSUID) && !(f & MNT_NOSUID)) ||
+	    ((m->flags & MNT_LOCK_NODEV) && !(f & MNT_NODEV)) ||
+	    ((m->flags & MNT_LOCK_NOEXEC) && !(f & MNT_NOEXEC)))
+		return false;
+	return !(m->flags & MNT_LOCK_ATIME) || (f & MNT_ATIME_MASK) == (m->flags & MNT_ATIME_MASK);
+}
+
 /* Linux's do_loopback. The bind keeps the source mount's flags (a
  * read-only bind is a bind, then a MS_BIND|MS_REMOUNT|MS_RDONLY). */
 static int bind_mount(struct task *t, struct path *at, const char *source, bool rec)
@@ -500,12 +583,16 @@ static int bind_mount(struct task *t, struct path *at, const char *source, bool 
 		return ret;
 	if ((old.mnt->flags & MNT_UNBINDABLE) || !check_mnt(t, old.mnt) || !check_mnt(t, at->mnt))
 		ret = -EINVAL;
+	else if (!rec && has_locked_children(old.mnt, old.dentry))
+		ret = -EINVAL; /* it would show what they cover */
 	else if (inode_is_dir(at->dentry->inode) != inode_is_dir(old.dentry->inode))
 		ret = -ENOTDIR;
 	if (ret == 0)
 		ret = mount_room();
 	if (ret == 0) {
 		n = mount_clone(old.mnt, old.dentry, at);
+		if (n)
+			n->flags &= ~MNT_LOCKED; /* the caller's own mount */
 		ret = !n ? -ENOMEM : rec ? clone_below(old.mnt, old.dentry, n, n->id) : 0;
 		if (ret < 0 && n)
 			mount_detach(n);
@@ -525,7 +612,11 @@ static int remount(struct task *t, struct path *at, uint64_t flags, const char *
 
 	if (!check_mnt(t, m) || !at_mount_root(at))
 		return -EINVAL;
-	if ((m->flags & MNT_LOCK_READONLY) && !ro)
+	if (!locked_flags_kept(m, mnt_flags_of(flags, m), ro))
+		return -EPERM;
+	/* the filesystem's own options are the instance's: its user
+	 * namespace's capability (skas's filesystems all belong to it) */
+	if (!bind && !capable(&t->proc->cred, CAP_SYS_ADMIN))
 		return -EPERM;
 	if (!bind && one_instance(sb)) {
 		ret = parse_opts(data, FS_DEVPTS, &o);
@@ -605,7 +696,8 @@ static int move_mount(struct task *t, struct path *at, const char *source)
 	if (ret < 0)
 		return ret;
 	m = old.mnt;
-	if (!check_mnt(t, m) || !check_mnt(t, at->mnt) || !at_mount_root(&old))
+	if (!check_mnt(t, m) || !check_mnt(t, at->mnt) || !at_mount_root(&old) ||
+	    (m->flags & MNT_LOCKED))
 		ret = -EINVAL;
 	else if (inode_is_dir(at->dentry->inode) != inode_is_dir(old.dentry->inode))
 		ret = -ENOTDIR;
@@ -639,7 +731,7 @@ int vfs_mount(struct task *t, const char *source, const char *target, const char
 		return ret;
 	if (flags & LINUX_MS_NOUSER)
 		ret = -EINVAL;
-	else if (!capable(&t->proc->cred, CAP_SYS_ADMIN))
+	else if (!vfs_may_mount(t))
 		ret = -EPERM;
 	else if ((flags & (LINUX_MS_REMOUNT | LINUX_MS_BIND)) == (LINUX_MS_REMOUNT | LINUX_MS_BIND))
 		ret = remount(t, &at, flags, NULL);
@@ -665,6 +757,8 @@ static int umount_one(struct task *t, struct mount *m, int flags)
 	bool busy = m->count > 2;
 
 	list_for_each_entry(c, &mounts, link) if (c->parent == m) busy = true;
+	if (m->flags & MNT_LOCKED)
+		return -EINVAL; /* it would show what it covers */
 	if (flags & LINUX_MNT_EXPIRE) {
 		if (m == t->fs->root.mnt || (flags & (LINUX_MNT_FORCE | LINUX_MNT_DETACH)))
 			return -EINVAL;
@@ -708,7 +802,7 @@ int vfs_umount(struct task *t, const char *target, int flags)
 		p.mnt = mnt_get(m);
 		p.dentry = dentry_get(m->root);
 	}
-	if (!capable(&t->proc->cred, CAP_SYS_ADMIN))
+	if (!vfs_may_mount(t))
 		ret = -EPERM;
 	else if (!at_mount_root(&p) || !check_mnt(t, p.mnt))
 		ret = -EINVAL;

@@ -26,8 +26,10 @@ extern struct mnt_ns init_mnt_ns;
 /* t's mount namespace. */
 struct mnt_ns *task_mnt_ns(struct task *t);
 /* CLONE_NEWNS: a copy of old (a mnt_ns) in *out; fs's root and cwd move
- * to their copies. 0, -ENOMEM or -ENOSPC. */
-int mnt_ns_copy(struct ns_common *old, struct fs_info *fs, struct ns_common **out);
+ * to their copies; lock: it goes to a less privileged user namespace, and
+ * the copies are locked (MNT_LOCKED and the MNT_LOCK_* flags). 0, -ENOMEM
+ * or -ENOSPC. */
+int mnt_ns_copy(struct ns_common *old, struct fs_info *fs, bool lock, struct ns_common **out);
 /* setns to a mount namespace: fs's root and cwd become its root (with
  * what is mounted on it). */
 void mnt_ns_enter(struct mnt_ns *ns, struct fs_info *fs);
@@ -73,5 +75,11 @@ int vfs_mount(struct task *t, const char *source, const char *target, const char
 int vfs_umount(struct task *t, const char *target, int flags);
 /* pivot_root(2): 0 or -errno. */
 int vfs_pivot_root(struct task *t, const char *new_root, const char *put_old);
+/* Linux's may_mount: CAP_SYS_ADMIN over t's mount namespace (in its
+ * owning user namespace). */
+bool vfs_may_mount(struct task *t);
+/* Is t's root other than its mount namespace's (Linux's
+ * current_chrooted)? */
+bool fs_chrooted(struct task *t);
 
 #endif

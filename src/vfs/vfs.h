@@ -128,6 +128,15 @@ enum {
 	MNT_LOCK_READONLY = 0x80, /* read-only by the host's choice: stays so */
 	MNT_DETACHED = 0x100,	  /* unmounted; freed with its last reference */
 	MNT_EXPIRE_MARK = 0x200,  /* umount2's MNT_EXPIRE: unused since marked */
+	/* Copied into a mount namespace of a less privileged user namespace
+	 * (Linux's CL_UNPRIVILEGED): these flags stay as they were, and the
+	 * mount (but the namespace's root) cannot be unmounted or moved on
+	 * its own, nor left out of a bind, to show what it covers. */
+	MNT_LOCK_NOSUID = 0x400,
+	MNT_LOCK_NODEV = 0x800,
+	MNT_LOCK_NOEXEC = 0x1000,
+	MNT_LOCK_ATIME = 0x2000,
+	MNT_LOCKED = 0x4000,
 };
 
 struct mnt_ns;

@@ -3,10 +3,11 @@
 # (its default --propagation private) and IPC namespaces, nsenter(1) into
 # another process's namespaces, lsns(1) and readlink of /proc/self/ns,
 # unshare --net and bwrap --unshare-net (which sets up its lo by
-# rtnetlink), unshare --cgroup, unshare --pid and bwrap --unshare-pid and
-# --unshare-all, and the types skas has one of (user, time) refused with
-# ENOSPC, as a Linux whose /proc/sys/user limits for them are 0, and bwrap
-# --unshare-user-try seeing that. One TAP line each.
+# rtnetlink), unshare --cgroup, unshare --pid, unshare -r (user
+# namespaces, as root and as nobody, compared with the host), bwrap
+# --unshare-pid and --unshare-all (as root and as nobody), and time
+# namespaces refused with ENOSPC, as a Linux whose
+# /proc/sys/user/max_time_namespaces is 0. One TAP line each.
 set -u
 . "$(dirname "$0")/common.bash"
 
@@ -55,10 +56,23 @@ if command -v ipcmk >/dev/null && command -v ipcs >/dev/null; then
 		"0 1 1 0" "$(echo $out)"
 fi
 
-out=$(run /bin/sh -c 'for f in user time; do unshare --$f true; echo $?; done')
-check "unshare --user, --time: ENOSPC" \
-	"$(echo $(for i in 1 2; do echo 'unshare: unshare failed: No space left on device 1'; done))" \
-	"$(echo $out)"
+out=$(run /bin/sh -c 'unshare --time true; echo $?')
+check "unshare --time: ENOSPC" "unshare: unshare failed: No space left on device 1" "$(echo $out)"
+
+# user namespaces, as root and as nobody (setpriv), against the same
+# commands natively
+nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+userns_cmds='unshare -r sh -c "id -u; id -g; cat /proc/self/uid_map /proc/self/setgroups; stat -c %u /etc/passwd"
+unshare -rm sh -c "mount -t tmpfs x /mnt && stat -c %u /mnt && umount /mnt && echo unmounted"
+unshare -rn sh -c "ip link set lo up && ping -c1 -W2 127.0.0.1 >/dev/null && echo ping"
+unshare -ru sh -c "hostname box && hostname"
+unshare -r sh -c "echo x >> /etc/passwd" 2>/dev/null || echo refused'
+want=$(printf '%s\n' "$userns_cmds" | nobody sh 2>&1)
+out=$(run setpriv --reuid=65534 --regid=65534 --clear-groups /bin/sh -c "$userns_cmds" 2>&1)
+check "unshare -r, -rm, -rn, -ru as nobody: as natively" "$(echo $want)" "$(echo $out)"
+want=$(printf '%s\n' "$userns_cmds" | sh 2>&1)
+out=$(run /bin/sh -c "$userns_cmds" 2>&1)
+check "the same as root: as natively" "$(echo $want)" "$(echo $out)"
 
 out=$(run /bin/sh -c "unshare -fp --mount-proc sh -c 'echo \$\$; ps -o pid=,ppid=,comm=; true'")
 check "unshare -fp --mount-proc: the shell is 1, ps 2, and proc shows no other" \
@@ -88,7 +102,7 @@ fi
 if command -v bwrap >/dev/null; then
 	out=$(run bwrap --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --unshare-user-try \
 		--unshare-uts --hostname box -- /bin/sh -c 'hostname; ls /dev/pts')
-	check "bwrap --unshare-user-try --unshare-uts --dev --proc --tmpfs: no user namespace tried" \
+	check "bwrap --unshare-user-try --unshare-uts --dev --proc --tmpfs" \
 		"box ptmx" "$(echo $out)"
 else
 	check "bwrap (missing: skipped)" "" ""
@@ -101,8 +115,13 @@ if command -v bwrap >/dev/null; then
 		"2 1 bwrap 2 sh 3 ps" "$(echo $out)"
 	out=$(run bwrap --unshare-all --ro-bind / / --dev /dev --proc /proc --hostname box \
 		-- /bin/sh -c 'hostname; echo $$; grep -c : /proc/net/dev')
-	check "bwrap --unshare-all (user namespace tried and left out): hostname, pid, lo alone" \
+	check "bwrap --unshare-all: hostname, pid, lo alone" \
 		"box 2 1" "$(echo $out)"
+	out=$(run setpriv --reuid=65534 --regid=65534 --clear-groups \
+		bwrap --unshare-all --uid 1000 --gid 1000 --ro-bind / / --dev /dev --proc /proc \
+		--tmpfs /tmp -- /bin/sh -c 'id -u; cat /proc/self/uid_map; hostname; echo $$')
+	check "bwrap --unshare-all as nobody: user namespaces (uid 1000 in the inner one)" \
+		"1000 1000 0 1 skas 2" "$(echo $out)"
 else
 	check "bwrap --unshare-pid (missing: skipped)" "" ""
 fi

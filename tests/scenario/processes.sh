@@ -275,14 +275,14 @@ check "the host's clock did not move" "yes" "$([ $(($(date +%s) - before)) -ge 0
 out=$(run /bin/bash -c 'date -s "2001-01-01 00:00:00" 2>&1 >/dev/null')
 check "date -s says why" "date: cannot set date: Operation not permitted" "$out"
 
-# Namespaces: UTS and mount ones can be made (tests/scenario/namespaces.sh);
-# a user namespace cannot, so root inside gets ENOSPC, as from a Linux
-# whose max_user_namespaces is 0 (tests/guest/unshare.c and ns_limits
-# cover the rest of unshare).
+# Namespaces: UTS, mount and user ones can be made
+# (tests/scenario/namespaces.sh); a time namespace cannot, so root inside
+# gets ENOSPC, as from a Linux whose max_time_namespaces is 0
+# (tests/guest/unshare.c and ns_limits cover the rest of unshare).
 if command -v unshare >/dev/null; then
-	out=$(run /bin/bash -c 'exec 2>&1; unshare --uts true; echo $?; unshare --user true; echo $?')
-	check "unshare --uts works, --user as root inside: ENOSPC" \
-		"0 unshare: unshare failed: No space left on device 1" \
+	out=$(run /bin/bash -c 'exec 2>&1; unshare --uts true; echo $?; unshare --user true; echo $?; unshare --time true; echo $?')
+	check "unshare --uts and --user work, --time as root inside: ENOSPC" \
+		"0 0 unshare: unshare failed: No space left on device 1" \
 		"$(echo $out)"
 fi
 

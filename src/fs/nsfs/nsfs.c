@@ -17,6 +17,7 @@
 #include "vfs/devices.h"
 #include "kernel/task.h"
 #include "kernel/pidns.h"
+#include "kernel/userns.h"
 #include "mm/usercopy.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
@@ -217,14 +218,17 @@ static long open_related(struct task *t, struct ns_common *ns)
 static long nsfs_ioctl(struct file *f, struct task *t, unsigned cmd, uint64_t arg)
 {
 	struct ns_common *ns = nsfs_ns(f);
+	struct user_ns *owner;
 	uint32_t uid = 0;
 
 	switch (cmd) {
 	case NS_GET_USERNS:
-		/* the user namespace's owner is its parent: none */
-		if (ns->type == NS_USER)
+		/* the owning user namespace (a user namespace's is its
+		 * parent), if the caller's own or below it (ns_get_owner) */
+		owner = ns->type == NS_USER ? ((struct user_ns *)ns)->parent : ns_owner(ns);
+		if (!owner || !user_ns_within(owner, cred_user_ns(&t->proc->cred)))
 			return -EPERM;
-		return open_related(t, t->nsproxy->ns[NS_USER]);
+		return open_related(t, &owner->ns);
 	case NS_GET_PARENT:
 		/* only pid and user namespaces have parents; the instance's
 		 * have none, and a pid namespace's parent must be the
@@ -236,12 +240,19 @@ static long nsfs_ioctl(struct file *f, struct task *t, unsigned cmd, uint64_t ar
 				return -EPERM;
 			return open_related(t, &parent->ns);
 		}
-		return ns->type == NS_USER ? -EPERM : -EINVAL;
+		if (ns->type == NS_USER) {
+			owner = ((struct user_ns *)ns)->parent;
+			if (!owner || !user_ns_within(owner, cred_user_ns(&t->proc->cred)))
+				return -EPERM;
+			return open_related(t, &owner->ns);
+		}
+		return -EINVAL;
 	case NS_GET_NSTYPE:
 		return (long)ns_type_flag(ns->type);
 	case NS_GET_OWNER_UID:
 		if (ns->type != NS_USER)
 			return -EINVAL;
+		uid = from_kuid_munged(cred_user_ns(&t->proc->cred), ((struct user_ns *)ns)->owner);
 		return copy_to_user(t->mm, (uaddr_t)arg, &uid, sizeof(uid)) < 0 ? -EFAULT : 0;
 	}
 	return -ENOTTY;

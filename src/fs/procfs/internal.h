@@ -13,6 +13,7 @@
 struct task;
 struct process;
 struct pid_ns;
+struct cred;
 struct mm;
 
 /* A growing text buffer; a failed allocation sets oom and drops the rest. */
@@ -50,6 +51,10 @@ struct pentry {
 	int (*link)(const struct pnode *n, struct task *t, struct path *out);
 	/* Writable sysctl files: a write sets the value; bytes or -errno. */
 	long (*put)(const struct pnode *n, const char *buf, size_t len);
+	/* The same for a file whose write is judged by who opened it too
+	 * (uid_map: Linux's file->f_cred), at offset off. */
+	long (*put_opener)(const struct pnode *n, const struct cred *opener, const char *buf,
+			   size_t len, int64_t off);
 	/* Files that are not generated text (/proc/PID/mem): sets f's ops
 	 * and private data itself; 0 or -errno. */
 	int (*open)(const struct pnode *n, struct file *f);

@@ -14,6 +14,7 @@
 #include "fs/tmpfs/tmpfs.h"
 #include "kernel/task.h"
 #include "kernel/pidns.h"
+#include "kernel/userns.h"
 #include "kernel/cred.h"
 #include "kernel/coredump.h"
 #include "kernel/oom.h"
@@ -320,6 +321,7 @@ static int gen_status(const struct pnode *n, struct sbuf *b)
 	struct task *t = procfs_task(n);
 	struct mm *mm = mm_of(n);
 	const struct cred *c = &p->cred;
+	const struct user_ns *rns = current ? cred_user_ns(&current->proc->cred) : &init_user_ns;
 	struct mm_sizes sz;
 	int ncpu = cpus_count(), i, queued = 0;
 	const char *s;
@@ -337,11 +339,15 @@ static int gen_status(const struct pnode *n, struct sbuf *b)
 	sb_printf(b, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t%d\n",
 		  procfs_nr(n, p->pid), procfs_nr(n, n->tid ? n->tid : p->pid),
 		  p->parent ? procfs_nr(n, p->parent->pid) : 0, procfs_nr(n, ptrace_tracer_pid(t)));
-	sb_printf(b, "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\n", c->uid, c->euid, c->suid,
-		  c->fsuid, c->gid, c->egid, c->sgid, c->fsgid);
+	/* the ids as the reader's user namespace sees them */
+	sb_printf(b, "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\n", from_kuid_munged(rns, c->uid),
+		  from_kuid_munged(rns, c->euid), from_kuid_munged(rns, c->suid),
+		  from_kuid_munged(rns, c->fsuid), from_kgid_munged(rns, c->gid),
+		  from_kgid_munged(rns, c->egid), from_kgid_munged(rns, c->sgid),
+		  from_kgid_munged(rns, c->fsgid));
 	sb_printf(b, "FDSize:\t%d\nGroups:\t", t && t->files && t->files->max ? t->files->max : 64);
 	for (i = 0; i < c->ngroups; i++)
-		sb_printf(b, "%s%u", i ? " " : "", c->groups[i]);
+		sb_printf(b, "%s%u", i ? " " : "", from_kgid_munged(rns, c->groups[i]));
 	sb_put(b, " ", 1);
 	ns_ids(b, n, "NStgid", p->pid, p->pid);
 	ns_ids(b, n, "NSpid", n->tid ? n->tid : p->pid, p->pid);
@@ -597,6 +603,88 @@ static long put_comm(const struct pnode *n, const char *buf, size_t len)
 	memset(t->comm, 0, sizeof(t->comm));
 	memcpy(t->comm, buf, k);
 	return (long)len;
+}
+
+/* uid_map, gid_map and setgroups: the process's user namespace's
+ * (kernel/userns.c), the maps' lower ids as the reader sees them. */
+static struct user_ns *userns_of(const struct pnode *n)
+{
+	struct process *p = proc_of(n);
+
+	return p ? cred_user_ns(&p->cred) : NULL;
+}
+
+static int gen_idmap(const struct pnode *n, struct sbuf *b, bool gid)
+{
+	struct user_ns *ns = userns_of(n);
+	struct id_extent e;
+	int i;
+
+	if (!ns || !current)
+		return -ESRCH;
+	for (i = 0; user_ns_map_extent(ns, gid, cred_user_ns(&current->proc->cred), i, &e); i++)
+		sb_printf(b, "%10u %10u %10u\n", e.first, e.lower, e.count);
+	return 0;
+}
+
+static int gen_uid_map(const struct pnode *n, struct sbuf *b)
+{
+	return gen_idmap(n, b, false);
+}
+
+static int gen_gid_map(const struct pnode *n, struct sbuf *b)
+{
+	return gen_idmap(n, b, true);
+}
+
+/* Linux's proc_uid_map_write and map_write: judged by the opener and
+ * the writer both. */
+static long put_idmap(const struct pnode *n, const struct cred *opener, const char *buf, size_t len,
+		      int64_t off, bool gid)
+{
+	struct user_ns *ns = userns_of(n);
+	int ret;
+
+	if (!ns || !current)
+		return -ESRCH;
+	ret = user_ns_map_write(opener, &current->proc->cred, ns, gid, buf, len, off);
+	return ret < 0 ? ret : (long)len;
+}
+
+static long put_uid_map(const struct pnode *n, const struct cred *opener, const char *buf,
+			size_t len, int64_t off)
+{
+	return put_idmap(n, opener, buf, len, off, false);
+}
+
+static long put_gid_map(const struct pnode *n, const struct cred *opener, const char *buf,
+			size_t len, int64_t off)
+{
+	return put_idmap(n, opener, buf, len, off, true);
+}
+
+static int gen_setgroups(const struct pnode *n, struct sbuf *b)
+{
+	struct user_ns *ns = userns_of(n);
+
+	if (!ns)
+		return -ESRCH;
+	sb_printf(b, "%s\n", ns->setgroups_deny ? "deny" : "allow");
+	return 0;
+}
+
+/* Linux's proc_setgroups_write: the opener's CAP_SYS_ADMIN over the
+ * namespace. */
+static long put_setgroups(const struct pnode *n, const struct cred *opener, const char *buf,
+			  size_t len, int64_t off)
+{
+	struct user_ns *ns = userns_of(n);
+	int ret;
+
+	if (!ns)
+		return -ESRCH;
+	ret = user_ns_setgroups_write(opener, ns, buf, len, off);
+	return ret < 0 ? ret : (long)len;
 }
 
 /* oom_score_adj and the legacy oom_adj (-17..15, kept as its scaled
@@ -1293,6 +1381,9 @@ enum {
 	I_AUXV,
 	I_CMDLINE,
 	I_COMM,
+	I_UID_MAP,
+	I_GID_MAP,
+	I_SETGROUPS,
 	I_STAT,
 	I_STATM,
 	I_STATUS,
@@ -1518,6 +1609,21 @@ const struct pentry procfs_pid_children[] = {
 	  .gen = gen_oom_score_adj,
 	  .put = put_oom_score_adj },
 	{ .name = "wchan", .id = I_WCHAN, .mode = FILE_R, .gen = gen_wchan },
+	{ .name = "uid_map",
+	  .id = I_UID_MAP,
+	  .mode = FILE_W,
+	  .gen = gen_uid_map,
+	  .put_opener = put_uid_map },
+	{ .name = "gid_map",
+	  .id = I_GID_MAP,
+	  .mode = FILE_W,
+	  .gen = gen_gid_map,
+	  .put_opener = put_gid_map },
+	{ .name = "setgroups",
+	  .id = I_SETGROUPS,
+	  .mode = FILE_W,
+	  .gen = gen_setgroups,
+	  .put_opener = put_setgroups },
 	{ .name = "net", .id = I_NET, .mode = DIR_R, .children = net_children },
 	{ .name = "ns", .id = I_NS, .mode = LINUX_S_IFDIR | 0511, .children = ns_children },
 	{ 0 },

@@ -24,6 +24,7 @@
 #include "vfs/readdir.h"
 #include "kernel/task.h"
 #include "kernel/pidns.h"
+#include "kernel/userns.h"
 #include "host/host.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
@@ -595,6 +596,10 @@ struct gen_file {
 	char *buf;
 	size_t len;
 	bool fresh;
+	/* the opener's credentials (no groups; a reference on their user
+	 * namespace), for a put_opener entry */
+	struct cred opener;
+	bool has_opener;
 };
 
 static int generate(struct file *f)
@@ -654,19 +659,21 @@ static long gen_read(struct file *f, void *buf, size_t n)
 
 /* Linux: writing a file with no write method is EIO for the system-wide
  * ones and EINVAL for those of a process. */
-static long gen_write(struct file *f, const void *buf, size_t n)
+static long gen_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
 {
 	const struct pnode *pn = f->inode->priv;
+	struct gen_file *g = f->priv;
 
+	if (pn->e->put_opener)
+		return g->has_opener ? pn->e->put_opener(pn, &g->opener, buf, n, off) : -EPERM;
 	if (pn->e->put)
 		return pn->e->put(pn, buf, n);
 	return pn->pid ? -EINVAL : -EIO;
 }
 
-static long gen_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
+static long gen_write(struct file *f, const void *buf, size_t n)
 {
-	(void)off;
-	return gen_write(f, buf, n);
+	return gen_pwrite(f, buf, n, f->pos);
 }
 
 static int64_t gen_llseek(struct file *f, int64_t off, int whence)
@@ -686,8 +693,11 @@ static void gen_release(struct file *f)
 {
 	struct gen_file *g = f->priv;
 
-	if (g)
+	if (g) {
 		free(g->buf);
+		if (g->has_opener)
+			cred_put_ns(&g->opener);
+	}
 	free(g);
 }
 
@@ -719,10 +729,17 @@ static int file_open(struct inode *ino, struct file *f)
 		return -ENOMEM;
 	f->ops = &gen_fops;
 	f->priv = g;
+	if (n->e->put_opener && current) {
+		g->opener = current->proc->cred;
+		g->opener.groups = NULL;
+		g->opener.ngroups = 0;
+		cred_get_ns(&g->opener);
+		g->has_opener = true;
+	}
 	ret = generate(f);
 	if (ret < 0) {
+		gen_release(f);
 		f->priv = NULL;
-		free(g);
 		return ret == -ESRCH ? -ENOENT : ret;
 	}
 	return 0;
