@@ -71,24 +71,6 @@ static void reset(void)
 		S->v[i] = UNSET;
 }
 
-static void check_eq(long got, long want, const char *what)
-{
-	if (got == want)
-		printf("ok %d - %s\n", ++n, what);
-	else
-		printf("not ok %d - %s: got %ld, want %ld\n", ++n, what, got, want);
-	fflush(stdout);
-}
-
-static void check_str(const char *got, const char *want, const char *what)
-{
-	if (!strcmp(got, want))
-		printf("ok %d - %s\n", ++n, what);
-	else
-		printf("not ok %d - %s: got \"%s\", want \"%s\"\n", ++n, what, got, want);
-	fflush(stdout);
-}
-
 /* The safety net of a process in the namespace: its init ignores SIGALRM
  * while it is SIG_DFL (even the kernel's), so a handler ends it. */
 static void on_alarm(int sig)
@@ -119,23 +101,6 @@ static unsigned long fd_ino(int fd)
 	struct stat st;
 
 	return fd >= 0 && fstat(fd, &st) == 0 ? (unsigned long)st.st_ino : 0;
-}
-
-/* waitpid that goes on after a handler: the status, -1 on error. */
-static int reap(pid_t pid)
-{
-	int st;
-	pid_t r;
-
-	do
-		r = waitpid(pid, &st, 0);
-	while (r == -1 && errno == EINTR);
-	return r == pid ? st : -1;
-}
-
-static int exited(int st, int code)
-{
-	return st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == code;
 }
 
 /* Sleep in 10 ms steps until *what reaches want, 2 s at most. */

@@ -139,38 +139,6 @@ static void reset(void)
 		S->v[i] = UNSET;
 }
 
-static void check_eq(long got, long want, const char *what)
-{
-	if (got == want)
-		printf("ok %d - %s\n", ++n, what);
-	else
-		printf("not ok %d - %s: got %ld, want %ld\n", ++n, what, got, want);
-	fflush(stdout);
-}
-
-/* e is an errno a process of the namespace recorded, 0 for success. */
-static void check_errno(long e, int want, const char *name, const char *what)
-{
-	errno = (int)e;
-	check_err(e ? -1 : 0, want, name, what);
-}
-
-/* ... that wants a success. */
-static void check_ok(long e, const char *what)
-{
-	if (e == 0)
-		printf("ok %d - %s\n", ++n, what);
-	else
-		printf("not ok %d - %s: errno %ld\n", ++n, what, e);
-	fflush(stdout);
-}
-
-/* The errno of a call that returns -1 on failure, 0 if it did not fail. */
-static long err_of(long r)
-{
-	return r == -1 ? errno : 0;
-}
-
 static void on_alarm(int sig)
 {
 	(void)sig;
@@ -207,45 +175,6 @@ static int pending(int sig)
 
 	sigemptyset(&set);
 	return sigpending(&set) == 0 ? sigismember(&set, sig) : -1;
-}
-
-static int put(int fd)
-{
-	return write(fd, "x", 1) == 1;
-}
-
-static int get(int fd)
-{
-	ssize_t r;
-	char c;
-
-	do
-		r = read(fd, &c, 1);
-	while (r == -1 && errno == EINTR);
-	return r == 1;
-}
-
-static void wait_eof(int fd)
-{
-	while (get(fd))
-		;
-}
-
-/* waitpid that goes on after a handler: the status, -1 on error. */
-static int reap(pid_t pid)
-{
-	int st;
-	pid_t r;
-
-	do
-		r = waitpid(pid, &st, 0);
-	while (r == -1 && errno == EINTR);
-	return r == pid ? st : -1;
-}
-
-static int exited(int st, int code)
-{
-	return st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == code;
 }
 
 /* Start a namespace whose init runs fn (only if it is pid 1: kill(-1)
