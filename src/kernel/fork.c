@@ -501,12 +501,14 @@ long sys_clone3(struct task *t, const struct sysargs *a)
  * (CLONE_SYSVSEM, also implied by CLONE_NEWIPC: they are applied, as at
  * exit), its UTS and mount namespaces (CLONE_NEWUTS, CLONE_NEWNS:
  * copies of the current ones), its IPC namespace (CLONE_NEWIPC: an
- * empty one), its network namespace (CLONE_NEWNET: a new one, lo down)
- * and its cgroup namespace (CLONE_NEWCGROUP: rooted at the one cgroup). CLONE_THREAD, CLONE_SIGHAND and CLONE_VM
- * succeed only when there is nothing to unshare, as in Linux. Partial: the
- * other namespace types exist once (kernel/nsproxy.c), so their flags are
- * ENOSPC as from a Linux whose limits for them are 0 (EPERM first without
- * CAP_SYS_ADMIN, but CLONE_NEWUSER, which needs none); and SEM_UNDO
+ * empty one), its network namespace (CLONE_NEWNET: a new one, lo down),
+ * its cgroup namespace (CLONE_NEWCGROUP: rooted at the one cgroup), its
+ * pid namespace for the children it makes next (CLONE_NEWPID) and its user
+ * namespace (CLONE_NEWUSER, first: the others are then its). CLONE_THREAD,
+ * CLONE_SIGHAND and CLONE_VM succeed only when there is nothing to
+ * unshare, as in Linux. Partial: a time namespace exists once
+ * (kernel/nsproxy.c), so CLONE_NEWTIME is ENOSPC as from a Linux whose
+ * limit for it is 0 (EPERM first without CAP_SYS_ADMIN); and SEM_UNDO
  * adjustments are kept per process, so CLONE_SYSVSEM in a process of
  * several threads is EINVAL; and signal handlers are per process, so
  * CLONE_SIGHAND in a CLONE_VM|CLONE_SIGHAND child that is not a thread

@@ -84,14 +84,15 @@ void *ns_alloc(size_t size, enum ns_type type, void (*free_fn)(struct ns_common 
 /* "uts", "mnt"...; and the CLONE_NEW* flag of a type. */
 const char *ns_type_name(enum ns_type type);
 uint64_t ns_type_flag(enum ns_type type);
-/* /proc/sys/user/max_TYPE_namespaces: 0 for a type skas has one of (as a
+/* /proc/sys/user/max_TYPE_namespaces: 0 for the type skas has one of (as a
  * Linux whose administrator set it so: a new one is ENOSPC), else Linux's
  * default, half of kernel.threads-max. */
 int ns_max(enum ns_type type);
 /* The checks of clone and unshare on flags' CLONE_NEW* bits, as Linux's
- * copy_namespaces and unshare_nsproxy_namespaces (CLONE_NEWUSER apart):
- * first 0 or -EPERM without CAP_SYS_ADMIN; then (Linux's
- * create_new_namespaces) 0 or -ENOSPC for a type skas has no more than
+ * copy_namespaces and unshare_nsproxy_namespaces (CLONE_NEWUSER apart,
+ * whose maker gets every capability in it: kernel/userns.h): first 0 or
+ * -EPERM without CAP_SYS_ADMIN in c's user namespace; then (Linux's
+ * create_new_namespaces) 0 or -ENOSPC for the type skas has no more than
  * one of (its limit is 0). */
 int ns_flags_check(const struct cred *c, uint64_t flags);
 int ns_flags_limit(uint64_t flags);

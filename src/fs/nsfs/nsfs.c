@@ -3,9 +3,9 @@
  * holds a reference on the namespace), on a mount of its own that no path
  * walk reaches, as Linux's nsfs is: S_IFREG, mode 0444, st_ino the
  * namespace's number, st_dev nsfs's. The ioctls answer as Linux's
- * ns_ioctl does for the namespaces skas has: every namespace is owned by
- * the one user namespace, which has no parent (nor has the one pid
- * namespace, seen from inside). Differs from Linux: the newer ioctls
+ * ns_ioctl does: a namespace's owner is the user namespace of its maker
+ * (kernel/userns.h), a user or pid namespace's parent is given if the
+ * caller's own namespace is it or above it. Differs from Linux: the newer ioctls
  * (NS_GET_MNTNS_ID, NS_GET_PID_FROM_PIDNS...) are ENOTTY, as before Linux
  * 6.8. */
 #include <stdio.h>
