@@ -120,22 +120,14 @@ static int check_flags(struct task *t, const struct clone_req *r)
 }
 
 /* The namespace checks, in Linux's order: after the task limits
- * (copy_process's EAGAIN), copy_creds's (a user namespace: too deep,
- * EUSERS; the caller's ids unmapped, EPERM), then copy_namespaces's:
- * EPERM without CAP_SYS_ADMIN (in the new user namespace, where the child
- * has it, when it makes one), a SEM_UNDO list that cannot go into another
- * IPC namespace, whose sets it could not name (EINVAL), the types skas has
- * one of (ENOSPC). */
+ * (copy_process's EAGAIN), copy_creds's and copy_namespaces's
+ * (ns_flags_check; the child's user namespace is made once it exists), a
+ * SEM_UNDO list that cannot go into another IPC namespace, whose sets it
+ * could not name (EINVAL), the types skas has one of (ENOSPC). */
 static int check_ns_flags(struct task *t, uint64_t f)
 {
-	int ret;
+	int ret = ns_flags_check(t, f);
 
-	/* the child's user namespace is made once it exists: every
-	 * capability there then */
-	if (f & LINUX_CLONE_NEWUSER)
-		ret = user_ns_may_create(t, &t->proc->cred);
-	else
-		ret = ns_flags_check(&t->proc->cred, f);
 	if (ret == 0 && (f & LINUX_CLONE_NEWIPC) && (f & LINUX_CLONE_SYSVSEM))
 		ret = -EINVAL;
 	return ret ?: ns_flags_limit(f);
@@ -543,12 +535,7 @@ long sys_unshare(struct task *t, const struct sysargs *a)
 		return -EINVAL;
 	if ((f & LINUX_CLONE_VM) && t->mm->refcount > 1)
 		return -EINVAL; /* another process shares the address space */
-	/* unshare_userns first: the others are then the new one's, where
-	 * the caller has every capability */
-	if (f & LINUX_CLONE_NEWUSER)
-		ret = user_ns_may_create(t, &t->proc->cred);
-	else
-		ret = ns_flags_check(&t->proc->cred, f);
+	ret = ns_flags_check(t, f);
 	if (ret == 0)
 		ret = ns_flags_limit(f);
 	if (ret < 0)

@@ -172,11 +172,16 @@ uint64_t ns_type_flag(enum ns_type type)
 	(LINUX_CLONE_NEWNS | LINUX_CLONE_NEWCGROUP | LINUX_CLONE_NEWUTS | LINUX_CLONE_NEWIPC | \
 	 LINUX_CLONE_NEWPID | LINUX_CLONE_NEWNET | LINUX_CLONE_NEWTIME)
 
-int ns_flags_check(const struct cred *c, uint64_t flags)
+int ns_flags_check(struct task *t, uint64_t flags)
 {
+	const struct cred *c = &t->proc->cred;
+
+	/* a new user namespace first (copy_creds, unshare_userns): the
+	 * others are then its, where the maker has every capability */
+	if (flags & LINUX_CLONE_NEWUSER)
+		return user_ns_may_create(t, c);
 	if (!(flags & NS_CLONE_ALL))
 		return 0;
-	/* in the caller's user namespace (a new one's, when it made one) */
 	return ns_capable(c, cred_user_ns(c), CAP_SYS_ADMIN) ? 0 : -EPERM;
 }
 

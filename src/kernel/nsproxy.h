@@ -88,13 +88,13 @@ uint64_t ns_type_flag(enum ns_type type);
  * Linux whose administrator set it so: a new one is ENOSPC), else Linux's
  * default, half of kernel.threads-max. */
 int ns_max(enum ns_type type);
-/* The checks of clone and unshare on flags' CLONE_NEW* bits, as Linux's
- * copy_namespaces and unshare_nsproxy_namespaces (CLONE_NEWUSER apart,
- * whose maker gets every capability in it: kernel/userns.h): first 0 or
- * -EPERM without CAP_SYS_ADMIN in c's user namespace; then (Linux's
- * create_new_namespaces) 0 or -ENOSPC for the type skas has no more than
- * one of (its limit is 0). */
-int ns_flags_check(const struct cred *c, uint64_t flags);
+/* The checks of clone and unshare by t on flags' CLONE_NEW* bits, as
+ * Linux's: with CLONE_NEWUSER, user_ns_may_create's (its maker gets every
+ * capability there, so the other types need nothing more); else 0 or
+ * -EPERM without CAP_SYS_ADMIN in t's user namespace. Then
+ * (ns_flags_limit, Linux's create_new_namespaces) 0 or -ENOSPC for the
+ * type skas has no more than one of (its limit is 0). */
+int ns_flags_check(struct task *t, uint64_t flags);
 int ns_flags_limit(uint64_t flags);
 /* The set for a task of old's whose flags ask for new namespaces: old
  * itself (a new reference) when they ask none, else a new set with new

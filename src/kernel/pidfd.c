@@ -54,10 +54,8 @@ struct process *pidfd_file_process(struct file *f)
 struct process *pidfd_process(struct task *t, int fd)
 {
 	struct file *f = fdget(t->files, fd);
-	struct process *p = NULL;
+	struct process *p = pidfd_file_process(f);
 
-	if (f && f->ops == &pidfd_ops)
-		p = f->priv;
 	file_put(f);
 	return p;
 }

@@ -174,7 +174,6 @@ int user_ns_new(struct task *t, struct cred *c)
 	ns->parent = parent; /* c's reference on it passes to this link */
 	ns->level = parent->level + 1;
 	ns->owner = c->euid;
-	ns->group = c->egid;
 	ns->setgroups_deny = parent->setgroups_deny; /* Linux's flags are inherited */
 	c->user_ns = ns;			     /* its first reference */
 	full_caps(c);

@@ -36,7 +36,7 @@ struct user_ns {
 	struct ns_common ns;
 	struct user_ns *parent; /* a reference; NULL for the instance's */
 	int level;
-	uint32_t owner, group; /* the maker's effective ids (instance's) */
+	uint32_t owner; /* the maker's effective uid (instance's) */
 	struct id_map uid_map, gid_map;
 	/* /proc/PID/setgroups: "deny" (set before gid_map, unprivileged
 	 * maps need it) keeps setgroups(2) EPERM for good */
