@@ -103,6 +103,12 @@ int host_membarrier(int cmd);
 /* The host's memory figures (bytes), for the guest's sysinfo. */
 int host_meminfo(uint64_t *total, uint64_t *free, uint64_t *shared, uint64_t *buffers);
 unsigned long host_auxv(unsigned long type);
+/* The host's vDSO image, len bytes (its [vdso] mapping's length), with
+ * clock_gettime's entry made the system call (a task in a time namespace
+ * must have its offsets added): built once from the kernel's own vDSO,
+ * which is the stubs'. NULL if there is none, it is shorter than len, or
+ * its symbols cannot be read. */
+const void *host_vdso_clock_syscall(size_t len);
 /* The host's answer to arch_prctl(code, &v) for ARCH_GET_XCOMP_SUPP,
  * ARCH_GET_XCOMP_PERM or ARCH_GET_XCOMP_GUEST_PERM (the XSAVE features a
  * thread may use, Linux 5.16), as the kernel process got it at start:

@@ -23,6 +23,7 @@
 #define CAP_SYS_BOOT	       22
 #define CAP_SYS_NICE	       23
 #define CAP_SYS_RESOURCE       24
+#define CAP_SYS_TIME	       25
 #define CAP_SYS_TTY_CONFIG     26
 #define CAP_SETFCAP	       31
 #define CAP_SYSLOG	       34

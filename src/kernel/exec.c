@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kernel/exec.h"
+#include "kernel/timens.h"
 #include "kernel/elf.h"
 #include "kernel/task.h"
 #include "kernel/userns.h"
@@ -715,6 +716,13 @@ int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct f
 	ret = mm_map_vdso(mm, &vdso, vdso_from);
 	if (ret < 0)
 		goto out;
+	/* Linux's exec_task_namespaces: the time namespace for children is
+	 * the new image's, whose vDSO must then add its offsets. */
+	ret = timens_enter_children(t, true);
+	if (ret < 0)
+		goto out;
+	if (vdso && task_time_ns(t) != &init_time_ns)
+		mm_vdso_syscalls(mm);
 	/* The strings, the pointers to them and the auxv (64 words), padded. */
 	ret = map_stack(mm, &t->proc->rlim[LINUX_RLIMIT_STACK],
 			argv->bytes + envp->bytes + ((size_t)argv->n + envp->n + 2 + 64) * 8 +

@@ -3,12 +3,13 @@
  * host does copy-on-write. A new thread is one more host thread in the same
  * stub. vfork suspends the parent until the child execs or exits.
  * CLONE_NEWUTS, CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWCGROUP,
- * CLONE_NEWPID and CLONE_NEWUSER give the child new namespaces
- * (kernel/nsproxy.c; a new user namespace, kernel/userns.c, owns the
- * others made with it); a child's pid comes from its pid namespace
- * (kernel/pidns.c), and what the caller gets back is its number in the
- * caller's. Refused: CLONE_NEWTIME (ENOSPC: skas has one time namespace,
- * see nsproxy.c), CLONE_INTO_CGROUP and clone3's set_tid (EINVAL). */
+ * CLONE_NEWPID, CLONE_NEWUSER and (clone3's) CLONE_NEWTIME give the child
+ * new namespaces (kernel/nsproxy.c; a new user namespace,
+ * kernel/userns.c, owns the others made with it); a child's pid comes
+ * from its pid namespace (kernel/pidns.c), and what the caller gets back
+ * is its number in the caller's. A new process enters its parent's time
+ * namespace for children (kernel/timens.c). Refused: CLONE_INTO_CGROUP
+ * and clone3's set_tid (EINVAL). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@
 #include "kernel/nsproxy.h"
 #include "kernel/pidns.h"
 #include "kernel/userns.h"
+#include "kernel/timens.h"
 #include "kernel/ptimer.h"
 #include "kernel/seccomp.h"
 #include "kernel/run.h"
@@ -121,16 +123,16 @@ static int check_flags(struct task *t, const struct clone_req *r)
 
 /* The namespace checks, in Linux's order: after the task limits
  * (copy_process's EAGAIN), copy_creds's and copy_namespaces's
- * (ns_flags_check; the child's user namespace is made once it exists), a
- * SEM_UNDO list that cannot go into another IPC namespace, whose sets it
- * could not name (EINVAL), the types skas has one of (ENOSPC). */
+ * (ns_flags_check; the child's user namespace is made once it exists),
+ * then a SEM_UNDO list that cannot go into another IPC namespace, whose
+ * sets it could not name (EINVAL). */
 static int check_ns_flags(struct task *t, uint64_t f)
 {
 	int ret = ns_flags_check(t, f);
 
 	if (ret == 0 && (f & LINUX_CLONE_NEWIPC) && (f & LINUX_CLONE_SYSVSEM))
 		ret = -EINVAL;
-	return ret ?: ns_flags_limit(f);
+	return ret;
 }
 
 struct nproc_count {
@@ -277,6 +279,15 @@ static long do_clone(struct task *t, const struct clone_req *r)
 			   &c->nsproxy);
 	if (ret < 0)
 		goto fail;
+	/* Linux's timens_on_fork: a new process enters the time namespace
+	 * for children; one that shares the address space (a thread, a
+	 * vfork child) stays in the caller's, as its vDSO does, until an
+	 * exec. */
+	if (!(f & LINUX_CLONE_VM)) {
+		ret = timens_enter_children(c, false);
+		if (ret < 0)
+			goto fail;
+	}
 	/* As arch_prctl(ARCH_SET_FS) in Linux's copy_thread. */
 	if ((f & LINUX_CLONE_SETTLS) && r->tls >= TASK_SIZE) {
 		ret = -EPERM;
@@ -498,9 +509,8 @@ long sys_clone3(struct task *t, const struct sysargs *a)
  * pid namespace for the children it makes next (CLONE_NEWPID) and its user
  * namespace (CLONE_NEWUSER, first: the others are then its). CLONE_THREAD,
  * CLONE_SIGHAND and CLONE_VM succeed only when there is nothing to
- * unshare, as in Linux. Partial: a time namespace exists once
- * (kernel/nsproxy.c), so CLONE_NEWTIME is ENOSPC as from a Linux whose
- * limit for it is 0 (EPERM first without CAP_SYS_ADMIN); and SEM_UNDO
+ * unshare, as in Linux; CLONE_NEWTIME makes the time namespace of the
+ * children it makes next (and of its next exec). Partial: SEM_UNDO
  * adjustments are kept per process, so CLONE_SYSVSEM in a process of
  * several threads is EINVAL; and signal handlers are per process, so
  * CLONE_SIGHAND in a CLONE_VM|CLONE_SIGHAND child that is not a thread
@@ -536,8 +546,6 @@ long sys_unshare(struct task *t, const struct sysargs *a)
 	if ((f & LINUX_CLONE_VM) && t->mm->refcount > 1)
 		return -EINVAL; /* another process shares the address space */
 	ret = ns_flags_check(t, f);
-	if (ret == 0)
-		ret = ns_flags_limit(f);
 	if (ret < 0)
 		return ret;
 	if ((f & LINUX_CLONE_SYSVSEM) && !alone)

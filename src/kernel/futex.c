@@ -11,6 +11,7 @@
 
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
+#include "kernel/timens.h"
 #include "kernel/log.h"
 #include "mm/usercopy.h"
 #include "host/host.h"
@@ -271,7 +272,7 @@ static int get_deadline(struct task *t, uaddr_t uts, bool absolute, bool realtim
 	else if (realtime)
 		*out = sched_now_ns() + (ns - host_clock_ns(LINUX_CLOCK_REALTIME));
 	else
-		*out = ns;
+		*out = timens_to_host(t, LINUX_CLOCK_MONOTONIC, ns);
 	return 0;
 }
 

@@ -1,13 +1,11 @@
 /* kernel/nsproxy.c: the sets of namespaces tasks hold, the namespaces'
- * references, owners and inode numbers. The instance's time namespace
- * exists once and never goes: skas has the host's clocks only, so
- * CLONE_NEWTIME is ENOSPC, as on a Linux whose
- * /proc/sys/user/max_time_namespaces is 0 (which it reads), rather than a
- * new name for what would still be shared. UTS (kernel/uts.c), mount (vfs/namespace.c), IPC (ipc/ipc.c),
- * network (net/netns.c), pid (kernel/pidns.c: the set holds Linux's
- * pid_ns_for_children), user (kernel/userns.c: the set's is the
- * credentials') and cgroup namespaces can be made; the user namespace of
- * their maker's credentials owns them. A cgroup
+ * references, owners and inode numbers. UTS (kernel/uts.c), mount
+ * (vfs/namespace.c), IPC (ipc/ipc.c), network (net/netns.c), pid
+ * (kernel/pidns.c: the set holds Linux's pid_ns_for_children), user
+ * (kernel/userns.c: the set's is the credentials'), time (kernel/timens.c:
+ * the set holds both the task's own and its children's) and cgroup
+ * namespaces can be made; the user namespace of their maker's credentials
+ * owns them. A cgroup
  * namespace's root is the cgroup of its maker, and every task is in the
  * one root cgroup (/proc/PID/cgroup's "0::/"), so a new one shows the
  * same paths: it has its own identity (/proc/PID/ns/cgroup, setns) and
@@ -21,13 +19,13 @@
 #include "kernel/task.h"
 #include "kernel/pidns.h"
 #include "kernel/userns.h"
+#include "kernel/timens.h"
 #include "vfs/namespace.h"
 #include "ipc/ipc.h"
 #include "net/netns.h"
 #include "abi/linux/errno.h"
 
 static struct ns_common init_cgroup_ns = { .refcount = 1, .ino = NS_INO_CGROUP, .type = NS_CGROUP };
-static struct ns_common init_time_ns = { .refcount = 1, .ino = NS_INO_TIME, .type = NS_TIME };
 
 static struct nsproxy init_nsproxy = {
 	.refcount = 1,
@@ -37,10 +35,11 @@ static struct nsproxy init_nsproxy = {
 		[NS_MNT] = &init_mnt_ns.ns,
 		[NS_NET] = &init_net.ns,
 		[NS_PID] = &init_pid_ns.ns,
-		[NS_TIME] = &init_time_ns,
+		[NS_TIME] = &init_time_ns.ns,
 		[NS_USER] = &init_user_ns.ns,
 		[NS_UTS] = &init_uts_ns.ns,
 	},
+	.time = &init_time_ns.ns,
 };
 
 struct nsproxy *nsproxy_initial(void)
@@ -78,6 +77,7 @@ void nsproxy_put(struct nsproxy *nsp)
 		return;
 	for (i = 0; i < NS_NTYPES; i++)
 		ns_put(nsp->ns[i]);
+	ns_put(nsp->time);
 	if (nsp != &init_nsproxy)
 		free(nsp);
 }
@@ -185,16 +185,11 @@ int ns_flags_check(struct task *t, uint64_t flags)
 	return ns_capable(c, cred_user_ns(c), CAP_SYS_ADMIN) ? 0 : -EPERM;
 }
 
-int ns_flags_limit(uint64_t flags)
-{
-	return flags & NS_CLONE_ALL & ~(uint64_t)NS_CLONE_SUPPORTED ? -ENOSPC : 0;
-}
-
 int ns_max(enum ns_type type)
 {
 	if (type >= NS_NTYPES)
 		return 0;
-	return ns_type_flag(type) & NS_CLONE_SUPPORTED ? task_pids_max() / 2 : 0;
+	return task_pids_max() / 2;
 }
 
 struct nsproxy *nsproxy_with(struct nsproxy *old, struct ns_common *ns)
@@ -209,6 +204,8 @@ struct nsproxy *nsproxy_with(struct nsproxy *old, struct ns_common *ns)
 		n->ns[i] = i == (int)ns->type ? ns : old->ns[i];
 		ns_get(n->ns[i]);
 	}
+	n->time = ns->type == NS_TIME ? ns : old->time;
+	ns_get(n->time);
 	return n;
 }
 
@@ -241,6 +238,8 @@ int nsproxy_copy(struct nsproxy *old, uint64_t flags, struct fs_info *fs, struct
 	if ((flags & LINUX_CLONE_NEWCGROUP) &&
 	    !(fresh[NS_CGROUP] = ns_alloc(sizeof(struct ns_common), NS_CGROUP, NULL)))
 		goto fail;
+	if ((flags & LINUX_CLONE_NEWTIME) && !(fresh[NS_TIME] = time_ns_new(old->ns[NS_TIME])))
+		goto fail;
 	/* Last: it moves fs's root and cwd to its copies. */
 	if (flags & LINUX_CLONE_NEWNS) {
 		/* copied into a less privileged user namespace: locked */
@@ -254,6 +253,8 @@ int nsproxy_copy(struct nsproxy *old, uint64_t flags, struct fs_info *fs, struct
 		fresh[NS_USER] = user_ns;
 	}
 	n->refcount = 1;
+	n->time = old->time; /* a new one is for the children */
+	ns_get(n->time);
 	for (i = 0; i < NS_NTYPES; i++) {
 		n->ns[i] = fresh[i] ? fresh[i] : old->ns[i];
 		if (!fresh[i])

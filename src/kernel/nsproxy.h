@@ -2,11 +2,11 @@
  * namespace type, each with a reference count and the inode number that
  * /proc/PID/ns shows. fork and clone share the parent's set; CLONE_NEW*,
  * unshare and setns give a task a new set. Of the types, UTS, mount, IPC,
- * network, pid, user and cgroup namespaces can be made; the time one exists
- * once, as the instance's own, and its limit in /proc/sys/user is 0 (see
- * ns_flags_check). The pid one in a set is the one for the task's
- * children (Linux's pid_ns_for_children): the task's own is that of its
- * pid (kernel/pidns.h). */
+ * network, pid, user, cgroup and time namespaces can be made. The pid one
+ * in a set is the one for the task's children (Linux's
+ * pid_ns_for_children): the task's own is that of its pid
+ * (kernel/pidns.h). The time one too is for its children; the set's time
+ * is the task's own (kernel/timens.h). */
 #ifndef KERNEL_NSPROXY_H
 #define KERNEL_NSPROXY_H
 
@@ -49,6 +49,7 @@ struct ns_common {
 struct nsproxy {
 	int refcount;			 /* tasks */
 	struct ns_common *ns[NS_NTYPES]; /* a reference each */
+	struct ns_common *time;		 /* the tasks' own time namespace (a reference) */
 };
 
 /* Linux's fixed inode numbers of the initial namespaces (proc_ns.h). */
@@ -64,7 +65,7 @@ struct nsproxy {
 /* The CLONE_NEW* flags skas can make a namespace of. */
 #define NS_CLONE_SUPPORTED                                                                  \
 	(LINUX_CLONE_NEWUTS | LINUX_CLONE_NEWNS | LINUX_CLONE_NEWIPC | LINUX_CLONE_NEWNET | \
-	 LINUX_CLONE_NEWCGROUP | LINUX_CLONE_NEWPID | LINUX_CLONE_NEWUSER)
+	 LINUX_CLONE_NEWCGROUP | LINUX_CLONE_NEWPID | LINUX_CLONE_NEWUSER | LINUX_CLONE_NEWTIME)
 
 /* The set the first task starts with. */
 struct nsproxy *nsproxy_initial(void);
@@ -84,18 +85,14 @@ void *ns_alloc(size_t size, enum ns_type type, void (*free_fn)(struct ns_common 
 /* "uts", "mnt"...; and the CLONE_NEW* flag of a type. */
 const char *ns_type_name(enum ns_type type);
 uint64_t ns_type_flag(enum ns_type type);
-/* /proc/sys/user/max_TYPE_namespaces: 0 for the type skas has one of (as a
- * Linux whose administrator set it so: a new one is ENOSPC), else Linux's
- * default, half of kernel.threads-max. */
+/* /proc/sys/user/max_TYPE_namespaces: Linux's default, half of
+ * kernel.threads-max. */
 int ns_max(enum ns_type type);
 /* The checks of clone and unshare by t on flags' CLONE_NEW* bits, as
  * Linux's: with CLONE_NEWUSER, user_ns_may_create's (its maker gets every
  * capability there, so the other types need nothing more); else 0 or
- * -EPERM without CAP_SYS_ADMIN in t's user namespace. Then
- * (ns_flags_limit, Linux's create_new_namespaces) 0 or -ENOSPC for the
- * type skas has no more than one of (its limit is 0). */
+ * -EPERM without CAP_SYS_ADMIN in t's user namespace. */
 int ns_flags_check(struct task *t, uint64_t flags);
-int ns_flags_limit(uint64_t flags);
 /* The set for a task of old's whose flags ask for new namespaces: old
  * itself (a new reference) when they ask none, else a new set with new
  * namespaces for those (a mount namespace moves fs's root and cwd to its
@@ -105,7 +102,8 @@ int ns_flags_limit(uint64_t flags);
  * new one): it owns the new namespaces. 0 or -ENOMEM / -ENOSPC. */
 int nsproxy_copy(struct nsproxy *old, uint64_t flags, struct fs_info *fs, struct ns_common *pid_ns,
 		 struct ns_common *user_ns, struct nsproxy **out);
-/* A copy of old with ns (a new reference) for its type. */
+/* A copy of old with ns (a new reference) for its type (a time
+ * namespace: the task's own and its children's). */
 struct nsproxy *nsproxy_with(struct nsproxy *old, struct ns_common *ns);
 
 #endif

@@ -27,6 +27,7 @@
 #include "kernel/ktime.h"
 #include "kernel/ptimer.h"
 #include "kernel/task.h"
+#include "kernel/timens.h"
 #include "kernel/pidns.h"
 #include "syscalls/dispatch.h"
 #include "mm/usercopy.h"
@@ -491,7 +492,8 @@ long sys_timer_settime(struct task *t, const struct sysargs *a)
 			pt->expires_ns =
 				(flags & LINUX_TIMER_ABSTIME) ? value : add_sat(now, value);
 		} else if (flags & LINUX_TIMER_ABSTIME) {
-			int64_t clk = host_clock_ns(base_clock(pt->clockid));
+			int64_t clk = timens_to_task(t, pt->clockid,
+						     host_clock_ns(base_clock(pt->clockid)));
 
 			pt->expires_ns = value > clk ? add_sat(now, value - clk) : now;
 		} else {

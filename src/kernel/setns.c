@@ -4,14 +4,16 @@
  * none. Each type's checks are Linux's *_install: CAP_SYS_ADMIN for all,
  * CAP_SYS_CHROOT and an unshared root and cwd for a mount namespace (whose
  * root then becomes the caller's root and cwd), a single thread for a
- * time namespace; the caller's own user namespace cannot be entered
- * (EINVAL), and an IPC namespace's entry drops the SEM_UNDO list. */
+ * time namespace (which the caller enters itself, as its children do); the
+ * caller's own user namespace cannot be entered (EINVAL), and an IPC
+ * namespace's entry drops the SEM_UNDO list. */
 #include <stdlib.h>
 
 #include "kernel/task.h"
 #include "kernel/nsproxy.h"
 #include "kernel/pidns.h"
 #include "kernel/userns.h"
+#include "kernel/timens.h"
 #include "kernel/cred.h"
 #include "fs/nsfs/nsfs.h"
 #include "vfs/file.h"
@@ -46,7 +48,8 @@ static int validate_ns(struct task *t, const struct cred *c, struct ns_common *n
 			return -EINVAL;
 		return ns_capable(c, (struct user_ns *)ns, CAP_SYS_ADMIN) ? 0 : -EPERM;
 	case NS_TIME:
-		if (t->proc->nthreads > 1)
+		/* timens_install: no other task shares the address space */
+		if (t->proc->nthreads > 1 || t->mm->refcount > 1)
 			return -EUSERS;
 		break;
 	case NS_PID:
@@ -73,7 +76,8 @@ static int install(struct task *t, struct ns_common *ns)
 {
 	struct nsproxy *n;
 
-	if (t->nsproxy->ns[ns->type] == ns && ns->type != NS_MNT && ns->type != NS_IPC)
+	if (t->nsproxy->ns[ns->type] == ns && ns->type != NS_MNT && ns->type != NS_IPC &&
+	    (ns->type != NS_TIME || t->nsproxy->time == ns))
 		return 0;
 	n = nsproxy_with(t->nsproxy, ns);
 	if (!n)
@@ -91,6 +95,8 @@ static int install(struct task *t, struct ns_common *ns)
 		sem_exit(t->proc->pid);
 		t->proc->sem_undo_list = false;
 	}
+	if (ns->type == NS_TIME)
+		timens_commit(t); /* the task is in it now, and its children */
 	return 0;
 }
 
@@ -126,9 +132,10 @@ static long setns_pidfd(struct task *t, struct process *p, uint64_t flags)
 
 		if (!(flags & ns_type_flag(type)))
 			continue;
-		/* the pid namespace the process is in, not its children's;
-		 * its user namespace is its credentials' */
+		/* the pid and time namespaces the process is in, not its
+		 * children's; its user namespace is its credentials' */
 		want[type] = type == NS_PID    ? &task_pid_ns(target)->ns
+			     : type == NS_TIME ? target->nsproxy->time
 			     : type == NS_USER ? &cred_user_ns(&p->cred)->ns
 					       : target->nsproxy->ns[type];
 		ret = validate_ns(t, &c, want[type], flags);

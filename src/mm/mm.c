@@ -1456,6 +1456,44 @@ fail:
 	return 0;
 }
 
+void mm_vdso_syscalls(struct mm *mm)
+{
+	const struct pf_vdso *vd = platform->vdso ? platform->vdso() : NULL;
+	const void *img;
+	struct vma *v;
+	uaddr_t base;
+	uint64_t len;
+	int i, ret;
+
+	if (mm->vdso_syscalls || !vd || vdso_whole(mm, vd, &base) < 0)
+		return;
+	for (i = 0; i < vd->nparts && vd->part[i].kind != PF_VDSO_CODE; i++)
+		;
+	len = vd->part[i].len;
+	v = mm_find_vma(mm, base + vd->part[i].off);
+	img = host_vdso_clock_syscall(len);
+	if (!img) {
+		klog_once(LOG_INFO, "vdso: cannot make the time namespace's copy: clock_gettime "
+				    "reads the host's clocks there");
+		return;
+	}
+	/* Written while writable, then given the VMA's protection. */
+	ret = platform->mm_map(mm->pf, v->start, len, LINUX_PROT_READ | LINUX_PROT_WRITE,
+			       LINUX_MAP_PRIVATE | LINUX_MAP_ANONYMOUS, -1, 0);
+	if (ret == 0)
+		ret = platform->mm_write(mm->pf, v->start, img, len) == (long)len ? 0 : -EFAULT;
+	if (ret == 0)
+		ret = platform->mm_protect(mm->pf, v->start, len, host_prot(v->prot));
+	if (ret == 0)
+		ret = platform->mm_flush(mm->pf);
+	mm->vdso_dirty = true; /* its pages are no longer the host's */
+	if (ret < 0) {
+		klog(LOG_INFO, "vdso: the time namespace's copy failed (%d)", ret);
+		return;
+	}
+	mm->vdso_syscalls = true;
+}
+
 /* As Linux's FOLL_FORCE, a private mapping the guest may not write (its
  * text: a breakpoint) is written all the same: its host pages are made
  * writable for the copy (copy-on-write: the file and other processes keep

@@ -99,6 +99,9 @@ struct mm {
 	/* A vDSO part was ever mprotected (it may hold writes now): an exec
 	 * does not recycle this stub (mm_create_recycled). Kept by fork. */
 	bool vdso_dirty;
+	/* Its vDSO's code is the copy whose clock_gettime makes the system
+	 * call (mm_vdso_syscalls). Kept by fork. */
+	bool vdso_syscalls;
 	uaddr_t mmap_base;
 	uaddr_t stack_top, start_stack;
 	uint64_t stack_max; /* the most the stack VMA may grow to (RLIMIT_STACK at exec) */
@@ -181,6 +184,11 @@ long mm_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len, unsig
  * does, with its VMAs; *ehdr: the address for AT_SYSINFO_EHDR, 0 if there
  * is none. */
 int mm_map_vdso(struct mm *mm, uaddr_t *ehdr, uaddr_t from);
+/* A task of mm's is in a time namespace (kernel/timens.h): the code of
+ * its vDSO, if it has one whole, becomes a private copy whose
+ * clock_gettime makes the system call (host_vdso_clock_syscall). Once;
+ * nothing is done (a log line) where that copy cannot be made. */
+void mm_vdso_syscalls(struct mm *mm);
 /* Whether any part of a vDSO (its code or data) is mapped in mm. */
 bool mm_has_vdso(struct mm *mm);
 /* An exec's new mm on the stub of old, its only user (refcount 1, one

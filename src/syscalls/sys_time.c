@@ -11,6 +11,7 @@
 #include "mm/commit.h"
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
+#include "kernel/timens.h"
 #include "kernel/sched.h"
 #include "mm/usercopy.h"
 #include "host/host.h"
@@ -68,7 +69,7 @@ long sys_clock_gettime(struct task *t, const struct sysargs *a)
 	ns = host_clock_ns(id);
 	if (ns < 0)
 		return ns;
-	ts = ns_to_ts(ns);
+	ts = ns_to_ts(timens_to_task(t, clk, ns));
 	return copy_to_user(t->mm, sysarg_uaddr(a, 1), &ts, sizeof(ts));
 }
 
@@ -208,7 +209,7 @@ long sys_clock_nanosleep(struct task *t, const struct sysargs *a)
 	if (ret < 0)
 		return ret;
 	if (flags & LINUX_TIMER_ABSTIME) {
-		now = host_clock_ns(clk);
+		now = timens_to_task(t, clk, host_clock_ns(clk));
 		/* Differs from Linux: an absolute sleep does not follow later
 		 * changes of CLOCK_REALTIME. */
 		return sleep_ns(t, sched_now_ns() + (ns > now ? ns - now : 0), 0);
@@ -224,7 +225,8 @@ long sys_sysinfo(struct task *t, const struct sysargs *a)
 	int ret;
 
 	memset(&si, 0, sizeof(si));
-	si.uptime = host_clock_ns(LINUX_CLOCK_BOOTTIME) / NSEC_PER_SEC;
+	si.uptime = timens_to_task(t, LINUX_CLOCK_BOOTTIME, host_clock_ns(LINUX_CLOCK_BOOTTIME)) /
+		    NSEC_PER_SEC;
 	ret = mem_meminfo(&si.totalram, &si.freeram, &si.sharedram, &si.bufferram);
 	if (ret < 0)
 		return ret;

@@ -14,6 +14,7 @@
 #include "vfs/file.h"
 #include "vfs/poll.h"
 #include "kernel/task.h"
+#include "kernel/timens.h"
 #include "syscalls/dispatch.h"
 #include "mm/usercopy.h"
 #include "host/host.h"
@@ -118,7 +119,8 @@ static void timerfd_get(struct timerfd *tfd, struct linux_itimerspec *cur)
 }
 
 /* Arms (or disarms, with a zero it_value) and forgets pending ticks. */
-static void timerfd_set(struct timerfd *tfd, int flags, const struct linux_itimerspec *nv)
+static void timerfd_set(struct task *t, struct timerfd *tfd, int flags,
+			const struct linux_itimerspec *nv)
 {
 	int64_t now = sched_now_ns(), value = ts_to_ns(&nv->it_value);
 
@@ -129,7 +131,8 @@ static void timerfd_set(struct timerfd *tfd, int flags, const struct linux_itime
 	if (value == 0)
 		return;
 	if (flags & LINUX_TFD_TIMER_ABSTIME) {
-		int64_t clk = host_clock_ns(base_clock(tfd->clockid));
+		int64_t clk =
+			timens_to_task(t, tfd->clockid, host_clock_ns(base_clock(tfd->clockid)));
 
 		/* A deadline in the past stays there: a periodic timer counts
 		 * the intervals since, as Linux's hrtimer_forward. */
@@ -270,7 +273,7 @@ long sys_timerfd_settime(struct task *t, const struct sysargs *a)
 	if (!f)
 		return ret;
 	timerfd_get(f->priv, &old);
-	timerfd_set(f->priv, flags, &nv);
+	timerfd_set(t, f->priv, flags, &nv);
 	file_put(f);
 	if (uold && copy_to_user(t->mm, uold, &old, sizeof(old)) < 0)
 		return -EFAULT;

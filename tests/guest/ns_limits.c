@@ -1,10 +1,11 @@
 /* /proc/sys/user/max_TYPE_namespaces and what they promise: where one is
- * 0, a new namespace of that type is ENOSPC; else unshare makes one. skas
- * has one user, pid, network, cgroup and time namespace, so it reads 0
- * for those (their flags were EINVAL, as from a Linux built without them,
- * yet /proc/self/ns/user was there: bwrap --unshare-user-try took that to
- * mean it could make one, and failed). Natively (root, the host's limits)
- * every type is made; the lines printed are the same. Then the flag
+ * 0, a new namespace of that type is ENOSPC; else unshare makes one (skas
+ * once had one user, pid, network, cgroup and time namespace and read 0
+ * for those; before that their flags were EINVAL, as from a Linux built
+ * without them, yet /proc/self/ns/user was there: bwrap
+ * --unshare-user-try took that to mean it could make one, and failed).
+ * Natively (root, the host's limits) and under skas every type is made;
+ * the lines printed are the same. Then the flag
  * checks that come first: CLONE_NEWUSER with CLONE_FS or CLONE_THREAD,
  * CLONE_NEWPID with CLONE_THREAD, CLONE_NEWIPC with CLONE_SYSVSEM (before
  * a network namespace is made or refused), unshare(CLONE_NEWUSER) in a

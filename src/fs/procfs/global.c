@@ -15,6 +15,7 @@
 #include "kernel/sched.h"
 #include "kernel/coredump.h"
 #include "kernel/nsproxy.h"
+#include "kernel/timens.h"
 #include "kernel/uts.h"
 #include "host/host.h"
 #include "ipc/ipc.h"
@@ -258,7 +259,13 @@ static int gen_stat(const struct pnode *n, struct sbuf *b)
 
 static int gen_uptime(const struct pnode *n, struct sbuf *b)
 {
-	int64_t up = uptime_ns() / 10000000, idle = up * ncpus(); /* hundredths */
+	/* hundredths; the uptime with the reader's boottime offset, as
+	 * Linux's (the instance's is shorter than the host's: not below 0) */
+	int64_t up = current ? timens_to_task(current, LINUX_CLOCK_BOOTTIME, uptime_ns())
+			     : uptime_ns(),
+		idle = uptime_ns() / 10000000 * ncpus();
+
+	up = up > 0 ? up / 10000000 : 0;
 
 	(void)n;
 	sb_printf(b, "%lld.%02lld %lld.%02lld\n", (long long)(up / 100), (long long)(up % 100),

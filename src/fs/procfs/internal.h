@@ -55,6 +55,8 @@ struct pentry {
 	 * (uid_map: Linux's file->f_cred), at offset off. */
 	long (*put_opener)(const struct pnode *n, const struct cred *opener, const char *buf,
 			   size_t len, int64_t off);
+	/* A writable file that is a seq_file in Linux: pwrite is ESPIPE. */
+	bool seq;
 	/* Files that are not generated text (/proc/PID/mem): sets f's ops
 	 * and private data itself; 0 or -errno. */
 	int (*open)(const struct pnode *n, struct file *f);

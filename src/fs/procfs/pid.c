@@ -15,6 +15,7 @@
 #include "kernel/task.h"
 #include "kernel/pidns.h"
 #include "kernel/userns.h"
+#include "kernel/timens.h"
 #include "kernel/cred.h"
 #include "kernel/coredump.h"
 #include "kernel/oom.h"
@@ -685,6 +686,36 @@ static long put_setgroups(const struct pnode *n, const struct cred *opener, cons
 		return -ESRCH;
 	ret = user_ns_setgroups_write(opener, ns, buf, len, off);
 	return ret < 0 ? ret : (long)len;
+}
+
+/* timens_offsets: those of the time namespace the process's children go
+ * into (kernel/timens.c). */
+static struct time_ns *timens_of(const struct pnode *n)
+{
+	struct task *t = procfs_task(n);
+
+	return t && t->nsproxy ? (struct time_ns *)t->nsproxy->ns[NS_TIME] : NULL;
+}
+
+static int gen_timens_offsets(const struct pnode *n, struct sbuf *b)
+{
+	struct time_ns *ns = timens_of(n);
+
+	if (!ns)
+		return -ESRCH;
+	sb_printf(b, "%-10s %10lld %9ld\n", "monotonic", (long long)ns->mono.tv_sec,
+		  (long)ns->mono.tv_nsec);
+	sb_printf(b, "%-10s %10lld %9ld\n", "boottime", (long long)ns->boot.tv_sec,
+		  (long)ns->boot.tv_nsec);
+	return 0;
+}
+
+static long put_timens_offsets(const struct pnode *n, const struct cred *opener, const char *buf,
+			       size_t len, int64_t off)
+{
+	struct time_ns *ns = timens_of(n);
+
+	return ns ? timens_offsets_write(opener, ns, buf, len, off) : -ESRCH;
 }
 
 /* oom_score_adj and the legacy oom_adj (-17..15, kept as its scaled
@@ -1381,6 +1412,7 @@ enum {
 	I_AUXV,
 	I_CMDLINE,
 	I_COMM,
+	I_TIMENS_OFFSETS,
 	I_UID_MAP,
 	I_GID_MAP,
 	I_SETGROUPS,
@@ -1433,9 +1465,8 @@ enum {
 	I_NS_UTS,
 };
 
-/* /proc/PID/ns: the thread's namespaces (pid: the one it is in;
- * time_for_children the same as time: skas makes no new ones).
- * Gone with its exit, as Linux's. */
+/* /proc/PID/ns: the thread's namespaces (pid and time: the ones it is
+ * in). Gone with its exit, as Linux's. */
 static struct ns_common *ns_of(const struct pnode *n)
 {
 	static const enum ns_type types[] = {
@@ -1457,6 +1488,8 @@ static struct ns_common *ns_of(const struct pnode *n)
 		return NULL;
 	if (n->e->id == I_NS_PID)
 		return &task_pid_ns(t)->ns;
+	if (n->e->id == I_NS_TIME)
+		return t->nsproxy->time;
 	if (n->e->id == I_NS_PID_CHILDREN) {
 		/* none until its init exists (pidns_for_children_get) */
 		pns = (struct pid_ns *)t->nsproxy->ns[NS_PID];
@@ -1581,7 +1614,18 @@ const struct pentry procfs_pid_children[] = {
 	{ .name = "auxv", .id = I_AUXV, .mode = FILE_P, .gen = gen_auxv },
 	{ .name = "mem", .id = I_MEM, .mode = LINUX_S_IFREG | 0600, .open = mem_open },
 	{ .name = "cmdline", .id = I_CMDLINE, .mode = FILE_R, .gen = gen_cmdline },
-	{ .name = "comm", .id = I_COMM, .mode = FILE_W, .gen = gen_comm, .put = put_comm },
+	{ .name = "timens_offsets",
+	  .id = I_TIMENS_OFFSETS,
+	  .mode = FILE_W,
+	  .gen = gen_timens_offsets,
+	  .put_opener = put_timens_offsets,
+	  .seq = true },
+	{ .name = "comm",
+	  .id = I_COMM,
+	  .mode = FILE_W,
+	  .gen = gen_comm,
+	  .put = put_comm,
+	  .seq = true },
 	{ .name = "stat", .id = I_STAT, .mode = FILE_R, .gen = gen_stat },
 	{ .name = "statm", .id = I_STATM, .mode = FILE_R, .gen = gen_statm },
 	{ .name = "status", .id = I_STATUS, .mode = FILE_R, .gen = gen_status },
@@ -1613,17 +1657,20 @@ const struct pentry procfs_pid_children[] = {
 	  .id = I_UID_MAP,
 	  .mode = FILE_W,
 	  .gen = gen_uid_map,
-	  .put_opener = put_uid_map },
+	  .put_opener = put_uid_map,
+	  .seq = true },
 	{ .name = "gid_map",
 	  .id = I_GID_MAP,
 	  .mode = FILE_W,
 	  .gen = gen_gid_map,
-	  .put_opener = put_gid_map },
+	  .put_opener = put_gid_map,
+	  .seq = true },
 	{ .name = "setgroups",
 	  .id = I_SETGROUPS,
 	  .mode = FILE_W,
 	  .gen = gen_setgroups,
-	  .put_opener = put_setgroups },
+	  .put_opener = put_setgroups,
+	  .seq = true },
 	{ .name = "net", .id = I_NET, .mode = DIR_R, .children = net_children },
 	{ .name = "ns", .id = I_NS, .mode = LINUX_S_IFDIR | 0511, .children = ns_children },
 	{ 0 },

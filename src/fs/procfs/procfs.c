@@ -659,7 +659,7 @@ static long gen_read(struct file *f, void *buf, size_t n)
 
 /* Linux: writing a file with no write method is EIO for the system-wide
  * ones and EINVAL for those of a process. */
-static long gen_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
+static long gen_write_at(struct file *f, const void *buf, size_t n, int64_t off)
 {
 	const struct pnode *pn = f->inode->priv;
 	struct gen_file *g = f->priv;
@@ -673,7 +673,16 @@ static long gen_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
 
 static long gen_write(struct file *f, const void *buf, size_t n)
 {
-	return gen_pwrite(f, buf, n, f->pos);
+	return gen_write_at(f, buf, n, f->pos);
+}
+
+/* Linux's seq_file writers cannot be written at an offset (seq_open
+ * clears FMODE_PWRITE). */
+static long gen_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
+{
+	const struct pnode *pn = f->inode->priv;
+
+	return pn->e->seq ? -ESPIPE : gen_write_at(f, buf, n, off);
 }
 
 static int64_t gen_llseek(struct file *f, int64_t off, int whence)
