@@ -523,18 +523,20 @@ void msg_proc_show(ipc_emit_fn emit, void *arg)
 	     "       key      msqid perms      cbytes       qnum lspid lrpid   uid   gid  cuid  "
 	     "cgid      stime      rtime      ctime\n");
 	for (int i = 0; i <= ns->msg_ids.max_idx; i++) {
+		struct linux_ipc64_perm u;
 		struct kern_ipc_perm *p = ipc_at(&ns->msg_ids, i);
 		struct msg_queue *q;
 
 		if (!p)
 			continue;
+		ipc_perm_to_user(p, &u); /* the reader's ids */
 		q = msq_of(p);
 		snprintf(line, sizeof(line),
 			 "%10d %10d  %4o  %10llu %10llu %5d %5d %5u %5u %5u %5u %10lld %10lld "
 			 "%10lld\n",
 			 p->key, p->id, p->mode, (unsigned long long)q->cbytes,
 			 (unsigned long long)q->qnum, pid_vnr(current, q->lspid),
-			 pid_vnr(current, q->lrpid), p->uid, p->gid, p->cuid, p->cgid,
+			 pid_vnr(current, q->lrpid), u.uid, u.gid, u.cuid, u.cgid,
 			 (long long)q->stime, (long long)q->rtime, (long long)q->ctime);
 		emit(arg, line);
 	}

@@ -626,12 +626,14 @@ void sem_proc_show(ipc_emit_fn emit, void *arg)
 	emit(arg, "       key      semid perms      nsems   uid   gid  cuid  cgid      otime      "
 		  "ctime\n");
 	for (int i = 0; i <= ns->sem_ids.max_idx; i++) {
+		struct linux_ipc64_perm u;
 		struct kern_ipc_perm *p = ipc_at(&ns->sem_ids, i);
 
 		if (!p)
 			continue;
+		ipc_perm_to_user(p, &u); /* the reader's ids */
 		snprintf(line, sizeof(line), "%10d %10d  %4o %10d %5u %5u %5u %5u %10lld %10lld\n",
-			 p->key, p->id, p->mode, sma_of(p)->nsems, p->uid, p->gid, p->cuid, p->cgid,
+			 p->key, p->id, p->mode, sma_of(p)->nsems, u.uid, u.gid, u.cuid, u.cgid,
 			 (long long)sma_of(p)->otime, (long long)sma_of(p)->ctime);
 		emit(arg, line);
 	}

@@ -474,11 +474,13 @@ void shm_proc_show(ipc_emit_fn emit, void *arg)
 	     "cuid  cgid      atime      dtime      ctime                   rss                  "
 	     "swap\n");
 	for (int i = 0; i <= ns->shm_ids.max_idx; i++) {
+		struct linux_ipc64_perm u;
 		struct kern_ipc_perm *p = ipc_at(&ns->shm_ids, i);
 		struct shm_seg *s;
 
 		if (!p)
 			continue;
+		ipc_perm_to_user(p, &u); /* the reader's ids */
 		s = seg_of(p);
 		snprintf(
 			line, sizeof(line),
@@ -486,7 +488,7 @@ void shm_proc_show(ipc_emit_fn emit, void *arg)
 			"%21llu %21llu\n",
 			p->key, p->id, p->mode, (unsigned long long)s->size,
 			pid_vnr(current, s->cpid), pid_vnr(current, s->lpid),
-			(unsigned long long)s->nattch, p->uid, p->gid, p->cuid, p->cgid,
+			(unsigned long long)s->nattch, u.uid, u.gid, u.cuid, u.cgid,
 			(long long)s->atime, (long long)s->dtime, (long long)s->ctime,
 			(unsigned long long)PAGE_ALIGN(s->size), 0ULL);
 		emit(arg, line);

@@ -17,6 +17,7 @@
 #include "kernel/cpus.h"
 #include "kernel/task.h"
 #include "kernel/pidns.h"
+#include "kernel/userns.h"
 #include "mm/usercopy.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/types.h"
@@ -592,9 +593,14 @@ static long prio_walk(struct prio_walk *w)
 					       : (int)w->caller->proc->cred.uid;
 	else if (w->which == PRIO_PGRP) /* the caller's pid namespace's number */
 		w->who = pid_from_nr(task_pid_ns(w->caller), w->who) ?: -1;
+	else /* a uid of the caller's user namespace (none: no process) */
+		w->who = (int)make_kuid(cred_user_ns(&w->caller->proc->cred), (uint32_t)w->who);
 	while ((proc = process_next(proc)) != NULL) {
 		if (w->which == PRIO_PGRP ? proc->pgid != w->who
 					  : proc->cred.uid != (uint32_t)w->who)
+			continue;
+		/* as Linux's task_pid_vnr(p): only those the caller sees */
+		if (!pid_vnr(w->caller, proc->pid))
 			continue;
 		list_for_each_entry(p, &proc->threads, thread_link) prio_one(w, p);
 	}

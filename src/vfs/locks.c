@@ -497,7 +497,7 @@ void locks_remove_file(struct file *f)
 	remove_owned(f, f, false);
 }
 
-void locks_proc_show(void (*emit)(void *ctx, const char *line), void *ctx)
+void locks_proc_show(const struct pid_ns *ns, void (*emit)(void *ctx, const char *line), void *ctx)
 {
 	struct lock_file *lf;
 	struct file_lock *l;
@@ -506,20 +506,23 @@ void locks_proc_show(void (*emit)(void *ctx, const char *line), void *ctx)
 
 	list_for_each_entry(lf, &lock_files, link) list_for_each_entry(l, &lf->locks, link)
 	{
+		int pid = l->kind == LK_OFD ? -1 : pid_nr_ns(l->pid, ns);
 		unsigned major =
 			(unsigned)(((lf->dev >> 8) & 0xfff) | ((lf->dev >> 32) & ~0xfffULL));
 		unsigned minor = (unsigned)((lf->dev & 0xff) | ((lf->dev >> 12) & ~0xffULL));
 
+		n++; /* a line's number counts those left out, as Linux's */
+		if (!pid)
+			continue; /* its owner is not the mount's to see (locks_show) */
 		if (l->end == OFFSET_MAX)
 			snprintf(end, sizeof(end), "EOF");
 		else
 			snprintf(end, sizeof(end), "%lld", (long long)l->end);
-		snprintf(line, sizeof(line), "%d: %s ADVISORY  %s %d %02x:%02x:%llu %lld %s\n", ++n,
+		snprintf(line, sizeof(line), "%d: %s ADVISORY  %s %d %02x:%02x:%llu %lld %s\n", n,
 			 l->kind == LK_POSIX ? "POSIX "
 			 : l->kind == LK_OFD ? "OFDLCK"
 					     : "FLOCK ",
-			 l->type == LINUX_F_WRLCK ? "WRITE" : "READ ",
-			 l->kind == LK_OFD ? -1 : pid_vnr(current, l->pid), major, minor,
+			 l->type == LINUX_F_WRLCK ? "WRITE" : "READ ", pid, major, minor,
 			 (unsigned long long)lf->ino, (long long)l->start, end);
 		emit(ctx, line);
 	}

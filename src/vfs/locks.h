@@ -24,7 +24,10 @@ int locks_flock(struct file *f, int op);
 void locks_remove_posix(struct file *f, struct files *fs);
 /* The last reference to f is going: its OFD and flock locks go. */
 void locks_remove_file(struct file *f);
-/* /proc/locks: one line per lock, as Linux prints them. */
-void locks_proc_show(void (*emit)(void *ctx, const char *line), void *ctx);
+/* /proc/locks: one line per lock, as Linux prints them, with the pids of
+ * the proc mount's namespace ns (locks of processes it cannot see are left
+ * out). */
+struct pid_ns;
+void locks_proc_show(const struct pid_ns *ns, void (*emit)(void *ctx, const char *line), void *ctx);
 
 #endif

@@ -492,8 +492,7 @@ static void locks_line(void *ctx, const char *line)
 
 static int gen_locks(const struct pnode *n, struct sbuf *b)
 {
-	(void)n;
-	locks_proc_show(locks_line, b);
+	locks_proc_show(n->ns, locks_line, b);
 	return 0;
 }
 
