@@ -273,6 +273,10 @@ static int get_deadline(struct task *t, uaddr_t uts, bool absolute, bool realtim
 		*out = sched_now_ns() + (ns - host_clock_ns(LINUX_CLOCK_REALTIME));
 	else
 		*out = timens_to_host(t, LINUX_CLOCK_MONOTONIC, ns);
+	/* A deadline long past (before boot) has passed all the same: a
+	 * negative one would mean none. */
+	if (*out < 0)
+		*out = 0;
 	return 0;
 }
 

@@ -492,9 +492,9 @@ long sys_timer_settime(struct task *t, const struct sysargs *a)
 			pt->expires_ns =
 				(flags & LINUX_TIMER_ABSTIME) ? value : add_sat(now, value);
 		} else if (flags & LINUX_TIMER_ABSTIME) {
-			int64_t clk = timens_to_task(t, pt->clockid,
-						     host_clock_ns(base_clock(pt->clockid)));
+			int64_t clk = host_clock_ns(base_clock(pt->clockid));
 
+			value = timens_to_host(t, pt->clockid, value);
 			pt->expires_ns = value > clk ? add_sat(now, value - clk) : now;
 		} else {
 			pt->expires_ns = add_sat(now, value);

@@ -14,6 +14,7 @@
 #include "kernel/seccomp.h"
 #include "kernel/exec.h"
 #include "kernel/run.h"
+#include "kernel/sched.h"
 #include "kernel/log.h"
 #include "mm/mm.h"
 #include "vfs/file.h"
@@ -249,9 +250,11 @@ void task_take_tid(struct task *t, int tid)
 void task_register(struct task *t)
 {
 	tasks[t->tid] = t;
+	t->start_ns = sched_now_ns();
 	if (t->proc->pid == t->tid && processes[t->tid] != t->proc) {
 		struct pid_ns *ns = pid_ns_of(t->tid);
 
+		t->proc->start_ns = t->start_ns;
 		processes[t->tid] = t->proc;
 		all_processes_add(t->proc);
 		pgrp_ref(t->proc, 1);

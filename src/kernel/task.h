@@ -53,9 +53,10 @@ struct process {
 	struct list_head threads;  /* struct task, by thread_link */
 	struct list_head all_link; /* task.c's list of registered processes, by pid */
 	int nthreads;
-	int exit_signal; /* sent to the parent at death (SIGCHLD) */
-	bool exiting;	 /* a group exit or fatal signal is under way */
-	bool zombie;	 /* every thread is gone; waits for its parent */
+	int64_t start_ns; /* its first thread's start_ns: kept by exec */
+	int exit_signal;  /* sent to the parent at death (SIGCHLD) */
+	bool exiting;	  /* a group exit or fatal signal is under way */
+	bool zombie;	  /* every thread is gone; waits for its parent */
 	bool did_exec;
 	bool subreaper;
 	bool no_new_privs;
@@ -200,6 +201,7 @@ struct task {
 	int sched_policy;
 	unsigned sched_rt_priority;
 	int nice;
+	int64_t start_ns; /* when it was made, sched_now_ns (/proc/PID/stat) */
 	bool sched_reset_on_fork;
 	uint64_t sched_slice_ns;
 	/* SCHED_DEADLINE's runtime, deadline and period (ns), its flags

@@ -72,9 +72,11 @@ int64_t timens_to_host(const struct task *t, int clk, int64_t ns)
 	if (tn == &init_time_ns)
 		return ns;
 	off = offset_of(tn, clk);
-	if (__builtin_sub_overflow(ns, off, &r))
-		return off < 0 ? KTIME_MAX : INT64_MIN;
-	return r;
+	/* as Linux's do_timens_ktime_to_host: a time before the offset
+	 * has passed already (0) */
+	if (ns < off)
+		return 0;
+	return __builtin_sub_overflow(ns, off, &r) ? KTIME_MAX : r;
 }
 
 void timens_commit(struct task *t)
@@ -108,9 +110,15 @@ int timens_enter_children(struct task *t, bool exec)
  * before each field; a word of at most 9 characters; a decimal number,
  * signed or not, wrapping as simple_strtoull does. The next field starts
  * where this one stopped. */
+static bool is_space(char c)
+{
+	/* Linux's isspace: Latin-1's no-break space too */
+	return c == ' ' || (c >= '\t' && c <= '\r') || (unsigned char)c == 0xa0;
+}
+
 static const char *skip_space(const char *s)
 {
-	while (*s == ' ' || (*s >= '\t' && *s <= '\r'))
+	while (is_space(*s))
 		s++;
 	return s;
 }
@@ -120,7 +128,7 @@ static const char *scan_word(const char *s, char *out, size_t max)
 	size_t n = 0;
 
 	s = skip_space(s);
-	while (*s && !(*s == ' ' || (*s >= '\t' && *s <= '\r')) && n < max)
+	while (*s && !is_space(*s) && n < max)
 		out[n++] = *s++;
 	out[n] = 0;
 	return n ? s : NULL;
@@ -203,6 +211,9 @@ long timens_offsets_write(const struct cred *opener, struct time_ns *ns, const c
 			break;
 		}
 	}
+	ret = -ESRCH; /* the process has gone (a zombie has no namespaces) */
+	if (!ns)
+		goto out;
 	ret = -EPERM;
 	if (!ns_capable(opener, ns_owner(&ns->ns), CAP_SYS_TIME))
 		goto out;

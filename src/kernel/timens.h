@@ -39,7 +39,7 @@ struct ns_common *time_ns_new(struct ns_common *old);
 struct time_ns *task_time_ns(const struct task *t);
 /* A reading of the host's clock clk as t sees it, and an absolute time on
  * it that t gave as the host's: the offset of clk's kind added or taken
- * (none for the other clocks). */
+ * (none for the other clocks; a time before the offset is 0). */
 int64_t timens_to_task(const struct task *t, int clk, int64_t host_ns);
 int64_t timens_to_host(const struct task *t, int clk, int64_t ns);
 /* t has entered its set's time namespace (a fork's child, setns, exec):
@@ -53,8 +53,8 @@ void timens_commit(struct task *t);
 int timens_enter_children(struct task *t, bool exec);
 /* A write to /proc/PID/timens_offsets, for ns (the namespace for the
  * process's children), judged by the opener's credentials (Linux's
- * timens_offsets_write and proc_timens_set_offset): the count taken or
- * -errno. */
+ * timens_offsets_write and proc_timens_set_offset; NULL: the process has
+ * gone, ESRCH once the text parses): the count taken or -errno. */
 long timens_offsets_write(const struct cred *opener, struct time_ns *ns, const char *buf,
 			  size_t len, int64_t off);
 

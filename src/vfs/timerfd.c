@@ -131,9 +131,11 @@ static void timerfd_set(struct task *t, struct timerfd *tfd, int flags,
 	if (value == 0)
 		return;
 	if (flags & LINUX_TFD_TIMER_ABSTIME) {
-		int64_t clk =
-			timens_to_task(t, tfd->clockid, host_clock_ns(base_clock(tfd->clockid)));
+		/* the deadline on the host's clock (Linux's
+		 * timens_ktime_to_host) */
+		int64_t clk = host_clock_ns(base_clock(tfd->clockid));
 
+		value = timens_to_host(t, tfd->clockid, value);
 		/* A deadline in the past stays there: a periodic timer counts
 		 * the intervals since, as Linux's hrtimer_forward. */
 		tfd->expires_ns = add_sat(now, value - clk);

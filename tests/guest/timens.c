@@ -10,7 +10,7 @@
  * after the unshare (EINVAL), clone3(CLONE_NEWTIME), setns into one (the
  * caller's clocks move at once), a nested unshare inheriting the offsets,
  * a user namespace's root making one, sysinfo's and /proc/uptime's
- * uptime. Run as root. */
+ * uptime, /proc/stat's btime, /proc/PID/stat's starttime. Run as root. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -36,9 +36,10 @@
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x80
 #endif
-#define NS_GET_PARENT	  0xb702
-#define NS_GET_NSTYPE	  0xb703
-#define FUTEX_WAIT_BITSET 9
+#define NS_GET_PARENT	     0xb702
+#define NS_GET_NSTYPE	     0xb703
+#define FUTEX_WAIT_BITSET    9
+#define FUTEX_CLOCK_REALTIME 256
 
 #define MONO_OFF 1000 /* seconds */
 #define BOOT_OFF 2000
@@ -129,6 +130,31 @@ static void on_alarm(int sig)
 	(void)sig;
 	fired = 1;
 }
+
+/* Field 22 of /proc/self/stat. */
+static unsigned long long starttime(void)
+{
+	char buf[1024], *p;
+	int i;
+
+	if (read_file("/proc/self/stat", buf, sizeof(buf)) <= 0 || !(p = strrchr(buf, ')')))
+		return 0;
+	for (i = 2; i < 22 && p; i++)
+		p = strchr(p + 1, ' ');
+	return p ? strtoull(p + 1, NULL, 10) : 0;
+}
+
+/* /proc/stat's btime. */
+static long long btime(void)
+{
+	char buf[8192], *p;
+
+	if (read_file("/proc/stat", buf, sizeof(buf)) <= 0 || !(p = strstr(buf, "\nbtime ")))
+		return 0;
+	return atoll(p + 7);
+}
+
+static long long btime_root; /* btime in the first namespace */
 
 /* In a process of the namespace: its clocks and deadlines. */
 static void clocks_inside(int64_t mono_off, int64_t boot_off)
@@ -230,6 +256,39 @@ static void clocks_inside(int64_t mono_off, int64_t boot_off)
 		check(r == -1 && errno == ETIMEDOUT && now_ns(CLOCK_REALTIME) - before < 5 * SEC,
 		      "FUTEX_WAIT_BITSET's absolute CLOCK_MONOTONIC deadline: ETIMEDOUT in time");
 	}
+	{
+		/* deadlines before the offsets: passed already */
+		struct timespec one = { 1, 0 };
+		uint32_t word = 0;
+		long r;
+
+		before = now_ns(CLOCK_REALTIME);
+		r = syscall(SYS_futex, &word, FUTEX_WAIT_BITSET, 0, &one, NULL, ~0U);
+		check(r == -1 && errno == ETIMEDOUT && now_ns(CLOCK_REALTIME) - before < 5 * SEC,
+		      "FUTEX_WAIT_BITSET at 1 s of CLOCK_MONOTONIC: ETIMEDOUT at once");
+		r = syscall(SYS_futex, &word, FUTEX_WAIT_BITSET | FUTEX_CLOCK_REALTIME, 0, &one,
+			    NULL, ~0U);
+		check(r == -1 && errno == ETIMEDOUT && now_ns(CLOCK_REALTIME) - before < 5 * SEC,
+		      "FUTEX_WAIT_BITSET at 1 s of CLOCK_REALTIME: ETIMEDOUT at once");
+	}
+	{
+		/* a periodic timerfd from 1 s: its ticks count from the
+		 * host's second 1 */
+		int fd = timerfd_create(CLOCK_MONOTONIC, 0);
+		struct itimerspec its = { { 1, 0 }, { 1, 0 } };
+		uint64_t ticks = 0;
+		int64_t host_s = (now_ns(CLOCK_MONOTONIC) - mono_off) / SEC;
+
+		check(timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL) == 0 &&
+			      read(fd, &ticks, sizeof(ticks)) == sizeof(ticks) &&
+			      near((int64_t)ticks, host_s, 3),
+		      "a periodic timerfd from a time before the offset counts the host's seconds");
+		close(fd);
+	}
+	check(starttime() >= (unsigned long long)(boot_off / (SEC / 100)),
+	      "/proc/self/stat's starttime has the offset");
+	check(btime() != 0 && near(btime_root - btime(), (boot_off + SEC - 1) / SEC, 1),
+	      "/proc/stat's btime is earlier by it");
 	check(sysinfo(&si) == 0 && si.uptime >= boot_off / SEC, "sysinfo's uptime has the offset");
 	check(read_file("/proc/uptime", buf, sizeof(buf)) > 0 && atol(buf) >= boot_off / SEC,
 	      "/proc/uptime has the offset");
@@ -261,6 +320,7 @@ static void made_by_unshare(void)
 	int st, p[2];
 	pid_t pid;
 
+	btime_root = btime();
 	check_ok(err_of(unshare(CLONE_NEWTIME)), "unshare(CLONE_NEWTIME)");
 	check(ns_ino("/proc/self/ns/time") == own, "the caller stays in its time namespace");
 	check(ns_ino("/proc/self/ns/time_for_children") != own, "time_for_children is the new one");
@@ -294,6 +354,18 @@ static void made_by_unshare(void)
 		check_errno(
 			err_of(lseek(fd, 1, SEEK_SET) == 1 ? write(fd, "monotonic 1 0\n", 14) : -1),
 			EINVAL, "EINVAL", "a write past offset 0");
+		close(fd);
+	}
+	{
+		int fd = open("/proc/self/timens_offsets", O_RDWR);
+		char got[256];
+		long k;
+
+		check(fd >= 0 && write(fd, "monotonic 3 0\n", 14) == 14 &&
+			      lseek(fd, 0, SEEK_SET) == 0 &&
+			      (k = read(fd, got, sizeof(got) - 1)) > 0 &&
+			      (got[k] = 0, strstr(got, "monotonic           3         0\n")),
+		      "a read back on the same fd shows the write");
 		close(fd);
 	}
 	check_ok(write_offsets(0, "1 1 0\n7 2 0\n"), "clock ids 1 and 7 name them");
@@ -376,6 +448,32 @@ static void made_by_unshare(void)
 	check(WIFEXITED(st), "the child exited");
 	check_errno(write_offsets(0, "monotonic 1 0\n"), EACCES, "EACCES",
 		    "once a child entered, the offsets stay");
+	{
+		/* a zombie's file: empty, parsed before the process is
+		 * looked for */
+		char path[64];
+		int fd;
+
+		pid = fork();
+		if (pid == 0)
+			_exit(0);
+		while (1) { /* until it is a zombie */
+			char stat[256], st2[64];
+
+			snprintf(st2, sizeof(st2), "/proc/%d/stat", pid);
+			if (read_file(st2, stat, sizeof(stat)) <= 0 || strstr(stat, ") Z "))
+				break;
+			usleep(1000);
+		}
+		snprintf(path, sizeof(path), "/proc/%d/timens_offsets", pid);
+		fd = open(path, O_RDWR);
+		check(fd >= 0, "a zombie's timens_offsets opens");
+		check_eq(read(fd, buf, sizeof(buf)), 0, "and reads empty");
+		check_errno(err_of(write(fd, "bogus", 5)), EINVAL, "EINVAL", "a bad write to it");
+		check_errno(err_of(write(fd, "monotonic 1 0\n", 14)), ESRCH, "ESRCH", "a good one");
+		close(fd);
+		reap(pid);
+	}
 
 	/* a keeper in the namespace, for setns from outside */
 	keeper = fork();
@@ -534,6 +632,9 @@ int main(int argc, char **argv)
 			    "and cannot be set");
 		check(ns_ino("/proc/self/ns/time") == ns_ino("/proc/self/ns/time_for_children"),
 		      "time_for_children is time's");
+		snprintf(buf, sizeof(buf), "/proc/self/task/%d/timens_offsets", getpid());
+		check(access(buf, F_OK) == -1 && errno == ENOENT,
+		      "a thread's directory has no timens_offsets (a process's alone)");
 	}
 	in_child(made_by_unshare);
 	in_child(unshare_exec);

@@ -31,8 +31,6 @@
 #include "abi/linux/stat.h"
 #include "abi/linux/types.h"
 
-#define USER_HZ 100
-
 /* The highest pid or tid in use: Linux's last_pid, approximately. */
 int procfs_last_pid(void)
 {
@@ -239,6 +237,16 @@ static int gen_cpuinfo(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
+/* The boot time, in seconds of CLOCK_REALTIME, less the reader's boottime
+ * offset (Linux's timens_sub_boottime). */
+static int64_t btime_s(void)
+{
+	int64_t off = current ? timens_to_task(current, LINUX_CLOCK_BOOTTIME, 0) : 0;
+	int64_t ns = procfs_boot_real_ns - off;
+
+	return ns >= 0 ? ns / 1000000000 : -((-ns + 999999999) / 1000000000);
+}
+
 /* /proc/stat: no CPU time is accounted; every CPU has been idle. */
 static int gen_stat(const struct pnode *n, struct sbuf *b)
 {
@@ -252,8 +260,7 @@ static int gen_stat(const struct pnode *n, struct sbuf *b)
 	sb_printf(b,
 		  "intr 0\nctxt 0\nbtime %lld\nprocesses %d\nprocs_running %d\n"
 		  "procs_blocked 0\nsoftirq 0 0 0 0 0 0 0 0 0 0 0\n",
-		  (long long)(procfs_boot_real_ns / 1000000000), procfs_last_pid(),
-		  task_nr_active());
+		  (long long)btime_s(), procfs_last_pid(), task_nr_active());
 	return 0;
 }
 

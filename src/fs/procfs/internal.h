@@ -57,6 +57,9 @@ struct pentry {
 			   size_t len, int64_t off);
 	/* A writable file that is a seq_file in Linux: pwrite is ESPIPE. */
 	bool seq;
+	/* In /proc/PID only, not a thread's directory (Linux's
+	 * tgid_base_stuff). */
+	bool tgid_only;
 	/* Files that are not generated text (/proc/PID/mem): sets f's ops
 	 * and private data itself; 0 or -errno. */
 	int (*open)(const struct pnode *n, struct file *f);
@@ -104,6 +107,7 @@ struct file *procfs_fd_file(const struct pnode *n);
 bool procfs_may_access(struct task *caller, struct process *p);
 /* The instance's start (monotonic and realtime ns), set at mount. */
 extern int64_t procfs_boot_mono_ns, procfs_boot_real_ns;
+#define USER_HZ 100 /* the clock ticks of /proc (Linux's, and AT_CLKTCK) */
 /* The mount procfs is on (for the paths of magic links to fds without a
  * path), or NULL. */
 struct mount *procfs_mount_of(void);

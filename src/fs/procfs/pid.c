@@ -178,6 +178,17 @@ void procfs_mm_sizes(struct mm *mm, struct mm_sizes *s)
 	s->hwm = (uint64_t)rss.hwm_kb << 10;
 }
 
+/* starttime: ticks from the instance's boot to start_ns, with the reader's
+ * boottime offset (Linux's timens_add_boottime_ns). */
+static uint64_t starttime(int64_t start_ns)
+{
+	int64_t ns = start_ns - procfs_boot_mono_ns;
+
+	if (current)
+		ns = timens_to_task(current, LINUX_CLOCK_BOOTTIME, ns);
+	return ns > 0 ? (uint64_t)ns / (1000000000 / USER_HZ) : 0;
+}
+
 /* /proc/PID/stat: 52 fields, as fs/proc/array.c do_task_stat. */
 static int gen_stat(const struct pnode *n, struct sbuf *b)
 {
@@ -215,7 +226,9 @@ static int gen_stat(const struct pnode *n, struct sbuf *b)
 		  (long long)(u.stime / 10000000), (long long)(c.utime / 10000000),
 		  (long long)(c.stime / 10000000));
 	sb_printf(b, "%d %d %d 0 %llu %llu %llu %llu ", t ? task_prio(t) : 20, t ? t->nice : 0,
-		  p->nthreads, 0ULL /* starttime */, (unsigned long long)sz.vsize,
+		  p->nthreads,
+		  (unsigned long long)starttime(n->tid && t ? t->start_ns : p->start_ns),
+		  (unsigned long long)sz.vsize,
 		  (unsigned long long)((sz.rss_anon + sz.rss_file + sz.rss_shmem) / PAGE_SIZE),
 		  (unsigned long long)p->rlim[LINUX_RLIMIT_RSS].rlim_cur);
 	sb_printf(b, "%llu %llu %llu 0 0 ", (unsigned long long)(mm ? mm->start_code : 0),
@@ -702,7 +715,7 @@ static int gen_timens_offsets(const struct pnode *n, struct sbuf *b)
 	struct time_ns *ns = timens_of(n);
 
 	if (!ns)
-		return -ESRCH;
+		return 0; /* a zombie's: nothing (Linux's show gets no task) */
 	sb_printf(b, "%-10s %10lld %9ld\n", "monotonic", (long long)ns->mono.tv_sec,
 		  (long)ns->mono.tv_nsec);
 	sb_printf(b, "%-10s %10lld %9ld\n", "boottime", (long long)ns->boot.tv_sec,
@@ -713,9 +726,7 @@ static int gen_timens_offsets(const struct pnode *n, struct sbuf *b)
 static long put_timens_offsets(const struct pnode *n, const struct cred *opener, const char *buf,
 			       size_t len, int64_t off)
 {
-	struct time_ns *ns = timens_of(n);
-
-	return ns ? timens_offsets_write(opener, ns, buf, len, off) : -ESRCH;
+	return timens_offsets_write(opener, timens_of(n), buf, len, off);
 }
 
 /* oom_score_adj and the legacy oom_adj (-17..15, kept as its scaled
@@ -1604,7 +1615,7 @@ static const struct pentry net_children[] = {
 };
 
 const struct pentry procfs_pid_children[] = {
-	{ .name = "task", .id = I_TASK, .mode = DIR_R, .dyn = PD_TASKS },
+	{ .name = "task", .id = I_TASK, .mode = DIR_R, .dyn = PD_TASKS, .tgid_only = true },
 	{ .name = "fd", .id = I_FD, .mode = DIR_X, .dyn = PD_FDS },
 	{ .name = "fdinfo", .id = I_FDINFO, .mode = DIR_R, .dyn = PD_FDINFO },
 	{ .name = "cwd", .id = I_CWD, .mode = LINK, .link = link_cwd },
@@ -1619,7 +1630,8 @@ const struct pentry procfs_pid_children[] = {
 	  .mode = FILE_W,
 	  .gen = gen_timens_offsets,
 	  .put_opener = put_timens_offsets,
-	  .seq = true },
+	  .seq = true,
+	  .tgid_only = true },
 	{ .name = "comm",
 	  .id = I_COMM,
 	  .mode = FILE_W,
@@ -1640,7 +1652,8 @@ const struct pentry procfs_pid_children[] = {
 	  .id = I_COREDUMP_FILTER,
 	  .mode = FILE_W,
 	  .gen = gen_coredump_filter,
-	  .put = put_coredump_filter },
+	  .put = put_coredump_filter,
+	  .tgid_only = true },
 	{ .name = "oom_adj",
 	  .id = I_OOM_ADJ,
 	  .mode = FILE_W,

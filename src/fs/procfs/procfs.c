@@ -263,10 +263,11 @@ static bool node_alive(const struct pnode *n)
 	return true;
 }
 
-/* Static children a directory shows: a thread's directory has no task/. */
+/* Static children a directory shows: a thread's directory has none of
+ * the process's alone. */
 static bool child_shown(const struct pnode *dir, const struct pentry *e)
 {
-	return !(dir->e == &procfs_tid_entry && e->dyn == PD_TASKS);
+	return !(dir->e == &procfs_tid_entry && e->tgid_only);
 }
 
 /* /proc/PID/task lists the leader first, then these. */
@@ -663,12 +664,17 @@ static long gen_write_at(struct file *f, const void *buf, size_t n, int64_t off)
 {
 	const struct pnode *pn = f->inode->priv;
 	struct gen_file *g = f->priv;
+	long ret;
 
 	if (pn->e->put_opener)
-		return g->has_opener ? pn->e->put_opener(pn, &g->opener, buf, n, off) : -EPERM;
-	if (pn->e->put)
-		return pn->e->put(pn, buf, n);
-	return pn->pid ? -EINVAL : -EIO;
+		ret = g->has_opener ? pn->e->put_opener(pn, &g->opener, buf, n, off) : -EPERM;
+	else if (pn->e->put)
+		ret = pn->e->put(pn, buf, n);
+	else
+		return pn->pid ? -EINVAL : -EIO;
+	if (ret >= 0)
+		g->fresh = false; /* a read from 0 shows what it did */
+	return ret;
 }
 
 static long gen_write(struct file *f, const void *buf, size_t n)
