@@ -8,6 +8,7 @@
 #include "kernel/task.h"
 #include "kernel/userns.h"
 #include "mm/usercopy.h"
+#include "vfs/acl.h"
 #include "vfs/file.h"
 #include "vfs/namei.h"
 #include "vfs/fsnotify.h"
@@ -55,7 +56,7 @@ long sys_mknodat(struct task *t, const struct sysargs *a)
 
 	if (type < 0)
 		return type;
-	mode = (uint32_t)type | (mode & 07777 & ~t->proc->umask);
+	mode = (uint32_t)type | (mode & 07777); /* the umask: vfs_mknodat's */
 	return do_mknodat(t, sysarg_int(a, 0), sysarg_uaddr(a, 1), mode, sysarg_uint(a, 3));
 }
 
@@ -66,20 +67,20 @@ long sys_mknod(struct task *t, const struct sysargs *a)
 
 	if (type < 0)
 		return type;
-	mode = (uint32_t)type | (mode & 07777 & ~t->proc->umask);
+	mode = (uint32_t)type | (mode & 07777);
 	return do_mknodat(t, LINUX_AT_FDCWD, sysarg_uaddr(a, 0), mode, sysarg_uint(a, 2));
 }
 
 long sys_mkdirat(struct task *t, const struct sysargs *a)
 {
 	return do_mknodat(t, sysarg_int(a, 0), sysarg_uaddr(a, 1),
-			  LINUX_S_IFDIR | (sysarg_uint(a, 2) & 07777 & ~t->proc->umask), 0);
+			  LINUX_S_IFDIR | (sysarg_uint(a, 2) & 07777), 0);
 }
 
 long sys_mkdir(struct task *t, const struct sysargs *a)
 {
 	return do_mknodat(t, LINUX_AT_FDCWD, sysarg_uaddr(a, 0),
-			  LINUX_S_IFDIR | (sysarg_uint(a, 1) & 07777 & ~t->proc->umask), 0);
+			  LINUX_S_IFDIR | (sysarg_uint(a, 1) & 07777), 0);
 }
 
 static long do_unlinkat(struct task *t, int dirfd, uaddr_t upath, bool rmdir)
@@ -606,9 +607,13 @@ static long do_setxattr(struct task *t, const struct sysargs *a, int mode)
 	}
 	if (n == 0) {
 		struct inode *ino = p.dentry->inode;
+		int kind = acl_supported(ino) ? acl_kind_of(name) : 0;
 
-		n = path_rdonly(&p) ? -EROFS : xattr_permission(t, ino, name, true);
-		if (n == 0)
+		/* an ACL: Linux's do_set_acl (the flags are not looked at) */
+		n = path_rdonly(&p) ? -EROFS
+		    : kind	    ? acl_set(t, ino, kind, val, size)
+				    : xattr_permission(t, ino, name, true);
+		if (n == 0 && !kind)
 			n = ino->iop->setxattr ? ino->iop->setxattr(ino, name, val, size, flags)
 					       : -EOPNOTSUPP;
 		if (n == 0)
@@ -669,9 +674,13 @@ static long do_removexattr(struct task *t, const struct sysargs *a, int mode)
 	}
 	if (n == 0) {
 		struct inode *ino = p.dentry->inode;
+		int kind = acl_supported(ino) ? acl_kind_of(name) : 0;
 
-		n = path_rdonly(&p) ? -EROFS : xattr_permission(t, ino, name, true);
-		if (n == 0)
+		/* an ACL: Linux's vfs_remove_acl */
+		n = path_rdonly(&p) ? -EROFS
+		    : kind	    ? acl_set(t, ino, kind, NULL, 0)
+				    : xattr_permission(t, ino, name, true);
+		if (n == 0 && !kind)
 			n = ino->iop->removexattr ? ino->iop->removexattr(ino, name) : -EOPNOTSUPP;
 		if (n == 0)
 			fsnotify_dentry(p.dentry, IN_ATTRIB);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "vfs/namei.h"
+#include "vfs/acl.h"
 #include "vfs/file.h"
 #include "vfs/devices.h"
 #include "vfs/fsnotify.h"
@@ -84,12 +85,19 @@ int inode_permission(struct task *t, struct inode *ino, int mask)
 	if (ret < 0)
 		return ret;
 	m = st.st_mode;
-	if (st.st_uid == c->fsuid)
+	if (st.st_uid == c->fsuid) {
 		bits = (m >> 6) & 7;
-	else if (in_group(c, st.st_gid))
+	} else if ((m & 070) && (ret = acl_permission(t, ino, mask)) != -EAGAIN) {
+		/* Linux's acl_permission_check: an ACL (whose mask the
+		 * group bits are) decides for the others */
+		if (ret == 0)
+			return 0;
+		bits = 0;
+	} else if (in_group(c, st.st_gid)) {
 		bits = (m >> 3) & 7;
-	else
+	} else {
 		bits = m & 7;
+	}
 	if ((bits & mask) == (unsigned)mask)
 		return 0;
 	/* root's overrides: read and write anything, search directories,
@@ -102,6 +110,20 @@ int inode_permission(struct task *t, struct inode *ino, int mask)
 	    (mask == LINUX_R_OK || (LINUX_S_ISDIR(m) && !(mask & LINUX_W_OK))))
 		return 0;
 	return -EACCES;
+}
+
+/* mknod of name in dir by t, with the mode less the umask, or as dir's
+ * default ACL has it, and the ACLs that gives (vfs/acl.h). */
+static int create_node(struct task *t, struct inode *dir, const char *name, uint32_t mode,
+		       uint64_t dev, struct inode **out)
+{
+	struct acl_new na;
+	int ret;
+
+	mode = acl_create_mode(t, dir, mode, &na);
+	ret = dir->iop->mknod(dir, name, mode, dev, &t->proc->cred, out);
+	acl_create_done(ret == 0 ? *out : NULL, &na);
+	return ret;
 }
 
 struct walk {
@@ -631,9 +653,14 @@ static int open_tmpfile(struct task *t, int dirfd, const char *name, unsigned fl
 	ret = path_rdonly(&dir) ? -EROFS : inode_permission(t, dino, LINUX_W_OK | LINUX_X_OK);
 	if (ret == 0 && !dino->iop->tmpfile)
 		ret = -EOPNOTSUPP;
-	if (ret == 0)
-		ret = dino->iop->tmpfile(dino, mode & 07777 & ~t->proc->umask, &t->proc->cred,
-					 !(flags & LINUX_O_EXCL), &ino);
+	if (ret == 0) {
+		struct acl_new na;
+		uint32_t m = acl_create_mode(t, dino, LINUX_S_IFREG | (mode & 07777), &na);
+
+		ret = dino->iop->tmpfile(dino, m & 07777, &t->proc->cred, !(flags & LINUX_O_EXCL),
+					 &ino);
+		acl_create_done(ret == 0 ? ino : NULL, &na);
+	}
 	if (ret < 0) {
 		path_put(&dir);
 		return ret;
@@ -741,10 +768,8 @@ static int openat2_once(struct task *t, int dirfd, const char *name, unsigned fl
 			if (ret == 0 && !parent.dentry->inode->iop->mknod)
 				ret = -EROFS;
 			if (ret == 0)
-				ret = parent.dentry->inode->iop->mknod(
-					parent.dentry->inode, last,
-					LINUX_S_IFREG | (mode & 07777 & ~t->proc->umask), 0,
-					&t->proc->cred, &newi);
+				ret = create_node(t, parent.dentry->inode, last,
+						  LINUX_S_IFREG | (mode & 07777), 0, &newi);
 			if (ret < 0) {
 				free(last);
 				path_put(&parent);
@@ -1050,6 +1075,8 @@ long xattr_get(struct task *t, struct inode *ino, const char *name, void *buf, s
 
 	if (ret < 0)
 		return ret;
+	if (acl_supported(ino) && acl_kind_of(name))
+		return acl_get(t, ino, acl_kind_of(name), buf, n); /* Linux's do_get_acl */
 	if (!ino->iop->getxattr)
 		return -EOPNOTSUPP;
 	/* a name in no namespace has no handler (Linux's xattr_resolve_name) */
@@ -1212,9 +1239,15 @@ int vfs_mknodat(struct task *t, int dirfd, const char *name, uint32_t mode, uint
 	ret = may_create_name(dir, last, slash, LINUX_S_ISDIR(mode));
 	if (ret == 0)
 		ret = may_change_dir(t, &parent);
-	if (ret == 0)
-		ret = dir->iop->mknod ? dir->iop->mknod(dir, last, mode, dev, &t->proc->cred, NULL)
-				      : -EPERM;
+	if (ret == 0 && !dir->iop->mknod)
+		ret = -EPERM;
+	if (ret == 0) {
+		struct inode *newi;
+
+		ret = create_node(t, dir, last, mode, dev, &newi);
+		if (ret == 0)
+			inode_put(newi);
+	}
 	if (ret == 0) {
 		dcache_invalidate_absent();
 		fsnotify_create(dir, last, LINUX_S_ISDIR(mode));
@@ -1533,6 +1566,8 @@ int vfs_setattr_inode(struct task *t, struct path *p, struct iattr *ia)
 	valid = ia->valid;
 	ia->valid |= ATTR_CTIME;
 	ret = ino->iop->setattr(ino, ia);
+	if (ret == 0 && (valid & ATTR_MODE))
+		acl_chmod(ino, ia->mode); /* its access ACL follows */
 	if (ret == 0)
 		fsnotify_change(p->dentry, valid);
 	return ret;

@@ -91,6 +91,9 @@ struct inode_ops {
 	int (*setxattr)(struct inode *ino, const char *name, const void *val, size_t n, int flags);
 	long (*listxattr)(struct inode *ino, char *buf, size_t n);
 	int (*removexattr)(struct inode *ino, const char *name);
+	/* A filesystem that keeps POSIX ACLs (vfs/acl.h) in its xattrs:
+	 * which ino has (ACL_KIND_* bits), at no host call. NULL: none. */
+	unsigned (*acl_kinds)(struct inode *ino);
 	int (*statfs)(struct inode *ino, struct linux_statfs *st);
 	/* procfs's magic links (/proc/PID/fd/N, cwd, exe, root): the path
 	 * they name, without a string. Returns -ENOENT if none. */

@@ -749,6 +749,14 @@ static int ovl_setxattr(struct inode *ino, const char *name, const void *val, si
 	return O(ino)->upper->iop->setxattr(O(ino)->upper, name, val, n, flags);
 }
 
+/* A lower file has none (the host's are not looked at). */
+static unsigned ovl_acl_kinds(struct inode *ino)
+{
+	struct inode *u = O(ino)->upper;
+
+	return u && u->iop->acl_kinds ? u->iop->acl_kinds(u) : 0;
+}
+
 static int ovl_removexattr(struct inode *ino, const char *name)
 {
 	int ret = copy_up(ino);
@@ -801,6 +809,7 @@ static const struct inode_ops ovl_iops = {
 	.setxattr = ovl_setxattr,
 	.listxattr = ovl_listxattr,
 	.removexattr = ovl_removexattr,
+	.acl_kinds = ovl_acl_kinds,
 	.statfs = ovl_statfs,
 	.release = ovl_release,
 };

@@ -1,7 +1,8 @@
 /* fs/tmpfs/tmpfs.c: directories, symlinks, hard links, device nodes,
  * fifos and sockets in kernel memory; regular file data in kernel pages
  * (fs/tmpfs/pages.c) until the file is mapped or grows big, then in a
- * memfd of its own; user.* and trusted.* xattrs; a size limit (ENOSPC);
+ * memfd of its own; user.*, trusted.* and security.* xattrs, and POSIX
+ * ACLs (vfs/acl.c) as system.posix_acl_*; a size limit (ENOSPC);
  * file seals (F_SEAL_*, set by mm/memfd.c) checked where data or size
  * change. */
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "mm/commit.h"
 #include "mm/mm.h"
 #include "fs/tmpfs/pages.h"
+#include "vfs/acl.h"
 #include "fs/tmpfs/tmpfs.h"
 #include "vfs/file.h"
 #include "vfs/namei.h"
@@ -1084,10 +1086,17 @@ static struct tmpfs_xattr *find_xattr(struct inode *ino, const char *name)
 	return NULL;
 }
 
+/* The ACLs come from vfs/acl.c alone, checked and in instance ids. */
 static bool xattr_ns_ok(const char *name)
 {
 	return strncmp(name, "user.", 5) == 0 || strncmp(name, "trusted.", 8) == 0 ||
-	       strncmp(name, "security.", 9) == 0;
+	       strncmp(name, "security.", 9) == 0 || acl_kind_of(name);
+}
+
+static unsigned tmpfs_acl_kinds(struct inode *ino)
+{
+	return (find_xattr(ino, ACL_XATTR_ACCESS) ? ACL_KIND_ACCESS : 0) |
+	       (find_xattr(ino, ACL_XATTR_DEFAULT) ? ACL_KIND_DEFAULT : 0);
 }
 
 static long tmpfs_getxattr(struct inode *ino, const char *name, void *buf, size_t n)
@@ -1287,6 +1296,7 @@ static const struct inode_ops tmpfs_iops = {
 	.setxattr = tmpfs_setxattr,
 	.listxattr = tmpfs_listxattr,
 	.removexattr = tmpfs_removexattr,
+	.acl_kinds = tmpfs_acl_kinds,
 	.statfs = tmpfs_statfs,
 	.release = tmpfs_release,
 };
