@@ -277,7 +277,9 @@ int unix_autobind(struct unix_sock *u)
 static int bind_bsd(struct task *t, struct unix_sock *u, const struct linux_sockaddr_un *sun,
 		    int len)
 {
-	uint32_t mode = LINUX_S_IFSOCK | 0777; /* less the umask (vfs_mknodat) */
+	/* less the umask here too, as Linux's unix_bind_bsd: a default ACL
+	 * of the directory masks it then */
+	uint32_t mode = LINUX_S_IFSOCK | (0777 & ~t->proc->umask);
 	char name[LINUX_UNIX_PATH_MAX + 1];
 	struct linux_sockaddr_storage named;
 	struct path p;

@@ -607,11 +607,12 @@ static long do_setxattr(struct task *t, const struct sysargs *a, int mode)
 	}
 	if (n == 0) {
 		struct inode *ino = p.dentry->inode;
-		int kind = acl_supported(ino) ? acl_kind_of(name) : 0;
+		int kind = acl_route(ino, name);
 
 		/* an ACL: Linux's do_set_acl (the flags are not looked at) */
 		n = path_rdonly(&p) ? -EROFS
-		    : kind	    ? acl_set(t, ino, kind, val, size)
+		    : kind > 0	    ? acl_set(t, ino, kind, val, size)
+		    : kind < 0	    ? kind
 				    : xattr_permission(t, ino, name, true);
 		if (n == 0 && !kind)
 			n = ino->iop->setxattr ? ino->iop->setxattr(ino, name, val, size, flags)
@@ -674,11 +675,12 @@ static long do_removexattr(struct task *t, const struct sysargs *a, int mode)
 	}
 	if (n == 0) {
 		struct inode *ino = p.dentry->inode;
-		int kind = acl_supported(ino) ? acl_kind_of(name) : 0;
+		int kind = acl_route(ino, name);
 
 		/* an ACL: Linux's vfs_remove_acl */
 		n = path_rdonly(&p) ? -EROFS
-		    : kind	    ? acl_set(t, ino, kind, NULL, 0)
+		    : kind > 0	    ? acl_set(t, ino, kind, NULL, 0)
+		    : kind < 0	    ? kind
 				    : xattr_permission(t, ino, name, true);
 		if (n == 0 && !kind)
 			n = ino->iop->removexattr ? ino->iop->removexattr(ino, name) : -EOPNOTSUPP;

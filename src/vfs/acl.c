@@ -45,9 +45,20 @@ int acl_kind_of(const char *name)
 	return 0;
 }
 
-bool acl_supported(const struct inode *ino)
+/* Does ino keep ACLs? (A symlink does not: Linux's tmpfs gives its
+ * symlinks no ACL ops.) */
+static bool acl_supported(const struct inode *ino)
 {
-	return ino->iop->acl_kinds != NULL;
+	return ino->iop->acl_kinds != NULL && !LINUX_S_ISLNK(ino->mode);
+}
+
+int acl_route(const struct inode *ino, const char *name)
+{
+	int kind = acl_kind_of(name);
+
+	if (kind)
+		return kind;
+	return ino->iop->acl_kinds && !strncmp(name, "system.", 7) ? -EOPNOTSUPP : 0;
 }
 
 static const char *xattr_name(int kind)
@@ -286,14 +297,12 @@ int acl_set(struct task *t, struct inode *ino, int kind, const void *val, size_t
 	struct acl *a = NULL;
 	int ret;
 
-	/* do_set_acl: the parse, then the checks, in Linux's order */
-	if (val) {
+	/* do_set_acl: the parse (an empty value: no ACL, a removal), then
+	 * set_posix_acl's checks, in Linux's order */
+	if (val && n) {
 		ret = from_xattr(val, n, cred_user_ns(c), &a);
 		if (ret < 0)
 			return ret;
-		ret = a ? acl_valid(a) : 0;
-		if (ret < 0)
-			goto out;
 	}
 	ret = -EOPNOTSUPP;
 	if (!acl_supported(ino) || !ino->iop->setxattr || !ino->iop->removexattr)
@@ -309,6 +318,12 @@ int acl_set(struct task *t, struct inode *ino, int kind, const void *val, size_t
 	ret = -EPERM;
 	if (st.st_uid != c->fsuid && !capable_wrt_ids(c, st.st_uid, st.st_gid, CAP_FOWNER))
 		goto out;
+	ret = a ? acl_valid(a) : 0;
+	if (ret < 0)
+		goto out;
+	ret = -ENODATA;
+	if (!a && (ino->iop->acl_kinds(ino) & (ACL_KIND_LOWER | kind)) == ACL_KIND_LOWER)
+		goto out; /* an overlay's lower file has none to remove */
 	if (kind == ACL_KIND_ACCESS) {
 		/* posix_acl_update_mode: one the mode says is not kept; the
 		 * set-group-ID bit needs the group or CAP_FSETID */
@@ -495,29 +510,38 @@ static void *xattr_of(const struct acl *a, size_t *len)
 	return buf;
 }
 
-uint32_t acl_create_mode(struct task *t, struct inode *dir, uint32_t mode, struct acl_new *out)
+int acl_create_mode(struct task *t, struct inode *dir, uint32_t *mode, struct acl_new *out)
 {
 	struct acl *dflt;
+	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
-	dflt = LINUX_S_ISLNK(mode) ? NULL : get_stored(dir, ACL_KIND_DEFAULT);
-	if (!dflt)
-		return mode & ~(uint32_t)t->proc->umask;
-	if (LINUX_S_ISDIR(mode))
-		out->dflt = xattr_of(dflt, &out->dflt_len);
-	if (create_masq(dflt, &mode))
-		out->access = xattr_of(dflt, &out->access_len);
+	dflt = LINUX_S_ISLNK(*mode) ? NULL : get_stored(dir, ACL_KIND_DEFAULT);
+	if (!dflt) {
+		*mode &= ~(uint32_t)t->proc->umask;
+		return 0;
+	}
+	if (LINUX_S_ISDIR(*mode) && !(out->dflt = xattr_of(dflt, &out->dflt_len)))
+		ret = -ENOMEM;
+	if (ret == 0 && create_masq(dflt, mode) &&
+	    !(out->access = xattr_of(dflt, &out->access_len)))
+		ret = -ENOMEM;
 	free(dflt);
-	return mode;
+	if (ret < 0)
+		acl_create_done(NULL, out);
+	return ret;
 }
 
-void acl_create_done(struct inode *ino, struct acl_new *a)
+int acl_create_done(struct inode *ino, struct acl_new *a)
 {
+	int ret = 0;
+
 	if (ino && a->access)
-		ino->iop->setxattr(ino, ACL_XATTR_ACCESS, a->access, a->access_len, 0);
-	if (ino && a->dflt)
-		ino->iop->setxattr(ino, ACL_XATTR_DEFAULT, a->dflt, a->dflt_len, 0);
+		ret = ino->iop->setxattr(ino, ACL_XATTR_ACCESS, a->access, a->access_len, 0);
+	if (ino && a->dflt && ret == 0)
+		ret = ino->iop->setxattr(ino, ACL_XATTR_DEFAULT, a->dflt, a->dflt_len, 0);
 	free(a->access);
 	free(a->dflt);
 	memset(a, 0, sizeof(*a));
+	return ret;
 }

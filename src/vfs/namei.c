@@ -117,12 +117,28 @@ int inode_permission(struct task *t, struct inode *ino, int mask)
 static int create_node(struct task *t, struct inode *dir, const char *name, uint32_t mode,
 		       uint64_t dev, struct inode **out)
 {
+	struct inode *newi = NULL;
 	struct acl_new na;
-	int ret;
+	int ret = acl_create_mode(t, dir, &mode, &na);
 
-	mode = acl_create_mode(t, dir, mode, &na);
-	ret = dir->iop->mknod(dir, name, mode, dev, &t->proc->cred, out);
-	acl_create_done(ret == 0 ? *out : NULL, &na);
+	if (ret < 0)
+		return ret;
+	/* the new inode only where it is wanted (hostfs looks it up) */
+	ret = dir->iop->mknod(dir, name, mode, dev, &t->proc->cred,
+			      out || acl_new_any(&na) ? &newi : NULL);
+	if (ret == 0 && acl_new_any(&na)) {
+		ret = acl_create_done(newi, &na);
+		if (ret < 0) {
+			dir->iop->unlink(dir, name, LINUX_S_ISDIR(mode));
+			inode_put(newi);
+			return ret;
+		}
+	}
+	acl_create_done(NULL, &na);
+	if (out)
+		*out = newi;
+	else if (newi)
+		inode_put(newi);
 	return ret;
 }
 
@@ -655,11 +671,18 @@ static int open_tmpfile(struct task *t, int dirfd, const char *name, unsigned fl
 		ret = -EOPNOTSUPP;
 	if (ret == 0) {
 		struct acl_new na;
-		uint32_t m = acl_create_mode(t, dino, LINUX_S_IFREG | (mode & 07777), &na);
+		uint32_t m = LINUX_S_IFREG | (mode & 07777);
 
-		ret = dino->iop->tmpfile(dino, m & 07777, &t->proc->cred, !(flags & LINUX_O_EXCL),
-					 &ino);
-		acl_create_done(ret == 0 ? ino : NULL, &na);
+		ret = acl_create_mode(t, dino, &m, &na);
+		if (ret == 0)
+			ret = dino->iop->tmpfile(dino, m & 07777, &t->proc->cred,
+						 !(flags & LINUX_O_EXCL), &ino);
+		if (ret == 0 && acl_new_any(&na)) {
+			ret = acl_create_done(ino, &na);
+			if (ret < 0)
+				inode_put(ino); /* no name: it goes */
+		}
+		acl_create_done(NULL, &na);
 	}
 	if (ret < 0) {
 		path_put(&dir);
@@ -1075,8 +1098,9 @@ long xattr_get(struct task *t, struct inode *ino, const char *name, void *buf, s
 
 	if (ret < 0)
 		return ret;
-	if (acl_supported(ino) && acl_kind_of(name))
-		return acl_get(t, ino, acl_kind_of(name), buf, n); /* Linux's do_get_acl */
+	ret = acl_route(ino, name);
+	if (ret)
+		return ret < 0 ? ret : acl_get(t, ino, ret, buf, n); /* Linux's do_get_acl */
 	if (!ino->iop->getxattr)
 		return -EOPNOTSUPP;
 	/* a name in no namespace has no handler (Linux's xattr_resolve_name) */
@@ -1241,13 +1265,8 @@ int vfs_mknodat(struct task *t, int dirfd, const char *name, uint32_t mode, uint
 		ret = may_change_dir(t, &parent);
 	if (ret == 0 && !dir->iop->mknod)
 		ret = -EPERM;
-	if (ret == 0) {
-		struct inode *newi;
-
-		ret = create_node(t, dir, last, mode, dev, &newi);
-		if (ret == 0)
-			inode_put(newi);
-	}
+	if (ret == 0)
+		ret = create_node(t, dir, last, mode, dev, NULL);
 	if (ret == 0) {
 		dcache_invalidate_absent();
 		fsnotify_create(dir, last, LINUX_S_ISDIR(mode));

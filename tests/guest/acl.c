@@ -6,7 +6,8 @@
  * mask in the mode's group bits, the permission check for named users and
  * groups through the mask, chmod changing the ACL, a default ACL (only on
  * a directory: EACCES) given to new files and directories in place of the
- * umask, removal, and the ids as a user namespace sees them. Run as root,
+ * umask (a socket's bind takes both), removal (removexattr, or an empty
+ * value), none on a symlink, and the ids as a user namespace sees them. Run as root,
  * in a directory of /tmp and one of /var/tmp. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 
@@ -244,18 +247,49 @@ static void basics(void)
 		check(seen, "listxattr names it");
 	}
 
-	/* only the owner (or CAP_FOWNER) sets one */
+	/* only the owner (or CAP_FOWNER) sets one, and that is asked before
+	 * the entries' order */
 	{
+		struct ent bad[5];
 		pid_t pid = fork();
 		int st;
 
+		memcpy(bad, named, sizeof(bad));
+		bad[0] = named[2];
+		bad[2] = named[0];
 		if (pid == 0) {
 			if (setuid(65534) < 0)
 				_exit(2);
-			_exit(set(file, A_ACCESS, named, 5) == EPERM ? 0 : 1);
+			_exit(set(file, A_ACCESS, named, 5) != EPERM		    ? 1
+			      : set(file, A_ACCESS, bad, 5) != EPERM		    ? 3
+			      : err_of(setxattr(file, A_ACCESS, "", 0, 0)) != EPERM ? 4
+										    : 0);
 		}
 		st = reap(pid);
-		check(exited(st, 0), "another user: EPERM");
+		check(exited(st, 0), "another user: EPERM, for a bad order or a removal too");
+		check_errno(set(file, A_DEFAULT, bad, 5), EACCES, "EACCES",
+			    "a default ACL in a bad order on a file: EACCES first");
+	}
+	check_ok(err_of(setxattr(file, A_ACCESS, "", 0, 0)), "setxattr of an empty value");
+	check_errno(err_of(getxattr(file, A_ACCESS, buf, sizeof(buf))), ENODATA, "ENODATA",
+		    "removes it");
+	check_errno(err_of(getxattr(file, "system.posix_acl_other", buf, sizeof(buf))), EOPNOTSUPP,
+		    "EOPNOTSUPP", "getxattr of another system.posix_acl_ name");
+	check_errno(err_of(removexattr(file, "system.posix_acl_other")), EOPNOTSUPP, "EOPNOTSUPP",
+		    "and removexattr");
+	{
+		/* a symlink has no ACLs */
+		char link[128];
+		struct stat lst;
+
+		snprintf(link, sizeof(link), "%s/link", dir);
+		check_ok(err_of(symlink("file", link)), "a symlink");
+		check_errno(err_of(lsetxattr(link, A_ACCESS, buf, acl(buf, 2, named, 5), 0)),
+			    EOPNOTSUPP, "EOPNOTSUPP", "lsetxattr of an ACL on it");
+		check_errno(err_of(lgetxattr(link, A_ACCESS, buf, sizeof(buf))), EOPNOTSUPP,
+			    "EOPNOTSUPP", "lgetxattr");
+		check(lstat(link, &lst) == 0 && (lst.st_mode & 0777) == 0777, "its mode stays 777");
+		unlink(link);
 	}
 }
 
@@ -309,6 +343,24 @@ static void defaults(void)
 		check_eq(mode_of(path), 0644, "a file there: mode 777 masked by it");
 		check_errno(err_of(getxattr(path, A_ACCESS, got, sizeof(got))), ENODATA, "ENODATA",
 			    "and no access ACL");
+	}
+	{
+		/* a socket's bind takes the umask, then the default ACL */
+		const struct ent open_all[] = { { USER_OBJ, 7, NOID },
+						{ GROUP_OBJ, 7, NOID },
+						{ OTHER, 7, NOID } };
+		struct sockaddr_un sa = { .sun_family = AF_UNIX };
+		int s;
+
+		snprintf(path, sizeof(path), "%s/d3", sub);
+		check_ok(err_of(mkdir(path, 0777)), "a third directory");
+		check_ok(set(path, A_DEFAULT, open_all, 3), "a default ACL of rwx for all on it");
+		snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/d3/sock", sub);
+		s = socket(AF_UNIX, SOCK_STREAM, 0);
+		check_ok(err_of(bind(s, (struct sockaddr *)&sa, sizeof(sa))),
+			 "a socket bound there, umask 022");
+		close(s);
+		check_eq(mode_of(sa.sun_path), 0755, "mode 755");
 	}
 	snprintf(path, sizeof(path), "%s/d", sub);
 	check_ok(err_of(removexattr(path, A_DEFAULT)), "removexattr of a default ACL");

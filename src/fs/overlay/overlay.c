@@ -13,6 +13,7 @@
 #include "fs/tmpfs/tmpfs.h"
 #include "vfs/file.h"
 #include "vfs/namei.h"
+#include "vfs/acl.h"
 #include "vfs/devices.h"
 #include "kernel/cred.h"
 #include "abi/linux/errno.h"
@@ -754,7 +755,9 @@ static unsigned ovl_acl_kinds(struct inode *ino)
 {
 	struct inode *u = O(ino)->upper;
 
-	return u && u->iop->acl_kinds ? u->iop->acl_kinds(u) : 0;
+	if (!u)
+		return ACL_KIND_LOWER;
+	return u->iop->acl_kinds ? u->iop->acl_kinds(u) : 0;
 }
 
 static int ovl_removexattr(struct inode *ino, const char *name)
