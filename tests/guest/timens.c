@@ -131,6 +131,20 @@ static void on_alarm(int sig)
 	fired = 1;
 }
 
+/* 50 ms from now on clock c, as the caller reads it. */
+static struct timespec soon(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	ts.tv_nsec += 50000000;
+	if (ts.tv_nsec >= SEC) {
+		ts.tv_sec++;
+		ts.tv_nsec -= SEC;
+	}
+	return ts;
+}
+
 /* Field 22 of /proc/self/stat. */
 static unsigned long long starttime(void)
 {
@@ -177,25 +191,14 @@ static void clocks_inside(int64_t mono_off, int64_t boot_off)
 
 	/* deadlines 50 ms ahead on the moved clocks */
 	before = now_ns(CLOCK_REALTIME);
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ts.tv_nsec += 50000000;
-	if (ts.tv_nsec >= SEC) {
-		ts.tv_sec++;
-		ts.tv_nsec -= SEC;
-	}
+	ts = soon(CLOCK_MONOTONIC);
 	check(clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == 0,
 	      "clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME)");
 	waited = now_ns(CLOCK_REALTIME) - before;
 	check(waited >= 40000000 && waited < 5 * SEC, "it slept about 50 ms");
 
 	before = now_ns(CLOCK_REALTIME);
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	ts.tv_sec += 0;
-	ts.tv_nsec += 50000000;
-	if (ts.tv_nsec >= SEC) {
-		ts.tv_sec++;
-		ts.tv_nsec -= SEC;
-	}
+	ts = soon(CLOCK_BOOTTIME);
 	check(clock_nanosleep(CLOCK_BOOTTIME, TIMER_ABSTIME, &ts, NULL) == 0 &&
 		      now_ns(CLOCK_REALTIME) - before < 5 * SEC,
 	      "clock_nanosleep(CLOCK_BOOTTIME, TIMER_ABSTIME) comes in time");
@@ -205,12 +208,7 @@ static void clocks_inside(int64_t mono_off, int64_t boot_off)
 		struct itimerspec its = { { 0, 0 }, { 0, 0 } };
 		uint64_t ticks = 0;
 
-		clock_gettime(CLOCK_MONOTONIC, &its.it_value);
-		its.it_value.tv_nsec += 50000000;
-		if (its.it_value.tv_nsec >= SEC) {
-			its.it_value.tv_sec++;
-			its.it_value.tv_nsec -= SEC;
-		}
+		its.it_value = soon(CLOCK_MONOTONIC);
 		before = now_ns(CLOCK_REALTIME);
 		check(timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL) == 0 &&
 			      read(fd, &ticks, sizeof(ticks)) == sizeof(ticks) && ticks == 1,
@@ -226,12 +224,7 @@ static void clocks_inside(int64_t mono_off, int64_t boot_off)
 
 		signal(SIGALRM, on_alarm);
 		fired = 0;
-		clock_gettime(CLOCK_BOOTTIME, &its.it_value);
-		its.it_value.tv_nsec += 50000000;
-		if (its.it_value.tv_nsec >= SEC) {
-			its.it_value.tv_sec++;
-			its.it_value.tv_nsec -= SEC;
-		}
+		its.it_value = soon(CLOCK_BOOTTIME);
 		before = now_ns(CLOCK_REALTIME);
 		check(timer_create(CLOCK_BOOTTIME, &sev, &tm) == 0 &&
 			      timer_settime(tm, TIMER_ABSTIME, &its, NULL) == 0,
@@ -245,12 +238,7 @@ static void clocks_inside(int64_t mono_off, int64_t boot_off)
 		uint32_t word = 0;
 		long r;
 
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		ts.tv_nsec += 50000000;
-		if (ts.tv_nsec >= SEC) {
-			ts.tv_sec++;
-			ts.tv_nsec -= SEC;
-		}
+		ts = soon(CLOCK_MONOTONIC);
 		before = now_ns(CLOCK_REALTIME);
 		r = syscall(SYS_futex, &word, FUTEX_WAIT_BITSET, 0, &ts, NULL, ~0U);
 		check(r == -1 && errno == ETIMEDOUT && now_ns(CLOCK_REALTIME) - before < 5 * SEC,
