@@ -11,6 +11,7 @@
 #include "mm/commit.h"
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
+#include "kernel/ktime.h"
 #include "kernel/timens.h"
 #include "kernel/sched.h"
 #include "mm/usercopy.h"
@@ -19,8 +20,6 @@
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
 #include "abi/linux/types.h"
-
-#define NSEC_PER_SEC 1000000000LL
 
 static int clock_host_id(struct task *t, int clk)
 {
@@ -37,13 +36,6 @@ static int clock_host_id(struct task *t, int clk)
 		(void)t;
 		return -EINVAL;
 	}
-}
-
-static struct linux_timespec ns_to_ts(int64_t ns)
-{
-	struct linux_timespec ts = { ns / NSEC_PER_SEC, ns % NSEC_PER_SEC };
-
-	return ts;
 }
 
 long sys_clock_gettime(struct task *t, const struct sysargs *a)
@@ -179,7 +171,7 @@ long sys_nanosleep(struct task *t, const struct sysargs *a)
 
 	if (ret < 0)
 		return ret;
-	return sleep_ns(t, sched_now_ns() + ns, sysarg_uaddr(a, 1));
+	return sleep_ns(t, add_sat(sched_now_ns(), ns), sysarg_uaddr(a, 1));
 }
 
 long sys_clock_nanosleep(struct task *t, const struct sysargs *a)
@@ -212,9 +204,9 @@ long sys_clock_nanosleep(struct task *t, const struct sysargs *a)
 		now = timens_to_task(t, clk, host_clock_ns(clk));
 		/* Differs from Linux: an absolute sleep does not follow later
 		 * changes of CLOCK_REALTIME. */
-		return sleep_ns(t, sched_now_ns() + (ns > now ? ns - now : 0), 0);
+		return sleep_ns(t, add_sat(sched_now_ns(), ns > now ? ns - now : 0), 0);
 	}
-	return sleep_ns(t, sched_now_ns() + ns, sysarg_uaddr(a, 3));
+	return sleep_ns(t, add_sat(sched_now_ns(), ns), sysarg_uaddr(a, 3));
 }
 
 /* sysinfo: the instance's uptime, task count and load average; memory as

@@ -2,6 +2,7 @@
  * wrappers go through the vDSO natively. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -37,6 +38,11 @@ static void clock_ok(clockid_t id, const char *name)
 	r2 = syscall(SYS_clock_gettime, id, &b);
 	snprintf(what, sizeof what, "%s: raw clock_gettime works, valid and non-decreasing", name);
 	check(r1 == 0 && r2 == 0 && valid(&a) && valid(&b) && le(&a, &b), what);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
 }
 
 int main(void)
@@ -119,6 +125,26 @@ int main(void)
 		      "clock_nanosleep on the caller's thread CPU clock: EINVAL");
 		check(clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &zero, NULL) == 0,
 		      "clock_nanosleep to an absolute time in the past: 0");
+	}
+	{
+		/* the longest sleeps: until a signal (the deadline once
+		 * overflowed and the sleep ended at once) */
+		struct timespec far = { 9223372035, 999999999 };
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_alarm;
+		sigaction(SIGALRM, &sa, NULL);
+		alarm(1);
+		errno = 0;
+		check(syscall(SYS_nanosleep, &far, NULL) == -1 && errno == EINTR,
+		      "nanosleep for 9223372035.999999999 s: until a signal (EINTR)");
+		alarm(1);
+		check(clock_nanosleep(CLOCK_MONOTONIC, 0, &far, NULL) == EINTR,
+		      "clock_nanosleep for as long: the same");
+		alarm(1);
+		check(clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &far, NULL) == EINTR,
+		      "and to that absolute time");
 	}
 	return 0;
 }
