@@ -315,17 +315,13 @@ static long do_clone(struct task *t, const struct clone_req *r)
 	if (ret < 0)
 		goto fail;
 	vtid = pid_vnr(t, tid);
-	if ((f & LINUX_CLONE_PARENT_SETTID) &&
-	    copy_to_user(t->mm, r->parent_tid, &vtid, sizeof(vtid)) < 0) {
-		ret = -EFAULT;
-		goto fail;
-	}
+	/* As Linux's kernel_clone and schedule_tail: a store that faults is
+	 * not the clone's failure. */
+	if (f & LINUX_CLONE_PARENT_SETTID)
+		(void)copy_to_user(t->mm, r->parent_tid, &vtid, sizeof(vtid));
 	ctid = pid_nr_ns(tid, child_ns);
-	if ((f & LINUX_CLONE_CHILD_SETTID) &&
-	    copy_to_user(c->mm, r->child_tid, &ctid, sizeof(ctid)) < 0) {
-		ret = -EFAULT;
-		goto fail;
-	}
+	if (f & LINUX_CLONE_CHILD_SETTID)
+		(void)copy_to_user(c->mm, r->child_tid, &ctid, sizeof(ctid));
 	if (f & LINUX_CLONE_CHILD_CLEARTID)
 		c->clear_child_tid = r->child_tid;
 	if (f & LINUX_CLONE_PIDFD) {

@@ -67,8 +67,8 @@ static const char *xattr_name(int kind)
 }
 
 /* The xattr form (little-endian, as x86's): a version word, then 8-byte
- * entries. to_ns: ids of the user namespace they are read from or written
- * for (NULL: kept as stored, instance ids). */
+ * entries. ns: the user namespace whose ids the caller's form holds (NULL:
+ * instance ids, the stored form). */
 static int from_xattr(const void *val, size_t n, const struct user_ns *ns, struct acl **out)
 {
 	const unsigned char *p = val;
@@ -262,10 +262,23 @@ static struct acl *get_stored(struct inode *ino, int kind)
 	return a;
 }
 
+/* a as stored (instance ids), in a new buffer of *len bytes; NULL when
+ * memory runs out. */
+static void *xattr_of(const struct acl *a, size_t *len)
+{
+	long n = to_xattr(a, NULL, NULL, 0);
+	void *buf = malloc((size_t)n);
+
+	if (buf)
+		to_xattr(a, NULL, buf, (size_t)n);
+	*len = buf ? (size_t)n : 0;
+	return buf;
+}
+
 /* Stores a (NULL: removes it); 0 or -errno. */
 static int put_stored(struct inode *ino, int kind, const struct acl *a)
 {
-	long n;
+	size_t n;
 	void *buf;
 	int ret;
 
@@ -273,12 +286,10 @@ static int put_stored(struct inode *ino, int kind, const struct acl *a)
 		ret = ino->iop->removexattr(ino, xattr_name(kind));
 		return ret == -ENODATA ? 0 : ret;
 	}
-	n = to_xattr(a, NULL, NULL, 0);
-	buf = malloc((size_t)n);
+	buf = xattr_of(a, &n);
 	if (!buf)
 		return -ENOMEM;
-	to_xattr(a, NULL, buf, (size_t)n);
-	ret = ino->iop->setxattr(ino, xattr_name(kind), buf, (size_t)n, 0);
+	ret = ino->iop->setxattr(ino, xattr_name(kind), buf, n, 0);
 	free(buf);
 	return ret;
 }
@@ -497,17 +508,6 @@ static int create_masq(struct acl *a, uint32_t *mode_p)
 	}
 	*mode_p = (*mode_p & ~0777U) | (mode & 0777);
 	return not_equiv;
-}
-
-static void *xattr_of(const struct acl *a, size_t *len)
-{
-	long n = to_xattr(a, NULL, NULL, 0);
-	void *buf = malloc((size_t)n);
-
-	if (buf)
-		to_xattr(a, NULL, buf, (size_t)n);
-	*len = buf ? (size_t)n : 0;
-	return buf;
 }
 
 int acl_create_mode(struct task *t, struct inode *dir, uint32_t *mode, struct acl_new *out)

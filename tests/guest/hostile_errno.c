@@ -185,6 +185,27 @@ int main(void)
 	expect("clone with CLONE_PIDFD | CLONE_DETACHED", r, "EINVAL");
 	memset(buf, 0, sizeof(buf));
 	T("clone3 with a size past a page", syscall(SYS_clone3, buf, 8192), "E2BIG");
+	{
+		/* a tid store that faults is not the clone's failure (Linux's
+		 * kernel_clone and schedule_tail ignore it) */
+		uint64_t ca[8] = { 0 };
+		int k;
+
+		for (k = 0; k < 2; k++) {
+			ca[0] = k ? 0x01000000 /* CHILD_SETTID */ : 0x00100000 /* PARENT_SETTID */;
+			ca[2] = ca[3] = 0x10; /* child_tid, parent_tid: unmapped */
+			ca[4] = SIGCHLD;
+			errno = 0;
+			r = syscall(SYS_clone3, ca, sizeof(ca));
+			if (r == 0)
+				_exit(0);
+			if (r > 0)
+				waitpid(r, NULL, 0);
+			expect(k ? "clone3, CLONE_CHILD_SETTID at an unmapped address"
+				 : "clone3, CLONE_PARENT_SETTID at an unmapped address",
+			       r > 0 ? 0 : -1, "ok");
+		}
+	}
 
 	T("sched_getaffinity of pid -1", syscall(SYS_sched_getaffinity, -1, sizeof(cpus), cpus),
 	  "ESRCH");
