@@ -417,17 +417,14 @@ check_perm:
 	return (e->perm & want) == want ? 0 : -EACCES;
 }
 
-int acl_permission(struct task *t, struct inode *ino, int mask)
+int acl_permission(struct task *t, struct inode *ino, const struct linux_stat *st, int mask)
 {
-	struct linux_stat st;
 	struct acl *a = get_stored(ino, ACL_KIND_ACCESS);
 	int ret;
 
 	if (!a)
 		return -EAGAIN;
-	ret = vfs_getattr(ino, &st);
-	if (ret == 0)
-		ret = check(&t->proc->cred, &st, a, mask);
+	ret = check(&t->proc->cred, st, a, mask);
 	free(a);
 	return ret;
 }

@@ -40,10 +40,12 @@ int acl_set(struct task *t, struct inode *ino, int kind, const void *val, size_t
 /* getxattr of an ACL: its size (n 0: only that), -ENODATA, -ERANGE,
  * -EOPNOTSUPP. */
 long acl_get(struct task *t, struct inode *ino, int kind, void *buf, size_t n);
-/* Linux's check_acl for a caller that does not own ino: 0, -EACCES, or
- * -EAGAIN when ino has no access ACL (the mode bits decide). mask is
- * R_OK, W_OK, X_OK bits. */
-int acl_permission(struct task *t, struct inode *ino, int mask);
+/* Linux's check_acl for a caller that does not own ino (st: its
+ * attributes, which the caller has read): 0, -EACCES, or -EAGAIN when ino
+ * has no access ACL (the mode bits decide). mask is R_OK, W_OK, X_OK
+ * bits. */
+struct linux_stat;
+int acl_permission(struct task *t, struct inode *ino, const struct linux_stat *st, int mask);
 /* After a chmod of ino to mode: its access ACL's owner, mask (or group)
  * and other entries follow (Linux's posix_acl_chmod). */
 void acl_chmod(struct inode *ino, uint32_t mode);

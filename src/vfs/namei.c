@@ -87,7 +87,7 @@ int inode_permission(struct task *t, struct inode *ino, int mask)
 	m = st.st_mode;
 	if (st.st_uid == c->fsuid) {
 		bits = (m >> 6) & 7;
-	} else if ((m & 070) && (ret = acl_permission(t, ino, mask)) != -EAGAIN) {
+	} else if ((m & 070) && (ret = acl_permission(t, ino, &st, mask)) != -EAGAIN) {
 		/* Linux's acl_permission_check: an ACL (whose mask the
 		 * group bits are) decides for the others */
 		if (ret == 0)
