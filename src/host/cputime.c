@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 
 #include "host/host.h"
@@ -500,6 +501,192 @@ long host_proc_smaps(int pid, struct host_smap **out)
 			if ((size_t)(colon - line) == strlen(smap_names[i]) &&
 			    strncmp(line, smap_names[i], (size_t)(colon - line)) == 0)
 				v[n - 1].kb[i] = strtoull(colon + 1, NULL, 10);
+	}
+	free(text);
+	*out = v;
+	return n;
+}
+
+/* PAGEMAP_SCAN (Linux 6.7's linux/fs.h, not in older headers). */
+struct pm_page_region {
+	uint64_t start, end, categories;
+};
+struct pm_scan_arg {
+	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
+	uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
+};
+_Static_assert(sizeof(struct pm_scan_arg) == 96, "pm_scan_arg");
+#define PM_PAGE_IS_PRESENT (1 << 3)
+#define PM_PAGE_IS_PFNZERO (1 << 5)
+#define PM_ENTRY_PRESENT   (1ULL << 63)
+
+/* Without PAGEMAP_SCAN: the page map's entries, 512 at a time. */
+static long pages_present_read(int fd, uint64_t start, uint64_t end)
+{
+	uint64_t pm[512];
+	long sum = 0;
+
+	while (start < end) {
+		uint64_t n = (end - start) / 4096, i;
+		ssize_t r;
+
+		if (n > 512)
+			n = 512;
+		do
+			r = pread(fd, pm, n * 8, (off_t)(start / 4096 * 8));
+		while (r < 0 && errno == EINTR);
+		if (r < 0)
+			return -errno;
+		if (r < 8)
+			break;
+		for (i = 0; i < (uint64_t)r / 8; i++)
+			sum += !!(pm[i] & PM_ENTRY_PRESENT);
+		start += (uint64_t)r / 8 * 4096;
+	}
+	return sum;
+}
+
+int host_pagemap_open(int pid)
+{
+	char path[48];
+
+	if (pid <= 0)
+		return -ESRCH;
+	snprintf(path, sizeof(path), "/proc/%d/pagemap", pid);
+	return proc_open(path);
+}
+
+long host_pagemap_present(int fd, uint64_t start, uint64_t end)
+{
+	struct pm_page_region r[64];
+	struct pm_scan_arg a;
+	long sum = 0, n, i;
+
+	/* Present and not the zero page, the walk skipping what the page
+	 * tables do not hold: fast over any range (a terabyte in a few ms). */
+	while (start < end) {
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		a.start = start;
+		a.end = end;
+		a.vec = (uint64_t)(uintptr_t)r;
+		a.vec_len = 64;
+		a.category_mask = PM_PAGE_IS_PRESENT | PM_PAGE_IS_PFNZERO;
+		a.category_inverted = PM_PAGE_IS_PFNZERO;
+		a.return_mask = PM_PAGE_IS_PRESENT;
+		n = ioctl(fd, HOST_PAGEMAP_SCAN, &a);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno == ENOTTY || errno == EINVAL
+				       ? sum + pages_present_read(fd, start, end)
+				       : -errno;
+		for (i = 0; i < n; i++)
+			sum += (long)((r[i].end - r[i].start) / 4096);
+		if (a.walk_end <= start)
+			break;
+		start = a.walk_end;
+	}
+	return sum;
+}
+
+/* One numa_maps field: "key=N" at *s (moved past it). */
+static bool numa_field(const char **s, const char *key, uint64_t *v)
+{
+	size_t n = strlen(key);
+
+	if (strncmp(*s, key, n) != 0 || (*s)[n] != '=')
+		return false;
+	*v = strtoull(*s + n + 1, NULL, 10);
+	return true;
+}
+
+long host_proc_numa_maps(int pid, struct host_numa **out)
+{
+	static const char *const names[HOST_NUMA_N] = {
+		[HOST_NUMA_ANON] = "anon",     [HOST_NUMA_DIRTY] = "dirty",
+		[HOST_NUMA_MAPMAX] = "mapmax", [HOST_NUMA_SWAPCACHE] = "swapcache",
+		[HOST_NUMA_ACTIVE] = "active", [HOST_NUMA_WRITEBACK] = "writeback",
+	};
+	char path[48], *text, *line, *next;
+	struct host_numa *v = NULL, *nv;
+	long n = 0, cap = 0;
+	int fd, i;
+
+	*out = NULL;
+	if (pid <= 0)
+		return -ESRCH;
+	snprintf(path, sizeof(path), "/proc/%d/numa_maps", pid);
+	fd = proc_open(path);
+	if (fd < 0)
+		return fd;
+	text = read_all(fd);
+	close(fd);
+	if (!text)
+		return -ENOMEM;
+	for (line = text; *line; line = next) {
+		const char *s;
+		bool has_active = false;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		else
+			next = line + strlen(line);
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			nv = realloc(v, (size_t)cap * sizeof(*v));
+			if (!nv) {
+				free(v);
+				free(text);
+				return -ENOMEM;
+			}
+			v = nv;
+		}
+		memset(&v[n], 0, sizeof(v[n]));
+		v[n].start = strtoull(line, NULL, 16);
+		/* Each field after the address and policy, " key=value". */
+		for (s = strchr(line, ' '); s; s = strchr(s, ' ')) {
+			uint64_t x;
+
+			s++;
+			if (s[0] == 'N' && s[1] >= '0' && s[1] <= '9') {
+				v[n].pages +=
+					strtoull(strchr(s, '=') ? strchr(s, '=') + 1 : s, NULL, 10);
+				continue;
+			}
+			for (i = 0; i < HOST_NUMA_N; i++)
+				if (numa_field(&s, names[i], &x)) {
+					v[n].count[i] = x;
+					has_active |= i == HOST_NUMA_ACTIVE;
+				}
+		}
+		/* Linux prints active only when fewer than the pages. */
+		if (!has_active)
+			v[n].count[HOST_NUMA_ACTIVE] = v[n].pages;
+		n++;
+	}
+	free(text);
+	/* The ends: /proc/PID/maps has the same mappings in the same order
+	 * (a mapping gone or come between the two reads: none of it is
+	 * counted). */
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	fd = proc_open(path);
+	text = fd >= 0 ? read_all(fd) : NULL;
+	if (fd >= 0)
+		close(fd);
+	i = 0;
+	for (line = text; line && *line && i < n; line = next) {
+		unsigned long long ms, me;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		else
+			next = line + strlen(line);
+		if (sscanf(line, "%llx-%llx", &ms, &me) == 2 && ms == v[i].start)
+			v[i].end = me;
+		i++;
 	}
 	free(text);
 	*out = v;

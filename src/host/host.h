@@ -166,6 +166,34 @@ struct host_smap {
 long host_proc_smaps(int pid, struct host_smap **out);
 /* The name of count i, as smaps spells it ("Rss"). */
 const char *host_smap_name(int i);
+/* A stub's /proc/PID/pagemap (a host fd, or -errno), and how many pages
+ * of [start, end) are present in its page tables by it (PAGEMAP_SCAN,
+ * which also leaves out the zero page; before Linux 6.7 the entries one
+ * by one, the zero page counted), or -errno. */
+int host_pagemap_open(int pid);
+long host_pagemap_present(int fd, uint64_t start, uint64_t end);
+/* The ioctl host_pagemap_present makes (Linux's PAGEMAP_SCAN: a struct pm_scan_arg of 96
+ * bytes), for the kernel's own filter. */
+#define HOST_PAGEMAP_SCAN _IOWR('f', 16, uint64_t[12])
+/* A stub's /proc/PID/numa_maps: each mapping's start and end (0 when
+ * /proc/PID/maps no longer has it), its pages (the sum of its N<node> counts) and
+ * the counts below (active: all its pages when the host left it out, as
+ * Linux does when none is inactive). A malloc'ed array and its length, or
+ * -errno. */
+enum {
+	HOST_NUMA_ANON,
+	HOST_NUMA_DIRTY,
+	HOST_NUMA_MAPMAX,
+	HOST_NUMA_SWAPCACHE,
+	HOST_NUMA_ACTIVE,
+	HOST_NUMA_WRITEBACK,
+	HOST_NUMA_N
+};
+struct host_numa {
+	uint64_t start, end, pages;
+	uint64_t count[HOST_NUMA_N];
+};
+long host_proc_numa_maps(int pid, struct host_numa **out);
 /* The host CPU a stub thread last ran on (/proc stat's processor). */
 int host_thread_cpu(int pid, int tid);
 /* adjtimex of the host clock with modes 0 or ADJ_OFFSET_SS_READ only

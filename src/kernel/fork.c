@@ -20,6 +20,7 @@
 #include "kernel/timens.h"
 #include "kernel/ptimer.h"
 #include "kernel/seccomp.h"
+#include "mm/mempolicy.h"
 #include "kernel/run.h"
 #include "kernel/log.h"
 #include "syscalls/dispatch.h"
@@ -236,6 +237,7 @@ static long do_clone(struct task *t, const struct clone_req *r)
 	memcpy(c->comm, t->comm, sizeof(c->comm));
 	sched_fork_params(c, t, f & LINUX_CLONE_IO);
 	task_seccomp_fork(c, t);
+	mpol_task_fork(c, t);
 	ptrace_debugregs_fork(c, t);
 	/* Linux's copy_semundo makes the list that CLONE_SYSVSEM shares. */
 	if (f & LINUX_CLONE_SYSVSEM)

@@ -17,6 +17,7 @@
 #include "kernel/sched.h"
 #include "kernel/log.h"
 #include "mm/mm.h"
+#include "mm/mempolicy.h"
 #include "vfs/file.h"
 #include "vfs/namei.h"
 #include "fs/hostfs/hostfs.h"
@@ -280,6 +281,7 @@ void task_free(struct task *t)
 	}
 	free(t->trace_buf);
 	task_seccomp_release(t);
+	mpol_put(t->mempolicy);
 	free(t);
 	ntasks--;
 }

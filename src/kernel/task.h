@@ -229,6 +229,9 @@ struct task {
 	 * sys_sched_setaffinity). Inherited by clone. */
 	bool affinity_set;
 	uint64_t affinity[TASK_CPUS_MAX / 64];
+	/* set_mempolicy's NUMA policy (mm/mempolicy.h; a reference), NULL
+	 * for the default. Inherited by clone, kept by exec. */
+	struct mempolicy *mempolicy;
 	/* seccomp (kernel/seccomp.c): LINUX_SECCOMP_MODE_*, and in filter
 	 * mode the chain (a reference). Inherited by clone, kept by exec. */
 	int seccomp_mode;

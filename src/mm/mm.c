@@ -7,6 +7,7 @@
 #include "mm/mm.h"
 #include "mm/commit.h"
 #include "mm/internal.h"
+#include "mm/mempolicy.h"
 #include "mm/usercopy.h"
 #include "platform/platform.h"
 #include "stub/stub.h"
@@ -326,6 +327,7 @@ static void vma_discard(struct vma *v)
 		v->file->ops->vma_close(v->file, v->opened);
 	file_put(v->file);
 	anon_shared_put(v->shared);
+	mpol_put(v->policy);
 	mem_give_kernel(VMA_CHARGE);
 	if (vma_pool_n < VMA_POOL_MAX) {
 		v->link.next = (struct list_head *)vma_pool;
@@ -428,12 +430,15 @@ static void vma_free(struct mm *mm, struct vma *v)
 	vma_discard(v);
 }
 
-/* tail continues v's shared anonymous object, if any. */
+/* tail continues v: its shared anonymous object, if any, and its NUMA
+ * policy. */
 static void vma_share(struct vma *tail, const struct vma *v)
 {
 	tail->shared = v->shared;
 	if (v->shared)
 		v->shared->refcount++;
+	tail->policy = v->policy;
+	mpol_get(v->policy);
 }
 
 static void vma_insert(struct mm *mm, struct vma *v)
@@ -824,7 +829,7 @@ void vma_try_merge(struct mm *mm, struct vma *v)
 		return;
 	if (&n->link != &mm->vmas && n->start == v->end && n->prot == v->prot &&
 	    n->flags == v->flags && n->file == v->file && n->anon_id == v->anon_id &&
-	    n->shared == v->shared &&
+	    n->shared == v->shared && mpol_equal(n->policy, v->policy) &&
 	    (!(v->file || v->anon_id) || n->off == v->off + (v->end - v->start)) &&
 	    !(v->flags & VMA_STUB)) {
 		vma_tally(mm, v, -1);
@@ -834,7 +839,7 @@ void vma_try_merge(struct mm *mm, struct vma *v)
 	}
 	if (&p->link != &mm->vmas && p->end == v->start && p->prot == v->prot &&
 	    p->flags == v->flags && p->file == v->file && p->anon_id == v->anon_id &&
-	    p->shared == v->shared &&
+	    p->shared == v->shared && mpol_equal(p->policy, v->policy) &&
 	    (!(v->file || v->anon_id) || v->off == p->off + (p->end - p->start)) &&
 	    !(v->flags & VMA_STUB)) {
 		vma_tally(mm, p, -1);
@@ -1122,6 +1127,25 @@ long mm_mincore(struct mm *mm, uaddr_t addr, size_t pages, unsigned char *vec)
 		v = list_entry(v->link.next, struct vma, link);
 	}
 	return (long)done;
+}
+
+int mm_pagemap_open(struct mm *mm)
+{
+	int ret = platform->mm_flush(mm->pf);
+
+	return ret < 0 ? ret : host_pagemap_open(platform->mm_host_pid(mm->pf));
+}
+
+long mm_pages_present(struct mm *mm, uaddr_t start, uaddr_t end)
+{
+	int fd = mm_pagemap_open(mm);
+	long ret;
+
+	if (fd < 0)
+		return fd;
+	ret = host_pagemap_present(fd, start, end);
+	host_close(fd);
+	return ret;
 }
 
 /* The advice that drops pages or keeps them from a child (Linux's

@@ -64,6 +64,9 @@ struct vma {
 	 * against --memory while any VMA holds it (owns a reference). */
 	struct anon_shared *shared;
 	uint64_t opened; /* the length file->ops->vma_open was told */
+	/* mbind's NUMA policy (mm/mempolicy.h; a reference), NULL for the
+	 * default: kept by splits, fork and mremap; merges need it equal. */
+	struct mempolicy *policy;
 };
 
 struct mm {
@@ -238,6 +241,12 @@ int mm_advise(struct mm *mm, uaddr_t addr, size_t len, int advice, bool host);
 /* mincore(2) for pages pages from addr: fills vec up to the first page not
  * mapped and returns how many it filled. */
 long mm_mincore(struct mm *mm, uaddr_t addr, size_t pages, unsigned char *vec);
+/* How many pages of [start, end) are present in mm's stub, its pending
+ * changes applied first (host_pagemap_present: the zero page is not one
+ * where the host can tell), or -errno. mm_pagemap_open gives a host fd
+ * (closed with host_close) for many questions at once, after a flush. */
+long mm_pages_present(struct mm *mm, uaddr_t start, uaddr_t end);
+int mm_pagemap_open(struct mm *mm);
 
 /* Writes n bytes of src at addr in mm, a private mapping the guest may
  * not write too (Linux's FOLL_FORCE: a debugger's breakpoint): 0 or

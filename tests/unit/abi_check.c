@@ -58,6 +58,7 @@ enum {
 #include <linux/fcntl.h>
 #include <linux/fs.h>
 #include <linux/memfd.h>
+#include <linux/mempolicy.h>
 #include <linux/futex.h>
 #include <linux/mman.h>
 #include <linux/mqueue.h>
@@ -610,6 +611,23 @@ static void check_mman(void)
 	C(MADV_POPULATE_READ);
 	C(MADV_POPULATE_WRITE);
 	C(MADV_DONTNEED_LOCKED);
+	C(MPOL_DEFAULT);
+	C(MPOL_PREFERRED);
+	C(MPOL_BIND);
+	C(MPOL_INTERLEAVE);
+	C(MPOL_LOCAL);
+	C(MPOL_PREFERRED_MANY);
+	C(MPOL_F_STATIC_NODES);
+	C(MPOL_F_RELATIVE_NODES);
+	C(MPOL_F_NUMA_BALANCING);
+	C(MPOL_MODE_FLAGS);
+	C(MPOL_F_NODE);
+	C(MPOL_F_ADDR);
+	C(MPOL_F_MEMS_ALLOWED);
+	C(MPOL_MF_STRICT);
+	C(MPOL_MF_MOVE);
+	C(MPOL_MF_MOVE_ALL);
+	C(MPOL_MF_VALID);
 	C(MADV_COLLAPSE);
 	C(MADV_HWPOISON);
 	C(MADV_SOFT_OFFLINE);

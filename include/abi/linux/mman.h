@@ -103,4 +103,26 @@
 #define LINUX_MEMBARRIER_CMD_GET_REGISTRATIONS			  (1 << 9)
 #define LINUX_MEMBARRIER_CMD_FLAG_CPU				  (1 << 0)
 
+/* NUMA memory policy: set_mempolicy(2), mbind(2), get_mempolicy(2) */
+#define LINUX_MPOL_DEFAULT	       0
+#define LINUX_MPOL_PREFERRED	       1
+#define LINUX_MPOL_BIND		       2
+#define LINUX_MPOL_INTERLEAVE	       3
+#define LINUX_MPOL_LOCAL	       4
+#define LINUX_MPOL_PREFERRED_MANY      5
+#define LINUX_MPOL_WEIGHTED_INTERLEAVE 6
+#define LINUX_MPOL_MAX		       7
+#define LINUX_MPOL_F_STATIC_NODES      (1 << 15)
+#define LINUX_MPOL_F_RELATIVE_NODES    (1 << 14)
+#define LINUX_MPOL_F_NUMA_BALANCING    (1 << 13)
+#define LINUX_MPOL_MODE_FLAGS \
+	(LINUX_MPOL_F_STATIC_NODES | LINUX_MPOL_F_RELATIVE_NODES | LINUX_MPOL_F_NUMA_BALANCING)
+#define LINUX_MPOL_F_NODE	  (1 << 0)
+#define LINUX_MPOL_F_ADDR	  (1 << 1)
+#define LINUX_MPOL_F_MEMS_ALLOWED (1 << 2)
+#define LINUX_MPOL_MF_STRICT	  (1 << 0)
+#define LINUX_MPOL_MF_MOVE	  (1 << 1)
+#define LINUX_MPOL_MF_MOVE_ALL	  (1 << 2)
+#define LINUX_MPOL_MF_VALID	  (LINUX_MPOL_MF_STRICT | LINUX_MPOL_MF_MOVE | LINUX_MPOL_MF_MOVE_ALL)
+
 #endif /* ABI_LINUX_MMAN_H */

@@ -27,6 +27,7 @@
 #include "vfs/file.h"
 #include "vfs/namei.h"
 #include "host/host.h"
+#include "mm/mempolicy.h"
 #include "platform/platform.h"
 #include "net/proc.h"
 #include "net/netns.h"
@@ -414,7 +415,11 @@ static int gen_status(const struct pnode *n, struct sbuf *b)
 	if (ncpu > TASK_CPUS_MAX)
 		ncpu = TASK_CPUS_MAX;
 	cpus_allowed(b, t, ncpu);
-	sb_printf(b, "Mems_allowed:\t00000001\nMems_allowed_list:\t0\n");
+	/* Node 0 of MAX_NUMNODES, in words of 32 bits from the highest. */
+	sb_printf(b, "Mems_allowed:\t");
+	for (i = MAX_NUMNODES / 32 - 1; i > 0; i--)
+		sb_printf(b, "00000000,");
+	sb_printf(b, "00000001\nMems_allowed_list:\t0\n");
 	sb_printf(b, "voluntary_ctxt_switches:\t0\nnonvoluntary_ctxt_switches:\t0\n");
 	return 0;
 }
@@ -1116,6 +1121,121 @@ static int gen_smaps_any(const struct pnode *n, struct sbuf *b, bool rollup)
 	return 0;
 }
 
+/* A numa_maps name: seq_path's escapes of "\n\t= " as octal. */
+static void numa_name(struct sbuf *b, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\n' || *s == '\t' || *s == '=' || *s == ' ' || *s == '\\')
+			sb_printf(b, "\\%03o", (unsigned char)*s);
+		else
+			sb_put(b, s, 1);
+	}
+}
+
+/* /proc/PID/numa_maps (fs/proc/task_mmu.c's show_numa_map): each VMA's
+ * start, its policy (the VMA's own, else the thread's), what it maps and
+ * the host's counts of its pages, every one on node 0. Where the host
+ * keeps two of the guest's VMAs as one mapping, each has its share. */
+static int gen_numa_maps(const struct pnode *n, struct sbuf *b)
+{
+	struct task *t = procfs_task(n);
+	struct mm *mm = mm_of(n);
+	struct host_numa *h = NULL;
+	long nh, i = 0;
+	struct vma *v;
+
+	if (!mm)
+		return 0;
+	if (!current || !procfs_may_access(current, proc_of(n)))
+		return -EACCES;
+	platform->mm_flush(mm->pf);
+	nh = host_proc_numa_maps(platform->mm_host_pid(mm->pf), &h);
+	if (nh < 0)
+		nh = 0;
+	list_for_each_entry(v, &mm->vmas, link)
+	{
+		uint64_t c[HOST_NUMA_N] = { 0 }, pages = 0;
+		char pol[64], *name = NULL;
+		long j;
+		int k;
+
+		if (v->flags & VMA_STUB)
+			continue;
+		mpol_to_str(pol, sizeof(pol), v->policy ? v->policy : t->mempolicy);
+		sb_printf(b, "%08llx %s", (unsigned long long)v->start, pol);
+		if (v->file) {
+			if (v->file->path.dentry && current->fs)
+				name = path_name(&v->file->path, &current->fs->root);
+			else if (v->file->ops->maps_name)
+				name = v->file->ops->maps_name(v->file);
+		}
+		if (name || (!v->file && (v->flags & VMA_SHARED))) {
+			sb_printf(b, " file=");
+			numa_name(b, name ? name : "/dev/zero (deleted)");
+		} else if (v->flags & VMA_HEAP) {
+			sb_printf(b, " heap");
+		} else if (v->flags & VMA_STACK) {
+			sb_printf(b, " stack");
+		}
+		free(name);
+		/* The host's mappings in v, by address as v's list. */
+		while (i < nh && h[i].end <= v->start)
+			i++;
+		for (j = i; j < nh && h[j].start < v->end; j++) {
+			uint64_t lo = h[j].start > v->start ? h[j].start : v->start;
+			uint64_t hi = h[j].end < v->end ? h[j].end : v->end, part;
+			bool whole = lo == h[j].start && hi == h[j].end;
+
+			if (hi <= lo)
+				continue;
+			/* Part of a host mapping: its counts in the share of
+			 * its pages present in the part. */
+			if (whole) {
+				part = h[j].pages;
+			} else {
+				long pr = mm_pages_present(mm, lo, hi);
+
+				part = pr > 0 ? (uint64_t)pr : 0;
+				if (part > h[j].pages)
+					part = h[j].pages;
+			}
+			for (k = 0; k < HOST_NUMA_N; k++) {
+				if (k == HOST_NUMA_MAPMAX)
+					c[k] = h[j].count[k] > c[k] ? h[j].count[k] : c[k];
+				else
+					c[k] += whole || !h[j].pages
+							? h[j].count[k]
+							: h[j].count[k] * part / h[j].pages;
+			}
+			pages += part;
+		}
+		if (pages) {
+			if (c[HOST_NUMA_ANON])
+				sb_printf(b, " anon=%llu", (unsigned long long)c[HOST_NUMA_ANON]);
+			if (c[HOST_NUMA_DIRTY])
+				sb_printf(b, " dirty=%llu", (unsigned long long)c[HOST_NUMA_DIRTY]);
+			if (pages != c[HOST_NUMA_ANON] && pages != c[HOST_NUMA_DIRTY])
+				sb_printf(b, " mapped=%llu", (unsigned long long)pages);
+			if (c[HOST_NUMA_MAPMAX] > 1)
+				sb_printf(b, " mapmax=%llu",
+					  (unsigned long long)c[HOST_NUMA_MAPMAX]);
+			if (c[HOST_NUMA_SWAPCACHE])
+				sb_printf(b, " swapcache=%llu",
+					  (unsigned long long)c[HOST_NUMA_SWAPCACHE]);
+			if (c[HOST_NUMA_ACTIVE] < pages)
+				sb_printf(b, " active=%llu",
+					  (unsigned long long)c[HOST_NUMA_ACTIVE]);
+			if (c[HOST_NUMA_WRITEBACK])
+				sb_printf(b, " writeback=%llu",
+					  (unsigned long long)c[HOST_NUMA_WRITEBACK]);
+			sb_printf(b, " N0=%llu kernelpagesize_kB=4", (unsigned long long)pages);
+		}
+		sb_put(b, "\n", 1);
+	}
+	free(h);
+	return 0;
+}
+
 static int gen_smaps(const struct pnode *n, struct sbuf *b)
 {
 	return gen_smaps_any(n, b, false);
@@ -1443,6 +1563,7 @@ enum {
 	I_MEM,
 	I_SMAPS,
 	I_SMAPS_ROLLUP,
+	I_NUMA_MAPS,
 	I_NET,
 	I_NET_DEV,
 	I_NET_IF_INET6,
@@ -1644,6 +1765,7 @@ const struct pentry procfs_pid_children[] = {
 	{ .name = "maps", .id = I_MAPS, .mode = FILE_R, .gen = gen_maps },
 	{ .name = "smaps", .id = I_SMAPS, .mode = FILE_R, .gen = gen_smaps },
 	{ .name = "smaps_rollup", .id = I_SMAPS_ROLLUP, .mode = FILE_R, .gen = gen_smaps_rollup },
+	{ .name = "numa_maps", .id = I_NUMA_MAPS, .mode = FILE_R, .gen = gen_numa_maps },
 	{ .name = "mounts", .id = I_MOUNTS, .mode = FILE_R, .gen = gen_mounts },
 	{ .name = "mountinfo", .id = I_MOUNTINFO, .mode = FILE_R, .gen = gen_mountinfo },
 	{ .name = "limits", .id = I_LIMITS, .mode = FILE_R, .gen = gen_limits },

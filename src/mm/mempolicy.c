@@ -1,0 +1,637 @@
+/* mm/mempolicy.c: set_mempolicy(2), get_mempolicy(2), mbind(2),
+ * set_mempolicy_home_node(2), migrate_pages(2) and move_pages(2), as
+ * Linux 6.18's mm/mempolicy.c and mm/migrate.c on one node (mempolicy.h).
+ * Each call checks what Linux checks, in Linux's order; where Linux would
+ * move pages between nodes there is nothing to move. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mm/mempolicy.h"
+#include "mm/mm.h"
+#include "mm/internal.h"
+#include "mm/commit.h"
+#include "mm/usercopy.h"
+#include "kernel/task.h"
+#include "kernel/pidns.h"
+#include "kernel/cred.h"
+#include "syscalls/dispatch.h"
+#include "host/host.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/mman.h"
+
+#define NUMA_NO_NODE -1
+
+/* The policy internal to a call that has not become a VMA's or a
+ * thread's: its mode, its flags and the caller's mask. */
+struct mpol_args {
+	int mode;
+	unsigned short flags;
+	uint64_t nodes[NODEMASK_WORDS];
+};
+
+void mpol_get(struct mempolicy *p)
+{
+	if (p)
+		p->refcount++;
+}
+
+void mpol_put(struct mempolicy *p)
+{
+	if (p && --p->refcount == 0) {
+		mem_give_kernel(sizeof(*p));
+		free(p);
+	}
+}
+
+/* The mode flags keep the caller's mask (Linux's mpol_store_user_nodemask). */
+static bool keeps_user(const struct mempolicy *p)
+{
+	return p->flags & LINUX_MPOL_MODE_FLAGS;
+}
+
+bool mpol_equal(const struct mempolicy *a, const struct mempolicy *b)
+{
+	if (a == b)
+		return true;
+	if (!a || !b || a->mode != b->mode || a->flags != b->flags || a->home_node != b->home_node)
+		return false;
+	if (keeps_user(a) && memcmp(a->user, b->user, sizeof(a->user)) != 0)
+		return false;
+	return a->nodes == b->nodes;
+}
+
+static bool mask_empty(const uint64_t *m)
+{
+	int i;
+
+	for (i = 0; i < NODEMASK_WORDS; i++)
+		if (m[i])
+			return false;
+	return true;
+}
+
+/* Linux's sanitize_mpol_flags: the mode argument's mode and flags. */
+static int mpol_parse(long arg, struct mpol_args *pa)
+{
+	int mode = (int)arg;
+
+	pa->flags = (unsigned short)(mode & LINUX_MPOL_MODE_FLAGS);
+	mode &= ~LINUX_MPOL_MODE_FLAGS;
+	if ((unsigned)mode >= LINUX_MPOL_MAX)
+		return -EINVAL;
+	if ((pa->flags & LINUX_MPOL_F_STATIC_NODES) && (pa->flags & LINUX_MPOL_F_RELATIVE_NODES))
+		return -EINVAL;
+	if ((pa->flags & LINUX_MPOL_F_NUMA_BALANCING) && mode != LINUX_MPOL_BIND &&
+	    mode != LINUX_MPOL_PREFERRED_MANY)
+		return -EINVAL;
+	pa->mode = mode;
+	return 0;
+}
+
+/* Linux's get_bitmap: maxnode bits (at least one) from the guest, the
+ * rest of the last word cleared. */
+static int get_bitmap(struct task *t, uint64_t *mask, uaddr_t src, uint64_t maxnode)
+{
+	uint64_t words = (maxnode + 63) / 64;
+
+	if (copy_from_user(t->mm, mask, src, words * 8) < 0)
+		return -EFAULT;
+	if (maxnode % 64)
+		mask[words - 1] &= (1ULL << (maxnode % 64)) - 1;
+	return 0;
+}
+
+/* Linux's get_nodes: maxnode counts one more than the bits (man 2
+ * set_mempolicy); bits past MAX_NUMNODES must be clear, read a word at a
+ * time from the end (the last such word whole, as Linux reads it). */
+static int get_nodes(struct task *t, uint64_t *nodes, uaddr_t nmask, uint64_t maxnode)
+{
+	maxnode--;
+	memset(nodes, 0, NODEMASK_WORDS * 8);
+	if (maxnode == 0 || !nmask)
+		return 0;
+	if (maxnode > PAGE_SIZE * 8)
+		return -EINVAL;
+	while (maxnode > MAX_NUMNODES) {
+		uint64_t bits = maxnode < 64 ? maxnode : 64, w;
+
+		if (get_bitmap(t, &w, nmask + (maxnode - 1) / 64 * 8, bits) < 0)
+			return -EFAULT;
+		if (maxnode - bits >= MAX_NUMNODES)
+			maxnode -= bits;
+		else
+			maxnode = MAX_NUMNODES; /* MAX_NUMNODES % 64 == 0: w whole */
+		if (w)
+			return -EINVAL;
+	}
+	return get_bitmap(t, nodes, nmask, maxnode);
+}
+
+/* Linux's mpol_new and mpol_set_nodemask with node 0 the only node with
+ * memory: NULL for the default, a new policy (one reference), or
+ * -EINVAL for a mask the mode cannot take. */
+static int mpol_make(const struct mpol_args *pa, struct mempolicy **out)
+{
+	bool empty = mask_empty(pa->nodes);
+	int mode = pa->mode;
+	struct mempolicy *p;
+	uint64_t nodes = 0;
+
+	*out = NULL;
+	if (mode == LINUX_MPOL_DEFAULT)
+		return empty ? 0 : -EINVAL;
+	if (mode == LINUX_MPOL_PREFERRED) {
+		if (empty) {
+			if (pa->flags & (LINUX_MPOL_F_STATIC_NODES | LINUX_MPOL_F_RELATIVE_NODES))
+				return -EINVAL;
+			mode = LINUX_MPOL_LOCAL;
+		}
+	} else if (mode == LINUX_MPOL_LOCAL) {
+		if (!empty ||
+		    (pa->flags & (LINUX_MPOL_F_STATIC_NODES | LINUX_MPOL_F_RELATIVE_NODES)))
+			return -EINVAL;
+	} else if (empty) {
+		return -EINVAL;
+	}
+	if (mode != LINUX_MPOL_LOCAL) {
+		/* Relative nodes fold onto the allowed ones (node 0 alone):
+		 * any of them is node 0. Others are those allowed. */
+		nodes = (pa->flags & LINUX_MPOL_F_RELATIVE_NODES) ? 1 : (pa->nodes[0] & 1);
+		if (!nodes)
+			return -EINVAL;
+	}
+	if (!mem_take_kernel(sizeof(*p)))
+		return -ENOMEM;
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		mem_give_kernel(sizeof(*p));
+		return -ENOMEM;
+	}
+	p->refcount = 1;
+	p->mode = (unsigned short)mode;
+	p->flags = pa->flags;
+	p->home_node = NUMA_NO_NODE;
+	p->nodes = nodes;
+	if (keeps_user(p))
+		memcpy(p->user, pa->nodes, sizeof(p->user));
+	*out = p;
+	return 0;
+}
+
+static struct mempolicy *mpol_dup(const struct mempolicy *o)
+{
+	struct mempolicy *p;
+
+	if (!mem_take_kernel(sizeof(*p)))
+		return NULL;
+	p = malloc(sizeof(*p));
+	if (!p) {
+		mem_give_kernel(sizeof(*p));
+		return NULL;
+	}
+	*p = *o;
+	p->refcount = 1;
+	return p;
+}
+
+static const char *const mode_names[LINUX_MPOL_MAX] = {
+	[LINUX_MPOL_DEFAULT] = "default",
+	[LINUX_MPOL_PREFERRED] = "prefer",
+	[LINUX_MPOL_BIND] = "bind",
+	[LINUX_MPOL_INTERLEAVE] = "interleave",
+	[LINUX_MPOL_WEIGHTED_INTERLEAVE] = "weighted interleave",
+	[LINUX_MPOL_LOCAL] = "local",
+	[LINUX_MPOL_PREFERRED_MANY] = "prefer (many)",
+};
+
+void mpol_to_str(char *buf, size_t len, const struct mempolicy *p)
+{
+	unsigned short mode = p ? p->mode : LINUX_MPOL_DEFAULT, flags = p ? p->flags : 0;
+	size_t at;
+
+	at = (size_t)snprintf(buf, len, "%s", mode_names[mode]);
+	if ((flags & LINUX_MPOL_MODE_FLAGS) && at < len) {
+		const char *sep = "=";
+
+		if (flags & LINUX_MPOL_F_STATIC_NODES) {
+			at += (size_t)snprintf(buf + at, len - at, "=static");
+			sep = "|";
+		} else if (flags & LINUX_MPOL_F_RELATIVE_NODES) {
+			at += (size_t)snprintf(buf + at, len - at, "=relative");
+			sep = "|";
+		}
+		if ((flags & LINUX_MPOL_F_NUMA_BALANCING) && at < len)
+			at += (size_t)snprintf(buf + at, len - at, "%sbalancing", sep);
+	}
+	if (p && p->nodes && at < len)
+		snprintf(buf + at, len - at, ":0");
+}
+
+/* The policy at addr in v (Linux's __get_vma_policy): the VMA's own. */
+static struct mempolicy *vma_policy(const struct vma *v)
+{
+	return v->policy;
+}
+
+/* Is v a guest mapping whose pages the page walks see (not the stub's,
+ * not the vDSO's special pages: Linux's vm_normal_folio skips those)? */
+static bool vma_walks(const struct vma *v)
+{
+	return !(v->flags & (VMA_STUB | VMA_VDSO | VMA_VVAR | VMA_VVAR_VCLOCK));
+}
+
+/* mbind's page walk (Linux's queue_pages_range without moving): -EFAULT
+ * for a hole in [start, end) unless discontig (or when all of it is one),
+ * -EIO when strict finds a page off the caller's nodes (invert: a page on
+ * node 0 is off them unless the mask has node 0). */
+static int mbind_walk(struct mm *mm, uaddr_t start, uaddr_t end, bool discontig, bool strict,
+		      const uint64_t *nodes)
+{
+	struct vma *v = mm_find_vma(mm, start), *n;
+	bool first = true;
+
+	for (; v && &v->link != &mm->vmas && v->start < end; v = n) {
+		n = list_entry(v->link.next, struct vma, link);
+		if (v->flags & VMA_STUB)
+			continue;
+		if (first && !discontig && start < v->start)
+			return -EFAULT;
+		first = false;
+		while (&n->link != &mm->vmas && (n->flags & VMA_STUB))
+			n = list_entry(n->link.next, struct vma, link);
+		if (!discontig && v->end < end && (&n->link == &mm->vmas || v->end < n->start))
+			return -EFAULT;
+		if (strict && !(nodes[0] & 1) && vma_walks(v)) {
+			long r = mm_pages_present(mm, v->start > start ? v->start : start,
+						  v->end < end ? v->end : end);
+
+			if (r != 0)
+				return r < 0 ? (int)r : -EIO;
+		}
+	}
+	return first ? -EFAULT : 0;
+}
+
+/* Gives [start, end), inside v, the policy p (Linux's mbind_range): split
+ * at the edges, then merged with its neighbours where they are equal. */
+static int vma_set_policy(struct mm *mm, struct vma *v, uaddr_t start, uaddr_t end,
+			  struct mempolicy *p)
+{
+	int ret;
+
+	if (mpol_equal(v->policy, p))
+		return 0;
+	if (v->start < start) {
+		ret = vma_split(mm, v, start);
+		if (ret < 0)
+			return ret;
+		v = list_entry(v->link.next, struct vma, link);
+	}
+	if (v->end > end) {
+		ret = vma_split(mm, v, end);
+		if (ret < 0)
+			return ret;
+	}
+	mpol_get(p);
+	mpol_put(v->policy);
+	v->policy = p;
+	vma_try_merge(mm, v);
+	return 0;
+}
+
+static int mm_set_policy(struct mm *mm, uaddr_t start, uaddr_t end, struct mempolicy *p)
+{
+	uaddr_t at = start, e;
+	struct vma *v;
+	int ret;
+
+	while (at < end && (v = mm_find_vma(mm, at)) != NULL && v->start < end) {
+		if (v->start > at)
+			at = v->start;
+		e = v->end < end ? v->end : end;
+		if (!(v->flags & VMA_STUB)) {
+			ret = vma_set_policy(mm, v, at, e, p);
+			if (ret < 0)
+				return ret;
+		}
+		at = e;
+	}
+	return 0;
+}
+
+long sys_set_mempolicy(struct task *t, const struct sysargs *a)
+{
+	struct mpol_args pa;
+	struct mempolicy *p;
+	int ret = mpol_parse(sysarg_int(a, 0), &pa);
+
+	if (ret == 0)
+		ret = get_nodes(t, pa.nodes, sysarg_uaddr(a, 1), a->a[2]);
+	if (ret == 0)
+		ret = mpol_make(&pa, &p);
+	if (ret < 0)
+		return ret;
+	mpol_put(t->mempolicy);
+	t->mempolicy = p;
+	return 0;
+}
+
+long sys_mbind(struct task *t, const struct sysargs *a)
+{
+	uaddr_t start = sysarg_uaddr(a, 0), end;
+	uint64_t len = a->a[1];
+	unsigned flags = sysarg_uint(a, 5);
+	struct mempolicy *p;
+	struct mpol_args pa;
+	int ret = mpol_parse((long)a->a[2], &pa);
+
+	if (ret == 0)
+		ret = get_nodes(t, pa.nodes, sysarg_uaddr(a, 3), a->a[4]);
+	if (ret < 0)
+		return ret;
+	if (flags & ~LINUX_MPOL_MF_VALID)
+		return -EINVAL;
+	if ((flags & LINUX_MPOL_MF_MOVE_ALL) && !capable(&t->proc->cred, CAP_SYS_NICE))
+		return -EPERM;
+	if (start & (PAGE_SIZE - 1))
+		return -EINVAL;
+	if (pa.mode == LINUX_MPOL_DEFAULT)
+		flags &= ~LINUX_MPOL_MF_STRICT;
+	len = (len + PAGE_SIZE - 1) & PAGE_MASK;
+	end = start + len;
+	if (end < start)
+		return -EINVAL;
+	if (end == start)
+		return 0;
+	ret = mpol_make(&pa, &p);
+	if (ret < 0)
+		return ret;
+	/* Strict without a move fails on a page off the nodes; with one, the
+	 * page would move to the node it is on. */
+	ret = mbind_walk(t->mm, start, end, !p,
+			 (flags & (LINUX_MPOL_MF_STRICT | LINUX_MPOL_MF_MOVE |
+				   LINUX_MPOL_MF_MOVE_ALL)) == LINUX_MPOL_MF_STRICT,
+			 pa.nodes);
+	if (ret == 0)
+		ret = mm_set_policy(t->mm, start, end, p);
+	mpol_put(p);
+	return ret;
+}
+
+long sys_set_mempolicy_home_node(struct task *t, const struct sysargs *a)
+{
+	uaddr_t start = sysarg_uaddr(a, 0), end, at;
+	uint64_t len = a->a[1], home = a->a[2];
+	struct mm *mm = t->mm;
+	int ret = -ENOENT;
+	struct vma *v;
+
+	if (start & (PAGE_SIZE - 1))
+		return -EINVAL;
+	if (a->a[3] != 0)
+		return -EINVAL;
+	if (home >= MAX_NUMNODES || home != 0) /* node 0 is the only one online */
+		return -EINVAL;
+	len = (len + PAGE_SIZE - 1) & PAGE_MASK;
+	end = start + len;
+	if (end < start)
+		return -EINVAL;
+	if (end == start)
+		return 0;
+	/* Each VMA with a policy in turn: another mode stops the walk with
+	 * EOPNOTSUPP, those done stay done; none with a policy: ENOENT. */
+	for (at = start; at < end && (v = mm_find_vma(mm, at)) != NULL && v->start < end;) {
+		struct mempolicy *old = vma_policy(v), *np;
+		uaddr_t s = v->start > at ? v->start : at, e = v->end < end ? v->end : end;
+
+		at = e;
+		if (!old || (v->flags & VMA_STUB))
+			continue;
+		if (old->mode != LINUX_MPOL_BIND && old->mode != LINUX_MPOL_PREFERRED_MANY)
+			return -EOPNOTSUPP;
+		np = mpol_dup(old);
+		if (!np)
+			return -ENOMEM;
+		np->home_node = (int)home;
+		ret = vma_set_policy(mm, v, s, e, np);
+		mpol_put(np);
+		if (ret < 0)
+			return ret;
+	}
+	return ret;
+}
+
+/* Linux's copy_nodes_to_user: maxnode - 1 bits rounded up to whole words;
+ * past the node ids' one word they are cleared (EINVAL past a page). */
+static int copy_nodes_to_user(struct task *t, uaddr_t mask, uint64_t maxnode, uint64_t nodes)
+{
+	static const char zero[PAGE_SIZE];
+	uint64_t copy = ((maxnode - 1 + 63) & ~63ULL) / 8;
+
+	if (copy > 8) {
+		if (copy > PAGE_SIZE)
+			return -EINVAL;
+		if (copy_to_user_upto(t->mm, mask + 8, zero, copy - 8) < 0)
+			return -EFAULT;
+		copy = 8;
+	}
+	return copy_to_user_upto(t->mm, mask, &nodes, copy) < 0 ? -EFAULT : 0;
+}
+
+/* The node of the page at addr in v, as Linux's lookup_node (a read of it
+ * through get_user_pages): 0, or -EFAULT where that read fails. */
+static int lookup_node(struct mm *mm, struct vma *v, uaddr_t addr)
+{
+	if (v->flags & (VMA_VVAR | VMA_VVAR_VCLOCK))
+		return -EFAULT; /* VM_PFNMAP */
+	if (v->prot & LINUX_PROT_READ)
+		return 0;
+	/* Not readable: only a present page of a write-only mapping (x86
+	 * maps it readable) is found, by the lockless walk. */
+	addr &= PAGE_MASK;
+	if ((v->prot & LINUX_PROT_WRITE) && mm_pages_present(mm, addr, addr + PAGE_SIZE) == 1)
+		return 0;
+	return -EFAULT;
+}
+
+long sys_get_mempolicy(struct task *t, const struct sysargs *a)
+{
+	uaddr_t upol = sysarg_uaddr(a, 0), nmask = sysarg_uaddr(a, 1), addr = sysarg_uaddr(a, 3);
+	uint64_t maxnode = a->a[2], flags = a->a[4], nodes = 0;
+	struct mempolicy *p = t->mempolicy;
+	int pval = 0;
+
+	if (nmask && maxnode < 1) /* nr_node_ids */
+		return -EINVAL;
+	if (flags & ~(uint64_t)(LINUX_MPOL_F_NODE | LINUX_MPOL_F_ADDR | LINUX_MPOL_F_MEMS_ALLOWED))
+		return -EINVAL;
+	if (flags & LINUX_MPOL_F_MEMS_ALLOWED) {
+		if (flags & (LINUX_MPOL_F_NODE | LINUX_MPOL_F_ADDR))
+			return -EINVAL;
+		nodes = 1;
+	} else {
+		struct vma *v = NULL;
+
+		if (flags & LINUX_MPOL_F_ADDR) {
+			v = mm_find_vma(t->mm, addr);
+			if (!v || v->start > addr || (v->flags & VMA_STUB))
+				return -EFAULT;
+			p = vma_policy(v); /* its own: NULL is the default */
+		} else if (addr) {
+			return -EINVAL;
+		}
+		if (flags & LINUX_MPOL_F_NODE) {
+			if (v) {
+				pval = lookup_node(t->mm, v, addr);
+				if (pval < 0)
+					return pval;
+			} else if (!p || (p->mode != LINUX_MPOL_INTERLEAVE &&
+					  p->mode != LINUX_MPOL_WEIGHTED_INTERLEAVE)) {
+				return -EINVAL;
+			} /* else the next interleave node: 0 */
+		} else {
+			pval = p ? p->mode | (p->flags & LINUX_MPOL_MODE_FLAGS)
+				 : LINUX_MPOL_DEFAULT;
+		}
+		/* The mask: the caller's own where a mode flag kept it (of
+		 * which one word is ever copied out), else the nodes. */
+		if (p)
+			nodes = keeps_user(p) ? p->user[0] : p->nodes;
+	}
+	if (upol && copy_to_user(t->mm, upol, &pval, sizeof(pval)) < 0)
+		return -EFAULT;
+	return nmask ? copy_nodes_to_user(t, nmask, maxnode, nodes) : 0;
+}
+
+long sys_migrate_pages(struct task *t, const struct sysargs *a)
+{
+	uint64_t old[NODEMASK_WORDS], new[NODEMASK_WORDS], others = 0;
+	int pid = sysarg_int(a, 0), ret, i;
+	struct task *o;
+
+	ret = get_nodes(t, old, sysarg_uaddr(a, 2), a->a[1]);
+	if (ret == 0)
+		ret = get_nodes(t, new, sysarg_uaddr(a, 3), a->a[1]);
+	if (ret < 0)
+		return ret;
+	o = pid ? task_by_vtid(t, pid) : t;
+	if (!o)
+		return -ESRCH;
+	if (o->proc != t->proc && !cred_ptrace_may_access(&t->proc->cred, o->proc, true))
+		return -EPERM;
+	/* The target nodes must be the process's (node 0), or the caller
+	 * needs CAP_SYS_NICE; of them, those the caller may use (node 0)
+	 * must not be none; a process without memory is EINVAL. */
+	for (i = 0; i < NODEMASK_WORDS; i++)
+		others |= i ? new[i] : new[i] & ~1ULL;
+	if (others && !capable(&t->proc->cred, CAP_SYS_NICE))
+		return -EPERM;
+	if (!(new[0] & 1) || !o->mm || o->state == TASK_DEAD || o->proc->zombie)
+		return -EINVAL;
+	/* Every page is on node 0, the only node to move to: none moves,
+	 * none fails to. */
+	return 0;
+}
+
+/* move_pages' status of the page at addr in mm (pm: its page map, a host
+ * fd): its node (0), -ENOENT when none is there, -EFAULT outside a
+ * mapping, or, when moving, in one whose pages cannot move (Linux's
+ * vma_migratable: the vvar's PFN map). */
+static int page_status(struct mm *mm, int pm, uaddr_t addr, bool moving)
+{
+	struct vma *v = mm_find_vma(mm, addr);
+
+	if (!v || v->start > addr || (v->flags & VMA_STUB))
+		return -EFAULT;
+	if (v->flags & (VMA_VVAR | VMA_VVAR_VCLOCK))
+		return moving ? -EFAULT : -ENOENT;
+	addr &= PAGE_MASK;
+	return pm >= 0 && host_pagemap_present(pm, addr, addr + PAGE_SIZE) == 1 ? 0 : -ENOENT;
+}
+
+#define STAT_CHUNK 16 /* Linux's DO_PAGES_STAT_CHUNK_NR */
+
+/* Only asking (Linux's do_pages_stat): 16 pointers in, 16 statuses out. */
+static int pages_stat(struct task *t, struct mm *mm, int pm, uint64_t nr, uaddr_t pages,
+		      uaddr_t status)
+{
+	uint64_t addr[STAT_CHUNK];
+	int st[STAT_CHUNK];
+
+	while (nr) {
+		uint64_t n = nr < STAT_CHUNK ? nr : STAT_CHUNK, i;
+
+		if (copy_from_user(t->mm, addr, pages, n * 8) < 0)
+			break;
+		for (i = 0; i < n; i++)
+			st[i] = i && (addr[i] & PAGE_MASK) == (addr[i - 1] & PAGE_MASK)
+					? st[i - 1]
+					: page_status(mm, pm, addr[i], false);
+		if (copy_to_user_upto(t->mm, status, st, n * 4) < 0)
+			break;
+		pages += n * 8;
+		status += n * 4;
+		nr -= n;
+	}
+	return nr ? -EFAULT : 0;
+}
+
+/* Moving (Linux's do_pages_move): one pointer and node at a time; a bad
+ * one ends the call with the statuses before it written. */
+static int pages_move(struct task *t, struct mm *mm, int pm, uint64_t nr, uaddr_t pages,
+		      uaddr_t nodes, uaddr_t status)
+{
+	uint64_t i, addr;
+	int node, st;
+
+	for (i = 0; i < nr; i++) {
+		if (copy_from_user(t->mm, &addr, pages + i * 8, 8) < 0 ||
+		    copy_from_user(t->mm, &node, nodes + i * 4, 4) < 0)
+			return -EFAULT;
+		if (node < 0 || node >= MAX_NUMNODES || node != 0)
+			return -ENODEV; /* not a node with memory */
+		st = page_status(mm, pm, addr, true);
+		if (copy_to_user(t->mm, status + i * 4, &st, 4) < 0)
+			return -EFAULT;
+	}
+	return 0;
+}
+
+long sys_move_pages(struct task *t, const struct sysargs *a)
+{
+	int pid = sysarg_int(a, 0), flags = sysarg_int(a, 5), ret, pm;
+	uaddr_t nodes = sysarg_uaddr(a, 3);
+	struct task *o = t;
+
+	if (flags & ~(LINUX_MPOL_MF_MOVE | LINUX_MPOL_MF_MOVE_ALL))
+		return -EINVAL;
+	if ((flags & LINUX_MPOL_MF_MOVE_ALL) && !capable(&t->proc->cred, CAP_SYS_NICE))
+		return -EPERM;
+	if (pid) {
+		o = task_by_vtid(t, pid);
+		if (!o)
+			return -ESRCH;
+		if (o->proc != t->proc && !cred_ptrace_may_access(&t->proc->cred, o->proc, true))
+			return -EPERM;
+		if (!o->mm || o->state == TASK_DEAD || o->proc->zombie)
+			return -EINVAL;
+	}
+	mm_get(o->mm);
+	pm = a->a[1] ? mm_pagemap_open(o->mm) : -1;
+	if (nodes)
+		ret = pages_move(t, o->mm, pm, a->a[1], sysarg_uaddr(a, 2), nodes,
+				 sysarg_uaddr(a, 4));
+	else
+		ret = pages_stat(t, o->mm, pm, a->a[1], sysarg_uaddr(a, 2), sysarg_uaddr(a, 4));
+	if (pm >= 0)
+		host_close(pm);
+	mm_put(o->mm);
+	return ret;
+}
+
+void mpol_task_fork(struct task *c, const struct task *t)
+{
+	c->mempolicy = t->mempolicy;
+	mpol_get(c->mempolicy);
+}
