@@ -520,28 +520,78 @@ _Static_assert(sizeof(struct pm_scan_arg) == 96, "pm_scan_arg");
 #define PM_PAGE_IS_PFNZERO (1 << 5)
 #define PM_ENTRY_PRESENT   (1ULL << 63)
 
-/* Without PAGEMAP_SCAN: the page map's entries, 512 at a time. */
-static long pages_present_read(int fd, uint64_t start, uint64_t end)
+/* Without PAGEMAP_SCAN: the page map's entries, 512 at a time; vec (if
+ * not NULL) gets a 1 for each present page. */
+static long pages_present_read(int fd, uint64_t start, uint64_t end, unsigned char *vec)
 {
-	uint64_t pm[512];
+	uint64_t pm[512], at = start;
 	long sum = 0;
 
-	while (start < end) {
-		uint64_t n = (end - start) / 4096, i;
+	while (at < end) {
+		uint64_t n = (end - at) / 4096, i;
 		ssize_t r;
 
 		if (n > 512)
 			n = 512;
 		do
-			r = pread(fd, pm, n * 8, (off_t)(start / 4096 * 8));
+			r = pread(fd, pm, n * 8, (off_t)(at / 4096 * 8));
 		while (r < 0 && errno == EINTR);
 		if (r < 0)
 			return -errno;
 		if (r < 8)
 			break;
-		for (i = 0; i < (uint64_t)r / 8; i++)
-			sum += !!(pm[i] & PM_ENTRY_PRESENT);
-		start += (uint64_t)r / 8 * 4096;
+		for (i = 0; i < (uint64_t)r / 8; i++) {
+			bool present = pm[i] & PM_ENTRY_PRESENT;
+
+			sum += present;
+			if (vec)
+				vec[(at - start) / 4096 + i] = present;
+		}
+		at += (uint64_t)r / 8 * 4096;
+	}
+	return sum;
+}
+
+/* The pages of [start, end) that are present, the zero page too unless
+ * nozero: their count, and in vec (if not NULL, zeroed first) a 1 each. */
+static long pagemap_scan(int fd, uint64_t start, uint64_t end, bool nozero, unsigned char *vec)
+{
+	struct pm_page_region r[64];
+	struct pm_scan_arg a;
+	uint64_t at = start, p;
+	long sum = 0, n, i;
+
+	if (vec)
+		memset(vec, 0, (end - start) / 4096);
+	/* The walk skips what the page tables do not hold: fast over any
+	 * range (a terabyte in a few ms). */
+	while (at < end) {
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		a.start = at;
+		a.end = end;
+		a.vec = (uint64_t)(uintptr_t)r;
+		a.vec_len = 64;
+		a.category_mask = PM_PAGE_IS_PRESENT | (nozero ? PM_PAGE_IS_PFNZERO : 0);
+		a.category_inverted = nozero ? PM_PAGE_IS_PFNZERO : 0;
+		a.return_mask = PM_PAGE_IS_PRESENT;
+		n = ioctl(fd, HOST_PAGEMAP_SCAN, &a);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			if (errno != ENOTTY && errno != EINVAL)
+				return -errno;
+			n = pages_present_read(fd, at, end, vec ? vec + (at - start) / 4096 : NULL);
+			return n < 0 ? n : sum + n;
+		}
+		for (i = 0; i < n; i++) {
+			sum += (long)((r[i].end - r[i].start) / 4096);
+			for (p = r[i].start; vec && p < r[i].end; p += 4096)
+				vec[(p - start) / 4096] = 1;
+		}
+		if (a.walk_end <= at)
+			break;
+		at = a.walk_end;
 	}
 	return sum;
 }
@@ -558,36 +608,14 @@ int host_pagemap_open(int pid)
 
 long host_pagemap_present(int fd, uint64_t start, uint64_t end)
 {
-	struct pm_page_region r[64];
-	struct pm_scan_arg a;
-	long sum = 0, n, i;
+	return pagemap_scan(fd, start, end, true, NULL);
+}
 
-	/* Present and not the zero page, the walk skipping what the page
-	 * tables do not hold: fast over any range (a terabyte in a few ms). */
-	while (start < end) {
-		memset(&a, 0, sizeof(a));
-		a.size = sizeof(a);
-		a.start = start;
-		a.end = end;
-		a.vec = (uint64_t)(uintptr_t)r;
-		a.vec_len = 64;
-		a.category_mask = PM_PAGE_IS_PRESENT | PM_PAGE_IS_PFNZERO;
-		a.category_inverted = PM_PAGE_IS_PFNZERO;
-		a.return_mask = PM_PAGE_IS_PRESENT;
-		n = ioctl(fd, HOST_PAGEMAP_SCAN, &a);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return errno == ENOTTY || errno == EINVAL
-				       ? sum + pages_present_read(fd, start, end)
-				       : -errno;
-		for (i = 0; i < n; i++)
-			sum += (long)((r[i].end - r[i].start) / 4096);
-		if (a.walk_end <= start)
-			break;
-		start = a.walk_end;
-	}
-	return sum;
+int host_pagemap_resident(int fd, uint64_t start, uint64_t end, unsigned char *vec)
+{
+	long n = pagemap_scan(fd, start, end, false, vec);
+
+	return n < 0 ? (int)n : 0;
 }
 
 /* One numa_maps field: "key=N" at *s (moved past it). */

@@ -172,6 +172,9 @@ const char *host_smap_name(int i);
  * by one, the zero page counted), or -errno. */
 int host_pagemap_open(int pid);
 long host_pagemap_present(int fd, uint64_t start, uint64_t end);
+/* mincore's answer for [start, end) in vec, a byte a page: 1 where a page
+ * is present (the zero page too). 0 or -errno. */
+int host_pagemap_resident(int fd, uint64_t start, uint64_t end, unsigned char *vec);
 /* The ioctl host_pagemap_present makes (Linux's PAGEMAP_SCAN: a struct pm_scan_arg of 96
  * bytes), for the kernel's own filter. */
 #define HOST_PAGEMAP_SCAN _IOWR('f', 16, uint64_t[12])

@@ -1113,19 +1113,35 @@ size_t mm_accessible(struct mm *mm, uaddr_t addr, size_t len, bool write)
 long mm_mincore(struct mm *mm, uaddr_t addr, size_t pages, unsigned char *vec)
 {
 	struct vma *v = mm_find_vma(mm, addr);
-	size_t done = 0;
+	size_t done = 0, n;
+	int pm = -1;
 
 	while (done < pages) {
 		uaddr_t at = addr + done * PAGE_SIZE;
 
 		if (!v || &v->link == &mm->vmas || v->start > at || (v->flags & VMA_STUB))
 			break;
-		/* Differs from Linux: every mapped page reads as resident (the
-		 * host's residency is not asked). */
-		for (; done < pages && addr + done * PAGE_SIZE < v->end; done++)
-			vec[done] = 1;
+		n = (v->end - at) / PAGE_SIZE;
+		if (n > pages - done)
+			n = pages - done;
+		/* Private anonymous memory: whether the host's page tables
+		 * hold the page, as Linux's page walk. Differs from Linux:
+		 * every page of a file, of shared memory and of the vDSO
+		 * reads as resident (Linux asks the page cache; it does the
+		 * same for the vDSO). */
+		memset(vec + done, 1, n);
+		if (!v->file &&
+		    !(v->flags & (VMA_SHARED | VMA_VDSO | VMA_VVAR | VMA_VVAR_VCLOCK))) {
+			if (pm < 0)
+				pm = mm_pagemap_open(mm);
+			if (pm >= 0)
+				host_pagemap_resident(pm, at, at + n * PAGE_SIZE, vec + done);
+		}
+		done += n;
 		v = list_entry(v->link.next, struct vma, link);
 	}
+	if (pm >= 0)
+		host_close(pm);
 	return (long)done;
 }
 

@@ -479,6 +479,28 @@ int main(void)
 		check(mincore(p, 0, vec) == 0, "mincore of nothing");
 	}
 	munmap(p, 3 * PG);
+	/* mincore of private anonymous memory: 1 where a page is there
+	 * (written, or read), 0 where none ever was or MADV_DONTNEED took
+	 * it, whatever the protection now. */
+	{
+		char *a = mmap(NULL, 8 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			       -1, 0);
+		unsigned char vec[8];
+		char got[9];
+		int i;
+
+		a[0] = 1;
+		a[3 * PG] = 1;
+		a[5 * PG] = *(volatile char *)(a + 6 * PG);
+		madvise(a + 3 * PG, PG, MADV_DONTNEED);
+		mprotect(a + 5 * PG, PG, PROT_NONE);
+		check(mincore(a, 8 * PG, vec) == 0, "mincore of anonymous memory");
+		for (i = 0; i < 8; i++)
+			got[i] = (char)('0' + vec[i]);
+		got[8] = 0;
+		check(strcmp(got, "10000110") == 0, "... pages 0, 5 (now PROT_NONE) and 6 (read)");
+		munmap(a, 8 * PG);
+	}
 
 	/* Flag checks of mmap and mprotect, as Linux. */
 	fd = open("tests/guest/data/hello.txt", O_RDONLY);
