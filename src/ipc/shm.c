@@ -17,6 +17,7 @@
 #include "kernel/task.h"
 #include "kernel/pidns.h"
 #include "mm/mm.h"
+#include "mm/mempolicy.h"
 #include "mm/usercopy.h"
 #include "vfs/file.h"
 #include "host/host.h"
@@ -33,9 +34,10 @@ struct shm_seg {
 	int memfd;	  /* the pages, PAGE_ALIGN(size) long */
 	int64_t atime, dtime, ctime;
 	int cpid, lpid;
-	uint64_t nattch; /* VMAs mapping it */
-	int nfiles;	 /* attachment files still alive */
-	bool removed;	 /* out of the table: freed with its last file */
+	uint64_t nattch;	     /* VMAs mapping it */
+	int nfiles;		     /* attachment files still alive */
+	bool removed;		     /* out of the table: freed with its last file */
+	struct shared_policy policy; /* mbind's NUMA policies (mm/mempolicy.h) */
 };
 
 static const struct file_ops shm_file_ops;
@@ -51,6 +53,7 @@ static void seg_maybe_free(struct shm_seg *s)
 		return;
 	mem_account(-(int64_t)PAGE_ALIGN(s->size)); /* --memory: counted once */
 	host_close(s->memfd);
+	mpol_shared_free(&s->policy);
 	free(s);
 }
 
@@ -130,7 +133,13 @@ static char *shm_file_maps_name(struct file *f)
 	return name;
 }
 
+static struct shared_policy *shm_file_shared_policy(struct file *f)
+{
+	return &((struct shm_seg *)f->priv)->policy;
+}
+
 static const struct file_ops shm_file_ops = {
+	.shared_policy = shm_file_shared_policy,
 	.stat = shm_file_stat,
 	.maps_name = shm_file_maps_name,
 	.mmap_fd = shm_file_mmap_fd,

@@ -228,10 +228,117 @@ void mpol_to_str(char *buf, size_t len, const struct mempolicy *p)
 		snprintf(buf + at, len - at, ":0");
 }
 
-/* The policy at addr in v (Linux's __get_vma_policy): the VMA's own. */
-static struct mempolicy *vma_policy(const struct vma *v)
+struct sp_node {
+	struct sp_node *next;
+	uint64_t start, end; /* page indexes */
+	struct mempolicy *policy;
+};
+
+static struct sp_node *sp_alloc(void)
 {
-	return v->policy;
+	struct sp_node *n;
+
+	if (!mem_take_kernel(sizeof(*n)))
+		return NULL;
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		mem_give_kernel(sizeof(*n));
+	return n;
+}
+
+static void sp_free(struct sp_node *n)
+{
+	if (!n)
+		return;
+	mpol_put(n->policy);
+	mem_give_kernel(sizeof(*n));
+	free(n);
+}
+
+void mpol_shared_free(struct shared_policy *sp)
+{
+	struct sp_node *n, *next;
+
+	for (n = sp->first; n; n = next) {
+		next = n->next;
+		sp_free(n);
+	}
+	sp->first = NULL;
+}
+
+static struct mempolicy *sp_lookup(const struct shared_policy *sp, uint64_t idx)
+{
+	const struct sp_node *n;
+
+	for (n = sp->first; n && n->start <= idx; n = n->next)
+		if (idx < n->end)
+			return n->policy;
+	return NULL;
+}
+
+/* [start, end) takes p (NULL: none), as Linux's shared_policy_replace:
+ * ranges inside go, ranges across an edge are cut, one across both is
+ * split in two. Both nodes it may need are had first, so that a failure
+ * (-ENOMEM) changes nothing. */
+static int sp_replace(struct shared_policy *sp, uint64_t start, uint64_t end, struct mempolicy *p)
+{
+	struct sp_node **pp = &sp->first, *n, *nw = NULL, *tail = NULL;
+
+	if ((p && !(nw = sp_alloc())) || !(tail = sp_alloc())) {
+		sp_free(nw);
+		return -ENOMEM;
+	}
+	while (*pp && (*pp)->end <= start)
+		pp = &(*pp)->next;
+	n = *pp;
+	if (n && n->start < start) {
+		if (n->end > end) { /* across the whole range: split */
+			tail->start = end;
+			tail->end = n->end;
+			tail->policy = n->policy;
+			mpol_get(tail->policy);
+			tail->next = n->next;
+			n->end = start;
+			n->next = tail;
+			tail = NULL;
+			pp = &n->next;
+			goto insert;
+		}
+		n->end = start;
+		pp = &n->next;
+	}
+	while ((n = *pp) != NULL && n->start < end) {
+		if (n->end > end) {
+			n->start = end;
+			break;
+		}
+		*pp = n->next;
+		sp_free(n);
+	}
+insert:
+	if (nw) {
+		nw->start = start;
+		nw->end = end;
+		nw->policy = p;
+		mpol_get(p);
+		nw->next = *pp;
+		*pp = nw;
+	}
+	sp_free(tail);
+	return 0;
+}
+
+/* The page index of addr in v's object. */
+static uint64_t vma_index(const struct vma *v, uaddr_t addr)
+{
+	return (addr - v->start) / PAGE_SIZE + v->off / PAGE_SIZE;
+}
+
+struct mempolicy *mpol_vma_at(struct vma *v, uint64_t addr)
+{
+	struct shared_policy *sp = vma_shared_policy(v);
+
+	return sp ? sp_lookup(sp, vma_index(v, addr)) : v->policy;
 }
 
 /* Is v a guest mapping whose pages the page walks see (not the stub's,
@@ -278,6 +385,8 @@ static int mbind_walk(struct mm *mm, uaddr_t start, uaddr_t end, bool discontig,
 static int vma_set_policy(struct mm *mm, struct vma *v, uaddr_t start, uaddr_t end,
 			  struct mempolicy *p)
 {
+	struct mempolicy *old;
+	struct shared_policy *sp;
 	int ret;
 
 	if (mpol_equal(v->policy, p))
@@ -293,9 +402,33 @@ static int vma_set_policy(struct mm *mm, struct vma *v, uaddr_t start, uaddr_t e
 		if (ret < 0)
 			return ret;
 	}
-	mpol_get(p);
-	mpol_put(v->policy);
+	/* Shared memory's object (Linux's vm_ops->set_policy) takes the
+	 * policy for the pages of the VMA Linux's vma_modify_policy gives:
+	 * this one merged with the neighbours that now continue it (whose
+	 * policy was p already), which skas may keep apart (a tmpfs file's
+	 * VMAs never merge here). */
+	old = v->policy;
 	v->policy = p;
+	sp = vma_shared_policy(v);
+	if (sp) {
+		struct vma *lo = v, *hi = v, *x;
+
+		for (x = list_entry(lo->link.prev, struct vma, link);
+		     &x->link != &mm->vmas && vma_continues(x, lo);
+		     x = list_entry(lo->link.prev, struct vma, link))
+			lo = x;
+		for (x = list_entry(hi->link.next, struct vma, link);
+		     &x->link != &mm->vmas && vma_continues(hi, x);
+		     x = list_entry(hi->link.next, struct vma, link))
+			hi = x;
+		ret = sp_replace(sp, vma_index(lo, lo->start), vma_index(hi, hi->end), p);
+		if (ret < 0) {
+			v->policy = old;
+			return ret;
+		}
+	}
+	mpol_get(p);
+	mpol_put(old);
 	vma_try_merge(mm, v);
 	return 0;
 }
@@ -402,7 +535,7 @@ long sys_set_mempolicy_home_node(struct task *t, const struct sysargs *a)
 	/* Each VMA with a policy in turn: another mode stops the walk with
 	 * EOPNOTSUPP, those done stay done; none with a policy: ENOENT. */
 	for (at = start; at < end && (v = mm_find_vma(mm, at)) != NULL && v->start < end;) {
-		struct mempolicy *old = vma_policy(v), *np;
+		struct mempolicy *old = v->policy, *np; /* the VMA's own (vma_policy) */
 		uaddr_t s = v->start > at ? v->start : at, e = v->end < end ? v->end : end;
 
 		at = e;
@@ -477,7 +610,7 @@ long sys_get_mempolicy(struct task *t, const struct sysargs *a)
 			v = mm_find_vma(t->mm, addr);
 			if (!v || v->start > addr || (v->flags & VMA_STUB))
 				return -EFAULT;
-			p = vma_policy(v); /* its own: NULL is the default */
+			p = mpol_vma_at(v, addr); /* NULL: the default, not the thread's */
 		} else if (addr) {
 			return -EINVAL;
 		}

@@ -7,9 +7,9 @@
  * page is where any policy wants it: nothing ever migrates, and the host
  * places the pages as it would anyway.
  *
- * Differs from Linux: a shared mapping's policy (tmpfs, memfd, SysV shm,
- * shared anonymous memory) is its VMA's, not kept in the object for every
- * mapping of it. */
+ * Shared memory (tmpfs files and memfds, SysV shm, shared anonymous
+ * memory) keeps its policies in the object, by page, for every mapping of
+ * it, mapped or not (Linux's shared_policy of shmem). */
 #ifndef MM_MEMPOLICY_H
 #define MM_MEMPOLICY_H
 
@@ -41,6 +41,22 @@ void mpol_put(struct mempolicy *p);
 bool mpol_equal(const struct mempolicy *a, const struct mempolicy *b);
 /* Linux's mpol_to_str, as numa_maps prints it ("bind:0", "default"). */
 void mpol_to_str(char *buf, size_t len, const struct mempolicy *p);
+
+/* A shared memory object's policies by page index (Linux's
+ * shared_policy): a list of ranges by start, none overlapping, each
+ * holding a reference. Empty at first (all zeros); mpol_shared_free when
+ * the object goes. */
+struct sp_node;
+struct shared_policy {
+	struct sp_node *first;
+};
+void mpol_shared_free(struct shared_policy *sp);
+
+struct vma;
+/* The policy that governs v at addr (Linux's __get_vma_policy): the
+ * object's for shared memory, else the VMA's; NULL for none (the
+ * thread's then applies). No reference is taken. */
+struct mempolicy *mpol_vma_at(struct vma *v, uint64_t addr);
 
 struct task;
 /* clone: the new thread takes its creator's policy (Linux's mpol_dup). */

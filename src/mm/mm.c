@@ -27,6 +27,7 @@ static uint64_t next_mm_serial; /* address spaces made so far */
 struct anon_shared {
 	int refcount;
 	uint64_t bytes;
+	struct shared_policy policy; /* mbind's, for every mapping of it */
 };
 
 static struct anon_shared *anon_shared_new(uint64_t bytes)
@@ -46,7 +47,15 @@ static void anon_shared_put(struct anon_shared *a)
 	if (!a || --a->refcount > 0)
 		return;
 	mem_account(-(int64_t)a->bytes);
+	mpol_shared_free(&a->policy);
 	free(a);
+}
+
+struct shared_policy *vma_shared_policy(struct vma *v)
+{
+	if (v->shared)
+		return &v->shared->policy;
+	return v->file && v->file->ops->shared_policy ? v->file->ops->shared_policy(v->file) : NULL;
 }
 
 /* Bytes of v that are committed memory: private and writable. */
@@ -818,6 +827,15 @@ static int host_prot(int prot)
 	return prot & (LINUX_PROT_READ | LINUX_PROT_WRITE | LINUX_PROT_EXEC);
 }
 
+bool vma_continues(const struct vma *a, const struct vma *b)
+{
+	return a->end == b->start && a->prot == b->prot && a->flags == b->flags &&
+	       a->file == b->file && a->anon_id == b->anon_id && a->shared == b->shared &&
+	       mpol_equal(a->policy, b->policy) &&
+	       (!(a->file || a->anon_id) || b->off == a->off + (a->end - a->start)) &&
+	       !(a->flags & VMA_STUB);
+}
+
 /* Merges v with its neighbours when they continue each other (never
  * VMAs whose file counts them, as Linux never merges those). */
 void vma_try_merge(struct mm *mm, struct vma *v)
@@ -827,21 +845,13 @@ void vma_try_merge(struct mm *mm, struct vma *v)
 
 	if (v->file && v->file->ops->vma_close)
 		return;
-	if (&n->link != &mm->vmas && n->start == v->end && n->prot == v->prot &&
-	    n->flags == v->flags && n->file == v->file && n->anon_id == v->anon_id &&
-	    n->shared == v->shared && mpol_equal(n->policy, v->policy) &&
-	    (!(v->file || v->anon_id) || n->off == v->off + (v->end - v->start)) &&
-	    !(v->flags & VMA_STUB)) {
+	if (&n->link != &mm->vmas && vma_continues(v, n)) {
 		vma_tally(mm, v, -1);
 		v->end = n->end;
 		vma_tally(mm, v, 1);
 		vma_free(mm, n);
 	}
-	if (&p->link != &mm->vmas && p->end == v->start && p->prot == v->prot &&
-	    p->flags == v->flags && p->file == v->file && p->anon_id == v->anon_id &&
-	    p->shared == v->shared && mpol_equal(p->policy, v->policy) &&
-	    (!(v->file || v->anon_id) || v->off == p->off + (p->end - p->start)) &&
-	    !(v->flags & VMA_STUB)) {
+	if (&p->link != &mm->vmas && vma_continues(p, v)) {
 		vma_tally(mm, p, -1);
 		p->end = v->end;
 		vma_tally(mm, p, 1);

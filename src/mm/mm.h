@@ -181,6 +181,9 @@ int mm_protect(struct mm *mm, uaddr_t addr, size_t len, int prot);
 /* Moves/resizes the VMA at addr (mremap's core). */
 long mm_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len, unsigned flags,
 	      uaddr_t new_addr);
+/* The NUMA policies of the shared memory object v maps (a tmpfs file,
+ * SysV shm or shared anonymous memory; mm/mempolicy.h), or NULL. */
+struct shared_policy *vma_shared_policy(struct vma *v);
 
 /* Places the host's vDSO that a fresh address space holds (platform's
  * vdso; a recycled one's at from, else 0) at a free range, as Linux's exec

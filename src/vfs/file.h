@@ -70,6 +70,10 @@ struct file_ops {
 	/* May be NULL. A mapped file with no path: its name in /proc/PID/maps
 	 * and smaps (malloc'd; NULL: none), as SysV shm's "/SYSVKEY (deleted)". */
 	char *(*maps_name)(struct file *f);
+	/* May be NULL. Shared memory (tmpfs files, SysV shm): the NUMA
+	 * policies the object keeps for every mapping of it, mapped or not
+	 * (mm/mempolicy.h). */
+	struct shared_policy *(*shared_policy)(struct file *f);
 	/* O_ASYNC signals the owner at the wakeups of its poll's queues
 	 * (Linux's f_op->fasync; vfs/fown.c). */
 	bool fasync;

@@ -20,7 +20,9 @@
  * memory (ENODEV). set_mempolicy_home_node takes
  * only BIND and PREFERRED_MANY ranges (EOPNOTSUPP), ENOENT when none has a
  * policy. The task's policy survives fork and exec; a VMA's survives fork.
- * Unprivileged, MOVE_ALL is EPERM, and so is another user's process. */
+ * Unprivileged, MOVE_ALL is EPERM, and so is another user's process.
+ * STRICT without a move is EIO over a page off the mask; shared memory
+ * keeps its policies in the object for every mapping. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
@@ -29,6 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/shm.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -846,6 +849,87 @@ static void t_strict(void)
 	munmap(p - PG, 10 * PG);
 }
 
+/* The mode and mask at a as one number, mode * 10 + mask (-errno). */
+static int at(void *a)
+{
+	unsigned long k = 0;
+	int m = -1;
+
+	if (getpol(&m, &k, 65, a, MPOL_F_ADDR) != 0)
+		return -errno;
+	return m * 10 + (int)k;
+}
+
+/* Shared memory keeps its policies in the object, by page, for every
+ * mapping (shmem_set_policy, shmem_get_policy): a memfd's other
+ * mappings, private ones too, and later ones after all are gone; shared
+ * anonymous memory across fork; SysV shm across attaches. mbind skips a
+ * VMA whose own policy already equals the new one (mbind_range), even
+ * where the object's differs. */
+static void t_shared(void)
+{
+	int fd = (int)syscall(SYS_memfd_create, "mpol", 0), st = -1, id;
+	char *a, *b, *c, *d, *s, *x, *y;
+	pid_t pid;
+
+	if (fd < 0 || ftruncate(fd, 8 * PG) != 0) {
+		check(0, "shared setup");
+		return;
+	}
+	a = mmap(NULL, 8 * PG, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	b = mmap(NULL, 4 * PG, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 2 * PG);
+	c = mmap(NULL, 8 * PG, PROT_READ, MAP_PRIVATE, fd, 0);
+	check(mbind_(a + 2 * PG, 2 * PG, MPOL_BIND, nm(1), 65, 0) == 0,
+	      "memfd: BIND {0} on pages 2-3 through one mapping");
+	check(at(a + PG) == 0 && at(a + 2 * PG) == 21 && at(a + 3 * PG) == 21 &&
+		      at(a + 4 * PG) == 0,
+	      "... that mapping: BIND on pages 2-3 only");
+	check(at(b) == 21 && at(b + PG) == 21 && at(b + 2 * PG) == 0,
+	      "... another mapping from page 2: BIND on its first two pages");
+	check(at(c) == 0 && at(c + 2 * PG) == 21, "... a private mapping of it: the file's too");
+	munmap(a, 8 * PG);
+	munmap(b, 4 * PG);
+	d = mmap(NULL, 8 * PG, PROT_READ, MAP_SHARED, fd, 0);
+	check(at(d + 2 * PG) == 21 && at(d + 3 * PG) == 21,
+	      "... kept by the file with no shared mapping left");
+	check(mbind_(c + 3 * PG, PG, MPOL_INTERLEAVE, nm(1), 65, 0) == 0 && at(d + 3 * PG) == 31 &&
+		      at(d + 2 * PG) == 21,
+	      "mbind through the private mapping changes the file's page 3");
+	check(mbind_(d, 8 * PG, MPOL_DEFAULT, NULL, 0, 0) == 0 && at(d + 2 * PG) == 21 &&
+		      at(d + 3 * PG) == 31,
+	      "DEFAULT over a VMA whose own policy is DEFAULT changes nothing");
+	check(mbind_(c, 8 * PG, MPOL_DEFAULT, NULL, 0, 0) == 0 && at(d + 2 * PG) == 0 &&
+		      at(d + 3 * PG) == 0,
+	      "DEFAULT over the VMA that set them clears the file's");
+	munmap(c, 8 * PG);
+	munmap(d, 8 * PG);
+	close(fd);
+
+	s = mmap(NULL, 4 * PG, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	mbind_(s + PG, PG, MPOL_PREFERRED, nm(1), 65, 0);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(at(s) == 0 && at(s + PG) == 11 && mbind_(s, PG, MPOL_BIND, nm(1), 65, 0) == 0
+			      ? 0
+			      : 1);
+	waitpid(pid, &st, 0);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "shared anonymous: the child sees PREFERRED on page 1 and sets BIND on page 0");
+	check(at(s) == 21 && at(s + PG) == 11, "... the parent sees the child's BIND");
+	munmap(s, 4 * PG);
+
+	id = shmget(IPC_PRIVATE, 4 * PG, 0600);
+	x = shmat(id, NULL, 0);
+	y = shmat(id, NULL, 0);
+	shmctl(id, IPC_RMID, NULL);
+	check(mbind_(x + PG, PG, MPOL_INTERLEAVE, nm(1), 65, 0) == 0 && at(y) == 0 &&
+		      at(y + PG) == 31,
+	      "SysV shm: INTERLEAVE through one attach shows through another");
+	shmdt(x);
+	shmdt(y);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "exec-child") == 0)
@@ -854,6 +938,7 @@ int main(int argc, char **argv)
 	t_get_mempolicy();
 	t_mbind();
 	t_strict();
+	t_shared();
 	t_vmas();
 	t_numa_maps();
 	t_migrate_pages();

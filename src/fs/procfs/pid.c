@@ -1156,12 +1156,14 @@ static int gen_numa_maps(const struct pnode *n, struct sbuf *b)
 	{
 		uint64_t c[HOST_NUMA_N] = { 0 }, pages = 0;
 		char pol[64], *name = NULL;
+		struct mempolicy *pl;
 		long j;
 		int k;
 
 		if (v->flags & VMA_STUB)
 			continue;
-		mpol_to_str(pol, sizeof(pol), v->policy ? v->policy : t->mempolicy);
+		pl = mpol_vma_at(v, v->start);
+		mpol_to_str(pol, sizeof(pol), pl ? pl : t->mempolicy);
 		sb_printf(b, "%08llx %s", (unsigned long long)v->start, pol);
 		if (v->file) {
 			if (v->file->path.dentry && current->fs)

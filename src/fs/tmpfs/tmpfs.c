@@ -10,6 +10,7 @@
 
 #include "mm/commit.h"
 #include "mm/mm.h"
+#include "mm/mempolicy.h"
 #include "fs/tmpfs/pages.h"
 #include "vfs/acl.h"
 #include "fs/tmpfs/tmpfs.h"
@@ -102,7 +103,8 @@ struct tmpfs_node {
 	 * maps it (at most its size in all). */
 	uint64_t charged;
 	bool sparse;
-	uint64_t mapped; /* bytes of the VMAs mapping it (vma_open/vma_close) */
+	uint64_t mapped;	     /* bytes of the VMAs mapping it (vma_open/vma_close) */
+	struct shared_policy policy; /* mbind's NUMA policies (mm/mempolicy.h) */
 };
 
 static const struct inode_ops tmpfs_iops;
@@ -1036,6 +1038,11 @@ static void tf_vma_close(struct file *f, uint64_t bytes)
 	recharge(f->inode);
 }
 
+static struct shared_policy *tf_shared_policy(struct file *f)
+{
+	return &N(f->inode)->policy;
+}
+
 static const struct file_ops tmpfs_file_ops = {
 	.read = tf_read,
 	.write = tf_write,
@@ -1048,6 +1055,7 @@ static const struct file_ops tmpfs_file_ops = {
 	.vma_open = tf_vma_open,
 	.vma_close = tf_vma_close,
 	.fallocate = tf_fallocate,
+	.shared_policy = tf_shared_policy,
 };
 
 unsigned *tmpfs_file_seals(struct file *f)
@@ -1270,6 +1278,7 @@ static void tmpfs_release(struct inode *ino)
 		xattr_give(ino, n->xattr_bytes);
 	ispace_give(SB(ino), n->units * BOGO_INODE_SIZE);
 	fifo_free(n->fifo);
+	mpol_shared_free(&n->policy);
 	free(n->htab);
 	free(n->target);
 	free(n);
