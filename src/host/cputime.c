@@ -520,14 +520,15 @@ _Static_assert(sizeof(struct pm_scan_arg) == 96, "pm_scan_arg");
 #define PM_PAGE_IS_PFNZERO (1 << 5)
 #define PM_ENTRY_PRESENT   (1ULL << 63)
 
-/* Without PAGEMAP_SCAN: the page map's entries, 512 at a time; vec (if
- * not NULL) gets a 1 for each present page. */
-static long pages_present_read(int fd, uint64_t start, uint64_t end, unsigned char *vec)
+/* Without PAGEMAP_SCAN: the page map's entries, 512 at a time. cls (if
+ * not NULL) gets 1 for each present page (the zero page is not told
+ * apart); the count stops once it reaches max (0: no limit). */
+static long pages_present_read(int fd, uint64_t start, uint64_t end, unsigned char *cls, long max)
 {
 	uint64_t pm[512], at = start;
 	long sum = 0;
 
-	while (at < end) {
+	while (at < end && (!max || sum < max)) {
 		uint64_t n = (end - at) / 4096, i;
 		ssize_t r;
 
@@ -544,50 +545,54 @@ static long pages_present_read(int fd, uint64_t start, uint64_t end, unsigned ch
 			bool present = pm[i] & PM_ENTRY_PRESENT;
 
 			sum += present;
-			if (vec)
-				vec[(at - start) / 4096 + i] = present;
+			if (cls)
+				cls[(at - start) / 4096 + i] = present;
 		}
 		at += (uint64_t)r / 8 * 4096;
 	}
 	return sum;
 }
 
-/* The pages of [start, end) that are present, the zero page too unless
- * nozero: their count, and in vec (if not NULL, zeroed first) a 1 each. */
-static long pagemap_scan(int fd, uint64_t start, uint64_t end, bool nozero, unsigned char *vec)
+/* PAGEMAP_SCAN over [start, end), the walk skipping what the page tables
+ * do not hold (a terabyte in a few ms): with cls, each present page's
+ * class there (1, or 2 for the zero page; 0 for none) and the count of
+ * present pages; without, the count of present pages but the zero page,
+ * up to max (0: no limit). */
+static long pagemap_scan(int fd, uint64_t start, uint64_t end, unsigned char *cls, long max)
 {
 	struct pm_page_region r[64];
 	struct pm_scan_arg a;
 	uint64_t at = start, p;
 	long sum = 0, n, i;
 
-	if (vec)
-		memset(vec, 0, (end - start) / 4096);
-	/* The walk skips what the page tables do not hold: fast over any
-	 * range (a terabyte in a few ms). */
-	while (at < end) {
+	if (cls)
+		memset(cls, 0, (end - start) / 4096);
+	while (at < end && (!max || sum < max)) {
 		memset(&a, 0, sizeof(a));
 		a.size = sizeof(a);
 		a.start = at;
 		a.end = end;
 		a.vec = (uint64_t)(uintptr_t)r;
 		a.vec_len = 64;
-		a.category_mask = PM_PAGE_IS_PRESENT | (nozero ? PM_PAGE_IS_PFNZERO : 0);
-		a.category_inverted = nozero ? PM_PAGE_IS_PFNZERO : 0;
-		a.return_mask = PM_PAGE_IS_PRESENT;
+		a.max_pages = max ? (uint64_t)(max - sum) : 0;
+		a.category_mask = PM_PAGE_IS_PRESENT | (cls ? 0 : PM_PAGE_IS_PFNZERO);
+		a.category_inverted = cls ? 0 : PM_PAGE_IS_PFNZERO;
+		a.return_mask = PM_PAGE_IS_PRESENT | PM_PAGE_IS_PFNZERO;
 		n = ioctl(fd, HOST_PAGEMAP_SCAN, &a);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
 			if (errno != ENOTTY && errno != EINVAL)
 				return -errno;
-			n = pages_present_read(fd, at, end, vec ? vec + (at - start) / 4096 : NULL);
+			n = pages_present_read(fd, at, end, cls ? cls + (at - start) / 4096 : NULL,
+					       max ? max - sum : 0);
 			return n < 0 ? n : sum + n;
 		}
 		for (i = 0; i < n; i++) {
 			sum += (long)((r[i].end - r[i].start) / 4096);
-			for (p = r[i].start; vec && p < r[i].end; p += 4096)
-				vec[(p - start) / 4096] = 1;
+			for (p = r[i].start; cls && p < r[i].end; p += 4096)
+				cls[(p - start) / 4096] =
+					(r[i].categories & PM_PAGE_IS_PFNZERO) ? 2 : 1;
 		}
 		if (a.walk_end <= at)
 			break;
@@ -606,14 +611,14 @@ int host_pagemap_open(int pid)
 	return proc_open(path);
 }
 
-long host_pagemap_present(int fd, uint64_t start, uint64_t end)
+long host_pagemap_present(int fd, uint64_t start, uint64_t end, long max)
 {
-	return pagemap_scan(fd, start, end, true, NULL);
+	return pagemap_scan(fd, start, end, NULL, max);
 }
 
-int host_pagemap_resident(int fd, uint64_t start, uint64_t end, unsigned char *vec)
+int host_pagemap_classes(int fd, uint64_t start, uint64_t end, unsigned char *cls)
 {
-	long n = pagemap_scan(fd, start, end, false, vec);
+	long n = pagemap_scan(fd, start, end, cls, 0);
 
 	return n < 0 ? (int)n : 0;
 }

@@ -166,16 +166,17 @@ struct host_smap {
 long host_proc_smaps(int pid, struct host_smap **out);
 /* The name of count i, as smaps spells it ("Rss"). */
 const char *host_smap_name(int i);
-/* A stub's /proc/PID/pagemap (a host fd, or -errno), and how many pages
- * of [start, end) are present in its page tables by it (PAGEMAP_SCAN,
- * which also leaves out the zero page; before Linux 6.7 the entries one
- * by one, the zero page counted), or -errno. */
+/* A stub's /proc/PID/pagemap (a host fd, or -errno), and what it says
+ * of [start, end) (PAGEMAP_SCAN; before Linux 6.7 the entries one by one,
+ * which cannot tell the zero page):
+ * - host_pagemap_present: how many pages are present, the zero page not
+ *   counted, stopping at max (0: no limit), or -errno;
+ * - host_pagemap_classes: a byte a page, 0 for none, 1 present, 2 the
+ *   zero page; 0 or -errno. */
 int host_pagemap_open(int pid);
-long host_pagemap_present(int fd, uint64_t start, uint64_t end);
-/* mincore's answer for [start, end) in vec, a byte a page: 1 where a page
- * is present (the zero page too). 0 or -errno. */
-int host_pagemap_resident(int fd, uint64_t start, uint64_t end, unsigned char *vec);
-/* The ioctl host_pagemap_present makes (Linux's PAGEMAP_SCAN: a struct pm_scan_arg of 96
+long host_pagemap_present(int fd, uint64_t start, uint64_t end, long max);
+int host_pagemap_classes(int fd, uint64_t start, uint64_t end, unsigned char *cls);
+/* The ioctl they make (Linux's PAGEMAP_SCAN: a struct pm_scan_arg of 96
  * bytes), for the kernel's own filter. */
 #define HOST_PAGEMAP_SCAN _IOWR('f', 16, uint64_t[12])
 /* A stub's /proc/PID/numa_maps: each mapping's start and end (0 when

@@ -333,7 +333,7 @@ static int allow_files(scmp_filter_ctx ctx)
 	r |= ALLOW_IF(ioctl, SCMP_A1_32(SCMP_CMP_EQ, TCSETSW));
 	r |= ALLOW_IF(ioctl, SCMP_A1_32(SCMP_CMP_EQ, TCSETSF));
 	r |= ALLOW_IF(ioctl, SCMP_A1_32(SCMP_CMP_EQ, TIOCGWINSZ));
-	/* host_proc_pages_present: a stub's present pages (the query only:
+	/* host_pagemap_present and _classes: a stub's present pages (the query only:
 	 * the kernel never asks it to write-protect) */
 	r |= ALLOW_IF(ioctl, SCMP_A1_32(SCMP_CMP_EQ, (uint32_t)HOST_PAGEMAP_SCAN));
 	/* host/cputime.c: the /proc files of a sample, closed together */

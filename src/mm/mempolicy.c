@@ -17,6 +17,7 @@
 #include "kernel/cred.h"
 #include "syscalls/dispatch.h"
 #include "host/host.h"
+#include "vfs/file.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/mman.h"
 
@@ -371,7 +372,7 @@ static int mbind_walk(struct mm *mm, uaddr_t start, uaddr_t end, bool discontig,
 			return -EFAULT;
 		if (strict && !(nodes[0] & 1) && vma_walks(v)) {
 			long r = mm_pages_present(mm, v->start > start ? v->start : start,
-						  v->end < end ? v->end : end);
+						  v->end < end ? v->end : end, 1);
 
 			if (r != 0)
 				return r < 0 ? (int)r : -EIO;
@@ -572,18 +573,33 @@ static int copy_nodes_to_user(struct task *t, uaddr_t mask, uint64_t maxnode, ui
 	return copy_to_user_upto(t->mm, mask, &nodes, copy) < 0 ? -EFAULT : 0;
 }
 
+/* Is the page at addr in v past the end of v's file (a fault there is a
+ * SIGBUS)? */
+static bool past_eof(struct vma *v, uaddr_t addr)
+{
+	struct linux_stat st;
+
+	if (!v->file || v->shared || file_stat(v->file, &st) < 0)
+		return false;
+	return v->off + (addr - v->start) >= PAGE_ALIGN((uint64_t)st.st_size);
+}
+
 /* The node of the page at addr in v, as Linux's lookup_node (a read of it
- * through get_user_pages): 0, or -EFAULT where that read fails. */
+ * through get_user_pages): 0, or -EFAULT where that read fails: the
+ * vvar's PFN map, a page past its file's end, and a page of a mapping
+ * that is not readable unless it is there (x86 maps a writable or
+ * executable page readable, which the lockless walk finds). Differs from
+ * Linux: a page not there is not faulted in. */
 static int lookup_node(struct mm *mm, struct vma *v, uaddr_t addr)
 {
+	addr &= PAGE_MASK;
 	if (v->flags & (VMA_VVAR | VMA_VVAR_VCLOCK))
-		return -EFAULT; /* VM_PFNMAP */
+		return -EFAULT;
+	if (past_eof(v, addr))
+		return -EFAULT;
 	if (v->prot & LINUX_PROT_READ)
 		return 0;
-	/* Not readable: only a present page of a write-only mapping (x86
-	 * maps it readable) is found, by the lockless walk. */
-	addr &= PAGE_MASK;
-	if ((v->prot & LINUX_PROT_WRITE) && mm_pages_present(mm, addr, addr + PAGE_SIZE) == 1)
+	if (v->prot != LINUX_PROT_NONE && mm_pages_present(mm, addr, addr + PAGE_SIZE, 1) == 1)
 		return 0;
 	return -EFAULT;
 }
@@ -637,22 +653,39 @@ long sys_get_mempolicy(struct task *t, const struct sysargs *a)
 	return nmask ? copy_nodes_to_user(t, nmask, maxnode, nodes) : 0;
 }
 
+/* The task pid names for migrate_pages and move_pages (Linux's
+ * find_task_by_vpid, a zombie's too: *zombie then), with the ptrace check
+ * (PTRACE_MODE_READ_REALCREDS): NULL with *err -ESRCH or -EPERM. */
+static struct task *mpol_target(struct task *t, int pid, bool *zombie, int *err)
+{
+	struct task *o = pid ? task_by_vtid(t, pid) : t;
+	struct process *p = o ? o->proc : pid ? process_by_vpid(t, pid) : NULL;
+
+	*zombie = !o || !o->mm || o->state == TASK_DEAD || o->proc->zombie;
+	*err = -ESRCH;
+	if (!p || (!o && !p->zombie))
+		return NULL;
+	if (p != t->proc && !cred_ptrace_may_access(&t->proc->cred, p, true)) {
+		*err = -EPERM;
+		return NULL;
+	}
+	*err = 0;
+	return o ? o : t; /* a zombie is only checked, never used */
+}
+
 long sys_migrate_pages(struct task *t, const struct sysargs *a)
 {
 	uint64_t old[NODEMASK_WORDS], new[NODEMASK_WORDS], others = 0;
-	int pid = sysarg_int(a, 0), ret, i;
-	struct task *o;
+	int ret, i;
+	bool zombie;
 
 	ret = get_nodes(t, old, sysarg_uaddr(a, 2), a->a[1]);
 	if (ret == 0)
 		ret = get_nodes(t, new, sysarg_uaddr(a, 3), a->a[1]);
 	if (ret < 0)
 		return ret;
-	o = pid ? task_by_vtid(t, pid) : t;
-	if (!o)
-		return -ESRCH;
-	if (o->proc != t->proc && !cred_ptrace_may_access(&t->proc->cred, o->proc, true))
-		return -EPERM;
+	if (!mpol_target(t, sysarg_int(a, 0), &zombie, &ret))
+		return ret;
 	/* The target nodes must be the process's (node 0), or the caller
 	 * needs CAP_SYS_NICE; of them, those the caller may use (node 0)
 	 * must not be none; a process without memory is EINVAL. */
@@ -660,18 +693,29 @@ long sys_migrate_pages(struct task *t, const struct sysargs *a)
 		others |= i ? new[i] : new[i] & ~1ULL;
 	if (others && !capable(&t->proc->cred, CAP_SYS_NICE))
 		return -EPERM;
-	if (!(new[0] & 1) || !o->mm || o->state == TASK_DEAD || o->proc->zombie)
+	if (!(new[0] & 1) || zombie)
 		return -EINVAL;
 	/* Every page is on node 0, the only node to move to: none moves,
 	 * none fails to. */
 	return 0;
 }
 
-/* move_pages' status of the page at addr in mm (pm: its page map, a host
- * fd): its node (0), -ENOENT when none is there, -EFAULT outside a
- * mapping, or, when moving, in one whose pages cannot move (Linux's
+/* What move_pages knows of a page map: the classes (host_pagemap_classes)
+ * of a window of pages read at once, so that a run of addresses near each
+ * other costs one host call. */
+#define PM_WINDOW 512
+struct pm_window {
+	int fd;	      /* the stub's page map, or -errno */
+	uaddr_t base; /* the window's first page (0: none yet) */
+	uint64_t n;
+	unsigned char cls[PM_WINDOW];
+};
+
+/* move_pages' status of the page at addr in mm: its node (0), -ENOENT
+ * when none is there, -EFAULT outside a mapping, for the zero page, or,
+ * when moving, in a mapping whose pages cannot move (Linux's
  * vma_migratable: the vvar's PFN map). */
-static int page_status(struct mm *mm, int pm, uaddr_t addr, bool moving)
+static int page_status(struct mm *mm, struct pm_window *w, uaddr_t addr, bool moving)
 {
 	struct vma *v = mm_find_vma(mm, addr);
 
@@ -680,85 +724,131 @@ static int page_status(struct mm *mm, int pm, uaddr_t addr, bool moving)
 	if (v->flags & (VMA_VVAR | VMA_VVAR_VCLOCK))
 		return moving ? -EFAULT : -ENOENT;
 	addr &= PAGE_MASK;
-	return pm >= 0 && host_pagemap_present(pm, addr, addr + PAGE_SIZE) == 1 ? 0 : -ENOENT;
+	if (!w->base || addr < w->base || addr >= w->base + w->n * PAGE_SIZE) {
+		w->base = addr;
+		w->n = (v->end - addr) / PAGE_SIZE;
+		if (w->n > PM_WINDOW)
+			w->n = PM_WINDOW;
+		if (w->fd < 0 ||
+		    host_pagemap_classes(w->fd, addr, addr + w->n * PAGE_SIZE, w->cls) < 0) {
+			w->base = 0;
+			return -ENOENT;
+		}
+	}
+	switch (w->cls[(addr - w->base) / PAGE_SIZE]) {
+	case 1:
+		return 0;
+	case 2:
+		return -EFAULT; /* the zero page */
+	default:
+		return -ENOENT;
+	}
 }
 
-#define STAT_CHUNK 16 /* Linux's DO_PAGES_STAT_CHUNK_NR */
+#define STAT_CHUNK 16	/* Linux's DO_PAGES_STAT_CHUNK_NR */
+#define STAT_BULK  1024 /* read at once while no copy fails */
 
-/* Only asking (Linux's do_pages_stat): 16 pointers in, 16 statuses out. */
-static int pages_stat(struct task *t, struct mm *mm, int pm, uint64_t nr, uaddr_t pages,
-		      uaddr_t status)
+/* Only asking (Linux's do_pages_stat): 16 pointers in, 16 statuses out;
+ * read STAT_BULK at once where they all can be, as the result is the
+ * same. */
+static int pages_stat(struct task *t, struct mm *mm, struct pm_window *w, uint64_t nr,
+		      uaddr_t pages, uaddr_t status)
 {
-	uint64_t addr[STAT_CHUNK];
-	int st[STAT_CHUNK];
+	uint64_t *addr = malloc(STAT_BULK * (sizeof(*addr) + sizeof(int)));
+	int *st = (int *)(addr + STAT_BULK);
 
+	if (!addr)
+		return -ENOMEM;
 	while (nr) {
-		uint64_t n = nr < STAT_CHUNK ? nr : STAT_CHUNK, i;
+		uint64_t n = nr < STAT_BULK ? nr : STAT_BULK, i;
 
-		if (copy_from_user(t->mm, addr, pages, n * 8) < 0)
-			break;
+		if (copy_from_user(t->mm, addr, pages, n * 8) < 0) {
+			n = nr < STAT_CHUNK ? nr : STAT_CHUNK;
+			if (copy_from_user(t->mm, addr, pages, n * 8) < 0)
+				break;
+		}
 		for (i = 0; i < n; i++)
-			st[i] = i && (addr[i] & PAGE_MASK) == (addr[i - 1] & PAGE_MASK)
-					? st[i - 1]
-					: page_status(mm, pm, addr[i], false);
+			st[i] = page_status(mm, w, addr[i], false);
 		if (copy_to_user_upto(t->mm, status, st, n * 4) < 0)
 			break;
 		pages += n * 8;
 		status += n * 4;
 		nr -= n;
 	}
+	free(addr);
 	return nr ? -EFAULT : 0;
 }
 
-/* Moving (Linux's do_pages_move): one pointer and node at a time; a bad
- * one ends the call with the statuses before it written. */
-static int pages_move(struct task *t, struct mm *mm, int pm, uint64_t nr, uaddr_t pages,
-		      uaddr_t nodes, uaddr_t status)
-{
-	uint64_t i, addr;
-	int node, st;
+#define MOVE_CHUNK 64
 
-	for (i = 0; i < nr; i++) {
-		if (copy_from_user(t->mm, &addr, pages + i * 8, 8) < 0 ||
-		    copy_from_user(t->mm, &node, nodes + i * 4, 4) < 0)
+/* Moving (Linux's do_pages_move): each page's pointer, then its node, then
+ * its status, in order; a bad one ends the call with the statuses before
+ * it written. Read and written MOVE_CHUNK at a time; where a chunk's copy
+ * fails, one at a time to find the entry. */
+static int pages_move(struct task *t, struct mm *mm, struct pm_window *w, uint64_t nr,
+		      uaddr_t pages, uaddr_t nodes, uaddr_t status)
+{
+	uint64_t addr[MOVE_CHUNK], i;
+	int node[MOVE_CHUNK], st[MOVE_CHUNK];
+
+	while (nr) {
+		uint64_t n = nr < MOVE_CHUNK ? nr : MOVE_CHUNK, done = 0;
+		int ret = 0;
+
+		if (copy_from_user(t->mm, addr, pages, n * 8) < 0 ||
+		    copy_from_user(t->mm, node, nodes, n * 4) < 0)
+			n = 1; /* this one alone: its own copies say which fails */
+		for (i = 0; i < n; i++) {
+			if (n == 1 && (copy_from_user(t->mm, &addr[0], pages, 8) < 0 ||
+				       copy_from_user(t->mm, &node[0], nodes, 4) < 0)) {
+				ret = -EFAULT;
+				break;
+			}
+			if (node[i] < 0 || node[i] >= MAX_NUMNODES || node[i] != 0) {
+				ret = -ENODEV; /* not a node with memory */
+				break;
+			}
+			st[i] = page_status(mm, w, addr[i], true);
+			done++;
+		}
+		if (done && copy_to_user_upto(t->mm, status, st, done * 4) < 0)
 			return -EFAULT;
-		if (node < 0 || node >= MAX_NUMNODES || node != 0)
-			return -ENODEV; /* not a node with memory */
-		st = page_status(mm, pm, addr, true);
-		if (copy_to_user(t->mm, status + i * 4, &st, 4) < 0)
-			return -EFAULT;
+		if (ret < 0)
+			return ret;
+		pages += n * 8;
+		nodes += n * 4;
+		status += n * 4;
+		nr -= n;
 	}
 	return 0;
 }
 
 long sys_move_pages(struct task *t, const struct sysargs *a)
 {
-	int pid = sysarg_int(a, 0), flags = sysarg_int(a, 5), ret, pm;
+	int flags = sysarg_int(a, 5), ret;
 	uaddr_t nodes = sysarg_uaddr(a, 3);
-	struct task *o = t;
+	struct pm_window w = { .fd = -1 };
+	struct task *o;
+	bool zombie;
 
 	if (flags & ~(LINUX_MPOL_MF_MOVE | LINUX_MPOL_MF_MOVE_ALL))
 		return -EINVAL;
 	if ((flags & LINUX_MPOL_MF_MOVE_ALL) && !capable(&t->proc->cred, CAP_SYS_NICE))
 		return -EPERM;
-	if (pid) {
-		o = task_by_vtid(t, pid);
-		if (!o)
-			return -ESRCH;
-		if (o->proc != t->proc && !cred_ptrace_may_access(&t->proc->cred, o->proc, true))
-			return -EPERM;
-		if (!o->mm || o->state == TASK_DEAD || o->proc->zombie)
-			return -EINVAL;
-	}
+	o = mpol_target(t, sysarg_int(a, 0), &zombie, &ret);
+	if (!o)
+		return ret;
+	if (zombie)
+		return -EINVAL;
 	mm_get(o->mm);
-	pm = a->a[1] ? mm_pagemap_open(o->mm) : -1;
+	w.fd = a->a[1] ? mm_pagemap_open(o->mm) : -1;
 	if (nodes)
-		ret = pages_move(t, o->mm, pm, a->a[1], sysarg_uaddr(a, 2), nodes,
+		ret = pages_move(t, o->mm, &w, a->a[1], sysarg_uaddr(a, 2), nodes,
 				 sysarg_uaddr(a, 4));
 	else
-		ret = pages_stat(t, o->mm, pm, a->a[1], sysarg_uaddr(a, 2), sysarg_uaddr(a, 4));
-	if (pm >= 0)
-		host_close(pm);
+		ret = pages_stat(t, o->mm, &w, a->a[1], sysarg_uaddr(a, 2), sysarg_uaddr(a, 4));
+	if (w.fd >= 0)
+		host_close(w.fd);
 	mm_put(o->mm);
 	return ret;
 }

@@ -1063,10 +1063,27 @@ static int do_protect(struct mm *mm, uaddr_t addr, size_t len, int prot)
 #define STACK_GUARD_GAP (256 * PAGE_SIZE) /* Linux's stack_guard_gap */
 #define STACK_CHUNK	(64UL << 10)	  /* grown at least this much: fewer traps */
 
+/* The VMA at at was mapped to continue the one at from (a stack's new
+ * chunk, an mremap's extension): it takes that one's NUMA policy, as
+ * Linux's VMA keeps its own when it grows, and they merge if they can. */
+static void vma_take_policy(struct mm *mm, uaddr_t from, uaddr_t at)
+{
+	struct vma *src = mm_find_vma(mm, from), *n = mm_find_vma(mm, at);
+
+	if (!src || !n || src == n || src->start > from || n->start > at ||
+	    mpol_equal(src->policy, n->policy))
+		return;
+	mpol_get(src->policy);
+	mpol_put(n->policy);
+	n->policy = src->policy;
+	vma_try_merge(mm, n);
+}
+
 int mm_grow_stack(struct mm *mm, uaddr_t addr)
 {
 	struct vma *v = mm_find_vma(mm, addr), *prev;
-	uaddr_t floor, start, lowest;
+	uaddr_t floor, start, lowest, top;
+	int ret;
 
 	if (!v || !(v->flags & VMA_STACK) || v->start <= addr || addr >= TASK_SIZE)
 		return -EFAULT;
@@ -1079,11 +1096,17 @@ int mm_grow_stack(struct mm *mm, uaddr_t addr)
 	if (start < floor)
 		return -EFAULT;
 	lowest = v->start > floor + STACK_CHUNK ? v->start - STACK_CHUNK : floor;
+	top = v->start;
 	if (lowest < start &&
-	    mm_map(mm, lowest, v->start - lowest, v->prot, v->flags & ~VMA_ANON, NULL, 0) == 0)
+	    mm_map(mm, lowest, v->start - lowest, v->prot, v->flags & ~VMA_ANON, NULL, 0) == 0) {
+		vma_take_policy(mm, top, lowest);
 		return 0;
+	}
 	/* Without the chunk (RLIMIT_AS may leave room for the page only). */
-	return mm_map(mm, start, v->start - start, v->prot, v->flags & ~VMA_ANON, NULL, 0);
+	ret = mm_map(mm, start, v->start - start, v->prot, v->flags & ~VMA_ANON, NULL, 0);
+	if (ret == 0)
+		vma_take_policy(mm, top, start);
+	return ret;
 }
 
 bool mm_maps_writable(struct mm *mm, const struct inode *ino)
@@ -1144,8 +1167,13 @@ long mm_mincore(struct mm *mm, uaddr_t addr, size_t pages, unsigned char *vec)
 		    !(v->flags & (VMA_SHARED | VMA_VDSO | VMA_VVAR | VMA_VVAR_VCLOCK))) {
 			if (pm < 0)
 				pm = mm_pagemap_open(mm);
-			if (pm >= 0)
-				host_pagemap_resident(pm, at, at + n * PAGE_SIZE, vec + done);
+			if (pm >= 0 &&
+			    host_pagemap_classes(pm, at, at + n * PAGE_SIZE, vec + done) == 0) {
+				size_t i;
+
+				for (i = done; i < done + n; i++)
+					vec[i] = vec[i] != 0; /* the zero page too */
+			}
 		}
 		done += n;
 		v = list_entry(v->link.next, struct vma, link);
@@ -1162,14 +1190,14 @@ int mm_pagemap_open(struct mm *mm)
 	return ret < 0 ? ret : host_pagemap_open(platform->mm_host_pid(mm->pf));
 }
 
-long mm_pages_present(struct mm *mm, uaddr_t start, uaddr_t end)
+long mm_pages_present(struct mm *mm, uaddr_t start, uaddr_t end, long max)
 {
 	int fd = mm_pagemap_open(mm);
 	long ret;
 
 	if (fd < 0)
 		return fd;
-	ret = host_pagemap_present(fd, start, end);
+	ret = host_pagemap_present(fd, start, end, max);
 	host_close(fd);
 	return ret;
 }
@@ -1358,7 +1386,10 @@ static long do_remap(struct mm *mm, uaddr_t addr, size_t old_len, size_t new_len
 			return (long)addr;
 		ret = mm_map(mm, addr + old_len, new_len - old_len, v->prot, v->flags & ~VMA_ANON,
 			     v->file, v->file ? v->off + (v->end - v->start) : 0);
-		return ret < 0 ? ret : (long)addr;
+		if (ret < 0)
+			return ret;
+		vma_take_policy(mm, addr + old_len - 1, addr + old_len);
+		return (long)addr;
 	}
 	if (!(flags & LINUX_MREMAP_MAYMOVE))
 		return -ENOMEM;

@@ -244,11 +244,12 @@ int mm_advise(struct mm *mm, uaddr_t addr, size_t len, int advice, bool host);
 /* mincore(2) for pages pages from addr: fills vec up to the first page not
  * mapped and returns how many it filled. */
 long mm_mincore(struct mm *mm, uaddr_t addr, size_t pages, unsigned char *vec);
-/* How many pages of [start, end) are present in mm's stub, its pending
- * changes applied first (host_pagemap_present: the zero page is not one
- * where the host can tell), or -errno. mm_pagemap_open gives a host fd
- * (closed with host_close) for many questions at once, after a flush. */
-long mm_pages_present(struct mm *mm, uaddr_t start, uaddr_t end);
+/* How many pages of [start, end) are present in mm's stub, up to max (0:
+ * all), its pending changes applied first (host_pagemap_present: the
+ * zero page is not one where the host can tell), or -errno.
+ * mm_pagemap_open gives a host fd (closed with host_close) for many
+ * questions at once (host_pagemap_*), after a flush. */
+long mm_pages_present(struct mm *mm, uaddr_t start, uaddr_t end, long max);
 int mm_pagemap_open(struct mm *mm);
 
 /* Writes n bytes of src at addr in mm, a private mapping the guest may

@@ -1125,7 +1125,7 @@ static int gen_smaps_any(const struct pnode *n, struct sbuf *b, bool rollup)
 static void numa_name(struct sbuf *b, const char *s)
 {
 	for (; *s; s++) {
-		if (*s == '\n' || *s == '\t' || *s == '=' || *s == ' ' || *s == '\\')
+		if (*s == '\n' || *s == '\t' || *s == '=' || *s == ' ')
 			sb_printf(b, "\\%03o", (unsigned char)*s);
 		else
 			sb_put(b, s, 1);
@@ -1176,8 +1176,9 @@ static int gen_numa_maps(const struct pnode *n, struct sbuf *b)
 			numa_name(b, name ? name : "/dev/zero (deleted)");
 		} else if (v->flags & VMA_HEAP) {
 			sb_printf(b, " heap");
-		} else if (v->flags & VMA_STACK) {
-			sb_printf(b, " stack");
+		} else if ((v->flags & VMA_STACK) && v->start <= mm->start_stack &&
+			   v->end >= mm->start_stack) {
+			sb_printf(b, " stack"); /* Linux's vma_is_initial_stack */
 		}
 		free(name);
 		/* The host's mappings in v, by address as v's list. */
@@ -1195,7 +1196,7 @@ static int gen_numa_maps(const struct pnode *n, struct sbuf *b)
 			if (whole) {
 				part = h[j].pages;
 			} else {
-				long pr = mm_pages_present(mm, lo, hi);
+				long pr = mm_pages_present(mm, lo, hi, 0);
 
 				part = pr > 0 ? (uint64_t)pr : 0;
 				if (part > h[j].pages)
