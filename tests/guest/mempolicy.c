@@ -930,6 +930,36 @@ static void t_shared(void)
 	shmdt(y);
 }
 
+/* What the review found: a zombie is EINVAL after the ptrace check
+ * (kernel_migrate_pages, find_mm_struct: no mm); an mremap that grows a
+ * policied VMA in place keeps the policy on the new part (the VMA grows),
+ * here for locked memory, whose new part skas maps apart. */
+static void t_edges(void)
+{
+	char *p = region(4), *g;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	usleep(100000); /* a zombie until the wait below */
+	check_err(migrate(pid, 65, nm(1), nm(1)), EINVAL, "migrate_pages of a zombie: EINVAL");
+	check_err(movep(pid, 0, NULL, NULL, NULL, 0), EINVAL, "move_pages of a zombie: EINVAL");
+	waitpid(pid, NULL, 0);
+	if (!p) {
+		check(0, "edges setup");
+		return;
+	}
+	munmap(p + 2 * PG, 3 * PG); /* room after two pages */
+	check(mlock(p, 2 * PG) == 0 && mbind_(p, 2 * PG, MPOL_BIND, nm(1), 65, 0) == 0,
+	      "two locked pages, BIND");
+	g = mremap(p, 2 * PG, 4 * PG, 0);
+	check(g == p && addrpol(p + 3 * PG, MPOL_BIND, 1) && nvmas(p, 4 * PG) == 1,
+	      "mremap grows them in place: the new pages BIND too, one VMA");
+	munmap(p - PG, 5 * PG);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "exec-child") == 0)
@@ -939,6 +969,7 @@ int main(int argc, char **argv)
 	t_mbind();
 	t_strict();
 	t_shared();
+	t_edges();
 	t_vmas();
 	t_numa_maps();
 	t_migrate_pages();
