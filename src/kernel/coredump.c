@@ -216,7 +216,7 @@ static void core_name(struct task *t, int sig, char *buf, size_t size)
 			break;
 		case 'E': {
 			char *path = p->pid && t->mm && t->mm->exe.dentry && t->fs
-					     ? path_name(&t->mm->exe, &t->fs->root)
+					     ? path_name_d(&t->mm->exe, &t->fs->root)
 					     : NULL;
 
 			snprintf(tmp, sizeof(tmp), "%s", path ? path : "");
@@ -486,7 +486,7 @@ static void note_files(struct task *t, struct notes *n)
 
 		if (!v->file || (v->flags & VMA_STUB))
 			continue;
-		name = v->file->path.dentry && t->fs ? path_name(&v->file->path, &t->fs->root)
+		name = v->file->path.dentry && t->fs ? path_name_d(&v->file->path, &t->fs->root)
 						     : NULL;
 		len = strlen(name ? name : "") + 1;
 		if (!d.oom && d.len + len + 4 > d.cap) {

@@ -691,6 +691,8 @@ static int open_tmpfile(struct task *t, int dirfd, const char *name, unsigned fl
 	snprintf(tag, sizeof(tag), "#%llu", (unsigned long long)ino->ino);
 	p.mnt = mnt_get(dir.mnt);
 	p.dentry = dentry_new(tag, dir.dentry, ino);
+	if (p.dentry) /* never a name: "#INO (deleted)", as Linux's d_tmpfile */
+		dentry_unlinked(dir.dentry->inode, tag, ino);
 	inode_put(ino);
 	path_put(&dir);
 	if (!p.dentry) {
@@ -1001,7 +1003,7 @@ long vfs_readlinkat(struct task *t, int dirfd, const char *name, char *buf, size
 
 		ret = p.dentry->inode->iop->get_link_path(p.dentry->inode, t, &to);
 		if (ret == 0) {
-			char *s = path_name(&to, &t->fs->root);
+			char *s = path_name_d(&to, &t->fs->root);
 
 			ret = s ? (long)strlen(s) : -ENOMEM;
 			if (s && (size_t)ret > n)
@@ -1317,11 +1319,12 @@ int vfs_unlinkat(struct task *t, int dirfd, const char *name, bool is_rmdir)
 				      ? parent.dentry->inode->iop->unlink(parent.dentry->inode,
 									  last, is_rmdir)
 				      : -EPERM;
-		if (ret == 0)
+		if (ret == 0) {
 			dcache_invalidate();
-		if (ret == 0)
+			dentry_unlinked(parent.dentry->inode, last, child.dentry->inode);
 			fsnotify_unlink(parent.dentry->inode, last, child.dentry->inode,
 					(unsigned)st.st_nlink);
+		}
 	}
 	path_put(&child);
 out:
@@ -1498,8 +1501,24 @@ int vfs_renameat2(struct task *t, int odirfd, const char *oname, int ndirfd, con
 			      ? op.dentry->inode->iop->rename(op.dentry->inode, olast,
 							      np.dentry->inode, nlast, flags)
 			      : -EPERM;
-	if (ret == 0)
+	if (ret == 0) {
 		dcache_invalidate();
+		/* The names the open files and working directories show
+		 * follow (Linux's d_move, d_exchange, and d_delete of a
+		 * replaced target). */
+		if (exch) {
+			/* by way of "/", which no name can be */
+			dentry_renamed(np.dentry->inode, nlast, dst.dentry->inode, op.dentry, "/");
+			dentry_renamed(op.dentry->inode, olast, src.dentry->inode, np.dentry,
+				       nlast);
+			dentry_renamed(op.dentry->inode, "/", dst.dentry->inode, op.dentry, olast);
+		} else {
+			if (dst.dentry)
+				dentry_unlinked(np.dentry->inode, nlast, dst.dentry->inode);
+			dentry_renamed(op.dentry->inode, olast, src.dentry->inode, np.dentry,
+				       nlast);
+		}
+	}
 	if (ret == 0)
 		fsnotify_rename(op.dentry->inode, olast, np.dentry->inode, nlast, src.dentry->inode,
 				dst.dentry ? dst.dentry->inode : NULL, (unsigned)dst_st.st_nlink,

@@ -61,6 +61,44 @@ void inode_put(struct inode *ino)
 	releasing = false;
 }
 
+/* The named dentries (those with a parent and an inode) by their
+ * parent's inode and their name. */
+#define NAMED_BITS 12
+static struct list_head named[1 << NAMED_BITS];
+
+static struct list_head *named_bucket(const struct inode *dir, const char *name)
+{
+	uint64_t h = (dir->dev * 0x9E3779B97F4A7C15ULL) ^ (dir->ino * 0xC2B2AE3D27D4EB4FULL);
+	const unsigned char *s;
+	int i;
+
+	if (!named[0].next)
+		for (i = 0; i < (1 << NAMED_BITS); i++)
+			list_init(&named[i]);
+	for (s = (const unsigned char *)name; *s; s++)
+		h = (h ^ *s) * 0x100000001B3ULL;
+	return &named[(h >> 20) & ((1 << NAMED_BITS) - 1)];
+}
+
+static void named_add(struct dentry *d)
+{
+	if (d->parent && d->parent->inode && d->inode)
+		list_add(&d->named, named_bucket(d->parent->inode, d->name));
+}
+
+static void named_del(struct dentry *d)
+{
+	if (!list_empty(&d->named)) {
+		list_del(&d->named);
+		list_init(&d->named);
+	}
+}
+
+static bool same_inode(const struct inode *a, const struct inode *b)
+{
+	return a == b || (a && b && a->dev == b->dev && a->ino == b->ino);
+}
+
 struct dentry *dentry_new(const char *name, struct dentry *parent, struct inode *inode)
 {
 	struct dentry *d = calloc(1, sizeof(*d));
@@ -77,7 +115,87 @@ struct dentry *dentry_new(const char *name, struct dentry *parent, struct inode 
 	d->inode = inode;
 	if (inode)
 		inode_get(inode);
+	list_init(&d->named);
+	named_add(d);
 	return d;
+}
+
+/* The topmost dentry above d (its filesystem's root, as this walk has it). */
+static const struct dentry *dentry_top(const struct dentry *d)
+{
+	while (d->parent)
+		d = d->parent;
+	return d;
+}
+
+/* The dentries of (dir, name) that name inode, taken off the table into
+ * out (by their named link). */
+static void named_take(struct inode *dir, const char *name, struct inode *inode,
+		       struct list_head *out)
+{
+	struct list_head *b = named_bucket(dir, name), *pos, *next;
+
+	for (pos = b->next; pos != b; pos = next) {
+		struct dentry *d = list_entry(pos, struct dentry, named);
+
+		next = pos->next;
+		if (same_inode(d->parent->inode, dir) && strcmp(d->name, name) == 0 &&
+		    same_inode(d->inode, inode)) {
+			list_del(&d->named);
+			list_add(&d->named, out);
+		}
+	}
+}
+
+/* Each dentry on list gets nname under nparent (the walk's dentry of the
+ * new directory, when it has the same top: a dentry reached through
+ * another mount of the filesystem keeps its parent and takes only the
+ * name), and goes back on the table. */
+static void named_move(struct list_head *list, struct dentry *nparent, const char *nname)
+{
+	while (!list_empty(list)) {
+		struct dentry *d = list_entry(list->next, struct dentry, named);
+		char *s = strdup(nname);
+
+		list_del(&d->named);
+		list_init(&d->named);
+		if (s) {
+			free(d->name);
+			d->name = s;
+		}
+		if (d->parent != nparent && dentry_top(d->parent) == dentry_top(nparent)) {
+			struct dentry *old = d->parent;
+
+			d->parent = dentry_get(nparent);
+			dentry_put(old);
+		}
+		named_add(d);
+	}
+}
+
+void dentry_renamed(struct inode *dir, const char *name, struct inode *inode,
+		    struct dentry *nparent, const char *nname)
+{
+	struct list_head moved;
+
+	list_init(&moved);
+	named_take(dir, name, inode, &moved);
+	named_move(&moved, nparent, nname);
+}
+
+void dentry_unlinked(struct inode *dir, const char *name, struct inode *inode)
+{
+	struct list_head gone;
+
+	list_init(&gone);
+	named_take(dir, name, inode, &gone);
+	while (!list_empty(&gone)) {
+		struct dentry *d = list_entry(gone.next, struct dentry, named);
+
+		list_del(&d->named);
+		list_init(&d->named);
+		d->unlinked = true;
+	}
 }
 
 struct dentry *dentry_get(struct dentry *d)
@@ -91,6 +209,7 @@ void dentry_put(struct dentry *d)
 	while (d && --d->refcount == 0) {
 		struct dentry *parent = d->parent;
 
+		named_del(d);
 		inode_put(d->inode);
 		free(d->name);
 		free(d);
@@ -400,6 +519,21 @@ struct mount *mount_lookup(struct mount *parent, struct inode *mp)
 char *path_name(const struct path *p, const struct path *root)
 {
 	return path_name_reach(p, root, NULL);
+}
+
+char *path_name_d(const struct path *p, const struct path *root)
+{
+	char *s = path_name_reach(p, root, NULL), *ns;
+
+	if (!s || !p->dentry->unlinked)
+		return s;
+	ns = realloc(s, strlen(s) + sizeof(" (deleted)"));
+	if (!ns) {
+		free(s);
+		return NULL;
+	}
+	strcat(ns, " (deleted)");
+	return ns;
 }
 
 char *path_name_reach(const struct path *p, const struct path *root, bool *reached)

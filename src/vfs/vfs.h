@@ -117,6 +117,11 @@ struct dentry {
 	char *name;
 	struct dentry *parent; /* owns a reference; NULL at a filesystem root */
 	struct inode *inode;   /* owns a reference */
+	/* In vfs.c's table of named dentries, by parent inode and name:
+	 * a rename moves every dentry of the name that it moves, an unlink
+	 * marks them (Linux's d_move and d_delete). Empty when not there. */
+	struct list_head named;
+	bool unlinked; /* its name was removed: d_path adds " (deleted)" */
 };
 
 /* A mount's own flags (Linux's MNT_*; rdonly is apart). */
@@ -213,6 +218,15 @@ static inline bool path_rdonly(const struct path *p)
 
 /* The full guest path of p as seen from root (malloc'ed). */
 char *path_name(const struct path *p, const struct path *root);
+/* As Linux's d_path: path_name, and " (deleted)" after a name that was
+ * removed (/proc/PID/fd, maps, exe). */
+char *path_name_d(const struct path *p, const struct path *root);
+/* A name changed through the VFS: the dentries of (dir, name) naming
+ * inode move to (nparent, nname), or (dentry_unlinked) are marked as
+ * removed. */
+void dentry_renamed(struct inode *dir, const char *name, struct inode *inode,
+		    struct dentry *nparent, const char *nname);
+void dentry_unlinked(struct inode *dir, const char *name, struct inode *inode);
 /* The same, and *reached says whether the walk up met root: false when p
  * lies outside it (a cwd that chroot left behind, a detached mount), and
  * the name is then the path from the top of p's mount tree, as Linux's

@@ -832,7 +832,7 @@ void procfs_file_name(struct file *f, struct sbuf *b)
 		return;
 	}
 	if (f->path.dentry && current && current->fs) {
-		s = path_name(&f->path, &current->fs->root);
+		s = path_name_d(&f->path, &current->fs->root);
 		if (s) {
 			sb_printf(b, "%s", s);
 			free(s);
@@ -923,7 +923,7 @@ static long magic_readlink(struct inode *ino, char *buf, size_t n)
 	ret = pn->e->link(pn, current, &path);
 	if (ret < 0)
 		return ret;
-	s = path_name(&path, &current->fs->root);
+	s = path_name_d(&path, &current->fs->root);
 	path_put(&path);
 	if (!s)
 		return -ENOMEM;

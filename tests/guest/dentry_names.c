@@ -1,0 +1,159 @@
+/* The names an open file, a mapping and the working directory show
+ * follow what happens to them (Linux's d_move, d_exchange and d_delete
+ * seen through d_path): /proc/self/fd/N and /proc/self/maps give the
+ * file's name after a rename (in its directory, to another, of a
+ * directory above it), " (deleted)" once its name is removed (unlink, a
+ * rename over it, the unlink of one of two links: that name's), both sides
+ * of RENAME_EXCHANGE, an O_TMPFILE file as "#INO (deleted)"; getcwd
+ * follows a rename of the working directory. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+#include "tap.h"
+
+static char base[64];
+
+/* The name /proc/self/fd/fd shows, "base/" as "D". */
+static const char *fdname(int fd)
+{
+	static char out[512];
+	char link[64], buf[400];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, sizeof(buf) - 1);
+	if (n < 0)
+		return "(readlink failed)";
+	buf[n] = 0;
+	if (strncmp(buf, base, strlen(base)) == 0 && buf[strlen(base)] == '/')
+		snprintf(out, sizeof(out), "D%s", buf + strlen(base) + 1);
+	else
+		snprintf(out, sizeof(out), "%s", buf);
+	return out;
+}
+
+static void check_name(int fd, const char *want, const char *what)
+{
+	const char *got = fdname(fd);
+	char msg[600];
+
+	if (strcmp(got, want) == 0)
+		snprintf(msg, sizeof(msg), "%s: %s", what, want);
+	else
+		snprintf(msg, sizeof(msg), "%s: %s, want %s", what, got, want);
+	check(strcmp(got, want) == 0, msg);
+}
+
+static char *in(const char *name)
+{
+	static char p[4][256];
+	static int i;
+
+	i = (i + 1) % 4;
+	snprintf(p[i], sizeof(p[i]), "%s/%s", base, name);
+	return p[i];
+}
+
+/* The name /proc/self/maps shows for the mapping at addr. */
+static int maps_has(void *addr, const char *suffix)
+{
+	char line[600], want[64];
+	FILE *f = fopen("/proc/self/maps", "r");
+	int ok = 0;
+
+	if (!f)
+		return 0;
+	snprintf(want, sizeof(want), "%lx-", (unsigned long)addr);
+	while (fgets(line, sizeof(line), f)) {
+		size_t n = strlen(line);
+
+		if (strncmp(line, want, strlen(want)) != 0)
+			continue;
+		if (n && line[n - 1] == '\n')
+			line[--n] = 0;
+		ok = n >= strlen(suffix) && strcmp(line + n - strlen(suffix), suffix) == 0;
+	}
+	fclose(f);
+	return ok;
+}
+
+int main(void)
+{
+	int a, b, c, t;
+	char cwd[512], *m;
+
+	snprintf(base, sizeof(base), "/tmp/dentry_names.%d", (int)getpid());
+	if (mkdir(base, 0700) != 0 || mkdir(in("sub"), 0700) != 0) {
+		check(0, "setup");
+		return 1;
+	}
+	a = open(in("a"), O_RDWR | O_CREAT, 0600);
+	check_name(a, "Da", "an open file");
+	rename(in("a"), in("a2"));
+	check_name(a, "Da2", "renamed in its directory");
+	rename(in("a2"), in("sub/a3"));
+	check_name(a, "Dsub/a3", "renamed into a subdirectory");
+	rename(in("sub"), in("sub2"));
+	check_name(a, "Dsub2/a3", "its directory renamed");
+	rename(in("sub2/a3"), in("a"));
+	check_name(a, "Da", "renamed back up");
+
+	b = open(in("b"), O_RDWR | O_CREAT, 0600);
+	check(syscall(SYS_renameat2, AT_FDCWD, in("a"), AT_FDCWD, in("b"), 2) == 0,
+	      "RENAME_EXCHANGE of a and b");
+	check_name(a, "Db", "... a's file is b");
+	check_name(b, "Da", "... b's file is a");
+	rename(in("a"), in("b"));
+	check_name(a, "Db (deleted)", "a rename over a file: the file replaced");
+	check_name(b, "Db", "... the file renamed");
+
+	c = open(in("c"), O_RDWR | O_CREAT, 0600);
+	link(in("c"), in("c2"));
+	unlink(in("c"));
+	check_name(c, "Dc (deleted)", "one of two links removed: the name it was opened by");
+	unlink(in("c2"));
+
+	ftruncate(b, 4096);
+	m = mmap(NULL, 4096, PROT_READ, MAP_SHARED, b, 0);
+	check(m != MAP_FAILED && maps_has(m, "/b"), "a mapping shows the file's name");
+	unlink(in("b"));
+	check_name(b, "Db (deleted)", "unlinked");
+	check(maps_has(m, "/b (deleted)"), "... and so does the mapping");
+	munmap(m, 4096);
+
+	t = open(base, O_TMPFILE | O_RDWR, 0600);
+	if (t >= 0) {
+		const char *n = fdname(t);
+		size_t len = strlen(n);
+
+		check(strncmp(n, "D#", 2) == 0 && len > 12 &&
+			      strcmp(n + len - 10, " (deleted)") == 0,
+		      "O_TMPFILE: D#INO (deleted)");
+	} else {
+		check(errno == EOPNOTSUPP, "O_TMPFILE (not here)");
+	}
+
+	mkdir(in("w"), 0700);
+	chdir(in("w"));
+	rename(in("w"), in("w2"));
+	check(getcwd(cwd, sizeof(cwd)) && strcmp(cwd, in("w2")) == 0,
+	      "getcwd after its directory was renamed");
+	chdir("/");
+	rmdir(in("w2"));
+	rmdir(in("sub2"));
+	close(a);
+	close(b);
+	close(c);
+	if (t >= 0)
+		close(t);
+	check(rmdir(base) == 0, "cleanup");
+	return 0;
+}
