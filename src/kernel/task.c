@@ -32,7 +32,6 @@ static struct process *processes[PID_MAX]; /* by pid, zombies included */
  * process (signals to a group, orphaned-group checks, /proc) goes through
  * the few processes there are, not the PID_MAX slots. */
 static LIST_HEAD_DECL(all_processes);
-static int last_pid;
 static int ntasks;
 static int pids_max = 4096;
 /* How many registered processes (zombies included) have each id as their
@@ -210,7 +209,7 @@ bool pgrp_is_orphaned(int pgid, const struct process *ignore, bool *stopped)
 
 int pid_alloc(struct pid_ns *ns)
 {
-	int i, pid = last_pid, ret;
+	int i, pid = init_pid_ns.last, ret;
 
 	for (i = 1; i < PID_MAX; i++) {
 		pid = pid + 1 >= PID_MAX ? 2 : pid + 1;
@@ -218,7 +217,7 @@ int pid_alloc(struct pid_ns *ns)
 			ret = pidns_assign(pid, ns);
 			if (ret < 0)
 				return ret;
-			last_pid = pid;
+			init_pid_ns.last = pid;
 			return pid;
 		}
 	}
@@ -373,7 +372,7 @@ int task_start_init(const struct init_config *cfg)
 	if (!t)
 		return -ENOMEM;
 	t->tid = 1;
-	last_pid = 1;
+	init_pid_ns.last = 1;
 	t->state = TASK_SLEEPING;
 	t->timer_slack_ns = t->default_timer_slack_ns = 50000; /* Linux's init_task */
 	list_init(&t->run_link);

@@ -15,6 +15,8 @@
 #include "kernel/sched.h"
 #include "kernel/coredump.h"
 #include "kernel/nsproxy.h"
+#include "kernel/pidns.h"
+#include "kernel/userns.h"
 #include "kernel/timens.h"
 #include "kernel/uts.h"
 #include "host/host.h"
@@ -503,26 +505,72 @@ static int gen_locks(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
+static bool sysctl_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
 /* A sysctl's decimal from 0 to INT_MAX, as Linux's proc_dointvec_minmax
- * takes it: the value or -EINVAL. */
+ * takes it (white space before and after it): the value or -EINVAL.
+ * Differs from Linux: a second value after the first is EINVAL, where
+ * Linux's write takes the first and returns the bytes up to the second. */
 static long parse_sysctl_int(const char *buf, size_t len)
 {
 	char s[32];
 	long v = 0;
-	size_t i;
+	size_t i = 0, d;
 
 	if (len == 0 || len >= sizeof(s))
 		return -EINVAL;
 	memcpy(s, buf, len);
 	s[len] = 0;
-	for (i = 0; s[i] >= '0' && s[i] <= '9'; i++) {
+	while (sysctl_space(s[i]))
+		i++;
+	for (d = i; s[i] >= '0' && s[i] <= '9'; i++) {
 		v = v * 10 + (s[i] - '0');
 		if (v > 0x7fffffff)
 			return -EINVAL;
 	}
-	if (i == 0 || (s[i] && !(s[i] == '\n' && s[i + 1] == 0)))
+	if (i == d)
 		return -EINVAL;
-	return v;
+	while (sysctl_space(s[i]))
+		i++;
+	return s[i] ? -EINVAL : v;
+}
+
+/* kernel.ns_last_pid: the number the reader's pid namespace handed out
+ * last; a write sets it (the next fork takes the number after it, if
+ * free), with CAP_SYS_ADMIN or CAP_CHECKPOINT_RESTORE over the namespace
+ * (Linux's pid_ns_ctl_handler: asked before the value is read), from 0
+ * to pid_max. The file is 0666. */
+static int gen_ns_last_pid(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "%d\n", current ? task_pid_ns(current)->last : init_pid_ns.last);
+	return 0;
+}
+
+static long put_ns_last_pid(const struct pnode *n, const char *buf, size_t len)
+{
+	struct pid_ns *ns;
+	long v;
+
+	(void)n;
+	if (!current)
+		return -EPERM;
+	ns = task_pid_ns(current);
+	if (!ns_capable(&current->proc->cred, ns_owner(&ns->ns), CAP_SYS_ADMIN) &&
+	    !ns_capable(&current->proc->cred, ns_owner(&ns->ns), CAP_CHECKPOINT_RESTORE))
+		return -EPERM;
+	if (len == 0)
+		return 0;
+	v = parse_sysctl_int(buf, len);
+	if (v < 0)
+		return v;
+	if (v > PID_MAX)
+		return -EINVAL;
+	ns->last = (int)v;
+	return (long)len;
 }
 
 static int gen_ping_range(const struct pnode *n, struct sbuf *b)
@@ -806,6 +854,7 @@ enum {
 	G_PTY_MAX,
 	G_PTY_RESERVE,
 	G_PTY_NR,
+	G_NS_LAST_PID,
 };
 
 static void sb_emit(void *arg, const char *line)
@@ -899,6 +948,12 @@ static const struct pentry sys_kernel[] = {
 	  .mode = FILE_W,
 	  .gen = gen_overflow_id,
 	  .put = put_overflow_id },
+	{ .name = "ns_last_pid",
+	  .id = G_NS_LAST_PID,
+	  .mode = LINUX_S_IFREG | 0666,
+	  .gen = gen_ns_last_pid,
+	  .put = put_ns_last_pid,
+	  .put_empty = true },
 	{ .name = "pid_max", .id = G_PID_MAX, .mode = FILE_W, .gen = gen_pid_max },
 	{ .name = "pty",
 	  .id = G_SYS_KERNEL_PTY,

@@ -57,6 +57,10 @@ struct pentry {
 			   size_t len, int64_t off);
 	/* A writable file that is a seq_file in Linux: pwrite is ESPIPE. */
 	bool seq;
+	/* A sysctl whose put judges an empty write itself (its handler asks
+	 * for a capability first); any other's is 0, as Linux's handlers
+	 * take nothing from nothing. */
+	bool put_empty;
 	/* In /proc/PID only, not a thread's directory (Linux's
 	 * tgid_base_stuff). */
 	bool tgid_only;

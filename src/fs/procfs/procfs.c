@@ -668,6 +668,8 @@ static long gen_write_at(struct file *f, const void *buf, size_t n, int64_t off)
 
 	if (pn->e->put_opener)
 		ret = g->has_opener ? pn->e->put_opener(pn, &g->opener, buf, n, off) : -EPERM;
+	else if (pn->e->put && n == 0 && !pn->pid && !pn->e->put_empty)
+		return 0;
 	else if (pn->e->put)
 		ret = pn->e->put(pn, buf, n);
 	else
