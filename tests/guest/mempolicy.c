@@ -960,6 +960,34 @@ static void t_edges(void)
 	munmap(p - PG, 5 * PG);
 }
 
+/* The first line of file, or "" (sysfs's node files). */
+static const char *line1(const char *file)
+{
+	static char b[128];
+	FILE *f = fopen(file, "r");
+
+	b[0] = 0;
+	if (f) {
+		if (!fgets(b, sizeof(b), f))
+			b[0] = 0;
+		fclose(f);
+	}
+	b[strcspn(b, "\n")] = 0;
+	return b;
+}
+
+/* sysfs says what the calls say: one node, 0, with memory, at distance 10
+ * from itself. */
+static void t_sysfs(void)
+{
+	check(strcmp(line1("/sys/devices/system/node/online"), "0") == 0,
+	      "/sys/devices/system/node/online: 0");
+	check(strcmp(line1("/sys/devices/system/node/possible"), "0") == 0, "... possible: 0");
+	check(strcmp(line1("/sys/devices/system/node/has_memory"), "0") == 0, "... has_memory: 0");
+	check(strcmp(line1("/sys/devices/system/node/node0/distance"), "10") == 0,
+	      "... node0/distance: 10");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "exec-child") == 0)
@@ -970,6 +998,7 @@ int main(int argc, char **argv)
 	t_strict();
 	t_shared();
 	t_edges();
+	t_sysfs();
 	t_vmas();
 	t_numa_maps();
 	t_migrate_pages();

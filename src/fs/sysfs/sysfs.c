@@ -2,6 +2,7 @@
  * mounted read-only: what glibc's get_nprocs/get_nprocs_conf, sysconf and
  * nproc read (/sys/devices/system/cpu/{online,possible,present} and a
  * cpuN directory per CPU, as many as the guest is shown in /proc/cpuinfo),
+ * the one memory node (/sys/devices/system/node),
  * the loopback's attributes (/sys/class/net/lo, a link to
  * devices/virtual/net/lo, as in a new network namespace with lo up:
  * scripts list /sys/class/net), /sys/dev/block and /sys/dev/char (empty:
@@ -69,6 +70,58 @@ static int make_cpu(struct inode *sys)
 			inode_put(c);
 	}
 	inode_put(cpu);
+	return ret;
+}
+
+/* /sys/devices/system/node: one memory node, node 0, with every CPU (what
+ * libnuma and numactl read; mm/mempolicy.h's machine). node0's cpumap is
+ * Linux's %*pb: hex words of 32 CPUs from the highest, by commas. Differs
+ * from Linux: no meminfo, numastat or vmstat (node 0's counts are the
+ * instance's, in /proc/meminfo). */
+static int make_node(struct inode *sys)
+{
+	struct inode *devices, *system, *node, *n0;
+	char range[32], map[160];
+	int n = host_ncpus(), ret, w, at = 0;
+
+	if (n < 1)
+		n = 1;
+	if (n > 1024)
+		n = 1024;
+	snprintf(range, sizeof(range), n == 1 ? "0\n" : "0-%d\n", n - 1);
+	for (w = (n - 1) / 32; w >= 0; w--) {
+		int bits = n - w * 32 >= 32 ? 32 : n - w * 32;
+		uint32_t word = bits == 32 ? 0xffffffffu : (1u << bits) - 1;
+
+		at += snprintf(map + at, sizeof(map) - (size_t)at,
+			       w == (n - 1) / 32 ? "%x" : ",%08x", word);
+	}
+	snprintf(map + at, sizeof(map) - (size_t)at, "\n");
+	ret = sys->iop->lookup(sys, "devices", &devices);
+	if (ret < 0)
+		return ret;
+	ret = devices->iop->lookup(devices, "system", &system);
+	inode_put(devices);
+	if (ret < 0)
+		return ret;
+	ret = mkdir_in(system, "node", &node);
+	inode_put(system);
+	if (ret < 0)
+		return ret;
+	ret = add_text(node, "online", "0\n");
+	ret = ret ?: add_text(node, "possible", "0\n");
+	ret = ret ?: add_text(node, "has_cpu", "0\n");
+	ret = ret ?: add_text(node, "has_memory", "0\n");
+	ret = ret ?: add_text(node, "has_normal_memory", "0\n");
+	ret = ret ?: add_text(node, "has_generic_initiator", "\n");
+	ret = ret ?: mkdir_in(node, "node0", &n0);
+	inode_put(node);
+	if (ret < 0)
+		return ret;
+	ret = add_text(n0, "cpulist", range);
+	ret = ret ?: add_text(n0, "cpumap", map);
+	ret = ret ?: add_text(n0, "distance", "10\n");
+	inode_put(n0);
 	return ret;
 }
 
@@ -164,6 +217,7 @@ int sysfs_mount(struct super_block **sb, struct inode **root)
 	(*sb)->fstype = "sysfs";
 	(*sb)->magic = SYSFS_MAGIC;
 	ret = make_cpu(r);
+	ret = ret ?: make_node(r);
 	ret = ret ?: make_net(r);
 	ret = ret ?: make_dev(r);
 	for (i = 0; ret == 0 && i < sizeof(top) / sizeof(top[0]); i++) {
