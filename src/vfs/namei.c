@@ -1507,11 +1507,8 @@ int vfs_renameat2(struct task *t, int odirfd, const char *oname, int ndirfd, con
 		 * follow (Linux's d_move, d_exchange, and d_delete of a
 		 * replaced target). */
 		if (exch) {
-			/* by way of "/", which no name can be */
-			dentry_renamed(np.dentry->inode, nlast, dst.dentry->inode, op.dentry, "/");
-			dentry_renamed(op.dentry->inode, olast, src.dentry->inode, np.dentry,
-				       nlast);
-			dentry_renamed(op.dentry->inode, "/", dst.dentry->inode, op.dentry, olast);
+			dentry_exchanged(op.dentry->inode, olast, src.dentry->inode, op.dentry,
+					 np.dentry->inode, nlast, dst.dentry->inode, np.dentry);
 		} else {
 			if (dst.dentry)
 				dentry_unlinked(np.dentry->inode, nlast, dst.dentry->inode);

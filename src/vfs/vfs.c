@@ -77,7 +77,10 @@ static struct list_head *named_bucket(const struct inode *dir, const char *name)
 			list_init(&named[i]);
 	for (s = (const unsigned char *)name; *s; s++)
 		h = (h ^ *s) * 0x100000001B3ULL;
-	return &named[(h >> 20) & ((1 << NAMED_BITS) - 1)];
+	h ^= h >> 29; /* every byte into the low bits */
+	h *= 0xBF58476D1CE4E5B9ULL;
+	h ^= h >> 32;
+	return &named[h & ((1 << NAMED_BITS) - 1)];
 }
 
 static void named_add(struct dentry *d)
@@ -120,14 +123,6 @@ struct dentry *dentry_new(const char *name, struct dentry *parent, struct inode 
 	return d;
 }
 
-/* The topmost dentry above d (its filesystem's root, as this walk has it). */
-static const struct dentry *dentry_top(const struct dentry *d)
-{
-	while (d->parent)
-		d = d->parent;
-	return d;
-}
-
 /* The dentries of (dir, name) that name inode, taken off the table into
  * out (by their named link). */
 static void named_take(struct inode *dir, const char *name, struct inode *inode,
@@ -147,27 +142,66 @@ static void named_take(struct inode *dir, const char *name, struct inode *inode,
 	}
 }
 
-/* Each dentry on list gets nname under nparent (the walk's dentry of the
- * new directory, when it has the same top: a dentry reached through
- * another mount of the filesystem keeps its parent and takes only the
- * name), and goes back on the table. */
-static void named_move(struct list_head *list, struct dentry *nparent, const char *nname)
+#define MOVE_DEPTH 256
+
+/* The parent d takes in the directory to (the rename's dentry of it), as
+ * dentries of d's own chain: the root and mount checks compare dentries
+ * by address, so d may never hang below a dentry its walks did not make
+ * (a chroot's root or a bind mount's would be passed by: ".." out of
+ * them). The deepest of d's ancestors that is one of to's directories
+ * (by inode) is kept, and new dentries are made below it for the rest of
+ * to's path. A new reference, or NULL where there is none (to is not
+ * below anything d's chain holds, or no memory): then d stays as it was. */
+static struct dentry *move_parent(struct dentry *d, struct dentry *to)
+{
+	struct dentry *path[MOVE_DEPTH], *q = NULL, *t, *cur, *nd;
+	int n = 0, i;
+
+	if (same_inode(d->parent->inode, to->inode))
+		return dentry_get(d->parent);
+	/* to's chain up to the first directory d's chain also holds */
+	for (t = to; t && n < MOVE_DEPTH; t = t->parent) {
+		for (q = d->parent; q; q = q->parent)
+			if (same_inode(q->inode, t->inode))
+				break;
+		if (q)
+			break;
+		path[n++] = t;
+	}
+	if (!q)
+		return NULL;
+	cur = dentry_get(q);
+	for (i = n - 1; i >= 0; i--) {
+		nd = dentry_new(path[i]->name, cur, path[i]->inode);
+		dentry_put(cur);
+		if (!nd)
+			return NULL;
+		cur = nd;
+	}
+	return cur;
+}
+
+/* Each dentry on list gets nname under the directory to (its own chain's
+ * dentry of it: move_parent), and goes back on the table; one that cannot
+ * follow keeps its place and name. */
+static void named_move(struct list_head *list, struct dentry *to, const char *nname)
 {
 	while (!list_empty(list)) {
 		struct dentry *d = list_entry(list->next, struct dentry, named);
-		char *s = strdup(nname);
+		struct dentry *np = move_parent(d, to);
+		char *s = np ? strdup(nname) : NULL;
 
 		list_del(&d->named);
 		list_init(&d->named);
 		if (s) {
-			free(d->name);
-			d->name = s;
-		}
-		if (d->parent != nparent && dentry_top(d->parent) == dentry_top(nparent)) {
 			struct dentry *old = d->parent;
 
-			d->parent = dentry_get(nparent);
+			free(d->name);
+			d->name = s;
+			d->parent = np;
 			dentry_put(old);
+		} else if (np) {
+			dentry_put(np);
 		}
 		named_add(d);
 	}
@@ -181,6 +215,20 @@ void dentry_renamed(struct inode *dir, const char *name, struct inode *inode,
 	list_init(&moved);
 	named_take(dir, name, inode, &moved);
 	named_move(&moved, nparent, nname);
+}
+
+void dentry_exchanged(struct inode *odir, const char *oname, struct inode *oinode,
+		      struct dentry *oparent, struct inode *ndir, const char *nname,
+		      struct inode *ninode, struct dentry *nparent)
+{
+	struct list_head a, b;
+
+	list_init(&a);
+	list_init(&b);
+	named_take(odir, oname, oinode, &a);
+	named_take(ndir, nname, ninode, &b);
+	named_move(&a, nparent, nname);
+	named_move(&b, oparent, oname);
 }
 
 void dentry_unlinked(struct inode *dir, const char *name, struct inode *inode)

@@ -227,6 +227,12 @@ char *path_name_d(const struct path *p, const struct path *root);
 void dentry_renamed(struct inode *dir, const char *name, struct inode *inode,
 		    struct dentry *nparent, const char *nname);
 void dentry_unlinked(struct inode *dir, const char *name, struct inode *inode);
+/* RENAME_EXCHANGE: (odir, oname)'s dentries of oinode and (ndir, nname)'s
+ * of ninode trade places (oparent and nparent: the rename's dentries of
+ * the directories). */
+void dentry_exchanged(struct inode *odir, const char *oname, struct inode *oinode,
+		      struct dentry *oparent, struct inode *ndir, const char *nname,
+		      struct inode *ninode, struct dentry *nparent);
 /* The same, and *reached says whether the walk up met root: false when p
  * lies outside it (a cwd that chroot left behind, a detached mount), and
  * the name is then the path from the top of p's mount tree, as Linux's

@@ -5,7 +5,8 @@
  * directory above it), " (deleted)" once its name is removed (unlink, a
  * rename over it, the unlink of one of two links: that name's), both sides
  * of RENAME_EXCHANGE, an O_TMPFILE file as "#INO (deleted)"; getcwd
- * follows a rename of the working directory. */
+ * follows a rename of the working directory, in a chroot too, where ".."
+ * still stops at the root however the directories moved. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +17,10 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
+#include <signal.h>
 
+#define TAP_FLUSH
 #include "tap.h"
 
 static char base[64];
@@ -85,6 +89,55 @@ static int maps_has(void *addr, const char *suffix)
 	return ok;
 }
 
+/* A process chrooted in base/jail, working in w/sub, while another
+ * renames w (in the jail) and moves sub to other: its cwd follows, and
+ * ".." from there stops at its root, as in Linux (the names' moves must
+ * keep its dentries below its root's). */
+static void t_chroot(void)
+{
+	int go[2], done[2], st = -1;
+	char c = 0, buf[256];
+	pid_t pid;
+
+	if (mkdir(in("jail"), 0700) != 0 || mkdir(in("jail/w"), 0700) != 0 ||
+	    mkdir(in("jail/w/sub"), 0700) != 0 || mkdir(in("jail/other"), 0700) != 0 ||
+	    pipe(go) != 0 || pipe(done) != 0) {
+		check(0, "chroot setup");
+		return;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		int ok;
+
+		if (chroot(in("jail")) != 0 || chdir("/w/sub") != 0)
+			_exit(1);
+		if (write(done[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
+			_exit(1);
+		ok = getcwd(buf, sizeof(buf)) && strcmp(buf, "/other/sub") == 0;
+		ok = ok && chdir("../../../../..") == 0 && getcwd(buf, sizeof(buf)) &&
+		     strcmp(buf, "/") == 0 && access("other", F_OK) == 0 &&
+		     access("tmp", F_OK) != 0;
+		_exit(ok ? 0 : 2);
+	}
+	if (read(done[0], &c, 1) == 1) {
+		rename(in("jail/w"), in("jail/w2"));
+		rename(in("jail/w2/sub"), in("jail/other/sub"));
+	}
+	if (write(go[1], &c, 1) != 1)
+		kill(pid, SIGKILL);
+	check(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "chrooted: the cwd follows its moves, \"..\" stops at the root");
+	rmdir(in("jail/other/sub"));
+	rmdir(in("jail/other"));
+	rmdir(in("jail/w2"));
+	rmdir(in("jail"));
+	close(go[0]);
+	close(go[1]);
+	close(done[0]);
+	close(done[1]);
+}
+
 int main(void)
 {
 	int a, b, c, t;
@@ -141,6 +194,7 @@ int main(void)
 		check(errno == EOPNOTSUPP, "O_TMPFILE (not here)");
 	}
 
+	t_chroot();
 	mkdir(in("w"), 0700);
 	chdir(in("w"));
 	rename(in("w"), in("w2"));
