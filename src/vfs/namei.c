@@ -1492,6 +1492,10 @@ int vfs_renameat2(struct task *t, int odirfd, const char *oname, int ndirfd, con
 		else
 			ret = check_sticky(t, np.dentry->inode, dst.dentry->inode);
 	}
+	/* A mount point on either side (the walk crossed into its mount):
+	 * Linux's is_local_mountpoint, after the permission checks. */
+	if (ret == 0 && (src.mnt != op.mnt || (dst.dentry && dst.mnt != np.mnt)))
+		ret = -EBUSY;
 	if (ret == 0 && !dst.dentry && inode_dead_dir(np.dentry->inode))
 		ret = -ENOENT; /* a new name in a removed directory */
 	if (ret == 0 && dst.dentry)

@@ -218,6 +218,10 @@ static void errors(void)
 	mkdir(P("e/in"), 0755);
 	check(mount("none", P("e/in"), "tmpfs", 0, NULL) == 0, "a mount below it");
 	check_err(umount(P("e")), EBUSY, "umount with a mount below");
+	mkdir(P("e/other"), 0755);
+	check_err(rename(P("e/in"), P("e/moved")), EBUSY, "rename of a mount point");
+	check_err(rename(P("e/other"), P("e/in")), EBUSY, "rename over a mount point");
+	check_err(rmdir(P("e/in")), EBUSY, "rmdir of a mount point");
 	check(umount(P("e/in")) == 0 && umount(P("e")) == 0, "umount below, then it");
 
 	if (fork() == 0) {
