@@ -138,6 +138,46 @@ static void t_chroot(void)
 	close(done[1]);
 }
 
+/* A name past a page (20 directories of 249 bytes): readlink of its fd
+ * is ENAMETOOLONG (d_path); a newline in a mapped file's name is \012 in
+ * maps (seq_file_path). */
+static void t_long(void)
+{
+	char name[250], link[64], buf[8192];
+	char *m;
+	int i, fd, cwd = open(".", O_RDONLY | O_DIRECTORY);
+	ssize_t r;
+
+	memset(name, 'x', 249);
+	name[249] = 0;
+	if (cwd < 0 || chdir(base) != 0)
+		return;
+	for (i = 0; i < 20; i++)
+		if (mkdir(name, 0700) != 0 || chdir(name) != 0)
+			break;
+	fd = open("f", O_RDWR | O_CREAT, 0600);
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	r = readlink(link, buf, sizeof(buf));
+	check(i == 20 && fd >= 0 && r == -1 && errno == ENAMETOOLONG,
+	      "readlink of an fd whose path passes a page: ENAMETOOLONG");
+	close(fd);
+	unlink("f");
+	while (i-- > 0)
+		if (chdir("..") != 0 || rmdir(name) != 0)
+			break;
+	fd = open(in("n\nl"), O_RDWR | O_CREAT, 0600);
+	m = fd >= 0 && ftruncate(fd, 4096) == 0 ? mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0)
+						: MAP_FAILED;
+	check(m != MAP_FAILED && maps_has(m, "/n\\012l"), "maps: a newline in a name is \\012");
+	if (m != MAP_FAILED)
+		munmap(m, 4096);
+	close(fd);
+	unlink(in("n\nl"));
+	if (fchdir(cwd) != 0)
+		check(0, "back");
+	close(cwd);
+}
+
 int main(void)
 {
 	int a, b, c, t;
@@ -195,6 +235,7 @@ int main(void)
 	}
 
 	t_chroot();
+	t_long();
 	mkdir(in("w"), 0700);
 	chdir(in("w"));
 	rename(in("w"), in("w2"));

@@ -116,8 +116,9 @@ extern int64_t procfs_boot_mono_ns, procfs_boot_real_ns;
  * path), or NULL. */
 struct mount *procfs_mount_of(void);
 /* The name readlink gives for an open file: its path from the caller's
- * root, or "pipe:[N]", "socket:[N]", "anon_inode:[...]". */
-void procfs_file_name(struct file *f, struct sbuf *b);
+ * root, or "pipe:[N]", "socket:[N]", "anon_inode:[...]"; 0, or
+ * -ENAMETOOLONG for a path longer than a page (Linux's d_path). */
+int procfs_file_name(struct file *f, struct sbuf *b);
 /* A path standing for f, which has none (a pipe, the host's stdio): a
  * procfs inode whose opening shares f. */
 int procfs_proxy_path(struct file *f, struct path *out);

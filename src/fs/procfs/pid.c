@@ -931,9 +931,16 @@ static void maps_line(struct sbuf *b, const struct vma *v)
 		  v->file ? dev_major(st.st_dev) : 0, v->file ? dev_minor(st.st_dev) : 0,
 		  (unsigned long long)(v->file ? st.st_ino : 0));
 	if (name || label) {
+		const char *s = name ? name : label;
+
 		while (b->len - start < 72 && !b->oom)
 			sb_put(b, " ", 1);
-		sb_printf(b, " %s", name ? name : label);
+		sb_put(b, " ", 1);
+		for (; *s; s++) /* seq_file_path's escape of "\n" */
+			if (*s == '\n')
+				sb_put(b, "\\012", 4);
+			else
+				sb_put(b, s, 1);
 	}
 	sb_put(b, "\n", 1);
 	free(name);

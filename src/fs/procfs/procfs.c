@@ -818,7 +818,7 @@ static bool is_proxy(const struct file *f)
 	return f->inode && f->inode->iop == &proxy_iops;
 }
 
-void procfs_file_name(struct file *f, struct sbuf *b)
+int procfs_file_name(struct file *f, struct sbuf *b)
 {
 	struct linux_stat st;
 	char *s;
@@ -831,25 +831,25 @@ void procfs_file_name(struct file *f, struct sbuf *b)
 
 		nsfs_name(nsfs_ns(f), name, sizeof(name));
 		sb_printf(b, "%s", name);
-		return;
+		return 0;
 	}
 	if (f->path.dentry && current && current->fs) {
 		s = path_name_d(&f->path, &current->fs->root);
-		if (s) {
-			sb_printf(b, "%s", s);
-			free(s);
-			return;
-		}
+		if (!s)
+			return -ENAMETOOLONG; /* past a page: Linux's d_path */
+		sb_printf(b, "%s", s);
+		free(s);
+		return 0;
 	}
 	memset(&st, 0, sizeof(st));
 	if (f->ops->stat && f->ops->stat(f, &st) == 0) {
 		if (LINUX_S_ISFIFO(st.st_mode)) {
 			sb_printf(b, "pipe:[%llu]", (unsigned long long)st.st_ino);
-			return;
+			return 0;
 		}
 		if (LINUX_S_ISSOCK(st.st_mode)) {
 			sb_printf(b, "socket:[%llu]", (unsigned long long)st.st_ino);
-			return;
+			return 0;
 		}
 	}
 	if (f->host_fd >= 0) {
@@ -857,10 +857,11 @@ void procfs_file_name(struct file *f, struct sbuf *b)
 		if (s) {
 			sb_printf(b, "%s", s);
 			free(s);
-			return;
+			return 0;
 		}
 	}
 	sb_printf(b, "anon_inode:%s", f->ops->anon_name ? f->ops->anon_name : "[unknown]");
+	return 0;
 }
 
 static int magic_get_link_path(struct inode *ino, struct task *t, void *out)
@@ -889,6 +890,7 @@ static int magic_get_link_path(struct inode *ino, struct task *t, void *out)
 	}
 	file_put(f);
 	return ret;
+	return 0;
 }
 
 static long magic_readlink(struct inode *ino, char *buf, size_t n)
@@ -910,8 +912,12 @@ static long magic_readlink(struct inode *ino, char *buf, size_t n)
 		f = procfs_fd_file(pn);
 		if (!f)
 			return -ENOENT;
-		procfs_file_name(f, &b);
+		ret = procfs_file_name(f, &b);
 		file_put(f);
+		if (ret < 0) {
+			free(b.buf);
+			return ret;
+		}
 		return put_link(&b, buf, n);
 	}
 	if (pn->e->target) { /* a name that is no path (/proc/PID/ns) */
@@ -928,7 +934,7 @@ static long magic_readlink(struct inode *ino, char *buf, size_t n)
 	s = path_name_d(&path, &current->fs->root);
 	path_put(&path);
 	if (!s)
-		return -ENOMEM;
+		return -ENAMETOOLONG; /* past a page: Linux's d_path */
 	sb_printf(&b, "%s", s);
 	free(s);
 	return put_link(&b, buf, n);
@@ -1117,7 +1123,7 @@ int procfs_proxy_path(struct file *f, struct path *out)
 		else if (LINUX_S_ISSOCK(st.st_mode))
 			type = LINUX_S_IFSOCK; /* ENXIO, as Linux */
 	}
-	procfs_file_name(f, &name);
+	(void)procfs_file_name(f, &name); /* a name too long: none */
 	if (name.oom) {
 		free(name.buf);
 		return -ENOMEM;
