@@ -1438,12 +1438,14 @@ int vfs_renameat2(struct task *t, int odirfd, const char *oname, int ndirfd, con
 	ret = path_parentat(t, ndirfd, nname, &np, &nlast, &nslash);
 	if (ret < 0)
 		goto out_op;
-	if (is_dots(olast) || is_dots(nlast)) {
-		ret = -EBUSY;
-		goto out;
-	}
+	/* Linux's do_renameat2: EXDEV, then "." or ".." as the old name
+	 * EBUSY, then as the new one EEXIST for RENAME_NOREPLACE, else EBUSY. */
 	if (op.mnt != np.mnt) {
 		ret = -EXDEV;
+		goto out;
+	}
+	if (is_dots(olast) || is_dots(nlast)) {
+		ret = !is_dots(olast) && (flags & 1) ? -EEXIST : -EBUSY;
 		goto out;
 	}
 	ret = lookup_child(&(struct walk){ .t = t }, &op, olast, &src);

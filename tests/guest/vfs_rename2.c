@@ -99,6 +99,10 @@ static void exchange_in(const char *base, const char *label)
 	check_err(ren("a", "b", EXCHANGE | NOREPLACE), EINVAL, T("EXCHANGE|NOREPLACE"));
 	check_err(ren("a", "b", EXCHANGE | WHITEOUT), EINVAL, T("EXCHANGE|WHITEOUT"));
 	check_err(ren("a", "b", 8), EINVAL, T("unknown flag"));
+	check_err(ren("a", "..", NOREPLACE), EEXIST, T("NOREPLACE onto ..: EEXIST"));
+	check_err(ren("a", ".", NOREPLACE), EEXIST, T("NOREPLACE onto .: EEXIST"));
+	check_err(ren("a", "..", 0), EBUSY, T("onto ..: EBUSY"));
+	check_err(ren("..", "z", NOREPLACE), EBUSY, T("NOREPLACE from ..: EBUSY"));
 	check_err(ren("d2", "d2/sub", EXCHANGE), EINVAL, T("with its own subdirectory"));
 	check_err(ren("d2/sub", "d2", EXCHANGE), EINVAL, T("with its parent"));
 	check_err(ren("d2/sub", "d2", 0), ENOTEMPTY, T("plain rename onto its parent"));
