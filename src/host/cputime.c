@@ -448,25 +448,38 @@ const char *host_smap_name(int i)
 	return smap_names[i];
 }
 
-long host_proc_smaps(int pid, struct host_smap **out)
+/* A stub's /proc/PID/name whole (read_all), or NULL with *err. */
+static char *read_pid_file(int pid, const char *name, long *err)
 {
-	char path[48], *text, *line, *next, *colon;
-	struct host_smap *v = NULL, *nv;
-	long n = 0, cap = 0;
-	unsigned long long s, e;
-	int fd, i;
+	char path[48], *text;
+	int fd;
 
-	*out = NULL;
+	*err = -ESRCH;
 	if (pid <= 0)
-		return -ESRCH;
-	snprintf(path, sizeof(path), "/proc/%d/smaps", pid);
+		return NULL;
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid, name);
 	fd = proc_open(path);
+	*err = fd;
 	if (fd < 0)
-		return fd;
+		return NULL;
 	text = read_all(fd);
 	close(fd);
+	*err = -ENOMEM;
+	return text;
+}
+
+long host_proc_smaps(int pid, struct host_smap **out)
+{
+	char *text, *line, *next, *colon;
+	struct host_smap *v = NULL, *nv;
+	long n = 0, cap = 0, err;
+	unsigned long long s, e;
+	int i;
+
+	*out = NULL;
+	text = read_pid_file(pid, "smaps", &err);
 	if (!text)
-		return -ENOMEM;
+		return err;
 	for (line = text; *line; line = next) {
 		/* Each line on its own: sscanf measures all that follows it,
 		 * which made a read of many mappings quadratic. */
@@ -641,22 +654,15 @@ long host_proc_numa_maps(int pid, struct host_numa **out)
 		[HOST_NUMA_MAPMAX] = "mapmax", [HOST_NUMA_SWAPCACHE] = "swapcache",
 		[HOST_NUMA_ACTIVE] = "active", [HOST_NUMA_WRITEBACK] = "writeback",
 	};
-	char path[48], *text, *line, *next;
+	char *text, *line, *next;
 	struct host_numa *v = NULL, *nv;
-	long n = 0, cap = 0;
-	int fd, i;
+	long n = 0, cap = 0, err;
+	int i;
 
 	*out = NULL;
-	if (pid <= 0)
-		return -ESRCH;
-	snprintf(path, sizeof(path), "/proc/%d/numa_maps", pid);
-	fd = proc_open(path);
-	if (fd < 0)
-		return fd;
-	text = read_all(fd);
-	close(fd);
+	text = read_pid_file(pid, "numa_maps", &err);
 	if (!text)
-		return -ENOMEM;
+		return err;
 	for (line = text; *line; line = next) {
 		const char *s;
 		bool has_active = false;
@@ -703,11 +709,7 @@ long host_proc_numa_maps(int pid, struct host_numa **out)
 	/* The ends: /proc/PID/maps has the same mappings in the same order
 	 * (a mapping gone or come between the two reads: none of it is
 	 * counted). */
-	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	fd = proc_open(path);
-	text = fd >= 0 ? read_all(fd) : NULL;
-	if (fd >= 0)
-		close(fd);
+	text = read_pid_file(pid, "maps", &err);
 	i = 0;
 	for (line = text; line && *line && i < n; line = next) {
 		unsigned long long ms, me;

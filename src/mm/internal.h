@@ -8,6 +8,9 @@
 /* Splits v at addr (inside it): v keeps [start, addr), a new VMA the rest.
  * -EINVAL for the vDSO's parts, -ENOMEM over vm.max_map_count. */
 int vma_split(struct mm *mm, struct vma *v, uaddr_t addr);
+/* Splits *v, which holds [start, end), at those edges it does not have:
+ * *v is then the VMA of exactly [start, end). 0, or vma_split's error. */
+int vma_isolate(struct mm *mm, struct vma **v, uaddr_t start, uaddr_t end);
 /* Does b continue a (a ends where b starts, the same mapping of the same
  * object with the same protection, flags and NUMA policy): Linux would
  * have them as one VMA. */

@@ -392,17 +392,9 @@ static int vma_set_policy(struct mm *mm, struct vma *v, uaddr_t start, uaddr_t e
 
 	if (mpol_equal(v->policy, p))
 		return 0;
-	if (v->start < start) {
-		ret = vma_split(mm, v, start);
-		if (ret < 0)
-			return ret;
-		v = list_entry(v->link.next, struct vma, link);
-	}
-	if (v->end > end) {
-		ret = vma_split(mm, v, end);
-		if (ret < 0)
-			return ret;
-	}
+	ret = vma_isolate(mm, &v, start, end);
+	if (ret < 0)
+		return ret;
 	/* Shared memory's object (Linux's vm_ops->set_policy) takes the
 	 * policy for the pages of the VMA Linux's vma_modify_policy gives:
 	 * this one merged with the neighbours that now continue it (whose
@@ -454,6 +446,16 @@ static int mm_set_policy(struct mm *mm, uaddr_t start, uaddr_t end, struct mempo
 	return 0;
 }
 
+/* mbind's and set_mempolicy_home_node's range: len rounded up to pages;
+ * -EINVAL when it wraps, 0 when empty (the call does nothing), else 1. */
+static int page_range(uaddr_t start, uint64_t len, uaddr_t *end)
+{
+	*end = start + ((len + PAGE_SIZE - 1) & PAGE_MASK);
+	if (*end < start)
+		return -EINVAL;
+	return *end > start;
+}
+
 long sys_set_mempolicy(struct task *t, const struct sysargs *a)
 {
 	struct mpol_args pa;
@@ -492,12 +494,9 @@ long sys_mbind(struct task *t, const struct sysargs *a)
 		return -EINVAL;
 	if (pa.mode == LINUX_MPOL_DEFAULT)
 		flags &= ~LINUX_MPOL_MF_STRICT;
-	len = (len + PAGE_SIZE - 1) & PAGE_MASK;
-	end = start + len;
-	if (end < start)
-		return -EINVAL;
-	if (end == start)
-		return 0;
+	ret = page_range(start, len, &end);
+	if (ret <= 0)
+		return ret;
 	ret = mpol_make(&pa, &p);
 	if (ret < 0)
 		return ret;
@@ -527,12 +526,10 @@ long sys_set_mempolicy_home_node(struct task *t, const struct sysargs *a)
 		return -EINVAL;
 	if (home >= MAX_NUMNODES || home != 0) /* node 0 is the only one online */
 		return -EINVAL;
-	len = (len + PAGE_SIZE - 1) & PAGE_MASK;
-	end = start + len;
-	if (end < start)
-		return -EINVAL;
-	if (end == start)
-		return 0;
+	ret = page_range(start, len, &end);
+	if (ret <= 0)
+		return ret;
+	ret = -ENOENT;
 	/* Each VMA with a policy in turn: another mode stops the walk with
 	 * EOPNOTSUPP, those done stay done; none with a policy: ENOENT. */
 	for (at = start; at < end && (v = mm_find_vma(mm, at)) != NULL && v->start < end;) {

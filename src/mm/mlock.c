@@ -66,17 +66,9 @@ static int vma_set_lock(struct mm *mm, struct vma *v, uaddr_t start, uaddr_t end
 
 	if ((v->flags & VMA_LOCK_MASK) == lock || !vma_lockable(v))
 		return 0;
-	if (v->start < start) {
-		ret = vma_split(mm, v, start);
-		if (ret < 0)
-			return ret;
-		v = list_entry(v->link.next, struct vma, link);
-	}
-	if (v->end > end) {
-		ret = vma_split(mm, v, end);
-		if (ret < 0)
-			return ret;
-	}
+	ret = vma_isolate(mm, &v, start, end);
+	if (ret < 0)
+		return ret;
 	v->flags = (v->flags & ~VMA_LOCK_MASK) | lock;
 	vma_try_merge(mm, v);
 	return 0;

@@ -755,6 +755,19 @@ int vma_split(struct mm *mm, struct vma *v, uaddr_t addr)
 	return vma_split_over(mm, v, addr, false);
 }
 
+int vma_isolate(struct mm *mm, struct vma **v, uaddr_t start, uaddr_t end)
+{
+	int ret;
+
+	if ((*v)->start < start) {
+		ret = vma_split(mm, *v, start);
+		if (ret < 0)
+			return ret;
+		*v = list_entry((*v)->link.next, struct vma, link);
+	}
+	return (*v)->end > end ? vma_split(mm, *v, end) : 0;
+}
+
 /* Splits the VMAs straddling start and end, so that each VMA is then wholly
  * inside or outside [start, end); over: vma_new_over's. */
 static int vmas_split_edges(struct mm *mm, uaddr_t start, uaddr_t end, bool over)
