@@ -448,6 +448,22 @@ const char *host_smap_name(int i)
 	return smap_names[i];
 }
 
+/* Room in the array *v (of *cap elements of size, n used) for one more:
+ * it doubles when full. False when no memory (*v is left as it was). */
+static bool room(void *v, long n, long *cap, size_t size)
+{
+	void **pv = v, *nv;
+
+	if (n < *cap)
+		return true;
+	nv = realloc(*pv, (size_t)(*cap ? *cap * 2 : 64) * size);
+	if (!nv)
+		return false;
+	*pv = nv;
+	*cap = *cap ? *cap * 2 : 64;
+	return true;
+}
+
 /* A stub's /proc/PID/name whole (read_all), or NULL with *err. */
 static char *read_pid_file(int pid, const char *name, long *err)
 {
@@ -471,7 +487,7 @@ static char *read_pid_file(int pid, const char *name, long *err)
 long host_proc_smaps(int pid, struct host_smap **out)
 {
 	char *text, *line, *next, *colon;
-	struct host_smap *v = NULL, *nv;
+	struct host_smap *v = NULL;
 	long n = 0, cap = 0, err;
 	unsigned long long s, e;
 	int i;
@@ -492,15 +508,10 @@ long host_proc_smaps(int pid, struct host_smap **out)
 		/* A mapping's first line starts "start-end ". */
 		if (sscanf(line, "%llx-%llx ", &s, &e) == 2 &&
 		    (!colon || colon > strchr(line, ' '))) {
-			if (n == cap) {
-				cap = cap ? cap * 2 : 64;
-				nv = realloc(v, (size_t)cap * sizeof(*v));
-				if (!nv) {
-					free(v);
-					free(text);
-					return -ENOMEM;
-				}
-				v = nv;
+			if (!room(&v, n, &cap, sizeof(*v))) {
+				free(v);
+				free(text);
+				return -ENOMEM;
 			}
 			memset(&v[n], 0, sizeof(v[n]));
 			v[n].start = s;
@@ -655,7 +666,7 @@ long host_proc_numa_maps(int pid, struct host_numa **out)
 		[HOST_NUMA_ACTIVE] = "active", [HOST_NUMA_WRITEBACK] = "writeback",
 	};
 	char *text, *line, *next;
-	struct host_numa *v = NULL, *nv;
+	struct host_numa *v = NULL;
 	long n = 0, cap = 0, err;
 	int i;
 
@@ -672,15 +683,10 @@ long host_proc_numa_maps(int pid, struct host_numa **out)
 			*next++ = 0;
 		else
 			next = line + strlen(line);
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			nv = realloc(v, (size_t)cap * sizeof(*v));
-			if (!nv) {
-				free(v);
-				free(text);
-				return -ENOMEM;
-			}
-			v = nv;
+		if (!room(&v, n, &cap, sizeof(*v))) {
+			free(v);
+			free(text);
+			return -ENOMEM;
 		}
 		memset(&v[n], 0, sizeof(v[n]));
 		v[n].start = strtoull(line, NULL, 16);
