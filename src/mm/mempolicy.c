@@ -329,6 +329,121 @@ insert:
 	return 0;
 }
 
+/* bitmap_parselist of the node list s into nodes: "N" and "N-M" by
+ * commas (empty: none); -EINVAL past MAX_NUMNODES or for anything else. */
+static int parse_nodelist(const char *s, uint64_t *nodes)
+{
+	memset(nodes, 0, NODEMASK_WORDS * 8);
+	while (*s) {
+		unsigned long a, b;
+		char *e;
+
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		a = b = strtoul(s, &e, 10);
+		if (*e == '-') {
+			if (e[1] < '0' || e[1] > '9')
+				return -EINVAL;
+			b = strtoul(e + 1, &e, 10);
+		}
+		if (a > b || b >= MAX_NUMNODES || (*e && *e != ','))
+			return -EINVAL;
+		for (; a <= b; a++)
+			nodes[a / 64] |= 1ULL << (a % 64);
+		s = *e ? e + 1 : e;
+	}
+	return 0;
+}
+
+int mpol_parse_str(const char *str, struct mempolicy **out)
+{
+	char buf[64], *list, *fl, *rest;
+	struct mpol_args pa = { 0 };
+	struct mempolicy *p;
+	int mode;
+
+	*out = NULL;
+	if (strlen(str) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, str);
+	list = strchr(buf, ':');
+	fl = strchr(buf, '=');
+	if (fl)
+		*fl++ = 0;
+	if (list) {
+		*list++ = 0;
+		/* only node 0 has memory (nodes_subset of N_MEMORY) */
+		if (parse_nodelist(list, pa.nodes) < 0 || (pa.nodes[0] & ~1ULL))
+			return -EINVAL;
+		for (mode = 1; mode < NODEMASK_WORDS; mode++)
+			if (pa.nodes[mode])
+				return -EINVAL;
+	}
+	for (mode = 0; mode < LINUX_MPOL_MAX; mode++)
+		if (strcmp(buf, mode_names[mode]) == 0)
+			break;
+	switch (mode) {
+	case LINUX_MPOL_PREFERRED: /* one node, a number alone */
+		if (list) {
+			for (rest = list; *rest >= '0' && *rest <= '9'; rest++)
+				;
+			if (*rest || mask_empty(pa.nodes))
+				return -EINVAL;
+		}
+		break;
+	case LINUX_MPOL_INTERLEAVE:
+	case LINUX_MPOL_WEIGHTED_INTERLEAVE:
+		if (!list)
+			pa.nodes[0] = 1; /* the nodes with memory */
+		break;
+	case LINUX_MPOL_LOCAL:
+		if (list)
+			return -EINVAL;
+		break;
+	case LINUX_MPOL_DEFAULT:
+		return list ? -EINVAL : 0;
+	case LINUX_MPOL_PREFERRED_MANY:
+	case LINUX_MPOL_BIND:
+		if (!list)
+			return -EINVAL;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (fl && strcmp(fl, "static") == 0)
+		pa.flags = LINUX_MPOL_F_STATIC_NODES;
+	else if (fl && strcmp(fl, "relative") == 0)
+		pa.flags = LINUX_MPOL_F_RELATIVE_NODES;
+	else if (fl)
+		return -EINVAL;
+	pa.mode = mode;
+	/* mpol_new's checks; the mount keeps the nodes as given (all node 0
+	 * here), PREFERRED without any becoming LOCAL */
+	if (mpol_make(&pa, &p) < 0 || !p)
+		return -EINVAL;
+	p->nodes = pa.nodes[0] & 1;
+	memcpy(p->user, pa.nodes, sizeof(p->user));
+	*out = p;
+	return 0;
+}
+
+void mpol_shared_init(struct shared_policy *sp, const struct mempolicy *mp)
+{
+	struct mpol_args pa = { 0 };
+	struct mempolicy *p;
+
+	if (!mp)
+		return;
+	pa.mode = mp->mode;
+	pa.flags = mp->flags;
+	memcpy(pa.nodes, mp->user, sizeof(pa.nodes));
+	/* no intersection with the nodes there: no policy */
+	if (mpol_make(&pa, &p) == 0 && p) {
+		sp_replace(sp, 0, (uint64_t)INT64_MAX >> PAGE_SHIFT, p);
+		mpol_put(p);
+	}
+}
+
 /* The page index of addr in v's object. */
 static uint64_t vma_index(const struct vma *v, uaddr_t addr)
 {

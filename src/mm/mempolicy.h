@@ -52,6 +52,14 @@ struct shared_policy {
 };
 void mpol_shared_free(struct shared_policy *sp);
 
+/* tmpfs's mpol= (Linux's mpol_parse_str): MODE[=static|relative][:NODES]
+ * with the names numa_maps prints; 0 with *out the mount's policy (NULL for
+ * default), or -EINVAL. */
+int mpol_parse_str(const char *str, struct mempolicy **out);
+/* A new tmpfs file's policies: the mount's mp, made for the file, over
+ * all of it (Linux's mpol_shared_policy_init); none if mp is NULL. */
+void mpol_shared_init(struct shared_policy *sp, const struct mempolicy *mp);
+
 struct vma;
 /* The policy that governs v at addr (Linux's __get_vma_policy): the
  * object's for shared memory, else the VMA's; NULL for none (the

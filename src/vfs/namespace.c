@@ -21,6 +21,7 @@
 #include "vfs/namei.h"
 #include "vfs/dcache.h"
 #include "fs/tmpfs/tmpfs.h"
+#include "mm/mempolicy.h"
 #include "fs/sysfs/sysfs.h"
 #include "tty/pty.h"
 #include "mm/commit.h"
@@ -175,6 +176,7 @@ struct fs_opts {
 	bool size_set, nr_inodes_set, mode_set;
 	uint64_t size, nr_inodes;
 	uint32_t mode, uid, gid;
+	struct mempolicy *mpol; /* mpol='s (a reference), NULL for default */
 };
 
 /* Linux's memparse: a number (base 0) with an optional k, m, g, t suffix. */
@@ -318,6 +320,16 @@ static int parse_opt(char *key, enum fs_kind kind, struct fs_opts *o)
 		o->mode_set = true;
 		return parse_u32(val, 8, &o->mode);
 	}
+	if (strcmp(key, "mpol") == 0) {
+		struct mempolicy *p;
+		int ret = mpol_parse_str(val, &p);
+
+		if (ret < 0)
+			return ret;
+		mpol_put(o->mpol); /* the last one given counts */
+		o->mpol = p;
+		return 0;
+	}
 	if (strcmp(key, "uid") == 0)
 		return parse_u32(val, 10, &o->uid);
 	if (strcmp(key, "gid") == 0)
@@ -325,9 +337,12 @@ static int parse_opt(char *key, enum fs_kind kind, struct fs_opts *o)
 	return -EINVAL;
 }
 
+/* The options, by commas (empty ones skipped); for tmpfs a comma before
+ * a digit does not end an option, as mpol='s node lists have commas
+ * (Linux's shmem_parse_monolithic). */
 static int parse_opts(const char *data, enum fs_kind kind, struct fs_opts *o)
 {
-	char *buf, *key, *save = NULL;
+	char *buf, *p, *key, *c;
 	int ret = 0;
 
 	if (!data)
@@ -335,8 +350,19 @@ static int parse_opts(const char *data, enum fs_kind kind, struct fs_opts *o)
 	buf = strdup(data);
 	if (!buf)
 		return -ENOMEM;
-	for (key = strtok_r(buf, ",", &save); key && ret == 0; key = strtok_r(NULL, ",", &save))
-		ret = parse_opt(key, kind, o);
+	for (p = buf; p && ret == 0;) {
+		key = c = p;
+		for (p = NULL; (c = strchr(c, ',')) != NULL;) {
+			c++;
+			if (kind != FS_TMPFS || *c < '0' || *c > '9') {
+				c[-1] = 0;
+				p = c;
+				break;
+			}
+		}
+		if (*key)
+			ret = parse_opt(key, kind, o);
+	}
 	free(buf);
 	return ret;
 }
@@ -359,11 +385,17 @@ static void tmpfs_show(struct super_block *sb, const struct fs_opts *o)
 	if (o->uid && n < (int)sizeof(sb->opts))
 		n += snprintf(sb->opts + n, sizeof(sb->opts) - n, ",uid=%u", o->uid);
 	if (o->gid && n < (int)sizeof(sb->opts))
-		snprintf(sb->opts + n, sizeof(sb->opts) - n, ",gid=%u", o->gid);
+		n += snprintf(sb->opts + n, sizeof(sb->opts) - n, ",gid=%u", o->gid);
+	if (o->mpol && n < (int)sizeof(sb->opts)) {
+		char pol[64];
+
+		mpol_to_str(pol, sizeof(pol), o->mpol);
+		snprintf(sb->opts + n, sizeof(sb->opts) - n, ",mpol=%s", pol);
+	}
 }
 
 /* A new tmpfs. Differs from Linux: nr_inodes is shown but not enforced;
- * huge=, mpol=, noswap, quota are EINVAL. */
+ * huge=, noswap, quota are EINVAL. */
 /* tmpfs's root belongs to its mounter (Linux's shmem_fill_super: the
  * fsuid and fsgid), or to uid= and gid=, ids of the mounter's user
  * namespace. */
@@ -379,18 +411,24 @@ static int new_tmpfs(struct task *t, const char *data, struct fs_opts *o, struct
 	o->uid = uid = INVALID_ID;
 	o->gid = gid = INVALID_ID;
 	ret = parse_opts(data, FS_TMPFS, o);
-	if (ret < 0)
+	if (ret == 0 && o->uid != INVALID_ID &&
+	    (uid = make_kuid(cred_user_ns(c), o->uid)) == INVALID_ID)
+		ret = -EINVAL;
+	if (ret == 0 && o->gid != INVALID_ID &&
+	    (gid = make_kgid(cred_user_ns(c), o->gid)) == INVALID_ID)
+		ret = -EINVAL;
+	if (ret < 0) {
+		mpol_put(o->mpol);
 		return ret;
-	if (o->uid != INVALID_ID && (uid = make_kuid(cred_user_ns(c), o->uid)) == INVALID_ID)
-		return -EINVAL;
-	if (o->gid != INVALID_ID && (gid = make_kgid(cred_user_ns(c), o->gid)) == INVALID_ID)
-		return -EINVAL;
+	}
 	o->uid = uid != INVALID_ID ? uid : c->fsuid;
 	o->gid = gid != INVALID_ID ? gid : c->fsgid;
 	limit = !o->size_set ? tmpfs_default_size : o->size ? o->size : UINT64_MAX;
 	ret = tmpfs_mount(limit, o->mode, sb, root);
-	if (ret < 0)
+	if (ret < 0) {
+		mpol_put(o->mpol);
 		return ret;
+	}
 	if (o->uid || o->gid) {
 		struct iattr ia = { .valid = ATTR_UID | ATTR_GID, .uid = o->uid, .gid = o->gid };
 
@@ -398,10 +436,13 @@ static int new_tmpfs(struct task *t, const char *data, struct fs_opts *o, struct
 		if (ret < 0) {
 			inode_put(*root);
 			(*sb)->put_super(*sb);
+			mpol_put(o->mpol);
 			return ret;
 		}
 	}
 	tmpfs_show(*sb, o);
+	tmpfs_set_mpol(*sb, o->mpol); /* the mount's now */
+	o->mpol = NULL;
 	return 0;
 }
 
@@ -630,8 +671,30 @@ static int remount(struct task *t, struct path *at, uint64_t flags, const char *
 		ret = parse_opts(data, tmpfs ? FS_TMPFS : FS_OTHER, &o);
 		if (ret == 0 && o.size_set)
 			ret = tmpfs_set_limit(sb, o.size ? o.size : UINT64_MAX);
-		if (ret < 0)
+		if (ret < 0) {
+			mpol_put(o.mpol);
 			return ret;
+		}
+		/* mpol=default changes nothing (Linux's shmem_reconfigure
+		 * takes only a policy) */
+		if (o.mpol) {
+			char *p = strstr(sb->opts, ",mpol="), *e, pol[64];
+			size_t n;
+
+			/* the new policy last, as Linux shows it (or none) */
+			if (p) {
+				e = strchr(p + 1, ',');
+				memmove(p, e ? e : p + strlen(p),
+					strlen(e ? e : p + strlen(p)) + 1);
+			}
+			n = strlen(sb->opts);
+			if (n < sizeof(sb->opts)) {
+				mpol_to_str(pol, sizeof(pol), o.mpol);
+				snprintf(sb->opts + n, sizeof(sb->opts) - n, ",mpol=%s", pol);
+			}
+			tmpfs_set_mpol(sb, o.mpol);
+			o.mpol = NULL;
+		}
 		if (o.size_set) {
 			char buf[2 * sizeof(sb->opts)], *p = strstr(sb->opts, ",size=");
 

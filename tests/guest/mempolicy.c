@@ -25,13 +25,17 @@
  * keeps its policies in the object for every mapping. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sched.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/shm.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -988,6 +992,120 @@ static void t_sysfs(void)
 	      "... node0/distance: 10");
 }
 
+/* The mpol= word of /proc/self/mounts for dir ("" if none). */
+static const char *mount_mpol(const char *dir)
+{
+	static char out[256];
+	char l[512], d[256], t[64], o[256], *m;
+	FILE *f = fopen("/proc/self/mounts", "r");
+
+	out[0] = 0;
+	while (f && fgets(l, sizeof(l), f))
+		if (sscanf(l, "%*s %255s %63s %255s", d, t, o) == 3 && strcmp(d, dir) == 0) {
+			m = strstr(o, "mpol=");
+			snprintf(out, sizeof(out), "%s", m ? m : "");
+		}
+	if (f)
+		fclose(f);
+	return out;
+}
+
+/* The policy (mode * 10 + mask) of a new file in dir, mapped. */
+static int newfile_pol(const char *dir)
+{
+	char p[300];
+	int fd, r;
+	char *m;
+
+	snprintf(p, sizeof(p), "%s/f", dir);
+	fd = open(p, O_RDWR | O_CREAT, 0600);
+	if (fd < 0 || ftruncate(fd, PG) != 0)
+		return -1;
+	m = mmap(NULL, PG, PROT_READ, MAP_SHARED, fd, 0);
+	r = m == MAP_FAILED ? -1 : at(m);
+	if (m != MAP_FAILED)
+		munmap(m, PG);
+	close(fd);
+	unlink(p);
+	return r;
+}
+
+/* tmpfs's mpol= (mpol_parse_str, shmem_show_mpol, a new file's policy
+ * from mpol_shared_policy_init), in a private mount namespace of a child,
+ * which ends the test: its checks go on with the numbers. */
+static int t_tmpfs(void)
+{
+	static const struct {
+		const char *opt, *shown;
+		int pol; /* a new file's, or -EINVAL: refused */
+	} cases[] = {
+		{ "mpol=default", "", 0 },
+		{ "mpol=bind:0", "mpol=bind:0", 21 },
+		{ "mpol=interleave", "mpol=interleave:0", 31 },
+		{ "mpol=prefer", "mpol=local", 40 },
+		{ "mpol=prefer:0", "mpol=prefer:0", 11 },
+		{ "mpol=local", "mpol=local", 40 },
+		{ "mpol=bind=static:0", "mpol=bind=static:0", MPOL_F_STATIC_NODES * 10 + 21 },
+		{ "mpol=interleave=relative", "mpol=interleave=relative:0",
+		  MPOL_F_RELATIVE_NODES * 10 + 31 },
+		{ "mpol=bind:0-0", "mpol=bind:0", 21 },
+		{ "mpol=bind:0,0", "mpol=bind:0", 21 },
+		{ "mpol=bind:0,mpol=interleave", "mpol=interleave:0", 31 },
+		{ "mpol=bind", NULL, -EINVAL },
+		{ "mpol=bind:1", NULL, -EINVAL },
+		{ "mpol=local:0", NULL, -EINVAL },
+		{ "mpol=default:0", NULL, -EINVAL },
+		{ "mpol=bogus", NULL, -EINVAL },
+		{ "mpol=prefer:0,0", NULL, -EINVAL },
+		{ "mpol=local=static", NULL, -EINVAL },
+		{ "mpol=bind:", NULL, -EINVAL },
+	};
+	const char *dir = "/tmp/mempolicy_tmpfs";
+	char what[160];
+	size_t i;
+	int st = -1;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid != 0)
+		return waitpid(pid, &st, 0) == pid && WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_PRIVATE | MS_REC, NULL) != 0 ||
+	    (mkdir(dir, 0700) != 0 && errno != EEXIST)) {
+		check(0, "tmpfs: a private mount namespace");
+		_exit(1);
+	}
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int r = mount("t", dir, "tmpfs", 0, cases[i].opt);
+
+		snprintf(what, sizeof(what), "tmpfs -o %s", cases[i].opt);
+		if (cases[i].pol == -EINVAL) {
+			check(r == -1 && errno == EINVAL, what);
+			if (r == 0)
+				umount(dir);
+			continue;
+		}
+		check(r == 0 && strcmp(mount_mpol(dir), cases[i].shown) == 0 &&
+			      newfile_pol(dir) == cases[i].pol,
+		      what);
+		if (r == 0 && i == 1) {
+			check(mount(NULL, dir, NULL, MS_REMOUNT, "mpol=interleave:0") == 0 &&
+				      strcmp(mount_mpol(dir), "mpol=interleave:0") == 0 &&
+				      newfile_pol(dir) == 31,
+			      "... remount with mpol=interleave:0");
+			check(mount(NULL, dir, NULL, MS_REMOUNT, "mpol=default") == 0 &&
+				      strcmp(mount_mpol(dir), "mpol=interleave:0") == 0 &&
+				      newfile_pol(dir) == 31,
+			      "... remount with mpol=default changes nothing");
+		}
+		if (r == 0)
+			umount(dir);
+	}
+	rmdir(dir);
+	fflush(stdout);
+	_exit(0);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "exec-child") == 0)
@@ -1006,5 +1124,5 @@ int main(int argc, char **argv)
 	t_home_node();
 	t_fork_exec();
 	t_unprivileged();
-	return 0;
+	return t_tmpfs();
 }

@@ -36,6 +36,9 @@ struct tmpfs_sb {
 	/* Bytes of the inode space taken (ispace_take). */
 	uint64_t ispace;
 	bool dead;
+	/* mpol=: the NUMA policy new files start with (a reference), or
+	 * NULL. */
+	struct mempolicy *mpol;
 };
 
 /* Linux's shmem: nr_inodes inodes of BOGO_INODE_SIZE bytes of "inode
@@ -213,6 +216,8 @@ static struct inode *new_inode(struct super_block *sb, uint32_t mode, const stru
 	n->atime = n->mtime = n->ctime = vfs_now();
 	list_init(&n->entries);
 	list_init(&n->xattrs);
+	if (LINUX_S_ISREG(mode))
+		mpol_shared_init(&n->policy, s->mpol);
 	return ino;
 }
 
@@ -1283,6 +1288,7 @@ static void tmpfs_release(struct inode *ino)
 	free(n->target);
 	free(n);
 	if (ino->sb && ino->sb->priv && --SB(ino)->ninodes == 0 && SB(ino)->dead) {
+		mpol_put(SB(ino)->mpol);
 		free(ino->sb->priv);
 		free(ino->sb);
 	}
@@ -1339,8 +1345,21 @@ static void tmpfs_put_super(struct super_block *sb)
 		s->dead = true;
 		return;
 	}
+	mpol_put(s->mpol);
 	free(s);
 	free(sb);
+}
+
+void tmpfs_set_mpol(struct super_block *sb, struct mempolicy *p)
+{
+	struct tmpfs_sb *s = sb->priv;
+
+	if (sb->put_super != tmpfs_put_super) {
+		mpol_put(p);
+		return;
+	}
+	mpol_put(s->mpol);
+	s->mpol = p;
 }
 
 void tmpfs_set_next_ino(struct super_block *sb, uint64_t ino)

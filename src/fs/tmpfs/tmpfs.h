@@ -17,6 +17,10 @@ int tmpfs_mount(uint64_t size_limit, uint32_t root_mode, struct super_block **sb
 		struct inode **root);
 /* remount's size=: EINVAL below the data held, or if sb is no tmpfs. */
 int tmpfs_set_limit(struct super_block *sb, uint64_t size_limit);
+/* mpol=: the NUMA policy files made from now on start with (the
+ * reference passes; NULL for none). */
+struct mempolicy;
+void tmpfs_set_mpol(struct super_block *sb, struct mempolicy *p);
 /* Numbers the inodes made from now on from ino (if higher). */
 void tmpfs_set_next_ino(struct super_block *sb, uint64_t ino);
 bool is_tmpfs(const struct inode *ino);
