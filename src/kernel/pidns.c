@@ -51,17 +51,18 @@ int pid_ns_new(struct ns_common *for_children, struct pid_ns *active, struct ns_
 	return 0;
 }
 
-/* The next free number after ns->last, wrapping to 2; 1 for the first
- * (its init), or again when the fork that took 1 failed (as Linux resets
- * its cursor). */
+/* The next free number after ns->last, wrapping to RESERVED_PIDS once
+ * the numbers have passed it, else to 2 (Linux's alloc_pid); 1 for the
+ * first (its init), or again when the fork that took 1 failed (as Linux
+ * resets its cursor). */
 static int nr_alloc(struct pid_ns *ns)
 {
-	int i, nr = ns->last;
+	int i, nr = ns->last, wrap = ns->last + 1 > RESERVED_PIDS ? RESERVED_PIDS : 2;
 
 	if (ns->nr_pids == 0)
 		return 1;
 	for (i = 1; i < PID_MAX; i++) {
-		nr = nr + 1 >= PID_MAX ? 2 : nr + 1;
+		nr = nr + 1 >= PID_MAX ? wrap : nr + 1;
 		if (nr >= ns->map_size || !ns->map[nr])
 			return nr;
 	}

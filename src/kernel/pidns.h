@@ -16,6 +16,10 @@ struct process;
 
 #define PIDNS_LEVEL_MAX 32 /* Linux's MAX_PID_NS_LEVEL */
 
+/* Numbers below it are not handed out again once the numbers have passed
+ * it (Linux's RESERVED_PIDS: daemons started early keep theirs). */
+#define RESERVED_PIDS 300
+
 struct pid_ns {
 	struct ns_common ns;
 	struct pid_ns *parent; /* a reference; NULL for the instance's */

@@ -210,9 +210,10 @@ bool pgrp_is_orphaned(int pgid, const struct process *ignore, bool *stopped)
 int pid_alloc(struct pid_ns *ns)
 {
 	int i, pid = init_pid_ns.last, ret;
+	int wrap = pid + 1 > RESERVED_PIDS ? RESERVED_PIDS : 2; /* Linux's alloc_pid */
 
 	for (i = 1; i < PID_MAX; i++) {
-		pid = pid + 1 >= PID_MAX ? 2 : pid + 1;
+		pid = pid + 1 >= PID_MAX ? wrap : pid + 1;
 		if (!pid_in_use(pid) && pid_ns_of(pid) == &init_pid_ns) {
 			ret = pidns_assign(pid, ns);
 			if (ret < 0)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "vfs/namei.h"
+#include "vfs/namespace.h"
 #include "vfs/acl.h"
 #include "vfs/file.h"
 #include "vfs/devices.h"
@@ -1298,8 +1299,9 @@ int vfs_unlinkat(struct task *t, int dirfd, const char *name, bool is_rmdir)
 	ret = lookup_child(&(struct walk){ .t = t }, &parent, last, &child);
 	if (ret < 0)
 		goto out;
-	if (child.mnt != parent.mnt || child.dentry->inode->ino == 0) {
-		ret = -EBUSY; /* a mount point */
+	if (child.mnt != parent.mnt || child.dentry->inode->ino == 0 ||
+	    mount_is_local_mountpoint(task_mnt_ns(t), child.dentry->inode)) {
+		ret = -EBUSY; /* a mount point (reached through another mount too) */
 	} else if (is_rmdir && !inode_is_dir(child.dentry->inode)) {
 		ret = -ENOTDIR;
 	} else if (!is_rmdir && inode_is_dir(child.dentry->inode)) {
@@ -1496,7 +1498,10 @@ int vfs_renameat2(struct task *t, int odirfd, const char *oname, int ndirfd, con
 	}
 	/* A mount point on either side (the walk crossed into its mount):
 	 * Linux's is_local_mountpoint, after the permission checks. */
-	if (ret == 0 && (src.mnt != op.mnt || (dst.dentry && dst.mnt != np.mnt)))
+	if (ret == 0 &&
+	    (src.mnt != op.mnt || (dst.dentry && dst.mnt != np.mnt) ||
+	     mount_is_local_mountpoint(task_mnt_ns(t), src.dentry->inode) ||
+	     (dst.dentry && mount_is_local_mountpoint(task_mnt_ns(t), dst.dentry->inode))))
 		ret = -EBUSY;
 	if (ret == 0 && !dst.dentry && inode_dead_dir(np.dentry->inode))
 		ret = -ENOENT; /* a new name in a removed directory */

@@ -564,6 +564,16 @@ struct mount *mount_lookup(struct mount *parent, struct inode *mp)
 	return found;
 }
 
+bool mount_is_local_mountpoint(const struct mnt_ns *ns, const struct inode *ino)
+{
+	struct mount *m;
+
+	list_for_each_entry(m, &mounts,
+			    link) if (m->ns == ns && m->mountpoint &&
+				      same_inode(m->mountpoint->inode, ino)) return true;
+	return false;
+}
+
 char *path_name(const struct path *p, const struct path *root)
 {
 	return path_name_reach(p, root, NULL);

@@ -30,7 +30,7 @@ struct super_block {
 	int nmounts;	    /* mounts of it (vfs.c): the last to go puts it */
 	/* Its own options for /proc/PID/mounts, each after a comma
 	 * (",size=1024k,mode=750"), or "". */
-	char opts[96];
+	char opts[256];
 	void *priv;
 	/* Frees an unmounted superblock (NULL: static, nothing to free). */
 	void (*put_super)(struct super_block *sb);
@@ -193,6 +193,10 @@ struct mount *mount_add(struct path *at, struct super_block *sb, struct inode *r
  * path_name gives its files' names from its root. */
 struct mount *mount_internal(struct super_block *sb, struct inode *root, const char *source);
 struct mount *mount_lookup(struct mount *parent, struct inode *mountpoint);
+/* Is ino mounted on in namespace ns, by whatever path (Linux's
+ * is_local_mountpoint)? */
+struct mnt_ns;
+bool mount_is_local_mountpoint(const struct mnt_ns *ns, const struct inode *ino);
 /* A bind mount: old's filesystem and flags, root (a directory or file of
  * old) for its root, attached at at. */
 struct mount *mount_clone(const struct mount *old, struct dentry *root, struct path *at);

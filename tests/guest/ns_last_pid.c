@@ -78,6 +78,21 @@ static void in_ns(void)
 	check(WIFEXITED(st) && WEXITSTATUS(st) == 0,
 	      "nobody: EPERM, before the value is read, for nothing too");
 	check(rd() == 201, "the last is that child's, 201");
+	{
+		char b[32] = { 0 };
+		int fd = open("/proc/sys/kernel/pid_max", O_RDONLY);
+		long max = fd >= 0 && read(fd, b, sizeof(b) - 1) > 0 ? atol(b) : 0;
+
+		if (fd >= 0)
+			close(fd);
+		snprintf(b, sizeof(b), "%ld", max - 1);
+		check(max > 400 && wr(b) == (long)strlen(b), "write pid_max - 1");
+		c = fork();
+		if (c == 0)
+			_exit(0);
+		waitpid(c, NULL, 0);
+		check(c == 300, "the next fork wraps to 300 (RESERVED_PIDS), not 2");
+	}
 }
 
 int main(void)

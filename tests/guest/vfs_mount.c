@@ -222,6 +222,13 @@ static void errors(void)
 	check_err(rename(P("e/in"), P("e/moved")), EBUSY, "rename of a mount point");
 	check_err(rename(P("e/other"), P("e/in")), EBUSY, "rename over a mount point");
 	check_err(rmdir(P("e/in")), EBUSY, "rmdir of a mount point");
+	/* through a bind of e without its mounts: still a mount point */
+	mkdir(P("e2"), 0755);
+	check(mount(P("e"), P("e2"), NULL, MS_BIND, NULL) == 0, "a bind of it, not recursive");
+	check_err(rename(P("e2/in"), P("e2/moved")), EBUSY,
+		  "rename of the mount point through the bind");
+	check_err(rmdir(P("e2/in")), EBUSY, "rmdir of the mount point through the bind");
+	check(umount(P("e2")) == 0 && rmdir(P("e2")) == 0, "the bind goes");
 	check(umount(P("e/in")) == 0 && umount(P("e")) == 0, "umount below, then it");
 
 	if (fork() == 0) {
