@@ -64,6 +64,21 @@ static void in_ns(void)
 	check_err((int)wr("-1"), EINVAL, "write -1");
 	check_err((int)wr("x"), EINVAL, "write x");
 	check(wr("") == 0, "write nothing: 0");
+	check(wr("010") == 3 && rd() == 8, "write 010: octal 8");
+	check(wr("0x10") == 4 && rd() == 16, "write 0x10: 16");
+	check(wr("-0") == 2 && rd() == 0, "write -0: 0");
+	check_err((int)wr("5\r"), EINVAL, "write 5\\r (only space, tab, newline may follow)");
+	check(wr("7 8") == 2 && rd() == 7, "write \"7 8\": 2 bytes taken, 7 set");
+	{
+		int fd = open(FILE_, O_WRONLY);
+
+		check(fd >= 0 && write(fd, "40", 2) == 2 && write(fd, "50", 2) == 2 && rd() == 40,
+		      "two writes on one fd: the second, past offset 0, changes nothing");
+		check(fd >= 0 && pwrite(fd, "60", 2, 5) == 2 && rd() == 40,
+		      "pwrite at offset 5: taken, changes nothing");
+		if (fd >= 0)
+			close(fd);
+	}
 	check(wr(" 200 \n") == 6 && rd() == 200, "write \" 200 \\n\": taken");
 	c = fork();
 	if (c == 0) {

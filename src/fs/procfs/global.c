@@ -510,32 +510,77 @@ static bool sysctl_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
 }
 
-/* A sysctl's decimal from 0 to INT_MAX, as Linux's proc_dointvec_minmax
- * takes it (white space before and after it): the value or -EINVAL.
- * Differs from Linux: a second value after the first is EINVAL, where
- * Linux's write takes the first and returns the bytes up to the second. */
-static long parse_sysctl_int(const char *buf, size_t len)
-{
-	char s[32];
-	long v = 0;
-	size_t i = 0, d;
+#define SYSCTL_NUMLEN 22 /* Linux's TMPBUFLEN */
 
-	if (len == 0 || len >= sizeof(s))
-		return -EINVAL;
-	memcpy(s, buf, len);
-	s[len] = 0;
-	while (sysctl_space(s[i]))
-		i++;
-	for (d = i; s[i] >= '0' && s[i] <= '9'; i++) {
-		v = v * 10 + (s[i] - '0');
-		if (v > 0x7fffffff)
-			return -EINVAL;
+/* Linux's strtoul_lenient in base 0: "0x" and a hex digit, "0", or
+ * decimal; false when the value overflows. */
+static bool parse_ull0(char *p, unsigned long long *out, char **end)
+{
+	unsigned base = 10, d;
+	unsigned long long v = 0;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') &&
+	    ((p[2] >= '0' && p[2] <= '9') || ((p[2] | 0x20) >= 'a' && (p[2] | 0x20) <= 'f'))) {
+		base = 16;
+		p += 2;
+	} else if (p[0] == '0') {
+		base = 8;
 	}
-	if (i == d)
-		return -EINVAL;
-	while (sysctl_space(s[i]))
+	for (;; p++) {
+		if (*p >= '0' && *p <= '9')
+			d = (unsigned)(*p - '0');
+		else if ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'f')
+			d = (unsigned)((*p | 0x20) - 'a' + 10);
+		else
+			break;
+		if (d >= base)
+			break;
+		if (v > (~0ULL - d) / base)
+			return false;
+		v = v * base + d;
+	}
+	*out = v;
+	*end = p;
+	return true;
+}
+
+/* An integer sysctl's value from 0 to INT_MAX as Linux's proc_dointvec
+ * takes it from a write of *len bytes: white space first, a number in
+ * C's notation (010 is 8, 0x10 is 16; "-0" is 0) that only a space, tab
+ * or newline may follow, then white space, which it takes too. The
+ * value, with *len the bytes taken (fewer than written when a second
+ * value follows: the write returns them), or -EINVAL. */
+static long parse_sysctl_int(const char *buf, size_t *len)
+{
+	char tmp[SYSCTL_NUMLEN], *p = tmp, *end;
+	unsigned long long v;
+	size_t i = 0, n;
+	bool neg = false;
+
+	while (i < *len && sysctl_space(buf[i]))
 		i++;
-	return s[i] ? -EINVAL : v;
+	if (i == *len)
+		return -EINVAL;
+	n = *len - i < SYSCTL_NUMLEN - 1 ? *len - i : SYSCTL_NUMLEN - 1;
+	memcpy(tmp, buf + i, n);
+	tmp[n] = 0;
+	if (*p == '-' && *len - i > 1) {
+		neg = true;
+		p++;
+	}
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	if (!parse_ull0(p, &v, &end) || (size_t)(end - tmp) == SYSCTL_NUMLEN - 1)
+		return -EINVAL;
+	n = (size_t)(end - tmp);
+	if (i + n < *len && buf[i + n] != ' ' && buf[i + n] != '\t' && buf[i + n] != '\n')
+		return -EINVAL;
+	if ((neg && v != 0) || v > 0x7fffffff)
+		return -EINVAL;
+	for (i += n; i < *len && sysctl_space(buf[i]); i++)
+		;
+	*len = i;
+	return (long)v;
 }
 
 /* kernel.ns_last_pid: the number the reader's pid namespace handed out
@@ -564,7 +609,7 @@ static long put_ns_last_pid(const struct pnode *n, const char *buf, size_t len)
 		return -EPERM;
 	if (len == 0)
 		return 0;
-	v = parse_sysctl_int(buf, len);
+	v = parse_sysctl_int(buf, &len);
 	if (v < 0)
 		return v;
 	if (v > PID_MAX)
@@ -620,7 +665,7 @@ static long put_ping_range(const struct pnode *n, const char *buf, size_t len)
 /* vm.max_map_count (the file is root's: mode 0644). */
 static long put_max_map_count(const struct pnode *n, const char *buf, size_t len)
 {
-	long v = parse_sysctl_int(buf, len);
+	long v = parse_sysctl_int(buf, &len);
 
 	(void)n;
 	if (v < 0)
@@ -644,7 +689,7 @@ static int gen_overflow_id(const struct pnode *n, struct sbuf *b)
  * maxolduid), else EINVAL. */
 static long put_overflow_id(const struct pnode *n, const char *buf, size_t len)
 {
-	long v = parse_sysctl_int(buf, len);
+	long v = parse_sysctl_int(buf, &len);
 
 	if (v < 0)
 		return v;
@@ -672,7 +717,7 @@ static int gen_aio_max_nr(const struct pnode *n, struct sbuf *b)
 
 static long put_aio_max_nr(const struct pnode *n, const char *buf, size_t len)
 {
-	long v = parse_sysctl_int(buf, len);
+	long v = parse_sysctl_int(buf, &len);
 
 	(void)n;
 	if (v < 0)
@@ -706,7 +751,7 @@ static int gen_ns_max(const struct pnode *n, struct sbuf *b)
  * value it holds may be written back); any other is EINVAL. */
 static long put_ns_max(const struct pnode *n, const char *buf, size_t len)
 {
-	long v = parse_sysctl_int(buf, len);
+	long v = parse_sysctl_int(buf, &len);
 
 	if (v < 0)
 		return v;
@@ -738,7 +783,7 @@ static int gen_overcommit(const struct pnode *n, struct sbuf *b)
 /* vm.overcommit_memory: 0 or 2 (mm/commit.h; 1 is EINVAL). */
 static long put_overcommit(const struct pnode *n, const char *buf, size_t len)
 {
-	long v = parse_sysctl_int(buf, len);
+	long v = parse_sysctl_int(buf, &len);
 
 	(void)n;
 	if (v < 0)
@@ -902,7 +947,7 @@ static int gen_pty(const struct pnode *n, struct sbuf *b)
 
 static long put_pty(const struct pnode *n, const char *buf, size_t len)
 {
-	long v = parse_sysctl_int(buf, len);
+	long v = parse_sysctl_int(buf, &len);
 	int ret;
 
 	if (v < 0)
@@ -912,9 +957,19 @@ static long put_pty(const struct pnode *n, const char *buf, size_t len)
 }
 
 static const struct pentry sys_kernel_pty[] = {
-	{ .name = "max", .id = G_PTY_MAX, .mode = FILE_W, .gen = gen_pty, .put = put_pty },
+	{ .name = "max",
+	  .id = G_PTY_MAX,
+	  .mode = FILE_W,
+	  .gen = gen_pty,
+	  .put = put_pty,
+	  .int_sysctl = true },
 	{ .name = "nr", .id = G_PTY_NR, .mode = FILE_R, .gen = gen_pty },
-	{ .name = "reserve", .id = G_PTY_RESERVE, .mode = FILE_W, .gen = gen_pty, .put = put_pty },
+	{ .name = "reserve",
+	  .id = G_PTY_RESERVE,
+	  .mode = FILE_W,
+	  .gen = gen_pty,
+	  .put = put_pty,
+	  .int_sysctl = true },
 	{ 0 },
 };
 
@@ -942,17 +997,20 @@ static const struct pentry sys_kernel[] = {
 	  .id = G_OVERFLOWGID,
 	  .mode = FILE_W,
 	  .gen = gen_overflow_id,
-	  .put = put_overflow_id },
+	  .put = put_overflow_id,
+	  .int_sysctl = true },
 	{ .name = "overflowuid",
 	  .id = G_OVERFLOWUID,
 	  .mode = FILE_W,
 	  .gen = gen_overflow_id,
-	  .put = put_overflow_id },
+	  .put = put_overflow_id,
+	  .int_sysctl = true },
 	{ .name = "ns_last_pid",
 	  .id = G_NS_LAST_PID,
 	  .mode = LINUX_S_IFREG | 0666,
 	  .gen = gen_ns_last_pid,
 	  .put = put_ns_last_pid,
+	  .int_sysctl = true,
 	  .put_empty = true },
 	{ .name = "pid_max", .id = G_PID_MAX, .mode = FILE_W, .gen = gen_pid_max },
 	{ .name = "pty",
@@ -972,7 +1030,7 @@ static const struct pentry sys_kernel[] = {
 #define NS_MAX(type, id_)                                                                        \
 	{                                                                                        \
 		.name = "max_" type "_namespaces", .id = id_, .mode = FILE_W, .gen = gen_ns_max, \
-		.put = put_ns_max                                                                \
+		.put = put_ns_max, .int_sysctl = true                                            \
 	}
 
 /* /proc/sys/user: the limits Linux keeps per user namespace (skas's one). */
@@ -1001,12 +1059,14 @@ static const struct pentry sys_vm[] = {
 	  .id = G_MAX_MAP_COUNT,
 	  .mode = FILE_W,
 	  .gen = gen_max_map_count,
-	  .put = put_max_map_count },
+	  .put = put_max_map_count,
+	  .int_sysctl = true },
 	{ .name = "overcommit_memory",
 	  .id = G_OVERCOMMIT,
 	  .mode = FILE_W,
 	  .gen = gen_overcommit,
-	  .put = put_overcommit },
+	  .put = put_overcommit,
+	  .int_sysctl = true },
 	{ 0 },
 };
 
@@ -1031,7 +1091,8 @@ static const struct pentry sys_fs[] = {
 	  .id = G_AIO_MAX_NR,
 	  .mode = FILE_W,
 	  .gen = gen_aio_max_nr,
-	  .put = put_aio_max_nr },
+	  .put = put_aio_max_nr,
+	  .int_sysctl = true },
 	{ .name = "aio-nr", .id = G_AIO_NR, .mode = FILE_R, .gen = gen_aio_nr },
 	{ .name = "dir-notify-enable", .id = G_DIR_NOTIFY, .mode = FILE_W, .gen = gen_one },
 	{ .name = "file-max", .id = G_FILE_MAX, .mode = FILE_R, .gen = gen_file_max },

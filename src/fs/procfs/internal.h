@@ -61,6 +61,10 @@ struct pentry {
 	 * for a capability first); any other's is 0, as Linux's handlers
 	 * take nothing from nothing. */
 	bool put_empty;
+	/* An integer sysctl (proc_dointvec): write moves the offset, and a
+	 * write past offset 0 changes nothing (its bytes are taken), as
+	 * Linux's strict writes. */
+	bool int_sysctl;
 	/* In /proc/PID only, not a thread's directory (Linux's
 	 * tgid_base_stuff). */
 	bool tgid_only;

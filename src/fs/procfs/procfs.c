@@ -670,6 +670,8 @@ static long gen_write_at(struct file *f, const void *buf, size_t n, int64_t off)
 		ret = g->has_opener ? pn->e->put_opener(pn, &g->opener, buf, n, off) : -EPERM;
 	else if (pn->e->put && n == 0 && !pn->pid && !pn->e->put_empty)
 		return 0;
+	else if (pn->e->int_sysctl && off > 0)
+		return (long)n; /* taken, and ignored */
 	else if (pn->e->put)
 		ret = pn->e->put(pn, buf, n);
 	else
@@ -681,7 +683,12 @@ static long gen_write_at(struct file *f, const void *buf, size_t n, int64_t off)
 
 static long gen_write(struct file *f, const void *buf, size_t n)
 {
-	return gen_write_at(f, buf, n, f->pos);
+	const struct pnode *pn = f->inode->priv;
+	long ret = gen_write_at(f, buf, n, f->pos);
+
+	if (ret > 0 && pn->e->int_sysctl)
+		f->pos += ret; /* the next write is past offset 0 */
+	return ret;
 }
 
 /* Linux's seq_file writers cannot be written at an offset (seq_open
