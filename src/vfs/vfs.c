@@ -585,6 +585,10 @@ char *path_name_d(const struct path *p, const struct path *root)
 
 	if (!s || !p->dentry->unlinked)
 		return s;
+	if (strlen(s) + sizeof(" (deleted)") > 4096) { /* the suffix counts (d_path) */
+		free(s);
+		return NULL;
+	}
 	ns = realloc(s, strlen(s) + sizeof(" (deleted)"));
 	if (!ns) {
 		free(s);
@@ -594,9 +598,34 @@ char *path_name_d(const struct path *p, const struct path *root)
 	return ns;
 }
 
+static char *path_build(const struct path *p, const struct path *root, bool *reached, size_t size);
+
 char *path_name_reach(const struct path *p, const struct path *root, bool *reached)
 {
-	char *buf = malloc(4096), *pos;
+	return path_build(p, root, reached, 4096);
+}
+
+char *path_name_seq(const struct path *p, const struct path *root)
+{
+	char *s = path_build(p, root, NULL, 4096), *ns;
+
+	if (!s)
+		s = path_build(p, root, NULL, 1 << 20);
+	if (!s || !p->dentry->unlinked)
+		return s;
+	ns = realloc(s, strlen(s) + sizeof(" (deleted)"));
+	if (!ns) {
+		free(s);
+		return NULL;
+	}
+	strcat(ns, " (deleted)");
+	return ns;
+}
+
+/* The path in a buffer of size bytes (the NUL's included), or NULL. */
+static char *path_build(const struct path *p, const struct path *root, bool *reached, size_t size)
+{
+	char *buf = malloc(size), *pos;
 	struct mount *mnt = p->mnt;
 	struct dentry *d = p->dentry;
 	size_t len;
@@ -605,7 +634,7 @@ char *path_name_reach(const struct path *p, const struct path *root, bool *reach
 		return NULL;
 	if (reached)
 		*reached = false;
-	pos = buf + 4095;
+	pos = buf + size - 1;
 	*pos = 0;
 	for (;;) {
 		if (d == root->dentry && mnt == root->mnt) {
@@ -623,7 +652,7 @@ char *path_name_reach(const struct path *p, const struct path *root, bool *reach
 		if (!d->parent)
 			break;
 		len = strlen(d->name);
-		if ((size_t)(pos - buf) < len + 2) {
+		if ((size_t)(pos - buf) < len + 1) { /* a page: 4095 and the NUL */
 			free(buf);
 			return NULL;
 		}

@@ -225,6 +225,9 @@ char *path_name(const struct path *p, const struct path *root);
 /* As Linux's d_path: path_name, and " (deleted)" after a name that was
  * removed (/proc/PID/fd, maps, exe). */
 char *path_name_d(const struct path *p, const struct path *root);
+/* path_name_d without its page's bound (maps and numa_maps: Linux's
+ * seq_path grows its buffer), up to 1 MiB. */
+char *path_name_seq(const struct path *p, const struct path *root);
 /* A name changed through the VFS: the dentries of (dir, name) naming
  * inode move to (nparent, nname), or (dentry_unlinked) are marked as
  * removed. */

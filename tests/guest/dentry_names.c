@@ -69,7 +69,7 @@ static char *in(const char *name)
 /* The name /proc/self/maps shows for the mapping at addr. */
 static int maps_has(void *addr, const char *suffix)
 {
-	char line[600], want[64];
+	char line[8192], want[64];
 	FILE *f = fopen("/proc/self/maps", "r");
 	int ok = 0;
 
@@ -160,6 +160,11 @@ static void t_long(void)
 	r = readlink(link, buf, sizeof(buf));
 	check(i == 20 && fd >= 0 && r == -1 && errno == ENAMETOOLONG,
 	      "readlink of an fd whose path passes a page: ENAMETOOLONG");
+	m = fd >= 0 && ftruncate(fd, 4096) == 0 ? mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0)
+						: MAP_FAILED;
+	check(m != MAP_FAILED && maps_has(m, "x/f"), "... maps gives its name whole");
+	if (m != MAP_FAILED)
+		munmap(m, 4096);
 	close(fd);
 	unlink("f");
 	while (i-- > 0)

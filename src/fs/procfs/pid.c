@@ -908,7 +908,7 @@ static void maps_line(struct sbuf *b, const struct vma *v)
 	if (v->file) {
 		file_stat(v->file, &st);
 		if (v->file->path.dentry && current->fs)
-			name = path_name_d(&v->file->path, &current->fs->root);
+			name = path_name_seq(&v->file->path, &current->fs->root);
 		else if (v->file->ops->maps_name)
 			name = v->file->ops->maps_name(v->file);
 	} else if (v->flags & VMA_HEAP) {
@@ -1174,7 +1174,7 @@ static int gen_numa_maps(const struct pnode *n, struct sbuf *b)
 		sb_printf(b, "%08llx %s", (unsigned long long)v->start, pol);
 		if (v->file) {
 			if (v->file->path.dentry && current->fs)
-				name = path_name_d(&v->file->path, &current->fs->root);
+				name = path_name_seq(&v->file->path, &current->fs->root);
 			else if (v->file->ops->maps_name)
 				name = v->file->ops->maps_name(v->file);
 		}
