@@ -329,43 +329,83 @@ insert:
 	return 0;
 }
 
-/* bitmap_parselist of the node list s into nodes: "N" and "N-M" by
- * commas (empty: none); -EINVAL past MAX_NUMNODES or for anything else. */
-static int parse_nodelist(const char *s, uint64_t *nodes)
+static bool region_end(char c)
 {
-	memset(nodes, 0, NODEMASK_WORDS * 8);
-	while (*s) {
-		unsigned long a, b;
-		char *e;
-
-		if (*s < '0' || *s > '9')
-			return -EINVAL;
-		a = b = strtoul(s, &e, 10);
-		if (*e == '-') {
-			if (e[1] < '0' || e[1] > '9')
-				return -EINVAL;
-			b = strtoul(e + 1, &e, 10);
-		}
-		if (a > b || b >= MAX_NUMNODES || (*e && *e != ','))
-			return -EINVAL;
-		for (; a <= b; a++)
-			nodes[a / 64] |= 1ULL << (a % 64);
-		s = *e ? e + 1 : e;
-	}
-	return 0;
+	return c == ',' || c == ' ' || (c >= '\t' && c <= '\r') || c == 0;
 }
 
-int mpol_parse_str(const char *str, struct mempolicy **out)
+/* bitmap_getnum: a decimal, or "N" for the last node. */
+static const char *list_num(const char *s, unsigned long *n)
 {
-	char buf[64], *list, *fl, *rest;
-	struct mpol_args pa = { 0 };
-	struct mempolicy *p;
+	unsigned long v = 0;
+	const char *d = s;
+
+	if (*s == 'N') {
+		*n = MAX_NUMNODES - 1;
+		return s + 1;
+	}
+	for (; *d >= '0' && *d <= '9'; d++) {
+		v = v * 10 + (unsigned long)(*d - '0');
+		if (v > 0xffffffffUL)
+			return NULL;
+	}
+	*n = v;
+	return d == s ? NULL : d;
+}
+
+/* Linux's bitmap_parselist of the node list s into nodes: regions "N",
+ * "N-M", "all", each with an optional ":used/group", between commas and
+ * white space; -EINVAL for anything else or past MAX_NUMNODES. */
+static int parse_nodelist(const char *s, uint64_t *nodes)
+{
+	unsigned long a, b, used, group, i;
+
+	memset(nodes, 0, NODEMASK_WORDS * 8);
+	for (;;) {
+		while (*s && *s != '\n' && region_end(*s))
+			s++;
+		if (!*s || *s == '\n')
+			return 0;
+		if (strncasecmp(s, "all", 3) == 0) {
+			a = 0;
+			b = MAX_NUMNODES - 1;
+			s += 3;
+		} else {
+			if (!(s = list_num(s, &a)))
+				return -EINVAL;
+			b = a;
+			if (*s == '-') {
+				if (!(s = list_num(s + 1, &b)))
+					return -EINVAL;
+			} else if (!region_end(*s) && *s != '\n') {
+				return -EINVAL; /* a pattern only after a range */
+			}
+		}
+		used = group = b + 1;
+		if (*s == ':') {
+			if (!(s = list_num(s + 1, &used)) || *s != '/' ||
+			    !(s = list_num(s + 1, &group)))
+				return -EINVAL;
+		} else if (!region_end(*s) && *s != '\n') {
+			return -EINVAL;
+		}
+		if (a > b || group == 0 || used > group)
+			return -EINVAL;
+		if (b >= MAX_NUMNODES)
+			return -EINVAL; /* Linux's ERANGE, which mpol= reports as EINVAL */
+		for (; a <= b; a += group)
+			for (i = a; i <= b && i < a + used; i++)
+				nodes[i / 64] |= 1ULL << (i % 64);
+	}
+}
+
+/* mpol_parse_str's parse of buf (changed in place) into pa: 0 or
+ * -EINVAL. */
+static int mpol_parse_buf(char *buf, struct mpol_args *pa)
+{
+	char *list, *fl, *rest;
 	int mode;
 
-	*out = NULL;
-	if (strlen(str) >= sizeof(buf))
-		return -EINVAL;
-	strcpy(buf, str);
 	list = strchr(buf, ':');
 	fl = strchr(buf, '=');
 	if (fl)
@@ -373,10 +413,10 @@ int mpol_parse_str(const char *str, struct mempolicy **out)
 	if (list) {
 		*list++ = 0;
 		/* only node 0 has memory (nodes_subset of N_MEMORY) */
-		if (parse_nodelist(list, pa.nodes) < 0 || (pa.nodes[0] & ~1ULL))
+		if (parse_nodelist(list, pa->nodes) < 0 || (pa->nodes[0] & ~1ULL))
 			return -EINVAL;
 		for (mode = 1; mode < NODEMASK_WORDS; mode++)
-			if (pa.nodes[mode])
+			if (pa->nodes[mode])
 				return -EINVAL;
 	}
 	for (mode = 0; mode < LINUX_MPOL_MAX; mode++)
@@ -387,14 +427,14 @@ int mpol_parse_str(const char *str, struct mempolicy **out)
 		if (list) {
 			for (rest = list; *rest >= '0' && *rest <= '9'; rest++)
 				;
-			if (*rest || mask_empty(pa.nodes))
+			if (*rest || mask_empty(pa->nodes))
 				return -EINVAL;
 		}
 		break;
 	case LINUX_MPOL_INTERLEAVE:
 	case LINUX_MPOL_WEIGHTED_INTERLEAVE:
 		if (!list)
-			pa.nodes[0] = 1; /* the nodes with memory */
+			pa->nodes[0] = 1; /* the nodes with memory */
 		break;
 	case LINUX_MPOL_LOCAL:
 		if (list)
@@ -411,12 +451,31 @@ int mpol_parse_str(const char *str, struct mempolicy **out)
 		return -EINVAL;
 	}
 	if (fl && strcmp(fl, "static") == 0)
-		pa.flags = LINUX_MPOL_F_STATIC_NODES;
+		pa->flags = LINUX_MPOL_F_STATIC_NODES;
 	else if (fl && strcmp(fl, "relative") == 0)
-		pa.flags = LINUX_MPOL_F_RELATIVE_NODES;
+		pa->flags = LINUX_MPOL_F_RELATIVE_NODES;
 	else if (fl)
 		return -EINVAL;
-	pa.mode = mode;
+	pa->mode = mode;
+	return 0;
+}
+
+int mpol_parse_str(const char *str, struct mempolicy **out)
+{
+	char *buf = strdup(str);
+	struct mpol_args pa = { 0 };
+	struct mempolicy *p;
+	int ret;
+
+	*out = NULL;
+	if (!buf)
+		return -ENOMEM;
+	ret = mpol_parse_buf(buf, &pa);
+	free(buf);
+	if (ret < 0)
+		return ret;
+	if (pa.mode == LINUX_MPOL_DEFAULT)
+		return 0;
 	/* mpol_new's checks; the mount keeps the nodes as given (all node 0
 	 * here), PREFERRED without any becoming LOCAL */
 	if (mpol_make(&pa, &p) < 0 || !p)

@@ -314,7 +314,10 @@ static int parse_opt(char *key, enum fs_kind kind, struct fs_opts *o)
 	}
 	if (strcmp(key, "nr_inodes") == 0) {
 		o->nr_inodes_set = true;
-		return parse_size(val, &o->nr_inodes);
+		/* Linux's bound: as many inodes as the inode space can count */
+		return parse_size(val, &o->nr_inodes) < 0 || o->nr_inodes > UINT64_MAX / 1024
+			       ? -EINVAL
+			       : 0;
 	}
 	if (strcmp(key, "mode") == 0) {
 		o->mode_set = true;
@@ -330,10 +333,11 @@ static int parse_opt(char *key, enum fs_kind kind, struct fs_opts *o)
 		o->mpol = p;
 		return 0;
 	}
+	/* (uid_t)-1 is no id (make_kuid's invalid one) */
 	if (strcmp(key, "uid") == 0)
-		return parse_u32(val, 10, &o->uid);
+		return parse_u32(val, 10, &o->uid) < 0 || o->uid == INVALID_ID ? -EINVAL : 0;
 	if (strcmp(key, "gid") == 0)
-		return parse_u32(val, 10, &o->gid);
+		return parse_u32(val, 10, &o->gid) < 0 || o->gid == INVALID_ID ? -EINVAL : 0;
 	return -EINVAL;
 }
 

@@ -1059,6 +1059,12 @@ static int t_tmpfs(void)
 		{ "mpol=prefer:0,0", NULL, -EINVAL },
 		{ "mpol=local=static", NULL, -EINVAL },
 		{ "mpol=bind:", NULL, -EINVAL },
+		{ "mpol=bind:0-0:1/1", "mpol=bind:0", 21 },
+		{ "mpol=bind:all:1/1024", "mpol=bind:0", 21 },
+		{ "mpol=bind: 0", "mpol=bind:0", 21 },
+		{ "mpol=bind:0:1/1", NULL, -EINVAL },
+		{ "mpol=bind:0-", NULL, -EINVAL },
+		{ "mpol=bind:N", NULL, -EINVAL },
 	};
 	const char *dir = "/tmp/mempolicy_tmpfs";
 	char what[160];
