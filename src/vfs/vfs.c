@@ -579,23 +579,28 @@ char *path_name(const struct path *p, const struct path *root)
 	return path_name_reach(p, root, NULL);
 }
 
-char *path_name_d(const struct path *p, const struct path *root)
+/* s (a path_build, NULL passed on) and " (deleted)" if d was unlinked, in
+ * at most max bytes with the NUL; NULL past them or without memory. */
+static char *add_deleted(char *s, const struct dentry *d, size_t max)
 {
-	char *s = path_name_reach(p, root, NULL), *ns;
+	char *ns;
 
-	if (!s || !p->dentry->unlinked)
+	if (!s || !d->unlinked)
 		return s;
-	if (strlen(s) + sizeof(" (deleted)") > 4096) { /* the suffix counts (d_path) */
-		free(s);
-		return NULL;
-	}
-	ns = realloc(s, strlen(s) + sizeof(" (deleted)"));
+	ns = strlen(s) + sizeof(" (deleted)") <= max ? realloc(s, strlen(s) + sizeof(" (deleted)"))
+						     : NULL;
 	if (!ns) {
 		free(s);
 		return NULL;
 	}
 	strcat(ns, " (deleted)");
 	return ns;
+}
+
+char *path_name_d(const struct path *p, const struct path *root)
+{
+	/* the suffix counts toward the page (d_path) */
+	return add_deleted(path_name_reach(p, root, NULL), p->dentry, 4096);
 }
 
 static char *path_build(const struct path *p, const struct path *root, bool *reached, size_t size);
@@ -607,19 +612,11 @@ char *path_name_reach(const struct path *p, const struct path *root, bool *reach
 
 char *path_name_seq(const struct path *p, const struct path *root)
 {
-	char *s = path_build(p, root, NULL, 4096), *ns;
+	char *s = path_build(p, root, NULL, 4096);
 
 	if (!s)
 		s = path_build(p, root, NULL, 1 << 20);
-	if (!s || !p->dentry->unlinked)
-		return s;
-	ns = realloc(s, strlen(s) + sizeof(" (deleted)"));
-	if (!ns) {
-		free(s);
-		return NULL;
-	}
-	strcat(ns, " (deleted)");
-	return ns;
+	return add_deleted(s, p->dentry, SIZE_MAX);
 }
 
 /* The path in a buffer of size bytes (the NUL's included), or NULL. */
