@@ -31,6 +31,28 @@ struct mpol_args {
 	uint64_t nodes[NODEMASK_WORDS];
 };
 
+/* size zeroed bytes counted against --memory as the kernel's (Linux's
+ * slab objects are the memcg's), or NULL; charged_free gives them back. */
+static void *charged_zalloc(size_t size)
+{
+	void *p;
+
+	if (!mem_take_kernel(size))
+		return NULL;
+	p = calloc(1, size);
+	if (!p)
+		mem_give_kernel(size);
+	return p;
+}
+
+static void charged_free(void *p, size_t size)
+{
+	if (p) {
+		mem_give_kernel(size);
+		free(p);
+	}
+}
+
 void mpol_get(struct mempolicy *p)
 {
 	if (p)
@@ -39,10 +61,8 @@ void mpol_get(struct mempolicy *p)
 
 void mpol_put(struct mempolicy *p)
 {
-	if (p && --p->refcount == 0) {
-		mem_give_kernel(sizeof(*p));
-		free(p);
-	}
+	if (p && --p->refcount == 0)
+		charged_free(p, sizeof(*p));
 }
 
 /* The mode flags keep the caller's mask (Linux's mpol_store_user_nodemask). */
@@ -162,13 +182,9 @@ static int mpol_make(const struct mpol_args *pa, struct mempolicy **out)
 		if (!nodes)
 			return -EINVAL;
 	}
-	if (!mem_take_kernel(sizeof(*p)))
+	p = charged_zalloc(sizeof(*p));
+	if (!p)
 		return -ENOMEM;
-	p = calloc(1, sizeof(*p));
-	if (!p) {
-		mem_give_kernel(sizeof(*p));
-		return -ENOMEM;
-	}
 	p->refcount = 1;
 	p->mode = (unsigned short)mode;
 	p->flags = pa->flags;
@@ -182,17 +198,12 @@ static int mpol_make(const struct mpol_args *pa, struct mempolicy **out)
 
 static struct mempolicy *mpol_dup(const struct mempolicy *o)
 {
-	struct mempolicy *p;
+	struct mempolicy *p = charged_zalloc(sizeof(*p));
 
-	if (!mem_take_kernel(sizeof(*p)))
-		return NULL;
-	p = malloc(sizeof(*p));
-	if (!p) {
-		mem_give_kernel(sizeof(*p));
-		return NULL;
+	if (p) {
+		*p = *o;
+		p->refcount = 1;
 	}
-	*p = *o;
-	p->refcount = 1;
 	return p;
 }
 
@@ -237,23 +248,15 @@ struct sp_node {
 
 static struct sp_node *sp_alloc(void)
 {
-	struct sp_node *n;
-
-	if (!mem_take_kernel(sizeof(*n)))
-		return NULL;
-	n = calloc(1, sizeof(*n));
-	if (!n)
-		mem_give_kernel(sizeof(*n));
-	return n;
+	return charged_zalloc(sizeof(struct sp_node));
 }
 
 static void sp_free(struct sp_node *n)
 {
-	if (!n)
-		return;
-	mpol_put(n->policy);
-	mem_give_kernel(sizeof(*n));
-	free(n);
+	if (n) {
+		mpol_put(n->policy);
+		charged_free(n, sizeof(*n));
+	}
 }
 
 void mpol_shared_free(struct shared_policy *sp)
@@ -532,27 +535,32 @@ static int mbind_walk(struct mm *mm, uaddr_t start, uaddr_t end, bool discontig,
 {
 	struct vma *v = mm_find_vma(mm, start), *n;
 	bool first = true;
+	int pm = -1, ret = 0;
 
-	for (; v && &v->link != &mm->vmas && v->start < end; v = n) {
+	for (; v && &v->link != &mm->vmas && v->start < end && ret == 0; v = n) {
 		n = list_entry(v->link.next, struct vma, link);
 		if (v->flags & VMA_STUB)
 			continue;
 		if (first && !discontig && start < v->start)
-			return -EFAULT;
+			ret = -EFAULT;
 		first = false;
 		while (&n->link != &mm->vmas && (n->flags & VMA_STUB))
 			n = list_entry(n->link.next, struct vma, link);
 		if (!discontig && v->end < end && (&n->link == &mm->vmas || v->end < n->start))
-			return -EFAULT;
-		if (strict && !(nodes[0] & 1) && vma_walks(v)) {
-			long r = mm_pages_present(mm, v->start > start ? v->start : start,
-						  v->end < end ? v->end : end, 1);
+			ret = ret ?: -EFAULT;
+		if (ret == 0 && strict && !(nodes[0] & 1) && vma_walks(v)) {
+			long r = pm >= 0 ? 0 : (pm = mm_pagemap_open(mm));
 
+			if (r >= 0)
+				r = host_pagemap_present(pm, v->start > start ? v->start : start,
+							 v->end < end ? v->end : end, 1);
 			if (r != 0)
-				return r < 0 ? (int)r : -EIO;
+				ret = r < 0 ? (int)r : -EIO;
 		}
 	}
-	return first ? -EFAULT : 0;
+	if (pm >= 0)
+		host_close(pm);
+	return ret ?: first ? -EFAULT : 0;
 }
 
 /* Gives [start, end), inside v, the policy p (Linux's mbind_range): split

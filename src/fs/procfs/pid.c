@@ -895,6 +895,18 @@ static unsigned dev_minor(uint64_t dev)
 	return (unsigned)((dev & 0xff) | ((dev >> 12) & ~0xffULL));
 }
 
+/* The name of the file v maps as maps and numa_maps give it (malloc'd),
+ * or NULL: its path from the reader's root, or a file's own name (SysV
+ * shm's "/SYSVKEY (deleted)"). */
+static char *vma_file_name(const struct vma *v)
+{
+	if (!v->file)
+		return NULL;
+	if (v->file->path.dentry && current->fs)
+		return path_name_seq(&v->file->path, &current->fs->root);
+	return v->file->ops->maps_name ? v->file->ops->maps_name(v->file) : NULL;
+}
+
 /* A line of /proc/PID/maps: "start-end perms offset dev inode", then the
  * name at column 73 (fs/proc/task_mmu.c). */
 static void maps_line(struct sbuf *b, const struct vma *v)
@@ -907,10 +919,7 @@ static void maps_line(struct sbuf *b, const struct vma *v)
 	memset(&st, 0, sizeof(st));
 	if (v->file) {
 		file_stat(v->file, &st);
-		if (v->file->path.dentry && current->fs)
-			name = path_name_seq(&v->file->path, &current->fs->root);
-		else if (v->file->ops->maps_name)
-			name = v->file->ops->maps_name(v->file);
+		name = vma_file_name(v);
 	} else if (v->flags & VMA_HEAP) {
 		label = "[heap]";
 	} else if (v->flags & VMA_STACK) {
@@ -1149,13 +1158,14 @@ static int gen_numa_maps(const struct pnode *n, struct sbuf *b)
 	struct mm *mm = mm_of(n);
 	struct host_numa *h = NULL;
 	long nh, i = 0;
+	int pm;
 	struct vma *v;
 
 	if (!mm)
 		return 0;
 	if (!current || !procfs_may_access(current, proc_of(n)))
 		return -EACCES;
-	platform->mm_flush(mm->pf);
+	pm = mm_pagemap_open(mm); /* the stub's changes flushed first */
 	nh = host_proc_numa_maps(platform->mm_host_pid(mm->pf), &h);
 	if (nh < 0)
 		nh = 0;
@@ -1172,12 +1182,7 @@ static int gen_numa_maps(const struct pnode *n, struct sbuf *b)
 		pl = mpol_vma_at(v, v->start);
 		mpol_to_str(pol, sizeof(pol), pl ? pl : t->mempolicy);
 		sb_printf(b, "%08llx %s", (unsigned long long)v->start, pol);
-		if (v->file) {
-			if (v->file->path.dentry && current->fs)
-				name = path_name_seq(&v->file->path, &current->fs->root);
-			else if (v->file->ops->maps_name)
-				name = v->file->ops->maps_name(v->file);
-		}
+		name = vma_file_name(v);
 		if (name || (!v->file && (v->flags & VMA_SHARED))) {
 			sb_printf(b, " file=");
 			numa_name(b, name ? name : "/dev/zero (deleted)");
@@ -1203,7 +1208,7 @@ static int gen_numa_maps(const struct pnode *n, struct sbuf *b)
 			if (whole) {
 				part = h[j].pages;
 			} else {
-				long pr = mm_pages_present(mm, lo, hi, 0);
+				long pr = pm >= 0 ? host_pagemap_present(pm, lo, hi, 0) : 0;
 
 				part = pr > 0 ? (uint64_t)pr : 0;
 				if (part > h[j].pages)
@@ -1243,6 +1248,8 @@ static int gen_numa_maps(const struct pnode *n, struct sbuf *b)
 		sb_put(b, "\n", 1);
 	}
 	free(h);
+	if (pm >= 0)
+		host_close(pm);
 	return 0;
 }
 
