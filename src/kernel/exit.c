@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kernel/task.h"
+#include "kernel/cgroup.h"
 #include "kernel/cpus.h"
 #include "kernel/nsproxy.h"
 #include "kernel/pidns.h"
@@ -140,6 +141,12 @@ static void release_process(struct process *p)
 	waitq_release(&p->signalfd_wq);
 	if (p->pidfd_refs > 0)
 		return; /* the last pidfd frees it */
+	process_free(p);
+}
+
+void process_free(struct process *p)
+{
+	cgroup_release(p);
 	free(p->cred.groups);
 	cred_put_ns(&p->cred);
 	free(p);
@@ -147,11 +154,8 @@ static void release_process(struct process *p)
 
 void process_pidfd_put(struct process *p)
 {
-	if (--p->pidfd_refs == 0 && p->reaped) {
-		free(p->cred.groups);
-		cred_put_ns(&p->cred);
-		free(p);
-	}
+	if (--p->pidfd_refs == 0 && p->reaped)
+		process_free(p);
 }
 
 /* Tells the parent; a parent that ignores SIGCHLD reaps at once. */
@@ -298,6 +302,7 @@ static void process_finish(struct process *p)
 	if (p->sid == p->pid)
 		tty_session_leader_exit(p); /* its terminal's foreground: SIGHUP */
 	p->zombie = true;
+	cgroup_exit(p);		       /* its group is populated no more by it */
 	waitq_wake_all(&p->exit_wait); /* pidfds poll readable */
 	itimer_exit(p);		       /* an alarm pending now never fires */
 	ptimer_exit(p);

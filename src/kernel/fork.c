@@ -8,12 +8,14 @@
  * kernel/userns.c, owns the others made with it); a child's pid comes
  * from its pid namespace (kernel/pidns.c), and what the caller gets back
  * is its number in the caller's. A new process enters its parent's time
- * namespace for children (kernel/timens.c). Refused: CLONE_INTO_CGROUP
- * and clone3's set_tid (EINVAL). */
+ * namespace for children (kernel/timens.c), and its parent's cgroup or
+ * clone3's CLONE_INTO_CGROUP one (kernel/cgroup.c). Refused: clone3's
+ * set_tid (EINVAL). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernel/task.h"
+#include "kernel/cgroup.h"
 #include "kernel/nsproxy.h"
 #include "kernel/pidns.h"
 #include "kernel/userns.h"
@@ -45,6 +47,7 @@ struct clone_req {
 	uaddr_t stack, parent_tid, child_tid;
 	uint64_t tls;
 	uaddr_t pidfd; /* where CLONE_PIDFD puts the fd */
+	int cgroup;    /* CLONE_INTO_CGROUP's directory fd */
 	bool clone3;
 };
 
@@ -106,10 +109,6 @@ static int check_flags(struct task *t, const struct clone_req *r)
 		return -EINVAL;
 	if ((f & LINUX_CLONE_PARENT) && process_is_ns_init(t->proc))
 		return -EINVAL; /* an init cannot have siblings */
-	if (f & LINUX_CLONE_INTO_CGROUP) {
-		klog_ratelimited(LOG_INFO, "clone: CLONE_INTO_CGROUP is not supported: EINVAL");
-		return -EINVAL;
-	}
 	/* CLONE_DETACHED is otherwise ignored, but Linux keeps it from
 	 * CLONE_PIDFD (to reuse it one day) */
 	if ((f & LINUX_CLONE_PIDFD) && ((f & (LINUX_CLONE_THREAD | LINUX_CLONE_DETACHED)) ||
@@ -290,6 +289,20 @@ static long do_clone(struct task *t, const struct clone_req *r)
 		if (ret < 0)
 			goto fail;
 	}
+	/* Linux's cgroup_can_fork: the group to start in, checked as a move
+	 * there (a thread stays in its process's). */
+	if (f & LINUX_CLONE_INTO_CGROUP) {
+		struct cgroup *cg;
+
+		ret = cgroup_clone_target(t, r->cgroup, f & LINUX_CLONE_THREAD, &cg);
+		if (ret < 0)
+			goto fail;
+		if (!(f & LINUX_CLONE_THREAD))
+			cgroup_fork(c->proc, cg);
+		cgroup_put(cg);
+	} else if (!(f & LINUX_CLONE_THREAD)) {
+		cgroup_fork(c->proc, t->proc->cgroup);
+	}
 	/* As arch_prctl(ARCH_SET_FS) in Linux's copy_thread. */
 	if ((f & LINUX_CLONE_SETTLS) && r->tls >= TASK_SIZE) {
 		ret = -EPERM;
@@ -384,9 +397,7 @@ fail:
 	if (c->proc != t->proc) {
 		list_del(&c->proc->sibling);
 		pid_free(c->proc->pid);
-		free(c->proc->cred.groups);
-		cred_put_ns(&c->proc->cred);
-		free(c->proc);
+		process_free(c->proc);
 	}
 	c->proc = NULL;
 	task_free(c);
@@ -465,6 +476,9 @@ long sys_clone3(struct task *t, const struct sysargs *a)
 		return -EINVAL;
 	if (ca.exit_signal > LINUX_NSIG)
 		return -EINVAL;
+	if ((ca.flags & LINUX_CLONE_INTO_CGROUP) &&
+	    (ca.cgroup > INT32_MAX || size < LINUX_CLONE_ARGS_SIZE_VER2))
+		return -EINVAL;
 	if (ca.set_tid || ca.set_tid_size)
 		return -EINVAL;
 	if ((ca.stack == 0) != (ca.stack_size == 0))
@@ -476,6 +490,7 @@ long sys_clone3(struct task *t, const struct sysargs *a)
 	r.child_tid = ca.child_tid;
 	r.tls = ca.tls;
 	r.pidfd = ca.pidfd;
+	r.cgroup = (int)ca.cgroup;
 	r.clone3 = true;
 	if (ca.flags & LINUX_CLONE_CLEAR_SIGHAND) {
 		long ret;

@@ -6,14 +6,13 @@
  * the set holds both the task's own and its children's) and cgroup
  * namespaces can be made; the user namespace of their maker's credentials
  * owns them. A cgroup
- * namespace's root is the cgroup of its maker, and every task is in the
- * one root cgroup (/proc/PID/cgroup's "0::/"), so a new one shows the
- * same paths: it has its own identity (/proc/PID/ns/cgroup, setns) and
- * nothing else to hold. */
+ * namespace's root is the cgroup of its maker (kernel/cgroup.c): paths in
+ * /proc/PID/cgroup and a cgroup2 mount start there. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernel/nsproxy.h"
+#include "kernel/cgroup.h"
 #include "kernel/uts.h"
 #include "kernel/cred.h"
 #include "kernel/task.h"
@@ -25,12 +24,10 @@
 #include "net/netns.h"
 #include "abi/linux/errno.h"
 
-static struct ns_common init_cgroup_ns = { .refcount = 1, .ino = NS_INO_CGROUP, .type = NS_CGROUP };
-
 static struct nsproxy init_nsproxy = {
 	.refcount = 1,
 	.ns = {
-		[NS_CGROUP] = &init_cgroup_ns,
+		[NS_CGROUP] = &init_cgroup_ns.ns,
 		[NS_IPC] = &init_ipc_ns.ns,
 		[NS_MNT] = &init_mnt_ns.ns,
 		[NS_NET] = &init_net.ns,
@@ -235,8 +232,7 @@ int nsproxy_copy(struct nsproxy *old, uint64_t flags, struct fs_info *fs, struct
 		ns_get(pid_ns);
 		fresh[NS_PID] = pid_ns;
 	}
-	if ((flags & LINUX_CLONE_NEWCGROUP) &&
-	    !(fresh[NS_CGROUP] = ns_alloc(sizeof(struct ns_common), NS_CGROUP, NULL)))
+	if ((flags & LINUX_CLONE_NEWCGROUP) && !(fresh[NS_CGROUP] = cgroup_ns_new(current)))
 		goto fail;
 	if ((flags & LINUX_CLONE_NEWTIME) && !(fresh[NS_TIME] = time_ns_new(old->ns[NS_TIME])))
 		goto fail;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kernel/task.h"
+#include "kernel/cgroup.h"
 #include "kernel/coredump.h"
 #include "kernel/nsproxy.h"
 #include "kernel/pidns.h"
@@ -298,6 +299,7 @@ static struct process *process_new(int pid)
 	list_init(&p->sibling);
 	list_init(&p->threads);
 	list_init(&p->all_link);
+	list_init(&p->cg_link);
 	waitq_init(&p->wait_chld);
 	waitq_init(&p->exit_wait);
 	waitq_init(&p->core_wait);
@@ -385,6 +387,7 @@ int task_start_init(const struct init_config *cfg)
 	}
 	list_add_tail(&t->thread_link, &t->proc->threads);
 	t->proc->nthreads = 1;
+	cgroup_fork(t->proc, &cgroup_root);
 	if (cfg->nofile > 0)
 		t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur =
 			t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_max = (uint64_t)cfg->nofile;

@@ -139,6 +139,12 @@ struct process {
 	struct cpu_usage cpu_children;
 	struct cpu_prev cpu_prev;
 	int64_t maxrss_kb;
+	/* kernel/cgroup.c: its group (a reference, kept by a zombie), its
+	 * link in the group's live processes (empty once it ended), and the
+	 * CPU times charged to groups so far. */
+	struct cgroup *cgroup;
+	struct list_head cg_link;
+	int64_t cg_user, cg_sys;
 };
 
 struct task {
@@ -288,6 +294,9 @@ void pid_release_unused(int pid);
 void pid_pin(int pid);
 void pid_unpin(int pid);
 struct process *process_alloc(int pid);
+/* Frees a process that nothing refers to any more (reaped, or a fork that
+ * failed): its group, credentials and memory. */
+void process_free(struct process *p);
 void pid_free(int pid);
 /* Moves p to another process group and session (setpgid, setsid). */
 void process_set_pgrp(struct process *p, int pgid, int sid);

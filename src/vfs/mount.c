@@ -12,6 +12,7 @@
 #include "fs/hostfs/hostfs.h"
 #include "fs/tmpfs/tmpfs.h"
 #include "fs/sysfs/sysfs.h"
+#include "fs/cgroupfs/cgroupfs.h"
 #include "fs/overlay/overlay.h"
 #include "tty/pty.h"
 #include "kernel/cred.h"
@@ -235,6 +236,11 @@ int vfs_mount_root(const struct root_config *cfg, struct path *root, const char 
 		ret = sysfs_mount(&sb, &r);
 		if (ret == 0)
 			ret = mount_at(root, "/sys", sb, r, "sysfs", true);
+		/* cgroup2 where systemd and container runtimes mount it */
+		if (ret == 0)
+			ret = cgroupfs_mount(NULL, &sb, &r);
+		if (ret == 0)
+			ret = mount_at(root, "/sys/fs/cgroup", sb, r, "cgroup2", false);
 		if (ret == -ENOENT && cfg->rw)
 			ret = 0;
 	}

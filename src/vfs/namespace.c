@@ -23,6 +23,8 @@
 #include "fs/tmpfs/tmpfs.h"
 #include "mm/mempolicy.h"
 #include "fs/sysfs/sysfs.h"
+#include "fs/cgroupfs/cgroupfs.h"
+#include "kernel/cgroup.h"
 #include "tty/pty.h"
 #include "mm/commit.h"
 #include "kernel/task.h"
@@ -177,6 +179,7 @@ struct fs_opts {
 	uint64_t size, nr_inodes;
 	uint32_t mode, uid, gid;
 	struct mempolicy *mpol; /* mpol='s (a reference), NULL for default */
+	unsigned cg_flags;	/* cgroup2's CGRP_* */
 };
 
 /* Linux's memparse: a number (base 0) with an optional k, m, g, t suffix. */
@@ -260,7 +263,7 @@ static int parse_devpts_opt(char *key, struct fs_opts *o)
 }
 
 /* Whose options a mount takes beyond the generic ones. */
-enum fs_kind { FS_OTHER, FS_TMPFS, FS_DEVPTS };
+enum fs_kind { FS_OTHER, FS_TMPFS, FS_DEVPTS, FS_CGROUP2 };
 
 /* One option of a filesystem of that kind. */
 static int parse_opt(char *key, enum fs_kind kind, struct fs_opts *o)
@@ -288,6 +291,11 @@ static int parse_opt(char *key, enum fs_kind kind, struct fs_opts *o)
 	for (i = 0; !val && i < sizeof(ignored) / sizeof(ignored[0]); i++)
 		if (strcmp(key, ignored[i]) == 0)
 			return 0;
+	for (i = 0; kind == FS_CGROUP2 && !val && i < CGRP_NFLAGS; i++)
+		if (strcmp(key, cgroup_flag_names[i]) == 0) {
+			o->cg_flags |= 1u << i;
+			return 0;
+		}
 	if (kind != FS_TMPFS || !val)
 		return -EINVAL;
 	if (strcmp(key, "size") == 0) {
@@ -491,6 +499,18 @@ static int new_mount(struct task *t, struct path *at, const char *source, const 
 		ret = parse_opts(data, FS_DEVPTS, &o);
 		if (ret == 0)
 			ret = devpts_mount(&sb, &root);
+	} else if (strcmp(type, "cgroup2") == 0) {
+		/* FS_USERNS_MOUNT: the cgroup namespace's owner's
+		 * CAP_SYS_ADMIN (cgroup_init_fs_context's user_ns) */
+		if (!ns_capable(&t->proc->cred, ns_owner(t->nsproxy->ns[NS_CGROUP]), CAP_SYS_ADMIN))
+			return -EPERM;
+		ret = parse_opts(data, FS_CGROUP2, &o);
+		if (ret == 0)
+			ret = cgroupfs_mount(t, &sb, &root);
+		if (ret == 0) {
+			cgroup_apply_root_flags(t, o.cg_flags);
+			cgroupfs_show_flags();
+		}
 	} else {
 		return -ENODEV; /* hostfs among them: no host path from inside */
 	}
@@ -671,8 +691,13 @@ static int remount(struct task *t, struct path *at, uint64_t flags, const char *
 			devpts_set_ptmx_mode(o.mode);
 	} else if (!bind) {
 		bool tmpfs = strcmp(sb->fstype, "tmpfs") == 0;
+		bool cgroup2 = strcmp(sb->fstype, "cgroup2") == 0;
 
-		ret = parse_opts(data, tmpfs ? FS_TMPFS : FS_OTHER, &o);
+		ret = parse_opts(data, tmpfs ? FS_TMPFS : cgroup2 ? FS_CGROUP2 : FS_OTHER, &o);
+		if (ret == 0 && cgroup2) {
+			cgroup_apply_root_flags(t, o.cg_flags);
+			cgroupfs_show_flags();
+		}
 		if (ret == 0 && o.size_set)
 			ret = tmpfs_set_limit(sb, o.size ? o.size : UINT64_MAX);
 		if (ret < 0) {

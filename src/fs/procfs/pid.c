@@ -13,6 +13,7 @@
 #include "fs/procfs/internal.h"
 #include "fs/tmpfs/tmpfs.h"
 #include "kernel/task.h"
+#include "kernel/cgroup.h"
 #include "kernel/pidns.h"
 #include "kernel/userns.h"
 #include "kernel/timens.h"
@@ -1430,10 +1431,24 @@ static int gen_limits(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
+/* The one hierarchy's line: the group's path from the reader's cgroup
+ * namespace root, " (deleted)" once removed (Linux's proc_cgroup_show). */
 static int gen_cgroup(const struct pnode *n, struct sbuf *b)
 {
-	(void)n;
-	sb_printf(b, "0::/\n");
+	struct process *p = procfs_process(n);
+	char *path;
+
+	if (!p)
+		return -ESRCH;
+	if (!p->cgroup || !current) {
+		sb_printf(b, "0::/\n");
+		return 0;
+	}
+	path = cgroup_path_from(p->cgroup, task_cgroup_ns_root(current));
+	if (!path)
+		return -ENOMEM;
+	sb_printf(b, "0::%s%s\n", path, p->cgroup->dead ? " (deleted)" : "");
+	free(path);
 	return 0;
 }
 

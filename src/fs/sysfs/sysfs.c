@@ -8,9 +8,11 @@
  * scripts list /sys/class/net), /sys/dev/block and /sys/dev/char (empty:
  * no devices; lsblk lists none), and the usual top-level directories,
  * empty. Nothing of the host's sysfs
- * is exposed; /sys/fs/cgroup is absent. Differs from Linux: the files'
+ * is exposed; /sys/fs/cgroup is an empty directory (boot mounts cgroup2
+ * there: vfs/mount.c). Differs from Linux: the files'
  * st_size is their length (sysfs says 4096). */
 #include <stdio.h>
+#include <string.h>
 
 #include "fs/sysfs/sysfs.h"
 #include "fs/tmpfs/tmpfs.h"
@@ -221,9 +223,15 @@ int sysfs_mount(struct super_block **sb, struct inode **root)
 	ret = ret ?: make_net(r);
 	ret = ret ?: make_dev(r);
 	for (i = 0; ret == 0 && i < sizeof(top) / sizeof(top[0]); i++) {
+		struct inode *cg;
+
 		ret = mkdir_in(r, top[i], &d);
-		if (ret == 0)
-			inode_put(d);
+		if (ret < 0)
+			break;
+		/* cgroup2's mount point, as Linux's sysfs has it */
+		if (strcmp(top[i], "fs") == 0 && (ret = mkdir_in(d, "cgroup", &cg)) == 0)
+			inode_put(cg);
+		inode_put(d);
 	}
 	if (ret < 0) {
 		inode_put(r);

@@ -1,0 +1,733 @@
+/* fs/cgroupfs/cgroupfs.c: the cgroup2 filesystem, as Linux's kernfs shows
+ * the default hierarchy: a directory per group, its interface files in it
+ * (kernel/cgroup.h's enum cg_file; cgroup.events, cgroup.kill and
+ * cgroup.type not in the root), one super block for every mount, each
+ * rooted at its mounter's cgroup namespace. mkdir makes a group, rmdir
+ * removes one; files cannot be made, removed or renamed (EACCES for a new
+ * regular file, EPERM for the rest, as kernfs has no such operations), and
+ * a group cannot be renamed (cgroup2 has no rename: EPERM). chmod, chown
+ * and utimensat change the node (delegation). A file is read whole as at
+ * its first read from offset 0 (a seq_file); a write takes at most a page
+ * and is parsed whole. A removed group's open files read and write ENODEV
+ * and poll POLLERR|POLLPRI; cgroup.events polls so after each change.
+ * Differs from Linux: no extended attributes (EOPNOTSUPP; kernfs keeps
+ * trusted.*, security.* and user.*); readdir lists the files, then the
+ * groups (kernfs: by a hash of the names). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fs/cgroupfs/cgroupfs.h"
+#include "kernel/cgroup.h"
+#include "kernel/task.h"
+#include "kernel/pidns.h"
+#include "kernel/userns.h"
+#include "kernel/log.h"
+#include "vfs/file.h"
+#include "vfs/poll.h"
+#include "vfs/readdir.h"
+#include "vfs/vfs.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/fcntl.h"
+#include "abi/linux/poll.h"
+#include "abi/linux/stat.h"
+
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#define PAGE		    4096
+
+static struct super_block cgroupfs_sb = {
+	.fstype = "cgroup2",
+	.magic = CGROUP2_SUPER_MAGIC,
+};
+
+static const char *const file_names[CGF_N] = {
+	[CGF_CONTROLLERS] = "cgroup.controllers",
+	[CGF_EVENTS] = "cgroup.events",
+	[CGF_KILL] = "cgroup.kill",
+	[CGF_MAX_DEPTH] = "cgroup.max.depth",
+	[CGF_MAX_DESCENDANTS] = "cgroup.max.descendants",
+	[CGF_PROCS] = "cgroup.procs",
+	[CGF_STAT] = "cgroup.stat",
+	[CGF_SUBTREE_CONTROL] = "cgroup.subtree_control",
+	[CGF_THREADS] = "cgroup.threads",
+	[CGF_TYPE] = "cgroup.type",
+	[CGF_CPU_STAT] = "cpu.stat",
+};
+
+/* Does cg have file which (CFTYPE_NOT_ON_ROOT)? */
+static bool has_file(const struct cgroup *cg, int which)
+{
+	return which > CGF_DIR && which < CGF_N &&
+	       (cg != &cgroup_root ||
+		(which != CGF_EVENTS && which != CGF_KILL && which != CGF_TYPE));
+}
+
+struct cg_inode {
+	struct cgroup *cg; /* a reference */
+	int which;
+};
+
+static const struct inode_ops cg_iops;
+
+static struct cg_inode *CI(const struct inode *ino)
+{
+	return ino->priv;
+}
+
+static struct inode *node_inode(struct cgroup *cg, int which)
+{
+	struct cg_node *nd = &cg->node[which];
+	struct cg_inode *ci;
+	struct inode *ino;
+
+	if (nd->inode) {
+		inode_get(nd->inode);
+		return nd->inode;
+	}
+	ci = malloc(sizeof(*ci));
+	if (!ci)
+		return NULL;
+	ci->cg = cg;
+	ci->which = which;
+	ino = inode_new(&cgroupfs_sb, nd->ino, nd->mode & LINUX_S_IFMT, &cg_iops, ci);
+	if (!ino) {
+		free(ci);
+		return NULL;
+	}
+	cgroup_get(cg);
+	nd->inode = ino;
+	return ino;
+}
+
+static void cg_release(struct inode *ino)
+{
+	struct cg_inode *ci = CI(ino);
+
+	ci->cg->node[ci->which].inode = NULL;
+	cgroup_put(ci->cg);
+	free(ci);
+}
+
+static int file_index(const struct cgroup *cg, const char *name)
+{
+	int i;
+
+	for (i = CGF_DIR + 1; i < CGF_N; i++)
+		if (has_file(cg, i) && strcmp(name, file_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+static int cg_lookup(struct inode *dir, const char *name, struct inode **out)
+{
+	struct cgroup *cg = CI(dir)->cg, *child;
+	int i;
+
+	if (cg->dead)
+		return -ENOENT;
+	i = file_index(cg, name);
+	if (i > 0)
+		*out = node_inode(cg, i);
+	else if ((child = cgroup_child(cg, name)) != NULL)
+		*out = node_inode(child, CGF_DIR);
+	else
+		return -ENOENT;
+	return *out ? 0 : -ENOMEM;
+}
+
+static int cg_getattr(struct inode *ino, struct linux_stat *st)
+{
+	struct cgroup *cg = CI(ino)->cg, *c;
+	const struct cg_node *nd = &cg->node[CI(ino)->which];
+
+	memset(st, 0, sizeof(*st));
+	st->st_dev = cgroupfs_sb.dev;
+	st->st_ino = nd->ino;
+	st->st_mode = nd->mode;
+	st->st_nlink = 1;
+	if (CI(ino)->which == CGF_DIR) {
+		/* kernfs: 2 and one per subdirectory; none once removed */
+		st->st_nlink = cg->dead ? 0 : 2;
+		list_for_each_entry(c, &cg->children, sibling)
+		{
+			st->st_nlink++;
+		}
+	}
+	st->st_uid = nd->uid;
+	st->st_gid = nd->gid;
+	st->st_blksize = PAGE;
+	st->st_atime_sec = (uint64_t)nd->atime.tv_sec;
+	st->st_atime_nsec = (uint64_t)nd->atime.tv_nsec;
+	st->st_mtime_sec = (uint64_t)nd->mtime.tv_sec;
+	st->st_mtime_nsec = (uint64_t)nd->mtime.tv_nsec;
+	st->st_ctime_sec = (uint64_t)nd->ctime.tv_sec;
+	st->st_ctime_nsec = (uint64_t)nd->ctime.tv_nsec;
+	return 0;
+}
+
+/* kernfs_iop_setattr: mode, owner and times; a size (O_TRUNC) is taken
+ * and ignored. */
+static int cg_setattr(struct inode *ino, const struct iattr *ia)
+{
+	struct cg_node *nd = &CI(ino)->cg->node[CI(ino)->which];
+
+	if (ia->valid & ATTR_MODE)
+		nd->mode = (nd->mode & LINUX_S_IFMT) | (ia->mode & 07777);
+	if (ia->valid & ATTR_UID)
+		nd->uid = ia->uid;
+	if (ia->valid & ATTR_GID)
+		nd->gid = ia->gid;
+	if (ia->valid & ATTR_ATIME)
+		nd->atime = ia->atime;
+	if (ia->valid & ATTR_MTIME)
+		nd->mtime = ia->mtime;
+	if (ia->valid & ~ATTR_SIZE)
+		nd->ctime = vfs_now();
+	return 0;
+}
+
+static int cg_iterate(struct inode *dir, dir_emit_fn emit, void *ctx)
+{
+	struct cgroup *cg = CI(dir)->cg, *c;
+	int ret, i;
+
+	if (cg->dead)
+		return 0;
+	ret = emit(ctx, ".", cg->node[CGF_DIR].ino, LINUX_DT_DIR);
+	if (ret == 0)
+		ret = emit(ctx, "..", (cg->parent ?: cg)->node[CGF_DIR].ino, LINUX_DT_DIR);
+	for (i = CGF_DIR + 1; ret == 0 && i < CGF_N; i++)
+		if (has_file(cg, i))
+			ret = emit(ctx, file_names[i], cg->node[i].ino, LINUX_DT_REG);
+	list_for_each_entry(c, &cg->children, sibling)
+	{
+		if (ret)
+			break;
+		ret = emit(ctx, c->name, c->node[CGF_DIR].ino, LINUX_DT_DIR);
+	}
+	return ret < 0 ? ret : 0;
+}
+
+/* mkdir makes a group; kernfs has no create (EACCES from the VFS) nor
+ * mknod (EPERM). */
+static int cg_mknod(struct inode *dir, const char *name, uint32_t mode, uint64_t rdev,
+		    const struct cred *c, struct inode **out)
+{
+	struct cgroup *child;
+	int ret;
+
+	(void)rdev;
+	if (LINUX_S_ISREG(mode))
+		return -EACCES;
+	if (!LINUX_S_ISDIR(mode))
+		return -EPERM;
+	ret = cgroup_mkdir(CI(dir)->cg, name, mode, c, &child);
+	if (ret < 0)
+		return ret;
+	if (out) {
+		*out = node_inode(child, CGF_DIR);
+		if (!*out)
+			return -ENOMEM; /* the group stays, as after Linux's mkdir */
+	}
+	return 0;
+}
+
+static int cg_symlink(struct inode *dir, const char *name, const char *target, const struct cred *c)
+{
+	(void)dir;
+	(void)name;
+	(void)target;
+	(void)c;
+	return -EPERM;
+}
+
+static int cg_link(struct inode *dir, const char *name, struct inode *old)
+{
+	(void)dir;
+	(void)name;
+	(void)old;
+	return -EPERM;
+}
+
+static int cg_unlink(struct inode *dir, const char *name, bool is_dir)
+{
+	struct cgroup *child;
+
+	if (!is_dir)
+		return -EPERM; /* kernfs has no unlink */
+	child = cgroup_child(CI(dir)->cg, name);
+	if (!child)
+		return file_index(CI(dir)->cg, name) > 0 ? -ENOTDIR : -ENOENT;
+	return cgroup_rmdir(child);
+}
+
+static int cg_rename(struct inode *odir, const char *oname, struct inode *ndir, const char *nname,
+		     unsigned flags)
+{
+	(void)odir;
+	(void)oname;
+	(void)ndir;
+	(void)nname;
+	(void)flags;
+	return -EPERM;
+}
+
+static int cg_statfs(struct inode *ino, struct linux_statfs *st)
+{
+	(void)ino;
+	memset(st, 0, sizeof(*st));
+	st->f_type = CGROUP2_SUPER_MAGIC;
+	st->f_bsize = PAGE;
+	st->f_frsize = PAGE;
+	st->f_namelen = 255;
+	return 0;
+}
+
+/* Open files. */
+
+struct cg_open {
+	char *buf; /* what the last read from offset 0 generated */
+	size_t len;
+	uint64_t seen;	    /* cgroup.events' change count at the last read */
+	struct cred opener; /* its own groups; a reference on its namespace */
+	bool has_opener;
+};
+
+struct gen_ctx {
+	char *buf;
+	size_t len, cap;
+	bool oom;
+	struct task *reader;
+};
+
+static void put_text(struct gen_ctx *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void put_text(struct gen_ctx *g, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (g->oom)
+		return;
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(g->buf ? g->buf + g->len : NULL, g->buf ? g->cap - g->len : 0, fmt,
+			      ap);
+		va_end(ap);
+		if (n < 0) {
+			g->oom = true;
+			return;
+		}
+		if (g->buf && g->len + (size_t)n < g->cap) {
+			g->len += (size_t)n;
+			return;
+		}
+		char *grown = realloc(g->buf, g->cap * 2 + (size_t)n + 64);
+
+		if (!grown) {
+			g->oom = true;
+			return;
+		}
+		g->buf = grown;
+		g->cap = g->cap * 2 + (size_t)n + 64;
+	}
+}
+
+static void show_proc(struct process *p, void *arg)
+{
+	struct gen_ctx *g = arg;
+
+	put_text(g, "%d\n", pid_vnr(g->reader, p->pid));
+}
+
+static void show_threads(struct process *p, void *arg)
+{
+	struct gen_ctx *g = arg;
+	struct task *t;
+
+	list_for_each_entry(t, &p->threads, thread_link)
+	{
+		if (t->state != TASK_DEAD)
+			put_text(g, "%d\n", pid_vnr(g->reader, t->tid));
+	}
+}
+
+static void show_limit(struct gen_ctx *g, int v)
+{
+	if (v == INT32_MAX)
+		put_text(g, "max\n");
+	else
+		put_text(g, "%d\n", v);
+}
+
+static int generate(struct file *f)
+{
+	struct cg_inode *ci = CI(f->inode);
+	struct cg_open *cf = f->priv;
+	struct cgroup *cg = ci->cg;
+	struct gen_ctx g = { .reader = current };
+	int64_t user, sys;
+
+	if (cg->dead)
+		return -ENODEV;
+	switch (ci->which) {
+	case CGF_CONTROLLERS:
+	case CGF_SUBTREE_CONTROL:
+		break; /* no controller, and no newline after none */
+	case CGF_EVENTS:
+		put_text(&g, "populated %d\nfrozen 0\n", cgroup_populated(cg));
+		cf->seen = cg->events_seq;
+		break;
+	case CGF_MAX_DEPTH:
+		show_limit(&g, cg->max_depth);
+		break;
+	case CGF_MAX_DESCENDANTS:
+		show_limit(&g, cg->max_descendants);
+		break;
+	case CGF_PROCS:
+		cgroup_for_each_proc(cg, show_proc, &g);
+		break;
+	case CGF_THREADS:
+		cgroup_for_each_proc(cg, show_threads, &g);
+		break;
+	case CGF_STAT:
+		put_text(&g, "nr_descendants %d\nnr_dying_descendants %d\n", cg->nr_descendants,
+			 cg->nr_dying_descendants);
+		break;
+	case CGF_TYPE:
+		put_text(&g, "domain\n");
+		break;
+	case CGF_CPU_STAT:
+		cgroup_cpu_usage(cg, &user, &sys);
+		put_text(&g, "usage_usec %lld\nuser_usec %lld\nsystem_usec %lld\n",
+			 (long long)((user + sys) / 1000), (long long)(user / 1000),
+			 (long long)(sys / 1000));
+		break;
+	default:
+		return -EINVAL; /* cgroup.kill: no seq_show */
+	}
+	if (g.oom) {
+		free(g.buf);
+		return -ENOMEM;
+	}
+	free(cf->buf);
+	cf->buf = g.buf;
+	cf->len = g.len;
+	return 0;
+}
+
+static long cg_pread(struct file *f, void *buf, size_t n, int64_t off)
+{
+	struct cg_open *cf = f->priv;
+
+	if (off < 0)
+		return -EINVAL;
+	if (CI(f->inode)->cg->dead)
+		return -ENODEV;
+	if (n == 0)
+		return 0;
+	if (off == 0 || !cf->buf) {
+		int ret = generate(f);
+
+		if (ret < 0)
+			return ret;
+	}
+	if ((uint64_t)off >= cf->len)
+		return 0;
+	if (n > cf->len - (size_t)off)
+		n = cf->len - (size_t)off;
+	memcpy(buf, cf->buf + off, n);
+	return (long)n;
+}
+
+static long cg_read(struct file *f, void *buf, size_t n)
+{
+	long ret = cg_pread(f, buf, n, f->pos);
+
+	if (ret > 0)
+		f->pos += ret;
+	return ret;
+}
+
+/* strstrip's white space */
+static bool is_space(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static char *strip(char *s)
+{
+	char *e = s + strlen(s);
+
+	while (e > s && is_space(e[-1]))
+		*--e = 0;
+	while (is_space(*s))
+		s++;
+	return s;
+}
+
+/* cgroup.max.depth and cgroup.max.descendants: "max" or an int >= 0. */
+static int write_limit(struct cgroup *cg, char *buf, int *limit)
+{
+	int v, ret;
+
+	buf = strip(buf);
+	if (strcmp(buf, "max") == 0) {
+		v = INT32_MAX;
+	} else {
+		ret = cgroup_parse_int(buf, &v);
+		if (ret < 0)
+			return ret;
+		if (v < 0)
+			return -ERANGE;
+	}
+	if (cg->dead)
+		return -ENOENT;
+	*limit = v;
+	return 0;
+}
+
+/* cgroup.subtree_control: "+NAME" or "-NAME" tokens between spaces; with
+ * no controller any token is EINVAL. */
+static int write_subtree_control(struct cgroup *cg, char *buf)
+{
+	char *tok;
+
+	buf = strip(buf);
+	while ((tok = strsep(&buf, " ")) != NULL)
+		if (*tok)
+			return -EINVAL;
+	return cg->dead ? -ENODEV : 0;
+}
+
+static int write_kill(struct cgroup *cg, char *buf)
+{
+	int v, ret = cgroup_parse_int(strip(buf), &v);
+
+	if (ret < 0)
+		return ret;
+	if (v != 1)
+		return -ERANGE;
+	if (cg->dead)
+		return -ENOENT;
+	cgroup_kill(cg);
+	return 0;
+}
+
+static int write_type(struct cgroup *cg, char *buf)
+{
+	(void)cg;
+	if (strcmp(strip(buf), "threaded") == 0)
+		klog_once(LOG_INFO, "cgroup: threaded groups are not supported: EINVAL");
+	return -EINVAL; /* only "threaded" is ever taken */
+}
+
+static long cg_write_at(struct file *f, const void *ubuf, size_t n, int64_t off)
+{
+	struct cg_inode *ci = CI(f->inode);
+	struct cg_open *cf = f->priv;
+	struct cgroup *cg = ci->cg;
+	struct cgroup_ns *ns;
+	char *buf;
+	int ret;
+
+	(void)off;
+	if (n == 0)
+		return 0; /* kernfs_fop_write_iter: no call of the handler */
+	if (cg->dead)
+		return -ENODEV;
+	if (n > PAGE)
+		n = PAGE;
+	/* nsdelegate: a namespace's root is its parent's to configure, but
+	 * for what may be delegated (CFTYPE_NS_DELEGATABLE) */
+	ns = (struct cgroup_ns *)current->nsproxy->ns[NS_CGROUP];
+	if ((cgroup_root_flags & CGRP_NSDELEGATE) && ns != &init_cgroup_ns && ns->root == cg &&
+	    ci->which != CGF_PROCS && ci->which != CGF_THREADS && ci->which != CGF_SUBTREE_CONTROL)
+		return -EPERM;
+	buf = malloc(n + 1);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, ubuf, n);
+	buf[n] = 0;
+	switch (ci->which) {
+	case CGF_PROCS:
+	case CGF_THREADS:
+		ret = cgroup_procs_write(current, &cf->opener, cg, buf, ci->which == CGF_PROCS);
+		break;
+	case CGF_MAX_DEPTH:
+		ret = write_limit(cg, buf, &cg->max_depth);
+		break;
+	case CGF_MAX_DESCENDANTS:
+		ret = write_limit(cg, buf, &cg->max_descendants);
+		break;
+	case CGF_SUBTREE_CONTROL:
+		ret = write_subtree_control(cg, buf);
+		break;
+	case CGF_KILL:
+		ret = write_kill(cg, buf);
+		break;
+	case CGF_TYPE:
+		ret = write_type(cg, buf);
+		break;
+	default:
+		ret = -EINVAL; /* cgroup_file_write: no write handler */
+	}
+	free(buf);
+	return ret < 0 ? ret : (long)n;
+}
+
+static long cg_write(struct file *f, const void *buf, size_t n)
+{
+	long ret = cg_write_at(f, buf, n, f->pos);
+
+	if (ret > 0)
+		f->pos += ret;
+	return ret;
+}
+
+static long cg_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
+{
+	return cg_write_at(f, buf, n, off);
+}
+
+static int64_t cg_llseek(struct file *f, int64_t off, int whence)
+{
+	if (whence == LINUX_SEEK_CUR) {
+		if (__builtin_add_overflow(off, f->pos, &off))
+			return -EINVAL;
+	} else if (whence != LINUX_SEEK_SET) {
+		return -EINVAL;
+	}
+	if (off < 0)
+		return -EINVAL;
+	return f->pos = off;
+}
+
+/* kernfs_generic_poll: always readable and writable; POLLERR|POLLPRI once
+ * the file's node was notified after its last read, or removed. */
+static unsigned cg_poll(struct file *f, struct poll_table *pt)
+{
+	struct cg_inode *ci = CI(f->inode);
+	struct cg_open *cf = f->priv;
+	unsigned mask = LINUX_POLLIN | LINUX_POLLOUT | LINUX_POLLRDNORM | LINUX_POLLWRNORM;
+
+	if (pt)
+		poll_wait(pt, &ci->cg->events_wq);
+	if (ci->cg->dead || (ci->which == CGF_EVENTS && cf->seen != ci->cg->events_seq))
+		mask |= LINUX_POLLERR | LINUX_POLLPRI;
+	return mask;
+}
+
+static void cg_file_release(struct file *f)
+{
+	struct cg_open *cf = f->priv;
+
+	if (cf) {
+		free(cf->buf);
+		if (cf->has_opener) {
+			free(cf->opener.groups);
+			cred_put_ns(&cf->opener);
+		}
+		free(cf);
+	}
+}
+
+static const struct file_ops cg_fops = {
+	.read = cg_read,
+	.write = cg_write,
+	.pread = cg_pread,
+	.pwrite = cg_pwrite,
+	.llseek = cg_llseek,
+	.poll = cg_poll,
+	.release = cg_file_release,
+};
+
+static const struct file_ops cg_dir_fops = {
+	.read = dir_read,
+	.pread = dir_pread,
+	.getdents64 = dir_getdents64,
+	.llseek = dir_llseek,
+};
+
+/* Directories list as the VFS's. A file opens for what its mode allows
+ * the opener (the VFS checked); a read of a file that only takes writes
+ * (cgroup.kill), or a write of one that only shows, is EINVAL. */
+static int cg_open(struct inode *ino, struct file *f)
+{
+	struct cg_inode *ci = CI(ino);
+	struct cg_open *cf;
+
+	if (ci->which == CGF_DIR) {
+		f->ops = &cg_dir_fops;
+		return 0;
+	}
+	if (ci->cg->dead)
+		return -ENODEV;
+	cf = calloc(1, sizeof(*cf));
+	if (!cf)
+		return -ENOMEM;
+	if (current) {
+		cf->opener = current->proc->cred;
+		cf->opener.groups = NULL;
+		cf->opener.ngroups = 0;
+		if (current->proc->cred.ngroups) {
+			size_t sz = current->proc->cred.ngroups * sizeof(uint32_t);
+
+			cf->opener.groups = malloc(sz);
+			if (!cf->opener.groups) {
+				free(cf);
+				return -ENOMEM;
+			}
+			memcpy(cf->opener.groups, current->proc->cred.groups, sz);
+			cf->opener.ngroups = current->proc->cred.ngroups;
+		}
+		cred_get_ns(&cf->opener);
+		cf->has_opener = true;
+	}
+	cf->seen = ci->cg->events_seq;
+	f->ops = &cg_fops;
+	f->priv = cf;
+	return 0;
+}
+
+static const struct inode_ops cg_iops = {
+	.lookup = cg_lookup,
+	.mknod = cg_mknod,
+	.symlink = cg_symlink,
+	.link = cg_link,
+	.unlink = cg_unlink,
+	.rename = cg_rename,
+	.getattr = cg_getattr,
+	.setattr = cg_setattr,
+	.iterate = cg_iterate,
+	.open = cg_open,
+	.statfs = cg_statfs,
+	.release = cg_release,
+};
+
+struct cgroup *cgroupfs_file_cgroup(struct file *f)
+{
+	struct inode *ino = f->path.dentry ? f->path.dentry->inode : NULL;
+
+	if (!ino || ino->iop != &cg_iops || CI(ino)->which != CGF_DIR)
+		return NULL;
+	return CI(ino)->cg;
+}
+
+void cgroupfs_show_flags(void)
+{
+	cgroup_show_flags(cgroupfs_sb.opts, sizeof(cgroupfs_sb.opts));
+}
+
+int cgroupfs_mount(struct task *t, struct super_block **sb, struct inode **root)
+{
+	if (!cgroupfs_sb.dev)
+		cgroupfs_sb.dev = vfs_anon_dev();
+	cgroup_root_init();
+	*root = node_inode(t ? task_cgroup_ns_root(t) : &cgroup_root, CGF_DIR);
+	if (!*root)
+		return -ENOMEM;
+	*sb = &cgroupfs_sb;
+	return 0;
+}

@@ -1,0 +1,596 @@
+/* kernel/cgroup.c: the cgroup v2 hierarchy, as Linux's kernel/cgroup/cgroup.c
+ * has it with no controller compiled in. Every process is in one group
+ * (fork puts the child in its parent's, or CLONE_INTO_CGROUP's); a write
+ * of a pid to a group's cgroup.procs moves the whole process, under
+ * Linux's delegation rule: the writer (the file's opener) may write the
+ * cgroup.procs of the common ancestor of the source and destination, and
+ * with nsdelegate both lie in its cgroup namespace. A group is populated
+ * while it or a descendant holds a live process (one with a thread left);
+ * cgroup.events changes then. Removed groups stay (dying) while a zombie or
+ * an open file holds them. The CPU time of a process is charged to the
+ * group it was in while it ran (Linux's rstat), as its host threads' times
+ * read at each move and at its end.
+ *
+ * Differs from Linux: no controller (cgroup.controllers is empty, any name
+ * written to cgroup.subtree_control is EINVAL), so no limits beyond the
+ * hierarchy's own; threaded groups are not made (cgroup.type takes no
+ * "threaded": EINVAL), so a thread moves only where its process is;
+ * cgroup.freeze and the pressure files do not exist (as without
+ * CONFIG_PSI on a kernel before 5.2's freezer); cgroup.events' "frozen"
+ * is always 0. */
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+
+#include "kernel/cgroup.h"
+#include "fs/cgroupfs/cgroupfs.h"
+#include "kernel/task.h"
+#include "kernel/pidns.h"
+#include "kernel/userns.h"
+#include "kernel/cputime.h"
+#include "mm/commit.h"
+#include "vfs/fsnotify.h"
+#include "vfs/file.h"
+#include "abi/linux/errno.h"
+#include "abi/linux/signal.h"
+#include "abi/linux/stat.h"
+
+struct cgroup cgroup_root = {
+	.refcount = 1, .name = "", .max_descendants = INT32_MAX, .max_depth = INT32_MAX
+};
+struct cgroup_ns init_cgroup_ns = {
+	.ns = { .refcount = 1, .ino = NS_INO_CGROUP, .type = NS_CGROUP },
+	.root = &cgroup_root,
+};
+unsigned cgroup_root_flags;
+
+static uint64_t next_ino = 1;
+
+uint64_t cgroup_next_ino(void)
+{
+	return next_ino++;
+}
+
+/* Linux's cgroup_file_mode: 0444 for what only shows, 0644 for what is
+ * written too, 0200 for cgroup.kill (written only). */
+static const uint32_t file_modes[CGF_N] = {
+	[CGF_DIR] = LINUX_S_IFDIR | 0755,
+	[CGF_CONTROLLERS] = LINUX_S_IFREG | 0444,
+	[CGF_EVENTS] = LINUX_S_IFREG | 0444,
+	[CGF_KILL] = LINUX_S_IFREG | 0200,
+	[CGF_MAX_DEPTH] = LINUX_S_IFREG | 0644,
+	[CGF_MAX_DESCENDANTS] = LINUX_S_IFREG | 0644,
+	[CGF_PROCS] = LINUX_S_IFREG | 0644,
+	[CGF_STAT] = LINUX_S_IFREG | 0444,
+	[CGF_SUBTREE_CONTROL] = LINUX_S_IFREG | 0644,
+	[CGF_THREADS] = LINUX_S_IFREG | 0644,
+	[CGF_TYPE] = LINUX_S_IFREG | 0644,
+	[CGF_CPU_STAT] = LINUX_S_IFREG | 0444,
+};
+
+static void nodes_init(struct cgroup *cg, uint32_t dir_mode, uint32_t uid, uint32_t gid)
+{
+	struct linux_timespec now = vfs_now();
+	int i;
+
+	for (i = 0; i < CGF_N; i++) {
+		struct cg_node *nd = &cg->node[i];
+
+		nd->mode = i == CGF_DIR ? LINUX_S_IFDIR | (dir_mode & 07777) : file_modes[i];
+		nd->uid = uid;
+		nd->gid = gid;
+		nd->atime = nd->mtime = nd->ctime = now;
+		nd->ino = i == CGF_DIR && cg == &cgroup_root ? 1 : cgroup_next_ino();
+	}
+}
+
+void cgroup_root_init(void)
+{
+	if (cgroup_root.node[CGF_DIR].ino)
+		return;
+	list_init(&cgroup_root.children);
+	list_init(&cgroup_root.procs);
+	waitq_init(&cgroup_root.events_wq);
+	next_ino = 2;
+	nodes_init(&cgroup_root, 0555, 0, 0);
+	/* the root's ino is 1 (Linux's kernfs root); its files after */
+	cgroup_root.node[CGF_DIR].ino = 1;
+}
+
+void cgroup_get(struct cgroup *cg)
+{
+	cg->refcount++;
+}
+
+static size_t cgroup_size(const struct cgroup *cg)
+{
+	return sizeof(*cg) + strlen(cg->name) + 1;
+}
+
+void cgroup_put(struct cgroup *cg)
+{
+	while (cg && --cg->refcount == 0 && cg != &cgroup_root) {
+		struct cgroup *parent = cg->parent, *a;
+
+		for (a = parent; a; a = a->parent)
+			a->nr_dying_descendants--;
+		waitq_release(&cg->events_wq);
+		mem_give_kernel(cgroup_size(cg));
+		free(cg->name);
+		free(cg);
+		cg = parent;
+	}
+}
+
+bool cgroup_is_descendant(const struct cgroup *cg, const struct cgroup *ancestor)
+{
+	for (; cg; cg = cg->parent)
+		if (cg == ancestor)
+			return true;
+	return false;
+}
+
+struct cgroup *task_cgroup_ns_root(const struct task *t)
+{
+	const struct cgroup_ns *ns = (const struct cgroup_ns *)t->nsproxy->ns[NS_CGROUP];
+
+	return ns->root;
+}
+
+/* The next group of root's subtree after pos, pre-order (Linux's
+ * css_next_descendant_pre): a loop, as a guest may nest groups deep. */
+static struct cgroup *next_descendant(struct cgroup *pos, struct cgroup *root)
+{
+	if (!list_empty(&pos->children))
+		return list_first_entry(&pos->children, struct cgroup, sibling);
+	for (; pos != root; pos = pos->parent)
+		if (pos->sibling.next != &pos->parent->children)
+			return list_entry(pos->sibling.next, struct cgroup, sibling);
+	return NULL;
+}
+
+struct cgroup *cgroup_child(struct cgroup *parent, const char *name)
+{
+	struct cgroup *c;
+
+	list_for_each_entry(c, &parent->children, sibling)
+	{
+		if (strcmp(c->name, name) == 0)
+			return c;
+	}
+	return NULL;
+}
+
+void cgroup_notify_events(struct cgroup *cg)
+{
+	cg->events_seq++;
+	waitq_wake_all(&cg->events_wq);
+	if (cg->node[CGF_EVENTS].inode)
+		fsnotify_inode(cg->node[CGF_EVENTS].inode, IN_MODIFY);
+}
+
+/* cg's own live processes went from none to some (up) or back: it and
+ * the ancestors whose state that changes hear (Linux's
+ * cgroup_update_populated). */
+static void populated_changed(struct cgroup *cg, bool up)
+{
+	struct cgroup *p;
+
+	cgroup_notify_events(cg);
+	for (p = cg->parent; p; cg = p, p = p->parent) {
+		bool was = cgroup_populated(p);
+
+		p->nr_populated_children += up ? 1 : -1;
+		if (cgroup_populated(p) == was)
+			break;
+		cgroup_notify_events(p);
+	}
+}
+
+/* The CPU time p used since it was last charged goes to its group. */
+static void charge(struct process *p)
+{
+	struct cpu_usage u;
+
+	cputime_process(p, &u);
+	p->cgroup->usage_user += u.utime - p->cg_user;
+	p->cgroup->usage_sys += u.stime - p->cg_sys;
+	p->cg_user = u.utime;
+	p->cg_sys = u.stime;
+}
+
+static void add_proc(struct process *p, struct cgroup *cg)
+{
+	bool was = cgroup_populated(cg);
+
+	p->cgroup = cg;
+	list_add_tail(&p->cg_link, &cg->procs);
+	cg->nr_procs++;
+	if (!was)
+		populated_changed(cg, true);
+}
+
+static void del_proc(struct process *p)
+{
+	struct cgroup *cg = p->cgroup;
+
+	list_del(&p->cg_link);
+	list_init(&p->cg_link);
+	if (--cg->nr_procs == 0 && !cgroup_populated(cg))
+		populated_changed(cg, false);
+}
+
+void cgroup_fork(struct process *child, struct cgroup *cg)
+{
+	cgroup_root_init();
+	cgroup_get(cg);
+	add_proc(child, cg);
+}
+
+void cgroup_exit(struct process *p)
+{
+	if (!p->cgroup || list_empty(&p->cg_link))
+		return;
+	charge(p);
+	del_proc(p);
+}
+
+void cgroup_release(struct process *p)
+{
+	if (p->cgroup) {
+		if (!list_empty(&p->cg_link))
+			del_proc(p);
+		cgroup_put(p->cgroup);
+		p->cgroup = NULL;
+	}
+}
+
+static void attach(struct process *p, struct cgroup *dst)
+{
+	struct cgroup *src = p->cgroup;
+
+	if (src == dst)
+		return;
+	charge(p);
+	cgroup_get(dst);
+	del_proc(p);
+	add_proc(p, dst);
+	cgroup_put(src);
+}
+
+int cgroup_mkdir(struct cgroup *parent, const char *name, uint32_t mode, const struct cred *c,
+		 struct cgroup **out)
+{
+	struct cgroup *cg, *a;
+	int level = 0;
+
+	cgroup_root_init();
+	if (strchr(name, '\n'))
+		return -EINVAL; /* /proc/PID/cgroup must stay a line */
+	if (parent->dead)
+		return -ENODEV;
+	/* Linux's cgroup_check_hierarchy_limits */
+	for (a = parent; a; a = a->parent, level++)
+		if (a->nr_descendants >= a->max_descendants || level >= a->max_depth)
+			return -EAGAIN;
+	if (!mem_take_kernel(sizeof(*cg) + strlen(name) + 1))
+		return -ENOMEM;
+	cg = calloc(1, sizeof(*cg));
+	if (cg)
+		cg->name = strdup(name);
+	if (!cg || !cg->name) {
+		free(cg);
+		mem_give_kernel(sizeof(*cg) + strlen(name) + 1);
+		return -ENOMEM;
+	}
+	cg->refcount = 1; /* the hierarchy's, until rmdir */
+	cg->parent = parent;
+	cgroup_get(parent);
+	cg->level = parent->level + 1;
+	cg->max_descendants = cg->max_depth = INT32_MAX;
+	list_init(&cg->children);
+	list_init(&cg->procs);
+	waitq_init(&cg->events_wq);
+	nodes_init(cg, mode, c->fsuid, c->fsgid);
+	list_add_tail(&cg->sibling, &parent->children);
+	for (a = parent; a; a = a->parent)
+		a->nr_descendants++;
+	*out = cg;
+	return 0;
+}
+
+int cgroup_rmdir(struct cgroup *cg)
+{
+	struct cgroup *a;
+
+	if (cg == &cgroup_root || cg->dead)
+		return -ENOENT;
+	if (cgroup_populated(cg) || !list_empty(&cg->children))
+		return -EBUSY;
+	cg->dead = true;
+	list_del(&cg->sibling);
+	for (a = cg->parent; a; a = a->parent) {
+		a->nr_descendants--;
+		a->nr_dying_descendants++;
+	}
+	/* its CPU time stays counted above it */
+	cg->parent->usage_user += cg->usage_user;
+	cg->parent->usage_sys += cg->usage_sys;
+	cg->usage_user = cg->usage_sys = 0;
+	/* open cgroup.events files poll as removed */
+	cgroup_notify_events(cg);
+	cgroup_put(cg);
+	return 0;
+}
+
+/* May c write nd (generic_permission's write check on a kernfs node: no
+ * ACLs there)? */
+static bool may_write(const struct cg_node *nd, const struct cred *c)
+{
+	uint32_t bits;
+
+	if (nd->uid == c->fsuid)
+		bits = nd->mode >> 6;
+	else if (in_group(c, nd->gid))
+		bits = nd->mode >> 3;
+	else
+		bits = nd->mode;
+	return (bits & 2) || capable_wrt_ids(c, nd->uid, nd->gid, CAP_DAC_OVERRIDE);
+}
+
+/* Linux's cgroup_attach_permissions with the groups' only domain kind. */
+static int attach_permissions(struct task *t, const struct cred *c, struct cgroup *src,
+			      struct cgroup *dst, bool threadgroup)
+{
+	struct cgroup *com = src, *root = task_cgroup_ns_root(t);
+
+	while (!cgroup_is_descendant(dst, com))
+		com = com->parent;
+	if (!may_write(&com->node[CGF_PROCS], c))
+		return -EACCES;
+	if ((cgroup_root_flags & CGRP_NSDELEGATE) &&
+	    (!cgroup_is_descendant(src, root) || !cgroup_is_descendant(dst, root)))
+		return -ENOENT;
+	if (!threadgroup && src != dst)
+		return -EOPNOTSUPP; /* a thread stays in its process's domain */
+	return 0;
+}
+
+/* Linux's kstrtoint(strstrip(buf), 0): white space around, a sign, C's
+ * notation (0x hex, 0 octal), nothing else; ERANGE past an int. */
+int cgroup_parse_int(const char *buf, int *out)
+{
+	const char *s = buf, *e;
+	unsigned base = 10;
+	uint64_t v = 0;
+	bool neg = false;
+
+	while (*s == ' ' || (*s >= '\t' && *s <= '\r'))
+		s++;
+	for (e = s + strlen(s); e > s && (e[-1] == ' ' || (e[-1] >= '\t' && e[-1] <= '\r'));)
+		e--;
+	if (s < e && (*s == '+' || *s == '-'))
+		neg = *s++ == '-';
+	if (e - s >= 2 && s[0] == '0' && (s[1] | 0x20) == 'x' && e - s > 2) {
+		base = 16;
+		s += 2;
+	} else if (e - s >= 2 && s[0] == '0') {
+		base = 8;
+	}
+	if (s == e)
+		return -EINVAL;
+	for (; s < e; s++) {
+		unsigned d = *s >= '0' && *s <= '9' ? (unsigned)(*s - '0')
+			     : (*s | 0x20) >= 'a' && (*s | 0x20) <= 'f'
+				     ? (unsigned)((*s | 0x20) - 'a' + 10)
+				     : 99;
+
+		if (d >= base)
+			return -EINVAL;
+		v = v * base + d;
+		if (v > (uint64_t)INT32_MAX + 1)
+			return -ERANGE;
+	}
+	if (!neg && v > INT32_MAX)
+		return -ERANGE;
+	*out = neg ? (int)-(int64_t)v : (int)v;
+	return 0;
+}
+
+int cgroup_procs_write(struct task *t, const struct cred *c, struct cgroup *dst, const char *buf,
+		       bool threadgroup)
+{
+	struct process *p = NULL;
+	struct task *target = NULL;
+	int pid, ret;
+
+	if (dst->dead)
+		return -ENODEV;
+	ret = cgroup_parse_int(buf, &pid);
+	if (ret < 0)
+		return ret;
+	if (pid < 0)
+		return -EINVAL;
+	/* any thread's id names it (a thread's, its process for
+	 * cgroup.procs), a leader's even once it has exited */
+	target = pid ? task_by_vtid(t, pid) : t;
+	if (target)
+		p = target->proc;
+	else if (threadgroup)
+		p = process_by_vpid(t, pid);
+	if (!p)
+		return -ESRCH;
+	/* an exiting process is left where it is (cgroup_migrate_add_task) */
+	if (p->zombie || !p->cgroup || list_empty(&p->cg_link))
+		return 0;
+	ret = attach_permissions(t, c, p->cgroup, dst, threadgroup);
+	if (ret < 0)
+		return ret;
+	attach(p, dst);
+	return 0;
+}
+
+int cgroup_clone_target(struct task *t, int fd, bool thread, struct cgroup **out)
+{
+	struct file *f = fdget(t->files, fd);
+	struct cgroup *dst;
+	int ret;
+
+	if (!f)
+		return -EBADF;
+	dst = cgroupfs_file_cgroup(f);
+	if (!dst) {
+		file_put(f);
+		return -EBADF;
+	}
+	if (dst->dead) {
+		file_put(f);
+		return -ENODEV;
+	}
+	ret = attach_permissions(t, &t->proc->cred, t->proc->cgroup, dst, !thread);
+	file_put(f);
+	if (ret < 0)
+		return ret;
+	cgroup_get(dst);
+	*out = dst;
+	return 0;
+}
+
+void cgroup_for_each_proc(struct cgroup *cg, void (*fn)(struct process *p, void *arg), void *arg)
+{
+	struct process *p, *n;
+
+	list_for_each_entry_safe(p, n, &cg->procs, cg_link)
+	{
+		fn(p, arg);
+	}
+}
+
+void cgroup_kill(struct cgroup *cg)
+{
+	struct cgroup *pos;
+	int *pids = NULL, npids = 0, cap = 0, i;
+	struct process *p;
+
+	/* the pids first: a signal may end a process, and its group's list */
+	for (pos = cg; pos; pos = next_descendant(pos, cg)) {
+		list_for_each_entry(p, &pos->procs, cg_link)
+		{
+			if (npids == cap) {
+				int *grown =
+					realloc(pids, (size_t)(cap ? 2 * cap : 16) * sizeof(*pids));
+
+				if (!grown)
+					break;
+				pids = grown;
+				cap = cap ? 2 * cap : 16;
+			}
+			pids[npids++] = p->pid;
+		}
+	}
+	for (i = 0; i < npids; i++) {
+		p = process_by_pid(pids[i]);
+		if (p && !p->zombie && !p->exiting)
+			send_signal(NULL, p, LINUX_SIGKILL);
+	}
+	free(pids);
+}
+
+void cgroup_cpu_usage(struct cgroup *cg, int64_t *user, int64_t *sys)
+{
+	struct cgroup *pos;
+	struct process *p;
+
+	*user = *sys = 0;
+	for (pos = cg; pos; pos = next_descendant(pos, cg)) {
+		*user += pos->usage_user;
+		*sys += pos->usage_sys;
+		list_for_each_entry(p, &pos->procs, cg_link)
+		{
+			struct cpu_usage u;
+
+			cputime_process(p, &u);
+			*user += u.utime - p->cg_user;
+			*sys += u.stime - p->cg_sys;
+		}
+	}
+}
+
+char *cgroup_path_from(const struct cgroup *cg, const struct cgroup *root)
+{
+	const struct cgroup *com = root, *a;
+	size_t len = 0, at;
+	char *buf;
+
+	while (!cgroup_is_descendant(cg, com))
+		com = com->parent;
+	for (a = root; a != com; a = a->parent)
+		len += 3;
+	for (a = cg; a != com; a = a->parent)
+		len += 1 + strlen(a->name);
+	buf = malloc(len + 2);
+	if (!buf)
+		return NULL;
+	if (len == 0) {
+		strcpy(buf, "/");
+		return buf;
+	}
+	for (at = 0, a = root; a != com; a = a->parent, at += 3)
+		memcpy(buf + at, "/..", 3);
+	buf[len] = 0;
+	for (a = cg, at = len; a != com; a = a->parent) {
+		size_t n = strlen(a->name);
+
+		at -= n;
+		memcpy(buf + at, a->name, n);
+		buf[--at] = '/';
+	}
+	return buf;
+}
+
+static void cgroup_ns_free(struct ns_common *ns)
+{
+	struct cgroup_ns *cns = (struct cgroup_ns *)ns;
+
+	cgroup_put(cns->root);
+	ns_ino_free(ns->ino);
+	free(cns);
+}
+
+struct ns_common *cgroup_ns_new(struct task *t)
+{
+	struct cgroup_ns *cns = ns_alloc(sizeof(*cns), NS_CGROUP, cgroup_ns_free);
+
+	if (!cns)
+		return NULL;
+	cgroup_root_init();
+	cns->root = t->proc->cgroup ? t->proc->cgroup : &cgroup_root;
+	cgroup_get(cns->root);
+	return &cns->ns;
+}
+
+void cgroup_apply_root_flags(struct task *t, unsigned flags)
+{
+	if (t->nsproxy->ns[NS_CGROUP] == &init_cgroup_ns.ns)
+		cgroup_root_flags = flags;
+}
+
+const char *const cgroup_flag_names[CGRP_NFLAGS] = {
+	"nsdelegate",
+	"favordynmods",
+	"memory_localevents",
+	"memory_recursiveprot",
+	"memory_hugetlb_accounting",
+	"pids_localevents",
+};
+
+void cgroup_show_flags(char *buf, size_t n)
+{
+	size_t at = 0;
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; i < CGRP_NFLAGS; i++)
+		if ((cgroup_root_flags & (1u << i)) && at < n)
+			at += (size_t)snprintf(buf + at, n - at, ",%s", cgroup_flag_names[i]);
+}

@@ -1,0 +1,161 @@
+/* kernel/cgroup.h: control groups, version 2 (Linux's cgroup v2 core with no
+ * controller): a tree of groups, each process in exactly one, moved by a
+ * write of its pid to a group's cgroup.procs (fs/cgroupfs shows the tree
+ * as the cgroup2 filesystem). A group knows whether it or a descendant
+ * holds a live process (populated), its limits on descendants, and the CPU
+ * time its processes used while in it. A cgroup namespace is rooted at
+ * its maker's group. */
+#ifndef KERNEL_CGROUP_H
+#define KERNEL_CGROUP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/list.h"
+#include "kernel/nsproxy.h"
+#include "kernel/sched.h"
+#include "abi/linux/types.h"
+
+struct process;
+struct task;
+struct cred;
+struct inode;
+
+/* A group's directory and interface files, in the order a listing gives
+ * them (kernfs sorts by name). */
+enum cg_file {
+	CGF_DIR,
+	CGF_CONTROLLERS,
+	CGF_EVENTS, /* not on the root */
+	CGF_KILL,   /* not on the root */
+	CGF_MAX_DEPTH,
+	CGF_MAX_DESCENDANTS,
+	CGF_PROCS,
+	CGF_STAT,
+	CGF_SUBTREE_CONTROL,
+	CGF_THREADS,
+	CGF_TYPE, /* not on the root */
+	CGF_CPU_STAT,
+	CGF_N,
+};
+
+/* One node of the filesystem: kernfs's attributes, which chmod, chown and
+ * utimensat change (delegation chowns a group's directory and files). */
+struct cg_node {
+	uint32_t mode, uid, gid; /* uid and gid: the instance's ids */
+	struct linux_timespec atime, mtime, ctime;
+	uint64_t ino;
+	struct inode *inode; /* fs/cgroupfs's while one exists; no reference */
+};
+
+struct cgroup {
+	int refcount; /* its parent's link while alive, children, processes, inodes, namespaces */
+	struct cgroup *parent;	   /* a reference; NULL for the root */
+	struct list_head children; /* live children, by sibling */
+	struct list_head sibling;
+	struct list_head procs; /* its live processes, by cg_link */
+	char *name;
+	int level;
+	int nr_procs;		   /* live processes in it */
+	int nr_populated_children; /* children that are populated */
+	int nr_descendants, nr_dying_descendants;
+	int max_descendants, max_depth; /* INT32_MAX: "max" */
+	bool dead;			/* removed (rmdir) */
+	/* CPU time charged to it: of processes that left it (exit or a
+	 * move) and of removed children (Linux's rstat flushes those). */
+	int64_t usage_user, usage_sys;
+	/* cgroup.events: a change count (kernfs's event) and its pollers. */
+	uint64_t events_seq;
+	struct waitq events_wq;
+	struct cg_node node[CGF_N];
+};
+
+struct cgroup_ns {
+	struct ns_common ns;
+	struct cgroup *root; /* a reference */
+};
+
+extern struct cgroup cgroup_root;
+extern struct cgroup_ns init_cgroup_ns;
+
+/* cgroup2's mount options (Linux's CGRP_ROOT_* of the default root); only
+ * nsdelegate changes what skas does, the others name controllers' rules
+ * and, with no controller, are shown and nothing else. */
+enum {
+	CGRP_NSDELEGATE = 1 << 0,
+	CGRP_FAVOR_DYNMODS = 1 << 1,
+	CGRP_MEMORY_LOCAL_EVENTS = 1 << 2,
+	CGRP_MEMORY_RECURSIVE_PROT = 1 << 3,
+	CGRP_MEMORY_HUGETLB_ACCOUNTING = 1 << 4,
+	CGRP_PIDS_LOCAL_EVENTS = 1 << 5,
+	CGRP_NFLAGS = 6,
+};
+/* Their names as mount takes and shows them, by bit. */
+extern const char *const cgroup_flag_names[CGRP_NFLAGS];
+extern unsigned cgroup_root_flags;
+/* A mount or remount's options (Linux's apply_cgroup_root_flags): they
+ * replace the hierarchy's when given from the initial cgroup namespace. */
+void cgroup_apply_root_flags(struct task *t, unsigned flags);
+/* ",nsdelegate,..." as /proc/PID/mounts shows them. */
+void cgroup_show_flags(char *buf, size_t n);
+
+/* The root group's nodes (once). */
+void cgroup_root_init(void);
+void cgroup_get(struct cgroup *cg);
+void cgroup_put(struct cgroup *cg);
+static inline bool cgroup_populated(const struct cgroup *cg)
+{
+	return cg->nr_procs > 0 || cg->nr_populated_children > 0;
+}
+bool cgroup_is_descendant(const struct cgroup *cg, const struct cgroup *ancestor);
+/* The group t's cgroup namespace is rooted at. */
+struct cgroup *task_cgroup_ns_root(const struct task *t);
+
+/* A new child name of parent made by cred (its directory mode given):
+ * -EAGAIN past a limit of an ancestor, -ENODEV if parent was removed,
+ * -ENOMEM. */
+int cgroup_mkdir(struct cgroup *parent, const char *name, uint32_t mode, const struct cred *c,
+		 struct cgroup **out);
+/* rmdir: -EBUSY while populated or with children. */
+int cgroup_rmdir(struct cgroup *cg);
+struct cgroup *cgroup_child(struct cgroup *parent, const char *name);
+
+/* A new process in cg (fork, or CLONE_INTO_CGROUP's group). */
+void cgroup_fork(struct process *child, struct cgroup *cg);
+/* The last thread of p is gone: it leaves its group's live processes. */
+void cgroup_exit(struct process *p);
+/* p is freed: its reference goes. */
+void cgroup_release(struct process *p);
+/* CLONE_INTO_CGROUP: the group of directory fd fd, checked as a move of
+ * the caller's process (a thread: of the thread alone) into it; *out gets
+ * a reference. */
+int cgroup_clone_target(struct task *t, int fd, bool thread, struct cgroup **out);
+
+/* A write of pid (threadgroup: to cgroup.procs; else a tid to
+ * cgroup.threads) to dst's file, opened with credentials c (Linux checks
+ * those, not the writer's: an fd handed to another does not lend more). */
+int cgroup_procs_write(struct task *t, const struct cred *c, struct cgroup *dst, const char *buf,
+		       bool threadgroup);
+/* Linux's kstrtoint(strstrip(buf), 0): -EINVAL or -ERANGE. */
+int cgroup_parse_int(const char *buf, int *out);
+/* cgroup.kill: SIGKILL to every process of cg and its descendants. */
+void cgroup_kill(struct cgroup *cg);
+/* cpu.stat's times of cg and its descendants (ns). */
+void cgroup_cpu_usage(struct cgroup *cg, int64_t *user, int64_t *sys);
+/* Calls fn for each live process of cg. */
+void cgroup_for_each_proc(struct cgroup *cg, void (*fn)(struct process *p, void *arg), void *arg);
+
+/* The path of cg as a task whose namespace is rooted at root sees it
+ * ("/", "/a/b", "/../sib"): Linux's kernfs_path_from_node. malloc'ed,
+ * NULL without memory. */
+char *cgroup_path_from(const struct cgroup *cg, const struct cgroup *root);
+
+/* A new cgroup namespace rooted at t's group (unshare, clone). */
+struct ns_common *cgroup_ns_new(struct task *t);
+
+/* cgroup.events changed for cg: its pollers and inotify watches hear. */
+void cgroup_notify_events(struct cgroup *cg);
+/* The next inode number of the cgroup2 filesystem. */
+uint64_t cgroup_next_ino(void);
+
+#endif
