@@ -235,6 +235,19 @@ int files_dup(struct files *src, struct files **out)
 	return 0;
 }
 
+int64_t seq_llseek(struct file *f, int64_t off, int whence)
+{
+	if (whence == LINUX_SEEK_CUR) {
+		if (__builtin_add_overflow(off, f->pos, &off))
+			return -EINVAL;
+	} else if (whence != LINUX_SEEK_SET) {
+		return -EINVAL;
+	}
+	if (off < 0)
+		return -EINVAL;
+	return f->pos = off;
+}
+
 struct file *fdget(struct files *fs, int fd)
 {
 	struct file *f;

@@ -175,6 +175,10 @@ int file_write_checks(struct file *f, int64_t pos, uint64_t *count);
  * inode_newsize_ok); shrinking is always fine. */
 int file_newsize_ok(int64_t old_size, uint64_t new_size);
 
+/* lseek of a file read as generated text (Linux's seq_lseek): SEEK_SET
+ * and SEEK_CUR to a position >= 0; else EINVAL. */
+int64_t seq_llseek(struct file *f, int64_t off, int whence);
+
 struct file *fdget(struct files *fs, int fd);
 /* The same, but an O_PATH file is none (NULL: EBADF), as Linux's fdget;
  * fdget above is Linux's fdget_raw. */

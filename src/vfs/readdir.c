@@ -116,18 +116,11 @@ long dir_getdents64(struct file *f, void *buf, size_t n)
 
 int64_t dir_llseek(struct file *f, int64_t off, int whence)
 {
-	if (whence == LINUX_SEEK_CUR) {
-		if (__builtin_add_overflow(off, f->pos, &off))
-			return -EINVAL;
-	} else if (whence != LINUX_SEEK_SET) {
-		return -EINVAL;
-	}
-	if (off < 0)
-		return -EINVAL;
-	if (off == 0)
+	int64_t ret = seq_llseek(f, off, whence);
+
+	if (ret == 0)
 		dir_snapshot_free(f); /* rewinddir sees new entries */
-	f->pos = off;
-	return off;
+	return ret;
 }
 
 long dir_read(struct file *f, void *buf, size_t n)

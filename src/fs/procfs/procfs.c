@@ -700,19 +700,6 @@ static long gen_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
 	return pn->e->seq ? -ESPIPE : gen_write_at(f, buf, n, off);
 }
 
-static int64_t gen_llseek(struct file *f, int64_t off, int whence)
-{
-	if (whence == LINUX_SEEK_CUR) {
-		if (__builtin_add_overflow(off, f->pos, &off))
-			return -EINVAL;
-	} else if (whence != LINUX_SEEK_SET) {
-		return -EINVAL;
-	}
-	if (off < 0)
-		return -EINVAL;
-	return f->pos = off;
-}
-
 static void gen_release(struct file *f)
 {
 	struct gen_file *g = f->priv;
@@ -730,7 +717,7 @@ static const struct file_ops gen_fops = {
 	.write = gen_write,
 	.pread = gen_pread,
 	.pwrite = gen_pwrite,
-	.llseek = gen_llseek,
+	.llseek = seq_llseek,
 	.release = gen_release,
 };
 
