@@ -11,13 +11,20 @@
  * group it was in while it ran (Linux's rstat), as its host threads' times
  * read at each move and at its end.
  *
+ * The freezer (cgroup.freeze, Linux's kernel/cgroup/freezer.c): a group
+ * freezes when it or an ancestor asks; each of its threads is kicked into
+ * the kernel (a sleep ends as for a signal, and the call restarts later),
+ * and parks where it would next return to its program, until the freeze
+ * ends or SIGKILL comes. A group is frozen once every thread in it is
+ * parked, stopped (job control, ptrace) or gone, and every descendant is
+ * frozen; cgroup.events says so. A process moved into a freezing group
+ * freezes, one moved out thaws; a child forked there parks at its start.
+ *
  * Differs from Linux: no controller (cgroup.controllers is empty, any name
  * written to cgroup.subtree_control is EINVAL), so no limits beyond the
  * hierarchy's own; threaded groups are not made (cgroup.type takes no
  * "threaded": EINVAL), so a thread moves only where its process is;
- * cgroup.freeze and the pressure files do not exist (as without
- * CONFIG_PSI on a kernel before 5.2's freezer); cgroup.events' "frozen"
- * is always 0. */
+ * the pressure files do not exist (as without CONFIG_PSI). */
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -57,6 +64,7 @@ static const uint32_t file_modes[CGF_N] = {
 	[CGF_DIR] = LINUX_S_IFDIR | 0755,
 	[CGF_CONTROLLERS] = LINUX_S_IFREG | 0444,
 	[CGF_EVENTS] = LINUX_S_IFREG | 0444,
+	[CGF_FREEZE] = LINUX_S_IFREG | 0644,
 	[CGF_KILL] = LINUX_S_IFREG | 0200,
 	[CGF_MAX_DEPTH] = LINUX_S_IFREG | 0644,
 	[CGF_MAX_DESCENDANTS] = LINUX_S_IFREG | 0644,
@@ -110,10 +118,8 @@ static size_t cgroup_size(const struct cgroup *cg)
 void cgroup_put(struct cgroup *cg)
 {
 	while (cg && --cg->refcount == 0 && cg != &cgroup_root) {
-		struct cgroup *parent = cg->parent, *a;
+		struct cgroup *parent = cg->parent;
 
-		for (a = parent; a; a = a->parent)
-			a->nr_dying_descendants--;
 		waitq_release(&cg->events_wq);
 		mem_give_kernel(cgroup_size(cg));
 		free(cg->name);
@@ -124,10 +130,24 @@ void cgroup_put(struct cgroup *cg)
 
 bool cgroup_is_descendant(const struct cgroup *cg, const struct cgroup *ancestor)
 {
-	for (; cg; cg = cg->parent)
-		if (cg == ancestor)
-			return true;
-	return false;
+	while (cg && cg->level > ancestor->level)
+		cg = cg->parent;
+	return cg == ancestor;
+}
+
+/* The deepest group both a and b are in: one walk up, by levels (a guest
+ * may nest groups tens of thousands deep). */
+static const struct cgroup *common_ancestor(const struct cgroup *a, const struct cgroup *b)
+{
+	while (a->level > b->level)
+		a = a->parent;
+	while (b->level > a->level)
+		b = b->parent;
+	while (a != b) {
+		a = a->parent;
+		b = b->parent;
+	}
+	return a;
 }
 
 struct cgroup *task_cgroup_ns_root(const struct task *t)
@@ -199,11 +219,25 @@ static void charge(struct process *p)
 	p->cg_sys = u.stime;
 }
 
+/* A process's reference on cg goes (its move, its reap): a removed
+ * group that none holds is dying no more. */
+static void proc_ref_put(struct cgroup *cg)
+{
+	struct cgroup *a;
+
+	if (--cg->nr_proc_refs == 0 && cg->dying) {
+		cg->dying = false;
+		for (a = cg->parent; a; a = a->parent)
+			a->nr_dying_descendants--;
+	}
+}
+
 static void add_proc(struct process *p, struct cgroup *cg)
 {
 	bool was = cgroup_populated(cg);
 
 	p->cgroup = cg;
+	cg->nr_proc_refs++;
 	list_add_tail(&p->cg_link, &cg->procs);
 	cg->nr_procs++;
 	if (!was)
@@ -220,6 +254,121 @@ static void del_proc(struct process *p)
 		populated_changed(cg, false);
 }
 
+/* The freezer. */
+
+bool cgroup_task_freezing(const struct task *t)
+{
+	const struct cgroup *cg = t->proc->cgroup;
+
+	return cg && cg->e_freeze > 0 && !t->killed && !t->proc->exiting;
+}
+
+/* Does t count as frozen (Linux: parked in the freezer, or in a stop)? */
+static bool task_frozen(const struct task *t)
+{
+	return t->freeze_parked || t->stop_parked || t->pt.stopped || t->state == TASK_DEAD;
+}
+
+/* Is every thread of cg and every live child frozen? */
+static bool all_frozen(const struct cgroup *cg)
+{
+	const struct process *p;
+	const struct cgroup *c;
+	const struct task *t;
+
+	list_for_each_entry(p, &cg->procs, cg_link)
+	{
+		list_for_each_entry(t, &p->threads, thread_link)
+		{
+			if (!task_frozen(t))
+				return false;
+		}
+	}
+	list_for_each_entry(c, &cg->children, sibling)
+	{
+		if (!c->frozen)
+			return false;
+	}
+	return true;
+}
+
+/* cg's frozen state again, and its ancestors' while it changes. */
+static void refresh_frozen(struct cgroup *cg)
+{
+	for (; cg; cg = cg->parent) {
+		bool frozen = cg->e_freeze > 0 && !cg->dead && all_frozen(cg);
+
+		if (frozen == cg->frozen)
+			return;
+		cg->frozen = frozen;
+		cgroup_notify_events(cg);
+	}
+}
+
+void cgroup_task_frozen_changed(struct task *t)
+{
+	if (t->proc->cgroup && (t->proc->cgroup->e_freeze > 0 || t->proc->cgroup->frozen))
+		refresh_frozen(t->proc->cgroup);
+}
+
+/* The threads of p freeze (kicked into the kernel, where they park) or go
+ * on (the parked ones woken: they look again). */
+static void freeze_process(struct process *p, bool freeze)
+{
+	struct task *t;
+
+	list_for_each_entry(t, &p->threads, thread_link)
+	{
+		if (freeze && t != current)
+			task_kick(t);
+		else if (!freeze && t->freeze_parked)
+			sched_wake(t);
+	}
+}
+
+void cgroup_set_freeze(struct cgroup *cg, int freeze)
+{
+	struct cgroup *pos, **order = NULL;
+	struct process *p;
+	size_t n = 0, cap = 0, i;
+
+	if (cg->freeze == freeze) {
+		cgroup_notify_events(cg); /* Linux tells there is nothing to wait for */
+		return;
+	}
+	cg->freeze = freeze;
+	for (pos = cg; pos; pos = next_descendant(pos, cg)) {
+		pos->e_freeze += freeze ? 1 : -1;
+		if (pos->e_freeze == (freeze ? 1 : 0))
+			list_for_each_entry(p, &pos->procs, cg_link)
+			{
+				freeze_process(p, freeze);
+			}
+		if (n == cap) {
+			struct cgroup **grown =
+				realloc(order, (cap ? 2 * cap : 16) * sizeof(*order));
+
+			if (grown) {
+				order = grown;
+				cap = cap ? 2 * cap : 16;
+			}
+		}
+		if (n < cap)
+			order[n++] = pos;
+	}
+	/* the states from the leaves up (pre-order backwards), then above */
+	for (i = n; i-- > 0;) {
+		bool frozen = order[i]->e_freeze > 0 && all_frozen(order[i]);
+
+		if (frozen != order[i]->frozen) {
+			order[i]->frozen = frozen;
+			cgroup_notify_events(order[i]);
+		}
+	}
+	free(order);
+	refresh_frozen(cg->parent);
+}
+
 void cgroup_fork(struct process *child, struct cgroup *cg)
 {
 	cgroup_root_init();
@@ -233,6 +382,7 @@ void cgroup_exit(struct process *p)
 		return;
 	charge(p);
 	del_proc(p);
+	refresh_frozen(p->cgroup);
 }
 
 void cgroup_release(struct process *p)
@@ -240,6 +390,7 @@ void cgroup_release(struct process *p)
 	if (p->cgroup) {
 		if (!list_empty(&p->cg_link))
 			del_proc(p);
+		proc_ref_put(p->cgroup);
 		cgroup_put(p->cgroup);
 		p->cgroup = NULL;
 	}
@@ -254,7 +405,12 @@ static void attach(struct process *p, struct cgroup *dst)
 	charge(p);
 	cgroup_get(dst);
 	del_proc(p);
+	proc_ref_put(src);
 	add_proc(p, dst);
+	if ((src->e_freeze > 0) != (dst->e_freeze > 0))
+		freeze_process(p, dst->e_freeze > 0);
+	refresh_frozen(src);
+	refresh_frozen(dst);
 	cgroup_put(src);
 }
 
@@ -288,6 +444,8 @@ int cgroup_mkdir(struct cgroup *parent, const char *name, uint32_t mode, const s
 	cgroup_get(parent);
 	cg->level = parent->level + 1;
 	cg->max_descendants = cg->max_depth = INT32_MAX;
+	cg->e_freeze = parent->e_freeze; /* empty: frozen at once if so */
+	cg->frozen = cg->e_freeze > 0;
 	list_init(&cg->children);
 	list_init(&cg->procs);
 	waitq_init(&cg->events_wq);
@@ -309,9 +467,10 @@ int cgroup_rmdir(struct cgroup *cg)
 		return -EBUSY;
 	cg->dead = true;
 	list_del(&cg->sibling);
+	cg->dying = cg->nr_proc_refs > 0; /* zombies in it */
 	for (a = cg->parent; a; a = a->parent) {
 		a->nr_descendants--;
-		a->nr_dying_descendants++;
+		a->nr_dying_descendants += cg->dying;
 	}
 	/* its CPU time stays counted above it */
 	cg->parent->usage_user += cg->usage_user;
@@ -319,6 +478,7 @@ int cgroup_rmdir(struct cgroup *cg)
 	cg->usage_user = cg->usage_sys = 0;
 	/* open cgroup.events files poll as removed */
 	cgroup_notify_events(cg);
+	refresh_frozen(cg->parent); /* it may have been the last unfrozen */
 	cgroup_put(cg);
 	return 0;
 }
@@ -338,14 +498,13 @@ static bool may_write(const struct cg_node *nd, const struct cred *c)
 	return (bits & 2) || capable_wrt_ids(c, nd->uid, nd->gid, CAP_DAC_OVERRIDE);
 }
 
-/* Linux's cgroup_attach_permissions with the groups' only domain kind. */
-static int attach_permissions(struct task *t, const struct cred *c, struct cgroup *src,
+/* Linux's cgroup_attach_permissions with the groups' only domain kind:
+ * credentials c, in the cgroup namespace rooted at root. */
+static int attach_permissions(const struct cred *c, const struct cgroup *root, struct cgroup *src,
 			      struct cgroup *dst, bool threadgroup)
 {
-	struct cgroup *com = src, *root = task_cgroup_ns_root(t);
+	const struct cgroup *com = common_ancestor(src, dst);
 
-	while (!cgroup_is_descendant(dst, com))
-		com = com->parent;
 	if (!may_write(&com->node[CGF_PROCS], c))
 		return -EACCES;
 	if ((cgroup_root_flags & CGRP_NSDELEGATE) &&
@@ -397,8 +556,8 @@ int cgroup_parse_int(const char *buf, int *out)
 	return 0;
 }
 
-int cgroup_procs_write(struct task *t, const struct cred *c, struct cgroup *dst, const char *buf,
-		       bool threadgroup)
+int cgroup_procs_write(struct task *t, const struct cred *c, const struct cgroup *root,
+		       struct cgroup *dst, const char *buf, bool threadgroup)
 {
 	struct process *p = NULL;
 	struct task *target = NULL;
@@ -418,15 +577,14 @@ int cgroup_procs_write(struct task *t, const struct cred *c, struct cgroup *dst,
 		p = target->proc;
 	else if (threadgroup)
 		p = process_by_vpid(t, pid);
-	if (!p)
+	if (!p || !p->cgroup)
 		return -ESRCH;
-	/* an exiting process is left where it is (cgroup_migrate_add_task) */
-	if (p->zombie || !p->cgroup || list_empty(&p->cg_link))
-		return 0;
-	ret = attach_permissions(t, c, p->cgroup, dst, threadgroup);
+	ret = attach_permissions(c, root, p->cgroup, dst, threadgroup);
 	if (ret < 0)
 		return ret;
-	attach(p, dst);
+	/* an exiting process is left where it is (cgroup_migrate_add_task) */
+	if (!p->zombie && !p->exiting && !list_empty(&p->cg_link))
+		attach(p, dst);
 	return 0;
 }
 
@@ -445,9 +603,13 @@ int cgroup_clone_target(struct task *t, int fd, bool thread, struct cgroup **out
 	}
 	if (dst->dead) {
 		file_put(f);
-		return -ENODEV;
+		return -ENOENT; /* css_tryget_online_from_dir */
 	}
-	ret = attach_permissions(t, &t->proc->cred, t->proc->cgroup, dst, !thread);
+	/* cgroup_css_set_fork: the destination's cgroup.procs too */
+	ret = may_write(&dst->node[CGF_PROCS], &t->proc->cred) ? 0 : -EACCES;
+	if (ret == 0)
+		ret = attach_permissions(&t->proc->cred, task_cgroup_ns_root(t), t->proc->cgroup,
+					 dst, !thread);
 	file_put(f);
 	if (ret < 0)
 		return ret;
@@ -488,10 +650,13 @@ void cgroup_kill(struct cgroup *cg)
 			pids[npids++] = p->pid;
 		}
 	}
+	/* as Linux's send_sig(SIGKILL, task, 0): from the writer, whose
+	 * permission is the file's, so a namespace's init survives it
+	 * unless the writer is above that namespace */
 	for (i = 0; i < npids; i++) {
 		p = process_by_pid(pids[i]);
 		if (p && !p->zombie && !p->exiting)
-			send_signal(NULL, p, LINUX_SIGKILL);
+			send_sig_from_current(p, LINUX_SIGKILL);
 	}
 	free(pids);
 }
@@ -518,12 +683,10 @@ void cgroup_cpu_usage(struct cgroup *cg, int64_t *user, int64_t *sys)
 
 char *cgroup_path_from(const struct cgroup *cg, const struct cgroup *root)
 {
-	const struct cgroup *com = root, *a;
+	const struct cgroup *com = common_ancestor(cg, root), *a;
 	size_t len = 0, at;
 	char *buf;
 
-	while (!cgroup_is_descendant(cg, com))
-		com = com->parent;
 	for (a = root; a != com; a = a->parent)
 		len += 3;
 	for (a = cg; a != com; a = a->parent)
@@ -567,6 +730,15 @@ struct ns_common *cgroup_ns_new(struct task *t)
 	cns->root = t->proc->cgroup ? t->proc->cgroup : &cgroup_root;
 	cgroup_get(cns->root);
 	return &cns->ns;
+}
+
+void cgroup_ns_set_root(struct ns_common *ns, struct cgroup *cg)
+{
+	struct cgroup_ns *cns = (struct cgroup_ns *)ns;
+
+	cgroup_get(cg);
+	cgroup_put(cns->root);
+	cns->root = cg;
 }
 
 void cgroup_apply_root_flags(struct task *t, unsigned flags)

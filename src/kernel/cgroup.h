@@ -27,6 +27,7 @@ enum cg_file {
 	CGF_DIR,
 	CGF_CONTROLLERS,
 	CGF_EVENTS, /* not on the root */
+	CGF_FREEZE, /* not on the root */
 	CGF_KILL,   /* not on the root */
 	CGF_MAX_DEPTH,
 	CGF_MAX_DESCENDANTS,
@@ -61,6 +62,16 @@ struct cgroup {
 	int nr_descendants, nr_dying_descendants;
 	int max_descendants, max_depth; /* INT32_MAX: "max" */
 	bool dead;			/* removed (rmdir) */
+	/* Processes (zombies too) whose group it is: a removed group is
+	 * dying (cgroup.stat) while one is left, as their css_set pins
+	 * Linux's. */
+	int nr_proc_refs;
+	bool dying;
+	/* The freezer: cgroup.freeze's value, how many of it and its
+	 * ancestors ask (Linux's e_freeze), and whether every thread in it
+	 * and every descendant is frozen (cgroup.events' "frozen"). */
+	int freeze, e_freeze;
+	bool frozen;
 	/* CPU time charged to it: of processes that left it (exit or a
 	 * move) and of removed children (Linux's rstat flushes those). */
 	int64_t usage_user, usage_sys;
@@ -132,12 +143,21 @@ void cgroup_release(struct process *p);
 int cgroup_clone_target(struct task *t, int fd, bool thread, struct cgroup **out);
 
 /* A write of pid (threadgroup: to cgroup.procs; else a tid to
- * cgroup.threads) to dst's file, opened with credentials c (Linux checks
- * those, not the writer's: an fd handed to another does not lend more). */
-int cgroup_procs_write(struct task *t, const struct cred *c, struct cgroup *dst, const char *buf,
-		       bool threadgroup);
+ * cgroup.threads) to dst's file, opened with credentials c in the cgroup
+ * namespace rooted at root (Linux checks those, not the writer's: an fd
+ * handed to another lends no more than its opener had). */
+int cgroup_procs_write(struct task *t, const struct cred *c, const struct cgroup *root,
+		       struct cgroup *dst, const char *buf, bool threadgroup);
 /* Linux's kstrtoint(strstrip(buf), 0): -EINVAL or -ERANGE. */
 int cgroup_parse_int(const char *buf, int *out);
+/* cgroup.freeze's write (0 or 1): the threads of cg and its descendants
+ * stop where they would next return to their program, or go on. */
+void cgroup_set_freeze(struct cgroup *cg, int freeze);
+/* Is t's group frozen, so that t parks (signal.c) and its sleeps end? */
+bool cgroup_task_freezing(const struct task *t);
+/* t parked or left the freezer's park, stopped or ended: its group's
+ * frozen state is looked at again. */
+void cgroup_task_frozen_changed(struct task *t);
 /* cgroup.kill: SIGKILL to every process of cg and its descendants. */
 void cgroup_kill(struct cgroup *cg);
 /* cpu.stat's times of cg and its descendants (ns). */
@@ -152,6 +172,9 @@ char *cgroup_path_from(const struct cgroup *cg, const struct cgroup *root);
 
 /* A new cgroup namespace rooted at t's group (unshare, clone). */
 struct ns_common *cgroup_ns_new(struct task *t);
+/* clone3 with CLONE_NEWCGROUP and CLONE_INTO_CGROUP: the child's new
+ * namespace is rooted at its group (Linux's cgroup_post_fork). */
+void cgroup_ns_set_root(struct ns_common *ns, struct cgroup *cg);
 
 /* cgroup.events changed for cg: its pollers and inotify watches hear. */
 void cgroup_notify_events(struct cgroup *cg);

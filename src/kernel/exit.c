@@ -484,7 +484,8 @@ void task_exit(struct task *t, int code)
 		reparent_to_thread(t);
 		if (p->exec_waiter && p->nthreads == 1)
 			sched_wake(p->exec_waiter);
-		signal_stop_check(p); /* it may have been the last running */
+		signal_stop_check(p);	       /* it may have been the last running */
+		cgroup_task_frozen_changed(t); /* or the last unfrozen */
 	}
 	t->state = TASK_DEAD;
 	schedule();

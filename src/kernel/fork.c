@@ -299,6 +299,8 @@ static long do_clone(struct task *t, const struct clone_req *r)
 			goto fail;
 		if (!(f & LINUX_CLONE_THREAD))
 			cgroup_fork(c->proc, cg);
+		if (f & LINUX_CLONE_NEWCGROUP)
+			cgroup_ns_set_root(c->nsproxy->ns[NS_CGROUP], cg);
 		cgroup_put(cg);
 	} else if (!(f & LINUX_CLONE_THREAD)) {
 		cgroup_fork(c->proc, t->proc->cgroup);

@@ -11,6 +11,7 @@
 
 #include "kernel/ptrace.h"
 #include "kernel/task.h"
+#include "kernel/cgroup.h"
 #include "kernel/userns.h"
 #include "kernel/pidns.h"
 #include "syscalls/dispatch.h"
@@ -195,13 +196,15 @@ static int ptrace_stop(struct task *t, int code, int why)
 	t->pt.resume_sig = 0;
 	t->pt.stopped = true;
 	notify_tracer(t, LINUX_CLD_TRAPPED, code & 0x7f);
-	signal_stop_check(t->proc); /* it may complete a group stop */
+	signal_stop_check(t->proc);    /* it may complete a group stop */
+	cgroup_task_frozen_changed(t); /* or a freeze */
 	while (t->pt.stopped && !t->killed) {
 		t->state = TASK_SLEEPING;
 		schedule();
 	}
 	t->pt.stopped = false;
 	t->pt.has_si = false;
+	cgroup_task_frozen_changed(t);
 	return t->killed ? 0 : t->pt.resume_sig;
 }
 

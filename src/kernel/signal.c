@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "kernel/task.h"
+#include "kernel/cgroup.h"
 #include "kernel/userns.h"
 #include "kernel/pidns.h"
 #include "kernel/coredump.h"
@@ -259,7 +260,8 @@ void signal_flush_process(struct process *p)
 bool signal_pending(struct task *t)
 {
 	return t->killed || (t->proc->stopped && !(t->pt.tracer && t->pt.group_done)) ||
-	       t->pt.trap_pending || ((t->pending | t->proc->pending) & ~t->sigmask);
+	       t->pt.trap_pending || ((t->pending | t->proc->pending) & ~t->sigmask) ||
+	       cgroup_task_freezing(t);
 }
 
 /* Is the signal thrown away at once? Ignored, or ignored by default, and
@@ -414,12 +416,36 @@ static void stop_park(struct task *t)
 			continue;
 		if (!t->proc->stopped || (t->pt.tracer && !t->pt.listening))
 			break;
-		t->stop_parked = true;
+		if (!t->stop_parked) {
+			t->stop_parked = true;
+			cgroup_task_frozen_changed(t); /* a stop is frozen too */
+		}
 		signal_stop_check(t->proc);
 		t->state = TASK_SLEEPING;
 		schedule();
 	}
-	t->stop_parked = false;
+	if (t->stop_parked) {
+		t->stop_parked = false;
+		cgroup_task_frozen_changed(t);
+	}
+}
+
+/* A thread of a frozen cgroup sleeps here until the freeze ends or it is
+ * killed (Linux's do_freezer_trap). */
+static void freeze_park(struct task *t)
+{
+	while (cgroup_task_freezing(t)) {
+		if (!t->freeze_parked) {
+			t->freeze_parked = true;
+			cgroup_task_frozen_changed(t);
+		}
+		t->state = TASK_SLEEPING;
+		schedule();
+	}
+	if (t->freeze_parked) {
+		t->freeze_parked = false;
+		cgroup_task_frozen_changed(t);
+	}
 }
 
 /* Sending */
@@ -582,6 +608,14 @@ static void user_info(struct linux_siginfo *si, struct task *from, struct proces
 		si->fields.kill.uid =
 			from_kuid_munged(cred_user_ns(&p->cred), from->proc->cred.uid);
 	}
+}
+
+int send_sig_from_current(struct process *p, int sig)
+{
+	struct linux_siginfo si;
+
+	user_info(&si, current, p, sig, LINUX_SI_USER);
+	return send_signal_info(p, NULL, sig, &si);
 }
 
 int send_signal_checked(struct task *from, struct process *p, struct task *thread, int sig,
@@ -1165,6 +1199,7 @@ void handle_signals(struct task *t)
 
 	for (;;) {
 		stop_park(t);
+		freeze_park(t);
 		if (t->killed)
 			return;
 		sig = signal_dequeue(t, ~t->sigmask, &info);

@@ -193,6 +193,8 @@ struct task {
 	 * while it sleeps in handle_signals because its process is stopped. */
 	struct sigqueue *rtqueue;
 	bool stop_parked;
+	/* Parked by the cgroup freezer (signal.c, kernel/cgroup.c). */
+	bool freeze_parked;
 	/* cputime.c: the times of its earlier host threads (before exec),
 	 * the last split reported for RUSAGE_THREAD. */
 	struct host_cputime cpu_gone;
@@ -379,6 +381,10 @@ int send_signal_info(struct process *p, struct task *thread, int sig,
  * timer on the process's CPU clock), as send_signal_info(p, NULL, ...)
  * but taken by a thread that is not waiting (signal.c). */
 int send_signal_cpu(struct process *p, int sig, const struct linux_siginfo *info);
+/* sig to p as Linux's send_sig(sig, p, 0): SI_USER from the current
+ * thread, with no permission check; a namespace's init takes SIGKILL or
+ * SIGSTOP only from a namespace above (cgroup.kill). */
+int send_sig_from_current(struct process *p, int sig);
 /* sig to the current thread, as from kill by itself (Linux's send_sig(sig,
  * current, 0)): SIGXFSZ past RLIMIT_FSIZE. */
 void send_sig_self(int sig);

@@ -33,7 +33,15 @@
  * into another domain cgroup); delegation to uid 1000 (mkdir in its cgroup,
  * the new cgroup's files its own, a move needing write on the common
  * ancestor's cgroup.procs, a root process in the delegated subtree moved by
- * it, EACCES otherwise); cgroup.threads' EOPNOTSUPP across domain cgroups.
+ * it, EACCES otherwise, CLONE_INTO_CGROUP EACCES into a subgroup whose
+ * cgroup.procs it may not write); cgroup.threads' EOPNOTSUPP across domain
+ * cgroups; CLONE_INTO_CGROUP with CLONE_NEWCGROUP rooting the namespace at
+ * the new group; cgroup.kill written by a pid namespace's init (it lives,
+ * its child dies); cgroup.freeze (no cgroup.freeze in the root, "frozen 1"
+ * once a busy child stops running, a child cgroup frozen with its parent,
+ * a new cgroup below a frozen one frozen at once, wait reporting no stop,
+ * ERANGE and EINVAL, the thaw, SIGKILL of a frozen process, a process
+ * asleep in read(2) frozen and its read going on after the thaw).
  *
  * Mounting cgroup2 in the initial cgroup namespace sets the hierarchy's
  * mount options (nsdelegate, ...) to the new mount's: the options of the
@@ -592,6 +600,173 @@ static void kill_test(void)
 	check(rmdir(P("/k/g")) == 0 && rmdir(P("/k")) == 0, "rmdir T/k/g, T/k");
 }
 
+/* The exit status of child pid, or -1. */
+static int reap_status(long pid)
+{
+	int st;
+
+	if (waitpid((pid_t)pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+/* 7a: cgroup.kill written by a pid namespace's init in the cgroup: its
+ * child dies, it survives (SIGKILL reaches an init only from above). */
+static void kill_init_test(void)
+{
+	pid_t pid;
+	int st = 0;
+
+	check(mkdir(P("/ki"), 0755) == 0, "mkdir T/ki");
+	pid = fork();
+	if (pid == 0) {
+		pid_t init;
+
+		alarm(10);
+		if (unshare(CLONE_NEWPID))
+			_exit(2);
+		init = fork();
+		if (init == 0) {
+			pid_t g;
+
+			if (!wr_ok(P("/ki/cgroup.procs"), "0"))
+				_exit(3);
+			g = fork();
+			if (g == 0)
+				for (;;)
+					pause();
+			if (wr(P("/ki/cgroup.kill"), "1") != 1)
+				_exit(4);
+			if (waitpid(g, &st, 0) != g || !WIFSIGNALED(st) || WTERMSIG(st) != SIGKILL)
+				_exit(5);
+			_exit(7);
+		}
+		if (waitpid(init, &st, 0) != init)
+			_exit(6);
+		_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 100 + WTERMSIG(st));
+	}
+	check(reap_status(pid) == 7,
+	      "a pid namespace's init writing its cgroup's cgroup.kill: its child dies, it lives");
+	check(rmdir(P("/ki")) == 0, "rmdir T/ki");
+}
+
+/* Wait up to 3 s for the cgroup.events file to say frozen want. */
+static int wait_frozen(const char *events, int want)
+{
+	char line[32];
+	int i;
+
+	snprintf(line, sizeof(line), "frozen %d", want);
+	for (i = 0; i < 300; i++) {
+		if (file_has_line(events, line))
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+/* 7b: cgroup.freeze. */
+static void freeze_test(void)
+{
+	volatile unsigned long *count;
+	unsigned long before;
+	int p[2], st = 0;
+	pid_t pid;
+	char c, root_freeze[128];
+
+	snprintf(root_freeze, sizeof(root_freeze), "%s/cgroup.freeze", dir);
+	check_err(access(root_freeze, F_OK), ENOENT, "the root has no cgroup.freeze");
+	check(mkdir(P("/fz"), 0755) == 0 && mkdir(P("/fz/sub"), 0755) == 0,
+	      "mkdir T/fz and T/fz/sub");
+	check(is(P("/fz/cgroup.freeze"), "0\n"), "T/fz/cgroup.freeze reads \"0\\n\"");
+	check(file_has_line(P("/fz/cgroup.events"), "frozen 0"), "T/fz: frozen 0");
+	count = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (count == MAP_FAILED || pipe(p))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		alarm(20);
+		close(p[0]);
+		if (!wr_ok(P("/fz/sub/cgroup.procs"), "0") || write(p[1], "c", 1) != 1)
+			_exit(1);
+		for (;;)
+			(*count)++;
+	}
+	close(p[1]);
+	check(pid > 0 && read(p[0], &c, 1) == 1, "a busy child in T/fz/sub");
+	close(p[0]);
+	check(wr(P("/fz/cgroup.freeze"), "1") == 1, "write \"1\" to T/fz/cgroup.freeze");
+	check(wait_frozen(P("/fz/cgroup.events"), 1), "T/fz: frozen 1");
+	check(file_has_line(P("/fz/sub/cgroup.events"), "frozen 1"), "T/fz/sub: frozen 1");
+	check(is(P("/fz/sub/cgroup.freeze"), "0\n"), "T/fz/sub/cgroup.freeze still reads 0");
+	before = *count;
+	usleep(100000);
+	check(*count == before, "the frozen child does not run");
+	check(waitpid(pid, &st, WNOHANG | WUNTRACED) == 0, "wait reports no stop of it");
+	check(mkdir(P("/fz/new"), 0755) == 0 &&
+		      file_has_line(P("/fz/new/cgroup.events"), "frozen 1"),
+	      "a new cgroup below a frozen one: frozen 1 at once");
+	check(rmdir(P("/fz/new")) == 0, "rmdir it");
+	check_err(wr(P("/fz/cgroup.freeze"), "2"), ERANGE, "write \"2\" to cgroup.freeze");
+	check_err(wr(P("/fz/cgroup.freeze"), "-1"), ERANGE, "write \"-1\" to cgroup.freeze");
+	check_err(wr(P("/fz/cgroup.freeze"), "x"), EINVAL, "write \"x\" to cgroup.freeze");
+	check(wr(P("/fz/cgroup.freeze"), "0") == 1, "write \"0\" to T/fz/cgroup.freeze");
+	check(wait_frozen(P("/fz/cgroup.events"), 0), "T/fz: frozen 0");
+	before = *count;
+	usleep(100000);
+	check(*count != before, "the thawed child runs again");
+	check(wr(P("/fz/sub/cgroup.freeze"), "1") == 1 &&
+		      wait_frozen(P("/fz/sub/cgroup.events"), 1),
+	      "T/fz/sub frozen by its own cgroup.freeze");
+	check(file_has_line(P("/fz/cgroup.events"), "frozen 0"), "T/fz stays frozen 0");
+	check(kill(pid, SIGKILL) == 0 && waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) &&
+		      WTERMSIG(st) == SIGKILL,
+	      "SIGKILL ends the frozen child");
+	check(wr(P("/fz/sub/cgroup.freeze"), "0") == 1, "thaw T/fz/sub");
+	check(rmdir(P("/fz/sub")) == 0 && rmdir(P("/fz")) == 0, "rmdir T/fz/sub, T/fz");
+	munmap((void *)count, 4096);
+}
+
+/* 7c: a process asleep in read(2) freezes; its read goes on after the
+ * thaw, as if nothing had happened (no EINTR). */
+static void freeze_sleep_test(void)
+{
+	struct pollfd pf;
+	int q[2], r[2], st = 0;
+	pid_t pid;
+	char b = 0;
+
+	check(mkdir(P("/fs"), 0755) == 0, "mkdir T/fs");
+	if (pipe(q) || pipe(r))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		ssize_t got;
+
+		alarm(20);
+		close(q[1]);
+		close(r[0]);
+		got = read(q[0], &b, 1);
+		_exit(write(r[1], got == 1 && b == 'x' ? "y" : "n", 1) == 1 ? 0 : 1);
+	}
+	close(q[0]);
+	close(r[1]);
+	check(pid > 0 && wr_ok(P("/fs/cgroup.procs"), num(pid)), "a child reading a pipe, in T/fs");
+	usleep(50000);
+	check(wr(P("/fs/cgroup.freeze"), "1") == 1 && wait_frozen(P("/fs/cgroup.events"), 1),
+	      "T/fs: frozen 1 with the child asleep in read");
+	check(write(q[1], "x", 1) == 1, "a byte written to its pipe");
+	pf = (struct pollfd){ .fd = r[0], .events = POLLIN };
+	check(poll(&pf, 1, 100) == 0, "the frozen child does not answer");
+	check(wr(P("/fs/cgroup.freeze"), "0") == 1, "thaw T/fs");
+	check(read(r[0], &b, 1) == 1 && b == 'y', "its read returned the byte");
+	check(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "the child exits 0");
+	close(q[1]);
+	close(r[0]);
+	check(rmdir(P("/fs")) == 0, "rmdir T/fs");
+}
+
 /* Wait up to 3 s for POLLPRI on the cgroup.events fd; revents or -1. */
 static int pri(int fd, int ms)
 {
@@ -789,6 +964,15 @@ static void clone3_test(void)
 	check(is(P("/c3/cgroup.procs"), "") && populated(P("/c3/cgroup.events"), 0),
 	      "T/c3: empty again");
 
+	/* with a new cgroup namespace too: rooted at the child's group */
+	a.flags = CG_CLONE_INTO_CGROUP | CLONE_NEWCGROUP;
+	r = clone3(&a, sizeof(a));
+	if (r == 0)
+		_exit(strcmp(cg_of("/proc/self/cgroup"), "/") == 0 ? 0 : 1);
+	check(r > 0 && reap_status(r) == 0,
+	      "clone3(CLONE_INTO_CGROUP|CLONE_NEWCGROUP): the child's namespace is rooted at T/c3");
+	a.flags = CG_CLONE_INTO_CGROUP;
+
 	tmp = open("/tmp", O_DIRECTORY | O_RDONLY);
 	a.cgroup = tmp;
 	r = clone3(&a, sizeof(a));
@@ -871,6 +1055,7 @@ static void deleg_test(void)
 	}
 	close(p[0]);
 	check(wr_ok(P("/d/cgroup.procs"), num(rootp)), "a root child into T/d");
+	check(mkdir(P("/d/rs"), 0755) == 0, "mkdir T/d/rs as root");
 
 	pid = fork();
 	if (pid == 0) {
@@ -889,6 +1074,30 @@ static void deleg_test(void)
 		      "child: /proc/self/cgroup: T/d/x");
 		check(wr_ok(P("/d/x/cgroup.procs"), num(rootp)),
 		      "child: the root process from T/d to T/d/x");
+		{
+			struct cg_clone_args a = { .flags = CG_CLONE_INTO_CGROUP,
+						   .exit_signal = SIGCHLD };
+			int cfd = open(P("/d/rs"), O_RDONLY | O_DIRECTORY);
+			long r;
+
+			a.cgroup = (uint64_t)cfd;
+			r = cfd >= 0 ? clone3(&a, sizeof(a)) : -1;
+			if (r == 0)
+				_exit(0);
+			if (r > 0)
+				waitpid((pid_t)r, NULL, 0);
+			check_err(r, EACCES,
+				  "child: clone3(CLONE_INTO_CGROUP) into T/d/rs (its cgroup.procs "
+				  "root's)");
+			a.cgroup = (uint64_t)open(P("/d/x"), O_RDONLY | O_DIRECTORY);
+			r = clone3(&a, sizeof(a));
+			if (r == 0)
+				_exit(strcmp(cg_of("/proc/self/cgroup"), R("/d/x")) == 0 ? 0 : 1);
+			check(r > 0 && reap_status(r) == 0,
+			      "child: clone3(CLONE_INTO_CGROUP) into its own T/d/x");
+			close(cfd);
+			close((int)a.cgroup);
+		}
 		check_err(open(P("/cgroup.procs"), O_WRONLY), EACCES,
 			  "child: open T/cgroup.procs for writing");
 		check_err(wr(P("/cgroup.procs"), "0"), EACCES, "child: \"0\" to T/cgroup.procs");
@@ -925,7 +1134,7 @@ static void deleg_test(void)
 	check(reap(pid), "the child finished");
 	close(p[1]);
 	check(waitpid(rootp, NULL, 0) == rootp, "the root child exits");
-	check(rmdir(P("/d")) == 0, "rmdir T/d");
+	check(rmdir(P("/d/rs")) == 0 && rmdir(P("/d")) == 0, "rmdir T/d/rs, T/d");
 }
 
 static void worker(void)
@@ -940,6 +1149,9 @@ static void worker(void)
 	limits();
 	membership();
 	kill_test();
+	kill_init_test();
+	freeze_test();
+	freeze_sleep_test();
 	notify_test();
 	ns_test();
 	clone3_test();

@@ -44,6 +44,7 @@ static struct super_block cgroupfs_sb = {
 static const char *const file_names[CGF_N] = {
 	[CGF_CONTROLLERS] = "cgroup.controllers",
 	[CGF_EVENTS] = "cgroup.events",
+	[CGF_FREEZE] = "cgroup.freeze",
 	[CGF_KILL] = "cgroup.kill",
 	[CGF_MAX_DEPTH] = "cgroup.max.depth",
 	[CGF_MAX_DESCENDANTS] = "cgroup.max.descendants",
@@ -59,8 +60,8 @@ static const char *const file_names[CGF_N] = {
 static bool has_file(const struct cgroup *cg, int which)
 {
 	return which > CGF_DIR && which < CGF_N &&
-	       (cg != &cgroup_root ||
-		(which != CGF_EVENTS && which != CGF_KILL && which != CGF_TYPE));
+	       (cg != &cgroup_root || (which != CGF_EVENTS && which != CGF_FREEZE &&
+				       which != CGF_KILL && which != CGF_TYPE));
 }
 
 struct cg_inode {
@@ -292,6 +293,9 @@ struct cg_open {
 	uint64_t seen;	    /* cgroup.events' change count at the last read */
 	struct cred opener; /* its own groups; a reference on its namespace */
 	bool has_opener;
+	/* the opener's cgroup namespace (a reference): nsdelegate's rules
+	 * are judged by it, as Linux's cgroup_file_ctx keeps it */
+	struct ns_common *ns;
 };
 
 struct gen_ctx {
@@ -334,11 +338,19 @@ static void put_text(struct gen_ctx *g, const char *fmt, ...)
 	}
 }
 
+/* A process whose leader still runs (Linux lists leaders only). */
 static void show_proc(struct process *p, void *arg)
 {
 	struct gen_ctx *g = arg;
+	struct task *t;
 
-	put_text(g, "%d\n", pid_vnr(g->reader, p->pid));
+	list_for_each_entry(t, &p->threads, thread_link)
+	{
+		if (t->tid == p->pid && t->state != TASK_DEAD) {
+			put_text(g, "%d\n", pid_vnr(g->reader, p->pid));
+			return;
+		}
+	}
 }
 
 static void show_threads(struct process *p, void *arg)
@@ -376,8 +388,11 @@ static int generate(struct file *f)
 	case CGF_SUBTREE_CONTROL:
 		break; /* no controller, and no newline after none */
 	case CGF_EVENTS:
-		put_text(&g, "populated %d\nfrozen 0\n", cgroup_populated(cg));
+		put_text(&g, "populated %d\nfrozen %d\n", cgroup_populated(cg), cg->frozen);
 		cf->seen = cg->events_seq;
+		break;
+	case CGF_FREEZE:
+		put_text(&g, "%d\n", cg->freeze);
 		break;
 	case CGF_MAX_DEPTH:
 		show_limit(&g, cg->max_depth);
@@ -515,6 +530,21 @@ static int write_kill(struct cgroup *cg, char *buf)
 	return 0;
 }
 
+/* cgroup.freeze: 0 or 1 (Linux's cgroup_freeze_write). */
+static int write_freeze(struct cgroup *cg, char *buf)
+{
+	int v, ret = cgroup_parse_int(strip(buf), &v);
+
+	if (ret < 0)
+		return ret;
+	if (v < 0 || v > 1)
+		return -ERANGE;
+	if (cg->dead)
+		return -ENOENT;
+	cgroup_set_freeze(cg, v);
+	return 0;
+}
+
 static int write_type(struct cgroup *cg, char *buf)
 {
 	(void)cg;
@@ -541,7 +571,7 @@ static long cg_write_at(struct file *f, const void *ubuf, size_t n, int64_t off)
 		n = PAGE;
 	/* nsdelegate: a namespace's root is its parent's to configure, but
 	 * for what may be delegated (CFTYPE_NS_DELEGATABLE) */
-	ns = (struct cgroup_ns *)current->nsproxy->ns[NS_CGROUP];
+	ns = (struct cgroup_ns *)cf->ns;
 	if ((cgroup_root_flags & CGRP_NSDELEGATE) && ns != &init_cgroup_ns && ns->root == cg &&
 	    ci->which != CGF_PROCS && ci->which != CGF_THREADS && ci->which != CGF_SUBTREE_CONTROL)
 		return -EPERM;
@@ -553,7 +583,8 @@ static long cg_write_at(struct file *f, const void *ubuf, size_t n, int64_t off)
 	switch (ci->which) {
 	case CGF_PROCS:
 	case CGF_THREADS:
-		ret = cgroup_procs_write(current, &cf->opener, cg, buf, ci->which == CGF_PROCS);
+		ret = cgroup_procs_write(current, &cf->opener, ns->root, cg, buf,
+					 ci->which == CGF_PROCS);
 		break;
 	case CGF_MAX_DEPTH:
 		ret = write_limit(cg, buf, &cg->max_depth);
@@ -566,6 +597,9 @@ static long cg_write_at(struct file *f, const void *ubuf, size_t n, int64_t off)
 		break;
 	case CGF_KILL:
 		ret = write_kill(cg, buf);
+		break;
+	case CGF_FREEZE:
+		ret = write_freeze(cg, buf);
 		break;
 	case CGF_TYPE:
 		ret = write_type(cg, buf);
@@ -589,19 +623,6 @@ static long cg_write(struct file *f, const void *buf, size_t n)
 static long cg_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
 {
 	return cg_write_at(f, buf, n, off);
-}
-
-static int64_t cg_llseek(struct file *f, int64_t off, int whence)
-{
-	if (whence == LINUX_SEEK_CUR) {
-		if (__builtin_add_overflow(off, f->pos, &off))
-			return -EINVAL;
-	} else if (whence != LINUX_SEEK_SET) {
-		return -EINVAL;
-	}
-	if (off < 0)
-		return -EINVAL;
-	return f->pos = off;
 }
 
 /* kernfs_generic_poll: always readable and writable; POLLERR|POLLPRI once
@@ -629,8 +650,22 @@ static void cg_file_release(struct file *f)
 			free(cf->opener.groups);
 			cred_put_ns(&cf->opener);
 		}
+		ns_put(cf->ns);
 		free(cf);
 	}
+}
+
+/* kernfs_fop_llseek: ENODEV once removed, else generic_file_llseek over
+ * a size of 0. */
+static int64_t cg_llseek(struct file *f, int64_t off, int whence)
+{
+	if (CI(f->inode)->cg->dead)
+		return -ENODEV;
+	if (whence == LINUX_SEEK_END)
+		whence = LINUX_SEEK_SET;
+	else if (whence == LINUX_SEEK_DATA || whence == LINUX_SEEK_HOLE)
+		return -ENXIO; /* any offset is at or past the end */
+	return seq_llseek(f, off, whence);
 }
 
 static const struct file_ops cg_fops = {
@@ -685,6 +720,8 @@ static int cg_open(struct inode *ino, struct file *f)
 		cred_get_ns(&cf->opener);
 		cf->has_opener = true;
 	}
+	cf->ns = current ? current->nsproxy->ns[NS_CGROUP] : &init_cgroup_ns.ns;
+	ns_get(cf->ns);
 	cf->seen = ci->cg->events_seq;
 	f->ops = &cg_fops;
 	f->priv = cf;

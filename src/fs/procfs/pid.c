@@ -1447,6 +1447,10 @@ static int gen_cgroup(const struct pnode *n, struct sbuf *b)
 	path = cgroup_path_from(p->cgroup, task_cgroup_ns_root(current));
 	if (!path)
 		return -ENOMEM;
+	if (strlen(path) >= 4096) { /* cgroup_path_ns into a PATH_MAX buffer */
+		free(path);
+		return -ENAMETOOLONG;
+	}
 	sb_printf(b, "0::%s%s\n", path, p->cgroup->dead ? " (deleted)" : "");
 	free(path);
 	return 0;
