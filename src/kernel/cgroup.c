@@ -16,7 +16,8 @@
  * the kernel (a sleep ends as for a signal, and the call restarts later),
  * and parks where it would next return to its program, until the freeze
  * ends or SIGKILL comes. A group is frozen once every thread in it is
- * parked, stopped (job control, ptrace) or gone, and every descendant is
+ * parked, stopped (job control, ptrace), waiting for a vfork child or
+ * gone, and every descendant is
  * frozen; cgroup.events says so. A process moved into a freezing group
  * freezes, one moved out thaws; a child forked there parks at its start.
  *
@@ -266,7 +267,8 @@ bool cgroup_task_freezing(const struct task *t)
 /* Does t count as frozen (Linux: parked in the freezer, or in a stop)? */
 static bool task_frozen(const struct task *t)
 {
-	return t->freeze_parked || t->stop_parked || t->pt.stopped || t->state == TASK_DEAD;
+	return t->freeze_parked || t->vfork_waiting || t->stop_parked || t->pt.stopped ||
+	       t->state == TASK_DEAD;
 }
 
 /* Is every thread of cg and every live child frozen? */
@@ -332,10 +334,8 @@ void cgroup_set_freeze(struct cgroup *cg, int freeze)
 	struct process *p;
 	size_t n = 0, cap = 0, i;
 
-	if (cg->freeze == freeze) {
-		cgroup_notify_events(cg); /* Linux tells there is nothing to wait for */
+	if (cg->freeze == freeze)
 		return;
-	}
 	cg->freeze = freeze;
 	for (pos = cg; pos; pos = next_descendant(pos, cg)) {
 		pos->e_freeze += freeze ? 1 : -1;

@@ -379,10 +379,14 @@ static long do_clone(struct task *t, const struct clone_req *r)
 		 * exec waiting for this thread to die and a child waiting for
 		 * the new image (a pipe) never end. c is still there: its exit
 		 * or exec would have set vfork_done. */
+		t->vfork_waiting = true;
+		cgroup_task_frozen_changed(t);
 		while (!t->vfork_done && !t->killed) {
 			t->state = TASK_SLEEPING;
 			schedule();
 		}
+		t->vfork_waiting = false;
+		cgroup_task_frozen_changed(t);
 		if (!t->vfork_done)
 			c->vfork_parent = NULL;
 		else

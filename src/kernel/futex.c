@@ -89,7 +89,11 @@ static void futex_timeout(void *arg)
 	sched_wake(w->task);
 }
 
-/* deadline_ns: monotonic, or -1 for none. */
+static long futex_wait_restart(struct task *t);
+
+/* deadline_ns: monotonic, or -1 for none. A timed wait interrupted with
+ * no handler run goes on to the same end (Linux's futex_wait_restart);
+ * an untimed one is ERESTARTSYS. */
 static long futex_wait(struct task *t, uaddr_t addr, bool private, uint32_t val,
 		       int64_t deadline_ns, uint32_t bitset)
 {
@@ -116,7 +120,23 @@ static long futex_wait(struct task *t, uaddr_t addr, bool private, uint32_t val,
 	list_del(&w.link);
 	if (w.woken)
 		return 0;
-	return w.timed_out ? -ETIMEDOUT : -ERESTARTSYS;
+	if (w.timed_out)
+		return -ETIMEDOUT;
+	if (deadline_ns < 0)
+		return -ERESTARTSYS;
+	t->restart_fn = futex_wait_restart;
+	t->restart_urem = addr;
+	t->restart_deadline = deadline_ns;
+	t->restart_args[0] = val | (uint64_t) private << 32;
+	t->restart_args[1] = bitset;
+	return -ERESTART_RESTARTBLOCK;
+}
+
+static long futex_wait_restart(struct task *t)
+{
+	return futex_wait(t, t->restart_urem, (t->restart_args[0] >> 32) & 1,
+			  (uint32_t)t->restart_args[0], t->restart_deadline,
+			  (uint32_t)t->restart_args[1]);
 }
 
 /* One waiter wakes even when n is 0 or negative, as Linux's FUTEX_WAKE;

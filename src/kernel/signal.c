@@ -431,10 +431,13 @@ static void stop_park(struct task *t)
 }
 
 /* A thread of a frozen cgroup sleeps here until the freeze ends or it is
- * killed (Linux's do_freezer_trap). */
-static void freeze_park(struct task *t)
+ * killed (Linux's do_freezer_trap). true: it left, still frozen, for a
+ * ptrace trap, which handle_signals takes before it parks again. */
+static bool freeze_park(struct task *t)
 {
-	while (cgroup_task_freezing(t)) {
+	/* a ptrace trap (PTRACE_INTERRUPT, a listen's end) is taken first,
+	 * and the trap's stop counts as frozen */
+	while (cgroup_task_freezing(t) && !(t->pt.trap_pending && t->pt.tracer)) {
 		if (!t->freeze_parked) {
 			t->freeze_parked = true;
 			cgroup_task_frozen_changed(t);
@@ -446,6 +449,7 @@ static void freeze_park(struct task *t)
 		t->freeze_parked = false;
 		cgroup_task_frozen_changed(t);
 	}
+	return cgroup_task_freezing(t) && t->pt.trap_pending && t->pt.tracer;
 }
 
 /* Sending */
@@ -1199,7 +1203,8 @@ void handle_signals(struct task *t)
 
 	for (;;) {
 		stop_park(t);
-		freeze_park(t);
+		if (freeze_park(t))
+			continue;
 		if (t->killed)
 			return;
 		sig = signal_dequeue(t, ~t->sigmask, &info);
@@ -1358,6 +1363,7 @@ long sys_rt_sigreturn(struct task *t, const struct sysargs *a)
 
 	(void)a;
 	t->no_result = true;
+	t->restart_fn = NULL; /* a restart_syscall after a handler is EINTR */
 	if (platform->get_regs(t->thread, &r) < 0)
 		return 0;
 	frame = r.rsp - 8;

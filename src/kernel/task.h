@@ -186,15 +186,18 @@ struct task {
 	long restart_ret;     /* a syscall's ERESTART* code, until signals are handled */
 	long (*restart_fn)(struct task *t); /* restart_syscall(2) continues here */
 	int64_t restart_deadline;	    /* its state: nanosleep's deadline */
-	uaddr_t restart_urem;
+	uaddr_t restart_urem;		    /* the user address (rem, ufds, uaddr) */
+	uint64_t restart_args[2];	    /* poll's nfds; futex's value, bitset */
 	struct linux_stack_t altstack;
 	char *trace_buf; /* --strace: the entry of the current call */
 	/* signal.c: queued real-time signals for this thread; stop_parked
 	 * while it sleeps in handle_signals because its process is stopped. */
 	struct sigqueue *rtqueue;
 	bool stop_parked;
-	/* Parked by the cgroup freezer (signal.c, kernel/cgroup.c). */
-	bool freeze_parked;
+	/* Parked by the cgroup freezer (signal.c, kernel/cgroup.c), or
+	 * waiting for a vfork child, which counts as frozen too (Linux's
+	 * wait_for_vfork_done enters the frozen state). */
+	bool freeze_parked, vfork_waiting;
 	/* cputime.c: the times of its earlier host threads (before exec),
 	 * the last split reported for RUSAGE_THREAD. */
 	struct host_cputime cpu_gone;

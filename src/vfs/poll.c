@@ -234,15 +234,36 @@ static long poll_common(struct task *t, uaddr_t ufds, unsigned n, int64_t deadli
 	return ret;
 }
 
+/* poll interrupted with no handler run: restart_syscall goes on with the
+ * same fds to the same end (Linux's do_restart_poll). */
+static long poll_restart(struct task *t);
+
+static long poll_until(struct task *t, uaddr_t ufds, unsigned nfds, int64_t deadline)
+{
+	long ret = poll_common(t, ufds, nfds, deadline);
+
+	if (ret != -ERESTARTNOHAND)
+		return ret;
+	t->restart_fn = poll_restart;
+	t->restart_urem = ufds;
+	t->restart_args[0] = nfds;
+	t->restart_deadline = deadline;
+	return -ERESTART_RESTARTBLOCK;
+}
+
+static long poll_restart(struct task *t)
+{
+	return poll_until(t, t->restart_urem, (unsigned)t->restart_args[0], t->restart_deadline);
+}
+
 long sys_poll(struct task *t, const struct sysargs *a)
 {
 	int timeout_ms = sysarg_int(a, 2);
 	int64_t deadline = timeout_ms < 0    ? -1
 			   : timeout_ms == 0 ? 0
 					     : sched_now_ns() + (int64_t)timeout_ms * 1000000;
-	long ret = poll_common(t, sysarg_uaddr(a, 0), sysarg_uint(a, 1), deadline);
 
-	return ret == -ERESTARTNOHAND ? -ERESTART_RESTARTBLOCK : ret;
+	return poll_until(t, sysarg_uaddr(a, 0), sysarg_uint(a, 1), deadline);
 }
 
 int set_wait_mask(struct task *t, uint64_t umask, uint64_t size)
