@@ -336,7 +336,6 @@ static long mq_pread(struct file *f, void *buf, size_t n, int64_t off)
 	struct mqueue *q = f->priv;
 	char line[128];
 	int len;
-	size_t avail;
 
 	if (off < 0)
 		return -EINVAL;
@@ -344,22 +343,7 @@ static long mq_pread(struct file *f, void *buf, size_t n, int64_t off)
 		       (unsigned long long)q->qsize, q->notify_pid ? q->notify_how : 0,
 		       q->notify_pid && q->notify_how == LINUX_SIGEV_SIGNAL ? q->notify_signo : 0,
 		       pid_vnr(current, q->notify_pid));
-	if (off >= len)
-		return 0;
-	avail = (size_t)(len - off);
-	if (n > avail)
-		n = avail;
-	memcpy(buf, line + off, n);
-	return (long)n;
-}
-
-static long mq_read(struct file *f, void *buf, size_t n)
-{
-	long ret = mq_pread(f, buf, n, f->pos);
-
-	if (ret > 0)
-		f->pos += ret;
-	return ret;
+	return read_from_buffer(buf, n, off, line, len < 0 ? 0 : (size_t)len);
 }
 
 /* Linux's default_llseek over an i_size of FILENT_SIZE. */
@@ -419,7 +403,7 @@ static int mq_stat(struct file *f, struct linux_stat *st)
 }
 
 static const struct file_ops mq_file_ops = {
-	.read = mq_read,
+	.read = file_read_at_pos,
 	.pread = mq_pread,
 	.llseek = mq_llseek,
 	.poll = mq_poll,

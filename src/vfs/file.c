@@ -235,6 +235,36 @@ int files_dup(struct files *src, struct files **out)
 	return 0;
 }
 
+long file_read_at_pos(struct file *f, void *buf, size_t n)
+{
+	long ret = f->ops->pread(f, buf, n, f->pos);
+
+	if (ret > 0)
+		f->pos += ret;
+	return ret;
+}
+
+long file_write_at_pos(struct file *f, const void *buf, size_t n)
+{
+	long ret = f->ops->pwrite(f, buf, n, f->pos);
+
+	if (ret > 0)
+		f->pos += ret;
+	return ret;
+}
+
+long read_from_buffer(void *dst, size_t n, int64_t off, const void *text, size_t len)
+{
+	if (off < 0)
+		return -EINVAL;
+	if ((uint64_t)off >= len)
+		return 0;
+	if (n > len - (size_t)off)
+		n = len - (size_t)off;
+	memcpy(dst, (const char *)text + off, n);
+	return (long)n;
+}
+
 int64_t seq_llseek(struct file *f, int64_t off, int whence)
 {
 	if (whence == LINUX_SEEK_CUR) {

@@ -175,6 +175,13 @@ int file_write_checks(struct file *f, int64_t pos, uint64_t *count);
  * inode_newsize_ok); shrinking is always fine. */
 int file_newsize_ok(int64_t old_size, uint64_t new_size);
 
+/* read and write as the file's pread and pwrite at its position, which
+ * moves by what was done: for files with no other rule (no O_APPEND). */
+long file_read_at_pos(struct file *f, void *buf, size_t n);
+long file_write_at_pos(struct file *f, const void *buf, size_t n);
+/* At most n bytes of text (len bytes) from offset off into dst: what a
+ * generated file's pread gives (Linux's simple_read_from_buffer). */
+long read_from_buffer(void *dst, size_t n, int64_t off, const void *text, size_t len);
 /* lseek of a file read as generated text (Linux's seq_lseek): SEEK_SET
  * and SEEK_CUR to a position >= 0; else EINVAL. */
 int64_t seq_llseek(struct file *f, int64_t off, int whence);

@@ -448,21 +448,7 @@ static long cg_pread(struct file *f, void *buf, size_t n, int64_t off)
 		if (ret < 0)
 			return ret;
 	}
-	if ((uint64_t)off >= cf->len)
-		return 0;
-	if (n > cf->len - (size_t)off)
-		n = cf->len - (size_t)off;
-	memcpy(buf, cf->buf + off, n);
-	return (long)n;
-}
-
-static long cg_read(struct file *f, void *buf, size_t n)
-{
-	long ret = cg_pread(f, buf, n, f->pos);
-
-	if (ret > 0)
-		f->pos += ret;
-	return ret;
+	return read_from_buffer(buf, n, off, cf->buf, cf->len);
 }
 
 /* strstrip's white space */
@@ -553,7 +539,7 @@ static int write_type(struct cgroup *cg, char *buf)
 	return -EINVAL; /* only "threaded" is ever taken */
 }
 
-static long cg_write_at(struct file *f, const void *ubuf, size_t n, int64_t off)
+static long cg_pwrite(struct file *f, const void *ubuf, size_t n, int64_t off)
 {
 	struct cg_inode *ci = CI(f->inode);
 	struct cg_open *cf = f->priv;
@@ -611,20 +597,6 @@ static long cg_write_at(struct file *f, const void *ubuf, size_t n, int64_t off)
 	return ret < 0 ? ret : (long)n;
 }
 
-static long cg_write(struct file *f, const void *buf, size_t n)
-{
-	long ret = cg_write_at(f, buf, n, f->pos);
-
-	if (ret > 0)
-		f->pos += ret;
-	return ret;
-}
-
-static long cg_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
-{
-	return cg_write_at(f, buf, n, off);
-}
-
 /* kernfs_generic_poll: always readable and writable; POLLERR|POLLPRI once
  * the file's node was notified after its last read, or removed. */
 static unsigned cg_poll(struct file *f, struct poll_table *pt)
@@ -669,8 +641,8 @@ static int64_t cg_llseek(struct file *f, int64_t off, int whence)
 }
 
 static const struct file_ops cg_fops = {
-	.read = cg_read,
-	.write = cg_write,
+	.read = file_read_at_pos,
+	.write = file_write_at_pos,
 	.pread = cg_pread,
 	.pwrite = cg_pwrite,
 	.llseek = cg_llseek,

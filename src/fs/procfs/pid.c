@@ -540,24 +540,6 @@ static long mem_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
 	return mem_rw(f, (void *)buf, n, off, true);
 }
 
-static long mem_read(struct file *f, void *buf, size_t n)
-{
-	long ret = mem_rw(f, buf, n, f->pos, false);
-
-	if (ret > 0)
-		f->pos += ret;
-	return ret;
-}
-
-static long mem_write(struct file *f, const void *buf, size_t n)
-{
-	long ret = mem_rw(f, (void *)buf, n, f->pos, true);
-
-	if (ret > 0)
-		f->pos += ret;
-	return ret;
-}
-
 /* Any offset (an address; those past 2^63 come out negative, as Linux's
  * force_successful_syscall_return lets them). */
 static int64_t mem_llseek(struct file *f, int64_t off, int whence)
@@ -576,8 +558,8 @@ static void mem_release(struct file *f)
 }
 
 static const struct file_ops mem_fops = {
-	.read = mem_read,
-	.write = mem_write,
+	.read = file_read_at_pos,
+	.write = file_write_at_pos,
 	.pread = mem_pread,
 	.pwrite = mem_pwrite,
 	.llseek = mem_llseek,

@@ -641,21 +641,7 @@ static long gen_pread(struct file *f, void *buf, size_t n, int64_t off)
 			return ret;
 	}
 	g->fresh = false;
-	if ((uint64_t)off >= g->len)
-		return 0;
-	if (n > g->len - (size_t)off)
-		n = g->len - (size_t)off;
-	memcpy(buf, g->buf + off, n);
-	return (long)n;
-}
-
-static long gen_read(struct file *f, void *buf, size_t n)
-{
-	long ret = gen_pread(f, buf, n, f->pos);
-
-	if (ret > 0)
-		f->pos += ret;
-	return ret;
+	return read_from_buffer(buf, n, off, g->buf, g->len);
 }
 
 /* Linux: writing a file with no write method is EIO for the system-wide
@@ -713,7 +699,7 @@ static void gen_release(struct file *f)
 }
 
 static const struct file_ops gen_fops = {
-	.read = gen_read,
+	.read = file_read_at_pos,
 	.write = gen_write,
 	.pread = gen_pread,
 	.pwrite = gen_pwrite,

@@ -948,15 +948,6 @@ static long tf_fallocate(struct file *f, int mode, int64_t off, int64_t len)
 	return ret;
 }
 
-static long tf_read(struct file *f, void *buf, size_t n)
-{
-	long ret = tf_pread(f, buf, n, f->pos);
-
-	if (ret > 0)
-		f->pos += ret;
-	return ret;
-}
-
 static long tf_write(struct file *f, const void *buf, size_t n)
 {
 	long ret;
@@ -1049,7 +1040,7 @@ static struct shared_policy *tf_shared_policy(struct file *f)
 }
 
 static const struct file_ops tmpfs_file_ops = {
-	.read = tf_read,
+	.read = file_read_at_pos,
 	.write = tf_write,
 	.pread = tf_pread,
 	.pwrite = tf_pwrite,
