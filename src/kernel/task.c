@@ -433,6 +433,7 @@ fail:
 	strv_free(&argv);
 	strv_free(&envp);
 	pid_free(1);
+	cgroup_release(t->proc); /* the next try starts its own */
 	free(t->proc);
 	task_free(t);
 	return ret;
