@@ -1066,12 +1066,14 @@ static int t_tmpfs(void)
 		{ "mpol=bind:0-", NULL, -EINVAL },
 		{ "mpol=bind:N", NULL, -EINVAL },
 	};
-	const char *dir = "/tmp/mempolicy_tmpfs";
-	char what[160];
+	/* a name of its own: the native run's /tmp is the lower layer of
+	 * the root the runs under skas see, and they run at once */
+	char dir[64], what[160];
 	size_t i;
 	int st = -1;
 	pid_t pid;
 
+	snprintf(dir, sizeof(dir), "/tmp/mempolicy_tmpfs.%d", (int)getpid());
 	fflush(stdout);
 	pid = fork();
 	if (pid != 0)
