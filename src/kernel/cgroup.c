@@ -122,9 +122,7 @@ void cgroup_put(struct cgroup *cg)
 		struct cgroup *parent = cg->parent;
 
 		waitq_release(&cg->events_wq);
-		mem_give_kernel(cgroup_size(cg));
-		free(cg->name);
-		free(cg);
+		mem_free_kernel(cg, cgroup_size(cg));
 		cg = parent;
 	}
 }
@@ -429,16 +427,11 @@ int cgroup_mkdir(struct cgroup *parent, const char *name, uint32_t mode, const s
 	for (a = parent; a; a = a->parent, level++)
 		if (a->nr_descendants >= a->max_descendants || level >= a->max_depth)
 			return -EAGAIN;
-	if (!mem_take_kernel(sizeof(*cg) + strlen(name) + 1))
+	cg = mem_zalloc_kernel(sizeof(*cg) + strlen(name) + 1);
+	if (!cg)
 		return -ENOMEM;
-	cg = calloc(1, sizeof(*cg));
-	if (cg)
-		cg->name = strdup(name);
-	if (!cg || !cg->name) {
-		free(cg);
-		mem_give_kernel(sizeof(*cg) + strlen(name) + 1);
-		return -ENOMEM;
-	}
+	cg->name = (char *)(cg + 1); /* the name lives after it */
+	strcpy(cg->name, name);
 	cg->refcount = 1; /* the hierarchy's, until rmdir */
 	cg->parent = parent;
 	cgroup_get(parent);

@@ -55,7 +55,7 @@ struct cgroup {
 	struct list_head children; /* live children, by sibling */
 	struct list_head sibling;
 	struct list_head procs; /* its live processes, by cg_link */
-	char *name;
+	char *name;		/* stored after the struct */
 	int level;
 	int nr_procs;		   /* live processes in it */
 	int nr_populated_children; /* children that are populated */

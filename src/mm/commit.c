@@ -3,6 +3,8 @@
  * change to its VMAs; tmpfs counts file data. Over the limit, mmap, brk,
  * mremap, mprotect and fork get ENOMEM; data that is already there (tmpfs
  * writes) wakes the OOM killer (kernel/oom.c) instead. */
+#include <stdlib.h>
+
 #include "mm/commit.h"
 #include "kernel/oom.h"
 #include "host/host.h"
@@ -102,6 +104,26 @@ void mem_give_kernel(uint64_t bytes)
 		panic("memory accounting: %llu of kernel memory, %llu given back",
 		      (unsigned long long)kmem, (unsigned long long)bytes);
 	kmem -= bytes;
+}
+
+void *mem_zalloc_kernel(size_t size)
+{
+	void *p;
+
+	if (!mem_take_kernel(size))
+		return NULL;
+	p = calloc(1, size);
+	if (!p)
+		mem_give_kernel(size);
+	return p;
+}
+
+void mem_free_kernel(void *p, size_t size)
+{
+	if (p) {
+		mem_give_kernel(size);
+		free(p);
+	}
 }
 
 int mem_meminfo(uint64_t *total, uint64_t *free, uint64_t *shared, uint64_t *buffers)

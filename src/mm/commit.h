@@ -39,6 +39,10 @@ void mem_account_data(int64_t delta);
 bool mem_take_kernel(uint64_t bytes);
 void mem_take_kernel_over(uint64_t bytes);
 void mem_give_kernel(uint64_t bytes);
+/* size zeroed bytes taken as the kernel's (calloc after mem_take_kernel),
+ * or NULL; mem_free_kernel frees them and gives them back. */
+void *mem_zalloc_kernel(size_t size);
+void mem_free_kernel(void *p, size_t size);
 /* /proc/meminfo and sysinfo: the limit is the total; free is what is left
  * of it (or the host's free memory, if less). */
 /* The last sample of resident memory past what is committed (all address

@@ -31,28 +31,6 @@ struct mpol_args {
 	uint64_t nodes[NODEMASK_WORDS];
 };
 
-/* size zeroed bytes counted against --memory as the kernel's (Linux's
- * slab objects are the memcg's), or NULL; charged_free gives them back. */
-static void *charged_zalloc(size_t size)
-{
-	void *p;
-
-	if (!mem_take_kernel(size))
-		return NULL;
-	p = calloc(1, size);
-	if (!p)
-		mem_give_kernel(size);
-	return p;
-}
-
-static void charged_free(void *p, size_t size)
-{
-	if (p) {
-		mem_give_kernel(size);
-		free(p);
-	}
-}
-
 void mpol_get(struct mempolicy *p)
 {
 	if (p)
@@ -62,7 +40,7 @@ void mpol_get(struct mempolicy *p)
 void mpol_put(struct mempolicy *p)
 {
 	if (p && --p->refcount == 0)
-		charged_free(p, sizeof(*p));
+		mem_free_kernel(p, sizeof(*p));
 }
 
 /* The mode flags keep the caller's mask (Linux's mpol_store_user_nodemask). */
@@ -182,7 +160,7 @@ static int mpol_make(const struct mpol_args *pa, struct mempolicy **out)
 		if (!nodes)
 			return -EINVAL;
 	}
-	p = charged_zalloc(sizeof(*p));
+	p = mem_zalloc_kernel(sizeof(*p));
 	if (!p)
 		return -ENOMEM;
 	p->refcount = 1;
@@ -198,7 +176,7 @@ static int mpol_make(const struct mpol_args *pa, struct mempolicy **out)
 
 static struct mempolicy *mpol_dup(const struct mempolicy *o)
 {
-	struct mempolicy *p = charged_zalloc(sizeof(*p));
+	struct mempolicy *p = mem_zalloc_kernel(sizeof(*p));
 
 	if (p) {
 		*p = *o;
@@ -248,14 +226,14 @@ struct sp_node {
 
 static struct sp_node *sp_alloc(void)
 {
-	return charged_zalloc(sizeof(struct sp_node));
+	return mem_zalloc_kernel(sizeof(struct sp_node));
 }
 
 static void sp_free(struct sp_node *n)
 {
 	if (n) {
 		mpol_put(n->policy);
-		charged_free(n, sizeof(*n));
+		mem_free_kernel(n, sizeof(*n));
 	}
 }
 

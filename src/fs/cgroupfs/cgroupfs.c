@@ -4,8 +4,9 @@
  * cgroup.type not in the root), one super block for every mount, each
  * rooted at its mounter's cgroup namespace. mkdir makes a group, rmdir
  * removes one; files cannot be made, removed or renamed (EACCES for a new
- * regular file, EPERM for the rest, as kernfs has no such operations), and
- * a group cannot be renamed (cgroup2 has no rename: EPERM). chmod, chown
+ * regular file, EPERM for the rest: kernfs has no such operations, and
+ * the VFS says EPERM for those a filesystem lacks), and a group cannot be
+ * renamed (cgroup2 has no rename: EPERM). chmod, chown
  * and utimensat change the node (delegation). A file is read whole as at
  * its first read from offset 0 (a seq_file); a write takes at most a page
  * and is parsed whole. A removed group's open files read and write ENODEV
@@ -13,7 +14,6 @@
  * Differs from Linux: no extended attributes (EOPNOTSUPP; kernfs keeps
  * trusted.*, security.* and user.*); readdir lists the files, then the
  * groups (kernfs: by a hash of the names). */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +24,7 @@
 #include "kernel/pidns.h"
 #include "kernel/userns.h"
 #include "kernel/log.h"
+#include "lib/sbuf.h"
 #include "vfs/file.h"
 #include "vfs/poll.h"
 #include "vfs/readdir.h"
@@ -234,23 +235,6 @@ static int cg_mknod(struct inode *dir, const char *name, uint32_t mode, uint64_t
 	return 0;
 }
 
-static int cg_symlink(struct inode *dir, const char *name, const char *target, const struct cred *c)
-{
-	(void)dir;
-	(void)name;
-	(void)target;
-	(void)c;
-	return -EPERM;
-}
-
-static int cg_link(struct inode *dir, const char *name, struct inode *old)
-{
-	(void)dir;
-	(void)name;
-	(void)old;
-	return -EPERM;
-}
-
 static int cg_unlink(struct inode *dir, const char *name, bool is_dir)
 {
 	struct cgroup *child;
@@ -261,17 +245,6 @@ static int cg_unlink(struct inode *dir, const char *name, bool is_dir)
 	if (!child)
 		return file_index(CI(dir)->cg, name) > 0 ? -ENOTDIR : -ENOENT;
 	return cgroup_rmdir(child);
-}
-
-static int cg_rename(struct inode *odir, const char *oname, struct inode *ndir, const char *nname,
-		     unsigned flags)
-{
-	(void)odir;
-	(void)oname;
-	(void)ndir;
-	(void)nname;
-	(void)flags;
-	return -EPERM;
 }
 
 static int cg_statfs(struct inode *ino, struct linux_statfs *st)
@@ -299,46 +272,10 @@ struct cg_open {
 };
 
 struct gen_ctx {
-	char *buf;
-	size_t len, cap;
-	bool oom;
+	struct sbuf b;
 	struct task *reader;
 };
 
-static void put_text(struct gen_ctx *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void put_text(struct gen_ctx *g, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (g->oom)
-		return;
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(g->buf ? g->buf + g->len : NULL, g->buf ? g->cap - g->len : 0, fmt,
-			      ap);
-		va_end(ap);
-		if (n < 0) {
-			g->oom = true;
-			return;
-		}
-		if (g->buf && g->len + (size_t)n < g->cap) {
-			g->len += (size_t)n;
-			return;
-		}
-		char *grown = realloc(g->buf, g->cap * 2 + (size_t)n + 64);
-
-		if (!grown) {
-			g->oom = true;
-			return;
-		}
-		g->buf = grown;
-		g->cap = g->cap * 2 + (size_t)n + 64;
-	}
-}
-
-/* A process whose leader still runs (Linux lists leaders only). */
 static void show_proc(struct process *p, void *arg)
 {
 	struct gen_ctx *g = arg;
@@ -347,7 +284,7 @@ static void show_proc(struct process *p, void *arg)
 	list_for_each_entry(t, &p->threads, thread_link)
 	{
 		if (t->tid == p->pid && t->state != TASK_DEAD) {
-			put_text(g, "%d\n", pid_vnr(g->reader, p->pid));
+			sb_printf(&g->b, "%d\n", pid_vnr(g->reader, p->pid));
 			return;
 		}
 	}
@@ -361,16 +298,16 @@ static void show_threads(struct process *p, void *arg)
 	list_for_each_entry(t, &p->threads, thread_link)
 	{
 		if (t->state != TASK_DEAD)
-			put_text(g, "%d\n", pid_vnr(g->reader, t->tid));
+			sb_printf(&g->b, "%d\n", pid_vnr(g->reader, t->tid));
 	}
 }
 
 static void show_limit(struct gen_ctx *g, int v)
 {
 	if (v == INT32_MAX)
-		put_text(g, "max\n");
+		sb_printf(&g->b, "max\n");
 	else
-		put_text(g, "%d\n", v);
+		sb_printf(&g->b, "%d\n", v);
 }
 
 static int generate(struct file *f)
@@ -388,11 +325,11 @@ static int generate(struct file *f)
 	case CGF_SUBTREE_CONTROL:
 		break; /* no controller, and no newline after none */
 	case CGF_EVENTS:
-		put_text(&g, "populated %d\nfrozen %d\n", cgroup_populated(cg), cg->frozen);
+		sb_printf(&g.b, "populated %d\nfrozen %d\n", cgroup_populated(cg), cg->frozen);
 		cf->seen = cg->events_seq;
 		break;
 	case CGF_FREEZE:
-		put_text(&g, "%d\n", cg->freeze);
+		sb_printf(&g.b, "%d\n", cg->freeze);
 		break;
 	case CGF_MAX_DEPTH:
 		show_limit(&g, cg->max_depth);
@@ -407,28 +344,28 @@ static int generate(struct file *f)
 		cgroup_for_each_proc(cg, show_threads, &g);
 		break;
 	case CGF_STAT:
-		put_text(&g, "nr_descendants %d\nnr_dying_descendants %d\n", cg->nr_descendants,
-			 cg->nr_dying_descendants);
+		sb_printf(&g.b, "nr_descendants %d\nnr_dying_descendants %d\n", cg->nr_descendants,
+			  cg->nr_dying_descendants);
 		break;
 	case CGF_TYPE:
-		put_text(&g, "domain\n");
+		sb_printf(&g.b, "domain\n");
 		break;
 	case CGF_CPU_STAT:
 		cgroup_cpu_usage(cg, &user, &sys);
-		put_text(&g, "usage_usec %lld\nuser_usec %lld\nsystem_usec %lld\n",
-			 (long long)((user + sys) / 1000), (long long)(user / 1000),
-			 (long long)(sys / 1000));
+		sb_printf(&g.b, "usage_usec %lld\nuser_usec %lld\nsystem_usec %lld\n",
+			  (long long)((user + sys) / 1000), (long long)(user / 1000),
+			  (long long)(sys / 1000));
 		break;
 	default:
 		return -EINVAL; /* cgroup.kill: no seq_show */
 	}
-	if (g.oom) {
-		free(g.buf);
+	if (g.b.oom) {
+		free(g.b.buf);
 		return -ENOMEM;
 	}
 	free(cf->buf);
-	cf->buf = g.buf;
-	cf->len = g.len;
+	cf->buf = g.b.buf;
+	cf->len = g.b.len;
 	return 0;
 }
 
@@ -703,10 +640,7 @@ static int cg_open(struct inode *ino, struct file *f)
 static const struct inode_ops cg_iops = {
 	.lookup = cg_lookup,
 	.mknod = cg_mknod,
-	.symlink = cg_symlink,
-	.link = cg_link,
 	.unlink = cg_unlink,
-	.rename = cg_rename,
 	.getattr = cg_getattr,
 	.setattr = cg_setattr,
 	.iterate = cg_iterate,

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "vfs/vfs.h"
+#include "lib/sbuf.h"
 
 struct task;
 struct process;
@@ -16,15 +17,6 @@ struct pid_ns;
 struct cred;
 struct mm;
 
-/* A growing text buffer; a failed allocation sets oom and drops the rest. */
-struct sbuf {
-	char *buf;
-	size_t len, cap;
-	bool oom;
-};
-
-void sb_put(struct sbuf *b, const void *p, size_t n);
-void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A path or source as /proc/mounts writes it: space, tab, newline and
  * backslash as octal escapes. */
 void sb_escaped(struct sbuf *b, const char *s);
