@@ -172,10 +172,10 @@ fuzz:
 	@tests/fuzz/run.sh $(BUILD)/asan/skas
 
 fmt:
-	clang-format -i $$(find src tests/unit tests/guest tests/fuzz bench -name '*.[ch]') include/abi/linux/*.h
+	clang-format -i $$(find src tests/unit tests/guest tests/scenario tests/fuzz bench -name '*.[ch]') include/abi/linux/*.h
 
 fmt-check:
-	@clang-format --dry-run --Werror $$(find src tests/unit tests/guest tests/fuzz bench -name '*.[ch]') include/abi/linux/*.h
+	@clang-format --dry-run --Werror $$(find src tests/unit tests/guest tests/scenario tests/fuzz bench -name '*.[ch]') include/abi/linux/*.h
 
 clean:
 	rm -rf $(BUILD) skas

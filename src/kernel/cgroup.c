@@ -21,9 +21,23 @@
  * frozen; cgroup.events says so. A process moved into a freezing group
  * freezes, one moved out thaws; a child forked there parks at its start.
  *
- * Differs from Linux: no controller (cgroup.controllers is empty, any name
- * written to cgroup.subtree_control is EINVAL), so no limits beyond the
- * hierarchy's own; threaded groups are not made (cgroup.type takes no
+ * The pids controller (Linux's kernel/cgroup/pids.c), the one controller:
+ * "+pids" in a group's cgroup.subtree_control gives its children
+ * pids.max, pids.current, pids.peak, pids.events and pids.events.local.
+ * Every task (a thread; a process's leader until it is reaped) counts in
+ * its group and every group above; a clone that would pass the pids.max
+ * of one of them is EAGAIN, and the lowest such group's events count it.
+ * A move is never refused for it (pids.current may pass pids.max). As a
+ * threaded controller it leaves the no-internal-process rule half open:
+ * a group with processes may give it to its children, and take processes
+ * while it gives it, as long as no child is populated (Linux's
+ * cgroup_can_be_thread_root); such a group is a thread root ("domain
+ * threaded"), and the groups below it are invalid domains that take no
+ * process (EOPNOTSUPP) until it has none.
+ *
+ * Differs from Linux: no other controller (cpu, memory, io, cpuset and the
+ * rest: a name of one written to cgroup.subtree_control is EINVAL), so no
+ * other limit; threaded groups are not made (cgroup.type takes no
  * "threaded": EINVAL), so a thread moves only where its process is;
  * the pressure files do not exist (as without CONFIG_PSI). */
 #include <stdlib.h>
@@ -37,6 +51,7 @@
 #include "kernel/userns.h"
 #include "kernel/cputime.h"
 #include "mm/commit.h"
+#include "kernel/log.h"
 #include "vfs/fsnotify.h"
 #include "vfs/file.h"
 #include "abi/linux/errno.h"
@@ -44,7 +59,11 @@
 #include "abi/linux/stat.h"
 
 struct cgroup cgroup_root = {
-	.refcount = 1, .name = "", .max_descendants = INT32_MAX, .max_depth = INT32_MAX
+	.refcount = 1,
+	.name = "",
+	.max_descendants = INT32_MAX,
+	.max_depth = INT32_MAX,
+	.pids_max = PIDS_MAX,
 };
 struct cgroup_ns init_cgroup_ns = {
 	.ns = { .refcount = 1, .ino = NS_INO_CGROUP, .type = NS_CGROUP },
@@ -75,14 +94,22 @@ static const uint32_t file_modes[CGF_N] = {
 	[CGF_THREADS] = LINUX_S_IFREG | 0644,
 	[CGF_TYPE] = LINUX_S_IFREG | 0644,
 	[CGF_CPU_STAT] = LINUX_S_IFREG | 0444,
+	[CGF_PIDS_CURRENT] = LINUX_S_IFREG | 0444,
+	[CGF_PIDS_EVENTS] = LINUX_S_IFREG | 0444,
+	[CGF_PIDS_EVENTS_LOCAL] = LINUX_S_IFREG | 0444,
+	[CGF_PIDS_MAX] = LINUX_S_IFREG | 0644,
+	[CGF_PIDS_PEAK] = LINUX_S_IFREG | 0444,
 };
 
-static void nodes_init(struct cgroup *cg, uint32_t dir_mode, uint32_t uid, uint32_t gid)
+/* Nodes from..to-1 of cg made (kernfs_new_node: a new inode number, the
+ * maker's fsuid and fsgid, now). */
+static void nodes_make(struct cgroup *cg, int from, int to, uint32_t dir_mode, uint32_t uid,
+		       uint32_t gid)
 {
 	struct linux_timespec now = vfs_now();
 	int i;
 
-	for (i = 0; i < CGF_N; i++) {
+	for (i = from; i < to; i++) {
 		struct cg_node *nd = &cg->node[i];
 
 		nd->mode = i == CGF_DIR ? LINUX_S_IFDIR | (dir_mode & 07777) : file_modes[i];
@@ -90,7 +117,13 @@ static void nodes_init(struct cgroup *cg, uint32_t dir_mode, uint32_t uid, uint3
 		nd->gid = gid;
 		nd->atime = nd->mtime = nd->ctime = now;
 		nd->ino = i == CGF_DIR && cg == &cgroup_root ? 1 : cgroup_next_ino();
+		nd->gen++;
 	}
+}
+
+static void nodes_init(struct cgroup *cg, uint32_t dir_mode, uint32_t uid, uint32_t gid)
+{
+	nodes_make(cg, 0, CGF_N, dir_mode, uid, gid);
 }
 
 void cgroup_root_init(void)
@@ -180,12 +213,12 @@ struct cgroup *cgroup_child(struct cgroup *parent, const char *name)
 	return NULL;
 }
 
-void cgroup_notify_events(struct cgroup *cg)
+void cgroup_notify_file(struct cgroup *cg, enum cg_file which)
 {
-	cg->events_seq++;
+	cg->node[which].seq++;
 	waitq_wake_all(&cg->events_wq);
-	if (cg->node[CGF_EVENTS].inode)
-		fsnotify_inode(cg->node[CGF_EVENTS].inode, IN_MODIFY);
+	if (cg->node[which].inode)
+		fsnotify_inode(cg->node[which].inode, IN_MODIFY);
 }
 
 /* cg's own live processes went from none to some (up) or back: it and
@@ -219,7 +252,7 @@ static void charge(struct process *p)
 }
 
 /* A process's reference on cg goes (its move, its reap): a removed
- * group that none holds is dying no more. */
+ * group that none holds is dying no more, nor its pids css. */
 static void proc_ref_put(struct cgroup *cg)
 {
 	struct cgroup *a;
@@ -228,7 +261,124 @@ static void proc_ref_put(struct cgroup *cg)
 		cg->dying = false;
 		for (a = cg->parent; a; a = a->parent)
 			a->nr_dying_descendants--;
+		if (cg->pids_dying) {
+			cg->pids_dying = false;
+			for (a = cg; a; a = a->parent)
+				a->nr_dying_pids--;
+		}
 	}
+}
+
+/* The pids controller. */
+
+bool cgroup_thread_root(const struct cgroup *cg)
+{
+	return cg->nr_procs > 0 && (cg->subtree_control & CGC_PIDS);
+}
+
+bool cgroup_valid_domain(const struct cgroup *cg)
+{
+	for (cg = cg->parent; cg && cg->parent; cg = cg->parent)
+		if (cgroup_thread_root(cg))
+			return false;
+	return true;
+}
+
+bool cgroup_pids_on(const struct cgroup *cg)
+{
+	return !cg->parent || (cg->parent->subtree_control & CGC_PIDS);
+}
+
+/* n tasks more or fewer in cg and every group above (Linux charges the
+ * css chain from the nearest group with the controller: the same sums). */
+static void pids_charge_chain(struct cgroup *cg, int64_t n)
+{
+	for (; cg; cg = cg->parent) {
+		cg->pids_count += n;
+		if (cg->pids_count > cg->pids_peak)
+			cg->pids_peak = cg->pids_count;
+	}
+}
+
+void cgroup_pids_charge(struct process *p, int n)
+{
+	if (!p->cgroup)
+		return;
+	p->pids_n += n;
+	pids_charge_chain(p->cgroup, n);
+}
+
+/* Linux's pids_event: a fork from cg (the nearest group with the
+ * controller) refused at over's limit. */
+static void pids_event(struct cgroup *cg, struct cgroup *over)
+{
+	struct cgroup *a;
+
+	while (!cgroup_pids_on(cg))
+		cg = cg->parent;
+	if (++cg->pids_forkfail == 1) {
+		char *path = cgroup_path_from(cg, &cgroup_root);
+
+		klog(LOG_INFO, "cgroup: fork rejected by pids controller in %s", path ? path : "?");
+		free(path);
+	}
+	cgroup_notify_file(cg, CGF_PIDS_EVENTS_LOCAL);
+	if (cgroup_root_flags & CGRP_PIDS_LOCAL_EVENTS) {
+		/* pids_localevents: pids.events counts the refused forks */
+		cgroup_notify_file(cg, CGF_PIDS_EVENTS);
+		return;
+	}
+	over->pids_events_local++;
+	cgroup_notify_file(over, CGF_PIDS_EVENTS_LOCAL);
+	for (a = over; a->parent; a = a->parent) {
+		a->pids_events++;
+		cgroup_notify_file(a, CGF_PIDS_EVENTS);
+	}
+}
+
+int cgroup_can_fork(struct cgroup *cg)
+{
+	struct cgroup *a;
+
+	for (a = cg; a; a = a->parent)
+		if (cgroup_pids_on(a) && a->pids_count + 1 > a->pids_max) {
+			pids_event(cg, a);
+			return -EAGAIN;
+		}
+	return 0;
+}
+
+/* cg gets its pids css (kernfs makes its files for writer c): no limit,
+ * no events, the peak from what it holds now (Linux charges the tasks
+ * moved into the new css). */
+static void pids_css_online(struct cgroup *cg, const struct cred *c)
+{
+	cg->pids_max = PIDS_MAX;
+	cg->pids_peak = cg->pids_count;
+	cg->pids_events = cg->pids_events_local = cg->pids_forkfail = 0;
+	nodes_make(cg, CGF_PIDS_CURRENT, CGF_PIDS_PEAK + 1, 0, c->fsuid, c->fsgid);
+}
+
+/* cg loses its pids css: its files go (open ones read ENODEV). */
+static void pids_css_offline(struct cgroup *cg)
+{
+	int i;
+
+	cg->pids_max = PIDS_MAX;
+	for (i = CGF_PIDS_CURRENT; i <= CGF_PIDS_PEAK; i++)
+		cg->node[i].gen++;
+}
+
+int cgroup_nr_subsys_pids(struct cgroup *cg)
+{
+	struct cgroup *pos;
+	int n = 0;
+
+	if (!cgroup_pids_on(cg))
+		return 0;
+	for (pos = cg; pos; pos = next_descendant(pos, cg))
+		n += cgroup_pids_on(pos);
+	return n;
 }
 
 static void add_proc(struct process *p, struct cgroup *cg)
@@ -372,6 +522,7 @@ void cgroup_fork(struct process *child, struct cgroup *cg)
 	cgroup_root_init();
 	cgroup_get(cg);
 	add_proc(child, cg);
+	cgroup_pids_charge(child, 1);
 }
 
 void cgroup_exit(struct process *p)
@@ -386,6 +537,7 @@ void cgroup_exit(struct process *p)
 void cgroup_release(struct process *p)
 {
 	if (p->cgroup) {
+		cgroup_pids_charge(p, -p->pids_n);
 		if (!list_empty(&p->cg_link))
 			del_proc(p);
 		proc_ref_put(p->cgroup);
@@ -402,6 +554,8 @@ static void attach(struct process *p, struct cgroup *dst)
 		return;
 	charge(p);
 	cgroup_get(dst);
+	pids_charge_chain(src, -p->pids_n); /* pids_attach: no limit */
+	pids_charge_chain(dst, p->pids_n);
 	del_proc(p);
 	proc_ref_put(src);
 	add_proc(p, dst);
@@ -437,6 +591,7 @@ int cgroup_mkdir(struct cgroup *parent, const char *name, uint32_t mode, const s
 	cgroup_get(parent);
 	cg->level = parent->level + 1;
 	cg->max_descendants = cg->max_depth = INT32_MAX;
+	cg->pids_max = PIDS_MAX;
 	cg->e_freeze = parent->e_freeze; /* empty: frozen at once if so */
 	cg->frozen = cg->e_freeze > 0;
 	list_init(&cg->children);
@@ -465,6 +620,9 @@ int cgroup_rmdir(struct cgroup *cg)
 		a->nr_descendants--;
 		a->nr_dying_descendants += cg->dying;
 	}
+	cg->pids_dying = cg->dying && cgroup_pids_on(cg); /* offline_css */
+	for (a = cg; cg->pids_dying && a; a = a->parent)
+		a->nr_dying_pids++;
 	/* its CPU time stays counted above it */
 	cg->parent->usage_user += cg->usage_user;
 	cg->parent->usage_sys += cg->usage_sys;
@@ -503,30 +661,62 @@ static int attach_permissions(const struct cred *c, const struct cgroup *root, s
 	if ((cgroup_root_flags & CGRP_NSDELEGATE) &&
 	    (!cgroup_is_descendant(src, root) || !cgroup_is_descendant(dst, root)))
 		return -ENOENT;
+	/* cgroup_migrate_vet_dst: not below a thread root; no processes
+	 * beside populated children where controllers are given (pids, a
+	 * threaded one, allows them while no child is populated) */
+	if (!cgroup_valid_domain(dst))
+		return -EOPNOTSUPP;
+	if (dst != &cgroup_root && dst->subtree_control && dst->nr_populated_children > 0)
+		return -EBUSY;
 	if (!threadgroup && src != dst)
 		return -EOPNOTSUPP; /* a thread stays in its process's domain */
 	return 0;
 }
 
-/* Linux's kstrtoint(strstrip(buf), 0): white space around, a sign, C's
- * notation (0x hex, 0 octal), nothing else; ERANGE past an int. */
-int cgroup_parse_int(const char *buf, int *out)
+static bool is_space(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+char *cgroup_strip(char *s)
+{
+	char *e = s + strlen(s);
+
+	while (e > s && is_space(e[-1]))
+		*--e = 0;
+	while (is_space(*s))
+		s++;
+	return s;
+}
+
+/* Linux's kstrtoll(strstrip(buf), 0): white space around, one sign ('+'
+ * or '-'), C's notation (0x hex, 0 octal), nothing else; ERANGE past 64
+ * bits or a long long, found before any junk after the digits. */
+int cgroup_parse_s64(const char *buf, int64_t *out)
 {
 	const char *s = buf, *e;
 	unsigned base = 10;
 	uint64_t v = 0;
-	bool neg = false;
+	bool neg = false, overflow = false, junk = false;
 
-	while (*s == ' ' || (*s >= '\t' && *s <= '\r'))
+	while (is_space(*s))
 		s++;
-	for (e = s + strlen(s); e > s && (e[-1] == ' ' || (e[-1] >= '\t' && e[-1] <= '\r'));)
+	for (e = s + strlen(s); e > s && is_space(e[-1]);)
 		e--;
-	if (s < e && (*s == '+' || *s == '-'))
-		neg = *s++ == '-';
-	if (e - s >= 2 && s[0] == '0' && (s[1] | 0x20) == 'x' && e - s > 2) {
-		base = 16;
-		s += 2;
-	} else if (e - s >= 2 && s[0] == '0') {
+	if (s < e && *s == '-')
+		neg = true, s++;
+	else if (s < e && *s == '+')
+		s++;
+	if (e - s >= 3 && s[0] == '0' && (s[1] | 0x20) == 'x') {
+		char c = (char)(s[2] | 0x20);
+
+		if ((s[2] >= '0' && s[2] <= '9') || (c >= 'a' && c <= 'f')) {
+			base = 16;
+			s += 2;
+		} else {
+			base = 8;
+		}
+	} else if (s < e && s[0] == '0') {
 		base = 8;
 	}
 	if (s == e)
@@ -537,15 +727,36 @@ int cgroup_parse_int(const char *buf, int *out)
 				     ? (unsigned)((*s | 0x20) - 'a' + 10)
 				     : 99;
 
-		if (d >= base)
-			return -EINVAL;
+		if (d >= base) {
+			junk = true;
+			break;
+		}
+		if (v > (UINT64_MAX - d) / base)
+			overflow = true;
 		v = v * base + d;
-		if (v > (uint64_t)INT32_MAX + 1)
-			return -ERANGE;
 	}
-	if (!neg && v > INT32_MAX)
+	if (overflow)
 		return -ERANGE;
-	*out = neg ? (int)-(int64_t)v : (int)v;
+	if (junk)
+		return -EINVAL;
+	if (neg ? v > (uint64_t)INT64_MAX + 1 : v > INT64_MAX)
+		return -ERANGE;
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return 0;
+}
+
+/* Linux's kstrtoint(strstrip(buf), 0): kstrtoll's, then ERANGE past an
+ * int. */
+int cgroup_parse_int(const char *buf, int *out)
+{
+	int64_t v;
+	int ret = cgroup_parse_s64(buf, &v);
+
+	if (ret < 0)
+		return ret;
+	if (v < INT32_MIN || v > INT32_MAX)
+		return -ERANGE;
+	*out = (int)v;
 	return 0;
 }
 
@@ -672,6 +883,81 @@ void cgroup_cpu_usage(struct cgroup *cg, int64_t *user, int64_t *sys)
 			*sys += u.stime - p->cg_sys;
 		}
 	}
+}
+
+/* Linux's cgroup_subtree_control_write with its one controller: tokens
+ * "+pids" and "-pids" (the last for it wins); another name, or none, is
+ * EINVAL; one not in the group's cgroup.controllers is ENOENT; taking it
+ * back while a child gives it on is EBUSY; giving it is EBUSY where the
+ * group has processes and a populated child
+ * (cgroup_vet_subtree_control_enable). */
+int cgroup_subtree_control_write(struct cgroup *cg, char *buf, const struct cred *c)
+{
+	unsigned enable = 0, disable = 0;
+	struct cgroup *child;
+	char *tok;
+
+	buf = cgroup_strip(buf);
+	while ((tok = strsep(&buf, " ")) != NULL) {
+		if (!*tok)
+			continue;
+		if (strcmp(tok + 1, "pids") != 0 || (*tok != '+' && *tok != '-'))
+			return -EINVAL;
+		if (*tok == '+') {
+			enable |= CGC_PIDS;
+			disable &= ~CGC_PIDS;
+		} else {
+			disable |= CGC_PIDS;
+			enable &= ~CGC_PIDS;
+		}
+	}
+	if (cg->dead)
+		return -ENODEV;
+	enable &= ~cg->subtree_control;
+	disable &= cg->subtree_control;
+	if ((enable & CGC_PIDS) && !cgroup_pids_on(cg))
+		return -ENOENT;
+	if (disable)
+		list_for_each_entry(child, &cg->children, sibling)
+		{
+			if (child->subtree_control & disable)
+				return -EBUSY;
+		}
+	if (!enable && !disable)
+		return 0;
+	if (enable && !cgroup_valid_domain(cg))
+		return -EOPNOTSUPP;
+	if (enable && cg != &cgroup_root && cg->nr_populated_children > 0 && cg->nr_procs > 0)
+		return -EBUSY;
+	cg->subtree_control = (cg->subtree_control | enable) & ~disable;
+	list_for_each_entry(child, &cg->children, sibling)
+	{
+		if (enable & CGC_PIDS)
+			pids_css_online(child, c);
+		else
+			pids_css_offline(child);
+	}
+	return 0;
+}
+
+/* Linux's pids_max_write. */
+int cgroup_pids_max_write(struct cgroup *cg, char *buf)
+{
+	int64_t v;
+	int ret;
+
+	buf = cgroup_strip(buf);
+	if (strcmp(buf, "max") == 0) {
+		v = PIDS_MAX;
+	} else {
+		ret = cgroup_parse_s64(buf, &v);
+		if (ret < 0)
+			return ret;
+		if (v < 0 || v >= PIDS_MAX)
+			return -EINVAL;
+	}
+	cg->pids_max = v;
+	return 0;
 }
 
 char *cgroup_path_from(const struct cgroup *cg, const struct cgroup *root)

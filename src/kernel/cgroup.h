@@ -1,10 +1,11 @@
-/* kernel/cgroup.h: control groups, version 2 (Linux's cgroup v2 core with no
- * controller): a tree of groups, each process in exactly one, moved by a
- * write of its pid to a group's cgroup.procs (fs/cgroupfs shows the tree
- * as the cgroup2 filesystem). A group knows whether it or a descendant
- * holds a live process (populated), its limits on descendants, and the CPU
- * time its processes used while in it. A cgroup namespace is rooted at
- * its maker's group. */
+/* kernel/cgroup.h: control groups, version 2 (Linux's cgroup v2 core and
+ * its pids controller): a tree of groups, each process in exactly one,
+ * moved by a write of its pid to a group's cgroup.procs (fs/cgroupfs shows
+ * the tree as the cgroup2 filesystem). A group knows whether it or a
+ * descendant holds a live process (populated), its limits on descendants,
+ * the CPU time its processes used while in it and the tasks in it and
+ * below, which pids.max bounds. A cgroup namespace is rooted at its
+ * maker's group. */
 #ifndef KERNEL_CGROUP_H
 #define KERNEL_CGROUP_H
 
@@ -37,8 +38,20 @@ enum cg_file {
 	CGF_THREADS,
 	CGF_TYPE, /* not on the root */
 	CGF_CPU_STAT,
+	/* the pids controller's: where the parent's cgroup.subtree_control
+	 * has "pids" (never on the root) */
+	CGF_PIDS_CURRENT,
+	CGF_PIDS_EVENTS,
+	CGF_PIDS_EVENTS_LOCAL,
+	CGF_PIDS_MAX,
+	CGF_PIDS_PEAK,
 	CGF_N,
 };
+
+/* Controllers (cgroup.controllers, cgroup.subtree_control): pids alone. */
+#define CGC_PIDS 1u
+/* pids.max's "max": Linux's PIDS_MAX, PID_MAX_LIMIT + 1. */
+#define PIDS_MAX (4 * 1024 * 1024 + 1)
 
 /* One node of the filesystem: kernfs's attributes, which chmod, chown and
  * utimensat change (delegation chowns a group's directory and files). */
@@ -47,6 +60,12 @@ struct cg_node {
 	struct linux_timespec atime, mtime, ctime;
 	uint64_t ino;
 	struct inode *inode; /* fs/cgroupfs's while one exists; no reference */
+	/* kernfs's event count: each notification (cgroup.events, pids.events)
+	 * makes the file's open descriptors poll POLLPRI until read again */
+	uint64_t seq;
+	/* a controller's file is made again each time the controller is
+	 * given to the group: descriptors of an earlier one read ENODEV */
+	uint32_t gen;
 };
 
 struct cgroup {
@@ -75,8 +94,20 @@ struct cgroup {
 	/* CPU time charged to it: of processes that left it (exit or a
 	 * move) and of removed children (Linux's rstat flushes those). */
 	int64_t usage_user, usage_sys;
-	/* cgroup.events: a change count (kernfs's event) and its pollers. */
-	uint64_t events_seq;
+	/* Controllers given to its children (CGC_*). */
+	unsigned subtree_control;
+	/* The pids controller (Linux's pids_cgroup): the tasks charged to it
+	 * and its descendants (zombies until reaped), whether or not it has
+	 * the controller; where it has, its limit (PIDS_MAX: none), the most
+	 * it held and its events (pids.events' "max": its limit or one
+	 * above was hit; pids.events.local's: its own; forks refused in it). */
+	int64_t pids_count, pids_max, pids_peak;
+	int64_t pids_events, pids_events_local, pids_forkfail;
+	/* removed groups with the controller still held by a zombie, it and
+	 * below (cgroup.stat's nr_dying_subsys_pids) */
+	int nr_dying_pids;
+	bool pids_dying;
+	/* its files' pollers (cg_node.seq says which were notified) */
 	struct waitq events_wq;
 	struct cg_node node[CGF_N];
 };
@@ -131,8 +162,24 @@ int cgroup_mkdir(struct cgroup *parent, const char *name, uint32_t mode, const s
 int cgroup_rmdir(struct cgroup *cg);
 struct cgroup *cgroup_child(struct cgroup *parent, const char *name);
 
-/* A new process in cg (fork, or CLONE_INTO_CGROUP's group). */
+/* Linux's cgroup_is_thread_root: processes in it, and a threaded
+ * controller (pids) given to its children. */
+bool cgroup_thread_root(const struct cgroup *cg);
+/* Linux's cgroup_is_valid_domain: no thread root above it (but the
+ * root): it may hold processes ("domain invalid" otherwise). */
+bool cgroup_valid_domain(const struct cgroup *cg);
+/* Does cg have the pids controller (the root, or its parent gives it)? */
+bool cgroup_pids_on(const struct cgroup *cg);
+/* Linux's pids_can_fork: may a task start in cg? -EAGAIN when it or a
+ * group above would pass its pids.max (the events count it). */
+int cgroup_can_fork(struct cgroup *cg);
+/* A new process in cg (fork, or CLONE_INTO_CGROUP's group), its first
+ * task charged. */
 void cgroup_fork(struct process *child, struct cgroup *cg);
+/* n tasks of p more (a thread made) or fewer (one gone: a thread other
+ * than the leader at its exit; the leader at the reap or when an exec by
+ * another thread replaces it) in the pids counts of its group. */
+void cgroup_pids_charge(struct process *p, int n);
 /* The last thread of p is gone: it leaves its group's live processes. */
 void cgroup_exit(struct process *p);
 /* p is freed: its reference goes. */
@@ -176,8 +223,24 @@ struct ns_common *cgroup_ns_new(struct task *t);
  * namespace is rooted at its group (Linux's cgroup_post_fork). */
 void cgroup_ns_set_root(struct ns_common *ns, struct cgroup *cg);
 
-/* cgroup.events changed for cg: its pollers and inotify watches hear. */
-void cgroup_notify_events(struct cgroup *cg);
+/* A file of cg changed (kernfs_notify): its pollers and inotify watches
+ * hear. */
+void cgroup_notify_file(struct cgroup *cg, enum cg_file which);
+static inline void cgroup_notify_events(struct cgroup *cg)
+{
+	cgroup_notify_file(cg, CGF_EVENTS);
+}
+/* cgroup.subtree_control's write by c: "+pids" or "-pids" tokens. */
+int cgroup_subtree_control_write(struct cgroup *cg, char *buf, const struct cred *c);
+/* pids.max's write: "max" or 0 to PIDS_MAX - 1. */
+int cgroup_pids_max_write(struct cgroup *cg, char *buf);
+/* cgroup.stat's nr_subsys_pids: cg's live pids csses, its own included
+ * (0 without the controller). */
+int cgroup_nr_subsys_pids(struct cgroup *cg);
+/* Linux's kstrtoll(buf, 0) of a stripped buffer: -EINVAL or -ERANGE. */
+int cgroup_parse_s64(const char *buf, int64_t *out);
+/* Linux's strstrip, in place. */
+char *cgroup_strip(char *s);
 /* The next inode number of the cgroup2 filesystem. */
 uint64_t cgroup_next_ino(void);
 

@@ -178,7 +178,8 @@ static long do_clone(struct task *t, const struct clone_req *r)
 	struct task *c;
 	struct pf_regs regs;
 	int tid, vtid, ctid, ret, event;
-	bool fpu_copied;
+	bool fpu_copied, thread_charged = false;
+	struct cgroup *cg;
 
 	ret = check_flags(t, r);
 	if (ret < 0)
@@ -290,21 +291,26 @@ static long do_clone(struct task *t, const struct clone_req *r)
 			goto fail;
 	}
 	/* Linux's cgroup_can_fork: the group to start in, checked as a move
-	 * there (a thread stays in its process's). */
+	 * there (a thread stays in its process's), then its pids limits. */
+	cg = t->proc->cgroup;
 	if (f & LINUX_CLONE_INTO_CGROUP) {
-		struct cgroup *cg;
-
 		ret = cgroup_clone_target(t, r->cgroup, f & LINUX_CLONE_THREAD, &cg);
 		if (ret < 0)
 			goto fail;
-		if (!(f & LINUX_CLONE_THREAD))
-			cgroup_fork(c->proc, cg);
-		if (f & LINUX_CLONE_NEWCGROUP)
-			cgroup_ns_set_root(c->nsproxy->ns[NS_CGROUP], cg);
-		cgroup_put(cg);
-	} else if (!(f & LINUX_CLONE_THREAD)) {
-		cgroup_fork(c->proc, t->proc->cgroup);
 	}
+	ret = cgroup_can_fork(cg);
+	if (ret == 0 && !(f & LINUX_CLONE_THREAD)) {
+		cgroup_fork(c->proc, cg);
+	} else if (ret == 0) {
+		cgroup_pids_charge(c->proc, 1);
+		thread_charged = true;
+	}
+	if (ret == 0 && (f & LINUX_CLONE_INTO_CGROUP) && (f & LINUX_CLONE_NEWCGROUP))
+		cgroup_ns_set_root(c->nsproxy->ns[NS_CGROUP], cg);
+	if (f & LINUX_CLONE_INTO_CGROUP)
+		cgroup_put(cg);
+	if (ret < 0)
+		goto fail;
 	/* As arch_prctl(ARCH_SET_FS) in Linux's copy_thread. */
 	if ((f & LINUX_CLONE_SETTLS) && r->tls >= TASK_SIZE) {
 		ret = -EPERM;
@@ -400,6 +406,8 @@ fail:
 	/* The child never ran: undo it as if it had exited at once. */
 	list_del(&c->thread_link);
 	c->proc->nthreads--;
+	if (thread_charged)
+		cgroup_pids_charge(c->proc, -1);
 	if (c->proc != t->proc) {
 		list_del(&c->proc->sibling);
 		pid_free(c->proc->pid);

@@ -140,11 +140,13 @@ struct process {
 	struct cpu_prev cpu_prev;
 	int64_t maxrss_kb;
 	/* kernel/cgroup.c: its group (a reference, kept by a zombie), its
-	 * link in the group's live processes (empty once it ended), and the
-	 * CPU times charged to groups so far. */
+	 * link in the group's live processes (empty once it ended), the
+	 * CPU times charged to groups so far, and its tasks charged to the
+	 * group's pids counts (its threads, and the leader until reaped). */
 	struct cgroup *cgroup;
 	struct list_head cg_link;
 	int64_t cg_user, cg_sys;
+	int pids_n;
 };
 
 struct task {

@@ -6,6 +6,7 @@
 #include "kernel/cpus.h"
 #include "syscalls/dispatch.h"
 #include "kernel/task.h"
+#include "kernel/cgroup.h"
 #include "kernel/pidns.h"
 #include "kernel/userns.h"
 #include "kernel/seccomp.h"
@@ -496,6 +497,7 @@ static void de_thread(struct task *t)
 		/* the old leader's death record at a tracer goes silently,
 		 * as Linux's de_thread releases a zombie leader */
 		ptrace_leader_released(p);
+		cgroup_pids_charge(p, -1); /* the old leader's task */
 		children_take_tid(p, t->tid, p->pid);
 		task_take_tid(t, p->pid);
 	}

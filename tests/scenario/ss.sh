@@ -9,8 +9,8 @@
 # aborting a connection.
 # Normalised, as they must differ: ephemeral ports, pids, inodes and
 # socket cookies (ino:, sk:), and the columns' widths that follow them;
-# the rows' order (Linux lists by hash); -e's cgroup (skas has no cgroup2
-# file system, so reports no cgroup id); -m's socket memory (skas's own
+# the rows' order (Linux lists by hash); -e's cgroup (skas's sockets carry
+# no cgroup id); -m's socket memory (skas's own
 # buffers and sizes, where Linux autotunes); ss -s's TCP total and
 # "closed" (Linux's TCP alloc counts the host's every TCP socket, not the
 # namespace's) and its Total (the namespace's sockets, which Linux frees

@@ -1,7 +1,9 @@
 /* fs/cgroupfs/cgroupfs.c: the cgroup2 filesystem, as Linux's kernfs shows
  * the default hierarchy: a directory per group, its interface files in it
  * (kernel/cgroup.h's enum cg_file; cgroup.events, cgroup.kill and
- * cgroup.type not in the root), one super block for every mount, each
+ * cgroup.type not in the root; the pids controller's where the parent
+ * gives it: made again each time it does, so that descriptors of the
+ * ones before read ENODEV), one super block for every mount, each
  * rooted at its mounter's cgroup namespace. mkdir makes a group, rmdir
  * removes one; files cannot be made, removed or renamed (EACCES for a new
  * regular file, EPERM for the rest: kernfs has no such operations, and
@@ -55,11 +57,19 @@ static const char *const file_names[CGF_N] = {
 	[CGF_THREADS] = "cgroup.threads",
 	[CGF_TYPE] = "cgroup.type",
 	[CGF_CPU_STAT] = "cpu.stat",
+	[CGF_PIDS_CURRENT] = "pids.current",
+	[CGF_PIDS_EVENTS] = "pids.events",
+	[CGF_PIDS_EVENTS_LOCAL] = "pids.events.local",
+	[CGF_PIDS_MAX] = "pids.max",
+	[CGF_PIDS_PEAK] = "pids.peak",
 };
 
-/* Does cg have file which (CFTYPE_NOT_ON_ROOT)? */
+/* Does cg have file which (CFTYPE_NOT_ON_ROOT; a controller's where the
+ * parent gives it)? */
 static bool has_file(const struct cgroup *cg, int which)
 {
+	if (which >= CGF_PIDS_CURRENT && which <= CGF_PIDS_PEAK)
+		return cg != &cgroup_root && cgroup_pids_on(cg);
 	return which > CGF_DIR && which < CGF_N &&
 	       (cg != &cgroup_root || (which != CGF_EVENTS && which != CGF_FREEZE &&
 				       which != CGF_KILL && which != CGF_TYPE));
@@ -68,6 +78,7 @@ static bool has_file(const struct cgroup *cg, int which)
 struct cg_inode {
 	struct cgroup *cg; /* a reference */
 	int which;
+	uint32_t gen; /* the node's when made */
 };
 
 static const struct inode_ops cg_iops;
@@ -83,7 +94,7 @@ static struct inode *node_inode(struct cgroup *cg, int which)
 	struct cg_inode *ci;
 	struct inode *ino;
 
-	if (nd->inode) {
+	if (nd->inode && CI(nd->inode)->gen == nd->gen) {
 		inode_get(nd->inode);
 		return nd->inode;
 	}
@@ -92,6 +103,7 @@ static struct inode *node_inode(struct cgroup *cg, int which)
 		return NULL;
 	ci->cg = cg;
 	ci->which = which;
+	ci->gen = nd->gen;
 	ino = inode_new(&cgroupfs_sb, nd->ino, nd->mode & LINUX_S_IFMT, &cg_iops, ci);
 	if (!ino) {
 		free(ci);
@@ -106,9 +118,18 @@ static void cg_release(struct inode *ino)
 {
 	struct cg_inode *ci = CI(ino);
 
-	ci->cg->node[ci->which].inode = NULL;
+	if (ci->cg->node[ci->which].inode == ino)
+		ci->cg->node[ci->which].inode = NULL;
 	cgroup_put(ci->cg);
 	free(ci);
+}
+
+/* A removed group's files, and a controller's file made again or gone
+ * since it was opened: kernfs's deactivated node. */
+static bool gone(const struct cg_inode *ci)
+{
+	return ci->cg->dead || !has_file(ci->cg, ci->which) ||
+	       ci->gen != ci->cg->node[ci->which].gen;
 }
 
 static int file_index(const struct cgroup *cg, const char *name)
@@ -318,15 +339,21 @@ static int generate(struct file *f)
 	struct gen_ctx g = { .reader = current };
 	int64_t user, sys;
 
-	if (cg->dead)
+	if (gone(ci))
 		return -ENODEV;
+	cf->seen = cg->node[ci->which].seq; /* kernfs_seq_show */
 	switch (ci->which) {
 	case CGF_CONTROLLERS:
+		/* no newline after none */
+		if (cgroup_pids_on(cg))
+			sb_printf(&g.b, "pids\n");
+		break;
 	case CGF_SUBTREE_CONTROL:
-		break; /* no controller, and no newline after none */
+		if (cg->subtree_control & CGC_PIDS)
+			sb_printf(&g.b, "pids\n");
+		break;
 	case CGF_EVENTS:
 		sb_printf(&g.b, "populated %d\nfrozen %d\n", cgroup_populated(cg), cg->frozen);
-		cf->seen = cg->events_seq;
 		break;
 	case CGF_FREEZE:
 		sb_printf(&g.b, "%d\n", cg->freeze);
@@ -344,17 +371,50 @@ static int generate(struct file *f)
 		cgroup_for_each_proc(cg, show_threads, &g);
 		break;
 	case CGF_STAT:
-		sb_printf(&g.b, "nr_descendants %d\nnr_dying_descendants %d\n", cg->nr_descendants,
-			  cg->nr_dying_descendants);
+		/* the controllers' csses live and dying after each count */
+		sb_printf(&g.b,
+			  "nr_descendants %d\nnr_subsys_pids %d\nnr_dying_descendants %d\n"
+			  "nr_dying_subsys_pids %d\n",
+			  cg->nr_descendants, cgroup_nr_subsys_pids(cg), cg->nr_dying_descendants,
+			  cg->nr_dying_pids);
 		break;
 	case CGF_TYPE:
-		sb_printf(&g.b, "domain\n");
+		sb_printf(&g.b, "%s\n",
+			  !cgroup_valid_domain(cg) ? "domain invalid"
+			  : cgroup_thread_root(cg) ? "domain threaded"
+						   : "domain");
 		break;
 	case CGF_CPU_STAT:
 		cgroup_cpu_usage(cg, &user, &sys);
 		sb_printf(&g.b, "usage_usec %lld\nuser_usec %lld\nsystem_usec %lld\n",
 			  (long long)((user + sys) / 1000), (long long)(user / 1000),
 			  (long long)(sys / 1000));
+		break;
+	case CGF_PIDS_CURRENT:
+		sb_printf(&g.b, "%lld\n", (long long)cg->pids_count);
+		break;
+	case CGF_PIDS_PEAK:
+		sb_printf(&g.b, "%lld\n", (long long)cg->pids_peak);
+		break;
+	case CGF_PIDS_MAX:
+		if (cg->pids_max == PIDS_MAX)
+			sb_printf(&g.b, "max\n");
+		else
+			sb_printf(&g.b, "%lld\n", (long long)cg->pids_max);
+		break;
+	case CGF_PIDS_EVENTS:
+		/* pids_localevents: the forks refused here, as before 6.11
+		 * (pids.events.local too) */
+		sb_printf(&g.b, "max %lld\n",
+			  (long long)(cgroup_root_flags & CGRP_PIDS_LOCAL_EVENTS
+					      ? cg->pids_forkfail
+					      : cg->pids_events));
+		break;
+	case CGF_PIDS_EVENTS_LOCAL:
+		sb_printf(&g.b, "max %lld\n",
+			  (long long)(cgroup_root_flags & CGRP_PIDS_LOCAL_EVENTS
+					      ? cg->pids_forkfail
+					      : cg->pids_events_local));
 		break;
 	default:
 		return -EINVAL; /* cgroup.kill: no seq_show */
@@ -375,7 +435,7 @@ static long cg_pread(struct file *f, void *buf, size_t n, int64_t off)
 
 	if (off < 0)
 		return -EINVAL;
-	if (CI(f->inode)->cg->dead)
+	if (gone(CI(f->inode)))
 		return -ENODEV;
 	if (n == 0)
 		return 0;
@@ -388,29 +448,12 @@ static long cg_pread(struct file *f, void *buf, size_t n, int64_t off)
 	return read_from_buffer(buf, n, off, cf->buf, cf->len);
 }
 
-/* strstrip's white space */
-static bool is_space(char c)
-{
-	return c == ' ' || (c >= '\t' && c <= '\r');
-}
-
-static char *strip(char *s)
-{
-	char *e = s + strlen(s);
-
-	while (e > s && is_space(e[-1]))
-		*--e = 0;
-	while (is_space(*s))
-		s++;
-	return s;
-}
-
 /* cgroup.max.depth and cgroup.max.descendants: "max" or an int >= 0. */
 static int write_limit(struct cgroup *cg, char *buf, int *limit)
 {
 	int v, ret;
 
-	buf = strip(buf);
+	buf = cgroup_strip(buf);
 	if (strcmp(buf, "max") == 0) {
 		v = INT32_MAX;
 	} else {
@@ -426,22 +469,9 @@ static int write_limit(struct cgroup *cg, char *buf, int *limit)
 	return 0;
 }
 
-/* cgroup.subtree_control: "+NAME" or "-NAME" tokens between spaces; with
- * no controller any token is EINVAL. */
-static int write_subtree_control(struct cgroup *cg, char *buf)
-{
-	char *tok;
-
-	buf = strip(buf);
-	while ((tok = strsep(&buf, " ")) != NULL)
-		if (*tok)
-			return -EINVAL;
-	return cg->dead ? -ENODEV : 0;
-}
-
 static int write_kill(struct cgroup *cg, char *buf)
 {
-	int v, ret = cgroup_parse_int(strip(buf), &v);
+	int v, ret = cgroup_parse_int(cgroup_strip(buf), &v);
 
 	if (ret < 0)
 		return ret;
@@ -456,7 +486,7 @@ static int write_kill(struct cgroup *cg, char *buf)
 /* cgroup.freeze: 0 or 1 (Linux's cgroup_freeze_write). */
 static int write_freeze(struct cgroup *cg, char *buf)
 {
-	int v, ret = cgroup_parse_int(strip(buf), &v);
+	int v, ret = cgroup_parse_int(cgroup_strip(buf), &v);
 
 	if (ret < 0)
 		return ret;
@@ -471,7 +501,7 @@ static int write_freeze(struct cgroup *cg, char *buf)
 static int write_type(struct cgroup *cg, char *buf)
 {
 	(void)cg;
-	if (strcmp(strip(buf), "threaded") == 0)
+	if (strcmp(cgroup_strip(buf), "threaded") == 0)
 		klog_once(LOG_INFO, "cgroup: threaded groups are not supported: EINVAL");
 	return -EINVAL; /* only "threaded" is ever taken */
 }
@@ -488,7 +518,7 @@ static long cg_pwrite(struct file *f, const void *ubuf, size_t n, int64_t off)
 	(void)off;
 	if (n == 0)
 		return 0; /* kernfs_fop_write_iter: no call of the handler */
-	if (cg->dead)
+	if (gone(ci))
 		return -ENODEV;
 	if (n > PAGE)
 		n = PAGE;
@@ -516,7 +546,11 @@ static long cg_pwrite(struct file *f, const void *ubuf, size_t n, int64_t off)
 		ret = write_limit(cg, buf, &cg->max_descendants);
 		break;
 	case CGF_SUBTREE_CONTROL:
-		ret = write_subtree_control(cg, buf);
+		/* new files are the writer's (cgroup_add_file) */
+		ret = cgroup_subtree_control_write(cg, buf, &current->proc->cred);
+		break;
+	case CGF_PIDS_MAX:
+		ret = cgroup_pids_max_write(cg, buf);
 		break;
 	case CGF_KILL:
 		ret = write_kill(cg, buf);
@@ -544,7 +578,7 @@ static unsigned cg_poll(struct file *f, struct poll_table *pt)
 
 	if (pt)
 		poll_wait(pt, &ci->cg->events_wq);
-	if (ci->cg->dead || (ci->which == CGF_EVENTS && cf->seen != ci->cg->events_seq))
+	if (gone(ci) || cf->seen != ci->cg->node[ci->which].seq)
 		mask |= LINUX_POLLERR | LINUX_POLLPRI;
 	return mask;
 }
@@ -568,7 +602,7 @@ static void cg_file_release(struct file *f)
  * a size of 0. */
 static int64_t cg_llseek(struct file *f, int64_t off, int whence)
 {
-	if (CI(f->inode)->cg->dead)
+	if (gone(CI(f->inode)))
 		return -ENODEV;
 	if (whence == LINUX_SEEK_END)
 		whence = LINUX_SEEK_SET;
@@ -606,7 +640,7 @@ static int cg_open(struct inode *ino, struct file *f)
 		f->ops = &cg_dir_fops;
 		return 0;
 	}
-	if (ci->cg->dead)
+	if (gone(ci))
 		return -ENODEV;
 	cf = calloc(1, sizeof(*cf));
 	if (!cf)
@@ -631,7 +665,7 @@ static int cg_open(struct inode *ino, struct file *f)
 	}
 	cf->ns = current ? current->nsproxy->ns[NS_CGROUP] : &init_cgroup_ns.ns;
 	ns_get(cf->ns);
-	cf->seen = ci->cg->events_seq;
+	cf->seen = ci->cg->node[ci->which].seq;
 	f->ops = &cg_fops;
 	f->priv = cf;
 	return 0;
