@@ -6,13 +6,15 @@
  * leader, a leader gone before its threads), forks and threads refused at
  * a limit here or above (EAGAIN, clone3 into a group too), the events
  * files, moves past the limit, the no-internal-process rule as a threaded
- * controller has it, taking the controller back (open files read ENODEV)
- * and cgroup.stat's counts. One TAP line per check.
+ * controller has it (thread roots), taking the controller back (open
+ * files read ENODEV), the pids_localevents mount option, cgroup.stat's
+ * counts and /proc/cgroups. One TAP line per check.
  *
  * The host kernel of the test machines binds pids to cgroup v1, so this
- * runs under skas only (tests/scenario/cgroup_pids.sh); its expectations
- * are Linux 6.11 and later's (pids.events.local, pids.peak, cgroup.stat's
- * nr_subsys_*). */
+ * runs under skas only (tests/scenario/cgroup_pids.sh); every line is
+ * what Linux 6.12.118 (Debian's) printed for it under tools/vmoracle.sh,
+ * with every controller on cgroup v2 (only the pids of "# move" notes
+ * differ). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -623,6 +625,8 @@ static void files(void)
 	check(wr(P("/cgroup.subtree_control"), "+pids") == 0, "+pids to the group");
 	check_eq("the child's pids.max", rd(P("/L/pids.max")), "max\n");
 	check_num("cgroup.stat: nr_subsys_pids 3", keyed(P("/cgroup.stat"), "nr_subsys_pids"), 3);
+	check(strstr(rd("/proc/cgroups"), "\npids\t0\t4\t1\n") != NULL,
+	      "/proc/cgroups: pids on cgroup v2 (hierarchy 0), 4 groups");
 }
 
 static void dying(void)

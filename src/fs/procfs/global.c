@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kernel/cpus.h"
+#include "kernel/cgroup.h"
 #include "mm/commit.h"
 #include "fs/procfs/internal.h"
 #include "kernel/task.h"
@@ -279,6 +280,18 @@ static int gen_uptime(const struct pnode *n, struct sbuf *b)
 	(void)n;
 	sb_printf(b, "%lld.%02lld %lld.%02lld\n", (long long)(up / 100), (long long)(up % 100),
 		  (long long)(idle / 100), (long long)(idle % 100));
+	return 0;
+}
+
+/* Linux's proc_cgroupstats_show with the one controller, bound to cgroup
+ * v2 (hierarchy 0): the groups of the hierarchy, removed ones not yet
+ * freed included. */
+static int gen_cgroups(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	cgroup_root_init();
+	sb_printf(b, "#subsys_name\thierarchy\tnum_cgroups\tenabled\npids\t0\t%d\t1\n",
+		  1 + cgroup_root.nr_descendants + cgroup_root.nr_dying_descendants);
 	return 0;
 }
 
@@ -900,6 +913,7 @@ enum {
 	G_PTY_RESERVE,
 	G_PTY_NR,
 	G_NS_LAST_PID,
+	G_CGROUPS,
 };
 
 static void sb_emit(void *arg, const char *line)
@@ -1142,6 +1156,7 @@ const struct pentry procfs_sys_children[] = {
 };
 
 static const struct pentry root_children[] = {
+	{ .name = "cgroups", .id = G_CGROUPS, .mode = FILE_R, .gen = gen_cgroups },
 	{ .name = "cmdline", .id = G_CMDLINE, .mode = FILE_R, .gen = gen_cmdline },
 	{ .name = "cpuinfo", .id = G_CPUINFO, .mode = FILE_R, .gen = gen_cpuinfo },
 	{ .name = "filesystems", .id = G_FILESYSTEMS, .mode = FILE_R, .gen = gen_filesystems },
