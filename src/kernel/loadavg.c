@@ -8,8 +8,8 @@
  * exits, wakes or starts (kernel/sched.c), and loadavg_update, called
  * there first, folds the periods that fell due since with the count as it
  * was. A task's trap back into the kernel changes nothing: it counts
- * while it runs guest code too. Differs from Linux: no uninterruptible
- * sleep counts (skas has no such state a guest can see). */
+ * while it runs guest code too. A vfork parent waiting for its child
+ * counts, as Linux's uninterruptible sleeps do; skas has no other. */
 #include <stdio.h>
 
 #include "kernel/sched.h"
@@ -68,7 +68,7 @@ void loadavg_update(int64_t now_ns, int extra)
 	next_ns += periods * LOAD_FREQ_NS;
 	if (periods > MAX_FOLD)
 		periods = MAX_FOLD;
-	active = (uint64_t)(task_nr_active() + extra) * FIXED_1;
+	active = (uint64_t)(task_nr_load() + extra) * FIXED_1;
 	for (int i = 0; i < 3; i++)
 		avenrun[i] = calc_load(avenrun[i], fixed_power(exps[i], (unsigned)periods), active);
 }

@@ -112,7 +112,7 @@ int task_count(void)
 	return ntasks;
 }
 
-int task_nr_active(void)
+static int count_tasks(bool uninterruptible)
 {
 	struct process *p;
 	struct task *t;
@@ -121,11 +121,22 @@ int task_nr_active(void)
 	for (p = process_next(NULL); p; p = process_next(p)) {
 		list_for_each_entry(t, &p->threads, thread_link)
 		{
-			if (t->state != TASK_SLEEPING && t->state != TASK_DEAD)
+			if (t->state != TASK_SLEEPING ? t->state != TASK_DEAD
+						      : uninterruptible && t->vfork_waiting)
 				n++;
 		}
 	}
 	return n;
+}
+
+int task_nr_active(void)
+{
+	return count_tasks(false);
+}
+
+int task_nr_load(void)
+{
+	return count_tasks(true);
 }
 
 int task_init_status(void)

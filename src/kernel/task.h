@@ -351,6 +351,10 @@ void task_free(struct task *t);
 int task_count(void);
 /* The threads that run guest code, run in the kernel or wait to run. */
 int task_nr_active(void);
+/* What the load average counts (Linux's nr_active): those and the tasks
+ * in an uninterruptible sleep (a vfork parent waiting for its child, the
+ * one skas has). */
+int task_nr_load(void);
 /* Syscall user dispatch: true if t's call nr does not run (a SIGSYS is
  * on its way, or the process is being killed). */
 bool sud_dispatch(struct task *t, int nr);

@@ -1,13 +1,16 @@
 /* /proc/PID/stat and status show a stopped process as Linux does: 'T'
  * and "T (stopped)" once waitpid has reported the stop (ps shows T), and
  * no more once it is continued. skas said 'S' (sleeping) throughout:
- * found by ps -o stat of a job stopped with kill -STOP. */
+ * found by ps -o stat of a job stopped with kill -STOP. A vfork parent
+ * waiting for its child is 'D' (Linux's wait_for_vfork_done sleeps
+ * TASK_KILLABLE); skas said 'S'. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "tap.h"
@@ -76,5 +79,25 @@ int main(void)
 	check(stat_state(pid) != 'T', "stat: no longer T");
 	close(p[1]);
 	check(waitpid(pid, &status, 0) == pid && WIFEXITED(status), "it exits");
+
+	/* a vfork parent while its child waits in a pipe read */
+	if (pipe(p) < 0)
+		return 1;
+	pid = fork();
+	if (pid == 0) {
+		close(p[1]);
+		if (vfork() == 0) {
+			syscall(SYS_read, p[0], &c, 1);
+			_exit(0);
+		}
+		_exit(0);
+	}
+	close(p[0]);
+	for (i = 0; i < 500 && stat_state(pid) != 'D'; i++)
+		usleep(10000);
+	check(stat_state(pid) == 'D', "a vfork parent: stat D");
+	check(status_says(pid, "D (disk sleep)"), "status: D (disk sleep)");
+	close(p[1]);
+	check(waitpid(pid, &status, 0) == pid && WIFEXITED(status), "the vfork parent exits");
 	return 0;
 }

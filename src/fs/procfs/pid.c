@@ -86,6 +86,9 @@ static char state_of(const struct pnode *n)
 		return 'T';
 	if (t->pt.stopped)
 		return 't';
+	/* wait_for_vfork_done sleeps TASK_KILLABLE: uninterruptible */
+	if (t->vfork_waiting && t->state == TASK_SLEEPING)
+		return 'D';
 	switch (t->state) {
 	case TASK_SLEEPING:
 		return 'S';
@@ -103,6 +106,8 @@ static const char *state_name(char c)
 		return "R (running)";
 	case 'S':
 		return "S (sleeping)";
+	case 'D':
+		return "D (disk sleep)";
 	case 'T':
 		return "T (stopped)";
 	case 't':
