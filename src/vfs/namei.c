@@ -1296,6 +1296,11 @@ int vfs_unlinkat(struct task *t, int dirfd, const char *name, bool is_rmdir)
 		ret = !is_rmdir ? -EISDIR : strcmp(last, ".") == 0 ? -EINVAL : -ENOTEMPTY;
 		goto out;
 	}
+	/* mnt_want_write, before the name is looked up */
+	if (path_rdonly(&parent)) {
+		ret = -EROFS;
+		goto out;
+	}
 	ret = lookup_child(&(struct walk){ .t = t }, &parent, last, &child);
 	if (ret < 0)
 		goto out;
@@ -1441,13 +1446,19 @@ int vfs_renameat2(struct task *t, int odirfd, const char *oname, int ndirfd, con
 	if (ret < 0)
 		goto out_op;
 	/* Linux's do_renameat2: EXDEV, then "." or ".." as the old name
-	 * EBUSY, then as the new one EEXIST for RENAME_NOREPLACE, else EBUSY. */
+	 * EBUSY, then as the new one EEXIST for RENAME_NOREPLACE, else EBUSY;
+	 * EROFS. */
 	if (op.mnt != np.mnt) {
 		ret = -EXDEV;
 		goto out;
 	}
 	if (is_dots(olast) || is_dots(nlast)) {
 		ret = !is_dots(olast) && (flags & 1) ? -EEXIST : -EBUSY;
+		goto out;
+	}
+	/* then mnt_want_write, before the names are looked up */
+	if (path_rdonly(&op)) {
+		ret = -EROFS;
 		goto out;
 	}
 	ret = lookup_child(&(struct walk){ .t = t }, &op, olast, &src);
