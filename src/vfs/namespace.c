@@ -406,8 +406,7 @@ static void tmpfs_show(struct super_block *sb, const struct fs_opts *o)
 	}
 }
 
-/* A new tmpfs. Differs from Linux: nr_inodes is shown but not enforced;
- * huge=, noswap, quota are EINVAL. */
+/* A new tmpfs. Differs from Linux: huge=, noswap, quota are EINVAL. */
 /* tmpfs's root belongs to its mounter (Linux's shmem_fill_super: the
  * fsuid and fsgid), or to uid= and gid=, ids of the mounter's user
  * namespace. */
@@ -436,7 +435,8 @@ static int new_tmpfs(struct task *t, const char *data, struct fs_opts *o, struct
 	o->uid = uid != INVALID_ID ? uid : c->fsuid;
 	o->gid = gid != INVALID_ID ? gid : c->fsgid;
 	limit = !o->size_set ? tmpfs_default_size : o->size ? o->size : UINT64_MAX;
-	ret = tmpfs_mount(limit, o->mode, sb, root);
+	ret = o->nr_inodes_set ? tmpfs_mount_inodes(limit, o->nr_inodes, o->mode, sb, root)
+			       : tmpfs_mount(limit, o->mode, sb, root);
 	if (ret < 0) {
 		mpol_put(o->mpol);
 		return ret;
@@ -698,8 +698,12 @@ static int remount(struct task *t, struct path *at, uint64_t flags, const char *
 			cgroup_apply_root_flags(t, o.cg_flags);
 			cgroupfs_show_flags();
 		}
-		if (ret == 0 && o.size_set)
-			ret = tmpfs_set_limit(sb, o.size ? o.size : UINT64_MAX);
+		if (ret == 0 && tmpfs && (o.size_set || o.nr_inodes_set)) {
+			uint64_t size = o.size ? o.size : UINT64_MAX;
+
+			ret = tmpfs_reconfigure(sb, o.size_set ? &size : NULL,
+						o.nr_inodes_set ? &o.nr_inodes : NULL);
+		}
 		if (ret < 0) {
 			mpol_put(o.mpol);
 			return ret;
@@ -731,6 +735,27 @@ static int remount(struct task *t, struct path *at, uint64_t flags, const char *
 			snprintf(buf, sizeof(buf), ",size=%lluk%s",
 				 (unsigned long long)((o.size + 4095) / 4096 * 4),
 				 p ? strchr(p + 1, ',') ?: "" : sb->opts);
+			snprintf(sb->opts, sizeof(sb->opts), "%.*s", (int)sizeof(sb->opts) - 1,
+				 buf);
+		}
+		if (o.nr_inodes_set) {
+			char buf[2 * sizeof(sb->opts)], *p = strstr(sb->opts, ",nr_inodes="), *pos;
+			size_t n;
+
+			/* the new count after the size, as shmem_show_options */
+			if (p) {
+				char *e = strchr(p + 1, ',');
+
+				memmove(p, e ? e : p + strlen(p),
+					strlen(e ? e : p + strlen(p)) + 1);
+			}
+			pos = strncmp(sb->opts, ",size=", 6) == 0 ? strchr(sb->opts + 1, ',')
+								  : sb->opts;
+			if (!pos)
+				pos = sb->opts + strlen(sb->opts);
+			n = (size_t)(pos - sb->opts);
+			snprintf(buf, sizeof(buf), "%.*s,nr_inodes=%llu%s", (int)n, sb->opts,
+				 (unsigned long long)o.nr_inodes, pos);
 			snprintf(sb->opts, sizeof(sb->opts), "%.*s", (int)sizeof(sb->opts) - 1,
 				 buf);
 		}

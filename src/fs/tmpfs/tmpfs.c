@@ -33,8 +33,9 @@ struct tmpfs_sb {
 	/* Live inodes; put_super on a tmpfs whose inodes some reference
 	 * still holds leaves the freeing to the last one's release. */
 	uint64_t ninodes;
-	/* Bytes of the inode space taken (ispace_take). */
-	uint64_t ispace;
+	/* Bytes of the inode space taken (ispace_take), and the most
+	 * (nr_inodes= times BOGO_INODE_SIZE; 0: no limit). */
+	uint64_t ispace, max_ispace;
 	bool dead;
 	/* mpol=: the NUMA policy new files start with (a reference), or
 	 * NULL. */
@@ -49,7 +50,6 @@ struct tmpfs_sb {
  * either, a create, link or setxattr is ENOSPC. */
 #define TMPFS_NR_INODES (1 << 20)
 #define BOGO_INODE_SIZE 1024
-#define TMPFS_ISPACE	((uint64_t)TMPFS_NR_INODES * BOGO_INODE_SIZE)
 
 struct tmpfs_dirent {
 	struct list_head link;	    /* in the directory's entries, in creation order */
@@ -158,7 +158,9 @@ void tmpfs_set_opaque(struct inode *dir, bool opaque)
 
 static bool ispace_fits(const struct tmpfs_sb *s, uint64_t bytes)
 {
-	return s->ispace <= TMPFS_ISPACE && bytes <= TMPFS_ISPACE - s->ispace && mem_fits(bytes);
+	return (!s->max_ispace ||
+		(s->ispace <= s->max_ispace && bytes <= s->max_ispace - s->ispace)) &&
+	       mem_fits(bytes);
 }
 
 bool tmpfs_can_create(const struct inode *dir)
@@ -170,7 +172,8 @@ bool tmpfs_can_create(const struct inode *dir)
  * nothing taken, past either. */
 static bool ispace_take(struct tmpfs_sb *s, uint64_t bytes)
 {
-	if (s->ispace > TMPFS_ISPACE || bytes > TMPFS_ISPACE - s->ispace || !mem_take_kernel(bytes))
+	if ((s->max_ispace && (s->ispace > s->max_ispace || bytes > s->max_ispace - s->ispace)) ||
+	    !mem_take_kernel(bytes))
 		return false;
 	s->ispace += bytes;
 	return true;
@@ -1230,14 +1233,17 @@ static int tmpfs_statfs(struct inode *ino, struct linux_statfs *st)
 		return 0;
 	st->f_blocks = s->limit / 4096;
 	st->f_bfree = st->f_bavail = (s->limit - s->used) / 4096;
-	st->f_files = TMPFS_NR_INODES;
 	/* Free is the inode space left (Linux's free_ispace / BOGO_INODE_SIZE):
 	 * the live inodes (the root among them; inode numbers can start high,
 	 * an overlay's upper takes the lower's, so next_ino says nothing of
-	 * how many), extra names and the xattrs. */
-	st->f_ffree = s->ispace < TMPFS_ISPACE
-			      ? (int64_t)((TMPFS_ISPACE - s->ispace) / BOGO_INODE_SIZE)
-			      : 0;
+	 * how many), extra names and the xattrs. Without a limit (nr_inodes=0)
+	 * both are 0, as Linux's. */
+	if (s->max_ispace) {
+		st->f_files = s->max_ispace / BOGO_INODE_SIZE;
+		st->f_ffree = s->ispace < s->max_ispace
+				      ? (int64_t)((s->max_ispace - s->ispace) / BOGO_INODE_SIZE)
+				      : 0;
+	}
 	return 0;
 }
 
@@ -1361,20 +1367,34 @@ void tmpfs_set_next_ino(struct super_block *sb, uint64_t ino)
 		s->next_ino = ino;
 }
 
-int tmpfs_set_limit(struct super_block *sb, uint64_t size_limit)
+int tmpfs_reconfigure(struct super_block *sb, const uint64_t *size_limit, const uint64_t *nr_inodes)
 {
 	struct tmpfs_sb *s = sb->priv;
 
 	if (sb->put_super != tmpfs_put_super)
 		return -EINVAL;
-	if (size_limit < s->used)
-		return -EINVAL; /* as Linux: too small a size for current use */
-	s->limit = size_limit;
+	/* Linux's shmem_reconfigure, in its order */
+	if (size_limit && *size_limit != UINT64_MAX) {
+		if (s->limit == UINT64_MAX)
+			return -EINVAL; /* cannot retroactively limit size */
+		if (*size_limit < s->used)
+			return -EINVAL; /* too small a size for current use */
+	}
+	if (nr_inodes && *nr_inodes) {
+		if (!s->max_ispace)
+			return -EINVAL; /* cannot retroactively limit inodes */
+		if (*nr_inodes < s->ispace / BOGO_INODE_SIZE)
+			return -EINVAL; /* too few inodes for current use */
+	}
+	if (size_limit)
+		s->limit = *size_limit;
+	if (nr_inodes)
+		s->max_ispace = *nr_inodes * BOGO_INODE_SIZE;
 	return 0;
 }
 
-int tmpfs_mount(uint64_t size_limit, uint32_t root_mode, struct super_block **sbp,
-		struct inode **root)
+int tmpfs_mount_inodes(uint64_t size_limit, uint64_t nr_inodes, uint32_t root_mode,
+		       struct super_block **sbp, struct inode **root)
 {
 	struct super_block *sb = calloc(1, sizeof(*sb));
 	struct tmpfs_sb *s = calloc(1, sizeof(*s));
@@ -1387,6 +1407,7 @@ int tmpfs_mount(uint64_t size_limit, uint32_t root_mode, struct super_block **sb
 	}
 	s->next_ino = 1;
 	s->limit = size_limit;
+	s->max_ispace = nr_inodes * BOGO_INODE_SIZE;
 	sb->fstype = "tmpfs";
 	sb->cache_lookups = true;
 	sb->dev = vfs_anon_dev();
@@ -1401,4 +1422,10 @@ int tmpfs_mount(uint64_t size_limit, uint32_t root_mode, struct super_block **sb
 	}
 	*sbp = sb;
 	return 0;
+}
+
+int tmpfs_mount(uint64_t size_limit, uint32_t root_mode, struct super_block **sb,
+		struct inode **root)
+{
+	return tmpfs_mount_inodes(size_limit, TMPFS_NR_INODES, root_mode, sb, root);
 }

@@ -12,11 +12,19 @@ struct file;
 struct inode;
 struct super_block;
 
-/* A new tmpfs of at most size_limit bytes of file data; root mode. */
+/* A new tmpfs of at most size_limit bytes of file data and the default
+ * inode space (2^20 inodes); root mode. */
 int tmpfs_mount(uint64_t size_limit, uint32_t root_mode, struct super_block **sb,
 		struct inode **root);
-/* remount's size=: EINVAL below the data held, or if sb is no tmpfs. */
-int tmpfs_set_limit(struct super_block *sb, uint64_t size_limit);
+/* The same with nr_inodes= (0: no limit; the root takes one). */
+int tmpfs_mount_inodes(uint64_t size_limit, uint64_t nr_inodes, uint32_t root_mode,
+		       struct super_block **sb, struct inode **root);
+/* remount's size= and nr_inodes= (NULL: not given; a size of UINT64_MAX
+ * and 0 inodes are no limit): EINVAL, nothing changed, for a limit on
+ * what had none or below what is held (Linux's shmem_reconfigure), or if
+ * sb is no tmpfs. */
+int tmpfs_reconfigure(struct super_block *sb, const uint64_t *size_limit,
+		      const uint64_t *nr_inodes);
 /* mpol=: the NUMA policy files made from now on start with (the
  * reference passes; NULL for none). */
 struct mempolicy;
