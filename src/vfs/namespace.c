@@ -452,6 +452,10 @@ static int new_tmpfs(struct task *t, const char *data, struct fs_opts *o, struct
 			return ret;
 		}
 	}
+	if (cred_user_ns(c) != &init_user_ns) {
+		(*sb)->user_ns = cred_user_ns(c);
+		ns_get(&(*sb)->user_ns->ns);
+	}
 	tmpfs_show(*sb, o);
 	tmpfs_set_mpol(*sb, o->mpol); /* the mount's now */
 	o->mpol = NULL;
@@ -679,9 +683,11 @@ static int remount(struct task *t, struct path *at, uint64_t flags, const char *
 		return -EINVAL;
 	if (!locked_flags_kept(m, mnt_flags_of(flags, m), ro))
 		return -EPERM;
-	/* the filesystem's own options are the instance's: its user
-	 * namespace's capability (skas's filesystems all belong to it) */
-	if (!bind && !capable(&t->proc->cred, CAP_SYS_ADMIN))
+	/* the filesystem's own options: its user namespace's capability
+	 * (a tmpfs mounted in a user namespace belongs to it; skas's other
+	 * filesystems to the instance's) */
+	if (!bind &&
+	    !ns_capable(&t->proc->cred, sb->user_ns ? sb->user_ns : &init_user_ns, CAP_SYS_ADMIN))
 		return -EPERM;
 	if (!bind && one_instance(sb)) {
 		ret = parse_opts(data, FS_DEVPTS, &o);

@@ -34,6 +34,10 @@ struct super_block {
 	void *priv;
 	/* Frees an unmounted superblock (NULL: static, nothing to free). */
 	void (*put_super)(struct super_block *sb);
+	/* The user namespace it belongs to (Linux's s_user_ns: a tmpfs's
+	 * mounter's), whose CAP_SYS_ADMIN changes its options (a
+	 * reference); NULL: the instance's. */
+	struct user_ns *user_ns;
 };
 
 /* Changes setattr makes; valid says which. */

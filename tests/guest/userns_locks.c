@@ -3,7 +3,8 @@
  * opened (even as root), write one at an offset, deny setgroups after a
  * gid_map; and, in a mount namespace copied from a more privileged one,
  * unmount or move a mount it was given, clear its nosuid, bind it without
- * the mounts below, or change the filesystem's own options. Runs as root;
+ * the mounts below, or change the filesystem's own options (but for a
+ * tmpfs it mounted itself: skas said EPERM). Runs as root;
  * the unprivileged parts in children that drop to uid and gid 65534. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -190,6 +191,23 @@ static int locked_ops(void)
 	       (r[4] == EINVAL) << 4 | (r[5] == 0) << 5 | (r[6] == EPERM) << 6;
 }
 
+/* A tmpfs mounted in the user namespace is its own: its options change
+ * (Linux's s_user_ns is the mounter's). */
+static int own_tmpfs_ops(void)
+{
+	int r[4];
+
+	if (drop() || unshare(CLONE_NEWUSER | CLONE_NEWNS))
+		return 100;
+	if (mount("z", other, "tmpfs", 0, "size=1m"))
+		return 101;
+	r[0] = err(mount(NULL, other, NULL, MS_REMOUNT, "size=2m"));
+	r[1] = err(mount(NULL, other, NULL, MS_REMOUNT | MS_RDONLY, NULL));
+	r[2] = err(mount(NULL, other, NULL, MS_REMOUNT, NULL));
+	r[3] = err(mount(NULL, "/", NULL, MS_REMOUNT, NULL));
+	return (r[0] == 0) | (r[1] == 0) << 1 | (r[2] == 0) << 2 | (r[3] == EPERM) << 3;
+}
+
 static int mounts_part(void)
 {
 	if (unshare(CLONE_NEWNS) || mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
@@ -228,6 +246,11 @@ int main(void)
 	check(r < 200 && (r & 16), "a bind without its locked mounts below -> EINVAL");
 	check(r < 200 && (r & 32), "a recursive bind");
 	check(r < 200 && (r & 64), "a remount of the filesystem's options -> EPERM");
+	r = child(own_tmpfs_ops);
+	check(r < 100 && (r & 1), "its own tmpfs: a remount with size=");
+	check(r < 100 && (r & 2), "its own tmpfs: a read-only remount");
+	check(r < 100 && (r & 4), "its own tmpfs: a read-write remount");
+	check(r < 100 && (r & 8), "the root's filesystem: a remount -> EPERM");
 	rmdir(ab);
 	rmdir(a);
 	rmdir(other);

@@ -21,6 +21,7 @@
 #include "vfs/pipe.h"
 #include "kernel/cred.h"
 #include "kernel/task.h"
+#include "kernel/userns.h"
 #include "host/host.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
@@ -1338,6 +1339,10 @@ static void tmpfs_put_super(struct super_block *sb)
 {
 	struct tmpfs_sb *s = sb->priv;
 
+	if (sb->user_ns) {
+		ns_put(&sb->user_ns->ns);
+		sb->user_ns = NULL;
+	}
 	if (s->ninodes) {
 		s->dead = true;
 		return;
