@@ -1328,6 +1328,7 @@ int vfs_unlinkat(struct task *t, int dirfd, const char *name, bool is_rmdir)
 				      : -EPERM;
 		if (ret == 0) {
 			dcache_invalidate();
+			mount_detach_on(parent.dentry->inode, last, child.dentry->inode);
 			dentry_unlinked(parent.dentry->inode, last, child.dentry->inode);
 			fsnotify_unlink(parent.dentry->inode, last, child.dentry->inode,
 					(unsigned)st.st_nlink);
@@ -1532,8 +1533,10 @@ int vfs_renameat2(struct task *t, int odirfd, const char *oname, int ndirfd, con
 			dentry_exchanged(op.dentry->inode, olast, src.dentry->inode, op.dentry,
 					 np.dentry->inode, nlast, dst.dentry->inode, np.dentry);
 		} else {
-			if (dst.dentry)
+			if (dst.dentry) {
+				mount_detach_on(np.dentry->inode, nlast, dst.dentry->inode);
 				dentry_unlinked(np.dentry->inode, nlast, dst.dentry->inode);
+			}
 			dentry_renamed(op.dentry->inode, olast, src.dentry->inode, np.dentry,
 				       nlast);
 		}

@@ -564,6 +564,28 @@ struct mount *mount_lookup(struct mount *parent, struct inode *mp)
 	return found;
 }
 
+void mount_detach_on(const struct inode *dir, const char *name, const struct inode *ino)
+{
+	struct mount *m;
+	bool found;
+
+	do {
+		found = false;
+		list_for_each_entry(m, &mounts, link)
+		{
+			struct dentry *mp = m->mountpoint;
+
+			if (mp && mp->parent && same_inode(mp->inode, ino) &&
+			    same_inode(mp->parent->inode, dir) && strcmp(mp->name, name) == 0) {
+				found = true;
+				break;
+			}
+		}
+		if (found)
+			mount_detach(m);
+	} while (found);
+}
+
 bool mount_is_local_mountpoint(const struct mnt_ns *ns, const struct inode *ino)
 {
 	struct mount *m;

@@ -201,6 +201,10 @@ struct mount *mount_lookup(struct mount *parent, struct inode *mountpoint);
  * is_local_mountpoint)? */
 struct mnt_ns;
 bool mount_is_local_mountpoint(const struct mnt_ns *ns, const struct inode *ino);
+/* Name name of dir, inode ino, was removed or replaced: the mounts on it
+ * (in other namespaces: in the caller's it was EBUSY) and below them go,
+ * as Linux's detach_mounts after an unlink, rmdir or rename over it. */
+void mount_detach_on(const struct inode *dir, const char *name, const struct inode *ino);
 /* A bind mount: old's filesystem and flags, root (a directory or file of
  * old) for its root, attached at at. */
 struct mount *mount_clone(const struct mount *old, struct dentry *root, struct path *at);
