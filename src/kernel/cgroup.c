@@ -58,12 +58,13 @@
 #include "abi/linux/signal.h"
 #include "abi/linux/stat.h"
 
+static struct pids_css root_pids;
 struct cgroup cgroup_root = {
 	.refcount = 1,
 	.name = "",
 	.max_descendants = INT32_MAX,
 	.max_depth = INT32_MAX,
-	.pids_max = PIDS_MAX,
+	.pids = &root_pids,
 };
 struct cgroup_ns init_cgroup_ns = {
 	.ns = { .refcount = 1, .ino = NS_INO_CGROUP, .type = NS_CGROUP },
@@ -251,22 +252,25 @@ static void charge(struct process *p)
 	p->cg_sys = u.stime;
 }
 
-/* A process's reference on cg goes (its move, its reap): a removed
- * group that none holds is dying no more, nor its pids css. */
-static void proc_ref_put(struct cgroup *cg)
+/* A removed group that nothing holds any more (no zombie of its own, no
+ * dying child: Linux's css refs) is dying no more, and so on up. */
+static void dying_check(struct cgroup *cg)
 {
 	struct cgroup *a;
 
-	if (--cg->nr_proc_refs == 0 && cg->dying) {
+	for (; cg && cg->dying && cg->nr_proc_refs == 0 && cg->nr_dying_descendants == 0;
+	     cg = cg->parent) {
 		cg->dying = false;
 		for (a = cg->parent; a; a = a->parent)
 			a->nr_dying_descendants--;
-		if (cg->pids_dying) {
-			cg->pids_dying = false;
-			for (a = cg; a; a = a->parent)
-				a->nr_dying_pids--;
-		}
 	}
+}
+
+/* A process's reference on cg goes (its move, its reap). */
+static void proc_ref_put(struct cgroup *cg)
+{
+	--cg->nr_proc_refs;
+	dying_check(cg);
 }
 
 /* The pids controller. */
@@ -289,84 +293,196 @@ bool cgroup_pids_on(const struct cgroup *cg)
 	return !cg->parent || (cg->parent->subtree_control & CGC_PIDS);
 }
 
-/* n tasks more or fewer in cg and every group above (Linux charges the
- * css chain from the nearest group with the controller: the same sums). */
-static void pids_charge_chain(struct cgroup *cg, int64_t n)
+static struct pids_css root_pids = {
+	.cg = &cgroup_root,
+	.refs = 1,
+	.online = true,
+	.max = PIDS_MAX,
+};
+
+/* The css cg's tasks are charged to: its own, or its nearest ancestor's. */
+static struct pids_css *css_of(struct cgroup *cg)
 {
-	for (; cg; cg = cg->parent) {
-		cg->pids_count += n;
-		if (cg->pids_count > cg->pids_peak)
-			cg->pids_peak = cg->pids_count;
+	while (!cg->pids)
+		cg = cg->parent;
+	return cg->pids;
+}
+
+static void css_put(struct pids_css *css)
+{
+	while (css && --css->refs == 0) {
+		struct pids_css *parent = css->parent;
+		struct cgroup *a;
+
+		if (css->dying)
+			for (a = css->cg; a; a = a->parent)
+				a->nr_dying_pids--;
+		cgroup_put(css->cg);
+		free(css);
+		css = parent;
 	}
 }
 
-void cgroup_pids_charge(struct process *p, int n)
+/* n tasks more or fewer in css and those above it, the root's left out
+ * (Linux's pids_charge and pids_uncharge; the peak as it rises). */
+static void charge_chain(struct pids_css *css, int64_t n)
 {
-	if (!p->cgroup)
-		return;
-	p->pids_n += n;
-	pids_charge_chain(p->cgroup, n);
+	for (; css->parent; css = css->parent) {
+		css->count += n;
+		if (css->count > css->peak)
+			css->peak = css->count;
+	}
 }
 
-/* Linux's pids_event: a fork from cg (the nearest group with the
- * controller) refused at over's limit. */
-static void pids_event(struct cgroup *cg, struct cgroup *over)
+/* n live tasks move from css from to css to (Linux's pids_can_attach, a
+ * task at a time: charged to the new, then uncharged from the old, so the
+ * groups above both see one more for a moment: their peaks). */
+static void move_charges(struct pids_css *from, struct pids_css *to, int64_t n)
 {
-	struct cgroup *a;
+	if (from == to)
+		return;
+	while (n-- > 0) {
+		charge_chain(to, 1);
+		charge_chain(from, -1);
+	}
+}
 
-	while (!cgroup_pids_on(cg))
-		cg = cg->parent;
-	if (++cg->pids_forkfail == 1) {
-		char *path = cgroup_path_from(cg, &cgroup_root);
+/* Linux's pids_event: a fork charged to forking refused at over's limit. */
+static void pids_event(struct pids_css *forking, struct pids_css *over)
+{
+	struct pids_css *a;
+
+	if (++forking->forkfail == 1) {
+		char *path = cgroup_path_from(forking->cg, &cgroup_root);
 
 		klog(LOG_INFO, "cgroup: fork rejected by pids controller in %s", path ? path : "?");
 		free(path);
 	}
-	cgroup_notify_file(cg, CGF_PIDS_EVENTS_LOCAL);
 	if (cgroup_root_flags & CGRP_PIDS_LOCAL_EVENTS) {
-		/* pids_localevents: pids.events counts the refused forks */
-		cgroup_notify_file(cg, CGF_PIDS_EVENTS);
+		/* pids_localevents: both files count the refused forks */
+		cgroup_notify_file(forking->cg, CGF_PIDS_EVENTS_LOCAL);
+		cgroup_notify_file(forking->cg, CGF_PIDS_EVENTS);
 		return;
 	}
-	over->pids_events_local++;
-	cgroup_notify_file(over, CGF_PIDS_EVENTS_LOCAL);
+	over->events_local++;
+	cgroup_notify_file(over->cg, CGF_PIDS_EVENTS_LOCAL);
 	for (a = over; a->parent; a = a->parent) {
-		a->pids_events++;
-		cgroup_notify_file(a, CGF_PIDS_EVENTS);
+		a->events++;
+		cgroup_notify_file(a->cg, CGF_PIDS_EVENTS);
 	}
 }
 
-int cgroup_can_fork(struct cgroup *cg)
+int cgroup_pids_try_charge(struct cgroup *cg)
 {
-	struct cgroup *a;
+	struct pids_css *css = css_of(cg), *a, *b;
 
-	for (a = cg; a; a = a->parent)
-		if (cgroup_pids_on(a) && a->pids_count + 1 > a->pids_max) {
-			pids_event(cg, a);
+	/* Linux's pids_try_charge: each level charged on the way up, its
+	 * peak raised once it has passed */
+	for (a = css; a->parent; a = a->parent) {
+		if (++a->count > a->max) {
+			for (b = css; b != a; b = b->parent)
+				b->count--;
+			a->count--;
+			pids_event(css, a);
 			return -EAGAIN;
 		}
+		if (a->count > a->peak)
+			a->peak = a->count;
+	}
 	return 0;
 }
 
-/* cg gets its pids css (kernfs makes its files for writer c): no limit,
- * no events, the peak from what it holds now (Linux charges the tasks
- * moved into the new css). */
-static void pids_css_online(struct cgroup *cg, const struct cred *c)
+void cgroup_pids_thread(struct process *p)
 {
-	cg->pids_max = PIDS_MAX;
-	cg->pids_peak = cg->pids_count;
-	cg->pids_events = cg->pids_events_local = cg->pids_forkfail = 0;
+	p->pids_live++;
+}
+
+void cgroup_pids_exit(struct process *p)
+{
+	p->pids_live--;
+	charge_chain(css_of(p->cgroup), -1);
+}
+
+struct pids_css *cgroup_pids_hold(struct process *p)
+{
+	struct pids_css *css = css_of(p->cgroup);
+
+	p->pids_live--;
+	css->refs++;
+	return css;
+}
+
+void cgroup_pids_unhold(struct pids_css *css)
+{
+	charge_chain(css, -1);
+	css_put(css);
+}
+
+/* The tasks that run in cg and below (live, as Linux's migrations move). */
+static int64_t live_tasks_below(struct cgroup *cg)
+{
+	struct cgroup *pos;
+	struct process *p;
+	int64_t n = 0;
+
+	for (pos = cg; pos; pos = next_descendant(pos, cg))
+		list_for_each_entry(p, &pos->procs, cg_link)
+		{
+			n += p->pids_live;
+		}
+	return n;
+}
+
+/* cg gets a pids css (kernfs makes its files for c): no limit, no
+ * events; the live tasks in it and below move to it from its parent's
+ * (Linux's migration to the new css: the peak is their count), those a
+ * zombie holds stay where they were charged. */
+static void css_attach(struct cgroup *cg, struct pids_css *css)
+{
+	css->parent = cg->parent->pids;
+	css->parent->refs++;
+	css->cg = cg;
+	cgroup_get(cg);
+	css->refs = 1;
+	css->online = true;
+	css->max = PIDS_MAX;
+	cg->pids = css;
+}
+
+static void pids_css_online(struct cgroup *cg, struct pids_css *css, const struct cred *c)
+{
+	int64_t n;
+
+	css_attach(cg, css);
+	n = live_tasks_below(cg);
+	move_charges(css->parent, css, n);
 	nodes_make(cg, CGF_PIDS_CURRENT, CGF_PIDS_PEAK + 1, 0, c->fsuid, c->fsgid);
 }
 
-/* cg loses its pids css: its files go (open ones read ENODEV). */
+/* cg's pids css goes (the controller taken back, or the group removed):
+ * its live tasks move to the parent's, its files go (open ones read
+ * ENODEV), and it is dying while a zombie holds a charge in it. */
 static void pids_css_offline(struct cgroup *cg)
 {
+	struct pids_css *css = cg->pids;
+	struct cgroup *a;
+	int64_t n;
 	int i;
 
-	cg->pids_max = PIDS_MAX;
+	if (!css)
+		return;
+	n = live_tasks_below(cg);
+	move_charges(css, css->parent, n);
+	cg->pids = NULL;
+	css->online = false;
 	for (i = CGF_PIDS_CURRENT; i <= CGF_PIDS_PEAK; i++)
 		cg->node[i].gen++;
+	if (css->refs > 1) {
+		css->dying = true;
+		for (a = cg; a; a = a->parent)
+			a->nr_dying_pids++;
+	}
+	css_put(css);
 }
 
 int cgroup_nr_subsys_pids(struct cgroup *cg)
@@ -374,10 +490,10 @@ int cgroup_nr_subsys_pids(struct cgroup *cg)
 	struct cgroup *pos;
 	int n = 0;
 
-	if (!cgroup_pids_on(cg))
+	if (!cg->pids)
 		return 0;
 	for (pos = cg; pos; pos = next_descendant(pos, cg))
-		n += cgroup_pids_on(pos);
+		n += pos->pids != NULL;
 	return n;
 }
 
@@ -522,7 +638,7 @@ void cgroup_fork(struct process *child, struct cgroup *cg)
 	cgroup_root_init();
 	cgroup_get(cg);
 	add_proc(child, cg);
-	cgroup_pids_charge(child, 1);
+	child->pids_live = 1; /* cgroup_pids_try_charge's */
 }
 
 void cgroup_exit(struct process *p)
@@ -537,7 +653,14 @@ void cgroup_exit(struct process *p)
 void cgroup_release(struct process *p)
 {
 	if (p->cgroup) {
-		cgroup_pids_charge(p, -p->pids_n);
+		if (p->leader_pids) {
+			cgroup_pids_unhold(p->leader_pids);
+			p->leader_pids = NULL;
+		}
+		if (p->pids_live) {
+			charge_chain(css_of(p->cgroup), -p->pids_live);
+			p->pids_live = 0;
+		}
 		if (!list_empty(&p->cg_link))
 			del_proc(p);
 		proc_ref_put(p->cgroup);
@@ -554,8 +677,9 @@ static void attach(struct process *p, struct cgroup *dst)
 		return;
 	charge(p);
 	cgroup_get(dst);
-	pids_charge_chain(src, -p->pids_n); /* pids_attach: no limit */
-	pids_charge_chain(dst, p->pids_n);
+	/* pids_attach: the live tasks, with no limit (an exited leader's
+	 * charge stays where it was: Linux moves no exiting task) */
+	move_charges(css_of(src), css_of(dst), p->pids_live);
 	del_proc(p);
 	proc_ref_put(src);
 	add_proc(p, dst);
@@ -569,6 +693,7 @@ static void attach(struct process *p, struct cgroup *dst)
 int cgroup_mkdir(struct cgroup *parent, const char *name, uint32_t mode, const struct cred *c,
 		 struct cgroup **out)
 {
+	struct pids_css *css = NULL;
 	struct cgroup *cg, *a;
 	int level = 0;
 
@@ -581,9 +706,13 @@ int cgroup_mkdir(struct cgroup *parent, const char *name, uint32_t mode, const s
 	for (a = parent; a; a = a->parent, level++)
 		if (a->nr_descendants >= a->max_descendants || level >= a->max_depth)
 			return -EAGAIN;
-	cg = mem_zalloc_kernel(sizeof(*cg) + strlen(name) + 1);
-	if (!cg)
+	if ((parent->subtree_control & CGC_PIDS) && !(css = calloc(1, sizeof(*css))))
 		return -ENOMEM;
+	cg = mem_zalloc_kernel(sizeof(*cg) + strlen(name) + 1);
+	if (!cg) {
+		free(css);
+		return -ENOMEM;
+	}
 	cg->name = (char *)(cg + 1); /* the name lives after it */
 	strcpy(cg->name, name);
 	cg->refcount = 1; /* the hierarchy's, until rmdir */
@@ -591,7 +720,6 @@ int cgroup_mkdir(struct cgroup *parent, const char *name, uint32_t mode, const s
 	cgroup_get(parent);
 	cg->level = parent->level + 1;
 	cg->max_descendants = cg->max_depth = INT32_MAX;
-	cg->pids_max = PIDS_MAX;
 	cg->e_freeze = parent->e_freeze; /* empty: frozen at once if so */
 	cg->frozen = cg->e_freeze > 0;
 	list_init(&cg->children);
@@ -601,6 +729,8 @@ int cgroup_mkdir(struct cgroup *parent, const char *name, uint32_t mode, const s
 	list_add_tail(&cg->sibling, &parent->children);
 	for (a = parent; a; a = a->parent)
 		a->nr_descendants++;
+	if (css)
+		css_attach(cg, css); /* the parent gives pids */
 	*out = cg;
 	return 0;
 }
@@ -615,14 +745,13 @@ int cgroup_rmdir(struct cgroup *cg)
 		return -EBUSY;
 	cg->dead = true;
 	list_del(&cg->sibling);
-	cg->dying = cg->nr_proc_refs > 0; /* zombies in it */
+	/* dying while a zombie or a dying child holds it */
+	cg->dying = cg->nr_proc_refs > 0 || cg->nr_dying_descendants > 0;
 	for (a = cg->parent; a; a = a->parent) {
 		a->nr_descendants--;
 		a->nr_dying_descendants += cg->dying;
 	}
-	cg->pids_dying = cg->dying && cgroup_pids_on(cg); /* offline_css */
-	for (a = cg; cg->pids_dying && a; a = a->parent)
-		a->nr_dying_pids++;
+	pids_css_offline(cg);
 	/* its CPU time stays counted above it */
 	cg->parent->usage_user += cg->usage_user;
 	cg->parent->usage_sys += cg->usage_sys;
@@ -769,10 +898,8 @@ int cgroup_procs_write(struct task *t, const struct cred *c, const struct cgroup
 
 	if (dst->dead)
 		return -ENODEV;
-	ret = cgroup_parse_int(buf, &pid);
-	if (ret < 0)
-		return ret;
-	if (pid < 0)
+	/* cgroup_procs_write_start: any bad number is EINVAL */
+	if (cgroup_parse_int(buf, &pid) < 0 || pid < 0)
 		return -EINVAL;
 	/* any thread's id names it (a thread's, its process for
 	 * cgroup.procs), a leader's even once it has exited */
@@ -894,7 +1021,9 @@ void cgroup_cpu_usage(struct cgroup *cg, int64_t *user, int64_t *sys)
 int cgroup_subtree_control_write(struct cgroup *cg, char *buf, const struct cred *c)
 {
 	unsigned enable = 0, disable = 0;
+	struct pids_css **csses = NULL;
 	struct cgroup *child;
+	size_t n = 0, i;
 	char *tok;
 
 	buf = cgroup_strip(buf);
@@ -929,14 +1058,33 @@ int cgroup_subtree_control_write(struct cgroup *cg, char *buf, const struct cred
 		return -EOPNOTSUPP;
 	if (enable && cg != &cgroup_root && cg->nr_populated_children > 0 && cg->nr_procs > 0)
 		return -EBUSY;
+	if (enable) {
+		/* every child's css first: ENOMEM changes nothing */
+		list_for_each_entry(child, &cg->children, sibling)
+		{
+			n++;
+		}
+		csses = calloc(n ? n : 1, sizeof(*csses));
+		for (i = 0; csses && i < n; i++)
+			if (!(csses[i] = calloc(1, sizeof(**csses))))
+				break;
+		if (!csses || i < n) {
+			while (csses && i-- > 0)
+				free(csses[i]);
+			free(csses);
+			return -ENOMEM;
+		}
+	}
 	cg->subtree_control = (cg->subtree_control | enable) & ~disable;
+	i = 0;
 	list_for_each_entry(child, &cg->children, sibling)
 	{
-		if (enable & CGC_PIDS)
-			pids_css_online(child, c);
+		if (enable)
+			pids_css_online(child, csses[i++], c);
 		else
 			pids_css_offline(child);
 	}
+	free(csses);
 	return 0;
 }
 
@@ -956,7 +1104,9 @@ int cgroup_pids_max_write(struct cgroup *cg, char *buf)
 		if (v < 0 || v >= PIDS_MAX)
 			return -EINVAL;
 	}
-	cg->pids_max = v;
+	if (!cg->pids)
+		return -ENODEV;
+	cg->pids->max = v;
 	return 0;
 }
 

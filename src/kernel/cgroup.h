@@ -68,6 +68,23 @@ struct cg_node {
 	uint32_t gen;
 };
 
+/* A group's pids controller state (Linux's pids_cgroup, a css): made when
+ * the parent gives the controller, offline when it takes it back or the
+ * group is removed, freed when nothing holds it. Tasks are charged to
+ * their group's css, or the nearest above. */
+struct pids_css {
+	struct pids_css *parent; /* a reference; NULL for the root's */
+	struct cgroup *cg;	 /* a reference */
+	/* its group's while online, its children's, and one for each
+	 * charge held by a task gone but not yet released (a zombie leader,
+	 * a traced thread's exit record) */
+	int refs;
+	bool online, dying;
+	/* tasks charged to it and below (not kept for the root's), the
+	 * limit (PIDS_MAX: none), the most it held, and its events */
+	int64_t count, max, peak, events, events_local, forkfail;
+};
+
 struct cgroup {
 	int refcount; /* its parent's link while alive, children, processes, inodes, namespaces */
 	struct cgroup *parent;	   /* a reference; NULL for the root */
@@ -96,17 +113,11 @@ struct cgroup {
 	int64_t usage_user, usage_sys;
 	/* Controllers given to its children (CGC_*). */
 	unsigned subtree_control;
-	/* The pids controller (Linux's pids_cgroup): the tasks charged to it
-	 * and its descendants (zombies until reaped), whether or not it has
-	 * the controller; where it has, its limit (PIDS_MAX: none), the most
-	 * it held and its events (pids.events' "max": its limit or one
-	 * above was hit; pids.events.local's: its own; forks refused in it). */
-	int64_t pids_count, pids_max, pids_peak;
-	int64_t pids_events, pids_events_local, pids_forkfail;
-	/* removed groups with the controller still held by a zombie, it and
-	 * below (cgroup.stat's nr_dying_subsys_pids) */
+	/* Its pids css while it has the controller (a reference), and the
+	 * dying ones (offline, still held) of it and below
+	 * (cgroup.stat's nr_dying_subsys_pids). */
+	struct pids_css *pids;
 	int nr_dying_pids;
-	bool pids_dying;
 	/* its files' pollers (cg_node.seq says which were notified) */
 	struct waitq events_wq;
 	struct cg_node node[CGF_N];
@@ -170,16 +181,22 @@ bool cgroup_thread_root(const struct cgroup *cg);
 bool cgroup_valid_domain(const struct cgroup *cg);
 /* Does cg have the pids controller (the root, or its parent gives it)? */
 bool cgroup_pids_on(const struct cgroup *cg);
-/* Linux's pids_can_fork: may a task start in cg? -EAGAIN when it or a
- * group above would pass its pids.max (the events count it). */
-int cgroup_can_fork(struct cgroup *cg);
+/* Linux's pids_can_fork: a task to start in cg charged, or -EAGAIN when
+ * it or a group above would pass its pids.max (the events count it). */
+int cgroup_pids_try_charge(struct cgroup *cg);
 /* A new process in cg (fork, or CLONE_INTO_CGROUP's group), its first
- * task charged. */
+ * task charged already. */
 void cgroup_fork(struct process *child, struct cgroup *cg);
-/* n tasks of p more (a thread made) or fewer (one gone: a thread other
- * than the leader at its exit; the leader at the reap or when an exec by
- * another thread replaces it) in the pids counts of its group. */
-void cgroup_pids_charge(struct process *p, int n);
+/* A thread of p made (charged already), or one gone that leaves nothing
+ * behind: its charge goes. */
+void cgroup_pids_thread(struct process *p);
+void cgroup_pids_exit(struct process *p);
+/* A task of p gone that stays until it is released (the leader, until
+ * the reap or an exec by another thread; a traced thread, until its
+ * tracer hears): its charge stays in its css, which the holder keeps
+ * until cgroup_pids_unhold. Moves and controller changes leave it. */
+struct pids_css *cgroup_pids_hold(struct process *p);
+void cgroup_pids_unhold(struct pids_css *css);
 /* The last thread of p is gone: it leaves its group's live processes. */
 void cgroup_exit(struct process *p);
 /* p is freed: its reference goes. */

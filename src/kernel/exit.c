@@ -134,7 +134,7 @@ static void release_process(struct process *p)
 	signal_flush_process(p);
 	list_del(&p->sibling);
 	pid_free(p->pid);
-	cgroup_pids_charge(p, -p->pids_n); /* release_task's cgroup_release */
+	cgroup_release(p); /* release_task's: its charge, its group */
 	p->reaped = true;
 	waitq_wake_all(&p->exit_wait);
 	/* Signalfd items of epolls outside hang on it (Linux's
@@ -467,9 +467,14 @@ void task_exit(struct task *t, int code)
 	}
 	list_del(&t->thread_link);
 	p->nthreads--;
-	/* a thread's task is released now; the leader's at the reap */
-	if (t->tid != p->pid)
-		cgroup_pids_charge(p, -1);
+	/* a thread's task is released now (but for a tracer's record of
+	 * it); the leader's at the reap */
+	if (t->pids_held)
+		;
+	else if (t->tid == p->pid)
+		p->leader_pids = cgroup_pids_hold(p);
+	else
+		cgroup_pids_exit(p);
 	mm_put(t->mm);
 	t->mm = NULL;
 	files_put(t->files);

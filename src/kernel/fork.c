@@ -177,9 +177,9 @@ static long do_clone(struct task *t, const struct clone_req *r)
 	struct pid_ns *child_ns;
 	struct task *c;
 	struct pf_regs regs;
-	int tid, vtid, ctid, ret, event;
-	bool fpu_copied, thread_charged = false;
+	int tid, vtid, ctid, ret, event, pfd = -1;
 	struct cgroup *cg;
+	bool fpu_copied;
 
 	ret = check_flags(t, r);
 	if (ret < 0)
@@ -290,27 +290,6 @@ static long do_clone(struct task *t, const struct clone_req *r)
 		if (ret < 0)
 			goto fail;
 	}
-	/* Linux's cgroup_can_fork: the group to start in, checked as a move
-	 * there (a thread stays in its process's), then its pids limits. */
-	cg = t->proc->cgroup;
-	if (f & LINUX_CLONE_INTO_CGROUP) {
-		ret = cgroup_clone_target(t, r->cgroup, f & LINUX_CLONE_THREAD, &cg);
-		if (ret < 0)
-			goto fail;
-	}
-	ret = cgroup_can_fork(cg);
-	if (ret == 0 && !(f & LINUX_CLONE_THREAD)) {
-		cgroup_fork(c->proc, cg);
-	} else if (ret == 0) {
-		cgroup_pids_charge(c->proc, 1);
-		thread_charged = true;
-	}
-	if (ret == 0 && (f & LINUX_CLONE_INTO_CGROUP) && (f & LINUX_CLONE_NEWCGROUP))
-		cgroup_ns_set_root(c->nsproxy->ns[NS_CGROUP], cg);
-	if (f & LINUX_CLONE_INTO_CGROUP)
-		cgroup_put(cg);
-	if (ret < 0)
-		goto fail;
 	/* As arch_prctl(ARCH_SET_FS) in Linux's copy_thread. */
 	if ((f & LINUX_CLONE_SETTLS) && r->tls >= TASK_SIZE) {
 		ret = -EPERM;
@@ -338,24 +317,13 @@ static long do_clone(struct task *t, const struct clone_req *r)
 	if (ret < 0)
 		goto fail;
 	vtid = pid_vnr(t, tid);
-	/* As Linux's kernel_clone and schedule_tail: a store that faults is
-	 * not the clone's failure. */
-	if (f & LINUX_CLONE_PARENT_SETTID)
-		(void)copy_to_user(t->mm, r->parent_tid, &vtid, sizeof(vtid));
-	ctid = pid_nr_ns(tid, child_ns);
-	if (f & LINUX_CLONE_CHILD_SETTID)
-		(void)copy_to_user(c->mm, r->child_tid, &ctid, sizeof(ctid));
-	if (f & LINUX_CLONE_CHILD_CLEARTID)
-		c->clear_child_tid = r->child_tid;
 	if (f & LINUX_CLONE_PIDFD) {
-		int pfd = pidfd_create(t, c->proc, 0);
-
+		pfd = pidfd_create(t, c->proc, 0);
 		if (pfd < 0) {
 			ret = pfd;
 			goto fail;
 		}
 		if (copy_to_user(t->mm, r->pidfd, &pfd, sizeof(pfd)) < 0) {
-			fd_close(t->files, pfd);
 			ret = -EFAULT;
 			goto fail;
 		}
@@ -363,6 +331,35 @@ static long do_clone(struct task *t, const struct clone_req *r)
 	ret = kstack_init(&c->kstack, task_main, c);
 	if (ret < 0)
 		goto fail;
+	/* Linux's cgroup_can_fork, after copy_thread and the pidfd: the group
+	 * to start in, checked as a move there (a thread stays in its
+	 * process's), then its pids limits; the last step that may fail. */
+	cg = t->proc->cgroup;
+	if (f & LINUX_CLONE_INTO_CGROUP) {
+		ret = cgroup_clone_target(t, r->cgroup, f & LINUX_CLONE_THREAD, &cg);
+		if (ret < 0)
+			goto fail;
+	}
+	ret = cgroup_pids_try_charge(cg);
+	if (ret == 0 && !(f & LINUX_CLONE_THREAD))
+		cgroup_fork(c->proc, cg);
+	else if (ret == 0)
+		cgroup_pids_thread(c->proc);
+	if (ret == 0 && (f & LINUX_CLONE_INTO_CGROUP) && (f & LINUX_CLONE_NEWCGROUP))
+		cgroup_ns_set_root(c->nsproxy->ns[NS_CGROUP], cg);
+	if (f & LINUX_CLONE_INTO_CGROUP)
+		cgroup_put(cg);
+	if (ret < 0)
+		goto fail;
+	/* As Linux's kernel_clone and schedule_tail, once the clone cannot
+	 * fail: a store that faults is not the clone's failure. */
+	if (f & LINUX_CLONE_PARENT_SETTID)
+		(void)copy_to_user(t->mm, r->parent_tid, &vtid, sizeof(vtid));
+	ctid = pid_nr_ns(tid, child_ns);
+	if (f & LINUX_CLONE_CHILD_SETTID)
+		(void)copy_to_user(c->mm, r->child_tid, &ctid, sizeof(ctid));
+	if (f & LINUX_CLONE_CHILD_CLEARTID)
+		c->clear_child_tid = r->child_tid;
 	if (f & LINUX_CLONE_VFORK) {
 		c->vfork_parent = t;
 		t->vfork_done = false;
@@ -404,10 +401,10 @@ static long do_clone(struct task *t, const struct clone_req *r)
 	return vtid;
 fail:
 	/* The child never ran: undo it as if it had exited at once. */
+	if (pfd >= 0)
+		fd_close(t->files, pfd);
 	list_del(&c->thread_link);
 	c->proc->nthreads--;
-	if (thread_charged)
-		cgroup_pids_charge(c->proc, -1);
 	if (c->proc != t->proc) {
 		list_del(&c->proc->sibling);
 		pid_free(c->proc->pid);

@@ -50,6 +50,9 @@ struct ptrace_exit {
 	 * visible to its ptracer"). NULL once the process is released. */
 	struct process *leader;
 	struct task *tracer;
+	/* A thread's pids charge, held until the record goes (Linux
+	 * releases a traced thread once its tracer has heard). */
+	struct pids_css *pids;
 };
 
 void ptrace_task_init(struct task *t)
@@ -143,6 +146,8 @@ static void exit_record_free(struct ptrace_exit *e, bool reaped)
 
 	list_del(&e->link);
 	exit_record_unpin(e);
+	if (e->pids)
+		cgroup_pids_unhold(e->pids);
 	free(e);
 	if (!p)
 		return;
@@ -583,6 +588,8 @@ void ptrace_task_exit(struct task *t, int status)
 		p->tracer_exit = e;
 		return;
 	}
+	e->pids = cgroup_pids_hold(p);
+	t->pids_held = true;
 	notify_tracer_exit(tracer->proc, e->pid, e->uid, status);
 }
 

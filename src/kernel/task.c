@@ -398,6 +398,8 @@ int task_start_init(const struct init_config *cfg)
 	}
 	list_add_tail(&t->thread_link, &t->proc->threads);
 	t->proc->nthreads = 1;
+	cgroup_root_init();
+	(void)cgroup_pids_try_charge(&cgroup_root); /* the root's: no limit */
 	cgroup_fork(t->proc, &cgroup_root);
 	if (cfg->nofile > 0)
 		t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur =

@@ -24,6 +24,7 @@ struct fs_info;
 struct nsproxy;
 struct sigqueue;
 struct ptrace_exit;
+struct pids_css;
 
 enum task_state {
 	TASK_RUNNABLE, /* on the run queue */
@@ -141,12 +142,14 @@ struct process {
 	int64_t maxrss_kb;
 	/* kernel/cgroup.c: its group (a reference, kept by a zombie), its
 	 * link in the group's live processes (empty once it ended), the
-	 * CPU times charged to groups so far, and its tasks charged to the
-	 * group's pids counts (its threads, and the leader until reaped). */
+	 * CPU times charged to groups so far, its live tasks charged to the
+	 * group's pids css, and the charge its exited leader holds until
+	 * the reap. */
 	struct cgroup *cgroup;
 	struct list_head cg_link;
 	int64_t cg_user, cg_sys;
-	int pids_n;
+	int pids_live;
+	struct pids_css *leader_pids;
 };
 
 struct task {
@@ -200,6 +203,8 @@ struct task {
 	 * waiting for a vfork child, which counts as frozen too (Linux's
 	 * wait_for_vfork_done enters the frozen state). */
 	bool freeze_parked, vfork_waiting;
+	/* Its pids charge went to a ptrace exit record (kernel/cgroup.h). */
+	bool pids_held;
 	/* cputime.c: the times of its earlier host threads (before exec),
 	 * the last split reported for RUSAGE_THREAD. */
 	struct host_cputime cpu_gone;

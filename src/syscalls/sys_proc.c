@@ -497,7 +497,10 @@ static void de_thread(struct task *t)
 		/* the old leader's death record at a tracer goes silently,
 		 * as Linux's de_thread releases a zombie leader */
 		ptrace_leader_released(p);
-		cgroup_pids_charge(p, -1); /* the old leader's task */
+		if (p->leader_pids) { /* the old leader's task is released */
+			cgroup_pids_unhold(p->leader_pids);
+			p->leader_pids = NULL;
+		}
 		children_take_tid(p, t->tid, p->pid);
 		task_take_tid(t, p->pid);
 	}

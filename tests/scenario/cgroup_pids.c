@@ -8,7 +8,9 @@
  * files, moves past the limit, the no-internal-process rule as a threaded
  * controller has it (thread roots), taking the controller back (open
  * files read ENODEV), the pids_localevents mount option, cgroup.stat's
- * counts and /proc/cgroups. One TAP line per check.
+ * counts and /proc/cgroups, charges kept after a task has gone (a traced
+ * thread's, a zombie's) and the dying groups they keep. One TAP line per
+ * check.
  *
  * The host kernel of the test machines binds pids to cgroup v1, so this
  * runs under skas only (tests/scenario/cgroup_pids.sh); every line is
@@ -27,6 +29,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mount.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -184,6 +187,17 @@ static void *blocked(void *arg)
 }
 
 static int serve_fd_in, serve_fd_out;
+static int tid_pipe[2];
+
+static void *tell_tid(void *arg)
+{
+	int tid = (int)syscall(SYS_gettid);
+
+	(void)arg;
+	if (write(tid_pipe[1], &tid, sizeof(tid)) != sizeof(tid))
+		return NULL;
+	return blocked(NULL);
+}
 
 static void *serve(void *arg);
 
@@ -225,6 +239,27 @@ static void worker_loop(int in, int out)
 				siginfo_t si;
 
 				waitid(P_PID, (id_t)k, &si, WEXITED | WNOWAIT);
+			}
+			break;
+		case 'Z': /* the same, answered with its pid */
+			k = fork();
+			if (k == 0)
+				_exit(0);
+			if (k < 0) {
+				ret = -errno;
+			} else {
+				siginfo_t si;
+
+				waitid(P_PID, (id_t)k, &si, WEXITED | WNOWAIT);
+				ret = (int)k;
+			}
+			break;
+		case 'T': /* a thread that waits, answered with its tid */
+			ret = pthread_create(&threads[nthreads], NULL, tell_tid, &out);
+			if (ret == 0) {
+				nthreads++;
+				if (read(tid_pipe[0], &ret, sizeof(ret)) != sizeof(ret))
+					ret = -1;
 			}
 			break;
 		case 'w': /* reap the zombies */
@@ -307,6 +342,7 @@ static struct worker spawn(const char *group)
 
 		close(a[1]);
 		close(b[0]);
+		(void)!pipe(tid_pipe);
 		(void)!pipe(fds);
 		block_r = fds[0];
 		block_w = fds[1];
@@ -648,6 +684,90 @@ static void dying(void)
 	finish(&w);
 }
 
+/* Charges a task keeps after it has gone until it is released: a traced
+ * thread's until its tracer waits, a zombie's where it was made (a
+ * controller given or taken back moves only the live tasks), and the
+ * removed groups they keep dying; a fork refused above still raised the
+ * peaks below; a clone that fails before its charge counts nothing. */
+static void held(void)
+{
+	struct worker w, v;
+	int tid, z, dirfd, pidfd, st;
+	struct {
+		uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls,
+			set_tid, set_tid_size, cgroup;
+	} args;
+
+	check(mkdir(P("/Q"), 0755) == 0 && mkdir(P("/Q/R"), 0755) == 0, "Q and Q/R made");
+	w = spawn(P("/Q"));
+	tid = ask(&w, 'T');
+	check(tid > 0 && ptrace(PTRACE_SEIZE, tid, 0, 0) == 0, "a thread of Q's process traced");
+	check(ask(&w, 'k') == 0, "the thread exits, joined");
+	check_num("Q's pids.current 2 until the tracer hears", current_is(P("/Q/pids.current"), 2),
+		  2);
+	check(waitpid(tid, &st, __WALL) == tid, "the tracer waits for the thread");
+	check_num("Q's pids.current 1", current_is(P("/Q/pids.current"), 1), 1);
+	finish(&w);
+
+	v = spawn(P("/Q/R"));
+	z = ask(&v, 'Z');
+	check(z > 0, "a zombie in Q/R");
+	check(wr(P("/Q/cgroup.subtree_control"), "+pids") == 0, "+pids to Q");
+	check_num("Q/R's pids.current 1: the zombie's charge stays in Q",
+		  num(P("/Q/R/pids.current")), 1);
+	check_num("Q/R's pids.peak 1", num(P("/Q/R/pids.peak")), 1);
+	check_num("Q's pids.current 2", num(P("/Q/pids.current")), 2);
+	check(ask(&v, 'w') == 0 && current_is(P("/Q/pids.current"), 1) == 1 &&
+		      num(P("/Q/R/pids.current")) == 1,
+	      "reaped: Q 1, Q/R 1");
+	z = ask(&v, 'Z');
+	check(z > 0 && wr(P("/Q/cgroup.subtree_control"), "-pids") == 0,
+	      "another zombie, made in Q/R's css; -pids to Q");
+	check_num("its css dying: the parent's nr_dying_subsys_pids 1",
+		  keyed(P("/cgroup.stat"), "nr_dying_subsys_pids"), 1);
+	check_num("Q's nr_dying_subsys_pids 1", keyed(P("/Q/cgroup.stat"), "nr_dying_subsys_pids"),
+		  1);
+	check(wr(P("/Q/cgroup.subtree_control"), "+pids") == 0, "+pids to Q again");
+	check_num("Q/R's new pids.current 1 (the zombie's is in the old one)",
+		  num(P("/Q/R/pids.current")), 1);
+	check(ask(&v, 'w') == 0, "reaped");
+	check_num("the old css goes: nr_dying_subsys_pids 0",
+		  keyed_is(P("/cgroup.stat"), "nr_dying_subsys_pids", 0), 0);
+	check_num("Q's pids.current 1", current_is(P("/Q/pids.current"), 1), 1);
+
+	check(wr(P("/Q/pids.max"), "1") == 0, "Q's pids.max 1");
+	check_num("a fork in Q/R refused at Q", ask(&v, 'f'), EAGAIN);
+	check_num("Q/R's pids.peak 2: it was charged on the way", num(P("/Q/R/pids.peak")), 2);
+	check_num("Q's pids.peak 3: a task moved between csses is charged to the new one first",
+		  num(P("/Q/pids.peak")), 3);
+	dirfd = open(P("/Q/R"), O_RDONLY | O_DIRECTORY);
+	memset(&args, 0, sizeof(args));
+	args.flags = 0x200000000ULL /* CLONE_INTO_CGROUP */ | CLONE_PIDFD;
+	args.pidfd = 1; /* not writable */
+	args.exit_signal = SIGCHLD;
+	args.cgroup = (uint64_t)dirfd;
+	check_err(syscall(SYS_clone3, &args, sizeof(args)), EFAULT,
+		  "clone3 into Q/R, a bad pidfd pointer: EFAULT before the limit");
+	check_num("Q's pids.events.local: max 1 (that one not counted)",
+		  keyed(P("/Q/pids.events.local"), "max"), 1);
+	close(dirfd);
+	check(wr(P("/Q/pids.max"), "max") == 0, "Q's limit off");
+
+	z = ask(&v, 'Z');
+	check(z > 0 && move(v.pid, CG) == 0, "a zombie in Q/R, its parent gone to the root");
+	pidfd = (int)syscall(SYS_pidfd_open, z, 0);
+	check(pidfd >= 0 && rmdir(P("/Q/R")) == 0 && rmdir(P("/Q")) == 0,
+	      "a pidfd of the zombie; Q/R and Q removed");
+	check_num("both dying: nr_dying_descendants 2",
+		  keyed(P("/cgroup.stat"), "nr_dying_descendants"), 2);
+	check_num("nr_dying_subsys_pids 2", keyed(P("/cgroup.stat"), "nr_dying_subsys_pids"), 2);
+	check(ask(&v, 'w') == 0, "reaped, the pidfd still open");
+	check_num("none dying", keyed_is(P("/cgroup.stat"), "nr_dying_descendants", 0), 0);
+	check_num("no css dying", keyed_is(P("/cgroup.stat"), "nr_dying_subsys_pids", 0), 0);
+	close(pidfd);
+	finish(&v);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && strcmp(argv[1], "--worker") == 0) {
@@ -677,6 +797,7 @@ int main(int argc, char **argv)
 	internal_processes();
 	take_back();
 	dying();
+	held();
 	rmgroup(P("/L"));
 	rmgroup(P("/M"));
 	check(rmgroup(T) == 0, "groups removed");

@@ -339,7 +339,7 @@ static int generate(struct file *f)
 	struct gen_ctx g = { .reader = current };
 	int64_t user, sys;
 
-	if (gone(ci))
+	if (gone(ci) || (ci->which >= CGF_PIDS_CURRENT && ci->which <= CGF_PIDS_PEAK && !cg->pids))
 		return -ENODEV;
 	cf->seen = cg->node[ci->which].seq; /* kernfs_seq_show */
 	switch (ci->which) {
@@ -391,30 +391,30 @@ static int generate(struct file *f)
 			  (long long)(sys / 1000));
 		break;
 	case CGF_PIDS_CURRENT:
-		sb_printf(&g.b, "%lld\n", (long long)cg->pids_count);
+		sb_printf(&g.b, "%lld\n", (long long)cg->pids->count);
 		break;
 	case CGF_PIDS_PEAK:
-		sb_printf(&g.b, "%lld\n", (long long)cg->pids_peak);
+		sb_printf(&g.b, "%lld\n", (long long)cg->pids->peak);
 		break;
 	case CGF_PIDS_MAX:
-		if (cg->pids_max == PIDS_MAX)
+		if (cg->pids->max == PIDS_MAX)
 			sb_printf(&g.b, "max\n");
 		else
-			sb_printf(&g.b, "%lld\n", (long long)cg->pids_max);
+			sb_printf(&g.b, "%lld\n", (long long)cg->pids->max);
 		break;
 	case CGF_PIDS_EVENTS:
 		/* pids_localevents: the forks refused here, as before 6.11
 		 * (pids.events.local too) */
 		sb_printf(&g.b, "max %lld\n",
 			  (long long)(cgroup_root_flags & CGRP_PIDS_LOCAL_EVENTS
-					      ? cg->pids_forkfail
-					      : cg->pids_events));
+					      ? cg->pids->forkfail
+					      : cg->pids->events));
 		break;
 	case CGF_PIDS_EVENTS_LOCAL:
 		sb_printf(&g.b, "max %lld\n",
 			  (long long)(cgroup_root_flags & CGRP_PIDS_LOCAL_EVENTS
-					      ? cg->pids_forkfail
-					      : cg->pids_events_local));
+					      ? cg->pids->forkfail
+					      : cg->pids->events_local));
 		break;
 	default:
 		return -EINVAL; /* cgroup.kill: no seq_show */
