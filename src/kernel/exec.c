@@ -14,6 +14,7 @@
 #include "kernel/log.h"
 #include "mm/mm.h"
 #include "mm/usercopy.h"
+#include "vfs/denywrite.h"
 #include "vfs/file.h"
 #include "vfs/namei.h"
 #include "vfs/fsnotify.h"
@@ -747,6 +748,9 @@ int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct f
 	if (main_bin.file->path.dentry) {
 		mm->exe = main_bin.file->path;
 		path_get(&mm->exe);
+		/* the image denies writes while it runs (the open file denies
+		 * them already, so this cannot fail) */
+		(void)write_access_deny(mm->exe.dentry->inode);
 	}
 	entry = bias + main_bin.eh.e_entry;
 	if (main_bin.lay.interp >= 0) {

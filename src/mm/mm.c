@@ -11,6 +11,7 @@
 #include "mm/usercopy.h"
 #include "platform/platform.h"
 #include "stub/stub.h"
+#include "vfs/denywrite.h"
 #include "vfs/file.h"
 #include "vfs/aio.h"
 #include "kernel/log.h"
@@ -591,6 +592,8 @@ void mm_put(struct mm *mm)
 	list_for_each_entry_safe(v, n, &mm->vmas, link) vma_free(mm, v);
 	mem_account(-(int64_t)mm->committed);
 	sample_track(mm, false);
+	if (mm->exe.dentry) /* its image runs no more */
+		write_access_allow(mm->exe.dentry->inode->dev, mm->exe.dentry->inode->ino);
 	path_put(&mm->exe);
 	platform->mm_put(mm->pf);
 	free(mm);
@@ -1468,8 +1471,12 @@ int mm_fork(struct mm *src, struct mm **out)
 	mm->committed = 0;
 	mm->noreserve = mm->resident = 0;
 	list_init(&mm->sample_link);
-	if (mm->exe.dentry)
+	if (mm->exe.dentry) {
 		path_get(&mm->exe);
+		/* dup_mm_exe_file: the child's image denies writes too (it
+		 * cannot fail: the parent's denies them already) */
+		(void)write_access_deny(mm->exe.dentry->inode);
+	}
 	mm->nvmas = 0;
 	mm->vma_cache = NULL;
 	mm->vidx = NULL;
@@ -1481,6 +1488,8 @@ int mm_fork(struct mm *src, struct mm **out)
 	list_init(&mm->vmas);
 	ret = platform->mm_copy(src->pf, &mm->pf);
 	if (ret < 0) {
+		if (mm->exe.dentry)
+			write_access_allow(mm->exe.dentry->inode->dev, mm->exe.dentry->inode->ino);
 		path_put(&mm->exe);
 		free(mm);
 		return ret;

@@ -8,6 +8,7 @@
 #include "kernel/task.h"
 #include "kernel/userns.h"
 #include "mm/usercopy.h"
+#include "vfs/denywrite.h"
 #include "vfs/acl.h"
 #include "vfs/file.h"
 #include "vfs/namei.h"
@@ -346,8 +347,17 @@ long sys_truncate(struct task *t, const struct sysargs *a)
 	if (ret < 0)
 		return ret;
 	ret = inode_permission(t, p.dentry->inode, LINUX_W_OK);
-	if (ret == 0)
+	/* do_sys_truncate's get_write_access: ETXTBSY for a program that
+	 * runs */
+	if (ret == 0 && LINUX_S_ISREG(p.dentry->inode->mode)) {
+		ret = write_access_get(p.dentry->inode);
+		if (ret == 0) {
+			ret = vfs_setattr_inode(t, &p, &ia);
+			write_access_put(p.dentry->inode->dev, p.dentry->inode->ino);
+		}
+	} else if (ret == 0) {
 		ret = vfs_setattr_inode(t, &p, &ia);
+	}
 	path_put(&p);
 	return ret;
 }

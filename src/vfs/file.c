@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "vfs/file.h"
+#include "vfs/denywrite.h"
 #include "vfs/dnotify.h"
 #include "vfs/fown.h"
 #include "vfs/epoll.h"
@@ -131,6 +132,10 @@ void file_put(struct file *f)
 		dnotify_file_gone(f);
 		fown_file_gone(f);
 		locks_remove_file(f);
+		if (f->write_access > 0)
+			write_access_put(f->wa_dev, f->wa_ino);
+		else if (f->write_access < 0)
+			write_access_allow(f->wa_dev, f->wa_ino);
 		if (f->ops->release)
 			f->ops->release(f);
 		dir_snapshot_free(f);

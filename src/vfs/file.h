@@ -102,6 +102,10 @@ struct file {
 	 * name (si_fd), as the F_SETFL or FIOASYNC that turned it on. */
 	struct fasync_entry *fasync;
 	int fasync_fd;
+	/* vfs/denywrite.h: +1, it counts as a writer of the file dev/ino;
+	 * -1, it denies writes to it (an exec's); 0, neither. */
+	int8_t write_access;
+	uint64_t wa_dev, wa_ino;
 };
 
 /* A new file with one reference; takes over host_fd and takes a reference

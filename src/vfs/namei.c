@@ -14,6 +14,7 @@
 #include "vfs/devices.h"
 #include "vfs/fsnotify.h"
 #include "vfs/dcache.h"
+#include "vfs/denywrite.h"
 #include "kernel/task.h"
 #include "kernel/cred.h"
 #include "kernel/userns.h"
@@ -720,7 +721,7 @@ static int openat2_once(struct task *t, int dirfd, const char *name, unsigned fl
 {
 	unsigned acc = flags & LINUX_O_ACCMODE;
 	bool want_write = acc != LINUX_O_RDONLY || (flags & LINUX_O_TRUNC);
-	bool created = false, truncated = false;
+	bool created = false, truncated = false, writer = false;
 	struct path p;
 	struct inode *ino;
 	int ret;
@@ -845,6 +846,13 @@ static int openat2_once(struct task *t, int dirfd, const char *name, unsigned fl
 		    (LINUX_S_ISREG(ino->mode) || inode_is_dir(ino) || LINUX_S_ISLNK(ino->mode)))
 			ret = -EROFS;
 	}
+	/* do_dentry_open's get_write_access, before O_TRUNC's truncation:
+	 * ETXTBSY for a program that runs */
+	if (ret == 0 && !(flags & LINUX_O_PATH) && LINUX_S_ISREG(ino->mode) &&
+	    (acc == LINUX_O_WRONLY || acc == LINUX_O_RDWR)) {
+		ret = write_access_get(ino);
+		writer = ret == 0;
+	}
 	if (ret == 0 && (flags & LINUX_O_TRUNC) && LINUX_S_ISREG(ino->mode) && !created &&
 	    !(flags & LINUX_O_PATH)) {
 		struct iattr ia = { .valid = ATTR_SIZE | ATTR_MTIME | ATTR_CTIME, .size = 0 };
@@ -858,6 +866,13 @@ static int openat2_once(struct task *t, int dirfd, const char *name, unsigned fl
 			t, &p,
 			flags & ~(LINUX_O_CREAT | LINUX_O_EXCL | LINUX_O_TRUNC | LINUX_O_CLOEXEC),
 			out);
+	if (ret == 0 && writer) {
+		(*out)->write_access = 1; /* its release puts it */
+		(*out)->wa_dev = ino->dev;
+		(*out)->wa_ino = ino->ino;
+	} else if (writer) {
+		write_access_put(ino->dev, ino->ino);
+	}
 	if (ret == 0 && !(flags & LINUX_O_PATH)) {
 		fsnotify_open(*out);
 		if (truncated)
@@ -920,6 +935,16 @@ int vfs_open_exec(struct task *t, int dirfd, const char *name, int atflags, stru
 		ret = inode_permission(t, ino, LINUX_X_OK);
 	if (ret == 0)
 		ret = open_inode(t, &p, LINUX_O_RDONLY, out);
+	/* do_open_execat's deny_write_access: ETXTBSY for a file open for
+	 * writing; the file denies writes until it is released */
+	if (ret == 0 && (ret = write_access_deny(ino)) < 0) {
+		file_put(*out);
+		*out = NULL;
+	} else if (ret == 0) {
+		(*out)->write_access = -1;
+		(*out)->wa_dev = ino->dev;
+		(*out)->wa_ino = ino->ino;
+	}
 	if (ret == 0)
 		fsnotify_open(*out);
 	path_put(&p);

@@ -1,0 +1,22 @@
+/* vfs/denywrite.h: Linux's i_writecount for regular files, by file
+ * identity (st_dev, st_ino: an overlay's file keeps its across a copy-up):
+ * how many descriptors have one open for writing, and how many running
+ * images (and execs under way) deny that. An open for writing or a
+ * truncate of a file that runs is ETXTBSY, and so is an exec of a file
+ * open for writing; the program keeps running unharmed (a write would
+ * have truncated its image under it: SIGBUS). */
+#ifndef VFS_DENYWRITE_H
+#define VFS_DENYWRITE_H
+
+#include <stdint.h>
+
+struct inode;
+
+/* get_write_access: -ETXTBSY while it is denied. */
+int write_access_get(const struct inode *ino);
+void write_access_put(uint64_t dev, uint64_t ino);
+/* deny_write_access: -ETXTBSY while it is open for writing. */
+int write_access_deny(const struct inode *ino);
+void write_access_allow(uint64_t dev, uint64_t ino);
+
+#endif
