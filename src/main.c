@@ -237,6 +237,10 @@ static void parse(int argc, char **argv, struct cmdline *cl)
 	cl->root = "/";
 	if (argc < 2)
 		return; /* the shell */
+	if ((strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	     strcmp(argv[1], "--version") == 0) &&
+	    argc > 2)
+		misuse("%s takes no argument, but '%s' was given", argv[1], argv[2]);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		usage(stdout);
 		exit(0);
@@ -334,6 +338,8 @@ static void parse(int argc, char **argv, struct cmdline *cl)
 				       optarg);
 			break;
 		case OPT_LOG:
+			if (strcmp(optarg, "--") == 0)
+				misuse("--log wants a file name, not '--' (--log=FILE)");
 			cl->log_file = optarg;
 			break;
 		case OPT_PIDS_MAX: {

@@ -136,6 +136,16 @@ c_version() {
     sk --version
     [ "$rc" = 0 ] && [ -s "$tmp/out" -o -s "$tmp/err" ]
 }
+c_extra_arg() {
+    sk --version extra
+    [ "$rc" = 2 ] && [ "$(lines "$tmp/err")" = 1 ] || return 1
+    sk --help extra
+    [ "$rc" = 2 ] && [ "$(lines "$tmp/err")" = 1 ]
+}
+c_log_dashdash() {
+    sk run --log -- /bin/true
+    [ "$rc" = 2 ] && [ "$(lines "$tmp/err")" = 1 ] && [ ! -e ./-- ]
+}
 c_strace() {
     sk run --strace -- /bin/true
     [ "$rc" = 0 ] && grep -q -e '^execve(' -e 'exit_group(0)' "$tmp/err"
@@ -243,6 +253,8 @@ t "run --user 1000:100 starts the program with those ids" c_user
 t "run --user with a name exits 2 with one line" c_user_bad
 t "--help exits 0" c_help
 t "--version exits 0" c_version
+t "--version or --help with an argument exits 2 with one line" c_extra_arg
+t "run --log -- (no file name) exits 2 with one line" c_log_dashdash
 t "run --strace traces to stderr" c_strace
 t "run --strace=FILE traces to FILE" c_strace_file
 t "a guest NULL write exits 139, then /bin/true still works" c_crash_then_true
