@@ -288,15 +288,9 @@ bool cgroup_valid_domain(const struct cgroup *cg)
 	return true;
 }
 
-bool cgroup_pids_on(const struct cgroup *cg)
-{
-	return !cg->parent || (cg->parent->subtree_control & CGC_PIDS);
-}
-
 static struct pids_css root_pids = {
 	.cg = &cgroup_root,
 	.refs = 1,
-	.online = true,
 	.max = PIDS_MAX,
 };
 
@@ -444,7 +438,6 @@ static void css_attach(struct cgroup *cg, struct pids_css *css)
 	css->cg = cg;
 	cgroup_get(cg);
 	css->refs = 1;
-	css->online = true;
 	css->max = PIDS_MAX;
 	cg->pids = css;
 }
@@ -474,7 +467,6 @@ static void pids_css_offline(struct cgroup *cg)
 	n = live_tasks_below(cg);
 	move_charges(css, css->parent, n);
 	cg->pids = NULL;
-	css->online = false;
 	for (i = CGF_PIDS_CURRENT; i <= CGF_PIDS_PEAK; i++)
 		cg->node[i].gen++;
 	if (css->refs > 1) {
@@ -874,6 +866,12 @@ int cgroup_parse_s64(const char *buf, int64_t *out)
 	return 0;
 }
 
+int cgroup_parse_max(char *buf, int64_t *out)
+{
+	buf = cgroup_strip(buf);
+	return strcmp(buf, "max") == 0 ? 1 : cgroup_parse_s64(buf, out);
+}
+
 /* Linux's kstrtoint(strstrip(buf), 0): kstrtoll's, then ERANGE past an
  * int. */
 int cgroup_parse_int(const char *buf, int *out)
@@ -1044,7 +1042,7 @@ int cgroup_subtree_control_write(struct cgroup *cg, char *buf, const struct cred
 		return -ENODEV;
 	enable &= ~cg->subtree_control;
 	disable &= cg->subtree_control;
-	if ((enable & CGC_PIDS) && !cgroup_pids_on(cg))
+	if ((enable & CGC_PIDS) && !cg->pids)
 		return -ENOENT;
 	if (disable)
 		list_for_each_entry(child, &cg->children, sibling)
@@ -1092,18 +1090,14 @@ int cgroup_subtree_control_write(struct cgroup *cg, char *buf, const struct cred
 int cgroup_pids_max_write(struct cgroup *cg, char *buf)
 {
 	int64_t v;
-	int ret;
+	int ret = cgroup_parse_max(buf, &v);
 
-	buf = cgroup_strip(buf);
-	if (strcmp(buf, "max") == 0) {
+	if (ret < 0)
+		return ret;
+	if (ret)
 		v = PIDS_MAX;
-	} else {
-		ret = cgroup_parse_s64(buf, &v);
-		if (ret < 0)
-			return ret;
-		if (v < 0 || v >= PIDS_MAX)
-			return -EINVAL;
-	}
+	else if (v < 0 || v >= PIDS_MAX)
+		return -EINVAL;
 	if (!cg->pids)
 		return -ENODEV;
 	cg->pids->max = v;

@@ -79,7 +79,7 @@ struct pids_css {
 	 * charge held by a task gone but not yet released (a zombie leader,
 	 * a traced thread's exit record) */
 	int refs;
-	bool online, dying;
+	bool dying; /* offline (its group's pids is no more it) and held */
 	/* tasks charged to it and below (not kept for the root's), the
 	 * limit (PIDS_MAX: none), the most it held, and its events */
 	int64_t count, max, peak, events, events_local, forkfail;
@@ -179,8 +179,6 @@ bool cgroup_thread_root(const struct cgroup *cg);
 /* Linux's cgroup_is_valid_domain: no thread root above it (but the
  * root): it may hold processes ("domain invalid" otherwise). */
 bool cgroup_valid_domain(const struct cgroup *cg);
-/* Does cg have the pids controller (the root, or its parent gives it)? */
-bool cgroup_pids_on(const struct cgroup *cg);
 /* Linux's pids_can_fork: a task to start in cg charged, or -EAGAIN when
  * it or a group above would pass its pids.max (the events count it). */
 int cgroup_pids_try_charge(struct cgroup *cg);
@@ -254,6 +252,9 @@ int cgroup_pids_max_write(struct cgroup *cg, char *buf);
 /* cgroup.stat's nr_subsys_pids: cg's live pids csses, its own included
  * (0 without the controller). */
 int cgroup_nr_subsys_pids(struct cgroup *cg);
+/* A limit file's write: 1 for "max" (white space around), else 0 and
+ * kstrtoll's number in *out, or -EINVAL or -ERANGE. */
+int cgroup_parse_max(char *buf, int64_t *out);
 /* Linux's kstrtoll(buf, 0) of a stripped buffer: -EINVAL or -ERANGE. */
 int cgroup_parse_s64(const char *buf, int64_t *out);
 /* Linux's strstrip, in place. */

@@ -69,7 +69,7 @@ static const char *const file_names[CGF_N] = {
 static bool has_file(const struct cgroup *cg, int which)
 {
 	if (which >= CGF_PIDS_CURRENT && which <= CGF_PIDS_PEAK)
-		return cg != &cgroup_root && cgroup_pids_on(cg);
+		return cg != &cgroup_root && cg->pids;
 	return which > CGF_DIR && which < CGF_N &&
 	       (cg != &cgroup_root || (which != CGF_EVENTS && which != CGF_FREEZE &&
 				       which != CGF_KILL && which != CGF_TYPE));
@@ -339,13 +339,13 @@ static int generate(struct file *f)
 	struct gen_ctx g = { .reader = current };
 	int64_t user, sys;
 
-	if (gone(ci) || (ci->which >= CGF_PIDS_CURRENT && ci->which <= CGF_PIDS_PEAK && !cg->pids))
+	if (gone(ci))
 		return -ENODEV;
 	cf->seen = cg->node[ci->which].seq; /* kernfs_seq_show */
 	switch (ci->which) {
 	case CGF_CONTROLLERS:
 		/* no newline after none */
-		if (cgroup_pids_on(cg))
+		if (cg->pids)
 			sb_printf(&g.b, "pids\n");
 		break;
 	case CGF_SUBTREE_CONTROL:
@@ -403,18 +403,14 @@ static int generate(struct file *f)
 			sb_printf(&g.b, "%lld\n", (long long)cg->pids->max);
 		break;
 	case CGF_PIDS_EVENTS:
-		/* pids_localevents: the forks refused here, as before 6.11
-		 * (pids.events.local too) */
-		sb_printf(&g.b, "max %lld\n",
-			  (long long)(cgroup_root_flags & CGRP_PIDS_LOCAL_EVENTS
-					      ? cg->pids->forkfail
-					      : cg->pids->events));
-		break;
 	case CGF_PIDS_EVENTS_LOCAL:
+		/* pids_localevents: both count the forks refused here, as
+		 * pids.events did before 6.11 */
 		sb_printf(&g.b, "max %lld\n",
 			  (long long)(cgroup_root_flags & CGRP_PIDS_LOCAL_EVENTS
 					      ? cg->pids->forkfail
-					      : cg->pids->events_local));
+				      : ci->which == CGF_PIDS_EVENTS ? cg->pids->events
+								     : cg->pids->events_local));
 		break;
 	default:
 		return -EINVAL; /* cgroup.kill: no seq_show */
@@ -451,21 +447,18 @@ static long cg_pread(struct file *f, void *buf, size_t n, int64_t off)
 /* cgroup.max.depth and cgroup.max.descendants: "max" or an int >= 0. */
 static int write_limit(struct cgroup *cg, char *buf, int *limit)
 {
-	int v, ret;
+	int64_t v;
+	int ret = cgroup_parse_max(buf, &v);
 
-	buf = cgroup_strip(buf);
-	if (strcmp(buf, "max") == 0) {
+	if (ret < 0)
+		return ret;
+	if (ret)
 		v = INT32_MAX;
-	} else {
-		ret = cgroup_parse_int(buf, &v);
-		if (ret < 0)
-			return ret;
-		if (v < 0)
-			return -ERANGE;
-	}
+	else if (v < 0 || v > INT32_MAX) /* kstrtoint's ERANGE, then the sign */
+		return -ERANGE;
 	if (cg->dead)
 		return -ENOENT;
-	*limit = v;
+	*limit = (int)v;
 	return 0;
 }
 
