@@ -884,6 +884,8 @@ static int do_map(struct mm *mm, uaddr_t addr, size_t len, int prot, unsigned vf
 
 	if (!range_ok(addr, len) || overlaps_stub(addr, addr + len))
 		return -ENOMEM;
+	if (file && file->ops->mmap_file)
+		file = file->ops->mmap_file(file);
 	if (file) {
 		host_fd = file->ops->mmap_fd ? file->ops->mmap_fd(file) : -ENODEV;
 		if (host_fd < 0)

@@ -72,6 +72,25 @@ struct file *file_alloc(const struct file_ops *ops, unsigned flags, int host_fd,
 	return f;
 }
 
+struct file *file_alloc_backing(unsigned flags, const struct path *path)
+{
+	struct file *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return NULL;
+	f->backing = true;
+	f->refcount = 1;
+	f->flags = flags;
+	f->host_fd = -1;
+	if (path && path->dentry) {
+		f->path = *path;
+		path_get(path);
+		f->inode = path->dentry->inode;
+		inode_get(f->inode);
+	}
+	return f;
+}
+
 int file_stat(struct file *f, struct linux_stat *st)
 {
 	if (f->path.dentry)
@@ -141,7 +160,8 @@ void file_put(struct file *f)
 		dir_snapshot_free(f);
 		inode_put(f->inode);
 		path_put(&f->path);
-		files_nr--;
+		if (!f->backing)
+			files_nr--;
 		free(f);
 	}
 	releasing = false;

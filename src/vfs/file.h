@@ -45,6 +45,10 @@ struct file_ops {
 	unsigned (*poll)(struct file *f, struct poll_table *pt);
 	/* The host fd whose pages a mapping of this file uses, or -ENODEV. */
 	int (*mmap_fd)(struct file *f);
+	/* May be NULL. The file a mapping of f maps and keeps instead of f
+	 * (a reference stays f's), as Linux's ovl_mmap puts the real file in
+	 * the VMA: an overlay file that reads through another. */
+	struct file *(*mmap_file)(struct file *f);
 	void (*release)(struct file *f);
 	/* F_SETFL is about to change O_APPEND or O_NONBLOCK to flags (the
 	 * file's new flags): a file whose host description acts on them
@@ -89,6 +93,7 @@ struct file {
 	struct inode *inode;	  /* owns a reference, or NULL (pipes, host stdio) */
 	struct dir_snapshot *dir; /* getdents64 of a directory */
 	bool notify_close;	  /* IN_OPEN was reported: IN_CLOSE_* will be */
+	bool backing;		  /* file_alloc_backing's: not counted against the cap */
 	unsigned pipe_seen;	  /* FIFO reader: no POLLHUP while writer opens are this - 1 */
 	void *priv;
 	struct file *release_next; /* file_put's list of files to release */
@@ -112,6 +117,10 @@ struct file {
  * on path (may be NULL). */
 struct file *file_alloc(const struct file_ops *ops, unsigned flags, int host_fd,
 			const struct path *path);
+/* A file another file works through (an overlay file's lower or upper
+ * one, Linux's backing file): as file_alloc with no ops or host fd, but
+ * neither capped nor counted as an open file; NULL without memory. */
+struct file *file_alloc_backing(unsigned flags, const struct path *path);
 /* Why file_alloc failed: -ENFILE at the instance's cap, else -ENOMEM. */
 int file_alloc_error(void);
 /* Frees a file from file_alloc that was never used (no ops run yet). */

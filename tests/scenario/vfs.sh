@@ -277,6 +277,140 @@ c_overlay_native() {
     [ "$rc" = 0 ] && diff -u "$tmp/ov_native" "$tmp/out"
 }
 
+# --- a file open for reading across its copy-up, against Linux's
+# overlayfs itself: natively on a real overlay mount (a mount namespace of
+# its own), inside on the same tree as --root's lower layer ---
+cat >"$tmp/ovr.c" <<'EOF'
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+static void R(const char *what, long r)
+{ printf("%s: %ld %s\n", what, r < 0 ? -1L : r, r < 0 ? strerror(errno) : ""); }
+/* another process writes name: open with flags, write s, exit */
+static void other(const char *name, int flags, const char *s)
+{
+	pid_t p = fork();
+	int st;
+
+	if (p == 0) {
+		int fd = open(name, flags);
+
+		_exit(fd < 0 || write(fd, s, strlen(s)) != (ssize_t)strlen(s));
+	}
+	waitpid(p, &st, 0);
+	R("other's write", WEXITSTATUS(st) ? -1 : 0);
+}
+static void show(const char *what, const char *buf, long n)
+{
+	printf("%s: %ld \"", what, n);
+	for (long i = 0; i < n; i++)
+		putchar(buf[i] == '\n' ? '|' : buf[i]);
+	printf("\"\n");
+}
+int main(int argc, char **argv)
+{
+	char buf[256], path[64];
+	struct stat st;
+	int fd, fd2, fd3, fdt, fdu;
+	char *m1, *m2;
+	long n;
+
+	if (argc != 2 || chdir(argv[1]) < 0)
+		return 2;
+	/* r: read, mapped, dup'd and reopened through /proc before another
+	 * process copies it up by appending */
+	fd = open("r", O_RDONLY);
+	R("open r", fd);
+	n = read(fd, buf, 2);
+	show("read 2", buf, n);
+	m1 = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	R("mmap before", m1 == MAP_FAILED ? -1 : 0);
+	fd2 = dup(fd);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	fd3 = open(path, O_RDONLY);
+	R("reopen via /proc", fd3 >= 0 ? 0 : -1);
+	other("r", O_WRONLY | O_APPEND, "+more\n");
+	n = read(fd, buf, sizeof(buf));
+	show("read rest", buf, n);
+	n = read(fd, buf, sizeof(buf));
+	show("read at end", buf, n);
+	n = pread(fd3, buf, sizeof(buf), 0);
+	show("pread reopened", buf, n);
+	R("lseek dup SEEK_END", lseek(fd2, 0, SEEK_END));
+	R("lseek dup SEEK_CUR", lseek(fd2, 0, SEEK_CUR));
+	R("fstat", fstat(fd, &st));
+	printf("size %ld\n", (long)st.st_size);
+	m2 = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	R("mmap after", m2 == MAP_FAILED ? -1 : 0);
+	if (m2 != MAP_FAILED)
+		show("mapped after", m2, (long)strnlen(m2, 64));
+	/* the first mapping keeps the file it was made of: the lower one on
+	 * an overlay (not shown natively without one) */
+	if (m1 != MAP_FAILED)
+		printf("mapped before: %c%c\n", m1[0], m1[1]);
+	close(fd);
+	close(fd2);
+	close(fd3);
+	/* t: truncated by another process's open */
+	fdt = open("t", O_RDONLY);
+	R("open t", fdt);
+	other("t", O_WRONLY | O_TRUNC, "");
+	n = read(fdt, buf, sizeof(buf));
+	show("read truncated", buf, n);
+	other("t", O_WRONLY, "new t\n");
+	n = read(fdt, buf, sizeof(buf));
+	show("read rewritten", buf, n);
+	close(fdt);
+	/* u: copied up by a chmod (no data changed), then written */
+	fdu = open("u", O_RDONLY);
+	n = read(fdu, buf, 3);
+	show("read u", buf, n);
+	R("chmod u", chmod("u", 0600));
+	n = read(fdu, buf, sizeof(buf));
+	show("read u after chmod", buf, n);
+	other("u", O_WRONLY | O_APPEND, "u2\n");
+	n = read(fdu, buf, sizeof(buf));
+	show("read u after write", buf, n);
+	R("fstat u", fstat(fdu, &st));
+	printf("u mode %o size %ld\n", st.st_mode & 0777, (long)st.st_size);
+	close(fdu);
+	return 0;
+}
+EOF
+gcc -static -O1 -o "$tmp/ovr" "$tmp/ovr.c" || { echo "# cannot build the copy-up program"; exit 2; }
+
+mkovrtree() {
+    rm -rf "$1"
+    mkdir -p "$1"
+    printf 'abcdef\n' >"$1/r"; printf 'tttt\n' >"$1/t"; printf 'uuuuu\n' >"$1/u"
+}
+c_overlay_open_copy_up() {
+    local o=$tmp/ovrlinux
+    rm -rf "$o"
+    mkdir -p "$o/u" "$o/w" "$o/m"
+    mkovrtree "$o/l/t"
+    unshare -m --propagation private sh -c \
+        'mount -t overlay overlay -o "lowerdir=$1/l,upperdir=$1/u,workdir=$1/w" "$1/m" && "$2" "$1/m/t"' \
+        sh "$o" "$tmp/ovr" >"$tmp/ovr_native" 2>&1 || {
+        echo "Linux's overlay did not run the program (root and unshare wanted):"
+        cat "$tmp/ovr_native"
+        return 1
+    }
+    rm -rf "$tmp/ovrroot"
+    mkdir -p "$tmp/ovrroot"
+    cp "$tmp/ovr" "$tmp/ovrroot/ovr"
+    mkovrtree "$tmp/ovrroot/t"
+    sk run --root "$tmp/ovrroot" -- /ovr /t
+    [ "$rc" = 0 ] && diff -u "$tmp/ovr_native" "$tmp/out"
+}
+
 # --- --rw --root DIR ---
 
 # Started by root, skas writes to the host as its --host-user (nobody by
@@ -473,6 +607,7 @@ t "a second run does not see the first run's file" c_tmp_file_runs
 t "ls /.. lists the same as ls /" c_ls_dotdot
 t "ln of a lower file: both names show its device and number; git clone of a lower repository" c_link_lower
 t "--root overlay: unlink/rename of copied-up files, a directory moved over a removed one, a copy-up seen by the cwd and open files, as natively" c_overlay_native
+t "--root overlay: a file open for reading across its copy-up (by a write, a truncation, a chmod) reads the copy from its position, maps the lower file, as Linux's overlayfs" c_overlay_open_copy_up
 t "--rw --root DIR: a file written inside appears in DIR" c_rw_root
 t "--root DIR without --rw: the write does not reach DIR" c_ro_root
 t "--root: /escape -> / (host symlink): cat /escape/etc/hostname is ENOENT" c_escape_cat

@@ -18,6 +18,7 @@
 #include "kernel/cred.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
+#include "abi/linux/poll.h"
 #include "abi/linux/stat.h"
 
 struct ovl_node {
@@ -315,6 +316,211 @@ static int ovl_setattr(struct inode *ino, const struct iattr *ia)
 	return O(ino)->upper->iop->setattr(O(ino)->upper, ia);
 }
 
+/* A regular file opened read-only while its name has no upper file
+ * reads through the lower file until the name is copied up (an open for
+ * writing, a chmod, a link, by anyone); then through the copy, from the
+ * same position: Linux's overlayfs file (ovl_real_fdget, since 4.19),
+ * where a descriptor opened before the copy-up sees the writes made
+ * after it. Its mappings, made before or after, map the lower file
+ * (ovl_mmap maps the file the open made). */
+struct ovl_file {
+	struct file *lower; /* opened with it (a reference) */
+	struct file *upper; /* opened once the name was copied up, or NULL */
+	struct inode *ovl;  /* the overlay inode (a reference) */
+};
+
+static const struct file_ops ovl_file_ops;
+static const struct file_ops ovl_no_ops;
+
+/* *out: f's real file opened afresh on the real inode r, with f's
+ * flags and path. */
+static int open_real(struct file *f, struct inode *r, struct file **out)
+{
+	struct file *n = file_alloc_backing(
+		f->flags & ~(LINUX_O_CREAT | LINUX_O_EXCL | LINUX_O_TRUNC), &f->path);
+	int ret;
+
+	if (!n)
+		return -ENOMEM;
+	inode_get(r);
+	inode_put(n->inode);
+	n->inode = r;
+	ret = r->iop->open(r, n);
+	if (ret < 0) {
+		n->ops = &ovl_no_ops;
+		n->priv = NULL;
+		file_put(n);
+		return ret;
+	}
+	*out = n;
+	return 0;
+}
+
+static int open_lower(struct inode *ino, struct file *f)
+{
+	struct ovl_file *of = calloc(1, sizeof(*of));
+	struct inode *r = O(ino)->lower;
+	int ret;
+
+	if (!of)
+		return -ENOMEM;
+	ret = open_real(f, r, &of->lower);
+	if (ret < 0) {
+		free(of);
+		return ret;
+	}
+	of->ovl = ino;
+	inode_get(ino);
+	inode_get(r);
+	inode_put(f->inode);
+	f->inode = r;
+	f->ops = &ovl_file_ops;
+	f->priv = of;
+	return 0;
+}
+
+/* f's real file for reads and the rest: the upper one once the name has
+ * been copied up, opened then at the position the lower one had; the
+ * lower one until then, or if that open fails (no memory). */
+static struct file *real_file(struct file *f)
+{
+	struct ovl_file *of = f->priv;
+	struct inode *up = O(of->ovl)->upper;
+	struct file *lo = of->lower, *n;
+	int64_t pos;
+
+	if (of->upper)
+		return of->upper;
+	if (!up)
+		return lo;
+	pos = lo->ops->llseek ? lo->ops->llseek(lo, 0, LINUX_SEEK_CUR) : lo->pos;
+	if (open_real(f, up, &n) < 0)
+		return lo;
+	if (pos > 0 && n->ops->llseek)
+		n->ops->llseek(n, pos, LINUX_SEEK_SET);
+	else if (pos > 0)
+		n->pos = pos;
+	of->upper = n;
+	inode_get(up);
+	inode_put(f->inode);
+	f->inode = up;
+	return n;
+}
+
+static long ovl_f_read(struct file *f, void *buf, size_t n)
+{
+	struct file *r = real_file(f);
+
+	return r->ops->read ? r->ops->read(r, buf, n) : -EINVAL;
+}
+
+static long ovl_f_write(struct file *f, const void *buf, size_t n)
+{
+	struct file *r = real_file(f);
+
+	return r->ops->write ? r->ops->write(r, buf, n) : -EINVAL;
+}
+
+static long ovl_f_pread(struct file *f, void *buf, size_t n, int64_t off)
+{
+	struct file *r = real_file(f);
+
+	return r->ops->pread ? r->ops->pread(r, buf, n, off) : -ESPIPE;
+}
+
+static long ovl_f_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
+{
+	struct file *r = real_file(f);
+
+	return r->ops->pwrite ? r->ops->pwrite(r, buf, n, off) : -ESPIPE;
+}
+
+static int64_t ovl_f_llseek(struct file *f, int64_t off, int whence)
+{
+	struct file *r = real_file(f);
+
+	return r->ops->llseek ? r->ops->llseek(r, off, whence) : -ESPIPE;
+}
+
+static int ovl_f_stat(struct file *f, struct linux_stat *st)
+{
+	return file_stat(real_file(f), st);
+}
+
+static long ovl_f_ioctl(struct file *f, struct task *t, unsigned cmd, uint64_t arg)
+{
+	struct file *r = real_file(f);
+
+	return r->ops->ioctl ? r->ops->ioctl(r, t, cmd, arg) : -ENOTTY;
+}
+
+static unsigned ovl_f_poll(struct file *f, struct poll_table *pt)
+{
+	struct file *r = real_file(f);
+
+	if (!r->ops->poll)
+		return LINUX_POLLIN | LINUX_POLLOUT | LINUX_POLLRDNORM | LINUX_POLLWRNORM;
+	return r->ops->poll(r, pt);
+}
+
+static int ovl_f_mmap_fd(struct file *f)
+{
+	struct file *lo = ((struct ovl_file *)f->priv)->lower;
+
+	return lo->ops->mmap_fd ? lo->ops->mmap_fd(lo) : -ENODEV;
+}
+
+static struct file *ovl_f_mmap_file(struct file *f)
+{
+	return ((struct ovl_file *)f->priv)->lower;
+}
+
+static int ovl_f_setfl(struct file *f, unsigned flags)
+{
+	struct ovl_file *of = f->priv;
+	struct file *r = real_file(f);
+	int ret = r->ops->setfl ? r->ops->setfl(r, flags) : 0;
+
+	if (ret == 0)
+		of->lower->flags = r->flags = flags;
+	return ret;
+}
+
+static long ovl_f_fallocate(struct file *f, int mode, int64_t off, int64_t len)
+{
+	struct file *r = real_file(f);
+
+	return r->ops->fallocate ? r->ops->fallocate(r, mode, off, len) : -EOPNOTSUPP;
+}
+
+static void ovl_f_release(struct file *f)
+{
+	struct ovl_file *of = f->priv;
+
+	if (!of)
+		return;
+	file_put(of->upper);
+	file_put(of->lower);
+	inode_put(of->ovl);
+	free(of);
+}
+
+static const struct file_ops ovl_file_ops = {
+	.read = ovl_f_read,
+	.write = ovl_f_write,
+	.pread = ovl_f_pread,
+	.pwrite = ovl_f_pwrite,
+	.llseek = ovl_f_llseek,
+	.stat = ovl_f_stat,
+	.ioctl = ovl_f_ioctl,
+	.poll = ovl_f_poll,
+	.mmap_fd = ovl_f_mmap_fd,
+	.mmap_file = ovl_f_mmap_file,
+	.release = ovl_f_release,
+	.setfl = ovl_f_setfl,
+	.fallocate = ovl_f_fallocate,
+};
+
 static int ovl_open(struct inode *ino, struct file *f)
 {
 	unsigned acc = f->flags & LINUX_O_ACCMODE;
@@ -329,6 +535,8 @@ static int ovl_open(struct inode *ino, struct file *f)
 	if (LINUX_S_ISDIR(ino->mode))
 		return O(ino)->upper ? O(ino)->upper->iop->open(O(ino)->upper, f)
 				     : O(ino)->lower->iop->open(O(ino)->lower, f);
+	if (!O(ino)->upper && LINUX_S_ISREG(ino->mode))
+		return open_lower(ino, f);
 	/* The file works on the real inode from now on. */
 	r = real(ino);
 	inode_get(r);

@@ -965,6 +965,15 @@ static int px_mmap_fd(struct file *f)
 	return o->ops->mmap_fd ? o->ops->mmap_fd(o) : -ENODEV;
 }
 
+/* An original that maps another file (an overlay file's real one): the
+ * mapping holds that one, as it would through the original. */
+static struct file *px_mmap_file(struct file *f)
+{
+	struct file *o = orig_of(f);
+
+	return o->ops->mmap_file ? o->ops->mmap_file(o) : f;
+}
+
 /* A mapping through the proxy maps the original's data: its file counts
  * the mappings (tmpfs: a mapped file counts its whole size). */
 static void px_vma_open(struct file *f, uint64_t bytes)
@@ -998,6 +1007,7 @@ static const struct file_ops proxy_fops = {
 	.ioctl = px_ioctl,
 	.poll = px_poll,
 	.mmap_fd = px_mmap_fd,
+	.mmap_file = px_mmap_file,
 	.vma_open = px_vma_open,
 	.vma_close = px_vma_close,
 	.release = px_release,
