@@ -215,10 +215,44 @@ static void thread_gone(struct task *t, const struct host_cputime *v, long kb)
 }
 
 /* t ends: its times move to its process. */
+static void io_add(struct task_io *acc, const struct task_io *v)
+{
+	acc->rchar += v->rchar;
+	acc->wchar += v->wchar;
+	acc->syscr += v->syscr;
+	acc->syscw += v->syscw;
+}
+
+void io_account(struct task *t, bool write, long ret)
+{
+	if (write) {
+		t->ioac.wchar += ret > 0 ? (uint64_t)ret : 0;
+		t->ioac.syscw++;
+	} else {
+		t->ioac.rchar += ret > 0 ? (uint64_t)ret : 0;
+		t->ioac.syscr++;
+	}
+}
+
+void io_task(struct task *t, struct task_io *out)
+{
+	*out = t->ioac;
+}
+
+void io_process(struct process *p, struct task_io *out)
+{
+	struct task *t;
+
+	*out = p->ioac;
+	list_for_each_entry(t, &p->threads, thread_link) io_add(out, &t->ioac);
+}
+
 static void task_gone(struct task *t)
 {
 	raw_add(&t->proc->cpu_dead, &t->cpu_gone);
 	memset(&t->cpu_gone, 0, sizeof(t->cpu_gone));
+	io_add(&t->proc->ioac, &t->ioac);
+	memset(&t->ioac, 0, sizeof(t->ioac));
 }
 
 void cputime_thread_retire(struct task *t, bool with_mm)
@@ -270,6 +304,7 @@ void cputime_reap(struct process *parent, struct process *child, struct cpu_usag
 {
 	const struct cpu_usage *cc = &child->cpu_children;
 	struct cpu_usage self, *c;
+	struct task_io io;
 
 	cputime_process(child, &self);
 	if (u) {
@@ -283,6 +318,8 @@ void cputime_reap(struct process *parent, struct process *child, struct cpu_usag
 	}
 	if (!parent)
 		return;
+	io_process(child, &io);
+	io_add(&parent->ioac, &io);
 	c = &parent->cpu_children;
 	c->utime += self.utime + cc->utime;
 	c->stime += self.stime + cc->stime;

@@ -25,6 +25,21 @@ struct cpu_usage {
 	int64_t maxrss_kb;
 };
 
+/* Reads and writes (Linux's task_io_accounting, /proc/PID/io): bytes
+ * that read-like and write-like calls moved and how many such calls got
+ * past their checks. Storage I/O (read_bytes, write_bytes) is not
+ * counted: tmpfs has none, and a host file's is the host's. */
+struct task_io {
+	uint64_t rchar, wchar, syscr, syscw;
+};
+
+/* A call of t's that read (write: wrote) ret bytes, or failed (< 0). */
+void io_account(struct task *t, bool write, long ret);
+/* t's counts, or its process's (whole: its threads', those gone, its
+ * reaped children's). */
+void io_task(struct task *t, struct task_io *out);
+void io_process(struct process *p, struct task_io *out);
+
 /* A CPU-time clock: a clock id that is CLOCK_PROCESS_CPUTIME_ID,
  * CLOCK_THREAD_CPUTIME_ID, or negative: a pid or tid (~id >> 3, 0: the
  * caller), a per-thread bit (4) and which time (the low 2 bits): PROF
@@ -63,8 +78,8 @@ void cputime_thread_new(struct task *t);
  * it), its peak resident size stays with the process (as Linux keeps the
  * old mm's at exec and exit). One sample of both: the fewest host calls. */
 void cputime_thread_retire(struct task *t, bool with_mm);
-/* t leaves (with_mm: the last of its process): its times move to its
- * process. */
+/* t leaves (with_mm: the last of its process): its times and read/write
+ * counts move to its process. */
 void cputime_task_exit(struct task *t, bool with_mm);
 /* t, the last of its process, leaves with its address space, whose stub
  * ends with it: when the stub never had another guest thread and holds
@@ -74,7 +89,7 @@ void cputime_task_exit(struct task *t, bool with_mm);
  * true. false: nothing done. */
 bool cputime_task_exit_reap(struct task *t);
 /* parent reaps the zombie child: the child's times and its children's
- * are added to parent's children (u: what the reap reports, may be NULL). */
+ * are added to parent's children, its read/write counts to parent's own (u: what the reap reports, may be NULL). */
 void cputime_reap(struct process *parent, struct process *child, struct cpu_usage *u);
 /* A cpu_usage as getrusage's struct (struct linux_rusage *). */
 void cputime_to_rusage(const struct cpu_usage *u, void *ru);

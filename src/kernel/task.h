@@ -140,6 +140,9 @@ struct process {
 	struct cpu_usage cpu_children;
 	struct cpu_prev cpu_prev;
 	int64_t maxrss_kb;
+	/* cputime.c: the read/write counts of its threads gone and of the
+	 * children it reaped (Linux's signal->ioac). */
+	struct task_io ioac;
 	/* kernel/cgroup.c: its group (a reference, kept by a zombie), its
 	 * link in the group's live processes (empty once it ended), the
 	 * CPU times charged to groups so far, its live tasks charged to the
@@ -208,6 +211,8 @@ struct task {
 	/* cputime.c: the times of its earlier host threads (before exec),
 	 * the last split reported for RUSAGE_THREAD. */
 	struct host_cputime cpu_gone;
+	/* Its reads and writes (/proc/PID/io; syscalls/sys_fs.c counts). */
+	struct task_io ioac;
 	/* The host's counts of its host thread when it took it over from
 	 * another guest thread (platform thread_reused), else zeros. */
 	struct host_cputime cpu_base;

@@ -206,34 +206,45 @@ static long sock_read_write(struct task *t, struct file *f, uaddr_t buf, uint64_
 	return sock_rw_iov(t, f, &iov, 1, write);
 }
 
-long sys_read(struct task *t, const struct sysargs *a)
+/* Whether a read or write (at pos, or the position if pos < 0) gets past
+ * the checks of Linux's vfs_read/vfs_write, which count it in
+ * /proc/PID/io whatever it then returns. */
+static bool rw_counts(struct file *f, uaddr_t buf, uint64_t count, bool read, int64_t pos)
+{
+	if (sock_from_file(f))
+		return (read ? file_readable(f) : file_writable(f)) && access_ok(buf, count);
+	return rw_check(f, buf, &count, read, pos) == 0;
+}
+
+static long read_write(struct task *t, const struct sysargs *a, bool write)
 {
 	struct file *f = fdget(t->files, sysarg_int(a, 0));
+	uaddr_t buf = sysarg_uaddr(a, 1);
+	uint64_t count = sysarg_size(a, 2);
+	bool counts;
 	long ret;
 
 	if (!f)
 		return -EBADF;
+	counts = rw_counts(f, buf, count, !write, -1);
 	if (sock_from_file(f))
-		ret = sock_read_write(t, f, sysarg_uaddr(a, 1), sysarg_size(a, 2), false);
+		ret = sock_read_write(t, f, buf, count, write);
 	else
-		ret = kern_read(t, f, sysarg_uaddr(a, 1), sysarg_size(a, 2), -1);
+		ret = write ? kern_write(t, f, buf, count, -1) : kern_read(t, f, buf, count, -1);
+	if (counts)
+		io_account(t, write, ret);
 	file_put(f);
 	return ret;
 }
 
+long sys_read(struct task *t, const struct sysargs *a)
+{
+	return read_write(t, a, false);
+}
+
 long sys_write(struct task *t, const struct sysargs *a)
 {
-	struct file *f = fdget(t->files, sysarg_int(a, 0));
-	long ret;
-
-	if (!f)
-		return -EBADF;
-	if (sock_from_file(f))
-		ret = sock_read_write(t, f, sysarg_uaddr(a, 1), sysarg_size(a, 2), true);
-	else
-		ret = kern_write(t, f, sysarg_uaddr(a, 1), sysarg_size(a, 2), -1);
-	file_put(f);
-	return ret;
+	return read_write(t, a, true);
 }
 
 /* Linux gives every file FMODE_PREAD and FMODE_PWRITE but streams (pipes,
@@ -261,10 +272,15 @@ static long do_pread(struct task *t, const struct sysargs *a, bool write)
 	f = fdget_nopath(t->files, sysarg_int(a, 0));
 	if (!f)
 		return -EBADF;
-	if (!file_positional(f))
+	if (!file_positional(f)) {
 		ret = -ESPIPE;
-	else
+	} else {
+		bool counts = rw_counts(f, buf, count, !write, pos);
+
 		ret = write ? kern_write(t, f, buf, count, pos) : kern_read(t, f, buf, count, pos);
+		if (counts)
+			io_account(t, write, ret);
+	}
 	file_put(f);
 	return ret;
 }
@@ -334,8 +350,10 @@ static long do_readv(struct task *t, int fd, uaddr_t uiov, int cnt, bool write, 
 	long total = 0, n = 0;
 	int i;
 
-	if (!f)
+	if (!f) {
+		io_account(t, write, -EBADF); /* Linux's do_readv counts any */
 		return -EBADF;
+	}
 	if (pos >= 0 && (f->flags & LINUX_O_PATH)) {
 		n = -EBADF;
 		goto out;
@@ -398,6 +416,7 @@ static long do_readv(struct task *t, int fd, uaddr_t uiov, int cnt, bool write, 
 out:
 	free(iov);
 	file_put(f);
+	io_account(t, write, n);
 	return n;
 }
 

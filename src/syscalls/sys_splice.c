@@ -112,6 +112,8 @@ static long do_sendfile(struct task *t, int out_fd, int in_fd, int64_t *ppos, ui
 	else
 		ret = splice_direct_checked(in, &pos, out, NULL, count);
 	notify(in, out, ret);
+	io_account(t, false, ret);
+	io_account(t, true, ret);
 	if (ret > 0) {
 		if (ppos)
 			*ppos = pos;
@@ -234,6 +236,8 @@ long sys_copy_file_range(struct task *t, const struct sysargs *a)
 	opos = pos_out;
 	ret = splice_direct(in, &pos_in, out, &opos, len < MAX_RW_COUNT ? len : MAX_RW_COUNT);
 	notify(in, out, ret);
+	io_account(t, false, ret);
+	io_account(t, true, ret);
 	if (ret > 0) {
 		pos_out = opos;
 		if (uoff_in) {

@@ -748,6 +748,28 @@ static int gen_oom_adj(const struct pnode *n, struct sbuf *b)
 
 /* /proc/PID/oom_score: Linux's (1000 + badness in thousandths of the
  * memory) * 2 / 3 (0..1333), 0 for one the OOM killer never takes. */
+/* /proc/PID/io (the process: its threads, those gone and its reaped
+ * children) and /proc/PID/task/TID/io (the thread), for whoever may read
+ * it as ptrace would (Linux's do_io_accounting). */
+static int gen_io(const struct pnode *n, struct sbuf *b)
+{
+	struct task *t = procfs_task(n);
+	struct task_io io = { 0 };
+
+	if (!current || !procfs_may_access(current, proc_of(n)))
+		return -EACCES;
+	if (!n->tid)
+		io_process(proc_of(n), &io);
+	else if (t)
+		io_task(t, &io);
+	sb_printf(b,
+		  "rchar: %llu\nwchar: %llu\nsyscr: %llu\nsyscw: %llu\nread_bytes: 0\n"
+		  "write_bytes: 0\ncancelled_write_bytes: 0\n",
+		  (unsigned long long)io.rchar, (unsigned long long)io.wchar,
+		  (unsigned long long)io.syscr, (unsigned long long)io.syscw);
+	return 0;
+}
+
 static int gen_oom_score(const struct pnode *n, struct sbuf *b)
 {
 	struct process *p = proc_of(n);
@@ -1618,6 +1640,7 @@ enum {
 	I_NS_TIME_CHILDREN,
 	I_NS_USER,
 	I_NS_UTS,
+	I_IO,
 };
 
 /* /proc/PID/ns: the thread's namespaces (pid and time: the ones it is
@@ -1799,6 +1822,7 @@ const struct pentry procfs_pid_children[] = {
 	  .gen = gen_coredump_filter,
 	  .put = put_coredump_filter,
 	  .tgid_only = true },
+	{ .name = "io", .id = I_IO, .mode = FILE_P, .gen = gen_io },
 	{ .name = "oom_adj",
 	  .id = I_OOM_ADJ,
 	  .mode = FILE_W,
