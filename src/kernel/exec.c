@@ -125,8 +125,15 @@ struct binfile {
 	struct elf_layout lay;
 };
 
+/* The exec is done with the file: its open's deny goes now, though its
+ * mappings keep the file (Linux's allow_write_access at the end of the
+ * load); only the running image's own (mm->exe) stays. */
 static void binfile_close(struct binfile *b)
 {
+	if (b->file && b->file->write_access < 0) {
+		write_access_allow(b->file->wa_dev, b->file->wa_ino);
+		b->file->write_access = 0;
+	}
 	file_put(b->file);
 	free(b->ph);
 	memset(b, 0, sizeof(*b));

@@ -853,13 +853,17 @@ static int openat2_once(struct task *t, int dirfd, const char *name, unsigned fl
 		ret = write_access_get(ino);
 		writer = ret == 0;
 	}
+	/* handle_truncate's own get_write_access: O_RDONLY|O_TRUNC of a
+	 * program that runs is ETXTBSY too */
 	if (ret == 0 && (flags & LINUX_O_TRUNC) && LINUX_S_ISREG(ino->mode) && !created &&
-	    !(flags & LINUX_O_PATH)) {
+	    !(flags & LINUX_O_PATH) && (writer || (ret = write_access_get(ino)) == 0)) {
 		struct iattr ia = { .valid = ATTR_SIZE | ATTR_MTIME | ATTR_CTIME, .size = 0 };
 
 		ia.mtime = vfs_now();
 		ret = ino->iop->setattr ? ino->iop->setattr(ino, &ia) : -EROFS;
 		truncated = ret == 0;
+		if (!writer)
+			write_access_put(ino->dev, ino->ino);
 	}
 	if (ret == 0)
 		ret = open_inode(

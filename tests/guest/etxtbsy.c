@@ -7,6 +7,7 @@
  * no ETXTBSY: a write over a running program truncated its image under it
  * (SIGBUS). */
 #define _GNU_SOURCE
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -25,9 +26,9 @@
 
 static char dir[64], prog[96], other[96];
 
-static int copy_self(const char *to)
+static int copy_file(const char *from, const char *to)
 {
-	int in = open("/proc/self/exe", O_RDONLY), out;
+	int in = open(from, O_RDONLY), out;
 	char buf[65536];
 	ssize_t n;
 
@@ -41,6 +42,63 @@ static int copy_self(const char *to)
 			return -1;
 	close(in);
 	return close(out);
+}
+
+static int copy_self(const char *to)
+{
+	return copy_file("/proc/self/exe", to);
+}
+
+/* A copy of the dynamic program from whose PT_INTERP names interp (which
+ * must fit in it); orig: the one it named. */
+static int copy_with_interp(const char *from, const char *to, const char *interp, char *orig,
+			    size_t origsz)
+{
+	static char buf[1 << 20];
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)buf;
+	Elf64_Phdr *ph;
+	int fd = open(from, O_RDONLY), i;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n < (ssize_t)sizeof(*eh) || eh->e_phoff + eh->e_phnum * sizeof(*ph) > (size_t)n)
+		return -1;
+	ph = (Elf64_Phdr *)(buf + eh->e_phoff);
+	for (i = 0; i < eh->e_phnum && ph[i].p_type != PT_INTERP; i++)
+		;
+	if (i == eh->e_phnum || ph[i].p_offset + ph[i].p_filesz > (size_t)n ||
+	    strlen(interp) >= ph[i].p_filesz || ph[i].p_filesz > origsz)
+		return -1;
+	memcpy(orig, buf + ph[i].p_offset, ph[i].p_filesz);
+	orig[ph[i].p_filesz - 1] = 0;
+	memset(buf + ph[i].p_offset, 0, ph[i].p_filesz);
+	strcpy(buf + ph[i].p_offset, interp);
+	fd = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	if (fd < 0 || write(fd, buf, (size_t)n) != n)
+		return -1;
+	return close(fd);
+}
+
+/* Whether process k runs name and sleeps: its exec is done. */
+static int runs_asleep(pid_t k, const char *name)
+{
+	char path[64], buf[256], *p;
+	int fd, r;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)k);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	r = (int)read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (r <= 0)
+		return 0;
+	buf[r] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] == 'S' && strstr(buf, name) != NULL;
 }
 
 /* Runs path --wait in a child that waits for a byte on the pipe; the
@@ -139,6 +197,7 @@ int main(int argc, char **argv)
 	check_err(open(prog, O_WRONLY), ETXTBSY, "open for writing");
 	check_err(open(prog, O_RDWR), ETXTBSY, "open for reading and writing");
 	check_err(open(prog, O_WRONLY | O_TRUNC), ETXTBSY, "O_TRUNC");
+	check_err(open(prog, O_RDONLY | O_TRUNC), ETXTBSY, "O_RDONLY|O_TRUNC (handle_truncate)");
 	check_err(truncate(prog, 0), ETXTBSY, "truncate");
 	check(size_of(prog) == size, "the file is whole");
 	fd = open(prog, O_RDONLY);
@@ -211,6 +270,36 @@ int main(int argc, char **argv)
 	close(fd);
 	check(exec_errno(prog, ro) == 0, "that closed: execveat of the read-only fd runs");
 	close(ro);
+
+	/* a dynamic program's interpreter is denied while the exec loads
+	 * it, not while the program runs (allow_write_access at the end of
+	 * the load): its mappings of it are no deny */
+	{
+		char interp[96], dyn[96], orig[64];
+		int i;
+
+		snprintf(interp, sizeof(interp), "%s/i", dir);
+		snprintf(dyn, sizeof(dyn), "%s/dyn", dir);
+		check(copy_with_interp("/bin/sleep", dyn, interp, orig, sizeof(orig)) == 0 &&
+			      copy_file(orig, interp) == 0 && chmod(interp, 0755) == 0,
+		      "a copy of sleep whose interpreter is a copy of ld.so");
+		k = fork();
+		if (k == 0) {
+			execl(dyn, "dyn", "30", (char *)NULL);
+			_exit(127);
+		}
+		for (i = 0; i < 500 && !runs_asleep(k, "(dyn)"); i++)
+			usleep(10000);
+		check(i < 500, "it runs");
+		check_err(open(dyn, O_WRONLY), ETXTBSY, "the program's file: ETXTBSY");
+		fd = open(interp, O_WRONLY);
+		check(fd >= 0, "its interpreter's opens for writing");
+		if (fd >= 0)
+			close(fd);
+		kill(k, SIGKILL);
+		waitpid(k, NULL, 0);
+		check(unlink(dyn) == 0 && unlink(interp) == 0, "removed");
+	}
 
 	check(unlink(prog) == 0 && rmdir(dir) == 0, "cleaned up");
 	return 0;

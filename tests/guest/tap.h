@@ -105,6 +105,7 @@ static inline const char *ename(int e)
 		{ ESOCKTNOSUPPORT, "ESOCKTNOSUPPORT" },
 		{ ESPIPE, "ESPIPE" },
 		{ ETIMEDOUT, "ETIMEDOUT" },
+		{ ETXTBSY, "ETXTBSY" },
 		{ EXDEV, "EXDEV" },
 	};
 	unsigned i;
