@@ -303,8 +303,14 @@ static int parse_opt(char *key, enum fs_kind kind, struct fs_opts *o)
 		uint64_t pct, total, unused;
 
 		o->size_set = true;
-		if (len == 0 || val[len - 1] != '%')
-			return parse_size(val, &o->size);
+		/* whole pages, as shmem's DIV_ROUND_UP(size, PAGE_SIZE) */
+		if (len == 0 || val[len - 1] != '%') {
+			if (parse_size(val, &o->size) < 0)
+				return -EINVAL;
+			o->size = o->size > (UINT64_MAX & ~4095ULL) ? UINT64_MAX & ~4095ULL
+								    : (o->size + 4095) & ~4095ULL;
+			return 0;
+		}
 		/* N% of the instance's memory, in whole pages */
 		val[len - 1] = 0;
 		if (parse_size(val, &pct) < 0 || pct > 100000 ||

@@ -853,6 +853,28 @@ static long sealed_write(const struct tmpfs_node *tn, int64_t off, size_t *n)
 	return 0;
 }
 
+/* What of a write of n bytes at off fits in the mount's space: shmem
+ * charges a page at a time as the write goes, so a write is cut at the
+ * first page that does not fit (0: none did, ENOSPC). A dense file's
+ * pages up to its size are there; a sparse one's may all be new. */
+static size_t write_fits(struct inode *ino, uint64_t off, size_t n)
+{
+	struct tmpfs_node *tn = N(ino);
+	struct tmpfs_sb *s = SB(ino);
+	uint64_t end = off + n, base, avail = s->used < s->limit ? s->limit - s->used : 0;
+
+	if (tn->sparse || off > tn->size)
+		base = off & PAGE_MASK;
+	else if (end <= tn->charged)
+		return n;
+	else
+		base = tn->charged;
+	if (PAGE_ALIGN(end) - base <= avail)
+		return n;
+	end = base + (avail & PAGE_MASK);
+	return end > off ? (size_t)(end - off) : 0;
+}
+
 static long tf_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
 {
 	struct tmpfs_node *tn = N(f->inode);
@@ -867,6 +889,9 @@ static long tf_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
 		if (ret < 0)
 			return ret;
 	}
+	n = write_fits(f->inode, (uint64_t)off, n);
+	if (n == 0)
+		return -ENOSPC;
 	ret = room_for(f->inode, (uint64_t)off, (uint64_t)off + n);
 	if (ret < 0)
 		return ret;
@@ -1232,8 +1257,11 @@ static int tmpfs_statfs(struct inode *ino, struct linux_statfs *st)
 	/* sysfs on a tmpfs: Linux's simple_statfs, no blocks or inodes */
 	if (ino->sb->magic != LINUX_TMPFS_MAGIC)
 		return 0;
-	st->f_blocks = s->limit / 4096;
-	st->f_bfree = st->f_bavail = (s->limit - s->used) / 4096;
+	/* Without a limit (size=0) all three are 0, as Linux's shmem_statfs */
+	if (s->limit != UINT64_MAX) {
+		st->f_blocks = s->limit / 4096;
+		st->f_bfree = st->f_bavail = s->limit > s->used ? (s->limit - s->used) / 4096 : 0;
+	}
 	/* Free is the inode space left (Linux's free_ispace / BOGO_INODE_SIZE):
 	 * the live inodes (the root among them; inode numbers can start high,
 	 * an overlay's upper takes the lower's, so next_ino says nothing of
@@ -1429,8 +1457,19 @@ int tmpfs_mount_inodes(uint64_t size_limit, uint64_t nr_inodes, uint32_t root_mo
 	return 0;
 }
 
+/* Linux's shmem_default_max_inodes: half the pages of the memory
+ * (MemTotal), at least one. */
+static uint64_t default_nr_inodes(void)
+{
+	uint64_t total, unused;
+
+	if (mem_meminfo(&total, &unused, &unused, &unused) < 0)
+		return TMPFS_NR_INODES;
+	return total / 4096 / 2 ? total / 4096 / 2 : 1;
+}
+
 int tmpfs_mount(uint64_t size_limit, uint32_t root_mode, struct super_block **sb,
 		struct inode **root)
 {
-	return tmpfs_mount_inodes(size_limit, TMPFS_NR_INODES, root_mode, sb, root);
+	return tmpfs_mount_inodes(size_limit, default_nr_inodes(), root_mode, sb, root);
 }
