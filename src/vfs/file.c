@@ -159,6 +159,10 @@ void file_put(struct file *f)
 			f->ops->release(f);
 		dir_snapshot_free(f);
 		inode_put(f->inode);
+		if (f->mnt_writer) {
+			f->path.mnt->writers--;
+			f->path.mnt->sb->writers--;
+		}
 		path_put(&f->path);
 		if (!f->backing)
 			files_nr--;

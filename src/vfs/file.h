@@ -94,6 +94,7 @@ struct file {
 	struct dir_snapshot *dir; /* getdents64 of a directory */
 	bool notify_close;	  /* IN_OPEN was reported: IN_CLOSE_* will be */
 	bool backing;		  /* file_alloc_backing's: not counted against the cap */
+	bool mnt_writer;	  /* counted in its mount's and superblock's writers */
 	unsigned pipe_seen;	  /* FIFO reader: no POLLHUP while writer opens are this - 1 */
 	void *priv;
 	struct file *release_next; /* file_put's list of files to release */

@@ -874,6 +874,10 @@ static int openat2_once(struct task *t, int dirfd, const char *name, unsigned fl
 		(*out)->write_access = 1; /* its release puts it */
 		(*out)->wa_dev = ino->dev;
 		(*out)->wa_ino = ino->ino;
+		/* and its mount's writers (Linux's FMODE_WRITER) */
+		(*out)->mnt_writer = true;
+		(*out)->path.mnt->writers++;
+		(*out)->path.mnt->sb->writers++;
 	} else if (writer) {
 		write_access_put(ino->dev, ino->ino);
 	}

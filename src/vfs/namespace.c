@@ -689,6 +689,10 @@ static int remount(struct task *t, struct path *at, uint64_t flags, const char *
 		return -EINVAL;
 	if (!locked_flags_kept(m, mnt_flags_of(flags, m), ro))
 		return -EPERM;
+	/* mnt_make_readonly: not while a file is open for writing through
+	 * the mount */
+	if (bind && ro && !m->rdonly && m->writers > 0)
+		return -EBUSY;
 	/* the filesystem's own options: its user namespace's capability
 	 * (a tmpfs mounted in a user namespace belongs to it; skas's other
 	 * filesystems to the instance's) */
@@ -706,6 +710,10 @@ static int remount(struct task *t, struct path *at, uint64_t flags, const char *
 		bool cgroup2 = strcmp(sb->fstype, "cgroup2") == 0;
 
 		ret = parse_opts(data, tmpfs ? FS_TMPFS : cgroup2 ? FS_CGROUP2 : FS_OTHER, &o);
+		/* Linux's sb_prepare_remount_readonly: not while a file on it
+		 * is open for writing */
+		if (ret == 0 && ro && !sb->rdonly && sb->writers > 0)
+			ret = -EBUSY;
 		if (ret == 0 && cgroup2) {
 			cgroup_apply_root_flags(t, o.cg_flags);
 			cgroupfs_show_flags();
@@ -771,8 +779,6 @@ static int remount(struct task *t, struct path *at, uint64_t flags, const char *
 			snprintf(sb->opts, sizeof(sb->opts), "%.*s", (int)sizeof(sb->opts) - 1,
 				 buf);
 		}
-		/* Differs from Linux: files open for writing do not make a
-		 * read-only remount EBUSY. */
 		sb->rdonly = ro;
 	}
 	m->rdonly = ro;

@@ -28,6 +28,7 @@ struct super_block {
 	bool cache_lookups; /* names change only through the VFS (vfs/dcache.c) */
 	uint64_t magic;	    /* f_type for statfs */
 	int nmounts;	    /* mounts of it (vfs.c): the last to go puts it */
+	int writers;	    /* files open for writing on it, through any mount */
 	/* Its own options for /proc/PID/mounts, each after a comma
 	 * (",size=1024k,mode=750"), or "". */
 	char opts[256];
@@ -167,7 +168,8 @@ struct mount {
 	int id; /* mountinfo's */
 	char *source;
 	struct super_block *sb;
-	int below; /* mount_detach's scratch: depth below the mount it detaches */
+	int below;   /* mount_detach's scratch: depth below the mount it detaches */
+	int writers; /* files open for writing through it (Linux's mnt_get_writers) */
 };
 
 struct path {
