@@ -1,6 +1,7 @@
 /* tmpfs's size= as Linux's shmem has it: whole pages (size=1 is one,
  * size=4097 two), a write cut at the first page that does not fit (ENOSPC
- * only when none did), size=0 no limit (statfs: 0 blocks), and without
+ * only when none did), a symlink of 128 bytes or more a page, size=0 no
+ * limit (statfs: 0 blocks), and without
  * nr_inodes= half the memory's pages as inodes (shmem_default_max_inodes).
  * skas kept size= in bytes and failed a write that did not fit whole.
  * Runs in a mount namespace of its own (root). */
@@ -113,6 +114,27 @@ int main(void)
 	check_eq(pwrite(fd, buf, 10000, 100), 8092, "a write at 100: up to two pages");
 	check_err(pwrite(fd, buf, 10, 500000), ENOSPC, "further on: ENOSPC");
 	close(fd);
+
+	/* a symlink of 128 bytes or more (129 with its NUL) takes a page */
+	check_ok(remount("size=8k"), "size=8k again");
+	memset(buf, 'y', 200);
+	buf[127] = 0;
+	check_ok(symlink(buf, file), "a symlink of 127 bytes");
+	check_eq(blocks(1), 2, "takes no block");
+	buf[127] = 'y';
+	buf[128] = 0;
+	snprintf(buf + 1000, 200, "%s/l2", dir);
+	check_ok(symlink(buf, buf + 1000), "one of 128 bytes");
+	check_eq(blocks(1), 1, "takes one");
+	snprintf(buf + 1000, 200, "%s/l3", dir);
+	check_ok(symlink(buf, buf + 1000), "another");
+	snprintf(buf + 1000, 200, "%s/l4", dir);
+	check_err(symlink(buf, buf + 1000), ENOSPC, "a third: ENOSPC");
+	check_ok(unlink(file), "the short one removed");
+	snprintf(buf + 1000, 200, "%s/l2", dir);
+	check_ok(unlink(buf + 1000), "a long one removed");
+	check_eq(blocks(1), 1, "its block free again");
+	memset(buf, 'x', sizeof(buf));
 
 	check_ok(remount("size=0"), "size=0");
 	check(statfs(dir, &st) == 0 && st.f_blocks == 0 && st.f_bfree == 0 && st.f_bavail == 0,

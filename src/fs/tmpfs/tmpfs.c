@@ -49,8 +49,9 @@ struct tmpfs_sb {
  * too. What it stands for is kernel memory the guest holds, so it also
  * counts against --memory (Linux's memcg charges the slab objects); past
  * either, a create, link or setxattr is ENOSPC. */
-#define TMPFS_NR_INODES (1 << 20)
-#define BOGO_INODE_SIZE 1024
+#define TMPFS_NR_INODES	  (1 << 20)
+#define BOGO_INODE_SIZE	  1024
+#define SHORT_SYMLINK_LEN 128
 
 struct tmpfs_dirent {
 	struct list_head link;	    /* in the directory's entries, in creation order */
@@ -376,6 +377,9 @@ static int tmpfs_mknod(struct inode *dir, const char *name, uint32_t mode, uint6
 	return ret;
 }
 
+static bool space_for(struct inode *ino, uint64_t bytes);
+static void set_charge(struct inode *ino, uint64_t bytes);
+
 static int tmpfs_symlink(struct inode *dir, const char *name, const char *target,
 			 const struct cred *c)
 {
@@ -389,7 +393,17 @@ static int tmpfs_symlink(struct inode *dir, const char *name, const char *target
 		return ret;
 	N(ino)->target = strdup(target);
 	N(ino)->size = strlen(target);
-	ret = N(ino)->target ? add_entry(dir, name, ino) : -ENOMEM;
+	ret = N(ino)->target ? 0 : -ENOMEM;
+	/* shmem keeps a target longer than SHORT_SYMLINK_LEN (128) bytes,
+	 * its NUL counted, in a page of its own: a block of the size */
+	if (ret == 0 && N(ino)->size + 1 > SHORT_SYMLINK_LEN) {
+		if (space_for(ino, PAGE_SIZE))
+			set_charge(ino, PAGE_SIZE);
+		else
+			ret = -ENOSPC;
+	}
+	if (ret == 0)
+		ret = add_entry(dir, name, ino);
 	inode_put(ino);
 	return ret;
 }
@@ -1287,9 +1301,10 @@ static void tmpfs_release(struct inode *ino)
 		memfds--;
 	}
 	pages_free(&n->pages);
-	/* Only regular files count (a symlink's size is its target's length:
-	 * subtracting it let a guest pass --tmpfs-size by deleting symlinks). */
-	if (ino->sb && ino->sb->priv && LINUX_S_ISREG(n->mode)) {
+	/* What it counts: a regular file's pages, a long symlink's page
+	 * (not the size: a symlink's is its target's length, and subtracting
+	 * it let a guest pass --tmpfs-size by deleting symlinks). */
+	if (ino->sb && ino->sb->priv && (LINUX_S_ISREG(n->mode) || LINUX_S_ISLNK(n->mode))) {
 		SB(ino)->used -= n->charged;
 		mem_account_data(-(int64_t)n->charged);
 	}
