@@ -326,6 +326,33 @@ static int gen_filesystems(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
+/* The character devices skas's device nodes open (vfs/devices.c), by
+ * driver as Linux's chrdev_show; no block device. */
+static int gen_devices(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "Character devices:\n  1 mem\n  5 /dev/tty\n  5 /dev/console\n"
+		     "  5 /dev/ptmx\n136 pts\n\nBlock devices:\n");
+	return 0;
+}
+
+/* No swap, and no disk: /proc/swaps has its header only, /proc/partitions
+ * and /proc/diskstats nothing (Linux prints the partitions header with
+ * the first disk). */
+static int gen_swaps(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n");
+	return 0;
+}
+
+static int gen_empty(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	(void)b;
+	return 0;
+}
+
 static int gen_cmdline(const struct pnode *n, struct sbuf *b)
 {
 	(void)n;
@@ -914,6 +941,10 @@ enum {
 	G_PTY_NR,
 	G_NS_LAST_PID,
 	G_CGROUPS,
+	G_DEVICES,
+	G_SWAPS,
+	G_PARTITIONS,
+	G_DISKSTATS,
 };
 
 static void sb_emit(void *arg, const char *line)
@@ -1159,12 +1190,15 @@ static const struct pentry root_children[] = {
 	{ .name = "cgroups", .id = G_CGROUPS, .mode = FILE_R, .gen = gen_cgroups },
 	{ .name = "cmdline", .id = G_CMDLINE, .mode = FILE_R, .gen = gen_cmdline },
 	{ .name = "cpuinfo", .id = G_CPUINFO, .mode = FILE_R, .gen = gen_cpuinfo },
+	{ .name = "devices", .id = G_DEVICES, .mode = FILE_R, .gen = gen_devices },
+	{ .name = "diskstats", .id = G_DISKSTATS, .mode = FILE_R, .gen = gen_empty },
 	{ .name = "filesystems", .id = G_FILESYSTEMS, .mode = FILE_R, .gen = gen_filesystems },
 	{ .name = "loadavg", .id = G_LOADAVG, .mode = FILE_R, .gen = gen_loadavg },
 	{ .name = "locks", .id = G_LOCKS, .mode = FILE_R, .gen = gen_locks },
 	{ .name = "meminfo", .id = G_MEMINFO, .mode = FILE_R, .gen = gen_meminfo },
 	{ .name = "mounts", .id = G_MOUNTS, .mode = LINK, .target = target_mounts },
 	{ .name = "net", .id = G_NET, .mode = LINK, .target = target_net },
+	{ .name = "partitions", .id = G_PARTITIONS, .mode = FILE_R, .gen = gen_empty },
 	{ .name = "self", .id = G_SELF, .mode = LINK, .target = target_self },
 	{ .name = "stat", .id = G_STAT, .mode = FILE_R, .gen = gen_stat },
 	{ .name = "sys",
@@ -1172,6 +1206,7 @@ static const struct pentry root_children[] = {
 	  .mode = DIR_R,
 	  .children = procfs_sys_children,
 	  .sysctl = true },
+	{ .name = "swaps", .id = G_SWAPS, .mode = FILE_R, .gen = gen_swaps },
 	{ .name = "sysvipc", .id = G_SYSVIPC, .mode = DIR_R, .children = sysvipc },
 	{ .name = "thread-self", .id = G_THREAD_SELF, .mode = LINK, .target = target_thread_self },
 	{ .name = "uptime", .id = G_UPTIME, .mode = FILE_R, .gen = gen_uptime },

@@ -748,6 +748,16 @@ static int gen_oom_adj(const struct pnode *n, struct sbuf *b)
 
 /* /proc/PID/oom_score: Linux's (1000 + badness in thousandths of the
  * memory) * 2 / 3 (0..1333), 0 for one the OOM killer never takes. */
+/* /proc/PID/personality: for whoever may ptrace it (Linux's lock_trace,
+ * EPERM at the read). */
+static int gen_personality(const struct pnode *n, struct sbuf *b)
+{
+	if (!current || !procfs_may_access(current, proc_of(n)))
+		return -EPERM;
+	sb_printf(b, "%08x\n", proc_of(n)->personality);
+	return 0;
+}
+
 /* /proc/PID/io (the process: its threads, those gone and its reaped
  * children) and /proc/PID/task/TID/io (the thread), for whoever may read
  * it as ptrace would (Linux's do_io_accounting). */
@@ -1641,6 +1651,7 @@ enum {
 	I_NS_USER,
 	I_NS_UTS,
 	I_IO,
+	I_PERSONALITY,
 };
 
 /* /proc/PID/ns: the thread's namespaces (pid and time: the ones it is
@@ -1823,6 +1834,7 @@ const struct pentry procfs_pid_children[] = {
 	  .put = put_coredump_filter,
 	  .tgid_only = true },
 	{ .name = "io", .id = I_IO, .mode = FILE_P, .gen = gen_io },
+	{ .name = "personality", .id = I_PERSONALITY, .mode = FILE_P, .gen = gen_personality },
 	{ .name = "oom_adj",
 	  .id = I_OOM_ADJ,
 	  .mode = FILE_W,
