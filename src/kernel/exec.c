@@ -15,6 +15,7 @@
 #include "mm/mm.h"
 #include "mm/usercopy.h"
 #include "vfs/denywrite.h"
+#include "kernel/random.h"
 #include "vfs/file.h"
 #include "vfs/namei.h"
 #include "vfs/fsnotify.h"
@@ -80,34 +81,6 @@ void strv_free(struct strv *sv)
 		free(sv->v[i]);
 	free(sv->v);
 	memset(sv, 0, sizeof(*sv));
-}
-
-/* Random bytes for exec's layout and AT_RANDOM, from a pool refilled by
- * one host getrandom every few execs (an exec takes ~7 draws); bytes are
- * used once. */
-static void exec_random(void *buf, size_t n)
-{
-	static unsigned char pool[512];
-	static size_t left;
-
-	if (n > left) {
-		if (host_getrandom(pool, sizeof(pool)) < 0) {
-			host_getrandom(buf, n);
-			return;
-		}
-		left = sizeof(pool);
-	}
-	left -= n;
-	memcpy(buf, pool + left, n);
-	memset(pool + left, 0, n);
-}
-
-static uint64_t rnd64(void)
-{
-	uint64_t r = 0;
-
-	exec_random(&r, sizeof(r));
-	return r;
 }
 
 /* An opened executable: its file, size and first bytes. */
@@ -303,7 +276,7 @@ static int zero_bss(struct user_pokes *pk, struct binfile *b, uint64_t bias)
 
 static uint64_t mmap_rnd(struct mm *mm)
 {
-	return mm->randomize ? (rnd64() & ((1UL << MMAP_RND_BITS) - 1)) << 12 : 0;
+	return mm->randomize ? (get_random_u64() & ((1UL << MMAP_RND_BITS) - 1)) << 12 : 0;
 }
 
 /* Picks the load bias of an ELF: fixed for ET_EXEC, at ELF_ET_DYN_BASE for a
@@ -335,7 +308,7 @@ static void setup_layout(struct mm *mm, const struct linux_rlimit *stack_rlim)
 
 	mm->stack_top = STACK_TOP_MAX;
 	if (mm->randomize)
-		mm->stack_top -= (rnd64() & STACK_RND_PAGES) << 12;
+		mm->stack_top -= (get_random_u64() & STACK_RND_PAGES) << 12;
 	/* Linux's mmap_base(): below the largest the stack may grow to. */
 	pad = STACK_GUARD_GAP + (mm->randomize ? (STACK_RND_PAGES << 12) : 0);
 	gap = rlim > TASK_SIZE ? TASK_SIZE : rlim;
@@ -396,7 +369,7 @@ static int build_stack(struct task *t, struct mm *mm, struct strv *argv, struct 
 	strings_lo = p;
 	/* Then randomized alignment, the platform string, 16 random bytes. */
 	if (mm->randomize)
-		p -= rnd64() % 8192;
+		p -= get_random_u64() % 8192;
 	p &= ~15UL;
 	p -= sizeof(platform_str);
 	plat_addr = p;
@@ -442,7 +415,7 @@ static int build_stack(struct task *t, struct mm *mm, struct strv *argv, struct 
 	memcpy(words, a->v, a->n * sizeof(uint64_t));
 	memcpy(img + (execfn_addr - sp), execfn, execfn_len);
 	memcpy(img + (plat_addr - sp), platform_str, sizeof(platform_str));
-	exec_random(rnd, sizeof(rnd));
+	get_random_bytes(rnd, sizeof(rnd));
 	memcpy(img + (rand_addr - sp), rnd, sizeof(rnd));
 	mm->arg_start = strings_lo;
 	mm->arg_end = mm->env_start = strings_lo + argv->bytes;
@@ -750,7 +723,7 @@ int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct f
 	if (main_bin.eh.e_type == LINUX_ET_DYN && main_bin.lay.interp < 0)
 		mm->start_brk = ELF_ET_DYN_BASE; /* static PIE: brk away from the image */
 	if (mm->randomize)
-		mm->start_brk += (rnd64() % (BRK_RND / PAGE_SIZE)) * PAGE_SIZE;
+		mm->start_brk += (get_random_u64() % (BRK_RND / PAGE_SIZE)) * PAGE_SIZE;
 	mm->brk = mm->start_brk;
 	if (main_bin.file->path.dentry) {
 		mm->exe = main_bin.file->path;

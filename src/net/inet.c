@@ -18,6 +18,7 @@
 #include "host/host.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/poll.h"
+#include "kernel/random.h"
 
 #define CAP_NET_BIND_SERVICE 10
 #define CAP_NET_RAW	     13
@@ -559,18 +560,19 @@ static int pick_ident(struct net_ns *net)
 }
 
 /* A port of the ephemeral range that no socket of net and the protocol
- * holds (ping sockets: an identifier); each namespace starts its search
- * at a random place. */
+ * holds (ping sockets: an identifier). Each search starts at a random
+ * place, as Linux's (inet_csk_find_open_port, __inet_hash_connect): the
+ * next port is not the last one plus one, which another guest could
+ * guess. */
 static int pick_port(struct net_ns *net, int proto)
 {
-	uint32_t range = EPHEMERAL_HIGH - EPHEMERAL_LOW + 1, i;
+	uint32_t range = EPHEMERAL_HIGH - EPHEMERAL_LOW + 1, i,
+		 start = (uint32_t)(get_random_u64() % range);
 
 	if (proto == LINUX_IPPROTO_ICMP || proto == LINUX_IPPROTO_ICMPV6)
 		return pick_ident(net);
-	if (!net->port_next && host_getrandom(&net->port_next, sizeof(net->port_next)) < 0)
-		net->port_next = (uint32_t)sched_now_ns();
 	for (i = 0; i < range; i++) {
-		uint16_t port = EPHEMERAL_LOW + (net->port_next++ % range);
+		uint16_t port = EPHEMERAL_LOW + (start + i) % range;
 
 		if (!port_taken(net, proto, port))
 			return port;

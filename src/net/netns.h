@@ -25,7 +25,6 @@ struct net_ns {
 	bool lo_has_v4;	     /* 127.0.0.1/8 was given to lo (at its first up) */
 	uint64_t cookie;     /* SO_NETNS_COOKIE */
 	int nr_socks;	     /* sockets allocated and not yet freed (sockstat) */
-	uint32_t port_next;  /* where the next ephemeral port search starts */
 	uint16_t ping_rover; /* the last ICMP echo identifier given */
 	/* icmp_global_allow's credit and its last refill (Linux >= 6.12:
 	 * per namespace) */
