@@ -248,8 +248,9 @@ static void icmp_err(const struct packet *p)
 		if (ql < 20 || (q[0] >> 4) != 4 || (q[0] & 15) < 5)
 			return;
 		qhl = (size_t)(q[0] & 15) * 4;
-		if (ql < qhl + 8 || q[9] != LINUX_IPPROTO_UDP)
+		if (ql < qhl + 8 || (q[9] != LINUX_IPPROTO_UDP && q[9] != LINUX_IPPROTO_UDPLITE))
 			return;
+		e.proto = q[9];
 		memcpy(src + 12, q + 12, 4);
 		memcpy(dst + 12, q + 16, 4);
 	} else {
@@ -267,8 +268,10 @@ static void icmp_err(const struct packet *p)
 			return;
 		}
 		qhl = 40;
-		if (ql < qhl + 8 || (q[0] >> 4) != 6 || q[6] != LINUX_IPPROTO_UDP)
+		if (ql < qhl + 8 || (q[0] >> 4) != 6 ||
+		    (q[6] != LINUX_IPPROTO_UDP && q[6] != LINUX_IPPROTO_UDPLITE))
 			return;
+		e.proto = q[6];
 		memcpy(src, q + 8, 16);
 		memcpy(dst, q + 24, 16);
 	}
@@ -301,9 +304,9 @@ static bool icmp_allow(struct net_ns *net)
 	return true;
 }
 
-void icmp_port_unreach(struct net_ns *net, bool v4, const uint8_t src[16], uint16_t sport,
-		       const uint8_t dst[16], uint16_t dport, const uint8_t *data, size_t len,
-		       uint8_t ttl, uint8_t tos)
+void icmp_port_unreach(struct net_ns *net, bool v4, int proto, uint16_t cscov,
+		       const uint8_t src[16], uint16_t sport, const uint8_t dst[16], uint16_t dport,
+		       const uint8_t *data, size_t len, uint8_t ttl, uint8_t tos)
 {
 	/* icmp_send quotes what fits in 576 bytes, icmp6_send in 1280 */
 	size_t hl = v4 ? 20 : 40, orig = hl + 8 + len, max = v4 ? 576 - 28 : 1280 - 48;
@@ -314,7 +317,8 @@ void icmp_port_unreach(struct net_ns *net, bool v4, const uint8_t src[16], uint1
 	if (!icmp_allow(net) || !(buf = calloc(1, off + 8 + hl + 8 + len)))
 		return;
 	/* the datagram as it went, in the quote: IP and UDP headers */
-	ip_udp_packet(buf + off + 8, v4, src, sport, dst, dport, data, len, ttl, tos, ip_next_id());
+	ip_udp_packet(buf + off + 8, v4, proto, cscov, src, sport, dst, dport, data, len, ttl, tos,
+		      ip_next_id());
 	/* the error, from the address that was sent to */
 	buf[off] = v4 ? 3 : 1;
 	buf[off + 1] = v4 ? 3 : 4; /* port unreachable */

@@ -31,12 +31,15 @@
 #define IP_MULTICAST_TTL     33
 #define IP_MULTICAST_LOOP    34
 #define IPV6_MULTICAST_HOPS  18
+#define UDPLITE_SEND_CSCOV   10
+#define UDPLITE_RECV_CSCOV   11
 
 /* The port tables: sockets by local port, hashed, so that a bind or an
  * ephemeral port costs a short chain, not every socket (a guest holding
  * all 28232 ephemeral ports must not make each pick quadratic). */
 #define PORT_HASH 4096
-static struct list_head tcp_table[PORT_HASH], udp_table[PORT_HASH], ping_table[PORT_HASH];
+static struct list_head tcp_table[PORT_HASH], udp_table[PORT_HASH], udplite_table[PORT_HASH],
+	ping_table[PORT_HASH];
 
 static const uint8_t v4_mapped_prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
 static const uint8_t v6_loopback[16] = { [15] = 1 };
@@ -50,12 +53,15 @@ struct list_head *inet_table(int proto, uint16_t port)
 		for (i = 0; i < PORT_HASH; i++) {
 			list_init(&tcp_table[i]);
 			list_init(&udp_table[i]);
+			list_init(&udplite_table[i]);
 			list_init(&ping_table[i]);
 		}
 		ready = true;
 	}
 	if (proto == LINUX_IPPROTO_TCP)
 		return &tcp_table[port % PORT_HASH];
+	if (proto == LINUX_IPPROTO_UDPLITE)
+		return &udplite_table[port % PORT_HASH];
 	return proto == LINUX_IPPROTO_UDP ? &udp_table[port % PORT_HASH]
 					  : &ping_table[port % PORT_HASH];
 }
@@ -158,9 +164,10 @@ static const struct inet_opt inet_opts[INET_NOPTS] = {
 
 struct inet_sock *inet_alloc(int family, int type, int proto)
 {
-	const struct proto_ops *ops = proto == LINUX_IPPROTO_TCP   ? &tcp_ops
-				      : proto == LINUX_IPPROTO_UDP ? &udp_ops
-								   : &icmp_ops;
+	const struct proto_ops *ops = proto == LINUX_IPPROTO_TCP ? &tcp_ops
+				      : proto == LINUX_IPPROTO_UDP || proto == LINUX_IPPROTO_UDPLITE
+					      ? &udp_ops
+					      : &icmp_ops;
 	struct unix_sock *u = unix_sock_alloc(sizeof(struct inet_sock), family, type, ops);
 	struct inet_sock *in = (struct inet_sock *)u;
 	int i;
@@ -195,14 +202,17 @@ int inet_create(int family, int type, int protocol, struct socket **out)
 		if (protocol ==
 		    (family == LINUX_AF_INET ? LINUX_IPPROTO_ICMP : LINUX_IPPROTO_ICMPV6))
 			return icmp_create(family, type, protocol, out);
-		proto = LINUX_IPPROTO_UDP;
+		/* UDP-Lite: UDP's datagrams with a checksum coverage of
+		 * their own (udplite(7)), and ports apart */
+		proto = protocol == LINUX_IPPROTO_UDPLITE ? LINUX_IPPROTO_UDPLITE
+							  : LINUX_IPPROTO_UDP;
 		break;
 	case LINUX_SOCK_RAW:
 		return icmp_create(family, type, protocol, out);
 	default:
 		return -ESOCKTNOSUPPORT;
 	}
-	/* SCTP, UDP-Lite...: not here. */
+	/* SCTP, DCCP...: not here. */
 	if (protocol && protocol != proto)
 		return -EPROTONOSUPPORT;
 	in = inet_alloc(family, type, proto);
@@ -745,7 +755,8 @@ static int find_opt(const struct inet_sock *in, int level, int name)
 	for (i = 0; i < INET_NOPTS; i++) {
 		const struct inet_opt *o = &inet_opts[i];
 
-		if (o->level == level && o->name == name && (!o->proto || o->proto == in->proto))
+		if (o->level == level && o->name == name &&
+		    (!o->proto || o->proto == (inet_is_udp(in) ? LINUX_IPPROTO_UDP : in->proto)))
 			return i;
 	}
 	return -1;
@@ -770,7 +781,8 @@ static bool level_ok(const struct inet_sock *in, int level)
 	case LINUX_SOL_TCP:
 		return in->proto == LINUX_IPPROTO_TCP;
 	case LINUX_SOL_UDP:
-		return in->proto == LINUX_IPPROTO_UDP;
+	case LINUX_SOL_UDPLITE: /* udp_setsockopt takes either on either */
+		return inet_is_udp(in);
 	default:
 		return false;
 	}
@@ -780,6 +792,27 @@ static bool level_ok(const struct inet_sock *in, int level)
  * anything else; IPv6 an int once the option is known; IPv4 takes a
  * byte (or nothing, as 0) for its int options, but IP_TTL and
  * IP_FREEBIND want at least the byte (do_ip_setsockopt). */
+/* udp_lib_setsockopt's UDPLITE_SEND_CSCOV and UDPLITE_RECV_CSCOV: a
+ * coverage below the header's 8 bytes is 8 (0 stays: all), one past
+ * 65535 is 65535; a UDP socket has neither (ENOPROTOOPT). */
+static int udplite_setsockopt(struct inet_sock *in, int name, int v)
+{
+	if (in->proto != LINUX_IPPROTO_UDPLITE)
+		return -ENOPROTOOPT;
+	if (v != 0 && v < 8)
+		v = 8;
+	else if (v > 0xffff)
+		v = 0xffff;
+	if (name == UDPLITE_SEND_CSCOV) {
+		in->pcslen = (uint16_t)v;
+		in->send_cc = true;
+	} else {
+		in->pcrlen = (uint16_t)v;
+		in->recv_cc = true;
+	}
+	return 0;
+}
+
 int inet_setsockopt(struct socket *s, int level, int name, const void *val, unsigned len)
 {
 	struct inet_sock *in = inet_sk(s);
@@ -788,10 +821,15 @@ int inet_setsockopt(struct socket *s, int level, int name, const void *val, unsi
 
 	if (!level_ok(in, level))
 		return -ENOPROTOOPT;
-	if ((level == LINUX_SOL_TCP || level == LINUX_SOL_UDP) && len < sizeof(int))
+	if ((level == LINUX_SOL_TCP || level == LINUX_SOL_UDP || level == LINUX_SOL_UDPLITE) &&
+	    len < sizeof(int))
 		return -EINVAL;
+	if (level == LINUX_SOL_UDPLITE)
+		level = LINUX_SOL_UDP;
 	if (len >= sizeof(int))
 		memcpy(&v, val, sizeof(v));
+	if (level == LINUX_SOL_UDP && (name == UDPLITE_SEND_CSCOV || name == UDPLITE_RECV_CSCOV))
+		return udplite_setsockopt(in, name, v);
 	else if (len >= 1 && level == LINUX_SOL_IP)
 		v = *(const unsigned char *)val; /* sys_setsockopt copied the byte */
 	if (level == LINUX_SOL_IPV6 && name == IPV6_V6ONLY) {
@@ -860,8 +898,14 @@ int inet_getsockopt(struct socket *s, int level, int name, void *val, int *len)
 		return s->family == LINUX_AF_INET6 ? -ENOPROTOOPT : -EOPNOTSUPP;
 	if (*len < 0 && level != LINUX_SOL_IPV6)
 		return -EINVAL;
+	if (level == LINUX_SOL_UDPLITE)
+		level = LINUX_SOL_UDP;
 	if (level == LINUX_SOL_IPV6 && name == IPV6_V6ONLY) {
 		v = in->v6only;
+	} else if (level == LINUX_SOL_UDP && name == UDPLITE_SEND_CSCOV) {
+		v = in->pcslen; /* 0 on a UDP socket: all of it, as UDP's */
+	} else if (level == LINUX_SOL_UDP && name == UDPLITE_RECV_CSCOV) {
+		v = in->pcrlen;
 	} else {
 		slot = find_opt(in, level, name);
 		if (slot < 0)

@@ -17,7 +17,7 @@
 
 struct inet_sock {
 	struct unix_sock u;
-	int proto;		       /* IPPROTO_TCP, _UDP, _ICMP or _ICMPV6 */
+	int proto;		       /* IPPROTO_TCP, _UDP, _UDPLITE, _ICMP or _ICMPV6 */
 	bool v6only;		       /* IPV6_V6ONLY */
 	bool addr_locked, port_locked; /* set by bind(), not by connect() */
 	bool port_named;	       /* bind() was given the port (SOCK_BINDPORT_LOCK) */
@@ -48,7 +48,18 @@ struct inet_sock {
 	uint32_t icmp_filter[8];
 	bool hdrincl;
 	int csum_off;
+	/* UDP-Lite (udplite(7)): the checksum coverage it sends
+	 * (UDPLITE_SEND_CSCOV, 0: all) and the least it takes
+	 * (UDPLITE_RECV_CSCOV), each in force once set */
+	uint16_t pcslen, pcrlen;
+	bool send_cc, recv_cc;
 };
+
+/* UDP and UDP-Lite: one code, each its own ports. */
+static inline bool inet_is_udp(const struct inet_sock *in)
+{
+	return in->proto == LINUX_IPPROTO_UDP || in->proto == LINUX_IPPROTO_UDPLITE;
+}
 
 static inline struct inet_sock *inet_sk(struct socket *s)
 {
@@ -164,6 +175,7 @@ int udp_connect(struct task *t, struct socket *s, const struct linux_sockaddr_st
  * are the ICMP packet's (IP_RECVTTL...). */
 struct udp_icmp_err {
 	const struct net_ns *net;
+	int proto; /* of the datagram quoted: IPPROTO_UDP or _UDPLITE */
 	bool v4, hard;
 	int err, type, code;
 	uint32_t info;
@@ -178,9 +190,9 @@ void udp_err(const struct udp_icmp_err *e);
 void udp_purge_errq(struct inet_sock *in);
 /* The stack's answer to a datagram for a port nobody holds: an ICMP port
  * unreachable (rate-limited as Linux's icmp_global_allow) quoting it. */
-void icmp_port_unreach(struct net_ns *net, bool v4, const uint8_t src[16], uint16_t sport,
-		       const uint8_t dst[16], uint16_t dport, const uint8_t *data, size_t len,
-		       uint8_t ttl, uint8_t tos);
+void icmp_port_unreach(struct net_ns *net, bool v4, int proto, uint16_t cscov,
+		       const uint8_t src[16], uint16_t sport, const uint8_t dst[16], uint16_t dport,
+		       const uint8_t *data, size_t len, uint8_t ttl, uint8_t tos);
 /* A raw (CAP_NET_RAW) or ping (net.ipv4.ping_group_range) ICMP socket. */
 int icmp_create(int family, int type, int protocol, struct socket **out);
 /* net.ipv4.ping_group_range: the groups that may open ping sockets. */

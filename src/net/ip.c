@@ -84,9 +84,9 @@ void ip6_header(uint8_t *h, size_t len, const uint8_t src[16], const uint8_t dst
 	memcpy(h + 24, dst, 16);
 }
 
-size_t ip_udp_packet(uint8_t *out, bool v4, const uint8_t src[16], uint16_t sport,
-		     const uint8_t dst[16], uint16_t dport, const uint8_t *data, size_t len,
-		     uint8_t ttl, uint8_t tos, uint16_t id)
+size_t ip_udp_packet(uint8_t *out, bool v4, int proto, uint16_t cscov, const uint8_t src[16],
+		     uint16_t sport, const uint8_t dst[16], uint16_t dport, const uint8_t *data,
+		     size_t len, uint8_t ttl, uint8_t tos, uint16_t id)
 {
 	size_t hl = v4 ? 20 : 40;
 	uint8_t *u = out + hl;
@@ -94,15 +94,15 @@ size_t ip_udp_packet(uint8_t *out, bool v4, const uint8_t src[16], uint16_t spor
 
 	ip_put16(u, sport);
 	ip_put16(u + 2, dport);
-	ip_put16(u + 4, (unsigned)(8 + len));
+	ip_put16(u + 4, (unsigned)(cscov ? cscov : 8 + len));
 	memcpy(u + 8, data, len);
 	if (v4) {
-		ip4_header(out, 8 + len, src, dst, ttl, tos, IP_DF, LINUX_IPPROTO_UDP, id);
+		ip4_header(out, 8 + len, src, dst, ttl, tos, IP_DF, (uint8_t)proto, id);
 		sum = ip_csum_add(0, src + 12, 4);
-		sum = ip_csum_add(sum, dst + 12, 4) + LINUX_IPPROTO_UDP + (uint32_t)(8 + len);
+		sum = ip_csum_add(sum, dst + 12, 4) + (uint32_t)proto + (uint32_t)(8 + len);
 	} else {
-		ip6_header(out, 8 + len, src, dst, ttl, tos, LINUX_IPPROTO_UDP);
-		sum = ip_csum_v6_pseudo(src, dst, 8 + len, LINUX_IPPROTO_UDP);
+		ip6_header(out, 8 + len, src, dst, ttl, tos, (uint8_t)proto);
+		sum = ip_csum_v6_pseudo(src, dst, 8 + len, (uint8_t)proto);
 	}
 	/* loopback leaves the checksum partial (CHECKSUM_PARTIAL, for the
 	 * device to finish): the pseudo-header's sum only */

@@ -32,10 +32,12 @@ void ip6_header(uint8_t *h, size_t len, const uint8_t src[16], const uint8_t dst
 /* A UDP datagram as it went out on loopback, at out: its IP header (20
  * or 40 bytes; IPv4's with DF and identification id), UDP header (the
  * checksum left partial, as loopback leaves it: the pseudo-header's sum)
- * and len bytes of data. Its length. */
-size_t ip_udp_packet(uint8_t *out, bool v4, const uint8_t src[16], uint16_t sport,
-		     const uint8_t dst[16], uint16_t dport, const uint8_t *data, size_t len,
-		     uint8_t ttl, uint8_t tos, uint16_t id);
+ * and len bytes of data. Its length. proto: IPPROTO_UDP, or
+ * IPPROTO_UDPLITE, whose length field is the checksum coverage cscov
+ * (0: all, the length). */
+size_t ip_udp_packet(uint8_t *out, bool v4, int proto, uint16_t cscov, const uint8_t src[16],
+		     uint16_t sport, const uint8_t dst[16], uint16_t dport, const uint8_t *data,
+		     size_t len, uint8_t ttl, uint8_t tos, uint16_t id);
 /* Runs s's socket filter on an IP packet arriving on lo (len bytes from
  * its IP header at pkt): the filter's data starts data_off bytes in, the
  * network header's loads read the IP header, the link layer's lo's

@@ -193,9 +193,8 @@ static void show_icmp(bool raw, bool v6, void (*emit)(void *, const char *), voi
 		int n;
 
 		if (u->sk.family != (v6 ? LINUX_AF_INET6 : LINUX_AF_INET) || u->dead ||
-		    u->sk.net != view || in->proto == LINUX_IPPROTO_TCP ||
-		    in->proto == LINUX_IPPROTO_UDP || (u->sk.type == LINUX_SOCK_RAW) != raw ||
-		    !in->sport)
+		    u->sk.net != view || in->proto == LINUX_IPPROTO_TCP || inet_is_udp(in) ||
+		    (u->sk.type == LINUX_SOCK_RAW) != raw || !in->sport)
 			continue;
 		n = snprintf(line, sizeof(line), v6 || !raw ? "%5d: " : "%4d: ", in->sport);
 		n += put_addr(line + n, sizeof(line) - n, in->saddr, v6);
@@ -287,7 +286,8 @@ static void show_igmp(bool v6, void (*emit)(void *, const char *), void *arg)
 /* --- sockstat, snmp, netstat, snmp6 --- */
 
 struct sock_counts {
-	int tcp_inuse[2], udp_inuse[2], raw_inuse[2]; /* [0]: AF_INET, [1]: AF_INET6 */
+	/* [0]: AF_INET, [1]: AF_INET6 */
+	int tcp_inuse[2], udp_inuse[2], udplite_inuse[2], raw_inuse[2];
 	int tcp_alloc, tcp_estab;
 	size_t tcp_bytes, udp_bytes;
 };
@@ -311,6 +311,10 @@ static void count_socks(struct sock_counts *c)
 			if (in->sport)
 				c->udp_inuse[v6]++;
 			c->udp_bytes += in->rmem;
+			continue;
+		}
+		if (in->proto == LINUX_IPPROTO_UDPLITE) {
+			c->udplite_inuse[v6] += in->sport != 0;
 			continue;
 		}
 		if (in->proto != LINUX_IPPROTO_TCP) {
@@ -349,8 +353,8 @@ static void show_sockstat(void (*emit)(void *, const char *), void *arg)
 	emit(arg, line);
 	snprintf(line, sizeof(line), "UDP: inuse %d mem %ld\n", c.udp_inuse[0], pages(c.udp_bytes));
 	emit(arg, line);
-	snprintf(line, sizeof(line), "UDPLITE: inuse 0\nRAW: inuse %d\nFRAG: inuse 0 memory 0\n",
-		 c.raw_inuse[0]);
+	snprintf(line, sizeof(line), "UDPLITE: inuse %d\nRAW: inuse %d\nFRAG: inuse 0 memory 0\n",
+		 c.udplite_inuse[0], c.raw_inuse[0]);
 	emit(arg, line);
 }
 
@@ -363,8 +367,9 @@ static void show_sockstat6(void (*emit)(void *, const char *), void *arg)
 	snprintf(line, sizeof(line), "TCP6: inuse %d\nUDP6: inuse %d\n", c.tcp_inuse[1],
 		 c.udp_inuse[1]);
 	emit(arg, line);
-	snprintf(line, sizeof(line), "UDPLITE6: inuse 0\nRAW6: inuse %d\nFRAG6: inuse 0 memory 0\n",
-		 c.raw_inuse[1]);
+	snprintf(line, sizeof(line),
+		 "UDPLITE6: inuse %d\nRAW6: inuse %d\nFRAG6: inuse 0 memory 0\n",
+		 c.udplite_inuse[1], c.raw_inuse[1]);
 	emit(arg, line);
 }
 
@@ -548,6 +553,12 @@ void net_proc_show(enum net_proc_file which, const struct net_ns *net,
 		break;
 	case NET_PROC_UDP6:
 		show_inet(LINUX_IPPROTO_UDP, LINUX_AF_INET6, emit, arg);
+		break;
+	case NET_PROC_UDPLITE:
+		show_inet(LINUX_IPPROTO_UDPLITE, LINUX_AF_INET, emit, arg);
+		break;
+	case NET_PROC_UDPLITE6:
+		show_inet(LINUX_IPPROTO_UDPLITE, LINUX_AF_INET6, emit, arg);
 		break;
 	case NET_PROC_UNIX:
 		show_unix(emit, arg);

@@ -23,6 +23,8 @@ enum net_proc_file {
 	NET_PROC_RAW6,
 	NET_PROC_ICMP,
 	NET_PROC_ICMP6,
+	NET_PROC_UDPLITE,
+	NET_PROC_UDPLITE6,
 };
 
 struct net_ns;

@@ -1,4 +1,6 @@
-/* net/udp.c: UDP on loopback. A datagram goes straight into the receive
+/* net/udp.c: UDP and UDP-Lite on loopback (each its own ports; a
+ * UDP-Lite receiver that asked for a checksum coverage drops datagrams
+ * sent with less). A datagram goes straight into the receive
  * queue of the socket bound to its destination (one bound to the address
  * before one on a wildcard; a connected socket takes only its peer's), as
  * a buffer whose first bytes are the source address. Readiness and
@@ -38,6 +40,8 @@ struct udp_src {
 	uint16_t port;
 	bool v4;
 	uint8_t ttl, tos;
+	int proto;	/* IPPROTO_UDP or _UDPLITE */
+	uint16_t cscov; /* UDP-Lite: its checksum coverage, 0: all of it */
 };
 
 /* to's socket filter, on the datagram in skb sent to port dport
@@ -60,7 +64,7 @@ static bool udp_filter(struct inet_sock *to, struct skb *skb, uint16_t dport)
 		return false; /* dropped, as the filter may have */
 	/* identification 0: differs from Linux, whose is a hash of the
 	 * addresses (ip_select_ident) */
-	ip_udp_packet(pkt, h.v4, h.addr, h.port, h.dst, dport,
+	ip_udp_packet(pkt, h.v4, h.proto, h.cscov, h.addr, h.port, h.dst, dport,
 		      (const uint8_t *)skb->data + sizeof(h), len, h.ttl, h.tos, 0);
 	kept = ip_filter(&to->u.sk, h.v4, pkt, hl + 8 + len, hl, 8, &keep);
 	free(pkt);
@@ -69,13 +73,13 @@ static bool udp_filter(struct inet_sock *to, struct skb *skb, uint16_t dport)
 	return kept;
 }
 
-static struct inet_sock *udp_lookup(const struct net_ns *net, const uint8_t dst[16], uint16_t dport,
-				    const uint8_t src[16], uint16_t sport)
+static struct inet_sock *udp_lookup(const struct net_ns *net, int proto, const uint8_t dst[16],
+				    uint16_t dport, const uint8_t src[16], uint16_t sport)
 {
 	struct inet_sock *o, *best = NULL;
 	int best_score = -1;
 
-	list_for_each_entry(o, inet_table(LINUX_IPPROTO_UDP, dport), port_link)
+	list_for_each_entry(o, inet_table(proto, dport), port_link)
 	{
 		int score = 0;
 
@@ -109,7 +113,7 @@ struct udp_serr {
 
 void udp_err(const struct udp_icmp_err *e)
 {
-	struct inet_sock *in = udp_lookup(e->net, e->src, e->sport, e->dst, e->dport);
+	struct inet_sock *in = udp_lookup(e->net, e->proto, e->src, e->sport, e->dst, e->dport);
 	struct udp_serr h;
 	struct skb *skb;
 	size_t size;
@@ -227,22 +231,40 @@ static long udp_recv_error(struct socket *s, struct kmsg *m)
 	return ret;
 }
 
+/* UDP-Lite's coverage: what a socket sends (a partial coverage, 0 for
+ * all of a datagram of len bytes of data), and whether one that set
+ * UDPLITE_RECV_CSCOV takes a partial one (udp_queue_rcv_one_skb: not
+ * below the coverage it asked for, none if it asked for all). */
+static uint16_t udplite_cscov(const struct inet_sock *in, size_t len)
+{
+	if (in->proto != LINUX_IPPROTO_UDPLITE || !in->send_cc || in->pcslen == 0 ||
+	    in->pcslen >= 8 + len)
+		return 0;
+	return in->pcslen;
+}
+
+static bool udplite_takes(const struct inet_sock *to, uint16_t cscov)
+{
+	return !cscov || !to->recv_cc || (to->pcrlen && cscov >= to->pcrlen);
+}
+
 /* __udp4_lib_mcast_deliver: a broadcast goes to every socket of the port
  * that takes it (bound to any address or to the broadcast one, and if
  * connected, connected to the sender), each within its SO_RCVBUF; to
  * none, no ICMP. skb is used up. */
-static void udp_bcast(const struct net_ns *net, struct skb *skb, const uint8_t dst[16],
-		      uint16_t dport, const uint8_t src[16], uint16_t sport)
+static void udp_bcast(const struct net_ns *net, int proto, struct skb *skb, const uint8_t dst[16],
+		      uint16_t dport, const uint8_t src[16], uint16_t sport, uint16_t cscov)
 {
 	struct inet_sock *o;
 
-	list_for_each_entry(o, inet_table(LINUX_IPPROTO_UDP, dport), port_link)
+	list_for_each_entry(o, inet_table(proto, dport), port_link)
 	{
 		struct skb *c;
 
 		if (o->sport != dport || o->u.sk.net != net || o->u.dead || !inet_covers(o, dst) ||
 		    (o->connected && (o->dport != sport || memcmp(o->daddr, src, 16) != 0)) ||
-		    o->rmem > (size_t)o->u.sk.rcvbuf || !sock_mem_charge(skb->truesize))
+		    !udplite_takes(o, cscov) || o->rmem > (size_t)o->u.sk.rcvbuf ||
+		    !sock_mem_charge(skb->truesize))
 			continue;
 		c = malloc(sizeof(*c) + skb->len);
 		if (!c) {
@@ -448,6 +470,8 @@ static long udp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	memcpy(hdr.dst, dst, 16);
 	hdr.port = in->sport;
 	hdr.v4 = v4;
+	hdr.proto = in->proto;
+	hdr.cscov = udplite_cscov(in, len);
 	inet_send_ip(in, &m->scm, v4, &hdr.ttl, &hdr.tos);
 	memcpy(skb->data, &hdr, sizeof(hdr));
 	if (iter_copy_from(&m->iter, skb->data + sizeof(hdr), len) < 0) {
@@ -455,12 +479,12 @@ static long udp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 		return -EFAULT;
 	}
 	if (inet_is_bcast(dst)) {
-		udp_bcast(in->u.sk.net, skb, dst, port, src, in->sport);
+		udp_bcast(in->u.sk.net, in->proto, skb, dst, port, src, in->sport, hdr.cscov);
 		return (long)len;
 	}
-	to = udp_lookup(in->u.sk.net, dst, port, src, in->sport);
+	to = udp_lookup(in->u.sk.net, in->proto, dst, port, src, in->sport);
 	if (!to) {
-		icmp_port_unreach(in->u.sk.net, v4, src, in->sport, dst, port,
+		icmp_port_unreach(in->u.sk.net, v4, in->proto, hdr.cscov, src, in->sport, dst, port,
 				  (const uint8_t *)skb->data + sizeof(hdr), len, hdr.ttl, hdr.tos);
 		skb_free(skb);
 		return (long)len;
@@ -468,7 +492,8 @@ static long udp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	/* __udp_enqueue_schedule_skb: a queue already past SO_RCVBUF drops
 	 * the datagram (so one larger than the buffer still gets into an
 	 * empty queue); the receiver's SHUT_RD does not stop it. */
-	if (!udp_filter(to, skb, port) || to->rmem > (size_t)to->u.sk.rcvbuf) {
+	if (!udplite_takes(to, hdr.cscov) || !udp_filter(to, skb, port) ||
+	    to->rmem > (size_t)to->u.sk.rcvbuf) {
 		skb_free(skb);
 		return (long)len;
 	}

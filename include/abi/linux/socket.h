@@ -151,16 +151,18 @@ _Static_assert(offsetof(struct linux_sockaddr_in6, sin6_addr) == 8, "linux_socka
 #define LINUX_SIN6_LEN_RFC2133 24 /* a sockaddr_in6 without sin6_scope_id */
 
 /* protocols, and the option levels that bear their numbers */
-#define LINUX_IPPROTO_IP   0
-#define LINUX_IPPROTO_ICMP 1
-#define LINUX_IPPROTO_TCP  6
-#define LINUX_IPPROTO_UDP  17
-#define LINUX_IPPROTO_IPV6 41
-#define LINUX_IPPROTO_RAW  255
-#define LINUX_SOL_IP	   LINUX_IPPROTO_IP
-#define LINUX_SOL_TCP	   LINUX_IPPROTO_TCP
-#define LINUX_SOL_UDP	   LINUX_IPPROTO_UDP
-#define LINUX_SOL_IPV6	   LINUX_IPPROTO_IPV6
+#define LINUX_IPPROTO_IP      0
+#define LINUX_IPPROTO_ICMP    1
+#define LINUX_IPPROTO_TCP     6
+#define LINUX_IPPROTO_UDP     17
+#define LINUX_IPPROTO_UDPLITE 136
+#define LINUX_IPPROTO_IPV6    41
+#define LINUX_IPPROTO_RAW     255
+#define LINUX_SOL_IP	      LINUX_IPPROTO_IP
+#define LINUX_SOL_TCP	      LINUX_IPPROTO_TCP
+#define LINUX_SOL_UDP	      LINUX_IPPROTO_UDP
+#define LINUX_SOL_UDPLITE     LINUX_IPPROTO_UDPLITE
+#define LINUX_SOL_IPV6	      LINUX_IPPROTO_IPV6
 
 #define LINUX_IPPROTO_ICMPV6 58
 #define LINUX_SOL_ICMPV6     LINUX_IPPROTO_ICMPV6
