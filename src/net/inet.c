@@ -828,10 +828,10 @@ int inet_setsockopt(struct socket *s, int level, int name, const void *val, unsi
 		level = LINUX_SOL_UDP;
 	if (len >= sizeof(int))
 		memcpy(&v, val, sizeof(v));
-	if (level == LINUX_SOL_UDP && (name == UDPLITE_SEND_CSCOV || name == UDPLITE_RECV_CSCOV))
-		return udplite_setsockopt(in, name, v);
 	else if (len >= 1 && level == LINUX_SOL_IP)
 		v = *(const unsigned char *)val; /* sys_setsockopt copied the byte */
+	if (level == LINUX_SOL_UDP && (name == UDPLITE_SEND_CSCOV || name == UDPLITE_RECV_CSCOV))
+		return udplite_setsockopt(in, name, v);
 	if (level == LINUX_SOL_IPV6 && name == IPV6_V6ONLY) {
 		if (len < sizeof(int) || in->sport)
 			return -EINVAL; /* only before bind */
