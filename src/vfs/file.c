@@ -91,6 +91,14 @@ struct file *file_alloc_backing(unsigned flags, const struct path *path)
 	return f;
 }
 
+void file_pass_count(struct file *from, struct file *to)
+{
+	if (!from->backing && to->backing) {
+		from->backing = true;
+		to->backing = false;
+	}
+}
+
 int file_stat(struct file *f, struct linux_stat *st)
 {
 	if (f->path.dentry)

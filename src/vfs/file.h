@@ -122,6 +122,10 @@ struct file *file_alloc(const struct file_ops *ops, unsigned flags, int host_fd,
  * one, Linux's backing file): as file_alloc with no ops or host fd, but
  * neither capped nor counted as an open file; NULL without memory. */
 struct file *file_alloc_backing(unsigned flags, const struct path *path);
+/* from's place among the counted open files goes to to, a backing file of
+ * it that may outlive it (an overlay file's lower file, which mappings
+ * keep): the cap holds while either lives. */
+void file_pass_count(struct file *from, struct file *to);
 /* Why file_alloc failed: -ENFILE at the instance's cap, else -ENOMEM. */
 int file_alloc_error(void);
 /* Frees a file from file_alloc that was never used (no ops run yet). */

@@ -239,6 +239,23 @@ int main(int argc, char **argv)
 			close(last--);
 		fd = open("/etc/hostname", O_RDONLY);
 		printf("hostfds: after closing: %s\n", fd >= 0 ? "opens again" : ename(errno));
+	} else if (strcmp(mode, "mapfds") == 0) {
+		/* A host file opened with its own host fd (O_DIRECT), mapped,
+		 * closed: the mapping keeps the file, which still counts
+		 * against the instance's cap (it once did not: an overlay's
+		 * lower file was uncounted, and the bomb took every host fd
+		 * of the kernel). */
+		for (i = 0; i < 100000; i++) {
+			fd = open("/etc/hostname", O_RDONLY | O_DIRECT);
+			if (fd < 0)
+				break;
+			if (mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0) == MAP_FAILED) {
+				printf("mapfds: mmap %s\n", ename(errno));
+				break;
+			}
+			close(fd);
+		}
+		printf("mapfds: %s after %s\n", ename(errno), i < 200 ? "<200" : ">=200");
 	} else if (strcmp(mode, "vmas") == 0) {
 		/* One-page mappings inside a PROT_NONE region: each makes two
 		 * VMAs, so vm.max_map_count (set to 2000) stops it near 1000. */
@@ -745,6 +762,9 @@ check "--nofile sets the soft and hard RLIMIT_NOFILE" "64 64" "$(echo $out)"
 
 bomb --nofile=64 -- /bin/sh -c "ulimit -n 1000 && $b nfile"
 check "fd bomb across processes, rlimit raised: ENFILE at the instance's cap" "nfile: ENFILE" "$out"
+
+bomb --nofile=100 -- "$b" mapfds
+check "mapped host files, each closed (--nofile=100): ENFILE at the cap" "mapfds: ENFILE after <200" "$out"
 
 bomb -- "$b" hostfds
 check "fd bomb of host files, rlimit raised: ENFILE at the default cap, then it works again" \

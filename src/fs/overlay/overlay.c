@@ -369,6 +369,9 @@ static int open_lower(struct inode *ino, struct file *f)
 		free(of);
 		return ret;
 	}
+	/* the lower file holds the host fd and may outlive f in mappings:
+	 * it is the one --nofile counts */
+	file_pass_count(f, of->lower);
 	of->ovl = ino;
 	inode_get(ino);
 	inode_get(r);
