@@ -650,6 +650,19 @@ static int link_target_path(struct task *t, struct path *dir, struct path *link,
 	return *full ? 0 : -ENOMEM;
 }
 
+/* f, open for writing on the regular file ino, holds a write access to
+ * it (write_access_get's, given back at its release) and counts as a
+ * writer of its mount and filesystem (Linux's FMODE_WRITER). */
+static void file_set_writer(struct file *f, const struct inode *ino)
+{
+	f->write_access = 1;
+	f->wa_dev = ino->dev;
+	f->wa_ino = ino->ino;
+	f->mnt_writer = true;
+	f->path.mnt->writers++;
+	f->path.mnt->sb->writers++;
+}
+
 /* O_TMPFILE: an unnamed regular file in the directory name, open for
  * writing. Without O_EXCL, linkat can give it a name later. The file's path
  * is a dentry "#INO" under the directory that no lookup finds. */
@@ -702,6 +715,8 @@ static int open_tmpfile(struct task *t, int dirfd, const char *name, unsigned fl
 		return -ENOMEM;
 	}
 	ret = open_inode(t, &p, flags & ~(LINUX_O_EXCL | LINUX_O_CLOEXEC), out);
+	if (ret == 0 && write_access_get(p.dentry->inode) == 0) /* a new file: none denies */
+		file_set_writer(*out, p.dentry->inode);
 	if (ret == 0)
 		fsnotify_open(*out);
 	path_put(&p);
@@ -834,8 +849,8 @@ static int openat2_once(struct task *t, int dirfd, const char *name, unsigned fl
 		ret = -ELOOP;
 	else if ((flags & LINUX_O_DIRECTORY) && !inode_is_dir(ino))
 		ret = -ENOTDIR;
-	else if (inode_is_dir(ino) && (acc != LINUX_O_RDONLY || (flags & LINUX_O_CREAT)))
-		ret = -EISDIR;
+	else if (inode_is_dir(ino) && (want_write || (flags & LINUX_O_CREAT)))
+		ret = -EISDIR; /* may_open: MAY_WRITE, which O_TRUNC asks too */
 	else if (!(flags & LINUX_O_PATH) && !created) {
 		int mask = (acc != LINUX_O_WRONLY ? LINUX_R_OK : 0) | (want_write ? LINUX_W_OK : 0);
 
@@ -871,13 +886,7 @@ static int openat2_once(struct task *t, int dirfd, const char *name, unsigned fl
 			flags & ~(LINUX_O_CREAT | LINUX_O_EXCL | LINUX_O_TRUNC | LINUX_O_CLOEXEC),
 			out);
 	if (ret == 0 && writer) {
-		(*out)->write_access = 1; /* its release puts it */
-		(*out)->wa_dev = ino->dev;
-		(*out)->wa_ino = ino->ino;
-		/* and its mount's writers (Linux's FMODE_WRITER) */
-		(*out)->mnt_writer = true;
-		(*out)->path.mnt->writers++;
-		(*out)->path.mnt->sb->writers++;
+		file_set_writer(*out, ino);
 	} else if (writer) {
 		write_access_put(ino->dev, ino->ino);
 	}

@@ -198,6 +198,8 @@ int main(int argc, char **argv)
 	check_err(open(prog, O_RDWR), ETXTBSY, "open for reading and writing");
 	check_err(open(prog, O_WRONLY | O_TRUNC), ETXTBSY, "O_TRUNC");
 	check_err(open(prog, O_RDONLY | O_TRUNC), ETXTBSY, "O_RDONLY|O_TRUNC (handle_truncate)");
+	check_err(open(dir, O_RDONLY | O_TRUNC), EISDIR,
+		  "(O_RDONLY|O_TRUNC of a directory: EISDIR)");
 	check_err(truncate(prog, 0), ETXTBSY, "truncate");
 	check(size_of(prog) == size, "the file is whole");
 	fd = open(prog, O_RDONLY);
@@ -270,6 +272,30 @@ int main(int argc, char **argv)
 	close(fd);
 	check(exec_errno(prog, ro) == 0, "that closed: execveat of the read-only fd runs");
 	close(ro);
+
+	/* an O_TMPFILE file open for writing, given a name: not executed */
+	{
+		char tmpname[96], self[65536];
+		int in, tf;
+		ssize_t k2;
+
+		snprintf(tmpname, sizeof(tmpname), "%s/tmpf", dir);
+		tf = open(dir, O_TMPFILE | O_RDWR, 0755);
+		in = open("/proc/self/exe", O_RDONLY);
+		while (tf >= 0 && in >= 0 && (k2 = read(in, self, sizeof(self))) > 0)
+			if (write(tf, self, (size_t)k2) != k2)
+				break;
+		if (in >= 0)
+			close(in);
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", tf);
+		check(tf >= 0 && linkat(AT_FDCWD, self, AT_FDCWD, tmpname, AT_SYMLINK_FOLLOW) == 0,
+		      "an O_TMPFILE copy of the program, linked");
+		errno = exec_errno(tmpname, -1);
+		check_err(-1, ETXTBSY, "its exec while it is open for writing");
+		close(tf);
+		check(exec_errno(tmpname, -1) == 0, "closed: the exec runs");
+		unlink(tmpname);
+	}
 
 	/* a dynamic program's interpreter is denied while the exec loads
 	 * it, not while the program runs (allow_write_access at the end of

@@ -2,7 +2,8 @@
  * Linux's sb_prepare_remount_readonly (the filesystem: a writer through
  * any of its mounts) and mnt_make_readonly (MS_BIND: a writer through
  * that mount). skas made the mount read-only under the writer, which
- * then still wrote. Runs in a mount namespace of its own (root). */
+ * then still wrote. An O_TMPFILE file is a writer too. Runs in a mount
+ * namespace of its own (root). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -58,6 +59,13 @@ int main(void)
 	check_err(open(file, O_WRONLY), EROFS, "an open for writing: EROFS");
 	check_ok(remount(dir, 0), "read-write again");
 	close(ro);
+
+	fd = open(dir, O_TMPFILE | O_RDWR, 0600);
+	check(fd >= 0, "an O_TMPFILE file");
+	check_err(remount(dir, MS_RDONLY), EBUSY, "remount read-only: EBUSY");
+	close(fd);
+	check_ok(remount(dir, MS_RDONLY), "closed: remount read-only");
+	check_ok(remount(dir, 0), "read-write again");
 
 	check_ok(mount(dir, dir2, NULL, MS_BIND, NULL), "a bind mount of it");
 	fd = open(file2, O_WRONLY);
