@@ -441,8 +441,8 @@ static int new_tmpfs(struct task *t, const char *data, struct fs_opts *o, struct
 	o->uid = uid != INVALID_ID ? uid : c->fsuid;
 	o->gid = gid != INVALID_ID ? gid : c->fsgid;
 	limit = !o->size_set ? tmpfs_default_size : o->size ? o->size : UINT64_MAX;
-	ret = o->nr_inodes_set ? tmpfs_mount_inodes(limit, o->nr_inodes, o->mode, sb, root)
-			       : tmpfs_mount(limit, o->mode, sb, root);
+	ret = tmpfs_mount_inodes(limit, o->nr_inodes_set ? o->nr_inodes : tmpfs_default_nr_inodes(),
+				 o->mode, sb, root);
 	if (ret < 0) {
 		mpol_put(o->mpol);
 		return ret;

@@ -136,6 +136,27 @@ int main(void)
 	check_eq(blocks(1), 1, "its block free again");
 	memset(buf, 'x', sizeof(buf));
 
+	/* pages the file holds cost nothing: a full tmpfs takes writes there */
+	check_ok(remount("size=8k"), "size=8k, once more");
+	fd = open(file, O_CREAT | O_RDWR, 0644);
+	check_ok(ftruncate(fd, 1 << 20), "a sparse file");
+	check_eq(pwrite(fd, buf, 4096, 0), 4096, "its first page");
+	check_eq(pwrite(fd, buf, 4096, 8192), 4096, "its third: full");
+	check_eq(pwrite(fd, buf, 1, 0), 1, "a byte into the first: taken");
+	check_err(pwrite(fd, buf, 8192, 4096), ENOSPC,
+		  "pages 1 and 2: page 1 does not fit (2 would): ENOSPC");
+	check_eq(pwrite(fd, buf, 100, 8292), 100, "into page 2, which it holds: taken");
+	close(fd);
+	unlink(file);
+	fd = open(file, O_CREAT | O_RDWR, 0644);
+	check_eq(write(fd, buf, 8192), 8192, "a dense file of two pages");
+	check_ok(ftruncate(fd, 100), "cut to 100 bytes");
+	check_eq(pwrite(fd, buf, 4000, 4000), 4000, "a write across its page and the next");
+	check_ok(ftruncate(fd, 100), "cut again");
+	check_eq(pwrite(fd, buf, 9000, 100), 8092, "a write from 100: to the end of page 1");
+	close(fd);
+	unlink(file);
+
 	check_ok(remount("size=0"), "size=0");
 	check(statfs(dir, &st) == 0 && st.f_blocks == 0 && st.f_bfree == 0 && st.f_bavail == 0,
 	      "no limit: statfs says 0 blocks, 0 free");

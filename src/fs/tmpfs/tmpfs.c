@@ -867,25 +867,67 @@ static long sealed_write(const struct tmpfs_node *tn, int64_t off, size_t *n)
 	return 0;
 }
 
+/* From page i on (below page lim): whether the file holds it, and the
+ * first page past i where that changes, or lim. A dense file holds every
+ * page below its size; a sparse one asks its pages or its memfd. */
+static uint64_t page_run(const struct tmpfs_node *tn, uint64_t i, uint64_t lim, bool *held)
+{
+	uint64_t size_pages = PAGE_ALIGN(tn->size) / PAGE_SIZE, j;
+	int64_t r;
+
+	*held = false;
+	if (i >= size_pages)
+		return lim;
+	if (lim > size_pages)
+		lim = size_pages; /* past it nothing is held: the caller's next run */
+	if (!tn->sparse) {
+		*held = true;
+		return lim;
+	}
+	if (tn->memfd < 0) {
+		*held = pages_at(&tn->pages, i) != NULL;
+		for (j = i + 1; j < lim && (pages_at(&tn->pages, j) != NULL) == *held; j++)
+			;
+		return j;
+	}
+	r = host_lseek(tn->memfd, (int64_t)(i * PAGE_SIZE), LINUX_SEEK_DATA);
+	if (r < 0 || (uint64_t)r >= lim * PAGE_SIZE)
+		return lim; /* a hole to lim */
+	if ((uint64_t)r / PAGE_SIZE > i)
+		return (uint64_t)r / PAGE_SIZE;
+	*held = true;
+	r = host_lseek(tn->memfd, (int64_t)(i * PAGE_SIZE), LINUX_SEEK_HOLE);
+	j = r < 0 ? lim : PAGE_ALIGN((uint64_t)r) / PAGE_SIZE;
+	return j > i && j < lim ? j : lim;
+}
+
 /* What of a write of n bytes at off fits in the mount's space: shmem
- * charges a page at a time as the write goes, so a write is cut at the
- * first page that does not fit (0: none did, ENOSPC). A dense file's
- * pages up to its size are there; a sparse one's may all be new. */
+ * charges a page the file does not hold yet as the write reaches it, so
+ * a write is cut at the first such page that does not fit (0: none did,
+ * ENOSPC); pages it holds cost nothing. */
 static size_t write_fits(struct inode *ino, uint64_t off, size_t n)
 {
 	struct tmpfs_node *tn = N(ino);
 	struct tmpfs_sb *s = SB(ino);
-	uint64_t end = off + n, base, avail = s->used < s->limit ? s->limit - s->used : 0;
+	uint64_t end = off + n, avail = s->used < s->limit ? s->limit - s->used : 0;
+	uint64_t i = off / PAGE_SIZE, lim = PAGE_ALIGN(end) / PAGE_SIZE, left = avail / PAGE_SIZE;
 
-	if (tn->sparse || off > tn->size)
-		base = off & PAGE_MASK;
-	else if (end <= tn->charged)
+	/* every page new fits: no need to look */
+	if (PAGE_ALIGN(end) - (off & PAGE_MASK) <= avail)
 		return n;
-	else
-		base = tn->charged;
-	if (PAGE_ALIGN(end) - base <= avail)
-		return n;
-	end = base + (avail & PAGE_MASK);
+	while (i < lim) {
+		bool held;
+		uint64_t j = page_run(tn, i, lim, &held);
+
+		if (!held) {
+			if (j - i > left) {
+				end = (i + left) * PAGE_SIZE;
+				break;
+			}
+			left -= j - i;
+		}
+		i = j;
+	}
 	return end > off ? (size_t)(end - off) : 0;
 }
 
@@ -906,9 +948,6 @@ static long tf_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
 	n = write_fits(f->inode, (uint64_t)off, n);
 	if (n == 0)
 		return -ENOSPC;
-	ret = room_for(f->inode, (uint64_t)off, (uint64_t)off + n);
-	if (ret < 0)
-		return ret;
 	if ((uint64_t)off + n > tn->size) {
 		int r = resize(f->inode, (uint64_t)off + n, (uint64_t)off > tn->size);
 
@@ -1472,9 +1511,7 @@ int tmpfs_mount_inodes(uint64_t size_limit, uint64_t nr_inodes, uint32_t root_mo
 	return 0;
 }
 
-/* Linux's shmem_default_max_inodes: half the pages of the memory
- * (MemTotal), at least one. */
-static uint64_t default_nr_inodes(void)
+uint64_t tmpfs_default_nr_inodes(void)
 {
 	uint64_t total, unused;
 
@@ -1486,5 +1523,5 @@ static uint64_t default_nr_inodes(void)
 int tmpfs_mount(uint64_t size_limit, uint32_t root_mode, struct super_block **sb,
 		struct inode **root)
 {
-	return tmpfs_mount_inodes(size_limit, default_nr_inodes(), root_mode, sb, root);
+	return tmpfs_mount_inodes(size_limit, TMPFS_NR_INODES, root_mode, sb, root);
 }

@@ -13,7 +13,11 @@ struct inode;
 struct super_block;
 
 /* A new tmpfs of at most size_limit bytes of file data and the default
- * inode space (2^20 inodes); root mode. */
+ * inode space (2^20 inodes: skas's own mounts, the root's upper layer,
+ * /tmp, /dev/shm); root mode. */
+/* Linux's shmem_default_max_inodes, for a tmpfs a guest mounts without
+ * nr_inodes=: half the memory's pages (MemTotal), at least one. */
+uint64_t tmpfs_default_nr_inodes(void);
 int tmpfs_mount(uint64_t size_limit, uint32_t root_mode, struct super_block **sb,
 		struct inode **root);
 /* The same with nr_inodes= (0: no limit; the root takes one). */
