@@ -772,6 +772,8 @@ static int gen_io(const struct pnode *n, struct sbuf *b)
 		io_process(proc_of(n), &io);
 	else if (t)
 		io_task(t, &io);
+	else
+		return -ESRCH; /* the thread is gone */
 	sb_printf(b,
 		  "rchar: %llu\nwchar: %llu\nsyscr: %llu\nsyscw: %llu\nread_bytes: 0\n"
 		  "write_bytes: 0\ncancelled_write_bytes: 0\n",
