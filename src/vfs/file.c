@@ -43,22 +43,14 @@ int file_alloc_error(void)
 	return files_nr >= files_max ? -ENFILE : -ENOMEM;
 }
 
-struct file *file_alloc(const struct file_ops *ops, unsigned flags, int host_fd,
-			const struct path *path)
+/* A new file with one reference, uncounted. */
+static struct file *file_new(const struct file_ops *ops, unsigned flags, int host_fd,
+			     const struct path *path)
 {
-	struct file *f;
+	struct file *f = calloc(1, sizeof(*f));
 
-	/* Sockets that only each other's queues hold are garbage, but their
-	 * files count: collect them before saying ENFILE. Differs from Linux,
-	 * which has no cap here and collects once 16000 sockets are in flight. */
-	if (files_nr >= files_max)
-		unix_gc();
-	if (files_nr >= files_max)
-		return NULL;
-	f = calloc(1, sizeof(*f));
 	if (!f)
 		return NULL;
-	files_nr++;
 	f->ops = ops;
 	f->refcount = 1;
 	f->flags = flags;
@@ -72,22 +64,30 @@ struct file *file_alloc(const struct file_ops *ops, unsigned flags, int host_fd,
 	return f;
 }
 
+struct file *file_alloc(const struct file_ops *ops, unsigned flags, int host_fd,
+			const struct path *path)
+{
+	struct file *f;
+
+	/* Sockets that only each other's queues hold are garbage, but their
+	 * files count: collect them before saying ENFILE. Differs from Linux,
+	 * which has no cap here and collects once 16000 sockets are in flight. */
+	if (files_nr >= files_max)
+		unix_gc();
+	if (files_nr >= files_max)
+		return NULL;
+	f = file_new(ops, flags, host_fd, path);
+	if (f)
+		files_nr++;
+	return f;
+}
+
 struct file *file_alloc_backing(unsigned flags, const struct path *path)
 {
-	struct file *f = calloc(1, sizeof(*f));
+	struct file *f = file_new(NULL, flags, -1, path);
 
-	if (!f)
-		return NULL;
-	f->backing = true;
-	f->refcount = 1;
-	f->flags = flags;
-	f->host_fd = -1;
-	if (path && path->dentry) {
-		f->path = *path;
-		path_get(path);
-		f->inode = path->dentry->inode;
-		inode_get(f->inode);
-	}
+	if (f)
+		f->backing = true;
 	return f;
 }
 
