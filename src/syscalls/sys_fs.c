@@ -105,8 +105,11 @@ static uint64_t rw_want(uint64_t count)
 
 /* Reads up to count bytes at pos (or the file position if pos < 0) into the
  * guest: as much as the guest buffer's accessible prefix takes, or what the
- * file's read_fault says when that is less. */
-static long kern_read(struct task *t, struct file *f, uaddr_t buf, uint64_t count, int64_t pos)
+ * file's read_fault says when that is less. *checked (may be NULL): set
+ * once the call is past rw_check (Linux's vfs_read counts it then in
+ * /proc/PID/io, whatever it returns). */
+static long kern_read(struct task *t, struct file *f, uaddr_t buf, uint64_t count, int64_t pos,
+		      bool *checked)
 {
 	bool fault_op = pos < 0 && f->ops->read_fault;
 	size_t avail, arrived;
@@ -116,6 +119,8 @@ static long kern_read(struct task *t, struct file *f, uaddr_t buf, uint64_t coun
 
 	if (n < 0)
 		return n;
+	if (checked)
+		*checked = true;
 	if (count == 0)
 		return file_read_op(f, &none, 0, pos);
 	n = bounce_buffer(t, buf, count, true, fault_op, &kbuf);
@@ -162,12 +167,16 @@ static long write_chunk(struct task *t, struct file *f, uaddr_t buf, uint64_t co
 /* A write in RW_CHUNK pieces (at pos, or the file position if pos < 0): the
  * next piece goes only if the last one was written whole (a blocking pipe
  * write of 2 MiB returns only when all of it is in, as Linux's); an error
- * after some bytes went returns their count. */
-static long kern_write(struct task *t, struct file *f, uaddr_t buf, uint64_t count, int64_t pos)
+ * after some bytes went returns their count. *checked: as kern_read's
+ * (RLIMIT_FSIZE's EFBIG comes after it, as in Linux's write_iter). */
+static long kern_write(struct task *t, struct file *f, uaddr_t buf, uint64_t count, int64_t pos,
+		       bool *checked)
 {
 	uint64_t done = 0;
 	long n = rw_check(f, buf, &count, false, pos);
 
+	if (n == 0 && checked)
+		*checked = true;
 	if (n == 0)
 		n = file_write_checks(f, pos, &count);
 	if (n < 0)
@@ -192,8 +201,10 @@ static long kern_write(struct task *t, struct file *f, uaddr_t buf, uint64_t cou
 /* read/write on a socket: one recvmsg or sendmsg on the guest buffer
  * itself, as Linux's sock_read_iter/sock_write_iter: a write of 0 bytes
  * is an empty datagram, and a buffer that faults part way is EFAULT, not
- * a message cut at the fault (nor one cut in RW_CHUNK pieces). */
-static long sock_read_write(struct task *t, struct file *f, uaddr_t buf, uint64_t count, bool write)
+ * a message cut at the fault (nor one cut in RW_CHUNK pieces). *checked:
+ * as kern_read's. */
+static long sock_read_write(struct task *t, struct file *f, uaddr_t buf, uint64_t count, bool write,
+			    bool *checked)
 {
 	struct linux_iovec iov = { .iov_base = buf, .iov_len = count };
 
@@ -201,19 +212,10 @@ static long sock_read_write(struct task *t, struct file *f, uaddr_t buf, uint64_
 		return -EBADF;
 	if (!access_ok(buf, count))
 		return -EFAULT;
+	*checked = true;
 	if (count > MAX_RW_COUNT)
 		iov.iov_len = MAX_RW_COUNT;
 	return sock_rw_iov(t, f, &iov, 1, write);
-}
-
-/* Whether a read or write (at pos, or the position if pos < 0) gets past
- * the checks of Linux's vfs_read/vfs_write, which count it in
- * /proc/PID/io whatever it then returns. */
-static bool rw_counts(struct file *f, uaddr_t buf, uint64_t count, bool read, int64_t pos)
-{
-	if (sock_from_file(f))
-		return (read ? file_readable(f) : file_writable(f)) && access_ok(buf, count);
-	return rw_check(f, buf, &count, read, pos) == 0;
 }
 
 static long read_write(struct task *t, const struct sysargs *a, bool write)
@@ -221,16 +223,16 @@ static long read_write(struct task *t, const struct sysargs *a, bool write)
 	struct file *f = fdget(t->files, sysarg_int(a, 0));
 	uaddr_t buf = sysarg_uaddr(a, 1);
 	uint64_t count = sysarg_size(a, 2);
-	bool counts;
+	bool counts = false;
 	long ret;
 
 	if (!f)
 		return -EBADF;
-	counts = rw_counts(f, buf, count, !write, -1);
 	if (sock_from_file(f))
-		ret = sock_read_write(t, f, buf, count, write);
+		ret = sock_read_write(t, f, buf, count, write, &counts);
 	else
-		ret = write ? kern_write(t, f, buf, count, -1) : kern_read(t, f, buf, count, -1);
+		ret = write ? kern_write(t, f, buf, count, -1, &counts)
+			    : kern_read(t, f, buf, count, -1, &counts);
 	if (counts)
 		io_account(t, write, ret);
 	file_put(f);
@@ -275,9 +277,10 @@ static long do_pread(struct task *t, const struct sysargs *a, bool write)
 	if (!file_positional(f)) {
 		ret = -ESPIPE;
 	} else {
-		bool counts = rw_counts(f, buf, count, !write, pos);
+		bool counts = false;
 
-		ret = write ? kern_write(t, f, buf, count, pos) : kern_read(t, f, buf, count, pos);
+		ret = write ? kern_write(t, f, buf, count, pos, &counts)
+			    : kern_read(t, f, buf, count, pos, &counts);
 		if (counts)
 			io_account(t, write, ret);
 	}
@@ -400,9 +403,9 @@ static long do_readv(struct task *t, int fd, uaddr_t uiov, int cnt, bool write, 
 		if (iov[i].iov_len == 0)
 			continue;
 		n = write ? kern_write(t, f, iov[i].iov_base, iov[i].iov_len,
-				       pos < 0 ? -1 : pos + total)
+				       pos < 0 ? -1 : pos + total, NULL)
 			  : kern_read(t, f, iov[i].iov_base, iov[i].iov_len,
-				      pos < 0 ? -1 : pos + total);
+				      pos < 0 ? -1 : pos + total, NULL);
 		if (n < 0)
 			break;
 		total += n;
