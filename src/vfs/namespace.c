@@ -12,6 +12,7 @@
  * copy. So MS_PRIVATE and
  * MS_SLAVE (a slave of nothing is private) change nothing, honestly;
  * MS_UNBINDABLE is kept and enforced. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,36 +183,37 @@ struct fs_opts {
 	unsigned cg_flags;	/* cgroup2's CGRP_* */
 };
 
-/* Linux's memparse: a number (base 0) with an optional k, m, g, t suffix. */
+/* Linux's memparse: simple_strtoull's number (base 0: 0x hex, 0 octal;
+ * no blank, no sign; past 2^64 it wraps) with an optional K, M, G, T, P or
+ * E suffix (shifted out past 2^64 as well). No digits at all is 0, as
+ * there: "size=K" is no limit. */
 static int parse_size(const char *s, uint64_t *out)
 {
-	char *end;
-	uint64_t v;
+	static const char suffixes[] = "kmgtpe";
+	unsigned base = 10, shift = 0, d;
+	const char *p;
+	uint64_t v = 0;
 
-	if (!*s)
-		return -EINVAL;
-	v = strtoull(s, &end, 0);
-	switch (*end) {
-	case 'k':
-	case 'K':
-		v <<= 10, end++;
-		break;
-	case 'm':
-	case 'M':
-		v <<= 20, end++;
-		break;
-	case 'g':
-	case 'G':
-		v <<= 30, end++;
-		break;
-	case 't':
-	case 'T':
-		v <<= 40, end++;
-		break;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && isxdigit((unsigned char)s[2]))
+		base = 16, s += 2;
+	else if (s[0] == '0')
+		base = 8;
+	for (;; s++) {
+		if (*s >= '0' && *s <= '9')
+			d = (unsigned)(*s - '0');
+		else if (base == 16 && isxdigit((unsigned char)*s))
+			d = (unsigned)(tolower((unsigned char)*s) - 'a' + 10);
+		else
+			break;
+		if (d >= base)
+			break;
+		v = v * base + d;
 	}
-	if (*end)
+	if (*s && (p = strchr(suffixes, tolower((unsigned char)*s))) != NULL)
+		shift = 10 * (unsigned)(p - suffixes + 1), s++;
+	if (*s)
 		return -EINVAL;
-	*out = v;
+	*out = shift < 64 ? v << shift : 0;
 	return 0;
 }
 
@@ -296,34 +298,36 @@ static int parse_opt(char *key, enum fs_kind kind, struct fs_opts *o)
 			o->cg_flags |= 1u << i;
 			return 0;
 		}
-	if (kind != FS_TMPFS || !val)
+	/* fs_parse takes no empty string for a value */
+	if (kind != FS_TMPFS || !val || !*val)
 		return -EINVAL;
 	if (strcmp(key, "size") == 0) {
 		size_t len = strlen(val);
 		uint64_t pct, total, unused;
 
 		o->size_set = true;
-		/* whole pages, as shmem's DIV_ROUND_UP(size, PAGE_SIZE) */
-		if (len == 0 || val[len - 1] != '%') {
-			if (parse_size(val, &o->size) < 0)
+		/* N% of the instance's memory; then whole pages, as shmem's
+		 * DIV_ROUND_UP(size, PAGE_SIZE), wrapping as its arithmetic
+		 * does (a size within a page of 2^64 is 0: no limit) */
+		if (len > 0 && val[len - 1] == '%') {
+			val[len - 1] = 0;
+			if (parse_size(val, &pct) < 0 ||
+			    mem_meminfo(&total, &unused, &unused, &unused) < 0)
 				return -EINVAL;
-			o->size = o->size > (UINT64_MAX & ~4095ULL) ? UINT64_MAX & ~4095ULL
-								    : (o->size + 4095) & ~4095ULL;
-			return 0;
-		}
-		/* N% of the instance's memory, in whole pages */
-		val[len - 1] = 0;
-		if (parse_size(val, &pct) < 0 || pct > 100000 ||
-		    mem_meminfo(&total, &unused, &unused, &unused) < 0)
+			o->size = (pct << 12) * (total >> 12) / 100;
+		} else if (parse_size(val, &o->size) < 0) {
 			return -EINVAL;
-		o->size = (total >> 12) * pct / 100 << 12;
+		}
+		o->size = (o->size + 4095) / 4096 << 12;
 		return 0;
 	}
 	if (strcmp(key, "nr_blocks") == 0) {
 		o->size_set = true;
-		if (parse_size(val, &o->size) < 0 || o->size > (UINT64_MAX >> 12))
+		/* shmem's bound; a count past what bytes can say is no
+		 * smaller a limit than the largest they can */
+		if (parse_size(val, &o->size) < 0 || o->size > INT64_MAX)
 			return -EINVAL;
-		o->size <<= 12;
+		o->size = o->size > (UINT64_MAX >> 12) ? UINT64_MAX & ~4095ULL : o->size << 12;
 		return 0;
 	}
 	if (strcmp(key, "nr_inodes") == 0) {

@@ -3,6 +3,7 @@
  * only when none did), a symlink of 128 bytes or more a page, size=0 no
  * limit (statfs: 0 blocks), and without
  * nr_inodes= half the memory's pages as inodes (shmem_default_max_inodes).
+ * size= and nr_blocks= are memparse numbers (no sign; K to E; wrapping).
  * skas kept size= in bytes and failed a write that did not fit whole.
  * Runs in a mount namespace of its own (root). */
 #define _GNU_SOURCE
@@ -160,6 +161,47 @@ int main(void)
 	check_ok(remount("size=0"), "size=0");
 	check(statfs(dir, &st) == 0 && st.f_blocks == 0 && st.f_bfree == 0 && st.f_bavail == 0,
 	      "no limit: statfs says 0 blocks, 0 free");
+
+	/* memparse's numbers: base 0, no sign or blank, K to E, wrapping */
+	{
+		static const struct {
+			const char *opts;
+			long blocks; /* -1: EINVAL */
+		} t[] = {
+			{ "size=-1", -1 },
+			{ "size=+4096", -1 },
+			{ "size= 4096", -1 },
+			{ "size=4096x", -1 },
+			{ "size=", -1 },
+			{ "size=0x3000", 3 },
+			{ "size=010", 1 },
+			{ "size=1M", 256 },
+			{ "size=1p", 1L << 38 },
+			{ "size=16E", 0 },
+			{ "size=18446744073709551615", 0 },
+			{ "size=18446744073709547520", (1L << 52) - 1 },
+			{ "size=K", 0 },
+			{ "nr_blocks=9223372036854775808", -1 },
+			{ "nr_blocks=2k", 2048 },
+		};
+		char what[96];
+		size_t i;
+
+		for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+			int r = remount(t[i].opts);
+			int e = errno;
+
+			snprintf(what, sizeof(what), "%s: %s", t[i].opts,
+				 t[i].blocks < 0 ? "EINVAL" : "mounted");
+			check(t[i].blocks < 0 ? r < 0 && e == EINVAL : r == 0, what);
+			if (t[i].blocks < 0 ? !(r < 0 && e == EINVAL) : r != 0)
+				printf("# %d %s\n", r, r < 0 ? ename(e) : "");
+			if (r < 0 || t[i].blocks < 0)
+				continue;
+			snprintf(what, sizeof(what), "%s: %ld blocks", t[i].opts, t[i].blocks);
+			check_eq(blocks(0), t[i].blocks, what);
+		}
+	}
 
 	check_ok(remount(""), "no options");
 	check(statfs(dir, &st) == 0 && (long)st.f_files == mem_pages() / 2,
