@@ -715,8 +715,10 @@ static int remount(struct task *t, struct path *at, uint64_t flags, const char *
 
 		ret = parse_opts(data, tmpfs ? FS_TMPFS : cgroup2 ? FS_CGROUP2 : FS_OTHER, &o);
 		/* Linux's sb_prepare_remount_readonly: not while a file on it
-		 * is open for writing */
-		if (ret == 0 && ro && !sb->rdonly && sb->writers > 0)
+		 * is open for writing, nor while a file or directory whose
+		 * last name went is still in use (its removal is a write to
+		 * come) */
+		if (ret == 0 && ro && !sb->rdonly && (sb->writers > 0 || sb->remove_count > 0))
 			ret = -EBUSY;
 		if (ret == 0 && cgroup2) {
 			cgroup_apply_root_flags(t, o.cg_flags);

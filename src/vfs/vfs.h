@@ -29,6 +29,10 @@ struct super_block {
 	uint64_t magic;	    /* f_type for statfs */
 	int nmounts;	    /* mounts of it (vfs.c): the last to go puts it */
 	int writers;	    /* files open for writing on it, through any mount */
+	/* Its inodes with no name left that something still holds (an open
+	 * file, a mapping, a cwd): the filesystem counts them (Linux's
+	 * s_remove_count; tmpfs does). */
+	long remove_count;
 	/* Its own options for /proc/PID/mounts, each after a comma
 	 * (",size=1024k,mode=750"), or "". */
 	char opts[256];

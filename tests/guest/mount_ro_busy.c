@@ -2,8 +2,11 @@
  * Linux's sb_prepare_remount_readonly (the filesystem: a writer through
  * any of its mounts) and mnt_make_readonly (MS_BIND: a writer through
  * that mount). skas made the mount read-only under the writer, which
- * then still wrote. An O_TMPFILE file is a writer too. Runs in a mount
- * namespace of its own (root). */
+ * then still wrote. An O_TMPFILE file is a writer too. A file or
+ * directory with no name left that is still in use (open for reading,
+ * mapped, a cwd) makes the filesystem's remount EBUSY as well (Linux's
+ * s_remove_count), not a bind mount's. Runs in a mount namespace of its
+ * own (root). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -11,13 +14,14 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 
 #define TAP_ENAME
 #include "tap.h"
 
-static char dir[64], dir2[80], file[96], file2[96];
+static char dir[64], dir2[80], file[96], file2[96], file3[96];
 
 static void check_ok(long r, const char *what)
 {
@@ -43,6 +47,7 @@ int main(void)
 	snprintf(dir2, sizeof(dir2), "%s.bind", dir);
 	snprintf(file, sizeof(file), "%s/f", dir);
 	snprintf(file2, sizeof(file2), "%s/f", dir2);
+	snprintf(file3, sizeof(file3), "%s/g", dir);
 	if (mkdir(dir, 0755) < 0 || mkdir(dir2, 0755) < 0) {
 		printf("not ok 1 - mkdir %s: %s\n", dir, strerror(errno));
 		return 1;
@@ -66,6 +71,64 @@ int main(void)
 	close(fd);
 	check_ok(remount(dir, MS_RDONLY), "closed: remount read-only");
 	check_ok(remount(dir, 0), "read-write again");
+
+	/* names gone, inodes in use */
+	fd = open(file, O_CREAT | O_WRONLY, 0644);
+	close(fd);
+	check_ok(unlink(file), "a file unlinked, not open");
+	check_ok(remount(dir, MS_RDONLY), "remount read-only");
+	check_ok(remount(dir, 0), "read-write again");
+	fd = open(file, O_CREAT | O_WRONLY, 0644);
+	close(fd);
+	ro = open(file, O_RDONLY);
+	check_ok(unlink(file), "a file open for reading unlinked");
+	check_err(remount(dir, MS_RDONLY), EBUSY, "remount read-only: EBUSY");
+	check_ok(remount(dir, MS_BIND | MS_RDONLY), "the mount read-only: fine");
+	check_ok(remount(dir, MS_BIND), "the mount read-write again");
+	{
+		void *p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, ro, 0);
+
+		check(p != MAP_FAILED, "mapped");
+		close(ro);
+		check_err(remount(dir, MS_RDONLY), EBUSY, "closed, still mapped: EBUSY");
+		if (p != MAP_FAILED)
+			munmap(p, 4096);
+	}
+	check_ok(remount(dir, MS_RDONLY), "unmapped: remount read-only");
+	check_ok(remount(dir, 0), "read-write again");
+	fd = open(file, O_CREAT | O_WRONLY, 0644);
+	close(fd);
+	check_ok(link(file, file3), "a second name");
+	ro = open(file, O_RDONLY);
+	check_ok(unlink(file), "one name of an open file unlinked");
+	check_ok(remount(dir, MS_RDONLY), "one name left: remount read-only");
+	check_ok(remount(dir, 0), "read-write again");
+	check_ok(unlink(file3), "its last name unlinked");
+	check_err(remount(dir, MS_RDONLY), EBUSY, "remount read-only: EBUSY");
+	close(ro);
+	check_ok(remount(dir, MS_RDONLY), "closed: remount read-only");
+	check_ok(remount(dir, 0), "read-write again");
+	fd = open(dir, O_TMPFILE | O_RDWR, 0600);
+	{
+		char proc[64];
+
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+		check_ok(linkat(AT_FDCWD, proc, AT_FDCWD, file, AT_SYMLINK_FOLLOW),
+			 "an O_TMPFILE file linked");
+	}
+	close(fd);
+	check_ok(remount(dir, MS_RDONLY), "closed: remount read-only");
+	check_ok(remount(dir, 0), "read-write again");
+	check_ok(unlink(file), "unlinked");
+	check_ok(mkdir(file, 0755), "a directory");
+	check_ok(chdir(file), "the cwd in it");
+	check_ok(rmdir(file), "removed");
+	check_err(remount(dir, MS_RDONLY), EBUSY, "remount read-only: EBUSY");
+	check_ok(chdir("/"), "the cwd elsewhere");
+	check_ok(remount(dir, MS_RDONLY), "remount read-only");
+	check_ok(remount(dir, 0), "read-write again");
+	fd = open(file, O_CREAT | O_WRONLY, 0644);
+	close(fd);
 
 	check_ok(mount(dir, dir2, NULL, MS_BIND, NULL), "a bind mount of it");
 	fd = open(file2, O_WRONLY);

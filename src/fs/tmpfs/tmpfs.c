@@ -419,6 +419,7 @@ static int tmpfs_tmpfile(struct inode *dir, uint32_t mode, const struct cred *c,
 	if (N(dir)->mode & 02000)
 		N(ino)->gid = N(dir)->gid;
 	N(ino)->nlink = 0;
+	dir->sb->remove_count++;
 	N(ino)->linkable = linkable;
 	*out = ino;
 	return 0;
@@ -447,7 +448,8 @@ static int tmpfs_link(struct inode *dir, const char *name, struct inode *old)
 		if (extra)
 			N(old)->units++;
 		N(old)->linkable = false;
-		N(old)->nlink++;
+		if (N(old)->nlink++ == 0)
+			old->sb->remove_count--;
 		N(old)->ctime = vfs_now();
 	}
 	return ret;
@@ -465,6 +467,8 @@ static void drop_name(struct inode *ino)
 		n->units--;
 	}
 	n->nlink -= dir ? 2 : 1;
+	if (n->nlink == 0)
+		ino->sb->remove_count++;
 }
 
 static int tmpfs_unlink(struct inode *dir, const char *name, bool is_dir)
@@ -1340,6 +1344,8 @@ static void tmpfs_release(struct inode *ino)
 		memfds--;
 	}
 	pages_free(&n->pages);
+	if (n->nlink == 0 && ino->sb)
+		ino->sb->remove_count--;
 	/* What it counts: a regular file's pages, a long symlink's page
 	 * (not the size: a symlink's is its target's length, and subtracting
 	 * it let a guest pass --tmpfs-size by deleting symlinks). */
