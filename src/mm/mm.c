@@ -887,7 +887,7 @@ static int do_map(struct mm *mm, uaddr_t addr, size_t len, int prot, unsigned vf
 	if (file && file->ops->mmap_file)
 		file = file->ops->mmap_file(file);
 	if (file) {
-		host_fd = file->ops->mmap_fd ? file->ops->mmap_fd(file) : -ENODEV;
+		host_fd = file_op_mmap_fd(file);
 		if (host_fd < 0)
 			return host_fd;
 	}

@@ -489,7 +489,7 @@ long sys_lseek(struct task *t, const struct sysargs *a)
 	else if (f->flags & LINUX_O_PATH)
 		ret = -EBADF;
 	else
-		ret = f->ops->llseek ? f->ops->llseek(f, sysarg_long(a, 1), whence) : -ESPIPE;
+		ret = file_op_llseek(f, sysarg_long(a, 1), whence);
 	file_put(f);
 	return ret;
 }
@@ -1031,10 +1031,10 @@ long sys_ioctl(struct task *t, const struct sysargs *a)
 		ret = ioctl_fionread_reg(t, f, sysarg_uaddr(a, 2));
 		if (ret != -ENOTTY)
 			break;
-		ret = f->ops->ioctl ? f->ops->ioctl(f, t, cmd, sysarg_uaddr(a, 2)) : -ENOTTY;
+		ret = file_op_ioctl(f, t, cmd, sysarg_uaddr(a, 2));
 		break;
 	default:
-		ret = f->ops->ioctl ? f->ops->ioctl(f, t, cmd, sysarg_uaddr(a, 2)) : -ENOTTY;
+		ret = file_op_ioctl(f, t, cmd, sysarg_uaddr(a, 2));
 	}
 	file_put(f);
 	return ret;

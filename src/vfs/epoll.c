@@ -225,10 +225,8 @@ static unsigned ep_item_poll(struct epitem *epi, struct poll_table *pt, int dept
 	if (is_epoll(f)) {
 		poll_wait(pt, &((struct eventpoll *)f->priv)->poll_wq);
 		mask = ep_poll_ready(f->priv, depth + 1) ? LINUX_POLLIN | LINUX_POLLRDNORM : 0;
-	} else if (f->ops->poll) {
-		mask = f->ops->poll(f, pt);
 	} else {
-		mask = LINUX_POLLIN | LINUX_POLLOUT | LINUX_POLLRDNORM | LINUX_POLLWRNORM;
+		mask = file_op_poll(f, pt);
 	}
 	return mask & epi->events;
 }

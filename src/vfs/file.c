@@ -8,6 +8,7 @@
 #include "vfs/fown.h"
 #include "vfs/epoll.h"
 #include "abi/linux/errno.h"
+#include "abi/linux/poll.h"
 #include "vfs/readdir.h"
 #include "vfs/namei.h"
 #include "vfs/locks.h"
@@ -104,6 +105,48 @@ int file_stat(struct file *f, struct linux_stat *st)
 	if (f->path.dentry)
 		return vfs_getattr(f->path.dentry->inode, st);
 	return f->ops->stat ? f->ops->stat(f, st) : -EBADF;
+}
+
+long file_op_read(struct file *f, void *buf, size_t n)
+{
+	return f->ops->read ? f->ops->read(f, buf, n) : -EINVAL;
+}
+
+long file_op_write(struct file *f, const void *buf, size_t n)
+{
+	return f->ops->write ? f->ops->write(f, buf, n) : -EINVAL;
+}
+
+long file_op_pread(struct file *f, void *buf, size_t n, int64_t off)
+{
+	return f->ops->pread ? f->ops->pread(f, buf, n, off) : -ESPIPE;
+}
+
+long file_op_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
+{
+	return f->ops->pwrite ? f->ops->pwrite(f, buf, n, off) : -ESPIPE;
+}
+
+int64_t file_op_llseek(struct file *f, int64_t off, int whence)
+{
+	return f->ops->llseek ? f->ops->llseek(f, off, whence) : -ESPIPE;
+}
+
+long file_op_ioctl(struct file *f, struct task *t, unsigned cmd, uint64_t arg)
+{
+	return f->ops->ioctl ? f->ops->ioctl(f, t, cmd, arg) : -ENOTTY;
+}
+
+unsigned file_op_poll(struct file *f, struct poll_table *pt)
+{
+	if (!f->ops->poll)
+		return LINUX_POLLIN | LINUX_POLLOUT | LINUX_POLLRDNORM | LINUX_POLLWRNORM;
+	return f->ops->poll(f, pt);
+}
+
+int file_op_mmap_fd(struct file *f)
+{
+	return f->ops->mmap_fd ? f->ops->mmap_fd(f) : -ENODEV;
 }
 
 long file_read_fault_records(struct file *f, void *buf, size_t n, size_t ok, size_t *arrived,

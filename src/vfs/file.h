@@ -138,6 +138,18 @@ long files_nr_open(void);
 void file_get(struct file *f);
 /* fstat: the inode it was opened by, else what the file says. */
 int file_stat(struct file *f, struct linux_stat *st);
+/* f's own method, or what the VFS does for a file without it: a
+ * read or write is EINVAL, a positioned one or a seek ESPIPE, an ioctl
+ * ENOTTY, a poll always ready, a mapping ENODEV. The calls of a file that
+ * forwards to another (an overlay file, a /proc/PID/fd/N reopen). */
+long file_op_read(struct file *f, void *buf, size_t n);
+long file_op_write(struct file *f, const void *buf, size_t n);
+long file_op_pread(struct file *f, void *buf, size_t n, int64_t off);
+long file_op_pwrite(struct file *f, const void *buf, size_t n, int64_t off);
+int64_t file_op_llseek(struct file *f, int64_t off, int whence);
+long file_op_ioctl(struct file *f, struct task *t, unsigned cmd, uint64_t arg);
+unsigned file_op_poll(struct file *f, struct poll_table *pt);
+int file_op_mmap_fd(struct file *f);
 /* read_fault (struct file_ops) of a file of rec-byte records that Linux
  * takes from the file before it copies each out (eventfd, timerfd,
  * signalfd): the records that fit whole count, the one the fault falls in

@@ -58,13 +58,6 @@ void poll_table_free(struct poll_table *pt)
 	memset(pt, 0, sizeof(*pt));
 }
 
-static unsigned file_poll(struct file *f, struct poll_table *pt)
-{
-	if (!f->ops->poll)
-		return LINUX_POLLIN | LINUX_POLLOUT | LINUX_POLLRDNORM | LINUX_POLLWRNORM;
-	return f->ops->poll(f, pt);
-}
-
 /* The files a sleeping poll is queued on stay alive until it wakes. */
 struct held_files {
 	struct file **f;
@@ -122,7 +115,7 @@ static long do_poll(struct task *t, struct linux_pollfd *fds, unsigned n, int64_
 				ready++;
 				continue;
 			}
-			fds[i].revents = (int16_t)(file_poll(f, ready ? NULL : &pt) & mask);
+			fds[i].revents = (int16_t)(file_op_poll(f, ready ? NULL : &pt) & mask);
 			held.f[held.n++] = f;
 			if (fds[i].revents)
 				ready++;

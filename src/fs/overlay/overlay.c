@@ -412,37 +412,27 @@ static struct file *real_file(struct file *f)
 
 static long ovl_f_read(struct file *f, void *buf, size_t n)
 {
-	struct file *r = real_file(f);
-
-	return r->ops->read ? r->ops->read(r, buf, n) : -EINVAL;
+	return file_op_read(real_file(f), buf, n);
 }
 
 static long ovl_f_write(struct file *f, const void *buf, size_t n)
 {
-	struct file *r = real_file(f);
-
-	return r->ops->write ? r->ops->write(r, buf, n) : -EINVAL;
+	return file_op_write(real_file(f), buf, n);
 }
 
 static long ovl_f_pread(struct file *f, void *buf, size_t n, int64_t off)
 {
-	struct file *r = real_file(f);
-
-	return r->ops->pread ? r->ops->pread(r, buf, n, off) : -ESPIPE;
+	return file_op_pread(real_file(f), buf, n, off);
 }
 
 static long ovl_f_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
 {
-	struct file *r = real_file(f);
-
-	return r->ops->pwrite ? r->ops->pwrite(r, buf, n, off) : -ESPIPE;
+	return file_op_pwrite(real_file(f), buf, n, off);
 }
 
 static int64_t ovl_f_llseek(struct file *f, int64_t off, int whence)
 {
-	struct file *r = real_file(f);
-
-	return r->ops->llseek ? r->ops->llseek(r, off, whence) : -ESPIPE;
+	return file_op_llseek(real_file(f), off, whence);
 }
 
 static int ovl_f_stat(struct file *f, struct linux_stat *st)
@@ -452,25 +442,17 @@ static int ovl_f_stat(struct file *f, struct linux_stat *st)
 
 static long ovl_f_ioctl(struct file *f, struct task *t, unsigned cmd, uint64_t arg)
 {
-	struct file *r = real_file(f);
-
-	return r->ops->ioctl ? r->ops->ioctl(r, t, cmd, arg) : -ENOTTY;
+	return file_op_ioctl(real_file(f), t, cmd, arg);
 }
 
 static unsigned ovl_f_poll(struct file *f, struct poll_table *pt)
 {
-	struct file *r = real_file(f);
-
-	if (!r->ops->poll)
-		return LINUX_POLLIN | LINUX_POLLOUT | LINUX_POLLRDNORM | LINUX_POLLWRNORM;
-	return r->ops->poll(r, pt);
+	return file_op_poll(real_file(f), pt);
 }
 
 static int ovl_f_mmap_fd(struct file *f)
 {
-	struct file *lo = ((struct ovl_file *)f->priv)->lower;
-
-	return lo->ops->mmap_fd ? lo->ops->mmap_fd(lo) : -ENODEV;
+	return file_op_mmap_fd(((struct ovl_file *)f->priv)->lower);
 }
 
 static struct file *ovl_f_mmap_file(struct file *f)

@@ -895,9 +895,7 @@ static struct file *orig_of(struct file *f)
 
 static long px_read(struct file *f, void *buf, size_t n)
 {
-	struct file *o = orig_of(f);
-
-	return o->ops->read ? o->ops->read(o, buf, n) : -EINVAL;
+	return file_op_read(orig_of(f), buf, n);
 }
 
 /* The proxy's own O_APPEND (at open, or by F_SETFL): a write to a regular
@@ -913,28 +911,22 @@ static long px_write(struct file *f, const void *buf, size_t n)
 	if ((f->flags & LINUX_O_APPEND) && !(o->flags & LINUX_O_APPEND) && o->ops->pwrite &&
 	    file_stat(o, &st) == 0 && LINUX_S_ISREG(st.st_mode))
 		return o->ops->pwrite(o, buf, n, (int64_t)st.st_size);
-	return o->ops->write ? o->ops->write(o, buf, n) : -EINVAL;
+	return file_op_write(o, buf, n);
 }
 
 static long px_pread(struct file *f, void *buf, size_t n, int64_t off)
 {
-	struct file *o = orig_of(f);
-
-	return o->ops->pread ? o->ops->pread(o, buf, n, off) : -ESPIPE;
+	return file_op_pread(orig_of(f), buf, n, off);
 }
 
 static long px_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
 {
-	struct file *o = orig_of(f);
-
-	return o->ops->pwrite ? o->ops->pwrite(o, buf, n, off) : -ESPIPE;
+	return file_op_pwrite(orig_of(f), buf, n, off);
 }
 
 static int64_t px_llseek(struct file *f, int64_t off, int whence)
 {
-	struct file *o = orig_of(f);
-
-	return o->ops->llseek ? o->ops->llseek(o, off, whence) : -ESPIPE;
+	return file_op_llseek(orig_of(f), off, whence);
 }
 
 static int px_stat(struct file *f, struct linux_stat *st)
@@ -944,25 +936,17 @@ static int px_stat(struct file *f, struct linux_stat *st)
 
 static long px_ioctl(struct file *f, struct task *t, unsigned cmd, uint64_t arg)
 {
-	struct file *o = orig_of(f);
-
-	return o->ops->ioctl ? o->ops->ioctl(o, t, cmd, arg) : -ENOTTY;
+	return file_op_ioctl(orig_of(f), t, cmd, arg);
 }
 
 static unsigned px_poll(struct file *f, struct poll_table *pt)
 {
-	struct file *o = orig_of(f);
-
-	if (!o->ops->poll)
-		return LINUX_POLLIN | LINUX_POLLOUT | LINUX_POLLRDNORM | LINUX_POLLWRNORM;
-	return o->ops->poll(o, pt);
+	return file_op_poll(orig_of(f), pt);
 }
 
 static int px_mmap_fd(struct file *f)
 {
-	struct file *o = orig_of(f);
-
-	return o->ops->mmap_fd ? o->ops->mmap_fd(o) : -ENODEV;
+	return file_op_mmap_fd(orig_of(f));
 }
 
 /* An original that maps another file (an overlay file's real one): the
