@@ -25,6 +25,7 @@
 #define CAP_SYS_RESOURCE       24
 #define CAP_SYS_TIME	       25
 #define CAP_SYS_TTY_CONFIG     26
+#define CAP_AUDIT_CONTROL      30
 #define CAP_SETFCAP	       31
 #define CAP_SYSLOG	       34
 #define CAP_CHECKPOINT_RESTORE 40

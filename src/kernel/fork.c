@@ -235,6 +235,8 @@ static long do_clone(struct task *t, const struct clone_req *r)
 	c->proc->nthreads++;
 	task_register(c);
 	memcpy(c->comm, t->comm, sizeof(c->comm));
+	c->loginuid = t->loginuid;
+	c->sessionid = t->sessionid;
 	sched_fork_params(c, t, f & LINUX_CLONE_IO);
 	task_seccomp_fork(c, t);
 	mpol_task_fork(c, t);

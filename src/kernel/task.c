@@ -389,6 +389,7 @@ int task_start_init(const struct init_config *cfg)
 	init_pid_ns.last = 1;
 	t->state = TASK_SLEEPING;
 	t->timer_slack_ns = t->default_timer_slack_ns = 50000; /* Linux's init_task */
+	t->loginuid = t->sessionid = 0xffffffffU;	       /* unset */
 	list_init(&t->run_link);
 	ptrace_task_init(t);
 	t->proc = process_new(1);

@@ -247,6 +247,10 @@ struct task {
 	 * back (its parent's at clone). Kept, not applied: the host's timers
 	 * fire the guest's. */
 	uint64_t timer_slack_ns, default_timer_slack_ns;
+	/* /proc/PID/loginuid's audit login uid (an instance uid) and the
+	 * session its setting made (Linux's loginuid and sessionid):
+	 * INVALID_ID both until a write, inherited by clone. */
+	uint32_t loginuid, sessionid;
 	/* sched_setaffinity's mask of the guest's CPUs (TASK_CPUS_MAX at
 	 * most); every CPU while !affinity_set. Kept, not applied (see
 	 * sys_sched_setaffinity). Inherited by clone. */

@@ -49,6 +49,10 @@ struct pentry {
 			   size_t len, int64_t off);
 	/* A writable file that is a seq_file in Linux: pwrite is ESPIPE. */
 	bool seq;
+	/* Generated (and its checks made) by each read from offset 0, not
+	 * at the open: Linux's files whose show or read looks at the task
+	 * then (an EPERM or ESRCH comes at the read; the open is fine). */
+	bool gen_at_read;
 	/* A sysctl whose put judges an empty write itself (its handler asks
 	 * for a capability first); any other's is 0, as Linux's handlers
 	 * take nothing from nothing. */

@@ -746,8 +746,6 @@ static int gen_oom_adj(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
-/* /proc/PID/oom_score: Linux's (1000 + badness in thousandths of the
- * memory) * 2 / 3 (0..1333), 0 for one the OOM killer never takes. */
 /* /proc/PID/personality: for whoever may ptrace it (Linux's lock_trace,
  * EPERM at the read). */
 static int gen_personality(const struct pnode *n, struct sbuf *b)
@@ -782,6 +780,8 @@ static int gen_io(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
+/* /proc/PID/oom_score: Linux's (1000 + badness in thousandths of the
+ * memory) * 2 / 3 (0..1333), 0 for one the OOM killer never takes. */
 static int gen_oom_score(const struct pnode *n, struct sbuf *b)
 {
 	struct process *p = proc_of(n);
@@ -793,6 +793,146 @@ static int gen_oom_score(const struct pnode *n, struct sbuf *b)
 		points = 0;
 	sb_printf(b, "%lld\n", (long long)points);
 	return 0;
+}
+
+/* Linux's kstrtoull_from_user(buf, len, 10): the first 63 bytes, a '+'
+ * at most before the digits and one newline after them; -EINVAL or
+ * -ERANGE. */
+static int parse_proc_u64(const char *buf, size_t len, uint64_t *out)
+{
+	char s[64], *p = s;
+	size_t k = len < sizeof(s) - 1 ? len : sizeof(s) - 1;
+	uint64_t v = 0;
+
+	memcpy(s, buf, k);
+	s[k] = 0;
+	if (*p == '+')
+		p++;
+	if (!(*p >= '0' && *p <= '9'))
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			return -ERANGE;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == '\n')
+		p++;
+	if (*p)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* /proc/PID/loginuid and sessionid, Linux's audit ones: the login uid a
+ * write set for the thread (the reader's user namespace's view of it,
+ * no newline) and the session that write began; unset is 4294967295. */
+static int gen_loginuid(const struct pnode *n, struct sbuf *b)
+{
+	struct task *t = procfs_task(n);
+
+	if (!t || !current)
+		return -ESRCH;
+	sb_printf(b, "%u",
+		  t->loginuid == INVALID_ID
+			  ? INVALID_ID
+			  : from_kuid(cred_user_ns(&current->proc->cred), t->loginuid));
+	return 0;
+}
+
+static int gen_sessionid(const struct pnode *n, struct sbuf *b)
+{
+	struct task *t = procfs_task(n);
+
+	if (!t)
+		return -ESRCH;
+	sb_printf(b, "%u", t->sessionid);
+	return 0;
+}
+
+/* Linux's proc_loginuid_write and audit_set_loginuid: only the thread
+ * itself, in one write at offset 0, of a uid of the opener's user
+ * namespace or 4294967295 to unset it. Setting it the first time needs
+ * nothing; changing a set one needs CAP_AUDIT_CONTROL in the instance's
+ * user namespace. Each setting begins a new session. */
+static long put_loginuid(const struct pnode *n, const struct cred *opener, const char *buf,
+			 size_t len, int64_t off)
+{
+	static uint32_t last_session;
+	struct task *t = procfs_task(n);
+	uint64_t v;
+	uint32_t kuid = INVALID_ID;
+	int ret;
+
+	if (!t || t != current)
+		return -EPERM;
+	if (off != 0)
+		return -EINVAL;
+	ret = parse_proc_u64(buf, len, &v);
+	if (ret < 0)
+		return ret;
+	if (v > UINT32_MAX)
+		return -ERANGE;
+	if (v != INVALID_ID) {
+		kuid = make_kuid(cred_user_ns(opener), (uint32_t)v);
+		if (kuid == INVALID_ID)
+			return -EINVAL;
+	}
+	if (t->loginuid != INVALID_ID &&
+	    !ns_capable(&t->proc->cred, &init_user_ns, CAP_AUDIT_CONTROL))
+		return -EPERM;
+	t->sessionid = INVALID_ID;
+	if (kuid != INVALID_ID && (t->sessionid = ++last_session) == INVALID_ID)
+		t->sessionid = ++last_session;
+	t->loginuid = kuid;
+	return (long)len;
+}
+
+/* /proc/PID/timerslack_ns: the process's first thread's PR_SET_TIMERSLACK
+ * slack (another one's, if it has exited). Another process's (or another thread's reading the first's)
+ * needs CAP_SYS_NICE in the process's user namespace, at the read or the
+ * write; a real-time thread's is 0 whatever is written, and 0 is its
+ * default (Linux's timerslack_ns_show and _write). */
+static int timerslack_target(const struct pnode *n, struct task **out)
+{
+	struct process *p = proc_of(n);
+	struct task *t = procfs_task(n);
+
+	if (!p || !t || !current)
+		return -ESRCH;
+	if (t != current && !ns_capable(&current->proc->cred, cred_user_ns(&p->cred), CAP_SYS_NICE))
+		return -EPERM;
+	*out = t;
+	return 0;
+}
+
+static int gen_timerslack_ns(const struct pnode *n, struct sbuf *b)
+{
+	struct task *t;
+	int ret = timerslack_target(n, &t);
+
+	if (ret < 0)
+		return ret;
+	sb_printf(b, "%llu\n", (unsigned long long)t->timer_slack_ns);
+	return 0;
+}
+
+static long put_timerslack_ns(const struct pnode *n, const char *buf, size_t len)
+{
+	struct task *t;
+	uint64_t v;
+	int ret = parse_proc_u64(buf, len, &v);
+
+	if (ret == 0)
+		ret = timerslack_target(n, &t);
+	if (ret < 0)
+		return ret;
+	if (t->sched_policy == SCHED_POLICY_FIFO || t->sched_policy == SCHED_POLICY_RR ||
+	    t->sched_policy == SCHED_POLICY_DEADLINE)
+		v = 0;
+	else if (v == 0)
+		v = t->default_timer_slack_ns;
+	t->timer_slack_ns = v;
+	return (long)len;
 }
 
 /* Linux's isspace: its Latin-1 table counts NBSP (0xa0) too. */
@@ -1656,6 +1796,9 @@ enum {
 	I_NS_UTS,
 	I_IO,
 	I_PERSONALITY,
+	I_LOGINUID,
+	I_SESSIONID,
+	I_TIMERSLACK_NS,
 };
 
 /* /proc/PID/ns: the thread's namespaces (pid and time: the ones it is
@@ -1841,8 +1984,31 @@ const struct pentry procfs_pid_children[] = {
 	  .gen = gen_coredump_filter,
 	  .put = put_coredump_filter,
 	  .tgid_only = true },
-	{ .name = "io", .id = I_IO, .mode = FILE_P, .gen = gen_io },
-	{ .name = "personality", .id = I_PERSONALITY, .mode = FILE_P, .gen = gen_personality },
+	{ .name = "io", .id = I_IO, .mode = FILE_P, .gen = gen_io, .gen_at_read = true },
+	{ .name = "personality",
+	  .id = I_PERSONALITY,
+	  .mode = FILE_P,
+	  .gen = gen_personality,
+	  .gen_at_read = true },
+	{ .name = "loginuid",
+	  .id = I_LOGINUID,
+	  .mode = LINUX_S_IFREG | 0644,
+	  .gen = gen_loginuid,
+	  .put_opener = put_loginuid,
+	  .gen_at_read = true },
+	{ .name = "sessionid",
+	  .id = I_SESSIONID,
+	  .mode = FILE_R,
+	  .gen = gen_sessionid,
+	  .gen_at_read = true },
+	{ .name = "timerslack_ns",
+	  .id = I_TIMERSLACK_NS,
+	  .mode = LINUX_S_IFREG | 0666,
+	  .gen = gen_timerslack_ns,
+	  .put = put_timerslack_ns,
+	  .seq = true,
+	  .gen_at_read = true,
+	  .tgid_only = true },
 	{ .name = "oom_adj",
 	  .id = I_OOM_ADJ,
 	  .mode = FILE_W,

@@ -550,6 +550,7 @@ struct gen_file {
 	char *buf;
 	size_t len;
 	bool fresh;
+	bool made; /* generated once */
 	/* the opener's credentials (no groups; a reference on their user
 	 * namespace), for a put_opener entry */
 	struct cred opener;
@@ -575,7 +576,7 @@ static int generate(struct file *f)
 	free(g->buf);
 	g->buf = b.buf;
 	g->len = b.len;
-	g->fresh = true;
+	g->fresh = g->made = true;
 	return 0;
 }
 
@@ -587,7 +588,7 @@ static long gen_pread(struct file *f, void *buf, size_t n, int64_t off)
 		return -EINVAL;
 	if (n == 0)
 		return 0; /* seq_read_iter: nothing generated */
-	if (off == 0 && !g->fresh) {
+	if ((off == 0 && !g->fresh) || !g->made) {
 		int ret = generate(f);
 
 		if (ret < 0)
@@ -686,7 +687,7 @@ static int file_open(struct inode *ino, struct file *f)
 		cred_get_ns(&g->opener);
 		g->has_opener = true;
 	}
-	ret = generate(f);
+	ret = n->e->gen_at_read ? 0 : generate(f);
 	if (ret < 0) {
 		gen_release(f);
 		f->priv = NULL;
