@@ -27,6 +27,7 @@
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <sys/xattr.h>
+#include <linux/fs.h>
 #include <linux/magic.h>
 #include <linux/openat2.h>
 
@@ -103,6 +104,19 @@ int host_reopen(int path_fd, unsigned flags)
 
 	flags &= ~(unsigned)(O_CREAT | O_EXCL | O_TRUNC | O_NOFOLLOW);
 	return RETRY(openat(dir, p, (int)flags | O_CLOEXEC | O_NOCTTY));
+}
+
+int host_getflags(int path_fd, uint32_t *flags)
+{
+	int fd = host_reopen(path_fd, O_RDONLY | O_NONBLOCK), ret;
+	unsigned f = 0;
+
+	if (fd < 0)
+		return fd;
+	ret = ioctl(fd, FS_IOC_GETFLAGS, &f) < 0 ? -errno : 0;
+	close(fd);
+	*flags = f;
+	return ret;
 }
 
 int host_create_at(int dir_fd, const char *name, unsigned mode)

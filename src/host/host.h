@@ -43,6 +43,9 @@ int host_statx(int fd, unsigned mask, struct linux_statx *stx);
 long host_getdents64(int fd, void *buf, size_t n);
 long host_readlinkat_in_root(int root_fd, const char *path, char *buf, size_t n);
 long host_fgetxattr(int fd, const char *name, void *buf, size_t n);
+/* chattr's flags (FS_IOC_GETFLAGS) of the regular file or directory of
+ * an O_PATH fd, through a read-only open of its own. */
+int host_getflags(int path_fd, uint32_t *flags);
 long host_flistxattr(int fd, char *buf, size_t n);
 /* May a guest see fd through the host root: -ENOENT for procfs, sysfs and
  * the like. *io_ok: may it read it (not a block device, fifo, socket, or a

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
+#include <linux/fs.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/capability.h>
@@ -333,6 +334,8 @@ static int allow_files(scmp_filter_ctx ctx)
 	r |= ALLOW_IF(ioctl, SCMP_A1_32(SCMP_CMP_EQ, TCSETSW));
 	r |= ALLOW_IF(ioctl, SCMP_A1_32(SCMP_CMP_EQ, TCSETSF));
 	r |= ALLOW_IF(ioctl, SCMP_A1_32(SCMP_CMP_EQ, TIOCGWINSZ));
+	/* host_getflags: a host file's chattr flags (reading them only) */
+	r |= ALLOW_IF(ioctl, SCMP_A1_32(SCMP_CMP_EQ, (uint32_t)FS_IOC_GETFLAGS));
 	/* host_pagemap_present and _classes: a stub's present pages (the query only:
 	 * the kernel never asks it to write-protect) */
 	r |= ALLOW_IF(ioctl, SCMP_A1_32(SCMP_CMP_EQ, (uint32_t)HOST_PAGEMAP_SCAN));

@@ -16,6 +16,7 @@
 #define CAP_SETGID	       6
 #define CAP_SETUID	       7
 #define CAP_SETPCAP	       8
+#define CAP_LINUX_IMMUTABLE    9
 #define CAP_IPC_LOCK	       14
 #define CAP_SYS_CHROOT	       18
 #define CAP_SYS_PTRACE	       19

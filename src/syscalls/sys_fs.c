@@ -9,6 +9,7 @@
 #include "kernel/log.h"
 #include "mm/memfd.h"
 #include "mm/usercopy.h"
+#include "vfs/fileattr.h"
 #include "vfs/file.h"
 #include "vfs/fown.h"
 #include "vfs/dnotify.h"
@@ -578,6 +579,12 @@ long sys_fallocate(struct task *t, const struct sysargs *a)
 	ret = -EBADF;
 	if (!file_writable(f))
 		goto out;
+	/* an append-only file only grows; an immutable one not at all */
+	ret = -EPERM;
+	if (f->path.dentry && (inode_iflags(f->path.dentry->inode) &
+			       ((mode & ~LINUX_FALLOC_FL_KEEP_SIZE) ? INODE_APPEND | INODE_IMMUTABLE
+								    : INODE_IMMUTABLE)))
+		goto out;
 	ftype = f->inode ? f->inode->mode & LINUX_S_IFMT : 0;
 	if (file_is_pipe(f) || ftype == LINUX_S_IFIFO)
 		ret = -ESPIPE;
@@ -1034,7 +1041,10 @@ long sys_ioctl(struct task *t, const struct sysargs *a)
 		ret = file_op_ioctl(f, t, cmd, sysarg_uaddr(a, 2));
 		break;
 	default:
-		ret = file_op_ioctl(f, t, cmd, sysarg_uaddr(a, 2));
+		ret = fileattr_ioctl_cmd(cmd) ? vfs_fileattr_ioctl(t, f, cmd, sysarg_uaddr(a, 2))
+					      : -ENOIOCTLCMD;
+		if (ret == -ENOIOCTLCMD)
+			ret = file_op_ioctl(f, t, cmd, sysarg_uaddr(a, 2));
 	}
 	file_put(f);
 	return ret;
@@ -1225,6 +1235,12 @@ long sys_fcntl(struct task *t, const struct sysargs *a)
 					(file_is_pipe(f) ? LINUX_O_DIRECT : 0);
 			bool async = arg & LINUX_O_ASYNC;
 
+			/* an append-only file stays O_APPEND (setfl) */
+			if (((arg ^ f->flags) & LINUX_O_APPEND) && f->path.dentry &&
+			    (inode_iflags(f->path.dentry->inode) & INODE_APPEND)) {
+				ret = -EPERM;
+				break;
+			}
 			/* A file whose kind sends no O_ASYNC signals does
 			 * not keep the flag (as Linux 6.x: F_GETFL then lacks
 			 * it); the F_SETFL still succeeds. */

@@ -135,6 +135,11 @@ long sys_mmap(struct task *t, const struct sysargs *a)
 			ret = -EACCES;
 			if ((prot & LINUX_PROT_WRITE) && !file_writable(f))
 				goto out;
+			/* an append-only file open for writing is not
+			 * shared, lest it be written inside */
+			if (file_writable(f) && f->path.dentry &&
+			    (inode_iflags(f->path.dentry->inode) & INODE_APPEND))
+				goto out;
 		}
 		if (!f || file_writable(f))
 			vflags |= VMA_MAYWRITE;
@@ -178,6 +183,8 @@ long sys_mmap(struct task *t, const struct sysargs *a)
 	    mem_overcommit() != MEM_OVERCOMMIT_NEVER)
 		vflags |= VMA_NORESERVE;
 	ret = mm_map(mm, addr, len, prot & PROT_KNOWN, vflags, f, off);
+	if (ret == 0 && f)
+		file_accessed(f); /* shmem_mmap's */
 	if (ret == 0)
 		ret = platform->mm_flush(mm->pf);
 	if (ret == 0)

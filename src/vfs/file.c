@@ -144,6 +144,29 @@ unsigned file_op_poll(struct file *f, struct poll_table *pt)
 	return f->ops->poll(f, pt);
 }
 
+void path_accessed(const struct path *p)
+{
+	struct inode *ino = p->dentry->inode;
+	unsigned mf = p->mnt->flags;
+
+	if (!ino->iop->touch_atime || (inode_iflags(ino) & INODE_NOATIME) || (mf & MNT_NOATIME) ||
+	    ((mf & MNT_NODIRATIME) && inode_is_dir(ino)) || path_rdonly(p))
+		return;
+	ino->iop->touch_atime(ino, mf & MNT_RELATIME);
+}
+
+void file_accessed(struct file *f)
+{
+	if (f->flags & LINUX_O_NOATIME)
+		return;
+	if (f->path.dentry && f->path.mnt) {
+		path_accessed(&f->path);
+	} else if (f->inode && f->inode->iop->touch_atime && !f->inode->sb->rdonly &&
+		   !(inode_iflags(f->inode) & INODE_NOATIME)) {
+		f->inode->iop->touch_atime(f->inode, true);
+	}
+}
+
 int file_op_mmap_fd(struct file *f)
 {
 	return f->ops->mmap_fd ? f->ops->mmap_fd(f) : -ENODEV;

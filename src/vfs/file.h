@@ -150,6 +150,9 @@ int64_t file_op_llseek(struct file *f, int64_t off, int whence);
 long file_op_ioctl(struct file *f, struct task *t, unsigned cmd, uint64_t arg);
 unsigned file_op_poll(struct file *f, struct poll_table *pt);
 int file_op_mmap_fd(struct file *f);
+/* Linux's file_accessed: path_accessed unless f was opened O_NOATIME (a
+ * file without a path, a backing file: its inode, as a relatime mount's). */
+void file_accessed(struct file *f);
 /* read_fault (struct file_ops) of a file of rec-byte records that Linux
  * takes from the file before it copies each out (eventfd, timerfd,
  * signalfd): the records that fit whole count, the one the fault falls in

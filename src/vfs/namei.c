@@ -78,6 +78,9 @@ int inode_permission(struct task *t, struct inode *ino, int mask)
 
 	if (!mask)
 		return 0;
+	/* nobody writes an immutable file */
+	if ((mask & LINUX_W_OK) && (inode_iflags(ino) & INODE_IMMUTABLE))
+		return -EPERM;
 	/* Searching a directory as root: no need to ask the filesystem
 	 * (the type bits are the inode's own). */
 	if (mask == LINUX_X_OK && LINUX_S_ISDIR(ino->mode) &&
@@ -550,6 +553,19 @@ static int check_sticky(struct task *t, struct inode *dir, struct inode *victim)
 	return -EPERM;
 }
 
+/* May victim's name in dir go (an unlink, rmdir, rename from or over
+ * it)? Linux's may_delete after its permission check: not from an
+ * append-only directory, nor a sticky one's file of another, nor an
+ * immutable or append-only file. */
+static int may_delete(struct task *t, struct inode *dir, struct inode *victim)
+{
+	if (inode_iflags(dir) & INODE_APPEND)
+		return -EPERM;
+	if (inode_iflags(victim) & (INODE_IMMUTABLE | INODE_APPEND))
+		return -EPERM;
+	return check_sticky(t, dir, victim);
+}
+
 /* May a new entry last be made in dir? Linux's filename_create: an
  * existing name is EEXIST; a missing one named with a trailing slash is
  * ENOENT unless a directory is being made. */
@@ -857,6 +873,12 @@ static int openat2_once(struct task *t, int dirfd, const char *name, unsigned fl
 		if (acc == 3)
 			mask = LINUX_R_OK | LINUX_W_OK;
 		ret = inode_permission(t, ino, mask);
+		/* may_open: an append-only file is opened for writing with
+		 * O_APPEND, and never truncated */
+		if (ret == 0 && (inode_iflags(ino) & INODE_APPEND) &&
+		    ((acc != LINUX_O_RDONLY && !(flags & LINUX_O_APPEND)) ||
+		     (flags & LINUX_O_TRUNC)))
+			ret = -EPERM;
 		if (ret == 0 && want_write && path_rdonly(&p) &&
 		    (LINUX_S_ISREG(ino->mode) || inode_is_dir(ino) || LINUX_S_ISLNK(ino->mode)))
 			ret = -EROFS;
@@ -1039,9 +1061,11 @@ long vfs_readlinkat(struct task *t, int dirfd, const char *name, char *buf, size
 		return ret;
 	if (!LINUX_S_ISLNK(p.dentry->inode->mode))
 		ret = name[0] ? -EINVAL : -ENOENT; /* "" names no link: as Linux */
-	else if (p.dentry->inode->iop->readlink)
+	else if (p.dentry->inode->iop->readlink) {
 		ret = p.dentry->inode->iop->readlink(p.dentry->inode, buf, n);
-	else if (p.dentry->inode->iop->get_link_path) {
+		if (ret >= 0)
+			path_accessed(&p); /* do_readlinkat's touch_atime */
+	} else if (p.dentry->inode->iop->get_link_path) {
 		struct path to;
 
 		ret = p.dentry->inode->iop->get_link_path(p.dentry->inode, t, &to);
@@ -1130,6 +1154,9 @@ int xattr_permission(struct task *t, const struct inode *ino, const char *name, 
 {
 	struct linux_stat st = { .st_mode = ino->mode };
 
+	/* an immutable or append-only file's xattrs stay */
+	if (write && (inode_iflags((struct inode *)ino) & (INODE_IMMUTABLE | INODE_APPEND)))
+		return -EPERM;
 	/* the permission bits and owner (a sticky directory's, an ACL's) */
 	if (write && (xattr_prefix(name, "system.posix_acl_") ||
 		      (LINUX_S_ISDIR(ino->mode) && xattr_prefix(name, "user."))))
@@ -1360,7 +1387,7 @@ int vfs_unlinkat(struct task *t, int dirfd, const char *name, bool is_rmdir)
 
 		ret = may_change_dir(t, &parent);
 		if (ret == 0)
-			ret = check_sticky(t, parent.dentry->inode, child.dentry->inode);
+			ret = may_delete(t, parent.dentry->inode, child.dentry->inode);
 		if (ret == 0)
 			vfs_getattr(child.dentry->inode, &st);
 		if (ret == 0)
@@ -1442,6 +1469,8 @@ int vfs_linkat(struct task *t, int odirfd, const char *oname, int ndirfd, const 
 	if (ret == 0)
 		ret = may_change_dir(t, &parent);
 	if (ret == 0 && inode_is_dir(old.dentry->inode))
+		ret = -EPERM;
+	if (ret == 0 && (inode_iflags(old.dentry->inode) & (INODE_IMMUTABLE | INODE_APPEND)))
 		ret = -EPERM;
 	if (ret == 0)
 		ret = dir->iop->link ? dir->iop->link(dir, last, old.dentry->inode) : -EPERM;
@@ -1537,7 +1566,7 @@ int vfs_renameat2(struct task *t, int odirfd, const char *oname, int ndirfd, con
 	if (ret == 0)
 		ret = may_change_dir(t, &np);
 	if (ret == 0)
-		ret = check_sticky(t, op.dentry->inode, src.dentry->inode);
+		ret = may_delete(t, op.dentry->inode, src.dentry->inode);
 	if (ret == 0 && dst.dentry) {
 		if (flags & 1)
 			ret = -EEXIST;
@@ -1548,7 +1577,7 @@ int vfs_renameat2(struct task *t, int odirfd, const char *oname, int ndirfd, con
 			 inode_is_dir(dst.dentry->inode))
 			ret = -EISDIR;
 		else
-			ret = check_sticky(t, np.dentry->inode, dst.dentry->inode);
+			ret = may_delete(t, np.dentry->inode, dst.dentry->inode);
 	}
 	/* A mount point on either side (the walk crossed into its mount):
 	 * Linux's is_local_mountpoint, after the permission checks. */
@@ -1618,6 +1647,16 @@ int vfs_setattr_inode(struct task *t, struct path *p, struct iattr *ia)
 	 * any permission check); fchmodat2 with AT_SYMLINK_NOFOLLOW asks it */
 	if ((ia->valid & ATTR_MODE) && LINUX_S_ISLNK(ino->mode))
 		return -EOPNOTSUPP;
+	/* notify_change: an immutable or append-only file keeps its mode,
+	 * owners and times (an immutable one even the time of now), and
+	 * an append-only one its size (do_sys_truncate, do_ftruncate) */
+	if ((ia->valid & (ATTR_MODE | ATTR_UID | ATTR_GID | ATTR_TIMES_SET)) &&
+	    (inode_iflags(ino) & (INODE_IMMUTABLE | INODE_APPEND)))
+		return -EPERM;
+	if ((ia->valid & ATTR_SIZE) && (inode_iflags(ino) & INODE_APPEND))
+		return -EPERM;
+	if ((ia->valid & ATTR_TOUCH) && (inode_iflags(ino) & INODE_IMMUTABLE))
+		return -EPERM;
 	ret = vfs_getattr(ino, &st);
 	if (ret < 0)
 		return ret;

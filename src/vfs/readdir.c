@@ -90,6 +90,7 @@ long dir_getdents64(struct file *f, void *buf, size_t n)
 		if (ret < 0)
 			return ret;
 	}
+	file_accessed(f); /* iterate_dir's */
 	while ((size_t)f->pos < f->dir->n) {
 		struct dir_entry *e = &f->dir->e[f->pos];
 		size_t len = strlen(e->name);

@@ -70,6 +70,11 @@ struct iattr {
 /* readdir's callback: returns nonzero to stop. */
 typedef int (*dir_emit_fn)(void *ctx, const char *name, uint64_t ino, unsigned dtype);
 
+/* Linux's S_IMMUTABLE, S_APPEND and S_NOATIME: an inode's chattr +i, +a
+ * and +A (vfs/fileattr.c), which its filesystem sets with the FS_*_FL
+ * flags it keeps. */
+enum { INODE_IMMUTABLE = 1, INODE_APPEND = 2, INODE_NOATIME = 4 };
+
 struct inode_ops {
 	/* The child name of dir: *out holds a reference; -ENOENT if none. */
 	int (*lookup)(struct inode *dir, const char *name, struct inode **out);
@@ -107,6 +112,20 @@ struct inode_ops {
 	/* procfs's magic links (/proc/PID/fd/N, cwd, exe, root): the path
 	 * they name, without a string. Returns -ENOENT if none. */
 	int (*get_link_path)(struct inode *ino, struct task *t, void *path_out);
+	/* chattr's flags (LINUX_FS_*_FL, Linux's fileattr_get and _set):
+	 * -ENOIOCTLCMD for an inode without them (the open file's own ioctl
+	 * answers then); set gets every flag the inode is to have, the
+	 * VFS's checks made, and is -EOPNOTSUPP for one it does not keep.
+	 * NULL: none for any inode of the filesystem. */
+	int (*fileattr_get)(struct inode *ino, uint32_t *flags);
+	int (*fileattr_set)(struct inode *ino, uint32_t flags);
+	/* The INODE_* flags that hold for ino when they are another
+	 * inode's (an overlay inode's real one); NULL: ino->flags. */
+	unsigned (*iflags)(struct inode *ino);
+	/* A read moves the access time to now (relatime: only if it is not
+	 * after the last change, or is a day old); NULL: the filesystem
+	 * keeps no access time of its own (a host file's is the host's). */
+	void (*touch_atime)(struct inode *ino, bool relatime);
 	void (*release)(struct inode *ino);
 };
 
@@ -118,6 +137,7 @@ struct inode {
 	const struct inode_ops *iop;
 	void *priv;
 	uint8_t write_hint;	    /* F_SET_RW_HINT's, in memory only (Linux's i_write_hint) */
+	unsigned flags;		    /* INODE_*: chattr's that the VFS enforces (Linux's i_flags) */
 	struct inode *release_next; /* inode_put's list of inodes to release */
 };
 
@@ -259,6 +279,16 @@ void dentry_exchanged(struct inode *odir, const char *oname, struct inode *oinod
  * the name is then the path from the top of p's mount tree, as Linux's
  * prepend_path gives it. */
 char *path_name_reach(const struct path *p, const struct path *root, bool *reached);
+
+static inline unsigned inode_iflags(struct inode *i)
+{
+	return i->iop->iflags ? i->iop->iflags(i) : i->flags;
+}
+
+/* Linux's touch_atime: a read of p's file, unless its mount has
+ * noatime (nodiratime, for a directory) or is read-only, or the inode
+ * is noatime (chattr +A). */
+void path_accessed(const struct path *p);
 
 static inline bool inode_is_dir(const struct inode *i)
 {

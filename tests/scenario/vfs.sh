@@ -746,6 +746,24 @@ c_deep_tmpfs() {
     [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "20000 0" ]
 }
 
+# chattr on the root's files: a host file's flags read as the host has
+# them; +i copies it up (the host's own 'e' dropped) and holds the copy;
+# the host's file untouched
+c_chattr_root() {
+    local before
+    before=$(lsattr -d /etc 2>/dev/null | cut -c1-22)
+    sk run -- /bin/sh -c 'lsattr -d /etc | cut -c1-22; chattr +i /etc/hostname && lsattr /etc/hostname | cut -c1-22
+        echo x > /etc/hostname || echo refused; rm -f /etc/hostname || echo kept
+        chattr -i /etc/hostname && echo x > /etc/hostname && cat /etc/hostname'
+    [ "$rc" = 0 ] || return 1
+    [ "$(cat "$tmp/out")" = "$before
+----i-----------------
+refused
+kept
+x" ] && [ "$(cat /etc/hostname)" != x ]
+}
+
+t "chattr of a root file: the host's flags read, +i holds the copy, the host untouched" c_chattr_root
 t "a write 60 directories down the host's tree: copied up, the host untouched" c_deep_copy_up
 t "mounts nested 3000 deep, a recursive bind of them, lazy unmounts" c_nested_mounts
 t "a tmpfs with directories 20000 deep, unmounted" c_deep_tmpfs

@@ -232,4 +232,42 @@ _Static_assert(offsetof(struct linux_winsize, ws_ypixel) == 6, "linux_winsize ws
 #define LINUX_TIOCPKT_DOSTOP	 32
 #define LINUX_TIOCPKT_IOCTL	 64
 
+/* chattr's file attributes (linux/fs.h): FS_IOC_GETFLAGS and SETFLAGS
+ * move an int despite the long in their numbers */
+#define LINUX_FS_IOC_GETFLAGS	LINUX_IOR('f', 1, 8)
+#define LINUX_FS_IOC_SETFLAGS	LINUX_IOW('f', 2, 8)
+#define LINUX_FS_IOC_FSGETXATTR LINUX_IOR('X', 31, 28)
+#define LINUX_FS_IOC_FSSETXATTR LINUX_IOW('X', 32, 28)
+
+#define LINUX_FS_SYNC_FL	0x00000008
+#define LINUX_FS_IMMUTABLE_FL	0x00000010
+#define LINUX_FS_APPEND_FL	0x00000020
+#define LINUX_FS_NODUMP_FL	0x00000040
+#define LINUX_FS_NOATIME_FL	0x00000080
+#define LINUX_FS_DAX_FL		0x02000000
+#define LINUX_FS_PROJINHERIT_FL 0x20000000
+
+#define LINUX_FS_XFLAG_PREALLOC	    0x00000002
+#define LINUX_FS_XFLAG_IMMUTABLE    0x00000008
+#define LINUX_FS_XFLAG_APPEND	    0x00000010
+#define LINUX_FS_XFLAG_SYNC	    0x00000020
+#define LINUX_FS_XFLAG_NOATIME	    0x00000040
+#define LINUX_FS_XFLAG_NODUMP	    0x00000080
+#define LINUX_FS_XFLAG_PROJINHERIT  0x00000200
+#define LINUX_FS_XFLAG_EXTSIZE	    0x00000800
+#define LINUX_FS_XFLAG_EXTSZINHERIT 0x00001000
+#define LINUX_FS_XFLAG_DAX	    0x00008000
+#define LINUX_FS_XFLAG_COWEXTSIZE   0x00010000
+#define LINUX_FS_XFLAG_HASATTR	    0x80000000
+
+struct linux_fsxattr {
+	uint32_t fsx_xflags;
+	uint32_t fsx_extsize;
+	uint32_t fsx_nextents;
+	uint32_t fsx_projid;
+	uint32_t fsx_cowextsize;
+	uint8_t fsx_pad[8];
+};
+_Static_assert(sizeof(struct linux_fsxattr) == 28, "linux_fsxattr size");
+
 #endif /* ABI_LINUX_IOCTL_H */

@@ -410,6 +410,26 @@ static long hostfs_getxattr(struct inode *ino, const char *name, void *buf, size
 	return host_fgetxattr(hfd(ino), name, buf, n);
 }
 
+/* A host file's chattr flags, for reading only: a host file is not made
+ * immutable or append-only from inside (FS_IOC_SETFLAGS is ENOTTY), and
+ * the host enforces its own flags on its files. */
+static int hostfs_fileattr_get(struct inode *ino, uint32_t *flags)
+{
+	int ret;
+
+	if (!LINUX_S_ISREG(ino->mode) && !LINUX_S_ISDIR(ino->mode))
+		return -ENOIOCTLCMD;
+	ret = host_getflags(hfd(ino), flags);
+	return ret == -ENOTTY ? -ENOIOCTLCMD : ret;
+}
+
+static int hostfs_fileattr_set(struct inode *ino, uint32_t flags)
+{
+	(void)ino;
+	(void)flags;
+	return -ENOIOCTLCMD;
+}
+
 static long hostfs_listxattr(struct inode *ino, char *buf, size_t n)
 {
 	return host_flistxattr(hfd(ino), buf, n);
@@ -572,6 +592,8 @@ static const struct inode_ops hostfs_iops = {
 	.iterate = hostfs_iterate,
 	.open = hostfs_open,
 	.getxattr = hostfs_getxattr,
+	.fileattr_get = hostfs_fileattr_get,
+	.fileattr_set = hostfs_fileattr_set,
 	.setxattr = hostfs_setxattr,
 	.listxattr = hostfs_listxattr,
 	.removexattr = hostfs_removexattr,

@@ -18,6 +18,7 @@
 #include "kernel/cred.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
+#include "abi/linux/ioctl.h"
 #include "abi/linux/poll.h"
 #include "abi/linux/stat.h"
 
@@ -988,6 +989,51 @@ static void ovl_release(struct inode *ino)
 	free(n);
 }
 
+/* chattr's flags: the real inode's; a set copies the name up first and
+ * sets the copy's, as Linux's ovl_fileattr_set. Differs: flags of the
+ * lower file's own filesystem that the upper tmpfs cannot keep (ext4's
+ * extents, 'e') are dropped, where Linux with a tmpfs upper layer fails
+ * the set (EOPNOTSUPP): chattr +i of a root file works, as it does in a
+ * container whose upper layer is on the host's disk. */
+static int ovl_fileattr_get(struct inode *ino, uint32_t *flags)
+{
+	struct inode *r = real(ino);
+
+	return r->iop->fileattr_get ? r->iop->fileattr_get(r, flags) : -ENOIOCTLCMD;
+}
+
+static int ovl_fileattr_set(struct inode *ino, uint32_t flags)
+{
+	struct inode *lo = O(ino)->lower, *u;
+	uint32_t lf = 0;
+	int ret;
+
+	if (lo && lo->iop->fileattr_get && lo->iop->fileattr_get(lo, &lf) == 0)
+		flags &= ~(lf & ~(uint32_t)(LINUX_FS_SYNC_FL | LINUX_FS_IMMUTABLE_FL |
+					    LINUX_FS_APPEND_FL | LINUX_FS_NODUMP_FL |
+					    LINUX_FS_NOATIME_FL | LINUX_FS_DAX_FL |
+					    LINUX_FS_PROJINHERIT_FL));
+	ret = copy_up(ino);
+	if (ret < 0)
+		return ret;
+	u = O(ino)->upper;
+	return u->iop->fileattr_set ? u->iop->fileattr_set(u, flags) : -ENOIOCTLCMD;
+}
+
+/* the upper file's; a lower file's access time is the host's */
+static void ovl_touch_atime(struct inode *ino, bool relatime)
+{
+	struct inode *u = O(ino)->upper;
+
+	if (u && u->iop->touch_atime)
+		u->iop->touch_atime(u, relatime);
+}
+
+static unsigned ovl_iflags(struct inode *ino)
+{
+	return inode_iflags(real(ino));
+}
+
 static const struct inode_ops ovl_iops = {
 	.lookup = ovl_lookup,
 	.mknod = ovl_mknod,
@@ -1007,6 +1053,10 @@ static const struct inode_ops ovl_iops = {
 	.removexattr = ovl_removexattr,
 	.acl_kinds = ovl_acl_kinds,
 	.statfs = ovl_statfs,
+	.fileattr_get = ovl_fileattr_get,
+	.fileattr_set = ovl_fileattr_set,
+	.iflags = ovl_iflags,
+	.touch_atime = ovl_touch_atime,
 	.release = ovl_release,
 };
 

@@ -23,6 +23,7 @@
 #include "kernel/task.h"
 #include "kernel/userns.h"
 #include "host/host.h"
+#include "abi/linux/ioctl.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/fcntl.h"
 #include "abi/linux/poll.h"
@@ -94,7 +95,8 @@ struct tmpfs_node {
 	/* F_SEAL_*: F_SEAL_SEAL from birth (nothing more can be added) but
 	 * for memfd_create's files (mm/memfd.c), as Linux's shmem. */
 	unsigned seals;
-	void *fifo; /* a named pipe's pipe */
+	uint32_t fsflags; /* chattr's (LINUX_FS_*_FL): TMPFS_FL_MODIFIABLE's */
+	void *fifo;	  /* a named pipe's pipe */
 	/* What the file counts against the tmpfs size and --memory, in whole
 	 * pages as Linux's shmem counts: its size rounded up while it is
 	 * dense (no hole: every page below the size is data); once it may
@@ -799,6 +801,50 @@ static int tmpfs_setattr(struct inode *ino, const struct iattr *ia)
 	return 0;
 }
 
+/* chattr's flags of a regular file or directory (Linux's shmem keeps
+ * these four; its other inodes have none). */
+#define TMPFS_FL_MODIFIABLE \
+	(LINUX_FS_IMMUTABLE_FL | LINUX_FS_APPEND_FL | LINUX_FS_NODUMP_FL | LINUX_FS_NOATIME_FL)
+
+static int tmpfs_fileattr_get(struct inode *ino, uint32_t *flags)
+{
+	if (!LINUX_S_ISREG(ino->mode) && !LINUX_S_ISDIR(ino->mode))
+		return -ENOIOCTLCMD;
+	*flags = N(ino)->fsflags;
+	return 0;
+}
+
+static int tmpfs_fileattr_set(struct inode *ino, uint32_t flags)
+{
+	if (!LINUX_S_ISREG(ino->mode) && !LINUX_S_ISDIR(ino->mode))
+		return -ENOIOCTLCMD;
+	if (flags & ~TMPFS_FL_MODIFIABLE)
+		return -EOPNOTSUPP;
+	N(ino)->fsflags = flags;
+	ino->flags = ((flags & LINUX_FS_IMMUTABLE_FL) ? INODE_IMMUTABLE : 0) |
+		     ((flags & LINUX_FS_APPEND_FL) ? INODE_APPEND : 0) |
+		     ((flags & LINUX_FS_NOATIME_FL) ? INODE_NOATIME : 0);
+	N(ino)->ctime = vfs_now();
+	return 0;
+}
+
+static bool ts_before(struct linux_timespec a, struct linux_timespec b)
+{
+	return a.tv_sec < b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec < b.tv_nsec);
+}
+
+/* Linux's relatime_need_update, and then the time of now. */
+static void tmpfs_touch_atime(struct inode *ino, bool relatime)
+{
+	struct tmpfs_node *n = N(ino);
+	struct linux_timespec now = vfs_now();
+
+	if (relatime && ts_before(n->mtime, n->atime) && ts_before(n->ctime, n->atime) &&
+	    now.tv_sec - n->atime.tv_sec < 24 * 60 * 60)
+		return;
+	n->atime = now;
+}
+
 static int tmpfs_iterate(struct inode *dir, dir_emit_fn emit, void *ctx)
 {
 	struct tmpfs_dirent *e;
@@ -826,6 +872,8 @@ static long tf_pread(struct file *f, void *buf, size_t n, int64_t off)
 
 	if (off < 0)
 		return -EINVAL;
+	if (n > 0)
+		file_accessed(f); /* shmem_file_read_iter's, at the end too */
 	if ((uint64_t)off >= tn->size)
 		return 0;
 	if (n > tn->size - (uint64_t)off)
@@ -944,6 +992,10 @@ static long tf_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
 		return -EINVAL;
 	if (n == 0)
 		return 0; /* generic_write_checks: no seal check, no growth */
+	/* generic_write_checks: a file open with O_APPEND is written at its
+	 * end, by pwrite too (pwrite(2)'s BUGS) */
+	if (f->flags & LINUX_O_APPEND)
+		off = (int64_t)tn->size;
 	if (tn->seals & (SEALS_WRITE | LINUX_F_SEAL_GROW)) {
 		ret = sealed_write(tn, off, &n);
 		if (ret < 0)
@@ -1399,6 +1451,9 @@ static const struct inode_ops tmpfs_iops = {
 	.removexattr = tmpfs_removexattr,
 	.acl_kinds = tmpfs_acl_kinds,
 	.statfs = tmpfs_statfs,
+	.fileattr_get = tmpfs_fileattr_get,
+	.fileattr_set = tmpfs_fileattr_set,
+	.touch_atime = tmpfs_touch_atime,
 	.release = tmpfs_release,
 };
 
