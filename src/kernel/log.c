@@ -1,8 +1,13 @@
 /* kernel/log.c: the kernel log, one line per message, prefixed "skas: ",
  * on the host's stderr or --log file; and the message buffer that the
- * guest reads with syslog(2) (dmesg): every message up to LOG_INFO as
- * Linux's "<level>[seconds.micros] text" lines, timed from skas's start,
- * the oldest lines dropped when it is full. */
+ * guest reads with syslog(2) (dmesg) and /dev/kmsg: every message up to
+ * LOG_INFO, and the guest's own through /dev/kmsg, as Linux's
+ * "<prio>[seconds.micros] text" lines, timed from skas's start, the
+ * oldest lines dropped when it is full. A line is a record, numbered
+ * from 0 for /dev/kmsg; its text keeps what /dev/kmsg shows escaped
+ * (a byte below ' ', from DEL up, and '\' as \xNN), so a guest's
+ * newline cannot make two records of one (syslog(2) shows it escaped
+ * too, where Linux's shows the bytes). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +17,7 @@
 #include "kernel/sched.h"
 #include "host/host.h"
 #include "abi/linux/misc.h"
+#include "abi/linux/errno.h"
 
 int klog_level = LOG_WARN;
 
@@ -20,6 +26,9 @@ static uint64_t ring_head;  /* bytes ever written */
 static uint64_t ring_tail;  /* the oldest byte kept, a line's start */
 static uint64_t ring_clear; /* klog_clear's mark */
 static uint64_t ring_read;  /* klog_read_unread's position */
+static uint64_t seq_tail;   /* the number of the record at ring_tail */
+static uint64_t seq_head;   /* the number the next record gets */
+static uint64_t seq_clear;  /* the first after klog_clear's mark */
 static struct waitq ring_wait = { LIST_HEAD_INIT(ring_wait.waiters) };
 static int64_t boot_ns = -1;
 static bool panicking; /* no wakeup from a kernel in a broken state */
@@ -38,33 +47,48 @@ static void ring_put(const char *line, size_t n)
 	while (ring_head + n - ring_tail > KLOG_BUF_SIZE) {
 		while (ring_at(ring_tail++) != '\n')
 			;
+		seq_tail++;
 	}
 	for (i = 0; i < n; i++)
 		ring[(ring_head + i) % KLOG_BUF_SIZE] = line[i];
 	ring_head += n;
+	seq_head++;
 	if (!panicking)
 		waitq_wake_all(&ring_wait);
 }
 
-static void record(int level, const char *text, size_t n)
+/* One record of priority prio (facility << 3 | level) with text's n
+ * bytes (at most KLOG_TEXT_MAX), escaped. */
+static void record(unsigned prio, const char *text, size_t n)
 {
-	char line[600];
+	char line[64 + 4 * KLOG_TEXT_MAX + 2];
 	int64_t ns;
-	int len;
+	size_t len, i;
 
 	if (boot_ns < 0)
 		boot_ns = host_clock_ns(LINUX_CLOCK_MONOTONIC);
 	ns = host_clock_ns(LINUX_CLOCK_MONOTONIC) - boot_ns;
 	if (ns < 0)
 		ns = 0;
-	len = snprintf(line, sizeof(line), "<%d>[%5lld.%06lld] %.*s\n", level == LOG_WARN ? 4 : 6,
-		       (long long)(ns / 1000000000), (long long)(ns % 1000000000 / 1000), (int)n,
-		       text);
-	if (len > (int)sizeof(line) - 1) {
-		len = sizeof(line) - 1;
-		line[len - 1] = '\n';
+	if (n > KLOG_TEXT_MAX)
+		n = KLOG_TEXT_MAX;
+	len = (size_t)snprintf(line, 64, "<%u>[%5lld.%06lld] ", prio, (long long)(ns / 1000000000),
+			       (long long)(ns % 1000000000 / 1000));
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if (c < ' ' || c >= 127 || c == '\\')
+			len += (size_t)snprintf(line + len, 5, "\\x%02x", c);
+		else
+			line[len++] = (char)c;
 	}
-	ring_put(line, (size_t)len);
+	line[len++] = '\n';
+	ring_put(line, len);
+}
+
+void klog_user(unsigned prio, const char *text, size_t n)
+{
+	record(prio, text, n);
 }
 
 static __attribute__((format(printf, 2, 0))) void vlog(int level, const char *fmt, va_list ap)
@@ -76,7 +100,7 @@ static __attribute__((format(printf, 2, 0))) void vlog(int level, const char *fm
 	if (n > (int)sizeof(buf) - 2)
 		n = sizeof(buf) - 2;
 	if (level <= LOG_INFO)
-		record(level, buf + 6, (size_t)n - 6);
+		record(level == LOG_WARN ? 4 : 6, buf + 6, (size_t)n - 6);
 	if (level <= klog_level) {
 		buf[n++] = '\n';
 		host_log_write(buf, n);
@@ -147,13 +171,14 @@ size_t klog_read_all(char *out, size_t len, bool clear)
 	for (p = start; p < ring_head; p++)
 		out[n++] = ring_at(p);
 	if (clear)
-		ring_clear = ring_head;
+		klog_clear();
 	return n;
 }
 
 void klog_clear(void)
 {
 	ring_clear = ring_head;
+	seq_clear = seq_head;
 }
 
 uint64_t klog_unread(void)
@@ -180,4 +205,66 @@ size_t klog_read_unread(char *out, size_t len)
 struct waitq *klog_waitq(void)
 {
 	return &ring_wait;
+}
+
+void klog_cursor_set(struct klog_cursor *c, int where)
+{
+	if (where == KLOG_FIRST || (where == KLOG_CLEAR && ring_clear <= ring_tail)) {
+		c->pos = ring_tail;
+		c->seq = seq_tail;
+	} else if (where == KLOG_CLEAR) {
+		c->pos = ring_clear;
+		c->seq = seq_clear;
+	} else {
+		c->pos = ring_head;
+		c->seq = seq_head;
+	}
+}
+
+int klog_cursor_state(const struct klog_cursor *c)
+{
+	if (c->pos < ring_tail)
+		return -EPIPE;
+	return c->pos < ring_head;
+}
+
+/* Linux's devkmsg_read, less the wait: "prio,seq,usecs,-;text\n". */
+long klog_kmsg_read(struct klog_cursor *c, char *out, size_t cap)
+{
+	char head[64], *p;
+	unsigned long long s = 0, us = 0;
+	unsigned prio = 0;
+	uint64_t q = c->pos, end;
+	size_t n = 0, hn, tn;
+
+	if (c->pos < ring_tail) {
+		klog_cursor_set(c, KLOG_FIRST);
+		return -EPIPE;
+	}
+	if (c->pos >= ring_head)
+		return 0;
+	/* the line's "<prio>[s.us] " */
+	while (n < sizeof(head) - 1 && ring_at(q + n) != ']')
+		head[n] = ring_at(q + n), n++;
+	head[n] = 0;
+	if (sscanf(head, "<%u>[%llu.%llu", &prio, &s, &us) != 3)
+		prio = 0, s = us = 0;
+	q += n + 2; /* past "] " */
+	for (end = q; ring_at(end) != '\n'; end++)
+		;
+	tn = (size_t)(end - q);
+	hn = (size_t)snprintf(head, sizeof(head), "%u,%llu,%llu,-;", prio,
+			      (unsigned long long)c->seq, s * 1000000 + us);
+	if (hn + tn + 1 > cap) {
+		c->pos = end + 1; /* lost, as Linux 6's */
+		c->seq++;
+		return -EINVAL;
+	}
+	memcpy(out, head, hn);
+	for (p = out + hn; q < end; q++)
+		*p++ = ring_at(q);
+	*p = '\n';
+	c->pos = end + 1;
+	c->seq++;
+	return (long)(hn + tn + 1);
 }

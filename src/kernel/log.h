@@ -61,4 +61,22 @@ uint64_t klog_unread(void);
 /* Woken at each message. */
 struct waitq *klog_waitq(void);
 
+/* /dev/kmsg (vfs/devices.c): a reader's place among the records. */
+struct klog_cursor {
+	uint64_t pos, seq; /* its next record's first byte and number */
+};
+enum { KLOG_FIRST, KLOG_CLEAR, KLOG_END };
+/* At the oldest record kept, the first after the last clear (SEEK_DATA),
+ * or past the last (SEEK_END). */
+void klog_cursor_set(struct klog_cursor *c, int where);
+/* 1 if a record waits at c, 0 if none yet, -EPIPE if c's was dropped. */
+int klog_cursor_state(const struct klog_cursor *c);
+/* The record at c in /dev/kmsg's form, c moved past it: its length; 0 if
+ * none yet; -EINVAL if cap cannot hold it (c moves past it all the same);
+ * -EPIPE, c moved to the oldest, if c's was dropped. */
+long klog_kmsg_read(struct klog_cursor *c, char *out, size_t cap);
+/* A guest's message (a /dev/kmsg write) of priority prio. */
+#define KLOG_TEXT_MAX 1024
+void klog_user(unsigned prio, const char *text, size_t n);
+
 #endif

@@ -127,6 +127,7 @@ static int make_devfs(struct super_block **sb, struct inode **root)
 	ret = ret ?: add_node(r, "full", LINUX_S_IFCHR | 0666, MKDEV(1, 7));
 	ret = ret ?: add_node(r, "random", LINUX_S_IFCHR | 0666, MKDEV(1, 8));
 	ret = ret ?: add_node(r, "urandom", LINUX_S_IFCHR | 0666, MKDEV(1, 9));
+	ret = ret ?: add_node(r, "kmsg", LINUX_S_IFCHR | 0644, MKDEV(1, 11));
 	ret = ret ?: add_node(r, "tty", LINUX_S_IFCHR | 0666, MKDEV(5, 0));
 	ret = ret ?: add_node(r, "console", LINUX_S_IFCHR | 0600, MKDEV(5, 1));
 	ret = ret ?: add_node(r, "ptmx", LINUX_S_IFCHR | 0666, MKDEV(5, 2));
