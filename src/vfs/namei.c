@@ -291,8 +291,12 @@ static int follow_link(struct walk *w, struct path *p, struct path *child, char 
 	size_t tl, rl;
 	long n;
 
-	if (++w->nlinks > MAX_SYMLINKS || (w->resolve & LINUX_RESOLVE_NO_SYMLINKS))
+	/* pick_link: none on a nosymfollow mount; a link followed is read
+	 * (touch_atime) */
+	if (++w->nlinks > MAX_SYMLINKS || (w->resolve & LINUX_RESOLVE_NO_SYMLINKS) ||
+	    (child->mnt->flags & MNT_NOSYMFOLLOW))
 		return -ELOOP;
+	path_accessed(child);
 	if (ino->iop->get_link_path) {
 		struct path to;
 		int ret = ino->iop->get_link_path(ino, w->t, &to);
@@ -1732,9 +1736,10 @@ static int64_t statfs_mnt_flags(const struct mount *m)
 	static const struct {
 		unsigned mnt;
 		int64_t st;
-	} map[] = { { MNT_NOSUID, LINUX_ST_NOSUID },	     { MNT_NODEV, LINUX_ST_NODEV },
-		    { MNT_NOEXEC, LINUX_ST_NOEXEC },	     { MNT_NOATIME, LINUX_ST_NOATIME },
-		    { MNT_NODIRATIME, LINUX_ST_NODIRATIME }, { MNT_RELATIME, LINUX_ST_RELATIME } };
+	} map[] = { { MNT_NOSUID, LINUX_ST_NOSUID },	      { MNT_NODEV, LINUX_ST_NODEV },
+		    { MNT_NOEXEC, LINUX_ST_NOEXEC },	      { MNT_NOATIME, LINUX_ST_NOATIME },
+		    { MNT_NODIRATIME, LINUX_ST_NODIRATIME },  { MNT_RELATIME, LINUX_ST_RELATIME },
+		    { MNT_NOSYMFOLLOW, LINUX_ST_NOSYMFOLLOW } };
 	int64_t f = LINUX_ST_VALID;
 
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)

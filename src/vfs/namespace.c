@@ -160,6 +160,8 @@ static unsigned mnt_flags_of(uint64_t flags, const struct mount *old)
 		f |= MNT_NODEV;
 	if (flags & LINUX_MS_NOEXEC)
 		f |= MNT_NOEXEC;
+	if (flags & LINUX_MS_NOSYMFOLLOW)
+		f |= MNT_NOSYMFOLLOW;
 	if (flags & LINUX_MS_NOATIME)
 		f |= MNT_NOATIME;
 	if (flags & LINUX_MS_NODIRATIME)

@@ -174,6 +174,7 @@ enum {
 	MNT_LOCK_NOEXEC = 0x1000,
 	MNT_LOCK_ATIME = 0x2000,
 	MNT_LOCKED = 0x4000,
+	MNT_NOSYMFOLLOW = 0x8000, /* MS_NOSYMFOLLOW: no symlink on it is followed */
 };
 
 struct mnt_ns;

@@ -203,6 +203,7 @@ _Static_assert(offsetof(struct linux_statfs, f_namelen) == 64, "linux_statfs f_n
 #define LINUX_ST_NOATIME	    0x0400
 #define LINUX_ST_NODIRATIME	    0x0800
 #define LINUX_ST_RELATIME	    0x1000
+#define LINUX_ST_NOSYMFOLLOW	    0x2000
 #define LINUX_TMPFS_MAGIC	    0x01021994
 #define LINUX_PROC_SUPER_MAGIC	    0x9fa0
 #define LINUX_OVERLAYFS_SUPER_MAGIC 0x794c7630

@@ -1454,9 +1454,10 @@ static void mnt_opts(struct sbuf *b, const struct mount *m)
 	static const struct {
 		unsigned flag;
 		const char *name;
-	} opts[] = { { MNT_NOSUID, ",nosuid" },		{ MNT_NODEV, ",nodev" },
-		     { MNT_NOEXEC, ",noexec" },		{ MNT_NOATIME, ",noatime" },
-		     { MNT_NODIRATIME, ",nodiratime" }, { MNT_RELATIME, ",relatime" } };
+	} opts[] = { { MNT_NOSUID, ",nosuid" },		 { MNT_NODEV, ",nodev" },
+		     { MNT_NOEXEC, ",noexec" },		 { MNT_NOATIME, ",noatime" },
+		     { MNT_NODIRATIME, ",nodiratime" },	 { MNT_RELATIME, ",relatime" },
+		     { MNT_NOSYMFOLLOW, ",nosymfollow" } };
 	size_t i;
 
 	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
