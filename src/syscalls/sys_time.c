@@ -17,6 +17,7 @@
 #include "mm/usercopy.h"
 #include "host/host.h"
 #include "kernel/cputime.h"
+#include "fs/procfs/procfs.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
 #include "abi/linux/types.h"
@@ -217,8 +218,7 @@ long sys_sysinfo(struct task *t, const struct sysargs *a)
 	int ret;
 
 	memset(&si, 0, sizeof(si));
-	si.uptime = timens_to_task(t, LINUX_CLOCK_BOOTTIME, host_clock_ns(LINUX_CLOCK_BOOTTIME)) /
-		    NSEC_PER_SEC;
+	si.uptime = procfs_uptime_ns(t) / NSEC_PER_SEC; /* /proc/uptime's (it was the host's) */
 	ret = mem_meminfo(&si.totalram, &si.freeram, &si.sharedram, &si.bufferram);
 	if (ret < 0)
 		return ret;

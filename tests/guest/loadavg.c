@@ -83,5 +83,19 @@ int main(void)
 		ok = read_loadavg(&a) && (a.l[0][0] > 0 || a.l[0][1] >= 8);
 	} while (!ok && secs() < until);
 	check(ok, "running, the 1-minute average reaches 0.08 within 12 s");
+
+	/* sysinfo's uptime is /proc/uptime's (skas gave the host's) */
+	{
+		double up = -1;
+		FILE *f = fopen("/proc/uptime", "r");
+
+		if (f && fscanf(f, "%lf", &up) != 1)
+			up = -1;
+		if (f)
+			fclose(f);
+		sysinfo(&si);
+		check(up >= 0 && si.uptime >= (long)up - 1 && si.uptime <= (long)up + 1,
+		      "sysinfo's uptime is /proc/uptime's");
+	}
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include "kernel/cgroup.h"
 #include "mm/commit.h"
 #include "fs/procfs/internal.h"
+#include "fs/procfs/procfs.h"
 #include "kernel/task.h"
 #include "kernel/sched.h"
 #include "kernel/coredump.h"
@@ -267,15 +268,19 @@ static int gen_stat(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
+int64_t procfs_uptime_ns(struct task *t)
+{
+	/* the reader's boottime offset, as Linux's (the instance's uptime
+	 * is shorter than the host's: not below 0) */
+	int64_t up = t ? timens_to_task(t, LINUX_CLOCK_BOOTTIME, uptime_ns()) : uptime_ns();
+
+	return up > 0 ? up : 0;
+}
+
 static int gen_uptime(const struct pnode *n, struct sbuf *b)
 {
-	/* hundredths; the uptime with the reader's boottime offset, as
-	 * Linux's (the instance's is shorter than the host's: not below 0) */
-	int64_t up = current ? timens_to_task(current, LINUX_CLOCK_BOOTTIME, uptime_ns())
-			     : uptime_ns(),
-		idle = uptime_ns() / 10000000 * ncpus();
-
-	up = up > 0 ? up / 10000000 : 0;
+	/* hundredths */
+	int64_t up = procfs_uptime_ns(current) / 10000000, idle = uptime_ns() / 10000000 * ncpus();
 
 	(void)n;
 	sb_printf(b, "%lld.%02lld %lld.%02lld\n", (long long)(up / 100), (long long)(up % 100),
