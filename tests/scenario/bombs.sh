@@ -814,6 +814,11 @@ bomb --cpus=1 -- "$b" cpus
 check "--cpus=1: sched_getaffinity shows one CPU" "cpus: 1 1" "$out"
 out=$(timeout -k 5 30 "$SKAS" run --cpus=1 -- /usr/bin/nproc 2>&1)
 check "--cpus=1: nproc says 1" "1" "$out"
+out=$(timeout -k 5 30 "$SKAS" run --cpus=1 -- /bin/sh -c 'cat /sys/devices/system/cpu/online /sys/devices/system/node/node0/cpulist; ls -d /sys/devices/system/cpu/cpu*; getconf _NPROCESSORS_ONLN' 2>&1)
+check "--cpus=1: sysfs shows one CPU (getconf, lscpu, os.cpu_count read it)" "0
+0
+/sys/devices/system/cpu/cpu0
+1" "$out"
 ncpu=$(nproc)
 out=$(timeout -k 5 30 "$SKAS" run --cpus="$ncpu" -- /bin/sh -c "$b cpus; nproc" 2>&1)
 check "--cpus=$ncpu (all): the guest sees $ncpu" "cpus: $ncpu 1

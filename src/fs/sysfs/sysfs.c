@@ -17,7 +17,7 @@
 #include "fs/sysfs/sysfs.h"
 #include "fs/tmpfs/tmpfs.h"
 #include "vfs/vfs.h"
-#include "host/host.h"
+#include "kernel/cpus.h"
 #include "abi/linux/stat.h"
 
 #define SYSFS_MAGIC 0x62656572
@@ -40,7 +40,7 @@ static int make_cpu(struct inode *sys)
 {
 	struct inode *devices, *system, *cpu, *c;
 	char range[32], name[32];
-	int i, n = host_ncpus(), ret;
+	int i, n = cpus_count(), ret;
 
 	if (n < 1)
 		n = 1;
@@ -84,7 +84,7 @@ static int make_node(struct inode *sys)
 {
 	struct inode *devices, *system, *node, *n0;
 	char range[32], map[160];
-	int n = host_ncpus(), ret, w, at = 0;
+	int n = cpus_count(), ret, w, at = 0;
 
 	if (n < 1)
 		n = 1;
