@@ -212,5 +212,33 @@ int main(int argc, char **argv)
 	errno = 0;
 	check(open("/proc/sys/kernel/ostype", O_WRONLY) < 0 && errno == EACCES,
 	      "writing a read-only sysctl: EACCES");
+
+	/* setproctitle: argv's area rewritten, its last NUL kept: all of
+	 * it; the NUL overwritten (on into the environment): the string to
+	 * its NUL, as Linux's get_mm_proctitle */
+	{
+		extern char **environ;
+		char *end = argv[argc - 1] + strlen(argv[argc - 1]);
+		size_t area = (size_t)(end - argv[0]), envlen = environ[0] ? strlen(environ[0]) : 0;
+
+		memset(argv[0], ' ', area);
+		memcpy(argv[0], "short", 6);
+		s = slurp("/proc/self/cmdline", &len);
+		check(s && len == area + 1 && memcmp(s, "short\0", 6) == 0,
+		      "a title within argv's area: the whole area");
+		free(s);
+		if (envlen > 2 && environ[0] == end + 1) {
+			memset(argv[0], 'x', area + 1 + envlen / 2);
+			memcpy(argv[0], "TITLE", 5);
+			argv[0][area + 1 + envlen / 2] = 0;
+			s = slurp("/proc/self/cmdline", &len);
+			check(s && len == area + 2 + envlen / 2 && memcmp(s, "TITLE", 5) == 0 &&
+				      s[len - 1] == 0,
+			      "one over its end: up to its NUL, into the environment");
+			free(s);
+		} else {
+			check(0, "the environment follows argv");
+		}
+	}
 	return 0;
 }

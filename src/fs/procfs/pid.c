@@ -447,12 +447,38 @@ static void put_user_range(struct sbuf *b, struct mm *mm, uaddr_t start, uaddr_t
 	}
 }
 
+/* Linux's get_mm_cmdline: the arguments; but when the last byte of
+ * their area is no longer a NUL (setproctitle wrote over it, maybe on
+ * into the environment's area that follows), the string from their start
+ * to its NUL, within a page (get_mm_proctitle). */
 static int gen_cmdline(const struct pnode *n, struct sbuf *b)
 {
 	struct mm *mm = mm_of(n);
+	struct sbuf t = { 0 };
+	uaddr_t end;
+	size_t len;
+	char c;
 
-	if (mm)
+	if (!mm || mm->arg_start >= mm->arg_end)
+		return 0;
+	if (copy_from_user(mm, &c, mm->arg_end - 1, 1) < 0 || c == 0) {
 		put_user_range(b, mm, mm->arg_start, mm->arg_end);
+		return 0;
+	}
+	end = mm->env_start == mm->arg_end && mm->env_end >= mm->env_start ? mm->env_end
+									   : mm->arg_end;
+	if (end - mm->arg_start > PAGE_SIZE)
+		end = mm->arg_start + PAGE_SIZE;
+	put_user_range(&t, mm, mm->arg_start, end);
+	if (t.oom) {
+		free(t.buf);
+		return -ENOMEM;
+	}
+	len = t.buf ? strnlen(t.buf, t.len) : 0;
+	if (len < t.len)
+		len++; /* its NUL */
+	sb_put(b, t.buf, len);
+	free(t.buf);
 	return 0;
 }
 
