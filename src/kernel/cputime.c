@@ -11,11 +11,21 @@
  * stub ends with it (cputime_task_exit_reap), on the stub's control
  * thread too (its mappings, its teardown); ru_nvcsw, ru_nivcsw,
  * ru_inblock, ru_oublock are 0; ru_maxrss is the peak resident size of the
- * stub process, which holds the guest's memory. */
+ * stub process, which holds the guest's memory.
+ *
+ * /proc/stat's CPU times: each thread's run time is credited, split as
+ * its ticks are, to the guest CPU it was last seen on (cpus_current)
+ * whenever it is sampled there (at each /proc/stat read, which samples
+ * every thread) or its host thread goes. A CPU's idle time grows by the
+ * time between two reads less what was credited to it meanwhile (not
+ * below 0). Differs from Linux: a thread that moved between CPUs since
+ * the last read is credited all to the last; no iowait, irq or steal. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernel/cputime.h"
 #include "kernel/task.h"
+#include "kernel/cpus.h"
 #include "kernel/pidns.h"
 #include "abi/linux/errno.h"
 #include "abi/linux/misc.h"
@@ -206,9 +216,94 @@ static void mm_retire(struct process *p, struct mm *mm)
 
 /* The last figures of t's host thread, and its stub's peak size (kb < 0:
  * none), kept with t. */
+static struct cpu_stat *cstat;	 /* per guest CPU */
+static int64_t *cstat_busy_seen; /* each one's busy time at the last read */
+static int cstat_n;
+static int64_t cstat_seen_ns; /* the uptime at the last read */
+
+static bool cstat_ready(void)
+{
+	int n = cpus_count();
+
+	if (cstat)
+		return true;
+	if (n < 1)
+		n = 1;
+	cstat = calloc((size_t)n, sizeof(*cstat));
+	cstat_busy_seen = calloc((size_t)n, sizeof(*cstat_busy_seen));
+	if (!cstat || !cstat_busy_seen) {
+		free(cstat);
+		free(cstat_busy_seen);
+		cstat = NULL;
+		cstat_busy_seen = NULL;
+		return false;
+	}
+	cstat_n = n;
+	return true;
+}
+
+/* Credits what t ran since its last credit (total: its times now). */
+static void cstat_credit(struct task *t, const struct host_cputime *total)
+{
+	int64_t rt = total->rt_ns - t->stat_seen.rt_ns, sys;
+	uint64_t du = total->uticks - t->stat_seen.uticks, ds = total->sticks - t->stat_seen.sticks;
+	int cpu = cpus_current(t);
+
+	if (total->rt_ns < t->stat_seen.rt_ns || !cstat_ready()) {
+		t->stat_seen = *total;
+		return;
+	}
+	if (du + ds == 0) { /* too short for a tick: as the thread's whole */
+		du = total->uticks;
+		ds = total->sticks;
+	}
+	sys = du + ds ? (int64_t)((unsigned __int128)ds * (uint64_t)rt / (du + ds)) : 0;
+	if (cpu < 0 || cpu >= cstat_n)
+		cpu = 0;
+	cstat[cpu].system += sys;
+	if (t->nice > 0)
+		cstat[cpu].nice += rt - sys;
+	else
+		cstat[cpu].user += rt - sys;
+	t->stat_seen = *total;
+}
+
+void cputime_cpu_stat(int n, int64_t uptime_ns, struct cpu_stat *out)
+{
+	struct host_cputime acc;
+	struct process *p;
+	struct task *t;
+	int i;
+
+	memset(out, 0, (size_t)n * sizeof(*out));
+	if (!cstat_ready())
+		return;
+	for (p = process_next(NULL); p; p = process_next(p))
+		list_for_each_entry(t, &p->threads, thread_link)
+		{
+			if (!can_sample(t))
+				continue;
+			memset(&acc, 0, sizeof(acc));
+			sample_task(t, &acc, NULL);
+			cstat_credit(t, &acc);
+		}
+	for (i = 0; i < cstat_n; i++) {
+		int64_t busy = cstat[i].user + cstat[i].nice + cstat[i].system,
+			idle = uptime_ns - cstat_seen_ns - (busy - cstat_busy_seen[i]);
+
+		if (idle > 0)
+			cstat[i].idle += idle;
+		cstat_busy_seen[i] = busy;
+	}
+	if (uptime_ns > cstat_seen_ns)
+		cstat_seen_ns = uptime_ns;
+	memcpy(out, cstat, (size_t)(n < cstat_n ? n : cstat_n) * sizeof(*out));
+}
+
 static void thread_gone(struct task *t, const struct host_cputime *v, long kb)
 {
 	raw_add(&t->cpu_gone, v);
+	cstat_credit(t, &t->cpu_gone);
 	memset(&t->cpu_base, 0, sizeof(t->cpu_base));
 	if (kb > t->proc->maxrss_kb)
 		t->proc->maxrss_kb = kb;

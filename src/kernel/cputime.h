@@ -91,6 +91,13 @@ bool cputime_task_exit_reap(struct task *t);
 /* parent reaps the zombie child: the child's times and its children's
  * are added to parent's children, its read/write counts to parent's own (u: what the reap reports, may be NULL). */
 void cputime_reap(struct process *parent, struct process *child, struct cpu_usage *u);
+/* /proc/stat's CPU lines (Linux's kcpustat) for n guest CPUs, in ns:
+ * user (of threads whose nice is above 0: nice), system and idle time
+ * of each, at uptime_ns of the instance. */
+struct cpu_stat {
+	int64_t user, nice, system, idle;
+};
+void cputime_cpu_stat(int n, int64_t uptime_ns, struct cpu_stat *out);
 /* A cpu_usage as getrusage's struct (struct linux_rusage *). */
 void cputime_to_rusage(const struct cpu_usage *u, void *ru);
 

@@ -217,6 +217,8 @@ struct task {
 	 * another guest thread (platform thread_reused), else zeros. */
 	struct host_cputime cpu_base;
 	struct cpu_prev cpu_prev;
+	/* Its times /proc/stat's CPU lines have counted (cputime.c). */
+	struct host_cputime stat_seen;
 	/* syscalls/sys_sched.c: Linux's per-thread scheduling parameters, kept
 	 * and checked as Linux does but not applied: the host schedules the
 	 * stub threads as it sees fit. A fair policy's own slice (sched_attr's

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kernel/cpus.h"
+#include "kernel/cputime.h"
 #include "kernel/cgroup.h"
 #include "mm/commit.h"
 #include "fs/procfs/internal.h"
@@ -251,16 +252,35 @@ static int64_t btime_s(void)
 	return ns >= 0 ? ns / 1000000000 : -((-ns + 999999999) / 1000000000);
 }
 
-/* /proc/stat: no CPU time is accounted; every CPU has been idle. */
+static unsigned long long ticks(int64_t ns)
+{
+	return ns > 0 ? (unsigned long long)ns / (1000000000 / USER_HZ) : 0;
+}
+
+/* /proc/stat: each guest CPU's user, nice, system and idle time
+ * (kernel/cputime.c), the first line their sums; no iowait, irq or
+ * steal time. */
 static int gen_stat(const struct pnode *n, struct sbuf *b)
 {
-	unsigned long long idle = (unsigned long long)(uptime_ns() / (1000000000 / USER_HZ));
 	int i, cpus = ncpus();
+	struct cpu_stat *cs = calloc((size_t)cpus, sizeof(*cs)), sum = { 0 };
 
 	(void)n;
-	sb_printf(b, "cpu  0 0 0 %llu 0 0 0 0 0 0\n", idle * (unsigned long long)cpus);
+	if (!cs)
+		return -ENOMEM;
+	cputime_cpu_stat(cpus, uptime_ns(), cs);
+	for (i = 0; i < cpus; i++) {
+		sum.user += cs[i].user;
+		sum.nice += cs[i].nice;
+		sum.system += cs[i].system;
+		sum.idle += cs[i].idle;
+	}
+	sb_printf(b, "cpu  %llu %llu %llu %llu 0 0 0 0 0 0\n", ticks(sum.user), ticks(sum.nice),
+		  ticks(sum.system), ticks(sum.idle));
 	for (i = 0; i < cpus; i++)
-		sb_printf(b, "cpu%d 0 0 0 %llu 0 0 0 0 0 0\n", i, idle);
+		sb_printf(b, "cpu%d %llu %llu %llu %llu 0 0 0 0 0 0\n", i, ticks(cs[i].user),
+			  ticks(cs[i].nice), ticks(cs[i].system), ticks(cs[i].idle));
+	free(cs);
 	sb_printf(b,
 		  "intr 0\nctxt 0\nbtime %lld\nprocesses %d\nprocs_running %d\n"
 		  "procs_blocked 0\nsoftirq 0 0 0 0 0 0 0 0 0 0 0\n",
@@ -277,10 +297,21 @@ int64_t procfs_uptime_ns(struct task *t)
 	return up > 0 ? up : 0;
 }
 
+/* The uptime and the CPUs' idle time summed (/proc/stat's), in
+ * hundredths. */
 static int gen_uptime(const struct pnode *n, struct sbuf *b)
 {
-	/* hundredths */
-	int64_t up = procfs_uptime_ns(current) / 10000000, idle = uptime_ns() / 10000000 * ncpus();
+	int i, cpus = ncpus();
+	struct cpu_stat *cs = calloc((size_t)cpus, sizeof(*cs));
+	int64_t up = procfs_uptime_ns(current) / 10000000, idle = 0;
+
+	if (!cs)
+		return -ENOMEM;
+	cputime_cpu_stat(cpus, uptime_ns(), cs);
+	for (i = 0; i < cpus; i++)
+		idle += cs[i].idle;
+	free(cs);
+	idle /= 10000000;
 
 	(void)n;
 	sb_printf(b, "%lld.%02lld %lld.%02lld\n", (long long)(up / 100), (long long)(up % 100),
