@@ -764,6 +764,16 @@ x" ] && [ "$(cat /etc/hostname)" != x ]
 }
 
 t "chattr of a root file: the host's flags read, +i holds the copy, the host untouched" c_chattr_root
+
+# A copy-up leaves its parents' times as they were (Linux's
+# ovl_set_timestamps): the names were there before
+c_copy_up_times() {
+    local before
+    before=$(stat -c '%Y %X' /usr/share/doc/bash /usr/share/doc /usr/share)
+    sk run -- /bin/sh -c 'chmod 600 /usr/share/doc/bash/INTRO.gz && stat -c "%Y %X" /usr/share/doc/bash /usr/share/doc /usr/share'
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "$before" ]
+}
+t "a copy-up keeps its parents' times" c_copy_up_times
 t "a write 60 directories down the host's tree: copied up, the host untouched" c_deep_copy_up
 t "mounts nested 3000 deep, a recursive bind of them, lazy unmounts" c_nested_mounts
 t "a tmpfs with directories 20000 deep, unmounted" c_deep_tmpfs

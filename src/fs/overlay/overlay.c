@@ -228,12 +228,15 @@ static int copy_up_one(struct inode *ino)
 {
 	struct ovl_node *n = O(ino);
 	struct inode *pu, *u = NULL;
-	struct linux_stat st;
+	struct linux_stat st, pst;
 	struct iattr ia;
+	bool named = true;
 	int ret;
 
 	pu = O(n->parent)->upper;
 	ret = vfs_getattr(n->lower, &st);
+	if (ret == 0)
+		ret = vfs_getattr(pu, &pst);
 	if (ret < 0)
 		return ret;
 	/* The name taken in the upper layer (a whiteout, or a new file) means
@@ -245,6 +248,7 @@ static int copy_up_one(struct inode *ino)
 		u = NULL;
 		if (!LINUX_S_ISREG(st.st_mode) || !pu->iop->tmpfile)
 			return -ENOENT;
+		named = false;
 		ret = pu->iop->tmpfile(pu, st.st_mode, NULL, false, &u);
 		if (ret == 0 && st.st_size > 0)
 			ret = copy_data(n->lower, u, (uint64_t)st.st_size);
@@ -280,6 +284,17 @@ static int copy_up_one(struct inode *ino)
 	ia.mtime.tv_sec = st.st_mtime_sec;
 	ia.mtime.tv_nsec = st.st_mtime_nsec;
 	u->iop->setattr(u, &ia);
+	/* The parent's times stay (Linux's ovl_set_timestamps after a
+	 * copy-up): the name was there before, as far as anyone sees. */
+	if (named) {
+		memset(&ia, 0, sizeof(ia));
+		ia.valid = ATTR_ATIME | ATTR_MTIME;
+		ia.atime.tv_sec = pst.st_atime_sec;
+		ia.atime.tv_nsec = pst.st_atime_nsec;
+		ia.mtime.tv_sec = pst.st_mtime_sec;
+		ia.mtime.tv_nsec = pst.st_mtime_nsec;
+		pu->iop->setattr(pu, &ia);
+	}
 	if (!LINUX_S_ISDIR(st.st_mode))
 		tmpfs_set_origin(u, n->lower->dev, n->lower->ino);
 	n->upper = u;
