@@ -527,6 +527,8 @@ static int new_mount(struct task *t, struct path *at, const char *source, const 
 			cgroup_apply_root_flags(t, o.cg_flags);
 			cgroupfs_show_flags();
 		}
+	} else if (strcmp(type, "pipefs") == 0) {
+		return -EINVAL; /* SB_NOUSER: the kernel's own */
 	} else {
 		return -ENODEV; /* hostfs among them: no host path from inside */
 	}

@@ -774,6 +774,15 @@ c_copy_up_times() {
     [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "$before" ]
 }
 t "a copy-up keeps its parents' times" c_copy_up_times
+
+# /proc/filesystems lists only what mount(2) takes (a runtime looks for
+# "overlay" there before it tries one): none is "unknown" (ENODEV)
+c_filesystems_mount() {
+    sk run -- /usr/bin/unshare -m /bin/sh -c 'mkdir -p /mnt/fs; for t in $(cut -f2 /proc/filesystems); do
+        mount -t $t x /mnt/fs 2>/tmp/e && umount /mnt/fs; grep -q "unknown filesystem" /tmp/e && echo $t; done; echo end'
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = end ]
+}
+t "every type /proc/filesystems lists mounts or is refused as Linux's (never ENODEV)" c_filesystems_mount
 t "a write 60 directories down the host's tree: copied up, the host untouched" c_deep_copy_up
 t "mounts nested 3000 deep, a recursive bind of them, lazy unmounts" c_nested_mounts
 t "a tmpfs with directories 20000 deep, unmounted" c_deep_tmpfs

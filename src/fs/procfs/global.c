@@ -354,11 +354,15 @@ static int gen_version(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
+/* The types mount(2) takes inside (vfs/namespace.c), and pipefs as
+ * Linux lists its internal ones; not the root's overlay, /dev's devtmpfs
+ * or hostfs, which a guest cannot mount (ENODEV): runtimes look here for
+ * "overlay" before they try it. */
 static int gen_filesystems(const struct pnode *n, struct sbuf *b)
 {
 	(void)n;
-	sb_printf(b, "nodev\tsysfs\nnodev\tproc\nnodev\ttmpfs\nnodev\tdevtmpfs\nnodev\tdevpts\n"
-		     "nodev\toverlay\nnodev\tpipefs\nnodev\thostfs\n");
+	sb_printf(b, "nodev\tsysfs\nnodev\ttmpfs\nnodev\tproc\nnodev\tcgroup2\nnodev\tpipefs\n"
+		     "nodev\tdevpts\n");
 	return 0;
 }
 
