@@ -3,13 +3,15 @@
  * no more once it is continued. skas said 'S' (sleeping) throughout:
  * found by ps -o stat of a job stopped with kill -STOP. A vfork parent
  * waiting for its child is 'D' (Linux's wait_for_vfork_done sleeps
- * TASK_KILLABLE); skas said 'S'. */
+ * TASK_KILLABLE); skas said 'S'. A traced process in a group stop is in
+ * a ptrace stop, 't' (skas said 'T'). */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -99,5 +101,27 @@ int main(void)
 	check(status_says(pid, "D (disk sleep)"), "status: D (disk sleep)");
 	close(p[1]);
 	check(waitpid(pid, &status, 0) == pid && WIFEXITED(status), "the vfork parent exits");
+
+	/* a traced process stopped by SIGSTOP is in a ptrace stop: 't' */
+	pid = fork();
+	if (pid == 0) {
+		for (;;)
+			pause();
+	}
+	check(ptrace(PTRACE_SEIZE, pid, 0, 0) == 0, "seized");
+	kill(pid, SIGSTOP);
+	check(waitpid(pid, &status, 0) == pid && WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP,
+	      "its signal-delivery stop");
+	check(ptrace(PTRACE_CONT, pid, 0, SIGSTOP) == 0, "continued with SIGSTOP");
+	check(waitpid(pid, &status, 0) == pid && WIFSTOPPED(status) &&
+		      (status >> 16) == PTRACE_EVENT_STOP,
+	      "its group stop");
+	check(stat_state(pid) == 't', "traced, in its group stop: stat t");
+	check(status_says(pid, "t (tracing stop)"), "status: t (tracing stop)");
+	check(ptrace(PTRACE_LISTEN, pid, 0, 0) == 0, "PTRACE_LISTEN (as strace does)");
+	usleep(100000);
+	check(stat_state(pid) == 't', "listening, still in the stop: stat t");
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
 	return 0;
 }

@@ -82,8 +82,8 @@ static char state_of(const struct pnode *n)
 		return p ? 'Z' : 'X';
 	/* In a group stop (ps, and shells' job tables by it, showed a
 	 * stopped job as sleeping). */
-	if (t->stop_parked)
-		return 'T';
+	if (t->stop_parked) /* a tracee's group stop is a ptrace stop */
+		return t->pt.tracer ? 't' : 'T';
 	if (t->pt.stopped)
 		return 't';
 	/* wait_for_vfork_done sleeps TASK_KILLABLE: uninterruptible */
