@@ -906,6 +906,14 @@ int inet_getsockopt(struct socket *s, int level, int name, void *val, int *len)
 		v = in->pcslen; /* 0 on a UDP socket: all of it, as UDP's */
 	} else if (level == LINUX_SOL_UDP && name == UDPLITE_RECV_CSCOV) {
 		v = in->pcrlen;
+	} else if (level == LINUX_SOL_TCP && name == 11) { /* TCP_INFO */
+		uint8_t info[TCP_INFO_SIZE];
+
+		tcp_get_info(in, info);
+		if (*len > TCP_INFO_SIZE)
+			*len = TCP_INFO_SIZE;
+		memcpy(val, info, (size_t)*len);
+		return 0;
 	} else {
 		slot = find_opt(in, level, name);
 		if (slot < 0)

@@ -77,6 +77,10 @@ static inline bool tcp_closed(const struct inet_sock *in)
  * SYN_SENT, a FIN sent FIN_WAIT2 (acknowledged at once), one received
  * CLOSE_WAIT; bound only, or ended, CLOSE. */
 int tcp_sk_state(const struct inet_sock *in);
+/* TCP_INFO and sock_diag's INET_DIAG_INFO: Linux 6.18's struct tcp_info
+ * (TCP_INFO_SIZE bytes at p) of the connection. */
+#define TCP_INFO_SIZE 280
+void tcp_get_info(const struct inet_sock *in, uint8_t *p);
 
 int inet_create(int family, int type, int protocol, struct socket **out);
 /* The value of a kept option (inet_opts' level and name), 0 if none. */

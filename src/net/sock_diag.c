@@ -41,7 +41,6 @@
 #define IPPROTO_MPTCP 262
 #define IPPROTO_MAX   263
 #define GOODSIZE      3776 /* NLMSG_GOODSIZE: a page less skb_shared_info */
-#define TCP_INFO_SIZE 280  /* struct tcp_info of Linux 6.18 */
 #define SOCK_BINDPORT 4	   /* SOCK_BINDPORT_LOCK of sk_userlocks */
 
 #define TCPF(st) (1U << (st))
@@ -178,36 +177,6 @@ static void put_skmeminfo(struct nlbuf *b, uint16_t type, struct socket *s, uint
 	nla_put(b, type, mem, sizeof(mem));
 }
 
-/* struct tcp_info of an idle loopback connection (tcp_get_info): the
- * fields skas knows, the rest 0. */
-static void fill_tcp_info(uint8_t *p, const struct inet_sock *in, int state)
-{
-	uint32_t w[24] = { 0 };
-
-	memset(p, 0, TCP_INFO_SIZE);
-	p[0] = (uint8_t)state;
-	if (state == LINUX_TCP_LISTEN) {
-		w[4] = (uint32_t)in->u.qlen;	    /* tcpi_unacked: the accept queue */
-		w[5] = (uint32_t)in->u.max_backlog; /* tcpi_sacked: its limit */
-	} else {
-		w[0] = state == LINUX_TCP_SYN_SENT ? 1000000 : 204000; /* tcpi_rto, us */
-		w[2] = 32768;					       /* tcpi_snd_mss */
-		w[3] = 536;					       /* tcpi_rcv_mss */
-		w[13] = 65535;					       /* tcpi_pmtu */
-		w[14] = 65483;					       /* tcpi_rcv_ssthresh */
-		w[17] = 0x7fffffff; /* tcpi_snd_ssthresh: TCP_INFINITE_SSTHRESH */
-		w[19] = 65483;	    /* tcpi_advmss */
-		w[22] = 65483;	    /* tcpi_rcv_space */
-		if (state != LINUX_TCP_SYN_SENT) {
-			p[5] = 7;    /* TCPI_OPT_TIMESTAMPS | SACK | WSCALE */
-			p[6] = 0xaa; /* window scales 10 and 10 */
-		}
-	}
-	w[18] = 10; /* tcpi_snd_cwnd: TCP_INIT_CWND */
-	w[20] = 3;  /* tcpi_reordering */
-	memcpy(p + 8, w, sizeof(w));
-}
-
 /* inet_sk_diag_fill: one socket's message. bound_inactive: a TCP socket
  * found bound and closed, reported without the connection's part (no
  * icsk there). */
@@ -286,7 +255,7 @@ static void inet_fill(struct nlbuf *b, struct nl_sock *s, const struct inet_req 
 		if (ext & (1 << (LINUX_INET_DIAG_INFO - 1))) {
 			uint8_t info[TCP_INFO_SIZE];
 
-			fill_tcp_info(info, in, state);
+			tcp_get_info(in, info);
 			nla_put(b, LINUX_INET_DIAG_INFO, info, sizeof(info));
 		}
 		if (ext & (1 << (LINUX_INET_DIAG_CONG - 1)))

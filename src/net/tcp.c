@@ -67,6 +67,37 @@ int tcp_sk_state(const struct inet_sock *in)
 	return LINUX_TCP_ESTABLISHED;
 }
 
+/* struct tcp_info of an idle loopback connection (tcp_get_info): the
+ * fields skas knows, the rest 0. */
+void tcp_get_info(const struct inet_sock *in, uint8_t *p)
+{
+	int state = tcp_sk_state(in);
+	uint32_t w[24] = { 0 };
+
+	memset(p, 0, TCP_INFO_SIZE);
+	p[0] = (uint8_t)state;
+	if (state == LINUX_TCP_LISTEN) {
+		w[4] = (uint32_t)in->u.qlen;	    /* tcpi_unacked: the accept queue */
+		w[5] = (uint32_t)in->u.max_backlog; /* tcpi_sacked: its limit */
+	} else {
+		w[0] = state == LINUX_TCP_SYN_SENT ? 1000000 : 204000; /* tcpi_rto, us */
+		w[2] = 32768;					       /* tcpi_snd_mss */
+		w[3] = 536;					       /* tcpi_rcv_mss */
+		w[13] = 65535;					       /* tcpi_pmtu */
+		w[14] = 65483;					       /* tcpi_rcv_ssthresh */
+		w[17] = 0x7fffffff; /* tcpi_snd_ssthresh: TCP_INFINITE_SSTHRESH */
+		w[19] = 65483;	    /* tcpi_advmss */
+		w[22] = 65483;	    /* tcpi_rcv_space */
+		if (state != LINUX_TCP_SYN_SENT) {
+			p[5] = 7;    /* TCPI_OPT_TIMESTAMPS | SACK | WSCALE */
+			p[6] = 0xaa; /* window scales 10 and 10 */
+		}
+	}
+	w[18] = 10; /* tcpi_snd_cwnd: TCP_INIT_CWND */
+	w[20] = 3;  /* tcpi_reordering */
+	memcpy(p + 8, w, sizeof(w));
+}
+
 /* A connection refused to a nonblocking connect: reported by poll
  * (POLLERR, POLLHUP) and SO_ERROR, as the reset that answers a SYN. */
 static int refuse_later(struct socket *s)
