@@ -22,17 +22,18 @@
 
 #define CAP_NET_BIND_SERVICE 10
 #define CAP_NET_RAW	     13
-#define PROT_SOCK	     1024  /* ports below need CAP_NET_BIND_SERVICE */
-#define EPHEMERAL_LOW	     32768 /* net.ipv4.ip_local_port_range */
-#define EPHEMERAL_HIGH	     60999
-#define IPPROTO_MAX	     263 /* IPPROTO_MPTCP + 1 */
-#define INET_ECN_MASK	     3	 /* the ECN bits of IP_TOS and IPV6_TCLASS */
-#define IP_FREEBIND	     15
-#define IP_MULTICAST_TTL     33
-#define IP_MULTICAST_LOOP    34
-#define IPV6_MULTICAST_HOPS  18
-#define UDPLITE_SEND_CSCOV   10
-#define UDPLITE_RECV_CSCOV   11
+#define PROT_SOCK	     1024 /* ports below need CAP_NET_BIND_SERVICE */
+/* net.ipv4.ip_local_port_range (instance-wide here; Linux's is per
+ * network namespace) */
+static int ephemeral_low = 32768, ephemeral_high = 60999;
+#define IPPROTO_MAX	    263 /* IPPROTO_MPTCP + 1 */
+#define INET_ECN_MASK	    3	/* the ECN bits of IP_TOS and IPV6_TCLASS */
+#define IP_FREEBIND	    15
+#define IP_MULTICAST_TTL    33
+#define IP_MULTICAST_LOOP   34
+#define IPV6_MULTICAST_HOPS 18
+#define UDPLITE_SEND_CSCOV  10
+#define UDPLITE_RECV_CSCOV  11
 
 /* The port tables: sockets by local port, hashed, so that a bind or an
  * ephemeral port costs a short chain, not every socket (a guest holding
@@ -576,18 +577,34 @@ static int pick_ident(struct net_ns *net)
  * guess. */
 static int pick_port(struct net_ns *net, int proto)
 {
-	uint32_t range = EPHEMERAL_HIGH - EPHEMERAL_LOW + 1, i,
+	uint32_t range = (uint32_t)(ephemeral_high - ephemeral_low + 1), i,
 		 start = (uint32_t)(get_random_u64() % range);
 
 	if (proto == LINUX_IPPROTO_ICMP || proto == LINUX_IPPROTO_ICMPV6)
 		return pick_ident(net);
 	for (i = 0; i < range; i++) {
-		uint16_t port = EPHEMERAL_LOW + (start + i) % range;
+		uint16_t port = (uint16_t)(ephemeral_low + (int)((start + i) % range));
 
 		if (!port_taken(net, proto, port))
 			return port;
 	}
 	return -EADDRINUSE;
+}
+
+void inet_local_port_range(int range[2])
+{
+	range[0] = ephemeral_low;
+	range[1] = ephemeral_high;
+}
+
+int inet_set_local_port_range(int low, int high)
+{
+	/* ipv4_local_port_range: within 1..65535, low not above high */
+	if (low < 1 || high > 65535 || low > high)
+		return -EINVAL;
+	ephemeral_low = low;
+	ephemeral_high = high;
+	return 0;
 }
 
 int inet_autobind(struct inet_sock *in)

@@ -201,6 +201,10 @@ void icmp_port_unreach(struct net_ns *net, bool v4, int proto, uint16_t cscov,
 int icmp_create(int family, int type, int protocol, struct socket **out);
 /* net.ipv4.ping_group_range: the groups that may open ping sockets. */
 void icmp_ping_range(uint32_t range[2]);
+/* net.ipv4.ip_local_port_range: the ports a bind to port 0 or a connect
+ * picks from; the set is -EINVAL unless 1 <= low <= high <= 65535. */
+void inet_local_port_range(int range[2]);
+int inet_set_local_port_range(int low, int high);
 int icmp_set_ping_range(long lo, long hi);
 /* SOCK_DESTROY (tcp_abort, udp_abort): the socket's end with err. A TCP
  * connection's peer hears a reset, a listener stops, a connect() that

@@ -36,10 +36,12 @@
 #include "abi/linux/stat.h"
 #include "abi/linux/types.h"
 
-#define HZ		  250
-#define NSEC_PER_JIFFY	  (1000000000LL / HZ)
-#define USEC_PER_SEC	  1000000LL
-#define SK_MEM_MAX	  212992 /* net.core.{w,r}mem_{default,max} */
+#define HZ	       250
+#define NSEC_PER_JIFFY (1000000000LL / HZ)
+#define USEC_PER_SEC   1000000LL
+#define SK_MEM_MAX     212992 /* net.core.{w,r}mem_{default,max} */
+
+int sock_somaxconn = 4096; /* Linux's default since 5.4 */
 #define SOCK_MIN_SNDBUF	  4608
 #define SOCK_MIN_RCVBUF	  2304
 #define CAP_NET_ADMIN	  12

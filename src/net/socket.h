@@ -111,6 +111,9 @@ void sock_set_net(struct socket *s, const struct socket *of);
 /* listen and accept of a protocol without connections (Linux's
  * sock_no_listen, sock_no_accept): EOPNOTSUPP. */
 int sock_no_listen(struct task *t, struct socket *s, int backlog);
+/* net.core.somaxconn: listen's backlog is cut to it (instance-wide here;
+ * Linux's is per network namespace). */
+extern int sock_somaxconn;
 int sock_no_accept(struct socket *s, bool nonblock, struct socket **out);
 void sock_get(struct socket *s);
 void sock_put(struct socket *s);

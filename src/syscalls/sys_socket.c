@@ -14,7 +14,6 @@
 #include "abi/linux/socket.h"
 #include "abi/linux/types.h"
 
-#define SOMAXCONN  4096
 #define OPTMEM_MAX 131072 /* net.core.optmem_max: the largest control buffer */
 #define INT_MAX_   0x7fffffff
 /* the largest option value: a --net=host socket's TCP_INFO (Linux 6.18's
@@ -199,8 +198,8 @@ long sys_listen(struct task *t, const struct sysargs *a)
 
 	if (!s)
 		return ret;
-	if ((unsigned)backlog > SOMAXCONN)
-		backlog = SOMAXCONN;
+	if ((unsigned)backlog > (unsigned)sock_somaxconn)
+		backlog = sock_somaxconn;
 	ret = s->ops->listen(t, s, backlog);
 	file_put(f);
 	return ret;

@@ -15,6 +15,7 @@
 #include "fs/procfs/internal.h"
 #include "fs/procfs/procfs.h"
 #include "kernel/task.h"
+#include "net/socket.h"
 #include "kernel/sched.h"
 #include "kernel/coredump.h"
 #include "kernel/nsproxy.h"
@@ -742,6 +743,68 @@ static long put_ping_range(const struct pnode *n, const char *buf, size_t len)
 	return k < 0 ? k : (long)len;
 }
 
+/* net.core.somaxconn (proc_dointvec_minmax from 0) */
+static int gen_somaxconn(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "%d\n", sock_somaxconn);
+	return 0;
+}
+
+static long put_somaxconn(const struct pnode *n, const char *buf, size_t len)
+{
+	long v = parse_sysctl_int(buf, &len);
+
+	(void)n;
+	if (v < 0)
+		return v;
+	sock_somaxconn = (int)v;
+	return (long)len;
+}
+
+/* net.ipv4.ip_local_port_range: two numbers, as ping_group_range's */
+static int gen_port_range(const struct pnode *n, struct sbuf *b)
+{
+	int r[2];
+
+	(void)n;
+	inet_local_port_range(r);
+	sb_printf(b, "%d\t%d\n", r[0], r[1]);
+	return 0;
+}
+
+static long put_port_range(const struct pnode *n, const char *buf, size_t len)
+{
+	int cur[2];
+	long v[2];
+	size_t i = 0;
+	int k;
+
+	(void)n;
+	inet_local_port_range(cur);
+	v[0] = cur[0];
+	v[1] = cur[1];
+	for (k = 0; k < 2; k++) {
+		while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n'))
+			i++;
+		if (i == len && k > 0)
+			break;
+		if (i == len || buf[i] < '0' || buf[i] > '9')
+			return -EINVAL;
+		for (v[k] = 0; i < len && buf[i] >= '0' && buf[i] <= '9'; i++) {
+			v[k] = v[k] * 10 + (buf[i] - '0');
+			if (v[k] > 0x7fffffff)
+				return -EINVAL;
+		}
+	}
+	while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n'))
+		i++;
+	if (i != len)
+		return -EINVAL;
+	k = inet_set_local_port_range((int)v[0], (int)v[1]);
+	return k < 0 ? k : (long)len;
+}
+
 /* vm.max_map_count (the file is root's: mode 0644). */
 static long put_max_map_count(const struct pnode *n, const char *buf, size_t len)
 {
@@ -975,6 +1038,11 @@ enum {
 	G_SYS_NET,
 	G_SYS_NET_IPV4,
 	G_PING_GROUP_RANGE,
+	G_SYS_NET_CORE,
+	G_SOMAXCONN,
+	G_IP_LOCAL_PORT_RANGE,
+	G_RANDOM_ENTROPY_AVAIL,
+	G_RANDOM_POOLSIZE,
 	G_SYS_KERNEL_PTY,
 	G_PTY_MAX,
 	G_PTY_RESERVE,
@@ -1014,8 +1082,22 @@ static const struct pentry sysvipc[] = {
 	{ 0 },
 };
 
+/* kernel.random.entropy_avail and poolsize: Linux 5.18's pool, always
+ * full once seeded (skas's randomness is the host's getrandom). */
+static int gen_random_256(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "256\n");
+	return 0;
+}
+
 static const struct pentry sys_kernel_random[] = {
 	{ .name = "boot_id", .id = G_RANDOM_BOOT_ID, .mode = FILE_R, .gen = gen_random_uuid },
+	{ .name = "entropy_avail",
+	  .id = G_RANDOM_ENTROPY_AVAIL,
+	  .mode = FILE_R,
+	  .gen = gen_random_256 },
+	{ .name = "poolsize", .id = G_RANDOM_POOLSIZE, .mode = FILE_R, .gen = gen_random_256 },
 	{ .name = "uuid", .id = G_RANDOM_UUID, .mode = FILE_R, .gen = gen_random_uuid },
 	{ 0 },
 };
@@ -1195,7 +1277,22 @@ static const struct pentry sys_fs[] = {
 	{ 0 },
 };
 
+static const struct pentry sys_net_core[] = {
+	{ .name = "somaxconn",
+	  .id = G_SOMAXCONN,
+	  .mode = FILE_W,
+	  .gen = gen_somaxconn,
+	  .put = put_somaxconn,
+	  .int_sysctl = true },
+	{ 0 },
+};
+
 static const struct pentry sys_net_ipv4[] = {
+	{ .name = "ip_local_port_range",
+	  .id = G_IP_LOCAL_PORT_RANGE,
+	  .mode = FILE_W,
+	  .gen = gen_port_range,
+	  .put = put_port_range },
 	{ .name = "ping_group_range",
 	  .id = G_PING_GROUP_RANGE,
 	  .mode = FILE_W,
@@ -1205,6 +1302,11 @@ static const struct pentry sys_net_ipv4[] = {
 };
 
 static const struct pentry sys_net[] = {
+	{ .name = "core",
+	  .id = G_SYS_NET_CORE,
+	  .mode = DIR_R,
+	  .children = sys_net_core,
+	  .sysctl = true },
 	{ .name = "ipv4",
 	  .id = G_SYS_NET_IPV4,
 	  .mode = DIR_R,
