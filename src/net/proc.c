@@ -569,6 +569,19 @@ void net_proc_show(enum net_proc_file which, const struct net_ns *net,
 		break;
 	case NET_PROC_DEV_MCAST: /* no link-layer group on a loopback */
 		break;
+	case NET_PROC_ROUTE:
+		/* the main table: empty (a namespace's only routes are the
+		 * loopback's, in the local table, which this file does not
+		 * show; none can be added), its header as fib_route_seq_show
+		 * pads it to 127 columns */
+		emit(arg,
+		     "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU"
+		     "\tWindow\tIRTT                                                       \n");
+		break;
+	case NET_PROC_ARP: /* the loopback has no neighbours */
+		emit(arg, "IP address       HW type     Flags       HW address            Mask     "
+			  "Device\n");
+		break;
 	case NET_PROC_SOCKSTAT:
 		show_sockstat(emit, arg);
 		break;

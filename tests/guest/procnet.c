@@ -1,7 +1,7 @@
 /* skas-test: netns: lo */
 /* /proc/net, as in a network namespace holding only lo (the native side
- * runs in one): the link to self/net, dev, if_inet6, igmp, igmp6 and
- * dev_mcast, then tcp, tcp6, udp, udp6 and unix with sockets of this test
+ * runs in one): the link to self/net, dev, if_inet6, igmp, igmp6,
+ * dev_mcast, route and arp (route -n, netstat -rn, arp -n), then tcp, tcp6, udp, udp6 and unix with sockets of this test
  * (listening, connected with unread data, bound UDP, a connected UDP6, a
  * named and an abstract AF_UNIX listener): the headers byte for byte and each socket's row
  * field by field, its inode that of fstat. What Linux leaves to chance or
@@ -162,6 +162,8 @@ int main(void)
 	printf("igmp:\n%s", slurp("/proc/net/igmp"));
 	printf("igmp6:\n%s", slurp("/proc/net/igmp6"));
 	printf("dev_mcast:\n%s", slurp("/proc/net/dev_mcast"));
+	printf("route:\n%s", slurp("/proc/net/route"));
+	printf("arp:\n%s", slurp("/proc/net/arp"));
 	check(strcmp(slurp("/proc/self/net/if_inet6"), slurp("/proc/net/if_inet6")) == 0,
 	      "/proc/self/net is /proc/net");
 

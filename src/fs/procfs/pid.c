@@ -1790,6 +1790,8 @@ enum {
 	I_NUMA_MAPS,
 	I_NET,
 	I_NET_DEV,
+	I_NET_ROUTE,
+	I_NET_ARP,
 	I_NET_IF_INET6,
 	I_NET_TCP,
 	I_NET_TCP6,
@@ -1915,6 +1917,8 @@ static int gen_net(const struct pnode *n, struct sbuf *b)
 {
 	static const enum net_proc_file files[] = {
 		[I_NET_DEV - I_NET_DEV] = NET_PROC_DEV,
+		[I_NET_ROUTE - I_NET_DEV] = NET_PROC_ROUTE,
+		[I_NET_ARP - I_NET_DEV] = NET_PROC_ARP,
 		[I_NET_IF_INET6 - I_NET_DEV] = NET_PROC_IF_INET6,
 		[I_NET_TCP - I_NET_DEV] = NET_PROC_TCP,
 		[I_NET_TCP6 - I_NET_DEV] = NET_PROC_TCP6,
@@ -1946,6 +1950,7 @@ static int gen_net(const struct pnode *n, struct sbuf *b)
 }
 
 static const struct pentry net_children[] = {
+	{ .name = "arp", .id = I_NET_ARP, .mode = FILE_R, .gen = gen_net },
 	{ .name = "dev", .id = I_NET_DEV, .mode = FILE_R, .gen = gen_net },
 	{ .name = "dev_mcast", .id = I_NET_DEV_MCAST, .mode = FILE_R, .gen = gen_net },
 	{ .name = "icmp", .id = I_NET_ICMP, .mode = FILE_R, .gen = gen_net },
@@ -1956,6 +1961,7 @@ static const struct pentry net_children[] = {
 	{ .name = "netstat", .id = I_NET_NETSTAT, .mode = FILE_R, .gen = gen_net },
 	{ .name = "raw", .id = I_NET_RAW, .mode = FILE_R, .gen = gen_net },
 	{ .name = "raw6", .id = I_NET_RAW6, .mode = FILE_R, .gen = gen_net },
+	{ .name = "route", .id = I_NET_ROUTE, .mode = FILE_R, .gen = gen_net },
 	{ .name = "snmp", .id = I_NET_SNMP, .mode = FILE_R, .gen = gen_net },
 	{ .name = "snmp6", .id = I_NET_SNMP6, .mode = FILE_R, .gen = gen_net },
 	{ .name = "sockstat", .id = I_NET_SOCKSTAT, .mode = FILE_R, .gen = gen_net },
