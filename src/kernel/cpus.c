@@ -23,6 +23,7 @@
  * project 0.86 -> 0.78 s, two gcc -O2 at once 0.69 -> 0.66 s, a shell
  * loop unchanged. */
 #include "kernel/cpus.h"
+#include "kernel/cputime.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "kernel/log.h"
@@ -99,6 +100,8 @@ static void slice_end(void *arg)
 			break;
 		if (h->task->state == TASK_USER && h->task->thread) {
 			platform->interrupt(h->task->thread);
+			h->task->nivcsw++; /* preempted: Linux's nivcsw */
+			cputime_ctxt++;
 			h->since_ns = now; /* once per slice */
 			break;
 		}

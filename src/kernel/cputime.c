@@ -9,8 +9,9 @@
  * not counted (it is the kernel's own host process); system time is what
  * the host spent on the stub thread (its traps) and, for a process whose
  * stub ends with it (cputime_task_exit_reap), on the stub's control
- * thread too (its mappings, its teardown); ru_nvcsw, ru_nivcsw,
- * ru_inblock, ru_oublock are 0; ru_maxrss is the peak resident size of the
+ * thread too (its mappings, its teardown); ru_nvcsw counts the sleeps
+ * in the kernel, ru_nivcsw the preemptions skas made (--cpus's slices),
+ * not the host's of the stub threads; ru_inblock, ru_oublock are 0; ru_maxrss is the peak resident size of the
  * stub process, which holds the guest's memory.
  *
  * /proc/stat's CPU times: each thread's run time is credited, split as
@@ -177,6 +178,8 @@ static int64_t maxrss_now(struct process *p, long kb)
 	return kb > rss ? kb : rss;
 }
 
+uint64_t cputime_ctxt;
+
 void cputime_task(struct task *t, struct cpu_usage *u)
 {
 	struct host_cputime v;
@@ -186,16 +189,26 @@ void cputime_task(struct task *t, struct cpu_usage *u)
 	sample_task(t, &v, &kb);
 	adjust(&t->cpu_prev, &v, u);
 	u->maxrss_kb = maxrss_now(t->proc, kb);
+	u->nvcsw = t->nvcsw;
+	u->nivcsw = t->nivcsw;
 }
 
 void cputime_process(struct process *p, struct cpu_usage *u)
 {
 	struct host_cputime v;
+	struct task *t;
 	long kb;
 
 	sample_process(p, &v, &kb);
 	adjust(&p->cpu_prev, &v, u);
 	u->maxrss_kb = maxrss_now(p, kb);
+	u->nvcsw = p->nvcsw_dead;
+	u->nivcsw = p->nivcsw_dead;
+	list_for_each_entry(t, &p->threads, thread_link)
+	{
+		u->nvcsw += t->nvcsw;
+		u->nivcsw += t->nivcsw;
+	}
 }
 
 void cputime_children(struct process *p, struct cpu_usage *u)
@@ -344,6 +357,9 @@ void io_process(struct process *p, struct task_io *out)
 
 static void task_gone(struct task *t)
 {
+	t->proc->nvcsw_dead += t->nvcsw;
+	t->proc->nivcsw_dead += t->nivcsw;
+	t->nvcsw = t->nivcsw = 0;
 	raw_add(&t->proc->cpu_dead, &t->cpu_gone);
 	memset(&t->cpu_gone, 0, sizeof(t->cpu_gone));
 	io_add(&t->proc->ioac, &t->ioac);
@@ -408,6 +424,8 @@ void cputime_reap(struct process *parent, struct process *child, struct cpu_usag
 		u->stime += cc->stime;
 		u->minflt += cc->minflt;
 		u->majflt += cc->majflt;
+		u->nvcsw += cc->nvcsw;
+		u->nivcsw += cc->nivcsw;
 		if (cc->maxrss_kb > u->maxrss_kb)
 			u->maxrss_kb = cc->maxrss_kb;
 	}
@@ -420,6 +438,8 @@ void cputime_reap(struct process *parent, struct process *child, struct cpu_usag
 	c->stime += self.stime + cc->stime;
 	c->minflt += self.minflt + cc->minflt;
 	c->majflt += self.majflt + cc->majflt;
+	c->nvcsw += self.nvcsw + cc->nvcsw;
+	c->nivcsw += self.nivcsw + cc->nivcsw;
 	if (self.maxrss_kb > c->maxrss_kb)
 		c->maxrss_kb = self.maxrss_kb;
 	if (cc->maxrss_kb > c->maxrss_kb)
@@ -438,6 +458,8 @@ void cputime_to_rusage(const struct cpu_usage *u, void *out)
 	ru->ru_maxrss = u->maxrss_kb;
 	ru->ru_minflt = (int64_t)u->minflt;
 	ru->ru_majflt = (int64_t)u->majflt;
+	ru->ru_nvcsw = (int64_t)u->nvcsw;
+	ru->ru_nivcsw = (int64_t)u->nivcsw;
 }
 
 bool cpuclock_is(int clk)

@@ -23,6 +23,7 @@ struct cpu_usage {
 	int64_t utime, stime;
 	uint64_t minflt, majflt;
 	int64_t maxrss_kb;
+	uint64_t nvcsw, nivcsw; /* context switches: blocking, preempted */
 };
 
 /* Reads and writes (Linux's task_io_accounting, /proc/PID/io): bytes
@@ -98,6 +99,8 @@ struct cpu_stat {
 	int64_t user, nice, system, idle;
 };
 void cputime_cpu_stat(int n, int64_t uptime_ns, struct cpu_stat *out);
+/* Context switches since boot, every thread's (/proc/stat's ctxt). */
+extern uint64_t cputime_ctxt;
 /* A cpu_usage as getrusage's struct (struct linux_rusage *). */
 void cputime_to_rusage(const struct cpu_usage *u, void *ru);
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "kernel/sched.h"
+#include "kernel/cputime.h"
 #include "kernel/task.h"
 #include "kernel/log.h"
 #include "kernel/cpus.h"
@@ -172,6 +173,10 @@ void schedule(void)
 	if (t->state != TASK_USER && t->state != TASK_RUNNABLE) {
 		loadavg_update(sched_now_ns(), 1);
 		release_deferred(t);
+	}
+	if (t->state == TASK_SLEEPING) { /* a voluntary switch (Linux's nvcsw) */
+		t->nvcsw++;
+		cputime_ctxt++;
 	}
 	switch_to(&t->kstack, &sched_stack);
 }

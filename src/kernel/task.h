@@ -137,6 +137,7 @@ struct process {
 	/* cputime.c: the times of threads gone, of reaped children, the
 	 * last split reported, the peak resident size of mms gone (kB). */
 	struct host_cputime cpu_dead;
+	uint64_t nvcsw_dead, nivcsw_dead; /* its threads gone's switches */
 	struct cpu_usage cpu_children;
 	struct cpu_prev cpu_prev;
 	int64_t maxrss_kb;
@@ -219,6 +220,10 @@ struct task {
 	struct cpu_prev cpu_prev;
 	/* Its times /proc/stat's CPU lines have counted (cputime.c). */
 	struct host_cputime stat_seen;
+	/* Its context switches (Linux's nvcsw, nivcsw): each sleep in the
+	 * kernel (a blocking call, a stop), each time its slice ended
+	 * under --cpus while others waited (kernel/sched.c, cpus.c). */
+	uint64_t nvcsw, nivcsw;
 	/* syscalls/sys_sched.c: Linux's per-thread scheduling parameters, kept
 	 * and checked as Linux does but not applied: the host schedules the
 	 * stub threads as it sees fit. A fair policy's own slice (sched_attr's

@@ -1,8 +1,10 @@
 /* CPU accounting: getrusage (SELF, CHILDREN, THREAD, errors), the CPU-time
  * clocks (process, thread, pthread_getcpuclockid, clock_getcpuclockid, a
  * pid or tid that is not ours), times(), wait4's rusage, /proc/self/stat's
- * utime and stime, and times kept across exec. Only facts are printed
- * ("at least 40 ms after spinning 50 ms of CPU"), never raw times. */
+ * utime and stime, and times kept across exec; the context switches
+ * (voluntary: each sleep) in getrusage, wait4, /proc/self/status and
+ * /proc/stat's ctxt (skas said 0). Only facts are printed ("at least 40
+ * ms after spinning 50 ms of CPU"), never raw times. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -258,6 +260,64 @@ static void test_fresh(void)
 	      "RUSAGE_CHILDREN's ru_maxrss: at least 60 MB");
 }
 
+static long status_switches(void)
+{
+	char line[256];
+	long v = -1;
+	FILE *f = fopen("/proc/thread-self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static unsigned long long stat_ctxt(void)
+{
+	char line[256];
+	unsigned long long v = 0;
+	FILE *f = fopen("/proc/stat", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "ctxt %llu", &v) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static void test_switches(void)
+{
+	struct rusage a, b, c;
+	struct timespec ts = { 0, 2000000 };
+	unsigned long long ctxt0 = stat_ctxt();
+	long s0 = status_switches();
+	int i, st;
+	pid_t pid;
+
+	getrusage(RUSAGE_THREAD, &a);
+	for (i = 0; i < 5; i++)
+		nanosleep(&ts, NULL);
+	getrusage(RUSAGE_THREAD, &b);
+	check(b.ru_nvcsw >= a.ru_nvcsw + 5, "five sleeps: five voluntary switches at least");
+	getrusage(RUSAGE_SELF, &c);
+	check(c.ru_nvcsw >= b.ru_nvcsw, "the process's count holds the thread's");
+	check(status_switches() >= s0 + 5,
+	      "/proc/thread-self/status's voluntary_ctxt_switches too");
+	check(stat_ctxt() >= ctxt0 + 5, "/proc/stat's ctxt grew");
+	pid = fork();
+	if (pid == 0) {
+		for (i = 0; i < 3; i++)
+			nanosleep(&ts, NULL);
+		_exit(0);
+	}
+	check(wait4(pid, &st, 0, &a) == pid && a.ru_nvcsw >= 3, "wait4: the child's switches");
+	getrusage(RUSAGE_CHILDREN, &b);
+	check(b.ru_nvcsw >= 3, "RUSAGE_CHILDREN: the reaped child's");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && strcmp(argv[1], "--after-exec") == 0)
@@ -281,5 +341,6 @@ int main(int argc, char **argv)
 		waitpid(pid, &st, 0);
 		check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "exec keeps the times spent before");
 	}
+	test_switches();
 	return 0;
 }

@@ -283,9 +283,10 @@ static int gen_stat(const struct pnode *n, struct sbuf *b)
 			  ticks(cs[i].nice), ticks(cs[i].system), ticks(cs[i].idle));
 	free(cs);
 	sb_printf(b,
-		  "intr 0\nctxt 0\nbtime %lld\nprocesses %d\nprocs_running %d\n"
+		  "intr 0\nctxt %llu\nbtime %lld\nprocesses %d\nprocs_running %d\n"
 		  "procs_blocked 0\nsoftirq 0 0 0 0 0 0 0 0 0 0 0\n",
-		  (long long)btime_s(), procfs_last_pid(), task_nr_active());
+		  (unsigned long long)cputime_ctxt, (long long)btime_s(), procfs_last_pid(),
+		  task_nr_active());
 	return 0;
 }
 

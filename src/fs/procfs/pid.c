@@ -426,7 +426,8 @@ static int gen_status(const struct pnode *n, struct sbuf *b)
 	for (i = MAX_NUMNODES / 32 - 1; i > 0; i--)
 		sb_printf(b, "00000000,");
 	sb_printf(b, "00000001\nMems_allowed_list:\t0\n");
-	sb_printf(b, "voluntary_ctxt_switches:\t0\nnonvoluntary_ctxt_switches:\t0\n");
+	sb_printf(b, "voluntary_ctxt_switches:\t%llu\nnonvoluntary_ctxt_switches:\t%llu\n",
+		  (unsigned long long)(t ? t->nvcsw : 0), (unsigned long long)(t ? t->nivcsw : 0));
 	return 0;
 }
 
