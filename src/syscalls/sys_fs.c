@@ -1009,6 +1009,46 @@ static long ioctl_fionread_reg(struct task *t, struct file *f, uaddr_t arg)
 	return copy_to_user(t->mm, arg, &v, sizeof(v));
 }
 
+/* FICLONE and FICLONERANGE (Linux's ioctl_file_clone and
+ * vfs_clone_file_range): the checks, then EOPNOTSUPP, as no filesystem
+ * here shares extents (tmpfs has no remap_file_range either). */
+static long ioctl_file_clone(struct task *t, struct file *dst, unsigned cmd, uaddr_t arg)
+{
+	struct {
+		int64_t src_fd;
+		uint64_t src_offset, src_length, dest_offset;
+	} r = { 0 };
+	struct file *src;
+	long ret;
+
+	if (cmd == LINUX_FICLONERANGE) {
+		if (copy_from_user(t->mm, &r, arg, sizeof(r)) < 0)
+			return -EFAULT;
+	} else {
+		r.src_fd = (int)arg;
+	}
+	src = fdget(t->files, (int)r.src_fd);
+	if (!src || (src->flags & LINUX_O_PATH)) {
+		if (src)
+			file_put(src);
+		return -EBADF;
+	}
+	if (!src->path.dentry || !dst->path.dentry || src->path.mnt != dst->path.mnt ||
+	    src->path.dentry->inode->sb != dst->path.dentry->inode->sb)
+		ret = -EXDEV;
+	else if (inode_is_dir(src->path.dentry->inode) || inode_is_dir(dst->path.dentry->inode))
+		ret = -EISDIR;
+	else if (!LINUX_S_ISREG(src->path.dentry->inode->mode) ||
+		 !LINUX_S_ISREG(dst->path.dentry->inode->mode))
+		ret = -EINVAL;
+	else if (!file_readable(src) || !file_writable(dst) || (dst->flags & LINUX_O_APPEND))
+		ret = -EBADF;
+	else
+		ret = -EOPNOTSUPP;
+	file_put(src);
+	return ret;
+}
+
 long sys_ioctl(struct task *t, const struct sysargs *a)
 {
 	int fd = sysarg_int(a, 0);
@@ -1033,6 +1073,10 @@ long sys_ioctl(struct task *t, const struct sysargs *a)
 		break;
 	case LINUX_FIOASYNC:
 		ret = ioctl_fioasync(t, f, fd, sysarg_uaddr(a, 2));
+		break;
+	case LINUX_FICLONE:
+	case LINUX_FICLONERANGE:
+		ret = ioctl_file_clone(t, f, cmd, sysarg_uaddr(a, 2));
 		break;
 	case LINUX_FIONREAD:
 		ret = ioctl_fionread_reg(t, f, sysarg_uaddr(a, 2));

@@ -232,6 +232,10 @@ _Static_assert(offsetof(struct linux_winsize, ws_ypixel) == 6, "linux_winsize ws
 #define LINUX_TIOCPKT_DOSTOP	 32
 #define LINUX_TIOCPKT_IOCTL	 64
 
+/* reflinks (linux/fs.h): FICLONE takes the source fd as its argument */
+#define LINUX_FICLONE	   LINUX_IOW(0x94, 9, 4)
+#define LINUX_FICLONERANGE LINUX_IOW(0x94, 13, 32)
+
 /* chattr's file attributes (linux/fs.h): FS_IOC_GETFLAGS and SETFLAGS
  * move an int despite the long in their numbers */
 #define LINUX_FS_IOC_GETFLAGS	LINUX_IOR('f', 1, 8)
