@@ -278,7 +278,7 @@ static long do_shmat(struct task *t, int shmid, uaddr_t addr, int flg)
 	f = file_alloc(&shm_file_ops, (flg & LINUX_SHM_RDONLY) ? LINUX_O_RDONLY : LINUX_O_RDWR, -1,
 		       NULL);
 	if (!f)
-		return -ENOMEM;
+		return file_alloc_error(); /* ENFILE at the file cap, as Linux's */
 	f->priv = s;
 	s->nfiles++;
 	ns_get(&s->perm.ns->ns); /* an attachment keeps its namespace */

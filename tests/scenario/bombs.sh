@@ -256,6 +256,18 @@ int main(int argc, char **argv)
 			close(fd);
 		}
 		printf("mapfds: %s after %s\n", ename(errno), i < 200 ? "<200" : ">=200");
+	} else if (strcmp(mode, "shmfull") == 0) {
+		/* At the instance's cap a shmat has no file for its
+		 * attachment: ENFILE, as Linux's alloc_file (it said ENOMEM). */
+		struct rlimit rl = { 1 << 20, 1 << 20 };
+		int id = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+
+		setrlimit(RLIMIT_NOFILE, &rl);
+		while (open("/dev/null", O_RDONLY) >= 0)
+			;
+		printf("shmfull: open %s, ", ename(errno));
+		printf("shmat %s\n", shmat(id, NULL, 0) == (void *)-1 ? ename(errno) : "fine");
+		shmctl(id, IPC_RMID, NULL);
 	} else if (strcmp(mode, "vmas") == 0) {
 		/* One-page mappings inside a PROT_NONE region: each makes two
 		 * VMAs, so vm.max_map_count (set to 2000) stops it near 1000. */
@@ -762,6 +774,9 @@ check "--nofile sets the soft and hard RLIMIT_NOFILE" "64 64" "$(echo $out)"
 
 bomb --nofile=64 -- /bin/sh -c "ulimit -n 1000 && $b nfile"
 check "fd bomb across processes, rlimit raised: ENFILE at the instance's cap" "nfile: ENFILE" "$out"
+
+bomb --nofile=100 -- "$b" shmfull
+check "shmat at the cap (--nofile=100): ENFILE" "shmfull: open ENFILE, shmat ENFILE" "$out"
 
 bomb --nofile=100 -- "$b" mapfds
 check "mapped host files, each closed (--nofile=100): ENFILE at the cap" "mapfds: ENFILE after <200" "$out"

@@ -185,8 +185,10 @@ static int copy_data(struct inode *from, struct inode *to, uint64_t size)
 	uint64_t off = 0;
 	int ret = -ENOMEM;
 
-	if (!src || !dst || !buf)
+	if (!src || !dst || !buf) {
+		ret = !src || !dst ? file_alloc_error() : -ENOMEM;
 		goto out;
+	}
 	src->inode = from;
 	inode_get(from);
 	dst->inode = to;
