@@ -237,6 +237,8 @@ static long do_clone(struct task *t, const struct clone_req *r)
 	memcpy(c->comm, t->comm, sizeof(c->comm));
 	c->loginuid = t->loginuid;
 	c->sessionid = t->sessionid;
+	c->mce_kill = t->mce_kill;
+	c->io_flusher = t->io_flusher;
 	sched_fork_params(c, t, f & LINUX_CLONE_IO);
 	task_seccomp_fork(c, t);
 	mpol_task_fork(c, t);

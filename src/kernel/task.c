@@ -390,6 +390,7 @@ int task_start_init(const struct init_config *cfg)
 	t->state = TASK_SLEEPING;
 	t->timer_slack_ns = t->default_timer_slack_ns = 50000; /* Linux's init_task */
 	t->loginuid = t->sessionid = 0xffffffffU;	       /* unset */
+	t->mce_kill = 2;				       /* PR_MCE_KILL_DEFAULT */
 	list_init(&t->run_link);
 	ptrace_task_init(t);
 	t->proc = process_new(1);

@@ -258,6 +258,11 @@ struct task {
 	 * session its setting made (Linux's loginuid and sessionid):
 	 * INVALID_ID both until a write, inherited by clone. */
 	uint32_t loginuid, sessionid;
+	/* prctl's per-thread flags, inherited by clone (Linux's PF_*):
+	 * PR_MCE_KILL's policy (PR_MCE_KILL_LATE, _EARLY, or _DEFAULT; kept,
+	 * skas sees no machine-check) and PR_SET_IO_FLUSHER's mark. */
+	uint8_t mce_kill;
+	bool io_flusher;
 	/* sched_setaffinity's mask of the guest's CPUs (TASK_CPUS_MAX at
 	 * most); every CPU while !affinity_set. Kept, not applied (see
 	 * sys_sched_setaffinity). Inherited by clone. */
