@@ -2,8 +2,9 @@
  * rules (credentials(7), capabilities(7): "Effect of user ID changes on
  * capabilities"). Ids going in and out are the caller's user namespace's
  * (kernel/userns.h), root is its uid 0, and the capabilities to change
- * ids are counted there. Differs from Linux: of the securebits only keep-caps
- * (prctl PR_SET_KEEPCAPS and PR_SET_SECUREBITS), no file capabilities. */
+ * ids are counted there; the securebits' NO_SETUID_FIXUP and KEEP_CAPS
+ * change that (exec.c heeds NOROOT). Differs from Linux: no file
+ * capabilities. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,9 +99,11 @@ static void fix_caps(struct cred *c, uint32_t old_uid, uint32_t old_euid, uint32
 {
 	uint32_t root = make_kuid(cred_user_ns(c), 0);
 
+	if (c->securebits & SECBIT_NO_SETUID_FIXUP)
+		return; /* cap_task_fix_setuid */
 	if ((old_uid == root || old_euid == root || old_suid == root) && c->uid != root &&
 	    c->euid != root && c->suid != root) {
-		if (!c->keepcaps) {
+		if (!(c->securebits & SECBIT_KEEP_CAPS)) {
 			c->cap_permitted = 0;
 			c->cap_effective = 0;
 		}

@@ -35,6 +35,13 @@
 
 struct user_ns;
 
+#define SECBIT_NOROOT		    0x01
+#define SECBIT_NO_SETUID_FIXUP	    0x04
+#define SECBIT_KEEP_CAPS	    0x10
+#define SECBIT_NO_CAP_AMBIENT_RAISE 0x40
+#define SECURE_ALL_BITS		    0x555 /* through EXEC_DENY_INTERACTIVE (6.14) */
+#define SECURE_ALL_LOCKS	    (SECURE_ALL_BITS << 1)
+
 struct cred {
 	uint32_t uid, euid, suid, fsuid;
 	uint32_t gid, egid, sgid, fsgid;
@@ -47,9 +54,11 @@ struct cred {
 	/* the bounding set (prctl PR_CAPBSET_DROP): what a root exec may
 	 * permit beyond the inheritable set; only ever shrinks */
 	uint64_t cap_bset;
-	/* prctl PR_SET_KEEPCAPS (securebits' SECURE_KEEP_CAPS): a change of
-	 * every uid from root keeps the permitted set; exec clears it */
-	bool keepcaps;
+	/* prctl PR_SET_SECUREBITS (SECBIT_*, with their locks):
+	 * NOROOT, NO_SETUID_FIXUP, KEEP_CAPS (PR_SET_KEEPCAPS too; exec
+	 * clears it), NO_CAP_AMBIENT_RAISE, and EXEC_RESTRICT_FILE and
+	 * EXEC_DENY_INTERACTIVE (kept for interpreters to read) */
+	unsigned securebits;
 	/* The user namespace the ids and capabilities belong to
 	 * (kernel/userns.h; a reference); NULL: the instance's. */
 	struct user_ns *user_ns;

@@ -505,13 +505,14 @@ static void exec_cred(const struct task *t, const struct binfile *b, struct cred
 	}
 	nc->suid = nc->fsuid = nc->euid;
 	nc->sgid = nc->fsgid = nc->egid;
-	nc->keepcaps = false;
+	nc->securebits &= ~(unsigned)SECBIT_KEEP_CAPS;
 	/* a set-user/group-ID exec loses the ambient set; it joins the
 	 * permitted set, and is the effective one of a program that is not
 	 * root's */
 	if (nc->euid != nc->uid || nc->egid != nc->gid)
 		nc->cap_ambient = 0;
-	if (nc->uid == root || nc->euid == root)
+	/* SECBIT_NOROOT: root is a user like any other here */
+	if (!(nc->securebits & SECBIT_NOROOT) && (nc->uid == root || nc->euid == root))
 		nc->cap_permitted = nc->cap_bset | nc->cap_inheritable;
 	else
 		nc->cap_permitted = 0;
@@ -522,7 +523,9 @@ static void exec_cred(const struct task *t, const struct binfile *b, struct cred
 	if ((t->proc->no_new_privs || unsafe) && (nc->cap_permitted & ~t->proc->cred.cap_permitted))
 		nc->cap_permitted &= t->proc->cred.cap_permitted;
 	nc->cap_permitted |= nc->cap_ambient;
-	nc->cap_effective = nc->euid == root ? nc->cap_permitted : nc->cap_ambient;
+	nc->cap_effective = nc->euid == root && !(nc->securebits & SECBIT_NOROOT)
+				    ? nc->cap_permitted
+				    : nc->cap_ambient;
 }
 
 /* Linux's bprm_stack_limits: the strings (and the file name) and their

@@ -141,7 +141,7 @@ static void full_caps(struct cred *c)
 	c->cap_permitted = c->cap_effective = c->cap_bset = CAP_FULL_SET;
 	c->cap_inheritable = 0;
 	c->cap_ambient = 0;
-	c->keepcaps = false;
+	c->securebits = 0;
 }
 
 int user_ns_may_create(struct task *t, const struct cred *c)

@@ -675,25 +675,18 @@ long sys_execveat(struct task *t, const struct sysargs *a)
  * EXEC_DENY_INTERACTIVE included), and their locks; of them skas keeps
  * keep-caps (PR_SET_SECUREBITS with another bit is EINVAL, said in the
  * log). */
-#define SECURE_ALL_BITS	     0x555
-#define SECURE_ALL_LOCKS     0xaaa
-#define SECURE_KEEP_CAPS_BIT 0x10
-
+/* Linux's cap_task_prctl: CAP_SETPCAP; a locked bit does not change,
+ * a lock does not go, no bit Linux 6.18 lacks. */
 static long set_securebits(struct task *t, uint64_t bits)
 {
 	struct cred *c = &t->proc->cred;
+	unsigned old = c->securebits;
 
-	if (!ns_capable(c, cred_user_ns(c), CAP_SETPCAP) ||
-	    (bits & ~(uint64_t)(SECURE_ALL_BITS | SECURE_ALL_LOCKS)))
+	if ((((old & SECURE_ALL_LOCKS) >> 1) & (old ^ bits)) || (old & SECURE_ALL_LOCKS & ~bits) ||
+	    (bits & ~(uint64_t)(SECURE_ALL_BITS | SECURE_ALL_LOCKS)) ||
+	    !ns_capable(c, cred_user_ns(c), CAP_SETPCAP))
 		return -EPERM;
-	if (bits & ~(uint64_t)SECURE_KEEP_CAPS_BIT) {
-		klog_ratelimited(
-			LOG_INFO,
-			"prctl PR_SET_SECUREBITS %#llx: only keep-caps is implemented: EINVAL",
-			(unsigned long long)bits);
-		return -EINVAL;
-	}
-	c->keepcaps = bits != 0;
+	c->securebits = (unsigned)bits;
 	return 0;
 }
 
@@ -715,7 +708,8 @@ static long cap_ambient(struct task *t, uint64_t op, uint64_t cap, uint64_t rest
 	case 1: /* IS_SET */
 		return (c->cap_ambient >> cap) & 1;
 	case 2: /* RAISE */
-		if (!((c->cap_permitted & c->cap_inheritable) >> cap & 1))
+		if (!((c->cap_permitted & c->cap_inheritable) >> cap & 1) ||
+		    (c->securebits & SECBIT_NO_CAP_AMBIENT_RAISE))
 			return -EPERM;
 		c->cap_ambient |= 1ULL << cap;
 		return 0;
@@ -849,14 +843,19 @@ long sys_prctl(struct task *t, const struct sysargs *a)
 	case LINUX_PR_GET_PDEATHSIG:
 		return copy_to_user(t->mm, arg2, &t->pdeath_signal, sizeof(int));
 	case LINUX_PR_GET_KEEPCAPS:
-		return t->proc->cred.keepcaps;
+		return !!(t->proc->cred.securebits & SECBIT_KEEP_CAPS);
 	case LINUX_PR_SET_KEEPCAPS:
 		if (arg2 > 1)
 			return -EINVAL;
-		t->proc->cred.keepcaps = arg2 == 1;
+		if (t->proc->cred.securebits & (SECBIT_KEEP_CAPS << 1)) /* locked */
+			return -EPERM;
+		if (arg2)
+			t->proc->cred.securebits |= SECBIT_KEEP_CAPS;
+		else
+			t->proc->cred.securebits &= ~(unsigned)SECBIT_KEEP_CAPS;
 		return 0;
 	case LINUX_PR_GET_SECUREBITS:
-		return t->proc->cred.keepcaps ? SECURE_KEEP_CAPS_BIT : 0;
+		return t->proc->cred.securebits;
 	case LINUX_PR_SET_SECUREBITS:
 		return set_securebits(t, arg2);
 	case LINUX_PR_CAP_AMBIENT:
