@@ -60,7 +60,13 @@ bool cpus_shared(void)
 
 int cpus_count(void)
 {
-	return ncpus ? ncpus : host_ncpus();
+	static int host_n; /* the host's, read once (sysconf reads /sys) */
+
+	if (ncpus)
+		return ncpus;
+	if (!host_n)
+		host_n = host_ncpus();
+	return host_n;
 }
 
 int cpus_current(const struct task *t)

@@ -236,10 +236,11 @@ static int64_t cstat_seen_ns; /* the uptime at the last read */
 
 static bool cstat_ready(void)
 {
-	int n = cpus_count();
+	int n;
 
 	if (cstat)
 		return true;
+	n = cpus_count(); /* (without --cpus, a host read) */
 	if (n < 1)
 		n = 1;
 	cstat = calloc((size_t)n, sizeof(*cstat));
@@ -255,12 +256,15 @@ static bool cstat_ready(void)
 	return true;
 }
 
-/* Credits what t ran since its last credit (total: its times now). */
-static void cstat_credit(struct task *t, const struct host_cputime *total)
+/* Credits what t ran since its last credit (total: its times now) to
+ * the CPU it runs on (look: ask where, which costs a host read for a
+ * thread off the kernel's CPU; else the one it was on at the last
+ * credit: a thread's exit reads nothing more). */
+static void cstat_credit(struct task *t, const struct host_cputime *total, bool look)
 {
 	int64_t rt = total->rt_ns - t->stat_seen.rt_ns, sys;
 	uint64_t du = total->uticks - t->stat_seen.uticks, ds = total->sticks - t->stat_seen.sticks;
-	int cpu = cpus_current(t);
+	int cpu = look ? cpus_current(t) : t->stat_cpu;
 
 	if (total->rt_ns < t->stat_seen.rt_ns || !cstat_ready()) {
 		t->stat_seen = *total;
@@ -273,6 +277,7 @@ static void cstat_credit(struct task *t, const struct host_cputime *total)
 	sys = du + ds ? (int64_t)((unsigned __int128)ds * (uint64_t)rt / (du + ds)) : 0;
 	if (cpu < 0 || cpu >= cstat_n)
 		cpu = 0;
+	t->stat_cpu = (int16_t)cpu;
 	cstat[cpu].system += sys;
 	if (t->nice > 0)
 		cstat[cpu].nice += rt - sys;
@@ -298,7 +303,7 @@ void cputime_cpu_stat(int n, int64_t uptime_ns, struct cpu_stat *out)
 				continue;
 			memset(&acc, 0, sizeof(acc));
 			sample_task(t, &acc, NULL);
-			cstat_credit(t, &acc);
+			cstat_credit(t, &acc, true);
 		}
 	for (i = 0; i < cstat_n; i++) {
 		int64_t busy = cstat[i].user + cstat[i].nice + cstat[i].system,
@@ -316,7 +321,7 @@ void cputime_cpu_stat(int n, int64_t uptime_ns, struct cpu_stat *out)
 static void thread_gone(struct task *t, const struct host_cputime *v, long kb)
 {
 	raw_add(&t->cpu_gone, v);
-	cstat_credit(t, &t->cpu_gone);
+	cstat_credit(t, &t->cpu_gone, false);
 	memset(&t->cpu_base, 0, sizeof(t->cpu_base));
 	if (kb > t->proc->maxrss_kb)
 		t->proc->maxrss_kb = kb;

@@ -218,8 +218,10 @@ struct task {
 	 * another guest thread (platform thread_reused), else zeros. */
 	struct host_cputime cpu_base;
 	struct cpu_prev cpu_prev;
-	/* Its times /proc/stat's CPU lines have counted (cputime.c). */
+	/* Its times /proc/stat's CPU lines have counted (cputime.c), and
+	 * the CPU it was on then. */
 	struct host_cputime stat_seen;
+	int16_t stat_cpu;
 	/* Its context switches (Linux's nvcsw, nivcsw): each sleep in the
 	 * kernel (a blocking call, a stop), each time its slice ended
 	 * under --cpus while others waited (kernel/sched.c, cpus.c). */
