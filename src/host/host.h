@@ -42,11 +42,13 @@ int host_fstat(int fd, struct linux_stat *st);
 int host_statx(int fd, unsigned mask, struct linux_statx *stx);
 long host_getdents64(int fd, void *buf, size_t n);
 long host_readlinkat_in_root(int root_fd, const char *path, char *buf, size_t n);
-long host_fgetxattr(int fd, const char *name, void *buf, size_t n);
+/* An O_PATH fd's xattrs (link: it is a symlink's, whose own cannot be
+ * reached: none to read, EOPNOTSUPP to write). */
+long host_fgetxattr(int fd, bool link, const char *name, void *buf, size_t n);
 /* chattr's flags (FS_IOC_GETFLAGS) of the regular file or directory of
  * an O_PATH fd, through a read-only open of its own. */
 int host_getflags(int path_fd, uint32_t *flags);
-long host_flistxattr(int fd, char *buf, size_t n);
+long host_flistxattr(int fd, bool link, char *buf, size_t n);
 /* May a guest see fd through the host root: -ENOENT for procfs, sysfs and
  * the like. *io_ok: may it read it (not a block device, fifo, socket, or a
  * character device other than null/zero/random/urandom); *writable_dev:
@@ -91,8 +93,8 @@ int host_ftruncate(int fd, uint64_t size);
 int host_fallocate(int fd, int mode, int64_t off, int64_t len);
 int host_fstatfs(int fd, struct linux_statfs *st);
 int host_memfd(const char *name);
-long host_fsetxattr(int fd, const char *name, const void *val, size_t n, int flags);
-long host_fremovexattr(int fd, const char *name);
+long host_fsetxattr(int fd, bool link, const char *name, const void *val, size_t n, int flags);
+long host_fremovexattr(int fd, bool link, const char *name);
 
 /* Time and randomness. */
 int64_t host_clock_ns(int clock_id);

@@ -319,10 +319,10 @@ static int allow_files(scmp_filter_ctx ctx)
 	r |= ALLOW(ftruncate);	  /* host_ftruncate: tmpfs memfds */
 	r |= ALLOW(fallocate);	  /* host_fallocate: tmpfs memfds, hostfs files */
 	r |= ALLOW(utimensat);	  /* host_utimens_fd */
-	r |= ALLOW(lgetxattr);	  /* host_fgetxattr through /proc/self/fd/N */
-	r |= ALLOW(llistxattr);	  /* host_flistxattr */
-	r |= ALLOW(lsetxattr);	  /* host_fsetxattr */
-	r |= ALLOW(lremovexattr); /* host_fremovexattr */
+	r |= ALLOW(getxattr);	  /* host_fgetxattr through /proc/self/fd/N */
+	r |= ALLOW(listxattr);	  /* host_flistxattr */
+	r |= ALLOW(setxattr);	  /* host_fsetxattr */
+	r |= ALLOW(removexattr);  /* host_fremovexattr */
 	r |= ALLOW(memfd_create); /* host_memfd: tmpfs files, shared memory */
 	r |= ALLOW(fcntl);	  /* host_dup (F_DUPFD_CLOEXEC), host_fd_flags */
 	r |= ALLOW(sendmsg);	  /* platform: an fd to a stub (SCM_RIGHTS) */

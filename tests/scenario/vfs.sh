@@ -775,6 +775,26 @@ c_copy_up_times() {
 }
 t "a copy-up keeps its parents' times" c_copy_up_times
 
+# A host file's xattrs: read from the root (getcap sees ping's file
+# capability), read and written on a volume (they were EOPNOTSUPP: the
+# host calls named the /proc/self/fd link instead of the file)
+c_host_xattrs() {
+    local want
+    want=$(getcap /usr/bin/ping 2>/dev/null)
+    [ -n "$want" ] || { echo "no file capability on the host's ping"; return 1; }
+    mkdir -p "$tmp/xv" && : >"$tmp/xv/f" && chmod 666 "$tmp/xv/f" || return 1
+    sk run -v "$tmp/xv:/xv" -- /usr/bin/python3 -c 'import os, subprocess
+print(subprocess.run(["getcap", "/usr/bin/ping"], capture_output=True, text=True).stdout.strip())
+os.setxattr("/xv/f", "user.k", b"v1")
+print(os.getxattr("/xv/f", "user.k").decode(), sorted(os.listxattr("/xv/f")))
+os.removexattr("/xv/f", "user.k")
+print(os.listxattr("/xv/f"))'
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "$want
+v1 ['user.k']
+[]" ]
+}
+t "host xattrs: the root's read (getcap), a volume's read, written and removed" c_host_xattrs
+
 # /proc/filesystems lists only what mount(2) takes (a runtime looks for
 # "overlay" there before it tries one): none is "unknown" (ENODEV)
 c_filesystems_mount() {

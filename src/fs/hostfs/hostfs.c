@@ -407,7 +407,7 @@ static int hostfs_open(struct inode *ino, struct file *f)
 
 static long hostfs_getxattr(struct inode *ino, const char *name, void *buf, size_t n)
 {
-	return host_fgetxattr(hfd(ino), name, buf, n);
+	return host_fgetxattr(hfd(ino), LINUX_S_ISLNK(ino->mode), name, buf, n);
 }
 
 /* A host file's chattr flags, for reading only: a host file is not made
@@ -432,7 +432,7 @@ static int hostfs_fileattr_set(struct inode *ino, uint32_t flags)
 
 static long hostfs_listxattr(struct inode *ino, char *buf, size_t n)
 {
-	return host_flistxattr(hfd(ino), buf, n);
+	return host_flistxattr(hfd(ino), LINUX_S_ISLNK(ino->mode), buf, n);
 }
 
 static int hostfs_setxattr(struct inode *ino, const char *name, const void *val, size_t n,
@@ -441,7 +441,7 @@ static int hostfs_setxattr(struct inode *ino, const char *name, const void *val,
 	if (ino->sb->rdonly)
 		return -EROFS;
 	hostfs_touched();
-	return (int)host_fsetxattr(hfd(ino), name, val, n, flags);
+	return (int)host_fsetxattr(hfd(ino), LINUX_S_ISLNK(ino->mode), name, val, n, flags);
 }
 
 static int hostfs_removexattr(struct inode *ino, const char *name)
@@ -449,7 +449,7 @@ static int hostfs_removexattr(struct inode *ino, const char *name)
 	if (ino->sb->rdonly)
 		return -EROFS;
 	hostfs_touched();
-	return (int)host_fremovexattr(hfd(ino), name);
+	return (int)host_fremovexattr(hfd(ino), LINUX_S_ISLNK(ino->mode), name);
 }
 
 static int hostfs_statfs(struct inode *ino, struct linux_statfs *st)
