@@ -3,8 +3,7 @@
  * capabilities"). Ids going in and out are the caller's user namespace's
  * (kernel/userns.h), root is its uid 0, and the capabilities to change
  * ids are counted there; the securebits' NO_SETUID_FIXUP and KEEP_CAPS
- * change that (exec.c heeds NOROOT). Differs from Linux: no file
- * capabilities. */
+ * change that (exec.c heeds NOROOT and the file capabilities). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -96,6 +96,12 @@ struct binfile {
 	struct linux_elf64_ehdr eh;
 	struct linux_elf64_phdr *ph;
 	struct elf_layout lay;
+	/* Its file capabilities (security.capability; none on a nosuid
+	 * mount): permitted, inheritable, effective; fcap_err: the xattr
+	 * is malformed (-EINVAL, as Linux's exec then). */
+	bool has_fcap, fcap_eff;
+	uint64_t fcap_p, fcap_i;
+	int fcap_err;
 };
 
 /* The exec is done with the file: its open's deny goes now, though its
@@ -110,6 +116,40 @@ static void binfile_close(struct binfile *b)
 	file_put(b->file);
 	free(b->ph);
 	memset(b, 0, sizeof(*b));
+}
+
+/* Linux's get_vfs_caps_from_disk: revision 1 (one 32-bit word each),
+ * 2 (two), 3 (two and the root uid they are for: the file's caps count
+ * only for the namespace whose root that is, here the instance's uid 0
+ * or the caller's namespace's root). */
+static void read_fcaps(struct binfile *b)
+{
+	struct inode *ino = b->file->path.dentry ? b->file->path.dentry->inode : NULL;
+	uint8_t v[24];
+	uint32_t w[6] = { 0 }, rev;
+	long n;
+
+	if (!ino || !ino->iop->getxattr)
+		return;
+	n = ino->iop->getxattr(ino, "security.capability", v, sizeof(v));
+	if (n < 4)
+		return; /* none (ENODATA) or no xattrs */
+	memcpy(w, v, (size_t)n & ~3UL);
+	rev = w[0] & 0xff000000u;
+	if (!((rev == 0x01000000u && n == 12) || (rev == 0x02000000u && n == 20) ||
+	      (rev == 0x03000000u && n == 24))) {
+		b->fcap_err = -EINVAL;
+		return;
+	}
+	if (rev == 0x03000000u && current &&
+	    w[5] != from_kuid(cred_user_ns(&current->proc->cred),
+			      make_kuid(cred_user_ns(&current->proc->cred), 0)) &&
+	    w[5] != 0)
+		return; /* another namespace's root's */
+	b->has_fcap = true;
+	b->fcap_eff = w[0] & 1;
+	b->fcap_p = w[1] | (rev == 0x01000000u ? 0 : (uint64_t)w[3] << 32);
+	b->fcap_i = w[2] | (rev == 0x01000000u ? 0 : (uint64_t)w[4] << 32);
 }
 
 /* Takes over file, opened by vfs_open_exec (which checked its type and
@@ -133,6 +173,8 @@ static int binfile_from(struct file *file, struct binfile *b)
 		b->mode &= ~06000;
 	b->uid = st.st_uid;
 	b->gid = st.st_gid;
+	if (!(b->file->path.mnt && (b->file->path.mnt->flags & MNT_NOSUID)))
+		read_fcaps(b);
 	n = b->file->ops->pread(b->file, b->buf, sizeof(b->buf), 0);
 	if (n < 0) {
 		ret = (int)n;
@@ -482,9 +524,12 @@ static int parse_shebang(struct binfile *b, const char *path, struct strv *argv)
 }
 
 /* The credentials after exec: set-user/group-ID bits, then capabilities
- * as capabilities(7) computes them for a file without file capabilities
- * (root's program is taken to have them all, within the bounding set). */
-static void exec_cred(const struct task *t, const struct binfile *b, struct cred *nc)
+ * as capabilities(7) computes them (Linux's cap_bprm_creds_from_file):
+ * the file's capabilities, root's program taken to have them all (within
+ * the bounding set) unless SECBIT_NOROOT. -EPERM if the file asks for a
+ * permitted capability the bounding and inheritable sets cannot give;
+ * -EINVAL for a malformed security.capability. */
+static int exec_cred(const struct task *t, const struct binfile *b, struct cred *nc)
 {
 	/* A tracer without CAP_SYS_PTRACE would hold the new privileges
 	 * (Linux's LSM_UNSAFE_PTRACE): the bits are ignored then. */
@@ -493,6 +538,7 @@ static void exec_cred(const struct task *t, const struct binfile *b, struct cred
 
 	const struct user_ns *ns = cred_user_ns(&t->proc->cred);
 	uint32_t root = make_kuid(ns, 0); /* root is the user namespace's */
+	bool effective;
 
 	*nc = t->proc->cred;
 	/* bprm_fill_uid: an owner the namespace cannot name gives nothing */
@@ -506,16 +552,31 @@ static void exec_cred(const struct task *t, const struct binfile *b, struct cred
 	nc->suid = nc->fsuid = nc->euid;
 	nc->sgid = nc->fsgid = nc->egid;
 	nc->securebits &= ~(unsigned)SECBIT_KEEP_CAPS;
-	/* a set-user/group-ID exec loses the ambient set; it joins the
-	 * permitted set, and is the effective one of a program that is not
-	 * root's */
-	if (nc->euid != nc->uid || nc->egid != nc->gid)
+	/* a set-user/group-ID exec, or one of a file with capabilities,
+	 * loses the ambient set; else it joins the permitted set, and is the
+	 * effective one of a program that is not root's */
+	if (nc->euid != nc->uid || nc->egid != nc->gid || b->has_fcap)
 		nc->cap_ambient = 0;
-	/* SECBIT_NOROOT: root is a user like any other here */
-	if (!(nc->securebits & SECBIT_NOROOT) && (nc->uid == root || nc->euid == root))
-		nc->cap_permitted = nc->cap_bset | nc->cap_inheritable;
-	else
-		nc->cap_permitted = 0;
+	if (b->fcap_err)
+		return b->fcap_err;
+	effective = false;
+	nc->cap_permitted = 0;
+	if (b->has_fcap) { /* pP' = (X & fP) | (pI & fI) */
+		nc->cap_permitted = (nc->cap_bset & b->fcap_p) | (nc->cap_inheritable & b->fcap_i);
+		if (b->fcap_p & ~nc->cap_permitted)
+			return -EPERM; /* insufficient to run correctly */
+		effective = b->fcap_eff;
+	}
+	/* handle_privileged_root; SECBIT_NOROOT: root is a user like any
+	 * other here. A set-user-ID-root program with file capabilities
+	 * gets those only. */
+	if (!(nc->securebits & SECBIT_NOROOT) &&
+	    !(b->has_fcap && nc->uid != root && nc->euid == root)) {
+		if (nc->uid == root || nc->euid == root)
+			nc->cap_permitted = nc->cap_bset | nc->cap_inheritable;
+		if (nc->euid == root)
+			effective = true;
+	}
 	/* Under NO_NEW_PRIVS, or traced by a tracer without CAP_SYS_PTRACE,
 	 * nothing is gained: no more than it had (Linux's downgrade in
 	 * cap_bprm_creds_from_file; root that dropped its capabilities does
@@ -523,9 +584,8 @@ static void exec_cred(const struct task *t, const struct binfile *b, struct cred
 	if ((t->proc->no_new_privs || unsafe) && (nc->cap_permitted & ~t->proc->cred.cap_permitted))
 		nc->cap_permitted &= t->proc->cred.cap_permitted;
 	nc->cap_permitted |= nc->cap_ambient;
-	nc->cap_effective = nc->euid == root && !(nc->securebits & SECBIT_NOROOT)
-				    ? nc->cap_permitted
-				    : nc->cap_ambient;
+	nc->cap_effective = effective ? nc->cap_permitted : nc->cap_ambient;
+	return 0;
 }
 
 /* Linux's bprm_stack_limits: the strings (and the file name) and their
@@ -670,6 +730,12 @@ int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct f
 			goto out;
 	}
 
+	/* The new credentials, before the point of no return: a file whose
+	 * capabilities cannot be given fails the exec (EPERM) */
+	ret = exec_cred(t, &main_bin, newcred);
+	if (ret < 0)
+		goto out;
+
 	/* A single-threaded process that is its address space's only user
 	 * keeps its stub and host thread (emptied): no new stub and thread to
 	 * make and box. Else a fresh stub is built while the old image lives
@@ -762,7 +828,6 @@ int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct f
 	aux(&a, LINUX_AUXV_BASE, ibias);
 	aux(&a, LINUX_AUXV_FLAGS, 0);
 	aux(&a, LINUX_AUXV_ENTRY, bias + main_bin.eh.e_entry);
-	exec_cred(t, &main_bin, newcred);
 	/* the ids as the program's user namespace names them */
 	aux(&a, LINUX_AUXV_UID, from_kuid_munged(cred_user_ns(newcred), newcred->uid));
 	aux(&a, LINUX_AUXV_EUID, from_kuid_munged(cred_user_ns(newcred), newcred->euid));

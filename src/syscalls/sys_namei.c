@@ -619,6 +619,19 @@ static long do_setxattr(struct task *t, const struct sysargs *a, int mode)
 		struct inode *ino = p.dentry->inode;
 		int kind = acl_route(ino, name);
 
+		/* cap_convert_nscap, first: a file capability is a revision
+		 * 2 (20 bytes) or 3 (24) one */
+		if (size && strcmp(name, "security.capability") == 0) {
+			uint32_t magic = 0;
+
+			memcpy(&magic, val, size < 4 ? size : 4);
+			if (!((size == 20 && (magic & 0xff000000u) == 0x02000000u) ||
+			      (size == 24 && (magic & 0xff000000u) == 0x03000000u))) {
+				path_put(&p);
+				n = -EINVAL;
+				goto out;
+			}
+		}
 		/* an ACL: Linux's do_set_acl (the flags are not looked at) */
 		n = path_rdonly(&p) ? -EROFS
 		    : kind > 0	    ? acl_set(t, ino, kind, val, size)
