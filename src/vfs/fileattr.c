@@ -65,13 +65,14 @@ bool fileattr_ioctl_cmd(unsigned cmd)
 	       cmd == LINUX_FS_IOC_FSGETXATTR || cmd == LINUX_FS_IOC_FSSETXATTR;
 }
 
-/* vfs_fileattr_set's checks, then the filesystem's set. */
-static int fileattr_set(struct task *t, struct file *f, uint32_t flags)
+/* vfs_fileattr_set's checks of a change to flags: the mount writable,
+ * the owner or CAP_FOWNER, CAP_LINUX_IMMUTABLE to change i or a; the
+ * inode's flags now in *old. */
+static int may_set_flags(struct task *t, struct file *f, uint32_t flags, uint32_t *old)
 {
 	const struct cred *c = &t->proc->cred;
 	struct inode *ino = f->path.dentry->inode;
 	struct linux_stat st;
-	uint32_t old;
 	int ret;
 
 	if (path_rdonly(&f->path))
@@ -81,13 +82,22 @@ static int fileattr_set(struct task *t, struct file *f, uint32_t flags)
 		return ret;
 	if (st.st_uid != c->fsuid && !capable_wrt_ids(c, st.st_uid, st.st_gid, CAP_FOWNER))
 		return -EPERM;
-	ret = ino->iop->fileattr_get(ino, &old);
+	ret = ino->iop->fileattr_get(ino, old);
 	if (ret < 0)
 		return ret;
-	if (((old ^ flags) & (LINUX_FS_APPEND_FL | LINUX_FS_IMMUTABLE_FL)) &&
+	if (((*old ^ flags) & (LINUX_FS_APPEND_FL | LINUX_FS_IMMUTABLE_FL)) &&
 	    !capable(c, CAP_LINUX_IMMUTABLE))
 		return -EPERM;
-	return ino->iop->fileattr_set(ino, flags);
+	return 0;
+}
+
+static int fileattr_set(struct task *t, struct file *f, uint32_t flags)
+{
+	uint32_t old;
+	int ret = may_set_flags(t, f, flags, &old);
+
+	return ret < 0 ? ret
+		       : f->path.dentry->inode->iop->fileattr_set(f->path.dentry->inode, flags);
 }
 
 /* FSSETXATTR: fileattr_set_prepare's checks of the fields the flags do
@@ -96,24 +106,12 @@ static int fsxattr_set(struct task *t, struct file *f, struct linux_fsxattr *x)
 {
 	struct inode *ino = f->path.dentry->inode;
 	const struct cred *c = &t->proc->cred;
-	struct linux_stat st;
 	uint32_t old, xf = x->fsx_xflags & ~(LINUX_FS_XFLAG_PREALLOC | LINUX_FS_XFLAG_HASATTR);
 	bool reg = LINUX_S_ISREG(ino->mode), dir = LINUX_S_ISDIR(ino->mode);
-	int ret;
+	int ret = may_set_flags(t, f, flags_of(xf), &old);
 
-	if (path_rdonly(&f->path))
-		return -EROFS;
-	ret = vfs_getattr(ino, &st);
 	if (ret < 0)
 		return ret;
-	if (st.st_uid != c->fsuid && !capable_wrt_ids(c, st.st_uid, st.st_gid, CAP_FOWNER))
-		return -EPERM;
-	ret = ino->iop->fileattr_get(ino, &old);
-	if (ret < 0)
-		return ret;
-	if (((old ^ flags_of(xf)) & (LINUX_FS_APPEND_FL | LINUX_FS_IMMUTABLE_FL)) &&
-	    !capable(c, CAP_LINUX_IMMUTABLE))
-		return -EPERM;
 	/* a project id changes only from the instance's user namespace */
 	if (cred_user_ns(c) != &init_user_ns &&
 	    (x->fsx_projid != 0 || ((xflags_of(old) ^ xf) & LINUX_FS_XFLAG_PROJINHERIT)))

@@ -710,17 +710,13 @@ static int gen_ping_range(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
-/* net.ipv4.ping_group_range: two numbers (proc_dointvec's: blanks
- * between, one alone leaves the second), each at most GID_T_MAX. */
-static long put_ping_range(const struct pnode *n, const char *buf, size_t len)
+/* Two numbers as proc_dointvec takes them for a pair: blanks between,
+ * one alone leaves the second as cur's; each at most INT_MAX. */
+static int parse_pair(const char *buf, size_t len, const long cur[2], long v[2])
 {
-	uint32_t cur[2];
-	long v[2];
 	size_t i = 0;
 	int k;
 
-	(void)n;
-	icmp_ping_range(cur);
 	v[0] = cur[0];
 	v[1] = cur[1];
 	for (k = 0; k < 2; k++) {
@@ -738,10 +734,24 @@ static long put_ping_range(const struct pnode *n, const char *buf, size_t len)
 	}
 	while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n'))
 		i++;
-	if (i != len)
-		return -EINVAL;
-	k = icmp_set_ping_range(v[0], v[1]);
-	return k < 0 ? k : (long)len;
+	return i == len ? 0 : -EINVAL;
+}
+
+/* net.ipv4.ping_group_range: two gids, each at most GID_T_MAX */
+static long put_ping_range(const struct pnode *n, const char *buf, size_t len)
+{
+	uint32_t cur[2];
+	long c[2], v[2];
+	int ret;
+
+	(void)n;
+	icmp_ping_range(cur);
+	c[0] = cur[0];
+	c[1] = cur[1];
+	ret = parse_pair(buf, len, c, v);
+	if (ret == 0)
+		ret = icmp_set_ping_range(v[0], v[1]);
+	return ret < 0 ? ret : (long)len;
 }
 
 /* net.core.somaxconn (proc_dointvec_minmax from 0) */
@@ -777,33 +787,17 @@ static int gen_port_range(const struct pnode *n, struct sbuf *b)
 static long put_port_range(const struct pnode *n, const char *buf, size_t len)
 {
 	int cur[2];
-	long v[2];
-	size_t i = 0;
-	int k;
+	long c[2], v[2];
+	int ret;
 
 	(void)n;
 	inet_local_port_range(cur);
-	v[0] = cur[0];
-	v[1] = cur[1];
-	for (k = 0; k < 2; k++) {
-		while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n'))
-			i++;
-		if (i == len && k > 0)
-			break;
-		if (i == len || buf[i] < '0' || buf[i] > '9')
-			return -EINVAL;
-		for (v[k] = 0; i < len && buf[i] >= '0' && buf[i] <= '9'; i++) {
-			v[k] = v[k] * 10 + (buf[i] - '0');
-			if (v[k] > 0x7fffffff)
-				return -EINVAL;
-		}
-	}
-	while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n'))
-		i++;
-	if (i != len)
-		return -EINVAL;
-	k = inet_set_local_port_range((int)v[0], (int)v[1]);
-	return k < 0 ? k : (long)len;
+	c[0] = cur[0];
+	c[1] = cur[1];
+	ret = parse_pair(buf, len, c, v);
+	if (ret == 0)
+		ret = inet_set_local_port_range((int)v[0], (int)v[1]);
+	return ret < 0 ? ret : (long)len;
 }
 
 /* vm.max_map_count (the file is root's: mode 0644). */
