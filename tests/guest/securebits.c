@@ -16,17 +16,8 @@
 #include <sys/wait.h>
 
 #include "tap.h"
+#include "caps.h"
 
-/* linux/capability.h's (musl has no kernel headers) */
-struct cap_header {
-	unsigned version;
-	int pid;
-};
-struct cap_data {
-	unsigned effective, permitted, inheritable;
-};
-#define CAP_V3		     0x20080522
-#define CAP_NET_BIND_SERVICE 10
 #ifndef PR_CAP_AMBIENT
 #define PR_CAP_AMBIENT	     47
 #define PR_CAP_AMBIENT_RAISE 2
@@ -141,13 +132,7 @@ static int c_fixup(void)
 
 static int c_ambient(void)
 {
-	struct cap_header h = { CAP_V3, 0 };
-	struct cap_data d[2];
-
-	if (syscall(SYS_capget, &h, d) < 0)
-		return 10;
-	d[0].inheritable |= 1u << CAP_NET_BIND_SERVICE;
-	if (syscall(SYS_capset, &h, d) < 0)
+	if (caps_change(CAP_NET_BIND_SERVICE, 1, 0) < 0)
 		return 11;
 	if (prctl(PR_SET_SECUREBITS, NO_CAP_AMBIENT_RAISE, 0, 0, 0) < 0)
 		return 12;
