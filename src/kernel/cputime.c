@@ -286,17 +286,25 @@ static void cstat_credit(struct task *t, const struct host_cputime *total, bool 
 	t->stat_seen = *total;
 }
 
-void cputime_cpu_stat(int n, int64_t uptime_ns, struct cpu_stat *out)
+/* Reads closer together than this share one sample of every thread
+ * (top reads /proc/stat and /proc/uptime at each refresh). */
+#define CSTAT_FRESH_NS 10000000LL
+
+void cputime_cpu_stat(int n, int64_t uptime_ns, struct cpu_stat *per, struct cpu_stat *sum)
 {
 	struct host_cputime acc;
 	struct process *p;
 	struct task *t;
+	bool fresh;
 	int i;
 
-	memset(out, 0, (size_t)n * sizeof(*out));
+	if (per)
+		memset(per, 0, (size_t)n * sizeof(*per));
+	memset(sum, 0, sizeof(*sum));
 	if (!cstat_ready())
 		return;
-	for (p = process_next(NULL); p; p = process_next(p))
+	fresh = uptime_ns - cstat_seen_ns < CSTAT_FRESH_NS;
+	for (p = fresh ? NULL : process_next(NULL); p; p = process_next(p))
 		list_for_each_entry(t, &p->threads, thread_link)
 		{
 			if (!can_sample(t))
@@ -309,13 +317,21 @@ void cputime_cpu_stat(int n, int64_t uptime_ns, struct cpu_stat *out)
 		int64_t busy = cstat[i].user + cstat[i].nice + cstat[i].system,
 			idle = uptime_ns - cstat_seen_ns - (busy - cstat_busy_seen[i]);
 
-		if (idle > 0)
-			cstat[i].idle += idle;
-		cstat_busy_seen[i] = busy;
+		if (!fresh) {
+			cstat[i].idle += idle > 0 ? idle : 0;
+			cstat_busy_seen[i] = busy;
+		}
+		if (i >= n)
+			continue;
+		if (per)
+			per[i] = cstat[i];
+		sum->user += cstat[i].user;
+		sum->nice += cstat[i].nice;
+		sum->system += cstat[i].system;
+		sum->idle += cstat[i].idle;
 	}
-	if (uptime_ns > cstat_seen_ns)
+	if (!fresh)
 		cstat_seen_ns = uptime_ns;
-	memcpy(out, cstat, (size_t)(n < cstat_n ? n : cstat_n) * sizeof(*out));
 }
 
 static void thread_gone(struct task *t, const struct host_cputime *v, long kb)

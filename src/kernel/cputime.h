@@ -94,11 +94,12 @@ bool cputime_task_exit_reap(struct task *t);
 void cputime_reap(struct process *parent, struct process *child, struct cpu_usage *u);
 /* /proc/stat's CPU lines (Linux's kcpustat) for n guest CPUs, in ns:
  * user (of threads whose nice is above 0: nice), system and idle time
- * of each, at uptime_ns of the instance. */
+ * of each (per, n entries; may be NULL) and their sums, at uptime_ns of
+ * the instance. */
 struct cpu_stat {
 	int64_t user, nice, system, idle;
 };
-void cputime_cpu_stat(int n, int64_t uptime_ns, struct cpu_stat *out);
+void cputime_cpu_stat(int n, int64_t uptime_ns, struct cpu_stat *per, struct cpu_stat *sum);
 /* Context switches since boot, every thread's (/proc/stat's ctxt). */
 extern uint64_t cputime_ctxt;
 /* A cpu_usage as getrusage's struct (struct linux_rusage *). */

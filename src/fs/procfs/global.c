@@ -269,13 +269,7 @@ static int gen_stat(const struct pnode *n, struct sbuf *b)
 	(void)n;
 	if (!cs)
 		return -ENOMEM;
-	cputime_cpu_stat(cpus, uptime_ns(), cs);
-	for (i = 0; i < cpus; i++) {
-		sum.user += cs[i].user;
-		sum.nice += cs[i].nice;
-		sum.system += cs[i].system;
-		sum.idle += cs[i].idle;
-	}
+	cputime_cpu_stat(cpus, uptime_ns(), cs, &sum);
 	sb_printf(b, "cpu  %llu %llu %llu %llu 0 0 0 0 0 0\n", ticks(sum.user), ticks(sum.nice),
 		  ticks(sum.system), ticks(sum.idle));
 	for (i = 0; i < cpus; i++)
@@ -303,17 +297,11 @@ int64_t procfs_uptime_ns(struct task *t)
  * hundredths. */
 static int gen_uptime(const struct pnode *n, struct sbuf *b)
 {
-	int i, cpus = ncpus();
-	struct cpu_stat *cs = calloc((size_t)cpus, sizeof(*cs));
-	int64_t up = procfs_uptime_ns(current) / 10000000, idle = 0;
+	struct cpu_stat sum;
+	int64_t up = procfs_uptime_ns(current) / 10000000, idle;
 
-	if (!cs)
-		return -ENOMEM;
-	cputime_cpu_stat(cpus, uptime_ns(), cs);
-	for (i = 0; i < cpus; i++)
-		idle += cs[i].idle;
-	free(cs);
-	idle /= 10000000;
+	cputime_cpu_stat(ncpus(), uptime_ns(), NULL, &sum);
+	idle = sum.idle / 10000000;
 
 	(void)n;
 	sb_printf(b, "%lld.%02lld %lld.%02lld\n", (long long)(up / 100), (long long)(up % 100),
