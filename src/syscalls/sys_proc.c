@@ -882,9 +882,9 @@ long sys_prctl(struct task *t, const struct sysargs *a)
 			return 0;
 		t->timer_slack_ns = arg2 ? arg2 : t->default_timer_slack_ns;
 		return 0;
-	case 13: /* PR_GET_TIMING: statistical, the only kind */
+	case LINUX_PR_GET_TIMING: /* statistical, the only kind */
 		return 0;
-	case 14: /* PR_SET_TIMING */
+	case LINUX_PR_SET_TIMING:
 		return arg2 == 0 ? 0 : -EINVAL;
 	case LINUX_PR_GET_TSC: {
 		/* Partial: the TSC is always readable; PR_TSC_SIGSEGV (2) to
@@ -895,10 +895,10 @@ long sys_prctl(struct task *t, const struct sysargs *a)
 	}
 	case LINUX_PR_SET_TSC:
 		return arg2 == 1 ? 0 : -EINVAL;
-	case 31: /* PR_TASK_PERF_EVENTS_DISABLE: no perf events here */
-	case 32: /* PR_TASK_PERF_EVENTS_ENABLE */
+	case LINUX_PR_TASK_PERF_EVENTS_DISABLE: /* no perf events here */
+	case LINUX_PR_TASK_PERF_EVENTS_ENABLE:
 		return 0;
-	case 33: /* PR_MCE_KILL: CLEAR (0) with 0, or SET (1) LATE, EARLY or DEFAULT */
+	case LINUX_PR_MCE_KILL: /* CLEAR (0) with 0, or SET (1) LATE, EARLY or DEFAULT */
 		if (a->a[3] | a->a[4])
 			return -EINVAL;
 		if (arg2 == 0 && a->a[2] == 0)
@@ -908,16 +908,16 @@ long sys_prctl(struct task *t, const struct sysargs *a)
 		else
 			return -EINVAL;
 		return 0;
-	case 34: /* PR_MCE_KILL_GET */
+	case LINUX_PR_MCE_KILL_GET:
 		return arg2 | a->a[2] | a->a[3] | a->a[4] ? -EINVAL : t->mce_kill;
-	case 57: /* PR_SET_IO_FLUSHER */
+	case LINUX_PR_SET_IO_FLUSHER:
 		if (!capable(&t->proc->cred, CAP_SYS_RESOURCE))
 			return -EPERM;
 		if ((a->a[2] | a->a[3] | a->a[4]) || arg2 > 1)
 			return -EINVAL;
 		t->io_flusher = arg2 == 1;
 		return 0;
-	case 58: /* PR_GET_IO_FLUSHER */
+	case LINUX_PR_GET_IO_FLUSHER:
 		if (!capable(&t->proc->cred, CAP_SYS_RESOURCE))
 			return -EPERM;
 		return arg2 | a->a[2] | a->a[3] | a->a[4] ? -EINVAL : t->io_flusher;
