@@ -54,6 +54,7 @@ int vfs_getattr(struct inode *ino, struct linux_stat *st);
  * count is 0): Linux's IS_DEADDIR. Nothing can be made or listed in it. */
 bool inode_dead_dir(struct inode *dir);
 void stat_to_statx(const struct linux_stat *st, struct linux_statx *stx);
+void statx_to_stat(const struct linux_statx *stx, struct linux_stat *st);
 long vfs_readlinkat(struct task *t, int dirfd, const char *path, char *buf, size_t n);
 int vfs_faccessat(struct task *t, int dirfd, const char *path, int mode, int atflags);
 /* Linux's xattr_permission (and commoncap's for security.*), what is

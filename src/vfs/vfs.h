@@ -97,6 +97,11 @@ struct inode_ops {
 		      unsigned flags);
 	long (*readlink)(struct inode *ino, char *buf, size_t n);
 	int (*getattr)(struct inode *ino, struct linux_stat *st);
+	/* statx's fields that stat has not, after getattr's: the birth
+	 * time if mask (the caller's) asks for it (adding LINUX_STATX_BTIME
+	 * to stx_mask), and the filesystem's own stx_attributes and
+	 * stx_attributes_mask bits (Linux's ->getattr). NULL: none. */
+	void (*getattr_x)(struct inode *ino, unsigned mask, struct linux_statx *stx);
 	int (*setattr)(struct inode *ino, const struct iattr *ia);
 	int (*iterate)(struct inode *dir, dir_emit_fn emit, void *ctx);
 	/* Fills f (ops, priv, host_fd) to open the inode with flags. */

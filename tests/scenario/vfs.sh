@@ -795,6 +795,21 @@ v1 ['user.k']
 }
 t "host xattrs: the root's read (getcap), a volume's read, written and removed" c_host_xattrs
 
+# A host file's birth time is the host's statx's (stat's "Birth" was "-"
+# for every file): a root file's through the overlay, a volume's on the
+# host's /dev/shm (a tmpfs: it keeps one)
+c_host_btime() {
+    local v want
+    v=$(mktemp -d /dev/shm/skas-btime.XXXXXX) || return 1
+    : >"$v/f"
+    want=$(stat -c '%W' /etc/passwd "$v/f")
+    sk run -v "$v:/bv" -- /bin/sh -c 'stat -c "%W" /etc/passwd /bv/f'
+    rm -rf "$v"
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "$want" ] && [ "${want#*
+}" != 0 ]
+}
+t "host files' birth times: the root's and a volume's, as the host says" c_host_btime
+
 # /proc/filesystems lists only what mount(2) takes (a runtime looks for
 # "overlay" there before it tries one): none is "unknown" (ENODEV)
 c_filesystems_mount() {

@@ -25,6 +25,12 @@ struct hostfs_inode {
 	bool io_ok, writable_dev;
 	struct linux_stat st; /* as the host said at epoch st_epoch */
 	uint64_t st_epoch;
+	/* What the host's statx said besides, at the same time: its birth
+	 * time (if its filesystem keeps one) and its filesystem's attributes
+	 * (hostfs_getattr_x). */
+	struct linux_statx_timestamp btime;
+	bool has_btime;
+	uint64_t attrs, attrs_mask;
 	/* A symlink's target, once read: fd names that host symlink, whose
 	 * target cannot change (a new one at the name is a new inode). */
 	char *link;
@@ -100,18 +106,43 @@ static void io_rules(const struct linux_stat *st, bool *io_ok, bool *wdev)
 	}
 }
 
+/* The statx attributes a host filesystem has of its own (not the host's
+ * mounts', which are not the guest's). */
+#define HOST_FS_ATTRS                                                                         \
+	(LINUX_STATX_ATTR_COMPRESSED | LINUX_STATX_ATTR_IMMUTABLE | LINUX_STATX_ATTR_APPEND | \
+	 LINUX_STATX_ATTR_NODUMP | LINUX_STATX_ATTR_ENCRYPTED | LINUX_STATX_ATTR_VERITY)
+
+/* The host's statx of fd (one host call, as an fstat): stat's fields in
+ * *st; its birth time and attributes in hi if it is not NULL. */
+static int host_attrs(int fd, struct linux_stat *st, struct hostfs_inode *hi)
+{
+	struct linux_statx stx;
+	int ret = host_statx(fd, LINUX_STATX_BASIC_STATS | LINUX_STATX_BTIME, &stx);
+
+	if (ret < 0)
+		return ret;
+	statx_to_stat(&stx, st);
+	if (hi) {
+		hi->has_btime = stx.stx_mask & LINUX_STATX_BTIME;
+		hi->btime = stx.stx_btime;
+		hi->attrs = stx.stx_attributes & HOST_FS_ATTRS;
+		hi->attrs_mask = stx.stx_attributes_mask & HOST_FS_ATTRS;
+	}
+	return 0;
+}
+
 /* An inode for the O_PATH host fd (taken over). dir_dev is the parent's
  * st_dev: a file on the same host filesystem as its allowed parent needs
  * no filesystem check, which saves two host calls per path component. */
 static int make_inode(struct super_block *sb, int fd, const uint64_t *dir_dev, struct inode **out)
 {
-	struct hostfs_inode *hi;
+	struct hostfs_inode *hi, x;
 	struct linux_stat st;
 	struct inode *ino;
 	bool io_ok, wdev;
 	int ret;
 
-	ret = host_fstat(fd, &st);
+	ret = host_attrs(fd, &st, &x);
 	if (ret == 0 && dir_dev && st.st_dev == *dir_dev)
 		io_rules(&st, &io_ok, &wdev);
 	else if (ret == 0)
@@ -133,6 +164,10 @@ static int make_inode(struct super_block *sb, int fd, const uint64_t *dir_dev, s
 	hi->writable_dev = wdev;
 	hi->st = st;
 	hi->st_epoch = attr_epoch();
+	hi->has_btime = x.has_btime;
+	hi->btime = x.btime;
+	hi->attrs = x.attrs;
+	hi->attrs_mask = x.attrs_mask;
 	ino->dev = st.st_dev;
 	*out = ino;
 	return 0;
@@ -274,12 +309,25 @@ static int hostfs_getattr(struct inode *ino, struct linux_stat *st)
 		*st = hi->st;
 		return 0;
 	}
-	ret = host_fstat(hfd(ino), st);
+	ret = host_attrs(hfd(ino), st, hi);
 	if (ret == 0) {
 		hi->st = *st;
 		hi->st_epoch = attr_epoch();
 	}
 	return ret;
+}
+
+/* What getattr's host call said (statx_path calls getattr first). */
+static void hostfs_getattr_x(struct inode *ino, unsigned mask, struct linux_statx *stx)
+{
+	struct hostfs_inode *hi = ino->priv;
+
+	if ((mask & LINUX_STATX_BTIME) && hi->has_btime) {
+		stx->stx_mask |= LINUX_STATX_BTIME;
+		stx->stx_btime = hi->btime;
+	}
+	stx->stx_attributes |= hi->attrs;
+	stx->stx_attributes_mask |= hi->attrs_mask;
 }
 
 static long hostfs_readlink(struct inode *ino, char *buf, size_t n)
@@ -588,6 +636,7 @@ static const struct inode_ops hostfs_iops = {
 	.rename = hostfs_rename,
 	.readlink = hostfs_readlink,
 	.getattr = hostfs_getattr,
+	.getattr_x = hostfs_getattr_x,
 	.setattr = hostfs_setattr,
 	.iterate = hostfs_iterate,
 	.open = hostfs_open,

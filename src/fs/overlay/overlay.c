@@ -169,6 +169,15 @@ static int ovl_getattr(struct inode *ino, struct linux_stat *st)
 	return ret;
 }
 
+/* Linux's ovl_getattr: the real file's (its statx, as its stat). */
+static void ovl_getattr_x(struct inode *ino, unsigned mask, struct linux_statx *stx)
+{
+	struct inode *r = real(ino);
+
+	if (r->iop->getattr_x)
+		r->iop->getattr_x(r, mask, stx);
+}
+
 static long ovl_readlink(struct inode *ino, char *buf, size_t n)
 {
 	struct inode *r = real(ino);
@@ -1061,6 +1070,7 @@ static const struct inode_ops ovl_iops = {
 	.rename = ovl_rename,
 	.readlink = ovl_readlink,
 	.getattr = ovl_getattr,
+	.getattr_x = ovl_getattr_x,
 	.setattr = ovl_setattr,
 	.iterate = ovl_iterate,
 	.open = ovl_open,

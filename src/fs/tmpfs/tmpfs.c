@@ -73,6 +73,7 @@ struct tmpfs_node {
 	uint32_t mode, uid, gid, nlink;
 	uint64_t rdev, size, parent_ino;
 	struct linux_timespec atime, mtime, ctime;
+	struct linux_timespec btime; /* its birth (Linux's i_crtime) */
 	/* A regular file's data: in pages while memfd is -1; once a memfd
 	 * holds it (tmpfs_data_fd), there only, for good. */
 	struct tmpfs_pages pages;
@@ -220,7 +221,7 @@ static struct inode *new_inode(struct super_block *sb, uint32_t mode, const stru
 	n->rdev = rdev;
 	n->memfd = -1;
 	n->seals = LINUX_F_SEAL_SEAL;
-	n->atime = n->mtime = n->ctime = vfs_now();
+	n->atime = n->mtime = n->ctime = n->btime = vfs_now();
 	list_init(&n->entries);
 	list_init(&n->xattrs);
 	if (LINUX_S_ISREG(mode))
@@ -611,6 +612,27 @@ static int tmpfs_getattr(struct inode *ino, struct linux_stat *st)
 	st->st_ctime_sec = n->ctime.tv_sec;
 	st->st_ctime_nsec = n->ctime.tv_nsec;
 	return 0;
+}
+
+/* Linux's shmem_getattr: the birth time when asked, and three of
+ * chattr's flags as statx attributes. */
+static void tmpfs_getattr_x(struct inode *ino, unsigned mask, struct linux_statx *stx)
+{
+	struct tmpfs_node *n = N(ino);
+
+	if (mask & LINUX_STATX_BTIME) {
+		stx->stx_mask |= LINUX_STATX_BTIME;
+		stx->stx_btime.tv_sec = n->btime.tv_sec;
+		stx->stx_btime.tv_nsec = (uint32_t)n->btime.tv_nsec;
+	}
+	if (n->fsflags & LINUX_FS_APPEND_FL)
+		stx->stx_attributes |= LINUX_STATX_ATTR_APPEND;
+	if (n->fsflags & LINUX_FS_IMMUTABLE_FL)
+		stx->stx_attributes |= LINUX_STATX_ATTR_IMMUTABLE;
+	if (n->fsflags & LINUX_FS_NODUMP_FL)
+		stx->stx_attributes |= LINUX_STATX_ATTR_NODUMP;
+	stx->stx_attributes_mask |=
+		LINUX_STATX_ATTR_APPEND | LINUX_STATX_ATTR_IMMUTABLE | LINUX_STATX_ATTR_NODUMP;
 }
 
 /* Files that are mapped hold a host memfd each (the stubs map its pages,
@@ -1442,6 +1464,7 @@ static const struct inode_ops tmpfs_iops = {
 	.rename = tmpfs_rename,
 	.readlink = tmpfs_readlink,
 	.getattr = tmpfs_getattr,
+	.getattr_x = tmpfs_getattr_x,
 	.setattr = tmpfs_setattr,
 	.iterate = tmpfs_iterate,
 	.open = tmpfs_open,
