@@ -37,6 +37,39 @@ void pages_read(const struct tmpfs_pages *p, void *buf, size_t n, uint64_t off)
 	}
 }
 
+static uint64_t bitmap_words(uint64_t nslots)
+{
+	return (nslots + 63) / 64;
+}
+
+bool pages_unwritten(const struct tmpfs_pages *p, uint64_t i)
+{
+	return p->unwritten && i < p->nslots && (p->unwritten[i / 64] >> (i % 64) & 1);
+}
+
+static void set_written(struct tmpfs_pages *p, uint64_t i)
+{
+	if (p->unwritten && i < p->nslots)
+		p->unwritten[i / 64] &= ~(1ULL << (i % 64));
+}
+
+/* The unwritten bitmap resized from old to nslots slots (new bits 0):
+ * 0 or -ENOMEM. */
+static int bitmap_resize(struct tmpfs_pages *p, uint64_t old, uint64_t nslots)
+{
+	uint64_t *b, was = bitmap_words(old), words = bitmap_words(nslots);
+
+	if (!p->unwritten || words == was)
+		return 0;
+	b = realloc(p->unwritten, words * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	if (words > was)
+		memset(b + was, 0, (words - was) * sizeof(*b));
+	p->unwritten = b;
+	return 0;
+}
+
 /* Room in the array for page i: 0 or -ENOMEM. */
 static int grow(struct tmpfs_pages *p, uint64_t i)
 {
@@ -47,6 +80,8 @@ static int grow(struct tmpfs_pages *p, uint64_t i)
 		return 0;
 	while (want <= i)
 		want *= 2;
+	if (bitmap_resize(p, p->nslots, want) < 0)
+		return -ENOMEM;
 	slot = realloc(p->slot, want * sizeof(*slot));
 	if (!slot)
 		return -ENOMEM;
@@ -83,21 +118,13 @@ long pages_write(struct tmpfs_pages *p, const void *buf, size_t n, uint64_t off)
 
 		if (!pg)
 			return done ? (long)done : -ENOMEM;
+		/* shmem_write_end: the page is up to date, all of it */
+		set_written(p, off / TMPFS_PAGE);
 		memcpy(pg + in, src + done, len);
 		done += len;
 		off += len;
 	}
 	return (long)done;
-}
-
-int pages_alloc(struct tmpfs_pages *p, uint64_t off, uint64_t end)
-{
-	uint64_t i;
-
-	for (i = off / TMPFS_PAGE; i * TMPFS_PAGE < end; i++)
-		if (!page_get(p, i, false))
-			return -ENOMEM;
-	return 0;
 }
 
 static void page_drop(struct tmpfs_pages *p, uint64_t i)
@@ -106,7 +133,33 @@ static void page_drop(struct tmpfs_pages *p, uint64_t i)
 		free(p->slot[i]);
 		p->slot[i] = NULL;
 		p->held--;
+		set_written(p, i);
 	}
+}
+
+int pages_alloc(struct tmpfs_pages *p, uint64_t off, uint64_t end)
+{
+	uint64_t i;
+
+	for (i = off / TMPFS_PAGE; i * TMPFS_PAGE < end; i++) {
+		if (pages_at(p, i)) {
+			/* shmem_get_folio's SGP_FALLOC: a page an earlier
+			 * fallocate took is zeroed and up to date now */
+			set_written(p, i);
+			continue;
+		}
+		if (!page_get(p, i, false))
+			return -ENOMEM;
+		if (!p->unwritten) {
+			p->unwritten = calloc(bitmap_words(p->nslots), sizeof(*p->unwritten));
+			if (!p->unwritten) {
+				page_drop(p, i);
+				return -ENOMEM;
+			}
+		}
+		p->unwritten[i / 64] |= 1ULL << (i % 64);
+	}
+	return 0;
 }
 
 /* Clears [off, end) inside one page, if it is held. */
@@ -145,15 +198,16 @@ void pages_truncate(struct tmpfs_pages *p, uint64_t size)
 	/* An array far larger than the file's pages shrinks with it. */
 	if (keep == 0) {
 		free(p->slot);
+		free(p->unwritten);
 		p->slot = NULL;
+		p->unwritten = NULL;
 		p->nslots = 0;
-	} else if (keep < p->nslots / 4) {
+	} else if (keep < p->nslots / 4 && bitmap_resize(p, p->nslots, keep) == 0) {
 		void **slot = realloc(p->slot, keep * sizeof(*slot));
 
-		if (slot) {
+		if (slot)
 			p->slot = slot;
-			p->nslots = keep;
-		}
+		p->nslots = keep; /* a failed shrink keeps the larger array */
 	}
 }
 
@@ -162,7 +216,7 @@ int64_t pages_seek(const struct tmpfs_pages *p, uint64_t off, uint64_t size, boo
 	uint64_t i, end = (size + TMPFS_PAGE - 1) / TMPFS_PAGE;
 
 	for (i = off / TMPFS_PAGE; i < end; i++) {
-		if ((pages_at(p, i) != NULL) == data) {
+		if ((pages_at(p, i) != NULL && !pages_unwritten(p, i)) == data) {
 			uint64_t at = i * TMPFS_PAGE;
 
 			return (int64_t)(at > off ? at : off);
@@ -178,6 +232,8 @@ void pages_free(struct tmpfs_pages *p)
 	for (i = 0; i < p->nslots; i++)
 		free(p->slot[i]);
 	free(p->slot);
+	free(p->unwritten);
 	p->slot = NULL;
+	p->unwritten = NULL;
 	p->nslots = p->held = 0;
 }

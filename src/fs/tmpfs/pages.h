@@ -13,6 +13,10 @@ struct tmpfs_pages {
 	void **slot;	 /* slot[i]: bytes [i * 4 KiB, (i + 1) * 4 KiB), or NULL */
 	uint64_t nslots; /* entries of slot */
 	uint64_t held;	 /* pages not NULL */
+	/* A bit per slot: a page a fallocate took that nothing wrote since
+	 * (shmem's !uptodate folio: it reads as zeros, and SEEK_DATA and
+	 * SEEK_HOLE take it for a hole); NULL while the file has none. */
+	uint64_t *unwritten;
 };
 
 /* Copies [off, off + n) out (the caller keeps it below the file's size). */
@@ -31,6 +35,8 @@ void pages_truncate(struct tmpfs_pages *p, uint64_t size);
 /* SEEK_DATA (data) or SEEK_HOLE from off in a file of size bytes (off <
  * size): the offset, or -ENXIO (no data from off on). */
 int64_t pages_seek(const struct tmpfs_pages *p, uint64_t off, uint64_t size, bool data);
+/* Whether page i is one a fallocate took that nothing wrote since. */
+bool pages_unwritten(const struct tmpfs_pages *p, uint64_t i);
 /* Page i, or NULL for a hole. */
 const void *pages_at(const struct tmpfs_pages *p, uint64_t i);
 void pages_free(struct tmpfs_pages *p);

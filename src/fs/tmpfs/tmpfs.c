@@ -674,6 +674,10 @@ static int pages_to_memfd(const struct tmpfs_node *n, int fd)
 			continue;
 		if (len > TMPFS_PAGE)
 			len = TMPFS_PAGE;
+		if (pages_unwritten(&n->pages, i)) { /* the host's stays unwritten too */
+			ret = host_fallocate(fd, 0, (int64_t)(i * TMPFS_PAGE), (int64_t)len);
+			continue;
+		}
 		done = host_pwrite(fd, pg, len, (int64_t)(i * TMPFS_PAGE));
 		if (done != (long)len)
 			ret = done < 0 ? (int)done : -EIO;
