@@ -177,6 +177,8 @@ struct inet_sock *inet_alloc(int family, int type, int proto)
 		return NULL;
 	u->sk.protocol = proto;
 	in->proto = proto;
+	if (proto == LINUX_IPPROTO_TCP)
+		tcp_init_buffers(&u->sk);
 	list_init(&in->port_link);
 	list_init(&in->syn_link);
 	list_init(&in->syn_queue);
@@ -236,6 +238,8 @@ void inet_inherit(struct inet_sock *child, const struct inet_sock *parent)
 	cs->bound_dev_if = ps->bound_dev_if;
 	cs->sndbuf = ps->sndbuf;
 	cs->rcvbuf = ps->rcvbuf;
+	cs->sndbuf_locked = ps->sndbuf_locked;
+	cs->rcvbuf_locked = ps->rcvbuf_locked;
 	cs->rcvtimeo = ps->rcvtimeo;
 	cs->sndtimeo = ps->sndtimeo;
 	cs->rcvlowat = ps->rcvlowat;

@@ -81,6 +81,8 @@ int tcp_sk_state(const struct inet_sock *in);
  * (TCP_INFO_SIZE bytes at p) of the connection. */
 #define TCP_INFO_SIZE 280
 void tcp_get_info(const struct inet_sock *in, uint8_t *p);
+/* A new TCP socket's buffer sizes (Linux's tcp_init_sock). */
+void tcp_init_buffers(struct socket *s);
 
 int inet_create(int family, int type, int protocol, struct socket **out);
 /* The value of a kept option (inet_opts' level and name), 0 if none. */

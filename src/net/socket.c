@@ -471,9 +471,11 @@ static int set_buf(struct socket *s, int name, int val)
 	v *= 2;
 	if (snd) {
 		s->sndbuf = v > SOCK_MIN_SNDBUF ? (int)v : SOCK_MIN_SNDBUF;
+		s->sndbuf_locked = true;
 		waitq_wake(&s->wq, LINUX_POLLOUT | LINUX_POLLWRNORM | LINUX_POLLWRBAND);
 	} else {
 		s->rcvbuf = v > SOCK_MIN_RCVBUF ? (int)v : SOCK_MIN_RCVBUF;
+		s->rcvbuf_locked = true;
 	}
 	return 0;
 }

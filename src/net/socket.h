@@ -76,6 +76,9 @@ struct socket {
 	unsigned shutdown; /* RCV_SHUTDOWN | SEND_SHUTDOWN */
 	int err;	   /* pending error for SO_ERROR and the next call (positive) */
 	int sndbuf, rcvbuf;
+	/* Set by SO_SNDBUF or SO_RCVBUF (Linux's SOCK_SNDBUF_LOCK and
+	 * SOCK_RCVBUF_LOCK): TCP no longer sizes it itself. */
+	bool sndbuf_locked, rcvbuf_locked;
 	int64_t rcvtimeo, sndtimeo; /* in jiffies; SOCK_TIMEO_FOREVER */
 	size_t wmem;		    /* truesize of buffers sent and not yet consumed */
 	int rcvlowat;

@@ -98,6 +98,34 @@ void tcp_get_info(const struct inet_sock *in, uint8_t *p)
 	memcpy(p + 8, w, sizeof(w));
 }
 
+/* Linux's TCP buffer sizes: a new socket's are net.ipv4.tcp_wmem[1] and
+ * tcp_rmem[1] (tcp_init_sock); once connected, tcp_sndbuf_expand sizes
+ * the send buffer for ten segments of loopback's 64 KiB MSS (each taking
+ * 128 KiB of skb head and a 256-byte sk_buff), twice over (cubic's
+ * factor): 2626560, below tcp_wmem[2]. So a connection on loopback holds
+ * some 2.5 MiB that no one reads yet (it held 208 KiB here: a program
+ * that wrote a large request before reading its peer's blocked). Not
+ * modelled: the receive buffer's growth as the reader keeps up
+ * (tcp_rcv_space_adjust), and BBR's factor of 3. */
+#define TCP_WMEM_DEFAULT  16384
+#define TCP_RMEM_DEFAULT  131072
+#define TCP_SNDBUF_EXPAND (2 * 10 * (131072 + 256))
+
+void tcp_init_buffers(struct socket *s)
+{
+	s->sndbuf = TCP_WMEM_DEFAULT;
+	s->rcvbuf = TCP_RMEM_DEFAULT;
+}
+
+/* tcp_init_buffer_space's, at the connection's start. */
+static void sndbuf_expand(struct socket *s)
+{
+	if (!s->sndbuf_locked && s->sndbuf < TCP_SNDBUF_EXPAND) {
+		s->sndbuf = TCP_SNDBUF_EXPAND;
+		waitq_wake(&s->wq, LINUX_POLLOUT | LINUX_POLLWRNORM | LINUX_POLLWRBAND);
+	}
+}
+
 /* A connection refused to a nonblocking connect: reported by poll
  * (POLLERR, POLLHUP) and SO_ERROR, as the reset that answers a SYN. */
 static int refuse_later(struct socket *s)
@@ -129,6 +157,8 @@ static int establish(struct inet_sock *in, struct inet_sock *l)
 	child->dport = in->sport;
 	child->connected = true;
 	in->connected = true;
+	sndbuf_expand(&child->u.sk);
+	sndbuf_expand(&in->u.sk);
 	tcp_mib.passive_opens++; /* tcp_create_openreq_child */
 	in->u.sk.shutdown = 0;
 	in->u.sk.err = 0;
