@@ -183,7 +183,15 @@ struct fs_opts {
 	uint32_t mode, uid, gid;
 	struct mempolicy *mpol; /* mpol='s (a reference), NULL for default */
 	unsigned cg_flags;	/* cgroup2's CGRP_* */
+	/* tmpfs's inode64/inode32, huge= (an index of huge_names), noswap:
+	 * hints that change nothing here (skas's tmpfs inode numbers are
+	 * a per-mount count, it makes no huge pages and never swaps), kept
+	 * to be shown and checked as Linux's shmem does */
+	bool inode64_set, inode64, huge_set, noswap;
+	int huge;
 };
+
+static const char *const huge_names[] = { "never", "always", "within_size", "advise" };
 
 /* Linux's memparse: simple_strtoull's number (base 0: 0x hex, 0 octal;
  * no blank, no sign; past 2^64 it wraps) with an optional K, M, G, T, P or
@@ -300,9 +308,29 @@ static int parse_opt(char *key, enum fs_kind kind, struct fs_opts *o)
 			o->cg_flags |= 1u << i;
 			return 0;
 		}
+	if (kind == FS_TMPFS && !val && strcmp(key, "noswap") == 0) {
+		o->noswap = true;
+		return 0;
+	}
+	if (kind == FS_TMPFS && !val &&
+	    (strcmp(key, "inode64") == 0 || strcmp(key, "inode32") == 0)) {
+		o->inode64_set = true;
+		o->inode64 = key[5] == '6';
+		return 0;
+	}
 	/* fs_parse takes no empty string for a value */
 	if (kind != FS_TMPFS || !val || !*val)
 		return -EINVAL;
+	if (strcmp(key, "huge") == 0) {
+		/* deny and force are only for the sysfs knob */
+		for (i = 0; i < sizeof(huge_names) / sizeof(huge_names[0]); i++)
+			if (strcmp(val, huge_names[i]) == 0) {
+				o->huge_set = true;
+				o->huge = (int)i;
+				return 0;
+			}
+		return -EINVAL;
+	}
 	if (strcmp(key, "size") == 0) {
 		size_t len = strlen(val);
 		uint64_t pct, total, unused;
@@ -391,30 +419,94 @@ static int parse_opts(const char *data, enum fs_kind kind, struct fs_opts *o)
 	return ret;
 }
 
+/* The options tmpfs shows, in shmem_show_options's order. */
+static const char *const tmpfs_order[] = { "size",    "nr_inodes", "mode", "uid",   "gid",
+					   "inode64", "huge",	   "mpol", "noswap" };
+
+static size_t opt_rank(const char *opt)
+{
+	size_t i, len = strcspn(opt, "=,");
+
+	for (i = 0; i < sizeof(tmpfs_order) / sizeof(tmpfs_order[0]); i++)
+		if (strlen(tmpfs_order[i]) == len && strncmp(opt, tmpfs_order[i], len) == 0)
+			return i;
+	return i;
+}
+
+/* A tmpfs's shown options (sb->opts, ",a=1,b,...") with its option key
+ * taken out and then, if text is not NULL, ",key<text>" put in its
+ * place in tmpfs_order. */
+static void tmpfs_opt_put(struct super_block *sb, const char *key, const char *text)
+{
+	char buf[2 * sizeof(sb->opts)], *p, *next;
+	size_t rank = opt_rank(key), n;
+
+	for (p = sb->opts; *p; p = next) {
+		next = strchr(p + 1, ',');
+		if (!next)
+			next = p + strlen(p);
+		if (opt_rank(p + 1) == rank) {
+			memmove(p, next, strlen(next) + 1);
+			next = p;
+		}
+	}
+	if (!text)
+		return;
+	for (p = sb->opts; *p && opt_rank(p + 1) < rank;)
+		p = strchr(p + 1, ',') ?: p + strlen(p);
+	n = (size_t)(p - sb->opts);
+	snprintf(buf, sizeof(buf), "%.*s,%s%s%s", (int)n, sb->opts, key, text, p);
+	snprintf(sb->opts, sizeof(sb->opts), "%.*s", (int)sizeof(sb->opts) - 1, buf);
+}
+
+/* inode64, huge= and noswap as shown: inode32 is not (a kernel without
+ * CONFIG_TMPFS_INODE64 shows neither by default, as here), nor huge=never. */
+static void tmpfs_show_hints(struct super_block *sb, const struct fs_opts *o)
+{
+	char v[32];
+
+	if (o->inode64_set)
+		tmpfs_opt_put(sb, "inode64", o->inode64 ? "" : NULL);
+	if (o->huge_set) {
+		snprintf(v, sizeof(v), "=%s", huge_names[o->huge]);
+		tmpfs_opt_put(sb, "huge", o->huge ? v : NULL);
+	}
+	if (o->noswap)
+		tmpfs_opt_put(sb, "noswap", "");
+}
+
 /* tmpfs's options as /proc/PID/mounts shows them (Linux's
  * shmem_show_options: what differs from the defaults). */
 static void tmpfs_show(struct super_block *sb, const struct fs_opts *o)
 {
-	int n = 0;
+	char v[64];
 
 	sb->opts[0] = 0;
-	if (o->size_set)
-		n += snprintf(sb->opts + n, sizeof(sb->opts) - n, ",size=%lluk",
-			      (unsigned long long)((o->size + 4095) / 4096 * 4));
-	if (o->nr_inodes_set && n < (int)sizeof(sb->opts))
-		n += snprintf(sb->opts + n, sizeof(sb->opts) - n, ",nr_inodes=%llu",
-			      (unsigned long long)o->nr_inodes);
-	if ((o->mode & 07777) != 01777 && n < (int)sizeof(sb->opts))
-		n += snprintf(sb->opts + n, sizeof(sb->opts) - n, ",mode=%03o", o->mode & 07777);
-	if (o->uid && n < (int)sizeof(sb->opts))
-		n += snprintf(sb->opts + n, sizeof(sb->opts) - n, ",uid=%u", o->uid);
-	if (o->gid && n < (int)sizeof(sb->opts))
-		n += snprintf(sb->opts + n, sizeof(sb->opts) - n, ",gid=%u", o->gid);
-	if (o->mpol && n < (int)sizeof(sb->opts)) {
-		char pol[64];
-
-		mpol_to_str(pol, sizeof(pol), o->mpol);
-		snprintf(sb->opts + n, sizeof(sb->opts) - n, ",mpol=%s", pol);
+	if (o->size_set) {
+		snprintf(v, sizeof(v), "=%lluk", (unsigned long long)((o->size + 4095) / 4096 * 4));
+		tmpfs_opt_put(sb, "size", v);
+	}
+	if (o->nr_inodes_set) {
+		snprintf(v, sizeof(v), "=%llu", (unsigned long long)o->nr_inodes);
+		tmpfs_opt_put(sb, "nr_inodes", v);
+	}
+	if ((o->mode & 07777) != 01777) {
+		snprintf(v, sizeof(v), "=%03o", o->mode & 07777);
+		tmpfs_opt_put(sb, "mode", v);
+	}
+	if (o->uid) {
+		snprintf(v, sizeof(v), "=%u", o->uid);
+		tmpfs_opt_put(sb, "uid", v);
+	}
+	if (o->gid) {
+		snprintf(v, sizeof(v), "=%u", o->gid);
+		tmpfs_opt_put(sb, "gid", v);
+	}
+	tmpfs_show_hints(sb, o);
+	if (o->mpol) {
+		v[0] = '=';
+		mpol_to_str(v + 1, sizeof(v) - 1, o->mpol);
+		tmpfs_opt_put(sb, "mpol", v);
 	}
 }
 
@@ -728,6 +820,9 @@ static int remount(struct task *t, struct path *at, uint64_t flags, const char *
 			cgroup_apply_root_flags(t, o.cg_flags);
 			cgroupfs_show_flags();
 		}
+		/* shmem_reconfigure: "Cannot disable swap on remount" */
+		if (ret == 0 && tmpfs && o.noswap && !strstr(sb->opts, ",noswap"))
+			ret = -EINVAL;
 		if (ret == 0 && tmpfs && (o.size_set || o.nr_inodes_set)) {
 			uint64_t size = o.size ? o.size : UINT64_MAX;
 
@@ -741,54 +836,29 @@ static int remount(struct task *t, struct path *at, uint64_t flags, const char *
 		/* mpol=default changes nothing (Linux's shmem_reconfigure
 		 * takes only a policy) */
 		if (o.mpol) {
-			char *p = strstr(sb->opts, ",mpol="), *e, pol[64];
-			size_t n;
+			char pol[64];
 
-			/* the new policy last, as Linux shows it (or none) */
-			if (p) {
-				e = strchr(p + 1, ',');
-				memmove(p, e ? e : p + strlen(p),
-					strlen(e ? e : p + strlen(p)) + 1);
-			}
-			n = strlen(sb->opts);
-			if (n < sizeof(sb->opts)) {
-				mpol_to_str(pol, sizeof(pol), o.mpol);
-				snprintf(sb->opts + n, sizeof(sb->opts) - n, ",mpol=%s", pol);
-			}
+			pol[0] = '=';
+			mpol_to_str(pol + 1, sizeof(pol) - 1, o.mpol);
+			tmpfs_opt_put(sb, "mpol", pol);
 			tmpfs_set_mpol(sb, o.mpol);
 			o.mpol = NULL;
 		}
 		if (o.size_set) {
-			char buf[2 * sizeof(sb->opts)], *p = strstr(sb->opts, ",size=");
+			char v[32];
 
-			/* the new size first, the other options as they were */
-			snprintf(buf, sizeof(buf), ",size=%lluk%s",
-				 (unsigned long long)((o.size + 4095) / 4096 * 4),
-				 p ? strchr(p + 1, ',') ?: "" : sb->opts);
-			snprintf(sb->opts, sizeof(sb->opts), "%.*s", (int)sizeof(sb->opts) - 1,
-				 buf);
+			snprintf(v, sizeof(v), "=%lluk",
+				 (unsigned long long)((o.size + 4095) / 4096 * 4));
+			tmpfs_opt_put(sb, "size", v);
 		}
 		if (o.nr_inodes_set) {
-			char buf[2 * sizeof(sb->opts)], *p = strstr(sb->opts, ",nr_inodes="), *pos;
-			size_t n;
+			char v[32];
 
-			/* the new count after the size, as shmem_show_options */
-			if (p) {
-				char *e = strchr(p + 1, ',');
-
-				memmove(p, e ? e : p + strlen(p),
-					strlen(e ? e : p + strlen(p)) + 1);
-			}
-			pos = strncmp(sb->opts, ",size=", 6) == 0 ? strchr(sb->opts + 1, ',')
-								  : sb->opts;
-			if (!pos)
-				pos = sb->opts + strlen(sb->opts);
-			n = (size_t)(pos - sb->opts);
-			snprintf(buf, sizeof(buf), "%.*s,nr_inodes=%llu%s", (int)n, sb->opts,
-				 (unsigned long long)o.nr_inodes, pos);
-			snprintf(sb->opts, sizeof(sb->opts), "%.*s", (int)sizeof(sb->opts) - 1,
-				 buf);
+			snprintf(v, sizeof(v), "=%llu", (unsigned long long)o.nr_inodes);
+			tmpfs_opt_put(sb, "nr_inodes", v);
 		}
+		if (tmpfs)
+			tmpfs_show_hints(sb, &o);
 		sb->rdonly = ro;
 	}
 	m->rdonly = ro;
