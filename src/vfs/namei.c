@@ -1846,6 +1846,10 @@ int vfs_statfs_at(struct task *t, int dirfd, const char *name, int atflags, stru
 	 * the filesystem said, with ST_VALID: glibc's statvfs takes f_flag from
 	 * them only when ST_VALID is set (else it guesses from /proc/mounts). */
 	st->f_flags = statfs_mnt_flags(p.mnt);
+	if (p.mnt->sb->sflags & LINUX_MS_SYNCHRONOUS) /* flags_by_sb */
+		st->f_flags |= LINUX_ST_SYNCHRONOUS;
+	if (p.mnt->sb->sflags & LINUX_MS_MANDLOCK)
+		st->f_flags |= LINUX_ST_MANDLOCK;
 	if (path_rdonly(&p))
 		st->f_flags |= LINUX_ST_RDONLY;
 	path_put(&p);

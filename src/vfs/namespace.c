@@ -639,6 +639,8 @@ static int new_mount(struct task *t, struct path *at, const char *source, const 
 	if (ret == 0 && sb->nmounts == 0 && ((flags & LINUX_MS_RDONLY) || o.rdonly) &&
 	    !one_instance(sb))
 		sb->rdonly = true;
+	if (ret == 0 && sb->nmounts == 0 && !one_instance(sb))
+		sb->sflags = (unsigned)flags & SB_SHOWN;
 	if (ret == 0)
 		ret = mount_room();
 	m = ret == 0 ? mount_add(at, sb, root, source,
@@ -860,6 +862,10 @@ static int remount(struct task *t, struct path *at, uint64_t flags, const char *
 		if (tmpfs)
 			tmpfs_show_hints(sb, &o);
 		sb->rdonly = ro;
+		/* do_remount's MS_RMT_MASK: not MS_DIRSYNC */
+		if (!one_instance(sb))
+			sb->sflags = (sb->sflags & LINUX_MS_DIRSYNC) |
+				     ((unsigned)flags & SB_SHOWN & ~LINUX_MS_DIRSYNC);
 	}
 	m->rdonly = ro;
 	m->flags = mnt_flags_of(flags, m) | (m->flags & (MNT_UNBINDABLE | MNT_LOCK_READONLY));

@@ -59,9 +59,11 @@ void mnt_ns_enter(struct mnt_ns *ns, struct fs_info *fs);
 #define LINUX_MS_I_VERSION   (1 << 23)
 #define LINUX_MS_STRICTATIME (1 << 24)
 #define LINUX_MS_LAZYTIME    (1 << 25)
-#define LINUX_MS_NOUSER	     (1UL << 31)
-#define LINUX_MS_MGC_VAL     0xC0ED0000UL
-#define LINUX_MS_MGC_MSK     0xffff0000UL
+/* The superblock flags a super_block's sflags keeps. */
+#define SB_SHOWN	 (LINUX_MS_SYNCHRONOUS | LINUX_MS_DIRSYNC | LINUX_MS_MANDLOCK | LINUX_MS_LAZYTIME)
+#define LINUX_MS_NOUSER	 (1UL << 31)
+#define LINUX_MS_MGC_VAL 0xC0ED0000UL
+#define LINUX_MS_MGC_MSK 0xffff0000UL
 
 /* umount2(2)'s flags. */
 #define LINUX_MNT_FORCE	      1

@@ -25,6 +25,12 @@ struct super_block {
 	const char *fstype; /* "tmpfs", "hostfs", "overlay", "proc", "devtmpfs" */
 	uint64_t dev;	    /* st_dev of its inodes (hostfs: the host's) */
 	bool rdonly;
+	/* MS_SYNCHRONOUS, MS_DIRSYNC, MS_MANDLOCK and MS_LAZYTIME as its
+	 * mount and remounts gave them (Linux's SB_* flags): shown in
+	 * /proc/PID/mounts and statfs, nothing more (skas's filesystems
+	 * write through at once, there are no mandatory locks since Linux
+	 * 5.15, and times kept in memory need no lazytime). */
+	unsigned sflags;
 	bool cache_lookups; /* names change only through the VFS (vfs/dcache.c) */
 	uint64_t magic;	    /* f_type for statfs */
 	int nmounts;	    /* mounts of it (vfs.c): the last to go puts it */

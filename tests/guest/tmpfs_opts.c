@@ -4,7 +4,11 @@
  * huge, mpol, noswap), huge=deny/force and bad values EINVAL, noswap not
  * turned on by a remount. skas refused all three (EINVAL). Every mount
  * says inode64 or inode32: which one a kernel shows by default depends on
- * its CONFIG_TMPFS_INODE64. Runs in a mount namespace of its own (root). */
+ * its CONFIG_TMPFS_INODE64. Also the superblock flags sync, dirsync, mand
+ * and lazytime (MS_*): shown in mounts and mountinfo (show_sb_opts),
+ * statvfs's ST_SYNCHRONOUS and ST_MANDLOCK, a remount resets all but
+ * dirsync; skas took them and showed none. Runs in a mount namespace of
+ * its own (root). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
@@ -13,6 +17,7 @@
 #include <unistd.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #define TAP_ENAME
 #include "tap.h"
@@ -42,6 +47,35 @@ static const char *opts(void)
 	if (f)
 		fclose(f);
 	return out;
+}
+
+/* field (0-based, by blanks) of path's line in the file: "?" if none */
+static const char *field(const char *file, const char *path, int n)
+{
+	static char out[512];
+	char line[1024], pat[128], *p, *save = NULL;
+	FILE *f = fopen(file, "r");
+	int i;
+
+	snprintf(out, sizeof(out), "?");
+	snprintf(pat, sizeof(pat), " %s ", path);
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strstr(line, pat))
+			continue;
+		for (p = strtok_r(line, " \n", &save), i = 0; p && i < n; i++)
+			p = strtok_r(NULL, " \n", &save);
+		snprintf(out, sizeof(out), "%s", p ? p : "?");
+	}
+	if (f)
+		fclose(f);
+	return out;
+}
+
+static void check_str(const char *got, const char *want, const char *what)
+{
+	check(strcmp(got, want) == 0, what);
+	if (strcmp(got, want))
+		printf("# got \"%s\", want \"%s\"\n", got, want);
 }
 
 static void check_opts(const char *want, const char *what)
@@ -105,6 +139,34 @@ int main(void)
 	check_err(mnt("inode64=1"), EINVAL, "inode64=1: EINVAL");
 	check(mnt("inode32,noswap") == 0 && strstr(opts(), "noswap") != NULL, "inode32 taken");
 
+	umount(dir);
+	check(mount("t", dir, "tmpfs", MS_SYNCHRONOUS | MS_DIRSYNC | MS_LAZYTIME | MS_MANDLOCK,
+		    "inode64,mode=755") == 0,
+	      "mounted sync, dirsync, lazytime, mand");
+	check_str(field("/proc/self/mounts", dir, 3),
+		  "rw,sync,dirsync,mand,lazytime,relatime,mode=755,inode64",
+		  "mounts: the superblock's flags after rw");
+	check_str(field("/proc/self/mountinfo", dir, 9),
+		  "rw,sync,dirsync,mand,lazytime,mode=755,inode64",
+		  "mountinfo: in the super options");
+	check_str(field("/proc/self/mountinfo", dir, 5), "rw,relatime",
+		  "mountinfo: not in the mount's");
+	{
+		struct statvfs sv;
+
+		check(statvfs(dir, &sv) == 0 && (sv.f_flag & ST_SYNCHRONOUS) &&
+			      (sv.f_flag & ST_MANDLOCK),
+		      "statvfs: ST_SYNCHRONOUS, ST_MANDLOCK");
+		check(mount(NULL, dir, NULL, MS_REMOUNT, NULL) == 0, "remounted with none");
+		check(statvfs(dir, &sv) == 0 && !(sv.f_flag & (ST_SYNCHRONOUS | ST_MANDLOCK)),
+		      "statvfs: neither");
+	}
+	check_str(field("/proc/self/mounts", dir, 3), "rw,dirsync,relatime,mode=755,inode64",
+		  "a remount keeps dirsync only (MS_RMT_MASK)");
+	check(mount(NULL, dir, NULL, MS_REMOUNT | MS_BIND | MS_NOSUID, NULL) == 0 &&
+		      strcmp(field("/proc/self/mounts", dir, 3),
+			     "rw,dirsync,nosuid,relatime,mode=755,inode64") == 0,
+	      "a bind remount leaves them");
 	umount(dir);
 	rmdir(dir);
 	return 0;

@@ -199,6 +199,8 @@ _Static_assert(offsetof(struct linux_statfs, f_namelen) == 64, "linux_statfs f_n
 #define LINUX_ST_NOSUID		    0x0002
 #define LINUX_ST_NODEV		    0x0004
 #define LINUX_ST_NOEXEC		    0x0008
+#define LINUX_ST_SYNCHRONOUS	    0x0010
+#define LINUX_ST_MANDLOCK	    0x0040
 #define LINUX_ST_VALID		    0x0020 /* f_flags is filled in */
 #define LINUX_ST_NOATIME	    0x0400
 #define LINUX_ST_NODIRATIME	    0x0800

@@ -1475,6 +1475,23 @@ static bool mount_visible(struct mount *m, const struct path *root)
 	}
 }
 
+/* The superblock's flags as Linux's show_sb_opts writes them. */
+static void sb_opts(struct sbuf *b, const struct super_block *sb)
+{
+	static const struct {
+		unsigned flag;
+		const char *name;
+	} opts[] = { { LINUX_MS_SYNCHRONOUS, ",sync" },
+		     { LINUX_MS_DIRSYNC, ",dirsync" },
+		     { LINUX_MS_MANDLOCK, ",mand" },
+		     { LINUX_MS_LAZYTIME, ",lazytime" } };
+	size_t i;
+
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		if (sb->sflags & opts[i].flag)
+			sb_printf(b, "%s", opts[i].name);
+}
+
 /* The mount's flags as Linux's show_mnt_opts writes them. */
 static void mnt_opts(struct sbuf *b, const struct mount *m)
 {
@@ -1542,6 +1559,7 @@ static int gen_mounts(const struct pnode *n, struct sbuf *b)
 		sb_put(b, " ", 1);
 		sb_escaped(b, dir);
 		sb_printf(b, " %s %s", m->sb->fstype, (m->rdonly || m->sb->rdonly) ? "ro" : "rw");
+		sb_opts(b, m->sb);
 		mnt_opts(b, m);
 		sb_printf(b, "%s 0 0\n", m->sb->opts);
 		free(dir);
@@ -1576,7 +1594,9 @@ static int gen_mountinfo(const struct pnode *n, struct sbuf *b)
 		mnt_opts(b, m);
 		sb_printf(b, " - %s ", m->sb->fstype);
 		sb_escaped(b, m->source);
-		sb_printf(b, " %s%s\n", m->sb->rdonly ? "ro" : "rw", m->sb->opts);
+		sb_printf(b, " %s", m->sb->rdonly ? "ro" : "rw");
+		sb_opts(b, m->sb);
+		sb_printf(b, "%s\n", m->sb->opts);
 		free(dir);
 	}
 	return 0;
