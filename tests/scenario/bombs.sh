@@ -838,6 +838,11 @@ ncpu=$(nproc)
 out=$(timeout -k 5 30 "$SKAS" run --cpus="$ncpu" -- /bin/sh -c "$b cpus; nproc" 2>&1)
 check "--cpus=$ncpu (all): the guest sees $ncpu" "cpus: $ncpu 1
 $ncpu" "$out"
+# lscpu's threads per core x cores per socket x sockets: every CPU (the
+# sysfs topology; it said 0 x 0 x 0)
+out=$(timeout -k 5 30 "$SKAS" run --cpus="$ncpu" -- lscpu 2>&1 |
+    awk -F: '/^Thread\(s\) per core/ {t=$2} /^Core\(s\) per socket/ {c=$2} /^Socket\(s\)/ {s=$2} END {print t*c*s}')
+check "lscpu counts the $ncpu CPUs in threads, cores and sockets" "$ncpu" "$out"
 
 # The stubs' host CPUs: Cpus_allowed_list of the stub running a sleep.
 "$SKAS" run --cpus=1 --memory=64M -- /bin/sleep 3 &

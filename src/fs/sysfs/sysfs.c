@@ -1,7 +1,8 @@
 /* fs/sysfs/sysfs.c: a minimal /sys, made once at mount on a tmpfs and
  * mounted read-only: what glibc's get_nprocs/get_nprocs_conf, sysconf and
  * nproc read (/sys/devices/system/cpu/{online,possible,present} and a
- * cpuN directory per CPU, as many as the guest is shown in /proc/cpuinfo),
+ * cpuN directory per CPU, as many as the guest is shown in /proc/cpuinfo,
+ * with the topology lscpu and hwloc read),
  * the one memory node (/sys/devices/system/node),
  * the loopback's attributes (/sys/class/net/lo, a link to
  * devices/virtual/net/lo, as in a new network namespace with lo up:
@@ -36,9 +37,75 @@ static int add_text(struct inode *dir, const char *name, const char *text)
 	return tmpfs_add_file(dir, name, 0444, text, len);
 }
 
+/* The CPUs lo..hi of n as Linux's %*pb writes a cpumask: hex words of 32
+ * CPUs from the highest, by commas, the first as wide as its CPUs need
+ * (bitmap_print_to_pagebuf), and a newline. */
+static void cpumask_text(char *buf, size_t size, int n, int lo, int hi)
+{
+	int w, at = 0;
+
+	for (w = (n - 1) / 32; w >= 0 && (size_t)at < size; w--) {
+		int bits = n - w * 32 >= 32 ? 32 : n - w * 32, b;
+		uint32_t word = 0;
+
+		for (b = 0; b < bits; b++)
+			if (w * 32 + b >= lo && w * 32 + b <= hi)
+				word |= 1u << b;
+		at += snprintf(buf + at, size - (size_t)at, "%s%0*x", at ? "," : "",
+			       w == (n - 1) / 32 ? (bits + 3) / 4 : 8, word);
+	}
+	if ((size_t)at < size)
+		snprintf(buf + at, size - (size_t)at, "\n");
+}
+
+static void cpulist_text(char *buf, size_t size, int lo, int hi)
+{
+	if (lo == hi)
+		snprintf(buf, size, "%d\n", lo);
+	else
+		snprintf(buf, size, "%d-%d\n", lo, hi);
+}
+
+/* cpuN/topology: each CPU a core of its own in one package (a virtual
+ * machine's CPUs without SMT): what lscpu, hwloc and OpenMP runtimes
+ * read for threads per core, cores per socket, sockets. cluster_id is
+ * x86's for an unknown L2 (BAD_APICID). */
+static int make_topology(struct inode *c, int i, int n)
+{
+	char self_map[160], all_map[160], self_list[16], all_list[32], id[16];
+	struct inode *t;
+	int ret = mkdir_in(c, "topology", &t);
+
+	if (ret < 0)
+		return ret;
+	cpumask_text(self_map, sizeof(self_map), n, i, i);
+	cpumask_text(all_map, sizeof(all_map), n, 0, n - 1);
+	cpulist_text(self_list, sizeof(self_list), i, i);
+	cpulist_text(all_list, sizeof(all_list), 0, n - 1);
+	snprintf(id, sizeof(id), "%d\n", i);
+	ret = add_text(t, "core_id", id);
+	ret = ret ?: add_text(t, "physical_package_id", "0\n");
+	ret = ret ?: add_text(t, "die_id", "0\n");
+	ret = ret ?: add_text(t, "cluster_id", "65535\n");
+	ret = ret ?: add_text(t, "thread_siblings", self_map);
+	ret = ret ?: add_text(t, "thread_siblings_list", self_list);
+	ret = ret ?: add_text(t, "core_cpus", self_map);
+	ret = ret ?: add_text(t, "core_cpus_list", self_list);
+	ret = ret ?: add_text(t, "cluster_cpus", self_map);
+	ret = ret ?: add_text(t, "cluster_cpus_list", self_list);
+	ret = ret ?: add_text(t, "core_siblings", all_map);
+	ret = ret ?: add_text(t, "core_siblings_list", all_list);
+	ret = ret ?: add_text(t, "die_cpus", all_map);
+	ret = ret ?: add_text(t, "die_cpus_list", all_list);
+	ret = ret ?: add_text(t, "package_cpus", all_map);
+	ret = ret ?: add_text(t, "package_cpus_list", all_list);
+	inode_put(t);
+	return ret;
+}
+
 static int make_cpu(struct inode *sys)
 {
-	struct inode *devices, *system, *cpu, *c;
+	struct inode *devices, *system, *cpu, *c, *smt;
 	char range[32], name[32];
 	int i, n = cpus_count(), ret;
 
@@ -63,13 +130,23 @@ static int make_cpu(struct inode *sys)
 	ret = ret ?: add_text(cpu, "possible", range);
 	ret = ret ?: add_text(cpu, "present", range);
 	ret = ret ?: add_text(cpu, "offline", "\n");
+	ret = ret ?: add_text(cpu, "isolated", "\n");
+	ret = ret ?: mkdir_in(cpu, "smt", &smt);
+	if (ret == 0) { /* no SMT: cpu_smt_control's CPU_SMT_NOT_SUPPORTED */
+		ret = add_text(smt, "active", "0\n");
+		ret = ret ?: add_text(smt, "control", "notsupported\n");
+		inode_put(smt);
+	}
 	for (i = 0; ret == 0 && i < n; i++) {
 		snprintf(name, sizeof(name), "cpu%d", i);
 		ret = mkdir_in(cpu, name, &c);
-		if (ret == 0 && i > 0) /* as Linux: cpu0 cannot go offline */
+		if (ret < 0)
+			break;
+		if (i > 0) /* as Linux: cpu0 cannot go offline */
 			ret = add_text(c, "online", "1\n");
-		if (ret == 0)
-			inode_put(c);
+		ret = ret ?: make_topology(c, i, n);
+		ret = ret ?: c->iop->symlink(c, "node0", "../../node/node0", NULL);
+		inode_put(c);
 	}
 	inode_put(cpu);
 	return ret;
@@ -83,22 +160,15 @@ static int make_cpu(struct inode *sys)
 static int make_node(struct inode *sys)
 {
 	struct inode *devices, *system, *node, *n0;
-	char range[32], map[160];
-	int n = cpus_count(), ret, w, at = 0;
+	char range[32], map[160], name[32], target[48];
+	int n = cpus_count(), ret, i;
 
 	if (n < 1)
 		n = 1;
 	if (n > 1024)
 		n = 1024;
-	snprintf(range, sizeof(range), n == 1 ? "0\n" : "0-%d\n", n - 1);
-	for (w = (n - 1) / 32; w >= 0; w--) {
-		int bits = n - w * 32 >= 32 ? 32 : n - w * 32;
-		uint32_t word = bits == 32 ? 0xffffffffu : (1u << bits) - 1;
-
-		at += snprintf(map + at, sizeof(map) - (size_t)at,
-			       w == (n - 1) / 32 ? "%x" : ",%08x", word);
-	}
-	snprintf(map + at, sizeof(map) - (size_t)at, "\n");
+	cpulist_text(range, sizeof(range), 0, n - 1);
+	cpumask_text(map, sizeof(map), n, 0, n - 1);
 	ret = sys->iop->lookup(sys, "devices", &devices);
 	if (ret < 0)
 		return ret;
@@ -123,6 +193,11 @@ static int make_node(struct inode *sys)
 	ret = add_text(n0, "cpulist", range);
 	ret = ret ?: add_text(n0, "cpumap", map);
 	ret = ret ?: add_text(n0, "distance", "10\n");
+	for (i = 0; ret == 0 && i < n; i++) {
+		snprintf(name, sizeof(name), "cpu%d", i);
+		snprintf(target, sizeof(target), "../../cpu/cpu%d", i);
+		ret = n0->iop->symlink(n0, name, target, NULL);
+	}
 	inode_put(n0);
 	return ret;
 }
