@@ -310,4 +310,14 @@ out=$(timeout -k 5 30 "$SKAS" run --pids-max=64 -- /bin/cat /proc/sys/kernel/thr
 check "kernel.threads-max says --pids-max; fs.dir-notify-enable 1 (dnotify is there)" "64
 1" "$out"
 
+# /proc/cpuinfo's flags: the instruction-set extensions user code may use,
+# as the host's Linux names them (the AVX ones only with their state on):
+# each of these is there inside exactly when it is there outside (skas
+# showed 32 flags: no avx512bw, vaes, xsaveopt...)
+isa="sse4_2 avx f16c avx2 bmi2 avx512f avx512dq avx512cd avx512bw avx512vl avx512vbmi avx512_vnni avx_vnni aes sha_ni gfni vaes vpclmulqdq xsaveopt xsavec fsrm movdiri erms adx"
+flags_of() { sed -n 's/^flags[[:space:]]*: //p' | head -1 | tr ' ' '\n' | grep -xF -f <(echo "$isa" | tr ' ' '\n') | sort | tr '\n' ' '; }
+want=$(flags_of </proc/cpuinfo)
+out=$(timeout -k 5 30 "$SKAS" run -- /bin/cat /proc/cpuinfo 2>&1 | flags_of)
+check "cpuinfo's instruction-set flags are the host's" "$want" "$out"
+
 summary

@@ -164,29 +164,152 @@ static int gen_vmstat(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
-/* The CPU's vendor and a few feature flags, from cpuid (the instruction,
- * not the host's /proc). */
+/* The CPU's vendor and its feature flags that user code can use, from
+ * cpuid (the instruction, not the host's /proc), named and ordered as
+ * Linux's cpuinfo (by its feature words: leaf 1 edx, 0x80000001 edx, leaf
+ * 1 ecx, 0x80000001 ecx, leaf 7 ebx, 0xd.1 eax, 7.1 eax, 7 ecx, 7 edx).
+ * As Linux, the AVX, AVX-512 and AMX flags only when XCR0 enables their
+ * state. Left out: what only a kernel uses (vme, pae, apic, pcid...) and
+ * Linux's own synthetic flags, but for constant_tsc and nonstop_tsc (an
+ * invariant TSC: clocks and benchmarks look for them). */
+enum {
+	W_1EDX,	 /* leaf 1 edx */
+	W_81EDX, /* 0x80000001 edx */
+	W_1ECX,
+	W_81ECX,
+	W_7EBX, /* leaf 7.0 ebx */
+	W_D1EAX,
+	W_71EAX,
+	W_7ECX,
+	W_7EDX,
+	W_87EDX, /* 0x80000007 edx */
+	NWORDS
+};
+enum { NEED_AVX = 1, NEED_AVX512 = 2, NEED_AMX = 3 };
+
+static const struct cpu_flag {
+	unsigned char word, bit, need;
+	const char *name;
+} cpu_flags[] = {
+	{ W_1EDX, 0, 0, "fpu" },
+	{ W_1EDX, 4, 0, "tsc" },
+	{ W_1EDX, 8, 0, "cx8" },
+	{ W_1EDX, 15, 0, "cmov" },
+	{ W_1EDX, 19, 0, "clflush" },
+	{ W_1EDX, 23, 0, "mmx" },
+	{ W_1EDX, 24, 0, "fxsr" },
+	{ W_1EDX, 25, 0, "sse" },
+	{ W_1EDX, 26, 0, "sse2" },
+	{ W_1EDX, 28, 0, "ht" },
+	{ W_81EDX, 11, 0, "syscall" },
+	{ W_81EDX, 20, 0, "nx" },
+	{ W_81EDX, 22, 0, "mmxext" },
+	{ W_81EDX, 25, 0, "fxsr_opt" },
+	{ W_81EDX, 27, 0, "rdtscp" },
+	{ W_81EDX, 29, 0, "lm" },
+	{ W_81EDX, 30, 0, "3dnowext" },
+	{ W_81EDX, 31, 0, "3dnow" },
+	{ W_87EDX, 8, 0, "constant_tsc" },
+	{ W_87EDX, 8, 0, "nonstop_tsc" },
+	{ W_1ECX, 0, 0, "pni" },
+	{ W_1ECX, 1, 0, "pclmulqdq" },
+	{ W_1ECX, 9, 0, "ssse3" },
+	{ W_1ECX, 12, NEED_AVX, "fma" },
+	{ W_1ECX, 13, 0, "cx16" },
+	{ W_1ECX, 19, 0, "sse4_1" },
+	{ W_1ECX, 20, 0, "sse4_2" },
+	{ W_1ECX, 22, 0, "movbe" },
+	{ W_1ECX, 23, 0, "popcnt" },
+	{ W_1ECX, 25, 0, "aes" },
+	{ W_1ECX, 26, 0, "xsave" },
+	{ W_1ECX, 28, NEED_AVX, "avx" },
+	{ W_1ECX, 29, NEED_AVX, "f16c" },
+	{ W_1ECX, 30, 0, "rdrand" },
+	{ W_1ECX, 31, 0, "hypervisor" },
+	{ W_81ECX, 0, 0, "lahf_lm" },
+	{ W_81ECX, 5, 0, "abm" },
+	{ W_81ECX, 6, 0, "sse4a" },
+	{ W_81ECX, 7, 0, "misalignsse" },
+	{ W_81ECX, 8, 0, "3dnowprefetch" },
+	{ W_81ECX, 11, NEED_AVX, "xop" },
+	{ W_81ECX, 16, NEED_AVX, "fma4" },
+	{ W_81ECX, 21, 0, "tbm" },
+	{ W_7EBX, 3, 0, "bmi1" },
+	{ W_7EBX, 4, 0, "hle" },
+	{ W_7EBX, 5, NEED_AVX, "avx2" },
+	{ W_7EBX, 8, 0, "bmi2" },
+	{ W_7EBX, 9, 0, "erms" },
+	{ W_7EBX, 11, 0, "rtm" },
+	{ W_7EBX, 16, NEED_AVX512, "avx512f" },
+	{ W_7EBX, 17, NEED_AVX512, "avx512dq" },
+	{ W_7EBX, 18, 0, "rdseed" },
+	{ W_7EBX, 19, 0, "adx" },
+	{ W_7EBX, 21, NEED_AVX512, "avx512ifma" },
+	{ W_7EBX, 23, 0, "clflushopt" },
+	{ W_7EBX, 24, 0, "clwb" },
+	{ W_7EBX, 26, NEED_AVX512, "avx512pf" },
+	{ W_7EBX, 27, NEED_AVX512, "avx512er" },
+	{ W_7EBX, 28, NEED_AVX512, "avx512cd" },
+	{ W_7EBX, 29, 0, "sha_ni" },
+	{ W_7EBX, 30, NEED_AVX512, "avx512bw" },
+	{ W_7EBX, 31, NEED_AVX512, "avx512vl" },
+	{ W_D1EAX, 0, 0, "xsaveopt" },
+	{ W_D1EAX, 1, 0, "xsavec" },
+	{ W_D1EAX, 2, 0, "xgetbv1" },
+	{ W_71EAX, 4, NEED_AVX, "avx_vnni" },
+	{ W_71EAX, 5, NEED_AVX512, "avx512_bf16" },
+	{ W_7ECX, 1, NEED_AVX512, "avx512vbmi" },
+	{ W_7ECX, 6, NEED_AVX512, "avx512_vbmi2" },
+	{ W_7ECX, 8, 0, "gfni" },
+	{ W_7ECX, 9, NEED_AVX, "vaes" },
+	{ W_7ECX, 10, NEED_AVX, "vpclmulqdq" },
+	{ W_7ECX, 11, NEED_AVX512, "avx512_vnni" },
+	{ W_7ECX, 12, NEED_AVX512, "avx512_bitalg" },
+	{ W_7ECX, 14, NEED_AVX512, "avx512_vpopcntdq" },
+	{ W_7ECX, 22, 0, "rdpid" },
+	{ W_7ECX, 27, 0, "movdiri" },
+	{ W_7ECX, 28, 0, "movdir64b" },
+	{ W_7EDX, 2, NEED_AVX512, "avx512_4vnniw" },
+	{ W_7EDX, 3, NEED_AVX512, "avx512_4fmaps" },
+	{ W_7EDX, 4, 0, "fsrm" },
+	{ W_7EDX, 8, NEED_AVX512, "avx512_vp2intersect" },
+	{ W_7EDX, 14, 0, "serialize" },
+	{ W_7EDX, 22, NEED_AMX, "amx_bf16" },
+	{ W_7EDX, 23, NEED_AVX512, "avx512_fp16" },
+	{ W_7EDX, 24, NEED_AMX, "amx_tile" },
+	{ W_7EDX, 25, NEED_AMX, "amx_int8" },
+};
+
+/* The state components the OS enabled (XCR0), or 0 without OSXSAVE. */
+static uint64_t xcr0(unsigned leaf1_ecx)
+{
+	unsigned lo, hi;
+
+	if (!(leaf1_ecx & (1u << 27)))
+		return 0;
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static bool state_enabled(uint64_t x, int need)
+{
+	switch (need) {
+	case NEED_AVX:
+		return (x & 0x6) == 0x6; /* SSE, AVX */
+	case NEED_AVX512:
+		return (x & 0xe6) == 0xe6; /* and opmask, ZMM_Hi256, Hi16_ZMM */
+	case NEED_AMX:
+		return (x & 0x60000) == 0x60000; /* XTILECFG, XTILEDATA */
+	default:
+		return true;
+	}
+}
+
 static void cpu_ident(char vendor[13], unsigned *family, unsigned *model, unsigned *stepping,
 		      struct sbuf *flags)
 {
-	static const struct {
-		int reg; /* 0: leaf 1 edx, 1: leaf 1 ecx, 2: leaf 7 ebx */
-		int bit;
-		const char *name;
-	} fl[] = {
-		{ 0, 0, "fpu" },     { 0, 4, "tsc" },	   { 0, 8, "cx8" },
-		{ 0, 15, "cmov" },   { 0, 19, "clflush" }, { 0, 23, "mmx" },
-		{ 0, 24, "fxsr" },   { 0, 25, "sse" },	   { 0, 26, "sse2" },
-		{ 0, 28, "ht" },     { 1, 0, "pni" },	   { 1, 1, "pclmulqdq" },
-		{ 1, 9, "ssse3" },   { 1, 12, "fma" },	   { 1, 13, "cx16" },
-		{ 1, 19, "sse4_1" }, { 1, 20, "sse4_2" },  { 1, 22, "movbe" },
-		{ 1, 23, "popcnt" }, { 1, 25, "aes" },	   { 1, 26, "xsave" },
-		{ 1, 28, "avx" },    { 1, 29, "f16c" },	   { 1, 30, "rdrand" },
-		{ 2, 3, "bmi1" },    { 2, 5, "avx2" },	   { 2, 8, "bmi2" },
-		{ 2, 9, "erms" },    { 2, 16, "avx512f" }, { 2, 18, "rdseed" },
-		{ 2, 19, "adx" },    { 2, 29, "sha_ni" },
-	};
-	unsigned a = 0, bx = 0, c = 0, d = 0, max, regs[3] = { 0, 0, 0 };
+	unsigned a = 0, bx = 0, c = 0, d = 0, max, ext = 0, w[NWORDS] = { 0 };
+	uint64_t x;
 	size_t i;
 
 	memset(vendor, 0, 13);
@@ -204,15 +327,30 @@ static void cpu_ident(char vendor[13], unsigned *family, unsigned *model, unsign
 			*family += (a >> 20) & 0xff;
 		if (*family >= 6)
 			*model |= ((a >> 16) & 0xf) << 4;
-		regs[0] = d;
-		regs[1] = c;
+		w[W_1EDX] = d;
+		w[W_1ECX] = c;
 	}
-	if (max >= 7 && __get_cpuid_count(7, 0, &a, &bx, &c, &d))
-		regs[2] = bx;
-	for (i = 0; i < sizeof(fl) / sizeof(fl[0]); i++)
-		if (regs[fl[i].reg] & (1U << fl[i].bit))
-			sb_printf(flags, "%s%s", flags->len ? " " : "", fl[i].name);
-	sb_printf(flags, "%ssyscall nx lm", flags->len ? " " : "");
+	if (max >= 7 && __get_cpuid_count(7, 0, &a, &bx, &c, &d)) {
+		w[W_7EBX] = bx;
+		w[W_7ECX] = c;
+		w[W_7EDX] = d;
+		if (a >= 1 && __get_cpuid_count(7, 1, &a, &bx, &c, &d))
+			w[W_71EAX] = a;
+	}
+	if (max >= 0xd && __get_cpuid_count(0xd, 1, &a, &bx, &c, &d))
+		w[W_D1EAX] = a;
+	ext = __get_cpuid_max(0x80000000, NULL);
+	if (ext >= 0x80000001 && __get_cpuid(0x80000001, &a, &bx, &c, &d)) {
+		w[W_81EDX] = d;
+		w[W_81ECX] = c;
+	}
+	if (ext >= 0x80000007 && __get_cpuid(0x80000007, &a, &bx, &c, &d))
+		w[W_87EDX] = d;
+	x = xcr0(w[W_1ECX]);
+	for (i = 0; i < sizeof(cpu_flags) / sizeof(cpu_flags[0]); i++)
+		if ((w[cpu_flags[i].word] & (1U << cpu_flags[i].bit)) &&
+		    state_enabled(x, cpu_flags[i].need))
+			sb_printf(flags, "%s%s", flags->len ? " " : "", cpu_flags[i].name);
 }
 
 static int gen_cpuinfo(const struct pnode *n, struct sbuf *b)
