@@ -14,11 +14,18 @@
 		.max_idx = -1, .last_idx = -1, .mni = (max) \
 	}
 
+/* A new namespace's tables and limits: Linux's defaults. */
+#define IPC_NS_DEFAULTS                                                                           \
+	.shm_ids = IDS(LINUX_SHMMNI), .sem_ids = IDS(LINUX_SEMMNI), .msg_ids = IDS(LINUX_MSGMNI), \
+	.shm_ctlmax = LINUX_SHMMAX, .shm_ctlall = LINUX_SHMALL, .msg_ctlmax = LINUX_MSGMAX,       \
+	.msg_ctlmnb = LINUX_MSGMNB, .sem_ctlmsl = LINUX_SEMMSL, .sem_ctlmns = LINUX_SEMMNS,       \
+	.sem_ctlopm = LINUX_SEMOPM, .mq_queues_max = LINUX_DFLT_QUEUESMAX,                        \
+	.mq_msg_max = LINUX_DFLT_MSGMAX, .mq_msgsize_max = LINUX_DFLT_MSGSIZEMAX,                 \
+	.mq_msg_default = LINUX_DFLT_MSG, .mq_msgsize_default = LINUX_DFLT_MSGSIZE
+
 struct ipc_ns init_ipc_ns = {
 	.ns = { .refcount = 1, .ino = NS_INO_IPC, .type = NS_IPC },
-	.shm_ids = IDS(LINUX_SHMMNI),
-	.sem_ids = IDS(LINUX_SEMMNI),
-	.msg_ids = IDS(LINUX_MSGMNI),
+	IPC_NS_DEFAULTS,
 };
 
 struct ipc_ns *ipc_ns_of(struct task *t)
@@ -46,12 +53,13 @@ static void ipc_ns_free(struct ns_common *c)
 struct ns_common *ipc_ns_new(void)
 {
 	struct ipc_ns *ns = ns_alloc(sizeof(*ns), NS_IPC, ipc_ns_free);
+	struct ns_common c;
 
 	if (!ns)
 		return NULL;
-	ns->shm_ids = (struct ipc_ids)IDS(LINUX_SHMMNI);
-	ns->sem_ids = (struct ipc_ids)IDS(LINUX_SEMMNI);
-	ns->msg_ids = (struct ipc_ids)IDS(LINUX_MSGMNI);
+	c = ns->ns; /* ns_alloc's; the rest as a new namespace's */
+	*ns = (struct ipc_ns){ IPC_NS_DEFAULTS };
+	ns->ns = c;
 	return &ns->ns;
 }
 

@@ -47,9 +47,11 @@ struct ipc_ids {
 
 /* An IPC namespace (Linux's ipc_namespace): the three tables, their
  * counts, and its POSIX message queues' count (the queues themselves are
- * on mqueue.c's list, each with its namespace). The limits are Linux's
- * defaults, the same in every namespace. A namespace goes with its last
- * reference (tasks, its nsfs file, shm attachments) and takes every
+ * on mqueue.c's list, each with its namespace). The limits are its
+ * sysctls' (kernel.shmmax, shmall, shmmni, msgmax, msgmnb, msgmni, sem;
+ * fs.mqueue.*: procfs), Linux's defaults in a new namespace; the most
+ * objects of each kind are its table's mni. A namespace goes with its
+ * last reference (tasks, its nsfs file, shm attachments) and takes every
  * object still in it along (Linux's free_ipc_ns). */
 struct ipc_ns {
 	struct ns_common ns;
@@ -58,6 +60,10 @@ struct ipc_ns {
 	long used_sems;
 	uint64_t msg_hdrs, msg_bytes; /* every queued message */
 	int mq_queues;
+	uint64_t shm_ctlmax, shm_ctlall;
+	int msg_ctlmax, msg_ctlmnb;
+	int sem_ctlmsl, sem_ctlmns, sem_ctlopm;
+	int mq_queues_max, mq_msg_max, mq_msgsize_max, mq_msg_default, mq_msgsize_default;
 };
 
 extern struct ipc_ns init_ipc_ns;

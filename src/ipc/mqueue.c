@@ -143,19 +143,21 @@ static int mq_permission(struct task *t, const struct mqueue *q, unsigned want)
 	return -EACCES;
 }
 
-/* Linux's mq_attr_ok. */
-static int mq_attr_ok(struct task *t, const struct linux_mq_attr *attr, uint64_t *bytes)
+/* Linux's mq_attr_ok for the caller's attributes (given: the namespace's
+ * defaults are taken unchecked), and the queue's bytes. */
+static int mq_attr_ok(struct task *t, const struct linux_mq_attr *attr, bool given, uint64_t *bytes)
 {
+	struct ipc_ns *ns = ipc_ns_of(t);
 	uint64_t total, tree;
 
-	if (attr->mq_maxmsg <= 0 || attr->mq_msgsize <= 0)
-		return -EINVAL;
-	if (capable(&t->proc->cred, CAP_SYS_RESOURCE)) {
-		if (attr->mq_maxmsg > LINUX_HARD_MSGMAX || attr->mq_msgsize > LINUX_HARD_MSGSIZEMAX)
+	if (given) {
+		bool res = capable(&t->proc->cred, CAP_SYS_RESOURCE);
+		long maxmsg = res ? LINUX_HARD_MSGMAX : ns->mq_msg_max;
+		long msgsize = res ? LINUX_HARD_MSGSIZEMAX : ns->mq_msgsize_max;
+
+		if (attr->mq_maxmsg <= 0 || attr->mq_msgsize <= 0 || attr->mq_maxmsg > maxmsg ||
+		    attr->mq_msgsize > msgsize)
 			return -EINVAL;
-	} else if (attr->mq_maxmsg > LINUX_DFLT_MSGMAX ||
-		   attr->mq_msgsize > LINUX_DFLT_MSGSIZEMAX) {
-		return -EINVAL;
 	}
 	total = (uint64_t)attr->mq_maxmsg * (uint64_t)attr->mq_msgsize;
 	tree = (uint64_t)attr->mq_maxmsg * MSG_MSG_SIZE +
@@ -178,8 +180,8 @@ static uint64_t user_mq_bytes(uint32_t uid)
 static int mq_create(struct task *t, const char *name, unsigned mode,
 		     const struct linux_mq_attr *uattr, struct mqueue **out)
 {
-	struct linux_mq_attr attr = { .mq_maxmsg = LINUX_DFLT_MSG,
-				      .mq_msgsize = LINUX_DFLT_MSGSIZE };
+	struct linux_mq_attr attr = { .mq_maxmsg = ipc_ns_of(t)->mq_msg_default,
+				      .mq_msgsize = ipc_ns_of(t)->mq_msgsize_default };
 	const struct cred *c = &t->proc->cred;
 	uint64_t bytes, limit = t->proc->rlim[LINUX_RLIMIT_MSGQUEUE].rlim_cur;
 	struct mqueue *q;
@@ -187,10 +189,10 @@ static int mq_create(struct task *t, const char *name, unsigned mode,
 
 	if (uattr)
 		attr = *uattr;
-	ret = mq_attr_ok(t, &attr, &bytes);
+	ret = mq_attr_ok(t, &attr, uattr != NULL, &bytes);
 	if (ret < 0)
 		return ret;
-	if (ipc_ns_of(t)->mq_queues >= LINUX_DFLT_QUEUESMAX && !capable(c, CAP_SYS_RESOURCE))
+	if (ipc_ns_of(t)->mq_queues >= ipc_ns_of(t)->mq_queues_max && !capable(c, CAP_SYS_RESOURCE))
 		return -ENOSPC;
 	if (user_mq_bytes(c->uid) + bytes > limit)
 		return -EMFILE;

@@ -98,7 +98,7 @@ static int msg_create(struct task *t, int32_t key, int flg, void *arg)
 	(void)arg;
 	if (!q)
 		return -ENOMEM;
-	q->qbytes = LINUX_MSGMNB;
+	q->qbytes = ipc_ns_of(t)->msg_ctlmnb;
 	q->ctime = ipc_now();
 	list_init(&q->messages);
 	list_init(&q->receivers);
@@ -152,7 +152,7 @@ static long do_msgsnd(struct task *t, int msqid, uaddr_t msgp, int64_t msgsz, in
 
 	if (copy_from_user(t->mm, &mtype, msgp, sizeof(mtype)) < 0)
 		return -EFAULT;
-	if (msgsz > LINUX_MSGMAX || msgsz < 0 || msqid < 0)
+	if (msgsz > ipc_ns_of(t)->msg_ctlmax || msgsz < 0 || msqid < 0)
 		return -EINVAL;
 	if (mtype < 1)
 		return -EINVAL;
@@ -294,7 +294,8 @@ static long do_msgrcv(struct task *t, int msqid, uaddr_t msgp, int64_t bufsz, in
 	if (flg & LINUX_MSG_COPY) {
 		/* Linux's prepare_copy loads the buffer first: EFAULT before
 		 * the id is looked at. */
-		size_t len = bufsz < LINUX_MSGMAX ? (size_t)bufsz : LINUX_MSGMAX;
+		long max = ipc_ns_of(t)->msg_ctlmax;
+		size_t len = bufsz < max ? (size_t)bufsz : (size_t)max;
 		char *tmp = malloc(len ? len : 1);
 
 		if (!tmp)
@@ -319,8 +320,9 @@ static long do_msgrcv(struct task *t, int msqid, uaddr_t msgp, int64_t bufsz, in
 			if ((uint64_t)bufsz < m->size && !(flg & LINUX_MSG_NOERROR))
 				return -E2BIG;
 			if (flg & LINUX_MSG_COPY) {
-				if (m->size >
-				    (uint64_t)(bufsz < LINUX_MSGMAX ? bufsz : LINUX_MSGMAX))
+				long max = ipc_ns_of(t)->msg_ctlmax;
+
+				if (m->size > (uint64_t)(bufsz < max ? bufsz : max))
 					return -EINVAL;
 				n = m->size;
 				goto copy_out;
@@ -409,9 +411,9 @@ static long msgctl_info(struct task *t, int cmd, uaddr_t buf)
 {
 	struct ipc_ns *ns = ipc_ns_of(t);
 	struct linux_msginfo mi = {
-		.msgmni = LINUX_MSGMNI,
-		.msgmax = LINUX_MSGMAX,
-		.msgmnb = LINUX_MSGMNB,
+		.msgmni = ns->msg_ids.mni,
+		.msgmax = ns->msg_ctlmax,
+		.msgmnb = ns->msg_ctlmnb,
 		.msgssz = LINUX_MSGSSZ,
 		.msgseg = LINUX_MSGSEG,
 		.msgmap = LINUX_MSGMAP,
@@ -475,7 +477,8 @@ static long msgctl_down(struct task *t, int msqid, int cmd, const struct linux_m
 	/* Linux's msgctl_down takes msg_qbytes as an int, compares it with
 	 * the unsigned msgmnb and stores it sign-extended. */
 	qbytes = (int)ds->msg_qbytes;
-	if ((unsigned)qbytes > LINUX_MSGMNB && !capable(&t->proc->cred, CAP_SYS_RESOURCE))
+	if ((unsigned)qbytes > (unsigned)ipc_ns_of(t)->msg_ctlmnb &&
+	    !capable(&t->proc->cred, CAP_SYS_RESOURCE))
 		return -EPERM;
 	ret = ipc_perm_set(p, &ds->msg_perm);
 	if (ret < 0)

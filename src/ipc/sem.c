@@ -178,7 +178,7 @@ static int sem_create(struct task *t, int32_t key, int flg, void *arg)
 
 	if (nsems == 0)
 		return -EINVAL;
-	if (ipc_ns_of(t)->used_sems + nsems > (long)LINUX_SEMMNS)
+	if (ipc_ns_of(t)->used_sems + nsems > (long)ipc_ns_of(t)->sem_ctlmns)
 		return -ENOSPC;
 	/* Kernel memory the guest holds, counted against --memory as the
 	 * message queues' (each IPC namespace has its own SEMMNS). */
@@ -215,7 +215,7 @@ long sys_semget(struct task *t, const struct sysargs *a)
 {
 	int nsems = sysarg_int(a, 1);
 
-	if (nsems < 0 || nsems > LINUX_SEMMSL)
+	if (nsems < 0 || nsems > ipc_ns_of(t)->sem_ctlmsl)
 		return -EINVAL;
 	return ipc_get(t, &ipc_ns_of(t)->sem_ids, (int32_t)sysarg_int(a, 0), sysarg_int(a, 2),
 		       &sem_ops, &nsems);
@@ -273,7 +273,7 @@ static long do_semtimedop(struct task *t, int semid, uaddr_t usops, unsigned nso
 	long ret;
 
 	/* Linux 6's order: the count, the copy, then the id and timeout. */
-	if (nsops > LINUX_SEMOPM)
+	if (nsops > (size_t)ipc_ns_of(t)->sem_ctlopm)
 		return -E2BIG;
 	if (nsops < 1)
 		return -EINVAL;
@@ -410,11 +410,12 @@ static void clear_adj(struct sem_array *sma, int semnum)
 
 static long semctl_info(struct task *t, int cmd, uaddr_t buf)
 {
+	struct ipc_ns *ns = ipc_ns_of(t);
 	struct linux_seminfo si = {
-		.semmni = LINUX_SEMMNI,
-		.semmns = LINUX_SEMMNS,
-		.semmsl = LINUX_SEMMSL,
-		.semopm = LINUX_SEMOPM,
+		.semmni = ns->sem_ids.mni,
+		.semmns = ns->sem_ctlmns,
+		.semmsl = ns->sem_ctlmsl,
+		.semopm = ns->sem_ctlopm,
 		.semvmx = LINUX_SEMVMX,
 		.semmnu = LINUX_SEMMNU,
 		.semmap = LINUX_SEMMAP,

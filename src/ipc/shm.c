@@ -153,13 +153,14 @@ static const struct file_ops shm_file_ops = {
 static int shm_create(struct task *t, int32_t key, int flg, void *arg)
 {
 	uint64_t size = *(uint64_t *)arg, npages = PAGE_ALIGN(size) / PAGE_SIZE;
-	uint64_t tot = ipc_ns_of(t)->shm_tot;
+	struct ipc_ns *ns = ipc_ns_of(t);
+	uint64_t tot = ns->shm_tot;
 	struct shm_seg *s;
 	int ret;
 
-	if (size < LINUX_SHMMIN || size > LINUX_SHMMAX)
+	if (size < LINUX_SHMMIN || size > ns->shm_ctlmax)
 		return -EINVAL;
-	if (npages == 0 || tot + npages < tot || tot + npages > LINUX_SHMALL)
+	if (npages == 0 || tot + npages < tot || tot + npages > ns->shm_ctlall)
 		return -ENOSPC;
 	if (flg & LINUX_SHM_HUGETLB)
 		return -ENOMEM;
@@ -357,11 +358,11 @@ static long shm_info(struct task *t, int cmd, uaddr_t buf)
 
 	if (cmd == LINUX_IPC_INFO) {
 		struct linux_shminfo64 si = {
-			.shmmax = LINUX_SHMMAX,
+			.shmmax = ns->shm_ctlmax,
 			.shmmin = LINUX_SHMMIN,
-			.shmmni = LINUX_SHMMNI,
-			.shmseg = LINUX_SHMMNI,
-			.shmall = LINUX_SHMALL,
+			.shmmni = (uint64_t)ns->shm_ids.mni,
+			.shmseg = LINUX_SHMMNI, /* Linux's SHMSEG */
+			.shmall = ns->shm_ctlall,
 		};
 
 		if (copy_to_user(t->mm, buf, &si, sizeof(si)) < 0)

@@ -758,7 +758,15 @@ static bool parse_ull0(char *p, unsigned long long *out, char **end)
  * or newline may follow, then white space, which it takes too. The
  * value, with *len the bytes taken (fewer than written when a second
  * value follows: the write returns them), or -EINVAL. */
-static long parse_sysctl_int(const char *buf, size_t *len)
+/* How a sysctl number may have a minus: none (proc_doulongvec_minmax),
+ * only before 0 (proc_dointvec_minmax from 0), any (proc_dointvec). */
+enum { MINUS_NONE, MINUS_ZERO, MINUS_ANY };
+
+/* One number of a sysctl write, at most max (a negative one at most
+ * max + 1 below 0: *neg says it). *len becomes what it took, blanks after
+ * it included. */
+static int parse_sysctl_num(const char *buf, size_t *len, unsigned long long max, int minus,
+			    unsigned long long *out, bool *negp)
 {
 	char tmp[SYSCTL_NUMLEN], *p = tmp, *end;
 	unsigned long long v;
@@ -767,7 +775,7 @@ static long parse_sysctl_int(const char *buf, size_t *len)
 
 	while (i < *len && sysctl_space(buf[i]))
 		i++;
-	if (i == *len)
+	if (i == *len || (buf[i] == '-' && minus == MINUS_NONE))
 		return -EINVAL;
 	n = *len - i < SYSCTL_NUMLEN - 1 ? *len - i : SYSCTL_NUMLEN - 1;
 	memcpy(tmp, buf + i, n);
@@ -783,12 +791,44 @@ static long parse_sysctl_int(const char *buf, size_t *len)
 	n = (size_t)(end - tmp);
 	if (i + n < *len && buf[i + n] != ' ' && buf[i + n] != '\t' && buf[i + n] != '\n')
 		return -EINVAL;
-	if ((neg && v != 0) || v > 0x7fffffff)
+	if ((neg && v != 0 && minus != MINUS_ANY) || v > max + neg)
 		return -EINVAL;
 	for (i += n; i < *len && sysctl_space(buf[i]); i++)
 		;
 	*len = i;
-	return (long)v;
+	*out = v;
+	if (negp)
+		*negp = neg;
+	return 0;
+}
+
+static long parse_sysctl_int(const char *buf, size_t *len)
+{
+	unsigned long long v;
+	int ret = parse_sysctl_num(buf, len, 0x7fffffff, MINUS_ZERO, &v, NULL);
+
+	return ret < 0 ? ret : (long)v;
+}
+
+/* proc_dointvec's write of up to nv ints (negative ones too) into v, the
+ * rest kept: what it took (a number past the nv-th is left), or -EINVAL
+ * (v then as far as it got). */
+static long parse_sysctl_ints(const char *buf, size_t len, int nv, int *v)
+{
+	size_t at = 0, n;
+	unsigned long long u;
+	bool neg;
+	int k, ret;
+
+	for (k = 0; k < nv && at < len; k++) {
+		n = len - at;
+		ret = parse_sysctl_num(buf + at, &n, 0x7fffffff, MINUS_ANY, &u, &neg);
+		if (ret < 0)
+			return ret; /* (blanks after a number were taken with it) */
+		v[k] = !neg ? (int)u : u ? -(int)(u - 1) - 1 : 0;
+		at += n;
+	}
+	return (long)at;
 }
 
 /* kernel.ns_last_pid: the number the reader's pid namespace handed out
@@ -836,16 +876,17 @@ static int gen_ping_range(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
-/* Two numbers as proc_dointvec takes them for a pair: blanks between,
- * one alone leaves the second as cur's; each at most INT_MAX. */
-static int parse_pair(const char *buf, size_t len, const long cur[2], long v[2])
+/* nv numbers as proc_dointvec takes them for a vector: blanks between,
+ * those not given stay as cur's; each at most INT_MAX. Differs from
+ * Linux: no negative number (those vectors take them, to no use). */
+static int parse_ints(const char *buf, size_t len, int nv, const long *cur, long *v)
 {
 	size_t i = 0;
 	int k;
 
-	v[0] = cur[0];
-	v[1] = cur[1];
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < nv; k++)
+		v[k] = cur[k];
+	for (k = 0; k < nv; k++) {
 		while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n'))
 			i++;
 		if (i == len && k > 0)
@@ -874,7 +915,7 @@ static long put_ping_range(const struct pnode *n, const char *buf, size_t len)
 	icmp_ping_range(cur);
 	c[0] = cur[0];
 	c[1] = cur[1];
-	ret = parse_pair(buf, len, c, v);
+	ret = parse_ints(buf, len, 2, c, v);
 	if (ret == 0)
 		ret = icmp_set_ping_range(v[0], v[1]);
 	return ret < 0 ? ret : (long)len;
@@ -920,7 +961,7 @@ static long put_port_range(const struct pnode *n, const char *buf, size_t len)
 	inet_local_port_range(cur);
 	c[0] = cur[0];
 	c[1] = cur[1];
-	ret = parse_pair(buf, len, c, v);
+	ret = parse_ints(buf, len, 2, c, v);
 	if (ret == 0)
 		ret = inet_set_local_port_range((int)v[0], (int)v[1]);
 	return ret < 0 ? ret : (long)len;
@@ -1174,7 +1215,128 @@ enum {
 	G_SWAPS,
 	G_PARTITIONS,
 	G_DISKSTATS,
+	G_SHMMAX,
+	G_SHMALL,
+	G_SHMMNI,
+	G_MSGMAX,
+	G_MSGMNB,
+	G_MSGMNI,
+	G_SEM,
+	G_SYS_FS_MQUEUE,
+	G_MQ_QUEUES_MAX,
+	G_MQ_MSG_MAX,
+	G_MQ_MSGSIZE_MAX,
+	G_MQ_MSG_DEFAULT,
+	G_MQ_MSGSIZE_DEFAULT,
 };
+
+/* The reader's IPC namespace's limits (ipc/ipc.h): kernel.shmmax and
+ * shmall (proc_doulongvec_minmax), shmmni, msgmax, msgmnb, msgmni
+ * (proc_dointvec_minmax: the counts of objects to IPCMNI), kernel.sem
+ * (SEMMSL SEMMNS SEMOPM SEMMNI; SEMMNI to IPCMNI), fs.mqueue.* (their
+ * bounds from Linux's mq_sysctl.c: queues_max has none). */
+#define IPC_MNI_MAX	  32768
+#define MQ_MIN_MSGSIZEMAX 128
+
+static struct ipc_ns *sysctl_ipc_ns(void)
+{
+	return ipc_ns_of(current);
+}
+
+static int *ipc_int(struct ipc_ns *ns, int id, long *lo, long *hi)
+{
+	*lo = 0;
+	*hi = 0x7fffffff;
+	switch (id) {
+	case G_SHMMNI:
+		*hi = IPC_MNI_MAX;
+		return &ns->shm_ids.mni;
+	case G_MSGMNI:
+		*hi = IPC_MNI_MAX;
+		return &ns->msg_ids.mni;
+	case G_MSGMAX:
+		return &ns->msg_ctlmax;
+	case G_MSGMNB:
+		return &ns->msg_ctlmnb;
+	case G_MQ_QUEUES_MAX:
+		return &ns->mq_queues_max;
+	case G_MQ_MSG_MAX:
+	case G_MQ_MSG_DEFAULT:
+		*lo = 1;
+		*hi = LINUX_HARD_MSGMAX;
+		return id == G_MQ_MSG_MAX ? &ns->mq_msg_max : &ns->mq_msg_default;
+	default:
+		*lo = MQ_MIN_MSGSIZEMAX;
+		*hi = LINUX_HARD_MSGSIZEMAX;
+		return id == G_MQ_MSGSIZE_MAX ? &ns->mq_msgsize_max : &ns->mq_msgsize_default;
+	}
+}
+
+static int gen_ipc_sysctl(const struct pnode *n, struct sbuf *b)
+{
+	struct ipc_ns *ns = sysctl_ipc_ns();
+	long lo, hi;
+
+	switch (n->e->id) {
+	case G_SHMMAX:
+	case G_SHMALL:
+		sb_printf(b, "%llu\n",
+			  (unsigned long long)(n->e->id == G_SHMMAX ? ns->shm_ctlmax
+								    : ns->shm_ctlall));
+		break;
+	case G_SEM:
+		sb_printf(b, "%d\t%d\t%d\t%d\n", ns->sem_ctlmsl, ns->sem_ctlmns, ns->sem_ctlopm,
+			  ns->sem_ids.mni);
+		break;
+	default:
+		sb_printf(b, "%d\n", *ipc_int(ns, n->e->id, &lo, &hi));
+	}
+	return 0;
+}
+
+static long put_ipc_sysctl(const struct pnode *n, const char *buf, size_t len)
+{
+	struct ipc_ns *ns = sysctl_ipc_ns();
+	unsigned long long u;
+	long lo, hi, v, r;
+	int ret, *p, sem[4];
+
+	switch (n->e->id) {
+	case G_SHMMAX:
+	case G_SHMALL:
+		ret = parse_sysctl_num(buf, &len, UINT64_MAX, MINUS_NONE, &u, NULL);
+		if (ret < 0)
+			return ret;
+		*(n->e->id == G_SHMMAX ? &ns->shm_ctlmax : &ns->shm_ctlall) = u;
+		return (long)len;
+	case G_SEM:
+		/* proc_ipc_sem_dointvec: what was taken stays, but for a
+		 * SEMMNI out of [0, IPCMNI] (ERANGE) */
+		sem[0] = ns->sem_ctlmsl;
+		sem[1] = ns->sem_ctlmns;
+		sem[2] = ns->sem_ctlopm;
+		sem[3] = ns->sem_ids.mni;
+		r = parse_sysctl_ints(buf, len, 4, sem);
+		ns->sem_ctlmsl = sem[0];
+		ns->sem_ctlmns = sem[1];
+		ns->sem_ctlopm = sem[2];
+		if (r >= 0 && (sem[3] < 0 || sem[3] > IPC_MNI_MAX))
+			return -ERANGE;
+		ns->sem_ids.mni = sem[3];
+		return r;
+	case G_MQ_QUEUES_MAX: /* proc_dointvec: any int */
+		return parse_sysctl_ints(buf, len, 1, &ns->mq_queues_max);
+	default:
+		p = ipc_int(ns, n->e->id, &lo, &hi);
+		v = parse_sysctl_int(buf, &len);
+		if (v < 0)
+			return v;
+		if (v < lo || v > hi)
+			return -EINVAL;
+		*p = (int)v;
+		return (long)len;
+	}
+}
 
 static void sb_emit(void *arg, const char *line)
 {
@@ -1261,6 +1423,12 @@ static const struct pentry sys_kernel_pty[] = {
 	{ 0 },
 };
 
+#define IPC_SYSCTL(name_, id_, is_int)                                           \
+	{                                                                        \
+		.name = name_, .id = id_, .mode = FILE_W, .gen = gen_ipc_sysctl, \
+		.put = put_ipc_sysctl, .int_sysctl = is_int                      \
+	}
+
 static const struct pentry sys_kernel[] = {
 	{ .name = "cap_last_cap", .id = G_CAP_LAST_CAP, .mode = FILE_R, .gen = gen_cap_last_cap },
 	{ .name = "core_pattern",
@@ -1278,6 +1446,9 @@ static const struct pentry sys_kernel[] = {
 	  .mode = FILE_W,
 	  .gen = gen_hostname,
 	  .put = put_hostname },
+	IPC_SYSCTL("msgmax", G_MSGMAX, true),
+	IPC_SYSCTL("msgmnb", G_MSGMNB, true),
+	IPC_SYSCTL("msgmni", G_MSGMNI, true),
 	{ .name = "ngroups_max", .id = G_NGROUPS_MAX, .mode = FILE_R, .gen = gen_ngroups_max },
 	{ .name = "osrelease", .id = G_OSRELEASE, .mode = FILE_R, .gen = gen_osrelease },
 	{ .name = "ostype", .id = G_OSTYPE, .mode = FILE_R, .gen = gen_ostype },
@@ -1312,6 +1483,10 @@ static const struct pentry sys_kernel[] = {
 	  .mode = DIR_R,
 	  .children = sys_kernel_random,
 	  .sysctl = true },
+	IPC_SYSCTL("sem", G_SEM, false),
+	IPC_SYSCTL("shmall", G_SHMALL, true),
+	IPC_SYSCTL("shmmax", G_SHMMAX, true),
+	IPC_SYSCTL("shmmni", G_SHMMNI, true),
 	{ 0 },
 };
 
@@ -1374,6 +1549,15 @@ static const struct pentry sys_fs_inotify[] = {
 	{ 0 },
 };
 
+static const struct pentry sys_fs_mqueue[] = {
+	IPC_SYSCTL("msg_default", G_MQ_MSG_DEFAULT, true),
+	IPC_SYSCTL("msg_max", G_MQ_MSG_MAX, true),
+	IPC_SYSCTL("msgsize_default", G_MQ_MSGSIZE_DEFAULT, true),
+	IPC_SYSCTL("msgsize_max", G_MQ_MSGSIZE_MAX, true),
+	IPC_SYSCTL("queues_max", G_MQ_QUEUES_MAX, true),
+	{ 0 },
+};
+
 static const struct pentry sys_fs[] = {
 	{ .name = "aio-max-nr",
 	  .id = G_AIO_MAX_NR,
@@ -1389,6 +1573,11 @@ static const struct pentry sys_fs[] = {
 	  .id = G_SYS_FS_INOTIFY,
 	  .mode = DIR_R,
 	  .children = sys_fs_inotify,
+	  .sysctl = true },
+	{ .name = "mqueue",
+	  .id = G_SYS_FS_MQUEUE,
+	  .mode = DIR_R,
+	  .children = sys_fs_mqueue,
 	  .sysctl = true },
 	{ .name = "nr_open", .id = G_NR_OPEN, .mode = FILE_W, .gen = gen_nr_open },
 	{ .name = "pipe-max-size",
