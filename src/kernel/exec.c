@@ -316,6 +316,8 @@ static int zero_bss(struct user_pokes *pk, struct binfile *b, uint64_t bias)
 	return 0;
 }
 
+int randomize_va_space = 2;
+
 static uint64_t mmap_rnd(struct mm *mm)
 {
 	return mm->randomize ? (get_random_u64() & ((1UL << MMAP_RND_BITS) - 1)) << 12 : 0;
@@ -759,7 +761,7 @@ int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct f
 	past_return = true;
 	if (t->mm)
 		mm->thp = t->mm->thp;
-	mm->randomize = !(t->proc->personality & LINUX_ADDR_NO_RANDOMIZE);
+	mm->randomize = !(t->proc->personality & LINUX_ADDR_NO_RANDOMIZE) && randomize_va_space;
 	setup_layout(mm, &t->proc->rlim[LINUX_RLIMIT_STACK]);
 	/* The vDSO first: it leaves its place in the fresh stub before
 	 * anything could be mapped over it. */
@@ -791,7 +793,7 @@ int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct f
 	mm->start_brk = PAGE_ALIGN(end);
 	if (main_bin.eh.e_type == LINUX_ET_DYN && main_bin.lay.interp < 0)
 		mm->start_brk = ELF_ET_DYN_BASE; /* static PIE: brk away from the image */
-	if (mm->randomize)
+	if (mm->randomize && randomize_va_space > 1)
 		mm->start_brk += (get_random_u64() % (BRK_RND / PAGE_SIZE)) * PAGE_SIZE;
 	mm->brk = mm->start_brk;
 	if (main_bin.file->path.dentry) {

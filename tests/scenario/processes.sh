@@ -310,6 +310,25 @@ out=$(timeout -k 5 30 "$SKAS" run --pids-max=64 -- /bin/cat /proc/sys/kernel/thr
 check "kernel.threads-max says --pids-max; fs.dir-notify-enable 1 (dnotify is there)" "64
 1" "$out"
 
+# kernel.randomize_va_space: 2 by default; 0 turns exec's address
+# randomization off (as setarch -R does for one program), 1 leaves brk
+# where the image ends
+out=$(timeout -k 5 30 "$SKAS" run -- /bin/sh -c '
+cat /proc/sys/kernel/randomize_va_space
+a=$(grep -m1 stack /proc/self/maps); b=$(grep -m1 stack /proc/self/maps)
+[ "$a" != "$b" ] && echo differ
+echo 0 >/proc/sys/kernel/randomize_va_space
+a=$(grep -m1 stack /proc/self/maps); b=$(grep -m1 stack /proc/self/maps)
+[ "$a" = "$b" ] && echo same
+c=$(setarch -R grep -m1 stack /proc/self/maps)
+[ "$a" = "$c" ] && echo as-setarch
+echo -3 >/proc/sys/kernel/randomize_va_space; cat /proc/sys/kernel/randomize_va_space' 2>&1)
+check "kernel.randomize_va_space: 2, randomizing; 0 as setarch -R; any int" "2
+differ
+same
+as-setarch
+-3" "$out"
+
 # /proc/cpuinfo's flags: the instruction-set extensions user code may use,
 # as the host's Linux names them (the AVX ones only with their state on):
 # each of these is there inside exactly when it is there outside (skas

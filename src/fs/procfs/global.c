@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kernel/cpus.h"
+#include "kernel/exec.h"
 #include "kernel/cputime.h"
 #include "kernel/cgroup.h"
 #include "mm/commit.h"
@@ -967,6 +968,20 @@ static long put_port_range(const struct pnode *n, const char *buf, size_t len)
 	return ret < 0 ? ret : (long)len;
 }
 
+/* kernel.randomize_va_space (kernel/exec.h) */
+static int gen_randomize_va(const struct pnode *n, struct sbuf *b)
+{
+	(void)n;
+	sb_printf(b, "%d\n", randomize_va_space);
+	return 0;
+}
+
+static long put_randomize_va(const struct pnode *n, const char *buf, size_t len)
+{
+	(void)n;
+	return parse_sysctl_ints(buf, len, 1, &randomize_va_space);
+}
+
 /* vm.max_map_count (the file is root's: mode 0644). */
 static long put_max_map_count(const struct pnode *n, const char *buf, size_t len)
 {
@@ -1228,6 +1243,7 @@ enum {
 	G_MQ_MSGSIZE_MAX,
 	G_MQ_MSG_DEFAULT,
 	G_MQ_MSGSIZE_DEFAULT,
+	G_RANDOMIZE_VA,
 };
 
 /* The reader's IPC namespace's limits (ipc/ipc.h): kernel.shmmax and
@@ -1472,6 +1488,12 @@ static const struct pentry sys_kernel[] = {
 	  .int_sysctl = true,
 	  .put_empty = true },
 	{ .name = "pid_max", .id = G_PID_MAX, .mode = FILE_W, .gen = gen_pid_max },
+	{ .name = "randomize_va_space",
+	  .id = G_RANDOMIZE_VA,
+	  .mode = FILE_W,
+	  .gen = gen_randomize_va,
+	  .put = put_randomize_va,
+	  .int_sysctl = true },
 	{ .name = "pty",
 	  .id = G_SYS_KERNEL_PTY,
 	  .mode = DIR_R,
