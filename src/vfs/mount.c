@@ -2,11 +2,15 @@
  * read-only under an overlay with a tmpfs upper: every program on the host
  * runs inside with no set-up, and nothing on the host changes. Then devfs
  * on /dev, a tmpfs on /dev/shm, devpts on /dev/pts, procfs on /proc, a
- * read-only sysfs on /sys, and the -v volumes. */
+ * read-only sysfs on /sys, and the -v volumes; the guest's /etc/hosts
+ * names its hostname. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/uts.h"
 #include "vfs/mount.h"
+#include "vfs/file.h"
 #include "vfs/namei.h"
 #include "vfs/devices.h"
 #include "fs/hostfs/hostfs.h"
@@ -17,6 +21,7 @@
 #include "tty/pty.h"
 #include "kernel/cred.h"
 #include "abi/linux/errno.h"
+#include "abi/linux/fcntl.h"
 #include "abi/linux/stat.h"
 
 int (*procfs_mount_hook)(struct super_block **sb, struct inode **root);
@@ -162,6 +167,88 @@ static int make_shm_mnt(uint64_t size)
 	return 0;
 }
 
+/* Whether the hosts(5) text names name (a blank-separated word after the
+ * address, before any '#'). */
+static bool hosts_names(const char *text, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = text, *eol, *w;
+
+	for (; *p; p = *eol ? eol + 1 : eol) {
+		eol = strchr(p, '\n');
+		if (!eol)
+			eol = p + strlen(p);
+		w = p + strspn(p, " \t");
+		w += strcspn(w, " \t\n#"); /* the address */
+		while (w < eol && *w != '#') {
+			w += strspn(w, " \t");
+			if ((size_t)(eol - w) >= len && strncmp(w, name, len) == 0 &&
+			    (w + len == eol || strchr(" \t#", w[len])))
+				return true;
+			w += strcspn(w, " \t\n#");
+		}
+	}
+	return false;
+}
+
+#define HOSTS_MAX 65536
+
+/* The guest's /etc/hosts names the instance's hostname, as a Debian
+ * installer's "127.0.1.1 NAME" line does: the root's file is the host's,
+ * which does not know "skas", and without it a lookup of the own name
+ * fails (sudo's "unable to resolve host", Java's getLocalHost, Erlang's
+ * node names; there is no DNS inside). Only on the private overlay,
+ * where the line goes into the guest's copy and the host's file stays as
+ * it is, and only to a regular file that does not name it yet. */
+static void hosts_name_self(struct path *root)
+{
+	const char *name = uts_name(NULL, false);
+	struct inode *etc = NULL, *ino = NULL;
+	struct path p = { 0 };
+	struct file *f = NULL;
+	char *buf = malloc(HOSTS_MAX + 1), line[LINUX_UTS_LEN + 16];
+	long n;
+
+	if (root->dentry->inode->iop->lookup(root->dentry->inode, "etc", &etc) < 0)
+		return;
+	if (!LINUX_S_ISDIR(etc->mode) || etc->iop->lookup(etc, "hosts", &ino) < 0 ||
+	    !LINUX_S_ISREG(ino->mode))
+		goto out;
+	p.mnt = root->mnt;
+	p.dentry = dentry_new("etc", root->dentry, etc);
+	if (p.dentry) {
+		struct dentry *d = dentry_new("hosts", p.dentry, ino);
+
+		dentry_put(p.dentry);
+		p.dentry = d;
+	}
+	/* read first: an open for writing copies the file up */
+	if (!p.dentry || !buf || vfs_open_path(&p, LINUX_O_RDONLY, &f) < 0)
+		goto out;
+	n = file_op_pread(f, buf, HOSTS_MAX, 0);
+	file_put(f);
+	f = NULL;
+	if (n < 0 || n == HOSTS_MAX)
+		goto out; /* unread, or too large to tell */
+	buf[n] = 0;
+	if (hosts_names(buf, name))
+		goto out;
+	if (vfs_open_path(&p, LINUX_O_WRONLY | LINUX_O_APPEND, &f) < 0)
+		goto out;
+	snprintf(line, sizeof(line), "%s127.0.1.1\t%s\n", n && buf[n - 1] != '\n' ? "\n" : "",
+		 name);
+	file_op_write(f, line, strlen(line));
+out:
+	free(buf);
+	if (f)
+		file_put(f);
+	if (p.dentry)
+		dentry_put(p.dentry);
+	if (ino)
+		inode_put(ino);
+	inode_put(etc);
+}
+
 int vfs_mount_root(const struct root_config *cfg, struct path *root, const char **why)
 {
 	struct super_block *sb, *lsb, *usb;
@@ -209,6 +296,8 @@ int vfs_mount_root(const struct root_config *cfg, struct path *root, const char 
 		return -ENOMEM;
 	root->mnt = mnt_get(m);
 	root->dentry = dentry_get(m->root);
+	if (!cfg->rw)
+		hosts_name_self(root);
 
 	/* With --rw, a root without /dev or /proc goes without them. */
 	ret = make_devfs(&sb, &r);

@@ -634,6 +634,12 @@ static int open_inode(struct task *t, struct path *p, unsigned flags, struct fil
 	return 0;
 }
 
+int vfs_open_path(struct path *p, unsigned flags, struct file **out)
+{
+	*out = NULL;
+	return open_inode(NULL, p, flags, out);
+}
+
 /* O_CREAT through a dangling symlink creates its target, as Linux does:
  * the target is opened afresh, relative to the link's directory. Its
  * path (*full, malloc'ed) for vfs_openat2's next round: a loop, not a

@@ -40,6 +40,9 @@ int path_lookup_resolve(struct task *t, int dirfd, const char *name, unsigned fl
 			unsigned resolve, struct path *out);
 int inode_permission(struct task *t, struct inode *ino, int mask);
 
+/* The kernel's own open of p's inode (no permission check, no path
+ * walk): 0 with *out, or -errno. */
+int vfs_open_path(struct path *p, unsigned flags, struct file **out);
 int vfs_openat(struct task *t, int dirfd, const char *path, unsigned flags, unsigned mode,
 	       struct file **out);
 /* openat2: resolve holds RESOLVE_* flags. */

@@ -751,8 +751,9 @@ c_deep_tmpfs() {
 # the host's file untouched
 c_chattr_root() {
     local before
-    before=$(lsattr -d /etc 2>/dev/null | cut -c1-22)
-    sk run -- /bin/sh -c 'lsattr -d /etc | cut -c1-22; chattr +i /etc/hostname && lsattr /etc/hostname | cut -c1-22
+    # (/usr: /etc is copied up at boot, for /etc/hosts)
+    before=$(lsattr -d /usr 2>/dev/null | cut -c1-22)
+    sk run -- /bin/sh -c 'lsattr -d /usr | cut -c1-22; chattr +i /etc/hostname && lsattr /etc/hostname | cut -c1-22
         echo x > /etc/hostname || echo refused; rm -f /etc/hostname || echo kept
         chattr -i /etc/hostname && echo x > /etc/hostname && cat /etc/hostname'
     [ "$rc" = 0 ] || return 1
@@ -794,6 +795,32 @@ v1 ['user.k']
 []" ]
 }
 t "host xattrs: the root's read (getcap), a volume's read, written and removed" c_host_xattrs
+
+# The guest's /etc/hosts names its hostname (without it, a lookup of the
+# own name failed: sudo's "unable to resolve host skas", Java's
+# getLocalHost): a line in the overlay's copy, a missing newline before
+# it added; the host's file untouched; none where the file names it
+# already, nor with --rw (the file is the host's then)
+c_hosts_self() {
+    local before
+    before=$(sha256sum /etc/hosts)
+    sk run -- /bin/sh -c 'getent hosts "$(hostname)"'
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "127.0.1.1       skas" ] || return 1
+    [ "$(sha256sum /etc/hosts)" = "$before" ] || { echo "the host's /etc/hosts changed"; return 1; }
+    mkroot
+    mkdir -p "$tmp/root/etc" && printf '127.0.0.1 localhost' >"$tmp/root/etc/hosts"
+    sk run --root "$tmp/root" -- /h cat /etc/hosts
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "$(printf '127.0.0.1 localhost\n127.0.1.1\tskas')" ] || return 1
+    [ "$(cat "$tmp/root/etc/hosts")" = "127.0.0.1 localhost" ] || return 1
+    printf '::1 x skas # mine\n' >"$tmp/root/etc/hosts"
+    sk run --root "$tmp/root" -- /h cat /etc/hosts
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "::1 x skas # mine" ] || return 1
+    printf '127.0.0.1 localhost\n' >"$tmp/root/etc/hosts"
+    host_user_owns "$tmp/root"
+    sk run --root "$tmp/root" --rw -- /h cat /etc/hosts
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/root/etc/hosts")" = "127.0.0.1 localhost" ]
+}
+t "/etc/hosts names the hostname: in the overlay's copy, not the host's, not with --rw" c_hosts_self
 
 # A host file's birth time is the host's statx's (stat's "Birth" was "-"
 # for every file): a root file's through the overlay, a volume's on the
