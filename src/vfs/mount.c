@@ -209,8 +209,10 @@ static void hosts_name_self(struct path *root)
 	char *buf = malloc(HOSTS_MAX + 1), line[LINUX_UTS_LEN + 16];
 	long n;
 
-	if (root->dentry->inode->iop->lookup(root->dentry->inode, "etc", &etc) < 0)
-		return;
+	if (root->dentry->inode->iop->lookup(root->dentry->inode, "etc", &etc) < 0) {
+		etc = NULL;
+		goto out;
+	}
 	if (!LINUX_S_ISDIR(etc->mode) || etc->iop->lookup(etc, "hosts", &ino) < 0 ||
 	    !LINUX_S_ISREG(ino->mode))
 		goto out;
@@ -246,7 +248,8 @@ out:
 		dentry_put(p.dentry);
 	if (ino)
 		inode_put(ino);
-	inode_put(etc);
+	if (etc)
+		inode_put(etc);
 }
 
 int vfs_mount_root(const struct root_config *cfg, struct path *root, const char **why)
