@@ -213,8 +213,11 @@ static void hosts_name_self(struct path *root)
 		etc = NULL;
 		goto out;
 	}
-	if (!LINUX_S_ISDIR(etc->mode) || etc->iop->lookup(etc, "hosts", &ino) < 0 ||
-	    !LINUX_S_ISREG(ino->mode))
+	if (!LINUX_S_ISDIR(etc->mode) || etc->iop->lookup(etc, "hosts", &ino) < 0) {
+		ino = NULL;
+		goto out;
+	}
+	if (!LINUX_S_ISREG(ino->mode))
 		goto out;
 	p.mnt = root->mnt;
 	p.dentry = dentry_new("etc", root->dentry, etc);
