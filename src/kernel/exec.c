@@ -761,6 +761,8 @@ int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct f
 	past_return = true;
 	if (t->mm)
 		mm->thp = t->mm->thp;
+	if (t->mm && !(t->mm->mdwe & LINUX_PR_MDWE_NO_INHERIT))
+		mm->mdwe = t->mm->mdwe;
 	mm->randomize = !(t->proc->personality & LINUX_ADDR_NO_RANDOMIZE) && randomize_va_space;
 	setup_layout(mm, &t->proc->rlim[LINUX_RLIMIT_STACK]);
 	/* The vDSO first: it leaves its place in the fresh stub before

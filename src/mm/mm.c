@@ -19,6 +19,7 @@
 #include "kernel/task.h"
 #include "host/host.h"
 #include "abi/linux/errno.h"
+#include "abi/linux/misc.h"
 #include "abi/linux/mman.h"
 
 static uint64_t next_anon_id;	/* shared anonymous mappings made so far */
@@ -938,10 +939,23 @@ static int do_map(struct mm *mm, uaddr_t addr, size_t len, int prot, unsigned vf
 	return 0;
 }
 
+/* Linux's map_deny_write_exec: under MDWE, no new mapping both writable
+ * and executable, and no mapping made executable that was not. */
+static bool deny_write_exec(const struct mm *mm, int old_prot, int prot)
+{
+	if (!(mm->mdwe & LINUX_PR_MDWE_REFUSE_EXEC_GAIN) || !(prot & LINUX_PROT_EXEC))
+		return false;
+	return (prot & LINUX_PROT_WRITE) || !(old_prot & LINUX_PROT_EXEC);
+}
+
 int mm_map(struct mm *mm, uaddr_t addr, size_t len, int prot, unsigned vflags, struct file *file,
 	   uint64_t off)
 {
-	int ret = do_map(mm, addr, len, prot, vflags, file, off);
+	int ret;
+
+	if (deny_write_exec(mm, prot, prot))
+		return -EACCES; /* mmap_region's */
+	ret = do_map(mm, addr, len, prot, vflags, file, off);
 
 	mm_recount(mm);
 	return ret;
@@ -1023,9 +1037,11 @@ static int do_protect(struct mm *mm, uaddr_t addr, size_t len, int prot)
 		if ((prot & LINUX_PROT_WRITE) && !(v->flags & (VMA_SHARED | VMA_NORESERVE)))
 			want += (v->end < end ? v->end : end) - (v->start > at ? v->start : at);
 		/* Differs from Linux, which changes the VMAs before a
-		 * sealed one: nothing changes. */
+		 * sealed one (or one MDWE refuses): nothing changes. */
 		if (v->flags & VMA_SEALED)
 			return -EPERM;
+		if (deny_write_exec(mm, v->prot, prot))
+			return -EACCES;
 		if (v->flags & (VMA_VDSO | VMA_VVAR | VMA_VVAR_VCLOCK))
 			vdso = true;
 		at = v->end;
@@ -1485,8 +1501,10 @@ int mm_fork(struct mm *src, struct mm **out)
 	mm->vidx_n = mm->vidx_cap = 0;
 	mm->vidx_off = false;
 	mm->t_committed = mm->t_noreserve = mm->t_total = mm->t_data = 0;
-	mm->def_lock = 0; /* as Linux: a child inherits no memory locks */
-	mm->aio = NULL;	  /* nor AIO contexts (the rings stay mapped) */
+	mm->def_lock = 0;			 /* as Linux: a child inherits no memory locks */
+	if (mm->mdwe & LINUX_PR_MDWE_NO_INHERIT) /* mmf_init_flags */
+		mm->mdwe = 0;
+	mm->aio = NULL; /* nor AIO contexts (the rings stay mapped) */
 	list_init(&mm->vmas);
 	ret = platform->mm_copy(src->pf, &mm->pf);
 	if (ret < 0) {

@@ -144,6 +144,11 @@ struct mm {
 	 * on), so every value holds; a host whose policy is "always" may
 	 * still back it with huge pages. */
 	unsigned char thp;
+	/* PR_SET_MDWE's LINUX_PR_MDWE_* bits, set for good: with
+	 * REFUSE_EXEC_GAIN no mapping is made or turned writable and
+	 * executable, nor one turned executable (Linux's
+	 * map_deny_write_exec); kept by fork and exec unless NO_INHERIT. */
+	unsigned char mdwe;
 	/* io_setup's contexts (vfs/aio.c): not kept by fork or exec. */
 	struct aio_ctx *aio;
 };

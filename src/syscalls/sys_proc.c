@@ -925,6 +925,21 @@ long sys_prctl(struct task *t, const struct sysargs *a)
 		return copy_to_user(t->mm, arg2, &t->clear_child_tid, sizeof(uint64_t));
 	case LINUX_PR_SET_THP_DISABLE:
 		return set_thp_disable(t->mm, arg2, a->a[2], a->a[3] | a->a[4]);
+	case LINUX_PR_SET_MDWE: /* prctl_set_mdwe: once set, for good */
+		if (a->a[2] | a->a[3] | a->a[4])
+			return -EINVAL;
+		if (arg2 & ~(uint64_t)(LINUX_PR_MDWE_REFUSE_EXEC_GAIN | LINUX_PR_MDWE_NO_INHERIT))
+			return -EINVAL;
+		if ((arg2 & LINUX_PR_MDWE_NO_INHERIT) && !(arg2 & LINUX_PR_MDWE_REFUSE_EXEC_GAIN))
+			return -EINVAL;
+		if (t->mm->mdwe && t->mm->mdwe != arg2)
+			return -EPERM;
+		t->mm->mdwe = (unsigned char)arg2;
+		return 0;
+	case LINUX_PR_GET_MDWE:
+		if (arg2 || a->a[2] || a->a[3] || a->a[4])
+			return -EINVAL;
+		return t->mm->mdwe;
 	case LINUX_PR_GET_THP_DISABLE:
 		if (arg2 || a->a[2] || a->a[3] || a->a[4])
 			return -EINVAL;
