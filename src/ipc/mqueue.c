@@ -180,8 +180,15 @@ static uint64_t user_mq_bytes(uint32_t uid)
 static int mq_create(struct task *t, const char *name, unsigned mode,
 		     const struct linux_mq_attr *uattr, struct mqueue **out)
 {
-	struct linux_mq_attr attr = { .mq_maxmsg = ipc_ns_of(t)->mq_msg_default,
-				      .mq_msgsize = ipc_ns_of(t)->mq_msgsize_default };
+	/* mq_overview(7): the smaller of msg_default and msg_max (and of
+	 * the sizes) */
+	struct ipc_ns *ns = ipc_ns_of(t);
+	struct linux_mq_attr attr = {
+		.mq_maxmsg =
+			ns->mq_msg_default < ns->mq_msg_max ? ns->mq_msg_default : ns->mq_msg_max,
+		.mq_msgsize = ns->mq_msgsize_default < ns->mq_msgsize_max ? ns->mq_msgsize_default
+									  : ns->mq_msgsize_max,
+	};
 	const struct cred *c = &t->proc->cred;
 	uint64_t bytes, limit = t->proc->rlim[LINUX_RLIMIT_MSGQUEUE].rlim_cur;
 	struct mqueue *q;
@@ -192,7 +199,8 @@ static int mq_create(struct task *t, const char *name, unsigned mode,
 	ret = mq_attr_ok(t, &attr, uattr != NULL, &bytes);
 	if (ret < 0)
 		return ret;
-	if (ipc_ns_of(t)->mq_queues >= ipc_ns_of(t)->mq_queues_max && !capable(c, CAP_SYS_RESOURCE))
+	/* unsigned, as Linux's: -1 is no limit */
+	if ((unsigned)ns->mq_queues >= (unsigned)ns->mq_queues_max && !capable(c, CAP_SYS_RESOURCE))
 		return -ENOSPC;
 	if (user_mq_bytes(c->uid) + bytes > limit)
 		return -EMFILE;

@@ -296,12 +296,18 @@ static long do_msgrcv(struct task *t, int msqid, uaddr_t msgp, int64_t bufsz, in
 		 * the id is looked at. */
 		long max = ipc_ns_of(t)->msg_ctlmax;
 		size_t len = bufsz < max ? (size_t)bufsz : (size_t)max;
-		char *tmp = malloc(len ? len : 1);
+		char *tmp;
 
-		if (!tmp)
+		if (!mem_take_kernel(len)) /* msgmax may be 2 GiB */
 			return -ENOMEM;
+		tmp = malloc(len ? len : 1);
+		if (!tmp) {
+			mem_give_kernel(len);
+			return -ENOMEM;
+		}
 		ret = copy_from_user(t->mm, tmp, msgp, len) < 0 ? -EFAULT : 0;
 		free(tmp);
+		mem_give_kernel(len);
 		if (ret < 0)
 			return ret;
 	}

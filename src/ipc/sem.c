@@ -277,9 +277,15 @@ static long do_semtimedop(struct task *t, int semid, uaddr_t usops, unsigned nso
 		return -E2BIG;
 	if (nsops < 1)
 		return -EINVAL;
-	sops = malloc(nsops * sizeof(*sops));
-	if (!sops)
+	/* a copy the guest sizes (SEMOPM may be anything): charged, as
+	 * Linux's kvmalloc_array to the memory cgroup */
+	if (!mem_take_kernel(nsops * sizeof(*sops)))
 		return -ENOMEM;
+	sops = malloc(nsops * sizeof(*sops));
+	if (!sops) {
+		mem_give_kernel(nsops * sizeof(*sops));
+		return -ENOMEM;
+	}
 	ret = -EFAULT;
 	if (copy_from_user(t->mm, sops, usops, nsops * sizeof(*sops)) < 0)
 		goto out;
@@ -337,6 +343,7 @@ static long do_semtimedop(struct task *t, int semid, uaddr_t usops, unsigned nso
 	ret = sem_wait(t, sma, &q, deadline);
 out:
 	free(sops);
+	mem_give_kernel(nsops * sizeof(*sops));
 	return ret;
 }
 

@@ -116,6 +116,15 @@ int main(void)
 	check_is("kernel/sem", "1\t2\t3\t32000\n");
 	check(put("kernel/sem", "-5 7 9 11 12") == 10, "sem of five numbers: four taken");
 	check_is("kernel/sem", "-5\t7\t9\t11\n");
+	{
+		int fd = open("/proc/sys/kernel/sem", O_WRONLY);
+
+		check(fd >= 0 && write(fd, "1 2 3 4 ", 8) == 8 && write(fd, "5", 1) == 1,
+		      "sem: a second write, past offset 0, taken");
+		if (fd >= 0)
+			close(fd);
+	}
+	check_is("kernel/sem", "1\t2\t3\t4\n");
 	check(put("kernel/shmmax", "18446744073709551615") == 20, "shmmax 2^64-1");
 	check_is("kernel/shmmax", "18446744073709551615\n");
 
@@ -196,6 +205,17 @@ int main(void)
 	attr.mq_maxmsg = 5;
 	mq2 = mq_open("/skas-sysctl-ipc2", O_CREAT | O_RDWR, 0600, &attr);
 	check(mq2 != (mqd_t)-1, "mq_maxmsg 5: made");
+	mq_close(mq1);
+	mq_close(mq2);
+	mq_unlink("/skas-sysctl-ipc");
+	mq_unlink("/skas-sysctl-ipc2");
+	check(put("fs/mqueue/msg_default", "8") == 1 && put("fs/mqueue/queues_max", "-1") == 2,
+	      "msg_default 8 (past msg_max 5), queues_max -1");
+	mq1 = mq_open("/skas-sysctl-ipc", O_CREAT | O_RDWR, 0600, NULL);
+	check(mq1 != (mqd_t)-1 && mq_getattr(mq1, &attr) == 0 && attr.mq_maxmsg == 5,
+	      "a default queue: mq_maxmsg the smaller, msg_max");
+	mq2 = mq_open("/skas-sysctl-ipc2", O_CREAT | O_RDWR, 0600, NULL);
+	check(mq2 != (mqd_t)-1, "a second queue: queues_max -1 is no limit (unsigned)");
 	mq_close(mq1);
 	mq_close(mq2);
 	mq_unlink("/skas-sysctl-ipc");

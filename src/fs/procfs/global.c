@@ -1505,7 +1505,7 @@ static const struct pentry sys_kernel[] = {
 	  .mode = DIR_R,
 	  .children = sys_kernel_random,
 	  .sysctl = true },
-	IPC_SYSCTL("sem", G_SEM, false),
+	IPC_SYSCTL("sem", G_SEM, true),
 	IPC_SYSCTL("shmall", G_SHMALL, true),
 	IPC_SYSCTL("shmmax", G_SHMMAX, true),
 	IPC_SYSCTL("shmmni", G_SHMMNI, true),
