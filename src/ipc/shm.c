@@ -285,7 +285,9 @@ static long do_shmat(struct task *t, int shmid, uaddr_t addr, int flg)
 	ns_get(&s->perm.ns->ns); /* an attachment keeps its namespace */
 	/* Differs from Linux: mlockall(MCL_FUTURE) locks the segment, but
 	 * RLIMIT_MEMLOCK is not checked here (do_mmap's EAGAIN). */
-	ret = mm_map(mm, addr, len, prot, vflags | mm->def_lock, f, 0);
+	ret = mm_deny_write_exec(mm, prot, prot)
+		      ? -EACCES
+		      : mm_map(mm, addr, len, prot, vflags | mm->def_lock, f, 0);
 	if (ret == 0)
 		ret = platform->mm_flush(mm->pf);
 	file_put(f); /* the VMA holds it now, or nobody */

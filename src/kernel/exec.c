@@ -246,6 +246,8 @@ static int map_segments(struct mm *mm, struct binfile *b, uint64_t bias, uint64_
 
 		if (p->p_type != LINUX_PT_LOAD)
 			continue;
+		if (mm_deny_write_exec(mm, prot, prot))
+			return -EACCES; /* elf_map's do_mmap */
 		if (p->p_filesz > 0) {
 			ret = mm_map(mm, start, PAGE_ALIGN(fend) - start, prot, 0, b->file,
 				     p->p_offset & PAGE_MASK);

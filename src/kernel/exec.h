@@ -33,6 +33,11 @@ void strv_free(struct strv *sv);
  * SIGSEGV, as Linux's exec. */
 #define EXEC_FATAL 1
 
+/* kernel.randomize_va_space (any int, as Linux's proc_dointvec): 0 no
+ * address randomization at exec, 1 the stack, mmap base and vDSO, 2
+ * (the default) the brk area too. */
+extern int randomize_va_space;
+
 /* Loads path (relative to dirfd; atflags AT_EMPTY_PATH and
  * AT_SYMLINK_NOFOLLOW as execveat's) for t, or file if not NULL (path
  * opened by vfs_open_exec; exec_load takes it over): on success *mm_out is a new address space ready to run
@@ -41,11 +46,6 @@ void strv_free(struct strv *sv);
  * *newcred the credentials the process has once it switches. t is not
  * changed but when t's stub is recycled (mm_create_recycled). Errors:
  * ENOENT, EACCES, ENOEXEC, E2BIG, ELOOP, ENOMEM, ..., or EXEC_FATAL. */
-/* kernel.randomize_va_space (any int, as Linux's proc_dointvec): 0 no
- * address randomization at exec, 1 the stack, mmap base and vDSO, 2
- * (the default) the brk area too. */
-extern int randomize_va_space;
-
 int exec_load(struct task *t, int dirfd, const char *path, int atflags, struct file *file,
 	      struct strv *argv, struct strv *envp, struct mm **mm_out, struct pf_thread **th_out,
 	      struct pf_regs *regs, struct cred *newcred);

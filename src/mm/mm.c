@@ -939,9 +939,7 @@ static int do_map(struct mm *mm, uaddr_t addr, size_t len, int prot, unsigned vf
 	return 0;
 }
 
-/* Linux's map_deny_write_exec: under MDWE, no new mapping both writable
- * and executable, and no mapping made executable that was not. */
-static bool deny_write_exec(const struct mm *mm, int old_prot, int prot)
+bool mm_deny_write_exec(const struct mm *mm, int old_prot, int prot)
 {
 	if (!(mm->mdwe & LINUX_PR_MDWE_REFUSE_EXEC_GAIN) || !(prot & LINUX_PROT_EXEC))
 		return false;
@@ -951,11 +949,7 @@ static bool deny_write_exec(const struct mm *mm, int old_prot, int prot)
 int mm_map(struct mm *mm, uaddr_t addr, size_t len, int prot, unsigned vflags, struct file *file,
 	   uint64_t off)
 {
-	int ret;
-
-	if (deny_write_exec(mm, prot, prot))
-		return -EACCES; /* mmap_region's */
-	ret = do_map(mm, addr, len, prot, vflags, file, off);
+	int ret = do_map(mm, addr, len, prot, vflags, file, off);
 
 	mm_recount(mm);
 	return ret;
@@ -1040,7 +1034,7 @@ static int do_protect(struct mm *mm, uaddr_t addr, size_t len, int prot)
 		 * sealed one (or one MDWE refuses): nothing changes. */
 		if (v->flags & VMA_SEALED)
 			return -EPERM;
-		if (deny_write_exec(mm, v->prot, prot))
+		if (mm_deny_write_exec(mm, v->prot, prot))
 			return -EACCES;
 		if (v->flags & (VMA_VDSO | VMA_VVAR | VMA_VVAR_VCLOCK))
 			vdso = true;

@@ -179,6 +179,11 @@ long mm_unmapped_area(struct mm *mm, uaddr_t hint, size_t len);
 /* Maps [addr, addr+len) replacing what is there (MAP_FIXED semantics).
  * file (may be NULL) gains a reference. vflags: VMA_*; host_flags for the
  * stub: MAP_SHARED/PRIVATE. Returns 0 or -errno. */
+/* Linux's map_deny_write_exec: under MDWE, no new mapping (old_prot
+ * prot) both writable and executable, and no mapping made executable
+ * that was not. Asked where Linux's mmap_region and mprotect ask: mmap,
+ * shmat, exec's segments, mprotect; not a stack's growth or mremap. */
+bool mm_deny_write_exec(const struct mm *mm, int old_prot, int prot);
 int mm_map(struct mm *mm, uaddr_t addr, size_t len, int prot, unsigned vflags, struct file *file,
 	   uint64_t off);
 int mm_unmap(struct mm *mm, uaddr_t addr, size_t len);

@@ -182,7 +182,9 @@ long sys_mmap(struct task *t, const struct sysargs *a)
 	if ((flags & LINUX_MAP_NORESERVE) && !(vflags & VMA_SHARED) &&
 	    mem_overcommit() != MEM_OVERCOMMIT_NEVER)
 		vflags |= VMA_NORESERVE;
-	ret = mm_map(mm, addr, len, prot & PROT_KNOWN, vflags, f, off);
+	ret = mm_deny_write_exec(mm, prot, prot)
+		      ? -EACCES
+		      : mm_map(mm, addr, len, prot & PROT_KNOWN, vflags, f, off);
 	if (ret == 0 && f)
 		file_accessed(f); /* shmem_mmap's */
 	if (ret == 0)

@@ -62,9 +62,14 @@ static int bits_after_fork(void)
 static void refuse_case(void)
 {
 	long pg = sysconf(_SC_PAGESIZE);
-	char *rw, *rx;
+	char *rw, *rx, *rwx;
 
+	/* an rwx mapping from before, with room after it */
+	rwx = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
+		   -1, 0);
+	check(rwx != MAP_FAILED && munmap(rwx + pg, pg) == 0, "an rwx page from before");
 	check(prctl(SET_MDWE, REFUSE_EXEC_GAIN, 0, 0, 0) == 0, "PR_SET_MDWE REFUSE_EXEC_GAIN");
+	check(mremap(rwx, pg, 2 * pg, 0) == rwx, "it grows in place (mremap): no new mapping");
 	check(mdwe() == REFUSE_EXEC_GAIN, "PR_GET_MDWE: it");
 	errno = 0;
 	check(mmap(NULL, pg, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1,
@@ -94,6 +99,41 @@ static void refuse_case(void)
 	check(prctl(SET_MDWE, REFUSE_EXEC_GAIN, 0, 0, 0) == 0, "the same bits again: fine");
 	check(bits_after_fork() == REFUSE_EXEC_GAIN, "a fork keeps it");
 	check(bits_after_exec() == REFUSE_EXEC_GAIN, "an exec keeps it");
+}
+
+/* Touches n KiB more of the stack, a page at a time. */
+static int deeper(int n)
+{
+	volatile char pad[1024];
+
+	pad[0] = 1;
+	return n > 0 ? deeper(n - 1) + pad[0] : 0;
+}
+
+/* A stack made rwx before MDWE still grows (Linux checks MDWE at mmap
+ * and mprotect, not at a stack's growth). */
+static void stack_case(void)
+{
+	unsigned long lo = 0, hi = 0;
+	char line[256];
+	FILE *f = fopen("/proc/self/maps", "r");
+	pid_t p;
+	int st;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, "[stack]"))
+			sscanf(line, "%lx-%lx", &lo, &hi);
+	if (f)
+		fclose(f);
+	check(lo && mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE | PROT_EXEC) == 0,
+	      "the stack made rwx");
+	check(prctl(SET_MDWE, REFUSE_EXEC_GAIN, 0, 0, 0) == 0, "then PR_SET_MDWE");
+	fflush(stdout);
+	p = fork();
+	if (p == 0)
+		_exit(deeper(2048) >= 0 ? 0 : 1); /* 2 MiB deeper */
+	check(p > 0 && waitpid(p, &st, 0) == p && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "it grows 2 MiB deeper");
 }
 
 static void no_inherit_case(void)
@@ -136,6 +176,7 @@ int main(int argc, char **argv)
 	check_err(prctl(SET_MDWE, REFUSE_EXEC_GAIN, 1, 0, 0), EINVAL, "a third argument: EINVAL");
 	check(mdwe() == 0, "still 0");
 	run(refuse_case);
+	run(stack_case);
 	run(no_inherit_case);
 	return 0;
 }
