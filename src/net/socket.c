@@ -124,6 +124,9 @@ bool sock_linger_zero(const struct socket *s)
 
 /* Queued buffers of every socket, in truesize bytes. */
 static uint64_t sock_mem;
+/* TCP senders that found it full (Linux's sk_stream_wait_memory): woken
+ * as buffers go. */
+static struct waitq sock_mem_wq = { LIST_HEAD_INIT(sock_mem_wq.waiters) };
 
 bool sock_mem_charge(size_t bytes)
 {
@@ -141,6 +144,16 @@ void sock_mem_uncharge(size_t bytes)
 {
 	sock_mem -= bytes;
 	mem_account(-(int64_t)bytes);
+	if (!list_empty(&sock_mem_wq.waiters))
+		waitq_wake_all(&sock_mem_wq);
+}
+
+int sock_mem_wait(int64_t deadline)
+{
+	/* nothing queued anywhere: no buffer will go to make room */
+	if (sock_mem == 0)
+		return -ENOBUFS;
+	return sock_wait(&sock_mem_wq, deadline);
 }
 
 void sock_get(struct socket *s)

@@ -172,6 +172,10 @@ int sock_getsockopt(struct socket *s, int level, int name, void *val, int *len);
  * dropped), so no number of sockets or SO_*BUFFORCE holds more. */
 bool sock_mem_charge(size_t bytes);
 void sock_mem_uncharge(size_t bytes);
+/* A TCP sender's wait for the socket memory to have room (as sock_wait:
+ * 0 to try again, -EAGAIN, -EINTR...), or -ENOBUFS if no buffer is
+ * queued anywhere to make room. */
+int sock_mem_wait(int64_t deadline);
 
 /* AF_UNIX (net/unix.c). */
 int unix_create(int type, int protocol, struct socket **out);

@@ -190,6 +190,13 @@ long unix_stream_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsig
 		if (err < 0)
 			break;
 		skb = stream_skb(u, size);
+		if (!skb && s->protocol == LINUX_IPPROTO_TCP) {
+			/* TCP waits for memory where AF_UNIX's sends fail */
+			err = sock_mem_wait(deadline);
+			if (err < 0)
+				break;
+			continue;
+		}
 		if (!skb) {
 			err = -ENOBUFS; /* sock_alloc_send_pskb's */
 			break;

@@ -668,6 +668,37 @@ check "memory bomb (mmap MAP_NORESERVE, vm.overcommit_memory=2): ENOMEM; read-on
     "mmap NORESERVE: ENOMEM after <64 MiB
 read-only mmap still works: yes
 mprotect to writable: ENOMEM 0" "$out $rc"
+
+# Socket memory is an eighth of --memory; TCP connections whose readers
+# do not read fill it (2.5 MiB each): a writer then waits for room, as
+# Linux's sk_stream_wait_memory (EAGAIN if nonblocking), where it said
+# ENOBUFS; one reader draining lets a blocked writer on
+cat >"$tmp/tmem.py" <<'PYEOF'
+import socket, errno, threading, time
+l = socket.socket(); l.bind(("127.0.0.1", 0)); l.listen(64)
+pairs, errs = [], set()
+for i in range(8):
+    c = socket.socket(); c.connect(l.getsockname()); a, _ = l.accept()
+    c.setblocking(False)
+    try:
+        while True: c.send(b"x" * 65536)
+    except OSError as e: errs.add(errno.errorcode[e.errno])
+    pairs.append((c, a))
+print("nonblocking:", sorted(errs))
+c = pairs[-1][0]; c.setblocking(True); c.settimeout(20)
+def drain():
+    time.sleep(0.3)
+    s = pairs[0][1]; s.setblocking(False)
+    try:
+        while s.recv(1 << 20): pass
+    except BlockingIOError: pass
+threading.Thread(target=drain).start()
+try: print("blocking: sent", c.send(b"y" * 65536) > 0)
+except OSError as e: print("blocking:", e)
+PYEOF
+out=$(timeout -k 5 60 "$SKAS" run --memory=64M -v "$tmp:/t:ro" -- python3 /t/tmem.py 2>&1)
+check "TCP writers wait for socket memory: EAGAIN nonblocking, a blocked one goes on" "nonblocking: ['EAGAIN']
+blocking: sent True" "$out"
 check "  a second instance ran meanwhile" "second" "$second"
 
 out=$(timeout -k 5 30 "$SKAS" run --memory=64M -- /bin/sh -c \
