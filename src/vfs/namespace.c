@@ -536,6 +536,12 @@ static int new_tmpfs(struct task *t, const char *data, struct fs_opts *o, struct
 		mpol_put(o->mpol);
 		return ret;
 	}
+	/* shmem_parse_one: "Turning off swap in unprivileged tmpfs mounts
+	 * unsupported" */
+	if (o->noswap && (cred_user_ns(c) != &init_user_ns || !capable(c, CAP_SYS_ADMIN))) {
+		mpol_put(o->mpol);
+		return -EINVAL;
+	}
 	o->uid = uid != INVALID_ID ? uid : c->fsuid;
 	o->gid = gid != INVALID_ID ? gid : c->fsgid;
 	limit = !o->size_set ? tmpfs_default_size : o->size ? o->size : UINT64_MAX;
@@ -822,8 +828,11 @@ static int remount(struct task *t, struct path *at, uint64_t flags, const char *
 			cgroup_apply_root_flags(t, o.cg_flags);
 			cgroupfs_show_flags();
 		}
-		/* shmem_reconfigure: "Cannot disable swap on remount" */
-		if (ret == 0 && tmpfs && o.noswap && !strstr(sb->opts, ",noswap"))
+		/* shmem_reconfigure: "Cannot disable swap on remount"; and
+		 * only the initial user namespace's may ask (shmem_parse_one) */
+		if (ret == 0 && tmpfs && o.noswap &&
+		    (!strstr(sb->opts, ",noswap") || sb->user_ns ||
+		     !capable(&t->proc->cred, CAP_SYS_ADMIN)))
 			ret = -EINVAL;
 		if (ret == 0 && tmpfs && (o.size_set || o.nr_inodes_set)) {
 			uint64_t size = o.size ? o.size : UINT64_MAX;

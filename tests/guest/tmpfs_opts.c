@@ -18,6 +18,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/wait.h>
 
 #define TAP_ENAME
 #include "tap.h"
@@ -167,6 +168,20 @@ int main(void)
 		      strcmp(field("/proc/self/mounts", dir, 3),
 			     "rw,dirsync,nosuid,relatime,mode=755,inode64") == 0,
 	      "a bind remount leaves them");
+	{
+		pid_t p = fork();
+		int st;
+
+		if (p == 0) {
+			/* shmem_parse_one: noswap only in the initial user
+			 * namespace */
+			if (unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0)
+				_exit(2);
+			_exit(mount("t", dir, "tmpfs", 0, "noswap") < 0 && errno == EINVAL ? 0 : 1);
+		}
+		check(p > 0 && waitpid(p, &st, 0) == p && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		      "noswap in a user namespace: EINVAL");
+	}
 	umount(dir);
 	rmdir(dir);
 	return 0;
