@@ -37,6 +37,11 @@ static int add_text(struct inode *dir, const char *name, const char *text)
 	return tmpfs_add_file(dir, name, 0444, text, len);
 }
 
+/* The most CPUs sysfs shows (as /proc/cpuinfo's count is bounded), and
+ * the room their %*pb text takes: nine characters a word and a newline. */
+#define SYSFS_CPUS_MAX 1024
+#define CPUMASK_TEXT   (9 * (SYSFS_CPUS_MAX / 32) + 2)
+
 /* The CPUs lo..hi of n as Linux's %*pb writes a cpumask: hex words of 32
  * CPUs from the highest, by commas, the first as wide as its CPUs need
  * (bitmap_print_to_pagebuf), and a newline. */
@@ -72,7 +77,7 @@ static void cpulist_text(char *buf, size_t size, int lo, int hi)
  * x86's for an unknown L2 (BAD_APICID). */
 static int make_topology(struct inode *c, int i, int n)
 {
-	char self_map[160], all_map[160], self_list[16], all_list[32], id[16];
+	char self_map[CPUMASK_TEXT], all_map[CPUMASK_TEXT], self_list[16], all_list[32], id[16];
 	struct inode *t;
 	int ret = mkdir_in(c, "topology", &t);
 
@@ -111,6 +116,8 @@ static int make_cpu(struct inode *sys)
 
 	if (n < 1)
 		n = 1;
+	if (n > SYSFS_CPUS_MAX)
+		n = SYSFS_CPUS_MAX;
 	ret = mkdir_in(sys, "devices", &devices);
 	if (ret < 0)
 		return ret;
@@ -160,13 +167,13 @@ static int make_cpu(struct inode *sys)
 static int make_node(struct inode *sys)
 {
 	struct inode *devices, *system, *node, *n0;
-	char range[32], map[160], name[32], target[48];
+	char range[32], map[CPUMASK_TEXT], name[32], target[48];
 	int n = cpus_count(), ret, i;
 
 	if (n < 1)
 		n = 1;
-	if (n > 1024)
-		n = 1024;
+	if (n > SYSFS_CPUS_MAX)
+		n = SYSFS_CPUS_MAX;
 	cpulist_text(range, sizeof(range), 0, n - 1);
 	cpumask_text(map, sizeof(map), n, 0, n - 1);
 	ret = sys->iop->lookup(sys, "devices", &devices);
