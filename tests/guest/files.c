@@ -15,6 +15,7 @@
 
 #define TAP_ERR_RET
 #include "tap.h"
+#include "statx.h"
 
 #ifndef SYS_faccessat2
 #define SYS_faccessat2 439
@@ -25,37 +26,8 @@
 
 #define D "tests/guest/data/"
 
-/* own copy of the kernel's struct statx (musl 1.2.3 has none) */
-struct xstatx_ts {
-	int64_t tv_sec;
-	uint32_t tv_nsec;
-	int32_t pad;
-};
-struct xstatx {
-	uint32_t mask, blksize;
-	uint64_t attributes;
-	uint32_t nlink, uid, gid;
-	uint16_t mode, pad0;
-	uint64_t ino, size, blocks, attributes_mask;
-	struct xstatx_ts atime, btime, ctime, mtime;
-	uint32_t rdev_major, rdev_minor, dev_major, dev_minor;
-	uint64_t spare[14];
-};
-#define XSTATX_TYPE	0x1U
-#define XSTATX_MODE	0x2U
-#define XSTATX_NLINK	0x4U
-#define XSTATX_INO	0x100U
-#define XSTATX_SIZE	0x200U
-#define XSTATX_RESERVED 0x80000000U
-
 static const char hello[] = "Hello, world!\nThis is the skas test fixture.\n";
 #define HLEN ((long)sizeof hello - 1)
-
-static long xstatx(int dfd, const char *path, int flags, unsigned mask, struct xstatx *st)
-{
-	memset(st, 0, sizeof *st);
-	return syscall(SYS_statx, dfd, path, flags, mask, st);
-}
 
 int main(void)
 {

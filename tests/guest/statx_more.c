@@ -22,27 +22,8 @@
 
 #define TAP_ENAME
 #include "tap.h"
+#include "statx.h"
 
-/* own copy of the kernel's struct statx (musl 1.2.3 has none) */
-struct xts {
-	int64_t tv_sec;
-	uint32_t tv_nsec;
-	int32_t pad;
-};
-struct xstatx {
-	uint32_t mask, blksize;
-	uint64_t attributes;
-	uint32_t nlink, uid, gid;
-	uint16_t mode, pad0;
-	uint64_t ino, size, blocks, attributes_mask;
-	struct xts atime, btime, ctime, mtime;
-	uint32_t rdev_major, rdev_minor, dev_major, dev_minor;
-	uint64_t mnt_id;
-	uint64_t spare[13];
-};
-#define X_BASIC	     0x7ffU
-#define X_BTIME	     0x800U
-#define X_MNT_ID     0x1000U
 #define A_IMMUTABLE  0x10ULL
 #define A_APPEND     0x20ULL
 #define A_NODUMP     0x40ULL
@@ -54,27 +35,21 @@ struct xstatx {
 #define FL_APPEND    0x20
 #define FL_NODUMP    0x40
 
-static long xstatx(int dfd, const char *path, int flags, unsigned mask, struct xstatx *st)
-{
-	memset(st, 0xa5, sizeof(*st));
-	return syscall(SYS_statx, dfd, path, flags, mask, st);
-}
-
-static int ts_eq(struct xts a, struct xts b)
+static int ts_eq(struct xstatx_ts a, struct xstatx_ts b)
 {
 	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
 }
 
 /* a <= b */
-static int ts_le(struct xts a, struct xts b)
+static int ts_le(struct xstatx_ts a, struct xstatx_ts b)
 {
 	return a.tv_sec < b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec <= b.tv_nsec);
 }
 
-static struct xts now(void)
+static struct xstatx_ts now(void)
 {
 	struct timespec ts;
-	struct xts x = { 0, 0, 0 };
+	struct xstatx_ts x = { 0, 0, 0 };
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	x.tv_sec = ts.tv_sec;
@@ -113,7 +88,7 @@ int main(void)
 {
 	char dir[64], file[96], sub[96], moved[96];
 	struct xstatx sx, sx2;
-	struct xts before, after, birth;
+	struct xstatx_ts before, after, birth;
 	struct timespec times[2] = { { 946684800, 0 }, { 946684800, 0 } };
 	long id;
 	int fd;
@@ -135,8 +110,9 @@ int main(void)
 	fd = open(file, O_CREAT | O_WRONLY, 0644);
 	after = now();
 	check(fd >= 0, "a file on a tmpfs");
-	check(xstatx(AT_FDCWD, file, 0, X_BASIC | X_BTIME, &sx) == 0, "statx asking for BTIME");
-	check((sx.mask & (X_BASIC | X_BTIME)) == (X_BASIC | X_BTIME),
+	check(xstatx(AT_FDCWD, file, 0, XSTATX_BASIC | XSTATX_BTIME, &sx) == 0,
+	      "statx asking for BTIME");
+	check((sx.mask & (XSTATX_BASIC | XSTATX_BTIME)) == (XSTATX_BASIC | XSTATX_BTIME),
 	      "mask: BASIC_STATS and BTIME");
 	birth = sx.btime;
 	/* the coarse clock of a file's times may lag the fine one by a tick */
@@ -144,7 +120,7 @@ int main(void)
 	check(ts_le(before, birth) && ts_le(birth, after), "the birth time is the creation's");
 	check(ts_eq(birth, sx.mtime) && ts_eq(birth, sx.ctime), "born with its mtime and ctime");
 	check(sx.btime.pad == 0, "the timestamp's spare is 0");
-	check(xstatx(AT_FDCWD, file, 0, X_BASIC, &sx) == 0 && !(sx.mask & X_BTIME),
+	check(xstatx(AT_FDCWD, file, 0, XSTATX_BASIC, &sx) == 0 && !(sx.mask & XSTATX_BTIME),
 	      "not asked: no BTIME in the mask");
 
 	usleep(20000);
@@ -152,37 +128,37 @@ int main(void)
 	close(fd);
 	check(utimensat(AT_FDCWD, file, times, 0) == 0, "its times set to 2000");
 	/* (Linux 6.13 on leaves out mtime and ctime unless asked) */
-	check(xstatx(AT_FDCWD, file, 0, X_BASIC | X_BTIME, &sx) == 0 && (sx.mask & X_BTIME) &&
-		      ts_eq(sx.btime, birth),
+	check(xstatx(AT_FDCWD, file, 0, XSTATX_BASIC | XSTATX_BTIME, &sx) == 0 &&
+		      (sx.mask & XSTATX_BTIME) && ts_eq(sx.btime, birth),
 	      "write and utimes keep the birth time");
 	check(sx.mtime.tv_sec == 946684800 && !ts_eq(sx.ctime, birth),
 	      "while mtime and ctime moved");
 	check(mkdir(sub, 0755) == 0 && rename(file, moved) == 0, "renamed into a directory");
-	check(xstatx(AT_FDCWD, moved, 0, X_BTIME, &sx) == 0 && ts_eq(sx.btime, birth),
+	check(xstatx(AT_FDCWD, moved, 0, XSTATX_BTIME, &sx) == 0 && ts_eq(sx.btime, birth),
 	      "a rename keeps it");
 	fd = open(moved, O_RDONLY);
-	check(xstatx(fd, "", AT_EMPTY_PATH, X_BTIME, &sx2) == 0 && ts_eq(sx2.btime, birth),
+	check(xstatx(fd, "", AT_EMPTY_PATH, XSTATX_BTIME, &sx2) == 0 && ts_eq(sx2.btime, birth),
 	      "statx of the open file: the same");
 	close(fd);
-	check(xstatx(AT_FDCWD, sub, 0, X_BTIME, &sx) == 0 && (sx.mask & X_BTIME) &&
+	check(xstatx(AT_FDCWD, sub, 0, XSTATX_BTIME, &sx) == 0 && (sx.mask & XSTATX_BTIME) &&
 		      ts_le(birth, sx.btime),
 	      "a directory has one too");
 	check(symlink("g", file) == 0 &&
-		      xstatx(AT_FDCWD, file, AT_SYMLINK_NOFOLLOW, X_BTIME, &sx) == 0 &&
-		      (sx.mask & X_BTIME) && ts_le(birth, sx.btime),
+		      xstatx(AT_FDCWD, file, AT_SYMLINK_NOFOLLOW, XSTATX_BTIME, &sx) == 0 &&
+		      (sx.mask & XSTATX_BTIME) && ts_le(birth, sx.btime),
 	      "and a symlink");
 
 	id = mountinfo_id(dir);
 	check(id > 0, "the tmpfs in mountinfo");
-	check(xstatx(AT_FDCWD, dir, 0, X_BASIC, &sx) == 0 && (sx.mask & X_MNT_ID),
+	check(xstatx(AT_FDCWD, dir, 0, XSTATX_BASIC, &sx) == 0 && (sx.mask & XSTATX_MNT_ID),
 	      "mask: MNT_ID, not asked");
 	check(sx.mnt_id == (uint64_t)id, "stx_mnt_id is mountinfo's");
 	check((sx.attributes_mask & A_MOUNT_ROOT) && (sx.attributes & A_MOUNT_ROOT),
 	      "the mount point: STATX_ATTR_MOUNT_ROOT");
-	check(xstatx(AT_FDCWD, moved, 0, X_BASIC, &sx) == 0 && sx.mnt_id == (uint64_t)id &&
+	check(xstatx(AT_FDCWD, moved, 0, XSTATX_BASIC, &sx) == 0 && sx.mnt_id == (uint64_t)id &&
 		      (sx.attributes_mask & A_MOUNT_ROOT) && !(sx.attributes & A_MOUNT_ROOT),
 	      "a file in it: that mount, not its root");
-	check(xstatx(AT_FDCWD, "/tmp", 0, X_BASIC, &sx) == 0 && (sx.mask & X_MNT_ID) &&
+	check(xstatx(AT_FDCWD, "/tmp", 0, XSTATX_BASIC, &sx) == 0 && (sx.mask & XSTATX_MNT_ID) &&
 		      sx.mnt_id != (uint64_t)id,
 	      "its parent: another mount");
 
@@ -191,12 +167,12 @@ int main(void)
 		      !(sx2.attributes & (A_APPEND | A_IMMUTABLE | A_NODUMP)),
 	      "tmpfs's attributes: append, immutable, nodump known, none set");
 	check(set_flags(moved, FL_APPEND | FL_NODUMP) == 0, "chattr +ad");
-	check(xstatx(AT_FDCWD, moved, 0, X_BASIC, &sx) == 0 &&
+	check(xstatx(AT_FDCWD, moved, 0, XSTATX_BASIC, &sx) == 0 &&
 		      (sx.attributes & (A_APPEND | A_IMMUTABLE | A_NODUMP)) ==
 			      (A_APPEND | A_NODUMP),
 	      "statx: APPEND and NODUMP");
 	check(set_flags(moved, FL_IMMUTABLE) == 0, "chattr =i");
-	check(xstatx(AT_FDCWD, moved, 0, X_BASIC, &sx) == 0 &&
+	check(xstatx(AT_FDCWD, moved, 0, XSTATX_BASIC, &sx) == 0 &&
 		      (sx.attributes & (A_APPEND | A_IMMUTABLE | A_NODUMP)) == A_IMMUTABLE,
 	      "statx: IMMUTABLE only");
 	check(set_flags(moved, 0) == 0, "chattr =");
