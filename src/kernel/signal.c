@@ -582,7 +582,8 @@ void send_sig_self(int sig)
 
 void send_sigpipe(void)
 {
-	send_sig_self(LINUX_SIGPIPE);
+	if (!current->no_sigpipe)
+		send_sig_self(LINUX_SIGPIPE);
 }
 
 bool signal_may_send(struct task *from, struct process *p, int sig)

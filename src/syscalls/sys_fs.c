@@ -299,11 +299,94 @@ long sys_pread64(struct task *t, const struct sysargs *a)
 	return do_pread(t, a, false);
 }
 
-/* preadv2/pwritev2's RWF_ flags: HIPRI (polling, best effort), DSYNC and
- * SYNC (data is in the host's page cache or tmpfs memory at each write)
- * change nothing here; NOWAIT, APPEND, NOAPPEND and later ones are
- * EOPNOTSUPP, as for a file that does not support them. */
-#define RWF_ACCEPTED 0x7 /* RWF_HIPRI | RWF_DSYNC | RWF_SYNC */
+/* F_SETFL's, FIONBIO's and the RWF_ flags' change of a file's flags to
+ * nfl: a file whose host description acts on them follows first (setfl). */
+static long file_set_flags(struct file *f, unsigned nfl)
+{
+	long ret = f->ops->setfl && nfl != f->flags ? f->ops->setfl(f, nfl) : 0;
+
+	if (ret == 0)
+		f->flags = nfl;
+	return ret;
+}
+
+/* What preadv2/pwritev2's RWF_ flags changed for the call, to be undone
+ * at its end (rwf_end). */
+struct rwf_call {
+	unsigned saved; /* the file's O_APPEND and O_NONBLOCK before */
+	bool flags_set, nosignal;
+};
+
+/* Whether RWF_NOWAIT may ask f not to wait, as Linux's FMODE_NOWAIT and
+ * read_iter/write_iter: pipe(2)'s ends (not a FIFO opened by its path),
+ * sockets, and the kinds whose ops say so for the direction. */
+static bool file_nowait(struct file *f, bool write)
+{
+	if (sock_from_file(f))
+		return true;
+	if (file_is_pipe(f))
+		return !f->path.dentry;
+	return f->ops->nowait & (write ? FILE_NOWAIT_WRITE : FILE_NOWAIT_READ);
+}
+
+/* preadv2/pwritev2's RWF_ flags, Linux's kiocb_set_rw_flags in its order,
+ * applied for the call. HIPRI (polling), DSYNC and SYNC (a write is in
+ * the host's page cache or tmpfs memory once it returns) change nothing
+ * here. APPEND writes at the end whatever O_APPEND says, NOAPPEND where
+ * the position says (EPERM for an append-only inode's file open
+ * O_APPEND); both are O_APPEND set or cleared for the call. NOWAIT is
+ * O_NONBLOCK for the call, on the files file_nowait names; others are
+ * EOPNOTSUPP, regular files included (as tmpfs's; Linux's ext4 would
+ * take a read of a host directory's file). NOSIGNAL spares the caller
+ * SIGPIPE. ATOMIC and DONTCACHE are EOPNOTSUPP: no file here has atomic
+ * or uncached writes (tmpfs has neither). The file's flags change only
+ * while the call runs; a transfer that sleeps (O_APPEND's on a pipe or
+ * socket, where it means nothing) lets F_GETFL see them meanwhile. */
+static long rwf_begin(struct task *t, struct file *f, unsigned rwf, bool write, struct rwf_call *rc)
+{
+	unsigned fl = f->flags;
+	long ret;
+
+	if (rwf & ~LINUX_RWF_SUPPORTED)
+		return -EOPNOTSUPP;
+	if ((rwf & LINUX_RWF_APPEND) && (rwf & LINUX_RWF_NOAPPEND))
+		return -EINVAL;
+	if ((rwf & LINUX_RWF_NOWAIT) && !file_nowait(f, write))
+		return -EOPNOTSUPP;
+	if (rwf & (LINUX_RWF_ATOMIC | LINUX_RWF_DONTCACHE))
+		return -EOPNOTSUPP;
+	if ((rwf & LINUX_RWF_NOAPPEND) && (fl & LINUX_O_APPEND)) {
+		if (f->path.dentry && (inode_iflags(f->path.dentry->inode) & INODE_APPEND))
+			return -EPERM;
+		fl &= ~LINUX_O_APPEND;
+	}
+	if (rwf & LINUX_RWF_APPEND)
+		fl |= LINUX_O_APPEND;
+	if (!write) /* a read's position is its own whatever O_APPEND says */
+		fl = (fl & ~LINUX_O_APPEND) | (f->flags & LINUX_O_APPEND);
+	if (rwf & LINUX_RWF_NOWAIT)
+		fl |= LINUX_O_NONBLOCK;
+	if (fl != f->flags) {
+		rc->saved = f->flags & (LINUX_O_APPEND | LINUX_O_NONBLOCK);
+		ret = file_set_flags(f, fl);
+		if (ret < 0)
+			return ret;
+		rc->flags_set = true;
+	}
+	if ((rwf & LINUX_RWF_NOSIGNAL) && !t->no_sigpipe)
+		rc->nosignal = t->no_sigpipe = true;
+	return 0;
+}
+
+static void rwf_end(struct task *t, struct file *f, const struct rwf_call *rc)
+{
+	unsigned mask = LINUX_O_APPEND | LINUX_O_NONBLOCK;
+
+	if (rc->flags_set)
+		file_set_flags(f, (f->flags & ~mask) | rc->saved);
+	if (rc->nosignal)
+		t->no_sigpipe = false;
+}
 
 /* readv or writev at the position of a file with fault methods (a pipe,
  * an eventfd) whose vector faults within the first RW_CHUNK bytes: one
@@ -351,7 +434,8 @@ static long do_readv(struct task *t, int fd, uaddr_t uiov, int cnt, bool write, 
 {
 	struct file *f = fdget(t->files, fd);
 	struct linux_iovec *iov = NULL;
-	long total = 0, n = 0;
+	struct rwf_call rc = { 0, false, false };
+	long total = 0, n = 0, ret;
 	int i;
 
 	if (!f) {
@@ -378,11 +462,21 @@ static long do_readv(struct task *t, int fd, uaddr_t uiov, int cnt, bool write, 
 		n = -EINVAL;
 		goto out;
 	}
-	if (rwf & ~RWF_ACCEPTED) {
+	/* Linux's FMODE_CAN_READ/WRITE comes first: a file without the
+	 * method fails EINVAL below, whatever the flags */
+	if (rwf && (sock_from_file(f) ||
+		    (write ? f->ops->write || f->ops->pwrite : f->ops->read || f->ops->pread))) {
 		for (i = 0; i < cnt && !iov[i].iov_len; i++)
 			;
-		n = i < cnt ? -EOPNOTSUPP : 0;
-		goto out;
+		if (i == cnt) { /* nothing to move: no flag is looked at */
+			n = 0;
+			goto out;
+		}
+		ret = rwf_begin(t, f, rwf, write, &rc);
+		if (ret < 0) {
+			n = ret;
+			goto out;
+		}
 	}
 	if (write) { /* RLIMIT_FSIZE on the whole, as Linux's write_iter */
 		uint64_t count = (uint64_t)n;
@@ -418,6 +512,7 @@ static long do_readv(struct task *t, int fd, uaddr_t uiov, int cnt, bool write, 
 	else if (n > 0)
 		n = 0;
 out:
+	rwf_end(t, f, &rc);
 	free(iov);
 	file_put(f);
 	io_account(t, write, n);
@@ -948,19 +1043,6 @@ long sys_getcwd(struct task *t, const struct sysargs *a)
 	return len;
 }
 
-/* FIONBIO, for every file as in Linux's do_vfs_ioctl: O_NONBLOCK on or
- * off (through setfl, for a host fd's own flag). */
-/* F_SETFL's and FIONBIO's change of a file's flags to nfl: a file whose
- * host description acts on them follows first (setfl). */
-static long file_set_flags(struct file *f, unsigned nfl)
-{
-	long ret = f->ops->setfl && nfl != f->flags ? f->ops->setfl(f, nfl) : 0;
-
-	if (ret == 0)
-		f->flags = nfl;
-	return ret;
-}
-
 /* FIOASYNC, as Linux's ioctl_fioasync: O_ASYNC on or off; ENOTTY for a
  * file whose kind sends no O_ASYNC signals. */
 static long ioctl_fioasync(struct task *t, struct file *f, int fd, uaddr_t arg)
@@ -981,6 +1063,8 @@ static long ioctl_fioasync(struct task *t, struct file *f, int fd, uaddr_t arg)
 	return 0;
 }
 
+/* FIONBIO, for every file as in Linux's do_vfs_ioctl: O_NONBLOCK on or
+ * off (through setfl, for a host fd's own flag). */
 static long ioctl_fionbio(struct task *t, struct file *f, uaddr_t arg)
 {
 	int on;

@@ -89,6 +89,7 @@ static const struct file_ops null_ops = {
 	.llseek = dev_llseek,
 	.stat = dev_stat,
 	.poll = dev_poll,
+	.nowait = FILE_NOWAIT_READ | FILE_NOWAIT_WRITE,
 };
 static const struct file_ops zero_ops = {
 	.read = zero_read,
@@ -98,6 +99,7 @@ static const struct file_ops zero_ops = {
 	.stat = dev_stat,
 	.poll = dev_poll,
 	.mmap_anon = true,
+	.nowait = FILE_NOWAIT_READ | FILE_NOWAIT_WRITE,
 };
 static const struct file_ops full_ops = {
 	.read = zero_read,
@@ -114,6 +116,7 @@ static const struct file_ops random_ops = {
 	.llseek = dev_llseek,
 	.stat = dev_stat,
 	.poll = dev_poll,
+	.nowait = FILE_NOWAIT_READ | FILE_NOWAIT_WRITE,
 };
 
 static const struct file_ops kmsg_ops;

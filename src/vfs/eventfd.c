@@ -139,6 +139,7 @@ static const struct file_ops eventfd_ops = {
 	.stat = anon_inode_stat,
 	.poll = eventfd_poll,
 	.release = eventfd_release,
+	.nowait = FILE_NOWAIT_READ, /* its write has no write_iter */
 };
 
 bool is_eventfd(const struct file *f)

@@ -81,7 +81,13 @@ struct file_ops {
 	/* O_ASYNC signals the owner at the wakeups of its poll's queues
 	 * (Linux's f_op->fasync; vfs/fown.c). */
 	bool fasync;
+	/* The directions in which preadv2/pwritev2's RWF_NOWAIT may ask the
+	 * file not to wait (FILE_NOWAIT_*: Linux's FMODE_NOWAIT with an
+	 * iter method for the way; pipes and sockets are sys_fs.c's). */
+	uint8_t nowait;
 };
+
+enum { FILE_NOWAIT_READ = 1, FILE_NOWAIT_WRITE = 2 };
 
 struct file {
 	const struct file_ops *ops;

@@ -173,6 +173,7 @@ static const struct file_ops signalfd_ops = {
 	.stat = anon_inode_stat,
 	.poll = signalfd_poll,
 	.release = signalfd_release,
+	.nowait = FILE_NOWAIT_READ,
 };
 
 static long do_signalfd4(struct task *t, int fd, uaddr_t umask, uint64_t size, int flags)

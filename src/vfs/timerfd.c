@@ -203,6 +203,7 @@ static const struct file_ops timerfd_ops = {
 	.stat = anon_inode_stat,
 	.poll = timerfd_poll,
 	.release = timerfd_release,
+	.nowait = FILE_NOWAIT_READ,
 };
 
 long sys_timerfd_create(struct task *t, const struct sysargs *a)

@@ -71,6 +71,18 @@
 #define LINUX_FD_CLOEXEC 1
 
 /* F_ADD_SEALS/F_GET_SEALS */
+/* preadv2/pwritev2's flags (include/uapi/linux/fs.h) */
+#define LINUX_RWF_HIPRI	    0x01
+#define LINUX_RWF_DSYNC	    0x02
+#define LINUX_RWF_SYNC	    0x04
+#define LINUX_RWF_NOWAIT    0x08
+#define LINUX_RWF_APPEND    0x10
+#define LINUX_RWF_NOAPPEND  0x20  /* Linux 6.9 */
+#define LINUX_RWF_ATOMIC    0x40  /* Linux 6.11 */
+#define LINUX_RWF_DONTCACHE 0x80  /* Linux 6.14 */
+#define LINUX_RWF_NOSIGNAL  0x100 /* Linux 6.18 */
+#define LINUX_RWF_SUPPORTED 0x1ff
+
 #define LINUX_F_SEAL_SEAL	  0x0001
 #define LINUX_F_SEAL_SHRINK	  0x0002
 #define LINUX_F_SEAL_GROW	  0x0004
