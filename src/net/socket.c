@@ -61,7 +61,6 @@ enum {
 };
 
 static const struct file_ops socket_file_ops;
-static uint64_t next_ino = 1;
 static uint64_t next_cookie = 1;
 static uint64_t sockfs_dev;
 
@@ -77,7 +76,7 @@ void sock_init(struct socket *s, int family, int type, const struct proto_ops *o
 	s->rcvtimeo = SOCK_TIMEO_FOREVER;
 	s->sndtimeo = SOCK_TIMEO_FOREVER;
 	s->rcvlowat = 1;
-	s->ino = next_ino++;
+	s->ino = vfs_next_ino();
 	s->net = task_net(current);
 	net_get(s->net);
 	s->net->nr_socks++;

@@ -54,8 +54,6 @@ struct pipe {
 
 unsigned pipe_max_size = 1048576; /* /proc/sys/fs/pipe-max-size */
 
-static uint64_t next_ino = 1;
-
 static unsigned occupancy(const struct pipe *p)
 {
 	return p->head - p->tail;
@@ -396,7 +394,7 @@ static struct pipe *pipe_new(void)
 	waitq_init(&p->rwait);
 	waitq_init(&p->wwait);
 	waitq_init(&p->lockq);
-	p->ino = next_ino++;
+	p->ino = vfs_next_ino();
 	return p;
 }
 

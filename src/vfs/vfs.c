@@ -693,6 +693,17 @@ uint64_t vfs_anon_dev(void)
 	return next++;
 }
 
+/* Linux's counter has handed out thousands by the time user space runs
+ * (boot's pipes, sockets and anonymous inodes): tools expect such numbers
+ * (net-tools' netstat -p skips a "socket:[N]" link shorter than 11
+ * characters, so socket 1 to 9 had no program). */
+uint64_t vfs_next_ino(void)
+{
+	static uint64_t next = 4096;
+
+	return next++;
+}
+
 struct linux_timespec vfs_now(void)
 {
 	int64_t ns = host_clock_ns(LINUX_CLOCK_REALTIME);

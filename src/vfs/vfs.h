@@ -308,6 +308,9 @@ static inline bool inode_is_dir(const struct inode *i)
 }
 
 uint64_t vfs_anon_dev(void);
+/* The next inode number of a pseudo filesystem's inode (a pipe's, a
+ * socket's), from one counter as Linux's get_next_ino. */
+uint64_t vfs_next_ino(void);
 struct linux_timespec vfs_now(void);
 
 /* A device number (st_dev's form) as Linux's new_encode_dev packs it in

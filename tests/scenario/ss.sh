@@ -124,4 +124,17 @@ out=$(run /bin/sh -c 'netstat -s >/dev/null && echo netstat ok; nstat -a >/dev/n
 check "netstat -s and nstat read /proc/net" "netstat ok
 nstat ok" "$out"
 
+# netstat -p names the program of the first listener an instance makes
+# (net-tools skips a "socket:[N]" link shorter than 11 characters: skas
+# numbered sockets from 1)
+if command -v netstat >/dev/null; then
+	out=$(run /bin/sh -c 'python3 -c "import socket, time
+s = socket.socket(); s.bind((\"127.0.0.1\", 8125)); s.listen(); time.sleep(30)" &
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	netstat -tlnp 2>/dev/null | grep -q ":8125 " && break; sleep 0.5
+done
+netstat -tlnp 2>/dev/null | grep ":8125 " | awk "{print \$NF}"; kill $!')
+	check "netstat -tlnp: the first listener's program" "python3" "${out#*/}"
+fi
+
 summary
