@@ -495,7 +495,25 @@ static long tcp_recvmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	}
 	if (flags & LINUX_MSG_OOB)
 		return tcp_recv_urgent(s, m, flags);
+	/* tcp_recvmsg_locked: with nothing to read, the peer's FIN
+	 * (SOCK_DONE) is the end of the stream before a pending error (a
+	 * reset that came after it) */
+	if (inet_sk(s)->fin_rcvd && !unix_sk(s)->inq)
+		return 0;
 	return unix_stream_recvmsg(t, s, m, flags);
+}
+
+/* The error a reset leaves at the peer of a connection (tcp_reset): EPIPE
+ * once it had the FIN (CLOSE_WAIT), ECONNRESET before; 0 when it had
+ * closed both ways (its socket was already in TIME_WAIT, which Linux's
+ * full socket leaves as TCP_CLOSE: the reset is ignored). */
+static int tcp_reset_err(struct unix_sock *pair)
+{
+	const struct inet_sock *in = inet_sk(&pair->sk);
+
+	if (in->fin_rcvd && in->fin_sent)
+		return 0;
+	return in->fin_rcvd ? EPIPE : ECONNRESET;
 }
 
 /* At the urgent byte, without SO_OOBINLINE, it is not data to read. */
@@ -565,8 +583,8 @@ void tcp_abort(struct inet_sock *in, int err)
 	} else if (in->connected && !tcp_closed(in)) {
 		/* tcp_send_active_reset: the peer reads what is left, then
 		 * ECONNRESET, as when it is closed with data unread */
-		if (pair && !pair->dead) {
-			pair->sk.err = ECONNRESET;
+		if (pair && !pair->dead && tcp_reset_err(pair)) {
+			pair->sk.err = tcp_reset_err(pair);
 			pair->sk.shutdown = SHUTDOWN_MASK; /* tcp_done: then EOF */
 			pair->reset = true;
 			waitq_wake_all(&pair->sk.wq);
@@ -602,8 +620,8 @@ static void tcp_release(struct socket *s)
 		if (!pair->dead && !reset) {
 			pair->sk.shutdown = old | RCV_SHUTDOWN;
 			inet_sk(&pair->sk)->fin_rcvd = true;
-		} else if (!pair->dead) {
-			pair->sk.err = ECONNRESET;
+		} else if (!pair->dead && tcp_reset_err(pair)) {
+			pair->sk.err = tcp_reset_err(pair);
 			pair->reset = true;
 		}
 		unix_put(pair);

@@ -654,6 +654,31 @@ static void test_closed(void)
 	check(peer_errno(a) == ENOTCONN, "after the peer's reset: getpeername ENOTCONN");
 	close(a);
 
+	/* a reset in CLOSE_WAIT is EPIPE (tcp_reset), and the FIN before
+	 * it makes a read EOF, not the error */
+	c = connect_to("127.0.0.1", port);
+	a = accept(l, NULL, NULL);
+	shutdown(c, SHUT_WR);
+	wait_for(a, POLLRDHUP);
+	setsockopt(c, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+	close(c);
+	check(wait_for(a, POLLERR) & POLLERR, "CLOSE_WAIT, then a reset: POLLERR");
+	check(recv(a, buf, 1, MSG_DONTWAIT) == 0, "a read: EOF");
+	check(getint(a, SOL_SOCKET, SO_ERROR) == EPIPE, "SO_ERROR: EPIPE");
+	check_err(send(a, "x", 1, MSG_NOSIGNAL), EPIPE, "then a write: EPIPE");
+	close(a);
+	c = connect_to("127.0.0.1", port);
+	a = accept(l, NULL, NULL);
+	shutdown(c, SHUT_WR);
+	wait_for(a, POLLRDHUP);
+	setsockopt(c, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+	close(c);
+	wait_for(a, POLLERR);
+	check_err(send(a, "x", 1, MSG_NOSIGNAL), EPIPE, "a write first: EPIPE, not ECONNRESET");
+	check(recv(a, buf, 1, MSG_DONTWAIT) == 0 && getint(a, SOL_SOCKET, SO_ERROR) == 0,
+	      "then EOF, no error");
+	close(a);
+
 	/* SHUT_WR, then the peer's close: TIME_WAIT, no peer */
 	c = connect_to("127.0.0.1", port);
 	a = accept(l, NULL, NULL);
