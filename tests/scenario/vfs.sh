@@ -277,6 +277,72 @@ c_overlay_native() {
     [ "$rc" = 0 ] && diff -u "$tmp/ov_native" "$tmp/out"
 }
 
+# --- directories with lower content move (overlayfs's redirect_dir=on):
+# os.rename of a host directory was EXDEV (git mv of a directory in a
+# host repository failed)
+cat >"$tmp/dmv.py" <<'EOF'
+import ctypes, errno, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+def exchange(a, b):
+    if libc.syscall(316, -100, a.encode(), -100, b.encode(), 2) < 0:
+        e = ctypes.get_errno()
+        raise OSError(e, os.strerror(e))
+def tr(what, f):
+    try:
+        r = f()
+        print(what, "ok", "" if r is None else r)
+    except OSError as e:
+        print(what, errno.errorcode[e.errno])
+def ls(d):
+    return sorted(os.listdir(d))
+def cat(p):
+    return open(p).read().strip()
+os.chdir(sys.argv[1])
+ino = os.stat("a").st_ino
+cwd = os.open("a/deep", os.O_RDONLY)
+tr("rename a c", lambda: os.rename("a", "c"))
+tr("stat a", lambda: os.stat("a"))
+tr("ls c", lambda: ls("c"))
+tr("c/f, c/deep/er/g", lambda: (cat("c/f"), cat("c/deep/er/g")))
+tr("same st_ino", lambda: os.stat("c").st_ino == ino)
+tr("append c/sub/h", lambda: open("c/sub/h", "a").write("more\n"))
+tr("c/sub/h", lambda: cat("c/sub/h"))
+tr("fchdir into the moved c/deep, mkdir new", lambda: (os.fchdir(cwd), os.mkdir("new"), os.chdir(sys.argv[1]))[1])
+tr("ls c/deep", lambda: ls("c/deep"))
+tr("mkdir a (empty)", lambda: os.mkdir("a"))
+tr("ls a", lambda: ls("a"))
+tr("rmdir a", lambda: os.rmdir("a"))
+tr("rename c/deep b/deep2", lambda: os.rename("c/deep", "b/deep2"))
+tr("ls b/deep2, b/deep2/er", lambda: (ls("b/deep2"), ls("b/deep2/er")))
+tr("rename c t (t not empty)", lambda: os.rename("c", "t"))
+tr("unlink t/x", lambda: os.unlink("t/x"))
+tr("rename c t", lambda: os.rename("c", "t"))
+tr("ls t", lambda: ls("t"))
+tr("exchange t b", lambda: exchange("t", "b"))
+tr("ls t, b", lambda: (ls("t"), ls("b")))
+tr("rename b a (back)", lambda: os.rename("b", "a"))
+tr("ls a, a/sub", lambda: (ls("a"), ls("a/sub")))
+tr("rm a/f a/sub/h, rmdir a/sub a", lambda: (os.unlink("a/f"), os.unlink("a/sub/h"), os.rmdir("a/sub"), os.rmdir("a")))
+tr("rename t/deep2 top", lambda: os.rename("t/deep2", "top"))
+tr("top/er/g", lambda: cat("top/er/g"))
+tr("ls .", lambda: ls("."))
+EOF
+mkdmv() {
+    rm -rf "$1"
+    mkdir -p "$1/a/sub" "$1/a/deep/er" "$1/b" "$1/t"
+    echo f >"$1/a/f"; echo h >"$1/a/sub/h"; echo g >"$1/a/deep/er/g"; echo x >"$1/t/x"
+}
+c_overlay_dir_rename() {
+    local before
+    mkdmv "$tmp/dmv_native"
+    python3 "$tmp/dmv.py" "$tmp/dmv_native" >"$tmp/dmv_want" 2>&1
+    mkdmv "$tmp/dmv_lower"
+    before=$(cd "$tmp/dmv_lower" && find . | sort && cat a/f a/sub/h a/deep/er/g t/x)
+    sk run -- /usr/bin/python3 "$tmp/dmv.py" "$tmp/dmv_lower"
+    [ "$rc" = 0 ] && diff -u "$tmp/dmv_want" "$tmp/out" &&
+        [ "$before" = "$(cd "$tmp/dmv_lower" && find . | sort && cat a/f a/sub/h a/deep/er/g t/x)" ]
+}
+
 # --- a file open for reading across its copy-up, against Linux's
 # overlayfs itself: natively on a real overlay mount (a mount namespace of
 # its own), inside on the same tree as --root's lower layer ---
@@ -607,6 +673,7 @@ t "a second run does not see the first run's file" c_tmp_file_runs
 t "ls /.. lists the same as ls /" c_ls_dotdot
 t "ln of a lower file: both names show its device and number; git clone of a lower repository" c_link_lower
 t "--root overlay: unlink/rename of copied-up files, a directory moved over a removed one, a copy-up seen by the cwd and open files, as natively" c_overlay_native
+t "overlay: a host directory moves (os.rename, RENAME_EXCHANGE, back again) with its lower content, as overlayfs with redirect_dir=on; the host's is untouched" c_overlay_dir_rename
 t "--root overlay: a file open for reading across its copy-up (by a write, a truncation, a chmod) reads the copy from its position, maps the lower file, as Linux's overlayfs" c_overlay_open_copy_up
 t "--rw --root DIR: a file written inside appears in DIR" c_rw_root
 t "--root DIR without --rw: the write does not reach DIR" c_ro_root

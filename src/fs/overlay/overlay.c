@@ -3,9 +3,11 @@
  * device 0/0) hides the lower one; an opaque upper directory hides the
  * whole lower directory. Writes, metadata changes, links and renames copy
  * the file (and its parents) up first; removing a lower name leaves a
- * whiteout; reading a directory merges both. Renaming a directory that has
- * lower content is EXDEV, as overlayfs without redirect_dir gives. The
- * lower filesystem never changes. */
+ * whiteout; reading a directory merges both. A directory with lower
+ * content moves as with overlayfs's redirect_dir=on: its upper copy keeps
+ * its lower directory (a redirect), which a lookup of the new name merges
+ * instead of the lower one of that name. The lower filesystem never
+ * changes. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,9 +133,12 @@ static int ovl_lookup(struct inode *dir, const char *name, struct inode **out)
 		inode_put(u);
 		return -ENOENT;
 	}
-	if ((!u || (LINUX_S_ISDIR(u->mode) && !tmpfs_is_opaque(u))) && d->lower &&
-	    LINUX_S_ISDIR(d->lower->mode) &&
-	    (lret = d->lower->iop->lookup(d->lower, name, &l)) == 0) {
+	if (u && LINUX_S_ISDIR(u->mode) && tmpfs_redirect(u)) {
+		l = tmpfs_redirect(u); /* a moved directory's own lower one */
+		inode_get(l);
+	} else if ((!u || (LINUX_S_ISDIR(u->mode) && !tmpfs_is_opaque(u))) && d->lower &&
+		   LINUX_S_ISDIR(d->lower->mode) &&
+		   (lret = d->lower->iop->lookup(d->lower, name, &l)) == 0) {
 		if (u && !LINUX_S_ISDIR(l->mode)) {
 			inode_put(l);
 			l = NULL;
@@ -829,18 +834,38 @@ static int ovl_unlink(struct inode *dir, const char *name, bool is_dir)
 	return ret;
 }
 
+/* A directory about to move (copied up): one with lower content keeps it
+ * through a redirect; true if it has one. */
+static bool redirect_dir(struct inode *c)
+{
+	if (!LINUX_S_ISDIR(c->mode) || !O(c)->lower)
+		return false;
+	tmpfs_set_redirect(O(c)->upper, O(c)->lower);
+	return true;
+}
+
+/* A directory without lower content that landed on dir's name, which
+ * the lower layer has: opaque, so that it hides the lower one. */
+static void hide_lower(struct inode *dir, const char *name, struct inode *upper_dir)
+{
+	struct inode *u;
+
+	if (lower_has(dir, name) && upper_dir->iop->lookup(upper_dir, name, &u) == 0) {
+		tmpfs_set_opaque(u, true);
+		inode_put(u);
+	}
+}
+
 /* RENAME_EXCHANGE: both names are copied up and their upper entries swap.
- * A directory with lower content cannot move (EXDEV, as overlayfs without
- * redirect_dir); a directory that lands on a name the lower layer has
- * becomes opaque. */
+ * A directory with lower content keeps it (redirect_dir); one without that
+ * lands on a name the lower layer has becomes opaque. */
 static int ovl_exchange(struct inode *odir, const char *oname, struct inode *ndir,
 			const char *nname, struct inode *c, struct inode *d)
 {
-	struct inode *ou, *nu, *u;
+	struct inode *ou, *nu;
+	bool rc, rd;
 	int ret = 0;
 
-	if ((LINUX_S_ISDIR(c->mode) && O(c)->lower) || (LINUX_S_ISDIR(d->mode) && O(d)->lower))
-		return -EXDEV;
 	ret = copy_up(c);
 	if (ret == 0)
 		ret = copy_up(d);
@@ -848,19 +873,15 @@ static int ovl_exchange(struct inode *odir, const char *oname, struct inode *ndi
 		return ret;
 	ou = O(odir)->upper;
 	nu = O(ndir)->upper;
+	rc = redirect_dir(c);
+	rd = redirect_dir(d);
 	ret = ou->iop->rename(ou, oname, nu, nname, 2);
 	if (ret < 0)
 		return ret;
-	if (LINUX_S_ISDIR(c->mode) && lower_has(ndir, nname) &&
-	    nu->iop->lookup(nu, nname, &u) == 0) {
-		tmpfs_set_opaque(u, true);
-		inode_put(u);
-	}
-	if (LINUX_S_ISDIR(d->mode) && lower_has(odir, oname) &&
-	    ou->iop->lookup(ou, oname, &u) == 0) {
-		tmpfs_set_opaque(u, true);
-		inode_put(u);
-	}
+	if (LINUX_S_ISDIR(c->mode) && !rc)
+		hide_lower(ndir, nname, nu);
+	if (LINUX_S_ISDIR(d->mode) && !rd)
+		hide_lower(odir, oname, ou);
 	return 0;
 }
 
@@ -892,10 +913,6 @@ static int ovl_rename(struct inode *odir, const char *oname, struct inode *ndir,
 		inode_put(d);
 		return ret;
 	}
-	if (LINUX_S_ISDIR(c->mode) && O(c)->lower) {
-		inode_put(c);
-		return -EXDEV;
-	}
 	lower = lower_has(odir, oname);
 	if (ovl_lookup(ndir, nname, &d) == 0) {
 		if (LINUX_S_ISDIR(d->mode)) {
@@ -904,8 +921,6 @@ static int ovl_rename(struct inode *odir, const char *oname, struct inode *ndir,
 			ovl_iterate(d, count_entry, &entries);
 			if (entries)
 				ret = -ENOTEMPTY;
-			else if (O(d)->lower)
-				ret = -EXDEV;
 		}
 	} else {
 		d = NULL;
@@ -918,7 +933,7 @@ static int ovl_rename(struct inode *odir, const char *oname, struct inode *ndir,
 		ret = copy_up(odir);
 	if (ret == 0) {
 		struct inode *ou = O(odir)->upper, *nu = O(ndir)->upper;
-		bool hide;
+		bool dropped, hide, moved_lower;
 
 		/* The source's whiteout must fit before anything moves. */
 		if (lower && !tmpfs_can_create(ou)) {
@@ -926,16 +941,20 @@ static int ovl_rename(struct inode *odir, const char *oname, struct inode *ndir,
 			inode_put(d);
 			return -ENOSPC;
 		}
-		hide = LINUX_S_ISDIR(c->mode) &&
-		       (drop_whiteout(nu, nname) || lower_has(ndir, nname));
-
-		if (!LINUX_S_ISDIR(c->mode))
-			drop_whiteout(nu, nname);
-		ret = ou->iop->rename(ou, oname, nu, nname, flags);
+		/* An empty directory replaced: its whiteouts go with it (its
+		 * upper copy must be empty to be renamed over). */
+		if (d && LINUX_S_ISDIR(d->mode) && O(d)->upper)
+			ret = remove_whiteouts(O(d)->upper);
+		dropped = drop_whiteout(nu, nname);
+		hide = LINUX_S_ISDIR(c->mode) && (dropped || lower_has(ndir, nname));
+		moved_lower = ret == 0 && redirect_dir(c);
+		if (ret == 0)
+			ret = ou->iop->rename(ou, oname, nu, nname, flags);
 		/* A lower file at the target is now hidden by the moved upper
-		 * one, a lower directory there by making the moved one opaque;
-		 * a lower file at the source needs a whiteout. */
-		if (ret == 0 && hide && nu->iop->lookup(nu, nname, &u) == 0) {
+		 * one; a lower directory there by the moved one's redirect, or
+		 * by making one without lower content opaque; a lower file at
+		 * the source needs a whiteout. */
+		if (ret == 0 && hide && !moved_lower && nu->iop->lookup(nu, nname, &u) == 0) {
 			tmpfs_set_opaque(u, true);
 			inode_put(u);
 		}

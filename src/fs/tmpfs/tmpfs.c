@@ -90,7 +90,8 @@ struct tmpfs_node {
 	struct tmpfs_dirent **htab;
 	uint32_t hsize;
 	bool opaque;
-	bool has_origin; /* origin_dev/origin_ino: tmpfs_set_origin */
+	struct inode *redirect; /* tmpfs_set_redirect's (a reference), or NULL */
+	bool has_origin;	/* origin_dev/origin_ino: tmpfs_set_origin */
 	uint64_t origin_dev, origin_ino;
 	bool linkable; /* an O_TMPFILE file that linkat may still name */
 	/* F_SEAL_*: F_SEAL_SEAL from birth (nothing more can be added) but
@@ -159,6 +160,20 @@ void tmpfs_set_opaque(struct inode *dir, bool opaque)
 {
 	if (is_tmpfs(dir))
 		N(dir)->opaque = opaque;
+}
+
+void tmpfs_set_redirect(struct inode *dir, struct inode *lower)
+{
+	if (!is_tmpfs(dir) || N(dir)->redirect == lower)
+		return;
+	inode_get(lower);
+	inode_put(N(dir)->redirect);
+	N(dir)->redirect = lower;
+}
+
+struct inode *tmpfs_redirect(const struct inode *dir)
+{
+	return is_tmpfs(dir) ? N(dir)->redirect : NULL;
 }
 
 static bool ispace_fits(const struct tmpfs_sb *s, uint64_t bytes)
@@ -1447,6 +1462,7 @@ static void tmpfs_release(struct inode *ino)
 		xattr_give(ino, n->xattr_bytes);
 	ispace_give(SB(ino), n->units * BOGO_INODE_SIZE);
 	fifo_free(n->fifo);
+	inode_put(n->redirect);
 	mpol_shared_free(&n->policy);
 	free(n->htab);
 	free(n->target);
