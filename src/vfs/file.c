@@ -39,6 +39,19 @@ long files_nr_open(void)
 	return files_nr;
 }
 
+bool files_take_slot(void)
+{
+	if (files_nr >= files_max)
+		return false;
+	files_nr++;
+	return true;
+}
+
+void files_give_slot(void)
+{
+	files_nr--;
+}
+
 int file_alloc_error(void)
 {
 	return files_nr >= files_max ? -ENFILE : -ENOMEM;

@@ -132,6 +132,11 @@ struct file *file_alloc_backing(unsigned flags, const struct path *path);
  * it that may outlive it (an overlay file's lower file, which mappings
  * keep): the cap holds while either lives. */
 void file_pass_count(struct file *from, struct file *to);
+/* A place among the counted open files for what holds a host fd as long
+ * as an open file would, without being one (an overlay redirect's lower
+ * directory): false at the cap. files_give_slot gives it back. */
+bool files_take_slot(void);
+void files_give_slot(void);
 /* Why file_alloc failed: -ENFILE at the instance's cap, else -ENOMEM. */
 int file_alloc_error(void);
 /* Frees a file from file_alloc that was never used (no ops run yet). */

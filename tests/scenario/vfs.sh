@@ -343,6 +343,35 @@ c_overlay_dir_rename() {
         [ "$before" = "$(cd "$tmp/dmv_lower" && find . | sort && cat a/f a/sub/h a/deep/er/g t/x)" ]
 }
 
+# Each moved host directory holds its host directory open: counted as an
+# open file, so renames stop at --nofile (EXDEV, which mv and shutil.move
+# answer by copying) and their places come back when the moves are undone.
+c_overlay_dir_rename_cap() {
+    local i
+    rm -rf "$tmp/dcap"
+    for i in $(seq 1 40); do mkdir -p "$tmp/dcap/d$i/x"; done
+    sk run --nofile=45 -- /usr/bin/python3 -c '
+import errno, os, sys
+b = sys.argv[1]
+r = {}
+for i in range(1, 41):
+    try:
+        os.rename(b + "/d%d" % i, b + "/m%d" % i)
+        e = "ok"
+    except OSError as x:
+        e = errno.errorcode[x.errno]
+    r[e] = r.get(e, 0) + 1
+print(sorted(r), r.get("ok", 0) > 20)
+for i in range(1, 41):
+    if os.path.exists(b + "/m%d" % i):
+        os.rmdir(b + "/m%d/x" % i)
+        os.rmdir(b + "/m%d" % i)
+os.rename(b + "/d40", b + "/m40")
+print("again", sorted(os.listdir(b + "/m40")))' "$tmp/dcap"
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "['EXDEV', 'ok'] True
+again ['x']" ] && [ "$(ls "$tmp/dcap" | wc -l)" = 40 ] && [ -d "$tmp/dcap/d40/x" ]
+}
+
 # --- a file open for reading across its copy-up, against Linux's
 # overlayfs itself: natively on a real overlay mount (a mount namespace of
 # its own), inside on the same tree as --root's lower layer ---
@@ -674,6 +703,7 @@ t "ls /.. lists the same as ls /" c_ls_dotdot
 t "ln of a lower file: both names show its device and number; git clone of a lower repository" c_link_lower
 t "--root overlay: unlink/rename of copied-up files, a directory moved over a removed one, a copy-up seen by the cwd and open files, as natively" c_overlay_native
 t "overlay: a host directory moves (os.rename, RENAME_EXCHANGE, back again) with its lower content, as overlayfs with redirect_dir=on; the host's is untouched" c_overlay_dir_rename
+t "overlay: moved host directories count as open files: EXDEV at --nofile, their places back once removed" c_overlay_dir_rename_cap
 t "--root overlay: a file open for reading across its copy-up (by a write, a truncation, a chmod) reads the copy from its position, maps the lower file, as Linux's overlayfs" c_overlay_open_copy_up
 t "--rw --root DIR: a file written inside appears in DIR" c_rw_root
 t "--root DIR without --rw: the write does not reach DIR" c_ro_root

@@ -835,13 +835,15 @@ static int ovl_unlink(struct inode *dir, const char *name, bool is_dir)
 }
 
 /* A directory about to move (copied up): one with lower content keeps it
- * through a redirect; true if it has one. */
-static bool redirect_dir(struct inode *c)
+ * through a redirect: 1, or 0 for anything else. -EXDEV when the redirect
+ * cannot be kept (the instance's open-file cap, which its lower
+ * directory's host fd counts against), as overlayfs says when it cannot
+ * set one: mv and shutil.move copy instead. */
+static int redirect_dir(struct inode *c)
 {
 	if (!LINUX_S_ISDIR(c->mode) || !O(c)->lower)
-		return false;
-	tmpfs_set_redirect(O(c)->upper, O(c)->lower);
-	return true;
+		return 0;
+	return tmpfs_set_redirect(O(c)->upper, O(c)->lower) < 0 ? -EXDEV : 1;
 }
 
 /* A directory without lower content that landed on dir's name, which
@@ -863,8 +865,7 @@ static int ovl_exchange(struct inode *odir, const char *oname, struct inode *ndi
 			const char *nname, struct inode *c, struct inode *d)
 {
 	struct inode *ou, *nu;
-	bool rc, rd;
-	int ret = 0;
+	int ret = 0, rc, rd;
 
 	ret = copy_up(c);
 	if (ret == 0)
@@ -874,7 +875,9 @@ static int ovl_exchange(struct inode *odir, const char *oname, struct inode *ndi
 	ou = O(odir)->upper;
 	nu = O(ndir)->upper;
 	rc = redirect_dir(c);
-	rd = redirect_dir(d);
+	rd = rc < 0 ? rc : redirect_dir(d);
+	if (rc < 0 || rd < 0)
+		return -EXDEV;
 	ret = ou->iop->rename(ou, oname, nu, nname, 2);
 	if (ret < 0)
 		return ret;
@@ -941,13 +944,20 @@ static int ovl_rename(struct inode *odir, const char *oname, struct inode *ndir,
 			inode_put(d);
 			return -ENOSPC;
 		}
+		/* First what may fail and leaves nothing changed. */
+		ret = redirect_dir(c);
+		if (ret < 0) {
+			inode_put(c);
+			inode_put(d);
+			return ret;
+		}
+		moved_lower = ret > 0;
 		/* An empty directory replaced: its whiteouts go with it (its
 		 * upper copy must be empty to be renamed over). */
-		if (d && LINUX_S_ISDIR(d->mode) && O(d)->upper)
-			ret = remove_whiteouts(O(d)->upper);
+		ret = d && LINUX_S_ISDIR(d->mode) && O(d)->upper ? remove_whiteouts(O(d)->upper)
+								 : 0;
 		dropped = drop_whiteout(nu, nname);
 		hide = LINUX_S_ISDIR(c->mode) && (dropped || lower_has(ndir, nname));
-		moved_lower = ret == 0 && redirect_dir(c);
 		if (ret == 0)
 			ret = ou->iop->rename(ou, oname, nu, nname, flags);
 		/* A lower file at the target is now hidden by the moved upper

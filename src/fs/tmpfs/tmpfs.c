@@ -162,13 +162,18 @@ void tmpfs_set_opaque(struct inode *dir, bool opaque)
 		N(dir)->opaque = opaque;
 }
 
-void tmpfs_set_redirect(struct inode *dir, struct inode *lower)
+int tmpfs_set_redirect(struct inode *dir, struct inode *lower)
 {
-	if (!is_tmpfs(dir) || N(dir)->redirect == lower)
-		return;
+	if (!is_tmpfs(dir))
+		return -EXDEV;
+	if (N(dir)->redirect == lower)
+		return 0;
+	if (!N(dir)->redirect && !files_take_slot())
+		return -ENFILE;
 	inode_get(lower);
 	inode_put(N(dir)->redirect);
 	N(dir)->redirect = lower;
+	return 0;
 }
 
 struct inode *tmpfs_redirect(const struct inode *dir)
@@ -1462,7 +1467,10 @@ static void tmpfs_release(struct inode *ino)
 		xattr_give(ino, n->xattr_bytes);
 	ispace_give(SB(ino), n->units * BOGO_INODE_SIZE);
 	fifo_free(n->fifo);
-	inode_put(n->redirect);
+	if (n->redirect) {
+		inode_put(n->redirect);
+		files_give_slot();
+	}
 	mpol_shared_free(&n->policy);
 	free(n->htab);
 	free(n->target);

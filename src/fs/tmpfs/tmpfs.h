@@ -41,8 +41,9 @@ bool tmpfs_is_opaque(const struct inode *dir);
 void tmpfs_set_opaque(struct inode *dir, bool opaque);
 /* A moved overlay directory's lower directory (overlayfs's
  * trusted.overlay.redirect, kept as the inode itself: the upper layer
- * lives no longer than the instance); takes a reference on lower. */
-void tmpfs_set_redirect(struct inode *dir, struct inode *lower);
+ * lives no longer than the instance); takes a reference on lower. Its
+ * host fd counts as an open file (-ENFILE at the cap). */
+int tmpfs_set_redirect(struct inode *dir, struct inode *lower);
 /* It, or NULL (borrowed). */
 struct inode *tmpfs_redirect(const struct inode *dir);
 /* The overlay's copy-up origin of an upper file (overlayfs's
