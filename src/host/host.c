@@ -1,6 +1,7 @@
 /* host/host.c: host files, time, randomness and process-level calls for the
  * kernel. Each wrapper returns -errno on failure and retries EINTR. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -573,6 +574,69 @@ int host_xcomp(int code, uint64_t *v)
 	return -EINVAL;
 }
 
+/* The host's /sys/devices/system/cpu/vulnerabilities: guest code runs on
+ * the host's CPUs under the host kernel's mitigations, so the host's
+ * answers are the guest's. Read once (host_init, before the sandbox: a
+ * sysfs the guest mounts later is made from the same copy), each file's
+ * name and text, in the host's directory order. */
+#define HOST_VULNS_MAX 64
+static struct {
+	char *name, *text;
+} host_vulns[HOST_VULNS_MAX];
+static int host_nvulns;
+
+static char *read_small_file(int dir_fd, const char *name)
+{
+	char buf[4096];
+	long n, got = 0;
+	int fd = openat(dir_fd, name, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	while (got < (long)sizeof(buf) - 1) {
+		n = RETRY(read(fd, buf + got, sizeof(buf) - 1 - (size_t)got));
+		if (n <= 0)
+			break;
+		got += n;
+	}
+	close(fd);
+	buf[got] = 0;
+	return got > 0 ? strdup(buf) : NULL;
+}
+
+static void read_cpu_vulns(void)
+{
+	DIR *d = opendir("/sys/devices/system/cpu/vulnerabilities");
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while (host_nvulns < HOST_VULNS_MAX && (e = readdir(d))) {
+		char *text;
+
+		if (e->d_type != DT_REG)
+			continue;
+		text = read_small_file(dirfd(d), e->d_name);
+		if (!text)
+			continue;
+		host_vulns[host_nvulns].name = strdup(e->d_name);
+		if (!host_vulns[host_nvulns].name) {
+			free(text);
+			break;
+		}
+		host_vulns[host_nvulns++].text = text;
+	}
+	closedir(d);
+}
+
+const char *host_cpu_vuln(int i, const char **text)
+{
+	if (i < 0 || i >= host_nvulns)
+		return NULL;
+	*text = host_vulns[i].text;
+	return host_vulns[i].name;
+}
+
 unsigned long host_auxv(unsigned long type)
 {
 	if (raw_hwcap_read && (type == AT_HWCAP || type == AT_HWCAP2))
@@ -854,6 +918,7 @@ int host_init(void)
 	host_cputime_init();
 	read_raw_hwcap();
 	read_xcomp();
+	read_cpu_vulns();
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = forward_handler;
 	sa.sa_flags = SA_SIGINFO;

@@ -119,6 +119,10 @@ const void *host_vdso_clock_syscall(size_t len);
  * thread may use, Linux 5.16), as the kernel process got it at start:
  * 0, or -errno (-EINVAL: an older host). */
 int host_xcomp(int code, uint64_t *v);
+/* File i of the host's /sys/devices/system/cpu/vulnerabilities as read at
+ * host_init: its name, and its text (with the newline) in *text; NULL past
+ * the last (none if the host has no such directory). */
+const char *host_cpu_vuln(int i, const char **text);
 /* CPU accounting of a host thread (cputime.c): run time in ns, the
  * user/system split and page faults as the host counted them (ticks of
  * 1/100 s); a stub's peak resident set in kB. */

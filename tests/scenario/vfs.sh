@@ -934,6 +934,18 @@ c_host_btime() {
 }
 t "host files' birth times: the root's and a volume's, as the host says" c_host_btime
 
+# lscpu's Vulnerability lines inside skas are the host's: the guest runs on
+# the host's CPUs under its kernel's mitigations (sysfs shows the host's
+# cpu/vulnerabilities files; skas had none, lscpu printed no such line)
+c_lscpu_vulns() {
+    command -v lscpu >/dev/null 2>&1 || return 0
+    local want
+    want=$(lscpu | grep '^Vulnerability')
+    sk run -- lscpu
+    [ "$rc" = 0 ] && [ "$(grep '^Vulnerability' "$tmp/out")" = "$want" ]
+}
+t "lscpu inside skas prints the host's Vulnerability lines" c_lscpu_vulns
+
 # /proc/filesystems lists only what mount(2) takes (a runtime looks for
 # "overlay" there before it tries one): none is "unknown" (ENODEV)
 c_filesystems_mount() {

@@ -2,13 +2,14 @@
  * mounted read-only: what glibc's get_nprocs/get_nprocs_conf, sysconf and
  * nproc read (/sys/devices/system/cpu/{online,possible,present} and a
  * cpuN directory per CPU, as many as the guest is shown in /proc/cpuinfo,
- * with the topology lscpu and hwloc read),
+ * with the topology lscpu and hwloc read, and the host's
+ * cpu/vulnerabilities),
  * the one memory node (/sys/devices/system/node),
  * the loopback's attributes (/sys/class/net/lo, a link to
  * devices/virtual/net/lo, as in a new network namespace with lo up:
  * scripts list /sys/class/net), /sys/dev/block and /sys/dev/char (empty:
  * no devices; lsblk lists none), and the usual top-level directories,
- * empty. Nothing of the host's sysfs
+ * empty. Nothing else of the host's sysfs
  * is exposed; /sys/fs/cgroup is an empty directory (boot mounts cgroup2
  * there: vfs/mount.c). Differs from Linux: the files'
  * st_size is their length (sysfs says 4096). */
@@ -19,6 +20,7 @@
 #include "fs/tmpfs/tmpfs.h"
 #include "vfs/vfs.h"
 #include "kernel/cpus.h"
+#include "host/host.h"
 #include "abi/linux/stat.h"
 
 #define SYSFS_MAGIC 0x62656572
@@ -108,6 +110,27 @@ static int make_topology(struct inode *c, int i, int n)
 	return ret;
 }
 
+/* cpu/vulnerabilities: guest code runs on the host's CPUs under the host
+ * kernel's mitigations, so each file is the host's own (read-only, as
+ * Linux's cpu_show_* attributes), what lscpu prints as Vulnerability
+ * lines. None if the host has no such directory. */
+static int make_vulns(struct inode *cpu)
+{
+	struct inode *v;
+	const char *name, *text;
+	int i, ret;
+
+	if (!host_cpu_vuln(0, &text))
+		return 0;
+	ret = mkdir_in(cpu, "vulnerabilities", &v);
+	if (ret < 0)
+		return ret;
+	for (i = 0; ret == 0 && (name = host_cpu_vuln(i, &text)); i++)
+		ret = add_text(v, name, text);
+	inode_put(v);
+	return ret;
+}
+
 static int make_cpu(struct inode *sys)
 {
 	struct inode *devices, *system, *cpu, *c, *smt;
@@ -144,6 +167,7 @@ static int make_cpu(struct inode *sys)
 		ret = ret ?: add_text(smt, "control", "notsupported\n");
 		inode_put(smt);
 	}
+	ret = ret ?: make_vulns(cpu);
 	for (i = 0; ret == 0 && i < n; i++) {
 		snprintf(name, sizeof(name), "cpu%d", i);
 		ret = mkdir_in(cpu, name, &c);
