@@ -8,7 +8,8 @@
  * the loopback's attributes (/sys/class/net/lo, a link to
  * devices/virtual/net/lo, as in a new network namespace with lo up:
  * scripts list /sys/class/net), /sys/dev/block and /sys/dev/char (empty:
- * no devices; lsblk lists none), and the usual top-level directories,
+ * no devices; lsblk lists none), /sys/kernel/mm/transparent_hugepage
+ * (never: skas has no huge pages), and the usual top-level directories,
  * empty. Nothing else of the host's sysfs
  * is exposed; /sys/fs/cgroup is an empty directory (boot mounts cgroup2
  * there: vfs/mount.c). Differs from Linux: the files'
@@ -30,13 +31,14 @@ static int mkdir_in(struct inode *dir, const char *name, struct inode **out)
 	return dir->iop->mknod(dir, name, LINUX_S_IFDIR | 0755, 0, NULL, out);
 }
 
+static int add_file(struct inode *dir, const char *name, uint32_t mode, const char *text)
+{
+	return tmpfs_add_file(dir, name, mode, text, strlen(text));
+}
+
 static int add_text(struct inode *dir, const char *name, const char *text)
 {
-	size_t len = 0;
-
-	while (text[len])
-		len++;
-	return tmpfs_add_file(dir, name, 0444, text, len);
+	return add_file(dir, name, 0444, text);
 }
 
 /* The most CPUs sysfs shows (as /proc/cpuinfo's count is bounded), and
@@ -294,6 +296,43 @@ static int make_net(struct inode *sys)
 	return ret;
 }
 
+/* kernel/mm/transparent_hugepage: what Go's runtime, the JVM and jemalloc
+ * read before they madvise(MADV_HUGEPAGE) or size their arenas. skas has
+ * no huge pages (MADV_HUGEPAGE is taken and ignored), so it is shown as a
+ * Linux built with THP whose every setting is never, in Linux 6.x's
+ * formats (hugepage_global_enabled, defrag_show, shmem_enabled_show), with
+ * the PMD size of x86-64. The setting files keep Linux's 0644, but there
+ * is no store: always and madvise could not be honoured, so a write by
+ * root fails (EROFS: /sys is mounted read-only, as a container's often
+ * is) rather than be taken. Differs from Linux: no use_zero_page,
+ * khugepaged/ or the per-size hugepages-<size>kB/ directories (6.8's
+ * mTHP); when the host's own setting is always, the host may still back
+ * guest memory with huge pages the guest never asked for. */
+static int make_thp(struct inode *sys)
+{
+	struct inode *kernel, *mm, *thp;
+	int ret = mkdir_in(sys, "kernel", &kernel);
+
+	if (ret < 0)
+		return ret;
+	ret = mkdir_in(kernel, "mm", &mm);
+	inode_put(kernel);
+	if (ret < 0)
+		return ret;
+	ret = mkdir_in(mm, "transparent_hugepage", &thp);
+	inode_put(mm);
+	if (ret < 0)
+		return ret;
+	ret = add_file(thp, "enabled", 0644, "always madvise [never]\n");
+	ret = ret ?: add_file(thp, "defrag", 0644, "always defer defer+madvise madvise [never]\n");
+	ret = ret
+		      ?: add_file(thp, "shmem_enabled", 0644,
+				  "always within_size advise [never] deny force\n");
+	ret = ret ?: add_text(thp, "hpage_pmd_size", "2097152\n");
+	inode_put(thp);
+	return ret;
+}
+
 static int make_dev(struct inode *sys)
 {
 	struct inode *dev, *d;
@@ -314,8 +353,7 @@ static int make_dev(struct inode *sys)
 
 int sysfs_mount(struct super_block **sb, struct inode **root)
 {
-	static const char *const top[] = { "block",  "bus",    "firmware", "fs",
-					   "kernel", "module", "power" };
+	static const char *const top[] = { "block", "bus", "firmware", "fs", "module", "power" };
 	struct inode *r, *d;
 	size_t i;
 	int ret = tmpfs_mount(1 << 20, 0555, sb, &r);
@@ -328,6 +366,7 @@ int sysfs_mount(struct super_block **sb, struct inode **root)
 	ret = ret ?: make_node(r);
 	ret = ret ?: make_net(r);
 	ret = ret ?: make_dev(r);
+	ret = ret ?: make_thp(r);
 	for (i = 0; ret == 0 && i < sizeof(top) / sizeof(top[0]); i++) {
 		struct inode *cg;
 
