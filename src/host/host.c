@@ -505,6 +505,33 @@ int host_uname(struct linux_utsname *u)
 	return 0;
 }
 
+int host_fd_mincore(int fd, uint64_t off, size_t npages, unsigned char *vec)
+{
+	size_t len = npages * 4096, i;
+	unsigned char *got;
+	void *p;
+	int ret = 0;
+
+	if (!npages)
+		return 0;
+	got = malloc(npages);
+	if (!got)
+		return -ENOMEM;
+	p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, (off_t)off);
+	if (p == MAP_FAILED) {
+		ret = -errno;
+		goto out;
+	}
+	if (mincore(p, len, got) < 0)
+		ret = -errno;
+	munmap(p, len);
+	for (i = 0; ret == 0 && i < npages; i++)
+		vec[i] |= got[i] & 1;
+out:
+	free(got);
+	return ret;
+}
+
 int host_meminfo(uint64_t *total, uint64_t *free, uint64_t *shared, uint64_t *buffers)
 {
 	struct sysinfo si;

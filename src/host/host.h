@@ -105,6 +105,12 @@ int host_uname(struct linux_utsname *u);
  * 0 for MEMBARRIER_CMD_GLOBAL (a full barrier on every host CPU); -errno
  * (-ENOSYS: the host has none). The sandbox allows only those two. */
 int host_membarrier(int cmd);
+/* Which of npages pages of the host file fd from off (page-aligned) are in
+ * the host's page cache, as the host's mincore says of a private read-only
+ * mapping of them made for the question (no page is faulted in): 1 is
+ * or'ed into vec[i] for each one that is. 0, or -errno (fd not readable
+ * or not mappable: vec unchanged). */
+int host_fd_mincore(int fd, uint64_t off, size_t npages, unsigned char *vec);
 /* The host's memory figures (bytes), for the guest's sysinfo. */
 int host_meminfo(uint64_t *total, uint64_t *free, uint64_t *shared, uint64_t *buffers);
 unsigned long host_auxv(unsigned long type);

@@ -281,6 +281,7 @@ static int allow_memory(scmp_filter_ctx ctx)
 	r |= ALLOW(munmap);  /* free, kstack_free */
 	r |= ALLOW(mremap);  /* realloc of big blocks */
 	r |= ALLOW(madvise); /* free giving pages back */
+	r |= ALLOW(mincore); /* host_fd_mincore: a guest's mincore(2) */
 	r |= ALLOW(brk);     /* malloc's main arena */
 	return r;
 }

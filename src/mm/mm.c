@@ -1171,6 +1171,42 @@ size_t mm_accessible(struct mm *mm, uaddr_t addr, size_t len, bool write)
 	return at >= end ? len : at - addr;
 }
 
+/* mincore of n pages of v from at into vec, as Linux's mincore_pte_range:
+ * a page mapped in the page tables is resident (a private copy, or the
+ * file's own page); one not mapped is, in a file mapping, if the file's
+ * page is in the page cache (mincore_page: for memfds and tmpfs files,
+ * shmem's pages). The page tables are the stub's on the host (pagemap,
+ * opened into *pm on first use); the page cache is the host's, asked
+ * through the file's host fd. The vDSO and vvar read as resident, as on
+ * Linux. Where the host cannot tell (no pagemap, an fd it will not map),
+ * resident, as Linux answers a file it will not tell of (can_do_mincore).
+ * Differs from Linux: a page of shared anonymous memory that only another
+ * process (after fork) has touched reads as not resident. */
+static void vma_mincore(struct mm *mm, struct vma *v, uaddr_t at, size_t n, unsigned char *vec,
+			int *pm)
+{
+	size_t i;
+	int fd;
+
+	if (v->flags & (VMA_VDSO | VMA_VVAR | VMA_VVAR_VCLOCK)) {
+		memset(vec, 1, n);
+		return;
+	}
+	if (*pm < 0)
+		*pm = mm_pagemap_open(mm);
+	if (*pm < 0 || host_pagemap_classes(*pm, at, at + n * PAGE_SIZE, vec) < 0) {
+		memset(vec, 1, n);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		vec[i] = vec[i] != 0; /* the zero page too */
+	if (!v->file)
+		return;
+	fd = file_op_mmap_fd(v->file);
+	if (fd < 0 || host_fd_mincore(fd, v->off + (at - v->start), n, vec) < 0)
+		memset(vec, 1, n);
+}
+
 long mm_mincore(struct mm *mm, uaddr_t addr, size_t pages, unsigned char *vec)
 {
 	struct vma *v = mm_find_vma(mm, addr);
@@ -1185,24 +1221,7 @@ long mm_mincore(struct mm *mm, uaddr_t addr, size_t pages, unsigned char *vec)
 		n = (v->end - at) / PAGE_SIZE;
 		if (n > pages - done)
 			n = pages - done;
-		/* Private anonymous memory: whether the host's page tables
-		 * hold the page, as Linux's page walk. Differs from Linux:
-		 * every page of a file, of shared memory and of the vDSO
-		 * reads as resident (Linux asks the page cache; it does the
-		 * same for the vDSO). */
-		memset(vec + done, 1, n);
-		if (!v->file &&
-		    !(v->flags & (VMA_SHARED | VMA_VDSO | VMA_VVAR | VMA_VVAR_VCLOCK))) {
-			if (pm < 0)
-				pm = mm_pagemap_open(mm);
-			if (pm >= 0 &&
-			    host_pagemap_classes(pm, at, at + n * PAGE_SIZE, vec + done) == 0) {
-				size_t i;
-
-				for (i = done; i < done + n; i++)
-					vec[i] = vec[i] != 0; /* the zero page too */
-			}
-		}
+		vma_mincore(mm, v, at, n, vec + done, &pm);
 		done += n;
 		v = list_entry(v->link.next, struct vma, link);
 	}
