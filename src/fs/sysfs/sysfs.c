@@ -1,5 +1,7 @@
-/* fs/sysfs/sysfs.c: a minimal /sys, made once at mount on a tmpfs and
- * mounted read-only: what glibc's get_nprocs/get_nprocs_conf, sysconf and
+/* fs/sysfs/sysfs.c: a minimal /sys, made once at mount on a tmpfs whose
+ * tree then answers changes as kernfs does (tmpfs_freeze: a sysfs the
+ * guest mounts read-write is not a tmpfs to write), and mounted read-only
+ * at boot: what glibc's get_nprocs/get_nprocs_conf, sysconf and
  * nproc read (/sys/devices/system/cpu/{online,possible,present} and a
  * cpuN directory per CPU, as many as the guest is shown in /proc/cpuinfo,
  * with the topology lscpu and hwloc read, and the host's
@@ -384,6 +386,7 @@ int sysfs_mount(struct super_block **sb, struct inode **root)
 			(*sb)->put_super(*sb);
 		return ret;
 	}
+	tmpfs_freeze(*sb);
 	*root = r;
 	return 0;
 }

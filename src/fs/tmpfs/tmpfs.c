@@ -39,6 +39,7 @@ struct tmpfs_sb {
 	 * (nr_inodes= times BOGO_INODE_SIZE; 0: no limit). */
 	uint64_t ispace, max_ispace;
 	bool dead;
+	bool frozen; /* tmpfs_freeze: sysfs's */
 	/* mpol=: the NUMA policy new files start with (a reference), or
 	 * NULL. */
 	struct mempolicy *mpol;
@@ -131,6 +132,17 @@ static struct tmpfs_sb *SB(const struct inode *i)
 bool is_tmpfs(const struct inode *ino)
 {
 	return ino->iop == &tmpfs_iops;
+}
+
+/* A tree sysfs built (tmpfs_freeze): kernfs's answers to changes. */
+static bool frozen(const struct inode *i)
+{
+	return i->sb && i->sb->priv && SB(i)->frozen;
+}
+
+void tmpfs_freeze(struct super_block *sb)
+{
+	((struct tmpfs_sb *)sb->priv)->frozen = true;
 }
 
 bool tmpfs_is_opaque(const struct inode *dir)
@@ -381,6 +393,8 @@ static int tmpfs_mknod(struct inode *dir, const char *name, uint32_t mode, uint6
 		return -EEXIST;
 	if (!(mode & LINUX_S_IFMT))
 		mode |= LINUX_S_IFREG;
+	if (frozen(dir)) /* kernfs has no create (vfs_create's EACCES), no mkdir or mknod */
+		return LINUX_S_ISREG(mode) ? -EACCES : -EPERM;
 	ino = new_inode(dir->sb, mode, c, rdev, &ret);
 	if (!ino)
 		return ret;
@@ -411,6 +425,8 @@ static int tmpfs_symlink(struct inode *dir, const char *name, const char *target
 
 	if (find(dir, name))
 		return -EEXIST;
+	if (frozen(dir))
+		return -EPERM;
 	ino = new_inode(dir->sb, LINUX_S_IFLNK | 0777, c, 0, &ret);
 	if (!ino)
 		return ret;
@@ -435,8 +451,11 @@ static int tmpfs_tmpfile(struct inode *dir, uint32_t mode, const struct cred *c,
 			 struct inode **out)
 {
 	int ret;
-	struct inode *ino = new_inode(dir->sb, LINUX_S_IFREG | (mode & 07777), c, 0, &ret);
+	struct inode *ino;
 
+	if (frozen(dir))
+		return -EOPNOTSUPP;
+	ino = new_inode(dir->sb, LINUX_S_IFREG | (mode & 07777), c, 0, &ret);
 	if (!ino)
 		return ret;
 	if (N(dir)->mode & 02000)
@@ -457,6 +476,8 @@ static int tmpfs_link(struct inode *dir, const char *name, struct inode *old)
 		return -EXDEV;
 	if (find(dir, name))
 		return -EEXIST;
+	if (frozen(dir))
+		return -EPERM;
 	if (N(old)->nlink == 0 && !N(old)->linkable)
 		return -ENOENT;
 	/* A second name takes inode space of its own (Linux's shmem_link);
@@ -498,6 +519,9 @@ static int tmpfs_unlink(struct inode *dir, const char *name, bool is_dir)
 {
 	struct tmpfs_dirent *e = find(dir, name);
 	struct inode *ino;
+
+	if (frozen(dir))
+		return -EPERM;
 
 	if (!e)
 		return -ENOENT;
@@ -549,6 +573,8 @@ static int tmpfs_rename(struct inode *odir, const char *oname, struct inode *ndi
 		return -ENOENT;
 	if (!is_tmpfs(ndir) || ndir->sb != odir->sb)
 		return -EXDEV;
+	if (frozen(odir))
+		return -EPERM;
 	/* RENAME_WHITEOUT's device must fit before anything moves (Linux's
 	 * shmem_rename2 makes it first). */
 	if ((flags & 4) && !ispace_fits(SB(odir), BOGO_INODE_SIZE))
@@ -827,7 +853,7 @@ static int tmpfs_setattr(struct inode *ino, const struct iattr *ia)
 	if ((ia->valid & ATTR_SIZE) && ((ia->size < n->size && (n->seals & LINUX_F_SEAL_SHRINK)) ||
 					(ia->size > n->size && (n->seals & LINUX_F_SEAL_GROW))))
 		return -EPERM;
-	if (ia->valid & ATTR_SIZE) {
+	if ((ia->valid & ATTR_SIZE) && !frozen(ino)) { /* kernfs ignores a size */
 		ret = resize(ino, ia->size, true);
 		if (ret < 0)
 			return ret;
@@ -1038,6 +1064,8 @@ static long tf_pwrite(struct file *f, const void *buf, size_t n, int64_t off)
 		return -EINVAL;
 	if (n == 0)
 		return 0; /* generic_write_checks: no seal check, no growth */
+	if (frozen(f->inode))
+		return -EINVAL; /* a sysfs store: no value skas could honour */
 	/* generic_write_checks: a file open with O_APPEND is written at its
 	 * end, by pwrite too (pwrite(2)'s BUGS) */
 	if (f->flags & LINUX_O_APPEND)
@@ -1256,6 +1284,10 @@ static const struct file_ops tmpfs_dir_ops = {
 
 static int tmpfs_open(struct inode *ino, struct file *f)
 {
+	/* kernfs_fop_open: a file of sysfs without a store (no write bit)
+	 * is not opened for writing, even by root */
+	if (frozen(ino) && (f->flags & LINUX_O_ACCMODE) != LINUX_O_RDONLY && !(N(ino)->mode & 0222))
+		return -EACCES;
 	if (LINUX_S_ISDIR(ino->mode)) {
 		f->ops = &tmpfs_dir_ops;
 		return 0;

@@ -36,6 +36,12 @@ void tmpfs_set_mpol(struct super_block *sb, struct mempolicy *p);
 /* Numbers the inodes made from now on from ino (if higher). */
 void tmpfs_set_next_ino(struct super_block *sb, uint64_t ino);
 bool is_tmpfs(const struct inode *ino);
+/* The tree is sysfs's, built: no name is added, removed or moved (EPERM;
+ * a regular file's create EACCES, O_TMPFILE EOPNOTSUPP), a file without a
+ * write bit does not open for writing, even for root (EACCES), a write to
+ * one with it is EINVAL and a truncation is ignored, as kernfs answers a
+ * sysfs mounted read-write. chmod, chown and times still change. */
+void tmpfs_freeze(struct super_block *sb);
 /* overlay's whiteouts and opaque directories live in the upper tmpfs. */
 bool tmpfs_is_opaque(const struct inode *dir);
 void tmpfs_set_opaque(struct inode *dir, bool opaque);
