@@ -755,16 +755,85 @@ int vfs_openat(struct task *t, int dirfd, const char *name, unsigned flags, unsi
 	return vfs_openat2(t, dirfd, name, flags, mode, 0, out);
 }
 
+/* The open of a path found (or just made: created): the checks of Linux's
+ * do_open and may_open, O_TRUNC, then the file. p stays the caller's. */
+static int open_found(struct task *t, struct path *p, unsigned flags, bool created,
+		      struct file **out)
+{
+	unsigned acc = flags & LINUX_O_ACCMODE;
+	bool want_write = acc != LINUX_O_RDONLY || (flags & LINUX_O_TRUNC);
+	bool truncated = false, writer = false;
+	struct inode *ino;
+	int ret;
+
+	ino = p->dentry->inode;
+	ret = 0;
+	if (LINUX_S_ISLNK(ino->mode) && !(flags & LINUX_O_PATH))
+		ret = -ELOOP;
+	else if ((flags & LINUX_O_DIRECTORY) && !inode_is_dir(ino))
+		ret = -ENOTDIR;
+	else if (inode_is_dir(ino) && (want_write || (flags & LINUX_O_CREAT)))
+		ret = -EISDIR; /* may_open: MAY_WRITE, which O_TRUNC asks too */
+	else if (!(flags & LINUX_O_PATH) && !created) {
+		int mask = (acc != LINUX_O_WRONLY ? LINUX_R_OK : 0) | (want_write ? LINUX_W_OK : 0);
+
+		if (acc == 3)
+			mask = LINUX_R_OK | LINUX_W_OK;
+		ret = inode_permission(t, ino, mask);
+		/* may_open: an append-only file is opened for writing with
+		 * O_APPEND, and never truncated */
+		if (ret == 0 && (inode_iflags(ino) & INODE_APPEND) &&
+		    ((acc != LINUX_O_RDONLY && !(flags & LINUX_O_APPEND)) ||
+		     (flags & LINUX_O_TRUNC)))
+			ret = -EPERM;
+		if (ret == 0 && want_write && path_rdonly(p) &&
+		    (LINUX_S_ISREG(ino->mode) || inode_is_dir(ino) || LINUX_S_ISLNK(ino->mode)))
+			ret = -EROFS;
+	}
+	/* do_dentry_open's get_write_access, before O_TRUNC's truncation:
+	 * ETXTBSY for a program that runs */
+	if (ret == 0 && !(flags & LINUX_O_PATH) && LINUX_S_ISREG(ino->mode) &&
+	    (acc == LINUX_O_WRONLY || acc == LINUX_O_RDWR)) {
+		ret = write_access_get(ino);
+		writer = ret == 0;
+	}
+	/* handle_truncate's own get_write_access: O_RDONLY|O_TRUNC of a
+	 * program that runs is ETXTBSY too */
+	if (ret == 0 && (flags & LINUX_O_TRUNC) && LINUX_S_ISREG(ino->mode) && !created &&
+	    !(flags & LINUX_O_PATH) && (writer || (ret = write_access_get(ino)) == 0)) {
+		struct iattr ia = { .valid = ATTR_SIZE | ATTR_MTIME | ATTR_CTIME, .size = 0 };
+
+		ia.mtime = vfs_now();
+		ret = ino->iop->setattr ? ino->iop->setattr(ino, &ia) : -EROFS;
+		truncated = ret == 0;
+		if (!writer)
+			write_access_put(ino->dev, ino->ino);
+	}
+	if (ret == 0)
+		ret = open_inode(
+			t, p,
+			flags & ~(LINUX_O_CREAT | LINUX_O_EXCL | LINUX_O_TRUNC | LINUX_O_CLOEXEC),
+			out);
+	if (ret == 0 && writer) {
+		file_set_writer(*out, ino);
+	} else if (writer) {
+		write_access_put(ino->dev, ino->ino);
+	}
+	if (ret == 0 && !(flags & LINUX_O_PATH)) {
+		fsnotify_open(*out);
+		if (truncated)
+			fsnotify_dentry(p->dentry, IN_MODIFY);
+	}
+	return ret;
+}
+
 /* One round of vfs_openat2: OPEN_REDIRECT with *redirect set where O_CREAT
  * met a dangling symlink. */
 static int openat2_once(struct task *t, int dirfd, const char *name, unsigned flags, unsigned mode,
 			unsigned resolve, struct file **out, char **redirect)
 {
-	unsigned acc = flags & LINUX_O_ACCMODE;
-	bool want_write = acc != LINUX_O_RDONLY || (flags & LINUX_O_TRUNC);
-	bool created = false, truncated = false, writer = false;
+	bool created = false;
 	struct path p;
-	struct inode *ino;
 	int ret;
 
 	/* Linux 6.4 on: O_DIRECTORY | O_CREAT once made a regular file */
@@ -869,66 +938,28 @@ static int openat2_once(struct task *t, int dirfd, const char *name, unsigned fl
 		if (ret < 0)
 			return ret;
 	}
-	ino = p.dentry->inode;
-	ret = 0;
-	if (LINUX_S_ISLNK(ino->mode) && !(flags & LINUX_O_PATH))
-		ret = -ELOOP;
-	else if ((flags & LINUX_O_DIRECTORY) && !inode_is_dir(ino))
-		ret = -ENOTDIR;
-	else if (inode_is_dir(ino) && (want_write || (flags & LINUX_O_CREAT)))
-		ret = -EISDIR; /* may_open: MAY_WRITE, which O_TRUNC asks too */
-	else if (!(flags & LINUX_O_PATH) && !created) {
-		int mask = (acc != LINUX_O_WRONLY ? LINUX_R_OK : 0) | (want_write ? LINUX_W_OK : 0);
-
-		if (acc == 3)
-			mask = LINUX_R_OK | LINUX_W_OK;
-		ret = inode_permission(t, ino, mask);
-		/* may_open: an append-only file is opened for writing with
-		 * O_APPEND, and never truncated */
-		if (ret == 0 && (inode_iflags(ino) & INODE_APPEND) &&
-		    ((acc != LINUX_O_RDONLY && !(flags & LINUX_O_APPEND)) ||
-		     (flags & LINUX_O_TRUNC)))
-			ret = -EPERM;
-		if (ret == 0 && want_write && path_rdonly(&p) &&
-		    (LINUX_S_ISREG(ino->mode) || inode_is_dir(ino) || LINUX_S_ISLNK(ino->mode)))
-			ret = -EROFS;
-	}
-	/* do_dentry_open's get_write_access, before O_TRUNC's truncation:
-	 * ETXTBSY for a program that runs */
-	if (ret == 0 && !(flags & LINUX_O_PATH) && LINUX_S_ISREG(ino->mode) &&
-	    (acc == LINUX_O_WRONLY || acc == LINUX_O_RDWR)) {
-		ret = write_access_get(ino);
-		writer = ret == 0;
-	}
-	/* handle_truncate's own get_write_access: O_RDONLY|O_TRUNC of a
-	 * program that runs is ETXTBSY too */
-	if (ret == 0 && (flags & LINUX_O_TRUNC) && LINUX_S_ISREG(ino->mode) && !created &&
-	    !(flags & LINUX_O_PATH) && (writer || (ret = write_access_get(ino)) == 0)) {
-		struct iattr ia = { .valid = ATTR_SIZE | ATTR_MTIME | ATTR_CTIME, .size = 0 };
-
-		ia.mtime = vfs_now();
-		ret = ino->iop->setattr ? ino->iop->setattr(ino, &ia) : -EROFS;
-		truncated = ret == 0;
-		if (!writer)
-			write_access_put(ino->dev, ino->ino);
-	}
-	if (ret == 0)
-		ret = open_inode(
-			t, &p,
-			flags & ~(LINUX_O_CREAT | LINUX_O_EXCL | LINUX_O_TRUNC | LINUX_O_CLOEXEC),
-			out);
-	if (ret == 0 && writer) {
-		file_set_writer(*out, ino);
-	} else if (writer) {
-		write_access_put(ino->dev, ino->ino);
-	}
-	if (ret == 0 && !(flags & LINUX_O_PATH)) {
-		fsnotify_open(*out);
-		if (truncated)
-			fsnotify_dentry(p.dentry, IN_MODIFY);
-	}
+	ret = open_found(t, &p, flags, created, out);
 	path_put(&p);
 	return ret;
+}
+
+/* As Linux's file_open_root(path, "", flags): open_by_handle_at's open of
+ * the path a handle gave, with openat's flag checks. O_CREAT finds the file
+ * there (O_EXCL: EEXIST). */
+int vfs_open_found(struct task *t, struct path *p, unsigned flags, struct file **out)
+{
+	*out = NULL;
+	if ((flags & (LINUX_O_DIRECTORY | LINUX_O_CREAT)) == (LINUX_O_DIRECTORY | LINUX_O_CREAT))
+		return -EINVAL;
+	if (flags & LINUX_O_PATH)
+		flags &= LINUX_O_PATH | LINUX_O_CLOEXEC | LINUX_O_DIRECTORY | LINUX_O_NOFOLLOW;
+	/* Differs from Linux: O_TMPFILE on a directory's handle, which makes
+	 * an unnamed file in it there, is refused. */
+	if (flags & 020000000 /* __O_TMPFILE */)
+		return -EOPNOTSUPP;
+	if ((flags & (LINUX_O_CREAT | LINUX_O_EXCL)) == (LINUX_O_CREAT | LINUX_O_EXCL))
+		return -EEXIST;
+	return open_found(t, p, flags, false, out);
 }
 
 int vfs_openat2(struct task *t, int dirfd, const char *name, unsigned flags, unsigned mode,
@@ -1089,8 +1120,14 @@ static int statx_path(const struct path *p, unsigned mask, struct linux_statx *s
 	stat_to_statx(&st, stx);
 	if (ino->iop->getattr_x)
 		ino->iop->getattr_x(ino, mask, stx);
-	stx->stx_mask |= LINUX_STATX_MNT_ID;
-	stx->stx_mnt_id = (uint64_t)p->mnt->id;
+	/* the unique id when asked for, else the mountinfo one */
+	if (mask & LINUX_STATX_MNT_ID_UNIQUE) {
+		stx->stx_mask |= LINUX_STATX_MNT_ID_UNIQUE;
+		stx->stx_mnt_id = mount_unique_id(p->mnt);
+	} else {
+		stx->stx_mask |= LINUX_STATX_MNT_ID;
+		stx->stx_mnt_id = (uint64_t)p->mnt->id;
+	}
 	stx->stx_attributes_mask |=
 		LINUX_STATX_ATTR_AUTOMOUNT | LINUX_STATX_ATTR_DAX | LINUX_STATX_ATTR_MOUNT_ROOT;
 	if (p->dentry == p->mnt->root)
@@ -1098,7 +1135,7 @@ static int statx_path(const struct path *p, unsigned mask, struct linux_statx *s
 	return 0;
 }
 
-/* Partial: STATX_MNT_ID_UNIQUE and STATX_DIOALIGN are not given (a caller
+/* Partial: STATX_DIOALIGN is not given (a caller
  * that asks sees them missing from stx_mask, as on an older Linux), nor a
  * mount id for files that have no path (pipes, sockets: Linux gives its
  * internal pipefs/sockfs mount's). */

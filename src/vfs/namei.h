@@ -49,6 +49,9 @@ int vfs_openat(struct task *t, int dirfd, const char *path, unsigned flags, unsi
 int vfs_open_exec(struct task *t, int dirfd, const char *name, int atflags, struct file **out);
 int vfs_openat2(struct task *t, int dirfd, const char *path, unsigned flags, unsigned mode,
 		unsigned resolve, struct file **out);
+/* The open of p (kept by the caller) with openat's checks, as if a walk
+ * had found it: open_by_handle_at's. */
+int vfs_open_found(struct task *t, struct path *p, unsigned flags, struct file **out);
 int vfs_fstatat(struct task *t, int dirfd, const char *path, int atflags, struct linux_stat *st);
 int vfs_statx(struct task *t, int dirfd, const char *path, int atflags, unsigned mask,
 	      struct linux_statx *stx);

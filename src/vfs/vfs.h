@@ -20,6 +20,23 @@ struct cred;
 struct task;
 struct inode;
 struct linux_statfs;
+struct super_block;
+
+/* How a filesystem's inodes are named by file handles (Linux's
+ * export_operations): name_to_handle_at and open_by_handle_at
+ * (vfs/fhandle.c). */
+struct export_ops {
+	/* ino's handle in fh (room for *len bytes; *len set to the size it
+	 * takes): its type (> 0), or -EOVERFLOW with nothing written. */
+	int (*encode_fh)(struct inode *ino, uint8_t *fh, int *len);
+	/* The live inode a handle of len bytes names (a reference), or NULL:
+	 * the bytes and the type are the guest's, any at all. */
+	struct inode *(*fh_to_inode)(struct super_block *sb, const uint8_t *fh, int len, int type);
+	/* A directory (a reference, in *dir) holding a name of ino (copied to
+	 * name, LINUX_NAME_MAX + 1 bytes): -ENOENT for the root and a file with
+	 * no name left. */
+	int (*get_name)(struct inode *ino, struct inode **dir, char *name);
+};
 
 struct super_block {
 	const char *fstype; /* "tmpfs", "hostfs", "overlay", "proc", "devtmpfs" */
@@ -43,6 +60,9 @@ struct super_block {
 	 * (",size=1024k,mode=750"), or "". */
 	char opts[256];
 	void *priv;
+	/* NULL: handles that can be opened again are EOPNOTSUPP, AT_HANDLE_FID
+	 * gives inode numbers (Linux's exportfs_encode_ino64_fid). */
+	const struct export_ops *export_op;
 	/* Frees an unmounted superblock (NULL: static, nothing to free). */
 	void (*put_super)(struct super_block *sb);
 	/* The user namespace it belongs to (Linux's s_user_ns: a tmpfs's
@@ -212,6 +232,14 @@ struct path {
 	struct mount *mnt;
 	struct dentry *dentry;
 };
+
+/* Linux 6.8's 64-bit mount id, never used again (statx's
+ * STATX_MNT_ID_UNIQUE): skas's ids are never reused, so it is the id past
+ * Linux's MNT_UNIQUE_ID_OFFSET, kept clear of the 32-bit ones. */
+static inline uint64_t mount_unique_id(const struct mount *m)
+{
+	return (1ULL << 31) + (uint64_t)m->id;
+}
 
 /* References. */
 struct inode *inode_new(struct super_block *sb, uint64_t ino, uint32_t mode,

@@ -171,6 +171,24 @@ _Static_assert(offsetof(struct linux_tms, tms_cstime) == 24, "linux_tms tms_csti
 #define LINUX_AT_STATX_FORCE_SYNC   0x2000
 #define LINUX_AT_STATX_DONT_SYNC    0x4000
 #define LINUX_AT_RECURSIVE	    0x8000
+/* name_to_handle_at's own (they share values with the above) */
+#define LINUX_AT_HANDLE_MNT_ID_UNIQUE 0x001
+#define LINUX_AT_HANDLE_CONNECTABLE   0x002
+#define LINUX_AT_HANDLE_FID	      0x200
+
+/* name_to_handle_at(2), open_by_handle_at(2): struct file_handle's fixed
+ * part, then handle_bytes of f_handle */
+struct linux_file_handle {
+	uint32_t handle_bytes;
+	int32_t handle_type;
+};
+_Static_assert(sizeof(struct linux_file_handle) == 8, "linux_file_handle size");
+#define LINUX_MAX_HANDLE_SZ 128
+/* handle_type's bits of the VFS's own (FILEID_USER_FLAGS_MASK): an
+ * AT_HANDLE_CONNECTABLE handle, of a directory */
+#define LINUX_FILEID_USER_FLAGS_MASK 0xffff0000U
+#define LINUX_FILEID_IS_CONNECTABLE  0x10000
+#define LINUX_FILEID_IS_DIR	     0x20000
 
 /* adjtimex(2), clock_adjtime(2): struct __kernel_timex, 208 bytes */
 struct linux_timex {

@@ -5,6 +5,7 @@
  * ACLs (vfs/acl.c) as system.posix_acl_*; a size limit (ENOSPC);
  * file seals (F_SEAL_*, set by mm/memfd.c) checked where data or size
  * change. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +44,11 @@ struct tmpfs_sb {
 	/* mpol=: the NUMA policy new files start with (a reference), or
 	 * NULL. */
 	struct mempolicy *mpol;
+	/* Every live inode by number (isize buckets, a power of two, chained
+	 * through their inext): what a file handle names is found there, as
+	 * Linux's shmem finds it in the inode hash (ilookup5). */
+	struct inode **itab;
+	uint32_t isize;
 };
 
 /* Linux's shmem: nr_inodes inodes of BOGO_INODE_SIZE bytes of "inode
@@ -99,7 +105,12 @@ struct tmpfs_node {
 	 * for memfd_create's files (mm/memfd.c), as Linux's shmem. */
 	unsigned seals;
 	uint32_t fsflags; /* chattr's (LINUX_FS_*_FL): TMPFS_FL_MODIFIABLE's */
-	void *fifo;	  /* a named pipe's pipe */
+	/* Its file handle's generation (Linux's i_generation, random at
+	 * birth); the next inode in its bucket of the tmpfs's itab. The
+	 * directory of its last name is parent_ino, a directory's only one. */
+	uint32_t gen;
+	struct inode *inext;
+	void *fifo; /* a named pipe's pipe */
 	/* What the file counts against the tmpfs size and --memory, in whole
 	 * pages as Linux's shmem counts: its size rounded up while it is
 	 * dense (no hole: every page below the size is data); once it may
@@ -222,6 +233,77 @@ static void ispace_give(struct tmpfs_sb *s, uint64_t bytes)
 	mem_give_kernel(bytes);
 }
 
+/* Linux's i_generation for shmem: get_random_u32() for each inode; here
+ * a xorshift64* stream seeded from the host once. */
+static uint32_t next_gen(void)
+{
+	static uint64_t x;
+
+	if (!x && (host_getrandom(&x, sizeof(x)) != (int)sizeof(x) || !x))
+		x = 0x9E3779B97F4A7C15ULL ^ (uint64_t)vfs_now().tv_nsec;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	return (uint32_t)((x * 0x2545F4914F6CDD1DULL) >> 32);
+}
+
+static uint32_t ino_bucket(uint64_t nr, uint32_t size)
+{
+	return (uint32_t)((nr * 0x9E3779B97F4A7C15ULL) >> 32) & (size - 1);
+}
+
+/* Puts ino in s's table, growing it past one inode a bucket; without
+ * memory to grow, chains lengthen (a table of none: file handles of the
+ * tmpfs find nothing, ESTALE). */
+static void itab_add(struct tmpfs_sb *s, struct inode *ino)
+{
+	if (s->ninodes > s->isize && s->isize < (1U << 30)) {
+		uint32_t size = s->isize ? s->isize * 2 : 64, i;
+		struct inode **tab = calloc(size, sizeof(*tab)), *e, *next;
+
+		if (tab) {
+			for (i = 0; i < s->isize; i++)
+				for (e = s->itab[i]; e; e = next) {
+					next = N(e)->inext;
+					N(e)->inext = tab[ino_bucket(e->ino, size)];
+					tab[ino_bucket(e->ino, size)] = e;
+				}
+			free(s->itab);
+			s->itab = tab;
+			s->isize = size;
+		}
+	}
+	if (!s->isize)
+		return;
+	N(ino)->inext = s->itab[ino_bucket(ino->ino, s->isize)];
+	s->itab[ino_bucket(ino->ino, s->isize)] = ino;
+}
+
+static void itab_del(struct tmpfs_sb *s, struct inode *ino)
+{
+	struct inode **pp;
+
+	if (!s->isize)
+		return;
+	for (pp = &s->itab[ino_bucket(ino->ino, s->isize)]; *pp; pp = &N(*pp)->inext)
+		if (*pp == ino) {
+			*pp = N(ino)->inext;
+			return;
+		}
+}
+
+static struct inode *itab_find(struct tmpfs_sb *s, uint64_t nr)
+{
+	struct inode *e;
+
+	if (!s->isize)
+		return NULL;
+	for (e = s->itab[ino_bucket(nr, s->isize)]; e; e = N(e)->inext)
+		if (e->ino == nr)
+			return e;
+	return NULL;
+}
+
 /* A new inode, or NULL with *err ENOSPC (no inode space, see above) or
  * ENOMEM. Before the inode space was counted, 200000 empty files grew
  * the kernel by 120 MB under --memory=64M, and each tmpfs a guest
@@ -245,6 +327,8 @@ static struct inode *new_inode(struct super_block *sb, uint32_t mode, const stru
 		return NULL;
 	}
 	s->ninodes++;
+	n->gen = next_gen();
+	itab_add(s, ino);
 	n->units = 1;
 	n->mode = mode;
 	n->uid = c ? c->fsuid : 0;
@@ -351,10 +435,9 @@ static int add_entry(struct inode *dir, const char *name, struct inode *ino)
 	list_add_tail(&e->link, &N(dir)->entries);
 	N(dir)->nentries++;
 	hash_add(N(dir), e);
-	if (LINUX_S_ISDIR(ino->mode)) {
+	if (LINUX_S_ISDIR(ino->mode))
 		N(dir)->nlink++;
-		N(ino)->parent_ino = dir->ino;
-	}
+	N(ino)->parent_ino = dir->ino;
 	touch_dir(dir);
 	return 0;
 }
@@ -550,10 +633,8 @@ static int exchange(struct inode *odir, struct tmpfs_dirent *e, struct inode *nd
 		N(odir)->nlink += adir ? -1 : 1;
 		N(ndir)->nlink += adir ? 1 : -1;
 	}
-	if (adir)
-		N(a)->parent_ino = ndir->ino;
-	if (bdir)
-		N(b)->parent_ino = odir->ino;
+	N(a)->parent_ino = ndir->ino;
+	N(b)->parent_ino = odir->ino;
 	N(a)->ctime = N(b)->ctime = vfs_now();
 	touch_dir(odir);
 	touch_dir(ndir);
@@ -1497,6 +1578,7 @@ static void tmpfs_release(struct inode *ino)
 	}
 	if (n->xattr_bytes)
 		xattr_give(ino, n->xattr_bytes);
+	itab_del(SB(ino), ino);
 	ispace_give(SB(ino), n->units * BOGO_INODE_SIZE);
 	fifo_free(n->fifo);
 	if (n->redirect) {
@@ -1509,6 +1591,7 @@ static void tmpfs_release(struct inode *ino)
 	free(n);
 	if (ino->sb && ino->sb->priv && --SB(ino)->ninodes == 0 && SB(ino)->dead) {
 		mpol_put(SB(ino)->mpol);
+		free(SB(ino)->itab);
 		free(ino->sb->priv);
 		free(ino->sb);
 	}
@@ -1574,9 +1657,78 @@ static void tmpfs_put_super(struct super_block *sb)
 		return;
 	}
 	mpol_put(s->mpol);
+	free(s->itab);
 	free(s);
 	free(sb);
 }
+
+/* Linux's shmem_encode_fh: FILEID_INO32_GEN's type with three words, the
+ * generation and the inode number's low and high halves. */
+#define TMPFS_FILEID 1
+#define TMPFS_FH_LEN 12
+
+static int tmpfs_encode_fh(struct inode *ino, uint8_t *fh, int *len)
+{
+	uint32_t w[3] = { N(ino)->gen, (uint32_t)ino->ino, (uint32_t)(ino->ino >> 32) };
+
+	if (*len < TMPFS_FH_LEN) {
+		*len = TMPFS_FH_LEN;
+		return -EOVERFLOW;
+	}
+	memcpy(fh, w, sizeof(w));
+	*len = TMPFS_FH_LEN;
+	return TMPFS_FILEID;
+}
+
+/* Linux's shmem_fh_to_dentry: any type, the first three words; a live
+ * inode of that number and generation. */
+static struct inode *tmpfs_fh_to_inode(struct super_block *sb, const uint8_t *fh, int len, int type)
+{
+	struct inode *ino;
+	uint32_t w[3];
+
+	(void)type;
+	if (len < TMPFS_FH_LEN || sb->put_super != tmpfs_put_super)
+		return NULL;
+	memcpy(w, fh, sizeof(w));
+	ino = itab_find(sb->priv, ((uint64_t)w[2] << 32) | w[1]);
+	if (!ino || N(ino)->gen != w[0])
+		return NULL;
+	inode_get(ino);
+	return ino;
+}
+
+/* The directory of ino's last name (parent_ino), if the name is still
+ * there. Differs from Linux: a file whose last name was removed while
+ * another link stays is not looked for elsewhere, and opens as a file
+ * with no path ("/"). */
+static int tmpfs_get_name(struct inode *ino, struct inode **dir, char *name)
+{
+	struct tmpfs_dirent *e;
+	struct inode *d;
+
+	if (!N(ino)->nlink || !N(ino)->parent_ino)
+		return -ENOENT;
+	d = itab_find(SB(ino), N(ino)->parent_ino);
+	if (!d || !LINUX_S_ISDIR(d->mode))
+		return -ENOENT;
+	list_for_each_entry(e, &N(d)->entries, link)
+	{
+		if (e->inode == ino) {
+			snprintf(name, LINUX_NAME_MAX + 1, "%s", e->name);
+			inode_get(d);
+			*dir = d;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static const struct export_ops tmpfs_export_ops = {
+	.encode_fh = tmpfs_encode_fh,
+	.fh_to_inode = tmpfs_fh_to_inode,
+	.get_name = tmpfs_get_name,
+};
 
 void tmpfs_set_mpol(struct super_block *sb, struct mempolicy *p)
 {
@@ -1645,6 +1797,7 @@ int tmpfs_mount_inodes(uint64_t size_limit, uint64_t nr_inodes, uint32_t root_mo
 	sb->magic = LINUX_TMPFS_MAGIC;
 	sb->priv = s;
 	sb->put_super = tmpfs_put_super;
+	sb->export_op = &tmpfs_export_ops;
 	*root = new_inode(sb, LINUX_S_IFDIR | (root_mode & 07777), NULL, 0, &ret);
 	if (!*root) {
 		free(sb);
