@@ -815,6 +815,7 @@ static void icmp_release(struct socket *s)
 	struct inet_sock *in = inet_sk(s);
 
 	inet_unhash(in);
+	inet_mc_release(in);
 	unix_release_sock(&in->u, false);
 	in->rmem = 0;
 }

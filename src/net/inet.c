@@ -29,6 +29,7 @@ static int ephemeral_low = 32768, ephemeral_high = 60999;
 #define IPPROTO_MAX	    263 /* IPPROTO_MPTCP + 1 */
 #define INET_ECN_MASK	    3	/* the ECN bits of IP_TOS and IPV6_TCLASS */
 #define IP_FREEBIND	    15
+#define IP_MULTICAST_IF	    32
 #define IP_MULTICAST_TTL    33
 #define IP_MULTICAST_LOOP   34
 #define IPV6_MULTICAST_HOPS 18
@@ -305,6 +306,9 @@ int inet_route(const struct inet_sock *in, uint8_t addr[16])
 					     !v4_is_group(v4_of(in->saddr))
 				     ? v4_of(in->saddr)
 				     : 0x7f000001;
+		/* a group: through IP_MULTICAST_IF's device (no route) */
+		if (inet_mc_is_group(addr))
+			return inet_mc_routed(in) ? 0 : -ENETUNREACH;
 		if (!v4_is_loopback(v4))
 			return -ENETUNREACH;
 		set_v4(addr, v4);
@@ -459,6 +463,8 @@ int inet_source(struct inet_sock *in, const uint8_t dst[16], uint8_t src[16])
 		set_v4(src, 0x7f000001);
 	else
 		memcpy(src, v6_loopback, 16);
+	if (inet_mc_is_group(dst))
+		inet_mc_source(in, src);
 	return 0;
 }
 
@@ -859,6 +865,12 @@ int inet_setsockopt(struct socket *s, int level, int name, const void *val, unsi
 		in->v6only = v != 0;
 		return 0;
 	}
+	if (level == LINUX_SOL_IP) {
+		int ret = inet_mc_setsockopt(in, name, val, len);
+
+		if (ret != -ENOPROTOOPT)
+			return ret;
+	}
 	slot = find_opt(in, level, name);
 	if (slot < 0)
 		return -ENOPROTOOPT;
@@ -927,6 +939,13 @@ int inet_getsockopt(struct socket *s, int level, int name, void *val, int *len)
 		v = in->pcslen; /* 0 on a UDP socket: all of it, as UDP's */
 	} else if (level == LINUX_SOL_UDP && name == UDPLITE_RECV_CSCOV) {
 		v = in->pcrlen;
+	} else if (level == LINUX_SOL_IP && inet_mc_getsockopt(in, name, &v) == 0) {
+		if (name == IP_MULTICAST_IF) { /* an in_addr, never one byte */
+			if (*len < 0 || *len > (int)sizeof(v))
+				*len = sizeof(v);
+			memcpy(val, &v, (size_t)*len);
+			return 0;
+		}
 	} else if (level == LINUX_SOL_TCP && name == 11) { /* TCP_INFO */
 		uint8_t info[TCP_INFO_SIZE];
 

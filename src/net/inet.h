@@ -53,7 +53,32 @@ struct inet_sock {
 	 * (UDPLITE_RECV_CSCOV), each in force once set */
 	uint16_t pcslen, pcrlen;
 	bool send_cc, recv_cc;
+	/* IPv4 multicast (mcast.c): IP_MULTICAST_IF's device (0: none, else
+	 * lo) and address (host order, 0: none); the groups joined on lo
+	 * (malloc'd); IP_MULTICAST_ALL turned off */
+	int mc_index;
+	uint32_t mc_addr;
+	uint32_t *mc_groups;
+	int mc_count;
+	bool mc_all_off;
 };
+
+/* net/mcast.c: IPv4 multicast on lo. The options at SOL_IP
+ * (IP_MULTICAST_IF, IP_ADD/DROP_MEMBERSHIP, MCAST_JOIN/LEAVE_GROUP,
+ * IP_MULTICAST_ALL): -ENOPROTOOPT for any other name. */
+int inet_mc_setsockopt(struct inet_sock *in, int name, const void *val, unsigned len);
+int inet_mc_getsockopt(struct inet_sock *in, int name, int *v);
+bool inet_mc_is_group(const uint8_t addr[16]);
+/* A datagram to a group leaves (IP_MULTICAST_IF named lo). */
+bool inet_mc_routed(const struct inet_sock *in);
+/* Its source address for a group: IP_MULTICAST_IF's address, if any. */
+void inet_mc_source(const struct inet_sock *in, uint8_t src[16]);
+/* Some socket of net joined group on lo: a datagram to it comes in. */
+bool inet_mc_joined(const struct net_ns *net, const uint8_t group[16]);
+/* A socket of the group's port takes it (joined, or IP_MULTICAST_ALL). */
+bool inet_mc_takes(const struct inet_sock *in, const uint8_t group[16]);
+/* Its memberships go (close). */
+void inet_mc_release(struct inet_sock *in);
 
 /* UDP and UDP-Lite: one code, each its own ports. */
 static inline bool inet_is_udp(const struct inet_sock *in)

@@ -611,6 +611,7 @@ static void tcp_release(struct socket *s)
 		old = pair->sk.shutdown;
 	}
 	inet_unhash(in);
+	inet_mc_release(in); /* MCAST_JOIN_GROUP takes a TCP socket too */
 	list_del(&in->syn_link);
 	tcp_refuse_waiting(in);
 	unix_release_sock(&in->u, false);

@@ -15,8 +15,8 @@
  * errors (IP_RECVERR, IPV6_RECVERR), and then its error queue holds the
  * datagram's payload for recvmsg(MSG_ERRQUEUE). A datagram to the
  * broadcast address (127.255.255.255) goes to every socket of its port
- * that takes it (udp_bcast). There is no IP_PKTINFO or multicast (a
- * socket may bind to a group address, and hears nothing there). */
+ * that takes it (udp_bcast), and so does one to an IPv4 multicast group
+ * joined on lo (net/mcast.c), to the sockets that take the group. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -251,17 +251,25 @@ static bool udplite_takes(const struct inet_sock *to, uint16_t cscov)
 /* __udp4_lib_mcast_deliver: a broadcast goes to every socket of the port
  * that takes it (bound to any address or to the broadcast one, and if
  * connected, connected to the sender), each within its SO_RCVBUF; to
- * none, no ICMP. skb is used up. */
+ * none, no ICMP. So does a datagram to a multicast group, if lo joined it
+ * (ip_check_mc_rcu), to the sockets that take the group (ip_mc_sf_allow).
+ * skb is used up. */
 static void udp_bcast(const struct net_ns *net, int proto, struct skb *skb, const uint8_t dst[16],
 		      uint16_t dport, const uint8_t src[16], uint16_t sport, uint16_t cscov)
 {
+	bool group = inet_mc_is_group(dst);
 	struct inet_sock *o;
 
+	if (group && !inet_mc_joined(net, dst)) {
+		skb_free(skb);
+		return;
+	}
 	list_for_each_entry(o, inet_table(proto, dport), port_link)
 	{
 		struct skb *c;
 
 		if (o->sport != dport || o->u.sk.net != net || o->u.dead || !inet_covers(o, dst) ||
+		    (group && !inet_mc_takes(o, dst)) ||
 		    (o->connected && (o->dport != sport || memcmp(o->daddr, src, 16) != 0)) ||
 		    !udplite_takes(o, cscov) || o->rmem > (size_t)o->u.sk.rcvbuf ||
 		    !sock_mem_charge(skb->truesize))
@@ -473,12 +481,15 @@ static long udp_sendmsg(struct task *t, struct socket *s, struct kmsg *m, unsign
 	hdr.proto = in->proto;
 	hdr.cscov = udplite_cscov(in, len);
 	inet_send_ip(in, &m->scm, v4, &hdr.ttl, &hdr.tos);
+	/* __ip_make_skb: to a group, IP_MULTICAST_TTL unless a cmsg said */
+	if (inet_mc_is_group(dst) && !(m->scm.ip_given & SCM_IP_TTL))
+		hdr.ttl = (uint8_t)inet_opt(in, LINUX_SOL_IP, 33 /* IP_MULTICAST_TTL */);
 	memcpy(skb->data, &hdr, sizeof(hdr));
 	if (iter_copy_from(&m->iter, skb->data + sizeof(hdr), len) < 0) {
 		skb_free(skb);
 		return -EFAULT;
 	}
-	if (inet_is_bcast(dst)) {
+	if (inet_is_bcast(dst) || inet_mc_is_group(dst)) {
 		udp_bcast(in->u.sk.net, in->proto, skb, dst, port, src, in->sport, hdr.cscov);
 		return (long)len;
 	}
@@ -533,6 +544,7 @@ static void udp_release(struct socket *s)
 
 	inet_unhash(in);
 	udp_purge_errq(in);
+	inet_mc_release(in);
 	unix_release_sock(&in->u, false);
 	in->rmem = 0;
 }

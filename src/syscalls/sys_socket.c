@@ -298,6 +298,24 @@ long sys_shutdown(struct task *t, const struct sysargs *a)
 	return ret;
 }
 
+/* The IPv4 options whose value is a structure (net/mcast.c's), and the
+ * most of it Linux reads: ip_mreqn's 12 bytes, group_req's 136. 0 for an
+ * int option. */
+static int ip_struct_opt(int name)
+{
+	switch (name) {
+	case 32: /* IP_MULTICAST_IF */
+	case 35: /* IP_ADD_MEMBERSHIP */
+	case 36: /* IP_DROP_MEMBERSHIP */
+		return 12;
+	case 42: /* MCAST_JOIN_GROUP */
+	case 45: /* MCAST_LEAVE_GROUP */
+		return 136;
+	default:
+		return 0;
+	}
+}
+
 long sys_setsockopt(struct task *t, const struct sysargs *a)
 {
 	int level = sysarg_int(a, 1), name = sysarg_int(a, 2), optlen = sysarg_int(a, 4);
@@ -330,6 +348,11 @@ long sys_setsockopt(struct task *t, const struct sysargs *a)
 		 copy_from_user(t->mm, val, sysarg_uaddr(a, 3),
 				(size_t)(optlen < raw_max ? optlen : raw_max)) < 0)
 		ret = -EFAULT; /* ICMP_FILTER, ICMP6_FILTER: up to their 4 or 32 bytes */
+	else if (level == LINUX_SOL_IP && ip_struct_opt(name) && optlen > 0 &&
+		 copy_from_user(
+			 t->mm, val, sysarg_uaddr(a, 3),
+			 (size_t)(optlen < ip_struct_opt(name) ? optlen : ip_struct_opt(name))) < 0)
+		ret = -EFAULT;
 	else if (level != LINUX_SOL_SOCKET && level != LINUX_SOL_RAW && level != LINUX_SOL_ICMPV6 &&
 		 optlen >= (int)sizeof(int) &&
 		 copy_from_user(t->mm, val, sysarg_uaddr(a, 3), sizeof(int)) < 0)
