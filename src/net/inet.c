@@ -865,10 +865,11 @@ int inet_setsockopt(struct socket *s, int level, int name, const void *val, unsi
 		in->v6only = v != 0;
 		return 0;
 	}
-	if (level == LINUX_SOL_IP) {
-		int ret = inet_mc_setsockopt(in, name, val, len);
+	if (level == LINUX_SOL_IP || level == LINUX_SOL_IPV6) {
+		int ret = level == LINUX_SOL_IP ? inet_mc_setsockopt(in, name, val, len)
+						: inet_mc6_setsockopt(in, name, val, len);
 
-		if (ret != -ENOPROTOOPT)
+		if (ret != -ENOPROTOOPT || (level == LINUX_SOL_IPV6 && name == 17))
 			return ret;
 	}
 	slot = find_opt(in, level, name);
@@ -939,6 +940,8 @@ int inet_getsockopt(struct socket *s, int level, int name, void *val, int *len)
 		v = in->pcslen; /* 0 on a UDP socket: all of it, as UDP's */
 	} else if (level == LINUX_SOL_UDP && name == UDPLITE_RECV_CSCOV) {
 		v = in->pcrlen;
+	} else if (level == LINUX_SOL_IPV6 && inet_mc6_getsockopt(in, name, &v) == 0) {
+		/* an int, as the table's */
 	} else if (level == LINUX_SOL_IP && inet_mc_getsockopt(in, name, &v) == 0) {
 		if (name == IP_MULTICAST_IF) { /* an in_addr, never one byte */
 			if (*len < 0 || *len > (int)sizeof(v))

@@ -61,6 +61,12 @@ struct inet_sock {
 	uint32_t *mc_groups;
 	int mc_count;
 	bool mc_all_off;
+	/* IPv6's: IPV6_MULTICAST_IF's index, the groups joined, and
+	 * IPV6_MULTICAST_ALL turned off */
+	int mc6_index;
+	uint8_t (*mc6_groups)[16];
+	int mc6_count;
+	bool mc6_all_off;
 };
 
 /* net/mcast.c: IPv4 multicast on lo. The options at SOL_IP
@@ -68,6 +74,10 @@ struct inet_sock {
  * IP_MULTICAST_ALL): -ENOPROTOOPT for any other name. */
 int inet_mc_setsockopt(struct inet_sock *in, int name, const void *val, unsigned len);
 int inet_mc_getsockopt(struct inet_sock *in, int name, int *v);
+/* The same at SOL_IPV6 (IPV6_MULTICAST_IF, IPV6_ADD/DROP_MEMBERSHIP,
+ * MCAST_JOIN/LEAVE_GROUP, IPV6_MULTICAST_ALL). */
+int inet_mc6_setsockopt(struct inet_sock *in, int name, const void *val, unsigned len);
+int inet_mc6_getsockopt(struct inet_sock *in, int name, int *v);
 bool inet_mc_is_group(const uint8_t addr[16]);
 /* A datagram to a group leaves (IP_MULTICAST_IF named lo). */
 bool inet_mc_routed(const struct inet_sock *in);

@@ -8,10 +8,12 @@
  * group there, to every socket of its port that takes it (udp.c): one that
  * joined it, or any while IP_MULTICAST_ALL is on (ip_mc_sf_allow).
  * The options are do_ip_setsockopt's and ip_mc_join_group's, with their
- * errnos and the igmp_max_memberships of 20 per socket. Differs from
- * Linux: no source filters (IP_ADD_SOURCE_MEMBERSHIP, IP_MSFILTER,
- * MCAST_JOIN_SOURCE_GROUP: ENOPROTOOPT), no /proc/net/igmp, and no IPv6
- * multicast (IPV6_JOIN_GROUP: ENOPROTOOPT). */
+ * errnos and the igmp_max_memberships of 20 per socket. IPv6 groups are
+ * joined on lo too (ipv6_sock_mc_join), but no datagram leaves for one:
+ * lo has no IPv6 multicast route (ENETUNREACH, as Linux, even with
+ * IPV6_MULTICAST_IF). Differs from Linux: no source filters
+ * (IP_ADD_SOURCE_MEMBERSHIP, IP_MSFILTER, MCAST_JOIN_SOURCE_GROUP:
+ * ENOPROTOOPT), and no /proc/net/igmp or igmp6. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,14 +21,20 @@
 #include "net/netns.h"
 #include "abi/linux/errno.h"
 
-#define IP_MULTICAST_IF	   32
-#define IP_ADD_MEMBERSHIP  35
-#define IP_DROP_MEMBERSHIP 36
-#define MCAST_JOIN_GROUP   42
-#define MCAST_LEAVE_GROUP  45
-#define IP_MULTICAST_ALL   49
-#define IGMP_MAX_MEMBERS   20 /* net.ipv4.igmp_max_memberships */
-#define LO_IFINDEX	   1
+#define IP_MULTICAST_IF	     32
+#define IP_ADD_MEMBERSHIP    35
+#define IP_DROP_MEMBERSHIP   36
+#define MCAST_JOIN_GROUP     42
+#define MCAST_LEAVE_GROUP    45
+#define IP_MULTICAST_ALL     49
+#define IGMP_MAX_MEMBERS     20 /* net.ipv4.igmp_max_memberships */
+#define IPV6_MULTICAST_IF    17
+#define IPV6_ADD_MEMBERSHIP  20
+#define IPV6_DROP_MEMBERSHIP 21
+#define IPV6_MULTICAST_ALL   29
+/* What optmem_max (128 KiB) holds of ipv6_mc_socklist: past it, ENOMEM */
+#define MLD_MAX_MEMBERS 1024
+#define LO_IFINDEX	1
 
 /* Groups joined on lo, per network namespace, with how many sockets
  * joined each (the device's membership list, ip_mc_inc_group). */
@@ -286,6 +294,105 @@ void inet_mc_source(const struct inet_sock *in, uint8_t src[16])
 		memcpy(src + 12, &a, 4);
 }
 
+/* ipv6_sock_mc_join: a multicast address (ff00::/8), not joined yet on
+ * that index (0 stands for any), then the device: the index's, or for 0
+ * the route's, which lo lacks. */
+static int join6(struct inet_sock *in, int ifindex, const uint8_t group[16])
+{
+	uint8_t(*n)[16];
+	int i;
+
+	if (group[0] != 0xff)
+		return -EINVAL;
+	for (i = 0; i < in->mc6_count; i++)
+		if (!memcmp(in->mc6_groups[i], group, 16))
+			return -EADDRINUSE; /* every group here is lo's */
+	if (ifindex != LO_IFINDEX)
+		return -ENODEV;
+	if (in->mc6_count >= MLD_MAX_MEMBERS)
+		return -ENOMEM;
+	n = realloc(in->mc6_groups, (size_t)(in->mc6_count + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	in->mc6_groups = n;
+	memcpy(in->mc6_groups[in->mc6_count++], group, 16);
+	return 0;
+}
+
+static int leave6(struct inet_sock *in, int ifindex, const uint8_t group[16])
+{
+	int i;
+
+	if (group[0] != 0xff)
+		return -EINVAL;
+	for (i = 0; i < in->mc6_count; i++) {
+		if (memcmp(in->mc6_groups[i], group, 16) || (ifindex && ifindex != LO_IFINDEX))
+			continue;
+		memcpy(in->mc6_groups[i], in->mc6_groups[--in->mc6_count], 16);
+		return 0;
+	}
+	return -EADDRNOTAVAIL;
+}
+
+int inet_mc6_setsockopt(struct inet_sock *in, int name, const void *val, unsigned len)
+{
+	const uint8_t *p = val;
+	uint16_t family;
+	int v = 0;
+
+	switch (name) {
+	case IPV6_MULTICAST_IF:
+		if (in->u.sk.type == LINUX_SOCK_STREAM)
+			return -ENOPROTOOPT;
+		if (len < 4)
+			return -EINVAL;
+		memcpy(&v, val, 4);
+		if (v && v != LO_IFINDEX)
+			return -ENODEV;
+		in->mc6_index = v;
+		return 0;
+	case IPV6_ADD_MEMBERSHIP:
+	case IPV6_DROP_MEMBERSHIP:
+		if (len < 20)
+			return -EINVAL;
+		if (in->u.sk.type == LINUX_SOCK_STREAM)
+			return -EPROTO;
+		memcpy(&v, p + 16, 4);
+		return name == IPV6_ADD_MEMBERSHIP ? join6(in, v, p) : leave6(in, v, p);
+	case MCAST_JOIN_GROUP:
+	case MCAST_LEAVE_GROUP:
+		if (len < GROUP_REQ_SIZE)
+			return -EINVAL;
+		memcpy(&family, p + 8, 2);
+		if (family != LINUX_AF_INET6)
+			return -EADDRNOTAVAIL;
+		memcpy(&v, p, 4); /* gr_interface; the address at sin6_addr */
+		return name == MCAST_JOIN_GROUP ? join6(in, v, p + 16) : leave6(in, v, p + 16);
+	case IPV6_MULTICAST_ALL:
+		if (len < 4)
+			return -EINVAL;
+		memcpy(&v, val, 4);
+		in->mc6_all_off = v == 0;
+		return 0;
+	default:
+		return -ENOPROTOOPT;
+	}
+}
+
+int inet_mc6_getsockopt(struct inet_sock *in, int name, int *v)
+{
+	switch (name) {
+	case IPV6_MULTICAST_IF:
+		*v = in->mc6_index;
+		return 0;
+	case IPV6_MULTICAST_ALL:
+		*v = !in->mc6_all_off;
+		return 0;
+	default:
+		return -ENOPROTOOPT;
+	}
+}
+
 void inet_mc_release(struct inet_sock *in)
 {
 	int i;
@@ -295,4 +402,7 @@ void inet_mc_release(struct inet_sock *in)
 	free(in->mc_groups);
 	in->mc_groups = NULL;
 	in->mc_count = 0;
+	free(in->mc6_groups);
+	in->mc6_groups = NULL;
+	in->mc6_count = 0;
 }

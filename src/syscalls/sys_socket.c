@@ -298,22 +298,18 @@ long sys_shutdown(struct task *t, const struct sysargs *a)
 	return ret;
 }
 
-/* The IPv4 options whose value is a structure (net/mcast.c's), and the
- * most of it Linux reads: ip_mreqn's 12 bytes, group_req's 136. 0 for an
- * int option. */
-static int ip_struct_opt(int name)
+/* The IPv4 and IPv6 options whose value is a structure (net/mcast.c's),
+ * and the most of it Linux reads: ip_mreqn's 12 bytes, ipv6_mreq's 20,
+ * group_req's 136. 0 for an int option. */
+static int ip_struct_opt(int level, int name)
 {
-	switch (name) {
-	case 32: /* IP_MULTICAST_IF */
-	case 35: /* IP_ADD_MEMBERSHIP */
-	case 36: /* IP_DROP_MEMBERSHIP */
-		return 12;
-	case 42: /* MCAST_JOIN_GROUP */
-	case 45: /* MCAST_LEAVE_GROUP */
-		return 136;
-	default:
-		return 0;
-	}
+	if (name == 42 || name == 45) /* MCAST_JOIN_GROUP, MCAST_LEAVE_GROUP */
+		return level == LINUX_SOL_IP || level == LINUX_SOL_IPV6 ? 136 : 0;
+	if (level == LINUX_SOL_IP && (name == 32 || name == 35 || name == 36))
+		return 12; /* IP_MULTICAST_IF, IP_ADD_MEMBERSHIP, IP_DROP_MEMBERSHIP */
+	if (level == LINUX_SOL_IPV6 && (name == 20 || name == 21))
+		return 20; /* IPV6_ADD_MEMBERSHIP, IPV6_DROP_MEMBERSHIP */
+	return 0;
 }
 
 long sys_setsockopt(struct task *t, const struct sysargs *a)
@@ -348,10 +344,11 @@ long sys_setsockopt(struct task *t, const struct sysargs *a)
 		 copy_from_user(t->mm, val, sysarg_uaddr(a, 3),
 				(size_t)(optlen < raw_max ? optlen : raw_max)) < 0)
 		ret = -EFAULT; /* ICMP_FILTER, ICMP6_FILTER: up to their 4 or 32 bytes */
-	else if (level == LINUX_SOL_IP && ip_struct_opt(name) && optlen > 0 &&
-		 copy_from_user(
-			 t->mm, val, sysarg_uaddr(a, 3),
-			 (size_t)(optlen < ip_struct_opt(name) ? optlen : ip_struct_opt(name))) < 0)
+	else if (ip_struct_opt(level, name) && optlen > 0 &&
+		 copy_from_user(t->mm, val, sysarg_uaddr(a, 3),
+				(size_t)(optlen < ip_struct_opt(level, name)
+						 ? optlen
+						 : ip_struct_opt(level, name))) < 0)
 		ret = -EFAULT;
 	else if (level != LINUX_SOL_SOCKET && level != LINUX_SOL_RAW && level != LINUX_SOL_ICMPV6 &&
 		 optlen >= (int)sizeof(int) &&

@@ -8,7 +8,9 @@
  * keep IP_MULTICAST_ALL; once nobody holds the group, to none. The
  * options' errnos (EPROTO on TCP, EINVAL, EADDRINUSE, EADDRNOTAVAIL,
  * ENOBUFS past 20 groups), IP_MULTICAST_IF's forms and the source address
- * and TTL a receiver sees. skas said ENOPROTOOPT to every one. */
+ * and TTL a receiver sees. IPv6 groups are joined on lo alike, but
+ * nothing is sent to one: lo has no IPv6 multicast route (ENETUNREACH,
+ * even with IPV6_MULTICAST_IF). skas said ENOPROTOOPT to every one. */
 #include "inet_util.h"
 
 #define IP_MULTICAST_ALL_  49
@@ -230,10 +232,77 @@ static void delivery(void)
 	close(s);
 }
 
+static int mreq6(int s, int opt, const char *group, int ifindex)
+{
+	struct ipv6_mreq m;
+
+	inet_pton(AF_INET6, group, &m.ipv6mr_multiaddr);
+	m.ipv6mr_interface = (unsigned)ifindex;
+	return setsockopt(s, IPPROTO_IPV6, opt, &m, sizeof(m));
+}
+
+static void ipv6(void)
+{
+	int t = socket(AF_INET6, SOCK_STREAM, 0), u = socket(AF_INET6, SOCK_DGRAM, 0), v;
+	struct sockaddr_in6 a = sin6("::", 0), g;
+	struct group_req gr;
+
+	bind(u, (struct sockaddr *)&a, sizeof(a));
+	check_err(mreq6(t, IPV6_ADD_MEMBERSHIP, "ff02::1:3", 1), EPROTO,
+		  "TCP: IPV6_ADD_MEMBERSHIP EPROTO");
+	v = 1;
+	check_err(setsockopt(t, IPPROTO_IPV6, IPV6_MULTICAST_IF, &v, sizeof(v)), ENOPROTOOPT,
+		  "TCP: IPV6_MULTICAST_IF ENOPROTOOPT");
+	check_err(mreq6(u, IPV6_ADD_MEMBERSHIP, "ff02::1:3", 0), ENODEV,
+		  "join on ifindex 0 (no route): ENODEV");
+	check(mreq6(u, IPV6_ADD_MEMBERSHIP, "ff02::1:3", 1) == 0, "join on lo");
+	check_err(mreq6(u, IPV6_ADD_MEMBERSHIP, "ff02::1:3", 1), EADDRINUSE, "again: EADDRINUSE");
+	check_err(mreq6(u, IPV6_ADD_MEMBERSHIP, "ff02::1:3", 0), EADDRINUSE,
+		  "again on ifindex 0: EADDRINUSE");
+	check_err(mreq6(u, IPV6_ADD_MEMBERSHIP, "ff02::1:4", 7), ENODEV, "on ifindex 7: ENODEV");
+	check_err(mreq6(u, IPV6_ADD_MEMBERSHIP, "::1", 1), EINVAL, "a unicast address: EINVAL");
+	check_err(mreq6(u, IPV6_ADD_MEMBERSHIP, "::ffff:224.1.1.1", 1), EINVAL,
+		  "a v4-mapped group: EINVAL");
+	check_err(setsockopt(u, IPPROTO_IPV6, IPV6_ADD_MEMBERSHIP, &a.sin6_addr, 16), EINVAL,
+		  "16 bytes: EINVAL");
+	v = 9;
+	check_err(setsockopt(u, IPPROTO_IPV6, IPV6_MULTICAST_IF, &v, sizeof(v)), ENODEV,
+		  "IPV6_MULTICAST_IF 9: ENODEV");
+	v = 1;
+	check(setsockopt(u, IPPROTO_IPV6, IPV6_MULTICAST_IF, &v, sizeof(v)) == 0 &&
+		      getint(u, IPPROTO_IPV6, IPV6_MULTICAST_IF) == 1,
+	      "IPV6_MULTICAST_IF 1");
+	g = sin6("ff02::1:3", port_of(u));
+	check_err(sendto(u, "x", 1, 0, (struct sockaddr *)&g, sizeof(g)), ENETUNREACH,
+		  "to the group: ENETUNREACH (no IPv6 multicast route on lo)");
+	check(getint(u, IPPROTO_IPV6, 29 /* IPV6_MULTICAST_ALL */) == 1, "IPV6_MULTICAST_ALL 1");
+	memset(&gr, 0, sizeof(gr));
+	gr.gr_interface = 1;
+	((struct sockaddr_in6 *)&gr.gr_group)->sin6_family = AF_INET6;
+	inet_pton(AF_INET6, "ff02::1:9", &((struct sockaddr_in6 *)&gr.gr_group)->sin6_addr);
+	check(setsockopt(u, IPPROTO_IPV6, MCAST_JOIN_GROUP_, &gr, sizeof(gr)) == 0,
+	      "MCAST_JOIN_GROUP of an IPv6 group");
+	check_err(setsockopt(u, IPPROTO_IPV6, MCAST_JOIN_GROUP_, &gr, sizeof(gr)), EADDRINUSE,
+		  "again: EADDRINUSE");
+	check(setsockopt(u, IPPROTO_IPV6, MCAST_LEAVE_GROUP_, &gr, sizeof(gr)) == 0,
+	      "MCAST_LEAVE_GROUP");
+	((struct sockaddr_in6 *)&gr.gr_group)->sin6_family = AF_INET;
+	check_err(setsockopt(u, IPPROTO_IPV6, MCAST_JOIN_GROUP_, &gr, sizeof(gr)), EADDRNOTAVAIL,
+		  "an AF_INET group at IPPROTO_IPV6: EADDRNOTAVAIL");
+	check(mreq(u, IP_ADD_MEMBERSHIP, "224.1.1.1", "127.0.0.1") == 0,
+	      "an IPv4 group on an AF_INET6 socket");
+	check(mreq6(u, IPV6_DROP_MEMBERSHIP, "ff02::1:3", 1) == 0, "leave");
+	check_err(mreq6(u, IPV6_DROP_MEMBERSHIP, "ff02::1:3", 1), EADDRNOTAVAIL,
+		  "leave again: EADDRNOTAVAIL");
+	close(t);
+	close(u);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
 	options();
 	delivery();
+	ipv6();
 	return 0;
 }
