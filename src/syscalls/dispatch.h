@@ -41,6 +41,32 @@ static inline int64_t sysarg_long(const struct sysargs *a, int i)
  * string: 0, -EFAULT or -ENAMETOOLONG. */
 int get_user_path(struct task *t, uaddr_t upath, char **out);
 
+struct file;
+/* What preadv2/pwritev2's RWF_ flags changed for a transfer, undone at its
+ * end (rwf_end). */
+struct rwf_call {
+	unsigned saved; /* the file's O_APPEND and O_NONBLOCK before */
+	bool flags_set, nosignal;
+};
+
+/* preadv2/pwritev2's RWF_ flags, Linux's kiocb_set_rw_flags in its order,
+ * applied for the call. HIPRI (polling), DSYNC and SYNC (a write is in
+ * the host's page cache or tmpfs memory once it returns) change nothing
+ * here. APPEND writes at the end whatever O_APPEND says, NOAPPEND where
+ * the position says (EPERM for an append-only inode's file open
+ * O_APPEND); both are O_APPEND set or cleared for the call. NOWAIT is
+ * O_NONBLOCK for the call, on the files file_nowait names; others are
+ * EOPNOTSUPP, regular files included (as tmpfs's; Linux's ext4 would
+ * take a read of a host directory's file). NOSIGNAL spares the caller
+ * SIGPIPE. ATOMIC and DONTCACHE are EOPNOTSUPP: no file here has atomic
+ * or uncached writes (tmpfs has neither). The file's flags change only
+ * while the call runs; a transfer that sleeps (O_APPEND's on a pipe or
+ * socket, where it means nothing) lets F_GETFL see them meanwhile. */
+long rwf_check(struct file *f, unsigned rwf, bool write);
+/* rwf_check, then the flags applied to f and t for the transfer. */
+long rwf_begin(struct task *t, struct file *f, unsigned rwf, bool write, struct rwf_call *rc);
+void rwf_end(struct task *t, struct file *f, const struct rwf_call *rc);
+
 /* Handles t->ev (a system call) and sets the result in the guest. */
 void syscall_enter(struct task *t);
 

@@ -310,13 +310,6 @@ static long file_set_flags(struct file *f, unsigned nfl)
 	return ret;
 }
 
-/* What preadv2/pwritev2's RWF_ flags changed for the call, to be undone
- * at its end (rwf_end). */
-struct rwf_call {
-	unsigned saved; /* the file's O_APPEND and O_NONBLOCK before */
-	bool flags_set, nosignal;
-};
-
 /* Whether RWF_NOWAIT may ask f not to wait, as Linux's FMODE_NOWAIT and
  * read_iter/write_iter: pipe(2)'s ends (not a FIFO opened by its path),
  * sockets, and the kinds whose ops say so for the direction. */
@@ -329,24 +322,8 @@ static bool file_nowait(struct file *f, bool write)
 	return f->ops->nowait & (write ? FILE_NOWAIT_WRITE : FILE_NOWAIT_READ);
 }
 
-/* preadv2/pwritev2's RWF_ flags, Linux's kiocb_set_rw_flags in its order,
- * applied for the call. HIPRI (polling), DSYNC and SYNC (a write is in
- * the host's page cache or tmpfs memory once it returns) change nothing
- * here. APPEND writes at the end whatever O_APPEND says, NOAPPEND where
- * the position says (EPERM for an append-only inode's file open
- * O_APPEND); both are O_APPEND set or cleared for the call. NOWAIT is
- * O_NONBLOCK for the call, on the files file_nowait names; others are
- * EOPNOTSUPP, regular files included (as tmpfs's; Linux's ext4 would
- * take a read of a host directory's file). NOSIGNAL spares the caller
- * SIGPIPE. ATOMIC and DONTCACHE are EOPNOTSUPP: no file here has atomic
- * or uncached writes (tmpfs has neither). The file's flags change only
- * while the call runs; a transfer that sleeps (O_APPEND's on a pipe or
- * socket, where it means nothing) lets F_GETFL see them meanwhile. */
-static long rwf_begin(struct task *t, struct file *f, unsigned rwf, bool write, struct rwf_call *rc)
+long rwf_check(struct file *f, unsigned rwf, bool write)
 {
-	unsigned fl = f->flags;
-	long ret;
-
 	if (rwf & ~LINUX_RWF_SUPPORTED)
 		return -EOPNOTSUPP;
 	if ((rwf & LINUX_RWF_APPEND) && (rwf & LINUX_RWF_NOAPPEND))
@@ -355,11 +332,21 @@ static long rwf_begin(struct task *t, struct file *f, unsigned rwf, bool write, 
 		return -EOPNOTSUPP;
 	if (rwf & (LINUX_RWF_ATOMIC | LINUX_RWF_DONTCACHE))
 		return -EOPNOTSUPP;
-	if ((rwf & LINUX_RWF_NOAPPEND) && (fl & LINUX_O_APPEND)) {
-		if (f->path.dentry && (inode_iflags(f->path.dentry->inode) & INODE_APPEND))
-			return -EPERM;
+	if ((rwf & LINUX_RWF_NOAPPEND) && (f->flags & LINUX_O_APPEND) && f->path.dentry &&
+	    (inode_iflags(f->path.dentry->inode) & INODE_APPEND))
+		return -EPERM;
+	return 0;
+}
+
+long rwf_begin(struct task *t, struct file *f, unsigned rwf, bool write, struct rwf_call *rc)
+{
+	unsigned fl = f->flags;
+	long ret = rwf_check(f, rwf, write);
+
+	if (ret < 0)
+		return ret;
+	if (rwf & LINUX_RWF_NOAPPEND)
 		fl &= ~LINUX_O_APPEND;
-	}
 	if (rwf & LINUX_RWF_APPEND)
 		fl |= LINUX_O_APPEND;
 	if (!write) /* a read's position is its own whatever O_APPEND says */
@@ -378,7 +365,7 @@ static long rwf_begin(struct task *t, struct file *f, unsigned rwf, bool write, 
 	return 0;
 }
 
-static void rwf_end(struct task *t, struct file *f, const struct rwf_call *rc)
+void rwf_end(struct task *t, struct file *f, const struct rwf_call *rc)
 {
 	unsigned mask = LINUX_O_APPEND | LINUX_O_NONBLOCK;
 

@@ -350,26 +350,29 @@ static void complete(struct aio_ctx *c, const struct linux_iocb *cb, uaddr_t obj
 	waitq_wake_all(&c->wq);
 }
 
-/* preadv2's RWF_ flags skas takes (sys_fs.c's RWF_ACCEPTED): HIPRI, DSYNC,
- * SYNC; others are EOPNOTSUPP, as Linux's kiocb_set_rw_flags for a file
- * without them. */
-#define AIO_RWF_ACCEPTED 0x7
-
-/* The request's I/O, as the synchronous call would do it: its result. */
+/* The request's I/O, as the synchronous call would do it, its RWF_ flags
+ * (aio_rw_flags, sys_fs.c's rwf_begin) applied: its result. */
 static long run_rw(struct task *t, const struct linux_iocb *cb, struct file *f, bool write,
 		   bool vec)
 {
 	bool positional = f->ops->pread || f->ops->pwrite;
 	struct sysargs sa = { { cb->aio_fildes, cb->aio_buf, cb->aio_nbytes,
 				(uint64_t)cb->aio_offset, 0, 0 } };
+	struct rwf_call rc = { 0, false, false };
+	long ret = rwf_begin(t, f, cb->aio_rw_flags, write, &rc);
 
+	if (ret < 0)
+		return ret;
 	if (vec && positional)
-		return write ? sys_pwritev(t, &sa) : sys_preadv(t, &sa);
-	if (vec)
-		return write ? sys_writev(t, &sa) : sys_readv(t, &sa);
-	if (positional)
-		return write ? sys_pwrite64(t, &sa) : sys_pread64(t, &sa);
-	return write ? sys_write(t, &sa) : sys_read(t, &sa);
+		ret = write ? sys_pwritev(t, &sa) : sys_preadv(t, &sa);
+	else if (vec)
+		ret = write ? sys_writev(t, &sa) : sys_readv(t, &sa);
+	else if (positional)
+		ret = write ? sys_pwrite64(t, &sa) : sys_pread64(t, &sa);
+	else
+		ret = write ? sys_write(t, &sa) : sys_read(t, &sa);
+	rwf_end(t, f, &rc);
+	return ret;
 }
 
 /* Linux's aio_prep_rw, then aio_read's or aio_write's checks, and
@@ -386,8 +389,10 @@ static long prep_rw(struct task *t, const struct linux_iocb *cb, struct file *f,
 		if (ret < 0)
 			return ret;
 	}
-	if (cb->aio_rw_flags & ~AIO_RWF_ACCEPTED)
-		return -EOPNOTSUPP;
+	/* kiocb_set_rw_flags, before the file's mode */
+	ret = rwf_check(f, cb->aio_rw_flags, write);
+	if (ret < 0)
+		return ret;
 	if (write ? !file_writable(f) : !file_readable(f))
 		return -EBADF;
 	if (f->path.dentry && LINUX_S_ISDIR(f->path.dentry->inode->mode))

@@ -9,6 +9,7 @@
  * fails io_submit (EBADF, EINVAL, EOPNOTSUPP, EFAULT) and those of
  * io_setup, io_getevents and io_cancel; a timeout with nothing to wait
  * for; a ring that fills (EAGAIN); a forked child, which has no contexts;
+ * aio_rw_flags (RWF_APPEND, RWF_NOWAIT on a pipe, the flags' errors);
  * io_destroy, after which the ring is gone. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -332,6 +333,33 @@ int main(void)
 	}
 	check(pid > 0 && waitpid(pid, &n, 0) == pid && WIFEXITED(n) && WEXITSTATUS(n) == 0,
 	      "a forked child: the ring mapped, no context (EINVAL); one of its own at exit");
+
+	/* aio_rw_flags: preadv2's RWF_ flags (kiocb_set_rw_flags) */
+	{
+		int q[2];
+		off_t end = lseek(fd, 0, SEEK_END);
+
+		cb = make(PWRITE, fd, "AP", 2, 0, 60);
+		cb.rw_flags = 0x10; /* RWF_APPEND */
+		check(submit1(ctx, &cb) == 1 && reap1(ctx, &cb) == 2 &&
+			      pread(fd, buf, 2, end) == 2 && memcmp(buf, "AP", 2) == 0,
+		      "pwrite at 0 with RWF_APPEND: at the end");
+		check(fcntl(fd, F_GETFL) == fcntl(rdonly, F_GETFL) + 2,
+		      "the fd is not O_APPEND after");
+		cb.rw_flags = 0x30; /* RWF_APPEND | RWF_NOAPPEND */
+		check(submit1(ctx, &cb) == -EINVAL, "io_submit: RWF_APPEND|RWF_NOAPPEND: EINVAL");
+		cb = make(PREAD, fd, buf, 4, 0, 61);
+		cb.rw_flags = 0x40; /* RWF_ATOMIC on a read */
+		check(submit1(ctx, &cb) == -EOPNOTSUPP, "io_submit: RWF_ATOMIC read: EOPNOTSUPP");
+		check(pipe(q) == 0, "a pipe");
+		cb = make(PREAD, q[0], buf, 4, 0, 62);
+		cb.rw_flags = 0x8; /* RWF_NOWAIT */
+		check(submit1(ctx, &cb) == 1 && reap1(ctx, &cb) == -EAGAIN,
+		      "RWF_NOWAIT read of an empty pipe: its event says EAGAIN");
+		check(fcntl(q[0], F_GETFL) == O_RDONLY, "the pipe stays blocking");
+		close(q[0]);
+		close(q[1]);
+	}
 
 	check(syscall(SYS_io_destroy, ctx) == 0, "io_destroy");
 	check(!maps_has_aio(), "the ring unmapped");
