@@ -192,6 +192,7 @@ struct task {
 	uint64_t saved_sigmask;			     /* sigsuspend: the mask to go back to */
 	bool restore_sigmask;
 	bool no_sigpipe;      /* pwritev2's RWF_NOSIGNAL: an EPIPE raises no SIGPIPE */
+	bool rwf_nowait;      /* preadv2's RWF_NOWAIT: a pipe a splice holds is EAGAIN */
 	uint64_t sigwait_set; /* rt_sigtimedwait: these wake it too */
 	long restart_ret;     /* a syscall's ERESTART* code, until signals are handled */
 	long (*restart_fn)(struct task *t); /* restart_syscall(2) continues here */

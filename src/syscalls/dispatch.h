@@ -45,8 +45,8 @@ struct file;
 /* What preadv2/pwritev2's RWF_ flags changed for a transfer, undone at its
  * end (rwf_end). */
 struct rwf_call {
-	unsigned saved; /* the file's O_APPEND and O_NONBLOCK before */
-	bool flags_set, nosignal;
+	unsigned saved, applied; /* the file's O_APPEND and O_NONBLOCK before, during */
+	bool flags_set, nowait, nosignal;
 };
 
 /* preadv2/pwritev2's RWF_ flags, Linux's kiocb_set_rw_flags in its order,
@@ -54,14 +54,17 @@ struct rwf_call {
  * the host's page cache or tmpfs memory once it returns) change nothing
  * here. APPEND writes at the end whatever O_APPEND says, NOAPPEND where
  * the position says (EPERM for an append-only inode's file open
- * O_APPEND); both are O_APPEND set or cleared for the call. NOWAIT is
- * O_NONBLOCK for the call, on the files file_nowait names; others are
- * EOPNOTSUPP, regular files included (as tmpfs's; Linux's ext4 would
- * take a read of a host directory's file). NOSIGNAL spares the caller
- * SIGPIPE. ATOMIC and DONTCACHE are EOPNOTSUPP: no file here has atomic
- * or uncached writes (tmpfs has neither). The file's flags change only
- * while the call runs; a transfer that sleeps (O_APPEND's on a pipe or
- * socket, where it means nothing) lets F_GETFL see them meanwhile. */
+ * O_APPEND); on a regular file, both are O_APPEND set or cleared for the
+ * call (elsewhere it means nothing). NOWAIT is O_NONBLOCK for the call,
+ * on the files file_nowait names; others are EOPNOTSUPP, regular files
+ * included (as tmpfs's; Linux's ext4 would take a read of a host
+ * directory's file). NOSIGNAL spares the caller SIGPIPE. ATOMIC and
+ * DONTCACHE are EOPNOTSUPP: no file here has atomic or uncached writes
+ * (tmpfs has neither). The flags live in the shared file only while the
+ * transfer runs, and it never sleeps then: a regular file's write does
+ * not, and with O_NONBLOCK neither does a transfer of a file NOWAIT takes
+ * (a pipe a splice holds is EAGAIN: t->rwf_nowait), so no other task can
+ * see them or change the file's flags in between. */
 long rwf_check(struct file *f, unsigned rwf, bool write);
 /* rwf_check, then the flags applied to f and t for the transfer. */
 long rwf_begin(struct task *t, struct file *f, unsigned rwf, bool write, struct rwf_call *rc);

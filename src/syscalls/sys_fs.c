@@ -345,32 +345,39 @@ long rwf_begin(struct task *t, struct file *f, unsigned rwf, bool write, struct 
 
 	if (ret < 0)
 		return ret;
-	if (rwf & LINUX_RWF_NOAPPEND)
-		fl &= ~LINUX_O_APPEND;
-	if (rwf & LINUX_RWF_APPEND)
-		fl |= LINUX_O_APPEND;
-	if (!write) /* a read's position is its own whatever O_APPEND says */
-		fl = (fl & ~LINUX_O_APPEND) | (f->flags & LINUX_O_APPEND);
+	/* O_APPEND decides only where a write to a regular file lands */
+	if (write && f->path.dentry && LINUX_S_ISREG(f->path.dentry->inode->mode)) {
+		if (rwf & LINUX_RWF_NOAPPEND)
+			fl &= ~LINUX_O_APPEND;
+		if (rwf & LINUX_RWF_APPEND)
+			fl |= LINUX_O_APPEND;
+	}
 	if (rwf & LINUX_RWF_NOWAIT)
 		fl |= LINUX_O_NONBLOCK;
 	if (fl != f->flags) {
 		rc->saved = f->flags & (LINUX_O_APPEND | LINUX_O_NONBLOCK);
+		rc->applied = fl & (LINUX_O_APPEND | LINUX_O_NONBLOCK);
 		ret = file_set_flags(f, fl);
 		if (ret < 0)
 			return ret;
 		rc->flags_set = true;
 	}
+	if ((rwf & LINUX_RWF_NOWAIT) && !t->rwf_nowait)
+		rc->nowait = t->rwf_nowait = true;
 	if ((rwf & LINUX_RWF_NOSIGNAL) && !t->no_sigpipe)
 		rc->nosignal = t->no_sigpipe = true;
 	return 0;
 }
 
+/* Each flag rwf_begin changed goes back, if it still holds what it set. */
 void rwf_end(struct task *t, struct file *f, const struct rwf_call *rc)
 {
-	unsigned mask = LINUX_O_APPEND | LINUX_O_NONBLOCK;
+	unsigned changed = (rc->saved ^ rc->applied) & ~(rc->applied ^ f->flags);
 
-	if (rc->flags_set)
-		file_set_flags(f, (f->flags & ~mask) | rc->saved);
+	if (rc->flags_set && changed)
+		file_set_flags(f, (f->flags & ~changed) | (rc->saved & changed));
+	if (rc->nowait)
+		t->rwf_nowait = false;
 	if (rc->nosignal)
 		t->no_sigpipe = false;
 }
@@ -421,7 +428,7 @@ static long do_readv(struct task *t, int fd, uaddr_t uiov, int cnt, bool write, 
 {
 	struct file *f = fdget(t->files, fd);
 	struct linux_iovec *iov = NULL;
-	struct rwf_call rc = { 0, false, false };
+	struct rwf_call rc = { 0, 0, false, false, false };
 	long total = 0, n = 0, ret;
 	int i;
 

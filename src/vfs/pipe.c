@@ -122,6 +122,13 @@ static void wait_unlocked(struct pipe *p)
 		waitq_sleep(&p->lockq);
 }
 
+/* RWF_NOWAIT's mutex_trylock: a transfer that would wait for a splice's
+ * lock is EAGAIN (sys_fs.c's rwf_begin counts on it never sleeping). */
+static bool nowait_locked(const struct pipe *p)
+{
+	return current && current->rwf_nowait && p->owner && p->owner != current;
+}
+
 /* Reads up to n bytes, of which the guest takes only the first ok: a
  * buffer that does not fit there whole is copied as far as it goes (*arrived
  * says how far) but neither counted nor consumed, as Linux's pipe_read when
@@ -134,6 +141,8 @@ static long pipe_read_fault(struct file *f, void *buf, size_t n, size_t ok, size
 	*arrived = 0;
 	if (n == 0)
 		return 0; /* Linux's pipe_read: before any wait */
+	if (nowait_locked(p))
+		return -EAGAIN;
 	for (;;) {
 		wait_unlocked(p);
 		if (p->head != p->tail) {
@@ -198,6 +207,8 @@ static long pipe_write_fault(struct file *f, const void *buf, size_t n, size_t o
 
 	if (n == 0)
 		return 0; /* Linux's pipe_write: no SIGPIPE, no wait */
+	if (nowait_locked(p))
+		return -EAGAIN;
 	wait_unlocked(p);
 	if (p->readers == 0) {
 		send_sigpipe();

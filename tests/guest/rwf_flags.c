@@ -24,6 +24,7 @@
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 
 #define TAP_ENAME
 #include "tap.h"
@@ -188,6 +189,28 @@ static void streams(void)
 	check(big > 0, "the pipe filled");
 	check_err(wr(p[1], "x", -1, X_RWF_NOWAIT), EAGAIN, "NOWAIT write to a full pipe");
 	check(fcntl(p[1], F_GETFL) == O_WRONLY, "which stays blocking");
+	{
+		/* a writer blocked with APPEND shows nothing in the shared
+		 * file's flags, and loses no F_SETFL made meanwhile */
+		pid_t pid = fork();
+		int st;
+
+		if (pid == 0)
+			_exit(wr(p[1], "0123456789", -1, X_RWF_APPEND) == 10 ? 0 : 1);
+		usleep(100000);
+		check(fcntl(p[1], F_GETFL) == O_WRONLY,
+		      "a writer blocked with APPEND: F_GETFL as before");
+		check(fcntl(p[1], F_SETFL, O_NONBLOCK) == 0, "F_SETFL O_NONBLOCK meanwhile");
+		fcntl(p[0], F_SETFL, O_NONBLOCK);
+		while (waitpid(pid, &st, WNOHANG) == 0)
+			if (read(p[0], buf, sizeof(buf)) < 0)
+				usleep(1000);
+		fcntl(p[0], F_SETFL, 0);
+		check(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		      "the writer went on once the pipe drained");
+		check(fcntl(p[1], F_GETFL) == (O_WRONLY | O_NONBLOCK), "and O_NONBLOCK stays");
+		fcntl(p[1], F_SETFL, 0);
+	}
 	close(p[0]);
 	sigpipes = 0;
 	signal(SIGPIPE, on_sigpipe);
