@@ -14,11 +14,15 @@
 #include "vfs/denywrite.h"
 #include "vfs/file.h"
 #include "vfs/aio.h"
+#include "vfs/namei.h"
+#include "kernel/cred.h"
 #include "kernel/log.h"
 #include "kernel/sched.h"
+#include "kernel/userns.h"
 #include "kernel/task.h"
 #include "host/host.h"
 #include "abi/linux/errno.h"
+#include "abi/linux/fcntl.h"
 #include "abi/linux/misc.h"
 #include "abi/linux/mman.h"
 
@@ -1179,9 +1183,28 @@ size_t mm_accessible(struct mm *mm, uaddr_t addr, size_t len, bool write)
  * opened into *pm on first use); the page cache is the host's, asked
  * through the file's host fd. The vDSO and vvar read as resident, as on
  * Linux. Where the host cannot tell (no pagemap, an fd it will not map),
- * resident, as Linux answers a file it will not tell of (can_do_mincore).
- * Differs from Linux: a page of shared anonymous memory that only another
- * process (after fork) has touched reads as not resident. */
+ * resident, as Linux answers a file it will not tell of (can_do_mincore):
+ * one the caller neither owns nor could open for writing, and every file
+ * of a host directory (the host tells skas, an unprivileged host user,
+ * nothing of its page cache, which keeps that cache from being a side
+ * channel into the instance). Differs from Linux: a page of shared
+ * anonymous memory that only another process (after fork) has touched
+ * reads as not resident. */
+static bool can_do_mincore(const struct vma *v)
+{
+	struct inode *ino = v->file->inode;
+	struct linux_stat st;
+
+	if (!ino || !current)
+		return true;
+	/* inode_owner_or_capable, or file_permission(MAY_WRITE) */
+	if (vfs_getattr(ino, &st) == 0 &&
+	    (st.st_uid == current->proc->cred.fsuid ||
+	     capable_wrt_ids(&current->proc->cred, st.st_uid, st.st_gid, CAP_FOWNER)))
+		return true;
+	return inode_permission(current, ino, LINUX_W_OK) == 0;
+}
+
 static void vma_mincore(struct mm *mm, struct vma *v, uaddr_t at, size_t n, unsigned char *vec,
 			int *pm)
 {
@@ -1202,6 +1225,10 @@ static void vma_mincore(struct mm *mm, struct vma *v, uaddr_t at, size_t n, unsi
 		vec[i] = vec[i] != 0; /* the zero page too */
 	if (!v->file)
 		return;
+	if (!can_do_mincore(v)) {
+		memset(vec, 1, n);
+		return;
+	}
 	fd = file_op_mmap_fd(v->file);
 	if (fd < 0 || host_fd_mincore(fd, v->off + (at - v->start), n, vec) < 0)
 		memset(vec, 1, n);

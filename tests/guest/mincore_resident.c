@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "tap.h"
 
@@ -81,6 +83,31 @@ int main(void)
 	      "a file in /tmp, page 1 written");
 	f = mmap(NULL, 4 * PG, PROT_READ, MAP_SHARED, tf, 0);
 	check_res(f, 4, "0100", "its mapping: page 1 only");
+	{
+		/* can_do_mincore: one who neither owns the file nor could
+		 * write it learns nothing of its pages: all resident */
+		int st = -1, ro = open(path, O_RDONLY);
+		pid_t pid;
+
+		fchmod(tf, 0644);
+		pid = fork();
+		if (pid == 0) {
+			unsigned char v[4];
+			void *q;
+
+			if (setresgid(65534, 65534, 65534) < 0 ||
+			    setresuid(65534, 65534, 65534) < 0)
+				_exit(2);
+			q = mmap(NULL, 4 * PG, PROT_READ, MAP_SHARED, ro, 0);
+			_exit(q != MAP_FAILED && mincore(q, 4 * PG, v) == 0 && v[0] && v[2] && v[3]
+				      ? 0
+				      : 1);
+		}
+		waitpid(pid, &st, 0);
+		check(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		      "to another user, who may not write it: every page resident");
+		close(ro);
+	}
 	unlink(path);
 
 	/* a big mostly untouched range: answered, and only the touched pages */
