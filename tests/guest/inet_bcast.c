@@ -27,17 +27,6 @@ static int bound(int fam, const char *ip, int port)
 	return s;
 }
 
-static int pending(int fd)
-{
-	char buf[64];
-	int n = 0;
-
-	usleep(20000);
-	while (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) >= 0)
-		n++;
-	return n;
-}
-
 int main(void)
 {
 	int a = bound(AF_INET, "0.0.0.0", 0), port = port_of(a), one = 1;
@@ -55,23 +44,24 @@ int main(void)
 	check(setsockopt(s, SOL_SOCKET, SO_BROADCAST, &one, sizeof(one)) == 0, "SO_BROADCAST");
 	check(sendto(s, "x", 1, 0, (struct sockaddr *)&bc, sizeof(bc)) == 1, "sendto");
 	printf("on 0.0.0.0: %d %d, on 127.0.0.1: %d, on 127.255.255.255: %d, on ::: %d\n",
-	       pending(a), pending(b), pending(c), pending(d), pending(e));
+	       dgrams_pending(a), dgrams_pending(b), dgrams_pending(c), dgrams_pending(d),
+	       dgrams_pending(e));
 	check(setsockopt(a, SOL_SOCKET, SO_BROADCAST, &one, sizeof(one)) == 0, "SO_BROADCAST");
 	check(sendto(a, "y", 1, 0, (struct sockaddr *)&bc, sizeof(bc)) == 1, "sendto from a");
-	printf("its own: %d, the other: %d\n", pending(a), pending(b));
+	printf("its own: %d, the other: %d\n", dgrams_pending(a), dgrams_pending(b));
 	/* nobody on the port: no ICMP, no error */
 	int r = socket(AF_INET, SOCK_RAW, IPPROTO_ICMP);
 	setsockopt(s, SOL_IP, IP_RECVERR, &one, sizeof(one));
 	check(sendto(s, "z", 1, 0, (struct sockaddr *)&bc0, sizeof(bc0)) == 1, "to a free port");
-	check(pending(r) == 0, "no ICMP");
+	check(dgrams_pending(r) == 0, "no ICMP");
 	check_err(recv(s, (char[8]){ 0 }, 8, MSG_ERRQUEUE | MSG_DONTWAIT), EAGAIN, "no error");
 	check(connect(s, (struct sockaddr *)&bc, sizeof(bc)) == 0, "connect with SO_BROADCAST");
 	check(send(s, "w", 1, 0) == 1, "send");
-	printf("connected send: on 0.0.0.0: %d\n", pending(b));
-	pending(a);
-	pending(c);
-	pending(d);
-	pending(e);
+	printf("connected send: on 0.0.0.0: %d\n", dgrams_pending(b));
+	dgrams_pending(a);
+	dgrams_pending(c);
+	dgrams_pending(d);
+	dgrams_pending(e);
 
 	/* TCP */
 	int t = socket(AF_INET, SOCK_STREAM, 0);
@@ -88,8 +78,8 @@ int main(void)
 		  "raw: without SO_BROADCAST");
 	setsockopt(q, SOL_SOCKET, SO_BROADCAST, &one, sizeof(one));
 	check(sendto(q, pkt, 8, 0, (struct sockaddr *)&bci, sizeof(bci)) == 8, "raw: with it");
-	check(pending(q) == 1, "the request only: no reply");
-	pending(r);
+	check(dgrams_pending(q) == 1, "the request only: no reply");
+	dgrams_pending(r);
 	int fd = open("/proc/sys/net/ipv4/ping_group_range", O_WRONLY);
 	write(fd, "0 0", 3);
 	close(fd);
@@ -98,7 +88,7 @@ int main(void)
 		  "ping: without SO_BROADCAST");
 	setsockopt(p, SOL_SOCKET, SO_BROADCAST, &one, sizeof(one));
 	check(sendto(p, pkt, 8, 0, (struct sockaddr *)&bci, sizeof(bci)) == 8, "ping: with it");
-	check(pending(p) == 0, "no reply");
+	check(dgrams_pending(p) == 0, "no reply");
 	fd = open("/proc/sys/net/ipv4/ping_group_range", O_WRONLY);
 	write(fd, "1 0", 3);
 	close(fd);

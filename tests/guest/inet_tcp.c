@@ -610,6 +610,20 @@ static int peer_errno(int fd)
 	return getpeername(fd, (struct sockaddr *)&p, &plen) == 0 ? 0 : errno;
 }
 
+/* A connection to l's port whose client sends its FIN, then resets
+ * (SO_LINGER 0): the accepted end, in CLOSE_WAIT when the reset came. */
+static int close_wait_reset(int l, int port)
+{
+	struct linger lg = { 1, 0 };
+	int c = connect_to("127.0.0.1", port), a = accept(l, NULL, NULL);
+
+	shutdown(c, SHUT_WR);
+	wait_for(a, POLLRDHUP);
+	setsockopt(c, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+	close(c);
+	return a;
+}
+
 static void test_closed(void)
 {
 	int l = listener("127.0.0.1", 4), port = port_of(l), c, a, c2;
@@ -656,23 +670,13 @@ static void test_closed(void)
 
 	/* a reset in CLOSE_WAIT is EPIPE (tcp_reset), and the FIN before
 	 * it makes a read EOF, not the error */
-	c = connect_to("127.0.0.1", port);
-	a = accept(l, NULL, NULL);
-	shutdown(c, SHUT_WR);
-	wait_for(a, POLLRDHUP);
-	setsockopt(c, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
-	close(c);
+	a = close_wait_reset(l, port);
 	check(wait_for(a, POLLERR) & POLLERR, "CLOSE_WAIT, then a reset: POLLERR");
 	check(recv(a, buf, 1, MSG_DONTWAIT) == 0, "a read: EOF");
 	check(getint(a, SOL_SOCKET, SO_ERROR) == EPIPE, "SO_ERROR: EPIPE");
 	check_err(send(a, "x", 1, MSG_NOSIGNAL), EPIPE, "then a write: EPIPE");
 	close(a);
-	c = connect_to("127.0.0.1", port);
-	a = accept(l, NULL, NULL);
-	shutdown(c, SHUT_WR);
-	wait_for(a, POLLRDHUP);
-	setsockopt(c, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
-	close(c);
+	a = close_wait_reset(l, port);
 	wait_for(a, POLLERR);
 	check_err(send(a, "x", 1, MSG_NOSIGNAL), EPIPE, "a write first: EPIPE, not ECONNRESET");
 	check(recv(a, buf, 1, MSG_DONTWAIT) == 0 && getint(a, SOL_SOCKET, SO_ERROR) == 0,

@@ -78,6 +78,19 @@ static inline int port_of(int fd)
 }
 
 /* An int socket option's value, or -1. */
+/* How many datagrams fd has queued, after a moment for them to arrive;
+ * they are read. */
+static inline int dgrams_pending(int fd)
+{
+	char buf[64];
+	int n = 0;
+
+	usleep(20000);
+	while (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) >= 0)
+		n++;
+	return n;
+}
+
 static inline int getint(int fd, int level, int name)
 {
 	int v = -1;
