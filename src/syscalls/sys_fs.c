@@ -418,6 +418,29 @@ static bool rw_vec_fault(struct task *t, struct file *f, const struct linux_iove
 	return true;
 }
 
+/* A writev to a file that takes the vector whole (write_whole): gathered
+ * into one buffer (at most RW_CHUNK: more is EINVAL, far past /dev/kmsg's
+ * record), EFAULT if any of it is not readable (copy_from_iter_full),
+ * then one write. */
+static long write_gathered(struct task *t, struct file *f, const struct linux_iovec *iov, int cnt)
+{
+	uint64_t total = iovec_total(iov, cnt);
+	long n;
+	char *kbuf;
+
+	if (total > RW_CHUNK)
+		return -EINVAL;
+	kbuf = malloc(total ? total : 1);
+	if (!kbuf)
+		return -ENOMEM;
+	n = iovec_from_user(t->mm, iov, cnt, kbuf, total) < total ? -EFAULT
+								  : f->ops->write(f, kbuf, total);
+	free(kbuf);
+	if (n > 0)
+		fsnotify_file(f, IN_MODIFY);
+	return n;
+}
+
 /* readv/writev, and at pos (>= 0) preadv/pwritev: a file without pread
  * (a pipe, a socket) is ESPIPE there, before its access mode is looked
  * at, as Linux's FMODE_PREAD check comes first. The RWF_ flags are
@@ -487,6 +510,10 @@ static long do_readv(struct task *t, int fd, uaddr_t uiov, int cnt, bool write, 
 	if (pos < 0 && (write ? !!f->ops->write_fault : !!f->ops->read_fault) &&
 	    rw_vec_fault(t, f, iov, cnt, iovec_total(iov, cnt), write, &n))
 		goto out;
+	if (write && pos < 0 && f->ops->write_whole) {
+		n = write_gathered(t, f, iov, cnt);
+		goto out;
+	}
 	/* Segment by segment; a short transfer ends the call. */
 	for (i = 0; i < cnt; i++) {
 		if (iov[i].iov_len == 0)

@@ -250,6 +250,7 @@ static const struct file_ops kmsg_ops = {
 	.stat = dev_stat,
 	.poll = kmsg_poll,
 	.release = kmsg_release,
+	.write_whole = true,
 };
 
 /* /dev/tty: the opener's controlling terminal. */

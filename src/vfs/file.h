@@ -81,6 +81,9 @@ struct file_ops {
 	/* O_ASYNC signals the owner at the wakeups of its poll's queues
 	 * (Linux's f_op->fasync; vfs/fown.c). */
 	bool fasync;
+	/* writev's vector is one write, gathered (Linux's write_iter sees it
+	 * whole: /dev/kmsg makes it one record), not a write per segment. */
+	bool write_whole;
 	/* The directions in which preadv2/pwritev2's RWF_NOWAIT may ask the
 	 * file not to wait (FILE_NOWAIT_*: Linux's FMODE_NOWAIT with an
 	 * iter method for the way; pipes and sockets are sys_fs.c's). */

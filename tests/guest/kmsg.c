@@ -5,8 +5,8 @@
  * does not fit), SEEK_END skips what is there, other offsets are ESPIPE,
  * poll says when a record waits. skas had no /dev/kmsg (dmesg -w failed).
  * Each message ends in a newline, as Linux keeps one without it open for
- * a continuation, unseen until the next message. Writes a few lines to
- * the kernel's log (root). */
+ * a continuation, unseen until the next message; writev's pieces are one
+ * record. Writes a few lines to the kernel's log (root). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 
 #define TAP_ENAME
@@ -150,6 +151,18 @@ int main(void)
 	pfd.revents = 0;
 	check(poll(&pfd, 1, 5000) == 1 && (pfd.revents & POLLIN), "poll: a record waits");
 	check(next(&prio, &seq, text, sizeof(text)) == 0 && strcmp(text, "seven") == 0, "read");
+	{
+		/* writev's pieces make one record (systemd writes "<N>", its
+		 * name and the message so) */
+		struct iovec v[3] = { { "<30>", 4 }, { tag, strlen(tag) }, { "eight\n", 6 } };
+
+		close(wfd);
+		wfd = open("/dev/kmsg", O_WRONLY);
+		check(writev(wfd, v, 3) == (ssize_t)(10 + strlen(tag)), "writev of three pieces");
+		check(next(&prio, &seq, text, sizeof(text)) == 0 && prio == 30 &&
+			      strcmp(text, "eight") == 0,
+		      "one record, its priority from the first piece");
+	}
 
 	check(lseek(rfd, 0, SEEK_SET) == 0, "SEEK_SET: 0");
 	{
