@@ -141,7 +141,7 @@ static void test_wait(void)
 	sigset_t m;
 	fd_set rf;
 	struct timeval tv = { 0, 0 };
-	int fd, ep;
+	int fd, ep, go[2];
 	pid_t pid;
 
 	sigemptyset(&m);
@@ -170,15 +170,26 @@ static void test_wait(void)
 		      si.ssi_status == 0,
 	      "blocking read: SIGCHLD, CLD_EXITED, pid, status 0");
 	check(child_exit(pid) == 0, "child reaped");
+	/* the child signals only once the parent has looked (a sleep alone
+	 * raced a slow fork under a sanitizer build) */
+	if (pipe(go) < 0)
+		go[0] = go[1] = -1;
 	pid = fork();
 	if (pid == 0) {
-		sleep_ms(50);
+		char c;
+
+		if (read(go[0], &c, 1) == 1)
+			sleep_ms(50);
 		kill(getppid(), SIGUSR1);
 		_exit(0);
 	}
+	close(go[0]);
 	FD_ZERO(&rf);
 	FD_SET(fd, &rf);
 	check(select(fd + 1, &rf, NULL, NULL, &tv) == 0, "select: not readable");
+	if (write(go[1], "g", 1) != 1)
+		printf("# go: %s\n", strerror(errno));
+	close(go[1]);
 	FD_SET(fd, &rf);
 	check(select(fd + 1, &rf, NULL, NULL, NULL) == 1 && FD_ISSET(fd, &rf),
 	      "select woken by a signal");
