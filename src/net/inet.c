@@ -81,7 +81,7 @@ static bool is_any6(const uint8_t addr[16])
 }
 
 /* The IPv4 address in a mapped one, in host order. */
-static uint32_t v4_of(const uint8_t addr[16])
+uint32_t inet_v4_of(const uint8_t addr[16])
 {
 	return (uint32_t)addr[12] << 24 | addr[13] << 16 | addr[14] << 8 | addr[15];
 }
@@ -110,7 +110,7 @@ static bool v4_is_group(uint32_t v4)
 
 bool inet_is_bcast(const uint8_t addr[16])
 {
-	return inet_is_v4(addr) && v4_of(addr) == 0x7fffffff;
+	return inet_is_v4(addr) && inet_v4_of(addr) == 0x7fffffff;
 }
 
 /* The options kept for getsockopt, one slot each (inet_sock.opts). */
@@ -297,14 +297,14 @@ int inet_route(const struct inet_sock *in, uint8_t addr[16])
 			memcpy(addr, v6_loopback, 16);
 	}
 	if (inet_is_v4(addr)) {
-		uint32_t v4 = v4_of(addr);
+		uint32_t v4 = inet_v4_of(addr);
 
 		if (in->u.sk.family == LINUX_AF_INET6 && in->v6only)
 			return -ENETUNREACH;
 		if (v4 == 0) /* INADDR_ANY: the source address, or loopback */
-			v4 = v4_of(in->saddr) && inet_is_v4(in->saddr) &&
-					     !v4_is_group(v4_of(in->saddr))
-				     ? v4_of(in->saddr)
+			v4 = inet_v4_of(in->saddr) && inet_is_v4(in->saddr) &&
+					     !v4_is_group(inet_v4_of(in->saddr))
+				     ? inet_v4_of(in->saddr)
 				     : 0x7f000001;
 		/* a group: through IP_MULTICAST_IF's device (no route) */
 		if (inet_mc_is_group(addr))
@@ -323,12 +323,12 @@ int inet_pktinfo_source(const struct scm *scm, bool v4, uint8_t src[16])
 		return 0;
 	if (scm->pkt_ifindex && !netdev_by_index(scm->pkt_ifindex))
 		return -ENODEV;
-	if (v4 && v4_of(scm->pkt_addr)) {
+	if (v4 && inet_v4_of(scm->pkt_addr)) {
 		/* ip_route_output_key_hash_rcu: a group or zeronet source is
 		 * EINVAL, one no device has no route */
-		if (v4_is_group(v4_of(scm->pkt_addr)) || !(v4_of(scm->pkt_addr) >> 24))
+		if (v4_is_group(inet_v4_of(scm->pkt_addr)) || !(inet_v4_of(scm->pkt_addr) >> 24))
 			return -EINVAL;
-		if (!v4_is_loopback(v4_of(scm->pkt_addr)))
+		if (!v4_is_loopback(inet_v4_of(scm->pkt_addr)))
 			return -ENETUNREACH;
 		memcpy(src, scm->pkt_addr, 16);
 	} else if (!v4 && !is_any6(scm->pkt_addr)) {
@@ -453,7 +453,7 @@ int inet_source(struct inet_sock *in, const uint8_t dst[16], uint8_t src[16])
 	bool v4 = inet_is_v4(dst);
 
 	if (in->addr_locked && !is_any6(in->saddr) &&
-	    !(inet_is_v4(in->saddr) && !v4_of(in->saddr))) {
+	    !(inet_is_v4(in->saddr) && !inet_v4_of(in->saddr))) {
 		if (inet_is_v4(in->saddr) != v4)
 			return -ENETUNREACH;
 		memcpy(src, in->saddr, 16);
@@ -463,8 +463,8 @@ int inet_source(struct inet_sock *in, const uint8_t dst[16], uint8_t src[16])
 		set_v4(src, 0x7f000001);
 	else
 		memcpy(src, v6_loopback, 16);
-	if (inet_mc_is_group(dst))
-		inet_mc_source(in, src);
+	if (inet_mc_is_group(dst) && in->mc_addr) /* IP_MULTICAST_IF's address */
+		set_v4(src, in->mc_addr);
 	return 0;
 }
 
@@ -475,7 +475,7 @@ bool inet_covers(const struct inet_sock *in, const uint8_t dst[16])
 	if (inet_is_v4(dst)) {
 		if (is_any6(l))
 			return !in->v6only; /* an AF_INET6 socket on :: */
-		return inet_is_v4(l) && (v4_of(l) == 0 || v4_of(l) == v4_of(dst));
+		return inet_is_v4(l) && (inet_v4_of(l) == 0 || inet_v4_of(l) == inet_v4_of(dst));
 	}
 	if (in->u.sk.family == LINUX_AF_INET)
 		return false;
@@ -492,7 +492,7 @@ static int addr_set(const struct inet_sock *in, bool v4)
 	if (is_any6(l))
 		return v4 ? (in->v6only ? SET_NONE : SET_ALL) : SET_ALL;
 	if (inet_is_v4(l))
-		return !v4 ? SET_NONE : v4_of(l) ? SET_ONE : SET_ALL;
+		return !v4 ? SET_NONE : inet_v4_of(l) ? SET_ONE : SET_ALL;
 	return v4 ? SET_NONE : SET_ONE;
 }
 
@@ -647,7 +647,8 @@ static int check_local(const struct inet_sock *in, const uint8_t addr[16])
 	 * which bind takes (CONFIG_IP_MULTIPLE_TABLES, as Debian's) */
 	if (!net->lo_has_v4)
 		return 0;
-	return v4_of(addr) == 0 || v4_is_loopback(v4_of(addr)) || v4_is_group(v4_of(addr))
+	return inet_v4_of(addr) == 0 || v4_is_loopback(inet_v4_of(addr)) ||
+			       v4_is_group(inet_v4_of(addr))
 		       ? 0
 		       : -EADDRNOTAVAIL;
 }
@@ -685,8 +686,8 @@ int inet_bind(struct task *t, struct socket *s, const struct linux_sockaddr_stor
 	}
 	inet_hash_port(in, port);
 	/* a group address is only received on: the source stays free */
-	in->addr_locked =
-		!is_any6(addr) && !(inet_is_v4(addr) && (!v4_of(addr) || v4_is_group(v4_of(addr))));
+	in->addr_locked = !is_any6(addr) && !(inet_is_v4(addr) &&
+					      (!inet_v4_of(addr) || v4_is_group(inet_v4_of(addr))));
 	in->port_locked = true;
 	return 0;
 }
@@ -707,7 +708,7 @@ int inet_fill_addr(int family, const uint8_t addr[16], uint16_t port,
 		struct linux_sockaddr_in sin = { .sin_family = LINUX_AF_INET };
 
 		sin.sin_port = __builtin_bswap16(port);
-		sin.sin_addr = __builtin_bswap32(v4_of(addr));
+		sin.sin_addr = __builtin_bswap32(inet_v4_of(addr));
 		memcpy(a, &sin, sizeof(sin));
 		return sizeof(sin);
 	}

@@ -81,8 +81,6 @@ int inet_mc6_getsockopt(struct inet_sock *in, int name, int *v);
 bool inet_mc_is_group(const uint8_t addr[16]);
 /* A datagram to a group leaves (IP_MULTICAST_IF named lo). */
 bool inet_mc_routed(const struct inet_sock *in);
-/* Its source address for a group: IP_MULTICAST_IF's address, if any. */
-void inet_mc_source(const struct inet_sock *in, uint8_t src[16]);
 /* Some socket of net joined group on lo: a datagram to it comes in. */
 bool inet_mc_joined(const struct net_ns *net, const uint8_t group[16]);
 /* A socket of the group's port takes it (joined, or IP_MULTICAST_ALL). */
@@ -185,6 +183,8 @@ struct list_head *inet_table(int proto, uint16_t port);
 int inet_fill_addr(int family, const uint8_t addr[16], uint16_t port,
 		   struct linux_sockaddr_storage *a);
 bool inet_is_v4(const uint8_t addr[16]);
+/* An IPv4 (v4-mapped) address's four bytes as a number, host order. */
+uint32_t inet_v4_of(const uint8_t addr[16]);
 /* The loopback's broadcast address, 127.255.255.255 (RTN_BROADCAST):
  * datagrams to it want SO_BROADCAST (EACCES), TCP cannot go there. */
 bool inet_is_bcast(const uint8_t addr[16]);

@@ -46,14 +46,6 @@ struct mc_dev_group {
 static struct mc_dev_group *dev_groups;
 static size_t n_dev_groups;
 
-static uint32_t v4(const uint8_t addr[16])
-{
-	uint32_t a;
-
-	memcpy(&a, addr + 12, 4);
-	return __builtin_bswap32(a);
-}
-
 static bool is_multicast(uint32_t a)
 {
 	return (a >> 28) == 0xe;
@@ -61,7 +53,7 @@ static bool is_multicast(uint32_t a)
 
 bool inet_mc_is_group(const uint8_t addr[16])
 {
-	return inet_is_v4(addr) && is_multicast(v4(addr));
+	return inet_is_v4(addr) && is_multicast(inet_v4_of(addr));
 }
 
 static struct mc_dev_group *dev_group(const struct net_ns *net, uint32_t group)
@@ -100,12 +92,12 @@ static void dev_group_put(const struct net_ns *net, uint32_t group)
 
 bool inet_mc_joined(const struct net_ns *net, const uint8_t group[16])
 {
-	return dev_group(net, v4(group)) != NULL;
+	return dev_group(net, inet_v4_of(group)) != NULL;
 }
 
 bool inet_mc_takes(const struct inet_sock *in, const uint8_t group[16])
 {
-	uint32_t g = v4(group);
+	uint32_t g = inet_v4_of(group);
 	int i;
 
 	for (i = 0; i < in->mc_count; i++)
@@ -284,14 +276,6 @@ int inet_mc_getsockopt(struct inet_sock *in, int name, int *v)
 bool inet_mc_routed(const struct inet_sock *in)
 {
 	return in->mc_index != 0;
-}
-
-void inet_mc_source(const struct inet_sock *in, uint8_t src[16])
-{
-	uint32_t a = __builtin_bswap32(in->mc_addr);
-
-	if (in->mc_addr)
-		memcpy(src + 12, &a, 4);
 }
 
 /* ipv6_sock_mc_join: a multicast address (ff00::/8), not joined yet on

@@ -46,7 +46,7 @@ struct file;
  * end (rwf_end). */
 struct rwf_call {
 	unsigned saved, applied; /* the file's O_APPEND and O_NONBLOCK before, during */
-	bool flags_set, nowait, nosignal;
+	bool nowait, nosignal;
 };
 
 /* preadv2/pwritev2's RWF_ flags, Linux's kiocb_set_rw_flags in its order,

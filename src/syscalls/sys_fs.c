@@ -360,7 +360,6 @@ long rwf_begin(struct task *t, struct file *f, unsigned rwf, bool write, struct 
 		ret = file_set_flags(f, fl);
 		if (ret < 0)
 			return ret;
-		rc->flags_set = true;
 	}
 	if ((rwf & LINUX_RWF_NOWAIT) && !t->rwf_nowait)
 		rc->nowait = t->rwf_nowait = true;
@@ -369,12 +368,13 @@ long rwf_begin(struct task *t, struct file *f, unsigned rwf, bool write, struct 
 	return 0;
 }
 
-/* Each flag rwf_begin changed goes back, if it still holds what it set. */
+/* Each flag rwf_begin changed goes back, if it still holds what it set
+ * (none if it changed none, or its change failed: f->flags is saved). */
 void rwf_end(struct task *t, struct file *f, const struct rwf_call *rc)
 {
 	unsigned changed = (rc->saved ^ rc->applied) & ~(rc->applied ^ f->flags);
 
-	if (rc->flags_set && changed)
+	if (changed)
 		file_set_flags(f, (f->flags & ~changed) | (rc->saved & changed));
 	if (rc->nowait)
 		t->rwf_nowait = false;
@@ -451,7 +451,7 @@ static long do_readv(struct task *t, int fd, uaddr_t uiov, int cnt, bool write, 
 {
 	struct file *f = fdget(t->files, fd);
 	struct linux_iovec *iov = NULL;
-	struct rwf_call rc = { 0, 0, false, false, false };
+	struct rwf_call rc = { 0, 0, false, false };
 	long total = 0, n = 0, ret;
 	int i;
 

@@ -358,7 +358,7 @@ static long run_rw(struct task *t, const struct linux_iocb *cb, struct file *f, 
 	bool positional = f->ops->pread || f->ops->pwrite;
 	struct sysargs sa = { { cb->aio_fildes, cb->aio_buf, cb->aio_nbytes,
 				(uint64_t)cb->aio_offset, 0, 0 } };
-	struct rwf_call rc = { 0, 0, false, false, false };
+	struct rwf_call rc = { 0, 0, false, false };
 	long ret = rwf_begin(t, f, cb->aio_rw_flags, write, &rc);
 
 	if (ret < 0)
