@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
 #include <time.h>
@@ -90,6 +91,30 @@ static char state(int pid, const char *f)
 	return (q = strrchr(buf, ')')) ? q[2] : '?';
 }
 
+/* Field n (1-based) of /proc/PID/stat as a number, n == 2 its comm
+ * compared with "zomb" (0 if equal); n == 0: 0 if the file f holds want,
+ * else -1. */
+static long field(int pid, const char *f, int n, const char *want)
+{
+	char buf[1024], *q;
+	int fd = open(pp(pid, f), O_RDONLY), i;
+	ssize_t r = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (r <= 0)
+		return -1;
+	buf[r] = 0;
+	if (n == 0)
+		return strstr(buf, want) ? 0 : -1;
+	if (n == 2)
+		return strncmp(strchr(buf, '(') ? strchr(buf, '(') : buf, "(zomb) ", 7) ? -1 : 0;
+	q = strrchr(buf, ')');
+	for (i = 2; q && i < n; i++)
+		q = strchr(q + 1, ' ');
+	return q ? strtol(q + 1, NULL, 10) : -1;
+}
+
 static int hold[2];
 
 static void *waiter(void *arg)
@@ -124,6 +149,9 @@ static void zombie_leader(void)
 	check(state(p, task) == 'Z', "an exited leader's task/PID/stat: Z");
 	check(state(p, "stat") == 'Z', "its process's stat: Z while a thread runs on");
 	check(state(p, "status") == 'Z', "its status: Z (zombie)");
+	check(field(p, "status", 0, "Threads:\t2\n") == 0,
+	      "its status: Threads: 2 (the exited leader counts until the reap)");
+	check(field(p, "stat", 20, NULL) == 2, "its stat: 2 threads");
 	close(hold[1]);
 	waitpid(p, &st, 0);
 	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the process ends with its last thread");
@@ -196,11 +224,20 @@ int main(void)
 	waitpid(root_child, &st, 0);
 
 	zombie = fork();
-	if (zombie == 0)
+	if (zombie == 0) {
+		prctl(PR_SET_NAME, "zomb");
 		_exit(3);
+	}
 	/* a zombie once waitid with WNOWAIT says it exited */
 	waitid(P_PID, zombie, NULL, WEXITED | WNOWAIT);
 	check(rd(pp(zombie, "stat")) == 0, "a zombie's stat");
+	/* its name and thread count are its leader's, kept until the reap
+	 * (ps's "[zomb] <defunct>") */
+	check(field(zombie, "stat", 2, NULL) == 0, "a zombie's stat: its comm (zomb)");
+	check(field(zombie, "stat", 20, NULL) == 1, "a zombie's stat: 1 thread");
+	check(field(zombie, "status", 0, "Name:\tzomb\n") == 0, "a zombie's status: Name: zomb");
+	check(field(zombie, "status", 0, "Threads:\t1\n") == 0, "a zombie's status: Threads: 1");
+	check(field(zombie, "comm", 0, "zomb\n") == 0, "a zombie's comm: zomb");
 	check(rd(pp(zombie, "mounts")) == -EINVAL, "a zombie's mounts: EINVAL");
 	check(rd(pp(zombie, "mountinfo")) == -EINVAL, "a zombie's mountinfo: EINVAL");
 	check(rd(pp(zombie, "maps")) == -1000, "a zombie's maps: empty");

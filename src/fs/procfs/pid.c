@@ -55,11 +55,26 @@ static struct mm *mm_of(const struct pnode *n)
 	return t ? t->mm : NULL;
 }
 
+/* A zombie keeps its leader's name (ps shows "[sleep] <defunct>"), as
+ * does the directory of a leader gone while its threads run on. */
 static const char *comm_of(const struct pnode *n)
 {
 	struct task *t = procfs_task(n);
+	struct process *p = proc_of(n);
 
-	return t ? t->comm : "";
+	if (t)
+		return t->comm;
+	return p && (!n->tid || n->tid == p->pid) ? p->leader_comm : "";
+}
+
+/* Linux's signal->nr_threads: the live threads and an exited leader,
+ * counted until the reap (a zombie has 1). */
+static int nr_threads(const struct pnode *n)
+{
+	struct process *p = proc_of(n);
+	struct task *l = task_by_tid(p->pid);
+
+	return p->nthreads + (!l || l->proc != p || l->state == TASK_DEAD ? 1 : 0);
 }
 
 static char state_of(const struct pnode *n)
@@ -233,7 +248,7 @@ static int gen_stat(const struct pnode *n, struct sbuf *b)
 		  (long long)(u.stime / 10000000), (long long)(c.utime / 10000000),
 		  (long long)(c.stime / 10000000));
 	sb_printf(b, "%d %d %d 0 %llu %llu %llu %llu ", t ? task_prio(t) : 20, t ? t->nice : 0,
-		  p->nthreads,
+		  nr_threads(n),
 		  (unsigned long long)starttime(n->tid && t ? t->start_ns : p->start_ns),
 		  (unsigned long long)sz.vsize,
 		  (unsigned long long)((sz.rss_anon + sz.rss_file + sz.rss_shmem) / PAGE_SIZE),
@@ -400,7 +415,7 @@ static int gen_status(const struct pnode *n, struct sbuf *b)
 		if (t)
 			queued += (t->pending >> i) & 1;
 	}
-	sb_printf(b, "Threads:\t%d\nSigQ:\t%d/%llu\n", p->nthreads, queued,
+	sb_printf(b, "Threads:\t%d\nSigQ:\t%d/%llu\n", nr_threads(n), queued,
 		  (unsigned long long)p->rlim[LINUX_RLIMIT_SIGPENDING].rlim_cur);
 	sb_printf(b, "SigPnd:\t%016llx\nShdPnd:\t%016llx\nSigBlk:\t%016llx\n",
 		  (unsigned long long)(t ? t->pending : 0), (unsigned long long)p->pending,
