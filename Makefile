@@ -10,9 +10,13 @@ CFLAGS  ?= -O2
 LDLIBS  := -lseccomp
 
 BUILD   := build
-KSRC    := $(filter-out src/stub/%,$(shell find src -name '*.c' | sort))
+KSRC    := $(filter-out src/stub/% src/init/%,$(shell find src -name '*.c' | sort))
 KASM    := src/kernel/switch.S
 STUB    := $(BUILD)/stub.elf $(BUILD)/stub-low.elf
+# What platform/stub_blob.S carries: the stub at its two places, --init's init.
+BLOB     := $(STUB) $(BUILD)/init.elf
+BLOB_DEFS := -DSTUB_ELF='"$(BUILD)/stub.elf"' -DSTUB_LOW_ELF='"$(BUILD)/stub-low.elf"' \
+	-DINIT_ELF='"$(BUILD)/init.elf"'
 
 OBJ      := $(KSRC:%.c=$(BUILD)/rel/%.o) $(KASM:%.S=$(BUILD)/rel/%.o) $(BUILD)/rel/stub_blob.o
 ASAN_OBJ := $(KSRC:%.c=$(BUILD)/asan/%.o) $(KASM:%.S=$(BUILD)/asan/%.o) $(BUILD)/asan/stub_blob.o
@@ -41,6 +45,16 @@ $(STUB): $(BUILD)/%.elf: src/stub/stub.S src/stub/stub.h src/stub/stub.lds
 	ld -static -nostdlib -z noexecstack -z max-page-size=4096 --build-id=none \
 		--defsym=STUB_LINK=$(STUB_AT) -T src/stub/stub.lds -o $@ $(BUILD)/$*.o
 
+# --init's pid 1 (init/init.c): freestanding and static too, a guest
+# program of its own, never instrumented.
+$(BUILD)/init.elf: src/init/init.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -Wall -Wextra -Werror -O2 -ffreestanding -fno-builtin -fno-stack-protector \
+		-fno-pic -fno-pie -fcf-protection=none -fno-asynchronous-unwind-tables \
+		-fno-tree-loop-distribute-patterns -c -o $(BUILD)/init.o $<
+	ld -static -nostdlib -z noexecstack -z max-page-size=4096 --build-id=none \
+		-o $@ $(BUILD)/init.o
+
 $(BUILD)/rel/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(CFLAGS) -c -o $@ $<
@@ -59,10 +73,9 @@ $(BUILD)/asan/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) -c -o $@ $<
 
-$(BUILD)/rel/stub_blob.o $(BUILD)/asan/stub_blob.o: src/platform/stub_blob.S $(STUB)
+$(BUILD)/rel/stub_blob.o $(BUILD)/asan/stub_blob.o: src/platform/stub_blob.S $(BLOB)
 	@mkdir -p $(dir $@)
-	$(CC) -c -DSTUB_ELF='"$(BUILD)/stub.elf"' -DSTUB_LOW_ELF='"$(BUILD)/stub-low.elf"' \
-		-o $@ src/platform/stub_blob.S
+	$(CC) -c $(BLOB_DEFS) -o $@ src/platform/stub_blob.S
 
 -include $(OBJ:.o=.d) $(ASAN_OBJ:.o=.d)
 
@@ -123,10 +136,9 @@ $(BUILD)/cov/%.o: %.c
 $(BUILD)/cov/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) -c -o $@ $<
-$(BUILD)/cov/stub_blob.o: src/platform/stub_blob.S $(STUB)
+$(BUILD)/cov/stub_blob.o: src/platform/stub_blob.S $(BLOB)
 	@mkdir -p $(dir $@)
-	$(CC) -c -DSTUB_ELF='"$(BUILD)/stub.elf"' -DSTUB_LOW_ELF='"$(BUILD)/stub-low.elf"' \
-		-o $@ src/platform/stub_blob.S
+	$(CC) -c $(BLOB_DEFS) -o $@ src/platform/stub_blob.S
 $(BUILD)/cov/skas: $(COV_OBJ)
 	$(CC) --coverage -o $@ $(COV_OBJ) $(LDLIBS)
 # (its objects depend on the headers too: a stale one once mixed up the

@@ -50,6 +50,10 @@ static void usage(FILE *out)
 		"                     then the fds that are a host terminal are the console)\n"
 		"  -i, --interactive  no terminal: fds 0-2 are the host's even when stdin\n"
 		"                     is a terminal (-it: a terminal)\n"
+		"  --init             the program runs as pid 2 under a small init (pid 1)\n"
+		"                     that passes signals on to it and reaps orphans:\n"
+		"                     SIGPIPE, Ctrl-C, SIGTERM end it as they would\n"
+		"                     outside (pid 1, a namespace's init, ignores them)\n"
 		"  --root=DIR         the host directory that is / inside (default: /); the\n"
 		"                     guest writes to a tmpfs over it, the host never changes\n"
 		"  --rw               writes go through to the root directory instead\n"
@@ -120,6 +124,7 @@ enum {
 	OPT_NOFILE,
 	OPT_CPUS,
 	OPT_NET,
+	OPT_INIT,
 };
 
 static const struct option options[] = {
@@ -137,6 +142,7 @@ static const struct option options[] = {
 	{ "nofile", required_argument, NULL, OPT_NOFILE },
 	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "net", required_argument, NULL, OPT_NET },
+	{ "init", no_argument, NULL, OPT_INIT },
 	{ "verbose", no_argument, NULL, 'L' },
 	{ "tty", no_argument, NULL, 't' },
 	{ "interactive", no_argument, NULL, 'i' },
@@ -161,6 +167,7 @@ struct cmdline {
 	int nvolumes;
 	bool tty, interactive;
 	bool host_net;	  /* --net=host */
+	bool init;	  /* --init: init/init.c is pid 1, the program pid 2 */
 	char **prog_argv; /* NULL: the root's shell */
 };
 
@@ -264,6 +271,9 @@ static void parse(int argc, char **argv, struct cmdline *cl)
 			break;
 		case OPT_RW:
 			cl->rw = true;
+			break;
+		case OPT_INIT:
+			cl->init = true;
 			break;
 		case 'v':
 			add_volume(cl, optarg);
@@ -430,6 +440,32 @@ static int start_in_path(struct init_config *cfg, const char *name)
 	return ret;
 }
 
+/* --init: init/init.c as pid 1, which starts the program (prog, or
+ * NULL: the shell) as its child and finds it as start_in_path does. */
+static int init_with_program(struct init_config *cfg, char **prog)
+{
+	char **argv;
+	int n = 0, ret;
+
+	while (prog && prog[n])
+		n++;
+	argv = calloc((size_t)n + 3, sizeof(*argv));
+	if (!argv)
+		return -ENOMEM;
+	argv[0] = "skas-init";
+	if (prog) {
+		argv[1] = "--";
+		memcpy(&argv[2], prog, (size_t)n * sizeof(*argv));
+	}
+	cfg->path = argv[0];
+	cfg->argv = argv;
+	cfg->image = init_blob;
+	cfg->image_len = (size_t)(init_blob_end - init_blob);
+	ret = task_start_init(cfg);
+	free(argv); /* the kernel copied what it keeps */
+	return ret;
+}
+
 /* --memory, or half the host's memory; the stubs get a host-side
  * RLIMIT_DATA above it, in case the kernel's count were wrong. */
 static void setup_memory(const struct cmdline *cl)
@@ -454,7 +490,7 @@ static int exit_status(int wait_status)
 
 int main(int argc, char **argv)
 {
-	struct init_config cfg;
+	struct init_config cfg = { 0 };
 	struct cmdline cl;
 	struct path root;
 	char *cwd;
@@ -573,7 +609,10 @@ int main(int argc, char **argv)
 	cfg.pids_max = cl.pids_max;
 	cfg.nofile = cl.nofile;
 	host_sandbox_enter(syscall_name); /* the host's calls are x86-64's too */
-	if (cl.prog_argv && !strchr(cl.prog_argv[0], '/')) {
+	if (cl.init) {
+		/* init/init.c: "--" and the program, or nothing (the shell) */
+		ret = init_with_program(&cfg, cl.prog_argv);
+	} else if (cl.prog_argv && !strchr(cl.prog_argv[0], '/')) {
 		ret = start_in_path(&cfg, cl.prog_argv[0]);
 	} else {
 		ret = task_start_init(&cfg);

@@ -18,6 +18,7 @@
 #include "kernel/sched.h"
 #include "kernel/log.h"
 #include "mm/mm.h"
+#include "mm/memfd.h"
 #include "mm/mempolicy.h"
 #include "vfs/file.h"
 #include "vfs/namei.h"
@@ -376,6 +377,7 @@ int task_start_init(const struct init_config *cfg)
 	struct strv argv = { 0 }, envp = { 0 };
 	struct pf_regs regs;
 	struct pf_thread *th;
+	struct file *image = NULL;
 	struct mm *mm = NULL;
 	struct task *t;
 	int i, ret;
@@ -425,7 +427,18 @@ int task_start_init(const struct init_config *cfg)
 	for (i = 0; cfg->envp[i]; i++)
 		if ((ret = strv_push(&envp, cfg->envp[i])) < 0)
 			goto fail;
-	ret = exec_load(t, LINUX_AT_FDCWD, cfg->path, 0, NULL, &argv, &envp, &mm, &th, &regs,
+	if (cfg->image) {
+		struct path img;
+
+		ret = memfd_image(t, cfg->path, cfg->image, cfg->image_len, &img);
+		if (ret == 0) {
+			ret = vfs_open_exec_found(t, &img, &image);
+			path_put(&img);
+		}
+		if (ret < 0)
+			goto fail;
+	}
+	ret = exec_load(t, LINUX_AT_FDCWD, cfg->path, 0, image, &argv, &envp, &mm, &th, &regs,
 			&t->proc->cred);
 	if (ret == EXEC_FATAL) /* mapped, then failed: no image to kill */
 		ret = -ENOEXEC;

@@ -301,7 +301,14 @@ struct init_config {
 	uint32_t uid, gid;
 	int pids_max;
 	int nofile; /* RLIMIT_NOFILE, soft and hard (--nofile); 0: the default */
+	/* The program's image, not a file of the root: run from a sealed
+	 * memfd, path its name (--init's, init_blob); NULL: path. */
+	const void *image;
+	size_t image_len;
 };
+
+/* --init's program (init/init.c), linked into skas (platform/stub_blob.S). */
+extern const char init_blob[], init_blob_end[];
 
 /* Starts the first process (pid 1). Returns 0 or -errno (ENOENT, EACCES,
  * ENOEXEC...) without starting anything. */

@@ -73,6 +73,24 @@ static int memfd_file(struct task *t, const char *name, unsigned flags, struct f
 	return 0;
 }
 
+int memfd_image(struct task *t, const char *name, const void *data, size_t len, struct path *out)
+{
+	struct file *f;
+	int ret = memfd_file(t, name, LINUX_MFD_ALLOW_SEALING, &f);
+
+	if (ret < 0)
+		return ret;
+	ret = tmpfs_fill(f->inode, data, len);
+	if (ret == 0) {
+		*tmpfs_file_seals(f) = LINUX_F_SEAL_SEAL | LINUX_F_SEAL_WRITE |
+				       LINUX_F_SEAL_SHRINK | LINUX_F_SEAL_GROW;
+		*out = f->path;
+		path_get(out);
+	}
+	file_put(f); /* no writer left: the exec's deny of writes can take */
+	return ret;
+}
+
 /* memfd_create(2), in Linux's order: flags, name, then the file. */
 long sys_memfd_create(struct task *t, const struct sysargs *a)
 {

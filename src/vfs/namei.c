@@ -998,23 +998,31 @@ static unsigned at_lookup_flags(int atflags)
 int vfs_open_exec(struct task *t, int dirfd, const char *name, int atflags, struct file **out)
 {
 	struct path p;
-	struct inode *ino;
 	int ret = path_lookupat(t, dirfd, name, at_lookup_flags(atflags), &p);
 
 	if (ret < 0)
 		return ret;
-	ino = p.dentry->inode;
+	ret = vfs_open_exec_found(t, &p, out);
+	path_put(&p);
+	return ret;
+}
+
+int vfs_open_exec_found(struct task *t, struct path *p, struct file **out)
+{
+	struct inode *ino = p->dentry->inode;
+	int ret;
+
 	/* Linux's may_open for MAY_EXEC: anything but a regular file is
 	 * EACCES before it is opened (a FIFO's open would wait for a
 	 * writer, a socket's is ENXIO). */
 	if (LINUX_S_ISLNK(ino->mode))
 		ret = -ELOOP;
-	else if (!LINUX_S_ISREG(ino->mode) || (p.mnt->flags & MNT_NOEXEC))
+	else if (!LINUX_S_ISREG(ino->mode) || (p->mnt->flags & MNT_NOEXEC))
 		ret = -EACCES;
 	else
 		ret = inode_permission(t, ino, LINUX_X_OK);
 	if (ret == 0)
-		ret = open_inode(t, &p, LINUX_O_RDONLY, out);
+		ret = open_inode(t, p, LINUX_O_RDONLY, out);
 	/* do_open_execat's deny_write_access: ETXTBSY for a file open for
 	 * writing; the file denies writes until it is released */
 	if (ret == 0 && (ret = write_access_deny(ino)) < 0) {
@@ -1027,7 +1035,6 @@ int vfs_open_exec(struct task *t, int dirfd, const char *name, int atflags, stru
 	}
 	if (ret == 0)
 		fsnotify_open(*out);
-	path_put(&p);
 	return ret;
 }
 

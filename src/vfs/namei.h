@@ -47,6 +47,8 @@ int vfs_openat(struct task *t, int dirfd, const char *path, unsigned flags, unsi
 	       struct file **out);
 /* openat2: resolve holds RESOLVE_* flags. */
 int vfs_open_exec(struct task *t, int dirfd, const char *name, int atflags, struct file **out);
+/* Its open of p (kept by the caller), as if a walk had found it. */
+int vfs_open_exec_found(struct task *t, struct path *p, struct file **out);
 int vfs_openat2(struct task *t, int dirfd, const char *path, unsigned flags, unsigned mode,
 		unsigned resolve, struct file **out);
 /* The open of p (kept by the caller) with openat's checks, as if a walk

@@ -176,12 +176,13 @@ c_crash_then_true() {
 # hsig SIGS PROG...: skas in the background gets each of SIGS (a list), in
 # order, after the guest printed "ready" (at most 20 s: skas may be slow to
 # start on a loaded machine); stdout in $tmp/out, status in $rc.
+hsig_opts=() # skas's options for hsig
 hsig() {
     local sigs=$1 sig pid i
     shift
     # A background job of a script starts with SIGINT and SIGQUIT ignored
     # (and skas keeps what it was started with ignored): reset them.
-    env --default-signal "$SKAS" run -- "$@" </dev/null >"$tmp/out" 2>"$tmp/err" &
+    env --default-signal "$SKAS" run "${hsig_opts[@]}" -- "$@" </dev/null >"$tmp/out" 2>"$tmp/err" &
     pid=$!
     for i in $(seq 400); do
         grep -q ready "$tmp/out" 2>/dev/null && break
@@ -233,7 +234,78 @@ c_hsig_usr1_child() {
     [ "$rc" = 0 ] && grep -qx 'init got USR1' "$tmp/out" && grep -qx done "$tmp/out"
 }
 
+# --init: init/init.c is pid 1, the program pid 2 with a plain process's
+# signal rules; each check failed before --init (as pid 1, the program
+# ignores what it does not handle).
+c_init_pids() {
+    sk run --init -- /bin/sh -c 'echo $$ $PPID; cat /proc/1/comm; tr "\0" " " </proc/1/cmdline; echo'
+    [ "$rc" = 0 ] && [[ "$(cat "$tmp/out")" == "$(printf '2 1\nskas-init\nskas-init -- /bin/sh -c ')"* ]]
+}
+c_init_sigpipe() {
+    # As natively: yes dies of SIGPIPE (141), silently; as pid 1 it
+    # printed "Broken pipe" and exited 1.
+    timeout 20 "$SKAS" run --init -- yes </dev/null 2>"$tmp/err" | head -n 1 >"$tmp/out"
+    rc=${PIPESTATUS[0]}
+    [ "$rc" = 141 ] && [ "$(cat "$tmp/out")" = y ] && [ ! -s "$tmp/err" ]
+}
+c_init_kill_self() {
+    sk run --init -- /bin/sh -c 'kill -TERM $$; echo survived'
+    [ "$rc" = 143 ] && [ ! -s "$tmp/out" ]
+}
+c_init_status() {
+    sk run --init -- /bin/sh -c 'exit 7'
+    [ "$rc" = 7 ]
+}
+c_init_missing() {
+    sk run --init -- skas-no-such-program
+    [ "$rc" = 127 ] &&
+        [ "$(cat "$tmp/err")" = "skas: skas-no-such-program: No such file or directory" ]
+}
+c_init_directory() {
+    sk run --init -- tests/guest/data
+    [ "$rc" = 126 ] && [ "$(cat "$tmp/err")" = "skas: tests/guest/data: Permission denied" ]
+}
+c_init_reap() {
+    # An orphan dies under a pid-2 program that reaps only its own child
+    # (timeout): init reaps it, no zombie stays.
+    sk run --init -- /bin/sh -c '(sleep 0.1 &); exec timeout 10 /bin/sh -c "sleep 1; ps -eo stat=,comm="'
+    [ "$rc" = 0 ] && grep -q timeout "$tmp/out" && ! grep -q '^Z' "$tmp/out"
+}
+c_init_shell() {
+    ( printf 'echo pid=$$\n' | timeout -k 5 20 "$SKAS" run --init >"$tmp/out" 2>"$tmp/err" ) 2>/dev/null
+    rc=$?
+    [ "$rc" = 0 ] && grep -qx 'pid=2' "$tmp/out"
+}
+c_init_sealed() {
+    # init's image: a sealed memfd, running; nobody writes it
+    sk run --init -- /bin/sh -c 'echo x >/proc/1/exe && echo wrote; readlink /proc/1/exe'
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "/memfd:skas-init (deleted)" ]
+}
+c_init_hsig_trap() {
+    hsig_opts=(--init)
+    hsig TERM /bin/sh -c 'trap "echo got TERM; exit 3" TERM; echo ready; sleep 10 & wait'
+    hsig_opts=()
+    [ "$rc" = 3 ] && grep -qx 'got TERM' "$tmp/out"
+}
+c_init_hsig_default() {
+    hsig_opts=(--init)
+    hsig INT /bin/sh -c 'echo ready; sleep 10; echo survived'
+    hsig_opts=()
+    [ "$rc" = 130 ] && ! grep -q survived "$tmp/out"
+}
+
 t "run -- /bin/true exits 0" c_true
+t "run --init: the program is pid 2, skas-init pid 1" c_init_pids
+t "run --init -- yes | head -1: yes dies of SIGPIPE, skas exits 141" c_init_sigpipe
+t "run --init: sh's kill -TERM \$\$ ends it, skas exits 143" c_init_kill_self
+t "run --init: the program's exit status is skas's" c_init_status
+t "run --init: a missing program exits 127 with skas's line" c_init_missing
+t "run --init: a directory exits 126 with skas's line" c_init_directory
+t "run --init: init reaps an orphan" c_init_reap
+t "run --init without a program: the shell is pid 2" c_init_shell
+t "run --init: /proc/1/exe is a sealed memfd nobody can write" c_init_sealed
+t "run --init: host SIGTERM reaches the program's trap" c_init_hsig_trap
+t "run --init: host SIGINT ends a program at the default action" c_init_hsig_default
 t "host SIGINT to skas: a guest at the default action ends, skas exits 130" c_hsig_int_default
 t "host SIGTERM to skas: skas exits 143" c_hsig_term_default
 t "host SIGINT to skas runs the guest's INT trap" c_hsig_int_trap

@@ -320,6 +320,26 @@ c_script() {
     [ $? = 3 ] || { echo "script -e: status not 3"; return 1; }
 }
 
+# --init -t: Ctrl-C (a byte on the host's terminal, script's pty here)
+# reaches the program, pid 2, in the terminal's foreground group: `sleep
+# 100` ends, skas exits 130 (as pid 1 it ignored the SIGINT). A ^C before
+# init has given the program the terminal goes to init, which passes it
+# on: the same end whenever it comes.
+c_init_ctrl_c() {
+    { sleep 1; printf '\003'; } |
+        timeout 20 script -qec "$SKAS run --init -t -- sleep 100" /dev/null >/dev/null 2>&1
+    rc=$?
+    [ "$rc" = 130 ] || { echo "status $rc"; return 1; }
+}
+# Ctrl-Z stops the program; no shell could continue it, so init does:
+# the ^C after it still ends it.
+c_init_ctrl_z() {
+    { sleep 1; printf '\032'; sleep 0.5; printf '\003'; } |
+        timeout 20 script -qec "$SKAS run --init -t -- sleep 100" /dev/null >/dev/null 2>&1
+    rc=$?
+    [ "$rc" = 130 ] || { echo "status $rc"; return 1; }
+}
+
 # expect(1) drives a shell through a pty it makes inside.
 c_expect() {
     local out
@@ -367,6 +387,8 @@ if [ -x /usr/bin/python3 ] && command -v setpriv >/dev/null 2>&1; then
 fi
 if command -v script >/dev/null 2>&1; then
     t "script -qc 'echo hi' /dev/null (util-linux, signalfd)" c_script
+    t "run --init -t: Ctrl-C ends sleep 100, skas exits 130" c_init_ctrl_c
+    t "run --init -t: Ctrl-Z, then Ctrl-C ends sleep 100" c_init_ctrl_z
 fi
 if command -v expect >/dev/null 2>&1; then
     t "expect spawns a shell on a pty, sends a line, sees the answer" c_expect

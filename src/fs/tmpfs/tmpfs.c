@@ -1623,23 +1623,31 @@ static const struct inode_ops tmpfs_iops = {
 	.release = tmpfs_release,
 };
 
+int tmpfs_fill(struct inode *ino, const void *data, size_t len)
+{
+	long done;
+	int ret;
+
+	if (!len)
+		return 0;
+	ret = resize(ino, len, false);
+	done = ret < 0 ? ret : data_pwrite(ino, data, len, 0);
+	if (done < 0)
+		ret = (int)done;
+	else if (done != (long)len)
+		ret = -ENOMEM;
+	recharge(ino);
+	return ret;
+}
+
 int tmpfs_add_file(struct inode *dir, const char *name, uint32_t mode, const void *data, size_t len)
 {
 	struct inode *ino;
 	int ret = tmpfs_mknod(dir, name, LINUX_S_IFREG | (mode & 07777), 0, NULL, &ino);
-	long done;
 
 	if (ret < 0)
 		return ret;
-	if (len) {
-		ret = resize(ino, len, false);
-		done = ret < 0 ? ret : data_pwrite(ino, data, len, 0);
-		if (done < 0)
-			ret = (int)done;
-		else if (done != (long)len)
-			ret = -ENOMEM;
-		recharge(ino);
-	}
+	ret = tmpfs_fill(ino, data, len);
 	inode_put(ino);
 	return ret;
 }

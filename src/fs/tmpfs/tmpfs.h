@@ -65,6 +65,9 @@ bool tmpfs_can_create(const struct inode *dir);
  * for filesystems built on tmpfs at mount time (sysfs). */
 int tmpfs_add_file(struct inode *dir, const char *name, uint32_t mode, const void *data,
 		   size_t len);
+/* An empty regular file ino filled with len bytes of data (the kernel's
+ * own files: --init's program). */
+int tmpfs_fill(struct inode *ino, const void *data, size_t len);
 /* The host fd of a regular file's data (created if needed: the data moves
  * there from kernel memory for good), or -errno (-ENOSPC past the
  * instance's memfds). */
