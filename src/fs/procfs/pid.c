@@ -1687,6 +1687,50 @@ static int gen_wchan(const struct pnode *n, struct sbuf *b)
 	return 0;
 }
 
+/* /proc/PID/syscall: the call the thread is in, from its registers as
+ * Linux's proc_pid_syscall and task_current_syscall: its number
+ * (orig_rax), six arguments, stack pointer and pc for a thread in a call;
+ * "-1 sp pc" for one stopped or asleep outside a call (a fault, a stop
+ * after an interrupt); "running" for one that runs (guest code, or in
+ * the kernel on its way), or whose registers cannot be had. The reader's
+ * own thread shows its read. A leader or thread that has exited (a
+ * zombie) has no stack: "-1 0x0 0x0". The read needs ptrace access
+ * (lock_trace: EPERM). Differs from Linux: a thread that waits for a
+ * --cpus slot shows the call it returns from, not "running" (as its
+ * stat shows it asleep). */
+static int gen_syscall(const struct pnode *n, struct sbuf *b)
+{
+	struct process *p = proc_of(n);
+	struct task *t = task_by_tid(n->tid ? n->tid : n->pid);
+	struct pf_regs r;
+	int nr;
+
+	if (!p || !current)
+		return -ESRCH;
+	if (!procfs_may_access(current, p))
+		return -EPERM;
+	if (!t || t->proc != p || t->state == TASK_DEAD) {
+		sb_printf(b, "-1 0x0 0x0\n");
+		return 0;
+	}
+	if ((t != current && t->state != TASK_SLEEPING) || !t->thread ||
+	    platform->get_regs(t->thread, &r) < 0) {
+		sb_printf(b, "running\n");
+		return 0;
+	}
+	nr = (int)r.orig_rax; /* syscall_get_nr: an int */
+	if (nr < 0)
+		sb_printf(b, "%d 0x%llx 0x%llx\n", nr, (unsigned long long)r.rsp,
+			  (unsigned long long)r.rip);
+	else
+		sb_printf(b, "%d 0x%llx 0x%llx 0x%llx 0x%llx 0x%llx 0x%llx 0x%llx 0x%llx\n", nr,
+			  (unsigned long long)r.rdi, (unsigned long long)r.rsi,
+			  (unsigned long long)r.rdx, (unsigned long long)r.r10,
+			  (unsigned long long)r.r8, (unsigned long long)r.r9,
+			  (unsigned long long)r.rsp, (unsigned long long)r.rip);
+	return 0;
+}
+
 static int gen_fdinfo(const struct pnode *n, struct sbuf *b)
 {
 	struct task *t = procfs_task(n);
@@ -1864,6 +1908,7 @@ enum {
 	I_LOGINUID,
 	I_SESSIONID,
 	I_TIMERSLACK_NS,
+	I_SYSCALL,
 };
 
 /* /proc/PID/ns: the thread's namespaces (pid and time: the ones it is
@@ -2090,6 +2135,11 @@ const struct pentry procfs_pid_children[] = {
 	  .gen = gen_oom_score_adj,
 	  .put = put_oom_score_adj },
 	{ .name = "wchan", .id = I_WCHAN, .mode = FILE_R, .gen = gen_wchan },
+	{ .name = "syscall",
+	  .id = I_SYSCALL,
+	  .mode = FILE_P,
+	  .gen = gen_syscall,
+	  .gen_at_read = true },
 	{ .name = "uid_map",
 	  .id = I_UID_MAP,
 	  .mode = FILE_W,
