@@ -141,6 +141,7 @@ static void zombie_leader(void)
 	if (p == 0) {
 		close(hold[1]); /* the parent's close ends the waiter's read */
 		pthread_create(&t, NULL, waiter, NULL);
+		prctl(PR_SET_NAME, "lead"); /* the waiter keeps the name before */
 		syscall(SYS_exit, 0);
 	}
 	snprintf(task, sizeof(task), "task/%d/stat", p);
@@ -152,6 +153,8 @@ static void zombie_leader(void)
 	check(field(p, "status", 0, "Threads:\t2\n") == 0,
 	      "its status: Threads: 2 (the exited leader counts until the reap)");
 	check(field(p, "stat", 20, NULL) == 2, "its stat: 2 threads");
+	check(field(p, "comm", 0, "lead\n") == 0, "its comm: the exited leader's name");
+	check(field(p, "status", 0, "Name:\tlead\n") == 0, "its status: Name: the leader's");
 	close(hold[1]);
 	waitpid(p, &st, 0);
 	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the process ends with its last thread");

@@ -55,16 +55,20 @@ static struct mm *mm_of(const struct pnode *n)
 	return t ? t->mm : NULL;
 }
 
-/* A zombie keeps its leader's name (ps shows "[sleep] <defunct>"), as
- * does the directory of a leader gone while its threads run on. */
+/* The process's name is its leader's, kept once the leader has exited:
+ * a zombie's (ps shows "[sleep] <defunct>"), and while other threads run
+ * on after it (which may have other names: PR_SET_NAME is per thread). */
 static const char *comm_of(const struct pnode *n)
 {
-	struct task *t = procfs_task(n);
 	struct process *p = proc_of(n);
+	struct task *t;
 
-	if (t)
-		return t->comm;
-	return p && (!n->tid || n->tid == p->pid) ? p->leader_comm : "";
+	if (p && (!n->tid || n->tid == p->pid)) {
+		t = task_by_tid(p->pid);
+		return t && t->proc == p && t->state != TASK_DEAD ? t->comm : p->leader_comm;
+	}
+	t = procfs_task(n);
+	return t ? t->comm : "";
 }
 
 /* Linux's signal->nr_threads: the live threads and an exited leader,
