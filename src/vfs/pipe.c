@@ -43,7 +43,12 @@ struct pipe {
 	int readers, writers;
 	struct waitq rwait, wwait;
 	uint64_t ino;
-	bool fifo;		   /* owned by a named pipe's inode */
+	bool fifo; /* owned by a named pipe's inode */
+	/* A named pipe of a host file (fifo_open_host): on host_fifos by
+	 * the file's host device and number, freed at its last close. */
+	bool keyed;
+	uint64_t key_dev, key_ino;
+	struct list_head key_link;
 	unsigned r_opens, w_opens; /* counts of opens, for fifo_open's waits */
 	/* The task splicing between this pipe and a file that may sleep
 	 * (Linux's pipe_lock held over splice_read or splice_write): others'
@@ -358,6 +363,11 @@ static void pipe_release(struct file *f)
 		waitq_wake_all(&p->wwait);
 	}
 	if (p->readers == 0 && p->writers == 0) {
+		if (p->keyed) {
+			list_del(&p->key_link);
+			pipe_free(p);
+			return;
+		}
 		if (p->fifo) {
 			/* A named pipe forgets its data and size: Linux frees
 			 * it and the next open makes a new one. */
@@ -544,6 +554,35 @@ int fifo_open(void **pp, struct file *f)
 		}
 	}
 	return 0;
+}
+
+/* The named pipes of host files being open, by host device and number. */
+static LIST_HEAD_DECL(host_fifos);
+
+int fifo_open_host(uint64_t dev, uint64_t ino, struct file *f)
+{
+	struct pipe *p;
+	void *slot;
+	int ret;
+
+	list_for_each_entry(p, &host_fifos,
+			    key_link) if (p->key_dev == dev && p->key_ino == ino) break;
+	if (&p->key_link == &host_fifos) {
+		p = pipe_new();
+		if (!p)
+			return -ENOMEM;
+		p->fifo = p->keyed = true;
+		p->key_dev = dev;
+		p->key_ino = ino;
+		list_add(&p->key_link, &host_fifos);
+	}
+	slot = p;
+	ret = fifo_open(&slot, f);
+	if (ret < 0 && p->readers == 0 && p->writers == 0) { /* ENXIO, a signal */
+		list_del(&p->key_link);
+		pipe_free(p);
+	}
+	return ret;
 }
 
 /* As Linux's fifo_open of a pipefs inode: no wait for the other side,

@@ -15,6 +15,10 @@ int pipe_create(unsigned flags, struct file **rd, struct file **wr);
 /* Opens a named pipe whose pipe is kept in *fifo (may sleep). */
 int fifo_open(void **fifo, struct file *f);
 void fifo_free(void *fifo);
+/* Opens the named pipe of a host FIFO (hostfs): the instance's own pipe
+ * for that host file (its device and number), made at the first open and
+ * freed at the last close; never the host's pipe (see hostfs_open). */
+int fifo_open_host(uint64_t dev, uint64_t ino, struct file *f);
 /* Opens orig's pipe anew into f (/proc/PID/fd/N), never waiting;
  * -ENXIO if orig is no pipe. */
 int pipe_reopen(struct file *orig, struct file *f);

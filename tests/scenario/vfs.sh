@@ -594,6 +594,71 @@ c_vol_write() {
     sk run -v "$tmp/data:/data" -- /bin/sh -c 'echo new > /data/new'
     [ "$rc" = 0 ] && [ "$(cat "$tmp/data/new" 2>/dev/null)" = new ]
 }
+# A host FIFO (in the overlay's lower layer, or a volume) is a named pipe
+# of the instance's own, as a FIFO of Linux's overlayfs has the overlay
+# inode's pipe: the guest's readers and writers meet through it, as they
+# do natively through the host's. It was EACCES for reading, and a write
+# open copied it up (a second pipe). A host process is not reached.
+cat >"$tmp/fifo.py" <<'EOF'
+import errno, os, sys
+p = sys.argv[1]
+r = os.open(p, os.O_RDONLY | os.O_NONBLOCK)
+w = os.open(p, os.O_WRONLY | os.O_NONBLOCK)
+os.write(w, b"abc")
+print(os.read(r, 8))
+os.close(w)
+os.close(r)
+try:
+    os.open(p, os.O_WRONLY | os.O_NONBLOCK)
+except OSError as e:
+    print(errno.errorcode[e.errno])
+pid = os.fork()
+if pid == 0:
+    fd = os.open(p, os.O_RDONLY)
+    print("child", os.read(fd, 10), flush=True)
+    os._exit(0)
+fd = os.open(p, os.O_WRONLY)
+os.write(fd, b"hello")
+os.close(fd)
+os.waitpid(pid, 0)
+print(oct(os.stat(p).st_mode))
+EOF
+c_host_fifo() {
+    local want
+    rm -f "$tmp/fifo"; mkfifo -m 666 "$tmp/fifo" || return 1
+    want=$(timeout 20 python3 "$tmp/fifo.py" "$tmp/fifo") || return 1
+    sk run -- /usr/bin/python3 "$tmp/fifo.py" "$tmp/fifo"
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "$want" ] || { echo "want: $want"; return 1; }
+    mkdir -p "$tmp/fv" && rm -f "$tmp/fv/f" && mkfifo -m 666 "$tmp/fv/f" || return 1
+    sk run -v "$tmp/fv:/mnt/fv" -- /usr/bin/python3 "$tmp/fifo.py" /mnt/fv/f
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "$want" ] || { echo "volume: want: $want"; return 1; }
+    [ -p "$tmp/fifo" ] && [ -p "$tmp/fv/f" ]
+}
+c_host_fifo_apart() {
+    # a guest reader holds the FIFO open; the host's open for writing
+    # still finds no reader of the host's pipe (ENXIO)
+    local pid i res
+    rm -f "$tmp/fifo2"; mkfifo -m 666 "$tmp/fifo2" || return 1
+    timeout 20 "$SKAS" run -- /usr/bin/python3 -c '
+import os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)
+print("ready", flush=True)
+time.sleep(3)' "$tmp/fifo2" </dev/null >"$tmp/out" 2>"$tmp/err" &
+    pid=$!
+    for i in $(seq 200); do
+        grep -q ready "$tmp/out" 2>/dev/null && break
+        sleep 0.05
+    done
+    res=$(python3 -c '
+import errno, os, sys
+try:
+    os.open(sys.argv[1], os.O_WRONLY | os.O_NONBLOCK); print("opened")
+except OSError as e:
+    print(errno.errorcode[e.errno])' "$tmp/fifo2")
+    wait "$pid"
+    rc=$?
+    [ "$rc" = 0 ] && grep -q ready "$tmp/out" && [ "$res" = ENXIO ] || { echo "host: $res"; return 1; }
+}
 c_vol_long() {
     mkdata
     sk run --volume "$tmp/data:/data" -- /bin/sh -c 'cat /data/two; echo new > /data/new'
@@ -715,6 +780,8 @@ t "--root: cat /../../../../etc/hostname fails" c_root_dotdot_cat
 t "-v HOST:/data shows the host files" c_vol_read
 t "-v HOST:/data: a write appears on the host" c_vol_write
 t "--volume HOST:/data reads and writes" c_vol_long
+t "a host FIFO, in the lower layer and in a volume: the guest's ends meet" c_host_fifo
+t "a host FIFO: the guest's reader is not the host pipe's (host writer: ENXIO)" c_host_fifo_apart
 t "-v HOST:/data:ro: a write fails with EROFS" c_vol_ro
 t "-v HOST:/data:ro: rm fails with EROFS" c_vol_ro_rm
 t "-v HOST:/data: a file the host replaces and a file it adds are seen" c_host_change

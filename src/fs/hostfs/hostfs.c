@@ -1,8 +1,9 @@
 /* fs/hostfs/hostfs.c: host files seen by the guest. Lookups open an O_PATH
  * fd relative to the parent's, with O_NOFOLLOW: the VFS follows symlinks
  * itself, so a host symlink or ".." never leads out. What procfs, sysfs and
- * the like hold is hidden; host block devices, fifos and sockets cannot be
- * opened (so no open waits for a FIFO's other side). Open files, and the
+ * the like hold is hidden; host block devices and sockets cannot be
+ * opened, a host FIFO opens a named pipe of the instance's own (no open
+ * waits for the host's other side). Open files, and the
  * host's stdio as guest files, are in file.c. */
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "vfs/file.h"
 #include "vfs/devices.h"
 #include "vfs/namei.h"
+#include "vfs/pipe.h"
 #include "vfs/readdir.h"
 #include "host/host.h"
 #include "kernel/sched.h"
@@ -430,6 +432,12 @@ static int hostfs_open(struct inode *ino, struct file *f)
 	struct hostfs_inode *hi = ino->priv;
 	int fd, ret;
 
+	/* A host FIFO is a named pipe of the instance's own: its processes
+	 * talk through it, a host process at the host's pipe is not reached
+	 * (nothing of the guest goes out by it, no open waits on the host),
+	 * as a FIFO of Linux's overlayfs has the overlay inode's pipe. */
+	if (LINUX_S_ISFIFO(ino->mode))
+		return fifo_open_host(ino->dev, ino->ino, f);
 	if (!hi->io_ok)
 		return -EACCES;
 	if (LINUX_S_ISDIR(ino->mode)) {

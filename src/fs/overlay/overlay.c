@@ -544,7 +544,10 @@ static int ovl_open(struct inode *ino, struct file *f)
 	struct inode *r;
 	int ret;
 
-	if ((acc != LINUX_O_RDONLY || (f->flags & LINUX_O_TRUNC)) && !LINUX_S_ISDIR(ino->mode)) {
+	/* A FIFO is not copied up to be written: its pipe is the same
+	 * whichever layer it is opened on (hostfs_open). */
+	if ((acc != LINUX_O_RDONLY || (f->flags & LINUX_O_TRUNC)) && !LINUX_S_ISDIR(ino->mode) &&
+	    !LINUX_S_ISFIFO(ino->mode)) {
 		ret = copy_up(ino);
 		if (ret < 0)
 			return ret;
