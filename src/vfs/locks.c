@@ -44,10 +44,14 @@ struct lock_file {
 	int waiters;
 };
 
-/* A sleeping POSIX request, for deadlock detection. */
+/* A sleeping request: for deadlock detection (POSIX: the owners), and
+ * for /proc/locks, which lists it under the lock it waits for (blocking,
+ * only compared with live locks: it may be gone before the waiter runs). */
 struct lock_waiter {
 	struct list_head link;
 	const void *owner, *blocker;
+	const struct file_lock *blocking;
+	struct file_lock want; /* kind, type, range and pid asked */
 };
 
 static LIST_HEAD_DECL(lock_files);
@@ -251,10 +255,12 @@ static void apply_range(struct lock_file *lf, int kind, const void *owner, int p
 	lock_add(lf, nl);
 }
 
-/* Sleeps once on lf for a lock held by blocker; -ERESTARTSYS on a signal. */
-static int lock_wait(struct lock_file *lf, const void *owner, const void *blocker)
+/* Sleeps once on lf for the lock c (held by blocker, for POSIX's deadlock
+ * detection); want: the request. -ERESTARTSYS on a signal. */
+static int lock_wait(struct lock_file *lf, const void *owner, const void *blocker,
+		     const struct file_lock *c, const struct file_lock *want)
 {
-	struct lock_waiter w = { .owner = owner, .blocker = blocker };
+	struct lock_waiter w = { .owner = owner, .blocker = blocker, .blocking = c, .want = *want };
 
 	if (signal_pending(current))
 		return -ERESTARTSYS;
@@ -269,7 +275,7 @@ static int lock_wait(struct lock_file *lf, const void *owner, const void *blocke
 static int set_range(struct file *f, int kind, const void *owner, int pid, int type, int64_t start,
 		     int64_t end, bool wait)
 {
-	struct file_lock *spare[2] = { NULL, NULL };
+	struct file_lock *spare[2] = { NULL, NULL }, want;
 	struct lock_file *lf = lf_find(f, type != LINUX_F_UNLCK);
 	int ret = 0;
 
@@ -292,7 +298,12 @@ static int set_range(struct file *f, int kind, const void *owner, int pid, int t
 		ret = -EDEADLK;
 		if (kind == LK_POSIX && c->kind == LK_POSIX && deadlock(owner, c->owner))
 			goto out_lf;
-		ret = lock_wait(lf, owner, c->kind == LK_POSIX ? c->owner : NULL);
+		want.kind = kind;
+		want.type = type;
+		want.start = start;
+		want.end = end;
+		want.pid = pid;
+		ret = lock_wait(lf, owner, c->kind == LK_POSIX ? c->owner : NULL, c, &want);
 		if (ret < 0)
 			goto out_lf;
 	}
@@ -407,7 +418,7 @@ int locks_flock(struct file *f, int op)
 {
 	int type, ret = 0;
 	struct lock_file *lf;
-	struct file_lock *l, *mine = NULL;
+	struct file_lock *l, *c, *mine = NULL;
 
 	switch (op & ~LINUX_LOCK_NB) {
 	case LINUX_LOCK_SH:
@@ -435,11 +446,16 @@ int locks_flock(struct file *f, int op)
 	}
 	if (type == LINUX_F_UNLCK)
 		goto out;
-	while (find_conflict(lf, false, f, type, 0, 0)) {
+	while ((c = find_conflict(lf, false, f, type, 0, 0))) {
+		struct file_lock want = { .kind = LK_FLOCK,
+					  .type = type,
+					  .end = OFFSET_MAX,
+					  .pid = current ? current->proc->pid : 0 };
+
 		ret = -EWOULDBLOCK;
 		if (op & LINUX_LOCK_NB)
 			goto out;
-		ret = lock_wait(lf, f, NULL);
+		ret = lock_wait(lf, f, NULL, c, &want);
 		if (ret < 0)
 			goto out;
 	}
@@ -497,33 +513,52 @@ void locks_remove_file(struct file *f)
 	remove_owned(f, f, false);
 }
 
+/* One line of /proc/locks (Linux's lock_get_status, as 6.18 prints it:
+ * "READ" unpadded, older kernels padded it to WRITE's width): l of the file
+ * (dev, ino), numbered n; pfx "-> " for a waiter. False if its owner has
+ * no number in ns (left out, as Linux's locks_show). */
+static bool lock_line(const struct pid_ns *ns, const struct file_lock *l, uint64_t dev,
+		      uint64_t ino, int n, const char *pfx, char *line, size_t size)
+{
+	int pid = l->kind == LK_OFD ? -1 : pid_nr_ns(l->pid, ns);
+	unsigned major = (unsigned)(((dev >> 8) & 0xfff) | ((dev >> 32) & ~0xfffULL));
+	unsigned minor = (unsigned)((dev & 0xff) | ((dev >> 12) & ~0xffULL));
+	char end[24];
+
+	if (!pid)
+		return false;
+	if (l->end == OFFSET_MAX)
+		snprintf(end, sizeof(end), "EOF");
+	else
+		snprintf(end, sizeof(end), "%lld", (long long)l->end);
+	snprintf(line, size, "%d: %s%s ADVISORY  %s %d %02x:%02x:%llu %lld %s\n", n, pfx,
+		 l->kind == LK_POSIX ? "POSIX "
+		 : l->kind == LK_OFD ? "OFDLCK"
+				     : "FLOCK ",
+		 l->type == LINUX_F_WRLCK ? "WRITE" : "READ", pid, major, minor,
+		 (unsigned long long)ino, (long long)l->start, end);
+	return true;
+}
+
+/* Every lock, each followed by the requests that wait for it ("N: -> ",
+ * Linux's blocked requests of a lock, numbered as it). */
 void locks_proc_show(const struct pid_ns *ns, void (*emit)(void *ctx, const char *line), void *ctx)
 {
 	struct lock_file *lf;
 	struct file_lock *l;
-	char line[160], end[24];
+	struct lock_waiter *w;
+	char line[160];
 	int n = 0;
 
 	list_for_each_entry(lf, &lock_files, link) list_for_each_entry(l, &lf->locks, link)
 	{
-		int pid = l->kind == LK_OFD ? -1 : pid_nr_ns(l->pid, ns);
-		unsigned major =
-			(unsigned)(((lf->dev >> 8) & 0xfff) | ((lf->dev >> 32) & ~0xfffULL));
-		unsigned minor = (unsigned)((lf->dev & 0xff) | ((lf->dev >> 12) & ~0xffULL));
-
 		n++; /* a line's number counts those left out, as Linux's */
-		if (!pid)
+		if (!lock_line(ns, l, lf->dev, lf->ino, n, "", line, sizeof(line)))
 			continue; /* its owner is not the mount's to see (locks_show) */
-		if (l->end == OFFSET_MAX)
-			snprintf(end, sizeof(end), "EOF");
-		else
-			snprintf(end, sizeof(end), "%lld", (long long)l->end);
-		snprintf(line, sizeof(line), "%d: %s ADVISORY  %s %d %02x:%02x:%llu %lld %s\n", n,
-			 l->kind == LK_POSIX ? "POSIX "
-			 : l->kind == LK_OFD ? "OFDLCK"
-					     : "FLOCK ",
-			 l->type == LINUX_F_WRLCK ? "WRITE" : "READ ", pid, major, minor,
-			 (unsigned long long)lf->ino, (long long)l->start, end);
 		emit(ctx, line);
+		list_for_each_entry(w, &lock_waiters,
+				    link) if (w->blocking == l &&
+					      lock_line(ns, &w->want, lf->dev, lf->ino, n, "-> ",
+							line, sizeof(line))) emit(ctx, line);
 	}
 }

@@ -405,6 +405,93 @@ static void flocks(void)
 	close(c);
 }
 
+/* s with every run of spaces made one (kernels have padded the lock type
+ * differently: "READ " before, "READ" now). */
+static void squeeze(char *s)
+{
+	char *d = s, *start = s;
+
+	for (; *s; s++)
+		if (*s != ' ' || d == start || d[-1] != ' ')
+			*d++ = *s;
+	*d = 0;
+}
+
+/* The number of /proc/locks's line whose text after "N: " starts with
+ * want (0 if none), spaces squeezed in both. */
+static int locks_line(const char *want_)
+{
+	char want[160];
+	char buf[65536], *line, *save = NULL;
+	FILE *f = fopen("/proc/locks", "r");
+	size_t len;
+
+	if (!f)
+		return 0;
+	snprintf(want, sizeof(want), "%s", want_);
+	squeeze(want);
+	len = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[len] = 0;
+	fclose(f);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *p;
+
+		squeeze(line);
+		p = strchr(line, ':');
+		if (p && strncmp(p + 2, want, strlen(want)) == 0)
+			return atoi(line);
+	}
+	return 0;
+}
+
+/* A request that waits is listed under the lock it waits for, with that
+ * lock's number and "-> " (Linux's locks_show), until it is granted. */
+static void proc_locks_waiters(void)
+{
+	int fd = open(path, O_RDWR), fd2, st_, n;
+	char want[128], dev[64];
+	struct stat st;
+	pid_t c;
+
+	fstat(fd, &st);
+	snprintf(dev, sizeof(dev), "%02x:%02x:%lu", major(st.st_dev), minor(st.st_dev),
+		 (unsigned long)st.st_ino);
+	lk(fd, F_SETLK, F_WRLCK, SEEK_SET, 7, 3);
+	c = fork();
+	if (c == 0) {
+		int cfd = open(path, O_RDWR);
+
+		_exit(lk(cfd, F_SETLKW, F_RDLCK, SEEK_SET, 8, 4) == 0 ? 0 : 1);
+	}
+	wait_blocked(c);
+	snprintf(want, sizeof(want), "POSIX  ADVISORY  WRITE %d %s 7 9", getpid(), dev);
+	n = locks_line(want);
+	snprintf(want, sizeof(want), "-> POSIX  ADVISORY  READ  %d %s 8 11", c, dev);
+	check(n > 0 && locks_line(want) == n, "/proc/locks: a POSIX waiter under its blocker");
+	close(fd); /* the lock goes: the child gets its own */
+	waitpid(c, &st_, 0);
+	check(WIFEXITED(st_) && WEXITSTATUS(st_) == 0, "the waiter got its lock");
+	check(locks_line(want) == 0, "/proc/locks: the waiter's line goes once it is granted");
+
+	fd2 = open(path, O_RDONLY);
+	flock(fd2, LOCK_SH);
+	c = fork();
+	if (c == 0) {
+		int cfd = open(path, O_RDONLY);
+
+		close(fd2); /* the parent's description: its lock is held while open */
+		_exit(flock(cfd, LOCK_EX) == 0 ? 0 : 1);
+	}
+	wait_blocked(c);
+	snprintf(want, sizeof(want), "FLOCK  ADVISORY  READ  %d %s 0 EOF", getpid(), dev);
+	n = locks_line(want);
+	snprintf(want, sizeof(want), "-> FLOCK  ADVISORY  WRITE %d %s 0 EOF", c, dev);
+	check(n > 0 && locks_line(want) == n, "/proc/locks: a flock waiter under its blocker");
+	close(fd2);
+	waitpid(c, &st_, 0);
+	check(WIFEXITED(st_) && WEXITSTATUS(st_) == 0, "the flock waiter got its lock");
+}
+
 static void proc_locks(void)
 {
 	int fd = open(path, O_RDWR);
@@ -432,6 +519,7 @@ static void proc_locks(void)
 	}
 	check(found == 1, "/proc/locks shows the lock");
 	close(fd);
+	proc_locks_waiters();
 }
 
 int main(void)
