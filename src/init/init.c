@@ -12,9 +12,11 @@
  *   the program alone, once);
  * - it blocks every signal it can and waits for them (a blocked signal
  *   reaches init whatever its action), passing each on to the program;
+ *   a fault of its own still kills it (forced through the mask);
  * - it reaps every child, the orphans it adopts included;
- * - a program stopped by SIGTSTP (Ctrl-Z) is continued at once: no shell
- *   is there to continue it, and pid 1 ignored the stop before;
+ * - a program stopped by SIGTSTP (Ctrl-Z) is continued at once, with its
+ *   process group: no shell is there to continue it, and pid 1 ignored
+ *   the stop before;
  * - it exits with the program's status once the program has ended:
  *   128+N if a signal N killed it, which is what skas exits with.
  * The program is found as skas finds it (execvp: $PATH, 127 if missing,
@@ -44,18 +46,11 @@
 #define E_NOTDIR 20
 
 #define SIG_SETMASK 2
-#define SIGILL	    4
-#define SIGTRAP	    5
-#define SIGABRT	    6
-#define SIGBUS	    7
-#define SIGFPE	    8
 #define SIGKILL	    9
-#define SIGSEGV	    11
 #define SIGCHLD	    17
 #define SIGCONT	    18
 #define SIGSTOP	    19
 #define SIGTSTP	    20
-#define SIGSYS	    31
 #define BIT(sig)    (1UL << ((sig)-1))
 
 #define WNOHANG	  1
@@ -225,10 +220,9 @@ static void child(char **argv, char **envp, const unsigned long *mask)
 void init_main(long *sp)
 {
 	char **argv = (char **)(sp + 1), **envp = argv + sp[0] + 1;
-	/* Faults stay unblocked: one here must kill init, not wait. */
-	unsigned long all =
-		~(BIT(SIGKILL) | BIT(SIGSTOP) | BIT(SIGSEGV) | BIT(SIGBUS) | BIT(SIGFPE) |
-		  BIT(SIGILL) | BIT(SIGTRAP) | BIT(SIGSYS) | BIT(SIGABRT));
+	/* Every signal waits here to be passed on, kill's SIGSEGV too: a
+	 * fault of init's own is forced through the mask all the same. */
+	unsigned long all = ~(BIT(SIGKILL) | BIT(SIGSTOP));
 	unsigned long old = 0;
 	char **prog = argv + 1;
 	long pid, sig, w;
@@ -259,8 +253,10 @@ void init_main(long *sp)
 			if (w != pid)
 				continue;
 			if ((status & 0xff) == 0x7f) { /* stopped */
+				/* its group, as a shell's fg: the program's
+				 * children stopped with it */
 				if (((status >> 8) & 0xff) == SIGTSTP)
-					sys(SYS_kill, pid, SIGCONT, 0);
+					sys(SYS_kill, -pid, SIGCONT, 0);
 				continue;
 			}
 			code = (status & 0x7f) ? 128 + (status & 0x7f) : (status >> 8) & 0xff;

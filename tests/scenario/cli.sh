@@ -266,9 +266,10 @@ c_init_directory() {
     [ "$rc" = 126 ] && [ "$(cat "$tmp/err")" = "skas: tests/guest/data: Permission denied" ]
 }
 c_init_reap() {
-    # An orphan dies under a pid-2 program that reaps only its own child
-    # (timeout): init reaps it, no zombie stays.
-    sk run --init -- /bin/sh -c '(sleep 0.1 &); exec timeout 10 /bin/sh -c "sleep 1; ps -eo stat=,comm="'
+    # An orphan (cat) dies under a pid-2 program that reaps only its own
+    # child (timeout): init reaps it, so the wait for it to be gone (a
+    # zombie is still listed) ends; without a reaper timeout kills it.
+    sk run --init -- /bin/sh -c '(cat </dev/null >/dev/null &); exec timeout 10 /bin/sh -c "while pgrep -x cat >/dev/null; do sleep 0.05; done; ps -eo stat=,comm="'
     [ "$rc" = 0 ] && grep -q timeout "$tmp/out" && ! grep -q '^Z' "$tmp/out"
 }
 c_init_shell() {
