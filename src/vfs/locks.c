@@ -45,8 +45,8 @@ struct lock_file {
 };
 
 /* A sleeping request: for deadlock detection (POSIX: the owners), and
- * for /proc/locks, which lists it under the lock it waits for (blocking,
- * only compared with live locks: it may be gone before the waiter runs). */
+ * for /proc/locks, which lists it under the lock it waits for (blocking:
+ * NULL once that lock is freed, until the waiter runs and looks again). */
 struct lock_waiter {
 	struct list_head link;
 	const void *owner, *blocker;
@@ -161,6 +161,11 @@ static void lock_add(struct lock_file *lf, struct file_lock *l)
 
 static void lock_free(struct file_lock *l)
 {
+	struct lock_waiter *w;
+
+	/* Its waiters are no longer its (Linux's __locks_delete_block): the
+	 * memory may be the next lock's, on another file, before they run. */
+	list_for_each_entry(w, &lock_waiters, link) if (w->blocking == l) w->blocking = NULL;
 	list_del(&l->link);
 	free(l);
 	mem_give_kernel(LOCK_CHARGE);

@@ -417,39 +417,81 @@ static void squeeze(char *s)
 	*d = 0;
 }
 
-/* The number of /proc/locks's line whose text after "N: " starts with
- * want (0 if none), spaces squeezed in both. */
-static int locks_line(const char *want_)
+/* The number of the first line of the snapshot buf (lines squeezed,
+ * NUL-separated, n of them) whose text after "N: " starts with want
+ * (squeezed) and whose number is num (0: any); 0 if none. */
+static int find_line(const char *buf, int n, const char *want_, int num)
 {
 	char want[160];
-	char buf[65536], *line, *save = NULL;
+	int i;
+
+	snprintf(want, sizeof(want), "%s", want_);
+	squeeze(want);
+	for (i = 0; i < n; i++, buf += strlen(buf) + 1) {
+		const char *p = strchr(buf, ':');
+
+		if (p && strncmp(p + 2, want, strlen(want)) == 0 && (!num || atoi(buf) == num))
+			return atoi(buf);
+	}
+	return 0;
+}
+
+/* One read of /proc/locks into buf (squeezed, NUL-separated): its lines. */
+static int snapshot(char *buf, size_t size)
+{
 	FILE *f = fopen("/proc/locks", "r");
 	size_t len;
+	char *line, *save = NULL, *d = buf;
+	static char raw[65536];
+	int n = 0;
 
 	if (!f)
 		return 0;
-	snprintf(want, sizeof(want), "%s", want_);
-	squeeze(want);
-	len = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[len] = 0;
+	len = fread(raw, 1, sizeof(raw) - 1, f);
+	raw[len] = 0;
 	fclose(f);
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *p;
-
+	for (line = strtok_r(raw, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		squeeze(line);
-		p = strchr(line, ':');
-		if (p && strncmp(p + 2, want, strlen(want)) == 0)
-			return atoi(line);
+		if ((size_t)(d - buf) + strlen(line) + 1 > size)
+			break;
+		strcpy(d, line);
+		d += strlen(line) + 1;
+		n++;
+	}
+	return n;
+}
+
+/* Does /proc/locks list waiter under holder (one read: the host's locks
+ * of other processes renumber the lines between two)? Looked at until it
+ * does, at most 3 s: the waiter may not have queued yet. */
+static int listed_under(const char *holder, const char *waiter)
+{
+	static char buf[65536];
+	int i, n, num;
+
+	for (i = 0; i < 300; i++) {
+		n = snapshot(buf, sizeof(buf));
+		num = find_line(buf, n, holder, 0);
+		if (num && find_line(buf, n, waiter, num))
+			return 1;
+		sleep_ms(10);
 	}
 	return 0;
+}
+
+static int listed(const char *want)
+{
+	static char buf[65536];
+
+	return find_line(buf, snapshot(buf, sizeof(buf)), want, 0) != 0;
 }
 
 /* A request that waits is listed under the lock it waits for, with that
  * lock's number and "-> " (Linux's locks_show), until it is granted. */
 static void proc_locks_waiters(void)
 {
-	int fd = open(path, O_RDWR), fd2, st_, n;
-	char want[128], dev[64];
+	int fd = open(path, O_RDWR), fd2, st_;
+	char holder[128], want[128], dev[64];
 	struct stat st;
 	pid_t c;
 
@@ -463,15 +505,13 @@ static void proc_locks_waiters(void)
 
 		_exit(lk(cfd, F_SETLKW, F_RDLCK, SEEK_SET, 8, 4) == 0 ? 0 : 1);
 	}
-	wait_blocked(c);
-	snprintf(want, sizeof(want), "POSIX  ADVISORY  WRITE %d %s 7 9", getpid(), dev);
-	n = locks_line(want);
+	snprintf(holder, sizeof(holder), "POSIX  ADVISORY  WRITE %d %s 7 9", getpid(), dev);
 	snprintf(want, sizeof(want), "-> POSIX  ADVISORY  READ  %d %s 8 11", c, dev);
-	check(n > 0 && locks_line(want) == n, "/proc/locks: a POSIX waiter under its blocker");
+	check(listed_under(holder, want), "/proc/locks: a POSIX waiter under its blocker");
 	close(fd); /* the lock goes: the child gets its own */
 	waitpid(c, &st_, 0);
 	check(WIFEXITED(st_) && WEXITSTATUS(st_) == 0, "the waiter got its lock");
-	check(locks_line(want) == 0, "/proc/locks: the waiter's line goes once it is granted");
+	check(!listed(want), "/proc/locks: the waiter's line goes once it is granted");
 
 	fd2 = open(path, O_RDONLY);
 	flock(fd2, LOCK_SH);
@@ -482,11 +522,9 @@ static void proc_locks_waiters(void)
 		close(fd2); /* the parent's description: its lock is held while open */
 		_exit(flock(cfd, LOCK_EX) == 0 ? 0 : 1);
 	}
-	wait_blocked(c);
-	snprintf(want, sizeof(want), "FLOCK  ADVISORY  READ  %d %s 0 EOF", getpid(), dev);
-	n = locks_line(want);
+	snprintf(holder, sizeof(holder), "FLOCK  ADVISORY  READ  %d %s 0 EOF", getpid(), dev);
 	snprintf(want, sizeof(want), "-> FLOCK  ADVISORY  WRITE %d %s 0 EOF", c, dev);
-	check(n > 0 && locks_line(want) == n, "/proc/locks: a flock waiter under its blocker");
+	check(listed_under(holder, want), "/proc/locks: a flock waiter under its blocker");
 	close(fd2);
 	waitpid(c, &st_, 0);
 	check(WIFEXITED(st_) && WEXITSTATUS(st_) == 0, "the flock waiter got its lock");
