@@ -634,6 +634,33 @@ c_host_fifo() {
     [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "$want" ] || { echo "volume: want: $want"; return 1; }
     [ -p "$tmp/fifo" ] && [ -p "$tmp/fv/f" ]
 }
+# A reader waits in its open; chmod copies the FIFO up; the writer's open
+# after it meets that reader: the pipe is the host file's in either layer.
+cat >"$tmp/fifo_up.py" <<'EOF'
+import os, sys, time
+p = sys.argv[1]
+pid = os.fork()
+if pid == 0:
+    fd = os.open(p, os.O_RDONLY)
+    print("child", os.read(fd, 10), flush=True)
+    os._exit(0)
+time.sleep(0.3)
+os.chmod(p, 0o600)
+fd = os.open(p, os.O_WRONLY)
+os.write(fd, b"after")
+os.close(fd)
+os.waitpid(pid, 0)
+print(oct(os.stat(p).st_mode))
+EOF
+c_host_fifo_copy_up() {
+    local want
+    rm -f "$tmp/fifo3"; mkfifo -m 666 "$tmp/fifo3" || return 1
+    want=$(timeout 20 python3 "$tmp/fifo_up.py" "$tmp/fifo3") || return 1
+    rm -f "$tmp/fifo3"; mkfifo -m 666 "$tmp/fifo3" || return 1
+    sk run -- /usr/bin/python3 "$tmp/fifo_up.py" "$tmp/fifo3"
+    [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "$want" ] || { echo "want: $want"; return 1; }
+    [ "$(stat -c %a "$tmp/fifo3")" = 666 ] || { echo "the host's FIFO changed"; return 1; }
+}
 c_host_fifo_apart() {
     # a guest reader holds the FIFO open; the host's open for writing
     # still finds no reader of the host's pipe (ENXIO)
@@ -782,6 +809,7 @@ t "-v HOST:/data: a write appears on the host" c_vol_write
 t "--volume HOST:/data reads and writes" c_vol_long
 t "a host FIFO, in the lower layer and in a volume: the guest's ends meet" c_host_fifo
 t "a host FIFO: the guest's reader is not the host pipe's (host writer: ENXIO)" c_host_fifo_apart
+t "a host FIFO copied up (chmod) while a reader waits: the writer meets it" c_host_fifo_copy_up
 t "-v HOST:/data:ro: a write fails with EROFS" c_vol_ro
 t "-v HOST:/data:ro: rm fails with EROFS" c_vol_ro_rm
 t "-v HOST:/data: a file the host replaces and a file it adds are seen" c_host_change

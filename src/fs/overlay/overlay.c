@@ -15,6 +15,7 @@
 #include "fs/tmpfs/tmpfs.h"
 #include "vfs/file.h"
 #include "vfs/namei.h"
+#include "vfs/pipe.h"
 #include "vfs/acl.h"
 #include "vfs/devices.h"
 #include "kernel/cred.h"
@@ -544,8 +545,18 @@ static int ovl_open(struct inode *ino, struct file *f)
 	struct inode *r;
 	int ret;
 
-	/* A FIFO is not copied up to be written: its pipe is the same
-	 * whichever layer it is opened on (hostfs_open). */
+	/* A host FIFO's pipe is the instance's one of that host file, also
+	 * once copied up (chmod, rename): as Linux's overlay inode's pipe, it
+	 * does not change with the layer (hostfs_open). One made inside has
+	 * only its tmpfs inode's. */
+	if (LINUX_S_ISFIFO(ino->mode)) {
+		uint64_t dev, nr;
+
+		if (O(ino)->lower)
+			return fifo_open_host(O(ino)->lower->dev, O(ino)->lower->ino, f);
+		if (tmpfs_origin(O(ino)->upper, &dev, &nr))
+			return fifo_open_host(dev, nr, f);
+	}
 	if ((acc != LINUX_O_RDONLY || (f->flags & LINUX_O_TRUNC)) && !LINUX_S_ISDIR(ino->mode) &&
 	    !LINUX_S_ISFIFO(ino->mode)) {
 		ret = copy_up(ino);
