@@ -117,12 +117,21 @@ static long field(int pid, const char *f, int n, const char *want)
 
 static int hold[2];
 
+/* Waits for the parent's close; then, its leader gone, renames the
+ * process by /proc/self/comm (the exited leader's name, as Linux's) and
+ * reads it back: exit status 3 if that is not the new name. */
 static void *waiter(void *arg)
 {
-	char c;
+	char c, buf[32] = "";
+	int fd;
 
 	if (read(hold[0], &c, 1) < 0)
 		return arg;
+	fd = open("/proc/self/comm", O_RDWR);
+	if (fd < 0 || write(fd, "renamed", 7) != 7 || pread(fd, buf, sizeof(buf) - 1, 0) < 0 ||
+	    strcmp(buf, "renamed\n") != 0)
+		_exit(3);
+	close(fd);
 	return arg;
 }
 
@@ -157,6 +166,8 @@ static void zombie_leader(void)
 	check(field(p, "status", 0, "Name:\tlead\n") == 0, "its status: Name: the leader's");
 	close(hold[1]);
 	waitpid(p, &st, 0);
+	check(!WIFEXITED(st) || WEXITSTATUS(st) != 3,
+	      "a thread's write of /proc/self/comm names the process (the exited leader)");
 	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the process ends with its last thread");
 	close(hold[0]);
 }

@@ -646,15 +646,27 @@ static int gen_comm(const struct pnode *n, struct sbuf *b)
 
 /* Linux's comm_write: a thread of the writer's own process only (others
  * EINVAL); the first 15 bytes as they are, a newline included. */
+/* Sets the comm comm_of reads: the thread's, or the process's leader's
+ * (kept once it has exited, as Linux's writes the zombie leader's). */
 static long put_comm(const struct pnode *n, const char *buf, size_t len)
 {
+	struct process *p = proc_of(n);
 	struct task *t = procfs_task(n);
 	size_t k = len < 15 ? len : 15;
+	char *comm;
 
-	if (!t || !current || t->proc != current->proc)
+	if (!p || !current || p != current->proc)
 		return -EINVAL;
-	memset(t->comm, 0, sizeof(t->comm));
-	memcpy(t->comm, buf, k);
+	if (!n->tid || n->tid == p->pid) {
+		t = task_by_tid(p->pid);
+		comm = t && t->proc == p && t->state != TASK_DEAD ? t->comm : p->leader_comm;
+	} else if (t && t->proc == p) {
+		comm = t->comm;
+	} else {
+		return -EINVAL;
+	}
+	memset(comm, 0, TASK_COMM_LEN);
+	memcpy(comm, buf, k);
 	return (long)len;
 }
 
