@@ -439,19 +439,10 @@ int main(int argc, char **argv)
 	/* ptrace access: another user's process is 0400 to us (EACCES at
 	 * open); one of ours that turns nondumpable: EPERM at the read */
 	res = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (res == MAP_FAILED || pipe(p) < 0 || pipe(q) < 0)
+	if (res == MAP_FAILED || pipe(q) < 0)
 		return 1;
-	pid = fork();
-	if (pid == 0) {
-		char b;
-
-		drop_to_nobody();
-		close(p[1]);
-		read(p[0], &b, 1); /* the reader is ready */
-		prctl(PR_SET_DUMPABLE, 0);
-		read(p[0], &b, 1);
-		_exit(0);
-	}
+	/* the reader is the target's parent: Yama's ptrace_scope 1 (where a
+	 * host has it) lets only an ancestor attach, and the read needs that */
 	pid2 = fork();
 	if (pid2 == 0) {
 		char path3[64];
@@ -459,6 +450,18 @@ int main(int argc, char **argv)
 		char b[512];
 
 		drop_to_nobody();
+		if (pipe(p) < 0)
+			_exit(1);
+		pid = fork();
+		if (pid == 0) {
+			char b1;
+
+			close(p[1]);
+			read(p[0], &b1, 1); /* the reader is ready */
+			prctl(PR_SET_DUMPABLE, 0);
+			read(p[0], &b1, 1);
+			_exit(0);
+		}
 		pid_path(path3, sizeof(path3), getppid(), 0);
 		res[0] = open(path3, O_RDONLY) < 0 ? errno : 0;
 		res[1] = wait_call(pid, 0, SYS_read, &c) && c.v[0] == (unsigned long)p[0];
@@ -480,6 +483,8 @@ int main(int argc, char **argv)
 		res[4] = open(path3, O_RDONLY) < 0 ? errno : 0;
 		read_call("/proc/self/syscall", &c);
 		res[5] = c.nf == 9 && c.nr == SYS_read;
+		write(p[1], "x", 1);
+		waitpid(pid, NULL, 0);
 		_exit(0);
 	}
 	waitpid(pid2, &status, 0);
@@ -494,10 +499,6 @@ int main(int argc, char **argv)
 	errno = res[4];
 	check_err(res[4] ? -1 : 0, EACCES, "open once it is nondumpable");
 	check(res[5], "nobody reads its own");
-	write(p[1], "x", 1);
-	waitpid(pid, &status, 0);
-	close(p[0]);
-	close(p[1]);
 
 	/* reads while processes fork, exec and exit, threads come and go:
 	 * a text, or ENOENT/ESRCH for one gone */
