@@ -600,7 +600,7 @@ c_vol_write() {
 # do natively through the host's. It was EACCES for reading, and a write
 # open copied it up (a second pipe). A host process is not reached.
 cat >"$tmp/fifo.py" <<'EOF'
-import errno, os, sys
+import errno, os, sys, time
 p = sys.argv[1]
 r = os.open(p, os.O_RDONLY | os.O_NONBLOCK)
 w = os.open(p, os.O_WRONLY | os.O_NONBLOCK)
@@ -617,6 +617,9 @@ if pid == 0:
     fd = os.open(p, os.O_RDONLY)
     print("child", os.read(fd, 10), flush=True)
     os._exit(0)
+if sys.argv[2:] == ["chmod"]:
+    time.sleep(0.3)
+    os.chmod(p, 0o600)
 fd = os.open(p, os.O_WRONLY)
 os.write(fd, b"hello")
 os.close(fd)
@@ -634,30 +637,15 @@ c_host_fifo() {
     [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "$want" ] || { echo "volume: want: $want"; return 1; }
     [ -p "$tmp/fifo" ] && [ -p "$tmp/fv/f" ]
 }
-# A reader waits in its open; chmod copies the FIFO up; the writer's open
-# after it meets that reader: the pipe is the host file's in either layer.
-cat >"$tmp/fifo_up.py" <<'EOF'
-import os, sys, time
-p = sys.argv[1]
-pid = os.fork()
-if pid == 0:
-    fd = os.open(p, os.O_RDONLY)
-    print("child", os.read(fd, 10), flush=True)
-    os._exit(0)
-time.sleep(0.3)
-os.chmod(p, 0o600)
-fd = os.open(p, os.O_WRONLY)
-os.write(fd, b"after")
-os.close(fd)
-os.waitpid(pid, 0)
-print(oct(os.stat(p).st_mode))
-EOF
+# A reader waits in its open; chmod copies the FIFO up (fifo.py's "chmod"
+# step); the writer's open after it meets that reader: the pipe is the
+# host file's in either layer.
 c_host_fifo_copy_up() {
     local want
     rm -f "$tmp/fifo3"; mkfifo -m 666 "$tmp/fifo3" || return 1
-    want=$(timeout 20 python3 "$tmp/fifo_up.py" "$tmp/fifo3") || return 1
+    want=$(timeout 20 python3 "$tmp/fifo.py" "$tmp/fifo3" chmod) || return 1
     rm -f "$tmp/fifo3"; mkfifo -m 666 "$tmp/fifo3" || return 1
-    sk run -- /usr/bin/python3 "$tmp/fifo_up.py" "$tmp/fifo3"
+    sk run -- /usr/bin/python3 "$tmp/fifo.py" "$tmp/fifo3" chmod
     [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "$want" ] || { echo "want: $want"; return 1; }
     [ "$(stat -c %a "$tmp/fifo3")" = 666 ] || { echo "the host's FIFO changed"; return 1; }
 }

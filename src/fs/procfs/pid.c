@@ -55,10 +55,11 @@ static struct mm *mm_of(const struct pnode *n)
 	return t ? t->mm : NULL;
 }
 
-/* The process's name is its leader's, kept once the leader has exited:
- * a zombie's (ps shows "[sleep] <defunct>"), and while other threads run
- * on after it (which may have other names: PR_SET_NAME is per thread). */
-static const char *comm_of(const struct pnode *n)
+/* The comm n names (read and written by /proc/PID/comm): a thread's own,
+ * or for the process its leader's, kept once the leader has exited (a
+ * zombie's: ps shows "[sleep] <defunct>"; and while other threads, which
+ * may have other names, run on); NULL if n has none. */
+static char *comm_ptr(const struct pnode *n)
 {
 	struct process *p = proc_of(n);
 	struct task *t;
@@ -68,7 +69,14 @@ static const char *comm_of(const struct pnode *n)
 		return t && t->proc == p && t->state != TASK_DEAD ? t->comm : p->leader_comm;
 	}
 	t = procfs_task(n);
-	return t ? t->comm : "";
+	return t ? t->comm : NULL;
+}
+
+static const char *comm_of(const struct pnode *n)
+{
+	const char *c = comm_ptr(n);
+
+	return c ? c : "";
 }
 
 /* Linux's signal->nr_threads: the live threads and an exited leader,
@@ -646,25 +654,16 @@ static int gen_comm(const struct pnode *n, struct sbuf *b)
 
 /* Linux's comm_write: a thread of the writer's own process only (others
  * EINVAL); the first 15 bytes as they are, a newline included. */
-/* Sets the comm comm_of reads: the thread's, or the process's leader's
- * (kept once it has exited, as Linux's writes the zombie leader's). */
+/* Sets the comm comm_of reads (Linux's comm_write sets the task of the
+ * directory, a zombie leader's too); only its own process's. */
 static long put_comm(const struct pnode *n, const char *buf, size_t len)
 {
 	struct process *p = proc_of(n);
-	struct task *t = procfs_task(n);
+	char *comm = comm_ptr(n);
 	size_t k = len < 15 ? len : 15;
-	char *comm;
 
-	if (!p || !current || p != current->proc)
+	if (!p || !comm || !current || p != current->proc)
 		return -EINVAL;
-	if (!n->tid || n->tid == p->pid) {
-		t = task_by_tid(p->pid);
-		comm = t && t->proc == p && t->state != TASK_DEAD ? t->comm : p->leader_comm;
-	} else if (t && t->proc == p) {
-		comm = t->comm;
-	} else {
-		return -EINVAL;
-	}
 	memset(comm, 0, TASK_COMM_LEN);
 	memcpy(comm, buf, k);
 	return (long)len;
