@@ -467,8 +467,11 @@ void task_exit(struct task *t, int code)
 	}
 	list_del(&t->thread_link);
 	p->nthreads--;
-	if (t->tid == p->pid)
+	if (t->tid == p->pid) {
 		memcpy(p->leader_comm, t->comm, sizeof(p->leader_comm));
+		p->leader_loginuid = t->loginuid;
+		p->leader_sessionid = t->sessionid;
+	}
 	/* a thread's task is released now (but for a tracer's record of
 	 * it); the leader's at the reap */
 	if (t->pids_held)

@@ -54,8 +54,10 @@ struct process {
 	struct list_head threads;  /* struct task, by thread_link */
 	struct list_head all_link; /* task.c's list of registered processes, by pid */
 	int nthreads;
-	/* The leader's comm once it has exited: a zombie's name. */
+	/* The leader's comm once it has exited: a zombie's name; and its
+	 * audit login uid and session (a zombie's /proc/PID/loginuid). */
 	char leader_comm[TASK_COMM_LEN];
+	uint32_t leader_loginuid, leader_sessionid;
 	int64_t start_ns; /* its first thread's start_ns: kept by exec */
 	int exit_signal;  /* sent to the parent at death (SIGCHLD) */
 	bool exiting;	  /* a group exit or fatal signal is under way */

@@ -115,6 +115,56 @@ static long field(int pid, const char *f, int n, const char *want)
 	return q ? strtol(q + 1, NULL, 10) : -1;
 }
 
+/* The number of entries of /proc/PID/<f> but . and .., or -errno. */
+static int entries(int pid, const char *f)
+{
+	struct dirent *de;
+	DIR *d = opendir(pp(pid, f));
+	int n = 0;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)))
+		n += strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0;
+	closedir(d);
+	return n;
+}
+
+/* readlink of /proc/PID/<f>: 0 if it names something, else -errno. */
+static int lnk(int pid, const char *f)
+{
+	char buf[256];
+
+	return readlink(pp(pid, f), buf, sizeof(buf)) > 0 ? 0 : -errno;
+}
+
+/* What Linux shows of a process whose leader has exited (a zombie, or
+ * a zombie leader whose threads run on): the leader's mm, files, fs and
+ * namespaces went with it; its pid and user namespaces, credentials and
+ * audit ids stay. */
+static void leader_gone(int pid, const char *what)
+{
+	char m[128];
+
+#define GONE(cond, text) (snprintf(m, sizeof(m), "%s: %s", what, text), check(cond, m))
+	GONE(rd(pp(pid, "environ")) == -ESRCH, "environ's open: ESRCH");
+	GONE(rd(pp(pid, "auxv")) == -ESRCH, "auxv's open: ESRCH");
+	GONE(rd(pp(pid, "smaps_rollup")) == -ESRCH, "smaps_rollup's open: ESRCH");
+	GONE(rd(pp(pid, "smaps")) == -1000, "smaps: empty");
+	GONE(lnk(pid, "cwd") == -ENOENT, "cwd: ENOENT");
+	GONE(lnk(pid, "root") == -ENOENT, "root: ENOENT");
+	GONE(lnk(pid, "exe") == -ENOENT, "exe: ENOENT");
+	GONE(entries(pid, "fd") == 0, "fd/ is empty");
+	GONE(entries(pid, "fdinfo") == 0, "fdinfo/ is empty");
+	GONE(lnk(pid, "ns/pid") == 0, "ns/pid names its namespace");
+	GONE(lnk(pid, "ns/user") == 0, "ns/user names its namespace");
+	GONE(lnk(pid, "ns/net") == -ENOENT, "ns/net: ENOENT");
+	GONE(lnk(pid, "ns/mnt") == -ENOENT, "ns/mnt: ENOENT");
+	GONE(rd(pp(pid, "loginuid")) == 0, "loginuid reads");
+	GONE(rd(pp(pid, "sessionid")) == 0, "sessionid reads");
+#undef GONE
+}
+
 static int hold[2];
 
 /* Waits for the parent's close; then, its leader gone, renames the
@@ -164,6 +214,17 @@ static void zombie_leader(void)
 	check(field(p, "stat", 20, NULL) == 2, "its stat: 2 threads");
 	check(field(p, "comm", 0, "lead\n") == 0, "its comm: the exited leader's name");
 	check(field(p, "status", 0, "Name:\tlead\n") == 0, "its status: Name: the leader's");
+	/* the exited leader has no mm (Linux's get_task_mm of the leader):
+	 * its memory is shown as a zombie's, though a thread runs on */
+	check(field(p, "stat", 23, NULL) == 0, "its stat: vsize 0");
+	check(field(p, "stat", 24, NULL) == 0, "its stat: rss 0");
+	check(field(p, "status", 0, "VmSize:") == -1, "its status: no VmSize line");
+	check(field(p, "statm", 0, "0 0 0 0 0 0 0") == 0, "its statm: all 0");
+	check(rd(pp(p, "cmdline")) == -1000, "its cmdline: empty");
+	check(rd(pp(p, "maps")) == -1000, "its maps: empty");
+	snprintf(task, sizeof(task), "task/%d/maps", p);
+	check(rd(pp(p, task)) == -1000, "its leader's task/PID/maps: empty");
+	leader_gone(p, "a zombie leader");
 	close(hold[1]);
 	waitpid(p, &st, 0);
 	check(!WIFEXITED(st) || WEXITSTATUS(st) != 3,
@@ -255,6 +316,7 @@ int main(void)
 	check(rd(pp(zombie, "mounts")) == -EINVAL, "a zombie's mounts: EINVAL");
 	check(rd(pp(zombie, "mountinfo")) == -EINVAL, "a zombie's mountinfo: EINVAL");
 	check(rd(pp(zombie, "maps")) == -1000, "a zombie's maps: empty");
+	leader_gone(zombie, "a zombie");
 	{
 		/* its leader's thread directory stays until the reap (Linux
 		 * keeps the exited leader), listed, its state Z */

@@ -64,6 +64,9 @@ struct pentry {
 	/* In /proc/PID only, not a thread's directory (Linux's
 	 * tgid_base_stuff). */
 	bool tgid_only;
+	/* Opened as Linux's __mem_open (environ, auxv, smaps_rollup): the
+	 * gen's ESRCH (no mm: a zombie) is the open's, not ENOENT. */
+	bool mem_open;
 	/* Files that are not generated text (/proc/PID/mem): sets f's ops
 	 * and private data itself; 0 or -errno. */
 	int (*open)(const struct pnode *n, struct file *f);
@@ -103,6 +106,11 @@ extern const struct pentry procfs_sys_children[];
  * the thread group leader (or any thread if it has gone); NULL if none. */
 struct process *procfs_process(const struct pnode *n);
 struct task *procfs_task(const struct pnode *n);
+/* The task whose own memory, files, fs and namespaces the node shows: the
+ * thread's for task/TID, the leader's for PID; NULL once that task has
+ * exited, though other threads run on (Linux reads the leader's: a
+ * zombie leader's fd/ is empty, its cwd ENOENT, its maps empty). */
+struct task *procfs_own_task(const struct pnode *n);
 /* The file at fd of node n's thread: a reference, or NULL. */
 struct file *procfs_fd_file(const struct pnode *n);
 /* May the caller look into process p's private parts (fds, cwd, exe,

@@ -47,10 +47,11 @@ static struct process *proc_of(const struct pnode *n)
 	return procfs_process(n);
 }
 
-/* The thread's mm, or NULL for a zombie. */
+/* The thread's mm, or NULL for a zombie and a zombie leader (stat's
+ * sizes 0, no Vm lines, cmdline and maps empty). */
 static struct mm *mm_of(const struct pnode *n)
 {
-	struct task *t = procfs_task(n);
+	struct task *t = procfs_own_task(n);
 
 	return t ? t->mm : NULL;
 }
@@ -514,6 +515,10 @@ static int gen_environ(const struct pnode *n, struct sbuf *b)
 {
 	struct mm *mm = mm_of(n);
 
+	/* Linux's __mem_open: no mm (a zombie, a zombie leader) is ESRCH,
+	 * before any access check */
+	if (!mm)
+		return -ESRCH;
 	if (!current || !procfs_may_access(current, proc_of(n)))
 		return -EACCES;
 	if (mm)
@@ -528,6 +533,10 @@ static int gen_auxv(const struct pnode *n, struct sbuf *b)
 {
 	struct mm *mm = mm_of(n);
 
+	/* Linux's __mem_open: no mm (a zombie, a zombie leader) is ESRCH,
+	 * before any access check */
+	if (!mm)
+		return -ESRCH;
 	if (!current || !procfs_may_access(current, proc_of(n)))
 		return -EACCES;
 	if (mm)
@@ -883,26 +892,44 @@ static int parse_proc_u64(const char *buf, size_t len, uint64_t *out)
 /* /proc/PID/loginuid and sessionid, Linux's audit ones: the login uid a
  * write set for the thread (the reader's user namespace's view of it,
  * no newline) and the session that write began; unset is 4294967295. */
+/* The directory's task's login uid and session: a process's are its
+ * leader's, kept once it has exited (a zombie's too); -ESRCH if none. */
+static int audit_ids(const struct pnode *n, uint32_t *loginuid, uint32_t *sessionid)
+{
+	struct process *p = proc_of(n);
+	struct task *t = n->tid ? procfs_task(n) : procfs_own_task(n);
+
+	if (t) {
+		*loginuid = t->loginuid;
+		*sessionid = t->sessionid;
+	} else if (p && !n->tid) {
+		*loginuid = p->leader_loginuid;
+		*sessionid = p->leader_sessionid;
+	} else {
+		return -ESRCH;
+	}
+	return 0;
+}
+
 static int gen_loginuid(const struct pnode *n, struct sbuf *b)
 {
-	struct task *t = procfs_task(n);
+	uint32_t uid, session;
 
-	if (!t || !current)
+	if (!current || audit_ids(n, &uid, &session) < 0)
 		return -ESRCH;
 	sb_printf(b, "%u",
-		  t->loginuid == INVALID_ID
-			  ? INVALID_ID
-			  : from_kuid(cred_user_ns(&current->proc->cred), t->loginuid));
+		  uid == INVALID_ID ? INVALID_ID
+				    : from_kuid(cred_user_ns(&current->proc->cred), uid));
 	return 0;
 }
 
 static int gen_sessionid(const struct pnode *n, struct sbuf *b)
 {
-	struct task *t = procfs_task(n);
+	uint32_t uid, session;
 
-	if (!t)
+	if (audit_ids(n, &uid, &session) < 0)
 		return -ESRCH;
-	sb_printf(b, "%u", t->sessionid);
+	sb_printf(b, "%u", session);
 	return 0;
 }
 
@@ -1290,8 +1317,10 @@ static int gen_smaps_any(const struct pnode *n, struct sbuf *b, bool rollup)
 	struct vma *v;
 	size_t k;
 
+	/* smaps is empty without an mm; smaps_rollup's open is ESRCH, as
+	 * Linux's (it takes the mm at open) */
 	if (!mm)
-		return 0;
+		return rollup ? -ESRCH : 0;
 	if (!current || !procfs_may_access(current, proc_of(n)))
 		return -EACCES;
 	nh = host_proc_smaps(platform->mm_host_pid(mm->pf), &h);
@@ -1559,7 +1588,7 @@ static void mnt_root_name(struct sbuf *b, const struct mount *m)
 
 static int mounts_root(const struct pnode *n, struct path *root)
 {
-	struct task *t = procfs_task(n);
+	struct task *t = procfs_own_task(n);
 
 	if (!t || !t->fs)
 		return -ESRCH;
@@ -1796,7 +1825,7 @@ static int gen_fdinfo(const struct pnode *n, struct sbuf *b)
 
 static int link_cwd(const struct pnode *n, struct task *caller, struct path *out)
 {
-	struct task *t = procfs_task(n);
+	struct task *t = procfs_own_task(n);
 
 	(void)caller;
 	if (!t || !t->fs)
@@ -1808,7 +1837,7 @@ static int link_cwd(const struct pnode *n, struct task *caller, struct path *out
 
 static int link_root(const struct pnode *n, struct task *caller, struct path *out)
 {
-	struct task *t = procfs_task(n);
+	struct task *t = procfs_own_task(n);
 
 	(void)caller;
 	if (!t || !t->fs)
@@ -1942,9 +1971,17 @@ static struct ns_common *ns_of(const struct pnode *n)
 		[I_NS_USER - I_NS_CGROUP] = NS_USER,
 		[I_NS_UTS - I_NS_CGROUP] = NS_UTS,
 	};
-	struct task *t = procfs_task(n);
+	struct task *t = procfs_own_task(n);
+	struct process *p = proc_of(n);
 	struct pid_ns *pns;
 
+	/* A zombie (or zombie leader) keeps its pid and credentials, so its
+	 * pid and user namespaces (Linux's task_active_pid_ns and cred);
+	 * the others were its nsproxy's, gone with it: ENOENT. */
+	if ((!t || !t->nsproxy) && p && n->e->id == I_NS_PID)
+		return &pid_ns_of(p->pid)->ns;
+	if ((!t || !t->nsproxy) && p && n->e->id == I_NS_USER)
+		return &cred_user_ns(&p->cred)->ns;
 	if (!t || !t->nsproxy)
 		return NULL;
 	if (n->e->id == I_NS_PID)
@@ -2079,8 +2116,12 @@ const struct pentry procfs_pid_children[] = {
 	{ .name = "cwd", .id = I_CWD, .mode = LINK, .link = link_cwd },
 	{ .name = "root", .id = I_ROOT, .mode = LINK, .link = link_root },
 	{ .name = "exe", .id = I_EXE, .mode = LINK, .link = link_exe },
-	{ .name = "environ", .id = I_ENVIRON, .mode = FILE_P, .gen = gen_environ },
-	{ .name = "auxv", .id = I_AUXV, .mode = FILE_P, .gen = gen_auxv },
+	{ .name = "environ",
+	  .id = I_ENVIRON,
+	  .mode = FILE_P,
+	  .gen = gen_environ,
+	  .mem_open = true },
+	{ .name = "auxv", .id = I_AUXV, .mode = FILE_P, .gen = gen_auxv, .mem_open = true },
 	{ .name = "mem", .id = I_MEM, .mode = LINUX_S_IFREG | 0600, .open = mem_open },
 	{ .name = "cmdline", .id = I_CMDLINE, .mode = FILE_R, .gen = gen_cmdline },
 	{ .name = "timens_offsets",
@@ -2101,7 +2142,11 @@ const struct pentry procfs_pid_children[] = {
 	{ .name = "status", .id = I_STATUS, .mode = FILE_R, .gen = gen_status },
 	{ .name = "maps", .id = I_MAPS, .mode = FILE_R, .gen = gen_maps },
 	{ .name = "smaps", .id = I_SMAPS, .mode = FILE_R, .gen = gen_smaps },
-	{ .name = "smaps_rollup", .id = I_SMAPS_ROLLUP, .mode = FILE_R, .gen = gen_smaps_rollup },
+	{ .name = "smaps_rollup",
+	  .id = I_SMAPS_ROLLUP,
+	  .mode = FILE_R,
+	  .gen = gen_smaps_rollup,
+	  .mem_open = true },
 	{ .name = "numa_maps", .id = I_NUMA_MAPS, .mode = FILE_R, .gen = gen_numa_maps },
 	{ .name = "mounts", .id = I_MOUNTS, .mode = FILE_R, .gen = gen_mounts },
 	{ .name = "mountinfo", .id = I_MOUNTINFO, .mode = FILE_R, .gen = gen_mountinfo },

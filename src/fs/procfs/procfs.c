@@ -84,9 +84,16 @@ struct task *procfs_task(const struct pnode *n)
 	return NULL;
 }
 
-struct file *procfs_fd_file(const struct pnode *n)
+struct task *procfs_own_task(const struct pnode *n)
 {
 	struct task *t = procfs_task(n);
+
+	return t && (n->tid || t->tid == n->pid) ? t : NULL;
+}
+
+struct file *procfs_fd_file(const struct pnode *n)
+{
+	struct task *t = procfs_own_task(n);
 
 	if (!t || !t->files || n->fd < 0)
 		return NULL;
@@ -385,7 +392,7 @@ static int dir_iterate(struct inode *dir, dir_emit_fn emit, void *ctx)
 	}
 	case PD_FDS:
 	case PD_FDINFO: {
-		struct task *t = procfs_task(d);
+		struct task *t = procfs_own_task(d);
 
 		if (!t || !t->files)
 			break;
@@ -691,7 +698,7 @@ static int file_open(struct inode *ino, struct file *f)
 	if (ret < 0) {
 		gen_release(f);
 		f->priv = NULL;
-		return ret == -ESRCH ? -ENOENT : ret;
+		return ret == -ESRCH && !n->e->mem_open ? -ENOENT : ret;
 	}
 	return 0;
 }
