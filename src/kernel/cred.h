@@ -26,6 +26,7 @@
 #define CAP_SYS_RESOURCE       24
 #define CAP_SYS_TIME	       25
 #define CAP_SYS_TTY_CONFIG     26
+#define CAP_LEASE	       28
 #define CAP_AUDIT_CONTROL      30
 #define CAP_SETFCAP	       31
 #define CAP_SYSLOG	       34

@@ -17,6 +17,7 @@
 #include "vfs/namei.h"
 #include "vfs/pipe.h"
 #include "vfs/locks.h"
+#include "vfs/lease.h"
 #include "vfs/fsnotify.h"
 #include "net/socket.h"
 #include "abi/linux/errno.h"
@@ -1316,9 +1317,9 @@ static long fcntl_rw_hint(struct task *t, struct file *f, bool set, uaddr_t arg)
 	return 0;
 }
 
-/* fcntl: descriptor flags, status flags, dup, locks, pipe sizes, seals, the
- * owner and its signal (vfs/fown.c), dnotify and write hints. Leases are
- * EINVAL. */
+/* fcntl: descriptor flags, status flags, dup, locks, leases (vfs/lease.c),
+ * pipe sizes, seals, the owner and its signal (vfs/fown.c), dnotify and
+ * write hints. */
 /* fcntl commands of Linux's that skas does not have: EINVAL (what a Linux
  * without them says), logged once each. */
 static void fcntl_unimplemented(int cmd)
@@ -1326,9 +1327,7 @@ static void fcntl_unimplemented(int cmd)
 	static const struct {
 		int cmd;
 		const char *name;
-	} known[] = { { LINUX_F_SETLEASE, "F_SETLEASE" },
-		      { LINUX_F_GETLEASE, "F_GETLEASE" },
-		      { 1028 /* Linux 6.12 */, "F_CREATED_QUERY" } };
+	} known[] = { { 1028 /* Linux 6.12 */, "F_CREATED_QUERY" } };
 	static unsigned said;
 	unsigned i;
 
@@ -1413,6 +1412,12 @@ long sys_fcntl(struct task *t, const struct sysargs *a)
 	case LINUX_F_OFD_SETLK:
 	case LINUX_F_OFD_SETLKW:
 		ret = do_fcntl_lock(t, f, cmd, arg);
+		break;
+	case LINUX_F_SETLEASE:
+		ret = lease_fcntl_set(t, f, fd, (int)arg);
+		break;
+	case LINUX_F_GETLEASE:
+		ret = lease_fcntl_get(f);
 		break;
 	case LINUX_F_GETPIPE_SZ:
 	case LINUX_F_SETPIPE_SZ:

@@ -9,6 +9,7 @@
 #include "kernel/userns.h"
 #include "mm/usercopy.h"
 #include "vfs/denywrite.h"
+#include "vfs/lease.h"
 #include "vfs/acl.h"
 #include "vfs/file.h"
 #include "vfs/namei.h"
@@ -348,11 +349,14 @@ long sys_truncate(struct task *t, const struct sysargs *a)
 		return ret;
 	ret = inode_permission(t, p.dentry->inode, LINUX_W_OK);
 	/* do_sys_truncate's get_write_access: ETXTBSY for a program that
-	 * runs */
+	 * runs; then the leases it breaks */
 	if (ret == 0 && LINUX_S_ISREG(p.dentry->inode->mode)) {
 		ret = write_access_get(p.dentry->inode);
 		if (ret == 0) {
-			ret = vfs_setattr_inode(t, &p, &ia);
+			/* vfs_truncate's break_lease, as an open for writing */
+			ret = lease_break(p.dentry->inode, true, false);
+			if (ret == 0)
+				ret = vfs_setattr_inode(t, &p, &ia);
 			write_access_put(p.dentry->inode->dev, p.dentry->inode->ino);
 		}
 	} else if (ret == 0) {

@@ -1,5 +1,5 @@
 /* vfs/denywrite.c: the counts of vfs/denywrite.h, in a hash table of the
- * files that have any (an entry goes when both are back at 0). */
+ * files that have any (an entry goes when all are back at 0). */
 #include <stdlib.h>
 
 #include "vfs/denywrite.h"
@@ -11,7 +11,7 @@
 struct wa_entry {
 	struct wa_entry *next;
 	uint64_t dev, ino;
-	int writers, deniers;
+	int writers, deniers, readers;
 };
 
 static struct wa_entry *buckets[NBUCKETS];
@@ -44,7 +44,7 @@ static void drop_if_unused(uint64_t dev, uint64_t ino)
 {
 	struct wa_entry **e = slot(dev, ino), *d = *e;
 
-	if (d && d->writers == 0 && d->deniers == 0) {
+	if (d && d->writers == 0 && d->deniers == 0 && d->readers == 0) {
 		*e = d->next;
 		free(d);
 	}
@@ -94,4 +94,33 @@ void write_access_allow(uint64_t dev, uint64_t ino)
 		e->deniers--;
 		drop_if_unused(dev, ino);
 	}
+}
+
+int read_access_get(const struct inode *ino)
+{
+	struct wa_entry *e = entry(ino->dev, ino->ino);
+
+	if (!e)
+		return -ENOMEM;
+	e->readers++;
+	return 0;
+}
+
+void read_access_put(uint64_t dev, uint64_t ino)
+{
+	struct wa_entry *e = *slot(dev, ino);
+
+	if (e && e->readers > 0) {
+		e->readers--;
+		drop_if_unused(dev, ino);
+	}
+}
+
+void access_counts(uint64_t dev, uint64_t ino, int *writers, int *readers, int *deniers)
+{
+	struct wa_entry *e = *slot(dev, ino);
+
+	*writers = e ? e->writers : 0;
+	*readers = e ? e->readers : 0;
+	*deniers = e ? e->deniers : 0;
 }

@@ -4,7 +4,9 @@
  * images (and execs under way) deny that. An open for writing or a
  * truncate of a file that runs is ETXTBSY, and so is an exec of a file
  * open for writing; the program keeps running unharmed (a write would
- * have truncated its image under it: SIGBUS). */
+ * have truncated its image under it: SIGBUS). Beside them, Linux's
+ * i_readcount: how many have it open read-only, which a write lease
+ * (vfs/lease.c) asks. */
 #ifndef VFS_DENYWRITE_H
 #define VFS_DENYWRITE_H
 
@@ -18,5 +20,10 @@ void write_access_put(uint64_t dev, uint64_t ino);
 /* deny_write_access: -ETXTBSY while it is open for writing. */
 int write_access_deny(const struct inode *ino);
 void write_access_allow(uint64_t dev, uint64_t ino);
+/* i_readcount_inc and _dec: an open read-only (-ENOMEM without memory). */
+int read_access_get(const struct inode *ino);
+void read_access_put(uint64_t dev, uint64_t ino);
+/* The three counts of the file dev/ino. */
+void access_counts(uint64_t dev, uint64_t ino, int *writers, int *readers, int *deniers);
 
 #endif

@@ -12,6 +12,7 @@
 #include "vfs/readdir.h"
 #include "vfs/namei.h"
 #include "vfs/locks.h"
+#include "vfs/lease.h"
 #include "vfs/fsnotify.h"
 #include "net/unix.h"
 #include "kernel/sched.h"
@@ -238,10 +239,13 @@ void file_put(struct file *f)
 		dnotify_file_gone(f);
 		fown_file_gone(f);
 		locks_remove_file(f);
+		lease_remove_file(f);
 		if (f->write_access > 0)
 			write_access_put(f->wa_dev, f->wa_ino);
 		else if (f->write_access < 0)
 			write_access_allow(f->wa_dev, f->wa_ino);
+		if (f->read_access)
+			read_access_put(f->wa_dev, f->wa_ino);
 		if (f->ops->release)
 			f->ops->release(f);
 		dir_snapshot_free(f);

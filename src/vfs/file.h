@@ -120,6 +120,8 @@ struct file {
 	/* vfs/denywrite.h: +1, it counts as a writer of the file dev/ino;
 	 * -1, it denies writes to it (an exec's); 0, neither. */
 	int8_t write_access;
+	/* It counts as a reader of the file dev/ino (open read-only). */
+	bool read_access;
 	uint64_t wa_dev, wa_ino;
 };
 

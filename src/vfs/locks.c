@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "vfs/locks.h"
+#include "vfs/lease.h"
 #include "vfs/file.h"
 #include "kernel/task.h"
 #include "kernel/pidns.h"
@@ -546,7 +547,8 @@ static bool lock_line(const struct pid_ns *ns, const struct file_lock *l, uint64
 }
 
 /* Every lock, each followed by the requests that wait for it ("N: -> ",
- * Linux's blocked requests of a lock, numbered as it). */
+ * Linux's blocked requests of a lock, numbered as it), then the leases
+ * (vfs/lease.c). */
 void locks_proc_show(const struct pid_ns *ns, void (*emit)(void *ctx, const char *line), void *ctx)
 {
 	struct lock_file *lf;
@@ -566,4 +568,5 @@ void locks_proc_show(const struct pid_ns *ns, void (*emit)(void *ctx, const char
 					      lock_line(ns, &w->want, lf->dev, lf->ino, n, "-> ",
 							line, sizeof(line))) emit(ctx, line);
 	}
+	lease_proc_show(ns, emit, ctx, n);
 }

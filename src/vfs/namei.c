@@ -15,6 +15,7 @@
 #include "vfs/fsnotify.h"
 #include "vfs/dcache.h"
 #include "vfs/denywrite.h"
+#include "vfs/lease.h"
 #include "kernel/task.h"
 #include "kernel/cred.h"
 #include "kernel/userns.h"
@@ -762,7 +763,7 @@ static int open_found(struct task *t, struct path *p, unsigned flags, bool creat
 {
 	unsigned acc = flags & LINUX_O_ACCMODE;
 	bool want_write = acc != LINUX_O_RDONLY || (flags & LINUX_O_TRUNC);
-	bool truncated = false, writer = false;
+	bool truncated = false, writer = false, reader = false;
 	struct inode *ino;
 	int ret;
 
@@ -797,6 +798,17 @@ static int open_found(struct task *t, struct path *p, unsigned flags, bool creat
 		ret = write_access_get(ino);
 		writer = ret == 0;
 	}
+	/* do_dentry_open's i_readcount of a read-only open, then its
+	 * break_lease: an open that conflicts with a lease waits for it
+	 * (O_NONBLOCK: EWOULDBLOCK), counted as what it opens for already */
+	if (ret == 0 && !(flags & LINUX_O_PATH) && LINUX_S_ISREG(ino->mode)) {
+		if (acc == LINUX_O_RDONLY) {
+			ret = read_access_get(ino);
+			reader = ret == 0;
+		}
+		if (ret == 0)
+			ret = lease_break(ino, acc != LINUX_O_RDONLY, flags & LINUX_O_NONBLOCK);
+	}
 	/* handle_truncate's own get_write_access: O_RDONLY|O_TRUNC of a
 	 * program that runs is ETXTBSY too */
 	if (ret == 0 && (flags & LINUX_O_TRUNC) && LINUX_S_ISREG(ino->mode) && !created &&
@@ -818,6 +830,13 @@ static int open_found(struct task *t, struct path *p, unsigned flags, bool creat
 		file_set_writer(*out, ino);
 	} else if (writer) {
 		write_access_put(ino->dev, ino->ino);
+	}
+	if (ret == 0 && reader) {
+		(*out)->read_access = true;
+		(*out)->wa_dev = ino->dev;
+		(*out)->wa_ino = ino->ino;
+	} else if (reader) {
+		read_access_put(ino->dev, ino->ino);
 	}
 	if (ret == 0 && !(flags & LINUX_O_PATH)) {
 		fsnotify_open(*out);
@@ -1021,6 +1040,9 @@ int vfs_open_exec_found(struct task *t, struct path *p, struct file **out)
 		ret = -EACCES;
 	else
 		ret = inode_permission(t, ino, LINUX_X_OK);
+	/* do_dentry_open's break_lease: an exec reads the file */
+	if (ret == 0)
+		ret = lease_break(ino, false, false);
 	if (ret == 0)
 		ret = open_inode(t, p, LINUX_O_RDONLY, out);
 	/* do_open_execat's deny_write_access: ETXTBSY for a file open for

@@ -29,6 +29,7 @@
 #include "net/inet.h"
 #include "vfs/pipe.h"
 #include "vfs/locks.h"
+#include "vfs/lease.h"
 #include "vfs/inotify.h"
 #include "vfs/aio.h"
 #include "vfs/file.h"
@@ -1244,6 +1245,8 @@ enum {
 	G_MQ_MSG_DEFAULT,
 	G_MQ_MSGSIZE_DEFAULT,
 	G_RANDOMIZE_VA,
+	G_LEASE_BREAK_TIME,
+	G_LEASES_ENABLE,
 };
 
 /* The reader's IPC namespace's limits (ipc/ipc.h): kernel.shmmax and
@@ -1580,6 +1583,24 @@ static const struct pentry sys_fs_mqueue[] = {
 	{ 0 },
 };
 
+/* fs.lease-break-time and fs.leases-enable (vfs/lease.h): proc_dointvec,
+ * files of root's (0644). */
+static int *lease_sysctl(const struct pnode *n)
+{
+	return n->e->id == G_LEASES_ENABLE ? &leases_enable : &lease_break_time;
+}
+
+static int gen_lease_sysctl(const struct pnode *n, struct sbuf *b)
+{
+	sb_printf(b, "%d\n", *lease_sysctl(n));
+	return 0;
+}
+
+static long put_lease_sysctl(const struct pnode *n, const char *buf, size_t len)
+{
+	return parse_sysctl_ints(buf, len, 1, lease_sysctl(n));
+}
+
 static const struct pentry sys_fs[] = {
 	{ .name = "aio-max-nr",
 	  .id = G_AIO_MAX_NR,
@@ -1596,6 +1617,18 @@ static const struct pentry sys_fs[] = {
 	  .mode = DIR_R,
 	  .children = sys_fs_inotify,
 	  .sysctl = true },
+	{ .name = "lease-break-time",
+	  .id = G_LEASE_BREAK_TIME,
+	  .mode = FILE_W,
+	  .gen = gen_lease_sysctl,
+	  .put = put_lease_sysctl,
+	  .int_sysctl = true },
+	{ .name = "leases-enable",
+	  .id = G_LEASES_ENABLE,
+	  .mode = FILE_W,
+	  .gen = gen_lease_sysctl,
+	  .put = put_lease_sysctl,
+	  .int_sysctl = true },
 	{ .name = "mqueue",
 	  .id = G_SYS_FS_MQUEUE,
 	  .mode = DIR_R,
