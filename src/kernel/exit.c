@@ -367,20 +367,34 @@ static void clear_child_tid(struct task *t)
 		futex_wake_addr(t->mm, t->clear_child_tid, 1);
 }
 
-/* A dying thread's robust futexes: mark them OWNER_DIED and wake one
- * waiter each, as the robust futex ABI asks (at most 2048 entries). */
-static void futex_death(struct task *t, uaddr_t uaddr)
+/* A dying thread's robust futex (Linux's handle_futex_death): one it
+ * holds gets OWNER_DIED (its FUTEX_WAITERS kept), by cmpxchg as the other
+ * threads run; a plain one's waiter is woken, a PI one's gets the lock
+ * from futex_pi_release. A pending plain one already unlocked (TID 0)
+ * wakes a waiter too: the unlocker may have died before its wake. */
+static void futex_death(struct task *t, uaddr_t uaddr, bool pi, bool pending)
 {
-	uint32_t val, nv;
+	uint32_t val, cur, nv;
+	int tries, ret;
 
-	if ((uaddr & 3) || copy_from_user(t->mm, &val, uaddr, sizeof(val)) < 0)
-		return;
-	if ((val & LINUX_FUTEX_TID_MASK) != (uint32_t)pid_vnr(t, t->tid)) /* the guest's number */
-		return;
-	nv = (val & LINUX_FUTEX_WAITERS) | LINUX_FUTEX_OWNER_DIED;
-	if (copy_to_user(t->mm, uaddr, &nv, sizeof(nv)) < 0)
-		return;
-	if (val & LINUX_FUTEX_WAITERS)
+	for (tries = 0; tries < 16; tries++) {
+		if ((uaddr & 3) || copy_from_user(t->mm, &val, uaddr, sizeof(val)) < 0)
+			return;
+		if (pending && !pi && !(val & LINUX_FUTEX_TID_MASK)) {
+			futex_wake_addr(t->mm, uaddr, 1);
+			return;
+		}
+		/* the guest's number for it */
+		if ((val & LINUX_FUTEX_TID_MASK) != (uint32_t)pid_vnr(t, t->tid))
+			return;
+		nv = (val & LINUX_FUTEX_WAITERS) | LINUX_FUTEX_OWNER_DIED;
+		ret = cmpxchg_user32(t->mm, uaddr, val, nv, &cur);
+		if (ret == -EFAULT)
+			return;
+		if (ret == 0 && cur == val)
+			break;
+	}
+	if (tries < 16 && !pi && (val & LINUX_FUTEX_WAITERS))
 		futex_wake_addr(t->mm, uaddr, 1);
 }
 
@@ -403,21 +417,25 @@ static void exit_robust_list(struct task *t)
 	struct linux_robust_list_head head;
 	uint64_t entry, next, pending;
 	int limit = 2048;
+	bool pi;
 
 	if (!t->robust_list || !t->mm || !mm_outlives(t) ||
 	    copy_from_user(t->mm, &head, t->robust_list, sizeof(head)) < 0)
 		return;
+	/* Each pointer's low bit says the futex it leads to is PI. */
 	pending = head.list_op_pending & ~1ULL;
 	entry = head.list_next & ~1ULL;
+	pi = head.list_next & 1;
 	while (entry != t->robust_list && entry && limit-- > 0) {
 		if (copy_from_user(t->mm, &next, entry, sizeof(next)) < 0)
 			return;
 		if (entry != pending)
-			futex_death(t, entry + head.futex_offset);
+			futex_death(t, entry + head.futex_offset, pi, false);
 		entry = next & ~1ULL;
+		pi = next & 1;
 	}
 	if (pending)
-		futex_death(t, pending + head.futex_offset);
+		futex_death(t, pending + head.futex_offset, head.list_op_pending & 1, true);
 }
 
 /* execve at its point of no return lets go of the old memory as Linux's
@@ -428,6 +446,7 @@ static void exit_robust_list(struct task *t)
 void exec_mm_release(struct task *t)
 {
 	exit_robust_list(t);
+	futex_pi_release(t, false);
 	t->robust_list = 0;
 	clear_child_tid(t);
 	t->clear_child_tid = 0;
@@ -453,6 +472,7 @@ void task_exit(struct task *t, int code)
 	if (t->pt.exec_killed)
 		ptrace_exec_killed(t);
 	exit_robust_list(t);
+	futex_pi_release(t, true);
 	clear_child_tid(t);
 	vfork_release(t);
 	ptrace_task_exit(t, p->exiting ? p->exit_code : code);

@@ -4,7 +4,7 @@
  * one in a MAP_SHARED file mapping by (device, inode, file offset), and in
  * a shared anonymous mapping by (the mapping's identity, offset), which
  * fork keeps, so waiters in different processes meet.
- * The PI operations are -ENOSYS, said in the log. futex_waitv (Linux
+ * The PI operations are in futex_pi.c. futex_waitv (Linux
  * 5.16) waits on up to 128 futexes at once, and futex_wake, futex_wait and
  * futex_requeue (Linux 6.7) are the same operations with futex2's flags.
  * Partial: futex2's FUTEX2_NUMA and FUTEX2_MPOL are EINVAL. */
@@ -19,36 +19,22 @@
 #include "abi/linux/misc.h"
 #include "abi/linux/types.h"
 #include "kernel/futex.h"
+#include "kernel/futex_internal.h"
 #include "vfs/file.h"
 #include "vfs/vfs.h"
-
-struct futex_key {
-	const struct mm *mm; /* private; NULL for shared */
-	uint64_t dev, ino;   /* shared: the file, or ANON_DEV and the mapping */
-	uint64_t off;	     /* private: the address; shared: the offset */
-};
 
 #define ANON_DEV UINT64_MAX	  /* shared anonymous memory */
 #define FILE_DEV (UINT64_MAX - 1) /* a file with no inode: its pages' host fd */
 
-struct futex_waiter {
-	struct list_head link;
-	struct futex_key key;
-	uint32_t bitset;
-	struct task *task;
-	bool woken, timed_out;
-};
+LIST_HEAD_DECL(futex_waiters);
 
-static LIST_HEAD_DECL(waiters);
-
-static bool key_eq(const struct futex_key *a, const struct futex_key *b)
+bool futex_key_eq(const struct futex_key *a, const struct futex_key *b)
 {
 	return a->mm == b->mm && a->dev == b->dev && a->ino == b->ino && a->off == b->off;
 }
 
-/* The key of the futex at addr: -EFAULT where nothing is mapped (a shared
- * futex needs its mapping, as on Linux; a private one does not). */
-static int get_key(struct mm *mm, uaddr_t addr, bool private, struct futex_key *key)
+/* A shared futex needs its mapping, as on Linux; a private one does not. */
+int futex_get_key(struct mm *mm, uaddr_t addr, bool private, struct futex_key *key)
 {
 	struct vma *v;
 
@@ -81,7 +67,7 @@ static int get_key(struct mm *mm, uaddr_t addr, bool private, struct futex_key *
 	return 0;
 }
 
-static void futex_timeout(void *arg)
+void futex_timeout(void *arg)
 {
 	struct futex_waiter *w = arg;
 
@@ -101,7 +87,7 @@ static long futex_wait(struct task *t, uaddr_t addr, bool private, uint32_t val,
 	struct ktimer tm = { .armed = false };
 	uint32_t cur;
 
-	if (get_key(t->mm, addr, private, &w.key) < 0)
+	if (futex_get_key(t->mm, addr, private, &w.key) < 0)
 		return -EFAULT;
 	if (copy_from_user(t->mm, &cur, addr, sizeof(cur)) < 0)
 		return -EFAULT;
@@ -109,7 +95,7 @@ static long futex_wait(struct task *t, uaddr_t addr, bool private, uint32_t val,
 		return -EAGAIN;
 	if (deadline_ns >= 0 && deadline_ns <= sched_now_ns())
 		return -ETIMEDOUT;
-	list_add_tail(&w.link, &waiters);
+	list_add_tail(&w.link, &futex_waiters);
 	if (deadline_ns >= 0)
 		ktimer_arm(&tm, deadline_ns, futex_timeout, &w);
 	while (!w.woken && !w.timed_out && !signal_pending(t)) {
@@ -148,14 +134,20 @@ static long futex_wake_n(struct mm *mm, uaddr_t addr, bool private, int n, uint3
 	struct futex_key key;
 	long woken = 0;
 
-	if (get_key(mm, addr, private, &key) < 0)
+	if (futex_get_key(mm, addr, private, &key) < 0)
 		return -EFAULT;
 	if (strict && n == 0)
 		return 0;
-	list_for_each_entry(w, &waiters, link)
+	/* As Linux: a PI futex's waiters, or FUTEX_WAIT_REQUEUE_PI's, are
+	 * not a plain wake's to wake. */
+	if (futex_pi_busy(&key))
+		return -EINVAL;
+	list_for_each_entry(w, &futex_waiters, link)
 	{
-		if (!key_eq(&w->key, &key) || w->woken || !(w->bitset & bitset))
+		if (!futex_key_eq(&w->key, &key) || w->woken || !(w->bitset & bitset))
 			continue;
+		if (w->requeue_pi)
+			return -EINVAL;
 		w->woken = true;
 		sched_wake(w->task);
 		if (++woken >= n)
@@ -183,12 +175,15 @@ static long futex_requeue(struct mm *mm, uaddr_t addr, bool private, uaddr_t add
 	long done = 0;
 	int moved = 0;
 
-	if (get_key(mm, addr, private, &key) < 0 || get_key(mm, addr2, private2, &key2) < 0)
+	if (futex_get_key(mm, addr, private, &key) < 0 ||
+	    futex_get_key(mm, addr2, private2, &key2) < 0)
 		return -EFAULT;
-	list_for_each_entry(w, &waiters, link)
+	list_for_each_entry(w, &futex_waiters, link)
 	{
-		if (!key_eq(&w->key, &key) || w->woken)
+		if (!futex_key_eq(&w->key, &key) || w->woken)
 			continue;
+		if (w->requeue_pi)
+			return -EINVAL; /* FUTEX_CMP_REQUEUE_PI's to move */
 		if (done < nwake) {
 			w->woken = true;
 			sched_wake(w->task);
@@ -310,8 +305,10 @@ long sys_futex(struct task *t, const struct sysargs *a)
 	int64_t deadline;
 	int ret;
 
-	/* As Linux: FUTEX_CLOCK_REALTIME only for the absolute waits. */
-	if (realtime && cmd != LINUX_FUTEX_WAIT_BITSET)
+	/* As Linux: FUTEX_CLOCK_REALTIME only for the absolute waits that
+	 * may choose their clock (FUTEX_LOCK_PI's is CLOCK_REALTIME always). */
+	if (realtime && cmd != LINUX_FUTEX_WAIT_BITSET && cmd != LINUX_FUTEX_WAIT_REQUEUE_PI &&
+	    cmd != LINUX_FUTEX_LOCK_PI2)
 		return -ENOSYS;
 	if (addr & 3)
 		return -EINVAL;
@@ -357,6 +354,28 @@ long sys_futex(struct task *t, const struct sysargs *a)
 		return futex_wake_op(t, addr, addr2, private, (int)val, (int)uts,
 				     sysarg_uint(a, 5));
 	}
+	case LINUX_FUTEX_LOCK_PI:
+	case LINUX_FUTEX_LOCK_PI2:
+		/* absolute: FUTEX_LOCK_PI's on CLOCK_REALTIME (and, as Linux,
+		 * not moved by a time namespace), FUTEX_LOCK_PI2's on
+		 * CLOCK_MONOTONIC unless FUTEX_CLOCK_REALTIME says otherwise */
+		ret = get_deadline(t, uts, true, cmd == LINUX_FUTEX_LOCK_PI || realtime, &deadline);
+		if (ret < 0)
+			return ret;
+		return futex_lock_pi(t, addr, private, deadline, false);
+	case LINUX_FUTEX_TRYLOCK_PI:
+		return futex_lock_pi(t, addr, private, -1, true); /* no timeout read */
+	case LINUX_FUTEX_UNLOCK_PI:
+		return futex_unlock_pi(t, addr, private);
+	case LINUX_FUTEX_WAIT_REQUEUE_PI:
+		ret = get_deadline(t, uts, true, realtime, &deadline);
+		if (ret < 0)
+			return ret;
+		return futex_wait_requeue_pi(t, addr, private, val, deadline, sysarg_uaddr(a, 4));
+	case LINUX_FUTEX_CMP_REQUEUE_PI:
+		/* the timeout argument carries the count to requeue */
+		return futex_cmp_requeue_pi(t, addr, sysarg_uaddr(a, 4), private, (int)val,
+					    (int)uts, sysarg_uint(a, 5));
 	default:
 		klog_ratelimited(LOG_INFO, "futex op %d is not implemented: ENOSYS", cmd);
 		return -ENOSYS;
@@ -442,7 +461,7 @@ long sys_futex_waitv(struct task *t, const struct sysargs *a)
 		w[i] = (struct futex_waiter){ .bitset = LINUX_FUTEX_BITSET_MATCH_ANY, .task = t };
 		if (v[i].uaddr & 3)
 			return -EINVAL;
-		if (get_key(t->mm, v[i].uaddr, private[i], &w[i].key) < 0)
+		if (futex_get_key(t->mm, v[i].uaddr, private[i], &w[i].key) < 0)
 			return -EFAULT;
 	}
 	for (ret = 0; queued < n; queued++) {
@@ -456,7 +475,7 @@ long sys_futex_waitv(struct task *t, const struct sysargs *a)
 			ret = -EAGAIN;
 			break;
 		}
-		list_add_tail(&w[queued].link, &waiters);
+		list_add_tail(&w[queued].link, &futex_waiters);
 	}
 	if (ret == 0 && deadline >= 0 && deadline <= sched_now_ns())
 		ret = -ETIMEDOUT;

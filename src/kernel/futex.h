@@ -6,5 +6,9 @@
 
 /* Wakes up to n waiters on addr in mm; returns how many. */
 long futex_wake_addr(struct mm *mm, uaddr_t addr, int n);
+/* t lets go of the PI futexes it holds (kernel/futex_pi.c): its exit
+ * (exiting: and no new waiter attaches to it after) or its exec. */
+struct task;
+void futex_pi_release(struct task *t, bool exiting);
 
 #endif

@@ -190,6 +190,9 @@ struct task {
 	 * process, cleared by a change of its effective or fs ids. */
 	int pdeath_signal;
 	uint64_t robust_list, robust_len;
+	/* Its futexes let go at its exit (Linux's FUTEX_STATE_DEAD): a PI
+	 * futex naming it is not attached to it any more (kernel/futex_pi.c). */
+	bool futex_exited;
 	uint64_t sigmask;
 	uint64_t pending;			     /* thread-directed signals */
 	struct linux_siginfo siginfo[NSIG_STANDARD]; /* as the process's */

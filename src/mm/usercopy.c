@@ -43,6 +43,27 @@ int copy_to_user(struct mm *mm, uaddr_t dst, const void *src, size_t n)
 	return platform->mm_write(mm->pf, dst, src, n) == (long)n ? 0 : -EFAULT;
 }
 
+int cmpxchg_user32(struct mm *mm, uaddr_t addr, uint32_t old, uint32_t new, uint32_t *cur)
+{
+	int tries, ret;
+
+	if ((addr & 3) || !accessible(mm, addr, sizeof(*cur), true))
+		return -EFAULT;
+	/* The read first: most calls find the word changed and need no
+	 * exchange, and it proves the page is there before the stub's
+	 * locked instruction touches it. */
+	for (tries = 0; tries < 16; tries++) {
+		if (platform->mm_read(mm->pf, cur, addr, sizeof(*cur)) != sizeof(*cur))
+			return -EFAULT;
+		if (*cur != old)
+			return 0;
+		ret = platform->mm_cmpxchg32(mm->pf, addr, old, new);
+		if (ret != -EAGAIN)
+			return ret;
+	}
+	return -EAGAIN;
+}
+
 long copy_to_user_partial(struct mm *mm, uaddr_t dst, const void *src, size_t n)
 {
 	size_t ok = user_prefix(mm, dst, n, true);

@@ -10,6 +10,12 @@
 /* All or nothing: 0 or -EFAULT. */
 int copy_from_user(struct mm *mm, void *dst, uaddr_t src, size_t n);
 int copy_to_user(struct mm *mm, uaddr_t dst, const void *src, size_t n);
+/* Linux's futex_cmpxchg_value_locked: the aligned 32-bit word at addr
+ * becomes new if it is old, atomically against the guest's own threads.
+ * *cur is what the word held: the exchange was made iff *cur == old. 0,
+ * -EFAULT (not mapped writable), or -EAGAIN if the guest kept changing it
+ * under us (the caller starts over, as Linux's callers do). */
+int cmpxchg_user32(struct mm *mm, uaddr_t addr, uint32_t old, uint32_t new, uint32_t *cur);
 /* Copies a NUL-terminated string of at most max-1 bytes plus NUL. Returns
  * its length, -EFAULT, or -ENAMETOOLONG if no NUL came within max bytes. */
 long strncpy_from_user(struct mm *mm, char *dst, uaddr_t src, size_t max);

@@ -106,6 +106,12 @@ struct platform_ops {
 	/* May be NULL: n mm_writes (n <= PF_WRITEV_MAX) in one host call;
 	 * 0 if every byte was written, else -EFAULT. */
 	int (*mm_writev)(struct pf_mm *mm, const struct pf_iov *v, int n);
+	/* Atomically, as one locked instruction in mm (guest threads run
+	 * meanwhile): if the aligned 32-bit word at addr is old, it becomes
+	 * new. 0 if it was, -EAGAIN if not, -EFAULT if mm is gone. The word
+	 * must be mapped writable (the caller checks VMAs and reads it
+	 * first). */
+	int (*mm_cmpxchg32)(struct pf_mm *mm, uint64_t addr, uint32_t old, uint32_t new);
 	/* The host pid of the stub, for tests and the log. */
 	int (*mm_host_pid)(struct pf_mm *mm);
 

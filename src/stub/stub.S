@@ -118,6 +118,8 @@ run_ops:
 	je	fill_msghdr
 	cmp	$STUB_OP_XRSTOR, %rax
 	je	op_xrstor
+	cmp	$STUB_OP_CMPXCHG, %rax
+	je	op_cmpxchg
 run_call:
 	syscall
 	/* The new thread of a clone op with a child entry goes there. */
@@ -421,6 +423,16 @@ op_xrstor:
 	mov	$-1, %edx
 	xrstor64 (%rdi)
 	xor	%eax, %eax
+	jmp	op_result
+
+	/* A cmpxchg op (stub.h STUB_OP_CMPXCHG): the word at rdi, esi
+	 * expected, edx new; 0 or -EAGAIN (mov leaves ZF alone). */
+op_cmpxchg:
+	mov	%esi, %eax
+	lock cmpxchg %edx, (%rdi)
+	mov	$0, %eax
+	je	op_result
+	mov	$-11, %rax
 	jmp	op_result
 
 	.section .bss

@@ -184,6 +184,13 @@ extern unsigned long stub_base;
  * it creates next starts with (a clone copies it): a fork's or a new
  * thread's state with no ptrace write to the new thread. */
 #define STUB_OP_XRSTOR (-2)
+/* An op that is no system call: lock cmpxchg of the 32-bit word at its
+ * first argument, from the second argument's low half to the third's;
+ * its result 0 if the word held the expected value (and now the new
+ * one), else -EAGAIN (a failing op: the batch ends there). The kernel
+ * checks that the word is mapped and writable first: a fault here is the
+ * stub's. Linux's futex_atomic_cmpxchg_inatomic, for the PI futexes. */
+#define STUB_OP_CMPXCHG (-3)
 /* The rest of the ops area carries data the ops point at (BPF programs). */
 #define STUB_PAYLOAD	  (STUB_OPS + STUB_OP_SIZE * STUB_MAX_OPS)
 #define STUB_PAYLOAD_SIZE (STUB_OPS_SIZE - STUB_OP_SIZE * STUB_MAX_OPS)

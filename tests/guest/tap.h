@@ -106,6 +106,7 @@ static inline const char *ename(int e)
 		{ EROFS, "EROFS" },
 		{ ESOCKTNOSUPPORT, "ESOCKTNOSUPPORT" },
 		{ ESPIPE, "ESPIPE" },
+		{ ESRCH, "ESRCH" },
 		{ ETIMEDOUT, "ETIMEDOUT" },
 		{ ETXTBSY, "ETXTBSY" },
 		{ EXDEV, "EXDEV" },

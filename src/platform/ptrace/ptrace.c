@@ -938,6 +938,21 @@ int ptrace_mm_writev(struct pf_mm *mm, const struct pf_iov *v, int n)
 											: -EFAULT;
 }
 
+/* One STUB_OP_CMPXCHG batch of its own, the ops queued before it run
+ * first. Its failure is the answer, not a broken batch: a stub's first
+ * batch that fails kills it, but a stub a guest thread runs in has run
+ * its first long ago. */
+int ptrace_mm_cmpxchg32(struct pf_mm *mm, uint64_t addr, uint32_t old, uint32_t new)
+{
+	int ret;
+
+	if (ptrace_flush_queued(mm) == -ESRCH || mm->boot_page)
+		return -EFAULT;
+	ptrace_queue_op(mm, STUB_OP_CMPXCHG, addr, old, new, 0, 0, 0);
+	ret = ptrace_run_batch(mm, NULL);
+	return ret == 0 || ret == -EAGAIN ? ret : -EFAULT;
+}
+
 void ptrace_mm_doom(struct pf_mm *mm)
 {
 	mm->doomed = true;
