@@ -399,6 +399,21 @@ stub_fpu_init:
 	.long	0x1f80
 	.org	STUB_FPU_INIT - STUB_CODE + 576, 0
 
+	/* A cmpxchg op (stub.h STUB_OP_CMPXCHG): the word at rdi, esi
+	 * expected, edx new; 0 or -EAGAIN (mov leaves ZF alone). A fault
+	 * of the lock cmpxchg goes on at STUB_CMPXCHG_FAULT: -EFAULT. */
+	.org	STUB_CMPXCHG - STUB_CODE, 0xcc
+op_cmpxchg:
+	mov	%esi, %eax
+	lock cmpxchg %edx, (%rdi)
+	mov	$0, %eax
+	je	op_result
+	mov	$-11, %rax
+	jmp	op_result
+	.org	STUB_CMPXCHG_FAULT - STUB_CODE, 0xcc
+	mov	$-14, %rax
+	jmp	op_result
+
 	/* A recvmsg op: its header at rsi (stub.h STUB_MSG_*), written
 	 * afresh (a guest thread may have changed it), then the call. */
 fill_msghdr:
@@ -423,16 +438,6 @@ op_xrstor:
 	mov	$-1, %edx
 	xrstor64 (%rdi)
 	xor	%eax, %eax
-	jmp	op_result
-
-	/* A cmpxchg op (stub.h STUB_OP_CMPXCHG): the word at rdi, esi
-	 * expected, edx new; 0 or -EAGAIN (mov leaves ZF alone). */
-op_cmpxchg:
-	mov	%esi, %eax
-	lock cmpxchg %edx, (%rdi)
-	mov	$0, %eax
-	je	op_result
-	mov	$-11, %rax
 	jmp	op_result
 
 	.section .bss

@@ -191,6 +191,13 @@ extern unsigned long stub_base;
  * checks that the word is mapped and writable first: a fault here is the
  * stub's. Linux's futex_atomic_cmpxchg_inatomic, for the PI futexes. */
 #define STUB_OP_CMPXCHG (-3)
+/* Its code, at a fixed place: a fault of its locked instruction (a page
+ * gone under a mapping the kernel found readable and writable: a host
+ * process truncated a volume's file) is fixed up by the kernel, as Linux's
+ * exception table: the stub goes on at STUB_CMPXCHG_FAULT, whose result is
+ * -EFAULT. A fault anywhere else in the control thread kills the stub. */
+#define STUB_CMPXCHG	   (STUB_CODE + 0x980)
+#define STUB_CMPXCHG_FAULT (STUB_CMPXCHG + 0x20)
 /* The rest of the ops area carries data the ops point at (BPF programs). */
 #define STUB_PAYLOAD	  (STUB_OPS + STUB_OP_SIZE * STUB_MAX_OPS)
 #define STUB_PAYLOAD_SIZE (STUB_OPS_SIZE - STUB_OP_SIZE * STUB_MAX_OPS)

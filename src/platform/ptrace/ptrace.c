@@ -319,6 +319,26 @@ static char ctl_state(int pid)
  * ptrace stop: one not yet reported is looked at (a call off its allowlist
  * kills the stub, as everywhere), one the event loop took and dropped (a
  * stray signal) is let go on. */
+/* A control thread stopped by a fault: STUB_OP_CMPXCHG's goes on at
+ * STUB_CMPXCHG_FAULT (stub.h), true; any other's is a broken stub, false
+ * (the caller kills it). Not a fault: true, nothing to do. */
+static bool stub_fault_fixup(int pid)
+{
+	struct user_regs_struct regs;
+	siginfo_t si;
+
+	if (ptrace(PTRACE_GETSIGINFO, pid, 0, &si) < 0 || si.si_code <= 0 ||
+	    (si.si_signo != SIGSEGV && si.si_signo != SIGBUS && si.si_signo != SIGILL &&
+	     si.si_signo != SIGFPE))
+		return true;
+	if (si.si_signo == SIGILL || si.si_signo == SIGFPE ||
+	    ptrace(PTRACE_GETREGS, pid, 0, &regs) < 0 || regs.rip < STUB_CMPXCHG ||
+	    regs.rip >= STUB_CMPXCHG_FAULT)
+		return false;
+	regs.rip = STUB_CMPXCHG_FAULT;
+	return ptrace(PTRACE_SETREGS, pid, 0, &regs) == 0;
+}
+
 bool ptrace_stub_gone(struct pf_mm *mm)
 {
 	int status;
@@ -337,6 +357,12 @@ bool ptrace_stub_gone(struct pf_mm *mm)
 			ptrace_stub_kill(mm);
 			return true;
 		}
+	}
+	/* (the stop may have been waited for by another wait: asked of
+	 * the thread, not of the status) */
+	if (!stub_fault_fixup(mm->ctl_pid)) {
+		ptrace_stub_kill(mm);
+		return true;
 	}
 	ptrace(PTRACE_CONT, mm->ctl_pid, 0, 0);
 	return false;
@@ -516,7 +542,7 @@ int ptrace_run_batch(struct pf_mm *mm, int *new_pid)
 			goto lost;
 		if (WSTOPSIG(status) == SIGTRAP && status >> 16 == 0)
 			break;
-		if (ptrace(PTRACE_CONT, mm->ctl_pid, 0, 0) < 0)
+		if (!stub_fault_fixup(mm->ctl_pid) || ptrace(PTRACE_CONT, mm->ctl_pid, 0, 0) < 0)
 			goto lost;
 	}
 	if (ptrace(PTRACE_GETREGS, mm->ctl_pid, 0, &regs) < 0)
