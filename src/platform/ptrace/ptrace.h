@@ -69,6 +69,7 @@ struct pf_mm {
 	bool killed;	  /* SIGKILL sent: a doomed stub whose last thread went, or a new
 		      * stub whose first batch failed */
 	int threads_made; /* guest threads the stub has had (mm_reap) */
+	int sc_threads;	  /* seccomp backend: its guest threads, made and not put */
 	/* Host threads whose guest thread went, kept stopped for the next
 	 * one (spares, ptrace.c). */
 	struct pf_thread *spares;
@@ -108,6 +109,10 @@ struct pf_thread {
 	bool at_syscall;   /* stopped at a system call's entry: skip it on resume */
 	int listener;	   /* the kernel's fd of the thread's USER_NOTIF listener */
 	uint64_t notif_id; /* SC_NOTIFIED: the notification to answer */
+	/* SC_NOTIFIED: the call, for seccomp.c's let_through (an x86-64
+	 * call's number and first arguments; notif_nr -1 for another arch) */
+	long notif_nr;
+	uint64_t notif_args[3];
 	/* sigsys backend only (platform/sigsys) */
 	int slot;		   /* its slot in the stub */
 	char *box;		   /* the kernel's view of the slot */

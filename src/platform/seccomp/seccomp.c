@@ -9,8 +9,11 @@
  * under PTRACE_SYSEMU; a notified call whose registers the kernel wants
  * after all (a signal to deliver, a restart) is interrupted into a ptrace
  * stop. Threads run with PTRACE_CONT: faults and interrupts are ptrace
- * stops as before. No guest thread makes a host call: the stub's allowlist
- * defaults to RET_TRACE, so the guest filter's USER_NOTIF/TRACE wins. */
+ * stops as before. No guest thread makes a host call of its own: the
+ * stub's allowlist defaults to RET_TRACE, so the guest filter's
+ * USER_NOTIF/TRACE wins. The one exception is the kernel's: a call whose
+ * whole work is the one host op it queued, that very call, is let through
+ * (let_through), which saves the control thread's round trip. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -238,6 +241,7 @@ static int sc_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **out)
 
 	th = ptrace_spare_take(mm, owner);
 	if (th) {
+		mm->sc_threads++;
 		*out = th;
 		return 0;
 	}
@@ -246,6 +250,7 @@ static int sc_thread_new(struct pf_mm *mm, void *owner, struct pf_thread **out)
 				   &th);
 	if (ret < 0)
 		return ret;
+	mm->sc_threads++; /* sc_thread_put counts it off, on failure too */
 	th->listener = -1;
 	set_state(th, SC_STOPPED);
 	ret = box_thread(th);
@@ -279,7 +284,10 @@ static void sc_thread_put(struct pf_thread *th)
 {
 	int status;
 
-	if (!th || park_spare(th))
+	if (!th)
+		return;
+	th->mm->sc_threads--;
+	if (park_spare(th))
 		return;
 	ptrace_thread_hash_del(th);
 	/* A doomed stub dies first: closing the listener of a thread blocked
@@ -381,8 +389,12 @@ static int sc_thread_new_fpu(struct pf_mm *mm, void *owner, struct pf_thread *sr
 
 	if (src->state == SC_NOTIFIED && stop_notified(src) < 0)
 		return -ESRCH;
-	if (mm->spares)
-		return ptrace_spare_take_fpu(mm, owner, src, out);
+	if (mm->spares) {
+		ret = ptrace_spare_take_fpu(mm, owner, src, out);
+		if (ret == 0)
+			mm->sc_threads++;
+		return ret;
+	}
 	ret = ptrace_prime_fpu(mm, src);
 	return ret < 0 ? ret : sc_thread_new(mm, owner, out);
 }
@@ -426,16 +438,20 @@ static int sc_sigreturn_regs(struct pf_thread *th, const struct pf_regs *regs)
 	return ret < 0 ? ret : sc_set_regs(th, &r);
 }
 
-/* Answers the notification; false if the thread's wait was interrupted
- * under us (it then heads for a ptrace stop). */
-static int answer(struct pf_thread *th)
+/* Answers the notification (through: lets the call run on the host, as
+ * let_through says); 1 if the thread's wait was interrupted under us (it
+ * is then in a ptrace stop), 0 if it runs, -ESRCH if it is gone. */
+static int answer(struct pf_thread *th, bool through)
 {
 	struct seccomp_notif_resp resp;
 	int r;
 
 	memset(&resp, 0, sizeof(resp));
 	resp.id = th->notif_id;
-	resp.val = th->has_result ? th->result : -ENOSYS;
+	if (through)
+		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	else
+		resp.val = th->has_result ? th->result : -ENOSYS;
 	/* EINTR: a SIGCHLD (unblocked to wait_one's handler) while the
 	 * listener's lock was contended; the answer has not been given. */
 	while ((r = ioctl(th->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp)) < 0 && errno == EINTR)
@@ -453,16 +469,54 @@ static int answer(struct pf_thread *th)
 	return notified_to_stopped(th) < 0 ? -ESRCH : 1;
 }
 
+/* Whether th's notified call may run on the host as it is, in place of
+ * the batch queued for it: the call succeeded (0), and its whole work is
+ * the one op queued in th's address space, that very call (munmap or
+ * mprotect with the same arguments: the guest's registers, which nothing
+ * changes while it waits). The host's call then does in th what the
+ * control thread would have, before th runs guest code again, and
+ * returns what we would have (0), saving the doorbell's round trip: two
+ * host context switches and two host calls. Only for th alone in its
+ * address space: no other guest thread of it may trap and have ops run
+ * before th's own has (a munmap done after the map that reused its
+ * place). Calls with an fd, a clone or more to do take the batch. */
+static bool let_through(const struct pf_thread *th)
+{
+	const struct pf_mm *mm = th->mm;
+	const struct stub_op *op = &mm->ops[0];
+	int nargs;
+
+	if (!th->has_result || th->result != 0 || mm->nops != 1 || mm->nfds || mm->fd1_of ||
+	    mm->boot_page || mm->dead || mm->sc_threads != 1 || op->nr != th->notif_nr)
+		return false;
+	if (op->nr == SYS_munmap)
+		nargs = 2;
+	else if (op->nr == SYS_mprotect)
+		nargs = 3;
+	else
+		return false;
+	return memcmp(op->arg, th->notif_args, nargs * sizeof(op->arg[0])) == 0;
+}
+
 static int sc_resume(struct pf_thread *th)
 {
 	int ret;
 
 	if (th->tid <= 0)
 		return -ESRCH;
+	if (th->state == SC_NOTIFIED && let_through(th)) {
+		ret = answer(th, true);
+		if (ret == 0)
+			th->mm->nops = 0; /* the thread runs it */
+		if (ret <= 0)
+			return ret;
+		/* Interrupted: a ptrace stop, which skips the call; the op
+		 * runs in the batch, as any other. */
+	}
 	if (ptrace_flush_queued(th->mm) == -ESRCH)
 		return -ESRCH;
 	if (th->state == SC_NOTIFIED) {
-		ret = answer(th);
+		ret = answer(th, false);
 		if (ret <= 0)
 			return ret;
 	}
@@ -608,6 +662,8 @@ static void notified(struct pf_thread *th, const struct seccomp_notif *req, pf_e
 	set_state(th, SC_NOTIFIED);
 	th->running = false;
 	th->notif_id = req->id;
+	th->notif_nr = req->data.arch == AUDIT_ARCH_X86_64 ? req->data.nr : -1;
+	memcpy(th->notif_args, req->data.args, sizeof(th->notif_args));
 	th->regs_valid = th->regs_dirty = th->has_result = th->at_syscall = false;
 	memset(&ev, 0, sizeof(ev));
 	ev.kind = PF_EV_SYSCALL;
