@@ -950,8 +950,14 @@ void signal_settle_stub(struct task *t)
 		r->rdx = r->rsp + STUB_SIGFRAME_UC;
 		r->rsi = r->rsp + STUB_SIGFRAME_INFO;
 	} else if (r->rip >= STUB_SIGRET && r->rip < STUB_SIGRET_END) {
-		if (copy_from_user(t->mm, slot, r->rsp, sizeof(slot)) < 0)
+		/* the slots: at the frame, or in the stub's page (sigreturn_slots) */
+		if (r->rsp >= STUB_BASE && r->rsp < STUB_END) {
+			if (platform->mm_read(t->mm->pf, slot, r->rsp, sizeof(slot)) !=
+			    (long)sizeof(slot))
+				return;
+		} else if (copy_from_user(t->mm, slot, r->rsp, sizeof(slot)) < 0) {
 			return;
+		}
 		if (r->rip <= STUB_SIGRET_XRSTOR) {
 			uint64_t at = slot[STUB_SR_IMAGE / 8];
 
@@ -1316,11 +1322,12 @@ static bool stub_can_restore(const char *img, size_t size)
 /* rt_sigreturn's FPU restore in the guest thread itself, on its way back
  * (platform sigreturn_regs, stub.h STUB_SIGRET), instead of a ptrace
  * write of the whole state, the dearest host call of a signal: the slots
- * go in the first bytes of the frame returned from, dead now; the image
- * is the frame's own where the stub can take it (img_addr, checked in
- * img), or the stub's initial one (img NULL). Nothing is written outside
- * the frame. Not for a task a tracer may look at or step. False if it
- * cannot: the caller writes the state. */
+ * go where the platform keeps them for the thread with no host call
+ * (sigreturn_slots), else in the first bytes of the frame returned from,
+ * dead now; the image is the frame's own where the stub can take it
+ * (img_addr, checked in img), or the stub's initial one (img NULL).
+ * Nothing is written outside the frame. Not for a task a tracer may look
+ * at or step. False if it cannot: the caller writes the state. */
 static bool sigreturn_in_stub(struct task *t, uint64_t frame, const struct pf_regs *r,
 			      const char *img, uint64_t img_addr, size_t size)
 {
@@ -1344,10 +1351,15 @@ static bool sigreturn_in_stub(struct task *t, uint64_t frame, const struct pf_re
 	slot[STUB_SR_RDX / 8] = r->rdx;
 	slot[STUB_SR_RCX / 8] = r->rcx;
 	slot[STUB_SR_IMAGE / 8] = img ? img_addr : STUB_FPU_INIT;
-	if (copy_to_user(t->mm, frame, slot, sizeof(slot)) < 0)
-		return false;
 	sr = *r;
-	sr.rsp = frame;
+	sr.rsp = platform->sigreturn_slots
+			 ? platform->sigreturn_slots(t->thread, slot, sizeof(slot))
+			 : 0;
+	if (!sr.rsp) {
+		if (copy_to_user(t->mm, frame, slot, sizeof(slot)) < 0)
+			return false;
+		sr.rsp = frame;
+	}
 	sr.eflags &= ~0x100UL; /* the stub's own steps are not traced: iretq sets TF */
 	return platform->sigreturn_regs(t->thread, &sr) == 0;
 }

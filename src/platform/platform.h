@@ -166,6 +166,11 @@ struct platform_ops {
 	 * on the way, with no host call more than set_regs. -EOPNOTSUPP if
 	 * it cannot (then set_regs and fpu_set). */
 	int (*sigreturn_regs)(struct pf_thread *th, const struct pf_regs *regs);
+	/* May be NULL. With sigreturn_regs: puts STUB_SIGRET's slots (size
+	 * bytes) where th alone reads them, with no host call, and returns
+	 * their address, for the registers' rsp instead of the frame; 0 if it
+	 * cannot (the caller then writes them at the frame). */
+	uint64_t (*sigreturn_slots)(struct pf_thread *th, const void *slots, size_t size);
 	/* Sets the result of the system call the thread trapped on. */
 	void (*set_result)(struct pf_thread *th, long ret);
 	/* Back to guest user mode until the next event. */

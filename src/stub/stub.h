@@ -68,8 +68,9 @@ extern unsigned long stub_base;
 #define STUB_SIGFRAME_UC   8   /* offsetof(struct rt_sigframe, uc) */
 #define STUB_SIGFRAME_INFO 312 /* offsetof(struct rt_sigframe, info) */
 #define STUB_SIGFRAME_SIZE 440 /* sizeof(struct rt_sigframe) */
-/* ptrace and seccomp backends: the end of rt_sigreturn. rsp = the frame
- * returned from, whose first bytes (dead now) hold the slots below: an
+/* ptrace and seccomp backends: the end of rt_sigreturn. rsp = the
+ * thread's STUB_SR_SLOTS place, or the frame returned from, whose first
+ * bytes (dead now) hold them; only read. The slots below: an
  * IRET frame (rip, cs, rflags, rsp, ss: the context returned to), the
  * rax, rdx and rcx returned to, and the address of the FPU image to
  * restore (standard XSAVE form, 64-aligned, above the slots: the frame's
@@ -215,7 +216,14 @@ extern unsigned long stub_base;
 /* Its second half: the guest threads' filter (struct sock_fprog, then the
  * program), written once at boot. */
 #define STUB_GUEST_PROG	     (STUB_PAYLOAD + 0x1000)
-#define STUB_GUEST_PROG_SIZE (STUB_PAYLOAD_SIZE - 0x1000) /* to the payload's end */
+#define STUB_GUEST_PROG_SIZE 0x800
+/* ptrace and seccomp backends: after it, to the payload's end, each guest
+ * thread's slots for STUB_SIGRET (STUB_SR_*), one STUB_SR_SLOT_SIZE place
+ * each: the kernel writes them in its view of the page, with no host
+ * call; the thread, pointed at them (rsp), only reads them. */
+#define STUB_SR_SLOTS	  (STUB_GUEST_PROG + STUB_GUEST_PROG_SIZE)
+#define STUB_SR_SLOT_SIZE 128
+#define STUB_SR_NSLOTS	  ((STUB_PAYLOAD_SIZE - 0x1000 - STUB_GUEST_PROG_SIZE) / STUB_SR_SLOT_SIZE)
 
 /* The recvmsg header of an fd-receiving op (struct stub_data in
  * platform/ptrace/ptrace.h, at the op's second argument, STUB_DATA): the

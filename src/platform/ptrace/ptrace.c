@@ -667,6 +667,9 @@ static void put_ops_page(struct stub_op *page, int fd, int slots_hwm)
 	int i;
 
 	if (npool < OPS_POOL) {
+		/* what the last stub's threads returned to is not the next's */
+		memset((char *)page + (STUB_SR_SLOTS - STUB_OPS), 0,
+		       STUB_SR_NSLOTS * STUB_SR_SLOT_SIZE);
 		for (i = 0; i < slots_hwm; i++)
 			memset((char *)page + STUB_OPS_SIZE + (size_t)i * STUB_SLOT_SIZE, 0,
 			       STUB_SLOT_STACK);
@@ -1170,6 +1173,7 @@ bool ptrace_thread_reused(struct pf_thread *th)
 
 static void thread_free(struct pf_thread *th)
 {
+	ptrace_sr_slot_put(th);
 	free(th);
 }
 
@@ -1454,6 +1458,38 @@ static int ptrace_handler_regs(struct pf_thread *th, const struct pf_regs *regs)
 	int ret = ptrace_fpu_stub_prep(regs, STUB_SIG_START, &r);
 
 	return ret < 0 ? ret : ptrace_set_regs(th, &r);
+}
+
+_Static_assert(STUB_SR_NSLOTS >= 1 && STUB_SR_NSLOTS <= 32 && STUB_SR_SIZE <= STUB_SR_SLOT_SIZE,
+	       "sigreturn slots");
+
+uint64_t ptrace_sigreturn_slots(struct pf_thread *th, const void *slots, size_t size)
+{
+	struct pf_mm *mm = th->mm;
+	int i;
+
+	/* A stub maps its own page with its first batch (boot_page) */
+	if (size > STUB_SR_SLOT_SIZE || mm->dead || mm->boot_page || !mm->page ||
+	    mm->page == shared_ops)
+		return 0;
+	if (!th->sr_slot) {
+		for (i = 0; i < (int)STUB_SR_NSLOTS && (mm->sr_used & (1u << i)); i++)
+			;
+		if (i == (int)STUB_SR_NSLOTS)
+			return 0;
+		mm->sr_used |= 1u << i;
+		th->sr_slot = i + 1;
+	}
+	i = th->sr_slot - 1;
+	memcpy((char *)mm->page + (STUB_SR_SLOTS - STUB_OPS) + i * STUB_SR_SLOT_SIZE, slots, size);
+	return STUB_SR_SLOTS + (uint64_t)i * STUB_SR_SLOT_SIZE;
+}
+
+void ptrace_sr_slot_put(struct pf_thread *th)
+{
+	if (th->sr_slot)
+		th->mm->sr_used &= ~(1u << (th->sr_slot - 1));
+	th->sr_slot = 0;
 }
 
 static int ptrace_sigreturn_regs(struct pf_thread *th, const struct pf_regs *regs)
@@ -1893,6 +1929,7 @@ const struct platform_ops platform_ptrace = {
 	.exec_regs = ptrace_exec_regs,
 	.handler_regs = ptrace_handler_regs,
 	.sigreturn_regs = ptrace_sigreturn_regs,
+	.sigreturn_slots = ptrace_sigreturn_slots,
 	.set_result = ptrace_set_result,
 	.resume = ptrace_resume,
 	.interrupt = ptrace_interrupt,

@@ -70,6 +70,7 @@ struct pf_mm {
 		      * stub whose first batch failed */
 	int threads_made; /* guest threads the stub has had (mm_reap) */
 	int sc_threads;	  /* seccomp backend: its guest threads, made and not put */
+	uint32_t sr_used; /* bit i: STUB_SR_SLOTS slot i is a thread's (sr_slot) */
 	/* Host threads whose guest thread went, kept stopped for the next
 	 * one (spares, ptrace.c). */
 	struct pf_thread *spares;
@@ -104,6 +105,7 @@ struct pf_thread {
 	long result;
 	struct pf_regs regs;
 	struct pf_thread *hash_next;
+	int sr_slot; /* 1 + its STUB_SR_SLOTS slot in mm's page; 0: none yet */
 	/* seccomp backend only */
 	enum sc_state state;
 	bool at_syscall;   /* stopped at a system call's entry: skip it on resume */
@@ -233,6 +235,10 @@ int ptrace_exec_regs_prep(const struct pf_regs *regs, struct pf_regs *out);
 /* handler_regs and sigreturn_regs: the same at entry, STUB_SIG_START or
  * STUB_SIGRET (their FPU work is the stub's xsave and xrstor). */
 int ptrace_fpu_stub_prep(const struct pf_regs *regs, uint64_t entry, struct pf_regs *out);
+/* sigreturn_slots (platform.h), in th's own place in its stub's page;
+ * sr_slot_put gives the place back as th is freed. */
+uint64_t ptrace_sigreturn_slots(struct pf_thread *th, const void *slots, size_t size);
+void ptrace_sr_slot_put(struct pf_thread *th);
 long ptrace_fpu_get(struct pf_thread *th, void *buf, size_t size);
 int ptrace_fpu_set(struct pf_thread *th, const void *buf, size_t size);
 /* debugreg, on a thread in a ptrace stop. */

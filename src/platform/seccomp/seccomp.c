@@ -219,6 +219,7 @@ static void free_thread(struct pf_thread *th)
 		epoll_ctl(sc_epfd, EPOLL_CTL_DEL, th->listener, NULL);
 		close(th->listener);
 	}
+	ptrace_sr_slot_put(th);
 	free(th);
 }
 
@@ -863,6 +864,7 @@ const struct platform_ops platform_seccomp = {
 	.exec_regs = sc_exec_regs,
 	.handler_regs = sc_handler_regs,
 	.sigreturn_regs = sc_sigreturn_regs,
+	.sigreturn_slots = ptrace_sigreturn_slots,
 	.set_result = ptrace_set_result,
 	.resume = sc_resume,
 	.interrupt = sc_interrupt,
