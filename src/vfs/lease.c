@@ -310,7 +310,9 @@ static void break_leases(struct lease_file *lf, bool want_write)
 	}
 }
 
-/* The earliest time a break of lf's leases is due (0: none). */
+/* The earliest time a pending break of lf's leases is due (0: none): a
+ * time kept from a break done (a downgrade's, as Linux keeps it) is no
+ * reason to wake. */
 static int64_t next_due(struct lease_file *lf)
 {
 	int64_t due = 0;
@@ -318,9 +320,9 @@ static int64_t next_due(struct lease_file *lf)
 
 	list_for_each_entry(l, &lf->leases, link)
 	{
-		if (l->break_ns && (!due || l->break_ns < due))
+		if (l->unlock_pending && l->break_ns && (!due || l->break_ns < due))
 			due = l->break_ns;
-		if (l->downgrade_ns && (!due || l->downgrade_ns < due))
+		if (l->downgrade_pending && l->downgrade_ns && (!due || l->downgrade_ns < due))
 			due = l->downgrade_ns;
 	}
 	return due;
