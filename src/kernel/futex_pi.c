@@ -165,6 +165,22 @@ static void pi_handoff(struct futex_pi *pi, struct futex_waiter *w)
 	sched_wake(w->task);
 }
 
+/* Linux retries a word that changed under it after a cond_resched; here
+ * one kernel thread runs every task, and a guest thread rewriting the word
+ * without pause must not hold it there. Every RETRY_BURST tries the caller
+ * sleeps RETRY_PAUSE_NS (other tasks and the host's events run), and a
+ * signal restarts the call (nothing has changed yet). 0: try again. */
+#define RETRY_BURST    4
+#define RETRY_PAUSE_NS 100000
+
+static int pi_retry(struct task *t, int *tries)
+{
+	if (++*tries % RETRY_BURST)
+		return 0;
+	sched_sleep_until(sched_now_ns() + RETRY_PAUSE_NS);
+	return signal_pending(t) ? -ERESTARTNOINTR : 0;
+}
+
 /* The word goes from uval to newval: 0, -EAGAIN if it was not uval any
  * more (the caller starts over), -EFAULT. Linux's lock_pi_update_atomic. */
 static int word_update(struct mm *mm, uaddr_t addr, uint32_t uval, uint32_t newval)
@@ -270,13 +286,14 @@ long futex_lock_pi(struct task *t, uaddr_t addr, bool private, int64_t deadline_
 {
 	struct futex_waiter w = { .bitset = LINUX_FUTEX_BITSET_MATCH_ANY, .task = t };
 	struct futex_pi *pi;
+	int tries = 0;
 	long ret;
 
 	if (futex_get_key(t->mm, addr, private, &w.key) < 0)
 		return -EFAULT;
-	do
-		ret = lock_pi_atomic(t, addr, &w.key, t, false, &pi);
-	while (ret == -EAGAIN);
+	while ((ret = lock_pi_atomic(t, addr, &w.key, t, false, &pi)) == -EAGAIN)
+		if (pi_retry(t, &tries) < 0)
+			return -ERESTARTNOINTR;
 	if (ret != 0)
 		return ret == 1 ? 0 : ret;
 	/* Linux's trylock takes the lock only from an owner that let it go
@@ -305,7 +322,7 @@ long futex_unlock_pi(struct task *t, uaddr_t addr, bool private)
 	struct futex_waiter *top;
 	struct futex_key key;
 	struct futex_pi *pi;
-	int ret;
+	int ret, tries = 0;
 
 	for (;;) {
 		if (copy_from_user(t->mm, &uval, addr, sizeof(uval)) < 0)
@@ -322,7 +339,7 @@ long futex_unlock_pi(struct task *t, uaddr_t addr, bool private)
 			 * under us is the guest's to sort out. */
 			ret = cmpxchg_user32(t->mm, addr, uval, 0, &cur);
 			if (ret == -EAGAIN)
-				continue;
+				goto again;
 			if (ret < 0)
 				return ret;
 			return cur == uval ? 0 : -EAGAIN;
@@ -335,17 +352,20 @@ long futex_unlock_pi(struct task *t, uaddr_t addr, bool private)
 		ret = cmpxchg_user32(t->mm, addr, uval,
 				     WAITERS | (uint32_t)pid_vnr(t, top->task->tid), &cur);
 		if (ret == -EAGAIN)
-			continue;
+			goto again;
 		if (ret < 0)
 			return ret;
 		if (cur != uval) {
 			/* a waiter set FUTEX_WAITERS after we read it: again */
 			if ((cur & TID_MASK) == uval)
-				continue;
+				goto again;
 			return -EINVAL;
 		}
 		pi_handoff(pi, top);
 		return 0;
+again:
+		if (pi_retry(t, &tries) < 0)
+			return -ERESTARTNOINTR;
 	}
 }
 
@@ -426,7 +446,7 @@ long futex_cmp_requeue_pi(struct task *t, uaddr_t addr, uaddr_t addr2, bool priv
 	struct futex_pi *pi = NULL;
 	uint32_t cur;
 	long count = 0;
-	int ret;
+	int ret, tries = 0;
 
 	if (nwake < 0 || nreq < 0 || addr == addr2 || nwake != 1 || (addr2 & 3))
 		return -EINVAL;
@@ -449,7 +469,9 @@ long futex_cmp_requeue_pi(struct task *t, uaddr_t addr, uaddr_t addr2, bool priv
 		if (!top->requeue_pi || !futex_key_eq(&top->key2, &key2))
 			return -EINVAL;
 		ret = lock_pi_atomic(t, addr2, &key2, top->task, nreq > 0, &pi);
-	} while (ret == -EAGAIN);
+	} while (ret == -EAGAIN && pi_retry(t, &tries) == 0);
+	if (ret == -EAGAIN)
+		return -ERESTARTNOINTR;
 	if (ret < 0)
 		return ret;
 	if (ret == 1) {
