@@ -950,8 +950,14 @@ void signal_settle_stub(struct task *t)
 		r->rdx = r->rsp + STUB_SIGFRAME_UC;
 		r->rsi = r->rsp + STUB_SIGFRAME_INFO;
 	} else if (r->rip >= STUB_SIGRET && r->rip < STUB_SIGRET_END) {
-		/* the slots: at the frame, or in the stub's page (sigreturn_slots) */
+		/* the slots: at the frame, or in the stub's page (sigreturn_slots):
+		 * one of its places, not any stub address the guest's rsp names */
 		if (r->rsp >= STUB_BASE && r->rsp < STUB_END) {
+			if (r->rsp < STUB_SR_SLOTS ||
+			    r->rsp >=
+				    STUB_SR_SLOTS + (uint64_t)STUB_SR_NSLOTS * STUB_SR_SLOT_SIZE ||
+			    (r->rsp - STUB_SR_SLOTS) % STUB_SR_SLOT_SIZE)
+				return;
 			if (platform->mm_read(t->mm->pf, slot, r->rsp, sizeof(slot)) !=
 			    (long)sizeof(slot))
 				return;
