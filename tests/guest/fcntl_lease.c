@@ -26,39 +26,9 @@
 
 #define TAP_ENAME
 #include "tap.h"
+#include "wait_util.h"
 
 static char dir[64], path[128];
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
-/* Waits (up to 3 s) until process pid sleeps: blocked in the open or
- * truncate it makes, whatever the load on the machine. */
-static void wait_blocked(pid_t pid)
-{
-	char p[64], buf[256], *s;
-	int i, fd;
-	ssize_t r;
-
-	snprintf(p, sizeof(p), "/proc/%d/stat", (int)pid);
-	for (i = 0; i < 300; i++) {
-		fd = open(p, O_RDONLY);
-		r = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-		if (fd >= 0)
-			close(fd);
-		buf[r > 0 ? r : 0] = 0;
-		s = strrchr(buf, ')');
-		if (s && s[1] == ' ' && s[2] == 'S')
-			break;
-		sleep_ms(10);
-	}
-	sleep_ms(20);
-}
 
 /* The signal of set that is pending or comes within 5 s (0: none). */
 static int take(int sig, siginfo_t *si)

@@ -22,38 +22,8 @@
 
 #define TAP_ENAME
 #include "tap.h"
+#include "wait_util.h"
 static char dir[64], path[128];
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
-/* Waits (up to 3 s) until process pid sleeps: blocked in the lock call it
- * makes next, whatever the load on the machine. */
-static void wait_blocked(pid_t pid)
-{
-	char path[64], buf[256], *p;
-	int i, fd;
-	ssize_t r;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	for (i = 0; i < 300; i++) {
-		fd = open(path, O_RDONLY);
-		r = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-		if (fd >= 0)
-			close(fd);
-		buf[r > 0 ? r : 0] = 0;
-		p = strrchr(buf, ')');
-		if (p && p[1] == ' ' && p[2] == 'S')
-			break;
-		sleep_ms(10);
-	}
-	sleep_ms(20);
-}
 
 static int lk(int fd, int cmd, int type, int whence, long start, long len)
 {
