@@ -19,6 +19,7 @@
 
 #define TAP_ENAME
 #include "tap.h"
+#include "wait_util.h"
 
 #ifndef MSG_COPY
 #define MSG_COPY 040000
@@ -31,14 +32,6 @@ struct mbuf {
 	long mtype;
 	char mtext[8300];
 };
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
 
 static int child_exit(pid_t pid)
 {
@@ -89,22 +82,10 @@ static long qnum(int id)
  * instead of EIDRM. */
 static void settle(pid_t pid)
 {
-	char path[64], buf[512], *p;
-	ssize_t r;
-	int i, fd;
+	int i;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	for (i = 0; i < 10000; i++) {
-		fd = open(path, O_RDONLY);
-		r = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-		if (fd >= 0)
-			close(fd);
-		buf[r > 0 ? r : 0] = 0;
-		p = strrchr(buf, ')');
-		if (p && p[1] == ' ' && p[2] == 'S')
-			return;
+	for (i = 0; i < 10000 && !proc_sleeps(pid); i++)
 		sleep_ms(1);
-	}
 }
 
 static key_t unique_key(int i)

@@ -28,6 +28,7 @@
 #include <sys/wait.h>
 
 #include "tap.h"
+#include "wait_util.h"
 
 /* check with a detail (two longs) printed only on failure */
 static void checkf(int cond, const char *what, const char *fmt, long a, long b)
@@ -41,14 +42,6 @@ static void checkf(int cond, const char *what, const char *fmt, long a, long b)
 	}
 }
 
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
 /* Wait (at most 10 s) until pid sleeps: its /proc/PID/stat state is S. A
  * child that signals its parent in a blocking call waits for this instead
  * of a fixed time, which a loaded machine can overrun before the parent
@@ -56,22 +49,10 @@ static void sleep_ms(long ms)
  * Each caller's parent makes no other blocking call on its way. */
 static void await_sleep(pid_t pid)
 {
-	char path[64], buf[512], *p;
-	ssize_t r;
-	int i, fd;
+	int i;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	for (i = 0; i < 10000; i++) {
-		fd = open(path, O_RDONLY);
-		r = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-		if (fd >= 0)
-			close(fd);
-		buf[r > 0 ? r : 0] = 0;
-		p = strrchr(buf, ')');
-		if (p && p[1] == ' ' && p[2] == 'S')
-			return;
+	for (i = 0; i < 10000 && !proc_sleeps(pid); i++)
 		sleep_ms(1);
-	}
 }
 
 static void no_core(void)

@@ -1,7 +1,8 @@
 /* tests/guest/wait_util.h: what the tests of blocking calls share:
- * sleep_ms, and wait_blocked, which waits until another process sleeps
- * (blocked in the call it makes next: a lock, an open a lease holds),
- * whatever the load on the machine. */
+ * sleep_ms; proc_sleeps, whether another process sleeps (its
+ * /proc/PID/stat state is S: blocked in the call it makes next, a lock,
+ * a msgrcv, an open a lease holds); and wait_blocked, which waits for
+ * that whatever the load on the machine. */
 #ifndef TESTS_GUEST_WAIT_UTIL_H
 #define TESTS_GUEST_WAIT_UTIL_H
 
@@ -20,25 +21,29 @@ static inline void sleep_ms(long ms)
 		;
 }
 
-/* Waits (up to 3 s) until process pid's state is S, then 20 ms more. */
-static inline void wait_blocked(pid_t pid)
+static inline int proc_sleeps(pid_t pid)
 {
-	char path[64], buf[256], *p;
-	int i, fd;
+	char path[64], buf[512], *p;
 	ssize_t r;
+	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	for (i = 0; i < 300; i++) {
-		fd = open(path, O_RDONLY);
-		r = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-		if (fd >= 0)
-			close(fd);
-		buf[r > 0 ? r : 0] = 0;
-		p = strrchr(buf, ')');
-		if (p && p[1] == ' ' && p[2] == 'S')
-			break;
+	fd = open(path, O_RDONLY);
+	r = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	buf[r > 0 ? r : 0] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] == 'S';
+}
+
+/* Waits (up to 3 s) until process pid sleeps, then 20 ms more. */
+static inline void wait_blocked(pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < 300 && !proc_sleeps(pid); i++)
 		sleep_ms(10);
-	}
 	sleep_ms(20);
 }
 
