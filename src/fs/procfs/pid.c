@@ -897,7 +897,7 @@ static int parse_proc_u64(const char *buf, size_t len, uint64_t *out)
 static int audit_ids(const struct pnode *n, uint32_t *loginuid, uint32_t *sessionid)
 {
 	struct process *p = proc_of(n);
-	struct task *t = n->tid ? procfs_task(n) : procfs_own_task(n);
+	struct task *t = procfs_own_task(n);
 
 	if (t) {
 		*loginuid = t->loginuid;
