@@ -198,13 +198,55 @@ static long futex_requeue(struct mm *mm, uaddr_t addr, bool private, uaddr_t add
 	return done + moved;
 }
 
-/* FUTEX_WAKE_OP: *addr2 = op(*addr2, oparg); wake on addr; maybe on addr2. */
+/* Linux retries a word that changed under it after a cond_resched; here
+ * one kernel thread runs every task, and a guest thread rewriting the word
+ * without pause must not hold it there. Every RETRY_BURST tries the caller
+ * sleeps RETRY_PAUSE_NS (other tasks and the host's events run), and a
+ * signal restarts the call (nothing has changed yet). 0: try again. */
+#define RETRY_BURST    4
+#define RETRY_PAUSE_NS 100000
+
+int futex_retry(struct task *t, int *tries)
+{
+	if (++*tries % RETRY_BURST)
+		return 0;
+	sched_sleep_until(sched_now_ns() + RETRY_PAUSE_NS);
+	return signal_pending(t) ? -ERESTARTNOINTR : 0;
+}
+
+/* FUTEX_WAKE_OP's operation on old: 0, or -ENOSYS for a bad one. */
+static int wake_op_apply(int op, int32_t oparg, int32_t old, int32_t *nv)
+{
+	switch (op) {
+	case LINUX_FUTEX_OP_SET:
+		*nv = oparg;
+		return 0;
+	case LINUX_FUTEX_OP_ADD:
+		*nv = (int32_t)((uint32_t)old + (uint32_t)oparg);
+		return 0;
+	case LINUX_FUTEX_OP_OR:
+		*nv = old | oparg;
+		return 0;
+	case LINUX_FUTEX_OP_ANDN:
+		*nv = old & ~oparg;
+		return 0;
+	case LINUX_FUTEX_OP_XOR:
+		*nv = old ^ oparg;
+		return 0;
+	}
+	return -ENOSYS;
+}
+
+/* FUTEX_WAKE_OP: *addr2 = op(*addr2, oparg); wake on addr; maybe on addr2.
+ * The word changes by compare-and-exchange, atomically as on Linux: guest
+ * threads and other processes sharing the page run meanwhile. */
 static long futex_wake_op(struct task *t, uaddr_t addr, uaddr_t addr2, bool private, int nwake,
 			  int nwake2, uint32_t encoded)
 {
-	int op = (encoded >> 28) & 7, cmp = (encoded >> 24) & 15;
+	int op = (encoded >> 28) & 7, cmp = (encoded >> 24) & 15, tries = 0;
 	int32_t oparg = (int32_t)(encoded << 8) >> 20, cmparg = (int32_t)(encoded << 20) >> 20;
 	int32_t old, nv;
+	uint32_t cur;
 	long ret;
 	bool hit;
 
@@ -214,29 +256,22 @@ static long futex_wake_op(struct task *t, uaddr_t addr, uaddr_t addr2, bool priv
 		oparg = (int32_t)(1U << (oparg & 31));
 	if (copy_from_user(t->mm, &old, addr2, sizeof(old)) < 0)
 		return -EFAULT;
-	switch (op) {
-	case LINUX_FUTEX_OP_SET:
-		nv = oparg;
-		break;
-	case LINUX_FUTEX_OP_ADD:
-		nv = (int32_t)((uint32_t)old + (uint32_t)oparg);
-		break;
-	case LINUX_FUTEX_OP_OR:
-		nv = old | oparg;
-		break;
-	case LINUX_FUTEX_OP_ANDN:
-		nv = old & ~oparg;
-		break;
-	case LINUX_FUTEX_OP_XOR:
-		nv = old ^ oparg;
-		break;
-	default:
-		return -ENOSYS;
-	}
 	/* As Linux: the operation is done before the comparison is looked at
 	 * (a bad one is ENOSYS with *addr2 changed). */
-	if (copy_to_user(t->mm, addr2, &nv, sizeof(nv)) < 0)
-		return -EFAULT;
+	for (;;) {
+		if (wake_op_apply(op, oparg, old, &nv) < 0)
+			return -ENOSYS;
+		ret = cmpxchg_user32(t->mm, addr2, (uint32_t)old, (uint32_t)nv, &cur);
+		if (ret < 0 && ret != -EAGAIN)
+			return ret;
+		if (ret == 0 && cur == (uint32_t)old)
+			break;
+		if (ret == 0)
+			old = (int32_t)cur;
+		ret = futex_retry(t, &tries);
+		if (ret < 0)
+			return ret;
+	}
 	switch (cmp) {
 	case 0:
 		hit = old == cmparg;

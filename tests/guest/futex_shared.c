@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,8 @@
 /* FUTEX_OP(FUTEX_OP_SET | FUTEX_OP_OPARG_SHIFT, 31, FUTEX_OP_CMP_EQ, 0):
  * 1 << 31, the sign bit (an int overflow in skas's ASan build once) */
 #define FUTEX_OP_SET_SHIFT_31 ((0u | 8u) << 28 | 31u << 12)
+/* FUTEX_OP(FUTEX_OP_ADD, 1, FUTEX_OP_CMP_EQ, 0) */
+#define FUTEX_OP_ADD_1 (1u << 28 | 1u << 12)
 
 static long futex(uint32_t *addr, int op, uint32_t val, const struct timespec *ts)
 {
@@ -250,6 +253,41 @@ int main(void)
 		errno = 0;
 		r = futex(&anon[3], FUTEX_WAIT | FUTEX_CLOCK_REALTIME, 0, &ten_ms);
 		check(r == -1 && errno == ENOSYS, "FUTEX_WAIT|FUTEX_CLOCK_REALTIME: ENOSYS");
+	}
+
+	/* 8: FUTEX_WAKE_OP's read-modify-write is atomic, as Linux's: another
+	 * process adding to the word at the same time loses none of its adds
+	 * and none of the call's. */
+	{
+		uint32_t *word = &anon[5], *go = &anon[6], *done = &anon[7];
+		int i, ops = 3000;
+		long r = 0;
+		pid_t adder;
+
+		*word = 0;
+		*go = 0;
+		*done = 0;
+		adder = fork();
+		if (adder == 0) {
+			uint32_t adds = 0;
+
+			__atomic_store_n(go, 1, __ATOMIC_SEQ_CST);
+			while (__atomic_load_n(go, __ATOMIC_SEQ_CST) == 1) {
+				__atomic_fetch_add(word, 1, __ATOMIC_SEQ_CST);
+				adds++;
+			}
+			*done = adds;
+			_exit(0);
+		}
+		while (__atomic_load_n(go, __ATOMIC_SEQ_CST) == 0)
+			sched_yield();
+		for (i = 0; i < ops && r == 0; i++)
+			r = syscall(SYS_futex, &anon[3], FUTEX_WAKE_OP, 1, (void *)1, word,
+				    FUTEX_OP_ADD_1);
+		__atomic_store_n(go, 2, __ATOMIC_SEQ_CST);
+		check(r == 0 && exited0(adder), "FUTEX_WAKE_OP beside another process's adds");
+		check(*word == (uint32_t)ops + *done,
+		      "FUTEX_WAKE_OP's add and the other's: none lost");
 	}
 	return 0;
 }
