@@ -33,6 +33,7 @@
 #include <sys/syscall.h>
 #include <seccomp.h>
 #include <linux/futex.h>
+#include <linux/perf_event.h>
 
 #include "host/host.h"
 #include "kernel/log.h"
@@ -371,6 +372,11 @@ static int allow_platform(scmp_filter_ctx ctx)
 	 * thread's first trap lets it run. */
 	r |= ALLOW_IF(tgkill, SCMP_A2(SCMP_CMP_EQ, SIGUSR2));
 	r |= ALLOW(sched_yield);
+	/* platform/sigsys: a guest thread's hardware breakpoint, a perf
+	 * event on that one thread (any CPU, no group). */
+	r |= ALLOW_IF(perf_event_open, SCMP_A2_32(SCMP_CMP_EQ, (uint32_t)-1),
+		      SCMP_A3_32(SCMP_CMP_EQ, (uint32_t)-1),
+		      SCMP_A4(SCMP_CMP_EQ, PERF_FLAG_FD_CLOEXEC));
 	/* platform/seccomp: a new guest thread's listener, taken from its stub
 	 * or (PIDFD_THREAD, O_EXCL) from the thread's own fd table; its
 	 * notifications received and answered. */

@@ -14,6 +14,7 @@
 #include "kernel/cgroup.h"
 #include "kernel/userns.h"
 #include "kernel/pidns.h"
+#include "kernel/log.h"
 #include "syscalls/dispatch.h"
 #include "mm/usercopy.h"
 #include "abi/linux/errno.h"
@@ -505,6 +506,8 @@ void ptrace_clone_attach(struct task *parent, struct task *child, int event, boo
 	signal_queue_thread(child, LINUX_SIGSTOP, &si);
 }
 
+static void hwbp_sync(struct task *c);
+
 void ptrace_exec(struct task *t, int old_tid)
 {
 	struct linux_siginfo si;
@@ -519,6 +522,7 @@ void ptrace_exec(struct task *t, int old_tid)
 		t->pt.dr_registered = 0;
 		t->pt.dr7_inherited = false;
 		t->pt.debugregs = false;
+		hwbp_sync(t);
 	}
 	if (!t->pt.tracer)
 		return;
@@ -800,8 +804,10 @@ static int pt_setregs(struct task *c, const struct pf_regs *in)
  * host arms them and checks what is written as Linux does, and a hit is
  * the thread's SIGTRAP. Where the platform has none (the sigsys backend:
  * its threads are not traced), they are kept as Linux's ptrace keeps them,
- * with its checks, but never armed: differs from Linux on a host whose
- * debug registers fire (a breakpoint or watchpoint never hits).
+ * with its checks, and each change is handed to the platform's hwbp_arm
+ * (sigsys: a host perf event per breakpoint), whose hit sets DR6 here.
+ * Where the host cannot arm them (no perf events for this user, or older
+ * than Linux 5.13) they are kept but never fire: differs from Linux.
  */
 
 /* Linux's checks of one breakpoint (x86 arch_build_bp_info,
@@ -879,6 +885,36 @@ void ptrace_debugregs_fork(struct task *c, struct task *t)
 	c->pt.dr7_inherited = platform->debugreg != NULL;
 }
 
+/* The platform's breakpoints as c's kept debug registers now say: each
+ * registered one that DR7 enables. */
+static void hwbp_sync(struct task *c)
+{
+	static bool told;
+	unsigned mask = 0;
+	int i, ret;
+
+	if (!platform->hwbp_arm || !c->thread)
+		return;
+	for (i = 0; i < 4; i++)
+		if ((c->pt.dr_registered & (1u << i)) && ((c->pt.debugreg[7] >> (2 * i)) & 3))
+			mask |= 1u << i;
+	ret = platform->hwbp_arm(c->thread, mask, c->pt.debugreg, c->pt.dr_lt);
+	if (ret < 0 && !told) {
+		told = true;
+		klog(LOG_WARN,
+		     "hardware breakpoints cannot be armed on this host (%s): they never fire",
+		     strerror(-ret));
+	}
+}
+
+void ptrace_hwbp_hit(struct task *t, unsigned dr6)
+{
+	/* Linux's virtual DR6: the hit's bits alone (exc_debug_user
+	 * starts it afresh, ptrace_triggered adds the breakpoint's). */
+	if (!platform->debugreg)
+		t->pt.debugreg[6] = dr6;
+}
+
 static int debugreg_set(struct task *c, int dr, uint64_t v)
 {
 	int ret;
@@ -901,13 +937,19 @@ static int debugreg_set(struct task *c, int dr, uint64_t v)
 			c->pt.dr_lt[dr] = 1;
 		c->pt.dr_registered |= 1u << dr;
 		c->pt.debugreg[dr] = v;
+		hwbp_sync(c);
 		return 0;
 	}
 	if (dr == 6) {
 		c->pt.debugreg[6] = v ^ DR6_RESERVED;
 		return 0;
 	}
-	return dr == 7 ? dr7_write(c, v) : -EIO;
+	if (dr != 7)
+		return -EIO;
+	ret = dr7_write(c, v);
+	if (ret == 0)
+		hwbp_sync(c);
+	return ret;
 }
 
 static long pt_peekuser(struct task *t, struct task *c, uint64_t off, uaddr_t data)

@@ -56,6 +56,8 @@ void ptrace_task_init(struct task *t);
 /* A new task c of t's: no breakpoint, but DR7 reads as t's last write
  * (Linux's copy_thread keeps ptrace_dr7) until its tracer writes one. */
 void ptrace_debugregs_fork(struct task *c, struct task *t);
+/* A hit of a breakpoint the platform's hwbp_arm armed: its DR6 bits. */
+void ptrace_hwbp_hit(struct task *t, unsigned dr6);
 /* Before the signal the task dequeued is acted on: the tracer sees it
  * and says which to deliver (0: none). info may be replaced. */
 int ptrace_signal(struct task *t, int sig, struct linux_siginfo *info);

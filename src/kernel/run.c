@@ -4,6 +4,7 @@
 #include "kernel/task.h"
 #include "kernel/log.h"
 #include "kernel/cpus.h"
+#include "kernel/ptrace.h"
 #include "syscalls/dispatch.h"
 #include "abi/linux/signal.h"
 #include "abi/linux/mman.h"
@@ -39,6 +40,8 @@ static void handle_fault(struct task *t)
 	if (t->ev.signo == LINUX_SIGSEGV && t->ev.code == LINUX_SEGV_MAPERR && t->mm &&
 	    mm_grow_stack(t->mm, t->ev.addr) == 0)
 		return;
+	if (t->ev.signo == LINUX_SIGTRAP && t->ev.code == LINUX_TRAP_HWBKPT && t->ev.dr6)
+		ptrace_hwbp_hit(t, t->ev.dr6);
 	t->ev.access = fault_access(t);
 	klog_ratelimited(LOG_INFO, "pid %d (%s): signal %d (code %d), %s at %#llx, ip %#llx",
 			 t->proc->pid, t->comm, t->ev.signo, t->ev.code, kind[t->ev.access],

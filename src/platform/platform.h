@@ -39,6 +39,9 @@ struct pf_event {
 	int signo, code;
 	uint64_t addr;
 	enum pf_access access;
+	/* PF_EV_FAULT SIGTRAP TRAP_HWBKPT of a breakpoint hwbp_arm armed:
+	 * DR6's bit of the one that fired (0 from the other platforms) */
+	unsigned dr6;
 };
 
 /* An event for a thread: owner is what was given to thread_new. */
@@ -194,6 +197,15 @@ struct platform_ops {
 	int (*debugreg)(struct pf_thread *th, int n, uint64_t *val, bool write);
 	/* With debugreg: all of them 0, DR7 first (none armed meanwhile). */
 	int (*debugreg_clear)(struct pf_thread *th);
+	/* May be NULL; for a platform without debugreg, whose debug
+	 * registers the kernel keeps (and checks) itself: arms th's
+	 * hardware breakpoints as they now are, bit i of mask breakpoint i
+	 * at addr[i] with its 4 bits of DR7 in lt[i] (length above type),
+	 * and disarms the others. A hit is a PF_EV_FAULT SIGTRAP
+	 * (TRAP_HWBKPT) with its bit in dr6. -errno where the host cannot
+	 * arm them (they then never fire). A thread put loses them. */
+	int (*hwbp_arm)(struct pf_thread *th, unsigned mask, const uint64_t addr[4],
+			const uint8_t lt[4]);
 
 	/* The vDSO of fresh address spaces, or NULL if they have none (the
 	 * op itself may be NULL). The kernel moves its parts together with

@@ -123,6 +123,10 @@ struct pf_thread {
 	char *frame_uc;		   /* the kernel's view of the trap's ucontext */
 	uint64_t trap_fs, trap_gs; /* fs and gs base at the trap */
 	int64_t stop_asked_ns;	   /* when the interrupt was sent */
+	/* hwbp_fd[i]: the perf event of hardware breakpoint i, where bit i
+	 * of hwbp_mask is set (sg_hwbp_arm) */
+	int hwbp_fd[4];
+	unsigned hwbp_mask;
 };
 
 /* Starts the zygote and boxes it under the allowlist of mode (under the

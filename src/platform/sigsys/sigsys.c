@@ -47,6 +47,8 @@
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/futex.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
 #include <linux/ptrace.h>
 #include <linux/seccomp.h>
 
@@ -383,6 +385,17 @@ static int take(struct pf_thread *th, struct pf_event *ev)
 	ev->code = si.si_code;
 	ev->kind = sig_is_fault(si.si_signo, si.si_code) ? PF_EV_FAULT : PF_EV_SIGNAL;
 	ev->addr = (uint64_t)si.si_addr;
+	if (si.si_signo == SIGTRAP && si.si_code == LINUX_TRAP_PERF && th->hwbp_mask) {
+		/* One of sg_hwbp_arm's breakpoints: Linux's TRAP_HWBKPT,
+		 * at the ip (send_sigtrap), the event's sig_data its number */
+		struct linux_siginfo lsi;
+
+		_Static_assert(sizeof(lsi) == sizeof(si), "siginfo size");
+		memcpy(&lsi, &si, sizeof(lsi));
+		ev->code = LINUX_TRAP_HWBKPT;
+		ev->addr = uc.uc_mcontext.rip;
+		ev->dr6 = 1u << (lsi.fields.sigfault.perf.data & 3);
+	}
 	ev->ip = uc.uc_mcontext.rip;
 	ev->sp = uc.uc_mcontext.rsp;
 	ev->access = PF_ACCESS_UNKNOWN;
@@ -688,6 +701,67 @@ static int first_trap(struct pf_thread *th)
 
 static void sg_thread_put(struct pf_thread *th);
 
+/*
+ * Hardware breakpoints: the kernel keeps the debug registers (this backend
+ * does not trace its threads, so it has no debugreg) and arms each enabled
+ * breakpoint here as a host perf event on the guest thread's host thread
+ * alone, with sigtrap (Linux 5.13): a hit is a synchronous SIGTRAP
+ * (TRAP_PERF, the breakpoint's number in si_perf_data) that the handler
+ * posts like any fault, and take() makes it Linux's TRAP_HWBKPT. The host
+ * sets RF in the frame of an exec breakpoint's hit, so going on runs the
+ * instruction once. User space only, as ptrace's breakpoints.
+ */
+static void hwbp_close(struct pf_thread *th)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (th->hwbp_mask & (1u << i))
+			close(th->hwbp_fd[i]);
+	th->hwbp_mask = 0;
+}
+
+static int sg_hwbp_arm(struct pf_thread *th, unsigned mask, const uint64_t addr[4],
+		       const uint8_t lt[4])
+{
+	static const uint64_t bytes[] = { 1, 2, 8, 4 };
+	struct perf_event_attr a;
+	int i, fd;
+
+	hwbp_close(th);
+	if (mask && th->tid <= 0)
+		return -ESRCH;
+	for (i = 0; i < 4; i++) {
+		if (!(mask & (1u << i)))
+			continue;
+		memset(&a, 0, sizeof(a));
+		a.type = PERF_TYPE_BREAKPOINT;
+		a.size = sizeof(a);
+		/* DR7's type: 0 exec, 1 write, 3 read or write (the kernel's
+		 * checks refused 2, I/O) */
+		a.bp_type = (lt[i] & 3) == 0   ? HW_BREAKPOINT_X
+			    : (lt[i] & 3) == 1 ? HW_BREAKPOINT_W
+					       : HW_BREAKPOINT_RW;
+		a.bp_len = (lt[i] & 3) == 0 ? sizeof(long) : bytes[lt[i] >> 2];
+		a.bp_addr = addr[i];
+		a.sample_period = 1;
+		a.sigtrap = 1;
+		a.remove_on_exec = 1; /* which sigtrap needs */
+		a.exclude_kernel = 1;
+		a.exclude_hv = 1;
+		a.sig_data = (uint64_t)i;
+		fd = (int)syscall(SYS_perf_event_open, &a, th->tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0) {
+			fd = -errno;
+			hwbp_close(th);
+			return fd;
+		}
+		th->hwbp_fd[i] = fd;
+		th->hwbp_mask |= 1u << i;
+	}
+	return 0;
+}
+
 /* Spares (ptrace.c): a thread put while it waits in its handler for the
  * kernel's answer keeps its slot and stays there; the stub's next thread
  * is set up by editing that frame, as a new thread's first trap's is. */
@@ -770,7 +844,10 @@ static void sg_thread_put(struct pf_thread *th)
 {
 	struct pf_mm *mm;
 
-	if (!th || park_spare(th))
+	if (!th)
+		return;
+	hwbp_close(th);
+	if (park_spare(th))
 		return;
 	mm = th->mm;
 	list_del(&th->all_link);
@@ -1064,6 +1141,7 @@ const struct platform_ops platform_sigsys = {
 	.copy_fpu = sg_copy_fpu,
 	.fpu_get = sg_fpu_get,
 	.fpu_set = sg_fpu_set,
+	.hwbp_arm = sg_hwbp_arm,
 	.poll = sg_poll,
 	.wait = sg_wait,
 	.spin = sg_spin,
