@@ -503,6 +503,8 @@ int file_write_checks(struct file *f, int64_t pos, uint64_t *count)
 		return 0; /* MAX_LFS_FILESIZE: the offsets' checks keep below it */
 	if (file_stat(f, &st) < 0 || !LINUX_S_ISREG(st.st_mode))
 		return 0;
+	if (f->inode && f->inode->sb && f->inode->sb->no_fsize)
+		return 0;
 	if (f->flags & LINUX_O_APPEND)
 		pos = st.st_size;
 	else if (pos < 0)

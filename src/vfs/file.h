@@ -213,8 +213,9 @@ int files_dup(struct files *src, struct files **out);
  * generic_write_check_limits; 0 or -EFBIG. */
 int file_write_limits(int64_t pos, uint64_t *count);
 /* The same for a write of *count bytes at pos, or at the file's position
- * if pos < 0 (its end with O_APPEND): nothing for a count of 0 or a file
- * that is not regular (Linux's generic_write_checks). Every write of file
+ * if pos < 0 (its end with O_APPEND): nothing for a count of 0, a file
+ * that is not regular or one of a no_fsize filesystem (procfs, sysfs,
+ * cgroup2; Linux's generic_write_checks, which their handlers skip). Every write of file
  * data goes through it once: write, pwrite and the vectored forms
  * (syscalls/sys_fs.c), sendfile, splice and copy_file_range
  * (vfs/splice.c). */

@@ -49,9 +49,13 @@ struct super_block {
 	 * 5.15, and times kept in memory need no lazytime). */
 	unsigned sflags;
 	bool cache_lookups; /* names change only through the VFS (vfs/dcache.c) */
-	uint64_t magic;	    /* f_type for statfs */
-	int nmounts;	    /* mounts of it (vfs.c): the last to go puts it */
-	int writers;	    /* files open for writing on it, through any mount */
+	/* Its regular files are the kernel's interfaces (proc, sysfs,
+	 * cgroup2): writes to them ignore RLIMIT_FSIZE, as Linux's handlers
+	 * there call no generic_write_checks. */
+	bool no_fsize;
+	uint64_t magic; /* f_type for statfs */
+	int nmounts;	/* mounts of it (vfs.c): the last to go puts it */
+	int writers;	/* files open for writing on it, through any mount */
 	/* Its inodes with no name left that something still holds (an open
 	 * file, a mapping, a cwd): the filesystem counts them (Linux's
 	 * s_remove_count; tmpfs does). */

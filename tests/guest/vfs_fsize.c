@@ -7,7 +7,8 @@
  * nothing to copy); sendfile and splice to a file write again after a
  * short write, so that the second write gets EFBIG and SIGXFSZ while the
  * call returns the short count (Linux's iter_file_splice_write, 5.10 on).
- * Pipes and /dev/null have no limit. A 0-byte write checks nothing.
+ * Pipes, /dev/null and procfs's files have no limit. A 0-byte write
+ * checks nothing.
  * SIGXFSZ's default action kills (with a core): a child shows it.
  * fallocate with KEEP_SIZE differs between filesystems (tmpfs checks, ext4
  * does not): not checked. */
@@ -167,6 +168,49 @@ static void no_limit_here(void)
 	close(dn);
 }
 
+/* procfs's files are regular files, but Linux's write handlers there never
+ * look at RLIMIT_FSIZE (no generic_write_checks): a limit of 1, or of 0
+ * with SIGXFSZ at its default, neither cuts nor refuses them. skas cut
+ * "500" to "5" in oom_score_adj, and killed the writer at 0. */
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	long r;
+
+	if (fd < 0)
+		return -1;
+	r = write(fd, s, strlen(s));
+	close(fd);
+	return (int)r;
+}
+
+static void pseudo_files(void)
+{
+	char b[32] = "";
+	int fd, status;
+	pid_t pid;
+
+	set_limit(1);
+	expect(write_str("/proc/self/oom_score_adj", "500"), 0, 3, 0,
+	       "limit 1: /proc/self/oom_score_adj takes \"500\" whole");
+	fd = open("/proc/self/oom_score_adj", O_RDONLY);
+	check(fd >= 0 && read(fd, b, sizeof(b) - 1) > 0 && strcmp(b, "500\n") == 0,
+	      "oom_score_adj reads 500");
+	close(fd);
+	expect(write_str("/proc/self/comm", "fsize-test"), 0, 10, 0,
+	       "limit 1: /proc/self/comm takes 10 bytes");
+	set_limit(0);
+	signal(SIGXFSZ, SIG_DFL);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(write_str("/proc/self/oom_score_adj", "0") == 1 ? 0 : 1);
+	signal(SIGXFSZ, on_xfsz);
+	check(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "limit 0, SIGXFSZ at its default: a procfs write is no reason to die");
+	set_limit(LIMIT);
+}
+
 /* With SIGXFSZ ignored: EFBIG alone. At its default: the writer dies. */
 static void dispositions(int fd)
 {
@@ -213,6 +257,7 @@ int main(void)
 	sizes(fd, path);
 	transfers(fd, src);
 	no_limit_here();
+	pseudo_files();
 	dispositions(fd);
 	set_limit(RLIM_INFINITY);
 	close(fd);

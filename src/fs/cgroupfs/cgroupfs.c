@@ -42,6 +42,7 @@
 static struct super_block cgroupfs_sb = {
 	.fstype = "cgroup2",
 	.magic = CGROUP2_SUPER_MAGIC,
+	.no_fsize = true,
 };
 
 static const char *const file_names[CGF_N] = {

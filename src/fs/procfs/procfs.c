@@ -1112,6 +1112,7 @@ int procfs_mount(struct super_block **sb, struct inode **root)
 		proc_sb.fstype = "proc";
 		proc_sb.dev = vfs_anon_dev();
 		proc_sb.magic = LINUX_PROC_SUPER_MAGIC;
+		proc_sb.no_fsize = true;
 		procfs_boot_mono_ns = host_clock_ns(LINUX_CLOCK_MONOTONIC);
 		procfs_boot_real_ns = host_clock_ns(LINUX_CLOCK_REALTIME);
 		proc_sb_ready = true;

@@ -364,6 +364,7 @@ int sysfs_mount(struct super_block **sb, struct inode **root)
 		return ret;
 	(*sb)->fstype = "sysfs";
 	(*sb)->magic = SYSFS_MAGIC;
+	(*sb)->no_fsize = true;
 	ret = make_cpu(r);
 	ret = ret ?: make_node(r);
 	ret = ret ?: make_net(r);
