@@ -803,7 +803,9 @@ static long do_openat(struct task *t, int dirfd, uaddr_t upath, unsigned flags, 
 	ret = get_user_path(t, upath, &path);
 	if (ret < 0)
 		return ret;
-	ret = vfs_openat(t, dirfd, path, flags, mode & 07777, &f); /* the umask: the VFS's */
+	ret = fd_open_room(t->files, (int)t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur);
+	if (ret == 0)
+		ret = vfs_openat(t, dirfd, path, flags, mode & 07777, &f); /* umask: the VFS's */
 	free(path);
 	if (ret < 0)
 		return ret;
@@ -1669,8 +1671,10 @@ long sys_openat2(struct task *t, const struct sysargs *a)
 	ret = get_user_path(t, sysarg_uaddr(a, 1), &path);
 	if (ret < 0)
 		return ret;
-	ret = vfs_openat2(t, sysarg_int(a, 0), path, (unsigned)how.flags, (unsigned)how.mode,
-			  (unsigned)how.resolve, &f);
+	ret = fd_open_room(t->files, (int)t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur);
+	if (ret == 0)
+		ret = vfs_openat2(t, sysarg_int(a, 0), path, (unsigned)how.flags,
+				  (unsigned)how.mode, (unsigned)how.resolve, &f);
 	free(path);
 	if (ret < 0)
 		return ret;

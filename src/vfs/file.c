@@ -420,6 +420,20 @@ struct file *fdget_nopath(struct files *fs, int fd)
 	return f;
 }
 
+int fd_open_room(struct files *fs, int limit)
+{
+	int fd;
+
+	for (fd = 0; fd < limit && fd < fs->max; fd++)
+		if (!fs->fd[fd])
+			break;
+	if (fd >= limit)
+		return -EMFILE;
+	if (files_nr >= files_max)
+		unix_gc();
+	return files_nr >= files_max ? -ENFILE : 0;
+}
+
 int fd_install(struct files *fs, struct file *f, int min, bool cloexec, int limit)
 {
 	int fd;

@@ -240,6 +240,10 @@ struct file *fdget(struct files *fs, int fd);
 /* The same, but an O_PATH file is none (NULL: EBADF), as Linux's fdget;
  * fdget above is Linux's fdget_raw. */
 struct file *fdget_nopath(struct files *fs, int fd);
+/* Whether an open may go on to touch the file (O_CREAT, O_TRUNC): 0, or
+ * -EMFILE with no fd free below limit, -ENFILE at the instance's cap
+ * (Linux's get_unused_fd_flags and alloc_empty_file, which come first). */
+int fd_open_room(struct files *fs, int limit);
 /* Installs f (the caller's reference moves to the table) at the lowest free
  * fd >= min; returns the fd or -EMFILE. */
 int fd_install(struct files *fs, struct file *f, int min, bool cloexec, int limit);
