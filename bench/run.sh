@@ -87,7 +87,7 @@ case $SKAS in /*) ;; *) SKAS=$(cd "$(dirname "$SKAS")" && pwd)/$(basename "$SKAS
 # ---- build ---------------------------------------------------------------
 mkdir -p "$OUT" || exit 2
 for p in getppid clock open_close stat pread touch startup fork thread pingpong signal \
-	sockpingpong evfdwake epoll1k handoff mmap; do
+	sockpingpong evfdwake epoll1k handoff mmap nanosleep; do
 	src=$ROOT/bench/$p.c
 	bin=$OUT/$p
 	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ "$ROOT/bench/bench.h" -nt "$bin" ]; then
@@ -382,6 +382,8 @@ bench "unix socket ping-pong"      ""   "$(( PN * 5 ))" "$PN" "$B/sockpingpong" 
 bench "eventfd wakeup round trip"  ""   "$(( PN * 5 ))" "$PN" "$B/evfdwake" @N 7
 EN=$(n 20000)
 bench "epoll_wait 1000 idle+1 ready" "" "$(( EN * 5 ))" "$EN" "$B/epoll1k" @N 7
+ZN=$(n 1000)
+bench "nanosleep 100 µs"           ""   "$ZN" "$ZN" "$B/nanosleep" @N 7
 
 # A busybox sh loop of 1,000 'echo x | cat >/dev/null', start to exit.
 if command -v busybox >/dev/null; then

@@ -215,22 +215,18 @@ int host_evloop_wait(int64_t timeout_ns)
 {
 	struct epoll_event evs[16];
 	unsigned seen = wake_count;
-	int i, n, ms;
+	int i, n;
 
-	if (timeout_ns < 0)
-		ms = -1;
-	else
-		ms = (int)((timeout_ns + 999999) / 1000000);
 	/* A SIGCHLD the handler took meanwhile is in the count only: the
 	 * idle loop must look at the platform before it waits. So since
 	 * SIGCHLD was last blocked elsewhere (a platform's wait for one
 	 * stub): the platform may not have looked at the count since. */
 	if (host_sigchld_block() || sigchld_count_only)
-		ms = 0;
+		timeout_ns = 0;
 	sigchld_count_only = false;
 	if (host_signals_pending())
-		ms = 0;
-	n = (int)host_epoll_wait_unless(epfd, evs, 16, ms, seen);
+		timeout_ns = 0;
+	n = (int)host_epoll_wait_unless(epfd, evs, 16, timeout_ns, seen);
 	if (n < 0)
 		return n == -EINTR ? 0 : n;
 	for (i = 0; i < n; i++) {
@@ -301,6 +297,19 @@ __asm__(".pushsection .text\n"
 	"	syscall\n"
 	"	ret\n"
 	".size host_epoll_wait_seen, .-host_epoll_wait_seen\n"
+	".type host_epoll_pwait2_seen, @function\n"
+	"host_epoll_pwait2_seen:\n" /* (epfd, events, max, ts, &count, seen) */
+	"	mov $441, %eax\n"   /* SYS_epoll_pwait2: no sigmask */
+	"	mov %rcx, %r10\n"
+	"host_epoll_pwait2_seen_check:\n"
+	"	cmp (%r8), %r9d\n"
+	"	jne host_seen_cancel\n"
+	"	xor %r8d, %r8d\n"
+	"	xor %r9d, %r9d\n"
+	"host_epoll_pwait2_seen_call:\n"
+	"	syscall\n"
+	"	ret\n"
+	".size host_epoll_pwait2_seen, .-host_epoll_pwait2_seen\n"
 	"host_seen_cancel:\n"
 	"	mov $-4, %rax\n" /* -EINTR */
 	"	ret\n"
@@ -309,9 +318,11 @@ long host_ioctl_seen(int fd, unsigned long req, void *arg, volatile unsigned *co
 long host_wait4_seen(int pid, int *status, int options, volatile unsigned *count, unsigned seen);
 long host_epoll_wait_seen(int fd, struct epoll_event *evs, int max, int ms,
 			  volatile unsigned *count, unsigned seen);
+long host_epoll_pwait2_seen(int fd, struct epoll_event *evs, int max, const struct timespec *ts,
+			    volatile unsigned *count, unsigned seen);
 extern const char host_ioctl_seen_check[], host_ioctl_seen_call[], host_wait4_seen_check[],
 	host_wait4_seen_call[], host_epoll_wait_seen_check[], host_epoll_wait_seen_call[],
-	host_seen_cancel[];
+	host_epoll_pwait2_seen_check[], host_epoll_pwait2_seen_call[], host_seen_cancel[];
 
 /* Each stub's window: from its look at the count to its syscall
  * instruction, both included. */
@@ -321,6 +332,7 @@ static const struct {
 	{ host_ioctl_seen_check, host_ioctl_seen_call },
 	{ host_wait4_seen_check, host_wait4_seen_call },
 	{ host_epoll_wait_seen_check, host_epoll_wait_seen_call },
+	{ host_epoll_pwait2_seen_check, host_epoll_pwait2_seen_call },
 };
 
 void host_wake_window(void *ucv)
@@ -335,9 +347,27 @@ void host_wake_window(void *ucv)
 			uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(uintptr_t)host_seen_cancel;
 }
 
-long host_epoll_wait_unless(int fd, struct epoll_event *evs, int max, int ms, unsigned seen)
+/* A timeout to the nanosecond where the host has epoll_pwait2 (Linux
+ * 5.11): a guest's sleep of 100 us is not one of a millisecond. Older
+ * hosts wait whole milliseconds, rounded up. */
+long host_epoll_wait_unless(int fd, struct epoll_event *evs, int max, int64_t timeout_ns,
+			    unsigned seen)
 {
-	return host_epoll_wait_seen(fd, evs, max, ms, &wake_count, seen);
+	static bool no_pwait2;
+	struct timespec ts;
+	long r;
+
+	if (timeout_ns > 0 && !no_pwait2) {
+		ts.tv_sec = timeout_ns / 1000000000;
+		ts.tv_nsec = timeout_ns % 1000000000;
+		r = host_epoll_pwait2_seen(fd, evs, max, &ts, &wake_count, seen);
+		if (r != -ENOSYS)
+			return r;
+		no_pwait2 = true;
+	}
+	return host_epoll_wait_seen(fd, evs, max,
+				    timeout_ns < 0 ? -1 : (int)((timeout_ns + 999999) / 1000000),
+				    &wake_count, seen);
 }
 
 long host_wait4_unless(int pid, int *status, int options, unsigned seen)

@@ -256,7 +256,9 @@ unsigned host_wake_seen(void);
 long host_ioctl_unless(int fd, unsigned long req, void *arg, unsigned seen);
 long host_wait4_unless(int pid, int *status, int options, unsigned seen);
 struct epoll_event;
-long host_epoll_wait_unless(int fd, struct epoll_event *evs, int max, int ms, unsigned seen);
+/* timeout_ns: -1 none, else to the ns (whole ms on a host before 5.11) */
+long host_epoll_wait_unless(int fd, struct epoll_event *evs, int max, int64_t timeout_ns,
+			    unsigned seen);
 /* For skas's signal handlers: counts the signal, and ends a wait above
  * that has not begun. */
 void host_wake_window(void *ucontext);

@@ -394,6 +394,7 @@ static int allow_process(scmp_filter_ctx ctx)
 	int r = 0;
 
 	r |= ALLOW(epoll_wait);	     /* host_evloop_wait: the idle kernel */
+	r |= ALLOW(epoll_pwait2);    /* the same to the ns (Linux 5.11) */
 	r |= ALLOW(epoll_ctl);	     /* host_evloop_watch, _edge_add */
 	r |= ALLOW(poll);	     /* host_fd_readable, host_fd_poll (no wait) */
 	r |= ALLOW(rt_sigaction);    /* host_kill_self, abort */

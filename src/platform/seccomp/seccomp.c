@@ -765,7 +765,7 @@ static int sc_wait_for(pf_event_fn fn, int64_t timeout_ns)
 {
 	struct epoll_event evs[32];
 	struct pf_thread *th = sc_last;
-	int k, n, ms = timeout_ns < 0 ? -1 : (int)((timeout_ns + 999999) / 1000000);
+	int k, n;
 
 	if (timeout_ns < 0 && sc_nrunning == 1 && th && th->state == SC_RUNNING && th->tid > 0) {
 		n = wait_one(th, fn);
@@ -790,7 +790,7 @@ static int sc_wait_for(pf_event_fn fn, int64_t timeout_ns)
 		 * passes it on. */
 		if (host_signals_pending())
 			return 0;
-		k = (int)host_epoll_wait_unless(sc_epfd, evs, 32, ms, seen);
+		k = (int)host_epoll_wait_unless(sc_epfd, evs, 32, timeout_ns, seen);
 		if (k < 0)
 			return k == -EINTR ? 0 : k;
 		n = sc_events(evs, k, fn);

@@ -611,8 +611,7 @@ static int sg_wait(pf_event_fn fn)
 		 * passes it on. */
 		if (host_signals_pending())
 			return 0;
-		n = (int)host_epoll_wait_unless(
-			sg_epfd, &ev, 1, timeout_ns < 0 ? -1 : (int)(timeout_ns / 1000000), seen);
+		n = (int)host_epoll_wait_unless(sg_epfd, &ev, 1, timeout_ns, seen);
 		if (n < 0)
 			return n == -EINTR ? 0 : n;
 		if (n > 0 && ev.data.ptr == NULL)
