@@ -198,6 +198,9 @@ static void put_arg(struct sbuf *b, struct task *t, char kind, const struct sysa
 		else
 			sb_printf(b, "%d", (int)v);
 		break;
+	case 'l': /* an offset or a length: loff_t */
+		sb_printf(b, "%lld", (long long)v);
+		break;
 	case 'u':
 	case 'z':
 		sb_printf(b, "%llu", (unsigned long long)v);

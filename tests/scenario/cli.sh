@@ -155,6 +155,16 @@ c_strace_file() {
     sk run --strace="$tmp/trace" -- /bin/true
     [ "$rc" = 0 ] && [ -f "$tmp/trace" ] && grep -q 'exit_group' "$tmp/trace"
 }
+# 64-bit offsets and lengths are shown whole (they were cut to an int:
+# ftruncate(3, 591751049) for 0x123456789).
+c_strace_loff() {
+    printf '#define _GNU_SOURCE\n#include <fcntl.h>\n#include <unistd.h>\nint main(void){char b[4];int fd=open("/tmp/loff",O_RDWR|O_CREAT|O_TRUNC,0600);ftruncate(fd,0x123456789LL);pread(fd,b,4,0x100000000LL);fallocate(fd,1,0x100000000LL,0x180001000LL);unlink("/tmp/loff");return 0;}\n' >"$tmp/loff.c"
+    gcc -static -O1 -o "$tmp/loff" "$tmp/loff.c" || return 1
+    sk run --strace -- "$tmp/loff"
+    [ "$rc" = 0 ] && grep -q 'ftruncate(3, 4886718345) = 0' "$tmp/err" &&
+        grep -q 'pread64(3, .*, 4, 4294967296) = 4' "$tmp/err" &&
+        grep -q 'fallocate(3, 0x1, 4294967296, 6442455040) = 0' "$tmp/err"
+}
 c_crash_then_true() {
     local bin=build/guest/glibc/nullwrite crash
     if [ ! -x "$bin" ]; then
@@ -330,6 +340,7 @@ t "--version or --help with an argument exits 2 with one line" c_extra_arg
 t "run --log -- (no file name) exits 2 with one line" c_log_dashdash
 t "run --strace traces to stderr" c_strace
 t "run --strace=FILE traces to FILE" c_strace_file
+t "run --strace shows 64-bit offsets and lengths whole" c_strace_loff
 t "a guest NULL write exits 139, then /bin/true still works" c_crash_then_true
 
 echo "$passed passed, $failed failed"
