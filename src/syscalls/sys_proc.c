@@ -795,6 +795,24 @@ static long set_thp_disable(struct mm *mm, uint64_t off, uint64_t flags, uint64_
 	return 0;
 }
 
+/* PR_GET_AUXV (Linux 6.4, prctl_get_auxv): the vector exec gave, as
+ * Linux keeps it (mm->saved_auxv: 28 pairs in Linux 6.18, those past
+ * AT_NULL zero), its first len bytes; returns the whole array's size. */
+#define SAVED_AUXV_SIZE 448
+
+static long get_auxv(struct mm *mm, uaddr_t buf, uint64_t len)
+{
+	uint64_t v[SAVED_AUXV_SIZE / 8] = { 0 };
+	int n = mm->nauxv < SAVED_AUXV_SIZE / 8 ? mm->nauxv : SAVED_AUXV_SIZE / 8;
+
+	memcpy(v, mm->saved_auxv, (size_t)n * sizeof(v[0]));
+	if (len > sizeof(v))
+		len = sizeof(v);
+	if (len && copy_to_user(mm, buf, v, len) < 0)
+		return -EFAULT;
+	return sizeof(v);
+}
+
 long sys_prctl(struct task *t, const struct sysargs *a)
 {
 	int option = sysarg_int(a, 0);
@@ -923,6 +941,8 @@ long sys_prctl(struct task *t, const struct sysargs *a)
 		return arg2 | a->a[2] | a->a[3] | a->a[4] ? -EINVAL : t->io_flusher;
 	case LINUX_PR_GET_TID_ADDRESS:
 		return copy_to_user(t->mm, arg2, &t->clear_child_tid, sizeof(uint64_t));
+	case LINUX_PR_GET_AUXV:
+		return a->a[3] | a->a[4] ? -EINVAL : get_auxv(t->mm, arg2, a->a[2]);
 	case LINUX_PR_SET_THP_DISABLE:
 		return set_thp_disable(t->mm, arg2, a->a[2], a->a[3] | a->a[4]);
 	case LINUX_PR_SET_MDWE: /* prctl_set_mdwe: once set, for good */

@@ -2,7 +2,9 @@
  * nothing beyond CAP_LAST_CAP), PR_GET_SECCOMP (0), PR_GET/SET_KEEPCAPS (a
  * setuid from root to a user keeps the permitted set; exec and bad values),
  * PR_GET/SET_TIMERSLACK (per thread, 0 sets the default back, inherited
- * by fork, 0 under SCHED_FIFO), PR_GET_TID_ADDRESS. */
+ * by fork, 0 under SCHED_FIFO), PR_GET_TID_ADDRESS, PR_GET_AUXV (Linux
+ * 6.4: the vector exec gave, its first len bytes; the whole saved array's
+ * size returned, whatever len; skas had it EINVAL). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
@@ -10,11 +12,15 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/auxv.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "caps.h"
+#ifndef PR_GET_AUXV
+#define PR_GET_AUXV 0x41555856
+#endif
 #define TAP_ERR_NAMED
 #include "tap.h"
 
@@ -125,5 +131,34 @@ int main(void)
 	      "PR_GET_TID_ADDRESS: libc's clear_child_tid");
 	check_err(prctl(PR_GET_TID_ADDRESS, (void *)8, 0, 0, 0), EFAULT, "EFAULT",
 		  "PR_GET_TID_ADDRESS to a bad pointer");
+	{
+		unsigned long v[128], one[2] = { 7, 7 };
+		long size;
+		int pagesz = 0, entry = 0, end = 0;
+
+		memset(v, 0xff, sizeof(v));
+		size = prctl(PR_GET_AUXV, v, sizeof(v), 0, 0);
+		for (i = 0; size > 0 && i < size / 8 - 1; i += 2) {
+			if (v[i] == AT_PAGESZ && v[i + 1] == getauxval(AT_PAGESZ))
+				pagesz = 1;
+			if (v[i] == AT_ENTRY && v[i + 1] == getauxval(AT_ENTRY))
+				entry = 1;
+			if (v[i] == AT_NULL) {
+				end = i;
+				break;
+			}
+		}
+		check(size > 0 && size % 16 == 0 && size <= (long)sizeof(v) && v[size / 8] == ~0UL,
+		      "PR_GET_AUXV: the saved array's size, that many bytes written");
+		check(pagesz && entry && end > 0 && v[end + 1] == 0 && v[size / 8 - 1] == 0,
+		      "AT_PAGESZ and AT_ENTRY as getauxval says, AT_NULL, zeros after");
+		check(prctl(PR_GET_AUXV, one, 8, 0, 0) == size && one[0] == v[0] && one[1] == 7,
+		      "a len of 8: 8 bytes copied, the size returned all the same");
+		check(prctl(PR_GET_AUXV, NULL, 0, 0, 0) == size, "NULL with a len of 0: the size");
+		check_err(prctl(PR_GET_AUXV, (void *)8, 8, 0, 0), EFAULT, "EFAULT",
+			  "PR_GET_AUXV to a bad pointer");
+		check_err(prctl(PR_GET_AUXV, v, 8, 1, 0), EINVAL, "EINVAL",
+			  "PR_GET_AUXV with arg4");
+	}
 	return 0;
 }

@@ -79,6 +79,7 @@
 #define LINUX_PR_SET_PTRACER		    0x59616d61
 #define LINUX_PR_SET_PTRACER_ANY	    (~(uint64_t)0)
 #define LINUX_PR_SET_VMA		    0x53564d41
+#define LINUX_PR_GET_AUXV		    0x41555856
 #define LINUX_PR_SET_VMA_ANON_NAME	    0
 
 /* PR_SET_NAME/PR_GET_NAME buffer, NUL included (TASK_COMM_LEN) */
