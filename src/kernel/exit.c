@@ -415,8 +415,8 @@ static bool mm_outlives(struct task *t)
 static void exit_robust_list(struct task *t)
 {
 	struct linux_robust_list_head head;
-	uint64_t entry, next, pending;
-	int limit = 2048;
+	uint64_t entry, next, pending, mark;
+	int limit = 2048, power = 1, steps = 0;
 	bool pi;
 
 	if (!t->robust_list || !t->mm || !mm_outlives(t) ||
@@ -426,6 +426,14 @@ static void exit_robust_list(struct task *t)
 	pending = head.list_op_pending & ~1ULL;
 	entry = head.list_next & ~1ULL;
 	pi = head.list_next & 1;
+	/* A list that loops without coming back to its head: Linux walks
+	 * it to the limit, each entry after its first visit a word no longer
+	 * the thread's (nothing done). Each step here is a host call, so the
+	 * walk ends once it is back at an entry it has seen (Brent's cycle
+	 * finding: mark moves to the walk's place at each power of two; a
+	 * meeting is one whole turn of the loop). A self-loop of stress-ng's
+	 * cost 4096 host calls a thread exit. */
+	mark = entry;
 	while (entry != t->robust_list && entry && limit-- > 0) {
 		if (copy_from_user(t->mm, &next, entry, sizeof(next)) < 0)
 			return;
@@ -433,6 +441,13 @@ static void exit_robust_list(struct task *t)
 			futex_death(t, entry + head.futex_offset, pi, false);
 		entry = next & ~1ULL;
 		pi = next & 1;
+		if (entry == mark)
+			break;
+		if (++steps == power) {
+			mark = entry;
+			power *= 2;
+			steps = 0;
+		}
 	}
 	if (pending)
 		futex_death(t, pending + head.futex_offset, head.list_op_pending & 1, true);

@@ -3,17 +3,22 @@
  * mutex in MAP_SHARED anonymous memory and in a shared file mapping (the
  * holder a child that exits, or one killed by SIGKILL), and for a
  * private mutex held by a thread that exits. A child that exits holding
- * a mutex in its own private copy leaves the parent's copy alone. */
+ * a mutex in its own private copy leaves the parent's copy alone. A list
+ * that loops without coming back to its head (a self-loop, a loop of two
+ * after an entry) has each of its entries' words marked all the same
+ * (skas walks such a loop once, not to Linux's limit of 2048 steps). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "tap.h"
@@ -67,6 +72,39 @@ static void child_dies_holding(pthread_mutex_t *m, int killed, const char *what)
 	snprintf(msg, sizeof(msg), "%s: made consistent, it locks again", what);
 	check(r == 0, msg);
 	pthread_mutex_unlock(m);
+}
+
+/* A child sets its robust list to one in sh (shared with us): the head at
+ * sh[0..2], entries at sh[8], sh[10], sh[12], each word 8 bytes past its
+ * entry; links[i] is where entry i leads (0, 1, 2 or -1 for the head).
+ * Each word holds the child's tid when it exits: its death should leave
+ * each OWNER_DIED (0x40000000), the tid gone. */
+static void looped_list(uint64_t *sh, const int *links, int nent, const char *what)
+{
+	uint64_t headp = (uint64_t)(uintptr_t)sh;
+	int i, st, ok = 1;
+	pid_t pid;
+
+	memset(sh, 0, 4096);
+	pid = fork();
+	if (pid == 0) {
+		uint32_t tid = (uint32_t)syscall(SYS_gettid);
+
+		sh[0] = (uint64_t)(uintptr_t)&sh[8];
+		sh[1] = 8; /* futex_offset */
+		for (i = 0; i < nent; i++) {
+			sh[8 + 2 * i] =
+				links[i] < 0 ? headp : (uint64_t)(uintptr_t)&sh[8 + 2 * links[i]];
+			*(uint32_t *)&sh[9 + 2 * i] = tid;
+		}
+		if (syscall(SYS_set_robust_list, sh, 24) != 0)
+			_exit(2);
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	for (i = 0; i < nent; i++)
+		ok &= *(uint32_t *)&sh[9 + 2 * i] == 0x40000000u;
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0 && ok, what);
 }
 
 static void *thread_holds(void *arg)
@@ -124,6 +162,19 @@ int main(void)
 	r = pthread_mutex_lock(&priv);
 	check(r == 0, "a child dies holding its copy of a private mutex: ours locks cleanly");
 	pthread_mutex_unlock(&priv);
+
+	{
+		uint64_t *sh =
+			mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		static const int self[] = { 0 }, two[] = { 1, 2, 1 }, ends[] = { 1, -1 };
+
+		if (sh == MAP_FAILED)
+			return 1;
+		looped_list(sh, ends, 2, "a list of two back to its head: both words OWNER_DIED");
+		looped_list(sh, self, 1, "an entry leading to itself: its word OWNER_DIED");
+		looped_list(sh, two, 3, "an entry, then a loop of two: all three OWNER_DIED");
+		munmap(sh, 4096);
+	}
 	printf("1..%d\n", n);
 	return 0;
 }
