@@ -356,6 +356,9 @@ void host_sandbox_enter(const char *(*name)(int nr));
 int host_sandbox_count(void);
 /* --net=host: the allowlist gains the socket calls of host/hostnet.c. */
 void host_sandbox_allow_net(void);
+/* The sigsys platform: the allowlist gains perf_event_open of one thread
+ * (its hardware breakpoints). */
+void host_sandbox_allow_perf(void);
 /* Is the kernel running under valgrind? (Then it is not boxed, and a
  * forked stub-to-be cannot lower its fd limit before exec.) */
 bool host_under_valgrind(void);

@@ -346,6 +346,13 @@ static int allow_files(scmp_filter_ctx ctx)
 	return r;
 }
 
+static bool perf_allowed; /* the sigsys platform */
+
+void host_sandbox_allow_perf(void)
+{
+	perf_allowed = true;
+}
+
 /* platform/ptrace: running stubs. The requests are the ones the backend
  * uses on its own stubs: no ATTACH, SEIZE or PEEKDATA of anything else. */
 static int allow_platform(scmp_filter_ctx ctx)
@@ -372,11 +379,13 @@ static int allow_platform(scmp_filter_ctx ctx)
 	 * thread's first trap lets it run. */
 	r |= ALLOW_IF(tgkill, SCMP_A2(SCMP_CMP_EQ, SIGUSR2));
 	r |= ALLOW(sched_yield);
-	/* platform/sigsys: a guest thread's hardware breakpoint, a perf
-	 * event on that one thread (any CPU, no group). */
-	r |= ALLOW_IF(perf_event_open, SCMP_A2_32(SCMP_CMP_EQ, (uint32_t)-1),
-		      SCMP_A3_32(SCMP_CMP_EQ, (uint32_t)-1),
-		      SCMP_A4(SCMP_CMP_EQ, PERF_FLAG_FD_CLOEXEC));
+	/* platform/sigsys alone: a guest thread's hardware breakpoint, a
+	 * perf event on that one thread (a pid, any CPU, no group). */
+	if (perf_allowed)
+		r |= ALLOW_IF(perf_event_open, SCMP_A1_32(SCMP_CMP_GT, 0),
+			      SCMP_A2_32(SCMP_CMP_EQ, (uint32_t)-1),
+			      SCMP_A3_32(SCMP_CMP_EQ, (uint32_t)-1),
+			      SCMP_A4(SCMP_CMP_EQ, PERF_FLAG_FD_CLOEXEC));
 	/* platform/seccomp: a new guest thread's listener, taken from its stub
 	 * or (PIDFD_THREAD, O_EXCL) from the thread's own fd table; its
 	 * notifications received and answered. */

@@ -14,7 +14,6 @@
 #include "kernel/cgroup.h"
 #include "kernel/userns.h"
 #include "kernel/pidns.h"
-#include "kernel/log.h"
 #include "syscalls/dispatch.h"
 #include "mm/usercopy.h"
 #include "abi/linux/errno.h"
@@ -519,7 +518,7 @@ void ptrace_exec(struct task *t, int old_tid)
 		if (platform->debugreg_clear && t->thread)
 			platform->debugreg_clear(t->thread);
 		memset(t->pt.debugreg, 0, sizeof(t->pt.debugreg));
-		t->pt.dr_registered = 0;
+		t->pt.dr_registered = t->pt.dr_enabled = 0;
 		t->pt.dr7_inherited = false;
 		t->pt.debugregs = false;
 		hwbp_sync(t);
@@ -850,6 +849,10 @@ static int dr7_write(struct task *c, uint64_t v)
 		if ((c->pt.dr_registered & (1u << i)) || ((v >> (2 * i)) & 3)) {
 			c->pt.dr_registered |= 1u << i;
 			c->pt.dr_lt[i] = (uint8_t)lt[i];
+			if ((v >> (2 * i)) & 3)
+				c->pt.dr_enabled |= 1u << i;
+			else
+				c->pt.dr_enabled &= ~(1u << i);
 		}
 	c->pt.debugreg[7] = v;
 	return 0;
@@ -886,25 +889,13 @@ void ptrace_debugregs_fork(struct task *c, struct task *t)
 }
 
 /* The platform's breakpoints as c's kept debug registers now say: each
- * registered one that DR7 enables. */
+ * registered one the last DR7 write enabled. Where the platform cannot
+ * arm them, they are kept and never fire (it says so in the log). */
 static void hwbp_sync(struct task *c)
 {
-	static bool told;
-	unsigned mask = 0;
-	int i, ret;
-
-	if (!platform->hwbp_arm || !c->thread)
-		return;
-	for (i = 0; i < 4; i++)
-		if ((c->pt.dr_registered & (1u << i)) && ((c->pt.debugreg[7] >> (2 * i)) & 3))
-			mask |= 1u << i;
-	ret = platform->hwbp_arm(c->thread, mask, c->pt.debugreg, c->pt.dr_lt);
-	if (ret < 0 && !told) {
-		told = true;
-		klog(LOG_WARN,
-		     "hardware breakpoints cannot be armed on this host (%s): they never fire",
-		     strerror(-ret));
-	}
+	if (platform->hwbp_arm && c->thread)
+		platform->hwbp_arm(c->thread, c->pt.dr_registered & c->pt.dr_enabled,
+				   c->pt.debugreg, c->pt.dr_lt);
 }
 
 void ptrace_hwbp_hit(struct task *t, unsigned dr6)
@@ -933,8 +924,10 @@ static int debugreg_set(struct task *c, int dr, uint64_t v)
 		ret = dr_check(v, (c->pt.dr_registered & (1u << dr)) ? c->pt.dr_lt[dr] : 1);
 		if (ret < 0)
 			return ret;
-		if (!(c->pt.dr_registered & (1u << dr)))
+		if (!(c->pt.dr_registered & (1u << dr))) {
 			c->pt.dr_lt[dr] = 1;
+			c->pt.dr_enabled &= ~(1u << dr);
+		}
 		c->pt.dr_registered |= 1u << dr;
 		c->pt.debugreg[dr] = v;
 		hwbp_sync(c);

@@ -47,6 +47,10 @@ struct ptrace_state {
 	 * four breakpoints registered or not, and its DR7 length and type. */
 	uint64_t debugreg[8];
 	uint8_t dr_registered;
+	/* ...enabled by the last DR7 write (Linux's per-breakpoint
+	 * disabled flag: one registered by a DR0-3 write starts disabled,
+	 * whatever DR7 says, as after a fork) */
+	uint8_t dr_enabled;
 	uint8_t dr_lt[4];
 	bool dr7_inherited; /* with platform debugreg: DR7 reads debugreg[7] */
 	struct linux_siginfo si;

@@ -203,7 +203,8 @@ struct platform_ops {
 	 * at addr[i] with its 4 bits of DR7 in lt[i] (length above type),
 	 * and disarms the others. A hit is a PF_EV_FAULT SIGTRAP
 	 * (TRAP_HWBKPT) with its bit in dr6. -errno where the host cannot
-	 * arm them (they then never fire). A thread put loses them. */
+	 * arm them (they then never fire; the platform logs why, once). A
+	 * thread put loses them. */
 	int (*hwbp_arm)(struct pf_thread *th, unsigned mask, const uint64_t addr[4],
 			const uint8_t lt[4]);
 

@@ -4,7 +4,10 @@
  * space, an I/O or long exec breakpoint, an unaligned watch), values read
  * back as written, a watched write stopping the tracee with TRAP_HWBKPT
  * where the host's debug registers fire, an exec starting with none, and
- * a new thread having none (not its creator's, nor a thread's before it).
+ * a new thread having none (not its creator's, nor a thread's before it);
+ * a breakpoint where the program never runs nor reads (high in user space,
+ * where skas keeps its stub) never stops it; a fork's child whose DR0 is
+ * written after the fork has it disabled, whatever DR7 it inherited.
  * skas refused to enable one in DR7 (EIO), so gdb's watch failed with
  * "Couldn't write debug register". */
 #define _GNU_SOURCE
@@ -139,6 +142,82 @@ static void check_threads(void)
 	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the tracee ran its threads to the end");
 }
 
+/* A tracee that makes system calls, then writes var: with an exec
+ * breakpoint at addr (DR7 1), and stopped nowhere else, it exits 0. */
+static void check_far(unsigned long addr, const char *what)
+{
+	pid_t pid = fork();
+	int st, stops = 0;
+
+	if (pid == 0) {
+		ptrace(PTRACE_TRACEME, 0, 0, 0);
+		raise(SIGSTOP);
+		for (int i = 0; i < 100; i++)
+			getppid();
+		var = 9;
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	if (poke_dr(pid, 0, addr) < 0 || poke_dr(pid, 7, 1) < 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+		check(0, what);
+		return;
+	}
+	ptrace(PTRACE_CONT, pid, 0, 0);
+	while (waitpid(pid, &st, 0) == pid && WIFSTOPPED(st) && stops < 5) {
+		stops++;
+		ptrace(PTRACE_CONT, pid, 0, 0);
+	}
+	if (stops >= 5) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+	}
+	check(stops == 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0, what);
+}
+
+/* The child of a traced fork inherits DR7's value but no breakpoint: its
+ * DR0 written (a write watch of var) stays disabled until DR7 is. */
+static void check_fork_dr0(void)
+{
+	pid_t pid = fork(), child = 0;
+	unsigned long msg = 0;
+	int st, stops = 0;
+
+	if (pid == 0) {
+		ptrace(PTRACE_TRACEME, 0, 0, 0);
+		raise(SIGSTOP);
+		if (fork() == 0) {
+			var = 5;
+			_exit(0);
+		}
+		wait(NULL);
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	ptrace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACEFORK);
+	poke_dr(pid, 0, (unsigned long)&check_far);
+	poke_dr(pid, 7, 1);
+	ptrace(PTRACE_CONT, pid, 0, 0);
+	waitpid(pid, &st, 0);
+	if (WIFSTOPPED(st) && st >> 8 == (SIGTRAP | PTRACE_EVENT_FORK << 8) &&
+	    ptrace(PTRACE_GETEVENTMSG, pid, 0, &msg) == 0)
+		child = (pid_t)msg;
+	if (child > 0) {
+		waitpid(child, &st, __WALL);
+		poke_dr(child, 0, (unsigned long)&var);
+		ptrace(PTRACE_CONT, child, 0, 0);
+		while (waitpid(child, &st, __WALL) == child && WIFSTOPPED(st) && stops < 5) {
+			stops++;
+			ptrace(PTRACE_CONT, child, 0, 0);
+		}
+	}
+	ptrace(PTRACE_CONT, pid, 0, 0);
+	waitpid(pid, NULL, 0);
+	check(child > 0 && stops == 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "a fork's child with DR0 written, DR7 inherited: no stop");
+}
+
 static void check_exec(const char *self)
 {
 	unsigned long fresh;
@@ -242,5 +321,7 @@ int main(int argc, char **argv)
 	check(WIFEXITED(st) && WEXITSTATUS(st) == 3, "the tracee exits");
 	check_exec(argv[0]);
 	check_threads();
+	check_far(0x7fffff000400UL, "an exec breakpoint high in user space, never run: no stop");
+	check_fork_dr0();
 	return 0;
 }

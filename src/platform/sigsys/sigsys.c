@@ -54,6 +54,7 @@
 
 #include "abi/linux/signal.h"
 #include "host/host.h"
+#include "kernel/log.h"
 #include "platform/platform.h"
 #include "platform/ptrace/ptrace.h"
 #include "stub/stub.h"
@@ -385,13 +386,20 @@ static int take(struct pf_thread *th, struct pf_event *ev)
 	ev->code = si.si_code;
 	ev->kind = sig_is_fault(si.si_signo, si.si_code) ? PF_EV_FAULT : PF_EV_SIGNAL;
 	ev->addr = (uint64_t)si.si_addr;
-	if (si.si_signo == SIGTRAP && si.si_code == LINUX_TRAP_PERF && th->hwbp_mask) {
+	if (si.si_signo == SIGTRAP && si.si_code == LINUX_TRAP_PERF) {
 		/* One of sg_hwbp_arm's breakpoints: Linux's TRAP_HWBKPT,
-		 * at the ip (send_sigtrap), the event's sig_data its number */
+		 * at the ip (send_sigtrap), the event's sig_data its number.
+		 * One the host could not deliver at once (TRAP_PERF_FLAG_ASYNC:
+		 * the stub's handler, signals blocked, tripped it) or left
+		 * from events closed since is no hit of the guest's: dropped. */
 		struct linux_siginfo lsi;
 
 		_Static_assert(sizeof(lsi) == sizeof(si), "siginfo size");
 		memcpy(&lsi, &si, sizeof(lsi));
+		if (!th->hwbp_mask || (lsi.fields.sigfault.perf.flags & 1)) {
+			answer(th);
+			return 0;
+		}
 		ev->code = LINUX_TRAP_HWBKPT;
 		ev->addr = uc.uc_mcontext.rip;
 		ev->dr6 = 1u << (lsi.fields.sigfault.perf.data & 3);
@@ -708,7 +716,10 @@ static void sg_thread_put(struct pf_thread *th);
  * (TRAP_PERF, the breakpoint's number in si_perf_data) that the handler
  * posts like any fault, and take() makes it Linux's TRAP_HWBKPT. The host
  * sets RF in the frame of an exec breakpoint's hit, so going on runs the
- * instruction once. User space only, as ptrace's breakpoints.
+ * instruction once. User space only, as ptrace's breakpoints. One that
+ * reaches into the stub is not armed: guest code never runs or touches
+ * data there (Linux, with no stub, never fires it), and the stub's own
+ * handler would trip it on every trap.
  */
 static void hwbp_close(struct pf_thread *th)
 {
@@ -724,6 +735,7 @@ static int sg_hwbp_arm(struct pf_thread *th, unsigned mask, const uint64_t addr[
 		       const uint8_t lt[4])
 {
 	static const uint64_t bytes[] = { 1, 2, 8, 4 };
+	static bool told;
 	struct perf_event_attr a;
 	int i, fd;
 
@@ -731,7 +743,8 @@ static int sg_hwbp_arm(struct pf_thread *th, unsigned mask, const uint64_t addr[
 	if (mask && th->tid <= 0)
 		return -ESRCH;
 	for (i = 0; i < 4; i++) {
-		if (!(mask & (1u << i)))
+		if (!(mask & (1u << i)) ||
+		    (addr[i] + bytes[lt[i] >> 2] > STUB_BASE && addr[i] < STUB_END))
 			continue;
 		memset(&a, 0, sizeof(a));
 		a.type = PERF_TYPE_BREAKPOINT;
@@ -753,6 +766,13 @@ static int sg_hwbp_arm(struct pf_thread *th, unsigned mask, const uint64_t addr[
 		if (fd < 0) {
 			fd = -errno;
 			hwbp_close(th);
+			if (fd != -ESRCH && !told) {
+				told = true;
+				klog(LOG_WARN,
+				     "sigsys: hardware breakpoints cannot be armed on this host "
+				     "(perf_event_open: %s): they never fire",
+				     strerror(-fd));
+			}
 			return fd;
 		}
 		th->hwbp_fd[i] = fd;
@@ -1109,6 +1129,7 @@ static int sg_init(void)
 	memcpy(global + (STUB_G_ONE - STUB_GLOBAL), &one, 8);
 	memcpy(global + (STUB_G_FSGS - STUB_GLOBAL), &(uint32_t){ sg_fsgs }, 4);
 	ptrace_spares_init(free_spare);
+	host_sandbox_allow_perf();
 	ret = ptrace_stubs_init(STUB_MODE_SIGSYS, sg_evfd, gfd);
 	close(gfd);
 	if (ret < 0)
