@@ -520,4 +520,11 @@ int task_prio(const struct task *t);
 /* The process is gone: its interval timers never fire again (itimer.c). */
 void itimer_exit(struct process *p);
 
+/* The fd limit of t's process (RLIMIT_NOFILE's soft limit): its new fds
+ * are below it. */
+static inline int task_nofile(const struct task *t)
+{
+	return (int)t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur;
+}
+
 #endif

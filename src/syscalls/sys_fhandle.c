@@ -153,7 +153,9 @@ static long handle_to_path(struct task *t, int mount_fd, uaddr_t ufh, struct pat
 }
 
 /* open_by_handle_at(2): the handle's file opened with flags, as openat
- * opens what it finds. */
+ * opens what it finds; as Linux's do_handle_open, the fd is taken after
+ * the handle's decoding but before the open (a full table: EMFILE, and
+ * O_TRUNC has not emptied the file). */
 long sys_open_by_handle_at(struct task *t, const struct sysargs *a)
 {
 	unsigned flags = sysarg_uint(a, 2);
@@ -164,12 +166,13 @@ long sys_open_by_handle_at(struct task *t, const struct sysargs *a)
 	ret = handle_to_path(t, sysarg_int(a, 0), sysarg_uaddr(a, 1), &p);
 	if (ret < 0)
 		return ret;
-	ret = vfs_open_found(t, &p, flags, &f);
+	ret = fd_open_room(t->files, task_nofile(t));
+	if (ret == 0)
+		ret = vfs_open_found(t, &p, flags, &f);
 	path_put(&p);
 	if (ret < 0)
 		return ret;
-	ret = fd_install(t->files, f, 0, flags & LINUX_O_CLOEXEC,
-			 (int)t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur);
+	ret = fd_install(t->files, f, 0, flags & LINUX_O_CLOEXEC, task_nofile(t));
 	if (ret < 0)
 		file_put(f);
 	return ret;

@@ -803,14 +803,17 @@ static long do_openat(struct task *t, int dirfd, uaddr_t upath, unsigned flags, 
 	ret = get_user_path(t, upath, &path);
 	if (ret < 0)
 		return ret;
-	ret = fd_open_room(t->files, (int)t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur);
+	if (flags & LINUX_O_PATH)
+		flags &= VFS_O_PATH_FLAGS; /* build_open_how */
+	ret = vfs_open_precheck(path, flags);
+	if (ret == 0)
+		ret = fd_open_room(t->files, task_nofile(t));
 	if (ret == 0)
 		ret = vfs_openat(t, dirfd, path, flags, mode & 07777, &f); /* umask: the VFS's */
 	free(path);
 	if (ret < 0)
 		return ret;
-	ret = fd_install(t->files, f, 0, flags & LINUX_O_CLOEXEC,
-			 (int)t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur);
+	ret = fd_install(t->files, f, 0, flags & LINUX_O_CLOEXEC, task_nofile(t));
 	if (ret < 0)
 		file_put(f);
 	return ret;
@@ -1666,20 +1669,24 @@ long sys_openat2(struct task *t, const struct sysargs *a)
 		return -EINVAL;
 	if ((how.resolve & LINUX_RESOLVE_BENEATH) && (how.resolve & LINUX_RESOLVE_IN_ROOT))
 		return -EINVAL;
+	/* openat2 is strict where open and openat drop the rest */
+	if ((how.flags & LINUX_O_PATH) && (how.flags & ~(uint64_t)VFS_O_PATH_FLAGS))
+		return -EINVAL;
 	if (how.resolve & LINUX_RESOLVE_CACHED)
 		return -EAGAIN; /* as Linux when the lookup is not all in its caches */
 	ret = get_user_path(t, sysarg_uaddr(a, 1), &path);
 	if (ret < 0)
 		return ret;
-	ret = fd_open_room(t->files, (int)t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur);
+	ret = vfs_open_precheck(path, (unsigned)how.flags);
+	if (ret == 0)
+		ret = fd_open_room(t->files, task_nofile(t));
 	if (ret == 0)
 		ret = vfs_openat2(t, sysarg_int(a, 0), path, (unsigned)how.flags,
 				  (unsigned)how.mode, (unsigned)how.resolve, &f);
 	free(path);
 	if (ret < 0)
 		return ret;
-	ret = fd_install(t->files, f, 0, how.flags & LINUX_O_CLOEXEC,
-			 (int)t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur);
+	ret = fd_install(t->files, f, 0, how.flags & LINUX_O_CLOEXEC, task_nofile(t));
 	if (ret < 0)
 		file_put(f);
 	return ret;

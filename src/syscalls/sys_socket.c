@@ -20,11 +20,6 @@
  * struct tcp_info is 280 bytes), else a sockaddr (SO_PEERNAME) */
 #define OPT_MAX 512
 
-static int nofile(struct task *t)
-{
-	return (int)t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur;
-}
-
 /* The socket at fd: *fp holds a reference to its file. */
 static struct socket *sockfd_get(struct task *t, int fd, struct file **fp, long *err)
 {
@@ -97,7 +92,7 @@ static long install_socket(struct task *t, struct socket *s, unsigned flags)
 		sock_put(s);
 		return ret;
 	}
-	fd = fd_install(t->files, f, 0, flags & LINUX_SOCK_CLOEXEC, nofile(t));
+	fd = fd_install(t->files, f, 0, flags & LINUX_SOCK_CLOEXEC, task_nofile(t));
 	if (fd < 0)
 		file_put(f);
 	return fd;
@@ -242,7 +237,7 @@ static long do_accept4(struct task *t, int fd, uaddr_t uaddr, uaddr_t ulen, unsi
 			return ret;
 		}
 	}
-	ret = fd_install(t->files, nf, 0, flags & LINUX_SOCK_CLOEXEC, nofile(t));
+	ret = fd_install(t->files, nf, 0, flags & LINUX_SOCK_CLOEXEC, task_nofile(t));
 	if (ret < 0)
 		file_put(nf);
 	return ret;

@@ -846,6 +846,17 @@ static int open_found(struct task *t, struct path *p, unsigned flags, bool creat
 	return ret;
 }
 
+int vfs_open_precheck(const char *path, unsigned flags)
+{
+	if ((flags & (LINUX_O_DIRECTORY | LINUX_O_CREAT)) == (LINUX_O_DIRECTORY | LINUX_O_CREAT))
+		return -EINVAL;
+	if ((flags & 020000000 /* __O_TMPFILE */) &&
+	    ((flags & (LINUX_O_TMPFILE | LINUX_O_CREAT)) != LINUX_O_TMPFILE ||
+	     (flags & LINUX_O_ACCMODE) == LINUX_O_RDONLY))
+		return -EINVAL;
+	return path[0] ? 0 : -ENOENT;
+}
+
 /* One round of vfs_openat2: OPEN_REDIRECT with *redirect set where O_CREAT
  * met a dangling symlink. */
 static int openat2_once(struct task *t, int dirfd, const char *name, unsigned flags, unsigned mode,
@@ -855,11 +866,11 @@ static int openat2_once(struct task *t, int dirfd, const char *name, unsigned fl
 	struct path p;
 	int ret;
 
+	if (flags & LINUX_O_PATH)
+		flags &= VFS_O_PATH_FLAGS;
 	/* Linux 6.4 on: O_DIRECTORY | O_CREAT once made a regular file */
 	if ((flags & (LINUX_O_DIRECTORY | LINUX_O_CREAT)) == (LINUX_O_DIRECTORY | LINUX_O_CREAT))
 		return -EINVAL;
-	if (flags & LINUX_O_PATH)
-		flags &= LINUX_O_PATH | LINUX_O_CLOEXEC | LINUX_O_DIRECTORY | LINUX_O_NOFOLLOW;
 	if (flags & 020000000 /* __O_TMPFILE */)
 		return open_tmpfile(t, dirfd, name, flags, mode, resolve, out);
 	if (flags & LINUX_O_CREAT) {

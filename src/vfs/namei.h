@@ -49,6 +49,14 @@ int vfs_openat(struct task *t, int dirfd, const char *path, unsigned flags, unsi
 int vfs_open_exec(struct task *t, int dirfd, const char *name, int atflags, struct file **out);
 /* Its open of p (kept by the caller), as if a walk had found it. */
 int vfs_open_exec_found(struct task *t, struct path *p, struct file **out);
+/* What Linux's build_open_flags and getname refuse before an open takes
+ * its file descriptor: O_CREAT with O_DIRECTORY, O_TMPFILE without
+ * O_DIRECTORY or write access (EINVAL), an empty path (ENOENT). flags
+ * as the open will see them (open and openat keep only O_PATH_FLAGS of
+ * an O_PATH open; openat2 refuses the others). */
+int vfs_open_precheck(const char *path, unsigned flags);
+/* The flags an O_PATH open keeps (Linux's O_PATH_FLAGS). */
+#define VFS_O_PATH_FLAGS (LINUX_O_PATH | LINUX_O_CLOEXEC | LINUX_O_DIRECTORY | LINUX_O_NOFOLLOW)
 int vfs_openat2(struct task *t, int dirfd, const char *path, unsigned flags, unsigned mode,
 		unsigned resolve, struct file **out);
 /* The open of p (kept by the caller) with openat's checks, as if a walk

@@ -1,9 +1,12 @@
 /* An open that finds no free file descriptor (EMFILE under RLIMIT_NOFILE)
  * fails before it touches the file, as Linux's do_sys_openat2 takes the
  * descriptor (get_unused_fd_flags) before it opens: O_TRUNC leaves the
- * data, O_CREAT makes nothing, for open, openat, creat and openat2. Path
- * errors still come first (a bad pointer is EFAULT). skas opened (and
- * truncated or created) first and failed at the install. */
+ * data, O_CREAT makes nothing, for open, openat, creat, openat2 and
+ * open_by_handle_at. What Linux refuses before it takes the descriptor
+ * still comes first: a bad path pointer (EFAULT), an empty path (ENOENT),
+ * O_CREAT|O_DIRECTORY and a read-only O_TMPFILE (EINVAL). skas opened
+ * (and truncated or created) first and failed at the install. Also
+ * openat2's O_PATH with other flags (EINVAL, where open drops them). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -34,7 +37,12 @@ static long size_of(const char *path)
 
 int main(void)
 {
-	char dir[] = "/tmp/nofdXXXXXX", old[64], fresh[64];
+	char dir[] = "/tmp/nofdXXXXXX", old[64], fresh[64], shm[64];
+	struct {
+		struct file_handle h;
+		unsigned char f[128];
+	} fh;
+	int mount_id, have_handle, shm_dir;
 	struct rlimit rl, low;
 	struct how how = { O_RDWR | O_TRUNC, 0, 0 };
 	int fd, first, i;
@@ -48,6 +56,17 @@ int main(void)
 	if (fd < 0 || write(fd, "hello world\n", 12) != 12)
 		return 1;
 	close(fd);
+	/* a tmpfs file's handle, natively and under skas alike */
+	snprintf(shm, sizeof(shm), "/dev/shm/nofd-%d", (int)getpid());
+	fd = open(shm, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || write(fd, "hello", 5) != 5)
+		return 1;
+	close(fd);
+	fh.h.handle_bytes = sizeof(fh.f);
+	shm_dir = open("/dev/shm", O_RDONLY | O_DIRECTORY);
+	have_handle = shm_dir >= 0 &&
+		      syscall(SYS_name_to_handle_at, AT_FDCWD, shm, &fh, &mount_id, 0) == 0;
+	check(have_handle, "name_to_handle_at of a /dev/shm file");
 	getrlimit(RLIMIT_NOFILE, &rl);
 	low = rl;
 	low.rlim_cur = 16;
@@ -82,12 +101,30 @@ int main(void)
 	check(size_of(fresh) == -1 && errno == ENOENT, "openat2 made none");
 
 	check_err(open((const char *)8, O_RDONLY), EFAULT, "a bad path pointer: EFAULT first");
+	check_err(open("", O_RDONLY), ENOENT, "an empty path: ENOENT first");
+	check_err(open(dir, O_RDONLY | O_CREAT | O_DIRECTORY, 0600), EINVAL,
+		  "O_CREAT|O_DIRECTORY: EINVAL first");
+	check_err(open(dir, O_RDONLY | O_TMPFILE, 0600), EINVAL,
+		  "O_TMPFILE read-only: EINVAL first");
+	if (have_handle) {
+		check_err(syscall(SYS_open_by_handle_at, shm_dir, &fh, O_RDWR | O_TRUNC), EMFILE,
+			  "open_by_handle_at O_TRUNC: EMFILE");
+		check(size_of(shm) == 5, "the handle's file keeps its 5 bytes");
+	}
 
 	close(first);
 	fd = open(old, O_RDWR | O_TRUNC);
 	check(fd == first && size_of(old) == 0, "one descriptor free: the open truncates");
 	close(fd);
+	fd = open(dir, O_PATH | O_CREAT | O_DIRECTORY);
+	check(fd >= 0, "open drops O_CREAT from an O_PATH open");
+	close(fd);
+	how.flags = O_PATH | O_RDWR;
+	how.mode = 0;
+	check_err(syscall(NR_openat2, AT_FDCWD, dir, &how, sizeof(how)), EINVAL,
+		  "openat2 O_PATH|O_RDWR: EINVAL");
 	setrlimit(RLIMIT_NOFILE, &rl);
+	unlink(shm);
 	unlink(old);
 	unlink(fresh);
 	rmdir(dir);
