@@ -5,6 +5,7 @@
  * event only, so a ready fd nobody reads costs nothing. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <string.h>
 #include <ucontext.h>
@@ -349,7 +350,8 @@ void host_wake_window(void *ucv)
 
 /* A timeout to the nanosecond where the host has epoll_pwait2 (Linux
  * 5.11): a guest's sleep of 100 us is not one of a millisecond. Older
- * hosts wait whole milliseconds, rounded up. */
+ * hosts, and a container whose filter refuses the call (EPERM: skas's
+ * own allowlist takes it), wait whole milliseconds, rounded up. */
 long host_epoll_wait_unless(int fd, struct epoll_event *evs, int max, int64_t timeout_ns,
 			    unsigned seen)
 {
@@ -361,10 +363,13 @@ long host_epoll_wait_unless(int fd, struct epoll_event *evs, int max, int64_t ti
 		ts.tv_sec = timeout_ns / 1000000000;
 		ts.tv_nsec = timeout_ns % 1000000000;
 		r = host_epoll_pwait2_seen(fd, evs, max, &ts, &wake_count, seen);
-		if (r != -ENOSYS)
+		if (r != -ENOSYS && r != -EPERM)
 			return r;
 		no_pwait2 = true;
 	}
+	/* past INT_MAX ms (24.8 days), INT_MAX: a wait, not a wrap */
+	if (timeout_ns > (int64_t)INT_MAX * 1000000)
+		timeout_ns = (int64_t)INT_MAX * 1000000;
 	return host_epoll_wait_seen(fd, evs, max,
 				    timeout_ns < 0 ? -1 : (int)((timeout_ns + 999999) / 1000000),
 				    &wake_count, seen);

@@ -271,6 +271,7 @@ int main(void)
 		if (adder == 0) {
 			uint32_t adds = 0;
 
+			alarm(20); /* not for ever, should the parent die */
 			__atomic_store_n(go, 1, __ATOMIC_SEQ_CST);
 			while (__atomic_load_n(go, __ATOMIC_SEQ_CST) == 1) {
 				__atomic_fetch_add(word, 1, __ATOMIC_SEQ_CST);
