@@ -371,31 +371,34 @@ static void clear_child_tid(struct task *t)
  * holds gets OWNER_DIED (its FUTEX_WAITERS kept), by cmpxchg as the other
  * threads run; a plain one's waiter is woken, a PI one's gets the lock
  * from futex_pi_release. A pending plain one already unlocked (TID 0)
- * wakes a waiter too: the unlocker may have died before its wake. */
-static void futex_death(struct task *t, uaddr_t uaddr, bool pi, bool pending)
+ * wakes a waiter too: the unlocker may have died before its wake.
+ * -EFAULT for a word it cannot reach (misaligned, unmapped), which ends
+ * the list's walk. */
+static int futex_death(struct task *t, uaddr_t uaddr, bool pi, bool pending)
 {
 	uint32_t val, cur, nv;
 	int tries, ret;
 
 	for (tries = 0; tries < 16; tries++) {
 		if ((uaddr & 3) || copy_from_user(t->mm, &val, uaddr, sizeof(val)) < 0)
-			return;
+			return -EFAULT;
 		if (pending && !pi && !(val & LINUX_FUTEX_TID_MASK)) {
 			futex_wake_addr(t->mm, uaddr, 1);
-			return;
+			return 0;
 		}
 		/* the guest's number for it */
 		if ((val & LINUX_FUTEX_TID_MASK) != (uint32_t)pid_vnr(t, t->tid))
-			return;
+			return 0;
 		nv = (val & LINUX_FUTEX_WAITERS) | LINUX_FUTEX_OWNER_DIED;
 		ret = cmpxchg_user32(t->mm, uaddr, val, nv, &cur);
 		if (ret == -EFAULT)
-			return;
+			return ret;
 		if (ret == 0 && cur == val)
 			break;
 	}
 	if (tries < 16 && !pi && (val & LINUX_FUTEX_WAITERS))
 		futex_wake_addr(t->mm, uaddr, 1);
+	return 0;
 }
 
 /* Whether a write to t's memory could still be seen once t is gone:
@@ -434,11 +437,15 @@ static void exit_robust_list(struct task *t)
 	 * meeting is one whole turn of the loop). A self-loop of stress-ng's
 	 * cost 4096 host calls a thread exit. */
 	mark = entry;
-	while (entry != t->robust_list && entry && limit-- > 0) {
-		if (copy_from_user(t->mm, &next, entry, sizeof(next)) < 0)
+	/* As Linux: an entry whose next cannot be read is still done, and a
+	 * fault on either ends the walk, the pending one left as it is. */
+	while (entry != t->robust_list && limit-- > 0) {
+		bool bad_next = copy_from_user(t->mm, &next, entry, sizeof(next)) < 0;
+
+		if (entry != pending && futex_death(t, entry + head.futex_offset, pi, false) < 0)
 			return;
-		if (entry != pending)
-			futex_death(t, entry + head.futex_offset, pi, false);
+		if (bad_next)
+			return;
 		entry = next & ~1ULL;
 		pi = next & 1;
 		if (entry == mark)

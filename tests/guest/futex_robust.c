@@ -6,7 +6,9 @@
  * a mutex in its own private copy leaves the parent's copy alone. A list
  * that loops without coming back to its head (a self-loop, a loop of two
  * after an entry) has each of its entries' words marked all the same
- * (skas walks such a loop once, not to Linux's limit of 2048 steps). */
+ * (skas walks such a loop once, not to Linux's limit of 2048 steps). An
+ * entry whose next pointer cannot be read still has its word marked
+ * (Linux's exit_robust_list handles it before it looks at the fault). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -107,6 +109,33 @@ static void looped_list(uint64_t *sh, const int *links, int nent, const char *wh
 	check(WIFEXITED(st) && WEXITSTATUS(st) == 0 && ok, what);
 }
 
+/* The list's one entry is on an unmapped page, its word (at the entry
+ * plus futex_offset) in sh: Linux marks the word, then stops. */
+static void faulting_entry(uint64_t *sh)
+{
+	int st;
+	pid_t pid;
+
+	memset(sh, 0, 4096);
+	pid = fork();
+	if (pid == 0) {
+		uint32_t tid = (uint32_t)syscall(SYS_gettid);
+		char *gone = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (gone == MAP_FAILED || munmap(gone, 4096) < 0)
+			_exit(3);
+		sh[0] = (uint64_t)(uintptr_t)gone;
+		sh[1] = (uint64_t)((char *)&sh[4] - gone); /* futex_offset */
+		*(uint32_t *)&sh[4] = tid;
+		if (syscall(SYS_set_robust_list, sh, 24) != 0)
+			_exit(2);
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0 && *(uint32_t *)&sh[4] == 0x40000000u,
+	      "an entry whose next cannot be read: its word OWNER_DIED all the same");
+}
+
 static void *thread_holds(void *arg)
 {
 	pthread_mutex_lock(arg);
@@ -173,6 +202,7 @@ int main(void)
 		looped_list(sh, ends, 2, "a list of two back to its head: both words OWNER_DIED");
 		looped_list(sh, self, 1, "an entry leading to itself: its word OWNER_DIED");
 		looped_list(sh, two, 3, "an entry, then a loop of two: all three OWNER_DIED");
+		faulting_entry(sh);
 		munmap(sh, 4096);
 	}
 	printf("1..%d\n", n);
