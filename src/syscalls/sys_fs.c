@@ -1205,6 +1205,8 @@ long sys_ioctl(struct task *t, const struct sysargs *a)
 	return ret;
 }
 
+/* dup, F_DUPFD: the lowest free fd >= min, EMFILE with none below the
+ * limit (F_DUPFD's own EINVAL for a min at or past it is its caller's) */
 static long do_dup(struct task *t, int oldfd, int min, bool cloexec)
 {
 	struct file *f = fdget(t->files, oldfd);
@@ -1212,12 +1214,7 @@ static long do_dup(struct task *t, int oldfd, int min, bool cloexec)
 
 	if (!f)
 		return -EBADF;
-	if (min < 0 || (uint64_t)min >= t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur) {
-		file_put(f);
-		return -EINVAL;
-	}
-	ret = fd_install(t->files, f, min, cloexec,
-			 (int)t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur);
+	ret = fd_install(t->files, f, min, cloexec, task_nofile(t));
 	if (ret < 0)
 		file_put(f);
 	return ret;
@@ -1362,7 +1359,11 @@ long sys_fcntl(struct task *t, const struct sysargs *a)
 	switch (cmd) {
 	case LINUX_F_DUPFD:
 	case LINUX_F_DUPFD_CLOEXEC:
-		ret = do_dup(t, fd, (int)arg, cmd == LINUX_F_DUPFD_CLOEXEC);
+		/* f_dupfd: the int arg, unsigned, at or past RLIMIT_NOFILE */
+		if ((uint32_t)arg >= t->proc->rlim[LINUX_RLIMIT_NOFILE].rlim_cur)
+			ret = -EINVAL;
+		else
+			ret = do_dup(t, fd, (int)arg, cmd == LINUX_F_DUPFD_CLOEXEC);
 		break;
 	case LINUX_F_GETFD:
 		ret = fd_is_cloexec(t->files, fd) ? LINUX_FD_CLOEXEC : 0;

@@ -6,7 +6,9 @@
  * still comes first: a bad path pointer (EFAULT), an empty path (ENOENT),
  * O_CREAT|O_DIRECTORY and a read-only O_TMPFILE (EINVAL). skas opened
  * (and truncated or created) first and failed at the install. Also
- * openat2's O_PATH with other flags (EINVAL, where open drops them). */
+ * openat2's O_PATH with other flags (EINVAL, where open drops them); and
+ * at a limit of 0, dup's EMFILE but F_DUPFD's EINVAL (its start at or
+ * past the limit). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -123,6 +125,10 @@ int main(void)
 	how.mode = 0;
 	check_err(syscall(NR_openat2, AT_FDCWD, dir, &how, sizeof(how)), EINVAL,
 		  "openat2 O_PATH|O_RDWR: EINVAL");
+	low.rlim_cur = 0;
+	setrlimit(RLIMIT_NOFILE, &low);
+	check_err(dup(1), EMFILE, "RLIMIT_NOFILE 0: dup is EMFILE");
+	check_err(fcntl(1, F_DUPFD, 0), EINVAL, "F_DUPFD from 0: EINVAL");
 	setrlimit(RLIMIT_NOFILE, &rl);
 	unlink(shm);
 	unlink(old);
