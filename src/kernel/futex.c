@@ -246,10 +246,20 @@ static long futex_wake_op(struct task *t, uaddr_t addr, uaddr_t addr2, bool priv
 	int op = (encoded >> 28) & 7, cmp = (encoded >> 24) & 15, tries = 0;
 	int32_t oparg = (int32_t)(encoded << 8) >> 20, cmparg = (int32_t)(encoded << 20) >> 20;
 	int32_t old, nv;
+	struct futex_key key;
 	uint32_t cur;
 	long ret;
 	bool hit;
 
+	/* As Linux: both keys first (a shared futex needs its mapping), then
+	 * a bad operation, before the word is touched. */
+	ret = futex_get_key(t->mm, addr, private, &key);
+	if (ret == 0)
+		ret = futex_get_key(t->mm, addr2, private, &key);
+	if (ret < 0)
+		return ret;
+	if (wake_op_apply(op, 0, 0, &nv) < 0)
+		return -ENOSYS;
 	if ((encoded >> 28) & 8)
 		/* as Linux, which only logs a bad shift; unsigned, as 1 << 31
 		 * overflows an int (UBSan under trinity) */

@@ -31,12 +31,26 @@
 /* FUTEX_OP(FUTEX_OP_SET | FUTEX_OP_OPARG_SHIFT, 31, FUTEX_OP_CMP_EQ, 0):
  * 1 << 31, the sign bit (an int overflow in skas's ASan build once) */
 #define FUTEX_OP_SET_SHIFT_31 ((0u | 8u) << 28 | 31u << 12)
+/* FUTEX_OP(FUTEX_OP_SET, 5, FUTEX_OP_CMP_EQ, 0), and an operation 7 */
+#define FUTEX_OP_SET_5 (5u << 12)
+#define FUTEX_OP_BAD_7 (7u << 28 | 5u << 12)
 /* FUTEX_OP(FUTEX_OP_ADD, 1, FUTEX_OP_CMP_EQ, 0) */
 #define FUTEX_OP_ADD_1 (1u << 28 | 1u << 12)
 
 static long futex(uint32_t *addr, int op, uint32_t val, const struct timespec *ts)
 {
 	return syscall(SYS_futex, addr, op, val, ts, NULL, 0);
+}
+
+/* A busy wait of us microseconds, the clock read by the vDSO. */
+static void spin_us(long us)
+{
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < us * 1000);
 }
 
 static void pause_ms(long ms)
@@ -255,9 +269,34 @@ int main(void)
 		check(r == -1 && errno == ENOSYS, "FUTEX_WAIT|FUTEX_CLOCK_REALTIME: ENOSYS");
 	}
 
+	/* 7b: FUTEX_WAKE_OP looks at both futexes' keys, then at the
+	 * operation, before it touches the word: a shared one with an unmapped
+	 * first address is EFAULT with the word unchanged; a bad operation is
+	 * ENOSYS even with an unmapped word (a private futex needs no
+	 * mapping for its key). */
+	{
+		char *gone = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		long r;
+
+		munmap(gone, 4096);
+		anon[4] = 1;
+		errno = 0;
+		r = syscall(SYS_futex, gone, FUTEX_WAKE_OP, 1, (void *)1, &anon[4], FUTEX_OP_SET_5);
+		check(r == -1 && errno == EFAULT && anon[4] == 1,
+		      "FUTEX_WAKE_OP on an unmapped shared futex: EFAULT, the word unchanged");
+		errno = 0;
+		r = syscall(SYS_futex, &anon[3], FUTEX_WAKE_OP | 128, 1, (void *)1, gone,
+			    FUTEX_OP_BAD_7);
+		check(r == -1 && errno == ENOSYS,
+		      "FUTEX_WAKE_OP with operation 7 and an unmapped word: ENOSYS");
+	}
+
 	/* 8: FUTEX_WAKE_OP's read-modify-write is atomic, as Linux's: another
 	 * process adding to the word at the same time loses none of its adds
-	 * and none of the call's. */
+	 * and none of the call's. The adder adds every 200 us, spinning (no
+	 * system call) in between: one that never pauses leaves skas's
+	 * compare-and-exchange (a read, then the stub's locked instruction,
+	 * microseconds apart) failing for milliseconds a call. */
 	{
 		uint32_t *word = &anon[5], *go = &anon[6], *done = &anon[7];
 		int i, ops = 3000;
@@ -276,6 +315,7 @@ int main(void)
 			while (__atomic_load_n(go, __ATOMIC_SEQ_CST) == 1) {
 				__atomic_fetch_add(word, 1, __ATOMIC_SEQ_CST);
 				adds++;
+				spin_us(200);
 			}
 			*done = adds;
 			_exit(0);
