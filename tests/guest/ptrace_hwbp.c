@@ -7,7 +7,8 @@
  * a new thread having none (not its creator's, nor a thread's before it);
  * a breakpoint where the program never runs nor reads (high in user space,
  * where skas keeps its stub) never stops it; a fork's child whose DR0 is
- * written after the fork has it disabled, whatever DR7 it inherited.
+ * written after the fork has it disabled, whatever DR7 it inherited; two
+ * exec breakpoints on one instruction both show in DR6 at the hit.
  * skas refused to enable one in DR7 (EIO), so gdb's watch failed with
  * "Couldn't write debug register". */
 #define _GNU_SOURCE
@@ -176,6 +177,47 @@ static void check_far(unsigned long addr, const char *what)
 	check(stops == 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0, what);
 }
 
+__attribute__((noinline)) static int twice_watched(int x)
+{
+	__asm__ volatile("" ::: "memory");
+	return x + 1;
+}
+
+/* DR0 and DR1 both exec breakpoints on twice_watched: one stop, DR6 with
+ * both bits (a host whose debug registers do not fire: none, as
+ * natively there). */
+static void check_two_bits(void)
+{
+	char what[128];
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		ptrace(PTRACE_TRACEME, 0, 0, 0);
+		raise(SIGSTOP);
+		_exit(twice_watched(1) == 2 ? 0 : 1);
+	}
+	waitpid(pid, &st, 0);
+	poke_dr(pid, 0, (unsigned long)&twice_watched);
+	poke_dr(pid, 1, (unsigned long)&twice_watched);
+	poke_dr(pid, 7, 1UL | 1UL << 2);
+	ptrace(PTRACE_CONT, pid, 0, 0);
+	waitpid(pid, &st, 0);
+	if (WIFSTOPPED(st)) {
+		snprintf(what, sizeof(what),
+			 "two breakpoints on one instruction: DR6 low bits %#lx",
+			 peek_dr(pid, 6) & 0xf);
+		check(WSTOPSIG(st) == SIGTRAP && (peek_dr(pid, 6) & 0xf) == 3, what);
+		poke_dr(pid, 7, 0);
+		ptrace(PTRACE_CONT, pid, 0, 0);
+		waitpid(pid, &st, 0);
+	} else {
+		check(1,
+		      "two breakpoints on one instruction: no debug register fires on this host");
+	}
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "that tracee exits");
+}
+
 /* The child of a traced fork inherits DR7's value but no breakpoint: its
  * DR0 written (a write watch of var) stays disabled until DR7 is. */
 static void check_fork_dr0(void)
@@ -323,5 +365,6 @@ int main(int argc, char **argv)
 	check_threads();
 	check_far(0x7fffff000400UL, "an exec breakpoint high in user space, never run: no stop");
 	check_fork_dr0();
+	check_two_bits();
 	return 0;
 }

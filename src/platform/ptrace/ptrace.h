@@ -127,6 +127,7 @@ struct pf_thread {
 	 * of hwbp_mask is set (sg_hwbp_arm) */
 	int hwbp_fd[4];
 	unsigned hwbp_mask;
+	uint64_t hwbp_count[4]; /* each event's count at its last hit */
 };
 
 /* Starts the zygote and boxes it under the allowlist of mode (under the

@@ -47,16 +47,14 @@
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/futex.h>
-#include <linux/hw_breakpoint.h>
-#include <linux/perf_event.h>
 #include <linux/ptrace.h>
 #include <linux/seccomp.h>
 
 #include "abi/linux/signal.h"
 #include "host/host.h"
-#include "kernel/log.h"
 #include "platform/platform.h"
 #include "platform/ptrace/ptrace.h"
+#include "platform/sigsys/hwbp.h"
 #include "stub/stub.h"
 
 #ifndef HWCAP2_FSGSBASE
@@ -402,7 +400,7 @@ static int take(struct pf_thread *th, struct pf_event *ev)
 		}
 		ev->code = LINUX_TRAP_HWBKPT;
 		ev->addr = uc.uc_mcontext.rip;
-		ev->dr6 = 1u << (lsi.fields.sigfault.perf.data & 3);
+		ev->dr6 = sg_hwbp_hits(th, 1u << (lsi.fields.sigfault.perf.data & 3));
 	}
 	ev->ip = uc.uc_mcontext.rip;
 	ev->sp = uc.uc_mcontext.rsp;
@@ -708,79 +706,6 @@ static int first_trap(struct pf_thread *th)
 
 static void sg_thread_put(struct pf_thread *th);
 
-/*
- * Hardware breakpoints: the kernel keeps the debug registers (this backend
- * does not trace its threads, so it has no debugreg) and arms each enabled
- * breakpoint here as a host perf event on the guest thread's host thread
- * alone, with sigtrap (Linux 5.13): a hit is a synchronous SIGTRAP
- * (TRAP_PERF, the breakpoint's number in si_perf_data) that the handler
- * posts like any fault, and take() makes it Linux's TRAP_HWBKPT. The host
- * sets RF in the frame of an exec breakpoint's hit, so going on runs the
- * instruction once. User space only, as ptrace's breakpoints. One that
- * reaches into the stub is not armed: guest code never runs or touches
- * data there (Linux, with no stub, never fires it), and the stub's own
- * handler would trip it on every trap.
- */
-static void hwbp_close(struct pf_thread *th)
-{
-	int i;
-
-	for (i = 0; i < 4; i++)
-		if (th->hwbp_mask & (1u << i))
-			close(th->hwbp_fd[i]);
-	th->hwbp_mask = 0;
-}
-
-static int sg_hwbp_arm(struct pf_thread *th, unsigned mask, const uint64_t addr[4],
-		       const uint8_t lt[4])
-{
-	static const uint64_t bytes[] = { 1, 2, 8, 4 };
-	static bool told;
-	struct perf_event_attr a;
-	int i, fd;
-
-	hwbp_close(th);
-	if (mask && th->tid <= 0)
-		return -ESRCH;
-	for (i = 0; i < 4; i++) {
-		if (!(mask & (1u << i)) ||
-		    (addr[i] + bytes[lt[i] >> 2] > STUB_BASE && addr[i] < STUB_END))
-			continue;
-		memset(&a, 0, sizeof(a));
-		a.type = PERF_TYPE_BREAKPOINT;
-		a.size = sizeof(a);
-		/* DR7's type: 0 exec, 1 write, 3 read or write (the kernel's
-		 * checks refused 2, I/O) */
-		a.bp_type = (lt[i] & 3) == 0   ? HW_BREAKPOINT_X
-			    : (lt[i] & 3) == 1 ? HW_BREAKPOINT_W
-					       : HW_BREAKPOINT_RW;
-		a.bp_len = (lt[i] & 3) == 0 ? sizeof(long) : bytes[lt[i] >> 2];
-		a.bp_addr = addr[i];
-		a.sample_period = 1;
-		a.sigtrap = 1;
-		a.remove_on_exec = 1; /* which sigtrap needs */
-		a.exclude_kernel = 1;
-		a.exclude_hv = 1;
-		a.sig_data = (uint64_t)i;
-		fd = (int)syscall(SYS_perf_event_open, &a, th->tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-		if (fd < 0) {
-			fd = -errno;
-			hwbp_close(th);
-			if (fd != -ESRCH && !told) {
-				told = true;
-				klog(LOG_WARN,
-				     "sigsys: hardware breakpoints cannot be armed on this host "
-				     "(perf_event_open: %s): they never fire",
-				     strerror(-fd));
-			}
-			return fd;
-		}
-		th->hwbp_fd[i] = fd;
-		th->hwbp_mask |= 1u << i;
-	}
-	return 0;
-}
-
 /* Spares (ptrace.c): a thread put while it waits in its handler for the
  * kernel's answer keeps its slot and stays there; the stub's next thread
  * is set up by editing that frame, as a new thread's first trap's is. */
@@ -865,7 +790,7 @@ static void sg_thread_put(struct pf_thread *th)
 
 	if (!th)
 		return;
-	hwbp_close(th);
+	sg_hwbp_close(th);
 	if (park_spare(th))
 		return;
 	mm = th->mm;
