@@ -42,9 +42,10 @@ struct ptrace_state {
 	int resume_sig;	   /* the data of the request that resumed it */
 	uint64_t msg;	   /* PTRACE_GETEVENTMSG */
 	bool debugregs;	   /* a tracer wrote the thread's debug registers */
-	/* Without platform debugreg (ptrace.c debugreg_set): kept, never
-	 * armed. DR6 as Linux's virtual_dr6 (xor DR6_RESERVED); each of the
-	 * four breakpoints registered or not, and its DR7 length and type. */
+	/* Without platform debugreg (ptrace.c debugreg_set): kept here, and
+	 * armed by the platform's hwbp_arm where it has one. DR6 as Linux's
+	 * virtual_dr6 (xor DR6_RESERVED); each of the four breakpoints
+	 * registered or not, and its DR7 length and type. */
 	uint64_t debugreg[8];
 	uint8_t dr_registered;
 	/* ...enabled by the last DR7 write (Linux's per-breakpoint

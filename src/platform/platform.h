@@ -188,7 +188,8 @@ struct platform_ops {
 	 * fpu_set takes such a buffer back; the host checks it (-EINVAL). */
 	long (*fpu_get)(struct pf_thread *th, void *buf, size_t size);
 	int (*fpu_set)(struct pf_thread *th, const void *buf, size_t size);
-	/* May be NULL: no hardware breakpoints. The thread's debug register
+	/* May be NULL: the kernel keeps the debug registers (and arms them
+	 * by hwbp_arm, if there is one). The thread's debug register
 	 * n (0-7, struct user's u_debugreg) read into *val, or written from
 	 * it, with the host's own checks and errors (Linux's: EIO for 4 and
 	 * 5, EINVAL for an address past user space or a DR7 it cannot arm,

@@ -20,10 +20,10 @@
  * (TRAP_PERF, the breakpoint's number in si_perf_data) that the handler
  * posts like any fault, and sigsys.c's take() makes it Linux's
  * TRAP_HWBKPT. The host sets RF in the frame of an exec breakpoint's hit,
- * so going on runs the instruction once. User space only, as ptrace's breakpoints. One that
- * reaches into the stub is not armed: guest code never runs or touches
- * data there (Linux, with no stub, never fires it), and the stub's own
- * handler would trip it on every trap.
+ * so going on runs the instruction once. User space only, as ptrace's
+ * breakpoints. One that reaches into the stub is not armed: guest code
+ * never runs or touches data there (Linux, with no stub, never fires it),
+ * and the stub's own handler would trip it on every trap.
  */
 void sg_hwbp_close(struct pf_thread *th)
 {
