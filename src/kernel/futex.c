@@ -214,38 +214,15 @@ int futex_retry(struct task *t, int *tries)
 	return signal_pending(t) ? -ERESTARTNOINTR : 0;
 }
 
-/* FUTEX_WAKE_OP's operation on old: 0, or -ENOSYS for a bad one. */
-static int wake_op_apply(int op, int32_t oparg, int32_t old, int32_t *nv)
-{
-	switch (op) {
-	case LINUX_FUTEX_OP_SET:
-		*nv = oparg;
-		return 0;
-	case LINUX_FUTEX_OP_ADD:
-		*nv = (int32_t)((uint32_t)old + (uint32_t)oparg);
-		return 0;
-	case LINUX_FUTEX_OP_OR:
-		*nv = old | oparg;
-		return 0;
-	case LINUX_FUTEX_OP_ANDN:
-		*nv = old & ~oparg;
-		return 0;
-	case LINUX_FUTEX_OP_XOR:
-		*nv = old ^ oparg;
-		return 0;
-	}
-	return -ENOSYS;
-}
-
 /* FUTEX_WAKE_OP: *addr2 = op(*addr2, oparg); wake on addr; maybe on addr2.
- * The word changes by compare-and-exchange, atomically as on Linux: guest
+ * The stub does the operation in place, atomically as on Linux: guest
  * threads and other processes sharing the page run meanwhile. */
 static long futex_wake_op(struct task *t, uaddr_t addr, uaddr_t addr2, bool private, int nwake,
 			  int nwake2, uint32_t encoded)
 {
-	int op = (encoded >> 28) & 7, cmp = (encoded >> 24) & 15, tries = 0;
+	int op = (encoded >> 28) & 7, cmp = (encoded >> 24) & 15;
 	int32_t oparg = (int32_t)(encoded << 8) >> 20, cmparg = (int32_t)(encoded << 20) >> 20;
-	int32_t old, nv;
+	int32_t old;
 	struct futex_key key;
 	uint32_t cur;
 	long ret;
@@ -258,30 +235,18 @@ static long futex_wake_op(struct task *t, uaddr_t addr, uaddr_t addr2, bool priv
 		ret = futex_get_key(t->mm, addr2, private, &key);
 	if (ret < 0)
 		return ret;
-	if (wake_op_apply(op, 0, 0, &nv) < 0)
+	if (op > LINUX_FUTEX_OP_XOR)
 		return -ENOSYS;
 	if ((encoded >> 28) & 8)
 		/* as Linux, which only logs a bad shift; unsigned, as 1 << 31
 		 * overflows an int (UBSan under trinity) */
 		oparg = (int32_t)(1U << (oparg & 31));
-	if (copy_from_user(t->mm, &old, addr2, sizeof(old)) < 0)
-		return -EFAULT;
 	/* As Linux: the operation is done before the comparison is looked at
 	 * (a bad one is ENOSYS with *addr2 changed). */
-	for (;;) {
-		if (wake_op_apply(op, oparg, old, &nv) < 0)
-			return -ENOSYS;
-		ret = cmpxchg_user32(t->mm, addr2, (uint32_t)old, (uint32_t)nv, &cur);
-		if (ret < 0 && ret != -EAGAIN)
-			return ret;
-		if (ret == 0 && cur == (uint32_t)old)
-			break;
-		if (ret == 0)
-			old = (int32_t)cur;
-		ret = futex_retry(t, &tries);
-		if (ret < 0)
-			return ret;
-	}
+	ret = futex_op_user32(t->mm, addr2, op, (uint32_t)oparg, &cur);
+	if (ret < 0)
+		return ret;
+	old = (int32_t)cur;
 	switch (cmp) {
 	case 0:
 		hit = old == cmparg;

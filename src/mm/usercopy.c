@@ -64,6 +64,17 @@ int cmpxchg_user32(struct mm *mm, uaddr_t addr, uint32_t old, uint32_t new, uint
 	return -EAGAIN;
 }
 
+int futex_op_user32(struct mm *mm, uaddr_t addr, int op, uint32_t arg, uint32_t *old)
+{
+	if ((addr & 3) || !accessible(mm, addr, sizeof(*old), true))
+		return -EFAULT;
+	/* the read proves the page is there before the stub's locked
+	 * instruction touches it, as cmpxchg_user32's */
+	if (platform->mm_read(mm->pf, old, addr, sizeof(*old)) != sizeof(*old))
+		return -EFAULT;
+	return platform->mm_futex_op(mm->pf, addr, op, arg, old);
+}
+
 long copy_to_user_partial(struct mm *mm, uaddr_t dst, const void *src, size_t n)
 {
 	size_t ok = user_prefix(mm, dst, n, true);

@@ -16,6 +16,11 @@ int copy_to_user(struct mm *mm, uaddr_t dst, const void *src, size_t n);
  * -EFAULT (not mapped writable), or -EAGAIN if the guest kept changing it
  * under us (the caller starts over, as Linux's callers do). */
 int cmpxchg_user32(struct mm *mm, uaddr_t addr, uint32_t old, uint32_t new, uint32_t *cur);
+/* FUTEX_WAKE_OP's operation (LINUX_FUTEX_OP_SET..XOR) with arg on the
+ * aligned 32-bit word at addr, atomically in place (Linux's
+ * arch_futex_atomic_op_inuser): 0 with the old value in *old, or -EFAULT
+ * (not mapped writable). */
+int futex_op_user32(struct mm *mm, uaddr_t addr, int op, uint32_t arg, uint32_t *old);
 /* Copies a NUL-terminated string of at most max-1 bytes plus NUL. Returns
  * its length, -EFAULT, or -ENAMETOOLONG if no NUL came within max bytes. */
 long strncpy_from_user(struct mm *mm, char *dst, uaddr_t src, size_t max);

@@ -115,6 +115,12 @@ struct platform_ops {
 	 * must be mapped writable (the caller checks VMAs and reads it
 	 * first). */
 	int (*mm_cmpxchg32)(struct pf_mm *mm, uint64_t addr, uint32_t old, uint32_t new);
+	/* FUTEX_WAKE_OP's operation op (0 SET, 1 ADD, 2 OR, 3 ANDN, 4 XOR)
+	 * with arg on the aligned 32-bit word at addr, atomically in mm (one
+	 * locked instruction or a lock cmpxchg loop, in place): 0 with the
+	 * old value in *old, or -EFAULT. The word must be mapped writable
+	 * (the caller checks VMAs first). */
+	int (*mm_futex_op)(struct pf_mm *mm, uint64_t addr, int op, uint32_t arg, uint32_t *old);
 	/* The host pid of the stub, for tests and the log. */
 	int (*mm_host_pid)(struct pf_mm *mm);
 

@@ -120,6 +120,8 @@ run_ops:
 	je	op_xrstor
 	cmp	$STUB_OP_CMPXCHG, %rax
 	je	op_cmpxchg
+	cmp	$STUB_OP_FUTEX_OP, %rax
+	je	op_futex_op
 run_call:
 	syscall
 	/* The new thread of a clone op with a child entry goes there. */
@@ -438,6 +440,43 @@ op_xrstor:
 	mov	$-1, %edx
 	xrstor64 (%rdi)
 	xor	%eax, %eax
+	jmp	op_result
+
+	/* A futex op (stub.h STUB_OP_FUTEX_OP): the word at rdi, the
+	 * operation in esi (0 SET, 1 ADD, 2 OR, 3 ANDN, 4 XOR; the kernel
+	 * gives no other), the argument in edx; the old value in eax
+	 * (zero-extended: never an error). A fault goes on at
+	 * STUB_FUTEX_OP_FAULT: -EFAULT. */
+	.org	STUB_FUTEX_OP - STUB_CODE, 0xcc
+op_futex_op:
+	test	%esi, %esi
+	jnz	1f
+	xchg	%edx, (%rdi)
+	mov	%edx, %eax
+	jmp	op_result
+1:	cmp	$1, %esi
+	jne	2f
+	lock xadd %edx, (%rdi)
+	mov	%edx, %eax
+	jmp	op_result
+2:	mov	(%rdi), %eax
+3:	mov	%eax, %ecx
+	cmp	$2, %esi
+	jne	4f
+	or	%edx, %ecx
+	jmp	6f
+4:	cmp	$3, %esi
+	jne	5f
+	mov	%edx, %r8d
+	not	%r8d
+	and	%r8d, %ecx
+	jmp	6f
+5:	xor	%edx, %ecx
+6:	lock cmpxchg %ecx, (%rdi)
+	jne	3b
+	jmp	op_result
+	.org	STUB_FUTEX_OP_FAULT - STUB_CODE, 0xcc
+	mov	$-14, %rax
 	jmp	op_result
 
 	.section .bss

@@ -199,6 +199,18 @@ extern unsigned long stub_base;
  * -EFAULT. A fault anywhere else in the control thread kills the stub. */
 #define STUB_CMPXCHG	   (STUB_CODE + 0x980)
 #define STUB_CMPXCHG_FAULT (STUB_CMPXCHG + 0x20)
+/* An op that is no system call: FUTEX_WAKE_OP's operation (its second
+ * argument: SET, ADD, OR, ANDN, XOR) with the third's low half on the
+ * 32-bit word at the first, done in place as Linux's
+ * arch_futex_atomic_op_inuser (xchg, lock xadd, or a lock cmpxchg loop);
+ * its result the word's old value, which the kernel reads from the
+ * control thread's registers (the batch ends in a stop, as a clone's).
+ * The kernel checks the word first, as for STUB_OP_CMPXCHG, and a fault
+ * of its code, at its own fixed place, goes on at STUB_FUTEX_OP_FAULT
+ * (-EFAULT). */
+#define STUB_OP_FUTEX_OP    (-4)
+#define STUB_FUTEX_OP	    (STUB_CODE + 0xa40)
+#define STUB_FUTEX_OP_FAULT (STUB_FUTEX_OP + 0x60)
 /* The rest of the ops area carries data the ops point at (BPF programs). */
 #define STUB_PAYLOAD	  (STUB_OPS + STUB_OP_SIZE * STUB_MAX_OPS)
 #define STUB_PAYLOAD_SIZE (STUB_OPS_SIZE - STUB_OP_SIZE * STUB_MAX_OPS)

@@ -320,8 +320,9 @@ static char ctl_state(int pid)
  * kills the stub, as everywhere), one the event loop took and dropped (a
  * stray signal) is let go on. */
 /* A control thread stopped by a fault: STUB_OP_CMPXCHG's goes on at
- * STUB_CMPXCHG_FAULT (stub.h), true; any other's is a broken stub, false
- * (the caller kills it). Not a fault: true, nothing to do. */
+ * STUB_CMPXCHG_FAULT and STUB_OP_FUTEX_OP's at STUB_FUTEX_OP_FAULT
+ * (stub.h), true; any other's is a broken stub, false (the caller kills
+ * it). Not a fault: true, nothing to do. */
 static bool stub_fault_fixup(int pid)
 {
 	struct user_regs_struct regs;
@@ -332,10 +333,14 @@ static bool stub_fault_fixup(int pid)
 	     si.si_signo != SIGFPE))
 		return true;
 	if (si.si_signo == SIGILL || si.si_signo == SIGFPE ||
-	    ptrace(PTRACE_GETREGS, pid, 0, &regs) < 0 || regs.rip < STUB_CMPXCHG ||
-	    regs.rip >= STUB_CMPXCHG_FAULT)
+	    ptrace(PTRACE_GETREGS, pid, 0, &regs) < 0)
 		return false;
-	regs.rip = STUB_CMPXCHG_FAULT;
+	if (regs.rip >= STUB_CMPXCHG && regs.rip < STUB_CMPXCHG_FAULT)
+		regs.rip = STUB_CMPXCHG_FAULT;
+	else if (regs.rip >= STUB_FUTEX_OP && regs.rip < STUB_FUTEX_OP_FAULT)
+		regs.rip = STUB_FUTEX_OP_FAULT;
+	else
+		return false;
 	return ptrace(PTRACE_SETREGS, pid, 0, &regs) == 0;
 }
 
@@ -980,6 +985,23 @@ int ptrace_mm_cmpxchg32(struct pf_mm *mm, uint64_t addr, uint32_t old, uint32_t 
 	ptrace_queue_op(mm, STUB_OP_CMPXCHG, addr, old, new, 0, 0, 0);
 	ret = ptrace_run_batch(mm, NULL);
 	return ret == 0 || ret == -EAGAIN ? ret : -EFAULT;
+}
+
+/* One STUB_OP_FUTEX_OP batch of its own, ended in a stop so that its
+ * result, the old value, is read from the control thread's registers (as a
+ * clone's new pid). */
+int ptrace_mm_futex_op(struct pf_mm *mm, uint64_t addr, int op, uint32_t arg, uint32_t *old)
+{
+	int ret, res = 0;
+
+	if (ptrace_flush_queued(mm) == -ESRCH || mm->boot_page)
+		return -EFAULT;
+	ptrace_queue_op(mm, STUB_OP_FUTEX_OP, addr, (uint64_t)op, arg, 0, 0, 0);
+	ret = ptrace_run_batch(mm, &res);
+	if (ret < 0)
+		return -EFAULT;
+	*old = (uint32_t)res;
+	return 0;
 }
 
 void ptrace_mm_doom(struct pf_mm *mm)

@@ -219,6 +219,7 @@ long ptrace_mm_read(struct pf_mm *mm, void *dst, uint64_t src, size_t n);
 long ptrace_mm_write(struct pf_mm *mm, uint64_t dst, const void *src, size_t n);
 int ptrace_mm_writev(struct pf_mm *mm, const struct pf_iov *v, int n);
 int ptrace_mm_cmpxchg32(struct pf_mm *mm, uint64_t addr, uint32_t old, uint32_t new);
+int ptrace_mm_futex_op(struct pf_mm *mm, uint64_t addr, int op, uint32_t arg, uint32_t *old);
 int ptrace_mm_host_pid(struct pf_mm *mm);
 void ptrace_mm_doom(struct pf_mm *mm);
 int ptrace_mm_reap(struct pf_mm *mm, struct pf_thread *th, struct host_cputime *out,
@@ -231,8 +232,9 @@ int ptrace_mm_reap(struct pf_mm *mm, struct pf_thread *th, struct host_cputime *
 	.mm_protect = ptrace_mm_protect, .mm_advise = ptrace_mm_advise, .mm_move = ptrace_mm_move, \
 	.mm_flush = ptrace_mm_flush, .mm_read = ptrace_mm_read, .mm_write = ptrace_mm_write,       \
 	.mm_writev = ptrace_mm_writev, .mm_cmpxchg32 = ptrace_mm_cmpxchg32,                        \
-	.mm_host_pid = ptrace_mm_host_pid, .mm_doom = ptrace_mm_doom, .mm_reap = ptrace_mm_reap,   \
-	.vdso = ptrace_vdso, .thread_host_tid = ptrace_thread_host_tid
+	.mm_futex_op = ptrace_mm_futex_op, .mm_host_pid = ptrace_mm_host_pid,                      \
+	.mm_doom = ptrace_mm_doom, .mm_reap = ptrace_mm_reap, .vdso = ptrace_vdso,                 \
+	.thread_host_tid = ptrace_thread_host_tid
 
 /* exec_regs: the registers that start regs' program at STUB_EXEC_START
  * (its FPU reset there), or -EOPNOTSUPP. */
