@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mount.h>
@@ -18,17 +19,22 @@
 #define TAP_ENAME
 #include "tap.h"
 
-#define D   "/tmp/sysfs_rw.d"
+/* relative to a directory of its own: the glibc and musl builds, native
+ * and under skas, run at once, and a fixed /tmp name was one the other
+ * runs made and removed under this one (skas's /tmp sees the host's) */
+#define D   "sysfs_rw.d"
 #define CPU D "/devices/system/cpu"
 
 int main(void)
 {
-	char buf[256];
+	char buf[256], top[] = "/tmp/sysfs_rwXXXXXX";
 	struct stat st;
 	int fd;
 	ssize_t n;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!mkdtemp(top) || chdir(top) < 0)
+		return 1;
 	check(unshare(CLONE_NEWNS) == 0 && mount(NULL, "/", NULL, MS_PRIVATE | MS_REC, NULL) == 0,
 	      "a mount namespace of its own");
 	mkdir(D, 0755);
@@ -61,5 +67,7 @@ int main(void)
 	close(fd);
 	check(umount(D) == 0, "unmounted");
 	rmdir(D);
+	if (chdir("/") == 0)
+		rmdir(top);
 	return 0;
 }
