@@ -198,22 +198,6 @@ static long futex_requeue(struct mm *mm, uaddr_t addr, bool private, uaddr_t add
 	return done + moved;
 }
 
-/* Linux retries a word that changed under it after a cond_resched; here
- * one kernel thread runs every task, and a guest thread rewriting the word
- * without pause must not hold it there. Every RETRY_BURST tries the caller
- * sleeps RETRY_PAUSE_NS (other tasks and the host's events run), and a
- * signal restarts the call (nothing has changed yet). 0: try again. */
-#define RETRY_BURST    4
-#define RETRY_PAUSE_NS 100000
-
-int futex_retry(struct task *t, int *tries)
-{
-	if (++*tries % RETRY_BURST)
-		return 0;
-	sched_sleep_until(sched_now_ns() + RETRY_PAUSE_NS);
-	return signal_pending(t) ? -ERESTARTNOINTR : 0;
-}
-
 /* FUTEX_WAKE_OP: *addr2 = op(*addr2, oparg); wake on addr; maybe on addr2.
  * The stub does the operation in place, atomically as on Linux: guest
  * threads and other processes sharing the page run meanwhile. */

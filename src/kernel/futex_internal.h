@@ -37,10 +37,6 @@ extern struct list_head futex_waiters;
 bool futex_key_eq(const struct futex_key *a, const struct futex_key *b);
 /* The key of the futex at addr: 0 or -EFAULT where nothing is mapped. */
 int futex_get_key(struct mm *mm, uaddr_t addr, bool private, struct futex_key *key);
-/* A word changed between the kernel's read and its cmpxchg: 0 to try
- * again (after a short sleep every few tries), -ERESTARTNOINTR if a
- * signal came meanwhile. */
-int futex_retry(struct task *t, int *tries);
 /* A ktimer callback: the waiter arg timed out. */
 void futex_timeout(void *arg);
 

@@ -165,6 +165,22 @@ static void pi_handoff(struct futex_pi *pi, struct futex_waiter *w)
 	sched_wake(w->task);
 }
 
+/* Linux retries a word that changed under it after a cond_resched; here
+ * one kernel thread runs every task, and a guest thread rewriting the word
+ * without pause must not hold it there. Every RETRY_BURST tries the caller
+ * sleeps RETRY_PAUSE_NS (other tasks and the host's events run), and a
+ * signal restarts the call (nothing has changed yet). 0: try again. */
+#define RETRY_BURST    4
+#define RETRY_PAUSE_NS 100000
+
+static int pi_retry(struct task *t, int *tries)
+{
+	if (++*tries % RETRY_BURST)
+		return 0;
+	sched_sleep_until(sched_now_ns() + RETRY_PAUSE_NS);
+	return signal_pending(t) ? -ERESTARTNOINTR : 0;
+}
+
 /* The word goes from uval to newval: 0, -EAGAIN if it was not uval any
  * more (the caller starts over), -EFAULT. Linux's lock_pi_update_atomic. */
 static int word_update(struct mm *mm, uaddr_t addr, uint32_t uval, uint32_t newval)
@@ -276,7 +292,7 @@ long futex_lock_pi(struct task *t, uaddr_t addr, bool private, int64_t deadline_
 	if (futex_get_key(t->mm, addr, private, &w.key) < 0)
 		return -EFAULT;
 	while ((ret = lock_pi_atomic(t, addr, &w.key, t, false, &pi)) == -EAGAIN)
-		if (futex_retry(t, &tries) < 0)
+		if (pi_retry(t, &tries) < 0)
 			return -ERESTARTNOINTR;
 	if (ret != 0)
 		return ret == 1 ? 0 : ret;
@@ -348,7 +364,7 @@ long futex_unlock_pi(struct task *t, uaddr_t addr, bool private)
 		pi_handoff(pi, top);
 		return 0;
 again:
-		if (futex_retry(t, &tries) < 0)
+		if (pi_retry(t, &tries) < 0)
 			return -ERESTARTNOINTR;
 	}
 }
@@ -453,7 +469,7 @@ long futex_cmp_requeue_pi(struct task *t, uaddr_t addr, uaddr_t addr2, bool priv
 		if (!top->requeue_pi || !futex_key_eq(&top->key2, &key2))
 			return -EINVAL;
 		ret = lock_pi_atomic(t, addr2, &key2, top->task, nreq > 0, &pi);
-	} while (ret == -EAGAIN && futex_retry(t, &tries) == 0);
+	} while (ret == -EAGAIN && pi_retry(t, &tries) == 0);
 	if (ret == -EAGAIN)
 		return -ERESTARTNOINTR;
 	if (ret < 0)

@@ -794,6 +794,15 @@ long sys_getdents(struct task *t, const struct sysargs *a)
 	return do_getdents(t, a, true);
 }
 
+/* What do_sys_openat2 checks before it opens: the flags and the path,
+ * then a free fd and a file slot (so a failure touches no file). */
+static int open_room(struct task *t, const char *path, unsigned flags)
+{
+	int ret = vfs_open_precheck(path, flags);
+
+	return ret < 0 ? ret : fd_open_room(t->files, task_nofile(t));
+}
+
 static long do_openat(struct task *t, int dirfd, uaddr_t upath, unsigned flags, unsigned mode)
 {
 	struct file *f;
@@ -805,9 +814,7 @@ static long do_openat(struct task *t, int dirfd, uaddr_t upath, unsigned flags, 
 		return ret;
 	if (flags & LINUX_O_PATH)
 		flags &= VFS_O_PATH_FLAGS; /* build_open_how */
-	ret = vfs_open_precheck(path, flags);
-	if (ret == 0)
-		ret = fd_open_room(t->files, task_nofile(t));
+	ret = open_room(t, path, flags);
 	if (ret == 0)
 		ret = vfs_openat(t, dirfd, path, flags, mode & 07777, &f); /* umask: the VFS's */
 	free(path);
@@ -1678,9 +1685,7 @@ long sys_openat2(struct task *t, const struct sysargs *a)
 	ret = get_user_path(t, sysarg_uaddr(a, 1), &path);
 	if (ret < 0)
 		return ret;
-	ret = vfs_open_precheck(path, (unsigned)how.flags);
-	if (ret == 0)
-		ret = fd_open_room(t->files, task_nofile(t));
+	ret = open_room(t, path, (unsigned)how.flags);
 	if (ret == 0)
 		ret = vfs_openat2(t, sysarg_int(a, 0), path, (unsigned)how.flags,
 				  (unsigned)how.mode, (unsigned)how.resolve, &f);
